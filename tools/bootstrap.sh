@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian/Ubuntu machine for Ember: installs the packages that are missing
+# (apt-get, through sudo when not root; nothing happens when all are present), configures
+# the build directory with meson and builds it.  Idempotent; every README command starts here.
+# usage: tools/bootstrap.sh [build-dir] [extra meson setup args...]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}; shift || true
+pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [[ $(id -u) == 0 ]] || sudo="sudo"
+  echo "bootstrap: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [[ ! -f $build/build.ninja ]]; then
+  meson setup "$build" "$top" "$@" >/dev/null
+fi
+ninja -C "$build" >/dev/null
