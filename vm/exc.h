@@ -1,0 +1,17 @@
+/* vm/exc.h — exception internals shared by the interpreter and the CLI: traceback entries,
+ * the source-line cache used when printing tracebacks, and the exception types' setup.  The
+ * raising API (vm_raise, ...) is in vm/vm.h. */
+#ifndef EMBER_VM_EXC_H
+#define EMBER_VM_EXC_H
+
+#include "vm/vm.h"
+
+/* Prepend a traceback entry for (code, instruction ip) to exc's traceback. */
+int exc_add_traceback(VM *vm, Value exc, CodeObj *code, int32_t ip) EM_WUR;
+/* Remember a file's text so tracebacks can show its lines (files are read on demand too). */
+void exc_register_source(const char *filename, const char *text, size_t len);
+bool exc_source_line(const char *filename, int lineno, char *out, size_t cap);
+void exc_free_sources(void);
+void exc_init_types(VM *vm);
+
+#endif

@@ -1,0 +1,389 @@
+/* vm/format.c — numbers as text: float repr (shortest round-trip, CPython's layout), round(),
+ * the format-spec mini-language for int, float and str, and int()/float() parsing. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/num.h"
+#include "vm/str.h"
+
+/* ---- float repr ------------------------------------------------------------------------ */
+
+/* Shortest decimal digits that round-trip x (x finite, > 0): digits without the point and
+ * the position of the decimal point (CPython's decpt: value = 0.DIGITS * 10**decpt). */
+static int shortest_digits(double x, char *digits, int *decpt) {
+    char buf[40];
+    for (int p = 0; p < 17; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    /* buf = d[.ddd]e[+-]XX */
+    int n = 0;
+    const char *s = buf;
+    for (; *s && *s != 'e'; s++)
+        if (*s != '.') digits[n++] = *s;
+    int exp = atoi(s + 1);
+    while (n > 1 && digits[n - 1] == '0') n--;
+    digits[n] = 0;
+    *decpt = exp + 1;
+    return n;
+}
+
+void float_repr(double x, char *out, size_t cap) {
+    if (isnan(x)) { snprintf(out, cap, "nan"); return; }
+    if (isinf(x)) { snprintf(out, cap, x > 0 ? "inf" : "-inf"); return; }
+    if (x == 0) { snprintf(out, cap, signbit(x) ? "-0.0" : "0.0"); return; }
+    char digits[32], buf[64];
+    int decpt;
+    const char *sign = x < 0 ? "-" : "";
+    int n = shortest_digits(fabs(x), digits, &decpt);
+    int k = 0;
+    if (decpt <= -4 || decpt > 16) {
+        k += snprintf(buf + k, sizeof buf - k, "%s%c", sign, digits[0]);
+        if (n > 1) k += snprintf(buf + k, sizeof buf - k, ".%s", digits + 1);
+        int e = decpt - 1;
+        snprintf(buf + k, sizeof buf - k, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    } else if (decpt <= 0) {
+        k += snprintf(buf + k, sizeof buf - k, "%s0.", sign);
+        for (int i = 0; i < -decpt; i++) buf[k++] = '0';
+        snprintf(buf + k, sizeof buf - k, "%s", digits);
+    } else if (decpt < n) {
+        k += snprintf(buf + k, sizeof buf - k, "%s%.*s.%s", sign, decpt, digits, digits + decpt);
+    } else {
+        k += snprintf(buf + k, sizeof buf - k, "%s%s", sign, digits);
+        for (int i = n; i < decpt; i++) buf[k++] = '0';
+        snprintf(buf + k, sizeof buf - k, ".0");
+    }
+    snprintf(out, cap, "%s", buf);
+}
+
+double float_round(double x, int64_t nd) {
+    if (!isfinite(x) || x == 0) return x;
+    if (nd > 22) return x;
+    if (nd >= 0) {
+        /* printf rounds the exact binary value correctly (ties to even), as CPython's dtoa
+         * mode 3 does; reading it back gives the nearest double to the rounded decimal. */
+        char buf[400];
+        snprintf(buf, sizeof buf, "%.*f", (int)nd, x);
+        return strtod(buf, NULL);
+    }
+    if (nd < -308) return copysign(0.0, x);
+    double p = pow(10.0, (double)-nd);
+    double y = nearbyint(x / p) * p;
+    if (!isfinite(y)) return x;
+    return y == 0 ? copysign(0.0, x) : y;
+}
+
+/* ---- the format-spec mini-language ---------------------------------------------------- */
+
+typedef struct Spec {
+    char fill, align, sign, type, grouping;
+    bool alt, zero, has_fill;
+    int64_t width, precision;
+} Spec;
+
+static int parse_spec(VM *vm, StrObj *so, Spec *sp, const char *what) {
+    memset(sp, 0, sizeof *sp);
+    sp->fill = ' ';
+    sp->width = -1;
+    sp->precision = -1;
+    const char *s = so ? so->data : "";
+    int64_t n = so ? so->len : 0, i = 0;
+    if (n >= 2 && strchr("<>=^", s[1])) {
+        sp->fill = s[0];
+        sp->has_fill = true;
+        sp->align = s[1];
+        i = 2;
+    } else if (n >= 1 && strchr("<>=^", s[0])) {
+        sp->align = s[0];
+        i = 1;
+    }
+    if (i < n && strchr("+- ", s[i])) sp->sign = s[i++];
+    if (i < n && s[i] == 'z') i++;
+    if (i < n && s[i] == '#') { sp->alt = true; i++; }
+    if (i < n && s[i] == '0') {
+        sp->zero = true;
+        if (!sp->has_fill) sp->fill = '0';
+        if (!sp->align) sp->align = '=';
+        i++;
+    }
+    if (i < n && isdigit((unsigned char)s[i])) {
+        sp->width = 0;
+        while (i < n && isdigit((unsigned char)s[i])) sp->width = sp->width * 10 + (s[i++] - '0');
+    }
+    if (i < n && (s[i] == ',' || s[i] == '_')) sp->grouping = s[i++];
+    if (i < n && s[i] == '.') {
+        i++;
+        if (i >= n || !isdigit((unsigned char)s[i])) {
+            vm_raise(vm, vm->e_ValueError, "Format specifier missing precision");
+            return -1;
+        }
+        sp->precision = 0;
+        while (i < n && isdigit((unsigned char)s[i])) sp->precision = sp->precision * 10 + (s[i++] - '0');
+    }
+    if (i < n) sp->type = s[i++];
+    if (i < n) {
+        vm_raise(vm, vm->e_ValueError, "Invalid format specifier '%s' for object of type '%s'",
+                 s, what);
+        return -1;
+    }
+    return 0;
+}
+
+static void group_digits(StrBuf *out, const char *digits, int64_t n, char sep, int every) {
+    for (int64_t i = 0; i < n; i++) {
+        if (i && (n - i) % every == 0) sb_addc(out, sep);
+        sb_addc(out, digits[i]);
+    }
+}
+
+/* Lay out sign + prefix + body to width per fill/align. */
+static Value pad(VM *vm, Spec *sp, const char *sign, const char *prefix, const char *body,
+                 int64_t body_len, char default_align) {
+    char align = sp->align ? sp->align : default_align;
+    int64_t len = (int64_t)strlen(sign) + (int64_t)strlen(prefix) + utf8_count(body, body_len);
+    int64_t padn = sp->width > len ? sp->width - len : 0;
+    StrBuf b;
+    sb_init(&b);
+    int64_t left = 0, right = 0;
+    if (align == '<') right = padn;
+    else if (align == '>') left = padn;
+    else if (align == '^') { left = padn / 2; right = padn - left; }
+    for (int64_t i = 0; i < left; i++) sb_addc(&b, sp->fill);
+    sb_adds(&b, sign);
+    sb_adds(&b, prefix);
+    if (align == '=')
+        for (int64_t i = 0; i < padn; i++) sb_addc(&b, sp->fill);
+    sb_add(&b, body, body_len);
+    for (int64_t i = 0; i < right; i++) sb_addc(&b, sp->fill);
+    StrObj *r = sb_finish(vm, &b);
+    return r ? val_obj(r) : val_null();
+}
+
+static const char *sign_of(bool neg, char sign) {
+    if (neg) return "-";
+    if (sign == '+') return "+";
+    if (sign == ' ') return " ";
+    return "";
+}
+
+static Value format_double_spec(VM *vm, double v, Spec *sp, bool from_int);
+
+Value format_int(VM *vm, int64_t v, StrObj *spec) {
+    Spec sp;
+    if (parse_spec(vm, spec, &sp, "int") < 0) return val_null();
+    if (sp.type && strchr("eEfFgG%", sp.type)) return format_double_spec(vm, (double)v, &sp, true);
+    if (sp.precision >= 0) return vm_raise(vm, vm->e_ValueError, "Precision not allowed in integer format specifier");
+    bool neg = v < 0;
+    uint64_t mag = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    char digits[80];
+    int nd = 0;
+    const char *prefix = "";
+    switch (sp.type) {
+    case 0: case 'd': case 'n':
+        nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)mag);
+        break;
+    case 'x': case 'X':
+        nd = snprintf(digits, sizeof digits, sp.type == 'x' ? "%llx" : "%llX", (unsigned long long)mag);
+        if (sp.alt) prefix = sp.type == 'x' ? "0x" : "0X";
+        break;
+    case 'o':
+        nd = snprintf(digits, sizeof digits, "%llo", (unsigned long long)mag);
+        if (sp.alt) prefix = "0o";
+        break;
+    case 'b': {
+        char tmp[70];
+        int k = 0;
+        do { tmp[k++] = (char)('0' + (mag & 1)); mag >>= 1; } while (mag);
+        for (int i = 0; i < k; i++) digits[i] = tmp[k - 1 - i];
+        nd = k;
+        digits[nd] = 0;
+        if (sp.alt) prefix = "0b";
+        break;
+    }
+    case 'c': {
+        char ch[4];
+        int k = utf8_encode((uint32_t)v, ch);
+        return pad(vm, &sp, "", "", ch, k, '<');
+    }
+    default:
+        return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type 'int'", sp.type);
+    }
+    StrBuf body;
+    sb_init(&body);
+    if (sp.grouping) group_digits(&body, digits, nd, sp.grouping, (sp.type == 'x' || sp.type == 'X' || sp.type == 'o' || sp.type == 'b') ? 4 : 3);
+    else sb_add(&body, digits, nd);
+    Value r = pad(vm, &sp, sign_of(neg, sp.sign), prefix, body.data ? body.data : "", body.len, '>');
+    sb_free(&body);
+    return r;
+}
+
+static Value format_double_spec(VM *vm, double v, Spec *sp, bool from_int) {
+    char type = sp->type;
+    int64_t prec = sp->precision;
+    bool neg = signbit(v) && !isnan(v);
+    double a = fabs(v);
+    char buf[512];
+    bool add_dot0 = false;
+    if (!type) {
+        if (prec < 0) {
+            if (from_int) {
+                snprintf(buf, sizeof buf, "%.0f", a);
+            } else {
+                float_repr(a, buf, sizeof buf);
+            }
+            goto have;
+        }
+        type = 'g';
+        add_dot0 = true;
+    }
+    if (prec < 0) prec = 6;
+    if (prec > 400) prec = 400;
+    switch (type) {
+    case 'f': case 'F': snprintf(buf, sizeof buf, type == 'f' ? "%.*f" : "%.*F", (int)prec, a); break;
+    case 'e': case 'E': snprintf(buf, sizeof buf, type == 'e' ? "%.*e" : "%.*E", (int)prec, a); break;
+    case 'g': case 'G': case 'n':
+        if (prec == 0) prec = 1;
+        snprintf(buf, sizeof buf, sp->alt ? (type == 'G' ? "%#.*G" : "%#.*g") : (type == 'G' ? "%.*G" : "%.*g"),
+                 (int)prec, a);
+        break;
+    case '%': snprintf(buf, sizeof buf, "%.*f%%", (int)prec, a * 100); break;
+    default:
+        return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type '%s'",
+                        type, from_int ? "int" : "float");
+    }
+    if (isinf(a)) snprintf(buf, sizeof buf, (type == 'F' || type == 'E' || type == 'G') ? "INF" : "inf");
+    if (isnan(a)) snprintf(buf, sizeof buf, (type == 'F' || type == 'E' || type == 'G') ? "NAN" : "nan");
+    if (add_dot0 && isfinite(a) && !strpbrk(buf, ".eE")) strcat(buf, ".0");
+have:;
+    if (isnan(v)) neg = false;
+    StrBuf body;
+    sb_init(&body);
+    if (sp->grouping && isfinite(a)) {
+        int64_t intlen = 0;
+        while (buf[intlen] && isdigit((unsigned char)buf[intlen])) intlen++;
+        group_digits(&body, buf, intlen, sp->grouping, 3);
+        sb_adds(&body, buf + intlen);
+    } else {
+        sb_adds(&body, buf);
+    }
+    Value r = pad(vm, sp, sign_of(neg, sp->sign), "", body.data ? body.data : "", body.len, '>');
+    sb_free(&body);
+    return r;
+}
+
+Value format_float(VM *vm, double v, StrObj *spec) {
+    Spec sp;
+    if (parse_spec(vm, spec, &sp, "float") < 0) return val_null();
+    return format_double_spec(vm, v, &sp, false);
+}
+
+Value format_str(VM *vm, StrObj *s, StrObj *spec) {
+    if (!spec || spec->len == 0) return val_obj(s);
+    Spec sp;
+    if (parse_spec(vm, spec, &sp, "str") < 0) return val_null();
+    if (sp.type && sp.type != 's')
+        return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type 'str'", sp.type);
+    if (sp.sign) return vm_raise(vm, vm->e_ValueError, "Sign not allowed in string format specifier");
+    if (sp.align == '=')
+        return vm_raise(vm, vm->e_ValueError, "'=' alignment not allowed in string format specifier");
+    int64_t nbytes = s->len;
+    if (sp.precision >= 0 && sp.precision < s->ncp) nbytes = str_byte_offset(s, sp.precision);
+    return pad(vm, &sp, "", "", s->data, nbytes, '<');
+}
+
+/* ---- parsing -------------------------------------------------------------------------- */
+
+static void strip_ws(const char **s, const char **e) {
+    while (*s < *e && isspace((unsigned char)**s)) (*s)++;
+    while (*e > *s && isspace((unsigned char)(*e)[-1])) (*e)--;
+}
+
+Value parse_int(VM *vm, StrObj *so, int base) {
+    const char *s = so->data, *e = so->data + so->len;
+    strip_ws(&s, &e);
+    bool neg = false;
+    if (s < e && (*s == '+' || *s == '-')) neg = *s++ == '-';
+    int b = base;
+    if ((b == 0 || b == 16) && e - s > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { b = 16; s += 2; }
+    else if ((b == 0 || b == 8) && e - s > 1 && s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) { b = 8; s += 2; }
+    else if ((b == 0 || b == 2) && e - s > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) { b = 2; s += 2; }
+    else if (b == 0) {
+        b = 10;
+        /* base 0 forbids leading zeros on non-zero decimals */
+        if (e - s > 1 && s[0] == '0') {
+            for (const char *p = s; p < e; p++)
+                if (*p != '0' && *p != '_') goto bad;
+        }
+    }
+    if (s >= e) goto bad;
+    uint64_t acc = 0;
+    bool any = false, last_us = true;
+    for (; s < e; s++) {
+        if (*s == '_') {
+            if (last_us) goto bad;
+            last_us = true;
+            continue;
+        }
+        int d;
+        if (isdigit((unsigned char)*s)) d = *s - '0';
+        else if (isalpha((unsigned char)*s)) d = tolower((unsigned char)*s) - 'a' + 10;
+        else goto bad;
+        if (d >= b) goto bad;
+        if (acc > (UINT64_MAX - (uint64_t)d) / (uint64_t)b) goto ovf;
+        acc = acc * (uint64_t)b + (uint64_t)d;
+        any = true;
+        last_us = false;
+    }
+    if (!any || last_us) goto bad;
+    if (neg) {
+        if (acc > (uint64_t)INT64_MAX + 1) goto ovf;
+        return val_int((int64_t)(0 - acc));
+    }
+    if (acc > (uint64_t)INT64_MAX) goto ovf;
+    return val_int((int64_t)acc);
+ovf:
+    return vm_raise(vm, vm->e_OverflowError, "int too large: Ember ints are 64-bit");
+bad:;
+    StrObj *r = str_repr(vm, so);
+    if (!r) return val_null();
+    return vm_raise(vm, vm->e_ValueError, "invalid literal for int() with base %d: %s", base, r->data);
+}
+
+Value parse_float(VM *vm, StrObj *so) {
+    const char *s = so->data, *e = so->data + so->len;
+    strip_ws(&s, &e);
+    char buf[512];
+    int64_t n = 0;
+    if (e - s >= (int64_t)sizeof buf) goto bad;
+    /* underscores only between digits (PEP 515) */
+    for (const char *p = s; p < e; p++) {
+        if (*p == '_') {
+            if (p == s || p + 1 == e || !isdigit((unsigned char)p[-1]) || !isdigit((unsigned char)p[1]))
+                goto bad;
+            continue;
+        }
+        buf[n++] = *p;
+    }
+    buf[n] = 0;
+    if (n == 0) goto bad;
+    {
+        const char *q = buf;
+        if (*q == '+' || *q == '-') q++;
+        if (strcasecmp(q, "inf") == 0 || strcasecmp(q, "infinity") == 0)
+            return val_float(buf[0] == '-' ? -INFINITY : INFINITY);
+        if (strcasecmp(q, "nan") == 0) return val_float(NAN);
+        /* reject forms strtod accepts but Python does not (hex floats) */
+        for (const char *p = q; *p; p++)
+            if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p)) goto bad;
+    }
+    char *end;
+    double d = strtod(buf, &end);
+    if (*end) goto bad;
+    return val_float(d);
+bad:;
+    StrObj *r = str_repr(vm, so);
+    if (!r) return val_null();
+    return vm_raise(vm, vm->e_ValueError, "could not convert string to float: %s", r->data);
+}

@@ -1,0 +1,317 @@
+/* vm/gc.c — allocation funnel, byte pacing, mark (gray stack) and sweep, weak references,
+ * temp and external roots, and the debug heap walker.  The invariant is in vm/gc.h. */
+#include "vm/gc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GC_MIN_THRESHOLD (4u << 20)
+
+static bool gc_should_collect(VM *vm) {
+#ifdef EMBER_GC_STRESS
+    return !vm->gc_running && !vm->gc_disabled;
+#else
+    return !vm->gc_running && !vm->gc_disabled && vm->bytes_allocated > vm->next_gc;
+#endif
+}
+
+static bool alloc_should_fail(VM *vm) {
+    if (vm->alloc_fail_countdown > 0 && --vm->alloc_fail_countdown == 0) return true;
+    return false;
+}
+
+void *gc_alloc(VM *vm, TypeObj *type, size_t size) {
+    if (gc_should_collect(vm)) gc_collect(vm);
+    Obj *o = alloc_should_fail(vm) ? NULL : calloc(1, size);
+    if (!o) {
+        vm_no_memory(vm);
+        return NULL;
+    }
+    o->type = type;
+    o->size = (uint32_t)size;
+    o->gc_next = vm->objects;
+    vm->objects = o;
+    vm->bytes_allocated += size;
+    return o;
+}
+
+void *vm_realloc(VM *vm, void *p, size_t old_size, size_t new_size) {
+    if (new_size == 0) {
+        free(p);
+        vm->bytes_allocated -= old_size;
+        return NULL;
+    }
+    if (new_size > old_size && gc_should_collect(vm)) gc_collect(vm);
+    void *q = alloc_should_fail(vm) ? NULL : realloc(p, new_size);
+    if (!q) {
+        vm_no_memory(vm);
+        return NULL;
+    }
+    vm->bytes_allocated += new_size - old_size;
+    return q;
+}
+
+void gc_external_bytes(VM *vm, ptrdiff_t delta) {
+    if (delta < 0 && (size_t)-delta > vm->bytes_allocated) vm->bytes_allocated = 0;
+    else vm->bytes_allocated += delta;
+}
+
+/* ---- roots ---------------------------------------------------------------------------- */
+
+void vm_push_root(VM *vm, Value v) {
+    TempRoots *r = &vm->roots;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 64;
+        r->v = realloc(r->v, sizeof(Value) * r->cap);
+        EM_ASSERT(r->v != NULL, "out of memory growing the temp-root stack");
+    }
+    r->v[r->n++] = v;
+}
+
+ExtRoot *gc_root_new(VM *vm, Value v) {
+    ExtRoot *r = malloc(sizeof *r);
+    EM_ASSERT(r != NULL, "out of memory allocating an external root");
+    r->v = v;
+    r->prev = NULL;
+    r->next = vm->ext_roots;
+    if (vm->ext_roots) vm->ext_roots->prev = r;
+    vm->ext_roots = r;
+    return r;
+}
+
+void gc_root_free(VM *vm, ExtRoot *r) {
+    if (!r) return;
+    if (r->prev) r->prev->next = r->next;
+    else vm->ext_roots = r->next;
+    if (r->next) r->next->prev = r->prev;
+    free(r);
+}
+
+/* ---- mark ----------------------------------------------------------------------------- */
+
+void gc_mark_obj(VM *vm, Obj *o) {
+    if (!o || o->marked) return;
+    o->marked = 1;
+    if (vm->ngray == vm->gray_cap) {
+        vm->gray_cap = vm->gray_cap ? vm->gray_cap * 2 : 1024;
+        vm->gray = realloc(vm->gray, sizeof(Obj *) * vm->gray_cap);
+        EM_ASSERT(vm->gray != NULL, "out of memory growing the gray stack");
+    }
+    vm->gray[vm->ngray++] = o;
+}
+
+void gc_mark_value(VM *vm, Value v) {
+    if (v.tag == VAL_OBJ) gc_mark_obj(vm, v.as.o);
+}
+
+static void mark_frame(VM *vm, Frame *f) {
+    gc_mark(vm, f->code);
+    gc_mark(vm, f->func);
+    gc_mark(vm, f->globals);
+    gc_mark(vm, f->builtins);
+    gc_mark(vm, f->locals_dict);
+    gc_mark(vm, f->gen);
+    gc_mark(vm, f->kwnames);
+    int32_t n = f->code->nlocalsplus;
+    for (int32_t i = 0; i < n; i++) gc_mark_value(vm, f->localsplus[i]);
+    for (Value *p = f->stack; p < f->sp; p++) gc_mark_value(vm, *p);
+}
+
+void gc_trace_frame(VM *vm, Frame *f) { mark_frame(vm, f); }
+
+static void mark_roots(VM *vm) {
+    for (Frame *f = vm->frame; f; f = f->prev) mark_frame(vm, f);
+    for (int32_t i = 0; i < vm->roots.n; i++) gc_mark_value(vm, vm->roots.v[i]);
+    for (ExtRoot *r = vm->ext_roots; r; r = r->next) gc_mark_value(vm, r->v);
+#define X(f, s) gc_mark(vm, vm->t_##f);
+    VM_TYPES(X)
+#undef X
+#define X(n, b) gc_mark(vm, vm->e_##n);
+    VM_EXCEPTIONS(X)
+#undef X
+    gc_mark_value(vm, vm->ellipsis);
+    gc_mark_value(vm, vm->not_implemented);
+    gc_mark(vm, vm->intern);
+    for (int i = 0; i < SP__COUNT; i++) gc_mark(vm, vm->special_names[i]);
+    for (int i = 0; i < 13; i++)
+        for (int j = 0; j < 3; j++) gc_mark(vm, vm->binop_names[i][j]);
+    gc_mark(vm, vm->empty_str);
+    gc_mark(vm, vm->empty_tuple);
+    for (int i = 0; i < 256; i++) gc_mark(vm, vm->s_cache[i]);
+    gc_mark_value(vm, vm->exc);
+    gc_mark_value(vm, vm->handled);
+    gc_mark(vm, vm->builtins);
+    gc_mark(vm, vm->modules);
+    gc_mark(vm, vm->path);
+    gc_mark(vm, vm->argv);
+    gc_mark_value(vm, vm->main_module);
+    gc_mark_value(vm, vm->sys_stdout);
+    gc_mark_value(vm, vm->sys_stderr);
+    for (Builder *b = vm->live_builders; b; b = b->prev_live) {
+        gc_mark(vm, b->consts);
+        gc_mark(vm, b->const_index);
+        gc_mark(vm, b->names);
+        gc_mark(vm, b->varnames);
+        gc_mark(vm, b->cellvars);
+        gc_mark(vm, b->freevars);
+        gc_mark(vm, b->name);
+        gc_mark(vm, b->qualname);
+        gc_mark(vm, b->filename);
+    }
+    for (int i = 0; i < 8; i++)
+        if (vm->ext_trace[i] && vm->ext[i]) vm->ext_trace[i](vm, vm->ext[i]);
+}
+
+static void drain_gray(VM *vm) {
+    while (vm->ngray) {
+        Obj *o = vm->gray[--vm->ngray];
+        gc_mark(vm, o->type);
+        if (o->type->trace) o->type->trace(vm, o);
+    }
+}
+
+/* ---- sweep ---------------------------------------------------------------------------- */
+
+/* Clear weakrefs whose referent is dying; collect their callbacks to run after the sweep.
+ * Weakref objects that are themselves dying are unlinked. */
+static void clear_weakrefs(VM *vm, Value *pending, int *npending, int cap) {
+    struct WeakRefObj **link = &vm->weakrefs;
+    while (*link) {
+        struct WeakRefObj *w = *link;
+        if (!w->hdr.marked) {
+            *link = w->next_weak;
+            continue;
+        }
+        if (w->referent && !w->referent->marked) {
+            w->referent = NULL;
+            if (!val_is_null(w->callback) && *npending < cap) {
+                pending[(*npending)++] = val_obj(w);
+            }
+        }
+        link = &w->next_weak;
+    }
+}
+
+static void free_object(VM *vm, Obj *o) {
+    if (o->type && o->type->finalize) o->type->finalize(vm, o);
+    vm->bytes_allocated -= o->size;
+    free(o);
+}
+
+static void sweep(VM *vm) {
+    Obj **link = &vm->objects;
+    /* Finalizers may look at the dying object's type (e.g. its layout), so types die last:
+     * unlink every dead object first, then finalize non-types, then free the types. */
+    Obj *dead = NULL, *dead_types = NULL;
+    while (*link) {
+        Obj *o = *link;
+        if (o->marked) {
+            o->marked = 0;
+            link = &o->gc_next;
+        } else {
+            *link = o->gc_next;
+            if (o->type == vm->t_type || (o->type && o->type->layout == OBJ_LAYOUT_TYPE)) {
+                o->gc_next = dead_types;
+                dead_types = o;
+            } else {
+                o->gc_next = dead;
+                dead = o;
+            }
+        }
+    }
+    while (dead) {
+        Obj *next = dead->gc_next;
+        free_object(vm, dead);
+        dead = next;
+    }
+    while (dead_types) {
+        Obj *next = dead_types->gc_next;
+        free_object(vm, dead_types);
+        dead_types = next;
+    }
+}
+
+void gc_collect(VM *vm) {
+    if (vm->gc_running) return;
+    vm->gc_running = true;
+    vm->gc_count++;
+    mark_roots(vm);
+    drain_gray(vm);
+    enum { MAXCB = 256 };
+    Value callbacks[MAXCB];
+    int ncb = 0;
+    clear_weakrefs(vm, callbacks, &ncb, MAXCB);
+    /* Weakrefs with callbacks must survive until their callback has run. */
+    for (int i = 0; i < ncb; i++) gc_mark_value(vm, callbacks[i]);
+    drain_gray(vm);
+    sweep(vm);
+    vm->live_after_gc = vm->bytes_allocated;
+    vm->next_gc = vm->bytes_allocated * 2;
+    if (vm->next_gc < GC_MIN_THRESHOLD) vm->next_gc = GC_MIN_THRESHOLD;
+    vm->gc_running = false;
+    if (ncb) {
+        /* Run callbacks with the weakref as argument; errors are reported, not raised, as
+         * CPython does for weakref callbacks. */
+        for (int i = 0; i < ncb; i++) vm_push_root(vm, callbacks[i]);
+        Value saved = vm->exc;
+        vm->exc = val_null();
+        vm_push_root(vm, saved);
+        for (int i = 0; i < ncb; i++) {
+            struct WeakRefObj *w = (struct WeakRefObj *)callbacks[i].as.o;
+            Value cb = w->callback;
+            w->callback = val_null();
+            Value r = vm_call1(vm, cb, callbacks[i]);
+            if (val_is_null(r)) {
+                fprintf(vm->err, "Exception ignored in weakref callback:\n");
+                Value e = vm_fetch_exc(vm);
+                vm_print_exception(vm, e, vm->err);
+            }
+        }
+        vm->exc = saved;
+        vm_pop_roots(vm, ncb + 1);
+    }
+}
+
+/* ---- debug walker --------------------------------------------------------------------- */
+
+static int walk_problems;
+
+static bool heap_contains(VM *vm, Obj *target) {
+    for (Obj *o = vm->objects; o; o = o->gc_next)
+        if (o == target) return true;
+    return false;
+}
+
+size_t gc_live_objects(VM *vm) {
+    size_t n = 0;
+    for (Obj *o = vm->objects; o; o = o->gc_next) n++;
+    return n;
+}
+
+/* The walker reuses the trace functions: mark everything reachable from each object through
+ * a private gray stack and check membership.  Quadratic; for tests only. */
+int gc_check_heap(VM *vm) {
+    walk_problems = 0;
+    for (Obj *o = vm->objects; o; o = o->gc_next) {
+        size_t before = vm->ngray;
+        if (!heap_contains(vm, (Obj *)o->type) && o->type) {
+            /* static types are allowed only if the VM never made them: all types are heap */
+            fprintf(stderr, "gc_check_heap: object %p has a type outside the heap\n", (void *)o);
+            walk_problems++;
+        }
+        bool was = o->marked;
+        o->marked = 1;  /* so gc_mark_obj on self is a no-op */
+        if (o->type && o->type->trace) o->type->trace(vm, o);
+        o->marked = was;
+        while (vm->ngray > before) {
+            Obj *ref = vm->gray[--vm->ngray];
+            ref->marked = 0;
+            if (!heap_contains(vm, ref)) {
+                fprintf(stderr, "gc_check_heap: %p (type %p) references freed %p\n", (void *)o,
+                        (void *)o->type, (void *)ref);
+                walk_problems++;
+            }
+        }
+    }
+    return walk_problems;
+}

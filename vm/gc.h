@@ -1,0 +1,64 @@
+/* vm/gc.h — the allocation funnel and the precise mark-and-sweep collector.
+ *
+ * THE GC INVARIANT.  A collection can start at any allocation (gc_alloc, vm_realloc, anything
+ * that calls them, which includes every call back into script code).  At that moment every
+ * object that C code still intends to use must be reachable from a root:
+ *   - the value stacks and fast locals of all running frames (the interpreter stores its stack
+ *     pointer into frame->sp before any instruction that can allocate, and keeps operands on
+ *     the stack until the result is ready);
+ *   - the temp-root stack (vm_push_root / vm_pop_root) — C code that holds a fresh object
+ *     across another allocation pushes it there;
+ *   - external roots (gc_root_new) held by C data structures outside the heap, e.g. a script
+ *     hook registered on a C tensor;
+ *   - the VM's own tables (types, builtins, sys.modules, the intern table, the pending and the
+ *     handled exception, builders being assembled, extension state via vm->ext_trace).
+ * Objects reachable only through C locals are freed.  The GC-stress build (-Dgc_stress=true)
+ * collects on every allocation so a missing root fails fast; gc_check_heap() walks the heap and
+ * checks that no live object points at a freed one.
+ *
+ * Pacing: bytes.  vm->bytes_allocated counts object sizes, the internal arrays they own, and
+ * tensor storage (reported through gc_external_bytes), so a loop that allocates tensors
+ * collects as often as one that allocates lists.  After a collection the threshold is set to
+ * twice the live bytes (at least 4 MiB).
+ */
+#ifndef EMBER_VM_GC_H
+#define EMBER_VM_GC_H
+
+#include "vm/vm.h"
+
+/* Allocate a zeroed object of `size` bytes whose type is `type`, linked into the heap.  May
+ * collect first.  NULL + MemoryError on failure. */
+void *gc_alloc(VM *vm, TypeObj *type, size_t size);
+/* The funnel for memory owned by objects (list items, dict tables, ...).  old_size/new_size
+ * in bytes; new_size 0 frees.  May collect before growing.  NULL + MemoryError on failure. */
+void *vm_realloc(VM *vm, void *p, size_t old_size, size_t new_size);
+#define VM_ALLOC_ARRAY(vm, T, n) ((T *)vm_realloc((vm), NULL, 0, sizeof(T) * (size_t)(n)))
+#define VM_FREE_ARRAY(vm, T, p, n) ((void)vm_realloc((vm), (p), sizeof(T) * (size_t)(n), 0))
+
+/* Tensor storage and other memory owned outside the funnel, so pacing counts it. */
+void gc_external_bytes(VM *vm, ptrdiff_t delta);
+
+void gc_collect(VM *vm);
+void gc_mark_value(VM *vm, Value v);
+void gc_mark_obj(VM *vm, Obj *o);
+static inline void gc_mark(VM *vm, void *o) { if (o) gc_mark_obj(vm, (Obj *)o); }
+
+/* Temp roots: LIFO. */
+void vm_push_root(VM *vm, Value v);
+static inline void vm_pop_root(VM *vm) { vm->roots.n--; }
+static inline void vm_pop_roots(VM *vm, int n) { vm->roots.n -= n; }
+
+/* External roots: a C-held reference that keeps a value alive until released. */
+struct ExtRoot {
+    Value v;
+    ExtRoot *prev, *next;
+};
+ExtRoot *gc_root_new(VM *vm, Value v);
+void gc_root_free(VM *vm, ExtRoot *r);
+
+/* Debug walker: checks every live object's references point to live objects.  Returns the
+ * number of problems found (printed to stderr). */
+int gc_check_heap(VM *vm);
+size_t gc_live_objects(VM *vm);
+
+#endif

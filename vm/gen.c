@@ -1,0 +1,198 @@
+/* vm/gen.c — generators: creation when a generator function is called, resumption
+ * (send/throw/close, FOR_ITER, yield from), the handled-exception state a suspended generator
+ * keeps, and the generator type's methods. */
+#include "vm/gen.h"
+
+#include <string.h>
+
+#include "vm/call.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/str.h"
+
+static void gen_trace(VM *vm, Obj *o) {
+    GenObj *g = (GenObj *)o;
+    gc_mark(vm, g->name);
+    gc_mark(vm, g->qualname);
+    if (g->state == GEN_CLOSED) return;
+    extern void gc_trace_frame(VM * vm, Frame * f);
+    gc_trace_frame(vm, &g->frame);
+}
+
+static void gen_finalize(VM *vm, Obj *o) {
+    GenObj *g = (GenObj *)o;
+    VM_FREE_ARRAY(vm, Value, g->block, g->nblock);
+    g->block = NULL;
+}
+
+Value gen_new_from_call(VM *vm, FunctionObj *fn, int argc, Value *argv, TupleObj *kw) {
+    CodeObj *co = fn->code;
+    GenObj *g = gc_alloc(vm, vm->t_generator, sizeof(GenObj));
+    if (!g) return val_null();
+    g->state = GEN_CLOSED;   /* not traced as a frame until set up */
+    g->name = fn->name;
+    g->qualname = fn->qualname;
+    vm_push_root(vm, val_obj(g));
+    int32_t n = co->nlocalsplus + co->stacksize + 1;
+    g->block = VM_ALLOC_ARRAY(vm, Value, n);
+    if (!g->block) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    g->nblock = n;
+    for (int32_t i = 0; i < n; i++) g->block[i] = val_null();
+    Frame *f = &g->frame;
+    memset(f, 0, sizeof *f);
+    f->code = co;
+    f->func = (Obj *)fn;
+    f->globals = fn->globals;
+    f->builtins = vm->builtins;
+    f->localsplus = g->block;
+    f->stack = f->sp = g->block + co->nlocalsplus;
+    f->gen = (Obj *)g;
+    f->owns_stack = false;
+    g->state = GEN_CREATED;
+    int rc = call_bind_args(vm, fn, f->localsplus, argc, argv, kw);
+    vm_pop_root(vm);
+    if (rc < 0) {
+        g->state = GEN_CLOSED;
+        return val_null();
+    }
+    return val_obj(g);
+}
+
+Value gen_resume(VM *vm, GenObj *g, Value sent, Value exc, bool *done, Value *retval) {
+    *done = false;
+    *retval = val_none();
+    if (g->state == GEN_RUNNING) {
+        *done = true;
+        return vm_raise(vm, vm->e_ValueError, "generator already executing");
+    }
+    if (g->state == GEN_CLOSED) {
+        *done = true;
+        if (!val_is_null(exc)) return vm_raise_value(vm, exc);
+        return val_null();   /* exhausted: StopIteration without a value */
+    }
+    if (g->state == GEN_CREATED && !val_is_null(sent) && !val_is_none(sent) && val_is_null(exc)) {
+        *done = true;
+        return vm_raise(vm, vm->e_TypeError, "can't send non-None value to a just-started generator");
+    }
+    if (vm->depth >= vm->recursion_limit) {
+        *done = true;
+        return vm_raise(vm, vm->e_RecursionError, "maximum recursion depth exceeded");
+    }
+    Frame *f = &g->frame;
+    if (g->state == GEN_SUSPENDED && val_is_null(exc)) *f->sp++ = sent;
+    if (!val_is_null(exc)) {
+        if (g->state == GEN_CREATED) {
+            /* throwing into a fresh generator raises at its first line without running it */
+            g->state = GEN_CLOSED;
+            *done = true;
+            return vm_raise_value(vm, exc);
+        }
+        vm_raise_value(vm, exc);
+    }
+    f->prev = vm->frame;
+    g->state = GEN_RUNNING;
+    vm->depth++;
+    vm_push_root(vm, val_obj(g));
+    Value r = vm_eval_frame_default(vm, f);
+    vm_pop_root(vm);
+    vm->depth--;
+    if (f->yielded) {
+        g->state = GEN_SUSPENDED;
+        return r;
+    }
+    g->state = GEN_CLOSED;
+    *done = true;
+    if (val_is_null(r)) {
+        /* PEP 479: StopIteration escaping a generator becomes RuntimeError */
+        if (vm_exc_matches(vm, vm->e_StopIteration)) {
+            Value e = vm_fetch_exc(vm);
+            vm_push_root(vm, e);
+            vm_raise(vm, vm->e_RuntimeError, "generator raised StopIteration");
+            ((ExceptionObj *)vm->exc.as.o)->cause = e;
+            ((ExceptionObj *)vm->exc.as.o)->suppress_context = true;
+            vm_pop_root(vm);
+        }
+        return r;
+    }
+    *retval = r;
+    return val_null();
+}
+
+/* ---- methods ---------------------------------------------------------------------------- */
+
+static Value gen_send_common(VM *vm, GenObj *g, Value sent, Value exc) {
+    bool done;
+    Value ret;
+    Value r = gen_resume(vm, g, sent, exc, &done, &ret);
+    if (!val_is_null(r) || !val_is_null(vm->exc)) return r;
+    return vm_raise_stop_iteration(vm, ret);
+}
+
+static Value gen_send(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "send", argc, kw, 2, 2) < 0) return val_null();
+    return gen_send_common(vm, (GenObj *)argv[0].as.o, argv[1], val_null());
+}
+
+static Value gen_next_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    return gen_send_common(vm, (GenObj *)argv[0].as.o, val_none(), val_null());
+}
+
+static Value gen_iter_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return argv[0]; }
+
+static Value gen_throw(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "throw", argc, kw, 2, 4) < 0) return val_null();
+    Value exc = argv[1];
+    if (argc >= 3 && !val_is_none(argv[2]) && val_is_obj(exc) && vm_isinstance_type(vm, exc, vm->t_type)) {
+        exc = vm_call1(vm, exc, argv[2]);
+        if (val_is_null(exc)) return exc;
+    }
+    return gen_send_common(vm, (GenObj *)argv[0].as.o, val_none(), exc);
+}
+
+static Value gen_close(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    GenObj *g = (GenObj *)argv[0].as.o;
+    if (g->state == GEN_CREATED) {
+        g->state = GEN_CLOSED;
+        return val_none();
+    }
+    if (g->state == GEN_CLOSED) return val_none();
+    bool done;
+    Value ret;
+    Value r = gen_resume(vm, g, val_none(), val_obj(vm->e_GeneratorExit), &done, &ret);
+    if (!val_is_null(r)) return vm_raise(vm, vm->e_RuntimeError, "generator ignored GeneratorExit");
+    if (vm_exc_matches(vm, vm->e_GeneratorExit) || vm_exc_matches(vm, vm->e_StopIteration)) {
+        vm_clear_exc(vm);
+        return val_none();
+    }
+    if (!val_is_null(vm->exc)) return val_null();
+    return val_none();
+}
+
+static Value gen_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    GenObj *g = (GenObj *)argv[0].as.o;
+    StrObj *s = str_printf(vm, "<generator object %s at %p>", g->qualname->data, (void *)g);
+    return s ? val_obj(s) : val_null();
+}
+
+static Value gen_get_name(VM *vm, Value s, void *c) { return val_obj(((GenObj *)s.as.o)->name); }
+static Value gen_get_qualname(VM *vm, Value s, void *c) { return val_obj(((GenObj *)s.as.o)->qualname); }
+static Value gen_get_running(VM *vm, Value s, void *c) {
+    return val_bool(((GenObj *)s.as.o)->state == GEN_RUNNING);
+}
+
+void gen_init_type(VM *vm) {
+    vm->t_generator->trace = gen_trace;
+    vm->t_generator->finalize = gen_finalize;
+    static const MethodDef m[] = {
+        {"send", gen_send, NATIVEF_METHOD}, {"throw", gen_throw, NATIVEF_METHOD},
+        {"close", gen_close, NATIVEF_METHOD}, {"__next__", gen_next_m, NATIVEF_METHOD},
+        {"__iter__", gen_iter_m, NATIVEF_METHOD}, {"__repr__", gen_repr, NATIVEF_METHOD}, {NULL}};
+    static const GetSetDef gs[] = {
+        {"__name__", gen_get_name, NULL}, {"__qualname__", gen_get_qualname, NULL},
+        {"gi_running", gen_get_running, NULL}, {NULL}};
+    if (type_add_methods(vm, vm->t_generator, m) < 0 || type_add_getsets(vm, vm->t_generator, gs) < 0)
+        EM_UNREACHABLE();
+}

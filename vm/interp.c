@@ -1,0 +1,1247 @@
+/* vm/interp.c — the dispatch loop: one C function evaluates a frame and every script-to-script
+ * call it makes inline (no C recursion for ordinary calls), unwinds exceptions through the
+ * exception table, and returns to its C caller when its entry frame returns or raises.
+ *
+ * Discipline (see the invariant in vm/gc.h): before anything that can allocate or call, the
+ * handler runs SYNC() so the frame's sp and ip are current, and it leaves its operands on the
+ * stack until the result is ready. */
+#include <math.h>
+#include <string.h>
+
+#include "vm/call.h"
+#include "vm/dict.h"
+#include "vm/exc.h"
+#include "vm/func.h"
+#include "vm/gc.h"
+#include "vm/gen.h"
+#include "vm/import.h"
+#include "vm/iter.h"
+#include "vm/num.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+#if defined(EMBER_DISPATCH_SWITCH) || !defined(__GNUC__)
+#define DISPATCH()                  \
+    do {                            \
+        in = *pc++;                 \
+        goto dispatch_switch;       \
+    } while (0)
+#define CASE(op) case OP_##op:
+#else
+#define USE_GOTO 1
+#define DISPATCH()                  \
+    do {                            \
+        in = *pc++;                 \
+        goto *labels[in.op];        \
+    } while (0)
+#define CASE(op) L_##op:
+#endif
+
+#define SYNC()                                      \
+    do {                                            \
+        f->sp = sp;                                 \
+        f->ip = (int32_t)(pc - code) - 1;           \
+    } while (0)
+#define PUSH(v) (*sp++ = (v))
+#define POP() (*--sp)
+#define TOP() (sp[-1])
+#define PEEK(n) (sp[-(n)])
+#define NAME(i) ((StrObj *)f->code->names->items[(i)].as.o)
+#define CONST(i) (f->code->consts->items[(i)])
+#define LOAD_REGS()                                 \
+    do {                                            \
+        code = f->code->code;                       \
+        locals = f->localsplus;                     \
+        sp = f->sp;                                 \
+        pc = code + f->ip + 1;                      \
+    } while (0)
+
+static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
+    return vm_raise(vm, vm->e_UnboundLocalError,
+                    "cannot access local variable '%s' where it is not associated with a value",
+                    AS_STR(f->code->varnames->items[i])->data);
+}
+
+static StrObj *cell_name(Frame *f, uint32_t i) {
+    CodeObj *co = f->code;
+    int64_t nc = co->cellvars->len;
+    return (int64_t)i < nc ? AS_STR(co->cellvars->items[i]) : AS_STR(co->freevars->items[i - nc]);
+}
+
+static Value unbound_deref(VM *vm, Frame *f, uint32_t i) {
+    if ((int64_t)i < f->code->cellvars->len)
+        return vm_raise(vm, vm->e_UnboundLocalError,
+                        "cannot access local variable '%s' where it is not associated with a value",
+                        cell_name(f, i)->data);
+    return vm_raise(vm, vm->e_NameError,
+                    "cannot access free variable '%s' where it is not associated with a value in enclosing scope",
+                    cell_name(f, i)->data);
+}
+
+static Value name_error(VM *vm, StrObj *name) {
+    return vm_raise(vm, vm->e_NameError, "name '%s' is not defined", name->data);
+}
+
+/* LOAD_GLOBAL with its inline cache: (globals version, builtins version) -> value. */
+static Value load_global(VM *vm, Frame *f, Instr in) {
+    StrObj *name = NAME(in.arg >> 1);
+    InlineCache *c = &f->code->caches[in.cache];
+    /* dict versions are unique across all dicts, so the pair identifies both dicts' state */
+    if (in.cache && c->key1 == f->globals->version && c->key2 == f->builtins->version &&
+        !val_is_null(c->value))
+        return c->value;
+    Value v = dict_get_str(f->globals, name);
+    if (val_is_null(v)) v = dict_get_str(f->builtins, name);
+    if (val_is_null(v)) return name_error(vm, name);
+    if (in.cache) {
+        c->key1 = f->globals->version;
+        c->key2 = f->builtins->version;
+        c->value = v;
+    }
+    return v;
+}
+
+static Value load_name(VM *vm, Frame *f, StrObj *name) {
+    Value v = val_null();
+    if (f->locals_dict) {
+        if (f->locals_dict->hdr.type == vm->t_dict) {
+            v = dict_get_str(f->locals_dict, name);
+        } else {
+            v = vm_getitem(vm, val_obj(f->locals_dict), val_obj(name));
+            if (val_is_null(v)) {
+                if (!vm_exc_matches(vm, vm->e_KeyError)) return v;
+                vm_clear_exc(vm);
+            }
+        }
+        if (!val_is_null(v)) return v;
+    }
+    v = dict_get_str(f->globals, name);
+    if (val_is_null(v)) v = dict_get_str(f->builtins, name);
+    if (val_is_null(v)) return name_error(vm, name);
+    return v;
+}
+
+static int unpack_sequence(VM *vm, Value seq, int64_t n, Value *out) {
+    int64_t len;
+    Value *items = NULL;
+    if (val_is_type(vm, seq, vm->t_tuple) || val_is_type(vm, seq, vm->t_list)) {
+        items = vm_sequence_items(vm, seq, &len, NULL);
+        if (len != n) {
+            if (len < n)
+                vm_raise(vm, vm->e_ValueError, "not enough values to unpack (expected %lld, got %lld)",
+                         (long long)n, (long long)len);
+            else
+                vm_raise(vm, vm->e_ValueError, "too many values to unpack (expected %lld)", (long long)n);
+            return -1;
+        }
+        for (int64_t i = 0; i < n; i++) out[n - 1 - i] = items[i];
+        return 0;
+    }
+    Value it = vm_iter(vm, seq);
+    if (val_is_null(it)) {
+        if (vm_exc_matches(vm, vm->e_TypeError)) {
+            vm_clear_exc(vm);
+            vm_raise(vm, vm->e_TypeError, "cannot unpack non-iterable %s object", vm_type_name(vm, seq));
+        }
+        return -1;
+    }
+    vm_push_root(vm, it);
+    ListObj *tmp = list_new(vm, n);
+    if (!tmp) {
+        vm_pop_root(vm);
+        return -1;
+    }
+    vm_push_root(vm, val_obj(tmp));
+    int rc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        Value x = vm_next(vm, it);
+        if (val_is_null(x)) {
+            if (val_is_null(vm->exc))
+                vm_raise(vm, vm->e_ValueError, "not enough values to unpack (expected %lld, got %lld)",
+                         (long long)n, (long long)i);
+            rc = -1;
+            break;
+        }
+        tmp->items[tmp->len++] = x;
+    }
+    if (rc == 0) {
+        Value extra = vm_next(vm, it);
+        if (!val_is_null(extra)) {
+            vm_raise(vm, vm->e_ValueError, "too many values to unpack (expected %lld)", (long long)n);
+            rc = -1;
+        } else if (!val_is_null(vm->exc)) {
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        for (int64_t i = 0; i < n; i++) out[n - 1 - i] = tmp->items[i];
+    vm_pop_roots(vm, 2);
+    return rc;
+}
+
+/* UNPACK_EX: `before` values, a list of the rest, `after` values (pushed in reverse). */
+static int unpack_ex(VM *vm, Value seq, int before, int after, Value *out) {
+    ListObj *l = vm_list_from_iterable(vm, seq);
+    if (!l) {
+        if (vm_exc_matches(vm, vm->e_TypeError)) {
+            vm_clear_exc(vm);
+            vm_raise(vm, vm->e_TypeError, "cannot unpack non-iterable %s object", vm_type_name(vm, seq));
+        }
+        return -1;
+    }
+    if (l->len < before + after) {
+        vm_raise(vm, vm->e_ValueError, "not enough values to unpack (expected at least %d, got %lld)",
+                 before + after, (long long)l->len);
+        return -1;
+    }
+    vm_push_root(vm, val_obj(l));
+    int64_t nmid = l->len - before - after;
+    ListObj *mid = list_from_array(vm, l->items + before, nmid);
+    vm_pop_root(vm);
+    if (!mid) return -1;
+    int total = before + 1 + after;
+    int k = total - 1;
+    for (int i = 0; i < before; i++) out[k--] = l->items[i];
+    out[k--] = val_obj(mid);
+    for (int i = 0; i < after; i++) out[k--] = l->items[before + nmid + i];
+    return 0;
+}
+
+static Value build_string(VM *vm, Value *items, int n) {
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) total += AS_STR(items[i])->len;
+    StrBuf b;
+    sb_init(&b);
+    for (int i = 0; i < n; i++) sb_add_str(&b, AS_STR(items[i]));
+    (void)total;
+    StrObj *s = sb_finish(vm, &b);
+    return s ? val_obj(s) : val_null();
+}
+
+static Value format_value(VM *vm, Value v, int flags, Value spec) {
+    Value conv = v;
+    switch (flags & 3) {
+    case 1: conv = vm_str(vm, v); break;
+    case 2: conv = vm_repr(vm, v); break;
+    case 3: conv = vm_ascii(vm, v); break;
+    default: break;
+    }
+    if (val_is_null(conv)) return conv;
+    if (val_is_null(spec) && val_is_str(vm, conv)) return conv;
+    vm_push_root(vm, conv);
+    Value r = vm_format(vm, conv, spec);
+    vm_pop_root(vm);
+    return r;
+}
+
+static int check_exc_class(VM *vm, Value t) {
+    if (val_is_type(vm, t, vm->t_tuple)) {
+        TupleObj *tu = AS_TUPLE(t);
+        for (int64_t i = 0; i < tu->len; i++)
+            if (check_exc_class(vm, tu->items[i]) < 0) return -1;
+        return 0;
+    }
+    if (val_is_obj(t) && vm_isinstance_type(vm, t, vm->t_type) && (AS_TYPE(t)->flags & TYPEF_EXCEPTION))
+        return 0;
+    vm_raise(vm, vm->e_TypeError, "catching classes that do not inherit from BaseException is not allowed");
+    return -1;
+}
+
+static int do_raise(VM *vm, Value exc, Value cause) {
+    if (val_is_null(exc)) {
+        if (!val_is_obj(vm->handled)) {
+            vm_raise(vm, vm->e_RuntimeError, "No active exception to reraise");
+            return -1;
+        }
+        vm->exc = vm->handled;
+        return 1;   /* re-raise: no new traceback entry */
+    }
+    if (val_is_null(vm_raise_value(vm, exc)) && val_is_null(vm->exc)) return -1;
+    Value e = vm->exc;
+    if (!val_is_null(cause) && val_is_obj(e) && (e.as.o->type->flags & TYPEF_EXCEPTION)) {
+        ExceptionObj *eo = (ExceptionObj *)e.as.o;
+        if (val_is_none(cause)) {
+            eo->cause = val_none();
+        } else if (val_is_obj(cause) && vm_isinstance_type(vm, cause, vm->t_type) &&
+                   (AS_TYPE(cause)->flags & TYPEF_EXCEPTION)) {
+            vm->exc = val_null();
+            vm_push_root(vm, e);
+            Value c = type_call(vm, AS_TYPE(cause), 0, NULL, NULL);
+            vm_pop_root(vm);
+            if (val_is_null(c)) return -1;
+            vm->exc = e;
+            eo->cause = c;
+        } else if (val_is_obj(cause) && (cause.as.o->type->flags & TYPEF_EXCEPTION)) {
+            eo->cause = cause;
+        } else {
+            vm_raise(vm, vm->e_TypeError, "exception causes must derive from BaseException");
+            return -1;
+        }
+        eo->suppress_context = true;
+    }
+    return 0;
+}
+
+static Value with_lookup(VM *vm, Value mgr, SpecialMethod sp) {
+    Value m = type_special(vm, vm_type_of(vm, mgr), sp);
+    if (val_is_null(m)) {
+        TypeObj *t = vm_type_of(vm, mgr);
+        bool has_enter = !val_is_null(type_special(vm, t, SP_ENTER));
+        return vm_raise(vm, vm->e_TypeError,
+                        sp == SP_ENTER || !has_enter
+                            ? "'%s' object does not support the context manager protocol"
+                            : "'%s' object does not support the context manager protocol (missed __exit__ method)",
+                        t->name->data);
+    }
+    return vm_bind_descriptor(vm, m, mgr, vm_type_of(vm, mgr));
+}
+
+Value vm_eval_frame_default(VM *vm, Frame *f) {
+#ifdef USE_GOTO
+    static void *const labels[OP__COUNT] = {
+#define OP(name, kind, pop, push, flags, doc) &&L_##name,
+#include "vm/opcodes.def"
+#undef OP
+    };
+#endif
+    const Instr *code;
+    const Instr *pc;
+    Value *sp;
+    Value *locals;
+    Instr in;
+    f->is_entry = true;
+    vm->frame = f;
+    code = f->code->code;
+    locals = f->localsplus;
+    sp = f->sp;
+    pc = code + f->ip;
+    if (f->yielded) {
+        /* resuming a generator: the caller pushed the sent value and we continue after the
+         * yield, or the caller is throwing an exception in at the yield */
+        f->yielded = false;
+        if (!val_is_null(vm->exc)) goto error;
+        pc = code + f->ip + 1;
+    }
+    DISPATCH();
+
+#ifndef USE_GOTO
+dispatch_switch:
+    switch (in.op) {
+#endif
+
+    CASE(NOP) DISPATCH();
+    CASE(POP_TOP) {
+        sp--;
+        DISPATCH();
+    }
+    CASE(PUSH_NULL) {
+        PUSH(val_null());
+        DISPATCH();
+    }
+    CASE(COPY) {
+        Value v = PEEK(in.arg);
+        PUSH(v);
+        DISPATCH();
+    }
+    CASE(SWAP) {
+        Value t = TOP();
+        TOP() = PEEK(in.arg);
+        PEEK(in.arg) = t;
+        DISPATCH();
+    }
+    CASE(LOAD_CONST) {
+        PUSH(CONST(in.arg));
+        DISPATCH();
+    }
+    CASE(LOAD_FAST) {
+        Value v = locals[in.arg];
+        if (val_is_null(v)) {
+            SYNC();
+            unbound_local(vm, f, in.arg);
+            goto error;
+        }
+        PUSH(v);
+        DISPATCH();
+    }
+    CASE(STORE_FAST) {
+        locals[in.arg] = POP();
+        DISPATCH();
+    }
+    CASE(DELETE_FAST) {
+        if (val_is_null(locals[in.arg])) {
+            SYNC();
+            unbound_local(vm, f, in.arg);
+            goto error;
+        }
+        locals[in.arg] = val_null();
+        DISPATCH();
+    }
+    CASE(LOAD_GLOBAL) {
+        SYNC();
+        Value v = load_global(vm, f, in);
+        if (val_is_null(v)) goto error;
+        if (in.arg & 1) PUSH(val_null());
+        PUSH(v);
+        DISPATCH();
+    }
+    CASE(STORE_GLOBAL) {
+        SYNC();
+        if (dict_set_str(vm, f->globals, NAME(in.arg), TOP()) < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(DELETE_GLOBAL) {
+        SYNC();
+        if (dict_del_str(vm, f->globals, NAME(in.arg)) == 0) {
+            name_error(vm, NAME(in.arg));
+            goto error;
+        }
+        DISPATCH();
+    }
+    CASE(LOAD_NAME) {
+        SYNC();
+        Value v = load_name(vm, f, NAME(in.arg));
+        if (val_is_null(v)) goto error;
+        PUSH(v);
+        DISPATCH();
+    }
+    CASE(STORE_NAME) {
+        SYNC();
+        DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
+        int rc = d->hdr.type == vm->t_dict ? dict_set_str(vm, d, NAME(in.arg), TOP())
+                                           : vm_setitem(vm, val_obj(d), val_obj(NAME(in.arg)), TOP());
+        if (rc < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(DELETE_NAME) {
+        SYNC();
+        DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
+        if (dict_del_str(vm, d, NAME(in.arg)) == 0) {
+            name_error(vm, NAME(in.arg));
+            goto error;
+        }
+        DISPATCH();
+    }
+    CASE(MAKE_CELL) {
+        SYNC();
+        int32_t slot = f->code->nlocals + (int32_t)in.arg;
+        CellObj *c = gc_alloc(vm, vm->t_cell, sizeof(CellObj));
+        if (!c) goto error;
+        int32_t a = f->code->cell2arg[in.arg];
+        c->v = a >= 0 ? locals[a] : val_null();
+        locals[slot] = val_obj(c);
+        DISPATCH();
+    }
+    CASE(COPY_FREE_VARS) {
+        FunctionObj *fn = (FunctionObj *)f->func;
+        int32_t base = f->code->nlocals + (int32_t)f->code->cellvars->len;
+        for (uint32_t i = 0; i < in.arg; i++) locals[base + i] = fn->closure->items[i];
+        DISPATCH();
+    }
+    CASE(LOAD_CLOSURE) {
+        PUSH(locals[f->code->nlocals + in.arg]);
+        DISPATCH();
+    }
+    CASE(LOAD_DEREF) {
+        CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+        if (val_is_null(c->v)) {
+            SYNC();
+            unbound_deref(vm, f, in.arg);
+            goto error;
+        }
+        PUSH(c->v);
+        DISPATCH();
+    }
+    CASE(STORE_DEREF) {
+        CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+        c->v = POP();
+        DISPATCH();
+    }
+    CASE(DELETE_DEREF) {
+        CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+        if (val_is_null(c->v)) {
+            SYNC();
+            unbound_deref(vm, f, in.arg);
+            goto error;
+        }
+        c->v = val_null();
+        DISPATCH();
+    }
+    CASE(LOAD_CLASSDEREF) {
+        SYNC();
+        StrObj *name = cell_name(f, in.arg);
+        Value v = f->locals_dict ? dict_get_str(f->locals_dict, name) : val_null();
+        if (val_is_null(v)) {
+            CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+            v = c->v;
+            if (val_is_null(v)) {
+                unbound_deref(vm, f, in.arg);
+                goto error;
+            }
+        }
+        PUSH(v);
+        DISPATCH();
+    }
+
+    CASE(LOAD_ATTR) {
+        SYNC();
+        Value v = vm_getattr(vm, TOP(), NAME(in.arg));
+        if (val_is_null(v)) goto error;
+        TOP() = v;
+        DISPATCH();
+    }
+    CASE(STORE_ATTR) {
+        SYNC();
+        if (vm_setattr(vm, TOP(), NAME(in.arg), PEEK(2)) < 0) goto error;
+        sp -= 2;
+        DISPATCH();
+    }
+    CASE(DELETE_ATTR) {
+        SYNC();
+        if (vm_delattr(vm, TOP(), NAME(in.arg)) < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(LOAD_METHOD) {
+        SYNC();
+        Value meth, self;
+        if (vm_load_method(vm, TOP(), NAME(in.arg), &meth, &self) < 0) goto error;
+        TOP() = meth;
+        PUSH(self);
+        DISPATCH();
+    }
+    CASE(BINARY_SUBSCR) {
+        Value c = PEEK(2), k = TOP();
+        if (c.tag == VAL_OBJ && c.as.o->type == vm->t_list && k.tag == VAL_INT) {
+            ListObj *l = AS_LIST(c);
+            int64_t i = k.as.i < 0 ? k.as.i + l->len : k.as.i;
+            if (i >= 0 && i < l->len) {
+                sp--;
+                TOP() = l->items[i];
+                DISPATCH();
+            }
+        }
+        SYNC();
+        Value v = vm_getitem(vm, c, k);
+        if (val_is_null(v)) goto error;
+        sp--;
+        TOP() = v;
+        DISPATCH();
+    }
+    CASE(STORE_SUBSCR) {
+        SYNC();
+        if (vm_setitem(vm, PEEK(2), TOP(), PEEK(3)) < 0) goto error;
+        sp -= 3;
+        DISPATCH();
+    }
+    CASE(DELETE_SUBSCR) {
+        SYNC();
+        if (vm_delitem(vm, PEEK(2), TOP()) < 0) goto error;
+        sp -= 2;
+        DISPATCH();
+    }
+    CASE(BUILD_SLICE) {
+        SYNC();
+        Value step = in.arg == 3 ? TOP() : val_none();
+        Value s = slice_new(vm, PEEK(in.arg), PEEK(in.arg - 1), step);
+        if (val_is_null(s)) goto error;
+        sp -= in.arg;
+        PUSH(s);
+        DISPATCH();
+    }
+
+    CASE(BINARY_OP) {
+        Value a = PEEK(2), b = TOP();
+        if (a.tag == VAL_INT && b.tag == VAL_INT) {
+            int64_t r;
+            int op = (int)in.arg;
+            if (op >= BINOP_INPLACE) op -= BINOP_INPLACE;
+            switch (op) {
+            case BINOP_ADD:
+                if (__builtin_add_overflow(a.as.i, b.as.i, &r)) break;
+                sp--;
+                TOP() = val_int(r);
+                DISPATCH();
+            case BINOP_SUBTRACT:
+                if (__builtin_sub_overflow(a.as.i, b.as.i, &r)) break;
+                sp--;
+                TOP() = val_int(r);
+                DISPATCH();
+            case BINOP_MULTIPLY:
+                if (__builtin_mul_overflow(a.as.i, b.as.i, &r)) break;
+                sp--;
+                TOP() = val_int(r);
+                DISPATCH();
+            default: break;
+            }
+        } else if (a.tag == VAL_FLOAT && b.tag == VAL_FLOAT) {
+            int op = (int)in.arg;
+            if (op >= BINOP_INPLACE) op -= BINOP_INPLACE;
+            double r;
+            switch (op) {
+            case BINOP_ADD: r = a.as.f + b.as.f; goto float_done;
+            case BINOP_SUBTRACT: r = a.as.f - b.as.f; goto float_done;
+            case BINOP_MULTIPLY: r = a.as.f * b.as.f; goto float_done;
+            default: break;
+            }
+            goto binop_slow;
+        float_done:
+            sp--;
+            TOP() = val_float(r);
+            DISPATCH();
+        }
+    binop_slow:
+        SYNC();
+        Value r = vm_binary_op(vm, (int)in.arg, a, b);
+        if (val_is_null(r)) goto error;
+        sp--;
+        TOP() = r;
+        DISPATCH();
+    }
+    CASE(UNARY_NEGATIVE)
+    CASE(UNARY_POSITIVE)
+    CASE(UNARY_INVERT) {
+        SYNC();
+        Value r = vm_unary_op(vm, in.op, TOP());
+        if (val_is_null(r)) goto error;
+        TOP() = r;
+        DISPATCH();
+    }
+    CASE(UNARY_NOT) {
+        Value v = TOP();
+        if (v.tag == VAL_BOOL) {
+            TOP() = val_bool(!v.as.b);
+            DISPATCH();
+        }
+        SYNC();
+        int t = vm_truthy(vm, v);
+        if (t < 0) goto error;
+        TOP() = val_bool(!t);
+        DISPATCH();
+    }
+    CASE(COMPARE_OP) {
+        Value a = PEEK(2), b = TOP();
+        if (a.tag == VAL_INT && b.tag == VAL_INT) {
+            bool r;
+            switch (in.arg) {
+            case CMP_LT: r = a.as.i < b.as.i; break;
+            case CMP_LE: r = a.as.i <= b.as.i; break;
+            case CMP_EQ: r = a.as.i == b.as.i; break;
+            case CMP_NE: r = a.as.i != b.as.i; break;
+            case CMP_GT: r = a.as.i > b.as.i; break;
+            default: r = a.as.i >= b.as.i; break;
+            }
+            sp--;
+            TOP() = val_bool(r);
+            DISPATCH();
+        }
+        SYNC();
+        Value r = vm_compare(vm, (CompareOp)in.arg, a, b);
+        if (val_is_null(r)) goto error;
+        sp--;
+        TOP() = r;
+        DISPATCH();
+    }
+    CASE(IS_OP) {
+        bool r = val_identical(PEEK(2), TOP()) ^ (in.arg != 0);
+        sp--;
+        TOP() = val_bool(r);
+        DISPATCH();
+    }
+    CASE(CONTAINS_OP) {
+        SYNC();
+        int r = vm_contains(vm, TOP(), PEEK(2));
+        if (r < 0) goto error;
+        sp--;
+        TOP() = val_bool((r != 0) ^ (in.arg != 0));
+        DISPATCH();
+    }
+
+    CASE(JUMP) {
+        pc = code + in.arg;
+        DISPATCH();
+    }
+    CASE(POP_JUMP_IF_FALSE) {
+        Value v = TOP();
+        int t;
+        if (v.tag == VAL_BOOL) t = v.as.b;
+        else {
+            SYNC();
+            t = vm_truthy(vm, v);
+            if (t < 0) goto error;
+        }
+        sp--;
+        if (!t) pc = code + in.arg;
+        DISPATCH();
+    }
+    CASE(POP_JUMP_IF_TRUE) {
+        Value v = TOP();
+        int t;
+        if (v.tag == VAL_BOOL) t = v.as.b;
+        else {
+            SYNC();
+            t = vm_truthy(vm, v);
+            if (t < 0) goto error;
+        }
+        sp--;
+        if (t) pc = code + in.arg;
+        DISPATCH();
+    }
+    CASE(POP_JUMP_IF_NONE) {
+        if (val_is_none(POP())) pc = code + in.arg;
+        DISPATCH();
+    }
+    CASE(POP_JUMP_IF_NOT_NONE) {
+        if (!val_is_none(POP())) pc = code + in.arg;
+        DISPATCH();
+    }
+    CASE(JUMP_IF_FALSE_OR_POP)
+    CASE(JUMP_IF_TRUE_OR_POP) {
+        SYNC();
+        int t = vm_truthy(vm, TOP());
+        if (t < 0) goto error;
+        if ((in.op == OP_JUMP_IF_TRUE_OR_POP) == (t != 0)) pc = code + in.arg;
+        else sp--;
+        DISPATCH();
+    }
+    CASE(GET_ITER) {
+        SYNC();
+        Value it = vm_iter(vm, TOP());
+        if (val_is_null(it)) goto error;
+        TOP() = it;
+        DISPATCH();
+    }
+    CASE(FOR_ITER) {
+        Value it = TOP();
+        Value x;
+        if (it.tag == VAL_OBJ && it.as.o->type == vm->t_iterator) {
+            IterObj *io = (IterObj *)it.as.o;
+            if (io->next == range_iter_next) {
+                if (io->n > 0) {
+                    x = val_int(io->i);
+                    io->i += io->b.as.i;
+                    io->n--;
+                    PUSH(x);
+                    DISPATCH();
+                }
+                sp--;
+                pc = code + in.arg;
+                DISPATCH();
+            }
+            if (io->next == list_iter_next) {
+                ListObj *l = AS_LIST(io->a);
+                if (io->i < l->len) {
+                    PUSH(l->items[io->i++]);
+                    DISPATCH();
+                }
+                io->i = INT64_MAX;
+                sp--;
+                pc = code + in.arg;
+                DISPATCH();
+            }
+            SYNC();
+            x = io->next(vm, io);
+        } else {
+            SYNC();
+            x = vm_next(vm, it);
+        }
+        if (val_is_null(x)) {
+            if (!val_is_null(vm->exc)) goto error;
+            sp--;
+            pc = code + in.arg;
+            DISPATCH();
+        }
+        PUSH(x);
+        DISPATCH();
+    }
+    CASE(RETURN_VALUE) {
+        Value r = POP();
+        f->sp = sp;
+        if (f->is_entry) {
+            vm->frame = f->prev;
+            frame_pop(vm, f);
+            return r;
+        }
+        Frame *caller = f->prev;
+        frame_pop(vm, f);
+        f = caller;
+        vm->frame = f;
+        LOAD_REGS();
+        PUSH(r);
+        DISPATCH();
+    }
+
+    CASE(BUILD_TUPLE) {
+        SYNC();
+        TupleObj *t = tuple_from_array(vm, sp - in.arg, in.arg);
+        if (!t) goto error;
+        sp -= in.arg;
+        PUSH(val_obj(t));
+        DISPATCH();
+    }
+    CASE(BUILD_LIST) {
+        SYNC();
+        ListObj *l = list_from_array(vm, sp - in.arg, in.arg);
+        if (!l) goto error;
+        sp -= in.arg;
+        PUSH(val_obj(l));
+        DISPATCH();
+    }
+    CASE(BUILD_SET) {
+        SYNC();
+        SetObj *s = set_new(vm, vm->t_set);
+        if (!s) goto error;
+        PUSH(val_obj(s));
+        SYNC();
+        for (uint32_t i = 0; i < in.arg; i++)
+            if (set_add(vm, s, sp[-1 - (int)in.arg + (int)i]) < 0) goto error;
+        sp -= in.arg + 1;
+        PUSH(val_obj(s));
+        DISPATCH();
+    }
+    CASE(BUILD_MAP) {
+        SYNC();
+        DictObj *d = dict_new(vm);
+        if (!d) goto error;
+        PUSH(val_obj(d));
+        SYNC();
+        Value *kv = sp - 1 - 2 * in.arg;
+        for (uint32_t i = 0; i < in.arg; i++)
+            if (dict_set(vm, d, kv[2 * i], kv[2 * i + 1]) < 0) goto error;
+        sp -= 2 * in.arg + 1;
+        PUSH(val_obj(d));
+        DISPATCH();
+    }
+    CASE(BUILD_CONST_KEY_MAP) {
+        SYNC();
+        DictObj *d = dict_new(vm);
+        if (!d) goto error;
+        PUSH(val_obj(d));
+        SYNC();
+        TupleObj *keys = AS_TUPLE(PEEK(2));
+        Value *vals = sp - 2 - in.arg;
+        for (uint32_t i = 0; i < in.arg; i++)
+            if (dict_set(vm, d, keys->items[i], vals[i]) < 0) goto error;
+        sp -= in.arg + 2;
+        PUSH(val_obj(d));
+        DISPATCH();
+    }
+    CASE(BUILD_STRING) {
+        SYNC();
+        Value s = build_string(vm, sp - in.arg, (int)in.arg);
+        if (val_is_null(s)) goto error;
+        sp -= in.arg;
+        PUSH(s);
+        DISPATCH();
+    }
+    CASE(LIST_APPEND) {
+        SYNC();
+        if (list_append(vm, AS_LIST(PEEK(in.arg + 1)), TOP()) < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(SET_ADD) {
+        SYNC();
+        if (set_add(vm, (SetObj *)PEEK(in.arg + 1).as.o, TOP()) < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(MAP_ADD) {
+        SYNC();
+        if (dict_set(vm, AS_DICT(PEEK(in.arg + 2)), PEEK(2), TOP()) < 0) goto error;
+        sp -= 2;
+        DISPATCH();
+    }
+    CASE(LIST_EXTEND) {
+        SYNC();
+        Value src = TOP();
+        if (list_extend(vm, AS_LIST(PEEK(in.arg + 1)), src) < 0) {
+            if (vm_exc_matches(vm, vm->e_TypeError) && val_is_null(type_special(vm, vm_type_of(vm, src), SP_ITER)) &&
+                !val_is_obj(src)) {
+                vm_clear_exc(vm);
+                vm_raise(vm, vm->e_TypeError, "Value after * must be an iterable, not %s", vm_type_name(vm, src));
+            }
+            goto error;
+        }
+        sp--;
+        DISPATCH();
+    }
+    CASE(SET_UPDATE) {
+        SYNC();
+        if (set_update(vm, (SetObj *)PEEK(in.arg + 1).as.o, TOP()) < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(DICT_UPDATE) {
+        SYNC();
+        if (dict_update(vm, AS_DICT(PEEK(in.arg + 1)), TOP()) < 0) {
+            if (vm_exc_matches(vm, vm->e_AttributeError) || vm_exc_matches(vm, vm->e_TypeError)) {
+                vm_clear_exc(vm);
+                vm_raise(vm, vm->e_TypeError, "'%s' object is not a mapping", vm_type_name(vm, TOP()));
+            }
+            goto error;
+        }
+        sp--;
+        DISPATCH();
+    }
+    CASE(DICT_MERGE) {
+        SYNC();
+        Value src = TOP();
+        DictObj *dst = AS_DICT(PEEK(in.arg + 1));
+        if (!val_is_obj(src) || !vm_isinstance_type(vm, src, vm->t_dict)) {
+            Value fn = PEEK(in.arg + 3);
+            (void)fn;
+            vm_raise(vm, vm->e_TypeError, "argument after ** must be a mapping, not %s", vm_type_name(vm, src));
+            goto error;
+        }
+        int64_t pos = 0;
+        Value k, v;
+        while (dict_next(AS_DICT(src), &pos, &k, &v)) {
+            Value old;
+            int r = dict_lookup(vm, dst, k, &old);
+            if (r < 0) goto error;
+            if (r) {
+                vm_raise(vm, vm->e_TypeError, "got multiple values for keyword argument '%s'",
+                         val_is_str(vm, k) ? AS_STR(k)->data : "?");
+                goto error;
+            }
+            if (dict_set(vm, dst, k, v) < 0) goto error;
+        }
+        sp--;
+        DISPATCH();
+    }
+    CASE(LIST_TO_TUPLE) {
+        SYNC();
+        ListObj *l = AS_LIST(TOP());
+        TupleObj *t = tuple_from_array(vm, l->items, l->len);
+        if (!t) goto error;
+        TOP() = val_obj(t);
+        DISPATCH();
+    }
+    CASE(UNPACK_SEQUENCE) {
+        SYNC();
+        Value seq = TOP();
+        Value tmp[256];
+        Value *out = in.arg <= 256 ? tmp : NULL;
+        if (!out) {
+            vm_raise(vm, vm->e_NotImplementedError, "unpacking more than 256 values is not supported");
+            goto error;
+        }
+        if (unpack_sequence(vm, seq, in.arg, out) < 0) goto error;
+        sp--;
+        for (uint32_t i = 0; i < in.arg; i++) PUSH(out[i]);
+        DISPATCH();
+    }
+    CASE(UNPACK_EX) {
+        SYNC();
+        int before = (int)(in.arg & 0xFF), after = (int)(in.arg >> 8);
+        Value tmp[520];
+        if (unpack_ex(vm, TOP(), before, after, tmp) < 0) goto error;
+        sp--;
+        for (int i = 0; i < before + after + 1; i++) PUSH(tmp[i]);
+        DISPATCH();
+    }
+    CASE(FORMAT_VALUE) {
+        SYNC();
+        bool has_spec = in.arg & 4;
+        Value spec = has_spec ? TOP() : val_null();
+        Value v = has_spec ? PEEK(2) : TOP();
+        Value r = format_value(vm, v, (int)in.arg, spec);
+        if (val_is_null(r)) goto error;
+        if (has_spec) sp--;
+        TOP() = r;
+        DISPATCH();
+    }
+
+    CASE(MAKE_FUNCTION) {
+        SYNC();
+        Value fn = func_make(vm, f, (int)in.arg, sp);
+        if (val_is_null(fn)) goto error;
+        int consumed = 1 - code_stack_effect(OP_MAKE_FUNCTION, in.arg, false);
+        sp -= consumed;
+        PUSH(fn);
+        DISPATCH();
+    }
+    CASE(KW_NAMES) {
+        f->kwnames = AS_TUPLE(CONST(in.arg));
+        DISPATCH();
+    }
+    CASE(CALL) {
+        TupleObj *kw = f->kwnames;
+        f->kwnames = NULL;
+        int nkw = kw ? (int)kw->len : 0;
+        int n = (int)in.arg;
+        Value *args;
+        Value callable;
+        int argc;
+        if (!val_is_null(PEEK(n + 2))) {
+            callable = PEEK(n + 2);
+            args = sp - n - 1;
+            argc = n - nkw + 1;
+        } else {
+            callable = PEEK(n + 1);
+            args = sp - n;
+            argc = n - nkw;
+        }
+        SYNC();
+        if (callable.tag == VAL_OBJ && callable.as.o->type == vm->t_function &&
+            vm->eval_frame == vm_eval_frame_default) {
+            FunctionObj *fn = (FunctionObj *)callable.as.o;
+            CodeObj *co = fn->code;
+            if (!(co->flags & CO_GENERATOR)) {
+                Frame *nf = frame_push(vm, co, (Obj *)fn, fn->globals, NULL);
+                if (!nf) goto error;
+                if (!kw && argc == co->argcount && !(co->flags & (CO_VARARGS | CO_VARKEYWORDS))) {
+                    for (int i = 0; i < argc; i++) nf->localsplus[i] = args[i];
+                } else {
+                    vm->frame = nf;
+                    nf->sp = nf->stack;
+                    int rc = call_bind_args(vm, fn, nf->localsplus, argc, args, kw);
+                    vm->frame = f;
+                    if (rc < 0) {
+                        frame_pop(vm, nf);
+                        goto error;
+                    }
+                }
+                f->sp = sp - n - 2;
+                nf->is_entry = false;
+                f = nf;
+                vm->frame = f;
+                code = f->code->code;
+                locals = f->localsplus;
+                sp = f->sp;
+                pc = code;
+                DISPATCH();
+            }
+        }
+        Value r = vm_call(vm, callable, argc, args, kw);
+        if (val_is_null(r)) goto error;
+        sp -= n + 2;
+        PUSH(r);
+        DISPATCH();
+    }
+    CASE(CALL_FUNCTION_EX) {
+        SYNC();
+        bool has_kw = in.arg & 1;
+        Value kwargs = has_kw ? TOP() : val_null();
+        Value args = has_kw ? PEEK(2) : TOP();
+        Value callable = has_kw ? PEEK(3) : PEEK(2);
+        Value r = vm_call_ex(vm, callable, args, kwargs);
+        if (val_is_null(r)) goto error;
+        sp -= has_kw ? 4 : 3;
+        PUSH(r);
+        DISPATCH();
+    }
+    CASE(LOAD_BUILD_CLASS) {
+        Value b = dict_get_str(f->builtins, vm_intern_str(vm, "__build_class__"));
+        if (val_is_null(b)) {
+            SYNC();
+            vm_raise(vm, vm->e_NameError, "__build_class__ not found");
+            goto error;
+        }
+        PUSH(b);
+        DISPATCH();
+    }
+
+    CASE(YIELD_VALUE) {
+        Value v = POP();
+        f->sp = sp;
+        f->ip = (int32_t)(pc - code) - 1;
+        f->yielded = true;
+        vm->frame = f->prev;
+        return v;
+    }
+    CASE(GET_YIELD_FROM_ITER) {
+        Value v = TOP();
+        if (!val_is_type(vm, v, vm->t_generator)) {
+            SYNC();
+            Value it = vm_iter(vm, v);
+            if (val_is_null(it)) goto error;
+            TOP() = it;
+        }
+        DISPATCH();
+    }
+    CASE(SEND) {
+        SYNC();
+        Value recv = PEEK(2), v = TOP();
+        Value r;
+        if (val_is_type(vm, recv, vm->t_generator)) {
+            bool done;
+            Value ret = val_none();
+            r = gen_resume(vm, (GenObj *)recv.as.o, v, val_null(), &done, &ret);
+            if (val_is_null(r)) {
+                if (!val_is_null(vm->exc)) goto error;
+                sp -= 2;
+                PUSH(ret);
+                pc = code + in.arg;
+                DISPATCH();
+            }
+        } else if (val_is_none(v)) {
+            r = vm_next(vm, recv);
+            if (val_is_null(r)) {
+                if (!val_is_null(vm->exc)) goto error;
+                sp -= 2;
+                PUSH(val_none());
+                pc = code + in.arg;
+                DISPATCH();
+            }
+        } else {
+            r = vm_call_method(vm, recv, "send", 1, &v);
+            if (val_is_null(r)) {
+                if (!vm_exc_matches(vm, vm->e_StopIteration)) goto error;
+                Value e = vm_fetch_exc(vm);
+                TupleObj *a = ((ExceptionObj *)e.as.o)->args;
+                sp -= 2;
+                PUSH(a->len ? a->items[0] : val_none());
+                pc = code + in.arg;
+                DISPATCH();
+            }
+        }
+        TOP() = r;
+        DISPATCH();
+    }
+
+    CASE(RAISE_VARARGS) {
+        SYNC();
+        Value exc = in.arg >= 1 ? PEEK(in.arg) : val_null();
+        Value cause = in.arg == 2 ? TOP() : val_null();
+        int r = do_raise(vm, exc, cause);
+        if (r == 1) goto unwind;
+        goto error;
+    }
+    CASE(RERAISE) {
+        SYNC();
+        vm->exc = POP();
+        f->sp = sp;
+        goto unwind;
+    }
+    CASE(PUSH_EXC_INFO) {
+        Value e = TOP();
+        TOP() = vm->handled;
+        PUSH(e);
+        vm->handled = e;
+        DISPATCH();
+    }
+    CASE(POP_EXCEPT) {
+        vm->handled = POP();
+        DISPATCH();
+    }
+    CASE(CHECK_EXC_MATCH) {
+        SYNC();
+        Value t = TOP();
+        if (check_exc_class(vm, t) < 0) goto error;
+        int m = vm_isinstance(vm, PEEK(2), t);
+        if (m < 0) goto error;
+        TOP() = val_bool(m);
+        DISPATCH();
+    }
+    CASE(LOAD_ASSERTION_ERROR) {
+        PUSH(val_obj(vm->e_AssertionError));
+        DISPATCH();
+    }
+    CASE(BEFORE_WITH) {
+        SYNC();
+        Value mgr = TOP();
+        Value enter = with_lookup(vm, mgr, SP_ENTER);
+        if (val_is_null(enter)) goto error;
+        PUSH(enter);
+        SYNC();
+        Value exit = with_lookup(vm, mgr, SP_EXIT);
+        if (val_is_null(exit)) goto error;
+        PEEK(2) = exit;
+        sp--;
+        PUSH(enter);     /* keep enter rooted while calling it */
+        SYNC();
+        Value r = vm_call0(vm, enter);
+        if (val_is_null(r)) goto error;
+        TOP() = r;
+        DISPATCH();
+    }
+    CASE(WITH_EXCEPT_START) {
+        SYNC();
+        Value exc = TOP();
+        Value exit = PEEK(3);
+        Value tb = val_none();
+        if (val_is_obj(exc) && (exc.as.o->type->flags & TYPEF_EXCEPTION)) tb = ((ExceptionObj *)exc.as.o)->traceback;
+        Value r = vm_call3(vm, exit, val_obj(vm_type_of(vm, exc)), exc, tb);
+        if (val_is_null(r)) goto error;
+        PUSH(r);
+        DISPATCH();
+    }
+
+    CASE(IMPORT_NAME) {
+        SYNC();
+        Value m = vm_import_name(vm, NAME(in.arg), TOP(), PEEK(2), f->globals);
+        if (val_is_null(m)) goto error;
+        sp--;
+        TOP() = m;
+        DISPATCH();
+    }
+    CASE(IMPORT_FROM) {
+        SYNC();
+        Value v = vm_import_from(vm, TOP(), NAME(in.arg));
+        if (val_is_null(v)) goto error;
+        PUSH(v);
+        DISPATCH();
+    }
+    CASE(IMPORT_STAR) {
+        SYNC();
+        DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
+        if (vm_import_star(vm, TOP(), d) < 0) goto error;
+        sp--;
+        DISPATCH();
+    }
+    CASE(SETUP_ANNOTATIONS) {
+        SYNC();
+        DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
+        if (val_is_null(dict_get_c(vm, d, "__annotations__"))) {
+            DictObj *a = dict_new(vm);
+            if (!a || dict_set_c(vm, d, "__annotations__", val_obj(a)) < 0) goto error;
+        }
+        DISPATCH();
+    }
+    CASE(SETUP_FINALLY)
+    CASE(SETUP_CLEANUP)
+    CASE(SETUP_WITH)
+    CASE(POP_BLOCK) {
+        EM_UNREACHABLE();
+    }
+
+#ifndef USE_GOTO
+    default: EM_UNREACHABLE();
+    }
+#endif
+
+error:
+    /* vm->exc is set; f->ip is the raising instruction */
+    if (exc_add_traceback(vm, vm->exc, f->code, f->ip) < 0) {
+        /* out of memory while recording the traceback: keep unwinding with MemoryError */
+    }
+unwind:;
+    {
+        const ExcEntry *h = code_find_handler(f->code, f->ip);
+        if (h) {
+            sp = f->stack + h->depth;
+            PUSH(vm->exc);
+            vm->exc = val_null();
+            pc = code + h->handler;
+            DISPATCH();
+        }
+    }
+    /* no handler: leave the frame */
+    if (f->is_entry) {
+        vm->frame = f->prev;
+        frame_pop(vm, f);
+        return val_null();
+    }
+    {
+        Frame *caller = f->prev;
+        frame_pop(vm, f);
+        f = caller;
+        vm->frame = f;
+        LOAD_REGS();
+        goto error;
+    }
+}

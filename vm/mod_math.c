@@ -1,0 +1,260 @@
+/* vm/mod_math.c — the math and time modules. */
+#include <math.h>
+#include <time.h>
+
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/num.h"
+#include "vm/seq.h"
+
+#define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
+
+static int arg_double(VM *vm, Value v, double *out) {
+    if (vm_to_double(vm, v, out) < 0) return -1;
+    return 0;
+}
+
+static Value math_result(VM *vm, double r, double x) {
+    if (isnan(r) && !isnan(x)) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    if (isinf(r) && isfinite(x)) return vm_raise(vm, vm->e_OverflowError, "math range error");
+    return val_float(r);
+}
+
+/* One-argument functions share a wrapper; fn->data is the C function. */
+static Value math_unary(ARGS) {
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    double x;
+    if (arg_double(vm, argv[0], &x) < 0) return val_null();
+    double (*f)(double) = (double (*)(double))fn->data;
+    if ((f == log || f == log2 || f == log10) && x <= 0) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    if (f == sqrt && x < 0) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    return math_result(vm, f(x), x);
+}
+
+static Value math_log(ARGS) {
+    if (native_check_args(vm, "log", argc, kw, 1, 2) < 0) return val_null();
+    double x, b = M_E;
+    if (arg_double(vm, argv[0], &x) < 0) return val_null();
+    if (argc == 2 && arg_double(vm, argv[1], &b) < 0) return val_null();
+    if (x <= 0 || b <= 0 || b == 1) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    return val_float(argc == 2 ? log(x) / log(b) : log(x));
+}
+
+static Value math_pow(ARGS) {
+    if (native_check_args(vm, "pow", argc, kw, 2, 2) < 0) return val_null();
+    double x, y;
+    if (arg_double(vm, argv[0], &x) < 0 || arg_double(vm, argv[1], &y) < 0) return val_null();
+    if (x == 0 && y < 0) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    if (x < 0 && y != floor(y)) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    return math_result(vm, pow(x, y), x);
+}
+
+static Value math_atan2(ARGS) {
+    if (native_check_args(vm, "atan2", argc, kw, 2, 2) < 0) return val_null();
+    double y, x;
+    if (arg_double(vm, argv[0], &y) < 0 || arg_double(vm, argv[1], &x) < 0) return val_null();
+    return val_float(atan2(y, x));
+}
+
+static Value math_hypot(ARGS) {
+    double acc = 0;
+    for (int i = 0; i < argc; i++) {
+        double x;
+        if (arg_double(vm, argv[i], &x) < 0) return val_null();
+        acc = hypot(acc, x);
+    }
+    return val_float(acc);
+}
+
+static Value int_rounding(VM *vm, int argc, Value *argv, TupleObj *kw, const char *name, double (*f)(double)) {
+    if (native_check_args(vm, name, argc, kw, 1, 1) < 0) return val_null();
+    if (val_is_intlike(argv[0])) return val_int(val_as_intlike(argv[0]));
+    double x;
+    if (arg_double(vm, argv[0], &x) < 0) return val_null();
+    if (isnan(x)) return vm_raise(vm, vm->e_ValueError, "cannot convert float NaN to integer");
+    if (isinf(x)) return vm_raise(vm, vm->e_OverflowError, "cannot convert float infinity to integer");
+    double r = f(x);
+    if (fabs(r) >= 9.2233720368547758e18) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+    return val_int((int64_t)r);
+}
+static Value math_floor(ARGS) { return int_rounding(vm, argc, argv, kw, "floor", floor); }
+static Value math_ceil(ARGS) { return int_rounding(vm, argc, argv, kw, "ceil", ceil); }
+static Value math_trunc(ARGS) { return int_rounding(vm, argc, argv, kw, "trunc", trunc); }
+
+static Value math_pred(ARGS) {
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    double x;
+    if (arg_double(vm, argv[0], &x) < 0) return val_null();
+    int which = (int)(intptr_t)fn->data;
+    return val_bool(which == 0 ? isnan(x) : which == 1 ? isinf(x) : isfinite(x));
+}
+
+static Value math_isclose(ARGS) {
+    static const char *const names[] = {"a", "b", "rel_tol", "abs_tol"};
+    Value a[4];
+    if (native_parse_args(vm, "isclose", argc, argv, kw, 2, 2, names, 4, a) < 0) return val_null();
+    double x, y, rt = 1e-9, at = 0;
+    if (arg_double(vm, a[0], &x) < 0 || arg_double(vm, a[1], &y) < 0) return val_null();
+    if (!val_is_null(a[2]) && arg_double(vm, a[2], &rt) < 0) return val_null();
+    if (!val_is_null(a[3]) && arg_double(vm, a[3], &at) < 0) return val_null();
+    if (rt < 0 || at < 0) return vm_raise(vm, vm->e_ValueError, "tolerances must be non-negative");
+    if (x == y) return val_bool(true);
+    if (isinf(x) || isinf(y)) return val_bool(false);
+    double d = fabs(x - y);
+    return val_bool(d <= fabs(rt * y) || d <= fabs(rt * x) || d <= at);
+}
+
+static Value math_fsum(ARGS) {
+    if (native_check_args(vm, "fsum", argc, kw, 1, 1) < 0) return val_null();
+    ListObj *l = vm_list_from_iterable(vm, argv[0]);
+    if (!l) return val_null();
+    /* Neumaier compensated sum: exact for the sums scripts do */
+    double s = 0, c = 0;
+    for (int64_t i = 0; i < l->len; i++) {
+        double x;
+        if (arg_double(vm, l->items[i], &x) < 0) return val_null();
+        double t = s + x;
+        c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+        s = t;
+    }
+    return val_float(s + c);
+}
+
+static Value math_gcd(ARGS) {
+    int64_t g = 0;
+    for (int i = 0; i < argc; i++) {
+        int64_t x;
+        if (vm_index(vm, argv[i], &x) < 0) return val_null();
+        if (x < 0) x = -x;
+        while (x) {
+            int64_t t = g % x;
+            g = x;
+            x = t;
+        }
+    }
+    return val_int(g);
+}
+
+static Value math_factorial(ARGS) {
+    if (native_check_args(vm, "factorial", argc, kw, 1, 1) < 0) return val_null();
+    int64_t n;
+    if (vm_index(vm, argv[0], &n) < 0) return val_null();
+    if (n < 0) return vm_raise(vm, vm->e_ValueError, "factorial() not defined for negative values");
+    int64_t r = 1;
+    for (int64_t i = 2; i <= n; i++)
+        if (__builtin_mul_overflow(r, i, &r)) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+    return val_int(r);
+}
+
+static Value math_prod(ARGS) {
+    if (argc != 1) return vm_raise(vm, vm->e_TypeError, "prod() takes exactly one positional argument");
+    ListObj *l = vm_list_from_iterable(vm, argv[0]);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    Value acc = val_int(1);
+    for (int64_t i = 0; i < l->len && !val_is_null(acc); i++) acc = vm_binary_op(vm, BINOP_MULTIPLY, acc, l->items[i]);
+    vm_pop_root(vm);
+    return acc;
+}
+
+static Value math_copysign(ARGS) {
+    if (native_check_args(vm, "copysign", argc, kw, 2, 2) < 0) return val_null();
+    double x, y;
+    if (arg_double(vm, argv[0], &x) < 0 || arg_double(vm, argv[1], &y) < 0) return val_null();
+    return val_float(copysign(x, y));
+}
+
+static Value math_fmod(ARGS) {
+    if (native_check_args(vm, "fmod", argc, kw, 2, 2) < 0) return val_null();
+    double x, y;
+    if (arg_double(vm, argv[0], &x) < 0 || arg_double(vm, argv[1], &y) < 0) return val_null();
+    if (y == 0) return vm_raise(vm, vm->e_ValueError, "math domain error");
+    return val_float(fmod(x, y));
+}
+
+static Value math_frexp(ARGS) {
+    if (native_check_args(vm, "frexp", argc, kw, 1, 1) < 0) return val_null();
+    double x;
+    if (arg_double(vm, argv[0], &x) < 0) return val_null();
+    int e;
+    double m = frexp(x, &e);
+    TupleObj *t = tuple_pack(vm, 2, val_float(m), val_int(e));
+    return t ? val_obj(t) : val_null();
+}
+
+static Value math_ldexp(ARGS) {
+    if (native_check_args(vm, "ldexp", argc, kw, 2, 2) < 0) return val_null();
+    double x;
+    int64_t e;
+    if (arg_double(vm, argv[0], &x) < 0 || vm_index(vm, argv[1], &e) < 0) return val_null();
+    return math_result(vm, ldexp(x, (int)e), x);
+}
+
+static Value math_degrees(ARGS) {
+    double x;
+    if (native_check_args(vm, "degrees", argc, kw, 1, 1) < 0 || arg_double(vm, argv[0], &x) < 0) return val_null();
+    return val_float(x * (180.0 / M_PI));
+}
+
+static Value math_radians(ARGS) {
+    double x;
+    if (native_check_args(vm, "radians", argc, kw, 1, 1) < 0 || arg_double(vm, argv[0], &x) < 0) return val_null();
+    return val_float(x * (M_PI / 180.0));
+}
+
+int math_module_init(VM *vm, Value mod) {
+    static const MethodDef fns[] = {
+        {"sqrt", math_unary, 0, (void *)sqrt}, {"exp", math_unary, 0, (void *)exp},
+        {"log2", math_unary, 0, (void *)log2}, {"log10", math_unary, 0, (void *)log10},
+        {"log1p", math_unary, 0, (void *)log1p}, {"expm1", math_unary, 0, (void *)expm1},
+        {"sin", math_unary, 0, (void *)sin}, {"cos", math_unary, 0, (void *)cos},
+        {"tan", math_unary, 0, (void *)tan}, {"asin", math_unary, 0, (void *)asin},
+        {"acos", math_unary, 0, (void *)acos}, {"atan", math_unary, 0, (void *)atan},
+        {"sinh", math_unary, 0, (void *)sinh}, {"cosh", math_unary, 0, (void *)cosh},
+        {"tanh", math_unary, 0, (void *)tanh}, {"erf", math_unary, 0, (void *)erf},
+        {"erfc", math_unary, 0, (void *)erfc}, {"fabs", math_unary, 0, (void *)fabs},
+        {"gamma", math_unary, 0, (void *)tgamma}, {"lgamma", math_unary, 0, (void *)lgamma},
+        {"log", math_log}, {"pow", math_pow}, {"atan2", math_atan2}, {"hypot", math_hypot},
+        {"floor", math_floor}, {"ceil", math_ceil}, {"trunc", math_trunc},
+        {"isnan", math_pred, 0, (void *)0}, {"isinf", math_pred, 0, (void *)1},
+        {"isfinite", math_pred, 0, (void *)2}, {"isclose", math_isclose}, {"fsum", math_fsum},
+        {"gcd", math_gcd}, {"factorial", math_factorial}, {"prod", math_prod},
+        {"copysign", math_copysign}, {"fmod", math_fmod}, {"frexp", math_frexp}, {"ldexp", math_ldexp},
+        {"degrees", math_degrees}, {"radians", math_radians}, {NULL}};
+    if (module_add_functions(vm, mod, fns) < 0) return -1;
+    return module_set(vm, mod, "pi", val_float(M_PI)) < 0 || module_set(vm, mod, "e", val_float(M_E)) < 0 ||
+                   module_set(vm, mod, "tau", val_float(2 * M_PI)) < 0 ||
+                   module_set(vm, mod, "inf", val_float(INFINITY)) < 0 ||
+                   module_set(vm, mod, "nan", val_float(NAN)) < 0
+               ? -1
+               : 0;
+}
+
+static double now(clockid_t c) {
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+static Value time_perf_counter(ARGS) { return val_float(now(CLOCK_MONOTONIC)); }
+static Value time_time(ARGS) { return val_float(now(CLOCK_REALTIME)); }
+static Value time_process_time(ARGS) { return val_float(now(CLOCK_PROCESS_CPUTIME_ID)); }
+static Value time_perf_counter_ns(ARGS) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return val_int((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+}
+static Value time_sleep(ARGS) {
+    double s;
+    if (native_check_args(vm, "sleep", argc, kw, 1, 1) < 0 || arg_double(vm, argv[0], &s) < 0) return val_null();
+    if (s < 0) return vm_raise(vm, vm->e_ValueError, "sleep length must be non-negative");
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+    return val_none();
+}
+
+int time_module_init(VM *vm, Value mod) {
+    static const MethodDef fns[] = {
+        {"perf_counter", time_perf_counter}, {"perf_counter_ns", time_perf_counter_ns}, {"time", time_time},
+        {"monotonic", time_perf_counter}, {"process_time", time_process_time}, {"sleep", time_sleep}, {NULL}};
+    return module_add_functions(vm, mod, fns);
+}

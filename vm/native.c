@@ -1,0 +1,154 @@
+/* vm/native.c — native callables and descriptors: creation, method/getset tables, argument
+ * checking with CPython-style messages, and native module registration. */
+#include "vm/native.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/dict.h"
+#include "vm/gc.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+NativeObj *native_new(VM *vm, const char *name, NativeFn fn, void *data, uint32_t flags) {
+    NativeObj *n = gc_alloc(vm, vm->t_builtin_function, sizeof(NativeObj));
+    if (!n) return NULL;
+    n->name = name;
+    n->fn = fn;
+    n->data = data;
+    n->flags = flags;
+    n->self = val_null();
+    n->payload = val_null();
+    n->doc = val_none();
+    return n;
+}
+
+NativeObj *native_new_closure(VM *vm, const char *name, NativeFn fn, Value payload) {
+    vm_push_root(vm, payload);
+    NativeObj *n = native_new(vm, name, fn, NULL, 0);
+    vm_pop_root(vm);
+    if (n) n->payload = payload;
+    return n;
+}
+
+int type_add_methods(VM *vm, TypeObj *t, const MethodDef *defs) {
+    for (const MethodDef *d = defs; d->name; d++) {
+        NativeObj *n = native_new(vm, d->name, d->fn, d->data, d->flags);
+        if (!n) return -1;
+        n->owner = t;
+        if (dict_set_c(vm, t->dict, d->name, val_obj(n)) < 0) return -1;
+    }
+    type_modified(vm, t);
+    return 0;
+}
+
+int type_add_getsets(VM *vm, TypeObj *t, const GetSetDef *defs) {
+    for (const GetSetDef *d = defs; d->name; d++) {
+        GetSetObj *g = gc_alloc(vm, vm->t_getset, sizeof(GetSetObj));
+        if (!g) return -1;
+        g->name = d->name;
+        g->get = d->get;
+        g->set = d->set;
+        g->closure = d->closure;
+        g->owner = t;
+        if (dict_set_c(vm, t->dict, d->name, val_obj(g)) < 0) return -1;
+    }
+    type_modified(vm, t);
+    return 0;
+}
+
+int dict_add_functions(VM *vm, DictObj *dict, const MethodDef *defs) {
+    for (const MethodDef *d = defs; d->name; d++) {
+        NativeObj *n = native_new(vm, d->name, d->fn, d->data, d->flags & ~NATIVEF_METHOD);
+        if (!n) return -1;
+        if (dict_set_c(vm, dict, d->name, val_obj(n)) < 0) return -1;
+    }
+    return 0;
+}
+
+int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min, int max) {
+    if (kw && kw->len) {
+        vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", fname);
+        return -1;
+    }
+    if (argc < min || argc > max) {
+        /* methods count self; messages count only the script-visible arguments, as CPython */
+        if (min == max)
+            vm_raise(vm, vm->e_TypeError, "%s() takes exactly %d argument%s (%d given)", fname,
+                     min, min == 1 ? "" : "s", argc);
+        else if (argc < min)
+            vm_raise(vm, vm->e_TypeError, "%s() takes at least %d argument%s (%d given)", fname,
+                     min, min == 1 ? "" : "s", argc);
+        else
+            vm_raise(vm, vm->e_TypeError, "%s() takes at most %d argument%s (%d given)", fname,
+                     max, max == 1 ? "" : "s", argc);
+        return -1;
+    }
+    return 0;
+}
+
+int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw, int npos,
+                      int nreq, const char *const *names, int nnames, Value *out) {
+    for (int i = 0; i < nnames; i++) out[i] = val_null();
+    if (argc > npos) {
+        vm_raise(vm, vm->e_TypeError, "%s() takes at most %d positional argument%s (%d given)",
+                 fname, npos, npos == 1 ? "" : "s", argc);
+        return -1;
+    }
+    for (int i = 0; i < argc; i++) out[i] = argv[i];
+    int nkw = kw ? (int)kw->len : 0;
+    for (int k = 0; k < nkw; k++) {
+        StrObj *kn = (StrObj *)kw->items[k].as.o;
+        int j = 0;
+        for (; j < nnames; j++)
+            if (str_eq_c(kn, names[j])) break;
+        if (j == nnames) {
+            vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument '%s'", fname,
+                     kn->data);
+            return -1;
+        }
+        if (!val_is_null(out[j])) {
+            vm_raise(vm, vm->e_TypeError, "argument for %s() given by name ('%s') and position (%d)",
+                     fname, kn->data, j + 1);
+            return -1;
+        }
+        out[j] = argv[argc + k];
+    }
+    for (int i = 0; i < nreq; i++) {
+        if (val_is_null(out[i])) {
+            vm_raise(vm, vm->e_TypeError, "%s() missing required argument '%s' (pos %d)", fname,
+                     names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void vm_register_native_module(VM *vm, const char *name, NativeModuleInit init) {
+    NativeModuleDef *d = calloc(1, sizeof *d);
+    EM_ASSERT(d != NULL, "out of memory");
+    d->name = name;
+    d->init = init;
+    d->next = vm->native_modules;
+    vm->native_modules = d;
+}
+
+Value module_new(VM *vm, const char *name) {
+    ModuleObj *m = gc_alloc(vm, vm->t_module, sizeof(ModuleObj));
+    if (!m) return val_null();
+    vm_push_root(vm, val_obj(m));
+    m->dict = dict_new(vm);
+    m->name = m->dict ? vm_intern_str(vm, name) : NULL;
+    int rc = m->name ? dict_set_c(vm, m->dict, "__name__", val_obj(m->name)) : -1;
+    if (rc == 0) rc = dict_set_c(vm, m->dict, "__doc__", val_none());
+    vm_pop_root(vm);
+    return rc < 0 ? val_null() : val_obj(m);
+}
+
+int module_set(VM *vm, Value module, const char *name, Value v) {
+    return dict_set_c(vm, ((ModuleObj *)module.as.o)->dict, name, v);
+}
+
+int module_add_functions(VM *vm, Value module, const MethodDef *defs) {
+    return dict_add_functions(vm, ((ModuleObj *)module.as.o)->dict, defs);
+}

@@ -1,0 +1,24 @@
+/* vm/stdlib.c — registers the standard modules: native ones (sys is created by vm_new; math,
+ * time, _weakref here) and the library modules written in the script language (the .py files under vm/lib,
+ * embedded at build time by tools/embed_lib.py). */
+#include "vm/import.h"
+#include "vm/native.h"
+
+int math_module_init(VM *vm, Value mod);
+int time_module_init(VM *vm, Value mod);
+int weakref_module_init(VM *vm, Value mod);
+
+typedef struct EmbeddedModule {
+    const char *name;
+    const char *source;
+    bool is_package;
+} EmbeddedModule;
+extern const EmbeddedModule vm_lib_modules[];
+
+void stdlib_register(VM *vm) {
+    vm_register_native_module(vm, "math", math_module_init);
+    vm_register_native_module(vm, "time", time_module_init);
+    vm_register_native_module(vm, "_weakref", weakref_module_init);
+    for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
+        vm_register_library_module(vm, m->name, m->source, m->is_package);
+}

@@ -1,0 +1,372 @@
+/* vm/str.c — str and bytes objects: allocation, UTF-8 helpers, interning, hashing (numeric
+ * hashes follow CPython's algorithms exactly), repr, and the StrBuf builder. */
+#include "vm/str.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/dict.h"
+#include "vm/gc.h"
+
+/* ---- UTF-8 ---------------------------------------------------------------------------- */
+
+int64_t utf8_count(const char *s, int64_t len) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) n++;
+    return n;
+}
+
+uint32_t utf8_decode(const char *s, int64_t len, int64_t *pos) {
+    const unsigned char *u = (const unsigned char *)s;
+    int64_t i = *pos;
+    uint32_t c = u[i];
+    int extra = c < 0x80 ? 0 : c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+    if (extra) c &= (0x3F >> extra);
+    i++;
+    for (int k = 0; k < extra && i < len; k++, i++) c = (c << 6) | (u[i] & 0x3F);
+    *pos = i;
+    return c;
+}
+
+int utf8_encode(uint32_t cp, char *out) {
+    if (cp < 0x80) { out[0] = (char)cp; return 1; }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+int64_t str_byte_offset(const StrObj *s, int64_t i) {
+    if (str_is_ascii(s)) return i;
+    int64_t pos = 0, cp = 0;
+    while (cp < i && pos < s->len) {
+        pos++;
+        while (pos < s->len && ((unsigned char)s->data[pos] & 0xC0) == 0x80) pos++;
+        cp++;
+    }
+    return pos;
+}
+
+/* ---- allocation ----------------------------------------------------------------------- */
+
+StrObj *str_new(VM *vm, const char *s, int64_t len) {
+    if (len == 0 && vm->empty_str) return vm->empty_str;
+    if (len == 1 && vm->s_cache[(unsigned char)s[0]]) return vm->s_cache[(unsigned char)s[0]];
+    StrObj *o = gc_alloc(vm, vm->t_str, sizeof(StrObj) + (size_t)len + 1);
+    if (!o) return NULL;
+    o->len = len;
+    memcpy(o->data, s, (size_t)len);
+    o->data[len] = 0;
+    o->ncp = utf8_count(s, len);
+    o->hash = -1;
+    return o;
+}
+
+StrObj *str_from_c(VM *vm, const char *s) { return str_new(vm, s, (int64_t)strlen(s)); }
+
+StrObj *str_vprintf(VM *vm, const char *fmt, va_list ap) {
+    StrBuf b;
+    sb_init(&b);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n > 0) {
+        b.cap = n + 1;
+        b.data = malloc((size_t)b.cap);
+        vsnprintf(b.data, (size_t)b.cap, fmt, ap);
+        b.len = n;
+    }
+    return sb_finish(vm, &b);
+}
+
+StrObj *str_printf(VM *vm, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    StrObj *s = str_vprintf(vm, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+StrObj *str_concat(VM *vm, StrObj *a, StrObj *b) {
+    if (a->len == 0) return b;
+    if (b->len == 0) return a;
+    vm_push_root(vm, val_obj(a));
+    vm_push_root(vm, val_obj(b));
+    StrObj *o = gc_alloc(vm, vm->t_str, sizeof(StrObj) + (size_t)(a->len + b->len) + 1);
+    vm_pop_roots(vm, 2);
+    if (!o) return NULL;
+    memcpy(o->data, a->data, (size_t)a->len);
+    memcpy(o->data + a->len, b->data, (size_t)b->len);
+    o->len = a->len + b->len;
+    o->data[o->len] = 0;
+    o->ncp = a->ncp + b->ncp;
+    o->hash = -1;
+    return o;
+}
+
+StrObj *str_substr_cp(VM *vm, StrObj *s, int64_t start, int64_t end) {
+    if (start <= 0 && end >= s->ncp) return s;
+    if (end <= start) return vm->empty_str;
+    int64_t b0, b1;
+    if (str_is_ascii(s)) {
+        b0 = start;
+        b1 = end;
+    } else {
+        b0 = str_byte_offset(s, start);
+        b1 = b0;
+        for (int64_t k = start; k < end && b1 < s->len; k++) {
+            b1++;
+            while (b1 < s->len && ((unsigned char)s->data[b1] & 0xC0) == 0x80) b1++;
+        }
+    }
+    vm_push_root(vm, val_obj(s));
+    StrObj *r = str_new(vm, s->data + b0, b1 - b0);
+    vm_pop_root(vm);
+    return r;
+}
+
+StrObj *str_char_at(VM *vm, StrObj *s, int64_t i) { return str_substr_cp(vm, s, i, i + 1); }
+
+/* ---- hashing -------------------------------------------------------------------------- */
+
+#define HASH_BITS 61
+#define HASH_MODULUS (((uint64_t)1 << HASH_BITS) - 1)
+
+int64_t hash_int(int64_t v) {
+    /* CPython: the value modulo 2**61 - 1, keeping the sign; -1 is reserved. */
+    uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint64_t h = a % HASH_MODULUS;
+    int64_t r = v < 0 ? -(int64_t)h : (int64_t)h;
+    return r == -1 ? -2 : r;
+}
+
+int64_t hash_double(double v) {
+    if (isinf(v)) return v > 0 ? 314159 : -314159;
+    if (isnan(v)) return 0;  /* CPython hashes NaN by identity; values have none here */
+    int e;
+    double m = frexp(v, &e);
+    int sign = 1;
+    if (m < 0) { sign = -1; m = -m; }
+    uint64_t x = 0;
+    while (m) {
+        x = ((x << 28) & HASH_MODULUS) | x >> (HASH_BITS - 28);
+        m *= 268435456.0;
+        e -= 28;
+        uint64_t y = (uint64_t)m;
+        m -= (double)y;
+        x += y;
+        if (x >= HASH_MODULUS) x -= HASH_MODULUS;
+    }
+    e = e >= 0 ? e % HASH_BITS : HASH_BITS - 1 - ((-1 - e) % HASH_BITS);
+    x = ((x << e) & HASH_MODULUS) | x >> (HASH_BITS - e);
+    int64_t r = (int64_t)x * sign;
+    return r == -1 ? -2 : r;
+}
+
+int64_t hash_pointer(const void *p) {
+    uint64_t y = (uint64_t)(uintptr_t)p;
+    y = (y >> 4) | (y << 60);   /* CPython: rotate by 4, the alignment bits carry no entropy */
+    int64_t r = (int64_t)y;
+    return r == -1 ? -2 : r;
+}
+
+int64_t hash_bytes(const void *p, int64_t len) {
+    /* FNV-1a; CPython randomises str hashes per process, so no script can depend on them. */
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ULL;
+    for (int64_t i = 0; i < len; i++) {
+        h ^= s[i];
+        h *= 1099511628211ULL;
+    }
+    int64_t r = (int64_t)(h >> 1);
+    return r == -1 ? -2 : r;
+}
+
+int64_t str_hash(StrObj *s) {
+    if (s->hash == -1) s->hash = hash_bytes(s->data, s->len);
+    return s->hash;
+}
+
+bool str_eq(const StrObj *a, const StrObj *b) {
+    if (a == b) return true;
+    if (a->len != b->len) return false;
+    if (a->hash != -1 && b->hash != -1 && a->hash != b->hash) return false;
+    return memcmp(a->data, b->data, (size_t)a->len) == 0;
+}
+
+int str_cmp(const StrObj *a, const StrObj *b) {
+    int64_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->data, b->data, (size_t)n);
+    if (c) return c < 0 ? -1 : 1;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+StrObj *str_intern(VM *vm, StrObj *s) {
+    if (s->hdr.flags & OBJF_INTERNED) return s;
+    Value found = dict_get_str(vm->intern, s);
+    if (!val_is_null(found)) return (StrObj *)found.as.o;
+    vm_push_root(vm, val_obj(s));
+    int rc = dict_set(vm, vm->intern, val_obj(s), val_obj(s));
+    vm_pop_root(vm);
+    if (rc < 0) return NULL;
+    s->hdr.flags |= OBJF_INTERNED;
+    return s;
+}
+
+StrObj *vm_intern_str(VM *vm, const char *s) {
+    StrObj *o = str_from_c(vm, s);
+    return o ? str_intern(vm, o) : NULL;
+}
+
+Value vm_intern(VM *vm, const char *s) {
+    StrObj *o = vm_intern_str(vm, s);
+    return o ? val_obj(o) : val_null();
+}
+
+/* ---- repr ----------------------------------------------------------------------------- */
+
+static bool cp_printable(uint32_t c) {
+    /* CPython's str.isprintable for the ranges scripts meet: controls and a few separators are
+     * not printable; everything else (letters of all scripts, symbols) is. */
+    if (c < 0x20 || c == 0x7F) return false;
+    if (c >= 0x80 && c < 0xA0) return false;
+    if (c == 0xAD) return false;
+    if (c == 0x2028 || c == 0x2029) return false;
+    if (c >= 0xD800 && c < 0xE000) return false;
+    return true;
+}
+
+static void repr_body(StrBuf *b, const char *s, int64_t len, char quote, bool is_bytes) {
+    int64_t pos = 0;
+    while (pos < len) {
+        uint32_t c;
+        if (is_bytes) c = (unsigned char)s[pos++];
+        else c = utf8_decode(s, len, &pos);
+        if (c == (uint32_t)quote || c == '\\') {
+            sb_addc(b, '\\');
+            sb_addc(b, (char)c);
+        } else if (c == '\n') sb_adds(b, "\\n");
+        else if (c == '\r') sb_adds(b, "\\r");
+        else if (c == '\t') sb_adds(b, "\\t");
+        else if (c < 0x20 || c == 0x7F || (is_bytes && c >= 0x80)) sb_printf(b, "\\x%02x", c);
+        else if (!is_bytes && !cp_printable(c)) {
+            if (c < 0x100) sb_printf(b, "\\x%02x", c);
+            else if (c < 0x10000) sb_printf(b, "\\u%04x", c);
+            else sb_printf(b, "\\U%08x", c);
+        } else {
+            char tmp[4];
+            int n = utf8_encode(c, tmp);
+            sb_add(b, tmp, n);
+        }
+    }
+}
+
+static char pick_quote(const char *s, int64_t len) {
+    bool sq = memchr(s, '\'', (size_t)len) != NULL;
+    bool dq = memchr(s, '"', (size_t)len) != NULL;
+    return (sq && !dq) ? '"' : '\'';
+}
+
+StrObj *str_repr(VM *vm, StrObj *s) {
+    StrBuf b;
+    sb_init(&b);
+    char q = pick_quote(s->data, s->len);
+    sb_addc(&b, q);
+    repr_body(&b, s->data, s->len, q, false);
+    sb_addc(&b, q);
+    return sb_finish(vm, &b);
+}
+
+BytesObj *bytes_new(VM *vm, const uint8_t *data, int64_t len) {
+    BytesObj *o = gc_alloc(vm, vm->t_bytes, sizeof(BytesObj) + (size_t)len + 1);
+    if (!o) return NULL;
+    o->len = len;
+    o->hash = -1;
+    if (len) memcpy(o->data, data, (size_t)len);
+    o->data[len] = 0;
+    return o;
+}
+
+StrObj *bytes_repr(VM *vm, BytesObj *bo) {
+    StrBuf b;
+    sb_init(&b);
+    char q = pick_quote((const char *)bo->data, bo->len);
+    sb_addc(&b, 'b');
+    sb_addc(&b, q);
+    repr_body(&b, (const char *)bo->data, bo->len, q, true);
+    sb_addc(&b, q);
+    return sb_finish(vm, &b);
+}
+
+/* ---- StrBuf --------------------------------------------------------------------------- */
+
+void sb_init(StrBuf *b) {
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void sb_free(StrBuf *b) {
+    free(b->data);
+    sb_init(b);
+}
+
+static void sb_reserve(StrBuf *b, int64_t extra) {
+    if (b->len + extra + 1 <= b->cap) return;
+    int64_t cap = b->cap ? b->cap : 32;
+    while (cap < b->len + extra + 1) cap *= 2;
+    b->data = realloc(b->data, (size_t)cap);
+    EM_ASSERT(b->data != NULL, "out of memory in StrBuf");
+    b->cap = cap;
+}
+
+void sb_add(StrBuf *b, const char *s, int64_t n) {
+    if (n <= 0) return;
+    sb_reserve(b, n);
+    memcpy(b->data + b->len, s, (size_t)n);
+    b->len += n;
+}
+
+void sb_adds(StrBuf *b, const char *s) { sb_add(b, s, (int64_t)strlen(s)); }
+
+void sb_addc(StrBuf *b, char c) {
+    sb_reserve(b, 1);
+    b->data[b->len++] = c;
+}
+
+void sb_add_str(StrBuf *b, const StrObj *s) { sb_add(b, s->data, s->len); }
+
+void sb_printf(StrBuf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n > 0) {
+        sb_reserve(b, n);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        b->len += n;
+    }
+    va_end(ap);
+}
+
+StrObj *sb_finish(VM *vm, StrBuf *b) {
+    StrObj *s = str_new(vm, b->data ? b->data : "", b->len);
+    sb_free(b);
+    return s;
+}

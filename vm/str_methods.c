@@ -1,0 +1,1058 @@
+/* vm/str_methods.c — the script-visible methods of str and bytes: construction, indexing and
+ * slicing by code point, searching, splitting and joining, case mapping (ASCII and Latin-1),
+ * padding, str.format and %-formatting, comparisons and hashing. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/dict.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/num.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+#define SSELF AS_STR(argv[0])
+
+static Value sval(StrObj *s) { return s ? val_obj(s) : val_null(); }
+
+static int arg_str(VM *vm, Value v, const char *fname, StrObj **out) {
+    if (!val_is_str(vm, v) && !(val_is_obj(v) && vm_isinstance_type(vm, v, vm->t_str))) {
+        vm_raise(vm, vm->e_TypeError, "%s arg must be str, not %s", fname, vm_type_name(vm, v));
+        return -1;
+    }
+    *out = AS_STR(v);
+    return 0;
+}
+
+/* Byte range [b0, b1) of code points [start, end) with Python's clamping of negatives. */
+static void cp_range(StrObj *s, int argc, Value *argv, int first, int64_t *b0, int64_t *b1, int64_t *c0) {
+    int64_t n = s->ncp, start = 0, end = n;
+    if (argc > first && val_is_intlike(argv[first])) {
+        start = val_as_intlike(argv[first]);
+        if (start < 0) start += n;
+        if (start < 0) start = 0;
+        if (start > n) start = n;
+    }
+    if (argc > first + 1 && val_is_intlike(argv[first + 1])) {
+        end = val_as_intlike(argv[first + 1]);
+        if (end < 0) end += n;
+        if (end < 0) end = 0;
+        if (end > n) end = n;
+    }
+    if (end < start) end = start;
+    *b0 = str_byte_offset(s, start);
+    *b1 = str_byte_offset(s, end);
+    *c0 = start;
+}
+
+static int64_t byte_to_cp(StrObj *s, int64_t b) { return str_is_ascii(s) ? b : utf8_count(s->data, b); }
+
+/* ---- construction and protocol -------------------------------------------------------------- */
+
+static Value s_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    static const char *const names[] = {"cls", "object", "encoding", "errors"};
+    Value a[4];
+    if (native_parse_args(vm, "str", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
+    if (AS_TYPE(a[0]) != vm->t_str) return vm_raise(vm, vm->e_NotImplementedError, "subclassing str is not supported");
+    if (val_is_null(a[1])) return val_obj(vm->empty_str);
+    if (!val_is_null(a[2]) || val_is_type(vm, a[1], vm->t_bytes)) {
+        if (!val_is_type(vm, a[1], vm->t_bytes)) {
+            if (val_is_null(a[2])) return vm_str(vm, a[1]);
+            return vm_raise(vm, vm->e_TypeError, "decoding to str: need a bytes-like object, %s found",
+                            vm_type_name(vm, a[1]));
+        }
+        if (val_is_null(a[2])) return vm_str(vm, a[1]);
+        BytesObj *b = (BytesObj *)a[1].as.o;
+        return sval(str_new(vm, (const char *)b->data, b->len));
+    }
+    return vm_str(vm, a[1]);
+}
+
+static Value s_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrObj *s = SSELF;
+    if (val_is_type(vm, argv[1], vm->t_slice)) {
+        int64_t start, stop, step, n;
+        if (slice_indices(vm, (SliceObj *)argv[1].as.o, s->ncp, &start, &stop, &step, &n) < 0) return val_null();
+        if (step == 1) return sval(str_substr_cp(vm, s, start, start + n));
+        StrBuf b;
+        sb_init(&b);
+        for (int64_t i = 0; i < n; i++) {
+            int64_t cp = start + i * step;
+            int64_t b0 = str_byte_offset(s, cp), b1 = str_byte_offset(s, cp + 1);
+            sb_add(&b, s->data + b0, b1 - b0);
+        }
+        return sval(sb_finish(vm, &b));
+    }
+    if (!val_is_intlike(argv[1]) && val_is_null(type_special(vm, vm_type_of(vm, argv[1]), SP_INDEX)))
+        return vm_raise(vm, vm->e_TypeError, "string indices must be integers, not '%s'", vm_type_name(vm, argv[1]));
+    int64_t i;
+    if (seq_index(vm, argv[1], s->ncp, "string", &i) < 0) return val_null();
+    return sval(str_char_at(vm, s, i));
+}
+
+static Value s_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(SSELF->ncp); }
+static Value s_str(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return argv[0]; }
+static Value s_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return sval(str_repr(vm, SSELF)); }
+static Value s_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(str_hash(SSELF)); }
+static Value s_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    int r = vm_contains(vm, argv[0], argv[1]);
+    return r < 0 ? val_null() : val_bool(r);
+}
+static Value s_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    extern Value iter_builtin(VM *, Value);
+    return iter_builtin(vm, argv[0]);
+}
+static Value s_cmp(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_str(vm, argv[1])) return vm->not_implemented;
+    return vm_compare(vm, (CompareOp)(intptr_t)fn->data, argv[0], argv[1]);
+}
+static Value s_add(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "can only concatenate str (not \"%s\") to str", vm_type_name(vm, argv[1]));
+    return sval(str_concat(vm, SSELF, AS_STR(argv[1])));
+}
+static Value s_mul(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_intlike(argv[1])) return vm->not_implemented;
+    return vm_binary_op(vm, BINOP_MULTIPLY, argv[0], argv[1]);
+}
+static Value s_format_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__format__", argc, kw, 2, 2) < 0) return val_null();
+    StrObj *spec;
+    if (arg_str(vm, argv[1], "format()", &spec) < 0) return val_null();
+    return format_str(vm, SSELF, spec);
+}
+
+/* ---- searching ------------------------------------------------------------------------------- */
+
+static int64_t find_bytes(const char *h, int64_t hn, const char *n, int64_t nn, bool reverse) {
+    if (nn > hn) return -1;
+    if (!reverse) {
+        if (nn == 0) return 0;
+        const char *p = memmem(h, (size_t)hn, n, (size_t)nn);
+        return p ? p - h : -1;
+    }
+    for (int64_t i = hn - nn; i >= 0; i--)
+        if (memcmp(h + i, n, (size_t)nn) == 0) return i;
+    return -1;
+}
+
+static Value find_common(VM *vm, int argc, Value *argv, TupleObj *kw, const char *name, bool reverse, bool raise) {
+    if (native_check_args(vm, name, argc, kw, 2, 4) < 0) return val_null();
+    StrObj *s = SSELF, *sub;
+    if (arg_str(vm, argv[1], name, &sub) < 0) return val_null();
+    int64_t b0, b1, c0;
+    cp_range(s, argc, argv, 2, &b0, &b1, &c0);
+    int64_t r = find_bytes(s->data + b0, b1 - b0, sub->data, sub->len, reverse);
+    if (r < 0) {
+        if (raise) return vm_raise(vm, vm->e_ValueError, "substring not found");
+        return val_int(-1);
+    }
+    return val_int(byte_to_cp(s, b0 + r));
+}
+
+static Value s_find(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return find_common(vm, argc, argv, kw, "find", false, false); }
+static Value s_rfind(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return find_common(vm, argc, argv, kw, "rfind", true, false); }
+static Value s_index(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return find_common(vm, argc, argv, kw, "index", false, true); }
+static Value s_rindex(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return find_common(vm, argc, argv, kw, "rindex", true, true); }
+
+static Value s_count(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "count", argc, kw, 2, 4) < 0) return val_null();
+    StrObj *s = SSELF, *sub;
+    if (arg_str(vm, argv[1], "count", &sub) < 0) return val_null();
+    int64_t b0, b1, c0;
+    cp_range(s, argc, argv, 2, &b0, &b1, &c0);
+    if (sub->len == 0) return val_int(utf8_count(s->data + b0, b1 - b0) + 1);
+    int64_t c = 0;
+    for (int64_t i = b0; i + sub->len <= b1;) {
+        int64_t r = find_bytes(s->data + i, b1 - i, sub->data, sub->len, false);
+        if (r < 0) break;
+        c++;
+        i += r + sub->len;
+    }
+    return val_int(c);
+}
+
+static Value affix_common(VM *vm, int argc, Value *argv, TupleObj *kw, bool ends) {
+    const char *name = ends ? "endswith" : "startswith";
+    if (native_check_args(vm, name, argc, kw, 2, 4) < 0) return val_null();
+    StrObj *s = SSELF;
+    int64_t b0, b1, c0;
+    cp_range(s, argc, argv, 2, &b0, &b1, &c0);
+    Value *cands = &argv[1];
+    int64_t nc = 1;
+    if (val_is_type(vm, argv[1], vm->t_tuple)) {
+        cands = AS_TUPLE(argv[1])->items;
+        nc = AS_TUPLE(argv[1])->len;
+    }
+    for (int64_t i = 0; i < nc; i++) {
+        if (!val_is_str(vm, cands[i]))
+            return vm_raise(vm, vm->e_TypeError, "%s first arg must be str or a tuple of str, not %s", name,
+                            vm_type_name(vm, cands[i]));
+        StrObj *a = AS_STR(cands[i]);
+        if (a->len > b1 - b0) continue;
+        const char *at = ends ? s->data + b1 - a->len : s->data + b0;
+        if (memcmp(at, a->data, (size_t)a->len) == 0) return val_bool(true);
+    }
+    return val_bool(false);
+}
+static Value s_startswith(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return affix_common(vm, argc, argv, kw, false); }
+static Value s_endswith(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return affix_common(vm, argc, argv, kw, true); }
+
+/* ---- split / join / strip ----------------------------------------------------------------------- */
+
+static bool is_space_cp(uint32_t c) {
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f) || c == 0x85 || c == 0xa0 ||
+           c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+           c == 0x205f || c == 0x3000;
+}
+
+static Value split_common(VM *vm, int argc, Value *argv, TupleObj *kw, bool right) {
+    static const char *const names[] = {"self", "sep", "maxsplit"};
+    Value a[3];
+    if (native_parse_args(vm, right ? "rsplit" : "split", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    StrObj *s = SSELF;
+    int64_t maxsplit = -1;
+    if (!val_is_null(a[2]) && vm_index(vm, a[2], &maxsplit) < 0) return val_null();
+    ListObj *out = list_new(vm, 0);
+    if (!out) return val_null();
+    vm_push_root(vm, val_obj(out));
+    const char *d = s->data;
+    int64_t n = s->len;
+    bool ok = true;
+    if (val_is_null(a[1]) || val_is_none(a[1])) {
+        /* whitespace runs */
+        if (!right) {
+            int64_t i = 0;
+            while (i < n) {
+                int64_t p = i;
+                while (p < n) {
+                    int64_t q = p;
+                    uint32_t c = utf8_decode(d, n, &q);
+                    if (!is_space_cp(c)) break;
+                    p = q;
+                }
+                if (p >= n) break;
+                if (maxsplit >= 0 && out->len == maxsplit) {
+                    int64_t e = n;
+                    while (e > p && isspace((unsigned char)d[e - 1])) e--;
+                    ok = list_append(vm, out, sval(str_new(vm, d + p, e - p))) == 0;
+                    break;
+                }
+                int64_t e = p;
+                while (e < n) {
+                    int64_t q = e;
+                    uint32_t c = utf8_decode(d, n, &q);
+                    if (is_space_cp(c)) break;
+                    e = q;
+                }
+                StrObj *part = str_new(vm, d + p, e - p);
+                if (!part || list_append(vm, out, val_obj(part)) < 0) { ok = false; break; }
+                i = e;
+            }
+        } else {
+            int64_t i = n;
+            while (i > 0) {
+                int64_t e = i;
+                while (e > 0 && isspace((unsigned char)d[e - 1])) e--;
+                if (e == 0) break;
+                if (maxsplit >= 0 && out->len == maxsplit) {
+                    int64_t b = 0;
+                    while (b < e && isspace((unsigned char)d[b])) b++;
+                    ok = list_insert(vm, out, 0, sval(str_new(vm, d + b, e - b))) == 0;
+                    break;
+                }
+                int64_t b = e;
+                while (b > 0 && !isspace((unsigned char)d[b - 1])) b--;
+                StrObj *part = str_new(vm, d + b, e - b);
+                if (!part || list_insert(vm, out, 0, val_obj(part)) < 0) { ok = false; break; }
+                i = b;
+            }
+        }
+    } else {
+        StrObj *sep;
+        if (arg_str(vm, a[1], "must be str or None", &sep) < 0) { vm_pop_root(vm); return val_null(); }
+        if (sep->len == 0) {
+            vm_pop_root(vm);
+            return vm_raise(vm, vm->e_ValueError, "empty separator");
+        }
+        if (!right) {
+            int64_t i = 0;
+            for (;;) {
+                int64_t r = (maxsplit >= 0 && out->len >= maxsplit) ? -1
+                            : find_bytes(d + i, n - i, sep->data, sep->len, false);
+                int64_t e = r < 0 ? n : i + r;
+                StrObj *part = str_new(vm, d + i, e - i);
+                if (!part || list_append(vm, out, val_obj(part)) < 0) { ok = false; break; }
+                if (r < 0) break;
+                i = e + sep->len;
+            }
+        } else {
+            int64_t e = n;
+            for (;;) {
+                int64_t r = (maxsplit >= 0 && out->len >= maxsplit) ? -1
+                            : find_bytes(d, e, sep->data, sep->len, true);
+                int64_t b = r < 0 ? 0 : r + sep->len;
+                StrObj *part = str_new(vm, d + b, e - b);
+                if (!part || list_insert(vm, out, 0, val_obj(part)) < 0) { ok = false; break; }
+                if (r < 0) break;
+                e = r;
+            }
+        }
+    }
+    vm_pop_root(vm);
+    return ok ? val_obj(out) : val_null();
+}
+static Value s_split(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return split_common(vm, argc, argv, kw, false); }
+static Value s_rsplit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return split_common(vm, argc, argv, kw, true); }
+
+static Value s_splitlines(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    static const char *const names[] = {"self", "keepends"};
+    Value a[2];
+    if (native_parse_args(vm, "splitlines", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    bool keep = !val_is_null(a[1]) && vm_truthy(vm, a[1]) > 0;
+    StrObj *s = SSELF;
+    ListObj *out = list_new(vm, 0);
+    if (!out) return val_null();
+    vm_push_root(vm, val_obj(out));
+    int64_t i = 0, n = s->len;
+    while (i < n) {
+        int64_t e = i;
+        while (e < n && s->data[e] != '\n' && s->data[e] != '\r') e++;
+        int64_t next = e;
+        if (e < n) next = (s->data[e] == '\r' && e + 1 < n && s->data[e + 1] == '\n') ? e + 2 : e + 1;
+        StrObj *part = str_new(vm, s->data + i, (keep ? next : e) - i);
+        if (!part || list_append(vm, out, val_obj(part)) < 0) {
+            vm_pop_root(vm);
+            return val_null();
+        }
+        i = next;
+    }
+    vm_pop_root(vm);
+    return val_obj(out);
+}
+
+static Value s_join(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "join", argc, kw, 2, 2) < 0) return val_null();
+    StrObj *sep = SSELF;
+    Value holder = val_null();
+    int64_t n;
+    Value *items = vm_sequence_items(vm, argv[1], &n, &holder);
+    if (!items) return val_null();
+    vm_push_root(vm, holder);
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < n; i++) {
+        if (!val_is_str(vm, items[i])) {
+            sb_free(&b);
+            vm_pop_root(vm);
+            return vm_raise(vm, vm->e_TypeError, "sequence item %lld: expected str instance, %s found", (long long)i,
+                            vm_type_name(vm, items[i]));
+        }
+        if (i) sb_add_str(&b, sep);
+        sb_add_str(&b, AS_STR(items[i]));
+    }
+    vm_pop_root(vm);
+    return sval(sb_finish(vm, &b));
+}
+
+static Value strip_common(VM *vm, int argc, Value *argv, TupleObj *kw, int which, const char *name) {
+    if (native_check_args(vm, name, argc, kw, 1, 2) < 0) return val_null();
+    StrObj *s = SSELF;
+    StrObj *chars = NULL;
+    if (argc == 2 && !val_is_none(argv[1]) && arg_str(vm, argv[1], name, &chars) < 0) return val_null();
+    int64_t b = 0, e = s->len;
+    if (which & 1) {
+        while (b < e) {
+            int64_t q = b;
+            uint32_t c = utf8_decode(s->data, e, &q);
+            bool strip = chars ? memmem(chars->data, (size_t)chars->len, s->data + b, (size_t)(q - b)) != NULL : is_space_cp(c);
+            if (!strip) break;
+            b = q;
+        }
+    }
+    if (which & 2) {
+        while (e > b) {
+            int64_t p = e - 1;
+            while (p > b && ((unsigned char)s->data[p] & 0xC0) == 0x80) p--;
+            int64_t q = p;
+            uint32_t c = utf8_decode(s->data, e, &q);
+            bool strip = chars ? memmem(chars->data, (size_t)chars->len, s->data + p, (size_t)(e - p)) != NULL : is_space_cp(c);
+            if (!strip) break;
+            e = p;
+        }
+    }
+    if (b == 0 && e == s->len) return argv[0];
+    return sval(str_new(vm, s->data + b, e - b));
+}
+static Value s_strip(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return strip_common(vm, argc, argv, kw, 3, "strip"); }
+static Value s_lstrip(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return strip_common(vm, argc, argv, kw, 1, "lstrip"); }
+static Value s_rstrip(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return strip_common(vm, argc, argv, kw, 2, "rstrip"); }
+
+static Value s_replace(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "replace", argc, kw, 3, 4) < 0) return val_null();
+    StrObj *s = SSELF, *old, *new;
+    if (arg_str(vm, argv[1], "replace", &old) < 0 || arg_str(vm, argv[2], "replace", &new) < 0) return val_null();
+    int64_t count = -1;
+    if (argc == 4 && vm_index(vm, argv[3], &count) < 0) return val_null();
+    StrBuf b;
+    sb_init(&b);
+    int64_t i = 0, done = 0;
+    if (old->len == 0) {
+        /* insert between every code point */
+        while (i <= s->len) {
+            if (count < 0 || done < count) {
+                sb_add_str(&b, new);
+                done++;
+            }
+            if (i == s->len) break;
+            int64_t q = i;
+            utf8_decode(s->data, s->len, &q);
+            sb_add(&b, s->data + i, q - i);
+            i = q;
+        }
+        return sval(sb_finish(vm, &b));
+    }
+    while (i < s->len) {
+        int64_t r = (count >= 0 && done >= count) ? -1 : find_bytes(s->data + i, s->len - i, old->data, old->len, false);
+        if (r < 0) break;
+        sb_add(&b, s->data + i, r);
+        sb_add_str(&b, new);
+        i += r + old->len;
+        done++;
+    }
+    sb_add(&b, s->data + i, s->len - i);
+    return sval(sb_finish(vm, &b));
+}
+
+static Value partition_common(VM *vm, int argc, Value *argv, TupleObj *kw, bool right) {
+    if (native_check_args(vm, right ? "rpartition" : "partition", argc, kw, 2, 2) < 0) return val_null();
+    StrObj *s = SSELF, *sep;
+    if (arg_str(vm, argv[1], "partition", &sep) < 0) return val_null();
+    if (sep->len == 0) return vm_raise(vm, vm->e_ValueError, "empty separator");
+    int64_t r = find_bytes(s->data, s->len, sep->data, sep->len, right);
+    Value parts[3];
+    if (r < 0) {
+        parts[0] = right ? val_obj(vm->empty_str) : argv[0];
+        parts[1] = val_obj(vm->empty_str);
+        parts[2] = right ? argv[0] : val_obj(vm->empty_str);
+        TupleObj *t = tuple_from_array(vm, parts, 3);
+        return t ? val_obj(t) : val_null();
+    }
+    TupleObj *t = tuple_new(vm, 3);
+    if (!t) return val_null();
+    vm_push_root(vm, val_obj(t));
+    StrObj *a = str_new(vm, s->data, r);
+    if (a) t->items[0] = val_obj(a);
+    t->items[1] = argv[1];
+    StrObj *c = a ? str_new(vm, s->data + r + sep->len, s->len - r - sep->len) : NULL;
+    if (c) t->items[2] = val_obj(c);
+    vm_pop_root(vm);
+    return c ? val_obj(t) : val_null();
+}
+static Value s_partition(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return partition_common(vm, argc, argv, kw, false); }
+static Value s_rpartition(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return partition_common(vm, argc, argv, kw, true); }
+
+static Value s_removeprefix(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "removeprefix", argc, kw, 2, 2) < 0) return val_null();
+    StrObj *s = SSELF, *p;
+    if (arg_str(vm, argv[1], "removeprefix", &p) < 0) return val_null();
+    if (p->len <= s->len && memcmp(s->data, p->data, (size_t)p->len) == 0)
+        return sval(str_new(vm, s->data + p->len, s->len - p->len));
+    return argv[0];
+}
+static Value s_removesuffix(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "removesuffix", argc, kw, 2, 2) < 0) return val_null();
+    StrObj *s = SSELF, *p;
+    if (arg_str(vm, argv[1], "removesuffix", &p) < 0) return val_null();
+    if (p->len && p->len <= s->len && memcmp(s->data + s->len - p->len, p->data, (size_t)p->len) == 0)
+        return sval(str_new(vm, s->data, s->len - p->len));
+    return argv[0];
+}
+
+/* ---- case and classification -------------------------------------------------------------- */
+
+static uint32_t cp_upper(uint32_t c) {
+    if (c >= 'a' && c <= 'z') return c - 32;
+    if ((c >= 0xe0 && c <= 0xfe && c != 0xf7)) return c - 32;
+    if (c >= 0x3b1 && c <= 0x3c9 && c != 0x3c2) return c - 32;
+    if (c >= 0x430 && c <= 0x44f) return c - 32;
+    return c;
+}
+static uint32_t cp_lower(uint32_t c) {
+    if (c >= 'A' && c <= 'Z') return c + 32;
+    if ((c >= 0xc0 && c <= 0xde && c != 0xd7)) return c + 32;
+    if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2) return c + 32;
+    if (c >= 0x410 && c <= 0x42f) return c + 32;
+    return c;
+}
+static bool cp_is_upper(uint32_t c) { return cp_lower(c) != c; }
+static bool cp_is_lower(uint32_t c) { return cp_upper(c) != c || c == 0xdf; }
+static bool cp_is_alpha(uint32_t c) { return cp_is_upper(c) || cp_is_lower(c) || (c >= 0xaa && c != 0xd7 && c != 0xf7 && c > 0x100); }
+static bool cp_is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+
+enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_TITLE, CASE_CAPITALIZE };
+static Value map_case(VM *vm, StrObj *s, int mode) {
+    StrBuf b;
+    sb_init(&b);
+    int64_t pos = 0;
+    bool prev_cased = false, first = true;
+    while (pos < s->len) {
+        uint32_t c = utf8_decode(s->data, s->len, &pos), r = c;
+        switch (mode) {
+        case CASE_UPPER: r = cp_upper(c); break;
+        case CASE_LOWER: r = cp_lower(c); break;
+        case CASE_SWAP: r = cp_is_upper(c) ? cp_lower(c) : cp_upper(c); break;
+        case CASE_TITLE: r = prev_cased ? cp_lower(c) : cp_upper(c); break;
+        case CASE_CAPITALIZE: r = first ? cp_upper(c) : cp_lower(c); break;
+        }
+        prev_cased = cp_is_alpha(c);
+        first = false;
+        char tmp[4];
+        sb_add(&b, tmp, utf8_encode(r, tmp));
+    }
+    return sval(sb_finish(vm, &b));
+}
+static Value s_upper(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_UPPER); }
+static Value s_lower(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_LOWER); }
+static Value s_swapcase(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_SWAP); }
+static Value s_title(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_TITLE); }
+static Value s_capitalize(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_CAPITALIZE); }
+
+typedef bool (*CpPred)(uint32_t);
+static Value all_of(StrObj *s, CpPred p) {
+    if (s->len == 0) return val_bool(false);
+    int64_t pos = 0;
+    while (pos < s->len)
+        if (!p(utf8_decode(s->data, s->len, &pos))) return val_bool(false);
+    return val_bool(true);
+}
+static bool p_alnum(uint32_t c) { return cp_is_alpha(c) || cp_is_digit(c); }
+static bool p_printable(uint32_t c) { return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0); }
+static Value s_isdigit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_digit); }
+static Value s_isalpha(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_alpha); }
+static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum); }
+static Value s_isspace(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, is_space_cp); }
+static Value s_isprintable(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    return SSELF->len == 0 ? val_bool(true) : all_of(SSELF, p_printable);
+}
+static Value cased_check(StrObj *s, bool want_upper) {
+    bool any = false;
+    int64_t pos = 0;
+    while (pos < s->len) {
+        uint32_t c = utf8_decode(s->data, s->len, &pos);
+        if (want_upper ? cp_is_lower(c) : cp_is_upper(c)) return val_bool(false);
+        if (want_upper ? cp_is_upper(c) : cp_is_lower(c)) any = true;
+    }
+    return val_bool(any);
+}
+static Value s_isupper(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return cased_check(SSELF, true); }
+static Value s_islower(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return cased_check(SSELF, false); }
+static Value s_isidentifier(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrObj *s = SSELF;
+    if (s->len == 0) return val_bool(false);
+    int64_t pos = 0;
+    bool first = true;
+    while (pos < s->len) {
+        uint32_t c = utf8_decode(s->data, s->len, &pos);
+        bool ok = c == '_' || cp_is_alpha(c) || c >= 0x80 || (!first && cp_is_digit(c));
+        if (!ok) return val_bool(false);
+        first = false;
+    }
+    return val_bool(true);
+}
+
+/* ---- padding -------------------------------------------------------------------------------- */
+
+static Value pad_common(VM *vm, int argc, Value *argv, TupleObj *kw, char align, const char *name) {
+    if (native_check_args(vm, name, argc, kw, 2, 3) < 0) return val_null();
+    StrObj *s = SSELF;
+    int64_t width;
+    if (vm_index(vm, argv[1], &width) < 0) return val_null();
+    const char *fill = " ";
+    int64_t fill_len = 1;
+    if (argc == 3) {
+        if (!val_is_str(vm, argv[2]) || AS_STR(argv[2])->ncp != 1)
+            return vm_raise(vm, vm->e_TypeError, "The fill character must be exactly one character long");
+        fill = AS_STR(argv[2])->data;
+        fill_len = AS_STR(argv[2])->len;
+    }
+    if (width <= s->ncp) return argv[0];
+    int64_t padn = width - s->ncp, left = 0, right = 0;
+    if (align == '<') right = padn;
+    else if (align == '>') left = padn;
+    else {
+        left = padn / 2 + (padn & width & 1);
+        right = padn - left;
+    }
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < left; i++) sb_add(&b, fill, fill_len);
+    sb_add_str(&b, s);
+    for (int64_t i = 0; i < right; i++) sb_add(&b, fill, fill_len);
+    return sval(sb_finish(vm, &b));
+}
+static Value s_ljust(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return pad_common(vm, argc, argv, kw, '<', "ljust"); }
+static Value s_rjust(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return pad_common(vm, argc, argv, kw, '>', "rjust"); }
+static Value s_center(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return pad_common(vm, argc, argv, kw, '^', "center"); }
+
+static Value s_zfill(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "zfill", argc, kw, 2, 2) < 0) return val_null();
+    StrObj *s = SSELF;
+    int64_t width;
+    if (vm_index(vm, argv[1], &width) < 0) return val_null();
+    if (width <= s->ncp) return argv[0];
+    StrBuf b;
+    sb_init(&b);
+    int64_t i = 0;
+    if (s->len && (s->data[0] == '+' || s->data[0] == '-')) sb_addc(&b, s->data[i++]);
+    for (int64_t k = 0; k < width - s->ncp; k++) sb_addc(&b, '0');
+    sb_add(&b, s->data + i, s->len - i);
+    return sval(sb_finish(vm, &b));
+}
+
+static Value s_expandtabs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrObj *s = SSELF;
+    int64_t ts = 8;
+    if (argc > 1 && vm_index(vm, argv[1], &ts) < 0) return val_null();
+    StrBuf b;
+    sb_init(&b);
+    int64_t col = 0;
+    for (int64_t i = 0; i < s->len; i++) {
+        char c = s->data[i];
+        if (c == '\t') {
+            if (ts > 0) {
+                int64_t n = ts - col % ts;
+                for (int64_t k = 0; k < n; k++) sb_addc(&b, ' ');
+                col += n;
+            }
+        } else {
+            sb_addc(&b, c);
+            col = (c == '\n' || c == '\r') ? 0 : col + (((unsigned char)c & 0xC0) != 0x80);
+        }
+    }
+    return sval(sb_finish(vm, &b));
+}
+
+static Value s_encode(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrObj *s = SSELF;
+    BytesObj *b = bytes_new(vm, (const uint8_t *)s->data, s->len);
+    return b ? val_obj(b) : val_null();
+}
+
+/* ---- str.format ------------------------------------------------------------------------------- */
+
+/* Resolve a field name like "0", "name", "x.attr", "x[0]", "" (auto-numbered). */
+static Value format_field(VM *vm, const char *f, int64_t n, int argc, Value *argv, TupleObj *kw, int *autoidx) {
+    int64_t i = 0;
+    while (i < n && f[i] != '.' && f[i] != '[') i++;
+    Value obj;
+    if (i == 0) {
+        if (*autoidx < 0) return vm_raise(vm, vm->e_ValueError, "cannot switch from manual field specification to automatic field numbering");
+        int k = (*autoidx)++;
+        if (k + 1 >= argc) return vm_raise(vm, vm->e_IndexError, "Replacement index %d out of range for positional args tuple", k);
+        obj = argv[k + 1];
+    } else if (isdigit((unsigned char)f[0])) {
+        if (*autoidx > 0) return vm_raise(vm, vm->e_ValueError, "cannot switch from automatic field numbering to manual field specification");
+        *autoidx = -1;
+        int k = atoi(f);
+        if (k + 1 >= argc) return vm_raise(vm, vm->e_IndexError, "Replacement index %d out of range for positional args tuple", k);
+        obj = argv[k + 1];
+    } else {
+        obj = val_null();
+        for (int64_t k = 0; kw && k < kw->len; k++) {
+            StrObj *kn = AS_STR(kw->items[k]);
+            if (kn->len == i && memcmp(kn->data, f, (size_t)i) == 0) obj = argv[argc + k];
+        }
+        if (val_is_null(obj)) {
+            StrObj *key = str_new(vm, f, i);
+            if (!key) return val_null();
+            return vm_raise_key_error(vm, val_obj(key));
+        }
+    }
+    while (i < n) {
+        if (f[i] == '.') {
+            int64_t j = ++i;
+            while (i < n && f[i] != '.' && f[i] != '[') i++;
+            StrObj *name = str_new(vm, f + j, i - j);
+            if (!name) return val_null();
+            vm_push_root(vm, obj);
+            name = str_intern(vm, name);
+            obj = name ? vm_getattr(vm, obj, name) : val_null();
+            vm_pop_root(vm);
+        } else {
+            int64_t j = ++i;
+            while (i < n && f[i] != ']') i++;
+            Value key;
+            bool digits = i > j;
+            for (int64_t k = j; k < i; k++)
+                if (!isdigit((unsigned char)f[k])) digits = false;
+            if (digits) key = val_int(atoll(f + j));
+            else {
+                StrObj *ks = str_new(vm, f + j, i - j);
+                if (!ks) return val_null();
+                key = val_obj(ks);
+            }
+            i++;
+            vm_push_root(vm, obj);
+            vm_push_root(vm, key);
+            obj = vm_getitem(vm, obj, key);
+            vm_pop_roots(vm, 2);
+        }
+        if (val_is_null(obj)) return obj;
+    }
+    return obj;
+}
+
+static int format_into(VM *vm, StrBuf *out, StrObj *fmt, int argc, Value *argv, TupleObj *kw, int *autoidx, int depth) {
+    const char *s = fmt->data;
+    int64_t n = fmt->len, i = 0;
+    if (depth > 2) {
+        vm_raise(vm, vm->e_ValueError, "Max string recursion exceeded");
+        return -1;
+    }
+    while (i < n) {
+        char c = s[i];
+        if (c == '}') {
+            if (i + 1 < n && s[i + 1] == '}') {
+                sb_addc(out, '}');
+                i += 2;
+                continue;
+            }
+            vm_raise(vm, vm->e_ValueError, "Single '}' encountered in format string");
+            return -1;
+        }
+        if (c != '{') {
+            sb_addc(out, c);
+            i++;
+            continue;
+        }
+        if (i + 1 < n && s[i + 1] == '{') {
+            sb_addc(out, '{');
+            i += 2;
+            continue;
+        }
+        /* a replacement field: {field[!conv][:spec]} with nested {} in spec */
+        int64_t j = ++i, nest = 1;
+        while (j < n && nest) {
+            if (s[j] == '{') nest++;
+            else if (s[j] == '}') nest--;
+            if (nest) j++;
+        }
+        if (j >= n) {
+            vm_raise(vm, vm->e_ValueError, "expected '}' before end of string");
+            return -1;
+        }
+        int64_t fe = i;
+        while (fe < j && s[fe] != '!' && s[fe] != ':') fe++;
+        char conv = 0;
+        int64_t se = fe;
+        if (fe < j && s[fe] == '!') {
+            conv = fe + 1 < j ? s[fe + 1] : 0;
+            se = fe + 2;
+            if (conv != 'r' && conv != 's' && conv != 'a') {
+                vm_raise(vm, vm->e_ValueError, "Unknown conversion specifier %c", conv ? conv : '?');
+                return -1;
+            }
+        }
+        Value obj = format_field(vm, s + i, fe - i, argc, argv, kw, autoidx);
+        if (val_is_null(obj)) return -1;
+        vm_push_root(vm, obj);
+        if (conv) {
+            obj = conv == 'r' ? vm_repr(vm, obj) : conv == 'a' ? vm_ascii(vm, obj) : vm_str(vm, obj);
+            if (val_is_null(obj)) { vm_pop_root(vm); return -1; }
+            vm_pop_root(vm);
+            vm_push_root(vm, obj);
+        }
+        Value spec = val_null();
+        if (se < j && s[se] == ':') {
+            StrObj *raw = str_new(vm, s + se + 1, j - se - 1);
+            if (!raw) { vm_pop_root(vm); return -1; }
+            vm_push_root(vm, val_obj(raw));
+            StrBuf sb;
+            sb_init(&sb);
+            int rc = format_into(vm, &sb, raw, argc, argv, kw, autoidx, depth + 1);
+            vm_pop_root(vm);
+            if (rc < 0) { sb_free(&sb); vm_pop_root(vm); return -1; }
+            StrObj *sp = sb_finish(vm, &sb);
+            if (!sp) { vm_pop_root(vm); return -1; }
+            spec = val_obj(sp);
+        }
+        vm_push_root(vm, spec);
+        Value r = vm_format(vm, obj, spec);
+        vm_pop_roots(vm, 2);
+        if (val_is_null(r)) return -1;
+        sb_add_str(out, AS_STR(r));
+        i = j + 1;
+    }
+    return 0;
+}
+
+static Value s_format(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrBuf b;
+    sb_init(&b);
+    int autoidx = 0;
+    if (format_into(vm, &b, SSELF, argc, argv, kw, &autoidx, 0) < 0) {
+        sb_free(&b);
+        return val_null();
+    }
+    return sval(sb_finish(vm, &b));
+}
+
+/* ---- %-formatting (printf style) -------------------------------------------------------------- */
+
+static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrObj *f = SSELF;
+    Value args = argv[1];
+    Value *items = &argv[1];
+    int64_t nargs = 1;
+    bool is_map = false;
+    if (val_is_type(vm, args, vm->t_tuple)) {
+        items = AS_TUPLE(args)->items;
+        nargs = AS_TUPLE(args)->len;
+    } else if (val_is_obj(args) && vm_isinstance_type(vm, args, vm->t_dict)) {
+        is_map = true;
+    }
+    StrBuf b;
+    sb_init(&b);
+    int64_t ai = 0;
+    for (int64_t i = 0; i < f->len; i++) {
+        char c = f->data[i];
+        if (c != '%') {
+            sb_addc(&b, c);
+            continue;
+        }
+        if (++i >= f->len) goto incomplete;
+        Value arg;
+        if (f->data[i] == '%') {
+            sb_addc(&b, '%');
+            continue;
+        }
+        Value key = val_null();
+        if (f->data[i] == '(') {
+            int64_t j = ++i;
+            while (i < f->len && f->data[i] != ')') i++;
+            StrObj *k = str_new(vm, f->data + j, i - j);
+            if (!k) goto fail;
+            key = val_obj(k);
+            i++;
+        }
+        /* flags, width, precision → a Python format spec */
+        char spec[64];
+        int sl = 0;
+        char flags[8] = "";
+        int nf = 0;
+        while (i < f->len && strchr("-+ #0", f->data[i]) && nf < 6) flags[nf++] = f->data[i++];
+        flags[nf] = 0;
+        int64_t width = -1, prec = -1;
+        if (i < f->len && f->data[i] == '*') {
+            if (ai >= nargs) goto notenough;
+            if (vm_index(vm, items[ai++], &width) < 0) goto fail;
+            i++;
+        } else {
+            while (i < f->len && isdigit((unsigned char)f->data[i])) width = (width < 0 ? 0 : width * 10) + (f->data[i++] - '0');
+        }
+        if (i < f->len && f->data[i] == '.') {
+            i++;
+            prec = 0;
+            while (i < f->len && isdigit((unsigned char)f->data[i])) prec = prec * 10 + (f->data[i++] - '0');
+        }
+        if (i >= f->len) goto incomplete;
+        char type = f->data[i];
+        if (!val_is_null(key)) {
+            vm_push_root(vm, key);
+            arg = vm_getitem(vm, args, key);
+            vm_pop_root(vm);
+            if (val_is_null(arg)) goto fail;
+        } else {
+            if (is_map && nargs == 1) {
+                arg = args;
+                ai = 1;
+            } else {
+                if (ai >= nargs) goto notenough;
+                arg = items[ai++];
+            }
+        }
+        if (strchr(flags, '-')) spec[sl++] = '<';
+        else if (strchr(flags, '0') && type != 's' && type != 'r') sl += snprintf(spec + sl, sizeof spec - sl, "0=");
+        if (strchr(flags, '+')) spec[sl++] = '+';
+        else if (strchr(flags, ' ')) spec[sl++] = ' ';
+        if (strchr(flags, '#')) spec[sl++] = '#';
+        if (width >= 0) sl += snprintf(spec + sl, sizeof spec - sl, "%lld", (long long)width);
+        if (prec >= 0) sl += snprintf(spec + sl, sizeof spec - sl, ".%lld", (long long)prec);
+        Value conv = arg;
+        char t = type;
+        switch (type) {
+        case 's': conv = vm_str(vm, arg); t = 0; break;
+        case 'r': conv = vm_repr(vm, arg); t = 0; break;
+        case 'a': conv = vm_ascii(vm, arg); t = 0; break;
+        case 'd': case 'i': case 'u':
+            t = 'd';
+            if (arg.tag == VAL_FLOAT) conv = val_int((int64_t)arg.as.f);
+            else if (!val_is_intlike(arg)) {
+                sb_free(&b);
+                return vm_raise(vm, vm->e_TypeError, "%%%c format: a real number is required, not %s", type, vm_type_name(vm, arg));
+            }
+            break;
+        case 'x': case 'X': case 'o': case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'c': break;
+        default:
+            sb_free(&b);
+            return vm_raise(vm, vm->e_ValueError, "unsupported format character '%c' (0x%x) at index %lld", type, type, (long long)i);
+        }
+        if (val_is_null(conv)) goto fail;
+        if (t) spec[sl++] = t;
+        spec[sl] = 0;
+        if (t && strchr("eEfFgG", t) && val_is_intlike(conv)) conv = val_float((double)val_as_intlike(conv));
+        vm_push_root(vm, conv);
+        StrObj *sp = str_from_c(vm, spec);
+        Value r = sp ? vm_format(vm, conv, val_obj(sp)) : val_null();
+        vm_pop_root(vm);
+        if (val_is_null(r)) goto fail;
+        sb_add_str(&b, AS_STR(r));
+    }
+    if (ai < nargs && !is_map) {
+        sb_free(&b);
+        return vm_raise(vm, vm->e_TypeError, "not all arguments converted during string formatting");
+    }
+    return sval(sb_finish(vm, &b));
+incomplete:
+    sb_free(&b);
+    return vm_raise(vm, vm->e_ValueError, "incomplete format");
+notenough:
+    sb_free(&b);
+    return vm_raise(vm, vm->e_TypeError, "not enough arguments for format string");
+fail:
+    sb_free(&b);
+    return val_null();
+}
+
+/* ---- bytes ---------------------------------------------------------------------------------------- */
+
+#define BSELF ((BytesObj *)argv[0].as.o)
+static Value b_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    static const char *const names[] = {"cls", "source", "encoding", "errors"};
+    Value a[4];
+    if (native_parse_args(vm, "bytes", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
+    if (val_is_null(a[1])) return val_obj(bytes_new(vm, NULL, 0));
+    if (val_is_str(vm, a[1])) {
+        if (val_is_null(a[2])) return vm_raise(vm, vm->e_TypeError, "string argument without an encoding");
+        StrObj *s = AS_STR(a[1]);
+        BytesObj *b = bytes_new(vm, (const uint8_t *)s->data, s->len);
+        return b ? val_obj(b) : val_null();
+    }
+    if (val_is_intlike(a[1])) {
+        int64_t n = val_as_intlike(a[1]);
+        if (n < 0) return vm_raise(vm, vm->e_ValueError, "negative count");
+        BytesObj *b = bytes_new(vm, NULL, n);
+        if (b) memset(b->data, 0, (size_t)n);
+        return b ? val_obj(b) : val_null();
+    }
+    ListObj *l = vm_list_from_iterable(vm, a[1]);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    BytesObj *b = bytes_new(vm, NULL, l->len);
+    for (int64_t i = 0; b && i < l->len; i++) {
+        int64_t x;
+        if (vm_index(vm, l->items[i], &x) < 0) { b = NULL; break; }
+        if (x < 0 || x > 255) {
+            vm_raise(vm, vm->e_ValueError, "bytes must be in range(0, 256)");
+            b = NULL;
+            break;
+        }
+        b->data[i] = (uint8_t)x;
+    }
+    vm_pop_root(vm);
+    return b ? val_obj(b) : val_null();
+}
+static Value b_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return sval(bytes_repr(vm, BSELF)); }
+static Value b_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(BSELF->len); }
+static Value b_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    BytesObj *b = BSELF;
+    if (val_is_type(vm, argv[1], vm->t_slice)) {
+        int64_t start, stop, step, n;
+        if (slice_indices(vm, (SliceObj *)argv[1].as.o, b->len, &start, &stop, &step, &n) < 0) return val_null();
+        BytesObj *r = bytes_new(vm, NULL, n);
+        if (!r) return val_null();
+        for (int64_t i = 0; i < n; i++) r->data[i] = BSELF->data[start + i * step];
+        return val_obj(r);
+    }
+    int64_t i;
+    if (seq_index(vm, argv[1], b->len, "index", &i) < 0) return val_null();
+    return val_int(b->data[i]);
+}
+static Value b_decode(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    BytesObj *b = BSELF;
+    /* validate UTF-8 */
+    for (int64_t i = 0; i < b->len;) {
+        uint8_t c = b->data[i];
+        int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+        bool ok = extra >= 0 && i + extra < b->len + (extra == 0);
+        for (int k = 1; ok && k <= extra; k++) ok = i + k < b->len && (b->data[i + k] & 0xC0) == 0x80;
+        if (!ok)
+            return vm_raise(vm, vm->e_UnicodeDecodeError,
+                            "'utf-8' codec can't decode byte 0x%02x in position %lld: invalid start byte", c, (long long)i);
+        i += extra + 1;
+    }
+    return sval(str_new(vm, (const char *)b->data, b->len));
+}
+static Value b_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_type(vm, argv[1], vm->t_bytes)) return vm->not_implemented;
+    BytesObj *a = BSELF, *c = (BytesObj *)argv[1].as.o;
+    return val_bool(a->len == c->len && memcmp(a->data, c->data, (size_t)a->len) == 0);
+}
+static Value b_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    return val_int(hash_bytes(BSELF->data, BSELF->len));
+}
+static Value b_add(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_type(vm, argv[1], vm->t_bytes)) return vm->not_implemented;
+    BytesObj *a = BSELF, *c = (BytesObj *)argv[1].as.o;
+    BytesObj *r = bytes_new(vm, NULL, a->len + c->len);
+    if (!r) return val_null();
+    memcpy(r->data, BSELF->data, (size_t)a->len);
+    memcpy(r->data + a->len, ((BytesObj *)argv[1].as.o)->data, (size_t)c->len);
+    return val_obj(r);
+}
+static Value b_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    extern Value iter_builtin(VM *, Value);
+    return iter_builtin(vm, argv[0]);
+}
+
+void str_init_types(VM *vm) {
+#define SCMP {"__lt__", s_cmp, NATIVEF_METHOD, (void *)CMP_LT}, {"__le__", s_cmp, NATIVEF_METHOD, (void *)CMP_LE}, \
+        {"__eq__", s_cmp, NATIVEF_METHOD, (void *)CMP_EQ}, {"__ne__", s_cmp, NATIVEF_METHOD, (void *)CMP_NE},      \
+        {"__gt__", s_cmp, NATIVEF_METHOD, (void *)CMP_GT}, {"__ge__", s_cmp, NATIVEF_METHOD, (void *)CMP_GE}
+    static const MethodDef sm[] = {
+        {"__new__", s_new, NATIVEF_STATIC}, {"__getitem__", s_getitem, NATIVEF_METHOD},
+        {"__len__", s_len, NATIVEF_METHOD}, {"__str__", s_str, NATIVEF_METHOD}, {"__repr__", s_repr, NATIVEF_METHOD},
+        {"__hash__", s_hash, NATIVEF_METHOD}, {"__contains__", s_contains, NATIVEF_METHOD},
+        {"__iter__", s_iter, NATIVEF_METHOD}, {"__add__", s_add, NATIVEF_METHOD}, {"__mul__", s_mul, NATIVEF_METHOD},
+        {"__rmul__", s_mul, NATIVEF_METHOD}, {"__mod__", s_mod, NATIVEF_METHOD},
+        {"__format__", s_format_m, NATIVEF_METHOD}, SCMP,
+        {"find", s_find, NATIVEF_METHOD}, {"rfind", s_rfind, NATIVEF_METHOD}, {"index", s_index, NATIVEF_METHOD},
+        {"rindex", s_rindex, NATIVEF_METHOD}, {"count", s_count, NATIVEF_METHOD},
+        {"startswith", s_startswith, NATIVEF_METHOD}, {"endswith", s_endswith, NATIVEF_METHOD},
+        {"split", s_split, NATIVEF_METHOD}, {"rsplit", s_rsplit, NATIVEF_METHOD},
+        {"splitlines", s_splitlines, NATIVEF_METHOD}, {"join", s_join, NATIVEF_METHOD},
+        {"strip", s_strip, NATIVEF_METHOD}, {"lstrip", s_lstrip, NATIVEF_METHOD}, {"rstrip", s_rstrip, NATIVEF_METHOD},
+        {"replace", s_replace, NATIVEF_METHOD}, {"partition", s_partition, NATIVEF_METHOD},
+        {"rpartition", s_rpartition, NATIVEF_METHOD}, {"removeprefix", s_removeprefix, NATIVEF_METHOD},
+        {"removesuffix", s_removesuffix, NATIVEF_METHOD}, {"upper", s_upper, NATIVEF_METHOD},
+        {"lower", s_lower, NATIVEF_METHOD}, {"casefold", s_lower, NATIVEF_METHOD},
+        {"swapcase", s_swapcase, NATIVEF_METHOD}, {"title", s_title, NATIVEF_METHOD},
+        {"capitalize", s_capitalize, NATIVEF_METHOD}, {"isdigit", s_isdigit, NATIVEF_METHOD},
+        {"isdecimal", s_isdigit, NATIVEF_METHOD}, {"isnumeric", s_isdigit, NATIVEF_METHOD},
+        {"isalpha", s_isalpha, NATIVEF_METHOD}, {"isalnum", s_isalnum, NATIVEF_METHOD},
+        {"isspace", s_isspace, NATIVEF_METHOD}, {"isupper", s_isupper, NATIVEF_METHOD},
+        {"islower", s_islower, NATIVEF_METHOD}, {"isidentifier", s_isidentifier, NATIVEF_METHOD},
+        {"isprintable", s_isprintable, NATIVEF_METHOD}, {"ljust", s_ljust, NATIVEF_METHOD},
+        {"rjust", s_rjust, NATIVEF_METHOD}, {"center", s_center, NATIVEF_METHOD}, {"zfill", s_zfill, NATIVEF_METHOD},
+        {"expandtabs", s_expandtabs, NATIVEF_METHOD}, {"encode", s_encode, NATIVEF_METHOD},
+        {"format", s_format, NATIVEF_METHOD}, {NULL}};
+    static const MethodDef bm[] = {
+        {"__new__", b_new, NATIVEF_STATIC}, {"__repr__", b_repr, NATIVEF_METHOD}, {"__len__", b_len, NATIVEF_METHOD},
+        {"__getitem__", b_getitem, NATIVEF_METHOD}, {"__eq__", b_eq, NATIVEF_METHOD},
+        {"__hash__", b_hash, NATIVEF_METHOD}, {"__add__", b_add, NATIVEF_METHOD},
+        {"__iter__", b_iter, NATIVEF_METHOD}, {"decode", b_decode, NATIVEF_METHOD}, {NULL}};
+    if (type_add_methods(vm, vm->t_str, sm) < 0 || type_add_methods(vm, vm->t_bytes, bm) < 0) EM_UNREACHABLE();
+}

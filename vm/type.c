@@ -1,0 +1,624 @@
+/* vm/type.c — type objects: bootstrap of the core types, built-in type construction, class
+ * statements (C3 MRO, layout checks, __set_name__, __init_subclass__, __class__ cell),
+ * instantiation, subtype tests and the global method cache. */
+#include "vm/type.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/dict.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+
+/* ---- GC hooks ------------------------------------------------------------------------- */
+
+static void type_trace(VM *vm, Obj *o) {
+    TypeObj *t = (TypeObj *)o;
+    gc_mark(vm, t->name);
+    gc_mark(vm, t->qualname);
+    gc_mark_value(vm, t->module);
+    gc_mark(vm, t->base);
+    gc_mark(vm, t->bases);
+    gc_mark(vm, t->mro);
+    gc_mark(vm, t->dict);
+    for (int i = 0; i < SP__COUNT; i++) gc_mark_value(vm, t->special[i]);
+}
+
+static void instance_trace(VM *vm, Obj *o) { gc_mark(vm, ((InstanceObj *)o)->dict); }
+
+static Value instance_alloc(VM *vm, TypeObj *t) {
+    Obj *o = gc_alloc(vm, t, t->instance_size);
+    return o ? val_obj(o) : val_null();
+}
+
+static Value abstract_alloc(VM *vm, TypeObj *t) {
+    return vm_raise(vm, vm->e_TypeError, "cannot create '%s' instances", t->name->data);
+}
+
+/* ---- method cache ---------------------------------------------------------------------- */
+
+#define MCACHE_SIZE 4096
+typedef struct MCacheEntry {
+    TypeObj *type;
+    StrObj *name;
+    uint64_t epoch;
+    Value value;
+} MCacheEntry;
+/* Not a GC root: entries are only trusted while the epoch matches, and every class
+ * creation, class dict change and type death bumps the epoch. */
+static MCacheEntry mcache[MCACHE_SIZE];
+
+void type_modified(VM *vm, TypeObj *t) {
+    (void)t;
+    vm->class_epoch++;
+}
+
+static Value mro_lookup(TypeObj *t, StrObj *name) {
+    TupleObj *mro = t->mro;
+    if (!mro) return t->dict ? dict_get_str(t->dict, name) : val_null();
+    for (int64_t i = 0; i < mro->len; i++) {
+        TypeObj *c = (TypeObj *)mro->items[i].as.o;
+        Value v = dict_get_str(c->dict, name);
+        if (!val_is_null(v)) return v;
+    }
+    return val_null();
+}
+
+Value type_lookup(VM *vm, TypeObj *t, StrObj *name) {
+    if (!(name->hdr.flags & OBJF_INTERNED)) return mro_lookup(t, name);
+    size_t h = (((uintptr_t)t >> 4) ^ ((uintptr_t)name >> 3)) & (MCACHE_SIZE - 1);
+    MCacheEntry *e = &mcache[h];
+    if (e->type == t && e->name == name && e->epoch == vm->class_epoch) return e->value;
+    Value v = mro_lookup(t, name);
+    e->type = t;
+    e->name = name;
+    e->epoch = vm->class_epoch;
+    e->value = v;
+    return v;
+}
+
+Value type_special(VM *vm, TypeObj *t, SpecialMethod sp) {
+    if (t->special_epoch != vm->class_epoch) {
+        for (int i = 0; i < SP__COUNT; i++) t->special[i].tag = VAL_NULL, t->special[i].as.i = 1;
+        t->special_epoch = vm->class_epoch;
+    }
+    Value *slot = &t->special[sp];
+    /* VAL_NULL with payload 1 = not looked up yet; payload 0 = absent */
+    if (slot->tag == VAL_NULL && slot->as.i == 1) {
+        Value v = mro_lookup(t, vm->special_names[sp]);
+        if (val_is_null(v)) v.as.i = 0;
+        *slot = v;
+    }
+    return *slot;
+}
+
+bool type_is_subtype(TypeObj *a, TypeObj *b) {
+    if (a == b) return true;
+    TupleObj *mro = a->mro;
+    if (!mro) return false;
+    for (int64_t i = 0; i < mro->len; i++)
+        if (mro->items[i].as.o == (Obj *)b) return true;
+    return false;
+}
+
+/* ---- construction ------------------------------------------------------------------------ */
+
+static TupleObj *mro_single(VM *vm, TypeObj *t, TypeObj *base) {
+    int64_t n = base ? base->mro->len + 1 : 1;
+    TupleObj *mro = tuple_new(vm, n);
+    if (!mro) return NULL;
+    mro->items[0] = val_obj(t);
+    for (int64_t i = 1; i < n; i++) mro->items[i] = base->mro->items[i - 1];
+    return mro;
+}
+
+TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout layout,
+                          size_t instance_size, size_t dict_offset, TraceFn trace,
+                          FinalizeFn finalize, uint32_t flags) {
+    TypeObj *t = gc_alloc(vm, vm->t_type, sizeof(TypeObj));
+    if (!t) return NULL;
+    vm_push_root(vm, val_obj(t));
+    t->layout = layout;
+    t->instance_size = instance_size;
+    t->dict_offset = dict_offset;
+    t->trace = trace;
+    t->finalize = finalize;
+    t->flags = flags;
+    t->base = base;
+    t->module = val_null();
+    t->alloc = base ? base->alloc : instance_alloc;
+    if (flags & TYPEF_ABSTRACT_NEW) t->alloc = abstract_alloc;
+    t->name = vm_intern_str(vm, name);
+    t->qualname = t->name;
+    t->dict = dict_new(vm);
+    t->bases = base ? tuple_pack(vm, 1, val_obj(base)) : vm->empty_tuple;
+    t->mro = mro_single(vm, t, base);
+    if (base && (base->flags & TYPEF_EXCEPTION)) t->flags |= TYPEF_EXCEPTION;
+    vm_pop_root(vm);
+    type_modified(vm, t);
+    return t;
+}
+
+/* Bootstrap: object, type, str, dict and tuple refer to each other, so they are allocated
+ * bare first and completed once strings, dicts and tuples work. */
+void type_init_core(VM *vm) {
+    TypeObj *tt = calloc(1, sizeof(TypeObj));
+    EM_ASSERT(tt != NULL, "out of memory");
+    tt->hdr.type = tt;
+    tt->hdr.size = sizeof(TypeObj);
+    tt->hdr.gc_next = vm->objects;
+    vm->objects = &tt->hdr;
+    vm->bytes_allocated += sizeof(TypeObj);
+    vm->t_type = tt;
+    tt->layout = OBJ_LAYOUT_TYPE;
+    tt->instance_size = sizeof(TypeObj);
+    tt->trace = type_trace;
+    tt->flags = TYPEF_BASETYPE;
+#define BARE(field, lay, size, tr, fin, fl)                                 \
+    do {                                                                    \
+        TypeObj *x = gc_alloc(vm, tt, sizeof(TypeObj));                     \
+        x->layout = lay;                                                    \
+        x->instance_size = size;                                            \
+        x->trace = tr;                                                      \
+        x->finalize = fin;                                                  \
+        x->flags = fl;                                                      \
+        vm->t_##field = x;                                                  \
+    } while (0)
+    BARE(object, OBJ_LAYOUT_INSTANCE, sizeof(InstanceObj), instance_trace, NULL, TYPEF_BASETYPE);
+    BARE(str, OBJ_LAYOUT_STR, sizeof(StrObj), NULL, NULL, 0);
+    BARE(dict, OBJ_LAYOUT_DICT, sizeof(DictObj), dict_trace, dict_finalize, TYPEF_BASETYPE);
+    BARE(tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), tuple_trace, NULL, TYPEF_BASETYPE);
+#undef BARE
+    vm->t_object->alloc = instance_alloc;
+    tt->alloc = abstract_alloc;
+    tt->base = vm->t_object;
+    vm->t_str->base = vm->t_dict->base = vm->t_tuple->base = vm->t_object;
+
+    vm->intern = dict_new(vm);
+    vm->empty_str = NULL;
+    StrObj *empty = gc_alloc(vm, vm->t_str, sizeof(StrObj) + 1);
+    empty->hash = -1;
+    vm->empty_str = empty;
+    for (int c = 0; c < 128; c++) {
+        char ch = (char)c;
+        vm->s_cache[c] = str_new(vm, &ch, 1);
+    }
+    vm->empty_tuple = gc_alloc(vm, vm->t_tuple, sizeof(TupleObj));
+    vm->empty_tuple->hash = -1;
+
+    TypeObj *core[] = {vm->t_object, tt, vm->t_str, vm->t_dict, vm->t_tuple};
+    const char *names[] = {"object", "type", "str", "dict", "tuple"};
+    for (int i = 0; i < 5; i++) {
+        TypeObj *t = core[i];
+        t->name = t->qualname = vm_intern_str(vm, names[i]);
+        t->module = val_null();
+        t->dict = dict_new(vm);
+        if (t->base) {
+            t->bases = tuple_pack(vm, 1, val_obj(t->base));
+        } else {
+            t->bases = vm->empty_tuple;
+        }
+    }
+    vm->t_object->mro = tuple_pack(vm, 1, val_obj(vm->t_object));
+    for (int i = 1; i < 5; i++) core[i]->mro = mro_single(vm, core[i], vm->t_object);
+    for (int i = 0; i < SP__COUNT; i++) {
+        static const char *const sp_names[] = {
+#define X(e, s) s,
+            SPECIAL_METHODS(X)
+#undef X
+        };
+        vm->special_names[i] = vm_intern_str(vm, sp_names[i]);
+    }
+}
+
+/* ---- C3 linearization ------------------------------------------------------------------- */
+
+static int64_t find_in(TupleObj *t, int64_t from, Obj *o) {
+    for (int64_t i = from; i < t->len; i++)
+        if (t->items[i].as.o == o) return i;
+    return -1;
+}
+
+static TupleObj *c3_mro(VM *vm, TypeObj *t, TupleObj *bases) {
+    int64_t nb = bases->len;
+    /* sequences to merge: each base's MRO, then the list of bases */
+    int64_t nseq = nb + 1;
+    TupleObj **seqs = calloc((size_t)nseq, sizeof *seqs);
+    int64_t *heads = calloc((size_t)nseq, sizeof *heads);
+    for (int64_t i = 0; i < nb; i++) seqs[i] = ((TypeObj *)bases->items[i].as.o)->mro;
+    seqs[nb] = bases;
+    int64_t cap = 1;
+    for (int64_t i = 0; i < nb; i++) cap += seqs[i]->len;
+    Value *out = calloc((size_t)cap, sizeof(Value));
+    int64_t n = 0;
+    out[n++] = val_obj(t);
+    TupleObj *result = NULL;
+    for (;;) {
+        bool any = false;
+        Obj *chosen = NULL;
+        for (int64_t i = 0; i < nseq && !chosen; i++) {
+            if (heads[i] >= seqs[i]->len) continue;
+            any = true;
+            Obj *cand = seqs[i]->items[heads[i]].as.o;
+            bool in_tail = false;
+            for (int64_t j = 0; j < nseq && !in_tail; j++)
+                if (find_in(seqs[j], heads[j] + 1, cand) >= 0) in_tail = true;
+            if (!in_tail) chosen = cand;
+        }
+        if (!any) break;
+        if (!chosen) {
+            StrBuf b;
+            sb_init(&b);
+            sb_adds(&b, "Cannot create a consistent method resolution order (MRO) for bases ");
+            for (int64_t i = 0; i < nb; i++) {
+                if (i) sb_adds(&b, ", ");
+                sb_add_str(&b, ((TypeObj *)bases->items[i].as.o)->name);
+            }
+            StrObj *msg = sb_finish(vm, &b);
+            if (msg) vm_raise_str(vm, vm->e_TypeError, msg);
+            goto done;
+        }
+        out[n++] = val_obj(chosen);
+        for (int64_t i = 0; i < nseq; i++)
+            if (heads[i] < seqs[i]->len && seqs[i]->items[heads[i]].as.o == chosen) heads[i]++;
+    }
+    result = tuple_from_array(vm, out, n);
+done:
+    free(seqs);
+    free(heads);
+    free(out);
+    return result;
+}
+
+/* ---- class statement ---------------------------------------------------------------------- */
+
+static size_t layout_dict_offset(TypeObj *solid) {
+    switch (solid->layout) {
+    case OBJ_LAYOUT_INSTANCE: return offsetof(InstanceObj, dict);
+    case OBJ_LAYOUT_LIST: return offsetof(ListObj, dict);
+    case OBJ_LAYOUT_DICT: return offsetof(DictObj, dict);
+    case OBJ_LAYOUT_TUPLE: return offsetof(TupleObj, dict);
+    case OBJ_LAYOUT_SET: return offsetof(SetObj, dict);
+    case OBJ_LAYOUT_EXCEPTION: return offsetof(ExceptionObj, dict);
+    case OBJ_LAYOUT_WEAKREF: return offsetof(WeakRefObj, dict);
+    default: return solid->dict_offset;
+    }
+}
+
+/* The base whose C layout instances must have: the most derived non-instance layout. */
+static TypeObj *solid_base(VM *vm, TupleObj *bases) {
+    TypeObj *best = NULL;
+    for (int64_t i = 0; i < bases->len; i++) {
+        TypeObj *b = (TypeObj *)bases->items[i].as.o;
+        /* walk up to the first type that defines the layout */
+        TypeObj *s = b;
+        while (s->base && s->layout == s->base->layout && (s->flags & TYPEF_HEAPTYPE)) s = s->base;
+        if (!best) { best = s; continue; }
+        if (type_is_subtype(s, best)) best = s;
+        else if (!type_is_subtype(best, s) && s->layout != OBJ_LAYOUT_INSTANCE) {
+            if (best->layout == OBJ_LAYOUT_INSTANCE) best = s;
+            else {
+                vm_raise(vm, vm->e_TypeError, "multiple bases have instance lay-out conflict");
+                return NULL;
+            }
+        }
+    }
+    return best;
+}
+
+static bool is_plain_function(VM *vm, Value v) { return val_is_type(vm, v, vm->t_function); }
+
+Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
+                     int nkw, Value *kwvals, TupleObj *kwnames) {
+    if (bases->len == 0) {
+        bases = tuple_pack(vm, 1, val_obj(vm->t_object));
+        if (!bases) return val_null();
+    }
+    vm_push_root(vm, val_obj(bases));
+    TypeObj *t = NULL;
+    for (int64_t i = 0; i < bases->len; i++) {
+        Value b = bases->items[i];
+        if (!val_is_obj(b) || !vm_isinstance_type(vm, b, vm->t_type)) {
+            vm_raise(vm, vm->e_TypeError, "bases must be types");
+            goto fail;
+        }
+        TypeObj *bt = (TypeObj *)b.as.o;
+        if (!(bt->flags & TYPEF_BASETYPE)) {
+            vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type",
+                     bt->name->data);
+            goto fail;
+        }
+        for (int64_t j = 0; j < i; j++)
+            if (bases->items[j].as.o == b.as.o) {
+                vm_raise(vm, vm->e_TypeError, "duplicate base class %s", bt->name->data);
+                goto fail;
+            }
+    }
+    TypeObj *solid = solid_base(vm, bases);
+    if (!solid) goto fail;
+    t = gc_alloc(vm, meta, sizeof(TypeObj));
+    if (!t) goto fail;
+    vm_push_root(vm, val_obj(t));
+    TypeObj *first = (TypeObj *)bases->items[0].as.o;
+    t->base = type_is_subtype(first, solid) ? first : solid;
+    t->name = name;
+    t->qualname = name;
+    t->module = val_null();
+    t->bases = bases;
+    t->layout = solid->layout;
+    t->flags = TYPEF_HEAPTYPE | TYPEF_BASETYPE;
+    t->trace = solid->trace;
+    t->finalize = solid->finalize;
+    t->alloc = solid->alloc;
+    t->native_data = solid->native_data;
+    /* plain object subclasses get the instance layout (with a dict); others keep theirs */
+    t->instance_size = solid->layout == OBJ_LAYOUT_INSTANCE ? sizeof(InstanceObj) : solid->instance_size;
+    for (int64_t i = 0; i < bases->len; i++) {
+        TypeObj *bt = (TypeObj *)bases->items[i].as.o;
+        if (bt->instance_size > t->instance_size && type_is_subtype(bt, solid))
+            t->instance_size = bt->instance_size;
+        if (bt->flags & TYPEF_EXCEPTION) t->flags |= TYPEF_EXCEPTION;
+    }
+    t->dict_offset = layout_dict_offset(solid);
+    t->mro = c3_mro(vm, t, bases);
+    if (!t->mro) goto fail_t;
+    t->dict = dict_copy(vm, ns);
+    if (!t->dict) goto fail_t;
+    /* __qualname__ and __classcell__ are consumed, not stored */
+    Value qn = dict_get_c(vm, t->dict, "__qualname__");
+    if (!val_is_null(qn)) {
+        if (!val_is_str(vm, qn)) {
+            vm_raise(vm, vm->e_TypeError, "type __qualname__ must be a str, not %s",
+                     vm_type_name(vm, qn));
+            goto fail_t;
+        }
+        t->qualname = (StrObj *)qn.as.o;
+        dict_del_str(vm, t->dict, vm_intern_str(vm, "__qualname__"));
+    }
+    Value cell = dict_get_c(vm, t->dict, "__classcell__");
+    if (!val_is_null(cell)) {
+        if (val_is_type(vm, cell, vm->t_cell)) ((CellObj *)cell.as.o)->v = val_obj(t);
+        dict_del_str(vm, t->dict, vm_intern_str(vm, "__classcell__"));
+    }
+    Value mod = dict_get_c(vm, t->dict, "__module__");
+    if (!val_is_null(mod)) t->module = mod;
+    if (val_is_null(dict_get_c(vm, t->dict, "__doc__")) &&
+        dict_set_c(vm, t->dict, "__doc__", val_none()) < 0)
+        goto fail_t;
+    /* __new__ is a static method, __init_subclass__ and __class_getitem__ class methods */
+    static const struct { const char *name; bool cls; } implicit[] = {
+        {"__new__", false}, {"__init_subclass__", true}, {"__class_getitem__", true}};
+    for (int i = 0; i < 3; i++) {
+        Value f = dict_get_c(vm, t->dict, implicit[i].name);
+        if (val_is_null(f) || !is_plain_function(vm, f)) continue;
+        WrapperObj *w = gc_alloc(vm, implicit[i].cls ? vm->t_classmethod : vm->t_staticmethod,
+                                 sizeof(WrapperObj));
+        if (!w) goto fail_t;
+        w->func = f;
+        if (dict_set_c(vm, t->dict, implicit[i].name, val_obj(w)) < 0) goto fail_t;
+    }
+    type_modified(vm, t);
+    /* __set_name__ on the class body's descriptors, in definition order */
+    {
+        DictObj *snap = dict_copy(vm, t->dict);
+        if (!snap) goto fail_t;
+        vm_push_root(vm, val_obj(snap));
+        int64_t pos = 0;
+        Value k, v;
+        while (dict_next(snap, &pos, &k, &v)) {
+            Value sn = type_special(vm, vm_type_of(vm, v), SP_SET_NAME);
+            if (val_is_null(sn)) continue;
+            Value args[3] = {v, val_obj(t), k};
+            Value r = vm_call(vm, sn, 3, args, NULL);
+            if (val_is_null(r)) {
+                vm_pop_root(vm);
+                goto fail_t;
+            }
+        }
+        vm_pop_root(vm);
+    }
+    /* super(t, t).__init_subclass__(**kw) */
+    {
+        Value init_sub = val_null();
+        for (int64_t i = 1; i < t->mro->len && val_is_null(init_sub); i++) {
+            TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
+            init_sub = dict_get_str(c->dict, vm->special_names[SP_INIT_SUBCLASS]);
+        }
+        if (!val_is_null(init_sub)) {
+            Value bound = vm_bind_descriptor(vm, init_sub, val_null(), t);
+            if (val_is_null(bound)) goto fail_t;
+            vm_push_root(vm, bound);
+            Value r = vm_call(vm, bound, nkw, kwvals, kwnames);
+            vm_pop_root(vm);
+            if (val_is_null(r)) goto fail_t;
+        } else if (nkw) {
+            vm_raise(vm, vm->e_TypeError, "%s.__init_subclass__() takes no keyword arguments",
+                     name->data);
+            goto fail_t;
+        }
+    }
+    vm_pop_roots(vm, 2);
+    return val_obj(t);
+fail_t:
+    vm_pop_root(vm);
+fail:
+    vm_pop_root(vm);
+    return val_null();
+}
+
+/* ---- instantiation ------------------------------------------------------------------------ */
+
+Value type_alloc_instance(VM *vm, TypeObj *t) { return t->alloc(vm, t); }
+
+extern Value object_new_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value object_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+
+static bool is_native(Value v, NativeFn f) {
+    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
+           ((NativeObj *)v.as.o)->fn == f;
+}
+
+/* Call `f` with `first` prepended to the arguments. */
+static Value call_prepend(VM *vm, Value f, Value first, int argc, Value *argv, TupleObj *kw) {
+    int total = argc + (kw ? (int)kw->len : 0);
+    Value small[16];
+    Value *buf = total + 1 <= 16 ? small : malloc(sizeof(Value) * (size_t)(total + 1));
+    buf[0] = first;
+    memcpy(buf + 1, argv, sizeof(Value) * (size_t)total);
+    Value r = vm_call(vm, f, argc + 1, buf, kw);
+    if (buf != small) free(buf);
+    return r;
+}
+
+Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
+    if (t == vm->t_type) {
+        if (argc == 1 && (!kw || kw->len == 0)) return val_obj(vm_type_of(vm, argv[0]));
+        if (argc != 3)
+            return vm_raise(vm, vm->e_TypeError, "type() takes 1 or 3 arguments");
+        if (!val_is_str(vm, argv[0]) || !val_is_type(vm, argv[1], vm->t_tuple) ||
+            !val_is_obj(argv[2]) || !vm_isinstance_type(vm, argv[2], vm->t_dict))
+            return vm_raise(vm, vm->e_TypeError, "type.__new__() argument types are (str, tuple, dict)");
+        return type_new_class(vm, vm->t_type, AS_STR(argv[0]), AS_TUPLE(argv[1]), AS_DICT(argv[2]),
+                              0, NULL, NULL);
+    }
+    Value newf = type_special(vm, t, SP_NEW);
+    Value initf = type_special(vm, t, SP_INIT);
+    Value obj;
+    if (is_native(newf, object_new_fn)) {
+        int nargs = argc + (kw ? (int)kw->len : 0);
+        if (nargs && is_native(initf, object_init_fn))
+            return vm_raise(vm, vm->e_TypeError, "%s() takes no arguments", t->name->data);
+        obj = t->alloc(vm, t);
+    } else {
+        if (val_is_null(newf)) return vm_raise(vm, vm->e_TypeError, "cannot create '%s' instances", t->name->data);
+        Value nf = newf;
+        if (val_is_type(vm, nf, vm->t_staticmethod)) nf = ((WrapperObj *)nf.as.o)->func;
+        obj = call_prepend(vm, nf, val_obj(t), argc, argv, kw);
+    }
+    if (val_is_null(obj)) return obj;
+    TypeObj *ot = vm_type_of(vm, obj);
+    if (ot != t && !type_is_subtype(ot, t)) return obj;
+    if (ot != t) initf = type_special(vm, ot, SP_INIT);
+    if (val_is_null(initf) || is_native(initf, object_init_fn)) {
+        return obj;
+    }
+    vm_push_root(vm, obj);
+    Value r;
+    if (initf.tag == VAL_OBJ && initf.as.o->type == vm->t_function) {
+        r = call_prepend(vm, initf, obj, argc, argv, kw);
+    } else {
+        Value bound = vm_bind_descriptor(vm, initf, obj, ot);
+        if (val_is_null(bound)) {
+            vm_pop_root(vm);
+            return bound;
+        }
+        vm_push_root(vm, bound);
+        r = vm_call(vm, bound, argc, argv, kw);
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    if (val_is_null(r)) return r;
+    if (!val_is_none(r))
+        return vm_raise(vm, vm->e_TypeError, "__init__() should return None, not '%s'",
+                        vm_type_name(vm, r));
+    return obj;
+}
+
+/* ---- isinstance / issubclass -------------------------------------------------------------- */
+
+int vm_isinstance(VM *vm, Value obj, Value cls) {
+    if (val_is_type(vm, cls, vm->t_tuple)) {
+        TupleObj *t = AS_TUPLE(cls);
+        for (int64_t i = 0; i < t->len; i++) {
+            int r = vm_isinstance(vm, obj, t->items[i]);
+            if (r) return r;
+        }
+        return 0;
+    }
+    if (!val_is_obj(cls) || !vm_isinstance_type(vm, cls, vm->t_type)) {
+        vm_raise(vm, vm->e_TypeError,
+                 "isinstance() arg 2 must be a type, a tuple of types, or a union");
+        return -1;
+    }
+    return vm_isinstance_type(vm, obj, (TypeObj *)cls.as.o);
+}
+
+int vm_issubclass(VM *vm, Value sub, Value cls) {
+    if (!val_is_obj(sub) || !vm_isinstance_type(vm, sub, vm->t_type)) {
+        vm_raise(vm, vm->e_TypeError, "issubclass() arg 1 must be a class");
+        return -1;
+    }
+    if (val_is_type(vm, cls, vm->t_tuple)) {
+        TupleObj *t = AS_TUPLE(cls);
+        for (int64_t i = 0; i < t->len; i++) {
+            int r = vm_issubclass(vm, sub, t->items[i]);
+            if (r) return r;
+        }
+        return 0;
+    }
+    if (!val_is_obj(cls) || !vm_isinstance_type(vm, cls, vm->t_type)) {
+        vm_raise(vm, vm->e_TypeError,
+                 "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+        return -1;
+    }
+    return type_is_subtype((TypeObj *)sub.as.o, (TypeObj *)cls.as.o);
+}
+
+StrObj *type_qualname(TypeObj *t) { return t->qualname ? t->qualname : t->name; }
+
+StrObj *type_repr_name(VM *vm, TypeObj *t) {
+    if (val_is_str(vm, t->module) && !str_eq_c(AS_STR(t->module), "builtins"))
+        return str_printf(vm, "%s.%s", AS_STR(t->module)->data, type_qualname(t)->data);
+    return type_qualname(t);
+}
+
+/* ---- attribute access on type objects ------------------------------------------------------ */
+
+Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise) {
+    TypeObj *meta = t->hdr.type;
+    Value meta_attr = type_lookup(vm, meta, name);
+    if (!val_is_null(meta_attr) && val_is_type(vm, meta_attr, vm->t_getset)) {
+        GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
+        return gs->get(vm, val_obj(t), gs->closure);
+    }
+    Value attr = type_lookup(vm, t, name);
+    if (!val_is_null(attr)) return vm_bind_descriptor(vm, attr, val_null(), t);
+    if (!val_is_null(meta_attr)) return vm_bind_descriptor(vm, meta_attr, val_obj(t), meta);
+    if (!raise) return val_null();
+    return vm_raise(vm, vm->e_AttributeError, "type object '%s' has no attribute '%s'",
+                    t->name->data, name->data);
+}
+
+int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) {
+    Value meta_attr = type_lookup(vm, t->hdr.type, name);
+    if (!val_is_null(meta_attr) && val_is_type(vm, meta_attr, vm->t_getset)) {
+        GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
+        if (!gs->set) {
+            vm_raise(vm, vm->e_AttributeError, "attribute '%s' of 'type' objects is not writable",
+                     name->data);
+            return -1;
+        }
+        return gs->set(vm, val_obj(t), v, gs->closure);
+    }
+    if (!(t->flags & TYPEF_HEAPTYPE)) {
+        vm_raise(vm, vm->e_TypeError,
+                 "cannot set '%s' attribute of immutable type '%s'", name->data, t->name->data);
+        return -1;
+    }
+    int rc;
+    if (val_is_null(v)) {
+        rc = dict_del_str(vm, t->dict, name);
+        if (rc == 0) {
+            vm_raise(vm, vm->e_AttributeError, "type object '%s' has no attribute '%s'",
+                     t->name->data, name->data);
+            return -1;
+        }
+        rc = 0;
+    } else {
+        rc = dict_set_str(vm, t->dict, name, v);
+    }
+    type_modified(vm, t);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* vm/type.h — type objects: built-in type construction, class statements (C3 MRO, solid
+ * base/layout checks, __set_name__, __init_subclass__, the __class__ cell), instantiation
+ * (__new__ + __init__), subtype tests, the method cache, and the descriptors object, type and
+ * super provide. */
+#ifndef EMBER_VM_TYPE_H
+#define EMBER_VM_TYPE_H
+
+#include "vm/vm.h"
+
+TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout layout,
+                          size_t instance_size, size_t dict_offset, TraceFn trace,
+                          FinalizeFn finalize, uint32_t flags);
+/* class statement: type(name, bases, ns) with keyword arguments for __init_subclass__. */
+Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
+                     int nkw, Value *kwvals, TupleObj *kwnames);
+/* Calling a type: instantiate (or type(x) for the 1-argument form of `type`). */
+Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kwnames);
+/* Allocate a bare instance of t according to its layout (object.__new__). */
+Value type_alloc_instance(VM *vm, TypeObj *t);
+/* A class dict changed: invalidate every cache keyed on class contents. */
+void type_modified(VM *vm, TypeObj *t);
+int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_WUR;
+Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise);
+int vm_isinstance(VM *vm, Value obj, Value cls);   /* cls: type or tuple; 1/0/-1 */
+int vm_issubclass(VM *vm, Value sub, Value cls);
+StrObj *type_qualname(TypeObj *t);
+/* The full name used in messages and reprs: "module.Qualname", or "Qualname" for builtins. */
+StrObj *type_repr_name(VM *vm, TypeObj *t);
+
+void type_init_core(VM *vm);     /* bootstrap object/type/str/dict/tuple */
+void type_init_methods(VM *vm);  /* object's and type's methods and descriptors */
+
+/* Descriptor objects */
+Value property_new(VM *vm, Value fget, Value fset, Value fdel, Value doc);
+Value super_new(VM *vm, TypeObj *type, Value obj);
+Value super_getattr(VM *vm, Value su, StrObj *name);
+
+#endif

@@ -1,0 +1,190 @@
+/* vm/vm.c — creating and destroying a VM: the built-in types in dependency order, the
+ * singletons, the builtins and sys modules, the value and frame stacks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/dict.h"
+#include "vm/exc.h"
+#include "vm/gc.h"
+#include "vm/import.h"
+#include "vm/native.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+void seq_init_types(VM *vm);
+void str_init_types(VM *vm);
+void num_init_types(VM *vm);
+void func_init_types(VM *vm);
+void gen_init_type(VM *vm);
+void iter_init(VM *vm);
+void builtins_init(VM *vm);
+void sys_init(VM *vm);
+void weakref_init_type(VM *vm);
+void stdlib_register(VM *vm);
+
+#define VALUE_STACK_SLOTS (1u << 20)   /* 16 MiB of address space, touched on demand */
+#define FRAME_POOL 20050
+
+static void instance_trace_noop(VM *vm, Obj *o) {}
+
+typedef struct TypeSpec {
+    TypeObj **slot;
+    const char *name;
+    TypeObj **base;
+    ObjLayout layout;
+    size_t size;
+    uint32_t flags;
+} TypeSpec;
+
+static void make_types(VM *vm) {
+    /* object, type, str, dict and tuple exist already (type_init_core) */
+    const TypeSpec specs[] = {
+        {&vm->t_none, "NoneType", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, TYPEF_ABSTRACT_NEW},
+        {&vm->t_int, "int", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
+        {&vm->t_bool, "bool", &vm->t_int, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
+        {&vm->t_float, "float", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
+        {&vm->t_bytes, "bytes", NULL, OBJ_LAYOUT_BYTES, sizeof(BytesObj), 0},
+        {&vm->t_list, "list", NULL, OBJ_LAYOUT_LIST, sizeof(ListObj), TYPEF_BASETYPE},
+        {&vm->t_set, "set", NULL, OBJ_LAYOUT_SET, sizeof(SetObj), TYPEF_BASETYPE},
+        {&vm->t_frozenset, "frozenset", NULL, OBJ_LAYOUT_SET, sizeof(SetObj), TYPEF_BASETYPE},
+        {&vm->t_range, "range", NULL, OBJ_LAYOUT_RANGE, sizeof(RangeObj), 0},
+        {&vm->t_slice, "slice", NULL, OBJ_LAYOUT_SLICE, sizeof(SliceObj), 0},
+        {&vm->t_function, "function", NULL, OBJ_LAYOUT_FUNCTION, sizeof(FunctionObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_code, "code", NULL, OBJ_LAYOUT_CODE, sizeof(CodeObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_cell, "cell", NULL, OBJ_LAYOUT_CELL, sizeof(CellObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_module, "module", NULL, OBJ_LAYOUT_MODULE, sizeof(ModuleObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_method, "method", NULL, OBJ_LAYOUT_BOUND_METHOD, sizeof(BoundMethodObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_builtin_function, "builtin_function_or_method", NULL, OBJ_LAYOUT_NATIVE, sizeof(NativeObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_property, "property", NULL, OBJ_LAYOUT_PROPERTY, sizeof(PropertyObj), TYPEF_BASETYPE},
+        {&vm->t_staticmethod, "staticmethod", NULL, OBJ_LAYOUT_STATICMETHOD, sizeof(WrapperObj), 0},
+        {&vm->t_classmethod, "classmethod", NULL, OBJ_LAYOUT_CLASSMETHOD, sizeof(WrapperObj), 0},
+        {&vm->t_super, "super", NULL, OBJ_LAYOUT_SUPER, sizeof(SuperObj), 0},
+        {&vm->t_generator, "generator", NULL, OBJ_LAYOUT_GENERATOR, 0, TYPEF_ABSTRACT_NEW},
+        {&vm->t_weakref, "weakref", NULL, OBJ_LAYOUT_WEAKREF, sizeof(WeakRefObj), TYPEF_BASETYPE},
+        {&vm->t_ellipsis, "ellipsis", NULL, OBJ_LAYOUT_INSTANCE, sizeof(Obj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_notimplemented, "NotImplementedType", NULL, OBJ_LAYOUT_INSTANCE, sizeof(Obj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_iterator, "iterator", NULL, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_defaultdict, "defaultdict", &vm->t_dict, OBJ_LAYOUT_DICT, sizeof(DictObj), TYPEF_BASETYPE},
+        {&vm->t_ordereddict, "OrderedDict", &vm->t_dict, OBJ_LAYOUT_DICT, sizeof(DictObj), TYPEF_BASETYPE},
+        {&vm->t_getset, "getset_descriptor", NULL, OBJ_LAYOUT_GETSET, sizeof(GetSetObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_dict_keys, "dict_keys", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_dict_values, "dict_values", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_dict_items, "dict_items", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        const TypeSpec *s = &specs[i];
+        TypeObj *base = s->base ? *s->base : vm->t_object;
+        *s->slot = type_new_builtin(vm, s->name, base, s->layout, s->size, 0, NULL, NULL, s->flags);
+        EM_ASSERT(*s->slot != NULL, "out of memory creating built-in types");
+    }
+    vm->t_generator->instance_size = 0;   /* generators are made by calls only */
+    vm->t_ellipsis->trace = vm->t_notimplemented->trace = instance_trace_noop;
+    Obj *e = gc_alloc(vm, vm->t_ellipsis, sizeof(Obj));
+    Obj *ni = gc_alloc(vm, vm->t_notimplemented, sizeof(Obj));
+    vm->ellipsis = val_obj(e);
+    vm->not_implemented = val_obj(ni);
+    /* builtin types report module "builtins" */
+    Value b = vm_intern(vm, "builtins");
+#define X(f, s) if (vm->t_##f) vm->t_##f->module = b;
+    VM_TYPES(X)
+#undef X
+    vm->t_defaultdict->module = vm->t_ordereddict->module = vm_intern(vm, "collections");
+}
+
+static void make_binop_names(VM *vm) {
+    static const char *const base[13] = {"add", "and", "floordiv", "lshift", "matmul", "mul", "mod",
+                                         "or", "pow", "rshift", "sub", "truediv", "xor"};
+    char buf[32];
+    for (int i = 0; i < 13; i++) {
+        snprintf(buf, sizeof buf, "__%s__", base[i]);
+        vm->binop_names[i][0] = vm_intern_str(vm, buf);
+        snprintf(buf, sizeof buf, "__r%s__", base[i]);
+        vm->binop_names[i][1] = vm_intern_str(vm, buf);
+        snprintf(buf, sizeof buf, "__i%s__", base[i]);
+        vm->binop_names[i][2] = vm_intern_str(vm, buf);
+    }
+}
+
+VM *vm_new(void) {
+    VM *vm = calloc(1, sizeof *vm);
+    EM_ASSERT(vm != NULL, "out of memory creating the VM");
+    vm->out = stdout;
+    vm->err = stderr;
+    vm->recursion_limit = 1000;
+    vm->next_gc = 4u << 20;
+    vm->eval_frame = vm_eval_frame_default;
+    vm->exc = val_null();
+    vm->handled = val_none();
+    vm->sys_stdout = vm->sys_stderr = vm->main_module = val_null();
+    vm->stack_base = malloc(sizeof(Value) * VALUE_STACK_SLOTS);
+    vm->frame_pool = calloc(FRAME_POOL, sizeof(Frame));
+    EM_ASSERT(vm->stack_base && vm->frame_pool, "out of memory allocating the VM stacks");
+    vm->frame_pool_cap = FRAME_POOL;
+    vm->stack_top = vm->stack_base;
+    vm->stack_limit = vm->stack_base + VALUE_STACK_SLOTS;
+    vm->gc_disabled = true;   /* no collections while the core is half-built */
+    type_init_core(vm);
+    make_types(vm);
+    make_binop_names(vm);
+    vm->builtins = dict_new(vm);
+    import_init(vm);
+    exc_init_types(vm);
+    type_init_methods(vm);
+    func_init_types(vm);
+    seq_init_types(vm);
+    str_init_types(vm);
+    num_init_types(vm);
+    dict_init_type(vm);
+    set_init_type(vm);
+    gen_init_type(vm);
+    weakref_init_type(vm);
+    iter_init(vm);
+    builtins_init(vm);
+    sys_init(vm);
+    stdlib_register(vm);
+    vm->gc_disabled = false;
+    return vm;
+}
+
+void vm_free(VM *vm) {
+    if (!vm) return;
+    for (int i = 0; i < 8; i++)
+        if (vm->ext_free[i] && vm->ext[i]) vm->ext_free[i](vm, vm->ext[i]);
+    /* free every object: finalizers release C resources; types go last */
+    Obj *o = vm->objects, *types = NULL;
+    while (o) {
+        Obj *next = o->gc_next;
+        if (o->type && o->type->layout == OBJ_LAYOUT_TYPE && o->type == vm->t_type) {
+            o->gc_next = types;
+            types = o;
+        } else if ((Obj *)o->type == o) {
+            o->gc_next = types;
+            types = o;
+        } else {
+            if (o->type && o->type->finalize) o->type->finalize(vm, o);
+            free(o);
+        }
+        o = next;
+    }
+    while (types) {
+        Obj *next = types->gc_next;
+        free(types);
+        types = next;
+    }
+    while (vm->ext_roots) {
+        ExtRoot *n = vm->ext_roots->next;
+        free(vm->ext_roots);
+        vm->ext_roots = n;
+    }
+    while (vm->native_modules) {
+        NativeModuleDef *n = vm->native_modules->next;
+        free(vm->native_modules);
+        vm->native_modules = n;
+    }
+    free(vm->roots.v);
+    free(vm->gray);
+    free(vm->stack_base);
+    free(vm->frame_pool);
+    free(vm);
+}

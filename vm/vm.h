@@ -1,0 +1,256 @@
+/* vm/vm.h — the VM state, frames, and the core API every part of the VM and its native modules
+ * use: raising exceptions, calling, attribute access, the protocols of the data model.
+ *
+ * Error convention: functions returning Value return VAL_NULL with an exception pending on the
+ * VM (vm->exc); functions returning int return 0 on success and -1 with an exception pending
+ * (boolean-valued ones return 1/0/-1).  vm_* functions never abort on a user's mistake.
+ */
+#ifndef EMBER_VM_VM_H
+#define EMBER_VM_VM_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "vm/code.h"
+#include "vm/object.h"
+
+#define EM_WUR __attribute__((warn_unused_result))
+
+void em_assert_fail(const char *file, int line, const char *msg) __attribute__((noreturn));
+#define EM_ASSERT(c, msg) ((c) ? (void)0 : em_assert_fail(__FILE__, __LINE__, (msg)))
+#define EM_UNREACHABLE() em_assert_fail(__FILE__, __LINE__, "unreachable")
+
+/* A frame of script code.  Fast locals (locals, then cells, then free vars) and the value stack
+ * live in one contiguous block: the VM's value stack for ordinary calls, or the generator
+ * object's own block while a generator is suspended. */
+struct Frame {
+    CodeObj *code;
+    Obj *func;            /* FunctionObj, or NULL for module/class bodies */
+    DictObj *globals;
+    DictObj *builtins;
+    DictObj *locals_dict; /* module and class bodies (LOAD_NAME/STORE_NAME), else NULL */
+    Value *localsplus;    /* nlocalsplus slots */
+    Value *stack;         /* base of the value stack (= localsplus + nlocalsplus) */
+    Value *sp;            /* synced by the interpreter before anything that can allocate */
+    int32_t ip;           /* index of the instruction being executed */
+    Frame *prev;
+    Obj *gen;             /* GenObj owning this frame, or NULL */
+    bool is_entry;        /* returning from it leaves the C call of vm_eval_frame */
+    bool owns_stack;      /* its block is on the VM value stack (popped on return) */
+    bool yielded;         /* set by YIELD_VALUE when vm_eval_frame returns a yielded value */
+    TupleObj *kwnames;    /* pending KW_NAMES for the next CALL */
+};
+
+typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
+
+/* Exception types known to the VM core.  X(name, base); BaseException names itself (its base
+ * is object). */
+#define VM_EXCEPTIONS(X) \
+    X(BaseException, BaseException) X(SystemExit, BaseException) X(KeyboardInterrupt, BaseException) \
+    X(GeneratorExit, BaseException) X(Exception, BaseException) \
+    X(StopIteration, Exception) X(ArithmeticError, Exception) \
+    X(FloatingPointError, ArithmeticError) X(OverflowError, ArithmeticError) \
+    X(ZeroDivisionError, ArithmeticError) X(AssertionError, Exception) \
+    X(AttributeError, Exception) X(BufferError, Exception) X(EOFError, Exception) \
+    X(ImportError, Exception) X(ModuleNotFoundError, ImportError) X(LookupError, Exception) \
+    X(IndexError, LookupError) X(KeyError, LookupError) X(MemoryError, Exception) \
+    X(NameError, Exception) X(UnboundLocalError, NameError) X(OSError, Exception) \
+    X(FileNotFoundError, OSError) X(ReferenceError, Exception) X(RuntimeError, Exception) \
+    X(NotImplementedError, RuntimeError) X(RecursionError, RuntimeError) \
+    X(SyntaxError, Exception) X(IndentationError, SyntaxError) X(TabError, IndentationError) \
+    X(SystemError, Exception) X(TypeError, Exception) X(ValueError, Exception) \
+    X(UnicodeError, ValueError) X(UnicodeDecodeError, UnicodeError) \
+    X(UnicodeEncodeError, UnicodeError) X(Warning, Exception) X(UserWarning, Warning) \
+    X(DeprecationWarning, Warning) X(RuntimeWarning, Warning) X(FutureWarning, Warning) \
+    X(StopAsyncIteration, Exception)
+
+/* Built-in types the VM core creates.  X(field, "name"). */
+#define VM_TYPES(X) \
+    X(object, "object") X(type, "type") X(none, "NoneType") X(bool, "bool") X(int, "int") \
+    X(float, "float") X(str, "str") X(bytes, "bytes") X(tuple, "tuple") X(list, "list") \
+    X(dict, "dict") X(set, "set") X(frozenset, "frozenset") X(range, "range") \
+    X(slice, "slice") X(function, "function") X(code, "code") X(cell, "cell") \
+    X(module, "module") X(method, "method") X(builtin_function, "builtin_function_or_method") \
+    X(property, "property") X(staticmethod, "staticmethod") X(classmethod, "classmethod") \
+    X(super, "super") X(traceback, "traceback") X(generator, "generator") \
+    X(weakref, "weakref") X(ellipsis, "ellipsis") X(notimplemented, "NotImplementedType") \
+    X(iterator, "iterator") X(defaultdict, "defaultdict") X(ordereddict, "OrderedDict") \
+    X(getset, "getset_descriptor") X(dict_keys, "dict_keys") X(dict_values, "dict_values") \
+    X(dict_items, "dict_items")
+
+typedef struct TempRoots {
+    Value *v;
+    int32_t n, cap;
+} TempRoots;
+
+typedef struct ExtRoot ExtRoot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
+
+struct VM {
+    /* --- heap (vm/gc.c) --- */
+    Obj *objects;
+    size_t bytes_allocated;  /* VM objects + tensor storage */
+    size_t next_gc;
+    size_t live_after_gc;
+    bool gc_running;
+    bool gc_disabled;
+    int64_t gc_count;
+    Obj **gray;
+    size_t ngray, gray_cap;
+    TempRoots roots;         /* vm_push_root / vm_pop_root */
+    ExtRoot *ext_roots;      /* em_root_* handles and C-held callables */
+    struct WeakRefObj *weakrefs;
+    struct Builder *live_builders;
+    int64_t alloc_fail_countdown; /* tests: fail the Nth allocation with MemoryError */
+
+    /* --- interpreter (vm/interp.c) --- */
+    Value *stack_base, *stack_top, *stack_limit;
+    Frame *frame;            /* innermost running frame */
+    Frame *frame_pool;       /* frames for non-generator calls */
+    int32_t frame_pool_cap;
+    int32_t depth;           /* script frames currently running */
+    int32_t recursion_limit;
+    int32_t c_depth;         /* nested C-level recursion (repr, eq, hash ...) */
+    EvalFrameFn eval_frame;  /* PEP 523 style hook; vm_eval_frame_default when not replaced */
+    void *eval_frame_data;
+
+    /* --- exceptions (vm/exc.c) --- */
+    Value exc;               /* the pending (being raised) exception, or VAL_NULL */
+    Value handled;           /* the exception being handled (sys.exc_info), or VAL_NONE */
+
+    /* --- types and singletons --- */
+#define X(f, s) TypeObj *t_##f;
+    VM_TYPES(X)
+#undef X
+#define X(n, b) TypeObj *e_##n;
+    VM_EXCEPTIONS(X)
+#undef X
+    Value ellipsis, not_implemented;
+    DictObj *intern;         /* str -> str */
+    StrObj *special_names[SP__COUNT];
+    StrObj *binop_names[13][3];  /* __add__, __radd__, __iadd__ per BinaryOp */
+    StrObj *empty_str;
+    TupleObj *empty_tuple;
+    StrObj *s_cache[256];    /* one-byte strings */
+    uint64_t class_epoch;    /* bumped when any class dict changes: invalidates caches */
+
+    /* --- modules (vm/import.c) --- */
+    DictObj *builtins;
+    DictObj *modules;        /* sys.modules */
+    ListObj *path;           /* sys.path */
+    struct NativeModuleDef *native_modules;
+    Value main_module;
+    ListObj *argv;
+    /* Compile source to a module code object (installed by the embedding layer, which owns
+     * the front end).  NULL + exception on a syntax error. */
+    CodeObj *(*compile)(VM *vm, const char *src, size_t len, const char *filename, uint32_t flags);
+
+    /* --- output --- */
+    FILE *out, *err;
+    Value sys_stdout, sys_stderr; /* script-replaceable streams; VAL_NULL = the C files */
+
+    /* --- extension state (src/torch etc.) --- */
+    void *ext[8];
+    void (*ext_trace[8])(VM *vm, void *);
+    void (*ext_free[8])(VM *vm, void *);
+};
+
+/* ---- lifecycle ----------------------------------------------------------------------- */
+VM *vm_new(void);
+void vm_free(VM *vm);
+
+/* ---- exceptions (vm/exc.c) ------------------------------------------------------------- */
+Value vm_raise(VM *vm, TypeObj *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+Value vm_raise_value(VM *vm, Value exc);      /* exc: instance or class */
+Value vm_raise_str(VM *vm, TypeObj *type, StrObj *msg);
+Value vm_raise_key_error(VM *vm, Value key);
+Value vm_raise_stop_iteration(VM *vm, Value value);
+Value vm_no_memory(VM *vm);
+bool vm_exc_matches(VM *vm, TypeObj *type);   /* pending exception is an instance of type */
+void vm_clear_exc(VM *vm);
+Value vm_fetch_exc(VM *vm);                   /* take the pending exception (clears it) */
+Value vm_new_exception(VM *vm, TypeObj *type, Value msg_or_null);
+void vm_print_exception(VM *vm, Value exc, FILE *out);  /* CPython traceback format */
+int vm_check_recursion(VM *vm, const char *where) EM_WUR;   /* c_depth++ or RecursionError */
+static inline void vm_leave_recursion(VM *vm) { vm->c_depth--; }
+
+/* ---- calling (vm/call.c) --------------------------------------------------------------- */
+Value vm_call(VM *vm, Value callable, int argc, Value *argv, TupleObj *kwnames);
+Value vm_call0(VM *vm, Value callable);
+Value vm_call1(VM *vm, Value callable, Value a);
+Value vm_call2(VM *vm, Value callable, Value a, Value b);
+Value vm_call3(VM *vm, Value callable, Value a, Value b, Value c);
+Value vm_call_method(VM *vm, Value self, const char *name, int argc, Value *argv);
+Value vm_call_special(VM *vm, Value self, SpecialMethod sp, int argc, Value *argv);
+/* Call with arguments given as a tuple and an optional dict (f(*args, **kwargs)). */
+Value vm_call_ex(VM *vm, Value callable, Value args, Value kwargs);
+/* Run a code object as a module or class body with the given namespace dicts. */
+Value vm_run_code(VM *vm, CodeObj *co, DictObj *globals, DictObj *locals);
+Value vm_eval_frame_default(VM *vm, Frame *f);
+
+/* ---- attributes (vm/attr.c) ------------------------------------------------------------ */
+Value vm_getattr(VM *vm, Value obj, StrObj *name);
+Value vm_getattr_c(VM *vm, Value obj, const char *name);
+Value vm_getattr_opt(VM *vm, Value obj, StrObj *name);    /* VAL_NULL without exception if missing */
+int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_WUR;
+int vm_delattr(VM *vm, Value obj, StrObj *name) EM_WUR;
+int vm_hasattr(VM *vm, Value obj, StrObj *name);
+Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise);
+int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_WUR;
+int vm_generic_delattr(VM *vm, Value obj, StrObj *name) EM_WUR;
+/* LOAD_METHOD: sets *meth and *self (self VAL_NULL if the result is not an unbound method). */
+int vm_load_method(VM *vm, Value obj, StrObj *name, Value *meth, Value *self) EM_WUR;
+/* Look name up along type's MRO (no descriptors applied); VAL_NULL if absent. */
+Value type_lookup(VM *vm, TypeObj *t, StrObj *name);
+Value type_special(VM *vm, TypeObj *t, SpecialMethod sp);
+static inline TypeObj *vm_type_of(VM *vm, Value v) {
+    switch (v.tag) {
+    case VAL_OBJ: return v.as.o->type;
+    case VAL_INT: return vm->t_int;
+    case VAL_FLOAT: return vm->t_float;
+    case VAL_BOOL: return vm->t_bool;
+    default: return vm->t_none;
+    }
+}
+bool type_is_subtype(TypeObj *a, TypeObj *b);
+static inline bool vm_isinstance_type(VM *vm, Value v, TypeObj *t) {
+    TypeObj *vt = vm_type_of(vm, v);
+    return vt == t || type_is_subtype(vt, t);
+}
+Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner);
+
+/* ---- protocols (vm/protocol.c) ---------------------------------------------------------- */
+Value vm_binary_op(VM *vm, int op, Value a, Value b);      /* BinaryOp incl. in-place */
+Value vm_unary_op(VM *vm, int opcode, Value a);
+Value vm_compare(VM *vm, CompareOp op, Value a, Value b);
+int vm_truthy(VM *vm, Value v);                 /* 1, 0, -1 */
+int vm_eq(VM *vm, Value a, Value b);            /* 1, 0, -1 */
+int vm_lt(VM *vm, Value a, Value b);            /* 1, 0, -1 */
+int vm_hash(VM *vm, Value v, int64_t *out) EM_WUR;
+int vm_contains(VM *vm, Value container, Value item);   /* 1, 0, -1 */
+Value vm_iter(VM *vm, Value v);
+Value vm_next(VM *vm, Value it);      /* VAL_NULL: exhausted if no exception pending */
+int64_t vm_len(VM *vm, Value v);      /* -1 on error */
+Value vm_getitem(VM *vm, Value container, Value key);
+int vm_setitem(VM *vm, Value container, Value key, Value v) EM_WUR;
+int vm_delitem(VM *vm, Value container, Value key) EM_WUR;
+Value vm_repr(VM *vm, Value v);       /* str */
+Value vm_str(VM *vm, Value v);        /* str */
+Value vm_ascii(VM *vm, Value v);
+Value vm_format(VM *vm, Value v, Value spec);
+int vm_index(VM *vm, Value v, int64_t *out) EM_WUR;     /* __index__ */
+int vm_to_double(VM *vm, Value v, double *out) EM_WUR;  /* int/float/bool/__float__ */
+bool vm_is_callable(VM *vm, Value v);
+/* Iterate any iterable into a new list (NULL + exception on failure). */
+ListObj *vm_list_from_iterable(VM *vm, Value iterable);
+/* Borrow a sequence's items: tuples and lists directly, other iterables via a new list that
+ * the caller must keep rooted.  Returns the items array, sets *n; NULL on error. */
+Value *vm_sequence_items(VM *vm, Value seq, int64_t *n, Value *holder);
+const char *vm_type_name(VM *vm, Value v);
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+Value vm_intern(VM *vm, const char *s);   /* interned str Value */
+StrObj *vm_intern_str(VM *vm, const char *s);
+static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type == vm->t_str; }
+static inline bool val_is_type(VM *vm, Value v, TypeObj *t) { return v.tag == VAL_OBJ && v.as.o->type == t; }
+
+#endif
