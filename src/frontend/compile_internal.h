@@ -1,0 +1,105 @@
+/* src/frontend/compile_internal.h — shared state of the compiler's files (compile.c for units
+ * and statements, compile_expr.c for expressions, compile_scope.c for the symbol-table
+ * queries). */
+#ifndef EMBER_FRONTEND_COMPILE_INTERNAL_H
+#define EMBER_FRONTEND_COMPILE_INTERNAL_H
+
+#include <setjmp.h>
+
+#include "src/frontend/ast.h"
+#include "src/frontend/errors.h"
+#include "src/frontend/compile.h"
+#include "vm/code.h"
+#include "vm/vm.h"
+
+/* ---- scopes (compile_scope.c adapts the symbol table) ---- */
+
+typedef enum NameScope { NS_LOCAL, NS_GLOBAL_EXPLICIT, NS_GLOBAL_IMPLICIT, NS_FREE, NS_CELL } NameScope;
+typedef enum ScopeKind { SK_MODULE, SK_FUNCTION, SK_CLASS } ScopeKind;
+typedef struct CScope CScope;
+typedef struct ScopeTable ScopeTable;
+
+ScopeTable *cs_build(const AstModule *mod, const char *filename, char **error_msg, int *err_line, int *err_col);
+void cs_free(ScopeTable *t);
+CScope *cs_module(ScopeTable *t);
+CScope *cs_for_node(ScopeTable *t, const void *node);
+ScopeKind cs_kind(const CScope *s);
+NameScope cs_name_scope(const CScope *s, const char *name);
+bool cs_is_generator(const CScope *s);
+bool cs_is_nested(const CScope *s);
+bool cs_needs_class_closure(const CScope *s);
+/* Ordered names: parameters first then locals (varnames), cells and frees sorted. */
+size_t cs_count(const CScope *s, int which);           /* 0 varnames, 1 cellvars, 2 freevars */
+const char *cs_name(const CScope *s, int which, size_t i);
+
+/* ---- the compiler ---- */
+
+typedef enum FBlockKind {
+    FB_WHILE_LOOP, FB_FOR_LOOP, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH,
+    FB_HANDLER_CLEANUP, FB_POP_VALUE, FB_EXCEPTION_HANDLER, FB_EXCEPTION_GROUP_HANDLER,
+} FBlockKind;
+
+typedef struct FBlock {
+    FBlockKind kind;
+    Label block, exit;
+    const void *datum;     /* FINALLY_TRY: the Try statement; HANDLER_CLEANUP: the name */
+} FBlock;
+
+typedef struct Unit {
+    Builder b;
+    CScope *scope;
+    ScopeKind kind;
+    const char *qualname;
+    FBlock fblocks[32];
+    int nfblocks;
+    int line;
+    int col;
+    struct Unit *parent;
+    int in_inlined_comp;
+} Unit;
+
+typedef struct Compiler {
+    VM *vm;
+    const char *filename;
+    ScopeTable *scopes;
+    Unit *u;
+    uint32_t code_flags;
+    jmp_buf fail;          /* longjmp on errors: the error is pending on the VM */
+    const char *src;       /* for the source line of compile-time SyntaxErrors */
+    size_t src_len;
+    char *diag;            /* Ember's formatted diagnostic of the first error (malloc'd) */
+} Compiler;
+
+/* Raise SyntaxError at a node's position and abort compilation. */
+void comp_error(Compiler *c, int line, int col, const char *fmt, ...) __attribute__((noreturn, format(printf, 4, 5)));
+/* Abort compilation: an exception is already pending (MemoryError, ...). */
+void comp_fail(Compiler *c) __attribute__((noreturn));
+
+void comp_emit(Compiler *c, Opcode op, uint32_t arg);
+void comp_emit_jump(Compiler *c, Opcode op, Label l);
+Label comp_label(Compiler *c);
+void comp_bind(Compiler *c, Label l);
+uint32_t comp_const(Compiler *c, Value v);
+uint32_t comp_name_index(Compiler *c, const char *name);
+StrObj *comp_str(Compiler *c, const char *s, size_t len);
+void comp_set_loc(Compiler *c, int line, int col);
+
+void comp_expr(Compiler *c, const AstExpr *e);
+void comp_expr_seq_push(Compiler *c, const AstExprSeq *seq);
+void comp_nameop(Compiler *c, const char *name, AstExprContext ctx);
+void comp_store_target(Compiler *c, const AstExpr *target);
+void comp_delete_target(Compiler *c, const AstExpr *target);
+void comp_jump_if(Compiler *c, const AstExpr *e, Label target, bool cond);
+/* Value of a constant expression as a VM value, or VAL_NULL if not constant. */
+Value comp_constant_value(Compiler *c, const AstExpr *e);
+/* Code object for a nested scope (function, lambda, comprehension, class body). */
+CodeObj *comp_function_body(Compiler *c, const void *node, const char *name, const AstArguments *args,
+                            const AstStmtSeq *body, const AstExpr *lambda_body, int firstline);
+/* Push closure cells + MAKE_FUNCTION for a code object (defaults already pushed per flags). */
+void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags);
+const char *comp_qualname(Compiler *c, const char *name);
+void comp_stmt(Compiler *c, const AstStmt *s);
+void comp_stmts(Compiler *c, const AstStmtSeq *seq);
+bool comp_is_docstring(const AstStmt *s);
+
+#endif
