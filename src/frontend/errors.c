@@ -1,0 +1,187 @@
+/* errors.c — the diagnostic list (ordered by pipeline phase) and Ember's error rendering. */
+#include "src/frontend/errors.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void parse_errors_init(ParseErrorList *list) {
+    list->items = NULL;
+    list->count = 0;
+    list->cap = 0;
+}
+
+void parse_errors_fini(ParseErrorList *list) {
+    for (size_t i = 0; i < list->count; i++) {
+        free(list->items[i].message);
+        free(list->items[i].text);
+    }
+    free(list->items);
+    parse_errors_init(list);
+}
+
+char *parse_strdup_printf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static char *dup_text(const char *text, size_t len) {
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--;
+    char *s = malloc(len + 1);
+    if (!s) return NULL;
+    memcpy(s, text, len);
+    s[len] = '\0';
+    return s;
+}
+
+ParseError *parse_errors_add(ParseErrorList *list, ParseErrorKind kind, ParsePhase phase,
+                             const char *msg, int lineno, int col_offset, int end_lineno,
+                             int end_col_offset, const char *text, size_t text_len) {
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 8;
+        ParseError *items = realloc(list->items, cap * sizeof *items);
+        if (!items) return NULL;
+        list->items = items;
+        list->cap = cap;
+    }
+    ParseError e = {kind, phase, NULL, lineno, col_offset, end_lineno, end_col_offset, NULL};
+    e.message = parse_strdup_printf("%s", msg);
+    if (!e.message) return NULL;
+    if (text) {
+        e.text = dup_text(text, text_len);
+        if (!e.text) {
+            free(e.message);
+            return NULL;
+        }
+    }
+    /* Insert after the last error of the same or an earlier phase. */
+    size_t at = list->count;
+    while (at > 0 && list->items[at - 1].phase > phase) at--;
+    memmove(&list->items[at + 1], &list->items[at], (list->count - at) * sizeof e);
+    list->items[at] = e;
+    list->count++;
+    return &list->items[at];
+}
+
+void parse_errors_move_to_front(ParseErrorList *list, size_t i) {
+    if (i == 0 || i >= list->count) return;
+    ParseError e = list->items[i];
+    memmove(&list->items[1], &list->items[0], i * sizeof e);
+    list->items[0] = e;
+}
+
+size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase) {
+    size_t n = 0;
+    for (size_t i = 0; i < list->count; i++)
+        if (list->items[i].phase <= phase) n++;
+    return n;
+}
+
+const char *parse_error_kind_name(ParseErrorKind kind) {
+    switch (kind) {
+    case PARSE_INDENTATION_ERROR: return "IndentationError";
+    case PARSE_TAB_ERROR: return "TabError";
+    case PARSE_SYNTAX_ERROR: break;
+    }
+    return "SyntaxError";
+}
+
+int parse_byte_to_char_offset(const char *line, size_t len, int byte_offset) {
+    if (byte_offset <= 0) return byte_offset;
+    size_t n = (size_t)byte_offset;
+    if (n > len + 1) n = len + 1;
+    int chars = 0;
+    for (size_t i = 0; i < n && i < len; i++)
+        if (((unsigned char)line[i] & 0xC0) != 0x80) chars++;
+    if (n > len) chars++; /* the offset one past the end of the line */
+    return chars;
+}
+
+/* Byte index in s of the character with 0-based index col (clamped to the end). */
+static size_t char_to_byte(const char *s, size_t len, long col) {
+    size_t i = 0;
+    while (i < len && col > 0) {
+        i++;
+        while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+        col--;
+    }
+    return i;
+}
+
+typedef struct Buf {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} Buf;
+
+static void buf_put(Buf *b, const char *s, size_t n) {
+    if (b->failed) return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+/* The source line and caret, as CPython's print_error_text lays them out (one caret). */
+static void format_text(Buf *b, const char *text, int offset) {
+    size_t len = strlen(text);
+    size_t skip = 0;
+    while (skip < len && (text[skip] == ' ' || text[skip] == '\t' || text[skip] == '\f')) skip++;
+    const char *stripped = text + skip;
+    size_t slen = len - skip;
+    buf_puts(b, "    ");
+    buf_put(b, stripped, slen);
+    buf_puts(b, "\n");
+    if (offset <= 0) return;
+    long col = (long)offset - 1; /* 0-based character column in the full line */
+    long skipped_chars = 0;
+    for (size_t i = 0; i < skip; i++) skipped_chars++;
+    col -= skipped_chars;
+    if (col < 0) return;
+    size_t upto = char_to_byte(stripped, slen, col);
+    buf_puts(b, "    ");
+    for (size_t i = 0; i < upto; i++) {
+        unsigned char c = (unsigned char)stripped[i];
+        if ((c & 0xC0) == 0x80) continue;
+        buf_put(b, c == '\t' || c == '\f' ? (const char *)&stripped[i] : " ", 1);
+    }
+    buf_puts(b, "^\n");
+}
+
+char *parse_format_error(const ParseError *err, const char *filename) {
+    Buf b = {0};
+    char *head = parse_strdup_printf("%s:%d:%d: %s: %s\n", filename ? filename : "<string>",
+                                     err->lineno, err->col_offset,
+                                     parse_error_kind_name(err->kind), err->message);
+    if (!head) return NULL;
+    buf_puts(&b, head);
+    free(head);
+    if (err->text) format_text(&b, err->text, err->col_offset);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}

@@ -1,0 +1,465 @@
+/* parse_check.c — post-parse checks of future.c and compile.c (see parse_check.h). */
+#include "src/frontend/parse_check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct Checker {
+    const Lexer *lx;
+    ParseErrorList *errors;
+    bool in_function;     /* current scope is a function, lambda or comprehension */
+    bool module_or_class; /* annotations are evaluated here */
+    int loop_depth;       /* enclosing loops in the current function */
+    bool future_annotations;
+    int future_lineno;    /* last line of the leading __future__ imports */
+} Checker;
+
+typedef struct Loc {
+    int lineno, col_offset, end_lineno, end_col_offset;
+} Loc;
+
+#define LOC(n) ((Loc){(n)->lineno, (n)->col_offset, (n)->end_lineno, (n)->end_col_offset})
+
+static void error_at(Checker *c, ParsePhase phase, Loc l, int col, int end_lineno, int end_col,
+                     const char *msg) {
+    size_t len = 0;
+    const char *line = lex_line_nl(c->lx, l.lineno, &len);
+    parse_errors_add(c->errors, PARSE_SYNTAX_ERROR, phase, msg, l.lineno, col, end_lineno, end_col,
+                     line, len);
+}
+
+/* compiler_error: columns are byte offsets + 1, as compile.c reports them. */
+static void compiler_error(Checker *c, Loc l, const char *msg) {
+    error_at(c, PARSE_PHASE_COMPILER, l, l.col_offset + 1, l.end_lineno, l.end_col_offset + 1, msg);
+}
+
+static void check_expr(Checker *c, const AstExpr *e);
+static void check_stmts(Checker *c, AstStmtSeq body);
+
+static void check_exprs(Checker *c, AstExprSeq seq) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (seq.items[i]) check_expr(c, seq.items[i]);
+}
+
+/* forbidden_name */
+static bool forbidden(Checker *c, const char *name, AstExprContext ctx, Loc l) {
+    if (!name || strcmp(name, "__debug__") != 0 || ctx == AST_LOAD) return false;
+    compiler_error(c, l, ctx == AST_STORE ? "cannot assign to __debug__" : "cannot delete __debug__");
+    return true;
+}
+
+static void check_debug_args(Checker *c, const AstArguments *a, Loc l) {
+    const AstArgSeq *seqs[3] = {&a->args, &a->posonlyargs, &a->kwonlyargs};
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < seqs[k]->count; i++)
+            if (forbidden(c, seqs[k]->items[i]->arg, AST_STORE, l)) return;
+    if (a->vararg && forbidden(c, a->vararg->arg, AST_STORE, l)) return;
+    if (a->kwarg) forbidden(c, a->kwarg->arg, AST_STORE, l);
+}
+
+static void check_defaults(Checker *c, const AstArguments *a) {
+    check_exprs(c, a->defaults);
+    check_exprs(c, a->kw_defaults);
+}
+
+static void check_annotations(Checker *c, const AstArguments *a, const AstExpr *returns) {
+    if (c->future_annotations) return;
+    const AstArgSeq *seqs[2] = {&a->args, &a->posonlyargs};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < seqs[k]->count; i++)
+            if (seqs[k]->items[i]->annotation) check_expr(c, seqs[k]->items[i]->annotation);
+    if (a->vararg && a->vararg->annotation) check_expr(c, a->vararg->annotation);
+    for (size_t i = 0; i < a->kwonlyargs.count; i++)
+        if (a->kwonlyargs.items[i]->annotation) check_expr(c, a->kwonlyargs.items[i]->annotation);
+    if (a->kwarg && a->kwarg->annotation) check_expr(c, a->kwarg->annotation);
+    if (returns) check_expr(c, returns);
+}
+
+/* Runs fn over a nested function scope. */
+static void in_function_scope(Checker *c, void (*fn)(Checker *, const void *), const void *arg) {
+    Checker saved = *c;
+    c->in_function = true;
+    c->module_or_class = false;
+    c->loop_depth = 0;
+    fn(c, arg);
+    c->in_function = saved.in_function;
+    c->module_or_class = saved.module_or_class;
+    c->loop_depth = saved.loop_depth;
+}
+
+static void function_body(Checker *c, const void *s) {
+    check_stmts(c, ((const AstStmt *)s)->v.FunctionDef.body);
+}
+
+static void lambda_body(Checker *c, const void *e) { check_expr(c, ((const AstExpr *)e)->v.Lambda.body); }
+
+/* validate_keywords */
+static bool check_keywords(Checker *c, AstKeywordSeq kws) {
+    for (size_t i = 0; i < kws.count; i++) {
+        const AstKeyword *k = kws.items[i];
+        if (!k->arg) continue;
+        if (forbidden(c, k->arg, AST_STORE, LOC(k))) return false;
+        for (size_t j = i + 1; j < kws.count; j++) {
+            const AstKeyword *o = kws.items[j];
+            if (o->arg && strcmp(o->arg, k->arg) == 0) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "keyword argument repeated: %s", k->arg);
+                compiler_error(c, LOC(o), msg);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static void check_call_args(Checker *c, AstExprSeq args, AstKeywordSeq kws) {
+    if (!check_keywords(c, kws)) return;
+    for (size_t i = 0; i < args.count; i++) {
+        const AstExpr *a = args.items[i];
+        check_expr(c, a->kind == AST_EXPR_STARRED ? a->v.Starred.value : a);
+    }
+    for (size_t i = 0; i < kws.count; i++) check_expr(c, kws.items[i]->value);
+}
+
+/* Elements of a display or target tuple/list: starred elements are fine there. */
+static void check_elts(Checker *c, const AstExpr *e, AstExprSeq elts, AstExprContext ctx) {
+    if (ctx == AST_STORE) { /* unpack_helper */
+        bool seen = false;
+        for (size_t i = 0; i < elts.count; i++) {
+            if (elts.items[i]->kind != AST_EXPR_STARRED) continue;
+            if (seen) {
+                compiler_error(c, LOC(e), "multiple starred expressions in assignment");
+                return;
+            }
+            if (i >= (1 << 8)) {
+                compiler_error(c, LOC(e), "too many expressions in star-unpacking assignment");
+                return;
+            }
+            seen = true;
+        }
+    }
+    for (size_t i = 0; i < elts.count; i++) {
+        const AstExpr *x = elts.items[i];
+        check_expr(c, x->kind == AST_EXPR_STARRED ? x->v.Starred.value : x);
+    }
+}
+
+typedef struct CompArgs {
+    AstComprehensionSeq gens;
+    const AstExpr *elt, *value;
+} CompArgs;
+
+static void comprehension_body(Checker *c, const void *arg) {
+    const CompArgs *ca = arg;
+    for (size_t i = 0; i < ca->gens.count; i++) {
+        const AstComprehension *g = ca->gens.items[i];
+        if (i > 0) check_expr(c, g->iter);
+        check_expr(c, g->target);
+        check_exprs(c, g->ifs);
+    }
+    check_expr(c, ca->elt);
+    if (ca->value) check_expr(c, ca->value);
+}
+
+static void check_comprehension(Checker *c, AstComprehensionSeq gens, const AstExpr *elt,
+                                const AstExpr *value) {
+    check_expr(c, gens.items[0]->iter); /* the outermost iterable runs in the enclosing scope */
+    CompArgs ca = {gens, elt, value};
+    in_function_scope(c, comprehension_body, &ca);
+}
+
+static void check_expr(Checker *c, const AstExpr *e) {
+    switch (e->kind) {
+    case AST_EXPR_BOOL_OP: check_exprs(c, e->v.BoolOp.values); break;
+    case AST_EXPR_BIN_OP:
+        check_expr(c, e->v.BinOp.left);
+        check_expr(c, e->v.BinOp.right);
+        break;
+    case AST_EXPR_UNARY_OP: check_expr(c, e->v.UnaryOp.operand); break;
+    case AST_EXPR_LAMBDA:
+        check_debug_args(c, e->v.Lambda.args, LOC(e));
+        check_defaults(c, e->v.Lambda.args);
+        in_function_scope(c, lambda_body, e);
+        break;
+    case AST_EXPR_IF_EXP:
+        check_expr(c, e->v.IfExp.test);
+        check_expr(c, e->v.IfExp.body);
+        check_expr(c, e->v.IfExp.orelse);
+        break;
+    case AST_EXPR_DICT:
+        for (size_t i = 0; i < e->v.Dict.values.count; i++) {
+            if (e->v.Dict.keys.items[i]) check_expr(c, e->v.Dict.keys.items[i]);
+            check_expr(c, e->v.Dict.values.items[i]);
+        }
+        break;
+    case AST_EXPR_SET: check_elts(c, e, e->v.Set.elts, AST_LOAD); break;
+    case AST_EXPR_LIST: check_elts(c, e, e->v.List.elts, e->v.List.ctx); break;
+    case AST_EXPR_TUPLE: check_elts(c, e, e->v.Tuple.elts, e->v.Tuple.ctx); break;
+    case AST_EXPR_LIST_COMP: check_comprehension(c, e->v.ListComp.generators, e->v.ListComp.elt, NULL); break;
+    case AST_EXPR_SET_COMP: check_comprehension(c, e->v.SetComp.generators, e->v.SetComp.elt, NULL); break;
+    case AST_EXPR_GENERATOR_EXP:
+        check_comprehension(c, e->v.GeneratorExp.generators, e->v.GeneratorExp.elt, NULL);
+        break;
+    case AST_EXPR_DICT_COMP:
+        check_comprehension(c, e->v.DictComp.generators, e->v.DictComp.key, e->v.DictComp.value);
+        break;
+    case AST_EXPR_YIELD:
+    case AST_EXPR_YIELD_FROM:
+        if (!c->in_function) {
+            compiler_error(c, LOC(e), "'yield' outside function");
+            break;
+        }
+        if (e->kind == AST_EXPR_YIELD && e->v.Yield.value) check_expr(c, e->v.Yield.value);
+        if (e->kind == AST_EXPR_YIELD_FROM) check_expr(c, e->v.YieldFrom.value);
+        break;
+    case AST_EXPR_COMPARE:
+        check_expr(c, e->v.Compare.left);
+        check_exprs(c, e->v.Compare.comparators);
+        break;
+    case AST_EXPR_CALL:
+        check_expr(c, e->v.Call.func);
+        check_call_args(c, e->v.Call.args, e->v.Call.keywords);
+        break;
+    case AST_EXPR_FORMATTED_VALUE:
+        check_expr(c, e->v.FormattedValue.value);
+        if (e->v.FormattedValue.format_spec) check_expr(c, e->v.FormattedValue.format_spec);
+        break;
+    case AST_EXPR_JOINED_STR: check_exprs(c, e->v.JoinedStr.values); break;
+    case AST_EXPR_CONSTANT: break;
+    case AST_EXPR_ATTRIBUTE:
+        check_expr(c, e->v.Attribute.value);
+        forbidden(c, e->v.Attribute.attr, e->v.Attribute.ctx, LOC(e));
+        break;
+    case AST_EXPR_SUBSCRIPT:
+        check_expr(c, e->v.Subscript.value);
+        check_expr(c, e->v.Subscript.slice);
+        break;
+    case AST_EXPR_STARRED:
+        compiler_error(c, LOC(e), e->v.Starred.ctx == AST_STORE
+                                      ? "starred assignment target must be in a list or tuple"
+                                      : "can't use starred expression here");
+        break;
+    case AST_EXPR_NAME: forbidden(c, e->v.Name.id, e->v.Name.ctx, LOC(e)); break;
+    case AST_EXPR_SLICE:
+        if (e->v.Slice.lower) check_expr(c, e->v.Slice.lower);
+        if (e->v.Slice.upper) check_expr(c, e->v.Slice.upper);
+        if (e->v.Slice.step) check_expr(c, e->v.Slice.step);
+        break;
+    }
+}
+
+static void check_function(Checker *c, const AstStmt *s) {
+    const AstArguments *a = s->v.FunctionDef.args;
+    check_debug_args(c, a, LOC(s));
+    check_exprs(c, s->v.FunctionDef.decorator_list);
+    check_defaults(c, a);
+    check_annotations(c, a, s->v.FunctionDef.returns);
+    in_function_scope(c, function_body, s);
+    forbidden(c, s->v.FunctionDef.name, AST_STORE, LOC(s));
+}
+
+static void class_body(Checker *c, const void *s) {
+    check_stmts(c, ((const AstStmt *)s)->v.ClassDef.body);
+}
+
+static void check_class(Checker *c, const AstStmt *s) {
+    check_exprs(c, s->v.ClassDef.decorator_list);
+    Checker saved = *c;
+    c->in_function = false;
+    c->module_or_class = true;
+    c->loop_depth = 0;
+    class_body(c, s);
+    c->in_function = saved.in_function;
+    c->module_or_class = saved.module_or_class;
+    c->loop_depth = saved.loop_depth;
+    check_call_args(c, s->v.ClassDef.bases, s->v.ClassDef.keywords);
+    forbidden(c, s->v.ClassDef.name, AST_STORE, LOC(s));
+}
+
+static void check_loop_body(Checker *c, AstStmtSeq body, AstStmtSeq orelse) {
+    c->loop_depth++;
+    check_stmts(c, body);
+    c->loop_depth--;
+    check_stmts(c, orelse);
+}
+
+static void check_alias_names(Checker *c, const AstStmt *s, AstAliasSeq names) {
+    for (size_t i = 0; i < names.count; i++) {
+        const AstAlias *a = names.items[i];
+        const char *store = a->asname ? a->asname : a->name;
+        if (forbidden(c, store, AST_STORE, LOC(s))) return;
+    }
+}
+
+static bool is_docstring(const AstStmt *s) {
+    return s->kind == AST_STMT_EXPR && s->v.Expr.value->kind == AST_EXPR_CONSTANT &&
+           s->v.Expr.value->v.Constant.value.type == AST_CONST_STR;
+}
+
+static void check_ann_assign(Checker *c, const AstStmt *s) {
+    const AstExpr *t = s->v.AnnAssign.target;
+    if (s->v.AnnAssign.value) {
+        check_expr(c, s->v.AnnAssign.value);
+        check_expr(c, t);
+    } else if (t->kind == AST_EXPR_NAME) {
+        forbidden(c, t->v.Name.id, AST_STORE, LOC(t));
+    } else if (t->kind == AST_EXPR_ATTRIBUTE) {
+        check_expr(c, t->v.Attribute.value);
+    } else if (t->kind == AST_EXPR_SUBSCRIPT) {
+        check_expr(c, t->v.Subscript.value);
+        check_expr(c, t->v.Subscript.slice);
+    }
+    if (c->module_or_class && !c->future_annotations) check_expr(c, s->v.AnnAssign.annotation);
+}
+
+static void check_try(Checker *c, const AstStmt *s) {
+    check_stmts(c, s->v.Try.body);
+    check_stmts(c, s->v.Try.orelse);
+    for (size_t i = 0; i < s->v.Try.handlers.count; i++) {
+        const AstExceptHandler *h = s->v.Try.handlers.items[i];
+        if (h->type) check_expr(c, h->type);
+        if (h->name && forbidden(c, h->name, AST_STORE, LOC(s))) continue;
+        check_stmts(c, h->body);
+    }
+    check_stmts(c, s->v.Try.finalbody);
+}
+
+static void check_stmt(Checker *c, const AstStmt *s) {
+    switch (s->kind) {
+    case AST_STMT_FUNCTION_DEF: check_function(c, s); break;
+    case AST_STMT_CLASS_DEF: check_class(c, s); break;
+    case AST_STMT_RETURN:
+        if (!c->in_function) compiler_error(c, LOC(s), "'return' outside function");
+        else if (s->v.Return.value) check_expr(c, s->v.Return.value);
+        break;
+    case AST_STMT_DELETE: check_exprs(c, s->v.Delete.targets); break;
+    case AST_STMT_ASSIGN:
+        check_expr(c, s->v.Assign.value);
+        check_exprs(c, s->v.Assign.targets);
+        break;
+    case AST_STMT_AUG_ASSIGN: {
+        const AstExpr *t = s->v.AugAssign.target;
+        if (t->kind == AST_EXPR_ATTRIBUTE) check_expr(c, t->v.Attribute.value);
+        else if (t->kind == AST_EXPR_SUBSCRIPT) {
+            check_expr(c, t->v.Subscript.value);
+            check_expr(c, t->v.Subscript.slice);
+        }
+        check_expr(c, s->v.AugAssign.value);
+        if (t->kind == AST_EXPR_NAME) forbidden(c, t->v.Name.id, AST_STORE, LOC(t));
+        else if (t->kind == AST_EXPR_ATTRIBUTE) forbidden(c, t->v.Attribute.attr, AST_STORE, LOC(t));
+        break;
+    }
+    case AST_STMT_ANN_ASSIGN: check_ann_assign(c, s); break;
+    case AST_STMT_FOR:
+        check_expr(c, s->v.For.iter);
+        check_expr(c, s->v.For.target);
+        check_loop_body(c, s->v.For.body, s->v.For.orelse);
+        break;
+    case AST_STMT_WHILE:
+        check_expr(c, s->v.While.test);
+        check_loop_body(c, s->v.While.body, s->v.While.orelse);
+        break;
+    case AST_STMT_IF:
+        check_expr(c, s->v.If.test);
+        check_stmts(c, s->v.If.body);
+        check_stmts(c, s->v.If.orelse);
+        break;
+    case AST_STMT_WITH:
+        for (size_t i = 0; i < s->v.With.items.count; i++) {
+            check_expr(c, s->v.With.items.items[i]->context_expr);
+            if (s->v.With.items.items[i]->optional_vars)
+                check_expr(c, s->v.With.items.items[i]->optional_vars);
+        }
+        check_stmts(c, s->v.With.body);
+        break;
+    case AST_STMT_RAISE:
+        if (s->v.Raise.exc) check_expr(c, s->v.Raise.exc);
+        if (s->v.Raise.cause) check_expr(c, s->v.Raise.cause);
+        break;
+    case AST_STMT_TRY: check_try(c, s); break;
+    case AST_STMT_ASSERT:
+        check_expr(c, s->v.Assert.test);
+        if (s->v.Assert.msg) check_expr(c, s->v.Assert.msg);
+        break;
+    case AST_STMT_IMPORT: check_alias_names(c, s, s->v.Import.names); break;
+    case AST_STMT_IMPORT_FROM:
+        if (s->lineno > c->future_lineno && s->v.ImportFrom.module &&
+            strcmp(s->v.ImportFrom.module, "__future__") == 0) {
+            compiler_error(c, LOC(s), "from __future__ imports must occur at the beginning of the file");
+            break;
+        }
+        check_alias_names(c, s, s->v.ImportFrom.names);
+        break;
+    case AST_STMT_EXPR:
+        if (!is_docstring(s)) check_expr(c, s->v.Expr.value);
+        break;
+    case AST_STMT_BREAK:
+        if (!c->loop_depth) compiler_error(c, LOC(s), "'break' outside loop");
+        break;
+    case AST_STMT_CONTINUE:
+        if (!c->loop_depth) compiler_error(c, LOC(s), "'continue' not properly in loop");
+        break;
+    case AST_STMT_GLOBAL:
+    case AST_STMT_NONLOCAL:
+    case AST_STMT_PASS: break;
+    }
+}
+
+static void check_stmts(Checker *c, AstStmtSeq body) {
+    for (size_t i = 0; i < body.count; i++) check_stmt(c, body.items[i]);
+}
+
+/* future_check_features */
+static bool check_future_features(Checker *c, const AstStmt *s) {
+    static const char *const known[] = {"nested_scopes", "generators", "division",
+                                        "absolute_import", "with_statement", "print_function",
+                                        "unicode_literals", "barry_as_FLUFL", "generator_stop",
+                                        "annotations"};
+    for (size_t i = 0; i < s->v.ImportFrom.names.count; i++) {
+        const char *f = s->v.ImportFrom.names.items[i]->name;
+        bool ok = false;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            if (strcmp(f, known[k]) == 0) ok = true;
+        if (strcmp(f, "annotations") == 0) c->future_annotations = true;
+        if (ok) continue;
+        char msg[300];
+        if (strcmp(f, "braces") == 0) snprintf(msg, sizeof msg, "not a chance");
+        else snprintf(msg, sizeof msg, "future feature %s is not defined", f);
+        error_at(c, PARSE_PHASE_FUTURE, LOC(s), s->col_offset + 1, s->lineno, PARSE_POS_NONE, msg);
+        return false;
+    }
+    return true;
+}
+
+/* future_parse: __future__ imports may only follow a docstring and each other. */
+static bool check_future(Checker *c, const AstModule *mod) {
+    size_t i = 0;
+    bool done = false;
+    int prev_line = 0;
+    if (mod->body.count && is_docstring(mod->body.items[0])) i++;
+    for (; i < mod->body.count; i++) {
+        const AstStmt *s = mod->body.items[i];
+        if (done && s->lineno > prev_line) return true;
+        prev_line = s->lineno;
+        if (s->kind == AST_STMT_IMPORT_FROM && s->v.ImportFrom.module &&
+            strcmp(s->v.ImportFrom.module, "__future__") == 0) {
+            if (done) {
+                error_at(c, PARSE_PHASE_FUTURE, LOC(s), s->col_offset, s->lineno, PARSE_POS_NONE,
+                         "from __future__ imports must occur at the beginning of the file");
+                return false;
+            }
+            if (!check_future_features(c, s)) return false;
+            c->future_lineno = s->lineno;
+        } else {
+            done = true;
+        }
+    }
+    return true;
+}
+
+bool parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
+    Checker c = {lx, errors, false, true, 0, false, 0};
+    if (!check_future(&c, mod)) return c.future_annotations;
+    check_stmts(&c, mod->body);
+    return c.future_annotations;
+}

@@ -1,0 +1,22 @@
+/* parse_check.h — the syntax errors CPython raises after parsing, outside the symbol table:
+ * future.c (__future__ imports) and compile.c ('return'/'yield' outside function, 'break'
+ * outside loop, 'continue' not properly in loop, keyword argument repeated, starred
+ * expressions in the wrong place, assignment to __debug__).
+ *
+ * The module is walked in the order CPython's compiler visits it (a function body right at
+ * its def, an assignment's value before its targets, a class body before its bases), so
+ * that the first error recorded is the one CPython reports.  Errors are appended with phase
+ * PARSE_PHASE_FUTURE or PARSE_PHASE_COMPILER and CPython's (byte-based) columns. */
+#ifndef EMBER_FRONTEND_PARSE_CHECK_H
+#define EMBER_FRONTEND_PARSE_CHECK_H
+
+#include <stdbool.h>
+
+#include "src/frontend/ast.h"
+#include "src/frontend/errors.h"
+#include "src/frontend/lexer.h"
+
+/* Returns true when the module has `from __future__ import annotations`. */
+bool parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors);
+
+#endif

@@ -1,0 +1,744 @@
+/* parser.c — the parser driver and the machinery every rule uses: token fetching, error
+ * raising with CPython's location rules, the memo table, arena vectors, node helpers.
+ *
+ * The driver reproduces CPython 3.11's _PyPegen_run_parser: a first pass without the
+ * invalid_* rules; when it fails without raising, a second pass with them; then
+ * _PyPegen_set_syntax_error's choice ("unexpected indent", "invalid syntax" at the furthest
+ * token of the first pass) and the tokenizer-error override of
+ * _PyPegen_tokenize_full_source_to_check_for_errors.  That primary error goes first in the
+ * error list.  The driver then resynchronises at the next statement and keeps parsing one
+ * statement at a time to report further errors. */
+#include "src/frontend/parser.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/frontend/parse_check.h"
+#include "src/frontend/parse_fstring.h"
+#include "src/frontend/parser_internal.h"
+
+/* ---- tokens ---- */
+
+bool parse_fill(Parser *p) {
+    if (p->error_indicator) return false;
+    if (p->mark < p->fill) return true;
+    if (p->fill >= p->ntokens) { /* past the end: the last token repeats */
+        p->mark = p->ntokens - 1;
+        return true;
+    }
+    const Token *t = &p->tokens[p->fill++];
+    if (t->kind == TOK_ERRORTOKEN) {
+        parse_raise_lexer_error(p);
+        return false;
+    }
+    return true;
+}
+
+const Token *parse_peek(Parser *p) {
+    if (!parse_fill(p)) return NULL;
+    return &p->tokens[p->mark];
+}
+
+const Token *parse_expect(Parser *p, TokenKind kind) {
+    const Token *t = parse_peek(p);
+    if (!t || t->kind != kind) return NULL;
+    p->mark++;
+    return t;
+}
+
+bool parse_check_kind(Parser *p, TokenKind kind) {
+    const Token *t = parse_peek(p);
+    return t && t->kind == kind;
+}
+
+const Token *parse_last_token(Parser *p) { return &p->tokens[p->fill ? p->fill - 1 : 0]; }
+
+static bool is_whitespace_token(TokenKind k) {
+    return k == TOK_ENDMARKER || k == TOK_NEWLINE || k == TOK_INDENT || k == TOK_DEDENT;
+}
+
+Extra parse_extra(Parser *p, size_t start_mark) {
+    const Token *first = &p->tokens[start_mark];
+    const Token *last = first;
+    for (size_t m = p->mark; m-- > 0;) {
+        last = &p->tokens[m];
+        if (!is_whitespace_token(last->kind)) break;
+    }
+    return parse_extra_tokens(first, last);
+}
+
+Extra parse_extra_tokens(const Token *first, const Token *last) {
+    Extra x = {first->lineno, first->col_offset, last->end_lineno, last->end_col_offset};
+    return x;
+}
+
+AstExpr *parse_name_token(Parser *p) {
+    size_t mark = p->mark;
+    const Token *t = parse_expect(p, TOK_NAME);
+    if (!t) return NULL;
+    AstExpr *e = parse_expr_new(p, AST_EXPR_NAME, parse_extra(p, mark));
+    if (!e) return NULL;
+    e->v.Name.id = parse_strdup(p, t->start, t->len);
+    e->v.Name.ctx = AST_LOAD;
+    return e->v.Name.id ? e : NULL;
+}
+
+AstExpr *parse_soft_keyword(Parser *p, const char *kw) {
+    const Token *t = parse_peek(p);
+    if (!t || t->kind != TOK_NAME || t->len != strlen(kw) || memcmp(t->start, kw, t->len) != 0)
+        return NULL;
+    return parse_name_token(p);
+}
+
+/* ---- memo ---- */
+
+static size_t memo_hash(size_t mark, MemoRule rule, size_t cap) {
+    uint64_t h = (uint64_t)mark * 0x9E3779B97F4A7C15ull ^ (uint64_t)rule * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static MemoEntry *memo_slot(Parser *p, size_t mark, MemoRule rule) {
+    size_t i = memo_hash(mark, rule, p->memo_cap);
+    for (;;) {
+        MemoEntry *e = &p->memo[i];
+        if (e->mark == 0 || (e->mark == mark + 1 && e->rule == (uint32_t)rule)) return e;
+        i = (i + 1) & (p->memo_cap - 1);
+    }
+}
+
+bool parse_memo_get(Parser *p, MemoRule rule, void **result) {
+    if (!p->memo_cap) return false;
+    MemoEntry *e = memo_slot(p, p->mark, rule);
+    if (e->mark == 0) return false;
+    *result = e->result;
+    p->mark = e->end;
+    return true;
+}
+
+void parse_memo_put(Parser *p, size_t mark, MemoRule rule, void *result) {
+    if ((p->memo_count + 1) * 2 > p->memo_cap) {
+        size_t cap = p->memo_cap ? p->memo_cap * 2 : 1024;
+        MemoEntry *old = p->memo;
+        size_t old_cap = p->memo_cap;
+        MemoEntry *fresh = calloc(cap, sizeof *fresh);
+        if (!fresh) return; /* memoisation is only an optimisation */
+        p->memo = fresh;
+        p->memo_cap = cap;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i].mark) *memo_slot(p, old[i].mark - 1, (MemoRule)old[i].rule) = old[i];
+        free(old);
+    }
+    MemoEntry *e = memo_slot(p, mark, rule);
+    if (e->mark == 0) p->memo_count++;
+    e->mark = (uint32_t)(mark + 1);
+    e->rule = (uint32_t)rule;
+    e->end = p->mark;
+    e->result = result;
+}
+
+void parse_memo_clear(Parser *p) {
+    if (p->memo) memset(p->memo, 0, p->memo_cap * sizeof *p->memo);
+    p->memo_count = 0;
+}
+
+/* ---- errors ---- */
+
+static void clear_err(PendingError *e) {
+    free(e->message);
+    free(e->text);
+    memset(e, 0, sizeof *e);
+}
+
+static void set_err(Parser *p, ParseErrorKind kind, char *msg, int lineno, int col,
+                    int end_lineno, int end_col, const char *text, size_t text_len,
+                    bool from_tokenizer) {
+    clear_err(&p->err);
+    p->err.kind = kind;
+    p->err.message = msg;
+    p->err.lineno = lineno;
+    p->err.col_offset = col;
+    p->err.end_lineno = end_lineno;
+    p->err.end_col_offset = end_col;
+    p->err.from_tokenizer = from_tokenizer;
+    if (text) {
+        p->err.text = malloc(text_len + 1);
+        if (p->err.text) {
+            memcpy(p->err.text, text, text_len);
+            p->err.text[text_len] = '\0';
+            p->err.text_len = text_len;
+        }
+    }
+    p->has_err = true;
+    p->error_indicator = true;
+}
+
+void parse_stack_overflow(Parser *p) {
+    if (p->error_indicator) return;
+    const Token *t = parse_last_token(p);
+    size_t len;
+    const char *line = lex_line_nl(p->lx, t->lineno, &len);
+    set_err(p, PARSE_SYNTAX_ERROR,
+            parse_strdup_printf("too many nested expressions (parser stack overflow)"),
+            t->lineno, 0, t->lineno, 0, line, len, false);
+}
+
+/* _PyPegen_raise_error_known_location: cols are 1-based byte offsets (or CURRENT_POS),
+ * converted to character offsets against the error line. */
+static void *raise_known_v(Parser *p, ParseErrorKind kind, int lineno, int col, int end_lineno,
+                           int end_col, const char *fmt, va_list ap) {
+    if (p->error_indicator && p->has_err) return NULL;
+    const Token *last = parse_last_token(p);
+    if (end_lineno == PARSE_CURRENT_POS) end_lineno = last->end_lineno;
+    if (end_col == PARSE_CURRENT_POS) end_col = last->cur_col;
+    char body[512];
+    vsnprintf(body, sizeof body, fmt, ap);
+    char *msg = parse_strdup_printf("%s%s", p->fstring_mode ? "f-string: " : "", body);
+    size_t len = 0;
+    const char *line = lex_line_nl(p->lx, lineno, &len);
+    if (p->fstring_mode) {
+        col -= p->starting_col_offset;
+        end_col -= p->starting_col_offset;
+    }
+    int col_number = line ? parse_byte_to_char_offset(line, len, col < 0 ? 0 : col) : col;
+    int end_number = end_col;
+    if (end_col > 0 && line) end_number = parse_byte_to_char_offset(line, len, end_col);
+    set_err(p, kind, msg, lineno, col_number, end_lineno, end_number, line, len, false);
+    return NULL;
+}
+
+void *parse_raise_known(Parser *p, ParseErrorKind kind, int lineno, int col, int end_lineno,
+                        int end_col, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    raise_known_v(p, kind, lineno, col, end_lineno, end_col, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+/* _PyPegen_raise_error: located at the last token fetched (or known_err_token). */
+void *parse_raise(Parser *p, ParseErrorKind kind, const char *fmt, ...) {
+    if (p->error_indicator && p->has_err) return NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (p->fill == 0) {
+        raise_known_v(p, kind, 0, 0, 0, -1, fmt, ap);
+    } else {
+        const Token *t = p->known_err_token ? p->known_err_token : parse_last_token(p);
+        int col = t->col_offset == -1 ? t->cur_col : t->col_offset + 1;
+        int end = t->end_col_offset != -1 ? t->end_col_offset + 1 : -1;
+        raise_known_v(p, kind, t->lineno, col, t->end_lineno, end, fmt, ap);
+    }
+    va_end(ap);
+    return NULL;
+}
+
+void parse_raise_lexer_error(Parser *p) {
+    if (p->error_indicator && p->has_err) return;
+    const ParseError *e = &p->lx->error;
+    if (p->lx->out_of_memory) {
+        set_err(p, PARSE_SYNTAX_ERROR, parse_strdup_printf("out of memory"), 0, 0, 0, 0, NULL, 0,
+                true);
+        return;
+    }
+    set_err(p, e->kind, parse_strdup_printf("%s", e->message ? e->message : "?"), e->lineno,
+            e->col_offset, e->end_lineno, e->end_col_offset, e->text,
+            e->text ? strlen(e->text) : 0, true);
+}
+
+/* ---- arena helpers ---- */
+
+void *parse_alloc(Parser *p, size_t size) {
+    void *m = ast_arena_alloc(p->arena, size);
+    if (!m && !p->error_indicator)
+        set_err(p, PARSE_SYNTAX_ERROR, parse_strdup_printf("out of memory"), 0, 0, 0, 0, NULL, 0,
+                false);
+    return m;
+}
+
+const char *parse_strdup(Parser *p, const char *s, size_t len) {
+    char *d = parse_alloc(p, len + 1);
+    if (!d) return NULL;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    return d;
+}
+
+bool pvec_push(Parser *p, PVec *v, void *item) {
+    if (v->count == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 4;
+        void **items = parse_alloc(p, cap * sizeof *items);
+        if (!items) return false;
+        if (v->count) memcpy(items, v->items, v->count * sizeof *items);
+        v->items = items;
+        v->cap = cap;
+    }
+    v->items[v->count++] = item;
+    return true;
+}
+
+AstExpr *parse_expr_new(Parser *p, AstExprKind kind, Extra x) {
+    AstExpr *e = parse_alloc(p, sizeof *e);
+    if (!e) return NULL;
+    e->kind = kind;
+    e->lineno = x.lineno;
+    e->col_offset = x.col_offset;
+    e->end_lineno = x.end_lineno;
+    e->end_col_offset = x.end_col_offset;
+    return e;
+}
+
+AstStmt *parse_stmt_new(Parser *p, AstStmtKind kind, Extra x) {
+    AstStmt *s = parse_alloc(p, sizeof *s);
+    if (!s) return NULL;
+    s->kind = kind;
+    s->lineno = x.lineno;
+    s->col_offset = x.col_offset;
+    s->end_lineno = x.end_lineno;
+    s->end_col_offset = x.end_col_offset;
+    return s;
+}
+
+/* ---- node helpers (CPython's action_helpers.c) ---- */
+
+static AstExprSeq set_seq_context(Parser *p, AstExprSeq seq, AstExprContext ctx) {
+    AstExprSeq out = {NULL, seq.count};
+    if (!seq.count) return out;
+    out.items = parse_alloc(p, seq.count * sizeof *out.items);
+    if (!out.items) return out;
+    for (size_t i = 0; i < seq.count; i++) out.items[i] = parse_set_expr_context(p, seq.items[i], ctx);
+    return out;
+}
+
+/* _PyPegen_set_expr_context: a copy of e with the new context (shared nodes stay intact). */
+AstExpr *parse_set_expr_context(Parser *p, AstExpr *e, AstExprContext ctx) {
+    if (!e) return NULL;
+    AstExpr *n;
+    switch (e->kind) {
+    case AST_EXPR_NAME:
+    case AST_EXPR_TUPLE:
+    case AST_EXPR_LIST:
+    case AST_EXPR_SUBSCRIPT:
+    case AST_EXPR_ATTRIBUTE:
+    case AST_EXPR_STARRED:
+        n = parse_alloc(p, sizeof *n);
+        if (!n) return NULL;
+        *n = *e;
+        break;
+    default:
+        return e;
+    }
+    switch (e->kind) {
+    case AST_EXPR_NAME: n->v.Name.ctx = ctx; break;
+    case AST_EXPR_TUPLE:
+        n->v.Tuple.elts = set_seq_context(p, e->v.Tuple.elts, ctx);
+        n->v.Tuple.ctx = ctx;
+        break;
+    case AST_EXPR_LIST:
+        n->v.List.elts = set_seq_context(p, e->v.List.elts, ctx);
+        n->v.List.ctx = ctx;
+        break;
+    case AST_EXPR_SUBSCRIPT: n->v.Subscript.ctx = ctx; break;
+    case AST_EXPR_ATTRIBUTE: n->v.Attribute.ctx = ctx; break;
+    case AST_EXPR_STARRED:
+        n->v.Starred.value = parse_set_expr_context(p, e->v.Starred.value, ctx);
+        n->v.Starred.ctx = ctx;
+        break;
+    default: break;
+    }
+    return n;
+}
+
+const char *parse_expr_name(const AstExpr *e) {
+    switch (e->kind) {
+    case AST_EXPR_ATTRIBUTE: return "attribute";
+    case AST_EXPR_SUBSCRIPT: return "subscript";
+    case AST_EXPR_STARRED: return "starred";
+    case AST_EXPR_NAME: return "name";
+    case AST_EXPR_LIST: return "list";
+    case AST_EXPR_TUPLE: return "tuple";
+    case AST_EXPR_LAMBDA: return "lambda";
+    case AST_EXPR_CALL: return "function call";
+    case AST_EXPR_BOOL_OP:
+    case AST_EXPR_BIN_OP:
+    case AST_EXPR_UNARY_OP: return "expression";
+    case AST_EXPR_GENERATOR_EXP: return "generator expression";
+    case AST_EXPR_YIELD:
+    case AST_EXPR_YIELD_FROM: return "yield expression";
+    case AST_EXPR_LIST_COMP: return "list comprehension";
+    case AST_EXPR_SET_COMP: return "set comprehension";
+    case AST_EXPR_DICT_COMP: return "dict comprehension";
+    case AST_EXPR_DICT: return "dict literal";
+    case AST_EXPR_SET: return "set display";
+    case AST_EXPR_JOINED_STR:
+    case AST_EXPR_FORMATTED_VALUE: return "f-string expression";
+    case AST_EXPR_CONSTANT:
+        switch (e->v.Constant.value.type) {
+        case AST_CONST_NONE: return "None";
+        case AST_CONST_BOOL: return e->v.Constant.value.b ? "True" : "False";
+        case AST_CONST_ELLIPSIS: return "ellipsis";
+        default: return "literal";
+        }
+    case AST_EXPR_COMPARE: return "comparison";
+    case AST_EXPR_IF_EXP: return "conditional expression";
+    case AST_EXPR_SLICE: break;
+    }
+    return "expression";
+}
+
+AstExpr *parse_get_invalid_target(AstExpr *e, TargetsType type) {
+    if (!e) return NULL;
+    switch (e->kind) {
+    case AST_EXPR_LIST:
+    case AST_EXPR_TUPLE: {
+        AstExprSeq elts = e->kind == AST_EXPR_LIST ? e->v.List.elts : e->v.Tuple.elts;
+        for (size_t i = 0; i < elts.count; i++) {
+            AstExpr *child = parse_get_invalid_target(elts.items[i], type);
+            if (child) return child;
+        }
+        return NULL;
+    }
+    case AST_EXPR_STARRED:
+        if (type == DEL_TARGETS) return e;
+        return parse_get_invalid_target(e->v.Starred.value, type);
+    case AST_EXPR_COMPARE:
+        if (type == FOR_TARGETS) {
+            if (e->v.Compare.ops.items[0] == AST_IN)
+                return parse_get_invalid_target(e->v.Compare.left, type);
+            return NULL;
+        }
+        return e;
+    case AST_EXPR_NAME:
+    case AST_EXPR_SUBSCRIPT:
+    case AST_EXPR_ATTRIBUTE: return NULL;
+    default: return e;
+    }
+}
+
+void *parse_raise_invalid_target(Parser *p, TargetsType type, AstExpr *e) {
+    AstExpr *bad = parse_get_invalid_target(e, type);
+    if (!bad) return NULL;
+    const char *fmt = type == DEL_TARGETS ? "cannot delete %s" : "cannot assign to %s";
+    return RAISE_AT(bad, fmt, parse_expr_name(bad));
+}
+
+bool parse_is_legacy_stmt(const AstExpr *name) {
+    if (!name || name->kind != AST_EXPR_NAME) return false;
+    return strcmp(name->v.Name.id, "print") == 0 || strcmp(name->v.Name.id, "exec") == 0;
+}
+
+AstArguments *parse_empty_arguments(Parser *p) { return parse_alloc(p, sizeof(AstArguments)); }
+
+static bool append_args(Parser *p, PVec *dst, const PVec *src) {
+    for (size_t i = 0; src && i < src->count; i++)
+        if (!pvec_push(p, dst, src->items[i])) return false;
+    return true;
+}
+
+static bool append_pairs(Parser *p, PVec *names, PVec *values, const PVec *pairs) {
+    for (size_t i = 0; pairs && i < pairs->count; i++) {
+        NameDefaultPair *pair = pairs->items[i];
+        if (names && !pvec_push(p, names, pair->arg)) return false;
+        if (values && !pvec_push(p, values, pair->value)) return false;
+    }
+    return true;
+}
+
+/* _PyPegen_make_arguments */
+AstArguments *parse_make_arguments(Parser *p, PVec *slash_without_default,
+                                   SlashWithDefault *slash_with_default, PVec *plain_names,
+                                   PVec *names_with_default, StarEtc *star_etc) {
+    AstArguments *a = parse_empty_arguments(p);
+    if (!a) return NULL;
+    PVec posonly = {0}, posargs = {0}, defaults = {0}, kwonly = {0}, kwdefaults = {0};
+    bool ok = true;
+    if (slash_without_default) {
+        ok = append_args(p, &posonly, slash_without_default);
+    } else if (slash_with_default) {
+        ok = append_args(p, &posonly, &slash_with_default->plain_names) &&
+             append_pairs(p, &posonly, NULL, &slash_with_default->names_with_defaults);
+    }
+    ok = ok && append_args(p, &posargs, plain_names) &&
+         append_pairs(p, &posargs, NULL, names_with_default);
+    if (slash_with_default)
+        ok = ok && append_pairs(p, NULL, &defaults, &slash_with_default->names_with_defaults);
+    ok = ok && append_pairs(p, NULL, &defaults, names_with_default);
+    if (star_etc) ok = ok && append_pairs(p, &kwonly, &kwdefaults, &star_etc->kwonlyargs);
+    if (!ok) return NULL;
+    a->posonlyargs = SEQ(AstArgSeq, posonly);
+    a->args = SEQ(AstArgSeq, posargs);
+    a->defaults = SEQ(AstExprSeq, defaults);
+    a->kwonlyargs = SEQ(AstArgSeq, kwonly);
+    a->kw_defaults = SEQ(AstExprSeq, kwdefaults);
+    if (star_etc) {
+        a->vararg = star_etc->vararg;
+        a->kwarg = star_etc->kwarg;
+    }
+    return a;
+}
+
+AstExpr *parse_last_comprehension_item(AstComprehension *c) {
+    if (c->ifs.count == 0) return c->iter;
+    return c->ifs.items[c->ifs.count - 1];
+}
+
+/* ---- driver ---- */
+
+static void parser_init(Parser *p, Lexer *lx, AstArena *arena, const char *filename) {
+    memset(p, 0, sizeof *p);
+    p->lx = lx;
+    p->tokens = lx->tokens;
+    p->ntokens = lx->count;
+    p->arena = arena;
+    p->filename = filename;
+}
+
+static void parser_fini(Parser *p) {
+    clear_err(&p->err);
+    free(p->memo);
+}
+
+static void reset_for_pass(Parser *p, size_t start, bool invalid_rules) {
+    parse_memo_clear(p);
+    p->mark = start;
+    p->call_invalid_rules = invalid_rules;
+    p->level = 0;
+    p->known_err_token = NULL;
+}
+
+static void raise_unclosed_from_lexer(Parser *p) {
+    const Lexer *lx = p->lx;
+    size_t len;
+    const char *line = lex_line_nl(lx, lx->open_lineno, &len);
+    char *msg = parse_strdup_printf("'%c' was never closed", lx->open_char);
+    int col = line ? parse_byte_to_char_offset(line, len, lx->open_col + 1) : lx->open_col + 1;
+    set_err(p, PARSE_SYNTAX_ERROR, msg, lx->open_lineno, col, lx->open_lineno, 0, line, len, true);
+}
+
+/* _PyPegen_tokenize_full_source_to_check_for_errors */
+static void check_rest_of_source(Parser *p) {
+    const Lexer *lx = p->lx;
+    if (lx->error_class == LEX_ERR_NONE && !lx->out_of_memory) return;
+    if (lx->error_class == LEX_ERR_RAISED || lx->out_of_memory) {
+        p->error_indicator = false;
+        p->has_err = false;
+        parse_raise_lexer_error(p);
+        return;
+    }
+    const Token *cur = p->known_err_token ? p->known_err_token : parse_last_token(p);
+    if (lx->open_level > 0 && cur->lineno > lx->open_lineno) raise_unclosed_from_lexer(p);
+}
+
+/* _PyPegen_set_syntax_error */
+static void set_syntax_error(Parser *p, const Token *last_token) {
+    if (p->has_err) {
+        if (!p->err.from_tokenizer) check_rest_of_source(p);
+        return;
+    }
+    p->error_indicator = false;
+    if (p->fill == 0) {
+        RAISE_SYNTAX_ERROR("error at start before reading any input");
+        return;
+    }
+    if (last_token->kind == TOK_INDENT || last_token->kind == TOK_DEDENT) {
+        RAISE_INDENTATION_ERROR(last_token->kind == TOK_INDENT ? "unexpected indent"
+                                                               : "unexpected unindent");
+        return;
+    }
+    RAISE_AT(last_token, "invalid syntax");
+    check_rest_of_source(p);
+}
+
+/* One failed parse attempt starting at `start`: second pass and error selection.  The
+ * first pass must just have run (its furthest token is tokens[fill - 1]). */
+static void diagnose(Parser *p, size_t start, bool whole_file) {
+    const Token *last_token = parse_last_token(p);
+    if (!p->has_err) {
+        reset_for_pass(p, start, true);
+        if (whole_file) parse_file_rule(p);
+        else parse_statement_rule(p);
+    }
+    set_syntax_error(p, last_token);
+}
+
+static void record_error(Parser *p, ParseErrorList *errors) {
+    const PendingError *e = &p->err;
+    parse_errors_add(errors, e->kind, PARSE_PHASE_PARSER, e->message ? e->message : "?",
+                     e->lineno, e->col_offset, e->end_lineno, e->end_col_offset, e->text,
+                     e->text_len);
+}
+
+/* Index after the statement that failed: past the next NEWLINE at or after `from`, then
+ * past an indented block following it. */
+static size_t resync_point(Parser *p, size_t from) {
+    size_t i = from;
+    while (i < p->ntokens && p->tokens[i].kind != TOK_NEWLINE && p->tokens[i].kind != TOK_ENDMARKER &&
+           p->tokens[i].kind != TOK_ERRORTOKEN)
+        i++;
+    if (i < p->ntokens && p->tokens[i].kind == TOK_NEWLINE) i++;
+    if (i < p->ntokens && p->tokens[i].kind == TOK_INDENT) {
+        int depth = 0;
+        for (; i < p->ntokens; i++) {
+            TokenKind k = p->tokens[i].kind;
+            if (k == TOK_INDENT) depth++;
+            else if (k == TOK_DEDENT && --depth == 0) {
+                i++;
+                break;
+            } else if (k == TOK_ENDMARKER || k == TOK_ERRORTOKEN) break;
+        }
+    }
+    return i;
+}
+
+/* After the primary error: parse the remaining statements one by one for more errors. */
+static void collect_more_errors(Parser *p, size_t from, ParseErrorList *errors, int max_errors) {
+    size_t i = resync_point(p, from);
+    while (i < p->ntokens && (int)parse_errors_count_upto(errors, PARSE_PHASE_PARSER) < max_errors) {
+        TokenKind k = p->tokens[i].kind;
+        if (k == TOK_ENDMARKER || k == TOK_ERRORTOKEN) break; /* lexer errors are not repeated */
+        if (k == TOK_DEDENT || k == TOK_NEWLINE) {
+            i++;
+            continue;
+        }
+        if (k == TOK_INDENT) {
+            i = resync_point(p, i) > i ? resync_point(p, i) : i + 1;
+            continue;
+        }
+        clear_err(&p->err);
+        p->has_err = p->error_indicator = false;
+        p->fill = i;
+        reset_for_pass(p, i, false);
+        if (parse_statement_rule(p) && !p->error_indicator) {
+            i = p->mark;
+            continue;
+        }
+        size_t furthest = p->fill ? p->fill - 1 : i;
+        diagnose(p, i, false);
+        if (p->has_err && p->err.from_tokenizer) break;
+        if (p->has_err) record_error(p, errors);
+        size_t next = resync_point(p, furthest > i ? furthest : i);
+        i = next > i ? next : i + 1;
+    }
+}
+
+/* The f-string expression sub-parser (fstring_compile_expr's second parser): the rule is
+ * `fstring: star_expressions`, with CPython's two passes; its error becomes the parent's. */
+AstExpr *parse_fstring_subparse(Parser *parent, const char *src, size_t len, int lineno,
+                                int col_offset) {
+    if (parent->fstring_depth >= 8) {
+        parse_raise(parent, PARSE_SYNTAX_ERROR, "f-string: expressions nested too deeply");
+        return NULL;
+    }
+    Lexer lx;
+    LexOptions lo = {lineno, col_offset};
+    lex_tokenize(&lx, src, len, &lo);
+    if (lx.out_of_memory || lx.count == 0) {
+        lex_free(&lx);
+        parse_raise(parent, PARSE_SYNTAX_ERROR, "out of memory");
+        return NULL;
+    }
+    Parser p;
+    parser_init(&p, &lx, parent->arena, parent->filename);
+    p.fstring_mode = true;
+    p.starting_lineno = lineno;
+    p.starting_col_offset = col_offset;
+    p.fstring_depth = parent->fstring_depth + 1;
+    p.level = parent->level;
+    AstExpr *e = parse_star_expressions_rule(&p);
+    if (!e || p.error_indicator) {
+        e = NULL;
+        const Token *last_token = parse_last_token(&p);
+        if (!p.has_err) {
+            reset_for_pass(&p, 0, true);
+            p.level = parent->level;
+            parse_star_expressions_rule(&p);
+        }
+        set_syntax_error(&p, last_token);
+        clear_err(&parent->err);
+        parent->err = p.err;
+        parent->err.from_tokenizer = false;
+        memset(&p.err, 0, sizeof p.err);
+        parent->has_err = true;
+        parent->error_indicator = true;
+    }
+    parser_fini(&p);
+    lex_free(&lx);
+    return e;
+}
+
+static int parse_tokens(Lexer *lx, const ParseOptions *opts, AstArena *arena, AstModule **out,
+                        ParseErrorList *errors) {
+    Parser p;
+    parser_init(&p, lx, arena, opts ? opts->filename : NULL);
+    int max_errors = opts && opts->max_errors > 0 ? opts->max_errors : 50;
+    AstModule *mod = parse_file_rule(&p);
+    if (mod && !p.error_indicator) {
+        parser_fini(&p);
+        *out = mod;
+        size_t before = errors->count;
+        parse_check_module(mod, lx, errors);
+        return errors->count > before ? -1 : 0;
+    }
+    size_t furthest = p.fill ? p.fill - 1 : 0;
+    diagnose(&p, 0, true);
+    record_error(&p, errors);
+    if (!p.err.from_tokenizer) collect_more_errors(&p, furthest, errors, max_errors);
+    parser_fini(&p);
+    return -1;
+}
+
+int parse_source(const char *src, size_t len, const ParseOptions *opts, AstArena *arena,
+                 AstModule **out, ParseErrorList *errors) {
+    *out = NULL;
+    Lexer lx;
+    LexOptions lo = {1, 0};
+    lex_tokenize(&lx, src, len, &lo);
+    int r;
+    if (lx.out_of_memory || lx.count == 0) {
+        parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, "out of memory", 0, 0, 0,
+                         0, NULL, 0);
+        r = -1;
+    } else {
+        r = parse_tokens(&lx, opts, arena, out, errors);
+    }
+    lex_free(&lx);
+    return r;
+}
+
+int parse_file(const char *path, AstArena *arena, AstModule **out, ParseErrorList *errors) {
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        char *msg = parse_strdup_printf("can't open file '%s': %s", path, strerror(errno));
+        parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, msg ? msg : "can't open file",
+                         0, 0, 0, 0, NULL, 0);
+        free(msg);
+        return -1;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, "out of memory", 0,
+                                 0, 0, 0, NULL, 0);
+                return -1;
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) break;
+    }
+    fclose(f);
+    ParseOptions opts = {path, 0};
+    int r = parse_source(buf ? buf : "", len, &opts, arena, out, errors);
+    free(buf);
+    return r;
+}
