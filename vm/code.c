@@ -354,9 +354,12 @@ static void analyse(Analysis *a, int32_t *label_pos) {
                 }
                 flow_to(a, i + 1, depth, blocks->next, i);
             } else {
-                /* handler: entered with the outer blocks, depth at setup + the exception */
-                flow_to(a, target, depth + 1, blocks, i);
-                flow_to(a, i + 1, depth, push_block(a, target, depth, blocks), i);
+                /* handler: entered with the outer blocks, the stack cut to the block's depth
+                 * plus the exception.  SETUP_WITH follows BEFORE_WITH, whose __enter__ result
+                 * is not part of the protected state: its block depth is one less. */
+                int32_t bd = op == OP_SETUP_WITH ? depth - 1 : depth;
+                flow_to(a, target, bd + 1, blocks, i);
+                flow_to(a, i + 1, depth, push_block(a, target, bd, blocks), i);
             }
             continue;
         }

@@ -46,7 +46,7 @@
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
 #define TOP() (sp[-1])
-#define PEEK(n) (sp[-(n)])
+#define PEEK(n) (sp[-(ptrdiff_t)(n)])
 #define NAME(i) ((StrObj *)f->code->names->items[(i)].as.o)
 #define CONST(i) (f->code->consts->items[(i)])
 #define LOAD_REGS()                                 \

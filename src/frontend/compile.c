@@ -647,7 +647,6 @@ static void comp_try_except(Compiler *c, const AstStmt *s) {
         if (!h->type && i + 1 < hs->count) comp_error(c, h->lineno, h->col_offset, "default 'except:' must be last");
         Label next = comp_label(c);
         if (h->type) {
-            comp_emit(c, OP_COPY, 1);
             comp_expr(c, h->type);
             comp_emit(c, OP_CHECK_EXC_MATCH, 0);
             comp_emit_jump(c, OP_POP_JUMP_IF_FALSE, next);

@@ -1,0 +1,94 @@
+/* src/cli/main.c — the `ember` command.
+ *
+ *   ember run FILE [args...]     run a script as __main__ (sys.argv = [FILE, args...])
+ *   ember -c CODE [args...]      run source text (sys.argv = ['-c', args...])
+ *   ember dis FILE               print the bytecode of every code object in CPython dis layout
+ *
+ * An uncaught exception prints a CPython-format traceback on stderr and exits 1; a syntax error
+ * prints file:line:col, the line and a caret, and exits 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ember/ember.h"
+#include "vm/dis.h"
+#include "vm/vm.h"
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: ember run FILE [args...]\n"
+            "       ember -c CODE [args...]\n"
+            "       ember dis FILE\n");
+    return 2;
+}
+
+static char *read_all(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc(n > 0 ? (size_t)n + 1 : 1);
+    size_t got = n > 0 ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    buf[got] = 0;
+    *len = got;
+    return buf;
+}
+
+static int finish(EmVM *vm, int rc) {
+    int status = 0;
+    if (rc < 0) {
+        status = em_exit_status(vm);
+        em_print_error(vm);
+    }
+    fflush(stdout);
+    em_vm_free(vm);
+    return status;
+}
+
+static int cmd_run(int argc, char **argv) {
+    if (argc < 1) return usage();
+    EmVM *vm = em_vm_new();
+    em_set_argv(vm, argc, argv);
+    return finish(vm, em_run_file(vm, argv[0]));
+}
+
+static int cmd_c(int argc, char **argv) {
+    if (argc < 1) return usage();
+    EmVM *vm = em_vm_new();
+    char *saved = argv[0];
+    argv[0] = "-c";
+    em_set_argv(vm, argc, argv);
+    argv[0] = saved;
+    return finish(vm, em_run_string(vm, saved, "<string>"));
+}
+
+static int cmd_dis(int argc, char **argv) {
+    if (argc != 1) return usage();
+    size_t len;
+    char *src = read_all(argv[0], &len);
+    if (!src) {
+        fprintf(stderr, "ember: can't open file '%s'\n", argv[0]);
+        return 1;
+    }
+    EmVM *vm = em_vm_new();
+    CodeObj *co = vm->compile(vm, src, len, argv[0], 0);
+    free(src);
+    if (!co) return finish(vm, -1);
+    dis_code(vm, co, stdout, true);
+    return finish(vm, 0);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "-c") == 0) return cmd_c(argc - 2, argv + 2);
+    if (strcmp(cmd, "dis") == 0) return cmd_dis(argc - 2, argv + 2);
+    if (strcmp(cmd, "--version") == 0) {
+        printf("ember 0.1.0\n");
+        return 0;
+    }
+    return usage();
+}
