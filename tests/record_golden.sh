@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Records NAME.expected for golden programs from the real thing: CPython 3.11 for pure-language
+# tests (`python3 -X no_debug_ranges`, whose traceback layout Ember matches), or the PyTorch
+# oracle (../shared/oracle/run_oracle.py) with --torch.  Never hand-edit an expected file;
+# tests of Ember-only output (syntax-error diagnostics, dis) are recorded with --ember after
+# checking by eye that the message text is CPython's.
+# usage: record_golden.sh [--torch|--ember EMBER] FILE.py...
+set -eu
+mode=python
+if [[ ${1:-} == --torch ]]; then mode=torch; shift; fi
+if [[ ${1:-} == --ember ]]; then mode=ember; ember=$(realpath "$2"); shift 2; fi
+top=$(cd "$(dirname "$0")/.." && pwd)
+for f in "$@"; do
+  d=$(dirname "$f"); b=$(basename "$f")
+  case $mode in
+    python) out=$(cd "$d" && python3 -X no_debug_ranges "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
+    torch) out=$(cd "$d" && /usr/bin/python3 "$top/../shared/oracle/run_oracle.py" "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
+    ember) out=$(cd "$d" && "$ember" run "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
+  esac
+  printf '%s\n' "$out" > "${f%.py}.expected"
+  echo "recorded ${f%.py}.expected"
+done
