@@ -89,12 +89,14 @@ void code_trace(VM *vm, Obj *o) {
 
 void code_finalize(VM *vm, Obj *o) {
     CodeObj *c = (CodeObj *)o;
-    VM_FREE_ARRAY(vm, Instr, c->code, c->ncode);
-    VM_FREE_ARRAY(vm, int32_t, c->lines, c->ncode);
-    VM_FREE_ARRAY(vm, int32_t, c->cols, c->ncode);
-    VM_FREE_ARRAY(vm, ExcEntry, c->exc_table, c->nexc);
-    VM_FREE_ARRAY(vm, InlineCache, c->caches, c->ncaches);
-    VM_FREE_ARRAY(vm, int32_t, c->cell2arg, c->cellvars ? c->cellvars->len : 0);
+    /* sizes as allocated by asm_assemble (at least one element each) */
+    int32_t n = c->ncode ? c->ncode : 1;
+    if (c->code) VM_FREE_ARRAY(vm, Instr, c->code, n);
+    if (c->lines) VM_FREE_ARRAY(vm, int32_t, c->lines, n);
+    if (c->cols) VM_FREE_ARRAY(vm, int32_t, c->cols, n);
+    if (c->exc_table) VM_FREE_ARRAY(vm, ExcEntry, c->exc_table, c->nexc ? c->nexc : 1);
+    if (c->caches) VM_FREE_ARRAY(vm, InlineCache, c->caches, c->ncaches);
+    if (c->cell2arg) VM_FREE_ARRAY(vm, int32_t, c->cell2arg, c->ncells ? c->ncells : 1);
     if (c->tracer_free && c->tracer_data) c->tracer_free(c->tracer_data);
 }
 
@@ -448,10 +450,13 @@ CodeObj *asm_assemble(Builder *b) {
     }
     if (ntab) memcpy(co->exc_table, tab, sizeof(ExcEntry) * (size_t)ntab);
     free(tab);
+    /* set counts only once their arrays exist: the allocation may run the collector, which
+     * traces this half-built code object */
+    InlineCache *caches = VM_ALLOC_ARRAY(vm, InlineCache, ncache);
+    if (!caches) goto fail_co;
+    memset(caches, 0, sizeof(InlineCache) * (size_t)ncache);
+    co->caches = caches;
     co->ncaches = ncache;
-    co->caches = VM_ALLOC_ARRAY(vm, InlineCache, ncache);
-    if (!co->caches) goto fail_co;
-    memset(co->caches, 0, sizeof(InlineCache) * (size_t)ncache);
     co->stacksize = a.maxdepth;
     co->consts = list_to_tuple(vm, b->consts);
     co->names = co->consts ? list_to_tuple(vm, b->names) : NULL;
@@ -460,8 +465,10 @@ CodeObj *asm_assemble(Builder *b) {
     co->freevars = co->cellvars ? list_to_tuple(vm, b->freevars) : NULL;
     if (!co->freevars) goto fail_co;
     int32_t ncells = (int32_t)co->cellvars->len;
-    co->cell2arg = VM_ALLOC_ARRAY(vm, int32_t, ncells ? ncells : 1);
-    if (!co->cell2arg) goto fail_co;
+    int32_t *c2a = VM_ALLOC_ARRAY(vm, int32_t, ncells ? ncells : 1);
+    if (!c2a) goto fail_co;
+    co->cell2arg = c2a;
+    co->ncells = ncells;
     int32_t nargs = b->argcount + b->kwonlyargcount + ((b->flags & CO_VARARGS) ? 1 : 0) +
                     ((b->flags & CO_VARKEYWORDS) ? 1 : 0);
     for (int32_t c = 0; c < ncells; c++) {

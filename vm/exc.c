@@ -44,13 +44,15 @@ static Value exc_alloc(VM *vm, TypeObj *t) {
 }
 
 Value vm_new_exception(VM *vm, TypeObj *type, Value msg) {
-    if (!val_is_null(msg)) vm_push_root(vm, msg);
+    vm_push_root(vm, msg);
     Value e = type->alloc == exc_alloc ? exc_alloc(vm, type) : type_call(vm, type, 0, NULL, NULL);
-    if (!val_is_null(msg)) vm_pop_root(vm);
-    if (val_is_null(e) || val_is_null(msg)) return e;
+    if (val_is_null(e) || val_is_null(msg)) {
+        vm_pop_root(vm);
+        return e;
+    }
     vm_push_root(vm, e);
     TupleObj *args = tuple_pack(vm, 1, msg);
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 2);
     if (!args) return val_null();
     ((ExceptionObj *)e.as.o)->args = args;
     return e;

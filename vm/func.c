@@ -45,6 +45,10 @@ extern void code_trace(VM *vm, Obj *o);
 extern void code_finalize(VM *vm, Obj *o);
 
 FunctionObj *func_new(VM *vm, CodeObj *co, DictObj *globals) {
+    /* look the module name up before allocating: the lookup interns (allocates) */
+    StrObj *key = vm_intern_str(vm, "__name__");
+    if (!key) return NULL;
+    Value mod = dict_get_str(globals, key);
     FunctionObj *fn = gc_alloc(vm, vm->t_function, sizeof(FunctionObj));
     if (!fn) return NULL;
     fn->code = co;
@@ -52,7 +56,6 @@ FunctionObj *func_new(VM *vm, CodeObj *co, DictObj *globals) {
     fn->name = co->name;
     fn->qualname = co->qualname;
     fn->doc = val_none();
-    Value mod = dict_get_str(globals, vm_intern_str(vm, "__name__"));
     fn->module = val_is_null(mod) ? val_none() : mod;
     /* a docstring is the first constant of a function whose body starts with a string */
     if (co->consts->len && val_is_str(vm, co->consts->items[0]) && (co->flags & CO_OPTIMIZED) &&

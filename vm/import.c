@@ -330,5 +330,7 @@ int vm_import_star(VM *vm, Value module, DictObj *into) {
 void import_init(VM *vm) {
     vm->modules = dict_new(vm);
     vm->path = list_new(vm, 0);
+    extern void module_trace(VM * vm, Obj * o);
     vm->t_module->dict_offset = offsetof(ModuleObj, dict);
+    vm->t_module->trace = module_trace;
 }

@@ -133,6 +133,12 @@ void vm_register_native_module(VM *vm, const char *name, NativeModuleInit init) 
     vm->native_modules = d;
 }
 
+void module_trace(VM *vm, Obj *o) {
+    ModuleObj *m = (ModuleObj *)o;
+    gc_mark(vm, m->dict);
+    gc_mark(vm, m->name);
+}
+
 Value module_new(VM *vm, const char *name) {
     ModuleObj *m = gc_alloc(vm, vm->t_module, sizeof(ModuleObj));
     if (!m) return val_null();
