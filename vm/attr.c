@@ -314,3 +314,52 @@ Value super_getattr(VM *vm, Value su, StrObj *name) {
     if (!val_is_null(v) || !val_is_null(vm->exc)) return v;
     return vm_raise(vm, vm->e_AttributeError, "'super' object has no attribute '%s'", name->data);
 }
+
+/* ---- inline-cache fills for the interpreter ----------------------------------------------------
+ * Each returns true when attribute access on instances of t with this name can take the fast
+ * path (checked against the cached type and class epoch):
+ *   load:   no class attribute shadows the instance dict, and no __getattribute__ override;
+ *           a miss in the dict takes the slow path (which handles __getattr__ and errors)
+ *   store:  the generic __setattr__ and no data descriptor: an existing dict entry is updated
+ *   method: the class attribute is a plain function or native method; the instance dict is
+ *           still checked for a shadowing entry on every call */
+
+bool attr_cache_fill_load(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
+    if (!t->dict_offset || t->layout == OBJ_LAYOUT_TYPE || t == vm->t_super) return false;
+    Value ga = type_special(vm, t, SP_GETATTRIBUTE);
+    if (!val_is_null(ga) && (ga.tag != VAL_OBJ || ga.as.o->type->layout != OBJ_LAYOUT_NATIVE)) return false;
+    if (!val_is_null(type_lookup(vm, t, name))) return false;
+    c->key1 = (uint64_t)(uintptr_t)t;
+    c->key2 = vm->class_epoch;
+    c->hint = 0;
+    return true;
+}
+
+bool attr_cache_fill_store(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
+    if (!t->dict_offset || t->layout == OBJ_LAYOUT_TYPE) return false;
+    Value hook = type_special(vm, t, SP_SETATTR);
+    if (!val_is_null(hook) && !is_native_fn(hook, object_setattr_fn)) return false;
+    Value descr = type_lookup(vm, t, name);
+    if (!val_is_null(descr) && is_data_descriptor(vm, descr)) return false;
+    c->key1 = (uint64_t)(uintptr_t)t;
+    c->key2 = vm->class_epoch;
+    c->hint = 0;
+    return true;
+}
+
+bool attr_cache_fill_method(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
+    if (t->layout == OBJ_LAYOUT_TYPE || t == vm->t_super || t == vm->t_module) return false;
+    Value descr = type_lookup(vm, t, name);
+    if (descr.tag != VAL_OBJ) return false;
+    TypeObj *dt = descr.as.o->type;
+    bool ok = dt == vm->t_function;
+    if (dt->layout == OBJ_LAYOUT_NATIVE) {
+        NativeObj *n = (NativeObj *)descr.as.o;
+        ok = (n->flags & NATIVEF_METHOD) && (!n->owner || type_is_subtype(t, n->owner));
+    }
+    if (!ok) return false;
+    c->key1 = (uint64_t)(uintptr_t)t;
+    c->key2 = vm->class_epoch;
+    c->value = descr;
+    return true;
+}

@@ -132,42 +132,13 @@ int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv
 
 /* ---- frames --------------------------------------------------------------------------- */
 
-Frame *frame_push(VM *vm, CodeObj *co, Obj *func, DictObj *globals, DictObj *locals_dict) {
+Frame *frame_push_slow(VM *vm, CodeObj *co) {
     if (vm->depth >= vm->recursion_limit) {
         vm_raise(vm, vm->e_RecursionError, "maximum recursion depth exceeded");
         return NULL;
     }
-    size_t need = (size_t)co->nlocalsplus + (size_t)co->stacksize;
-    if (vm->stack_top + need > vm->stack_limit) {
-        vm_raise(vm, vm->e_RecursionError, "maximum recursion depth exceeded (value stack full)");
-        return NULL;
-    }
-    Frame *f = &vm->frame_pool[vm->depth];
-    f->code = co;
-    f->func = func;
-    f->globals = globals;
-    f->builtins = vm->builtins;
-    f->locals_dict = locals_dict;
-    f->localsplus = vm->stack_top;
-    for (int32_t i = 0; i < co->nlocalsplus; i++) f->localsplus[i] = val_null();
-    f->stack = f->sp = f->localsplus + co->nlocalsplus;
-    f->ip = 0;
-    f->prev = vm->frame;
-    f->gen = NULL;
-    f->is_entry = true;
-    f->owns_stack = true;
-    f->kwnames = NULL;
-    f->yielded = false;
-    vm->stack_top = f->stack + co->stacksize;
-    vm->depth++;
-    return f;
-}
-
-void frame_pop(VM *vm, Frame *f) {
-    if (f->owns_stack) {
-        vm->stack_top = f->localsplus;
-        vm->depth--;
-    }
+    vm_raise(vm, vm->e_RecursionError, "maximum recursion depth exceeded (value stack full)");
+    return NULL;
 }
 
 /* ---- dispatch ------------------------------------------------------------------------- */

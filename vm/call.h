@@ -5,10 +5,39 @@
 
 #include "vm/vm.h"
 
+Frame *frame_push_slow(VM *vm, CodeObj *co);
+
 /* Push a frame for co (fast locals cleared, value stack empty).  NULL + RecursionError when
- * the recursion limit or the value stack is exhausted. */
-Frame *frame_push(VM *vm, CodeObj *co, Obj *func, DictObj *globals, DictObj *locals_dict);
-void frame_pop(VM *vm, Frame *f);
+ * the recursion limit or the value stack is exhausted.  Inline: it is on every call. */
+static inline Frame *frame_push(VM *vm, CodeObj *co, Obj *func, DictObj *globals, DictObj *locals_dict) {
+    size_t need = (size_t)co->nlocalsplus + (size_t)co->stacksize;
+    if (__builtin_expect(vm->depth >= vm->recursion_limit || vm->stack_top + need > vm->stack_limit, 0))
+        return frame_push_slow(vm, co);
+    /* Pool frames keep builtins, gen = NULL, owns_stack, yielded = false from vm_new, and a
+     * frame's kwnames is always NULL when it ends (CALL consumes what KW_NAMES set), so only
+     * the per-call fields are written. */
+    Frame *f = &vm->frame_pool[vm->depth];
+    f->code = co;
+    f->func = func;
+    f->globals = globals;
+    f->locals_dict = locals_dict;
+    f->localsplus = vm->stack_top;
+    for (int32_t i = 0; i < co->nlocalsplus; i++) f->localsplus[i] = val_null();
+    f->stack = f->sp = f->localsplus + co->nlocalsplus;
+    f->ip = 0;
+    f->prev = vm->frame;
+    f->is_entry = true;
+    vm->stack_top = f->stack + co->stacksize;
+    vm->depth++;
+    return f;
+}
+
+static inline void frame_pop(VM *vm, Frame *f) {
+    if (f->owns_stack) {
+        vm->stack_top = f->localsplus;
+        vm->depth--;
+    }
+}
 /* Bind call arguments into a function's fast locals (CPython's rules and messages). */
 int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv, TupleObj *kw) EM_WUR;
 /* Call f with self prepended to the positional arguments. */

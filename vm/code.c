@@ -379,6 +379,32 @@ static void analysis_free(Analysis *a) {
 
 static TupleObj *list_to_tuple(VM *vm, ListObj *l) { return tuple_from_array(vm, l->items, l->len); }
 
+/* Peephole pass over the assembled instructions: fuse LOAD_FAST+LOAD_FAST,
+ * LOAD_FAST+LOAD_CONST and STORE_FAST+LOAD_FAST into superinstructions, in place.  The second
+ * half becomes a NOP that the fused instruction skips: indices stay the same, so jump targets
+ * and the line and exception tables stay valid. */
+static void fuse_superinstructions(CodeObj *co) {
+    bool *target = calloc((size_t)co->ncode + 1, sizeof(bool));
+    for (int32_t i = 0; i < co->ncode; i++)
+        if (op_info[co->code[i].op].flags & F_JUMP) target[co->code[i].arg] = true;
+    for (int32_t k = 0; k < co->nexc; k++) target[co->exc_table[k].handler] = true;
+    for (int32_t i = 0; i + 1 < co->ncode; i++) {
+        Instr *x = &co->code[i], *y = &co->code[i + 1];
+        if (target[i + 1] || co->lines[i] != co->lines[i + 1] || x->arg > 0xFFFF || y->arg > 0xFFFF) continue;
+        Opcode fused = OP__COUNT;
+        if (x->op == OP_LOAD_FAST && y->op == OP_LOAD_FAST) fused = OP_LOAD_FAST_LOAD_FAST;
+        else if (x->op == OP_LOAD_FAST && y->op == OP_LOAD_CONST) fused = OP_LOAD_FAST_LOAD_CONST;
+        else if (x->op == OP_STORE_FAST && y->op == OP_LOAD_FAST) fused = OP_STORE_FAST_LOAD_FAST;
+        if (fused == OP__COUNT) continue;
+        x->arg = x->arg | (y->arg << 16);
+        x->op = (uint8_t)fused;
+        y->op = OP_NOP;
+        y->arg = 0;
+        i++;
+    }
+    free(target);
+}
+
 CodeObj *asm_assemble(Builder *b) {
     VM *vm = b->vm;
     Analysis a = {.ins = b->ins, .n = b->n};
@@ -442,14 +468,16 @@ CodeObj *asm_assemble(Builder *b) {
         }
         tab[ntab++] = (ExcEntry){at, at + 1, h, (uint32_t)blk->depth};
     }
-    co->nexc = ntab;
-    co->exc_table = VM_ALLOC_ARRAY(vm, ExcEntry, ntab ? ntab : 1);
-    if (!co->exc_table) {
+    ExcEntry *et = VM_ALLOC_ARRAY(vm, ExcEntry, ntab ? ntab : 1);
+    if (!et) {
         free(tab);
         goto fail_co;
     }
-    if (ntab) memcpy(co->exc_table, tab, sizeof(ExcEntry) * (size_t)ntab);
+    if (ntab) memcpy(et, tab, sizeof(ExcEntry) * (size_t)ntab);
     free(tab);
+    co->exc_table = et;
+    co->nexc = ntab;
+    fuse_superinstructions(co);
     /* set counts only once their arrays exist: the allocation may run the collector, which
      * traces this half-built code object */
     InlineCache *caches = VM_ALLOC_ARRAY(vm, InlineCache, ncache);
@@ -519,6 +547,14 @@ int code_verify(VM *vm, CodeObj *co) {
             break;
         }
         case ARGK_LOCAL: if (in.arg >= (uint32_t)co->nlocals) err = "local index out of range"; break;
+        case ARGK_LOCAL2:
+            if ((in.arg & 0xFFFF) >= (uint32_t)co->nlocals || (in.arg >> 16) >= (uint32_t)co->nlocals)
+                err = "local index out of range";
+            break;
+        case ARGK_LOCAL_CONST:
+            if ((in.arg & 0xFFFF) >= (uint32_t)co->nlocals || (in.arg >> 16) >= (uint32_t)co->consts->len)
+                err = "operand out of range";
+            break;
         case ARGK_FREE:
             if (in.op != OP_COPY_FREE_VARS && in.arg >= (uint32_t)nfree) err = "cell index out of range";
             break;
@@ -556,7 +592,7 @@ int code_verify(VM *vm, CodeObj *co) {
                 sd[ns++] = d + code_stack_effect((Opcode)in.op, in.arg, true);
             }
             if (!(fl & F_TERM)) {
-                succ[ns] = i + 1;
+                succ[ns] = i + code_width((Opcode)in.op);
                 sd[ns++] = d + code_stack_effect((Opcode)in.op, in.arg, false);
             }
             if (fl & F_RAISE || in.op == OP_CALL) {

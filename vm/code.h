@@ -29,7 +29,7 @@ typedef enum Opcode {
 
 typedef enum OpArgKind {
     ARGK_NONE, ARGK_CONST, ARGK_NAME, ARGK_LOCAL, ARGK_FREE, ARGK_JUMP, ARGK_COUNT, ARGK_CMP,
-    ARGK_BINOP, ARGK_FLAGS,
+    ARGK_BINOP, ARGK_FLAGS, ARGK_LOCAL2, ARGK_LOCAL_CONST,
 } OpArgKind;
 
 enum { F_JUMP = 1, F_COND = 2, F_TERM = 4, F_RAISE = 8, F_STORE = 16, F_PSEUDO = 32 };
@@ -90,6 +90,7 @@ enum {
 typedef struct InlineCache {
     uint64_t key1, key2;
     Value value;
+    int64_t hint;           /* LOAD_ATTR/STORE_ATTR: last entry index of the name in the dict */
 } InlineCache;
 
 struct CodeObj {
@@ -174,6 +175,10 @@ int32_t asm_freevar(Builder *b, StrObj *s);
  * (SystemError naming the problem) if the instruction list is malformed. */
 CodeObj *asm_assemble(Builder *b);
 
+/* Instruction slots an instruction occupies: superinstructions own the slot after them. */
+static inline int code_width(Opcode op) {
+    return (op == OP_LOAD_FAST_LOAD_FAST || op == OP_LOAD_FAST_LOAD_CONST || op == OP_STORE_FAST_LOAD_FAST) ? 2 : 1;
+}
 /* Stack effect of one instruction; `jump` selects the taken branch of conditional jumps. */
 int code_stack_effect(Opcode op, uint32_t arg, bool jump);
 /* Check a code object: valid opcodes/operands, jump targets, no underflow, consistent depth

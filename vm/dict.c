@@ -12,7 +12,7 @@
 
 /* Versions come from one global counter, so a version identifies a dict's state uniquely (the
  * interpreter's LOAD_GLOBAL cache relies on that). */
-static uint64_t dict_version_counter;
+uint64_t dict_version_counter;
 #define BUMP(d) ((d)->version = ++dict_version_counter)
 #define IX_EMPTY (-1)
 #define IX_DUMMY (-2)
@@ -123,7 +123,7 @@ restart:;
     }
 }
 
-static int64_t find_str(DictObj *d, StrObj *key) {
+int64_t dict_find_str(DictObj *d, StrObj *key) {
     int64_t h = str_hash(key);
     if (!d->index) {
         for (int64_t i = 0; i < d->nentries; i++) {
@@ -157,7 +157,7 @@ static int64_t find_str(DictObj *d, StrObj *key) {
 }
 
 Value dict_get_str(DictObj *d, StrObj *key) {
-    int64_t i = find_str(d, key);
+    int64_t i = dict_find_str(d, key);
     return i >= 0 ? d->entries[i].value : val_null();
 }
 
@@ -168,7 +168,7 @@ Value dict_get_c(VM *vm, DictObj *d, const char *key) {
 
 int dict_lookup(VM *vm, DictObj *d, Value key, Value *out) {
     if (val_is_str(vm, key)) {
-        int64_t i = find_str(d, (StrObj *)key.as.o);
+        int64_t i = dict_find_str(d, (StrObj *)key.as.o);
         if (i < 0) return 0;
         *out = d->entries[i].value;
         return 1;
@@ -261,7 +261,7 @@ int dict_set(VM *vm, DictObj *d, Value key, Value v) {
 }
 
 int dict_set_str(VM *vm, DictObj *d, StrObj *key, Value v) {
-    int64_t i = find_str(d, key);
+    int64_t i = dict_find_str(d, key);
     if (i >= 0) {
         d->entries[i].value = v;
         BUMP(d);
@@ -305,7 +305,7 @@ static void delete_at(DictObj *d, int64_t i) {
 int dict_del(VM *vm, DictObj *d, Value key, Value *old) {
     int64_t i;
     if (val_is_str(vm, key)) {
-        i = find_str(d, (StrObj *)key.as.o);
+        i = dict_find_str(d, (StrObj *)key.as.o);
     } else {
         int64_t h;
         if (vm_hash(vm, key, &h) < 0) return -1;
@@ -319,7 +319,7 @@ int dict_del(VM *vm, DictObj *d, Value key, Value *old) {
 }
 
 int dict_del_str(VM *vm, DictObj *d, StrObj *key) {
-    int64_t i = find_str(d, key);
+    int64_t i = dict_find_str(d, key);
     if (i < 0) return 0;
     delete_at(d, i);
     return 1;

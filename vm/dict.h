@@ -10,6 +10,14 @@ DictObj *dict_new(VM *vm);
 DictObj *dict_new_typed(VM *vm, TypeObj *t);
 /* 1 found (*out set), 0 absent, -1 error (a key's __hash__/__eq__ raised). */
 int dict_lookup(VM *vm, DictObj *d, Value key, Value *out) EM_WUR;
+/* Entry index of a str key, or -1; never raises.  Interned keys match by pointer first. */
+int64_t dict_find_str(DictObj *d, StrObj *key);
+/* Overwrite the value of live entry i (the interpreter's attribute caches use the index). */
+extern uint64_t dict_version_counter;
+static inline void dict_set_at(DictObj *d, int64_t i, Value v) {
+    d->entries[i].value = v;
+    d->version = ++dict_version_counter;
+}
 /* Lookup of a str key; never raises.  VAL_NULL if absent. */
 Value dict_get_str(DictObj *d, StrObj *key);
 Value dict_get_c(VM *vm, DictObj *d, const char *key);   /* interns key */

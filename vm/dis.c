@@ -46,6 +46,20 @@ static void argrepr(VM *vm, const CodeObj *co, Instr in, char *buf, size_t cap) 
         return;
     }
     case ARGK_JUMP: snprintf(buf, cap, "to %u", in.arg * 2); return;
+    case ARGK_LOCAL2:
+        snprintf(buf, cap, "%s, %s", AS_STR(co->varnames->items[in.arg & 0xFFFF])->data,
+                 AS_STR(co->varnames->items[in.arg >> 16])->data);
+        return;
+    case ARGK_LOCAL_CONST: {
+        Value v = co->consts->items[in.arg >> 16];
+        Value saved = vm->exc;
+        vm->exc = val_null();
+        Value r = vm_repr(vm, v);
+        snprintf(buf, cap, "%s, %s", AS_STR(co->varnames->items[in.arg & 0xFFFF])->data,
+                 val_is_null(r) ? "?" : AS_STR(r)->data);
+        vm->exc = saved;
+        return;
+    }
     case ARGK_CMP: snprintf(buf, cap, "%s", cmp_symbol[in.arg]); return;
     case ARGK_BINOP:
         if (in.arg >= BINOP_INPLACE) snprintf(buf, cap, "%s=", binop_symbol[in.arg - BINOP_INPLACE]);
@@ -78,7 +92,7 @@ static void dis_one(VM *vm, const CodeObj *co, FILE *out) {
         if (op_info[co->code[i].op].flags & F_JUMP) target[co->code[i].arg] = true;
     for (int32_t k = 0; k < co->nexc; k++) target[co->exc_table[k].handler] = true;
     int last_line = -1;
-    for (int32_t i = 0; i < co->ncode; i++) {
+    for (int32_t i = 0; i < co->ncode; i += code_width((Opcode)co->code[i].op)) {
         Instr in = co->code[i];
         int line = co->lines[i];
         char linebuf[16];

@@ -24,7 +24,9 @@
 #if defined(EMBER_DISPATCH_SWITCH) || !defined(__GNUC__)
 #define DISPATCH()                  \
     do {                            \
-        in = *pc++;                 \
+        op = pc->op;                \
+        oparg = pc->arg;            \
+        pc++;                       \
         goto dispatch_switch;       \
     } while (0)
 #define CASE(op) case OP_##op:
@@ -32,8 +34,8 @@
 #define USE_GOTO 1
 #define DISPATCH()                  \
     do {                            \
-        in = *pc++;                 \
-        goto *labels[in.op];        \
+        oparg = pc->arg;            \
+        goto *labels[(pc++)->op];   \
     } while (0)
 #define CASE(op) L_##op:
 #endif
@@ -43,9 +45,24 @@
         f->sp = sp;                                 \
         f->ip = (int32_t)(pc - code) - 1;           \
     } while (0)
-#define PUSH(v) (*sp++ = (v))
+/* Values move as two 8-byte words, never as one 16-byte block: handlers write a result's tag
+ * and payload separately, and a 16-byte reload of those two stores stalls store-to-load
+ * forwarding (it cost more than the rest of a loop iteration). */
+#define VSET(dst, src)                  \
+    do {                                \
+        Value _s = (src);               \
+        Value *_d = &(dst);             \
+        _d->tag = _s.tag;               \
+        _d->as.i = _s.as.i;             \
+    } while (0)
+#define PUSH(v)             \
+    do {                    \
+        VSET(*sp, (v));     \
+        sp++;               \
+    } while (0)
 #define POP() (*--sp)
 #define TOP() (sp[-1])
+#define SET_TOP(v) VSET(sp[-1], (v))
 #define PEEK(n) (sp[-(ptrdiff_t)(n)])
 #define NAME(i) ((StrObj *)f->code->names->items[(i)].as.o)
 #define CONST(i) (f->code->consts->items[(i)])
@@ -84,17 +101,17 @@ static Value name_error(VM *vm, StrObj *name) {
 }
 
 /* LOAD_GLOBAL with its inline cache: (globals version, builtins version) -> value. */
-static Value load_global(VM *vm, Frame *f, Instr in) {
-    StrObj *name = NAME(in.arg >> 1);
-    InlineCache *c = &f->code->caches[in.cache];
+static Value load_global(VM *vm, Frame *f, uint32_t oparg, uint16_t cache) {
+    StrObj *name = NAME(oparg >> 1);
+    InlineCache *c = &f->code->caches[cache];
     /* dict versions are unique across all dicts, so the pair identifies both dicts' state */
-    if (in.cache && c->key1 == f->globals->version && c->key2 == f->builtins->version &&
+    if (cache && c->key1 == f->globals->version && c->key2 == f->builtins->version &&
         !val_is_null(c->value))
         return c->value;
     Value v = dict_get_str(f->globals, name);
     if (val_is_null(v)) v = dict_get_str(f->builtins, name);
     if (val_is_null(v)) return name_error(vm, name);
-    if (in.cache) {
+    if (cache) {
         c->key1 = f->globals->version;
         c->key2 = f->builtins->version;
         c->value = v;
@@ -309,7 +326,10 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
     const Instr *pc;
     Value *sp;
     Value *locals;
-    Instr in;
+    uint32_t oparg;
+#ifndef USE_GOTO
+    uint8_t op;
+#endif
     f->is_entry = true;
     vm->frame = f;
     code = f->code->code;
@@ -327,7 +347,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
 
 #ifndef USE_GOTO
 dispatch_switch:
-    switch (in.op) {
+    switch (op) {
 #endif
 
     CASE(NOP) DISPATCH();
@@ -340,68 +360,106 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(COPY) {
-        Value v = PEEK(in.arg);
+        Value v = PEEK(oparg);
         PUSH(v);
         DISPATCH();
     }
     CASE(SWAP) {
         Value t = TOP();
-        TOP() = PEEK(in.arg);
-        PEEK(in.arg) = t;
+        SET_TOP(PEEK(oparg));
+        PEEK(oparg) = t;
         DISPATCH();
     }
     CASE(LOAD_CONST) {
-        PUSH(CONST(in.arg));
+        PUSH(CONST(oparg));
         DISPATCH();
     }
     CASE(LOAD_FAST) {
-        Value v = locals[in.arg];
+        Value v = locals[oparg];
         if (val_is_null(v)) {
             SYNC();
-            unbound_local(vm, f, in.arg);
+            unbound_local(vm, f, oparg);
             goto error;
         }
         PUSH(v);
         DISPATCH();
     }
+    CASE(LOAD_FAST_LOAD_FAST) {
+        Value a = locals[oparg & 0xFFFF], b = locals[oparg >> 16];
+        if (val_is_null(a) || val_is_null(b)) {
+            SYNC();
+            unbound_local(vm, f, val_is_null(a) ? oparg & 0xFFFF : oparg >> 16);
+            goto error;
+        }
+        PUSH(a);
+        PUSH(b);
+        pc++;
+        DISPATCH();
+    }
+    CASE(LOAD_FAST_LOAD_CONST) {
+        Value a = locals[oparg & 0xFFFF];
+        if (val_is_null(a)) {
+            SYNC();
+            unbound_local(vm, f, oparg & 0xFFFF);
+            goto error;
+        }
+        PUSH(a);
+        PUSH(CONST(oparg >> 16));
+        pc++;
+        DISPATCH();
+    }
+    CASE(STORE_FAST_LOAD_FAST) {
+        VSET(locals[oparg & 0xFFFF], sp[-1]);
+        Value b = locals[oparg >> 16];
+        if (val_is_null(b)) {
+            sp--;
+            SYNC();
+            unbound_local(vm, f, oparg >> 16);
+            goto error;
+        }
+        SET_TOP(b);
+        pc++;
+        DISPATCH();
+    }
     CASE(STORE_FAST) {
-        locals[in.arg] = POP();
+        sp--;
+        VSET(locals[oparg], *sp);
         DISPATCH();
     }
     CASE(DELETE_FAST) {
-        if (val_is_null(locals[in.arg])) {
+        if (val_is_null(locals[oparg])) {
             SYNC();
-            unbound_local(vm, f, in.arg);
+            unbound_local(vm, f, oparg);
             goto error;
         }
-        locals[in.arg] = val_null();
+        locals[oparg] = val_null();
         DISPATCH();
     }
     CASE(LOAD_GLOBAL) {
         SYNC();
-        Value v = load_global(vm, f, in);
+        Value v = load_global(vm, f, oparg, pc[-1].cache);
         if (val_is_null(v)) goto error;
-        if (in.arg & 1) PUSH(val_null());
+        if (oparg & 1) PUSH(val_null());
         PUSH(v);
         DISPATCH();
     }
     CASE(STORE_GLOBAL) {
         SYNC();
-        if (dict_set_str(vm, f->globals, NAME(in.arg), TOP()) < 0) goto error;
+        if (dict_set_str(vm, f->globals, NAME(oparg), TOP()) < 0) goto error;
         sp--;
         DISPATCH();
     }
     CASE(DELETE_GLOBAL) {
         SYNC();
-        if (dict_del_str(vm, f->globals, NAME(in.arg)) == 0) {
-            name_error(vm, NAME(in.arg));
+        if (dict_del_str(vm, f->globals, NAME(oparg)) == 0) {
+            name_error(vm, NAME(oparg));
             goto error;
         }
         DISPATCH();
     }
     CASE(LOAD_NAME) {
         SYNC();
-        Value v = load_name(vm, f, NAME(in.arg));
+        Value v = load_name(vm, f, NAME(oparg));
         if (val_is_null(v)) goto error;
         PUSH(v);
         DISPATCH();
@@ -409,8 +467,8 @@ dispatch_switch:
     CASE(STORE_NAME) {
         SYNC();
         DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
-        int rc = d->hdr.type == vm->t_dict ? dict_set_str(vm, d, NAME(in.arg), TOP())
-                                           : vm_setitem(vm, val_obj(d), val_obj(NAME(in.arg)), TOP());
+        int rc = d->hdr.type == vm->t_dict ? dict_set_str(vm, d, NAME(oparg), TOP())
+                                           : vm_setitem(vm, val_obj(d), val_obj(NAME(oparg)), TOP());
         if (rc < 0) goto error;
         sp--;
         DISPATCH();
@@ -418,18 +476,18 @@ dispatch_switch:
     CASE(DELETE_NAME) {
         SYNC();
         DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
-        if (dict_del_str(vm, d, NAME(in.arg)) == 0) {
-            name_error(vm, NAME(in.arg));
+        if (dict_del_str(vm, d, NAME(oparg)) == 0) {
+            name_error(vm, NAME(oparg));
             goto error;
         }
         DISPATCH();
     }
     CASE(MAKE_CELL) {
         SYNC();
-        int32_t slot = f->code->nlocals + (int32_t)in.arg;
+        int32_t slot = f->code->nlocals + (int32_t)oparg;
         CellObj *c = gc_alloc(vm, vm->t_cell, sizeof(CellObj));
         if (!c) goto error;
-        int32_t a = f->code->cell2arg[in.arg];
+        int32_t a = f->code->cell2arg[oparg];
         c->v = a >= 0 ? locals[a] : val_null();
         locals[slot] = val_obj(c);
         DISPATCH();
@@ -437,33 +495,33 @@ dispatch_switch:
     CASE(COPY_FREE_VARS) {
         FunctionObj *fn = (FunctionObj *)f->func;
         int32_t base = f->code->nlocals + (int32_t)f->code->cellvars->len;
-        for (uint32_t i = 0; i < in.arg; i++) locals[base + i] = fn->closure->items[i];
+        for (uint32_t i = 0; i < oparg; i++) locals[base + i] = fn->closure->items[i];
         DISPATCH();
     }
     CASE(LOAD_CLOSURE) {
-        PUSH(locals[f->code->nlocals + in.arg]);
+        PUSH(locals[f->code->nlocals + oparg]);
         DISPATCH();
     }
     CASE(LOAD_DEREF) {
-        CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+        CellObj *c = (CellObj *)locals[f->code->nlocals + oparg].as.o;
         if (val_is_null(c->v)) {
             SYNC();
-            unbound_deref(vm, f, in.arg);
+            unbound_deref(vm, f, oparg);
             goto error;
         }
         PUSH(c->v);
         DISPATCH();
     }
     CASE(STORE_DEREF) {
-        CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+        CellObj *c = (CellObj *)locals[f->code->nlocals + oparg].as.o;
         c->v = POP();
         DISPATCH();
     }
     CASE(DELETE_DEREF) {
-        CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+        CellObj *c = (CellObj *)locals[f->code->nlocals + oparg].as.o;
         if (val_is_null(c->v)) {
             SYNC();
-            unbound_deref(vm, f, in.arg);
+            unbound_deref(vm, f, oparg);
             goto error;
         }
         c->v = val_null();
@@ -471,13 +529,13 @@ dispatch_switch:
     }
     CASE(LOAD_CLASSDEREF) {
         SYNC();
-        StrObj *name = cell_name(f, in.arg);
+        StrObj *name = cell_name(f, oparg);
         Value v = f->locals_dict ? dict_get_str(f->locals_dict, name) : val_null();
         if (val_is_null(v)) {
-            CellObj *c = (CellObj *)locals[f->code->nlocals + in.arg].as.o;
+            CellObj *c = (CellObj *)locals[f->code->nlocals + oparg].as.o;
             v = c->v;
             if (val_is_null(v)) {
-                unbound_deref(vm, f, in.arg);
+                unbound_deref(vm, f, oparg);
                 goto error;
             }
         }
@@ -486,29 +544,85 @@ dispatch_switch:
     }
 
     CASE(LOAD_ATTR) {
+        Value o = TOP();
+        uint16_t cslot = pc[-1].cache;
+        InlineCache *c = &f->code->caches[cslot];
+        if (o.tag == VAL_OBJ && cslot) {
+            TypeObj *t = o.as.o->type;
+            if (c->key1 == (uint64_t)(uintptr_t)t && c->key2 == vm->class_epoch) {
+                DictObj *d = *(DictObj **)((char *)o.as.o + t->dict_offset);
+                if (d) {
+                    StrObj *name = NAME(oparg);
+                    int64_t h = c->hint;
+                    if (!(h < d->nentries && d->entries[h].key.as.o == (Obj *)name && d->entries[h].key.tag == VAL_OBJ))
+                        h = c->hint = dict_find_str(d, name);
+                    if (h >= 0) {
+                        SET_TOP(d->entries[h].value);
+                        DISPATCH();
+                    }
+                }
+            }
+        }
         SYNC();
-        Value v = vm_getattr(vm, TOP(), NAME(in.arg));
+        Value v = vm_getattr(vm, o, NAME(oparg));
         if (val_is_null(v)) goto error;
-        TOP() = v;
+        if (o.tag == VAL_OBJ && cslot && !attr_cache_fill_load(vm, o.as.o->type, NAME(oparg), c)) c->key1 = 0;
+        SET_TOP(v);
         DISPATCH();
     }
     CASE(STORE_ATTR) {
+        Value o = TOP();
+        uint16_t cslot = pc[-1].cache;
+        InlineCache *c = &f->code->caches[cslot];
+        if (o.tag == VAL_OBJ && cslot) {
+            TypeObj *t = o.as.o->type;
+            if (c->key1 == (uint64_t)(uintptr_t)t && c->key2 == vm->class_epoch) {
+                DictObj *d = *(DictObj **)((char *)o.as.o + t->dict_offset);
+                if (d) {
+                    StrObj *name = NAME(oparg);
+                    int64_t h = c->hint;
+                    if (!(h < d->nentries && d->entries[h].key.as.o == (Obj *)name && d->entries[h].key.tag == VAL_OBJ))
+                        h = c->hint = dict_find_str(d, name);
+                    if (h >= 0) {
+                        dict_set_at(d, h, PEEK(2));
+                        sp -= 2;
+                        DISPATCH();
+                    }
+                }
+            }
+        }
         SYNC();
-        if (vm_setattr(vm, TOP(), NAME(in.arg), PEEK(2)) < 0) goto error;
+        if (vm_setattr(vm, o, NAME(oparg), PEEK(2)) < 0) goto error;
+        if (o.tag == VAL_OBJ && cslot && !attr_cache_fill_store(vm, o.as.o->type, NAME(oparg), c)) c->key1 = 0;
         sp -= 2;
         DISPATCH();
     }
     CASE(DELETE_ATTR) {
         SYNC();
-        if (vm_delattr(vm, TOP(), NAME(in.arg)) < 0) goto error;
+        if (vm_delattr(vm, TOP(), NAME(oparg)) < 0) goto error;
         sp--;
         DISPATCH();
     }
     CASE(LOAD_METHOD) {
+        Value o = TOP();
+        uint16_t cslot = pc[-1].cache;
+        InlineCache *c = &f->code->caches[cslot];
+        if (o.tag == VAL_OBJ && cslot) {
+            TypeObj *t = o.as.o->type;
+            if (c->key1 == (uint64_t)(uintptr_t)t && c->key2 == vm->class_epoch) {
+                DictObj *d = t->dict_offset ? *(DictObj **)((char *)o.as.o + t->dict_offset) : NULL;
+                if (!d || dict_find_str(d, NAME(oparg)) < 0) {
+                    SET_TOP(c->value);
+                    PUSH(o);
+                    DISPATCH();
+                }
+            }
+        }
         SYNC();
         Value meth, self;
-        if (vm_load_method(vm, TOP(), NAME(in.arg), &meth, &self) < 0) goto error;
-        TOP() = meth;
+        if (vm_load_method(vm, o, NAME(oparg), &meth, &self) < 0) goto error;
+        if (!val_is_null(meth) && cslot && !attr_cache_fill_method(vm, o.as.o->type, NAME(oparg), c)) c->key1 = 0;
+        SET_TOP(meth);
         PUSH(self);
         DISPATCH();
     }
@@ -519,7 +633,7 @@ dispatch_switch:
             int64_t i = k.as.i < 0 ? k.as.i + l->len : k.as.i;
             if (i >= 0 && i < l->len) {
                 sp--;
-                TOP() = l->items[i];
+                SET_TOP(l->items[i]);
                 DISPATCH();
             }
         }
@@ -527,7 +641,7 @@ dispatch_switch:
         Value v = vm_getitem(vm, c, k);
         if (val_is_null(v)) goto error;
         sp--;
-        TOP() = v;
+        SET_TOP(v);
         DISPATCH();
     }
     CASE(STORE_SUBSCR) {
@@ -544,10 +658,10 @@ dispatch_switch:
     }
     CASE(BUILD_SLICE) {
         SYNC();
-        Value step = in.arg == 3 ? TOP() : val_none();
-        Value s = slice_new(vm, PEEK(in.arg), PEEK(in.arg - 1), step);
+        Value step = oparg == 3 ? TOP() : val_none();
+        Value s = slice_new(vm, PEEK(oparg), PEEK(oparg - 1), step);
         if (val_is_null(s)) goto error;
-        sp -= in.arg;
+        sp -= oparg;
         PUSH(s);
         DISPATCH();
     }
@@ -556,28 +670,28 @@ dispatch_switch:
         Value a = PEEK(2), b = TOP();
         if (a.tag == VAL_INT && b.tag == VAL_INT) {
             int64_t r;
-            int op = (int)in.arg;
+            int op = (int)oparg;
             if (op >= BINOP_INPLACE) op -= BINOP_INPLACE;
             switch (op) {
             case BINOP_ADD:
                 if (__builtin_add_overflow(a.as.i, b.as.i, &r)) break;
                 sp--;
-                TOP() = val_int(r);
+                SET_TOP(val_int(r));
                 DISPATCH();
             case BINOP_SUBTRACT:
                 if (__builtin_sub_overflow(a.as.i, b.as.i, &r)) break;
                 sp--;
-                TOP() = val_int(r);
+                SET_TOP(val_int(r));
                 DISPATCH();
             case BINOP_MULTIPLY:
                 if (__builtin_mul_overflow(a.as.i, b.as.i, &r)) break;
                 sp--;
-                TOP() = val_int(r);
+                SET_TOP(val_int(r));
                 DISPATCH();
             default: break;
             }
         } else if (a.tag == VAL_FLOAT && b.tag == VAL_FLOAT) {
-            int op = (int)in.arg;
+            int op = (int)oparg;
             if (op >= BINOP_INPLACE) op -= BINOP_INPLACE;
             double r;
             switch (op) {
@@ -589,43 +703,60 @@ dispatch_switch:
             goto binop_slow;
         float_done:
             sp--;
-            TOP() = val_float(r);
+            SET_TOP(val_float(r));
             DISPATCH();
         }
     binop_slow:
         SYNC();
-        Value r = vm_binary_op(vm, (int)in.arg, a, b);
+        Value r = vm_binary_op(vm, (int)oparg, a, b);
         if (val_is_null(r)) goto error;
         sp--;
-        TOP() = r;
+        SET_TOP(r);
         DISPATCH();
     }
-    CASE(UNARY_NEGATIVE)
-    CASE(UNARY_POSITIVE)
+    CASE(UNARY_NEGATIVE) {
+        Value v = TOP();
+        if (v.tag == VAL_FLOAT) {
+            SET_TOP(val_float(-v.as.f));
+            DISPATCH();
+        }
+        SYNC();
+        Value r = vm_unary_op(vm, OP_UNARY_NEGATIVE, v);
+        if (val_is_null(r)) goto error;
+        SET_TOP(r);
+        DISPATCH();
+    }
+    CASE(UNARY_POSITIVE) {
+        SYNC();
+        Value r = vm_unary_op(vm, OP_UNARY_POSITIVE, TOP());
+        if (val_is_null(r)) goto error;
+        SET_TOP(r);
+        DISPATCH();
+    }
     CASE(UNARY_INVERT) {
         SYNC();
-        Value r = vm_unary_op(vm, in.op, TOP());
+        Value r = vm_unary_op(vm, OP_UNARY_INVERT, TOP());
         if (val_is_null(r)) goto error;
-        TOP() = r;
+        SET_TOP(r);
         DISPATCH();
     }
     CASE(UNARY_NOT) {
         Value v = TOP();
         if (v.tag == VAL_BOOL) {
-            TOP() = val_bool(!v.as.b);
+            SET_TOP(val_bool(!v.as.b));
             DISPATCH();
         }
         SYNC();
         int t = vm_truthy(vm, v);
         if (t < 0) goto error;
-        TOP() = val_bool(!t);
+        SET_TOP(val_bool(!t));
         DISPATCH();
     }
     CASE(COMPARE_OP) {
         Value a = PEEK(2), b = TOP();
         if (a.tag == VAL_INT && b.tag == VAL_INT) {
             bool r;
-            switch (in.arg) {
+            switch (oparg) {
             case CMP_LT: r = a.as.i < b.as.i; break;
             case CMP_LE: r = a.as.i <= b.as.i; break;
             case CMP_EQ: r = a.as.i == b.as.i; break;
@@ -633,21 +764,27 @@ dispatch_switch:
             case CMP_GT: r = a.as.i > b.as.i; break;
             default: r = a.as.i >= b.as.i; break;
             }
+            /* compare-and-branch: a conditional jump that consumes the result needs no bool */
+            if (pc->op == OP_POP_JUMP_IF_FALSE || pc->op == OP_POP_JUMP_IF_TRUE) {
+                sp -= 2;
+                pc = (r == (pc->op == OP_POP_JUMP_IF_TRUE)) ? code + pc->arg : pc + 1;
+                DISPATCH();
+            }
             sp--;
-            TOP() = val_bool(r);
+            SET_TOP(val_bool(r));
             DISPATCH();
         }
         SYNC();
-        Value r = vm_compare(vm, (CompareOp)in.arg, a, b);
+        Value r = vm_compare(vm, (CompareOp)oparg, a, b);
         if (val_is_null(r)) goto error;
         sp--;
-        TOP() = r;
+        SET_TOP(r);
         DISPATCH();
     }
     CASE(IS_OP) {
-        bool r = val_identical(PEEK(2), TOP()) ^ (in.arg != 0);
+        bool r = val_identical(PEEK(2), TOP()) ^ (oparg != 0);
         sp--;
-        TOP() = val_bool(r);
+        SET_TOP(val_bool(r));
         DISPATCH();
     }
     CASE(CONTAINS_OP) {
@@ -655,12 +792,12 @@ dispatch_switch:
         int r = vm_contains(vm, TOP(), PEEK(2));
         if (r < 0) goto error;
         sp--;
-        TOP() = val_bool((r != 0) ^ (in.arg != 0));
+        SET_TOP(val_bool((r != 0) ^ (oparg != 0)));
         DISPATCH();
     }
 
     CASE(JUMP) {
-        pc = code + in.arg;
+        pc = code + oparg;
         DISPATCH();
     }
     CASE(POP_JUMP_IF_FALSE) {
@@ -673,7 +810,7 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (!t) pc = code + in.arg;
+        if (!t) pc = code + oparg;
         DISPATCH();
     }
     CASE(POP_JUMP_IF_TRUE) {
@@ -686,23 +823,30 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (t) pc = code + in.arg;
+        if (t) pc = code + oparg;
         DISPATCH();
     }
     CASE(POP_JUMP_IF_NONE) {
-        if (val_is_none(POP())) pc = code + in.arg;
+        if (val_is_none(POP())) pc = code + oparg;
         DISPATCH();
     }
     CASE(POP_JUMP_IF_NOT_NONE) {
-        if (!val_is_none(POP())) pc = code + in.arg;
+        if (!val_is_none(POP())) pc = code + oparg;
         DISPATCH();
     }
-    CASE(JUMP_IF_FALSE_OR_POP)
+    CASE(JUMP_IF_FALSE_OR_POP) {
+        SYNC();
+        int t = vm_truthy(vm, TOP());
+        if (t < 0) goto error;
+        if (!t) pc = code + oparg;
+        else sp--;
+        DISPATCH();
+    }
     CASE(JUMP_IF_TRUE_OR_POP) {
         SYNC();
         int t = vm_truthy(vm, TOP());
         if (t < 0) goto error;
-        if ((in.op == OP_JUMP_IF_TRUE_OR_POP) == (t != 0)) pc = code + in.arg;
+        if (t) pc = code + oparg;
         else sp--;
         DISPATCH();
     }
@@ -710,7 +854,7 @@ dispatch_switch:
         SYNC();
         Value it = vm_iter(vm, TOP());
         if (val_is_null(it)) goto error;
-        TOP() = it;
+        SET_TOP(it);
         DISPATCH();
     }
     CASE(FOR_ITER) {
@@ -727,7 +871,7 @@ dispatch_switch:
                     DISPATCH();
                 }
                 sp--;
-                pc = code + in.arg;
+                pc = code + oparg;
                 DISPATCH();
             }
             if (io->next == list_iter_next) {
@@ -738,7 +882,7 @@ dispatch_switch:
                 }
                 io->i = INT64_MAX;
                 sp--;
-                pc = code + in.arg;
+                pc = code + oparg;
                 DISPATCH();
             }
             SYNC();
@@ -750,7 +894,7 @@ dispatch_switch:
         if (val_is_null(x)) {
             if (!val_is_null(vm->exc)) goto error;
             sp--;
-            pc = code + in.arg;
+            pc = code + oparg;
             DISPATCH();
         }
         PUSH(x);
@@ -775,17 +919,17 @@ dispatch_switch:
 
     CASE(BUILD_TUPLE) {
         SYNC();
-        TupleObj *t = tuple_from_array(vm, sp - in.arg, in.arg);
+        TupleObj *t = tuple_from_array(vm, sp - oparg, oparg);
         if (!t) goto error;
-        sp -= in.arg;
+        sp -= oparg;
         PUSH(val_obj(t));
         DISPATCH();
     }
     CASE(BUILD_LIST) {
         SYNC();
-        ListObj *l = list_from_array(vm, sp - in.arg, in.arg);
+        ListObj *l = list_from_array(vm, sp - oparg, oparg);
         if (!l) goto error;
-        sp -= in.arg;
+        sp -= oparg;
         PUSH(val_obj(l));
         DISPATCH();
     }
@@ -795,9 +939,9 @@ dispatch_switch:
         if (!s) goto error;
         PUSH(val_obj(s));
         SYNC();
-        for (uint32_t i = 0; i < in.arg; i++)
-            if (set_add(vm, s, sp[-1 - (int)in.arg + (int)i]) < 0) goto error;
-        sp -= in.arg + 1;
+        for (uint32_t i = 0; i < oparg; i++)
+            if (set_add(vm, s, sp[-1 - (int)oparg + (int)i]) < 0) goto error;
+        sp -= oparg + 1;
         PUSH(val_obj(s));
         DISPATCH();
     }
@@ -807,10 +951,10 @@ dispatch_switch:
         if (!d) goto error;
         PUSH(val_obj(d));
         SYNC();
-        Value *kv = sp - 1 - 2 * in.arg;
-        for (uint32_t i = 0; i < in.arg; i++)
+        Value *kv = sp - 1 - 2 * oparg;
+        for (uint32_t i = 0; i < oparg; i++)
             if (dict_set(vm, d, kv[2 * i], kv[2 * i + 1]) < 0) goto error;
-        sp -= 2 * in.arg + 1;
+        sp -= 2 * oparg + 1;
         PUSH(val_obj(d));
         DISPATCH();
     }
@@ -821,43 +965,43 @@ dispatch_switch:
         PUSH(val_obj(d));
         SYNC();
         TupleObj *keys = AS_TUPLE(PEEK(2));
-        Value *vals = sp - 2 - in.arg;
-        for (uint32_t i = 0; i < in.arg; i++)
+        Value *vals = sp - 2 - oparg;
+        for (uint32_t i = 0; i < oparg; i++)
             if (dict_set(vm, d, keys->items[i], vals[i]) < 0) goto error;
-        sp -= in.arg + 2;
+        sp -= oparg + 2;
         PUSH(val_obj(d));
         DISPATCH();
     }
     CASE(BUILD_STRING) {
         SYNC();
-        Value s = build_string(vm, sp - in.arg, (int)in.arg);
+        Value s = build_string(vm, sp - oparg, (int)oparg);
         if (val_is_null(s)) goto error;
-        sp -= in.arg;
+        sp -= oparg;
         PUSH(s);
         DISPATCH();
     }
     CASE(LIST_APPEND) {
         SYNC();
-        if (list_append(vm, AS_LIST(PEEK(in.arg + 1)), TOP()) < 0) goto error;
+        if (list_append(vm, AS_LIST(PEEK(oparg + 1)), TOP()) < 0) goto error;
         sp--;
         DISPATCH();
     }
     CASE(SET_ADD) {
         SYNC();
-        if (set_add(vm, (SetObj *)PEEK(in.arg + 1).as.o, TOP()) < 0) goto error;
+        if (set_add(vm, (SetObj *)PEEK(oparg + 1).as.o, TOP()) < 0) goto error;
         sp--;
         DISPATCH();
     }
     CASE(MAP_ADD) {
         SYNC();
-        if (dict_set(vm, AS_DICT(PEEK(in.arg + 2)), PEEK(2), TOP()) < 0) goto error;
+        if (dict_set(vm, AS_DICT(PEEK(oparg + 2)), PEEK(2), TOP()) < 0) goto error;
         sp -= 2;
         DISPATCH();
     }
     CASE(LIST_EXTEND) {
         SYNC();
         Value src = TOP();
-        if (list_extend(vm, AS_LIST(PEEK(in.arg + 1)), src) < 0) {
+        if (list_extend(vm, AS_LIST(PEEK(oparg + 1)), src) < 0) {
             if (vm_exc_matches(vm, vm->e_TypeError) && val_is_null(type_special(vm, vm_type_of(vm, src), SP_ITER)) &&
                 !val_is_obj(src)) {
                 vm_clear_exc(vm);
@@ -870,13 +1014,13 @@ dispatch_switch:
     }
     CASE(SET_UPDATE) {
         SYNC();
-        if (set_update(vm, (SetObj *)PEEK(in.arg + 1).as.o, TOP()) < 0) goto error;
+        if (set_update(vm, (SetObj *)PEEK(oparg + 1).as.o, TOP()) < 0) goto error;
         sp--;
         DISPATCH();
     }
     CASE(DICT_UPDATE) {
         SYNC();
-        if (dict_update(vm, AS_DICT(PEEK(in.arg + 1)), TOP()) < 0) {
+        if (dict_update(vm, AS_DICT(PEEK(oparg + 1)), TOP()) < 0) {
             if (vm_exc_matches(vm, vm->e_AttributeError) || vm_exc_matches(vm, vm->e_TypeError)) {
                 vm_clear_exc(vm);
                 vm_raise(vm, vm->e_TypeError, "'%s' object is not a mapping", vm_type_name(vm, TOP()));
@@ -889,9 +1033,9 @@ dispatch_switch:
     CASE(DICT_MERGE) {
         SYNC();
         Value src = TOP();
-        DictObj *dst = AS_DICT(PEEK(in.arg + 1));
+        DictObj *dst = AS_DICT(PEEK(oparg + 1));
         if (!val_is_obj(src) || !vm_isinstance_type(vm, src, vm->t_dict)) {
-            Value fn = PEEK(in.arg + 3);
+            Value fn = PEEK(oparg + 3);
             (void)fn;
             vm_raise(vm, vm->e_TypeError, "argument after ** must be a mapping, not %s", vm_type_name(vm, src));
             goto error;
@@ -917,26 +1061,26 @@ dispatch_switch:
         ListObj *l = AS_LIST(TOP());
         TupleObj *t = tuple_from_array(vm, l->items, l->len);
         if (!t) goto error;
-        TOP() = val_obj(t);
+        SET_TOP(val_obj(t));
         DISPATCH();
     }
     CASE(UNPACK_SEQUENCE) {
         SYNC();
         Value seq = TOP();
         Value tmp[256];
-        Value *out = in.arg <= 256 ? tmp : NULL;
+        Value *out = oparg <= 256 ? tmp : NULL;
         if (!out) {
             vm_raise(vm, vm->e_NotImplementedError, "unpacking more than 256 values is not supported");
             goto error;
         }
-        if (unpack_sequence(vm, seq, in.arg, out) < 0) goto error;
+        if (unpack_sequence(vm, seq, oparg, out) < 0) goto error;
         sp--;
-        for (uint32_t i = 0; i < in.arg; i++) PUSH(out[i]);
+        for (uint32_t i = 0; i < oparg; i++) PUSH(out[i]);
         DISPATCH();
     }
     CASE(UNPACK_EX) {
         SYNC();
-        int before = (int)(in.arg & 0xFF), after = (int)(in.arg >> 8);
+        int before = (int)(oparg & 0xFF), after = (int)(oparg >> 8);
         Value tmp[520];
         if (unpack_ex(vm, TOP(), before, after, tmp) < 0) goto error;
         sp--;
@@ -945,34 +1089,34 @@ dispatch_switch:
     }
     CASE(FORMAT_VALUE) {
         SYNC();
-        bool has_spec = in.arg & 4;
+        bool has_spec = oparg & 4;
         Value spec = has_spec ? TOP() : val_null();
         Value v = has_spec ? PEEK(2) : TOP();
-        Value r = format_value(vm, v, (int)in.arg, spec);
+        Value r = format_value(vm, v, (int)oparg, spec);
         if (val_is_null(r)) goto error;
         if (has_spec) sp--;
-        TOP() = r;
+        SET_TOP(r);
         DISPATCH();
     }
 
     CASE(MAKE_FUNCTION) {
         SYNC();
-        Value fn = func_make(vm, f, (int)in.arg, sp);
+        Value fn = func_make(vm, f, (int)oparg, sp);
         if (val_is_null(fn)) goto error;
-        int consumed = 1 - code_stack_effect(OP_MAKE_FUNCTION, in.arg, false);
+        int consumed = 1 - code_stack_effect(OP_MAKE_FUNCTION, oparg, false);
         sp -= consumed;
         PUSH(fn);
         DISPATCH();
     }
     CASE(KW_NAMES) {
-        f->kwnames = AS_TUPLE(CONST(in.arg));
+        f->kwnames = AS_TUPLE(CONST(oparg));
         DISPATCH();
     }
     CASE(CALL) {
         TupleObj *kw = f->kwnames;
         f->kwnames = NULL;
         int nkw = kw ? (int)kw->len : 0;
-        int n = (int)in.arg;
+        int n = (int)oparg;
         Value *args;
         Value callable;
         int argc;
@@ -1024,7 +1168,7 @@ dispatch_switch:
     }
     CASE(CALL_FUNCTION_EX) {
         SYNC();
-        bool has_kw = in.arg & 1;
+        bool has_kw = oparg & 1;
         Value kwargs = has_kw ? TOP() : val_null();
         Value args = has_kw ? PEEK(2) : TOP();
         Value callable = has_kw ? PEEK(3) : PEEK(2);
@@ -1059,7 +1203,7 @@ dispatch_switch:
             SYNC();
             Value it = vm_iter(vm, v);
             if (val_is_null(it)) goto error;
-            TOP() = it;
+            SET_TOP(it);
         }
         DISPATCH();
     }
@@ -1075,7 +1219,7 @@ dispatch_switch:
                 if (!val_is_null(vm->exc)) goto error;
                 sp -= 2;
                 PUSH(ret);
-                pc = code + in.arg;
+                pc = code + oparg;
                 DISPATCH();
             }
         } else if (val_is_none(v)) {
@@ -1084,7 +1228,7 @@ dispatch_switch:
                 if (!val_is_null(vm->exc)) goto error;
                 sp -= 2;
                 PUSH(val_none());
-                pc = code + in.arg;
+                pc = code + oparg;
                 DISPATCH();
             }
         } else {
@@ -1095,18 +1239,18 @@ dispatch_switch:
                 TupleObj *a = ((ExceptionObj *)e.as.o)->args;
                 sp -= 2;
                 PUSH(a->len ? a->items[0] : val_none());
-                pc = code + in.arg;
+                pc = code + oparg;
                 DISPATCH();
             }
         }
-        TOP() = r;
+        SET_TOP(r);
         DISPATCH();
     }
 
     CASE(RAISE_VARARGS) {
         SYNC();
-        Value exc = in.arg >= 1 ? PEEK(in.arg) : val_null();
-        Value cause = in.arg == 2 ? TOP() : val_null();
+        Value exc = oparg >= 1 ? PEEK(oparg) : val_null();
+        Value cause = oparg == 2 ? TOP() : val_null();
         int r = do_raise(vm, exc, cause);
         if (r == 1) goto unwind;
         goto error;
@@ -1119,7 +1263,7 @@ dispatch_switch:
     }
     CASE(PUSH_EXC_INFO) {
         Value e = TOP();
-        TOP() = vm->handled;
+        SET_TOP(vm->handled);
         PUSH(e);
         vm->handled = e;
         DISPATCH();
@@ -1134,7 +1278,7 @@ dispatch_switch:
         if (check_exc_class(vm, t) < 0) goto error;
         int m = vm_isinstance(vm, PEEK(2), t);
         if (m < 0) goto error;
-        TOP() = val_bool(m);
+        SET_TOP(val_bool(m));
         DISPATCH();
     }
     CASE(LOAD_ASSERTION_ERROR) {
@@ -1156,7 +1300,7 @@ dispatch_switch:
         SYNC();
         Value r = vm_call0(vm, enter);
         if (val_is_null(r)) goto error;
-        TOP() = r;
+        SET_TOP(r);
         DISPATCH();
     }
     CASE(WITH_EXCEPT_START) {
@@ -1173,15 +1317,15 @@ dispatch_switch:
 
     CASE(IMPORT_NAME) {
         SYNC();
-        Value m = vm_import_name(vm, NAME(in.arg), TOP(), PEEK(2), f->globals);
+        Value m = vm_import_name(vm, NAME(oparg), TOP(), PEEK(2), f->globals);
         if (val_is_null(m)) goto error;
         sp--;
-        TOP() = m;
+        SET_TOP(m);
         DISPATCH();
     }
     CASE(IMPORT_FROM) {
         SYNC();
-        Value v = vm_import_from(vm, TOP(), NAME(in.arg));
+        Value v = vm_import_from(vm, TOP(), NAME(oparg));
         if (val_is_null(v)) goto error;
         PUSH(v);
         DISPATCH();

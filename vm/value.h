@@ -45,7 +45,8 @@ typedef struct Value {
 
 static inline Value val_null(void) { return (Value){.tag = VAL_NULL}; }
 static inline Value val_none(void) { return (Value){.tag = VAL_NONE}; }
-static inline Value val_bool(bool b) { Value v = {.tag = VAL_BOOL}; v.as.b = b; return v; }
+/* bools fill the whole payload word (0 or 1) so copying a Value never merges partial bytes */
+static inline Value val_bool(bool b) { Value v = {.tag = VAL_BOOL}; v.as.i = b; return v; }
 static inline Value val_int(int64_t i) { Value v = {.tag = VAL_INT}; v.as.i = i; return v; }
 static inline Value val_float(double f) { Value v = {.tag = VAL_FLOAT}; v.as.f = f; return v; }
 static inline Value val_obj(void *o) { Value v = {.tag = VAL_OBJ}; v.as.o = (Obj *)o; return v; }

@@ -128,6 +128,10 @@ VM *vm_new(void) {
     make_types(vm);
     make_binop_names(vm);
     vm->builtins = dict_new(vm);
+    for (int32_t i = 0; i < vm->frame_pool_cap; i++) {
+        vm->frame_pool[i].builtins = vm->builtins;
+        vm->frame_pool[i].owns_stack = true;
+    }
     import_init(vm);
     exc_init_types(vm);
     type_init_methods(vm);

@@ -217,6 +217,10 @@ static inline bool vm_isinstance_type(VM *vm, Value v, TypeObj *t) {
     return vt == t || type_is_subtype(vt, t);
 }
 Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner);
+/* Inline-cache fills for LOAD_ATTR / STORE_ATTR / LOAD_METHOD (vm/attr.c). */
+bool attr_cache_fill_load(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
+bool attr_cache_fill_store(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
+bool attr_cache_fill_method(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
 
 /* ---- protocols (vm/protocol.c) ---------------------------------------------------------- */
 Value vm_binary_op(VM *vm, int op, Value a, Value b);      /* BinaryOp incl. in-place */
