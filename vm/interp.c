@@ -24,7 +24,7 @@
 #if defined(EMBER_DISPATCH_SWITCH) || !defined(__GNUC__)
 #define DISPATCH()                  \
     do {                            \
-        op = pc->op;                \
+        next_op = pc->op;           \
         oparg = pc->arg;            \
         pc++;                       \
         goto dispatch_switch;       \
@@ -328,7 +328,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
     Value *locals;
     uint32_t oparg;
 #ifndef USE_GOTO
-    uint8_t op;
+    uint8_t next_op;   /* not `op`: handlers have locals of that name */
 #endif
     f->is_entry = true;
     vm->frame = f;
@@ -347,7 +347,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
 
 #ifndef USE_GOTO
 dispatch_switch:
-    switch (op) {
+    switch (next_op) {
 #endif
 
     CASE(NOP) DISPATCH();
