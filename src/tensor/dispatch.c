@@ -603,6 +603,7 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_GELU unary
 #define IMPL_SILU unary
 #define IMPL_LEAKY_RELU unary
+#define IMPL_ERF unary
 #define IMPL_SIN unary
 #define IMPL_COS unary
 #define IMPL_SIGN unary

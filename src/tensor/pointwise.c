@@ -175,6 +175,7 @@ UN_LOOP(relu_f, float, float, x > 0.0f ? x : (isnan(x) ? x : 0.0f))
 UN_LOOP(gelu_f, float, float, f_gelu(x, c->approx))
 UN_LOOP(silu_f, float, float, x *f_sigmoid(x))
 UN_LOOP(leaky_f, float, float, x > 0.0f ? x : x * c->f0)
+UN_LOOP(erf_f, float, float, erff(x))
 UN_LOOP(sin_f, float, float, sinf(x))
 UN_LOOP(cos_f, float, float, cosf(x))
 UN_LOOP(sign_f, float, float, f_sign(x))
@@ -485,7 +486,7 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
 static bool unary_is_floating(TensorOp op) {
     switch (op) {
     case TENSOR_OP_EXP: case TENSOR_OP_LOG: case TENSOR_OP_SQRT: case TENSOR_OP_RSQRT: case TENSOR_OP_TANH:
-    case TENSOR_OP_SIGMOID: case TENSOR_OP_GELU: case TENSOR_OP_SILU: case TENSOR_OP_SIN: case TENSOR_OP_COS:
+    case TENSOR_OP_SIGMOID: case TENSOR_OP_GELU: case TENSOR_OP_SILU: case TENSOR_OP_SIN: case TENSOR_OP_COS: case TENSOR_OP_ERF:
     case TENSOR_OP_RECIPROCAL: case TENSOR_OP_LEAKY_RELU:
         return true;
     default: return false;
@@ -537,6 +538,7 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const PwCtx *c, Tensor *out)
         case TENSOR_OP_GELU: fn = gelu_f; break;
         case TENSOR_OP_SILU: fn = silu_f; break;
         case TENSOR_OP_LEAKY_RELU: fn = leaky_f; break;
+        case TENSOR_OP_ERF: fn = erf_f; break;
         case TENSOR_OP_SIN: fn = sin_f; break;
         case TENSOR_OP_COS: fn = cos_f; break;
         case TENSOR_OP_SIGN: fn = sign_f; break;

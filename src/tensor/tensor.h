@@ -53,6 +53,8 @@ enum {
     TENSOR_F_WRAPPED_NUMBER = 1u << 1, /* 0-dim tensor standing for a Python scalar */
     TENSOR_F_CONTIGUOUS = 1u << 2,     /* cached is_contiguous */
     TENSOR_F_RETAINS_GRAD = 1u << 3,   /* autograd: retain_grad() was called */
+    TENSOR_F_DIFF_VIEW = 1u << 4,      /* autograd: a view made by a recording op (tracks its base) */
+    TENSOR_F_NOGRAD_VIEW = 1u << 5,    /* autograd: ... made while grad mode was off */
 };
 
 struct AgNode;
