@@ -72,15 +72,16 @@ SV(masked_scatter) {
 
 BW(mm) {
     RULE_BEGIN;
+    Tensor *self, *other;
+    SAVED(0, self);
+    SAVED(1, other);
     if (NEEDS(0)) {
-        Tensor *other, *ot;
-        SAVED(1, other);
+        Tensor *ot;
         TMP(ot, ag_t(other));
         OUT(0, ag_mm(g[0], ot));
     }
     if (NEEDS(1)) {
-        Tensor *self, *st;
-        SAVED(0, self);
+        Tensor *st;
         TMP(st, ag_t(self));
         OUT(1, ag_mm(st, g[0]));
     }
@@ -89,16 +90,17 @@ BW(mm) {
 
 BW(bmm) {
     RULE_BEGIN;
+    Tensor *self, *other;
+    SAVED(0, self);
+    SAVED(1, other);
     if (NEEDS(0)) {
-        Tensor *other, *ot;
-        SAVED(1, other);
+        Tensor *ot;
         TMP(ot, ag_transpose(other, 1, 2));
         Tensor *in[2] = {g[0], ot};
         OUT(0, ag_op1(TENSOR_OP_BMM, in, 2, NULL));
     }
     if (NEEDS(1)) {
-        Tensor *self, *st;
-        SAVED(0, self);
+        Tensor *st;
         TMP(st, ag_transpose(self, 1, 2));
         Tensor *in[2] = {st, g[0]};
         OUT(1, ag_op1(TENSOR_OP_BMM, in, 2, NULL));
@@ -108,16 +110,17 @@ BW(bmm) {
 
 BW(mv) {
     RULE_BEGIN;
+    Tensor *mat, *vec;
+    SAVED(0, mat);
+    SAVED(1, vec);
     if (NEEDS(0)) {
-        Tensor *vec, *gu, *vu;
-        SAVED(1, vec);
+        Tensor *gu, *vu;
         TMP(gu, ag_unsqueeze(g[0], 1));
         TMP(vu, ag_unsqueeze(vec, 0));
         OUT(0, ag_mm(gu, vu));
     }
     if (NEEDS(1)) {
-        Tensor *mat, *mt;
-        SAVED(0, mat);
+        Tensor *mt;
         TMP(mt, ag_t(mat));
         Tensor *in[2] = {mt, g[0]};
         OUT(1, ag_op1(TENSOR_OP_MV, in, 2, NULL));
@@ -127,22 +130,20 @@ BW(mv) {
 
 BW(dot) {
     RULE_BEGIN;
-    if (NEEDS(0)) {
-        Tensor *other;
-        SAVED(1, other);
-        OUT(0, ag_mul(g[0], other));
-    }
-    if (NEEDS(1)) {
-        Tensor *self;
-        SAVED(0, self);
-        OUT(1, ag_mul(g[0], self));
-    }
+    Tensor *self, *other;
+    SAVED(0, self);
+    SAVED(1, other);
+    if (NEEDS(0)) OUT(0, ag_mul(g[0], other));
+    if (NEEDS(1)) OUT(1, ag_mul(g[0], self));
     RULE_END;
 }
 
 BW(addmm) {
     RULE_BEGIN;
     TensorScalar alpha = n->args.alpha, beta = n->args.beta;
+    Tensor *m1, *m2;
+    SAVED(0, m1);
+    SAVED(1, m2);
     if (NEEDS(0)) {
         if (scalar_value(beta) == 1.0)
             gi[0] = ref(g[0]);
@@ -150,15 +151,13 @@ BW(addmm) {
             OUT(0, ag_mul_scalar(g[0], beta));
     }
     if (NEEDS(1)) {
-        Tensor *m2, *t, *p;
-        SAVED(1, m2);
+        Tensor *t, *p;
         TMP(t, ag_t(m2));
         TMP(p, ag_mm(g[0], t));
         OUT(1, scalar_value(alpha) == 1.0 ? ref(p) : ag_mul_scalar(p, alpha));
     }
     if (NEEDS(2)) {
-        Tensor *m1, *t, *p;
-        SAVED(0, m1);
+        Tensor *t, *p;
         TMP(t, ag_t(m1));
         TMP(p, ag_mm(t, g[0]));
         OUT(2, scalar_value(alpha) == 1.0 ? ref(p) : ag_mul_scalar(p, alpha));

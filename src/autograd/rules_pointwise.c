@@ -338,29 +338,26 @@ BW(sub) {
     return 0;
 }
 
+/* saved tensors are unpacked up front in slot order, as PyTorch's generated apply() does (the
+ * order unpack hooks observe) */
 BW(mul) {
     RULE_BEGIN;
-    if (NEEDS(0)) {
-        Tensor *other;
-        SAVED(1, other);
-        OUT(0, ag_mul(g[0], other));
-    }
-    if (NEEDS(1)) {
-        Tensor *self;
-        SAVED(0, self);
-        OUT(1, ag_mul(g[0], self));
-    }
+    Tensor *self, *other;
+    SAVED(0, self);
+    SAVED(1, other);
+    if (NEEDS(0)) OUT(0, ag_mul(g[0], other));
+    if (NEEDS(1)) OUT(1, ag_mul(g[0], self));
     RULE_END;
 }
 
 BW(div) {
     RULE_BEGIN;
-    Tensor *other;
+    Tensor *self, *other;
+    SAVED(0, self);
     SAVED(1, other);
     if (NEEDS(0)) OUT(0, ag_div(g[0], other));
     if (NEEDS(1)) {
-        Tensor *self, *o2, *q, *t;
-        SAVED(0, self);
+        Tensor *o2, *q, *t;
         TMP(o2, ag_mul(other, other));
         TMP(q, ag_div(self, o2));
         TMP(t, ag_mul(g[0], q));

@@ -258,7 +258,7 @@ int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     }
     case TENSOR_OP_MV:
         if (!(r = tensor__new(om.dtype, 1, om.shape, false))) return -1;
-        if (om.dtype == TENSOR_FLOAT32 && x->shape[0] > 0 && x->shape[1] > 0) {
+        if (om.dtype == TENSOR_FLOAT32 && x->shape[0] > 0 && x->shape[1] > 0 && y->strides[0] > 0) {
             CBLAS_TRANSPOSE tr;
             int64_t ld;
             if (blas_layout(x->shape[0], x->shape[1], x->strides[0], x->strides[1], &tr, &ld)) {
@@ -274,6 +274,13 @@ int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     case TENSOR_OP_DOT:
         if (!(r = tensor__new(om.dtype, 0, NULL, false))) return -1;
         if (om.dtype == TENSOR_FLOAT32) {
+            if (x->shape[0] && (x->strides[0] <= 0 || y->strides[0] <= 0)) {
+                double acc = 0;
+                for (int64_t i = 0; i < x->shape[0]; i++)
+                    acc += (double)tensor__f32(x)[i * x->strides[0]] * tensor__f32(y)[i * y->strides[0]];
+                *tensor__f32(r) = (float)acc;
+                break;
+            }
             *tensor__f32(r) = x->shape[0] ? cblas_sdot((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
                                                        (int)y->strides[0])
                                           : 0.0f;
