@@ -49,8 +49,11 @@ int ag__accumulate(AgNode *node, Tensor *grad) {
     bool gm = ag_is_grad_enabled();
     if (!m->grad) {
         /* steal the incoming gradient when nothing else can see or mutate it */
-        if (!gm && grad->refcount == 1 && !grad->base && grad->storage->refcount == 1 && tensor_is_contiguous(grad) &&
-            !grad->grad_fn && !grad->ag && !(grad->flags & TENSOR_F_WRAPPED_NUMBER) && grad->dtype == var->dtype) {
+        /* (a contiguous view whose base only it keeps alive is as private as a plain tensor) */
+        bool private_ = grad->refcount == 1 &&
+                        (grad->base ? grad->base->refcount == 1 && grad->storage->refcount == 2 : grad->storage->refcount == 1);
+        if (!gm && private_ && tensor_is_contiguous(grad) && !grad->grad_fn && !grad->ag &&
+            !(grad->flags & TENSOR_F_WRAPPED_NUMBER) && grad->dtype == var->dtype && grad->numel == grad->storage->nbytes / 4) {
             tensor_incref(grad);
             m->grad = grad;
         } else {

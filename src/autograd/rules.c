@@ -136,11 +136,11 @@ int ag__save_inputs_from1(AgNode *n, Tensor *const *in, int n_in, Tensor *const 
 #define RULE_UNBIND R(NULL, NULL, ag__bw_unbind, NULL, 0, IN)
 #define RULE_CAT R(NULL, NULL, ag__bw_cat, NULL, 0, IN)
 #define RULE_STACK R(NULL, NULL, ag__bw_stack, NULL, 0, 0)
-#define RULE_MM R(ag__sv_mm, NULL, ag__bw_mm, NULL, 2, 0)
+#define RULE_MM R(ag__sv_mm, NULL, ag__bw_mm, NULL, 2, IN)
 #define RULE_BMM R(ag__sv_bmm, NULL, ag__bw_bmm, NULL, 2, 0)
 #define RULE_MV R(ag__sv_mv, NULL, ag__bw_mv, NULL, 2, 0)
 #define RULE_DOT R(ag__sv_dot, NULL, ag__bw_dot, NULL, 2, 0)
-#define RULE_ADDMM R(ag__sv_addmm, NULL, ag__bw_addmm, NULL, 2, 0)
+#define RULE_ADDMM R(ag__sv_addmm, NULL, ag__bw_addmm, NULL, 2, IN)
 #define RULE_MATMUL COMPOSITE_
 #define RULE_LINEAR COMPOSITE_
 #define RULE_GATHER R(S_IN1, NULL, ag__bw_gather, NULL, 1, IN)

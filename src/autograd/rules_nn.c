@@ -70,21 +70,44 @@ SV(masked_scatter) {
 
 /* ---- matrix products ----------------------------------------------------------------------------------- */
 
+/* A column-major operand (a transposed weight) gets its gradient computed transposed, so the
+ * gradient has the operand's layout and TBackward0 hands the leaf a contiguous tensor (no copy
+ * in AccumulateGrad) — PyTorch's mm_mat1/mat2_backward do the same. */
+static bool col_major(const TensorMeta *m) {
+    return m->ndim == 2 && m->strides[0] == 1 && m->strides[1] != 1 && m->shape[0] > 1 && m->shape[1] > 1;
+}
+
+static Tensor *mm_grad_mat1(Tensor *g, Tensor *mat2, const TensorMeta *m1) {
+    if (m1 && col_major(m1)) {
+        Tensor *gt = ag_t(g), *p = gt ? ag_mm(mat2, gt) : NULL, *r = p ? ag_t(p) : NULL;
+        tensor_decref(gt);
+        tensor_decref(p);
+        return r;
+    }
+    Tensor *m2t = ag_t(mat2), *r = m2t ? ag_mm(g, m2t) : NULL;
+    tensor_decref(m2t);
+    return r;
+}
+
+static Tensor *mm_grad_mat2(Tensor *g, Tensor *mat1, const TensorMeta *m2) {
+    if (m2 && col_major(m2)) {
+        Tensor *gt = ag_t(g), *p = gt ? ag_mm(gt, mat1) : NULL, *r = p ? ag_t(p) : NULL;
+        tensor_decref(gt);
+        tensor_decref(p);
+        return r;
+    }
+    Tensor *m1t = ag_t(mat1), *r = m1t ? ag_mm(m1t, g) : NULL;
+    tensor_decref(m1t);
+    return r;
+}
+
 BW(mm) {
     RULE_BEGIN;
     Tensor *self, *other;
     SAVED(0, self);
     SAVED(1, other);
-    if (NEEDS(0)) {
-        Tensor *ot;
-        TMP(ot, ag_t(other));
-        OUT(0, ag_mm(g[0], ot));
-    }
-    if (NEEDS(1)) {
-        Tensor *st;
-        TMP(st, ag_t(self));
-        OUT(1, ag_mm(st, g[0]));
-    }
+    if (NEEDS(0)) OUT(0, mm_grad_mat1(g[0], other, &n->in_meta[0]));
+    if (NEEDS(1)) OUT(1, mm_grad_mat2(g[0], self, &n->in_meta[1]));
     RULE_END;
 }
 
@@ -151,15 +174,13 @@ BW(addmm) {
             OUT(0, ag_mul_scalar(g[0], beta));
     }
     if (NEEDS(1)) {
-        Tensor *t, *p;
-        TMP(t, ag_t(m2));
-        TMP(p, ag_mm(g[0], t));
+        Tensor *p;
+        TMP(p, mm_grad_mat1(g[0], m2, &n->in_meta[1]));
         OUT(1, scalar_value(alpha) == 1.0 ? ref(p) : ag_mul_scalar(p, alpha));
     }
     if (NEEDS(2)) {
-        Tensor *t, *p;
-        TMP(t, ag_t(m1));
-        TMP(p, ag_mm(t, g[0]));
+        Tensor *p;
+        TMP(p, mm_grad_mat2(g[0], m1, &n->in_meta[2]));
         OUT(2, scalar_value(alpha) == 1.0 ? ref(p) : ag_mul_scalar(p, alpha));
     }
     RULE_END;

@@ -94,7 +94,7 @@ int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, con
     (void)n_in;
     (void)a;
     const TensorMeta *x = in[0], *y = in[1];
-    int64_t shape[3];
+    int64_t shape[3] = {0, 0, 0};
     switch (op) {
     case TENSOR_OP_MM:
         if (x->ndim != 2) {

@@ -547,20 +547,21 @@ static int check_mask(const Tensor *mask, const char *name) {
     return 0;
 }
 
-static void masked_fill_loop(char **d, const int64_t *s, int64_t n, const void *ctx) {
-    const TensorScalar *v = ctx;
-    /* d[0] out, d[1] mask; the value's dtype is carried in v->kind (already the out dtype) */
-    for (int64_t i = 0; i < n; i++) {
-        if (!*(const bool *)(d[1] + i * s[1])) continue;
-        char *o = d[0] + i * s[0];
-        if (v->kind == TENSOR_FLOAT32)
-            *(float *)o = (float)v->f;
-        else if (v->kind == TENSOR_INT64)
-            *(int64_t *)o = v->i;
-        else
-            *(bool *)o = v->i != 0;
+#define MASKED_FILL_LOOP(NAME, T)                                                               \
+    static void NAME(char **d, const int64_t *s, int64_t n, const void *ctx) {                  \
+        const T v = *(const T *)ctx;                                                            \
+        if (s[0] == (int64_t)sizeof(T) && s[1] == 1) {                                          \
+            T *o = (T *)d[0];                                                                   \
+            const bool *m = (const bool *)d[1];                                                 \
+            for (int64_t i = 0; i < n; i++) o[i] = m[i] ? v : o[i];                             \
+        } else {                                                                                \
+            for (int64_t i = 0; i < n; i++)                                                     \
+                if (*(const bool *)(d[1] + i * s[1])) *(T *)(d[0] + i * s[0]) = v;              \
+        }                                                                                       \
     }
-}
+MASKED_FILL_LOOP(masked_fill_f, float)
+MASKED_FILL_LOOP(masked_fill_i, int64_t)
+MASKED_FILL_LOOP(masked_fill_b, bool)
 
 static TensorScalar cast_scalar(TensorScalar s, TensorDtype dt) {
     double f = s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i;
@@ -582,10 +583,26 @@ static int masked_fill_into(Tensor *out, const Tensor *mask, TensorScalar value)
         return -1;
     }
     TensorScalar v = cast_scalar(value, (TensorDtype)out->dtype);
+    union {
+        float f;
+        int64_t i;
+        bool b;
+    } raw;
+    TensorLoopFn fn;
+    if (out->dtype == TENSOR_FLOAT32) {
+        raw.f = (float)v.f;
+        fn = masked_fill_f;
+    } else if (out->dtype == TENSOR_INT64) {
+        raw.i = v.i;
+        fn = masked_fill_i;
+    } else {
+        raw.b = v.i != 0;
+        fn = masked_fill_b;
+    }
     TensorIter it;
     const Tensor *ops[2] = {out, mask};
     tensor__iter_init(&it, 2, ops, out->ndim, out->shape);
-    tensor__iter_run(&it, masked_fill_loop, &v);
+    tensor__iter_run(&it, fn, &raw);
     return 0;
 }
 
@@ -596,6 +613,22 @@ Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, TensorScalar val
     if (tensor__broadcast_shapes(a->ndim, a->shape, mask->ndim, mask->shape, &nd, bs) < 0) return NULL;
     Tensor *r = tensor__new((TensorDtype)a->dtype, nd, bs, false);
     if (!r) return NULL;
+    if (a->dtype == TENSOR_FLOAT32 && tensor__contig(a) && tensor__contig(mask) && a->numel == r->numel &&
+        mask->numel == r->numel) {
+        /* the common same-shape case in one pass */
+        /* as integer selects on the bit patterns, which vectorise across the byte mask */
+        const uint32_t *x = (const uint32_t *)tensor__f32(a);
+        const uint8_t *m = (const uint8_t *)tensor__b8(mask);
+        uint32_t *o = (uint32_t *)tensor__f32(r);
+        float vf = (float)(value.kind == TENSOR_FLOAT32 ? value.f : (double)value.i);
+        uint32_t v;
+        memcpy(&v, &vf, sizeof v);
+        for (int64_t i = 0; i < r->numel; i++) {
+            uint32_t sel = 0u - (uint32_t)m[i];
+            o[i] = (v & sel) | (x[i] & ~sel);
+        }
+        return r;
+    }
     if (tensor__copy_into(r, a) < 0 || masked_fill_into(r, mask, value) < 0) {
         tensor_decref(r);
         return NULL;
