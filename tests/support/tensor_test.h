@@ -101,10 +101,20 @@ static inline void tt_free(Tensor *first, ...) {
 }
 #define TT_FREE(...) tt_free(__VA_ARGS__, NULL)
 
+/* Every test ends by asserting that no tensor or storage byte is still alive (Criterion does
+ * not fail a test for assertions in .fini, so the check runs inside the test body). */
 static inline void tt_no_leaks(void) {
-    cr_expect_eq(tensor_live_count(), 0, "%lld tensors leaked", (long long)tensor_live_count());
-    cr_expect_eq(tensor_live_storage_bytes(), 0, "%zu storage bytes leaked", tensor_live_storage_bytes());
+    cr_assert_eq(tensor_live_count(), 0, "LEAK: %lld tensors alive after the test", (long long)tensor_live_count());
+    cr_assert_eq(tensor_live_storage_bytes(), 0, "LEAK: %zu storage bytes alive after the test", tensor_live_storage_bytes());
 }
+
+#define TT_TEST(suite, name)                                                                    \
+    static void suite##_##name##_body(void);                                                    \
+    Test(suite, name) {                                                                         \
+        suite##_##name##_body();                                                                \
+        tt_no_leaks();                                                                          \
+    }                                                                                           \
+    static void suite##_##name##_body(void)
 
 static inline void tt_setup(void) {
     tensor_error_clear();

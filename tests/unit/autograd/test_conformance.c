@@ -3,7 +3,7 @@
  * files. They exercise the library the way the torch binding will. */
 #include "tests/support/tensor_test.h"
 
-TestSuite(conformance, .init = tt_setup, .fini = tt_no_leaks);
+TestSuite(conformance, .init = tt_setup);
 
 #define F(x) tensor_scalar_f(x)
 #define I(x) tensor_scalar_i(x)
@@ -11,7 +11,7 @@ TestSuite(conformance, .init = tt_setup, .fini = tt_no_leaks);
 static Tensor *sum_of(Tensor *t) { return tt_ok(ag_sum(t)); }
 
 /* 01_elementwise_broadcast: a, b, c with broadcasting, / by a constant, **, -, scalar ops */
-Test(conformance, elementwise_broadcast) {
+TT_TEST(conformance, elementwise_broadcast) {
     Tensor *a = TTG(((int64_t[]){2, 3}), ((float[]){1, -2, 3, 0.5, 4, -1.5}));
     Tensor *b = TTG(((int64_t[]){3}), ((float[]){2, -1, 0.5}));
     Tensor *c = TTG(((int64_t[]){2, 1}), ((float[]){4, -2}));
@@ -44,7 +44,7 @@ Test(conformance, elementwise_broadcast) {
 }
 
 /* 02_matmul */
-Test(conformance, matmul) {
+TT_TEST(conformance, matmul) {
     Tensor *x = TTG(((int64_t[]){3, 2}), ((float[]){1, 2, 3, 4, -1, 0.5}));
     Tensor *w = TTG(((int64_t[]){2, 3}), ((float[]){0.5, -1, 2, 1.5, 0.25, -0.5}));
     Tensor *v = TTG(((int64_t[]){2}), ((float[]){1, -2}));
@@ -83,7 +83,7 @@ Test(conformance, matmul) {
 }
 
 /* 03_reductions */
-Test(conformance, reductions) {
+TT_TEST(conformance, reductions) {
     Tensor *t = TTG(((int64_t[]){3, 4}), ((float[]){1, 2, 3, 4, -1, 0.5, 2.5, -3, 0.25, -0.75, 1.5, 2}));
     int64_t d0 = 0, d1 = 1, dm1 = -1, d01[2] = {0, 1};
     Tensor *s_all = ag_sum(t), *s0 = ag_sum_dims(t, &d0, 1, false), *s1 = ag_sum_dims(t, &d1, 1, false);
@@ -112,7 +112,7 @@ Test(conformance, reductions) {
 }
 
 /* 05_shapes */
-Test(conformance, shapes) {
+TT_TEST(conformance, shapes) {
     Tensor *base = tensor_arange_f(0, 6, 1), *b23 = tensor_reshape(base, (int64_t[]){2, 3}, 2), *h = tensor_mul_scalar(b23, F(0.5));
     Tensor *a = tensor_sub_scalar(h, F(1.0));
     tt_grad(a);
@@ -151,7 +151,7 @@ Test(conformance, shapes) {
 }
 
 /* 07_inplace_detach_nograd */
-Test(conformance, inplace_detach_nograd) {
+TT_TEST(conformance, inplace_detach_nograd) {
     Tensor *x = TTG(((int64_t[]){3}), ((float[]){1, 2, 3}));
     cr_assert(ag_is_leaf(x) && ag_requires_grad(x));
     Tensor *y = ag_mul_scalar(x, I(2));
@@ -198,7 +198,7 @@ Test(conformance, inplace_detach_nograd) {
 }
 
 /* 08_grad_accum_retain */
-Test(conformance, grad_accum_retain) {
+TT_TEST(conformance, grad_accum_retain) {
     Tensor *w = TTG(((int64_t[]){3}), ((float[]){1, -2, 0.5}));
     Tensor *x = TT(((int64_t[]){3}), ((float[]){3, 1, 2}));
     cr_assert_null(ag_grad_of(w));
@@ -250,7 +250,7 @@ static void expect_name(Tensor *t, const char *name) {
     tensor_decref(t);
 }
 
-Test(conformance, grad_fn_names) {
+TT_TEST(conformance, grad_fn_names) {
     Tensor *x = TTG(((int64_t[]){3}), ((float[]){1, 2, 3}));
     Tensor *y = TTG(((int64_t[]){3}), ((float[]){0.5, -1, 2}));
     Tensor *W = TTG(((int64_t[]){2, 3}), ((float[]){1, 0.5, -1, 2, -0.5, 0.25}));
@@ -318,7 +318,7 @@ Test(conformance, grad_fn_names) {
 }
 
 /* 11_next_functions: structure, None edges for constants, shared nodes */
-Test(conformance, next_functions) {
+TT_TEST(conformance, next_functions) {
     Tensor *x = TTG(((int64_t[]){2}), ((float[]){1, 2}));
     Tensor *w = TTG(((int64_t[]){2}), ((float[]){3, -1}));
     Tensor *k = TT(((int64_t[]){2}), ((float[]){0.5, 0.5}));

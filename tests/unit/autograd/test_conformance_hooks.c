@@ -4,7 +4,7 @@
  * disable_saved_tensors_hooks, version-counter errors and custom Functions. */
 #include "tests/support/tensor_test.h"
 
-TestSuite(conformance_hooks, .init = tt_setup, .fini = tt_no_leaks);
+TestSuite(conformance_hooks, .init = tt_setup);
 
 #define F(x) tensor_scalar_f(x)
 #define I(x) tensor_scalar_i(x)
@@ -65,7 +65,7 @@ static void count_release(void *ctx) {
     releases++;
 }
 
-Test(conformance_hooks, tensor_hooks_order) {
+TT_TEST(conformance_hooks, tensor_hooks_order) {
     Tensor *x = TTG(((int64_t[]){3}), ((float[]){1, 2, 3}));
     Tensor *y = ag_mul_scalar(x, I(2));
     Tensor *wt = TT(((int64_t[]){3}), ((float[]){1, -1, 0.5}));
@@ -181,7 +181,7 @@ static void mg_free(MultiGrad *mg) {
     }
 }
 
-Test(conformance_hooks, multi_grad_doc) {
+TT_TEST(conformance_hooks, multi_grad_doc) {
     Tensor *a = TTG(((int64_t[]){2, 3}), ((float[]){1, 2, 3, 4, 5, 6}));
     Tensor *b = TTG(((int64_t[]){2, 3}), ((float[]){0.5, -1, 2, 1.5, 0.25, -0.5}));
     Tensor *c = ag_mul(a, b), *d = ag_mul(a, b);
@@ -215,7 +215,7 @@ static int mark(void *ctx, Tensor *g, Tensor **rep) {
     return 0;
 }
 
-Test(conformance_hooks, multi_grad_all_values) {
+TT_TEST(conformance_hooks, multi_grad_all_values) {
     Tensor *x = TTG(((int64_t[]){2}), ((float[]){1, 2}));
     Tensor *h = ag_mul_scalar(x, I(3)), *y = ag_mul(h, h), *ys = ag_sum(y), *z = ag_mul_scalar(ys, F(0.5));
     Tensor *o5 = TTG(((int64_t[]){1}), ((float[]){5})), *other = ag_mul_scalar(o5, I(2));
@@ -266,7 +266,7 @@ static int count_unpacks(void) {
     return n;
 }
 
-Test(conformance_hooks, saved_hooks_order) {
+TT_TEST(conformance_hooks, saved_hooks_order) {
     Tensor *a = tt_grad(tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){5}));
     Tensor *b1 = tt_grad(tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){5})), *b = ag_mul_scalar(b1, I(2));
     AgSavedTensorHooks hooks = {pack, unpack, NULL, NULL};
@@ -313,7 +313,7 @@ Test(conformance_hooks, saved_hooks_order) {
 
 /* ---- 21_disable_saved_hooks --------------------------------------------------------------------- */
 
-Test(conformance_hooks, disable_saved_hooks) {
+TT_TEST(conformance_hooks, disable_saved_hooks) {
     const char *msg = "saved tensors default hooks are disabled";
     AgSavedTensorHooks hooks = {pack, unpack, NULL, count_release};
     ag_saved_tensors_hooks_disable(msg);
@@ -346,7 +346,7 @@ Test(conformance_hooks, disable_saved_hooks) {
 
 /* ---- 23_inplace_saved_error ---------------------------------------------------------------------- */
 
-Test(conformance_hooks, inplace_saved_error) {
+TT_TEST(conformance_hooks, inplace_saved_error) {
     Tensor *t = tensor_zeros(TENSOR_FLOAT32, 1, (int64_t[]){4});
     cr_assert_eq(tensor_version(t), 0);
     cr_assert_eq(ag_add_scalar_(t, F(1.0)), 0);
@@ -467,7 +467,7 @@ static Tensor *square_apply(Tensor *t) {
     return out;
 }
 
-Test(conformance_hooks, custom_function) {
+TT_TEST(conformance_hooks, custom_function) {
     Tensor *x = TTG(((int64_t[]){3}), ((float[]){1, 2, -1}));
     Tensor *y = TTG(((int64_t[]){3}), ((float[]){0.5, -0.5, 2}));
     Tensor *out = scaled_mul_apply(x, y, 3.0);
