@@ -131,11 +131,13 @@ Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDtype dt)
     if (steps == 1) {
         p[0] = (float)start;
     } else if (steps > 1) {
-        /* symmetric evaluation from both ends, as ATen does, so the last value is exactly end */
-        double step = (end - start) / (double)(steps - 1);
+        /* symmetric evaluation from both ends in float32, as ATen's CPU kernel does, so the last
+         * value is exactly end and the rounding matches PyTorch's */
+        float fs = (float)start, fe = (float)end;
+        float step = (fe - fs) / (float)(steps - 1);
         int64_t half = steps / 2;
         for (int64_t i = 0; i < steps; i++)
-            p[i] = i < half ? (float)(start + step * (double)i) : (float)(end - step * (double)(steps - 1 - i));
+            p[i] = i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - 1 - i), fe); /* ATen's kernels fuse */
     }
     if (dt != TENSOR_FLOAT32) {
         Tensor *r = tensor__as_dtype(t, dt);
