@@ -271,6 +271,7 @@ static int run_tensor_hooks(AgHookList *l, Tensor **inputs, uint32_t n_in) {
     for (int i = 0; i < n && rc == 0; i++) {
         Tensor *g = inputs[l->output_nr], *rep = NULL;
         if (!g) break;
+        tensor_error_clear();
         if (((AgTensorHookFn)v[i]->fn)(v[i]->ctx, g, &rep) < 0) {
             rc = hook_failed();
             break;
@@ -325,8 +326,10 @@ static int call_pre_hooks(AgNode *fn, Tensor **inputs) {
     AgHookEntry *stack_buf[8], **v;
     int n = ag__hooks_snapshot(fn->hooks->pre, &v, stack_buf, 8);
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++)
+    for (int i = 0; i < n && rc == 0; i++) {
+        tensor_error_clear();
         if (((AgNodePreHookFn)v[i]->fn)(v[i]->ctx, fn, (int)fn->n_out, inputs) < 0) rc = hook_failed();
+    }
     ag__hooks_unpin(v, n, stack_buf);
     return rc;
 }
@@ -336,9 +339,11 @@ static int call_post_hooks(AgNode *fn, Tensor **outputs, Tensor **inputs) {
     AgHookEntry *stack_buf[8], **v;
     int n = ag__hooks_snapshot(fn->hooks->post, &v, stack_buf, 8);
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++)
+    for (int i = 0; i < n && rc == 0; i++) {
+        tensor_error_clear();
         if (((AgNodePostHookFn)v[i]->fn)(v[i]->ctx, fn, (int)fn->n_next, outputs, (int)fn->n_out, inputs) < 0)
             rc = hook_failed();
+    }
     ag__hooks_unpin(v, n, stack_buf);
     return rc;
 }
@@ -636,6 +641,7 @@ static int execute(int n_roots, AgEdge *roots, Tensor **grads, bool keep_graph, 
     for (int i = 0; i < t.n_cbs; i++) {
         AgCallback cb = t.cbs[i];
         t.cbs[i].release = NULL;
+        tensor_error_clear();
         int cr = cb.fn(cb.ctx);
         if (cb.release) cb.release(cb.ctx);
         if (cr < 0) {

@@ -73,6 +73,7 @@ int ag__accumulate(AgNode *node, Tensor *grad) {
         int n = ag__hooks_snapshot(m->post_acc, &v, buf, 8);
         int rc = 0;
         for (int i = 0; i < n && rc == 0; i++) {
+            tensor_error_clear();
             if (((AgPostAccumulateHookFn)v[i]->fn)(v[i]->ctx, var) < 0) {
                 if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
                 rc = -1;
@@ -498,6 +499,7 @@ static int apply_function(AgNode *n, Tensor **grads, Tensor **outputs) {
             if (!g[i]) goto done;
         }
     }
+    tensor_error_clear();
     if (st->bw.fn(st->bw.ctx, n, (int)n->n_out, g, st->n_args, gin) < 0) {
         if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
         goto done;

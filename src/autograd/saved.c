@@ -114,6 +114,7 @@ int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
         uint32_t version = tensor_version(t);
         bool prev = ag_set_grad_enabled(false);
         AgPacked p = {0};
+        tensor_error_clear();
         int rc = r->h.pack(r->h.ctx, t, &p);
         ag_set_grad_enabled(prev);
         s->packed = p;
@@ -177,6 +178,7 @@ int ag__unpack(AgNode *node, AgSaved *s, bool identity, Tensor **out) {
         return -1;
     }
     if (s->hooks) {
+        tensor_error_clear();
         Tensor *t = s->hooks->h.unpack(s->hooks->h.ctx, s->packed.obj);
         if (!t) {
             if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();

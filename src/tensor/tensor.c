@@ -231,7 +231,7 @@ void *tensor_user_obj(const Tensor *t) { return t->user_obj; }
 void tensor_set_user_obj(Tensor *t, void *obj) { t->user_obj = obj; }
 
 int tensor__begin_inplace(Tensor *t) {
-    if (mutation_observer && mutation_observer(mutation_observer_ud, t) < 0) {
+    if (mutation_observer && (tensor_error_clear(), mutation_observer(mutation_observer_ud, t)) < 0) {
         if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
         return -1;
     }
