@@ -157,7 +157,7 @@ TT_TEST(engine, graph_task_ids_and_will_execute) {
     cr_assert_eq(ag_backward(1, &es, NULL, false, false, 0, NULL), 0);
     TT_EXPECT(reentrant_out, ((int64_t[]){2}), ((float[]){10, 12}), 0);
     cr_assert_neq(seen_ids[0], seen_ids[1]);
-    cr_assert_eq(seen_ids[2], seen_ids[0], "outer task id restored after the nested backward");
+    cr_assert_eq(seen_ids[2], seen_ids[1], "outer task id restored after the nested backward");
     TT_FREE(a, b, c, d, cs, x, e, es, reentrant_out);
 }
 
