@@ -1,0 +1,436 @@
+/* ember/tensor.h — the public C API of Ember's tensor library (src/tensor).
+ *
+ * Design note
+ * -----------
+ * A Tensor is a refcounted strided view (dtype, shape, strides, element offset) over a
+ * refcounted TensorStorage.  Views (view/reshape, transpose, permute, t, expand, slice, select,
+ * narrow, unsqueeze, squeeze, flatten, split, unbind, as_strided) share the storage *and* the
+ * version counter of their base; `tensor_base()` is the root tensor they view (PyTorch `_base`).
+ * In-place ops bump the shared version counter; autograd compares it with the version a saved
+ * tensor had when it was saved.  `tensor_detach()` shares the counter, `tensor_alias()` (for
+ * `.data`) gets a fresh one.
+ *
+ *     Tensor *a = tensor_arange_f(0, 6, 1);            // tensor([0., 1., 2., 3., 4., 5.])
+ *     Tensor *v = tensor_view(a, (int64_t[]){2, 3}, 2);  // shares a's storage
+ *     Tensor *t = tensor_t(v);                          // strides {1, 3}: not contiguous
+ *     tensor_add_scalar_(t, tensor_scalar_f(1), tensor_scalar_i(1));  // a's version is now 1
+ *     tensor_decref(t); tensor_decref(v); tensor_decref(a);
+ *
+ * Ownership: functions returning `Tensor *` return a new reference (NULL on error); tensor
+ * arguments are borrowed unless a comment says "steals".  Errors set a thread-local error
+ * (tensor_error_kind / tensor_error_message) with PyTorch's wording and Python exception kind.
+ * Every op is also reachable by enum through tensor_op_run / tensor_op_infer (ops.def).
+ * This layer never records autograd history: see ember/autograd.h for the recording `ag_` API.
+ * Single-threaded.
+ */
+#ifndef EMBER_TENSOR_H
+#define EMBER_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TENSOR_MUST_CHECK __attribute__((warn_unused_result))
+
+/* Shapes and strides are stored inline in the Tensor; PyTorch scripts rarely go beyond 6-D. */
+#define TENSOR_MAX_DIMS 8
+
+typedef enum TensorDtype {
+    TENSOR_DTYPE_DEFAULT = -1,   /* "not given": ops pick PyTorch's default */
+    TENSOR_FLOAT32 = 0,
+    TENSOR_INT64 = 1,
+    TENSOR_BOOL = 2,
+    TENSOR_DTYPE_COUNT
+} TensorDtype;
+
+typedef struct Tensor Tensor;
+typedef struct TensorStorage TensorStorage;
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+typedef enum TensorErrorKind {
+    TENSOR_OK = 0,
+    TENSOR_ERR_RUNTIME,          /* RuntimeError */
+    TENSOR_ERR_VALUE,            /* ValueError */
+    TENSOR_ERR_INDEX,            /* IndexError */
+    TENSOR_ERR_TYPE,             /* TypeError */
+    TENSOR_ERR_NOT_IMPLEMENTED,  /* NotImplementedError */
+    TENSOR_ERR_MEMORY,           /* MemoryError */
+    /* A callback (hook, custom backward, pack/unpack, final callback) returned failure: the
+     * error lives in the caller's world (e.g. a pending VM exception); the message is empty. */
+    TENSOR_ERR_EXTERNAL,
+} TensorErrorKind;
+
+TensorErrorKind tensor_error_kind(void);
+const char *tensor_error_message(void);     /* "" when none */
+const char *tensor_error_kind_name(TensorErrorKind kind);  /* "RuntimeError", ... */
+void tensor_error_clear(void);
+void tensor_error_set(TensorErrorKind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tensor_error_set_external(void);
+
+/* ---- scalars and op arguments ---------------------------------------------------------------- */
+
+/* A Python number: kind TENSOR_FLOAT32 (uses f), TENSOR_INT64 (uses i) or TENSOR_BOOL (i != 0).
+ * Its kind takes part in type promotion as a wrapped number: int tensor + 1.5 -> float32. */
+typedef struct TensorScalar {
+    double f;
+    int64_t i;
+    TensorDtype kind;
+} TensorScalar;
+
+static inline TensorScalar tensor_scalar_f(double v) { TensorScalar s = {v, (int64_t)v, TENSOR_FLOAT32}; return s; }
+static inline TensorScalar tensor_scalar_i(int64_t v) { TensorScalar s = {(double)v, v, TENSOR_INT64}; return s; }
+static inline TensorScalar tensor_scalar_b(bool v) { TensorScalar s = {v ? 1.0 : 0.0, v, TENSOR_BOOL}; return s; }
+
+typedef enum TensorReduction {
+    TENSOR_REDUCTION_NONE = 0,
+    TENSOR_REDUCTION_MEAN = 1,
+    TENSOR_REDUCTION_SUM = 2,
+} TensorReduction;
+
+/* Everything an op may need besides its tensor inputs; ops.def says which fields each op reads.
+ * Start from TENSOR_OP_ARGS_INIT (PyTorch's defaults).  `ints`/`ints2` are borrowed. */
+typedef struct TensorOpArgs {
+    TensorScalar scalar, scalar2;   /* scalar operand, fill value, clamp min/max, arange ... */
+    TensorScalar alpha, beta;       /* add/sub alpha, addmm alpha/beta, arange step */
+    const int64_t *ints;            /* dims, shape, sizes */
+    const int64_t *ints2;           /* strides (as_strided) */
+    int32_t n_ints, n_ints2;
+    int64_t dim, dim2;
+    int64_t start, end, step;       /* slice, select index, narrow, split size, eye n/m ... */
+    int64_t ignore_index;           /* nll_loss / cross_entropy (default -100) */
+    int64_t padding_idx;            /* embedding (default -1 = none) */
+    double eps;                     /* layer_norm (default 1e-5) */
+    double p;                       /* dropout probability */
+    int32_t correction;             /* var/std (default 1) */
+    TensorDtype dtype;              /* creation / to (default TENSOR_DTYPE_DEFAULT) */
+    TensorReduction reduction;      /* losses (default mean) */
+    bool keepdim, has_dim, has_min, has_max;
+    bool approximate;               /* gelu: tanh approximation */
+    bool accumulate;                /* index_put */
+    bool train;                     /* dropout */
+} TensorOpArgs;
+
+#define TENSOR_OP_ARGS_INIT                                                                  \
+    ((TensorOpArgs){.alpha = {1.0, 1, TENSOR_INT64}, .beta = {1.0, 1, TENSOR_INT64},           \
+                    .end = INT64_MAX, .step = 1, .ignore_index = -100, .padding_idx = -1,      \
+                    .eps = 1e-5, .p = 0.5, .correction = 1, .dtype = TENSOR_DTYPE_DEFAULT,     \
+                    .reduction = TENSOR_REDUCTION_MEAN, .train = true})
+
+/* ---- the op table ------------------------------------------------------------------------- */
+
+typedef enum TensorOp {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) TENSOR_OP_##NAME,
+#include "src/tensor/ops.def"
+#undef X
+    TENSOR_OP_COUNT
+} TensorOp;
+
+enum {
+    TENSOR_OPF_POINTWISE = 1u << 0,
+    TENSOR_OPF_REDUCTION = 1u << 1,
+    TENSOR_OPF_VIEW = 1u << 2,
+    TENSOR_OPF_INPLACE = 1u << 3,
+    TENSOR_OPF_CREATION = 1u << 4,
+    TENSOR_OPF_RANDOM = 1u << 5,
+    TENSOR_OPF_COMPOSITE = 1u << 6,
+    TENSOR_OPF_NONDIFF = 1u << 7,
+    TENSOR_OPF_SCALAR_EDGE = 1u << 8,
+    TENSOR_OPF_SCALAR_EDGE_FIRST = 1u << 9,
+};
+
+typedef struct TensorOpInfo {
+    const char *name;        /* "add" */
+    const char *enum_name;   /* "ADD" */
+    const char *node_name;   /* autograd node name ("AddBackward0") or NULL */
+    int in_min, in_max;      /* in_max -1: variadic */
+    int n_out;               /* -1: decided by args */
+    unsigned flags;          /* TENSOR_OPF_* */
+    uint32_t diff_inputs;    /* bit i: input i is differentiable */
+} TensorOpInfo;
+
+const TensorOpInfo *tensor_op_info(TensorOp op);
+const char *tensor_op_name(TensorOp op);
+unsigned tensor_op_flags(TensorOp op);
+/* The number of outputs op produces for these args and inputs (split/chunk/unbind depend on them);
+ * -1 with an error set if the args are invalid. */
+int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs, const TensorOpArgs *args);
+
+/* Shape/dtype/stride information without data: what tensor_op_infer works on. For views the
+ * strides and offset are those the view will have; otherwise they are contiguous. */
+typedef struct TensorMeta {
+    TensorDtype dtype;
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t strides[TENSOR_MAX_DIMS];
+    int64_t offset;
+    bool wrapped_number;     /* a 0-dim tensor standing for a Python scalar (promotion) */
+} TensorMeta;
+
+void tensor_meta_of(const Tensor *t, TensorMeta *out);
+
+/* Runs op without autograd. outputs[0..n_outputs) receive new references. Returns the number of
+ * outputs written, or -1 with the error set. */
+int tensor_op_run(TensorOp op, Tensor *const *inputs, int n_inputs, const TensorOpArgs *args,
+                  Tensor **outputs, int n_outputs) TENSOR_MUST_CHECK;
+/* Computes output metas without running kernels. Data-dependent shapes (masked_select, boolean
+ * indexing) fail with NotImplementedError. Returns the number of outputs, or -1. */
+int tensor_op_infer(TensorOp op, const TensorMeta *const *inputs, int n_inputs, const TensorOpArgs *args,
+                    TensorMeta *outputs, int max_outputs) TENSOR_MUST_CHECK;
+
+/* ---- lifetime, identity, observers ------------------------------------------------------------ */
+
+void tensor_incref(Tensor *t);
+void tensor_decref(Tensor *t);                 /* NULL is ignored */
+int32_t tensor_refcount(const Tensor *t);
+void *tensor_user_obj(const Tensor *t);        /* slot for the VM's wrapper object (not owned) */
+void tensor_set_user_obj(Tensor *t, void *obj);
+
+/* Called with +bytes when storage is allocated and -bytes when freed (GC pacing). */
+typedef void (*TensorStorageObserver)(void *ud, ptrdiff_t delta_bytes);
+void tensor_set_storage_observer(TensorStorageObserver fn, void *ud);
+size_t tensor_live_storage_bytes(void);       /* bytes currently allocated for storage */
+int64_t tensor_live_count(void);               /* Tensors currently alive (leak checks) */
+
+/* Called before any in-place op mutates `t` (also for copy_ into a view). Returning -1 aborts
+ * the op with the observer's error (use TENSOR_ERR_EXTERNAL for one raised by the VM). */
+typedef int (*TensorMutationObserver)(void *ud, Tensor *t);
+void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud);
+
+/* ---- metadata --------------------------------------------------------------------------------- */
+
+TensorDtype tensor_dtype(const Tensor *t);
+const char *tensor_dtype_name(TensorDtype d);  /* "torch.float32", "torch.int64", "torch.bool" */
+size_t tensor_dtype_size(TensorDtype d);
+bool tensor_dtype_is_floating(TensorDtype d);
+int tensor_ndim(const Tensor *t);
+const int64_t *tensor_shape(const Tensor *t);
+const int64_t *tensor_strides(const Tensor *t); /* in elements */
+int64_t tensor_size(const Tensor *t, int64_t dim);  /* negative dims allowed; -1 + error if out of range */
+int64_t tensor_numel(const Tensor *t);
+int64_t tensor_storage_offset(const Tensor *t);
+bool tensor_is_contiguous(const Tensor *t);
+bool tensor_is_view(const Tensor *t);
+Tensor *tensor_base(const Tensor *t);            /* borrowed; NULL if not a view */
+bool tensor_is_wrapped_number(const Tensor *t);
+void tensor_set_wrapped_number(Tensor *t, bool on);
+void *tensor_data_ptr(const Tensor *t);          /* address of element [0,...,0] */
+const TensorStorage *tensor_storage(const Tensor *t);
+bool tensor_same_storage(const Tensor *a, const Tensor *b);
+uint32_t tensor_version(const Tensor *t);
+void tensor_bump_version(Tensor *t);             /* torch.autograd.graph.increment_version */
+const char *tensor_type_string(const Tensor *t); /* "torch.FloatTensor" */
+
+/* ---- creation ---------------------------------------------------------------------------------- */
+
+Tensor *tensor_empty(TensorDtype dt, int ndim, const int64_t *shape);
+Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides);
+Tensor *tensor_zeros(TensorDtype dt, int ndim, const int64_t *shape);
+Tensor *tensor_ones(TensorDtype dt, int ndim, const int64_t *shape);
+Tensor *tensor_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar value);
+/* Copies numel(shape) elements of dtype dt from data (C order). */
+Tensor *tensor_from_data(TensorDtype dt, int ndim, const int64_t *shape, const void *data);
+Tensor *tensor_from_f32(int ndim, const int64_t *shape, const float *data);
+Tensor *tensor_from_i64(int ndim, const int64_t *shape, const int64_t *data);
+Tensor *tensor_scalar_tensor(TensorScalar s, TensorDtype dt);  /* 0-dim; dt DEFAULT: from s.kind */
+/* Wraps foreign memory; `release(ctx)` runs when the storage dies. */
+Tensor *tensor_from_blob(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides,
+                         void *data, void (*release)(void *ctx), void *ctx);
+Tensor *tensor_arange(TensorScalar start, TensorScalar end, TensorScalar step, TensorDtype dt);
+Tensor *tensor_arange_f(double start, double end, double step);
+Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDtype dt);
+Tensor *tensor_eye(int64_t n, int64_t m, TensorDtype dt);
+Tensor *tensor_zeros_like(const Tensor *t);
+Tensor *tensor_ones_like(const Tensor *t);
+Tensor *tensor_full_like(const Tensor *t, TensorScalar value);
+Tensor *tensor_empty_like(const Tensor *t);      /* contiguous, same shape and dtype */
+
+/* Ember's own generator (values are not PyTorch's). */
+void tensor_manual_seed(uint64_t seed);
+uint64_t tensor_initial_seed(void);
+Tensor *tensor_rand(TensorDtype dt, int ndim, const int64_t *shape);
+Tensor *tensor_randn(TensorDtype dt, int ndim, const int64_t *shape);
+Tensor *tensor_randint(int64_t low, int64_t high, int ndim, const int64_t *shape);
+Tensor *tensor_rand_like(const Tensor *t);
+Tensor *tensor_randn_like(const Tensor *t);
+Tensor *tensor_bernoulli(const Tensor *probs);
+int tensor_normal_(Tensor *t, double mean, double std) TENSOR_MUST_CHECK;
+int tensor_uniform_(Tensor *t, double from, double to) TENSOR_MUST_CHECK;
+
+/* ---- element access ------------------------------------------------------------------------- */
+
+/* .item(): one-element tensors only ("only one element tensors can be converted to Python
+ * scalars" otherwise). */
+int tensor_item(const Tensor *t, TensorScalar *out) TENSOR_MUST_CHECK;
+double tensor_get_f64(const Tensor *t, const int64_t *index);   /* no checks */
+int64_t tensor_get_i64(const Tensor *t, const int64_t *index);
+/* Copies all elements in C order, converted to dt, into out (numel elements). */
+int tensor_copy_to_buffer(const Tensor *t, TensorDtype dt, void *out) TENSOR_MUST_CHECK;
+
+/* ---- views and movement --------------------------------------------------------------------- */
+
+Tensor *tensor_view(Tensor *t, const int64_t *shape, int ndim);
+Tensor *tensor_reshape(Tensor *t, const int64_t *shape, int ndim);
+Tensor *tensor_as_strided(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset);
+Tensor *tensor_transpose(Tensor *t, int64_t d0, int64_t d1);
+Tensor *tensor_t(Tensor *t);
+Tensor *tensor_permute(Tensor *t, const int64_t *dims, int ndim);
+Tensor *tensor_expand(Tensor *t, const int64_t *shape, int ndim);
+Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
+Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index);
+Tensor *tensor_narrow(Tensor *t, int64_t dim, int64_t start, int64_t length);
+Tensor *tensor_unsqueeze(Tensor *t, int64_t dim);
+Tensor *tensor_squeeze(Tensor *t);
+Tensor *tensor_squeeze_dim(Tensor *t, int64_t dim);
+Tensor *tensor_flatten(Tensor *t, int64_t start_dim, int64_t end_dim);
+Tensor *tensor_contiguous(Tensor *t);            /* t itself (new ref) if already contiguous */
+Tensor *tensor_clone(const Tensor *t);           /* contiguous copy */
+Tensor *tensor_to_dtype(Tensor *t, TensorDtype dt);  /* t itself if same dtype */
+Tensor *tensor_detach(Tensor *t);                /* alias sharing the version counter */
+Tensor *tensor_alias(Tensor *t);                 /* alias with a fresh version counter (.data) */
+/* split/chunk/unbind write up to max_out new references; return the count or -1. */
+int tensor_split(Tensor *t, int64_t split_size, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+int tensor_split_with_sizes(Tensor *t, const int64_t *sizes, int n, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+int tensor_chunk(Tensor *t, int64_t chunks, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+int tensor_unbind(Tensor *t, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+Tensor *tensor_cat(Tensor *const *ts, int n, int64_t dim);
+Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim);
+
+/* ---- pointwise ---------------------------------------------------------------------------------- */
+
+Tensor *tensor_add(const Tensor *a, const Tensor *b);
+Tensor *tensor_add_alpha(const Tensor *a, const Tensor *b, TensorScalar alpha);
+Tensor *tensor_sub(const Tensor *a, const Tensor *b);
+Tensor *tensor_mul(const Tensor *a, const Tensor *b);
+Tensor *tensor_div(const Tensor *a, const Tensor *b);
+Tensor *tensor_pow(const Tensor *a, const Tensor *b);
+Tensor *tensor_maximum(const Tensor *a, const Tensor *b);
+Tensor *tensor_minimum(const Tensor *a, const Tensor *b);
+Tensor *tensor_remainder(const Tensor *a, const Tensor *b);
+Tensor *tensor_floor_divide(const Tensor *a, const Tensor *b);
+Tensor *tensor_add_scalar(const Tensor *a, TensorScalar s);
+Tensor *tensor_sub_scalar(const Tensor *a, TensorScalar s);
+Tensor *tensor_mul_scalar(const Tensor *a, TensorScalar s);
+Tensor *tensor_div_scalar(const Tensor *a, TensorScalar s);
+Tensor *tensor_pow_scalar(const Tensor *a, TensorScalar s);
+Tensor *tensor_rsub_scalar(const Tensor *a, TensorScalar s);   /* s - a */
+Tensor *tensor_rpow_scalar(const Tensor *a, TensorScalar s);   /* s ** a */
+Tensor *tensor_eq(const Tensor *a, const Tensor *b);
+Tensor *tensor_ne(const Tensor *a, const Tensor *b);
+Tensor *tensor_lt(const Tensor *a, const Tensor *b);
+Tensor *tensor_le(const Tensor *a, const Tensor *b);
+Tensor *tensor_gt(const Tensor *a, const Tensor *b);
+Tensor *tensor_ge(const Tensor *a, const Tensor *b);
+Tensor *tensor_cmp_scalar(TensorOp op, const Tensor *a, TensorScalar s);   /* EQ_SCALAR ... GE_SCALAR */
+Tensor *tensor_logical_and(const Tensor *a, const Tensor *b);
+Tensor *tensor_logical_or(const Tensor *a, const Tensor *b);
+Tensor *tensor_logical_xor(const Tensor *a, const Tensor *b);
+Tensor *tensor_logical_not(const Tensor *a);
+Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b);
+Tensor *tensor_unary(TensorOp op, const Tensor *a);   /* NEG ... ROUND, no args */
+Tensor *tensor_neg(const Tensor *a);
+Tensor *tensor_abs(const Tensor *a);
+Tensor *tensor_exp(const Tensor *a);
+Tensor *tensor_log(const Tensor *a);
+Tensor *tensor_sqrt(const Tensor *a);
+Tensor *tensor_rsqrt(const Tensor *a);
+Tensor *tensor_tanh(const Tensor *a);
+Tensor *tensor_sigmoid(const Tensor *a);
+Tensor *tensor_relu(const Tensor *a);
+Tensor *tensor_gelu(const Tensor *a, bool tanh_approximation);
+Tensor *tensor_silu(const Tensor *a);
+Tensor *tensor_leaky_relu(const Tensor *a, double negative_slope);
+Tensor *tensor_sin(const Tensor *a);
+Tensor *tensor_cos(const Tensor *a);
+Tensor *tensor_sign(const Tensor *a);
+Tensor *tensor_reciprocal(const Tensor *a);
+Tensor *tensor_clamp(const Tensor *a, const TensorScalar *min, const TensorScalar *max);  /* NULL = none */
+
+/* In place (bump the version counter; call the mutation observer first). Return 0 or -1. */
+int tensor_add_(Tensor *a, const Tensor *b, TensorScalar alpha) TENSOR_MUST_CHECK;
+int tensor_sub_(Tensor *a, const Tensor *b, TensorScalar alpha) TENSOR_MUST_CHECK;
+int tensor_mul_(Tensor *a, const Tensor *b) TENSOR_MUST_CHECK;
+int tensor_div_(Tensor *a, const Tensor *b) TENSOR_MUST_CHECK;
+int tensor_add_scalar_(Tensor *a, TensorScalar s, TensorScalar alpha) TENSOR_MUST_CHECK;
+int tensor_mul_scalar_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
+int tensor_div_scalar_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
+int tensor_zero_(Tensor *a) TENSOR_MUST_CHECK;
+int tensor_fill_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
+int tensor_copy_(Tensor *dst, const Tensor *src) TENSOR_MUST_CHECK;  /* broadcasts src, converts dtype */
+int tensor_clamp_(Tensor *a, const TensorScalar *min, const TensorScalar *max) TENSOR_MUST_CHECK;
+int tensor_relu_(Tensor *a) TENSOR_MUST_CHECK;
+int tensor_masked_fill_(Tensor *a, const Tensor *mask, TensorScalar value) TENSOR_MUST_CHECK;
+
+/* ---- reductions ------------------------------------------------------------------------------- */
+
+Tensor *tensor_sum(const Tensor *a);
+Tensor *tensor_sum_dims(const Tensor *a, const int64_t *dims, int n, bool keepdim);
+Tensor *tensor_mean(const Tensor *a);
+Tensor *tensor_mean_dims(const Tensor *a, const int64_t *dims, int n, bool keepdim);
+Tensor *tensor_prod(const Tensor *a);
+Tensor *tensor_max(const Tensor *a);
+Tensor *tensor_min(const Tensor *a);
+int tensor_max_dim(const Tensor *a, int64_t dim, bool keepdim, Tensor **values, Tensor **indices) TENSOR_MUST_CHECK;
+int tensor_min_dim(const Tensor *a, int64_t dim, bool keepdim, Tensor **values, Tensor **indices) TENSOR_MUST_CHECK;
+Tensor *tensor_argmax(const Tensor *a, const int64_t *dim /* NULL: flattened */, bool keepdim);
+Tensor *tensor_argmin(const Tensor *a, const int64_t *dim, bool keepdim);
+Tensor *tensor_var(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim);
+Tensor *tensor_std(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim);
+Tensor *tensor_logsumexp(const Tensor *a, const int64_t *dims, int n, bool keepdim);
+bool tensor_equal(const Tensor *a, const Tensor *b);  /* same shape and values */
+/* torch.allclose: |a-b| <= atol + rtol*|b| elementwise (broadcasting); -1 on error */
+int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan) TENSOR_MUST_CHECK;
+
+/* ---- linear algebra, nn, indexing ----------------------------------------------------------- */
+
+Tensor *tensor_mm(const Tensor *a, const Tensor *b);
+Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
+Tensor *tensor_mv(const Tensor *a, const Tensor *v);
+Tensor *tensor_dot(const Tensor *a, const Tensor *b);
+Tensor *tensor_addmm(const Tensor *bias, const Tensor *a, const Tensor *b, TensorScalar beta, TensorScalar alpha);
+Tensor *tensor_matmul(Tensor *a, Tensor *b);
+Tensor *tensor_linear(Tensor *input, Tensor *weight, Tensor *bias /* may be NULL */);
+Tensor *tensor_softmax(const Tensor *a, int64_t dim);
+Tensor *tensor_log_softmax(const Tensor *a, int64_t dim);
+Tensor *tensor_layer_norm(const Tensor *x, const int64_t *normalized_shape, int n, const Tensor *weight,
+                          const Tensor *bias, double eps);
+Tensor *tensor_embedding(const Tensor *weight, const Tensor *indices, int64_t padding_idx);
+Tensor *tensor_dropout(const Tensor *a, double p, bool train);
+Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, const Tensor *weight,
+                        TensorReduction reduction, int64_t ignore_index);
+Tensor *tensor_cross_entropy(const Tensor *logits, const Tensor *target, const Tensor *weight,
+                             TensorReduction reduction, int64_t ignore_index);
+Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, TensorReduction reduction);
+Tensor *tensor_gather(const Tensor *a, int64_t dim, const Tensor *index);
+Tensor *tensor_scatter_add(const Tensor *a, int64_t dim, const Tensor *index, const Tensor *src);
+Tensor *tensor_index_select(const Tensor *a, int64_t dim, const Tensor *index);
+Tensor *tensor_index_add(const Tensor *a, int64_t dim, const Tensor *index, const Tensor *src, TensorScalar alpha);
+/* a[..., idx0, idx1, ...] with the index tensors applied from `dim` on (int64: broadcast
+ * together; one bool tensor: mask over mask.ndim dims). */
+Tensor *tensor_index(const Tensor *a, int64_t dim, Tensor *const *indices, int n);
+Tensor *tensor_index_put(const Tensor *a, int64_t dim, Tensor *const *indices, int n, const Tensor *values, bool accumulate);
+int tensor_index_put_(Tensor *a, int64_t dim, Tensor *const *indices, int n, const Tensor *values, bool accumulate) TENSOR_MUST_CHECK;
+Tensor *tensor_masked_fill(const Tensor *a, const Tensor *mask, TensorScalar value);
+Tensor *tensor_masked_select(const Tensor *a, const Tensor *mask);
+Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor *source);
+
+/* ---- printing -------------------------------------------------------------------------------- */
+
+/* PyTorch's repr body (torch/_tensor_str.py `_tensor_str`) for `indent` columns of prefix:
+ * precision 4, int mode, sci mode, 80-column wrapping, summarisation above 1000 elements.
+ * Returns a malloc'd string. */
+char *tensor_format_body(const Tensor *t, int indent);
+/* Full repr: "tensor(<body>[, size=(...)][, dtype=...][, <extra suffixes>...])" wrapped like
+ * `_add_suffixes`. extra: e.g. "grad_fn=<MulBackward0>" or "requires_grad=True". malloc'd. */
+char *tensor_repr(const Tensor *t, const char *const *extra_suffixes, int n_extra);
+void tensor_print(FILE *f, const Tensor *t);      /* repr + newline, for debugging */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,218 @@
+/* record.c — recording ops into the graph: ag_op_run runs the kernel and, when grad mode is on
+ * and a differentiable input requires grad, creates the op's node, sets the outputs' history
+ * and lets the rule save what its backward needs. In-place ops check PyTorch's leaf rules,
+ * save before mutating, and rebase history: on the tensor itself, or — for a view — on its base
+ * through a CopySlices node, after which the view's grad_fn is regenerated from the base. */
+#include <stdio.h>
+
+#include "src/autograd/autograd.h"
+#include "src/tensor/composite.h"
+
+static bool input_is_diff(const TensorOpInfo *info, int i) {
+    return info->diff_inputs == 0xffffffffu || (i < 32 && (info->diff_inputs & (1u << i)));
+}
+
+static bool any_diff_requires_grad(const TensorOpInfo *info, Tensor *const *in, int n_in) {
+    for (int i = 0; i < n_in; i++)
+        if (in[i] && input_is_diff(info, i) && ag__requires_grad(in[i])) return true;
+    return false;
+}
+
+static uint32_t count_edges(const TensorOpInfo *info, int n_in) {
+    uint32_t n = 0;
+    for (int i = 0; i < n_in; i++)
+        if (input_is_diff(info, i)) n++;
+    if (info->flags & (TENSOR_OPF_SCALAR_EDGE | TENSOR_OPF_SCALAR_EDGE_FIRST)) n++;
+    return n;
+}
+
+static AgNode *make_op_node(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, int n_out) {
+    const TensorOpInfo *info = tensor_op_info(op);
+    const AgRule *rule = ag__rule(op);
+    uint32_t n_saved = rule->n_saved == AG_SAVED_PER_INPUT ? (uint32_t)n_in : rule->n_saved;
+    bool in_meta = (rule->flags & AG_RULE_IN_META) != 0;
+    AgNode *n = ag__node_alloc(AG_KIND_OP, info->node_name, count_edges(info, n_in), (uint32_t)n_out,
+                               in_meta ? (uint32_t)n_in : 0, n_saved, a);
+    if (!n) return NULL;
+    n->op = (uint16_t)op;
+    n->n_in = (uint32_t)n_in;
+    for (int i = 0; i < n_in; i++) {
+        if (in_meta) {
+            if (in[i])
+                tensor_meta_of(in[i], &n->in_meta[i]);
+            else
+                n->in_meta[i].dtype = TENSOR_DTYPE_DEFAULT; /* absent optional input */
+        }
+        int e = ag__input_edge(n, i);
+        if (e >= 0 && in[i] && ag__gradient_edge(in[i], &n->next[e]) < 0) {
+            ag_node_decref(n);
+            return NULL;
+        }
+    }
+    return n;
+}
+
+static void mark_views(TensorOp op, Tensor **out, int n) {
+    if (!(tensor_op_flags(op) & TENSOR_OPF_VIEW)) return;
+    uint8_t f = TENSOR_F_DIFF_VIEW | (ag_is_grad_enabled() ? 0 : TENSOR_F_NOGRAD_VIEW);
+    for (int i = 0; i < n; i++)
+        if (out[i]->base) out[i]->flags |= f;
+}
+
+static int fail_outputs(Tensor **out, int n) {
+    for (int i = 0; i < n; i++) {
+        tensor_decref(out[i]);
+        out[i] = NULL;
+    }
+    return -1;
+}
+
+/* ---- in place -------------------------------------------------------------------------------------- */
+
+int ag__check_inplace(Tensor *t) {
+    if (!t->grad_fn && (t->flags & TENSOR_F_REQUIRES_GRAD)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");
+        return -1;
+    }
+    if (t->base && (t->flags & TENSOR_F_DIFF_VIEW)) {
+        if (!t->base->grad_fn && (t->base->flags & TENSOR_F_REQUIRES_GRAD)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+            return -1;
+        }
+        if (t->flags & TENSOR_F_NOGRAD_VIEW) {
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* t was modified in place by the op that fn differentiates: fn (output 0) becomes its history. */
+int ag__rebase_history(Tensor *t, AgNode *fn) {
+    if (t->base && (t->flags & TENSOR_F_DIFF_VIEW)) {
+        AgNode *cs = ag__copy_slices_new(t->base, t, fn);
+        if (!cs) return -1;
+        ag_node_decref(cs);
+        return ag__regenerate_view_fn(t) ? 0 : -1;
+    }
+    AgNode *old = t->grad_fn;
+    if (old) ag_node_incref(old);
+    ag__set_history(t, fn, 0);
+    ag__update_hooks_on_new_grad_fn(t, old, fn);
+    ag_node_decref(old);
+    return 0;
+}
+
+static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    const TensorOpInfo *info = tensor_op_info(op);
+    Tensor *self = in[0];
+    bool record = ag_is_grad_enabled() && !(info->flags & TENSOR_OPF_NONDIFF) && any_diff_requires_grad(info, in, n_in);
+    if (!record) return tensor_op_run(op, in, n_in, a, out, n_out);
+    if (ag__check_inplace(self) < 0) return -1;
+    /* validate before creating the node (pack hooks must not see a failing op) */
+    TensorMeta metas[8], *pm = metas, om;
+    const TensorMeta *pms[8], **pp = pms;
+    bool heap = n_in > 8;
+    if (heap) {
+        pm = malloc(sizeof *pm * (size_t)n_in);
+        pp = malloc(sizeof *pp * (size_t)n_in);
+        if (!pm || !pp) {
+            free(pm);
+            free(pp);
+            return tensor__oom();
+        }
+    }
+    for (int i = 0; i < n_in; i++) {
+        if (in[i]) tensor_meta_of(in[i], &pm[i]);
+        pp[i] = in[i] ? &pm[i] : NULL;
+    }
+    int rc = tensor_op_infer(op, pp, n_in, a, &om, 1);
+    if (heap) {
+        free(pm);
+        free(pp);
+    }
+    if (rc < 0) return -1;
+    AgNode *node = make_op_node(op, in, n_in, a, 1);
+    if (!node) return -1;
+    const AgRule *rule = ag__rule(op);
+    if (rule->save && rule->save(node, in, n_in, NULL, 0) < 0) goto fail;
+    int n = tensor_op_run(op, in, n_in, a, out, n_out);
+    if (n < 0) goto fail;
+    ag__shape_of(&node->out_meta[0], self);
+    if (ag__rebase_history(self, node) < 0) {
+        fail_outputs(out, n);
+        goto fail;
+    }
+    if (rule->save_out && rule->save_out(node, in, n_in, out, n) < 0) {
+        fail_outputs(out, n);
+        goto fail;
+    }
+    ag_node_decref(node);
+    return n;
+fail:
+    ag_node_decref(node);
+    return -1;
+}
+
+/* ---- the entry point -------------------------------------------------------------------------------- */
+
+int ag_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    const TensorOpInfo *info = tensor_op_info(op);
+    if (!info) {
+        tensor_error_set(TENSOR_ERR_VALUE, "invalid tensor op %d", (int)op);
+        return -1;
+    }
+    TensorOpArgs defaults;
+    if (!a) {
+        defaults = TENSOR_OP_ARGS_INIT;
+        a = &defaults;
+    }
+    if (n_in < info->in_min || (info->in_max >= 0 && n_in > info->in_max)) return tensor_op_run(op, in, n_in, a, out, n_out);
+    if (info->flags & TENSOR_OPF_COMPOSITE) {
+        if (ag_is_grad_enabled() && any_diff_requires_grad(info, in, n_in))
+            return tensor__run_composite(op, ag_op_run, in, n_in, a, out, n_out);
+        int n = tensor_op_run(op, in, n_in, a, out, n_out);
+        return n;
+    }
+    if (info->flags & TENSOR_OPF_INPLACE) return run_inplace(op, in, n_in, a, out, n_out);
+    bool record = ag_is_grad_enabled() && !(info->flags & TENSOR_OPF_NONDIFF) && any_diff_requires_grad(info, in, n_in);
+    if (!record) {
+        int n = tensor_op_run(op, in, n_in, a, out, n_out);
+        if (n > 0) mark_views(op, out, n);
+        return n;
+    }
+    int n_expected = tensor_op_num_outputs(op, n_in, (const Tensor *const *)in, a);
+    if (n_expected < 0) return -1;
+    if (n_expected > n_out) return tensor_op_run(op, in, n_in, a, out, n_out); /* reports the error */
+    AgNode *node = make_op_node(op, in, n_in, a, n_expected);
+    if (!node) return -1;
+    const AgRule *rule = ag__rule(op);
+    int n = rule->forward ? rule->forward(node, in, n_in, a, out, n_out) : tensor_op_run(op, in, n_in, a, out, n_out);
+    if (n < 0) {
+        ag_node_decref(node);
+        return -1;
+    }
+    mark_views(op, out, n);
+    for (int i = 0; i < n && (uint32_t)i < node->n_out; i++) {
+        ag__shape_of(&node->out_meta[i], out[i]);
+        if (out[i]->dtype == TENSOR_FLOAT32) ag__set_history(out[i], node, (uint32_t)i);
+    }
+    if (rule->save && rule->save(node, in, n_in, out, n) < 0) {
+        fail_outputs(out, n);
+        ag_node_decref(node);
+        return -1;
+    }
+    ag_node_decref(node);
+    return n;
+}
+
+Tensor *ag_op1(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a) {
+    Tensor *out[2] = {NULL, NULL};
+    int n = ag_op_run(op, in, n_in, a, out, 2);
+    if (n < 0) return NULL;
+    for (int i = 1; i < n; i++) tensor_decref(out[i]);
+    return out[0];
+}
+
+Tensor *ag__run1(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) { return ag_op1(op, in, n, a); }

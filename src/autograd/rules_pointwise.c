@@ -1,0 +1,528 @@
+/* rules_pointwise.c — backward rules of the elementwise ops (unary, binary, scalar forms,
+ * where, masked_fill, copy_ and the in-place forms), following tools/autograd/derivatives.yaml.
+ * Broadcast gradients are returned at the broadcast shape: the engine sums them to each
+ * input's shape (PyTorch's validate_outputs). Masks are constants built with tensor_ ops. */
+#include <math.h>
+
+#include "src/autograd/rules.h"
+
+/* ---- saves --------------------------------------------------------------------------------------- */
+
+SV(mul) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    if (edge_valid(n, 1) && ag__save(n, 0, in[0], false) < 0) return -1;
+    if (edge_valid(n, 0) && ag__save(n, 1, in[1], false) < 0) return -1;
+    return 0;
+}
+
+SV(div) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    if (edge_valid(n, 1) && ag__save(n, 0, in[0], false) < 0) return -1;
+    return ag__save(n, 1, in[1], false);
+}
+
+SV(pow) {
+    (void)n_in;
+    (void)n_out;
+    if (ag__save(n, 0, in[0], false) < 0 || ag__save(n, 1, in[1], false) < 0) return -1;
+    return ag__save(n, 2, out[0], true);
+}
+
+/* in-place forms save before the kernel: the old value of self, cloned, when a gradient needs it */
+static int save_clone(AgNode *n, int slot, Tensor *t) {
+    Tensor *c = tensor_clone(t);
+    if (!c) return -1;
+    int rc = ag__save(n, slot, c, false);
+    tensor_decref(c);
+    return rc;
+}
+
+SV(mul_) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    if (edge_valid(n, 1) && save_clone(n, 0, in[0]) < 0) return -1;
+    if (edge_valid(n, 0) && ag__save(n, 1, in[1], false) < 0) return -1;
+    return 0;
+}
+
+SV(div_) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    if (edge_valid(n, 1) && save_clone(n, 0, in[0]) < 0) return -1;
+    return ag__save(n, 1, in[1], false);
+}
+
+SV(clamp_) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    return save_clone(n, 0, in[0]);
+}
+
+SV(masked_fill_) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    return ag__save(n, 0, in[1], false);
+}
+
+SV(where) {
+    (void)n_in;
+    (void)out;
+    (void)n_out;
+    return ag__save(n, 0, in[0], false);
+}
+
+/* ---- unary ---------------------------------------------------------------------------------------- */
+
+static Tensor *ref(Tensor *t) {
+    tensor_incref(t);
+    return t;
+}
+
+BW(neg) {
+    OUT(0, ag_neg(g[0]));
+    return 0;
+fail:
+    return -1;
+}
+
+BW(identity) {
+    gi[0] = ref(g[0]);
+    return 0;
+}
+
+BW(to_dtype) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dtype = n->in_meta ? n->in_meta[0].dtype : TENSOR_FLOAT32;
+    OUT(0, ag_op1(TENSOR_OP_TO_DTYPE, (Tensor *const *)&g[0], 1, &a));
+    return 0;
+fail:
+    return -1;
+}
+
+BW(zero_like) {
+    OUT(0, tensor_zeros_like(g[0]));
+    return 0;
+fail:
+    return -1;
+}
+
+BW(abs) {
+    RULE_BEGIN;
+    Tensor *x, *sg;
+    SAVED(0, x);
+    TMP(sg, tensor_sign(x));
+    OUT(0, ag_mul(g[0], sg));
+    RULE_END;
+}
+
+BW(exp) {
+    RULE_BEGIN;
+    Tensor *r;
+    SAVED(0, r);
+    OUT(0, ag_mul(g[0], r));
+    RULE_END;
+}
+
+BW(log) {
+    RULE_BEGIN;
+    Tensor *x;
+    SAVED(0, x);
+    OUT(0, ag_div(g[0], x));
+    RULE_END;
+}
+
+BW(sqrt) {
+    RULE_BEGIN;
+    Tensor *r, *t;
+    SAVED(0, r);
+    TMP(t, ag_mul_scalar(r, sc(2)));
+    OUT(0, ag_div(g[0], t));
+    RULE_END;
+}
+
+BW(rsqrt) {
+    RULE_BEGIN;
+    Tensor *r, *r3, *t;
+    SAVED(0, r);
+    TMP(r3, ag_pow_scalar(r, tensor_scalar_i(3)));
+    TMP(t, ag_mul(g[0], r3));
+    OUT(0, ag_mul_scalar(t, sc(-0.5)));
+    RULE_END;
+}
+
+BW(tanh) {
+    RULE_BEGIN;
+    Tensor *r, *r2, *d;
+    SAVED(0, r);
+    TMP(r2, ag_mul(r, r));
+    TMP(d, ag_rsub_scalar(r2, tensor_scalar_i(1)));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+BW(sigmoid) {
+    RULE_BEGIN;
+    Tensor *r, *om, *d;
+    SAVED(0, r);
+    TMP(om, ag_rsub_scalar(r, tensor_scalar_i(1)));
+    TMP(d, ag_mul(r, om));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+BW(relu) {
+    RULE_BEGIN;
+    Tensor *r, *dead;
+    SAVED(0, r);
+    TMP(dead, tensor_cmp_scalar(TENSOR_OP_LE_SCALAR, r, tensor_scalar_i(0)));
+    OUT(0, ag_masked_fill(g[0], dead, tensor_scalar_i(0)));
+    RULE_END;
+}
+
+BW(erf) {
+    RULE_BEGIN;
+    Tensor *x, *x2, *nx2, *e;
+    SAVED(0, x);
+    TMP(x2, ag_mul(x, x));
+    TMP(nx2, ag_neg(x2));
+    TMP(e, ag_exp(nx2));
+    Tensor *d;
+    TMP(d, ag_mul_scalar(e, sc(1.1283791670955126))); /* 2/sqrt(pi) */
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+BW(gelu) {
+    RULE_BEGIN;
+    Tensor *x, *x2, *d;
+    SAVED(0, x);
+    TMP(x2, ag_mul(x, x));
+    if (!n->args.approximate) {
+        /* cdf(x) + x * pdf(x) */
+        Tensor *xs, *e, *e1, *cdf, *h, *ex, *pdf, *xp;
+        TMP(xs, ag_mul_scalar(x, sc(0.7071067811865476)));
+        TMP(e, ag_unary(TENSOR_OP_ERF, xs));
+        TMP(e1, ag_add_scalar(e, tensor_scalar_i(1)));
+        TMP(cdf, ag_mul_scalar(e1, sc(0.5)));
+        TMP(h, ag_mul_scalar(x2, sc(-0.5)));
+        TMP(ex, ag_exp(h));
+        TMP(pdf, ag_mul_scalar(ex, sc(0.3989422804014327))); /* 1/sqrt(2 pi) */
+        TMP(xp, ag_mul(x, pdf));
+        TMP(d, ag_add(cdf, xp));
+    } else {
+        const double k = 0.7978845608028654, c = 0.044715;
+        Tensor *x3, *cx3, *u, *inner, *t, *left, *right, *left_d, *t2, *tanh_d, *a, *a1, *inner_d, *lt, *right_d;
+        TMP(x3, ag_mul(x2, x));
+        TMP(cx3, ag_mul_scalar(x3, sc(c)));
+        TMP(u, ag_add(x, cx3));
+        TMP(inner, ag_mul_scalar(u, sc(k)));
+        TMP(t, ag_tanh(inner));
+        TMP(left, ag_mul_scalar(x, sc(0.5)));
+        TMP(right, ag_add_scalar(t, tensor_scalar_i(1)));
+        TMP(left_d, ag_mul_scalar(right, sc(0.5)));
+        TMP(t2, ag_mul(t, t));
+        TMP(tanh_d, ag_rsub_scalar(t2, tensor_scalar_i(1)));
+        TMP(a, ag_mul_scalar(x2, sc(3 * c)));
+        TMP(a1, ag_add_scalar(a, tensor_scalar_i(1)));
+        TMP(inner_d, ag_mul_scalar(a1, sc(k)));
+        TMP(lt, ag_mul(left, tanh_d));
+        TMP(right_d, ag_mul(lt, inner_d));
+        TMP(d, ag_add(left_d, right_d));
+    }
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+BW(silu) {
+    RULE_BEGIN;
+    Tensor *x, *sg, *om, *xo, *t, *d;
+    SAVED(0, x);
+    TMP(sg, ag_sigmoid(x));
+    TMP(om, ag_rsub_scalar(sg, tensor_scalar_i(1)));
+    TMP(xo, ag_mul(x, om));
+    TMP(t, ag_add_scalar(xo, tensor_scalar_i(1)));
+    TMP(d, ag_mul(sg, t));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+BW(leaky_relu) {
+    RULE_BEGIN;
+    Tensor *x, *pos, *f;
+    SAVED(0, x);
+    TMP(pos, tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(0)));
+    TMP(f, tensor_full_like(x, n->args.scalar));
+    if (tensor_masked_fill_(f, pos, tensor_scalar_i(1)) < 0) goto fail;
+    OUT(0, ag_mul(g[0], f));
+    RULE_END;
+}
+
+BW(sin) {
+    RULE_BEGIN;
+    Tensor *x, *c;
+    SAVED(0, x);
+    TMP(c, ag_unary(TENSOR_OP_COS, x));
+    OUT(0, ag_mul(g[0], c));
+    RULE_END;
+}
+
+BW(cos) {
+    RULE_BEGIN;
+    Tensor *x, *sn, *t;
+    SAVED(0, x);
+    TMP(sn, ag_unary(TENSOR_OP_SIN, x));
+    TMP(t, ag_mul(g[0], sn));
+    OUT(0, ag_neg(t));
+    RULE_END;
+}
+
+BW(reciprocal) {
+    RULE_BEGIN;
+    Tensor *r, *r2, *t;
+    SAVED(0, r);
+    TMP(r2, ag_mul(r, r));
+    TMP(t, ag_mul(g[0], r2));
+    OUT(0, ag_neg(t));
+    RULE_END;
+}
+
+BW(clamp) {
+    RULE_BEGIN;
+    Tensor *x, *keep, *drop;
+    SAVED(0, x);
+    TMP(keep, tensor_full(TENSOR_BOOL, x->ndim, x->shape, tensor_scalar_b(true)));
+    if (n->args.has_min) {
+        Tensor *m;
+        TMP(m, tensor_cmp_scalar(TENSOR_OP_GE_SCALAR, x, n->args.scalar));
+        TMP(keep, tensor_logical_and(keep, m));
+    }
+    if (n->args.has_max) {
+        Tensor *m;
+        TMP(m, tensor_cmp_scalar(TENSOR_OP_LE_SCALAR, x, n->args.scalar2));
+        TMP(keep, tensor_logical_and(keep, m));
+    }
+    TMP(drop, tensor_logical_not(keep));
+    OUT(0, ag_masked_fill(g[0], drop, tensor_scalar_i(0)));
+    RULE_END;
+}
+
+/* ---- binary ---------------------------------------------------------------------------------------- */
+
+BW(add) {
+    if (NEEDS(0)) gi[0] = ref(g[0]);
+    if (NEEDS(1)) {
+        if (scalar_value(n->args.alpha) == 1.0)
+            gi[1] = ref(g[0]);
+        else if (!(gi[1] = ag_mul_scalar(g[0], n->args.alpha)))
+            return -1;
+    }
+    return 0;
+}
+
+BW(sub) {
+    if (NEEDS(0)) gi[0] = ref(g[0]);
+    if (NEEDS(1)) {
+        TensorScalar na = n->args.alpha;
+        na.f = -na.f;
+        na.i = -na.i;
+        if (!(gi[1] = ag_mul_scalar(g[0], na))) return -1;
+    }
+    return 0;
+}
+
+/* saved tensors are unpacked up front in slot order, as PyTorch's generated apply() does (the
+ * order unpack hooks observe) */
+BW(mul) {
+    RULE_BEGIN;
+    Tensor *self, *other;
+    SAVED(0, self);
+    SAVED(1, other);
+    if (NEEDS(0)) OUT(0, ag_mul(g[0], other));
+    if (NEEDS(1)) OUT(1, ag_mul(g[0], self));
+    RULE_END;
+}
+
+BW(div) {
+    RULE_BEGIN;
+    Tensor *self, *other;
+    SAVED(0, self);
+    SAVED(1, other);
+    if (NEEDS(0)) OUT(0, ag_div(g[0], other));
+    if (NEEDS(1)) {
+        Tensor *o2, *q, *t;
+        TMP(o2, ag_mul(other, other));
+        TMP(q, ag_div(self, o2));
+        TMP(t, ag_mul(g[0], q));
+        OUT(1, ag_neg(t));
+    }
+    RULE_END;
+}
+
+BW(pow) {
+    RULE_BEGIN;
+    Tensor *self, *ex, *res;
+    SAVED(0, self);
+    SAVED(1, ex);
+    SAVED(2, res);
+    if (NEEDS(0)) {
+        Tensor *e1, *p, *ge, *t, *zero_ex;
+        TMP(e1, ag_sub_scalar(ex, tensor_scalar_i(1)));
+        TMP(p, ag_pow(self, e1));
+        TMP(ge, ag_mul(g[0], ex));
+        TMP(t, ag_mul(ge, p));
+        TMP(zero_ex, tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, ex, tensor_scalar_i(0)));
+        OUT(0, ag_masked_fill(t, zero_ex, tensor_scalar_i(0)));
+    }
+    if (NEEDS(1)) {
+        Tensor *l, *gr, *t, *z, *nn, *m;
+        TMP(l, ag_log(self));
+        TMP(gr, ag_mul(g[0], res));
+        TMP(t, ag_mul(gr, l));
+        TMP(z, tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, self, tensor_scalar_i(0)));
+        TMP(nn, tensor_cmp_scalar(TENSOR_OP_GE_SCALAR, ex, tensor_scalar_i(0)));
+        TMP(m, tensor_logical_and(z, nn));
+        OUT(1, ag_masked_fill(t, m, tensor_scalar_i(0)));
+    }
+    RULE_END;
+}
+
+/* maximum/minimum: the gradient goes to the selected input, split evenly on ties */
+static int minmax_bw(AgNode *n, Tensor *const *g, Tensor **gi, bool is_max) {
+    RULE_BEGIN;
+    Tensor *self, *other, *eq;
+    SAVED(0, self);
+    SAVED(1, other);
+    TMP(eq, tensor_eq(self, other));
+    for (int i = 0; i < 2; i++) {
+        if (!NEEDS(i)) continue;
+        Tensor *f, *lose;
+        TMP(f, tensor_full(TENSOR_FLOAT32, eq->ndim, eq->shape, tensor_scalar_i(1)));
+        if (tensor_masked_fill_(f, eq, sc(0.5)) < 0) goto fail;
+        /* input i loses where the other one is selected */
+        bool self_loses_on_lt = is_max == (i == 0);
+        TMP(lose, self_loses_on_lt ? tensor_lt(self, other) : tensor_gt(self, other));
+        if (tensor_masked_fill_(f, lose, tensor_scalar_i(0)) < 0) goto fail;
+        OUT(i, ag_mul(g[0], f));
+    }
+    RULE_END;
+}
+
+BW(maximum) { return minmax_bw(n, g, gi, true); }
+BW(minimum) { return minmax_bw(n, g, gi, false); }
+
+BW(remainder) {
+    RULE_BEGIN;
+    if (NEEDS(0)) gi[0] = ref(g[0]);
+    if (NEEDS(1)) {
+        Tensor *self, *other, *q, *t;
+        SAVED(0, self);
+        SAVED(1, other);
+        TMP(q, tensor_floor_divide(self, other));
+        TMP(t, ag_mul(g[0], q));
+        OUT(1, ag_neg(t));
+    }
+    RULE_END;
+}
+
+/* ---- scalar forms (input 0 is the tensor) --------------------------------------------------------- */
+
+BW(add_scalar) {
+    gi[0] = ref(g[0]);
+    return 0;
+}
+
+BW(mul_scalar) {
+    OUT(0, ag_mul_scalar(g[0], n->args.scalar));
+    return 0;
+fail:
+    return -1;
+}
+
+BW(div_scalar) {
+    OUT(0, ag_div_scalar(g[0], n->args.scalar));
+    return 0;
+fail:
+    return -1;
+}
+
+BW(pow_scalar) {
+    RULE_BEGIN;
+    Tensor *x, *p, *d;
+    TensorScalar e = n->args.scalar;
+    if (scalar_value(e) == 0.0) {
+        OUT(0, tensor_zeros_like(g[0]));
+    } else {
+        TensorScalar e1 = e;
+        e1.f -= 1;
+        e1.i -= 1;
+        SAVED(0, x);
+        TMP(p, ag_pow_scalar(x, e1));
+        TMP(d, ag_mul_scalar(p, e));
+        OUT(0, ag_mul(g[0], d));
+    }
+    RULE_END;
+}
+
+BW(rsub_scalar) {
+    TensorScalar na = n->args.alpha;
+    na.f = -na.f;
+    na.i = -na.i;
+    OUT(0, ag_mul_scalar(g[0], na));
+    return 0;
+fail:
+    return -1;
+}
+
+BW(rpow_scalar) {
+    RULE_BEGIN;
+    Tensor *r, *t;
+    double base = scalar_value(n->args.scalar);
+    if (base == 0.0) {
+        OUT(0, tensor_zeros_like(g[0]));
+    } else {
+        SAVED(0, r);
+        TMP(t, ag_mul(g[0], r));
+        OUT(0, ag_mul_scalar(t, sc(log(base))));
+    }
+    RULE_END;
+}
+
+/* ---- where / masked_fill / copy_ -------------------------------------------------------------------- */
+
+BW(where) {
+    RULE_BEGIN;
+    Tensor *cond;
+    SAVED(0, cond);
+    if (NEEDS(1)) {
+        Tensor *nc;
+        TMP(nc, tensor_logical_not(cond));
+        OUT(1, ag_masked_fill(g[0], nc, tensor_scalar_i(0)));
+    }
+    if (NEEDS(2)) OUT(2, ag_masked_fill(g[0], cond, tensor_scalar_i(0)));
+    RULE_END;
+}
+
+BW(masked_fill) {
+    RULE_BEGIN;
+    Tensor *mask;
+    SAVED(0, mask);
+    OUT(0, ag_masked_fill(g[0], mask, tensor_scalar_i(0)));
+    RULE_END;
+}
+
+BW(copy_) {
+    if (NEEDS(0) && !(gi[0] = tensor_zeros_like(g[0]))) return -1;
+    if (NEEDS(1)) gi[1] = ref(g[0]);
+    return 0;
+}
+
+BW(mul_) { return ag__bw_mul(n, g, gi); }
+BW(div_) { return ag__bw_div(n, g, gi); }

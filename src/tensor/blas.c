@@ -1,0 +1,317 @@
+/* blas.c — matrix products: mm, bmm, mv, dot, addmm. The only file that includes cblas.h:
+ * float32 goes through cblas_sgemm/sgemv/sdot, reading strided operands in place when they
+ * are row- or column-major (a transposed weight costs nothing); int64 uses plain loops. */
+#include "src/tensor/linalg.h"
+
+#include <cblas.h>
+#include <stdio.h>
+
+static const char *ctype(TensorDtype d) { return d == TENSOR_FLOAT32 ? "float" : d == TENSOR_INT64 ? "long int" : "bool"; }
+
+/* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
+static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
+    if ((s1 == 1 || cols == 1) && (s0 >= (cols > 1 ? cols : 1) || rows == 1)) {
+        *tr = CblasNoTrans;
+        *ld = rows == 1 ? (cols > 1 ? cols : 1) : s0;
+        if (*ld < cols) *ld = cols;
+        return true;
+    }
+    if ((s0 == 1 || rows == 1) && (s1 >= (rows > 1 ? rows : 1) || cols == 1)) {
+        *tr = CblasTrans;
+        *ld = cols == 1 ? (rows > 1 ? rows : 1) : s1;
+        if (*ld < rows) *ld = rows;
+        return true;
+    }
+    return false;
+}
+
+/* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
+static void sgemm_strided(int64_t m, int64_t n, int64_t k, float alpha, const float *A, int64_t as0, int64_t as1,
+                          const float *B, int64_t bs0, int64_t bs1, float beta, float *C, int64_t ldc) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
+        return;
+    }
+    CBLAS_TRANSPOSE ta, tb;
+    int64_t lda, ldb;
+    float *ca = NULL, *cb = NULL;
+    if (!blas_layout(m, k, as0, as1, &ta, &lda)) {
+        ca = malloc(sizeof(float) * (size_t)(m * k));
+        EM_ASSERT(ca, "out of memory packing a gemm operand");
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < k; j++) ca[i * k + j] = A[i * as0 + j * as1];
+        A = ca;
+        ta = CblasNoTrans;
+        lda = k;
+    }
+    if (!blas_layout(k, n, bs0, bs1, &tb, &ldb)) {
+        cb = malloc(sizeof(float) * (size_t)(k * n));
+        EM_ASSERT(cb, "out of memory packing a gemm operand");
+        for (int64_t i = 0; i < k; i++)
+            for (int64_t j = 0; j < n; j++) cb[i * n + j] = B[i * bs0 + j * bs1];
+        B = cb;
+        tb = CblasNoTrans;
+        ldb = n;
+    }
+    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+    free(ca);
+    free(cb);
+}
+
+static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const int64_t *A, int64_t as0, int64_t as1,
+                          const int64_t *B, int64_t bs0, int64_t bs1, int64_t beta, int64_t *C, int64_t ldc) {
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            int64_t acc = 0;
+            for (int64_t p = 0; p < k; p++) acc += A[i * as0 + p * as1] * B[p * bs0 + j * bs1];
+            C[i * ldc + j] = alpha * acc + (beta ? beta * C[i * ldc + j] : 0);
+        }
+}
+
+/* The test suite's reference: the library's sgemm path against a direct call. */
+void tensor__cblas_sgemm_direct(int m, int n, int k, const float *A, const float *B, float *C) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n);
+}
+
+/* ---- shape checks -------------------------------------------------------------------------------- */
+
+static int check_same_dtype(const TensorMeta *a, const TensorMeta *b, const char *n1, const char *n2) {
+    if (a->dtype != b->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "expected %s and %s to have the same dtype, but got: %s != %s", n1, n2,
+                         ctype(a->dtype), ctype(b->dtype));
+        return -1;
+    }
+    if (a->dtype == TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        return -1;
+    }
+    return 0;
+}
+
+int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
+    (void)n_in;
+    (void)a;
+    const TensorMeta *x = in[0], *y = in[1];
+    int64_t shape[3] = {0, 0, 0};
+    switch (op) {
+    case TENSOR_OP_MM:
+        if (x->ndim != 2) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "self must be a matrix");
+            return -1;
+        }
+        if (y->ndim != 2) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "mat2 must be a matrix");
+            return -1;
+        }
+        if (x->shape[1] != y->shape[0]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                             (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0], (long long)y->shape[1]);
+            return -1;
+        }
+        if (check_same_dtype(x, y, "m1", "m2") < 0) return -1;
+        shape[0] = x->shape[0];
+        shape[1] = y->shape[1];
+        tensor__meta_contiguous(out, x->dtype, 2, shape);
+        return 1;
+    case TENSOR_OP_ADDMM: {
+        const TensorMeta *m1 = in[1], *m2 = in[2];
+        if (m1->ndim != 2 || m2->ndim != 2) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s must be a matrix, got %d-D tensor", m1->ndim != 2 ? "mat1" : "mat2",
+                             m1->ndim != 2 ? m1->ndim : m2->ndim);
+            return -1;
+        }
+        if (m1->shape[1] != m2->shape[0]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                             (long long)m1->shape[0], (long long)m1->shape[1], (long long)m2->shape[0], (long long)m2->shape[1]);
+            return -1;
+        }
+        if (check_same_dtype(m1, m2, "mat1", "mat2") < 0 || check_same_dtype(x, m1, "self", "mat1") < 0) return -1;
+        shape[0] = m1->shape[0];
+        shape[1] = m2->shape[1];
+        int nd;
+        int64_t bs[TENSOR_MAX_DIMS];
+        if (tensor__broadcast_shapes(x->ndim, x->shape, 2, shape, &nd, bs) < 0) return -1;
+        if (nd != 2 || bs[0] != shape[0] || bs[1] != shape[1]) {
+            char b1[64], b2[64];
+            tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
+            tensor__format_shape(b2, sizeof b2, 2, shape);
+            tensor_error_set(TENSOR_ERR_RUNTIME, "The expanded size of the tensor must match the existing size: self %s vs result %s", b1, b2);
+            return -1;
+        }
+        tensor__meta_contiguous(out, x->dtype, 2, shape);
+        return 1;
+    }
+    case TENSOR_OP_BMM:
+        if (x->ndim != 3) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "batch1 must be a 3D tensor");
+            return -1;
+        }
+        if (y->ndim != 3) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "batch2 must be a 3D tensor");
+            return -1;
+        }
+        if (y->shape[0] != x->shape[0] || y->shape[1] != x->shape[2]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].",
+                             (long long)x->shape[0], (long long)x->shape[2], (long long)y->shape[0], (long long)y->shape[1]);
+            return -1;
+        }
+        if (check_same_dtype(x, y, "batch1", "batch2") < 0) return -1;
+        shape[0] = x->shape[0];
+        shape[1] = x->shape[1];
+        shape[2] = y->shape[2];
+        tensor__meta_contiguous(out, x->dtype, 3, shape);
+        return 1;
+    case TENSOR_OP_MV:
+        if (x->ndim != 2 || y->ndim != 1) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "vector + matrix @ vector expected, got 1, %d, %d", x->ndim, y->ndim);
+            return -1;
+        }
+        if (x->shape[1] != y->shape[0]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                             (long long)x->shape[0], (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0]);
+            return -1;
+        }
+        if (check_same_dtype(x, y, "mat", "vec") < 0) return -1;
+        shape[0] = x->shape[0];
+        tensor__meta_contiguous(out, x->dtype, 1, shape);
+        return 1;
+    case TENSOR_OP_DOT:
+        if (x->ndim != 1 || y->ndim != 1) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", x->ndim, y->ndim);
+            return -1;
+        }
+        if (x->shape[0] != y->shape[0]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of elements, but got %lld and %lld elements respectively",
+                             (long long)x->shape[0], (long long)y->shape[0], (long long)x->shape[0], (long long)y->shape[0]);
+            return -1;
+        }
+        if (x->dtype != y->dtype) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but found %s and %s",
+                             x->dtype == TENSOR_FLOAT32 ? "Float" : x->dtype == TENSOR_INT64 ? "Long" : "Bool",
+                             y->dtype == TENSOR_FLOAT32 ? "Float" : y->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        if (check_same_dtype(x, y, "self", "other") < 0) return -1;
+        tensor__meta_contiguous(out, x->dtype, 0, shape);
+        return 1;
+    default: break;
+    }
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a matrix product", tensor_op_name(op));
+    return -1;
+}
+
+static double scalar_d(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
+
+/* out (contiguous, m x n) = beta*out + alpha * x @ y on 2-D operands */
+static void gemm_into(Tensor *out, int64_t ooff, const Tensor *x, int64_t xoff, int64_t xs0, int64_t xs1, int64_t m,
+                      int64_t k, const Tensor *y, int64_t yoff, int64_t ys0, int64_t ys1, int64_t n, double alpha,
+                      double beta) {
+    if (out->dtype == TENSOR_FLOAT32) {
+        sgemm_strided(m, n, k, (float)alpha, (const float *)x->storage->data + xoff, xs0, xs1,
+                      (const float *)y->storage->data + yoff, ys0, ys1, (float)beta, (float *)out->storage->data + ooff, n);
+    } else {
+        igemm_strided(m, n, k, (int64_t)alpha, (const int64_t *)x->storage->data + xoff, xs0, xs1,
+                      (const int64_t *)y->storage->data + yoff, ys0, ys1, (int64_t)beta, (int64_t *)out->storage->data + ooff,
+                      n);
+    }
+}
+
+int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_out;
+    TensorMeta mx, my, mz, om;
+    tensor_meta_of(in[0], &mx);
+    tensor_meta_of(in[1], &my);
+    const TensorMeta *pm[3] = {&mx, &my, &mz};
+    if (n_in > 2) tensor_meta_of(in[2], &mz);
+    if (tensor__infer_linalg(op, pm, n_in, a, &om) < 0) return -1;
+    const Tensor *x = in[0], *y = in[1];
+    Tensor *r = NULL;
+    switch (op) {
+    case TENSOR_OP_MM:
+        if (!(r = tensor__new(om.dtype, 2, om.shape, false))) return -1;
+        gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
+                  y->strides[1], y->shape[1], 1.0, 0.0);
+        break;
+    case TENSOR_OP_ADDMM: {
+        const Tensor *bias = in[0], *m1 = in[1], *m2 = in[2];
+        double beta = scalar_d(a->beta), alpha = scalar_d(a->alpha);
+        if (!(r = tensor__new(om.dtype, 2, om.shape, beta == 0.0))) return -1;
+        if (beta != 0.0 && tensor__copy_into(r, bias) < 0) {
+            tensor_decref(r);
+            return -1;
+        }
+        gemm_into(r, 0, m1, m1->offset, m1->strides[0], m1->strides[1], m1->shape[0], m1->shape[1], m2, m2->offset,
+                  m2->strides[0], m2->strides[1], m2->shape[1], alpha, beta);
+        break;
+    }
+    case TENSOR_OP_BMM: {
+        if (!(r = tensor__new(om.dtype, 3, om.shape, false))) return -1;
+        int64_t m = x->shape[1], k = x->shape[2], n = y->shape[2];
+        for (int64_t b = 0; b < x->shape[0]; b++)
+            gemm_into(r, b * m * n, x, x->offset + b * x->strides[0], x->strides[1], x->strides[2], m, k, y,
+                      y->offset + b * y->strides[0], y->strides[1], y->strides[2], n, 1.0, 0.0);
+        break;
+    }
+    case TENSOR_OP_MV:
+        if (!(r = tensor__new(om.dtype, 1, om.shape, false))) return -1;
+        if (om.dtype == TENSOR_FLOAT32 && x->shape[0] > 0 && x->shape[1] > 0 && y->strides[0] > 0) {
+            CBLAS_TRANSPOSE tr;
+            int64_t ld;
+            if (blas_layout(x->shape[0], x->shape[1], x->strides[0], x->strides[1], &tr, &ld)) {
+                cblas_sgemv(CblasRowMajor, tr, tr == CblasNoTrans ? (int)x->shape[0] : (int)x->shape[1],
+                            tr == CblasNoTrans ? (int)x->shape[1] : (int)x->shape[0], 1.0f, tensor__f32(x), (int)ld,
+                            tensor__f32(y), (int)y->strides[0], 0.0f, tensor__f32(r), 1);
+                break;
+            }
+        }
+        gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
+                  0, 1, 1.0, 0.0);
+        break;
+    case TENSOR_OP_DOT:
+        if (!(r = tensor__new(om.dtype, 0, NULL, false))) return -1;
+        if (om.dtype == TENSOR_FLOAT32) {
+            if (x->shape[0] && (x->strides[0] <= 0 || y->strides[0] <= 0)) {
+                double acc = 0;
+                for (int64_t i = 0; i < x->shape[0]; i++)
+                    acc += (double)tensor__f32(x)[i * x->strides[0]] * tensor__f32(y)[i * y->strides[0]];
+                *tensor__f32(r) = (float)acc;
+                break;
+            }
+            *tensor__f32(r) = x->shape[0] ? cblas_sdot((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
+                                                       (int)y->strides[0])
+                                          : 0.0f;
+        } else {
+            int64_t acc = 0;
+            for (int64_t i = 0; i < x->shape[0]; i++)
+                acc += tensor__i64(x)[i * x->strides[0]] * tensor__i64(y)[i * y->strides[0]];
+            *tensor__i64(r) = acc;
+        }
+        break;
+    default: EM_UNREACHABLE();
+    }
+    out[0] = r;
+    return 1;
+}
+
+static Tensor *run2(TensorOp op, const Tensor *x, const Tensor *y) {
+    Tensor *in[2] = {(Tensor *)x, (Tensor *)y}, *r = NULL;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return tensor__run_linalg(op, in, 2, &a, &r, 1) < 0 ? NULL : r;
+}
+
+Tensor *tensor_mm(const Tensor *a, const Tensor *b) { return run2(TENSOR_OP_MM, a, b); }
+Tensor *tensor_bmm(const Tensor *a, const Tensor *b) { return run2(TENSOR_OP_BMM, a, b); }
+Tensor *tensor_mv(const Tensor *a, const Tensor *v) { return run2(TENSOR_OP_MV, a, v); }
+Tensor *tensor_dot(const Tensor *a, const Tensor *b) { return run2(TENSOR_OP_DOT, a, b); }
+
+Tensor *tensor_addmm(const Tensor *bias, const Tensor *a, const Tensor *b, TensorScalar beta, TensorScalar alpha) {
+    Tensor *in[3] = {(Tensor *)bias, (Tensor *)a, (Tensor *)b}, *r = NULL;
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.beta = beta;
+    args.alpha = alpha;
+    return tensor__run_linalg(TENSOR_OP_ADDMM, in, 3, &args, &r, 1) < 0 ? NULL : r;
+}

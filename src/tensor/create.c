@@ -1,0 +1,177 @@
+/* create.c — tensor factories: empty/zeros/ones/full, from data or foreign memory, arange,
+ * linspace, eye and the *_like forms. */
+#include "src/tensor/tensor.h"
+
+#include <math.h>
+
+Tensor *tensor_empty(TensorDtype dt, int ndim, const int64_t *shape) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    return tensor__new(dt, ndim, shape, false);
+}
+
+Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    int64_t extent = 1; /* elements needed: 1 + sum((size-1)*stride) */
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            extent = 0;
+            break;
+        }
+        extent += (shape[i] - 1) * strides[i];
+    }
+    Tensor *t = tensor__new(dt, 1, &extent, false);
+    if (!t) return NULL;
+    tensor__set_geometry(t, ndim, shape, strides);
+    return t;
+}
+
+Tensor *tensor_zeros(TensorDtype dt, int ndim, const int64_t *shape) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    return tensor__new(dt, ndim, shape, true);
+}
+
+Tensor *tensor_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar value) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = value.kind;
+    Tensor *t = tensor__new(dt, ndim, shape, false);
+    if (t) tensor__fill_raw(t, value);
+    return t;
+}
+
+Tensor *tensor_ones(TensorDtype dt, int ndim, const int64_t *shape) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    return tensor_full(dt, ndim, shape, tensor_scalar_i(1));
+}
+
+Tensor *tensor_from_data(TensorDtype dt, int ndim, const int64_t *shape, const void *data) {
+    Tensor *t = tensor__new(dt, ndim, shape, false);
+    if (t && t->numel) memcpy(t->storage->data, data, (size_t)t->numel * tensor__elsize(dt));
+    return t;
+}
+
+Tensor *tensor_from_f32(int ndim, const int64_t *shape, const float *data) {
+    return tensor_from_data(TENSOR_FLOAT32, ndim, shape, data);
+}
+
+Tensor *tensor_from_i64(int ndim, const int64_t *shape, const int64_t *data) {
+    return tensor_from_data(TENSOR_INT64, ndim, shape, data);
+}
+
+Tensor *tensor_from_blob(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides, void *data,
+                         void (*release)(void *ctx), void *ctx) {
+    if (ndim > TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+        return NULL;
+    }
+    TensorStorage *s = malloc(sizeof *s);
+    Tensor *t = s ? tensor__alloc_struct() : NULL;
+    if (!t) {
+        free(s);
+        tensor__oom();
+        return NULL;
+    }
+    s->refcount = 1;
+    s->external = true;
+    s->data = data;
+    s->nbytes = (size_t)tensor__shape_numel(ndim, shape) * tensor__elsize(dt);
+    s->release = release;
+    s->release_ctx = ctx;
+    t->storage = s;
+    t->dtype = (uint8_t)dt;
+    tensor__set_geometry(t, ndim, shape, strides);
+    return t;
+}
+
+static bool scalar_is_float(TensorScalar s) { return s.kind == TENSOR_FLOAT32; }
+static double scalar_f(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
+
+Tensor *tensor_arange(TensorScalar start, TensorScalar end, TensorScalar step, TensorDtype dt) {
+    if (dt == TENSOR_DTYPE_DEFAULT)
+        dt = (scalar_is_float(start) || scalar_is_float(end) || scalar_is_float(step)) ? TENSOR_FLOAT32 : TENSOR_INT64;
+    double s = scalar_f(start), e = scalar_f(end), st = scalar_f(step);
+    if (st == 0.0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "step must be nonzero");
+        return NULL;
+    }
+    if ((st > 0 && e < s) || (st < 0 && e > s)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
+        return NULL;
+    }
+    int64_t n = (int64_t)ceil((e - s) / st);
+    if (n < 0) n = 0;
+    Tensor *t = tensor__new(dt, 1, &n, false);
+    if (!t) return NULL;
+    if (dt == TENSOR_FLOAT32) {
+        float *p = tensor__f32(t);
+        for (int64_t i = 0; i < n; i++) p[i] = (float)(s + st * (double)i);
+    } else if (dt == TENSOR_INT64) {
+        int64_t *p = tensor__i64(t);
+        bool ints = !scalar_is_float(start) && !scalar_is_float(step);
+        for (int64_t i = 0; i < n; i++) p[i] = ints ? start.i + step.i * i : (int64_t)(s + st * (double)i);
+    } else {
+        tensor_decref(t);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
+    return t;
+}
+
+Tensor *tensor_arange_f(double start, double end, double step) {
+    return tensor_arange(tensor_scalar_f(start), tensor_scalar_f(end), tensor_scalar_f(step), TENSOR_FLOAT32);
+}
+
+Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDtype dt) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (steps < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "number of steps must be non-negative");
+        return NULL;
+    }
+    Tensor *t = tensor__new(TENSOR_FLOAT32, 1, &steps, false);
+    if (!t) return NULL;
+    float *p = tensor__f32(t);
+    if (steps == 1) {
+        p[0] = (float)start;
+    } else if (steps > 1) {
+        /* symmetric evaluation from both ends in float32, as ATen's CPU kernel does, so the last
+         * value is exactly end and the rounding matches PyTorch's */
+        float fs = (float)start, fe = (float)end;
+        float step = (fe - fs) / (float)(steps - 1);
+        int64_t half = steps / 2;
+        for (int64_t i = 0; i < steps; i++)
+            p[i] = i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - 1 - i), fe); /* ATen's kernels fuse */
+    }
+    if (dt != TENSOR_FLOAT32) {
+        Tensor *r = tensor__as_dtype(t, dt);
+        tensor_decref(t);
+        return r;
+    }
+    return t;
+}
+
+Tensor *tensor_eye(int64_t n, int64_t m, TensorDtype dt) {
+    if (m < 0) m = n;
+    if (n < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "n must be greater or equal to 0, got %lld", (long long)n);
+        return NULL;
+    }
+    int64_t shape[2] = {n, m};
+    Tensor *t = tensor_zeros(dt, 2, shape);
+    if (!t) return NULL;
+    int64_t k = n < m ? n : m;
+    char *p = t->storage->data;
+    size_t es = tensor__elsize((TensorDtype)t->dtype);
+    for (int64_t i = 0; i < k; i++) {
+        char *q = p + (size_t)(i * m + i) * es;
+        if (t->dtype == TENSOR_FLOAT32)
+            *(float *)q = 1.0f;
+        else if (t->dtype == TENSOR_INT64)
+            *(int64_t *)q = 1;
+        else
+            *(bool *)q = true;
+    }
+    return t;
+}
+
+Tensor *tensor_zeros_like(const Tensor *t) { return tensor_zeros((TensorDtype)t->dtype, t->ndim, t->shape); }
+Tensor *tensor_ones_like(const Tensor *t) { return tensor_ones((TensorDtype)t->dtype, t->ndim, t->shape); }
+Tensor *tensor_full_like(const Tensor *t, TensorScalar v) { return tensor_full((TensorDtype)t->dtype, t->ndim, t->shape, v); }
+Tensor *tensor_empty_like(const Tensor *t) { return tensor__new((TensorDtype)t->dtype, t->ndim, t->shape, false); }

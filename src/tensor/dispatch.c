@@ -1,0 +1,827 @@
+/* dispatch.c — the op table made executable: per-op info expanded from ops.def, and the kernel
+ * and shape-inference tables, built by expanding ops.def against one IMPL_<op> line per op
+ * (a missing line is a compile error). tensor_op_run / tensor_op_infer check arity and route
+ * to the category's run/infer function; this file also holds the run/infer adapters for
+ * creation, pointwise, reduction and in-place ops. */
+#include <math.h>
+#include <stdio.h>
+
+#include "src/tensor/composite.h"
+#include "src/tensor/linalg.h"
+#include "src/tensor/nn.h"
+#include "src/tensor/pointwise.h"
+#include "src/tensor/reduce.h"
+#include "src/tensor/shape.h"
+
+/* ---- op info ------------------------------------------------------------------------------------ */
+
+#define OPF(F) TENSOR_OPF_##F
+#define POINTWISE OPF(POINTWISE)
+#define REDUCTION OPF(REDUCTION)
+#define VIEW OPF(VIEW)
+#define INPLACE OPF(INPLACE)
+#define CREATION OPF(CREATION)
+#define RANDOM OPF(RANDOM)
+#define COMPOSITE OPF(COMPOSITE)
+#define NONDIFF OPF(NONDIFF)
+#define SCALAR_EDGE OPF(SCALAR_EDGE)
+#define SCALAR_EDGE_FIRST OPF(SCALAR_EDGE_FIRST)
+#define ALL 0xffffffffu
+
+static const TensorOpInfo op_info[TENSOR_OP_COUNT] = {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) {STR, #NAME, NODE, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF},
+#include "src/tensor/ops.def"
+#undef X
+};
+
+#undef POINTWISE
+#undef REDUCTION
+#undef VIEW
+#undef INPLACE
+#undef CREATION
+#undef RANDOM
+#undef COMPOSITE
+#undef NONDIFF
+#undef SCALAR_EDGE
+#undef SCALAR_EDGE_FIRST
+#undef ALL
+
+const TensorOpInfo *tensor_op_info(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? &op_info[op] : NULL; }
+const char *tensor_op_name(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? op_info[op].name : "?"; }
+unsigned tensor_op_flags(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? op_info[op].flags : 0; }
+
+/* ---- meta helpers ---------------------------------------------------------------------------------- */
+
+void tensor__meta_contiguous(TensorMeta *m, TensorDtype dt, int ndim, const int64_t *shape) {
+    m->dtype = dt;
+    m->ndim = ndim;
+    if (ndim) memcpy(m->shape, shape, sizeof(int64_t) * (size_t)ndim);
+    tensor__compute_contiguous_strides(ndim, m->shape, m->strides);
+    m->offset = 0;
+    m->wrapped_number = false;
+}
+
+Tensor *tensor__new_from_meta(const TensorMeta *m, bool zero) { return tensor__new(m->dtype, m->ndim, m->shape, zero); }
+
+static double sf(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
+
+/* ---- creation ------------------------------------------------------------------------------------- */
+
+static int creation_meta(TensorOp op, const TensorMeta *const *in, const TensorOpArgs *a, TensorMeta *o) {
+    TensorDtype dt = a->dtype;
+    switch (op) {
+    case TENSOR_OP_EMPTY: case TENSOR_OP_ZEROS: case TENSOR_OP_ONES: case TENSOR_OP_RAND: case TENSOR_OP_RANDN:
+    case TENSOR_OP_FULL: case TENSOR_OP_RANDINT:
+        if (a->n_ints > TENSOR_MAX_DIMS) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+            return -1;
+        }
+        for (int i = 0; i < a->n_ints; i++)
+            if (a->ints[i] < 0) {
+                char b[256];
+                tensor__format_shape(b, sizeof b, a->n_ints, a->ints);
+                tensor_error_set(TENSOR_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s", (long long)a->ints[i], b);
+                return -1;
+            }
+        if (dt == TENSOR_DTYPE_DEFAULT)
+            dt = op == TENSOR_OP_FULL ? a->scalar.kind : op == TENSOR_OP_RANDINT ? TENSOR_INT64 : TENSOR_FLOAT32;
+        tensor__meta_contiguous(o, dt, a->n_ints, a->ints);
+        return 1;
+    case TENSOR_OP_ARANGE: {
+        if (dt == TENSOR_DTYPE_DEFAULT)
+            dt = (a->scalar.kind == TENSOR_FLOAT32 || a->scalar2.kind == TENSOR_FLOAT32 || a->alpha.kind == TENSOR_FLOAT32)
+                     ? TENSOR_FLOAT32
+                     : TENSOR_INT64;
+        double s = sf(a->scalar), e = sf(a->scalar2), st = sf(a->alpha);
+        if (st == 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "step must be nonzero");
+            return -1;
+        }
+        if ((st > 0 && e < s) || (st < 0 && e > s)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
+            return -1;
+        }
+        int64_t n = (int64_t)ceil((e - s) / st);
+        tensor__meta_contiguous(o, dt, 1, &n);
+        return 1;
+    }
+    case TENSOR_OP_LINSPACE:
+        if (a->step < 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "number of steps must be non-negative");
+            return -1;
+        }
+        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : dt, 1, &a->step);
+        return 1;
+    case TENSOR_OP_EYE: {
+        int64_t shape[2] = {a->start, (a->end < 0 || a->end == INT64_MAX) ? a->start : a->end};
+        if (a->start < 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "n must be greater or equal to 0, got %lld", (long long)a->start);
+            return -1;
+        }
+        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : dt, 2, shape);
+        return 1;
+    }
+    case TENSOR_OP_ZEROS_LIKE: case TENSOR_OP_ONES_LIKE: case TENSOR_OP_FULL_LIKE: case TENSOR_OP_RAND_LIKE:
+    case TENSOR_OP_RANDN_LIKE: case TENSOR_OP_BERNOULLI:
+        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? in[0]->dtype : dt, in[0]->ndim, in[0]->shape);
+        return 1;
+    default: break;
+    }
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a creation op", tensor_op_name(op));
+    return -1;
+}
+
+static int infer_creation(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)n_in;
+    (void)max;
+    return creation_meta(op, in, a, o);
+}
+
+static int run_creation(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    (void)n_out;
+    TensorMeta mi, o;
+    const TensorMeta *pm = &mi;
+    if (in && n_in > 0 && in[0]) tensor_meta_of(in[0], &mi);
+    if (creation_meta(op, &pm, a, &o) < 0) return -1;
+    Tensor *r = NULL;
+    switch (op) {
+    case TENSOR_OP_EMPTY: r = tensor_empty(o.dtype, o.ndim, o.shape); break;
+    case TENSOR_OP_ZEROS: case TENSOR_OP_ZEROS_LIKE: r = tensor_zeros(o.dtype, o.ndim, o.shape); break;
+    case TENSOR_OP_ONES: case TENSOR_OP_ONES_LIKE: r = tensor_ones(o.dtype, o.ndim, o.shape); break;
+    case TENSOR_OP_FULL: case TENSOR_OP_FULL_LIKE: r = tensor_full(o.dtype, o.ndim, o.shape, a->scalar); break;
+    case TENSOR_OP_ARANGE: r = tensor_arange(a->scalar, a->scalar2, a->alpha, a->dtype); break;
+    case TENSOR_OP_LINSPACE: r = tensor_linspace(sf(a->scalar), sf(a->scalar2), a->step, o.dtype); break;
+    case TENSOR_OP_EYE: r = tensor_eye(o.shape[0], o.shape[1], o.dtype); break;
+    case TENSOR_OP_RAND: case TENSOR_OP_RAND_LIKE: r = tensor_rand(o.dtype, o.ndim, o.shape); break;
+    case TENSOR_OP_RANDN: case TENSOR_OP_RANDN_LIKE: r = tensor_randn(o.dtype, o.ndim, o.shape); break;
+    case TENSOR_OP_RANDINT: {
+        r = tensor_randint(a->scalar.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar.f : a->scalar.i,
+                           a->scalar2.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar2.f : a->scalar2.i, o.ndim, o.shape);
+        if (r && o.dtype != TENSOR_INT64) {
+            Tensor *c = tensor__as_dtype(r, o.dtype);
+            tensor_decref(r);
+            r = c;
+        }
+        break;
+    }
+    case TENSOR_OP_BERNOULLI: r = tensor_bernoulli(in[0]); break;
+    default: EM_UNREACHABLE();
+    }
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+/* ---- unary ---------------------------------------------------------------------------------------- */
+
+static void unary_ctx(TensorOp op, const TensorOpArgs *a, PwCtx *c) {
+    if (op == TENSOR_OP_CLAMP || op == TENSOR_OP_CLAMP_) {
+        tensor__clamp_ctx(c, a->has_min ? &a->scalar : NULL, a->has_max ? &a->scalar2 : NULL);
+        return;
+    }
+    memset(c, 0, sizeof *c);
+    c->approx = a->approximate;
+    c->f0 = (float)sf(a->scalar);
+}
+
+static int infer_unary(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)n_in;
+    (void)max;
+    const TensorMeta *x = in[0];
+    TensorDtype dt;
+    if (op == TENSOR_OP_CLONE) {
+        dt = x->dtype;
+    } else if (op == TENSOR_OP_TO_DTYPE) {
+        dt = a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype;
+        if (dt == x->dtype) {
+            *o = *x;
+            return 1;
+        }
+    } else {
+        PwCtx c;
+        unary_ctx(op, a, &c);
+        if (tensor__unary_dtype(op, x->dtype, c.clamp_float, &dt) < 0) return -1;
+    }
+    tensor__meta_contiguous(o, dt, x->ndim, x->shape);
+    return 1;
+}
+
+static int run_unary(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    (void)n_out;
+    Tensor *r;
+    if (op == TENSOR_OP_CLONE) {
+        r = tensor_clone(in[0]);
+    } else if (op == TENSOR_OP_TO_DTYPE) {
+        r = tensor_to_dtype(in[0], a->dtype);
+    } else {
+        PwCtx c;
+        unary_ctx(op, a, &c);
+        r = tensor__unary(op, in[0], &c, NULL);
+    }
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+/* ---- binary / scalar / where ---------------------------------------------------------------------- */
+
+static int infer_binary(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)n_in;
+    (void)max;
+    TensorDtype ct, dt;
+    if (tensor__binary_dtype(op, in[0]->dtype, in[1]->dtype, a->alpha, &ct, &dt) < 0) return -1;
+    int nd;
+    int64_t s[TENSOR_MAX_DIMS];
+    if (tensor__broadcast_shapes(in[0]->ndim, in[0]->shape, in[1]->ndim, in[1]->shape, &nd, s) < 0) return -1;
+    tensor__meta_contiguous(o, dt, nd, s);
+    return 1;
+}
+
+static int run_binary(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    (void)n_out;
+    Tensor *r = tensor__binary(op, in[0], in[1], a->alpha, NULL);
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+/* the tensor-tensor op a scalar op behaves as, with the scalar's kind standing for its dtype */
+static TensorOp scalar_base(TensorOp op) {
+    switch (op) {
+    case TENSOR_OP_ADD_SCALAR: case TENSOR_OP_ADD_SCALAR_: return TENSOR_OP_ADD;
+    case TENSOR_OP_SUB_SCALAR: case TENSOR_OP_SUB_SCALAR_: case TENSOR_OP_RSUB_SCALAR: return TENSOR_OP_SUB;
+    case TENSOR_OP_MUL_SCALAR: case TENSOR_OP_MUL_SCALAR_: return TENSOR_OP_MUL;
+    case TENSOR_OP_DIV_SCALAR: case TENSOR_OP_DIV_SCALAR_: return TENSOR_OP_DIV;
+    case TENSOR_OP_POW_SCALAR: case TENSOR_OP_RPOW_SCALAR: return TENSOR_OP_POW;
+    case TENSOR_OP_REMAINDER_SCALAR: return TENSOR_OP_REMAINDER;
+    case TENSOR_OP_FLOOR_DIVIDE_SCALAR: return TENSOR_OP_FLOOR_DIVIDE;
+    default: return (TensorOp)(TENSOR_OP_EQ + (op - TENSOR_OP_EQ_SCALAR));
+    }
+}
+
+static int infer_scalar(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)n_in;
+    (void)max;
+    TensorDtype ct, dt;
+    TensorDtype x = in[0]->dtype, s = a->scalar.kind;
+    TensorOp base = scalar_base(op);
+    bool rev = op == TENSOR_OP_RPOW_SCALAR || op == TENSOR_OP_RSUB_SCALAR;
+    if (op == TENSOR_OP_POW_SCALAR && tensor__category(x) != TENSOR_CAT_FLOAT && s != TENSOR_FLOAT32 && a->scalar.i < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        return -1;
+    }
+    if (tensor__binary_dtype(base, rev ? s : x, rev ? x : s, a->alpha, &ct, &dt) < 0) return -1;
+    tensor__meta_contiguous(o, dt, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+static int run_scalar(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    (void)n_out;
+    Tensor *r = tensor__binary_scalar(op, in[0], a->scalar, a->alpha, NULL);
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+static int infer_where(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)op;
+    (void)n_in;
+    (void)a;
+    (void)max;
+    if (in[0]->dtype != TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                         in[0]->dtype == TENSOR_FLOAT32 ? "Float" : "Long");
+        return -1;
+    }
+    int n1, n2;
+    int64_t s1[TENSOR_MAX_DIMS], s2[TENSOR_MAX_DIMS];
+    if (tensor__broadcast_shapes(in[0]->ndim, in[0]->shape, in[1]->ndim, in[1]->shape, &n1, s1) < 0) return -1;
+    if (tensor__broadcast_shapes(n1, s1, in[2]->ndim, in[2]->shape, &n2, s2) < 0) return -1;
+    tensor__meta_contiguous(o, tensor__promote(in[1]->dtype, in[2]->dtype), n2, s2);
+    return 1;
+}
+
+static int run_where(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)op;
+    (void)n_in;
+    (void)a;
+    (void)n_out;
+    Tensor *r = tensor__where(in[0], in[1], in[2]);
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+/* ---- reductions ------------------------------------------------------------------------------------ */
+
+static int infer_reduce(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)n_in;
+    const TensorMeta *x = in[0];
+    ReducePlan p;
+    const int64_t *dims = NULL;
+    int nd = 0;
+    bool all = false;
+    TensorDtype dt = x->dtype;
+    switch (op) {
+    case TENSOR_OP_SUM: case TENSOR_OP_PROD: all = true; dt = x->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64; break;
+    case TENSOR_OP_SUM_DIM: dims = a->ints; nd = a->n_ints; all = nd == 0; dt = x->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64; break;
+    case TENSOR_OP_PROD_DIM: dims = &a->dim; nd = 1; dt = x->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64; break;
+    case TENSOR_OP_MEAN: case TENSOR_OP_MEAN_DIM:
+        if (x->dtype != TENSOR_FLOAT32) {
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
+                             x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        if (op == TENSOR_OP_MEAN_DIM) {
+            dims = a->ints;
+            nd = a->n_ints;
+        }
+        all = nd == 0;
+        break;
+    case TENSOR_OP_MAX: case TENSOR_OP_MIN:
+        all = true;
+        if (tensor__shape_numel(x->ndim, x->shape) == 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                             op == TENSOR_OP_MAX ? "max" : "min");
+            return -1;
+        }
+        break;
+    case TENSOR_OP_MAX_DIM: case TENSOR_OP_MIN_DIM: dims = &a->dim; nd = 1; break;
+    case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN: case TENSOR_OP_ALL: case TENSOR_OP_ANY:
+        if (a->has_dim) {
+            dims = &a->dim;
+            nd = 1;
+        } else {
+            all = true;
+        }
+        dt = (op == TENSOR_OP_ALL || op == TENSOR_OP_ANY) ? TENSOR_BOOL : TENSOR_INT64;
+        break;
+    case TENSOR_OP_VAR: case TENSOR_OP_STD:
+        if (x->dtype != TENSOR_FLOAT32) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
+            return -1;
+        }
+        dims = a->ints;
+        nd = a->n_ints;
+        all = nd == 0;
+        break;
+    case TENSOR_OP_LOGSUMEXP: dims = a->ints; nd = a->n_ints; all = nd == 0; dt = TENSOR_FLOAT32; break;
+    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a reduction", tensor_op_name(op)); return -1;
+    }
+    bool keep = all && (op == TENSOR_OP_SUM || op == TENSOR_OP_MEAN || op == TENSOR_OP_PROD || op == TENSOR_OP_MAX ||
+                        op == TENSOR_OP_MIN)
+                    ? false
+                    : a->keepdim;
+    if ((op == TENSOR_OP_ARGMAX || op == TENSOR_OP_ARGMIN || op == TENSOR_OP_ALL || op == TENSOR_OP_ANY) && !a->has_dim) keep = a->keepdim;
+    if (tensor__reduce_plan(x, dims, nd, all, keep, &p) < 0) return -1;
+    tensor__meta_contiguous(&o[0], dt, p.out_ndim, p.out_shape);
+    if (op == TENSOR_OP_MAX_DIM || op == TENSOR_OP_MIN_DIM) {
+        if (max < 2) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s produces 2 outputs", tensor_op_name(op));
+            return -1;
+        }
+        tensor__meta_contiguous(&o[1], TENSOR_INT64, p.out_ndim, p.out_shape);
+        return 2;
+    }
+    return 1;
+}
+
+static int run_reduce(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    const Tensor *x = in[0];
+    Tensor *r = NULL;
+    const int64_t *d = a->has_dim ? &a->dim : NULL;
+    switch (op) {
+    case TENSOR_OP_SUM: r = tensor_sum(x); break;
+    case TENSOR_OP_SUM_DIM: r = tensor_sum_dims(x, a->ints, a->n_ints, a->keepdim); break;
+    case TENSOR_OP_MEAN: r = tensor_mean(x); break;
+    case TENSOR_OP_MEAN_DIM: r = tensor_mean_dims(x, a->ints, a->n_ints, a->keepdim); break;
+    case TENSOR_OP_PROD: r = tensor__prod(x, NULL, false); break;
+    case TENSOR_OP_PROD_DIM: r = tensor__prod(x, &a->dim, a->keepdim); break;
+    case TENSOR_OP_MAX: r = tensor_max(x); break;
+    case TENSOR_OP_MIN: r = tensor_min(x); break;
+    case TENSOR_OP_MAX_DIM:
+    case TENSOR_OP_MIN_DIM:
+        if (n_out < 2) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s produces 2 outputs", tensor_op_name(op));
+            return -1;
+        }
+        if (tensor__extremum(x, &a->dim, a->keepdim, op == TENSOR_OP_MAX_DIM, &out[0], &out[1]) < 0) return -1;
+        return 2;
+    case TENSOR_OP_ARGMAX: r = tensor_argmax(x, d, a->keepdim); break;
+    case TENSOR_OP_ARGMIN: r = tensor_argmin(x, d, a->keepdim); break;
+    case TENSOR_OP_VAR: r = tensor__var_std(x, a->ints, a->n_ints, a->correction, a->keepdim, false); break;
+    case TENSOR_OP_STD: r = tensor__var_std(x, a->ints, a->n_ints, a->correction, a->keepdim, true); break;
+    case TENSOR_OP_LOGSUMEXP: r = tensor_logsumexp(x, a->ints, a->n_ints, a->keepdim); break;
+    case TENSOR_OP_ALL: r = tensor__all_any(x, d, a->keepdim, false); break;
+    case TENSOR_OP_ANY: r = tensor__all_any(x, d, a->keepdim, true); break;
+    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a reduction", tensor_op_name(op)); return -1;
+    }
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+/* ---- in place --------------------------------------------------------------------------------------- */
+
+static int infer_inplace(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    const TensorMeta *x = in[0];
+    TensorDtype ct, dt;
+    switch (op) {
+    case TENSOR_OP_ADD_: case TENSOR_OP_SUB_: case TENSOR_OP_MUL_: case TENSOR_OP_DIV_:
+    case TENSOR_OP_ADD_SCALAR_: case TENSOR_OP_SUB_SCALAR_: case TENSOR_OP_MUL_SCALAR_: case TENSOR_OP_DIV_SCALAR_: {
+        bool scalar = op >= TENSOR_OP_ADD_SCALAR_ && op <= TENSOR_OP_DIV_SCALAR_;
+        TensorOp base = scalar ? scalar_base(op) : (TensorOp)(TENSOR_OP_ADD + (op - TENSOR_OP_ADD_));
+        if (tensor__binary_dtype(base, x->dtype, scalar ? a->scalar.kind : in[1]->dtype, a->alpha, &ct, &dt) < 0) return -1;
+        if (tensor__category(dt) > tensor__category(x->dtype)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
+                             dt == TENSOR_FLOAT32 ? "Float" : "Long", x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        if (!scalar) {
+            int nd;
+            int64_t s[TENSOR_MAX_DIMS];
+            if (tensor__broadcast_shapes(x->ndim, x->shape, in[1]->ndim, in[1]->shape, &nd, s) < 0) return -1;
+            if (nd != x->ndim || memcmp(s, x->shape, sizeof(int64_t) * (size_t)nd) != 0) {
+                char b1[256], b2[256];
+                tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
+                tensor__format_shape(b2, sizeof b2, nd, s);
+                tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
+                return -1;
+            }
+        }
+        break;
+    }
+    case TENSOR_OP_COPY_: {
+        int nd;
+        int64_t s[TENSOR_MAX_DIMS];
+        if (tensor__broadcast_shapes(x->ndim, x->shape, in[1]->ndim, in[1]->shape, &nd, s) < 0) return -1;
+        if (nd != x->ndim || memcmp(s, x->shape, sizeof(int64_t) * (size_t)nd) != 0) {
+            char b1[256], b2[256];
+            tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
+            tensor__format_shape(b2, sizeof b2, nd, s);
+            tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
+            return -1;
+        }
+        break;
+    }
+    case TENSOR_OP_CLAMP_:
+        if (x->dtype != TENSOR_FLOAT32 && ((a->has_min && a->scalar.kind == TENSOR_FLOAT32) ||
+                                           (a->has_max && a->scalar2.kind == TENSOR_FLOAT32))) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "result type Float can't be cast to the desired output type %s",
+                             x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        break;
+    case TENSOR_OP_RELU_:
+        if (x->dtype == TENSOR_BOOL) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Boolean inputs not supported for relu");
+            return -1;
+        }
+        break;
+    case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_:
+        if (x->dtype != TENSOR_FLOAT32) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'",
+                             op == TENSOR_OP_NORMAL_ ? "normal_kernel_cpu" : "check_uniform_bounds",
+                             x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        break;
+    default: break;
+    }
+    (void)n_in;
+    *o = *x;
+    o->wrapped_number = false;
+    return 1;
+}
+
+static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    (void)n_out;
+    Tensor *x = in[0];
+    int rc;
+    switch (op) {
+    case TENSOR_OP_ADD_: rc = tensor_add_(x, in[1], a->alpha); break;
+    case TENSOR_OP_SUB_: rc = tensor_sub_(x, in[1], a->alpha); break;
+    case TENSOR_OP_MUL_: rc = tensor_mul_(x, in[1]); break;
+    case TENSOR_OP_DIV_: rc = tensor_div_(x, in[1]); break;
+    case TENSOR_OP_ADD_SCALAR_: case TENSOR_OP_SUB_SCALAR_: case TENSOR_OP_MUL_SCALAR_: case TENSOR_OP_DIV_SCALAR_:
+        rc = tensor__inplace_binary_scalar(op, x, a->scalar, a->alpha);
+        break;
+    case TENSOR_OP_ZERO_: rc = tensor_zero_(x); break;
+    case TENSOR_OP_FILL_: rc = tensor_fill_(x, a->scalar); break;
+    case TENSOR_OP_COPY_: rc = tensor_copy_(x, in[1]); break;
+    case TENSOR_OP_CLAMP_: rc = tensor_clamp_(x, a->has_min ? &a->scalar : NULL, a->has_max ? &a->scalar2 : NULL); break;
+    case TENSOR_OP_RELU_: rc = tensor_relu_(x); break;
+    case TENSOR_OP_NORMAL_: rc = tensor_normal_(x, sf(a->scalar), sf(a->scalar2)); break;
+    case TENSOR_OP_UNIFORM_: rc = tensor_uniform_(x, sf(a->scalar), sf(a->scalar2)); break;
+    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an in-place op", tensor_op_name(op)); return -1;
+    }
+    if (rc < 0) return -1;
+    tensor_incref(x);
+    out[0] = x;
+    return 1;
+}
+
+/* ---- adapters for the other categories ------------------------------------------------------------ */
+
+static int infer_view(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    return tensor__infer_view(op, in, n, a, o, max);
+}
+static int run_view(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_view(op, in, n, a, out, n_out);
+}
+static int infer_cat(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_cat(op, in, n, a, o);
+}
+static int run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_cat(op, in, n, a, out, n_out);
+}
+static int infer_linalg(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_linalg(op, in, n, a, o);
+}
+static int run_linalg(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_linalg(op, in, n, a, out, n_out);
+}
+static int infer_nn(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_nn(op, in, n, a, o);
+}
+static int run_nn(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_nn(op, in, n, a, out, n_out);
+}
+static int infer_index(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_index(op, in, n, a, o);
+}
+static int run_index(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_index(op, in, n, a, out, n_out);
+}
+static int infer_composite(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    return tensor__infer_composite(op, in, n, a, o, max);
+}
+static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_composite(op, tensor_op_run, in, n, a, out, n_out);
+}
+
+/* ---- the implementation table: one IMPL line per op ------------------------------------------------ */
+
+#define IMPL_EMPTY creation
+#define IMPL_ZEROS creation
+#define IMPL_ONES creation
+#define IMPL_FULL creation
+#define IMPL_ARANGE creation
+#define IMPL_LINSPACE creation
+#define IMPL_EYE creation
+#define IMPL_RAND creation
+#define IMPL_RANDN creation
+#define IMPL_RANDINT creation
+#define IMPL_ZEROS_LIKE creation
+#define IMPL_ONES_LIKE creation
+#define IMPL_FULL_LIKE creation
+#define IMPL_RAND_LIKE creation
+#define IMPL_RANDN_LIKE creation
+#define IMPL_BERNOULLI creation
+#define IMPL_NEG unary
+#define IMPL_ABS unary
+#define IMPL_EXP unary
+#define IMPL_LOG unary
+#define IMPL_SQRT unary
+#define IMPL_RSQRT unary
+#define IMPL_TANH unary
+#define IMPL_SIGMOID unary
+#define IMPL_RELU unary
+#define IMPL_GELU unary
+#define IMPL_SILU unary
+#define IMPL_LEAKY_RELU unary
+#define IMPL_ERF unary
+#define IMPL_SIN unary
+#define IMPL_COS unary
+#define IMPL_SIGN unary
+#define IMPL_RECIPROCAL unary
+#define IMPL_CLAMP unary
+#define IMPL_FLOOR unary
+#define IMPL_CEIL unary
+#define IMPL_ROUND unary
+#define IMPL_LOGICAL_NOT unary
+#define IMPL_CLONE unary
+#define IMPL_TO_DTYPE unary
+#define IMPL_DETACH view
+#define IMPL_ADD binary
+#define IMPL_SUB binary
+#define IMPL_MUL binary
+#define IMPL_DIV binary
+#define IMPL_POW binary
+#define IMPL_MAXIMUM binary
+#define IMPL_MINIMUM binary
+#define IMPL_REMAINDER binary
+#define IMPL_FLOOR_DIVIDE binary
+#define IMPL_ADD_SCALAR scalar
+#define IMPL_SUB_SCALAR scalar
+#define IMPL_MUL_SCALAR scalar
+#define IMPL_DIV_SCALAR scalar
+#define IMPL_POW_SCALAR scalar
+#define IMPL_RSUB_SCALAR scalar
+#define IMPL_RPOW_SCALAR scalar
+#define IMPL_REMAINDER_SCALAR scalar
+#define IMPL_FLOOR_DIVIDE_SCALAR scalar
+#define IMPL_EQ binary
+#define IMPL_NE binary
+#define IMPL_LT binary
+#define IMPL_LE binary
+#define IMPL_GT binary
+#define IMPL_GE binary
+#define IMPL_EQ_SCALAR scalar
+#define IMPL_NE_SCALAR scalar
+#define IMPL_LT_SCALAR scalar
+#define IMPL_LE_SCALAR scalar
+#define IMPL_GT_SCALAR scalar
+#define IMPL_GE_SCALAR scalar
+#define IMPL_LOGICAL_AND binary
+#define IMPL_LOGICAL_OR binary
+#define IMPL_LOGICAL_XOR binary
+#define IMPL_WHERE where
+#define IMPL_SUM reduce
+#define IMPL_SUM_DIM reduce
+#define IMPL_MEAN reduce
+#define IMPL_MEAN_DIM reduce
+#define IMPL_PROD reduce
+#define IMPL_PROD_DIM reduce
+#define IMPL_MAX reduce
+#define IMPL_MAX_DIM reduce
+#define IMPL_MIN reduce
+#define IMPL_MIN_DIM reduce
+#define IMPL_ARGMAX reduce
+#define IMPL_ARGMIN reduce
+#define IMPL_VAR reduce
+#define IMPL_STD reduce
+#define IMPL_LOGSUMEXP reduce
+#define IMPL_ALL reduce
+#define IMPL_ANY reduce
+#define IMPL_VIEW view
+#define IMPL_RESHAPE composite
+#define IMPL_UNSAFE_VIEW view
+#define IMPL_AS_STRIDED view
+#define IMPL_TRANSPOSE view
+#define IMPL_T view
+#define IMPL_PERMUTE view
+#define IMPL_EXPAND view
+#define IMPL_SLICE view
+#define IMPL_SELECT view
+#define IMPL_NARROW composite
+#define IMPL_UNSQUEEZE view
+#define IMPL_SQUEEZE view
+#define IMPL_SQUEEZE_DIM view
+#define IMPL_FLATTEN composite
+#define IMPL_CONTIGUOUS composite
+#define IMPL_SPLIT view
+#define IMPL_SPLIT_WITH_SIZES view
+#define IMPL_CHUNK composite
+#define IMPL_UNBIND view
+#define IMPL_CAT cat
+#define IMPL_STACK cat
+#define IMPL_MM linalg
+#define IMPL_BMM linalg
+#define IMPL_MV linalg
+#define IMPL_DOT linalg
+#define IMPL_ADDMM linalg
+#define IMPL_MATMUL composite
+#define IMPL_LINEAR composite
+#define IMPL_GATHER index
+#define IMPL_SCATTER_ADD index
+#define IMPL_INDEX_SELECT index
+#define IMPL_INDEX_ADD index
+#define IMPL_INDEX index
+#define IMPL_INDEX_PUT index
+#define IMPL_MASKED_FILL index
+#define IMPL_MASKED_SELECT index
+#define IMPL_MASKED_SCATTER index
+#define IMPL_SOFTMAX nn
+#define IMPL_LOG_SOFTMAX nn
+#define IMPL_LAYER_NORM nn
+#define IMPL_EMBEDDING nn
+#define IMPL_DROPOUT nn
+#define IMPL_NLL_LOSS nn
+#define IMPL_CROSS_ENTROPY composite
+#define IMPL_MSE_LOSS nn
+#define IMPL_ADD_ inplace
+#define IMPL_SUB_ inplace
+#define IMPL_MUL_ inplace
+#define IMPL_DIV_ inplace
+#define IMPL_ADD_SCALAR_ inplace
+#define IMPL_SUB_SCALAR_ inplace
+#define IMPL_MUL_SCALAR_ inplace
+#define IMPL_DIV_SCALAR_ inplace
+#define IMPL_ZERO_ inplace
+#define IMPL_FILL_ inplace
+#define IMPL_COPY_ inplace
+#define IMPL_CLAMP_ inplace
+#define IMPL_RELU_ inplace
+#define IMPL_MASKED_FILL_ index
+#define IMPL_INDEX_PUT_ index
+#define IMPL_NORMAL_ inplace
+#define IMPL_UNIFORM_ inplace
+
+#define CAT2_(a, b) a##b
+#define CAT2(a, b) CAT2_(a, b)
+
+static const struct {
+    TensorRunFn run;
+    TensorInferFn infer;
+} impl[] = {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) {CAT2(run_, IMPL_##NAME), CAT2(infer_, IMPL_##NAME)},
+#include "src/tensor/ops.def"
+#undef X
+};
+_Static_assert(sizeof impl / sizeof impl[0] == TENSOR_OP_COUNT, "one kernel entry per op in ops.def");
+
+/* ---- entry points ------------------------------------------------------------------------------------ */
+
+static int check_arity(TensorOp op, int n_in, const void *const *in) {
+    if ((unsigned)op >= TENSOR_OP_COUNT) {
+        tensor_error_set(TENSOR_ERR_VALUE, "invalid tensor op %d", (int)op);
+        return -1;
+    }
+    const TensorOpInfo *info = &op_info[op];
+    if (n_in < info->in_min || (info->in_max >= 0 && n_in > info->in_max)) {
+        tensor_error_set(TENSOR_ERR_TYPE, "%s() expects %d%s%s inputs, got %d", info->name, info->in_min,
+                         info->in_max == info->in_min ? "" : " or more", "", n_in);
+        return -1;
+    }
+    for (int i = 0; i < info->in_min; i++) {
+        if (!in[i]) {
+            tensor_error_set(TENSOR_ERR_TYPE, "%s(): input %d must be a tensor, not None", info->name, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
+    if (check_arity(op, n_in, (const void *const *)in) < 0) return -1;
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    if (!args) args = &defaults;
+    if (op_info[op].n_out > n_out) {
+        tensor_error_set(TENSOR_ERR_VALUE, "%s() produces %d outputs but room for %d was given", op_info[op].name,
+                         op_info[op].n_out, n_out);
+        return -1;
+    }
+    return impl[op].run(op, in, n_in, args, out, n_out);
+}
+
+int tensor_op_infer(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *args, TensorMeta *out, int max_out) {
+    if (check_arity(op, n_in, (const void *const *)in) < 0) return -1;
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    if (!args) args = &defaults;
+    if (op_info[op].n_out > max_out) {
+        tensor_error_set(TENSOR_ERR_VALUE, "%s() produces %d outputs but room for %d was given", op_info[op].name,
+                         op_info[op].n_out, max_out);
+        return -1;
+    }
+    return impl[op].infer(op, in, n_in, args, out, max_out);
+}
+
+int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs, const TensorOpArgs *args) {
+    if ((unsigned)op >= TENSOR_OP_COUNT) {
+        tensor_error_set(TENSOR_ERR_VALUE, "invalid tensor op %d", (int)op);
+        return -1;
+    }
+    if (op_info[op].n_out >= 0) return op_info[op].n_out;
+    if (n_inputs < 1 || !inputs[0]) {
+        tensor_error_set(TENSOR_ERR_TYPE, "%s() expects a tensor input", op_info[op].name);
+        return -1;
+    }
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    if (!args) args = &defaults;
+    const Tensor *t = inputs[0];
+    int64_t d = tensor__wrap_dim(args->dim, t->ndim);
+    if (d < 0) return -1;
+    int64_t size = t->ndim ? t->shape[d] : 1;
+    switch (op) {
+    case TENSOR_OP_UNBIND: return (int)size;
+    case TENSOR_OP_SPLIT_WITH_SIZES: return args->n_ints;
+    case TENSOR_OP_SPLIT:
+        if (args->start <= 0) return size == 0 ? 1 : (tensor_error_set(TENSOR_ERR_RUNTIME, "split_size must be positive"), -1);
+        return size == 0 ? 1 : (int)((size + args->start - 1) / args->start);
+    case TENSOR_OP_CHUNK: {
+        if (args->start <= 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)args->start);
+            return -1;
+        }
+        int64_t ss = (size + args->start - 1) / args->start;
+        return ss == 0 ? 1 : (int)((size + ss - 1) / ss);
+    }
+    default: break;
+    }
+    tensor_error_set(TENSOR_ERR_VALUE, "%s() has a fixed number of outputs", op_info[op].name);
+    return -1;
+}

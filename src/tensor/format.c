@@ -1,0 +1,289 @@
+/* format.c — tensor printing, following torch/_tensor_str.py: one formatter chosen over the
+ * (summarised) values — int mode, fixed with 4 decimals, or scientific — then nested brackets
+ * with PyTorch's indentation, wrapping at 80 columns and "..." summaries above 1000 elements.
+ * Float values are formatted as the doubles Python would see (float32 widened), with C printf
+ * producing the same digits as Python's str.format for %.4f / %.4e / %.0f. */
+#include "src/tensor/tensor.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#define PRECISION 4
+#define THRESHOLD 1000
+#define EDGEITEMS 3
+#define LINEWIDTH 80
+
+typedef struct StrBuf {
+    char *s;
+    size_t len, cap;
+} StrBuf;
+
+static void sb_reserve(StrBuf *b, size_t extra) {
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) cap *= 2;
+    char *s = realloc(b->s, cap);
+    EM_ASSERT(s, "out of memory formatting a tensor");
+    b->s = s;
+    b->cap = cap;
+}
+
+static void sb_add(StrBuf *b, const char *s, size_t n) {
+    sb_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void sb_puts(StrBuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static void sb_spaces(StrBuf *b, int n) {
+    sb_reserve(b, (size_t)(n > 0 ? n : 0));
+    for (int i = 0; i < n; i++) b->s[b->len++] = ' ';
+    b->s[b->len] = '\0';
+}
+
+/* ---- the formatter ---------------------------------------------------------------------------- */
+
+typedef struct Formatter {
+    bool floating, int_mode, sci_mode;
+    int max_width;
+} Formatter;
+
+static int fmt_nonfinite(char *buf, size_t cap, double v) {
+    return snprintf(buf, cap, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
+
+static int fmt_fixed(char *buf, size_t cap, double v, int prec) {
+    if (!isfinite(v)) return fmt_nonfinite(buf, cap, v);
+    return snprintf(buf, cap, "%.*f", prec, v);
+}
+
+static int fmt_sci(char *buf, size_t cap, double v) {
+    if (!isfinite(v)) return fmt_nonfinite(buf, cap, v);
+    return snprintf(buf, cap, "%.*e", PRECISION, v);
+}
+
+static void value_str(const Tensor *t, int64_t off, char *buf, size_t cap) {
+    switch (t->dtype) {
+    case TENSOR_INT64: snprintf(buf, cap, "%lld", (long long)((const int64_t *)t->storage->data)[off]); break;
+    case TENSOR_BOOL: snprintf(buf, cap, "%s", ((const bool *)t->storage->data)[off] ? "True" : "False"); break;
+    default: break;
+    }
+}
+
+static double fvalue(const Tensor *t, int64_t off) { return ((const float *)t->storage->data)[off]; }
+
+/* Visits the elements get_summarized_data keeps (all of them when not summarising). */
+typedef void (*ElemFn)(void *ctx, const Tensor *t, int64_t off);
+
+static void visit_summarized(const Tensor *t, int dim, int64_t off, bool summarize, ElemFn fn, void *ctx) {
+    if (dim == t->ndim) {
+        fn(ctx, t, off);
+        return;
+    }
+    int64_t n = t->shape[dim];
+    for (int64_t i = 0; i < n; i++) {
+        if (summarize && n > 2 * EDGEITEMS && i == EDGEITEMS) i = n - EDGEITEMS;
+        visit_summarized(t, dim + 1, off + i * t->strides[dim], summarize, fn, ctx);
+    }
+}
+
+typedef struct FmtScan {
+    Formatter *f;
+    double mn, mx;
+    int64_t count;
+    bool pass2;
+} FmtScan;
+
+static void scan_elem(void *vc, const Tensor *t, int64_t off) {
+    FmtScan *s = vc;
+    char buf[64];
+    if (!s->f->floating) {
+        value_str(t, off, buf, sizeof buf);
+        int w = (int)strlen(buf);
+        if (w > s->f->max_width) s->f->max_width = w;
+        return;
+    }
+    double v = fvalue(t, off);
+    if (!isfinite(v) || v == 0.0) return;
+    if (!s->pass2) {
+        double a = fabs(v);
+        if (s->count == 0 || a < s->mn) s->mn = a;
+        if (s->count == 0 || a > s->mx) s->mx = a;
+        if (v != ceil(v)) s->f->int_mode = false;
+        s->count++;
+        return;
+    }
+    int w;
+    if (s->f->sci_mode)
+        w = fmt_sci(buf, sizeof buf, v);
+    else if (s->f->int_mode)
+        w = fmt_fixed(buf, sizeof buf, v, 0) + 1;
+    else
+        w = fmt_fixed(buf, sizeof buf, v, PRECISION);
+    if (w > s->f->max_width) s->f->max_width = w;
+}
+
+static void formatter_init(Formatter *f, const Tensor *t, bool summarize) {
+    f->floating = t->dtype == TENSOR_FLOAT32;
+    f->int_mode = true;
+    f->sci_mode = false;
+    f->max_width = 1;
+    FmtScan s = {.f = f};
+    visit_summarized(t, 0, t->offset, summarize, scan_elem, &s);
+    if (!f->floating || s.count == 0) return;
+    if (f->int_mode)
+        f->sci_mode = s.mx / s.mn > 1000.0 || s.mx > 1.0e8;
+    else
+        f->sci_mode = s.mx / s.mn > 1000.0 || s.mx > 1.0e8 || s.mn < 1.0e-4;
+    s.pass2 = true;
+    visit_summarized(t, 0, t->offset, summarize, scan_elem, &s);
+}
+
+static void format_value(const Formatter *f, const Tensor *t, int64_t off, StrBuf *b) {
+    char buf[96];
+    int len;
+    if (f->floating) {
+        double v = fvalue(t, off);
+        if (f->sci_mode) {
+            len = fmt_sci(buf, sizeof buf, v);
+        } else if (f->int_mode) {
+            len = fmt_fixed(buf, sizeof buf - 1, v, 0);
+            if (isfinite(v)) buf[len++] = '.', buf[len] = '\0';
+        } else {
+            len = fmt_fixed(buf, sizeof buf, v, PRECISION);
+        }
+    } else {
+        value_str(t, off, buf, sizeof buf);
+        len = (int)strlen(buf);
+    }
+    sb_spaces(b, f->max_width - len);
+    sb_add(b, buf, (size_t)len);
+}
+
+/* ---- the nested structure --------------------------------------------------------------------- */
+
+static void vector_str(const Tensor *t, int dim, int64_t off, int indent, bool summarize, const Formatter *f, StrBuf *b) {
+    int element_length = f->max_width + 2;
+    int per_line = (LINEWIDTH - indent) / element_length;
+    if (per_line < 1) per_line = 1;
+    int64_t n = t->shape[dim];
+    bool cut = summarize && n > 2 * EDGEITEMS;
+    int64_t items = cut ? 2 * EDGEITEMS + 1 : n;
+    sb_puts(b, "[");
+    int64_t k = 0; /* item counter, including the " ..." item */
+    for (int64_t i = 0; i < n; i++, k++) {
+        if (k > 0) {
+            if (k % per_line == 0) {
+                sb_puts(b, ",\n");
+                sb_spaces(b, indent + 1);
+            } else {
+                sb_puts(b, ", ");
+            }
+        }
+        if (cut && i == EDGEITEMS) {
+            sb_puts(b, " ...");
+            i = n - EDGEITEMS - 1;
+            continue;
+        }
+        format_value(f, t, off + i * t->strides[dim], b);
+    }
+    (void)items;
+    sb_puts(b, "]");
+}
+
+static void tensor_str_rec(const Tensor *t, int dim, int64_t off, int indent, bool summarize, const Formatter *f, StrBuf *b) {
+    int rdim = t->ndim - dim;
+    if (rdim == 0) {
+        format_value(f, t, off, b);
+        return;
+    }
+    if (rdim == 1) {
+        vector_str(t, dim, off, indent, summarize, f, b);
+        return;
+    }
+    int64_t n = t->shape[dim];
+    bool cut = summarize && n > 2 * EDGEITEMS;
+    sb_puts(b, "[");
+    bool first = true;
+    for (int64_t i = 0; i < n; i++) {
+        if (!first) {
+            sb_puts(b, ",");
+            for (int k = 0; k < rdim - 1; k++) sb_puts(b, "\n");
+            sb_spaces(b, indent + 1);
+        }
+        first = false;
+        if (cut && i == EDGEITEMS) {
+            sb_puts(b, "...");
+            i = n - EDGEITEMS - 1;
+            continue;
+        }
+        tensor_str_rec(t, dim + 1, off + i * t->strides[dim], indent + 1, summarize, f, b);
+    }
+    sb_puts(b, "]");
+}
+
+static void body(const Tensor *t, int indent, StrBuf *b) {
+    if (t->numel == 0) {
+        sb_puts(b, "[]");
+        return;
+    }
+    bool summarize = t->numel > THRESHOLD;
+    Formatter f;
+    formatter_init(&f, t, summarize);
+    tensor_str_rec(t, 0, t->offset, indent, summarize, &f, b);
+}
+
+char *tensor_format_body(const Tensor *t, int indent) {
+    StrBuf b = {0};
+    body(t, indent, &b);
+    return b.s;
+}
+
+char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
+    StrBuf b = {0};
+    const int indent = 7; /* len("tensor(") */
+    sb_puts(&b, "tensor(");
+    body(t, indent, &b);
+    char size_suffix[256] = "", dtype_suffix[64] = "";
+    if (t->numel == 0) {
+        if (t->ndim != 1) {
+            size_t n = (size_t)snprintf(size_suffix, sizeof size_suffix, "size=(");
+            for (int i = 0; i < t->ndim; i++)
+                n += (size_t)snprintf(size_suffix + n, sizeof size_suffix - n, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+            snprintf(size_suffix + n, sizeof size_suffix - n, "%s)", t->ndim == 1 ? "," : "");
+        }
+        if (t->dtype != TENSOR_FLOAT32) snprintf(dtype_suffix, sizeof dtype_suffix, "dtype=%s", tensor_dtype_name((TensorDtype)t->dtype));
+    }
+    const char *suffixes[16];
+    int ns = 0;
+    if (size_suffix[0]) suffixes[ns++] = size_suffix;
+    if (dtype_suffix[0]) suffixes[ns++] = dtype_suffix;
+    for (int i = 0; i < n_extra && ns < 16; i++) suffixes[ns++] = extra[i];
+    /* _add_suffixes */
+    const char *nl = strrchr(b.s, '\n');
+    long last_line_len = (long)b.len - (nl ? (long)(nl - b.s) : -1) + 1;
+    for (int i = 0; i < ns; i++) {
+        long sl = (long)strlen(suffixes[i]);
+        if (last_line_len + sl + 2 > LINEWIDTH) {
+            sb_puts(&b, ",\n");
+            sb_spaces(&b, indent);
+            sb_puts(&b, suffixes[i]);
+            last_line_len = indent + sl;
+        } else {
+            sb_puts(&b, ", ");
+            sb_puts(&b, suffixes[i]);
+            last_line_len += sl + 2;
+        }
+    }
+    sb_puts(&b, ")");
+    return b.s;
+}
+
+void tensor_print(FILE *f, const Tensor *t) {
+    char *s = tensor_repr(t, NULL, 0);
+    fprintf(f, "%s\n", s);
+    free(s);
+}

@@ -1,0 +1,12 @@
+/* linalg.h — internal entry points of the matrix products (blas.c) and of the composite ops
+ * (composite.c) that decompose into them. */
+#ifndef EMBER_SRC_TENSOR_LINALG_H
+#define EMBER_SRC_TENSOR_LINALG_H
+
+#include "src/tensor/tensor.h"
+
+int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) TENSOR_MUST_CHECK;
+int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) TENSOR_MUST_CHECK;
+void tensor__cblas_sgemm_direct(int m, int n, int k, const float *A, const float *B, float *C);
+
+#endif

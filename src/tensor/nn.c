@@ -1,0 +1,427 @@
+/* nn.c — neural-network kernels: numerically stable softmax / log_softmax (max subtracted,
+ * sums in double), layer_norm (two-pass mean/variance in double), embedding, dropout,
+ * nll_loss, mse_loss, and the shape inference for all of them. */
+#include "src/tensor/nn.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "src/tensor/pointwise.h"
+#include "src/tensor/random.h"
+#include "src/tensor/reduce.h"
+
+/* ---- softmax / log_softmax ------------------------------------------------------------------ */
+
+static void softmax_rows(const float *x, float *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) {
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t i = 0; i < inner; i++) {
+            const float *xr = x + o * n * inner + i;
+            float *yr = y + o * n * inner + i;
+            float mx = -INFINITY;
+            for (int64_t k = 0; k < n; k++)
+                if (xr[k * inner] > mx || isnan(xr[k * inner])) mx = xr[k * inner];
+            if (isinf(mx) && mx < 0) mx = 0; /* all -inf: keep exp(-inf - 0) = 0 */
+            double sum = 0;
+            for (int64_t k = 0; k < n; k++) {
+                float e = expf(xr[k * inner] - mx);
+                if (!log_mode) yr[k * inner] = e;
+                sum += e;
+            }
+            if (log_mode) {
+                float lse = (float)log(sum);
+                for (int64_t k = 0; k < n; k++) yr[k * inner] = xr[k * inner] - mx - lse;
+            } else {
+                float inv = (float)(1.0 / sum);
+                for (int64_t k = 0; k < n; k++) yr[k * inner] *= inv;
+            }
+        }
+    }
+}
+
+Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode) {
+    int64_t d = tensor__wrap_dim(dim, a->ndim);
+    if (d < 0) return NULL;
+    if (a->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
+                         log_mode ? "log_softmax" : "softmax", a->dtype == TENSOR_INT64 ? "Long" : "Bool");
+        return NULL;
+    }
+    Tensor *c = tensor_contiguous((Tensor *)a);
+    if (!c) return NULL;
+    Tensor *r = tensor__new(TENSOR_FLOAT32, a->ndim, a->shape, false);
+    if (r && a->numel) {
+        int64_t outer = 1, inner = 1, n = a->ndim ? a->shape[d] : 1;
+        for (int i = 0; i < d; i++) outer *= a->shape[i];
+        for (int i = (int)d + 1; i < a->ndim; i++) inner *= a->shape[i];
+        softmax_rows(tensor__f32(c), tensor__f32(r), outer, n, inner, log_mode);
+    }
+    tensor_decref(c);
+    return r;
+}
+
+Tensor *tensor_softmax(const Tensor *a, int64_t dim) { return tensor__softmax(a, dim, false); }
+Tensor *tensor_log_softmax(const Tensor *a, int64_t dim) { return tensor__softmax(a, dim, true); }
+
+/* ---- layer_norm ---------------------------------------------------------------------------------- */
+
+int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, const TensorMeta *w, const TensorMeta *b,
+                             int64_t *rows, int64_t *cols) {
+    bool ok = n >= 1 && n <= x->ndim;
+    for (int i = 0; ok && i < n; i++)
+        if (x->shape[x->ndim - n + i] != ns[i]) ok = false;
+    if (!ok) {
+        char b1[256], b2[256], b3[300];
+        tensor__format_shape(b1, sizeof b1, n, ns);
+        tensor__format_shape(b2, sizeof b2, x->ndim, x->shape);
+        /* "[*, 3]" */
+        snprintf(b3, sizeof b3, "[*%s%s", n ? ", " : "", n ? b1 + 1 : "]");
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "Given normalized_shape=%s, expected input with shape %s, but got input of size%s", b1, b3, b2);
+        return -1;
+    }
+    if (x->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"LayerNormKernelImpl\" not implemented for '%s'",
+                         x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+        return -1;
+    }
+    const TensorMeta *wb[2] = {w, b};
+    for (int k = 0; k < 2; k++) {
+        const TensorMeta *m = wb[k];
+        if (!m) continue;
+        if (m->ndim != n || memcmp(m->shape, ns, sizeof(int64_t) * (size_t)n) != 0) {
+            char b1[256], b2[256];
+            tensor__format_shape(b1, sizeof b1, m->ndim, m->shape);
+            tensor__format_shape(b2, sizeof b2, n, ns);
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s",
+                             k ? "bias" : "weight", k ? "bias" : "weight", b1, b2);
+            return -1;
+        }
+    }
+    *cols = tensor__shape_numel(n, ns);
+    *rows = *cols ? tensor__shape_numel(x->ndim, x->shape) / *cols : 0;
+    return 0;
+}
+
+Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,
+                           Tensor **mean_out, Tensor **rstd_out) {
+    TensorMeta mx, mw, mb;
+    tensor_meta_of(x, &mx);
+    if (w) tensor_meta_of(w, &mw);
+    if (b) tensor_meta_of(b, &mb);
+    int64_t rows, cols;
+    if (tensor__layer_norm_check(&mx, ns, n, w ? &mw : NULL, b ? &mb : NULL, &rows, &cols) < 0) return NULL;
+    Tensor *xc = tensor_contiguous((Tensor *)x);
+    Tensor *wc = w ? tensor_contiguous((Tensor *)w) : NULL, *bc = b ? tensor_contiguous((Tensor *)b) : NULL;
+    Tensor *r = tensor__new(TENSOR_FLOAT32, x->ndim, x->shape, false);
+    Tensor *mean = mean_out ? tensor__new(TENSOR_FLOAT32, 1, &rows, false) : NULL;
+    Tensor *rstd = rstd_out ? tensor__new(TENSOR_FLOAT32, 1, &rows, false) : NULL;
+    if (!xc || (w && !wc) || (b && !bc) || !r || (mean_out && !mean) || (rstd_out && !rstd)) {
+        tensor_decref(r);
+        tensor_decref(mean);
+        tensor_decref(rstd);
+        r = NULL;
+        goto done;
+    }
+    const float *px = tensor__f32(xc), *pw = wc ? tensor__f32(wc) : NULL, *pb = bc ? tensor__f32(bc) : NULL;
+    float *py = tensor__f32(r);
+    for (int64_t i = 0; i < rows; i++) {
+        const float *xr = px + i * cols;
+        double mu = tensor__sum_f32(xr, 1, cols) / (double)cols;
+        double var = 0;
+        for (int64_t j = 0; j < cols; j++) {
+            double d = xr[j] - mu;
+            var += d * d;
+        }
+        var /= (double)cols;
+        double rs = 1.0 / sqrt(var + eps);
+        for (int64_t j = 0; j < cols; j++) {
+            float v = (float)((xr[j] - mu) * rs);
+            if (pw) v *= pw[j];
+            if (pb) v += pb[j];
+            py[i * cols + j] = v;
+        }
+        if (mean) tensor__f32(mean)[i] = (float)mu;
+        if (rstd) tensor__f32(rstd)[i] = (float)rs;
+    }
+    if (mean_out) *mean_out = mean;
+    if (rstd_out) *rstd_out = rstd;
+done:
+    tensor_decref(xc);
+    tensor_decref(wc);
+    tensor_decref(bc);
+    return r;
+}
+
+Tensor *tensor_layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps) {
+    return tensor__layer_norm(x, ns, n, w, b, eps, NULL, NULL);
+}
+
+/* ---- embedding ----------------------------------------------------------------------------------- */
+
+int tensor__embedding_check(const TensorMeta *w, const TensorMeta *idx) {
+    if (idx->dtype != TENSOR_INT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.%sTensor instead (while checking arguments for embedding)",
+                         idx->dtype == TENSOR_FLOAT32 ? "Float" : "Bool");
+        return -1;
+    }
+    if (w->ndim != 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "'weight' must be 2-D");
+        return -1;
+    }
+    if (idx->ndim + 1 > TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+        return -1;
+    }
+    return 0;
+}
+
+Tensor *tensor_embedding(const Tensor *weight, const Tensor *indices, int64_t padding_idx) {
+    (void)padding_idx; /* only affects the gradient */
+    TensorMeta mw, mi;
+    tensor_meta_of(weight, &mw);
+    tensor_meta_of(indices, &mi);
+    if (tensor__embedding_check(&mw, &mi) < 0) return NULL;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, indices->shape, sizeof(int64_t) * indices->ndim);
+    int64_t V = weight->shape[0], D = weight->shape[1];
+    shape[indices->ndim] = D;
+    Tensor *ic = tensor_contiguous((Tensor *)indices);
+    if (!ic) return NULL;
+    const int64_t *pi = tensor__i64(ic);
+    for (int64_t i = 0; i < ic->numel; i++) {
+        if (pi[i] < 0 || pi[i] >= V) {
+            tensor_decref(ic);
+            tensor_error_set(TENSOR_ERR_INDEX, "index out of range in self");
+            return NULL;
+        }
+    }
+    Tensor *r = tensor__new((TensorDtype)weight->dtype, indices->ndim + 1, shape, false);
+    if (r) {
+        size_t es = tensor__elsize((TensorDtype)weight->dtype);
+        char *out = r->storage->data;
+        const char *w = tensor__data(weight);
+        for (int64_t i = 0; i < ic->numel; i++) {
+            const char *row = w + (size_t)(pi[i] * weight->strides[0]) * es;
+            if (weight->strides[1] == 1) {
+                memcpy(out + (size_t)(i * D) * es, row, (size_t)D * es);
+            } else {
+                for (int64_t j = 0; j < D; j++)
+                    memcpy(out + (size_t)(i * D + j) * es, row + (size_t)(j * weight->strides[1]) * es, es);
+            }
+        }
+    }
+    tensor_decref(ic);
+    return r;
+}
+
+/* ---- dropout -------------------------------------------------------------------------------------- */
+
+int tensor__dropout_check(double p) {
+    if (p < 0 || p > 1) {
+        tensor_error_set(TENSOR_ERR_VALUE, "dropout probability has to be between 0 and 1, but got %g", p);
+        return -1;
+    }
+    return 0;
+}
+
+/* out = x * mask where mask holds 0 or 1/(1-p); the mask is returned for the gradient. */
+Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out) {
+    if (tensor__dropout_check(p) < 0) return NULL;
+    if (x->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "dropout only supports floating point tensors");
+        return NULL;
+    }
+    if (!train || p == 0.0) {
+        if (mask_out) *mask_out = NULL;
+        return tensor_clone(x);
+    }
+    Tensor *mask = tensor__new(TENSOR_FLOAT32, x->ndim, x->shape, false);
+    if (!mask) return NULL;
+    float scale = p >= 1.0 ? 0.0f : (float)(1.0 / (1.0 - p));
+    float *pm = tensor__f32(mask);
+    for (int64_t i = 0; i < mask->numel; i++) pm[i] = tensor__rng_uniform_f() >= (float)p ? scale : 0.0f;
+    Tensor *r = tensor_mul(x, mask);
+    if (r && mask_out)
+        *mask_out = mask;
+    else
+        tensor_decref(mask);
+    return r;
+}
+
+Tensor *tensor_dropout(const Tensor *a, double p, bool train) { return tensor__dropout(a, p, train, NULL); }
+
+/* ---- nll_loss -------------------------------------------------------------------------------------- */
+
+int tensor__nll_check(const TensorMeta *x, const TensorMeta *t, const TensorMeta *w, TensorReduction red, TensorMeta *out) {
+    if (x->ndim < 1 || x->ndim > 2) {
+        tensor_error_set(TENSOR_ERR_VALUE, "Expected 2 or 1 dimensions (got %d)", x->ndim);
+        return -1;
+    }
+    if (t->dtype != TENSOR_INT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type Long but found %s", t->dtype == TENSOR_FLOAT32 ? "Float" : "Bool");
+        return -1;
+    }
+    if (x->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"nll_loss_forward_reduce_cuda_kernel_2d_index\" not implemented for '%s'",
+                         x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+        return -1;
+    }
+    int64_t batch = x->ndim == 2 ? x->shape[0] : 1;
+    int64_t tb = t->ndim == 0 ? 1 : t->shape[0];
+    if ((x->ndim == 2 && t->ndim != 1) || (x->ndim == 1 && t->ndim > 1)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "0D or 1D target tensor expected, multi-target not supported");
+        return -1;
+    }
+    if (batch != tb) {
+        tensor_error_set(TENSOR_ERR_VALUE, "Expected input batch_size (%lld) to match target batch_size (%lld).", (long long)batch,
+                         (long long)tb);
+        return -1;
+    }
+    int64_t C = x->shape[x->ndim - 1];
+    if (w && (w->ndim != 1 || w->shape[0] != C)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: [%lld]",
+                         (long long)C, (long long)(w->ndim ? w->shape[0] : 1));
+        return -1;
+    }
+    if (red == TENSOR_REDUCTION_NONE && x->ndim == 2)
+        tensor__meta_contiguous(out, TENSOR_FLOAT32, 1, &batch);
+    else
+        tensor__meta_contiguous(out, TENSOR_FLOAT32, 0, NULL);
+    return 0;
+}
+
+/* Returns the loss; *total_weight (if given) receives the mean-reduction divisor. */
+Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *weight, TensorReduction red,
+                         int64_t ignore_index, double *total_weight) {
+    TensorMeta mx, mt, mw, om;
+    tensor_meta_of(x, &mx);
+    tensor_meta_of(target, &mt);
+    if (weight) tensor_meta_of(weight, &mw);
+    if (tensor__nll_check(&mx, &mt, weight ? &mw : NULL, red, &om) < 0) return NULL;
+    int64_t N = x->ndim == 2 ? x->shape[0] : 1, C = x->shape[x->ndim - 1];
+    int64_t xs0 = x->ndim == 2 ? x->strides[0] : 0, xs1 = x->strides[x->ndim - 1];
+    const float *px = tensor__f32(x);
+    const int64_t *pt = tensor__i64(target);
+    int64_t ts = target->ndim ? target->strides[0] : 0;
+    Tensor *r = tensor__new_from_meta(&om, false);
+    if (!r) return NULL;
+    double sum = 0, wsum = 0;
+    for (int64_t i = 0; i < N; i++) {
+        int64_t t = pt[i * ts];
+        float l = 0.0f;
+        if (t != ignore_index) {
+            if (t < 0 || t >= C) {
+                tensor_decref(r);
+                tensor_error_set(TENSOR_ERR_INDEX, "Target %lld is out of bounds.", (long long)t);
+                return NULL;
+            }
+            double w = weight ? tensor_get_f64(weight, &t) : 1.0;
+            l = (float)(-w * px[i * xs0 + t * xs1]);
+            sum += l;
+            wsum += w;
+        }
+        if (red == TENSOR_REDUCTION_NONE && x->ndim == 2) tensor__f32(r)[i] = l;
+    }
+    if (red == TENSOR_REDUCTION_SUM || (red == TENSOR_REDUCTION_NONE && x->ndim == 1))
+        *tensor__f32(r) = (float)sum;
+    else if (red == TENSOR_REDUCTION_MEAN)
+        *tensor__f32(r) = (float)(sum / wsum);
+    if (total_weight) *total_weight = wsum;
+    return r;
+}
+
+Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, const Tensor *weight, TensorReduction reduction,
+                        int64_t ignore_index) {
+    return tensor__nll_loss(logp, target, weight, reduction, ignore_index, NULL);
+}
+
+/* ---- mse_loss -------------------------------------------------------------------------------------- */
+
+Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, TensorReduction reduction) {
+    Tensor *d = tensor_sub(a, b);
+    if (!d) return NULL;
+    Tensor *sq = tensor_mul(d, d);
+    tensor_decref(d);
+    if (!sq || reduction == TENSOR_REDUCTION_NONE) return sq;
+    Tensor *r = reduction == TENSOR_REDUCTION_SUM ? tensor_sum(sq) : tensor_mean(sq);
+    tensor_decref(sq);
+    return r;
+}
+
+/* ---- inference for the nn ops -------------------------------------------------------------------- */
+
+int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
+    const TensorMeta *x = in[0];
+    switch (op) {
+    case TENSOR_OP_SOFTMAX:
+    case TENSOR_OP_LOG_SOFTMAX:
+        if (tensor__wrap_dim(a->dim, x->ndim) < 0) return -1;
+        if (x->dtype != TENSOR_FLOAT32) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
+                             op == TENSOR_OP_SOFTMAX ? "softmax" : "log_softmax", x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        tensor__meta_contiguous(out, TENSOR_FLOAT32, x->ndim, x->shape);
+        return 1;
+    case TENSOR_OP_LAYER_NORM: {
+        int64_t rows, cols;
+        if (tensor__layer_norm_check(x, a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, &rows, &cols) < 0)
+            return -1;
+        tensor__meta_contiguous(out, TENSOR_FLOAT32, x->ndim, x->shape);
+        return 1;
+    }
+    case TENSOR_OP_EMBEDDING: {
+        if (tensor__embedding_check(x, in[1]) < 0) return -1;
+        int64_t shape[TENSOR_MAX_DIMS];
+        memcpy(shape, in[1]->shape, sizeof(int64_t) * (size_t)in[1]->ndim);
+        shape[in[1]->ndim] = x->shape[1];
+        tensor__meta_contiguous(out, x->dtype, in[1]->ndim + 1, shape);
+        return 1;
+    }
+    case TENSOR_OP_DROPOUT:
+        if (tensor__dropout_check(a->p) < 0) return -1;
+        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
+        return 1;
+    case TENSOR_OP_NLL_LOSS:
+    case TENSOR_OP_CROSS_ENTROPY:
+        if (tensor__nll_check(x, in[1], n_in > 2 ? in[2] : NULL, a->reduction, out) < 0) return -1;
+        return 1;
+    case TENSOR_OP_MSE_LOSS: {
+        int nd;
+        int64_t shape[TENSOR_MAX_DIMS];
+        if (tensor__broadcast_shapes(x->ndim, x->shape, in[1]->ndim, in[1]->shape, &nd, shape) < 0) return -1;
+        TensorDtype dt = tensor__promote(x->dtype, in[1]->dtype);
+        if (a->reduction == TENSOR_REDUCTION_NONE)
+            tensor__meta_contiguous(out, dt, nd, shape);
+        else
+            tensor__meta_contiguous(out, dt, 0, NULL);
+        return 1;
+    }
+    default: break;
+    }
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an nn op", tensor_op_name(op));
+    return -1;
+}
+
+int tensor__run_nn(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_out;
+    Tensor *r = NULL;
+    switch (op) {
+    case TENSOR_OP_SOFTMAX: r = tensor__softmax(in[0], a->dim, false); break;
+    case TENSOR_OP_LOG_SOFTMAX: r = tensor__softmax(in[0], a->dim, true); break;
+    case TENSOR_OP_LAYER_NORM:
+        r = tensor__layer_norm(in[0], a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, a->eps, NULL, NULL);
+        break;
+    case TENSOR_OP_EMBEDDING: r = tensor_embedding(in[0], in[1], a->padding_idx); break;
+    case TENSOR_OP_DROPOUT: r = tensor__dropout(in[0], a->p, a->train, NULL); break;
+    case TENSOR_OP_NLL_LOSS:
+        r = tensor__nll_loss(in[0], in[1], n_in > 2 ? in[2] : NULL, a->reduction, a->ignore_index, NULL);
+        break;
+    case TENSOR_OP_MSE_LOSS: r = tensor_mse_loss(in[0], in[1], a->reduction); break;
+    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an nn op", tensor_op_name(op)); return -1;
+    }
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}

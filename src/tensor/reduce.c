@@ -1,0 +1,585 @@
+/* reduce.c — reductions over one, several or all dims with keepdim: sum, mean, prod, max/min
+ * (with indices), argmax/argmin, var/std, logsumexp, all/any, and sum-to-shape for broadcast
+ * gradients. Float sums accumulate in double with eight independent accumulators (accurate
+ * for 1e6+ elements and still vectorisable); reducing the leading dims of a contiguous tensor
+ * (bias gradients) accumulates whole rows at once. */
+#include "src/tensor/reduce.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* ---- the plan: which input dims are kept / reduced ------------------------------------------ */
+
+int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool all, bool keepdim, ReducePlan *p) {
+    int nd = in->ndim;
+    bool mask[TENSOR_MAX_DIMS] = {0};
+    if (all || n == 0) {
+        for (int i = 0; i < nd; i++) mask[i] = true;
+    } else {
+        for (int i = 0; i < n; i++) {
+            int64_t d = tensor__wrap_dim(dims[i], nd);
+            if (d < 0) return -1;
+            if (nd == 0) continue;
+            if (mask[d]) {
+                tensor_error_set(TENSOR_ERR_RUNTIME, "dim %lld appears multiple times in the list of dims", (long long)d);
+                return -1;
+            }
+            mask[d] = true;
+        }
+    }
+    p->kd = p->rd = p->out_ndim = 0;
+    p->rnumel = 1;
+    p->onumel = 1;
+    for (int i = 0; i < nd; i++) {
+        if (mask[i]) {
+            p->rshape[p->rd] = in->shape[i];
+            p->rstride[p->rd] = in->strides[i];
+            p->rd++;
+            p->rnumel *= in->shape[i];
+            if (keepdim) p->out_shape[p->out_ndim++] = 1;
+        } else {
+            p->kshape[p->kd] = in->shape[i];
+            p->kstride[p->kd] = in->strides[i];
+            p->kd++;
+            p->onumel *= in->shape[i];
+            p->out_shape[p->out_ndim++] = in->shape[i];
+        }
+        p->mask[i] = mask[i];
+    }
+    p->in_ndim = nd;
+    return 0;
+}
+
+/* Calls visit(ctx, out_index, element offset of the first reduced element) for every output
+ * element in C order. */
+typedef void (*VisitFn)(void *ctx, int64_t oi, int64_t off);
+
+static void for_each_output(const ReducePlan *p, int64_t base_off, VisitFn visit, void *ctx) {
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    for (int64_t oi = 0; oi < p->onumel; oi++) {
+        int64_t off = base_off;
+        for (int d = 0; d < p->kd; d++) off += idx[d] * p->kstride[d];
+        visit(ctx, oi, off);
+        for (int d = p->kd - 1; d >= 0; d--) {
+            if (++idx[d] < p->kshape[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+/* Calls run(acc, first element offset, stride, n) for each innermost run of reduced elements. */
+typedef void (*RunFn)(void *acc, int64_t off, int64_t stride, int64_t n);
+
+static void for_each_run(const ReducePlan *p, int64_t off0, RunFn run, void *acc) {
+    if (p->rd == 0) {
+        run(acc, off0, 1, 1);
+        return;
+    }
+    int last = p->rd - 1;
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
+    int64_t nruns = p->rnumel / (p->rshape[last] ? p->rshape[last] : 1);
+    if (p->rshape[last] == 0) return;
+    for (int64_t r = 0; r < nruns; r++) {
+        int64_t off = off0;
+        for (int d = 0; d < last; d++) off += idx[d] * p->rstride[d];
+        run(acc, off, p->rstride[last], p->rshape[last]);
+        for (int d = last - 1; d >= 0; d--) {
+            if (++idx[d] < p->rshape[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+/* ---- float summation ---------------------------------------------------------------------------- */
+
+double tensor__sum_f32(const float *x, int64_t stride, int64_t n) {
+    double a[8] = {0};
+    int64_t i = 0;
+    if (stride == 1) {
+        for (; i + 8 <= n; i += 8)
+            for (int k = 0; k < 8; k++) a[k] += x[i + k];
+        for (; i < n; i++) a[0] += x[i];
+    } else {
+        for (; i < n; i++) a[i & 7] += x[i * stride];
+    }
+    return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
+typedef struct {
+    const Tensor *t;
+    double dacc;
+    int64_t iacc;
+    const ReducePlan *plan;
+    void *out;
+    double scale;
+} SumCtx;
+
+static void run_sum_f(void *vc, int64_t off, int64_t stride, int64_t n) {
+    SumCtx *c = vc;
+    c->dacc += tensor__sum_f32((const float *)c->t->storage->data + off, stride, n);
+}
+static void run_sum_i(void *vc, int64_t off, int64_t stride, int64_t n) {
+    SumCtx *c = vc;
+    const int64_t *x = (const int64_t *)c->t->storage->data + off;
+    for (int64_t i = 0; i < n; i++) c->iacc += x[i * stride];
+}
+static void run_sum_b(void *vc, int64_t off, int64_t stride, int64_t n) {
+    SumCtx *c = vc;
+    const bool *x = (const bool *)c->t->storage->data + off;
+    for (int64_t i = 0; i < n; i++) c->iacc += x[i * stride];
+}
+static void visit_sum(void *vc, int64_t oi, int64_t off) {
+    SumCtx *c = vc;
+    c->dacc = 0;
+    c->iacc = 0;
+    if (c->t->dtype == TENSOR_FLOAT32) {
+        for_each_run(c->plan, off, run_sum_f, c);
+        ((float *)c->out)[oi] = (float)(c->dacc * c->scale);
+    } else {
+        for_each_run(c->plan, off, c->t->dtype == TENSOR_INT64 ? run_sum_i : run_sum_b, c);
+        ((int64_t *)c->out)[oi] = c->iacc;
+    }
+}
+
+/* out[j] = scale * sum_i in[i, j] for a contiguous float tensor whose leading dims are reduced */
+static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, double scale) {
+    if (t->dtype != TENSOR_FLOAT32 || !tensor__contig(t) || p->rd == 0 || p->kd == 0) return false;
+    for (int i = 0; i < p->rd; i++)
+        if (!p->mask[i]) return false;
+    int64_t rows = p->rnumel, cols = p->onumel;
+    if (cols < 8 || rows < 2) return false;
+    double *acc = calloc((size_t)cols, sizeof(double));
+    if (!acc) return false;
+    const float *x = tensor__f32(t);
+    for (int64_t r = 0; r < rows; r++) {
+        const float *row = x + r * cols;
+        for (int64_t j = 0; j < cols; j++) acc[j] += row[j];
+    }
+    for (int64_t j = 0; j < cols; j++) out[j] = (float)(acc[j] * scale);
+    free(acc);
+    return true;
+}
+
+static Tensor *sum_impl(const Tensor *t, const int64_t *dims, int n, bool all, bool keepdim, bool mean) {
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    if (mean && t->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
+                         t->dtype == TENSOR_INT64 ? "Long" : "Bool");
+        return NULL;
+    }
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dims, n, all, keepdim, &p) < 0) return NULL;
+    TensorDtype odt = t->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64;
+    Tensor *r = tensor__new(odt, p.out_ndim, p.out_shape, false);
+    if (!r) return NULL;
+    double scale = mean ? 1.0 / (double)p.rnumel : 1.0;
+    if (sum_leading_rows(t, &p, tensor__f32(r), scale)) return r;
+    SumCtx c = {.t = t, .plan = &p, .out = r->storage->data, .scale = scale};
+    for_each_output(&p, t->offset, visit_sum, &c);
+    return r;
+}
+
+Tensor *tensor_sum(const Tensor *a) { return sum_impl(a, NULL, 0, true, false, false); }
+Tensor *tensor_sum_dims(const Tensor *a, const int64_t *dims, int n, bool keepdim) {
+    return sum_impl(a, dims, n, n == 0, keepdim, false);
+}
+Tensor *tensor_mean(const Tensor *a) { return sum_impl(a, NULL, 0, true, false, true); }
+Tensor *tensor_mean_dims(const Tensor *a, const int64_t *dims, int n, bool keepdim) {
+    return sum_impl(a, dims, n, n == 0, keepdim, true);
+}
+
+/* ---- prod ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const Tensor *t;
+    const ReducePlan *plan;
+    double d;
+    int64_t i;
+    void *out;
+} ProdCtx;
+
+static void run_prod(void *vc, int64_t off, int64_t stride, int64_t n) {
+    ProdCtx *c = vc;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t o = off + k * stride;
+        switch (c->t->dtype) {
+        case TENSOR_FLOAT32: c->d *= ((const float *)c->t->storage->data)[o]; break;
+        case TENSOR_INT64: c->i *= ((const int64_t *)c->t->storage->data)[o]; break;
+        default: c->i *= ((const bool *)c->t->storage->data)[o]; break;
+        }
+    }
+}
+static void visit_prod(void *vc, int64_t oi, int64_t off) {
+    ProdCtx *c = vc;
+    c->d = 1.0;
+    c->i = 1;
+    for_each_run(c->plan, off, run_prod, c);
+    if (c->t->dtype == TENSOR_FLOAT32)
+        ((float *)c->out)[oi] = (float)c->d;
+    else
+        ((int64_t *)c->out)[oi] = c->i;
+}
+
+Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim) {
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return NULL;
+    Tensor *r = tensor__new(t->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64, p.out_ndim, p.out_shape, false);
+    if (!r) return NULL;
+    ProdCtx c = {.t = t, .plan = &p, .out = r->storage->data};
+    for_each_output(&p, t->offset, visit_prod, &c);
+    return r;
+}
+
+Tensor *tensor_prod(const Tensor *a) { return tensor__prod(a, NULL, false); }
+
+/* ---- max / min / argmax / argmin ------------------------------------------------------------------ */
+
+typedef struct {
+    const Tensor *t;
+    const ReducePlan *plan;
+    bool is_max;
+    double best;
+    int64_t ibest;
+    int64_t best_idx;
+    int64_t count;
+    bool found_nan;
+    void *vals;
+    int64_t *idx;
+} ExtCtx;
+
+static void run_ext(void *vc, int64_t off, int64_t stride, int64_t n) {
+    ExtCtx *c = vc;
+    for (int64_t k = 0; k < n; k++, c->count++) {
+        int64_t o = off + k * stride;
+        if (c->found_nan) return;
+        if (c->t->dtype == TENSOR_INT64) {
+            int64_t v = ((const int64_t *)c->t->storage->data)[o];
+            if (c->count == 0 || (c->is_max ? v > c->ibest : v < c->ibest)) {
+                c->ibest = v;
+                c->best_idx = c->count;
+            }
+        } else {
+            double v = c->t->dtype == TENSOR_FLOAT32 ? ((const float *)c->t->storage->data)[o]
+                                                      : (double)((const bool *)c->t->storage->data)[o];
+            if (isnan(v)) {
+                c->best = v;
+                c->best_idx = c->count;
+                c->found_nan = true;
+                return;
+            }
+            if (c->count == 0 || (c->is_max ? v > c->best : v < c->best)) {
+                c->best = v;
+                c->best_idx = c->count;
+            }
+        }
+    }
+}
+
+static void visit_ext(void *vc, int64_t oi, int64_t off) {
+    ExtCtx *c = vc;
+    c->count = 0;
+    c->found_nan = false;
+    c->best_idx = 0;
+    for_each_run(c->plan, off, run_ext, c);
+    if (c->vals) {
+        switch (c->t->dtype) {
+        case TENSOR_FLOAT32: ((float *)c->vals)[oi] = (float)c->best; break;
+        case TENSOR_INT64: ((int64_t *)c->vals)[oi] = c->ibest; break;
+        default: ((bool *)c->vals)[oi] = c->best != 0.0; break;
+        }
+    }
+    if (c->idx) c->idx[oi] = c->best_idx;
+}
+
+/* values and/or indices of the extremum over `dim` (NULL: all elements, flattened index) */
+int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_max, Tensor **values, Tensor **indices) {
+    const char *name = is_max ? (indices && !values ? "argmax" : "max") : (indices && !values ? "argmin" : "min");
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return -1;
+    if (p.rnumel == 0) {
+        if (dim)
+            tensor_error_set(TENSOR_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", name,
+                             (long long)tensor__wrap_dim(*dim, t->ndim));
+        else
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                             name);
+        return -1;
+    }
+    Tensor *v = NULL, *ix = NULL;
+    if (values && !(v = tensor__new((TensorDtype)t->dtype, p.out_ndim, p.out_shape, false))) return -1;
+    if (indices && !(ix = tensor__new(TENSOR_INT64, p.out_ndim, p.out_shape, false))) {
+        tensor_decref(v);
+        return -1;
+    }
+    ExtCtx c = {.t = t, .plan = &p, .is_max = is_max, .vals = v ? v->storage->data : NULL,
+                .idx = ix ? (int64_t *)ix->storage->data : NULL};
+    for_each_output(&p, t->offset, visit_ext, &c);
+    if (values) *values = v;
+    if (indices) *indices = ix;
+    return 0;
+}
+
+Tensor *tensor_max(const Tensor *a) {
+    Tensor *v = NULL;
+    return tensor__extremum(a, NULL, false, true, &v, NULL) < 0 ? NULL : v;
+}
+Tensor *tensor_min(const Tensor *a) {
+    Tensor *v = NULL;
+    return tensor__extremum(a, NULL, false, false, &v, NULL) < 0 ? NULL : v;
+}
+int tensor_max_dim(const Tensor *a, int64_t dim, bool keepdim, Tensor **values, Tensor **indices) {
+    return tensor__extremum(a, &dim, keepdim, true, values, indices);
+}
+int tensor_min_dim(const Tensor *a, int64_t dim, bool keepdim, Tensor **values, Tensor **indices) {
+    return tensor__extremum(a, &dim, keepdim, false, values, indices);
+}
+Tensor *tensor_argmax(const Tensor *a, const int64_t *dim, bool keepdim) {
+    Tensor *ix = NULL;
+    return tensor__extremum(a, dim, keepdim, true, NULL, &ix) < 0 ? NULL : ix;
+}
+Tensor *tensor_argmin(const Tensor *a, const int64_t *dim, bool keepdim) {
+    Tensor *ix = NULL;
+    return tensor__extremum(a, dim, keepdim, false, NULL, &ix) < 0 ? NULL : ix;
+}
+
+/* ---- var / std ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const Tensor *t;
+    const ReducePlan *plan;
+    double mean, acc;
+    int pass;
+    int correction;
+    bool sqrt_it;
+    float *out;
+} VarCtx;
+
+static void run_var(void *vc, int64_t off, int64_t stride, int64_t n) {
+    VarCtx *c = vc;
+    const float *x = (const float *)c->t->storage->data + off;
+    if (c->pass == 0) {
+        c->acc += tensor__sum_f32(x, stride, n);
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            double d = x[i * stride] - c->mean;
+            c->acc += d * d;
+        }
+    }
+}
+
+static void visit_var(void *vc, int64_t oi, int64_t off) {
+    VarCtx *c = vc;
+    c->pass = 0;
+    c->acc = 0;
+    for_each_run(c->plan, off, run_var, c);
+    int64_t n = c->plan->rnumel;
+    c->mean = c->acc / (double)n;
+    c->pass = 1;
+    c->acc = 0;
+    for_each_run(c->plan, off, run_var, c);
+    double denom = (double)n - c->correction;
+    if (denom < 0) denom = 0;
+    double v = c->acc / denom;
+    c->out[oi] = (float)(c->sqrt_it ? sqrt(v) : v);
+}
+
+Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std) {
+    if (t->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
+        return NULL;
+    }
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dims, n, n == 0, keepdim, &p) < 0) return NULL;
+    Tensor *r = tensor__new(TENSOR_FLOAT32, p.out_ndim, p.out_shape, false);
+    if (!r) return NULL;
+    VarCtx c = {.t = t, .plan = &p, .correction = correction, .sqrt_it = is_std, .out = tensor__f32(r)};
+    for_each_output(&p, t->offset, visit_var, &c);
+    return r;
+}
+
+Tensor *tensor_var(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim) {
+    return tensor__var_std(a, dims, n, correction, keepdim, false);
+}
+Tensor *tensor_std(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim) {
+    return tensor__var_std(a, dims, n, correction, keepdim, true);
+}
+
+/* ---- logsumexp ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const Tensor *t;
+    const ReducePlan *plan;
+    double mx, acc;
+    int pass;
+    float *out;
+} LseCtx;
+
+static void run_lse(void *vc, int64_t off, int64_t stride, int64_t n) {
+    LseCtx *c = vc;
+    const float *x = (const float *)c->t->storage->data + off;
+    for (int64_t i = 0; i < n; i++) {
+        double v = x[i * stride];
+        if (c->pass == 0) {
+            if (v > c->mx || isnan(v)) c->mx = v;
+        } else {
+            c->acc += exp(v - c->mx);
+        }
+    }
+}
+
+static void visit_lse(void *vc, int64_t oi, int64_t off) {
+    LseCtx *c = vc;
+    c->pass = 0;
+    c->mx = -INFINITY;
+    for_each_run(c->plan, off, run_lse, c);
+    if (isinf(c->mx)) { /* all -inf (or +inf present): avoid inf - inf */
+        c->out[oi] = (float)c->mx;
+        return;
+    }
+    c->pass = 1;
+    c->acc = 0;
+    for_each_run(c->plan, off, run_lse, c);
+    c->out[oi] = (float)(c->mx + log(c->acc));
+}
+
+Tensor *tensor_logsumexp(const Tensor *a, const int64_t *dims, int n, bool keepdim) {
+    Tensor *f = tensor__as_dtype(a, TENSOR_FLOAT32);
+    if (!f) return NULL;
+    TensorMeta m;
+    tensor_meta_of(f, &m);
+    ReducePlan p;
+    Tensor *r = NULL;
+    if (tensor__reduce_plan(&m, dims, n, n == 0, keepdim, &p) == 0 &&
+        (r = tensor__new(TENSOR_FLOAT32, p.out_ndim, p.out_shape, false))) {
+        LseCtx c = {.t = f, .plan = &p, .out = tensor__f32(r)};
+        for_each_output(&p, f->offset, visit_lse, &c);
+    }
+    tensor_decref(f);
+    return r;
+}
+
+/* ---- all / any ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const Tensor *t;
+    const ReducePlan *plan;
+    bool any, acc;
+    bool *out;
+} BoolCtx;
+
+static void run_bool(void *vc, int64_t off, int64_t stride, int64_t n) {
+    BoolCtx *c = vc;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t o = off + i * stride;
+        bool v;
+        switch (c->t->dtype) {
+        case TENSOR_FLOAT32: v = ((const float *)c->t->storage->data)[o] != 0.0f; break;
+        case TENSOR_INT64: v = ((const int64_t *)c->t->storage->data)[o] != 0; break;
+        default: v = ((const bool *)c->t->storage->data)[o]; break;
+        }
+        if (c->any ? v : !v) {
+            c->acc = c->any;
+            return;
+        }
+    }
+}
+
+static void visit_bool(void *vc, int64_t oi, int64_t off) {
+    BoolCtx *c = vc;
+    c->acc = !c->any;
+    for_each_run(c->plan, off, run_bool, c);
+    c->out[oi] = c->acc;
+}
+
+Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any) {
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return NULL;
+    Tensor *r = tensor__new(TENSOR_BOOL, p.out_ndim, p.out_shape, false);
+    if (!r) return NULL;
+    BoolCtx c = {.t = t, .plan = &p, .any = any, .out = tensor__b8(r)};
+    for_each_output(&p, t->offset, visit_bool, &c);
+    return r;
+}
+
+/* ---- sum to shape (reverse of broadcasting) --------------------------------------------------------- */
+
+Tensor *tensor__sum_to_shape(const Tensor *t, int ndim, const int64_t *shape) {
+    if (t->ndim == ndim && memcmp(t->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0) {
+        tensor_incref((Tensor *)t);
+        return (Tensor *)t;
+    }
+    int64_t dims[TENSOR_MAX_DIMS];
+    int n = 0;
+    int lead = t->ndim - ndim;
+    for (int i = 0; i < t->ndim; i++) {
+        if (i < lead)
+            dims[n++] = i;
+        else if (shape[i - lead] == 1 && t->shape[i] != 1)
+            dims[n++] = i;
+    }
+    Tensor *s = n ? tensor_sum_dims(t, dims, n, true) : (tensor_incref((Tensor *)t), (Tensor *)t);
+    if (!s) return NULL;
+    /* drop the leading kept dims */
+    Tensor *r = tensor_view(s, shape, ndim);
+    tensor_decref(s);
+    return r;
+}
+
+/* ---- equal / allclose ----------------------------------------------------------------------------- */
+
+bool tensor_equal(const Tensor *a, const Tensor *b) {
+    if (a->ndim != b->ndim || memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) != 0) return false;
+    Tensor *e = tensor_eq(a, b);
+    if (!e) {
+        tensor_error_clear();
+        return false;
+    }
+    Tensor *all = tensor__all_any(e, NULL, false, false);
+    bool r = all && *tensor__b8(all);
+    tensor_decref(all);
+    tensor_decref(e);
+    return r;
+}
+
+int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan) {
+    Tensor *fa = tensor__as_dtype(a, TENSOR_FLOAT32), *fb = fa ? tensor__as_dtype(b, TENSOR_FLOAT32) : NULL;
+    int n;
+    int64_t shp[TENSOR_MAX_DIMS];
+    int result = -1;
+    if (!fb || tensor__broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &n, shp) < 0) goto done;
+    Tensor *ea = tensor_expand(fa, shp, n), *eb = ea ? tensor_expand(fb, shp, n) : NULL;
+    if (eb) {
+        result = 1;
+        int64_t idx[TENSOR_MAX_DIMS] = {0};
+        int64_t total = tensor__shape_numel(n, shp);
+        for (int64_t i = 0; i < total && result; i++) {
+            double x = tensor_get_f64(ea, idx), y = tensor_get_f64(eb, idx);
+            if (isnan(x) || isnan(y)) {
+                if (!(equal_nan && isnan(x) && isnan(y))) result = 0;
+            } else if (x != y && !(fabs(x - y) <= atol + rtol * fabs(y))) {
+                result = 0;
+            }
+            for (int d = n - 1; d >= 0; d--) {
+                if (++idx[d] < shp[d]) break;
+                idx[d] = 0;
+            }
+        }
+    }
+    tensor_decref(ea);
+    tensor_decref(eb);
+done:
+    tensor_decref(fa);
+    tensor_decref(fb);
+    return result;
+}

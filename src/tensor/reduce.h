@@ -1,0 +1,25 @@
+/* reduce.h — internal entry points of the reductions (reduce.c). */
+#ifndef EMBER_SRC_TENSOR_REDUCE_H
+#define EMBER_SRC_TENSOR_REDUCE_H
+
+#include "src/tensor/tensor.h"
+
+/* Which dims of an input are reduced; the output shape with or without keepdim. */
+typedef struct ReducePlan {
+    int in_ndim, out_ndim, kd, rd;
+    bool mask[TENSOR_MAX_DIMS];
+    int64_t out_shape[TENSOR_MAX_DIMS];
+    int64_t kshape[TENSOR_MAX_DIMS], kstride[TENSOR_MAX_DIMS];
+    int64_t rshape[TENSOR_MAX_DIMS], rstride[TENSOR_MAX_DIMS];
+    int64_t rnumel, onumel;
+} ReducePlan;
+
+/* dims (n of them, negative allowed) or all (n == 0 or all): PyTorch's errors for bad dims */
+int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool all, bool keepdim, ReducePlan *p) TENSOR_MUST_CHECK;
+double tensor__sum_f32(const float *x, int64_t stride, int64_t n);
+Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim);
+int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_max, Tensor **values, Tensor **indices) TENSOR_MUST_CHECK;
+Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std);
+Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any);
+
+#endif

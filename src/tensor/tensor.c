@@ -1,0 +1,333 @@
+/* tensor.c — tensor and storage lifetime: allocation, refcounts, version counters, views'
+ * geometry, metadata accessors, and the storage/mutation observers the VM hooks into. */
+#include "src/tensor/tensor.h"
+
+#include <stdio.h>
+
+void (*tensor__autograd_release)(Tensor *t);
+
+static TensorStorageObserver storage_observer;
+static void *storage_observer_ud;
+static TensorMutationObserver mutation_observer;
+static void *mutation_observer_ud;
+static size_t live_storage_bytes;
+static int64_t live_tensors;
+
+void tensor_set_storage_observer(TensorStorageObserver fn, void *ud) {
+    storage_observer = fn;
+    storage_observer_ud = ud;
+}
+size_t tensor_live_storage_bytes(void) { return live_storage_bytes; }
+int64_t tensor_live_count(void) { return live_tensors; }
+
+void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
+    mutation_observer = fn;
+    mutation_observer_ud = ud;
+}
+
+/* ---- storage ---------------------------------------------------------------------------------- */
+
+/* Small buffers live in the same allocation as the header (one malloc per tensor's data);
+ * large ones are 64-byte aligned for BLAS. */
+#define STORAGE_INLINE_MAX 4096
+
+TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
+    TensorStorage *s;
+    if (nbytes <= STORAGE_INLINE_MAX) {
+        size_t hdr = (sizeof(TensorStorage) + 15) & ~(size_t)15;
+        s = malloc(hdr + (nbytes ? nbytes : 1));
+        if (!s) return NULL;
+        s->data = (char *)s + hdr;
+    } else {
+        s = malloc(sizeof *s);
+        if (!s) return NULL;
+        size_t rounded = (nbytes + 63) & ~(size_t)63;
+        s->data = aligned_alloc(64, rounded);
+        if (!s->data) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (zero) memset(s->data, 0, nbytes);
+    s->refcount = 1;
+    s->external = false;
+    s->nbytes = nbytes;
+    s->release = NULL;
+    s->release_ctx = NULL;
+    live_storage_bytes += nbytes;
+    if (storage_observer) storage_observer(storage_observer_ud, (ptrdiff_t)nbytes);
+    return s;
+}
+
+void tensor__storage_incref(TensorStorage *s) { s->refcount++; }
+
+void tensor__storage_decref(TensorStorage *s) {
+    if (!s || --s->refcount > 0) return;
+    if (s->external) {
+        if (s->release) s->release(s->release_ctx);
+    } else {
+        live_storage_bytes -= s->nbytes;
+        if (storage_observer) storage_observer(storage_observer_ud, -(ptrdiff_t)s->nbytes);
+        if (s->nbytes > STORAGE_INLINE_MAX) free(s->data);
+    }
+    free(s);
+}
+
+/* ---- geometry ---------------------------------------------------------------------------------- */
+
+int64_t tensor__shape_numel(int ndim, const int64_t *shape) {
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) n *= shape[i];
+    return n;
+}
+
+void tensor__compute_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= shape[i] > 1 ? shape[i] : 1;
+    }
+}
+
+bool tensor__is_contiguous_geometry(int ndim, const int64_t *shape, const int64_t *strides) {
+    int64_t expected = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        if (shape[i] == 0) return true;
+        if (shape[i] == 1) continue;
+        if (strides[i] != expected) return false;
+        expected *= shape[i];
+    }
+    return true;
+}
+
+void tensor__set_geometry(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides) {
+    t->ndim = (uint8_t)ndim;
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        t->shape[i] = shape[i];
+        n *= shape[i];
+    }
+    t->numel = n;
+    if (strides)
+        memcpy(t->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    else
+        tensor__compute_contiguous_strides(ndim, shape, t->strides);
+    if (tensor__is_contiguous_geometry(ndim, t->shape, t->strides))
+        t->flags |= TENSOR_F_CONTIGUOUS;
+    else
+        t->flags &= (uint8_t)~TENSOR_F_CONTIGUOUS;
+}
+
+/* ---- tensors ----------------------------------------------------------------------------------- */
+
+Tensor *tensor__alloc_struct(void) {
+    Tensor *t = malloc(sizeof *t);
+    if (!t) return NULL;
+    /* Everything but shape/strides, which set_geometry fills for the dims in use. */
+    memset(t, 0, offsetof(Tensor, shape));
+    t->refcount = 1;
+    live_tensors++;
+    return t;
+}
+
+Tensor *tensor__new(TensorDtype dt, int ndim, const int64_t *shape, bool zero) {
+    if (ndim > TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+        return NULL;
+    }
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            char buf[256];
+            tensor__format_shape(buf, sizeof buf, ndim, shape);
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                             (long long)shape[i], buf);
+            return NULL;
+        }
+        n *= shape[i];
+    }
+    Tensor *t = tensor__alloc_struct();
+    if (!t) {
+        tensor__oom();
+        return NULL;
+    }
+    t->storage = tensor__storage_new((size_t)n * tensor__elsize(dt), zero);
+    if (!t->storage) {
+        free(t);
+        live_tensors--;
+        tensor__oom();
+        return NULL;
+    }
+    t->dtype = (uint8_t)dt;
+    tensor__set_geometry(t, ndim, shape, NULL);
+    return t;
+}
+
+TensorVersion *tensor__version_counter(Tensor *t) {
+    if (!t->version) {
+        t->version = malloc(sizeof *t->version);
+        EM_ASSERT(t->version, "out of memory allocating a version counter");
+        t->version->refcount = 1;
+        t->version->version = 0;
+    }
+    return t->version;
+}
+
+static void version_decref(TensorVersion *v) {
+    if (v && --v->refcount == 0) free(v);
+}
+
+Tensor *tensor__make_view(Tensor *src, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset) {
+    Tensor *t = tensor__alloc_struct();
+    if (!t) {
+        tensor__oom();
+        return NULL;
+    }
+    t->dtype = src->dtype;
+    t->storage = src->storage;
+    tensor__storage_incref(t->storage);
+    t->version = tensor__version_counter(src);
+    t->version->refcount++;
+    t->base = src->base ? src->base : src;
+    tensor_incref(t->base);
+    t->offset = offset;
+    tensor__set_geometry(t, ndim, shape, strides);
+    return t;
+}
+
+Tensor *tensor__alias(Tensor *src, bool share_version) {
+    Tensor *t = tensor__alloc_struct();
+    if (!t) {
+        tensor__oom();
+        return NULL;
+    }
+    t->dtype = src->dtype;
+    t->storage = src->storage;
+    tensor__storage_incref(t->storage);
+    if (share_version) {
+        t->version = tensor__version_counter(src);
+        t->version->refcount++;
+    }
+    t->offset = src->offset;
+    tensor__set_geometry(t, src->ndim, src->shape, src->strides);
+    return t;
+}
+
+void tensor_incref(Tensor *t) { t->refcount++; }
+
+void tensor_decref(Tensor *t) {
+    if (!t || --t->refcount > 0) return;
+    if ((t->grad_fn || t->ag) && tensor__autograd_release) tensor__autograd_release(t);
+    tensor__storage_decref(t->storage);
+    version_decref(t->version);
+    Tensor *base = t->base;
+    live_tensors--;
+    free(t);
+    tensor_decref(base);
+}
+
+int32_t tensor_refcount(const Tensor *t) { return t->refcount; }
+void *tensor_user_obj(const Tensor *t) { return t->user_obj; }
+void tensor_set_user_obj(Tensor *t, void *obj) { t->user_obj = obj; }
+
+int tensor__begin_inplace(Tensor *t) {
+    if (mutation_observer && (tensor_error_clear(), mutation_observer(mutation_observer_ud, t)) < 0) {
+        if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
+        return -1;
+    }
+    tensor__version_counter(t)->version++;
+    return 0;
+}
+
+/* ---- accessors --------------------------------------------------------------------------------- */
+
+TensorDtype tensor_dtype(const Tensor *t) { return (TensorDtype)t->dtype; }
+
+const char *tensor_dtype_name(TensorDtype d) {
+    switch (d) {
+    case TENSOR_FLOAT32: return "torch.float32";
+    case TENSOR_INT64: return "torch.int64";
+    case TENSOR_BOOL: return "torch.bool";
+    default: return "torch.unknown";
+    }
+}
+
+size_t tensor_dtype_size(TensorDtype d) { return tensor__elsize(d); }
+bool tensor_dtype_is_floating(TensorDtype d) { return d == TENSOR_FLOAT32; }
+int tensor_ndim(const Tensor *t) { return t->ndim; }
+const int64_t *tensor_shape(const Tensor *t) { return t->shape; }
+const int64_t *tensor_strides(const Tensor *t) { return t->strides; }
+int64_t tensor_numel(const Tensor *t) { return t->numel; }
+int64_t tensor_storage_offset(const Tensor *t) { return t->offset; }
+bool tensor_is_contiguous(const Tensor *t) { return tensor__contig(t); }
+bool tensor_is_view(const Tensor *t) { return t->base != NULL; }
+Tensor *tensor_base(const Tensor *t) { return t->base; }
+bool tensor_is_wrapped_number(const Tensor *t) { return (t->flags & TENSOR_F_WRAPPED_NUMBER) != 0; }
+void tensor_set_wrapped_number(Tensor *t, bool on) {
+    if (on)
+        t->flags |= TENSOR_F_WRAPPED_NUMBER;
+    else
+        t->flags &= (uint8_t)~TENSOR_F_WRAPPED_NUMBER;
+}
+void *tensor_data_ptr(const Tensor *t) { return tensor__data(t); }
+const TensorStorage *tensor_storage(const Tensor *t) { return t->storage; }
+bool tensor_same_storage(const Tensor *a, const Tensor *b) { return a->storage == b->storage; }
+uint32_t tensor_version(const Tensor *t) { return t->version ? t->version->version : 0; }
+void tensor_bump_version(Tensor *t) { tensor__version_counter(t)->version++; }
+
+const char *tensor_type_string(const Tensor *t) {
+    switch (t->dtype) {
+    case TENSOR_FLOAT32: return "torch.FloatTensor";
+    case TENSOR_INT64: return "torch.LongTensor";
+    default: return "torch.BoolTensor";
+    }
+}
+
+int64_t tensor_size(const Tensor *t, int64_t dim) {
+    int64_t d = tensor__wrap_dim(dim, t->ndim);
+    if (d < 0) return -1;
+    return t->ndim ? t->shape[d] : 1;
+}
+
+void tensor_meta_of(const Tensor *t, TensorMeta *m) {
+    m->dtype = (TensorDtype)t->dtype;
+    m->ndim = t->ndim;
+    memcpy(m->shape, t->shape, sizeof(int64_t) * t->ndim);
+    memcpy(m->strides, t->strides, sizeof(int64_t) * t->ndim);
+    m->offset = t->offset;
+    m->wrapped_number = tensor_is_wrapped_number(t);
+}
+
+double tensor_get_f64(const Tensor *t, const int64_t *index) {
+    int64_t off = 0;
+    for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
+    switch (t->dtype) {
+    case TENSOR_FLOAT32: return tensor__f32(t)[off];
+    case TENSOR_INT64: return (double)tensor__i64(t)[off];
+    default: return tensor__b8(t)[off] ? 1.0 : 0.0;
+    }
+}
+
+int64_t tensor_get_i64(const Tensor *t, const int64_t *index) {
+    int64_t off = 0;
+    for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
+    switch (t->dtype) {
+    case TENSOR_FLOAT32: return (int64_t)tensor__f32(t)[off];
+    case TENSOR_INT64: return tensor__i64(t)[off];
+    default: return tensor__b8(t)[off];
+    }
+}
+
+int tensor_item(const Tensor *t, TensorScalar *out) {
+    if (t->numel != 1) {
+        tensor_error_set(TENSOR_ERR_VALUE, "only one element tensors can be converted to Python scalars");
+        return -1;
+    }
+    const char *p = tensor__data(t);
+    switch (t->dtype) {
+    case TENSOR_FLOAT32: *out = tensor_scalar_f(*(const float *)p); break;
+    case TENSOR_INT64: *out = tensor_scalar_i(*(const int64_t *)p); break;
+    default: *out = tensor_scalar_b(*(const bool *)p); break;
+    }
+    return 0;
+}

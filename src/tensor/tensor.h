@@ -1,0 +1,149 @@
+/* src/tensor/tensor.h — the tensor layout and the helpers shared by the tensor library's files
+ * (and by src/autograd, which reads the autograd fields). Not part of the public API.
+ *
+ * Layout
+ * ------
+ *   Tensor { refcount, dtype, ndim, flags, numel, offset, shape[8], strides[8],
+ *            storage -> TensorStorage { refcount, nbytes, data },
+ *            version -> TensorVersion { refcount, version }   (lazily allocated, shared by views)
+ *            base    -> root tensor of a view (owned), NULL otherwise
+ *            grad_fn, output_nr, ag                            (autograd's, see src/autograd) }
+ *
+ * Element (i0, i1, ...) lives at storage->data + (offset + sum(ik * strides[k])) * elem_size.
+ * Non-view tensors created by this library are always contiguous.
+ *
+ * Invariant: any operation that makes two tensors share a version counter (views, detach, a
+ * saved tensor's alias) first materialises the counter with tensor__version_counter(); a
+ * tensor whose `version` is NULL therefore has no alias sharing its counter and is at version 0.
+ */
+#ifndef EMBER_SRC_TENSOR_TENSOR_H
+#define EMBER_SRC_TENSOR_TENSOR_H
+
+#include "ember/tensor.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EM_ASSERT(cond, msg)                                                                    \
+    do {                                                                                        \
+        if (!(cond)) tensor__abort(__FILE__, __LINE__, msg);                                   \
+    } while (0)
+#define EM_UNREACHABLE() tensor__abort(__FILE__, __LINE__, "unreachable")
+_Noreturn void tensor__abort(const char *file, int line, const char *msg);
+
+#define TENSOR_INTERNAL __attribute__((visibility("hidden")))
+
+struct TensorStorage {
+    int32_t refcount;
+    bool external;                 /* data not owned: release(ctx) on free */
+    size_t nbytes;
+    void *data;
+    void (*release)(void *ctx);
+    void *release_ctx;
+};
+
+typedef struct TensorVersion {
+    int32_t refcount;
+    uint32_t version;
+} TensorVersion;
+
+enum {
+    TENSOR_F_REQUIRES_GRAD = 1u << 0,  /* leaf requires grad (autograd) */
+    TENSOR_F_WRAPPED_NUMBER = 1u << 1, /* 0-dim tensor standing for a Python scalar */
+    TENSOR_F_CONTIGUOUS = 1u << 2,     /* cached is_contiguous */
+    TENSOR_F_RETAINS_GRAD = 1u << 3,   /* autograd: retain_grad() was called */
+    TENSOR_F_DIFF_VIEW = 1u << 4,      /* autograd: a view made by a recording op (tracks its base) */
+    TENSOR_F_NOGRAD_VIEW = 1u << 5,    /* autograd: ... made while grad mode was off */
+};
+
+struct AgNode;
+struct AgMeta;
+
+struct Tensor {
+    int32_t refcount;
+    uint8_t dtype;
+    uint8_t ndim;
+    uint8_t flags;
+    uint8_t reserved;
+    uint32_t output_nr;            /* autograd: which output of grad_fn this is */
+    uint32_t grad_fn_version;      /* autograd: version when a view's grad_fn was set */
+    int64_t numel;
+    int64_t offset;                /* in elements */
+    TensorStorage *storage;
+    TensorVersion *version;
+    Tensor *base;
+    struct AgNode *grad_fn;        /* owned reference (autograd) */
+    struct AgMeta *ag;             /* owned (autograd), lazily allocated */
+    void *user_obj;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t strides[TENSOR_MAX_DIMS];
+};
+
+/* Autograd installs this so freeing a tensor drops grad_fn / ag (the tensor layer never
+ * looks inside them). */
+extern void (*tensor__autograd_release)(Tensor *t);
+
+static inline size_t tensor__elsize(TensorDtype d) { return d == TENSOR_FLOAT32 ? 4 : d == TENSOR_INT64 ? 8 : 1; }
+static inline char *tensor__data(const Tensor *t) {
+    return (char *)t->storage->data + t->offset * (int64_t)tensor__elsize((TensorDtype)t->dtype);
+}
+static inline float *tensor__f32(const Tensor *t) { return (float *)tensor__data(t); }
+static inline int64_t *tensor__i64(const Tensor *t) { return (int64_t *)tensor__data(t); }
+static inline bool *tensor__b8(const Tensor *t) { return (bool *)tensor__data(t); }
+static inline bool tensor__contig(const Tensor *t) { return (t->flags & TENSOR_F_CONTIGUOUS) != 0; }
+
+/* ---- construction (tensor.c) ---- */
+Tensor *tensor__alloc_struct(void);   /* zeroed except what callers must fill; refcount 1 */
+TensorStorage *tensor__storage_new(size_t nbytes, bool zero);
+void tensor__storage_incref(TensorStorage *s);
+void tensor__storage_decref(TensorStorage *s);
+/* New contiguous tensor with fresh storage. zero: memset 0. */
+Tensor *tensor__new(TensorDtype dt, int ndim, const int64_t *shape, bool zero);
+/* New tensor viewing `src`'s storage with the given geometry. The result shares src's version
+ * counter and gets `base` = src's root base (or src). */
+Tensor *tensor__make_view(Tensor *src, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset);
+/* Alias with the same geometry; share_version: detach (true) vs .data (false). Not a view. */
+Tensor *tensor__alias(Tensor *src, bool share_version);
+void tensor__set_geometry(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides);
+TensorVersion *tensor__version_counter(Tensor *t);  /* materialises it */
+void tensor__compute_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+int64_t tensor__shape_numel(int ndim, const int64_t *shape);
+bool tensor__is_contiguous_geometry(int ndim, const int64_t *shape, const int64_t *strides);
+/* Runs the mutation observer and bumps the version: call before mutating t in place. */
+int tensor__begin_inplace(Tensor *t) TENSOR_MUST_CHECK;
+
+/* ---- errors / dims helpers (error.c) ---- */
+/* Normalises a possibly negative dim for a tensor of `ndim` dims (0-dim tensors accept -1 and
+ * 0); sets PyTorch's IndexError and returns -1 when out of range. */
+int64_t tensor__wrap_dim(int64_t dim, int ndim);
+int tensor__format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);  /* "[2, 3]" */
+int tensor__oom(void);
+
+/* ---- promotion (promote.c) ---- */
+typedef enum { TENSOR_CAT_BOOL = 0, TENSOR_CAT_INT = 1, TENSOR_CAT_FLOAT = 2 } TensorCategory;
+static inline TensorCategory tensor__category(TensorDtype d) {
+    return d == TENSOR_FLOAT32 ? TENSOR_CAT_FLOAT : d == TENSOR_INT64 ? TENSOR_CAT_INT : TENSOR_CAT_BOOL;
+}
+TensorDtype tensor__promote(TensorDtype a, TensorDtype b);
+TensorDtype tensor__promote_scalar(TensorDtype t, TensorDtype scalar_kind);
+/* broadcast two shapes; sets PyTorch's error on mismatch */
+int tensor__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) TENSOR_MUST_CHECK;
+/* Ensures t has dtype dt: returns a new ref to t itself or a converted contiguous copy. */
+Tensor *tensor__as_dtype(const Tensor *t, TensorDtype dt);
+
+/* ---- shape inference entry points shared by kernels (infer.c) ---- */
+void tensor__meta_contiguous(TensorMeta *m, TensorDtype dt, int ndim, const int64_t *shape);
+Tensor *tensor__new_from_meta(const TensorMeta *m, bool zero);
+
+/* ---- kernels used across files ---- */
+int tensor__copy_into(Tensor *dst, const Tensor *src) TENSOR_MUST_CHECK;     /* broadcasting, dtype conversion; no version bump */
+void tensor__fill_raw(Tensor *t, TensorScalar s);                             /* no version bump */
+Tensor *tensor__sum_to_shape(const Tensor *t, int ndim, const int64_t *shape); /* reduce broadcast dims */
+
+/* Per-op kernel and inference signatures (dispatch.c builds the tables from ops.def). */
+typedef int (*TensorRunFn)(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out);
+typedef int (*TensorInferFn)(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a,
+                             TensorMeta *out, int max_out);
+
+#endif

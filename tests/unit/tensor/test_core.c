@@ -1,0 +1,152 @@
+/* test_core.c — tensor lifetime and the surfaces the VM binds to: refcounts, the storage
+ * observer (GC pacing), foreign memory, user_obj identity slots, factories (dtype inference as
+ * in PyTorch), the seedable generator, item(), and the thread-local error state. */
+#include "tests/support/tensor_test.h"
+
+TestSuite(core, .init = tt_setup);
+
+static ptrdiff_t observed;
+static int observer_calls;
+static void storage_observer(void *ud, ptrdiff_t delta) {
+    (void)ud;
+    observed += delta;
+    observer_calls++;
+}
+
+TT_TEST(core, storage_observer_tracks_bytes) {
+    tensor_set_storage_observer(storage_observer, NULL);
+    Tensor *a = tensor_zeros(TENSOR_FLOAT32, 2, (int64_t[]){100, 100});
+    cr_assert_eq(observed, 40000);
+    Tensor *v = tensor_view(a, (int64_t[]){10000}, 1);
+    cr_assert_eq(observed, 40000, "views do not allocate storage");
+    Tensor *i = tensor_zeros(TENSOR_INT64, 1, (int64_t[]){3});
+    cr_assert_eq(observed, 40024);
+    cr_assert_eq(tensor_live_storage_bytes(), 40024);
+    TT_FREE(a, i);
+    cr_assert_eq(observed, 40000, "storage lives while a view holds it");
+    tensor_decref(v);
+    cr_assert_eq(observed, 0);
+    cr_assert_eq(observer_calls, 4);
+    tensor_set_storage_observer(NULL, NULL);
+}
+
+static int released;
+static void release_blob(void *ctx) { released += *(int *)ctx; }
+
+TT_TEST(core, from_blob_and_identity_slots) {
+    float data[6] = {1, 2, 3, 4, 5, 6};
+    int token = 1;
+    Tensor *t = tensor_from_blob(TENSOR_FLOAT32, 2, (int64_t[]){2, 3}, (int64_t[]){1, 2}, data, release_blob, &token);
+    cr_assert(!tensor_is_contiguous(t));
+    cr_assert_eq(tensor_get_f64(t, (int64_t[]){1, 2}), 6);
+    Tensor *c = tensor_contiguous(t);
+    TT_EXPECT(c, ((int64_t[]){2, 3}), ((float[]){1, 3, 5, 2, 4, 6}), 0);
+    cr_assert_eq(tensor_user_obj(t), NULL);
+    int wrapper;
+    tensor_set_user_obj(t, &wrapper);
+    cr_assert_eq(tensor_user_obj(t), &wrapper);
+    tensor_incref(t);
+    cr_assert_eq(tensor_refcount(t), 2);
+    tensor_decref(t);
+    tensor_decref(t);
+    cr_assert_eq(released, 1, "foreign memory released with its storage");
+    tensor_decref(c);
+}
+
+TT_TEST(core, factories_infer_dtypes_like_pytorch) {
+    Tensor *ai = tensor_arange(tensor_scalar_i(0), tensor_scalar_i(5), tensor_scalar_i(1), TENSOR_DTYPE_DEFAULT);
+    Tensor *af = tensor_arange(tensor_scalar_i(1), tensor_scalar_f(2.5), tensor_scalar_f(0.5), TENSOR_DTYPE_DEFAULT);
+    Tensor *a3 = tensor_arange(tensor_scalar_i(0), tensor_scalar_i(1), tensor_scalar_f(0.3), TENSOR_DTYPE_DEFAULT);
+    cr_assert_eq(tensor_dtype(ai), TENSOR_INT64);
+    TT_EXPECT(ai, ((int64_t[]){5}), ((float[]){0, 1, 2, 3, 4}), 0);
+    TT_EXPECT(af, ((int64_t[]){3}), ((float[]){1, 1.5, 2}), 0);
+    TT_EXPECT(a3, ((int64_t[]){4}), ((float[]){0, 0.3f, 0.6f, 0.9f}), 1e-7);
+    cr_assert_null(tensor_arange(tensor_scalar_i(0), tensor_scalar_i(5), tensor_scalar_i(0), TENSOR_DTYPE_DEFAULT));
+    tt_expect_error(TENSOR_ERR_RUNTIME, "step must be nonzero");
+    cr_assert_null(tensor_arange(tensor_scalar_i(5), tensor_scalar_i(0), tensor_scalar_i(1), TENSOR_DTYPE_DEFAULT));
+    tt_expect_error(TENSOR_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
+    Tensor *fi = tensor_full(TENSOR_DTYPE_DEFAULT, 1, (int64_t[]){2}, tensor_scalar_i(7));
+    Tensor *ff = tensor_full(TENSOR_DTYPE_DEFAULT, 1, (int64_t[]){2}, tensor_scalar_f(7));
+    Tensor *fb = tensor_full(TENSOR_DTYPE_DEFAULT, 1, (int64_t[]){2}, tensor_scalar_b(true));
+    cr_assert_eq(tensor_dtype(fi), TENSOR_INT64);
+    cr_assert_eq(tensor_dtype(ff), TENSOR_FLOAT32);
+    cr_assert_eq(tensor_dtype(fb), TENSOR_BOOL);
+    Tensor *e = tensor_eye(2, 3, TENSOR_FLOAT32), *e2 = tensor_eye(2, -1, TENSOR_INT64);
+    TT_EXPECT(e, ((int64_t[]){2, 3}), ((float[]){1, 0, 0, 0, 1, 0}), 0);
+    TT_EXPECT(e2, ((int64_t[]){2, 2}), ((float[]){1, 0, 0, 1}), 0);
+    Tensor *l = tensor_linspace(0, 1, 5, TENSOR_FLOAT32), *l1 = tensor_linspace(3, 9, 1, TENSOR_FLOAT32);
+    TT_EXPECT(l, ((int64_t[]){5}), ((float[]){0, 0.25, 0.5, 0.75, 1}), 0);
+    TT_EXPECT(l1, ((int64_t[]){1}), ((float[]){3}), 0);
+    Tensor *zl = tensor_zeros_like(e2), *ol = tensor_ones_like(e), *fl = tensor_full_like(e, tensor_scalar_f(2.5));
+    cr_assert_eq(tensor_dtype(zl), TENSOR_INT64);
+    TT_EXPECT(ol, ((int64_t[]){2, 3}), ((float[]){1, 1, 1, 1, 1, 1}), 0);
+    TT_EXPECT(fl, ((int64_t[]){2, 3}), ((float[]){2.5, 2.5, 2.5, 2.5, 2.5, 2.5}), 0);
+    TT_FREE(ai, af, a3, fi, ff, fb, e, e2, l, l1, zl, ol, fl);
+}
+
+TT_TEST(core, generator_is_seedable_and_in_range) {
+    tensor_manual_seed(42);
+    cr_assert_eq(tensor_initial_seed(), 42);
+    int64_t n = 10000;
+    Tensor *u = tensor_rand(TENSOR_FLOAT32, 1, &n), *g = tensor_randn(TENSOR_FLOAT32, 1, &n);
+    Tensor *ri = tensor_randint(-3, 4, 1, &n);
+    double su = 0, sg = 0, sg2 = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = tensor_get_f64(u, &i), w = tensor_get_f64(g, &i);
+        int64_t k = tensor_get_i64(ri, &i);
+        cr_assert(v >= 0 && v < 1);
+        cr_assert(k >= -3 && k < 4);
+        su += v;
+        sg += w;
+        sg2 += w * w;
+    }
+    cr_assert(fabs(su / n - 0.5) < 0.02);
+    cr_assert(fabs(sg / n) < 0.05 && fabs(sg2 / n - 1) < 0.05);
+    tensor_manual_seed(42);
+    Tensor *u2 = tensor_rand(TENSOR_FLOAT32, 1, &n);
+    cr_assert(tensor_equal(u, u2));
+    Tensor *t = tensor_zeros(TENSOR_FLOAT32, 2, (int64_t[]){50, 40}), *tt = tensor_t(t);
+    cr_assert_eq(tensor_uniform_(tt, -2, -1), 0);
+    Tensor *mx = tensor_max(t), *mn = tensor_min(t);
+    cr_assert(tensor_get_f64(mx, NULL) < -1 && tensor_get_f64(mn, NULL) >= -2);
+    cr_assert_eq(tensor_normal_(t, 5, 0), 0);
+    cr_assert_eq(tensor_get_f64(t, (int64_t[]){3, 4}), 5);
+    cr_assert_null(tensor_randint(3, 3, 1, &n));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "random_ expects 'from' to be less than 'to'");
+    Tensor *p = tensor_full(TENSOR_FLOAT32, 1, (int64_t[]){1000}, tensor_scalar_f(0.3)), *bm = tensor_bernoulli(p), *bs = tensor_sum(bm);
+    cr_assert(fabs(tensor_get_f64(bs, NULL) / 1000 - 0.3) < 0.06);
+    TT_FREE(u, g, ri, u2, t, tt, mx, mn, p, bm, bs);
+}
+
+TT_TEST(core, item_and_buffers) {
+    TensorScalar s;
+    Tensor *a = TT(((int64_t[]){1, 1}), ((float[]){2.5}));
+    cr_assert_eq(tensor_item(a, &s), 0);
+    cr_assert_eq(s.kind, TENSOR_FLOAT32);
+    cr_assert_eq(s.f, 2.5);
+    Tensor *i = TI(((int64_t[]){1}), ((int64_t[]){-7}));
+    cr_assert_eq(tensor_item(i, &s), 0);
+    cr_assert_eq(s.kind, TENSOR_INT64);
+    cr_assert_eq(s.i, -7);
+    Tensor *m = tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){2});
+    cr_assert_eq(tensor_item(m, &s), -1);
+    tt_expect_error(TENSOR_ERR_VALUE, "only one element tensors can be converted to Python scalars");
+    int64_t buf[2];
+    cr_assert_eq(tensor_copy_to_buffer(m, TENSOR_INT64, buf), 0);
+    cr_assert(buf[0] == 1 && buf[1] == 1);
+    cr_assert_str_eq(tensor_type_string(i), "torch.LongTensor");
+    cr_assert_str_eq(tensor_dtype_name(TENSOR_BOOL), "torch.bool");
+    TT_FREE(a, i, m);
+}
+
+TT_TEST(core, error_state) {
+    tensor_error_set(TENSOR_ERR_TYPE, "bad %s %d", "thing", 3);
+    cr_assert_eq(tensor_error_kind(), TENSOR_ERR_TYPE);
+    cr_assert_str_eq(tensor_error_message(), "bad thing 3");
+    cr_assert_str_eq(tensor_error_kind_name(TENSOR_ERR_INDEX), "IndexError");
+    tensor_error_set_external();
+    cr_assert_eq(tensor_error_kind(), TENSOR_ERR_EXTERNAL);
+    cr_assert_str_eq(tensor_error_message(), "");
+    tensor_error_clear();
+    cr_assert_eq(tensor_error_kind(), TENSOR_OK);
+}

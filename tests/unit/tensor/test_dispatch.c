@@ -1,0 +1,327 @@
+/* test_dispatch.c — the op table as a whole: every op in ops.def runs through tensor_op_run
+ * on a sample input, and tensor_op_infer predicts exactly the dtype, shape (and, for views,
+ * strides and storage offset) of what the kernel produced — without running it. Also checks
+ * the table's metadata (names, arity, flags) and tensor_op_num_outputs. */
+#include "tests/support/tensor_test.h"
+
+TestSuite(dispatch, .init = tt_setup);
+
+typedef struct Case {
+    Tensor *in[6];
+    int n_in;
+    TensorOpArgs a;
+    int64_t ints[4], ints2[4];
+    bool data_dependent;   /* infer must refuse */
+} Case;
+
+/* builds a sample invocation of op; inputs are new references */
+static void make_case(TensorOp op, Case *c) {
+    memset(c, 0, sizeof *c);
+    c->a = TENSOR_OP_ARGS_INIT;
+    unsigned f = tensor_op_flags(op);
+    int64_t s23[2] = {2, 3};
+    Tensor *x = tensor_randn(TENSOR_FLOAT32, 2, s23);
+    if (f & TENSOR_OPF_CREATION) {
+        c->ints[0] = 2;
+        c->ints[1] = 3;
+        c->a.ints = c->ints;
+        c->a.n_ints = 2;
+        if (op >= TENSOR_OP_ZEROS_LIKE) {
+            c->in[0] = x;
+            c->n_in = 1;
+        } else {
+            tensor_decref(x);
+        }
+        switch (op) {
+        case TENSOR_OP_FULL: case TENSOR_OP_FULL_LIKE: c->a.scalar = tensor_scalar_f(1.5); break;
+        case TENSOR_OP_ARANGE:
+            c->a.scalar = tensor_scalar_i(1);
+            c->a.scalar2 = tensor_scalar_f(4.5);
+            c->a.alpha = tensor_scalar_f(0.5);
+            break;
+        case TENSOR_OP_LINSPACE:
+            c->a.scalar = tensor_scalar_f(0);
+            c->a.scalar2 = tensor_scalar_f(1);
+            c->a.step = 5;
+            break;
+        case TENSOR_OP_EYE: c->a.start = 3; c->a.end = 4; break;
+        case TENSOR_OP_RANDINT: c->a.scalar = tensor_scalar_i(0); c->a.scalar2 = tensor_scalar_i(10); break;
+        default: break;
+        }
+        return;
+    }
+    c->in[0] = x;
+    c->n_in = 1;
+    if (op == TENSOR_OP_BERNOULLI) {
+        Tensor *p = tensor_rand(TENSOR_FLOAT32, 2, s23);
+        tensor_decref(x);
+        c->in[0] = p;
+        return;
+    }
+    if ((f & TENSOR_OPF_POINTWISE) && tensor_op_info(op)->in_max == 1) {
+        switch (op) {
+        case TENSOR_OP_CLAMP: case TENSOR_OP_CLAMP_:
+            c->a.has_min = true;
+            c->a.scalar = tensor_scalar_f(-0.5);
+            break;
+        case TENSOR_OP_TO_DTYPE: c->a.dtype = TENSOR_INT64; break;
+        case TENSOR_OP_LEAKY_RELU: c->a.scalar = tensor_scalar_f(0.1); break;
+        case TENSOR_OP_POW_SCALAR: c->a.scalar = tensor_scalar_i(2); break;
+        case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_: c->a.scalar2 = tensor_scalar_f(1); break;
+        default: c->a.scalar = tensor_scalar_f(2.5); break;
+        }
+        if (op == TENSOR_OP_LOGICAL_NOT) c->in[0] = tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(0)), tensor_decref(x);
+        return;
+    }
+    int64_t s3[1] = {3};
+    switch (op) {
+    case TENSOR_OP_WHERE:
+        c->in[0] = tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(0));
+        c->in[1] = x;
+        c->in[2] = tensor_randn(TENSOR_FLOAT32, 1, s3);
+        c->n_in = 3;
+        return;
+    case TENSOR_OP_LOGICAL_AND: case TENSOR_OP_LOGICAL_OR: case TENSOR_OP_LOGICAL_XOR:
+    default:
+        if ((f & TENSOR_OPF_POINTWISE) && tensor_op_info(op)->in_min == 2 && op != TENSOR_OP_MASKED_FILL && op != TENSOR_OP_MASKED_FILL_) {
+            c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, s3); /* broadcasts */
+            c->n_in = 2;
+            return;
+        }
+        break;
+    }
+    switch (op) {
+    case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM: case TENSOR_OP_VAR: case TENSOR_OP_STD: case TENSOR_OP_LOGSUMEXP:
+        c->ints[0] = -1;
+        c->a.ints = c->ints;
+        c->a.n_ints = 1;
+        c->a.keepdim = true;
+        return;
+    case TENSOR_OP_PROD_DIM: case TENSOR_OP_MAX_DIM: case TENSOR_OP_MIN_DIM:
+        c->a.dim = 0;
+        return;
+    case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN: case TENSOR_OP_ALL: case TENSOR_OP_ANY:
+        c->a.has_dim = true;
+        c->a.dim = 1;
+        return;
+    case TENSOR_OP_VIEW: case TENSOR_OP_RESHAPE: case TENSOR_OP_UNSAFE_VIEW:
+        c->ints[0] = 3;
+        c->ints[1] = -1;
+        c->a.ints = c->ints;
+        c->a.n_ints = 2;
+        if (op == TENSOR_OP_RESHAPE) {
+            c->in[0] = tensor_t(x); /* needs a copy */
+            tensor_decref(x);
+        }
+        return;
+    case TENSOR_OP_AS_STRIDED:
+        c->ints[0] = 2;
+        c->ints[1] = 2;
+        c->ints2[0] = 1;
+        c->ints2[1] = 2;
+        c->a.ints = c->ints;
+        c->a.n_ints = 2;
+        c->a.ints2 = c->ints2;
+        c->a.n_ints2 = 2;
+        c->a.start = 1;
+        return;
+    case TENSOR_OP_TRANSPOSE: c->a.dim = 0; c->a.dim2 = 1; return;
+    case TENSOR_OP_PERMUTE:
+        c->ints[0] = 1;
+        c->ints[1] = 0;
+        c->a.ints = c->ints;
+        c->a.n_ints = 2;
+        return;
+    case TENSOR_OP_EXPAND:
+        c->ints[0] = 4;
+        c->ints[1] = 2;
+        c->ints[2] = 3;
+        c->a.ints = c->ints;
+        c->a.n_ints = 3;
+        return;
+    case TENSOR_OP_SLICE: c->a.dim = 1; c->a.start = 1; c->a.end = 3; c->a.step = 1; return;
+    case TENSOR_OP_SELECT: c->a.dim = 1; c->a.start = -1; return;
+    case TENSOR_OP_NARROW: c->a.dim = 1; c->a.start = 1; c->a.step = 2; return;
+    case TENSOR_OP_UNSQUEEZE: c->a.dim = -1; return;
+    case TENSOR_OP_SQUEEZE: case TENSOR_OP_SQUEEZE_DIM: {
+        int64_t s[3] = {2, 1, 3};
+        tensor_decref(x);
+        c->in[0] = tensor_randn(TENSOR_FLOAT32, 3, s);
+        c->a.dim = 1;
+        return;
+    }
+    case TENSOR_OP_FLATTEN: c->a.dim = 0; c->a.dim2 = -1; return;
+    case TENSOR_OP_CONTIGUOUS: c->in[0] = tensor_t(x); tensor_decref(x); return;
+    case TENSOR_OP_SPLIT: c->a.start = 2; c->a.dim = 1; return;
+    case TENSOR_OP_SPLIT_WITH_SIZES:
+        c->ints[0] = 1;
+        c->ints[1] = 2;
+        c->a.ints = c->ints;
+        c->a.n_ints = 2;
+        c->a.dim = 1;
+        return;
+    case TENSOR_OP_CHUNK: c->a.start = 2; c->a.dim = 1; return;
+    case TENSOR_OP_UNBIND: c->a.dim = 0; return;
+    case TENSOR_OP_CAT: case TENSOR_OP_STACK: c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23); c->n_in = 2; return;
+    case TENSOR_OP_MM: case TENSOR_OP_MATMUL: {
+        int64_t s[2] = {3, 4};
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s);
+        c->n_in = 2;
+        return;
+    }
+    case TENSOR_OP_BMM: {
+        int64_t a3[3] = {2, 2, 3}, b3[3] = {2, 3, 4};
+        tensor_decref(x);
+        c->in[0] = tensor_randn(TENSOR_FLOAT32, 3, a3);
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 3, b3);
+        c->n_in = 2;
+        return;
+    }
+    case TENSOR_OP_MV: c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, s3); c->n_in = 2; return;
+    case TENSOR_OP_DOT:
+        tensor_decref(x);
+        c->in[0] = tensor_randn(TENSOR_FLOAT32, 1, s3);
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, s3);
+        c->n_in = 2;
+        return;
+    case TENSOR_OP_ADDMM: {
+        int64_t s[2] = {3, 4}, b[1] = {4};
+        c->in[1] = x;
+        c->in[0] = tensor_randn(TENSOR_FLOAT32, 1, b);
+        c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, s);
+        c->n_in = 3;
+        return;
+    }
+    case TENSOR_OP_LINEAR: {
+        int64_t w[2] = {4, 3}, b[1] = {4};
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, w);
+        c->in[2] = tensor_randn(TENSOR_FLOAT32, 1, b);
+        c->n_in = 3;
+        return;
+    }
+    case TENSOR_OP_GATHER: case TENSOR_OP_SCATTER_ADD:
+        c->in[1] = tensor_from_i64(2, (int64_t[]){2, 2}, (int64_t[]){0, 2, 1, 1});
+        c->a.dim = 1;
+        c->n_in = 2;
+        if (op == TENSOR_OP_SCATTER_ADD) {
+            c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 2});
+            c->n_in = 3;
+        }
+        return;
+    case TENSOR_OP_INDEX_SELECT: case TENSOR_OP_INDEX_ADD: case TENSOR_OP_INDEX:
+        c->in[1] = tensor_from_i64(1, (int64_t[]){3}, (int64_t[]){2, 0, 2});
+        c->a.dim = 1;
+        c->n_in = 2;
+        if (op == TENSOR_OP_INDEX_ADD) {
+            c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 3});
+            c->n_in = 3;
+        }
+        return;
+    case TENSOR_OP_INDEX_PUT: case TENSOR_OP_INDEX_PUT_:
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, (int64_t[]){1});
+        c->in[2] = tensor_from_i64(1, (int64_t[]){2}, (int64_t[]){0, 2});
+        c->a.dim = 1;
+        c->n_in = 3;
+        return;
+    case TENSOR_OP_MASKED_FILL: case TENSOR_OP_MASKED_FILL_: case TENSOR_OP_MASKED_SELECT: case TENSOR_OP_MASKED_SCATTER:
+        c->in[1] = tensor_from_data(TENSOR_BOOL, 1, (int64_t[]){3}, (bool[]){true, false, true});
+        c->n_in = 2;
+        c->a.scalar = tensor_scalar_f(-1);
+        c->data_dependent = op == TENSOR_OP_MASKED_SELECT;
+        if (op == TENSOR_OP_MASKED_SCATTER) {
+            c->in[2] = tensor_randn(TENSOR_FLOAT32, 1, (int64_t[]){6});
+            c->n_in = 3;
+        }
+        return;
+    case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX: c->a.dim = -1; return;
+    case TENSOR_OP_LAYER_NORM:
+        c->ints[0] = 3;
+        c->a.ints = c->ints;
+        c->a.n_ints = 1;
+        c->in[1] = tensor_ones(TENSOR_FLOAT32, 1, s3);
+        c->in[2] = tensor_zeros(TENSOR_FLOAT32, 1, s3);
+        c->n_in = 3;
+        return;
+    case TENSOR_OP_EMBEDDING:
+        c->in[1] = tensor_from_i64(2, (int64_t[]){2, 2}, (int64_t[]){0, 1, 1, 0});
+        c->n_in = 2;
+        return;
+    case TENSOR_OP_NLL_LOSS: case TENSOR_OP_CROSS_ENTROPY:
+        c->in[1] = tensor_from_i64(1, (int64_t[]){2}, (int64_t[]){0, 2});
+        c->n_in = 2;
+        return;
+    case TENSOR_OP_MSE_LOSS: c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23); c->n_in = 2; return;
+    case TENSOR_OP_COPY_: c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, s3); c->n_in = 2; return;
+    case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_: c->a.scalar2 = tensor_scalar_f(1); return;
+    case TENSOR_OP_DETACH: case TENSOR_OP_T: case TENSOR_OP_SUM: case TENSOR_OP_MEAN: case TENSOR_OP_PROD: case TENSOR_OP_MAX:
+    case TENSOR_OP_MIN: case TENSOR_OP_DROPOUT: case TENSOR_OP_ZERO_: case TENSOR_OP_RELU_:
+        return;
+    default: break;
+    }
+    cr_assert_fail("no sample case for %s (%s)", tensor_op_info(op)->enum_name, tensor_op_name(op));
+}
+
+static void case_free(Case *c) {
+    for (int i = 0; i < 6; i++) tensor_decref(c->in[i]);
+}
+
+TT_TEST(dispatch, infer_predicts_every_kernel) {
+    for (int o = 0; o < TENSOR_OP_COUNT; o++) {
+        TensorOp op = (TensorOp)o;
+        Case c;
+        make_case(op, &c);
+        TensorMeta metas[6], out_m[8];
+        const TensorMeta *pm[6];
+        for (int i = 0; i < c.n_in; i++) {
+            tensor_meta_of(c.in[i], &metas[i]);
+            pm[i] = &metas[i];
+        }
+        int ni = tensor_op_infer(op, pm, c.n_in, &c.a, out_m, 8);
+        Tensor *out[8] = {0};
+        int nr = tensor_op_run(op, c.in, c.n_in, &c.a, out, 8);
+        cr_assert_geq(nr, 1, "%s failed: %s", tensor_op_info(op)->enum_name, tensor_error_message());
+        if (c.data_dependent) {
+            cr_assert_eq(ni, -1, "%s has a data-dependent shape", tensor_op_info(op)->enum_name);
+        } else {
+            cr_assert_eq(ni, nr, "%s: infer %d outputs, run %d (%s)", tensor_op_info(op)->enum_name, ni, nr, tensor_error_message());
+            for (int k = 0; k < nr; k++) {
+                cr_assert_eq(out_m[k].dtype, tensor_dtype(out[k]), "%s output %d dtype", tensor_op_info(op)->enum_name, k);
+                tt_expect_shape(out[k], out_m[k].ndim, out_m[k].shape);
+                if (tensor_is_view(out[k]) || (tensor_op_flags(op) & TENSOR_OPF_INPLACE)) {
+                    for (int d = 0; d < out_m[k].ndim; d++)
+                        cr_assert_eq(out_m[k].strides[d], tensor_strides(out[k])[d], "%s stride %d", tensor_op_info(op)->enum_name, d);
+                    cr_assert_eq(out_m[k].offset, tensor_storage_offset(out[k]), "%s offset", tensor_op_info(op)->enum_name);
+                }
+            }
+        }
+        int no = tensor_op_num_outputs(op, c.n_in, (const Tensor *const *)c.in, &c.a);
+        cr_assert_eq(no, nr, "%s num_outputs", tensor_op_info(op)->enum_name);
+        for (int k = 0; k < nr; k++) tensor_decref(out[k]);
+        case_free(&c);
+    }
+}
+
+TT_TEST(dispatch, op_table_metadata) {
+    for (int o = 0; o < TENSOR_OP_COUNT; o++) {
+        const TensorOpInfo *info = tensor_op_info((TensorOp)o);
+        cr_assert(info && info->name && info->enum_name);
+        bool differentiable = !(info->flags & (TENSOR_OPF_NONDIFF | TENSOR_OPF_COMPOSITE | TENSOR_OPF_CREATION));
+        cr_assert_eq(info->node_name != NULL, differentiable, "%s: node name iff differentiable", info->enum_name);
+        if (info->flags & TENSOR_OPF_INPLACE) cr_assert_geq(info->in_min, 1);
+    }
+    cr_assert_str_eq(tensor_op_name(TENSOR_OP_ADD), "add");
+    cr_assert_str_eq(tensor_op_info(TENSOR_OP_SUM_DIM)->node_name, "SumBackward1");
+    cr_assert(tensor_op_flags(TENSOR_OP_VIEW) & TENSOR_OPF_VIEW);
+    cr_assert(tensor_op_flags(TENSOR_OP_ADD_) & TENSOR_OPF_INPLACE);
+    cr_assert(tensor_op_flags(TENSOR_OP_MUL_SCALAR) & TENSOR_OPF_SCALAR_EDGE);
+    Tensor *x = tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){2});
+    Tensor *out[2];
+    cr_assert_eq(tensor_op_run(TENSOR_OP_ADD, &x, 1, NULL, out, 2), -1);
+    tt_expect_error(TENSOR_ERR_TYPE, "add() expects 2 inputs, got 1");
+    cr_assert_eq(tensor_op_run(TENSOR_OP_MAX_DIM, &x, 1, NULL, out, 1), -1);
+    tt_expect_error_contains(TENSOR_ERR_VALUE, "produces 2 outputs");
+    Tensor *none[2] = {x, NULL};
+    cr_assert_eq(tensor_op_run(TENSOR_OP_MUL, none, 2, NULL, out, 1), -1);
+    tt_expect_error(TENSOR_ERR_TYPE, "mul(): input 1 must be a tensor, not None");
+    tensor_decref(x);
+}
