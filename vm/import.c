@@ -151,6 +151,8 @@ static Value import_one(VM *vm, const char *dotted) {
         if (strcmp(lm->name, dotted) != 0) continue;
         char filename[512];
         snprintf(filename, sizeof filename, "<ember>/%s%s", dotted, lm->is_package ? "/__init__.py" : ".py");
+        for (size_t k = 0; dotted[k]; k++)   /* a.b -> a/b, as a file path */
+            if (dotted[k] == '.') filename[8 + k] = '/';
         return vm_exec_module_source(vm, dotted, lm->source, strlen(lm->source), filename, CO_LIBRARY);
     }
     bool is_pkg = false;
@@ -185,14 +187,7 @@ static Value import_dotted(VM *vm, const char *dotted) {
         if (!val_is_null(parent)) vm_push_root(vm, parent);
         m = import_one(vm, buf);
         if (!val_is_null(parent)) vm_pop_root(vm);
-        if (val_is_null(m)) {
-            if (vm_exc_matches(vm, vm->e_ModuleNotFoundError) && !val_is_null(parent)) {
-                /* report the full name the user asked for */
-                vm_clear_exc(vm);
-                vm_raise(vm, vm->e_ModuleNotFoundError, "No module named '%s'", buf);
-            }
-            return m;
-        }
+        if (val_is_null(m)) return m;   /* import_one names the module it could not find */
         if (!val_is_null(parent) && val_is_type(vm, parent, vm->t_module)) {
             const char *leaf = strrchr(buf, '.') + 1;
             ModuleObj *pm = as_module(parent);

@@ -1,5 +1,5 @@
 /* src/embed/embed.c — the embedding API of include/ember/ember.h, and the wiring of a VM with
- * the layers that sit outside vm/ (the compiler from src/frontend; later the torch package).
+ * the layers that sit outside vm/ (the compiler from src/frontend, the torch package from src/torch).
  * This is the top layer: it may include every other one. */
 #include <libgen.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 
 #include "ember/ember.h"
 #include "src/frontend/compile.h"
+#include "src/torch/torch.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
@@ -37,6 +38,7 @@ static CodeObj *compile_hook(VM *vm, const char *src, size_t len, const char *fi
 EmVM *em_vm_new(void) {
     VM *vm = vm_new();
     vm->compile = compile_hook;
+    torch_register(vm);
     return vm;
 }
 

@@ -1,0 +1,543 @@
+/* src/torch/functions.c — the torch.* functions: tensor creation (tensor, zeros, ones, full,
+ * arange, linspace, eye, the random ones, *_like), cat/stack/where, the math functions that share
+ * the Tensor methods' natives, the nn.functional kernels (torch._C._nn), grad mode, seeding, and
+ * the return_types pairs of max/min. */
+#include <math.h>
+#include <string.h>
+
+#include "src/torch/torch.h"
+#include "vm/dict.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+#define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
+#define T(v) torch_tensor_of(v)
+
+const MethodDef *torch_tensor_method_table(void);
+
+/* ---- creation -------------------------------------------------------------------------------------- */
+
+/* Common keywords of creation functions: dtype=, requires_grad=, device=, layout=, out= */
+typedef struct CreateKw {
+    TensorDtype dtype;
+    bool requires_grad;
+} CreateKw;
+
+/* Split argv/kw into positional args and creation keywords; other keywords are left in
+ * `rest` for the caller ("fill_value", "steps", ...). */
+static int creation_kw(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw, CreateKw *ck,
+                       const char *const *extra_names, int nextra, Value *extra) {
+    ck->dtype = TENSOR_DTYPE_DEFAULT;
+    ck->requires_grad = false;
+    for (int i = 0; i < nextra; i++) extra[i] = val_null();
+    for (int64_t k = 0; kw && k < kw->len; k++) {
+        StrObj *n = AS_STR(kw->items[k]);
+        Value v = argv[argc + k];
+        if (str_eq_c(n, "dtype")) {
+            if (torch_dtype_of(vm, v, &ck->dtype) < 0) return -1;
+        } else if (str_eq_c(n, "requires_grad")) {
+            if (torch_bool_arg(vm, v, &ck->requires_grad) < 0) return -1;
+        } else if (str_eq_c(n, "device")) {
+            if (val_is_str(vm, v) && strcmp(AS_STR(v)->data, "cpu") != 0) {
+                vm_raise(vm, vm->e_RuntimeError, "Ember runs on the CPU only: device '%s' is not available", AS_STR(v)->data);
+                return -1;
+            }
+        } else if (str_eq_c(n, "layout") || str_eq_c(n, "pin_memory") || str_eq_c(n, "memory_format")) {
+            /* accepted, meaningless on Ember's CPU tensors */
+        } else {
+            int j = 0;
+            for (; j < nextra; j++)
+                if (str_eq_c(n, extra_names[j])) break;
+            if (j == nextra) {
+                vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument '%s'", fname, n->data);
+                return -1;
+            }
+            extra[j] = v;
+        }
+    }
+    return 0;
+}
+
+static Value finish_creation(VM *vm, Tensor *t, const CreateKw *ck) {
+    if (!t) return torch_raise_error(vm);
+    if (ck->requires_grad && ag_set_requires_grad(t, true) < 0) {
+        tensor_decref(t);
+        return torch_raise_error(vm);
+    }
+    return torch_wrap(vm, t);
+}
+
+static Value f_tensor(ARGS) {
+    CreateKw ck;
+    if (creation_kw(vm, "tensor", argc, argv, kw, &ck, NULL, 0, NULL) < 0) return val_null();
+    if (argc != 1) return vm_raise(vm, vm->e_TypeError, "tensor() takes 1 positional argument but %d were given", argc);
+    Tensor *t = torch_tensor_from_data(vm, argv[0], ck.dtype);
+    if (!t) return val_null();
+    return finish_creation(vm, t, &ck);
+}
+
+/* zeros/ones/empty/rand/randn(*size) (fn->data: the TensorOp) */
+static Value f_sized(ARGS) {
+    CreateKw ck;
+    Value extra[1];
+    static const char *const en[] = {"size"};
+    if (creation_kw(vm, fn->name, argc, argv, kw, &ck, en, 1, extra) < 0) return val_null();
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    if (!val_is_null(extra[0])) {
+        if (torch_shape_value(vm, extra[0], shape, &nd, fn->name) < 0) return val_null();
+    } else if (torch_shape_args(vm, argc, argv, shape, &nd, fn->name) < 0) {
+        return val_null();
+    }
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = nd;
+    a.dtype = ck.dtype;
+    Tensor *out = NULL;
+    if (tensor_op_run((TensorOp)(intptr_t)fn->data, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+static Value f_full(ARGS) {
+    CreateKw ck;
+    Value extra[2];
+    static const char *const en[] = {"size", "fill_value"};
+    if (creation_kw(vm, "full", argc, argv, kw, &ck, en, 2, extra) < 0) return val_null();
+    Value size = argc > 0 ? argv[0] : extra[0], fill = argc > 1 ? argv[1] : extra[1];
+    if (val_is_null(size) || val_is_null(fill)) return vm_raise(vm, vm->e_TypeError, "full() missing required arguments: 'size' and 'fill_value'");
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    if (torch_shape_value(vm, size, shape, &nd, "full") < 0) return val_null();
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = nd;
+    a.dtype = ck.dtype;
+    if (!torch_scalar_of(vm, fill, &a.scalar)) return vm_raise(vm, vm->e_TypeError, "full(): fill_value must be a number");
+    Tensor *out = NULL;
+    if (tensor_op_run(TENSOR_OP_FULL, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+static Value f_arange(ARGS) {
+    CreateKw ck;
+    Value extra[3];
+    static const char *const en[] = {"start", "end", "step"};
+    if (creation_kw(vm, "arange", argc, argv, kw, &ck, en, 3, extra) < 0) return val_null();
+    Value v[3] = {val_null(), val_null(), val_null()};
+    if (argc == 1) v[1] = argv[0];
+    else for (int i = 0; i < argc && i < 3; i++) v[i] = argv[i];
+    for (int i = 0; i < 3; i++)
+        if (!val_is_null(extra[i])) v[i] = extra[i];
+    if (argc > 3) return vm_raise(vm, vm->e_TypeError, "arange() takes at most 3 positional arguments");
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = tensor_scalar_i(0);
+    a.alpha = tensor_scalar_i(1);
+    if (!val_is_null(v[0]) && !torch_scalar_of(vm, v[0], &a.scalar)) return vm_raise(vm, vm->e_TypeError, "arange(): start must be a number");
+    if (val_is_null(v[1]) || !torch_scalar_of(vm, v[1], &a.scalar2)) return vm_raise(vm, vm->e_TypeError, "arange(): end must be a number");
+    if (!val_is_null(v[2]) && !torch_scalar_of(vm, v[2], &a.alpha)) return vm_raise(vm, vm->e_TypeError, "arange(): step must be a number");
+    a.dtype = ck.dtype;
+    Tensor *out = NULL;
+    if (tensor_op_run(TENSOR_OP_ARANGE, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+static Value f_linspace(ARGS) {
+    CreateKw ck;
+    Value extra[3];
+    static const char *const en[] = {"start", "end", "steps"};
+    if (creation_kw(vm, "linspace", argc, argv, kw, &ck, en, 3, extra) < 0) return val_null();
+    Value v[3];
+    for (int i = 0; i < 3; i++) v[i] = i < argc ? argv[i] : extra[i];
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    if (val_is_null(v[0]) || !torch_scalar_of(vm, v[0], &a.scalar) || val_is_null(v[1]) ||
+        !torch_scalar_of(vm, v[1], &a.scalar2) || val_is_null(v[2]) || !val_is_intlike(v[2]))
+        return vm_raise(vm, vm->e_TypeError, "linspace(start, end, steps)");
+    a.step = val_as_intlike(v[2]);
+    a.dtype = ck.dtype;
+    Tensor *out = NULL;
+    if (tensor_op_run(TENSOR_OP_LINSPACE, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+static Value f_eye(ARGS) {
+    CreateKw ck;
+    Value extra[2];
+    static const char *const en[] = {"n", "m"};
+    if (creation_kw(vm, "eye", argc, argv, kw, &ck, en, 2, extra) < 0) return val_null();
+    Value n = argc > 0 ? argv[0] : extra[0], m = argc > 1 ? argv[1] : extra[1];
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    if (val_is_null(n) || torch_int_arg(vm, n, "n", &a.start) < 0) return val_null();
+    a.end = -1;
+    if (!val_is_null(m) && !val_is_none(m) && torch_int_arg(vm, m, "m", &a.end) < 0) return val_null();
+    a.dtype = ck.dtype;
+    Tensor *out = NULL;
+    if (tensor_op_run(TENSOR_OP_EYE, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+static Value f_randint(ARGS) {
+    CreateKw ck;
+    Value extra[3];
+    static const char *const en[] = {"low", "high", "size"};
+    if (creation_kw(vm, "randint", argc, argv, kw, &ck, en, 3, extra) < 0) return val_null();
+    /* randint(high, size) or randint(low, high, size) */
+    Value low = val_int(0), high, size;
+    if (argc == 2) {
+        high = argv[0];
+        size = argv[1];
+    } else if (argc == 3) {
+        low = argv[0];
+        high = argv[1];
+        size = argv[2];
+    } else {
+        high = extra[1];
+        size = extra[2];
+        if (!val_is_null(extra[0])) low = extra[0];
+        if (argc == 1) high = argv[0];
+    }
+    if (val_is_null(high) || val_is_null(size)) return vm_raise(vm, vm->e_TypeError, "randint(low=0, high, size)");
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    if (torch_shape_value(vm, size, shape, &nd, "randint") < 0) return val_null();
+    int64_t lo, hi;
+    if (torch_int_arg(vm, low, "low", &lo) < 0 || torch_int_arg(vm, high, "high", &hi) < 0) return val_null();
+    a.scalar = tensor_scalar_i(lo);
+    a.scalar2 = tensor_scalar_i(hi);
+    a.ints = shape;
+    a.n_ints = nd;
+    a.dtype = ck.dtype;
+    Tensor *out = NULL;
+    if (tensor_op_run(TENSOR_OP_RANDINT, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+/* zeros_like / ones_like / rand_like / randn_like / empty_like / full_like (fn->data: op) */
+static Value f_like(ARGS) {
+    CreateKw ck;
+    Value extra[1];
+    static const char *const en[] = {"fill_value"};
+    if (creation_kw(vm, fn->name, argc, argv, kw, &ck, en, 1, extra) < 0) return val_null();
+    if (argc < 1 || !torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "%s(): input must be a Tensor", fn->name);
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dtype = ck.dtype;
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    if (op == TENSOR_OP_FULL_LIKE) {
+        Value fill = argc > 1 ? argv[1] : extra[0];
+        if (val_is_null(fill) || !torch_scalar_of(vm, fill, &a.scalar))
+            return vm_raise(vm, vm->e_TypeError, "full_like(input, fill_value)");
+    }
+    Tensor *in[1] = {T(argv[0])}, *out = NULL;
+    if (tensor_op_run(op, in, 1, &a, &out, 1) < 0) return torch_raise_error(vm);
+    return finish_creation(vm, out, &ck);
+}
+
+static Value f_manual_seed(ARGS) {
+    if (native_check_args(vm, "manual_seed", argc, kw, 1, 1) < 0) return val_null();
+    int64_t s;
+    if (torch_int_arg(vm, argv[0], "seed", &s) < 0) return val_null();
+    tensor_manual_seed((uint64_t)s);
+    return val_none();
+}
+
+static Value f_initial_seed(ARGS) { return val_int((int64_t)tensor_initial_seed()); }
+
+/* ---- sequences of tensors ----------------------------------------------------------------------- */
+
+static int tensor_list(VM *vm, Value seq, const char *fname, Tensor **out, int max, Value *holder) {
+    int64_t n;
+    Value *items = vm_sequence_items(vm, seq, &n, holder);
+    if (!items) return -1;
+    if (n > max) {
+        vm_raise(vm, vm->e_NotImplementedError, "%s() of more than %d tensors is not supported", fname, max);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (!torch_is_tensor(vm, items[i])) {
+            vm_raise(vm, vm->e_TypeError, "expected Tensor as element %lld in argument 0, but got %s", (long long)i,
+                     vm_type_name(vm, items[i]));
+            return -1;
+        }
+        out[i] = T(items[i]);
+    }
+    return (int)n;
+}
+
+static Value f_catstack(ARGS) {
+    static const char *const names[] = {"tensors", "dim"};
+    Value a[2];
+    if (native_parse_args(vm, fn->name, argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    Tensor *ts[1024];
+    Value holder = val_null();
+    int n = tensor_list(vm, a[0], fn->name, ts, 1024, &holder);
+    if (n < 0) return val_null();
+    int64_t dim = 0;
+    if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "dim", &dim) < 0) return val_null();
+    vm_push_root(vm, holder);
+    Tensor *r = strcmp(fn->name, "stack") == 0 ? ag_stack(ts, n, dim) : ag_cat(ts, n, dim);
+    vm_pop_root(vm);
+    return torch_result(vm, r);
+}
+
+static Value f_where(ARGS) {
+    if (argc == 1) return vm_raise(vm, vm->e_NotImplementedError, "torch.where(condition) with one argument is not supported");
+    if (native_check_args(vm, "where", argc, kw, 3, 3) < 0) return val_null();
+    Tensor *c, *x, *y, *o0 = NULL, *o1 = NULL, *o2 = NULL;
+    if (torch_tensor_arg(vm, argv[0], "where", &c, &o0) < 0) return val_null();
+    if (torch_tensor_arg(vm, argv[1], "where", &x, &o1) < 0 || torch_tensor_arg(vm, argv[2], "where", &y, &o2) < 0) {
+        tensor_decref(o0);
+        tensor_decref(o1);
+        return val_null();
+    }
+    Tensor *in[3] = {c, x, y};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    Value r = torch_result(vm, ag_op1(TENSOR_OP_WHERE, in, 3, &args));
+    tensor_decref(o0);
+    tensor_decref(o1);
+    tensor_decref(o2);
+    return r;
+}
+
+static Value f_is_tensor(ARGS) {
+    if (native_check_args(vm, "is_tensor", argc, kw, 1, 1) < 0) return val_null();
+    return val_bool(torch_is_tensor(vm, argv[0]));
+}
+
+static Value f_numel(ARGS) {
+    if (argc != 1 || !torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "numel(input)");
+    return val_int(tensor_numel(T(argv[0])));
+}
+
+/* ---- grad mode ----------------------------------------------------------------------------------- */
+
+static Value f_is_grad_enabled(ARGS) { return val_bool(ag_is_grad_enabled()); }
+
+static Value f_set_grad_enabled(ARGS) {
+    if (native_check_args(vm, "_set_grad_enabled", argc, kw, 1, 1) < 0) return val_null();
+    bool b;
+    if (torch_bool_arg(vm, argv[0], &b) < 0) return val_null();
+    return val_bool(ag_set_grad_enabled(b));
+}
+
+/* ---- return types --------------------------------------------------------------------------------- */
+
+static Value rt_values(VM *vm, Value s, void *c) { return AS_TUPLE(s)->items[0]; }
+static Value rt_indices(VM *vm, Value s, void *c) { return AS_TUPLE(s)->items[1]; }
+static Value rt_repr(ARGS) {
+    TupleObj *t = AS_TUPLE(argv[0]);
+    Value a = vm_repr(vm, t->items[0]);
+    if (val_is_null(a)) return a;
+    vm_push_root(vm, a);
+    Value b = vm_repr(vm, t->items[1]);
+    vm_pop_root(vm);
+    if (val_is_null(b)) return b;
+    StrObj *s = str_printf(vm, "torch.return_types.%s(\nvalues=%s,\nindices=%s)", vm_type_name(vm, argv[0]),
+                           AS_STR(a)->data, AS_STR(b)->data);
+    return s ? val_obj(s) : val_null();
+}
+
+
+Value torch_return_pair(VM *vm, const char *name, Value a, Value b) {
+    TypeObj *t = torch_state(vm)->t_return_types[strcmp(name, "max") == 0 ? 0 : 1];
+    TupleObj *r = tuple_alloc(vm, t, 2);
+    if (!r) return val_null();
+    r->items[0] = a;
+    r->items[1] = b;
+    return val_obj(r);
+}
+
+/* ---- nn.functional kernels (torch._C._nn) ---------------------------------------------------------------- */
+
+static Value nn_linear(ARGS) {
+    static const char *const names[] = {"input", "weight", "bias"};
+    Value a[3];
+    if (native_parse_args(vm, "linear", argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0]) || !torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "linear(): input and weight must be Tensors");
+    Tensor *bias = NULL;
+    if (!val_is_null(a[2]) && !val_is_none(a[2])) {
+        if (!torch_is_tensor(vm, a[2])) return vm_raise(vm, vm->e_TypeError, "linear(): bias must be a Tensor");
+        bias = T(a[2]);
+    }
+    return torch_result(vm, ag_linear(T(a[0]), T(a[1]), bias));
+}
+
+static int reduction_of(VM *vm, Value v, TensorReduction *out) {
+    if (val_is_null(v)) return 0;
+    if (!val_is_str(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "reduction must be a string");
+        return -1;
+    }
+    const char *s = AS_STR(v)->data;
+    if (strcmp(s, "mean") == 0) *out = TENSOR_REDUCTION_MEAN;
+    else if (strcmp(s, "sum") == 0) *out = TENSOR_REDUCTION_SUM;
+    else if (strcmp(s, "none") == 0) *out = TENSOR_REDUCTION_NONE;
+    else {
+        vm_raise(vm, vm->e_ValueError, "%s is not a valid value for reduction", s);
+        return -1;
+    }
+    return 0;
+}
+
+/* mse_loss(input, target, reduction) / nll_loss / cross_entropy (fn->data: op) */
+static Value nn_loss(ARGS) {
+    static const char *const names[] = {"input", "target", "weight", "size_average", "ignore_index", "reduce",
+                                        "reduction", "label_smoothing"};
+    Value a[8];
+    if (native_parse_args(vm, fn->name, argc, argv, kw, 8, 2, names, 8, a) < 0) return val_null();
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    if (op == TENSOR_OP_MSE_LOSS && !val_is_null(a[2]) && val_is_str(vm, a[2])) {
+        /* mse_loss(input, target, size_average, reduce, reduction): positional 3rd is not weight */
+        a[6] = a[2];
+        a[2] = val_null();
+    }
+    if (!torch_is_tensor(vm, a[0]) || !torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "%s(): input and target must be Tensors", fn->name);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (reduction_of(vm, a[6], &args.reduction) < 0) return val_null();
+    if (!val_is_null(a[4]) && torch_int_arg(vm, a[4], "ignore_index", &args.ignore_index) < 0) return val_null();
+    double smoothing = 0;
+    if (!val_is_null(a[7]) && vm_to_double(vm, a[7], &smoothing) < 0) return val_null();
+    if (smoothing != 0)
+        return vm_raise(vm, vm->e_NotImplementedError, "label_smoothing is not supported");
+    Tensor *in[3] = {T(a[0]), T(a[1]), NULL};
+    int n = 2;
+    if (!val_is_null(a[2]) && !val_is_none(a[2])) {
+        if (!torch_is_tensor(vm, a[2])) return vm_raise(vm, vm->e_TypeError, "%s(): weight must be a Tensor", fn->name);
+        in[2] = T(a[2]);
+        n = 3;
+    }
+    return torch_result(vm, ag_op1(op, in, n, &args));
+}
+
+static Value nn_layer_norm(ARGS) {
+    static const char *const names[] = {"input", "normalized_shape", "weight", "bias", "eps"};
+    Value a[5];
+    if (native_parse_args(vm, "layer_norm", argc, argv, kw, 5, 2, names, 5, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "layer_norm(): input must be a Tensor");
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    if (val_is_intlike(a[1])) {
+        shape[0] = val_as_intlike(a[1]);
+        nd = 1;
+    } else if (torch_shape_value(vm, a[1], shape, &nd, "layer_norm") < 0) {
+        return val_null();
+    }
+    Tensor *w = NULL, *b = NULL;
+    if (!val_is_null(a[2]) && !val_is_none(a[2])) w = T(a[2]);
+    if (!val_is_null(a[3]) && !val_is_none(a[3])) b = T(a[3]);
+    double eps = 1e-5;
+    if (!val_is_null(a[4]) && vm_to_double(vm, a[4], &eps) < 0) return val_null();
+    return torch_result(vm, ag_layer_norm(T(a[0]), shape, nd, w, b, eps));
+}
+
+static Value nn_embedding(ARGS) {
+    static const char *const names[] = {"input", "weight", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq",
+                                        "sparse"};
+    Value a[7];
+    if (native_parse_args(vm, "embedding", argc, argv, kw, 7, 2, names, 7, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0]) || !torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "embedding(): input and weight must be Tensors");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[2]) && !val_is_none(a[2]) && torch_int_arg(vm, a[2], "padding_idx", &args.padding_idx) < 0)
+        return val_null();
+    if (!val_is_null(a[3]) && !val_is_none(a[3])) return vm_raise(vm, vm->e_NotImplementedError, "embedding max_norm is not supported");
+    Tensor *in[2] = {T(a[1]), T(a[0])};
+    return torch_result(vm, ag_op1(TENSOR_OP_EMBEDDING, in, 2, &args));
+}
+
+static Value nn_dropout(ARGS) {
+    static const char *const names[] = {"input", "p", "training", "inplace"};
+    Value a[4];
+    if (native_parse_args(vm, "dropout", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "dropout(): input must be a Tensor");
+    double p = 0.5;
+    bool train = true;
+    if (!val_is_null(a[1]) && vm_to_double(vm, a[1], &p) < 0) return val_null();
+    if (p < 0 || p > 1) return vm_raise(vm, vm->e_ValueError, "dropout probability has to be between 0 and 1, but got %s",
+                                        "out of range");
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &train) < 0) return val_null();
+    return torch_result(vm, ag_dropout(T(a[0]), p, train));
+}
+
+/* ---- registration ---------------------------------------------------------------------------------- */
+
+/* Methods of the Tensor table that are also torch.* functions. */
+static const char *const function_names[] = {
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
+    "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
+    "matmul", "mm", "bmm", "mv", "dot", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid",
+    "relu", "silu", "erf", "sin", "cos", "sign", "reciprocal", "floor", "ceil", "round", "logical_not", "clamp", "clip",
+    "sum", "mean", "prod", "max", "min", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
+    "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",
+    "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
+    "detach", "clone", "equal", "allclose", "is_floating_point", "gelu", "leaky_relu", NULL};
+
+int torch_functions_init(VM *vm, Value cmod) {
+    static const MethodDef fns[] = {
+        {"tensor", f_tensor},
+        {"zeros", f_sized, 0, (void *)(intptr_t)TENSOR_OP_ZEROS},
+        {"ones", f_sized, 0, (void *)(intptr_t)TENSOR_OP_ONES},
+        {"empty", f_sized, 0, (void *)(intptr_t)TENSOR_OP_EMPTY},
+        {"rand", f_sized, 0, (void *)(intptr_t)TENSOR_OP_RAND},
+        {"randn", f_sized, 0, (void *)(intptr_t)TENSOR_OP_RANDN},
+        {"full", f_full}, {"arange", f_arange}, {"linspace", f_linspace}, {"eye", f_eye}, {"randint", f_randint},
+        {"zeros_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_ZEROS_LIKE},
+        {"ones_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_ONES_LIKE},
+        {"empty_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_ZEROS_LIKE},
+        {"full_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_FULL_LIKE},
+        {"rand_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RAND_LIKE},
+        {"randn_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RANDN_LIKE},
+        {"manual_seed", f_manual_seed}, {"initial_seed", f_initial_seed},
+        {"cat", f_catstack}, {"concat", f_catstack}, {"stack", f_catstack}, {"where", f_where},
+        {"is_tensor", f_is_tensor}, {"numel", f_numel},
+        {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},
+        {NULL}};
+    if (module_add_functions(vm, cmod, fns) < 0) return -1;
+    /* torch.X(t, ...) for Tensor methods: the same natives, unbound */
+    const MethodDef *table = torch_tensor_method_table();
+    for (const char *const *n = function_names; *n; n++) {
+        for (const MethodDef *d = table; d->name; d++) {
+            if (strcmp(d->name, *n) != 0) continue;
+            NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
+            if (!f || module_set(vm, cmod, d->name, val_obj(f)) < 0) return -1;
+            break;
+        }
+    }
+    /* return_types.max / .min */
+    static const GetSetDef rt_gs[] = {{"values", rt_values, NULL}, {"indices", rt_indices, NULL}, {NULL}};
+    static const MethodDef rt_m[] = {{"__repr__", rt_repr, NATIVEF_METHOD}, {NULL}};
+    const char *rt_names[2] = {"max", "min"};
+    TypeObj **rts = torch_state(vm)->t_return_types;
+    for (int i = 0; i < 2; i++) {
+        rts[i] = type_new_builtin(vm, rt_names[i], vm->t_tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), 0, tuple_trace, NULL, 0);
+        if (!rts[i] || type_add_getsets(vm, rts[i], rt_gs) < 0 || type_add_methods(vm, rts[i], rt_m) < 0) return -1;
+        rts[i]->module = vm_intern(vm, "torch.return_types");
+    }
+    return 0;
+}
+
+int torch_nn_functions_init(VM *vm, Value nnmod) {
+    static const MethodDef fns[] = {
+        {"linear", nn_linear},
+        {"mse_loss", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_MSE_LOSS},
+        {"nll_loss", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_NLL_LOSS},
+        {"cross_entropy", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_CROSS_ENTROPY},
+        {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
+        {NULL}};
+    if (module_add_functions(vm, nnmod, fns) < 0) return -1;
+    const MethodDef *table = torch_tensor_method_table();
+    static const char *const shared[] = {"relu", "gelu", "silu", "leaky_relu", "sigmoid", "tanh", "softmax",
+                                         "log_softmax", NULL};
+    for (const char *const *n = shared; *n; n++)
+        for (const MethodDef *d = table; d->name; d++) {
+            if (strcmp(d->name, *n) != 0) continue;
+            NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
+            if (!f || module_set(vm, nnmod, d->name, val_obj(f)) < 0) return -1;
+            break;
+        }
+    return 0;
+}

@@ -1,0 +1,45 @@
+"""torch.autograd: backward, grad, custom Functions, and the graph API."""
+import torch._C as _C
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    return _C._backward(tensors, grad_tensors, retain_graph, create_graph, grad_variables, inputs)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    return _C._grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, allow_unused,
+                    is_grads_batched, materialize_grads)
+
+
+class Function:
+    """Base class of custom autograd functions: subclasses define forward(ctx, ...) and
+    backward(ctx, *grads) as staticmethods and are called through apply()."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if kwargs:
+            raise NotImplementedError("keyword arguments to Function.apply are not supported")
+        return _C._function_apply(cls, args)
+
+
+class _ExecutionEngine:
+    def queue_callback(self, callback):
+        _C._queue_callback(callback)
+
+
+class Variable:
+    _execution_engine = _ExecutionEngine()
+
+
+import torch.autograd.graph as graph
+import torch.autograd.function as function

@@ -1,0 +1,2 @@
+"""torch.nn"""
+import torch.nn.functional as functional

@@ -1,0 +1,2 @@
+"""torch.utils"""
+import torch.utils.hooks

@@ -1,0 +1,1152 @@
+/* src/torch/tensor_methods.c — the Tensor methods and operators scripts call: arithmetic with
+ * PyTorch's scalar and reflected forms, comparisons, reductions over dims, shape operations,
+ * in-place forms, conversions (item, tolist, to, float, ...) and linear algebra.  Every method
+ * records autograd through the ag_ API; the same natives back the torch.* functions. */
+#include <math.h>
+#include <string.h>
+
+#include "src/torch/torch.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+#define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
+#define T(v) torch_tensor_of(v)
+#define SELF_CHECK(name)                                                                    \
+    do {                                                                                    \
+        if (argc < 1 || !torch_is_tensor(vm, argv[0]))                                       \
+            return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' must be Tensor, not %s", \
+                            name, argc < 1 ? "nothing" : vm_type_name(vm, argv[0]));          \
+    } while (0)
+
+/* Parse keyword-capable arguments after self: names[0] is "self". */
+static int parse(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw, int npos, int nreq,
+                 const char *const *names, int n, Value *out) {
+    return native_parse_args(vm, fname, argc, argv, kw, npos, nreq, names, n, out);
+}
+
+static Value op1(VM *vm, TensorOp op, Tensor *a, const TensorOpArgs *args) {
+    Tensor *in[1] = {a};
+    return torch_result(vm, ag_op1(op, in, 1, args));
+}
+
+static Value op2(VM *vm, TensorOp op, Tensor *a, Tensor *b, const TensorOpArgs *args) {
+    Tensor *in[2] = {a, b};
+    return torch_result(vm, ag_op1(op, in, 2, args));
+}
+
+/* ---- unary: fn->data is the TensorOp ----------------------------------------------------------- */
+
+static Value m_unary(ARGS) {
+    SELF_CHECK(fn->name);
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &a);
+}
+
+/* ---- binary arithmetic ------------------------------------------------------------------------- */
+
+typedef struct BinSpec {
+    TensorOp tensor_op, scalar_op, rscalar_op;   /* rscalar_op: scalar OP tensor, or COUNT */
+    bool reflected;                              /* __rX__: the scalar is the left operand */
+    bool inplace;
+    const char *sym;
+} BinSpec;
+
+/* tensor OP other, with other a tensor or a Python number; alpha for add/sub */
+static Value binary(VM *vm, const BinSpec *s, Value self, Value other, TensorScalar alpha, bool has_alpha) {
+    Tensor *a = T(self);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (has_alpha) args.alpha = alpha;
+    TensorScalar sc;
+    if (torch_is_tensor(vm, other)) {
+        Tensor *b = T(other);
+        if (s->reflected) {
+            Tensor *in[2] = {b, a};
+            return torch_result(vm, ag_op1(s->tensor_op, in, 2, &args));
+        }
+        if (s->inplace) {
+            Tensor *in[2] = {a, b};
+            Tensor *out = NULL;
+            if (ag_op_run(s->tensor_op, in, 2, &args, &out, 1) < 0) return torch_raise_error(vm);
+            tensor_decref(out);
+            return self;
+        }
+        return op2(vm, s->tensor_op, a, b, &args);
+    }
+    if (!torch_scalar_of(vm, other, &sc)) return vm->not_implemented;
+    args.scalar = sc;
+    TensorOp op = s->reflected ? s->rscalar_op : s->scalar_op;
+    if (op == TENSOR_OP_COUNT) {
+        /* no scalar form (e.g. 2 / t): wrap the number as a 0-dim tensor */
+        Tensor *owned = tensor_scalar_tensor(sc, TENSOR_DTYPE_DEFAULT);
+        if (!owned) return torch_raise_error(vm);
+        tensor_set_wrapped_number(owned, true);
+        Tensor *in[2] = {s->reflected ? owned : a, s->reflected ? a : owned};
+        Value r = torch_result(vm, ag_op1(s->tensor_op, in, 2, &args));
+        tensor_decref(owned);
+        return r;
+    }
+    if (s->inplace) {
+        Tensor *out = NULL;
+        if (ag_op_run(op, &a, 1, &args, &out, 1) < 0) return torch_raise_error(vm);
+        tensor_decref(out);
+        return self;
+    }
+    return op1(vm, op, a, &args);
+}
+
+static Value m_binary_dunder(ARGS) {
+    const BinSpec *s = fn->data;
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "expected 1 argument");
+    if (!torch_is_tensor(vm, argv[0])) return vm->not_implemented;
+    Value r = binary(vm, s, argv[0], argv[1], tensor_scalar_i(1), false);
+    return r;
+}
+
+/* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
+static Value m_binary_named(ARGS) {
+    const BinSpec *s = fn->data;
+    static const char *const names[] = {"input", "other", "alpha"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) {
+        /* torch.add(2, t): only for commutative ops is the order free */
+        if (torch_is_tensor(vm, a[1]) && (s->tensor_op == TENSOR_OP_ADD || s->tensor_op == TENSOR_OP_MUL)) {
+            Value t = a[0];
+            a[0] = a[1];
+            a[1] = t;
+        } else {
+            return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' must be Tensor, not %s", fn->name,
+                            vm_type_name(vm, a[0]));
+        }
+    }
+    TensorScalar alpha = tensor_scalar_i(1);
+    bool has_alpha = !val_is_null(a[2]);
+    if (has_alpha && !torch_scalar_of(vm, a[2], &alpha))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'alpha' must be Number", fn->name);
+    Value r = binary(vm, s, a[0], a[1], alpha, has_alpha);
+    if (val_identical(r, vm->not_implemented))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
+                        vm_type_name(vm, a[1]));
+    return r;
+}
+
+#define BIN(name, top, sop, rop) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_##sop, rop, false, false, ""}
+#define RBIN(name, top, rop) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_COUNT, rop, true, false, ""}
+#define IBIN(name, top, sop) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_##sop, TENSOR_OP_COUNT, false, true, ""}
+BIN(b_add, ADD, ADD_SCALAR, TENSOR_OP_COUNT);
+BIN(b_sub, SUB, SUB_SCALAR, TENSOR_OP_COUNT);
+BIN(b_mul, MUL, MUL_SCALAR, TENSOR_OP_COUNT);
+BIN(b_div, DIV, DIV_SCALAR, TENSOR_OP_COUNT);
+BIN(b_pow, POW, POW_SCALAR, TENSOR_OP_COUNT);
+BIN(b_rem, REMAINDER, REMAINDER_SCALAR, TENSOR_OP_COUNT);
+BIN(b_fdiv, FLOOR_DIVIDE, FLOOR_DIVIDE_SCALAR, TENSOR_OP_COUNT);
+BIN(b_eq, EQ, EQ_SCALAR, TENSOR_OP_COUNT);
+BIN(b_ne, NE, NE_SCALAR, TENSOR_OP_COUNT);
+BIN(b_lt, LT, LT_SCALAR, TENSOR_OP_COUNT);
+BIN(b_le, LE, LE_SCALAR, TENSOR_OP_COUNT);
+BIN(b_gt, GT, GT_SCALAR, TENSOR_OP_COUNT);
+BIN(b_ge, GE, GE_SCALAR, TENSOR_OP_COUNT);
+BIN(b_max2, MAXIMUM, COUNT, TENSOR_OP_COUNT);
+BIN(b_min2, MINIMUM, COUNT, TENSOR_OP_COUNT);
+BIN(b_land, LOGICAL_AND, COUNT, TENSOR_OP_COUNT);
+BIN(b_lor, LOGICAL_OR, COUNT, TENSOR_OP_COUNT);
+BIN(b_lxor, LOGICAL_XOR, COUNT, TENSOR_OP_COUNT);
+/* reflected: scalar OP tensor */
+static const BinSpec rb_add = {TENSOR_OP_ADD, TENSOR_OP_ADD_SCALAR, TENSOR_OP_ADD_SCALAR, true, false, ""};
+static const BinSpec rb_mul = {TENSOR_OP_MUL, TENSOR_OP_MUL_SCALAR, TENSOR_OP_MUL_SCALAR, true, false, ""};
+RBIN(rb_sub, SUB, TENSOR_OP_RSUB_SCALAR);
+RBIN(rb_div, DIV, TENSOR_OP_COUNT);
+RBIN(rb_pow, POW, TENSOR_OP_RPOW_SCALAR);
+RBIN(rb_rem, REMAINDER, TENSOR_OP_COUNT);
+RBIN(rb_fdiv, FLOOR_DIVIDE, TENSOR_OP_COUNT);
+static const BinSpec rb_land = {TENSOR_OP_LOGICAL_AND, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
+static const BinSpec rb_lor = {TENSOR_OP_LOGICAL_OR, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
+static const BinSpec rb_lxor = {TENSOR_OP_LOGICAL_XOR, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
+/* in place */
+IBIN(ib_add, ADD_, ADD_SCALAR_);
+IBIN(ib_sub, SUB_, SUB_SCALAR_);
+IBIN(ib_mul, MUL_, MUL_SCALAR_);
+IBIN(ib_div, DIV_, DIV_SCALAR_);
+
+static Value m_matmul(ARGS) {
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "matmul() takes exactly one argument");
+    if (!torch_is_tensor(vm, argv[0]) || !torch_is_tensor(vm, argv[1])) {
+        if (!(fn->flags & NATIVEF_METHOD) || strcmp(fn->name, "matmul") == 0)
+            return vm_raise(vm, vm->e_TypeError, "matmul(): argument 'other' must be Tensor, not %s",
+                            vm_type_name(vm, torch_is_tensor(vm, argv[0]) ? argv[1] : argv[0]));
+        return vm->not_implemented;
+    }
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return op2(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), T(argv[1]), &a);
+}
+
+static Value m_rmatmul(ARGS) {
+    if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm->not_implemented;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return op2(vm, TENSOR_OP_MATMUL, T(argv[1]), T(argv[0]), &a);
+}
+
+static Value m_neg(ARGS) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return op1(vm, TENSOR_OP_NEG, T(argv[0]), &a);
+}
+static Value m_pos(ARGS) { return argv[0]; }
+static Value m_invert(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (tensor_dtype(t) != TENSOR_BOOL)
+        return vm_raise(vm, vm->e_TypeError, "~ (bitwise not) is only supported for bool tensors in Ember");
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return op1(vm, TENSOR_OP_LOGICAL_NOT, t, &a);
+}
+
+/* ---- conversions ------------------------------------------------------------------------------------ */
+
+static int item_of(VM *vm, Tensor *t, TensorScalar *s) {
+    if (tensor_item(t, s) < 0) {
+        torch_raise_error(vm);
+        return -1;
+    }
+    return 0;
+}
+
+static Value m_item(ARGS) {
+    SELF_CHECK("item");
+    TensorScalar s;
+    if (item_of(vm, T(argv[0]), &s) < 0) return val_null();
+    return torch_scalar_value(s);
+}
+
+static Value m_bool(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (tensor_numel(t) != 1) {
+        if (tensor_numel(t) == 0)
+            return vm_raise(vm, vm->e_RuntimeError, "Boolean value of Tensor with no values is ambiguous");
+        return vm_raise(vm, vm->e_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+    }
+    TensorScalar s;
+    if (item_of(vm, t, &s) < 0) return val_null();
+    return val_bool(s.kind == TENSOR_FLOAT32 ? s.f != 0 : s.i != 0);
+}
+
+static Value m_float_dunder(ARGS) {
+    TensorScalar s;
+    if (tensor_numel(T(argv[0])) != 1)
+        return vm_raise(vm, vm->e_ValueError, "only one element tensors can be converted to Python scalars");
+    if (item_of(vm, T(argv[0]), &s) < 0) return val_null();
+    return val_float(s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i);
+}
+
+static Value m_int_dunder(ARGS) {
+    TensorScalar s;
+    if (tensor_numel(T(argv[0])) != 1)
+        return vm_raise(vm, vm->e_ValueError, "only one element tensors can be converted to Python scalars");
+    if (item_of(vm, T(argv[0]), &s) < 0) return val_null();
+    return val_int(s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i);
+}
+
+static Value m_index_dunder(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (tensor_numel(t) != 1 || tensor_dtype(t) == TENSOR_FLOAT32)
+        return vm_raise(vm, vm->e_TypeError, "only integer tensors of a single element can be converted to an index");
+    TensorScalar s;
+    if (item_of(vm, t, &s) < 0) return val_null();
+    return val_int(s.i);
+}
+
+static Value m_len(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (tensor_ndim(t) == 0) return vm_raise(vm, vm->e_TypeError, "len() of a 0-d tensor");
+    return val_int(tensor_shape(t)[0]);
+}
+
+static Value m_iter(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (tensor_ndim(t) == 0) return vm_raise(vm, vm->e_TypeError, "iteration over a 0-d tensor");
+    int64_t n = tensor_shape(t)[0];
+    ListObj *l = list_new(vm, n);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    for (int64_t i = 0; i < n; i++) {
+        Value v = torch_result(vm, ag_select(t, 0, i));
+        if (val_is_null(v)) {
+            vm_pop_root(vm);
+            return v;
+        }
+        l->items[l->len++] = v;
+    }
+    Value it = vm_iter(vm, val_obj(l));
+    vm_pop_root(vm);
+    return it;
+}
+
+static Value m_format(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (tensor_ndim(t) == 0 && argc == 2 && val_is_str(vm, argv[1]) && AS_STR(argv[1])->len) {
+        TensorScalar s;
+        if (item_of(vm, t, &s) < 0) return val_null();
+        return vm_format(vm, torch_scalar_value(s), argv[1]);
+    }
+    return vm_repr(vm, argv[0]);
+}
+
+static Value m_tolist(ARGS) {
+    SELF_CHECK("tolist");
+    return torch_tolist(vm, T(argv[0]));
+}
+
+static Value convert(VM *vm, Value self, TensorDtype d) {
+    Tensor *t = T(self);
+    if (tensor_dtype(t) == d) return self;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dtype = d;
+    return op1(vm, TENSOR_OP_TO_DTYPE, t, &a);
+}
+static Value m_float(ARGS) { SELF_CHECK("float"); return convert(vm, argv[0], TENSOR_FLOAT32); }
+static Value m_long(ARGS) { SELF_CHECK("long"); return convert(vm, argv[0], TENSOR_INT64); }
+static Value m_boolc(ARGS) { SELF_CHECK("bool"); return convert(vm, argv[0], TENSOR_BOOL); }
+
+static Value m_to(ARGS) {
+    SELF_CHECK("to");
+    /* to(dtype) / to(device) / to(other) / to(device, dtype) / to(dtype=...) */
+    TensorDtype d = TENSOR_DTYPE_DEFAULT;
+    int nkw = kw ? (int)kw->len : 0;
+    for (int i = 1; i < argc + nkw; i++) {
+        Value v = argv[i];
+        if (i >= argc) {
+            StrObj *k = AS_STR(kw->items[i - argc]);
+            if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device") && !str_eq_c(k, "non_blocking") && !str_eq_c(k, "copy"))
+                return vm_raise(vm, vm->e_TypeError, "to() got an unexpected keyword argument '%s'", k->data);
+            if (!str_eq_c(k, "dtype")) continue;
+        }
+        if (val_is_type(vm, v, torch_state(vm)->t_dtype)) {
+            if (torch_dtype_of(vm, v, &d) < 0) return val_null();
+        } else if (torch_is_tensor(vm, v)) {
+            d = tensor_dtype(T(v));
+        } else if (val_is_str(vm, v) || val_is_type(vm, v, torch_state(vm)->t_device)) {
+            if (val_is_str(vm, v) && strcmp(AS_STR(v)->data, "cpu") != 0)
+                return vm_raise(vm, vm->e_RuntimeError, "Ember runs on the CPU only: device '%s' is not available",
+                                AS_STR(v)->data);
+        }
+    }
+    if (d == TENSOR_DTYPE_DEFAULT) return argv[0];
+    return convert(vm, argv[0], d);
+}
+
+static Value m_cpu(ARGS) { return argv[0]; }
+static Value m_cuda(ARGS) { return vm_raise(vm, vm->e_RuntimeError, "Ember runs on the CPU only: CUDA is not available"); }
+
+static Value m_type(ARGS) {
+    if (argc == 1) return vm_intern(vm, tensor_type_string(T(argv[0])));
+    TensorDtype d;
+    if (torch_dtype_of(vm, argv[1], &d) < 0) return val_null();
+    return convert(vm, argv[0], d);
+}
+
+/* ---- metadata --------------------------------------------------------------------------------------- */
+
+static int dim_index(VM *vm, Tensor *t, Value v, int64_t *out) {
+    int64_t d;
+    if (torch_int_arg(vm, v, "dim", &d) < 0) return -1;
+    int nd = tensor_ndim(t);
+    int64_t lim = nd ? nd : 1;
+    if (d < -lim || d >= lim) {
+        vm_raise(vm, vm->e_IndexError, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                 (long long)-lim, (long long)(lim - 1), (long long)d);
+        return -1;
+    }
+    *out = d < 0 ? d + lim : d;
+    return 0;
+}
+
+static Value m_size(ARGS) {
+    SELF_CHECK("size");
+    static const char *const names[] = {"self", "dim"};
+    Value a[2];
+    if (parse(vm, "size", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    Tensor *t = T(a[0]);
+    if (val_is_null(a[1])) return torch_size_new(vm, tensor_ndim(t), tensor_shape(t));
+    int64_t d;
+    if (dim_index(vm, t, a[1], &d) < 0) return val_null();
+    return val_int(tensor_ndim(t) ? tensor_shape(t)[d] : 1);
+}
+
+static Value m_stride(ARGS) {
+    Tensor *t = T(argv[0]);
+    if (argc == 2) {
+        int64_t d;
+        if (dim_index(vm, t, argv[1], &d) < 0) return val_null();
+        return val_int(tensor_strides(t)[d]);
+    }
+    TupleObj *r = tuple_new(vm, tensor_ndim(t));
+    if (!r) return val_null();
+    for (int i = 0; i < tensor_ndim(t); i++) r->items[i] = val_int(tensor_strides(t)[i]);
+    return val_obj(r);
+}
+
+static Value m_dim(ARGS) { SELF_CHECK("dim"); return val_int(tensor_ndim(T(argv[0]))); }
+static Value m_numel(ARGS) { SELF_CHECK("numel"); return val_int(tensor_numel(T(argv[0]))); }
+static Value m_element_size(ARGS) { return val_int((int64_t)tensor_dtype_size(tensor_dtype(T(argv[0])))); }
+static Value m_is_contiguous(ARGS) { return val_bool(tensor_is_contiguous(T(argv[0]))); }
+static Value m_is_floating_point(ARGS) {
+    SELF_CHECK("is_floating_point");
+    return val_bool(tensor_dtype_is_floating(tensor_dtype(T(argv[0]))));
+}
+static Value m_storage_offset(ARGS) { return val_int(tensor_storage_offset(T(argv[0]))); }
+static Value m_data_ptr(ARGS) { return val_int((int64_t)(uintptr_t)tensor_data_ptr(T(argv[0]))); }
+
+/* ---- reductions ------------------------------------------------------------------------------------- */
+
+/* dims from an int, a tuple/list of ints, or None; returns count or -1 (0 for None). */
+static int dims_of(VM *vm, Value v, int64_t *dims) {
+    if (val_is_null(v) || val_is_none(v)) return 0;
+    if (val_is_intlike(v)) {
+        dims[0] = val_as_intlike(v);
+        return 1;
+    }
+    int nd;
+    if (torch_shape_value(vm, v, dims, &nd, "dim") < 0) return -1;
+    return nd;
+}
+
+/* sum/mean/prod (fn->data: the whole-tensor op; the dim op follows it in ops.def) */
+static Value m_reduce(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "keepdim", "dtype"};
+    Value a[4];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 4, a) < 0) return val_null();
+    TensorOp whole = (TensorOp)(intptr_t)fn->data;
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[3]) && torch_dtype_of(vm, a[3], &args.dtype) < 0) return val_null();
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    int64_t dims[TENSOR_MAX_DIMS];
+    int nd = dims_of(vm, a[1], dims);
+    if (nd < 0) return val_null();
+    if (val_is_null(a[1]) || val_is_none(a[1])) return op1(vm, whole, T(a[0]), &args);
+    args.ints = dims;
+    args.n_ints = nd;
+    args.dim = dims[0];
+    args.has_dim = true;
+    return op1(vm, (TensorOp)(whole + 1), T(a[0]), &args);
+}
+
+/* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
+static Value m_maxmin(ARGS) {
+    SELF_CHECK(fn->name);
+    bool is_max = fn->data != NULL;
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (val_is_null(a[1])) return op1(vm, is_max ? TENSOR_OP_MAX : TENSOR_OP_MIN, T(a[0]), &args);
+    if (torch_is_tensor(vm, a[1]))
+        return op2(vm, is_max ? TENSOR_OP_MAXIMUM : TENSOR_OP_MINIMUM, T(a[0]), T(a[1]), &args);
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    args.has_dim = true;
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
+    if (ag_op_run(is_max ? TENSOR_OP_MAX_DIM : TENSOR_OP_MIN_DIM, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
+    Value vals = torch_wrap(vm, out[0]);
+    if (val_is_null(vals)) {
+        tensor_decref(out[1]);
+        return vals;
+    }
+    vm_push_root(vm, vals);
+    Value idx = torch_wrap(vm, out[1]);
+    if (val_is_null(idx)) {
+        vm_pop_root(vm);
+        return idx;
+    }
+    vm_push_root(vm, idx);
+    /* torch.return_types.max(values=..., indices=...) is a named tuple; a tuple subclass with
+     * the two fields serves scripts that unpack or index it */
+    extern Value torch_return_pair(VM * vm, const char *name, Value a, Value b);
+    Value r = torch_return_pair(vm, is_max ? "max" : "min", vals, idx);
+    vm_pop_roots(vm, 2);
+    return r;
+}
+
+static Value m_arg(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[1]) && !val_is_none(a[1])) {
+        if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+        args.has_dim = true;
+    }
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
+}
+
+/* var/std(dim=None, unbiased/correction, keepdim) */
+static Value m_var(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "unbiased", "keepdim", "correction"};
+    Value a[5];
+    if (parse(vm, fn->name, argc, argv, kw, 4, 1, names, 5, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    int64_t dims[TENSOR_MAX_DIMS];
+    Value dimv = a[1];
+    if (val_is_bool(dimv)) {   /* var(False): unbiased positional */
+        a[2] = dimv;
+        dimv = val_null();
+    }
+    int nd = dims_of(vm, dimv, dims);
+    if (nd < 0) return val_null();
+    args.ints = dims;
+    args.n_ints = nd;
+    if (!val_is_null(a[2])) {
+        bool u;
+        if (torch_bool_arg(vm, a[2], &u) < 0) return val_null();
+        args.correction = u ? 1 : 0;
+    }
+    if (!val_is_null(a[4])) {
+        int64_t c;
+        if (torch_int_arg(vm, a[4], "correction", &c) < 0) return val_null();
+        args.correction = (int32_t)c;
+    }
+    if (!val_is_null(a[3]) && torch_bool_arg(vm, a[3], &args.keepdim) < 0) return val_null();
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
+}
+
+static Value m_logsumexp(ARGS) {
+    SELF_CHECK("logsumexp");
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, "logsumexp", argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    int64_t dims[TENSOR_MAX_DIMS];
+    int nd = dims_of(vm, a[1], dims);
+    if (nd < 0) return val_null();
+    args.ints = dims;
+    args.n_ints = nd;
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    return op1(vm, TENSOR_OP_LOGSUMEXP, T(a[0]), &args);
+}
+
+static Value m_allany(ARGS) {
+    SELF_CHECK(fn->name);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (argc > 1) {
+        if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0) return val_null();
+        args.has_dim = true;
+    }
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+}
+
+/* ---- softmax family and nn-style ops --------------------------------------------------------------- */
+
+static Value m_softmax(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "dtype"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[2]) && torch_dtype_of(vm, a[2], &args.dtype) < 0) return val_null();
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
+}
+
+static Value m_clamp(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "min", "max"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[1]) && !val_is_none(a[1])) {
+        if (!torch_scalar_of(vm, a[1], &args.scalar)) return vm_raise(vm, vm->e_TypeError, "clamp(): min must be a number");
+        args.has_min = true;
+    }
+    if (!val_is_null(a[2]) && !val_is_none(a[2])) {
+        if (!torch_scalar_of(vm, a[2], &args.scalar2)) return vm_raise(vm, vm->e_TypeError, "clamp(): max must be a number");
+        args.has_max = true;
+    }
+    if (!args.has_min && !args.has_max)
+        return vm_raise(vm, vm->e_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
+    bool inplace = fn->data != NULL;
+    Tensor *in[1] = {T(a[0])}, *out = NULL;
+    if (inplace) {
+        if (ag_op_run(TENSOR_OP_CLAMP_, in, 1, &args, &out, 1) < 0) return torch_raise_error(vm);
+        tensor_decref(out);
+        return a[0];
+    }
+    return op1(vm, TENSOR_OP_CLAMP, in[0], &args);
+}
+
+static Value m_clamp_min(ARGS) {
+    SELF_CHECK("clamp_min");
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "clamp_min() takes one argument");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!torch_scalar_of(vm, argv[1], &args.scalar)) return vm_raise(vm, vm->e_TypeError, "clamp_min(): min must be a number");
+    args.has_min = true;
+    return op1(vm, TENSOR_OP_CLAMP, T(argv[0]), &args);
+}
+
+static Value m_gelu(ARGS) {
+    SELF_CHECK("gelu");
+    static const char *const names[] = {"input", "approximate"};
+    Value a[2];
+    if (parse(vm, "gelu", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[1])) {
+        if (!val_is_str(vm, a[1])) return vm_raise(vm, vm->e_TypeError, "gelu(): approximate must be a string");
+        const char *s = AS_STR(a[1])->data;
+        if (strcmp(s, "tanh") == 0) args.approximate = true;
+        else if (strcmp(s, "none") != 0) return vm_raise(vm, vm->e_RuntimeError, "approximate argument must be either none or tanh.");
+    }
+    return op1(vm, TENSOR_OP_GELU, T(a[0]), &args);
+}
+
+static Value m_leaky_relu(ARGS) {
+    SELF_CHECK("leaky_relu");
+    static const char *const names[] = {"input", "negative_slope"};
+    Value a[2];
+    if (parse(vm, "leaky_relu", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.scalar = tensor_scalar_f(0.01);
+    if (!val_is_null(a[1]) && !torch_scalar_of(vm, a[1], &args.scalar))
+        return vm_raise(vm, vm->e_TypeError, "leaky_relu(): negative_slope must be a number");
+    return op1(vm, TENSOR_OP_LEAKY_RELU, T(a[0]), &args);
+}
+
+static Value m_where(ARGS) {
+    /* t.where(cond, other) == torch.where(cond, t, other) */
+    SELF_CHECK("where");
+    if (argc != 3) return vm_raise(vm, vm->e_TypeError, "where() takes 2 arguments");
+    Tensor *cond, *other, *o1 = NULL, *o2 = NULL;
+    if (torch_tensor_arg(vm, argv[1], "where", &cond, &o1) < 0) return val_null();
+    if (torch_tensor_arg(vm, argv[2], "where", &other, &o2) < 0) {
+        tensor_decref(o1);
+        return val_null();
+    }
+    Tensor *in[3] = {cond, T(argv[0]), other};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    Value r = torch_result(vm, ag_op1(TENSOR_OP_WHERE, in, 3, &args));
+    tensor_decref(o1);
+    tensor_decref(o2);
+    return r;
+}
+
+static Value m_masked_fill(ARGS) {
+    SELF_CHECK(fn->name);
+    if (argc != 3 || !torch_is_tensor(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "%s(mask, value)", fn->name);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!torch_scalar_of(vm, argv[2], &args.scalar)) {
+        if (torch_is_tensor(vm, argv[2]) && tensor_ndim(T(argv[2])) == 0) {
+            if (tensor_item(T(argv[2]), &args.scalar) < 0) return torch_raise_error(vm);
+        } else {
+            return vm_raise(vm, vm->e_TypeError, "%s(): value must be a number", fn->name);
+        }
+    }
+    Tensor *in[2] = {T(argv[0]), T(argv[1])};
+    if (fn->data) {
+        Tensor *out = NULL;
+        if (ag_op_run(TENSOR_OP_MASKED_FILL_, in, 2, &args, &out, 1) < 0) return torch_raise_error(vm);
+        tensor_decref(out);
+        return argv[0];
+    }
+    return torch_result(vm, ag_op1(TENSOR_OP_MASKED_FILL, in, 2, &args));
+}
+
+static Value m_dim_index_op(ARGS) {
+    /* gather(dim, index) / index_select(dim, index) */
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "index"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 3, names, 3, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[2])) return vm_raise(vm, vm->e_TypeError, "%s(): index must be a Tensor", fn->name);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    return op2(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), T(a[2]), &args);
+}
+
+static Value m_scatter_add(ARGS) {
+    SELF_CHECK("scatter_add");
+    if (argc != 4 || !torch_is_tensor(vm, argv[2]) || !torch_is_tensor(vm, argv[3]))
+        return vm_raise(vm, vm->e_TypeError, "scatter_add(dim, index, src)");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0) return val_null();
+    Tensor *in[3] = {T(argv[0]), T(argv[2]), T(argv[3])};
+    return torch_result(vm, ag_op1(TENSOR_OP_SCATTER_ADD, in, 3, &args));
+}
+
+static Value m_masked_select(ARGS) {
+    SELF_CHECK("masked_select");
+    if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "masked_select(mask)");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return op2(vm, TENSOR_OP_MASKED_SELECT, T(argv[0]), T(argv[1]), &args);
+}
+
+/* ---- shape ops --------------------------------------------------------------------------------------- */
+
+static Value m_view(ARGS) {
+    SELF_CHECK(fn->name);
+    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", fn->name);
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    if (argc == 2 && val_is_type(vm, argv[1], torch_state(vm)->t_dtype))
+        return vm_raise(vm, vm->e_NotImplementedError, "view(dtype) is not supported");
+    if (torch_shape_args(vm, argc - 1, argv + 1, shape, &nd, fn->name) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = shape;
+    args.n_ints = nd;
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+}
+
+static Value m_view_as(ARGS) {
+    SELF_CHECK(fn->name);
+    if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "%s(other)", fn->name);
+    Tensor *o = T(argv[1]);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = tensor_shape(o);
+    args.n_ints = tensor_ndim(o);
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+}
+
+static Value m_transpose(ARGS) {
+    SELF_CHECK("transpose");
+    static const char *const names[] = {"input", "dim0", "dim1"};
+    Value a[3];
+    if (parse(vm, "transpose", argc, argv, kw, 3, 3, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, a[1], "dim0", &args.dim) < 0 || torch_int_arg(vm, a[2], "dim1", &args.dim2) < 0) return val_null();
+    return op1(vm, TENSOR_OP_TRANSPOSE, T(a[0]), &args);
+}
+
+static Value m_permute(ARGS) {
+    SELF_CHECK("permute");
+    int64_t dims[TENSOR_MAX_DIMS];
+    int nd;
+    if (torch_shape_args(vm, argc - 1, argv + 1, dims, &nd, "permute") < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = dims;
+    args.n_ints = nd;
+    return op1(vm, TENSOR_OP_PERMUTE, T(argv[0]), &args);
+}
+
+static Value m_dim_op(ARGS) {
+    /* unsqueeze(dim) / squeeze(dim=None) / select(dim, index) style with one int */
+    SELF_CHECK(fn->name);
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    static const char *const names[] = {"input", "dim"};
+    Value a[2];
+    if (parse(vm, fn->name, argc, argv, kw, 2, op == TENSOR_OP_SQUEEZE_DIM ? 1 : 2, names, 2, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (op == TENSOR_OP_SQUEEZE_DIM && (val_is_null(a[1]) || val_is_none(a[1])))
+        return op1(vm, TENSOR_OP_SQUEEZE, T(a[0]), &args);
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    return op1(vm, op, T(a[0]), &args);
+}
+
+static Value m_flatten(ARGS) {
+    SELF_CHECK("flatten");
+    static const char *const names[] = {"input", "start_dim", "end_dim"};
+    Value a[3];
+    if (parse(vm, "flatten", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = 0;
+    args.dim2 = -1;
+    if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "start_dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[2]) && torch_int_arg(vm, a[2], "end_dim", &args.dim2) < 0) return val_null();
+    return op1(vm, TENSOR_OP_FLATTEN, T(a[0]), &args);
+}
+
+static Value m_expand(ARGS) {
+    SELF_CHECK("expand");
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    if (torch_shape_args(vm, argc - 1, argv + 1, shape, &nd, "expand") < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = shape;
+    args.n_ints = nd;
+    return op1(vm, TENSOR_OP_EXPAND, T(argv[0]), &args);
+}
+
+static Value m_narrow(ARGS) {
+    SELF_CHECK("narrow");
+    if (argc != 4) return vm_raise(vm, vm->e_TypeError, "narrow(dim, start, length)");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    int64_t len;
+    if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0 || torch_int_arg(vm, argv[2], "start", &args.start) < 0 ||
+        torch_int_arg(vm, argv[3], "length", &len) < 0)
+        return val_null();
+    args.end = args.start + len;
+    return op1(vm, TENSOR_OP_NARROW, T(argv[0]), &args);
+}
+
+static Value m_select(ARGS) {
+    SELF_CHECK("select");
+    if (argc != 3) return vm_raise(vm, vm->e_TypeError, "select(dim, index)");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0 || torch_int_arg(vm, argv[2], "index", &args.start) < 0)
+        return val_null();
+    return op1(vm, TENSOR_OP_SELECT, T(argv[0]), &args);
+}
+
+static Value tuple_of_outputs(VM *vm, Tensor **outs, int n) {
+    TupleObj *t = tuple_new(vm, n);
+    if (!t) {
+        for (int i = 0; i < n; i++) tensor_decref(outs[i]);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(t));
+    Value r = val_obj(t);
+    for (int i = 0; i < n; i++) {
+        Value v = torch_wrap(vm, outs[i]);
+        if (val_is_null(v)) {
+            for (int k = i + 1; k < n; k++) tensor_decref(outs[k]);
+            r = val_null();
+            break;
+        }
+        t->items[i] = v;
+    }
+    vm_pop_root(vm);
+    return r;
+}
+
+static Value m_split(ARGS) {
+    SELF_CHECK(fn->name);
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    static const char *const names[] = {"input", "split_size_or_sections", "dim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, op == TENSOR_OP_UNBIND ? 1 : 2, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = 0;
+    int64_t sizes[64];
+    if (op == TENSOR_OP_UNBIND) {
+        if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    } else {
+        if (!val_is_null(a[2]) && torch_int_arg(vm, a[2], "dim", &args.dim) < 0) return val_null();
+        if (op == TENSOR_OP_SPLIT && !val_is_intlike(a[1])) {
+            int64_t n;
+            Value holder = val_null();
+            Value *items = vm_sequence_items(vm, a[1], &n, &holder);
+            if (!items) return val_null();
+            if (n > 64) return vm_raise(vm, vm->e_NotImplementedError, "split into more than 64 sections is not supported");
+            for (int64_t i = 0; i < n; i++) sizes[i] = val_as_intlike(items[i]);
+            op = TENSOR_OP_SPLIT_WITH_SIZES;
+            args.ints = sizes;
+            args.n_ints = (int32_t)n;
+        } else if (torch_int_arg(vm, a[1], op == TENSOR_OP_CHUNK ? "chunks" : "split_size", &args.step) < 0) {
+            return val_null();
+        }
+    }
+    Tensor *in[1] = {T(a[0])};
+    int n = tensor_op_num_outputs(op, 1, (const Tensor *const *)in, &args);
+    if (n < 0) return torch_raise_error(vm);
+    Tensor *outs[256];
+    if (n > 256) return vm_raise(vm, vm->e_NotImplementedError, "more than 256 outputs are not supported");
+    int got = ag_op_run(op, in, 1, &args, outs, n);
+    if (got < 0) return torch_raise_error(vm);
+    return tuple_of_outputs(vm, outs, got);
+}
+
+static Value m_contiguous(ARGS) {
+    SELF_CHECK("contiguous");
+    if (tensor_is_contiguous(T(argv[0]))) return argv[0];
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return op1(vm, TENSOR_OP_CONTIGUOUS, T(argv[0]), &args);
+}
+
+static Value m_repeat(ARGS) {
+    SELF_CHECK("repeat");
+    int64_t reps[TENSOR_MAX_DIMS];
+    int nr;
+    if (torch_shape_args(vm, argc - 1, argv + 1, reps, &nr, "repeat") < 0) return val_null();
+    Tensor *t = T(argv[0]);
+    int nd = tensor_ndim(t);
+    if (nr < nd)
+        return vm_raise(vm, vm->e_RuntimeError,
+                        "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    /* repeat = unsqueeze + expand + reshape of the tiled layout (differentiable through those) */
+    Tensor *cur = t;
+    tensor_incref(cur);
+    for (int i = 0; i < nr - nd; i++) {
+        Tensor *u = ag_unsqueeze(cur, 0);
+        tensor_decref(cur);
+        if (!u) return torch_raise_error(vm);
+        cur = u;
+    }
+    int64_t exp_shape[2 * TENSOR_MAX_DIMS], out_shape[TENSOR_MAX_DIMS], mid_shape[2 * TENSOR_MAX_DIMS];
+    const int64_t *sh = tensor_shape(cur);
+    for (int i = 0; i < nr; i++) {
+        mid_shape[2 * i] = 1;
+        mid_shape[2 * i + 1] = sh[i];
+        exp_shape[2 * i] = reps[i];
+        exp_shape[2 * i + 1] = sh[i];
+        out_shape[i] = reps[i] * sh[i];
+    }
+    if (2 * nr > TENSOR_MAX_DIMS) {
+        tensor_decref(cur);
+        return vm_raise(vm, vm->e_NotImplementedError, "repeat of more than %d dims", TENSOR_MAX_DIMS / 2);
+    }
+    Tensor *m = ag_reshape(cur, mid_shape, 2 * nr);
+    tensor_decref(cur);
+    if (!m) return torch_raise_error(vm);
+    Tensor *e = ag_expand(m, exp_shape, 2 * nr);
+    tensor_decref(m);
+    if (!e) return torch_raise_error(vm);
+    Tensor *r = ag_reshape(e, out_shape, nr);
+    tensor_decref(e);
+    return torch_result(vm, r);
+}
+
+/* ---- in place ------------------------------------------------------------------------------------------ */
+
+static Value inplace_result(VM *vm, Value self, int rc) { return rc < 0 ? torch_raise_error(vm) : self; }
+
+static Value m_zero_(ARGS) { SELF_CHECK("zero_"); return inplace_result(vm, argv[0], ag_zero_(T(argv[0]))); }
+
+static Value m_fill_(ARGS) {
+    SELF_CHECK("fill_");
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "fill_() takes exactly one argument");
+    TensorScalar s;
+    if (!torch_scalar_of(vm, argv[1], &s)) {
+        if (torch_is_tensor(vm, argv[1]) && tensor_ndim(T(argv[1])) == 0) {
+            if (tensor_item(T(argv[1]), &s) < 0) return torch_raise_error(vm);
+        } else {
+            return vm_raise(vm, vm->e_TypeError, "fill_(): argument 'value' must be Number, not %s", vm_type_name(vm, argv[1]));
+        }
+    }
+    return inplace_result(vm, argv[0], ag_fill_(T(argv[0]), s));
+}
+
+static Value m_copy_(ARGS) {
+    SELF_CHECK("copy_");
+    if (argc < 2 || !torch_is_tensor(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "copy_(): argument 'src' must be Tensor, not %s",
+                        argc < 2 ? "nothing" : vm_type_name(vm, argv[1]));
+    return inplace_result(vm, argv[0], ag_copy_(T(argv[0]), T(argv[1])));
+}
+
+static Value m_relu_(ARGS) { SELF_CHECK("relu_"); return inplace_result(vm, argv[0], ag_relu_(T(argv[0]))); }
+
+static Value m_named_inplace(ARGS) {
+    /* add_(other, alpha=1), sub_, mul_, div_ */
+    const BinSpec *s = fn->data;
+    static const char *const names[] = {"self", "other", "alpha"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "%s(): self must be a Tensor", fn->name);
+    TensorScalar alpha = tensor_scalar_i(1);
+    bool has_alpha = !val_is_null(a[2]);
+    if (has_alpha && !torch_scalar_of(vm, a[2], &alpha)) return vm_raise(vm, vm->e_TypeError, "alpha must be a number");
+    Value r = binary(vm, s, a[0], a[1], alpha, has_alpha);
+    if (val_identical(r, vm->not_implemented))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
+                        vm_type_name(vm, a[1]));
+    return r;
+}
+
+static Value m_normal_(ARGS) {
+    static const char *const names[] = {"self", "mean", "std"};
+    Value a[3];
+    if (parse(vm, "normal_", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    double mean = 0, std = 1;
+    if (!val_is_null(a[1]) && vm_to_double(vm, a[1], &mean) < 0) return val_null();
+    if (!val_is_null(a[2]) && vm_to_double(vm, a[2], &std) < 0) return val_null();
+    return inplace_result(vm, a[0], tensor_normal_(T(a[0]), mean, std));
+}
+
+static Value m_uniform_(ARGS) {
+    static const char *const names[] = {"self", "from", "to"};
+    Value a[3];
+    if (parse(vm, "uniform_", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    double lo = 0, hi = 1;
+    if (!val_is_null(a[1]) && vm_to_double(vm, a[1], &lo) < 0) return val_null();
+    if (!val_is_null(a[2]) && vm_to_double(vm, a[2], &hi) < 0) return val_null();
+    return inplace_result(vm, a[0], tensor_uniform_(T(a[0]), lo, hi));
+}
+
+/* ---- autograd-related methods ------------------------------------------------------------------------- */
+
+static Value m_detach(ARGS) { SELF_CHECK("detach"); return torch_result(vm, ag_detach(T(argv[0]))); }
+static Value m_detach_(ARGS) { return inplace_result(vm, argv[0], ag_detach_(T(argv[0]))); }
+static Value m_clone(ARGS) {
+    SELF_CHECK("clone");
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    return op1(vm, TENSOR_OP_CLONE, T(argv[0]), &a);
+}
+
+static Value m_requires_grad_(ARGS) {
+    static const char *const names[] = {"self", "requires_grad"};
+    Value a[2];
+    if (parse(vm, "requires_grad_", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    bool b = true;
+    if (!val_is_null(a[1]) && torch_bool_arg(vm, a[1], &b) < 0) return val_null();
+    return inplace_result(vm, a[0], ag_set_requires_grad(T(a[0]), b));
+}
+
+static Value m_retain_grad(ARGS) { return inplace_result(vm, val_none(), ag_retain_grad(T(argv[0]))); }
+
+static Value m_equal(ARGS) {
+    SELF_CHECK("equal");
+    if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "equal(other): other must be a Tensor");
+    return val_bool(tensor_equal(T(argv[0]), T(argv[1])));
+}
+
+static Value m_allclose(ARGS) {
+    SELF_CHECK("allclose");
+    static const char *const names[] = {"input", "other", "rtol", "atol", "equal_nan"};
+    Value a[5];
+    if (parse(vm, "allclose", argc, argv, kw, 5, 2, names, 5, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[1])) return vm_raise(vm, vm->e_TypeError, "allclose(): argument 'other' must be Tensor");
+    double rtol = 1e-5, atol = 1e-8;
+    bool en = false;
+    if (!val_is_null(a[2]) && vm_to_double(vm, a[2], &rtol) < 0) return val_null();
+    if (!val_is_null(a[3]) && vm_to_double(vm, a[3], &atol) < 0) return val_null();
+    if (!val_is_null(a[4]) && torch_bool_arg(vm, a[4], &en) < 0) return val_null();
+    int r = tensor_allclose(T(a[0]), T(a[1]), rtol, atol, en);
+    return r < 0 ? torch_raise_error(vm) : val_bool(r);
+}
+
+/* new_zeros/new_ones/new_empty(size), new_full(size, value), new_tensor(data): same dtype */
+static Value m_new(ARGS) {
+    SELF_CHECK(fn->name);
+    Tensor *self = T(argv[0]);
+    TensorDtype dt = tensor_dtype(self);
+    int nkw = kw ? (int)kw->len : 0;
+    for (int k = 0; k < nkw; k++) {
+        StrObj *n = AS_STR(kw->items[k]);
+        if (str_eq_c(n, "dtype")) {
+            if (torch_dtype_of(vm, argv[argc + k], &dt) < 0) return val_null();
+        } else if (!str_eq_c(n, "device") && !str_eq_c(n, "requires_grad")) {
+            return vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument '%s'", fn->name, n->data);
+        }
+    }
+    const char *which = fn->data;
+    if (strcmp(which, "tensor") == 0) {
+        if (argc != 2) return vm_raise(vm, vm->e_TypeError, "new_tensor(data)");
+        return torch_result(vm, torch_tensor_from_data(vm, argv[1], dt));
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd;
+    int nsize = strcmp(which, "full") == 0 ? 1 : argc - 1;
+    if (nsize == 1 && argc >= 2) {
+        if (torch_shape_args(vm, 1, argv + 1, shape, &nd, fn->name) < 0) return val_null();
+    } else if (torch_shape_args(vm, nsize, argv + 1, shape, &nd, fn->name) < 0) {
+        return val_null();
+    }
+    if (strcmp(which, "full") == 0) {
+        TensorScalar s;
+        if (argc != 3 || !torch_scalar_of(vm, argv[2], &s)) return vm_raise(vm, vm->e_TypeError, "new_full(size, fill_value)");
+        return torch_result(vm, tensor_full(dt, nd, shape, s));
+    }
+    if (strcmp(which, "ones") == 0) return torch_result(vm, tensor_ones(dt, nd, shape));
+    return torch_result(vm, tensor_zeros(dt, nd, shape));
+}
+
+/* ---- the table ------------------------------------------------------------------------------------------ */
+
+#define UN(name, op) {name, m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
+#define BD(name, spec) {name, m_binary_dunder, NATIVEF_METHOD, (void *)&spec}
+#define BN(name, spec) {name, m_binary_named, NATIVEF_METHOD, (void *)&spec}
+
+static const MethodDef tensor_methods[] = {
+    /* operators */
+    BD("__add__", b_add), BD("__radd__", rb_add), BD("__iadd__", ib_add),
+    BD("__sub__", b_sub), BD("__rsub__", rb_sub), BD("__isub__", ib_sub),
+    BD("__mul__", b_mul), BD("__rmul__", rb_mul), BD("__imul__", ib_mul),
+    BD("__truediv__", b_div), BD("__rtruediv__", rb_div), BD("__itruediv__", ib_div),
+    BD("__floordiv__", b_fdiv), BD("__rfloordiv__", rb_fdiv), BD("__mod__", b_rem), BD("__rmod__", rb_rem),
+    BD("__pow__", b_pow), BD("__rpow__", rb_pow),
+    BD("__eq__", b_eq), BD("__ne__", b_ne), BD("__lt__", b_lt), BD("__le__", b_le), BD("__gt__", b_gt), BD("__ge__", b_ge),
+    BD("__and__", b_land), BD("__or__", b_lor), BD("__xor__", b_lxor),
+    BD("__rand__", rb_land), BD("__ror__", rb_lor), BD("__rxor__", rb_lxor),
+    {"__matmul__", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
+    {"__rmatmul__", m_rmatmul, NATIVEF_METHOD},
+    {"__neg__", m_neg, NATIVEF_METHOD}, {"__pos__", m_pos, NATIVEF_METHOD},
+    {"__invert__", m_invert, NATIVEF_METHOD}, {"__abs__", m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ABS},
+    {"__bool__", m_bool, NATIVEF_METHOD}, {"__float__", m_float_dunder, NATIVEF_METHOD},
+    {"__int__", m_int_dunder, NATIVEF_METHOD}, {"__index__", m_index_dunder, NATIVEF_METHOD},
+    {"__len__", m_len, NATIVEF_METHOD}, {"__iter__", m_iter, NATIVEF_METHOD}, {"__format__", m_format, NATIVEF_METHOD},
+    /* arithmetic by name */
+    BN("add", b_add), BN("sub", b_sub), BN("subtract", b_sub), BN("mul", b_mul), BN("multiply", b_mul),
+    BN("div", b_div), BN("divide", b_div), BN("true_divide", b_div), BN("pow", b_pow),
+    BN("remainder", b_rem), BN("floor_divide", b_fdiv),
+    BN("eq", b_eq), BN("ne", b_ne), BN("lt", b_lt), BN("le", b_le), BN("gt", b_gt), BN("ge", b_ge),
+    BN("maximum", b_max2), BN("minimum", b_min2),
+    BN("logical_and", b_land), BN("logical_or", b_lor), BN("logical_xor", b_lxor),
+    {"add_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_add}, {"sub_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_sub},
+    {"mul_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_mul}, {"div_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_div},
+    {"matmul", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
+    {"mm", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MM},
+    {"bmm", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_BMM},
+    {"mv", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MV},
+    {"dot", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_DOT},
+    /* unary */
+    UN("neg", NEG), UN("negative", NEG), UN("abs", ABS), UN("exp", EXP), UN("log", LOG), UN("sqrt", SQRT),
+    UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU), UN("silu", SILU),
+    UN("erf", ERF), UN("sin", SIN), UN("cos", COS), UN("sign", SIGN), UN("reciprocal", RECIPROCAL),
+    UN("floor", FLOOR), UN("ceil", CEIL), UN("round", ROUND), UN("logical_not", LOGICAL_NOT),
+    {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD},
+    {"clamp", m_clamp, NATIVEF_METHOD}, {"clip", m_clamp, NATIVEF_METHOD},
+    {"clamp_", m_clamp, NATIVEF_METHOD, (void *)1}, {"clamp_min", m_clamp_min, NATIVEF_METHOD},
+    {"where", m_where, NATIVEF_METHOD},
+    /* reductions */
+    {"sum", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SUM},
+    {"mean", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MEAN},
+    {"prod", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_PROD},
+    {"max", m_maxmin, NATIVEF_METHOD, (void *)1}, {"min", m_maxmin, NATIVEF_METHOD, NULL},
+    {"amax", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MAX},
+    {"argmax", m_arg, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ARGMAX},
+    {"argmin", m_arg, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ARGMIN},
+    {"var", m_var, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_VAR},
+    {"std", m_var, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_STD},
+    {"logsumexp", m_logsumexp, NATIVEF_METHOD},
+    {"all", m_allany, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ALL},
+    {"any", m_allany, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ANY},
+    {"softmax", m_softmax, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SOFTMAX},
+    {"log_softmax", m_softmax, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_LOG_SOFTMAX},
+    /* indexing helpers */
+    {"masked_fill", m_masked_fill, NATIVEF_METHOD}, {"masked_fill_", m_masked_fill, NATIVEF_METHOD, (void *)1},
+    {"gather", m_dim_index_op, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_GATHER},
+    {"index_select", m_dim_index_op, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_INDEX_SELECT},
+    {"scatter_add", m_scatter_add, NATIVEF_METHOD}, {"masked_select", m_masked_select, NATIVEF_METHOD},
+    /* shape */
+    {"view", m_view, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_VIEW},
+    {"reshape", m_view, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_RESHAPE},
+    {"view_as", m_view_as, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_VIEW},
+    {"reshape_as", m_view_as, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_RESHAPE},
+    {"expand_as", m_view_as, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_EXPAND},
+    {"transpose", m_transpose, NATIVEF_METHOD}, {"swapaxes", m_transpose, NATIVEF_METHOD},
+    {"t", m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_T},
+    {"permute", m_permute, NATIVEF_METHOD}, {"expand", m_expand, NATIVEF_METHOD},
+    {"unsqueeze", m_dim_op, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_UNSQUEEZE},
+    {"squeeze", m_dim_op, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SQUEEZE_DIM},
+    {"flatten", m_flatten, NATIVEF_METHOD}, {"narrow", m_narrow, NATIVEF_METHOD}, {"select", m_select, NATIVEF_METHOD},
+    {"split", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SPLIT},
+    {"chunk", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_CHUNK},
+    {"unbind", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_UNBIND},
+    {"contiguous", m_contiguous, NATIVEF_METHOD}, {"repeat", m_repeat, NATIVEF_METHOD},
+    /* in place */
+    {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
+    {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},
+    /* conversions and metadata */
+    {"item", m_item, NATIVEF_METHOD}, {"tolist", m_tolist, NATIVEF_METHOD}, {"float", m_float, NATIVEF_METHOD},
+    {"long", m_long, NATIVEF_METHOD}, {"int", m_long, NATIVEF_METHOD}, {"bool", m_boolc, NATIVEF_METHOD},
+    {"double", m_float, NATIVEF_METHOD}, {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
+    {"cpu", m_cpu, NATIVEF_METHOD}, {"cuda", m_cuda, NATIVEF_METHOD},
+    {"size", m_size, NATIVEF_METHOD}, {"stride", m_stride, NATIVEF_METHOD}, {"dim", m_dim, NATIVEF_METHOD},
+    {"ndimension", m_dim, NATIVEF_METHOD}, {"numel", m_numel, NATIVEF_METHOD}, {"nelement", m_numel, NATIVEF_METHOD},
+    {"element_size", m_element_size, NATIVEF_METHOD}, {"is_contiguous", m_is_contiguous, NATIVEF_METHOD},
+    {"is_floating_point", m_is_floating_point, NATIVEF_METHOD}, {"storage_offset", m_storage_offset, NATIVEF_METHOD},
+    {"data_ptr", m_data_ptr, NATIVEF_METHOD},
+    {"new_zeros", m_new, NATIVEF_METHOD, (void *)"zeros"}, {"new_ones", m_new, NATIVEF_METHOD, (void *)"ones"},
+    {"new_empty", m_new, NATIVEF_METHOD, (void *)"empty"}, {"new_full", m_new, NATIVEF_METHOD, (void *)"full"},
+    {"new_tensor", m_new, NATIVEF_METHOD, (void *)"tensor"},
+    /* autograd */
+    {"detach", m_detach, NATIVEF_METHOD}, {"detach_", m_detach_, NATIVEF_METHOD}, {"clone", m_clone, NATIVEF_METHOD},
+    {"requires_grad_", m_requires_grad_, NATIVEF_METHOD}, {"retain_grad", m_retain_grad, NATIVEF_METHOD},
+    {"equal", m_equal, NATIVEF_METHOD}, {"allclose", m_allclose, NATIVEF_METHOD},
+    {NULL}};
+
+int torch_tensor_methods_init(VM *vm, TypeObj *t) { return type_add_methods(vm, t, tensor_methods); }
+
+/* The natives that double as torch.* functions (same semantics with the tensor first). */
+const MethodDef *torch_tensor_method_table(void) { return tensor_methods; }

@@ -1,0 +1,787 @@
+/* src/torch/tensor_obj.c — the script Tensor type: wrapping C tensors with stable identity,
+ * GC integration (finalizer, storage bytes), the torch.dtype, torch.Size and torch.device
+ * types, errors from the tensor library as Python exceptions, argument conversion, and the
+ * Tensor attributes (shape, dtype, requires_grad, grad, grad_fn, is_leaf, data, ...). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/torch/torch.h"
+#include "vm/dict.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/num.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+#define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+Value torch_raise_error(VM *vm) {
+    TensorErrorKind k = tensor_error_kind();
+    const char *msg = tensor_error_message();
+    if (k == TENSOR_ERR_EXTERNAL || k == TENSOR_OK) {
+        tensor_error_clear();
+        if (!val_is_null(vm->exc)) return val_null();
+        return vm_raise(vm, vm->e_SystemError, "tensor library failed without an error");
+    }
+    TypeObj *t = vm->e_RuntimeError;
+    switch (k) {
+    case TENSOR_ERR_VALUE: t = vm->e_ValueError; break;
+    case TENSOR_ERR_INDEX: t = vm->e_IndexError; break;
+    case TENSOR_ERR_TYPE: t = vm->e_TypeError; break;
+    case TENSOR_ERR_NOT_IMPLEMENTED: t = vm->e_NotImplementedError; break;
+    case TENSOR_ERR_MEMORY: tensor_error_clear(); return vm_no_memory(vm);
+    default: break;
+    }
+    StrObj *m = str_from_c(vm, msg);
+    tensor_error_clear();
+    if (!m) return val_null();
+    return vm_raise_str(vm, t, m);
+}
+
+/* ---- wrapping ----------------------------------------------------------------------------- */
+
+static void tensor_obj_trace(VM *vm, Obj *o) { gc_mark(vm, ((TensorObj *)o)->dict); }
+
+static void tensor_obj_finalize(VM *vm, Obj *o) {
+    TensorObj *w = (TensorObj *)o;
+    if (!w->t) return;
+    if (tensor_user_obj(w->t) == w) tensor_set_user_obj(w->t, NULL);
+    tensor_decref(w->t);
+    w->t = NULL;
+}
+
+static Value tensor_obj_alloc(VM *vm, TypeObj *t) {
+    /* Tensor() with no data: an empty float tensor, as torch.Tensor() */
+    TensorObj *w = gc_alloc(vm, t, t->instance_size);
+    if (!w) return val_null();
+    w->t = tensor_empty(TENSOR_FLOAT32, 1, (int64_t[]){0});
+    if (!w->t) return torch_raise_error(vm);
+    tensor_set_user_obj(w->t, w);
+    return val_obj(w);
+}
+
+bool torch_is_tensor(VM *vm, Value v) {
+    TorchState *ts = torch_state(vm);
+    return v.tag == VAL_OBJ && (v.as.o->type == ts->t_tensor || type_is_subtype(v.as.o->type, ts->t_tensor));
+}
+
+Value torch_wrap(VM *vm, Tensor *t) {
+    if (!t) return torch_raise_error(vm);
+    TensorObj *w = tensor_user_obj(t);
+    if (w) {
+        tensor_decref(t);   /* the wrapper already holds its reference */
+        return val_obj(w);
+    }
+    w = gc_alloc(vm, torch_state(vm)->t_tensor, sizeof(TensorObj));
+    if (!w) {
+        tensor_decref(t);
+        return val_null();
+    }
+    w->t = t;
+    tensor_set_user_obj(t, w);
+    return val_obj(w);
+}
+
+/* ---- autograd node wrappers ------------------------------------------------------------------ */
+
+static void node_obj_trace(VM *vm, Obj *o) { gc_mark(vm, ((NodeObj *)o)->dict); }
+
+static void node_obj_finalize(VM *vm, Obj *o) {
+    NodeObj *w = (NodeObj *)o;
+    if (!w->node) return;
+    if (ag_node_user_obj(w->node) == w) ag_node_set_user_obj(w->node, NULL);
+    ag_node_decref(w->node);
+    w->node = NULL;
+}
+
+/* ---- dtype, device, Size ---------------------------------------------------------------------- */
+
+typedef struct DtypeObj {
+    Obj hdr;
+    TensorDtype dtype;
+} DtypeObj;
+
+static Value dtype_repr(ARGS) {
+    return vm_intern(vm, tensor_dtype_name(((DtypeObj *)argv[0].as.o)->dtype));
+}
+static Value dtype_get_is_floating(VM *vm, Value s, void *c) {
+    return val_bool(tensor_dtype_is_floating(((DtypeObj *)s.as.o)->dtype));
+}
+static Value dtype_get_itemsize(VM *vm, Value s, void *c) {
+    return val_int((int64_t)tensor_dtype_size(((DtypeObj *)s.as.o)->dtype));
+}
+
+Value torch_dtype_value(VM *vm, TensorDtype d) {
+    if (d < 0 || d >= TENSOR_DTYPE_COUNT) return val_none();
+    return torch_state(vm)->dtypes[d];
+}
+
+int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
+    if (val_is_null(v) || val_is_none(v)) {
+        *out = TENSOR_DTYPE_DEFAULT;
+        return 0;
+    }
+    TorchState *ts = torch_state(vm);
+    if (val_is_type(vm, v, ts->t_dtype)) {
+        *out = ((DtypeObj *)v.as.o)->dtype;
+        return 0;
+    }
+    /* Python types as dtypes: float -> float32, int -> int64, bool -> bool */
+    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) { *out = TENSOR_FLOAT32; return 0; }
+    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_int) { *out = TENSOR_INT64; return 0; }
+    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_bool) { *out = TENSOR_BOOL; return 0; }
+    vm_raise(vm, vm->e_TypeError, "dtype must be torch.dtype, not %s", vm_type_name(vm, v));
+    return -1;
+}
+
+typedef struct DeviceObj {
+    Obj hdr;
+} DeviceObj;
+
+static Value device_repr(ARGS) { return vm_intern(vm, "device(type='cpu')"); }
+static Value device_str(ARGS) { return vm_intern(vm, "cpu"); }
+static Value device_get_type(VM *vm, Value s, void *c) { return vm_intern(vm, "cpu"); }
+static Value device_get_index(VM *vm, Value s, void *c) { return val_none(); }
+static Value device_eq(ARGS) {
+    if (val_is_type(vm, argv[1], torch_state(vm)->t_device)) return val_bool(true);
+    if (val_is_str(vm, argv[1])) return val_bool(str_eq_c(AS_STR(argv[1]), "cpu"));
+    return vm->not_implemented;
+}
+static Value device_hash(ARGS) { return val_int(0x6370); }
+static Value device_new(ARGS) {
+    if (argc < 2 || !val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "device() expects a device string such as 'cpu'");
+    const char *s = AS_STR(argv[1])->data;
+    if (strcmp(s, "cpu") != 0 && strncmp(s, "cpu:", 4) != 0)
+        return vm_raise(vm, vm->e_RuntimeError, "Ember runs on the CPU only: device '%s' is not available", s);
+    return torch_state(vm)->cpu_device;
+}
+
+Value torch_size_new(VM *vm, int ndim, const int64_t *shape) {
+    TupleObj *t = tuple_alloc(vm, torch_state(vm)->t_size, ndim);
+    if (!t) return val_null();
+    for (int i = 0; i < ndim; i++) t->items[i] = val_int(shape[i]);
+    return val_obj(t);
+}
+
+static Value size_repr(ARGS) {
+    TupleObj *t = AS_TUPLE(argv[0]);
+    StrBuf b;
+    sb_init(&b);
+    sb_adds(&b, "torch.Size([");
+    for (int64_t i = 0; i < t->len; i++) {
+        Value r = vm_repr(vm, t->items[i]);
+        if (val_is_null(r)) {
+            sb_free(&b);
+            return r;
+        }
+        if (i) sb_adds(&b, ", ");
+        sb_add_str(&b, AS_STR(r));
+    }
+    sb_adds(&b, "])");
+    StrObj *s = sb_finish(vm, &b);
+    return s ? val_obj(s) : val_null();
+}
+
+static Value size_numel(ARGS) {
+    TupleObj *t = AS_TUPLE(argv[0]);
+    int64_t n = 1;
+    for (int64_t i = 0; i < t->len; i++) n *= val_as_intlike(t->items[i]);
+    return val_int(n);
+}
+
+/* ---- argument conversion ------------------------------------------------------------------------ */
+
+bool torch_scalar_of(VM *vm, Value v, TensorScalar *out) {
+    switch (v.tag) {
+    case VAL_INT: *out = tensor_scalar_i(v.as.i); return true;
+    case VAL_FLOAT: *out = tensor_scalar_f(v.as.f); return true;
+    case VAL_BOOL: *out = tensor_scalar_b(v.as.b); return true;
+    default: return false;
+    }
+}
+
+Value torch_scalar_value(TensorScalar s) {
+    switch (s.kind) {
+    case TENSOR_INT64: return val_int(s.i);
+    case TENSOR_BOOL: return val_bool(s.i != 0);
+    default: return val_float(s.f);
+    }
+}
+
+int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) {
+    *owned = NULL;
+    if (torch_is_tensor(vm, v)) {
+        *out = torch_tensor_of(v);
+        return 0;
+    }
+    TensorScalar s;
+    if (torch_scalar_of(vm, v, &s)) {
+        Tensor *t = tensor_scalar_tensor(s, TENSOR_DTYPE_DEFAULT);
+        if (!t) {
+            torch_raise_error(vm);
+            return -1;
+        }
+        tensor_set_wrapped_number(t, true);
+        *out = *owned = t;
+        return 0;
+    }
+    vm_raise(vm, vm->e_TypeError, "%s(): argument must be Tensor, not %s", fname, vm_type_name(vm, v));
+    return -1;
+}
+
+int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) {
+    if (val_is_intlike(v)) {
+        *out = val_as_intlike(v);
+        return 0;
+    }
+    if (torch_is_tensor(vm, v) && tensor_numel(torch_tensor_of(v)) == 1 &&
+        tensor_dtype(torch_tensor_of(v)) != TENSOR_FLOAT32) {
+        TensorScalar s;
+        if (tensor_item(torch_tensor_of(v), &s) < 0) {
+            torch_raise_error(vm);
+            return -1;
+        }
+        *out = s.i;
+        return 0;
+    }
+    if (vm_index(vm, v, out) == 0) return 0;
+    vm_clear_exc(vm);
+    vm_raise(vm, vm->e_TypeError, "%s must be int, not %s", what, vm_type_name(vm, v));
+    return -1;
+}
+
+int torch_bool_arg(VM *vm, Value v, bool *out) {
+    int t = vm_truthy(vm, v);
+    if (t < 0) return -1;
+    *out = t;
+    return 0;
+}
+
+int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) {
+    Value holder = val_null();
+    int64_t n;
+    Value *items = vm_sequence_items(vm, v, &n, &holder);
+    if (!items) {
+        vm_clear_exc(vm);
+        vm_raise(vm, vm->e_TypeError, "%s(): argument 'size' must be tuple of ints, but found element of type %s",
+                 fname, vm_type_name(vm, v));
+        return -1;
+    }
+    if (n > TENSOR_MAX_DIMS) {
+        vm_raise(vm, vm->e_RuntimeError, "%s(): at most %d dimensions are supported", fname, TENSOR_MAX_DIMS);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (!val_is_intlike(items[i])) {
+            vm_raise(vm, vm->e_TypeError, "%s(): argument 'size' must be tuple of ints, but found element of type %s at pos %lld",
+                     fname, vm_type_name(vm, items[i]), (long long)i);
+            return -1;
+        }
+        shape[i] = val_as_intlike(items[i]);
+    }
+    *ndim = (int)n;
+    return 0;
+}
+
+int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) {
+    if (argc == 1 && !val_is_intlike(argv[0])) return torch_shape_value(vm, argv[0], shape, ndim, fname);
+    if (argc > TENSOR_MAX_DIMS) {
+        vm_raise(vm, vm->e_RuntimeError, "%s(): at most %d dimensions are supported", fname, TENSOR_MAX_DIMS);
+        return -1;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (!val_is_intlike(argv[i])) {
+            vm_raise(vm, vm->e_TypeError, "%s(): argument 'size' must be tuple of ints, but found element of type %s at pos %d",
+                     fname, vm_type_name(vm, argv[i]), i);
+            return -1;
+        }
+        shape[i] = val_as_intlike(argv[i]);
+    }
+    *ndim = argc;
+    return 0;
+}
+
+/* torch.tensor(data): infer the shape from nested sequences, the dtype from the leaves (bool <
+ * int < float), then fill. */
+typedef struct DataScan {
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int kind;   /* 0 bool, 1 int, 2 float */
+    bool seen_leaf;
+} DataScan;
+
+static int scan_data(VM *vm, Value v, int depth, DataScan *s) {
+    if (torch_is_tensor(vm, v)) {
+        Tensor *t = torch_tensor_of(v);
+        if (tensor_ndim(t) != 0) {
+            vm_raise(vm, vm->e_ValueError, "only one element tensors can be converted to Python scalars");
+            return -1;
+        }
+        v = val_null();
+        TensorScalar sc;
+        if (tensor_item(t, &sc) < 0) {
+            torch_raise_error(vm);
+            return -1;
+        }
+        int k = sc.kind == TENSOR_BOOL ? 0 : sc.kind == TENSOR_INT64 ? 1 : 2;
+        if (k > s->kind) s->kind = k;
+        goto leaf;
+    }
+    if (val_is_number(v)) {
+        int k = v.tag == VAL_BOOL ? 0 : v.tag == VAL_INT ? 1 : 2;
+        if (k > s->kind) s->kind = k;
+        goto leaf;
+    }
+    {
+        int64_t n;
+        Value holder = val_null();
+        if (!val_is_type(vm, v, vm->t_list) && !val_is_obj(v)) goto bad;
+        if (val_is_str(vm, v)) goto bad;
+        Value *items = vm_sequence_items(vm, v, &n, &holder);
+        if (!items) {
+            vm_clear_exc(vm);
+            goto bad;
+        }
+        if (depth >= TENSOR_MAX_DIMS) {
+            vm_raise(vm, vm->e_ValueError, "too many dimensions");
+            return -1;
+        }
+        if (s->seen_leaf && depth >= s->ndim) goto mismatch;
+        if (depth < s->ndim) {
+            if (s->shape[depth] != n) goto mismatch;
+        } else {
+            s->shape[depth] = n;
+            s->ndim = depth + 1;
+        }
+        vm_push_root(vm, holder);
+        for (int64_t i = 0; i < n; i++) {
+            if (scan_data(vm, items[i], depth + 1, s) < 0) {
+                vm_pop_root(vm);
+                return -1;
+            }
+        }
+        vm_pop_root(vm);
+        if (n == 0 && !s->seen_leaf) s->kind = s->kind < 2 ? 2 : s->kind;   /* torch.tensor([]) is float */
+        return 0;
+    }
+leaf:
+    if (!s->seen_leaf) {
+        s->seen_leaf = true;
+        if (depth != s->ndim) goto mismatch;
+    } else if (depth != s->ndim) {
+        goto mismatch;
+    }
+    return 0;
+mismatch:
+    vm_raise(vm, vm->e_ValueError, "expected sequence of length %lld at dim %d (got %s)",
+             depth < s->ndim ? (long long)s->shape[depth] : 0LL, depth, "a different length");
+    return -1;
+bad:
+    vm_raise(vm, vm->e_TypeError, "new(): invalid data type '%s'", vm_type_name(vm, v));
+    return -1;
+}
+
+static int fill_data(VM *vm, Value v, TensorDtype dt, char **out) {
+    if (torch_is_tensor(vm, v)) {
+        TensorScalar sc;
+        if (tensor_item(torch_tensor_of(v), &sc) < 0) return -1;
+        if (dt == TENSOR_FLOAT32) *(float *)*out = (float)sc.f;
+        else if (dt == TENSOR_INT64) *(int64_t *)*out = sc.kind == TENSOR_FLOAT32 ? (int64_t)sc.f : sc.i;
+        else *(uint8_t *)*out = sc.f != 0;
+        *out += tensor_dtype_size(dt);
+        return 0;
+    }
+    if (val_is_number(v)) {
+        if (dt == TENSOR_FLOAT32) *(float *)*out = (float)val_as_double(v);
+        else if (dt == TENSOR_INT64) *(int64_t *)*out = v.tag == VAL_FLOAT ? (int64_t)v.as.f : val_as_intlike(v);
+        else *(uint8_t *)*out = val_as_double(v) != 0;
+        *out += tensor_dtype_size(dt);
+        return 0;
+    }
+    int64_t n;
+    Value holder = val_null();
+    Value *items = vm_sequence_items(vm, v, &n, &holder);
+    if (!items) return -1;
+    vm_push_root(vm, holder);
+    for (int64_t i = 0; i < n; i++)
+        if (fill_data(vm, items[i], dt, out) < 0) {
+            vm_pop_root(vm);
+            return -1;
+        }
+    vm_pop_root(vm);
+    return 0;
+}
+
+Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype) {
+    if (torch_is_tensor(vm, data)) {
+        Tensor *src = torch_tensor_of(data);
+        Tensor *c = tensor_clone(src);
+        if (c && dtype != TENSOR_DTYPE_DEFAULT && tensor_dtype(c) != dtype) {
+            Tensor *d = tensor_to_dtype(c, dtype);
+            tensor_decref(c);
+            c = d;
+        }
+        if (!c) torch_raise_error(vm);
+        return c;
+    }
+    DataScan s = {0};
+    if (scan_data(vm, data, 0, &s) < 0) return NULL;
+    TensorDtype dt = dtype != TENSOR_DTYPE_DEFAULT ? dtype
+                     : s.kind == 2 ? TENSOR_FLOAT32 : s.kind == 1 ? TENSOR_INT64 : TENSOR_BOOL;
+    int64_t numel = 1;
+    for (int i = 0; i < s.ndim; i++) numel *= s.shape[i];
+    size_t bytes = (size_t)numel * tensor_dtype_size(dt);
+    char *buf = malloc(bytes ? bytes : 1);
+    char *p = buf;
+    if (fill_data(vm, data, dt, &p) < 0) {
+        free(buf);
+        if (val_is_null(vm->exc)) torch_raise_error(vm);
+        return NULL;
+    }
+    Tensor *t = tensor_from_data(dt, s.ndim, s.shape, buf);
+    free(buf);
+    if (!t) torch_raise_error(vm);
+    return t;
+}
+
+static Value tolist_rec(VM *vm, Tensor *t, int dim, int64_t *index) {
+    int nd = tensor_ndim(t);
+    TensorDtype dt = tensor_dtype(t);
+    if (dim == nd) {
+        if (dt == TENSOR_FLOAT32) return val_float(tensor_get_f64(t, index));
+        if (dt == TENSOR_INT64) return val_int(tensor_get_i64(t, index));
+        return val_bool(tensor_get_i64(t, index) != 0);
+    }
+    int64_t n = tensor_shape(t)[dim];
+    ListObj *l = list_new(vm, n);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    for (int64_t i = 0; i < n; i++) {
+        index[dim] = i;
+        Value v = tolist_rec(vm, t, dim + 1, index);
+        if (val_is_null(v)) {
+            vm_pop_root(vm);
+            return v;
+        }
+        l->items[l->len++] = v;
+    }
+    vm_pop_root(vm);
+    return val_obj(l);
+}
+
+Value torch_tolist(VM *vm, Tensor *t) {
+    int64_t index[TENSOR_MAX_DIMS] = {0};
+    return tolist_rec(vm, t, 0, index);
+}
+
+/* ---- callback boxes -------------------------------------------------------------------------- */
+
+CallbackBox *torch_box_new(VM *vm, Value fn, Value extra) {
+    CallbackBox *b = malloc(sizeof *b);
+    EM_ASSERT(b != NULL, "out of memory");
+    b->vm = vm;
+    b->fn = gc_root_new(vm, fn);
+    b->extra = val_is_null(extra) ? NULL : gc_root_new(vm, extra);
+    return b;
+}
+
+void torch_box_release(void *p) {
+    CallbackBox *b = p;
+    if (!b) return;
+    gc_root_free(b->vm, b->fn);
+    if (b->extra) gc_root_free(b->vm, b->extra);
+    free(b);
+}
+
+/* ---- Tensor attributes ------------------------------------------------------------------------- */
+
+#define T(v) torch_tensor_of(v)
+
+static Value get_shape(VM *vm, Value s, void *c) {
+    Tensor *t = T(s);
+    return torch_size_new(vm, tensor_ndim(t), tensor_shape(t));
+}
+static Value get_dtype(VM *vm, Value s, void *c) { return torch_dtype_value(vm, tensor_dtype(T(s))); }
+static Value get_device(VM *vm, Value s, void *c) { return torch_state(vm)->cpu_device; }
+static Value get_ndim(VM *vm, Value s, void *c) { return val_int(tensor_ndim(T(s))); }
+static Value get_requires_grad(VM *vm, Value s, void *c) { return val_bool(ag_requires_grad(T(s))); }
+static int set_requires_grad(VM *vm, Value s, Value v, void *c) {
+    bool b;
+    if (val_is_null(v)) {
+        vm_raise(vm, vm->e_AttributeError, "can't delete requires_grad");
+        return -1;
+    }
+    if (torch_bool_arg(vm, v, &b) < 0) return -1;
+    if (ag_set_requires_grad(T(s), b) < 0) {
+        torch_raise_error(vm);
+        return -1;
+    }
+    return 0;
+}
+static Value get_grad(VM *vm, Value s, void *c) {
+    Tensor *g = ag_grad_of(T(s));
+    if (!g) return val_none();
+    tensor_incref(g);
+    return torch_wrap(vm, g);
+}
+static int set_grad(VM *vm, Value s, Value v, void *c) {
+    Tensor *g = NULL;
+    if (!val_is_null(v) && !val_is_none(v)) {
+        if (!torch_is_tensor(vm, v)) {
+            vm_raise(vm, vm->e_TypeError, "assigned grad expected to be a Tensor or None but got grad of type %s",
+                     vm_type_name(vm, v));
+            return -1;
+        }
+        g = T(v);
+    }
+    if (ag_set_grad(T(s), g) < 0) {
+        torch_raise_error(vm);
+        return -1;
+    }
+    return 0;
+}
+static Value get_grad_fn(VM *vm, Value s, void *c) { return torch_wrap_node(vm, ag_grad_fn(T(s))); }
+static Value get_is_leaf(VM *vm, Value s, void *c) { return val_bool(ag_is_leaf(T(s))); }
+static Value get_data(VM *vm, Value s, void *c) { return torch_result(vm, tensor_alias(T(s))); }
+static int set_data(VM *vm, Value s, Value v, void *c) {
+    if (!torch_is_tensor(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "data must be a Tensor");
+        return -1;
+    }
+    /* `x.data = y`: x keeps its identity and autograd state, its contents become y's */
+    Tensor *t = T(s), *src = T(v);
+    if (tensor_ndim(t) != tensor_ndim(src) || memcmp(tensor_shape(t), tensor_shape(src), sizeof(int64_t) * (size_t)tensor_ndim(t)) != 0 ||
+        tensor_dtype(t) != tensor_dtype(src)) {
+        vm_raise(vm, vm->e_NotImplementedError, "assigning .data of a different shape or dtype is not supported");
+        return -1;
+    }
+    Tensor *alias = tensor_alias(t);
+    if (!alias) {
+        torch_raise_error(vm);
+        return -1;
+    }
+    int rc = tensor_copy_(alias, src);
+    tensor_decref(alias);
+    if (rc < 0) {
+        torch_raise_error(vm);
+        return -1;
+    }
+    return 0;
+}
+static Value get_T(VM *vm, Value s, void *c) {
+    Tensor *t = T(s);
+    int nd = tensor_ndim(t);
+    if (nd <= 1) {
+        tensor_incref(t);
+        return torch_wrap(vm, t);
+    }
+    int64_t dims[TENSOR_MAX_DIMS];
+    for (int i = 0; i < nd; i++) dims[i] = nd - 1 - i;
+    return torch_result(vm, ag_permute(t, dims, nd));
+}
+static Value get_version(VM *vm, Value s, void *c) { return val_int(tensor_version(T(s))); }
+static Value get_base(VM *vm, Value s, void *c) {
+    Tensor *b = tensor_base(T(s));
+    if (!b) return val_none();
+    tensor_incref(b);
+    return torch_wrap(vm, b);
+}
+static Value get_output_nr(VM *vm, Value s, void *c) { return val_int(ag_output_nr(T(s))); }
+static Value get_false(VM *vm, Value s, void *c) { return val_bool(false); }
+static Value get_retains_grad(VM *vm, Value s, void *c) { return val_bool(ag_retains_grad(T(s))); }
+
+static Value tensor_repr_fn(ARGS) {
+    Tensor *t = T(argv[0]);
+    const char *extra[1];
+    char buf[128];
+    int n = 0;
+    AgNode *g = ag_grad_fn(t);
+    if (g) {
+        snprintf(buf, sizeof buf, "grad_fn=<%s>", ag_node_name(g));
+        extra[n++] = buf;
+    } else if (ag_requires_grad(t)) {
+        extra[n++] = "requires_grad=True";
+    }
+    char *r = tensor_repr(t, extra, n);
+    if (!r) return torch_raise_error(vm);
+    StrObj *s = str_from_c(vm, r);
+    free(r);
+    return s ? val_obj(s) : val_null();
+}
+
+/* Tensor._make_subclass(cls, data, require_grad): the Parameter constructor's primitive — a new
+ * object of type cls sharing data's storage (detached), with requires_grad set. */
+static Value tensor_make_subclass(ARGS) {
+    if (argc < 2 || argc > 3 || !val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type) ||
+        !torch_is_tensor(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "_make_subclass(cls, data, require_grad=False)");
+    TypeObj *cls = AS_TYPE(argv[0]);
+    if (!type_is_subtype(cls, torch_state(vm)->t_tensor))
+        return vm_raise(vm, vm->e_TypeError, "_make_subclass: cls must be a subclass of Tensor");
+    bool rg = false;
+    if (argc == 3 && torch_bool_arg(vm, argv[2], &rg) < 0) return val_null();
+    Tensor *d = tensor_alias(T(argv[1]));
+    if (!d) return torch_raise_error(vm);
+    if (rg && ag_set_requires_grad(d, true) < 0) {
+        tensor_decref(d);
+        return torch_raise_error(vm);
+    }
+    TensorObj *w = gc_alloc(vm, cls, cls->instance_size);
+    if (!w) {
+        tensor_decref(d);
+        return val_null();
+    }
+    w->t = d;
+    tensor_set_user_obj(d, w);
+    return val_obj(w);
+}
+
+static Value tensor_new_fn(ARGS) {
+    /* torch.Tensor(data) / Tensor(*sizes): float tensors */
+    TypeObj *cls = AS_TYPE(argv[0]);
+    Tensor *t;
+    if (argc == 2 && !val_is_intlike(argv[1])) {
+        t = torch_tensor_from_data(vm, argv[1], TENSOR_FLOAT32);
+        if (!t) return val_null();
+    } else {
+        int64_t shape[TENSOR_MAX_DIMS];
+        int nd;
+        if (torch_shape_args(vm, argc - 1, argv + 1, shape, &nd, "Tensor") < 0) return val_null();
+        t = tensor_empty(TENSOR_FLOAT32, nd, shape);
+        if (!t) return torch_raise_error(vm);
+        if (tensor_zero_(t) < 0) {
+            tensor_decref(t);
+            return torch_raise_error(vm);
+        }
+    }
+    TensorObj *w = gc_alloc(vm, cls, cls->instance_size);
+    if (!w) {
+        tensor_decref(t);
+        return val_null();
+    }
+    w->t = t;
+    tensor_set_user_obj(t, w);
+    return val_obj(w);
+}
+
+static Value tensor_hash(ARGS) {
+    extern int64_t hash_pointer(const void *p);
+    return val_int(hash_pointer(argv[0].as.o));
+}
+
+/* ---- storage-byte accounting for GC pacing -------------------------------------------------------- */
+
+static VM *observed_vm;
+
+static void storage_observer(void *ud, ptrdiff_t delta) {
+    (void)ud;
+    if (observed_vm) gc_external_bytes(observed_vm, delta);
+}
+
+static void torch_state_trace(VM *vm, void *p) {
+    TorchState *ts = p;
+    gc_mark(vm, ts->t_tensor);
+    gc_mark(vm, ts->t_node);
+    gc_mark(vm, ts->t_dtype);
+    gc_mark(vm, ts->t_size);
+    gc_mark(vm, ts->t_device);
+    gc_mark(vm, ts->t_handle);
+    gc_mark(vm, ts->t_function_ctx);
+    gc_mark(vm, ts->t_finfo);
+    gc_mark(vm, ts->t_return_types[0]);
+    gc_mark(vm, ts->t_return_types[1]);
+    for (int i = 0; i < TENSOR_DTYPE_COUNT; i++) gc_mark_value(vm, ts->dtypes[i]);
+    gc_mark_value(vm, ts->cpu_device);
+    gc_mark_value(vm, ts->function_base);
+    gc_mark_value(vm, ts->grad_mode_type);
+}
+
+static void torch_state_free(VM *vm, void *p) {
+    if (observed_vm == vm) {
+        tensor_set_storage_observer(NULL, NULL);
+        observed_vm = NULL;
+    }
+    free(p);
+}
+
+int torch_tensor_type_init(VM *vm, Value cmod) {
+    TorchState *ts = calloc(1, sizeof *ts);
+    vm->ext[TORCH_EXT] = ts;
+    vm->ext_trace[TORCH_EXT] = torch_state_trace;
+    vm->ext_free[TORCH_EXT] = torch_state_free;
+    observed_vm = vm;
+    tensor_set_storage_observer(storage_observer, NULL);
+
+    Value torch_name = vm_intern(vm, "torch");
+    ts->t_tensor = type_new_builtin(vm, "Tensor", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(TensorObj),
+                                    offsetof(TensorObj, dict), tensor_obj_trace, tensor_obj_finalize, TYPEF_BASETYPE);
+    ts->t_tensor->alloc = tensor_obj_alloc;
+    ts->t_node = type_new_builtin(vm, "Node", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(NodeObj),
+                                  offsetof(NodeObj, dict), node_obj_trace, node_obj_finalize,
+                                  TYPEF_ABSTRACT_NEW | TYPEF_BASETYPE);
+    ts->t_dtype = type_new_builtin(vm, "dtype", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(DtypeObj), 0, NULL, NULL,
+                                   TYPEF_ABSTRACT_NEW);
+    ts->t_device = type_new_builtin(vm, "device", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(DeviceObj), 0, NULL,
+                                    NULL, 0);
+    ts->t_size = type_new_builtin(vm, "Size", vm->t_tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), 0, tuple_trace, NULL,
+                                  TYPEF_BASETYPE);
+    if (!ts->t_tensor || !ts->t_node || !ts->t_dtype || !ts->t_device || !ts->t_size) return -1;
+    ts->t_tensor->module = ts->t_dtype->module = ts->t_device->module = ts->t_size->module = torch_name;
+    ts->t_node->module = vm_intern(vm, "torch.autograd.graph");
+
+    static const GetSetDef tensor_gs[] = {
+        {"shape", get_shape, NULL}, {"dtype", get_dtype, NULL}, {"device", get_device, NULL},
+        {"ndim", get_ndim, NULL}, {"requires_grad", get_requires_grad, set_requires_grad},
+        {"grad", get_grad, set_grad}, {"grad_fn", get_grad_fn, NULL}, {"is_leaf", get_is_leaf, NULL},
+        {"data", get_data, set_data}, {"T", get_T, NULL}, {"mT", get_T, NULL}, {"_version", get_version, NULL},
+        {"_base", get_base, NULL}, {"output_nr", get_output_nr, NULL}, {"is_cuda", get_false, NULL},
+        {"is_sparse", get_false, NULL}, {"is_quantized", get_false, NULL}, {"is_meta", get_false, NULL},
+        {"retains_grad", get_retains_grad, NULL}, {NULL}};
+    static const MethodDef tensor_m[] = {
+        {"__new__", tensor_new_fn, NATIVEF_STATIC}, {"__repr__", tensor_repr_fn, NATIVEF_METHOD},
+        {"__hash__", tensor_hash, NATIVEF_METHOD}, {"_make_subclass", tensor_make_subclass, NATIVEF_STATIC},
+        {NULL}};
+    static const MethodDef dtype_m[] = {{"__repr__", dtype_repr, NATIVEF_METHOD}, {NULL}};
+    static const GetSetDef dtype_gs[] = {
+        {"is_floating_point", dtype_get_is_floating, NULL}, {"itemsize", dtype_get_itemsize, NULL}, {NULL}};
+    static const MethodDef device_m[] = {
+        {"__new__", device_new, NATIVEF_STATIC}, {"__repr__", device_repr, NATIVEF_METHOD},
+        {"__str__", device_str, NATIVEF_METHOD}, {"__eq__", device_eq, NATIVEF_METHOD},
+        {"__hash__", device_hash, NATIVEF_METHOD}, {NULL}};
+    static const GetSetDef device_gs[] = {{"type", device_get_type, NULL}, {"index", device_get_index, NULL}, {NULL}};
+    static const MethodDef size_m[] = {
+        {"__repr__", size_repr, NATIVEF_METHOD}, {"numel", size_numel, NATIVEF_METHOD}, {NULL}};
+    if (type_add_getsets(vm, ts->t_tensor, tensor_gs) < 0 || type_add_methods(vm, ts->t_tensor, tensor_m) < 0 ||
+        type_add_methods(vm, ts->t_dtype, dtype_m) < 0 || type_add_getsets(vm, ts->t_dtype, dtype_gs) < 0 ||
+        type_add_methods(vm, ts->t_device, device_m) < 0 || type_add_getsets(vm, ts->t_device, device_gs) < 0 ||
+        type_add_methods(vm, ts->t_size, size_m) < 0)
+        return -1;
+    /* torch.Size(iterable) */
+    ts->t_size->alloc = vm->t_tuple->alloc;
+
+    for (int d = 0; d < TENSOR_DTYPE_COUNT; d++) {
+        DtypeObj *o = gc_alloc(vm, ts->t_dtype, sizeof(DtypeObj));
+        if (!o) return -1;
+        o->dtype = (TensorDtype)d;
+        ts->dtypes[d] = val_obj(o);
+    }
+    DeviceObj *dev = gc_alloc(vm, ts->t_device, sizeof(DeviceObj));
+    if (!dev) return -1;
+    ts->cpu_device = val_obj(dev);
+    static const struct { const char *name; TensorDtype d; } dtype_names[] = {
+        {"float32", TENSOR_FLOAT32}, {"float", TENSOR_FLOAT32}, {"int64", TENSOR_INT64},
+        {"long", TENSOR_INT64}, {"bool", TENSOR_BOOL}};
+    for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
+        if (module_set(vm, cmod, dtype_names[i].name, ts->dtypes[dtype_names[i].d]) < 0) return -1;
+    if (module_set(vm, cmod, "Tensor", val_obj(ts->t_tensor)) < 0 ||
+        module_set(vm, cmod, "dtype", val_obj(ts->t_dtype)) < 0 ||
+        module_set(vm, cmod, "device", val_obj(ts->t_device)) < 0 ||
+        module_set(vm, cmod, "Size", val_obj(ts->t_size)) < 0)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,100 @@
+/* src/torch/torch.h — the script-level torch package: the layer that joins the VM (vm/) and the
+ * tensor library (src/tensor, src/autograd).
+ *
+ * Design note.  A script tensor is a TensorObj: a VM object holding one reference to a C
+ * Tensor.  The C tensor points back at its wrapper through tensor_user_obj (not owned), so the
+ * same C tensor always surfaces as the same script object while that object lives
+ * (`x.grad is x.grad`); the wrapper's finalizer clears the back pointer and drops the reference.
+ * Autograd nodes get the same treatment (NodeObj, `y.grad_fn is y.grad_fn`).  Storage bytes are
+ * reported to the collector, so tensors pace the GC like any other allocation.
+ *
+ * Script callables handed to the autograd engine (tensor hooks, node hooks, saved-tensor hook
+ * pairs, custom Function backward, queued callbacks) travel as a CallbackBox: the VM plus an
+ * external GC root for the callable, released by the engine when the hook goes away.
+ *
+ *   Tensor *t = ag_mul(a, b);           // C: new reference
+ *   Value v = torch_wrap(vm, t);        // steals t; returns the wrapper (existing or new)
+ *   Tensor *u = torch_tensor_of(v);     // borrowed back
+ */
+#ifndef EMBER_TORCH_TORCH_H
+#define EMBER_TORCH_TORCH_H
+
+#include "ember/autograd.h"
+#include "ember/tensor.h"
+#include "vm/vm.h"
+
+typedef struct TensorObj {
+    Obj hdr;
+    Tensor *t;
+    DictObj *dict;
+} TensorObj;
+
+typedef struct NodeObj {
+    Obj hdr;
+    AgNode *node;      /* a reference, except for a custom Function's ctx, whose node owns it */
+    DictObj *dict;
+    int32_t nargs;     /* custom Function ctx: forward arguments (needs_input_grad) */
+} NodeObj;
+
+/* Per-VM state of the torch package (vm->ext[TORCH_EXT]). */
+enum { TORCH_EXT = 0 };
+typedef struct TorchState {
+    TypeObj *t_tensor, *t_node, *t_dtype, *t_size, *t_device, *t_handle, *t_function_ctx, *t_finfo;
+    TypeObj *t_return_types[2];         /* torch.return_types.max / .min */
+    Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool */
+    Value cpu_device;
+    Value function_base;                /* torch.autograd.Function */
+    Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
+} TorchState;
+
+static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }
+
+/* Register the torch native modules and library sources with a VM. */
+void torch_register(VM *vm);
+
+/* ---- wrapping ---- */
+Value torch_wrap(VM *vm, Tensor *t);            /* steals t; NULL t -> error already set */
+Value torch_wrap_node(VM *vm, AgNode *n);        /* borrows n; NULL -> None */
+bool torch_is_tensor(VM *vm, Value v);
+static inline Tensor *torch_tensor_of(Value v) { return ((TensorObj *)v.as.o)->t; }
+/* Raise the tensor library's pending error as the matching Python exception. */
+Value torch_raise_error(VM *vm);
+/* Wrap the result of an op: NULL means its error is pending. */
+static inline Value torch_result(VM *vm, Tensor *t) { return t ? torch_wrap(vm, t) : torch_raise_error(vm); }
+
+/* ---- argument conversion ---- */
+/* A Python number as a TensorScalar; false if v is not a number (bool, int, float). */
+bool torch_scalar_of(VM *vm, Value v, TensorScalar *out);
+/* A tensor argument: tensors as is (borrowed), numbers as 0-dim wrapped-number tensors (new
+ * reference in *owned, to be released with tensor_decref).  -1 + TypeError otherwise. */
+int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) EM_WUR;
+/* Sizes given as *args ints or one sequence (view(2, 3), view((2, 3)), torch.Size). */
+int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_WUR;
+int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_WUR;
+int torch_dtype_of(VM *vm, Value v, TensorDtype *out) EM_WUR;   /* None -> DEFAULT */
+Value torch_dtype_value(VM *vm, TensorDtype d);
+Value torch_size_new(VM *vm, int ndim, const int64_t *shape);   /* torch.Size */
+int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) EM_WUR;
+int torch_bool_arg(VM *vm, Value v, bool *out) EM_WUR;
+/* Nested Python lists/tuples/numbers (or tensors) -> tensor (torch.tensor). */
+Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype);
+Value torch_tolist(VM *vm, Tensor *t);
+Value torch_scalar_value(TensorScalar s);     /* a TensorScalar as a Python number */
+
+/* ---- callbacks into script code ---- */
+typedef struct CallbackBox {
+    VM *vm;
+    ExtRoot *fn;         /* the script callable */
+    ExtRoot *extra;      /* optional second value (e.g. a hook's owner), or NULL */
+} CallbackBox;
+CallbackBox *torch_box_new(VM *vm, Value fn, Value extra);
+void torch_box_release(void *box);
+
+/* ---- module parts (each file's init) ---- */
+int torch_tensor_type_init(VM *vm, Value cmod);
+int torch_tensor_methods_init(VM *vm, TypeObj *t);
+int torch_indexing_init(VM *vm, TypeObj *t);
+int torch_functions_init(VM *vm, Value cmod);
+int torch_autograd_init(VM *vm, Value cmod);
+
+#endif
