@@ -7,6 +7,7 @@
 
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/gen.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -384,10 +385,17 @@ static Value b_next(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) 
     TypeObj *t = vm_type_of(vm, argv[0]);
     if (t != vm->t_iterator && t != vm->t_generator && val_is_null(type_special(vm, t, SP_NEXT)))
         return vm_raise(vm, vm->e_TypeError, "'%s' object is not an iterator", t->name->data);
-    Value r = vm_next(vm, argv[0]);
+    Value ret = val_none();
+    Value r;
+    if (t == vm->t_generator) {
+        bool done;   /* a generator's return value travels in its StopIteration */
+        r = gen_resume(vm, (GenObj *)argv[0].as.o, val_none(), val_null(), &done, &ret);
+    } else {
+        r = vm_next(vm, argv[0]);
+    }
     if (!val_is_null(r) || !val_is_null(vm->exc)) return r;
     if (argc == 2) return argv[1];
-    return vm_raise_stop_iteration(vm, val_none());
+    return vm_raise_stop_iteration(vm, ret);
 }
 
 static Value iterator_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return argv[0]; }

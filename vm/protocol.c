@@ -125,6 +125,20 @@ Value vm_binary_op(VM *vm, int op, Value a, Value b) {
         if (list_extend(vm, AS_LIST(a), b) < 0) return val_null();
         return a;
     }
+    if (inplace && val_is_type(vm, a, vm->t_list) && base == BINOP_MULTIPLY && val_is_intlike(b)) {
+        /* lst *= n repeats in place (the list keeps its identity) */
+        ListObj *l = AS_LIST(a);
+        int64_t k = val_as_intlike(b), n = l->len;
+        if (k <= 0 || n == 0) {
+            l->len = 0;
+            return a;
+        }
+        if (k > (INT64_C(1) << 32) / n) return vm_no_memory(vm);
+        if (list_reserve(vm, l, n * k) < 0) return val_null();
+        for (int64_t i = 1; i < k; i++) memcpy(l->items + i * n, l->items, sizeof(Value) * (size_t)n);
+        l->len = n * k;
+        return a;
+    }
     r = seq_binary(vm, base, a, b, &out);
     if (r) return r < 0 ? val_null() : out;
     TypeObj *ta = vm_type_of(vm, a), *tb = vm_type_of(vm, b);
@@ -215,10 +229,12 @@ Value vm_compare(VM *vm, CompareOp op, Value a, Value b) {
     if (val_is_none(a) && val_is_none(b) && (op == CMP_EQ || op == CMP_NE)) return val_bool(op == CMP_EQ);
     if (vm_check_recursion(vm, " in comparison") < 0) return val_null();
     Value fa = type_special(vm, ta, cmp_special[op]);
-    Value fb = ta != tb ? type_special(vm, tb, cmp_special[cmp_reflect[op]]) : val_null();
+    /* the reflected method is tried for operands of the same type too (a > b falls back to
+     * b < a), as CPython's do_richcompare does */
+    Value fb = type_special(vm, tb, cmp_special[cmp_reflect[op]]);
     Value res = val_null();
     bool tried_b = false;
-    if (!val_is_null(fb) && type_is_subtype(tb, ta) && !val_identical(fa, fb)) {
+    if (!val_is_null(fb) && ta != tb && type_is_subtype(tb, ta) && !val_identical(fa, fb)) {
         res = call_dunder(vm, fb, b, a);
         tried_b = true;
         if (val_is_null(res) || !is_notimpl(vm, res)) goto done;
