@@ -547,6 +547,9 @@ void dict_init_type(VM *vm) {
         {"values", d_values, NATIVEF_METHOD}, {"items", d_items, NATIVEF_METHOD},
         {"fromkeys", d_fromkeys, NATIVEF_CLASSMETHOD}, {NULL}};
     td->alloc = vm->t_defaultdict->alloc = vm->t_ordereddict->alloc = dict_alloc;
+    /* the collections types share dict's layout: its entries must be traced and freed */
+    vm->t_defaultdict->trace = vm->t_ordereddict->trace = td->trace;
+    vm->t_defaultdict->finalize = vm->t_ordereddict->finalize = td->finalize;
     if (type_add_methods(vm, td, m) < 0 || dict_set_c(vm, td->dict, "__hash__", val_none()) < 0) EM_UNREACHABLE();
     static const MethodDef view_m[] = {
         {"__len__", v_len, NATIVEF_METHOD}, {"__iter__", v_iter, NATIVEF_METHOD},

@@ -12,6 +12,7 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
+#include "vm/unicode.h"
 
 #define SSELF AS_STR(argv[0])
 
@@ -529,7 +530,7 @@ static Value all_of(StrObj *s, CpPred p) {
     return val_bool(true);
 }
 static bool p_alnum(uint32_t c) { return cp_is_alpha(c) || cp_is_digit(c); }
-static bool p_printable(uint32_t c) { return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0); }
+static bool p_printable(uint32_t c) { return uni_is_printable(c); }
 static Value s_isdigit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_digit); }
 static Value s_isalpha(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_alpha); }
 static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum); }
@@ -556,8 +557,7 @@ static Value s_isidentifier(VM *vm, int argc, Value *argv, TupleObj *kw, NativeO
     bool first = true;
     while (pos < s->len) {
         uint32_t c = utf8_decode(s->data, s->len, &pos);
-        bool ok = c == '_' || cp_is_alpha(c) || c >= 0x80 || (!first && cp_is_digit(c));
-        if (!ok) return val_bool(false);
+        if (!(first ? uni_is_xid_start(c) : uni_is_xid_continue(c))) return val_bool(false);
         first = false;
     }
     return val_bool(true);
@@ -927,96 +927,7 @@ fail:
     return val_null();
 }
 
-/* ---- bytes ---------------------------------------------------------------------------------------- */
-
-#define BSELF ((BytesObj *)argv[0].as.o)
-static Value b_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    static const char *const names[] = {"cls", "source", "encoding", "errors"};
-    Value a[4];
-    if (native_parse_args(vm, "bytes", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
-    if (val_is_null(a[1])) return val_obj(bytes_new(vm, NULL, 0));
-    if (val_is_str(vm, a[1])) {
-        if (val_is_null(a[2])) return vm_raise(vm, vm->e_TypeError, "string argument without an encoding");
-        StrObj *s = AS_STR(a[1]);
-        BytesObj *b = bytes_new(vm, (const uint8_t *)s->data, s->len);
-        return b ? val_obj(b) : val_null();
-    }
-    if (val_is_intlike(a[1])) {
-        int64_t n = val_as_intlike(a[1]);
-        if (n < 0) return vm_raise(vm, vm->e_ValueError, "negative count");
-        BytesObj *b = bytes_new(vm, NULL, n);
-        if (b) memset(b->data, 0, (size_t)n);
-        return b ? val_obj(b) : val_null();
-    }
-    ListObj *l = vm_list_from_iterable(vm, a[1]);
-    if (!l) return val_null();
-    vm_push_root(vm, val_obj(l));
-    BytesObj *b = bytes_new(vm, NULL, l->len);
-    for (int64_t i = 0; b && i < l->len; i++) {
-        int64_t x;
-        if (vm_index(vm, l->items[i], &x) < 0) { b = NULL; break; }
-        if (x < 0 || x > 255) {
-            vm_raise(vm, vm->e_ValueError, "bytes must be in range(0, 256)");
-            b = NULL;
-            break;
-        }
-        b->data[i] = (uint8_t)x;
-    }
-    vm_pop_root(vm);
-    return b ? val_obj(b) : val_null();
-}
-static Value b_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return sval(bytes_repr(vm, BSELF)); }
-static Value b_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(BSELF->len); }
-static Value b_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    BytesObj *b = BSELF;
-    if (val_is_type(vm, argv[1], vm->t_slice)) {
-        int64_t start, stop, step, n;
-        if (slice_indices(vm, (SliceObj *)argv[1].as.o, b->len, &start, &stop, &step, &n) < 0) return val_null();
-        BytesObj *r = bytes_new(vm, NULL, n);
-        if (!r) return val_null();
-        for (int64_t i = 0; i < n; i++) r->data[i] = BSELF->data[start + i * step];
-        return val_obj(r);
-    }
-    int64_t i;
-    if (seq_index(vm, argv[1], b->len, "index", &i) < 0) return val_null();
-    return val_int(b->data[i]);
-}
-static Value b_decode(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    BytesObj *b = BSELF;
-    /* validate UTF-8 */
-    for (int64_t i = 0; i < b->len;) {
-        uint8_t c = b->data[i];
-        int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-        bool ok = extra >= 0 && i + extra < b->len + (extra == 0);
-        for (int k = 1; ok && k <= extra; k++) ok = i + k < b->len && (b->data[i + k] & 0xC0) == 0x80;
-        if (!ok)
-            return vm_raise(vm, vm->e_UnicodeDecodeError,
-                            "'utf-8' codec can't decode byte 0x%02x in position %lld: invalid start byte", c, (long long)i);
-        i += extra + 1;
-    }
-    return sval(str_new(vm, (const char *)b->data, b->len));
-}
-static Value b_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!val_is_type(vm, argv[1], vm->t_bytes)) return vm->not_implemented;
-    BytesObj *a = BSELF, *c = (BytesObj *)argv[1].as.o;
-    return val_bool(a->len == c->len && memcmp(a->data, c->data, (size_t)a->len) == 0);
-}
-static Value b_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    return val_int(hash_bytes(BSELF->data, BSELF->len));
-}
-static Value b_add(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!val_is_type(vm, argv[1], vm->t_bytes)) return vm->not_implemented;
-    BytesObj *a = BSELF, *c = (BytesObj *)argv[1].as.o;
-    BytesObj *r = bytes_new(vm, NULL, a->len + c->len);
-    if (!r) return val_null();
-    memcpy(r->data, BSELF->data, (size_t)a->len);
-    memcpy(r->data + a->len, ((BytesObj *)argv[1].as.o)->data, (size_t)c->len);
-    return val_obj(r);
-}
-static Value b_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern Value iter_builtin(VM *, Value);
-    return iter_builtin(vm, argv[0]);
-}
+void bytes_init_type(VM *vm);
 
 void str_init_types(VM *vm) {
 #define SCMP {"__lt__", s_cmp, NATIVEF_METHOD, (void *)CMP_LT}, {"__le__", s_cmp, NATIVEF_METHOD, (void *)CMP_LE}, \
@@ -1049,10 +960,6 @@ void str_init_types(VM *vm) {
         {"rjust", s_rjust, NATIVEF_METHOD}, {"center", s_center, NATIVEF_METHOD}, {"zfill", s_zfill, NATIVEF_METHOD},
         {"expandtabs", s_expandtabs, NATIVEF_METHOD}, {"encode", s_encode, NATIVEF_METHOD},
         {"format", s_format, NATIVEF_METHOD}, {NULL}};
-    static const MethodDef bm[] = {
-        {"__new__", b_new, NATIVEF_STATIC}, {"__repr__", b_repr, NATIVEF_METHOD}, {"__len__", b_len, NATIVEF_METHOD},
-        {"__getitem__", b_getitem, NATIVEF_METHOD}, {"__eq__", b_eq, NATIVEF_METHOD},
-        {"__hash__", b_hash, NATIVEF_METHOD}, {"__add__", b_add, NATIVEF_METHOD},
-        {"__iter__", b_iter, NATIVEF_METHOD}, {"decode", b_decode, NATIVEF_METHOD}, {NULL}};
-    if (type_add_methods(vm, vm->t_str, sm) < 0 || type_add_methods(vm, vm->t_bytes, bm) < 0) EM_UNREACHABLE();
+    if (type_add_methods(vm, vm->t_str, sm) < 0) EM_UNREACHABLE();
+    bytes_init_type(vm);
 }

@@ -163,6 +163,9 @@ Value vm_raise(VM *vm, TypeObj *type, const char *fmt, ...) __attribute__((forma
 Value vm_raise_value(VM *vm, Value exc);      /* exc: instance or class */
 Value vm_raise_str(VM *vm, TypeObj *type, StrObj *msg);
 Value vm_raise_key_error(VM *vm, Value key);
+/* ImportError (or a subclass) with its name and path attributes (either may be NULL). */
+Value vm_raise_import_error(VM *vm, TypeObj *type, const char *name, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 Value vm_raise_stop_iteration(VM *vm, Value value);
 Value vm_no_memory(VM *vm);
 bool vm_exc_matches(VM *vm, TypeObj *type);   /* pending exception is an instance of type */

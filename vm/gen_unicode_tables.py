@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Generates unicode_tables.inc: the Unicode properties the lexer and ast_dump need.
+"""Generates unicode_tables.inc: the Unicode properties the lexer, repr() and str methods need.
 
 Run with CPython 3.11 (its Unicode database, 14.0.0, is the one Ember must agree with):
-    python3 src/frontend/gen_unicode_tables.py > src/frontend/unicode_tables.inc
+    python3 vm/gen_unicode_tables.py > vm/unicode_tables.inc
 Tables cover code points >= 0x80 only; ASCII is handled in code.
   xid_start     characters that may start an identifier (str.isidentifier)
   xid_continue  characters that may continue one
