@@ -440,13 +440,13 @@ void bytes_init_type(VM *vm) {
         {"__hash__", b_hash, NATIVEF_METHOD}, {"__add__", b_add, NATIVEF_METHOD},
         {"__mul__", b_mul, NATIVEF_METHOD}, {"__rmul__", b_mul, NATIVEF_METHOD},
         {"__contains__", b_contains, NATIVEF_METHOD}, {"__iter__", b_iter, NATIVEF_METHOD},
-        {"decode", b_decode, NATIVEF_METHOD}, {"join", b_join, NATIVEF_METHOD}, {"split", b_split, NATIVEF_METHOD},
-        {"startswith", b_affix, NATIVEF_METHOD, NULL}, {"endswith", b_affix, NATIVEF_METHOD, (void *)1},
-        {"find", b_find, NATIVEF_METHOD, (void *)0}, {"index", b_find, NATIVEF_METHOD, (void *)1},
-        {"count", b_find, NATIVEF_METHOD, (void *)2}, {"replace", b_replace, NATIVEF_METHOD},
-        {"strip", b_strip, NATIVEF_METHOD, (void *)3}, {"lstrip", b_strip, NATIVEF_METHOD, (void *)1},
-        {"rstrip", b_strip, NATIVEF_METHOD, (void *)2}, {"upper", b_case, NATIVEF_METHOD, NULL},
-        {"lower", b_case, NATIVEF_METHOD, (void *)1}, {"hex", b_hex, NATIVEF_METHOD}, {NULL}};
+        {"decode", b_decode, NATIVEF_METHOD}, {"join", b_join, NATIVEF_METHOD | ARITY_O}, {"split", b_split, NATIVEF_METHOD},
+        {"startswith", b_affix, NATIVEF_METHOD | ARITY_O, NULL}, {"endswith", b_affix, NATIVEF_METHOD | ARITY_O, (void *)1},
+        {"find", b_find, NATIVEF_METHOD | ARITY_O, (void *)0}, {"index", b_find, NATIVEF_METHOD | ARITY_O, (void *)1},
+        {"count", b_find, NATIVEF_METHOD | ARITY_O, (void *)2}, {"replace", b_replace, NATIVEF_METHOD | ARITY_POS(2, 2)},
+        {"strip", b_strip, NATIVEF_METHOD | ARITY_POS(0, 1), (void *)3}, {"lstrip", b_strip, NATIVEF_METHOD | ARITY_POS(0, 1), (void *)1},
+        {"rstrip", b_strip, NATIVEF_METHOD | ARITY_POS(0, 1), (void *)2}, {"upper", b_case, NATIVEF_METHOD | ARITY_NOARGS, NULL},
+        {"lower", b_case, NATIVEF_METHOD | ARITY_NOARGS, (void *)1}, {"hex", b_hex, NATIVEF_METHOD | ARITY_NOARGS}, {NULL}};
 #undef BCMP
     if (type_add_methods(vm, vm->t_bytes, bm) < 0) EM_UNREACHABLE();
 }

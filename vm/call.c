@@ -208,6 +208,7 @@ Value vm_call(VM *vm, Value callable, int argc, Value *argv, TupleObj *kw) {
             return vm_raise(vm, vm->e_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
                             n->name, n->owner->name->data, vm_type_name(vm, argv[0]));
         }
+        if ((n->flags & ARITY_MASK) && native_check_arity(vm, n, argc, kw) < 0) return val_null();
         if (vm_check_recursion(vm, " while calling a Python object") < 0) return val_null();
         Value r = n->fn(vm, argc, argv, kw, n);
         vm_leave_recursion(vm);

@@ -261,8 +261,8 @@ void gen_init_type(VM *vm) {
     vm->t_generator->trace = gen_trace;
     vm->t_generator->finalize = gen_finalize;
     static const MethodDef m[] = {
-        {"send", gen_send, NATIVEF_METHOD}, {"throw", gen_throw, NATIVEF_METHOD},
-        {"close", gen_close, NATIVEF_METHOD}, {"__next__", gen_next_m, NATIVEF_METHOD},
+        {"send", gen_send, NATIVEF_METHOD | ARITY_O}, {"throw", gen_throw, NATIVEF_METHOD | ARITY_POS(1, 3)},
+        {"close", gen_close, NATIVEF_METHOD | ARITY_NOARGS}, {"__next__", gen_next_m, NATIVEF_METHOD},
         {"__iter__", gen_iter_m, NATIVEF_METHOD}, {"__repr__", gen_repr, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef gs[] = {
         {"__name__", gen_get_name, NULL}, {"__qualname__", gen_get_qualname, NULL},

@@ -763,7 +763,7 @@ dispatch_switch:
     CASE(FOR_ITER) {
         Value it = TOP();
         Value x;
-        if (it.tag == VAL_OBJ && it.as.o->type == vm->t_iterator) {
+        if (it.tag == VAL_OBJ && it.as.o->type->layout == OBJ_LAYOUT_ITER) {
             IterObj *io = (IterObj *)it.as.o;
             if (io->next == range_iter_next) {
                 if (io->n > 0) {

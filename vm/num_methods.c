@@ -213,14 +213,14 @@ void num_init_types(VM *vm) {
         {"real", int_get_real, NULL}, {"imag", int_get_imag, NULL}, {"numerator", int_get_num, NULL},
         {"denominator", int_get_den, NULL}, {NULL}};
     static const MethodDef fm[] = {
-        {"__new__", float_new, NATIVEF_STATIC}, {"__int__", num_int, NATIVEF_METHOD},
+        {"__new__", float_new, NATIVEF_STATIC | ARITY_POS(0, 1)}, {"__int__", num_int, NATIVEF_METHOD},
         {"__float__", num_float, NATIVEF_METHOD}, {"__abs__", num_abs, NATIVEF_METHOD},
         {"__repr__", num_repr, NATIVEF_METHOD}, {"__bool__", num_bool, NATIVEF_METHOD},
         {"__hash__", num_hash, NATIVEF_METHOD}, {"__format__", num_format, NATIVEF_METHOD},
         {"is_integer", float_is_integer, NATIVEF_METHOD},
         {"as_integer_ratio", float_as_integer_ratio, NATIVEF_METHOD}, NUM_COMMON_DUNDERS, {NULL}};
     static const GetSetDef fgs[] = {{"real", float_get_real, NULL}, {"imag", float_get_imag, NULL}, {NULL}};
-    static const MethodDef bm[] = {{"__new__", bool_new, NATIVEF_STATIC}, {"__repr__", num_repr, NATIVEF_METHOD}, {NULL}};
+    static const MethodDef bm[] = {{"__new__", bool_new, NATIVEF_STATIC | ARITY_POS(0, 1)}, {"__repr__", num_repr, NATIVEF_METHOD}, {NULL}};
     if (type_add_methods(vm, vm->t_int, im) < 0 || type_add_getsets(vm, vm->t_int, igs) < 0 ||
         type_add_methods(vm, vm->t_float, fm) < 0 || type_add_getsets(vm, vm->t_float, fgs) < 0 ||
         type_add_methods(vm, vm->t_bool, bm) < 0)

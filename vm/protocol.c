@@ -608,13 +608,13 @@ Value vm_iter(VM *vm, Value v) {
     TypeObj *t = vm_type_of(vm, v);
     Value it = iter_builtin(vm, v);
     if (!val_is_null(it) || !val_is_null(vm->exc)) return it;
-    if (t == vm->t_iterator || t == vm->t_generator) return v;
+    if (t->layout == OBJ_LAYOUT_ITER || t == vm->t_generator) return v;
     Value f = type_special(vm, t, SP_ITER);
     if (!val_is_null(f) && !val_is_none(f)) {
         Value r = vm_call_special(vm, v, SP_ITER, 0, NULL);
         if (val_is_null(r)) return r;
         TypeObj *rt = vm_type_of(vm, r);
-        if (rt != vm->t_iterator && rt != vm->t_generator && val_is_null(type_special(vm, rt, SP_NEXT)))
+        if (rt->layout != OBJ_LAYOUT_ITER && rt != vm->t_generator && val_is_null(type_special(vm, rt, SP_NEXT)))
             return vm_raise(vm, vm->e_TypeError, "iter() returned non-iterator of type '%s'", rt->name->data);
         return r;
     }
@@ -626,7 +626,7 @@ Value vm_iter(VM *vm, Value v) {
 Value vm_next(VM *vm, Value it) {
     if (it.tag == VAL_OBJ) {
         TypeObj *t = it.as.o->type;
-        if (t == vm->t_iterator) {
+        if (t->layout == OBJ_LAYOUT_ITER) {
             IterObj *io = (IterObj *)it.as.o;
             return io->next(vm, io);
         }
