@@ -483,6 +483,12 @@ Value vm_raise_import_error(VM *vm, TypeObj *type, const char *name, const char 
     return vm_raise_value(vm, e);
 }
 
+/* SystemExit.code: the single argument, None without one, else the args tuple */
+static Value get_exit_code(VM *vm, Value s, void *c) {
+    TupleObj *a = EXC(s)->args;
+    return a->len == 0 ? val_none() : a->len == 1 ? a->items[0] : val_obj(a);
+}
+
 static const MethodDef exc_methods[] = {
     {"__new__", exc_new_fn, NATIVEF_STATIC},
     {"__init__", exc_init_fn, NATIVEF_METHOD},
@@ -516,6 +522,8 @@ void exc_init_types(VM *vm) {
         EM_UNREACHABLE();
     static const GetSetDef stop_getsets[] = {{"value", get_value, NULL}, {NULL}};
     if (type_add_getsets(vm, vm->e_StopIteration, stop_getsets) < 0) EM_UNREACHABLE();
+    static const GetSetDef exit_getsets[] = {{"code", get_exit_code, NULL}, {NULL}};
+    if (type_add_getsets(vm, vm->e_SystemExit, exit_getsets) < 0) EM_UNREACHABLE();
     static const GetSetDef import_getsets[] = {
         {"name", get_dict_attr, set_dict_attr, (void *)"name"}, {"path", get_dict_attr, set_dict_attr, (void *)"path"},
         {"msg", get_dict_attr, set_dict_attr, (void *)"msg"}, {NULL}};

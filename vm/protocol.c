@@ -166,6 +166,16 @@ Value vm_binary_op(VM *vm, int op, Value a, Value b) {
     }
     if (base == BINOP_REMAINDER && val_is_type(vm, a, vm->t_str))
         return vm_raise(vm, vm->e_TypeError, "not all arguments converted during string formatting");
+    if (base == BINOP_MULTIPLY) {
+        /* sequence repetition by a non-integer */
+        TypeObj *seqs[] = {vm->t_list, vm->t_tuple, vm->t_str, vm->t_bytes};
+        for (int k = 0; k < 4; k++) {
+            if (vm_isinstance_type(vm, a, seqs[k]))
+                return vm_raise(vm, vm->e_TypeError, "can't multiply sequence by non-int of type '%s'", tb->name->data);
+            if (vm_isinstance_type(vm, b, seqs[k]))
+                return vm_raise(vm, vm->e_TypeError, "can't multiply sequence by non-int of type '%s'", ta->name->data);
+        }
+    }
     return vm_raise(vm, vm->e_TypeError, "unsupported operand type(s) for %s%s: '%s' and '%s'",
                     binop_symbol[base], inplace ? "=" : "", ta->name->data, tb->name->data);
 }

@@ -9,5 +9,18 @@
 bool uni_is_xid_start(unsigned cp);
 bool uni_is_xid_continue(unsigned cp);
 bool uni_is_printable(unsigned cp);
+bool uni_is_alpha(unsigned cp);     /* str.isalpha */
+bool uni_is_decimal(unsigned cp);   /* str.isdecimal */
+bool uni_is_digit(unsigned cp);     /* str.isdigit */
+bool uni_is_numeric(unsigned cp);   /* str.isnumeric */
+bool uni_is_space(unsigned cp);     /* str.isspace */
+bool uni_is_lower(unsigned cp);     /* Lowercase */
+bool uni_is_upper(unsigned cp);     /* Uppercase */
+bool uni_is_cased(unsigned cp);     /* has case: lower, upper or titlecase */
+/* Full case mappings (str.upper/lower/title of one character): writes 1..3 code points to out
+ * and returns how many. */
+int uni_to_upper(unsigned cp, unsigned out[3]);
+int uni_to_lower(unsigned cp, unsigned out[3]);
+int uni_to_title(unsigned cp, unsigned out[3]);
 
 #endif
