@@ -4,6 +4,9 @@
 # oracle (../shared/oracle/run_oracle.py) with --torch.  Never hand-edit an expected file;
 # tests of Ember-only output (syntax-error diagnostics, dis) are recorded with --ember after
 # checking by eye that the message text is CPython's.
+# CPython 3.9+ makes the main script's path absolute, so its tracebacks and warnings name
+# "/abs/dir/NAME.py"; Ember prints the file name as given on the command line ("NAME.py", see
+# LANGUAGE.md), so the script directory's absolute prefix is removed from CPython's output.
 # usage: record_golden.sh [--torch|--ember EMBER] FILE.py...
 set -eu
 mode=python
@@ -17,6 +20,8 @@ for f in "$@"; do
     torch) out=$(cd "$d" && /usr/bin/python3 "$top/../shared/oracle/run_oracle.py" "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
     ember) out=$(cd "$d" && "$ember" run "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
   esac
+  absd=$(cd "$d" && pwd)
+  [[ $mode != ember ]] && out=${out//"$absd/"/}
   printf '%s\n' "$out" > "${f%.py}.expected"
   echo "recorded ${f%.py}.expected"
 done

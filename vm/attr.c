@@ -12,6 +12,7 @@
 
 extern Value object_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 extern Value object_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value object_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 
 static Value bound_method_new(VM *vm, Value func, Value self) {
     vm_push_root(vm, func);
@@ -79,6 +80,18 @@ Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
     return attr;
 }
 
+static bool is_native_fn(Value v, NativeFn f) {
+    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
+           ((NativeObj *)v.as.o)->fn == f;
+}
+
+/* A script class overriding __getattribute__ (not object's): every lookup goes through it. */
+static Value custom_getattribute(VM *vm, TypeObj *tp) {
+    if (!(tp->flags & TYPEF_HEAPTYPE)) return val_null();
+    Value ga = type_special(vm, tp, SP_GETATTRIBUTE);
+    return val_is_null(ga) || is_native_fn(ga, object_getattribute_fn) ? val_null() : ga;
+}
+
 static Value attr_error(VM *vm, Value obj, StrObj *name) {
     if (val_is_type(vm, obj, vm->t_module)) {
         ModuleObj *m = (ModuleObj *)obj.as.o;
@@ -112,8 +125,17 @@ Value vm_getattr(VM *vm, Value obj, StrObj *name) {
     if (tp == vm->t_super) return super_getattr(vm, obj, name);
     Value getattr_hook = (tp->flags & TYPEF_HEAPTYPE) || tp->layout == OBJ_LAYOUT_EXTENSION
                              ? type_special(vm, tp, SP_GETATTR) : val_null();
+    Value ga = custom_getattribute(vm, tp);
+    Value v;
+    if (!val_is_null(ga)) {
+        Value args[2] = {obj, val_obj(name)};
+        v = vm_call(vm, ga, 2, args, NULL);
+        if (!val_is_null(v) || val_is_null(getattr_hook) || !vm_exc_matches(vm, vm->e_AttributeError)) return v;
+        vm_clear_exc(vm);
+        return vm_call(vm, getattr_hook, 2, args, NULL);
+    }
     if (val_is_null(getattr_hook)) return vm_generic_getattr(vm, obj, name, true);
-    Value v = vm_generic_getattr(vm, obj, name, false);
+    v = vm_generic_getattr(vm, obj, name, false);
     if (!val_is_null(v)) return v;
     if (!val_is_null(vm->exc)) {
         if (!vm_exc_matches(vm, vm->e_AttributeError)) return v;
@@ -210,11 +232,6 @@ int vm_generic_delattr(VM *vm, Value obj, StrObj *name) {
     return vm_generic_setattr(vm, obj, name, val_null());
 }
 
-static bool is_native_fn(Value v, NativeFn f) {
-    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
-           ((NativeObj *)v.as.o)->fn == f;
-}
-
 int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) {
     TypeObj *tp = vm_type_of(vm, obj);
     if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_setattr(vm, AS_TYPE(obj), name, v);
@@ -239,7 +256,8 @@ int vm_delattr(VM *vm, Value obj, StrObj *name) {
 
 int vm_load_method(VM *vm, Value obj, StrObj *name, Value *meth, Value *self) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp->layout != OBJ_LAYOUT_TYPE && tp != vm->t_super && tp != vm->t_module) {
+    if (tp->layout != OBJ_LAYOUT_TYPE && tp != vm->t_super && tp != vm->t_module &&
+        val_is_null(custom_getattribute(vm, tp))) {
         Value descr = type_lookup(vm, tp, name);
         if (descr.tag == VAL_OBJ) {
             TypeObj *dt = descr.as.o->type;

@@ -496,6 +496,7 @@ static Value b_min(ARGS) { return minmax(vm, argc, argv, kw, false); }
 static Value b_sum(ARGS) {
     static const char *const names[] = {"iterable", "start"};
     Value a[2];
+    if (argc == 0) return vm_raise(vm, vm->e_TypeError, "sum() takes at least 1 positional argument (0 given)");
     if (native_parse_args(vm, "sum", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
     Value acc = val_is_null(a[1]) ? val_int(0) : a[1];
     if (val_is_str(vm, acc)) return vm_raise(vm, vm->e_TypeError, "sum() can't sum strings [use ''.join(seq) instead]");
@@ -642,13 +643,17 @@ static Value b_import(ARGS) {
 
 void builtins_init(VM *vm) {
     static const MethodDef defs[] = {
-        {"print", b_print}, {"len", b_len}, {"isinstance", b_isinstance}, {"issubclass", b_issubclass},
-        {"id", b_id}, {"hash", b_hash}, {"callable", b_callable}, {"repr", b_repr}, {"ascii", b_ascii},
-        {"format", b_format}, {"getattr", b_getattr}, {"setattr", b_setattr}, {"hasattr", b_hasattr},
-        {"delattr", b_delattr}, {"vars", b_vars}, {"dir", b_dir}, {"globals", b_globals}, {"locals", b_locals},
-        {"abs", b_abs}, {"round", b_round}, {"divmod", b_divmod}, {"pow", b_pow}, {"hex", b_hex},
-        {"oct", b_oct}, {"bin", b_bin}, {"chr", b_chr}, {"ord", b_ord}, {"max", b_max}, {"min", b_min},
-        {"sum", b_sum}, {"sorted", b_sorted}, {"any", b_any}, {"all", b_all},
+        {"print", b_print}, {"len", b_len, ARITY_O}, {"isinstance", b_isinstance, ARITY_POS(2, 2)},
+        {"issubclass", b_issubclass, ARITY_POS(2, 2)}, {"id", b_id, ARITY_O}, {"hash", b_hash, ARITY_O},
+        {"callable", b_callable, ARITY_O}, {"repr", b_repr, ARITY_O}, {"ascii", b_ascii, ARITY_O},
+        {"format", b_format, ARITY_POS(1, 2)}, {"getattr", b_getattr, ARITY_POS(2, 3)},
+        {"setattr", b_setattr, ARITY_POS(3, 3)}, {"hasattr", b_hasattr, ARITY_POS(2, 2)},
+        {"delattr", b_delattr, ARITY_POS(2, 2)}, {"vars", b_vars, ARITY_POS(0, 1)}, {"dir", b_dir, ARITY_POS(0, 1)},
+        {"globals", b_globals, ARITY_NOARGS}, {"locals", b_locals, ARITY_NOARGS},
+        {"abs", b_abs, ARITY_O}, {"round", b_round}, {"divmod", b_divmod, ARITY_POS(2, 2)}, {"pow", b_pow},
+        {"hex", b_hex, ARITY_O}, {"oct", b_oct, ARITY_O}, {"bin", b_bin, ARITY_O}, {"chr", b_chr, ARITY_O},
+        {"ord", b_ord, ARITY_O}, {"max", b_max}, {"min", b_min},
+        {"sum", b_sum}, {"sorted", b_sorted}, {"any", b_any, ARITY_O}, {"all", b_all, ARITY_O},
         {"__build_class__", b_build_class}, {"__import__", b_import}, {NULL}};
     if (dict_add_functions(vm, vm->builtins, defs) < 0) EM_UNREACHABLE();
     static const char *const type_names[][2] = {

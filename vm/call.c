@@ -179,6 +179,7 @@ Value vm_call(VM *vm, Value callable, int argc, Value *argv, TupleObj *kw) {
             return vm_raise(vm, vm->e_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
                             n->name, n->owner->name->data, vm_type_name(vm, argv[0]));
         }
+        if ((n->flags & ARITY_MASK) && native_check_arity(vm, n, argc, kw) < 0) return val_null();
         if (vm_check_recursion(vm, " while calling a Python object") < 0) return val_null();
         Value r = n->fn(vm, argc, argv, kw, n);
         vm_leave_recursion(vm);
@@ -246,6 +247,44 @@ Value vm_call_special(VM *vm, Value self, SpecialMethod sp, int argc, Value *arg
     Value r = vm_call(vm, b, argc, argv, NULL);
     vm_pop_root(vm);
     return r;
+}
+
+StrObj *call_function_str(VM *vm, Value f) {
+    Value saved = vm->exc;
+    vm->exc = val_null();
+    StrObj *r = NULL;
+    Value qn = vm_getattr_opt(vm, f, vm_intern_str(vm, "__qualname__"));
+    if (val_is_str(vm, qn)) {
+        vm_push_root(vm, qn);
+        Value mod = vm_getattr_opt(vm, f, vm_intern_str(vm, "__module__"));
+        if (val_is_str(vm, mod) && strcmp(AS_STR(mod)->data, "builtins") != 0)
+            r = str_printf(vm, "%s.%s()", AS_STR(mod)->data, AS_STR(qn)->data);
+        else
+            r = str_printf(vm, "%s()", AS_STR(qn)->data);
+        vm_pop_root(vm);
+    }
+    if (!r) {
+        vm->exc = val_null();
+        r = str_printf(vm, "%s object", vm_type_name(vm, f));
+    }
+    vm->exc = saved;
+    return r ? r : vm->empty_str;
+}
+
+Value call_star_args(VM *vm, Value f, Value args) {
+    if (val_is_type(vm, args, vm->t_tuple)) return args;
+    TypeObj *t = vm_type_of(vm, args);
+    if (val_is_null(type_special(vm, t, SP_ITER)) && val_is_null(type_special(vm, t, SP_GETITEM))) {
+        StrObj *fs = call_function_str(vm, f);
+        return vm_raise(vm, vm->e_TypeError, "%s argument after * must be an iterable, not %s", fs->data,
+                        t->name->data);
+    }
+    ListObj *l = vm_list_from_iterable(vm, args);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    TupleObj *tu = tuple_from_array(vm, l->items, l->len);
+    vm_pop_root(vm);
+    return tu ? val_obj(tu) : val_null();
 }
 
 Value vm_call_ex(VM *vm, Value callable, Value args, Value kwargs) {

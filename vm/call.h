@@ -43,4 +43,10 @@ int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv
 /* Call f with self prepended to the positional arguments. */
 Value call_with_self(VM *vm, Value f, Value self, int argc, Value *argv, TupleObj *kw);
 
+/* CPython's _PyObject_FunctionStr: "module.qualname()" ("len()" for builtins), for messages
+ * about a call's arguments.  Never fails: falls back to the type name. */
+StrObj *call_function_str(VM *vm, Value f);
+/* Iterate args (f(*args)) into a tuple, with CPython's message naming f for a non-iterable. */
+Value call_star_args(VM *vm, Value f, Value args);
+
 #endif

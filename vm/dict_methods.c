@@ -307,6 +307,7 @@ static Value d_reversed(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     }
     Value it = vm_iter(vm, val_obj(keys));
     vm_pop_root(vm);
+    if (!val_is_null(it)) it.as.o->type = vm->t_dict_reversekeyiterator;
     return it;
 }
 
@@ -336,6 +337,43 @@ Value dictview_iter(VM *vm, Value v) {
             return iter_dict(vm, dv->dict, dv->kind);
         }
     return val_null();
+}
+
+/* keys() and items() views act as sets: view op other == set(view) op set(other), either
+ * side being the view (data: the BinaryOp; __r*__ methods swap the operands first). */
+static Value v_setop(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    int op = (int)((intptr_t)fn->data & 0xff);
+    bool reflected = ((intptr_t)fn->data & 0x100) != 0;
+    Value a = reflected ? argv[1] : argv[0], b = reflected ? argv[0] : argv[1];
+    if (val_is_null(type_special(vm, vm_type_of(vm, argv[1]), SP_ITER))) return vm->not_implemented;
+    SetObj *sa = set_new(vm, vm->t_set);
+    if (!sa) return val_null();
+    vm_push_root(vm, val_obj(sa));
+    SetObj *sb = set_update(vm, sa, a) < 0 ? NULL : set_new(vm, vm->t_set);
+    if (!sb) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(sb));
+    Value r = set_update(vm, sb, b) < 0 ? val_null() : vm_binary_op(vm, op, val_obj(sa), val_obj(sb));
+    vm_pop_roots(vm, 2);
+    return r;
+}
+
+static Value v_isdisjoint(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "isdisjoint", argc, kw, 2, 2) < 0) return val_null();
+    ListObj *l = vm_list_from_iterable(vm, argv[1]);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    for (int64_t i = 0; i < l->len; i++) {
+        int c = vm_contains(vm, argv[0], l->items[i]);
+        if (c != 0) {
+            vm_pop_root(vm);
+            return c < 0 ? val_null() : val_bool(false);
+        }
+    }
+    vm_pop_root(vm);
+    return val_bool(true);
 }
 
 #define VIEW ((DictViewObj *)argv[0].as.o)
@@ -540,23 +578,33 @@ void dict_init_type(VM *vm) {
         {"__repr__", d_repr, NATIVEF_METHOD}, {"__eq__", d_eq, NATIVEF_METHOD}, {"__ne__", d_ne, NATIVEF_METHOD},
         {"__or__", d_or, NATIVEF_METHOD}, {"__ior__", d_ior, NATIVEF_METHOD},
         {"__reversed__", d_reversed, NATIVEF_METHOD},
-        {"get", d_get, NATIVEF_METHOD}, {"setdefault", d_setdefault, NATIVEF_METHOD},
-        {"pop", d_pop, NATIVEF_METHOD}, {"popitem", d_popitem, NATIVEF_METHOD},
-        {"update", d_update, NATIVEF_METHOD}, {"clear", d_clear, NATIVEF_METHOD},
-        {"copy", d_copy, NATIVEF_METHOD}, {"keys", d_keys, NATIVEF_METHOD},
-        {"values", d_values, NATIVEF_METHOD}, {"items", d_items, NATIVEF_METHOD},
-        {"fromkeys", d_fromkeys, NATIVEF_CLASSMETHOD}, {NULL}};
+        {"get", d_get, NATIVEF_METHOD | ARITY_POS(1, 2)}, {"setdefault", d_setdefault, NATIVEF_METHOD | ARITY_POS(1, 2)},
+        {"pop", d_pop, NATIVEF_METHOD | ARITY_POS(1, 2)}, {"popitem", d_popitem, NATIVEF_METHOD | ARITY_NOARGS},
+        {"update", d_update, NATIVEF_METHOD}, {"clear", d_clear, NATIVEF_METHOD | ARITY_NOARGS},
+        {"copy", d_copy, NATIVEF_METHOD | ARITY_NOARGS}, {"keys", d_keys, NATIVEF_METHOD | ARITY_NOARGS},
+        {"values", d_values, NATIVEF_METHOD | ARITY_NOARGS}, {"items", d_items, NATIVEF_METHOD | ARITY_NOARGS},
+        {"fromkeys", d_fromkeys, NATIVEF_CLASSMETHOD | ARITY_POS(1, 2)}, {NULL}};
     td->alloc = vm->t_defaultdict->alloc = vm->t_ordereddict->alloc = dict_alloc;
+    /* the collections types share dict's layout: its entries must be traced and freed */
+    vm->t_defaultdict->trace = vm->t_ordereddict->trace = td->trace;
+    vm->t_defaultdict->finalize = vm->t_ordereddict->finalize = td->finalize;
     if (type_add_methods(vm, td, m) < 0 || dict_set_c(vm, td->dict, "__hash__", val_none()) < 0) EM_UNREACHABLE();
     static const MethodDef view_m[] = {
         {"__len__", v_len, NATIVEF_METHOD}, {"__iter__", v_iter, NATIVEF_METHOD},
         {"__contains__", v_contains, NATIVEF_METHOD}, {"__repr__", v_repr, NATIVEF_METHOD},
         {"__eq__", v_eq, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef view_gs[] = {{"mapping", v_mapping, NULL}, {NULL}};
+#define SETOP(n, op) {"__" n "__", v_setop, NATIVEF_METHOD, (void *)(intptr_t)(op)}, \
+        {"__r" n "__", v_setop, NATIVEF_METHOD, (void *)(intptr_t)((op) | 0x100)}
+    static const MethodDef setview_m[] = {
+        SETOP("and", BINOP_AND), SETOP("or", BINOP_OR), SETOP("sub", BINOP_SUBTRACT), SETOP("xor", BINOP_XOR),
+        {"isdisjoint", v_isdisjoint, NATIVEF_METHOD}, {NULL}};
+#undef SETOP
     TypeObj *views[3] = {vm->t_dict_keys, vm->t_dict_values, vm->t_dict_items};
     for (int k = 0; k < 3; k++) {
         views[k]->trace = view_trace;
-        if (type_add_methods(vm, views[k], view_m) < 0 || type_add_getsets(vm, views[k], view_gs) < 0)
+        if (type_add_methods(vm, views[k], view_m) < 0 || type_add_getsets(vm, views[k], view_gs) < 0 ||
+            (k != 1 && type_add_methods(vm, views[k], setview_m) < 0))
             EM_UNREACHABLE();
     }
     static const MethodDef dd_m[] = {

@@ -426,6 +426,71 @@ static Value get_value(VM *vm, Value s, void *c) {
     return a->len ? a->items[0] : val_none();
 }
 
+/* ImportError's name, path and msg live in the instance dict (None when unset, as for an
+ * ImportError made from C without running __init__). */
+static Value get_dict_attr(VM *vm, Value s, void *c) {
+    DictObj *d = EXC(s)->dict;
+    Value v = d ? dict_get_c(vm, d, (const char *)c) : val_null();
+    return val_is_null(v) ? val_none() : v;
+}
+static int set_dict_attr(VM *vm, Value s, Value v, void *c) {
+    ExceptionObj *e = EXC(s);
+    if (!e->dict) {
+        vm_push_root(vm, v);
+        e->dict = dict_new(vm);
+        vm_pop_root(vm);
+        if (!e->dict) return -1;
+    }
+    return dict_set_c(vm, e->dict, (const char *)c, val_is_null(v) ? val_none() : v);
+}
+
+static Value import_error_init(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    int nkw = kw ? (int)kw->len : 0;
+    for (int k = 0; k < nkw; k++) {
+        const char *kn = AS_STR(kw->items[k])->data;
+        if (strcmp(kn, "name") != 0 && strcmp(kn, "path") != 0)
+            return vm_raise(vm, vm->e_TypeError, "'%s' is an invalid keyword argument for %s()", kn,
+                            vm_type_name(vm, argv[0]));
+    }
+    TupleObj *args = tuple_from_array(vm, argv + 1, argc - 1);
+    if (!args) return val_null();
+    ExceptionObj *e = EXC(argv[0]);
+    e->args = args;
+    if (set_dict_attr(vm, argv[0], args->len == 1 ? args->items[0] : val_none(), "msg") < 0 ||
+        set_dict_attr(vm, argv[0], val_none(), "name") < 0 || set_dict_attr(vm, argv[0], val_none(), "path") < 0)
+        return val_null();
+    for (int k = 0; k < nkw; k++)
+        if (set_dict_attr(vm, argv[0], argv[argc + k], AS_STR(kw->items[k])->data) < 0) return val_null();
+    return val_none();
+}
+
+Value vm_raise_import_error(VM *vm, TypeObj *type, const char *name, const char *path, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    StrObj *msg = str_vprintf(vm, fmt, ap);
+    va_end(ap);
+    if (!msg) return val_null();
+    Value e = vm_new_exception(vm, type, val_obj(msg));
+    if (val_is_null(e)) return e;
+    vm_push_root(vm, e);
+    StrObj *n = name ? str_from_c(vm, name) : NULL;
+    if (n) vm_push_root(vm, val_obj(n));
+    StrObj *p = path ? str_from_c(vm, path) : NULL;
+    int rc = set_dict_attr(vm, e, val_obj(msg), "msg");
+    if (rc == 0) rc = set_dict_attr(vm, e, n ? val_obj(n) : val_none(), "name");
+    if (rc == 0) rc = set_dict_attr(vm, e, p ? val_obj(p) : val_none(), "path");
+    if (n) vm_pop_root(vm);
+    vm_pop_root(vm);
+    if (rc < 0) return val_null();
+    return vm_raise_value(vm, e);
+}
+
+/* SystemExit.code: the single argument, None without one, else the args tuple */
+static Value get_exit_code(VM *vm, Value s, void *c) {
+    TupleObj *a = EXC(s)->args;
+    return a->len == 0 ? val_none() : a->len == 1 ? a->items[0] : val_obj(a);
+}
+
 static const MethodDef exc_methods[] = {
     {"__new__", exc_new_fn, NATIVEF_STATIC},
     {"__init__", exc_init_fn, NATIVEF_METHOD},
@@ -459,4 +524,13 @@ void exc_init_types(VM *vm) {
         EM_UNREACHABLE();
     static const GetSetDef stop_getsets[] = {{"value", get_value, NULL}, {NULL}};
     if (type_add_getsets(vm, vm->e_StopIteration, stop_getsets) < 0) EM_UNREACHABLE();
+    static const GetSetDef exit_getsets[] = {{"code", get_exit_code, NULL}, {NULL}};
+    if (type_add_getsets(vm, vm->e_SystemExit, exit_getsets) < 0) EM_UNREACHABLE();
+    static const GetSetDef import_getsets[] = {
+        {"name", get_dict_attr, set_dict_attr, (void *)"name"}, {"path", get_dict_attr, set_dict_attr, (void *)"path"},
+        {"msg", get_dict_attr, set_dict_attr, (void *)"msg"}, {NULL}};
+    static const MethodDef import_methods[] = {{"__init__", import_error_init, NATIVEF_METHOD}, {NULL}};
+    if (type_add_getsets(vm, vm->e_ImportError, import_getsets) < 0 ||
+        type_add_methods(vm, vm->e_ImportError, import_methods) < 0)
+        EM_UNREACHABLE();
 }

@@ -78,34 +78,45 @@ double float_round(double x, int64_t nd) {
 /* ---- the format-spec mini-language ---------------------------------------------------- */
 
 typedef struct Spec {
-    char fill, align, sign, type, grouping;
+    char fill[5];          /* one code point, UTF-8 */
+    char align, sign, type, grouping;
     bool alt, zero, has_fill;
     int64_t width, precision;
 } Spec;
 
+/* what: the type name for messages ("int", "float", "str"); numbers align right by default
+ * and take '0' as "fill with zeros after the sign", strings only as the fill. */
 static int parse_spec(VM *vm, StrObj *so, Spec *sp, const char *what) {
     memset(sp, 0, sizeof *sp);
-    sp->fill = ' ';
+    strcpy(sp->fill, " ");
     sp->width = -1;
     sp->precision = -1;
     const char *s = so ? so->data : "";
     int64_t n = so ? so->len : 0, i = 0;
-    if (n >= 2 && strchr("<>=^", s[1])) {
-        sp->fill = s[0];
+    int64_t fl = 0;   /* byte length of a leading code point */
+    if (n) {
+        int64_t p = 0;
+        utf8_decode(s, n, &p);
+        fl = p;
+    }
+    if (n > fl && strchr("<>=^", s[fl]) && s[fl]) {
+        memcpy(sp->fill, s, (size_t)fl);
+        sp->fill[fl] = 0;
         sp->has_fill = true;
-        sp->align = s[1];
-        i = 2;
-    } else if (n >= 1 && strchr("<>=^", s[0])) {
+        sp->align = s[fl];
+        i = fl + 1;
+    } else if (n >= 1 && strchr("<>=^", s[0]) && s[0]) {
         sp->align = s[0];
         i = 1;
     }
-    if (i < n && strchr("+- ", s[i])) sp->sign = s[i++];
+    bool number = what[0] != 's';
+    if (i < n && strchr("+- ", s[i]) && s[i]) sp->sign = s[i++];
     if (i < n && s[i] == 'z') i++;
     if (i < n && s[i] == '#') { sp->alt = true; i++; }
     if (i < n && s[i] == '0') {
         sp->zero = true;
-        if (!sp->has_fill) sp->fill = '0';
-        if (!sp->align) sp->align = '=';
+        if (!sp->has_fill) strcpy(sp->fill, "0");
+        if (!sp->align && number) sp->align = '=';
         i++;
     }
     if (i < n && isdigit((unsigned char)s[i])) {
@@ -128,14 +139,48 @@ static int parse_spec(VM *vm, StrObj *so, Spec *sp, const char *what) {
                  s, what);
         return -1;
     }
+    if (sp->grouping) {
+        /* PEP 378 / PEP 515: ',' with decimal and float types; '_' also with b/o/x/X */
+        char t = sp->type ? sp->type : (what[0] == 'i' ? 'd' : what[0] == 's' ? 's' : 0);
+        bool ok = t == 0 || strchr("defgEFG%", t) || (sp->grouping == '_' && strchr("boxX", t));
+        if (!ok) {
+            vm_raise(vm, vm->e_ValueError, "Cannot specify '%c' with '%c'.", sp->grouping, t);
+            return -1;
+        }
+    }
     return 0;
 }
 
-static void group_digits(StrBuf *out, const char *digits, int64_t n, char sep, int every) {
-    for (int64_t i = 0; i < n; i++) {
-        if (i && (n - i) % every == 0) sb_addc(out, sep);
-        sb_addc(out, digits[i]);
+/* Digits with a separator every `every` digits.  With zero padding ('0' fill, '=' align)
+ * the leading zeros are grouped too, until the result is at least min_width characters long
+ * (CPython's InsertThousandsGrouping: "0_001_234" for format(1234, "09_d")). */
+static void group_digits(StrBuf *out, const char *digits, int64_t n, char sep, int every, int64_t min_width) {
+    char tmp[1200];
+    int64_t k = sizeof tmp, remaining = n;
+    bool first = true;
+    for (;;) {
+        int64_t l = every;
+        int64_t lim = remaining > min_width ? remaining : min_width;
+        if (lim < 1) lim = 1;
+        if (l > lim) l = lim;
+        int64_t nchars = remaining < l ? remaining : l;
+        int64_t nzeros = l - nchars;
+        if (k < l + 2) break;
+        if (!first) tmp[--k] = sep;
+        first = false;
+        for (int64_t i = 0; i < nchars; i++) tmp[--k] = digits[--remaining];
+        for (int64_t i = 0; i < nzeros; i++) tmp[--k] = '0';
+        min_width -= l;
+        if (remaining <= 0 && min_width <= 0) break;
+        min_width -= 1;
     }
+    sb_add(out, tmp + k, (int64_t)sizeof tmp - k);
+}
+
+/* Width the digits must fill when zero padding groups them, else 0. */
+static int64_t zero_pad_width(const Spec *sp, int64_t other_chars) {
+    if (!sp->grouping || strcmp(sp->fill, "0") != 0 || sp->align != '=' || sp->width < 0) return 0;
+    return sp->width > other_chars ? sp->width - other_chars : 0;
 }
 
 /* Lay out sign + prefix + body to width per fill/align. */
@@ -150,13 +195,13 @@ static Value pad(VM *vm, Spec *sp, const char *sign, const char *prefix, const c
     if (align == '<') right = padn;
     else if (align == '>') left = padn;
     else if (align == '^') { left = padn / 2; right = padn - left; }
-    for (int64_t i = 0; i < left; i++) sb_addc(&b, sp->fill);
+    for (int64_t i = 0; i < left; i++) sb_adds(&b, sp->fill);
     sb_adds(&b, sign);
     sb_adds(&b, prefix);
     if (align == '=')
-        for (int64_t i = 0; i < padn; i++) sb_addc(&b, sp->fill);
+        for (int64_t i = 0; i < padn; i++) sb_adds(&b, sp->fill);
     sb_add(&b, body, body_len);
-    for (int64_t i = 0; i < right; i++) sb_addc(&b, sp->fill);
+    for (int64_t i = 0; i < right; i++) sb_adds(&b, sp->fill);
     StrObj *r = sb_finish(vm, &b);
     return r ? val_obj(r) : val_null();
 }
@@ -203,6 +248,12 @@ Value format_int(VM *vm, int64_t v, StrObj *spec) {
         break;
     }
     case 'c': {
+        if (sp.sign)
+            return vm_raise(vm, vm->e_ValueError, "Sign not allowed with integer format specifier 'c'");
+        if (sp.alt)
+            return vm_raise(vm, vm->e_ValueError,
+                            "Alternate form (#) not allowed with integer format specifier 'c'");
+        if (v < 0 || v > 0x10FFFF) return vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
         char ch[4];
         int k = utf8_encode((uint32_t)v, ch);
         return pad(vm, &sp, "", "", ch, k, '<');
@@ -212,7 +263,10 @@ Value format_int(VM *vm, int64_t v, StrObj *spec) {
     }
     StrBuf body;
     sb_init(&body);
-    if (sp.grouping) group_digits(&body, digits, nd, sp.grouping, (sp.type == 'x' || sp.type == 'X' || sp.type == 'o' || sp.type == 'b') ? 4 : 3);
+    if (sp.grouping)
+        group_digits(&body, digits, nd, sp.grouping,
+                     (sp.type == 'x' || sp.type == 'X' || sp.type == 'o' || sp.type == 'b') ? 4 : 3,
+                     zero_pad_width(&sp, (int64_t)strlen(sign_of(neg, sp.sign)) + (int64_t)strlen(prefix)));
     else sb_add(&body, digits, nd);
     Value r = pad(vm, &sp, sign_of(neg, sp.sign), prefix, body.data ? body.data : "", body.len, '>');
     sb_free(&body);
@@ -232,6 +286,42 @@ static Value format_double_spec(VM *vm, double v, Spec *sp, bool from_int) {
                 snprintf(buf, sizeof buf, "%.0f", a);
             } else {
                 float_repr(a, buf, sizeof buf);
+                char *e = strchr(buf, 'e');
+                if (sp->alt && e && !memchr(buf, '.', (size_t)(e - buf))) {
+                    memmove(e + 1, e, strlen(e) + 1);   /* "1e-05" -> "1.e-05" */
+                    *e = '.';
+                }
+            }
+            goto have;
+        }
+        /* like 'g', but switching to exponent notation one digit earlier and keeping at
+         * least one digit after the point (CPython's Py_DTSF_ADD_DOT_0 with 'g') */
+        if (prec == 0) prec = 1;
+        if (isfinite(a)) {
+            char ebuf[512];
+            snprintf(ebuf, sizeof ebuf, "%.*e", (int)prec - 1, a);
+            int decpt = atoi(strchr(ebuf, 'e') + 1) + 1;
+            if (decpt <= -4 || decpt > prec - 1) {
+                char *e = strchr(ebuf, 'e');
+                size_t mlen = (size_t)(e - ebuf);
+                char mant[512];
+                memcpy(mant, ebuf, mlen);
+                mant[mlen] = 0;
+                if (!sp->alt && strchr(mant, '.')) {
+                    while (mlen && mant[mlen - 1] == '0') mant[--mlen] = 0;
+                    if (mlen && mant[mlen - 1] == '.') mant[--mlen] = 0;
+                } else if (sp->alt && !strchr(mant, '.')) {
+                    strcat(mant, ".");
+                }
+                snprintf(buf, sizeof buf, "%s%s", mant, e);
+            } else {
+                snprintf(buf, sizeof buf, "%.*f", (int)(prec - decpt), a);
+                size_t len = strlen(buf);
+                if (!sp->alt && strchr(buf, '.')) {
+                    while (len && buf[len - 1] == '0') buf[--len] = 0;
+                }
+                if (!strchr(buf, '.')) strcat(buf, ".");
+                if (buf[strlen(buf) - 1] == '.') strcat(buf, "0");
             }
             goto have;
         }
@@ -241,20 +331,29 @@ static Value format_double_spec(VM *vm, double v, Spec *sp, bool from_int) {
     if (prec < 0) prec = 6;
     if (prec > 400) prec = 400;
     switch (type) {
-    case 'f': case 'F': snprintf(buf, sizeof buf, type == 'f' ? "%.*f" : "%.*F", (int)prec, a); break;
-    case 'e': case 'E': snprintf(buf, sizeof buf, type == 'e' ? "%.*e" : "%.*E", (int)prec, a); break;
+    case 'f': case 'F':
+        snprintf(buf, sizeof buf, sp->alt ? (type == 'f' ? "%#.*f" : "%#.*F") : (type == 'f' ? "%.*f" : "%.*F"),
+                 (int)prec, a);
+        break;
+    case 'e': case 'E':
+        snprintf(buf, sizeof buf, sp->alt ? (type == 'e' ? "%#.*e" : "%#.*E") : (type == 'e' ? "%.*e" : "%.*E"),
+                 (int)prec, a);
+        break;
     case 'g': case 'G': case 'n':
         if (prec == 0) prec = 1;
         snprintf(buf, sizeof buf, sp->alt ? (type == 'G' ? "%#.*G" : "%#.*g") : (type == 'G' ? "%.*G" : "%.*g"),
                  (int)prec, a);
         break;
-    case '%': snprintf(buf, sizeof buf, "%.*f%%", (int)prec, a * 100); break;
+    case '%': snprintf(buf, sizeof buf, sp->alt ? "%#.*f%%" : "%.*f%%", (int)prec, a * 100); break;
     default:
         return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type '%s'",
                         type, from_int ? "int" : "float");
     }
-    if (isinf(a)) snprintf(buf, sizeof buf, (type == 'F' || type == 'E' || type == 'G') ? "INF" : "inf");
-    if (isnan(a)) snprintf(buf, sizeof buf, (type == 'F' || type == 'E' || type == 'G') ? "NAN" : "nan");
+    if (!isfinite(a))
+        snprintf(buf, sizeof buf, "%s%s",
+                 isnan(a) ? ((type == 'F' || type == 'E' || type == 'G') ? "NAN" : "nan")
+                          : ((type == 'F' || type == 'E' || type == 'G') ? "INF" : "inf"),
+                 type == '%' ? "%" : "");
     if (add_dot0 && isfinite(a) && !strpbrk(buf, ".eE")) strcat(buf, ".0");
 have:;
     if (isnan(v)) neg = false;
@@ -263,7 +362,8 @@ have:;
     if (sp->grouping && isfinite(a)) {
         int64_t intlen = 0;
         while (buf[intlen] && isdigit((unsigned char)buf[intlen])) intlen++;
-        group_digits(&body, buf, intlen, sp->grouping, 3);
+        group_digits(&body, buf, intlen, sp->grouping, 3,
+                     zero_pad_width(sp, (int64_t)strlen(sign_of(neg, sp->sign)) + (int64_t)strlen(buf + intlen)));
         sb_adds(&body, buf + intlen);
     } else {
         sb_adds(&body, buf);
@@ -285,7 +385,10 @@ Value format_str(VM *vm, StrObj *s, StrObj *spec) {
     if (parse_spec(vm, spec, &sp, "str") < 0) return val_null();
     if (sp.type && sp.type != 's')
         return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type 'str'", sp.type);
+    if (sp.sign == ' ') return vm_raise(vm, vm->e_ValueError, "Space not allowed in string format specifier");
     if (sp.sign) return vm_raise(vm, vm->e_ValueError, "Sign not allowed in string format specifier");
+    if (sp.alt)
+        return vm_raise(vm, vm->e_ValueError, "Alternate form (#) not allowed in string format specifier");
     if (sp.align == '=')
         return vm_raise(vm, vm->e_ValueError, "'=' alignment not allowed in string format specifier");
     int64_t nbytes = s->len;

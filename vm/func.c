@@ -244,6 +244,8 @@ static Value co_get_qualname(VM *vm, Value s, void *c) { return val_obj(CO(s)->q
 static Value co_get_filename(VM *vm, Value s, void *c) { return val_obj(CO(s)->filename); }
 static Value co_get_firstlineno(VM *vm, Value s, void *c) { return val_int(CO(s)->firstlineno); }
 static Value co_get_argcount(VM *vm, Value s, void *c) { return val_int(CO(s)->argcount); }
+static Value co_get_kwonlyargcount(VM *vm, Value s, void *c) { return val_int(CO(s)->kwonlyargcount); }
+static Value co_get_posonlyargcount(VM *vm, Value s, void *c) { return val_int(CO(s)->posonlyargcount); }
 static Value co_get_varnames(VM *vm, Value s, void *c) { return val_obj(CO(s)->varnames); }
 static Value co_get_cellvars(VM *vm, Value s, void *c) { return val_obj(CO(s)->cellvars); }
 static Value co_get_freevars(VM *vm, Value s, void *c) { return val_obj(CO(s)->freevars); }
@@ -260,6 +262,7 @@ static Value co_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf)
 
 void func_init_types(VM *vm) {
     vm->t_function->trace = func_trace;
+    vm->t_function->dict_offset = offsetof(FunctionObj, dict);   /* f.attr = ... */
     vm->t_method->trace = method_trace;
     vm->t_cell->trace = cell_trace;
     vm->t_builtin_function->trace = native_trace;
@@ -289,7 +292,8 @@ void func_init_types(VM *vm) {
     static const GetSetDef co_gs[] = {
         {"co_name", co_get_name, NULL}, {"co_qualname", co_get_qualname, NULL},
         {"co_filename", co_get_filename, NULL}, {"co_firstlineno", co_get_firstlineno, NULL},
-        {"co_argcount", co_get_argcount, NULL}, {"co_varnames", co_get_varnames, NULL},
+        {"co_argcount", co_get_argcount, NULL}, {"co_kwonlyargcount", co_get_kwonlyargcount, NULL},
+        {"co_posonlyargcount", co_get_posonlyargcount, NULL}, {"co_varnames", co_get_varnames, NULL},
         {"co_cellvars", co_get_cellvars, NULL}, {"co_freevars", co_get_freevars, NULL},
         {"co_names", co_get_names, NULL}, {"co_consts", co_get_consts, NULL},
         {"co_flags", co_get_flags, NULL}, {"co_nlocals", co_get_nlocals, NULL}, {NULL}};

@@ -121,6 +121,82 @@ Value gen_resume(VM *vm, GenObj *g, Value sent, Value exc, bool *done, Value *re
     return val_null();
 }
 
+/* ---- delegation (yield from) ---------------------------------------------------------- */
+
+/* The iterator a suspended generator is delegating to with `yield from`, or VAL_NULL.  The
+ * compiler's loop is `SEND exit; YIELD_VALUE; JUMP back`: suspended at that YIELD_VALUE, the
+ * receiver is the top of the frame's stack (CPython's _PyGen_yf). */
+static Value gen_yf(GenObj *g) {
+    if (g->state != GEN_SUSPENDED) return val_null();
+    const Frame *f = &g->frame;
+    const Instr *code = f->code->code;
+    if (f->ip < 1 || code[f->ip].op != OP_YIELD_VALUE || code[f->ip - 1].op != OP_SEND) return val_null();
+    return f->sp[-1];
+}
+
+/* The delegated iterator finished with `value` while g was suspended in its yield-from loop:
+ * leave the loop as SEND does on StopIteration (pop the receiver, push the value, continue at
+ * the loop's exit) and resume g there. */
+static Value gen_resume_after_yf(VM *vm, GenObj *g, Value value, bool *done, Value *retval) {
+    Frame *f = &g->frame;
+    uint32_t exit = f->code->code[f->ip - 1].arg;
+    f->sp--;                     /* the receiver; gen_resume pushes the value in its place */
+    f->ip = (int32_t)exit - 1;   /* resumption continues at ip + 1 */
+    return gen_resume(vm, g, value, val_null(), done, retval);
+}
+
+static Value gen_send_common(VM *vm, GenObj *g, Value sent, Value exc);
+
+/* throw() and close() of a delegating generator go to the delegate first (PEP 380). */
+static Value gen_throw_common(VM *vm, GenObj *g, Value exc, bool closing) {
+    Value yf = gen_yf(g);
+    if (val_is_null(yf)) return gen_send_common(vm, g, val_none(), exc);
+    vm_push_root(vm, val_obj(g));
+    vm_push_root(vm, exc);
+    Value r;
+    bool is_exit = closing || (val_is_obj(exc) && (vm_isinstance_type(vm, exc, vm->e_GeneratorExit) ||
+                                                   (vm_isinstance_type(vm, exc, vm->t_type) &&
+                                                    type_is_subtype(AS_TYPE(exc), vm->e_GeneratorExit))));
+    g->state = GEN_RUNNING;
+    if (is_exit) {
+        /* close the delegate, then raise GeneratorExit in g itself */
+        Value cl = vm_getattr_opt(vm, yf, vm_intern_str(vm, "close"));
+        r = val_none();
+        if (!val_is_null(cl)) r = vm_call0(vm, cl);
+        g->state = GEN_SUSPENDED;
+        vm_pop_roots(vm, 2);
+        if (val_is_null(r)) return gen_send_common(vm, g, val_none(), vm_fetch_exc(vm));
+        return gen_send_common(vm, g, val_none(), exc);
+    }
+    Value th = val_null();
+    if (val_is_type(vm, yf, vm->t_generator)) {
+        r = gen_throw_common(vm, (GenObj *)yf.as.o, exc, false);
+    } else {
+        th = vm_getattr_opt(vm, yf, vm_intern_str(vm, "throw"));
+        if (val_is_null(th)) {
+            g->state = GEN_SUSPENDED;
+            vm_pop_roots(vm, 2);
+            if (!val_is_null(vm->exc)) return val_null();
+            return gen_send_common(vm, g, val_none(), exc);
+        }
+        r = vm_call1(vm, th, exc);
+    }
+    g->state = GEN_SUSPENDED;
+    vm_pop_roots(vm, 2);
+    if (!val_is_null(r)) return r;   /* the delegate yielded: so does g */
+    if (vm_exc_matches(vm, vm->e_StopIteration)) {
+        Value e = vm_fetch_exc(vm);
+        TupleObj *a = ((ExceptionObj *)e.as.o)->args;
+        bool done;
+        Value ret;
+        r = gen_resume_after_yf(vm, g, a->len ? a->items[0] : val_none(), &done, &ret);
+        if (!val_is_null(r) || !val_is_null(vm->exc)) return r;
+        return vm_raise_stop_iteration(vm, ret);
+    }
+    /* the delegate raised: the exception continues in g at the yield from */
+    return gen_send_common(vm, g, val_none(), vm_fetch_exc(vm));
+}
+
 /* ---- methods ---------------------------------------------------------------------------- */
 
 static Value gen_send_common(VM *vm, GenObj *g, Value sent, Value exc) {
@@ -149,7 +225,7 @@ static Value gen_throw(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
         exc = vm_call1(vm, exc, argv[2]);
         if (val_is_null(exc)) return exc;
     }
-    return gen_send_common(vm, (GenObj *)argv[0].as.o, val_none(), exc);
+    return gen_throw_common(vm, (GenObj *)argv[0].as.o, exc, false);
 }
 
 static Value gen_close(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -159,9 +235,7 @@ static Value gen_close(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
         return val_none();
     }
     if (g->state == GEN_CLOSED) return val_none();
-    bool done;
-    Value ret;
-    Value r = gen_resume(vm, g, val_none(), val_obj(vm->e_GeneratorExit), &done, &ret);
+    Value r = gen_throw_common(vm, g, val_obj(vm->e_GeneratorExit), true);
     if (!val_is_null(r)) return vm_raise(vm, vm->e_RuntimeError, "generator ignored GeneratorExit");
     if (vm_exc_matches(vm, vm->e_GeneratorExit) || vm_exc_matches(vm, vm->e_StopIteration)) {
         vm_clear_exc(vm);
@@ -187,8 +261,8 @@ void gen_init_type(VM *vm) {
     vm->t_generator->trace = gen_trace;
     vm->t_generator->finalize = gen_finalize;
     static const MethodDef m[] = {
-        {"send", gen_send, NATIVEF_METHOD}, {"throw", gen_throw, NATIVEF_METHOD},
-        {"close", gen_close, NATIVEF_METHOD}, {"__next__", gen_next_m, NATIVEF_METHOD},
+        {"send", gen_send, NATIVEF_METHOD | ARITY_O}, {"throw", gen_throw, NATIVEF_METHOD | ARITY_POS(1, 3)},
+        {"close", gen_close, NATIVEF_METHOD | ARITY_NOARGS}, {"__next__", gen_next_m, NATIVEF_METHOD},
         {"__iter__", gen_iter_m, NATIVEF_METHOD}, {"__repr__", gen_repr, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef gs[] = {
         {"__name__", gen_get_name, NULL}, {"__qualname__", gen_get_qualname, NULL},

@@ -39,8 +39,41 @@ void vm_register_library_module(VM *vm, const char *name, const char *source, bo
 
 static ModuleObj *as_module(Value v) { return (ModuleObj *)v.as.o; }
 
+/* Set a module's __package__ (and __path__ for a package) before its code runs, so relative
+ * imports inside it resolve. */
+static int set_package_attrs(VM *vm, ModuleObj *m, const char *filename, bool is_package) {
+    const char *name = m->name->data;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", name);
+    if (!is_package) {
+        char *dot = strrchr(buf, '.');
+        *(dot ? dot : buf) = 0;
+    }
+    StrObj *pkg = str_from_c(vm, buf);
+    if (!pkg || dict_set_c(vm, m->dict, "__package__", val_obj(pkg)) < 0) return -1;
+    if (!is_package) return 0;
+    snprintf(buf, sizeof buf, "%s", filename);
+    char *slash = strrchr(buf, '/');
+    *(slash ? slash : buf) = 0;
+    StrObj *dir = str_from_c(vm, buf);
+    if (!dir) return -1;
+    vm_push_root(vm, val_obj(dir));
+    ListObj *path = list_from_array(vm, (Value[]){val_obj(dir)}, 1);
+    vm_pop_root(vm);
+    return path ? dict_set_c(vm, m->dict, "__path__", val_obj(path)) : -1;
+}
+
+static Value exec_module(VM *vm, const char *name, const char *src, size_t len, const char *filename,
+                         uint32_t code_flags, int is_package);
+
 Value vm_exec_module_source(VM *vm, const char *name, const char *src, size_t len,
                             const char *filename, uint32_t code_flags) {
+    return exec_module(vm, name, src, len, filename, code_flags, -1);
+}
+
+/* is_package: 1 package, 0 plain module, -1 neither attribute is set (the main script) */
+static Value exec_module(VM *vm, const char *name, const char *src, size_t len, const char *filename,
+                         uint32_t code_flags, int is_package) {
     if (!vm->compile) return vm_raise(vm, vm->e_ImportError, "no compiler installed to import %s", name);
     Value mod = module_new(vm, name);
     if (val_is_null(mod)) return mod;
@@ -49,6 +82,7 @@ Value vm_exec_module_source(VM *vm, const char *name, const char *src, size_t le
     StrObj *fn = str_from_c(vm, filename);
     if (!fn || dict_set_c(vm, m->dict, "__file__", val_obj(fn)) < 0 ||
         dict_set_c(vm, m->dict, "__builtins__", val_obj(vm->builtins)) < 0 ||
+        (is_package >= 0 && set_package_attrs(vm, m, filename, is_package) < 0) ||
         dict_set_str(vm, vm->modules, m->name, mod) < 0)
         goto fail;
     exc_register_source(filename, src, len);
@@ -110,6 +144,7 @@ static char *find_file(VM *vm, const char *dotted, bool *is_pkg) {
         Value d = vm->path->items[i];
         if (!val_is_str(vm, d)) continue;
         const char *dir = AS_STR(d)->data;
+        if (strcmp(dir, ".") == 0) dir = "";   /* name files as CPython does: "pkg/mod.py" */
         char path[2048];
         snprintf(path, sizeof path, "%s%s%s.py", dir, *dir ? "/" : "", rel);
         if (is_file(path)) {
@@ -153,7 +188,7 @@ static Value import_one(VM *vm, const char *dotted) {
         snprintf(filename, sizeof filename, "<ember>/%s%s", dotted, lm->is_package ? "/__init__.py" : ".py");
         for (size_t k = 0; dotted[k]; k++)   /* a.b -> a/b, as a file path */
             if (dotted[k] == '.') filename[8 + k] = '/';
-        return vm_exec_module_source(vm, dotted, lm->source, strlen(lm->source), filename, CO_LIBRARY);
+        return exec_module(vm, dotted, lm->source, strlen(lm->source), filename, CO_LIBRARY, lm->is_package);
     }
     bool is_pkg = false;
     char *path = find_file(vm, dotted, &is_pkg);
@@ -165,12 +200,12 @@ static Value import_one(VM *vm, const char *dotted) {
             free(path);
             return e;
         }
-        Value r = vm_exec_module_source(vm, dotted, src, len, path, 0);
+        Value r = exec_module(vm, dotted, src, len, path, 0, is_pkg);
         free(src);
         free(path);
         return r;
     }
-    return vm_raise(vm, vm->e_ModuleNotFoundError, "No module named '%s'", dotted);
+    return vm_raise_import_error(vm, vm->e_ModuleNotFoundError, dotted, NULL, "No module named '%s'", dotted);
 }
 
 /* Import every prefix of dotted ("a", "a.b", "a.b.c"), binding each as an attribute of its
@@ -282,10 +317,12 @@ Value vm_import_from(VM *vm, Value module, StrObj *name) {
         vm_clear_exc(vm);
         Value file = dict_get_c(vm, m->dict, "__file__");
         if (val_is_str(vm, file))
-            return vm_raise(vm, vm->e_ImportError, "cannot import name '%s' from '%s' (%s)", name->data,
-                            m->name->data, AS_STR(file)->data);
-        return vm_raise(vm, vm->e_ImportError, "cannot import name '%s' from '%s' (unknown location)",
-                        name->data, m->name->data);
+            return vm_raise_import_error(vm, vm->e_ImportError, m->name->data, AS_STR(file)->data,
+                                         "cannot import name '%s' from '%s' (%s)", name->data,
+                                         m->name->data, AS_STR(file)->data);
+        return vm_raise_import_error(vm, vm->e_ImportError, m->name->data, NULL,
+                                     "cannot import name '%s' from '%s' (unknown location)", name->data,
+                                     m->name->data);
     }
     return vm_raise(vm, vm->e_ImportError, "cannot import name '%s'", name->data);
 }
@@ -323,9 +360,8 @@ int vm_import_star(VM *vm, Value module, DictObj *into) {
 }
 
 void import_init(VM *vm) {
+    vm->t_module->trace = module_trace;   /* defined next to module_new in native.c */
     vm->modules = dict_new(vm);
     vm->path = list_new(vm, 0);
-    extern void module_trace(VM * vm, Obj * o);
     vm->t_module->dict_offset = offsetof(ModuleObj, dict);
-    vm->t_module->trace = module_trace;
 }

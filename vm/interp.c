@@ -314,6 +314,53 @@ static Value with_lookup(VM *vm, Value mgr, SpecialMethod sp) {
     return vm_bind_descriptor(vm, m, mgr, vm_type_of(vm, mgr));
 }
 
+/* DICT_MERGE: f(**src) adds src's items to the call's keyword dict; src may be any mapping
+ * (keys() and __getitem__).  Errors name the callable, as CPython's format_kwargs_error. */
+static int dict_merge_kwargs(VM *vm, DictObj *dst, Value src, Value fn) {
+    if (!vm_isinstance_type(vm, src, vm->t_dict) &&
+        val_is_null(type_lookup(vm, vm_type_of(vm, src), vm_intern_str(vm, "keys")))) {
+        StrObj *fs = call_function_str(vm, fn);
+        vm_raise(vm, vm->e_TypeError, "%s argument after ** must be a mapping, not %s", fs->data,
+                 vm_type_name(vm, src));
+        return -1;
+    }
+    Value keys;
+    if (val_is_type(vm, src, vm->t_dict)) {
+        keys = src;
+    } else {
+        keys = vm_call_method(vm, src, "keys", 0, NULL);
+        if (val_is_null(keys)) return -1;
+    }
+    vm_push_root(vm, keys);
+    ListObj *kl = vm_list_from_iterable(vm, keys);
+    vm_pop_root(vm);
+    if (!kl) return -1;
+    vm_push_root(vm, val_obj(kl));
+    int rc = 0;
+    for (int64_t i = 0; i < kl->len && rc == 0; i++) {
+        Value k = kl->items[i], old;
+        int r = dict_lookup(vm, dst, k, &old);
+        if (r < 0) { rc = -1; break; }
+        if (r) {
+            StrObj *fs = call_function_str(vm, fn);
+            if (val_is_str(vm, k))
+                vm_raise(vm, vm->e_TypeError, "%s got multiple values for keyword argument '%s'", fs->data,
+                         AS_STR(k)->data);
+            else
+                vm_raise(vm, vm->e_TypeError, "%s keywords must be strings", fs->data);
+            rc = -1;
+            break;
+        }
+        Value v = vm_getitem(vm, src, k);
+        if (val_is_null(v)) { rc = -1; break; }
+        vm_push_root(vm, v);
+        rc = dict_set(vm, dst, k, v);
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return rc;
+}
+
 Value vm_eval_frame_default(VM *vm, Frame *f) {
 #ifdef USE_GOTO
     static void *const labels[OP__COUNT] = {
@@ -860,7 +907,7 @@ dispatch_switch:
     CASE(FOR_ITER) {
         Value it = TOP();
         Value x;
-        if (it.tag == VAL_OBJ && it.as.o->type == vm->t_iterator) {
+        if (it.tag == VAL_OBJ && it.as.o->type->layout == OBJ_LAYOUT_ITER) {
             IterObj *io = (IterObj *)it.as.o;
             if (io->next == range_iter_next) {
                 if (io->n > 0) {
@@ -1034,25 +1081,8 @@ dispatch_switch:
         SYNC();
         Value src = TOP();
         DictObj *dst = AS_DICT(PEEK(oparg + 1));
-        if (!val_is_obj(src) || !vm_isinstance_type(vm, src, vm->t_dict)) {
-            Value fn = PEEK(oparg + 3);
-            (void)fn;
-            vm_raise(vm, vm->e_TypeError, "argument after ** must be a mapping, not %s", vm_type_name(vm, src));
-            goto error;
-        }
-        int64_t pos = 0;
-        Value k, v;
-        while (dict_next(AS_DICT(src), &pos, &k, &v)) {
-            Value old;
-            int r = dict_lookup(vm, dst, k, &old);
-            if (r < 0) goto error;
-            if (r) {
-                vm_raise(vm, vm->e_TypeError, "got multiple values for keyword argument '%s'",
-                         val_is_str(vm, k) ? AS_STR(k)->data : "?");
-                goto error;
-            }
-            if (dict_set(vm, dst, k, v) < 0) goto error;
-        }
+        Value fn = PEEK(oparg + 3);   /* (null, callable, args, dict, .., src) */
+        if (dict_merge_kwargs(vm, dst, src, fn) < 0) goto error;
         sp--;
         DISPATCH();
     }
@@ -1137,7 +1167,8 @@ dispatch_switch:
             if (!(co->flags & CO_GENERATOR)) {
                 Frame *nf = frame_push(vm, co, (Obj *)fn, fn->globals, NULL);
                 if (!nf) goto error;
-                if (!kw && argc == co->argcount && !(co->flags & (CO_VARARGS | CO_VARKEYWORDS))) {
+                if (!kw && argc == co->argcount && co->kwonlyargcount == 0 &&
+                    !(co->flags & (CO_VARARGS | CO_VARKEYWORDS))) {
                     for (int i = 0; i < argc; i++) nf->localsplus[i] = args[i];
                 } else {
                     vm->frame = nf;
@@ -1172,6 +1203,13 @@ dispatch_switch:
         Value kwargs = has_kw ? TOP() : val_null();
         Value args = has_kw ? PEEK(2) : TOP();
         Value callable = has_kw ? PEEK(3) : PEEK(2);
+        if (!val_is_type(vm, args, vm->t_tuple)) {
+            /* f(*it) passes `it` itself (CPython's single-starred shortcut) */
+            args = call_star_args(vm, callable, args);
+            if (val_is_null(args)) goto error;
+            if (has_kw) PEEK(2) = args;
+            else TOP() = args;
+        }
         Value r = vm_call_ex(vm, callable, args, kwargs);
         if (val_is_null(r)) goto error;
         sp -= has_kw ? 4 : 3;

@@ -7,6 +7,7 @@
 
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/gen.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -20,10 +21,41 @@ static void iter_trace(VM *vm, Obj *o) {
     gc_mark_value(vm, it->c);
 }
 
+static Value enumerate_next(VM *vm, IterObj *it);
+static Value zip_next(VM *vm, IterObj *it);
+static Value map_next(VM *vm, IterObj *it);
+static Value filter_next(VM *vm, IterObj *it);
+static Value reversed_next(VM *vm, IterObj *it);
+static Value callable_iter_next(VM *vm, IterObj *it);
+static Value tuple_iter_next(VM *vm, IterObj *it);
+static Value str_iter_next(VM *vm, IterObj *it);
+static Value bytes_iter_next(VM *vm, IterObj *it);
+static Value dict_iter_next(VM *vm, IterObj *it);
+static Value set_iter_next(VM *vm, IterObj *it);
+
+/* The type of a new iterator follows from its `next` function (dict iterators from their
+ * kind, set by the caller). */
+static TypeObj *iter_type_for(VM *vm, IterNextFn next) {
+    if (next == list_iter_next) return vm->t_list_iterator;
+    if (next == tuple_iter_next) return vm->t_tuple_iterator;
+    if (next == str_iter_next) return vm->t_str_iterator;
+    if (next == range_iter_next) return vm->t_range_iterator;
+    if (next == dict_iter_next) return vm->t_dict_keyiterator;
+    if (next == set_iter_next) return vm->t_set_iterator;
+    if (next == bytes_iter_next) return vm->t_bytes_iterator;
+    if (next == enumerate_next) return vm->t_enumerate;
+    if (next == zip_next) return vm->t_zip;
+    if (next == map_next) return vm->t_map;
+    if (next == filter_next) return vm->t_filter;
+    if (next == reversed_next) return vm->t_reversed;
+    if (next == callable_iter_next) return vm->t_callable_iterator;
+    return vm->t_iterator;
+}
+
 Value iter_new(VM *vm, IterNextFn next, Value a, Value b, int64_t i, int64_t n) {
     vm_push_root(vm, a);
     vm_push_root(vm, b);
-    IterObj *it = gc_alloc(vm, vm->t_iterator, sizeof(IterObj));
+    IterObj *it = gc_alloc(vm, iter_type_for(vm, next), sizeof(IterObj));
     vm_pop_roots(vm, 2);
     if (!it) return val_null();
     it->next = next;
@@ -99,7 +131,10 @@ static Value dict_iter_next(VM *vm, IterObj *it) {
 
 Value iter_dict(VM *vm, DictObj *d, int kind) {
     Value it = iter_new(vm, dict_iter_next, val_obj(d), val_null(), 0, kind);
-    if (!val_is_null(it)) ((IterObj *)it.as.o)->c = val_int(d->used);
+    if (!val_is_null(it)) {
+        ((IterObj *)it.as.o)->c = val_int(d->used);
+        if (kind) it.as.o->type = kind == 1 ? vm->t_dict_valueiterator : vm->t_dict_itemiterator;
+    }
     return it;
 }
 
@@ -141,7 +176,11 @@ Value iter_builtin(VM *vm, Value v) {
     TypeObj *t = v.as.o->type;
     if (t == vm->t_list) return iter_new(vm, list_iter_next, v, val_null(), 0, 0);
     if (t == vm->t_tuple) return iter_new(vm, tuple_iter_next, v, val_null(), 0, 0);
-    if (t == vm->t_str) return iter_new(vm, str_iter_next, v, val_null(), 0, 0);
+    if (t == vm->t_str) {
+        Value it = iter_new(vm, str_iter_next, v, val_null(), 0, 0);
+        if (!val_is_null(it) && AS_STR(v)->len != AS_STR(v)->ncp) it.as.o->type = vm->t_str_uiterator;
+        return it;
+    }
     if (t == vm->t_dict) return iter_dict(vm, AS_DICT(v), 0);
     if (t == vm->t_range) {
         RangeObj *r = (RangeObj *)v.as.o;
@@ -171,7 +210,8 @@ static Value enumerate_next(VM *vm, IterObj *it) {
 static Value b_enumerate(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     static const char *const names[] = {"iterable", "start"};
     Value a[2];
-    if (native_parse_args(vm, "enumerate", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    if (native_parse_args(vm, "enumerate", argc, argv, kw, 2, 0, names, 2, a) < 0) return val_null();
+    if (val_is_null(a[0])) return vm_raise(vm, vm->e_TypeError, "enumerate() missing required argument 'iterable'");
     int64_t start = 0;
     if (!val_is_null(a[1]) && vm_index(vm, a[1], &start) < 0) return val_null();
     Value it = vm_iter(vm, a[0]);
@@ -348,13 +388,23 @@ static Value b_reversed(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
         vm_push_root(vm, val_obj(keys));
         Value it = iter_new(vm, reversed_next, val_obj(keys), val_null(), keys->len - 1, 0);
         vm_pop_root(vm);
+        if (!val_is_null(it)) it.as.o->type = vm->t_dict_reversekeyiterator;
         return it;
     }
     if (val_is_null(type_special(vm, t, SP_GETITEM)) && t != vm->t_list && t != vm->t_tuple && t != vm->t_str)
         return vm_raise(vm, vm->e_TypeError, "'%s' object is not reversible", t->name->data);
     int64_t n = vm_len(vm, v);
     if (n < 0) return val_null();
-    return iter_new(vm, reversed_next, v, val_null(), n - 1, 0);
+    Value it = iter_new(vm, reversed_next, v, val_null(), n - 1, 0);
+    if (!val_is_null(it) && t == vm->t_list) it.as.o->type = vm->t_list_reverseiterator;
+    return it;
+}
+
+/* reversed(list): walks the live list from the end, as CPython's list_reverseiterator. */
+Value iter_reversed_list(VM *vm, Value list) {
+    Value it = iter_new(vm, reversed_next, list, val_null(), AS_LIST(list)->len - 1, 0);
+    if (!val_is_null(it)) it.as.o->type = vm->t_list_reverseiterator;
+    return it;
 }
 
 static Value callable_iter_next(VM *vm, IterObj *it) {
@@ -382,12 +432,19 @@ static Value b_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) 
 static Value b_next(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "next", argc, kw, 1, 2) < 0) return val_null();
     TypeObj *t = vm_type_of(vm, argv[0]);
-    if (t != vm->t_iterator && t != vm->t_generator && val_is_null(type_special(vm, t, SP_NEXT)))
+    if (t->layout != OBJ_LAYOUT_ITER && t != vm->t_generator && val_is_null(type_special(vm, t, SP_NEXT)))
         return vm_raise(vm, vm->e_TypeError, "'%s' object is not an iterator", t->name->data);
-    Value r = vm_next(vm, argv[0]);
+    Value ret = val_none();
+    Value r;
+    if (t == vm->t_generator) {
+        bool done;   /* a generator's return value travels in its StopIteration */
+        r = gen_resume(vm, (GenObj *)argv[0].as.o, val_none(), val_null(), &done, &ret);
+    } else {
+        r = vm_next(vm, argv[0]);
+    }
     if (!val_is_null(r) || !val_is_null(vm->exc)) return r;
     if (argc == 2) return argv[1];
-    return vm_raise_stop_iteration(vm, val_none());
+    return vm_raise_stop_iteration(vm, ret);
 }
 
 static Value iterator_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return argv[0]; }
@@ -397,16 +454,35 @@ static Value iterator_next(VM *vm, int argc, Value *argv, TupleObj *kw, NativeOb
     return vm_raise_stop_iteration(vm, val_none());
 }
 
+/* enumerate, zip, map, filter and reversed are types: calling one runs its __new__, which
+ * drops the class argument and builds the iterator (CPython's types of the same names). */
+static Value iter_type_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    NativeFn make = (NativeFn)fn->data;
+    return make(vm, argc - 1, argv + 1, kw, fn);
+}
+
 void iter_init(VM *vm) {
+#define X(f, s) vm->t_##f->trace = iter_trace;
+    ITER_TYPES(X)
+#undef X
     vm->t_iterator->trace = iter_trace;
     static const MethodDef it_methods[] = {
         {"__iter__", iterator_iter, NATIVEF_METHOD},
         {"__next__", iterator_next, NATIVEF_METHOD},
         {NULL}};
-    static const MethodDef builtins[] = {
-        {"enumerate", b_enumerate}, {"zip", b_zip}, {"map", b_map}, {"filter", b_filter},
-        {"reversed", b_reversed}, {"iter", b_iter}, {"next", b_next}, {NULL}};
+    static const MethodDef builtins[] = {{"iter", b_iter, ARITY_POS(1, 2)}, {"next", b_next, ARITY_POS(1, 2)}, {NULL}};
     if (type_add_methods(vm, vm->t_iterator, it_methods) < 0 ||
         dict_add_functions(vm, vm->builtins, builtins) < 0)
         EM_UNREACHABLE();
+    const struct { TypeObj *t; NativeFn make; uint32_t arity; } callable_types[] = {
+        {vm->t_enumerate, b_enumerate, 0}, {vm->t_zip, b_zip, 0}, {vm->t_map, b_map, 0},
+        {vm->t_filter, b_filter, ARITY_POS(2, 2)}, {vm->t_reversed, b_reversed, ARITY_POS(1, 1)}};
+    for (size_t i = 0; i < sizeof callable_types / sizeof callable_types[0]; i++) {
+        TypeObj *t = callable_types[i].t;
+        MethodDef defs[] = {
+            {"__new__", iter_type_new, NATIVEF_STATIC | callable_types[i].arity, (void *)callable_types[i].make}, {NULL}};
+        t->flags &= ~(uint32_t)TYPEF_ABSTRACT_NEW;
+        if (type_add_methods(vm, t, defs) < 0 || dict_set_str(vm, vm->builtins, t->name, val_obj(t)) < 0)
+            EM_UNREACHABLE();
+    }
 }

@@ -73,7 +73,9 @@ int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min
     }
     if (argc < min || argc > max) {
         /* methods count self; messages count only the script-visible arguments, as CPython */
-        if (min == max)
+        if (min == max && min == 1)
+            vm_raise(vm, vm->e_TypeError, "%s() takes exactly one argument (%d given)", fname, argc);
+        else if (min == max)
             vm_raise(vm, vm->e_TypeError, "%s() takes exactly %d argument%s (%d given)", fname,
                      min, min == 1 ? "" : "s", argc);
         else if (argc < min)
@@ -87,12 +89,63 @@ int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min
     return 0;
 }
 
+int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) {
+    uint32_t style = n->flags & ARITY_MASK;
+    if (!style) return 0;
+    char qual[160];
+    const char *name = n->name;
+    int given = argc;
+    if (n->flags & (NATIVEF_METHOD | NATIVEF_CLASSMETHOD) ||
+        ((n->flags & NATIVEF_STATIC) && strcmp(n->name, "__new__") == 0))
+        given--;   /* self, cls, or the class passed to __new__ */
+    /* constructors report under the type's name: "list expected at most 1 argument, got 2" */
+    bool ctor = strcmp(n->name, "__new__") == 0 || strcmp(n->name, "__init__") == 0;
+    if (ctor && n->owner) name = n->owner->name->data;
+    if (n->owner && (n->flags & (NATIVEF_METHOD | NATIVEF_CLASSMETHOD)) && !ctor)
+        snprintf(qual, sizeof qual, "%s.%s", n->owner->name->data, n->name);
+    else
+        snprintf(qual, sizeof qual, "%s", name);
+    bool meth_style = style == ARITY_NOARGS || style == ARITY_O;
+    if (kw && kw->len) {
+        vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", meth_style ? qual : name);
+        return -1;
+    }
+    if (style == ARITY_NOARGS) {
+        if (given == 0) return 0;
+        vm_raise(vm, vm->e_TypeError, "%s() takes no arguments (%d given)", qual, given);
+        return -1;
+    }
+    if (style == ARITY_O) {
+        if (given == 1) return 0;
+        vm_raise(vm, vm->e_TypeError, "%s() takes exactly one argument (%d given)", qual, given);
+        return -1;
+    }
+    int lo = (int)((n->flags >> 8) & 15), hi = (int)((n->flags >> 12) & 15);
+    if (hi == ARITY_MANY) hi = 1 << 20;
+    if (given >= lo && given <= hi) return 0;
+    int bound = given < lo ? lo : hi;
+    const char *s = bound == 1 ? "" : "s";
+    if (style == (3u << ARITY_SHIFT)) {   /* ARITY_POS */
+        if (lo == hi)
+            vm_raise(vm, vm->e_TypeError, "%s expected %d argument%s, got %d", name, bound, s, given);
+        else
+            vm_raise(vm, vm->e_TypeError, "%s expected %s %d argument%s, got %d", name,
+                     given < lo ? "at least" : "at most", bound, s, given);
+    } else {
+        vm_raise(vm, vm->e_TypeError, "%s() takes %s %d argument%s (%d given)", name,
+                 lo == hi ? "exactly" : given < lo ? "at least" : "at most", bound, s, given);
+    }
+    return -1;
+}
+
 int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw, int npos,
                       int nreq, const char *const *names, int nnames, Value *out) {
     for (int i = 0; i < nnames; i++) out[i] = val_null();
+    /* messages count only the caller's arguments, not self/cls */
+    int skip = nnames && (strcmp(names[0], "self") == 0 || strcmp(names[0], "cls") == 0) ? 1 : 0;
     if (argc > npos) {
-        vm_raise(vm, vm->e_TypeError, "%s() takes at most %d positional argument%s (%d given)",
-                 fname, npos, npos == 1 ? "" : "s", argc);
+        vm_raise(vm, vm->e_TypeError, "%s() takes at most %d argument%s (%d given)", fname, npos - skip,
+                 npos - skip == 1 ? "" : "s", argc - skip);
         return -1;
     }
     for (int i = 0; i < argc; i++) out[i] = argv[i];
@@ -109,7 +162,7 @@ int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj
         }
         if (!val_is_null(out[j])) {
             vm_raise(vm, vm->e_TypeError, "argument for %s() given by name ('%s') and position (%d)",
-                     fname, kn->data, j + 1);
+                     fname, kn->data, j + 1 - skip);
             return -1;
         }
         out[j] = argv[argc + k];
@@ -117,7 +170,7 @@ int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj
     for (int i = 0; i < nreq; i++) {
         if (val_is_null(out[i])) {
             vm_raise(vm, vm->e_TypeError, "%s() missing required argument '%s' (pos %d)", fname,
-                     names[i], i + 1);
+                     names[i], i + 1 - skip);
             return -1;
         }
     }

@@ -17,9 +17,27 @@
 typedef struct MethodDef {
     const char *name;
     NativeFn fn;
-    uint32_t flags;      /* NATIVEF_* (METHOD: receives self as argv[0]) */
+    uint32_t flags;      /* NATIVEF_* (METHOD: receives self as argv[0]) | an ARITY_* below */
     void *data;
 } MethodDef;
+
+/* Declared arity, checked by the call path (native_check_arity) before fn runs, with the
+ * message CPython gives for the same kind of function.  Counts exclude self (methods) and cls
+ * (a type's static __new__, which is reported under the type's name).  No ARITY: fn checks.
+ *   ARITY_NOARGS      METH_NOARGS   "list.copy() takes no arguments (1 given)"
+ *   ARITY_O           METH_O        "len() takes exactly one argument (0 given)"
+ *   ARITY_POS(lo, hi) clinic        "pop expected at most 1 argument, got 2"
+ *   ARITY_TUPLE(lo, hi) ParseTuple  "startswith() takes at least 1 argument (0 given)"
+ * hi = ARITY_MANY: no upper bound.  None of them accepts keyword arguments. */
+#define ARITY_SHIFT 4
+#define ARITY_MASK (7u << ARITY_SHIFT)
+#define ARITY_NOARGS (1u << ARITY_SHIFT)
+#define ARITY_O (2u << ARITY_SHIFT)
+#define ARITY_POS(lo, hi) ((3u << ARITY_SHIFT) | ((uint32_t)(lo) << 8) | ((uint32_t)(hi) << 12))
+#define ARITY_TUPLE(lo, hi) ((4u << ARITY_SHIFT) | ((uint32_t)(lo) << 8) | ((uint32_t)(hi) << 12))
+#define ARITY_MANY 15
+/* 0, or -1 + TypeError when argc/kw do not fit n's declared arity. */
+int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) EM_WUR;
 
 NativeObj *native_new(VM *vm, const char *name, NativeFn fn, void *data, uint32_t flags);
 /* A native function closing over a traced value (fn->payload inside the NativeFn). */
@@ -54,6 +72,7 @@ typedef struct NativeModuleDef {
 void vm_register_native_module(VM *vm, const char *name, NativeModuleInit init);
 /* A module object with __name__ set, not yet in sys.modules. */
 Value module_new(VM *vm, const char *name);
+void module_trace(VM *vm, Obj *o);
 
 /* Convenience: set a module attribute. */
 int module_set(VM *vm, Value module, const char *name, Value v) EM_WUR;

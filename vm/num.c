@@ -94,6 +94,10 @@ static int float_op(VM *vm, int op, double x, double y, Value *out) {
             return -1;
         }
         *out = val_float(pow(x, y));
+        if (isinf(out->as.f) && isfinite(x) && isfinite(y)) {
+            vm_raise(vm, vm->e_OverflowError, "(34, 'Numerical result out of range')");
+            return -1;
+        }
         return 1;
     default:
         return 0;
@@ -162,7 +166,7 @@ int num_binary(VM *vm, int op, Value a, Value b, Value *out) {
             return -1;
         }
         if (x == 0) { r = 0; break; }
-        if (y >= 63 || (x > 0 ? x > (INT64_MAX >> y) : x < (INT64_MIN >> y))) goto ovf;
+        if (y >= 64 || (x > 0 ? x > (INT64_MAX >> y) : x < (INT64_MIN >> y))) goto ovf;
         r = (int64_t)((uint64_t)x << y);
         break;
     case BINOP_RSHIFT:

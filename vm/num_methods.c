@@ -135,6 +135,62 @@ static Value float_as_integer_ratio(ARGS) {
     return t ? val_obj(t) : val_null();
 }
 
+/* The operator dunders of int and float (int.__add__, (1.5).__lt__, ...).  Operators on
+ * numbers never look these up (num_binary and num_compare come first); they exist for code
+ * that names them.  data: BinaryOp | NUM_REFLECTED, or a CompareOp + NUM_CMP. */
+enum { NUM_REFLECTED = 0x100, NUM_CMP = 0x200 };
+
+static Value num_binop_dunder(ARGS) {
+    if (native_check_args(vm, fn->name, argc, kw, 2, 2) < 0) return val_null();
+    intptr_t d = (intptr_t)fn->data;
+    /* int methods do not accept floats: int.__add__(1, 2.0) is NotImplemented */
+    if (!val_is_number(argv[1]) || (argv[0].tag != VAL_FLOAT && argv[1].tag == VAL_FLOAT))
+        return vm->not_implemented;
+    if (d & NUM_CMP) {
+        bool ok;
+        return val_bool(num_compare(argv[0], argv[1], (CompareOp)(d & 0xff), &ok));
+    }
+    Value a = argv[0], b = argv[1], out;
+    if (d & NUM_REFLECTED) {
+        a = argv[1];
+        b = argv[0];
+    }
+    int r = num_binary(vm, (int)(d & 0xff), a, b, &out);
+    if (r < 0) return val_null();
+    return r ? out : vm->not_implemented;
+}
+
+static Value num_unary_dunder(ARGS) {
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    return vm_unary_op(vm, (int)(intptr_t)fn->data, argv[0]);
+}
+
+static Value num_divmod_dunder(ARGS) {
+    if (native_check_args(vm, fn->name, argc, kw, 2, 2) < 0) return val_null();
+    if (!val_is_number(argv[1]) || (argv[0].tag != VAL_FLOAT && argv[1].tag == VAL_FLOAT))
+        return vm->not_implemented;
+    Value a = fn->data ? argv[1] : argv[0], b = fn->data ? argv[0] : argv[1], q, m;
+    if (num_binary(vm, BINOP_FLOOR_DIVIDE, a, b, &q) < 0) return val_null();
+    if (num_binary(vm, BINOP_REMAINDER, a, b, &m) < 0) return val_null();
+    extern TupleObj *tuple_pack(VM *, int, ...);
+    TupleObj *t = tuple_pack(vm, 2, q, m);
+    return t ? val_obj(t) : val_null();
+}
+
+#define NUM_BINOP(name, op) {"__" name "__", num_binop_dunder, NATIVEF_METHOD, (void *)(intptr_t)(op)}, \
+        {"__r" name "__", num_binop_dunder, NATIVEF_METHOD, (void *)(intptr_t)((op) | NUM_REFLECTED)}
+#define NUM_CMPOP(name, op) {"__" name "__", num_binop_dunder, NATIVEF_METHOD, (void *)(intptr_t)((op) | NUM_CMP)}
+#define NUM_COMMON_DUNDERS \
+    NUM_BINOP("add", BINOP_ADD), NUM_BINOP("sub", BINOP_SUBTRACT), NUM_BINOP("mul", BINOP_MULTIPLY), \
+    NUM_BINOP("truediv", BINOP_TRUE_DIVIDE), NUM_BINOP("floordiv", BINOP_FLOOR_DIVIDE), \
+    NUM_BINOP("mod", BINOP_REMAINDER), NUM_BINOP("pow", BINOP_POWER), \
+    NUM_CMPOP("eq", CMP_EQ), NUM_CMPOP("ne", CMP_NE), NUM_CMPOP("lt", CMP_LT), NUM_CMPOP("le", CMP_LE), \
+    NUM_CMPOP("gt", CMP_GT), NUM_CMPOP("ge", CMP_GE), \
+    {"__neg__", num_unary_dunder, NATIVEF_METHOD, (void *)(intptr_t)OP_UNARY_NEGATIVE}, \
+    {"__pos__", num_unary_dunder, NATIVEF_METHOD, (void *)(intptr_t)OP_UNARY_POSITIVE}, \
+    {"__divmod__", num_divmod_dunder, NATIVEF_METHOD, NULL}, \
+    {"__rdivmod__", num_divmod_dunder, NATIVEF_METHOD, (void *)1}
+
 static Value int_get_real(VM *vm, Value s, void *c) { return val_int(val_as_intlike(s)); }
 static Value int_get_imag(VM *vm, Value s, void *c) { return val_int(0); }
 static Value int_get_num(VM *vm, Value s, void *c) { return val_int(val_as_intlike(s)); }
@@ -149,19 +205,22 @@ void num_init_types(VM *vm) {
         {"__abs__", num_abs, NATIVEF_METHOD}, {"__repr__", num_repr, NATIVEF_METHOD},
         {"__bool__", num_bool, NATIVEF_METHOD}, {"__hash__", num_hash, NATIVEF_METHOD},
         {"__format__", num_format, NATIVEF_METHOD}, {"bit_length", int_bit_length, NATIVEF_METHOD},
-        {"conjugate", int_conjugate, NATIVEF_METHOD}, {NULL}};
+        {"conjugate", int_conjugate, NATIVEF_METHOD}, NUM_COMMON_DUNDERS,
+        NUM_BINOP("and", BINOP_AND), NUM_BINOP("or", BINOP_OR), NUM_BINOP("xor", BINOP_XOR),
+        NUM_BINOP("lshift", BINOP_LSHIFT), NUM_BINOP("rshift", BINOP_RSHIFT),
+        {"__invert__", num_unary_dunder, NATIVEF_METHOD, (void *)(intptr_t)OP_UNARY_INVERT}, {NULL}};
     static const GetSetDef igs[] = {
         {"real", int_get_real, NULL}, {"imag", int_get_imag, NULL}, {"numerator", int_get_num, NULL},
         {"denominator", int_get_den, NULL}, {NULL}};
     static const MethodDef fm[] = {
-        {"__new__", float_new, NATIVEF_STATIC}, {"__int__", num_int, NATIVEF_METHOD},
+        {"__new__", float_new, NATIVEF_STATIC | ARITY_POS(0, 1)}, {"__int__", num_int, NATIVEF_METHOD},
         {"__float__", num_float, NATIVEF_METHOD}, {"__abs__", num_abs, NATIVEF_METHOD},
         {"__repr__", num_repr, NATIVEF_METHOD}, {"__bool__", num_bool, NATIVEF_METHOD},
         {"__hash__", num_hash, NATIVEF_METHOD}, {"__format__", num_format, NATIVEF_METHOD},
         {"is_integer", float_is_integer, NATIVEF_METHOD},
-        {"as_integer_ratio", float_as_integer_ratio, NATIVEF_METHOD}, {NULL}};
+        {"as_integer_ratio", float_as_integer_ratio, NATIVEF_METHOD}, NUM_COMMON_DUNDERS, {NULL}};
     static const GetSetDef fgs[] = {{"real", float_get_real, NULL}, {"imag", float_get_imag, NULL}, {NULL}};
-    static const MethodDef bm[] = {{"__new__", bool_new, NATIVEF_STATIC}, {"__repr__", num_repr, NATIVEF_METHOD}, {NULL}};
+    static const MethodDef bm[] = {{"__new__", bool_new, NATIVEF_STATIC | ARITY_POS(0, 1)}, {"__repr__", num_repr, NATIVEF_METHOD}, {NULL}};
     if (type_add_methods(vm, vm->t_int, im) < 0 || type_add_getsets(vm, vm->t_int, igs) < 0 ||
         type_add_methods(vm, vm->t_float, fm) < 0 || type_add_getsets(vm, vm->t_float, fgs) < 0 ||
         type_add_methods(vm, vm->t_bool, bm) < 0)

@@ -82,7 +82,7 @@ Value object_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     return val_none();
 }
 
-static Value object_getattribute(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+Value object_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__getattribute__", argc, kw, 2, 2) < 0) return val_null();
     if (!val_is_str(vm, argv[1]))
         return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
@@ -452,7 +452,7 @@ void type_init_methods(VM *vm) {
         {"__hash__", object_hash, NATIVEF_METHOD},
         {"__setattr__", object_setattr_fn, NATIVEF_METHOD},
         {"__delattr__", object_delattr_fn, NATIVEF_METHOD},
-        {"__getattribute__", object_getattribute, NATIVEF_METHOD},
+        {"__getattribute__", object_getattribute_fn, NATIVEF_METHOD},
         {"__format__", object_format, NATIVEF_METHOD},
         {"__init_subclass__", object_init_subclass, NATIVEF_CLASSMETHOD},
         {"__dir__", object_dir, NATIVEF_METHOD},

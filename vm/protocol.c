@@ -125,6 +125,20 @@ Value vm_binary_op(VM *vm, int op, Value a, Value b) {
         if (list_extend(vm, AS_LIST(a), b) < 0) return val_null();
         return a;
     }
+    if (inplace && val_is_type(vm, a, vm->t_list) && base == BINOP_MULTIPLY && val_is_intlike(b)) {
+        /* lst *= n repeats in place (the list keeps its identity) */
+        ListObj *l = AS_LIST(a);
+        int64_t k = val_as_intlike(b), n = l->len;
+        if (k <= 0 || n == 0) {
+            l->len = 0;
+            return a;
+        }
+        if (k > (INT64_C(1) << 32) / n) return vm_no_memory(vm);
+        if (list_reserve(vm, l, n * k) < 0) return val_null();
+        for (int64_t i = 1; i < k; i++) memcpy(l->items + i * n, l->items, sizeof(Value) * (size_t)n);
+        l->len = n * k;
+        return a;
+    }
     r = seq_binary(vm, base, a, b, &out);
     if (r) return r < 0 ? val_null() : out;
     TypeObj *ta = vm_type_of(vm, a), *tb = vm_type_of(vm, b);
@@ -152,6 +166,16 @@ Value vm_binary_op(VM *vm, int op, Value a, Value b) {
     }
     if (base == BINOP_REMAINDER && val_is_type(vm, a, vm->t_str))
         return vm_raise(vm, vm->e_TypeError, "not all arguments converted during string formatting");
+    if (base == BINOP_MULTIPLY) {
+        /* sequence repetition by a non-integer */
+        TypeObj *seqs[] = {vm->t_list, vm->t_tuple, vm->t_str, vm->t_bytes};
+        for (int k = 0; k < 4; k++) {
+            if (vm_isinstance_type(vm, a, seqs[k]))
+                return vm_raise(vm, vm->e_TypeError, "can't multiply sequence by non-int of type '%s'", tb->name->data);
+            if (vm_isinstance_type(vm, b, seqs[k]))
+                return vm_raise(vm, vm->e_TypeError, "can't multiply sequence by non-int of type '%s'", ta->name->data);
+        }
+    }
     return vm_raise(vm, vm->e_TypeError, "unsupported operand type(s) for %s%s: '%s' and '%s'",
                     binop_symbol[base], inplace ? "=" : "", ta->name->data, tb->name->data);
 }
@@ -215,10 +239,12 @@ Value vm_compare(VM *vm, CompareOp op, Value a, Value b) {
     if (val_is_none(a) && val_is_none(b) && (op == CMP_EQ || op == CMP_NE)) return val_bool(op == CMP_EQ);
     if (vm_check_recursion(vm, " in comparison") < 0) return val_null();
     Value fa = type_special(vm, ta, cmp_special[op]);
-    Value fb = ta != tb ? type_special(vm, tb, cmp_special[cmp_reflect[op]]) : val_null();
+    /* the reflected method is tried for operands of the same type too (a > b falls back to
+     * b < a), as CPython's do_richcompare does */
+    Value fb = type_special(vm, tb, cmp_special[cmp_reflect[op]]);
     Value res = val_null();
     bool tried_b = false;
-    if (!val_is_null(fb) && type_is_subtype(tb, ta) && !val_identical(fa, fb)) {
+    if (!val_is_null(fb) && ta != tb && type_is_subtype(tb, ta) && !val_identical(fa, fb)) {
         res = call_dunder(vm, fb, b, a);
         tried_b = true;
         if (val_is_null(res) || !is_notimpl(vm, res)) goto done;
@@ -592,13 +618,13 @@ Value vm_iter(VM *vm, Value v) {
     TypeObj *t = vm_type_of(vm, v);
     Value it = iter_builtin(vm, v);
     if (!val_is_null(it) || !val_is_null(vm->exc)) return it;
-    if (t == vm->t_iterator || t == vm->t_generator) return v;
+    if (t->layout == OBJ_LAYOUT_ITER || t == vm->t_generator) return v;
     Value f = type_special(vm, t, SP_ITER);
     if (!val_is_null(f) && !val_is_none(f)) {
         Value r = vm_call_special(vm, v, SP_ITER, 0, NULL);
         if (val_is_null(r)) return r;
         TypeObj *rt = vm_type_of(vm, r);
-        if (rt != vm->t_iterator && rt != vm->t_generator && val_is_null(type_special(vm, rt, SP_NEXT)))
+        if (rt->layout != OBJ_LAYOUT_ITER && rt != vm->t_generator && val_is_null(type_special(vm, rt, SP_NEXT)))
             return vm_raise(vm, vm->e_TypeError, "iter() returned non-iterator of type '%s'", rt->name->data);
         return r;
     }
@@ -610,7 +636,7 @@ Value vm_iter(VM *vm, Value v) {
 Value vm_next(VM *vm, Value it) {
     if (it.tag == VAL_OBJ) {
         TypeObj *t = it.as.o->type;
-        if (t == vm->t_iterator) {
+        if (t->layout == OBJ_LAYOUT_ITER) {
             IterObj *io = (IterObj *)it.as.o;
             return io->next(vm, io);
         }

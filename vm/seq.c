@@ -161,7 +161,8 @@ int seq_index(VM *vm, Value key, int64_t n, const char *what, int64_t *out) {
     else if (vm_index(vm, key, &i) < 0) return -1;
     if (i < 0) i += n;
     if (i < 0 || i >= n) {
-        vm_raise(vm, vm->e_IndexError, "%s index out of range", what);
+        if (what) vm_raise(vm, vm->e_IndexError, "%s index out of range", what);
+        else vm_raise(vm, vm->e_IndexError, "index out of range");
         return -1;
     }
     *out = i;

@@ -24,7 +24,7 @@ int list_reserve(VM *vm, ListObj *l, int64_t cap) EM_WUR;
 int list_sort(VM *vm, ListObj *l, Value key, bool reverse) EM_WUR;
 
 /* Normalise an index for a sequence of length n (negative counts from the end); -1 + IndexError
- * with "<what> index out of range" if outside. */
+ * with "<what> index out of range" if outside ("index out of range" when what is NULL). */
 int seq_index(VM *vm, Value key, int64_t n, const char *what, int64_t *out) EM_WUR;
 /* slice.indices(n): start, stop, step and the number of elements selected. */
 int slice_indices(VM *vm, SliceObj *s, int64_t n, int64_t *start, int64_t *stop, int64_t *step,

@@ -288,17 +288,8 @@ static Value l_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) 
 }
 
 static Value l_reversed(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    ListObj *r = list_from_array(vm, LSELF->items, LSELF->len);
-    if (!r) return val_null();
-    for (int64_t i = 0, j = r->len - 1; i < j; i++, j--) {
-        Value t = r->items[i];
-        r->items[i] = r->items[j];
-        r->items[j] = t;
-    }
-    vm_push_root(vm, val_obj(r));
-    Value it = vm_iter(vm, val_obj(r));
-    vm_pop_root(vm);
-    return it;
+    extern Value iter_reversed_list(VM *, Value);
+    return iter_reversed_list(vm, argv[0]);
 }
 
 static Value l_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -541,6 +532,23 @@ static Value r_index(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     return val_int((val_as_intlike(argv[1]) - r->start) / r->step);
 }
 
+static Value r_count(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "range.count", argc, kw, 2, 2) < 0) return val_null();
+    if (val_is_intlike(argv[1])) {
+        int c = vm_contains(vm, argv[0], argv[1]);
+        return c < 0 ? val_null() : val_int(c);
+    }
+    /* other values count by equality, as for any sequence */
+    RangeObj *r = RSELF;
+    int64_t n = 0;
+    for (int64_t i = 0; i < r->len; i++) {
+        int eq = vm_eq(vm, val_int(r->start + i * r->step), argv[1]);
+        if (eq < 0) return val_null();
+        n += eq;
+    }
+    return val_int(n);
+}
+
 static Value r_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (!val_is_type(vm, argv[1], vm->t_range)) return vm->not_implemented;
     RangeObj *a = RSELF, *b = (RangeObj *)argv[1].as.o;
@@ -625,7 +633,7 @@ void seq_init_types(VM *vm) {
         {"__eq__", fnc, NATIVEF_METHOD, (void *)CMP_EQ}, {"__ne__", fnc, NATIVEF_METHOD, (void *)CMP_NE}, \
         {"__gt__", fnc, NATIVEF_METHOD, (void *)CMP_GT}, {"__ge__", fnc, NATIVEF_METHOD, (void *)CMP_GE}
     static const MethodDef lm[] = {
-        {"__new__", l_new, NATIVEF_STATIC}, {"__init__", l_init, NATIVEF_METHOD},
+        {"__new__", l_new, NATIVEF_STATIC}, {"__init__", l_init, NATIVEF_METHOD | ARITY_POS(0, 1)},
         {"__getitem__", l_getitem, NATIVEF_METHOD}, {"__setitem__", l_setitem, NATIVEF_METHOD},
         {"__delitem__", l_delitem, NATIVEF_METHOD}, {"__len__", l_len, NATIVEF_METHOD},
         {"__contains__", l_contains, NATIVEF_METHOD}, {"__iter__", l_iter, NATIVEF_METHOD},
@@ -633,29 +641,29 @@ void seq_init_types(VM *vm) {
         {"__add__", l_add, NATIVEF_METHOD}, {"__iadd__", l_iadd, NATIVEF_METHOD},
         {"__mul__", l_mul, NATIVEF_METHOD}, {"__rmul__", l_mul, NATIVEF_METHOD},
         {"__imul__", l_imul, NATIVEF_METHOD}, CMPS(l_cmp),
-        {"append", l_append, NATIVEF_METHOD}, {"extend", l_extend, NATIVEF_METHOD},
-        {"insert", l_insert, NATIVEF_METHOD}, {"pop", l_pop, NATIVEF_METHOD},
-        {"remove", l_remove, NATIVEF_METHOD}, {"index", l_index, NATIVEF_METHOD},
-        {"count", l_count, NATIVEF_METHOD}, {"clear", l_clear, NATIVEF_METHOD},
-        {"copy", l_copy, NATIVEF_METHOD}, {"reverse", l_reverse, NATIVEF_METHOD},
+        {"append", l_append, NATIVEF_METHOD | ARITY_O}, {"extend", l_extend, NATIVEF_METHOD | ARITY_O},
+        {"insert", l_insert, NATIVEF_METHOD | ARITY_POS(2, 2)}, {"pop", l_pop, NATIVEF_METHOD | ARITY_POS(0, 1)},
+        {"remove", l_remove, NATIVEF_METHOD | ARITY_O}, {"index", l_index, NATIVEF_METHOD | ARITY_POS(1, 3)},
+        {"count", l_count, NATIVEF_METHOD | ARITY_O}, {"clear", l_clear, NATIVEF_METHOD | ARITY_NOARGS},
+        {"copy", l_copy, NATIVEF_METHOD | ARITY_NOARGS}, {"reverse", l_reverse, NATIVEF_METHOD | ARITY_NOARGS},
         {"sort", l_sort, NATIVEF_METHOD}, {NULL}};
     static const MethodDef tm[] = {
-        {"__new__", t_new, NATIVEF_STATIC}, {"__getitem__", t_getitem, NATIVEF_METHOD},
+        {"__new__", t_new, NATIVEF_STATIC | ARITY_POS(0, 1)}, {"__getitem__", t_getitem, NATIVEF_METHOD},
         {"__len__", t_len, NATIVEF_METHOD}, {"__contains__", t_contains, NATIVEF_METHOD},
         {"__iter__", t_iter, NATIVEF_METHOD}, {"__repr__", t_repr, NATIVEF_METHOD},
         {"__hash__", t_hash, NATIVEF_METHOD}, {"__add__", t_add, NATIVEF_METHOD},
         {"__getnewargs__", t_getnewargs, NATIVEF_METHOD}, CMPS(t_cmp),
-        {"index", t_index, NATIVEF_METHOD}, {"count", t_count, NATIVEF_METHOD}, {NULL}};
+        {"index", t_index, NATIVEF_METHOD | ARITY_POS(1, 3)}, {"count", t_count, NATIVEF_METHOD | ARITY_O}, {NULL}};
     static const MethodDef rm[] = {
-        {"__new__", r_new, NATIVEF_STATIC}, {"__len__", r_len, NATIVEF_METHOD},
+        {"__new__", r_new, NATIVEF_STATIC | ARITY_POS(1, 3)}, {"__len__", r_len, NATIVEF_METHOD},
         {"__getitem__", r_getitem, NATIVEF_METHOD}, {"__repr__", r_repr, NATIVEF_METHOD},
         {"__contains__", r_contains, NATIVEF_METHOD}, {"__eq__", r_eq, NATIVEF_METHOD},
-        {"index", r_index, NATIVEF_METHOD}, {NULL}};
+        {"index", r_index, NATIVEF_METHOD | ARITY_O}, {"count", r_count, NATIVEF_METHOD | ARITY_O}, {NULL}};
     static const GetSetDef rgs[] = {
         {"start", r_get_start, NULL}, {"stop", r_get_stop, NULL}, {"step", r_get_step, NULL}, {NULL}};
     static const MethodDef slm[] = {
-        {"__new__", sl_new, NATIVEF_STATIC}, {"__repr__", sl_repr, NATIVEF_METHOD},
-        {"indices", sl_indices, NATIVEF_METHOD}, {"__eq__", sl_eq, NATIVEF_METHOD}, {NULL}};
+        {"__new__", sl_new, NATIVEF_STATIC | ARITY_POS(1, 3)}, {"__repr__", sl_repr, NATIVEF_METHOD},
+        {"indices", sl_indices, NATIVEF_METHOD | ARITY_O}, {"__eq__", sl_eq, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef slgs[] = {
         {"start", sl_get_start, NULL}, {"stop", sl_get_stop, NULL}, {"step", sl_get_step, NULL}, {NULL}};
     if (type_add_methods(vm, vm->t_list, lm) < 0 || dict_set_c(vm, vm->t_list->dict, "__hash__", val_none()) < 0 ||

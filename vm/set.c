@@ -740,25 +740,26 @@ void set_init_type(VM *vm) {
     ts->finalize = tf->finalize = set_finalize;
     ts->alloc = tf->alloc = set_alloc;
     static const MethodDef common[] = {
-        {"__new__", s_new, NATIVEF_STATIC}, {"copy", s_copy, NATIVEF_METHOD},
+        {"__new__", s_new, NATIVEF_STATIC}, {"copy", s_copy, NATIVEF_METHOD | ARITY_NOARGS},
         {"union", s_union, NATIVEF_METHOD}, {"intersection", s_intersection, NATIVEF_METHOD},
-        {"difference", s_difference, NATIVEF_METHOD}, {"symmetric_difference", s_symdiff, NATIVEF_METHOD},
-        {"issubset", s_issubset, NATIVEF_METHOD}, {"issuperset", s_issuperset, NATIVEF_METHOD},
-        {"isdisjoint", s_isdisjoint, NATIVEF_METHOD}, {"__len__", s_len, NATIVEF_METHOD},
+        {"difference", s_difference, NATIVEF_METHOD}, {"symmetric_difference", s_symdiff, NATIVEF_METHOD | ARITY_O},
+        {"issubset", s_issubset, NATIVEF_METHOD | ARITY_O}, {"issuperset", s_issuperset, NATIVEF_METHOD | ARITY_O},
+        {"isdisjoint", s_isdisjoint, NATIVEF_METHOD | ARITY_O}, {"__len__", s_len, NATIVEF_METHOD},
         {"__contains__", s_contains, NATIVEF_METHOD}, {"__iter__", s_iter, NATIVEF_METHOD},
         {"__repr__", s_repr, NATIVEF_METHOD}, {"__eq__", s_eq, NATIVEF_METHOD}, {"__ne__", s_ne, NATIVEF_METHOD},
         {"__le__", s_le, NATIVEF_METHOD}, {"__ge__", s_ge, NATIVEF_METHOD}, {"__lt__", s_lt, NATIVEF_METHOD},
         {"__gt__", s_gt, NATIVEF_METHOD}, {"__or__", s_or, NATIVEF_METHOD}, {"__and__", s_and, NATIVEF_METHOD},
         {"__sub__", s_sub, NATIVEF_METHOD}, {"__xor__", s_xor, NATIVEF_METHOD}, {NULL}};
     static const MethodDef mutable[] = {
-        {"__init__", s_init, NATIVEF_METHOD}, {"add", s_add, NATIVEF_METHOD},
-        {"discard", s_discard, NATIVEF_METHOD}, {"remove", s_remove, NATIVEF_METHOD},
-        {"pop", s_pop, NATIVEF_METHOD}, {"clear", s_clear, NATIVEF_METHOD},
+        {"__init__", s_init, NATIVEF_METHOD | ARITY_POS(0, 1)}, {"add", s_add, NATIVEF_METHOD | ARITY_O},
+        {"discard", s_discard, NATIVEF_METHOD | ARITY_O}, {"remove", s_remove, NATIVEF_METHOD | ARITY_O},
+        {"pop", s_pop, NATIVEF_METHOD | ARITY_NOARGS}, {"clear", s_clear, NATIVEF_METHOD | ARITY_NOARGS},
         {"update", s_update, NATIVEF_METHOD}, {"difference_update", s_difference_update, NATIVEF_METHOD},
         {"intersection_update", s_intersection_update, NATIVEF_METHOD},
         {"__ior__", s_ior, NATIVEF_METHOD}, {"__iand__", s_iand, NATIVEF_METHOD},
         {"__isub__", s_isub, NATIVEF_METHOD}, {"__ixor__", s_ixor, NATIVEF_METHOD}, {NULL}};
-    static const MethodDef frozen[] = {{"__hash__", s_hash, NATIVEF_METHOD}, {NULL}};
+    static const MethodDef frozen[] = {
+        {"__new__", s_new, NATIVEF_STATIC | ARITY_POS(0, 1)}, {"__hash__", s_hash, NATIVEF_METHOD}, {NULL}};
     if (type_add_methods(vm, ts, common) < 0 || type_add_methods(vm, ts, mutable) < 0 ||
         type_add_methods(vm, tf, common) < 0 || type_add_methods(vm, tf, frozen) < 0 ||
         dict_set_c(vm, ts->dict, "__hash__", val_none()) < 0)

@@ -8,6 +8,7 @@
 
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/unicode.h"
 
 /* ---- UTF-8 ---------------------------------------------------------------------------- */
 
@@ -240,16 +241,6 @@ Value vm_intern(VM *vm, const char *s) {
 
 /* ---- repr ----------------------------------------------------------------------------- */
 
-static bool cp_printable(uint32_t c) {
-    /* CPython's str.isprintable for the ranges scripts meet: controls and a few separators are
-     * not printable; everything else (letters of all scripts, symbols) is. */
-    if (c < 0x20 || c == 0x7F) return false;
-    if (c >= 0x80 && c < 0xA0) return false;
-    if (c == 0xAD) return false;
-    if (c == 0x2028 || c == 0x2029) return false;
-    if (c >= 0xD800 && c < 0xE000) return false;
-    return true;
-}
 
 static void repr_body(StrBuf *b, const char *s, int64_t len, char quote, bool is_bytes) {
     int64_t pos = 0;
@@ -264,7 +255,7 @@ static void repr_body(StrBuf *b, const char *s, int64_t len, char quote, bool is
         else if (c == '\r') sb_adds(b, "\\r");
         else if (c == '\t') sb_adds(b, "\\t");
         else if (c < 0x20 || c == 0x7F || (is_bytes && c >= 0x80)) sb_printf(b, "\\x%02x", c);
-        else if (!is_bytes && !cp_printable(c)) {
+        else if (!is_bytes && !uni_is_printable(c)) {
             if (c < 0x100) sb_printf(b, "\\x%02x", c);
             else if (c < 0x10000) sb_printf(b, "\\u%04x", c);
             else sb_printf(b, "\\U%08x", c);
@@ -297,7 +288,7 @@ BytesObj *bytes_new(VM *vm, const uint8_t *data, int64_t len) {
     if (!o) return NULL;
     o->len = len;
     o->hash = -1;
-    if (len) memcpy(o->data, data, (size_t)len);
+    if (len && data) memcpy(o->data, data, (size_t)len);
     o->data[len] = 0;
     return o;
 }

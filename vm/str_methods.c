@@ -2,6 +2,7 @@
  * slicing by code point, searching, splitting and joining, case mapping (ASCII and Latin-1),
  * padding, str.format and %-formatting, comparisons and hashing. */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
+#include "vm/unicode.h"
 
 #define SSELF AS_STR(argv[0])
 
@@ -202,11 +204,7 @@ static Value s_endswith(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
 
 /* ---- split / join / strip ----------------------------------------------------------------------- */
 
-static bool is_space_cp(uint32_t c) {
-    return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f) || c == 0x85 || c == 0xa0 ||
-           c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
-           c == 0x205f || c == 0x3000;
-}
+static bool is_space_cp(uint32_t c) { return uni_is_space(c); }
 
 static Value split_common(VM *vm, int argc, Value *argv, TupleObj *kw, bool right) {
     static const char *const names[] = {"self", "sep", "maxsplit"};
@@ -473,25 +471,13 @@ static Value s_removesuffix(VM *vm, int argc, Value *argv, TupleObj *kw, NativeO
 
 /* ---- case and classification -------------------------------------------------------------- */
 
-static uint32_t cp_upper(uint32_t c) {
-    if (c >= 'a' && c <= 'z') return c - 32;
-    if ((c >= 0xe0 && c <= 0xfe && c != 0xf7)) return c - 32;
-    if (c >= 0x3b1 && c <= 0x3c9 && c != 0x3c2) return c - 32;
-    if (c >= 0x430 && c <= 0x44f) return c - 32;
-    return c;
-}
-static uint32_t cp_lower(uint32_t c) {
-    if (c >= 'A' && c <= 'Z') return c + 32;
-    if ((c >= 0xc0 && c <= 0xde && c != 0xd7)) return c + 32;
-    if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2) return c + 32;
-    if (c >= 0x410 && c <= 0x42f) return c + 32;
-    return c;
-}
-static bool cp_is_upper(uint32_t c) { return cp_lower(c) != c; }
-static bool cp_is_lower(uint32_t c) { return cp_upper(c) != c || c == 0xdf; }
-static bool cp_is_alpha(uint32_t c) { return cp_is_upper(c) || cp_is_lower(c) || (c >= 0xaa && c != 0xd7 && c != 0xf7 && c > 0x100); }
-static bool cp_is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+static bool cp_is_upper(uint32_t c) { return uni_is_upper(c); }
+static bool cp_is_lower(uint32_t c) { return uni_is_lower(c); }
+static bool cp_is_alpha(uint32_t c) { return uni_is_alpha(c); }
+static bool cp_is_digit(uint32_t c) { return uni_is_digit(c); }
 
+/* The case methods map each character through Unicode's full mappings ("ß".upper() == "SS").
+ * title()/capitalize() put the first cased letter of a word in titlecase, as CPython. */
 enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_TITLE, CASE_CAPITALIZE };
 static Value map_case(VM *vm, StrObj *s, int mode) {
     StrBuf b;
@@ -499,18 +485,24 @@ static Value map_case(VM *vm, StrObj *s, int mode) {
     int64_t pos = 0;
     bool prev_cased = false, first = true;
     while (pos < s->len) {
-        uint32_t c = utf8_decode(s->data, s->len, &pos), r = c;
+        uint32_t c = utf8_decode(s->data, s->len, &pos);
+        unsigned out[3];
+        int n = 1;
         switch (mode) {
-        case CASE_UPPER: r = cp_upper(c); break;
-        case CASE_LOWER: r = cp_lower(c); break;
-        case CASE_SWAP: r = cp_is_upper(c) ? cp_lower(c) : cp_upper(c); break;
-        case CASE_TITLE: r = prev_cased ? cp_lower(c) : cp_upper(c); break;
-        case CASE_CAPITALIZE: r = first ? cp_upper(c) : cp_lower(c); break;
+        case CASE_UPPER: n = uni_to_upper(c, out); break;
+        case CASE_LOWER: n = uni_to_lower(c, out); break;
+        case CASE_SWAP:
+            n = uni_is_upper(c) ? uni_to_lower(c, out) : uni_is_lower(c) ? uni_to_upper(c, out) : (out[0] = c, 1);
+            break;
+        case CASE_TITLE: n = prev_cased ? uni_to_lower(c, out) : uni_to_title(c, out); break;
+        case CASE_CAPITALIZE: n = first ? uni_to_title(c, out) : uni_to_lower(c, out); break;
         }
-        prev_cased = cp_is_alpha(c);
+        prev_cased = uni_is_cased(c);
         first = false;
-        char tmp[4];
-        sb_add(&b, tmp, utf8_encode(r, tmp));
+        for (int i = 0; i < n; i++) {
+            char tmp[4];
+            sb_add(&b, tmp, utf8_encode(out[i], tmp));
+        }
     }
     return sval(sb_finish(vm, &b));
 }
@@ -528,11 +520,15 @@ static Value all_of(StrObj *s, CpPred p) {
         if (!p(utf8_decode(s->data, s->len, &pos))) return val_bool(false);
     return val_bool(true);
 }
-static bool p_alnum(uint32_t c) { return cp_is_alpha(c) || cp_is_digit(c); }
-static bool p_printable(uint32_t c) { return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0); }
+static bool p_printable(uint32_t c) { return uni_is_printable(c); }
+static bool p_decimal(uint32_t c) { return uni_is_decimal(c); }
+static bool p_numeric(uint32_t c) { return uni_is_numeric(c); }
+static bool p_alnum_full(uint32_t c) { return uni_is_alpha(c) || uni_is_decimal(c) || uni_is_digit(c) || uni_is_numeric(c); }
 static Value s_isdigit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_digit); }
+static Value s_isdecimal(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_decimal); }
+static Value s_isnumeric(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_numeric); }
 static Value s_isalpha(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_alpha); }
-static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum); }
+static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum_full); }
 static Value s_isspace(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, is_space_cp); }
 static Value s_isprintable(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     return SSELF->len == 0 ? val_bool(true) : all_of(SSELF, p_printable);
@@ -556,8 +552,7 @@ static Value s_isidentifier(VM *vm, int argc, Value *argv, TupleObj *kw, NativeO
     bool first = true;
     while (pos < s->len) {
         uint32_t c = utf8_decode(s->data, s->len, &pos);
-        bool ok = c == '_' || cp_is_alpha(c) || c >= 0x80 || (!first && cp_is_digit(c));
-        if (!ok) return val_bool(false);
+        if (!(first ? uni_is_xid_start(c) : uni_is_xid_continue(c))) return val_bool(false);
         first = false;
     }
     return val_bool(true);
@@ -802,6 +797,130 @@ static Value s_format(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 
 /* ---- %-formatting (printf style) -------------------------------------------------------------- */
 
+enum { PF_LJUST = 1, PF_SIGN = 2, PF_BLANK = 4, PF_ALT = 8, PF_ZERO = 16 };
+
+/* Lay out sign + prefix + body in width: left-justified, zero-filled after the sign (numbers),
+ * or right-justified with spaces; width counts code points. */
+static void pct_pad(StrBuf *b, int flags, int64_t width, const char *sign, const char *prefix, const char *body,
+                    int64_t blen, bool numeric) {
+    int64_t len = (int64_t)strlen(sign) + (int64_t)strlen(prefix) + utf8_count(body, blen);
+    int64_t pad = width > len ? width - len : 0;
+    if (!(flags & PF_LJUST) && !((flags & PF_ZERO) && numeric))
+        for (int64_t k = 0; k < pad; k++) sb_addc(b, ' ');
+    sb_adds(b, sign);
+    sb_adds(b, prefix);
+    if (!(flags & PF_LJUST) && (flags & PF_ZERO) && numeric)
+        for (int64_t k = 0; k < pad; k++) sb_addc(b, '0');
+    sb_add(b, body, blen);
+    if (flags & PF_LJUST)
+        for (int64_t k = 0; k < pad; k++) sb_addc(b, ' ');
+}
+
+/* One conversion of "%[flags][width][.prec]type" with CPython's rules.  0 or -1. */
+static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64_t prec, Value arg) {
+    char buf[512];
+    const char *sign = "";
+    switch (type) {
+    case 's': case 'r': case 'a': case 'c': {
+        Value conv;
+        if (type == 'c') {
+            if (val_is_intlike(arg)) {
+                int64_t cp = val_as_intlike(arg);
+                if (cp < 0 || cp > 0x10FFFF) {
+                    vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
+                    return -1;
+                }
+                int n = utf8_encode((uint32_t)cp, buf);
+                pct_pad(b, flags, width, "", "", buf, n, false);
+                return 0;
+            }
+            if (!val_is_str(vm, arg) || AS_STR(arg)->ncp != 1) {
+                vm_raise(vm, vm->e_TypeError, "%%c requires int or char");
+                return -1;
+            }
+            conv = arg;
+            prec = -1;
+        } else {
+            conv = type == 's' ? vm_str(vm, arg) : type == 'r' ? vm_repr(vm, arg) : vm_ascii(vm, arg);
+            if (val_is_null(conv)) return -1;
+        }
+        StrObj *t = AS_STR(conv);
+        int64_t n = prec >= 0 && prec < t->ncp ? str_byte_offset(t, prec) : t->len;
+        pct_pad(b, flags, width, "", "", t->data, n, false);
+        return 0;
+    }
+    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
+        int64_t v;
+        bool integral = type != 'd' && type != 'i' && type != 'u';
+        if (val_is_intlike(arg)) {
+            v = val_as_intlike(arg);
+        } else if (arg.tag == VAL_FLOAT && !integral) {
+            double d = arg.as.f;
+            if (isnan(d) || isinf(d) || d >= 9.3e18 || d <= -9.3e18) {
+                vm_raise(vm, isnan(d) ? vm->e_ValueError : vm->e_OverflowError,
+                         isnan(d) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
+                return -1;
+            }
+            v = (int64_t)d;
+        } else if (!val_is_null(type_special(vm, vm_type_of(vm, arg), SP_INDEX))) {
+            if (vm_index(vm, arg, &v) < 0) return -1;
+        } else {
+            if (integral)
+                vm_raise(vm, vm->e_TypeError, "%%%c format: an integer is required, not %s", type, vm_type_name(vm, arg));
+            else
+                vm_raise(vm, vm->e_TypeError, "%%%c format: a real number is required, not %s", type,
+                         vm_type_name(vm, arg));
+            return -1;
+        }
+        uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        sign = v < 0 ? "-" : (flags & PF_SIGN) ? "+" : (flags & PF_BLANK) ? " " : "";
+        const char *prefix = "";
+        int n;
+        if (type == 'x' || type == 'X') {
+            n = snprintf(buf, sizeof buf, type == 'x' ? "%llx" : "%llX", (unsigned long long)mag);
+            if (flags & PF_ALT) prefix = type == 'x' ? "0x" : "0X";
+        } else if (type == 'o') {
+            n = snprintf(buf, sizeof buf, "%llo", (unsigned long long)mag);
+            if (flags & PF_ALT) prefix = "0o";
+        } else {
+            n = snprintf(buf, sizeof buf, "%llu", (unsigned long long)mag);
+        }
+        if (prec > n && prec < 400) {   /* precision: at least that many digits */
+            memmove(buf + (prec - n), buf, (size_t)n + 1);
+            memset(buf, '0', (size_t)(prec - n));
+            n = (int)prec;
+        }
+        pct_pad(b, flags, width, sign, prefix, buf, n, true);
+        return 0;
+    }
+    case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': {
+        double d;
+        if (!val_is_number(arg) && val_is_null(type_special(vm, vm_type_of(vm, arg), SP_FLOAT)) &&
+            val_is_null(type_special(vm, vm_type_of(vm, arg), SP_INDEX))) {
+            vm_raise(vm, vm->e_TypeError, "must be real number, not %s", vm_type_name(vm, arg));
+            return -1;
+        }
+        if (vm_to_double(vm, arg, &d) < 0) return -1;
+        if (prec < 0) prec = 6;
+        if (prec > 300) prec = 300;
+        sign = signbit(d) && !isnan(d) ? "-" : (flags & PF_SIGN) ? "+" : (flags & PF_BLANK) ? " " : "";
+        double a = fabs(d);
+        bool upper = type == 'E' || type == 'F' || type == 'G';
+        if (isnan(d) || isinf(d)) {
+            snprintf(buf, sizeof buf, "%s", isnan(d) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf"));
+        } else {
+            char cf[16];
+            snprintf(cf, sizeof cf, "%%%s.*%c", (flags & PF_ALT) ? "#" : "", type);
+            snprintf(buf, sizeof buf, cf, (int)prec, a);
+        }
+        pct_pad(b, flags, width, sign, "", buf, (int64_t)strlen(buf), true);
+        return 0;
+    }
+    default:
+        return 1;   /* the caller reports the unsupported character */
+    }
+}
+
 static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     StrObj *f = SSELF;
     Value args = argv[1];
@@ -811,44 +930,67 @@ static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (val_is_type(vm, args, vm->t_tuple)) {
         items = AS_TUPLE(args)->items;
         nargs = AS_TUPLE(args)->len;
-    } else if (val_is_obj(args) && vm_isinstance_type(vm, args, vm->t_dict)) {
-        is_map = true;
+    } else if (val_is_obj(args) && !val_is_str(vm, args) &&
+               !val_is_null(type_special(vm, vm_type_of(vm, args), SP_GETITEM))) {
+        is_map = true;   /* "%(name)s" % mapping; the mapping also counts as the single argument */
     }
     StrBuf b;
     sb_init(&b);
     int64_t ai = 0;
+    bool used_key = false;
     for (int64_t i = 0; i < f->len; i++) {
         char c = f->data[i];
         if (c != '%') {
             sb_addc(&b, c);
             continue;
         }
+        int64_t start = i;
         if (++i >= f->len) goto incomplete;
         Value arg;
-        if (f->data[i] == '%') {
-            sb_addc(&b, '%');
-            continue;
-        }
         Value key = val_null();
         if (f->data[i] == '(') {
-            int64_t j = ++i;
-            while (i < f->len && f->data[i] != ')') i++;
+            int64_t j = ++i, depth = 1;
+            while (i < f->len && depth) {
+                if (f->data[i] == '(') depth++;
+                else if (f->data[i] == ')') depth--;
+                if (depth) i++;
+            }
+            if (i >= f->len) {
+                sb_free(&b);
+                return vm_raise(vm, vm->e_ValueError, "incomplete format key");
+            }
+            if (!is_map) {
+                sb_free(&b);
+                return vm_raise(vm, vm->e_TypeError, "format requires a mapping");
+            }
             StrObj *k = str_new(vm, f->data + j, i - j);
             if (!k) goto fail;
             key = val_obj(k);
+            used_key = true;
             i++;
         }
-        /* flags, width, precision → a Python format spec */
-        char spec[64];
-        int sl = 0;
-        char flags[8] = "";
-        int nf = 0;
-        while (i < f->len && strchr("-+ #0", f->data[i]) && nf < 6) flags[nf++] = f->data[i++];
-        flags[nf] = 0;
+        int flags = 0;
+        for (; i < f->len; i++) {
+            char fc = f->data[i];
+            if (fc == '-') flags |= PF_LJUST;
+            else if (fc == '+') flags |= PF_SIGN;
+            else if (fc == ' ') flags |= PF_BLANK;
+            else if (fc == '#') flags |= PF_ALT;
+            else if (fc == '0') flags |= PF_ZERO;
+            else break;
+        }
         int64_t width = -1, prec = -1;
         if (i < f->len && f->data[i] == '*') {
             if (ai >= nargs) goto notenough;
-            if (vm_index(vm, items[ai++], &width) < 0) goto fail;
+            if (!val_is_intlike(items[ai])) {
+                sb_free(&b);
+                return vm_raise(vm, vm->e_TypeError, "* wants int");
+            }
+            width = val_as_intlike(items[ai++]);
+            if (width < 0) {
+                flags |= PF_LJUST;
+                width = -width;
+            }
             i++;
         } else {
             while (i < f->len && isdigit((unsigned char)f->data[i])) width = (width < 0 ? 0 : width * 10) + (f->data[i++] - '0');
@@ -856,62 +998,46 @@ static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
         if (i < f->len && f->data[i] == '.') {
             i++;
             prec = 0;
-            while (i < f->len && isdigit((unsigned char)f->data[i])) prec = prec * 10 + (f->data[i++] - '0');
+            if (i < f->len && f->data[i] == '*') {
+                if (ai >= nargs) goto notenough;
+                if (!val_is_intlike(items[ai])) {
+                    sb_free(&b);
+                    return vm_raise(vm, vm->e_TypeError, "* wants int");
+                }
+                prec = val_as_intlike(items[ai++]);
+                i++;
+            } else {
+                while (i < f->len && isdigit((unsigned char)f->data[i])) prec = prec * 10 + (f->data[i++] - '0');
+            }
         }
         if (i >= f->len) goto incomplete;
         char type = f->data[i];
+        if (type == '%' && i == start + 1) {   /* only "%%" is a literal percent sign */
+            sb_addc(&b, '%');
+            continue;
+        }
         if (!val_is_null(key)) {
             vm_push_root(vm, key);
             arg = vm_getitem(vm, args, key);
             vm_pop_root(vm);
             if (val_is_null(arg)) goto fail;
         } else {
-            if (is_map && nargs == 1) {
-                arg = args;
-                ai = 1;
-            } else {
-                if (ai >= nargs) goto notenough;
-                arg = items[ai++];
-            }
+            if (ai >= nargs) goto notenough;
+            arg = items[ai++];
         }
-        if (strchr(flags, '-')) spec[sl++] = '<';
-        else if (strchr(flags, '0') && type != 's' && type != 'r') sl += snprintf(spec + sl, sizeof spec - sl, "0=");
-        if (strchr(flags, '+')) spec[sl++] = '+';
-        else if (strchr(flags, ' ')) spec[sl++] = ' ';
-        if (strchr(flags, '#')) spec[sl++] = '#';
-        if (width >= 0) sl += snprintf(spec + sl, sizeof spec - sl, "%lld", (long long)width);
-        if (prec >= 0) sl += snprintf(spec + sl, sizeof spec - sl, ".%lld", (long long)prec);
-        Value conv = arg;
-        char t = type;
-        switch (type) {
-        case 's': conv = vm_str(vm, arg); t = 0; break;
-        case 'r': conv = vm_repr(vm, arg); t = 0; break;
-        case 'a': conv = vm_ascii(vm, arg); t = 0; break;
-        case 'd': case 'i': case 'u':
-            t = 'd';
-            if (arg.tag == VAL_FLOAT) conv = val_int((int64_t)arg.as.f);
-            else if (!val_is_intlike(arg)) {
-                sb_free(&b);
-                return vm_raise(vm, vm->e_TypeError, "%%%c format: a real number is required, not %s", type, vm_type_name(vm, arg));
-            }
-            break;
-        case 'x': case 'X': case 'o': case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'c': break;
-        default:
-            sb_free(&b);
-            return vm_raise(vm, vm->e_ValueError, "unsupported format character '%c' (0x%x) at index %lld", type, type, (long long)i);
-        }
-        if (val_is_null(conv)) goto fail;
-        if (t) spec[sl++] = t;
-        spec[sl] = 0;
-        if (t && strchr("eEfFgG", t) && val_is_intlike(conv)) conv = val_float((double)val_as_intlike(conv));
-        vm_push_root(vm, conv);
-        StrObj *sp = str_from_c(vm, spec);
-        Value r = sp ? vm_format(vm, conv, val_obj(sp)) : val_null();
+        vm_push_root(vm, arg);
+        int r = pct_one(vm, &b, type, flags, width, prec, arg);
         vm_pop_root(vm);
-        if (val_is_null(r)) goto fail;
-        sb_add_str(&b, AS_STR(r));
+        if (r < 0) goto fail;
+        if (r > 0) {
+            sb_free(&b);
+            if ((unsigned char)type < 0x80)
+                return vm_raise(vm, vm->e_ValueError, "unsupported format character '%c' (0x%x) at index %lld", type,
+                                type, (long long)i);
+            return vm_raise(vm, vm->e_ValueError, "unsupported format character at index %lld", (long long)i);
+        }
     }
-    if (ai < nargs && !is_map) {
+    if (ai < nargs && !is_map && !used_key) {
         sb_free(&b);
         return vm_raise(vm, vm->e_TypeError, "not all arguments converted during string formatting");
     }
@@ -927,96 +1053,7 @@ fail:
     return val_null();
 }
 
-/* ---- bytes ---------------------------------------------------------------------------------------- */
-
-#define BSELF ((BytesObj *)argv[0].as.o)
-static Value b_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    static const char *const names[] = {"cls", "source", "encoding", "errors"};
-    Value a[4];
-    if (native_parse_args(vm, "bytes", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
-    if (val_is_null(a[1])) return val_obj(bytes_new(vm, NULL, 0));
-    if (val_is_str(vm, a[1])) {
-        if (val_is_null(a[2])) return vm_raise(vm, vm->e_TypeError, "string argument without an encoding");
-        StrObj *s = AS_STR(a[1]);
-        BytesObj *b = bytes_new(vm, (const uint8_t *)s->data, s->len);
-        return b ? val_obj(b) : val_null();
-    }
-    if (val_is_intlike(a[1])) {
-        int64_t n = val_as_intlike(a[1]);
-        if (n < 0) return vm_raise(vm, vm->e_ValueError, "negative count");
-        BytesObj *b = bytes_new(vm, NULL, n);
-        if (b) memset(b->data, 0, (size_t)n);
-        return b ? val_obj(b) : val_null();
-    }
-    ListObj *l = vm_list_from_iterable(vm, a[1]);
-    if (!l) return val_null();
-    vm_push_root(vm, val_obj(l));
-    BytesObj *b = bytes_new(vm, NULL, l->len);
-    for (int64_t i = 0; b && i < l->len; i++) {
-        int64_t x;
-        if (vm_index(vm, l->items[i], &x) < 0) { b = NULL; break; }
-        if (x < 0 || x > 255) {
-            vm_raise(vm, vm->e_ValueError, "bytes must be in range(0, 256)");
-            b = NULL;
-            break;
-        }
-        b->data[i] = (uint8_t)x;
-    }
-    vm_pop_root(vm);
-    return b ? val_obj(b) : val_null();
-}
-static Value b_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return sval(bytes_repr(vm, BSELF)); }
-static Value b_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(BSELF->len); }
-static Value b_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    BytesObj *b = BSELF;
-    if (val_is_type(vm, argv[1], vm->t_slice)) {
-        int64_t start, stop, step, n;
-        if (slice_indices(vm, (SliceObj *)argv[1].as.o, b->len, &start, &stop, &step, &n) < 0) return val_null();
-        BytesObj *r = bytes_new(vm, NULL, n);
-        if (!r) return val_null();
-        for (int64_t i = 0; i < n; i++) r->data[i] = BSELF->data[start + i * step];
-        return val_obj(r);
-    }
-    int64_t i;
-    if (seq_index(vm, argv[1], b->len, "index", &i) < 0) return val_null();
-    return val_int(b->data[i]);
-}
-static Value b_decode(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    BytesObj *b = BSELF;
-    /* validate UTF-8 */
-    for (int64_t i = 0; i < b->len;) {
-        uint8_t c = b->data[i];
-        int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-        bool ok = extra >= 0 && i + extra < b->len + (extra == 0);
-        for (int k = 1; ok && k <= extra; k++) ok = i + k < b->len && (b->data[i + k] & 0xC0) == 0x80;
-        if (!ok)
-            return vm_raise(vm, vm->e_UnicodeDecodeError,
-                            "'utf-8' codec can't decode byte 0x%02x in position %lld: invalid start byte", c, (long long)i);
-        i += extra + 1;
-    }
-    return sval(str_new(vm, (const char *)b->data, b->len));
-}
-static Value b_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!val_is_type(vm, argv[1], vm->t_bytes)) return vm->not_implemented;
-    BytesObj *a = BSELF, *c = (BytesObj *)argv[1].as.o;
-    return val_bool(a->len == c->len && memcmp(a->data, c->data, (size_t)a->len) == 0);
-}
-static Value b_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    return val_int(hash_bytes(BSELF->data, BSELF->len));
-}
-static Value b_add(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!val_is_type(vm, argv[1], vm->t_bytes)) return vm->not_implemented;
-    BytesObj *a = BSELF, *c = (BytesObj *)argv[1].as.o;
-    BytesObj *r = bytes_new(vm, NULL, a->len + c->len);
-    if (!r) return val_null();
-    memcpy(r->data, BSELF->data, (size_t)a->len);
-    memcpy(r->data + a->len, ((BytesObj *)argv[1].as.o)->data, (size_t)c->len);
-    return val_obj(r);
-}
-static Value b_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern Value iter_builtin(VM *, Value);
-    return iter_builtin(vm, argv[0]);
-}
+void bytes_init_type(VM *vm);
 
 void str_init_types(VM *vm) {
 #define SCMP {"__lt__", s_cmp, NATIVEF_METHOD, (void *)CMP_LT}, {"__le__", s_cmp, NATIVEF_METHOD, (void *)CMP_LE}, \
@@ -1029,30 +1066,26 @@ void str_init_types(VM *vm) {
         {"__iter__", s_iter, NATIVEF_METHOD}, {"__add__", s_add, NATIVEF_METHOD}, {"__mul__", s_mul, NATIVEF_METHOD},
         {"__rmul__", s_mul, NATIVEF_METHOD}, {"__mod__", s_mod, NATIVEF_METHOD},
         {"__format__", s_format_m, NATIVEF_METHOD}, SCMP,
-        {"find", s_find, NATIVEF_METHOD}, {"rfind", s_rfind, NATIVEF_METHOD}, {"index", s_index, NATIVEF_METHOD},
-        {"rindex", s_rindex, NATIVEF_METHOD}, {"count", s_count, NATIVEF_METHOD},
-        {"startswith", s_startswith, NATIVEF_METHOD}, {"endswith", s_endswith, NATIVEF_METHOD},
+        {"find", s_find, NATIVEF_METHOD | ARITY_TUPLE(1, 3)}, {"rfind", s_rfind, NATIVEF_METHOD | ARITY_TUPLE(1, 3)}, {"index", s_index, NATIVEF_METHOD | ARITY_TUPLE(1, 3)},
+        {"rindex", s_rindex, NATIVEF_METHOD | ARITY_TUPLE(1, 3)}, {"count", s_count, NATIVEF_METHOD | ARITY_TUPLE(1, 3)},
+        {"startswith", s_startswith, NATIVEF_METHOD | ARITY_TUPLE(1, 3)}, {"endswith", s_endswith, NATIVEF_METHOD | ARITY_TUPLE(1, 3)},
         {"split", s_split, NATIVEF_METHOD}, {"rsplit", s_rsplit, NATIVEF_METHOD},
-        {"splitlines", s_splitlines, NATIVEF_METHOD}, {"join", s_join, NATIVEF_METHOD},
-        {"strip", s_strip, NATIVEF_METHOD}, {"lstrip", s_lstrip, NATIVEF_METHOD}, {"rstrip", s_rstrip, NATIVEF_METHOD},
-        {"replace", s_replace, NATIVEF_METHOD}, {"partition", s_partition, NATIVEF_METHOD},
-        {"rpartition", s_rpartition, NATIVEF_METHOD}, {"removeprefix", s_removeprefix, NATIVEF_METHOD},
-        {"removesuffix", s_removesuffix, NATIVEF_METHOD}, {"upper", s_upper, NATIVEF_METHOD},
-        {"lower", s_lower, NATIVEF_METHOD}, {"casefold", s_lower, NATIVEF_METHOD},
-        {"swapcase", s_swapcase, NATIVEF_METHOD}, {"title", s_title, NATIVEF_METHOD},
-        {"capitalize", s_capitalize, NATIVEF_METHOD}, {"isdigit", s_isdigit, NATIVEF_METHOD},
-        {"isdecimal", s_isdigit, NATIVEF_METHOD}, {"isnumeric", s_isdigit, NATIVEF_METHOD},
-        {"isalpha", s_isalpha, NATIVEF_METHOD}, {"isalnum", s_isalnum, NATIVEF_METHOD},
-        {"isspace", s_isspace, NATIVEF_METHOD}, {"isupper", s_isupper, NATIVEF_METHOD},
-        {"islower", s_islower, NATIVEF_METHOD}, {"isidentifier", s_isidentifier, NATIVEF_METHOD},
-        {"isprintable", s_isprintable, NATIVEF_METHOD}, {"ljust", s_ljust, NATIVEF_METHOD},
-        {"rjust", s_rjust, NATIVEF_METHOD}, {"center", s_center, NATIVEF_METHOD}, {"zfill", s_zfill, NATIVEF_METHOD},
+        {"splitlines", s_splitlines, NATIVEF_METHOD}, {"join", s_join, NATIVEF_METHOD | ARITY_O},
+        {"strip", s_strip, NATIVEF_METHOD | ARITY_POS(0, 1)}, {"lstrip", s_lstrip, NATIVEF_METHOD | ARITY_POS(0, 1)}, {"rstrip", s_rstrip, NATIVEF_METHOD | ARITY_POS(0, 1)},
+        {"replace", s_replace, NATIVEF_METHOD | ARITY_POS(2, 3)}, {"partition", s_partition, NATIVEF_METHOD | ARITY_O},
+        {"rpartition", s_rpartition, NATIVEF_METHOD | ARITY_O}, {"removeprefix", s_removeprefix, NATIVEF_METHOD | ARITY_O},
+        {"removesuffix", s_removesuffix, NATIVEF_METHOD | ARITY_O}, {"upper", s_upper, NATIVEF_METHOD | ARITY_NOARGS},
+        {"lower", s_lower, NATIVEF_METHOD | ARITY_NOARGS}, {"casefold", s_lower, NATIVEF_METHOD | ARITY_NOARGS},
+        {"swapcase", s_swapcase, NATIVEF_METHOD | ARITY_NOARGS}, {"title", s_title, NATIVEF_METHOD | ARITY_NOARGS},
+        {"capitalize", s_capitalize, NATIVEF_METHOD | ARITY_NOARGS}, {"isdigit", s_isdigit, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isalpha", s_isalpha, NATIVEF_METHOD | ARITY_NOARGS}, {"isalnum", s_isalnum, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isspace", s_isspace, NATIVEF_METHOD | ARITY_NOARGS}, {"isupper", s_isupper, NATIVEF_METHOD | ARITY_NOARGS},
+        {"islower", s_islower, NATIVEF_METHOD | ARITY_NOARGS}, {"isidentifier", s_isidentifier, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isprintable", s_isprintable, NATIVEF_METHOD | ARITY_NOARGS}, {"ljust", s_ljust, NATIVEF_METHOD | ARITY_POS(1, 2)},
+        {"rjust", s_rjust, NATIVEF_METHOD | ARITY_POS(1, 2)}, {"center", s_center, NATIVEF_METHOD | ARITY_POS(1, 2)}, {"zfill", s_zfill, NATIVEF_METHOD | ARITY_O},
         {"expandtabs", s_expandtabs, NATIVEF_METHOD}, {"encode", s_encode, NATIVEF_METHOD},
         {"format", s_format, NATIVEF_METHOD}, {NULL}};
-    static const MethodDef bm[] = {
-        {"__new__", b_new, NATIVEF_STATIC}, {"__repr__", b_repr, NATIVEF_METHOD}, {"__len__", b_len, NATIVEF_METHOD},
-        {"__getitem__", b_getitem, NATIVEF_METHOD}, {"__eq__", b_eq, NATIVEF_METHOD},
-        {"__hash__", b_hash, NATIVEF_METHOD}, {"__add__", b_add, NATIVEF_METHOD},
-        {"__iter__", b_iter, NATIVEF_METHOD}, {"decode", b_decode, NATIVEF_METHOD}, {NULL}};
-    if (type_add_methods(vm, vm->t_str, sm) < 0 || type_add_methods(vm, vm->t_bytes, bm) < 0) EM_UNREACHABLE();
+    if (type_add_methods(vm, vm->t_str, sm) < 0) EM_UNREACHABLE();
+    bytes_init_type(vm);
 }

@@ -251,7 +251,7 @@ static TupleObj *c3_mro(VM *vm, TypeObj *t, TupleObj *bases) {
         if (!chosen) {
             StrBuf b;
             sb_init(&b);
-            sb_adds(&b, "Cannot create a consistent method resolution order (MRO) for bases ");
+            sb_adds(&b, "Cannot create a consistent method resolution\norder (MRO) for bases ");
             for (int64_t i = 0; i < nb; i++) {
                 if (i) sb_adds(&b, ", ");
                 sb_add_str(&b, ((TypeObj *)bases->items[i].as.o)->name);
@@ -326,8 +326,14 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         }
         TypeObj *bt = (TypeObj *)b.as.o;
         if (!(bt->flags & TYPEF_BASETYPE)) {
-            vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type",
-                     bt->name->data);
+            /* int, float, str and bytes values have no room for a subclass's attributes:
+             * CPython allows these subclasses, Ember does not */
+            if (bt == vm->t_int || bt == vm->t_float || bt == vm->t_str || bt == vm->t_bytes)
+                vm_raise(vm, vm->e_NotImplementedError, "subclassing '%s' is not supported",
+                         bt->name->data);
+            else
+                vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type",
+                         bt->name->data);
             goto fail;
         }
         for (int64_t j = 0; j < i; j++)
@@ -386,6 +392,10 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
     if (!val_is_null(mod)) t->module = mod;
     if (val_is_null(dict_get_c(vm, t->dict, "__doc__")) &&
         dict_set_c(vm, t->dict, "__doc__", val_none()) < 0)
+        goto fail_t;
+    /* a class that defines __eq__ but not __hash__ is unhashable */
+    if (!val_is_null(dict_get_c(vm, t->dict, "__eq__")) && val_is_null(dict_get_c(vm, t->dict, "__hash__")) &&
+        dict_set_c(vm, t->dict, "__hash__", val_none()) < 0)
         goto fail_t;
     /* __new__ is a static method, __init_subclass__ and __class_getitem__ class methods */
     static const struct { const char *name; bool cls; } implicit[] = {

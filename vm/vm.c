@@ -71,6 +71,9 @@ static void make_types(VM *vm) {
         {&vm->t_dict_keys, "dict_keys", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_dict_values, "dict_values", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_dict_items, "dict_items", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
+#define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
+        ITER_TYPES(X)
+#undef X
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         const TypeSpec *s = &specs[i];

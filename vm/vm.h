@@ -76,7 +76,19 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(weakref, "weakref") X(ellipsis, "ellipsis") X(notimplemented, "NotImplementedType") \
     X(iterator, "iterator") X(defaultdict, "defaultdict") X(ordereddict, "OrderedDict") \
     X(getset, "getset_descriptor") X(dict_keys, "dict_keys") X(dict_values, "dict_values") \
-    X(dict_items, "dict_items")
+    X(dict_items, "dict_items") ITER_TYPES(X)
+
+/* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
+ * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
+#define ITER_TYPES(X) \
+    X(list_iterator, "list_iterator") X(list_reverseiterator, "list_reverseiterator") \
+    X(tuple_iterator, "tuple_iterator") X(str_iterator, "str_ascii_iterator") \
+    X(range_iterator, "range_iterator") X(dict_keyiterator, "dict_keyiterator") \
+    X(dict_valueiterator, "dict_valueiterator") X(dict_itemiterator, "dict_itemiterator") \
+    X(dict_reversekeyiterator, "dict_reversekeyiterator") X(set_iterator, "set_iterator") \
+    X(bytes_iterator, "bytes_iterator") X(str_uiterator, "str_iterator") \
+    X(callable_iterator, "callable_iterator") X(enumerate, "enumerate") X(zip, "zip") X(map, "map") \
+    X(filter, "filter") X(reversed, "reversed")
 
 typedef struct TempRoots {
     Value *v;
@@ -163,6 +175,9 @@ Value vm_raise(VM *vm, TypeObj *type, const char *fmt, ...) __attribute__((forma
 Value vm_raise_value(VM *vm, Value exc);      /* exc: instance or class */
 Value vm_raise_str(VM *vm, TypeObj *type, StrObj *msg);
 Value vm_raise_key_error(VM *vm, Value key);
+/* ImportError (or a subclass) with its name and path attributes (either may be NULL). */
+Value vm_raise_import_error(VM *vm, TypeObj *type, const char *name, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 Value vm_raise_stop_iteration(VM *vm, Value value);
 Value vm_no_memory(VM *vm);
 bool vm_exc_matches(VM *vm, TypeObj *type);   /* pending exception is an instance of type */

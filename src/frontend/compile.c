@@ -463,8 +463,9 @@ static void call_exit_with_nones(Compiler *c) {
 static void unwind_fblock(Compiler *c, FBlock *fb, bool preserve_tos) {
     switch (fb->kind) {
     case FB_WHILE_LOOP:
-        return;
+    case FB_EXCEPTION_HANDLER:        /* the HANDLER_CLEANUP inside it pops the except state */
     case FB_EXCEPTION_GROUP_HANDLER:
+        return;
     case FB_TRY_EXCEPT:
         comp_emit(c, OP_POP_BLOCK, 0);
         return;
@@ -503,11 +504,6 @@ static void unwind_fblock(Compiler *c, FBlock *fb, bool preserve_tos) {
             comp_nameop(c, fb->datum, AST_STORE);
             comp_nameop(c, fb->datum, AST_DEL);
         }
-        return;
-    case FB_EXCEPTION_HANDLER:
-        if (preserve_tos) comp_emit(c, OP_SWAP, 2);
-        comp_emit(c, OP_POP_BLOCK, 0);
-        comp_emit(c, OP_POP_EXCEPT, 0);
         return;
     case FB_POP_VALUE:
         if (preserve_tos) comp_emit(c, OP_SWAP, 2);

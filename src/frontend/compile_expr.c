@@ -299,19 +299,24 @@ void comp_call_args(Compiler *c, const AstExpr *call, int already) {
         comp_emit(c, OP_CALL, (uint32_t)(already + (int)args->count + (int)kws->count));
         return;
     }
-    /* f(*args, **kwargs): positional arguments into a tuple, keywords into a dict */
-    comp_emit(c, OP_BUILD_LIST, (uint32_t)already);
-    for (size_t i = 0; i < args->count; i++) {
-        const AstExpr *a = args->items[i];
-        if (a->kind == AST_EXPR_STARRED) {
-            comp_expr(c, a->v.Starred.value);
-            comp_emit(c, OP_LIST_EXTEND, 1);
-        } else {
-            comp_expr(c, a);
-            comp_emit(c, OP_LIST_APPEND, 1);
+    /* f(*args, **kwargs): positional arguments into a tuple, keywords into a dict; a lone
+     * f(*it) passes `it` itself and CALL_FUNCTION_EX makes the tuple (CPython 3.11) */
+    if (already == 0 && args->count == 1 && args->items[0]->kind == AST_EXPR_STARRED) {
+        comp_expr(c, args->items[0]->v.Starred.value);
+    } else {
+        comp_emit(c, OP_BUILD_LIST, (uint32_t)already);
+        for (size_t i = 0; i < args->count; i++) {
+            const AstExpr *a = args->items[i];
+            if (a->kind == AST_EXPR_STARRED) {
+                comp_expr(c, a->v.Starred.value);
+                comp_emit(c, OP_LIST_EXTEND, 1);
+            } else {
+                comp_expr(c, a);
+                comp_emit(c, OP_LIST_APPEND, 1);
+            }
         }
+        comp_emit(c, OP_LIST_TO_TUPLE, 0);
     }
-    comp_emit(c, OP_LIST_TO_TUPLE, 0);
     uint32_t flags = 0;
     if (kws->count) {
         comp_emit(c, OP_BUILD_MAP, 0);

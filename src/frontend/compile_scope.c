@@ -18,6 +18,7 @@ typedef struct Sym {
     const char *name;
     int flags;
     int order;       /* first-seen order, for varnames */
+    int decl_line, decl_col;   /* the global/nonlocal statement, for errors found later */
 } Sym;
 
 struct CScope {
@@ -82,6 +83,7 @@ static Sym *add_sym(CScope *s, const char *name, int flags) {
         y->name = name;
         y->flags = 0;
         y->order = s->next_order++;
+        y->decl_line = y->decl_col = 0;
     }
     y->flags |= flags;
     return y;
@@ -278,7 +280,11 @@ static void declare_global(Walker *w, const AstStmt *s, const char *name, bool n
     }
     if (nonlocal && w->cur->kind == SK_MODULE)
         set_error(w, s->lineno, s->col_offset, "nonlocal declaration not allowed at module level%s", "");
-    add_sym(w->cur, name, nonlocal ? F_NONLOCAL : F_GLOBAL);
+    Sym *d = add_sym(w->cur, name, nonlocal ? F_NONLOCAL : F_GLOBAL);
+    if (!d->decl_line) {
+        d->decl_line = s->lineno;
+        d->decl_col = s->col_offset + 1;
+    }
 }
 
 static void visit_stmt(Walker *w, const AstStmt *s) {
@@ -452,8 +458,8 @@ static void resolve(ScopeTable *t, CScope *s) {
                     char buf[256];
                     snprintf(buf, sizeof buf, "no binding for nonlocal '%s' found", name);
                     t->error = strdup(buf);
-                    t->err_line = 1;
-                    t->err_col = 1;
+                    t->err_line = y->decl_line ? y->decl_line : 1;
+                    t->err_col = y->decl_line ? y->decl_col : 1;
                 }
                 continue;
             }

@@ -5,6 +5,7 @@
  * what makes line numbers and error columns agree with CPython's).  Errors use CPython's
  * messages and positions; see lexer.h for which ones are raised eagerly. */
 #include "src/frontend/lexer.h"
+#include "vm/unicode.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,40 +17,9 @@
 #define MAXLEVEL 200
 #define TABSIZE 8
 
-typedef struct UnicodeRange {
-    unsigned lo, hi;
-} UnicodeRange;
-#include "src/frontend/unicode_tables.inc"
-
-static bool in_ranges(const UnicodeRange *r, size_t n, unsigned cp) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (cp < r[mid].lo) hi = mid;
-        else if (cp > r[mid].hi) lo = mid + 1;
-        else return true;
-    }
-    return false;
-}
-
-#define NRANGES(a) (sizeof(a) / sizeof((a)[0]))
-
-bool lex_is_xid_start(unsigned cp) {
-    if (cp < 0x80) return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
-    return in_ranges(xid_start_ranges, NRANGES(xid_start_ranges), cp);
-}
-
-bool lex_is_xid_continue(unsigned cp) {
-    if (cp < 0x80)
-        return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_' ||
-               (cp >= '0' && cp <= '9');
-    return in_ranges(xid_continue_ranges, NRANGES(xid_continue_ranges), cp);
-}
-
-bool lex_is_printable(unsigned cp) {
-    if (cp < 0x80) return cp >= 0x20 && cp < 0x7F;
-    return in_ranges(printable_ranges, NRANGES(printable_ranges), cp);
-}
+bool lex_is_xid_start(unsigned cp) { return uni_is_xid_start(cp); }
+bool lex_is_xid_continue(unsigned cp) { return uni_is_xid_continue(cp); }
+bool lex_is_printable(unsigned cp) { return uni_is_printable(cp); }
 
 int lex_utf8_decode(const unsigned char *s, size_t n, unsigned *cp) {
     if (n == 0) return 0;

@@ -97,7 +97,7 @@ const char *lex_line_nl(const Lexer *lx, int lineno, size_t *len_out);
 const char *lex_token_name(TokenKind kind);     /* "NAME", "LPAR", "KW_IF", ... */
 const char *lex_token_spelling(TokenKind kind); /* "name", "(", "if", ... */
 
-/* Unicode classification used for identifiers and repr (tables from unicode_tables.inc). */
+/* Unicode classification used for identifiers and repr (vm/unicode.h). */
 bool lex_is_xid_start(unsigned cp);
 bool lex_is_xid_continue(unsigned cp);
 bool lex_is_printable(unsigned cp);

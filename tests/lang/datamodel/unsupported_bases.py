@@ -1,0 +1,16 @@
+# Ember-specific (recorded with --ember): int, float, str and bytes values are unboxed or
+# immutable C layouts, so subclassing them raises NotImplementedError at the class statement
+# (CPython accepts these classes).  Types CPython itself refuses keep CPython's TypeError.
+for base in (int, float, str, bytes):
+    try:
+        class Sub(base):
+            pass
+    except NotImplementedError as e:
+        print("NotImplementedError:", e)
+try:
+    class B(bool):
+        pass
+except TypeError as e:
+    print("TypeError:", e)
+class Name(str):
+    pass

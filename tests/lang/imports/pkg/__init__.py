@@ -1,0 +1,3 @@
+print("init pkg", __name__)
+PKG_LEVEL = "pkg attr"
+from . import leaf

@@ -1,0 +1,3 @@
+print("init leaf", __name__)
+def where():
+    return __name__

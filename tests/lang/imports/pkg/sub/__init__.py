@@ -1,0 +1,2 @@
+from ..leaf import where as leaf_where
+SUB = "sub attr"

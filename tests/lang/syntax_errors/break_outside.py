@@ -1,0 +1,2 @@
+# Syntax error: break outside (message and position checked against CPython 3.11; recorded with --ember).
+break

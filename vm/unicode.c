@@ -1,0 +1,93 @@
+/* vm/unicode.c — lookups in the generated Unicode range tables (vm/unicode_tables.inc). */
+#include "vm/unicode.h"
+
+#include <stddef.h>
+
+typedef struct UnicodeRange {
+    unsigned lo, hi;
+} UnicodeRange;
+typedef struct CaseMapping {
+    unsigned cp;
+    unsigned n;
+    unsigned out[3];
+} CaseMapping;
+#include "vm/unicode_tables.inc"
+
+static bool in_ranges(const UnicodeRange *r, size_t n, unsigned cp) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < r[mid].lo) hi = mid;
+        else if (cp > r[mid].hi) lo = mid + 1;
+        else return true;
+    }
+    return false;
+}
+
+#define NRANGES(a) (sizeof(a) / sizeof((a)[0]))
+
+bool uni_is_xid_start(unsigned cp) {
+    if (cp < 0x80) return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
+    return in_ranges(xid_start_ranges, NRANGES(xid_start_ranges), cp);
+}
+
+bool uni_is_xid_continue(unsigned cp) {
+    if (cp < 0x80)
+        return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_' || (cp >= '0' && cp <= '9');
+    return in_ranges(xid_continue_ranges, NRANGES(xid_continue_ranges), cp);
+}
+
+bool uni_is_printable(unsigned cp) {
+    if (cp < 0x80) return cp >= 0x20 && cp < 0x7F;
+    return in_ranges(printable_ranges, NRANGES(printable_ranges), cp);
+}
+
+#define RANGE_PRED(fn, table, ascii)                                  \
+    bool fn(unsigned cp) {                                            \
+        if (cp < 0x80) return (ascii);                                \
+        return in_ranges(table, NRANGES(table), cp);                  \
+    }
+RANGE_PRED(uni_is_alpha, alpha_ranges, (cp | 32) >= 'a' && (cp | 32) <= 'z')
+RANGE_PRED(uni_is_decimal, decimal_ranges, cp >= '0' && cp <= '9')
+RANGE_PRED(uni_is_digit, digit_ranges, cp >= '0' && cp <= '9')
+RANGE_PRED(uni_is_numeric, numeric_ranges, cp >= '0' && cp <= '9')
+RANGE_PRED(uni_is_space, space_ranges, cp == ' ' || (cp >= 9 && cp <= 13) || (cp >= 0x1c && cp <= 0x1f))
+RANGE_PRED(uni_is_lower, lower_ranges, cp >= 'a' && cp <= 'z')
+RANGE_PRED(uni_is_upper, upper_ranges, cp >= 'A' && cp <= 'Z')
+RANGE_PRED(uni_is_cased, cased_ranges, (cp | 32) >= 'a' && (cp | 32) <= 'z')
+
+static int case_map(const CaseMapping *m, size_t n, unsigned cp, unsigned out[3]) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < m[mid].cp) hi = mid;
+        else if (cp > m[mid].cp) lo = mid + 1;
+        else {
+            for (unsigned i = 0; i < m[mid].n; i++) out[i] = m[mid].out[i];
+            return (int)m[mid].n;
+        }
+    }
+    out[0] = cp;
+    return 1;
+}
+
+int uni_to_upper(unsigned cp, unsigned out[3]) {
+    if (cp < 0x80) {
+        out[0] = cp >= 'a' && cp <= 'z' ? cp - 32 : cp;
+        return 1;
+    }
+    return case_map(upper_map, NRANGES(upper_map), cp, out);
+}
+
+int uni_to_lower(unsigned cp, unsigned out[3]) {
+    if (cp < 0x80) {
+        out[0] = cp >= 'A' && cp <= 'Z' ? cp + 32 : cp;
+        return 1;
+    }
+    return case_map(lower_map, NRANGES(lower_map), cp, out);
+}
+
+int uni_to_title(unsigned cp, unsigned out[3]) {
+    if (cp < 0x80) return uni_to_upper(cp, out);
+    return case_map(title_map, NRANGES(title_map), cp, out);
+}
