@@ -668,7 +668,8 @@ dispatch_switch:
         SYNC();
         Value meth, self;
         if (vm_load_method(vm, o, NAME(oparg), &meth, &self) < 0) goto error;
-        if (!val_is_null(meth) && cslot && !attr_cache_fill_method(vm, o.as.o->type, NAME(oparg), c)) c->key1 = 0;
+        if (!val_is_null(meth) && cslot && o.tag == VAL_OBJ && !attr_cache_fill_method(vm, o.as.o->type, NAME(oparg), c))
+            c->key1 = 0;
         SET_TOP(meth);
         PUSH(self);
         DISPATCH();
