@@ -832,7 +832,7 @@ static Value m_split(ARGS) {
             op = TENSOR_OP_SPLIT_WITH_SIZES;
             args.ints = sizes;
             args.n_ints = (int32_t)n;
-        } else if (torch_int_arg(vm, a[1], op == TENSOR_OP_CHUNK ? "chunks" : "split_size", &args.step) < 0) {
+        } else if (torch_int_arg(vm, a[1], op == TENSOR_OP_CHUNK ? "chunks" : "split_size", &args.start) < 0) {
             return val_null();
         }
     }
