@@ -183,6 +183,24 @@ int tensor_op_run(TensorOp op, Tensor *const *inputs, int n_inputs, const Tensor
 int tensor_op_infer(TensorOp op, const TensorMeta *const *inputs, int n_inputs, const TensorOpArgs *args,
                     TensorMeta *outputs, int max_outputs) TENSOR_MUST_CHECK;
 
+/* ---- meta mode and the op observer ------------------------------------------------------------- */
+
+/* Meta mode (the tracer's fake tensors): ops compute output metadata and allocate outputs
+ * without running kernels (views still alias; in-place ops return their input; random ops draw
+ * nothing).  Returns the previous setting. */
+bool tensor_set_meta_mode(bool on);
+bool tensor_meta_mode(void);
+/* Called after every top-level op (tensor_op_run, or ag_op_run, not the ops they run inside)
+ * with its inputs, args and outputs (borrowed).  One observer; NULL removes it. */
+typedef void (*TensorOpObserver)(void *ctx, TensorOp op, Tensor *const *inputs, int n_inputs,
+                                 const TensorOpArgs *args, Tensor *const *outputs, int n_outputs);
+void tensor_set_op_observer(TensorOpObserver fn, void *ctx);
+/* Bracket a composite entry point (ag_op_run) so the ops inside it are not reported; leave
+ * reports op when the outermost bracket closes (n < 0: failed, not reported). */
+void tensor_op_enter(void);
+void tensor_op_leave(TensorOp op, Tensor *const *inputs, int n_inputs, const TensorOpArgs *args,
+                     Tensor *const *outputs, int n);
+
 /* ---- lifetime, identity, observers ------------------------------------------------------------ */
 
 void tensor_incref(Tensor *t);

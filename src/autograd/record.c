@@ -157,7 +157,18 @@ fail:
 
 /* ---- the entry point -------------------------------------------------------------------------------- */
 
+static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out);
+
+/* The observer (ember/tensor.h) sees this call as one op, not the kernels it runs. */
 int ag_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    tensor_op_enter();
+    int n = op_run_recorded(op, in, n_in, a, out, n_out);
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    tensor_op_leave(op, in, n_in, a ? a : &defaults, out, n);
+    return n;
+}
+
+static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     const TensorOpInfo *info = tensor_op_info(op);
     if (!info) {
         tensor_error_set(TENSOR_ERR_VALUE, "invalid tensor op %d", (int)op);

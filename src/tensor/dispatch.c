@@ -766,6 +766,69 @@ static int check_arity(TensorOp op, int n_in, const void *const *in) {
     return 0;
 }
 
+/* ---- meta mode and the op observer (the tracer's fake tensors) ---------------------------------------- */
+
+static bool meta_mode;
+static TensorOpObserver op_observer;
+static void *op_observer_ctx;
+static int op_depth;
+
+bool tensor_set_meta_mode(bool on) {
+    bool prev = meta_mode;
+    meta_mode = on;
+    return prev;
+}
+bool tensor_meta_mode(void) { return meta_mode; }
+
+void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
+    op_observer = fn;
+    op_observer_ctx = ctx;
+}
+
+void tensor_op_enter(void) { op_depth++; }
+
+void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor *const *out, int n) {
+    op_depth--;
+    if (n >= 0 && op_depth == 0 && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
+}
+
+/* Meta mode: views and ops whose result may be an input itself run (they touch no data);
+ * in-place ops return their input; every other op gets outputs allocated from its inferred
+ * metadata (zero-filled storage, so nothing reads uninitialised memory) and no kernel runs,
+ * so random ops consume no random numbers. */
+static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
+    unsigned flags = op_info[op].flags;
+    if ((flags & (TENSOR_OPF_VIEW | TENSOR_OPF_COMPOSITE)) || op == TENSOR_OP_DETACH ||
+        (op == TENSOR_OP_TO_DTYPE && (args->dtype == TENSOR_DTYPE_DEFAULT || args->dtype == in[0]->dtype)))
+        return impl[op].run(op, in, n_in, args, out, n_out);
+    if (flags & TENSOR_OPF_INPLACE) {
+        tensor_incref(in[0]);
+        out[0] = in[0];
+        return 1;
+    }
+    TensorMeta metas_in[16], outs[64];
+    const TensorMeta *ptrs[16];
+    if (n_in > 16) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s(): more than 16 inputs in meta mode", op_info[op].name);
+        return -1;
+    }
+    for (int i = 0; i < n_in; i++) {
+        if (in[i]) tensor_meta_of(in[i], &metas_in[i]);
+        ptrs[i] = in[i] ? &metas_in[i] : NULL;
+    }
+    int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++) {
+        out[i] = tensor_empty(outs[i].dtype, outs[i].ndim, outs[i].shape);
+        if (!out[i]) {
+            for (int j = 0; j < i; j++) tensor_decref(out[j]);
+            return -1;
+        }
+        if (outs[i].wrapped_number) tensor_set_wrapped_number(out[i], true);
+    }
+    return n;
+}
+
 int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     if (check_arity(op, n_in, (const void *const *)in) < 0) return -1;
     TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
@@ -775,7 +838,11 @@ int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *
                          op_info[op].n_out, n_out);
         return -1;
     }
-    return impl[op].run(op, in, n_in, args, out, n_out);
+    if (__builtin_expect(!meta_mode && !op_observer, 1)) return impl[op].run(op, in, n_in, args, out, n_out);
+    tensor_op_enter();
+    int n = meta_mode ? run_meta(op, in, n_in, args, out, n_out) : impl[op].run(op, in, n_in, args, out, n_out);
+    tensor_op_leave(op, in, n_in, args, out, n);
+    return n;
 }
 
 int tensor_op_infer(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *args, TensorMeta *out, int max_out) {
