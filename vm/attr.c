@@ -25,7 +25,7 @@ static Value bound_method_new(VM *vm, Value func, Value self) {
     return val_obj(m);
 }
 
-static bool is_data_descriptor(VM *vm, Value d) {
+bool vm_is_data_descriptor(VM *vm, Value d) {
     if (d.tag != VAL_OBJ) return false;
     TypeObj *t = d.as.o->type;
     if (t == vm->t_property || t == vm->t_getset) return true;
@@ -105,7 +105,7 @@ static Value attr_error(VM *vm, Value obj, StrObj *name) {
 Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise) {
     TypeObj *tp = vm_type_of(vm, obj);
     Value descr = type_lookup(vm, tp, name);
-    if (!val_is_null(descr) && is_data_descriptor(vm, descr))
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr))
         return vm_bind_descriptor(vm, descr, obj, tp);
     if (obj.tag == VAL_OBJ && tp->dict_offset) {
         DictObj *d = *obj_dict_slot(obj.as.o);
@@ -358,7 +358,7 @@ bool attr_cache_fill_store(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
     Value hook = type_special(vm, t, SP_SETATTR);
     if (!val_is_null(hook) && !is_native_fn(hook, object_setattr_fn)) return false;
     Value descr = type_lookup(vm, t, name);
-    if (!val_is_null(descr) && is_data_descriptor(vm, descr)) return false;
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) return false;
     c->key1 = (uint64_t)(uintptr_t)t;
     c->key2 = vm->class_epoch;
     c->hint = 0;

@@ -138,8 +138,19 @@ void asm_builder_fini(Builder *b) {
         }
     free(b->ins);
     free(b->label_pos);
+    free(b->raw_exc);
     b->ins = NULL;
     b->label_pos = NULL;
+    b->raw_exc = NULL;
+}
+
+void asm_add_exc_range(Builder *b, Label start, Label end, Label handler, int32_t depth) {
+    if (b->nraw_exc == b->raw_exc_cap) {
+        b->raw_exc_cap = b->raw_exc_cap ? b->raw_exc_cap * 2 : 8;
+        b->raw_exc = realloc(b->raw_exc, sizeof(RawExcRange) * (size_t)b->raw_exc_cap);
+        EM_ASSERT(b->raw_exc != NULL, "out of memory");
+    }
+    b->raw_exc[b->nraw_exc++] = (RawExcRange){start, end, handler, depth};
 }
 
 Label asm_new_label(Builder *b) {
@@ -318,12 +329,14 @@ static void flow_to(Analysis *a, int32_t target, int32_t depth, BlockNode *block
 
 /* Abstract interpretation from instruction 0: stack depth and active exception blocks at each
  * instruction; handlers are entered with the setup depth plus the exception. */
-static void analyse(Analysis *a, int32_t *label_pos) {
+static void analyse(Analysis *a, int32_t *label_pos, const RawExcRange *raw, int32_t nraw) {
     a->st = malloc(sizeof(AsmState) * (size_t)(a->n + 1));
-    a->work = malloc(sizeof(int32_t) * (size_t)(a->n * 2 + 2));
+    a->work = malloc(sizeof(int32_t) * (size_t)(a->n * 2 + 2 + nraw));
     for (int32_t i = 0; i <= a->n; i++) a->st[i] = (AsmState){-1, NULL};
     if (a->n == 0) return;
     flow_to(a, 0, 0, NULL, 0);
+    /* handlers of explicit ranges are entry points too (reached only when their range is) */
+    for (int32_t k = 0; k < nraw; k++) flow_to(a, label_pos[raw[k].handler], raw[k].depth + 1, NULL, 0);
     while (a->nwork && !a->error) {
         int32_t i = a->work[--a->nwork];
         BInstr *in = &a->ins[i];
@@ -408,7 +421,7 @@ static void fuse_superinstructions(CodeObj *co) {
 CodeObj *asm_assemble(Builder *b) {
     VM *vm = b->vm;
     Analysis a = {.ins = b->ins, .n = b->n};
-    analyse(&a, b->label_pos);
+    analyse(&a, b->label_pos, b->raw_exc, b->nraw_exc);
     if (a.error) {
         int line = a.error_at < b->n ? b->ins[a.error_at].line : 0;
         vm_raise(vm, vm->e_SystemError, "assembler: %s at instruction %d (line %d) of %s", a.error,
@@ -467,6 +480,28 @@ CodeObj *asm_assemble(Builder *b) {
             tab = realloc(tab, sizeof(ExcEntry) * (size_t)cap);
         }
         tab[ntab++] = (ExcEntry){at, at + 1, h, (uint32_t)blk->depth};
+    }
+    /* explicit ranges, kept where their instructions survived */
+    for (int32_t k = 0; k < b->nraw_exc; k++) {
+        const RawExcRange *r = &b->raw_exc[k];
+        int32_t s0 = b->label_pos[r->start], e0 = b->label_pos[r->end], h0 = b->label_pos[r->handler];
+        if (s0 < 0 || e0 < 0 || h0 < 0 || a.st[h0].depth < 0) continue;
+        uint32_t s1 = (uint32_t)newidx[s0], e1 = (uint32_t)newidx[e0];
+        if (s1 >= e1) continue;
+        if (ntab == cap) {
+            cap = cap ? cap * 2 : 8;
+            tab = realloc(tab, sizeof(ExcEntry) * (size_t)cap);
+        }
+        tab[ntab++] = (ExcEntry){s1, e1, (uint32_t)newidx[h0], (uint32_t)r->depth};
+    }
+    if (b->nraw_exc) {
+        /* code_find_handler scans in order: keep the table sorted by start */
+        for (int32_t i = 1; i < ntab; i++)
+            for (int32_t j = i; j > 0 && tab[j - 1].start > tab[j].start; j--) {
+                ExcEntry t = tab[j];
+                tab[j] = tab[j - 1];
+                tab[j - 1] = t;
+            }
     }
     ExcEntry *et = VM_ALLOC_ARRAY(vm, ExcEntry, ntab ? ntab : 1);
     if (!et) {

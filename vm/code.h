@@ -151,7 +151,17 @@ typedef struct Builder {
     int32_t firstlineno;
     StrObj *name, *qualname, *filename;
     struct Builder *prev_live; /* chain of live builders: the GC marks their lists */
+    struct RawExcRange *raw_exc; /* explicit exception ranges (asm_add_exc_range) */
+    int32_t nraw_exc, raw_exc_cap;
 } Builder;
+
+/* An exception-table entry given directly (start inclusive, end exclusive, by label), for code
+ * copied from an existing code object (the tracer's resume functions) rather than built from
+ * SETUP_* / POP_BLOCK: its handler is analysed as an entry point with depth + 1. */
+typedef struct RawExcRange {
+    Label start, end, handler;
+    int32_t depth;
+} RawExcRange;
 
 void asm_builder_init(VM *vm, Builder *b, const char *name, const char *qualname,
                       const char *filename, int firstlineno);
@@ -170,6 +180,7 @@ int32_t asm_name_c(Builder *b, const char *s);
 int32_t asm_varname(Builder *b, StrObj *s);
 int32_t asm_cellvar(Builder *b, StrObj *s);
 int32_t asm_freevar(Builder *b, StrObj *s);
+void asm_add_exc_range(Builder *b, Label start, Label end, Label handler, int32_t depth);
 /* Resolve labels, turn SETUP_* and POP_BLOCK into the exception table, compute the stack depth,
  * allocate inline caches, verify, and build the immutable code object.  NULL + exception
  * (SystemError naming the problem) if the instruction list is malformed. */

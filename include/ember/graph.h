@@ -18,7 +18,8 @@
  *    or an opaque script call.  fx graphs leave it GRAPH_EXEC_NONE (they run as generated code).
  *
  * Nodes carry metadata computed without running kernels (tensor_op_infer): TensorMeta,
- * requires_grad, and provenance (file, line, function, source line) and nn_module_stack for the
+ * requires_grad (meta.wrapped_number set: the value is a Python number, run it as a wrapped-number
+ * tensor), the grad mode it was recorded under (no_grad), and provenance (file, line, function, source line) and nn_module_stack for the
  * logs and for execution-order queries.  All strings a graph holds are copied into it; opaque
  * values are released through the release callback given when they were attached.
  *
@@ -126,6 +127,7 @@ typedef enum GraphExecKind {
     GRAPH_EXEC_MARKER,       /* module entry/exit marker: the runtime calls the VM (opaque) */
     GRAPH_EXEC_CUSTOM_OP,    /* a custom C op (src/ffi): opaque names it */
     GRAPH_EXEC_SCRIPT,       /* call the opaque script callable with the call view's args */
+    GRAPH_EXEC_CONSTANT,     /* the tensor in exec.constant (a get_attr of a tensor made at trace time) */
 } GraphExecKind;
 
 typedef struct GraphExec {
@@ -137,6 +139,7 @@ typedef struct GraphExec {
     int32_t index;           /* GETITEM: which output */
     TensorOpArgs args;       /* ints/ints2 point into memory the graph owns */
     GraphOpaque *opaque;     /* HOOK / MARKER / CUSTOM_OP / SCRIPT */
+    Tensor *constant;        /* CONSTANT: a reference the graph owns */
 } GraphExec;
 
 /* ---- nodes ---------------------------------------------------------------------------------- */
@@ -167,6 +170,7 @@ struct GraphNode {
     /* metadata */
     bool is_tensor;
     bool requires_grad;
+    bool no_grad;            /* recorded with grad mode off (torch.no_grad() in the region): run it so */
     TensorMeta meta;
     GraphLoc loc;
     GraphModuleFrame *module_stack;   /* outermost first */
@@ -203,6 +207,11 @@ GraphNode *graph_call_tensor_op(Graph *g, TensorOp op, GraphNode *const *inputs,
                                 const TensorOpArgs *args, const char *target, const GraphArg *call_args,
                                 int n_call_args, const char *const *kwnames, const GraphArg *kwargs,
                                 int n_kwargs);
+/* A tensor constant (steals a reference to t): get_attr `_tensor_constant<N>`. */
+GraphNode *graph_constant(Graph *g, Tensor *t);
+/* Replace a node's call view (what it prints as); args are copied. */
+void graph_node_set_call(Graph *g, GraphNode *n, GraphNodeKind kind, const char *target, const GraphArg *args,
+                         int n_args, const char *const *kwnames, const GraphArg *kwargs, int n_kwargs);
 /* Output `index` of a multi-output node (operator.getitem). */
 GraphNode *graph_getitem(Graph *g, GraphNode *src, int index);
 GraphNode *graph_output(Graph *g, const GraphArg *values, int n);

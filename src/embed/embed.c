@@ -8,6 +8,7 @@
 #include "ember/ember.h"
 #include "src/frontend/compile.h"
 #include "src/torch/torch.h"
+#include "src/tracer/tracer_api.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
@@ -39,6 +40,7 @@ EmVM *em_vm_new(void) {
     VM *vm = vm_new();
     vm->compile = compile_hook;
     torch_register(vm);
+    tracer_register(vm);
     return vm;
 }
 

@@ -236,6 +236,7 @@ static void node_free(GraphNode *n) {
     free((void *)n->exec.args.ints);
     free((void *)n->exec.args.ints2);
     graph_opaque_decref(n->exec.opaque);
+    tensor_decref(n->exec.constant);
     free(n->loc.file);
     free(n->loc.func);
     free(n->loc.code);
@@ -405,6 +406,45 @@ GraphNode *graph_call_tensor_op(Graph *g, TensorOp op, GraphNode *const *inputs,
     return n;
 }
 
+GraphNode *graph_constant(Graph *g, Tensor *t) {
+    GraphNode *n = graph_node_new(g, GRAPH_GET_ATTR, "_tensor_constant0", "_tensor_constant0", NULL, 0, NULL, NULL, 0);
+    free(n->target);
+    n->target = xstrdup(n->name);
+    n->exec.kind = GRAPH_EXEC_CONSTANT;
+    n->exec.constant = t;
+    n->is_tensor = true;
+    tensor_meta_of(t, &n->meta);
+    return n;
+}
+
+void graph_node_set_call(Graph *g, GraphNode *n, GraphNodeKind kind, const char *target, const GraphArg *args,
+                         int n_args, const char *const *kwnames, const GraphArg *kwargs, int n_kwargs) {
+    GraphArg *nargs = xcalloc((size_t)n_args, sizeof(GraphArg));
+    for (int i = 0; i < n_args; i++) nargs[i] = graph_arg_copy(g, &args[i]);
+    char **nkn = xcalloc((size_t)n_kwargs, sizeof(char *));
+    GraphArg *nkw = xcalloc((size_t)n_kwargs, sizeof(GraphArg));
+    for (int i = 0; i < n_kwargs; i++) {
+        nkn[i] = xstrdup(kwnames[i]);
+        nkw[i] = graph_arg_copy(g, &kwargs[i]);
+    }
+    for (int i = 0; i < n->n_args; i++) arg_fini(&n->args[i]);
+    free(n->args);
+    for (int i = 0; i < n->n_kwargs; i++) {
+        free(n->kwnames[i]);
+        arg_fini(&n->kwargs[i]);
+    }
+    free(n->kwnames);
+    free(n->kwargs);
+    n->kind = kind;
+    free(n->target);
+    n->target = xstrdup(target);
+    n->args = nargs;
+    n->n_args = n_args;
+    n->kwnames = nkn;
+    n->kwargs = nkw;
+    n->n_kwargs = n_kwargs;
+}
+
 GraphNode *graph_getitem(Graph *g, GraphNode *src, int index) {
     GraphArg a[2] = {graph_arg_node(src), graph_arg_int(index)};
     GraphNode *n = graph_node_new(g, GRAPH_CALL_FUNCTION, "getitem", "operator.getitem", a, 2, NULL, NULL, 0);
@@ -522,7 +562,7 @@ static bool has_side_effects(const GraphNode *n) {
     switch (n->exec.kind) {
     case GRAPH_EXEC_TENSOR_OP:
         return (tensor_op_flags(n->exec.op) & (TENSOR_OPF_INPLACE | TENSOR_OPF_RANDOM)) != 0;
-    case GRAPH_EXEC_GETITEM: return false;
+    case GRAPH_EXEC_GETITEM: case GRAPH_EXEC_CONSTANT: return false;
     default: return true;
     }
 }

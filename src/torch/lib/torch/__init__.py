@@ -109,3 +109,14 @@ strided = "strided"
 import torch.autograd
 import torch.utils
 import torch.nn
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
+            disable=False):
+    """torch.compile: the frame tracer of src/tracer (see torch._dynamo)."""
+    import torch._dynamo
+    if model is None:
+        def decorator(m):
+            return torch._dynamo._compile(m, fullgraph, backend, disable)
+        return decorator
+    return torch._dynamo._compile(model, fullgraph, backend, disable)

@@ -1,0 +1,407 @@
+/* src/tracer/attrs.c — attribute access on trackers: loads (with read-after-write of pending
+ * stores, instance dicts, nn.Module parameter/buffer/module dicts, class attributes, inlined
+ * property getters and __getattr__), LOAD_METHOD, stores and deletions (recorded as side
+ * effects on objects whose __setattr__ is the default one), and tensor attributes. */
+#include <string.h>
+
+#include "ember/autograd.h"
+#include "src/tracer/tracer.h"
+#include "vm/dict.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+
+bool tracer_is_nn_module(VM *vm, Value v) {
+    TypeObj *mod = tracer_nn_module_type(vm);
+    return mod && v.tag == VAL_OBJ && vm_isinstance_type(vm, v, mod);
+}
+
+static bool is_name(StrObj *s, const char *c) { return strcmp(s->data, c) == 0; }
+
+static VT *method_vt(Tracer *tr, VT *self, VT *fn, StrObj *name) {
+    VT *m = vt_new(tr, VT_METHOD);
+    m->a = self;
+    m->b = fn;
+    m->user_name = name;
+    return m;
+}
+
+/* A class attribute found on type t, bound to obj as attribute access would bind it. */
+static TxStatus bind_class_attr(Tracer *tr, VT *obj, TypeObj *t, Value descr, StrObj *name, VT **out) {
+    VM *vm = tr->vm;
+    if (descr.tag == VAL_OBJ) {
+        TypeObj *dt = descr.as.o->type;
+        if (dt == vm->t_function) {
+            *out = method_vt(tr, obj, vt_from_value(tr, descr, NULL), name);
+            return TX_OK;
+        }
+        if (dt == vm->t_staticmethod) {
+            *out = vt_from_value(tr, ((WrapperObj *)descr.as.o)->func, NULL);
+            return TX_OK;
+        }
+        if (dt == vm->t_classmethod) {
+            *out = method_vt(tr, vt_from_value(tr, val_obj(t), NULL), vt_from_value(tr, ((WrapperObj *)descr.as.o)->func, NULL),
+                             name);
+            return TX_OK;
+        }
+        if (dt->layout == OBJ_LAYOUT_NATIVE) {
+            NativeObj *n = (NativeObj *)descr.as.o;
+            if (n->flags & NATIVEF_METHOD) {
+                *out = method_vt(tr, obj, vt_from_value(tr, descr, NULL), name);
+                return TX_OK;
+            }
+            *out = vt_from_value(tr, descr, NULL);
+            return TX_OK;
+        }
+        if (dt == vm->t_property || vm_is_data_descriptor(vm, descr)) {
+            if (dt == vm->t_property) {
+                PropertyObj *p = (PropertyObj *)descr.as.o;
+                if (p->fget.tag == VAL_OBJ && p->fget.as.o->type == vm->t_function) {
+                    VT *args[1] = {obj};
+                    return tr_call(tr, vt_from_value(tr, p->fget, NULL), 1, args, NULL, out);
+                }
+            }
+            return tr_break(tr, "attribute '%s' is a descriptor the tracer cannot read", name->data);
+        }
+    }
+    *out = vt_from_value(tr, descr, obj->source ? source_attr(tr, obj->source, name) : NULL);
+    return TX_OK;
+}
+
+/* ---- tensors -------------------------------------------------------------------------------------- */
+
+static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
+    VM *vm = tr->vm;
+    static const char *const meta_attrs[] = {"shape", "dtype", "device", "ndim", "is_cuda", "is_sparse",
+                                             "is_quantized", "is_meta", "layout", NULL};
+    for (const char *const *p = meta_attrs; *p; p++)
+        if (is_name(name, *p)) {
+            Value r = vm_getattr(vm, t->fake, name);
+            if (val_is_null(r)) {
+                vm_clear_exc(vm);
+                return tr_break(tr, "tensor.%s", name->data);
+            }
+            *out = vt_const(tr, r);
+            return TX_OK;
+        }
+    if (is_name(name, "requires_grad")) {
+        *out = vt_const(tr, val_bool(t->node->requires_grad));
+        return TX_OK;
+    }
+    if (is_name(name, "is_leaf")) {
+        *out = vt_const(tr, val_bool(ag_is_leaf(torch_tensor_of(t->fake))));
+        return TX_OK;
+    }
+    if (is_name(name, "grad")) {
+        if (!t->source || val_is_null(t->value)) return tr_break(tr, "the .grad of a tensor made in the region");
+        Value g = static_getattr(vm, t->value, name);
+        if (val_is_null(g)) g = val_none();
+        *out = vt_from_value(tr, g, source_attr(tr, t->source, name));
+        return TX_OK;
+    }
+    if (is_name(name, "data")) {
+        Value detach = type_lookup(vm, torch_state(vm)->t_tensor, vm_intern_str(vm, "detach"));
+        VT *args[1] = {t};
+        return fake_call_vts(tr, detach, 1, args, NULL, GRAPH_CALL_METHOD, "detach", out);
+    }
+    if (is_name(name, "T") || is_name(name, "mT")) return fake_getattr(tr, t, name, out);
+    TypeObj *type = vm_type_of(vm, t->fake);
+    Value descr = type_lookup(vm, type, name);
+    if (val_is_null(descr)) {
+        /* attributes users put on tensors (instance dict): only on graph inputs */
+        if (t->source && !val_is_null(t->value)) {
+            Value v = static_getattr(vm, t->value, name);
+            if (!val_is_null(v)) {
+                *out = vt_from_value(tr, v, source_attr(tr, t->source, name));
+                return TX_OK;
+            }
+        }
+        return tr_break(tr, "'Tensor' object has no attribute '%s'", name->data);
+    }
+    if (descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) return tr_break(tr, "tensor.%s", name->data);
+    return bind_class_attr(tr, t, type, descr, name, out);
+}
+
+/* ---- nn.Module ------------------------------------------------------------------------------------ */
+
+static Value module_dict_get(VM *vm, Value mod, const char *dname, StrObj *name) {
+    DictObj **slot = obj_dict_slot(mod.as.o);
+    if (!*slot) return val_null();
+    Value d = dict_get_str(*slot, vm_intern_str(vm, dname));
+    if (d.tag != VAL_OBJ || d.as.o->type->layout != OBJ_LAYOUT_DICT) return val_null();
+    return dict_get_str((DictObj *)d.as.o, name);
+}
+
+TxStatus tr_module_children(Tracer *tr, VT *m, VT **out) {
+    VM *vm = tr->vm;
+    if (val_is_null(m->value)) return tr_break(tr, "a module made in the region");
+    DictObj **slot = obj_dict_slot(m->value.as.o);
+    Value d = *slot ? dict_get_str(*slot, vm_intern_str(vm, "_modules")) : val_null();
+    if (d.tag != VAL_OBJ || d.as.o->type->layout != OBJ_LAYOUT_DICT) return tr_break(tr, "module without _modules");
+    DictObj *mods = (DictObj *)d.as.o;
+    VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(mods->used + 1));
+    int n = 0;
+    int64_t pos = 0;
+    Value k, v;
+    while (dict_next(mods, &pos, &k, &v)) {
+        if (val_is_none(v)) continue;
+        items[n++] = vt_from_value(tr, v, m->source && val_is_str(vm, k) ? source_attr(tr, m->source, AS_STR(k)) : NULL);
+    }
+    if (m->source) guard_dict_keys(tr, source_attr(tr, m->source, vm_intern_str(vm, "_modules")), mods);
+    *out = vt_tuple(tr, items, n);
+    return TX_OK;
+}
+
+static TxStatus module_attr(Tracer *tr, VT *m, StrObj *name, VT **out) {
+    VM *vm = tr->vm;
+    Value mod = m->value;
+    Source *src = m->source ? source_attr(tr, m->source, name) : NULL;
+    DictObj **slot = obj_dict_slot(mod.as.o);
+    TypeObj *t = vm_type_of(vm, mod);
+    Value descr = type_lookup(vm, t, name);
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) return bind_class_attr(tr, m, t, descr, name, out);
+    Value v = *slot ? dict_get_str(*slot, name) : val_null();
+    if (!val_is_null(v)) {
+        *out = vt_from_value(tr, v, src);
+        return TX_OK;
+    }
+    static const char *const dicts[] = {"_parameters", "_buffers", "_modules"};
+    for (int i = 0; i < 3; i++) {
+        v = module_dict_get(vm, mod, dicts[i], name);
+        if (!val_is_null(v)) {
+            *out = vt_from_value(tr, v, src);
+            return TX_OK;
+        }
+    }
+    if (!val_is_null(descr)) return bind_class_attr(tr, m, t, descr, name, out);
+    *out = NULL;   /* absent */
+    return TX_OK;
+}
+
+/* ---- plain objects ------------------------------------------------------------------------------------ */
+
+static TxStatus object_attr(Tracer *tr, VT *o, StrObj *name, VT **out) {
+    VM *vm = tr->vm;
+    TypeObj *t = vt_python_type(tr, o);
+    if (!t) return tr_break(tr, "attribute of an object of unknown type");
+    Value descr = type_lookup(vm, t, name);
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) return bind_class_attr(tr, o, t, descr, name, out);
+    if (o->mut != MUT_NEW && !val_is_null(o->value)) {
+        DictObj **slot = obj_dict_slot(o->value.as.o);
+        Value v = t->dict_offset && *slot ? dict_get_str(*slot, name) : val_null();
+        if (!val_is_null(v)) {
+            *out = vt_from_value(tr, v, o->source ? source_attr(tr, o->source, name) : NULL);
+            return TX_OK;
+        }
+        if (o->source && val_is_null(descr)) guard_hasattr(tr, o->source, name, false);
+    }
+    if (!val_is_null(descr)) return bind_class_attr(tr, o, t, descr, name, out);
+    Value ga = type_lookup(vm, t, vm->special_names[SP_GETATTR]);
+    if (!val_is_null(ga) && ga.tag == VAL_OBJ && ga.as.o->type == vm->t_function) {
+        VT *args[2] = {o, vt_const(tr, val_obj(name))};
+        return tr_call(tr, vt_from_value(tr, ga, NULL), 2, args, NULL, out);
+    }
+    *out = NULL;
+    return TX_OK;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------------------ */
+
+/* *out NULL (status OK): the attribute is definitely absent. */
+TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
+    VM *vm = tr->vm;
+    obj = vt_force(tr, obj);
+    *out = NULL;
+    if (obj->mut != MUT_NONE || obj->kind == VT_OBJECT || obj->kind == VT_NN_MODULE) {
+        VT *p = se_load_attr(tr, obj, name);
+        if (p) {
+            *out = p->kind == VT_DELETED ? NULL : p;
+            return TX_OK;
+        }
+    }
+    switch (obj->kind) {
+    case VT_TENSOR: return tensor_attr(tr, obj, name, out);
+    case VT_OBJECT: return object_attr(tr, obj, name, out);
+    case VT_NN_MODULE: return module_attr(tr, obj, name, out);
+    case VT_SYMNUM: obj = tr_specialize(tr, obj); /* fallthrough */
+    case VT_CONST: case VT_NATIVE: case VT_FUNCTION: {
+        if (obj->kind == VT_FUNCTION && (val_is_null(obj->value) || obj->mut == MUT_NEW))
+            return tr_break(tr, "attribute of a function made in the region");
+        Value r = vm_getattr_opt(vm, obj->value, name);
+        if (val_is_null(r)) {
+            if (!val_is_null(vm->exc)) {
+                vm_clear_exc(vm);
+                return tr_break(tr, "getattr raised");
+            }
+            return TX_OK;
+        }
+        if (obj->kind == VT_FUNCTION && !(r.tag != VAL_OBJ || val_is_str(vm, r) || val_is_none(r)))
+            return tr_break(tr, "function attribute '%s'", name->data);
+        *out = vt_from_value(tr, r, NULL);
+        if (obj->kind == VT_CONST && (*out)->kind == VT_OPAQUE) (*out)->kind = VT_NATIVE;
+        return TX_OK;
+    }
+    case VT_LIST: case VT_TUPLE: case VT_DICT: {
+        if (obj->kind == VT_TUPLE && !val_is_null(obj->value) && obj->n == 2) {
+            /* torch.return_types.max / min */
+            if (is_name(name, "values")) {
+                *out = vt_item(tr, obj, 0);
+                return TX_OK;
+            }
+            if (is_name(name, "indices")) {
+                *out = vt_item(tr, obj, 1);
+                return TX_OK;
+            }
+        }
+        TypeObj *t = obj->kind == VT_LIST ? vm->t_list : obj->kind == VT_TUPLE ? vm->t_tuple
+                     : val_is_null(obj->value) ? vm->t_dict : vm_type_of(vm, obj->value);
+        if (val_is_null(type_lookup(vm, t, name))) return TX_OK;
+        *out = method_vt(tr, obj, NULL, name);
+        return TX_OK;
+    }
+    case VT_MODULE: {
+        Value v = dict_get_str(((ModuleObj *)obj->value.as.o)->dict, name);
+        if (val_is_null(v)) return TX_OK;
+        *out = vt_from_value(tr, v, obj->source ? source_attr(tr, obj->source, name) : NULL);
+        return TX_OK;
+    }
+    case VT_TYPE: {
+        TypeObj *t = (TypeObj *)obj->value.as.o;
+        Value v = type_lookup(vm, t, name);
+        if (val_is_null(v)) {
+            Value r = vm_getattr_opt(vm, obj->value, name);   /* __name__, __mro__ ... */
+            if (val_is_null(r)) {
+                vm_clear_exc(vm);
+                return TX_OK;
+            }
+            *out = vt_from_value(tr, r, NULL);
+            return TX_OK;
+        }
+        if (v.tag == VAL_OBJ && v.as.o->type == vm->t_staticmethod) v = ((WrapperObj *)v.as.o)->func;
+        if (v.tag == VAL_OBJ && v.as.o->type == vm->t_classmethod) {
+            *out = method_vt(tr, obj, vt_from_value(tr, ((WrapperObj *)v.as.o)->func, NULL), name);
+            return TX_OK;
+        }
+        *out = vt_from_value(tr, v, obj->source ? source_attr(tr, obj->source, name) : NULL);
+        return TX_OK;
+    }
+    case VT_METHOD:
+        if (is_name(name, "__self__") && obj->a) {
+            *out = obj->a;
+            return TX_OK;
+        }
+        if (is_name(name, "__func__") && obj->b) {
+            *out = obj->b;
+            return TX_OK;
+        }
+        return tr_break(tr, "attribute '%s' of a method", name->data);
+    case VT_HANDLE:
+        if (is_name(name, "remove")) {
+            *out = method_vt(tr, obj, NULL, name);
+            return TX_OK;
+        }
+        return tr_break(tr, "attribute '%s' of a hook handle", name->data);
+    case VT_CELL:
+        if (is_name(name, "cell_contents")) return tr_break(tr, "cell_contents");
+        return TX_OK;
+    case VT_SUPER: {
+        VT *self = obj->a;
+        TypeObj *start = (TypeObj *)obj->value.as.o;
+        TypeObj *t = vt_python_type(tr, self);
+        if (!t) return tr_break(tr, "super() of an unknown type");
+        TupleObj *mro = t->mro;
+        int64_t i = 0;
+        while (i < mro->len && mro->items[i].as.o != (Obj *)start) i++;
+        for (i++; i < mro->len; i++) {
+            TypeObj *k = (TypeObj *)mro->items[i].as.o;
+            Value v = dict_get_str(k->dict, name);
+            if (!val_is_null(v)) return bind_class_attr(tr, self, t, v, name, out);
+        }
+        return TX_OK;
+    }
+    default: return tr_break(tr, "attribute '%s' of %s", name->data, vt_kind_name(obj->kind));
+    }
+}
+
+TxStatus tr_getattr(Tracer *tr, VT *obj, StrObj *name, VT **out) {
+    TxStatus s = tr_getattr_opt(tr, obj, name, out);
+    if (s) return s;
+    if (!*out) return tr_break(tr, "AttributeError: '%s' has no attribute '%s'", vt_kind_name(vt_force(tr, obj)->kind),
+                               name->data);
+    return TX_OK;
+}
+
+TxStatus tr_load_method(Tracer *tr, VT *obj, StrObj *name, VT **meth, VT **self) {
+    VT *r;
+    TxStatus s = tr_getattr(tr, obj, name, &r);
+    if (s) return s;
+    /* a method bound to the object itself goes back on the stack as (function, self) */
+    if (r->kind == VT_METHOD && r->a == vt_force(tr, obj) && r->b) {
+        *meth = r->b;
+        *self = r->a;
+        return TX_OK;
+    }
+    *meth = r;
+    *self = vt_new(tr, VT_NULLV);
+    return TX_OK;
+}
+
+/* ---- stores ------------------------------------------------------------------------------------------------ */
+
+static bool default_setattr(Tracer *tr, TypeObj *t) {
+    VM *vm = tr->vm;
+    Value sa = type_lookup(vm, t, vm->special_names[SP_SETATTR]);
+    Value base = type_lookup(vm, vm->t_object, vm->special_names[SP_SETATTR]);
+    if (val_identical(sa, base)) return true;
+    TypeObj *mod = tracer_nn_module_type(vm);
+    return mod && val_identical(sa, type_lookup(vm, mod, vm->special_names[SP_SETATTR]));
+}
+
+TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
+    VM *vm = tr->vm;
+    obj = vt_force(tr, obj);
+    if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE)
+        return tr_break(tr, "setattr on %s", vt_kind_name(obj->kind));
+    if (obj->mut == MUT_EXISTING && !obj->source) return tr_break(tr, "setattr on an object the tracer cannot name");
+    TypeObj *t = vt_python_type(tr, obj);
+    if (!t || !default_setattr(tr, t)) return tr_break(tr, "setattr on an object with its own __setattr__");
+    Value descr = type_lookup(vm, t, name);
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) {
+        if (descr.as.o->type == vm->t_property) {
+            PropertyObj *p = (PropertyObj *)descr.as.o;
+            if (p->fset.tag == VAL_OBJ && p->fset.as.o->type == vm->t_function) {
+                VT *args[2] = {obj, value};
+                VT *r;
+                return tr_call(tr, vt_from_value(tr, p->fset, NULL), 2, args, NULL, &r);
+            }
+        }
+        return tr_break(tr, "setattr through a descriptor");
+    }
+    if (obj->kind == VT_NN_MODULE) {
+        VT *v = vt_force(tr, value);
+        if (v->kind == VT_NN_MODULE || (v->kind == VT_TENSOR && vm_type_of(vm, v->fake) != torch_state(vm)->t_tensor))
+            return tr_break(tr, "registering a module or parameter in the region");
+        static const char *const dicts[] = {"_parameters", "_buffers", "_modules"};
+        for (int i = 0; i < 3; i++)
+            if (!val_is_null(module_dict_get(vm, obj->value, dicts[i], name)))
+                return tr_break(tr, "assigning to a registered parameter, buffer or module");
+    }
+    se_store_attr(tr, obj, name, value);
+    return TX_OK;
+}
+
+TxStatus tr_delattr(Tracer *tr, VT *obj, StrObj *name) {
+    obj = vt_force(tr, obj);
+    if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE)
+        return tr_break(tr, "delattr on %s", vt_kind_name(obj->kind));
+    if (obj->mut == MUT_EXISTING && !obj->source) return tr_break(tr, "delattr on an object the tracer cannot name");
+    TypeObj *t = vt_python_type(tr, obj);
+    if (!t || !default_setattr(tr, t)) return tr_break(tr, "delattr on an object with its own __delattr__");
+    VT *cur;
+    TxStatus s = tr_getattr_opt(tr, obj, name, &cur);
+    if (s) return s;
+    if (!cur) return tr_break(tr, "AttributeError in del");
+    if (cur->kind == VT_METHOD && cur->a == obj) return tr_break(tr, "del of a class attribute");
+    VT *d = vt_new(tr, VT_DELETED);
+    se_store_attr(tr, obj, name, d);
+    return TX_OK;
+}

@@ -1,0 +1,470 @@
+/* src/tracer/builtins.c — builtins and builtin types evaluated on trackers (len, isinstance,
+ * getattr/hasattr/setattr, min/max/sum, list/tuple/dict, enumerate/zip, super, ...), and the
+ * registries the tracer consults: which natives are torch functions, which are pure, which
+ * classes are grad-mode context managers, whether global module hooks exist. */
+#include <string.h>
+
+#include "src/tracer/tracer.h"
+#include "vm/dict.h"
+#include "vm/num.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+
+static bool is(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static int nkw_of(TupleObj *kw) { return kw ? (int)kw->len : 0; }
+
+/* ---- registries ---------------------------------------------------------------------------------- */
+
+static Value module_attr(VM *vm, const char *mod, const char *name) {
+    Value m = dict_get_c(vm, vm->modules, mod);
+    if (m.tag != VAL_OBJ || m.as.o->type->layout != OBJ_LAYOUT_MODULE) return val_null();
+    return dict_get_c(vm, ((ModuleObj *)m.as.o)->dict, name);
+}
+
+static bool in_module(VM *vm, const char *mod, Value f, const char *name) {
+    Value v = module_attr(vm, mod, name);
+    return !val_is_null(v) && val_identical(v, f);
+}
+
+const char *tracer_torch_native_name(VM *vm, Value f) {
+    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return NULL;
+    NativeObj *n = (NativeObj *)f.as.o;
+    static char buf[160];
+    if (in_module(vm, "torch._C._nn", f, n->name)) {
+        snprintf(buf, sizeof buf, "torch._C._nn.%s", n->name);
+        return buf;
+    }
+    if (in_module(vm, "torch._C", f, n->name)) {
+        snprintf(buf, sizeof buf, "torch.%s", n->name);
+        return buf;
+    }
+    return NULL;
+}
+
+bool tracer_is_pure_native(VM *vm, Value f) {
+    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return false;
+    NativeObj *n = (NativeObj *)f.as.o;
+    return in_module(vm, "math", f, n->name) || in_module(vm, "operator", f, n->name);
+}
+
+bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which) {
+    static const char *const names[] = {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode", NULL};
+    for (const char *const *p = names; *p; p++)
+        if (in_module(vm, "torch", v, *p)) {
+            *which = *p;
+            return true;
+        }
+    return false;
+}
+
+TypeObj *tracer_nn_module_type(VM *vm) {
+    Value m = module_attr(vm, "torch.nn", "Module");
+    return m.tag == VAL_OBJ && m.as.o->type->layout == OBJ_LAYOUT_TYPE ? (TypeObj *)m.as.o : NULL;
+}
+
+bool tracer_global_module_hooks(VM *vm) {
+    static const char *const names[] = {"_global_forward_pre_hooks", "_global_forward_hooks",
+                                        "_global_backward_pre_hooks", "_global_backward_hooks",
+                                        "_global_forward_hooks_always_called", NULL};
+    for (const char *const *p = names; *p; p++) {
+        Value d = module_attr(vm, "torch.nn.modules.module", *p);
+        if (d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT && ((DictObj *)d.as.o)->used) return true;
+    }
+    return false;
+}
+
+/* ---- helpers ---------------------------------------------------------------------------------------- */
+
+static VT *arg_const(Tracer *tr, VT *v) { return tr_specialize(tr, vt_force(tr, v)); }
+
+static TxStatus fold(Tracer *tr, Value f, int argc, VT **args, TupleObj *kw, VT **out) {
+    VM *vm = tr->vm;
+    int total = argc + nkw_of(kw);
+    Value *vals = arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
+    for (int i = 0; i < total; i++) {
+        VT *a = arg_const(tr, args[i]);
+        vals[i] = vt_as_constant(tr, a);
+        if (val_is_null(vals[i])) return tr_break(tr, "builtin call with a non-constant argument (%s)", vt_kind_name(a->kind));
+    }
+    Value r = vm_call(vm, f, argc, vals, kw);
+    if (val_is_null(r)) {
+        vm_clear_exc(vm);
+        return tr_break(tr, "builtin call on constants raised");
+    }
+    *out = vt_from_value(tr, r, NULL);
+    return TX_OK;
+}
+
+/* Materialize any iterable tracker as a tuple of trackers. */
+static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
+    VT *it;
+    TxStatus s = tr_iter(tr, v, &it);
+    if (s) return s;
+    VT *seq = it->a;
+    int start = it->index;
+    VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
+    for (int i = start; i < seq->n; i++) items[i - start] = vt_item(tr, seq, i);
+    if (v->kind == VT_ITER) v->index = seq->n;   /* consumed */
+    *out = vt_tuple(tr, items, seq->n - start);
+    return TX_OK;
+}
+
+static TxStatus isinstance_of(Tracer *tr, VT *obj, VT *cls, bool *out) {
+    VM *vm = tr->vm;
+    cls = vt_force(tr, cls);
+    if (cls->kind == VT_TUPLE || (cls->kind == VT_CONST && val_is_type(vm, cls->value, vm->t_tuple))) {
+        int n = cls->kind == VT_TUPLE ? cls->n : (int)AS_TUPLE(cls->value)->len;
+        for (int i = 0; i < n; i++) {
+            VT *c = cls->kind == VT_TUPLE ? vt_item(tr, cls, i) : vt_from_value(tr, AS_TUPLE(cls->value)->items[i], NULL);
+            TxStatus s = isinstance_of(tr, obj, c, out);
+            if (s) return s;
+            if (*out) return TX_OK;
+        }
+        *out = false;
+        return TX_OK;
+    }
+    if (cls->kind != VT_TYPE) return tr_break(tr, "isinstance with %s", vt_kind_name(cls->kind));
+    TypeObj *t = vt_python_type(tr, obj);
+    if (!t) return tr_break(tr, "isinstance of an object of unknown type");
+    *out = t == (TypeObj *)cls->value.as.o || type_is_subtype(t, (TypeObj *)cls->value.as.o);
+    return TX_OK;
+}
+
+static TxStatus sym_call(Tracer *tr, SymOp op, Value f, VT *a, VT **out) {
+    VM *vm = tr->vm;
+    Value r = vm_call1(vm, f, a->value);
+    if (val_is_null(r)) {
+        vm_clear_exc(vm);
+        return tr_break(tr, "conversion of a number raised");
+    }
+    VT *v = vt_new(tr, VT_SYMNUM);
+    v->sym = op;
+    v->a = a;
+    v->value = r;
+    tr_keep(tr, r);
+    *out = v;
+    return TX_OK;
+}
+
+/* ---- builtin functions --------------------------------------------------------------------------------- */
+
+TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out) {
+    VM *vm = tr->vm;
+    Value f = val_obj(n);
+    Value b = dict_get_c(vm, vm->builtins, n->name);
+    if (val_is_null(b) || !val_identical(b, f)) return tr_break(tr, "call to native %s", n->name);
+    const char *name = n->name;
+    int nkw = nkw_of(kwnames);
+    TxStatus s;
+    if (is(name, "print")) return tr_break(tr, "call to print");
+    if (is(name, "len") && argc == 1 && !nkw) {
+        VT *v = vt_force(tr, args[0]);
+        switch (v->kind) {
+        case VT_LIST: case VT_TUPLE: case VT_DICT: *out = vt_const(tr, val_int(v->n)); return TX_OK;
+        case VT_TENSOR:
+            if (!v->node->is_tensor || v->node->meta.ndim == 0) return tr_break(tr, "len() of a 0-d tensor");
+            *out = vt_const(tr, val_int(v->node->meta.shape[0]));
+            return TX_OK;
+        case VT_NN_MODULE: {
+            VT *children;
+            if ((s = tr_module_children(tr, v, &children))) return s;
+            *out = vt_const(tr, val_int(children->n));
+            return TX_OK;
+        }
+        default: return fold(tr, f, argc, args, kwnames, out);
+        }
+    }
+    if ((is(name, "isinstance") || is(name, "issubclass")) && argc == 2 && !nkw) {
+        bool r;
+        if (is(name, "isinstance")) {
+            if ((s = isinstance_of(tr, args[0], args[1], &r))) return s;
+        } else {
+            VT *c = vt_force(tr, args[0]);
+            if (c->kind != VT_TYPE) return tr_break(tr, "issubclass of %s", vt_kind_name(c->kind));
+            VT *as_obj = vt_new(tr, VT_TYPE);
+            (void)as_obj;
+            VT *cls = vt_force(tr, args[1]);
+            if (cls->kind != VT_TYPE) return tr_break(tr, "issubclass with %s", vt_kind_name(cls->kind));
+            TypeObj *a = (TypeObj *)c->value.as.o, *bt = (TypeObj *)cls->value.as.o;
+            r = a == bt || type_is_subtype(a, bt);
+        }
+        *out = vt_const(tr, val_bool(r));
+        return TX_OK;
+    }
+    if ((is(name, "getattr") || is(name, "hasattr")) && (argc == 2 || (argc == 3 && is(name, "getattr"))) && !nkw) {
+        VT *nm = arg_const(tr, args[1]);
+        if (nm->kind != VT_CONST || !val_is_str(vm, nm->value)) return tr_break(tr, "%s with a non-constant name", name);
+        StrObj *attr = str_intern(vm, AS_STR(nm->value));
+        VT *obj = vt_force(tr, args[0]);
+        VT *r;
+        bool pending = se_load_attr(tr, obj, attr) != NULL;
+        if ((s = tr_getattr_opt(tr, obj, attr, &r))) return s;
+        if (is(name, "hasattr")) {
+            if (obj->source && !pending && (obj->kind == VT_OBJECT || obj->kind == VT_NN_MODULE))
+                guard_hasattr(tr, obj->source, attr, r != NULL);
+            *out = vt_const(tr, val_bool(r != NULL));
+            return TX_OK;
+        }
+        if (!r) {
+            if (argc == 3) {
+                *out = args[2];
+                return TX_OK;
+            }
+            return tr_break(tr, "AttributeError in getattr");
+        }
+        *out = r;
+        return TX_OK;
+    }
+    if ((is(name, "setattr") && argc == 3) || (is(name, "delattr") && argc == 2)) {
+        VT *nm = arg_const(tr, args[1]);
+        if (nm->kind != VT_CONST || !val_is_str(vm, nm->value)) return tr_break(tr, "%s with a non-constant name", name);
+        StrObj *attr = str_intern(vm, AS_STR(nm->value));
+        s = argc == 3 ? tr_setattr(tr, args[0], attr, args[2]) : tr_delattr(tr, args[0], attr);
+        if (s) return s;
+        *out = vt_none(tr);
+        return TX_OK;
+    }
+    if (is(name, "callable") && argc == 1) {
+        VT *v = vt_force(tr, args[0]);
+        switch (v->kind) {
+        case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_NN_MODULE:
+            *out = vt_const(tr, val_bool(true));
+            return TX_OK;
+        case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM:
+            *out = vt_const(tr, val_bool(false));
+            return TX_OK;
+        default: return tr_break(tr, "callable(%s)", vt_kind_name(v->kind));
+        }
+    }
+    if (is(name, "iter") && argc == 1) return tr_iter(tr, args[0], out);
+    if (is(name, "next") && (argc == 1 || argc == 2)) {
+        VT *r;
+        if ((s = tr_next(tr, args[0], &r))) return s;
+        if (!r) {
+            if (argc == 2) {
+                *out = args[1];
+                return TX_OK;
+            }
+            return tr_break(tr, "StopIteration");
+        }
+        *out = r;
+        return TX_OK;
+    }
+    if ((is(name, "min") || is(name, "max") || is(name, "sum") || is(name, "any") || is(name, "all") ||
+         is(name, "sorted")) && argc >= 1) {
+        /* over trackers: min/max need constants; sum adds (tensors too) */
+        VT *items;
+        if (argc == 1) {
+            if ((s = items_of(tr, args[0], &items))) return s;
+        } else {
+            items = vt_tuple(tr, args, argc);
+        }
+        if (is(name, "sum") && !nkw) {
+            VT *acc = argc == 2 ? args[1] : vt_const(tr, val_int(0));
+            if (argc > 2) return tr_break(tr, "sum() arguments");
+            if (argc == 2) {
+                if ((s = items_of(tr, args[0], &items))) return s;
+            }
+            for (int i = 0; i < items->n; i++)
+                if ((s = tr_binary(tr, BINOP_ADD, acc, vt_item(tr, items, i), &acc))) return s;
+            *out = acc;
+            return TX_OK;
+        }
+        VT *arg = vt_list(tr, items->items, items->n);
+        VT *one[1] = {arg};
+        return fold(tr, f, 1, one, NULL, out);
+    }
+    if ((is(name, "int") || is(name, "float") || is(name, "str") || is(name, "abs")) && argc == 1 && !nkw) {
+        VT *v = vt_force(tr, args[0]);
+        if (v->kind == VT_SYMNUM)
+            return sym_call(tr, is(name, "int") ? SYM_INT : is(name, "float") ? SYM_FLOAT : is(name, "str") ? SYM_STR : SYM_ABS,
+                            f, v, out);
+        if (v->kind == VT_TENSOR) {
+            if (is(name, "abs")) return fake_unary(tr, -1, v, out);
+            return tr_break(tr, "%s() of a tensor reads its data", name);
+        }
+    }
+    if (is(name, "id") || is(name, "hash")) {
+        VT *v = vt_force(tr, args[0]);
+        if (argc == 1 && v->kind == VT_CONST) return fold(tr, f, argc, args, kwnames, out);
+        return tr_break(tr, "%s() of %s", name, vt_kind_name(v->kind));
+    }
+    /* everything else: only on constants */
+    static const char *const pure[] = {"abs", "round", "divmod", "pow", "repr", "ord", "chr", "bin", "hex", "oct",
+                                       "format", "ascii", "hash", "int", "float", "str", "bool", "len", NULL};
+    for (const char *const *p = pure; *p; p++)
+        if (is(name, *p)) return fold(tr, f, argc, args, kwnames, out);
+    return tr_break(tr, "call to builtin %s", name);
+}
+
+/* ---- builtin types ---------------------------------------------------------------------------------------- */
+
+TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, TupleObj *kwnames, VT **out,
+                                  bool *handled) {
+    VM *vm = tr->vm;
+    int nkw = nkw_of(kwnames);
+    TxStatus s;
+    *handled = true;
+    if ((t == vm->t_list || t == vm->t_tuple) && argc <= 1 && !nkw) {
+        VT *items;
+        if (argc == 0) items = vt_tuple(tr, NULL, 0);
+        else if ((s = items_of(tr, args[0], &items))) return s;
+        *out = t == vm->t_list ? vt_list(tr, items->items, items->n) : vt_tuple(tr, items->items, items->n);
+        return TX_OK;
+    }
+    if (t == vm->t_dict) {
+        VT *d = vt_dict(tr);
+        if (argc == 1) {
+            VT *src = vt_force(tr, args[0]);
+            if (src->kind == VT_DICT) {
+                for (int i = 0; i < src->n; i++) vt_dict_set(tr, d, src->keys[i], vt_item(tr, src, i));
+            } else {
+                VT *pairs;
+                if ((s = items_of(tr, src, &pairs))) return s;
+                for (int i = 0; i < pairs->n; i++) {
+                    VT *kv[2];
+                    if ((s = tr_unpack(tr, vt_item(tr, pairs, i), 2, kv))) return s;
+                    vt_dict_set(tr, d, tr_specialize(tr, kv[0]), kv[1]);
+                }
+            }
+        } else if (argc > 1) {
+            return tr_break(tr, "dict() arguments");
+        }
+        for (int i = 0; i < nkw; i++) vt_dict_set(tr, d, vt_const(tr, kwnames->items[i]), args[argc + i]);
+        *out = d;
+        return TX_OK;
+    }
+    if (t == vm->t_enumerate || t == vm->t_zip || t == vm->t_reversed) {
+        if (nkw) return tr_break(tr, "%s() with keywords", t->name->data);
+        VT *result;
+        if (t == vm->t_enumerate) {
+            if (argc < 1 || argc > 2) return tr_break(tr, "enumerate() arguments");
+            int64_t start = 0;
+            if (argc == 2) {
+                VT *st = arg_const(tr, args[1]);
+                if (st->kind != VT_CONST || !val_is_intlike(st->value)) return tr_break(tr, "enumerate start");
+                start = val_as_intlike(st->value);
+            }
+            VT *items;
+            if ((s = items_of(tr, args[0], &items))) return s;
+            VT **pairs = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
+            for (int i = 0; i < items->n; i++) {
+                VT *p[2] = {vt_const(tr, val_int(start + i)), vt_item(tr, items, i)};
+                pairs[i] = vt_tuple(tr, p, 2);
+            }
+            result = vt_tuple(tr, pairs, items->n);
+        } else if (t == vm->t_zip) {
+            VT **seqs = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+            int n = -1;
+            for (int i = 0; i < argc; i++) {
+                if ((s = items_of(tr, args[i], &seqs[i]))) return s;
+                if (n < 0 || seqs[i]->n < n) n = seqs[i]->n;
+            }
+            if (n < 0) n = 0;
+            VT **rows = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(n + 1));
+            for (int r = 0; r < n; r++) {
+                VT **row = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+                for (int i = 0; i < argc; i++) row[i] = vt_item(tr, seqs[i], r);
+                rows[r] = vt_tuple(tr, row, argc);
+            }
+            result = vt_tuple(tr, rows, n);
+        } else {
+            if (argc != 1) return tr_break(tr, "reversed() arguments");
+            VT *items;
+            if ((s = items_of(tr, args[0], &items))) return s;
+            VT **rev = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
+            for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
+            result = vt_tuple(tr, rev, items->n);
+        }
+        VT *it = vt_new(tr, VT_ITER);
+        it->a = result;
+        *out = it;
+        return TX_OK;
+    }
+    if (t == vm->t_super) {
+        if (argc == 2) {
+            VT *cls = vt_force(tr, args[0]);
+            if (cls->kind != VT_TYPE) return tr_break(tr, "super() arguments");
+            VT *sup = vt_new(tr, VT_SUPER);
+            sup->value = cls->value;
+            sup->a = vt_force(tr, args[1]);
+            *out = sup;
+            return TX_OK;
+        }
+        if (argc != 0) return tr_break(tr, "super() arguments");
+        /* zero-argument super(): the __class__ cell and the first argument of the calling frame */
+        Tx *tx = tr->tx;
+        CodeObj *co = tx->code;
+        int idx = -1;
+        for (int64_t i = 0; i < co->freevars->len; i++)
+            if (strcmp(AS_STR(co->freevars->items[i])->data, "__class__") == 0) idx = (int)(co->cellvars->len + i);
+        if (idx < 0 || co->argcount < 1) return tr_break(tr, "super(): no arguments");
+        VT *cell = tx->locals[co->nlocals + idx];
+        if (!cell && tx == tr->root && tx->func && tx->func->closure) {
+            int fi = idx - (int)co->cellvars->len;
+            cell = vt_from_value(tr, tx->func->closure->items[fi], NULL);
+        }
+        if (!cell) return tr_break(tr, "super(): __class__ cell missing");
+        Value cls;
+        if (cell->mut == MUT_NEW) cls = cell->a ? cell->a->value : val_null();
+        else cls = val_is_null(cell->value) ? val_null() : ((CellObj *)cell->value.as.o)->v;
+        if (val_is_null(cls)) return tr_break(tr, "super(): empty __class__ cell");
+        VT *self = tx->locals[0];
+        if (!self && tx == tr->root) {
+            Value real = tr->frame->localsplus[0];
+            if (!val_is_null(real)) self = vt_from_value(tr, real, source_local(tr, 0, AS_STR(co->varnames->items[0])));
+            tx->locals[0] = self;
+        }
+        if (!self) return tr_break(tr, "super(): self missing");
+        VT *sup = vt_new(tr, VT_SUPER);
+        sup->value = cls;
+        sup->a = vt_force(tr, self);
+        *out = sup;
+        return TX_OK;
+    }
+    if (t == vm->t_type && argc == 1 && !nkw) {
+        TypeObj *ty = vt_python_type(tr, args[0]);
+        if (!ty) return tr_break(tr, "type() of %s", vt_kind_name(vt_force(tr, args[0])->kind));
+        *out = vt_from_value(tr, val_obj(ty), NULL);
+        return TX_OK;
+    }
+    if ((t == vm->t_int || t == vm->t_float || t == vm->t_str || t == vm->t_bool) && argc == 1 && !nkw) {
+        VT *v = vt_force(tr, args[0]);
+        if (v->kind == VT_SYMNUM && t != vm->t_bool)
+            return sym_call(tr, t == vm->t_int ? SYM_INT : t == vm->t_float ? SYM_FLOAT : SYM_STR, val_obj(t), v, out);
+        if (v->kind == VT_TENSOR) return tr_break(tr, "%s() of a tensor reads its data", t->name->data);
+        if (t == vm->t_bool) {
+            int r;
+            if ((s = tr_truthy(tr, v, &r))) return s;
+            *out = vt_const(tr, val_bool(r));
+            return TX_OK;
+        }
+        return fold(tr, val_obj(t), argc, args, kwnames, out);
+    }
+    if (t == vm->t_range || t == vm->t_slice || t == vm->t_int || t == vm->t_float || t == vm->t_str ||
+        t == vm->t_bool || (torch_state(vm) && t == torch_state(vm)->t_size) || t == vm->t_frozenset)
+        return fold(tr, val_obj(t), argc, args, kwnames, out);
+    *handled = false;
+    return TX_OK;
+}
+
+/* ---- object graph inputs and the module stack ------------------------------------------------------------- */
+
+GraphNode *tracer_graph_object_input(Tracer *tr, VT *v) {
+    if (v->kind == VT_TENSOR) return NULL;
+    if (v->graph_input >= 0) return v->node;
+    char name[64];
+    snprintf(name, sizeof name, "hook_%d", tr->n_graph_inputs);
+    GraphNode *p = graph_placeholder(tr->graph, name, name);
+    p->is_tensor = false;
+    v->node = p;
+    tracer_add_input(tr, v);
+    return p;
+}
+
+void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t) {
+    (void)m, (void)t;
+    tr->module_depth++;
+}
+
+void tracer_module_stack_pop(Tracer *tr) { tr->module_depth--; }

@@ -1,0 +1,840 @@
+/* src/tracer/codegen.c — residual code: the bytecode that replaces a traced frame.  It is built
+ * with the VM's own instruction builder and assembler, in seed 004's order:
+ *
+ *   prologue (cells, free variables, as the original)
+ *   graph call      LOAD_GLOBAL __compiled_fn_N; inputs by source; CALL; unpack outputs
+ *   temporaries     new objects (object.__new__(cls)) and values used more than once
+ *   hooks           tensor.register_hook(fn) on sourced tensors; handle kept where the user kept it
+ *   stack + locals  values that must survive, reconstructed before any store runs
+ *   mutations       values pushed, then the stores in reverse (STORE_ATTR, old[:] = new,
+ *                   d.clear(); d.update(new), STORE_GLOBAL, STORE_DEREF, DELETE_ATTR)
+ *   grad mode       torch._C._set_grad_enabled(final) if the region changed it
+ *   exit            RETURN_VALUE, or: the breaking instruction run natively and a call of the
+ *                   resume function with the stack and live locals.
+ *
+ * Codegen runs twice: a counting pass finds the graph outputs the residual needs and how often
+ * each new object is used; then the graph is finished and the real pass emits.  A value that
+ * cannot be rebuilt makes codegen fail with a reason (the frame then runs eagerly). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ember/autograd.h"
+#include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
+#include "vm/dict.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+
+typedef struct Cg {
+    Tracer *tr;
+    VM *vm;
+    Builder *b;
+    bool dry;
+    int32_t line;
+    const char *fail;
+    VT **outputs;
+    int32_t n_outputs, cap_outputs;
+    int32_t *out_slot;
+    int32_t ntemps;
+} Cg;
+
+static void E(Cg *cg, Opcode op, uint32_t arg) {
+    if (!cg->dry && !cg->fail) asm_emit(cg->b, op, arg, cg->line);
+}
+
+static int32_t temp(Cg *cg, const char *what) {
+    if (cg->dry) return 0;
+    char name[64];
+    snprintf(name, sizeof name, "__%s_%d", what, cg->ntemps++);
+    return asm_varname(cg->b, vm_intern_str(cg->vm, name));
+}
+
+static uint32_t K(Cg *cg, Value v) { return cg->dry ? 0 : (uint32_t)asm_const(cg->b, v); }
+static uint32_t N(Cg *cg, StrObj *s) { return cg->dry ? 0 : (uint32_t)asm_name(cg->b, s); }
+
+/* ---- sources ----------------------------------------------------------------------------------- */
+
+static void load_source(Cg *cg, Source *s) {
+    switch (s->kind) {
+    case SRC_LOCAL: E(cg, OP_LOAD_FAST, (uint32_t)s->index); return;
+    case SRC_GLOBAL: E(cg, OP_LOAD_GLOBAL, N(cg, s->name) << 1); return;
+    case SRC_CLOSURE: E(cg, OP_LOAD_DEREF, (uint32_t)(cg->tr->code->cellvars->len + s->index)); return;
+    case SRC_ATTR:
+        load_source(cg, s->base);
+        E(cg, OP_LOAD_ATTR, N(cg, s->name));
+        return;
+    case SRC_ITEM:
+        load_source(cg, s->base);
+        E(cg, OP_LOAD_CONST, K(cg, s->key));
+        E(cg, OP_BINARY_SUBSCR, 0);
+        return;
+    }
+}
+
+/* ---- reconstruction ---------------------------------------------------------------------------------- */
+
+static void reconstruct(Cg *cg, VT *v);
+
+static bool needs_temp(VT *v) {
+    if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
+    if (v->kind == VT_HANDLE) return true;
+    return (v->kind == VT_LIST || v->kind == VT_DICT || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
+           v->mut == MUT_NEW && v->refs >= 2;
+}
+
+static int output_index(Cg *cg, VT *v) {
+    for (int i = 0; i < cg->n_outputs; i++)
+        if (cg->outputs[i] == v || cg->outputs[i]->node == v->node) return i;
+    return -1;
+}
+
+static void add_output(Cg *cg, VT *v) {
+    if (output_index(cg, v) >= 0) return;
+    if (cg->n_outputs == cg->cap_outputs) {
+        cg->cap_outputs = cg->cap_outputs ? cg->cap_outputs * 2 : 8;
+        cg->outputs = realloc(cg->outputs, sizeof(VT *) * (size_t)cg->cap_outputs);
+    }
+    cg->outputs[cg->n_outputs++] = v;
+}
+
+static bool all_items_const(Cg *cg, VT *v) {
+    for (int i = 0; i < v->n; i++) {
+        VT *it = v->items[i];
+        if (it->kind == VT_LAZY && !it->a) {
+            if (!(it->value.tag != VAL_OBJ || val_is_str(cg->vm, it->value))) return false;
+            continue;
+        }
+        it = vt_force(cg->tr, it);
+        if (it->kind != VT_CONST) return false;
+    }
+    return true;
+}
+
+static void emit_sym(Cg *cg, VT *v) {
+    VM *vm = cg->vm;
+    switch (v->sym) {
+    case SYM_LEAF: load_source(cg, v->source); return;
+    case SYM_BINOP:
+        reconstruct(cg, v->a);
+        reconstruct(cg, v->b);
+        E(cg, OP_BINARY_OP, (uint32_t)v->index);
+        return;
+    case SYM_CMP:
+        reconstruct(cg, v->a);
+        reconstruct(cg, v->b);
+        E(cg, OP_COMPARE_OP, (uint32_t)v->index);
+        return;
+    case SYM_NEG: reconstruct(cg, v->a); E(cg, OP_UNARY_NEGATIVE, 0); return;
+    case SYM_POS: reconstruct(cg, v->a); E(cg, OP_UNARY_POSITIVE, 0); return;
+    case SYM_NOT: reconstruct(cg, v->a); E(cg, OP_UNARY_NOT, 0); return;
+    case SYM_STR: case SYM_INT: case SYM_FLOAT: case SYM_ABS: {
+        const char *fn = v->sym == SYM_STR ? "str" : v->sym == SYM_INT ? "int" : v->sym == SYM_FLOAT ? "float" : "abs";
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, dict_get_c(vm, vm->builtins, fn)));
+        reconstruct(cg, v->a);
+        E(cg, OP_CALL, 1);
+        return;
+    }
+    }
+}
+
+/* The slot of a cell of the root frame, relative to nlocals, or -1. */
+static int root_cell_index(Cg *cg, VT *cell) {
+    Tx *root = cg->tr->root;
+    int ncell = (int)root->code->cellvars->len + (int)root->code->freevars->len;
+    for (int i = 0; i < ncell; i++)
+        if (root->locals[root->code->nlocals + i] == cell) return i;
+    return -1;
+}
+
+static void build_value(Cg *cg, VT *v) {
+    VM *vm = cg->vm;
+    switch (v->kind) {
+    case VT_LIST:
+        for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+        E(cg, OP_BUILD_LIST, (uint32_t)v->n);
+        return;
+    case VT_DICT:
+        for (int i = 0; i < v->n; i++) {
+            reconstruct(cg, v->keys[i]);
+            reconstruct(cg, v->items[i]);
+        }
+        E(cg, OP_BUILD_MAP, (uint32_t)v->n);
+        return;
+    case VT_FUNCTION: {
+        uint32_t flags = 0;
+        if (v->defaults) {
+            reconstruct(cg, v->defaults);
+            flags |= 1;
+        }
+        if (v->kwdefaults) {
+            reconstruct(cg, v->kwdefaults);
+            flags |= 2;
+        }
+        if (v->closure) {
+            VT *cl = vt_force(cg->tr, v->closure);
+            for (int i = 0; i < cl->n; i++) {
+                VT *cell = vt_force(cg->tr, cl->items[i]);
+                int ci = root_cell_index(cg, cell);
+                if (ci < 0) {
+                    cg->fail = "a closure over a cell of an inlined function";
+                    return;
+                }
+                E(cg, OP_LOAD_CLOSURE, (uint32_t)ci);
+            }
+            E(cg, OP_BUILD_TUPLE, (uint32_t)cl->n);
+            flags |= 8;
+        }
+        E(cg, OP_LOAD_CONST, K(cg, v->code));
+        E(cg, OP_MAKE_FUNCTION, flags);
+        return;
+    }
+    case VT_OBJECT: {
+        /* object.__new__(cls): its attributes come from the replayed stores */
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, type_lookup(vm, vm->t_object, vm->special_names[SP_NEW])));
+        reconstruct(cg, v->cls);
+        E(cg, OP_CALL, 1);
+        return;
+    }
+    default: cg->fail = "cannot rebuild a value"; return;
+    }
+}
+
+/* Make sure a value that lives in a temporary has been built (post-order, cycles rejected). */
+static void ensure_temp(Cg *cg, VT *v) {
+    if (v->temp_slot >= 0) return;
+    if (v->kind == VT_HANDLE) {
+        cg->fail = "a hook handle escaping before it exists";
+        return;
+    }
+    if (v->building) {
+        cg->fail = "a cycle among objects made in the region";
+        return;
+    }
+    v->building = true;
+    build_value(cg, v);
+    v->building = false;
+    int32_t slot = temp(cg, "tmp");
+    E(cg, OP_STORE_FAST, (uint32_t)slot);
+    v->temp_slot = slot;
+}
+
+static void reconstruct(Cg *cg, VT *v) {
+    VM *vm = cg->vm;
+    if (cg->fail || !v) {
+        if (!v) cg->fail = "a missing value";
+        return;
+    }
+    if (v->kind == VT_LAZY) {
+        if (v->a) {
+            reconstruct(cg, v->a);
+            return;
+        }
+        if (v->source) load_source(cg, v->source);
+        else E(cg, OP_LOAD_CONST, K(cg, v->value));
+        return;
+    }
+    if (cg->dry) v->refs++;
+    if (!cg->dry && v->temp_slot >= 0) {
+        E(cg, OP_LOAD_FAST, (uint32_t)v->temp_slot);
+        return;
+    }
+    switch (v->kind) {
+    case VT_NULLV: E(cg, OP_PUSH_NULL, 0); return;
+    case VT_CONST: E(cg, OP_LOAD_CONST, K(cg, v->value)); return;
+    case VT_TENSOR: {
+        if (v->source) {
+            load_source(cg, v->source);
+            return;
+        }
+        if (cg->dry) {
+            add_output(cg, v);
+            return;
+        }
+        int i = output_index(cg, v);
+        if (i < 0) {
+            cg->fail = "a tensor that is not a graph output";
+            return;
+        }
+        E(cg, OP_LOAD_FAST, (uint32_t)cg->out_slot[i]);
+        return;
+    }
+    case VT_SYMNUM: emit_sym(cg, v); return;
+    case VT_TUPLE:
+        if (all_items_const(cg, v)) {
+            Value c = vt_as_constant(cg->tr, v);
+            if (!val_is_null(c)) {
+                E(cg, OP_LOAD_CONST, K(cg, c));
+                return;
+            }
+        }
+        for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+        E(cg, OP_BUILD_TUPLE, (uint32_t)v->n);
+        return;
+    case VT_SLICE:
+        for (int i = 0; i < 3; i++) reconstruct(cg, v->items[i]);
+        E(cg, OP_BUILD_SLICE, 3);
+        return;
+    default: break;
+    }
+    if (v->source && v->mut != MUT_NEW) {
+        load_source(cg, v->source);
+        return;
+    }
+    switch (v->kind) {
+    case VT_LIST: case VT_DICT: case VT_FUNCTION: case VT_OBJECT:
+        if (v->mut != MUT_NEW) {
+            if (!val_is_null(v->value) && !v->modified && v->kind != VT_OBJECT) {
+                E(cg, OP_LOAD_CONST, K(cg, v->value));
+                return;
+            }
+            if (!val_is_null(v->value) && v->kind == VT_OBJECT) {
+                E(cg, OP_LOAD_CONST, K(cg, v->value));
+                return;
+            }
+            cg->fail = "an existing container without a source";
+            return;
+        }
+        if (cg->dry) {
+            /* count uses of what it holds once */
+            if (v->refs == 1) {
+                if (v->kind == VT_OBJECT) reconstruct(cg, v->cls);
+                else if (v->kind == VT_FUNCTION) {
+                    if (v->defaults) reconstruct(cg, v->defaults);
+                    if (v->kwdefaults) reconstruct(cg, v->kwdefaults);
+                    if (v->closure) reconstruct(cg, v->closure);
+                } else {
+                    for (int i = 0; i < v->n; i++) {
+                        if (v->keys) reconstruct(cg, v->keys[i]);
+                        reconstruct(cg, v->items[i]);
+                    }
+                }
+            }
+            return;
+        }
+        if (needs_temp(v)) {
+            ensure_temp(cg, v);
+            E(cg, OP_LOAD_FAST, (uint32_t)v->temp_slot);
+            return;
+        }
+        build_value(cg, v);
+        return;
+    case VT_CELL: {
+        int ci = root_cell_index(cg, v);
+        if (ci < 0) {
+            cg->fail = "a cell of an inlined function";
+            return;
+        }
+        E(cg, OP_LOAD_CLOSURE, (uint32_t)ci);
+        return;
+    }
+    case VT_METHOD:
+        if (!v->user_name || !v->a) {
+            cg->fail = "a bound method without a name";
+            return;
+        }
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_ATTR, N(cg, v->user_name));
+        return;
+    case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_OPAQUE: case VT_NN_MODULE:
+        if (val_is_null(v->value)) {
+            cg->fail = "an object without a value";
+            return;
+        }
+        E(cg, OP_LOAD_CONST, K(cg, v->value));
+        return;
+    case VT_HANDLE:
+        if (cg->dry) return;
+        cg->fail = "a hook handle that was never stored";
+        return;
+    default:
+        cg->fail = vt_kind_name(v->kind);
+        (void)vm;
+        return;
+    }
+}
+
+/* ---- phases -------------------------------------------------------------------------------------- */
+
+static void emit_prologue(Cg *cg) {
+    CodeObj *co = cg->tr->code;
+    for (int32_t i = 0; i < co->ncode; i++) {
+        Opcode op = (Opcode)co->code[i].op;
+        if (op != OP_MAKE_CELL && op != OP_COPY_FREE_VARS && op != OP_NOP) break;
+        if (op != OP_NOP) E(cg, op, co->code[i].arg);
+    }
+}
+
+static void emit_graph_call(Cg *cg, StrObj *fn_name) {
+    Tracer *tr = cg->tr;
+    if (!fn_name) return;
+    E(cg, OP_LOAD_GLOBAL, (N(cg, fn_name) << 1) | 1);
+    for (int i = 0; i < tr->n_graph_inputs; i++) {
+        VT *in = tr->input_vts[i];
+        if (in->kind == VT_TENSOR) {
+            if (!in->source) {
+                cg->fail = "a graph input the residual code cannot load";
+                return;
+            }
+            load_source(cg, in->source);
+        } else {
+            reconstruct(cg, in);
+        }
+    }
+    E(cg, OP_CALL, (uint32_t)tr->n_graph_inputs);
+    if (cg->n_outputs == 0) {
+        E(cg, OP_POP_TOP, 0);
+        return;
+    }
+    E(cg, OP_UNPACK_SEQUENCE, (uint32_t)cg->n_outputs);
+    for (int i = 0; i < cg->n_outputs; i++) E(cg, OP_STORE_FAST, (uint32_t)cg->out_slot[i]);
+}
+
+static void emit_tempvars(Cg *cg) {
+    SideEffects *se = &cg->tr->se;
+    for (int i = 0; i < se->n_tracked; i++) {
+        VT *v = se->tracked[i];
+        if (v->kind == VT_OBJECT && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
+            if (cg->dry) reconstruct(cg, v->cls);
+            else ensure_temp(cg, v);
+        }
+    }
+}
+
+static void emit_hooks(Cg *cg) {
+    Tracer *tr = cg->tr;
+    SideEffects *se = &tr->se;
+    for (int i = 0; i < se->n_hooks; i++) {
+        HookReg *h = &se->hooks[i];
+        bool escapes = h->handle->refs > 0;
+        if (h->removed && !escapes) continue;
+        reconstruct(cg, h->tensor);
+        E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(cg->vm, "register_hook")));
+        reconstruct(cg, h->hook);
+        E(cg, OP_CALL, 1);
+        if (!escapes) {
+            E(cg, OP_POP_TOP, 0);
+            continue;
+        }
+        int32_t slot = -1;
+        if (h->handle->user_name) {
+            /* the user's own variable, when it is a local of the compiled frame */
+            CodeObj *co = tr->code;
+            for (int k = 0; k < co->nlocals; k++)
+                if (str_eq(AS_STR(co->varnames->items[k]), h->handle->user_name)) slot = k;
+        }
+        if (slot < 0) slot = temp(cg, "hook_handle");
+        E(cg, OP_STORE_FAST, (uint32_t)slot);
+        h->handle->temp_slot = slot;
+        if (h->removed) {
+            E(cg, OP_LOAD_FAST, (uint32_t)slot);
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(cg->vm, "remove")));
+            E(cg, OP_CALL, 0);
+            E(cg, OP_POP_TOP, 0);
+        }
+    }
+}
+
+typedef struct Suffix {
+    Opcode op[4];
+    uint32_t arg[4];
+    int n;
+} Suffix;
+
+static void emit_mutations(Cg *cg) {
+    Tracer *tr = cg->tr;
+    VM *vm = cg->vm;
+    SideEffects *se = &tr->se;
+    Suffix *suf = calloc((size_t)(se->n_tracked + se->n_stores + 2), sizeof(Suffix));
+    int ns = 0;
+    /* containers first, in tracking order, then attribute/global/cell stores in program order */
+    for (int i = 0; i < se->n_tracked; i++) {
+        VT *v = se->tracked[i];
+        if (!v->modified || v->mut != MUT_EXISTING) continue;
+        if (!v->source) {
+            cg->fail = "a mutated container without a source";
+            break;
+        }
+        if (v->kind == VT_LIST) {
+            /* old[:] = new */
+            build_value(cg, v);
+            load_source(cg, v->source);
+            E(cg, OP_LOAD_CONST, K(cg, val_none()));
+            E(cg, OP_LOAD_CONST, K(cg, val_none()));
+            E(cg, OP_BUILD_SLICE, 2);
+            suf[ns++] = (Suffix){{OP_STORE_SUBSCR}, {0}, 1};
+        } else if (v->kind == VT_DICT) {
+            /* old.clear(); old.update(new) */
+            load_source(cg, v->source);
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "update")));
+            build_value(cg, v);
+            load_source(cg, v->source);
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "clear")));
+            suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4};
+        }
+    }
+    for (int i = 0; i < se->n_stores && !cg->fail; i++) {
+        AttrStore *s = &se->stores[i];
+        cg->line = s->line ? s->line : cg->line;
+        if (s->obj == tr->globals_vt) {
+            if (s->value->kind == VT_DELETED) {
+                suf[ns++] = (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1};
+                continue;
+            }
+            reconstruct(cg, s->value);
+            suf[ns++] = (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1};
+            continue;
+        }
+        if (s->obj->kind == VT_CELL) {
+            int ci = root_cell_index(cg, s->obj);
+            if (ci < 0) {
+                cg->fail = "a store to a cell of an inlined function";
+                break;
+            }
+            reconstruct(cg, s->value);
+            suf[ns++] = (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1};
+            continue;
+        }
+        if (s->value->kind == VT_DELETED) {
+            /* deleting an attribute the object had before the region; one set and deleted inside needs nothing */
+            if (s->obj->mut == MUT_NEW) continue;
+            Value had = val_is_null(s->obj->value) ? val_null() : static_getattr(vm, s->obj->value, s->name);
+            if (val_is_null(had)) continue;
+            reconstruct(cg, s->obj);
+            suf[ns++] = (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1};
+            continue;
+        }
+        reconstruct(cg, s->value);
+        reconstruct(cg, s->obj);
+        suf[ns++] = (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1};
+    }
+    /* the root frame's own new cells (captured locals assigned in the region) */
+    Tx *root = tr->root;
+    int ncells = (int)root->code->cellvars->len;
+    for (int i = 0; i < ncells && !cg->fail; i++) {
+        VT *cell = root->locals[root->code->nlocals + i];
+        if (!cell || cell->mut != MUT_NEW || !cell->a) continue;
+        reconstruct(cg, cell->a);
+        suf[ns++] = (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1};
+    }
+    for (int i = ns - 1; i >= 0; i--)
+        for (int k = 0; k < suf[i].n; k++) E(cg, suf[i].op[k], suf[i].arg[k]);
+    free(suf);
+}
+
+static void emit_grad_mode(Cg *cg) {
+    Tracer *tr = cg->tr;
+    bool now = ag_is_grad_enabled();
+    if (now == tr->grad_mode_at_entry) return;
+    VM *vm = cg->vm;
+    Value c = dict_get_c(vm, vm->modules, "torch._C");
+    Value f = c.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)c.as.o)->dict, "_set_grad_enabled") : val_null();
+    if (val_is_null(f)) {
+        cg->fail = "torch._C._set_grad_enabled is missing";
+        return;
+    }
+    E(cg, OP_PUSH_NULL, 0);
+    E(cg, OP_LOAD_CONST, K(cg, f));
+    E(cg, OP_LOAD_CONST, K(cg, val_bool(now)));
+    E(cg, OP_CALL, 1);
+    E(cg, OP_POP_TOP, 0);
+}
+
+/* ---- the breaking instruction ------------------------------------------------------------------- */
+
+/* What an instruction pops and pushes, and which pushed slot (if any) is NULL. */
+static void instr_io(Opcode op, uint32_t arg, int *pops, int *pushes, int *null_at) {
+    const OpInfo *oi = &op_info[op];
+    *null_at = -1;
+    *pops = oi->pops;
+    *pushes = oi->pushes;
+    switch (op) {
+    case OP_CALL: *pops = (int)arg + 2; *pushes = 1; break;
+    case OP_CALL_FUNCTION_EX: *pops = 3 + (int)(arg & 1); *pushes = 1; break;
+    case OP_BUILD_TUPLE: case OP_BUILD_LIST: case OP_BUILD_SET: case OP_BUILD_STRING: *pops = (int)arg; *pushes = 1; break;
+    case OP_BUILD_MAP: *pops = 2 * (int)arg; *pushes = 1; break;
+    case OP_BUILD_CONST_KEY_MAP: *pops = (int)arg + 1; *pushes = 1; break;
+    case OP_BUILD_SLICE: *pops = (int)arg; *pushes = 1; break;
+    case OP_UNPACK_SEQUENCE: *pops = 1; *pushes = (int)arg; break;
+    case OP_UNPACK_EX: *pops = 1; *pushes = (int)(arg & 0xFF) + (int)(arg >> 8) + 1; break;
+    case OP_FORMAT_VALUE: *pops = 1 + ((arg & 4) ? 1 : 0); *pushes = 1; break;
+    case OP_MAKE_FUNCTION: *pops = 1 + __builtin_popcount(arg & 15); *pushes = 1; break;
+    case OP_RAISE_VARARGS: *pops = (int)arg; *pushes = 0; break;
+    case OP_LOAD_GLOBAL: *pops = 0; *pushes = 1 + (int)(arg & 1); if (arg & 1) *null_at = 0; break;
+    case OP_LOAD_METHOD: *pops = 1; *pushes = 2; *null_at = 0; break;   /* run as PUSH_NULL; SWAP 2; LOAD_ATTR */
+    default: break;
+    }
+}
+
+/* Emit instruction `in` of the original code, its operands re-indexed into the residual's tables. */
+static void emit_original(Cg *cg, Instr in, Label jump_target) {
+    CodeObj *co = cg->tr->code;
+    Opcode op = (Opcode)in.op;
+    switch (op_info[op].arg_kind) {
+    case ARGK_CONST: E(cg, op, K(cg, co->consts->items[in.arg])); return;
+    case ARGK_NAME:
+        if (op == OP_LOAD_GLOBAL) {
+            E(cg, op, (N(cg, AS_STR(co->names->items[in.arg >> 1])) << 1) | (in.arg & 1));
+            return;
+        }
+        if (op == OP_LOAD_METHOD) {
+            E(cg, OP_PUSH_NULL, 0);
+            E(cg, OP_SWAP, 2);
+            E(cg, OP_LOAD_ATTR, N(cg, AS_STR(co->names->items[in.arg])));
+            return;
+        }
+        E(cg, op, N(cg, AS_STR(co->names->items[in.arg])));
+        return;
+    case ARGK_JUMP:
+        if (!cg->dry && !cg->fail) asm_emit_jump(cg->b, op, jump_target, cg->line);
+        return;
+    case ARGK_LOCAL2:
+        E(cg, op == OP_STORE_FAST_LOAD_FAST ? OP_STORE_FAST : OP_LOAD_FAST, in.arg & 0xFFFF);
+        E(cg, OP_LOAD_FAST, in.arg >> 16);
+        return;
+    case ARGK_LOCAL_CONST:
+        E(cg, OP_LOAD_FAST, in.arg & 0xFFFF);
+        E(cg, OP_LOAD_CONST, K(cg, co->consts->items[in.arg >> 16]));
+        return;
+    default: E(cg, op, in.arg); return;
+    }
+}
+
+/* Store a stack of `depth` values (nullmask bit i: slot i is NULL) into temporaries, top down. */
+static void stack_to_temps(Cg *cg, int depth, uint64_t nullmask, int32_t *slots) {
+    for (int i = depth - 1; i >= 0; i--) {
+        if (nullmask >> i & 1) {
+            E(cg, OP_POP_TOP, 0);
+            slots[i] = -1;
+        } else {
+            slots[i] = temp(cg, "stack");
+            E(cg, OP_STORE_FAST, (uint32_t)slots[i]);
+        }
+    }
+}
+
+static void call_resume(Cg *cg, int32_t target, int depth, uint64_t nullmask, int32_t *slots, bool *ok) {
+    Tracer *tr = cg->tr;
+    CodeObj *co = tr->code;
+    /* live locals: plain locals bound at the break */
+    int32_t *live = calloc((size_t)co->nlocals + 1, sizeof(int32_t));
+    int n_live = 0;
+    for (int i = 0; i < co->nlocals; i++) {
+        VT *v = tr->root->locals[i];
+        if (!v && !val_is_null(tr->frame->localsplus[i])) v = (VT *)1;   /* untouched argument */
+        if (v && (v == (VT *)1 || v->kind != VT_DELETED)) live[n_live++] = i;
+    }
+    Value fn;
+    StrObj *name = NULL;
+    bool needs_closure = co->cellvars->len + co->freevars->len > 0;
+    if (cg->dry) {
+        fn = val_none();
+    } else {
+        fn = tracer_resume_function(tr, target, depth, nullmask, live, n_live, &name);
+        if (val_is_null(fn)) {
+            cg->fail = "could not build the resume function";
+            free(live);
+            *ok = false;
+            return;
+        }
+    }
+    E(cg, OP_PUSH_NULL, 0);
+    if (needs_closure) {
+        int ncell = (int)co->cellvars->len + (int)co->freevars->len;
+        for (int i = 0; i < ncell; i++) E(cg, OP_LOAD_CLOSURE, (uint32_t)i);
+        E(cg, OP_BUILD_TUPLE, (uint32_t)ncell);
+        E(cg, OP_LOAD_CONST, K(cg, cg->dry ? val_none() : val_obj(((FunctionObj *)fn.as.o)->code)));
+        E(cg, OP_MAKE_FUNCTION, 8);
+    } else {
+        E(cg, OP_LOAD_GLOBAL, N(cg, name ? name : vm_intern_str(cg->vm, "__resume")) << 1);
+    }
+    int nargs = 0;
+    for (int i = 0; i < depth; i++)
+        if (!(nullmask >> i & 1)) {
+            E(cg, OP_LOAD_FAST, (uint32_t)slots[i]);
+            nargs++;
+        }
+    for (int i = 0; i < n_live; i++) E(cg, OP_LOAD_FAST, (uint32_t)live[i]);
+    E(cg, OP_CALL, (uint32_t)(nargs + n_live));
+    E(cg, OP_RETURN_VALUE, 0);
+    free(live);
+}
+
+/* The break: stack saved, mutations applied, then the instruction runs natively and the rest
+ * of the function continues in a resume function. */
+static void emit_break_exit(Cg *cg) {
+    Tracer *tr = cg->tr;
+    Tx *root = tr->root;
+    CodeObj *co = tr->code;
+    Instr in = co->code[root->ip];
+    Opcode op = (Opcode)in.op;
+    int depth = root->sp;
+    if (depth > 62) {
+        cg->fail = "too deep a stack at the break";
+        return;
+    }
+    uint64_t nullmask = 0;
+    for (int i = 0; i < depth; i++)
+        if (vt_force(tr, root->stack[i])->kind == VT_NULLV) nullmask |= 1ull << i;
+    int32_t saved[64];
+    /* 1. the stack and changed locals, rebuilt before any store runs */
+    for (int i = 0; i < depth; i++) {
+        if (nullmask >> i & 1) continue;
+        reconstruct(cg, root->stack[i]);
+        saved[i] = temp(cg, "stack");
+        E(cg, OP_STORE_FAST, (uint32_t)saved[i]);
+    }
+    int changed[512], nchanged = 0;
+    for (int i = 0; i < co->nlocals && nchanged < 512; i++) {
+        VT *v = root->locals[i];
+        if (!v || v->kind == VT_DELETED) continue;
+        VT *f = vt_force(tr, v);
+        if (f->source && f->source->kind == SRC_LOCAL && f->source->index == i) continue;   /* the frame's own value */
+        reconstruct(cg, v);
+        changed[nchanged++] = i;
+    }
+    for (int k = nchanged - 1; k >= 0; k--) E(cg, OP_STORE_FAST, (uint32_t)changed[k]);
+    /* deleted locals */
+    for (int i = 0; i < co->nlocals; i++)
+        if (root->locals[i] && root->locals[i]->kind == VT_DELETED && !val_is_null(tr->frame->localsplus[i]))
+            E(cg, OP_DELETE_FAST, (uint32_t)i);
+    /* 2. side effects */
+    emit_mutations(cg);
+    emit_grad_mode(cg);
+    if (cg->fail) return;
+    bool ok = true;
+    uint8_t fl = op_info[op].flags;
+    if ((fl & F_JUMP) && (fl & F_COND)) {
+        /* a data-dependent branch: the condition decides which resume function continues */
+        bool pop_always = op == OP_POP_JUMP_IF_FALSE || op == OP_POP_JUMP_IF_TRUE || op == OP_POP_JUMP_IF_NONE ||
+                          op == OP_POP_JUMP_IF_NOT_NONE;
+        if (op == OP_FOR_ITER || op == OP_SEND) {
+            cg->fail = "a break at a loop or send";
+            return;
+        }
+        Label jump = cg->dry ? 0 : asm_new_label(cg->b);
+        for (int i = 0; i < depth; i++) {
+            if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
+            else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
+        }
+        emit_original(cg, in, jump);
+        /* fall through: the condition is gone */
+        int32_t slots[64];
+        stack_to_temps(cg, depth - 1, nullmask, slots);
+        call_resume(cg, root->ip + code_width(op), depth - 1, nullmask, slots, &ok);
+        if (!cg->dry && !cg->fail) asm_bind(cg->b, jump);
+        int jdepth = pop_always ? depth - 1 : depth;
+        stack_to_temps(cg, jdepth, nullmask, slots);
+        call_resume(cg, (int32_t)in.arg, jdepth, nullmask, slots, &ok);
+        return;
+    }
+    if (fl & F_JUMP) {
+        cg->fail = "a break at an unconditional jump";
+        return;
+    }
+    /* 3. the stack back, the instruction, the rest in a resume function */
+    for (int i = 0; i < depth; i++) {
+        if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
+        else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
+    }
+    if (op == OP_CALL && root->kwnames) E(cg, OP_KW_NAMES, K(cg, val_obj(root->kwnames)));
+    emit_original(cg, in, 0);
+    if (fl & F_TERM) return;
+    int pops, pushes, null_at;
+    instr_io(op, in.arg, &pops, &pushes, &null_at);
+    if (pops < 0 || pushes < 0) {
+        cg->fail = "a break at an instruction of unknown stack effect";
+        return;
+    }
+    int after = depth - pops + pushes;
+    uint64_t mask_after = nullmask & ((depth - pops) >= 64 ? ~0ull : ((1ull << (depth - pops)) - 1));
+    if (null_at >= 0) mask_after |= 1ull << (depth - pops + null_at);
+    int32_t slots[64];
+    stack_to_temps(cg, after, mask_after, slots);
+    call_resume(cg, root->ip + code_width(op), after, mask_after, slots, &ok);
+}
+
+/* ---- driver ------------------------------------------------------------------------------------- */
+
+static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
+    Tracer *tr = cg->tr;
+    cg->line = tr->code->firstlineno;
+    int first_line = code_line(tr->code, 0);
+    if (first_line > 0) cg->line = first_line;
+    emit_prologue(cg);
+    emit_graph_call(cg, fn_name);
+    emit_tempvars(cg);
+    emit_hooks(cg);
+    if (has_break) {
+        cg->line = code_line(tr->code, tr->root->ip);
+        emit_break_exit(cg);
+        return;
+    }
+    reconstruct(cg, tr->root->return_value);
+    emit_mutations(cg);
+    emit_grad_mode(cg);
+    E(cg, OP_RETURN_VALUE, 0);
+}
+
+CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out) {
+    VM *vm = tr->vm;
+    CodeObj *co = tr->code;
+    bool has_break = tr->have_break;
+    *compiled_fn_out = val_null();
+    *compiled_name_out = NULL;
+    se_prune_dead(tr);
+
+    /* counting pass */
+    Cg dry = {.tr = tr, .vm = vm, .dry = true};
+    run_phases(&dry, vm_intern_str(vm, "__dry"), has_break);
+    if (dry.fail) {
+        snprintf(tr->errbuf, sizeof tr->errbuf, "%s", dry.fail);
+        free(dry.outputs);
+        return NULL;
+    }
+    /* the graph: outputs are what residual code needs */
+    bool want_graph = graph_count_ops(tr->graph) > 0 || dry.n_outputs > 0;
+    StrObj *fn_name = NULL;
+    if (want_graph) {
+        char name[64];
+        snprintf(name, sizeof name, "__compiled_fn_%d", tracer_state(vm)->next_graph_id++);
+        Value cg_obj = output_compile_graph(tr, dry.outputs, dry.n_outputs, name);
+        if (val_is_null(cg_obj)) {
+            free(dry.outputs);
+            return NULL;
+        }
+        Value fn = compiled_fn_new(vm, cg_obj, name);
+        if (val_is_null(fn)) {
+            free(dry.outputs);
+            return NULL;
+        }
+        tr_keep(tr, fn);
+        fn_name = vm_intern_str(vm, name);
+        *compiled_fn_out = fn;
+        *compiled_name_out = fn_name;
+    }
+
+    /* emitting pass */
+    Builder b;
+    asm_builder_init(vm, &b, co->name->data, co->qualname->data, co->filename->data, co->firstlineno);
+    b.argcount = co->argcount;
+    b.posonlyargcount = co->posonlyargcount;
+    b.kwonlyargcount = co->kwonlyargcount;
+    b.flags = (co->flags & ~(uint32_t)CO_HAS_DOC) | CO_RESIDUAL;
+    for (int64_t i = 0; i < co->varnames->len; i++) asm_varname(&b, AS_STR(co->varnames->items[i]));
+    for (int64_t i = 0; i < co->cellvars->len; i++) asm_cellvar(&b, AS_STR(co->cellvars->items[i]));
+    for (int64_t i = 0; i < co->freevars->len; i++) asm_freevar(&b, AS_STR(co->freevars->items[i]));
+    Cg cg = {.tr = tr, .vm = vm, .b = &b, .outputs = dry.outputs, .n_outputs = dry.n_outputs,
+             .cap_outputs = dry.cap_outputs};
+    cg.out_slot = calloc((size_t)cg.n_outputs + 1, sizeof(int32_t));
+    for (int i = 0; i < cg.n_outputs; i++) cg.out_slot[i] = temp(&cg, "graph_out");
+    run_phases(&cg, fn_name, has_break);
+    CodeObj *res = NULL;
+    if (cg.fail) snprintf(tr->errbuf, sizeof tr->errbuf, "%s", cg.fail);
+    else res = asm_assemble(&b);
+    asm_builder_fini(&b);
+    free(cg.out_slot);
+    free(cg.outputs);
+    return res;
+}

@@ -1,0 +1,178 @@
+/* src/tracer/dynamo_module.c — the tracer's script-facing side: the native module
+ * torch._dynamo._ember (run a callable compiled, reset, explain collection, config limits), the
+ * GraphModule objects callable backends and explain() receive, and registration of the tracer
+ * with a VM (its state, backends, and the library modules torch._dynamo and its config). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
+#include "vm/dict.h"
+#include "vm/gc.h"
+#include "vm/import.h"
+#include "vm/native.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+Value tracer_run_compiled(VM *vm, Value fn, Value args, Value kwargs, const CompileOptions *opts);
+void tracer_reset(VM *vm);
+
+typedef struct EmbeddedModule {
+    const char *name;
+    const char *source;
+    bool is_package;
+} EmbeddedModule;
+extern const EmbeddedModule tracer_lib_modules[];
+
+const char *arena_persistent_name(VM *vm, const char *name) { return vm_intern_str(vm, name)->data; }
+
+/* ---- run(fn, backend, fullgraph, args, kwargs) ----------------------------------------------------- */
+
+static Value m_run(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)fn;
+    if (argc != 5 || (kw && kw->len)) return vm_raise(vm, vm->e_TypeError, "run(fn, backend, fullgraph, args, kwargs)");
+    CompileOptions opts = {.user_backend = val_null()};
+    Value backend = argv[1];
+    if (val_is_str(vm, backend)) {
+        opts.backend = tracer_find_backend(AS_STR(backend)->data);
+        if (!opts.backend)
+            return vm_raise(vm, vm->e_RuntimeError, "torch._dynamo.exc.InvalidBackend: Invalid backend: '%s'",
+                            AS_STR(backend)->data);
+    } else {
+        opts.backend = tracer_find_backend("eager");
+        opts.user_backend = backend;
+    }
+    int fg = vm_truthy(vm, argv[2]);
+    if (fg < 0) return val_null();
+    opts.fullgraph = fg;
+    Value kwargs = val_is_none(argv[4]) ? val_null() : argv[4];
+    return tracer_run_compiled(vm, argv[0], argv[3], kwargs, &opts);
+}
+
+static Value m_reset(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)argc, (void)argv, (void)kw, (void)fn;
+    tracer_reset(vm);
+    return val_none();
+}
+
+static Value m_set_cache_size_limit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)kw, (void)fn;
+    if (argc != 1 || !val_is_int(argv[0])) return vm_raise(vm, vm->e_TypeError, "cache_size_limit must be an int");
+    tracer_state(vm)->cache_size_limit = (int32_t)argv[0].as.i;
+    return val_none();
+}
+
+static Value m_explain_begin(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)argc, (void)argv, (void)kw, (void)fn;
+    ListObj *l = list_new(vm, 0);
+    if (!l) return val_null();
+    tracer_state(vm)->explain_sink = val_obj(l);
+    return val_none();
+}
+
+static Value m_explain_end(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)argc, (void)argv, (void)kw, (void)fn;
+    TracerState *st = tracer_state(vm);
+    Value r = st->explain_sink;
+    st->explain_sink = val_null();
+    return val_is_null(r) ? val_obj(list_new(vm, 0)) : r;
+}
+
+static Value m_set_logs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)kw, (void)fn;
+    extern void tracer_logs_set(const char *spec);
+    if (argc != 1 || !val_is_str(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "_set_logs(spec: str)");
+    tracer_logs_set(AS_STR(argv[0])->data);
+    return val_none();
+}
+
+/* ---- GraphModule ----------------------------------------------------------------------------------------- */
+
+CompiledGraph *tracer_compiled_graph_of(Value fn);
+
+static Value gm_call(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "GraphModule.forward takes no keyword arguments");
+    CompiledGraph *cg = tracer_compiled_graph_holder(fn->payload);
+    const TracerBackend *eager = tracer_find_backend("eager");
+    return eager->run(vm, NULL, cg->graph, argc, argv);
+}
+
+Value tracer_graph_module_new(VM *vm, Value cg_obj) {
+    CompiledGraph *cg = tracer_compiled_graph_holder(cg_obj);
+    Value mod = dict_get_c(vm, vm->modules, "torch._dynamo");
+    Value cls = mod.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)mod.as.o)->dict, "GraphModule") : val_null();
+    if (val_is_null(cls)) return vm_raise(vm, vm->e_RuntimeError, "torch._dynamo is not imported");
+    char *code = graph_code(cg->graph, GRAPH_PRINT_FX);
+    StrObj *cs = str_from_c(vm, code);
+    free(code);
+    if (!cs) return val_null();
+    vm_push_root(vm, val_obj(cs));
+    NativeObj *call = native_new_closure(vm, "forward", gm_call, cg_obj);
+    if (!call) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(call));
+    StrObj *name = str_from_c(vm, cg->graph->name);
+    if (!name) {
+        vm_pop_roots(vm, 2);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(name));
+    Value args[3] = {val_obj(name), val_obj(cs), val_obj(call)};
+    Value r = vm_call(vm, cls, 3, args, NULL);
+    vm_pop_roots(vm, 3);
+    return r;
+}
+
+Value tracer_example_inputs(Tracer *tr) {
+    VM *vm = tr->vm;
+    TupleObj *t = tuple_new(vm, tr->n_graph_inputs);
+    if (!t) return val_null();
+    for (int i = 0; i < tr->n_graph_inputs; i++) {
+        VT *v = tr->input_vts[i];
+        t->items[i] = val_is_null(v->value) ? val_none() : v->value;
+    }
+    return val_obj(t);
+}
+
+/* ---- registration ---------------------------------------------------------------------------------------- */
+
+static void state_trace(VM *vm, void *p) {
+    TracerState *st = p;
+    gc_mark(vm, st->t_compiled_graph);
+    gc_mark_value(vm, st->explain_sink);
+    gc_mark_value(vm, st->opts.user_backend);
+}
+
+static void state_free(VM *vm, void *p) {
+    TracerState *st = p;
+    vm->ext[TRACER_EXT] = NULL;
+    free(st->cached_codes);
+    free(st);
+}
+
+static int ember_module_init(VM *vm, Value mod) {
+    static const MethodDef fns[] = {
+        {"run", m_run}, {"reset", m_reset}, {"set_cache_size_limit", m_set_cache_size_limit},
+        {"explain_begin", m_explain_begin}, {"explain_end", m_explain_end}, {"_set_logs", m_set_logs}, {NULL}};
+    return module_add_functions(vm, mod, fns);
+}
+
+void tracer_register(VM *vm) {
+    TracerState *st = calloc(1, sizeof *st);
+    EM_ASSERT(st != NULL, "out of memory");
+    st->cache_size_limit = 8;
+    st->explain_sink = val_null();
+    st->opts.user_backend = val_null();
+    vm->ext[TRACER_EXT] = st;
+    vm->ext_trace[TRACER_EXT] = state_trace;
+    vm->ext_free[TRACER_EXT] = state_free;
+    tracer_output_init_types(vm, st);
+    tracer_register_builtin_backends();
+    st->opts.backend = tracer_find_backend("eager");
+    vm_register_native_module(vm, "torch._dynamo._ember", ember_module_init);
+    for (const EmbeddedModule *m = tracer_lib_modules; m->name; m++)
+        vm_register_library_module(vm, m->name, m->source, m->is_package);
+}

@@ -1,0 +1,379 @@
+/* src/tracer/frame.c — the eval-frame hook, the per-code-object cache, and the compile driver.
+ *
+ * While a compiled call runs (or always, with `ember run --compile-all`) vm->eval_frame is
+ * tracer_eval_frame.  For each script function frame (library code, generators, module and
+ * class bodies excepted) it walks the code object's cache entries; the first whose guards pass
+ * runs: the frame's code is swapped for the entry's residual code in place (the residual
+ * code's locals extend the original's, so the bound arguments stay where they are).  On a miss
+ * the frame is traced (compile_frame): up to a few restarts, each one stopping earlier at the
+ * instruction that broke the previous attempt, until a prefix compiles; frames that cannot be
+ * compiled usefully are marked to run eagerly from then on. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ember/autograd.h"
+#include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
+#include "vm/call.h"
+#include "vm/dict.h"
+#include "vm/dis.h"
+#include "vm/exc.h"
+#include "vm/gc.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+
+#define MAX_RESTARTS 8
+
+/* ---- code caches ------------------------------------------------------------------------------ */
+
+static void entry_free(CacheEntry *e) {
+    arena_free(&e->arena);
+    free(e);
+}
+
+void tracer_forget_code(VM *vm, CodeObj *co);
+
+static void cache_free(void *p) {
+    CodeCache *cc = p;
+    if (!cc) return;
+    if (cc->vm && tracer_state(cc->vm)) tracer_forget_code(cc->vm, cc->code);
+    for (CacheEntry *e = cc->entries, *n; e; e = n) {
+        n = e->next;
+        entry_free(e);
+    }
+    for (ResumeFn *r = cc->resumes, *n; r; r = n) {
+        n = r->next;
+        free(r);
+    }
+    free(cc);
+}
+
+static void mark_source(VM *vm, const Source *s) {
+    for (; s; s = s->base) {
+        if (s->name) gc_mark(vm, s->name);
+        gc_mark_value(vm, s->key);
+    }
+}
+
+static void cache_trace(VM *vm, void *p) {
+    CodeCache *cc = p;
+    for (CacheEntry *e = cc->entries; e; e = e->next) {
+        if (e->code) gc_mark(vm, e->code);
+        gc_mark_value(vm, e->keep);
+        for (int i = 0; i < e->n_guards; i++) {
+            Guard *g = &e->guards[i];
+            gc_mark_value(vm, g->expected);
+            if (g->name) gc_mark(vm, g->name);
+            mark_source(vm, g->source);
+            mark_source(vm, g->other);
+        }
+    }
+    for (ResumeFn *r = cc->resumes; r; r = r->next) {
+        gc_mark(vm, r->code);
+        gc_mark(vm, r->name);
+    }
+}
+
+CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create) {
+    if (co->tracer_data || !create) return co->tracer_data;
+    TracerState *st = tracer_state(vm);
+    CodeCache *cc = calloc(1, sizeof *cc);
+    if (!cc) return NULL;
+    cc->frame_id = st->next_frame_id++;
+    cc->vm = vm;
+    cc->code = co;
+    co->tracer_data = cc;
+    co->tracer_free = cache_free;
+    co->tracer_trace = cache_trace;
+    if (st->n_cached == st->cap_cached) {
+        st->cap_cached = st->cap_cached ? st->cap_cached * 2 : 32;
+        st->cached_codes = realloc(st->cached_codes, sizeof(CodeObj *) * (size_t)st->cap_cached);
+    }
+    st->cached_codes[st->n_cached++] = co;
+    return cc;
+}
+
+/* ---- guards of an entry ------------------------------------------------------------------------ */
+
+static Source *copy_source(Arena *a, const Source *s) {
+    if (!s) return NULL;
+    Source *c = arena_alloc(a, sizeof *c);
+    *c = *s;
+    c->repr = NULL;
+    c->base = copy_source(a, s->base);
+    return c;
+}
+
+static bool global_hooks_guard(const Guard *g) { return g->kind == G_HOOKS_EMPTY && !g->source; }
+
+/* The first failing guard of e for frame f, described in buf; NULL if all pass. */
+static const char *entry_failure(VM *vm, Frame *f, CacheEntry *e, char *buf, size_t cap) {
+    for (int i = 0; i < e->n_guards; i++) {
+        const Guard *g = &e->guards[i];
+        if (global_hooks_guard(g)) {
+            if (tracer_global_module_hooks(vm)) {
+                snprintf(buf, cap, "global module hooks were registered");
+                return buf;
+            }
+            continue;
+        }
+        const char *why = guard_failure(vm, f, g, buf, cap);
+        if (why) return why;
+    }
+    return NULL;
+}
+
+/* ---- running an entry ---------------------------------------------------------------------------- */
+
+static Value run_entry(VM *vm, Frame *f, CacheEntry *e) {
+    CodeObj *rc = e->code;
+    size_t need = (size_t)rc->nlocalsplus + (size_t)rc->stacksize;
+    if (f->localsplus + need > vm->stack_limit) {
+        vm->frame = f->prev;
+        frame_pop(vm, f);
+        return vm_raise(vm, vm->e_RecursionError, "maximum recursion depth exceeded (value stack full)");
+    }
+    /* the bound arguments are the first slots of both codes; everything after starts empty */
+    int nargs = f->code->argcount + f->code->kwonlyargcount + ((f->code->flags & CO_VARARGS) ? 1 : 0) +
+                ((f->code->flags & CO_VARKEYWORDS) ? 1 : 0);
+    for (int32_t i = nargs; i < rc->nlocalsplus; i++) f->localsplus[i] = val_null();
+    f->code = rc;
+    f->stack = f->sp = f->localsplus + rc->nlocalsplus;
+    vm->stack_top = f->stack + rc->stacksize;
+    f->ip = 0;
+    return vm_eval_frame_default(vm, f);
+}
+
+static Value run_eager(VM *vm, Frame *f) { return vm_eval_frame_default(vm, f); }
+
+/* ---- compiling a frame ------------------------------------------------------------------------------ */
+
+static bool in_loop(CodeObj *co, int32_t ip) {
+    for (int32_t j = ip; j < co->ncode; j++) {
+        Instr in = co->code[j];
+        if ((op_info[in.op].flags & F_JUMP) && (int32_t)in.arg <= ip) return true;
+    }
+    return false;
+}
+
+static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts, int32_t break_at,
+                        const char *break_reason) {
+    memset(tr, 0, sizeof *tr);
+    tr->vm = vm;
+    tr->frame = f;
+    tr->code = f->code;
+    tr->opts = opts;
+    tr->break_at = break_at;
+    if (break_reason) snprintf(tr->brk.reason, sizeof tr->brk.reason, "%s", break_reason);
+    tr->keepalive = list_new(vm, 16);
+    tr->keepalive_root = gc_root_new(vm, tr->keepalive ? val_obj(tr->keepalive) : val_none());
+    tr->graph = graph_new("graph");
+    tr->grad_mode_at_entry = ag_is_grad_enabled();
+    tr->globals_vt = vt_new(tr, VT_OPAQUE);
+    tr->globals_vt->mut = MUT_EXISTING;
+    fake_begin(tr);
+}
+
+static void tracer_fini(Tracer *tr) {
+    ag_set_grad_enabled(tr->grad_mode_at_entry);
+    fake_end(tr);
+    graph_free(tr->graph);
+    gc_root_free(tr->vm, tr->keepalive_root);
+    arena_free(&tr->arena);
+}
+
+void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled_fn);
+void tracer_log_break(Tracer *tr, CodeCache *cc);
+void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const char *skip_reason);
+
+/* Compile f: a new cache entry, or NULL with cc->skip set (run eagerly), or NULL with an
+ * exception pending (fullgraph breaks, tracer errors). */
+static CacheEntry *compile_frame(VM *vm, Frame *f, CodeCache *cc, const CompileOptions *opts) {
+    TracerState *st = tracer_state(vm);
+    int32_t break_at = -1;
+    char reason[256] = "";
+    CacheEntry *result = NULL;
+    bool was_tracing = st->tracing;
+    st->tracing = true;
+    for (int attempt = 0; attempt < MAX_RESTARTS; attempt++) {
+        Tracer tr;
+        tracer_init(&tr, vm, f, opts, break_at, reason[0] ? reason : NULL);
+        if (!tr.keepalive) {
+            tracer_fini(&tr);
+            break;
+        }
+        tr.root = tx_new(&tr, f->code, (FunctionObj *)f->func, f->globals, NULL);
+        TxStatus s = tx_run(&tr, tr.root);
+        if (s == TX_ERROR) {
+            tracer_fini(&tr);
+            break;
+        }
+        if (s == TX_BREAK && (break_at < 0 || tr.brk.root_ip != break_at)) {
+            /* stop earlier next time: at the root instruction that was running */
+            break_at = tr.brk.root_ip;
+            snprintf(reason, sizeof reason, "%s", tr.brk.reason);
+            tracer_log_break(&tr, cc);
+            tracer_fini(&tr);
+            continue;
+        }
+        const char *skip = NULL;
+        if (s == TX_BREAK) {
+            if (opts->fullgraph) {
+                vm_raise(vm, vm->e_RuntimeError,
+                         "torch._dynamo.exc.Unsupported: %s\n\nfrom user code:\n   File \"%s\", line %d, in %s",
+                         tr.brk.reason, tr.brk.file, tr.brk.line, tr.brk.func);
+                tracer_fini(&tr);
+                break;
+            }
+            Instr in = f->code->code[tr.root->ip];
+            if (code_find_handler(f->code, tr.root->ip)) skip = "graph break inside a try or with block";
+            else if (in_loop(f->code, tr.root->ip)) skip = "Skipping frame because there is a graph break in a for/while loop";
+            else if (in.op == OP_FOR_ITER || in.op == OP_SEND || in.op == OP_YIELD_VALUE) skip = "graph break at a loop";
+            else if (tr.root->kwnames && in.op != OP_CALL) skip = "graph break with pending keyword names";
+        } else if (graph_count_ops(tr.graph) == 0 && se_is_empty(&tr) && tr.n_graph_inputs == 0) {
+            skip = "no tensor operations in the frame";
+        }
+        if (!skip) {
+            Value fn;
+            StrObj *fn_name;
+            CodeObj *res = codegen_residual(&tr, &fn, &fn_name);
+            if (!res) {
+                if (!val_is_null(vm->exc)) {
+                    tracer_fini(&tr);
+                    break;
+                }
+                skip = tr.errbuf[0] ? tr.errbuf : "residual code could not be generated";
+            } else {
+                CacheEntry *e = calloc(1, sizeof *e);
+                e->code = res;
+                e->compile_id = cc->n_compiles++;
+                e->keep = fn;   /* the graph function (residual code reaches it through globals) */
+                /* guards, copied out of the trace; the grad mode is always one */
+                e->n_guards = tr.n_guards + 1;
+                e->guards = arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
+                for (int i = 0; i < tr.n_guards; i++) {
+                    e->guards[i] = tr.guards[i];
+                    e->guards[i].source = copy_source(&e->arena, tr.guards[i].source);
+                    e->guards[i].other = copy_source(&e->arena, tr.guards[i].other);
+                }
+                e->guards[tr.n_guards] = (Guard){.kind = G_GRAD_MODE, .flag = tr.grad_mode_at_entry, .expected = val_null()};
+                if (fn_name && dict_set_str(vm, f->globals, fn_name, fn) < 0) {
+                    entry_free(e);
+                    tracer_fini(&tr);
+                    break;
+                }
+                e->next = cc->entries;
+                cc->entries = e;
+                cc->n_entries++;
+                tracer_log_compile(&tr, cc, e, fn);
+                tracer_explain_record(&tr, fn, false, NULL);
+                result = e;
+                tracer_fini(&tr);
+                break;
+            }
+        }
+        snprintf(cc->skip_reason, sizeof cc->skip_reason, "%s", skip);
+        cc->skip = true;
+        tracer_explain_record(&tr, val_null(), true, skip);
+        tracer_fini(&tr);
+        break;
+    }
+    st->tracing = was_tracing;
+    if (!result && val_is_null(vm->exc) && !cc->skip) {
+        cc->skip = true;
+        snprintf(cc->skip_reason, sizeof cc->skip_reason, "too many restarts");
+    }
+    return result;
+}
+
+/* ---- the hook ---------------------------------------------------------------------------------------- */
+
+void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+
+Value tracer_eval_frame(VM *vm, Frame *f) {
+    TracerState *st = tracer_state(vm);
+    CodeObj *co = f->code;
+    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR | CO_RESIDUAL)))
+        return run_eager(vm, f);
+    CodeCache *cc = co->tracer_data;
+    if (cc && cc->skip) return run_eager(vm, f);
+    char buf[512];
+    const char *last = NULL;
+    if (cc)
+        for (CacheEntry *e = cc->entries; e; e = e->next) {
+            last = entry_failure(vm, f, e, buf, sizeof buf);
+            if (!last) return run_entry(vm, f, e);
+        }
+    if (!cc) {
+        cc = tracer_code_cache(vm, co, true);
+        if (!cc) return run_eager(vm, f);
+    }
+    if (cc->n_entries >= st->cache_size_limit) {
+        tracer_warn_cache_limit(vm, co, cc, last ? last : "");
+        return run_eager(vm, f);
+    }
+    if (cc->n_entries > 0) tracer_log_recompile(vm, co, cc, last ? last : "");
+    CacheEntry *e = compile_frame(vm, f, cc, &st->opts);
+    if (e) return run_entry(vm, f, e);
+    if (!val_is_null(vm->exc)) {
+        vm->frame = f->prev;
+        frame_pop(vm, f);
+        return val_null();
+    }
+    return run_eager(vm, f);
+}
+
+/* ---- entry points for the torch._dynamo binding ------------------------------------------------------ */
+
+/* Run fn(*args, **kwargs) with the hook installed and these options. */
+Value tracer_run_compiled(VM *vm, Value fn, Value args, Value kwargs, const CompileOptions *opts) {
+    TracerState *st = tracer_state(vm);
+    CompileOptions saved = st->opts;
+    EvalFrameFn prev = vm->eval_frame;
+    st->opts = *opts;
+    st->active++;
+    vm->eval_frame = tracer_eval_frame;
+    Value r = vm_call_ex(vm, fn, args, kwargs);
+    st->active--;
+    vm->eval_frame = prev;
+    st->opts = saved;
+    return r;
+}
+
+void tracer_reset(VM *vm) {
+    TracerState *st = tracer_state(vm);
+    for (int i = 0; i < st->n_cached; i++) {
+        CodeObj *co = st->cached_codes[i];
+        CodeCache *cc = co->tracer_data;
+        if (!cc) continue;
+        for (CacheEntry *e = cc->entries, *n; e; e = n) {
+            n = e->next;
+            entry_free(e);
+        }
+        cc->entries = NULL;
+        cc->n_entries = 0;
+        cc->skip = false;
+        cc->warned_limit = false;
+    }
+}
+
+void tracer_set_compile_all(VM *vm, const char *backend) {
+    TracerState *st = tracer_state(vm);
+    st->compile_all = true;
+    st->opts.backend = tracer_find_backend(backend ? backend : "eager");
+    if (!st->opts.backend) st->opts.backend = tracer_find_backend("eager");
+    st->opts.user_backend = val_null();
+    vm->eval_frame = tracer_eval_frame;
+}
+
+/* The code object a cache belongs to is freed with its cache; reset() must not touch it after. */
+void tracer_forget_code(VM *vm, CodeObj *co) {
+    TracerState *st = tracer_state(vm);
+    for (int i = 0; i < st->n_cached; i++)
+        if (st->cached_codes[i] == co) {
+            st->cached_codes[i] = st->cached_codes[--st->n_cached];
+            return;
+        }
+}

@@ -1,0 +1,322 @@
+/* src/tracer/guards.c — guards: what must still hold for a compiled entry to be reused (types,
+ * identities, constant values, tensor metadata, lengths, dict keys, attribute presence, grad
+ * mode, aliasing between inputs, empty module hook dicts).  The tracer adds them as it
+ * specialises; a cache entry checks them on every call by reading each source statically, with
+ * no allocation and no script code.  Failures are described the way dynamo's recompile log
+ * describes them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ember/autograd.h"
+#include "src/tracer/tracer.h"
+#include "vm/dict.h"
+#include "vm/str.h"
+
+/* ---- adding ------------------------------------------------------------------------------------ */
+
+static bool same_guard(const Guard *a, const Guard *b) {
+    if (a->kind != b->kind || !source_equal(a->source, b->source)) return false;
+    switch (a->kind) {
+    case G_HASATTR: case G_HOOKS_EMPTY: return str_eq(a->name, b->name);
+    case G_SAME: case G_NOT_SAME: return source_equal(a->other, b->other);
+    default: return true;
+    }
+}
+
+void guard_add(Tracer *tr, Guard g) {
+    for (int i = 0; i < tr->n_guards; i++)
+        if (same_guard(&tr->guards[i], &g)) return;
+    if (tr->n_guards == tr->cap_guards) {
+        int32_t cap = tr->cap_guards ? tr->cap_guards * 2 : 32;
+        Guard *ng = arena_alloc(&tr->arena, sizeof(Guard) * (size_t)cap);
+        if (tr->n_guards) memcpy(ng, tr->guards, sizeof(Guard) * (size_t)tr->n_guards);
+        tr->guards = ng;
+        tr->cap_guards = cap;
+    }
+    g.line = tr_current_line(tr);
+    tr_keep(tr, g.expected);
+    tr->guards[tr->n_guards++] = g;
+}
+
+static Guard base_guard(GuardKind kind, Source *s) {
+    Guard g;
+    memset(&g, 0, sizeof g);
+    g.kind = kind;
+    g.source = s;
+    g.expected = val_null();
+    return g;
+}
+
+void guard_type(Tracer *tr, Source *s, TypeObj *t) {
+    if (!s) return;
+    Guard g = base_guard(G_TYPE, s);
+    g.expected = val_obj(t);
+    guard_add(tr, g);
+}
+
+void guard_id(Tracer *tr, Source *s, Value v) {
+    if (!s) return;
+    Guard g = base_guard(G_ID, s);
+    g.expected = v;
+    guard_add(tr, g);
+}
+
+void guard_equals(Tracer *tr, Source *s, Value v) {
+    if (!s) return;
+    Guard g = base_guard(G_EQUALS, s);
+    g.expected = v;
+    guard_add(tr, g);
+}
+
+void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param) {
+    if (!s) return;
+    Guard g = base_guard(G_TENSOR, s);
+    tensor_meta_of(t, &g.meta);
+    g.requires_grad = ag_requires_grad(t);
+    g.is_param = is_param;
+    guard_add(tr, g);
+}
+
+void guard_len(Tracer *tr, Source *s, int64_t n) {
+    if (!s) return;
+    Guard g = base_guard(G_LEN, s);
+    g.n = n;
+    guard_add(tr, g);
+}
+
+void guard_dict_keys(Tracer *tr, Source *s, DictObj *d) {
+    if (!s) return;
+    VM *vm = tr->vm;
+    TupleObj *keys = tuple_new(vm, d->used);
+    if (!keys) {
+        vm_clear_exc(vm);
+        return;
+    }
+    int64_t pos = 0, i = 0;
+    Value k, v;
+    while (dict_next(d, &pos, &k, &v)) keys->items[i++] = k;
+    Guard g = base_guard(G_DICT_KEYS, s);
+    g.expected = val_obj(keys);
+    guard_add(tr, g);
+}
+
+void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present) {
+    if (!s) return;
+    Guard g = base_guard(G_HASATTR, s);
+    g.name = name;
+    g.flag = present;
+    guard_add(tr, g);
+}
+
+/* ---- checking ------------------------------------------------------------------------------------ */
+
+static const char *dtype_name(TensorDtype d) {
+    switch (d) {
+    case TENSOR_FLOAT32: return "Float";
+    case TENSOR_INT64: return "Long";
+    case TENSOR_BOOL: return "Bool";
+    default: return "?";
+    }
+}
+
+/* The name a recompile message gives a tensor: the local's name, else the source. */
+static void short_name(const Source *s, char *buf, size_t cap) {
+    if (s->kind == SRC_LOCAL || s->kind == SRC_CLOSURE) snprintf(buf, cap, "%s", s->name->data);
+    else source_repr_buf(s, buf, cap);
+}
+
+static bool keys_match(VM *vm, DictObj *d, TupleObj *keys) {
+    if (d->used != keys->len) return false;
+    int64_t pos = 0, i = 0;
+    Value k, v;
+    while (dict_next(d, &pos, &k, &v)) {
+        Value e = keys->items[i++];
+        if (k.tag != e.tag) return false;
+        if (k.tag == VAL_OBJ) {
+            if (k.as.o == e.as.o) continue;
+            if (val_is_str(vm, k) && val_is_str(vm, e) && str_eq(AS_STR(k), AS_STR(e))) continue;
+            return false;
+        }
+        if (!val_identical(k, e)) return false;
+    }
+    return true;
+}
+
+static bool equals_value(VM *vm, Value v, Value e) {
+    if (v.tag != e.tag) return false;
+    if (v.tag == VAL_OBJ) {
+        if (v.as.o == e.as.o) return true;
+        if (v.as.o->type != e.as.o->type) return false;
+        if (val_is_str(vm, v)) return str_eq(AS_STR(v), AS_STR(e));
+        int r = vm_eq(vm, v, e);
+        if (r < 0) vm_clear_exc(vm);
+        return r == 1;
+    }
+    if (v.tag == VAL_FLOAT) return v.as.f == e.as.f || (v.as.f != v.as.f && e.as.f != e.as.f);
+    return val_identical(v, e);
+}
+
+static int64_t container_len(VM *vm, Value v) {
+    if (v.tag != VAL_OBJ) return -1;
+    switch (v.as.o->type->layout) {
+    case OBJ_LAYOUT_LIST: return ((ListObj *)v.as.o)->len;
+    case OBJ_LAYOUT_TUPLE: return ((TupleObj *)v.as.o)->len;
+    case OBJ_LAYOUT_DICT: return ((DictObj *)v.as.o)->used;
+    default: return -1;
+    }
+}
+
+const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap) {
+    if (g->kind == G_GRAD_MODE) {
+        if (ag_is_grad_enabled() == g->flag) return NULL;
+        snprintf(buf, cap, "grad_mode changed: expected %s", g->flag ? "True" : "False");
+        return buf;
+    }
+    Value v = source_resolve_static(vm, f, g->source);
+    char name[256], src[512];
+    source_repr_buf(g->source, src, sizeof src);
+    switch (g->kind) {
+    case G_TYPE:
+        if (!val_is_null(v) && vm_type_of(vm, v) == (TypeObj *)g->expected.as.o) return NULL;
+        snprintf(buf, cap, "type(%s) is %s", src, ((TypeObj *)g->expected.as.o)->name->data);
+        return buf;
+    case G_ID:
+        if (!val_is_null(v) && val_identical(v, g->expected)) return NULL;
+        snprintf(buf, cap, "%s is the object the frame was compiled for", src);
+        return buf;
+    case G_EQUALS: {
+        if (!val_is_null(v) && equals_value(vm, v, g->expected)) return NULL;
+        Value r = vm_repr(vm, g->expected);
+        snprintf(buf, cap, "%s == %s", src, val_is_null(r) ? "?" : AS_STR(r)->data);
+        if (val_is_null(r)) vm_clear_exc(vm);
+        return buf;
+    }
+    case G_TENSOR: {
+        short_name(g->source, name, sizeof name);
+        TorchState *ts = torch_state(vm);
+        if (val_is_null(v) || !ts || !vm_isinstance_type(vm, v, ts->t_tensor)) {
+            snprintf(buf, cap, "%s is a Tensor", src);
+            return buf;
+        }
+        Tensor *t = torch_tensor_of(v);
+        TensorMeta m;
+        tensor_meta_of(t, &m);
+        if (m.dtype != g->meta.dtype) {
+            snprintf(buf, cap, "tensor '%s' dtype mismatch. expected %s, actual %s", name, dtype_name(g->meta.dtype),
+                     dtype_name(m.dtype));
+            return buf;
+        }
+        if (m.ndim != g->meta.ndim) {
+            snprintf(buf, cap, "tensor '%s' rank mismatch. expected %d, actual %d", name, g->meta.ndim, m.ndim);
+            return buf;
+        }
+        for (int i = 0; i < m.ndim; i++)
+            if (m.shape[i] != g->meta.shape[i]) {
+                snprintf(buf, cap, "tensor '%s' size mismatch at index %d. expected %lld, actual %lld", name, i,
+                         (long long)g->meta.shape[i], (long long)m.shape[i]);
+                return buf;
+            }
+        for (int i = 0; i < m.ndim; i++)
+            if (m.strides[i] != g->meta.strides[i]) {
+                snprintf(buf, cap, "tensor '%s' stride mismatch at index %d. expected %lld, actual %lld", name, i,
+                         (long long)g->meta.strides[i], (long long)m.strides[i]);
+                return buf;
+            }
+        if (ag_requires_grad(t) != g->requires_grad) {
+            snprintf(buf, cap, "tensor '%s' requires_grad mismatch. expected requires_grad=%d", name,
+                     g->requires_grad ? 1 : 0);
+            return buf;
+        }
+        return NULL;
+    }
+    case G_LEN:
+        if (container_len(vm, v) == g->n) return NULL;
+        snprintf(buf, cap, "len(%s) == %lld", src, (long long)g->n);
+        return buf;
+    case G_DICT_KEYS:
+        if (!val_is_null(v) && v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_DICT &&
+            keys_match(vm, (DictObj *)v.as.o, AS_TUPLE(g->expected)))
+            return NULL;
+        snprintf(buf, cap, "list(%s.keys()) == the keys at compile time", src);
+        return buf;
+    case G_HASATTR: {
+        bool has = !val_is_null(v) && !val_is_null(static_getattr(vm, v, g->name));
+        if (has == g->flag) return NULL;
+        snprintf(buf, cap, "hasattr(%s, '%s') == %s", src, g->name->data, g->flag ? "True" : "False");
+        return buf;
+    }
+    case G_SAME: case G_NOT_SAME: {
+        Value o = source_resolve_static(vm, f, g->other);
+        bool same = !val_is_null(v) && !val_is_null(o) && val_identical(v, o);
+        if (same == (g->kind == G_SAME)) return NULL;
+        char osrc[512];
+        source_repr_buf(g->other, osrc, sizeof osrc);
+        snprintf(buf, cap, "%s %s %s", src, g->kind == G_SAME ? "is" : "is not", osrc);
+        return buf;
+    }
+    case G_HOOKS_EMPTY: {
+        Value d = val_is_null(v) ? v : static_getattr(vm, v, g->name);
+        if (!val_is_null(d) && d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT &&
+            ((DictObj *)d.as.o)->used == 0)
+            return NULL;
+        if (val_is_null(d)) return NULL;   /* no such dict: nothing registered */
+        snprintf(buf, cap, "len(%s.%s) == 0", src, g->name->data);
+        return buf;
+    }
+    default: return NULL;
+    }
+}
+
+void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
+    (void)tr;
+    char src[512];
+    if (g->source) source_repr_buf(g->source, src, sizeof src);
+    else src[0] = 0;
+    switch (g->kind) {
+    case G_TYPE: snprintf(buf, cap, "TYPE_MATCH: type(%s) is %s", src, ((TypeObj *)g->expected.as.o)->name->data); break;
+    case G_ID: {
+        TypeObj *t = vm_type_of(tr->vm, g->expected);
+        snprintf(buf, cap, "ID_MATCH: %s is <%s object>", src, t->name->data);
+        break;
+    }
+    case G_EQUALS: {
+        Value r = vm_repr(tr->vm, g->expected);
+        snprintf(buf, cap, "EQUALS_MATCH: %s == %s", src, val_is_null(r) ? "?" : AS_STR(r)->data);
+        if (val_is_null(r)) vm_clear_exc(tr->vm);
+        break;
+    }
+    case G_TENSOR: {
+        char sz[256] = "", st[256] = "";
+        size_t a = 0, b = 0;
+        for (int i = 0; i < g->meta.ndim; i++) {
+            a += (size_t)snprintf(sz + a, sizeof sz - a, "%s%lld", i ? ", " : "", (long long)g->meta.shape[i]);
+            b += (size_t)snprintf(st + b, sizeof st - b, "%s%lld", i ? ", " : "", (long long)g->meta.strides[i]);
+        }
+        static const char *const dn[] = {"torch.float32", "torch.int64", "torch.bool"};
+        snprintf(buf, cap, "TENSOR_MATCH: check_tensor(%s, %s, %s, requires_grad=%s, size=[%s], stride=[%s])", src,
+                 g->is_param ? "Parameter" : "Tensor", (unsigned)g->meta.dtype < 3 ? dn[g->meta.dtype] : "?",
+                 g->requires_grad ? "True" : "False", sz, st);
+        break;
+    }
+    case G_LEN: snprintf(buf, cap, "LENGTH_CHECK: len(%s) == %lld", src, (long long)g->n); break;
+    case G_DICT_KEYS: {
+        Value r = vm_repr(tr->vm, g->expected);
+        snprintf(buf, cap, "DICT_KEYS: list(%s.keys()) == %s", src, val_is_null(r) ? "?" : AS_STR(r)->data);
+        if (val_is_null(r)) vm_clear_exc(tr->vm);
+        break;
+    }
+    case G_HASATTR:
+        snprintf(buf, cap, "%s: hasattr(%s, '%s')", g->flag ? "HASATTR" : "NO_HASATTR", src, g->name->data);
+        break;
+    case G_GRAD_MODE: snprintf(buf, cap, "GRAD_MODE: torch.is_grad_enabled() == %s", g->flag ? "True" : "False"); break;
+    case G_SAME: case G_NOT_SAME: {
+        char o[512];
+        source_repr_buf(g->other, o, sizeof o);
+        snprintf(buf, cap, "%s: %s %s %s", g->kind == G_SAME ? "TENSOR_ALIASING" : "NO_TENSOR_ALIASING", src,
+                 g->kind == G_SAME ? "is" : "is not", o);
+        break;
+    }
+    case G_HOOKS_EMPTY: snprintf(buf, cap, "NO_HOOKS: len(%s.%s) == 0", src, g->name->data); break;
+    default: snprintf(buf, cap, "?"); break;
+    }
+}

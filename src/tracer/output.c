@@ -1,0 +1,357 @@
+/* src/tracer/output.c — the output graph: finishing a traced graph (its output node, dead-code
+ * elimination, verification), compiling it with a backend, and the `__compiled_fn_N` callable
+ * residual code calls with the graph's inputs.  Backends register by name; "eager" (defined
+ * here) runs each node with the eager ops and autograd, registering hook nodes on the real
+ * intermediate tensors, so backward goes through the ordinary engine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ember/autograd.h"
+#include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/seq.h"
+#include "vm/str.h"
+#include "vm/type.h"
+
+/* ---- backends -------------------------------------------------------------------------------- */
+
+static const TracerBackend *backends[8];
+static int n_backends;
+
+void tracer_register_backend(const TracerBackend *b) {
+    for (int i = 0; i < n_backends; i++)
+        if (strcmp(backends[i]->name, b->name) == 0) {
+            backends[i] = b;
+            return;
+        }
+    if (n_backends < 8) backends[n_backends++] = b;
+}
+
+const TracerBackend *tracer_find_backend(const char *name) {
+    for (int i = 0; i < n_backends; i++)
+        if (strcmp(backends[i]->name, name) == 0) return backends[i];
+    return NULL;
+}
+
+/* ---- the eager backend ------------------------------------------------------------------------- */
+
+typedef struct EagerSlot {
+    Tensor **outs;   /* n_outputs references (tensor nodes), or NULL */
+    int n;
+    Value obj;       /* non-tensor placeholders (hook callables) */
+} EagerSlot;
+
+static void *eager_compile(VM *vm, Graph *g) {
+    (void)vm;
+    (void)g;
+    return (void *)1;   /* nothing to prepare */
+}
+
+static void eager_free(void *artifact) { (void)artifact; }
+
+static void slots_free(EagerSlot *slots, int n) {
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < slots[i].n; k++) tensor_decref(slots[i].outs[k]);
+        free(slots[i].outs);
+    }
+    free(slots);
+}
+
+static Tensor *slot_tensor(EagerSlot *slots, GraphNode *n) {
+    if (!n) return NULL;
+    EagerSlot *s = &slots[n->index];
+    return s->n ? s->outs[0] : NULL;
+}
+
+static int set_single(EagerSlot *s, Tensor *t) {
+    s->outs = malloc(sizeof(Tensor *));
+    if (!s->outs) {
+        tensor_decref(t);
+        return -1;
+    }
+    s->outs[0] = t;
+    s->n = 1;
+    return 0;
+}
+
+static Value arg_value(VM *vm, EagerSlot *slots, const GraphArg *a) {
+    switch (a->kind) {
+    case GARG_NODE: {
+        Tensor *t = slot_tensor(slots, a->as.node);
+        if (t) {
+            tensor_incref(t);
+            return torch_wrap(vm, t);
+        }
+        Value o = slots[a->as.node->index].obj;
+        return val_is_null(o) ? val_none() : o;
+    }
+    case GARG_INT: return val_int(a->as.i);
+    case GARG_FLOAT: return val_float(a->as.f);
+    case GARG_BOOL: return val_bool(a->as.b);
+    case GARG_NONE: return val_none();
+    case GARG_TUPLE: {
+        TupleObj *t = tuple_new(vm, a->as.seq.n);
+        if (!t) return val_null();
+        vm_push_root(vm, val_obj(t));
+        for (int i = 0; i < a->as.seq.n; i++) {
+            Value v = arg_value(vm, slots, &a->as.seq.items[i]);
+            if (val_is_null(v)) {
+                vm_pop_root(vm);
+                return v;
+            }
+            t->items[i] = v;
+        }
+        vm_pop_root(vm);
+        return val_obj(t);
+    }
+    default: return vm_raise(vm, vm->e_SystemError, "graph output of an unsupported kind");
+    }
+}
+
+static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs) {
+    (void)artifact;
+    graph_renumber(g);
+    EagerSlot *slots = calloc((size_t)g->n_nodes + 1, sizeof(EagerSlot));
+    if (!slots) return vm_no_memory(vm);
+    bool entry_mode = ag_is_grad_enabled();
+    int pi = 0;
+    Value result = val_null();
+    for (GraphNode *n = g->first; n; n = n->next) {
+        EagerSlot *s = &slots[n->index];
+        if (n->kind == GRAPH_PLACEHOLDER) {
+            if (pi >= n_in) {
+                vm_raise(vm, vm->e_TypeError, "%s() missing graph inputs", g->name);
+                goto done;
+            }
+            Value v = inputs[pi++];
+            TorchState *ts = torch_state(vm);
+            if (v.tag == VAL_OBJ && vm_isinstance_type(vm, v, ts->t_tensor)) {
+                Tensor *t = torch_tensor_of(v);
+                tensor_incref(t);
+                if (set_single(s, t) < 0) goto oom;
+            } else if (n->meta.wrapped_number) {
+                TensorScalar sc;
+                if (!torch_scalar_of(vm, v, &sc)) {
+                    vm_raise(vm, vm->e_TypeError, "%s(): a number input got %s", g->name, vm_type_name(vm, v));
+                    goto done;
+                }
+                Tensor *t = tensor_full(n->meta.dtype, 0, NULL, sc);
+                if (!t) {
+                    torch_raise_error(vm);
+                    goto done;
+                }
+                tensor_set_wrapped_number(t, true);
+                if (set_single(s, t) < 0) goto oom;
+            } else {
+                s->obj = v;
+            }
+            continue;
+        }
+        if (n->kind == GRAPH_OUTPUT) {
+            result = n->n_args ? arg_value(vm, slots, &n->args[0]) : val_obj(vm->empty_tuple);
+            goto done;
+        }
+        ag_set_grad_enabled(!n->no_grad && entry_mode);
+        switch (n->exec.kind) {
+        case GRAPH_EXEC_TENSOR_OP: {
+            Tensor *in[64];
+            for (int i = 0; i < n->exec.n_inputs && i < 64; i++) in[i] = slot_tensor(slots, n->exec.inputs[i]);
+            int nout = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
+            Tensor **outs = calloc((size_t)nout + 1, sizeof(Tensor *));
+            if (!outs) goto oom;
+            int got = ag_op_run(n->exec.op, in, n->exec.n_inputs, &n->exec.args, outs, nout);
+            if (got < 0) {
+                free(outs);
+                torch_raise_error(vm);
+                goto done;
+            }
+            if (n->meta.wrapped_number && got == 1) tensor_set_wrapped_number(outs[0], true);
+            s->outs = outs;
+            s->n = got;
+            break;
+        }
+        case GRAPH_EXEC_GETITEM: {
+            EagerSlot *src = &slots[n->exec.inputs[0]->index];
+            if (n->exec.index >= src->n) {
+                vm_raise(vm, vm->e_SystemError, "graph getitem out of range");
+                goto done;
+            }
+            Tensor *t = src->outs[n->exec.index];
+            tensor_incref(t);
+            if (set_single(s, t) < 0) goto oom;
+            break;
+        }
+        case GRAPH_EXEC_CONSTANT:
+            tensor_incref(n->exec.constant);
+            if (set_single(s, n->exec.constant) < 0) goto oom;
+            break;
+        case GRAPH_EXEC_HOOK: {
+            /* register the hook on the real intermediate: the eager engine calls it in backward */
+            Tensor *t = slot_tensor(slots, n->exec.inputs[0]);
+            Value hook = slots[n->exec.inputs[1]->index].obj;
+            if (!t || val_is_null(hook)) {
+                vm_raise(vm, vm->e_SystemError, "hook node without its tensor or callable");
+                goto done;
+            }
+            tensor_incref(t);
+            Value tv = torch_wrap(vm, t);
+            if (val_is_null(tv)) goto done;
+            vm_push_root(vm, tv);
+            Value h = vm_call_method(vm, tv, "register_hook", 1, &hook);
+            vm_pop_root(vm);
+            if (val_is_null(h)) goto done;
+            break;
+        }
+        default:
+            vm_raise(vm, vm->e_SystemError, "the eager backend cannot run node %s", n->name);
+            goto done;
+        }
+    }
+    result = val_obj(vm->empty_tuple);
+    goto done;
+oom:
+    vm_no_memory(vm);
+done:
+    ag_set_grad_enabled(entry_mode);
+    slots_free(slots, g->n_nodes + 1);
+    return result;
+}
+
+static const TracerBackend eager_backend = {"eager", eager_compile, eager_run, eager_free};
+
+void tracer_register_builtin_backends(void) {
+    tracer_register_backend(&eager_backend);
+    if (!tracer_find_backend("ember")) {
+        /* until src/runtime registers its engine, "ember" runs graphs eagerly */
+        static const TracerBackend ember_fallback = {"ember", eager_compile, eager_run, eager_free};
+        tracer_register_backend(&ember_fallback);
+    }
+}
+
+/* ---- __compiled_fn_N ------------------------------------------------------------------------------ */
+
+typedef struct CompiledGraphObj {
+    Obj hdr;
+    CompiledGraph *cg;
+} CompiledGraphObj;
+
+static void cg_free(CompiledGraph *cg) {
+    if (!cg) return;
+    if (cg->backend && cg->artifact) cg->backend->free(cg->artifact);
+    graph_free(cg->graph);
+    free(cg->input_is_number);
+    free(cg);
+}
+
+static void cgo_finalize(VM *vm, Obj *o) {
+    (void)vm;
+    CompiledGraphObj *c = (CompiledGraphObj *)o;
+    cg_free(c->cg);
+    c->cg = NULL;
+}
+
+static void cgo_trace(VM *vm, Obj *o) {
+    CompiledGraphObj *c = (CompiledGraphObj *)o;
+    if (c->cg) gc_mark_value(vm, c->cg->user_backend);
+}
+
+static Value compiled_fn_call(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", fn->name);
+    CompiledGraphObj *c = (CompiledGraphObj *)fn->payload.as.o;
+    CompiledGraph *cg = c->cg;
+    if (argc != cg->n_inputs)
+        return vm_raise(vm, vm->e_TypeError, "%s() takes %d arguments but %d were given", fn->name, cg->n_inputs, argc);
+    if (!val_is_null(cg->user_backend)) {
+        TupleObj *args = tuple_from_array(vm, argv, argc);
+        if (!args) return val_null();
+        vm_push_root(vm, val_obj(args));
+        Value r = vm_call_ex(vm, cg->user_backend, val_obj(args), val_null());
+        vm_pop_root(vm);
+        return r;
+    }
+    return cg->backend->run(vm, cg->artifact, cg->graph, argc, argv);
+}
+
+CompiledGraph *tracer_compiled_graph_holder(Value cg_obj) {
+    if (cg_obj.tag != VAL_OBJ) return NULL;
+    return ((CompiledGraphObj *)cg_obj.as.o)->cg;
+}
+
+CompiledGraph *tracer_compiled_graph_of(Value fn) {
+    if (fn.tag != VAL_OBJ || fn.as.o->type->layout != OBJ_LAYOUT_NATIVE) return NULL;
+    NativeObj *n = (NativeObj *)fn.as.o;
+    if (n->fn != compiled_fn_call) return NULL;
+    return tracer_compiled_graph_holder(n->payload);
+}
+
+static Value cg_obj_new(VM *vm, CompiledGraph *cg) {
+    TracerState *st = tracer_state(vm);
+    CompiledGraphObj *c = gc_alloc(vm, st->t_compiled_graph, sizeof(CompiledGraphObj));
+    if (!c) {
+        cg_free(cg);
+        return val_null();
+    }
+    c->cg = cg;
+    return val_obj(c);
+}
+
+Value compiled_fn_new(VM *vm, Value cg_obj, const char *name) {
+    vm_push_root(vm, cg_obj);
+    NativeObj *f = native_new_closure(vm, arena_persistent_name(vm, name), compiled_fn_call, cg_obj);
+    vm_pop_root(vm);
+    return f ? val_obj(f) : val_null();
+}
+
+void tracer_output_init_types(VM *vm, TracerState *st) {
+    st->t_compiled_graph = type_new_builtin(vm, "CompiledGraph", vm->t_object, OBJ_LAYOUT_EXTENSION,
+                                            sizeof(CompiledGraphObj), 0, cgo_trace, cgo_finalize, TYPEF_ABSTRACT_NEW);
+}
+
+/* ---- finishing a graph -------------------------------------------------------------------------------- */
+
+Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name) {
+    VM *vm = tr->vm;
+    GraphArg *outs = calloc((size_t)n_outputs + 1, sizeof(GraphArg));
+    for (int i = 0; i < n_outputs; i++) outs[i] = graph_arg_node(outputs[i]->node);
+    graph_output(tr->graph, outs, n_outputs);
+    free(outs);
+    graph_eliminate_dead_code(tr->graph);
+    free(tr->graph->name);
+    tr->graph->name = strdup(name);
+    char err[256];
+    if (graph_verify(tr->graph, err, sizeof err) < 0)
+        return vm_raise(vm, vm->e_SystemError, "tracer produced a malformed graph: %s", err);
+    CompiledGraph *cg = calloc(1, sizeof *cg);
+    if (!cg) return vm_no_memory(vm);
+    cg->graph = tr->graph;
+    tr->graph = NULL;   /* the compiled graph owns it now */
+    cg->n_inputs = tr->n_graph_inputs;
+    cg->n_outputs = n_outputs;
+    cg->user_backend = val_null();
+    cg->backend = tr->opts->backend;
+    Value obj = cg_obj_new(vm, cg);
+    if (val_is_null(obj)) return obj;
+    tr_keep(tr, obj);
+    if (!val_is_null(tr->opts->user_backend)) {
+        /* a callable backend gets the graph module and example inputs; what it returns runs */
+        Value gm = tracer_graph_module_new(vm, obj);
+        if (val_is_null(gm)) return gm;
+        vm_push_root(vm, gm);
+        Value examples = tracer_example_inputs(tr);
+        if (val_is_null(examples)) {
+            vm_pop_root(vm);
+            return examples;
+        }
+        vm_push_root(vm, examples);
+        Value compiled = vm_call2(vm, tr->opts->user_backend, gm, examples);
+        vm_pop_roots(vm, 2);
+        if (val_is_null(compiled)) return compiled;
+        cg->user_backend = compiled;
+    } else {
+        cg->artifact = cg->backend->compile(vm, cg->graph);
+        if (!cg->artifact) return val_null();
+    }
+    return obj;
+}

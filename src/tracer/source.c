@@ -1,0 +1,220 @@
+/* src/tracer/source.c — sources: where a value the tracer saw came from (L['x'], G['stats'],
+ * L['self'].lin.weight, L['xs'][0]).  Residual code reloads values from them and guards read
+ * them again on every call, statically: no script code runs and nothing is allocated. */
+#include <stdio.h>
+#include <string.h>
+
+#include "src/tracer/tracer.h"
+#include "vm/dict.h"
+#include "vm/str.h"
+
+static Source *src_new(Tracer *tr, SourceKind kind) {
+    Source *s = arena_alloc(&tr->arena, sizeof *s);
+    s->kind = kind;
+    s->key = val_null();
+    return s;
+}
+
+Source *source_local(Tracer *tr, int slot, StrObj *name) {
+    Source *s = src_new(tr, SRC_LOCAL);
+    s->index = slot;
+    s->name = name;
+    return s;
+}
+
+Source *source_global(Tracer *tr, StrObj *name) {
+    Source *s = src_new(tr, SRC_GLOBAL);
+    s->name = name;
+    return s;
+}
+
+Source *source_attr(Tracer *tr, Source *base, StrObj *name) {
+    Source *s = src_new(tr, SRC_ATTR);
+    s->base = base;
+    s->name = name;
+    return s;
+}
+
+Source *source_item(Tracer *tr, Source *base, Value key) {
+    Source *s = src_new(tr, SRC_ITEM);
+    s->base = base;
+    s->key = key;
+    return s;
+}
+
+Source *source_closure(Tracer *tr, int index, StrObj *name) {
+    Source *s = src_new(tr, SRC_CLOSURE);
+    s->index = index;
+    s->name = name;
+    return s;
+}
+
+void source_repr_buf(const Source *s, char *buf, size_t cap) {
+    char base[512];
+    switch (s->kind) {
+    case SRC_LOCAL: case SRC_CLOSURE: snprintf(buf, cap, "L['%s']", s->name->data); return;
+    case SRC_GLOBAL: snprintf(buf, cap, "G['%s']", s->name->data); return;
+    case SRC_ATTR:
+        source_repr_buf(s->base, base, sizeof base);
+        snprintf(buf, cap, "%s.%s", base, s->name->data);
+        return;
+    case SRC_ITEM:
+        source_repr_buf(s->base, base, sizeof base);
+        if (s->key.tag == VAL_INT) snprintf(buf, cap, "%s[%lld]", base, (long long)s->key.as.i);
+        else if (s->key.tag == VAL_OBJ) snprintf(buf, cap, "%s['%s']", base, ((StrObj *)s->key.as.o)->data);
+        else snprintf(buf, cap, "%s[?]", base);
+        return;
+    }
+}
+
+const char *source_repr(Tracer *tr, Source *s) {
+    if (!s->repr) {
+        char buf[1024];
+        source_repr_buf(s, buf, sizeof buf);
+        s->repr = arena_strdup(&tr->arena, buf);
+    }
+    return s->repr;
+}
+
+/* dynamo's placeholder naming: L['self'].lin.weight -> L_self_lin_weight_ */
+void source_placeholder_name(Source *s, char *buf, size_t cap) {
+    char r[1024];
+    source_repr_buf(s, r, sizeof r);
+    size_t j = 0;
+    bool last_us = false;
+    for (const char *p = r; *p && j + 2 < cap; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (ok) {
+            buf[j++] = c;
+            last_us = false;
+        } else if (!last_us) {
+            buf[j++] = '_';
+            last_us = true;
+        }
+    }
+    if (!last_us && j + 1 < cap) buf[j++] = '_';
+    buf[j] = 0;
+}
+
+bool source_equal(const Source *a, const Source *b) {
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind) return false;
+    switch (a->kind) {
+    case SRC_LOCAL: case SRC_CLOSURE: return a->index == b->index;
+    case SRC_GLOBAL: return str_eq(a->name, b->name);
+    case SRC_ATTR: return str_eq(a->name, b->name) && source_equal(a->base, b->base);
+    case SRC_ITEM:
+        if (a->key.tag != b->key.tag) return false;
+        if (a->key.tag == VAL_INT && a->key.as.i != b->key.as.i) return false;
+        if (a->key.tag == VAL_OBJ && !str_eq((StrObj *)a->key.as.o, (StrObj *)b->key.as.o)) return false;
+        return source_equal(a->base, b->base);
+    }
+    return false;
+}
+
+/* ---- static reads --------------------------------------------------------------------------- */
+
+bool tracer_is_nn_module(VM *vm, Value v);
+
+static Value dict_attr(VM *vm, Value obj, const char *dname, StrObj *name) {
+    DictObj **slot = obj_dict_slot(obj.as.o);
+    if (!*slot) return val_null();
+    Value d = dict_get_str(*slot, vm_intern_str(vm, dname));
+    if (d.tag != VAL_OBJ || d.as.o->type->layout != OBJ_LAYOUT_DICT) return val_null();
+    return dict_get_str((DictObj *)d.as.o, name);
+}
+
+Value static_getattr(VM *vm, Value obj, StrObj *name) {
+    TypeObj *t = vm_type_of(vm, obj);
+    /* the two descriptors closure sources go through */
+    if (t == vm->t_function && strcmp(name->data, "__closure__") == 0) {
+        TupleObj *c = ((FunctionObj *)obj.as.o)->closure;
+        return c ? val_obj(c) : val_none();
+    }
+    if (t == vm->t_cell && strcmp(name->data, "cell_contents") == 0) return ((CellObj *)obj.as.o)->v;
+    if (t->layout == OBJ_LAYOUT_MODULE) return dict_get_str(((ModuleObj *)obj.as.o)->dict, name);
+    if (t->layout == OBJ_LAYOUT_TYPE) {
+        TypeObj *ty = (TypeObj *)obj.as.o;
+        return type_lookup(vm, ty, name);
+    }
+    Value descr = type_lookup(vm, t, name);
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) {
+        /* tensor.grad is the one data descriptor guards need to read */
+        TorchState *ts = torch_state(vm);
+        if (ts && vm_isinstance_type(vm, obj, ts->t_tensor) && strcmp(name->data, "grad") == 0 &&
+            descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) {
+            GetSetObj *g = (GetSetObj *)descr.as.o;
+            Value r = g->get(vm, obj, g->closure);
+            if (val_is_null(r)) vm_clear_exc(vm);
+            return r;
+        }
+        return val_null();
+    }
+    if (obj.tag == VAL_OBJ && t->dict_offset) {
+        DictObj *d = *obj_dict_slot(obj.as.o);
+        if (d) {
+            Value v = dict_get_str(d, name);
+            if (!val_is_null(v)) return v;
+        }
+        if (tracer_is_nn_module(vm, obj)) {
+            static const char *const dicts[] = {"_parameters", "_buffers", "_modules"};
+            for (int i = 0; i < 3; i++) {
+                Value v = dict_attr(vm, obj, dicts[i], name);
+                if (!val_is_null(v)) return v;
+            }
+        }
+    }
+    return descr;
+}
+
+Value source_resolve_static(VM *vm, Frame *f, const Source *s) {
+    switch (s->kind) {
+    case SRC_LOCAL:
+        if (s->index < 0 || s->index >= f->code->nlocalsplus) return val_null();
+        return f->localsplus[s->index];
+    case SRC_GLOBAL: {
+        Value v = dict_get_str(f->globals, s->name);
+        if (val_is_null(v) && f->builtins) v = dict_get_str(f->builtins, s->name);
+        return v;
+    }
+    case SRC_CLOSURE: {
+        if (!f->func) return val_null();
+        FunctionObj *fn = (FunctionObj *)f->func;
+        if (!fn->closure || s->index >= fn->closure->len) return val_null();
+        Value c = fn->closure->items[s->index];
+        return c.tag == VAL_OBJ && c.as.o->type == vm->t_cell ? ((CellObj *)c.as.o)->v : val_null();
+    }
+    case SRC_ATTR: {
+        Value base = source_resolve_static(vm, f, s->base);
+        if (val_is_null(base)) return base;
+        return static_getattr(vm, base, s->name);
+    }
+    case SRC_ITEM: {
+        Value base = source_resolve_static(vm, f, s->base);
+        if (base.tag != VAL_OBJ) return val_null();
+        TypeObj *t = base.as.o->type;
+        if (s->key.tag == VAL_INT) {
+            int64_t i = s->key.as.i;
+            if (t->layout == OBJ_LAYOUT_LIST) {
+                ListObj *l = (ListObj *)base.as.o;
+                return i >= 0 && i < l->len ? l->items[i] : val_null();
+            }
+            if (t->layout == OBJ_LAYOUT_TUPLE) {
+                TupleObj *tu = (TupleObj *)base.as.o;
+                return i >= 0 && i < tu->len ? tu->items[i] : val_null();
+            }
+        }
+        if (t->layout == OBJ_LAYOUT_DICT) {
+            DictObj *d = (DictObj *)base.as.o;
+            if (val_is_str(vm, s->key)) return dict_get_str(d, AS_STR(s->key));
+            Value out;
+            int r = dict_lookup(vm, d, s->key, &out);
+            if (r < 0) vm_clear_exc(vm);
+            return r == 1 ? out : val_null();
+        }
+        return val_null();
+    }
+    }
+    return val_null();
+}

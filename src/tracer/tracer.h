@@ -1,0 +1,492 @@
+/* src/tracer/tracer.h — the dynamo-like frame tracer: internal structures shared by its files.
+ *
+ * Design note
+ * -----------
+ * torch.compile(fn) returns a wrapper that installs the tracer's eval-frame hook (vm->eval_frame,
+ * PEP 523 style) for the duration of the call.  The hook looks up the frame's code object's
+ * cache (a chain of entries, each a guard program plus residual code); on a hit it runs the
+ * entry's residual code in the same frame; on a miss it *traces* the frame:
+ *
+ *   - A symbolic interpreter (symbolic.c, one handler per opcode of vm/opcodes.def; an opcode
+ *     without a handler is a graph break) walks the frame's own bytecode with a stack and locals
+ *     of variable trackers (VT): constants, tensors (graph nodes), lists/tuples/dicts, user
+ *     objects, functions, modules...  Values that come from outside the frame carry a Source
+ *     (source.c: L['x'], G['stats'], L['self'].lin.weight) from which residual code reloads them
+ *     and guards check them.
+ *   - Tensor ops run for real through the torch binding's natives, but on *fake* tensors
+ *     (fake.c): the tensor library's meta mode allocates outputs from inferred metadata without
+ *     running kernels, and its op observer records each top-level op as a graph node.  So the
+ *     binding's argument parsing, errors and autograd bookkeeping are shared, not re-written.
+ *   - User functions, methods and closures are inlined (calls.c); side effects on objects that
+ *     exist outside the frame are recorded in SideEffects (side_effects.c, after dynamo's
+ *     side_effects.py) rather than performed.
+ *   - On something it cannot trace (print, data-dependent control flow, an unsupported call)
+ *     the tracer records the break, restarts, and this time stops before that instruction: the
+ *     graph so far is compiled, residual code (codegen.c) runs it, replays the side effects,
+ *     runs the instruction natively and calls a resume function (resume.c) that continues the
+ *     original bytecode and is itself compiled on its first call.
+ *
+ * Memory: VTs, sources and other tracing state live in a per-trace arena (Arena) freed when the
+ * trace ends.  Every VM value they reference is appended to the trace's keepalive list, which
+ * is an external GC root, so the collector (which may run on any allocation, including while
+ * tracing) never frees what a tracker points at.  Cache entries own their guard programs and
+ * residual code and are traced through CodeObj.tracer_trace.
+ */
+#ifndef EMBER_TRACER_TRACER_H
+#define EMBER_TRACER_TRACER_H
+
+#include <setjmp.h>
+
+#include "ember/graph.h"
+#include "src/torch/torch.h"
+#include "vm/gc.h"
+#include "vm/seq.h"
+#include "vm/vm.h"
+
+typedef struct Tracer Tracer;
+typedef struct VT VT;
+typedef struct Source Source;
+typedef struct Tx Tx;
+
+/* ---- arena --------------------------------------------------------------------------------- */
+
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+    ArenaBlock *head;
+} Arena;
+void *arena_alloc(Arena *a, size_t n);   /* zeroed */
+char *arena_strdup(Arena *a, const char *s);
+void arena_free(Arena *a);
+
+/* ---- sources -------------------------------------------------------------------------------- */
+
+typedef enum SourceKind {
+    SRC_LOCAL,        /* a fast local of the traced frame: index = slot, name */
+    SRC_GLOBAL,       /* frame globals (then builtins): name */
+    SRC_ATTR,         /* base.name, read statically (instance dict / nn.Module dicts / class) */
+    SRC_ITEM,         /* base[key], key a constant (int or str) */
+    SRC_CLOSURE,      /* contents of the frame function's closure cell: index = free index */
+} SourceKind;
+
+struct Source {
+    SourceKind kind;
+    Source *base;
+    int32_t index;
+    StrObj *name;     /* local/global/attr name (kept alive by the keepalive list) */
+    Value key;        /* SRC_ITEM */
+    const char *repr; /* L['self'].lin.weight, computed once */
+};
+
+Source *source_local(Tracer *tr, int slot, StrObj *name);
+Source *source_global(Tracer *tr, StrObj *name);
+Source *source_attr(Tracer *tr, Source *base, StrObj *name);
+Source *source_item(Tracer *tr, Source *base, Value key);
+Source *source_closure(Tracer *tr, int index, StrObj *name);
+const char *source_repr(Tracer *tr, Source *s);          /* "L['x']" */
+void source_repr_buf(const Source *s, char *buf, size_t cap);
+void source_placeholder_name(Source *s, char *buf, size_t cap);   /* "L_x_" */
+bool source_equal(const Source *a, const Source *b);
+/* Resolve a source against a running frame without calling script code or allocating: the
+ * value, or VAL_NULL if it cannot be read statically (missing attribute, out of range...). */
+Value source_resolve_static(VM *vm, Frame *f, const Source *s);
+/* Static attribute read shared by sources, guards and the tracer: instance dict (unless the
+ * class has a data descriptor of that name), nn.Module parameter/buffer/module dicts, then the
+ * class MRO (unbound).  VAL_NULL if absent. */
+Value static_getattr(VM *vm, Value obj, StrObj *name);
+
+/* ---- variable trackers ---------------------------------------------------------------------- */
+
+typedef enum VtKind {
+    VT_NULLV,         /* the NULL a call site pushes below a plain callable */
+    VT_CONST,         /* None, bool, int, float, str, bytes, Ellipsis, code, range, tuple of consts, dtype... */
+    VT_TENSOR,        /* node: its graph node; fake: the fake TensorObj standing for it */
+    VT_SYMNUM,        /* an unspecialized int/float read from an attribute or global: a lazy expression */
+    VT_TUPLE,
+    VT_LIST,
+    VT_DICT,
+    VT_SLICE,         /* items[3] */
+    VT_ITER,          /* iterator over a tracked sequence: a = the sequence VT, index = position */
+    VT_OBJECT,        /* a user object: value (existing) or a new object created in the region */
+    VT_FUNCTION,      /* a script function: value (existing) or a closure made in the region (code + cells) */
+    VT_METHOD,        /* bound method: a = self, b = function */
+    VT_NATIVE,        /* a native callable (builtins, torch functions, tensor methods unbound) */
+    VT_TYPE,          /* a class */
+    VT_MODULE,        /* a Python module object */
+    VT_NN_MODULE,     /* an existing torch.nn.Module (specialised on identity) */
+    VT_CELL,          /* a closure cell: existing (value) or new */
+    VT_GRAD_MODE,     /* torch.no_grad()/enable_grad()/set_grad_enabled(b) object: flag = target mode */
+    VT_HANDLE,        /* RemovableHandle of a hook registered in the region */
+    VT_SUPER,         /* super(): a = self, value = the class it was called in */
+    VT_DELETED,       /* a deleted attribute (side effects) */
+    VT_OPAQUE,        /* an object the tracer only passes around (guarded by identity) */
+    VT_LAZY,          /* an item of an existing container not looked at yet: value + source; a =
+                         its tracker once vt_force made it (guards are installed only then) */
+} VtKind;
+
+typedef enum SymOp {
+    SYM_LEAF,         /* loaded from `source` */
+    SYM_BINOP,        /* a op b (BinaryOp in index) */
+    SYM_CMP,          /* a cmp b (CompareOp in index) */
+    SYM_NEG,
+    SYM_POS,
+    SYM_NOT,
+    SYM_STR,          /* str(a) */
+    SYM_INT,
+    SYM_FLOAT,
+    SYM_ABS,
+} SymOp;
+
+/* Mutation identity (dynamo's mutable_local): shared by every VT standing for one object. */
+typedef enum MutKind { MUT_NONE, MUT_EXISTING, MUT_NEW } MutKind;
+
+struct VT {
+    VtKind kind;
+    Source *source;      /* where residual code and guards find it (NULL: made in the region) */
+    Value value;         /* the real value: constant, existing object, function, native, type... */
+    /* tensors */
+    GraphNode *node;
+    Value fake;          /* TensorObj of the fake tensor (tensor VTs) */
+    /* containers: tuple/list items, dict values (keys in keys[]), slice parts */
+    VT **items;
+    VT **keys;
+    int32_t n, cap;
+    /* composite */
+    VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
+    int32_t index;       /* SymOp operand; iterator position; handle hook index */
+    SymOp sym;
+    bool flag;           /* grad mode target; handle removed */
+    /* side effects */
+    MutKind mut;
+    bool modified;       /* list/dict contents changed in the region */
+    VT *cls;             /* VT_OBJECT new: its class VT */
+    /* new closures */
+    Value code;          /* CodeObj of a function made in the region */
+    VT *defaults, *kwdefaults, *closure;   /* tuple VTs or NULL */
+    /* codegen */
+    int32_t temp_slot;   /* residual local holding it once built (-1: none) */
+    int32_t refs;        /* times the residual code needs it (codegen's counting pass) */
+    bool building;       /* codegen: being built (cycle check) */
+    int32_t graph_input; /* index of its placeholder (tensors/symnums fed to the graph), -1 */
+    StrObj *user_name;   /* handles: the variable name the user stored it in */
+};
+
+/* Keep a VM value alive until the trace ends (the keepalive list). */
+void tr_keep(Tracer *tr, Value v);
+VT *vt_new(Tracer *tr, VtKind kind);
+VT *vt_const(Tracer *tr, Value v);
+VT *vt_none(Tracer *tr);
+VT *vt_tuple(Tracer *tr, VT **items, int n);
+VT *vt_list(Tracer *tr, VT **items, int n);
+void vt_list_append(Tracer *tr, VT *list, VT *item);
+void vt_list_insert(Tracer *tr, VT *list, int64_t i, VT *item);
+void vt_list_remove_at(VT *list, int64_t i);
+VT *vt_dict(Tracer *tr);
+/* Dict keys are constants (compared by value) or objects (by identity). */
+int vt_dict_find(Tracer *tr, VT *d, VT *key);
+void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value);
+void vt_dict_del_at(VT *d, int i);
+bool vt_is_const(const VT *v);
+bool vt_is_const_of(Tracer *tr, const VT *v, TypeObj *t);
+/* A VT that is a constant, or a tuple/list of constants (recursively): its value as a VM value
+ * (built now; kept alive).  VAL_NULL if not constant. */
+Value vt_as_constant(Tracer *tr, VT *v);
+const char *vt_kind_name(VtKind k);
+/* The Python type the tracked value has (for isinstance / type()); NULL if unknown. */
+TypeObj *vt_python_type(Tracer *tr, VT *v);
+/* Wrap a real value read from `source` (may be NULL for constants) into a VT, installing the
+ * guards its kind needs. */
+VT *vt_from_value(Tracer *tr, Value v, Source *source);
+VT *vt_lazy(Tracer *tr, Value v, Source *source);
+VT *vt_force(Tracer *tr, VT *v);                     /* the tracker a lazy VT stands for */
+VT *vt_item(Tracer *tr, VT *container, int i);        /* items[i], forced and stored back */
+/* A value a native call returned during tracing (fake tensors become their nodes). */
+VT *vt_from_result(Tracer *tr, Value v);
+/* A VT as a real value to pass to a native: constants, fake tensors, existing objects;
+ * containers are rebuilt from their items.  VAL_NULL (and *why set) if it has no such value. */
+Value vt_to_value(Tracer *tr, VT *v, const char **why);
+
+/* ---- guards --------------------------------------------------------------------------------- */
+
+typedef enum GuardKind {
+    G_TYPE,           /* type(v) is expected type */
+    G_ID,             /* v is expected object */
+    G_EQUALS,         /* type(v) is type(expected) and v == expected (immediates, str) */
+    G_TENSOR,         /* tensor: dtype, shape, strides, requires_grad, Parameter or not */
+    G_LEN,            /* list/tuple/dict length */
+    G_DICT_KEYS,      /* dict has exactly these keys in this order (a tuple of str/int) */
+    G_HASATTR,        /* static attribute present (flag true) or absent */
+    G_GRAD_MODE,      /* ambient grad mode == expected bool */
+    G_SAME,           /* v is the value of another source (aliasing) */
+    G_NOT_SAME,       /* v is not the value of another source */
+    G_HOOKS_EMPTY,    /* an nn.Module hook dict (by attribute name) is empty */
+    G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
+} GuardKind;
+
+typedef struct Guard {
+    GuardKind kind;
+    Source *source;           /* copied into the entry's own arena when the entry is built */
+    Source *other;            /* G_SAME / G_NOT_SAME */
+    Value expected;           /* type/object/constant/keys tuple */
+    TensorMeta meta;          /* G_TENSOR */
+    bool requires_grad, is_param, flag;
+    StrObj *name;             /* G_HASATTR / G_HOOKS_EMPTY */
+    int64_t n;                /* G_LEN */
+    int32_t line;             /* user line that made the guard */
+} Guard;
+
+void guard_add(Tracer *tr, Guard g);
+void guard_type(Tracer *tr, Source *s, TypeObj *t);
+void guard_id(Tracer *tr, Source *s, Value v);
+void guard_equals(Tracer *tr, Source *s, Value v);
+void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param);
+void guard_len(Tracer *tr, Source *s, int64_t n);
+void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
+void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
+/* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g
+ * fails for frame f, or NULL if it passes. */
+const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap);
+void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap);
+
+/* ---- side effects ------------------------------------------------------------------------------ */
+
+typedef struct AttrStore {
+    VT *obj;              /* object / global-namespace marker / cell */
+    StrObj *name;
+    VT *value;            /* VT_DELETED for deletions */
+    int32_t line;
+} AttrStore;
+
+typedef struct HookReg {
+    VT *tensor;           /* a sourced tensor */
+    VT *hook;             /* the callable */
+    VT *handle;           /* its VT_HANDLE */
+    int32_t line;
+    bool removed;
+} HookReg;
+
+typedef struct SideEffects {
+    VT **tracked;         /* existing mutables (lists, dicts, objects, cells) and new objects, in order */
+    int32_t n_tracked, cap_tracked;
+    AttrStore *stores;    /* attribute/global/cell stores in program order */
+    int32_t n_stores, cap_stores;
+    HookReg *hooks;
+    int32_t n_hooks, cap_hooks;
+    bool grad_mode_changed;   /* the region ends in a different grad mode than it started */
+    bool final_grad_mode;
+} SideEffects;
+
+VT *se_track_existing(Tracer *tr, VT *v);        /* dedupes by identity of v->value */
+VT *se_find_existing(Tracer *tr, Value obj);
+void se_track_new(Tracer *tr, VT *v);
+void se_store_attr(Tracer *tr, VT *obj, StrObj *name, VT *value);
+/* Pending value of obj.name stored in the region, or NULL. */
+VT *se_load_attr(Tracer *tr, VT *obj, StrObj *name);
+void se_store_global(Tracer *tr, StrObj *name, VT *value);
+VT *se_load_global(Tracer *tr, StrObj *name);
+void se_mark_modified(Tracer *tr, VT *container);
+int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle);
+bool se_is_empty(Tracer *tr);
+/* Dynamo's prune_dead_object_new: new objects no live value reaches are dropped. */
+void se_prune_dead(Tracer *tr);
+
+/* ---- the translator (one per frame being traced, inlined calls included) ------------------------- */
+
+struct Tx {
+    Tx *parent;               /* caller of an inlined function (NULL: the root frame) */
+    CodeObj *code;
+    FunctionObj *func;        /* may be NULL for the root when tracing a resume function... always set */
+    DictObj *globals;
+    VT **locals;              /* nlocalsplus: locals, cells, free vars (cell VTs) */
+    VT **stack;
+    int32_t sp, stack_cap;
+    int32_t ip;               /* current instruction */
+    int32_t depth;            /* inlining depth */
+    TupleObj *kwnames;        /* pending KW_NAMES */
+    VT *return_value;         /* set by RETURN_VALUE */
+    bool done;
+};
+
+typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
+
+/* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
+typedef struct BreakInfo {
+    char reason[256];
+    int32_t root_ip;          /* instruction of the root frame where the break happens */
+    int32_t line;
+    char file[256];
+    char func[128];
+} BreakInfo;
+
+/* ---- the compiled graph function (__compiled_fn_N) ------------------------------------------------ */
+
+typedef struct TracerBackend TracerBackend;
+typedef struct CompiledGraph {
+    Graph *graph;
+    void *artifact;           /* the backend's compiled form */
+    const TracerBackend *backend;
+    int32_t n_inputs;
+    int32_t n_outputs;
+    bool *input_is_number;    /* placeholders fed with Python numbers (unspecialized scalars) */
+    Value user_backend;       /* a callable backend's compiled callable, else VAL_NULL */
+} CompiledGraph;
+
+/* Backends register here (src/runtime registers "eager" and "ember"). */
+struct TracerBackend {
+    const char *name;
+    /* Compile a finished graph; NULL + VM exception on failure. */
+    void *(*compile)(VM *vm, Graph *g);
+    /* Run with inputs (Values: tensors or numbers); returns a tuple of outputs or VAL_NULL. */
+    Value (*run)(VM *vm, void *artifact, Graph *g, int n, Value *inputs);
+    void (*free)(void *artifact);
+};
+void tracer_register_backend(const TracerBackend *b);
+const TracerBackend *tracer_find_backend(const char *name);
+
+/* ---- the tracer (one per frame compilation) ------------------------------------------------------ */
+
+typedef struct CompileOptions {
+    const TracerBackend *backend;
+    Value user_backend;       /* callable backend, or VAL_NULL */
+    bool fullgraph;
+} CompileOptions;
+
+struct Tracer {
+    VM *vm;
+    Arena arena;
+    ListObj *keepalive;       /* rooted by keepalive_root */
+    ExtRoot *keepalive_root;
+    Frame *frame;             /* the real frame being compiled (for source values) */
+    CodeObj *code;
+    Tx *root;
+    Tx *tx;                   /* innermost translator */
+    const CompileOptions *opts;
+    /* graph */
+    Graph *graph;
+    int32_t n_graph_inputs;
+    VT **input_vts;           /* VT of each placeholder, in placeholder order */
+    int32_t cap_inputs;
+    /* fake tensors: Tensor* -> VT (open addressing) */
+    Tensor **fake_keys;
+    VT **fake_vals;
+    int32_t fake_cap, fake_len;
+    const char *call_target;  /* printed target of the native call being made (for graph nodes) */
+    GraphArg *call_args;      /* its call view, or NULL */
+    int32_t n_call_args;
+    const char *const *call_kwnames;
+    GraphArg *call_kwargs;
+    int32_t n_call_kwargs;
+    int32_t ops_in_call;      /* ops the observer recorded during the current native call */
+    GraphNode *first_call_node;
+    bool observer_failed;
+    /* guards, side effects */
+    Guard *guards;
+    int32_t n_guards, cap_guards;
+    SideEffects se;
+    VT *globals_vt;           /* marker object for STORE_GLOBAL side effects */
+    /* breaks and restarts */
+    int32_t break_at;         /* root ip to stop at (-1: none) */
+    BreakInfo brk;
+    bool have_break;
+    int32_t n_restarts;
+    bool grad_mode_at_entry;
+    int32_t module_depth;     /* nn.Module forwards being inlined */
+    /* jmp for fatal "unsupported" from deep inside (restart) */
+    char errbuf[256];
+};
+
+/* Entry points across files. */
+TxStatus tx_run(Tracer *tr, Tx *tx);                 /* symbolic.c: run until return/break */
+Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
+void tx_push(Tx *tx, VT *v);
+VT *tx_pop(Tx *tx);
+TxStatus tr_break(Tracer *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+TxStatus tr_error(Tracer *tr);   /* a VM exception is pending and must propagate (fullgraph etc.) */
+int32_t tr_current_line(Tracer *tr);
+
+/* calls.c */
+TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_getattr(Tracer *tr, VT *obj, StrObj *name, VT **out);
+TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out);   /* *out NULL: absent */
+/* The sub-modules of an nn.Module (ModuleList, Sequential), in order, as a tuple. */
+TxStatus tr_module_children(Tracer *tr, VT *m, VT **out);
+/* torch.nn.Module, once torch.nn is imported (NULL before). */
+TypeObj *tracer_nn_module_type(VM *vm);
+bool tracer_is_nn_module(VM *vm, Value v);
+TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value);
+TxStatus tr_delattr(Tracer *tr, VT *obj, StrObj *name);
+TxStatus tr_load_method(Tracer *tr, VT *obj, StrObj *name, VT **meth, VT **self);
+TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
+TxStatus tr_unary(Tracer *tr, int opcode, VT *a, VT **out);
+TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
+TxStatus tr_truthy(Tracer *tr, VT *v, int *out);     /* 1/0, or break */
+TxStatus tr_getitem(Tracer *tr, VT *c, VT *k, VT **out);
+TxStatus tr_setitem(Tracer *tr, VT *c, VT *k, VT *v);
+TxStatus tr_delitem(Tracer *tr, VT *c, VT *k);
+TxStatus tr_iter(Tracer *tr, VT *v, VT **out);
+TxStatus tr_next(Tracer *tr, VT *it, VT **out);     /* *out NULL: exhausted */
+TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out);
+TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out);   /* out[0..n) in order */
+/* Specialise a symbolic number on its current value (guards its leaves). */
+VT *tr_specialize(Tracer *tr, VT *v);
+
+/* builtins.c: builtins, builtin types, and the registries of torch natives */
+TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, TupleObj *kwnames, VT **out,
+                                  bool *handled);
+const char *tracer_torch_native_name(VM *vm, Value f);   /* "torch.relu", or NULL */
+bool tracer_is_pure_native(VM *vm, Value f);              /* math.* and the like */
+bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which);
+bool tracer_global_module_hooks(VM *vm);                  /* any global nn.Module hook registered */
+/* A non-tensor graph input (a hook callable): its placeholder. */
+GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
+void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t);
+void tracer_module_stack_pop(Tracer *tr);
+
+/* fake.c */
+void tracer_add_input(Tracer *tr, VT *v);   /* append to the graph inputs (placeholder order) */
+int fake_begin(Tracer *tr);
+void fake_end(Tracer *tr);
+VT *fake_lookup(Tracer *tr, Tensor *t);
+/* A graph input for a real tensor read from `source`. */
+VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
+/* A graph input for a symbolic number (fed as a wrapped-number tensor). */
+VT *fake_input_symnum(Tracer *tr, VT *sym);
+/* Call a native (torch function, tensor method, operator) on fake arguments. */
+TxStatus fake_call(Tracer *tr, Value callable, int argc, Value *argv, TupleObj *kwnames, const char *target,
+                   VT **out);
+/* The same with tracker arguments (symbolic numbers become graph inputs) and the call view's
+ * kind (call_function / call_method) and printed target. */
+TxStatus fake_call_vts(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,
+                       const char *target, VT **out);
+bool fake_is_tensor_value(Tracer *tr, Value v);
+/* Operators, indexing and attributes on fakes (the VM's own protocols run on fake values). */
+TxStatus fake_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
+TxStatus fake_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
+TxStatus fake_unary(Tracer *tr, int opcode, VT *a, VT **out);
+TxStatus fake_getitem(Tracer *tr, VT *c, VT *k, VT **out);
+TxStatus fake_setitem(Tracer *tr, VT *c, VT *k, VT *v);
+TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
+
+/* output.c: finish the graph (outputs, DCE, verify) and compile it: the CompiledGraph holder
+ * object, or VAL_NULL + exception; then the __compiled_fn_N callable around it. */
+Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
+Value compiled_fn_new(VM *vm, Value cg_obj, const char *name);
+CompiledGraph *tracer_compiled_graph_holder(Value cg_obj);
+CompiledGraph *tracer_compiled_graph_of(Value fn);    /* NULL if fn is not a __compiled_fn */
+
+/* codegen.c / resume.c */
+typedef struct ResidualPlan ResidualPlan;
+CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
+/* The function that continues the traced code at `target` with a stack of `depth` values
+ * (nullmask: the NULL slots, which are not arguments) and the live locals (slots) as
+ * arguments; made once per shape and cached on the code object.  Installed in the frame's
+ * globals under *name_out when it needs no closure. */
+Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nullmask, const int32_t *live, int n_live,
+                             StrObj **name_out);
+
+/* logs.c */
+void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */
+bool log_enabled(const char *artifact);
+void log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

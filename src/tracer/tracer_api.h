@@ -1,0 +1,14 @@
+/* src/tracer/tracer_api.h — what the layers above the tracer (embedding API, CLI) call. */
+#ifndef EMBER_TRACER_API_H
+#define EMBER_TRACER_API_H
+
+#include "vm/vm.h"
+
+/* Register the tracer with a VM: its state, backends, torch._dynamo. */
+void tracer_register(VM *vm);
+/* `ember run --compile-all`: every script function frame is compiled, with this backend. */
+void tracer_set_compile_all(VM *vm, const char *backend);
+/* Clear every compiled entry (torch._dynamo.reset()). */
+void tracer_reset(VM *vm);
+
+#endif

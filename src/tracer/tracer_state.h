@@ -1,0 +1,76 @@
+/* src/tracer/tracer_state.h — the tracer's per-VM state (vm->ext[TRACER_EXT]): its types,
+ * torch._dynamo.config, the active compile options while a compiled call runs, counters for
+ * stable names, and the cache chains hanging off code objects (CodeCache). */
+#ifndef EMBER_TRACER_STATE_H
+#define EMBER_TRACER_STATE_H
+
+#include "src/tracer/tracer.h"
+
+enum { TRACER_EXT = 1 };
+
+/* One compiled entry of a code object: its guards and residual code. */
+typedef struct CacheEntry {
+    struct CacheEntry *next;
+    Arena arena;              /* the guards' sources */
+    Guard *guards;
+    int32_t n_guards;
+    CodeObj *code;            /* residual code (NULL for a skip entry) */
+    Value keep;               /* a list: compiled fns and resume functions it calls */
+    int32_t compile_id;
+} CacheEntry;
+
+/* Resume functions made for a code object, by target instruction and stack shape. */
+typedef struct ResumeFn {
+    struct ResumeFn *next;
+    int32_t target;
+    uint64_t stack_shape;     /* bit i: stack slot i holds NULL; plus depth in the high bits */
+    int32_t n_live;
+    CodeObj *code;
+    StrObj *name;
+} ResumeFn;
+
+typedef struct CodeCache {
+    VM *vm;
+    CodeObj *code;
+    CacheEntry *entries;
+    int32_t n_entries;
+    bool skip;                /* run eagerly from now on (no ops, or untraceable) */
+    char skip_reason[256];
+    int32_t frame_id;         /* [frame_id/compile_id] in logs */
+    int32_t n_compiles;
+    bool warned_limit;
+    ResumeFn *resumes;
+} CodeCache;
+
+typedef struct TracerState {
+    TypeObj *t_compiled_graph;
+    /* torch._dynamo.config */
+    int32_t cache_size_limit;
+    bool suppress_errors;
+    /* the compiled call in progress */
+    CompileOptions opts;
+    int32_t active;           /* nesting of compiled calls (hook installed while > 0) */
+    EvalFrameFn prev_eval;
+    bool compile_all;         /* ember run --compile-all: the hook stays installed */
+    bool tracing;             /* a trace is running: frames run eagerly */
+    int32_t next_frame_id;
+    int32_t next_graph_id;
+    int32_t next_resume_id;
+    /* torch._dynamo.explain collects here while set */
+    Value explain_sink;
+    /* every code object with a cache (so reset() can clear them) */
+    CodeObj **cached_codes;
+    int32_t n_cached, cap_cached;
+    ExtRoot *keep_root;       /* list keeping cached code objects alive */
+} TracerState;
+
+static inline TracerState *tracer_state(VM *vm) { return (TracerState *)vm->ext[TRACER_EXT]; }
+
+void tracer_output_init_types(VM *vm, TracerState *st);
+void tracer_register_builtin_backends(void);
+/* A torch.fx-style GraphModule object for callable backends and explain(). */
+Value tracer_graph_module_new(VM *vm, Value cg_obj);
+Value tracer_example_inputs(Tracer *tr);
+const char *arena_persistent_name(VM *vm, const char *name);
+
+#endif
