@@ -250,6 +250,14 @@ static void print_tb(VM *vm, Value tb, FILE *out) {
     int repeat = 0;
     for (Value t = tb; val_is_obj(t); t = ((TracebackObj *)t.as.o)->next) {
         TracebackObj *e = (TracebackObj *)t.as.o;
+        /* Ember's own library code is not the user's: its frames are not shown.  A compiled
+         * frame that continued in a resume function shows once, as the resume function (which
+         * bears the original's name and lines). */
+        if (e->code->flags & CO_LIBRARY) continue;
+        Value nx = e->next;
+        if ((e->code->flags & CO_RESIDUAL) && val_is_obj(nx) &&
+            (((TracebackObj *)nx.as.o)->code->flags & CO_RESUME))
+            continue;
         const char *file = e->code->filename->data;
         const char *name = e->code->name->data;
         if (last_file && strcmp(file, last_file) == 0 && e->lineno == last_line &&

@@ -1,22 +1,27 @@
 /* src/cli/main.c — the `ember` command.
  *
- *   ember run FILE [args...]     run a script as __main__ (sys.argv = [FILE, args...])
+ *   ember run [--compile-all] [--backend eager|ember] FILE [args...]
+ *                                run a script as __main__ (sys.argv = [FILE, args...]);
+ *                                --compile-all compiles every script function (as if each
+ *                                were torch.compile'd), for differential testing
  *   ember -c CODE [args...]      run source text (sys.argv = ['-c', args...])
  *   ember dis FILE               print the bytecode of every code object in CPython dis layout
  *
  * An uncaught exception prints a CPython-format traceback on stderr and exits 1; a syntax error
  * prints file:line:col, the line and a caret, and exits 1. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ember/ember.h"
+#include "src/tracer/tracer_api.h"
 #include "vm/dis.h"
 #include "vm/vm.h"
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: ember run FILE [args...]\n"
+            "usage: ember run [--compile-all] [--backend NAME] FILE [args...]\n"
             "       ember -c CODE [args...]\n"
             "       ember dis FILE\n");
     return 2;
@@ -48,8 +53,22 @@ static int finish(EmVM *vm, int rc) {
 }
 
 static int cmd_run(int argc, char **argv) {
+    bool compile_all = false;
+    const char *backend = NULL;
+    while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
+        if (strcmp(argv[0], "--compile-all") == 0) {
+            compile_all = true;
+        } else if (strcmp(argv[0], "--backend") == 0 && argc > 1) {
+            backend = argv[1];
+            argc--, argv++;
+        } else {
+            return usage();
+        }
+        argc--, argv++;
+    }
     if (argc < 1) return usage();
     EmVM *vm = em_vm_new();
+    if (compile_all) tracer_set_compile_all(vm, backend ? backend : "eager");
     em_set_argv(vm, argc, argv);
     return finish(vm, em_run_file(vm, argv[0]));
 }

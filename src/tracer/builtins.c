@@ -77,9 +77,24 @@ bool tracer_global_module_hooks(VM *vm) {
 
 static VT *arg_const(Tracer *tr, VT *v) { return tr_specialize(tr, vt_force(tr, v)); }
 
+static bool holds_symbolic(Tracer *tr, VT *v, int depth) {
+    v = vt_force(tr, v);
+    if (v->kind == VT_SYMNUM) return true;
+    if ((v->kind == VT_LIST || v->kind == VT_TUPLE || v->kind == VT_DICT) && depth < 8)
+        for (int i = 0; i < v->n; i++)
+            if (holds_symbolic(tr, v->items[i], depth + 1)) return true;
+    return false;
+}
+
+/* Fold a builtin on constants.  Containers of symbolic numbers are not specialised (that would
+ * recompile on every new value): the call runs natively instead. */
 static TxStatus fold(Tracer *tr, Value f, int argc, VT **args, TupleObj *kw, VT **out) {
     VM *vm = tr->vm;
     int total = argc + nkw_of(kw);
+    for (int i = 0; i < total; i++) {
+        VT *a = vt_force(tr, args[i]);
+        if (a->kind != VT_SYMNUM && holds_symbolic(tr, a, 0)) return tr_break(tr, "a builtin on symbolic numbers");
+    }
     Value *vals = arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
     for (int i = 0; i < total; i++) {
         VT *a = arg_const(tr, args[i]);
@@ -283,6 +298,24 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
             if (is(name, "abs")) return fake_unary(tr, -1, v, out);
             return tr_break(tr, "%s() of a tensor reads its data", name);
         }
+    }
+    if (is(name, "round") && (argc == 1 || argc == 2) && !nkw && vt_force(tr, args[0])->kind == VT_SYMNUM) {
+        VT *a = vt_force(tr, args[0]);
+        VT *nd = argc == 2 ? tr_specialize(tr, args[1]) : NULL;
+        if (nd && nd->kind != VT_CONST) return tr_break(tr, "round() with a non-constant ndigits");
+        Value r = nd ? vm_call2(vm, f, a->value, nd->value) : vm_call1(vm, f, a->value);
+        if (val_is_null(r)) {
+            vm_clear_exc(vm);
+            return tr_break(tr, "round() raised");
+        }
+        VT *v = vt_new(tr, VT_SYMNUM);
+        v->sym = SYM_ROUND;
+        v->a = a;
+        v->b = nd;
+        v->value = r;
+        tr_keep(tr, r);
+        *out = v;
+        return TX_OK;
     }
     if (is(name, "id") || is(name, "hash")) {
         VT *v = vt_force(tr, args[0]);

@@ -208,6 +208,9 @@ static TxStatus grad_mode_object(Tracer *tr, const char *cls, int argc, VT **arg
 }
 
 static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out);
+static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args, VT **out);
+static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args, TupleObj *kwnames, VT **out);
+static TxStatus tuple_method(Tracer *tr, VT *t, StrObj *name, int argc, VT **args, VT **out);
 
 static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
@@ -225,6 +228,16 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         }
         if (in_list(tensor_denylist, n->name)) return tr_break(tr, "Tensor.%s reads data or has side effects", n->name);
         return fake_call_vts(tr, f, argc, args, kwnames, GRAPH_CALL_METHOD, n->name, out);
+    }
+    /* list and dict methods reached unbound (a bound method object was called) */
+    if (n->owner && argc >= 1 && (n->owner == vm->t_list || n->owner == vm->t_dict || n->owner == vm->t_tuple)) {
+        VT *self = vt_force(tr, args[0]);
+        StrObj *mname = vm_intern_str(vm, n->name);
+        if (self->kind == VT_LIST && n->owner == vm->t_list)
+            return nkw ? tr_break(tr, "list method with keywords") : list_method(tr, self, mname, argc - 1, args + 1, out);
+        if (self->kind == VT_DICT && n->owner == vm->t_dict) return dict_method(tr, self, mname, argc - 1, args + 1, kwnames, out);
+        if (self->kind == VT_TUPLE && n->owner == vm->t_tuple)
+            return nkw ? tr_break(tr, "tuple method with keywords") : tuple_method(tr, self, mname, argc - 1, args + 1, out);
     }
     /* torch functions */
     const char *tname = tracer_torch_native_name(vm, f);

@@ -127,6 +127,13 @@ static void emit_sym(Cg *cg, VT *v) {
     case SYM_NEG: reconstruct(cg, v->a); E(cg, OP_UNARY_NEGATIVE, 0); return;
     case SYM_POS: reconstruct(cg, v->a); E(cg, OP_UNARY_POSITIVE, 0); return;
     case SYM_NOT: reconstruct(cg, v->a); E(cg, OP_UNARY_NOT, 0); return;
+    case SYM_ROUND:
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, dict_get_c(vm, vm->builtins, "round")));
+        reconstruct(cg, v->a);
+        if (v->b) reconstruct(cg, v->b);
+        E(cg, OP_CALL, v->b ? 2 : 1);
+        return;
     case SYM_STR: case SYM_INT: case SYM_FLOAT: case SYM_ABS: {
         const char *fn = v->sym == SYM_STR ? "str" : v->sym == SYM_INT ? "int" : v->sym == SYM_FLOAT ? "float" : "abs";
         E(cg, OP_PUSH_NULL, 0);
@@ -617,14 +624,18 @@ static void stack_to_temps(Cg *cg, int depth, uint64_t nullmask, int32_t *slots)
 static void call_resume(Cg *cg, int32_t target, int depth, uint64_t nullmask, int32_t *slots, bool *ok) {
     Tracer *tr = cg->tr;
     CodeObj *co = tr->code;
-    /* live locals: plain locals bound at the break */
+    /* live locals: bound at the break and possibly read after the target */
     int32_t *live = calloc((size_t)co->nlocals + 1, sizeof(int32_t));
+    bool *maybe_read = calloc((size_t)co->nlocals + 1, sizeof(bool));
+    tracer_live_locals(co, target, maybe_read);
     int n_live = 0;
     for (int i = 0; i < co->nlocals; i++) {
+        if (!maybe_read[i]) continue;
         VT *v = tr->root->locals[i];
         if (!v && !val_is_null(tr->frame->localsplus[i])) v = (VT *)1;   /* untouched argument */
         if (v && (v == (VT *)1 || v->kind != VT_DELETED)) live[n_live++] = i;
     }
+    free(maybe_read);
     Value fn;
     StrObj *name = NULL;
     bool needs_closure = co->cellvars->len + co->freevars->len > 0;

@@ -402,11 +402,31 @@ static TxStatus window_close(Tracer *tr, Value r, GraphNodeKind kind, const char
     tr_keep(tr, r);
     if (!out) return TX_OK;
     *out = vt_from_result(tr, r);
+    if (tr->observer_failed) return tr_break(tr, "%s returned a view the graph cannot reproduce", target ? target : "an op");
     return *out ? TX_OK : tr_error(tr);
 }
 
+static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,
+                               const char *target, VT **out);
+
+/* Symbolic numbers go in as wrapped-number graph inputs; where the native insists on a Python
+ * number (sizes, fill values) it refuses the tensor, and the call is retried specialised. */
 TxStatus fake_call_vts(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,
                        const char *target, VT **out) {
+    int total = argc + (kwnames ? (int)kwnames->len : 0);
+    bool has_sym = false;
+    for (int i = 0; i < total; i++) has_sym |= vt_force(tr, argv[i])->kind == VT_SYMNUM;
+    bool had_break = tr->have_break;
+    TxStatus s = fake_call_once(tr, callable, argc, argv, kwnames, kind, target, out);
+    if (s != TX_BREAK || !has_sym || had_break) return s;
+    tr->have_break = false;
+    VT **spec = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(total + 1));
+    for (int i = 0; i < total; i++) spec[i] = tr_specialize(tr, argv[i]);
+    return fake_call_once(tr, callable, argc, spec, kwnames, kind, target, out);
+}
+
+static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,
+                               const char *target, VT **out) {
     VM *vm = tr->vm;
     int nkw = kwnames ? (int)kwnames->len : 0;
     int total = argc + nkw;
@@ -523,6 +543,35 @@ VT *vt_from_result(Tracer *tr, Value v) {
         if (known) {
             if (val_is_null(known->fake)) known->fake = v;
             return known;
+        }
+        /* an alias of a fake made without an op (detach(), .data): the same values, no history */
+        for (int32_t i = 0; i < tr->fake_cap; i++) {
+            Tensor *k = tr->fake_keys ? tr->fake_keys[i] : NULL;
+            if (!k || !tensor_same_storage(k, t)) continue;
+            TensorMeta a, b;
+            tensor_meta_of(k, &a);
+            tensor_meta_of(t, &b);
+            bool same = a.dtype == b.dtype && a.ndim == b.ndim && a.offset == b.offset;
+            for (int d = 0; same && d < a.ndim; d++) same = a.shape[d] == b.shape[d] && a.strides[d] == b.strides[d];
+            if (!same) break;
+            TensorOpArgs da = TENSOR_OP_ARGS_INIT;
+            GraphNode *src = tr->fake_vals[i]->node;
+            GraphNode *dn = graph_call_tensor_op(tr->graph, TENSOR_OP_DETACH, &src, 1, &da, "detach", NULL, -1, NULL, NULL, 0);
+            GraphArg call[1] = {graph_arg_node(src)};
+            graph_node_set_call(tr->graph, dn, GRAPH_CALL_METHOD, "detach", call, 1, NULL, NULL, 0);
+            VT *r = vt_new(tr, VT_TENSOR);
+            r->node = dn;
+            r->fake = v;
+            map_put(tr, t, r);
+            return r;
+        }
+        for (int32_t i = 0; i < tr->fake_cap; i++) {
+            Tensor *k = tr->fake_keys ? tr->fake_keys[i] : NULL;
+            if (k && tensor_same_storage(k, t)) {
+                /* a view made outside the op table: the graph could not reproduce it */
+                tr->observer_failed = true;
+                return vt_none(tr);
+            }
         }
         /* made at trace time without an op (torch.tensor(data)): a constant, copied per call */
         tensor_incref(t);

@@ -287,6 +287,16 @@ static CacheEntry *compile_frame(VM *vm, Frame *f, CodeCache *cc, const CompileO
     return result;
 }
 
+/* torch._dynamo.config.cache_size_limit, read when it matters (a miss) */
+static int32_t tracer_cache_size_limit(VM *vm) {
+    Value m = dict_get_c(vm, vm->modules, "torch._dynamo.config");
+    if (m.tag == VAL_OBJ && m.as.o->type->layout == OBJ_LAYOUT_MODULE) {
+        Value v = dict_get_c(vm, ((ModuleObj *)m.as.o)->dict, "cache_size_limit");
+        if (v.tag == VAL_INT) return (int32_t)v.as.i;
+    }
+    return tracer_state(vm)->cache_size_limit;
+}
+
 /* ---- the hook ---------------------------------------------------------------------------------------- */
 
 void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
@@ -310,7 +320,7 @@ Value tracer_eval_frame(VM *vm, Frame *f) {
         cc = tracer_code_cache(vm, co, true);
         if (!cc) return run_eager(vm, f);
     }
-    if (cc->n_entries >= st->cache_size_limit) {
+    if (cc->n_entries >= tracer_cache_size_limit(vm)) {
         tracer_warn_cache_limit(vm, co, cc, last ? last : "");
         return run_eager(vm, f);
     }

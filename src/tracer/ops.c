@@ -30,6 +30,7 @@ static VT *sym_new(Tracer *tr, SymOp op, int index, VT *a, VT *b, Value value) {
 }
 
 static void guard_leaves(Tracer *tr, VT *v) {
+    v = vt_force(tr, v);
     if (!v || v->kind != VT_SYMNUM) return;
     if (v->sym == SYM_LEAF) {
         if (v->source) guard_equals(tr, v->source, v->value);

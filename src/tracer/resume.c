@@ -16,6 +16,60 @@
 
 CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create);
 
+/* ---- liveness --------------------------------------------------------------------------------------- */
+
+/* Which plain locals may be read before being written on some path from instruction `target`
+ * (backward dataflow to a fixed point; exception handlers count as successors of every
+ * instruction they cover).  live[] has nlocals entries. */
+void tracer_live_locals(const CodeObj *co, int32_t target, bool *live) {
+    int32_t n = co->ncode, nl = co->nlocals;
+    if (nl == 0) return;
+    bool *in = calloc((size_t)n * (size_t)nl + 1, 1);
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int32_t i = n - 1; i >= 0; i--) {
+            Instr x = co->code[i];
+            Opcode op = (Opcode)x.op;
+            if (op == OP_NOP && i > 0 && code_width((Opcode)co->code[i - 1].op) == 2) continue;
+            bool out[1024];
+            int32_t m = nl < 1024 ? nl : 1024;
+            memset(out, 0, (size_t)m);
+            uint8_t fl = op_info[op].flags;
+            int32_t next = i + code_width(op);
+            if (!(fl & F_TERM) && next < n)
+                for (int32_t k = 0; k < m; k++) out[k] |= in[(size_t)next * nl + k];
+            if ((fl & F_JUMP) && (int32_t)x.arg < n)
+                for (int32_t k = 0; k < m; k++) out[k] |= in[(size_t)x.arg * nl + k];
+            const ExcEntry *h = code_find_handler(co, i);
+            if (h)
+                for (int32_t k = 0; k < m; k++) out[k] |= in[(size_t)h->handler * nl + k];
+            /* transfer: kill stores, then add reads (a superinstruction stores first when it is STORE_FAST_LOAD_FAST) */
+            switch (op) {
+            case OP_STORE_FAST: if ((int32_t)x.arg < m) out[x.arg] = false; break;
+            case OP_LOAD_FAST: case OP_DELETE_FAST: if ((int32_t)x.arg < m) out[x.arg] = true; break;
+            case OP_LOAD_FAST_LOAD_FAST:
+                if ((int32_t)(x.arg & 0xFFFF) < m) out[x.arg & 0xFFFF] = true;
+                if ((int32_t)(x.arg >> 16) < m) out[x.arg >> 16] = true;
+                break;
+            case OP_LOAD_FAST_LOAD_CONST: if ((int32_t)(x.arg & 0xFFFF) < m) out[x.arg & 0xFFFF] = true; break;
+            case OP_STORE_FAST_LOAD_FAST:
+                if ((int32_t)(x.arg & 0xFFFF) < m) out[x.arg & 0xFFFF] = false;
+                if ((int32_t)(x.arg >> 16) < m) out[x.arg >> 16] = true;
+                break;
+            default: break;
+            }
+            for (int32_t k = 0; k < m; k++)
+                if (in[(size_t)i * nl + k] != out[k]) {
+                    in[(size_t)i * nl + k] = out[k];
+                    changed = true;
+                }
+        }
+    }
+    for (int32_t k = 0; k < nl; k++) live[k] = target < n && in[(size_t)target * nl + k];
+    free(in);
+}
+
 static bool same_live(const ResumeFn *r, const int32_t *live, int n_live, CodeObj *code) {
     (void)code;
     if (r->n_live != n_live) return false;
@@ -34,15 +88,22 @@ static CodeObj *build_resume(Tracer *tr, int32_t target, int depth, uint64_t nul
     VM *vm = tr->vm;
     CodeObj *co = tr->code;
     Builder b;
-    asm_builder_init(vm, &b, name, name, co->filename->data, code_line(co, target));
+    /* named as the original in tracebacks; the qualname carries the resume name for logs */
+    asm_builder_init(vm, &b, co->name->data, name, co->filename->data, code_line(co, target));
     int32_t *slot_map = malloc(sizeof(int32_t) * (size_t)(co->nlocals + 1));
     int32_t stack_slot[64];
     /* parameters: the stack values, then the live locals under their own names */
     int nargs = 0;
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) continue;
-        char sname[32];
+        char sname[48];
         snprintf(sname, sizeof sname, "___stack%d", i);
+        /* a live local of the same name (a resume function resumed again) keeps its own */
+        for (int k = 0; k < n_live; k++)
+            if (strcmp(AS_STR(co->varnames->items[live[k]])->data, sname) == 0) {
+                snprintf(sname, sizeof sname, "___stack%d_%d", i, b.nlabels);
+                k = -1;
+            }
         stack_slot[i] = asm_varname(&b, vm_intern_str(vm, sname));
         nargs++;
     }
@@ -57,7 +118,7 @@ static CodeObj *build_resume(Tracer *tr, int32_t target, int depth, uint64_t nul
     for (int64_t i = 0; i < co->cellvars->len; i++) asm_freevar(&b, AS_STR(co->cellvars->items[i]));
     for (int64_t i = 0; i < co->freevars->len; i++) asm_freevar(&b, AS_STR(co->freevars->items[i]));
     b.argcount = nargs;
-    b.flags = CO_OPTIMIZED | CO_NEWLOCALS | (nfree ? CO_NESTED : 0);
+    b.flags = CO_OPTIMIZED | CO_NEWLOCALS | CO_RESUME | (nfree ? CO_NESTED : 0);
 
     Label *L = malloc(sizeof(Label) * (size_t)(co->ncode + 1));
     for (int32_t i = 0; i <= co->ncode; i++) L[i] = asm_new_label(&b);

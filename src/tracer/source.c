@@ -133,6 +133,8 @@ Value static_getattr(VM *vm, Value obj, StrObj *name) {
         return c ? val_obj(c) : val_none();
     }
     if (t == vm->t_cell && strcmp(name->data, "cell_contents") == 0) return ((CellObj *)obj.as.o)->v;
+    if (t == vm->t_method && strcmp(name->data, "__self__") == 0) return ((BoundMethodObj *)obj.as.o)->self;
+    if (t == vm->t_method && strcmp(name->data, "__func__") == 0) return ((BoundMethodObj *)obj.as.o)->func;
     if (t->layout == OBJ_LAYOUT_MODULE) return dict_get_str(((ModuleObj *)obj.as.o)->dict, name);
     if (t->layout == OBJ_LAYOUT_TYPE) {
         TypeObj *ty = (TypeObj *)obj.as.o;

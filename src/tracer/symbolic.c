@@ -317,6 +317,12 @@ H(LOAD_METHOD) {
     VT *meth, *self;
     TxStatus s = tr_load_method(tr, TOP(), name_at(tx, arg), &meth, &self);
     if (s) return s;
+    if (self->kind == VT_NULLV) {
+        /* not a method: (NULL, attribute), as CPython lays it out */
+        TOP() = self;
+        PUSH(meth);
+        return TX_OK;
+    }
     TOP() = meth;
     PUSH(self);
     return TX_OK;

@@ -134,6 +134,7 @@ typedef enum SymOp {
     SYM_INT,
     SYM_FLOAT,
     SYM_ABS,
+    SYM_ROUND,        /* round(a) or round(a, b) */
 } SymOp;
 
 /* Mutation identity (dynamo's mutable_local): shared by every VT standing for one object. */
@@ -483,6 +484,8 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
  * globals under *name_out when it needs no closure. */
 Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nullmask, const int32_t *live, int n_live,
                              StrObj **name_out);
+
+void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
 
 /* logs.c */
 void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */

@@ -280,7 +280,9 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
         return fake_input_tensor(tr, v, source);
     }
     /* numbers and other constants */
-    if ((v.tag == VAL_INT || v.tag == VAL_FLOAT) && unspecialized_source(source)) {
+    /* ints read from attributes and globals (counters) and floats from anywhere (scales, data)
+     * stay symbolic: specialising on them would recompile on every new value */
+    if (((v.tag == VAL_INT && unspecialized_source(source)) || v.tag == VAL_FLOAT) && source) {
         VT *r = vt_new(tr, VT_SYMNUM);
         r->sym = SYM_LEAF;
         r->value = v;
