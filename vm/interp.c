@@ -6,6 +6,7 @@
  * handler runs SYNC() so the frame's sp and ip are current, and it leaves its operands on the
  * stack until the result is ready. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vm/call.h"
@@ -1098,24 +1099,40 @@ dispatch_switch:
     CASE(UNPACK_SEQUENCE) {
         SYNC();
         Value seq = TOP();
-        Value tmp[256];
-        Value *out = oparg <= 256 ? tmp : NULL;
+        /* small buffers only: this frame is on the C stack once per nested native->script
+         * call, so its size bounds the recursion depth */
+        Value small[8];
+        Value *out = oparg <= 8 ? small : malloc(sizeof(Value) * oparg);
         if (!out) {
-            vm_raise(vm, vm->e_NotImplementedError, "unpacking more than 256 values is not supported");
+            vm_no_memory(vm);
             goto error;
         }
-        if (unpack_sequence(vm, seq, oparg, out) < 0) goto error;
+        if (unpack_sequence(vm, seq, oparg, out) < 0) {
+            if (out != small) free(out);
+            goto error;
+        }
         sp--;
         for (uint32_t i = 0; i < oparg; i++) PUSH(out[i]);
+        if (out != small) free(out);
         DISPATCH();
     }
     CASE(UNPACK_EX) {
         SYNC();
         int before = (int)(oparg & 0xFF), after = (int)(oparg >> 8);
-        Value tmp[520];
-        if (unpack_ex(vm, TOP(), before, after, tmp) < 0) goto error;
+        Value small[8];
+        int total = before + after + 1;
+        Value *tmp = total <= 8 ? small : malloc(sizeof(Value) * (size_t)total);
+        if (!tmp) {
+            vm_no_memory(vm);
+            goto error;
+        }
+        if (unpack_ex(vm, TOP(), before, after, tmp) < 0) {
+            if (tmp != small) free(tmp);
+            goto error;
+        }
         sp--;
-        for (int i = 0; i < before + after + 1; i++) PUSH(tmp[i]);
+        for (int i = 0; i < total; i++) PUSH(tmp[i]);
+        if (tmp != small) free(tmp);
         DISPATCH();
     }
     CASE(FORMAT_VALUE) {

@@ -334,8 +334,9 @@ TxStatus tr_load_method(Tracer *tr, VT *obj, StrObj *name, VT **meth, VT **self)
     VT *r;
     TxStatus s = tr_getattr(tr, obj, name, &r);
     if (s) return s;
-    /* a method bound to the object itself goes back on the stack as (function, self) */
-    if (r->kind == VT_METHOD && r->a == vt_force(tr, obj) && r->b) {
+    /* a method whose function is known goes on the stack as (function, self): also for
+     * super().m, whose function is not what attribute lookup on self would find */
+    if (r->kind == VT_METHOD && r->a && r->b) {
         *meth = r->b;
         *self = r->a;
         return TX_OK;

@@ -318,9 +318,8 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         return TX_OK;
     }
     if (is(name, "id") || is(name, "hash")) {
-        VT *v = vt_force(tr, args[0]);
-        if (argc == 1 && v->kind == VT_CONST) return fold(tr, f, argc, args, kwnames, out);
-        return tr_break(tr, "%s() of %s", name, vt_kind_name(v->kind));
+        if (argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_CONST) return fold(tr, f, argc, args, kwnames, out);
+        return tr_break(tr, "%s() of a non-constant", name);
     }
     /* everything else: only on constants */
     static const char *const pure[] = {"abs", "round", "divmod", "pow", "repr", "ord", "chr", "bin", "hex", "oct",

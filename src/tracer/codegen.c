@@ -337,6 +337,14 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     }
     case VT_METHOD:
+        if (v->b && v->b->kind == VT_FUNCTION && !val_is_null(v->b->value) && v->b->mut != MUT_NEW) {
+            /* bind the known function: function.__get__(self) (attribute lookup could find an override) */
+            E(cg, OP_LOAD_CONST, K(cg, v->b->value));
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "__get__")));
+            reconstruct(cg, v->a);
+            E(cg, OP_CALL, 1);
+            return;
+        }
         if (!v->user_name || !v->a) {
             cg->fail = "a bound method without a name";
             return;
@@ -463,6 +471,7 @@ static void emit_mutations(Cg *cg) {
             cg->fail = "a mutated container without a source";
             break;
         }
+        if (v->index > 0) cg->line = v->index;
         if (v->kind == VT_LIST) {
             /* old[:] = new */
             build_value(cg, v);
@@ -481,7 +490,9 @@ static void emit_mutations(Cg *cg) {
             suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4};
         }
     }
-    for (int i = 0; i < se->n_stores && !cg->fail; i++) {
+    /* pushed last-to-first so that the reversed suffixes run the stores in program order
+     * (a new object's __dict__ keeps the order its attributes were set in) */
+    for (int i = se->n_stores - 1; i >= 0 && !cg->fail; i--) {
         AttrStore *s = &se->stores[i];
         cg->line = s->line ? s->line : cg->line;
         if (s->obj == tr->globals_vt) {
@@ -660,13 +671,14 @@ static void call_resume(Cg *cg, int32_t target, int depth, uint64_t nullmask, in
     } else {
         E(cg, OP_LOAD_GLOBAL, N(cg, name ? name : vm_intern_str(cg->vm, "__resume")) << 1);
     }
+    /* the live locals first (so a resumed method keeps self in slot 0 for super()), then the stack */
     int nargs = 0;
+    for (int i = 0; i < n_live; i++) E(cg, OP_LOAD_FAST, (uint32_t)live[i]);
     for (int i = 0; i < depth; i++)
         if (!(nullmask >> i & 1)) {
             E(cg, OP_LOAD_FAST, (uint32_t)slots[i]);
             nargs++;
         }
-    for (int i = 0; i < n_live; i++) E(cg, OP_LOAD_FAST, (uint32_t)live[i]);
     E(cg, OP_CALL, (uint32_t)(nargs + n_live));
     E(cg, OP_RETURN_VALUE, 0);
     free(live);
@@ -782,6 +794,7 @@ static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
         emit_break_exit(cg);
         return;
     }
+    cg->line = code_line(tr->code, tr->root->ip);
     reconstruct(cg, tr->root->return_value);
     emit_mutations(cg);
     emit_grad_mode(cg);

@@ -189,7 +189,7 @@ void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const ch
 
 /* Compile f: a new cache entry, or NULL with cc->skip set (run eagerly), or NULL with an
  * exception pending (fullgraph breaks, tracer errors). */
-static CacheEntry *compile_frame(VM *vm, Frame *f, CodeCache *cc, const CompileOptions *opts) {
+__attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, CodeCache *cc, const CompileOptions *opts) {
     TracerState *st = tracer_state(vm);
     int32_t break_at = -1;
     char reason[256] = "";
@@ -300,6 +300,19 @@ static int32_t tracer_cache_size_limit(VM *vm) {
 /* ---- the hook ---------------------------------------------------------------------------------------- */
 
 void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+static Value compile_miss(VM *vm, Frame *f, CodeCache *cc);
+
+static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) {
+    for (int i = 0; i < e->n_guards; i++) {
+        const Guard *g = &e->guards[i];
+        if (g->kind == G_HOOKS_EMPTY && !g->source) {
+            if (tracer_global_module_hooks(vm)) return false;
+            continue;
+        }
+        if (!guard_check(vm, f, g)) return false;
+    }
+    return true;
+}
 void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
 
 Value tracer_eval_frame(VM *vm, Frame *f) {
@@ -309,22 +322,35 @@ Value tracer_eval_frame(VM *vm, Frame *f) {
         return run_eager(vm, f);
     CodeCache *cc = co->tracer_data;
     if (cc && cc->skip) return run_eager(vm, f);
-    char buf[512];
-    const char *last = NULL;
     if (cc)
-        for (CacheEntry *e = cc->entries; e; e = e->next) {
-            last = entry_failure(vm, f, e, buf, sizeof buf);
-            if (!last) return run_entry(vm, f, e);
-        }
+        for (CacheEntry *e = cc->entries; e; e = e->next)
+            if (entry_passes(vm, f, e)) return run_entry(vm, f, e);
+    return compile_miss(vm, f, cc);
+}
+
+/* A cache miss (kept out of the hit path's stack frame: recursion through compiled frames
+ * pays only for the loop above). */
+/* Why the newest entry failed, for the recompile log and the cache-limit warning (only
+ * formatted when one of them will print). */
+__attribute__((noinline)) static void miss_reason(VM *vm, Frame *f, CodeCache *cc, bool at_limit) {
+    char buf[512];
+    const char *last = cc->entries ? entry_failure(vm, f, cc->entries, buf, sizeof buf) : NULL;
+    if (at_limit) tracer_warn_cache_limit(vm, f->code, cc, last ? last : "");
+    else tracer_log_recompile(vm, f->code, cc, last ? last : "");
+}
+
+__attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache *cc) {
+    TracerState *st = tracer_state(vm);
+    CodeObj *co = f->code;
     if (!cc) {
         cc = tracer_code_cache(vm, co, true);
         if (!cc) return run_eager(vm, f);
     }
     if (cc->n_entries >= tracer_cache_size_limit(vm)) {
-        tracer_warn_cache_limit(vm, co, cc, last ? last : "");
+        if (!cc->warned_limit) miss_reason(vm, f, cc, true);
         return run_eager(vm, f);
     }
-    if (cc->n_entries > 0) tracer_log_recompile(vm, co, cc, last ? last : "");
+    if (cc->n_entries > 0 && log_enabled("recompiles")) miss_reason(vm, f, cc, false);
     CacheEntry *e = compile_frame(vm, f, cc, &st->opts);
     if (e) return run_entry(vm, f, e);
     if (!val_is_null(vm->exc)) {

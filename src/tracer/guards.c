@@ -166,7 +166,44 @@ static int64_t container_len(VM *vm, Value v) {
     }
 }
 
+/* The fast check every call pays: no formatting, no allocation, little stack. */
+bool guard_check(VM *vm, Frame *f, const Guard *g) {
+    if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
+    Value v = source_resolve_static(vm, f, g->source);
+    switch (g->kind) {
+    case G_TYPE: return !val_is_null(v) && vm_type_of(vm, v) == (TypeObj *)g->expected.as.o;
+    case G_ID: return !val_is_null(v) && val_identical(v, g->expected);
+    case G_EQUALS: return !val_is_null(v) && equals_value(vm, v, g->expected);
+    case G_TENSOR: {
+        TorchState *ts = torch_state(vm);
+        if (val_is_null(v) || !ts || !vm_isinstance_type(vm, v, ts->t_tensor)) return false;
+        Tensor *t = torch_tensor_of(v);
+        if (tensor_dtype(t) != g->meta.dtype || tensor_ndim(t) != g->meta.ndim) return false;
+        const int64_t *shape = tensor_shape(t), *strides = tensor_strides(t);
+        for (int i = 0; i < g->meta.ndim; i++)
+            if (shape[i] != g->meta.shape[i] || strides[i] != g->meta.strides[i]) return false;
+        return ag_requires_grad(t) == g->requires_grad;
+    }
+    case G_LEN: return container_len(vm, v) == g->n;
+    case G_DICT_KEYS:
+        return !val_is_null(v) && v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_DICT &&
+               keys_match(vm, (DictObj *)v.as.o, AS_TUPLE(g->expected));
+    case G_HASATTR: return (!val_is_null(v) && !val_is_null(static_getattr(vm, v, g->name))) == g->flag;
+    case G_SAME: case G_NOT_SAME: {
+        Value o = source_resolve_static(vm, f, g->other);
+        bool same = !val_is_null(v) && !val_is_null(o) && val_identical(v, o);
+        return same == (g->kind == G_SAME);
+    }
+    case G_HOOKS_EMPTY: {
+        Value d = val_is_null(v) ? v : static_getattr(vm, v, g->name);
+        return val_is_null(d) || (d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT && ((DictObj *)d.as.o)->used == 0);
+    }
+    default: return true;
+    }
+}
+
 const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap) {
+    if (guard_check(vm, f, g)) return NULL;
     if (g->kind == G_GRAD_MODE) {
         if (ag_is_grad_enabled() == g->flag) return NULL;
         snprintf(buf, cap, "grad_mode changed: expected %s", g->flag ? "True" : "False");

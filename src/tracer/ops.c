@@ -412,6 +412,13 @@ TxStatus tr_setitem(Tracer *tr, VT *c, VT *k, VT *v) {
         if (k->kind == VT_SYMNUM) k = tr_specialize(tr, k);
         if (k->kind != VT_CONST && (k->kind == VT_LIST || k->kind == VT_DICT || val_is_null(k->value)))
             return tr_break(tr, "dict key the tracer cannot hash");
+        if (!val_is_null(k->value)) {
+            int64_t h;
+            if (vm_hash(tr->vm, k->value, &h) < 0) {
+                vm_clear_exc(tr->vm);
+                return tr_break(tr, "unhashable dict key");
+            }
+        }
         vt_dict_set(tr, c, k, v);
         if (c->mut == MUT_EXISTING) se_mark_modified(tr, c);
         return TX_OK;

@@ -68,6 +68,9 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live) {
     }
     for (int32_t k = 0; k < nl; k++) live[k] = target < n && in[(size_t)target * nl + k];
     free(in);
+    /* zero-argument super() reads the first argument without a LOAD_FAST */
+    for (int64_t i = 0; i < co->freevars->len; i++)
+        if (strcmp(AS_STR(co->freevars->items[i])->data, "__class__") == 0 && co->argcount > 0) live[0] = true;
 }
 
 static bool same_live(const ResumeFn *r, const int32_t *live, int n_live, CodeObj *code) {
@@ -92,8 +95,13 @@ static CodeObj *build_resume(Tracer *tr, int32_t target, int depth, uint64_t nul
     asm_builder_init(vm, &b, co->name->data, name, co->filename->data, code_line(co, target));
     int32_t *slot_map = malloc(sizeof(int32_t) * (size_t)(co->nlocals + 1));
     int32_t stack_slot[64];
-    /* parameters: the stack values, then the live locals under their own names */
+    /* parameters: the live locals under their own names, then the stack values */
     int nargs = 0;
+    for (int i = 0; i < co->nlocals; i++) slot_map[i] = -1;
+    for (int k = 0; k < n_live; k++) {
+        slot_map[live[k]] = asm_varname(&b, AS_STR(co->varnames->items[live[k]]));
+        nargs++;
+    }
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) continue;
         char sname[48];
@@ -105,11 +113,6 @@ static CodeObj *build_resume(Tracer *tr, int32_t target, int depth, uint64_t nul
                 k = -1;
             }
         stack_slot[i] = asm_varname(&b, vm_intern_str(vm, sname));
-        nargs++;
-    }
-    for (int i = 0; i < co->nlocals; i++) slot_map[i] = -1;
-    for (int k = 0; k < n_live; k++) {
-        slot_map[live[k]] = asm_varname(&b, AS_STR(co->varnames->items[live[k]]));
         nargs++;
     }
     for (int i = 0; i < co->nlocals; i++)

@@ -83,8 +83,8 @@ void se_store_global(Tracer *tr, StrObj *name, VT *value) { se_store_attr(tr, tr
 VT *se_load_global(Tracer *tr, StrObj *name) { return se_load_attr(tr, tr->globals_vt, name); }
 
 void se_mark_modified(Tracer *tr, VT *container) {
-    (void)tr;
     container->modified = true;
+    container->index = tr_current_line(tr);   /* the latest line that changed it */
 }
 
 int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle) {

@@ -243,6 +243,7 @@ void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param);
 void guard_len(Tracer *tr, Source *s, int64_t n);
 void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
 void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
+bool guard_check(VM *vm, Frame *f, const Guard *g);
 /* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g
  * fails for frame f, or NULL if it passes. */
 const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap);
