@@ -83,6 +83,10 @@ char *parse_format_error(const ParseError *err, const char *filename);
  * CPython's _PyPegen_byte_offset_to_character_offset does (clamped to len + 1). */
 int parse_byte_to_char_offset(const char *line, size_t len, int byte_offset);
 
+/* Fills in the text of errors that have none (symbol table errors) from the source lines,
+ * as CPython's traceback printer shows them (src is the source as given to the parser). */
+void parse_errors_fill_text(ParseErrorList *list, const char *src, size_t len);
+
 /* printf into a malloc'd string; NULL when out of memory. */
 char *parse_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -7,6 +7,10 @@ Tables cover code points >= 0x80 only; ASCII is handled in code.
   xid_start     characters that may start an identifier (str.isidentifier)
   xid_continue  characters that may continue one
   printable     str.isprintable(), what repr() leaves unescaped
+  nfkc_changes  identifier characters that NFKC normalisation replaces
+  nfc_composing characters that canonical composition may merge with the previous one
+  ccc           canonical combining classes (non-zero), for the reordering check
+Ember does not normalise identifiers; the lexer rejects the ones CPython would change.
 """
 import sys
 import unicodedata
@@ -26,6 +30,31 @@ def ranges(pred):
     return out
 
 
+def composing_seconds():
+    out = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T jamo
+    for cp in range(0x110000):
+        dec = unicodedata.decomposition(chr(cp))
+        if not dec or dec.startswith("<"):
+            continue
+        parts = [int(x, 16) for x in dec.split()]
+        if len(parts) == 2 and unicodedata.normalize("NFC", "".join(map(chr, parts))) == chr(cp):
+            out.add(parts[1])
+    return out
+
+
+def ccc_ranges():
+    out = []
+    for cp in range(0x80, 0x110000):
+        v = unicodedata.combining(chr(cp))
+        if not v:
+            continue
+        if out and out[-1][1] == cp - 1 and out[-1][2] == v:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp, v])
+    return out
+
+
 def emit(name, rs):
     print(f"static const UnicodeRange {name}[] = {{")
     for i in range(0, len(rs), 4):
@@ -41,6 +70,15 @@ def main():
     emit("xid_start_ranges", ranges(lambda c: c.isidentifier()))
     emit("xid_continue_ranges", ranges(lambda c: ("a" + c).isidentifier()))
     emit("printable_ranges", ranges(lambda c: c.isprintable()))
+    emit("nfkc_changes_ranges", ranges(lambda c: ("a" + c).isidentifier()
+                                       and unicodedata.normalize("NFKC", c) != c))
+    seconds = composing_seconds()
+    emit("nfc_composing_ranges", ranges(lambda c: ord(c) in seconds))
+    print("static const CombiningRange ccc_ranges[] = {")
+    cr = ccc_ranges()
+    for i in range(0, len(cr), 4):
+        print("    " + ", ".join(f"{{0x{a:X}, 0x{b:X}, {v}}}" for a, b, v in cr[i:i + 4]) + ",")
+    print("};")
 
 
 main()

@@ -19,6 +19,9 @@
 typedef struct UnicodeRange {
     unsigned lo, hi;
 } UnicodeRange;
+typedef struct CombiningRange {
+    unsigned lo, hi, ccc;
+} CombiningRange;
 #include "src/frontend/unicode_tables.inc"
 
 static bool in_ranges(const UnicodeRange *r, size_t n, unsigned cp) {
@@ -44,6 +47,42 @@ bool lex_is_xid_continue(unsigned cp) {
         return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_' ||
                (cp >= '0' && cp <= '9');
     return in_ranges(xid_continue_ranges, NRANGES(xid_continue_ranges), cp);
+}
+
+static unsigned combining_class(unsigned cp) {
+    size_t lo = 0, hi = NRANGES(ccc_ranges);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < ccc_ranges[mid].lo) hi = mid;
+        else if (cp > ccc_ranges[mid].hi) lo = mid + 1;
+        else return ccc_ranges[mid].ccc;
+    }
+    return 0;
+}
+
+/* True when NFKC would change the identifier (s, n bytes of valid UTF-8): a character
+ * NFKC replaces, one that canonical composition may merge with its predecessor, or
+ * combining marks out of canonical order.  CPython normalises such names; Ember rejects
+ * them rather than treat e.g. a fullwidth name as a different variable. */
+bool lex_needs_normalization(const char *s, size_t n) {
+    unsigned prev_ccc = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        int len = lex_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        if (len == 0) return false;
+        i += (size_t)len;
+        if (cp < 0x80) {
+            prev_ccc = 0;
+            continue;
+        }
+        if (in_ranges(nfkc_changes_ranges, NRANGES(nfkc_changes_ranges), cp)) return true;
+        if (i > (size_t)len && in_ranges(nfc_composing_ranges, NRANGES(nfc_composing_ranges), cp))
+            return true;
+        unsigned ccc = combining_class(cp);
+        if (ccc && prev_ccc > ccc) return true;
+        prev_ccc = ccc;
+    }
+    return false;
 }
 
 bool lex_is_printable(unsigned cp) {
@@ -610,6 +649,12 @@ static int verify_identifier(LexState *st) {
         }
         first = false;
         i += (size_t)len;
+    }
+    if (lex_needs_normalization((const char *)s, n)) {
+        int col = char_count(st->buf, st->line_start, st->start);
+        return syntax_error_range(st, col + 1, char_count(st->buf, st->line_start, st->pos) + 1,
+                                  "identifier '%.*s' needs Unicode NFKC normalization, which is "
+                                  "not supported", (int)n, (const char *)s);
     }
     return 0;
 }

@@ -101,6 +101,7 @@ const char *lex_token_spelling(TokenKind kind); /* "name", "(", "if", ... */
 bool lex_is_xid_start(unsigned cp);
 bool lex_is_xid_continue(unsigned cp);
 bool lex_is_printable(unsigned cp);
+bool lex_needs_normalization(const char *s, size_t n);
 
 /* Decodes one UTF-8 character at s (n bytes available); returns its length (0 if invalid). */
 int lex_utf8_decode(const unsigned char *s, size_t n, unsigned *cp);

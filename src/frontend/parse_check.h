@@ -16,7 +16,12 @@
 #include "src/frontend/errors.h"
 #include "src/frontend/lexer.h"
 
-/* Returns true when the module has `from __future__ import annotations`. */
-bool parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors);
+typedef struct ParseCheckResult {
+    bool future_annotations; /* `from __future__ import annotations` */
+    bool unsupported;        /* a construct Ember rejects (an assignment expression) was
+                                found and reported as a syntax error */
+} ParseCheckResult;
+
+ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors);
 
 #endif

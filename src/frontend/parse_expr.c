@@ -238,13 +238,20 @@ AstExpr *parse_star_named_expression_rule(Parser *p) {
     RULE_LEAVE(a);
 }
 
-/* assignment_expression: NAME ':=' ~ expression   (not supported in Ember) */
+/* assignment_expression: NAME ':=' ~ expression
+ * (a NamedExpr: parse_check rejects it once the whole module has parsed) */
 AstExpr *parse_assignment_expression_rule(Parser *p) {
     RULE_ENTER();
     MARK();
-    AstExpr *a = parse_name_token(p);
-    if (a && parse_check_kind(p, TOK_COLONEQUAL))
-        RULE_LEAVE(RAISE_AT(a, "assignment expressions (':=') are not supported"));
+    AstExpr *a = parse_name_token(p), *b;
+    if (a && parse_expect(p, TOK_COLONEQUAL)) {
+        if (!(b = parse_expression_rule(p))) RULE_LEAVE(NULL); /* cut */
+        AstExpr *e = new_expr(p, AST_EXPR_NAMED_EXPR, mark_);
+        if (!e) RULE_LEAVE(NULL);
+        e->v.NamedExpr.target = parse_set_expr_context(p, a, AST_STORE);
+        e->v.NamedExpr.value = b;
+        RULE_LEAVE(e);
+    }
     CHECK_ERR();
     RESET();
     RULE_LEAVE(NULL);
@@ -255,6 +262,7 @@ AstExpr *parse_named_expression_rule(Parser *p) {
     RULE_ENTER();
     MARK();
     AstExpr *a = parse_assignment_expression_rule(p);
+    if (a) RULE_LEAVE(a);
     CHECK_ERR();
     if (p->call_invalid_rules) {
         parse_invalid_named_expression(p);

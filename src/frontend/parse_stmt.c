@@ -731,9 +731,7 @@ static AstStmt *compound_stmt_rule(Parser *p) {
     if (!t) RULE_LEAVE(NULL);
     AstStmt *s = NULL;
     TokenKind k = t->kind;
-    if (k == TOK_KW_ASYNC) {
-        const Token *n = p->mark + 1 < p->fill || parse_fill(p) ? t : NULL;
-        (void)n;
+    if (k == TOK_KW_ASYNC) { /* async def / with / for: recognised, not supported */
         p->mark++;
         const Token *t2 = parse_peek(p);
         RESET();
@@ -887,6 +885,10 @@ static AstStmt *function_def_raw_rule(Parser *p) {
         CHECK_ERR();
         RESET();
     }
+    const Token *async = parse_expect(p, TOK_KW_ASYNC);
+    if (async && parse_check_kind(p, TOK_KW_DEF)) RULE_LEAVE(raise_unsupported(p, async, "'async def'"));
+    CHECK_ERR();
+    RESET();
     AstExpr *n;
     if (!parse_expect(p, TOK_KW_DEF) || !(n = parse_name_token(p)) ||
         !expect_forced(p, TOK_LPAR, "(")) {

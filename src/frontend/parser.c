@@ -383,6 +383,7 @@ const char *parse_expr_name(const AstExpr *e) {
         }
     case AST_EXPR_COMPARE: return "comparison";
     case AST_EXPR_IF_EXP: return "conditional expression";
+    case AST_EXPR_NAMED_EXPR: return "named expression";
     case AST_EXPR_SLICE: break;
     }
     return "expression";
@@ -676,9 +677,9 @@ static int parse_tokens(Lexer *lx, const ParseOptions *opts, AstArena *arena, As
     AstModule *mod = parse_file_rule(&p);
     if (mod && !p.error_indicator) {
         parser_fini(&p);
-        *out = mod;
         size_t before = errors->count;
-        parse_check_module(mod, lx, errors);
+        ParseCheckResult r = parse_check_module(mod, lx, errors);
+        if (!r.unsupported) *out = mod;
         return errors->count > before ? -1 : 0;
     }
     size_t furthest = p.fill ? p.fill - 1 : 0;
