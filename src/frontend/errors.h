@@ -13,6 +13,7 @@
 #ifndef EMBER_FRONTEND_ERRORS_H
 #define EMBER_FRONTEND_ERRORS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,7 +32,7 @@ typedef enum ParsePhase {
 } ParsePhase;
 
 /* A position CPython leaves as None (e.g. end_offset of "not a chance"). */
-#define PARSE_POS_NONE (-2)
+#define PARSE_POS_NONE INT_MIN
 
 typedef struct ParseError {
     ParseErrorKind kind;

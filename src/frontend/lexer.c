@@ -158,6 +158,11 @@ typedef struct LexState {
     char parenstack[MAXLEVEL];
     int parenlineno[MAXLEVEL], parencol[MAXLEVEL];
     size_t start; /* start of the current token */
+    /* CPython's tok->buf: where the current input buffer began.  A new line starts a new
+     * buffer unless a token is in progress (multi-line string, backslash continuation);
+     * "unexpected character after line continuation character" is measured from it. */
+    size_t run_start;
+    bool in_token;
     int first_lineno;
     size_t multi_line_start; /* line start of the line a string began on */
 } LexState;
@@ -167,6 +172,7 @@ static int next(LexState *st) {
     if (st->pos == st->line_end) { /* entering the next physical line */
         st->lineno++;
         st->line_start = st->pos;
+        if (!st->in_token) st->run_start = st->pos;
         const char *nl = memchr(st->buf + st->pos, '\n', st->end - st->pos);
         st->line_end = nl ? (size_t)(nl - st->buf) + 1 : st->end;
     }
@@ -277,7 +283,7 @@ static int deferred_error(LexState *st, DeferredError which) {
     case DEF_LINECONT:
         set_error(st, LEX_ERR_DEFERRED, PARSE_SYNTAX_ERROR,
                   "unexpected character after line continuation character", ln,
-                  parse_byte_to_char_offset(line, len_nl, (int)(st->pos - st->line_start)), ln,
+                  parse_byte_to_char_offset(line, len_nl, (int)(st->pos - st->run_start)), ln,
                   0, st->line_start, len_nl);
         break;
     case DEF_EOF:
@@ -427,7 +433,7 @@ static bool verify_end_of_number(LexState *st, int c, const char *kind) {
     } else if (c == 'o') r = lookahead(st, "r");
     else if (c == 'n') r = lookahead(st, "ot");
     if (r) return true;
-    if (is_ident_char(c)) {
+    if (c < 128 && is_ident_char(c)) { /* CPython 3.11 lets "1é" through as NUMBER NAME */
         backup(st, c);
         syntax_error(st, "invalid %s literal", kind);
         return false;
@@ -650,11 +656,18 @@ static int verify_identifier(LexState *st) {
         first = false;
         i += (size_t)len;
     }
-    if (lex_needs_normalization((const char *)s, n)) {
-        int col = char_count(st->buf, st->line_start, st->start);
-        return syntax_error_range(st, col + 1, char_count(st->buf, st->line_start, st->pos) + 1,
-                                  "identifier '%.*s' needs Unicode NFKC normalization, which is "
-                                  "not supported", (int)n, (const char *)s);
+    Lexer *lx = st->lx;
+    if (!lx->nfkc_name && lex_needs_normalization((const char *)s, n)) {
+        /* reported by the parser once the module parsed (CPython would normalise it) */
+        lx->nfkc_name = malloc(n + 1);
+        if (lx->nfkc_name) {
+            memcpy(lx->nfkc_name, s, n);
+            lx->nfkc_name[n] = '\0';
+        }
+        int shift = st->lineno == st->first_lineno ? lx->first_col_offset : 0;
+        lx->nfkc_lineno = st->lineno;
+        lx->nfkc_col = (int)(st->start - st->line_start) + shift;
+        lx->nfkc_end_col = (int)(st->pos - st->line_start) + shift;
     }
     return 0;
 }
@@ -806,6 +819,7 @@ static int lex_one(LexState *st, int *lineno, size_t *line_start) {
     bool blankline;
 nextline:
     blankline = false;
+    st->in_token = false;
     if (st->atbol) {
         int r = read_indentation(st);
         if (r == TOK_ERRORTOKEN) return r;
@@ -821,10 +835,12 @@ nextline:
         return TOK_INDENT;
     }
 again:
+    st->in_token = false;
     do {
         c = next(st);
     } while (c == ' ' || c == '\t' || c == '\f');
     st->start = st->pos - (c == LEX_EOF ? 0 : 1);
+    st->in_token = true;
     *lineno = st->lineno;
     *line_start = st->line_start;
     if (c == '#') { /* the comment becomes part of the NEWLINE token, as in CPython */
@@ -972,6 +988,7 @@ int lex_tokenize(Lexer *lx, const char *src, size_t len, const LexOptions *opts)
 }
 
 void lex_free(Lexer *lx) {
+    free(lx->nfkc_name);
     free(lx->src);
     free(lx->line_starts);
     free(lx->tokens);

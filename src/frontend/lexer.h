@@ -81,6 +81,10 @@ typedef struct Lexer {
     int open_col;        /* its byte column */
     char open_char;      /* the bracket itself */
     bool out_of_memory;
+    /* The first identifier CPython would change by NFKC normalisation (Ember rejects it
+     * after parsing, see parser.c); NULL when none. */
+    char *nfkc_name;
+    int nfkc_lineno, nfkc_col, nfkc_end_col; /* 0-based byte columns, as tokens have */
 } Lexer;
 
 /* Tokenizes len bytes of UTF-8 (a leading BOM is skipped).  Returns 0 on success, -1 when a

@@ -16,10 +16,14 @@
 #include "src/frontend/errors.h"
 #include "src/frontend/lexer.h"
 
+/* Trees deeper than this are rejected (CPython raises RecursionError past ~3000). */
+#define PARSE_MAX_AST_DEPTH 3000
+
 typedef struct ParseCheckResult {
     bool future_annotations; /* `from __future__ import annotations` */
-    bool unsupported;        /* a construct Ember rejects (an assignment expression) was
-                                found and reported as a syntax error */
+    bool unsupported;        /* the module was rejected after parsing (an assignment
+                                expression, or nesting deeper than PARSE_MAX_AST_DEPTH) and
+                                the error reported */
 } ParseCheckResult;
 
 ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors);
