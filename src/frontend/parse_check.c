@@ -324,6 +324,10 @@ static void check_try(Checker *c, const AstStmt *s) {
     check_stmts(c, s->v.Try.orelse);
     for (size_t i = 0; i < s->v.Try.handlers.count; i++) {
         const AstExceptHandler *h = s->v.Try.handlers.items[i];
+        if (!h->type && i + 1 < s->v.Try.handlers.count) {
+            compiler_error(c, LOC(h), "default 'except:' must be last");
+            return;
+        }
         if (h->type) check_expr(c, h->type);
         if (h->name && forbidden(c, h->name, AST_STORE, LOC(h))) continue;
         check_stmts(c, h->body);

@@ -1,7 +1,7 @@
 /* parse_check.h — the syntax errors CPython raises after parsing, outside the symbol table:
  * future.c (__future__ imports) and compile.c ('return'/'yield' outside function, 'break'
  * outside loop, 'continue' not properly in loop, keyword argument repeated, starred
- * expressions in the wrong place, assignment to __debug__).
+ * expressions in the wrong place, assignment to __debug__, default 'except:' not last).
  *
  * The module is walked in the order CPython's compiler visits it (a function body right at
  * its def, an assignment's value before its targets, a class body before its bases), so

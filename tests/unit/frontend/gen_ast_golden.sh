@@ -10,6 +10,8 @@ py=${1:-python3}
 "$py" - "$here/ast" <<'PY'
 import ast, glob, os, sys
 assert sys.version_info[:2] == (3, 11), "goldens must come from CPython 3.11"
+import warnings
+warnings.simplefilter("ignore")  # SyntaxWarnings of deliberately odd sources
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.py"))):
     tree = ast.parse(open(path, "rb").read(), path)
     base = path[:-3]

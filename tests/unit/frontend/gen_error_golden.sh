@@ -21,6 +21,8 @@ py=${1:-python3}
 "$py" - "$here/errors" "$here/errors_multi" <<'PY'
 import ast, glob, io, os, subprocess, sys, tokenize, unicodedata
 assert sys.version_info[:2] == (3, 11), "goldens must come from CPython 3.11"
+import warnings
+warnings.simplefilter("ignore")  # SyntaxWarnings of deliberately odd sources
 
 def line_of(src, lineno):
     lines = src.splitlines()

@@ -12,6 +12,8 @@ py=${1:-python3}
 "$py" - "$here/symtable" "$here/ast" <<'PY'
 import _symtable, glob, os, symtable, sys
 assert sys.version_info[:2] == (3, 11), "goldens must come from CPython 3.11"
+import warnings
+warnings.simplefilter("ignore")  # SyntaxWarnings of deliberately odd sources
 MASK = (1 << _symtable.SCOPE_OFF) - 1
 
 def scopes(t, depth, out):

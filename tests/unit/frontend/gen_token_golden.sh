@@ -14,6 +14,8 @@ py=${1:-python3}
 "$py" - "$here/tokens" "$here/ast" <<'PY'
 import glob, io, keyword, os, sys, tokenize
 assert sys.version_info[:2] == (3, 11), "goldens must come from CPython 3.11"
+import warnings
+warnings.simplefilter("ignore")  # SyntaxWarnings of deliberately odd sources
 HARD = set(keyword.kwlist)
 
 for d in sys.argv[1:]:
