@@ -203,6 +203,11 @@ static void *raise_known_v(Parser *p, ParseErrorKind kind, int lineno, int col, 
     char *msg = parse_strdup_printf("%s%s", p->fstring_mode ? "f-string: " : "", body);
     size_t len = 0;
     const char *line = lex_line_nl(p->lx, lineno, &len);
+    /* CPython takes the error line from the tokenizer's buffer: with its newline when the
+     * tokenizer is still on that line, without it for an earlier line.  It matters for the
+     * clamping of columns past the end of the line. */
+    size_t conv_len = len;
+    if (line && last->end_lineno > lineno && conv_len && line[conv_len - 1] == '\n') conv_len--;
     if (p->fstring_mode) {
         col -= p->starting_col_offset;
         end_col -= p->starting_col_offset;
@@ -210,8 +215,8 @@ static void *raise_known_v(Parser *p, ParseErrorKind kind, int lineno, int col, 
     /* The f-string sub-tokenizer has no encoding, so CPython leaves its columns in bytes */
     int col_number = col, end_number = end_col;
     if (!p->fstring_mode && line) {
-        col_number = parse_byte_to_char_offset(line, len, col < 0 ? 0 : col);
-        if (end_col > 0) end_number = parse_byte_to_char_offset(line, len, end_col);
+        col_number = parse_byte_to_char_offset(line, conv_len, col < 0 ? 0 : col);
+        if (end_col > 0) end_number = parse_byte_to_char_offset(line, conv_len, end_col);
     }
     set_err(p, kind, msg, lineno, col_number, end_lineno, end_number, line, len, false);
     return NULL;

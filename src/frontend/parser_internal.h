@@ -53,7 +53,6 @@ typedef enum MemoRule {
     MEMO_ARGUMENTS,
     MEMO_DOTTED_NAME,
     MEMO_INVALID_NAMED_EXPRESSION,
-    MEMO_NAMED_EXPRESSION_NOINV,
 } MemoRule;
 
 typedef struct MemoEntry {
@@ -107,7 +106,6 @@ typedef struct NameDefaultPair { AstArg *arg; AstExpr *value; } NameDefaultPair;
 typedef struct SlashWithDefault { PVec plain_names; PVec names_with_defaults; } SlashWithDefault;
 typedef struct StarEtc { AstArg *vararg; PVec kwonlyargs; AstArg *kwarg; } StarEtc;
 typedef struct KeywordOrStarred { void *element; bool is_keyword; } KeywordOrStarred;
-typedef struct CmpopExprPair { AstCmpOp cmpop; AstExpr *expr; } CmpopExprPair;
 
 typedef struct Extra { int lineno, col_offset, end_lineno, end_col_offset; } Extra;
 
@@ -282,11 +280,8 @@ NameDefaultPair *parse_param_maybe_default(Parser *p, bool lambda);
 AstArg *parse_param(Parser *p, bool lambda);
 PVec *parse_slash_no_default(Parser *p, bool lambda);
 SlashWithDefault *parse_slash_with_default(Parser *p, bool lambda);
-PVec *parse_dotted_as_names_like(Parser *p);
-AstStmt *parse_import_from_as_names_probe(Parser *p);
 PVec *parse_import_from_as_names(Parser *p);
 AstExpr *parse_subject_expr(Parser *p);
-PVec *parse_except_block_plus(Parser *p);
 /* parse_string.c */
 AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n);
 
