@@ -203,11 +203,9 @@ static void *raise_known_v(Parser *p, ParseErrorKind kind, int lineno, int col, 
     char *msg = parse_strdup_printf("%s%s", p->fstring_mode ? "f-string: " : "", body);
     size_t len = 0;
     const char *line = lex_line_nl(p->lx, lineno, &len);
-    /* CPython takes the error line from the tokenizer's buffer: with its newline when the
-     * tokenizer is still on that line, without it for an earlier line.  It matters for the
-     * clamping of columns past the end of the line. */
+    /* The error line is the file's line with its newline (CPython reads it back from the
+     * file); columns past its end are clamped to len + 1 against it. */
     size_t conv_len = len;
-    if (line && last->end_lineno > lineno && conv_len && line[conv_len - 1] == '\n') conv_len--;
     if (p->fstring_mode) {
         col -= p->starting_col_offset;
         end_col -= p->starting_col_offset;
