@@ -91,13 +91,6 @@ void parse_errors_fill_text(ParseErrorList *list, const char *src, size_t len) {
     }
 }
 
-void parse_errors_move_to_front(ParseErrorList *list, size_t i) {
-    if (i == 0 || i >= list->count) return;
-    ParseError e = list->items[i];
-    memmove(&list->items[1], &list->items[0], i * sizeof e);
-    list->items[0] = e;
-}
-
 size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase) {
     size_t n = 0;
     for (size_t i = 0; i < list->count; i++)

@@ -61,9 +61,6 @@ ParseError *parse_errors_add(ParseErrorList *list, ParseErrorKind kind, ParsePha
                              const char *msg, int lineno, int col_offset, int end_lineno,
                              int end_col_offset, const char *text, size_t text_len);
 
-/* Moves entry i to the front (used when CPython's precedence rules pick a later error). */
-void parse_errors_move_to_front(ParseErrorList *list, size_t i);
-
 /* Number of errors of the given phase or an earlier one. */
 size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase);
 
