@@ -101,11 +101,13 @@ static size_t memo_hash(size_t mark, MemoRule rule, size_t cap) {
     return (size_t)(h >> 17) & (cap - 1);
 }
 
+static bool memo_live(const Parser *p, const MemoEntry *e) { return e->mark && e->gen == p->memo_gen; }
+
 static MemoEntry *memo_slot(Parser *p, size_t mark, MemoRule rule) {
     size_t i = memo_hash(mark, rule, p->memo_cap);
     for (;;) {
         MemoEntry *e = &p->memo[i];
-        if (e->mark == 0 || (e->mark == mark + 1 && e->rule == (uint32_t)rule)) return e;
+        if (!memo_live(p, e) || (e->mark == mark + 1 && e->rule == (uint32_t)rule)) return e;
         i = (i + 1) & (p->memo_cap - 1);
     }
 }
@@ -113,7 +115,7 @@ static MemoEntry *memo_slot(Parser *p, size_t mark, MemoRule rule) {
 bool parse_memo_get(Parser *p, MemoRule rule, void **result) {
     if (!p->memo_cap) return false;
     MemoEntry *e = memo_slot(p, p->mark, rule);
-    if (e->mark == 0) return false;
+    if (!memo_live(p, e)) return false;
     *result = e->result;
     p->mark = e->end;
     return true;
@@ -129,20 +131,24 @@ void parse_memo_put(Parser *p, size_t mark, MemoRule rule, void *result) {
         p->memo = fresh;
         p->memo_cap = cap;
         for (size_t i = 0; i < old_cap; i++)
-            if (old[i].mark) *memo_slot(p, old[i].mark - 1, (MemoRule)old[i].rule) = old[i];
+            if (memo_live(p, &old[i])) *memo_slot(p, old[i].mark - 1, (MemoRule)old[i].rule) = old[i];
         free(old);
     }
     MemoEntry *e = memo_slot(p, mark, rule);
-    if (e->mark == 0) p->memo_count++;
+    if (!memo_live(p, e)) p->memo_count++;
     e->mark = (uint32_t)(mark + 1);
     e->rule = (uint32_t)rule;
+    e->gen = p->memo_gen;
     e->end = p->mark;
     e->result = result;
 }
 
 void parse_memo_clear(Parser *p) {
-    if (p->memo) memset(p->memo, 0, p->memo_cap * sizeof *p->memo);
     p->memo_count = 0;
+    if (++p->memo_gen == 0) { /* wrapped: really clear */
+        if (p->memo) memset(p->memo, 0, p->memo_cap * sizeof *p->memo);
+        p->memo_gen = 1;
+    }
 }
 
 /* ---- errors ---- */
@@ -505,6 +511,7 @@ static void parser_init(Parser *p, Lexer *lx, AstArena *arena, const char *filen
     p->ntokens = lx->count;
     p->arena = arena;
     p->filename = filename;
+    p->memo_gen = 1;
 }
 
 static void parser_fini(Parser *p) {

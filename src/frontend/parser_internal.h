@@ -56,8 +56,9 @@ typedef enum MemoRule {
 } MemoRule;
 
 typedef struct MemoEntry {
-    uint32_t mark;  /* position + 1; 0 = empty slot */
+    uint32_t mark;  /* position + 1 */
     uint32_t rule;
+    uint32_t gen;   /* entries of an older generation are empty slots */
     size_t end;
     void *result;
 } MemoEntry;
@@ -92,6 +93,7 @@ typedef struct Parser {
     bool has_err;
     MemoEntry *memo;
     size_t memo_cap, memo_count;
+    uint32_t memo_gen; /* clearing the memo starts a new generation */
     const Token *known_err_token;
     /* f-string sub-parser: errors get "f-string: " and columns relative to the sub-source */
     bool fstring_mode;
