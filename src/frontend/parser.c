@@ -550,10 +550,11 @@ static void check_rest_of_source(Parser *p) {
     if (lx->open_level > 0 && cur->lineno > lx->open_lineno) raise_unclosed_from_lexer(p);
 }
 
-/* _PyPegen_set_syntax_error */
+/* _PyPegen_set_syntax_error.  While recovering (secondary errors) a later tokenizer error
+ * does not replace the statement's own error: it is reported when reached. */
 static void set_syntax_error(Parser *p, const Token *last_token) {
     if (p->has_err) {
-        if (!p->err.from_tokenizer) check_rest_of_source(p);
+        if (!p->err.from_tokenizer && !p->recovering) check_rest_of_source(p);
         return;
     }
     p->error_indicator = false;
@@ -567,7 +568,7 @@ static void set_syntax_error(Parser *p, const Token *last_token) {
         return;
     }
     RAISE_AT(last_token, "invalid syntax");
-    check_rest_of_source(p);
+    if (!p->recovering) check_rest_of_source(p);
 }
 
 /* One failed parse attempt starting at `start`: second pass and error selection.  The
@@ -677,6 +678,7 @@ static int parse_rest_of_stream(Parser *p, size_t i, ParseErrorList *errors, int
  * starts afresh at the next line that begins in column 0. */
 static void collect_more_errors(Parser *p, size_t from, ParseErrorList *errors, int max_errors) {
     int restart;
+    p->recovering = true;
     if (p->err.from_tokenizer) {
         restart = lexer_restart_line(p->lx);
     } else {
@@ -707,6 +709,7 @@ static void collect_more_errors(Parser *p, size_t from, ParseErrorList *errors, 
         }
         Parser sub;
         parser_init(&sub, &lx, p->arena, p->filename);
+        sub.recovering = true;
         restart = parse_rest_of_stream(&sub, 0, errors, max_errors);
         if (restart && restart <= line) restart = line + 1;
         parser_fini(&sub);

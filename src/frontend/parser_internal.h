@@ -100,6 +100,7 @@ typedef struct Parser {
     int starting_lineno, starting_col_offset;
     const char *filename;
     int fstring_depth; /* nesting of f-string sub-parsers (bounds recursion) */
+    bool recovering;   /* collecting secondary errors after the first */
 } Parser;
 
 /* Bracket-free representation of intermediate grammar results (CPython's helper structs). */

@@ -9,9 +9,10 @@
 #             source line as CPython prints it, and a caret where CPython's caret range
 #             starts.  Only written when CPython's printout is unambiguous (ASCII line, no
 #             tab before the caret).
-# errors_multi/NAME.py hold several independent bad statements in top-level blocks
-# separated by blank lines; NAME.errs lists CPython's error for each, in order, found by
-# compiling, blanking the failing block (its lines become `pass`) and compiling again.
+# errors_multi/NAME.py hold several independent bad statements; NAME.errs lists CPython's
+# error for each, found by compiling, blanking the failing statement's block (lines become
+# `pass`; blocks are separated by blank lines, or are single lines when there are none) and
+# compiling again: CPython's first error, then the others in source order.
 # unsupported_*.py are valid Python that Ember rejects: their .err names the construct
 # with Ember's message at the position CPython's AST (or tokenizer) gives it.
 # usage: tests/unit/frontend/gen_error_golden.sh [python3]
@@ -112,17 +113,20 @@ def fmt_golden(path, src, e):
 
 def multi(path):
     lines = open(path, encoding="utf-8").read().split("\n")
+    blank_separated = any(not l.strip() for l in lines[:-1])
     errs = []
     for _ in range(100):
         try:
             compile("\n".join(lines), path, "exec")
-            return errs
+            first, rest = errs[:1], errs[1:]
+            rest.sort(key=lambda e: tuple(int(x) for x in e.split(":")[1:3]))
+            return first + rest
         except SyntaxError as e:
             errs.append("%s:%s:%s:%s:%s:%s" % (type(e).__name__, e.lineno, e.offset, e.end_lineno, e.end_offset, e.msg))
             lo = hi = e.lineno - 1
-            while lo > 0 and lines[lo - 1].strip():
+            while blank_separated and lo > 0 and lines[lo - 1].strip():
                 lo -= 1
-            while hi + 1 < len(lines) and lines[hi + 1].strip():
+            while blank_separated and hi + 1 < len(lines) and lines[hi + 1].strip():
                 hi += 1
             for k in range(lo, hi + 1):
                 lines[k] = "pass"
