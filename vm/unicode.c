@@ -6,6 +6,9 @@
 typedef struct UnicodeRange {
     unsigned lo, hi;
 } UnicodeRange;
+typedef struct CombiningRange {
+    unsigned lo, hi, ccc;
+} CombiningRange;
 typedef struct CaseMapping {
     unsigned cp;
     unsigned n;
@@ -90,4 +93,23 @@ int uni_to_lower(unsigned cp, unsigned out[3]) {
 int uni_to_title(unsigned cp, unsigned out[3]) {
     if (cp < 0x80) return uni_to_upper(cp, out);
     return case_map(title_map, NRANGES(title_map), cp, out);
+}
+
+bool uni_nfkc_changes(unsigned cp) {
+    return cp >= 0x80 && in_ranges(nfkc_changes_ranges, NRANGES(nfkc_changes_ranges), cp);
+}
+
+bool uni_nfc_composing(unsigned cp) {
+    return cp >= 0x80 && in_ranges(nfc_composing_ranges, NRANGES(nfc_composing_ranges), cp);
+}
+
+unsigned uni_combining_class(unsigned cp) {
+    size_t lo = 0, hi = NRANGES(ccc_ranges);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < ccc_ranges[mid].lo) hi = mid;
+        else if (cp > ccc_ranges[mid].hi) lo = mid + 1;
+        else return ccc_ranges[mid].ccc;
+    }
+    return 0;
 }

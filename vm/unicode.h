@@ -17,6 +17,12 @@ bool uni_is_space(unsigned cp);     /* str.isspace */
 bool uni_is_lower(unsigned cp);     /* Lowercase */
 bool uni_is_upper(unsigned cp);     /* Uppercase */
 bool uni_is_cased(unsigned cp);     /* has case: lower, upper or titlecase */
+/* For the lexer's identifier check (Ember rejects names NFKC would change): characters NFKC
+ * replaces, characters canonical composition merges with their predecessor, and the canonical
+ * combining class (0 for most). */
+bool uni_nfkc_changes(unsigned cp);
+bool uni_nfc_composing(unsigned cp);
+unsigned uni_combining_class(unsigned cp);
 /* Full case mappings (str.upper/lower/title of one character): writes 1..3 code points to out
  * and returns how many. */
 int uni_to_upper(unsigned cp, unsigned out[3]);

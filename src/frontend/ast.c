@@ -110,9 +110,9 @@ const char *ast_expr_kind_name(AstExprKind kind) {
         [AST_EXPR_ATTRIBUTE] = "Attribute",    [AST_EXPR_SUBSCRIPT] = "Subscript",
         [AST_EXPR_STARRED] = "Starred",        [AST_EXPR_NAME] = "Name",
         [AST_EXPR_LIST] = "List",              [AST_EXPR_TUPLE] = "Tuple",
-        [AST_EXPR_SLICE] = "Slice",
+        [AST_EXPR_SLICE] = "Slice",            [AST_EXPR_NAMED_EXPR] = "NamedExpr",
     };
-    return (unsigned)kind <= AST_EXPR_SLICE && names[kind] ? names[kind] : "?";
+    return (unsigned)kind <= AST_EXPR_NAMED_EXPR && names[kind] ? names[kind] : "?";
 }
 
 const char *ast_operator_name(AstOperator op) {

@@ -129,6 +129,9 @@ typedef enum AstExprKind {
     AST_EXPR_LIST,
     AST_EXPR_TUPLE,
     AST_EXPR_SLICE,
+    /* Parsed so that errors match CPython, but rejected right after parsing ("assignment
+     * expressions (':=') are not supported"): never reaches the compiler. */
+    AST_EXPR_NAMED_EXPR,
 } AstExprKind;
 
 /* What a Constant holds.  Ints are 64-bit in Ember: a literal that does not fit is
@@ -216,6 +219,7 @@ struct AstExpr {
         struct { AstExprSeq elts; AstExprContext ctx; } List;
         struct { AstExprSeq elts; AstExprContext ctx; } Tuple;
         struct { AstExpr *lower; AstExpr *upper; AstExpr *step; } Slice; /* each may be NULL */
+        struct { AstExpr *target; AstExpr *value; } NamedExpr;
     } v;
 };
 

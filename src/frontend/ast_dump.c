@@ -456,6 +456,10 @@ static void dump_expr_fields(Out *o, const AstExpr *e) {
         DUMP_SEQ(o, "elts", e->v.Tuple.elts, dump_expr);
         field_simple(o, "ctx", ast_context_name(e->v.Tuple.ctx));
         break;
+    case AST_EXPR_NAMED_EXPR:
+        field_expr(o, "target", e->v.NamedExpr.target);
+        field_expr(o, "value", e->v.NamedExpr.value);
+        break;
     case AST_EXPR_SLICE:
         field_expr_opt(o, "lower", e->v.Slice.lower);
         field_expr_opt(o, "upper", e->v.Slice.upper);

@@ -73,11 +73,22 @@ ParseError *parse_errors_add(ParseErrorList *list, ParseErrorKind kind, ParsePha
     return &list->items[at];
 }
 
-void parse_errors_move_to_front(ParseErrorList *list, size_t i) {
-    if (i == 0 || i >= list->count) return;
-    ParseError e = list->items[i];
-    memmove(&list->items[1], &list->items[0], i * sizeof e);
-    list->items[0] = e;
+void parse_errors_fill_text(ParseErrorList *list, const char *src, size_t len) {
+    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) src += 3, len -= 3;
+    for (size_t i = 0; i < list->count; i++) {
+        ParseError *e = &list->items[i];
+        if (e->text || e->lineno <= 0) continue;
+        int line = 1;
+        size_t at = 0;
+        while (at < len && line < e->lineno) {
+            if (src[at] == '\n' || (src[at] == '\r' && !(at + 1 < len && src[at + 1] == '\n'))) line++;
+            at++;
+        }
+        if (line != e->lineno) continue;
+        size_t end = at;
+        while (end < len && src[end] != '\n' && src[end] != '\r') end++;
+        e->text = dup_text(src + at, end - at);
+    }
 }
 
 size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase) {

@@ -13,6 +13,7 @@
 #ifndef EMBER_FRONTEND_ERRORS_H
 #define EMBER_FRONTEND_ERRORS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,7 +32,7 @@ typedef enum ParsePhase {
 } ParsePhase;
 
 /* A position CPython leaves as None (e.g. end_offset of "not a chance"). */
-#define PARSE_POS_NONE (-2)
+#define PARSE_POS_NONE INT_MIN
 
 typedef struct ParseError {
     ParseErrorKind kind;
@@ -60,9 +61,6 @@ ParseError *parse_errors_add(ParseErrorList *list, ParseErrorKind kind, ParsePha
                              const char *msg, int lineno, int col_offset, int end_lineno,
                              int end_col_offset, const char *text, size_t text_len);
 
-/* Moves entry i to the front (used when CPython's precedence rules pick a later error). */
-void parse_errors_move_to_front(ParseErrorList *list, size_t i);
-
 /* Number of errors of the given phase or an earlier one. */
 size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase);
 
@@ -82,6 +80,10 @@ char *parse_format_error(const ParseError *err, const char *filename);
 /* Converts a 1-based byte offset in line (len bytes) to a 1-based character offset the way
  * CPython's _PyPegen_byte_offset_to_character_offset does (clamped to len + 1). */
 int parse_byte_to_char_offset(const char *line, size_t len, int byte_offset);
+
+/* Fills in the text of errors that have none (symbol table errors) from the source lines,
+ * as CPython's traceback printer shows them (src is the source as given to the parser). */
+void parse_errors_fill_text(ParseErrorList *list, const char *src, size_t len);
 
 /* printf into a malloc'd string; NULL when out of memory. */
 char *parse_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -21,6 +21,30 @@ bool lex_is_xid_start(unsigned cp) { return uni_is_xid_start(cp); }
 bool lex_is_xid_continue(unsigned cp) { return uni_is_xid_continue(cp); }
 bool lex_is_printable(unsigned cp) { return uni_is_printable(cp); }
 
+/* True when NFKC would change the identifier (s, n bytes of valid UTF-8): a character
+ * NFKC replaces, one that canonical composition may merge with its predecessor, or
+ * combining marks out of canonical order.  CPython normalises such names; Ember rejects
+ * them rather than treat e.g. a fullwidth name as a different variable. */
+bool lex_needs_normalization(const char *s, size_t n) {
+    unsigned prev_ccc = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        int len = lex_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        if (len == 0) return false;
+        i += (size_t)len;
+        if (cp < 0x80) {
+            prev_ccc = 0;
+            continue;
+        }
+        if (uni_nfkc_changes(cp)) return true;
+        if (i > (size_t)len && uni_nfc_composing(cp)) return true;
+        unsigned ccc = uni_combining_class(cp);
+        if (ccc && prev_ccc > ccc) return true;
+        prev_ccc = ccc;
+    }
+    return false;
+}
+
 int lex_utf8_decode(const unsigned char *s, size_t n, unsigned *cp) {
     if (n == 0) return 0;
     unsigned c = s[0];
@@ -89,6 +113,11 @@ typedef struct LexState {
     char parenstack[MAXLEVEL];
     int parenlineno[MAXLEVEL], parencol[MAXLEVEL];
     size_t start; /* start of the current token */
+    /* CPython's tok->buf: where the current input buffer began.  A new line starts a new
+     * buffer unless a token is in progress (multi-line string, backslash continuation);
+     * "unexpected character after line continuation character" is measured from it. */
+    size_t run_start;
+    bool in_token;
     int first_lineno;
     size_t multi_line_start; /* line start of the line a string began on */
 } LexState;
@@ -98,6 +127,7 @@ static int next(LexState *st) {
     if (st->pos == st->line_end) { /* entering the next physical line */
         st->lineno++;
         st->line_start = st->pos;
+        if (!st->in_token) st->run_start = st->pos;
         const char *nl = memchr(st->buf + st->pos, '\n', st->end - st->pos);
         st->line_end = nl ? (size_t)(nl - st->buf) + 1 : st->end;
     }
@@ -208,7 +238,7 @@ static int deferred_error(LexState *st, DeferredError which) {
     case DEF_LINECONT:
         set_error(st, LEX_ERR_DEFERRED, PARSE_SYNTAX_ERROR,
                   "unexpected character after line continuation character", ln,
-                  parse_byte_to_char_offset(line, len_nl, (int)(st->pos - st->line_start)), ln,
+                  parse_byte_to_char_offset(line, len_nl, (int)(st->pos - st->run_start)), ln,
                   0, st->line_start, len_nl);
         break;
     case DEF_EOF:
@@ -358,7 +388,7 @@ static bool verify_end_of_number(LexState *st, int c, const char *kind) {
     } else if (c == 'o') r = lookahead(st, "r");
     else if (c == 'n') r = lookahead(st, "ot");
     if (r) return true;
-    if (is_ident_char(c)) {
+    if (c < 128 && is_ident_char(c)) { /* CPython 3.11 lets "1é" through as NUMBER NAME */
         backup(st, c);
         syntax_error(st, "invalid %s literal", kind);
         return false;
@@ -581,6 +611,19 @@ static int verify_identifier(LexState *st) {
         first = false;
         i += (size_t)len;
     }
+    Lexer *lx = st->lx;
+    if (!lx->nfkc_name && lex_needs_normalization((const char *)s, n)) {
+        /* reported by the parser once the module parsed (CPython would normalise it) */
+        lx->nfkc_name = malloc(n + 1);
+        if (lx->nfkc_name) {
+            memcpy(lx->nfkc_name, s, n);
+            lx->nfkc_name[n] = '\0';
+        }
+        int shift = st->lineno == st->first_lineno ? lx->first_col_offset : 0;
+        lx->nfkc_lineno = st->lineno;
+        lx->nfkc_col = (int)(st->start - st->line_start) + shift;
+        lx->nfkc_end_col = (int)(st->pos - st->line_start) + shift;
+    }
     return 0;
 }
 
@@ -731,6 +774,7 @@ static int lex_one(LexState *st, int *lineno, size_t *line_start) {
     bool blankline;
 nextline:
     blankline = false;
+    st->in_token = false;
     if (st->atbol) {
         int r = read_indentation(st);
         if (r == TOK_ERRORTOKEN) return r;
@@ -746,10 +790,12 @@ nextline:
         return TOK_INDENT;
     }
 again:
+    st->in_token = false;
     do {
         c = next(st);
     } while (c == ' ' || c == '\t' || c == '\f');
     st->start = st->pos - (c == LEX_EOF ? 0 : 1);
+    st->in_token = true;
     *lineno = st->lineno;
     *line_start = st->line_start;
     if (c == '#') { /* the comment becomes part of the NEWLINE token, as in CPython */
@@ -897,6 +943,7 @@ int lex_tokenize(Lexer *lx, const char *src, size_t len, const LexOptions *opts)
 }
 
 void lex_free(Lexer *lx) {
+    free(lx->nfkc_name);
     free(lx->src);
     free(lx->line_starts);
     free(lx->tokens);

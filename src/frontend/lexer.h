@@ -81,6 +81,10 @@ typedef struct Lexer {
     int open_col;        /* its byte column */
     char open_char;      /* the bracket itself */
     bool out_of_memory;
+    /* The first identifier CPython would change by NFKC normalisation (Ember rejects it
+     * after parsing, see parser.c); NULL when none. */
+    char *nfkc_name;
+    int nfkc_lineno, nfkc_col, nfkc_end_col; /* 0-based byte columns, as tokens have */
 } Lexer;
 
 /* Tokenizes len bytes of UTF-8 (a leading BOM is skipped).  Returns 0 on success, -1 when a
@@ -101,6 +105,7 @@ const char *lex_token_spelling(TokenKind kind); /* "name", "(", "if", ... */
 bool lex_is_xid_start(unsigned cp);
 bool lex_is_xid_continue(unsigned cp);
 bool lex_is_printable(unsigned cp);
+bool lex_needs_normalization(const char *s, size_t n);
 
 /* Decodes one UTF-8 character at s (n bytes available); returns its length (0 if invalid). */
 int lex_utf8_decode(const unsigned char *s, size_t n, unsigned *cp);

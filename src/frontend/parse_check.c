@@ -12,6 +12,7 @@ typedef struct Checker {
     int loop_depth;       /* enclosing loops in the current function */
     bool future_annotations;
     int future_lineno;    /* last line of the leading __future__ imports */
+    const AstExpr *named; /* first assignment expression (not supported) */
 } Checker;
 
 typedef struct Loc {
@@ -93,12 +94,12 @@ static void function_body(Checker *c, const void *s) {
 
 static void lambda_body(Checker *c, const void *e) { check_expr(c, ((const AstExpr *)e)->v.Lambda.body); }
 
-/* validate_keywords */
-static bool check_keywords(Checker *c, AstKeywordSeq kws) {
+/* validate_keywords (at reports __debug__ at the call, as compile.c does) */
+static bool check_keywords(Checker *c, AstKeywordSeq kws, Loc at) {
     for (size_t i = 0; i < kws.count; i++) {
         const AstKeyword *k = kws.items[i];
         if (!k->arg) continue;
-        if (forbidden(c, k->arg, AST_STORE, LOC(k))) return false;
+        if (forbidden(c, k->arg, AST_STORE, at)) return false;
         for (size_t j = i + 1; j < kws.count; j++) {
             const AstKeyword *o = kws.items[j];
             if (o->arg && strcmp(o->arg, k->arg) == 0) {
@@ -112,8 +113,8 @@ static bool check_keywords(Checker *c, AstKeywordSeq kws) {
     return true;
 }
 
-static void check_call_args(Checker *c, AstExprSeq args, AstKeywordSeq kws) {
-    if (!check_keywords(c, kws)) return;
+static void check_call_args(Checker *c, AstExprSeq args, AstKeywordSeq kws, Loc at) {
+    if (!check_keywords(c, kws, at)) return;
     for (size_t i = 0; i < args.count; i++) {
         const AstExpr *a = args.items[i];
         check_expr(c, a->kind == AST_EXPR_STARRED ? a->v.Starred.value : a);
@@ -218,7 +219,7 @@ static void check_expr(Checker *c, const AstExpr *e) {
         break;
     case AST_EXPR_CALL:
         check_expr(c, e->v.Call.func);
-        check_call_args(c, e->v.Call.args, e->v.Call.keywords);
+        check_call_args(c, e->v.Call.args, e->v.Call.keywords, LOC(e));
         break;
     case AST_EXPR_FORMATTED_VALUE:
         check_expr(c, e->v.FormattedValue.value);
@@ -240,6 +241,12 @@ static void check_expr(Checker *c, const AstExpr *e) {
                                       : "can't use starred expression here");
         break;
     case AST_EXPR_NAME: forbidden(c, e->v.Name.id, e->v.Name.ctx, LOC(e)); break;
+    case AST_EXPR_NAMED_EXPR:
+        if (!c->named || e->lineno < c->named->lineno ||
+            (e->lineno == c->named->lineno && e->col_offset < c->named->col_offset))
+            c->named = e;
+        check_expr(c, e->v.NamedExpr.value);
+        break;
     case AST_EXPR_SLICE:
         if (e->v.Slice.lower) check_expr(c, e->v.Slice.lower);
         if (e->v.Slice.upper) check_expr(c, e->v.Slice.upper);
@@ -272,7 +279,7 @@ static void check_class(Checker *c, const AstStmt *s) {
     c->in_function = saved.in_function;
     c->module_or_class = saved.module_or_class;
     c->loop_depth = saved.loop_depth;
-    check_call_args(c, s->v.ClassDef.bases, s->v.ClassDef.keywords);
+    check_call_args(c, s->v.ClassDef.bases, s->v.ClassDef.keywords, LOC(s));
     forbidden(c, s->v.ClassDef.name, AST_STORE, LOC(s));
 }
 
@@ -317,8 +324,12 @@ static void check_try(Checker *c, const AstStmt *s) {
     check_stmts(c, s->v.Try.orelse);
     for (size_t i = 0; i < s->v.Try.handlers.count; i++) {
         const AstExceptHandler *h = s->v.Try.handlers.items[i];
+        if (!h->type && i + 1 < s->v.Try.handlers.count) {
+            compiler_error(c, LOC(h), "default 'except:' must be last");
+            return;
+        }
         if (h->type) check_expr(c, h->type);
-        if (h->name && forbidden(c, h->name, AST_STORE, LOC(s))) continue;
+        if (h->name && forbidden(c, h->name, AST_STORE, LOC(h))) continue;
         check_stmts(c, h->body);
     }
     check_stmts(c, s->v.Try.finalbody);
@@ -457,9 +468,183 @@ static bool check_future(Checker *c, const AstModule *mod) {
     return true;
 }
 
-bool parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
-    Checker c = {lx, errors, false, true, 0, false, 0};
-    if (!check_future(&c, mod)) return c.future_annotations;
-    check_stmts(&c, mod->body);
-    return c.future_annotations;
+/* ---- nesting depth ---- */
+
+/* Depth-first walk that gives up past `limit`; returns the node where it did, else NULL.
+ * Its own recursion is bounded by the limit. */
+typedef struct DepthWalk {
+    int limit;
+    const AstExpr *deep_expr;
+    const AstStmt *deep_stmt;
+} DepthWalk;
+
+static bool depth_expr(DepthWalk *w, const AstExpr *e, int d);
+static bool depth_stmts(DepthWalk *w, AstStmtSeq body, int d);
+
+static bool depth_exprs(DepthWalk *w, AstExprSeq seq, int d) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (seq.items[i] && !depth_expr(w, seq.items[i], d)) return false;
+    return true;
+}
+
+static bool depth_args(DepthWalk *w, const AstArguments *a, int d) {
+    const AstArgSeq *seqs[3] = {&a->posonlyargs, &a->args, &a->kwonlyargs};
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < seqs[k]->count; i++)
+            if (seqs[k]->items[i]->annotation && !depth_expr(w, seqs[k]->items[i]->annotation, d)) return false;
+    if (a->vararg && a->vararg->annotation && !depth_expr(w, a->vararg->annotation, d)) return false;
+    if (a->kwarg && a->kwarg->annotation && !depth_expr(w, a->kwarg->annotation, d)) return false;
+    return depth_exprs(w, a->defaults, d) && depth_exprs(w, a->kw_defaults, d);
+}
+
+static bool depth_comp(DepthWalk *w, AstComprehensionSeq gens, int d) {
+    for (size_t i = 0; i < gens.count; i++) {
+        const AstComprehension *g = gens.items[i];
+        if (!depth_expr(w, g->target, d) || !depth_expr(w, g->iter, d) || !depth_exprs(w, g->ifs, d))
+            return false;
+    }
+    return true;
+}
+
+static bool depth_opt(DepthWalk *w, const AstExpr *e, int d) { return !e || depth_expr(w, e, d); }
+
+static bool depth_expr(DepthWalk *w, const AstExpr *e, int d) {
+    if (d > w->limit) {
+        w->deep_expr = e;
+        return false;
+    }
+    d++;
+    switch (e->kind) {
+    case AST_EXPR_BOOL_OP: return depth_exprs(w, e->v.BoolOp.values, d);
+    case AST_EXPR_BIN_OP: return depth_expr(w, e->v.BinOp.left, d) && depth_expr(w, e->v.BinOp.right, d);
+    case AST_EXPR_UNARY_OP: return depth_expr(w, e->v.UnaryOp.operand, d);
+    case AST_EXPR_LAMBDA: return depth_args(w, e->v.Lambda.args, d) && depth_expr(w, e->v.Lambda.body, d);
+    case AST_EXPR_IF_EXP:
+        return depth_expr(w, e->v.IfExp.test, d) && depth_expr(w, e->v.IfExp.body, d) &&
+               depth_expr(w, e->v.IfExp.orelse, d);
+    case AST_EXPR_DICT: return depth_exprs(w, e->v.Dict.keys, d) && depth_exprs(w, e->v.Dict.values, d);
+    case AST_EXPR_SET: return depth_exprs(w, e->v.Set.elts, d);
+    case AST_EXPR_LIST_COMP: return depth_expr(w, e->v.ListComp.elt, d) && depth_comp(w, e->v.ListComp.generators, d);
+    case AST_EXPR_SET_COMP: return depth_expr(w, e->v.SetComp.elt, d) && depth_comp(w, e->v.SetComp.generators, d);
+    case AST_EXPR_GENERATOR_EXP:
+        return depth_expr(w, e->v.GeneratorExp.elt, d) && depth_comp(w, e->v.GeneratorExp.generators, d);
+    case AST_EXPR_DICT_COMP:
+        return depth_expr(w, e->v.DictComp.key, d) && depth_expr(w, e->v.DictComp.value, d) &&
+               depth_comp(w, e->v.DictComp.generators, d);
+    case AST_EXPR_YIELD: return depth_opt(w, e->v.Yield.value, d);
+    case AST_EXPR_YIELD_FROM: return depth_expr(w, e->v.YieldFrom.value, d);
+    case AST_EXPR_COMPARE: return depth_expr(w, e->v.Compare.left, d) && depth_exprs(w, e->v.Compare.comparators, d);
+    case AST_EXPR_CALL:
+        if (!depth_expr(w, e->v.Call.func, d) || !depth_exprs(w, e->v.Call.args, d)) return false;
+        for (size_t i = 0; i < e->v.Call.keywords.count; i++)
+            if (!depth_expr(w, e->v.Call.keywords.items[i]->value, d)) return false;
+        return true;
+    case AST_EXPR_FORMATTED_VALUE:
+        return depth_expr(w, e->v.FormattedValue.value, d) && depth_opt(w, e->v.FormattedValue.format_spec, d);
+    case AST_EXPR_JOINED_STR: return depth_exprs(w, e->v.JoinedStr.values, d);
+    case AST_EXPR_CONSTANT:
+    case AST_EXPR_NAME: return true;
+    case AST_EXPR_ATTRIBUTE: return depth_expr(w, e->v.Attribute.value, d);
+    case AST_EXPR_SUBSCRIPT: return depth_expr(w, e->v.Subscript.value, d) && depth_expr(w, e->v.Subscript.slice, d);
+    case AST_EXPR_STARRED: return depth_expr(w, e->v.Starred.value, d);
+    case AST_EXPR_LIST: return depth_exprs(w, e->v.List.elts, d);
+    case AST_EXPR_TUPLE: return depth_exprs(w, e->v.Tuple.elts, d);
+    case AST_EXPR_SLICE:
+        return depth_opt(w, e->v.Slice.lower, d) && depth_opt(w, e->v.Slice.upper, d) && depth_opt(w, e->v.Slice.step, d);
+    case AST_EXPR_NAMED_EXPR: return depth_expr(w, e->v.NamedExpr.target, d) && depth_expr(w, e->v.NamedExpr.value, d);
+    }
+    return true;
+}
+
+static bool depth_stmt(DepthWalk *w, const AstStmt *s, int d) {
+    if (d > w->limit) {
+        w->deep_stmt = s;
+        return false;
+    }
+    d++;
+    switch (s->kind) {
+    case AST_STMT_FUNCTION_DEF:
+        return depth_exprs(w, s->v.FunctionDef.decorator_list, d) && depth_args(w, s->v.FunctionDef.args, d) &&
+               depth_opt(w, s->v.FunctionDef.returns, d) && depth_stmts(w, s->v.FunctionDef.body, d);
+    case AST_STMT_CLASS_DEF:
+        if (!depth_exprs(w, s->v.ClassDef.decorator_list, d) || !depth_exprs(w, s->v.ClassDef.bases, d)) return false;
+        for (size_t i = 0; i < s->v.ClassDef.keywords.count; i++)
+            if (!depth_expr(w, s->v.ClassDef.keywords.items[i]->value, d)) return false;
+        return depth_stmts(w, s->v.ClassDef.body, d);
+    case AST_STMT_RETURN: return depth_opt(w, s->v.Return.value, d);
+    case AST_STMT_DELETE: return depth_exprs(w, s->v.Delete.targets, d);
+    case AST_STMT_ASSIGN: return depth_exprs(w, s->v.Assign.targets, d) && depth_expr(w, s->v.Assign.value, d);
+    case AST_STMT_AUG_ASSIGN: return depth_expr(w, s->v.AugAssign.target, d) && depth_expr(w, s->v.AugAssign.value, d);
+    case AST_STMT_ANN_ASSIGN:
+        return depth_expr(w, s->v.AnnAssign.target, d) && depth_expr(w, s->v.AnnAssign.annotation, d) &&
+               depth_opt(w, s->v.AnnAssign.value, d);
+    case AST_STMT_FOR:
+        return depth_expr(w, s->v.For.target, d) && depth_expr(w, s->v.For.iter, d) &&
+               depth_stmts(w, s->v.For.body, d) && depth_stmts(w, s->v.For.orelse, d);
+    case AST_STMT_WHILE:
+        return depth_expr(w, s->v.While.test, d) && depth_stmts(w, s->v.While.body, d) && depth_stmts(w, s->v.While.orelse, d);
+    case AST_STMT_IF:
+        return depth_expr(w, s->v.If.test, d) && depth_stmts(w, s->v.If.body, d) && depth_stmts(w, s->v.If.orelse, d);
+    case AST_STMT_WITH:
+        for (size_t i = 0; i < s->v.With.items.count; i++)
+            if (!depth_expr(w, s->v.With.items.items[i]->context_expr, d) ||
+                !depth_opt(w, s->v.With.items.items[i]->optional_vars, d))
+                return false;
+        return depth_stmts(w, s->v.With.body, d);
+    case AST_STMT_RAISE: return depth_opt(w, s->v.Raise.exc, d) && depth_opt(w, s->v.Raise.cause, d);
+    case AST_STMT_TRY:
+        if (!depth_stmts(w, s->v.Try.body, d)) return false;
+        for (size_t i = 0; i < s->v.Try.handlers.count; i++)
+            if (!depth_opt(w, s->v.Try.handlers.items[i]->type, d) || !depth_stmts(w, s->v.Try.handlers.items[i]->body, d))
+                return false;
+        return depth_stmts(w, s->v.Try.orelse, d) && depth_stmts(w, s->v.Try.finalbody, d);
+    case AST_STMT_ASSERT: return depth_expr(w, s->v.Assert.test, d) && depth_opt(w, s->v.Assert.msg, d);
+    case AST_STMT_EXPR: return depth_expr(w, s->v.Expr.value, d);
+    default: return true;
+    }
+}
+
+static bool depth_stmts(DepthWalk *w, AstStmtSeq body, int d) {
+    for (size_t i = 0; i < body.count; i++)
+        if (!depth_stmt(w, body.items[i], d)) return false;
+    return true;
+}
+
+/* CPython compiles at most ~3000 nested nodes (symtable.c's recursion limit, 1000 frames
+ * scaled by 3); deeper trees raise RecursionError.  Ember reports them as a syntax error so
+ * that nothing downstream (symbol tables, compiler) recurses deeper than this. */
+static bool check_depth(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
+    DepthWalk w = {PARSE_MAX_AST_DEPTH, NULL, NULL};
+    if (depth_stmts(&w, mod->body, 0)) return true;
+    int lineno = w.deep_expr ? w.deep_expr->lineno : w.deep_stmt->lineno;
+    int col = w.deep_expr ? w.deep_expr->col_offset : w.deep_stmt->col_offset;
+    size_t len = 0;
+    const char *line = lex_line_nl(lx, lineno, &len);
+    int ccol = line ? parse_byte_to_char_offset(line, len, col + 1) : col + 1;
+    parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER,
+                     "maximum recursion depth exceeded during compilation", lineno, ccol, lineno,
+                     ccol, line, len);
+    return false;
+}
+
+ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
+    Checker c = {lx, errors, false, true, 0, false, 0, NULL};
+    ParseCheckResult r = {false, false};
+    if (!check_depth(mod, lx, errors)) {
+        r.unsupported = true;
+        return r;
+    }
+    if (check_future(&c, mod)) check_stmts(&c, mod->body);
+    r.future_annotations = c.future_annotations;
+    if (c.named) { /* Ember rejects what it cannot run, as a syntax error */
+        size_t len = 0;
+        const char *line = lex_line_nl(lx, c.named->lineno, &len);
+        int col = line ? parse_byte_to_char_offset(line, len, c.named->col_offset + 1) : 0;
+        int end = line ? parse_byte_to_char_offset(line, len, c.named->end_col_offset + 1) : 0;
+        parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER,
+                         "assignment expressions (':=') are not supported", c.named->lineno, col,
+                         c.named->end_lineno, end, line, len);
+        r.unsupported = true;
+    }
+    return r;
 }

@@ -145,7 +145,8 @@ AstExpr *parse_expression_rule(Parser *p) {
     MEMO_RETURN(MEMO_EXPRESSION, e);
 }
 
-/* expression_without_invalid: the same without invalid rules anywhere below */
+/* expression_without_invalid: the same with no invalid_ alternative run below it (pegen
+ * guards only alternatives that *start* with an invalid_ rule; see dict_rule). */
 AstExpr *parse_expression_without_invalid_rule(Parser *p) {
     RULE_ENTER();
     bool prev = p->call_invalid_rules;
@@ -238,13 +239,20 @@ AstExpr *parse_star_named_expression_rule(Parser *p) {
     RULE_LEAVE(a);
 }
 
-/* assignment_expression: NAME ':=' ~ expression   (not supported in Ember) */
+/* assignment_expression: NAME ':=' ~ expression
+ * (a NamedExpr: parse_check rejects it once the whole module has parsed) */
 AstExpr *parse_assignment_expression_rule(Parser *p) {
     RULE_ENTER();
     MARK();
-    AstExpr *a = parse_name_token(p);
-    if (a && parse_check_kind(p, TOK_COLONEQUAL))
-        RULE_LEAVE(RAISE_AT(a, "assignment expressions (':=') are not supported"));
+    AstExpr *a = parse_name_token(p), *b;
+    if (a && parse_expect(p, TOK_COLONEQUAL)) {
+        if (!(b = parse_expression_rule(p))) RULE_LEAVE(NULL); /* cut */
+        AstExpr *e = new_expr(p, AST_EXPR_NAMED_EXPR, mark_);
+        if (!e) RULE_LEAVE(NULL);
+        e->v.NamedExpr.target = parse_set_expr_context(p, a, AST_STORE);
+        e->v.NamedExpr.value = b;
+        RULE_LEAVE(e);
+    }
     CHECK_ERR();
     RESET();
     RULE_LEAVE(NULL);
@@ -255,6 +263,7 @@ AstExpr *parse_named_expression_rule(Parser *p) {
     RULE_ENTER();
     MARK();
     AstExpr *a = parse_assignment_expression_rule(p);
+    if (a) RULE_LEAVE(a);
     CHECK_ERR();
     if (p->call_invalid_rules) {
         parse_invalid_named_expression(p);
@@ -596,39 +605,56 @@ static AstExpr *make_call(Parser *p, size_t mark_, AstExpr *func, AstExpr *args_
     return e;
 }
 
-/* One postfix of primary / t_primary: '.' NAME | genexp | '(' [arguments] ')' | '[' slices ']'.
- * Returns the extended node, or NULL (mark restored) when none applies. */
-static AstExpr *primary_postfix(Parser *p, size_t mark_, AstExpr *a, bool t_lookahead) {
+static bool t_lookahead(Parser *p);
+
+/* The postfix alternatives of primary / t_primary, in each rule's order:
+ *   primary:   '.' NAME | genexp | '(' [arguments] ')' | '[' slices ']'
+ *   t_primary: '.' NAME | '[' slices ']' | genexp | '(' [arguments] ')'   (each &t_lookahead)
+ * genexp is tried whatever the next token: in the second pass its invalid_comprehension
+ * alternative also looks at '[' and '{', as in CPython.  Returns the extended node, or NULL
+ * with the position restored. */
+static AstExpr *postfix_dot(Parser *p, size_t mark_, AstExpr *a) {
+    AstExpr *b;
+    if (parse_expect(p, TOK_DOT) && (b = parse_name_token(p))) return make_attribute(p, mark_, a, b, AST_LOAD);
+    return NULL;
+}
+
+static AstExpr *postfix_genexp(Parser *p, size_t mark_, AstExpr *a) {
+    AstExpr *b = parse_genexp_rule(p);
+    return b ? make_call(p, mark_, a, NULL, b) : NULL;
+}
+
+static AstExpr *postfix_call(Parser *p, size_t mark_, AstExpr *a) {
+    if (!parse_expect(p, TOK_LPAR)) return NULL;
     size_t m = p->mark;
-    const Token *t = parse_peek(p);
-    if (!t) return NULL;
-    AstExpr *res = NULL, *b;
-    if (t->kind == TOK_DOT) {
-        p->mark++;
-        if ((b = parse_name_token(p))) res = make_attribute(p, mark_, a, b, AST_LOAD);
-    } else if (t->kind == TOK_LPAR) {
-        if ((b = parse_genexp_rule(p))) {
-            if (!t_lookahead || parse_check_kind(p, TOK_LPAR) || parse_check_kind(p, TOK_LSQB) ||
-                parse_check_kind(p, TOK_DOT))
-                return make_call(p, mark_, a, NULL, b);
-        }
-        if (p->error_indicator) return NULL;
-        p->mark = m + 1;
-        b = parse_arguments_rule(p);
-        if (p->error_indicator) return NULL;
-        if (!b) p->mark = m + 1;
-        if (parse_expect(p, TOK_RPAR)) res = make_call(p, mark_, a, b, NULL);
-    } else if (t->kind == TOK_LSQB) {
-        p->mark++;
-        if ((b = parse_slices_rule(p)) && parse_expect(p, TOK_RSQB))
-            res = make_subscript(p, mark_, a, b, AST_LOAD);
-    }
+    AstExpr *b = parse_arguments_rule(p);
     if (p->error_indicator) return NULL;
-    if (res && t_lookahead &&
-        !(parse_check_kind(p, TOK_LPAR) || parse_check_kind(p, TOK_LSQB) || parse_check_kind(p, TOK_DOT)))
-        res = NULL;
-    if (!res) p->mark = m;
-    return res;
+    if (!b) p->mark = m;
+    return parse_expect(p, TOK_RPAR) ? make_call(p, mark_, a, b, NULL) : NULL;
+}
+
+static AstExpr *postfix_subscript(Parser *p, size_t mark_, AstExpr *a) {
+    AstExpr *b;
+    if (parse_expect(p, TOK_LSQB) && (b = parse_slices_rule(p)) && parse_expect(p, TOK_RSQB))
+        return make_subscript(p, mark_, a, b, AST_LOAD);
+    return NULL;
+}
+
+typedef AstExpr *(*Postfix)(Parser *, size_t, AstExpr *);
+
+static AstExpr *primary_postfix(Parser *p, size_t mark_, AstExpr *a, bool t_mode) {
+    static const Postfix primary_order[] = {postfix_dot, postfix_genexp, postfix_call, postfix_subscript};
+    static const Postfix t_primary_order[] = {postfix_dot, postfix_subscript, postfix_genexp, postfix_call};
+    const Postfix *order = t_mode ? t_primary_order : primary_order;
+    size_t m = p->mark;
+    for (int i = 0; i < 4; i++) {
+        AstExpr *res = order[i](p, mark_, a);
+        if (p->error_indicator) return NULL;
+        if (res && (!t_mode || t_lookahead(p))) return res;
+        if (p->error_indicator) return NULL;
+        p->mark = m;
+    }
+    return NULL;
 }
 
 /* primary:
@@ -952,7 +978,9 @@ static PVec *double_starred_kvpairs(Parser *p) {
     return p->error_indicator ? NULL : v;
 }
 
-/* dict: '{' [double_starred_kvpairs] '}' | '{' invalid_double_starred_kvpairs '}' */
+/* dict: '{' [double_starred_kvpairs] '}' | '{' invalid_double_starred_kvpairs '}'
+ * The second alternative does not start with an invalid_ rule, so (as in CPython's
+ * generated parser) it runs in both passes, even where invalid rules are off. */
 static AstExpr *dict_rule(Parser *p) {
     RULE_ENTER();
     MARK();
@@ -977,7 +1005,7 @@ static AstExpr *dict_rule(Parser *p) {
         CHECK_ERR();
     }
     RESET();
-    if (p->call_invalid_rules && parse_expect(p, TOK_LBRACE)) {
+    if (parse_expect(p, TOK_LBRACE)) {
         parse_invalid_double_starred_kvpairs(p);
         CHECK_ERR();
     }

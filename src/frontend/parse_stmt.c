@@ -243,9 +243,8 @@ static AstExpr *annotated_rhs_rule(Parser *p) {
 }
 
 /* ['=' d=annotated_rhs] */
-static AstExpr *opt_assigned_value(Parser *p, bool *failed) {
+static AstExpr *opt_assigned_value(Parser *p) {
     MARK();
-    *failed = false;
     if (!parse_expect(p, TOK_EQUAL)) {
         RESET();
         return NULL;
@@ -312,10 +311,9 @@ static AstExpr *ann_target_alt(Parser *p) {
 static AstStmt *assignment_rule(Parser *p) {
     RULE_ENTER();
     MARK();
-    bool failed;
     AstExpr *a = parse_name_token(p), *b;
     if (a && parse_expect(p, TOK_COLON) && (b = parse_expression_rule(p))) {
-        AstExpr *c = opt_assigned_value(p, &failed);
+        AstExpr *c = opt_assigned_value(p);
         CHECK_ERR();
         RULE_LEAVE(make_ann_assign(p, mark_, parse_set_expr_context(p, a, AST_STORE), b, c, 1));
     }
@@ -323,7 +321,7 @@ static AstStmt *assignment_rule(Parser *p) {
     RESET();
     a = ann_target_alt(p);
     if (a && parse_expect(p, TOK_COLON) && (b = parse_expression_rule(p))) {
-        AstExpr *c = opt_assigned_value(p, &failed);
+        AstExpr *c = opt_assigned_value(p);
         CHECK_ERR();
         RULE_LEAVE(make_ann_assign(p, mark_, a, b, c, 0));
     }
@@ -731,9 +729,7 @@ static AstStmt *compound_stmt_rule(Parser *p) {
     if (!t) RULE_LEAVE(NULL);
     AstStmt *s = NULL;
     TokenKind k = t->kind;
-    if (k == TOK_KW_ASYNC) {
-        const Token *n = p->mark + 1 < p->fill || parse_fill(p) ? t : NULL;
-        (void)n;
+    if (k == TOK_KW_ASYNC) { /* async def / with / for: recognised, not supported */
         p->mark++;
         const Token *t2 = parse_peek(p);
         RESET();
@@ -823,18 +819,15 @@ static AstStmt *class_def_raw_rule(Parser *p) {
     }
     AstExpr *b = NULL;
     size_t m = p->mark;
-    bool has_parens = false;
-    if (parse_expect(p, TOK_LPAR)) {
+    if (parse_expect(p, TOK_LPAR)) { /* ['(' [arguments] ')'] */
         b = parse_arguments_rule(p);
         CHECK_ERR();
-        if (parse_expect(p, TOK_RPAR)) has_parens = true;
-        else {
+        if (!parse_expect(p, TOK_RPAR)) {
             CHECK_ERR();
             b = NULL;
             p->mark = m;
         }
     }
-    (void)has_parens;
     AstStmtSeq *c;
     if (!parse_expect(p, TOK_COLON) || !(c = parse_block_rule(p))) {
         CHECK_ERR();
@@ -887,6 +880,10 @@ static AstStmt *function_def_raw_rule(Parser *p) {
         CHECK_ERR();
         RESET();
     }
+    const Token *async = parse_expect(p, TOK_KW_ASYNC);
+    if (async && parse_check_kind(p, TOK_KW_DEF)) RULE_LEAVE(raise_unsupported(p, async, "'async def'"));
+    CHECK_ERR();
+    RESET();
     AstExpr *n;
     if (!parse_expect(p, TOK_KW_DEF) || !(n = parse_name_token(p)) ||
         !expect_forced(p, TOK_LPAR, "(")) {
@@ -1485,18 +1482,12 @@ static AstWithItem *with_item_rule(Parser *p) {
 static PVec *with_items(Parser *p) {
     PVec *v = parse_alloc(p, sizeof *v);
     if (!v) return NULL;
-    for (;;) {
-        AstWithItem *w = with_item_rule(p);
-        if (!w) break;
+    AstWithItem *w = with_item_rule(p);
+    while (w) {
         if (!pvec_push(p, v, w)) return NULL;
         size_t m = p->mark;
         if (!parse_expect(p, TOK_COMMA)) break;
-        size_t m2 = p->mark;
-        if (!with_item_rule(p)) {
-            p->mark = m;
-            break;
-        }
-        p->mark = m2;
+        if (!(w = with_item_rule(p))) p->mark = m;
     }
     if (p->error_indicator) return NULL;
     return v->count ? v : NULL;
@@ -1615,7 +1606,7 @@ static AstExceptHandler *except_block_rule(Parser *p) {
 }
 
 /* except_block+ */
-PVec *parse_except_block_plus(Parser *p) {
+static PVec *except_block_plus(Parser *p) {
     PVec *v = parse_alloc(p, sizeof *v);
     if (!v) return NULL;
     for (;;) {
@@ -1674,7 +1665,7 @@ static AstStmt *try_stmt_rule(Parser *p) {
     }
     CHECK_ERR();
     p->mark = after_body;
-    PVec *ex = parse_except_block_plus(p);
+    PVec *ex = except_block_plus(p);
     CHECK_ERR();
     if (ex) {
         AstStmtSeq el = opt_else(p);

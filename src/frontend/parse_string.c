@@ -237,8 +237,7 @@ static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
             put_codepoint(out, ch);
             continue;
         }
-        case 'N': {
-            /* \N{name}: Ember has no Unicode name database */
+        case 'N': { /* \N{name}: Ember has no Unicode name database */
             if (i < n && s[i] == '{') {
                 size_t j = i + 1;
                 while (j < n && s[j] != '}') j++;
@@ -246,8 +245,7 @@ static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
                     RAISE_SYNTAX_ERROR("(unicode error) \\N{...} escapes are not supported");
                     return false;
                 }
-                vpos += (j < n ? j + 1 : j) - i;
-                i = j < n ? j + 1 : j;
+                vpos += j - i; /* at the '}' of an empty name, or at the end */
             }
             unicode_escape_error(p, start, vpos, "malformed \\N character escape");
             return false;

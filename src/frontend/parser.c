@@ -11,6 +11,7 @@
 #include "src/frontend/parser.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,11 +101,13 @@ static size_t memo_hash(size_t mark, MemoRule rule, size_t cap) {
     return (size_t)(h >> 17) & (cap - 1);
 }
 
+static bool memo_live(const Parser *p, const MemoEntry *e) { return e->mark && e->gen == p->memo_gen; }
+
 static MemoEntry *memo_slot(Parser *p, size_t mark, MemoRule rule) {
     size_t i = memo_hash(mark, rule, p->memo_cap);
     for (;;) {
         MemoEntry *e = &p->memo[i];
-        if (e->mark == 0 || (e->mark == mark + 1 && e->rule == (uint32_t)rule)) return e;
+        if (!memo_live(p, e) || (e->mark == mark + 1 && e->rule == (uint32_t)rule)) return e;
         i = (i + 1) & (p->memo_cap - 1);
     }
 }
@@ -112,7 +115,7 @@ static MemoEntry *memo_slot(Parser *p, size_t mark, MemoRule rule) {
 bool parse_memo_get(Parser *p, MemoRule rule, void **result) {
     if (!p->memo_cap) return false;
     MemoEntry *e = memo_slot(p, p->mark, rule);
-    if (e->mark == 0) return false;
+    if (!memo_live(p, e)) return false;
     *result = e->result;
     p->mark = e->end;
     return true;
@@ -128,20 +131,24 @@ void parse_memo_put(Parser *p, size_t mark, MemoRule rule, void *result) {
         p->memo = fresh;
         p->memo_cap = cap;
         for (size_t i = 0; i < old_cap; i++)
-            if (old[i].mark) *memo_slot(p, old[i].mark - 1, (MemoRule)old[i].rule) = old[i];
+            if (memo_live(p, &old[i])) *memo_slot(p, old[i].mark - 1, (MemoRule)old[i].rule) = old[i];
         free(old);
     }
     MemoEntry *e = memo_slot(p, mark, rule);
-    if (e->mark == 0) p->memo_count++;
+    if (!memo_live(p, e)) p->memo_count++;
     e->mark = (uint32_t)(mark + 1);
     e->rule = (uint32_t)rule;
+    e->gen = p->memo_gen;
     e->end = p->mark;
     e->result = result;
 }
 
 void parse_memo_clear(Parser *p) {
-    if (p->memo) memset(p->memo, 0, p->memo_cap * sizeof *p->memo);
     p->memo_count = 0;
+    if (++p->memo_gen == 0) { /* wrapped: really clear */
+        if (p->memo) memset(p->memo, 0, p->memo_cap * sizeof *p->memo);
+        p->memo_gen = 1;
+    }
 }
 
 /* ---- errors ---- */
@@ -175,14 +182,18 @@ static void set_err(Parser *p, ParseErrorKind kind, char *msg, int lineno, int c
     p->error_indicator = true;
 }
 
+/* CPython raises MemoryError past its parser stack (6000 rule levels); Ember reports a
+ * syntax error at the token where it happened. */
 void parse_stack_overflow(Parser *p) {
     if (p->error_indicator) return;
     const Token *t = parse_last_token(p);
-    size_t len;
+    size_t len = 0;
     const char *line = lex_line_nl(p->lx, t->lineno, &len);
+    int col = t->col_offset >= 0 ? t->col_offset + 1 : t->cur_col;
+    if (line) col = parse_byte_to_char_offset(line, len, col);
     set_err(p, PARSE_SYNTAX_ERROR,
-            parse_strdup_printf("too many nested expressions (parser stack overflow)"),
-            t->lineno, 0, t->lineno, 0, line, len, false);
+            parse_strdup_printf("too many nested expressions (parser stack overflow)"), t->lineno,
+            col, t->lineno, col, line, len, false);
 }
 
 /* _PyPegen_raise_error_known_location: cols are 1-based byte offsets (or CURRENT_POS),
@@ -198,13 +209,19 @@ static void *raise_known_v(Parser *p, ParseErrorKind kind, int lineno, int col, 
     char *msg = parse_strdup_printf("%s%s", p->fstring_mode ? "f-string: " : "", body);
     size_t len = 0;
     const char *line = lex_line_nl(p->lx, lineno, &len);
+    /* The error line is the file's line with its newline (CPython reads it back from the
+     * file); columns past its end are clamped to len + 1 against it. */
+    size_t conv_len = len;
     if (p->fstring_mode) {
         col -= p->starting_col_offset;
         end_col -= p->starting_col_offset;
     }
-    int col_number = line ? parse_byte_to_char_offset(line, len, col < 0 ? 0 : col) : col;
-    int end_number = end_col;
-    if (end_col > 0 && line) end_number = parse_byte_to_char_offset(line, len, end_col);
+    /* The f-string sub-tokenizer has no encoding, so CPython leaves its columns in bytes */
+    int col_number = col, end_number = end_col;
+    if (!p->fstring_mode && line) {
+        col_number = parse_byte_to_char_offset(line, conv_len, col < 0 ? 0 : col);
+        if (end_col > 0) end_number = parse_byte_to_char_offset(line, conv_len, end_col);
+    }
     set_err(p, kind, msg, lineno, col_number, end_lineno, end_number, line, len, false);
     return NULL;
 }
@@ -383,6 +400,7 @@ const char *parse_expr_name(const AstExpr *e) {
         }
     case AST_EXPR_COMPARE: return "comparison";
     case AST_EXPR_IF_EXP: return "conditional expression";
+    case AST_EXPR_NAMED_EXPR: return "named expression";
     case AST_EXPR_SLICE: break;
     }
     return "expression";
@@ -493,6 +511,7 @@ static void parser_init(Parser *p, Lexer *lx, AstArena *arena, const char *filen
     p->ntokens = lx->count;
     p->arena = arena;
     p->filename = filename;
+    p->memo_gen = 1;
 }
 
 static void parser_fini(Parser *p) {
@@ -531,10 +550,11 @@ static void check_rest_of_source(Parser *p) {
     if (lx->open_level > 0 && cur->lineno > lx->open_lineno) raise_unclosed_from_lexer(p);
 }
 
-/* _PyPegen_set_syntax_error */
+/* _PyPegen_set_syntax_error.  While recovering (secondary errors) a later tokenizer error
+ * does not replace the statement's own error: it is reported when reached. */
 static void set_syntax_error(Parser *p, const Token *last_token) {
     if (p->has_err) {
-        if (!p->err.from_tokenizer) check_rest_of_source(p);
+        if (!p->err.from_tokenizer && !p->recovering) check_rest_of_source(p);
         return;
     }
     p->error_indicator = false;
@@ -548,7 +568,7 @@ static void set_syntax_error(Parser *p, const Token *last_token) {
         return;
     }
     RAISE_AT(last_token, "invalid syntax");
-    check_rest_of_source(p);
+    if (!p->recovering) check_rest_of_source(p);
 }
 
 /* One failed parse attempt starting at `start`: second pass and error selection.  The
@@ -571,13 +591,16 @@ static void record_error(Parser *p, ParseErrorList *errors) {
 }
 
 /* Index after the statement that failed: past the next NEWLINE at or after `from`, then
- * past an indented block following it. */
+ * past an indented block following it.  Returns SIZE_MAX when the stream holds no further
+ * statement boundary (the rest is inside brackets, or a tokenizer error comes first). */
 static size_t resync_point(Parser *p, size_t from) {
     size_t i = from;
-    while (i < p->ntokens && p->tokens[i].kind != TOK_NEWLINE && p->tokens[i].kind != TOK_ENDMARKER &&
-           p->tokens[i].kind != TOK_ERRORTOKEN)
+    while (i < p->ntokens && p->tokens[i].kind != TOK_NEWLINE) {
+        if (p->tokens[i].kind == TOK_ENDMARKER || p->tokens[i].kind == TOK_ERRORTOKEN) return SIZE_MAX;
         i++;
-    if (i < p->ntokens && p->tokens[i].kind == TOK_NEWLINE) i++;
+    }
+    if (i >= p->ntokens) return SIZE_MAX;
+    i++;
     if (i < p->ntokens && p->tokens[i].kind == TOK_INDENT) {
         int depth = 0;
         for (; i < p->ntokens; i++) {
@@ -592,18 +615,43 @@ static size_t resync_point(Parser *p, size_t from) {
     return i;
 }
 
-/* After the primary error: parse the remaining statements one by one for more errors. */
-static void collect_more_errors(Parser *p, size_t from, ParseErrorList *errors, int max_errors) {
-    size_t i = resync_point(p, from);
+/* The line after which a fresh lexer can resume once the tokenizer failed: the line after
+ * the one the error was detected on; 0 when the error ran to the end of the input. */
+static int lexer_restart_line(const Lexer *lx) {
+    if (lx->error_is_eof) /* an unclosed bracket: assume it ends on its own line */
+        return lx->open_level > 0 ? lx->open_lineno + 1 : 0;
+    const char *msg = lx->error.message ? lx->error.message : "";
+    const char *at = strstr(msg, "(detected at line ");
+    if (at) {
+        if (strstr(msg, "triple-quoted")) return 0;
+        return atoi(at + strlen("(detected at line ")) + 1;
+    }
+    return lx->error.lineno + 1;
+}
+
+/* Parses the statements of p's token stream from token i, one at a time, recording each
+ * statement's error (CPython's second pass at that statement) and resynchronising after
+ * it.  Returns the source line where a fresh lexer should resume, or 0 when done. */
+static int parse_rest_of_stream(Parser *p, size_t i, ParseErrorList *errors, int max_errors) {
     while (i < p->ntokens && (int)parse_errors_count_upto(errors, PARSE_PHASE_PARSER) < max_errors) {
         TokenKind k = p->tokens[i].kind;
-        if (k == TOK_ENDMARKER || k == TOK_ERRORTOKEN) break; /* lexer errors are not repeated */
+        if (k == TOK_ENDMARKER) return 0;
+        if (k == TOK_ERRORTOKEN) { /* a tokenizer error between two statements */
+            p->fill = i;
+            p->mark = i;
+            p->has_err = p->error_indicator = false;
+            parse_raise_lexer_error(p);
+            record_error(p, errors);
+            return lexer_restart_line(p->lx);
+        }
         if (k == TOK_DEDENT || k == TOK_NEWLINE) {
             i++;
             continue;
         }
-        if (k == TOK_INDENT) {
-            i = resync_point(p, i) > i ? resync_point(p, i) : i + 1;
+        if (k == TOK_INDENT) { /* stray indented block: skip it */
+            size_t next = resync_point(p, i);
+            if (next == SIZE_MAX) return p->tokens[i].lineno + 1;
+            i = next > i ? next : i + 1;
             continue;
         }
         clear_err(&p->err);
@@ -616,10 +664,56 @@ static void collect_more_errors(Parser *p, size_t from, ParseErrorList *errors, 
         }
         size_t furthest = p->fill ? p->fill - 1 : i;
         diagnose(p, i, false);
-        if (p->has_err && p->err.from_tokenizer) break;
         if (p->has_err) record_error(p, errors);
+        if (p->has_err && p->err.from_tokenizer) return lexer_restart_line(p->lx);
         size_t next = resync_point(p, furthest > i ? furthest : i);
+        if (next == SIZE_MAX) return p->tokens[furthest > i ? furthest : i].lineno + 1;
         i = next > i ? next : i + 1;
+    }
+    return 0;
+}
+
+/* After the primary error: more errors, best effort.  Statements are resynchronised on the
+ * token stream; where that is impossible (unclosed brackets, tokenizer errors) lexing
+ * starts afresh at the next line that begins in column 0. */
+static void collect_more_errors(Parser *p, size_t from, ParseErrorList *errors, int max_errors) {
+    int restart;
+    p->recovering = true;
+    if (p->err.from_tokenizer) {
+        restart = lexer_restart_line(p->lx);
+    } else {
+        size_t next = resync_point(p, from);
+        restart = next == SIZE_MAX ? p->tokens[from].lineno + 1 : parse_rest_of_stream(p, next, errors, max_errors);
+        if (next == SIZE_MAX && p->tokens[from].lineno < 1) restart = 0;
+    }
+    const Lexer *main_lx = p->lx;
+    while (restart > 0 && (int)parse_errors_count_upto(errors, PARSE_PHASE_PARSER) < max_errors) {
+        /* the first line from `restart` on that starts a top-level statement */
+        int line = restart;
+        size_t len = 0, off = 0;
+        const char *text = NULL;
+        for (;; line++) {
+            text = lex_line_nl(main_lx, line, &len);
+            if (!text) return;
+            if (len && text[0] != ' ' && text[0] != '\t' && text[0] != '\f' && text[0] != '#' &&
+                text[0] != '\n')
+                break;
+        }
+        off = (size_t)(text - main_lx->src);
+        Lexer lx;
+        LexOptions lo = {line, 0};
+        lex_tokenize(&lx, main_lx->src + off, main_lx->src_len - off, &lo);
+        if (lx.out_of_memory || lx.count == 0) {
+            lex_free(&lx);
+            return;
+        }
+        Parser sub;
+        parser_init(&sub, &lx, p->arena, p->filename);
+        sub.recovering = true;
+        restart = parse_rest_of_stream(&sub, 0, errors, max_errors);
+        if (restart && restart <= line) restart = line + 1;
+        parser_fini(&sub);
+        lex_free(&lx);
     }
 }
 
@@ -663,6 +757,13 @@ AstExpr *parse_fstring_subparse(Parser *parent, const char *src, size_t len, int
         parent->has_err = true;
         parent->error_indicator = true;
     }
+    if (lx.nfkc_name && !parent->lx->nfkc_name) { /* hand it to the module's lexer */
+        parent->lx->nfkc_name = lx.nfkc_name;
+        parent->lx->nfkc_lineno = lx.nfkc_lineno;
+        parent->lx->nfkc_col = lx.nfkc_col;
+        parent->lx->nfkc_end_col = lx.nfkc_end_col;
+        lx.nfkc_name = NULL;
+    }
     parser_fini(&p);
     lex_free(&lx);
     return e;
@@ -676,15 +777,27 @@ static int parse_tokens(Lexer *lx, const ParseOptions *opts, AstArena *arena, As
     AstModule *mod = parse_file_rule(&p);
     if (mod && !p.error_indicator) {
         parser_fini(&p);
-        *out = mod;
         size_t before = errors->count;
-        parse_check_module(mod, lx, errors);
+        if (lx->nfkc_name) { /* CPython normalises such names; Ember rejects them */
+            char *msg = parse_strdup_printf("identifier '%s' needs Unicode NFKC normalization, "
+                                            "which is not supported", lx->nfkc_name);
+            size_t len = 0;
+            const char *line = lex_line_nl(lx, lx->nfkc_lineno, &len);
+            int col = line ? parse_byte_to_char_offset(line, len, lx->nfkc_col + 1) : 0;
+            int end = line ? parse_byte_to_char_offset(line, len, lx->nfkc_end_col + 1) : 0;
+            parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, msg ? msg : "?",
+                             lx->nfkc_lineno, col, lx->nfkc_lineno, end, line, len);
+            free(msg);
+            return -1;
+        }
+        ParseCheckResult r = parse_check_module(mod, lx, errors);
+        if (!r.unsupported) *out = mod;
         return errors->count > before ? -1 : 0;
     }
     size_t furthest = p.fill ? p.fill - 1 : 0;
     diagnose(&p, 0, true);
     record_error(&p, errors);
-    if (!p.err.from_tokenizer) collect_more_errors(&p, furthest, errors, max_errors);
+    collect_more_errors(&p, furthest, errors, max_errors);
     parser_fini(&p);
     return -1;
 }

@@ -53,12 +53,12 @@ typedef enum MemoRule {
     MEMO_ARGUMENTS,
     MEMO_DOTTED_NAME,
     MEMO_INVALID_NAMED_EXPRESSION,
-    MEMO_NAMED_EXPRESSION_NOINV,
 } MemoRule;
 
 typedef struct MemoEntry {
-    uint32_t mark;  /* position + 1; 0 = empty slot */
+    uint32_t mark;  /* position + 1 */
     uint32_t rule;
+    uint32_t gen;   /* entries of an older generation are empty slots */
     size_t end;
     void *result;
 } MemoEntry;
@@ -93,12 +93,14 @@ typedef struct Parser {
     bool has_err;
     MemoEntry *memo;
     size_t memo_cap, memo_count;
+    uint32_t memo_gen; /* clearing the memo starts a new generation */
     const Token *known_err_token;
     /* f-string sub-parser: errors get "f-string: " and columns relative to the sub-source */
     bool fstring_mode;
     int starting_lineno, starting_col_offset;
     const char *filename;
     int fstring_depth; /* nesting of f-string sub-parsers (bounds recursion) */
+    bool recovering;   /* collecting secondary errors after the first */
 } Parser;
 
 /* Bracket-free representation of intermediate grammar results (CPython's helper structs). */
@@ -107,7 +109,6 @@ typedef struct NameDefaultPair { AstArg *arg; AstExpr *value; } NameDefaultPair;
 typedef struct SlashWithDefault { PVec plain_names; PVec names_with_defaults; } SlashWithDefault;
 typedef struct StarEtc { AstArg *vararg; PVec kwonlyargs; AstArg *kwarg; } StarEtc;
 typedef struct KeywordOrStarred { void *element; bool is_keyword; } KeywordOrStarred;
-typedef struct CmpopExprPair { AstCmpOp cmpop; AstExpr *expr; } CmpopExprPair;
 
 typedef struct Extra { int lineno, col_offset, end_lineno, end_col_offset; } Extra;
 
@@ -282,11 +283,8 @@ NameDefaultPair *parse_param_maybe_default(Parser *p, bool lambda);
 AstArg *parse_param(Parser *p, bool lambda);
 PVec *parse_slash_no_default(Parser *p, bool lambda);
 SlashWithDefault *parse_slash_with_default(Parser *p, bool lambda);
-PVec *parse_dotted_as_names_like(Parser *p);
-AstStmt *parse_import_from_as_names_probe(Parser *p);
 PVec *parse_import_from_as_names(Parser *p);
 AstExpr *parse_subject_expr(Parser *p);
-PVec *parse_except_block_plus(Parser *p);
 /* parse_string.c */
 AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n);
 

@@ -1,0 +1,15 @@
+a = [x for x in y]
+b = [x * 2 for x in range(10) if x % 2 if x > 3]
+c = [(i, j) for i in range(3) for j in range(i)]
+d = [x for row in matrix for x in row if x]
+e = {x for x in y}
+f = {k: v for k, v in items}
+g = {k: v for k, v in items if k if v for z in k}
+h = (x for x in y)
+i = sum(x for x in y)
+j = [[x for x in row] for row in m]
+k = [x for x, in pairs]
+l = [y for (a, b) in pairs for y in (a, b)]
+m = [x for *a, x in rows]
+n = [lambda: x for x in y]
+o = [x for x in (yield_values if cond else other)]

@@ -1,0 +1,17 @@
+a = 1 + 2 - 3 * 4 / 5 // 6 % 7 ** 8
+b = x @ y @ z
+c = a | b ^ c & d << e >> f
+d = -a + +b - ~c
+e = -a ** -b
+f = (a + b) * (c - d)
+g = a ** b ** c
+h = not a
+i = a and b or c and not d
+j = a or b or c
+k = a and b and c
+l = (a or b) and c
+m = x if y else z
+n = a if b else c if d else e
+o = lambda: 0
+p = -1
+q = --1

@@ -1,0 +1,1 @@
+class A(x=1, x=2): pass

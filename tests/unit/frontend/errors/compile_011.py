@@ -1,0 +1,3 @@
+for x in y:
+    def f():
+        continue

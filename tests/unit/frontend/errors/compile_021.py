@@ -1,0 +1,1 @@
+def __debug__(): pass

@@ -1,0 +1,1 @@
+import __debug__

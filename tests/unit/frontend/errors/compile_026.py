@@ -1,0 +1,1 @@
+lambda __debug__: 0

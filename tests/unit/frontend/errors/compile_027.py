@@ -1,0 +1,1 @@
+class __debug__: pass

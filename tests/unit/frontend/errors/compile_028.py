@@ -1,0 +1,1 @@
+from m import a as __debug__

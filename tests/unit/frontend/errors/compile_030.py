@@ -1,0 +1,1 @@
+for __debug__ in x: pass

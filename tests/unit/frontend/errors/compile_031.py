@@ -1,0 +1,1 @@
+with x as __debug__: pass

@@ -1,0 +1,2 @@
+import sys
+from __future__ import print_function

@@ -1,0 +1,2 @@
+def f():
+    from __future__ import annotations

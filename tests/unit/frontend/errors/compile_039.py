@@ -1,0 +1,1 @@
+class A(metaclass=M, metaclass=N): pass

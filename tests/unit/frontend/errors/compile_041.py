@@ -1,0 +1,1 @@
+with (yield x) as y: pass

@@ -1,0 +1,3 @@
+if True:
+    pass
+	else_x = 1

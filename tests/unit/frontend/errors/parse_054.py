@@ -1,0 +1,2 @@
+del (a, b), [c]
+del *a

@@ -1,0 +1,3 @@
+from a import (b,)
+from a import (b)
+from a import (b c)

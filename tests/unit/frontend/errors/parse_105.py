@@ -1,0 +1,1 @@
+for 1 in x: pass

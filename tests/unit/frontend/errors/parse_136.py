@@ -1,0 +1,1 @@
+except E: pass

@@ -1,0 +1,1 @@
+finally: pass

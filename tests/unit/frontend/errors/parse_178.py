@@ -1,0 +1,1 @@
+def f(*args, *, a): pass

@@ -1,0 +1,3 @@
+@dec
+@
+def f(): pass

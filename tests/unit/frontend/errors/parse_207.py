@@ -1,0 +1,1 @@
+x = [i if i else for i in y]

@@ -1,0 +1,1 @@
+f(x=1 for x in y)

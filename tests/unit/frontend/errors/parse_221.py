@@ -1,0 +1,1 @@
+f(a, b=c for c in d)

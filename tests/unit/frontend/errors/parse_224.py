@@ -1,0 +1,1 @@
+x = lambda: 1 if

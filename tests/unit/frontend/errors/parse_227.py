@@ -1,0 +1,1 @@
+with open(f) as fh, : pass

@@ -1,0 +1,6 @@
+try:
+    pass
+else:
+    pass
+finally:
+    pass

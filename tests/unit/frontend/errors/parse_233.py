@@ -1,0 +1,4 @@
+while True:
+    pass
+else
+    pass

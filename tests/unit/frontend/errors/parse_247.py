@@ -1,0 +1,2 @@
+# regression: after a primary, genexp's invalid_comprehension also looks at "[" and "{"
+x {a b}

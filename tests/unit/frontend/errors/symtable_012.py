@@ -1,0 +1,1 @@
+x = [(yield) for i in y]

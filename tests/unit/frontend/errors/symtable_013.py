@@ -1,0 +1,2 @@
+def f():
+    x = {(yield) for i in y}

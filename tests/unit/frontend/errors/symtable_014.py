@@ -1,0 +1,2 @@
+def f():
+    x = {i: (yield) for i in y}

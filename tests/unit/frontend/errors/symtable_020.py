@@ -1,0 +1,2 @@
+class C:
+    def f(self, __x, __x): pass

@@ -1,0 +1,5 @@
+def f():
+    class C:
+        y = 1
+        def g():
+            nonlocal y

@@ -1,0 +1,5 @@
+import m
+
+@decorator
+async def handler(request):
+    return 1
