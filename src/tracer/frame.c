@@ -249,6 +249,10 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 e->code = res;
                 e->compile_id = cc->n_compiles++;
                 e->keep = fn;   /* the graph function (residual code reaches it through globals) */
+                /* linked at once, before anything allocates: the cache keeps res and fn alive */
+                e->next = cc->entries;
+                cc->entries = e;
+                cc->n_entries++;
                 /* guards, copied out of the trace; the grad mode is always one */
                 e->n_guards = tr.n_guards + 1;
                 e->guards = arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
@@ -259,13 +263,12 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 }
                 e->guards[tr.n_guards] = (Guard){.kind = G_GRAD_MODE, .flag = tr.grad_mode_at_entry, .expected = val_null()};
                 if (fn_name && dict_set_str(vm, f->globals, fn_name, fn) < 0) {
+                    cc->entries = e->next;
+                    cc->n_entries--;
                     entry_free(e);
                     tracer_fini(&tr);
                     break;
                 }
-                e->next = cc->entries;
-                cc->entries = e;
-                cc->n_entries++;
                 tracer_log_compile(&tr, cc, e, fn);
                 tracer_explain_record(&tr, fn, false, NULL);
                 result = e;

@@ -194,13 +194,18 @@ Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nul
         snprintf(name, sizeof name, "__resume_at_%d_%d", target * 2, st->next_resume_id++);
         CodeObj *code = build_resume(tr, target, depth, nullmask, live, n_live, name);
         if (!code) return val_null();
+        vm_push_root(vm, val_obj(code));
+        StrObj *iname = vm_intern_str(vm, name);
+        vm_pop_root(vm);
+        if (!iname) return val_null();
         r = calloc(1, sizeof *r);
         if (!r) return vm_no_memory(vm);
+        /* linked before anything else allocates: the cache (traced with its code) keeps it */
         r->target = target;
         r->stack_shape = shape;
         r->n_live = n_live;
         r->code = code;
-        r->name = vm_intern_str(vm, name);
+        r->name = iname;
         r->next = cc->resumes;
         cc->resumes = r;
     }
