@@ -124,7 +124,9 @@ static void node_destroy(AgNode *n) {
     free(n);
 }
 
-void ag_node_incref(AgNode *n) { n->refcount++; }
+void ag_node_incref(AgNode *n) {
+    if (n) n->refcount++;
+}
 
 void ag_node_decref(AgNode *n) {
     if (!n || --n->refcount > 0) return;
@@ -170,8 +172,12 @@ AgMeta *ag__meta(Tensor *t) {
     return t->ag;
 }
 
+/* A differentiable view whose data changed since its grad_fn was set (an in-place op on its base
+ * or a sibling view). Views made under no_grad are not regenerated: PyTorch refuses to use them
+ * in that state, here their history simply stays empty. */
 static bool view_is_stale(const Tensor *t) {
-    return t->base && (t->flags & TENSOR_F_DIFF_VIEW) && t->version && t->version->version != t->grad_fn_version;
+    return t->base && (t->flags & TENSOR_F_DIFF_VIEW) && !(t->flags & TENSOR_F_NOGRAD_VIEW) && t->version &&
+           t->version->version != t->grad_fn_version;
 }
 
 bool ag__requires_grad(const Tensor *t) {
