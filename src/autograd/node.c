@@ -280,7 +280,7 @@ int ag_detach_(Tensor *t) {
 void ag__shape_of(AgShape *s, const Tensor *t) {
     s->dtype = t->dtype;
     s->ndim = t->ndim;
-    memcpy(s->shape, t->shape, sizeof(int64_t) * t->ndim);
+    for (int i = 0; i < t->ndim; i++) s->shape[i] = t->shape[i];
 }
 
 void ag__set_history(Tensor *t, AgNode *node, uint32_t output_nr) {
@@ -428,7 +428,8 @@ int ag__input_edge(const AgNode *n, int input) {
         e = input;
     } else {
         if (input >= 32 || !(mask & (1u << input))) return -1;
-        e = __builtin_popcount(mask & ((1u << input) - 1));
+        uint32_t below = mask & ((1u << input) - 1);
+        for (e = 0; below; e++) below &= below - 1; /* popcount without a libgcc call */
     }
     if (info->flags & TENSOR_OPF_SCALAR_EDGE_FIRST) e++;
     return e < (int)n->n_next ? e : -1;

@@ -366,3 +366,82 @@ TT_TEST(conformance, next_functions) {
     TT_EXPECT(ag_grad_of(m), ((int64_t[]){2, 2}), ((float[]){1, 1, 2, 2}), 0);
     TT_FREE(x, w, k, y, z, u, uy, loss, t, parts[0], parts[1], c, m, m0, m1, m12, out, os);
 }
+
+/* 30_builtin_layers: Linear, LayerNorm, Embedding, Sequential(Linear, ReLU, Linear, Tanh) */
+TT_TEST(conformance, builtin_layers) {
+    Tensor *w = tensor_linspace(-1, 1, 6, TENSOR_FLOAT32), *W = tensor_reshape(w, (int64_t[]){2, 3}, 2);
+    Tensor *bias = TT(((int64_t[]){2}), ((float[]){0.5, -0.5}));
+    Tensor *x = TT(((int64_t[]){2, 3}), ((float[]){1, 2, 3, -1, 0, 1})), *x1 = TT(((int64_t[]){3}), ((float[]){1, 1, 1}));
+    Tensor *lin = tt_ok(ag_linear(x, W, bias)), *lin1 = tt_ok(ag_linear(x1, W, bias));
+    TT_EXPECT(lin, ((int64_t[]){2, 2}), ((float[]){-2.3, 3.9, 1.3, 0.3}), 1e-5);
+    TT_EXPECT(lin1, ((int64_t[]){2}), ((float[]){-1.3, 1.3}), 1e-5);
+    Tensor *lw = tt_grad(tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){3})), *lb = tt_grad(tensor_zeros(TENSOR_FLOAT32, 1, (int64_t[]){3}));
+    Tensor *lx = TTG(((int64_t[]){2, 3}), ((float[]){1, 2, 4, 0.5, 1.5, -1}));
+    Tensor *lo = tt_ok(ag_layer_norm(lx, (int64_t[]){3}, 1, lw, lb, 1e-5));
+    TT_EXPECT(lo, ((int64_t[]){2, 3}), ((float[]){-1.069, -0.2673, 1.3363, 0.1622, 1.1355, -1.2978}), 1e-4);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(lo)), "NativeLayerNormBackward0");
+    Tensor *k = TT(((int64_t[]){3}), ((float[]){1, 2, 3})), *lok = ag_mul(lo, k), *ls = ag_sum(lok);
+    cr_assert_eq(ag_backward(1, &ls, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(lx), ((int64_t[]){2, 3}), ((float[]){-0.1145, 0.1718, -0.0573, -0.8965, 0.5379, 0.3586}), 1e-3);
+    TT_EXPECT(ag_grad_of(lw), ((int64_t[]){3}), ((float[]){-0.9068, 1.7366, 0.1156}), 1e-3);
+    TT_EXPECT(ag_grad_of(lb), ((int64_t[]){3}), ((float[]){2, 4, 6}), 1e-5);
+    Tensor *ar = tensor_arange_f(0, 15, 1), *ar5 = tensor_reshape(ar, (int64_t[]){5, 3}, 2), *ew = tensor_mul_scalar(ar5, F(0.1));
+    tt_grad(ew);
+    Tensor *idx = TI(((int64_t[]){2, 2}), ((int64_t[]){0, 4, 2, 2}));
+    Tensor *e = tt_ok(ag_embedding(ew, idx)), *e2 = ag_mul_scalar(e, I(2)), *es = ag_sum(e2);
+    cr_assert_eq(ag_backward(1, &es, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(ew), ((int64_t[]){5, 3}), ((float[]){2, 2, 2, 0, 0, 0, 4, 4, 4, 0, 0, 0, 2, 2, 2}), 0);
+    Tensor *w0 = TTG(((int64_t[]){3, 2}), ((float[]){1, -1, 0.5, 0.5, -0.25, 1})), *b0 = TTG(((int64_t[]){3}), ((float[]){0, -1, 0.5}));
+    Tensor *w2 = TTG(((int64_t[]){1, 3}), ((float[]){0.3, -0.6, 0.9})), *b2 = TTG(((int64_t[]){1}), ((float[]){0.1}));
+    Tensor *inp = TT(((int64_t[]){3, 2}), ((float[]){1, 2, 2, -1, 0, 0.5}));
+    Tensor *h0 = ag_linear(inp, w0, b0), *h1 = ag_relu(h0), *h2 = ag_linear(h1, w2, b2), *out = ag_tanh(h2);
+    TT_EXPECT(out, ((int64_t[]){3, 1}), ((float[]){0.9493, 0.7616, 0.7616}), 1e-4);
+    Tensor *os = ag_sum(out);
+    cr_assert_eq(ag_backward(1, &os, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(w0), ((int64_t[]){3, 2}), ((float[]){0.252, -0.126, -0.0593, -0.1185, 0.0889, 0.3668}), 1e-3);
+    TT_EXPECT(ag_grad_of(b0), ((int64_t[]){3}), ((float[]){0.126, -0.0593, 0.4669}), 1e-3);
+    TT_EXPECT(ag_grad_of(w2), ((int64_t[]){1, 3}), ((float[]){1.2599, 0.0494, 0.6422}), 1e-3);
+    TT_EXPECT(ag_grad_of(b2), ((int64_t[]){1}), ((float[]){0.9387}), 1e-3);
+    TT_FREE(w, W, bias, x, x1, lin, lin1, lw, lb, lx, lo, k, lok, ls, ar, ar5, ew, idx, e, e2, es, w0, b0, w2, b2, inp, h0, h1, h2, out,
+            os);
+}
+
+/* 32_train_sgd: a 2-4-1 tanh MLP, MSE loss, SGD with momentum 0.9 written with in-place ops
+ * under no_grad (as torch.optim.SGD does), zero_grad(set_to_none=True) between steps */
+TT_TEST(conformance, train_sgd_momentum) {
+    Tensor *l8 = tensor_linspace(-0.8, 0.8, 8, TENSOR_FLOAT32), *w1 = tensor_reshape(l8, (int64_t[]){4, 2}, 2);
+    tt_grad(w1);
+    Tensor *b1 = TTG(((int64_t[]){4}), ((float[]){0.1, -0.2, 0.05, 0})), *w2 = TTG(((int64_t[]){1, 4}), ((float[]){0.5, -0.25, 0.75, -0.5}));
+    Tensor *b2 = TTG(((int64_t[]){1}), ((float[]){0.2}));
+    Tensor *params[4] = {w1, b1, w2, b2}, *bufs[4] = {NULL, NULL, NULL, NULL};
+    Tensor *x = TT(((int64_t[]){4, 2}), ((float[]){0, 1, 1, 0, 1, 1, -1, 0.5})), *y = TT(((int64_t[]){4, 1}), ((float[]){1, -1, 0.5, 0}));
+    const float losses[3] = {0.6517, 0.5444, 0.449};
+    for (int step = 0; step < 3; step++) {
+        for (int i = 0; i < 4; i++) cr_assert_eq(ag_set_grad(params[i], NULL), 0);
+        Tensor *h = ag_linear(x, w1, b1), *t = ag_tanh(h), *out = ag_linear(t, w2, b2);
+        Tensor *loss = ag_mse_loss(out, y, TENSOR_REDUCTION_MEAN);
+        cr_assert_eq(ag_backward(1, &loss, NULL, false, false, 0, NULL), 0);
+        cr_assert_float_eq(tensor_get_f64(loss, NULL), losses[step], 1e-4);
+        bool prev = ag_set_grad_enabled(false);
+        for (int i = 0; i < 4; i++) {
+            Tensor *g = ag_grad_of(params[i]);
+            if (!bufs[i]) {
+                bufs[i] = ag_clone(g);
+            } else {
+                cr_assert_eq(ag_mul_scalar_(bufs[i], F(0.9)), 0);
+                cr_assert_eq(ag_add_(bufs[i], g), 0);
+            }
+            Tensor *upd = ag_mul_scalar(bufs[i], F(-0.2));
+            cr_assert_eq(ag_add_(params[i], upd), 0, "%s", tensor_error_message());
+            tensor_decref(upd);
+        }
+        ag_set_grad_enabled(prev);
+        TT_FREE(h, t, out, loss);
+    }
+    TT_EXPECT(w1, ((int64_t[]){4, 2}), ((float[]){-0.8142, -0.41, -0.3643, -0.2314, 0.1016, 0.6829, 0.5706, 0.7227}), 1e-3);
+    TT_EXPECT(b1, ((int64_t[]){4}), ((float[]){0.0618, -0.162, -0.1565, 0.159}), 1e-3);
+    TT_EXPECT(w2, ((int64_t[]){1, 4}), ((float[]){0.2197, -0.3143, 0.9533, -0.1849}), 1e-3);
+    TT_EXPECT(b2, ((int64_t[]){1}), ((float[]){0.0766}), 1e-3);
+    for (int i = 0; i < 4; i++) cr_assert_eq(ag_set_grad(params[i], NULL), 0);
+    TT_FREE(l8, w1, b1, w2, b2, bufs[0], bufs[1], bufs[2], bufs[3], x, y);
+}
