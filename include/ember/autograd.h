@@ -187,9 +187,11 @@ int ag_queue_callback(AgCallback cb) TENSOR_MUST_CHECK;
 
 /* ---- custom functions (torch.autograd.Function) ------------------------------------------------ */
 
-/* Backward of a custom node: grad_outputs has one entry per forward output (zeros when not
- * materialised... see ag_function_set_materialize_grads); fill grad_inputs[n_args] (new refs or
- * NULL) — one per forward argument, NULL for non-tensor arguments. */
+/* Backward of a custom node: grad_outputs has one entry per forward output (an output that got no
+ * gradient is passed as zeros, or as NULL after ag_function_set_materialize_grads(node, false));
+ * fill grad_inputs[n_args] with new references or NULL — one per forward argument, NULL for
+ * non-tensor arguments (anything else is PyTorch's "returned a gradient different than None"
+ * error). Runs with grad mode = create_graph, so ag_ ops record for double backward. */
 typedef int (*AgFunctionBackwardFn)(void *ctx, AgNode *node, int n_grad_outputs, Tensor *const *grad_outputs,
                                     int n_args, Tensor **grad_inputs);
 typedef struct AgFunctionBackward {
