@@ -68,7 +68,10 @@ AgNode *ag__node_alloc(AgNodeKind kind, const char *name, uint32_t n_next, uint3
             n->args.ints2 = NULL;
         }
     } else {
-        n->args = TENSOR_OP_ARGS_INIT;
+        /* nodes without args (AccumulateGrad, CopySlices, functions) never read them; zeroing
+         * the whole struct showed up in the graph-recording profile */
+        n->args.ints = n->args.ints2 = NULL;
+        n->args.n_ints = n->args.n_ints2 = 0;
     }
     n->hooks = NULL;
     n->user_obj = NULL;
