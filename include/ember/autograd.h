@@ -187,9 +187,11 @@ int ag_queue_callback(AgCallback cb) TENSOR_MUST_CHECK;
 
 /* ---- custom functions (torch.autograd.Function) ------------------------------------------------ */
 
-/* Backward of a custom node: grad_outputs has one entry per forward output (zeros when not
- * materialised... see ag_function_set_materialize_grads); fill grad_inputs[n_args] (new refs or
- * NULL) — one per forward argument, NULL for non-tensor arguments. */
+/* Backward of a custom node: grad_outputs has one entry per forward output (an output that got no
+ * gradient is passed as zeros, or as NULL after ag_function_set_materialize_grads(node, false));
+ * fill grad_inputs[n_args] with new references or NULL — one per forward argument, NULL for
+ * non-tensor arguments (anything else is PyTorch's "returned a gradient different than None"
+ * error). Runs with grad mode = create_graph, so ag_ ops record for double backward. */
 typedef int (*AgFunctionBackwardFn)(void *ctx, AgNode *node, int n_grad_outputs, Tensor *const *grad_outputs,
                                     int n_args, Tensor **grad_inputs);
 typedef struct AgFunctionBackward {
@@ -294,6 +296,44 @@ Tensor *ag_gather(Tensor *a, int64_t dim, Tensor *index);
 Tensor *ag_index_select(Tensor *a, int64_t dim, Tensor *index);
 Tensor *ag_index(Tensor *a, int64_t dim, Tensor *const *indices, int n);
 Tensor *ag_masked_fill(Tensor *a, Tensor *mask, TensorScalar value);
+Tensor *ag_abs(Tensor *a);
+Tensor *ag_sqrt(Tensor *a);
+Tensor *ag_rsqrt(Tensor *a);
+Tensor *ag_silu(Tensor *a);
+Tensor *ag_erf(Tensor *a);
+Tensor *ag_sin(Tensor *a);
+Tensor *ag_cos(Tensor *a);
+Tensor *ag_sign(Tensor *a);
+Tensor *ag_reciprocal(Tensor *a);
+Tensor *ag_floor(Tensor *a);
+Tensor *ag_ceil(Tensor *a);
+Tensor *ag_round(Tensor *a);
+Tensor *ag_leaky_relu(Tensor *a, double negative_slope);
+Tensor *ag_to_dtype(Tensor *a, TensorDtype dt);
+Tensor *ag_remainder(Tensor *a, Tensor *b);
+Tensor *ag_prod(Tensor *a);
+Tensor *ag_prod_dim(Tensor *a, int64_t dim, bool keepdim);
+Tensor *ag_max(Tensor *a);
+Tensor *ag_min(Tensor *a);
+int ag_min_dim(Tensor *a, int64_t dim, bool keepdim, Tensor **values, Tensor **indices) TENSOR_MUST_CHECK;
+Tensor *ag_std(Tensor *a, const int64_t *dims, int n, int correction, bool keepdim);
+Tensor *ag_as_strided(Tensor *a, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset);
+Tensor *ag_narrow(Tensor *a, int64_t dim, int64_t start, int64_t length);
+Tensor *ag_squeeze(Tensor *a);
+Tensor *ag_contiguous(Tensor *a);
+int ag_chunk(Tensor *a, int64_t chunks, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+int ag_split_with_sizes(Tensor *a, const int64_t *sizes, int n, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+int ag_unbind(Tensor *a, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
+Tensor *ag_bmm(Tensor *a, Tensor *b);
+Tensor *ag_mv(Tensor *a, Tensor *v);
+Tensor *ag_dot(Tensor *a, Tensor *b);
+Tensor *ag_scatter_add(Tensor *a, int64_t dim, Tensor *index, Tensor *src);
+Tensor *ag_index_add(Tensor *a, int64_t dim, Tensor *index, Tensor *src, TensorScalar alpha);
+Tensor *ag_index_put(Tensor *a, int64_t dim, Tensor *const *indices, int n, Tensor *values, bool accumulate);
+Tensor *ag_masked_select(Tensor *a, Tensor *mask);
+Tensor *ag_masked_scatter(Tensor *a, Tensor *mask, Tensor *source);
+/* non-differentiable ops (comparisons, logical ops, argmax, all/any, creation, ...) have only
+ * tensor_ forms: they never record */
 /* in place: return 0 / -1 */
 int ag_add_(Tensor *a, Tensor *b) TENSOR_MUST_CHECK;
 int ag_add_scalar_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
@@ -301,6 +341,11 @@ int ag_mul_(Tensor *a, Tensor *b) TENSOR_MUST_CHECK;
 int ag_mul_scalar_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
 int ag_sub_(Tensor *a, Tensor *b) TENSOR_MUST_CHECK;
 int ag_div_scalar_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
+int ag_div_(Tensor *a, Tensor *b) TENSOR_MUST_CHECK;
+int ag_sub_scalar_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
+int ag_clamp_(Tensor *a, const TensorScalar *min, const TensorScalar *max) TENSOR_MUST_CHECK;
+int ag_normal_(Tensor *a, double mean, double std) TENSOR_MUST_CHECK;
+int ag_uniform_(Tensor *a, double from, double to) TENSOR_MUST_CHECK;
 int ag_zero_(Tensor *a) TENSOR_MUST_CHECK;
 int ag_fill_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
 int ag_copy_(Tensor *dst, Tensor *src) TENSOR_MUST_CHECK;

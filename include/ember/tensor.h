@@ -365,6 +365,10 @@ Tensor *tensor_silu(const Tensor *a);
 Tensor *tensor_leaky_relu(const Tensor *a, double negative_slope);
 Tensor *tensor_sin(const Tensor *a);
 Tensor *tensor_cos(const Tensor *a);
+Tensor *tensor_erf(const Tensor *a);
+Tensor *tensor_floor(const Tensor *a);
+Tensor *tensor_ceil(const Tensor *a);
+Tensor *tensor_round(const Tensor *a);   /* half to even */
 Tensor *tensor_sign(const Tensor *a);
 Tensor *tensor_reciprocal(const Tensor *a);
 Tensor *tensor_clamp(const Tensor *a, const TensorScalar *min, const TensorScalar *max);  /* NULL = none */
@@ -400,6 +404,9 @@ Tensor *tensor_argmin(const Tensor *a, const int64_t *dim, bool keepdim);
 Tensor *tensor_var(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim);
 Tensor *tensor_std(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim);
 Tensor *tensor_logsumexp(const Tensor *a, const int64_t *dims, int n, bool keepdim);
+Tensor *tensor_prod_dim(const Tensor *a, int64_t dim, bool keepdim);
+Tensor *tensor_all(const Tensor *a, const int64_t *dim /* NULL: all elements */, bool keepdim);
+Tensor *tensor_any(const Tensor *a, const int64_t *dim, bool keepdim);
 bool tensor_equal(const Tensor *a, const Tensor *b);  /* same shape and values */
 /* torch.allclose: |a-b| <= atol + rtol*|b| elementwise (broadcasting); -1 on error */
 int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan) TENSOR_MUST_CHECK;
@@ -442,7 +449,7 @@ Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor 
 /* PyTorch's repr body (torch/_tensor_str.py `_tensor_str`) for `indent` columns of prefix:
  * precision 4, int mode, sci mode, 80-column wrapping, summarisation above 1000 elements.
  * Returns a malloc'd string. */
-char *tensor_format_body(const Tensor *t, int indent);
+char *tensor_format(const Tensor *t, int indent);
 /* Full repr: "tensor(<body>[, size=(...)][, dtype=...][, <extra suffixes>...])" wrapped like
  * `_add_suffixes`. extra: e.g. "grad_fn=<MulBackward0>" or "requires_grad=True". malloc'd. */
 char *tensor_repr(const Tensor *t, const char *const *extra_suffixes, int n_extra);

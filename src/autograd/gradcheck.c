@@ -91,8 +91,9 @@ static int check(Probe *p, bool second, AgGradcheckOpts *o) {
         ja[i] = calloc((size_t)(xs[i]->numel * m + 1), sizeof(double));
         if (!ja[i]) goto done;
     }
-    /* analytic: one backward per output element */
-    for (int64_t j = 0; j < m; j++) {
+    /* analytic: one backward per output element (an output independent of the inputs, as the
+     * gradient of a linear op is, has a zero Jacobian) */
+    for (int64_t j = 0; j < m && ag_requires_grad(out); j++) {
         Tensor *go = tensor_zeros(TENSOR_FLOAT32, out->ndim, out->shape);
         if (!go) goto done;
         tensor__f32(go)[j] = 1.0f;
@@ -115,10 +116,13 @@ static int check(Probe *p, bool second, AgGradcheckOpts *o) {
             *px = (float)(orig + h);
             double hp = (double)*px - orig;
             bool prev = second ? ag_is_grad_enabled() : ag_set_grad_enabled(false);
-            Tensor *fp = evaluate(p, second, false);
+            /* copies: an output may be a view of the input being perturbed */
+            Tensor *fpv = evaluate(p, second, false), *fp = fpv ? tensor_clone(fpv) : NULL;
+            tensor_decref(fpv);
             *px = (float)(orig - h);
             double hm = orig - (double)*px;
-            Tensor *fm = fp ? evaluate(p, second, false) : NULL;
+            Tensor *fmv = fp ? evaluate(p, second, false) : NULL, *fm = fmv ? tensor_clone(fmv) : NULL;
+            tensor_decref(fmv);
             *px = orig;
             if (!second) ag_set_grad_enabled(prev);
             if (!fm) {

@@ -68,7 +68,10 @@ AgNode *ag__node_alloc(AgNodeKind kind, const char *name, uint32_t n_next, uint3
             n->args.ints2 = NULL;
         }
     } else {
-        n->args = TENSOR_OP_ARGS_INIT;
+        /* nodes without args (AccumulateGrad, CopySlices, functions) never read them; zeroing
+         * the whole struct showed up in the graph-recording profile */
+        n->args.ints = n->args.ints2 = NULL;
+        n->args.n_ints = n->args.n_ints2 = 0;
     }
     n->hooks = NULL;
     n->user_obj = NULL;
@@ -124,7 +127,9 @@ static void node_destroy(AgNode *n) {
     free(n);
 }
 
-void ag_node_incref(AgNode *n) { n->refcount++; }
+void ag_node_incref(AgNode *n) {
+    if (n) n->refcount++;
+}
 
 void ag_node_decref(AgNode *n) {
     if (!n || --n->refcount > 0) return;
@@ -170,8 +175,12 @@ AgMeta *ag__meta(Tensor *t) {
     return t->ag;
 }
 
+/* A differentiable view whose data changed since its grad_fn was set (an in-place op on its base
+ * or a sibling view). Views made under no_grad are not regenerated: PyTorch refuses to use them
+ * in that state, here their history simply stays empty. */
 static bool view_is_stale(const Tensor *t) {
-    return t->base && (t->flags & TENSOR_F_DIFF_VIEW) && t->version && t->version->version != t->grad_fn_version;
+    return t->base && (t->flags & TENSOR_F_DIFF_VIEW) && !(t->flags & TENSOR_F_NOGRAD_VIEW) && t->version &&
+           t->version->version != t->grad_fn_version;
 }
 
 bool ag__requires_grad(const Tensor *t) {
@@ -274,7 +283,7 @@ int ag_detach_(Tensor *t) {
 void ag__shape_of(AgShape *s, const Tensor *t) {
     s->dtype = t->dtype;
     s->ndim = t->ndim;
-    memcpy(s->shape, t->shape, sizeof(int64_t) * t->ndim);
+    for (int i = 0; i < t->ndim; i++) s->shape[i] = t->shape[i];
 }
 
 void ag__set_history(Tensor *t, AgNode *node, uint32_t output_nr) {
@@ -422,7 +431,8 @@ int ag__input_edge(const AgNode *n, int input) {
         e = input;
     } else {
         if (input >= 32 || !(mask & (1u << input))) return -1;
-        e = __builtin_popcount(mask & ((1u << input) - 1));
+        uint32_t below = mask & ((1u << input) - 1);
+        for (e = 0; below; e++) below &= below - 1; /* popcount without a libgcc call */
     }
     if (info->flags & TENSOR_OPF_SCALAR_EDGE_FIRST) e++;
     return e < (int)n->n_next ? e : -1;

@@ -32,9 +32,10 @@ SV(pow) {
     return ag__save(n, 2, out[0], true);
 }
 
-/* in-place forms save before the kernel: the old value of self, cloned, when a gradient needs it */
+/* in-place forms save before the kernel: the old value of self, cloned, when a gradient needs it.
+ * The clone is recorded (as PyTorch's original_self = self.clone()), so double backward flows. */
 static int save_clone(AgNode *n, int slot, Tensor *t) {
-    Tensor *c = tensor_clone(t);
+    Tensor *c = ag_clone(t);
     if (!c) return -1;
     int rc = ag__save(n, slot, c, false);
     tensor_decref(c);

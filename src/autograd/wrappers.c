@@ -303,3 +303,156 @@ int ag_index_put_(Tensor *a, int64_t dim, Tensor *const *indices, int n, Tensor 
     args.accumulate = accumulate;
     return inplace(TENSOR_OP_INDEX_PUT_, in, n + 2, &args);
 }
+
+/* ---- the rest of the op table, for completeness (every op also runs through ag_op_run) ---- */
+
+Tensor *ag_abs(Tensor *a) { return ag_unary(TENSOR_OP_ABS, a); }
+Tensor *ag_sqrt(Tensor *a) { return ag_unary(TENSOR_OP_SQRT, a); }
+Tensor *ag_rsqrt(Tensor *a) { return ag_unary(TENSOR_OP_RSQRT, a); }
+Tensor *ag_silu(Tensor *a) { return ag_unary(TENSOR_OP_SILU, a); }
+Tensor *ag_erf(Tensor *a) { return ag_unary(TENSOR_OP_ERF, a); }
+Tensor *ag_sin(Tensor *a) { return ag_unary(TENSOR_OP_SIN, a); }
+Tensor *ag_cos(Tensor *a) { return ag_unary(TENSOR_OP_COS, a); }
+Tensor *ag_sign(Tensor *a) { return ag_unary(TENSOR_OP_SIGN, a); }
+Tensor *ag_reciprocal(Tensor *a) { return ag_unary(TENSOR_OP_RECIPROCAL, a); }
+Tensor *ag_floor(Tensor *a) { return ag_unary(TENSOR_OP_FLOOR, a); }
+Tensor *ag_ceil(Tensor *a) { return ag_unary(TENSOR_OP_CEIL, a); }
+Tensor *ag_round(Tensor *a) { return ag_unary(TENSOR_OP_ROUND, a); }
+Tensor *ag_leaky_relu(Tensor *a, double negative_slope) { return scal(TENSOR_OP_LEAKY_RELU, a, tensor_scalar_f(negative_slope)); }
+Tensor *ag_to_dtype(Tensor *a, TensorDtype dt) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dtype = dt;
+    return ag_op1(TENSOR_OP_TO_DTYPE, &a, 1, &args);
+}
+Tensor *ag_remainder(Tensor *a, Tensor *b) { return bin(TENSOR_OP_REMAINDER, a, b); }
+Tensor *ag_prod(Tensor *a) { return ag_unary(TENSOR_OP_PROD, a); }
+Tensor *ag_prod_dim(Tensor *a, int64_t dim, bool keepdim) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    args.keepdim = keepdim;
+    return ag_op1(TENSOR_OP_PROD_DIM, &a, 1, &args);
+}
+Tensor *ag_max(Tensor *a) { return ag_unary(TENSOR_OP_MAX, a); }
+Tensor *ag_min(Tensor *a) { return ag_unary(TENSOR_OP_MIN, a); }
+int ag_min_dim(Tensor *a, int64_t dim, bool keepdim, Tensor **values, Tensor **indices) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    args.keepdim = keepdim;
+    Tensor *out[2];
+    if (ag_op_run(TENSOR_OP_MIN_DIM, &a, 1, &args, out, 2) < 0) return -1;
+    *values = out[0];
+    *indices = out[1];
+    return 0;
+}
+Tensor *ag_std(Tensor *a, const int64_t *dims, int n, int correction, bool keepdim) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = dims;
+    args.n_ints = n;
+    args.correction = correction;
+    args.keepdim = keepdim;
+    return ag_op1(TENSOR_OP_STD, &a, 1, &args);
+}
+Tensor *ag_as_strided(Tensor *a, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = shape;
+    args.n_ints = ndim;
+    args.ints2 = strides;
+    args.n_ints2 = ndim;
+    args.start = offset;
+    return ag_op1(TENSOR_OP_AS_STRIDED, &a, 1, &args);
+}
+Tensor *ag_narrow(Tensor *a, int64_t dim, int64_t start, int64_t length) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    args.start = start;
+    args.step = length;
+    return ag_op1(TENSOR_OP_NARROW, &a, 1, &args);
+}
+Tensor *ag_squeeze(Tensor *a) { return ag_unary(TENSOR_OP_SQUEEZE, a); }
+Tensor *ag_contiguous(Tensor *a) { return ag_unary(TENSOR_OP_CONTIGUOUS, a); }
+int ag_chunk(Tensor *a, int64_t chunks, int64_t dim, Tensor **out, int max_out) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.start = chunks;
+    args.dim = dim;
+    return ag_op_run(TENSOR_OP_CHUNK, &a, 1, &args, out, max_out);
+}
+int ag_split_with_sizes(Tensor *a, const int64_t *sizes, int n, int64_t dim, Tensor **out, int max_out) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = sizes;
+    args.n_ints = n;
+    args.dim = dim;
+    return ag_op_run(TENSOR_OP_SPLIT_WITH_SIZES, &a, 1, &args, out, max_out);
+}
+int ag_unbind(Tensor *a, int64_t dim, Tensor **out, int max_out) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    return ag_op_run(TENSOR_OP_UNBIND, &a, 1, &args, out, max_out);
+}
+Tensor *ag_bmm(Tensor *a, Tensor *b) { return bin(TENSOR_OP_BMM, a, b); }
+Tensor *ag_mv(Tensor *a, Tensor *v) { return bin(TENSOR_OP_MV, a, v); }
+Tensor *ag_dot(Tensor *a, Tensor *b) { return bin(TENSOR_OP_DOT, a, b); }
+Tensor *ag_scatter_add(Tensor *a, int64_t dim, Tensor *index, Tensor *src) {
+    Tensor *in[3] = {a, index, src};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    return ag_op1(TENSOR_OP_SCATTER_ADD, in, 3, &args);
+}
+Tensor *ag_index_add(Tensor *a, int64_t dim, Tensor *index, Tensor *src, TensorScalar alpha) {
+    Tensor *in[3] = {a, index, src};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    args.alpha = alpha;
+    return ag_op1(TENSOR_OP_INDEX_ADD, in, 3, &args);
+}
+Tensor *ag_index_put(Tensor *a, int64_t dim, Tensor *const *indices, int n, Tensor *values, bool accumulate) {
+    Tensor *in[TENSOR_MAX_DIMS + 2];
+    if (n > TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_INDEX, "too many indices");
+        return NULL;
+    }
+    in[0] = a;
+    in[1] = values;
+    for (int i = 0; i < n; i++) in[i + 2] = indices[i];
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = dim;
+    args.accumulate = accumulate;
+    return ag_op1(TENSOR_OP_INDEX_PUT, in, n + 2, &args);
+}
+Tensor *ag_masked_select(Tensor *a, Tensor *mask) { return bin(TENSOR_OP_MASKED_SELECT, a, mask); }
+Tensor *ag_masked_scatter(Tensor *a, Tensor *mask, Tensor *source) {
+    Tensor *in[3] = {a, mask, source};
+    return ag_op1(TENSOR_OP_MASKED_SCATTER, in, 3, NULL);
+}
+int ag_div_(Tensor *a, Tensor *b) {
+    Tensor *in[2] = {a, b};
+    return inplace(TENSOR_OP_DIV_, in, 2, NULL);
+}
+int ag_sub_scalar_(Tensor *a, TensorScalar s) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.scalar = s;
+    return inplace(TENSOR_OP_SUB_SCALAR_, &a, 1, &args);
+}
+int ag_clamp_(Tensor *a, const TensorScalar *min, const TensorScalar *max) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (min) {
+        args.has_min = true;
+        args.scalar = *min;
+    }
+    if (max) {
+        args.has_max = true;
+        args.scalar2 = *max;
+    }
+    return inplace(TENSOR_OP_CLAMP_, &a, 1, &args);
+}
+int ag_normal_(Tensor *a, double mean, double std) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.scalar = tensor_scalar_f(mean);
+    args.scalar2 = tensor_scalar_f(std);
+    return inplace(TENSOR_OP_NORMAL_, &a, 1, &args);
+}
+int ag_uniform_(Tensor *a, double from, double to) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.scalar = tensor_scalar_f(from);
+    args.scalar2 = tensor_scalar_f(to);
+    return inplace(TENSOR_OP_UNIFORM_, &a, 1, &args);
+}

@@ -236,7 +236,7 @@ static void body(const Tensor *t, int indent, StrBuf *b) {
     tensor_str_rec(t, 0, t->offset, indent, summarize, &f, b);
 }
 
-char *tensor_format_body(const Tensor *t, int indent) {
+char *tensor_format(const Tensor *t, int indent) {
     StrBuf b = {0};
     body(t, indent, &b);
     return b.s;

@@ -700,6 +700,10 @@ Tensor *tensor_relu(const Tensor *a) { return tensor_unary(TENSOR_OP_RELU, a); }
 Tensor *tensor_silu(const Tensor *a) { return tensor_unary(TENSOR_OP_SILU, a); }
 Tensor *tensor_sin(const Tensor *a) { return tensor_unary(TENSOR_OP_SIN, a); }
 Tensor *tensor_cos(const Tensor *a) { return tensor_unary(TENSOR_OP_COS, a); }
+Tensor *tensor_erf(const Tensor *a) { return tensor_unary(TENSOR_OP_ERF, a); }
+Tensor *tensor_floor(const Tensor *a) { return tensor_unary(TENSOR_OP_FLOOR, a); }
+Tensor *tensor_ceil(const Tensor *a) { return tensor_unary(TENSOR_OP_CEIL, a); }
+Tensor *tensor_round(const Tensor *a) { return tensor_unary(TENSOR_OP_ROUND, a); }
 Tensor *tensor_sign(const Tensor *a) { return tensor_unary(TENSOR_OP_SIGN, a); }
 Tensor *tensor_reciprocal(const Tensor *a) { return tensor_unary(TENSOR_OP_RECIPROCAL, a); }
 Tensor *tensor_logical_not(const Tensor *a) { return tensor_unary(TENSOR_OP_LOGICAL_NOT, a); }

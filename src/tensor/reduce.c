@@ -235,6 +235,7 @@ Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim) {
 }
 
 Tensor *tensor_prod(const Tensor *a) { return tensor__prod(a, NULL, false); }
+Tensor *tensor_prod_dim(const Tensor *a, int64_t dim, bool keepdim) { return tensor__prod(a, &dim, keepdim); }
 
 /* ---- max / min / argmax / argmin ------------------------------------------------------------------ */
 
@@ -511,6 +512,9 @@ Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool 
     for_each_output(&p, t->offset, visit_bool, &c);
     return r;
 }
+
+Tensor *tensor_all(const Tensor *a, const int64_t *dim, bool keepdim) { return tensor__all_any(a, dim, keepdim, false); }
+Tensor *tensor_any(const Tensor *a, const int64_t *dim, bool keepdim) { return tensor__all_any(a, dim, keepdim, true); }
 
 /* ---- sum to shape (reverse of broadcasting) --------------------------------------------------------- */
 

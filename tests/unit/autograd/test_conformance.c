@@ -366,3 +366,177 @@ TT_TEST(conformance, next_functions) {
     TT_EXPECT(ag_grad_of(m), ((int64_t[]){2, 2}), ((float[]){1, 1, 2, 2}), 0);
     TT_FREE(x, w, k, y, z, u, uy, loss, t, parts[0], parts[1], c, m, m0, m1, m12, out, os);
 }
+
+/* 30_builtin_layers: Linear, LayerNorm, Embedding, Sequential(Linear, ReLU, Linear, Tanh) */
+TT_TEST(conformance, builtin_layers) {
+    Tensor *w = tensor_linspace(-1, 1, 6, TENSOR_FLOAT32), *W = tensor_reshape(w, (int64_t[]){2, 3}, 2);
+    Tensor *bias = TT(((int64_t[]){2}), ((float[]){0.5, -0.5}));
+    Tensor *x = TT(((int64_t[]){2, 3}), ((float[]){1, 2, 3, -1, 0, 1})), *x1 = TT(((int64_t[]){3}), ((float[]){1, 1, 1}));
+    Tensor *lin = tt_ok(ag_linear(x, W, bias)), *lin1 = tt_ok(ag_linear(x1, W, bias));
+    TT_EXPECT(lin, ((int64_t[]){2, 2}), ((float[]){-2.3, 3.9, 1.3, 0.3}), 1e-5);
+    TT_EXPECT(lin1, ((int64_t[]){2}), ((float[]){-1.3, 1.3}), 1e-5);
+    Tensor *lw = tt_grad(tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){3})), *lb = tt_grad(tensor_zeros(TENSOR_FLOAT32, 1, (int64_t[]){3}));
+    Tensor *lx = TTG(((int64_t[]){2, 3}), ((float[]){1, 2, 4, 0.5, 1.5, -1}));
+    Tensor *lo = tt_ok(ag_layer_norm(lx, (int64_t[]){3}, 1, lw, lb, 1e-5));
+    TT_EXPECT(lo, ((int64_t[]){2, 3}), ((float[]){-1.069, -0.2673, 1.3363, 0.1622, 1.1355, -1.2978}), 1e-4);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(lo)), "NativeLayerNormBackward0");
+    Tensor *k = TT(((int64_t[]){3}), ((float[]){1, 2, 3})), *lok = ag_mul(lo, k), *ls = ag_sum(lok);
+    cr_assert_eq(ag_backward(1, &ls, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(lx), ((int64_t[]){2, 3}), ((float[]){-0.1145, 0.1718, -0.0573, -0.8965, 0.5379, 0.3586}), 1e-3);
+    TT_EXPECT(ag_grad_of(lw), ((int64_t[]){3}), ((float[]){-0.9068, 1.7366, 0.1156}), 1e-3);
+    TT_EXPECT(ag_grad_of(lb), ((int64_t[]){3}), ((float[]){2, 4, 6}), 1e-5);
+    Tensor *ar = tensor_arange_f(0, 15, 1), *ar5 = tensor_reshape(ar, (int64_t[]){5, 3}, 2), *ew = tensor_mul_scalar(ar5, F(0.1));
+    tt_grad(ew);
+    Tensor *idx = TI(((int64_t[]){2, 2}), ((int64_t[]){0, 4, 2, 2}));
+    Tensor *e = tt_ok(ag_embedding(ew, idx)), *e2 = ag_mul_scalar(e, I(2)), *es = ag_sum(e2);
+    cr_assert_eq(ag_backward(1, &es, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(ew), ((int64_t[]){5, 3}), ((float[]){2, 2, 2, 0, 0, 0, 4, 4, 4, 0, 0, 0, 2, 2, 2}), 0);
+    Tensor *w0 = TTG(((int64_t[]){3, 2}), ((float[]){1, -1, 0.5, 0.5, -0.25, 1})), *b0 = TTG(((int64_t[]){3}), ((float[]){0, -1, 0.5}));
+    Tensor *w2 = TTG(((int64_t[]){1, 3}), ((float[]){0.3, -0.6, 0.9})), *b2 = TTG(((int64_t[]){1}), ((float[]){0.1}));
+    Tensor *inp = TT(((int64_t[]){3, 2}), ((float[]){1, 2, 2, -1, 0, 0.5}));
+    Tensor *h0 = ag_linear(inp, w0, b0), *h1 = ag_relu(h0), *h2 = ag_linear(h1, w2, b2), *out = ag_tanh(h2);
+    TT_EXPECT(out, ((int64_t[]){3, 1}), ((float[]){0.9493, 0.7616, 0.7616}), 1e-4);
+    Tensor *os = ag_sum(out);
+    cr_assert_eq(ag_backward(1, &os, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(w0), ((int64_t[]){3, 2}), ((float[]){0.252, -0.126, -0.0593, -0.1185, 0.0889, 0.3668}), 1e-3);
+    TT_EXPECT(ag_grad_of(b0), ((int64_t[]){3}), ((float[]){0.126, -0.0593, 0.4669}), 1e-3);
+    TT_EXPECT(ag_grad_of(w2), ((int64_t[]){1, 3}), ((float[]){1.2599, 0.0494, 0.6422}), 1e-3);
+    TT_EXPECT(ag_grad_of(b2), ((int64_t[]){1}), ((float[]){0.9387}), 1e-3);
+    TT_FREE(w, W, bias, x, x1, lin, lin1, lw, lb, lx, lo, k, lok, ls, ar, ar5, ew, idx, e, e2, es, w0, b0, w2, b2, inp, h0, h1, h2, out,
+            os);
+}
+
+/* 32_train_sgd: a 2-4-1 tanh MLP, MSE loss, SGD with momentum 0.9 written with in-place ops
+ * under no_grad (as torch.optim.SGD does), zero_grad(set_to_none=True) between steps */
+TT_TEST(conformance, train_sgd_momentum) {
+    Tensor *l8 = tensor_linspace(-0.8, 0.8, 8, TENSOR_FLOAT32), *w1 = tensor_reshape(l8, (int64_t[]){4, 2}, 2);
+    tt_grad(w1);
+    Tensor *b1 = TTG(((int64_t[]){4}), ((float[]){0.1, -0.2, 0.05, 0})), *w2 = TTG(((int64_t[]){1, 4}), ((float[]){0.5, -0.25, 0.75, -0.5}));
+    Tensor *b2 = TTG(((int64_t[]){1}), ((float[]){0.2}));
+    Tensor *params[4] = {w1, b1, w2, b2}, *bufs[4] = {NULL, NULL, NULL, NULL};
+    Tensor *x = TT(((int64_t[]){4, 2}), ((float[]){0, 1, 1, 0, 1, 1, -1, 0.5})), *y = TT(((int64_t[]){4, 1}), ((float[]){1, -1, 0.5, 0}));
+    const float losses[3] = {0.6517, 0.5444, 0.449};
+    for (int step = 0; step < 3; step++) {
+        for (int i = 0; i < 4; i++) cr_assert_eq(ag_set_grad(params[i], NULL), 0);
+        Tensor *h = ag_linear(x, w1, b1), *t = ag_tanh(h), *out = ag_linear(t, w2, b2);
+        Tensor *loss = ag_mse_loss(out, y, TENSOR_REDUCTION_MEAN);
+        cr_assert_eq(ag_backward(1, &loss, NULL, false, false, 0, NULL), 0);
+        cr_assert_float_eq(tensor_get_f64(loss, NULL), losses[step], 1e-4);
+        bool prev = ag_set_grad_enabled(false);
+        for (int i = 0; i < 4; i++) {
+            Tensor *g = ag_grad_of(params[i]);
+            if (!bufs[i]) {
+                bufs[i] = ag_clone(g);
+            } else {
+                cr_assert_eq(ag_mul_scalar_(bufs[i], F(0.9)), 0);
+                cr_assert_eq(ag_add_(bufs[i], g), 0);
+            }
+            Tensor *upd = ag_mul_scalar(bufs[i], F(-0.2));
+            cr_assert_eq(ag_add_(params[i], upd), 0, "%s", tensor_error_message());
+            tensor_decref(upd);
+        }
+        ag_set_grad_enabled(prev);
+        TT_FREE(h, t, out, loss);
+    }
+    TT_EXPECT(w1, ((int64_t[]){4, 2}), ((float[]){-0.8142, -0.41, -0.3643, -0.2314, 0.1016, 0.6829, 0.5706, 0.7227}), 1e-3);
+    TT_EXPECT(b1, ((int64_t[]){4}), ((float[]){0.0618, -0.162, -0.1565, 0.159}), 1e-3);
+    TT_EXPECT(w2, ((int64_t[]){1, 4}), ((float[]){0.2197, -0.3143, 0.9533, -0.1849}), 1e-3);
+    TT_EXPECT(b2, ((int64_t[]){1}), ((float[]){0.0766}), 1e-3);
+    for (int i = 0; i < 4; i++) cr_assert_eq(ag_set_grad(params[i], NULL), 0);
+    TT_FREE(l8, w1, b1, w2, b2, bufs[0], bufs[1], bufs[2], bufs[3], x, y);
+}
+
+/* every typed ag_ wrapper records the node PyTorch would (names checked against PyTorch 1.13/2.x) */
+TT_TEST(conformance, typed_wrappers_record_pytorch_nodes) {
+    Tensor *x = TTG(((int64_t[]){2, 3}), ((float[]){0.5, 1, 1.5, 2, 2.5, 3}));
+    Tensor *v = TTG(((int64_t[]){3}), ((float[]){1, 2, 3}));
+    Tensor *m3 = TTG(((int64_t[]){1, 3, 2}), ((float[]){1, 2, 3, 4, 5, 6}));
+    Tensor *x3 = ag_unsqueeze(x, 0);
+    expect_name(ag_abs(x), "AbsBackward0");
+    expect_name(ag_sqrt(x), "SqrtBackward0");
+    expect_name(ag_rsqrt(x), "RsqrtBackward0");
+    expect_name(ag_silu(x), "SiluBackward0");
+    expect_name(ag_erf(x), "ErfBackward0");
+    expect_name(ag_sin(x), "SinBackward0");
+    expect_name(ag_cos(x), "CosBackward0");
+    expect_name(ag_sign(x), "SignBackward0");
+    expect_name(ag_reciprocal(x), "ReciprocalBackward0");
+    expect_name(ag_floor(x), "FloorBackward0");
+    expect_name(ag_ceil(x), "CeilBackward0");
+    expect_name(ag_round(x), "RoundBackward0");
+    expect_name(ag_leaky_relu(x, 0.1), "LeakyReluBackward0");
+    expect_name(ag_gelu(x, false), "GeluBackward0");
+    expect_name(ag_remainder(x, v), "RemainderBackward1");
+    expect_name(ag_maximum(x, v), "MaximumBackward0");
+    expect_name(ag_pow(x, v), "PowBackward1");
+    expect_name(ag_rpow_scalar(x, F(2)), "PowBackward1");
+    expect_name(ag_rsub_scalar(x, F(2)), "RsubBackward1");
+    expect_name(ag_prod(x), "ProdBackward0");
+    expect_name(ag_prod_dim(x, 1, false), "ProdBackward1");
+    expect_name(ag_max(x), "MaxBackward1");
+    expect_name(ag_min(x), "MinBackward1");
+    Tensor *mv, *mi;
+    cr_assert_eq(ag_min_dim(x, 1, false, &mv, &mi), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(mv)), "MinBackward0");
+    cr_assert_null(ag_grad_fn(mi), "indices are not differentiable");
+    int64_t d1 = 1;
+    expect_name(ag_var(x, &d1, 1, 1, false), "VarBackward0");
+    expect_name(ag_std(x, NULL, 0, 1, false), "StdBackward0");
+    expect_name(ag_logsumexp(x, &d1, 1, false), "LogsumexpBackward0");
+    expect_name(ag_as_strided(v, 1, (int64_t[]){2}, (int64_t[]){1}, 0), "AsStridedBackward0");
+    expect_name(ag_narrow(x, 1, 0, 2), "SliceBackward0");
+    expect_name(ag_squeeze(x3), "SqueezeBackward0");
+    expect_name(ag_squeeze_dim(x3, 0), "SqueezeBackward1");
+    Tensor *xt = ag_t(x);
+    expect_name(ag_contiguous(xt), "CloneBackward0");
+    expect_name(ag_permute(x, (int64_t[]){1, 0}, 2), "PermuteBackward0");
+    expect_name(ag_reshape(xt, (int64_t[]){6}, 1), "UnsafeViewBackward0");
+    expect_name(ag_reshape(x, (int64_t[]){6}, 1), "ViewBackward0");
+    expect_name(ag_flatten(x, 0, -1), "ViewBackward0");
+    Tensor *parts[4];
+    cr_assert_eq(ag_chunk(x, 2, 1, parts, 4), 2);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(parts[0])), "SplitBackward0");
+    TT_FREE(parts[0], parts[1]);
+    cr_assert_eq(ag_split_with_sizes(x, (int64_t[]){1, 2}, 2, 1, parts, 4), 2);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(parts[1])), "SplitWithSizesBackward0");
+    TT_FREE(parts[0], parts[1]);
+    cr_assert_eq(ag_unbind(x, 0, parts, 4), 2);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(parts[0])), "UnbindBackward0");
+    TT_FREE(parts[0], parts[1]);
+    Tensor *xtt = ag_transpose(m3, 1, 2);
+    expect_name(ag_bmm(m3, xtt), "BmmBackward0");
+    expect_name(ag_mv(x, v), "MvBackward0");
+    expect_name(ag_dot(v, v), "DotBackward0");
+    Tensor *i01 = TI(((int64_t[]){2}), ((int64_t[]){0, 1})), *g = TI(((int64_t[]){2, 1}), ((int64_t[]){0, 2}));
+    expect_name(ag_gather(x, 1, g), "GatherBackward0");
+    expect_name(ag_scatter_add(x, 1, g, x), "ScatterAddBackward0");
+    expect_name(ag_index_select(x, 1, i01), "IndexSelectBackward0");
+    expect_name(ag_index_add(x, 0, i01, x, tensor_scalar_i(1)), "IndexAddBackward0");
+    expect_name(ag_index(x, 0, &i01, 1), "IndexBackward0");
+    expect_name(ag_index_put(x, 0, &i01, 1, v, false), "IndexPutBackward0");
+    Tensor *mask = tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(1));
+    expect_name(ag_masked_select(x, mask), "MaskedSelectBackward0");
+    expect_name(ag_masked_fill(x, mask, tensor_scalar_i(0)), "MaskedFillBackward0");
+    Tensor *src = TTG(((int64_t[]){6}), ((float[]){1, 2, 3, 4, 5, 6}));
+    expect_name(ag_masked_scatter(x, mask, src), "MaskedScatterBackward0");
+    expect_name(ag_where(mask, x, v), "WhereBackward0");
+    Tensor *y = ag_clone(x);
+    cr_assert_eq(ag_div_(y, v), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "DivBackward0");
+    cr_assert_eq(ag_sub_scalar_(y, F(1)), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "SubBackward0");
+    TensorScalar lo = F(0);
+    cr_assert_eq(ag_clamp_(y, &lo, NULL), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "ClampBackward1");
+    cr_assert_eq(ag_fill_(y, F(1)), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "FillBackward2");
+    cr_assert_eq(ag_zero_(y), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "ZeroBackward0");
+    cr_assert_eq(ag_normal_(y, 0, 1), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "NormalBackward0");
+    cr_assert_eq(ag_uniform_(y, 0, 1), 0);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(y)), "UniformBackward0");
+    Tensor *same = ag_to_dtype(x, TENSOR_FLOAT32);
+    cr_assert_eq(same, x, "to(float32) of a float tensor is the tensor itself");
+    TT_FREE(x, v, m3, x3, mv, mi, xt, xtt, i01, g, mask, src, y, same);
+}

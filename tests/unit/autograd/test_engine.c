@@ -294,3 +294,35 @@ TT_TEST(engine, very_deep_graph) {
     tensor_decref(y); /* frees 200000 nodes iteratively */
     tensor_decref(x);
 }
+
+TT_TEST(engine, rules_with_special_cases) {
+    /* embedding: rows at padding_idx get no gradient */
+    Tensor *w = TTG(((int64_t[]){3, 2}), ((float[]){1, 2, 3, 4, 5, 6}));
+    Tensor *idx = TI(((int64_t[]){3}), ((int64_t[]){2, 0, 2}));
+    Tensor *in[2] = {w, idx};
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.padding_idx = 2;
+    Tensor *e = ag_op1(TENSOR_OP_EMBEDDING, in, 2, &a), *es = ag_sum(e);
+    cr_assert_eq(ag_backward(1, &es, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(w), ((int64_t[]){3, 2}), ((float[]){1, 1, 0, 0, 0, 0}), 0);
+    /* dropout: the gradient is the mask the forward drew */
+    Tensor *x = tt_grad(tensor_ones(TENSOR_FLOAT32, 1, (int64_t[]){1000}));
+    Tensor *d = ag_dropout(x, 0.5, true), *ds = ag_sum(d);
+    cr_assert_str_eq(ag_node_name(ag_grad_fn(d)), "NativeDropoutBackward0");
+    cr_assert_eq(ag_backward(1, &ds, NULL, false, false, 0, NULL), 0);
+    cr_assert(tensor_equal(ag_grad_of(x), d), "grad = mask / (1 - p) = output for ones");
+    /* max over all elements shares the gradient between ties */
+    Tensor *t = TTG(((int64_t[]){4}), ((float[]){1, 3, 3, 2}));
+    Tensor *m = ag_unary(TENSOR_OP_MAX, t);
+    cr_assert_eq(ag_backward(1, &m, NULL, false, false, 0, NULL), 0);
+    TT_EXPECT(ag_grad_of(t), ((int64_t[]){4}), ((float[]){0, 0.5, 0.5, 0}), 0);
+    /* .grad assignment checks */
+    Tensor *bad = tensor_zeros(TENSOR_FLOAT32, 1, (int64_t[]){3});
+    cr_assert_eq(ag_set_grad(t, bad), -1);
+    tt_expect_error(TENSOR_ERR_RUNTIME, "assigned grad has data of a different size");
+    /* detach_ makes a non-leaf a leaf that does not require grad */
+    Tensor *y = ag_mul_scalar(t, I(2));
+    cr_assert_eq(ag_detach_(y), 0);
+    cr_assert(ag_is_leaf(y) && !ag_requires_grad(y));
+    TT_FREE(w, idx, e, es, x, d, ds, t, m, bad, y);
+}

@@ -1,0 +1,440 @@
+/* test_gradcheck.c — every backward rule against central finite differences (ag_gradcheck):
+ * one or more cases per differentiable op in ops.def (a coverage test fails if an op has
+ * none), including broadcasting, non-contiguous inputs, in-place forms (applied to a clone),
+ * multi-output ops (outputs flattened and concatenated), and second derivatives through
+ * create_graph for the ops whose rules are themselves differentiable. */
+#include "tests/support/tensor_test.h"
+
+TestSuite(gradcheck, .init = tt_setup);
+
+/* ---- input factories ------------------------------------------------------------------------------ */
+
+enum { RN, AW, PS, FR, DI };
+
+static int64_t numel_of(int nd, const int64_t *s) {
+    int64_t n = 1;
+    for (int i = 0; i < nd; i++) n *= s[i];
+    return n;
+}
+
+/* kind RN: normal; AW: |x| in [0.5, 1.5] with random sign (away from kinks at 0);
+ * PS: [0.5, 2]; FR: [1.1, 1.35] (away from integers); DI: distinct values (no ties) */
+static Tensor *make(int kind, int nd, const int64_t *s) {
+    int64_t n = numel_of(nd, s);
+    float *v = malloc(sizeof(float) * (size_t)(n ? n : 1));
+    Tensor *u = tensor_rand(TENSOR_FLOAT32, 1, &n), *g = tensor_randn(TENSOR_FLOAT32, 1, &n);
+    for (int64_t i = 0; i < n; i++) {
+        double a = tensor_get_f64(u, &i), b = tensor_get_f64(g, &i);
+        switch (kind) {
+        case RN: v[i] = (float)b; break;
+        case AW: v[i] = (float)((0.5 + a) * (b < 0 ? -1 : 1)); break;
+        case PS: v[i] = (float)(0.5 + 1.5 * a); break;
+        case FR: v[i] = (float)(1.1 + 0.25 * a); break;
+        default: v[i] = (float)(((i * 7) % n) * 0.37 - 1.0); break;
+        }
+    }
+    Tensor *t = tensor_from_f32(nd, s, v);
+    free(v);
+    TT_FREE(u, g);
+    return t;
+}
+
+#define SHAPE(...) NELEM(((int64_t[]){__VA_ARGS__})), ((int64_t[]){__VA_ARGS__})
+static Tensor *gr(int kind, int nd, const int64_t *s) { return tt_grad(make(kind, nd, s)); }
+static Tensor *cst(int kind, int nd, const int64_t *s) { return make(kind, nd, s); }
+
+/* ---- the checked function: run op (in-place ops on a clone) and flatten its float outputs ------------ */
+
+typedef struct Ctx {
+    TensorOp op;
+    TensorOpArgs a;
+    int n_in;
+    bool reseed;
+} Ctx;
+
+static Tensor *run_op(void *vctx, Tensor *const *in) {
+    Ctx *c = vctx;
+    Tensor *x[8];
+    for (int i = 0; i < c->n_in; i++) x[i] = in[i];
+    Tensor *clone = NULL;
+    if (tensor_op_flags(c->op) & TENSOR_OPF_INPLACE) {
+        clone = ag_clone(in[0]);
+        if (!clone) return NULL;
+        x[0] = clone;
+    }
+    if (c->reseed) tensor_manual_seed(99);
+    Tensor *out[16] = {0};
+    int n = ag_op_run(c->op, x, c->n_in, &c->a, out, 16);
+    tensor_decref(clone);
+    if (n < 0) return NULL;
+    Tensor *flat[16];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (tensor_dtype(out[i]) == TENSOR_FLOAT32) {
+            int64_t m1 = -1;
+            flat[k++] = ag_reshape(out[i], &m1, 1);
+        }
+        tensor_decref(out[i]);
+    }
+    if (k == 1) return flat[0];
+    Tensor *r = ag_cat(flat, k, 0);
+    for (int i = 0; i < k; i++) tensor_decref(flat[i]);
+    return r;
+}
+
+static void check(TensorOp op, Tensor **in, int n_in, const TensorOpArgs *a, bool second, double tol) {
+    Ctx c = {.op = op, .a = a ? *a : TENSOR_OP_ARGS_INIT, .n_in = n_in};
+    c.reseed = (tensor_op_flags(op) & TENSOR_OPF_RANDOM) != 0;
+    AgGradcheckOpts o = {.eps = 1e-3, .atol = tol, .rtol = tol, .check_second_order = second};
+    int r = ag_gradcheck(run_op, &c, n_in, in, &o);
+    cr_assert_neq(r, -1, "%s: error %s", tensor_op_info(op)->enum_name, tensor_error_message());
+    cr_assert_eq(r, 1, "%s: %s", tensor_op_info(op)->enum_name, o.failure ? o.failure : "?");
+    free(o.failure);
+    for (int i = 0; i < n_in; i++) tensor_decref(in[i]);
+}
+
+static bool covered[TENSOR_OP_COUNT];
+#define CHECK(op, second, tol, ...)                                                             \
+    do {                                                                                        \
+        Tensor *in_[] = {__VA_ARGS__};                                                          \
+        covered[op] = true;                                                                     \
+        check(op, in_, NELEM(in_), &a, second, tol);                                            \
+        a = TENSOR_OP_ARGS_INIT;                                                                \
+    } while (0)
+
+#define T1 1e-2
+
+/* ---- cases --------------------------------------------------------------------------------------------- */
+
+static void unary_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    CHECK(TENSOR_OP_NEG, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_ABS, true, T1, gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_EXP, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_LOG, true, T1, gr(PS, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_SQRT, true, T1, gr(PS, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_RSQRT, true, T1, gr(PS, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_TANH, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_SIGMOID, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_RELU, true, T1, gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_GELU, true, T1, gr(RN, SHAPE(2, 3)));
+    a.approximate = true;
+    CHECK(TENSOR_OP_GELU, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_SILU, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(0.2);
+    CHECK(TENSOR_OP_LEAKY_RELU, true, T1, gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_ERF, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_SIN, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_COS, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_SIGN, false, T1, gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_RECIPROCAL, true, T1, gr(AW, SHAPE(2, 3)));
+    a.has_min = a.has_max = true;
+    a.scalar = tensor_scalar_f(-0.25);
+    a.scalar2 = tensor_scalar_f(0.25);
+    CHECK(TENSOR_OP_CLAMP, true, T1, gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_FLOOR, false, T1, gr(FR, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_CEIL, false, T1, gr(FR, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_ROUND, false, T1, gr(FR, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_CLONE, true, T1, gr(RN, SHAPE(2, 3)));
+    a.dtype = TENSOR_FLOAT32;
+    CHECK(TENSOR_OP_TO_DTYPE, true, T1, gr(RN, SHAPE(2, 3)));
+}
+
+static Tensor *bool_mask(int nd, const int64_t *s) {
+    Tensor *r = make(RN, nd, s), *m = tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, r, tensor_scalar_i(0));
+    tensor_decref(r);
+    return m;
+}
+
+static void binary_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.alpha = tensor_scalar_f(2.5);
+    CHECK(TENSOR_OP_ADD, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    a.alpha = tensor_scalar_f(-1.5);
+    CHECK(TENSOR_OP_SUB, true, T1, gr(RN, SHAPE(2, 1)), gr(RN, SHAPE(1, 3)));
+    CHECK(TENSOR_OP_MUL, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_MUL, true, T1, gr(RN, SHAPE(2, 3)), cst(RN, SHAPE(3)));
+    CHECK(TENSOR_OP_DIV, true, T1, gr(RN, SHAPE(2, 3)), gr(AW, SHAPE(3)));
+    CHECK(TENSOR_OP_POW, true, T1, gr(PS, SHAPE(2, 3)), gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_MAXIMUM, true, T1, gr(DI, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_MINIMUM, true, T1, gr(DI, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_REMAINDER, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(1.5);
+    CHECK(TENSOR_OP_ADD_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(1.5);
+    CHECK(TENSOR_OP_SUB_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(-2.5);
+    CHECK(TENSOR_OP_MUL_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_i(4);
+    CHECK(TENSOR_OP_DIV_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2.5);
+    CHECK(TENSOR_OP_POW_SCALAR, true, T1, gr(PS, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_i(3);
+    CHECK(TENSOR_OP_POW_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2);
+    a.alpha = tensor_scalar_f(3);
+    CHECK(TENSOR_OP_RSUB_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2);
+    CHECK(TENSOR_OP_RPOW_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(0.7);
+    CHECK(TENSOR_OP_REMAINDER_SCALAR, false, T1, gr(FR, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_WHERE, true, T1, bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    a.scalar = tensor_scalar_f(-3);
+    CHECK(TENSOR_OP_MASKED_FILL, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(3)));
+}
+
+static void reduction_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    int64_t d0[1] = {0}, d02[2] = {0, -1};
+    CHECK(TENSOR_OP_SUM, true, T1, gr(RN, SHAPE(2, 3)));
+    a.ints = d0;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_SUM_DIM, true, T1, gr(RN, SHAPE(2, 3)));
+    a.ints = d02;
+    a.n_ints = 2;
+    a.keepdim = true;
+    CHECK(TENSOR_OP_SUM_DIM, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    CHECK(TENSOR_OP_MEAN, true, T1, gr(RN, SHAPE(2, 3)));
+    a.ints = d02;
+    a.n_ints = 2;
+    CHECK(TENSOR_OP_MEAN_DIM, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    CHECK(TENSOR_OP_PROD, true, T1, gr(AW, SHAPE(2, 3)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_PROD_DIM, true, T1, gr(AW, SHAPE(2, 3)));
+    /* a zero in the input takes the exclusive-product path */
+    Tensor *z = gr(AW, SHAPE(2, 3));
+    bool prev = ag_set_grad_enabled(false);
+    float zero = 0;
+    memcpy(tensor_data_ptr(z), &zero, sizeof zero);
+    ag_set_grad_enabled(prev);
+    CHECK(TENSOR_OP_PROD, false, T1, z);
+    CHECK(TENSOR_OP_MAX, true, T1, gr(DI, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_MIN, true, T1, gr(DI, SHAPE(2, 3)));
+    a.dim = -1;
+    CHECK(TENSOR_OP_MAX_DIM, true, T1, gr(DI, SHAPE(2, 3)));
+    a.dim = 0;
+    a.keepdim = true;
+    CHECK(TENSOR_OP_MIN_DIM, true, T1, gr(DI, SHAPE(2, 3)));
+    a.ints = d0;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_VAR, true, T1, gr(RN, SHAPE(3, 2)));
+    a.correction = 0;
+    CHECK(TENSOR_OP_VAR, true, T1, gr(RN, SHAPE(3, 2)));
+    CHECK(TENSOR_OP_STD, true, T1, gr(RN, SHAPE(3, 2)));
+    a.ints = d0;
+    a.n_ints = 1;
+    a.keepdim = true;
+    CHECK(TENSOR_OP_STD, true, T1, gr(RN, SHAPE(3, 2)));
+    a.ints = d02;
+    a.n_ints = 2;
+    CHECK(TENSOR_OP_LOGSUMEXP, true, T1, gr(RN, SHAPE(2, 3, 2)));
+}
+
+static Tensor *transposed(int kind, int64_t r, int64_t c) {
+    Tensor *t = make(kind, 2, (int64_t[]){c, r}), *tt = tensor_t(t);
+    tensor_decref(t);
+    return tt_grad(tt);
+}
+
+static void view_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    int64_t sh[3] = {3, -1, 2};
+    a.ints = sh;
+    a.n_ints = 3;
+    CHECK(TENSOR_OP_VIEW, true, T1, gr(RN, SHAPE(2, 6)));
+    a.ints = sh;
+    a.n_ints = 3;
+    CHECK(TENSOR_OP_UNSAFE_VIEW, true, T1, gr(RN, SHAPE(2, 6)));
+    int64_t sh2[1] = {-1};
+    a.ints = sh2;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_RESHAPE, true, T1, transposed(RN, 2, 3)); /* needs a copy */
+    int64_t size[2] = {2, 2}, stride[2] = {1, 1};                /* overlapping windows */
+    a.ints = size;
+    a.n_ints = 2;
+    a.ints2 = stride;
+    a.n_ints2 = 2;
+    a.start = 1;
+    CHECK(TENSOR_OP_AS_STRIDED, true, T1, gr(RN, SHAPE(5)));
+    a.dim = 0;
+    a.dim2 = 2;
+    CHECK(TENSOR_OP_TRANSPOSE, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    CHECK(TENSOR_OP_T, true, T1, gr(RN, SHAPE(2, 3)));
+    int64_t perm[3] = {2, 0, 1};
+    a.ints = perm;
+    a.n_ints = 3;
+    CHECK(TENSOR_OP_PERMUTE, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    int64_t ex[3] = {2, 3, 4};
+    a.ints = ex;
+    a.n_ints = 3;
+    CHECK(TENSOR_OP_EXPAND, true, T1, gr(RN, SHAPE(3, 1)));
+    a.dim = 1;
+    a.start = -4;
+    a.end = INT64_MAX;
+    a.step = 2;
+    CHECK(TENSOR_OP_SLICE, true, T1, gr(RN, SHAPE(2, 5)));
+    a.dim = -1;
+    a.start = 1;
+    CHECK(TENSOR_OP_SELECT, true, T1, gr(RN, SHAPE(2, 3)));
+    a.dim = 0;
+    a.start = 1;
+    a.step = 2;
+    CHECK(TENSOR_OP_NARROW, true, T1, gr(RN, SHAPE(4, 2)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_UNSQUEEZE, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_SQUEEZE, true, T1, gr(RN, SHAPE(2, 1, 3)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_SQUEEZE_DIM, true, T1, gr(RN, SHAPE(2, 1, 3)));
+    a.dim = 1;
+    a.dim2 = 2;
+    CHECK(TENSOR_OP_FLATTEN, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    CHECK(TENSOR_OP_CONTIGUOUS, true, T1, transposed(RN, 2, 3));
+    a.start = 2;
+    a.dim = 1;
+    CHECK(TENSOR_OP_SPLIT, true, T1, gr(RN, SHAPE(2, 5)));
+    int64_t sizes[2] = {1, 3};
+    a.ints = sizes;
+    a.n_ints = 2;
+    a.dim = 0;
+    CHECK(TENSOR_OP_SPLIT_WITH_SIZES, true, T1, gr(RN, SHAPE(4, 2)));
+    a.start = 3;
+    a.dim = -1;
+    CHECK(TENSOR_OP_CHUNK, true, T1, gr(RN, SHAPE(2, 5)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_UNBIND, true, T1, gr(RN, SHAPE(2, 3)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_CAT, true, T1, gr(RN, SHAPE(2, 3)), cst(RN, SHAPE(2, 1)), gr(RN, SHAPE(2, 2)));
+    a.dim = -1;
+    CHECK(TENSOR_OP_STACK, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 3)));
+}
+
+static void linalg_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    CHECK(TENSOR_OP_MM, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3, 4)));
+    CHECK(TENSOR_OP_MM, true, T1, transposed(RN, 2, 3), transposed(RN, 3, 4)); /* layout-aware path */
+    CHECK(TENSOR_OP_BMM, true, T1, gr(RN, SHAPE(2, 2, 3)), gr(RN, SHAPE(2, 3, 2)));
+    CHECK(TENSOR_OP_MV, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    CHECK(TENSOR_OP_DOT, true, T1, gr(RN, SHAPE(4)), gr(RN, SHAPE(4)));
+    a.beta = tensor_scalar_f(0.5);
+    a.alpha = tensor_scalar_f(-2);
+    CHECK(TENSOR_OP_ADDMM, true, T1, gr(RN, SHAPE(4)), gr(RN, SHAPE(2, 3)), transposed(RN, 3, 4));
+    CHECK(TENSOR_OP_MATMUL, true, T1, gr(RN, SHAPE(3)), gr(RN, SHAPE(3, 2)));
+    CHECK(TENSOR_OP_MATMUL, true, T1, gr(RN, SHAPE(2, 2, 3)), gr(RN, SHAPE(3)));
+    CHECK(TENSOR_OP_MATMUL, true, T1, gr(RN, SHAPE(2, 1, 2, 3)), gr(RN, SHAPE(2, 3, 2)));
+    CHECK(TENSOR_OP_LINEAR, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(4, 3)), gr(RN, SHAPE(4)));
+    CHECK(TENSOR_OP_LINEAR, true, T1, gr(RN, SHAPE(2, 2, 3)), gr(RN, SHAPE(4, 3)), gr(RN, SHAPE(4)));
+    CHECK(TENSOR_OP_LINEAR, true, T1, gr(RN, SHAPE(3)), gr(RN, SHAPE(4, 3)));
+}
+
+static void index_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dim = 1;
+    CHECK(TENSOR_OP_GATHER, true, T1, gr(RN, SHAPE(2, 3)), TI(((int64_t[]){2, 3}), ((int64_t[]){2, 2, 0, 1, 0, 1})));
+    a.dim = 0;
+    CHECK(TENSOR_OP_SCATTER_ADD, true, T1, gr(RN, SHAPE(3, 2)), TI(((int64_t[]){2, 2}), ((int64_t[]){2, 0, 2, 2})),
+          gr(RN, SHAPE(2, 2)));
+    a.dim = 0;
+    CHECK(TENSOR_OP_INDEX_SELECT, true, T1, gr(RN, SHAPE(3, 2)), TI(((int64_t[]){4}), ((int64_t[]){2, 0, 2, 1})));
+    a.dim = 1;
+    a.alpha = tensor_scalar_f(1.5);
+    CHECK(TENSOR_OP_INDEX_ADD, true, T1, gr(RN, SHAPE(2, 3)), TI(((int64_t[]){2}), ((int64_t[]){2, 2})), gr(RN, SHAPE(2, 2)));
+    a.dim = 0;
+    CHECK(TENSOR_OP_INDEX, true, T1, gr(RN, SHAPE(3, 2)), TI(((int64_t[]){3}), ((int64_t[]){2, -1, 0})));
+    a.dim = 0;
+    CHECK(TENSOR_OP_INDEX, true, T1, gr(RN, SHAPE(3, 2)), bool_mask(SHAPE(3, 2)));
+    a.dim = 0;
+    a.accumulate = true;
+    CHECK(TENSOR_OP_INDEX_PUT, true, T1, gr(RN, SHAPE(3, 2)), gr(RN, SHAPE(2)), TI(((int64_t[]){2}), ((int64_t[]){1, 1})));
+    a.dim = 0;
+    CHECK(TENSOR_OP_INDEX_PUT, true, T1, gr(RN, SHAPE(3, 2)), gr(RN, SHAPE(2, 2)), TI(((int64_t[]){2}), ((int64_t[]){2, 0})));
+    CHECK(TENSOR_OP_MASKED_SELECT, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(3)));
+    CHECK(TENSOR_OP_MASKED_SCATTER, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(7)));
+}
+
+static void nn_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dim = 1;
+    CHECK(TENSOR_OP_SOFTMAX, true, T1, gr(RN, SHAPE(2, 3)));
+    a.dim = 0;
+    CHECK(TENSOR_OP_LOG_SOFTMAX, true, T1, gr(RN, SHAPE(2, 3)));
+    int64_t ns[1] = {3}, ns2[2] = {2, 3};
+    a.ints = ns;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_LAYER_NORM, true, 2e-2, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)), gr(RN, SHAPE(3)));
+    a.ints = ns2;
+    a.n_ints = 2;
+    CHECK(TENSOR_OP_LAYER_NORM, true, 2e-2, gr(RN, SHAPE(2, 2, 3)));
+    CHECK(TENSOR_OP_EMBEDDING, true, T1, gr(RN, SHAPE(4, 3)), TI(((int64_t[]){2, 2}), ((int64_t[]){3, 0, 3, 1})));
+    a.p = 0.4;
+    CHECK(TENSOR_OP_DROPOUT, true, T1, gr(RN, SHAPE(3, 4)));
+    CHECK(TENSOR_OP_NLL_LOSS, true, T1, gr(RN, SHAPE(3, 4)), TI(((int64_t[]){3}), ((int64_t[]){1, 3, 0})));
+    a.reduction = TENSOR_REDUCTION_NONE;
+    CHECK(TENSOR_OP_NLL_LOSS, true, T1, gr(RN, SHAPE(3, 4)), TI(((int64_t[]){3}), ((int64_t[]){1, 3, 0})));
+    a.ignore_index = 3;
+    CHECK(TENSOR_OP_NLL_LOSS, true, T1, gr(RN, SHAPE(3, 4)), TI(((int64_t[]){3}), ((int64_t[]){1, 3, 0})), cst(PS, SHAPE(4)));
+    CHECK(TENSOR_OP_CROSS_ENTROPY, true, T1, gr(RN, SHAPE(3, 4)), TI(((int64_t[]){3}), ((int64_t[]){1, 3, 0})));
+    a.reduction = TENSOR_REDUCTION_SUM;
+    CHECK(TENSOR_OP_CROSS_ENTROPY, true, T1, gr(RN, SHAPE(4)), tensor_scalar_tensor(tensor_scalar_i(2), TENSOR_INT64));
+    CHECK(TENSOR_OP_MSE_LOSS, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 3)));
+    a.reduction = TENSOR_REDUCTION_NONE;
+    CHECK(TENSOR_OP_MSE_LOSS, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+}
+
+static void inplace_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.alpha = tensor_scalar_f(0.5);
+    CHECK(TENSOR_OP_ADD_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    CHECK(TENSOR_OP_SUB_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_MUL_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    CHECK(TENSOR_OP_DIV_, true, T1, gr(RN, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2);
+    CHECK(TENSOR_OP_ADD_SCALAR_, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2);
+    CHECK(TENSOR_OP_SUB_SCALAR_, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(-3);
+    CHECK(TENSOR_OP_MUL_SCALAR_, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(-3);
+    CHECK(TENSOR_OP_DIV_SCALAR_, true, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_ZERO_, false, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(4);
+    CHECK(TENSOR_OP_FILL_, false, T1, gr(RN, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_COPY_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    a.has_min = true;
+    a.scalar = tensor_scalar_f(0);
+    CHECK(TENSOR_OP_CLAMP_, true, T1, gr(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_RELU_, true, T1, gr(AW, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(7);
+    CHECK(TENSOR_OP_MASKED_FILL_, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_INDEX_PUT_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 2)), TI(((int64_t[]){2}), ((int64_t[]){2, 0})));
+    a.scalar2 = tensor_scalar_f(1);
+    CHECK(TENSOR_OP_NORMAL_, false, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar2 = tensor_scalar_f(1);
+    CHECK(TENSOR_OP_UNIFORM_, false, T1, gr(RN, SHAPE(2, 3)));
+}
+
+TT_TEST(gradcheck, unary) { unary_cases(); }
+TT_TEST(gradcheck, binary_scalar_where) { binary_cases(); }
+TT_TEST(gradcheck, reductions) { reduction_cases(); }
+TT_TEST(gradcheck, views_and_joins) { view_cases(); }
+TT_TEST(gradcheck, linear_algebra) { linalg_cases(); }
+TT_TEST(gradcheck, indexing) { index_cases(); }
+TT_TEST(gradcheck, nn) { nn_cases(); }
+TT_TEST(gradcheck, inplace) { inplace_cases(); }
+
+/* every differentiable op of ops.def has at least one case above */
+TT_TEST(gradcheck, every_differentiable_op_is_covered) {
+    unary_cases();
+    binary_cases();
+    reduction_cases();
+    view_cases();
+    linalg_cases();
+    index_cases();
+    nn_cases();
+    inplace_cases();
+    for (int o = 0; o < TENSOR_OP_COUNT; o++) {
+        unsigned f = tensor_op_flags((TensorOp)o);
+        if (f & (TENSOR_OPF_NONDIFF | TENSOR_OPF_CREATION)) continue;
+        cr_assert(covered[o], "no finite-difference case for %s", tensor_op_info((TensorOp)o)->enum_name);
+    }
+}
