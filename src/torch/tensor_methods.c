@@ -308,6 +308,12 @@ static Value convert(VM *vm, Value self, TensorDtype d) {
 static Value m_float(ARGS) { SELF_CHECK("float"); return convert(vm, argv[0], TENSOR_FLOAT32); }
 static Value m_long(ARGS) { SELF_CHECK("long"); return convert(vm, argv[0], TENSOR_INT64); }
 static Value m_boolc(ARGS) { SELF_CHECK("bool"); return convert(vm, argv[0], TENSOR_BOOL); }
+/* double()/int()/half()/short()/char()/byte(): dtypes the tensor library does not have */
+static Value m_unsupported_conv(ARGS) {
+    SELF_CHECK(fn->name);
+    torch_unsupported_dtype(vm, fn->data);
+    return val_null();
+}
 
 static Value m_to(ARGS) {
     SELF_CHECK("to");
@@ -425,12 +431,28 @@ static Value m_reduce(ARGS) {
     int64_t dims[TENSOR_MAX_DIMS];
     int nd = dims_of(vm, a[1], dims);
     if (nd < 0) return val_null();
-    if (val_is_null(a[1]) || val_is_none(a[1])) return op1(vm, whole, T(a[0]), &args);
-    args.ints = dims;
-    args.n_ints = nd;
-    args.dim = dims[0];
-    args.has_dim = true;
-    return op1(vm, (TensorOp)(whole + 1), T(a[0]), &args);
+    /* dtype=: the input is cast before reducing, as ATen does */
+    Tensor *in = T(a[0]), *cast = NULL;
+    if (args.dtype != TENSOR_DTYPE_DEFAULT && args.dtype != tensor_dtype(in)) {
+        TensorOpArgs ca = TENSOR_OP_ARGS_INIT;
+        ca.dtype = args.dtype;
+        Tensor *cin[1] = {in};
+        cast = ag_op1(TENSOR_OP_TO_DTYPE, cin, 1, &ca);
+        if (!cast) return torch_raise_error(vm);
+        in = cast;
+    }
+    Value r;
+    if (val_is_null(a[1]) || val_is_none(a[1])) {
+        r = op1(vm, whole, in, &args);
+    } else {
+        args.ints = dims;
+        args.n_ints = nd;
+        args.dim = dims[0];
+        args.has_dim = true;
+        r = op1(vm, (TensorOp)(whole + 1), in, &args);
+    }
+    tensor_decref(cast);
+    return r;
 }
 
 /* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
@@ -1129,8 +1151,15 @@ static const MethodDef tensor_methods[] = {
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},
     /* conversions and metadata */
     {"item", m_item, NATIVEF_METHOD}, {"tolist", m_tolist, NATIVEF_METHOD}, {"float", m_float, NATIVEF_METHOD},
-    {"long", m_long, NATIVEF_METHOD}, {"int", m_long, NATIVEF_METHOD}, {"bool", m_boolc, NATIVEF_METHOD},
-    {"double", m_float, NATIVEF_METHOD}, {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
+    {"long", m_long, NATIVEF_METHOD}, {"bool", m_boolc, NATIVEF_METHOD},
+    {"double", m_unsupported_conv, NATIVEF_METHOD, (void *)"float64"},
+    {"int", m_unsupported_conv, NATIVEF_METHOD, (void *)"int32"},
+    {"half", m_unsupported_conv, NATIVEF_METHOD, (void *)"float16"},
+    {"bfloat16", m_unsupported_conv, NATIVEF_METHOD, (void *)"bfloat16"},
+    {"short", m_unsupported_conv, NATIVEF_METHOD, (void *)"int16"},
+    {"char", m_unsupported_conv, NATIVEF_METHOD, (void *)"int8"},
+    {"byte", m_unsupported_conv, NATIVEF_METHOD, (void *)"uint8"},
+    {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
     {"cpu", m_cpu, NATIVEF_METHOD}, {"cuda", m_cuda, NATIVEF_METHOD},
     {"size", m_size, NATIVEF_METHOD}, {"stride", m_stride, NATIVEF_METHOD}, {"dim", m_dim, NATIVEF_METHOD},
     {"ndimension", m_dim, NATIVEF_METHOD}, {"numel", m_numel, NATIVEF_METHOD}, {"nelement", m_numel, NATIVEF_METHOD},

@@ -100,24 +100,60 @@ static void node_obj_finalize(VM *vm, Obj *o) {
 
 /* ---- dtype, device, Size ---------------------------------------------------------------------- */
 
+/* torch.dtype objects.  The tensor library computes in float32, int64 and bool only; the other
+ * dtypes PyTorch names exist as distinct objects (so `x.dtype == torch.float64` and printing a
+ * dtype mean what they mean in PyTorch), but making a tensor of one raises NotImplementedError
+ * rather than silently computing in another dtype. */
+typedef struct DtypeInfo {
+    const char *name;      /* repr without "torch." */
+    int code;              /* TensorDtype, or -1 when the tensor library has no such dtype */
+    bool is_floating, is_complex, is_signed;
+    int itemsize;
+} DtypeInfo;
+
+static const DtypeInfo dtype_infos[] = {
+    {"float32", TENSOR_FLOAT32, true, false, true, 4},
+    {"int64", TENSOR_INT64, false, false, true, 8},
+    {"bool", TENSOR_BOOL, false, false, false, 1},
+    {"float64", -1, true, false, true, 8},
+    {"float16", -1, true, false, true, 2},
+    {"bfloat16", -1, true, false, true, 2},
+    {"int32", -1, false, false, true, 4},
+    {"int16", -1, false, false, true, 2},
+    {"int8", -1, false, false, true, 1},
+    {"uint8", -1, false, false, false, 1},
+    {"complex64", -1, false, true, true, 8},
+    {"complex128", -1, false, true, true, 16},
+};
+enum { N_DTYPE_INFOS = sizeof dtype_infos / sizeof dtype_infos[0] };
+_Static_assert(TENSOR_FLOAT32 == 0 && TENSOR_INT64 == 1 && TENSOR_BOOL == 2 && TENSOR_DTYPE_COUNT == 3,
+               "dtype_infos starts with the tensor library's dtypes in enum order");
+
 typedef struct DtypeObj {
     Obj hdr;
-    TensorDtype dtype;
+    const DtypeInfo *info;
 } DtypeObj;
 
+#define DTYPE_INFO(v) (((DtypeObj *)(v).as.o)->info)
+
 static Value dtype_repr(ARGS) {
-    return vm_intern(vm, tensor_dtype_name(((DtypeObj *)argv[0].as.o)->dtype));
+    StrObj *s = str_printf(vm, "torch.%s", DTYPE_INFO(argv[0])->name);
+    return s ? val_obj(s) : val_null();
 }
-static Value dtype_get_is_floating(VM *vm, Value s, void *c) {
-    return val_bool(tensor_dtype_is_floating(((DtypeObj *)s.as.o)->dtype));
-}
-static Value dtype_get_itemsize(VM *vm, Value s, void *c) {
-    return val_int((int64_t)tensor_dtype_size(((DtypeObj *)s.as.o)->dtype));
-}
+static Value dtype_get_is_floating(VM *vm, Value s, void *c) { return val_bool(DTYPE_INFO(s)->is_floating); }
+static Value dtype_get_is_complex(VM *vm, Value s, void *c) { return val_bool(DTYPE_INFO(s)->is_complex); }
+static Value dtype_get_is_signed(VM *vm, Value s, void *c) { return val_bool(DTYPE_INFO(s)->is_signed); }
+static Value dtype_get_itemsize(VM *vm, Value s, void *c) { return val_int(DTYPE_INFO(s)->itemsize); }
 
 Value torch_dtype_value(VM *vm, TensorDtype d) {
     if (d < 0 || d >= TENSOR_DTYPE_COUNT) return val_none();
     return torch_state(vm)->dtypes[d];
+}
+
+int torch_unsupported_dtype(VM *vm, const char *name) {
+    vm_raise(vm, vm->e_NotImplementedError,
+             "torch.%s tensors are not supported: Ember's tensors are torch.float32, torch.int64 or torch.bool", name);
+    return -1;
 }
 
 int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
@@ -127,11 +163,13 @@ int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
     }
     TorchState *ts = torch_state(vm);
     if (val_is_type(vm, v, ts->t_dtype)) {
-        *out = ((DtypeObj *)v.as.o)->dtype;
+        const DtypeInfo *info = DTYPE_INFO(v);
+        if (info->code < 0) return torch_unsupported_dtype(vm, info->name);
+        *out = (TensorDtype)info->code;
         return 0;
     }
-    /* Python types as dtypes: float -> float32, int -> int64, bool -> bool */
-    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) { *out = TENSOR_FLOAT32; return 0; }
+    /* Python types as dtypes: float -> torch.float64 (as PyTorch), int -> int64, bool -> bool */
+    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) return torch_unsupported_dtype(vm, "float64");
     if (val_is_obj(v) && v.as.o == (Obj *)vm->t_int) { *out = TENSOR_INT64; return 0; }
     if (val_is_obj(v) && v.as.o == (Obj *)vm->t_bool) { *out = TENSOR_BOOL; return 0; }
     vm_raise(vm, vm->e_TypeError, "dtype must be torch.dtype, not %s", vm_type_name(vm, v));
@@ -185,6 +223,39 @@ static Value size_repr(ARGS) {
     sb_adds(&b, "])");
     StrObj *s = sb_finish(vm, &b);
     return s ? val_obj(s) : val_null();
+}
+
+/* Size + tuple and Size[slice] are Sizes, as in PyTorch (tuple + Size stays a tuple). */
+static Value size_add(ARGS) {
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "expected 1 argument");
+    if (!vm_isinstance_type(vm, argv[1], vm->t_tuple)) return vm->not_implemented;
+    TupleObj *a = AS_TUPLE(argv[0]), *b = AS_TUPLE(argv[1]);
+    TupleObj *r = tuple_alloc(vm, torch_state(vm)->t_size, a->len + b->len);
+    if (!r) return val_null();
+    memcpy(r->items, a->items, sizeof(Value) * (size_t)a->len);
+    memcpy(r->items + a->len, b->items, sizeof(Value) * (size_t)b->len);
+    return val_obj(r);
+}
+
+static Value size_getitem(ARGS) {
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "expected 1 argument");
+    TupleObj *t = AS_TUPLE(argv[0]);
+    if (!val_is_type(vm, argv[1], vm->t_slice)) {
+        int64_t i;
+        if (!val_is_intlike(argv[1]) && vm_index(vm, argv[1], &i) < 0) {
+            vm_clear_exc(vm);
+            return vm_raise(vm, vm->e_TypeError, "tuple indices must be integers or slices, not %s",
+                            vm_type_name(vm, argv[1]));
+        }
+        if (seq_index(vm, argv[1], t->len, "tuple", &i) < 0) return val_null();
+        return t->items[i];
+    }
+    int64_t start, stop, step, count;
+    if (slice_indices(vm, (SliceObj *)argv[1].as.o, t->len, &start, &stop, &step, &count) < 0) return val_null();
+    TupleObj *r = tuple_alloc(vm, torch_state(vm)->t_size, count);
+    if (!r) return val_null();
+    for (int64_t k = 0; k < count; k++) r->items[k] = t->items[start + k * step];
+    return val_obj(r);
 }
 
 static Value size_numel(ARGS) {
@@ -748,14 +819,16 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
         {NULL}};
     static const MethodDef dtype_m[] = {{"__repr__", dtype_repr, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef dtype_gs[] = {
-        {"is_floating_point", dtype_get_is_floating, NULL}, {"itemsize", dtype_get_itemsize, NULL}, {NULL}};
+        {"is_floating_point", dtype_get_is_floating, NULL}, {"is_complex", dtype_get_is_complex, NULL},
+        {"is_signed", dtype_get_is_signed, NULL}, {"itemsize", dtype_get_itemsize, NULL}, {NULL}};
     static const MethodDef device_m[] = {
         {"__new__", device_new, NATIVEF_STATIC}, {"__repr__", device_repr, NATIVEF_METHOD},
         {"__str__", device_str, NATIVEF_METHOD}, {"__eq__", device_eq, NATIVEF_METHOD},
         {"__hash__", device_hash, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef device_gs[] = {{"type", device_get_type, NULL}, {"index", device_get_index, NULL}, {NULL}};
     static const MethodDef size_m[] = {
-        {"__repr__", size_repr, NATIVEF_METHOD}, {"numel", size_numel, NATIVEF_METHOD}, {NULL}};
+        {"__repr__", size_repr, NATIVEF_METHOD}, {"numel", size_numel, NATIVEF_METHOD},
+        {"__add__", size_add, NATIVEF_METHOD}, {"__getitem__", size_getitem, NATIVEF_METHOD}, {NULL}};
     if (type_add_getsets(vm, ts->t_tensor, tensor_gs) < 0 || type_add_methods(vm, ts->t_tensor, tensor_m) < 0 ||
         type_add_methods(vm, ts->t_dtype, dtype_m) < 0 || type_add_getsets(vm, ts->t_dtype, dtype_gs) < 0 ||
         type_add_methods(vm, ts->t_device, device_m) < 0 || type_add_getsets(vm, ts->t_device, device_gs) < 0 ||
@@ -764,20 +837,27 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     /* torch.Size(iterable) */
     ts->t_size->alloc = vm->t_tuple->alloc;
 
-    for (int d = 0; d < TENSOR_DTYPE_COUNT; d++) {
+    Value all_dtypes[N_DTYPE_INFOS];
+    for (int d = 0; d < N_DTYPE_INFOS; d++) {
         DtypeObj *o = gc_alloc(vm, ts->t_dtype, sizeof(DtypeObj));
         if (!o) return -1;
-        o->dtype = (TensorDtype)d;
-        ts->dtypes[d] = val_obj(o);
+        o->info = &dtype_infos[d];
+        all_dtypes[d] = val_obj(o);
+        if (d < TENSOR_DTYPE_COUNT) ts->dtypes[d] = val_obj(o);   /* rooted by the state */
+        if (module_set(vm, cmod, dtype_infos[d].name, val_obj(o)) < 0) return -1;   /* rooted by the module */
     }
     DeviceObj *dev = gc_alloc(vm, ts->t_device, sizeof(DeviceObj));
     if (!dev) return -1;
     ts->cpu_device = val_obj(dev);
-    static const struct { const char *name; TensorDtype d; } dtype_names[] = {
-        {"float32", TENSOR_FLOAT32}, {"float", TENSOR_FLOAT32}, {"int64", TENSOR_INT64},
-        {"long", TENSOR_INT64}, {"bool", TENSOR_BOOL}};
-    for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
-        if (module_set(vm, cmod, dtype_names[i].name, ts->dtypes[dtype_names[i].d]) < 0) return -1;
+    /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
+    static const struct { const char *alias, *name; } dtype_aliases[] = {
+        {"float", "float32"}, {"long", "int64"}, {"double", "float64"}, {"half", "float16"}, {"int", "int32"},
+        {"short", "int16"}, {"cfloat", "complex64"}, {"cdouble", "complex128"}};
+    for (size_t i = 0; i < sizeof dtype_aliases / sizeof dtype_aliases[0]; i++)
+        for (int d = 0; d < N_DTYPE_INFOS; d++)
+            if (strcmp(dtype_infos[d].name, dtype_aliases[i].name) == 0 &&
+                module_set(vm, cmod, dtype_aliases[i].alias, all_dtypes[d]) < 0)
+                return -1;
     if (module_set(vm, cmod, "Tensor", val_obj(ts->t_tensor)) < 0 ||
         module_set(vm, cmod, "dtype", val_obj(ts->t_dtype)) < 0 ||
         module_set(vm, cmod, "device", val_obj(ts->t_device)) < 0 ||

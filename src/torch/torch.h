@@ -41,7 +41,7 @@ enum { TORCH_EXT = 0 };
 typedef struct TorchState {
     TypeObj *t_tensor, *t_node, *t_dtype, *t_size, *t_device, *t_handle, *t_function_ctx, *t_finfo;
     TypeObj *t_return_types[2];         /* torch.return_types.max / .min */
-    Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool */
+    Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool (the others: torch._C) */
     Value cpu_device;
     Value function_base;                /* torch.autograd.Function */
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
@@ -72,6 +72,8 @@ int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **
 int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_WUR;
 int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_WUR;
 int torch_dtype_of(VM *vm, Value v, TensorDtype *out) EM_WUR;   /* None -> DEFAULT */
+/* NotImplementedError for a dtype PyTorch has and the tensor library does not ("float64"); -1. */
+int torch_unsupported_dtype(VM *vm, const char *name);
 Value torch_dtype_value(VM *vm, TensorDtype d);
 Value torch_size_new(VM *vm, int ndim, const int64_t *shape);   /* torch.Size */
 int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) EM_WUR;

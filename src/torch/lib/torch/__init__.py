@@ -98,10 +98,6 @@ class _Cuda:
 
 
 cuda = _Cuda()
-float64 = float32   # Ember computes in float32; float64 requests get float32
-double = float32
-int32 = int64
-int = int64
 FloatTensor = Tensor
 LongTensor = Tensor
 strided = "strided"
