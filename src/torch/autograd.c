@@ -215,8 +215,16 @@ typedef struct HandleObj {
 
 static void handle_trace(VM *vm, Obj *o) { gc_mark(vm, ((HandleObj *)o)->dict); }
 
+/* The handle of a hook the engine holds.  torch.utils.hooks installs a factory that makes it a
+ * torch.utils.hooks.RemovableHandle (as PyTorch's are); before that, a bare native handle. */
 static Value handle_new(VM *vm, AgHookHandle id) {
-    HandleObj *h = gc_alloc(vm, torch_state(vm)->t_handle, sizeof(HandleObj));
+    TorchState *ts = torch_state(vm);
+    if (!val_is_null(ts->handle_factory)) {
+        Value r = vm_call1(vm, ts->handle_factory, val_int((int64_t)id));
+        if (val_is_null(r)) ag_hook_remove(id);
+        return r;
+    }
+    HandleObj *h = gc_alloc(vm, ts->t_handle, sizeof(HandleObj));
     if (!h) return val_null();
     h->id = id;
     return val_obj(h);
@@ -232,6 +240,19 @@ static Value handle_exit(ARGS) {
     return val_bool(false);
 }
 static Value handle_get_id(VM *vm, Value s, void *c) { return val_int((int64_t)((HandleObj *)s.as.o)->id); }
+
+static Value f_set_hook_handle_factory(ARGS) {
+    if (native_check_args(vm, "_set_hook_handle_factory", argc, kw, 1, 1) < 0) return val_null();
+    torch_state(vm)->handle_factory = argv[0];
+    return val_none();
+}
+
+static Value f_remove_hook(ARGS) {
+    if (native_check_args(vm, "_remove_hook", argc, kw, 1, 1) < 0) return val_null();
+    if (!val_is_intlike(argv[0])) return vm_raise(vm, vm->e_TypeError, "_remove_hook(id): id must be an int");
+    ag_hook_remove((AgHookHandle)val_as_intlike(argv[0]));
+    return val_none();
+}
 
 /* ---- tensor hooks --------------------------------------------------------------------------------------------- */
 
@@ -279,7 +300,7 @@ static int post_acc_cb(void *ctx, Tensor *leaf) {
     vm_pop_root(vm);
     if (val_is_null(r)) return -1;
     if (!val_is_none(r)) {
-        vm_raise(vm, vm->e_RuntimeError, "post accumulate grad hooks cannot return a value");
+        vm_raise(vm, vm->e_RuntimeError, "Tensor post accumulate grad hooks should return None.");
         return -1;
     }
     return 0;
@@ -985,7 +1006,8 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
-        {"_function_apply", f_function_apply}, {NULL}};
+        {"_function_apply", f_function_apply}, {"_set_hook_handle_factory", f_set_hook_handle_factory},
+        {"_remove_hook", f_remove_hook}, {NULL}};
     if (module_add_functions(vm, cmod, fns) < 0) return -1;
     return module_set(vm, cmod, "_FunctionCtx", val_obj(ts->t_function_ctx)) < 0 ||
                    module_set(vm, cmod, "_Node", val_obj(ts->t_node)) < 0 ||

@@ -770,6 +770,7 @@ static void torch_state_trace(VM *vm, void *p) {
     gc_mark_value(vm, ts->cpu_device);
     gc_mark_value(vm, ts->function_base);
     gc_mark_value(vm, ts->grad_mode_type);
+    gc_mark_value(vm, ts->handle_factory);
 }
 
 static void torch_state_free(VM *vm, void *p) {

@@ -45,6 +45,7 @@ typedef struct TorchState {
     Value cpu_device;
     Value function_base;                /* torch.autograd.Function */
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
+    Value handle_factory;               /* engine hook id -> RemovableHandle (torch.utils.hooks) */
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }

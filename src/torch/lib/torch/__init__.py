@@ -1,5 +1,6 @@
 """torch for Ember scripts: the C tensor library and autograd engine bound to the VM (torch._C),
 plus the Python-level packages (autograd, nn, optim, utils, ...)."""
+_bool = bool   # the builtins that `from torch._C import *` shadows with torch.bool, torch.int, torch.float
 from torch._C import *
 import torch._C as _C
 from torch._C import _set_grad_enabled, is_grad_enabled
@@ -51,7 +52,7 @@ class enable_grad(_GradModeBase):
 class set_grad_enabled(_GradModeBase):
     def __init__(self, mode):
         self._args = (mode,)
-        self.prev = _set_grad_enabled(bool(mode))
+        self.prev = _set_grad_enabled(_bool(mode))
 
     def __enter__(self):
         pass
