@@ -7,11 +7,44 @@ from torch.utils.hooks import RemovableHandle
 Node = _C._Node
 
 
+def _get_grad_fn_or_grad_acc(t):
+    if t.requires_grad and t.grad_fn is None:
+        return t.view_as(t).grad_fn.next_functions[0][0]
+    else:
+        return t.grad_fn
+
+
 class GradientEdge(tuple):
-    """(node, output_nr): where the gradient of a tensor flows in the graph."""
+    """Object representing a given gradient edge within the autograd graph.
+    To get the gradient edge where a given Tensor gradient will be computed,
+    you can do ``edge = autograd.graph.get_gradient_edge(tensor)``.
+    """
+
+    # seed 003 makes it namedtuple("GradientEdge", ("node output_nr")); this is that namedtuple
+    # written out, as the collections module is not part of the torch package's imports
+    __slots__ = ()
+    _fields = ("node", "output_nr")
 
     def __new__(cls, node, output_nr):
         return tuple.__new__(cls, (node, output_nr))
+
+    @classmethod
+    def _make(cls, iterable):
+        node, output_nr = iterable
+        return tuple.__new__(cls, (node, output_nr))
+
+    def _replace(self, **kwds):
+        node = kwds.pop("node", self[0])
+        output_nr = kwds.pop("output_nr", self[1])
+        if kwds:
+            raise ValueError("Got unexpected field names: " + repr(list(kwds)))
+        return GradientEdge(node, output_nr)
+
+    def _asdict(self):
+        return {"node": self[0], "output_nr": self[1]}
+
+    def __getnewargs__(self):
+        return tuple(self)
 
     @property
     def node(self):
@@ -26,10 +59,19 @@ class GradientEdge(tuple):
 
 
 def get_gradient_edge(tensor):
+    """Get the gradient edge for computing the gradient of the given Tensor.
+
+    In particular, it is equivalent to call
+    ``g = autograd.grad(loss, input)`` and ``g = autograd.grad(loss, get_gradient_edge(input))``.
+    """
     if not tensor.requires_grad:
-        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
-    node, nr = _C._gradient_edge(tensor)
-    return GradientEdge(node, nr)
+        raise RuntimeError(
+            "It is not possible to get the gradient edge for a Tensor that does not require gradients"
+        )
+    grad_fn = _get_grad_fn_or_grad_acc(tensor)
+    # Note that output_nr default to 0 which is the right value
+    # for the AccumulateGrad node.
+    return GradientEdge(grad_fn, tensor.output_nr)
 
 
 def increment_version(tensor):
@@ -93,12 +135,6 @@ class _MultiHandle(RemovableHandle):
             handle.remove()
 
 
-def _grad_fn_or_acc(t):
-    if t.requires_grad and t.grad_fn is None:
-        return _C._gradient_edge(t)[0]
-    return t.grad_fn
-
-
 def register_multi_grad_hook(tensors, fn, *, mode="all"):
     """mode "all": fn(grads) once every gradient the current backward will compute for
     `tensors` is known (None for the others); mode "any": fn(grad) on the first one."""
@@ -109,7 +145,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         count = {}
         buffer = {}
         expected = {}
-        grad_fns = [_grad_fn_or_acc(t) for t in tensors]
+        grad_fns = [_get_grad_fn_or_grad_acc(t) for t in tensors]
         n = len(tensors)
 
         def get_inner_hook(idx):
