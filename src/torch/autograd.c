@@ -623,7 +623,9 @@ static Value f_current_graph_task_id(ARGS) { return val_int(ag_current_graph_tas
 static Value f_will_engine_execute_node(ARGS) {
     if (native_check_args(vm, "_will_engine_execute_node", argc, kw, 1, 1) < 0) return val_null();
     AgNode *n = node_of(vm, argv[0]);
-    if (!n) return vm_raise(vm, vm->e_TypeError, "_will_engine_execute_node expects a graph Node");
+    if (!n)
+        return vm_raise(vm, vm->e_RuntimeError, "_will_engine_execute_node expects an grad_fn, but got %s",
+                        vm_type_name(vm, argv[0]));
     bool out;
     if (ag_will_engine_execute_node(n, &out) < 0) return torch_raise_error(vm);
     return val_bool(out);
@@ -643,6 +645,41 @@ static Value f_gradient_edge(ARGS) {
     TupleObj *t = tuple_pack(vm, 2, w, val_int(nr));
     vm_pop_root(vm);
     return t ? val_obj(t) : val_null();
+}
+
+/* _set_mutation_observer(fn or None) -> the previous one: fn(tensor) runs right before any
+ * in-place kernel writes a tensor (the tensor library's mutation observer: below autograd, where
+ * PyTorch's TorchDispatchMode sees ops; allow_mutation_on_saved_tensors clones saved tensors there). */
+static int mutation_observer_cb(void *ctx, Tensor *self) {
+    VM *vm = ctx;
+    Value fn = torch_state(vm)->mutation_observer;
+    if (val_is_null(fn)) return 0;
+    tensor_incref(self);
+    Value t = torch_wrap(vm, self);
+    if (val_is_null(t)) return -1;
+    vm_push_root(vm, t);
+    Value r = vm_call1(vm, fn, t);
+    vm_pop_root(vm);
+    if (val_is_null(r)) {
+        tensor_error_set_external();
+        return -1;
+    }
+    return 0;
+}
+
+static Value f_set_mutation_observer(ARGS) {
+    if (native_check_args(vm, "_set_mutation_observer", argc, kw, 1, 1) < 0) return val_null();
+    TorchState *ts = torch_state(vm);
+    Value prev = val_is_null(ts->mutation_observer) ? val_none() : ts->mutation_observer;
+    if (val_is_none(argv[0])) {
+        ts->mutation_observer = val_null();
+        tensor_set_mutation_observer(NULL, NULL);
+    } else {
+        if (!vm_is_callable(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "mutation observer must be callable");
+        ts->mutation_observer = argv[0];
+        tensor_set_mutation_observer(mutation_observer_cb, vm);
+    }
+    return prev;
 }
 
 static Value f_increment_version(ARGS) {
@@ -1007,7 +1044,7 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
         {"_function_apply", f_function_apply}, {"_set_hook_handle_factory", f_set_hook_handle_factory},
-        {"_remove_hook", f_remove_hook}, {NULL}};
+        {"_remove_hook", f_remove_hook}, {"_set_mutation_observer", f_set_mutation_observer}, {NULL}};
     if (module_add_functions(vm, cmod, fns) < 0) return -1;
     return module_set(vm, cmod, "_FunctionCtx", val_obj(ts->t_function_ctx)) < 0 ||
                    module_set(vm, cmod, "_Node", val_obj(ts->t_node)) < 0 ||

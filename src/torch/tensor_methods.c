@@ -8,6 +8,7 @@
 #include "src/torch/torch.h"
 #include "vm/gc.h"
 #include "vm/native.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
@@ -106,6 +107,21 @@ static Value m_binary_dunder(ARGS) {
     return r;
 }
 
+/* & | ^ (and their reflected and in-place forms) are bitwise in PyTorch; on bool tensors and
+ * bool scalars that is the logical op Ember computes.  Other dtypes would need bitwise kernels
+ * the tensor library does not have: refuse rather than give a logical answer. */
+static bool bitwise_operand_ok(VM *vm, Value v) {
+    if (torch_is_tensor(vm, v)) return tensor_dtype(T(v)) == TENSOR_BOOL;
+    return val_is_bool(v) || !val_is_number(v);
+}
+
+static Value m_bitwise_dunder(ARGS) {
+    if (argc == 2 && torch_is_tensor(vm, argv[0]) && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
+        return vm_raise(vm, vm->e_NotImplementedError,
+                        "bitwise and/or/xor are only supported for bool tensors in Ember (use logical_and/or/xor)");
+    return m_binary_dunder(vm, argc, argv, kw, fn);
+}
+
 /* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
 static Value m_binary_named(ARGS) {
     const BinSpec *s = fn->data;
@@ -198,9 +214,63 @@ static Value m_pos(ARGS) { return argv[0]; }
 static Value m_invert(ARGS) {
     Tensor *t = T(argv[0]);
     if (tensor_dtype(t) != TENSOR_BOOL)
-        return vm_raise(vm, vm->e_TypeError, "~ (bitwise not) is only supported for bool tensors in Ember");
+        return vm_raise(vm, vm->e_NotImplementedError, "~ (bitwise not) is only supported for bool tensors in Ember");
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     return op1(vm, TENSOR_OP_LOGICAL_NOT, t, &a);
+}
+
+/* ---- in-place forms through ag_pointwise_inplace ---------------------------------------------------- */
+
+/* x.sin_(), x.exp_(), ...: fn->data is the out-of-place unary op */
+static Value m_unary_inplace(ARGS) {
+    SELF_CHECK(fn->name);
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    Tensor *in[1] = {T(argv[0])};
+    if (ag_pointwise_inplace((TensorOp)(intptr_t)fn->data, in, 1, NULL) < 0) return torch_raise_error(vm);
+    return argv[0];
+}
+
+/* self OP= other for ops without an in-place entry in the op table (pow_, remainder_,
+ * floor_divide_, logical_and_, ...); fn->data is the out-of-place BinSpec */
+static Value binary_inplace_generic(VM *vm, const BinSpec *s, Value self, Value other) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    Tensor *in[2] = {T(self), NULL}, *owned = NULL;
+    int rc;
+    TensorScalar sc;
+    if (torch_is_tensor(vm, other)) {
+        in[1] = T(other);
+        rc = ag_pointwise_inplace(s->tensor_op, in, 2, &args);
+    } else if (!torch_scalar_of(vm, other, &sc)) {
+        return vm->not_implemented;
+    } else if (s->scalar_op != TENSOR_OP_COUNT) {
+        args.scalar = sc;
+        rc = ag_pointwise_inplace(s->scalar_op, in, 1, &args);
+    } else {
+        owned = tensor_scalar_tensor(sc, TENSOR_DTYPE_DEFAULT);
+        if (!owned) return torch_raise_error(vm);
+        tensor_set_wrapped_number(owned, true);
+        in[1] = owned;
+        rc = ag_pointwise_inplace(s->tensor_op, in, 2, &args);
+    }
+    tensor_decref(owned);
+    return rc < 0 ? torch_raise_error(vm) : self;
+}
+
+static Value m_binary_inplace(ARGS) {
+    const BinSpec *s = fn->data;
+    if (native_check_args(vm, fn->name, argc, kw, 2, 2) < 0) return val_null();
+    if (!torch_is_tensor(vm, argv[0])) return vm->not_implemented;
+    bool dunder = fn->name[0] == '_';
+    if (s->tensor_op == TENSOR_OP_LOGICAL_AND || s->tensor_op == TENSOR_OP_LOGICAL_OR || s->tensor_op == TENSOR_OP_LOGICAL_XOR) {
+        if (dunder && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
+            return vm_raise(vm, vm->e_NotImplementedError,
+                            "bitwise and/or/xor are only supported for bool tensors in Ember (use logical_and/or/xor)");
+    }
+    Value r = binary_inplace_generic(vm, s, argv[0], argv[1]);
+    if (!dunder && val_identical(r, vm->not_implemented))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
+                        vm_type_name(vm, argv[1]));
+    return r;
 }
 
 /* ---- conversions ------------------------------------------------------------------------------------ */
@@ -1068,6 +1138,8 @@ static Value m_new(ARGS) {
 #define UN(name, op) {name, m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
 #define BD(name, spec) {name, m_binary_dunder, NATIVEF_METHOD, (void *)&spec}
 #define BN(name, spec) {name, m_binary_named, NATIVEF_METHOD, (void *)&spec}
+#define BI(name, spec) {name, m_binary_inplace, NATIVEF_METHOD, (void *)&spec}
+#define UI(name, op) {name, m_unary_inplace, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
 
 static const MethodDef tensor_methods[] = {
     /* operators */
@@ -1078,8 +1150,13 @@ static const MethodDef tensor_methods[] = {
     BD("__floordiv__", b_fdiv), BD("__rfloordiv__", rb_fdiv), BD("__mod__", b_rem), BD("__rmod__", rb_rem),
     BD("__pow__", b_pow), BD("__rpow__", rb_pow),
     BD("__eq__", b_eq), BD("__ne__", b_ne), BD("__lt__", b_lt), BD("__le__", b_le), BD("__gt__", b_gt), BD("__ge__", b_ge),
-    BD("__and__", b_land), BD("__or__", b_lor), BD("__xor__", b_lxor),
-    BD("__rand__", rb_land), BD("__ror__", rb_lor), BD("__rxor__", rb_lxor),
+    {"__and__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_land}, {"__or__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_lor},
+    {"__xor__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_lxor}, {"__rand__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_land},
+    {"__ror__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_lor}, {"__rxor__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_lxor},
+    BI("__ipow__", b_pow), BI("__imod__", b_rem), BI("__ifloordiv__", b_fdiv),
+    BI("__iand__", b_land), BI("__ior__", b_lor), BI("__ixor__", b_lxor),
+    BI("pow_", b_pow), BI("remainder_", b_rem), BI("floor_divide_", b_fdiv),
+    BI("logical_and_", b_land), BI("logical_or_", b_lor), BI("logical_xor_", b_lxor),
     {"__matmul__", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
     {"__rmatmul__", m_rmatmul, NATIVEF_METHOD},
     {"__neg__", m_neg, NATIVEF_METHOD}, {"__pos__", m_pos, NATIVEF_METHOD},
@@ -1106,6 +1183,10 @@ static const MethodDef tensor_methods[] = {
     UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU), UN("silu", SILU),
     UN("erf", ERF), UN("sin", SIN), UN("cos", COS), UN("sign", SIGN), UN("reciprocal", RECIPROCAL),
     UN("floor", FLOOR), UN("ceil", CEIL), UN("round", ROUND), UN("logical_not", LOGICAL_NOT),
+    UI("neg_", NEG), UI("negative_", NEG), UI("abs_", ABS), UI("exp_", EXP), UI("log_", LOG), UI("sqrt_", SQRT),
+    UI("rsqrt_", RSQRT), UI("tanh_", TANH), UI("sigmoid_", SIGMOID), UI("erf_", ERF), UI("sin_", SIN),
+    UI("cos_", COS), UI("sign_", SIGN), UI("reciprocal_", RECIPROCAL), UI("floor_", FLOOR), UI("ceil_", CEIL),
+    UI("round_", ROUND), UI("logical_not_", LOGICAL_NOT),
     {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD},
     {"clamp", m_clamp, NATIVEF_METHOD}, {"clip", m_clamp, NATIVEF_METHOD},
     {"clamp_", m_clamp, NATIVEF_METHOD, (void *)1}, {"clamp_min", m_clamp_min, NATIVEF_METHOD},

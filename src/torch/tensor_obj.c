@@ -176,6 +176,13 @@ int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
     return -1;
 }
 
+/* torch.layout: only torch.strided (Ember's tensors are dense). */
+typedef struct LayoutObj {
+    Obj hdr;
+} LayoutObj;
+
+static Value layout_repr(ARGS) { return vm_intern(vm, "torch.strided"); }
+
 typedef struct DeviceObj {
     Obj hdr;
 } DeviceObj;
@@ -579,6 +586,7 @@ static Value get_shape(VM *vm, Value s, void *c) {
 }
 static Value get_dtype(VM *vm, Value s, void *c) { return torch_dtype_value(vm, tensor_dtype(T(s))); }
 static Value get_device(VM *vm, Value s, void *c) { return torch_state(vm)->cpu_device; }
+static Value get_layout(VM *vm, Value s, void *c) { return torch_state(vm)->strided; }
 static Value get_ndim(VM *vm, Value s, void *c) { return val_int(tensor_ndim(T(s))); }
 static Value get_requires_grad(VM *vm, Value s, void *c) { return val_bool(ag_requires_grad(T(s))); }
 static int set_requires_grad(VM *vm, Value s, Value v, void *c) {
@@ -768,12 +776,15 @@ static void torch_state_trace(VM *vm, void *p) {
     gc_mark(vm, ts->t_return_types[1]);
     for (int i = 0; i < TENSOR_DTYPE_COUNT; i++) gc_mark_value(vm, ts->dtypes[i]);
     gc_mark_value(vm, ts->cpu_device);
+    gc_mark_value(vm, ts->strided);
     gc_mark_value(vm, ts->function_base);
     gc_mark_value(vm, ts->grad_mode_type);
     gc_mark_value(vm, ts->handle_factory);
+    gc_mark_value(vm, ts->mutation_observer);
 }
 
 static void torch_state_free(VM *vm, void *p) {
+    if (!val_is_null(((TorchState *)p)->mutation_observer)) tensor_set_mutation_observer(NULL, NULL);
     if (observed_vm == vm) {
         tensor_set_storage_observer(NULL, NULL);
         observed_vm = NULL;
@@ -807,7 +818,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     ts->t_node->module = vm_intern(vm, "torch.autograd.graph");
 
     static const GetSetDef tensor_gs[] = {
-        {"shape", get_shape, NULL}, {"dtype", get_dtype, NULL}, {"device", get_device, NULL},
+        {"shape", get_shape, NULL}, {"dtype", get_dtype, NULL}, {"device", get_device, NULL}, {"layout", get_layout, NULL},
         {"ndim", get_ndim, NULL}, {"requires_grad", get_requires_grad, set_requires_grad},
         {"grad", get_grad, set_grad}, {"grad_fn", get_grad_fn, NULL}, {"is_leaf", get_is_leaf, NULL},
         {"data", get_data, set_data}, {"T", get_T, NULL}, {"mT", get_T, NULL}, {"_version", get_version, NULL},
@@ -850,6 +861,16 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     DeviceObj *dev = gc_alloc(vm, ts->t_device, sizeof(DeviceObj));
     if (!dev) return -1;
     ts->cpu_device = val_obj(dev);
+    TypeObj *t_layout = type_new_builtin(vm, "layout", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(LayoutObj), 0, NULL,
+                                         NULL, TYPEF_ABSTRACT_NEW);
+    static const MethodDef layout_m[] = {{"__repr__", layout_repr, NATIVEF_METHOD}, {NULL}};
+    if (!t_layout || module_set(vm, cmod, "layout", val_obj(t_layout)) < 0 || type_add_methods(vm, t_layout, layout_m) < 0)
+        return -1;
+    t_layout->module = torch_name;
+    LayoutObj *strided = gc_alloc(vm, t_layout, sizeof(LayoutObj));
+    if (!strided) return -1;
+    ts->strided = val_obj(strided);
+    if (module_set(vm, cmod, "strided", ts->strided) < 0) return -1;
     /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
     static const struct { const char *alias, *name; } dtype_aliases[] = {
         {"float", "float32"}, {"long", "int64"}, {"double", "float64"}, {"half", "float16"}, {"int", "int32"},

@@ -43,9 +43,11 @@ typedef struct TorchState {
     TypeObj *t_return_types[2];         /* torch.return_types.max / .min */
     Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool (the others: torch._C) */
     Value cpu_device;
+    Value strided;                      /* torch.strided, the one torch.layout */
     Value function_base;                /* torch.autograd.Function */
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
     Value handle_factory;               /* engine hook id -> RemovableHandle (torch.utils.hooks) */
+    Value mutation_observer;            /* fn(tensor) before in-place kernels, or null */
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }

@@ -101,7 +101,6 @@ class _Cuda:
 cuda = _Cuda()
 FloatTensor = Tensor
 LongTensor = Tensor
-strided = "strided"
 
 import torch.autograd
 import torch.utils
