@@ -90,7 +90,7 @@ static Value do_backward(VM *vm, Value tensors, Value grads, Value retain, Value
     if (!val_is_null(grads) && !val_is_none(grads)) {
         if (tensors_of(vm, grads, "grad_tensors", gs, 64, &ng, &h2) < 0) goto fail1;
         if (ng != n) {
-            vm_raise(vm, vm->e_RuntimeError, "grad_tensors should have the same length as tensors (%d vs %d)", ng, n);
+            vm_raise(vm, vm->e_RuntimeError, "got %d tensors and %d gradients", n, ng);
             goto fail1;
         }
     }

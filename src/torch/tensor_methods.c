@@ -867,7 +867,7 @@ static Value m_narrow(ARGS) {
     if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0 || torch_int_arg(vm, argv[2], "start", &args.start) < 0 ||
         torch_int_arg(vm, argv[3], "length", &len) < 0)
         return val_null();
-    args.end = args.start + len;
+    args.step = len;   /* NARROW: dim, start, step=length */
     return op1(vm, TENSOR_OP_NARROW, T(argv[0]), &args);
 }
 
@@ -1133,6 +1133,153 @@ static Value m_new(ARGS) {
     return torch_result(vm, tensor_zeros(dt, nd, shape));
 }
 
+/* ---- the remaining ops of the table: addmm, as_strided, bernoulli, index_add, index_put, masked_scatter -- */
+
+static Value m_addmm(ARGS) {
+    SELF_CHECK("addmm");
+    static const char *const names[] = {"input", "mat1", "mat2", "beta", "alpha"};
+    Value a[5];
+    if (parse(vm, "addmm", argc, argv, kw, 3, 3, names, 5, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[1]) || !torch_is_tensor(vm, a[2]))
+        return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'mat1' and 'mat2' must be Tensor");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[3]) && !torch_scalar_of(vm, a[3], &args.beta))
+        return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'beta' must be Number, not %s", vm_type_name(vm, a[3]));
+    if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
+        return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
+    Tensor *in[3] = {T(a[0]), T(a[1]), T(a[2])};
+    return torch_result(vm, ag_op1(TENSOR_OP_ADDMM, in, 3, &args));
+}
+
+static Value m_as_strided(ARGS) {
+    SELF_CHECK("as_strided");
+    static const char *const names[] = {"input", "size", "stride", "storage_offset"};
+    Value a[4];
+    if (parse(vm, "as_strided", argc, argv, kw, 4, 3, names, 4, a) < 0) return val_null();
+    int64_t size[TENSOR_MAX_DIMS], stride[TENSOR_MAX_DIMS];
+    int ns, nst;
+    if (torch_shape_value(vm, a[1], size, &ns, "as_strided") < 0 || torch_shape_value(vm, a[2], stride, &nst, "as_strided") < 0)
+        return val_null();
+    if (ns != nst)
+        return vm_raise(vm, vm->e_RuntimeError, "mismatch in length of strides and shape");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = size;
+    args.n_ints = ns;
+    args.ints2 = stride;
+    args.n_ints2 = nst;
+    args.start = tensor_storage_offset(T(a[0]));
+    if (!val_is_null(a[3]) && !val_is_none(a[3]) && torch_int_arg(vm, a[3], "storage_offset", &args.start) < 0)
+        return val_null();
+    return op1(vm, TENSOR_OP_AS_STRIDED, T(a[0]), &args);
+}
+
+static Value m_bernoulli(ARGS) {
+    SELF_CHECK("bernoulli");
+    static const char *const names[] = {"input", "generator"};
+    Value a[2];
+    if (parse(vm, "bernoulli", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
+    if (!val_is_null(a[1]) && !val_is_none(a[1]))
+        return vm_raise(vm, vm->e_NotImplementedError, "bernoulli(generator=) is not supported: Ember has one generator");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return op1(vm, TENSOR_OP_BERNOULLI, T(a[0]), &args);
+}
+
+static Value m_index_add(ARGS) {
+    SELF_CHECK("index_add");
+    static const char *const names[] = {"input", "dim", "index", "source", "alpha"};
+    Value a[5];
+    if (parse(vm, "index_add", argc, argv, kw, 4, 4, names, 5, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[2]) || !torch_is_tensor(vm, a[3]))
+        return vm_raise(vm, vm->e_TypeError, "index_add(): argument 'index' and 'source' must be Tensor");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
+        return vm_raise(vm, vm->e_TypeError, "index_add(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
+    Tensor *in[3] = {T(a[0]), T(a[2]), T(a[3])};
+    return torch_result(vm, ag_op1(TENSOR_OP_INDEX_ADD, in, 3, &args));
+}
+
+/* index_put(indices, values, accumulate=False) / index_put_: indices a tuple of index tensors
+ * (leading Nones skip dims, as full slices) */
+static Value m_index_put(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "indices", "values", "accumulate"};
+    Value a[4];
+    if (parse(vm, fn->name, argc, argv, kw, 4, 3, names, 4, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[2]))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'values' must be Tensor, not %s", fn->name, vm_type_name(vm, a[2]));
+    Value holder = val_null();
+    int64_t n;
+    Value *items = vm_sequence_items(vm, a[1], &n, &holder);
+    if (!items) {
+        vm_clear_exc(vm);
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'indices' must be tuple of Tensors, not %s", fn->name,
+                        vm_type_name(vm, a[1]));
+    }
+    Tensor *self = T(a[0]), *values = T(a[2]);
+    if (tensor_dtype(self) != tensor_dtype(values)) {
+        static const char *const cn[] = {"Float", "Long", "Bool"};
+        return vm_raise(vm, vm->e_RuntimeError,
+                        "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+                        cn[tensor_dtype(self)], cn[tensor_dtype(values)]);
+    }
+    Tensor *in[2 + TENSOR_MAX_DIMS];
+    int64_t lead = 0, k = 0;
+    while (lead < n && val_is_none(items[lead])) lead++;
+    if (n - lead > TENSOR_MAX_DIMS) return vm_raise(vm, vm->e_IndexError, "too many indices for tensor of dimension %d", tensor_ndim(self));
+    for (int64_t i = lead; i < n; i++) {
+        if (!torch_is_tensor(vm, items[i]))
+            return vm_raise(vm, vm->e_NotImplementedError, "%s(): indices after the first Tensor must be Tensors in Ember", fn->name);
+        in[2 + k++] = T(items[i]);
+    }
+    if (k == 0) return vm_raise(vm, vm->e_RuntimeError, "%s(): expected at least one index tensor", fn->name);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = lead;
+    if (!val_is_null(a[3]) && torch_bool_arg(vm, a[3], &args.accumulate) < 0) return val_null();
+    in[0] = self;
+    in[1] = values;
+    vm_push_root(vm, holder);
+    Value r;
+    if (fn->data) {
+        Tensor *out = NULL;
+        if (ag_op_run(TENSOR_OP_INDEX_PUT_, in, (int)(2 + k), &args, &out, 1) < 0) r = torch_raise_error(vm);
+        else {
+            tensor_decref(out);
+            r = a[0];
+        }
+    } else {
+        r = torch_result(vm, ag_op1(TENSOR_OP_INDEX_PUT, in, (int)(2 + k), &args));
+    }
+    vm_pop_root(vm);
+    return r;
+}
+
+static Value m_masked_scatter(ARGS) {
+    SELF_CHECK("masked_scatter");
+    if (native_check_args(vm, "masked_scatter", argc, kw, 3, 3) < 0) return val_null();
+    if (!torch_is_tensor(vm, argv[1]) || !torch_is_tensor(vm, argv[2]))
+        return vm_raise(vm, vm->e_TypeError, "masked_scatter(): argument 'mask' and 'source' must be Tensor");
+    Tensor *in[3] = {T(argv[0]), T(argv[1]), T(argv[2])};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return torch_result(vm, ag_op1(TENSOR_OP_MASKED_SCATTER, in, 3, &args));
+}
+
+/* torch.rsub(input, other, alpha=1) = other - alpha * input */
+static Value m_rsub(ARGS) {
+    SELF_CHECK("rsub");
+    static const char *const names[] = {"input", "other", "alpha"};
+    Value a[3];
+    if (parse(vm, "rsub", argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[2]) && !torch_scalar_of(vm, a[2], &args.alpha))
+        return vm_raise(vm, vm->e_TypeError, "rsub(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[2]));
+    if (torch_scalar_of(vm, a[1], &args.scalar)) return op1(vm, TENSOR_OP_RSUB_SCALAR, T(a[0]), &args);
+    if (!torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "rsub(): argument 'other' must be Tensor, not %s", vm_type_name(vm, a[1]));
+    Tensor *in[2] = {T(a[1]), T(a[0])};
+    return torch_result(vm, ag_op1(TENSOR_OP_SUB, in, 2, &args));
+}
+
 /* ---- the table ------------------------------------------------------------------------------------------ */
 
 #define UN(name, op) {name, m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
@@ -1180,14 +1327,13 @@ static const MethodDef tensor_methods[] = {
     {"dot", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_DOT},
     /* unary */
     UN("neg", NEG), UN("negative", NEG), UN("abs", ABS), UN("exp", EXP), UN("log", LOG), UN("sqrt", SQRT),
-    UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU), UN("silu", SILU),
+    UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU),
     UN("erf", ERF), UN("sin", SIN), UN("cos", COS), UN("sign", SIGN), UN("reciprocal", RECIPROCAL),
     UN("floor", FLOOR), UN("ceil", CEIL), UN("round", ROUND), UN("logical_not", LOGICAL_NOT),
     UI("neg_", NEG), UI("negative_", NEG), UI("abs_", ABS), UI("exp_", EXP), UI("log_", LOG), UI("sqrt_", SQRT),
     UI("rsqrt_", RSQRT), UI("tanh_", TANH), UI("sigmoid_", SIGMOID), UI("erf_", ERF), UI("sin_", SIN),
     UI("cos_", COS), UI("sign_", SIGN), UI("reciprocal_", RECIPROCAL), UI("floor_", FLOOR), UI("ceil_", CEIL),
     UI("round_", ROUND), UI("logical_not_", LOGICAL_NOT),
-    {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD},
     {"clamp", m_clamp, NATIVEF_METHOD}, {"clip", m_clamp, NATIVEF_METHOD},
     {"clamp_", m_clamp, NATIVEF_METHOD, (void *)1}, {"clamp_min", m_clamp_min, NATIVEF_METHOD},
     {"where", m_where, NATIVEF_METHOD},
@@ -1227,6 +1373,11 @@ static const MethodDef tensor_methods[] = {
     {"chunk", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_CHUNK},
     {"unbind", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_UNBIND},
     {"contiguous", m_contiguous, NATIVEF_METHOD}, {"repeat", m_repeat, NATIVEF_METHOD},
+    {"split_with_sizes", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SPLIT},
+    {"addmm", m_addmm, NATIVEF_METHOD}, {"as_strided", m_as_strided, NATIVEF_METHOD},
+    {"bernoulli", m_bernoulli, NATIVEF_METHOD}, {"index_add", m_index_add, NATIVEF_METHOD},
+    {"index_put", m_index_put, NATIVEF_METHOD, NULL}, {"index_put_", m_index_put, NATIVEF_METHOD, (void *)1},
+    {"masked_scatter", m_masked_scatter, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},
@@ -1256,7 +1407,20 @@ static const MethodDef tensor_methods[] = {
     {"equal", m_equal, NATIVEF_METHOD}, {"allclose", m_allclose, NATIVEF_METHOD},
     {NULL}};
 
+/* Natives that are torch.* or torch.nn.functional functions but not Tensor methods in PyTorch
+ * (x.gelu() would run on Ember and fail under PyTorch). */
+static const MethodDef function_only[] = {
+    {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD}, UN("silu", SILU),
+    {"rsub", m_rsub, NATIVEF_METHOD}, {NULL}};
+
 int torch_tensor_methods_init(VM *vm, TypeObj *t) { return type_add_methods(vm, t, tensor_methods); }
 
-/* The natives that double as torch.* functions (same semantics with the tensor first). */
-const MethodDef *torch_tensor_method_table(void) { return tensor_methods; }
+/* The native named `name` among the Tensor methods and the function-only natives, or NULL. */
+const MethodDef *torch_find_native(const char *name) {
+    for (const MethodDef *d = tensor_methods; d->name; d++)
+        if (strcmp(d->name, name) == 0) return d;
+    for (const MethodDef *d = function_only; d->name; d++)
+        if (strcmp(d->name, name) == 0) return d;
+    return NULL;
+}
+

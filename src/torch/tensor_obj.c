@@ -384,110 +384,127 @@ int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, c
     return 0;
 }
 
-/* torch.tensor(data): infer the shape from nested sequences, the dtype from the leaves (bool <
- * int < float), then fill. */
+/* torch.tensor(data), in ATen's passes (torch/csrc/utils/tensor_new.cpp) so that bad data fails
+ * with the same exception: the sizes come from the chain of first elements (compute_sizes),
+ * the dtype from every leaf (infer_scalar_type: bool < int < float), then the values are stored
+ * with each level checked against the sizes (recursive_store). */
 typedef struct DataScan {
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS];
-    int kind;   /* 0 bool, 1 int, 2 float */
-    bool seen_leaf;
+    int kind;   /* -1 none yet, 0 bool, 1 int, 2 float */
 } DataScan;
 
-static int scan_data(VM *vm, Value v, int depth, DataScan *s) {
+/* a sequence in PySequence_Check's sense for this purpose: list, tuple (incl. torch.Size) */
+static bool data_is_seq(VM *vm, Value v) {
+    return vm_isinstance_type(vm, v, vm->t_list) || vm_isinstance_type(vm, v, vm->t_tuple);
+}
+
+static int compute_sizes(VM *vm, Value v, DataScan *s) {
+    while (!torch_is_tensor(vm, v)) {
+        if (val_is_str(vm, v)) {
+            /* a str is a sequence of one-character strs: the walk never ends */
+            vm_raise(vm, vm->e_ValueError, "too many dimensions 'str'");
+            return -1;
+        }
+        if (!data_is_seq(vm, v)) break;
+        int64_t n;
+        Value holder = val_null();
+        Value *items = vm_sequence_items(vm, v, &n, &holder);
+        if (!items) return -1;
+        if (s->ndim >= TENSOR_MAX_DIMS) {
+            vm_raise(vm, vm->e_ValueError, "too many dimensions '%s'", vm_type_name(vm, v));
+            return -1;
+        }
+        s->shape[s->ndim++] = n;
+        if (n == 0) break;
+        v = items[0];
+    }
+    if (torch_is_tensor(vm, v)) {
+        /* a tensor leaf contributes its own dims (only 0-dim ones can be stored below) */
+        Tensor *t = torch_tensor_of(v);
+        for (int i = 0; i < tensor_ndim(t) && s->ndim < TENSOR_MAX_DIMS; i++) s->shape[s->ndim++] = tensor_shape(t)[i];
+    }
+    return 0;
+}
+
+static int infer_kind(VM *vm, Value v, DataScan *s) {
+    int k;
+    if (torch_is_tensor(vm, v)) {
+        TensorDtype d = tensor_dtype(torch_tensor_of(v));
+        k = d == TENSOR_BOOL ? 0 : d == TENSOR_INT64 ? 1 : 2;
+    } else if (val_is_number(v)) {
+        k = v.tag == VAL_BOOL ? 0 : v.tag == VAL_INT ? 1 : 2;
+    } else if (val_is_str(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
+        return -1;
+    } else if (data_is_seq(vm, v)) {
+        int64_t n;
+        Value holder = val_null();
+        Value *items = vm_sequence_items(vm, v, &n, &holder);
+        if (!items) return -1;
+        if (n == 0 && s->kind < 2) s->kind = 2;   /* torch.tensor([]) is float */
+        vm_push_root(vm, holder);
+        for (int64_t i = 0; i < n; i++)
+            if (infer_kind(vm, items[i], s) < 0) {
+                vm_pop_root(vm);
+                return -1;
+            }
+        vm_pop_root(vm);
+        return 0;
+    } else {
+        vm_raise(vm, vm->e_RuntimeError, "Could not infer dtype of %s", vm_type_name(vm, v));
+        return -1;
+    }
+    if (k > s->kind) s->kind = k;
+    return 0;
+}
+
+static int store_leaf(VM *vm, Value v, TensorDtype dt, char **out) {
+    TensorScalar sc;
     if (torch_is_tensor(vm, v)) {
         Tensor *t = torch_tensor_of(v);
-        if (tensor_ndim(t) != 0) {
+        if (tensor_numel(t) != 1) {
             vm_raise(vm, vm->e_ValueError, "only one element tensors can be converted to Python scalars");
             return -1;
         }
-        v = val_null();
-        TensorScalar sc;
         if (tensor_item(t, &sc) < 0) {
             torch_raise_error(vm);
             return -1;
         }
-        int k = sc.kind == TENSOR_BOOL ? 0 : sc.kind == TENSOR_INT64 ? 1 : 2;
-        if (k > s->kind) s->kind = k;
-        goto leaf;
+    } else if (!torch_scalar_of(vm, v, &sc)) {
+        if (dt == TENSOR_FLOAT32)
+            vm_raise(vm, vm->e_TypeError, "must be real number, not %s", vm_type_name(vm, v));
+        else if (val_is_str(vm, v))
+            vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
+        else
+            vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, v));
+        return -1;
     }
-    if (val_is_number(v)) {
-        int k = v.tag == VAL_BOOL ? 0 : v.tag == VAL_INT ? 1 : 2;
-        if (k > s->kind) s->kind = k;
-        goto leaf;
-    }
-    {
-        int64_t n;
-        Value holder = val_null();
-        if (!val_is_type(vm, v, vm->t_list) && !val_is_obj(v)) goto bad;
-        if (val_is_str(vm, v)) goto bad;
-        Value *items = vm_sequence_items(vm, v, &n, &holder);
-        if (!items) {
-            vm_clear_exc(vm);
-            goto bad;
-        }
-        if (depth >= TENSOR_MAX_DIMS) {
-            vm_raise(vm, vm->e_ValueError, "too many dimensions");
-            return -1;
-        }
-        if (s->seen_leaf && depth >= s->ndim) goto mismatch;
-        if (depth < s->ndim) {
-            if (s->shape[depth] != n) goto mismatch;
-        } else {
-            s->shape[depth] = n;
-            s->ndim = depth + 1;
-        }
-        vm_push_root(vm, holder);
-        for (int64_t i = 0; i < n; i++) {
-            if (scan_data(vm, items[i], depth + 1, s) < 0) {
-                vm_pop_root(vm);
-                return -1;
-            }
-        }
-        vm_pop_root(vm);
-        if (n == 0 && !s->seen_leaf) s->kind = s->kind < 2 ? 2 : s->kind;   /* torch.tensor([]) is float */
-        return 0;
-    }
-leaf:
-    if (!s->seen_leaf) {
-        s->seen_leaf = true;
-        if (depth != s->ndim) goto mismatch;
-    } else if (depth != s->ndim) {
-        goto mismatch;
-    }
+    if (dt == TENSOR_FLOAT32) *(float *)*out = (float)sc.f;
+    else if (dt == TENSOR_INT64) *(int64_t *)*out = sc.kind == TENSOR_FLOAT32 ? (int64_t)sc.f : sc.i;
+    else *(uint8_t *)*out = sc.f != 0;
+    *out += tensor_dtype_size(dt);
     return 0;
-mismatch:
-    vm_raise(vm, vm->e_ValueError, "expected sequence of length %lld at dim %d (got %s)",
-             depth < s->ndim ? (long long)s->shape[depth] : 0LL, depth, "a different length");
-    return -1;
-bad:
-    vm_raise(vm, vm->e_TypeError, "new(): invalid data type '%s'", vm_type_name(vm, v));
-    return -1;
 }
 
-static int fill_data(VM *vm, Value v, TensorDtype dt, char **out) {
-    if (torch_is_tensor(vm, v)) {
-        TensorScalar sc;
-        if (tensor_item(torch_tensor_of(v), &sc) < 0) return -1;
-        if (dt == TENSOR_FLOAT32) *(float *)*out = (float)sc.f;
-        else if (dt == TENSOR_INT64) *(int64_t *)*out = sc.kind == TENSOR_FLOAT32 ? (int64_t)sc.f : sc.i;
-        else *(uint8_t *)*out = sc.f != 0;
-        *out += tensor_dtype_size(dt);
-        return 0;
-    }
-    if (val_is_number(v)) {
-        if (dt == TENSOR_FLOAT32) *(float *)*out = (float)val_as_double(v);
-        else if (dt == TENSOR_INT64) *(int64_t *)*out = v.tag == VAL_FLOAT ? (int64_t)v.as.f : val_as_intlike(v);
-        else *(uint8_t *)*out = val_as_double(v) != 0;
-        *out += tensor_dtype_size(dt);
-        return 0;
+static int store_data(VM *vm, Value v, const DataScan *s, int dim, TensorDtype dt, char **out) {
+    if (dim == s->ndim || torch_is_tensor(vm, v)) return store_leaf(vm, v, dt, out);
+    if (!data_is_seq(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "not a sequence");
+        return -1;
     }
     int64_t n;
     Value holder = val_null();
     Value *items = vm_sequence_items(vm, v, &n, &holder);
     if (!items) return -1;
+    if (n != s->shape[dim]) {
+        vm_raise(vm, vm->e_ValueError, "expected sequence of length %lld at dim %d (got %lld)", (long long)s->shape[dim], dim,
+                 (long long)n);
+        return -1;
+    }
     vm_push_root(vm, holder);
     for (int64_t i = 0; i < n; i++)
-        if (fill_data(vm, items[i], dt, out) < 0) {
+        if (store_data(vm, items[i], s, dim + 1, dt, out) < 0) {
             vm_pop_root(vm);
             return -1;
         }
@@ -507,8 +524,13 @@ Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype) {
         if (!c) torch_raise_error(vm);
         return c;
     }
-    DataScan s = {0};
-    if (scan_data(vm, data, 0, &s) < 0) return NULL;
+    if (val_is_str(vm, data)) {
+        vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
+        return NULL;
+    }
+    DataScan s = {.ndim = 0, .kind = -1};
+    if (compute_sizes(vm, data, &s) < 0) return NULL;
+    if (dtype == TENSOR_DTYPE_DEFAULT && infer_kind(vm, data, &s) < 0) return NULL;
     TensorDtype dt = dtype != TENSOR_DTYPE_DEFAULT ? dtype
                      : s.kind == 2 ? TENSOR_FLOAT32 : s.kind == 1 ? TENSOR_INT64 : TENSOR_BOOL;
     int64_t numel = 1;
@@ -516,9 +538,8 @@ Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype) {
     size_t bytes = (size_t)numel * tensor_dtype_size(dt);
     char *buf = malloc(bytes ? bytes : 1);
     char *p = buf;
-    if (fill_data(vm, data, dt, &p) < 0) {
+    if (store_data(vm, data, &s, 0, dt, &p) < 0) {
         free(buf);
-        if (val_is_null(vm->exc)) torch_raise_error(vm);
         return NULL;
     }
     Tensor *t = tensor_from_data(dt, s.ndim, s.shape, buf);

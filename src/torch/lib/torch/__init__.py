@@ -76,16 +76,24 @@ class inference_mode(_GradModeBase):
         return False
 
 
+def dropout(input, p, train):
+    return _C._nn.dropout(input, p, train)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
+    return _C._nn.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    return _C._nn.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+
+
 def is_inference_mode_enabled():
     return False
 
 
 def is_floating_point(input):
     return input.is_floating_point()
-
-
-def cuda_is_available():
-    return False
 
 
 class _Cuda:
