@@ -6,6 +6,7 @@
  * A custom Function's ctx is the script object of its node: the node owns the ctx (through its
  * backward callback's root), the ctx points back at the node weakly, as PyTorch's PyNode and
  * THPFunction do — so ctx attributes live exactly as long as the graph. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,6 +255,73 @@ static Value f_remove_hook(ARGS) {
     return val_none();
 }
 
+/* ---- checking what hooks return (torch/csrc/autograd/python_hook.cpp) ------------------------------------------ */
+
+/* hook.__name__, or "<unknown>" */
+static const char *hook_name(VM *vm, Value hook, char *buf, size_t cap) {
+    snprintf(buf, cap, "<unknown>");
+    Value n = vm_getattr_c(vm, hook, "__name__");
+    if (val_is_null(n)) vm_clear_exc(vm);
+    else if (val_is_str(vm, n)) snprintf(buf, cap, "%s", AS_STR(n)->data);
+    return buf;
+}
+
+/* One value a hook returned in place of `original` (NULL: an undefined gradient).  Sets *out
+ * (borrowed, NULL for None); -1 with PyTorch's exception otherwise. */
+static int check_single_result(VM *vm, Tensor *original, Value result, Value hook, Tensor **out) {
+    *out = NULL;
+    if (val_is_none(result)) return 0;
+    if (!original) {
+        vm_raise(vm, vm->e_RuntimeError, "can't replace a None gradient with a non-None value");
+        return -1;
+    }
+    if (!torch_is_tensor(vm, result)) {
+        vm_raise(vm, vm->e_TypeError, "expected Variable, but hook returned '%s'", vm_type_name(vm, result));
+        return -1;
+    }
+    Tensor *r = T(result);
+    char name[128];
+    if (tensor_dtype(r) != tensor_dtype(original)) {
+        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has changed the type of value (was %s got %s)",
+                 hook_name(vm, hook, name, sizeof name), tensor_type_string(original), tensor_type_string(r));
+        return -1;
+    }
+    if (tensor_ndim(r) != tensor_ndim(original) ||
+        memcmp(tensor_shape(r), tensor_shape(original), sizeof(int64_t) * (size_t)tensor_ndim(r)) != 0) {
+        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has changed the size of value", hook_name(vm, hook, name, sizeof name));
+        return -1;
+    }
+    *out = r;
+    return 0;
+}
+
+/* A node hook's tuple result in place of the n gradients `prev`: replaces them (new references). */
+static int apply_tuple_result(VM *vm, Value result, Value hook, int n, Tensor **prev) {
+    if (!val_is_type(vm, result, vm->t_tuple)) {
+        vm_raise(vm, vm->e_TypeError, "expected tuple, but hook returned '%s'", vm_type_name(vm, result));
+        return -1;
+    }
+    TupleObj *t = AS_TUPLE(result);
+    if (t->len != n) {
+        char name[128];
+        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has returned an incorrect number of values (got %lld, but expected %d)",
+                 hook_name(vm, hook, name, sizeof name), (long long)t->len, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        Tensor *r;
+        if (check_single_result(vm, prev[i], t->items[i], hook, &r) < 0) return -1;
+    }
+    /* the returned tuple replaces all of them: a None entry makes that gradient undefined */
+    for (int i = 0; i < n; i++) {
+        Tensor *r = val_is_none(t->items[i]) ? NULL : T(t->items[i]);
+        if (r) tensor_incref(r);
+        tensor_decref(prev[i]);
+        prev[i] = r;
+    }
+    return 0;
+}
+
 /* ---- tensor hooks --------------------------------------------------------------------------------------------- */
 
 static int tensor_hook_cb(void *ctx, Tensor *grad, Tensor **replace) {
@@ -267,14 +335,12 @@ static int tensor_hook_cb(void *ctx, Tensor *grad, Tensor **replace) {
     Value r = vm_call1(vm, b->fn->v, g);
     vm_pop_root(vm);
     if (val_is_null(r)) return -1;
-    if (val_is_none(r)) return 0;
-    if (!torch_is_tensor(vm, r)) {
-        vm_raise(vm, vm->e_RuntimeError, "hook returned an object of type %s, expected a Tensor or None",
-                 vm_type_name(vm, r));
-        return -1;
-    }
-    Tensor *nt = T(r);
-    tensor_incref(nt);
+    Tensor *nt;
+    vm_push_root(vm, r);
+    int rc = check_single_result(vm, grad, r, b->fn->v, &nt);
+    vm_pop_root(vm);
+    if (rc < 0) return -1;
+    if (nt) tensor_incref(nt);
     *replace = nt;
     return 0;
 }
@@ -396,23 +462,9 @@ static int node_prehook_cb(void *ctx, AgNode *node, int n, Tensor **grad_outputs
     if (val_is_null(r)) return -1;
     if (val_is_none(r)) return 0;
     vm_push_root(vm, r);
-    Tensor *repl[64];
-    int k = 0;
-    Value holder = val_null();
-    int rc = tensors_of(vm, r, "hook result", repl, 64, &k, &holder);
+    int rc = apply_tuple_result(vm, r, b->fn->v, n, grad_outputs);
     vm_pop_root(vm);
-    if (rc < 0) return -1;
-    if (k != n) {
-        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has returned an incorrect number of values (got %d, but expected %d)",
-                 "prehook", k, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        tensor_decref(grad_outputs[i]);
-        if (repl[i]) tensor_incref(repl[i]);
-        grad_outputs[i] = repl[i];
-    }
-    return 0;
+    return rc;
 }
 
 static int node_hook_cb(void *ctx, AgNode *node, int n_in, Tensor **grad_inputs, int n_out, Tensor *const *grad_outputs) {
@@ -432,23 +484,9 @@ static int node_hook_cb(void *ctx, AgNode *node, int n_in, Tensor **grad_inputs,
     if (val_is_null(r)) return -1;
     if (val_is_none(r)) return 0;
     vm_push_root(vm, r);
-    Tensor *repl[64];
-    int k = 0;
-    Value holder = val_null();
-    int rc = tensors_of(vm, r, "hook result", repl, 64, &k, &holder);
+    int rc = apply_tuple_result(vm, r, b->fn->v, n_in, grad_inputs);
     vm_pop_root(vm);
-    if (rc < 0) return -1;
-    if (k != n_in) {
-        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has returned an incorrect number of values (got %d, but expected %d)",
-                 "hook", k, n_in);
-        return -1;
-    }
-    for (int i = 0; i < n_in; i++) {
-        tensor_decref(grad_inputs[i]);
-        if (repl[i]) tensor_incref(repl[i]);
-        grad_inputs[i] = repl[i];
-    }
-    return 0;
+    return rc;
 }
 
 static Value n_register_hook(ARGS) {
@@ -768,8 +806,7 @@ static int function_backward_cb(void *ctx, AgNode *node, int n_go, Tensor *const
             grad_inputs[i] = T(g);
             tensor_incref(grad_inputs[i]);
         } else {
-            vm_raise(vm, vm->e_TypeError, "expected Tensor or None as gradient %d of %s, but got %s", i, name,
-                     vm_type_name(vm, g));
+            vm_raise(vm, vm->e_RuntimeError, "expected Variable or None (got %s)", vm_type_name(vm, g));
             rc = -1;
         }
     }
