@@ -351,7 +351,10 @@ static Value t_register_hook(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgTensorHook h = {tensor_hook_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_tensor_register_hook(T(argv[0]), h, &id) < 0) return torch_raise_error(vm);
+    if (ag_tensor_register_hook(T(argv[0]), h, &id) < 0) {
+        torch_box_release(box);   /* a refused hook is not the engine's */
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -378,7 +381,10 @@ static Value t_register_post_acc(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgPostAccumulateHook h = {post_acc_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_tensor_register_post_accumulate_grad_hook(T(argv[0]), h, &id) < 0) return torch_raise_error(vm);
+    if (ag_tensor_register_post_accumulate_grad_hook(T(argv[0]), h, &id) < 0) {
+        torch_box_release(box);
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -496,7 +502,10 @@ static Value n_register_hook(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgNodePostHook h = {node_hook_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_node_register_hook(n, h, &id) < 0) return torch_raise_error(vm);
+    if (ag_node_register_hook(n, h, &id) < 0) {
+        torch_box_release(box);
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -507,7 +516,10 @@ static Value n_register_prehook(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgNodePreHook h = {node_prehook_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_node_register_prehook(n, h, &id) < 0) return torch_raise_error(vm);
+    if (ag_node_register_prehook(n, h, &id) < 0) {
+        torch_box_release(box);
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -736,7 +748,10 @@ static void fn_box_release(void *p) {
     CallbackBox *b = p;
     VM *vm = b->vm;
     /* the node is going away: its ctx loses the weak pointer */
-    if (b->extra && val_is_obj(b->extra->v)) ((NodeObj *)b->extra->v.as.o)->node = NULL;
+    if (b->extra && val_is_obj(b->extra->v)) {
+        ((NodeObj *)b->extra->v.as.o)->node = NULL;
+        ((NodeObj *)b->extra->v.as.o)->fn_box = NULL;
+    }
     (void)vm;
     torch_box_release(b);
 }
@@ -866,6 +881,7 @@ static Value f_function_apply(ARGS) {
     }
     ctx->node = node;   /* weak: the node owns the ctx */
     ctx->nargs = n;
+    ctx->fn_box = box;
     ag_node_set_user_obj(node, ctx);
     /* forward(ctx, *args) with grad mode off */
     Value fwd = vm_getattr_c(vm, argv[0], "forward");
@@ -1021,8 +1037,12 @@ static void ctx_trace(VM *vm, Obj *o) { gc_mark(vm, ((NodeObj *)o)->dict); }
 
 static void ctx_finalize(VM *vm, Obj *o) {
     NodeObj *c = (NodeObj *)o;
+    /* The node's box roots the ctx, so this runs while the node lives only when the VM is torn
+     * down: the box must not reach back into the freed ctx when the node goes later. */
+    if (c->node && c->fn_box && c->fn_box->extra) c->fn_box->extra->v = val_null();
     if (c->node && ag_node_user_obj(c->node) == c) ag_node_set_user_obj(c->node, NULL);
     c->node = NULL;
+    c->fn_box = NULL;
 }
 
 /* ---- registration ------------------------------------------------------------------------------------------------- */

@@ -34,6 +34,7 @@ typedef struct NodeObj {
     AgNode *node;      /* a reference, except for a custom Function's ctx, whose node owns it */
     DictObj *dict;
     int32_t nargs;     /* custom Function ctx: forward arguments (needs_input_grad) */
+    struct CallbackBox *fn_box;   /* custom Function ctx: the node's backward box, which roots it */
 } NodeObj;
 
 /* Per-VM state of the torch package (vm->ext[TORCH_EXT]). */
