@@ -765,8 +765,11 @@ static int function_backward_cb(void *ctx, AgNode *node, int n_go, Tensor *const
     Value bwd = bname ? vm_getattr(vm, cls, bname) : val_null();
     if (val_is_null(bwd)) return -1;
     vm_push_root(vm, bwd);
-    Value *args = malloc(sizeof(Value) * (size_t)(n_go + 1));
-    TupleObj *keep = tuple_new(vm, n_go + 1);
+    /* one gradient per output of forward: None for the outputs that were not tensors */
+    NodeObj *c = val_is_obj(ctxobj) ? (NodeObj *)ctxobj.as.o : NULL;
+    int n_args_bw = c && c->n_fwd_out > 0 ? c->n_fwd_out : n_go;
+    Value *args = malloc(sizeof(Value) * (size_t)(n_args_bw + 1));
+    TupleObj *keep = tuple_new(vm, n_args_bw + 1);
     if (!keep) {
         free(args);
         vm_pop_root(vm);
@@ -774,20 +777,24 @@ static int function_backward_cb(void *ctx, AgNode *node, int n_go, Tensor *const
     }
     vm_push_root(vm, val_obj(keep));
     args[0] = keep->items[0] = ctxobj;
-    for (int i = 0; i < n_go; i++) {
+    for (int i = 0, gi = 0; i < n_args_bw; i++) {
         Value g = val_none();
-        if (grad_outputs[i]) {
-            tensor_incref(grad_outputs[i]);
-            g = torch_wrap(vm, grad_outputs[i]);
-            if (val_is_null(g)) {
-                free(args);
-                vm_pop_roots(vm, 2);
-                return -1;
+        bool has_slot = !(c && c->n_fwd_out > 0) || (c->tensor_outs >> i) & 1;
+        if (has_slot && gi < n_go) {
+            Tensor *gt = grad_outputs[gi++];
+            if (gt) {
+                tensor_incref(gt);
+                g = torch_wrap(vm, gt);
+                if (val_is_null(g)) {
+                    free(args);
+                    vm_pop_roots(vm, 2);
+                    return -1;
+                }
             }
         }
         args[i + 1] = keep->items[i + 1] = g;
     }
-    Value r = vm_call(vm, bwd, n_go + 1, args, NULL);
+    Value r = vm_call(vm, bwd, n_args_bw + 1, args, NULL);
     free(args);
     vm_pop_roots(vm, 2);
     if (val_is_null(r)) return -1;
@@ -914,11 +921,14 @@ static Value f_function_apply(ARGS) {
         vm_pop_roots(vm, 2);
         return vm_raise(vm, vm->e_NotImplementedError, "Function.forward returning more than 64 outputs");
     }
+    ctx->n_fwd_out = (int32_t)nout;
+    ctx->tensor_outs = 0;
     for (int64_t i = 0; i < nout; i++)
         if (torch_is_tensor(vm, oitems[i])) {
             outs[nt] = T(oitems[i]);
             tensor_incref(outs[nt]);
             map[nt++] = (int)i;
+            ctx->tensor_outs |= (uint64_t)1 << i;
         }
     int rc = ag_function_set_outputs(node, nt, outs);
     ag_node_decref(node);

@@ -35,6 +35,8 @@ typedef struct NodeObj {
     DictObj *dict;
     int32_t nargs;     /* custom Function ctx: forward arguments (needs_input_grad) */
     struct CallbackBox *fn_box;   /* custom Function ctx: the node's backward box, which roots it */
+    int32_t n_fwd_out;            /* custom Function ctx: forward's outputs (tensors or not) */
+    uint64_t tensor_outs;         /*   bit i: output i is a tensor (has a gradient slot) */
 } NodeObj;
 
 /* Per-VM state of the torch package (vm->ext[TORCH_EXT]). */
