@@ -1,7 +1,13 @@
 /* src/torch/autograd.c — torch.autograd for scripts: backward and grad, tensor and node hooks
  * (script callables run by the engine through CallbackBoxes), graph Node objects typed by their
  * name (type(y.grad_fn).__name__ == "MulBackward0"), hook handles, saved-tensor hook pairs,
- * queued engine callbacks, graph-task queries, and custom autograd Functions.
+ * queued engine callbacks, graph-task queries, the mutation observer (the tensor library's
+ * hook before in-place kernels, which allow_mutation_on_saved_tensors uses as PyTorch uses a
+ * TorchDispatchMode), and custom autograd Functions.
+ *
+ * What hooks return is checked as torch/csrc/autograd/python_hook.cpp checks it, with its
+ * exception types and words.  Hook handles are torch.utils.hooks.RemovableHandle objects, made
+ * by a factory that module installs.
  *
  * A custom Function's ctx is the script object of its node: the node owns the ctx (through its
  * backward callback's root), the ctx points back at the node weakly, as PyTorch's PyNode and

@@ -10,7 +10,13 @@
  *
  * Script callables handed to the autograd engine (tensor hooks, node hooks, saved-tensor hook
  * pairs, custom Function backward, queued callbacks) travel as a CallbackBox: the VM plus an
- * external GC root for the callable, released by the engine when the hook goes away.
+ * external GC root for the callable, released by the engine when the hook goes away (and by the
+ * binding when the engine refuses the hook).
+ *
+ * dtypes: the tensor library computes in float32, int64 and bool.  PyTorch's other dtypes
+ * (float64, int32, float16, ...) exist as torch.dtype objects so that comparing and printing them
+ * means what it means in PyTorch, but creating or converting a tensor to one raises
+ * NotImplementedError (torch_unsupported_dtype) instead of silently computing in another dtype.
  *
  *   Tensor *t = ag_mul(a, b);           // C: new reference
  *   Value v = torch_wrap(vm, t);        // steals t; returns the wrapper (existing or new)
