@@ -3,7 +3,8 @@
 # tests (`python3 -X no_debug_ranges`, whose traceback layout Ember matches), or the PyTorch
 # oracle (../shared/oracle/run_oracle.py) with --torch.  Never hand-edit an expected file;
 # tests of Ember-only output (syntax-error diagnostics, dis) are recorded with --ember after
-# checking by eye that the message text is CPython's.
+# checking by eye that the message text is CPython's.  --torch runs the shared oracle through
+# tests/torch/oracle_backports.py, which adds the torch 2.x autograd APIs the shared prelude lacks.
 # CPython 3.9+ makes the main script's path absolute, so its tracebacks and warnings name
 # "/abs/dir/NAME.py"; Ember prints the file name as given on the command line ("NAME.py", see
 # LANGUAGE.md), so the script directory's absolute prefix is removed from CPython's output.
@@ -17,7 +18,7 @@ for f in "$@"; do
   d=$(dirname "$f"); b=$(basename "$f")
   case $mode in
     python) out=$(cd "$d" && python3 -X no_debug_ranges "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
-    torch) out=$(cd "$d" && /usr/bin/python3 "$top/../shared/oracle/run_oracle.py" "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
+    torch) out=$(cd "$d" && /usr/bin/python3 "$top/tests/torch/oracle_backports.py" "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
     ember) out=$(cd "$d" && "$ember" run "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]") || true ;;
   esac
   absd=$(cd "$d" && pwd)

@@ -349,6 +349,14 @@ int ag_uniform_(Tensor *a, double from, double to) TENSOR_MUST_CHECK;
 int ag_zero_(Tensor *a) TENSOR_MUST_CHECK;
 int ag_fill_(Tensor *a, TensorScalar s) TENSOR_MUST_CHECK;
 int ag_copy_(Tensor *dst, Tensor *src) TENSOR_MUST_CHECK;
+/* self.<op>_(...): the in-place form of any pointwise op whose table entry has none (sin_, exp_,
+ * pow_, remainder_, ...).  in[0] is self; the op runs out of place, then its result is copied
+ * into self (mutation observer, version bump) and cast to self's dtype ("result type Float can't
+ * be cast to the desired output type Long" otherwise; the result must have self's shape).  With
+ * autograd recording it is the op's own node (x.sin_() -> SinBackward0) rebased as self's
+ * history, as PyTorch records in-place ops; a rule that saves self gets its value before the
+ * write (a clone). */
+int ag_pointwise_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a) TENSOR_MUST_CHECK;
 int ag_relu_(Tensor *a) TENSOR_MUST_CHECK;
 int ag_masked_fill_(Tensor *a, Tensor *mask, TensorScalar value) TENSOR_MUST_CHECK;
 int ag_index_put_(Tensor *a, int64_t dim, Tensor *const *indices, int n, Tensor *values, bool accumulate) TENSOR_MUST_CHECK;

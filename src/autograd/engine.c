@@ -575,11 +575,23 @@ int ag_queue_callback(AgCallback cb) {
 int ag_will_engine_execute_node(const AgNode *node, bool *out) {
     Task *t = current_task;
     if (!t) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "_will_engine_execute_node should only be called during the backward pass");
+        tensor_error_set(TENSOR_ERR_RUNTIME, "_get_should_execute_nodes should only be called during the backward pass");
         return -1;
     }
     TaskNode *e = lookup(t, node);
     *out = e && (!t->has_exec_info || e->needed || e->capture);
+    /* as PyTorch: a leaf (topological_nr 0: no next functions) whose gradient autograd.grad()
+     * captures cannot be answered for */
+    if (*out && t->has_exec_info && e->capture) {
+        bool leaf = true;
+        for (uint32_t i = 0; i < node->n_next; i++)
+            if (node->next[i].fn) leaf = false;
+        if (leaf) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "A leaf node was passed to _will_engine_execute_node but we are "
+                                                 "currently running autograd.grad(). This is currently not supported.");
+            return -1;
+        }
+    }
     return 0;
 }
 

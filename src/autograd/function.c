@@ -377,6 +377,8 @@ int ag_function_set_outputs(AgNode *node, int n_out, Tensor **outputs) {
     node->out_meta = st->out_meta;
     node->n_out = (uint32_t)n_out;
     st->outputs_set = true;
+    /* as PyTorch's _mark_dirty: the tensors the forward modified get one more version bump */
+    for (int i = 0; i < st->n_dirty; i++) tensor_bump_version(st->dirty[i]);
     int rc = 0;
     for (int i = 0; i < n_out && rc == 0; i++) {
         Tensor *t = outputs[i];

@@ -4,8 +4,10 @@
  * save before mutating, and rebase history: on the tensor itself, or — for a view — on its base
  * through a CopySlices node, after which the view's grad_fn is regenerated from the base. */
 #include <stdio.h>
+#include <string.h>
 
 #include "src/autograd/autograd.h"
+#include "src/autograd/rules.h"
 #include "src/tensor/composite.h"
 
 static bool input_is_diff(const TensorOpInfo *info, int i) {
@@ -153,6 +155,82 @@ static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
 fail:
     ag_node_decref(node);
     return -1;
+}
+
+/* ---- in-place forms of pointwise ops ---------------------------------------------------------------- */
+
+static const char *dtype_cname(TensorDtype d) {
+    return d == TENSOR_FLOAT32 ? "Float" : d == TENSOR_INT64 ? "Long" : "Bool";
+}
+
+/* PyTorch's canCast for Ember's dtypes: no float -> integral/bool, no int -> bool. */
+static bool can_cast(TensorDtype from, TensorDtype to) {
+    if (from == TENSOR_FLOAT32) return to == TENSOR_FLOAT32;
+    if (from == TENSOR_INT64) return to != TENSOR_BOOL;
+    return true;
+}
+
+int ag_pointwise_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a) {
+    const TensorOpInfo *info = tensor_op_info(op);
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    if (!a) a = &defaults;
+    if (!info || !(info->flags & TENSOR_OPF_POINTWISE) || (info->flags & TENSOR_OPF_INPLACE) || info->n_out != 1 ||
+        n_in < info->in_min || (info->in_max >= 0 && n_in > info->in_max) || n_in > 4 || !in[0]) {
+        tensor_error_set(TENSOR_ERR_VALUE, "%s has no in-place form", info ? info->name : "op");
+        return -1;
+    }
+    Tensor *self = in[0];
+    /* the result must fit self: same shape, castable dtype */
+    TensorMeta metas[4], om;
+    const TensorMeta *pms[4];
+    for (int i = 0; i < n_in; i++) {
+        if (in[i]) tensor_meta_of(in[i], &metas[i]);
+        pms[i] = in[i] ? &metas[i] : NULL;
+    }
+    if (tensor_op_infer(op, pms, n_in, a, &om, 1) < 0) return -1;
+    if (om.ndim != self->ndim || memcmp(om.shape, self->shape, sizeof(int64_t) * (size_t)om.ndim) != 0) {
+        char b1[256], b2[256];
+        tensor__format_shape(b1, sizeof b1, self->ndim, self->shape);
+        tensor__format_shape(b2, sizeof b2, om.ndim, om.shape);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
+        return -1;
+    }
+    if (!can_cast(om.dtype, (TensorDtype)self->dtype)) {
+        /* ATen's pow_(Scalar) iterator requires one dtype and words it so */
+        if (op == TENSOR_OP_POW_SCALAR)
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Found dtype %s but expected %s", dtype_cname((TensorDtype)self->dtype),
+                             dtype_cname(om.dtype));
+        else
+            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
+                             dtype_cname(om.dtype), dtype_cname((TensorDtype)self->dtype));
+        return -1;
+    }
+    bool record = ag_is_grad_enabled() && !(info->flags & TENSOR_OPF_NONDIFF) && any_diff_requires_grad(info, in, n_in);
+    if (record && ag__check_inplace(self) < 0) return -1;
+    AgNode *node = record ? make_op_node(op, in, n_in, a, 1) : NULL;
+    if (record && !node) return -1;
+    const AgRule *rule = record ? ag__rule(op) : NULL;
+    Tensor *out = NULL, *orig = NULL;
+    int rc = -1;
+    if (tensor_op_run(op, in, n_in, a, &out, 1) < 0) goto done;
+    /* the rule reads self's value from before the write: save a copy of it */
+    if (rule && rule->save && rule->save != ag__save_out0 && !(orig = tensor_clone(self))) goto done;
+    if (tensor_copy_(self, out) < 0) goto done;
+    if (node) {
+        ag__shape_of(&node->out_meta[0], self);
+        if (ag__rebase_history(self, node) < 0) goto done;
+        Tensor *sin[4], *sout[1] = {self};
+        for (int i = 0; i < n_in; i++) sin[i] = in[i];
+        if (orig) sin[0] = orig;
+        if (rule->save && rule->save(node, sin, n_in, sout, 1) < 0) goto done;
+        if (rule->save_out && rule->save_out(node, sin, n_in, sout, 1) < 0) goto done;
+    }
+    rc = 0;
+done:
+    tensor_decref(out);
+    tensor_decref(orig);
+    ag_node_decref(node);
+    return rc;
 }
 
 /* ---- the entry point -------------------------------------------------------------------------------- */

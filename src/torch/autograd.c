@@ -1,11 +1,18 @@
 /* src/torch/autograd.c — torch.autograd for scripts: backward and grad, tensor and node hooks
  * (script callables run by the engine through CallbackBoxes), graph Node objects typed by their
  * name (type(y.grad_fn).__name__ == "MulBackward0"), hook handles, saved-tensor hook pairs,
- * queued engine callbacks, graph-task queries, and custom autograd Functions.
+ * queued engine callbacks, graph-task queries, the mutation observer (the tensor library's
+ * hook before in-place kernels, which allow_mutation_on_saved_tensors uses as PyTorch uses a
+ * TorchDispatchMode), and custom autograd Functions.
+ *
+ * What hooks return is checked as torch/csrc/autograd/python_hook.cpp checks it, with its
+ * exception types and words.  Hook handles are torch.utils.hooks.RemovableHandle objects, made
+ * by a factory that module installs.
  *
  * A custom Function's ctx is the script object of its node: the node owns the ctx (through its
  * backward callback's root), the ctx points back at the node weakly, as PyTorch's PyNode and
  * THPFunction do — so ctx attributes live exactly as long as the graph. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +97,7 @@ static Value do_backward(VM *vm, Value tensors, Value grads, Value retain, Value
     if (!val_is_null(grads) && !val_is_none(grads)) {
         if (tensors_of(vm, grads, "grad_tensors", gs, 64, &ng, &h2) < 0) goto fail1;
         if (ng != n) {
-            vm_raise(vm, vm->e_RuntimeError, "grad_tensors should have the same length as tensors (%d vs %d)", ng, n);
+            vm_raise(vm, vm->e_RuntimeError, "got %d tensors and %d gradients", n, ng);
             goto fail1;
         }
     }
@@ -215,8 +222,16 @@ typedef struct HandleObj {
 
 static void handle_trace(VM *vm, Obj *o) { gc_mark(vm, ((HandleObj *)o)->dict); }
 
+/* The handle of a hook the engine holds.  torch.utils.hooks installs a factory that makes it a
+ * torch.utils.hooks.RemovableHandle (as PyTorch's are); before that, a bare native handle. */
 static Value handle_new(VM *vm, AgHookHandle id) {
-    HandleObj *h = gc_alloc(vm, torch_state(vm)->t_handle, sizeof(HandleObj));
+    TorchState *ts = torch_state(vm);
+    if (!val_is_null(ts->handle_factory)) {
+        Value r = vm_call1(vm, ts->handle_factory, val_int((int64_t)id));
+        if (val_is_null(r)) ag_hook_remove(id);
+        return r;
+    }
+    HandleObj *h = gc_alloc(vm, ts->t_handle, sizeof(HandleObj));
     if (!h) return val_null();
     h->id = id;
     return val_obj(h);
@@ -233,6 +248,86 @@ static Value handle_exit(ARGS) {
 }
 static Value handle_get_id(VM *vm, Value s, void *c) { return val_int((int64_t)((HandleObj *)s.as.o)->id); }
 
+static Value f_set_hook_handle_factory(ARGS) {
+    if (native_check_args(vm, "_set_hook_handle_factory", argc, kw, 1, 1) < 0) return val_null();
+    torch_state(vm)->handle_factory = argv[0];
+    return val_none();
+}
+
+static Value f_remove_hook(ARGS) {
+    if (native_check_args(vm, "_remove_hook", argc, kw, 1, 1) < 0) return val_null();
+    if (!val_is_intlike(argv[0])) return vm_raise(vm, vm->e_TypeError, "_remove_hook(id): id must be an int");
+    ag_hook_remove((AgHookHandle)val_as_intlike(argv[0]));
+    return val_none();
+}
+
+/* ---- checking what hooks return (torch/csrc/autograd/python_hook.cpp) ------------------------------------------ */
+
+/* hook.__name__, or "<unknown>" */
+static const char *hook_name(VM *vm, Value hook, char *buf, size_t cap) {
+    snprintf(buf, cap, "<unknown>");
+    Value n = vm_getattr_c(vm, hook, "__name__");
+    if (val_is_null(n)) vm_clear_exc(vm);
+    else if (val_is_str(vm, n)) snprintf(buf, cap, "%s", AS_STR(n)->data);
+    return buf;
+}
+
+/* One value a hook returned in place of `original` (NULL: an undefined gradient).  Sets *out
+ * (borrowed, NULL for None); -1 with PyTorch's exception otherwise. */
+static int check_single_result(VM *vm, Tensor *original, Value result, Value hook, Tensor **out) {
+    *out = NULL;
+    if (val_is_none(result)) return 0;
+    if (!original) {
+        vm_raise(vm, vm->e_RuntimeError, "can't replace a None gradient with a non-None value");
+        return -1;
+    }
+    if (!torch_is_tensor(vm, result)) {
+        vm_raise(vm, vm->e_TypeError, "expected Variable, but hook returned '%s'", vm_type_name(vm, result));
+        return -1;
+    }
+    Tensor *r = T(result);
+    char name[128];
+    if (tensor_dtype(r) != tensor_dtype(original)) {
+        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has changed the type of value (was %s got %s)",
+                 hook_name(vm, hook, name, sizeof name), tensor_type_string(original), tensor_type_string(r));
+        return -1;
+    }
+    if (tensor_ndim(r) != tensor_ndim(original) ||
+        memcmp(tensor_shape(r), tensor_shape(original), sizeof(int64_t) * (size_t)tensor_ndim(r)) != 0) {
+        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has changed the size of value", hook_name(vm, hook, name, sizeof name));
+        return -1;
+    }
+    *out = r;
+    return 0;
+}
+
+/* A node hook's tuple result in place of the n gradients `prev`: replaces them (new references). */
+static int apply_tuple_result(VM *vm, Value result, Value hook, int n, Tensor **prev) {
+    if (!val_is_type(vm, result, vm->t_tuple)) {
+        vm_raise(vm, vm->e_TypeError, "expected tuple, but hook returned '%s'", vm_type_name(vm, result));
+        return -1;
+    }
+    TupleObj *t = AS_TUPLE(result);
+    if (t->len != n) {
+        char name[128];
+        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has returned an incorrect number of values (got %lld, but expected %d)",
+                 hook_name(vm, hook, name, sizeof name), (long long)t->len, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        Tensor *r;
+        if (check_single_result(vm, prev[i], t->items[i], hook, &r) < 0) return -1;
+    }
+    /* the returned tuple replaces all of them: a None entry makes that gradient undefined */
+    for (int i = 0; i < n; i++) {
+        Tensor *r = val_is_none(t->items[i]) ? NULL : T(t->items[i]);
+        if (r) tensor_incref(r);
+        tensor_decref(prev[i]);
+        prev[i] = r;
+    }
+    return 0;
+}
+
 /* ---- tensor hooks --------------------------------------------------------------------------------------------- */
 
 static int tensor_hook_cb(void *ctx, Tensor *grad, Tensor **replace) {
@@ -246,14 +341,12 @@ static int tensor_hook_cb(void *ctx, Tensor *grad, Tensor **replace) {
     Value r = vm_call1(vm, b->fn->v, g);
     vm_pop_root(vm);
     if (val_is_null(r)) return -1;
-    if (val_is_none(r)) return 0;
-    if (!torch_is_tensor(vm, r)) {
-        vm_raise(vm, vm->e_RuntimeError, "hook returned an object of type %s, expected a Tensor or None",
-                 vm_type_name(vm, r));
-        return -1;
-    }
-    Tensor *nt = T(r);
-    tensor_incref(nt);
+    Tensor *nt;
+    vm_push_root(vm, r);
+    int rc = check_single_result(vm, grad, r, b->fn->v, &nt);
+    vm_pop_root(vm);
+    if (rc < 0) return -1;
+    if (nt) tensor_incref(nt);
     *replace = nt;
     return 0;
 }
@@ -264,7 +357,10 @@ static Value t_register_hook(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgTensorHook h = {tensor_hook_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_tensor_register_hook(T(argv[0]), h, &id) < 0) return torch_raise_error(vm);
+    if (ag_tensor_register_hook(T(argv[0]), h, &id) < 0) {
+        torch_box_release(box);   /* a refused hook is not the engine's */
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -279,7 +375,7 @@ static int post_acc_cb(void *ctx, Tensor *leaf) {
     vm_pop_root(vm);
     if (val_is_null(r)) return -1;
     if (!val_is_none(r)) {
-        vm_raise(vm, vm->e_RuntimeError, "post accumulate grad hooks cannot return a value");
+        vm_raise(vm, vm->e_RuntimeError, "Tensor post accumulate grad hooks should return None.");
         return -1;
     }
     return 0;
@@ -291,7 +387,10 @@ static Value t_register_post_acc(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgPostAccumulateHook h = {post_acc_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_tensor_register_post_accumulate_grad_hook(T(argv[0]), h, &id) < 0) return torch_raise_error(vm);
+    if (ag_tensor_register_post_accumulate_grad_hook(T(argv[0]), h, &id) < 0) {
+        torch_box_release(box);
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -375,23 +474,9 @@ static int node_prehook_cb(void *ctx, AgNode *node, int n, Tensor **grad_outputs
     if (val_is_null(r)) return -1;
     if (val_is_none(r)) return 0;
     vm_push_root(vm, r);
-    Tensor *repl[64];
-    int k = 0;
-    Value holder = val_null();
-    int rc = tensors_of(vm, r, "hook result", repl, 64, &k, &holder);
+    int rc = apply_tuple_result(vm, r, b->fn->v, n, grad_outputs);
     vm_pop_root(vm);
-    if (rc < 0) return -1;
-    if (k != n) {
-        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has returned an incorrect number of values (got %d, but expected %d)",
-                 "prehook", k, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        tensor_decref(grad_outputs[i]);
-        if (repl[i]) tensor_incref(repl[i]);
-        grad_outputs[i] = repl[i];
-    }
-    return 0;
+    return rc;
 }
 
 static int node_hook_cb(void *ctx, AgNode *node, int n_in, Tensor **grad_inputs, int n_out, Tensor *const *grad_outputs) {
@@ -411,23 +496,9 @@ static int node_hook_cb(void *ctx, AgNode *node, int n_in, Tensor **grad_inputs,
     if (val_is_null(r)) return -1;
     if (val_is_none(r)) return 0;
     vm_push_root(vm, r);
-    Tensor *repl[64];
-    int k = 0;
-    Value holder = val_null();
-    int rc = tensors_of(vm, r, "hook result", repl, 64, &k, &holder);
+    int rc = apply_tuple_result(vm, r, b->fn->v, n_in, grad_inputs);
     vm_pop_root(vm);
-    if (rc < 0) return -1;
-    if (k != n_in) {
-        vm_raise(vm, vm->e_RuntimeError, "hook '%s' has returned an incorrect number of values (got %d, but expected %d)",
-                 "hook", k, n_in);
-        return -1;
-    }
-    for (int i = 0; i < n_in; i++) {
-        tensor_decref(grad_inputs[i]);
-        if (repl[i]) tensor_incref(repl[i]);
-        grad_inputs[i] = repl[i];
-    }
-    return 0;
+    return rc;
 }
 
 static Value n_register_hook(ARGS) {
@@ -437,7 +508,10 @@ static Value n_register_hook(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgNodePostHook h = {node_hook_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_node_register_hook(n, h, &id) < 0) return torch_raise_error(vm);
+    if (ag_node_register_hook(n, h, &id) < 0) {
+        torch_box_release(box);
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -448,7 +522,10 @@ static Value n_register_prehook(ARGS) {
     CallbackBox *box = torch_box_new(vm, argv[1], val_null());
     AgNodePreHook h = {node_prehook_cb, box, torch_box_release};
     AgHookHandle id;
-    if (ag_node_register_prehook(n, h, &id) < 0) return torch_raise_error(vm);
+    if (ag_node_register_prehook(n, h, &id) < 0) {
+        torch_box_release(box);
+        return torch_raise_error(vm);
+    }
     return handle_new(vm, id);
 }
 
@@ -602,7 +679,9 @@ static Value f_current_graph_task_id(ARGS) { return val_int(ag_current_graph_tas
 static Value f_will_engine_execute_node(ARGS) {
     if (native_check_args(vm, "_will_engine_execute_node", argc, kw, 1, 1) < 0) return val_null();
     AgNode *n = node_of(vm, argv[0]);
-    if (!n) return vm_raise(vm, vm->e_TypeError, "_will_engine_execute_node expects a graph Node");
+    if (!n)
+        return vm_raise(vm, vm->e_RuntimeError, "_will_engine_execute_node expects an grad_fn, but got %s",
+                        vm_type_name(vm, argv[0]));
     bool out;
     if (ag_will_engine_execute_node(n, &out) < 0) return torch_raise_error(vm);
     return val_bool(out);
@@ -624,6 +703,41 @@ static Value f_gradient_edge(ARGS) {
     return t ? val_obj(t) : val_null();
 }
 
+/* _set_mutation_observer(fn or None) -> the previous one: fn(tensor) runs right before any
+ * in-place kernel writes a tensor (the tensor library's mutation observer: below autograd, where
+ * PyTorch's TorchDispatchMode sees ops; allow_mutation_on_saved_tensors clones saved tensors there). */
+static int mutation_observer_cb(void *ctx, Tensor *self) {
+    VM *vm = ctx;
+    Value fn = torch_state(vm)->mutation_observer;
+    if (val_is_null(fn)) return 0;
+    tensor_incref(self);
+    Value t = torch_wrap(vm, self);
+    if (val_is_null(t)) return -1;
+    vm_push_root(vm, t);
+    Value r = vm_call1(vm, fn, t);
+    vm_pop_root(vm);
+    if (val_is_null(r)) {
+        tensor_error_set_external();
+        return -1;
+    }
+    return 0;
+}
+
+static Value f_set_mutation_observer(ARGS) {
+    if (native_check_args(vm, "_set_mutation_observer", argc, kw, 1, 1) < 0) return val_null();
+    TorchState *ts = torch_state(vm);
+    Value prev = val_is_null(ts->mutation_observer) ? val_none() : ts->mutation_observer;
+    if (val_is_none(argv[0])) {
+        ts->mutation_observer = val_null();
+        tensor_set_mutation_observer(NULL, NULL);
+    } else {
+        if (!vm_is_callable(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "mutation observer must be callable");
+        ts->mutation_observer = argv[0];
+        tensor_set_mutation_observer(mutation_observer_cb, vm);
+    }
+    return prev;
+}
+
 static Value f_increment_version(ARGS) {
     if (argc != 1 || !torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "increment_version(tensor)");
     tensor_bump_version(T(argv[0]));
@@ -640,7 +754,10 @@ static void fn_box_release(void *p) {
     CallbackBox *b = p;
     VM *vm = b->vm;
     /* the node is going away: its ctx loses the weak pointer */
-    if (b->extra && val_is_obj(b->extra->v)) ((NodeObj *)b->extra->v.as.o)->node = NULL;
+    if (b->extra && val_is_obj(b->extra->v)) {
+        ((NodeObj *)b->extra->v.as.o)->node = NULL;
+        ((NodeObj *)b->extra->v.as.o)->fn_box = NULL;
+    }
     (void)vm;
     torch_box_release(b);
 }
@@ -654,8 +771,11 @@ static int function_backward_cb(void *ctx, AgNode *node, int n_go, Tensor *const
     Value bwd = bname ? vm_getattr(vm, cls, bname) : val_null();
     if (val_is_null(bwd)) return -1;
     vm_push_root(vm, bwd);
-    Value *args = malloc(sizeof(Value) * (size_t)(n_go + 1));
-    TupleObj *keep = tuple_new(vm, n_go + 1);
+    /* one gradient per output of forward: None for the outputs that were not tensors */
+    NodeObj *c = val_is_obj(ctxobj) ? (NodeObj *)ctxobj.as.o : NULL;
+    int n_args_bw = c && c->n_fwd_out > 0 ? c->n_fwd_out : n_go;
+    Value *args = malloc(sizeof(Value) * (size_t)(n_args_bw + 1));
+    TupleObj *keep = tuple_new(vm, n_args_bw + 1);
     if (!keep) {
         free(args);
         vm_pop_root(vm);
@@ -663,20 +783,24 @@ static int function_backward_cb(void *ctx, AgNode *node, int n_go, Tensor *const
     }
     vm_push_root(vm, val_obj(keep));
     args[0] = keep->items[0] = ctxobj;
-    for (int i = 0; i < n_go; i++) {
+    for (int i = 0, gi = 0; i < n_args_bw; i++) {
         Value g = val_none();
-        if (grad_outputs[i]) {
-            tensor_incref(grad_outputs[i]);
-            g = torch_wrap(vm, grad_outputs[i]);
-            if (val_is_null(g)) {
-                free(args);
-                vm_pop_roots(vm, 2);
-                return -1;
+        bool has_slot = !(c && c->n_fwd_out > 0) || (c->tensor_outs >> i) & 1;
+        if (has_slot && gi < n_go) {
+            Tensor *gt = grad_outputs[gi++];
+            if (gt) {
+                tensor_incref(gt);
+                g = torch_wrap(vm, gt);
+                if (val_is_null(g)) {
+                    free(args);
+                    vm_pop_roots(vm, 2);
+                    return -1;
+                }
             }
         }
         args[i + 1] = keep->items[i + 1] = g;
     }
-    Value r = vm_call(vm, bwd, n_go + 1, args, NULL);
+    Value r = vm_call(vm, bwd, n_args_bw + 1, args, NULL);
     free(args);
     vm_pop_roots(vm, 2);
     if (val_is_null(r)) return -1;
@@ -710,8 +834,7 @@ static int function_backward_cb(void *ctx, AgNode *node, int n_go, Tensor *const
             grad_inputs[i] = T(g);
             tensor_incref(grad_inputs[i]);
         } else {
-            vm_raise(vm, vm->e_TypeError, "expected Tensor or None as gradient %d of %s, but got %s", i, name,
-                     vm_type_name(vm, g));
+            vm_raise(vm, vm->e_RuntimeError, "expected Variable or None (got %s)", vm_type_name(vm, g));
             rc = -1;
         }
     }
@@ -771,6 +894,7 @@ static Value f_function_apply(ARGS) {
     }
     ctx->node = node;   /* weak: the node owns the ctx */
     ctx->nargs = n;
+    ctx->fn_box = box;
     ag_node_set_user_obj(node, ctx);
     /* forward(ctx, *args) with grad mode off */
     Value fwd = vm_getattr_c(vm, argv[0], "forward");
@@ -803,11 +927,14 @@ static Value f_function_apply(ARGS) {
         vm_pop_roots(vm, 2);
         return vm_raise(vm, vm->e_NotImplementedError, "Function.forward returning more than 64 outputs");
     }
+    ctx->n_fwd_out = (int32_t)nout;
+    ctx->tensor_outs = 0;
     for (int64_t i = 0; i < nout; i++)
         if (torch_is_tensor(vm, oitems[i])) {
             outs[nt] = T(oitems[i]);
             tensor_incref(outs[nt]);
             map[nt++] = (int)i;
+            ctx->tensor_outs |= (uint64_t)1 << i;
         }
     int rc = ag_function_set_outputs(node, nt, outs);
     ag_node_decref(node);
@@ -926,8 +1053,12 @@ static void ctx_trace(VM *vm, Obj *o) { gc_mark(vm, ((NodeObj *)o)->dict); }
 
 static void ctx_finalize(VM *vm, Obj *o) {
     NodeObj *c = (NodeObj *)o;
+    /* The node's box roots the ctx, so this runs while the node lives only when the VM is torn
+     * down: the box must not reach back into the freed ctx when the node goes later. */
+    if (c->node && c->fn_box && c->fn_box->extra) c->fn_box->extra->v = val_null();
     if (c->node && ag_node_user_obj(c->node) == c) ag_node_set_user_obj(c->node, NULL);
     c->node = NULL;
+    c->fn_box = NULL;
 }
 
 /* ---- registration ------------------------------------------------------------------------------------------------- */
@@ -985,7 +1116,8 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
-        {"_function_apply", f_function_apply}, {NULL}};
+        {"_function_apply", f_function_apply}, {"_set_hook_handle_factory", f_set_hook_handle_factory},
+        {"_remove_hook", f_remove_hook}, {"_set_mutation_observer", f_set_mutation_observer}, {NULL}};
     if (module_add_functions(vm, cmod, fns) < 0) return -1;
     return module_set(vm, cmod, "_FunctionCtx", val_obj(ts->t_function_ctx)) < 0 ||
                    module_set(vm, cmod, "_Node", val_obj(ts->t_node)) < 0 ||

@@ -16,7 +16,7 @@
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 #define T(v) torch_tensor_of(v)
 
-const MethodDef *torch_tensor_method_table(void);
+const MethodDef *torch_find_native(const char *name);
 
 /* ---- creation -------------------------------------------------------------------------------------- */
 
@@ -63,6 +63,10 @@ static int creation_kw(VM *vm, const char *fname, int argc, Value *argv, TupleOb
 
 static Value finish_creation(VM *vm, Tensor *t, const CreateKw *ck) {
     if (!t) return torch_raise_error(vm);
+    if (ck->requires_grad && !tensor_dtype_is_floating(tensor_dtype(t))) {
+        tensor_decref(t);   /* a factory's requires_grad= words it as TensorImpl::set_requires_grad does */
+        return vm_raise(vm, vm->e_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+    }
     if (ck->requires_grad && ag_set_requires_grad(t, true) < 0) {
         tensor_decref(t);
         return torch_raise_error(vm);
@@ -274,10 +278,14 @@ static Value f_catstack(ARGS) {
     Value holder = val_null();
     int n = tensor_list(vm, a[0], fn->name, ts, 1024, &holder);
     if (n < 0) return val_null();
+    bool stack = strcmp(fn->name, "stack") == 0;
+    if (n == 0)
+        return vm_raise(vm, vm->e_RuntimeError, stack ? "stack expects a non-empty TensorList"
+                                                       : "torch.cat(): expected a non-empty list of Tensors");
     int64_t dim = 0;
     if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "dim", &dim) < 0) return val_null();
     vm_push_root(vm, holder);
-    Tensor *r = strcmp(fn->name, "stack") == 0 ? ag_stack(ts, n, dim) : ag_cat(ts, n, dim);
+    Tensor *r = stack ? ag_stack(ts, n, dim) : ag_cat(ts, n, dim);
     vm_pop_root(vm);
     return torch_result(vm, r);
 }
@@ -470,11 +478,13 @@ static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid",
-    "relu", "silu", "erf", "sin", "cos", "sign", "reciprocal", "floor", "ceil", "round", "logical_not", "clamp", "clip",
+    "relu", "erf", "sin", "cos", "sign", "reciprocal", "floor", "ceil", "round", "logical_not", "clamp", "clip",
     "sum", "mean", "prod", "max", "min", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
     "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
-    "detach", "clone", "equal", "allclose", "is_floating_point", "gelu", "leaky_relu", NULL};
+    "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",
+    "bernoulli", "clamp_", "fill_", "index_add", "index_put", "index_put_", "masked_scatter", "relu_", "rsub",
+    "split_with_sizes", "zero_", "exp_", "sigmoid_", "tanh_", "sqrt_", "neg_", "abs_", NULL};
 
 int torch_functions_init(VM *vm, Value cmod) {
     static const MethodDef fns[] = {
@@ -498,14 +508,11 @@ int torch_functions_init(VM *vm, Value cmod) {
         {NULL}};
     if (module_add_functions(vm, cmod, fns) < 0) return -1;
     /* torch.X(t, ...) for Tensor methods: the same natives, unbound */
-    const MethodDef *table = torch_tensor_method_table();
     for (const char *const *n = function_names; *n; n++) {
-        for (const MethodDef *d = table; d->name; d++) {
-            if (strcmp(d->name, *n) != 0) continue;
-            NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
-            if (!f || module_set(vm, cmod, d->name, val_obj(f)) < 0) return -1;
-            break;
-        }
+        const MethodDef *d = torch_find_native(*n);
+        EM_ASSERT(d != NULL, "torch function without a native");
+        NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
+        if (!f || module_set(vm, cmod, d->name, val_obj(f)) < 0) return -1;
     }
     /* return_types.max / .min */
     static const GetSetDef rt_gs[] = {{"values", rt_values, NULL}, {"indices", rt_indices, NULL}, {NULL}};
@@ -529,15 +536,13 @@ int torch_nn_functions_init(VM *vm, Value nnmod) {
         {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
         {NULL}};
     if (module_add_functions(vm, nnmod, fns) < 0) return -1;
-    const MethodDef *table = torch_tensor_method_table();
     static const char *const shared[] = {"relu", "gelu", "silu", "leaky_relu", "sigmoid", "tanh", "softmax",
                                          "log_softmax", NULL};
-    for (const char *const *n = shared; *n; n++)
-        for (const MethodDef *d = table; d->name; d++) {
-            if (strcmp(d->name, *n) != 0) continue;
-            NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
-            if (!f || module_set(vm, nnmod, d->name, val_obj(f)) < 0) return -1;
-            break;
-        }
+    for (const char *const *n = shared; *n; n++) {
+        const MethodDef *d = torch_find_native(*n);
+        EM_ASSERT(d != NULL, "torch.nn.functional function without a native");
+        NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
+        if (!f || module_set(vm, nnmod, d->name, val_obj(f)) < 0) return -1;
+    }
     return 0;
 }

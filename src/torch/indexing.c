@@ -202,6 +202,25 @@ static Value t_getitem(ARGS) {
     return torch_result(vm, r);
 }
 
+/* PyTorch's copy_to for basic-index assignment: the value loses its leading size-1 dims and is
+ * expanded to the target (so a mismatch reports expand's message), then copied. */
+static int copy_to(Tensor *dst, Tensor *src) {
+    int nd = tensor_ndim(dst), ns = tensor_ndim(src);
+    const int64_t *ds = tensor_shape(dst), *ss = tensor_shape(src);
+    if (nd == ns && memcmp(ds, ss, sizeof(int64_t) * (size_t)nd) == 0) return ag_copy_(dst, src);
+    int lead = 0;
+    while (lead < ns && ss[lead] == 1) lead++;
+    Tensor *v = lead ? ag_view(src, ss + lead, ns - lead) : src;
+    if (!v) return -1;
+    if (!lead) tensor_incref(v);
+    Tensor *e = ag_expand(v, ds, nd);
+    tensor_decref(v);
+    if (!e) return -1;
+    int rc = ag_copy_(dst, e);
+    tensor_decref(e);
+    return rc;
+}
+
 static Value t_setitem(ARGS) {
     if (argc != 3) return vm_raise(vm, vm->e_TypeError, "__setitem__ takes two arguments");
     Tensor *self = torch_tensor_of(argv[0]);
@@ -224,13 +243,20 @@ static Value t_setitem(ARGS) {
     }
     int rc;
     if (ix.nadv == 0) {
-        rc = scalar ? ag_fill_(ix.view, sc) : ag_copy_(ix.view, val);
+        rc = scalar ? ag_fill_(ix.view, sc) : copy_to(ix.view, val);
     } else {
         Tensor *v = val;
         Tensor *tmp = NULL;
         if (scalar) {
             tmp = tensor_scalar_tensor(sc, tensor_dtype(self));
             v = tmp;
+        } else if (tensor_dtype(v) != tensor_dtype(self)) {
+            static const char *const cn[] = {"Float", "Long", "Bool"};
+            indexed_free(&ix);
+            tensor_decref(owned);
+            return vm_raise(vm, vm->e_RuntimeError,
+                            "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+                            cn[tensor_dtype(self)], cn[tensor_dtype(v)]);
         }
         rc = v ? ag_index_put_(ix.view, ix.adv_dim, ix.adv, ix.nadv, v, false) : -1;
         tensor_decref(tmp);

@@ -8,6 +8,7 @@
 #include "src/torch/torch.h"
 #include "vm/gc.h"
 #include "vm/native.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
@@ -106,6 +107,21 @@ static Value m_binary_dunder(ARGS) {
     return r;
 }
 
+/* & | ^ (and their reflected and in-place forms) are bitwise in PyTorch; on bool tensors and
+ * bool scalars that is the logical op Ember computes.  Other dtypes would need bitwise kernels
+ * the tensor library does not have: refuse rather than give a logical answer. */
+static bool bitwise_operand_ok(VM *vm, Value v) {
+    if (torch_is_tensor(vm, v)) return tensor_dtype(T(v)) == TENSOR_BOOL;
+    return val_is_bool(v) || !val_is_number(v);
+}
+
+static Value m_bitwise_dunder(ARGS) {
+    if (argc == 2 && torch_is_tensor(vm, argv[0]) && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
+        return vm_raise(vm, vm->e_NotImplementedError,
+                        "bitwise and/or/xor are only supported for bool tensors in Ember (use logical_and/or/xor)");
+    return m_binary_dunder(vm, argc, argv, kw, fn);
+}
+
 /* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
 static Value m_binary_named(ARGS) {
     const BinSpec *s = fn->data;
@@ -198,9 +214,63 @@ static Value m_pos(ARGS) { return argv[0]; }
 static Value m_invert(ARGS) {
     Tensor *t = T(argv[0]);
     if (tensor_dtype(t) != TENSOR_BOOL)
-        return vm_raise(vm, vm->e_TypeError, "~ (bitwise not) is only supported for bool tensors in Ember");
+        return vm_raise(vm, vm->e_NotImplementedError, "~ (bitwise not) is only supported for bool tensors in Ember");
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     return op1(vm, TENSOR_OP_LOGICAL_NOT, t, &a);
+}
+
+/* ---- in-place forms through ag_pointwise_inplace ---------------------------------------------------- */
+
+/* x.sin_(), x.exp_(), ...: fn->data is the out-of-place unary op */
+static Value m_unary_inplace(ARGS) {
+    SELF_CHECK(fn->name);
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    Tensor *in[1] = {T(argv[0])};
+    if (ag_pointwise_inplace((TensorOp)(intptr_t)fn->data, in, 1, NULL) < 0) return torch_raise_error(vm);
+    return argv[0];
+}
+
+/* self OP= other for ops without an in-place entry in the op table (pow_, remainder_,
+ * floor_divide_, logical_and_, ...); fn->data is the out-of-place BinSpec */
+static Value binary_inplace_generic(VM *vm, const BinSpec *s, Value self, Value other) {
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    Tensor *in[2] = {T(self), NULL}, *owned = NULL;
+    int rc;
+    TensorScalar sc;
+    if (torch_is_tensor(vm, other)) {
+        in[1] = T(other);
+        rc = ag_pointwise_inplace(s->tensor_op, in, 2, &args);
+    } else if (!torch_scalar_of(vm, other, &sc)) {
+        return vm->not_implemented;
+    } else if (s->scalar_op != TENSOR_OP_COUNT) {
+        args.scalar = sc;
+        rc = ag_pointwise_inplace(s->scalar_op, in, 1, &args);
+    } else {
+        owned = tensor_scalar_tensor(sc, TENSOR_DTYPE_DEFAULT);
+        if (!owned) return torch_raise_error(vm);
+        tensor_set_wrapped_number(owned, true);
+        in[1] = owned;
+        rc = ag_pointwise_inplace(s->tensor_op, in, 2, &args);
+    }
+    tensor_decref(owned);
+    return rc < 0 ? torch_raise_error(vm) : self;
+}
+
+static Value m_binary_inplace(ARGS) {
+    const BinSpec *s = fn->data;
+    if (native_check_args(vm, fn->name, argc, kw, 2, 2) < 0) return val_null();
+    if (!torch_is_tensor(vm, argv[0])) return vm->not_implemented;
+    bool dunder = fn->name[0] == '_';
+    if (s->tensor_op == TENSOR_OP_LOGICAL_AND || s->tensor_op == TENSOR_OP_LOGICAL_OR || s->tensor_op == TENSOR_OP_LOGICAL_XOR) {
+        if (dunder && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
+            return vm_raise(vm, vm->e_NotImplementedError,
+                            "bitwise and/or/xor are only supported for bool tensors in Ember (use logical_and/or/xor)");
+    }
+    Value r = binary_inplace_generic(vm, s, argv[0], argv[1]);
+    if (!dunder && val_identical(r, vm->not_implemented))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
+                        vm_type_name(vm, argv[1]));
+    return r;
 }
 
 /* ---- conversions ------------------------------------------------------------------------------------ */
@@ -308,6 +378,12 @@ static Value convert(VM *vm, Value self, TensorDtype d) {
 static Value m_float(ARGS) { SELF_CHECK("float"); return convert(vm, argv[0], TENSOR_FLOAT32); }
 static Value m_long(ARGS) { SELF_CHECK("long"); return convert(vm, argv[0], TENSOR_INT64); }
 static Value m_boolc(ARGS) { SELF_CHECK("bool"); return convert(vm, argv[0], TENSOR_BOOL); }
+/* double()/int()/half()/short()/char()/byte(): dtypes the tensor library does not have */
+static Value m_unsupported_conv(ARGS) {
+    SELF_CHECK(fn->name);
+    torch_unsupported_dtype(vm, fn->data);
+    return val_null();
+}
 
 static Value m_to(ARGS) {
     SELF_CHECK("to");
@@ -425,12 +501,28 @@ static Value m_reduce(ARGS) {
     int64_t dims[TENSOR_MAX_DIMS];
     int nd = dims_of(vm, a[1], dims);
     if (nd < 0) return val_null();
-    if (val_is_null(a[1]) || val_is_none(a[1])) return op1(vm, whole, T(a[0]), &args);
-    args.ints = dims;
-    args.n_ints = nd;
-    args.dim = dims[0];
-    args.has_dim = true;
-    return op1(vm, (TensorOp)(whole + 1), T(a[0]), &args);
+    /* dtype=: the input is cast before reducing, as ATen does */
+    Tensor *in = T(a[0]), *cast = NULL;
+    if (args.dtype != TENSOR_DTYPE_DEFAULT && args.dtype != tensor_dtype(in)) {
+        TensorOpArgs ca = TENSOR_OP_ARGS_INIT;
+        ca.dtype = args.dtype;
+        Tensor *cin[1] = {in};
+        cast = ag_op1(TENSOR_OP_TO_DTYPE, cin, 1, &ca);
+        if (!cast) return torch_raise_error(vm);
+        in = cast;
+    }
+    Value r;
+    if (val_is_null(a[1]) || val_is_none(a[1])) {
+        r = op1(vm, whole, in, &args);
+    } else {
+        args.ints = dims;
+        args.n_ints = nd;
+        args.dim = dims[0];
+        args.has_dim = true;
+        r = op1(vm, (TensorOp)(whole + 1), in, &args);
+    }
+    tensor_decref(cast);
+    return r;
 }
 
 /* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
@@ -775,7 +867,7 @@ static Value m_narrow(ARGS) {
     if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0 || torch_int_arg(vm, argv[2], "start", &args.start) < 0 ||
         torch_int_arg(vm, argv[3], "length", &len) < 0)
         return val_null();
-    args.end = args.start + len;
+    args.step = len;   /* NARROW: dim, start, step=length */
     return op1(vm, TENSOR_OP_NARROW, T(argv[0]), &args);
 }
 
@@ -1041,11 +1133,160 @@ static Value m_new(ARGS) {
     return torch_result(vm, tensor_zeros(dt, nd, shape));
 }
 
+/* ---- the remaining ops of the table: addmm, as_strided, bernoulli, index_add, index_put, masked_scatter -- */
+
+static Value m_addmm(ARGS) {
+    SELF_CHECK("addmm");
+    static const char *const names[] = {"input", "mat1", "mat2", "beta", "alpha"};
+    Value a[5];
+    if (parse(vm, "addmm", argc, argv, kw, 3, 3, names, 5, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[1]) || !torch_is_tensor(vm, a[2]))
+        return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'mat1' and 'mat2' must be Tensor");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[3]) && !torch_scalar_of(vm, a[3], &args.beta))
+        return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'beta' must be Number, not %s", vm_type_name(vm, a[3]));
+    if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
+        return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
+    Tensor *in[3] = {T(a[0]), T(a[1]), T(a[2])};
+    return torch_result(vm, ag_op1(TENSOR_OP_ADDMM, in, 3, &args));
+}
+
+static Value m_as_strided(ARGS) {
+    SELF_CHECK("as_strided");
+    static const char *const names[] = {"input", "size", "stride", "storage_offset"};
+    Value a[4];
+    if (parse(vm, "as_strided", argc, argv, kw, 4, 3, names, 4, a) < 0) return val_null();
+    int64_t size[TENSOR_MAX_DIMS], stride[TENSOR_MAX_DIMS];
+    int ns, nst;
+    if (torch_shape_value(vm, a[1], size, &ns, "as_strided") < 0 || torch_shape_value(vm, a[2], stride, &nst, "as_strided") < 0)
+        return val_null();
+    if (ns != nst)
+        return vm_raise(vm, vm->e_RuntimeError, "mismatch in length of strides and shape");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = size;
+    args.n_ints = ns;
+    args.ints2 = stride;
+    args.n_ints2 = nst;
+    args.start = tensor_storage_offset(T(a[0]));
+    if (!val_is_null(a[3]) && !val_is_none(a[3]) && torch_int_arg(vm, a[3], "storage_offset", &args.start) < 0)
+        return val_null();
+    return op1(vm, TENSOR_OP_AS_STRIDED, T(a[0]), &args);
+}
+
+static Value m_bernoulli(ARGS) {
+    SELF_CHECK("bernoulli");
+    static const char *const names[] = {"input", "generator"};
+    Value a[2];
+    if (parse(vm, "bernoulli", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
+    if (!val_is_null(a[1]) && !val_is_none(a[1]))
+        return vm_raise(vm, vm->e_NotImplementedError, "bernoulli(generator=) is not supported: Ember has one generator");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return op1(vm, TENSOR_OP_BERNOULLI, T(a[0]), &args);
+}
+
+static Value m_index_add(ARGS) {
+    SELF_CHECK("index_add");
+    static const char *const names[] = {"input", "dim", "index", "source", "alpha"};
+    Value a[5];
+    if (parse(vm, "index_add", argc, argv, kw, 4, 4, names, 5, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[2]) || !torch_is_tensor(vm, a[3]))
+        return vm_raise(vm, vm->e_TypeError, "index_add(): argument 'index' and 'source' must be Tensor");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
+        return vm_raise(vm, vm->e_TypeError, "index_add(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
+    Tensor *in[3] = {T(a[0]), T(a[2]), T(a[3])};
+    return torch_result(vm, ag_op1(TENSOR_OP_INDEX_ADD, in, 3, &args));
+}
+
+/* index_put(indices, values, accumulate=False) / index_put_: indices a tuple of index tensors
+ * (leading Nones skip dims, as full slices) */
+static Value m_index_put(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "indices", "values", "accumulate"};
+    Value a[4];
+    if (parse(vm, fn->name, argc, argv, kw, 4, 3, names, 4, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[2]))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'values' must be Tensor, not %s", fn->name, vm_type_name(vm, a[2]));
+    Value holder = val_null();
+    int64_t n;
+    Value *items = vm_sequence_items(vm, a[1], &n, &holder);
+    if (!items) {
+        vm_clear_exc(vm);
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'indices' must be tuple of Tensors, not %s", fn->name,
+                        vm_type_name(vm, a[1]));
+    }
+    Tensor *self = T(a[0]), *values = T(a[2]);
+    if (tensor_dtype(self) != tensor_dtype(values)) {
+        static const char *const cn[] = {"Float", "Long", "Bool"};
+        return vm_raise(vm, vm->e_RuntimeError,
+                        "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+                        cn[tensor_dtype(self)], cn[tensor_dtype(values)]);
+    }
+    Tensor *in[2 + TENSOR_MAX_DIMS];
+    int64_t lead = 0, k = 0;
+    while (lead < n && val_is_none(items[lead])) lead++;
+    if (n - lead > TENSOR_MAX_DIMS) return vm_raise(vm, vm->e_IndexError, "too many indices for tensor of dimension %d", tensor_ndim(self));
+    for (int64_t i = lead; i < n; i++) {
+        if (!torch_is_tensor(vm, items[i]))
+            return vm_raise(vm, vm->e_NotImplementedError, "%s(): indices after the first Tensor must be Tensors in Ember", fn->name);
+        in[2 + k++] = T(items[i]);
+    }
+    if (k == 0) return vm_raise(vm, vm->e_RuntimeError, "%s(): expected at least one index tensor", fn->name);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = lead;
+    if (!val_is_null(a[3]) && torch_bool_arg(vm, a[3], &args.accumulate) < 0) return val_null();
+    in[0] = self;
+    in[1] = values;
+    vm_push_root(vm, holder);
+    Value r;
+    if (fn->data) {
+        Tensor *out = NULL;
+        if (ag_op_run(TENSOR_OP_INDEX_PUT_, in, (int)(2 + k), &args, &out, 1) < 0) r = torch_raise_error(vm);
+        else {
+            tensor_decref(out);
+            r = a[0];
+        }
+    } else {
+        r = torch_result(vm, ag_op1(TENSOR_OP_INDEX_PUT, in, (int)(2 + k), &args));
+    }
+    vm_pop_root(vm);
+    return r;
+}
+
+static Value m_masked_scatter(ARGS) {
+    SELF_CHECK("masked_scatter");
+    if (native_check_args(vm, "masked_scatter", argc, kw, 3, 3) < 0) return val_null();
+    if (!torch_is_tensor(vm, argv[1]) || !torch_is_tensor(vm, argv[2]))
+        return vm_raise(vm, vm->e_TypeError, "masked_scatter(): argument 'mask' and 'source' must be Tensor");
+    Tensor *in[3] = {T(argv[0]), T(argv[1]), T(argv[2])};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return torch_result(vm, ag_op1(TENSOR_OP_MASKED_SCATTER, in, 3, &args));
+}
+
+/* torch.rsub(input, other, alpha=1) = other - alpha * input */
+static Value m_rsub(ARGS) {
+    SELF_CHECK("rsub");
+    static const char *const names[] = {"input", "other", "alpha"};
+    Value a[3];
+    if (parse(vm, "rsub", argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[2]) && !torch_scalar_of(vm, a[2], &args.alpha))
+        return vm_raise(vm, vm->e_TypeError, "rsub(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[2]));
+    if (torch_scalar_of(vm, a[1], &args.scalar)) return op1(vm, TENSOR_OP_RSUB_SCALAR, T(a[0]), &args);
+    if (!torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "rsub(): argument 'other' must be Tensor, not %s", vm_type_name(vm, a[1]));
+    Tensor *in[2] = {T(a[1]), T(a[0])};
+    return torch_result(vm, ag_op1(TENSOR_OP_SUB, in, 2, &args));
+}
+
 /* ---- the table ------------------------------------------------------------------------------------------ */
 
 #define UN(name, op) {name, m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
 #define BD(name, spec) {name, m_binary_dunder, NATIVEF_METHOD, (void *)&spec}
 #define BN(name, spec) {name, m_binary_named, NATIVEF_METHOD, (void *)&spec}
+#define BI(name, spec) {name, m_binary_inplace, NATIVEF_METHOD, (void *)&spec}
+#define UI(name, op) {name, m_unary_inplace, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
 
 static const MethodDef tensor_methods[] = {
     /* operators */
@@ -1056,8 +1297,13 @@ static const MethodDef tensor_methods[] = {
     BD("__floordiv__", b_fdiv), BD("__rfloordiv__", rb_fdiv), BD("__mod__", b_rem), BD("__rmod__", rb_rem),
     BD("__pow__", b_pow), BD("__rpow__", rb_pow),
     BD("__eq__", b_eq), BD("__ne__", b_ne), BD("__lt__", b_lt), BD("__le__", b_le), BD("__gt__", b_gt), BD("__ge__", b_ge),
-    BD("__and__", b_land), BD("__or__", b_lor), BD("__xor__", b_lxor),
-    BD("__rand__", rb_land), BD("__ror__", rb_lor), BD("__rxor__", rb_lxor),
+    {"__and__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_land}, {"__or__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_lor},
+    {"__xor__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_lxor}, {"__rand__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_land},
+    {"__ror__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_lor}, {"__rxor__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_lxor},
+    BI("__ipow__", b_pow), BI("__imod__", b_rem), BI("__ifloordiv__", b_fdiv),
+    BI("__iand__", b_land), BI("__ior__", b_lor), BI("__ixor__", b_lxor),
+    BI("pow_", b_pow), BI("remainder_", b_rem), BI("floor_divide_", b_fdiv),
+    BI("logical_and_", b_land), BI("logical_or_", b_lor), BI("logical_xor_", b_lxor),
     {"__matmul__", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
     {"__rmatmul__", m_rmatmul, NATIVEF_METHOD},
     {"__neg__", m_neg, NATIVEF_METHOD}, {"__pos__", m_pos, NATIVEF_METHOD},
@@ -1081,10 +1327,13 @@ static const MethodDef tensor_methods[] = {
     {"dot", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_DOT},
     /* unary */
     UN("neg", NEG), UN("negative", NEG), UN("abs", ABS), UN("exp", EXP), UN("log", LOG), UN("sqrt", SQRT),
-    UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU), UN("silu", SILU),
+    UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU),
     UN("erf", ERF), UN("sin", SIN), UN("cos", COS), UN("sign", SIGN), UN("reciprocal", RECIPROCAL),
     UN("floor", FLOOR), UN("ceil", CEIL), UN("round", ROUND), UN("logical_not", LOGICAL_NOT),
-    {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD},
+    UI("neg_", NEG), UI("negative_", NEG), UI("abs_", ABS), UI("exp_", EXP), UI("log_", LOG), UI("sqrt_", SQRT),
+    UI("rsqrt_", RSQRT), UI("tanh_", TANH), UI("sigmoid_", SIGMOID), UI("erf_", ERF), UI("sin_", SIN),
+    UI("cos_", COS), UI("sign_", SIGN), UI("reciprocal_", RECIPROCAL), UI("floor_", FLOOR), UI("ceil_", CEIL),
+    UI("round_", ROUND), UI("logical_not_", LOGICAL_NOT),
     {"clamp", m_clamp, NATIVEF_METHOD}, {"clip", m_clamp, NATIVEF_METHOD},
     {"clamp_", m_clamp, NATIVEF_METHOD, (void *)1}, {"clamp_min", m_clamp_min, NATIVEF_METHOD},
     {"where", m_where, NATIVEF_METHOD},
@@ -1124,13 +1373,25 @@ static const MethodDef tensor_methods[] = {
     {"chunk", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_CHUNK},
     {"unbind", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_UNBIND},
     {"contiguous", m_contiguous, NATIVEF_METHOD}, {"repeat", m_repeat, NATIVEF_METHOD},
+    {"split_with_sizes", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SPLIT},
+    {"addmm", m_addmm, NATIVEF_METHOD}, {"as_strided", m_as_strided, NATIVEF_METHOD},
+    {"bernoulli", m_bernoulli, NATIVEF_METHOD}, {"index_add", m_index_add, NATIVEF_METHOD},
+    {"index_put", m_index_put, NATIVEF_METHOD, NULL}, {"index_put_", m_index_put, NATIVEF_METHOD, (void *)1},
+    {"masked_scatter", m_masked_scatter, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},
     /* conversions and metadata */
     {"item", m_item, NATIVEF_METHOD}, {"tolist", m_tolist, NATIVEF_METHOD}, {"float", m_float, NATIVEF_METHOD},
-    {"long", m_long, NATIVEF_METHOD}, {"int", m_long, NATIVEF_METHOD}, {"bool", m_boolc, NATIVEF_METHOD},
-    {"double", m_float, NATIVEF_METHOD}, {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
+    {"long", m_long, NATIVEF_METHOD}, {"bool", m_boolc, NATIVEF_METHOD},
+    {"double", m_unsupported_conv, NATIVEF_METHOD, (void *)"float64"},
+    {"int", m_unsupported_conv, NATIVEF_METHOD, (void *)"int32"},
+    {"half", m_unsupported_conv, NATIVEF_METHOD, (void *)"float16"},
+    {"bfloat16", m_unsupported_conv, NATIVEF_METHOD, (void *)"bfloat16"},
+    {"short", m_unsupported_conv, NATIVEF_METHOD, (void *)"int16"},
+    {"char", m_unsupported_conv, NATIVEF_METHOD, (void *)"int8"},
+    {"byte", m_unsupported_conv, NATIVEF_METHOD, (void *)"uint8"},
+    {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
     {"cpu", m_cpu, NATIVEF_METHOD}, {"cuda", m_cuda, NATIVEF_METHOD},
     {"size", m_size, NATIVEF_METHOD}, {"stride", m_stride, NATIVEF_METHOD}, {"dim", m_dim, NATIVEF_METHOD},
     {"ndimension", m_dim, NATIVEF_METHOD}, {"numel", m_numel, NATIVEF_METHOD}, {"nelement", m_numel, NATIVEF_METHOD},
@@ -1146,7 +1407,20 @@ static const MethodDef tensor_methods[] = {
     {"equal", m_equal, NATIVEF_METHOD}, {"allclose", m_allclose, NATIVEF_METHOD},
     {NULL}};
 
+/* Natives that are torch.* or torch.nn.functional functions but not Tensor methods in PyTorch
+ * (x.gelu() would run on Ember and fail under PyTorch). */
+static const MethodDef function_only[] = {
+    {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD}, UN("silu", SILU),
+    {"rsub", m_rsub, NATIVEF_METHOD}, {NULL}};
+
 int torch_tensor_methods_init(VM *vm, TypeObj *t) { return type_add_methods(vm, t, tensor_methods); }
 
-/* The natives that double as torch.* functions (same semantics with the tensor first). */
-const MethodDef *torch_tensor_method_table(void) { return tensor_methods; }
+/* The native named `name` among the Tensor methods and the function-only natives, or NULL. */
+const MethodDef *torch_find_native(const char *name) {
+    for (const MethodDef *d = tensor_methods; d->name; d++)
+        if (strcmp(d->name, name) == 0) return d;
+    for (const MethodDef *d = function_only; d->name; d++)
+        if (strcmp(d->name, name) == 0) return d;
+    return NULL;
+}
+

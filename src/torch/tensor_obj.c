@@ -100,24 +100,60 @@ static void node_obj_finalize(VM *vm, Obj *o) {
 
 /* ---- dtype, device, Size ---------------------------------------------------------------------- */
 
+/* torch.dtype objects.  The tensor library computes in float32, int64 and bool only; the other
+ * dtypes PyTorch names exist as distinct objects (so `x.dtype == torch.float64` and printing a
+ * dtype mean what they mean in PyTorch), but making a tensor of one raises NotImplementedError
+ * rather than silently computing in another dtype. */
+typedef struct DtypeInfo {
+    const char *name;      /* repr without "torch." */
+    int code;              /* TensorDtype, or -1 when the tensor library has no such dtype */
+    bool is_floating, is_complex, is_signed;
+    int itemsize;
+} DtypeInfo;
+
+static const DtypeInfo dtype_infos[] = {
+    {"float32", TENSOR_FLOAT32, true, false, true, 4},
+    {"int64", TENSOR_INT64, false, false, true, 8},
+    {"bool", TENSOR_BOOL, false, false, false, 1},
+    {"float64", -1, true, false, true, 8},
+    {"float16", -1, true, false, true, 2},
+    {"bfloat16", -1, true, false, true, 2},
+    {"int32", -1, false, false, true, 4},
+    {"int16", -1, false, false, true, 2},
+    {"int8", -1, false, false, true, 1},
+    {"uint8", -1, false, false, false, 1},
+    {"complex64", -1, false, true, true, 8},
+    {"complex128", -1, false, true, true, 16},
+};
+enum { N_DTYPE_INFOS = sizeof dtype_infos / sizeof dtype_infos[0] };
+_Static_assert(TENSOR_FLOAT32 == 0 && TENSOR_INT64 == 1 && TENSOR_BOOL == 2 && TENSOR_DTYPE_COUNT == 3,
+               "dtype_infos starts with the tensor library's dtypes in enum order");
+
 typedef struct DtypeObj {
     Obj hdr;
-    TensorDtype dtype;
+    const DtypeInfo *info;
 } DtypeObj;
 
+#define DTYPE_INFO(v) (((DtypeObj *)(v).as.o)->info)
+
 static Value dtype_repr(ARGS) {
-    return vm_intern(vm, tensor_dtype_name(((DtypeObj *)argv[0].as.o)->dtype));
+    StrObj *s = str_printf(vm, "torch.%s", DTYPE_INFO(argv[0])->name);
+    return s ? val_obj(s) : val_null();
 }
-static Value dtype_get_is_floating(VM *vm, Value s, void *c) {
-    return val_bool(tensor_dtype_is_floating(((DtypeObj *)s.as.o)->dtype));
-}
-static Value dtype_get_itemsize(VM *vm, Value s, void *c) {
-    return val_int((int64_t)tensor_dtype_size(((DtypeObj *)s.as.o)->dtype));
-}
+static Value dtype_get_is_floating(VM *vm, Value s, void *c) { return val_bool(DTYPE_INFO(s)->is_floating); }
+static Value dtype_get_is_complex(VM *vm, Value s, void *c) { return val_bool(DTYPE_INFO(s)->is_complex); }
+static Value dtype_get_is_signed(VM *vm, Value s, void *c) { return val_bool(DTYPE_INFO(s)->is_signed); }
+static Value dtype_get_itemsize(VM *vm, Value s, void *c) { return val_int(DTYPE_INFO(s)->itemsize); }
 
 Value torch_dtype_value(VM *vm, TensorDtype d) {
     if (d < 0 || d >= TENSOR_DTYPE_COUNT) return val_none();
     return torch_state(vm)->dtypes[d];
+}
+
+int torch_unsupported_dtype(VM *vm, const char *name) {
+    vm_raise(vm, vm->e_NotImplementedError,
+             "torch.%s tensors are not supported: Ember's tensors are torch.float32, torch.int64 or torch.bool", name);
+    return -1;
 }
 
 int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
@@ -127,16 +163,25 @@ int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
     }
     TorchState *ts = torch_state(vm);
     if (val_is_type(vm, v, ts->t_dtype)) {
-        *out = ((DtypeObj *)v.as.o)->dtype;
+        const DtypeInfo *info = DTYPE_INFO(v);
+        if (info->code < 0) return torch_unsupported_dtype(vm, info->name);
+        *out = (TensorDtype)info->code;
         return 0;
     }
-    /* Python types as dtypes: float -> float32, int -> int64, bool -> bool */
-    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) { *out = TENSOR_FLOAT32; return 0; }
+    /* Python types as dtypes: float -> torch.float64 (as PyTorch), int -> int64, bool -> bool */
+    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) return torch_unsupported_dtype(vm, "float64");
     if (val_is_obj(v) && v.as.o == (Obj *)vm->t_int) { *out = TENSOR_INT64; return 0; }
     if (val_is_obj(v) && v.as.o == (Obj *)vm->t_bool) { *out = TENSOR_BOOL; return 0; }
     vm_raise(vm, vm->e_TypeError, "dtype must be torch.dtype, not %s", vm_type_name(vm, v));
     return -1;
 }
+
+/* torch.layout: only torch.strided (Ember's tensors are dense). */
+typedef struct LayoutObj {
+    Obj hdr;
+} LayoutObj;
+
+static Value layout_repr(ARGS) { return vm_intern(vm, "torch.strided"); }
 
 typedef struct DeviceObj {
     Obj hdr;
@@ -185,6 +230,39 @@ static Value size_repr(ARGS) {
     sb_adds(&b, "])");
     StrObj *s = sb_finish(vm, &b);
     return s ? val_obj(s) : val_null();
+}
+
+/* Size + tuple and Size[slice] are Sizes, as in PyTorch (tuple + Size stays a tuple). */
+static Value size_add(ARGS) {
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "expected 1 argument");
+    if (!vm_isinstance_type(vm, argv[1], vm->t_tuple)) return vm->not_implemented;
+    TupleObj *a = AS_TUPLE(argv[0]), *b = AS_TUPLE(argv[1]);
+    TupleObj *r = tuple_alloc(vm, torch_state(vm)->t_size, a->len + b->len);
+    if (!r) return val_null();
+    memcpy(r->items, a->items, sizeof(Value) * (size_t)a->len);
+    memcpy(r->items + a->len, b->items, sizeof(Value) * (size_t)b->len);
+    return val_obj(r);
+}
+
+static Value size_getitem(ARGS) {
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "expected 1 argument");
+    TupleObj *t = AS_TUPLE(argv[0]);
+    if (!val_is_type(vm, argv[1], vm->t_slice)) {
+        int64_t i;
+        if (!val_is_intlike(argv[1]) && vm_index(vm, argv[1], &i) < 0) {
+            vm_clear_exc(vm);
+            return vm_raise(vm, vm->e_TypeError, "tuple indices must be integers or slices, not %s",
+                            vm_type_name(vm, argv[1]));
+        }
+        if (seq_index(vm, argv[1], t->len, "tuple", &i) < 0) return val_null();
+        return t->items[i];
+    }
+    int64_t start, stop, step, count;
+    if (slice_indices(vm, (SliceObj *)argv[1].as.o, t->len, &start, &stop, &step, &count) < 0) return val_null();
+    TupleObj *r = tuple_alloc(vm, torch_state(vm)->t_size, count);
+    if (!r) return val_null();
+    for (int64_t k = 0; k < count; k++) r->items[k] = t->items[start + k * step];
+    return val_obj(r);
 }
 
 static Value size_numel(ARGS) {
@@ -306,110 +384,127 @@ int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, c
     return 0;
 }
 
-/* torch.tensor(data): infer the shape from nested sequences, the dtype from the leaves (bool <
- * int < float), then fill. */
+/* torch.tensor(data), in ATen's passes (torch/csrc/utils/tensor_new.cpp) so that bad data fails
+ * with the same exception: the sizes come from the chain of first elements (compute_sizes),
+ * the dtype from every leaf (infer_scalar_type: bool < int < float), then the values are stored
+ * with each level checked against the sizes (recursive_store). */
 typedef struct DataScan {
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS];
-    int kind;   /* 0 bool, 1 int, 2 float */
-    bool seen_leaf;
+    int kind;   /* -1 none yet, 0 bool, 1 int, 2 float */
 } DataScan;
 
-static int scan_data(VM *vm, Value v, int depth, DataScan *s) {
+/* a sequence in PySequence_Check's sense for this purpose: list, tuple (incl. torch.Size) */
+static bool data_is_seq(VM *vm, Value v) {
+    return vm_isinstance_type(vm, v, vm->t_list) || vm_isinstance_type(vm, v, vm->t_tuple);
+}
+
+static int compute_sizes(VM *vm, Value v, DataScan *s) {
+    while (!torch_is_tensor(vm, v)) {
+        if (val_is_str(vm, v)) {
+            /* a str is a sequence of one-character strs: the walk never ends */
+            vm_raise(vm, vm->e_ValueError, "too many dimensions 'str'");
+            return -1;
+        }
+        if (!data_is_seq(vm, v)) break;
+        int64_t n;
+        Value holder = val_null();
+        Value *items = vm_sequence_items(vm, v, &n, &holder);
+        if (!items) return -1;
+        if (s->ndim >= TENSOR_MAX_DIMS) {
+            vm_raise(vm, vm->e_ValueError, "too many dimensions '%s'", vm_type_name(vm, v));
+            return -1;
+        }
+        s->shape[s->ndim++] = n;
+        if (n == 0) break;
+        v = items[0];
+    }
+    if (torch_is_tensor(vm, v)) {
+        /* a tensor leaf contributes its own dims (only 0-dim ones can be stored below) */
+        Tensor *t = torch_tensor_of(v);
+        for (int i = 0; i < tensor_ndim(t) && s->ndim < TENSOR_MAX_DIMS; i++) s->shape[s->ndim++] = tensor_shape(t)[i];
+    }
+    return 0;
+}
+
+static int infer_kind(VM *vm, Value v, DataScan *s) {
+    int k;
+    if (torch_is_tensor(vm, v)) {
+        TensorDtype d = tensor_dtype(torch_tensor_of(v));
+        k = d == TENSOR_BOOL ? 0 : d == TENSOR_INT64 ? 1 : 2;
+    } else if (val_is_number(v)) {
+        k = v.tag == VAL_BOOL ? 0 : v.tag == VAL_INT ? 1 : 2;
+    } else if (val_is_str(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
+        return -1;
+    } else if (data_is_seq(vm, v)) {
+        int64_t n;
+        Value holder = val_null();
+        Value *items = vm_sequence_items(vm, v, &n, &holder);
+        if (!items) return -1;
+        if (n == 0 && s->kind < 2) s->kind = 2;   /* torch.tensor([]) is float */
+        vm_push_root(vm, holder);
+        for (int64_t i = 0; i < n; i++)
+            if (infer_kind(vm, items[i], s) < 0) {
+                vm_pop_root(vm);
+                return -1;
+            }
+        vm_pop_root(vm);
+        return 0;
+    } else {
+        vm_raise(vm, vm->e_RuntimeError, "Could not infer dtype of %s", vm_type_name(vm, v));
+        return -1;
+    }
+    if (k > s->kind) s->kind = k;
+    return 0;
+}
+
+static int store_leaf(VM *vm, Value v, TensorDtype dt, char **out) {
+    TensorScalar sc;
     if (torch_is_tensor(vm, v)) {
         Tensor *t = torch_tensor_of(v);
-        if (tensor_ndim(t) != 0) {
+        if (tensor_numel(t) != 1) {
             vm_raise(vm, vm->e_ValueError, "only one element tensors can be converted to Python scalars");
             return -1;
         }
-        v = val_null();
-        TensorScalar sc;
         if (tensor_item(t, &sc) < 0) {
             torch_raise_error(vm);
             return -1;
         }
-        int k = sc.kind == TENSOR_BOOL ? 0 : sc.kind == TENSOR_INT64 ? 1 : 2;
-        if (k > s->kind) s->kind = k;
-        goto leaf;
+    } else if (!torch_scalar_of(vm, v, &sc)) {
+        if (dt == TENSOR_FLOAT32)
+            vm_raise(vm, vm->e_TypeError, "must be real number, not %s", vm_type_name(vm, v));
+        else if (val_is_str(vm, v))
+            vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
+        else
+            vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, v));
+        return -1;
     }
-    if (val_is_number(v)) {
-        int k = v.tag == VAL_BOOL ? 0 : v.tag == VAL_INT ? 1 : 2;
-        if (k > s->kind) s->kind = k;
-        goto leaf;
-    }
-    {
-        int64_t n;
-        Value holder = val_null();
-        if (!val_is_type(vm, v, vm->t_list) && !val_is_obj(v)) goto bad;
-        if (val_is_str(vm, v)) goto bad;
-        Value *items = vm_sequence_items(vm, v, &n, &holder);
-        if (!items) {
-            vm_clear_exc(vm);
-            goto bad;
-        }
-        if (depth >= TENSOR_MAX_DIMS) {
-            vm_raise(vm, vm->e_ValueError, "too many dimensions");
-            return -1;
-        }
-        if (s->seen_leaf && depth >= s->ndim) goto mismatch;
-        if (depth < s->ndim) {
-            if (s->shape[depth] != n) goto mismatch;
-        } else {
-            s->shape[depth] = n;
-            s->ndim = depth + 1;
-        }
-        vm_push_root(vm, holder);
-        for (int64_t i = 0; i < n; i++) {
-            if (scan_data(vm, items[i], depth + 1, s) < 0) {
-                vm_pop_root(vm);
-                return -1;
-            }
-        }
-        vm_pop_root(vm);
-        if (n == 0 && !s->seen_leaf) s->kind = s->kind < 2 ? 2 : s->kind;   /* torch.tensor([]) is float */
-        return 0;
-    }
-leaf:
-    if (!s->seen_leaf) {
-        s->seen_leaf = true;
-        if (depth != s->ndim) goto mismatch;
-    } else if (depth != s->ndim) {
-        goto mismatch;
-    }
+    if (dt == TENSOR_FLOAT32) *(float *)*out = (float)sc.f;
+    else if (dt == TENSOR_INT64) *(int64_t *)*out = sc.kind == TENSOR_FLOAT32 ? (int64_t)sc.f : sc.i;
+    else *(uint8_t *)*out = sc.f != 0;
+    *out += tensor_dtype_size(dt);
     return 0;
-mismatch:
-    vm_raise(vm, vm->e_ValueError, "expected sequence of length %lld at dim %d (got %s)",
-             depth < s->ndim ? (long long)s->shape[depth] : 0LL, depth, "a different length");
-    return -1;
-bad:
-    vm_raise(vm, vm->e_TypeError, "new(): invalid data type '%s'", vm_type_name(vm, v));
-    return -1;
 }
 
-static int fill_data(VM *vm, Value v, TensorDtype dt, char **out) {
-    if (torch_is_tensor(vm, v)) {
-        TensorScalar sc;
-        if (tensor_item(torch_tensor_of(v), &sc) < 0) return -1;
-        if (dt == TENSOR_FLOAT32) *(float *)*out = (float)sc.f;
-        else if (dt == TENSOR_INT64) *(int64_t *)*out = sc.kind == TENSOR_FLOAT32 ? (int64_t)sc.f : sc.i;
-        else *(uint8_t *)*out = sc.f != 0;
-        *out += tensor_dtype_size(dt);
-        return 0;
-    }
-    if (val_is_number(v)) {
-        if (dt == TENSOR_FLOAT32) *(float *)*out = (float)val_as_double(v);
-        else if (dt == TENSOR_INT64) *(int64_t *)*out = v.tag == VAL_FLOAT ? (int64_t)v.as.f : val_as_intlike(v);
-        else *(uint8_t *)*out = val_as_double(v) != 0;
-        *out += tensor_dtype_size(dt);
-        return 0;
+static int store_data(VM *vm, Value v, const DataScan *s, int dim, TensorDtype dt, char **out) {
+    if (dim == s->ndim || torch_is_tensor(vm, v)) return store_leaf(vm, v, dt, out);
+    if (!data_is_seq(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "not a sequence");
+        return -1;
     }
     int64_t n;
     Value holder = val_null();
     Value *items = vm_sequence_items(vm, v, &n, &holder);
     if (!items) return -1;
+    if (n != s->shape[dim]) {
+        vm_raise(vm, vm->e_ValueError, "expected sequence of length %lld at dim %d (got %lld)", (long long)s->shape[dim], dim,
+                 (long long)n);
+        return -1;
+    }
     vm_push_root(vm, holder);
     for (int64_t i = 0; i < n; i++)
-        if (fill_data(vm, items[i], dt, out) < 0) {
+        if (store_data(vm, items[i], s, dim + 1, dt, out) < 0) {
             vm_pop_root(vm);
             return -1;
         }
@@ -429,8 +524,13 @@ Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype) {
         if (!c) torch_raise_error(vm);
         return c;
     }
-    DataScan s = {0};
-    if (scan_data(vm, data, 0, &s) < 0) return NULL;
+    if (val_is_str(vm, data)) {
+        vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
+        return NULL;
+    }
+    DataScan s = {.ndim = 0, .kind = -1};
+    if (compute_sizes(vm, data, &s) < 0) return NULL;
+    if (dtype == TENSOR_DTYPE_DEFAULT && infer_kind(vm, data, &s) < 0) return NULL;
     TensorDtype dt = dtype != TENSOR_DTYPE_DEFAULT ? dtype
                      : s.kind == 2 ? TENSOR_FLOAT32 : s.kind == 1 ? TENSOR_INT64 : TENSOR_BOOL;
     int64_t numel = 1;
@@ -438,9 +538,8 @@ Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype) {
     size_t bytes = (size_t)numel * tensor_dtype_size(dt);
     char *buf = malloc(bytes ? bytes : 1);
     char *p = buf;
-    if (fill_data(vm, data, dt, &p) < 0) {
+    if (store_data(vm, data, &s, 0, dt, &p) < 0) {
         free(buf);
-        if (val_is_null(vm->exc)) torch_raise_error(vm);
         return NULL;
     }
     Tensor *t = tensor_from_data(dt, s.ndim, s.shape, buf);
@@ -508,6 +607,7 @@ static Value get_shape(VM *vm, Value s, void *c) {
 }
 static Value get_dtype(VM *vm, Value s, void *c) { return torch_dtype_value(vm, tensor_dtype(T(s))); }
 static Value get_device(VM *vm, Value s, void *c) { return torch_state(vm)->cpu_device; }
+static Value get_layout(VM *vm, Value s, void *c) { return torch_state(vm)->strided; }
 static Value get_ndim(VM *vm, Value s, void *c) { return val_int(tensor_ndim(T(s))); }
 static Value get_requires_grad(VM *vm, Value s, void *c) { return val_bool(ag_requires_grad(T(s))); }
 static int set_requires_grad(VM *vm, Value s, Value v, void *c) {
@@ -697,11 +797,15 @@ static void torch_state_trace(VM *vm, void *p) {
     gc_mark(vm, ts->t_return_types[1]);
     for (int i = 0; i < TENSOR_DTYPE_COUNT; i++) gc_mark_value(vm, ts->dtypes[i]);
     gc_mark_value(vm, ts->cpu_device);
+    gc_mark_value(vm, ts->strided);
     gc_mark_value(vm, ts->function_base);
     gc_mark_value(vm, ts->grad_mode_type);
+    gc_mark_value(vm, ts->handle_factory);
+    gc_mark_value(vm, ts->mutation_observer);
 }
 
 static void torch_state_free(VM *vm, void *p) {
+    if (!val_is_null(((TorchState *)p)->mutation_observer)) tensor_set_mutation_observer(NULL, NULL);
     if (observed_vm == vm) {
         tensor_set_storage_observer(NULL, NULL);
         observed_vm = NULL;
@@ -735,7 +839,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     ts->t_node->module = vm_intern(vm, "torch.autograd.graph");
 
     static const GetSetDef tensor_gs[] = {
-        {"shape", get_shape, NULL}, {"dtype", get_dtype, NULL}, {"device", get_device, NULL},
+        {"shape", get_shape, NULL}, {"dtype", get_dtype, NULL}, {"device", get_device, NULL}, {"layout", get_layout, NULL},
         {"ndim", get_ndim, NULL}, {"requires_grad", get_requires_grad, set_requires_grad},
         {"grad", get_grad, set_grad}, {"grad_fn", get_grad_fn, NULL}, {"is_leaf", get_is_leaf, NULL},
         {"data", get_data, set_data}, {"T", get_T, NULL}, {"mT", get_T, NULL}, {"_version", get_version, NULL},
@@ -748,14 +852,16 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
         {NULL}};
     static const MethodDef dtype_m[] = {{"__repr__", dtype_repr, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef dtype_gs[] = {
-        {"is_floating_point", dtype_get_is_floating, NULL}, {"itemsize", dtype_get_itemsize, NULL}, {NULL}};
+        {"is_floating_point", dtype_get_is_floating, NULL}, {"is_complex", dtype_get_is_complex, NULL},
+        {"is_signed", dtype_get_is_signed, NULL}, {"itemsize", dtype_get_itemsize, NULL}, {NULL}};
     static const MethodDef device_m[] = {
         {"__new__", device_new, NATIVEF_STATIC}, {"__repr__", device_repr, NATIVEF_METHOD},
         {"__str__", device_str, NATIVEF_METHOD}, {"__eq__", device_eq, NATIVEF_METHOD},
         {"__hash__", device_hash, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef device_gs[] = {{"type", device_get_type, NULL}, {"index", device_get_index, NULL}, {NULL}};
     static const MethodDef size_m[] = {
-        {"__repr__", size_repr, NATIVEF_METHOD}, {"numel", size_numel, NATIVEF_METHOD}, {NULL}};
+        {"__repr__", size_repr, NATIVEF_METHOD}, {"numel", size_numel, NATIVEF_METHOD},
+        {"__add__", size_add, NATIVEF_METHOD}, {"__getitem__", size_getitem, NATIVEF_METHOD}, {NULL}};
     if (type_add_getsets(vm, ts->t_tensor, tensor_gs) < 0 || type_add_methods(vm, ts->t_tensor, tensor_m) < 0 ||
         type_add_methods(vm, ts->t_dtype, dtype_m) < 0 || type_add_getsets(vm, ts->t_dtype, dtype_gs) < 0 ||
         type_add_methods(vm, ts->t_device, device_m) < 0 || type_add_getsets(vm, ts->t_device, device_gs) < 0 ||
@@ -764,20 +870,37 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     /* torch.Size(iterable) */
     ts->t_size->alloc = vm->t_tuple->alloc;
 
-    for (int d = 0; d < TENSOR_DTYPE_COUNT; d++) {
+    Value all_dtypes[N_DTYPE_INFOS];
+    for (int d = 0; d < N_DTYPE_INFOS; d++) {
         DtypeObj *o = gc_alloc(vm, ts->t_dtype, sizeof(DtypeObj));
         if (!o) return -1;
-        o->dtype = (TensorDtype)d;
-        ts->dtypes[d] = val_obj(o);
+        o->info = &dtype_infos[d];
+        all_dtypes[d] = val_obj(o);
+        if (d < TENSOR_DTYPE_COUNT) ts->dtypes[d] = val_obj(o);   /* rooted by the state */
+        if (module_set(vm, cmod, dtype_infos[d].name, val_obj(o)) < 0) return -1;   /* rooted by the module */
     }
     DeviceObj *dev = gc_alloc(vm, ts->t_device, sizeof(DeviceObj));
     if (!dev) return -1;
     ts->cpu_device = val_obj(dev);
-    static const struct { const char *name; TensorDtype d; } dtype_names[] = {
-        {"float32", TENSOR_FLOAT32}, {"float", TENSOR_FLOAT32}, {"int64", TENSOR_INT64},
-        {"long", TENSOR_INT64}, {"bool", TENSOR_BOOL}};
-    for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
-        if (module_set(vm, cmod, dtype_names[i].name, ts->dtypes[dtype_names[i].d]) < 0) return -1;
+    TypeObj *t_layout = type_new_builtin(vm, "layout", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(LayoutObj), 0, NULL,
+                                         NULL, TYPEF_ABSTRACT_NEW);
+    static const MethodDef layout_m[] = {{"__repr__", layout_repr, NATIVEF_METHOD}, {NULL}};
+    if (!t_layout || module_set(vm, cmod, "layout", val_obj(t_layout)) < 0 || type_add_methods(vm, t_layout, layout_m) < 0)
+        return -1;
+    t_layout->module = torch_name;
+    LayoutObj *strided = gc_alloc(vm, t_layout, sizeof(LayoutObj));
+    if (!strided) return -1;
+    ts->strided = val_obj(strided);
+    if (module_set(vm, cmod, "strided", ts->strided) < 0) return -1;
+    /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
+    static const struct { const char *alias, *name; } dtype_aliases[] = {
+        {"float", "float32"}, {"long", "int64"}, {"double", "float64"}, {"half", "float16"}, {"int", "int32"},
+        {"short", "int16"}, {"cfloat", "complex64"}, {"cdouble", "complex128"}};
+    for (size_t i = 0; i < sizeof dtype_aliases / sizeof dtype_aliases[0]; i++)
+        for (int d = 0; d < N_DTYPE_INFOS; d++)
+            if (strcmp(dtype_infos[d].name, dtype_aliases[i].name) == 0 &&
+                module_set(vm, cmod, dtype_aliases[i].alias, all_dtypes[d]) < 0)
+                return -1;
     if (module_set(vm, cmod, "Tensor", val_obj(ts->t_tensor)) < 0 ||
         module_set(vm, cmod, "dtype", val_obj(ts->t_dtype)) < 0 ||
         module_set(vm, cmod, "device", val_obj(ts->t_device)) < 0 ||

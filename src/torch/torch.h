@@ -10,7 +10,13 @@
  *
  * Script callables handed to the autograd engine (tensor hooks, node hooks, saved-tensor hook
  * pairs, custom Function backward, queued callbacks) travel as a CallbackBox: the VM plus an
- * external GC root for the callable, released by the engine when the hook goes away.
+ * external GC root for the callable, released by the engine when the hook goes away (and by the
+ * binding when the engine refuses the hook).
+ *
+ * dtypes: the tensor library computes in float32, int64 and bool.  PyTorch's other dtypes
+ * (float64, int32, float16, ...) exist as torch.dtype objects so that comparing and printing them
+ * means what it means in PyTorch, but creating or converting a tensor to one raises
+ * NotImplementedError (torch_unsupported_dtype) instead of silently computing in another dtype.
  *
  *   Tensor *t = ag_mul(a, b);           // C: new reference
  *   Value v = torch_wrap(vm, t);        // steals t; returns the wrapper (existing or new)
@@ -34,6 +40,9 @@ typedef struct NodeObj {
     AgNode *node;      /* a reference, except for a custom Function's ctx, whose node owns it */
     DictObj *dict;
     int32_t nargs;     /* custom Function ctx: forward arguments (needs_input_grad) */
+    struct CallbackBox *fn_box;   /* custom Function ctx: the node's backward box, which roots it */
+    int32_t n_fwd_out;            /* custom Function ctx: forward's outputs (tensors or not) */
+    uint64_t tensor_outs;         /*   bit i: output i is a tensor (has a gradient slot) */
 } NodeObj;
 
 /* Per-VM state of the torch package (vm->ext[TORCH_EXT]). */
@@ -41,10 +50,13 @@ enum { TORCH_EXT = 0 };
 typedef struct TorchState {
     TypeObj *t_tensor, *t_node, *t_dtype, *t_size, *t_device, *t_handle, *t_function_ctx, *t_finfo;
     TypeObj *t_return_types[2];         /* torch.return_types.max / .min */
-    Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool */
+    Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool (the others: torch._C) */
     Value cpu_device;
+    Value strided;                      /* torch.strided, the one torch.layout */
     Value function_base;                /* torch.autograd.Function */
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
+    Value handle_factory;               /* engine hook id -> RemovableHandle (torch.utils.hooks) */
+    Value mutation_observer;            /* fn(tensor) before in-place kernels, or null */
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }
@@ -72,6 +84,8 @@ int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **
 int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_WUR;
 int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_WUR;
 int torch_dtype_of(VM *vm, Value v, TensorDtype *out) EM_WUR;   /* None -> DEFAULT */
+/* NotImplementedError for a dtype PyTorch has and the tensor library does not ("float64"); -1. */
+int torch_unsupported_dtype(VM *vm, const char *name);
 Value torch_dtype_value(VM *vm, TensorDtype d);
 Value torch_size_new(VM *vm, int ndim, const int64_t *shape);   /* torch.Size */
 int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) EM_WUR;

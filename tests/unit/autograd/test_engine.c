@@ -138,7 +138,7 @@ TT_TEST(engine, graph_task_ids_and_will_execute) {
     probe_nodes[2] = ag_node_next(ag_grad_fn(c), 1, &nr); /* b's AccumulateGrad */
     bool out;
     cr_assert_eq(ag_will_engine_execute_node(probe_nodes[0], &out), -1);
-    tt_expect_error(TENSOR_ERR_RUNTIME, "_will_engine_execute_node should only be called during the backward pass");
+    tt_expect_error(TENSOR_ERR_RUNTIME, "_get_should_execute_nodes should only be called during the backward pass");
     cr_assert_eq(ag_tensor_register_hook(c, (AgTensorHook){id_hook, NULL, NULL}, NULL), 0);
     cr_assert_eq(ag_backward(1, &cs, NULL, true, false, 0, NULL), 0);
     cr_assert(probe_result[0] && !probe_result[1] && probe_result[2]);

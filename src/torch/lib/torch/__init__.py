@@ -1,5 +1,6 @@
 """torch for Ember scripts: the C tensor library and autograd engine bound to the VM (torch._C),
 plus the Python-level packages (autograd, nn, optim, utils, ...)."""
+_bool = bool   # the builtins that `from torch._C import *` shadows with torch.bool, torch.int, torch.float
 from torch._C import *
 import torch._C as _C
 from torch._C import _set_grad_enabled, is_grad_enabled
@@ -51,7 +52,7 @@ class enable_grad(_GradModeBase):
 class set_grad_enabled(_GradModeBase):
     def __init__(self, mode):
         self._args = (mode,)
-        self.prev = _set_grad_enabled(bool(mode))
+        self.prev = _set_grad_enabled(_bool(mode))
 
     def __enter__(self):
         pass
@@ -75,16 +76,24 @@ class inference_mode(_GradModeBase):
         return False
 
 
+def dropout(input, p, train):
+    return _C._nn.dropout(input, p, train)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
+    return _C._nn.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    return _C._nn.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+
+
 def is_inference_mode_enabled():
     return False
 
 
 def is_floating_point(input):
     return input.is_floating_point()
-
-
-def cuda_is_available():
-    return False
 
 
 class _Cuda:
@@ -98,13 +107,8 @@ class _Cuda:
 
 
 cuda = _Cuda()
-float64 = float32   # Ember computes in float32; float64 requests get float32
-double = float32
-int32 = int64
-int = int64
 FloatTensor = Tensor
 LongTensor = Tensor
-strided = "strided"
 
 import torch.autograd
 import torch.utils

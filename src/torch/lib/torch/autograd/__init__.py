@@ -25,10 +25,18 @@ class Function:
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. "
+            "Please use new-style autograd function with static forward method. "
+            "(Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+        )
+
     @classmethod
     def apply(cls, *args, **kwargs):
         if kwargs:
-            raise NotImplementedError("keyword arguments to Function.apply are not supported")
+            # (torch 2.x binds keyword arguments only for Functions that define setup_context)
+            raise TypeError("apply() takes no keyword arguments")
         return _C._function_apply(cls, args)
 
 

@@ -1,0 +1,67 @@
+# Arithmetic operators with tensors and Python numbers, reflected forms, broadcasting, type
+# promotion, unary operators.
+import torch
+
+
+def show(name, t):
+    if t.dtype == torch.float32:
+        print(name, t.dtype, list(t.shape), [round(v, 4) for v in t.reshape(-1).tolist()])
+    else:
+        print(name, t.dtype, list(t.shape), t.reshape(-1).tolist())
+
+
+a = torch.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])
+b = torch.tensor([0.5, 2.0, -1.0])
+i = torch.tensor([7, -3, 2])
+show("a+b", a + b)
+show("a-b", a - b)
+show("a*b", a * b)
+show("a/b", a / b)
+show("a**2", a ** 2)
+show("a**b", a.abs() ** b)
+show("a//b", a // b)
+show("a%b", a % b)
+show("2+a", 2 + a)
+show("2-a", 2 - a)
+show("2*a", 2 * a)
+show("2/a", 2 / a)
+show("2**b", 2 ** b)
+show("7//b", 7 // b)
+show("7%b", 7 % b)
+show("a+1.5", a + 1.5)
+try:
+    show("a-True", a - True)
+except RuntimeError as e:
+    print("RuntimeError", e)
+show("-a", -a)
+show("+a", +a)
+show("abs", abs(a))
+show("i+1", i + 1)
+show("i*2", i * 2)
+show("i/2", i / 2)
+show("i//2", i // 2)
+show("i%2", i % 2)
+show("i**2", i ** 2)
+show("i+0.5", i + 0.5)
+show("i*b", i * b)
+show("-i", -i)
+show("i%-2", i % -2)
+show("-7//i", -7 // i)
+show("bool+bool", torch.tensor([True, False]) + torch.tensor([True, True]))
+show("bool*int", torch.tensor([True, False]) * 3)
+show("add alpha", a.add(b, alpha=2))
+show("sub alpha", torch.sub(a, b, alpha=0.5))
+show("torch.add scalar", torch.add(a, 1))
+show("torch.mul", torch.mul(2, b))
+show("div", torch.div(a, 4))
+show("true_divide", a.true_divide(2))
+show("pow method", b.pow(3))
+show("torch.pow", torch.pow(b, 2))
+show("remainder", torch.remainder(a, 2.5))
+show("floor_divide", torch.floor_divide(i, 2))
+show("broadcast", torch.ones(2, 1) + torch.tensor([1.0, 2.0, 3.0]))
+show("broadcast 3d", torch.ones(2, 1, 3) * torch.arange(4.0).reshape(4, 1))
+show("scalar tensor", a * torch.tensor(2.0))
+show("int tensor * float scalar tensor", i * torch.tensor(0.5))
+show("maximum", torch.maximum(a, torch.zeros(3)))
+show("minimum", a.minimum(b))
