@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "src/ffi/ctypes.h"
+#include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -46,9 +47,13 @@ static Value callback_arg(VM *vm, Value argtype, void *p) {
     return val_obj(o);
 }
 
-static void report(VM *vm, const char *what, Value callable) {
+static void report(VM *vm, const char *what, Value callable, bool add_frame) {
     Value e = vm_fetch_exc(vm);
     vm_push_root(vm, e);
+    /* an error converting the result belongs to the frame that made the call (as in CPython) */
+    if (add_frame && vm->frame && val_is_obj(e) && val_is_none(((ExceptionObj *)e.as.o)->traceback) &&
+        exc_add_traceback(vm, e, vm->frame->code, vm->frame->ip) < 0)
+        vm_clear_exc(vm);
     Value r = vm_repr(vm, callable);
     if (val_is_null(r)) vm_clear_exc(vm);
     fflush(vm->out);
@@ -59,8 +64,8 @@ static void report(VM *vm, const char *what, Value callable) {
     vm_pop_root(vm);
 }
 
-/* Store the script result r into libffi's return slot (integers narrower than ffi_arg are
- * widened, as libffi requires of closures). */
+/* Store the script result r into libffi's return slot (a simple type: thunk_create allows no
+ * other; integers narrower than ffi_arg are widened, as libffi requires of closures). */
 static int store_result(VM *vm, Value restype, StgInfo *stg, Value r, void *ret) {
     if (!stg) {
         int64_t x = 0;
@@ -89,24 +94,6 @@ static int store_result(VM *vm, Value restype, StgInfo *stg, Value r, void *ret)
         }
         return 0;
     }
-    if (stg->kind == CK_STRUCT || stg->kind == CK_UNION) {
-        if (!vm_isinstance_type(vm, r, AS_TYPE(restype))) {
-            vm_raise(vm, vm->e_TypeError, "expected %s instance, got %s", AS_TYPE(restype)->name->data,
-                     vm_type_name(vm, r));
-            return -1;
-        }
-        memcpy(ret, CD(r)->ptr, (size_t)stg->size);
-        return 0;
-    }
-    /* pointers and function pointers: an instance, an address, or None */
-    if (val_is_none(r)) *(void **)ret = NULL;
-    else if (val_is_intlike(r)) *(void **)ret = (void *)(uintptr_t)val_as_intlike(r);
-    else if (ct_is_cdata(vm, r) && (stg_of_obj(vm, r)->kind == CK_POINTER || stg_of_obj(vm, r)->kind == CK_FUNCPTR))
-        *(void **)ret = *(void **)CD(r)->ptr;
-    else {
-        vm_raise(vm, vm->e_TypeError, "cannot convert %s to a pointer result", vm_type_name(vm, r));
-        return -1;
-    }
     return 0;
 }
 
@@ -122,14 +109,14 @@ static void thunk_run(ffi_cif *cif, void *ret, void **cargs, void *ud) {
     vm_push_root(vm, val_obj(f));
     TupleObj *args = tuple_new(vm, t->nargs);
     if (!args) {
-        report(vm, "calling", f->callable);
+        report(vm, "calling", f->callable, false);
         goto out;
     }
     vm_push_root(vm, val_obj(args));
     for (int i = 0; i < t->nargs; i++) {
         Value v = callback_arg(vm, AS_TUPLE(stg->argtypes)->items[i], cargs[i]);
         if (val_is_null(v)) {
-            report(vm, "calling", f->callable);
+            report(vm, "calling", f->callable, false);
             vm_pop_root(vm);
             goto out;
         }
@@ -137,11 +124,11 @@ static void thunk_run(ffi_cif *cif, void *ret, void **cargs, void *ud) {
     }
     Value r = vm_call(vm, f->callable, t->nargs, args->items, NULL);
     if (val_is_null(r)) {
-        report(vm, "calling", f->callable);
+        report(vm, "calling", f->callable, false);
     } else if (cif->rtype != &ffi_type_void) {
         vm_push_root(vm, r);
         Value restype = stg->restype;
-        if (store_result(vm, restype, stg_of_type(vm, restype), r, ret) < 0) report(vm, "converting result of", f->callable);
+        if (store_result(vm, restype, stg_of_type(vm, restype), r, ret) < 0) report(vm, "converting result of", f->callable, true);
         vm_pop_root(vm);
     }
     vm_pop_root(vm);
@@ -172,18 +159,18 @@ int thunk_create(VM *vm, CFuncObj *f, StgInfo *proto) {
             return -1;
         }
     }
+    /* as in CPython, a callback returns nothing or a simple type */
     ffi_type *rtype = &ffi_type_sint;
     if (!val_is_null(proto->restype)) {
+        StgInfo *rs = stg_of_type(vm, proto->restype);
         if (val_is_none(proto->restype)) {
             rtype = &ffi_type_void;
+        } else if (rs && rs->kind == CK_SIMPLE) {
+            rtype = rs->ffi;
         } else {
-            StgInfo *rs = stg_of_type(vm, proto->restype);
-            if (rs) rtype = rs->kind == CK_SIMPLE || rs->kind == CK_STRUCT || rs->kind == CK_UNION ? stg_ffi(vm, rs)
-                                                                                                : &ffi_type_pointer;
-            if (!rtype) {
-                thunk_free(t);
-                return -1;
-            }
+            thunk_free(t);
+            vm_raise(vm, vm->e_TypeError, "invalid result type for callback function");
+            return -1;
         }
     }
     if (ffi_prep_cif(&t->cif, FFI_DEFAULT_ABI, (unsigned)n, rtype, t->atypes) != FFI_OK) {

@@ -416,7 +416,8 @@ static int pointer_set_contents(VM *vm, Value self, Value v, void *closure) {
         vm_raise(vm, vm->e_TypeError, "Pointer does not support item deletion");
         return -1;
     }
-    if (!vm_isinstance_type(vm, v, AS_TYPE(stg->proto))) {
+    /* as CPython: any ctypes instance is accepted, other values must be instances of _type_ */
+    if (!ct_is_cdata(vm, v) && !vm_isinstance_type(vm, v, AS_TYPE(stg->proto))) {
         vm_raise(vm, vm->e_TypeError, "expected %s instead of %s", AS_TYPE(stg->proto)->name->data, vm_type_name(vm, v));
         return -1;
     }

@@ -432,6 +432,15 @@ int cdata_set(VM *vm, Value type, char *addr, Value v, CDataObj *owner) {
         return -1;
     case CK_ARRAY: {
         StgInfo *item = stg_of_type(vm, stg->proto);
+        if (val_is_type(vm, v, vm->t_tuple)) {
+            Value r = vm_call(vm, type, (int)AS_TUPLE(v)->len, AS_TUPLE(v)->items, NULL);
+            if (val_is_null(r)) return -1;
+            vm_push_root(vm, r);
+            memcpy(addr, CD(r)->ptr, (size_t)stg->size);
+            int rc = cdata_keep(vm, owner, addr, r);
+            vm_pop_root(vm);
+            return rc;
+        }
         if (item->kind == CK_SIMPLE && item->code == 'c' && val_is_type(vm, v, vm->t_bytes)) {
             BytesObj *b = (BytesObj *)v.as.o;
             if (b->len > stg->length) {

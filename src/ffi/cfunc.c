@@ -190,7 +190,7 @@ static int conv_typed(VM *vm, Value argtype, StgInfo *stg, Value v, ArgSlot *s, 
         s->ptr = &s->v;
         if (code == 'z' || code == 'Z') {
             void *p;
-            if (val_is_none(v) || val_is_int(v) || (code == 'z' ? val_is_type(vm, v, vm->t_bytes) : val_is_str(vm, v))) {
+            if (val_is_none(v) || (code == 'z' ? val_is_type(vm, v, vm->t_bytes) : val_is_str(vm, v))) {
                 if (simple_set(vm, code, s->v.buf, v, keep) < 0) return -1;
                 return 0;
             }
@@ -703,7 +703,7 @@ static Value cfunc_call(ARGS) {
     CFuncObj *f = (CFuncObj *)argv[0].as.o;
     Value *args = argv + 1;
     int n = argc - 1;
-    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "this function takes no keyword arguments");
+    /* keyword arguments are ignored, as CPython's ctypes ignores them */
     void *fnptr = *(void **)f->cd.ptr;
     Value argtypes = effective_argtypes(vm, f);
     Value restype = effective_restype(vm, f);
