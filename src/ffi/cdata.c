@@ -900,6 +900,7 @@ static TypeObj *new_meta(VM *vm, const char *name) {
     TypeObj *m = type_new_builtin(vm, name, vm->t_type, OBJ_LAYOUT_TYPE, sizeof(TypeObj), vm->t_type->dict_offset,
                                   meta_trace, NULL, TYPEF_BASETYPE);
     if (!m) return NULL;
+    vm_push_root(vm, val_obj(m));
     m->alloc = vm->t_type->alloc;
     m->module = vm_intern(vm, "_ctypes");
     static const MethodDef meta_m[] = {
@@ -911,8 +912,9 @@ static TypeObj *new_meta(VM *vm, const char *name) {
         {"in_dll", meta_in_dll, NATIVEF_METHOD},
         {"from_param", meta_from_param, NATIVEF_METHOD},
         {NULL}};
-    if (type_add_methods(vm, m, meta_m) < 0) return NULL;
-    return m;
+    int rc = type_add_methods(vm, m, meta_m);
+    vm_pop_root(vm);
+    return rc < 0 ? NULL : m;
 }
 
 /* A built-in ctypes base class (_SimpleCData, Structure, ...) whose metaclass is `meta`. */
@@ -923,7 +925,9 @@ TypeObj *ct_new_base(VM *vm, const char *name, TypeObj *base, TypeObj *meta, siz
     if (!t) return NULL;
     t->hdr.type = meta;
     t->alloc = base->alloc;
+    vm_push_root(vm, val_obj(t));
     t->module = vm_intern(vm, "_ctypes");
+    vm_pop_root(vm);
     return t;
 }
 
