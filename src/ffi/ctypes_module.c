@@ -21,6 +21,8 @@ typedef struct EmbeddedModule {
 } EmbeddedModule;
 extern const EmbeddedModule ffi_lib_modules[];
 
+int ffi_ops_module_init(VM *vm, Value mod);
+
 
 /* ctypes.util.find_library(name) on Linux, as CPython does it first: the soname listed by
  * `ldconfig -p` for this machine's ABI ("libm.so.6"), or None. */
@@ -70,6 +72,7 @@ static int ctypes_native_init(VM *vm, Value mod) {
 
 void ffi_register(VM *vm) {
     vm_register_native_module(vm, "_ctypes", ctypes_native_init);
+    vm_register_native_module(vm, "torch._C._custom_ops", ffi_ops_module_init);
     for (const EmbeddedModule *m = ffi_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }

@@ -8,4 +8,9 @@
 
 void ffi_register(VM *vm);
 
+/* The custom op a script value stands for (torch.ops.ns.name or its .default), or NULL: how
+ * the tracer recognises calls of custom ops (then see src/ffi/custom_op.h). */
+typedef struct FfiOp FfiOp;
+const FfiOp *ffi_custom_op_of(VM *vm, Value v);
+
 #endif
