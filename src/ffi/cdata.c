@@ -89,9 +89,17 @@ static const SimpleDesc simple_descs[] = {
 };
 
 static const SimpleDesc *simple_desc(char code) {
-    for (size_t i = 0; i < sizeof simple_descs / sizeof simple_descs[0]; i++)
-        if (simple_descs[i].code == code) return &simple_descs[i];
-    return NULL;
+    /* on the call path (argument and result conversion): an index, not a search */
+    static int8_t index[128];
+    static bool ready;
+    if (!ready) {
+        memset(index, -1, sizeof index);
+        for (size_t i = 0; i < sizeof simple_descs / sizeof simple_descs[0]; i++)
+            index[(int)simple_descs[i].code] = (int8_t)i;
+        ready = true;
+    }
+    int i = (unsigned char)code < 128 ? index[(int)code] : -1;
+    return i < 0 ? NULL : &simple_descs[i];
 }
 
 int64_t simple_size(char code) { return simple_desc(code)->size; }

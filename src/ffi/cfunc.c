@@ -431,6 +431,8 @@ static void cfunc_finalize(VM *vm, Obj *o) {
     CFuncObj *f = (CFuncObj *)o;
     cfunc_free_call(f->call);
     f->call = NULL;
+    free(f->plan);
+    f->plan = NULL;
     if (f->thunk) thunk_free(f->thunk);
     f->thunk = NULL;
     cdata_release(vm, &f->cd);
@@ -611,6 +613,7 @@ static int set_argtypes(VM *vm, Value self, Value v, void *c) {
     }
     cfunc_free_call(f->call);
     f->call = NULL;
+    f->plan_for = NULL;
     return 0;
 }
 
@@ -699,6 +702,54 @@ oom:
     return NULL;
 }
 
+/* The argument plan for argtypes (see CFuncObj), rebuilt when argtypes or any class changed;
+ * NULL when it cannot be built (the slow path handles everything). */
+static const char *arg_plan(VM *vm, CFuncObj *f, Value argtypes) {
+    if (val_is_null(argtypes)) return NULL;
+    if (f->plan && f->plan_for == argtypes.as.o && f->plan_epoch == vm->class_epoch) return f->plan;
+    TupleObj *at = AS_TUPLE(argtypes);
+    char *plan = realloc(f->plan, (size_t)at->len + 1);
+    if (!plan) return NULL;
+    f->plan = plan;
+    for (int64_t i = 0; i < at->len; i++) {
+        StgInfo *s = stg_of_type(vm, at->items[i]);
+        char c = 0;
+        if (s && s->kind == CK_SIMPLE && strchr("bBhHiIlLqQfd", s->code) && !custom_from_param(vm, at->items[i]))
+            c = s->code;
+        plan[i] = c;
+    }
+    f->plan_for = argtypes.as.o;
+    f->plan_epoch = vm->class_epoch;
+    return plan;
+}
+
+/* A Python int or float through a plain numeric argtype: what conv_typed would do, minus the
+ * lookups.  false: not this case (conv_arg decides, errors included). */
+static bool conv_fast(char code, Value v, ArgSlot *s) {
+    if (v.tag != VAL_FLOAT && v.tag != VAL_INT && v.tag != VAL_BOOL) return false;
+    s->stg = NULL;
+    s->ptr = &s->v;
+    s->ffi = simple_ffi(code);
+    if (code == 'd' || code == 'f') {
+        double d = v.tag == VAL_FLOAT ? v.as.f : (double)val_as_intlike(v);
+        if (code == 'd') s->v.d = d;
+        else s->v.f = (float)d;
+        return true;
+    }
+    if (v.tag == VAL_FLOAT) return false;   /* an error: let conv_arg say which */
+    int64_t x = val_as_intlike(v);
+    switch (code) {
+    case 'b': *(int8_t *)s->v.buf = (int8_t)x; break;
+    case 'B': *(uint8_t *)s->v.buf = (uint8_t)x; break;
+    case 'h': *(short *)s->v.buf = (short)x; break;
+    case 'H': *(unsigned short *)s->v.buf = (unsigned short)x; break;
+    case 'i': *(int *)s->v.buf = (int)x; break;
+    case 'I': *(unsigned int *)s->v.buf = (unsigned int)x; break;
+    default: s->v.i = x; break;
+    }
+    return true;
+}
+
 static Value cfunc_call(ARGS) {
     CFuncObj *f = (CFuncObj *)argv[0].as.o;
     Value *args = argv + 1;
@@ -726,7 +777,12 @@ static Value cfunc_call(ARGS) {
         vm_no_memory(vm);
         goto done;
     }
+    const char *plan = arg_plan(vm, f, argtypes);
     for (int i = 0; i < n; i++) {
+        if (plan && i < nreq && plan[i] && conv_fast(plan[i], args[i], &slots[i])) {
+            avals[i] = slots[i].ptr;
+            continue;
+        }
         Value keep;
         Value at = i < nreq ? AS_TUPLE(argtypes)->items[i] : val_null();
         if (conv_arg(vm, at, args[i], &slots[i], &keep, i + 1) < 0) {

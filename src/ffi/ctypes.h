@@ -96,6 +96,12 @@ typedef struct CFuncObj {
     Value dll;                 /* the CDLL it came from (kept alive), or VAL_NULL */
     FfiCall *call;             /* cached CIF, or NULL */
     FfiThunk *thunk;           /* callbacks: the libffi closure, or NULL */
+    /* Fast conversions for the argtypes tuple plan_for (compared by identity, valid while
+     * vm->class_epoch == plan_epoch): plan[i] is the simple code of a plain argtype whose
+     * from_param is the built-in one, converting Python numbers without any lookup, or 0. */
+    Obj *plan_for;
+    uint64_t plan_epoch;
+    char *plan;
 } CFuncObj;
 
 /* A field of a Structure/Union: a data descriptor (a property subclass, so the VM's attribute
