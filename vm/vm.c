@@ -162,8 +162,7 @@ void vm_free(VM *vm) {
     Obj *o = vm->objects, *types = NULL;
     while (o) {
         Obj *next = o->gc_next;
-        /* every type object (including classes of a native metaclass) outlives its instances */
-        if (o->type && o->type->layout == OBJ_LAYOUT_TYPE) {
+        if (o->type && o->type->layout == OBJ_LAYOUT_TYPE && o->type == vm->t_type) {
             o->gc_next = types;
             types = o;
         } else if ((Obj *)o->type == o) {

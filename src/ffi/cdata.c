@@ -511,6 +511,13 @@ static Value cdata_get_b_base(VM *vm, Value self, void *closure) {
 }
 static Value cdata_get_needsfree(VM *vm, Value self, void *closure) { return val_int(CD(self)->owns); }
 
+/* bytes(obj): the object's memory, as CPython gives it through the buffer protocol. */
+static Value cdata_bytes(ARGS) {
+    CDataObj *c = CD(argv[0]);
+    BytesObj *b = bytes_new(vm, (const uint8_t *)c->ptr, c->size);
+    return b ? val_obj(b) : val_null();
+}
+
 /* ---- _SimpleCData ------------------------------------------------------------------------------ */
 
 static Value simple_init_subclass(ARGS) {
@@ -995,7 +1002,8 @@ int ct_cdata_init(VM *vm, Value mod) {
                                          {"_b_base_", cdata_get_b_base, NULL},
                                          {"_b_needsfree_", cdata_get_needsfree, NULL},
                                          {NULL}};
-    if (type_add_getsets(vm, fs->t_cdata, cdata_gs) < 0) return -1;
+    static const MethodDef cdata_m[] = {{"__bytes__", cdata_bytes, NATIVEF_METHOD | ARITY_NOARGS}, {NULL}};
+    if (type_add_getsets(vm, fs->t_cdata, cdata_gs) < 0 || type_add_methods(vm, fs->t_cdata, cdata_m) < 0) return -1;
 
     fs->t_simple = ct_new_base(vm, "_SimpleCData", fs->t_cdata, fs->meta_simple, sizeof(CDataObj), cdata_trace,
                                cdata_finalize);

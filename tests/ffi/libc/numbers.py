@@ -69,3 +69,10 @@ ldexp = libm.ldexp
 ldexp.restype = c_double
 ldexp.argtypes = (c_double, c_int)
 print("ldexp", ldexp(0.75, 4), ldexp.argtypes == (c_double, c_int), ldexp.restype is c_double)
+
+# the loader object, and the symbols of the running program (CDLL(None))
+m2 = ctypes.cdll.LoadLibrary(ctypes.util.find_library("m"))
+m2.fabs.restype = c_double
+print("cdll", m2.fabs(c_double(-2.5)), type(m2).__name__, m2._name)
+me = CDLL(None)
+print("self", me.strlen(b"four"), me["labs"](-3))
