@@ -472,6 +472,39 @@ static int infer_views(const FfiOp *op, const FfiOpValue *args, EmTensor *in_vie
     return 0;
 }
 
+int ffi_op_bind_slots(const FfiOp *op, int npos, int nkw, const char *const *kwnames, int *slot) {
+    int n = op->nargs;
+    if (npos > n) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "%s() expected at most %d argument(s) but received %d argument(s). Declaration: %s",
+                         op->qualname, n, npos + nkw, op->schema);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) slot[i] = i < npos ? i : -1;
+    for (int k = 0; k < nkw; k++) {
+        int j = 0;
+        while (j < n && strcmp(kwnames[k], op->args[j].name) != 0) j++;
+        if (j == n) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s() got an unexpected keyword argument '%s'. Declaration: %s",
+                             op->qualname, kwnames[k], op->schema);
+            return -1;
+        }
+        if (slot[j] >= 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s() got multiple values for argument '%s'. Declaration: %s",
+                             op->qualname, kwnames[k], op->schema);
+            return -1;
+        }
+        slot[j] = npos + k;
+    }
+    for (int i = 0; i < n; i++)
+        if (slot[i] < 0 && !op->args[i].has_default) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s() missing value for argument '%s'. Declaration: %s", op->qualname,
+                             op->args[i].name, op->schema);
+            return -1;
+        }
+    return n;
+}
+
 int ffi_op_infer(const FfiOp *op, const FfiOpValue *args, int nargs, TensorMeta *outputs) {
     if (check_args(op, args, nargs) < 0) return -1;
     EmTensor in_views[FFI_OP_MAX_ARGS], out_views[FFI_OP_MAX_OUTPUTS];

@@ -23,8 +23,10 @@
  *   // a compiled backward can call the backward kernel directly
  *   ffi_op_backward(op, args, 3, outs, grad_outs, grad_ins);
  *
- * Arguments are positional, one per schema argument, defaults already filled in (see
- * ffi_op_arg_default; the script binding does that for keyword and omitted arguments).  Errors
+ * Arguments are positional, one per schema argument, defaults already filled in: a call's
+ * positional and keyword arguments map to schema positions with ffi_op_bind_slots (the script
+ * binding uses it too), omitted ones take ffi_op_arg_default.  FfiOp pointers stay valid for
+ * the life of the process (ops are never unregistered), so graphs may hold them.  Errors
  * follow ember/tensor.h: -1 / NULL with the thread-local tensor error set (RuntimeError text).
  */
 #ifndef EMBER_FFI_CUSTOM_OP_H
@@ -73,6 +75,14 @@ bool ffi_op_arg_default(const FfiOp *op, int i, FfiOpValue *out);   /* false: re
 int ffi_op_num_outputs(const FfiOp *op);
 bool ffi_op_has_backward(const FfiOp *op);
 const char *ffi_op_node_name(const FfiOp *op);             /* its autograd node: "ScaleAddBackward0" */
+
+/* Map a call's arguments to schema positions without looking at their values (so a tracer can
+ * bind its own trackers): the call has npos positional arguments, then keyword arguments named
+ * kwnames[0..nkw).  slot[i] receives, for schema argument i, the index of the call argument
+ * that supplies it (keyword k is npos + k), or -1 when its default applies.  Returns the number
+ * of schema arguments, or -1 with PyTorch's RuntimeError message set (too many arguments, an
+ * unknown or repeated keyword, a missing argument). */
+int ffi_op_bind_slots(const FfiOp *op, int npos, int nkw, const char *const *kwnames, int *slot);
 
 /* Output metadata (dtype, shape, contiguous strides) for the given argument metas.  Returns the
  * number of outputs or -1. */

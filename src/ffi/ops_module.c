@@ -93,39 +93,38 @@ static int convert_arg(VM *vm, const FfiOp *op, int i, Value v, FfiOpValue *out)
     return -1;
 }
 
+int ffi_op_bind(VM *vm, const FfiOp *op, int argc, Value *argv, TupleObj *kw, Value *bound) {
+    int nkw = kw ? (int)kw->len : 0;
+    const char *names[FFI_OP_MAX_ARGS];
+    int slot[FFI_OP_MAX_ARGS];
+    for (int k = 0; k < nkw && k < FFI_OP_MAX_ARGS; k++) names[k] = AS_STR(kw->items[k])->data;
+    if (nkw > FFI_OP_MAX_ARGS) {
+        vm_raise(vm, vm->e_RuntimeError, "%s() got too many keyword arguments. Declaration: %s", ffi_op_qualname(op),
+                 ffi_op_schema(op));
+        return -1;
+    }
+    int n = ffi_op_bind_slots(op, argc, nkw, names, slot);
+    if (n < 0) {
+        torch_raise_error(vm);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        FfiOpValue d;
+        if (slot[i] >= 0) bound[i] = argv[slot[i]];
+        else if (ffi_op_arg_default(op, i, &d))
+            bound[i] = d.kind == FFI_ARG_FLOAT ? val_float(d.f) : d.kind == FFI_ARG_INT ? val_int(d.i) : val_bool(d.b);
+    }
+    return n;
+}
+
 static Value op_call(ARGS) {
     const FfiOp *op = ((CustomOpObj *)argv[0].as.o)->op;
-    int n = ffi_op_num_args(op);
-    int npos = argc - 1, nkw = kw ? (int)kw->len : 0;
-    const char *qn = ffi_op_qualname(op);
-    if (npos > n)
-        return vm_raise(vm, vm->e_RuntimeError,
-                        "%s() expected at most %d argument(s) but received %d argument(s). Declaration: %s", qn, n,
-                        npos + nkw, ffi_op_schema(op));
-    Value given[FFI_OP_MAX_ARGS];
-    for (int i = 0; i < n; i++) given[i] = i < npos ? argv[1 + i] : val_null();
-    for (int k = 0; k < nkw; k++) {
-        StrObj *name = AS_STR(kw->items[k]);
-        int j = 0;
-        for (; j < n; j++)
-            if (str_eq_c(name, ffi_op_arg_name(op, j))) break;
-        if (j == n)
-            return vm_raise(vm, vm->e_RuntimeError, "%s() got an unexpected keyword argument '%s'. Declaration: %s", qn,
-                            name->data, ffi_op_schema(op));
-        if (!val_is_null(given[j]))
-            return vm_raise(vm, vm->e_RuntimeError, "%s() got multiple values for argument '%s'. Declaration: %s", qn,
-                            name->data, ffi_op_schema(op));
-        given[j] = argv[argc + k];
-    }
+    Value bound[FFI_OP_MAX_ARGS];
+    int n = ffi_op_bind(vm, op, argc - 1, argv + 1, kw, bound);
+    if (n < 0) return val_null();
     FfiOpValue args[FFI_OP_MAX_ARGS];
-    for (int i = 0; i < n; i++) {
-        if (val_is_null(given[i])) {
-            if (ffi_op_arg_default(op, i, &args[i])) continue;
-            return vm_raise(vm, vm->e_RuntimeError, "%s() missing value for argument '%s'. Declaration: %s", qn,
-                            ffi_op_arg_name(op, i), ffi_op_schema(op));
-        }
-        if (convert_arg(vm, op, i, given[i], &args[i]) < 0) return val_null();
-    }
+    for (int i = 0; i < n; i++)
+        if (convert_arg(vm, op, i, bound[i], &args[i]) < 0) return val_null();
     Tensor *outs[FFI_OP_MAX_OUTPUTS];
     int nout = ffi_op_run(op, args, n, outs);
     if (nout < 0) return torch_raise_error(vm);

@@ -242,3 +242,28 @@ Test(custom_op, errors) {
     cr_expect(os_error);
     tensor_decref(x);
 }
+
+Test(custom_op, bind_slots) {
+    const FfiOp *op = ffi_op_lookup("test::scale_add");
+    int slot[FFI_OP_MAX_ARGS];
+    /* scale_add(a, y=b): x from position 0, y from keyword 0 (call index 1), alpha default */
+    const char *kw1[] = {"y"};
+    cr_assert_eq(ffi_op_bind_slots(op, 1, 1, kw1, slot), 3);
+    cr_expect_eq(slot[0], 0);
+    cr_expect_eq(slot[1], 1);
+    cr_expect_eq(slot[2], -1);
+    const char *kw2[] = {"alpha", "x"};
+    cr_assert_eq(ffi_op_bind_slots(op, 0, 2, kw2, slot), -1);   /* y missing */
+    cr_expect_str_eq(tensor_error_message(),
+                     "test::scale_add() missing value for argument 'y'. Declaration: "
+                     "test::scale_add(Tensor x, Tensor y, float alpha=1.0) -> Tensor");
+    const char *kw3[] = {"x"};
+    cr_expect_eq(ffi_op_bind_slots(op, 2, 1, kw3, slot), -1);
+    cr_expect_str_eq(tensor_error_message(),
+                     "test::scale_add() got multiple values for argument 'x'. Declaration: "
+                     "test::scale_add(Tensor x, Tensor y, float alpha=1.0) -> Tensor");
+    cr_expect_eq(ffi_op_bind_slots(op, 4, 0, NULL, slot), -1);
+    const char *kw4[] = {"beta"};
+    cr_expect_eq(ffi_op_bind_slots(op, 2, 1, kw4, slot), -1);
+    tensor_error_clear();
+}
