@@ -111,6 +111,28 @@ c_uint64 = c_ulong
 c_time_t = c_long
 
 
+class LittleEndianStructure(Structure):
+    """Structure with little endian byte order (the native order on the machines Ember runs on)."""
+
+
+class LittleEndianUnion(Union):
+    """Union with little endian byte order."""
+
+
+class BigEndianStructure(Structure):
+    """Structure with big endian byte order: not supported by Ember."""
+
+    def __init_subclass__(cls, **kwargs):
+        raise NotImplementedError("BigEndianStructure is not supported")
+
+
+class BigEndianUnion(Union):
+    """Union with big endian byte order: not supported by Ember."""
+
+    def __init_subclass__(cls, **kwargs):
+        raise NotImplementedError("BigEndianUnion is not supported")
+
+
 def create_string_buffer(init, size=None):
     """create_string_buffer(aBytes) -> character array
     create_string_buffer(anInteger) -> character array
