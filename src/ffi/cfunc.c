@@ -777,7 +777,10 @@ static Value cfunc_call(ARGS) {
         vm_no_memory(vm);
         goto done;
     }
-    const char *plan = arg_plan(vm, f, argtypes);
+    /* a snapshot: a from_param below may call f again, which may rebuild f->plan */
+    char plan_buf[32];
+    const char *plan = nreq <= (int)sizeof plan_buf ? arg_plan(vm, f, argtypes) : NULL;
+    if (plan) plan = memcpy(plan_buf, plan, (size_t)nreq);
     for (int i = 0; i < n; i++) {
         if (plan && i < nreq && plan[i] && conv_fast(plan[i], args[i], &slots[i])) {
             avals[i] = slots[i].ptr;

@@ -28,6 +28,13 @@
  * Function objects (CFuncObj) cache one prepared libffi CIF for their argtypes/restype (or,
  * without argtypes, for the last argument signature seen): a call converts arguments straight
  * into an on-stack value array, calls ffi_call, and converts the result.
+ *
+ * Not supported (a clear error, never a wrong value): bit fields, _anonymous_, big-endian
+ * structures, py_object, POINTER("name") with SetPointerType, PYFUNCTYPE/PyDLL, from_buffer
+ * of anything but a ctypes instance (Ember has no bytearray), unsigned 64-bit values above
+ * 2**63-1 read back into Ember's 64-bit ints (OverflowError).  Classes get their layout from
+ * the base classes' __init_subclass__, so a Structure subclass that defines its own
+ * __init_subclass__ must call super().__init_subclass__() for its subclasses to work.
  */
 #ifndef EMBER_FFI_CTYPES_H
 #define EMBER_FFI_CTYPES_H
