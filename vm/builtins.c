@@ -585,8 +585,22 @@ static Value b_build_class(ARGS) {
     TupleObj *bases = tuple_from_array(vm, argv + 2, argc - 2);
     if (!bases) return val_null();
     vm_push_root(vm, val_obj(bases));
-    /* keyword arguments: metaclass=, the rest go to __init_subclass__ */
+    /* the metaclass is the most derived type(base) (native metaclasses such as ctypes'
+     * PyCStructType: their classes get the metaclass's methods and tracing) */
     TypeObj *meta = vm->t_type;
+    for (int i = 2; i < argc; i++) {
+        if (!val_is_obj(argv[i]) || !vm_isinstance_type(vm, argv[i], vm->t_type)) continue;
+        TypeObj *bm = argv[i].as.o->type;
+        if (type_is_subtype(meta, bm)) continue;
+        if (type_is_subtype(bm, meta)) {
+            meta = bm;
+            continue;
+        }
+        vm_pop_root(vm);
+        return vm_raise(vm, vm->e_TypeError, "metaclass conflict: the metaclass of a derived class must be a "
+                        "(non-strict) subclass of the metaclasses of all its bases");
+    }
+    /* keyword arguments: metaclass=, the rest go to __init_subclass__ */
     int nkw = kw ? (int)kw->len : 0;
     Value kwvals[16];
     Value kwnames_items[16];
@@ -595,7 +609,7 @@ static Value b_build_class(ARGS) {
         StrObj *kn = AS_STR(kw->items[k]);
         Value v = argv[argc + k];
         if (str_eq_c(kn, "metaclass")) {
-            if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_type) || AS_TYPE(v) != vm->t_type) {
+            if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_type) || (AS_TYPE(v) != vm->t_type && AS_TYPE(v) != meta)) {
                 vm_pop_root(vm);
                 return vm_raise(vm, vm->e_NotImplementedError, "metaclasses other than type are not supported");
             }

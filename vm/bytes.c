@@ -46,6 +46,15 @@ static Value b_new(ARGS) {
     }
     if (!val_is_null(a[2])) return vm_raise(vm, vm->e_TypeError, "encoding without a string argument");
     if (is_bytes(vm, a[1])) return a[1];
+    /* __bytes__ comes first (ctypes instances give their memory this way) */
+    if (val_is_obj(a[1])) {
+        Value conv = type_lookup(vm, vm_type_of(vm, a[1]), vm_intern_str(vm, "__bytes__"));
+        if (!val_is_null(conv)) {
+            Value r = vm_call_method(vm, a[1], "__bytes__", 0, NULL);
+            if (val_is_null(r) || is_bytes(vm, r)) return r;
+            return vm_raise(vm, vm->e_TypeError, "__bytes__ returned non-bytes (type %s)", vm_type_name(vm, r));
+        }
+    }
     if (val_is_intlike(a[1])) {
         int64_t n = val_as_intlike(a[1]);
         if (n < 0) return vm_raise(vm, vm->e_ValueError, "negative count");

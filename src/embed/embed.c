@@ -1,11 +1,13 @@
 /* src/embed/embed.c — the embedding API of include/ember/ember.h, and the wiring of a VM with
- * the layers that sit outside vm/ (the compiler from src/frontend, the torch package from src/torch).
+ * the layers that sit outside vm/ (the compiler from src/frontend, the torch package from src/torch,
+ * ctypes and custom ops from src/ffi).
  * This is the top layer: it may include every other one. */
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ember/ember.h"
+#include "src/ffi/register.h"
 #include "src/frontend/compile.h"
 #include "src/torch/torch.h"
 #include "src/tracer/tracer_api.h"
@@ -41,6 +43,7 @@ EmVM *em_vm_new(void) {
     vm->compile = compile_hook;
     torch_register(vm);
     tracer_register(vm);
+    ffi_register(vm);
     return vm;
 }
 

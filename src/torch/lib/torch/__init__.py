@@ -113,6 +113,7 @@ LongTensor = Tensor
 import torch.autograd
 import torch.utils
 import torch.nn
+from torch._ops import ops
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
