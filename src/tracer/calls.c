@@ -243,6 +243,8 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
     const char *tname = tracer_torch_native_name(vm, f);
     if (tname) {
         if (in_list(torch_fn_denylist, n->name)) return tr_break(tr, "%s", tname);
+        /* torch._C's private functions drive the engine and hooks: they run natively */
+        if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0) return tr_break(tr, "%s", tname);
         if (strcmp(n->name, "is_grad_enabled") == 0) {
             *out = vt_const(tr, val_bool(ag_is_grad_enabled()));
             return TX_OK;

@@ -367,6 +367,18 @@ static TxStatus to_values(Tracer *tr, VT **vts, int n, Value *vals, const char *
 
 static bool saved_meta;
 
+/* A result the binding turned into a leaf requiring grad without an op (factory functions'
+ * requires_grad=True): the graph cannot reproduce that, so eager runs it. */
+static bool made_leaf_requiring_grad(Tracer *tr, VT *v) {
+    if (v->kind == VT_TENSOR)
+        return !v->source && !val_is_null(v->fake) && v->node && !v->node->requires_grad &&
+               ag_requires_grad(torch_tensor_of(v->fake)) && ag_is_leaf(torch_tensor_of(v->fake));
+    if (v->kind == VT_TUPLE || v->kind == VT_LIST)
+        for (int i = 0; i < v->n; i++)
+            if (made_leaf_requiring_grad(tr, v->items[i])) return true;
+    return false;
+}
+
 static void window_open(Tracer *tr) {
     tr->ops_in_call = 0;
     tr->first_call_node = NULL;
@@ -403,7 +415,10 @@ static TxStatus window_close(Tracer *tr, Value r, GraphNodeKind kind, const char
     if (!out) return TX_OK;
     *out = vt_from_result(tr, r);
     if (tr->observer_failed) return tr_break(tr, "%s returned a view the graph cannot reproduce", target ? target : "an op");
-    return *out ? TX_OK : tr_error(tr);
+    if (!*out) return tr_error(tr);
+    if (made_leaf_requiring_grad(tr, *out))
+        return tr_break(tr, "%s made a leaf that requires grad (requires_grad=True in the region)", target ? target : "an op");
+    return TX_OK;
 }
 
 static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,

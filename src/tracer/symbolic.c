@@ -711,7 +711,8 @@ H(CALL) {
         argc = n;
     }
     VT *out = NULL;
-    TxStatus s = tr_call(tr, callable, argc, args, kw, &out);
+    /* tr_call counts positional arguments; the keyword values follow them */
+    TxStatus s = tr_call(tr, callable, argc - (kw ? (int)kw->len : 0), args, kw, &out);
     if (s) {
         tx->kwnames = kw;
         return s;

@@ -277,7 +277,16 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
     /* tensors */
     if (ts && v.tag == VAL_OBJ && vm_isinstance_type(vm, v, ts->t_tensor)) {
         if (fake_is_tensor_value(tr, v)) return vt_from_result(tr, v);
-        return fake_input_tensor(tr, v, source);
+        VT *t = fake_input_tensor(tr, v, source);
+        if (t) return t;
+        /* no fake twin (a dtype the library refuses): the tracer can only pass it around,
+         * and anything it does with it is a break */
+        vm_clear_exc(vm);
+        VT *r = vt_new(tr, VT_OPAQUE);
+        r->value = v;
+        r->source = source;
+        if (source) guard_id(tr, source, v);
+        return r;
     }
     /* numbers and other constants */
     /* ints read from attributes and globals (counters) and floats from anywhere (scales, data)
