@@ -109,3 +109,4 @@ strided = "strided"
 import torch.autograd
 import torch.utils
 import torch.nn
+import torch.optim
