@@ -1,6 +1,7 @@
 /* vm/mod_gc.c — the gc module (collect, enable/disable, isenabled) over Ember's mark-and-sweep
  * collector, and `_ember`, the small native helpers Ember's library modules need from the VM:
- * the caller's location for warnings.warn(stacklevel=...) and source lines for messages. */
+ * the caller's location for warnings.warn(stacklevel=...), source lines for messages, and
+ * printing a traceback (atexit's "Exception ignored" reports). */
 #include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -63,8 +64,16 @@ static Value ember_source_line(ARGS) {
     return s ? val_obj(s) : val_null();
 }
 
+/* _ember.print_exception(exc): the traceback as an uncaught exception prints it (stderr). */
+static Value ember_print_exception(ARGS) {
+    fflush(vm->out);
+    vm_print_exception(vm, argv[0], vm->err);
+    return val_none();
+}
+
 int ember_module_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {
-        {"caller", ember_caller, ARITY_O}, {"source_line", ember_source_line, ARITY_POS(2, 2)}, {NULL}};
+        {"caller", ember_caller, ARITY_O}, {"source_line", ember_source_line, ARITY_POS(2, 2)},
+        {"print_exception", ember_print_exception, ARITY_O}, {NULL}};
     return module_add_functions(vm, mod, fns);
 }
