@@ -60,9 +60,15 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(SyntaxError, Exception) X(IndentationError, SyntaxError) X(TabError, IndentationError) \
     X(SystemError, Exception) X(TypeError, Exception) X(ValueError, Exception) \
     X(UnicodeError, ValueError) X(UnicodeDecodeError, UnicodeError) \
-    X(UnicodeEncodeError, UnicodeError) X(Warning, Exception) X(UserWarning, Warning) \
-    X(DeprecationWarning, Warning) X(RuntimeWarning, Warning) X(FutureWarning, Warning) \
-    X(StopAsyncIteration, Exception)
+    X(UnicodeEncodeError, UnicodeError) X(UnicodeTranslateError, UnicodeError) \
+    X(Warning, Exception) X(UserWarning, Warning) \
+    X(DeprecationWarning, Warning) X(PendingDeprecationWarning, Warning) X(RuntimeWarning, Warning) \
+    X(FutureWarning, Warning) X(SyntaxWarning, Warning) X(ImportWarning, Warning) \
+    X(UnicodeWarning, Warning) X(BytesWarning, Warning) X(ResourceWarning, Warning) \
+    X(EncodingWarning, Warning) X(StopAsyncIteration, Exception) X(TimeoutError, OSError) \
+    X(PermissionError, OSError) X(FileExistsError, OSError) X(IsADirectoryError, OSError) \
+    X(NotADirectoryError, OSError) X(InterruptedError, OSError) X(ConnectionError, OSError) \
+    X(BrokenPipeError, ConnectionError) X(ConnectionResetError, ConnectionError)
 
 /* Built-in types the VM core creates.  X(field, "name"). */
 #define VM_TYPES(X) \
