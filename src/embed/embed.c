@@ -7,6 +7,7 @@
 
 #include "ember/ember.h"
 #include "src/frontend/compile.h"
+#include "src/runtime/runtime.h"
 #include "src/torch/torch.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
@@ -39,6 +40,7 @@ EmVM *em_vm_new(void) {
     VM *vm = vm_new();
     vm->compile = compile_hook;
     torch_register(vm);
+    rt_register(vm);
     return vm;
 }
 
