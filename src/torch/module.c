@@ -819,7 +819,6 @@ static Value m_state_dict(ARGS) {
 typedef struct LoadCtx {
     DictObj *sd;
     ListObj *missing, *unexpected, *errors;
-    bool strict;
 } LoadCtx;
 
 static int add_error(VM *vm, ListObj *l, StrObj *s) { return s ? list_append(vm, l, val_obj(s)) : -1; }
@@ -850,7 +849,7 @@ static int load_one(VM *vm, LoadCtx *c, StrObj *key, Value param) {
     Value input;
     int found = dict_lookup(vm, c->sd, val_obj(key), &input);
     if (found < 0) return -1;
-    if (!found) return c->strict ? list_append(vm, c->missing, val_obj(key)) : 0;
+    if (!found) return list_append(vm, c->missing, val_obj(key));
     if (!torch_is_tensor(vm, input)) {
         TypeObj *it = vm_type_of(vm, input);
         StrObj *tn = type_repr_name(vm, it);
@@ -941,7 +940,7 @@ static int load_rec(VM *vm, LoadCtx *c, Value self, StrObj *prefix) {
         rc = torch_is_tensor(vm, v) ? load_one(vm, c, key, v) : 0;
         vm_pop_root(vm);
     }
-    if (rc == 0 && c->strict) {
+    if (rc == 0) {   /* collected even when not strict (PyTorch passes strict=True here) */
         pos = 0;
         while (rc == 0 && dict_next(c->sd, &pos, &k, &v)) {
             if (!val_is_str(vm, k)) continue;
@@ -1004,7 +1003,7 @@ static Value m_load_state_dict(ARGS) {
     if (assign) return vm_raise(vm, vm->e_NotImplementedError, "load_state_dict(assign=True) is not supported");
     Value ik = nn_lib_attr(vm, &nn_state(vm)->incompatible_keys, "torch.nn.modules.module", "_IncompatibleKeys");
     if (val_is_null(ik)) return ik;
-    LoadCtx c = {AS_DICT(a[1]), NULL, NULL, NULL, strict};
+    LoadCtx c = {AS_DICT(a[1]), NULL, NULL, NULL};
     int base = vm->roots.n;
     if (!(c.missing = list_new(vm, 0))) return val_null();
     vm_push_root(vm, val_obj(c.missing));

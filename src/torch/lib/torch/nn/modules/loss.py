@@ -10,10 +10,14 @@ def _legacy_reduction(size_average, reduce):
     if reduce is None:
         reduce = True
     if size_average and reduce:
-        return "mean"
-    if reduce:
-        return "sum"
-    return "none"
+        ret = "mean"
+    elif reduce:
+        ret = "sum"
+    else:
+        ret = "none"
+    import warnings
+    warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' instead.".format(ret))
+    return ret
 
 
 class _Loss(Module):
