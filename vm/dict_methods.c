@@ -618,3 +618,11 @@ void dict_init_type(VM *vm) {
         type_add_methods(vm, vm->t_ordereddict, od_m) < 0)
         EM_UNREACHABLE();
 }
+
+/* _collections: the C types behind collections.OrderedDict and collections.defaultdict. */
+int collections_module_init(VM *vm, Value mod) {
+    if (module_set(vm, mod, "OrderedDict", val_obj(vm->t_ordereddict)) < 0 ||
+        module_set(vm, mod, "defaultdict", val_obj(vm->t_defaultdict)) < 0)
+        return -1;
+    return 0;
+}

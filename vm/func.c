@@ -148,6 +148,22 @@ static Value fn_get_annotations(VM *vm, Value s, void *c) {
     }
     return val_obj(FN(s)->annotations);
 }
+static int fn_set_annotations(VM *vm, Value s, Value v, void *c) {
+    if (!val_is_null(v) && !val_is_none(v) && !vm_isinstance_type(vm, v, vm->t_dict)) {
+        vm_raise(vm, vm->e_TypeError, "__annotations__ must be set to a dict object");
+        return -1;
+    }
+    FN(s)->annotations = val_is_null(v) || val_is_none(v) ? NULL : AS_DICT(v);
+    return 0;
+}
+static int fn_set_kwdefaults(VM *vm, Value s, Value v, void *c) {
+    if (!val_is_null(v) && !val_is_none(v) && !vm_isinstance_type(vm, v, vm->t_dict)) {
+        vm_raise(vm, vm->e_TypeError, "__kwdefaults__ must be set to a dict object");
+        return -1;
+    }
+    FN(s)->kwdefaults = val_is_null(v) || val_is_none(v) ? NULL : AS_DICT(v);
+    return 0;
+}
 static Value fn_get_dict(VM *vm, Value s, void *c) {
     if (!FN(s)->dict) {
         DictObj *d = dict_new(vm);
@@ -271,9 +287,9 @@ void func_init_types(VM *vm) {
     static const GetSetDef fn_gs[] = {
         {"__name__", fn_get_name, fn_set_name}, {"__qualname__", fn_get_qualname, fn_set_qualname},
         {"__doc__", fn_get_doc, fn_set_doc}, {"__module__", fn_get_module, fn_set_module},
-        {"__defaults__", fn_get_defaults, fn_set_defaults}, {"__kwdefaults__", fn_get_kwdefaults, NULL},
+        {"__defaults__", fn_get_defaults, fn_set_defaults}, {"__kwdefaults__", fn_get_kwdefaults, fn_set_kwdefaults},
         {"__code__", fn_get_code, NULL}, {"__globals__", fn_get_globals, NULL},
-        {"__closure__", fn_get_closure, NULL}, {"__annotations__", fn_get_annotations, NULL},
+        {"__closure__", fn_get_closure, NULL}, {"__annotations__", fn_get_annotations, fn_set_annotations},
         {"__dict__", fn_get_dict, NULL}, {NULL}};
     static const MethodDef fn_m[] = {
         {"__repr__", fn_repr, NATIVEF_METHOD}, {"__get__", fn_get, NATIVEF_METHOD}, {NULL}};

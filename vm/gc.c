@@ -158,7 +158,7 @@ static void mark_roots(VM *vm) {
         gc_mark(vm, b->qualname);
         gc_mark(vm, b->filename);
     }
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < VM_EXT__COUNT; i++)
         if (vm->ext_trace[i] && vm->ext[i]) vm->ext_trace[i](vm, vm->ext[i]);
 }
 

@@ -220,11 +220,21 @@ static Value gen_iter_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
 
 static Value gen_throw(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "throw", argc, kw, 2, 4) < 0) return val_null();
+    /* throw(type[, value[, tb]]): value may already be an instance of type (CPython's rules) */
     Value exc = argv[1];
-    if (argc >= 3 && !val_is_none(argv[2]) && val_is_obj(exc) && vm_isinstance_type(vm, exc, vm->t_type)) {
-        exc = vm_call1(vm, exc, argv[2]);
-        if (val_is_null(exc)) return exc;
+    Value val = argc >= 3 ? argv[2] : val_none();
+    if (val_is_obj(exc) && vm_isinstance_type(vm, exc, vm->t_type)) {
+        if (!val_is_none(val) && vm_isinstance_type(vm, val, AS_TYPE(exc))) {
+            exc = val;
+        } else if (!val_is_none(val)) {
+            exc = val_is_type(vm, val, vm->t_tuple) ? vm_call_ex(vm, exc, val, val_null()) : vm_call1(vm, exc, val);
+            if (val_is_null(exc)) return exc;
+        }
+    } else if (!val_is_none(val)) {
+        return vm_raise(vm, vm->e_TypeError, "instance exception may not have a separate value");
     }
+    if (argc >= 4 && !val_is_none(argv[3]) && val_is_obj(exc) && (exc.as.o->type->flags & TYPEF_EXCEPTION))
+        ((ExceptionObj *)exc.as.o)->traceback = argv[3];
     return gen_throw_common(vm, (GenObj *)argv[0].as.o, exc, false);
 }
 

@@ -104,20 +104,146 @@ static Value math_isclose(ARGS) {
     return val_bool(d <= fabs(rt * y) || d <= fabs(rt * x) || d <= at);
 }
 
+/* fsum: Shewchuk's exactly-rounded sum with a list of non-overlapping partials, as CPython's
+ * math_fsum (without its special handling of intermediate overflow). */
 static Value math_fsum(ARGS) {
     if (native_check_args(vm, "fsum", argc, kw, 1, 1) < 0) return val_null();
     ListObj *l = vm_list_from_iterable(vm, argv[0]);
     if (!l) return val_null();
-    /* Neumaier compensated sum: exact for the sums scripts do */
-    double s = 0, c = 0;
+    vm_push_root(vm, val_obj(l));
+    double p[64];
+    int n = 0;
+    double special = 0.0;
+    bool have_special = false;
     for (int64_t i = 0; i < l->len; i++) {
         double x;
-        if (arg_double(vm, l->items[i], &x) < 0) return val_null();
-        double t = s + x;
-        c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
-        s = t;
+        if (arg_double(vm, l->items[i], &x) < 0) {
+            vm_pop_root(vm);
+            return val_null();
+        }
+        if (!isfinite(x)) {
+            special = have_special ? special + x : x;
+            have_special = true;
+            continue;
+        }
+        int k = 0;
+        for (int j = 0; j < n; j++) {
+            double y = p[j];
+            if (fabs(x) < fabs(y)) {
+                double t = x;
+                x = y;
+                y = t;
+            }
+            double hi = x + y, lo = y - (hi - x);
+            if (lo != 0.0) p[k++] = lo;
+            x = hi;
+        }
+        if (k >= 63) {
+            vm_pop_root(vm);
+            return vm_raise(vm, vm->e_NotImplementedError, "math.fsum of this many magnitudes is not supported");
+        }
+        p[k++] = x;
+        n = k;
     }
-    return val_float(s + c);
+    vm_pop_root(vm);
+    if (have_special) {
+        if (isnan(special)) return vm_raise(vm, vm->e_ValueError, "-inf + inf in fsum");
+        return val_float(special);
+    }
+    double hi = 0.0;
+    if (n > 0) {
+        hi = p[--n];
+        double lo = 0.0;
+        while (n > 0) {
+            double x = hi, y = p[--n];
+            hi = x + y;
+            double yr = hi - x;
+            lo = y - yr;
+            if (lo != 0.0) break;
+        }
+        /* round-half-even correction, as CPython */
+        if (n > 0 && ((lo < 0.0 && p[n - 1] < 0.0) || (lo > 0.0 && p[n - 1] > 0.0))) {
+            double y = lo * 2.0, x = hi + y, yr = x - hi;
+            if (y == yr) hi = x;
+        }
+    }
+    return val_float(hi);
+}
+
+static int int_arg_nonneg(VM *vm, Value v, const char *what, int64_t *out) {
+    if (vm_index(vm, v, out) < 0) return -1;
+    if (*out < 0) {
+        vm_raise(vm, vm->e_ValueError, "%s must be a non-negative integer", what);
+        return -1;
+    }
+    return 0;
+}
+
+static Value math_comb(ARGS) {
+    int64_t n, k;
+    if (int_arg_nonneg(vm, argv[0], "n", &n) < 0 || int_arg_nonneg(vm, argv[1], "k", &k) < 0) return val_null();
+    if (k > n) return val_int(0);
+    if (k > n - k) k = n - k;
+    int64_t r = 1;
+    for (int64_t i = 1; i <= k; i++) {
+        /* r * (n - k + i) / i stays integral at every step */
+        __int128 t = (__int128)r * (n - k + i) / i;
+        if (t > INT64_MAX) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+        r = (int64_t)t;
+    }
+    return val_int(r);
+}
+
+static Value math_perm(ARGS) {
+    int64_t n, k;
+    if (int_arg_nonneg(vm, argv[0], "n", &n) < 0) return val_null();
+    if (argc < 2 || val_is_none(argv[1])) k = n;
+    else if (int_arg_nonneg(vm, argv[1], "k", &k) < 0) return val_null();
+    if (k > n) return val_int(0);
+    int64_t r = 1;
+    for (int64_t i = n - k + 1; i <= n; i++)
+        if (__builtin_mul_overflow(r, i, &r)) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+    return val_int(r);
+}
+
+static Value math_isqrt(ARGS) {
+    int64_t n;
+    if (vm_index(vm, argv[0], &n) < 0) return val_null();
+    if (n < 0) return vm_raise(vm, vm->e_ValueError, "isqrt() argument must be nonnegative");
+    int64_t r = (int64_t)sqrt((double)n);
+    while (r > 0 && (__int128)r * r > n) r--;
+    while ((__int128)(r + 1) * (r + 1) <= n) r++;
+    return val_int(r);
+}
+
+static Value math_lcm(ARGS) {
+    int64_t l = 1;
+    for (int i = 0; i < argc; i++) {
+        int64_t x;
+        if (vm_index(vm, argv[i], &x) < 0) return val_null();
+        if (x < 0) x = -x;
+        if (x == 0 || l == 0) {
+            l = 0;
+            continue;
+        }
+        int64_t a = l, b = x;
+        while (b) {
+            int64_t t = a % b;
+            a = b;
+            b = t;
+        }
+        if (__builtin_mul_overflow(l / a, x, &l)) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+    }
+    return val_int(l);
+}
+
+static Value math_modf(ARGS) {
+    double x, ip;
+    if (arg_double(vm, argv[0], &x) < 0) return val_null();
+    double fp = isinf(x) ? copysign(0.0, x) : modf(x, &ip);
+    if (isinf(x)) ip = x;
+    TupleObj *t = tuple_pack(vm, 2, val_float(fp), val_float(ip));
+    return t ? val_obj(t) : val_null();
 }
 
 static Value math_gcd(ARGS) {
@@ -220,7 +346,10 @@ int math_module_init(VM *vm, Value mod) {
         {"isfinite", math_pred, 0, (void *)2}, {"isclose", math_isclose}, {"fsum", math_fsum},
         {"gcd", math_gcd}, {"factorial", math_factorial}, {"prod", math_prod},
         {"copysign", math_copysign}, {"fmod", math_fmod}, {"frexp", math_frexp}, {"ldexp", math_ldexp},
-        {"degrees", math_degrees}, {"radians", math_radians}, {NULL}};
+        {"degrees", math_degrees}, {"radians", math_radians}, {"comb", math_comb, ARITY_POS(2, 2)},
+        {"perm", math_perm, ARITY_POS(1, 2)}, {"isqrt", math_isqrt, ARITY_O}, {"lcm", math_lcm},
+        {"modf", math_modf, ARITY_O}, {"exp2", math_unary, 0, (void *)exp2}, {"cbrt", math_unary, 0, (void *)cbrt},
+        {NULL}};
     if (module_add_functions(vm, mod, fns) < 0) return -1;
     return module_set(vm, mod, "pi", val_float(M_PI)) < 0 || module_set(vm, mod, "e", val_float(M_E)) < 0 ||
                    module_set(vm, mod, "tau", val_float(2 * M_PI)) < 0 ||

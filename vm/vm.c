@@ -61,7 +61,7 @@ static void make_types(VM *vm) {
         {&vm->t_classmethod, "classmethod", NULL, OBJ_LAYOUT_CLASSMETHOD, sizeof(WrapperObj), 0},
         {&vm->t_super, "super", NULL, OBJ_LAYOUT_SUPER, sizeof(SuperObj), 0},
         {&vm->t_generator, "generator", NULL, OBJ_LAYOUT_GENERATOR, 0, TYPEF_ABSTRACT_NEW},
-        {&vm->t_weakref, "weakref", NULL, OBJ_LAYOUT_WEAKREF, sizeof(WeakRefObj), TYPEF_BASETYPE},
+        {&vm->t_weakref, "ReferenceType", NULL, OBJ_LAYOUT_WEAKREF, sizeof(WeakRefObj), TYPEF_BASETYPE},
         {&vm->t_ellipsis, "ellipsis", NULL, OBJ_LAYOUT_INSTANCE, sizeof(Obj), TYPEF_ABSTRACT_NEW},
         {&vm->t_notimplemented, "NotImplementedType", NULL, OBJ_LAYOUT_INSTANCE, sizeof(Obj), TYPEF_ABSTRACT_NEW},
         {&vm->t_iterator, "iterator", NULL, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
@@ -93,6 +93,7 @@ static void make_types(VM *vm) {
     VM_TYPES(X)
 #undef X
     vm->t_defaultdict->module = vm->t_ordereddict->module = vm_intern(vm, "collections");
+    vm->t_weakref->module = vm_intern(vm, "weakref");
 }
 
 static void make_binop_names(VM *vm) {
@@ -156,7 +157,7 @@ VM *vm_new(void) {
 
 void vm_free(VM *vm) {
     if (!vm) return;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < VM_EXT__COUNT; i++)
         if (vm->ext_free[i] && vm->ext[i]) vm->ext_free[i](vm, vm->ext[i]);
     /* free every object: finalizers release C resources; types go last */
     Obj *o = vm->objects, *types = NULL;

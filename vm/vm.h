@@ -60,9 +60,15 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(SyntaxError, Exception) X(IndentationError, SyntaxError) X(TabError, IndentationError) \
     X(SystemError, Exception) X(TypeError, Exception) X(ValueError, Exception) \
     X(UnicodeError, ValueError) X(UnicodeDecodeError, UnicodeError) \
-    X(UnicodeEncodeError, UnicodeError) X(Warning, Exception) X(UserWarning, Warning) \
-    X(DeprecationWarning, Warning) X(RuntimeWarning, Warning) X(FutureWarning, Warning) \
-    X(StopAsyncIteration, Exception)
+    X(UnicodeEncodeError, UnicodeError) X(UnicodeTranslateError, UnicodeError) \
+    X(Warning, Exception) X(UserWarning, Warning) \
+    X(DeprecationWarning, Warning) X(PendingDeprecationWarning, Warning) X(RuntimeWarning, Warning) \
+    X(FutureWarning, Warning) X(SyntaxWarning, Warning) X(ImportWarning, Warning) \
+    X(UnicodeWarning, Warning) X(BytesWarning, Warning) X(ResourceWarning, Warning) \
+    X(EncodingWarning, Warning) X(StopAsyncIteration, Exception) X(TimeoutError, OSError) \
+    X(PermissionError, OSError) X(FileExistsError, OSError) X(IsADirectoryError, OSError) \
+    X(NotADirectoryError, OSError) X(InterruptedError, OSError) X(ConnectionError, OSError) \
+    X(BrokenPipeError, ConnectionError) X(ConnectionResetError, ConnectionError)
 
 /* Built-in types the VM core creates.  X(field, "name"). */
 #define VM_TYPES(X) \
@@ -95,7 +101,19 @@ typedef struct TempRoots {
     int32_t n, cap;
 } TempRoots;
 
-typedef struct ExtRoot ExtRoot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
+typedef struct ExtRoot ExtRoot;
+
+/* The per-VM state slots of the layers outside vm/ (vm->ext[...]), allotted here so no two
+ * layers share one. */
+typedef enum VmExtSlot {
+    VM_EXT_TORCH,     /* src/torch: TorchState */
+    VM_EXT_NN,        /* src/torch: torch.nn's NnState */
+    VM_EXT_FFI,       /* src/ffi: ctypes */
+    VM_EXT_OPS,       /* src/ffi: torch.ops */
+    VM_EXT_TRACER,    /* src/tracer: TracerState */
+    VM_EXT_RUNTIME,   /* src/runtime */
+    VM_EXT__COUNT
+} VmExtSlot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
 
 struct VM {
     /* --- heap (vm/gc.c) --- */
@@ -160,10 +178,10 @@ struct VM {
     FILE *out, *err;
     Value sys_stdout, sys_stderr; /* script-replaceable streams; VAL_NULL = the C files */
 
-    /* --- extension state (src/torch etc.) --- */
-    void *ext[8];
-    void (*ext_trace[8])(VM *vm, void *);
-    void (*ext_free[8])(VM *vm, void *);
+    /* --- extension state of the layers outside vm/ (one slot each, see VmExtSlot) --- */
+    void *ext[VM_EXT__COUNT];
+    void (*ext_trace[VM_EXT__COUNT])(VM *vm, void *);
+    void (*ext_free[VM_EXT__COUNT])(VM *vm, void *);
 };
 
 /* ---- lifecycle ----------------------------------------------------------------------- */

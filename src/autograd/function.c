@@ -514,9 +514,12 @@ static int apply_function(AgNode *n, Tensor **grads, Tensor **outputs) {
             goto done;
         }
     }
+    /* Every gradient backward returned for a tensor input is a node output, as PyTorch's PyNode
+     * returns them: post hooks see it even when the input needs no grad (the engine drops it on
+     * an edge without a node). */
     for (int i = 0; i < st->n_args; i++) {
         int e = st->arg_edge[i];
-        if (e >= 0 && (uint32_t)e < n->n_next && n->next[e].fn && ag__task_should_execute(n->next[e].fn)) {
+        if (e >= 0 && (uint32_t)e < n->n_next) {
             outputs[e] = gin[i];
             gin[i] = NULL;
         }

@@ -9,6 +9,7 @@
 #include "ember/ember.h"
 #include "src/ffi/register.h"
 #include "src/frontend/compile.h"
+#include "src/runtime/runtime.h"
 #include "src/torch/torch.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dict.h"
@@ -44,10 +45,30 @@ EmVM *em_vm_new(void) {
     torch_register(vm);
     tracer_register(vm);
     ffi_register(vm);
+    rt_register(vm);
     return vm;
 }
 
+/* Interpreter shutdown: the atexit handlers run if the script imported atexit (weakref.finalize
+ * does); an exception pending from the script is kept for the caller. */
+static void run_atexit(VM *vm) {
+    Value mod = dict_get_c(vm, vm->modules, "atexit");
+    if (!val_is_type(vm, mod, vm->t_module)) return;
+    Value saved = vm->exc;
+    vm->exc = val_null();
+    vm_push_root(vm, saved);
+    Value fn = vm_getattr_opt(vm, mod, vm_intern_str(vm, "_run_exitfuncs"));
+    if (!val_is_null(fn) && val_is_null(vm_call0(vm, fn))) {
+        Value e = vm_fetch_exc(vm);
+        vm_print_exception(vm, e, vm->err);
+    }
+    vm->exc = saved;
+    vm_pop_root(vm);
+    fflush(vm->out);
+}
+
 void em_vm_free(EmVM *vm) {
+    if (vm) run_atexit(vm);
     vm_free(vm);
     exc_free_sources();
 }

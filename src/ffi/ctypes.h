@@ -43,7 +43,7 @@
 
 #include "vm/vm.h"
 
-enum { FFI_EXT = 2 };   /* vm->ext slot (torch uses 0) */
+enum { FFI_EXT = VM_EXT_FFI };   /* vm->ext slot (vm/vm.h VmExtSlot) */
 
 typedef enum CKind { CK_SIMPLE = 1, CK_STRUCT, CK_UNION, CK_ARRAY, CK_POINTER, CK_FUNCPTR } CKind;
 

@@ -28,7 +28,7 @@ typedef struct CustomOpObj {
 } CustomOpObj;
 
 /* Per-VM state (vm->ext[OPS_EXT]): the two op types. */
-enum { OPS_EXT = 3 };
+enum { OPS_EXT = VM_EXT_OPS };
 typedef struct OpsState {
     TypeObj *t_packet, *t_overload;
 } OpsState;

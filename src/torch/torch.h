@@ -46,7 +46,7 @@ typedef struct NodeObj {
 } NodeObj;
 
 /* Per-VM state of the torch package (vm->ext[TORCH_EXT]). */
-enum { TORCH_EXT = 0 };
+enum { TORCH_EXT = VM_EXT_TORCH, NN_EXT = VM_EXT_NN };   /* NN_EXT: torch.nn (src/torch/module.h) */
 typedef struct TorchState {
     TypeObj *t_tensor, *t_node, *t_dtype, *t_size, *t_device, *t_handle, *t_function_ctx, *t_finfo;
     TypeObj *t_return_types[2];         /* torch.return_types.max / .min */

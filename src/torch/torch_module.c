@@ -2,6 +2,7 @@
  * torch._C (tensor type, methods, indexing, functions, autograd bindings) and torch._C._nn
  * (the functional kernels), and the library modules written in the script language (the .py
  * files under src/torch/lib, embedded at build time by tools/embed_lib.py). */
+#include "src/torch/module.h"
 #include "src/torch/torch.h"
 
 #include "vm/import.h"
@@ -28,6 +29,7 @@ static int torch_c_init(VM *vm, Value cmod) {
 void torch_register(VM *vm) {
     vm_register_native_module(vm, "torch._C", torch_c_init);
     vm_register_native_module(vm, "torch._C._nn", torch_nn_functions_init);
+    torch_nn_register(vm);
     for (const EmbeddedModule *m = torch_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }

@@ -6,7 +6,7 @@
 
 #include "src/tracer/tracer.h"
 
-enum { TRACER_EXT = 1 };
+enum { TRACER_EXT = VM_EXT_TRACER };
 
 /* One compiled entry of a code object: its guards and residual code. */
 typedef struct CacheEntry {

@@ -113,6 +113,7 @@ LongTensor = Tensor
 import torch.autograd
 import torch.utils
 import torch.nn
+import torch.optim
 from torch._ops import ops
 
 

@@ -1,0 +1,1 @@
+"""torch.distributed._tools: module-hierarchy tracking (mod_tracker.ModTracker)."""

@@ -1,0 +1,22 @@
+"""torch.nn.parameter: Parameter, the Tensor subclass that Module.__setattr__ registers."""
+import torch
+import torch._C._nn_module as _nn_module
+
+
+class Parameter(torch.Tensor):
+    """A Tensor that is a module parameter: assigning one to a Module attribute registers it in
+    the module's _parameters.  Parameter(data) shares data's storage and requires grad."""
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = torch.empty(0)
+        return torch.Tensor._make_subclass(cls, data, requires_grad)
+
+    def __init__(self, data=None, requires_grad=True):
+        pass
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+
+_nn_module._set_parameter_class(Parameter)
