@@ -94,7 +94,7 @@ void code_finalize(VM *vm, Obj *o) {
     VM_FREE_ARRAY(vm, int32_t, c->cols, c->ncode);
     VM_FREE_ARRAY(vm, ExcEntry, c->exc_table, c->nexc);
     VM_FREE_ARRAY(vm, InlineCache, c->caches, c->ncaches);
-    VM_FREE_ARRAY(vm, int32_t, c->cell2arg, c->cellvars ? c->cellvars->len : 0);
+    VM_FREE_ARRAY(vm, int32_t, c->cell2arg, c->ncell2arg);
     if (c->tracer_free && c->tracer_data) c->tracer_free(c->tracer_data);
 }
 
@@ -448,10 +448,10 @@ CodeObj *asm_assemble(Builder *b) {
     }
     if (ntab) memcpy(co->exc_table, tab, sizeof(ExcEntry) * (size_t)ntab);
     free(tab);
-    co->ncaches = ncache;
     co->caches = VM_ALLOC_ARRAY(vm, InlineCache, ncache);
     if (!co->caches) goto fail_co;
     memset(co->caches, 0, sizeof(InlineCache) * (size_t)ncache);
+    co->ncaches = ncache;   /* only now: code_trace walks the caches of a rooted, half-built code */
     co->stacksize = a.maxdepth;
     co->consts = list_to_tuple(vm, b->consts);
     co->names = co->consts ? list_to_tuple(vm, b->names) : NULL;
@@ -462,6 +462,7 @@ CodeObj *asm_assemble(Builder *b) {
     int32_t ncells = (int32_t)co->cellvars->len;
     co->cell2arg = VM_ALLOC_ARRAY(vm, int32_t, ncells ? ncells : 1);
     if (!co->cell2arg) goto fail_co;
+    co->ncell2arg = ncells ? ncells : 1;
     int32_t nargs = b->argcount + b->kwonlyargcount + ((b->flags & CO_VARARGS) ? 1 : 0) +
                     ((b->flags & CO_VARKEYWORDS) ? 1 : 0);
     for (int32_t c = 0; c < ncells; c++) {

@@ -106,6 +106,7 @@ struct CodeObj {
     TupleObj *cellvars;     /* str: locals captured by inner functions */
     TupleObj *freevars;     /* str: captured from enclosing functions */
     int32_t *cell2arg;      /* for each cellvar, the argument slot it shadows, or -1 */
+    int32_t ncell2arg;      /* entries allocated in cell2arg (the finalizer cannot read cellvars) */
     int32_t argcount, posonlyargcount, kwonlyargcount;
     int32_t nlocals;        /* len(varnames) */
     int32_t nlocalsplus;    /* nlocals + ncells + nfrees: the size of the fast-locals area */

@@ -52,7 +52,12 @@ FunctionObj *func_new(VM *vm, CodeObj *co, DictObj *globals) {
     fn->name = co->name;
     fn->qualname = co->qualname;
     fn->doc = val_none();
-    Value mod = dict_get_str(globals, vm_intern_str(vm, "__name__"));
+    fn->module = val_none();
+    vm_push_root(vm, val_obj(fn));
+    StrObj *key = vm_intern_str(vm, "__name__");
+    vm_pop_root(vm);
+    if (!key) return NULL;
+    Value mod = dict_get_str(globals, key);
     fn->module = val_is_null(mod) ? val_none() : mod;
     /* a docstring is the first constant of a function whose body starts with a string */
     if (co->consts->len && val_is_str(vm, co->consts->items[0]) && (co->flags & CO_OPTIMIZED) &&
@@ -76,12 +81,18 @@ Value func_make(VM *vm, Frame *f, int flags, Value *sp) {
     if (!val_is_null(annotations)) {
         vm_push_root(vm, val_obj(fn));
         DictObj *d = dict_new(vm);
-        vm_pop_root(vm);
-        if (!d) return val_null();
+        if (!d) {
+            vm_pop_root(vm);
+            return val_null();
+        }
         fn->annotations = d;
         TupleObj *t = AS_TUPLE(annotations);
         for (int64_t i = 0; i + 1 < t->len; i += 2)
-            if (dict_set(vm, d, t->items[i], t->items[i + 1]) < 0) return val_null();
+            if (dict_set(vm, d, t->items[i], t->items[i + 1]) < 0) {
+                vm_pop_root(vm);
+                return val_null();
+            }
+        vm_pop_root(vm);
     }
     return val_obj(fn);
 }

@@ -475,8 +475,9 @@ static Value call_prepend(VM *vm, Value f, Value first, int argc, Value *argv, T
     int total = argc + (kw ? (int)kw->len : 0);
     Value small[16];
     Value *buf = total + 1 <= 16 ? small : malloc(sizeof(Value) * (size_t)(total + 1));
+    if (!buf) return vm_no_memory(vm);
     buf[0] = first;
-    memcpy(buf + 1, argv, sizeof(Value) * (size_t)total);
+    if (total) memcpy(buf + 1, argv, sizeof(Value) * (size_t)total);
     Value r = vm_call(vm, f, argc + 1, buf, kw);
     if (buf != small) free(buf);
     return r;

@@ -28,16 +28,19 @@ Value comp_syntax_error(VM *vm, ParseErrorKind kind, const char *msg, const char
     if (val_is_null(e)) return e;
     vm_push_root(vm, e);
     StrObj *fn = str_from_c(vm, filename);
+    vm_push_root(vm, fn ? val_obj(fn) : val_none());
     StrObj *tx = text ? str_from_c(vm, text) : NULL;
+    vm_push_root(vm, tx ? val_obj(tx) : val_none());
+    /* m is reachable through e's args; fn and tx are rooted across the attribute stores */
     if (!fn || vm_setattr(vm, e, vm_intern_str(vm, "msg"), val_obj(m)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "filename"), val_obj(fn)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "lineno"), val_int(line)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "offset"), val_int(col)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "text"), tx ? val_obj(tx) : val_none()) < 0) {
-        vm_pop_root(vm);
+        vm_pop_roots(vm, 3);
         return val_null();
     }
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 3);
     return vm_raise_value(vm, e);
 }
 
