@@ -136,6 +136,7 @@ static void enter_unit(Compiler *c, const void *node, const char *name, const ch
     u->col = -1;
     asm_builder_init(c->vm, &u->b, name, qualname, c->filename, firstline);
     c->u = u;
+    if (!asm_builder_ok(&u->b)) comp_fail(c);
     for (size_t i = 0; i < cs_count(u->scope, 0); i++)
         if (asm_varname(&u->b, comp_str(c, cs_name(u->scope, 0, i), strlen(cs_name(u->scope, 0, i)))) < 0) comp_fail(c);
     for (size_t i = 0; i < cs_count(u->scope, 1); i++)
