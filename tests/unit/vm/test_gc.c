@@ -21,10 +21,18 @@ TestSuite(gc, .init = setup, .fini = teardown);
 Test(gc, unreachable_objects_are_freed) {
     gc_collect(vm);
     size_t base = gc_live_objects(vm);
-    for (int i = 0; i < 100; i++) cr_assert_not_null(list_new(vm, 4));
-    cr_assert_geq(gc_live_objects(vm), base + 100);
+    TupleObj *holder = tuple_new(vm, 100);
+    vm_push_root(vm, val_obj(holder));
+    for (int i = 0; i < 100; i++) {
+        ListObj *l = list_new(vm, 4);
+        cr_assert_not_null(l);
+        holder->items[i] = val_obj(l);
+    }
     gc_collect(vm);
-    cr_assert_eq(gc_live_objects(vm), base, "100 unreachable lists must all be freed");
+    cr_assert_eq(gc_live_objects(vm), base + 101, "the holder and its 100 lists are reachable");
+    vm_pop_root(vm);
+    gc_collect(vm);
+    cr_assert_eq(gc_live_objects(vm), base, "once unreachable, all 101 objects are freed");
 }
 
 Test(gc, temp_roots_keep_objects_and_their_contents) {
