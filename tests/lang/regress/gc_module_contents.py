@@ -7,7 +7,7 @@ from collections import defaultdict, OrderedDict
 dd = defaultdict(list)
 dd["k"].append(["nested", "list"])
 od = OrderedDict(a=[1, 2])
-junk = [str(i) * 3 for i in range(20000)]
+junk = [str(i) * 3 for i in range(300)]
 del junk
 gc.collect()
 print(_gc_helper.VALUE, _gc_helper.double(21), dd["k"], od["a"])
