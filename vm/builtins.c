@@ -618,6 +618,12 @@ static Value b_build_class(ARGS) {
         vm_pop_roots(vm, 2);
         return r;
     }
+    /* finalizers would run whenever the collector happens to free the object, not when
+     * CPython's reference count drops: refuse them rather than print at the wrong time */
+    if (!(body->code->flags & CO_LIBRARY) && !val_is_null(dict_get_c(vm, ns, "__del__"))) {
+        vm_pop_roots(vm, 2);
+        return vm_raise(vm, vm->e_NotImplementedError, "__del__ finalizers are not supported");
+    }
     /* the body returns the __class__ cell when methods use super()/__class__ */
     if (val_is_type(vm, r, vm->t_cell) && dict_set_c(vm, ns, "__classcell__", r) < 0) {
         vm_pop_roots(vm, 2);
