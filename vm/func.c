@@ -201,6 +201,19 @@ static Value bm_get_qualname(VM *vm, Value s, void *c) { return vm_getattr_c(vm,
 static Value bm_get_doc(VM *vm, Value s, void *c) { return vm_getattr_c(vm, BM(s)->func, "__doc__"); }
 
 static Value bm_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
+    Value fv = BM(argv[0])->func, self = BM(argv[0])->self;
+    if (fv.tag == VAL_OBJ && fv.as.o->type->layout == OBJ_LAYOUT_NATIVE && !val_is_obj(self)) {
+        /* a native method bound to a scalar (int, float, ...) */
+        StrObj *s = str_printf(vm, "<built-in method %s of %s object>", ((NativeObj *)fv.as.o)->name,
+                               vm_type_name(vm, self));
+        return s ? val_obj(s) : val_null();
+    }
+    if (fv.tag == VAL_OBJ && fv.as.o->type->layout == OBJ_LAYOUT_NATIVE) {
+        /* CPython: "<built-in method get of dict object at 0x...>" */
+        StrObj *s = str_printf(vm, "<built-in method %s of %s object at %p>", ((NativeObj *)fv.as.o)->name,
+                               vm_type_name(vm, self), (void *)self.as.o);
+        return s ? val_obj(s) : val_null();
+    }
     Value qn = vm_getattr_c(vm, BM(argv[0])->func, "__qualname__");
     if (val_is_null(qn)) {
         vm_clear_exc(vm);

@@ -9,7 +9,7 @@ Tables cover code points >= 0x80 only; ASCII is handled in code.
   printable     str.isprintable(), what repr() leaves unescaped
   alpha decimal digit numeric space lower upper cased
                 the classes of str.isalpha ... str.islower/isupper and title()'s "cased"
-  *_map         full case mappings (str.upper, lower, title) of characters that change:
+  *_map         full case mappings (str.upper, lower, title, casefold) of characters that change:
                 {code point, number of result code points, result code points}
 """
 import sys
@@ -72,6 +72,7 @@ def main():
     emit_map("upper_map", lambda c: c.upper())
     emit_map("lower_map", lambda c: c.lower())
     emit_map("title_map", lambda c: c.title())
+    emit_map("casefold_map", lambda c: c.casefold())
 
 
 main()
