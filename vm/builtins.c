@@ -576,27 +576,71 @@ static Value b_all(ARGS) {
 
 /* ---- classes and imports --------------------------------------------------------------------- */
 
+/* PEP 560: a base that is not a class but has __mro_entries__ (typing.NamedTuple, Generic[T])
+ * is replaced by the classes that method returns. */
+static TupleObj *resolve_mro_entries(VM *vm, TupleObj *orig) {
+    bool any = false;
+    for (int64_t i = 0; i < orig->len && !any; i++)
+        any = !(val_is_obj(orig->items[i]) && vm_isinstance_type(vm, orig->items[i], vm->t_type));
+    if (!any) return orig;
+    ListObj *out = list_new(vm, orig->len);
+    if (!out) return NULL;
+    vm_push_root(vm, val_obj(out));
+    StrObj *mname = vm_intern_str(vm, "__mro_entries__");
+    for (int64_t i = 0; i < orig->len; i++) {
+        Value b = orig->items[i];
+        Value me = (val_is_obj(b) && vm_isinstance_type(vm, b, vm->t_type)) || !mname ? val_null()
+                                                                                : vm_getattr_opt(vm, b, mname);
+        if (val_is_null(me)) {
+            if (!val_is_null(vm->exc) || list_append(vm, out, b) < 0) goto fail;
+            continue;
+        }
+        Value r = vm_call1(vm, me, val_obj(orig));
+        if (val_is_null(r)) goto fail;
+        if (!val_is_type(vm, r, vm->t_tuple)) {
+            vm_raise(vm, vm->e_TypeError, "__mro_entries__ must return a tuple");
+            goto fail;
+        }
+        for (int64_t k = 0; k < AS_TUPLE(r)->len; k++)
+            if (list_append(vm, out, AS_TUPLE(r)->items[k]) < 0) goto fail;
+    }
+    TupleObj *t = tuple_from_array(vm, out->items, out->len);
+    vm_pop_root(vm);
+    return t;
+fail:
+    vm_pop_root(vm);
+    return NULL;
+}
+
 static Value b_build_class(ARGS) {
     if (argc < 2) return vm_raise(vm, vm->e_TypeError, "__build_class__: not enough arguments");
     if (!val_is_type(vm, argv[0], vm->t_function)) return vm_raise(vm, vm->e_TypeError, "__build_class__: func must be a function");
     if (!val_is_str(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "__build_class__: name is not a string");
     FunctionObj *body = AS_FUNC(argv[0]);
     StrObj *name = AS_STR(argv[1]);
-    TupleObj *bases = tuple_from_array(vm, argv + 2, argc - 2);
-    if (!bases) return val_null();
-    vm_push_root(vm, val_obj(bases));
+    TupleObj *orig_bases = tuple_from_array(vm, argv + 2, argc - 2);
+    if (!orig_bases) return val_null();
+    vm_push_root(vm, val_obj(orig_bases));
+    TupleObj *bases = resolve_mro_entries(vm, orig_bases);
+    if (!bases) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(bases));   /* orig_bases stays rooted below it */
+    Value orig_kept = bases != orig_bases ? val_obj(orig_bases) : val_null();
     /* the metaclass is the most derived type(base) (native metaclasses such as ctypes'
      * PyCStructType: their classes get the metaclass's methods and tracing) */
     TypeObj *meta = vm->t_type;
-    for (int i = 2; i < argc; i++) {
-        if (!val_is_obj(argv[i]) || !vm_isinstance_type(vm, argv[i], vm->t_type)) continue;
-        TypeObj *bm = argv[i].as.o->type;
+    for (int64_t i = 0; i < bases->len; i++) {
+        Value b = bases->items[i];
+        if (!val_is_obj(b) || !vm_isinstance_type(vm, b, vm->t_type)) continue;
+        TypeObj *bm = b.as.o->type;
         if (type_is_subtype(meta, bm)) continue;
         if (type_is_subtype(bm, meta)) {
             meta = bm;
             continue;
         }
-        vm_pop_root(vm);
+        vm_pop_roots(vm, 2);
         return vm_raise(vm, vm->e_TypeError, "metaclass conflict: the metaclass of a derived class must be a "
                         "(non-strict) subclass of the metaclasses of all its bases");
     }
@@ -610,7 +654,7 @@ static Value b_build_class(ARGS) {
         Value v = argv[argc + k];
         if (str_eq_c(kn, "metaclass")) {
             if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_type) || (AS_TYPE(v) != vm->t_type && AS_TYPE(v) != meta)) {
-                vm_pop_root(vm);
+                vm_pop_roots(vm, 2);
                 return vm_raise(vm, vm->e_NotImplementedError, "metaclasses other than type are not supported");
             }
             continue;
@@ -622,25 +666,35 @@ static Value b_build_class(ARGS) {
     }
     DictObj *ns = dict_new(vm);
     if (!ns) {
-        vm_pop_root(vm);
+        vm_pop_roots(vm, 2);
         return val_null();
     }
     vm_push_root(vm, val_obj(ns));
+    if (!val_is_null(orig_kept) && dict_set_c(vm, ns, "__orig_bases__", orig_kept) < 0) {
+        vm_pop_roots(vm, 3);
+        return val_null();
+    }
     Frame *f = frame_push(vm, body->code, (Obj *)body, body->globals, ns);
     Value r = f ? vm->eval_frame(vm, f) : val_null();
     if (val_is_null(r)) {
-        vm_pop_roots(vm, 2);
+        vm_pop_roots(vm, 3);
         return r;
+    }
+    /* finalizers would run whenever the collector happens to free the object, not when
+     * CPython's reference count drops: refuse them rather than print at the wrong time */
+    if (!(body->code->flags & CO_LIBRARY) && !val_is_null(dict_get_c(vm, ns, "__del__"))) {
+        vm_pop_roots(vm, 3);
+        return vm_raise(vm, vm->e_NotImplementedError, "__del__ finalizers are not supported");
     }
     /* the body returns the __class__ cell when methods use super()/__class__ */
     if (val_is_type(vm, r, vm->t_cell) && dict_set_c(vm, ns, "__classcell__", r) < 0) {
-        vm_pop_roots(vm, 2);
+        vm_pop_roots(vm, 3);
         return val_null();
     }
     TupleObj *kwn = nrest ? tuple_from_array(vm, kwnames_items, nrest) : NULL;
     vm_push_root(vm, kwn ? val_obj(kwn) : val_null());
     Value cls = type_new_class(vm, meta, name, bases, ns, nrest, kwvals, kwn);
-    vm_pop_roots(vm, 3);
+    vm_pop_roots(vm, 4);
     return cls;
 }
 

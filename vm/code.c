@@ -193,7 +193,18 @@ static int32_t list_index_of_str(ListObj *l, StrObj *s) {
     return -1;
 }
 
+/* A builder whose tables could not be allocated (MemoryError pending since
+ * asm_builder_init) refuses every addition, so the compiler fails cleanly. */
+bool asm_builder_ok(Builder *b) {
+    if (b->consts && b->const_index && b->names && b->varnames && b->cellvars && b->freevars && b->name &&
+        b->qualname && b->filename)
+        return true;
+    if (val_is_null(b->vm->exc)) vm_no_memory(b->vm);
+    return false;
+}
+
 static int32_t add_str(Builder *b, ListObj *l, StrObj *s) {
+    if (!asm_builder_ok(b) || !s) return -1;
     int32_t i = list_index_of_str(l, s);
     if (i >= 0) return i;
     s = str_intern(b->vm, s);
@@ -215,6 +226,7 @@ int32_t asm_freevar(Builder *b, StrObj *s) { return add_str(b, b->freevars, s); 
  * unhashable constants are never deduplicated. */
 int32_t asm_const(Builder *b, Value v) {
     VM *vm = b->vm;
+    if (!asm_builder_ok(b)) return -1;
     bool hashable = v.tag != VAL_OBJ || v.as.o->type == vm->t_str || v.as.o->type == vm->t_bytes;
     if (hashable) {
         if (v.tag == VAL_FLOAT && v.as.f == 0) hashable = false;   /* 0.0 vs -0.0 */
@@ -420,6 +432,7 @@ static void fuse_superinstructions(CodeObj *co) {
 
 CodeObj *asm_assemble(Builder *b) {
     VM *vm = b->vm;
+    if (!asm_builder_ok(b)) return NULL;
     Analysis a = {.ins = b->ins, .n = b->n};
     analyse(&a, b->label_pos, b->raw_exc, b->nraw_exc);
     if (a.error) {

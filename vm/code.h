@@ -167,6 +167,8 @@ typedef struct RawExcRange {
 void asm_builder_init(VM *vm, Builder *b, const char *name, const char *qualname,
                       const char *filename, int firstlineno);
 void asm_builder_fini(Builder *b);
+/* false (with MemoryError pending) when asm_builder_init could not allocate the tables */
+bool asm_builder_ok(Builder *b);
 Label asm_new_label(Builder *b);
 void asm_bind(Builder *b, Label l);
 /* Emit one instruction at `line` (col -1 if unknown); returns its index. */

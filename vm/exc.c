@@ -44,9 +44,11 @@ static Value exc_alloc(VM *vm, TypeObj *t) {
 }
 
 Value vm_new_exception(VM *vm, TypeObj *type, Value msg) {
-    vm_push_root(vm, msg);
+    if (val_is_null(msg))
+        return type->alloc == exc_alloc ? exc_alloc(vm, type) : type_call(vm, type, 0, NULL, NULL);
+    vm_push_root(vm, msg);   /* rooted until it is in the args tuple */
     Value e = type->alloc == exc_alloc ? exc_alloc(vm, type) : type_call(vm, type, 0, NULL, NULL);
-    if (val_is_null(e) || val_is_null(msg)) {
+    if (val_is_null(e)) {
         vm_pop_root(vm);
         return e;
     }
@@ -482,13 +484,13 @@ Value vm_raise_import_error(VM *vm, TypeObj *type, const char *name, const char 
     if (val_is_null(e)) return e;
     vm_push_root(vm, e);
     StrObj *n = name ? str_from_c(vm, name) : NULL;
-    if (n) vm_push_root(vm, val_obj(n));
+    vm_push_root(vm, n ? val_obj(n) : val_none());
     StrObj *p = path ? str_from_c(vm, path) : NULL;
+    vm_push_root(vm, p ? val_obj(p) : val_none());
     int rc = set_dict_attr(vm, e, val_obj(msg), "msg");
     if (rc == 0) rc = set_dict_attr(vm, e, n ? val_obj(n) : val_none(), "name");
     if (rc == 0) rc = set_dict_attr(vm, e, p ? val_obj(p) : val_none(), "path");
-    if (n) vm_pop_root(vm);
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 3);
     if (rc < 0) return val_null();
     return vm_raise_value(vm, e);
 }

@@ -7,6 +7,7 @@
 
 #include "vm/num.h"
 #include "vm/str.h"
+#include "vm/unicode.h"
 
 /* ---- float repr ------------------------------------------------------------------------ */
 
@@ -403,7 +404,28 @@ static void strip_ws(const char **s, const char **e) {
     while (*e > *s && isspace((unsigned char)(*e)[-1])) (*e)--;
 }
 
-Value parse_int(VM *vm, StrObj *so, int base) {
+/* int() and float() accept any Unicode decimal digits and strip Unicode whitespace, as
+ * CPython's _PyUnicode_TransformDecimalAndSpaceToASCII: map them to ASCII first.  Returns so
+ * itself when it is ASCII, else a new string (NULL + MemoryError on failure). */
+static StrObj *ascii_digits(VM *vm, StrObj *so) {
+    if (so->len == so->ncp) return so;
+    StrBuf b;
+    sb_init(&b);
+    int64_t pos = 0;
+    while (pos < so->len) {
+        uint32_t c = utf8_decode(so->data, so->len, &pos);
+        int d = uni_decimal_value(c);
+        if (c < 0x80) sb_addc(&b, (char)c);
+        else if (d >= 0) sb_addc(&b, (char)('0' + d));
+        else if (uni_is_space(c)) sb_addc(&b, ' ');
+        else sb_addc(&b, '?');   /* anything else makes the literal invalid */
+    }
+    return sb_finish(vm, &b);
+}
+
+Value parse_int(VM *vm, StrObj *orig, int base) {
+    StrObj *so = ascii_digits(vm, orig);
+    if (!so) return val_null();
     const char *s = so->data, *e = so->data + so->len;
     strip_ws(&s, &e);
     bool neg = false;
@@ -449,12 +471,14 @@ Value parse_int(VM *vm, StrObj *so, int base) {
 ovf:
     return vm_raise(vm, vm->e_OverflowError, "int too large: Ember ints are 64-bit");
 bad:;
-    StrObj *r = str_repr(vm, so);
+    StrObj *r = str_repr(vm, orig);
     if (!r) return val_null();
     return vm_raise(vm, vm->e_ValueError, "invalid literal for int() with base %d: %s", base, r->data);
 }
 
-Value parse_float(VM *vm, StrObj *so) {
+Value parse_float(VM *vm, StrObj *orig) {
+    StrObj *so = ascii_digits(vm, orig);
+    if (!so) return val_null();
     const char *s = so->data, *e = so->data + so->len;
     strip_ws(&s, &e);
     char buf[512];
@@ -486,7 +510,7 @@ Value parse_float(VM *vm, StrObj *so) {
     if (*end) goto bad;
     return val_float(d);
 bad:;
-    StrObj *r = str_repr(vm, so);
+    StrObj *r = str_repr(vm, orig);
     if (!r) return val_null();
     return vm_raise(vm, vm->e_ValueError, "could not convert string to float: %s", r->data);
 }

@@ -79,12 +79,18 @@ Value func_make(VM *vm, Frame *f, int flags, Value *sp) {
     if (!val_is_null(annotations)) {
         vm_push_root(vm, val_obj(fn));
         DictObj *d = dict_new(vm);
-        vm_pop_root(vm);
-        if (!d) return val_null();
+        if (!d) {
+            vm_pop_root(vm);
+            return val_null();
+        }
         fn->annotations = d;
         TupleObj *t = AS_TUPLE(annotations);
         for (int64_t i = 0; i + 1 < t->len; i += 2)
-            if (dict_set(vm, d, t->items[i], t->items[i + 1]) < 0) return val_null();
+            if (dict_set(vm, d, t->items[i], t->items[i + 1]) < 0) {
+                vm_pop_root(vm);
+                return val_null();
+            }
+        vm_pop_root(vm);
     }
     return val_obj(fn);
 }
@@ -193,6 +199,19 @@ static Value bm_get_qualname(VM *vm, Value s, void *c) { return vm_getattr_c(vm,
 static Value bm_get_doc(VM *vm, Value s, void *c) { return vm_getattr_c(vm, BM(s)->func, "__doc__"); }
 
 static Value bm_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
+    Value fv = BM(argv[0])->func, self = BM(argv[0])->self;
+    if (fv.tag == VAL_OBJ && fv.as.o->type->layout == OBJ_LAYOUT_NATIVE && !val_is_obj(self)) {
+        /* a native method bound to a scalar (int, float, ...) */
+        StrObj *s = str_printf(vm, "<built-in method %s of %s object>", ((NativeObj *)fv.as.o)->name,
+                               vm_type_name(vm, self));
+        return s ? val_obj(s) : val_null();
+    }
+    if (fv.tag == VAL_OBJ && fv.as.o->type->layout == OBJ_LAYOUT_NATIVE) {
+        /* CPython: "<built-in method get of dict object at 0x...>" */
+        StrObj *s = str_printf(vm, "<built-in method %s of %s object at %p>", ((NativeObj *)fv.as.o)->name,
+                               vm_type_name(vm, self), (void *)self.as.o);
+        return s ? val_obj(s) : val_null();
+    }
     Value qn = vm_getattr_c(vm, BM(argv[0])->func, "__qualname__");
     if (val_is_null(qn)) {
         vm_clear_exc(vm);

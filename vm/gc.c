@@ -274,44 +274,53 @@ void gc_collect(VM *vm) {
 
 /* ---- debug walker --------------------------------------------------------------------- */
 
-static int walk_problems;
-
-static bool heap_contains(VM *vm, Obj *target) {
-    for (Obj *o = vm->objects; o; o = o->gc_next)
-        if (o == target) return true;
-    return false;
-}
-
 size_t gc_live_objects(VM *vm) {
     size_t n = 0;
     for (Obj *o = vm->objects; o; o = o->gc_next) n++;
     return n;
 }
 
-/* The walker reuses the trace functions: mark everything reachable from each object through
- * a private gray stack and check membership.  Quadratic; for tests only. */
+static int cmp_ptr(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)*(Obj *const *)a, y = (uintptr_t)*(Obj *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool in_heap(Obj **all, size_t n, Obj *p) {
+    return bsearch(&p, all, n, sizeof(Obj *), cmp_ptr) != NULL;
+}
+
+/* The walker reuses the trace functions: each object's references are pushed on the gray
+ * stack (its own mark bit set, so marking itself is a no-op) and looked up in a sorted table
+ * of the live objects; a reference outside the table points at freed memory. */
 int gc_check_heap(VM *vm) {
-    walk_problems = 0;
+    int problems = 0;
+    size_t n = gc_live_objects(vm), k = 0;
+    Obj **all = malloc(sizeof(Obj *) * (n ? n : 1));
+    EM_ASSERT(all != NULL, "out of memory in gc_check_heap");
+    for (Obj *o = vm->objects; o; o = o->gc_next) all[k++] = o;
+    qsort(all, n, sizeof(Obj *), cmp_ptr);
     for (Obj *o = vm->objects; o; o = o->gc_next) {
-        size_t before = vm->ngray;
-        if (!heap_contains(vm, (Obj *)o->type) && o->type) {
-            /* static types are allowed only if the VM never made them: all types are heap */
+        if (o->type && !in_heap(all, n, (Obj *)o->type)) {
             fprintf(stderr, "gc_check_heap: object %p has a type outside the heap\n", (void *)o);
-            walk_problems++;
+            problems++;
+            continue;
         }
+        size_t before = vm->ngray;
         bool was = o->marked;
-        o->marked = 1;  /* so gc_mark_obj on self is a no-op */
+        o->marked = 1;
         if (o->type && o->type->trace) o->type->trace(vm, o);
         o->marked = was;
         while (vm->ngray > before) {
             Obj *ref = vm->gray[--vm->ngray];
-            ref->marked = 0;
-            if (!heap_contains(vm, ref)) {
-                fprintf(stderr, "gc_check_heap: %p (type %p) references freed %p\n", (void *)o,
-                        (void *)o->type, (void *)ref);
-                walk_problems++;
+            if (!in_heap(all, n, ref)) {
+                fprintf(stderr, "gc_check_heap: %p (type %s) references freed %p\n", (void *)o,
+                        o->type && o->type->name ? o->type->name->data : "?", (void *)ref);
+                problems++;
+                continue;
             }
+            ref->marked = 0;
         }
     }
-    return walk_problems;
+    free(all);
+    return problems;
 }

@@ -13,7 +13,7 @@ Tables cover code points >= 0x80 only; ASCII is handled in code.
   nfc_composing characters that canonical composition may merge with the previous one
   ccc           canonical combining classes (non-zero), for the reordering check
                 (Ember does not normalise identifiers; the lexer rejects the ones CPython would change)
-  *_map         full case mappings (str.upper, lower, title) of characters that change:
+  *_map         full case mappings (str.upper, lower, title, casefold) of characters that change:
                 {code point, number of result code points, result code points}
 """
 import sys
@@ -110,6 +110,7 @@ def main():
     emit_map("upper_map", lambda c: c.upper())
     emit_map("lower_map", lambda c: c.lower())
     emit_map("title_map", lambda c: c.title())
+    emit_map("casefold_map", lambda c: c.casefold())
 
 
 main()

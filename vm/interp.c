@@ -1235,6 +1235,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(LOAD_BUILD_CLASS) {
+        SYNC();   /* interning the name may allocate */
         Value b = dict_get_str(f->builtins, vm_intern_str(vm, "__build_class__"));
         if (val_is_null(b)) {
             SYNC();

@@ -665,12 +665,16 @@ Value vm_repr(VM *vm, Value v) {
     case VAL_BOOL: return vm_intern(vm, v.as.b ? "True" : "False");
     case VAL_INT:
         snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
-        return val_obj(str_from_c(vm, buf));
+        break;
     case VAL_FLOAT:
         float_repr(v.as.f, buf, sizeof buf);
-        return val_obj(str_from_c(vm, buf));
+        break;
     case VAL_OBJ: break;
     default: return vm_intern(vm, "<NULL>");
+    }
+    if (v.tag != VAL_OBJ) {
+        StrObj *s = str_from_c(vm, buf);
+        return s ? val_obj(s) : val_null();
     }
     TypeObj *t = v.as.o->type;
     if (t == vm->t_str) {

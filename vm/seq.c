@@ -137,7 +137,7 @@ int list_extend(VM *vm, ListObj *l, Value iterable) {
         vm_pop_root(vm);
         if (rc < 0) return -1;
         src = iterable.as.o->type == vm->t_list ? AS_LIST(iterable)->items : AS_TUPLE(iterable)->items;
-        memmove(l->items + l->len, src, sizeof(Value) * (size_t)n);
+        if (n) memmove(l->items + l->len, src, sizeof(Value) * (size_t)n);
         l->len += n;
         return 0;
     }

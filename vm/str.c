@@ -229,7 +229,21 @@ StrObj *str_intern(VM *vm, StrObj *s) {
     return s;
 }
 
+/* Interning a C string that is already interned (the common case: attribute and special
+ * names) looks it up through a temporary key on the C stack, so it never allocates. */
 StrObj *vm_intern_str(VM *vm, const char *s) {
+    size_t n = strlen(s);
+    if (n < 120) {
+        _Alignas(StrObj) char buf[sizeof(StrObj) + 121];
+        StrObj *key = (StrObj *)buf;
+        memset(key, 0, sizeof(StrObj));
+        key->hdr.type = vm->t_str;
+        key->len = (int64_t)n;
+        key->hash = -1;
+        memcpy(key->data, s, n + 1);
+        Value found = dict_get_str(vm->intern, key);
+        if (!val_is_null(found)) return (StrObj *)found.as.o;
+    }
     StrObj *o = str_from_c(vm, s);
     return o ? str_intern(vm, o) : NULL;
 }

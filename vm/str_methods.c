@@ -478,7 +478,7 @@ static bool cp_is_digit(uint32_t c) { return uni_is_digit(c); }
 
 /* The case methods map each character through Unicode's full mappings ("ß".upper() == "SS").
  * title()/capitalize() put the first cased letter of a word in titlecase, as CPython. */
-enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_TITLE, CASE_CAPITALIZE };
+enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_TITLE, CASE_CAPITALIZE, CASE_FOLD };
 static Value map_case(VM *vm, StrObj *s, int mode) {
     StrBuf b;
     sb_init(&b);
@@ -496,6 +496,7 @@ static Value map_case(VM *vm, StrObj *s, int mode) {
             break;
         case CASE_TITLE: n = prev_cased ? uni_to_lower(c, out) : uni_to_title(c, out); break;
         case CASE_CAPITALIZE: n = first ? uni_to_title(c, out) : uni_to_lower(c, out); break;
+        case CASE_FOLD: n = uni_casefold(c, out); break;
         }
         prev_cased = uni_is_cased(c);
         first = false;
@@ -508,6 +509,7 @@ static Value map_case(VM *vm, StrObj *s, int mode) {
 }
 static Value s_upper(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_UPPER); }
 static Value s_lower(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_LOWER); }
+static Value s_casefold(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_FOLD); }
 static Value s_swapcase(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_SWAP); }
 static Value s_title(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_TITLE); }
 static Value s_capitalize(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return map_case(vm, SSELF, CASE_CAPITALIZE); }
@@ -639,7 +641,9 @@ static Value s_encode(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 /* ---- str.format ------------------------------------------------------------------------------- */
 
 /* Resolve a field name like "0", "name", "x.attr", "x[0]", "" (auto-numbered). */
-static Value format_field(VM *vm, const char *f, int64_t n, int argc, Value *argv, TupleObj *kw, int *autoidx) {
+/* mapping: str.format_map's mapping (named fields are mapping[name]), or VAL_NULL */
+static Value format_field(VM *vm, const char *f, int64_t n, int argc, Value *argv, TupleObj *kw, Value mapping,
+                          int *autoidx) {
     int64_t i = 0;
     while (i < n && f[i] != '.' && f[i] != '[') i++;
     Value obj;
@@ -654,6 +658,13 @@ static Value format_field(VM *vm, const char *f, int64_t n, int argc, Value *arg
         int k = atoi(f);
         if (k + 1 >= argc) return vm_raise(vm, vm->e_IndexError, "Replacement index %d out of range for positional args tuple", k);
         obj = argv[k + 1];
+    } else if (!val_is_null(mapping)) {
+        StrObj *key = str_new(vm, f, i);
+        if (!key) return val_null();
+        vm_push_root(vm, val_obj(key));
+        obj = vm_getitem(vm, mapping, val_obj(key));
+        vm_pop_root(vm);
+        if (val_is_null(obj)) return obj;
     } else {
         obj = val_null();
         for (int64_t k = 0; kw && k < kw->len; k++) {
@@ -700,7 +711,8 @@ static Value format_field(VM *vm, const char *f, int64_t n, int argc, Value *arg
     return obj;
 }
 
-static int format_into(VM *vm, StrBuf *out, StrObj *fmt, int argc, Value *argv, TupleObj *kw, int *autoidx, int depth) {
+static int format_into(VM *vm, StrBuf *out, StrObj *fmt, int argc, Value *argv, TupleObj *kw, Value mapping,
+                       int *autoidx, int depth) {
     const char *s = fmt->data;
     int64_t n = fmt->len, i = 0;
     if (depth > 2) {
@@ -751,7 +763,7 @@ static int format_into(VM *vm, StrBuf *out, StrObj *fmt, int argc, Value *argv, 
                 return -1;
             }
         }
-        Value obj = format_field(vm, s + i, fe - i, argc, argv, kw, autoidx);
+        Value obj = format_field(vm, s + i, fe - i, argc, argv, kw, mapping, autoidx);
         if (val_is_null(obj)) return -1;
         vm_push_root(vm, obj);
         if (conv) {
@@ -767,7 +779,7 @@ static int format_into(VM *vm, StrBuf *out, StrObj *fmt, int argc, Value *argv, 
             vm_push_root(vm, val_obj(raw));
             StrBuf sb;
             sb_init(&sb);
-            int rc = format_into(vm, &sb, raw, argc, argv, kw, autoidx, depth + 1);
+            int rc = format_into(vm, &sb, raw, argc, argv, kw, mapping, autoidx, depth + 1);
             vm_pop_root(vm);
             if (rc < 0) { sb_free(&sb); vm_pop_root(vm); return -1; }
             StrObj *sp = sb_finish(vm, &sb);
@@ -788,11 +800,129 @@ static Value s_format(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
     StrBuf b;
     sb_init(&b);
     int autoidx = 0;
-    if (format_into(vm, &b, SSELF, argc, argv, kw, &autoidx, 0) < 0) {
+    if (format_into(vm, &b, SSELF, argc, argv, kw, val_null(), &autoidx, 0) < 0) {
         sb_free(&b);
         return val_null();
     }
     return sval(sb_finish(vm, &b));
+}
+
+static Value s_format_map(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrBuf b;
+    sb_init(&b);
+    int autoidx = 0;
+    if (format_into(vm, &b, SSELF, 1, argv, NULL, argv[1], &autoidx, 0) < 0) {
+        sb_free(&b);
+        return val_null();
+    }
+    return sval(sb_finish(vm, &b));
+}
+
+/* str.maketrans(x[, y[, z]]): a dict from code points to code points, strings or None. */
+static Value s_maketrans(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    DictObj *d = dict_new(vm);
+    if (!d) return val_null();
+    vm_push_root(vm, val_obj(d));
+    Value r = val_obj(d);
+    if (argc == 1) {
+        if (!vm_isinstance_type(vm, argv[0], vm->t_dict)) {
+            r = vm_raise(vm, vm->e_TypeError, "if you give only one argument to maketrans it must be a dict");
+            goto done;
+        }
+        int64_t pos = 0;
+        Value k, v;
+        while (dict_next(AS_DICT(argv[0]), &pos, &k, &v)) {
+            Value key = k;
+            if (val_is_str(vm, k)) {
+                if (AS_STR(k)->ncp != 1) {
+                    r = vm_raise(vm, vm->e_ValueError, "string keys in translate table must be of length 1");
+                    goto done;
+                }
+                int64_t p0 = 0;
+                key = val_int(utf8_decode(AS_STR(k)->data, AS_STR(k)->len, &p0));
+            } else if (!val_is_intlike(k)) {
+                r = vm_raise(vm, vm->e_TypeError, "keys in translate table must be strings or integers");
+                goto done;
+            }
+            if (dict_set(vm, d, key, v) < 0) {
+                r = val_null();
+                goto done;
+            }
+        }
+        goto done;
+    }
+    if (!val_is_str(vm, argv[0]) || !val_is_str(vm, argv[1])) {
+        r = vm_raise(vm, vm->e_TypeError, "maketrans() argument must be str, not %s",
+                     vm_type_name(vm, val_is_str(vm, argv[0]) ? argv[1] : argv[0]));
+        goto done;
+    }
+    StrObj *x = AS_STR(argv[0]), *y = AS_STR(argv[1]);
+    if (x->ncp != y->ncp) {
+        r = vm_raise(vm, vm->e_ValueError, "the first two maketrans arguments must have equal length");
+        goto done;
+    }
+    int64_t px = 0, py = 0;
+    while (px < x->len) {
+        uint32_t a = utf8_decode(x->data, x->len, &px), c = utf8_decode(y->data, y->len, &py);
+        if (dict_set(vm, d, val_int(a), val_int(c)) < 0) {
+            r = val_null();
+            goto done;
+        }
+    }
+    if (argc == 3) {
+        if (!val_is_str(vm, argv[2])) {
+            r = vm_raise(vm, vm->e_TypeError, "maketrans() argument 3 must be str, not %s", vm_type_name(vm, argv[2]));
+            goto done;
+        }
+        StrObj *z = AS_STR(argv[2]);
+        int64_t pz = 0;
+        while (pz < z->len)
+            if (dict_set(vm, d, val_int(utf8_decode(z->data, z->len, &pz)), val_none()) < 0) {
+                r = val_null();
+                goto done;
+            }
+    }
+done:
+    vm_pop_root(vm);
+    return r;
+}
+
+/* str.translate(table): each character's code point looked up in table (table[cp]): a code
+ * point, a string, None (delete), or LookupError (keep). */
+static Value s_translate(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    StrBuf b;
+    sb_init(&b);
+    int64_t pos = 0;
+    while (pos < SSELF->len) {
+        int64_t start = pos;
+        uint32_t c = utf8_decode(SSELF->data, SSELF->len, &pos);
+        Value m = vm_getitem(vm, argv[1], val_int(c));
+        if (val_is_null(m)) {
+            if (!vm_exc_matches(vm, vm->e_LookupError)) goto fail;
+            vm_clear_exc(vm);
+            sb_add(&b, SSELF->data + start, pos - start);
+            continue;
+        }
+        if (val_is_none(m)) continue;
+        if (val_is_intlike(m)) {
+            int64_t v = val_as_intlike(m);
+            if (v < 0 || v > 0x10FFFF) {
+                vm_raise(vm, vm->e_ValueError, "character mapping must be in range(0x110000)");
+                goto fail;
+            }
+            char tmp[4];
+            sb_add(&b, tmp, utf8_encode((uint32_t)v, tmp));
+        } else if (val_is_str(vm, m)) {
+            sb_add_str(&b, AS_STR(m));
+        } else {
+            vm_raise(vm, vm->e_TypeError, "character mapping must return integer, None or str");
+            goto fail;
+        }
+    }
+    return sval(sb_finish(vm, &b));
+fail:
+    sb_free(&b);
+    return val_null();
 }
 
 /* ---- %-formatting (printf style) -------------------------------------------------------------- */
@@ -1075,7 +1205,7 @@ void str_init_types(VM *vm) {
         {"replace", s_replace, NATIVEF_METHOD | ARITY_POS(2, 3)}, {"partition", s_partition, NATIVEF_METHOD | ARITY_O},
         {"rpartition", s_rpartition, NATIVEF_METHOD | ARITY_O}, {"removeprefix", s_removeprefix, NATIVEF_METHOD | ARITY_O},
         {"removesuffix", s_removesuffix, NATIVEF_METHOD | ARITY_O}, {"upper", s_upper, NATIVEF_METHOD | ARITY_NOARGS},
-        {"lower", s_lower, NATIVEF_METHOD | ARITY_NOARGS}, {"casefold", s_lower, NATIVEF_METHOD | ARITY_NOARGS},
+        {"lower", s_lower, NATIVEF_METHOD | ARITY_NOARGS}, {"casefold", s_casefold, NATIVEF_METHOD | ARITY_NOARGS},
         {"swapcase", s_swapcase, NATIVEF_METHOD | ARITY_NOARGS}, {"title", s_title, NATIVEF_METHOD | ARITY_NOARGS},
         {"capitalize", s_capitalize, NATIVEF_METHOD | ARITY_NOARGS}, {"isdigit", s_isdigit, NATIVEF_METHOD | ARITY_NOARGS},
         {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
@@ -1085,7 +1215,9 @@ void str_init_types(VM *vm) {
         {"isprintable", s_isprintable, NATIVEF_METHOD | ARITY_NOARGS}, {"ljust", s_ljust, NATIVEF_METHOD | ARITY_POS(1, 2)},
         {"rjust", s_rjust, NATIVEF_METHOD | ARITY_POS(1, 2)}, {"center", s_center, NATIVEF_METHOD | ARITY_POS(1, 2)}, {"zfill", s_zfill, NATIVEF_METHOD | ARITY_O},
         {"expandtabs", s_expandtabs, NATIVEF_METHOD}, {"encode", s_encode, NATIVEF_METHOD},
-        {"format", s_format, NATIVEF_METHOD}, {NULL}};
+        {"format", s_format, NATIVEF_METHOD}, {"format_map", s_format_map, NATIVEF_METHOD | ARITY_O},
+        {"translate", s_translate, NATIVEF_METHOD | ARITY_O}, {"maketrans", s_maketrans, NATIVEF_STATIC | ARITY_POS(1, 3)},
+        {NULL}};
     if (type_add_methods(vm, vm->t_str, sm) < 0) EM_UNREACHABLE();
     bytes_init_type(vm);
 }

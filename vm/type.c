@@ -475,8 +475,9 @@ static Value call_prepend(VM *vm, Value f, Value first, int argc, Value *argv, T
     int total = argc + (kw ? (int)kw->len : 0);
     Value small[16];
     Value *buf = total + 1 <= 16 ? small : malloc(sizeof(Value) * (size_t)(total + 1));
+    if (!buf) return vm_no_memory(vm);
     buf[0] = first;
-    memcpy(buf + 1, argv, sizeof(Value) * (size_t)total);
+    if (total) memcpy(buf + 1, argv, sizeof(Value) * (size_t)total);
     Value r = vm_call(vm, f, argc + 1, buf, kw);
     if (buf != small) free(buf);
     return r;
@@ -539,7 +540,7 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
 /* ---- isinstance / issubclass -------------------------------------------------------------- */
 
 int vm_isinstance(VM *vm, Value obj, Value cls) {
-    if (val_is_type(vm, cls, vm->t_tuple)) {
+    if (val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union)) {
         TupleObj *t = AS_TUPLE(cls);
         for (int64_t i = 0; i < t->len; i++) {
             int r = vm_isinstance(vm, obj, t->items[i]);
@@ -560,7 +561,7 @@ int vm_issubclass(VM *vm, Value sub, Value cls) {
         vm_raise(vm, vm->e_TypeError, "issubclass() arg 1 must be a class");
         return -1;
     }
-    if (val_is_type(vm, cls, vm->t_tuple)) {
+    if (val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union)) {
         TupleObj *t = AS_TUPLE(cls);
         for (int64_t i = 0; i < t->len; i++) {
             int r = vm_issubclass(vm, sub, t->items[i]);
@@ -574,6 +575,112 @@ int vm_issubclass(VM *vm, Value sub, Value cls) {
         return -1;
     }
     return type_is_subtype((TypeObj *)sub.as.o, (TypeObj *)cls.as.o);
+}
+
+/* ---- X | Y: types.UnionType ----------------------------------------------------------------
+ * A union is a tuple-layout object of its member types (None stands for NoneType), flattened
+ * and without duplicates; isinstance/issubclass treat it like a tuple of types. */
+
+static bool union_member_ok(VM *vm, Value v) {
+    return val_is_none(v) || val_is_type(vm, v, vm->t_union) ||
+           (val_is_obj(v) && vm_isinstance_type(vm, v, vm->t_type));
+}
+
+static int union_add(VM *vm, ListObj *l, Value v) {
+    if (val_is_type(vm, v, vm->t_union)) {
+        TupleObj *t = AS_TUPLE(v);
+        for (int64_t i = 0; i < t->len; i++)
+            if (union_add(vm, l, t->items[i]) < 0) return -1;
+        return 0;
+    }
+    if (val_is_none(v)) v = val_obj(vm->t_none);
+    for (int64_t i = 0; i < l->len; i++)
+        if (val_identical(l->items[i], v)) return 0;
+    return list_append(vm, l, v);
+}
+
+static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!union_member_ok(vm, argv[0]) || !union_member_ok(vm, argv[1])) return vm->not_implemented;
+    ListObj *l = list_new(vm, 2);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    bool reflected = fn->data != NULL;
+    Value r = val_null();
+    if (union_add(vm, l, reflected ? argv[1] : argv[0]) == 0 && union_add(vm, l, reflected ? argv[0] : argv[1]) == 0) {
+        if (l->len == 1) {
+            r = l->items[0];
+        } else {
+            TupleObj *u = tuple_alloc(vm, vm->t_union, l->len);
+            if (u) {
+                memcpy(u->items, l->items, sizeof(Value) * (size_t)l->len);
+                r = val_obj(u);
+            }
+        }
+    }
+    vm_pop_root(vm);
+    return r;
+}
+
+static Value union_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    TupleObj *t = AS_TUPLE(argv[0]);
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < t->len; i++) {
+        if (i) sb_adds(&b, " | ");
+        TypeObj *m = AS_TYPE(t->items[i]);
+        if (m == vm->t_none) {
+            sb_adds(&b, "None");
+        } else {
+            StrObj *n = type_repr_name(vm, m);
+            if (!n) {
+                sb_free(&b);
+                return val_null();
+            }
+            sb_add_str(&b, n);
+        }
+    }
+    StrObj *s = sb_finish(vm, &b);
+    return s ? val_obj(s) : val_null();
+}
+
+static Value union_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return type_or(vm, argc, argv, kw, fn); }
+
+static Value union_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_type(vm, argv[1], vm->t_union)) return vm->not_implemented;
+    TupleObj *a = AS_TUPLE(argv[0]), *b = AS_TUPLE(argv[1]);
+    if (a->len != b->len) return val_bool(false);
+    for (int64_t i = 0; i < a->len; i++) {
+        bool found = false;
+        for (int64_t j = 0; j < b->len && !found; j++) found = val_identical(a->items[i], b->items[j]);
+        if (!found) return val_bool(false);
+    }
+    return val_bool(true);
+}
+
+static Value union_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    TupleObj *t = AS_TUPLE(argv[0]);
+    uint64_t h = 0x345678;
+    for (int64_t i = 0; i < t->len; i++) h ^= (uint64_t)(uintptr_t)t->items[i].as.o >> 4;
+    return val_int((int64_t)(h & INT64_MAX));
+}
+
+static Value union_args(VM *vm, Value s, void *c) {
+    TupleObj *t = tuple_from_array(vm, AS_TUPLE(s)->items, AS_TUPLE(s)->len);
+    return t ? val_obj(t) : val_null();
+}
+
+void type_init_union(VM *vm) {
+    vm->t_union->trace = tuple_trace;
+    static const MethodDef tm[] = {
+        {"__or__", type_or, NATIVEF_METHOD, NULL}, {"__ror__", type_or, NATIVEF_METHOD, (void *)1}, {NULL}};
+    static const MethodDef um[] = {
+        {"__repr__", union_repr, NATIVEF_METHOD}, {"__or__", union_or, NATIVEF_METHOD, NULL},
+        {"__ror__", union_or, NATIVEF_METHOD, (void *)1}, {"__eq__", union_eq, NATIVEF_METHOD},
+        {"__hash__", union_hash, NATIVEF_METHOD}, {NULL}};
+    static const GetSetDef ugs[] = {{"__args__", union_args, NULL}, {NULL}};
+    if (type_add_methods(vm, vm->t_type, tm) < 0 || type_add_methods(vm, vm->t_union, um) < 0 ||
+        type_add_getsets(vm, vm->t_union, ugs) < 0)
+        EM_UNREACHABLE();
 }
 
 StrObj *type_qualname(TypeObj *t) { return t->qualname ? t->qualname : t->name; }

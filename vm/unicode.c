@@ -113,3 +113,23 @@ unsigned uni_combining_class(unsigned cp) {
     }
     return 0;
 }
+
+int uni_casefold(unsigned cp, unsigned out[3]) {
+    if (cp < 0x80) return uni_to_lower(cp, out);
+    return case_map(casefold_map, NRANGES(casefold_map), cp, out);
+}
+
+/* Every run of decimal digits in Unicode starts at a zero, so a digit's value is its offset
+ * in its range modulo 10 (checked against unicodedata.decimal when the table was made). */
+int uni_decimal_value(unsigned cp) {
+    if (cp >= '0' && cp <= '9') return (int)(cp - '0');
+    if (cp < 0x80) return -1;
+    size_t lo = 0, hi = NRANGES(decimal_ranges);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < decimal_ranges[mid].lo) hi = mid;
+        else if (cp > decimal_ranges[mid].hi) lo = mid + 1;
+        else return (int)((cp - decimal_ranges[mid].lo) % 10);
+    }
+    return -1;
+}

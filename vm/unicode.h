@@ -28,5 +28,8 @@ unsigned uni_combining_class(unsigned cp);
 int uni_to_upper(unsigned cp, unsigned out[3]);
 int uni_to_lower(unsigned cp, unsigned out[3]);
 int uni_to_title(unsigned cp, unsigned out[3]);
+int uni_casefold(unsigned cp, unsigned out[3]);
+/* The value 0..9 of a decimal digit (str.isdecimal), or -1. */
+int uni_decimal_value(unsigned cp);
 
 #endif

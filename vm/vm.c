@@ -21,6 +21,7 @@ void iter_init(VM *vm);
 void builtins_init(VM *vm);
 void sys_init(VM *vm);
 void weakref_init_type(VM *vm);
+void type_init_union(VM *vm);
 void stdlib_register(VM *vm);
 
 #define VALUE_STACK_SLOTS (1u << 20)   /* 16 MiB of address space, touched on demand */
@@ -71,6 +72,7 @@ static void make_types(VM *vm) {
         {&vm->t_dict_keys, "dict_keys", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_dict_values, "dict_values", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_dict_items, "dict_items", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_union, "UnionType", NULL, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), TYPEF_ABSTRACT_NEW},
 #define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
         ITER_TYPES(X)
 #undef X
@@ -94,6 +96,7 @@ static void make_types(VM *vm) {
 #undef X
     vm->t_defaultdict->module = vm->t_ordereddict->module = vm_intern(vm, "collections");
     vm->t_weakref->module = vm_intern(vm, "weakref");
+    vm->t_union->module = vm_intern(vm, "types");
 }
 
 static void make_binop_names(VM *vm) {
@@ -147,6 +150,7 @@ VM *vm_new(void) {
     set_init_type(vm);
     gen_init_type(vm);
     weakref_init_type(vm);
+    type_init_union(vm);
     iter_init(vm);
     builtins_init(vm);
     sys_init(vm);

@@ -17,6 +17,7 @@
 #include "ember/ember.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dis.h"
+#include "vm/gc.h"
 #include "vm/vm.h"
 
 static int usage(void) {
@@ -95,7 +96,9 @@ static int cmd_dis(int argc, char **argv) {
     CodeObj *co = vm->compile(vm, src, len, argv[0], 0);
     free(src);
     if (!co) return finish(vm, -1);
+    vm_push_root(vm, val_obj(co));   /* reprs of constants allocate while it is listed */
     dis_code(vm, co, stdout, true);
+    vm_pop_root(vm);
     return finish(vm, 0);
 }
 

@@ -31,7 +31,10 @@ static CodeObj *compile_hook(VM *vm, const char *src, size_t len, const char *fi
         if (d) {
             Value e = vm->exc;
             vm->exc = val_null();
+            vm_push_root(vm, e);
+            vm_push_root(vm, val_obj(d));
             if (vm_setattr(vm, e, vm_intern_str(vm, "_ember_diag"), val_obj(d)) < 0) vm_clear_exc(vm);
+            vm_pop_roots(vm, 2);
             vm->exc = e;
         }
     }

@@ -28,16 +28,19 @@ Value comp_syntax_error(VM *vm, ParseErrorKind kind, const char *msg, const char
     if (val_is_null(e)) return e;
     vm_push_root(vm, e);
     StrObj *fn = str_from_c(vm, filename);
+    vm_push_root(vm, fn ? val_obj(fn) : val_none());
     StrObj *tx = text ? str_from_c(vm, text) : NULL;
+    vm_push_root(vm, tx ? val_obj(tx) : val_none());
+    /* m is reachable through e's args; fn and tx are rooted across the attribute stores */
     if (!fn || vm_setattr(vm, e, vm_intern_str(vm, "msg"), val_obj(m)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "filename"), val_obj(fn)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "lineno"), val_int(line)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "offset"), val_int(col)) < 0 ||
         vm_setattr(vm, e, vm_intern_str(vm, "text"), tx ? val_obj(tx) : val_none()) < 0) {
-        vm_pop_root(vm);
+        vm_pop_roots(vm, 3);
         return val_null();
     }
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 3);
     return vm_raise_value(vm, e);
 }
 
@@ -133,6 +136,7 @@ static void enter_unit(Compiler *c, const void *node, const char *name, const ch
     u->col = -1;
     asm_builder_init(c->vm, &u->b, name, qualname, c->filename, firstline);
     c->u = u;
+    if (!asm_builder_ok(&u->b)) comp_fail(c);
     for (size_t i = 0; i < cs_count(u->scope, 0); i++)
         if (asm_varname(&u->b, comp_str(c, cs_name(u->scope, 0, i), strlen(cs_name(u->scope, 0, i)))) < 0) comp_fail(c);
     for (size_t i = 0; i < cs_count(u->scope, 1); i++)
@@ -303,6 +307,67 @@ void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags) {
     comp_emit(c, OP_MAKE_FUNCTION, flags);
 }
 
+/* An annotation: evaluated, or under `from __future__ import annotations` (PEP 563) its
+ * source text as a string constant (CPython unparses the AST; the source text agrees for the
+ * annotations scripts write, up to spacing and quote style). */
+static void comp_annotation(Compiler *c, const AstExpr *e) {
+    if (!c->future_annotations) {
+        comp_expr(c, e);
+        return;
+    }
+    const char *p = c->src, *end = c->src + c->src_len;
+    for (int l = 1; l < e->lineno && p < end; l++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        p = p ? p + 1 : end;
+    }
+    const char *start = p + e->col_offset;
+    const char *q = p;
+    for (int l = e->lineno; l < e->end_lineno && q < end; l++) {
+        q = memchr(q, '\n', (size_t)(end - q));
+        q = q ? q + 1 : end;
+    }
+    const char *stop = q + e->end_col_offset;
+    if (start > end || stop > end || stop < start) {
+        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, "", 0))));
+        return;
+    }
+    /* a multi-line annotation becomes one line, as unparse writes it */
+    char *buf = malloc((size_t)(stop - start) + 1);
+    if (!buf) {
+        vm_no_memory(c->vm);
+        comp_fail(c);
+    }
+    size_t n = 0;
+    for (const char *r = start; r < stop; r++) {
+        if (*r == '"' || *r == '\'') {
+            /* string literals as repr() writes them: 'text' unless the text has a quote */
+            char q = *r;
+            const char *t = r + 1;
+            while (t < stop && *t != q && *t != '\\') t++;
+            if (t < stop && *t == q) {
+                bool has_single = memchr(r + 1, '\'', (size_t)(t - r - 1)) != NULL;
+                char out = has_single ? '"' : '\'';
+                buf[n++] = out;
+                memcpy(buf + n, r + 1, (size_t)(t - r - 1));
+                n += (size_t)(t - r - 1);
+                buf[n++] = out;
+                r = t;
+                continue;
+            }
+        }
+        if (*r == '\n' || *r == '\r') {
+            while (r + 1 < stop && (r[1] == ' ' || r[1] == '\t' || r[1] == '\n' || r[1] == '\r')) r++;
+            if (n && buf[n - 1] != '(' && buf[n - 1] != '[' && r + 1 < stop && r[1] != ')' && r[1] != ']') buf[n++] = ' ';
+            continue;
+        }
+        buf[n++] = *r;
+    }
+    StrObj *str = str_new(c->vm, buf, (int64_t)n);
+    free(buf);
+    if (!str) comp_fail(c);
+    comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(str)));
+}
+
 /* Push defaults/kwdefaults/annotations for a def or lambda; returns MAKE_FUNCTION flags. */
 static uint32_t push_defaults(Compiler *c, const AstArguments *a, const AstExpr *returns, bool annotations) {
     uint32_t flags = 0;
@@ -324,25 +389,31 @@ static uint32_t push_defaults(Compiler *c, const AstArguments *a, const AstExpr 
     }
     if (annotations) {
         int n = 0;
+        /* CPython's order: positional, *args, keyword-only, **kwargs, return */
         const AstArgSeq *seqs[3] = {&a->posonlyargs, &a->args, &a->kwonlyargs};
-        for (int s = 0; s < 3; s++)
+        AstArg *extra[2] = {a->vararg, a->kwarg};
+        for (int s = 0; s < 3; s++) {
+            if (s == 2 && extra[0] && extra[0]->annotation) {
+                comp_emit(c, OP_LOAD_CONST, const_str(c, extra[0]->arg));
+                comp_annotation(c, extra[0]->annotation);
+                n++;
+            }
             for (size_t i = 0; i < seqs[s]->count; i++) {
                 AstArg *arg = seqs[s]->items[i];
                 if (!arg->annotation) continue;
                 comp_emit(c, OP_LOAD_CONST, const_str(c, arg->arg));
-                comp_expr(c, arg->annotation);
+                comp_annotation(c, arg->annotation);
                 n++;
             }
-        AstArg *extra[2] = {a->vararg, a->kwarg};
-        for (int k = 0; k < 2; k++)
-            if (extra[k] && extra[k]->annotation) {
-                comp_emit(c, OP_LOAD_CONST, const_str(c, extra[k]->arg));
-                comp_expr(c, extra[k]->annotation);
-                n++;
-            }
+        }
+        if (extra[1] && extra[1]->annotation) {
+            comp_emit(c, OP_LOAD_CONST, const_str(c, extra[1]->arg));
+            comp_annotation(c, extra[1]->annotation);
+            n++;
+        }
         if (returns) {
             comp_emit(c, OP_LOAD_CONST, const_str(c, "return"));
-            comp_expr(c, returns);
+            comp_annotation(c, returns);
             n++;
         }
         if (n) {
@@ -374,6 +445,28 @@ static void comp_function_def(Compiler *c, const AstStmt *s) {
     comp_nameop(c, s->v.FunctionDef.name, AST_STORE);
 }
 
+/* Does a statement list contain an annotated assignment, looking into nested blocks but not
+ * into functions and classes (CPython's find_ann)? */
+static bool find_ann(const AstStmtSeq *body) {
+    for (size_t i = 0; i < body->count; i++) {
+        const AstStmt *s = body->items[i];
+        switch (s->kind) {
+        case AST_STMT_ANN_ASSIGN: return true;
+        case AST_STMT_FOR: if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse)) return true; break;
+        case AST_STMT_WHILE: if (find_ann(&s->v.While.body) || find_ann(&s->v.While.orelse)) return true; break;
+        case AST_STMT_IF: if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse)) return true; break;
+        case AST_STMT_WITH: if (find_ann(&s->v.With.body)) return true; break;
+        case AST_STMT_TRY:
+            if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody)) return true;
+            for (size_t h = 0; h < s->v.Try.handlers.count; h++)
+                if (find_ann(&s->v.Try.handlers.items[h]->body)) return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
+}
+
 static void comp_class_def(Compiler *c, const AstStmt *s) {
     const AstExprSeq *decos = &s->v.ClassDef.decorator_list;
     for (size_t i = 0; i < decos->count; i++) comp_expr(c, decos->items[i]);
@@ -390,10 +483,7 @@ static void comp_class_def(Compiler *c, const AstStmt *s) {
     comp_emit(c, OP_LOAD_CONST, const_str(c, qual));
     comp_emit(c, OP_STORE_NAME, comp_name_index(c, "__qualname__"));
     const AstStmtSeq *body = &s->v.ClassDef.body;
-    bool has_ann = false;
-    for (size_t i = 0; i < body->count; i++)
-        if (body->items[i]->kind == AST_STMT_ANN_ASSIGN) has_ann = true;
-    if (has_ann) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
+    if (find_ann(body)) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
     if (body->count && comp_is_docstring(body->items[0])) {
         const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
@@ -893,7 +983,7 @@ static void comp_ann_assign(Compiler *c, const AstStmt *s) {
     /* module and class scopes record simple annotations in __annotations__; function-local
      * annotations are not evaluated, as in CPython */
     if (t->kind == AST_EXPR_NAME && s->v.AnnAssign.simple && c->u->kind != SK_FUNCTION) {
-        comp_expr(c, s->v.AnnAssign.annotation);
+        comp_annotation(c, s->v.AnnAssign.annotation);
         comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
         comp_emit(c, OP_LOAD_CONST, const_str(c, t->v.Name.id));
         comp_emit(c, OP_STORE_SUBSCR, 0);
@@ -956,12 +1046,25 @@ void comp_stmts(Compiler *c, const AstStmtSeq *seq) {
 
 /* ---- the module ----------------------------------------------------------------------------- */
 
+/* The leading `from __future__ import ...` statements (after a docstring) switch features on;
+ * parse_check has already validated their names and placement. */
+static void read_future(Compiler *c, const AstStmtSeq *body) {
+    size_t i = body->count && comp_is_docstring(body->items[0]) ? 1 : 0;
+    for (; i < body->count; i++) {
+        const AstStmt *s = body->items[i];
+        if (s->kind != AST_STMT_IMPORT_FROM || !s->v.ImportFrom.module ||
+            strcmp(s->v.ImportFrom.module, "__future__") != 0)
+            break;
+        for (size_t k = 0; k < s->v.ImportFrom.names.count; k++)
+            if (strcmp(s->v.ImportFrom.names.items[k]->name, "annotations") == 0) c->future_annotations = true;
+    }
+}
+
 static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
     enter_unit(c, NULL, "<module>", "<module>", 1);
     const AstStmtSeq *body = &mod->body;
-    bool has_ann = false;
-    for (size_t i = 0; i < body->count; i++)
-        if (body->items[i]->kind == AST_STMT_ANN_ASSIGN) has_ann = true;
+    read_future(c, body);
+    bool has_ann = find_ann(body);
     if (has_ann) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
     if (body->count && comp_is_docstring(body->items[0])) {

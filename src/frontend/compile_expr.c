@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/frontend/compile_internal.h"
+#include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -127,7 +128,58 @@ void comp_expr_seq_push(Compiler *c, const AstExprSeq *seq) {
 }
 
 /* list, tuple or set display; kind 0 list, 1 tuple, 2 set */
+/* kind: 0 list, 1 tuple, 2 set.  As CPython 3.11, a list or set display of more than two
+ * constants loads them as one constant (a tuple, or a frozenset for a set) and extends an
+ * empty container: a set display then iterates in the order CPython's does. */
 static void comp_sequence(Compiler *c, const AstExprSeq *elts, int kind) {
+    if (kind != 1 && elts->count > 2 && !has_starred(elts)) {
+        bool all_const = true;
+        for (size_t i = 0; i < elts->count && all_const; i++) {
+            AstExprKind k = elts->items[i]->kind;
+            all_const = (k == AST_EXPR_CONSTANT || k == AST_EXPR_UNARY_OP || k == AST_EXPR_TUPLE) &&
+                        !val_is_null(comp_constant_value(c, elts->items[i]));
+        }
+        if (all_const) {
+            VM *vm = c->vm;
+            Value folded;
+            if (kind == 2) {
+                SetObj *fs = set_new(vm, vm->t_frozenset);
+                if (!fs) comp_fail(c);
+                folded = val_obj(fs);
+                vm_push_root(vm, folded);
+                for (size_t i = 0; i < elts->count; i++) {
+                    Value v = comp_constant_value(c, elts->items[i]);
+                    vm_push_root(vm, v);
+                    int rc = set_add(vm, fs, v);
+                    vm_pop_root(vm);
+                    if (rc < 0) comp_fail(c);
+                }
+                /* CPython's constant merging rebuilds the frozenset from its own iteration
+                 * order (merge_consts_recursive); that order is what the display sees */
+                SetObj *merged = set_new(vm, vm->t_frozenset);
+                if (!merged) comp_fail(c);
+                vm_push_root(vm, val_obj(merged));
+                int64_t pos = 0;
+                Value k;
+                while (set_next(fs, &pos, &k))
+                    if (set_add(vm, merged, k) < 0) comp_fail(c);
+                vm_pop_roots(vm, 2);
+                folded = val_obj(merged);
+                vm_push_root(vm, folded);
+            } else {
+                TupleObj *t = tuple_new(vm, (int64_t)elts->count);
+                if (!t) comp_fail(c);
+                folded = val_obj(t);
+                vm_push_root(vm, folded);
+                for (size_t i = 0; i < elts->count; i++) t->items[i] = comp_constant_value(c, elts->items[i]);
+            }
+            comp_emit(c, kind == 2 ? OP_BUILD_SET : OP_BUILD_LIST, 0);
+            comp_emit(c, OP_LOAD_CONST, comp_const(c, folded));
+            vm_pop_root(vm);
+            comp_emit(c, kind == 2 ? OP_SET_UPDATE : OP_LIST_EXTEND, 1);
+            return;
+        }
+    }
     if (!has_starred(elts)) {
         comp_expr_seq_push(c, elts);
         comp_emit(c, kind == 0 ? OP_BUILD_LIST : kind == 1 ? OP_BUILD_TUPLE : OP_BUILD_SET, (uint32_t)elts->count);

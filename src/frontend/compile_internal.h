@@ -68,6 +68,7 @@ typedef struct Compiler {
     const char *src;       /* for the source line of compile-time SyntaxErrors */
     size_t src_len;
     char *diag;            /* Ember's formatted diagnostic of the first error (malloc'd) */
+    bool future_annotations; /* from __future__ import annotations: annotations stay strings */
 } Compiler;
 
 /* Raise SyntaxError at a node's position and abort compilation. */

@@ -1,0 +1,4 @@
+def use(mgr, other):
+    with mgr as m, other:
+        m.run()
+    return m

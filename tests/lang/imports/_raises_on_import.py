@@ -1,0 +1,4 @@
+print("starting import")
+def broken():
+    return 1 / 0
+VALUE = broken()

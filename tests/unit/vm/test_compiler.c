@@ -1,0 +1,172 @@
+/* tests/unit/vm/test_compiler.c — code objects the compiler builds, checked against the values
+ * CPython 3.11 gives for the same source: co_varnames / co_cellvars / co_freevars order,
+ * argument counts, flags (the CPython-defined bits), first lines, the lines instructions map
+ * to, docstrings, and every code object passing the verifier. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "tests/unit/vm/support.h"
+#include "vm/code.h"
+#include "vm/gc.h"
+
+static VM *vm;
+static CodeObj *mod;
+static void setup(void) { vm = t_vm_new(); }
+static void teardown(void) { t_vm_free(vm); }
+
+TestSuite(compiler, .init = setup, .fini = teardown);
+
+static const char *src =
+    "\n"
+    "def outer(a, b=1, *args, c, d=2, **kw):\n"
+    "    x = a + b\n"
+    "    y = [x]\n"
+    "    def inner(p):\n"
+    "        nonlocal x\n"
+    "        q = p + x + y[0]\n"
+    "        def innermost():\n"
+    "            return q + a\n"
+    "        return innermost\n"
+    "    return inner\n"
+    "def gen(n):\n"
+    "    for i in range(n):\n"
+    "        yield i\n"
+    "def plain():\n"
+    "    \"\"\"doc\"\"\"\n"
+    "    return 1\n"
+    "class K:\n"
+    "    def m(self):\n"
+    "        return __class__\n"
+    "lam = lambda z, *, w=3: z + w\n"
+    "def params(a, b, /, c, *, d):\n"
+    "    e = 1\n"
+    "    del e\n"
+    "def loop(n):\n"
+    "    t = 0\n"
+    "    for i in range(n):\n"
+    "        if i:\n"
+    "            t += i\n"
+    "    return t\n";
+
+/* CPython 3.11: compile(src, "t.py", "exec"), walking co_consts. */
+static const struct Expect {
+    const char *qualname, *varnames, *cellvars, *freevars;
+    int argc, posonly, kwonly, flags, first;
+} expected[] = {
+    {"outer", "a,b,c,d,args,kw,inner", "a,x,y", "", 2, 0, 2, 0xf, 2},
+    {"outer.<locals>.inner", "p,innermost", "q", "a,x,y", 1, 0, 0, 0x13, 5},
+    {"outer.<locals>.inner.<locals>.innermost", "", "", "a,q", 0, 0, 0, 0x13, 8},
+    {"gen", "n,i", "", "", 1, 0, 0, 0x23, 12},
+    {"plain", "", "", "", 0, 0, 0, 0x3, 15},
+    {"K", "", "__class__", "", 0, 0, 0, 0x0, 18},
+    {"K.m", "self", "", "__class__", 1, 0, 0, 0x3, 19},
+    {"<lambda>", "z,w", "", "", 1, 0, 1, 0x3, 21},
+    {"params", "a,b,c,d,e", "", "", 3, 2, 1, 0x3, 22},
+};
+
+/* CPython-defined flag bits: OPTIMIZED NEWLOCALS VARARGS VARKEYWORDS NESTED GENERATOR */
+#define CPY_FLAGS 0x3f
+
+static void compile_src(void) {
+    mod = t_compile(vm, src);
+    vm_push_root(vm, val_obj(mod));
+}
+
+Test(compiler, names_order_counts_and_flags_match_cpython) {
+    compile_src();
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        const struct Expect *e = &expected[i];
+        CodeObj *co = t_find_code(mod, e->qualname);
+        cr_assert_not_null(co, "no code object %s", e->qualname);
+        cr_expect_str_eq(t_names(co->varnames), e->varnames, "%s co_varnames", e->qualname);
+        cr_expect_str_eq(t_names(co->cellvars), e->cellvars, "%s co_cellvars", e->qualname);
+        cr_expect_str_eq(t_names(co->freevars), e->freevars, "%s co_freevars", e->qualname);
+        cr_expect_eq(co->argcount, e->argc, "%s co_argcount", e->qualname);
+        cr_expect_eq(co->posonlyargcount, e->posonly, "%s co_posonlyargcount", e->qualname);
+        cr_expect_eq(co->kwonlyargcount, e->kwonly, "%s co_kwonlyargcount", e->qualname);
+        cr_expect_eq((int)(co->flags & CPY_FLAGS), e->flags, "%s co_flags", e->qualname);
+        cr_expect_eq(co->firstlineno, e->first, "%s co_firstlineno", e->qualname);
+        cr_expect_eq(co->nlocals, (int32_t)co->varnames->len, "%s co_nlocals", e->qualname);
+    }
+}
+
+/* The distinct source lines a function's instructions map to (CPython: the positions of
+ * dis.get_instructions, minus a line only RESUME has). */
+static void lines_of(CodeObj *co, char *out, size_t cap) {
+    bool seen[64] = {false};
+    for (int32_t i = 0; i < co->ncode; i++)
+        if (co->lines[i] > 0 && co->lines[i] < 64) seen[co->lines[i]] = true;
+    out[0] = 0;
+    for (int l = 0; l < 64; l++)
+        if (seen[l]) snprintf(out + strlen(out), cap - strlen(out), "%s%d", out[0] ? "," : "", l);
+}
+
+Test(compiler, line_table_matches_cpython) {
+    compile_src();
+    char buf[256];
+    lines_of(t_find_code(mod, "outer"), buf, sizeof buf);
+    cr_expect_str_eq(buf, "2,3,4,5,11");   /* CPython: RESUME and MAKE_CELL on the def line */
+    lines_of(t_find_code(mod, "loop"), buf, sizeof buf);
+    cr_expect_str_eq(buf, "26,27,28,29,30");
+    CodeObj *loop = t_find_code(mod, "loop");
+    /* the loop's jump back belongs to the `for` line, as in CPython */
+    for (int32_t i = 0; i < loop->ncode; i++)
+        if (loop->code[i].op == OP_JUMP) cr_expect_eq(loop->lines[i], 27);
+}
+
+Test(compiler, docstrings_and_constants) {
+    compile_src();
+    CodeObj *plain = t_find_code(mod, "plain");
+    cr_assert(plain->flags & CO_HAS_DOC);
+    cr_assert(val_is_str(vm, plain->consts->items[0]));
+    cr_assert_str_eq(AS_STR(plain->consts->items[0])->data, "doc");
+    CodeObj *gen = t_find_code(mod, "gen");
+    cr_assert(!(gen->flags & CO_HAS_DOC));
+    cr_assert(val_is_none(gen->consts->items[0]), "consts[0] is None without a docstring");
+}
+
+static void verify_all(CodeObj *co) {
+    cr_expect_eq(code_verify(vm, co), 0, "%s fails verification", co->qualname->data);
+    if (!val_is_null(vm->exc)) vm_clear_exc(vm);
+    for (int64_t i = 0; i < co->consts->len; i++) {
+        Value c = co->consts->items[i];
+        if (c.tag == VAL_OBJ && c.as.o->type == vm->t_code) verify_all((CodeObj *)c.as.o);
+    }
+}
+
+Test(compiler, every_code_object_verifies) {
+    compile_src();
+    verify_all(mod);
+    static const char *more =
+        "def f(x):\n"
+        "    try:\n"
+        "        with open_it() as h, other():\n"
+        "            for i in h:\n"
+        "                if i: break\n"
+        "                try:\n"
+        "                    return {k: [v for v in vs if v] for k, vs in i}\n"
+        "                finally:\n"
+        "                    continue\n"
+        "    except (ValueError, KeyError) as e:\n"
+        "        raise RuntimeError from e\n"
+        "    else:\n"
+        "        yield from x\n"
+        "    finally:\n"
+        "        del x\n";
+    CodeObj *co = t_compile(vm, more);
+    vm_push_root(vm, val_obj(co));
+    verify_all(co);
+}
+
+Test(compiler, syntax_errors_carry_cpython_attributes) {
+    CodeObj *co = vm->compile(vm, "x = (1,\n", 8, "bad.py", 0);
+    cr_assert_null(co);
+    cr_assert(vm_exc_matches(vm, vm->e_SyntaxError));
+    char *msg = em_error_message(vm);
+    cr_assert_str_eq(msg, "SyntaxError: '(' was never closed");
+    Value e = vm->exc;
+    Value line = vm_getattr_c(vm, e, "lineno"), off = vm_getattr_c(vm, e, "offset");
+    cr_assert_eq(line.as.i, 1);
+    cr_assert_eq(off.as.i, 5);
+    vm_clear_exc(vm);
+}
