@@ -20,8 +20,9 @@ fi
 # resolved areas: "first-last  description"
 enabled=(
   "01-26  tensors, autograd graph API, multi-grad hooks, saved tensors, custom Functions (issue 4)"
-  "45-45  torch.compile: list and dict mutations (issue 6)"
-  "50-51  torch.compile: hooks on intermediates, graph breaks (issue 6)"
+  "27-42  nn.Module, hooks, layers, optimizers, ModTracker (issue 5)"
+  "43-54  side effects, hooks and graph breaks under torch.compile (issue 6)"
+  "55-57  execution order (issue 8)"
 )
 
 in_enabled() {

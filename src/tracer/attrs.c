@@ -5,15 +5,13 @@
 #include <string.h>
 
 #include "ember/autograd.h"
+#include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "vm/dict.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 
-bool tracer_is_nn_module(VM *vm, Value v) {
-    TypeObj *mod = tracer_nn_module_type(vm);
-    return mod && v.tag == VAL_OBJ && vm_isinstance_type(vm, v, mod);
-}
+bool tracer_is_nn_module(VM *vm, Value v) { return nn_state(vm) && nn_is_module(vm, v); }
 
 static bool is_name(StrObj *s, const char *c) { return strcmp(s->data, c) == 0; }
 
@@ -123,21 +121,20 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
 
 /* ---- nn.Module ------------------------------------------------------------------------------------ */
 
+/* A name in one of the module's registration dicts (NULL before Module.__init__). */
 static Value module_dict_get(VM *vm, Value mod, const char *dname, StrObj *name) {
-    DictObj **slot = obj_dict_slot(mod.as.o);
-    if (!*slot) return val_null();
-    Value d = dict_get_str(*slot, vm_intern_str(vm, dname));
-    if (d.tag != VAL_OBJ || d.as.o->type->layout != OBJ_LAYOUT_DICT) return val_null();
-    return dict_get_str((DictObj *)d.as.o, name);
+    (void)vm;
+    NnModuleObj *m = (NnModuleObj *)mod.as.o;
+    DictObj *d = strcmp(dname, "_parameters") == 0 ? m->parameters : strcmp(dname, "_buffers") == 0 ? m->buffers
+                                                                                                   : m->modules;
+    return d ? dict_get_str(d, name) : val_null();
 }
 
 TxStatus tr_module_children(Tracer *tr, VT *m, VT **out) {
     VM *vm = tr->vm;
     if (val_is_null(m->value)) return tr_break(tr, "a module made in the region");
-    DictObj **slot = obj_dict_slot(m->value.as.o);
-    Value d = *slot ? dict_get_str(*slot, vm_intern_str(vm, "_modules")) : val_null();
-    if (d.tag != VAL_OBJ || d.as.o->type->layout != OBJ_LAYOUT_DICT) return tr_break(tr, "module without _modules");
-    DictObj *mods = (DictObj *)d.as.o;
+    DictObj *mods = ((NnModuleObj *)m->value.as.o)->modules;
+    if (!mods) return tr_break(tr, "a module whose __init__ did not run");
     VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(mods->used + 1));
     int n = 0;
     int64_t pos = 0;
@@ -154,6 +151,7 @@ TxStatus tr_module_children(Tracer *tr, VT *m, VT **out) {
 static TxStatus module_attr(Tracer *tr, VT *m, StrObj *name, VT **out) {
     VM *vm = tr->vm;
     Value mod = m->value;
+    if (val_is_null(mod)) return tr_break(tr, "attribute of a module made in the region");
     Source *src = m->source ? source_attr(tr, m->source, name) : NULL;
     DictObj **slot = obj_dict_slot(mod.as.o);
     TypeObj *t = vm_type_of(vm, mod);

@@ -4,6 +4,7 @@
  * classes are grad-mode context managers, whether global module hooks exist. */
 #include <string.h>
 
+#include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "vm/dict.h"
 #include "vm/num.h"
@@ -57,19 +58,15 @@ bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which) {
     return false;
 }
 
-TypeObj *tracer_nn_module_type(VM *vm) {
-    Value m = module_attr(vm, "torch.nn", "Module");
-    return m.tag == VAL_OBJ && m.as.o->type->layout == OBJ_LAYOUT_TYPE ? (TypeObj *)m.as.o : NULL;
-}
+TypeObj *tracer_nn_module_type(VM *vm) { return nn_state(vm) ? nn_state(vm)->t_module : NULL; }
 
 bool tracer_global_module_hooks(VM *vm) {
-    static const char *const names[] = {"_global_forward_pre_hooks", "_global_forward_hooks",
-                                        "_global_backward_pre_hooks", "_global_backward_hooks",
-                                        "_global_forward_hooks_always_called", NULL};
-    for (const char *const *p = names; *p; p++) {
-        Value d = module_attr(vm, "torch.nn.modules.module", *p);
-        if (d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT && ((DictObj *)d.as.o)->used) return true;
-    }
+    NnState *ns = nn_state(vm);
+    if (!ns) return false;
+    for (int i = 0; i < NN_GLOBAL_COUNT; i++)
+        if (i != NN_GLOBAL_BUF_REG && i != NN_GLOBAL_MOD_REG && i != NN_GLOBAL_PARAM_REG && ns->global[i] &&
+            ns->global[i]->used)
+            return true;
     return false;
 }
 

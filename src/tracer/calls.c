@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ember/autograd.h"
+#include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "vm/dict.h"
 #include "vm/num.h"
@@ -562,25 +563,18 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
 
 /* ---- nn.Module calls ---------------------------------------------------------------------------------- */
 
-static const char *const module_hook_dicts[] = {"_forward_pre_hooks", "_forward_hooks", "_backward_hooks",
-                                                "_backward_pre_hooks", "_forward_hooks_always_called", NULL};
-
+/* m(*args): forward inlined when the call would run no hook (a guard re-checks that on every
+ * call, so a hook added later is noticed); with hooks the call runs natively. */
 static TxStatus module_call(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     if (val_is_null(m->value)) return tr_break(tr, "a module made in the region");
-    /* hooks run eagerly for now: a module with any hook is called natively */
-    for (const char *const *h = module_hook_dicts; *h; h++) {
-        Value d = static_getattr(vm, m->value, vm_intern_str(vm, *h));
-        if (d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT && ((DictObj *)d.as.o)->used)
-            return tr_break(tr, "call of a module with %s", *h);
-        if (m->source) {
-            Guard g = {.kind = G_HOOKS_EMPTY, .source = m->source, .name = vm_intern_str(vm, *h), .expected = val_null()};
-            guard_add(tr, g);
-        }
+    NnModuleObj *mo = (NnModuleObj *)m->value.as.o;
+    if (!mo->parameters) return tr_break(tr, "a module whose __init__ did not run");
+    if (!torch_module_has_no_hooks(vm, mo)) return tr_break(tr, "call of a module with hooks");
+    if (m->source) {
+        Guard g = {.kind = G_NN_NO_HOOKS, .source = m->source, .expected = val_null()};
+        guard_add(tr, g);
     }
-    if (tracer_global_module_hooks(vm)) return tr_break(tr, "global module hooks are registered");
-    Guard g = {.kind = G_HOOKS_EMPTY, .source = NULL, .name = vm_intern_str(vm, "<global>"), .expected = val_null()};
-    guard_add(tr, g);
     TypeObj *t = vm_type_of(vm, m->value);
     Value fwd = type_lookup(vm, t, vm_intern_str(vm, "forward"));
     if (val_is_null(fwd) || fwd.as.o->type != vm->t_function) return tr_break(tr, "module without a script forward");

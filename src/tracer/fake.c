@@ -191,7 +191,7 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
 }
 
 VT *fake_input_symnum(Tracer *tr, VT *sym) {
-    if (sym->graph_input >= 0) return tr->input_vts[sym->graph_input]->a;
+    if (sym->graph_input >= 0) return sym->twin;
     VM *vm = tr->vm;
     bool is_float = sym->value.tag == VAL_FLOAT;
     Tensor *ft = is_float ? tensor_full(TENSOR_FLOAT32, 0, NULL, tensor_scalar_f(sym->value.as.f))
@@ -216,7 +216,7 @@ VT *fake_input_symnum(Tracer *tr, VT *sym) {
     tv->fake = w;
     map_put(tr, torch_tensor_of(w), tv);
     /* the input list holds the symbolic number (residual code evaluates it); its tensor twin hangs off it */
-    sym->a = tv;
+    sym->twin = tv;
     tracer_add_input(tr, sym);
     return tv;
 }
@@ -291,7 +291,7 @@ static GraphArg vt_graph_arg(Tracer *tr, VT *v) {
     v = vt_force(tr, v);
     switch (v->kind) {
     case VT_TENSOR: return graph_arg_node(v->node);
-    case VT_SYMNUM: return v->a ? graph_arg_node(v->a->node) : graph_arg_none();
+    case VT_SYMNUM: return v->twin ? graph_arg_node(v->twin->node) : graph_arg_none();
     case VT_CONST: {
         Value c = v->value;
         switch (c.tag) {

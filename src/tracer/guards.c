@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ember/autograd.h"
+#include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "vm/dict.h"
 #include "vm/str.h"
@@ -198,6 +199,9 @@ bool guard_check(VM *vm, Frame *f, const Guard *g) {
         Value d = val_is_null(v) ? v : static_getattr(vm, v, g->name);
         return val_is_null(d) || (d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT && ((DictObj *)d.as.o)->used == 0);
     }
+    case G_NN_NO_HOOKS:
+        return !val_is_null(v) && nn_state(vm) && nn_is_module(vm, v) &&
+               torch_module_has_no_hooks(vm, (NnModuleObj *)v.as.o);
     default: return true;
     }
 }
@@ -291,15 +295,12 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
         snprintf(buf, cap, "%s %s %s", src, g->kind == G_SAME ? "is" : "is not", osrc);
         return buf;
     }
-    case G_HOOKS_EMPTY: {
-        Value d = val_is_null(v) ? v : static_getattr(vm, v, g->name);
-        if (!val_is_null(d) && d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT &&
-            ((DictObj *)d.as.o)->used == 0)
-            return NULL;
-        if (val_is_null(d)) return NULL;   /* no such dict: nothing registered */
+    case G_HOOKS_EMPTY:
         snprintf(buf, cap, "len(%s.%s) == 0", src, g->name->data);
         return buf;
-    }
+    case G_NN_NO_HOOKS:
+        snprintf(buf, cap, "%s has module hooks now (or global module hooks were registered)", src);
+        return buf;
     default: return NULL;
     }
 }
@@ -354,6 +355,7 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         break;
     }
     case G_HOOKS_EMPTY: snprintf(buf, cap, "NO_HOOKS: len(%s.%s) == 0", src, g->name->data); break;
+    case G_NN_NO_HOOKS: snprintf(buf, cap, "NN_MODULE_NO_HOOKS: %s and the global module hook dicts are empty", src); break;
     default: snprintf(buf, cap, "?"); break;
     }
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "vm/dict.h"
 #include "vm/str.h"
@@ -115,14 +116,31 @@ bool source_equal(const Source *a, const Source *b) {
 
 /* ---- static reads --------------------------------------------------------------------------- */
 
-bool tracer_is_nn_module(VM *vm, Value v);
-
-static Value dict_attr(VM *vm, Value obj, const char *dname, StrObj *name) {
-    DictObj **slot = obj_dict_slot(obj.as.o);
-    if (!*slot) return val_null();
-    Value d = dict_get_str(*slot, vm_intern_str(vm, dname));
-    if (d.tag != VAL_OBJ || d.as.o->type->layout != OBJ_LAYOUT_DICT) return val_null();
-    return dict_get_str((DictObj *)d.as.o, name);
+/* nn.Module state lives in C fields behind getset descriptors: read them directly. */
+static bool module_field(VM *vm, NnModuleObj *m, StrObj *name, Value *out) {
+    DictObj *d = NULL;
+    bool found = false;
+    if (strcmp(name->data, "_parameters") == 0) d = m->parameters, found = true;
+    else if (strcmp(name->data, "_buffers") == 0) d = m->buffers, found = true;
+    else if (strcmp(name->data, "_modules") == 0) d = m->modules, found = true;
+    else if (strcmp(name->data, "training") == 0) {
+        *out = val_bool(m->training);
+        return true;
+    } else {
+        static const char *const hooks[] = {
+#define X(e, s) s,
+            NN_HOOK_DICTS(X)
+#undef X
+        };
+        for (int i = 0; i < NN_HOOKS_COUNT; i++)
+            if (strcmp(name->data, hooks[i]) == 0) {
+                d = m->hooks[i];
+                found = true;
+            }
+    }
+    (void)vm;
+    if (found) *out = d ? val_obj(d) : val_null();
+    return found;
 }
 
 Value static_getattr(VM *vm, Value obj, StrObj *name) {
@@ -141,6 +159,11 @@ Value static_getattr(VM *vm, Value obj, StrObj *name) {
         return type_lookup(vm, ty, name);
     }
     Value descr = type_lookup(vm, t, name);
+    bool is_module = nn_state(vm) && nn_is_module(vm, obj);
+    if (is_module) {
+        Value f;
+        if (module_field(vm, (NnModuleObj *)obj.as.o, name, &f)) return f;
+    }
     if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) {
         /* tensor.grad is the one data descriptor guards need to read */
         TorchState *ts = torch_state(vm);
@@ -159,10 +182,11 @@ Value static_getattr(VM *vm, Value obj, StrObj *name) {
             Value v = dict_get_str(d, name);
             if (!val_is_null(v)) return v;
         }
-        if (tracer_is_nn_module(vm, obj)) {
-            static const char *const dicts[] = {"_parameters", "_buffers", "_modules"};
+        if (is_module) {
+            NnModuleObj *m = (NnModuleObj *)obj.as.o;
+            DictObj *ds[3] = {m->parameters, m->buffers, m->modules};
             for (int i = 0; i < 3; i++) {
-                Value v = dict_attr(vm, obj, dicts[i], name);
+                Value v = ds[i] ? dict_get_str(ds[i], name) : val_null();
                 if (!val_is_null(v)) return v;
             }
         }

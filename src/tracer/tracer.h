@@ -153,6 +153,7 @@ struct VT {
     int32_t n, cap;
     /* composite */
     VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
+    VT *twin;            /* a symbolic number fed to the graph: its wrapped-number tensor input */
     int32_t index;       /* SymOp operand; iterator position; handle hook index */
     SymOp sym;
     bool flag;           /* grad mode target; handle removed */
@@ -220,6 +221,7 @@ typedef enum GuardKind {
     G_SAME,           /* v is the value of another source (aliasing) */
     G_NOT_SAME,       /* v is not the value of another source */
     G_HOOKS_EMPTY,    /* an nn.Module hook dict (by attribute name) is empty */
+    G_NN_NO_HOOKS,    /* calling the nn.Module would run no hook (its own dicts and the global ones) */
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
 } GuardKind;
 
