@@ -4,6 +4,11 @@
  *                                run a script as __main__ (sys.argv = [FILE, args...]);
  *                                --compile-all compiles every script function (as if each
  *                                were torch.compile'd), for differential testing
+ *   ember compile [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]
+ *                                run with every script function compiled and print, per compiled
+ *                                frame, the artifacts LIST names (bytecode, graph_code, guards,
+ *                                side_effects, graph_breaks, recompiles, hooks, exec_order), the
+ *                                residual code as Python source, and the graphs as DOT files
  *   ember -c CODE [args...]      run source text (sys.argv = ['-c', args...])
  *   ember dis FILE               print the bytecode of every code object in CPython dis layout
  *
@@ -23,6 +28,7 @@
 static int usage(void) {
     fprintf(stderr,
             "usage: ember run [--compile-all] [--backend NAME] FILE [args...]\n"
+            "       ember compile [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]\n"
             "       ember -c CODE [args...]\n"
             "       ember dis FILE\n");
     return 2;
@@ -74,6 +80,35 @@ static int cmd_run(int argc, char **argv) {
     return finish(vm, em_run_file(vm, argv[0]));
 }
 
+static int cmd_compile(int argc, char **argv) {
+    const char *show = "bytecode,graph_code,guards,side_effects,graph_breaks";
+    const char *backend = "eager", *dot_dir = NULL;
+    bool decompile = false;
+    while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
+        if (strcmp(argv[0], "--show") == 0 && argc > 1) {
+            show = argv[1];
+            argc--, argv++;
+        } else if (strcmp(argv[0], "--decompile") == 0) {
+            decompile = true;
+        } else if (strcmp(argv[0], "--dot") == 0 && argc > 1) {
+            dot_dir = argv[1];
+            argc--, argv++;
+        } else if (strcmp(argv[0], "--backend") == 0 && argc > 1) {
+            backend = argv[1];
+            argc--, argv++;
+        } else {
+            return usage();
+        }
+        argc--, argv++;
+    }
+    if (argc < 1) return usage();
+    EmVM *vm = em_vm_new();
+    tracer_set_compile_all(vm, backend);
+    tracer_set_inspect(vm, show, decompile, dot_dir);
+    em_set_argv(vm, argc, argv);
+    return finish(vm, em_run_file(vm, argv[0]));
+}
+
 static int cmd_c(int argc, char **argv) {
     if (argc < 1) return usage();
     EmVM *vm = em_vm_new();
@@ -108,6 +143,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "-c") == 0) return cmd_c(argc - 2, argv + 2);
     if (strcmp(cmd, "dis") == 0) return cmd_dis(argc - 2, argv + 2);
+    if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
     if (strcmp(cmd, "--version") == 0) {
         printf("ember 0.1.0\n");
         return 0;

@@ -491,8 +491,15 @@ GraphNode *tracer_graph_object_input(Tracer *tr, VT *v) {
     return p;
 }
 
+/* nn_module_stack metadata: each graph node records the modules whose forward it ran in
+ * (outermost first), keyed by the module's source, as dynamo does. */
 void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t) {
-    (void)m, (void)t;
+    if (tr->module_depth < 32) {
+        GraphModuleFrame *f = &tr->module_stack[tr->module_depth];
+        f->key = (char *)(m->source ? source_repr(tr, m->source) : "<module>");
+        f->type_name = t->name->data;
+    }
+    if (tr->n_entered < 256) tr->entered[tr->n_entered++] = m->source ? source_repr(tr, m->source) : "<module>";
     tr->module_depth++;
 }
 

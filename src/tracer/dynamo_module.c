@@ -2,6 +2,7 @@
  * torch._dynamo._ember (run a callable compiled, reset, explain collection, config limits), the
  * GraphModule objects callable backends and explain() receive, and registration of the tracer
  * with a VM (its state, backends, and the library modules torch._dynamo and its config). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,14 @@ static int ember_module_init(VM *vm, Value mod) {
         {"run", m_run}, {"reset", m_reset}, {"set_cache_size_limit", m_set_cache_size_limit},
         {"explain_begin", m_explain_begin}, {"explain_end", m_explain_end}, {"_set_logs", m_set_logs}, {NULL}};
     return module_add_functions(vm, mod, fns);
+}
+
+void tracer_set_inspect(VM *vm, const char *show, bool decompile, const char *dot_dir) {
+    extern void tracer_logs_set(const char *spec);
+    TracerState *st = tracer_state(vm);
+    if (show) tracer_logs_set(show);
+    st->decompile = decompile;
+    snprintf(st->dot_dir, sizeof st->dot_dir, "%s", dot_dir ? dot_dir : "");
 }
 
 void tracer_register(VM *vm) {

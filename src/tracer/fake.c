@@ -267,6 +267,8 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
         tracer_source_line(co, line, code_line, sizeof code_line);
         graph_node_set_loc(tr->graph, n, co->filename->data, line, co->name->data, code_line);
     }
+    if (tr->module_depth > 0)
+        graph_node_set_module_stack(tr->graph, n, tr->module_stack, tr->module_depth < 32 ? tr->module_depth : 32);
     tr->ops_in_call++;
     if (tr->ops_in_call == 1) tr->first_call_node = n;
     unsigned flags = tensor_op_flags(op);

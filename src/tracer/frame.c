@@ -231,7 +231,10 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
             else if (in_loop(f->code, tr.root->ip)) skip = "Skipping frame because there is a graph break in a for/while loop";
             else if (in.op == OP_FOR_ITER || in.op == OP_SEND || in.op == OP_YIELD_VALUE) skip = "graph break at a loop";
             else if (tr.root->kwnames && in.op != OP_CALL) skip = "graph break with pending keyword names";
-        } else if (graph_count_ops(tr.graph) == 0 && se_is_empty(&tr) && tr.n_graph_inputs == 0) {
+            else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0)
+                skip = "graph break before any tensor operation (the frame runs eagerly)";
+        } else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0) {
+            /* nothing for a graph to do: the Python-level effects replay no better than they run */
             skip = "no tensor operations in the frame";
         }
         if (!skip) {
@@ -254,7 +257,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 cc->entries = e;
                 cc->n_entries++;
                 /* guards, copied out of the trace; the grad mode is always one */
-                e->n_guards = tr.n_guards + 1;
+                e->n_guards = tr.n_guards + 2;
                 e->guards = arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
@@ -262,6 +265,9 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                     e->guards[i].other = copy_source(&e->arena, tr.guards[i].other);
                 }
                 e->guards[tr.n_guards] = (Guard){.kind = G_GRAD_MODE, .flag = tr.grad_mode_at_entry, .expected = val_null()};
+                /* entries are per backend (a callable backend by identity) */
+                e->guards[tr.n_guards + 1] =
+                    (Guard){.kind = G_BACKEND, .backend = opts->backend, .expected = opts->user_backend};
                 if (fn_name && dict_set_str(vm, f->globals, fn_name, fn) < 0) {
                     cc->entries = e->next;
                     cc->n_entries--;
@@ -308,10 +314,6 @@ static Value compile_miss(VM *vm, Frame *f, CodeCache *cc);
 static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) {
     for (int i = 0; i < e->n_guards; i++) {
         const Guard *g = &e->guards[i];
-        if (g->kind == G_HOOKS_EMPTY && !g->source) {
-            if (tracer_global_module_hooks(vm)) return false;
-            continue;
-        }
         if (!guard_check(vm, f, g)) return false;
     }
     return true;
@@ -363,6 +365,8 @@ __attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache 
     }
     return run_eager(vm, f);
 }
+
+const CompileOptions *tracer_current_options(VM *vm) { return &tracer_state(vm)->opts; }
 
 /* ---- entry points for the torch._dynamo binding ------------------------------------------------------ */
 

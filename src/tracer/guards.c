@@ -170,6 +170,10 @@ static int64_t container_len(VM *vm, Value v) {
 /* The fast check every call pays: no formatting, no allocation, little stack. */
 bool guard_check(VM *vm, Frame *f, const Guard *g) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
+    if (g->kind == G_BACKEND) {
+        const CompileOptions *o = tracer_current_options(vm);
+        return o->backend == g->backend && val_identical(o->user_backend, g->expected);
+    }
     Value v = source_resolve_static(vm, f, g->source);
     switch (g->kind) {
     case G_TYPE: return !val_is_null(v) && vm_type_of(vm, v) == (TypeObj *)g->expected.as.o;
@@ -208,6 +212,10 @@ bool guard_check(VM *vm, Frame *f, const Guard *g) {
 
 const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap) {
     if (guard_check(vm, f, g)) return NULL;
+    if (g->kind == G_BACKEND) {
+        snprintf(buf, cap, "the frame was compiled for another backend");
+        return buf;
+    }
     if (g->kind == G_GRAD_MODE) {
         if (ag_is_grad_enabled() == g->flag) return NULL;
         snprintf(buf, cap, "grad_mode changed: expected %s", g->flag ? "True" : "False");
@@ -356,6 +364,7 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
     }
     case G_HOOKS_EMPTY: snprintf(buf, cap, "NO_HOOKS: len(%s.%s) == 0", src, g->name->data); break;
     case G_NN_NO_HOOKS: snprintf(buf, cap, "NN_MODULE_NO_HOOKS: %s and the global module hook dicts are empty", src); break;
+    case G_BACKEND: snprintf(buf, cap, "BACKEND_MATCH: ___check_current_backend(%s)", g->backend ? g->backend->name : "?"); break;
     default: snprintf(buf, cap, "?"); break;
     }
 }

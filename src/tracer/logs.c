@@ -119,6 +119,65 @@ static void print_side_effects(Tracer *tr, const char *prefix) {
     if (!n) fprintf(stderr, "  (none)\n");
 }
 
+/* A module or parameter path relative to the compiled frame's self: L['self'].body[0] -> body.0 */
+static void fqn_of(const char *src, char *buf, size_t cap) {
+    const char *root = "L['self']";
+    if (strncmp(src, root, strlen(root)) == 0) src += strlen(root);
+    if (*src == '.') src++;
+    size_t j = 0;
+    for (const char *p = src; *p && j + 1 < cap; p++) {
+        if (*p == '[') {
+            if (j) buf[j++] = '.';
+            continue;
+        }
+        if (*p == ']' || *p == '\'') continue;
+        buf[j++] = *p;
+    }
+    buf[j] = 0;
+    if (!j) snprintf(buf, cap, "<root>");
+}
+
+/* The execution order the graph shows: module forwards in the order they ran (inlined), and
+ * parameters in the order ops first used them (cf. torch.distributed.fsdp._trace_utils). */
+static void print_exec_order(Tracer *tr, const char *prefix, Value compiled_fn) {
+    char name[256];
+    fprintf(stderr, "%s [__exec_order] module forward order [", prefix);
+    bool root_self = tr->code->argcount > 0 && strcmp(AS_STR(tr->code->varnames->items[0])->data, "self") == 0;
+    int k = 0;
+    if (root_self) fprintf(stderr, "'<root>'"), k++;
+    for (int i = 0; i < tr->n_entered; i++) {
+        fqn_of(tr->entered[i], name, sizeof name);
+        fprintf(stderr, "%s'%s'", k++ ? ", " : "", name);
+    }
+    fprintf(stderr, "]\n%s [__exec_order] param exec order [", prefix);
+    CompiledGraph *cg = val_is_null(compiled_fn) ? NULL : tracer_compiled_graph_of(compiled_fn);
+    k = 0;
+    if (cg) {
+        graph_renumber(cg->graph);
+        bool *used = calloc((size_t)cg->graph->n_nodes + 1, sizeof(bool));
+        for (GraphNode *n = cg->graph->first; n; n = n->next) {
+            if (n->kind == GRAPH_PLACEHOLDER || n->kind == GRAPH_OUTPUT) continue;
+            for (int a = 0; a < n->exec.n_inputs; a++) {
+                GraphNode *in = n->exec.inputs[a];
+                if (!in || in->kind != GRAPH_PLACEHOLDER || used[in->index]) continue;
+                used[in->index] = true;
+                /* placeholder i is graph input i */
+                int pi = 0;
+                for (GraphNode *p = cg->graph->first; p && p != in; p = p->next) pi++;
+                if (pi >= tr->n_graph_inputs) continue;
+                VT *v = tr->input_vts[pi];
+                if (v->kind != VT_TENSOR || !v->source || val_is_null(v->value) ||
+                    strcmp(vm_type_of(tr->vm, v->value)->name->data, "Parameter") != 0)
+                    continue;
+                fqn_of(source_repr(tr, v->source), name, sizeof name);
+                fprintf(stderr, "%s'%s'", k++ ? ", " : "", name);
+            }
+        }
+        free(used);
+    }
+    fprintf(stderr, "]\n");
+}
+
 void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled_fn) {
     VM *vm = tr->vm;
     char prefix[64];
@@ -160,6 +219,26 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
         snprintf(p2, sizeof p2, "%s [__side_effects]", prefix);
         print_side_effects(tr, p2);
     }
+    TracerState *st = tracer_state(vm);
+    if (st->decompile) {
+        fprintf(stderr, "%s [__decompiled] residual code of %s:\n", prefix, co->qualname->data);
+        tracer_decompile(vm, e->code, stderr);
+        fprintf(stderr, "\n");
+    }
+    if (st->dot_dir[0] && !val_is_null(compiled_fn)) {
+        CompiledGraph *cg = tracer_compiled_graph_of(compiled_fn);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.dot", st->dot_dir, cg ? cg->graph->name : "graph");
+        FILE *f = cg ? fopen(path, "w") : NULL;
+        if (f) {
+            char *dot = graph_to_dot(cg->graph);
+            fputs(dot, f);
+            free(dot);
+            fclose(f);
+            fprintf(stderr, "%s [__dot] wrote %s\n", prefix, path);
+        }
+    }
+    if (log_enabled("exec_order")) print_exec_order(tr, prefix, compiled_fn);
     if (log_enabled("hooks") && tr->se.n_hooks) {
         for (int i = 0; i < tr->se.n_hooks; i++)
             fprintf(stderr, "%s [__hooks] tensor hook on %s registered by residual code (line %d)\n", prefix,
@@ -233,7 +312,11 @@ void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const ch
             dset(vm, d, "ops", val_obj(ops));
             for (GraphNode *n = cg->graph->first; n; n = n->next) {
                 if (n->kind == GRAPH_PLACEHOLDER || n->kind == GRAPH_OUTPUT || n->kind == GRAPH_GET_ATTR) continue;
-                StrObj *t = str_from_c(vm, n->target);
+                /* as PyTorch's explain prints them: operators as built-in functions */
+                char shown[256];
+                if (strncmp(n->target, "operator.", 9) == 0) snprintf(shown, sizeof shown, "<built-in function %s>", n->target + 9);
+                else snprintf(shown, sizeof shown, "%s", n->target);
+                StrObj *t = str_from_c(vm, shown);
                 if (t && list_append(vm, ops, val_obj(t)) < 0) vm_clear_exc(vm);
             }
         }

@@ -873,7 +873,9 @@ TxStatus tx_run(Tracer *tr, Tx *tx) {
     TxStatus s = TX_OK;
     while (!tx->done) {
         if (tx == tr->root && tr->break_at >= 0 && tx->ip == tr->break_at) {
-            s = tr_break(tr, "%s", tr->brk.reason[0] ? tr->brk.reason : "graph break");
+            char reason[sizeof tr->brk.reason];
+            snprintf(reason, sizeof reason, "%s", tr->brk.reason[0] ? tr->brk.reason : "graph break");
+            s = tr_break(tr, "%s", reason);
             break;
         }
         if (tx->ip < 0 || tx->ip >= tx->code->ncode) {

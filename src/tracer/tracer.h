@@ -222,9 +222,11 @@ typedef enum GuardKind {
     G_NOT_SAME,       /* v is not the value of another source */
     G_HOOKS_EMPTY,    /* an nn.Module hook dict (by attribute name) is empty */
     G_NN_NO_HOOKS,    /* calling the nn.Module would run no hook (its own dicts and the global ones) */
+    G_BACKEND,        /* the compiled call in progress uses the same backend (expected: its callable or None) */
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
 } GuardKind;
 
+typedef struct TracerBackend TracerBackend;
 typedef struct Guard {
     GuardKind kind;
     Source *source;           /* copied into the entry's own arena when the entry is built */
@@ -235,6 +237,7 @@ typedef struct Guard {
     StrObj *name;             /* G_HASATTR / G_HOOKS_EMPTY */
     int64_t n;                /* G_LEN */
     int32_t line;             /* user line that made the guard */
+    const TracerBackend *backend;  /* G_BACKEND */
 } Guard;
 
 void guard_add(Tracer *tr, Guard g);
@@ -323,7 +326,6 @@ typedef struct BreakInfo {
 
 /* ---- the compiled graph function (__compiled_fn_N) ------------------------------------------------ */
 
-typedef struct TracerBackend TracerBackend;
 typedef struct CompiledGraph {
     Graph *graph;
     void *artifact;           /* the backend's compiled form */
@@ -344,15 +346,18 @@ struct TracerBackend {
     void (*free)(void *artifact);
 };
 void tracer_register_backend(const TracerBackend *b);
+/* The options of the compiled call in progress (or of --compile-all). */
+typedef struct CompileOptions CompileOptions;
+const CompileOptions *tracer_current_options(VM *vm);
 const TracerBackend *tracer_find_backend(const char *name);
 
 /* ---- the tracer (one per frame compilation) ------------------------------------------------------ */
 
-typedef struct CompileOptions {
+struct CompileOptions {
     const TracerBackend *backend;
     Value user_backend;       /* callable backend, or VAL_NULL */
     bool fullgraph;
-} CompileOptions;
+};
 
 struct Tracer {
     VM *vm;
@@ -394,6 +399,9 @@ struct Tracer {
     int32_t n_restarts;
     bool grad_mode_at_entry;
     int32_t module_depth;     /* nn.Module forwards being inlined */
+    GraphModuleFrame module_stack[32];   /* their keys ("L['self'].body[0]") and class names */
+    const char *entered[256];            /* every module forward inlined, in order (exec order) */
+    int32_t n_entered;
     /* jmp for fatal "unsupported" from deep inside (restart) */
     char errbuf[256];
 };
@@ -489,6 +497,9 @@ Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nul
                              StrObj **name_out);
 
 void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
+
+/* decompile.c */
+void tracer_decompile(VM *vm, const CodeObj *co, FILE *out);
 
 /* logs.c */
 void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */

@@ -2,12 +2,17 @@
 #ifndef EMBER_TRACER_API_H
 #define EMBER_TRACER_API_H
 
+#include <stdbool.h>
+
 #include "vm/vm.h"
 
 /* Register the tracer with a VM: its state, backends, torch._dynamo. */
 void tracer_register(VM *vm);
 /* `ember run --compile-all`: every script function frame is compiled, with this backend. */
 void tracer_set_compile_all(VM *vm, const char *backend);
+/* `ember compile`: artifacts to show (EMBER_LOGS names, "all"), residual code as Python
+ * source, and a directory to write each graph's Graphviz DOT into (NULL: none). */
+void tracer_set_inspect(VM *vm, const char *show, bool decompile, const char *dot_dir);
 /* Clear every compiled entry (torch._dynamo.reset()). */
 void tracer_reset(VM *vm);
 

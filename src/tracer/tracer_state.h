@@ -56,6 +56,9 @@ typedef struct TracerState {
     int32_t next_frame_id;
     int32_t next_graph_id;
     int32_t next_resume_id;
+    /* ember compile: --decompile, --dot DIR */
+    bool decompile;
+    char dot_dir[256];
     /* torch._dynamo.explain collects here while set */
     Value explain_sink;
     /* every code object with a cache (so reset() can clear them) */
