@@ -297,7 +297,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
 }
 
 /* torch._dynamo.config.cache_size_limit, read when it matters (a miss) */
-static int32_t tracer_cache_size_limit(VM *vm) {
+int32_t tracer_cache_size_limit(VM *vm) {
     Value m = dict_get_c(vm, vm->modules, "torch._dynamo.config");
     if (m.tag == VAL_OBJ && m.as.o->type->layout == OBJ_LAYOUT_MODULE) {
         Value v = dict_get_c(vm, ((ModuleObj *)m.as.o)->dict, "cache_size_limit");

@@ -282,7 +282,7 @@ void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *rea
     fflush(vm->out);
     fprintf(stderr, "torch._dynamo hit config.cache_size_limit (%d)\n   function: '%s' (%s:%d)\n   last reason: %d/%d: %s\n"
                     "To log all recompilation reasons, use EMBER_LOGS=\"recompiles\".\n",
-            tracer_state(vm)->cache_size_limit, co->name->data, co->filename->data, co->firstlineno, cc->frame_id,
+            tracer_cache_size_limit(vm), co->name->data, co->filename->data, co->firstlineno, cc->frame_id,
             cc->n_compiles - 1, reason);
     fflush(stderr);
 }

@@ -75,5 +75,6 @@ void tracer_register_builtin_backends(void);
 Value tracer_graph_module_new(VM *vm, Value cg_obj);
 Value tracer_example_inputs(Tracer *tr);
 const char *arena_persistent_name(VM *vm, const char *name);
+int32_t tracer_cache_size_limit(VM *vm);   /* torch._dynamo.config.cache_size_limit */
 
 #endif
