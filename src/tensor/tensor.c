@@ -41,7 +41,7 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
  * gradient per step until the VM's collector freed those small objects.  Mapping without the
  * cache would instead page-fault every buffer in again at every step. */
 #define STORAGE_MAP_MIN (64u << 10)
-#define STORAGE_CACHE_SLOTS 32
+#define STORAGE_CACHE_SLOTS 128
 #define STORAGE_CACHE_MAX_BYTES (16u << 20)
 static struct {
     void *p;
