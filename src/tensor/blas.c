@@ -36,6 +36,38 @@ static void sgemm_strided(int64_t m, int64_t n, int64_t k, float alpha, const fl
     }
     CBLAS_TRANSPOSE ta, tb;
     int64_t lda, ldb;
+    /* Degenerate shapes skip sgemm's operand packing and its separate beta pass (they are the
+     * batch-1 products of training: a linear layer's forward and input gradient are matrix-
+     * vector products, its weight gradient an outer product). */
+    if (k == 1) {
+        for (int64_t i = 0; i < m; i++) {
+            const float ai = A[i * as0];
+            float *c = C + i * ldc;
+            if (beta == 0.0f && alpha == 1.0f)
+                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];
+            else if (beta == 0.0f)
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);
+            else
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];
+        }
+        return;
+    }
+    if (m == 1 && as1 > 0 && blas_layout(k, n, bs0, bs1, &tb, &ldb)) {
+        /* C (1 x n) = alpha * a B + beta * C */
+        if (tb == CblasNoTrans)
+            cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, alpha, B, (int)ldb, A, (int)as1, beta, C, 1);
+        else
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, alpha, B, (int)ldb, A, (int)as1, beta, C, 1);
+        return;
+    }
+    if (n == 1 && bs0 > 0 && blas_layout(m, k, as0, as1, &ta, &lda)) {
+        /* C (m x 1) = alpha * A b + beta * C */
+        if (ta == CblasNoTrans)
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc);
+        else
+            cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc);
+        return;
+    }
     float *ca = NULL, *cb = NULL;
     if (!blas_layout(m, k, as0, as1, &ta, &lda)) {
         ca = malloc(sizeof(float) * (size_t)(m * k));

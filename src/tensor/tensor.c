@@ -2,6 +2,9 @@
  * geometry, metadata accessors, and the storage/mutation observers the VM hooks into. */
 #include "src/tensor/tensor.h"
 
+#include <string.h>
+#include <sys/mman.h>
+
 #include <stdio.h>
 
 void (*tensor__autograd_release)(Tensor *t);
@@ -31,6 +34,57 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
  * large ones are 64-byte aligned for BLAS. */
 #define STORAGE_INLINE_MAX 4096
 
+/* Big buffers (>= STORAGE_MAP_MIN) are page mappings, and a freed one is kept in a small cache
+ * for the next buffer of the same size.  A training loop frees and reallocates the same sizes
+ * every step (gradients, activations); handed back to malloc, a freed buffer is split by the
+ * small allocations that follow and the next one lands on fresh heap, so the heap grew by a
+ * gradient per step until the VM's collector freed those small objects.  Mapping without the
+ * cache would instead page-fault every buffer in again at every step. */
+#define STORAGE_MAP_MIN (64u << 10)
+#define STORAGE_CACHE_SLOTS 128
+#define STORAGE_CACHE_MAX_BYTES (16u << 20)
+static struct {
+    void *p;
+    size_t n;
+} map_cache[STORAGE_CACHE_SLOTS];
+static int map_cache_len;
+static size_t map_cache_bytes;
+
+static size_t page_round(size_t n) { return (n + 4095) & ~(size_t)4095; }
+
+static void *big_alloc(size_t nbytes) {
+    size_t n = page_round(nbytes);
+    for (int i = map_cache_len - 1; i >= 0; i--)
+        if (map_cache[i].n == n) {
+            void *p = map_cache[i].p;
+            map_cache[i] = map_cache[--map_cache_len];
+            map_cache_bytes -= n;
+            return p;
+        }
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void big_free(void *p, size_t nbytes) {
+    size_t n = page_round(nbytes);
+    if (map_cache_len == STORAGE_CACHE_SLOTS || map_cache_bytes + n > STORAGE_CACHE_MAX_BYTES) {
+        /* make room by dropping the oldest entries */
+        while (map_cache_len && (map_cache_len == STORAGE_CACHE_SLOTS || map_cache_bytes + n > STORAGE_CACHE_MAX_BYTES)) {
+            munmap(map_cache[0].p, map_cache[0].n);
+            map_cache_bytes -= map_cache[0].n;
+            memmove(&map_cache[0], &map_cache[1], sizeof map_cache[0] * (size_t)--map_cache_len);
+        }
+        if (n > STORAGE_CACHE_MAX_BYTES) {
+            munmap(p, n);
+            return;
+        }
+    }
+    map_cache[map_cache_len].p = p;
+    map_cache[map_cache_len].n = n;
+    map_cache_len++;
+    map_cache_bytes += n;
+}
+
 TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     TensorStorage *s;
     if (nbytes <= STORAGE_INLINE_MAX) {
@@ -42,7 +96,7 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
         s = malloc(sizeof *s);
         if (!s) return NULL;
         size_t rounded = (nbytes + 63) & ~(size_t)63;
-        s->data = aligned_alloc(64, rounded);
+        s->data = nbytes >= STORAGE_MAP_MIN ? big_alloc(nbytes) : aligned_alloc(64, rounded);
         if (!s->data) {
             free(s);
             return NULL;
@@ -68,7 +122,8 @@ void tensor__storage_decref(TensorStorage *s) {
     } else {
         live_storage_bytes -= s->nbytes;
         if (storage_observer) storage_observer(storage_observer_ud, -(ptrdiff_t)s->nbytes);
-        if (s->nbytes > STORAGE_INLINE_MAX) free(s->data);
+        if (s->nbytes >= STORAGE_MAP_MIN) big_free(s->data, s->nbytes);
+        else if (s->nbytes > STORAGE_INLINE_MAX) free(s->data);
     }
     free(s);
 }

@@ -14,6 +14,8 @@
 #include "src/torch/module_internal.h"
 #include "vm/import.h"
 
+int torch_tensor_copy_init(VM *vm);
+
 /* ---- helpers -------------------------------------------------------------------------------- */
 
 DictObj *nn_odict_new(VM *vm) { return dict_new_typed(vm, vm->t_ordereddict); }
@@ -1051,6 +1053,73 @@ fail:
     return val_null();
 }
 
+/* ---- copy.copy / copy.deepcopy ----------------------------------------------------------------------- */
+
+/* The module's state lives in C fields, not in its __dict__ as in PyTorch, so copying goes
+ * through these instead of copy's __dict__ reconstruction: a shallow copy shares the state dicts
+ * (as copy.copy of a PyTorch module shares its __dict__ values), a deep copy deep-copies each. */
+static Value module_copy(VM *vm, Value self, Value memo, bool deep) {
+    NnModuleObj *m = NNMOD(self);
+    Value deepcopy = val_null();
+    if (deep) {
+        Value mod = vm_import_module(vm, "copy");
+        if (val_is_null(mod)) return mod;
+        deepcopy = vm_getattr_c(vm, mod, "deepcopy");
+        if (val_is_null(deepcopy)) return deepcopy;
+    }
+    vm_push_root(vm, deepcopy);
+    Value y = type_alloc_instance(vm, self.as.o->type);
+    if (val_is_null(y)) {
+        vm_pop_root(vm);
+        return y;
+    }
+    vm_push_root(vm, y);
+    NnModuleObj *n = NNMOD(y);
+    if (deep && vm_isinstance_type(vm, memo, vm->t_dict) &&
+        dict_set(vm, AS_DICT(memo), val_int((int64_t)(uintptr_t)self.as.o), y) < 0)
+        goto fail;
+    Obj **src[NN_HOOKS_COUNT + 5], **dst[NN_HOOKS_COUNT + 5];
+    int k = 0;
+    src[k] = (Obj **)&m->dict, dst[k++] = (Obj **)&n->dict;
+    src[k] = (Obj **)&m->parameters, dst[k++] = (Obj **)&n->parameters;
+    src[k] = (Obj **)&m->buffers, dst[k++] = (Obj **)&n->buffers;
+    src[k] = (Obj **)&m->modules, dst[k++] = (Obj **)&n->modules;
+    src[k] = (Obj **)&m->non_persistent, dst[k++] = (Obj **)&n->non_persistent;
+    for (int i = 0; i < NN_HOOKS_COUNT; i++) src[k] = (Obj **)&m->hooks[i], dst[k++] = (Obj **)&n->hooks[i];
+    for (int i = 0; i < k; i++) {
+        if (!*src[i]) continue;
+        if (!deep) {
+            *dst[i] = *src[i];
+            continue;
+        }
+        Value args[2] = {val_obj(*src[i]), memo};
+        Value c = vm_call(vm, deepcopy, 2, args, NULL);
+        if (val_is_null(c)) goto fail;
+        if (!val_is_obj(c) || c.as.o->type->layout != (*src[i])->type->layout) {
+            vm_raise(vm, vm->e_TypeError, "deepcopy of a module's state returned a %s", vm_type_name(vm, c));
+            goto fail;
+        }
+        *dst[i] = c.as.o;
+    }
+    n->training = m->training;
+    n->is_full_backward_hook = m->is_full_backward_hook;
+    vm_pop_roots(vm, 2);
+    return y;
+fail:
+    vm_pop_roots(vm, 2);
+    return val_null();
+}
+
+static Value m_copy(ARGS) {
+    if (native_check_args(vm, "__copy__", argc, kw, 1, 1) < 0) return val_null();
+    return module_copy(vm, argv[0], val_null(), false);
+}
+
+static Value m_deepcopy(ARGS) {
+    if (native_check_args(vm, "__deepcopy__", argc, kw, 2, 2) < 0) return val_null();
+    return module_copy(vm, argv[0], argv[1], true);
+}
+
 /* ---- repr ------------------------------------------------------------------------------------------- */
 
 /* _addindent(s, 2): every line after the first indented by two spaces */
@@ -1308,6 +1377,8 @@ static int nn_module_init(VM *vm, Value mod) {
         {"cpu", m_identity_conv, NATIVEF_METHOD | ARITY_NOARGS},
         {"float", m_identity_conv, NATIVEF_METHOD | ARITY_NOARGS},
         {"double", m_identity_conv, NATIVEF_METHOD | ARITY_NOARGS},
+        {"__copy__", m_copy, NATIVEF_METHOD},
+        {"__deepcopy__", m_deepcopy, NATIVEF_METHOD},
         {NULL}};
     static GetSetDef getsets[NN_HOOKS_COUNT + 8];
     int g = 0;
@@ -1342,6 +1413,8 @@ static int nn_module_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {{"_set_parameter_class", f_set_parameter_class}, {NULL}};
     if (module_add_functions(vm, mod, fns) < 0 || module_add_functions(vm, mod, nn_module_functions) < 0) return -1;
     if (module_set(vm, mod, "_OrderedDict", val_obj(vm->t_ordereddict)) < 0) return -1;
+    /* copy.deepcopy of a module deep-copies its tensors (Tensor.__deepcopy__, tensor_copy.c) */
+    if (torch_tensor_copy_init(vm) < 0) return -1;
     return module_set(vm, mod, "Module", val_obj(ns->t_module));
 }
 

@@ -1,7 +1,7 @@
 /* src/torch/optim.c — the per-parameter update steps of torch.optim (module torch._C._optim):
  * SGD (momentum, dampening, Nesterov, weight decay, maximize) and Adam / AdamW (amsgrad), each
- * one fused loop over a parameter's elements in float32, in the order of PyTorch 2.x's
- * single-tensor implementations (torch/optim/sgd.py _single_tensor_sgd, adam.py
+ * one fused loop over a parameter's elements in float32 (optim_kernels.c), in the order of
+ * PyTorch 2.x's single-tensor implementations (torch/optim/sgd.py _single_tensor_sgd, adam.py
  * _single_tensor_adam, adamw.py).  The Python classes (lib/torch/optim) keep the state and the
  * param groups and call these; no autograd is recorded (optimizers step under no_grad).
  *
@@ -12,8 +12,10 @@
 #include <stdlib.h>
 
 #include "src/torch/module.h"
+#include "src/torch/optim_kernels.h"
 #include "vm/gc.h"
 #include "vm/native.h"
+#include "vm/seq.h"
 
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 
@@ -24,13 +26,8 @@ typedef struct Work {
     float *d;
 } Work;
 
-static int work_open(VM *vm, Value v, const char *what, int64_t numel, const Tensor *like, Work *w) {
+static int work_open_t(VM *vm, Tensor *t, const char *what, int64_t numel, const Tensor *like, Work *w) {
     w->t = w->c = NULL;
-    if (!torch_is_tensor(vm, v)) {
-        vm_raise(vm, vm->e_TypeError, "optimizer step: %s must be a Tensor, not %s", what, vm_type_name(vm, v));
-        return -1;
-    }
-    Tensor *t = torch_tensor_of(v);
     if (tensor_dtype(t) != TENSOR_FLOAT32) {
         vm_raise(vm, vm->e_RuntimeError, "optimizer step: %s must be a floating point tensor", what);
         return -1;
@@ -55,6 +52,33 @@ static int work_open(VM *vm, Value v, const char *what, int64_t numel, const Ten
     return 0;
 }
 
+static int work_open(VM *vm, Value v, const char *what, int64_t numel, const Tensor *like, Work *w) {
+    w->t = w->c = NULL;
+    if (!torch_is_tensor(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "optimizer step: %s must be a Tensor, not %s", what, vm_type_name(vm, v));
+        return -1;
+    }
+    return work_open_t(vm, torch_tensor_of(v), what, numel, like, w);
+}
+
+/* The parameter and its .grad (read in C: no wrapper object is made for the gradient, so a
+ * step leaves no garbage holding gradient storage). */
+static int open_param(VM *vm, Value v, Work *p, Work *g, int64_t *n) {
+    if (!torch_is_tensor(vm, v)) {
+        vm_raise(vm, vm->e_TypeError, "optimizer step: param must be a Tensor, not %s", vm_type_name(vm, v));
+        return -1;
+    }
+    Tensor *pt = torch_tensor_of(v);
+    Tensor *gt = ag_grad_of(pt);
+    if (!gt) {
+        vm_raise(vm, vm->e_RuntimeError, "optimizer step: the parameter has no gradient");
+        return -1;
+    }
+    *n = tensor_numel(pt);
+    if (work_open_t(vm, pt, "param", *n, NULL, p) < 0) return -1;
+    return work_open_t(vm, gt, "grad", *n, pt, g);
+}
+
 /* Write a modified working copy back (when it was a copy) and release it. */
 static int work_close(VM *vm, Work *w, bool modified) {
     int rc = 0;
@@ -71,23 +95,23 @@ static int work_close(VM *vm, Work *w, bool modified) {
 
 static int dbl(VM *vm, Value v, double *out) { return vm_to_double(vm, v, out); }
 
-/* _sgd_step(param, grad, buf_or_None, lr, momentum, dampening, weight_decay, nesterov, maximize)
- * -> the momentum buffer (a new one on the first step with momentum), or None. */
+/* _sgd_step(param, buf_or_None, lr, momentum, dampening, weight_decay, nesterov, maximize)
+ * -> the momentum buffer (a new one on the first step with momentum), or None.  The gradient is
+ * param.grad, which must be defined. */
 static Value f_sgd_step(ARGS) {
-    if (argc != 9 || kw) return vm_raise(vm, vm->e_TypeError, "_sgd_step() takes 9 positional arguments");
+    if (argc != 8 || kw) return vm_raise(vm, vm->e_TypeError, "_sgd_step() takes 8 positional arguments");
     double lr, momentum, dampening, wd;
-    if (dbl(vm, argv[3], &lr) < 0 || dbl(vm, argv[4], &momentum) < 0 || dbl(vm, argv[5], &dampening) < 0 ||
-        dbl(vm, argv[6], &wd) < 0)
+    if (dbl(vm, argv[2], &lr) < 0 || dbl(vm, argv[3], &momentum) < 0 || dbl(vm, argv[4], &dampening) < 0 ||
+        dbl(vm, argv[5], &wd) < 0)
         return val_null();
-    int nesterov = vm_truthy(vm, argv[7]), maximize = vm_truthy(vm, argv[8]);
+    int nesterov = vm_truthy(vm, argv[6]), maximize = vm_truthy(vm, argv[7]);
     if (nesterov < 0 || maximize < 0) return val_null();
-    if (!torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "optimizer step: param must be a Tensor");
-    Tensor *pt = torch_tensor_of(argv[0]);
-    int64_t n = tensor_numel(pt);
     Work p = {0}, g = {0}, b = {0};
+    int64_t n = 0;
     Value result = val_none();
-    bool first = momentum != 0 && val_is_none(argv[2]);
-    if (work_open(vm, argv[0], "param", n, NULL, &p) < 0 || work_open(vm, argv[1], "grad", n, pt, &g) < 0) goto fail;
+    bool first = momentum != 0 && val_is_none(argv[1]);
+    if (open_param(vm, argv[0], &p, &g, &n) < 0) goto fail;
+    Tensor *pt = p.t;
     if (first) {
         Tensor *nb = tensor_empty_like(pt);
         if (!nb) {
@@ -101,26 +125,12 @@ static Value f_sgd_step(ARGS) {
         vm_pop_root(vm);
         if (rc < 0) goto fail;
     } else if (momentum != 0) {
-        result = argv[2];
-        if (work_open(vm, argv[2], "momentum_buffer", n, pt, &b) < 0) goto fail;
+        result = argv[1];
+        if (work_open(vm, argv[1], "momentum_buffer", n, pt, &b) < 0) goto fail;
     }
     {
-        float *pd = p.d, *gd = g.d, *bd = b.d;
-        const float fwd = (float)wd, fm = (float)momentum, f1md = (float)(1 - dampening), fnlr = (float)-lr;
-        for (int64_t i = 0; i < n; i++) {
-            float d = maximize ? -gd[i] : gd[i];
-            if (wd != 0) d = d + fwd * pd[i];                 /* d_p = d_p.add(param, alpha=wd) */
-            if (momentum != 0) {
-                if (first) {
-                    bd[i] = d;                                 /* buf = clone(d_p) */
-                } else {
-                    float t = bd[i] * fm;                      /* buf.mul_(momentum) */
-                    bd[i] = t + f1md * d;                      /*    .add_(d_p, alpha=1-dampening) */
-                }
-                d = nesterov ? d + fm * bd[i] : bd[i];         /* d_p = d_p.add(buf, alpha=m) or buf */
-            }
-            pd[i] = pd[i] + fnlr * d;                          /* param.add_(d_p, alpha=-lr) */
-        }
+        SgdArgs sa = {(float)lr, (float)momentum, (float)dampening, (float)wd, nesterov, maximize, first};
+        optim_sgd_kernel(p.d, g.d, momentum != 0 ? b.d : NULL, n, &sa);
     }
     if (work_close(vm, &b, momentum != 0) < 0 || work_close(vm, &g, false) < 0 || work_close(vm, &p, true) < 0)
         goto fail;
@@ -132,53 +142,27 @@ fail:
     return val_null();
 }
 
-/* _adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq_or_None, step, lr, beta1, beta2,
- *            eps, weight_decay, amsgrad, maximize, decoupled_weight_decay)
- * step is the already incremented step count; decoupled: AdamW. */
+/* _adam_step(param, exp_avg, exp_avg_sq, max_exp_avg_sq_or_None, step, lr, beta1, beta2, eps,
+ *            weight_decay, amsgrad, maximize, decoupled_weight_decay)
+ * step is the already incremented step count; decoupled: AdamW; the gradient is param.grad. */
 static Value f_adam_step(ARGS) {
-    if (argc != 14 || kw) return vm_raise(vm, vm->e_TypeError, "_adam_step() takes 14 positional arguments");
+    if (argc != 13 || kw) return vm_raise(vm, vm->e_TypeError, "_adam_step() takes 13 positional arguments");
     double step, lr, beta1, beta2, eps, wd;
-    if (dbl(vm, argv[5], &step) < 0 || dbl(vm, argv[6], &lr) < 0 || dbl(vm, argv[7], &beta1) < 0 ||
-        dbl(vm, argv[8], &beta2) < 0 || dbl(vm, argv[9], &eps) < 0 || dbl(vm, argv[10], &wd) < 0)
+    if (dbl(vm, argv[4], &step) < 0 || dbl(vm, argv[5], &lr) < 0 || dbl(vm, argv[6], &beta1) < 0 ||
+        dbl(vm, argv[7], &beta2) < 0 || dbl(vm, argv[8], &eps) < 0 || dbl(vm, argv[9], &wd) < 0)
         return val_null();
-    int amsgrad = vm_truthy(vm, argv[11]), maximize = vm_truthy(vm, argv[12]), decoupled = vm_truthy(vm, argv[13]);
+    int amsgrad = vm_truthy(vm, argv[10]), maximize = vm_truthy(vm, argv[11]), decoupled = vm_truthy(vm, argv[12]);
     if (amsgrad < 0 || maximize < 0 || decoupled < 0) return val_null();
-    if (!torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "optimizer step: param must be a Tensor");
-    Tensor *pt = torch_tensor_of(argv[0]);
-    int64_t n = tensor_numel(pt);
     Work p = {0}, g = {0}, m = {0}, v = {0}, mx = {0};
-    if (work_open(vm, argv[0], "param", n, NULL, &p) < 0 || work_open(vm, argv[1], "grad", n, pt, &g) < 0 ||
-        work_open(vm, argv[2], "exp_avg", n, pt, &m) < 0 || work_open(vm, argv[3], "exp_avg_sq", n, pt, &v) < 0 ||
-        (amsgrad && work_open(vm, argv[4], "max_exp_avg_sq", n, pt, &mx) < 0))
+    int64_t n = 0;
+    if (open_param(vm, argv[0], &p, &g, &n) < 0) goto fail;
+    Tensor *pt = p.t;
+    if (work_open(vm, argv[1], "exp_avg", n, pt, &m) < 0 || work_open(vm, argv[2], "exp_avg_sq", n, pt, &v) < 0 ||
+        (amsgrad && work_open(vm, argv[3], "max_exp_avg_sq", n, pt, &mx) < 0))
         goto fail;
     {
-        /* scalars as PyTorch computes them: Python floats, then float32 inside the kernels */
-        double bias_correction1 = 1 - pow(beta1, step);
-        double bias_correction2 = 1 - pow(beta2, step);
-        double step_size = lr / bias_correction1;
-        double bc2_sqrt = sqrt(bias_correction2);
-        const float w1 = (float)(1 - beta1), fb2 = (float)beta2, f1mb2 = (float)(1 - beta2);
-        const float fwd = (float)wd, fdecay = (float)(1 - lr * wd), fbc2 = (float)bc2_sqrt, feps = (float)eps;
-        const float fnss = (float)-step_size;
-        float *pd = p.d, *gd = g.d, *md = m.d, *vd = v.d, *xd = mx.d;
-        for (int64_t i = 0; i < n; i++) {
-            float gr = maximize ? -gd[i] : gd[i];
-            if (decoupled) pd[i] = pd[i] * fdecay;            /* AdamW: param.mul_(1 - lr*wd) */
-            else if (wd != 0) gr = gr + fwd * pd[i];          /* grad = grad.add(param, alpha=wd) */
-            /* exp_avg.lerp_(grad, 1 - beta1) (ATen's lerp: weight < 0.5 form) */
-            float diff = gr - md[i];
-            md[i] = w1 < 0.5f ? md[i] + w1 * diff : gr - diff * (1 - w1);
-            float t = vd[i] * fb2;                             /* exp_avg_sq.mul_(beta2) */
-            vd[i] = t + f1mb2 * gr * gr;                       /*   .addcmul_(grad, grad, value=1-beta2) */
-            float den;
-            if (amsgrad) {
-                if (vd[i] > xd[i] || isnan(vd[i])) xd[i] = vd[i];   /* torch.maximum(..., out=max) */
-                den = sqrtf(xd[i]) / fbc2 + feps;
-            } else {
-                den = sqrtf(vd[i]) / fbc2 + feps;              /* (sqrt(v) / bc2_sqrt).add_(eps) */
-            }
-            pd[i] = pd[i] + fnss * (md[i] / den);              /* param.addcdiv_(m, denom, value=-step_size) */
-        }
+        AdamArgs aa = {lr, beta1, beta2, eps, wd, step, amsgrad, maximize, decoupled};
+        optim_adam_kernel(p.d, g.d, m.d, v.d, amsgrad ? mx.d : NULL, n, &aa);
     }
     if (work_close(vm, &mx, amsgrad) < 0 || work_close(vm, &v, true) < 0 || work_close(vm, &m, true) < 0 ||
         work_close(vm, &g, false) < 0 || work_close(vm, &p, true) < 0)
@@ -193,8 +177,46 @@ fail:
     return val_null();
 }
 
+/* _grads_defined(params) -> [p.grad is not None for p in params], without making .grad objects */
+static Value f_grads_defined(ARGS) {
+    if (argc != 1 || kw || !val_is_type(vm, argv[0], vm->t_list))
+        return vm_raise(vm, vm->e_TypeError, "_grads_defined(params: list)");
+    ListObj *ps = AS_LIST(argv[0]);
+    ListObj *out = list_new(vm, ps->len);
+    if (!out) return val_null();
+    for (int64_t i = 0; i < ps->len; i++) {
+        Value p = ps->items[i];
+        out->items[i] = val_bool(torch_is_tensor(vm, p) && ag_grad_of(torch_tensor_of(p)) != NULL);
+    }
+    out->len = ps->len;
+    return val_obj(out);
+}
+
+/* _zero_grad(params, set_to_none): Optimizer.zero_grad over a list of tensors */
+static Value f_zero_grad(ARGS) {
+    if (argc != 2 || kw || !val_is_type(vm, argv[0], vm->t_list))
+        return vm_raise(vm, vm->e_TypeError, "_zero_grad(params: list, set_to_none)");
+    int to_none = vm_truthy(vm, argv[1]);
+    if (to_none < 0) return val_null();
+    ListObj *ps = AS_LIST(argv[0]);
+    for (int64_t i = 0; i < ps->len; i++) {
+        if (!torch_is_tensor(vm, ps->items[i])) continue;
+        Tensor *p = torch_tensor_of(ps->items[i]);
+        Tensor *g = ag_grad_of(p);
+        if (!g) continue;
+        if (to_none) {
+            if (ag_set_grad(p, NULL) < 0) return torch_raise_error(vm);
+            continue;
+        }
+        if (ag_grad_fn(g) ? ag_detach_(g) < 0 : ag_set_requires_grad(g, false) < 0) return torch_raise_error(vm);
+        if (tensor_zero_(g) < 0) return torch_raise_error(vm);
+    }
+    return val_none();
+}
+
 static int optim_init(VM *vm, Value mod) {
-    static const MethodDef fns[] = {{"_sgd_step", f_sgd_step}, {"_adam_step", f_adam_step}, {NULL}};
+    static const MethodDef fns[] = {{"_sgd_step", f_sgd_step}, {"_adam_step", f_adam_step},
+                                    {"_grads_defined", f_grads_defined}, {"_zero_grad", f_zero_grad}, {NULL}};
     return module_add_functions(vm, mod, fns);
 }
 

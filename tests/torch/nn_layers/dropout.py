@@ -33,3 +33,8 @@ try:
     F.dropout(x, 2.0)
 except ValueError as e:
     print("ValueError", e)
+torch.manual_seed(7)
+m1 = nn.Dropout(0.5)(torch.ones(64))
+torch.manual_seed(7)
+m2 = nn.Dropout(0.5)(torch.ones(64))
+print("same seed, same mask", torch.equal(m1, m2))

@@ -64,3 +64,15 @@ def bilinear(input1, input2, weight, bias=None):
     if bias is not None:
         out = out + bias
     return out.reshape(lead + [weight.shape[0]])
+
+
+def tanh(input):
+    import warnings
+    warnings.warn("nn.functional.tanh is deprecated. Use torch.tanh instead.")
+    return input.tanh()
+
+
+def sigmoid(input):
+    import warnings
+    warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
+    return input.sigmoid()

@@ -1,6 +1,6 @@
 """torch.optim.adam: Adam (with amsgrad), the update of PyTorch 2.x's single-tensor Adam."""
 import torch
-from torch._C._optim import _adam_step
+from torch._C._optim import _adam_step, _grads_defined
 from torch.optim.optimizer import Optimizer
 
 
@@ -47,9 +47,9 @@ class Adam(Optimizer):
             weight_decay = group["weight_decay"]
             amsgrad = group["amsgrad"]
             maximize = group["maximize"]
-            for p in group["params"]:
-                grad = p.grad
-                if grad is None:
+            params = group["params"]
+            for p, has_grad in zip(params, _grads_defined(params)):
+                if not has_grad:
                     continue
                 state = self.state[p]
                 if len(state) == 0:
@@ -61,6 +61,6 @@ class Adam(Optimizer):
                 step_t = state["step"]
                 with torch.no_grad():
                     step_t.add_(1)
-                _adam_step(p, grad, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq"),
+                _adam_step(p, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq"),
                            step_t.item(), lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled)
         return loss

@@ -1,6 +1,7 @@
 """torch.optim.optimizer: the Optimizer base class (param groups, per-parameter state, zero_grad,
 state_dict / load_state_dict), as PyTorch 2.x."""
 import torch
+from torch._C._optim import _zero_grad
 
 
 class _RequiredParameter:
@@ -108,16 +109,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+            _zero_grad(group["params"], set_to_none)
 
     def state_dict(self):
         param_mappings = {}

@@ -1,6 +1,6 @@
 """torch.optim.sgd: SGD with momentum, dampening, Nesterov momentum and weight decay."""
 import torch
-from torch._C._optim import _sgd_step
+from torch._C._optim import _sgd_step, _grads_defined
 from torch.optim.optimizer import Optimizer, required
 
 
@@ -39,14 +39,14 @@ class SGD(Optimizer):
             weight_decay = group["weight_decay"]
             nesterov = group["nesterov"]
             maximize = group["maximize"]
-            for p in group["params"]:
-                grad = p.grad
-                if grad is None:
+            params = group["params"]
+            for p, has_grad in zip(params, _grads_defined(params)):
+                if not has_grad:
                     continue
                 if momentum != 0:
                     st = state[p]
-                    st["momentum_buffer"] = _sgd_step(p, grad, st.get("momentum_buffer"), lr, momentum, dampening,
+                    st["momentum_buffer"] = _sgd_step(p, st.get("momentum_buffer"), lr, momentum, dampening,
                                                       weight_decay, nesterov, maximize)
                 else:
-                    _sgd_step(p, grad, None, lr, momentum, dampening, weight_decay, nesterov, maximize)
+                    _sgd_step(p, None, lr, momentum, dampening, weight_decay, nesterov, maximize)
         return loss

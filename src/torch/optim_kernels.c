@@ -1,0 +1,78 @@
+/* src/torch/optim_kernels.c — see optim_kernels.h.  Each loop mirrors the sequence of tensor ops
+ * of PyTorch 2.x's single-tensor SGD / Adam / AdamW, one float32 rounding per op; the
+ * loop-invariant choices are hoisted so every variant is a straight vectorizable loop. */
+#include "src/torch/optim_kernels.h"
+
+#include <math.h>
+
+void optim_sgd_kernel(float *restrict p, const float *restrict g, float *restrict buf, int64_t n, const SgdArgs *a) {
+    const float wd = a->weight_decay, m = a->momentum, omd = 1.0f - a->dampening, nlr = -a->lr;
+    const float sign = a->maximize ? -1.0f : 1.0f;
+    const bool has_wd = a->weight_decay != 0;
+    if (a->momentum == 0) {
+        if (!has_wd && !a->maximize) {
+            for (int64_t i = 0; i < n; i++) p[i] = p[i] + nlr * g[i];      /* param.add_(grad, alpha=-lr) */
+            return;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            float d = sign * g[i];
+            if (has_wd) d = d + wd * p[i];                                /* d_p.add(param, alpha=wd) */
+            p[i] = p[i] + nlr * d;
+        }
+        return;
+    }
+    if (a->first) {
+        for (int64_t i = 0; i < n; i++) {
+            float d = sign * g[i];
+            if (has_wd) d = d + wd * p[i];
+            buf[i] = d;                                                   /* buf = clone(d_p) */
+            float u = a->nesterov ? d + m * d : d;
+            p[i] = p[i] + nlr * u;
+        }
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        float d = sign * g[i];
+        if (has_wd) d = d + wd * p[i];
+        float b = buf[i] * m;                                             /* buf.mul_(momentum) */
+        b = b + omd * d;                                                  /*    .add_(d_p, alpha=1-dampening) */
+        buf[i] = b;
+        float u = a->nesterov ? d + m * b : b;                            /* d_p.add(buf, alpha=m) or buf */
+        p[i] = p[i] + nlr * u;                                            /* param.add_(d_p, alpha=-lr) */
+    }
+}
+
+void optim_adam_kernel(float *restrict p, const float *restrict g, float *restrict ea, float *restrict eas,
+                       float *restrict mx, int64_t n, const AdamArgs *a) {
+    /* scalars as PyTorch computes them: Python floats, then float32 inside the kernels */
+    double bias_correction1 = 1 - pow(a->beta1, a->step);
+    double bias_correction2 = 1 - pow(a->beta2, a->step);
+    double step_size = a->lr / bias_correction1;
+    double bc2_sqrt = sqrt(bias_correction2);
+    const float w1 = (float)(1 - a->beta1), b2 = (float)a->beta2, omb2 = (float)(1 - a->beta2);
+    const float wd = (float)a->weight_decay, decay = (float)(1 - a->lr * a->weight_decay);
+    const float fbc2 = (float)bc2_sqrt, eps = (float)a->eps, nss = (float)-step_size;
+    const float sign = a->maximize ? -1.0f : 1.0f;
+    const bool l2 = !a->decoupled && a->weight_decay != 0, decoupled = a->decoupled;
+    const bool lerp_low = w1 < 0.5f;
+    for (int64_t i = 0; i < n; i++) {
+        float gr = sign * g[i];
+        float pv = p[i];
+        if (decoupled) pv = pv * decay;                                    /* AdamW: param.mul_(1 - lr*wd) */
+        if (l2) gr = gr + wd * pv;                                         /* grad.add(param, alpha=wd) */
+        float diff = gr - ea[i];                                           /* exp_avg.lerp_(grad, 1-beta1) */
+        float m = lerp_low ? ea[i] + w1 * diff : gr - diff * (1 - w1);
+        ea[i] = m;
+        float v = eas[i] * b2;                                             /* exp_avg_sq.mul_(beta2) */
+        v = v + omb2 * gr * gr;                                            /*   .addcmul_(grad, grad, 1-beta2) */
+        eas[i] = v;
+        float s = v;
+        if (mx) {
+            float x = mx[i];
+            s = (v > x || v != v) ? v : x;                                 /* torch.maximum(max, v, out=max) */
+            mx[i] = s;
+        }
+        float den = sqrtf(s) / fbc2 + eps;                                 /* (sqrt(v) / bc2_sqrt).add_(eps) */
+        p[i] = pv + nss * (m / den);                                       /* param.addcdiv_(m, denom, -step_size) */
+    }
+}
