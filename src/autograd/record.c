@@ -176,6 +176,8 @@ int ag_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, T
         return n;
     }
     if (info->flags & TENSOR_OPF_INPLACE) return run_inplace(op, in, n_in, a, out, n_out);
+    if (op == TENSOR_OP_TO_DTYPE && n_in == 1 && in[0] && (a->dtype == TENSOR_DTYPE_DEFAULT || a->dtype == in[0]->dtype))
+        return tensor_op_run(op, in, n_in, a, out, n_out); /* x.to(x.dtype) is x itself, no history */
     bool record = ag_is_grad_enabled() && !(info->flags & TENSOR_OPF_NONDIFF) && any_diff_requires_grad(info, in, n_in);
     if (!record) {
         int n = tensor_op_run(op, in, n_in, a, out, n_out);

@@ -96,7 +96,7 @@ static Tensor *prod_others(Tensor *x, int64_t dim_or_neg) {
 static bool has_zero(const Tensor *x) {
     Tensor *z = tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, x, tensor_scalar_i(0));
     if (!z) return true;
-    Tensor *a = tensor_unary(TENSOR_OP_SUM, z);
+    Tensor *a = tensor_sum(z);
     bool r = a && tensor_get_i64(a, NULL) > 0;
     tensor_decref(a);
     tensor_decref(z);
