@@ -89,7 +89,7 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, bool b
         return 0;
     case GRAPH_EXEC_MARKER: {
         if (!cb || !cb->marker) return fail_at(n, "no marker callback for a module marker");
-        RtGradHookSink sink = {n_in, in, NULL, NULL, -1};
+        RtGradHookSink sink = {n_in, in, NULL, NULL, NULL, -1};
         tensor_error_clear();
         return cb->marker(cb->ctx, n->exec.opaque, n_in, in, &sink) < 0 ? rt_callback_failed() : 0;
     }

@@ -76,7 +76,9 @@ int rt_grad_hook_sink_add(RtGradHookSink *s, int i, AgTensorHook hook) {
         tensor_error_set(TENSOR_ERR_INDEX, "runtime: marker value %d out of range", i);
         return -1;
     }
-    if (!s->dyn) {
+    if (!s->dyn || (s->direct && s->direct[i])) {
+        /* eager runs, and graph inputs: the tensor itself carries the hook, so it sees the
+         * gradient from every use, inside the graph or not */
         AgHookHandle h;
         return ag_tensor_register_hook(s->values[i], hook, &h);
     }
@@ -272,9 +274,13 @@ static int run_instr(RtProg *p, RtInstr *I, Tensor **slot, RtExec *x) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: the graph has a module marker but no marker callback was given");
             return -1;
         }
-        bool rg[64];
-        for (int j = 0; j < I->n_in; j++) rg[j] = x->marker_rg && I->in[j] >= 0 && x->marker_rg[I->in[j]];
-        RtGradHookSink sink = {I->n_in, in, x->dyn ? rg : NULL, x->dyn, I->marker};
+        bool rg[64], direct[64];
+        for (int j = 0; j < I->n_in; j++) {
+            rg[j] = x->marker_rg && I->in[j] >= 0 && x->marker_rg[I->in[j]];
+            direct[j] = I->in[j] >= 0 && p->vals[I->in[j]].kind == RV_INPUT;
+            if (direct[j]) rg[j] = in[j] && ag_requires_grad(in[j]);
+        }
+        RtGradHookSink sink = {I->n_in, in, x->dyn ? rg : NULL, direct, x->dyn, I->marker};
         tensor_error_clear();
         return cb->marker(cb->ctx, I->node->exec.opaque, I->n_in, in, &sink) < 0 ? rt_callback_failed() : 0;
     }

@@ -202,6 +202,7 @@ struct RtGradHookSink {
     int n;
     Tensor *const *values;
     const bool *requires_grad;   /* compiled: per value; NULL = ask the tensor */
+    const bool *direct;          /* compiled: values that are run inputs (hooks go on the tensor) */
     RtDynHooks *dyn;             /* compiled: where hooks go; NULL = register on the tensor */
     int32_t marker;
 };

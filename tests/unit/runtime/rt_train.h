@@ -14,7 +14,7 @@ typedef struct Run {
 } Run;
 
 /* fresh leaf copies of src; rg[i] says which require grad */
-static void run_inputs(Run *r, Tensor *const *src, const bool *rg, int n) {
+static inline void run_inputs(Run *r, Tensor *const *src, const bool *rg, int n) {
     r->n_in = n;
     for (int i = 0; i < n; i++) {
         r->in[i] = rt_checkp(tensor_clone(src[i]), "clone");
@@ -23,7 +23,7 @@ static void run_inputs(Run *r, Tensor *const *src, const bool *rg, int n) {
 }
 
 /* loss = sum_k sum(out_k * cot_k) over float outputs that require grad */
-static void run_loss(Run *r, Tensor *const *cot) {
+static inline void run_loss(Run *r, Tensor *const *cot) {
     Tensor *acc = NULL;
     for (int k = 0; k < r->n_out; k++) {
         if (!r->out[k] || tensor_dtype(r->out[k]) != TENSOR_FLOAT32 || !ag_requires_grad(r->out[k])) continue;
@@ -42,21 +42,21 @@ static void run_loss(Run *r, Tensor *const *cot) {
     r->loss = acc;
 }
 
-static void run_free(Run *r) {
+static inline void run_free(Run *r) {
     for (int i = 0; i < r->n_in; i++) tensor_decref(r->in[i]);
     for (int k = 0; k < r->n_out; k++) tensor_decref(r->out[k]);
     tensor_decref(r->loss);
     memset(r, 0, sizeof *r);
 }
 
-static void cotangents(Tensor *const *outs, int n, Tensor **cot) {
+static inline void cotangents(Tensor *const *outs, int n, Tensor **cot) {
     for (int k = 0; k < n; k++)
         cot[k] = outs[k] && tensor_dtype(outs[k]) == TENSOR_FLOAT32 ? randn(tensor_ndim(outs[k]), tensor_shape(outs[k]), false) : NULL;
 }
 
 /* Runs g compiled (plan p, or a fresh plan) and eagerly, backward through both, and compares
  * outputs and gradients (tol < 0: bitwise).  Returns the plan's run kind. */
-static RtRunKind train_compare_plan(RtPlan *p, const Graph *g, Tensor *const *src, const bool *rg, int n, double tol,
+static inline RtRunKind train_compare_plan(RtPlan *p, const Graph *g, Tensor *const *src, const bool *rg, int n, double tol,
                                     const RtCallbacks *cb) {
     Run c, e;
     memset(&c, 0, sizeof c);
@@ -99,7 +99,7 @@ static RtRunKind train_compare_plan(RtPlan *p, const Graph *g, Tensor *const *sr
     return kind;
 }
 
-static RtRunKind train_compare(const Graph *g, Tensor *const *src, const bool *rg, int n, double tol) {
+static inline RtRunKind train_compare(const Graph *g, Tensor *const *src, const bool *rg, int n, double tol) {
     RtPlan *p = rt_checkp(rt_plan_new(g, NULL), "plan");
     RtRunKind k = train_compare_plan(p, g, src, rg, n, tol, NULL);
     rt_plan_free(p);
