@@ -24,6 +24,8 @@ typedef struct Train {
     int n_saved, n_recomputed;
     bool *out_rg;
     bool *val_rg;            /* per forward program value: requires grad (marker sinks) */
+    bool saves_intermediates;   /* some saved value is not an input */
+    Graph *replay;           /* create_graph: the forward graph returning the saved values */
     BwVariant *bw;
     struct Train *next;
 } Train;
@@ -211,6 +213,7 @@ static void train_free(Train *t) {
         free(b);
     }
     rt_prog_free(t->fwd);
+    graph_free(t->replay);
     free(t->input_rg);
     free(t->fail);
     free(t->saved);
@@ -230,7 +233,8 @@ static GraphNode **output_items(Graph *g, int *n) {
 }
 
 static BwVariant *build_bw(RtPlan *p, Train *t, const bool *tangents, const bool *needed, char **fail) {
-    RtDiffSpec spec = {t->input_rg, needed, p->couts, p->n_couts, tangents, t->saved, t->n_saved, p->opts.recompute};
+    RtDiffSpec spec = {t->input_rg, needed, p->couts, p->n_couts, tangents, t->saved, t->n_saved, p->opts.recompute,
+                       p->opts.recompute_norm};
     RtDiffResult res;
     if (rt_diff(p->g, &spec, &res) < 0) {
         if (res.fail && fail) {
@@ -279,7 +283,7 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     EM_ASSERT(tangents, "out of memory");
     for (int k = 0; k < p->n_couts; k++) tangents[k] = true;
     /* the full variant decides what the forward saves */
-    RtDiffSpec spec = {input_rg, input_rg, p->couts, p->n_couts, tangents, NULL, 0, p->opts.recompute};
+    RtDiffSpec spec = {input_rg, input_rg, p->couts, p->n_couts, tangents, NULL, 0, p->opts.recompute, p->opts.recompute_norm};
     RtDiffResult res;
     int rc = rt_diff(p->g, &spec, &res);
     if (rc < 0) {
@@ -292,6 +296,7 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     }
     t->saved = res.saved;
     t->n_saved = res.n_saved;
+    for (int i = 0; i < t->n_saved; i++) t->saves_intermediates |= t->saved[i]->kind != GRAPH_PLACEHOLDER;
     t->n_recomputed = res.n_recomputed;
     t->out_rg = res.out_rg;
     res.saved = NULL;
@@ -366,13 +371,61 @@ typedef struct RunState {
     Train *train;
     RtCallbacks cb;
     RtDynHooks dyn;
+    Tensor **inputs;         /* kept when something saved is not an input: create_graph replays */
 } RunState;
 
 static void state_release(void *ctx) {
     RunState *st = ctx;
+    if (st->inputs)
+        for (int i = 0; i < st->plan->n_inputs; i++) tensor_decref(st->inputs[i]);
+    free(st->inputs);
     rt_dyn_hooks_fini(&st->dyn);
     plan_decref(st->plan);
     free(st);
+}
+
+/* the forward graph whose outputs are the saved values */
+static Graph *replay_graph(RtPlan *p, Train *t) {
+    GraphNode **map = calloc((size_t)(p->g->n_nodes + 1), sizeof *map);
+    EM_ASSERT(map, "out of memory");
+    Graph *r = rt_decompose(p->g, map);   /* no composites left: a copy */
+    if (!r) {
+        free(map);
+        return NULL;
+    }
+    RtPtrMap pos = {0};
+    rt_map_positions(&pos, p->g);
+    GraphArg *outs = calloc((size_t)(t->n_saved + 1), sizeof *outs);
+    EM_ASSERT(outs, "out of memory");
+    for (int i = 0; i < t->n_saved; i++) outs[i] = graph_arg_node(map[rt_map_get(&pos, t->saved[i])]);
+    if (graph_erase(r, graph_output_node(r)) < 0) EM_UNREACHABLE();
+    graph_output(r, outs, t->n_saved);
+    free(outs);
+    free(map);
+    rt_map_fini(&pos);
+    return r;
+}
+
+/* replaces the saved values (in[0..n_saved)) with the replayed forward's, which have history */
+static int replay_saved(RtPlan *p, Train *t, RunState *st, Tensor **in) {
+    if (!st->inputs) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: the inputs needed to replay the forward for create_graph are gone");
+        return -1;
+    }
+    if (!t->replay && !(t->replay = replay_graph(p, t))) return -1;
+    Tensor **v = calloc((size_t)(t->n_saved + 1), sizeof *v);
+    if (!v) return tensor__oom();
+    RtExec x = {&st->cb, NULL, NULL};
+    if (rt_interpret(t->replay, st->inputs, p->n_inputs, v, t->n_saved, RT_INTERP_REPLAY, &x) < 0) {
+        free(v);
+        return -1;
+    }
+    for (int i = 0; i < t->n_saved; i++) {
+        tensor_decref(in[i]);
+        in[i] = v[i];
+    }
+    free(v);
+    return 0;
 }
 
 static int compiled_backward(void *ctx, AgNode *node, int n_go, Tensor *const *go, int n_args, Tensor **gi) {
@@ -403,9 +456,12 @@ static int compiled_backward(void *ctx, AgNode *node, int n_go, Tensor *const *g
     }
     RtExec x = {&st->cb, &st->dyn, NULL};
     if (ag_is_grad_enabled()) {
-        /* create_graph: interpret the backward graph with recording ops */
+        /* create_graph: interpret the backward graph with recording ops, on saved values that
+         * carry their history (the forward replayed from the inputs, recording) */
         BwVariant *b = get_bw(p, t, tangents, needed);
-        if (!b || rt_interpret(b->graph, in, n_in, out, p->n_inputs, true, &x) < 0) goto done;
+        if (!b) goto done;
+        if (t->saves_intermediates && replay_saved(p, t, st, in + n_go) < 0) goto done;
+        if (rt_interpret(b->graph, in, n_in, out, p->n_inputs, RT_INTERP_BACKWARD, &x) < 0) goto done;
     } else {
         BwVariant *b = get_bw(p, t, tangents, needed);
         if (!b || rt_prog_run(b->prog, in, out, &x) < 0) goto done;
@@ -544,6 +600,18 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
     p->refs++;
     st->train = t;
     if (cb) st->cb = *cb;
+    if (t->saves_intermediates) {
+        st->inputs = calloc((size_t)(p->n_inputs + 1), sizeof(Tensor *));
+        if (!st->inputs) {
+            free(res);
+            state_release(st);
+            return tensor__oom();
+        }
+        for (int i = 0; i < p->n_inputs; i++) {
+            st->inputs[i] = inputs[i];
+            tensor_incref(inputs[i]);
+        }
+    }
     AgNode *node = ag_function_new("CompiledFunctionBackward", p->n_inputs, inputs,
                                    (AgFunctionBackward){compiled_backward, st, state_release});
     if (!node) {
@@ -576,7 +644,7 @@ static int run_eager(RtPlan *p, Tensor *const *inputs, Tensor **outputs, int max
     set_reason(p, why);
     p->last = RT_RUN_EAGER;
     RtExec x = {cb, NULL, NULL};
-    return rt_interpret(p->g, inputs, p->n_inputs, outputs, max, false, &x);
+    return rt_interpret(p->g, inputs, p->n_inputs, outputs, max, RT_INTERP_FORWARD, &x);
 }
 
 int rt_plan_run(RtPlan *p, Tensor *const *inputs, int n_inputs, Tensor **outputs, int max_outputs, const RtCallbacks *cb) {

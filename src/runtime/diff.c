@@ -144,8 +144,8 @@ static bool recomputable(RtD *d, int p) {
     TensorOp op = n->exec.op;
     if (tensor_op_flags(op) & (TENSOR_OPF_INPLACE | TENSOR_OPF_RANDOM)) return false;
     if (tensor_op_flags(op) & TENSOR_OPF_VIEW) return true;
-    if (op == TENSOR_OP_LAYER_NORM) return true;
-    return rt_fusable(n);
+    if (op == TENSOR_OP_LAYER_NORM) return d->spec->recompute_norm;
+    return rt_cheap_pointwise(n);
 }
 
 /* the op node whose inputs a recomputation reads */

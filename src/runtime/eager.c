@@ -38,7 +38,7 @@ static int fail_at(const GraphNode *n, const char *what) {
     return -1;
 }
 
-static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, bool backward, RtExec *x, Slot *self) {
+static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInterpMode mode, RtExec *x, Slot *self) {
     const RtCallbacks *cb = x ? x->cb : NULL;
     Tensor *in[64];
     int n_in = n->exec.n_inputs;
@@ -77,9 +77,14 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, bool b
         return 0;
     }
     case GRAPH_EXEC_HOOK:
-        if (backward) {
+        if (mode == RT_INTERP_BACKWARD) {
             self->t = rt_call_hook(cb, n->exec.opaque, in[0]);
             return self->t ? 0 : -1;
+        }
+        if (mode == RT_INTERP_REPLAY) {
+            self->t = in[0];
+            tensor_incref(self->t);
+            return 0;
         }
         if (!cb || !cb->register_hook) return fail_at(n, "no register_hook callback for a hook");
         tensor_error_clear();
@@ -88,6 +93,7 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, bool b
         tensor_incref(self->t);
         return 0;
     case GRAPH_EXEC_MARKER: {
+        if (mode == RT_INTERP_REPLAY) return 0;
         if (!cb || !cb->marker) return fail_at(n, "no marker callback for a module marker");
         RtGradHookSink sink = {n_in, in, NULL, NULL, NULL, -1};
         tensor_error_clear();
@@ -124,7 +130,7 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, bool b
     }
 }
 
-int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, bool backward,
+int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, RtInterpMode mode,
                  RtExec *x) {
     int n = g->n_nodes, rc = -1, placeholder = 0, written = 0;
     Slot *slots = calloc((size_t)(n ? n : 1), sizeof *slots);
@@ -164,7 +170,7 @@ int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
             tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "runtime: get_attr node %s is not supported", m->name);
             goto done;
         }
-        if (run_node(m, slots, &pos, backward, x, &slots[i]) < 0) goto done;
+        if (run_node(m, slots, &pos, mode, x, &slots[i]) < 0) goto done;
         for (int j = 0; j < m->exec.n_inputs; j++) {
             int p = m->exec.inputs[j] ? rt_map_get(&pos, m->exec.inputs[j]) : -1;
             if (p >= 0 && slots[p].last == i) slot_clear(&slots[p]);
@@ -214,5 +220,5 @@ done:
 int rt_run_eager(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outputs, int max_outputs,
                  const RtCallbacks *cb) {
     RtExec x = {cb, NULL, NULL};
-    return rt_interpret(g, inputs, n_inputs, outputs, max_outputs, false, &x);
+    return rt_interpret(g, inputs, n_inputs, outputs, max_outputs, RT_INTERP_FORWARD, &x);
 }

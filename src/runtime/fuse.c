@@ -50,6 +50,9 @@ struct RtFused {
     int n_regs;
     bool *in_bool, *out_bool;
     int16_t *out_reg;
+    int16_t *in_last;         /* per input: last member reading it */
+    int16_t *phys;            /* register -> scratch slot (liveness-allocated) */
+    int n_slots;
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS];
 };
@@ -159,6 +162,16 @@ static int fcode(const GraphNode *n) {
 }
 
 bool rt_fusable(const GraphNode *n) { return fcode(n) >= 0; }
+
+/* fusable and free of libm calls: worth recomputing in the backward rather than saving */
+bool rt_cheap_pointwise(const GraphNode *n) {
+    switch (fcode(n)) {
+    case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
+    case F_SIN: case F_COS: case F_POW: case F_REM: case F_POW_S: case F_RPOW_S: case F_REM_S: case -1:
+        return false;
+    default: return true;
+    }
+}
 
 /* ---- grouping --------------------------------------------------------------------------------------- */
 
@@ -429,6 +442,8 @@ void rt_fused_free(RtFused *f) {
     free(f->in_bool);
     free(f->out_bool);
     free(f->out_reg);
+    free(f->in_last);
+    free(f->phys);
     free(f);
 }
 
@@ -455,7 +470,8 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
     f->in_bool = calloc((size_t)(f->n_ins ? f->n_ins : 1), sizeof(bool));
     f->out_bool = calloc((size_t)(f->n_outs ? f->n_outs : 1), sizeof(bool));
     f->out_reg = calloc((size_t)(f->n_outs ? f->n_outs : 1), sizeof(int16_t));
-    if (!f->code || !f->in_bool || !f->out_bool || !f->out_reg) return tensor__oom();
+    f->in_last = calloc((size_t)(f->n_ins ? f->n_ins : 1), sizeof(int16_t));
+    if (!f->code || !f->in_bool || !f->out_bool || !f->out_reg || !f->in_last) return tensor__oom();
     if (f->n_regs > MAX_REGS + 8) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: fused group too large");
         return -1;
@@ -481,6 +497,8 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         op->a = r[0];
         op->b = r[1];
         op->c = r[2];
+        for (int j = 0; j < 3; j++)
+            if (r[j] >= 0 && r[j] < f->n_ins) f->in_last[r[j]] = (int16_t)m;
         switch (code) {
         case F_LEAKY: op->f0 = scalar_f32(a->scalar); break;
         case F_CLAMP:
@@ -518,6 +536,43 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         default: op->f1 = scalar_f32(a->scalar); break;
         }
     }
+    /* scratch slots: inputs keep theirs; a member's slot is reused once its last reader ran
+     * (outputs stay live to the end of the chunk) — a few slots stay in L1 where one per op
+     * would not */
+    f->phys = malloc(sizeof(int16_t) * (size_t)(f->n_regs ? f->n_regs : 1));
+    int16_t *last = malloc(sizeof(int16_t) * (size_t)(f->n_regs ? f->n_regs : 1));
+    bool *busy = calloc((size_t)f->n_regs + 1, sizeof(bool));
+    if (!f->phys || !last || !busy) {
+        free(last);
+        free(busy);
+        return tensor__oom();
+    }
+    for (int r = 0; r < f->n_regs; r++) last[r] = -1;
+    for (int m = 0; m < f->n_members; m++) {
+        const FOp *op = &f->code[m];
+        int16_t rr[3] = {op->a, op->b, op->c};
+        for (int j = 0; j < 3; j++)
+            if (rr[j] >= 0) last[rr[j]] = (int16_t)m;
+    }
+    for (int i = 0; i < f->n_outs; i++) last[f->out_reg[i]] = INT16_MAX;
+    f->n_slots = f->n_ins;
+    for (int i = 0; i < f->n_ins; i++) f->phys[i] = (int16_t)i;
+    for (int m = 0; m < f->n_members; m++) {
+        int r = f->n_ins + m, slot = f->n_ins;
+        while (busy[slot]) slot++;
+        busy[slot] = true;
+        f->phys[r] = (int16_t)slot;
+        if (slot + 1 > f->n_slots) f->n_slots = slot + 1;
+        /* operands read for the last time here free their slots (after dst was taken, so an op
+         * never writes the register it reads) */
+        const FOp *op = &f->code[m];
+        int16_t rr[3] = {op->a, op->b, op->c};
+        for (int j = 0; j < 3; j++)
+            if (rr[j] >= f->n_ins && last[rr[j]] == m) busy[f->phys[rr[j]]] = false;
+        if (last[r] < 0) busy[slot] = false;   /* never read (cannot happen for a needed member) */
+    }
+    free(last);
+    free(busy);
     return 0;
 }
 
@@ -624,11 +679,19 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
     case F_LE_S: UN(x <= s ? 1.0f : 0.0f);
     case F_GT_S: UN(x > s ? 1.0f : 0.0f);
     case F_GE_S: UN(x >= s ? 1.0f : 0.0f);
+    /* selects load both sides unconditionally so they vectorise (a mask from relu is random:
+     * a branch would mispredict half the time) */
     case F_WHERE:
-        for (int64_t i = 0; i < n; i++) D[i] = A[i] != 0.0f ? B[i] : C[i];
+        for (int64_t i = 0; i < n; i++) {
+            float c = A[i], x = B[i], y = C[i];
+            D[i] = c != 0.0f ? x : y;
+        }
         break;
     case F_MASKED_FILL:
-        for (int64_t i = 0; i < n; i++) D[i] = B[i] != 0.0f ? f0 : A[i];
+        for (int64_t i = 0; i < n; i++) {
+            float x = A[i], m = B[i];
+            D[i] = m != 0.0f ? f0 : x;
+        }
         break;
     }
 }
@@ -721,17 +784,20 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
     iter_init(&it, f, ops, n_ops);
     char *base[MAX_OPERANDS];
     for (int o = 0; o < n_ops; o++) base[o] = tensor__data(ops[o]);
-    /* outputs written straight from their register when no input shares their storage */
+    /* outputs are computed straight into their memory unless an input they overwrite (in-place
+     * takeover) is still read by a later op of the chunk */
     bool direct[MAX_REGS + 8];
     for (int i = 0; i < f->n_outs; i++) {
+        int m = f->out_reg[i] - f->n_ins;
         direct[i] = !f->out_bool[i] && it.stride[f->n_ins + i][it.nd - 1] == 1;
-        for (int j = 0; j < f->n_ins && direct[i]; j++) direct[i] = !overlaps(outs[i], ins[j]);
+        for (int j = 0; j < f->n_ins && direct[i]; j++)
+            if (overlaps(outs[i], ins[j])) direct[i] = f->in_last[j] <= m && it.stride[j][it.nd - 1] == 1 && base[j] == base[f->n_ins + i];
     }
     float scratch[MAX_REGS + 8][CHUNK];
     float *reg[MAX_REGS + 8];
     const float *filled[MAX_REGS + 8];
     for (int r = 0; r < f->n_regs; r++) {
-        reg[r] = scratch[r];
+        reg[r] = scratch[f->phys[r]];
         filled[r] = NULL;
     }
     int nd = it.nd;
@@ -772,7 +838,7 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
             }
             for (int i = 0; i < f->n_outs; i++) {
                 int o = f->n_ins + i;
-                reg[f->out_reg[i]] = direct[i] ? (float *)base[o] + off[o] + j0 : scratch[f->out_reg[i]];
+                reg[f->out_reg[i]] = direct[i] ? (float *)base[o] + off[o] + j0 : scratch[f->phys[f->out_reg[i]]];
             }
             for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
             for (int i = 0; i < f->n_outs; i++) {
@@ -792,7 +858,7 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
                 }
             }
             /* registers that pointed into outputs go back to scratch */
-            for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = scratch[f->out_reg[i]];
+            for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = scratch[f->phys[f->out_reg[i]]];
         }
         for (int d = nd - 2; d >= 0; d--) {
             if (++idx[d] < it.shape[d]) break;

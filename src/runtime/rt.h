@@ -167,6 +167,8 @@ bool rt_value_is_float(const TensorMeta *m);
 
 /* Can this op node run inside a fused loop (float32 values, bool masks)? */
 bool rt_fusable(const GraphNode *n);
+/* fusable without libm calls (recomputing it costs less than keeping it) */
+bool rt_cheap_pointwise(const GraphNode *n);
 /* Groups fusable instructions of p in place (RI_FUSED instructions over several nodes, GEMM
  * epilogues); run before buffers are assigned. */
 void rt_fuse(RtProg *p, const RtOptions *o);
@@ -225,9 +227,14 @@ int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor *
 
 /* ---- eager interpretation (eager.c) -------------------------------------------------------- */
 
-/* Interprets g with recording ops.  backward: HOOK nodes call the hook (a backward graph run
- * under create_graph).  outs receives one entry per output tuple element. */
-int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, bool backward,
+typedef enum RtInterpMode {
+    RT_INTERP_FORWARD,       /* hooks are registered on tensors, markers call the VM */
+    RT_INTERP_BACKWARD,      /* a backward graph under create_graph: HOOK nodes call the hook */
+    RT_INTERP_REPLAY,        /* re-running a forward for its history: hooks and markers are inert */
+} RtInterpMode;
+
+/* Interprets g with recording ops.  outs receives one entry per output tuple element. */
+int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, RtInterpMode mode,
                  RtExec *x) RT_MUST_CHECK;
 
 /* ---- differentiation (diff.c, rules*.c) -------------------------------------------------------- */
@@ -241,6 +248,7 @@ typedef struct RtDiffSpec {
     GraphNode *const *saved;     /* fixed saved list (NULL: decide it) */
     int n_saved;
     bool recompute;
+    bool recompute_norm;         /* layer_norm too (trades its cost for a saved activation) */
 } RtDiffSpec;
 
 typedef struct RtDiffResult {

@@ -118,11 +118,14 @@ bool rt_grad_hook_sink_requires_grad(const RtGradHookSink *sink, int i);
 typedef struct RtOptions {
     bool fuse;              /* pointwise fusion and GEMM epilogues */
     bool reuse;             /* arena buffer reuse across liveness intervals and in place */
-    bool recompute;         /* recompute cheap forward values in backward instead of saving them */
+    bool recompute;         /* recompute views and libm-free pointwise values in the backward instead
+                               of saving them */
+    bool recompute_norm;    /* ... and layer_norm outputs (less memory, one more normalisation) */
     bool compile_backward;  /* false: training runs are interpreted eagerly */
 } RtOptions;
 
-#define RT_OPTIONS_INIT ((RtOptions){.fuse = true, .reuse = true, .recompute = true, .compile_backward = true})
+#define RT_OPTIONS_INIT                                                                         \
+    ((RtOptions){.fuse = true, .reuse = true, .recompute = true, .recompute_norm = true, .compile_backward = true})
 
 /* NULL + tensor error on a graph the runtime cannot run (get_attr nodes, nested output tuples,
  * a verifier failure, ops whose metadata cannot be inferred). */
