@@ -17,6 +17,8 @@ typedef struct BwVariant {
 } BwVariant;
 
 typedef struct Train {
+    Graph *g;                /* the primitive graph plus side values (rt_add_side_values) */
+    GraphNode **couts;       /* the plan's compiled outputs, in g */
     bool *input_rg;
     char *fail;              /* why training runs of this pattern go eager */
     RtProg *fwd;             /* compiled outputs, then saved values */
@@ -214,6 +216,8 @@ static void train_free(Train *t) {
     }
     rt_prog_free(t->fwd);
     graph_free(t->replay);
+    graph_free(t->g);
+    free(t->couts);
     free(t->input_rg);
     free(t->fail);
     free(t->saved);
@@ -233,10 +237,10 @@ static GraphNode **output_items(Graph *g, int *n) {
 }
 
 static BwVariant *build_bw(RtPlan *p, Train *t, const bool *tangents, const bool *needed, char **fail) {
-    RtDiffSpec spec = {t->input_rg, needed, p->couts, p->n_couts, tangents, t->saved, t->n_saved, p->opts.recompute,
+    RtDiffSpec spec = {t->input_rg, needed, t->couts, p->n_couts, tangents, t->saved, t->n_saved, p->opts.recompute,
                        p->opts.recompute_norm};
     RtDiffResult res;
-    if (rt_diff(p->g, &spec, &res) < 0) {
+    if (rt_diff(t->g, &spec, &res) < 0) {
         if (res.fail && fail) {
             *fail = res.fail;
             res.fail = NULL;
@@ -279,13 +283,29 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
         t->fail = strdup("compile_backward is off");
         return t;
     }
+    /* a copy with the side values the backward can share with the forward */
+    GraphNode **map = calloc((size_t)(p->g->n_nodes + 1), sizeof *map);
+    t->couts = calloc((size_t)(p->n_couts + 1), sizeof *t->couts);
+    EM_ASSERT(map && t->couts, "out of memory");
+    if (!(t->g = rt_decompose(p->g, map))) {
+        free(map);
+        t->fail = strdup(tensor_error_message());
+        tensor_error_clear();
+        return t;
+    }
+    RtPtrMap pos = {0};
+    rt_map_positions(&pos, p->g);
+    for (int k = 0; k < p->n_couts; k++) t->couts[k] = map[rt_map_get(&pos, p->couts[k])];
+    rt_map_fini(&pos);
+    free(map);
+    if (p->opts.recompute) rt_add_side_values(t->g);
     bool *tangents = malloc(sizeof(bool) * (size_t)(p->n_couts + 1));
     EM_ASSERT(tangents, "out of memory");
     for (int k = 0; k < p->n_couts; k++) tangents[k] = true;
     /* the full variant decides what the forward saves */
-    RtDiffSpec spec = {input_rg, input_rg, p->couts, p->n_couts, tangents, NULL, 0, p->opts.recompute, p->opts.recompute_norm};
+    RtDiffSpec spec = {input_rg, input_rg, t->couts, p->n_couts, tangents, NULL, 0, p->opts.recompute, p->opts.recompute_norm};
     RtDiffResult res;
-    int rc = rt_diff(p->g, &spec, &res);
+    int rc = rt_diff(t->g, &spec, &res);
     if (rc < 0) {
         t->fail = res.fail ? res.fail : strdup(tensor_error_message());
         res.fail = NULL;
@@ -306,9 +326,9 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     int n_fo = p->n_couts + t->n_saved;
     GraphNode **fo = malloc(sizeof *fo * (size_t)(n_fo ? n_fo : 1));
     EM_ASSERT(fo, "out of memory");
-    memcpy(fo, p->couts, sizeof *fo * (size_t)p->n_couts);
+    memcpy(fo, t->couts, sizeof *fo * (size_t)p->n_couts);
     memcpy(fo + p->n_couts, t->saved, sizeof *fo * (size_t)t->n_saved);
-    t->fwd = rt_prog_new(p->g, fo, n_fo, false, &p->opts);
+    t->fwd = rt_prog_new(t->g, fo, n_fo, false, &p->opts);
     free(fo);
     char *why = NULL;
     BwVariant *b = t->fwd ? build_bw(p, t, tangents, input_rg, &why) : NULL;
@@ -320,12 +340,11 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     }
     t->bw = b;
     /* requires_grad of forward values, for marker hook sinks */
-    bool *rg = calloc((size_t)(p->g->n_nodes + 1), sizeof(bool));
+    bool *rg = calloc((size_t)(t->g->n_nodes + 1), sizeof(bool));
     t->val_rg = calloc((size_t)(t->fwd->n_vals + 1), sizeof(bool));
     EM_ASSERT(rg && t->val_rg, "out of memory");
-    rt_diff_requires_grad(p->g, input_rg, rg);
-    RtPtrMap pos = {0};
-    rt_map_positions(&pos, p->g);
+    rt_diff_requires_grad(t->g, input_rg, rg);
+    rt_map_positions(&pos, t->g);
     for (int v = 0; v < t->fwd->n_vals; v++) {
         const RtVal *V = &t->fwd->vals[v];
         int q = rt_map_get(&pos, V->node);
@@ -386,15 +405,16 @@ static void state_release(void *ctx) {
 
 /* the forward graph whose outputs are the saved values */
 static Graph *replay_graph(RtPlan *p, Train *t) {
-    GraphNode **map = calloc((size_t)(p->g->n_nodes + 1), sizeof *map);
+    (void)p;
+    GraphNode **map = calloc((size_t)(t->g->n_nodes + 1), sizeof *map);
     EM_ASSERT(map, "out of memory");
-    Graph *r = rt_decompose(p->g, map);   /* no composites left: a copy */
+    Graph *r = rt_decompose(t->g, map);   /* no composites left: a copy */
     if (!r) {
         free(map);
         return NULL;
     }
     RtPtrMap pos = {0};
-    rt_map_positions(&pos, p->g);
+    rt_map_positions(&pos, t->g);
     GraphArg *outs = calloc((size_t)(t->n_saved + 1), sizeof *outs);
     EM_ASSERT(outs, "out of memory");
     for (int i = 0; i < t->n_saved; i++) outs[i] = graph_arg_node(map[rt_map_get(&pos, t->saved[i])]);
@@ -703,13 +723,13 @@ RtRunKind rt_plan_last_run(const RtPlan *p) { return p->last; }
 const char *rt_plan_fallback_reason(const RtPlan *p) { return p->reason; }
 
 size_t rt_plan_peak_bytes(const RtPlan *p) {
-    size_t fwd = p->infer ? p->infer->arena_bytes : 0, bwd = 0;
+    size_t peak = p->infer ? p->infer->arena_bytes : 0;
     for (const Train *t = p->trains; t; t = t->next) {
-        if (t->fwd && t->fwd->arena_bytes > fwd) fwd = t->fwd->arena_bytes;
+        if (t->fwd && t->fwd->arena_bytes > peak) peak = t->fwd->arena_bytes;
         for (const BwVariant *b = t->bw; b; b = b->next)
-            if (b->prog->arena_bytes > bwd) bwd = b->prog->arena_bytes;
+            if (b->prog->arena_bytes > peak) peak = b->prog->arena_bytes;
     }
-    return fwd + bwd;
+    return peak;
 }
 
 char *rt_plan_describe(const RtPlan *p) {

@@ -43,6 +43,8 @@ struct RtD {
     bool *saved;             /* saved by the forward */
     GraphNode **avail;       /* forward value in the backward graph */
     GraphNode **grad;        /* accumulated gradient per canonical value */
+    int *side;               /* gelu / silu: position of its side value (erf(x*k) / sigmoid(x)), -1 */
+    RtPtrMap back;           /* backward node -> the forward value it is (for CSE) */
     /* the rule being run */
     int cur;
     int n_out;
@@ -80,12 +82,62 @@ static GraphNode *err_node(RtD *d) {
 
 /* ---- emitting ------------------------------------------------------------------------------------ */
 
+static bool scalar_eq(TensorScalar a, TensorScalar b) { return a.kind == b.kind && a.f == b.f && a.i == b.i; }
+
+static bool ints_eq(const int64_t *a, int na, const int64_t *b, int nb) {
+    return na == nb && (na == 0 || memcmp(a, b, sizeof(int64_t) * (size_t)na) == 0);
+}
+
+static bool args_equal(const TensorOpArgs *a, const TensorOpArgs *b) {
+    return scalar_eq(a->scalar, b->scalar) && scalar_eq(a->scalar2, b->scalar2) && scalar_eq(a->alpha, b->alpha) &&
+           scalar_eq(a->beta, b->beta) && ints_eq(a->ints, a->n_ints, b->ints, b->n_ints) &&
+           ints_eq(a->ints2, a->n_ints2, b->ints2, b->n_ints2) && a->dim == b->dim && a->dim2 == b->dim2 &&
+           a->start == b->start && a->end == b->end && a->step == b->step && a->ignore_index == b->ignore_index &&
+           a->padding_idx == b->padding_idx && a->eps == b->eps && a->p == b->p && a->correction == b->correction &&
+           a->dtype == b->dtype && a->reduction == b->reduction && a->keepdim == b->keepdim && a->has_dim == b->has_dim &&
+           a->has_min == b->has_min && a->has_max == b->has_max && a->approximate == b->approximate &&
+           a->accumulate == b->accumulate && a->train == b->train;
+}
+
+static GraphNode *avail(RtD *d, int p);
+static int pos_of(RtD *d, const GraphNode *n);
+
+/* A backward op that computes what a forward node computed — same op, arguments and inputs —
+ * reuses the forward value (saved or cheaply recomputed) instead: e.g. gelu's derivative needs
+ * erf(x * 0.7071), which the forward already computed. */
+static GraphNode *cse(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
+    if (n < 1 || n > 8 || (tensor_op_flags(op) & (TENSOR_OPF_RANDOM | TENSOR_OPF_INPLACE | TENSOR_OPF_CREATION))) return NULL;
+    int fp[8];
+    for (int i = 0; i < n; i++) {
+        fp[i] = in[i] ? rt_map_get(&d->back, in[i]) : -2;
+        if (fp[i] == -1) return NULL;
+    }
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    if (!a) a = &defaults;
+    for (int q = 0; q < d->n; q++) {
+        const GraphNode *x = d->fn[q];
+        if (x->kind != GRAPH_CALL_FUNCTION || x->exec.kind != GRAPH_EXEC_TENSOR_OP || x->exec.op != op ||
+            x->exec.n_inputs != n || x->exec.n_outputs > 1 || d->canon[q] != q)
+            continue;
+        bool same = true;
+        for (int i = 0; i < n && same; i++) {
+            int ip = x->exec.inputs[i] ? pos_of(d, x->exec.inputs[i]) : -2;
+            if (ip >= 0) ip = d->canon[ip];
+            same = ip == fp[i];
+        }
+        if (same && args_equal(&x->exec.args, a)) return avail(d, q);
+    }
+    return NULL;
+}
+
 GraphNode *rd_op(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
     for (int i = 0; i < n; i++)
         if (!in[i] && i < tensor_op_info(op)->in_min) {
             rd_fail(d, "the derivative of %s used a missing value", d->cur >= 0 ? d->fn[d->cur]->name : "?");
             return err_node(d);
         }
+    GraphNode *c = cse(d, op, in, n, a);
+    if (c) return c;
     GraphNode *r = graph_call_tensor_op(d->b, op, in, n, a, tensor_op_name(op), NULL, -1, NULL, NULL, 0);
     if (!r->is_tensor && r->exec.n_outputs <= 1) {
         rd_fail(d, "the derivative of %s builds an ill-typed %s", d->cur >= 0 ? d->fn[d->cur]->name : "?",
@@ -144,6 +196,7 @@ static bool recomputable(RtD *d, int p) {
     TensorOp op = n->exec.op;
     if (tensor_op_flags(op) & (TENSOR_OPF_INPLACE | TENSOR_OPF_RANDOM)) return false;
     if (tensor_op_flags(op) & TENSOR_OPF_VIEW) return true;
+    if (d->side[p] >= 0) return true;   /* gelu / silu from their side value: libm-free */
     if (op == TENSOR_OP_LAYER_NORM) return d->spec->recompute_norm;
     return rt_cheap_pointwise(n);
 }
@@ -159,6 +212,13 @@ static GraphNode *avail(RtD *d, int p);
 
 static GraphNode *recompute(RtD *d, int p) {
     const GraphNode *n = d->fn[p];
+    if (d->side[p] >= 0) {
+        /* gelu(x) = (0.5 * x) * (1 + e) and silu(x) = x * s, bit for bit as the kernels compute */
+        GraphNode *x = avail(d, pos_of(d, n->exec.inputs[0])), *sv = avail(d, d->side[p]);
+        if (n->exec.op == TENSOR_OP_SILU) return rd_bin(d, TENSOR_OP_MUL, x, sv);
+        GraphNode *hx = rd_sc(d, TENSOR_OP_MUL_SCALAR, x, rd_f(0.5));
+        return rd_bin(d, TENSOR_OP_MUL, hx, rd_sc(d, TENSOR_OP_ADD_SCALAR, sv, rd_i(1)));
+    }
     const GraphNode *src = recompute_src(n);
     int sp = pos_of(d, src);
     GraphNode *r = n != src && sp >= 0 ? d->avail[sp] : NULL;   /* a multi-output op recomputed once */
@@ -190,6 +250,7 @@ static GraphNode *avail(RtD *d, int p) {
         ph->is_tensor = true;
         ph->meta = d->fn[p]->meta;
         d->avail[p] = ph;
+        rt_map_put(&d->back, ph, p);
         return ph;
     }
     if (d->saved[p]) return d->avail[p];   /* placeholder made up front; NULL only on bugs */
@@ -198,6 +259,7 @@ static GraphNode *avail(RtD *d, int p) {
         return err_node(d);
     }
     d->avail[p] = recompute(d, p);
+    rt_map_put(&d->back, d->avail[p], p);
     return d->avail[p];
 }
 
@@ -319,6 +381,8 @@ static void d_init(RtD *d, const Graph *f) {
     d->saved = calloc(n, 1);
     d->avail = calloc(n, sizeof *d->avail);
     d->grad = calloc(n, sizeof *d->grad);
+    d->side = malloc(n * sizeof *d->side);
+    EM_ASSERT(d->side, "out of memory differentiating");
     EM_ASSERT(d->fn && d->canon && d->getitems && d->n_getitems && d->placeholder && d->rg && d->from && d->toward &&
                   d->hooks && d->n_hooks && d->need && d->saved && d->avail && d->grad,
               "out of memory differentiating");
@@ -327,6 +391,26 @@ static void d_init(RtD *d, const Graph *f) {
     for (const GraphNode *x = f->first; x; x = x->next, i++) {
         d->fn[i] = x;
         d->placeholder[i] = x->kind == GRAPH_PLACEHOLDER ? ph++ : -1;
+        d->side[i] = -1;
+    }
+    /* side values: erf(x * k) for gelu(x), sigmoid(x) for silu(x) */
+    for (int q = 0; q < d->n; q++) {
+        const GraphNode *x = d->fn[q];
+        if (x->exec.kind != GRAPH_EXEC_TENSOR_OP || x->exec.n_inputs != 1 || !x->exec.inputs[0]) continue;
+        bool gelu = x->exec.op == TENSOR_OP_GELU && !x->exec.args.approximate, silu = x->exec.op == TENSOR_OP_SILU;
+        if (!gelu && !silu) continue;
+        const GraphNode *in = x->exec.inputs[0];
+        for (int r = 0; r < q && d->side[q] < 0; r++) {
+            const GraphNode *y = d->fn[r];
+            if (y->exec.kind != GRAPH_EXEC_TENSOR_OP || y->exec.n_inputs != 1) continue;
+            if (silu && y->exec.op == TENSOR_OP_SIGMOID && y->exec.inputs[0] == in) d->side[q] = r;
+            if (gelu && y->exec.op == TENSOR_OP_ERF) {
+                const GraphNode *m = y->exec.inputs[0];
+                if (m && m->exec.kind == GRAPH_EXEC_TENSOR_OP && m->exec.op == TENSOR_OP_MUL_SCALAR && m->exec.inputs[0] == in &&
+                    m->exec.args.scalar.kind == TENSOR_FLOAT32 && m->exec.args.scalar.f == RT_GELU_ERF_K)
+                    d->side[q] = r;
+            }
+        }
     }
     d->cur = -1;
 }
@@ -350,7 +434,9 @@ static void d_fini(RtD *d) {
     free(d->saved);
     free(d->avail);
     free(d->grad);
+    free(d->side);
     rt_map_fini(&d->pos);
+    rt_map_fini(&d->back);
     free(d->fail);
 }
 
@@ -569,6 +655,7 @@ static int dry_run(RtD *d) {
     d->dry = false;
     d->err_node = NULL;
     memset(d->avail, 0, sizeof *d->avail * (size_t)d->n);
+    rt_map_fini(&d->back);   /* its keys were nodes of the dry graph */
     return rc;
 }
 
@@ -587,6 +674,7 @@ static void decide_saved(RtD *d) {
             q = q >= 0 ? d->canon[q] : -1;
             if (src->exec.inputs[j] && (q < 0 || !(d->placeholder[q] >= 0 || direct[q]))) re = false;
         }
+        if (re && d->side[p] >= 0 && !direct[d->side[p]]) re = false;   /* the side value must be kept anyway */
         if (!re) {
             d->saved[p] = true;
             continue;
@@ -595,6 +683,7 @@ static void decide_saved(RtD *d) {
             int q = pos_of(d, src->exec.inputs[j]);
             if (q >= 0 && d->canon[q] >= 0) d->need[d->canon[q]] = true;
         }
+        if (d->side[p] >= 0) d->need[d->side[p]] = true;
     }
     free(direct);
 }
@@ -646,6 +735,7 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res) {
         ph->is_tensor = true;
         ph->meta = d.fn[p]->meta;
         d.avail[p] = ph;
+        rt_map_put(&d.back, ph, p);
         res->saved[res->n_saved++] = (GraphNode *)d.fn[p];
     }
     for (int p = 0; p < d.n; p++)
@@ -697,6 +787,26 @@ done:
     graph_free(b);
     d_fini(&d);
     return rc;
+}
+
+void rt_add_side_values(Graph *g) {
+    for (GraphNode *n = g->first; n; n = n->next) {
+        if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || n->exec.n_inputs != 1 || !n->exec.inputs[0] || !n->is_tensor ||
+            n->meta.dtype != TENSOR_FLOAT32)
+            continue;
+        GraphNode *x = n->exec.inputs[0];
+        if (n->exec.op == TENSOR_OP_GELU && !n->exec.args.approximate) {
+            TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+            a.scalar = tensor_scalar_f(RT_GELU_ERF_K);
+            GraphNode *xs = graph_call_tensor_op(g, TENSOR_OP_MUL_SCALAR, &x, 1, &a, "mul", NULL, -1, NULL, NULL, 0);
+            GraphNode *e = graph_call_tensor_op(g, TENSOR_OP_ERF, &xs, 1, NULL, "erf", NULL, -1, NULL, NULL, 0);
+            rt_graph_move_before(g, xs, n);
+            rt_graph_move_before(g, e, n);
+        } else if (n->exec.op == TENSOR_OP_SILU) {
+            GraphNode *s = graph_call_tensor_op(g, TENSOR_OP_SIGMOID, &x, 1, NULL, "sigmoid", NULL, -1, NULL, NULL, 0);
+            rt_graph_move_before(g, s, n);
+        }
+    }
 }
 
 void rt_diff_result_fini(RtDiffResult *r) {

@@ -320,30 +320,20 @@ int rt_prog_run(RtProg *p, Tensor *const *inputs, Tensor **outs, RtExec *x) {
     Tensor **slot = calloc((size_t)(p->n_vals ? p->n_vals : 1), sizeof *slot);
     TensorStorage **own = calloc((size_t)(p->n_bufs ? p->n_bufs : 1), sizeof *own);
     TensorStorage *arena = NULL;
-    bool own_arena = false, took_arena = false;
+    bool own_arena = false;
     if (!slot || !own) {
         free(slot);
         free(own);
         return tensor__oom();
     }
     for (int k = 0; k < p->n_outputs; k++) outs[k] = NULL;
-    if (p->arena_bytes) {
-        if (!p->busy) {
-            if (!p->arena && !(p->arena = tensor__storage_new(p->arena_bytes, false))) {
-                tensor__oom();
-                goto done;
-            }
-            arena = p->arena;
-            p->busy = took_arena = true;
-        } else {
-            /* re-entered (a hook ran this program again): a private arena */
-            if (!(arena = tensor__storage_new(p->arena_bytes, false))) {
-                tensor__oom();
-                goto done;
-            }
-            own_arena = true;
-        }
+    /* the arena lives for the run only: a training step's forward and backward arenas never
+     * coexist, and nothing of a run stays in it (re-entrant runs simply get their own) */
+    if (p->arena_bytes && !(arena = tensor__storage_new(p->arena_bytes, false))) {
+        tensor__oom();
+        goto done;
     }
+    own_arena = arena != NULL;
     for (int i = 0; i < p->n_inputs; i++) {
         int32_t v = p->inputs[i];
         if (v < 0 || !inputs[i]) continue;
@@ -384,6 +374,5 @@ done:
     free(slot);
     free(own);
     if (own_arena) tensor__storage_decref(arena);
-    if (took_arena) p->busy = false;
     return rc;
 }

@@ -27,6 +27,8 @@ typedef enum FCode {
     F_ADD1_S, F_ADDA_S, F_MUL_S, F_DIV_S, F_POW_S, F_RPOW_S, F_REM_S, F_RSUB_S,
     F_EQ_S, F_NE_S, F_LT_S, F_LE_S, F_GT_S, F_GE_S,
     F_WHERE, F_MASKED_FILL,
+    F_GELU_E,                 /* gelu(x) given e = erf(x * k) in b: (0.5 * x) * (1 + e) */
+    F_SILU_S,                 /* silu(x) given s = sigmoid(x) in b: x * s */
 } FCode;
 
 typedef struct FOp {
@@ -167,6 +169,7 @@ bool rt_fusable(const GraphNode *n) { return fcode(n) >= 0; }
 bool rt_cheap_pointwise(const GraphNode *n) {
     switch (fcode(n)) {
     case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
+    case F_GELU_E: case F_SILU_S:
     case F_SIN: case F_COS: case F_POW: case F_REM: case F_POW_S: case F_RPOW_S: case F_REM_S: case -1:
         return false;
     default: return true;
@@ -536,6 +539,28 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         default: op->f1 = scalar_f32(a->scalar); break;
         }
     }
+    /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
+     * element instead of two, same bits */
+    for (int m = 0; m < f->n_members; m++) {
+        FOp *op = &f->code[m];
+        if (op->code != F_GELU && op->code != F_SILU) continue;
+        for (int k = 0; k < m; k++) {
+            const FOp *e = &f->code[k];
+            if (op->code == F_SILU && e->code == F_SIGMOID && e->a == op->a) {
+                op->code = F_SILU_S;
+                op->b = e->dst;
+                break;
+            }
+            if (op->code == F_GELU && e->code == F_ERF && e->a >= f->n_ins) {
+                const FOp *xs = &f->code[e->a - f->n_ins];
+                if (xs->code == F_MUL_S && xs->a == op->a && xs->f1 == (float)RT_GELU_ERF_K) {
+                    op->code = F_GELU_E;
+                    op->b = e->dst;
+                    break;
+                }
+            }
+        }
+    }
     /* scratch slots: inputs keep theirs; a member's slot is reused once its last reader ran
      * (outputs stay live to the end of the chunk) — a few slots stay in L1 where one per op
      * would not */
@@ -681,6 +706,8 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
     case F_GE_S: UN(x >= s ? 1.0f : 0.0f);
     /* selects load both sides unconditionally so they vectorise (a mask from relu is random:
      * a branch would mispredict half the time) */
+    case F_GELU_E: BIN(0.5f * x * (1.0f + y));
+    case F_SILU_S: BIN(x * y);
     case F_WHERE:
         for (int64_t i = 0; i < n; i++) {
             float c = A[i], x = B[i], y = C[i];
@@ -768,31 +795,22 @@ static bool overlaps(const Tensor *a, const Tensor *b) {
     return al < bh && bl < ah;
 }
 
-int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
-    int n_ops = f->n_ins + f->n_outs;
-    Tensor *ops[MAX_OPERANDS];
-    if (n_ops > MAX_OPERANDS) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: fused group too large");
-        return -1;
-    }
-    int64_t numel = 1;
-    for (int d = 0; d < f->ndim; d++) numel *= f->shape[d];
-    if (numel == 0) return 0;
-    for (int i = 0; i < f->n_ins; i++) ops[i] = ins[i];
-    for (int i = 0; i < f->n_outs; i++) ops[f->n_ins + i] = outs[i];
+/* The iteration space is cut into units — one CHUNK of the innermost dim at one outer index —
+ * which threads take in contiguous ranges. */
+typedef struct FusedJob {
+    const RtFused *f;
     Iter it;
-    iter_init(&it, f, ops, n_ops);
     char *base[MAX_OPERANDS];
-    for (int o = 0; o < n_ops; o++) base[o] = tensor__data(ops[o]);
-    /* outputs are computed straight into their memory unless an input they overwrite (in-place
-     * takeover) is still read by a later op of the chunk */
     bool direct[MAX_REGS + 8];
-    for (int i = 0; i < f->n_outs; i++) {
-        int m = f->out_reg[i] - f->n_ins;
-        direct[i] = !f->out_bool[i] && it.stride[f->n_ins + i][it.nd - 1] == 1;
-        for (int j = 0; j < f->n_ins && direct[i]; j++)
-            if (overlaps(outs[i], ins[j])) direct[i] = f->in_last[j] <= m && it.stride[j][it.nd - 1] == 1 && base[j] == base[f->n_ins + i];
-    }
+    int64_t inner, n_chunks;
+    int n_ops;
+} FusedJob;
+
+static void fused_units(void *ctx, int64_t u0, int64_t u1) {
+    const FusedJob *J = ctx;
+    const RtFused *f = J->f;
+    const Iter *it = &J->it;
+    int nd = it->nd, n_ops = J->n_ops;
     float scratch[MAX_REGS + 8][CHUNK];
     float *reg[MAX_REGS + 8];
     const float *filled[MAX_REGS + 8];
@@ -800,70 +818,121 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
         reg[r] = scratch[f->phys[r]];
         filled[r] = NULL;
     }
-    int nd = it.nd;
-    int64_t inner = it.shape[nd - 1];
-    int64_t idx[TENSOR_MAX_DIMS] = {0};
-    int64_t outer = numel / inner;
-    for (int64_t ob = 0; ob < outer; ob++) {
-        int64_t off[MAX_OPERANDS];
-        for (int o = 0; o < n_ops; o++) {
-            off[o] = 0;
-            for (int d = 0; d < nd - 1; d++) off[o] += idx[d] * it.stride[o][d];
+    int64_t cur_ob = -1, off[MAX_OPERANDS];
+    for (int64_t u = u0; u < u1; u++) {
+        int64_t ob = u / J->n_chunks, j0 = (u % J->n_chunks) * CHUNK;
+        if (ob != cur_ob) {
+            int64_t idx[TENSOR_MAX_DIMS], rem = ob;
+            for (int d = nd - 2; d >= 0; d--) {
+                idx[d] = rem % it->shape[d];
+                rem /= it->shape[d];
+            }
+            for (int o = 0; o < n_ops; o++) {
+                off[o] = 0;
+                for (int d = 0; d < nd - 1; d++) off[o] += idx[d] * it->stride[o][d];
+            }
+            cur_ob = ob;
         }
-        for (int64_t j0 = 0; j0 < inner; j0 += CHUNK) {
-            int64_t n = inner - j0 < CHUNK ? inner - j0 : CHUNK;
-            for (int i = 0; i < f->n_ins; i++) {
-                int64_t s = it.stride[i][nd - 1];
-                if (f->in_bool[i]) {
-                    const uint8_t *src = (const uint8_t *)base[i] + off[i] + j0 * s;
-                    float *d = scratch[i];
-                    for (int64_t e = 0; e < n; e++) d[e] = src[e * s] ? 1.0f : 0.0f;
-                    reg[i] = d;
-                    continue;
-                }
-                const float *src = (const float *)base[i] + off[i] + j0 * s;
-                if (s == 1) {
-                    reg[i] = (float *)src;
-                } else if (s == 0) {
-                    if (filled[i] != src || reg[i] != scratch[i]) {
-                        for (int64_t e = 0; e < CHUNK; e++) scratch[i][e] = *src;
-                        filled[i] = src;
-                    }
-                    reg[i] = scratch[i];
-                } else {
-                    for (int64_t e = 0; e < n; e++) scratch[i][e] = src[e * s];
-                    reg[i] = scratch[i];
-                    filled[i] = NULL;
-                }
+        int64_t n = J->inner - j0 < CHUNK ? J->inner - j0 : CHUNK;
+        for (int i = 0; i < f->n_ins; i++) {
+            int64_t s = it->stride[i][nd - 1];
+            if (f->in_bool[i]) {
+                const uint8_t *src = (const uint8_t *)J->base[i] + off[i] + j0 * s;
+                float *d = scratch[i];
+                for (int64_t e = 0; e < n; e++) d[e] = src[e * s] ? 1.0f : 0.0f;
+                reg[i] = d;
+                continue;
             }
-            for (int i = 0; i < f->n_outs; i++) {
-                int o = f->n_ins + i;
-                reg[f->out_reg[i]] = direct[i] ? (float *)base[o] + off[o] + j0 : scratch[f->phys[f->out_reg[i]]];
-            }
-            for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
-            for (int i = 0; i < f->n_outs; i++) {
-                if (direct[i]) continue;
-                int o = f->n_ins + i;
-                int64_t s = it.stride[o][nd - 1];
-                const float *r = reg[f->out_reg[i]];
-                if (f->out_bool[i]) {
-                    uint8_t *d = (uint8_t *)base[o] + off[o] + j0 * s;
-                    for (int64_t e = 0; e < n; e++) d[e * s] = r[e] != 0.0f;
-                } else {
-                    float *d = (float *)base[o] + off[o] + j0 * s;
-                    if (s == 1)
-                        memcpy(d, r, sizeof(float) * (size_t)n);
-                    else
-                        for (int64_t e = 0; e < n; e++) d[e * s] = r[e];
+            const float *src = (const float *)J->base[i] + off[i] + j0 * s;
+            if (s == 1) {
+                reg[i] = (float *)src;
+            } else if (s == 0) {
+                if (filled[i] != src || reg[i] != scratch[i]) {
+                    for (int64_t e = 0; e < CHUNK; e++) scratch[i][e] = *src;
+                    filled[i] = src;
                 }
+                reg[i] = scratch[i];
+            } else {
+                for (int64_t e = 0; e < n; e++) scratch[i][e] = src[e * s];
+                reg[i] = scratch[i];
+                filled[i] = NULL;
             }
-            /* registers that pointed into outputs go back to scratch */
-            for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = scratch[f->phys[f->out_reg[i]]];
         }
-        for (int d = nd - 2; d >= 0; d--) {
-            if (++idx[d] < it.shape[d]) break;
-            idx[d] = 0;
+        for (int i = 0; i < f->n_outs; i++) {
+            int o = f->n_ins + i;
+            reg[f->out_reg[i]] = J->direct[i] ? (float *)J->base[o] + off[o] + j0 : scratch[f->phys[f->out_reg[i]]];
+        }
+        for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
+        for (int i = 0; i < f->n_outs; i++) {
+            if (J->direct[i]) continue;
+            int o = f->n_ins + i;
+            int64_t s = it->stride[o][nd - 1];
+            const float *r = reg[f->out_reg[i]];
+            if (f->out_bool[i]) {
+                uint8_t *d = (uint8_t *)J->base[o] + off[o] + j0 * s;
+                for (int64_t e = 0; e < n; e++) d[e * s] = r[e] != 0.0f;
+            } else {
+                float *d = (float *)J->base[o] + off[o] + j0 * s;
+                if (s == 1)
+                    memcpy(d, r, sizeof(float) * (size_t)n);
+                else
+                    for (int64_t e = 0; e < n; e++) d[e * s] = r[e];
+            }
+        }
+        for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = scratch[f->phys[f->out_reg[i]]];
+    }
+}
+
+/* rough cost per element: a libm call is worth about sixteen arithmetic ops */
+static int64_t element_cost(const RtFused *f) {
+    int64_t c = 0;
+    for (int m = 0; m < f->n_members; m++) {
+        switch ((FCode)f->code[m].code) {
+        case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
+        case F_SIN: case F_COS: case F_POW: case F_POW_S: case F_RPOW_S: case F_REM: case F_REM_S:
+            c += 16;
+            break;
+        default: c += 1;
         }
     }
+    return c;
+}
+
+/* work (elements x cost) below which waking the workers costs more than it saves */
+#define PARALLEL_MIN_WORK (1 << 17)
+
+int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
+    FusedJob J;
+    J.f = f;
+    J.n_ops = f->n_ins + f->n_outs;
+    if (J.n_ops > MAX_OPERANDS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: fused group too large");
+        return -1;
+    }
+    int64_t numel = 1;
+    for (int d = 0; d < f->ndim; d++) numel *= f->shape[d];
+    if (numel == 0) return 0;
+    Tensor *ops[MAX_OPERANDS];
+    for (int i = 0; i < f->n_ins; i++) ops[i] = ins[i];
+    for (int i = 0; i < f->n_outs; i++) ops[f->n_ins + i] = outs[i];
+    iter_init(&J.it, f, ops, J.n_ops);
+    for (int o = 0; o < J.n_ops; o++) J.base[o] = tensor__data(ops[o]);
+    int nd = J.it.nd;
+    /* outputs are computed straight into their memory unless an input they overwrite (in-place
+     * takeover) is still read by a later op of the chunk */
+    for (int i = 0; i < f->n_outs; i++) {
+        int m = f->out_reg[i] - f->n_ins;
+        J.direct[i] = !f->out_bool[i] && J.it.stride[f->n_ins + i][nd - 1] == 1;
+        for (int j = 0; j < f->n_ins && J.direct[i]; j++)
+            if (overlaps(outs[i], ins[j]))
+                J.direct[i] = f->in_last[j] <= m && J.it.stride[j][nd - 1] == 1 && J.base[j] == J.base[f->n_ins + i];
+    }
+    J.inner = J.it.shape[nd - 1];
+    J.n_chunks = (J.inner + CHUNK - 1) / CHUNK;
+    int64_t units = numel / J.inner * J.n_chunks;
+    if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1)
+        rt_parallel(units, fused_units, &J);
+    else
+        fused_units(&J, 0, units);
     return 0;
 }

@@ -580,7 +580,6 @@ void rt_prog_free(RtProg *p) {
     free(p->bufs);
     free(p->inputs);
     free(p->outputs);
-    if (p->arena) tensor__storage_decref(p->arena);
     free(p);
 }
 

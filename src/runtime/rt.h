@@ -37,6 +37,15 @@
  * decomposition runs for the nodes' metadata.  map (optional, g->n_nodes entries indexed by
  * position in g) receives each node's counterpart.  NULL + error on unsupported graphs. */
 Graph *rt_decompose(const Graph *g, GraphNode **map);
+/* Moves n (whose inputs come before `before`) to just before `before`. */
+void rt_graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
+/* Adds, before every gelu (erf form) and silu of g, the value its derivative recomputes —
+ * erf(x * 0.70710678) / sigmoid(x) — so the backward can reuse the forward's instead of
+ * recomputing it (and the forward computes it once, for both). */
+void rt_add_side_values(Graph *g);
+/* The value's float constant of gelu's erf argument. */
+#define RT_GELU_ERF_K 0.7071067811865476
+
 /* The index of n in g (walks the list; use an RtPtrMap in loops). */
 int rt_node_pos(const Graph *g, const GraphNode *n);
 
@@ -147,9 +156,7 @@ typedef struct RtProg {
     int32_t n_inputs;
     int32_t *outputs;            /* value per requested output, -1 = constant */
     int32_t n_outputs;
-    size_t arena_bytes;
-    TensorStorage *arena;        /* allocated on first run */
-    bool busy;
+    size_t arena_bytes;          /* allocated for each run, released at its end */
     int32_t n_markers;
     RtProgStats stats;
 } RtProg;
@@ -184,6 +191,13 @@ const int32_t *rt_fused_outputs(const RtFused *f);
 int rt_fused_compile(RtFused *f, const RtProg *p) RT_MUST_CHECK;
 /* ins / outs: tensors of the group's external inputs and materialised outputs. */
 int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) RT_MUST_CHECK;
+
+/* ---- the worker pool (pool.c) ----------------------------------------------------------------- */
+
+typedef void (*RtTask)(void *ctx, int64_t begin, int64_t end);
+int rt_pool_threads(void);
+/* fn over [0, n) split between the pool's threads; returns when all parts are done. */
+void rt_parallel(int64_t n, RtTask fn, void *ctx);
 
 /* ---- execution (exec.c) ------------------------------------------------------------------------ */
 

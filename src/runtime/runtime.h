@@ -69,7 +69,7 @@
  *
  * Errors follow ember/tensor.h: -1 / NULL with the tensor error set; a failing callback is
  * TENSOR_ERR_EXTERNAL (the VM exception stays pending).  Single-threaded; plans may be run
- * re-entrantly (from a hook) — a busy plan runs on a temporary arena.
+ * re-entrantly (from a hook): every run has its own arena.
  */
 #ifndef EMBER_SRC_RUNTIME_RUNTIME_H
 #define EMBER_SRC_RUNTIME_RUNTIME_H
@@ -144,7 +144,9 @@ int rt_run_eager(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
 
 /* ---- inspection (EMBER_LOGS) ------------------------------------------------------------------ */
 
-/* Arena bytes of the programs built so far: forward (inference or training) plus backward. */
+/* The largest arena of the programs built so far (forward, inference or backward).  Each run
+ * allocates its program's arena and releases it when it ends, so a training step's forward and
+ * backward arenas never coexist. */
 size_t rt_plan_peak_bytes(const RtPlan *p);
 /* malloc'd: the programs (fused groups with their ops, GEMM epilogues, buffer assignment with
  * arena offsets and liveness, saved and recomputed values) and the backward graph's code. */

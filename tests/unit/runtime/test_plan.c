@@ -308,3 +308,23 @@ Test(plan, unsupported_graphs_are_errors) {
     tensor_error_clear();
     graph_free(g);
 }
+
+/* big enough that the fused loop is split between the pool's threads: same bits as eager
+ * (every element is computed exactly as by one thread), with broadcasting, a transposed input
+ * and an in-place output */
+Test(plan, parallel_fused_loops_match_eager) {
+    Graph *g = graph_new("par");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){300, 257});
+    GraphNode *y = ph(g, "y", 2, (int64_t[]){257, 300});
+    GraphNode *b = ph(g, "b", 1, (int64_t[]){257});
+    GraphNode *t = op2(g, TENSOR_OP_ADD, op2(g, TENSOR_OP_MUL, x, op1(g, TENSOR_OP_T, y)), b);
+    GraphNode *ge = op1(g, TENSOR_OP_GELU, t);
+    GraphNode *e = op1(g, TENSOR_OP_EXP, op1(g, TENSOR_OP_TANH, ge));
+    GraphNode *outs[2] = {e, op1(g, TENSOR_OP_SUM, op2(g, TENSOR_OP_MUL, e, ge))};
+    output(g, outs, 2);
+    Tensor *in[3] = {randn(2, (int64_t[]){300, 257}, false), randn(2, (int64_t[]){257, 300}, false),
+                     randn(1, (int64_t[]){257}, false)};
+    compare_with_eager(g, NULL, in, 3, -1);
+    for (int i = 0; i < 3; i++) tensor_decref(in[i]);
+    graph_free(g);
+}
