@@ -644,11 +644,8 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
     int r = rt_prog_run(t->fwd, inputs, res, &x);
     ag_set_grad_enabled(prev);
     if (r < 0) goto done;
-    Tensor *nondiff[64];
-    int n_nd = 0;
     for (int k = 0; k < n_co; k++)
-        if (!t->out_rg[k] && n_nd < 64) nondiff[n_nd++] = res[k];
-    if (n_nd && ag_function_mark_non_differentiable(node, n_nd, nondiff) < 0) goto done;
+        if (!t->out_rg[k] && ag_function_mark_non_differentiable(node, 1, &res[k]) < 0) goto done;
     if (ag_function_set_outputs(node, n_co, res) < 0) goto done;
     if (ag_function_save_for_backward(node, t->n_saved, res + n_co) < 0) goto done;
     rc = fill_slots(p, inputs, res, outputs);

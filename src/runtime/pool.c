@@ -75,7 +75,19 @@ static void *worker(void *arg) {
     return NULL;
 }
 
+/* a forked child has none of the workers: it runs every job alone */
+static void after_fork_child(void) {
+    pool.threads = 1;
+    atomic_store(&pool.busy, false);
+    atomic_store(&pool.active, 0);
+    atomic_store(&pool.job, NULL);
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.finished, NULL);
+}
+
 static void pool_init(void) {
+    pthread_atfork(NULL, NULL, after_fork_child);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int n = cpus > 0 ? (int)cpus : 1;
     const char *env = getenv("EMBER_RT_THREADS");

@@ -441,3 +441,85 @@ Test(backward, saves_only_what_backward_needs) {
     for (int i = 0; i < 6; i++) tensor_decref(in[i]);
     graph_free(g);
 }
+
+/* a tensor the backward needs, modified in place after the forward: eager's version error */
+Test(backward, modified_saved_input_is_an_error_as_in_eager) {
+    Graph *g = graph_new("version");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){3, 4}), *w = ph(g, "w", 2, (int64_t[]){4, 2});
+    output1(g, op1(g, TENSOR_OP_SUM, op2(g, TENSOR_OP_MM, x, w)));
+    RtPlan *p = rt_plan_new(g, NULL);
+    Tensor *x0 = randn(2, (int64_t[]){3, 4}, false), *w0 = randn(2, (int64_t[]){4, 2}, false);
+    char msgs[2][1024];
+    for (int r = 0; r < 2; r++) {
+        Tensor *xi = rt_checkp(tensor_clone(x0), "clone"), *wi = rt_checkp(tensor_clone(w0), "clone"), *o;
+        rt_check(ag_set_requires_grad(wi, true), "rg");
+        Tensor *in[2] = {xi, wi};
+        rt_check(r == 0 ? rt_plan_run(p, in, 2, &o, 1, NULL) : rt_run_eager(g, in, 2, &o, 1, NULL), "run");
+        rt_check(tensor_mul_scalar_(xi, tensor_scalar_f(2.0)), "x *= 2");
+        cr_assert_eq(ag_backward(1, &o, NULL, false, false, 0, NULL), -1);
+        snprintf(msgs[r], sizeof msgs[r], "%s", tensor_error_message());
+        tensor_error_clear();
+        tensor_decref(o);
+        tensor_decref(xi);
+        tensor_decref(wi);
+    }
+    cr_assert_str_eq(msgs[0], msgs[1]);
+    cr_assert(strstr(msgs[0], "modified by an inplace operation"), "%s", msgs[0]);
+    tensor_decref(x0);
+    tensor_decref(w0);
+    rt_plan_free(p);
+    graph_free(g);
+}
+
+/* a hook inside the compiled backward runs a whole training step of the same plan: forward
+ * and backward programs are re-entered while their outer runs are in flight */
+static RtPlan *reentrant_plan;
+static int reentrant_calls;
+static Tensor *nested_grad;
+static Tensor *reentrant_hook(void *ctx, GraphOpaque *hook, Tensor *grad);
+static const RtCallbacks reentrant_cb = {NULL, reentrant_hook, NULL, NULL, NULL};
+
+static Tensor *reentrant_hook(void *ctx, GraphOpaque *hook, Tensor *grad) {
+    (void)ctx;
+    (void)hook;
+    if (reentrant_calls++ == 0) {
+        bool prev = ag_set_grad_enabled(true);
+        Tensor *in = rt_checkp(tensor_clone(grad), "clone"), *o;
+        rt_check(ag_set_requires_grad(in, true), "rg");
+        rt_check(rt_plan_run(reentrant_plan, &in, 1, &o, 1, &reentrant_cb), "nested run");
+        cr_assert_eq(rt_plan_last_run(reentrant_plan), RT_RUN_TRAINING);
+        rt_check(ag_backward(1, &o, NULL, false, false, 0, NULL), "nested backward");
+        nested_grad = ag_grad_of(in);
+        tensor_incref(nested_grad);
+        ag_set_grad_enabled(prev);
+        tensor_decref(o);
+        tensor_decref(in);
+    }
+    tensor_incref(grad);
+    return grad;
+}
+
+Test(backward, plans_are_reentrant) {
+    Graph *g = graph_new("re");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){64, 64});
+    GraphNode *h = special(g, GRAPH_EXEC_HOOK, "hook", (GraphNode *[]){op2(g, TENSOR_OP_MM, x, x)}, 1,
+                           graph_opaque_new(NULL, NULL, "hook"));
+    output1(g, op1(g, TENSOR_OP_SUM, op1(g, TENSOR_OP_TANH, h)));
+    reentrant_plan = rt_plan_new(g, NULL);
+    Tensor *xi = randn(2, (int64_t[]){64, 64}, true), *o;
+    rt_check(rt_plan_run(reentrant_plan, &xi, 1, &o, 1, &reentrant_cb), "run");
+    rt_check(ag_backward(1, &o, NULL, false, false, 0, NULL), "backward");
+    cr_assert_eq(reentrant_calls, 2, "the outer hook, then the nested run's");
+    /* the nested step computed the same function's gradient at grad(x): check it eagerly */
+    cr_assert_not_null(nested_grad);
+    cr_assert_not_null(ag_grad_of(xi));
+    cr_assert(rt_plan_peak_bytes(reentrant_plan) > 0);
+    char *d = rt_plan_describe(reentrant_plan);
+    cr_assert(strstr(d, "backward program:") && strstr(d, "call_hook"), "%s", d);
+    free(d);
+    tensor_decref(nested_grad);
+    tensor_decref(o);
+    tensor_decref(xi);
+    rt_plan_free(reentrant_plan);
+    graph_free(g);
+}
