@@ -23,22 +23,30 @@
  *
  * Every fused loop evaluates the same float32 expressions, in the same order, as the eager
  * kernels, so compiled results are bitwise equal to eager ones (the library's own kernels run
- * everything else).
+ * everything else).  Large fused loops are split between the threads of a small pool
+ * (EMBER_RT_THREADS, default: the online CPUs); every element is still computed alone, so the
+ * thread count never changes a bit.
  *
  * Running.  Inputs must match the placeholders' dtype, shape and strides (the tracer's guards
- * make sure of it).  When grad mode is on and an input that reaches an output requires grad,
- * the run is a *training* run: the plan is differentiated at compile time (per pattern of which
- * inputs require grad, cached) into a backward program built from per-op symbolic rules that
- * mirror src/autograd's eager rules op for op; the forward runs with grad mode off, saves only
- * what the backward needs (cheap values — views, pointwise results, layer_norm — are
- * recomputed in the backward instead), and installs ONE autograd node, named
- * "CompiledFunctionBackward" (ag_function_new), as grad_fn of the differentiable outputs.
+ * make sure of it).  When grad mode is on and an input requires grad, the run is a *training*
+ * run: the plan is differentiated at compile time (per pattern of which inputs require grad,
+ * cached) into a backward program built from per-op symbolic rules that mirror
+ * src/autograd's eager rules op for op (rt_op_has_symbolic_rule); the forward runs with grad
+ * mode off, saves only what the backward reads, and installs ONE autograd node, named
+ * "CompiledFunctionBackward" (ag_function_new), as grad_fn of the differentiable outputs
+ * (outputs that cannot carry a gradient are marked non-differentiable, as eager leaves them).
+ * What is saved: a backward op that recomputes a forward value (same op, arguments, inputs)
+ * reuses the forward's — gelu's erf(x/sqrt 2) and silu's sigmoid(x) are computed once, for
+ * both passes — and cheap values are recomputed instead of kept: views, libm-free pointwise
+ * ops, gelu/silu from those shared values, and layer_norm outputs (RtOptions.recompute_norm).
  * Eager hooks on inputs and parameters, retain_graph, inputs=, autograd.grad and the
  * "backward through the graph a second time" error therefore come from the eager engine around
  * that node.  Inside it, the backward program runs per (defined gradients, needed inputs)
  * pattern: paths that lead to no needed input are pruned, as the eager engine's exec info does.
- * With create_graph the backward graph is interpreted with recording ops instead, so double
- * backward works.
+ * Under create_graph the forward is replayed from the inputs with recording ops (so saved values
+ * carry history) and the backward graph is interpreted with recording ops: double backward
+ * works.  To allow that replay a training run keeps references to its inputs while its
+ * CompiledFunctionBackward node lives (when it saves any non-input value).
  *
  * A graph falls back to eager interpretation (rt_run_eager semantics, autograd recorded by the
  * eager engine) for a training run when: an op on a differentiable path has no symbolic rule
@@ -52,13 +60,16 @@
  * complete gradient at the point the eager engine would call it — when x's gradient is final,
  * in reverse creation order — and what it returns replaces the gradient.  Module markers
  * (GRAPH_EXEC_MARKER) call cb->marker with their input values in forward; the VM may put
- * gradient hooks on those values through the RtGradHookSink, which fire the same way.
+ * gradient hooks on those values through the RtGradHookSink, which fire the same way (a value
+ * that is a run input gets the hook on the input tensor itself).  Marker nodes produce no value.
  *
  * Outputs.  rt_plan_run writes one entry per element of the output node's tuple: a new
  * reference for tensor nodes, NULL for a non-node constant (GARG_INT, GARG_NONE, ... — the
- * caller substitutes the constant from the graph it holds).  Outputs that are views of inputs
- * are replayed with recording view ops after the compiled forward (so they get ViewBackward0
- * and the input as _base, as AOTAutograd's output aliasing does).
+ * caller substitutes the constant from the graph it holds).  An output that is a placeholder is
+ * the input tensor itself; outputs that view an input or an intermediate are replayed with
+ * recording view ops after the compiled forward, on the input or on the intermediate (then a
+ * hidden compiled output), so they get TBackward0/ViewBackward0 and the right _base, as
+ * AOTAutograd regenerates output aliases.
  *
  *     RtPlan *p = rt_plan_new(g, NULL);                 // NULL options = RT_OPTIONS_INIT
  *     Tensor *out[1];
@@ -68,7 +79,8 @@
  *     rt_plan_free(p);                                  // backward of live outputs still works
  *
  * Errors follow ember/tensor.h: -1 / NULL with the tensor error set; a failing callback is
- * TENSOR_ERR_EXTERNAL (the VM exception stays pending).  Single-threaded; plans may be run
+ * TENSOR_ERR_EXTERNAL (the VM exception stays pending).  The API is single-threaded (the
+ * worker pool is internal to fused loops, which call nothing back); plans may be run
  * re-entrantly (from a hook): every run has its own arena.
  */
 #ifndef EMBER_SRC_RUNTIME_RUNTIME_H
