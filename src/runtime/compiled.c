@@ -298,6 +298,7 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     for (int k = 0; k < p->n_couts; k++) t->couts[k] = map[rt_map_get(&pos, p->couts[k])];
     rt_map_fini(&pos);
     free(map);
+    rt_split_dropouts(t->g, t->couts, p->n_couts);
     if (p->opts.recompute) rt_add_side_values(t->g);
     bool *tangents = malloc(sizeof(bool) * (size_t)(p->n_couts + 1));
     EM_ASSERT(tangents, "out of memory");

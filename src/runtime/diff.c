@@ -310,7 +310,13 @@ GraphNode *rd_g(RtD *d, int k) {
     return d->grad[q];
 }
 
+bool rt_internal_differentiable(const GraphNode *n) {
+    const RtInternal *in = n->exec.kind == GRAPH_EXEC_CUSTOM_OP ? rt_internal_of(n->exec.opaque) : NULL;
+    return in && in->kind == RT_INT_DROPOUT;
+}
+
 static bool diff_input(const GraphNode *n, int i) {
+    if (rt_internal_differentiable(n)) return i == 0;
     uint32_t m = tensor_op_info(n->exec.op)->diff_inputs;
     return m == 0xffffffffu || (i < 32 && (m & (1u << i)));
 }
@@ -464,9 +470,9 @@ static int analyse(RtD *d) {
         case GRAPH_OUTPUT: continue;
         default: break;
         }
-        switch (x->exec.kind) {
+        switch (rt_internal_differentiable(x) ? GRAPH_EXEC_TENSOR_OP : x->exec.kind) {
         case GRAPH_EXEC_TENSOR_OP: {
-            unsigned fl = tensor_op_flags(x->exec.op);
+            unsigned fl = rt_internal_differentiable(x) ? 0 : tensor_op_flags(x->exec.op);
             bool any = false, tow = false;
             for (int j = 0; j < x->exec.n_inputs; j++) {
                 int q = pos_of(d, x->exec.inputs[j]);
@@ -562,7 +568,8 @@ static bool has_from(RtD *d, int p) {
 }
 
 static bool is_rule_node(const GraphNode *x) {
-    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT && x->exec.kind == GRAPH_EXEC_TENSOR_OP;
+    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT &&
+           (x->exec.kind == GRAPH_EXEC_TENSOR_OP || rt_internal_differentiable(x));
 }
 
 /* from: reached by a defined tangent through nodes that run */
@@ -615,7 +622,7 @@ static void accumulate(RtD *d, int v, GraphNode *g) {
 static int run_rule(RtD *d, int p) {
     const GraphNode *x = d->fn[p];
     const char *why = NULL;
-    RtRule rule = rt_rule(x->exec.op, &why);
+    RtRule rule = rt_internal_differentiable(x) ? rt_bw_dropout_mask : rt_rule(x->exec.op, &why);
     if (!rule) return rd_fail(d, "no symbolic derivative for '%s' (%s)", tensor_op_name(x->exec.op), why);
     d->cur = p;
     d->n_out = outputs_of(d, p, d->out_pos);
@@ -750,7 +757,7 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res) {
     for (int p = d.n - 1; p >= 0 && !d.fail; p--) {
         const GraphNode *x = d.fn[p];
         if (x->kind == GRAPH_OUTPUT || x->kind == GRAPH_PLACEHOLDER) continue;
-        if (x->exec.kind != GRAPH_EXEC_TENSOR_OP) continue;
+        if (!is_rule_node(x)) continue;
         int o[64];
         int k = outputs_of(&d, p, o);
         if (d.toward[p])
@@ -787,6 +794,44 @@ done:
     graph_free(b);
     d_fini(&d);
     return rc;
+}
+
+void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs) {
+    for (GraphNode *n = g->first, *next; n; n = next) {
+        next = n->next;
+        if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || n->exec.op != TENSOR_OP_DROPOUT || !n->exec.args.train ||
+            n->exec.args.p <= 0 || !n->is_tensor || n->meta.dtype != TENSOR_FLOAT32)
+            continue;
+        RtInternal desc = {.kind = RT_INT_DROPOUT};
+        desc.meta = n->meta;
+        desc.args = n->exec.args;
+        GraphOpaque *o = rt_internal_new(&desc);
+        EM_ASSERT(o, "out of memory");
+        GraphArg a = graph_arg_node(n->exec.inputs[0]);
+        GraphNode *dm = graph_node_new(g, GRAPH_CALL_FUNCTION, "dropout_with_mask", o->repr, &a, 1, NULL, NULL, 0);
+        dm->exec.kind = GRAPH_EXEC_CUSTOM_OP;
+        dm->exec.n_inputs = 1;
+        dm->exec.inputs = calloc(1, sizeof(GraphNode *));
+        EM_ASSERT(dm->exec.inputs, "out of memory");
+        dm->exec.inputs[0] = n->exec.inputs[0];
+        dm->exec.opaque = o;
+        dm->exec.n_outputs = 2;
+        dm->requires_grad = n->requires_grad;
+        rt_graph_move_before(g, dm, n);
+        GraphNode *outs[2];
+        for (int k = 0; k < 2; k++) {
+            outs[k] = graph_getitem(g, dm, k);
+            outs[k]->is_tensor = true;
+            outs[k]->meta = n->meta;
+            tensor__compute_contiguous_strides(n->meta.ndim, outs[k]->meta.shape, outs[k]->meta.strides);
+            outs[k]->meta.offset = 0;
+            rt_graph_move_before(g, outs[k], n);
+        }
+        graph_replace_uses(g, n, outs[0]);
+        for (int i = 0; i < n_refs; i++)
+            if (refs[i] == n) refs[i] = outs[0];
+        if (graph_erase(g, n) < 0) EM_UNREACHABLE();
+    }
 }
 
 void rt_add_side_values(Graph *g) {

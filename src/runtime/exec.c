@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "src/tensor/linalg.h"
+#include "src/tensor/nn.h"
 
 int rt_callback_failed(void) {
     if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
@@ -144,6 +145,14 @@ int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor *
     case RT_INT_NLL_BACKWARD:
         out[0] = nll_backward(in, ins[0], ins[1], n_in > 2 ? ins[2] : NULL);
         return out[0] ? 1 : -1;
+    case RT_INT_DROPOUT: {
+        Tensor *mask = NULL;
+        out[0] = tensor__dropout(ins[0], in->args.p, in->args.train, &mask);
+        if (!out[0]) return -1;
+        if (!mask) mask = tensor_ones_like(ins[0]);
+        out[1] = mask;
+        return mask ? 2 : -1;
+    }
     case RT_INT_DYN_HOOK: {
         Tensor *g = ins[0];
         tensor_incref(g);
@@ -306,9 +315,10 @@ static int run_instr(RtProg *p, RtInstr *I, Tensor **slot, RtExec *x) {
         return 0;
     }
     case RI_INTERNAL: {
-        Tensor *o[1] = {NULL};
+        Tensor *o[2] = {NULL, NULL};
         if (rt_run_internal(rt_internal_of(I->node->exec.opaque), in, I->n_in, o, x) < 0) return -1;
-        slot[I->out[0]] = o[0];
+        for (int j = 0; j < I->n_out && j < 2; j++) slot[I->out[j]] = o[j];
+        for (int j = I->n_out; j < 2; j++) tensor_decref(o[j]);
         return 0;
     }
     }

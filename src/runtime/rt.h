@@ -66,6 +66,7 @@ void rt_map_positions(RtPtrMap *m, const Graph *g);
 typedef enum RtInternalKind {
     RT_INT_NLL_BACKWARD,     /* (grad, target, weight?) -> grad of nll_loss's input (eager's loop) */
     RT_INT_DYN_HOOK,         /* backward: gradient hooks a marker registered in this run */
+    RT_INT_DROPOUT,          /* training forward: x -> (dropout(x), its mask), one kernel call */
 } RtInternalKind;
 
 typedef struct RtInternal {
@@ -237,7 +238,11 @@ int rt_prog_run(RtProg *p, Tensor *const *inputs, Tensor **outs, RtExec *x) RT_M
 Tensor *rt_call_hook(const RtCallbacks *cb, GraphOpaque *hook, Tensor *grad);
 Tensor *rt_call_tensor_hook(const AgTensorHook *h, Tensor *grad);
 int rt_callback_failed(void);
+/* writes the op's outputs (1, or 2 for RT_INT_DROPOUT) */
 int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor **out, RtExec *x) RT_MUST_CHECK;
+/* Training graphs: every dropout in training mode becomes RT_INT_DROPOUT plus getitems for its
+ * output and mask (the backward multiplies by the mask the forward drew, as eager does). */
+void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs);   /* refs: pointers to keep valid */
 
 /* ---- eager interpretation (eager.c) -------------------------------------------------------- */
 
@@ -280,6 +285,8 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res);
 void rt_diff_result_fini(RtDiffResult *r);
 /* Forward requires-grad propagation: rg[pos] for every node of f. */
 void rt_diff_requires_grad(const Graph *f, const bool *input_rg, bool *rg);
+/* The symbolic rule of a runtime-internal forward op (RT_INT_DROPOUT), NULL otherwise. */
+bool rt_internal_differentiable(const GraphNode *n);
 /* Canonical value of a node: through HOOK nodes and duplicate getitems. */
 GraphNode *rt_canon(GraphNode *n);
 

@@ -92,6 +92,8 @@ GraphNode *rd_unsqueeze_reduced(RtD *d, GraphNode *g, const TensorMeta *in, cons
 /* ---- the rule table (rules_pw.c, rules_nn.c) ----------------------------------------------------- */
 
 typedef int (*RtRule)(RtD *d);
+/* the rule of RT_INT_DROPOUT: grad * the mask the forward drew (eager's DropoutBackward) */
+int rt_bw_dropout_mask(RtD *d);
 /* The rule of op; NULL with *why = "nondiff" / "composite" / "no symbolic rule". */
 RtRule rt_rule(TensorOp op, const char **why);
 

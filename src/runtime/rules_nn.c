@@ -381,8 +381,14 @@ int rt_bw_embedding(RtD *d) {
 
 int rt_bw_dropout(RtD *d) {
     const TensorOpArgs *a = rd_args(d);
-    if (a->train && a->p > 0) return rd_fail(d, "dropout in training mode keeps its mask outside the graph");
+    /* training graphs split these into RT_INT_DROPOUT (rt_split_dropouts) */
+    if (a->train && a->p > 0) return rd_fail(d, "dropout in training mode must be split first");
     rd_grad(d, 0, G0);
+    return 0;
+}
+
+int rt_bw_dropout_mask(RtD *d) {
+    rd_grad(d, 0, rd_bin(d, TENSOR_OP_MUL, G0, rd_out(d, 1)));
     return 0;
 }
 

@@ -523,3 +523,43 @@ Test(backward, plans_are_reentrant) {
     rt_plan_free(reentrant_plan);
     graph_free(g);
 }
+
+/* dropout in training mode: the compiled forward draws the mask with the same kernel call as
+ * eager (same random numbers from the same seed) and the backward multiplies by it */
+Test(backward, dropout_in_training_mode) {
+    Graph *g = graph_new("drop");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){16, 32}), *w = ph(g, "w", 2, (int64_t[]){32, 32});
+    TensorOpArgs dr = TENSOR_OP_ARGS_INIT;
+    dr.p = 0.3;
+    dr.train = true;
+    GraphNode *h = opa(g, TENSOR_OP_DROPOUT, op1(g, TENSOR_OP_GELU, op2(g, TENSOR_OP_MM, x, w)), dr);
+    GraphNode *outs[2] = {op1(g, TENSOR_OP_SUM, op1(g, TENSOR_OP_TANH, h)), h};
+    output(g, outs, 2);
+    RtPlan *p = rt_plan_new(g, NULL);
+    Tensor *x0 = randn(2, (int64_t[]){16, 32}, false), *w0 = randn(2, (int64_t[]){32, 32}, false);
+    Tensor *out[2][2], *grads[2];
+    for (int r = 0; r < 2; r++) {
+        Tensor *wi = rt_checkp(tensor_clone(w0), "clone");
+        rt_check(ag_set_requires_grad(wi, true), "rg");
+        Tensor *in[2] = {x0, wi};
+        tensor_manual_seed(99);
+        rt_check(r == 0 ? rt_plan_run(p, in, 2, out[r], 2, NULL) : rt_run_eager(g, in, 2, out[r], 2, NULL), "run");
+        if (r == 0) cr_assert_eq(rt_plan_last_run(p), RT_RUN_TRAINING, "%s", rt_plan_fallback_reason(p));
+        rt_check(ag_backward(1, &out[r][0], NULL, false, false, 0, NULL), "backward");
+        grads[r] = ag_grad_of(wi);
+        tensor_incref(grads[r]);
+        tensor_decref(wi);
+    }
+    expect_bitwise(out[0][1], out[1][1], "dropout output");
+    expect_bitwise(out[0][0], out[1][0], "loss");
+    expect_bitwise(grads[0], grads[1], "grad of w");
+    for (int r = 0; r < 2; r++) {
+        tensor_decref(out[r][0]);
+        tensor_decref(out[r][1]);
+        tensor_decref(grads[r]);
+    }
+    tensor_decref(x0);
+    tensor_decref(w0);
+    rt_plan_free(p);
+    graph_free(g);
+}
