@@ -899,7 +899,7 @@ static int64_t element_cost(const RtFused *f) {
 }
 
 /* work (elements x cost) below which waking the workers costs more than it saves */
-#define PARALLEL_MIN_WORK (1 << 17)
+#define PARALLEL_MIN_WORK (1 << 15)
 
 int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
     FusedJob J;

@@ -118,7 +118,8 @@ void rt_parallel(int64_t n, RtTask fn, void *ctx) {
         fn(ctx, 0, n);
         return;
     }
-    Job j = {.fn = fn, .ctx = ctx, .n = n, .parts = n < t ? (int)n : t};
+    /* several parts per thread: whoever is free takes the next, so a late worker costs nothing */
+    Job j = {.fn = fn, .ctx = ctx, .n = n, .parts = n < 4 * t ? (int)n : 4 * t};
     atomic_init(&j.next, 0);
     atomic_init(&j.done, 0);
     pthread_mutex_lock(&pool.mu);
