@@ -317,7 +317,13 @@ static int32_t root_of(const RtProg *p, int32_t v) {
     return v;
 }
 
+/* instructions that hand their inputs to code that may keep them (VM callables, tensor hooks):
+ * those values must not live in the arena, and what a hook returns may be its input itself */
 static bool callback_reads(const RtInstr *I) {
+    if (I->kind == RI_INTERNAL) {
+        const RtInternal *in = rt_internal_of(I->node->exec.opaque);
+        return in && in->kind == RT_INT_DYN_HOOK;
+    }
     return I->kind == RI_MARKER || I->kind == RI_SCRIPT || I->kind == RI_HOOK_CALL || I->kind == RI_HOOK_REG;
 }
 

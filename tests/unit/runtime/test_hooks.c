@@ -359,3 +359,75 @@ Test(hooks, eager_backend_script_calls) {
     tensor_decref(xi);
     graph_free(g);
 }
+
+/* hooks may keep the tensors they are given: those never live in the arena, so what a hook
+ * kept is still intact after the rest of the backward ran (static hooks and marker hooks) */
+typedef struct Keeper {
+    Tensor *kept[8], *copies[8];
+    int n;
+} Keeper;
+
+static Keeper keeper;
+
+static void keep(Tensor *grad) {
+    if (keeper.n >= 8) return;
+    tensor_incref(grad);
+    keeper.kept[keeper.n] = grad;
+    keeper.copies[keeper.n++] = rt_checkp(tensor_clone(grad), "clone");
+}
+
+static Tensor *keep_call_hook(void *ctx, GraphOpaque *hook, Tensor *grad) {
+    (void)ctx;
+    (void)hook;
+    keep(grad);
+    tensor_incref(grad);
+    return grad;
+}
+
+static int keep_tensor_hook(void *ctx, Tensor *grad, Tensor **replace) {
+    (void)ctx;
+    keep(grad);
+    *replace = NULL;
+    return 0;
+}
+
+static int keep_marker(void *ctx, GraphOpaque *marker, int n, Tensor *const *values, RtGradHookSink *sink) {
+    (void)ctx;
+    (void)marker;
+    (void)values;
+    for (int i = 0; i < n; i++)
+        if (rt_grad_hook_sink_requires_grad(sink, i) &&
+            rt_grad_hook_sink_add(sink, i, (AgTensorHook){keep_tensor_hook, NULL, NULL}) < 0)
+            return -1;
+    return 0;
+}
+
+Test(hooks, kept_gradients_are_not_overwritten) {
+    static const RtCallbacks kcb = {NULL, keep_call_hook, cb_register_hook, keep_marker, NULL};
+    Graph *g = graph_new("keep");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){64, 64}), *w = ph(g, "w", 2, (int64_t[]){64, 64});
+    GraphNode *a = special(g, GRAPH_EXEC_HOOK, "ha", (GraphNode *[]){op2(g, TENSOR_OP_MM, x, w)}, 1,
+                           graph_opaque_new(NULL, NULL, "ha"));
+    GraphNode *b = op1(g, TENSOR_OP_TANH, op2(g, TENSOR_OP_MM, a, w));
+    special(g, GRAPH_EXEC_MARKER, "m", (GraphNode *[]){b}, 1, graph_opaque_new(NULL, NULL, "m"));
+    GraphNode *c = op2(g, TENSOR_OP_MM, op1(g, TENSOR_OP_SIGMOID, b), w);
+    output1(g, op1(g, TENSOR_OP_SUM, op1(g, TENSOR_OP_EXP, c)));
+    RtPlan *p = rt_plan_new(g, NULL);
+    Tensor *xi = randn(2, (int64_t[]){64, 64}, false), *wi = randn(2, (int64_t[]){64, 64}, true), *o;
+    Tensor *in[2] = {xi, wi};
+    memset(&keeper, 0, sizeof keeper);
+    rt_check(rt_plan_run(p, in, 2, &o, 1, &kcb), "run");
+    cr_assert_eq(rt_plan_last_run(p), RT_RUN_TRAINING);
+    rt_check(ag_backward(1, &o, NULL, false, false, 0, NULL), "backward");
+    cr_assert_eq(keeper.n, 2, "the static hook and the marker's hook ran");
+    for (int i = 0; i < keeper.n; i++) {
+        expect_bitwise(keeper.kept[i], keeper.copies[i], "a kept gradient after the backward");
+        tensor_decref(keeper.kept[i]);
+        tensor_decref(keeper.copies[i]);
+    }
+    tensor_decref(o);
+    tensor_decref(xi);
+    tensor_decref(wi);
+    rt_plan_free(p);
+    graph_free(g);
+}
