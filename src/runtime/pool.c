@@ -4,14 +4,17 @@
  * sleep on a condition variable.  Elementwise work split this way computes every element
  * exactly as one thread would, so results do not depend on the thread count.
  *
- * EMBER_RT_THREADS sets the thread count (default: the online CPUs, at most RT_MAX_THREADS);
- * 1 disables the pool.  Jobs never nest: a job started while one runs (a re-entrant run from a
+ * EMBER_RT_THREADS=N turns the pool on with N threads (at most RT_MAX_THREADS; "all" = the online
+ * CPUs).  It is off by default: spinning workers help a quiet machine and hurt a shared one
+ * (several test processes, other jobs), and the eager kernels they compete with are
+ * single-threaded anyway.  Jobs never nest: a job started while one runs (a re-entrant run from a
  * worker cannot happen — fused loops call no callbacks) runs on the caller alone. */
 #include "src/runtime/rt.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define RT_MAX_THREADS 8
@@ -89,9 +92,10 @@ static void after_fork_child(void) {
 static void pool_init(void) {
     pthread_atfork(NULL, NULL, after_fork_child);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = cpus > 0 ? (int)cpus : 1;
+    int n = 1;
     const char *env = getenv("EMBER_RT_THREADS");
-    if (env && atoi(env) > 0) n = atoi(env);
+    if (env && strcmp(env, "all") == 0) n = cpus > 0 ? (int)cpus : 1;
+    else if (env && atoi(env) > 0) n = atoi(env);
     if (n > RT_MAX_THREADS) n = RT_MAX_THREADS;
     pthread_mutex_init(&pool.mu, NULL);
     pthread_cond_init(&pool.wake, NULL);

@@ -23,8 +23,8 @@
  *
  * Every fused loop evaluates the same float32 expressions, in the same order, as the eager
  * kernels, so compiled results are bitwise equal to eager ones (the library's own kernels run
- * everything else).  Large fused loops are split between the threads of a small pool
- * (EMBER_RT_THREADS, default: the online CPUs); every element is still computed alone, so the
+ * everything else).  With EMBER_RT_THREADS=N (or "all"), large fused loops are split between the
+ * threads of a small pool (off by default); every element is still computed alone, so the
  * thread count never changes a bit.
  *
  * Running.  Inputs must match the placeholders' dtype, shape and strides (the tracer's guards

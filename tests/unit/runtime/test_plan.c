@@ -313,6 +313,7 @@ Test(plan, unsupported_graphs_are_errors) {
  * (every element is computed exactly as by one thread), with broadcasting, a transposed input
  * and an in-place output */
 Test(plan, parallel_fused_loops_match_eager) {
+    setenv("EMBER_RT_THREADS", "3", 1);   /* before the pool starts (each test runs in its own process) */
     Graph *g = graph_new("par");
     GraphNode *x = ph(g, "x", 2, (int64_t[]){300, 257});
     GraphNode *y = ph(g, "y", 2, (int64_t[]){257, 300});
@@ -325,6 +326,7 @@ Test(plan, parallel_fused_loops_match_eager) {
     Tensor *in[3] = {randn(2, (int64_t[]){300, 257}, false), randn(2, (int64_t[]){257, 300}, false),
                      randn(1, (int64_t[]){257}, false)};
     compare_with_eager(g, NULL, in, 3, -1);
+    cr_assert_eq(rt_pool_threads(), 3, "the pool ran this test's loops");
     for (int i = 0; i < 3; i++) tensor_decref(in[i]);
     graph_free(g);
 }
