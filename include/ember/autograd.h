@@ -172,8 +172,11 @@ int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int n_in
             bool retain_graph, bool create_graph, bool allow_unused, Tensor **grads_out) TENSOR_MUST_CHECK;
 int64_t ag_current_graph_task_id(void);               /* -1 outside backward */
 AgNode *ag_current_node(void);                        /* node being evaluated (borrowed) or NULL */
-/* torch._C._will_engine_execute_node; errors outside a backward pass. */
+/* torch._C._will_engine_execute_node; errors outside a backward pass, and (as PyTorch) for a leaf
+ * whose gradient autograd.grad() captures. */
 int ag_will_engine_execute_node(const AgNode *node, bool *out) TENSOR_MUST_CHECK;
+/* The same question for C callers (the runtime's pruning): no error for captured leaves. */
+int ag_engine_will_execute(const AgNode *node, bool *out) TENSOR_MUST_CHECK;
 typedef int (*AgCallbackFn)(void *ctx);
 typedef struct AgCallback {
     AgCallbackFn fn;

@@ -572,7 +572,7 @@ int ag_queue_callback(AgCallback cb) {
     return 0;
 }
 
-int ag_will_engine_execute_node(const AgNode *node, bool *out) {
+int ag_engine_will_execute(const AgNode *node, bool *out) {
     Task *t = current_task;
     if (!t) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "_get_should_execute_nodes should only be called during the backward pass");
@@ -580,6 +580,13 @@ int ag_will_engine_execute_node(const AgNode *node, bool *out) {
     }
     TaskNode *e = lookup(t, node);
     *out = e && (!t->has_exec_info || e->needed || e->capture);
+    return 0;
+}
+
+int ag_will_engine_execute_node(const AgNode *node, bool *out) {
+    if (ag_engine_will_execute(node, out) < 0) return -1;
+    Task *t = current_task;
+    TaskNode *e = lookup(t, node);
     /* as PyTorch: a leaf (topological_nr 0: no next functions) whose gradient autograd.grad()
      * captures cannot be answered for */
     if (*out && t->has_exec_info && e->capture) {

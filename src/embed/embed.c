@@ -9,7 +9,7 @@
 #include "ember/ember.h"
 #include "src/ffi/register.h"
 #include "src/frontend/compile.h"
-#include "src/runtime/runtime.h"
+#include "src/runtime/register.h"
 #include "src/torch/torch.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dict.h"

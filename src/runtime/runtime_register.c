@@ -1,7 +1,7 @@
 /* src/runtime/runtime_register.c — registers the runtime layer with a VM: its library modules
  * written in the script language (the .py files under src/runtime/lib, embedded at build time by
  * tools/embed_lib.py): torch.distributed._tools.mod_tracker (ModTracker, seed 001). */
-#include "src/runtime/runtime.h"
+#include "src/runtime/register.h"
 
 #include "vm/import.h"
 

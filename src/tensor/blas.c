@@ -102,6 +102,13 @@ static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const 
         }
 }
 
+/* C (m x n, row stride ldc) = alpha * A B + beta * C for strided float32 operands: the same
+ * path as mm/addmm, for callers that own the output buffer (src/runtime's arena). */
+void tensor__sgemm_into(int64_t m, int64_t n, int64_t k, float alpha, const float *A, int64_t as0, int64_t as1,
+                        const float *B, int64_t bs0, int64_t bs1, float beta, float *C, int64_t ldc) {
+    sgemm_strided(m, n, k, alpha, A, as0, as1, B, bs0, bs1, beta, C, ldc);
+}
+
 /* The test suite's reference: the library's sgemm path against a direct call. */
 void tensor__cblas_sgemm_direct(int m, int n, int k, const float *A, const float *B, float *C) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n);

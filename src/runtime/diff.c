@@ -1,0 +1,882 @@
+/* diff.c — compile-time reverse-mode differentiation of a primitive forward graph into a
+ * backward graph (placeholders: one tangent per compiled output, then the saved forward
+ * values; output: one gradient per forward placeholder).
+ *
+ *   1. requires_grad flows forward as in the eager recorder (float outputs of differentiable
+ *      ops with a differentiable input requiring grad); `toward` marks nodes leading to an
+ *      input whose gradient is wanted, `from` those reached by a defined tangent — a node's
+ *      rule runs iff both hold, which is when the eager engine would execute its node (the
+ *      exec info of backward(inputs=) / autograd.grad);
+ *   2. a dry run of the rules records which forward values the backward reads; those that are
+ *      cheap (views, fusable pointwise ops, layer_norm) and whose inputs are read anyway (or
+ *      are placeholders) are recomputed in the backward, the rest are saved;
+ *   3. the real run walks the forward nodes in reverse creation order — the order the eager
+ *      engine's ready queue pops them — calling hooks on a value when its gradient is complete
+ *      (static HOOK nodes and marker hook points, in registration order), then the rule, then
+ *      accumulating input gradients (sum-to-shape and dtype cast as validate_outputs, then
+ *      old + new as the input buffer does). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/runtime/rules.h"
+
+typedef struct HookRef {
+    const GraphNode *node;   /* HOOK node, or NULL for a marker point */
+    int32_t marker, index;
+} HookRef;
+
+struct RtD {
+    const Graph *f;
+    Graph *b;
+    int n;
+    const GraphNode **fn;
+    RtPtrMap pos;
+    int *canon;              /* canonical value position; -1: not a value */
+    int **getitems;          /* multi-output op: canonical getitem position per output */
+    int *n_getitems;
+    int *placeholder;        /* placeholder ordinal, -1 otherwise */
+    bool *rg, *from, *toward;
+    HookRef **hooks;
+    int *n_hooks;
+    bool *need;              /* read by the backward (dry run) */
+    bool *saved;             /* saved by the forward */
+    GraphNode **avail;       /* forward value in the backward graph */
+    GraphNode **grad;        /* accumulated gradient per canonical value */
+    int *side;               /* gelu / silu: position of its side value (erf(x*k) / sigmoid(x)), -1 */
+    RtPtrMap back;           /* backward node -> the forward value it is (for CSE) */
+    /* the rule being run */
+    int cur;
+    int n_out;
+    int out_pos[64];
+    GraphNode *gi[64];
+    bool dry;
+    bool recompute;
+    GraphNode *err_node;
+    char *fail;
+    const RtDiffSpec *spec;
+};
+
+/* ---- failure ------------------------------------------------------------------------------------ */
+
+int rd_fail(RtD *d, const char *fmt, ...) {
+    if (!d->fail) {
+        char buf[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        d->fail = strdup(buf);
+    }
+    return -1;
+}
+
+static GraphNode *err_node(RtD *d) {
+    if (!d->err_node) {
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.dtype = TENSOR_FLOAT32;
+        d->err_node = graph_call_tensor_op(d->b, TENSOR_OP_ZEROS, NULL, 0, &a, "zeros", NULL, -1, NULL, NULL, 0);
+    }
+    return d->err_node;
+}
+
+/* ---- emitting ------------------------------------------------------------------------------------ */
+
+static bool scalar_eq(TensorScalar a, TensorScalar b) { return a.kind == b.kind && a.f == b.f && a.i == b.i; }
+
+static bool ints_eq(const int64_t *a, int na, const int64_t *b, int nb) {
+    return na == nb && (na == 0 || memcmp(a, b, sizeof(int64_t) * (size_t)na) == 0);
+}
+
+static bool args_equal(const TensorOpArgs *a, const TensorOpArgs *b) {
+    return scalar_eq(a->scalar, b->scalar) && scalar_eq(a->scalar2, b->scalar2) && scalar_eq(a->alpha, b->alpha) &&
+           scalar_eq(a->beta, b->beta) && ints_eq(a->ints, a->n_ints, b->ints, b->n_ints) &&
+           ints_eq(a->ints2, a->n_ints2, b->ints2, b->n_ints2) && a->dim == b->dim && a->dim2 == b->dim2 &&
+           a->start == b->start && a->end == b->end && a->step == b->step && a->ignore_index == b->ignore_index &&
+           a->padding_idx == b->padding_idx && a->eps == b->eps && a->p == b->p && a->correction == b->correction &&
+           a->dtype == b->dtype && a->reduction == b->reduction && a->keepdim == b->keepdim && a->has_dim == b->has_dim &&
+           a->has_min == b->has_min && a->has_max == b->has_max && a->approximate == b->approximate &&
+           a->accumulate == b->accumulate && a->train == b->train;
+}
+
+static GraphNode *avail(RtD *d, int p);
+static int pos_of(RtD *d, const GraphNode *n);
+
+/* A backward op that computes what a forward node computed — same op, arguments and inputs —
+ * reuses the forward value (saved or cheaply recomputed) instead: e.g. gelu's derivative needs
+ * erf(x * 0.7071), which the forward already computed. */
+static GraphNode *cse(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
+    if (n < 1 || n > 8 || (tensor_op_flags(op) & (TENSOR_OPF_RANDOM | TENSOR_OPF_INPLACE | TENSOR_OPF_CREATION))) return NULL;
+    int fp[8];
+    for (int i = 0; i < n; i++) {
+        fp[i] = in[i] ? rt_map_get(&d->back, in[i]) : -2;
+        if (fp[i] == -1) return NULL;
+    }
+    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
+    if (!a) a = &defaults;
+    for (int q = 0; q < d->n; q++) {
+        const GraphNode *x = d->fn[q];
+        if (x->kind != GRAPH_CALL_FUNCTION || x->exec.kind != GRAPH_EXEC_TENSOR_OP || x->exec.op != op ||
+            x->exec.n_inputs != n || x->exec.n_outputs > 1 || d->canon[q] != q)
+            continue;
+        bool same = true;
+        for (int i = 0; i < n && same; i++) {
+            int ip = x->exec.inputs[i] ? pos_of(d, x->exec.inputs[i]) : -2;
+            if (ip >= 0) ip = d->canon[ip];
+            same = ip == fp[i];
+        }
+        if (same && args_equal(&x->exec.args, a)) return avail(d, q);
+    }
+    return NULL;
+}
+
+GraphNode *rd_op(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
+    for (int i = 0; i < n; i++)
+        if (!in[i] && i < tensor_op_info(op)->in_min) {
+            rd_fail(d, "the derivative of %s used a missing value", d->cur >= 0 ? d->fn[d->cur]->name : "?");
+            return err_node(d);
+        }
+    GraphNode *c = cse(d, op, in, n, a);
+    if (c) return c;
+    GraphNode *r = graph_call_tensor_op(d->b, op, in, n, a, tensor_op_name(op), NULL, -1, NULL, NULL, 0);
+    if (!r->is_tensor && r->exec.n_outputs <= 1) {
+        rd_fail(d, "the derivative of %s builds an ill-typed %s", d->cur >= 0 ? d->fn[d->cur]->name : "?",
+                tensor_op_name(op));
+        return err_node(d);
+    }
+    return r;
+}
+
+GraphNode *rd_internal(RtD *d, const RtInternal *desc, GraphNode *const *in, int n, const TensorMeta *meta) {
+    GraphOpaque *o = rt_internal_new(desc);
+    if (!o) {
+        rd_fail(d, "out of memory");
+        return err_node(d);
+    }
+    GraphArg args[8];
+    for (int i = 0; i < n && i < 8; i++) args[i] = in[i] ? graph_arg_node(in[i]) : graph_arg_none();
+    GraphNode *r = graph_node_new(d->b, GRAPH_CALL_FUNCTION, desc->kind == RT_INT_DYN_HOOK ? "marker_grad_hooks" : "nll_loss_backward",
+                                  o->repr, args, n < 8 ? n : 8, NULL, NULL, 0);
+    r->exec.kind = GRAPH_EXEC_CUSTOM_OP;
+    r->exec.n_inputs = n;
+    r->exec.inputs = calloc((size_t)(n ? n : 1), sizeof(GraphNode *));
+    EM_ASSERT(r->exec.inputs, "out of memory");
+    for (int i = 0; i < n; i++) r->exec.inputs[i] = in[i];
+    r->exec.opaque = o;
+    r->exec.n_outputs = 1;
+    r->is_tensor = true;
+    r->meta = *meta;
+    return r;
+}
+
+static GraphNode *hook_call(RtD *d, const GraphNode *hook, GraphNode *g) {
+    GraphArg a = graph_arg_node(g);
+    GraphNode *r = graph_node_new(d->b, GRAPH_CALL_FUNCTION, hook->name, hook->target, &a, 1, NULL, NULL, 0);
+    r->exec.kind = GRAPH_EXEC_HOOK;
+    r->exec.n_inputs = 1;
+    r->exec.inputs = calloc(1, sizeof(GraphNode *));
+    EM_ASSERT(r->exec.inputs, "out of memory");
+    r->exec.inputs[0] = g;
+    r->exec.opaque = hook->exec.opaque;
+    graph_opaque_incref(r->exec.opaque);
+    r->is_tensor = true;
+    r->meta = g->meta;
+    return r;
+}
+
+/* ---- forward values in the backward ---------------------------------------------------------------- */
+
+static bool recomputable(RtD *d, int p) {
+    const GraphNode *n = d->fn[p];
+    if (n->exec.kind == GRAPH_EXEC_GETITEM) {
+        const GraphNode *src = n->exec.inputs[0];
+        return src->exec.kind == GRAPH_EXEC_TENSOR_OP && (tensor_op_flags(src->exec.op) & TENSOR_OPF_VIEW);
+    }
+    if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || n->exec.n_outputs > 1) return false;
+    TensorOp op = n->exec.op;
+    if (tensor_op_flags(op) & (TENSOR_OPF_INPLACE | TENSOR_OPF_RANDOM)) return false;
+    if (tensor_op_flags(op) & TENSOR_OPF_VIEW) return true;
+    if (d->side[p] >= 0) return true;   /* gelu / silu from their side value: libm-free */
+    if (op == TENSOR_OP_LAYER_NORM) return d->spec->recompute_norm;
+    return rt_cheap_pointwise(n);
+}
+
+/* the op node whose inputs a recomputation reads */
+static const GraphNode *recompute_src(const GraphNode *n) {
+    return n->exec.kind == GRAPH_EXEC_GETITEM ? n->exec.inputs[0] : n;
+}
+
+static int pos_of(RtD *d, const GraphNode *n) { return n ? rt_map_get(&d->pos, n) : -1; }
+
+static GraphNode *avail(RtD *d, int p);
+
+static GraphNode *recompute(RtD *d, int p) {
+    const GraphNode *n = d->fn[p];
+    if (d->side[p] >= 0) {
+        /* gelu(x) = (0.5 * x) * (1 + e) and silu(x) = x * s, bit for bit as the kernels compute */
+        GraphNode *x = avail(d, pos_of(d, n->exec.inputs[0])), *sv = avail(d, d->side[p]);
+        if (n->exec.op == TENSOR_OP_SILU) return rd_bin(d, TENSOR_OP_MUL, x, sv);
+        GraphNode *hx = rd_sc(d, TENSOR_OP_MUL_SCALAR, x, rd_f(0.5));
+        return rd_bin(d, TENSOR_OP_MUL, hx, rd_sc(d, TENSOR_OP_ADD_SCALAR, sv, rd_i(1)));
+    }
+    const GraphNode *src = recompute_src(n);
+    int sp = pos_of(d, src);
+    GraphNode *r = n != src && sp >= 0 ? d->avail[sp] : NULL;   /* a multi-output op recomputed once */
+    if (!r) {
+        GraphNode *in[64];
+        int k = src->exec.n_inputs < 64 ? src->exec.n_inputs : 64;
+        for (int i = 0; i < k; i++) in[i] = src->exec.inputs[i] ? avail(d, pos_of(d, src->exec.inputs[i])) : NULL;
+        r = graph_call_tensor_op(d->b, src->exec.op, in, k, &src->exec.args, src->target, NULL, -1, NULL, NULL, 0);
+        if (n != src && sp >= 0) d->avail[sp] = r;
+    }
+    if (n != src) r = graph_getitem(d->b, r, n->exec.index);
+    if (!r->is_tensor) {
+        rd_fail(d, "cannot recompute %s in the backward", n->name);
+        return err_node(d);
+    }
+    return r;
+}
+
+static GraphNode *avail(RtD *d, int p) {
+    if (p < 0) {
+        rd_fail(d, "a derivative read a value outside the graph");
+        return err_node(d);
+    }
+    p = d->canon[p] >= 0 ? d->canon[p] : p;
+    if (d->avail[p]) return d->avail[p];
+    if (d->dry) {
+        d->need[p] = true;
+        GraphNode *ph = graph_placeholder(d->b, "dry", "dry");
+        ph->is_tensor = true;
+        ph->meta = d->fn[p]->meta;
+        d->avail[p] = ph;
+        rt_map_put(&d->back, ph, p);
+        return ph;
+    }
+    if (d->saved[p]) return d->avail[p];   /* placeholder made up front; NULL only on bugs */
+    if (!recomputable(d, p)) {
+        rd_fail(d, "the backward needs %s, which is neither saved nor recomputable", d->fn[p]->name);
+        return err_node(d);
+    }
+    d->avail[p] = recompute(d, p);
+    rt_map_put(&d->back, d->avail[p], p);
+    return d->avail[p];
+}
+
+/* ---- the rule API -------------------------------------------------------------------------------- */
+
+static const GraphNode *cur(RtD *d) { return d->fn[d->cur]; }
+
+GraphNode *rd_in(RtD *d, int i) {
+    const GraphNode *n = cur(d);
+    if (i >= n->exec.n_inputs || !n->exec.inputs[i]) return NULL;
+    return avail(d, pos_of(d, n->exec.inputs[i]));
+}
+
+GraphNode *rd_out(RtD *d, int k) {
+    if (k >= d->n_out || d->out_pos[k] < 0) {
+        rd_fail(d, "the derivative of %s reads an output that is never used", cur(d)->name);
+        return err_node(d);
+    }
+    return avail(d, d->out_pos[k]);
+}
+
+const TensorMeta *rd_in_meta(RtD *d, int i) {
+    const GraphNode *n = cur(d);
+    return i < n->exec.n_inputs && n->exec.inputs[i] ? &n->exec.inputs[i]->meta : NULL;
+}
+
+const TensorMeta *rd_out_meta(RtD *d, int k) {
+    static TensorMeta none;
+    if (k < d->n_out && d->out_pos[k] >= 0) return &d->fn[d->out_pos[k]]->meta;
+    if (d->n_out == 1) return &cur(d)->meta;
+    return &none;
+}
+
+int rd_n_in(RtD *d) { return cur(d)->exec.n_inputs; }
+int rd_n_out(RtD *d) { return d->n_out; }
+const TensorOpArgs *rd_args(RtD *d) { return &cur(d)->exec.args; }
+
+GraphNode *rd_g(RtD *d, int k) {
+    if (k >= d->n_out || d->out_pos[k] < 0) return NULL;
+    int q = d->out_pos[k];
+    if (d->dry) {
+        if (!d->from[q]) return NULL;
+        GraphNode *ph = graph_placeholder(d->b, "dry_g", "dry_g");
+        ph->is_tensor = true;
+        ph->meta = d->fn[q]->meta;
+        return ph;
+    }
+    return d->grad[q];
+}
+
+bool rt_internal_differentiable(const GraphNode *n) {
+    const RtInternal *in = n->exec.kind == GRAPH_EXEC_CUSTOM_OP ? rt_internal_of(n->exec.opaque) : NULL;
+    return in && in->kind == RT_INT_DROPOUT;
+}
+
+static bool diff_input(const GraphNode *n, int i) {
+    if (rt_internal_differentiable(n)) return i == 0;
+    uint32_t m = tensor_op_info(n->exec.op)->diff_inputs;
+    return m == 0xffffffffu || (i < 32 && (m & (1u << i)));
+}
+
+bool rd_needs(RtD *d, int i) {
+    const GraphNode *n = cur(d);
+    if (i >= n->exec.n_inputs || !n->exec.inputs[i] || !diff_input(n, i)) return false;
+    int p = pos_of(d, n->exec.inputs[i]);
+    if (p < 0) return false;
+    p = d->canon[p];
+    return d->rg[p] && d->toward[p];
+}
+
+void rd_grad(RtD *d, int i, GraphNode *g) {
+    if (i >= 0 && i < 64) d->gi[i] = g;
+}
+
+GraphNode *rd_sum_to(RtD *d, GraphNode *g, int ndim, const int64_t *shape) {
+    const TensorMeta *m = &g->meta;
+    if (m->ndim == ndim && memcmp(m->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0) return g;
+    int64_t dims[TENSOR_MAX_DIMS];
+    int n = 0, lead = m->ndim - ndim;
+    for (int i = 0; i < m->ndim; i++)
+        if (i < lead || (shape[i - lead] == 1 && m->shape[i] != 1)) dims[n++] = i;
+    GraphNode *s = n ? rd_dims(d, TENSOR_OP_SUM_DIM, g, dims, n, true) : g;
+    if (s->meta.ndim == ndim) return s;
+    return rd_dims(d, TENSOR_OP_VIEW, s, shape, ndim, false);
+}
+
+GraphNode *rd_unsqueeze_reduced(RtD *d, GraphNode *g, const TensorMeta *in, const int64_t *dims, int n, bool keepdim) {
+    if (keepdim || in->ndim == 0) return g;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, in->shape, sizeof(int64_t) * (size_t)in->ndim);
+    if (n == 0) {
+        for (int i = 0; i < in->ndim; i++) shape[i] = 1;
+    } else {
+        for (int i = 0; i < n; i++) {
+            int64_t dd = dims[i] < 0 ? dims[i] + in->ndim : dims[i];
+            if (dd < 0 || dd >= in->ndim) {
+                rd_fail(d, "dimension out of range in a derivative");
+                return g;
+            }
+            shape[dd] = 1;
+        }
+    }
+    return rd_dims(d, TENSOR_OP_RESHAPE, g, shape, in->ndim, false);
+}
+
+/* ---- analysis ------------------------------------------------------------------------------------ */
+
+static bool is_float(const GraphNode *n) { return n->is_tensor && n->meta.dtype == TENSOR_FLOAT32; }
+
+static void d_init(RtD *d, const Graph *f) {
+    d->f = f;
+    d->n = f->n_nodes;
+    size_t n = (size_t)(d->n ? d->n : 1);
+    d->fn = calloc(n, sizeof *d->fn);
+    d->canon = malloc(n * sizeof *d->canon);
+    d->getitems = calloc(n, sizeof *d->getitems);
+    d->n_getitems = calloc(n, sizeof *d->n_getitems);
+    d->placeholder = malloc(n * sizeof *d->placeholder);
+    d->rg = calloc(n, 1);
+    d->from = calloc(n, 1);
+    d->toward = calloc(n, 1);
+    d->hooks = calloc(n, sizeof *d->hooks);
+    d->n_hooks = calloc(n, sizeof *d->n_hooks);
+    d->need = calloc(n, 1);
+    d->saved = calloc(n, 1);
+    d->avail = calloc(n, sizeof *d->avail);
+    d->grad = calloc(n, sizeof *d->grad);
+    d->side = malloc(n * sizeof *d->side);
+    EM_ASSERT(d->side, "out of memory differentiating");
+    EM_ASSERT(d->fn && d->canon && d->getitems && d->n_getitems && d->placeholder && d->rg && d->from && d->toward &&
+                  d->hooks && d->n_hooks && d->need && d->saved && d->avail && d->grad,
+              "out of memory differentiating");
+    rt_map_positions(&d->pos, f);
+    int i = 0, ph = 0;
+    for (const GraphNode *x = f->first; x; x = x->next, i++) {
+        d->fn[i] = x;
+        d->placeholder[i] = x->kind == GRAPH_PLACEHOLDER ? ph++ : -1;
+        d->side[i] = -1;
+    }
+    /* side values: erf(x * k) for gelu(x), sigmoid(x) for silu(x) */
+    for (int q = 0; q < d->n; q++) {
+        const GraphNode *x = d->fn[q];
+        if (x->exec.kind != GRAPH_EXEC_TENSOR_OP || x->exec.n_inputs != 1 || !x->exec.inputs[0]) continue;
+        bool gelu = x->exec.op == TENSOR_OP_GELU && !x->exec.args.approximate, silu = x->exec.op == TENSOR_OP_SILU;
+        if (!gelu && !silu) continue;
+        const GraphNode *in = x->exec.inputs[0];
+        for (int r = 0; r < q && d->side[q] < 0; r++) {
+            const GraphNode *y = d->fn[r];
+            if (y->exec.kind != GRAPH_EXEC_TENSOR_OP || y->exec.n_inputs != 1) continue;
+            if (silu && y->exec.op == TENSOR_OP_SIGMOID && y->exec.inputs[0] == in) d->side[q] = r;
+            if (gelu && y->exec.op == TENSOR_OP_ERF) {
+                const GraphNode *m = y->exec.inputs[0];
+                if (m && m->exec.kind == GRAPH_EXEC_TENSOR_OP && m->exec.op == TENSOR_OP_MUL_SCALAR && m->exec.inputs[0] == in &&
+                    m->exec.args.scalar.kind == TENSOR_FLOAT32 && m->exec.args.scalar.f == RT_GELU_ERF_K)
+                    d->side[q] = r;
+            }
+        }
+    }
+    d->cur = -1;
+}
+
+static void d_fini(RtD *d) {
+    for (int i = 0; i < d->n; i++) {
+        free(d->getitems[i]);
+        free(d->hooks[i]);
+    }
+    free(d->fn);
+    free(d->canon);
+    free(d->getitems);
+    free(d->n_getitems);
+    free(d->placeholder);
+    free(d->rg);
+    free(d->from);
+    free(d->toward);
+    free(d->hooks);
+    free(d->n_hooks);
+    free(d->need);
+    free(d->saved);
+    free(d->avail);
+    free(d->grad);
+    free(d->side);
+    rt_map_fini(&d->pos);
+    rt_map_fini(&d->back);
+    free(d->fail);
+}
+
+static void add_hook(RtD *d, int v, HookRef h) {
+    d->hooks[v] = realloc(d->hooks[v], sizeof(HookRef) * (size_t)(d->n_hooks[v] + 1));
+    EM_ASSERT(d->hooks[v], "out of memory");
+    d->hooks[v][d->n_hooks[v]++] = h;
+}
+
+/* canonical values, requires_grad, hooks, toward */
+static int analyse(RtD *d) {
+    const RtDiffSpec *s = d->spec;
+    int marker = 0;
+    for (int p = 0; p < d->n; p++) {
+        const GraphNode *x = d->fn[p];
+        d->canon[p] = -1;
+        switch (x->kind) {
+        case GRAPH_PLACEHOLDER: {
+            d->canon[p] = p;
+            int i = d->placeholder[p];
+            d->rg[p] = s->input_rg[i] && is_float(x);
+            d->toward[p] = d->rg[p] && s->input_needed[i];
+            continue;
+        }
+        case GRAPH_OUTPUT: continue;
+        default: break;
+        }
+        switch (rt_internal_differentiable(x) ? GRAPH_EXEC_TENSOR_OP : x->exec.kind) {
+        case GRAPH_EXEC_TENSOR_OP: {
+            unsigned fl = rt_internal_differentiable(x) ? 0 : tensor_op_flags(x->exec.op);
+            bool any = false, tow = false;
+            for (int j = 0; j < x->exec.n_inputs; j++) {
+                int q = pos_of(d, x->exec.inputs[j]);
+                if (q < 0) continue;
+                q = d->canon[q];
+                if (q >= 0 && d->rg[q]) {
+                    if (fl & TENSOR_OPF_INPLACE)
+                        return rd_fail(d, "in-place %s on a tensor that requires grad", tensor_op_name(x->exec.op));
+                    if (diff_input(x, j)) {
+                        any = true;
+                        tow |= d->toward[q];
+                    }
+                }
+            }
+            bool multi = x->exec.n_outputs > 1;
+            d->canon[p] = multi ? -1 : p;
+            d->rg[p] = !(fl & TENSOR_OPF_NONDIFF) && any && (multi || is_float(x));
+            d->toward[p] = d->rg[p] && tow;
+            if (multi) {
+                d->getitems[p] = malloc(sizeof(int) * (size_t)x->exec.n_outputs);
+                EM_ASSERT(d->getitems[p], "out of memory");
+                d->n_getitems[p] = x->exec.n_outputs;
+                for (int k = 0; k < x->exec.n_outputs; k++) d->getitems[p][k] = -1;
+            }
+            break;
+        }
+        case GRAPH_EXEC_GETITEM: {
+            int src = pos_of(d, x->exec.inputs[0]);
+            if (src < 0 || !d->getitems[src] || x->exec.index >= d->n_getitems[src])
+                return rd_fail(d, "getitem %s of an unknown node", x->name);
+            int *slot = &d->getitems[src][x->exec.index];
+            if (*slot < 0) *slot = p;
+            d->canon[p] = *slot;
+            d->rg[p] = d->rg[src] && is_float(x);
+            d->toward[p] = d->rg[p] && d->toward[src];
+            break;
+        }
+        case GRAPH_EXEC_HOOK: {
+            int q = pos_of(d, x->exec.inputs[0]);
+            q = q >= 0 ? d->canon[q] : -1;
+            d->canon[p] = q;
+            if (q >= 0) {
+                d->rg[p] = d->rg[q];
+                d->toward[p] = d->toward[q];
+                if (d->rg[q] && d->placeholder[q] < 0) add_hook(d, q, (HookRef){x, -1, -1});
+            }
+            break;
+        }
+        case GRAPH_EXEC_MARKER:
+            for (int j = 0; j < x->exec.n_inputs; j++) {
+                int q = pos_of(d, x->exec.inputs[j]);
+                q = q >= 0 ? d->canon[q] : -1;
+                if (q >= 0 && d->rg[q] && d->placeholder[q] < 0) add_hook(d, q, (HookRef){NULL, marker, j});
+            }
+            marker++;
+            break;
+        default: {
+            for (int j = 0; j < x->exec.n_inputs; j++) {
+                int q = pos_of(d, x->exec.inputs[j]);
+                q = q >= 0 ? d->canon[q] : -1;
+                if (q >= 0 && d->rg[q]) return rd_fail(d, "script call %s on a tensor that requires grad", x->name);
+            }
+            d->canon[p] = x->exec.n_outputs > 1 ? -1 : p;
+            if (x->exec.n_outputs > 1) {
+                d->getitems[p] = malloc(sizeof(int) * (size_t)x->exec.n_outputs);
+                EM_ASSERT(d->getitems[p], "out of memory");
+                d->n_getitems[p] = x->exec.n_outputs;
+                for (int k = 0; k < x->exec.n_outputs; k++) d->getitems[p][k] = -1;
+            }
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+/* the canonical value positions of node p's outputs */
+static int outputs_of(RtD *d, int p, int *out) {
+    if (d->getitems[p]) {
+        for (int k = 0; k < d->n_getitems[p]; k++) out[k] = d->getitems[p][k];
+        return d->n_getitems[p];
+    }
+    out[0] = p;
+    return 1;
+}
+
+static bool has_from(RtD *d, int p) {
+    int o[64];
+    int k = outputs_of(d, p, o);
+    for (int i = 0; i < k; i++)
+        if (o[i] >= 0 && d->from[o[i]]) return true;
+    return false;
+}
+
+static bool is_rule_node(const GraphNode *x) {
+    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT &&
+           (x->exec.kind == GRAPH_EXEC_TENSOR_OP || rt_internal_differentiable(x));
+}
+
+/* from: reached by a defined tangent through nodes that run */
+static void flow_from(RtD *d) {
+    const RtDiffSpec *s = d->spec;
+    for (int k = 0; k < s->n_outs; k++) {
+        int p = pos_of(d, s->outs[k]);
+        if (p >= 0 && d->canon[p] >= 0 && s->tangent_defined[k] && d->rg[d->canon[p]]) d->from[d->canon[p]] = true;
+    }
+    for (int p = d->n - 1; p >= 0; p--) {
+        const GraphNode *x = d->fn[p];
+        if (!is_rule_node(x) || !d->rg[p] || !d->toward[p] || !has_from(d, p)) continue;
+        for (int j = 0; j < x->exec.n_inputs; j++) {
+            int q = pos_of(d, x->exec.inputs[j]);
+            q = q >= 0 ? d->canon[q] : -1;
+            if (q >= 0 && d->rg[q] && d->toward[q] && diff_input(x, j)) d->from[q] = true;
+        }
+    }
+}
+
+static bool live(RtD *d, int p) { return is_rule_node(d->fn[p]) && d->rg[p] && d->toward[p] && has_from(d, p); }
+
+/* ---- running rules ------------------------------------------------------------------------------------ */
+
+static void accumulate(RtD *d, int v, GraphNode *g) {
+    if (v < 0 || !g) return;
+    v = d->canon[v];
+    if (v < 0 || !d->rg[v] || !d->toward[v]) return;
+    const TensorMeta *m = &d->fn[v]->meta;
+    if (g->meta.ndim != m->ndim || memcmp(g->meta.shape, m->shape, sizeof(int64_t) * (size_t)m->ndim)) {
+        bool ok = m->ndim <= g->meta.ndim;
+        for (int i = 0; i < m->ndim && ok; i++) {
+            int64_t a = m->shape[m->ndim - 1 - i], b = g->meta.shape[g->meta.ndim - 1 - i];
+            ok = a == b || a == 1;
+        }
+        if (!ok) {
+            rd_fail(d, "the derivative of %s has an incompatible shape", cur(d)->name);
+            return;
+        }
+        g = rd_sum_to(d, g, m->ndim, m->shape);
+    }
+    if (g->meta.dtype != m->dtype) {
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.dtype = m->dtype;
+        g = rd_op(d, TENSOR_OP_TO_DTYPE, &g, 1, &a);
+    }
+    d->grad[v] = d->grad[v] ? rd_bin(d, TENSOR_OP_ADD, d->grad[v], g) : g;
+}
+
+static int run_rule(RtD *d, int p) {
+    const GraphNode *x = d->fn[p];
+    const char *why = NULL;
+    RtRule rule = rt_internal_differentiable(x) ? rt_bw_dropout_mask : rt_rule(x->exec.op, &why);
+    if (!rule) return rd_fail(d, "no symbolic derivative for '%s' (%s)", tensor_op_name(x->exec.op), why);
+    d->cur = p;
+    d->n_out = outputs_of(d, p, d->out_pos);
+    memset(d->gi, 0, sizeof d->gi);
+    if (rule(d) < 0 || d->fail) return rd_fail(d, "the derivative of %s failed", x->name);
+    if (!d->dry)
+        for (int j = 0; j < x->exec.n_inputs && j < 64; j++)
+            if (d->gi[j] && x->exec.inputs[j] && diff_input(x, j)) accumulate(d, pos_of(d, x->exec.inputs[j]), d->gi[j]);
+    d->cur = -1;
+    return 0;
+}
+
+static void apply_hooks(RtD *d, int v) {
+    if (v < 0 || !d->grad[v] || !d->n_hooks[v] || !d->toward[v]) return;
+    for (int i = 0; i < d->n_hooks[v]; i++) {
+        HookRef *h = &d->hooks[v][i];
+        GraphNode *g = d->grad[v];
+        if (h->node) {
+            d->grad[v] = hook_call(d, h->node, g);
+        } else {
+            RtInternal desc = {.kind = RT_INT_DYN_HOOK, .marker = h->marker, .index = h->index};
+            d->grad[v] = rd_internal(d, &desc, &g, 1, &g->meta);
+        }
+    }
+}
+
+static int dry_run(RtD *d) {
+    Graph *real = d->b;
+    d->b = graph_new("dry");
+    d->dry = true;
+    d->err_node = NULL;
+    int rc = 0;
+    for (int p = d->n - 1; p >= 0 && rc == 0; p--)
+        if (live(d, p)) rc = run_rule(d, p);
+    graph_free(d->b);
+    d->b = real;
+    d->dry = false;
+    d->err_node = NULL;
+    memset(d->avail, 0, sizeof *d->avail * (size_t)d->n);
+    rt_map_fini(&d->back);   /* its keys were nodes of the dry graph */
+    return rc;
+}
+
+/* which needed values the forward saves (the rest are recomputed) */
+static void decide_saved(RtD *d) {
+    bool *direct = malloc((size_t)(d->n ? d->n : 1));
+    EM_ASSERT(direct, "out of memory");
+    memcpy(direct, d->need, (size_t)d->n);
+    for (int p = d->n - 1; p >= 0; p--) {
+        if (!d->need[p]) continue;
+        const GraphNode *x = d->fn[p];
+        bool re = d->recompute && x->kind != GRAPH_PLACEHOLDER && recomputable(d, p);
+        const GraphNode *src = recompute_src(x);
+        for (int j = 0; re && j < src->exec.n_inputs; j++) {
+            int q = pos_of(d, src->exec.inputs[j]);
+            q = q >= 0 ? d->canon[q] : -1;
+            if (src->exec.inputs[j] && (q < 0 || !(d->placeholder[q] >= 0 || direct[q]))) re = false;
+        }
+        if (re && d->side[p] >= 0 && !direct[d->side[p]]) re = false;   /* the side value must be kept anyway */
+        if (!re) {
+            d->saved[p] = true;
+            continue;
+        }
+        for (int j = 0; j < src->exec.n_inputs; j++) {
+            int q = pos_of(d, src->exec.inputs[j]);
+            if (q >= 0 && d->canon[q] >= 0) d->need[d->canon[q]] = true;
+        }
+        if (d->side[p] >= 0) d->need[d->side[p]] = true;
+    }
+    free(direct);
+}
+
+int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res) {
+    memset(res, 0, sizeof *res);
+    RtD d;
+    memset(&d, 0, sizeof d);
+    d.spec = spec;
+    d.recompute = spec->recompute;
+    d_init(&d, f);
+    int rc = -1;
+    Graph *b = graph_new("backward");
+    d.b = b;
+    if (analyse(&d) < 0) goto done;
+    flow_from(&d);
+    res->out_rg = calloc((size_t)(spec->n_outs ? spec->n_outs : 1), sizeof(bool));
+    EM_ASSERT(res->out_rg, "out of memory");
+    for (int k = 0; k < spec->n_outs; k++) {
+        int p = pos_of(&d, spec->outs[k]);
+        res->out_rg[k] = p >= 0 && d.canon[p] >= 0 && d.rg[d.canon[p]];
+    }
+    if (dry_run(&d) < 0) goto done;
+    /* placeholders: tangents, then saved values */
+    GraphNode **tangent = calloc((size_t)(spec->n_outs ? spec->n_outs : 1), sizeof *tangent);
+    EM_ASSERT(tangent, "out of memory");
+    for (int k = 0; k < spec->n_outs; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "tangents_%d", k + 1);
+        tangent[k] = graph_placeholder(b, name, name);
+        tangent[k]->is_tensor = true;
+        tangent[k]->meta = spec->outs[k]->meta;
+    }
+    if (spec->saved) {
+        for (int i = 0; i < spec->n_saved; i++) {
+            int p = pos_of(&d, spec->saved[i]);
+            if (p >= 0) d.saved[p] = true;
+        }
+    } else {
+        decide_saved(&d);
+    }
+    res->saved = malloc(sizeof(GraphNode *) * (size_t)(d.n ? d.n : 1));
+    EM_ASSERT(res->saved, "out of memory");
+    for (int p = 0; p < d.n; p++) {
+        if (!d.saved[p]) continue;
+        char name[300];
+        snprintf(name, sizeof name, "saved_%s", d.fn[p]->name);
+        GraphNode *ph = graph_placeholder(b, name, name);
+        ph->is_tensor = true;
+        ph->meta = d.fn[p]->meta;
+        d.avail[p] = ph;
+        rt_map_put(&d.back, ph, p);
+        res->saved[res->n_saved++] = (GraphNode *)d.fn[p];
+    }
+    for (int p = 0; p < d.n; p++)
+        if (d.need[p] && !d.saved[p]) res->n_recomputed++;
+    for (int k = 0; k < spec->n_outs; k++) {
+        int p = pos_of(&d, spec->outs[k]);
+        if (p < 0 || d.canon[p] < 0 || !spec->tangent_defined[k] || !d.rg[d.canon[p]]) continue;
+        p = d.canon[p];
+        d.grad[p] = d.grad[p] ? rd_bin(&d, TENSOR_OP_ADD, d.grad[p], tangent[k]) : tangent[k];
+    }
+    free(tangent);
+    for (int p = d.n - 1; p >= 0 && !d.fail; p--) {
+        const GraphNode *x = d.fn[p];
+        if (x->kind == GRAPH_OUTPUT || x->kind == GRAPH_PLACEHOLDER) continue;
+        if (!is_rule_node(x)) continue;
+        int o[64];
+        int k = outputs_of(&d, p, o);
+        if (d.toward[p])
+            for (int i = 0; i < k; i++) apply_hooks(&d, o[i]);
+        if (live(&d, p)) run_rule(&d, p);
+    }
+    if (d.fail) goto done;
+    /* one gradient per forward placeholder */
+    int n_ph = 0;
+    for (int p = 0; p < d.n; p++) n_ph += d.placeholder[p] >= 0;
+    GraphArg *outs = calloc((size_t)(n_ph ? n_ph : 1), sizeof *outs);
+    EM_ASSERT(outs, "out of memory");
+    for (int p = 0; p < d.n; p++) {
+        int i = d.placeholder[p];
+        if (i < 0) continue;
+        outs[i] = spec->input_needed[i] && d.grad[p] ? graph_arg_node(d.grad[p]) : graph_arg_none();
+    }
+    graph_output(b, outs, n_ph);
+    free(outs);
+    char err[256];
+    if (graph_verify(b, err, sizeof err) < 0) {
+        rd_fail(&d, "backward graph is malformed: %s", err);
+        goto done;
+    }
+    graph_eliminate_dead_code(b);
+    res->bwd = b;
+    b = NULL;
+    rc = 0;
+done:
+    if (d.fail) {
+        res->fail = d.fail;
+        d.fail = NULL;
+    }
+    graph_free(b);
+    d_fini(&d);
+    return rc;
+}
+
+void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs) {
+    for (GraphNode *n = g->first, *next; n; n = next) {
+        next = n->next;
+        if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || n->exec.op != TENSOR_OP_DROPOUT || !n->exec.args.train ||
+            n->exec.args.p <= 0 || !n->is_tensor || n->meta.dtype != TENSOR_FLOAT32)
+            continue;
+        RtInternal desc = {.kind = RT_INT_DROPOUT};
+        desc.meta = n->meta;
+        desc.args = n->exec.args;
+        GraphOpaque *o = rt_internal_new(&desc);
+        EM_ASSERT(o, "out of memory");
+        GraphArg a = graph_arg_node(n->exec.inputs[0]);
+        GraphNode *dm = graph_node_new(g, GRAPH_CALL_FUNCTION, "dropout_with_mask", o->repr, &a, 1, NULL, NULL, 0);
+        dm->exec.kind = GRAPH_EXEC_CUSTOM_OP;
+        dm->exec.n_inputs = 1;
+        dm->exec.inputs = calloc(1, sizeof(GraphNode *));
+        EM_ASSERT(dm->exec.inputs, "out of memory");
+        dm->exec.inputs[0] = n->exec.inputs[0];
+        dm->exec.opaque = o;
+        dm->exec.n_outputs = 2;
+        dm->requires_grad = n->requires_grad;
+        rt_graph_move_before(g, dm, n);
+        GraphNode *outs[2];
+        for (int k = 0; k < 2; k++) {
+            outs[k] = graph_getitem(g, dm, k);
+            outs[k]->is_tensor = true;
+            outs[k]->meta = n->meta;
+            tensor__compute_contiguous_strides(n->meta.ndim, outs[k]->meta.shape, outs[k]->meta.strides);
+            outs[k]->meta.offset = 0;
+            rt_graph_move_before(g, outs[k], n);
+        }
+        graph_replace_uses(g, n, outs[0]);
+        for (int i = 0; i < n_refs; i++)
+            if (refs[i] == n) refs[i] = outs[0];
+        if (graph_erase(g, n) < 0) EM_UNREACHABLE();
+    }
+}
+
+void rt_add_side_values(Graph *g) {
+    for (GraphNode *n = g->first; n; n = n->next) {
+        if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || n->exec.n_inputs != 1 || !n->exec.inputs[0] || !n->is_tensor ||
+            n->meta.dtype != TENSOR_FLOAT32)
+            continue;
+        GraphNode *x = n->exec.inputs[0];
+        if (n->exec.op == TENSOR_OP_GELU && !n->exec.args.approximate) {
+            TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+            a.scalar = tensor_scalar_f(RT_GELU_ERF_K);
+            GraphNode *xs = graph_call_tensor_op(g, TENSOR_OP_MUL_SCALAR, &x, 1, &a, "mul", NULL, -1, NULL, NULL, 0);
+            GraphNode *e = graph_call_tensor_op(g, TENSOR_OP_ERF, &xs, 1, NULL, "erf", NULL, -1, NULL, NULL, 0);
+            rt_graph_move_before(g, xs, n);
+            rt_graph_move_before(g, e, n);
+        } else if (n->exec.op == TENSOR_OP_SILU) {
+            GraphNode *s = graph_call_tensor_op(g, TENSOR_OP_SIGMOID, &x, 1, NULL, "sigmoid", NULL, -1, NULL, NULL, 0);
+            rt_graph_move_before(g, s, n);
+        }
+    }
+}
+
+void rt_diff_result_fini(RtDiffResult *r) {
+    graph_free(r->bwd);
+    free(r->saved);
+    free(r->out_rg);
+    free(r->fail);
+    memset(r, 0, sizeof *r);
+}
+
+void rt_diff_requires_grad(const Graph *f, const bool *input_rg, bool *rg) {
+    RtD d;
+    memset(&d, 0, sizeof d);
+    bool *needed = calloc((size_t)(f->n_nodes + 1), 1);
+    RtDiffSpec s = {.input_rg = input_rg, .input_needed = needed};
+    d.spec = &s;
+    d_init(&d, f);
+    d.b = NULL;
+    analyse(&d);
+    for (int p = 0; p < d.n; p++) rg[p] = d.canon[p] >= 0 ? d.rg[d.canon[p]] : d.rg[p];
+    free(needed);
+    d_fini(&d);
+}
+
+GraphNode *rt_canon(GraphNode *n) {
+    while (n && n->exec.kind == GRAPH_EXEC_HOOK && n->exec.n_inputs == 1) n = n->exec.inputs[0];
+    return n;
+}

@@ -1,0 +1,938 @@
+/* fuse.c — pointwise fusion.  Chains of float32 pointwise ops (and the bool masks between them)
+ * are grouped into one instruction that runs a small register program over chunks of the
+ * iteration space: external inputs are loaded (zero-copy when contiguous), every op of the
+ * chain computes one register, and only values used outside the group are stored.  Each op is
+ * the same float32 expression, in the same order, as the eager kernel in
+ * src/tensor/pointwise.c (and masked_fill / where in index.c), so results are bitwise equal.
+ * A group right after a GEMM whose output only it reads becomes the GEMM's epilogue.
+ *
+ * Grouping is greedy in program order: an op joins the group of one of its producers when the
+ * iteration shapes match and nothing between the group's first member and the op is a barrier
+ * (in-place or random op, callback) or reads a member's value — the group runs at its last
+ * member's position, so any such reader would run too early. */
+#include "src/runtime/rt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REGS 48
+#define CHUNK 128
+
+typedef enum FCode {
+    F_NEG, F_ABS, F_EXP, F_LOG, F_SQRT, F_RSQRT, F_TANH, F_SIGMOID, F_RELU, F_GELU, F_GELU_TANH, F_SILU, F_LEAKY,
+    F_ERF, F_SIN, F_COS, F_SIGN, F_RECIP, F_CLAMP, F_FLOOR, F_CEIL, F_ROUND, F_COPY, F_NOT,
+    F_ADD1, F_ADDA, F_MUL, F_DIV, F_POW, F_MAX, F_MIN, F_REM,
+    F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE, F_AND, F_OR, F_XOR,
+    F_ADD1_S, F_ADDA_S, F_MUL_S, F_DIV_S, F_POW_S, F_RPOW_S, F_REM_S, F_RSUB_S,
+    F_EQ_S, F_NE_S, F_LT_S, F_LE_S, F_GT_S, F_GE_S,
+    F_WHERE, F_MASKED_FILL,
+    F_GELU_E,                 /* gelu(x) given e = erf(x * k) in b: (0.5 * x) * (1 + e) */
+    F_SILU_S,                 /* silu(x) given s = sigmoid(x) in b: x * s */
+} FCode;
+
+typedef struct FOp {
+    uint8_t code;
+    bool lo, hi;              /* clamp bounds present */
+    int16_t dst, a, b, c;     /* registers */
+    float f0, f1;             /* alpha / slope / clamp lo / fill value; scalar operand / clamp hi */
+} FOp;
+
+struct RtFused {
+    int n_members;
+    const GraphNode **members;
+    int32_t *mvals;           /* value each member computes */
+    int32_t *margs;           /* 3 per member: the values it reads (-1 unused) */
+    int32_t *ins;             /* external inputs */
+    int n_ins;
+    int32_t *outs;            /* materialised member values */
+    int n_outs;
+    /* compiled */
+    FOp *code;
+    int n_regs;
+    bool *in_bool, *out_bool;
+    int16_t *out_reg;
+    int16_t *in_last;         /* per input: last member reading it */
+    int16_t *phys;            /* register -> scratch slot (liveness-allocated) */
+    int n_slots;
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS];
+};
+
+/* ---- which ops fuse ---------------------------------------------------------------------------- */
+
+static float scalar_f32(TensorScalar s) {
+    if (s.kind == TENSOR_FLOAT32) return (float)s.f;
+    if (s.kind == TENSOR_BOOL) return s.i != 0 ? 1.0f : 0.0f;
+    return (float)s.i;
+}
+
+static bool in_dtype(const GraphNode *n, int i, TensorDtype dt) {
+    return i < n->exec.n_inputs && n->exec.inputs[i] && n->exec.inputs[i]->is_tensor && n->exec.inputs[i]->meta.dtype == dt;
+}
+
+/* the op's fused code, or -1 */
+static int fcode(const GraphNode *n) {
+    if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor) return -1;
+    TensorOp op = n->exec.op;
+    TensorDtype out = n->meta.dtype;
+    bool f0 = in_dtype(n, 0, TENSOR_FLOAT32), f1 = in_dtype(n, 1, TENSOR_FLOAT32);
+    bool b0 = in_dtype(n, 0, TENSOR_BOOL), b1 = in_dtype(n, 1, TENSOR_BOOL);
+    if (n->exec.n_inputs == 1 && out == TENSOR_FLOAT32 && f0) {
+        switch (op) {
+        case TENSOR_OP_NEG: return F_NEG;
+        case TENSOR_OP_ABS: return F_ABS;
+        case TENSOR_OP_EXP: return F_EXP;
+        case TENSOR_OP_LOG: return F_LOG;
+        case TENSOR_OP_SQRT: return F_SQRT;
+        case TENSOR_OP_RSQRT: return F_RSQRT;
+        case TENSOR_OP_TANH: return F_TANH;
+        case TENSOR_OP_SIGMOID: return F_SIGMOID;
+        case TENSOR_OP_RELU: return F_RELU;
+        case TENSOR_OP_GELU: return n->exec.args.approximate ? F_GELU_TANH : F_GELU;
+        case TENSOR_OP_SILU: return F_SILU;
+        case TENSOR_OP_LEAKY_RELU: return F_LEAKY;
+        case TENSOR_OP_ERF: return F_ERF;
+        case TENSOR_OP_SIN: return F_SIN;
+        case TENSOR_OP_COS: return F_COS;
+        case TENSOR_OP_SIGN: return F_SIGN;
+        case TENSOR_OP_RECIPROCAL: return F_RECIP;
+        case TENSOR_OP_CLAMP: return F_CLAMP;
+        case TENSOR_OP_FLOOR: return F_FLOOR;
+        case TENSOR_OP_CEIL: return F_CEIL;
+        case TENSOR_OP_ROUND: return F_ROUND;
+        case TENSOR_OP_CLONE: return F_COPY;
+        case TENSOR_OP_ADD_SCALAR: return scalar_f32(n->exec.args.alpha) == 1.0f ? F_ADD1_S : F_ADDA_S;
+        case TENSOR_OP_SUB_SCALAR: return F_ADDA_S;
+        case TENSOR_OP_MUL_SCALAR: return F_MUL_S;
+        case TENSOR_OP_DIV_SCALAR: return F_DIV_S;
+        case TENSOR_OP_POW_SCALAR: return F_POW_S;
+        case TENSOR_OP_RPOW_SCALAR: return F_RPOW_S;
+        case TENSOR_OP_REMAINDER_SCALAR: return F_REM_S;
+        case TENSOR_OP_RSUB_SCALAR: return F_RSUB_S;
+        default: return -1;
+        }
+    }
+    if (n->exec.n_inputs == 1 && out == TENSOR_BOOL && f0) {
+        switch (op) {
+        case TENSOR_OP_EQ_SCALAR: return F_EQ_S;
+        case TENSOR_OP_NE_SCALAR: return F_NE_S;
+        case TENSOR_OP_LT_SCALAR: return F_LT_S;
+        case TENSOR_OP_LE_SCALAR: return F_LE_S;
+        case TENSOR_OP_GT_SCALAR: return F_GT_S;
+        case TENSOR_OP_GE_SCALAR: return F_GE_S;
+        default: return -1;
+        }
+    }
+    if (n->exec.n_inputs == 1 && out == TENSOR_BOOL && b0 && op == TENSOR_OP_LOGICAL_NOT) return F_NOT;
+    if (n->exec.n_inputs == 2 && out == TENSOR_FLOAT32 && f0 && f1) {
+        switch (op) {
+        case TENSOR_OP_ADD: return scalar_f32(n->exec.args.alpha) == 1.0f ? F_ADD1 : F_ADDA;
+        case TENSOR_OP_SUB: return F_ADDA;
+        case TENSOR_OP_MUL: return F_MUL;
+        case TENSOR_OP_DIV: return F_DIV;
+        case TENSOR_OP_POW: return F_POW;
+        case TENSOR_OP_MAXIMUM: return F_MAX;
+        case TENSOR_OP_MINIMUM: return F_MIN;
+        case TENSOR_OP_REMAINDER: return F_REM;
+        default: return -1;
+        }
+    }
+    if (n->exec.n_inputs == 2 && out == TENSOR_BOOL && f0 && f1) {
+        switch (op) {
+        case TENSOR_OP_EQ: return F_EQ;
+        case TENSOR_OP_NE: return F_NE;
+        case TENSOR_OP_LT: return F_LT;
+        case TENSOR_OP_LE: return F_LE;
+        case TENSOR_OP_GT: return F_GT;
+        case TENSOR_OP_GE: return F_GE;
+        default: return -1;
+        }
+    }
+    if (n->exec.n_inputs == 2 && out == TENSOR_BOOL && b0 && b1) {
+        switch (op) {
+        case TENSOR_OP_LOGICAL_AND: return F_AND;
+        case TENSOR_OP_LOGICAL_OR: return F_OR;
+        case TENSOR_OP_LOGICAL_XOR: return F_XOR;
+        default: return -1;
+        }
+    }
+    if (op == TENSOR_OP_MASKED_FILL && n->exec.n_inputs == 2 && out == TENSOR_FLOAT32 && f0 && b1) return F_MASKED_FILL;
+    if (op == TENSOR_OP_WHERE && n->exec.n_inputs == 3 && out == TENSOR_FLOAT32 && b0 && f1 && in_dtype(n, 2, TENSOR_FLOAT32))
+        return F_WHERE;
+    return -1;
+}
+
+bool rt_fusable(const GraphNode *n) { return fcode(n) >= 0; }
+
+/* fusable and free of libm calls: worth recomputing in the backward rather than saving */
+bool rt_cheap_pointwise(const GraphNode *n) {
+    switch (fcode(n)) {
+    case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
+    case F_GELU_E: case F_SILU_S:
+    case F_SIN: case F_COS: case F_POW: case F_REM: case F_POW_S: case F_RPOW_S: case F_REM_S: case -1:
+        return false;
+    default: return true;
+    }
+}
+
+/* ---- grouping --------------------------------------------------------------------------------------- */
+
+typedef struct Group {
+    int first, last;
+    int *members;            /* instruction indices */
+    int n_members, cap;
+    int n_ext_est;
+} Group;
+
+static bool barrier(const RtInstr *I) {
+    switch ((RtInstrKind)I->kind) {
+    case RI_MARKER: case RI_SCRIPT: case RI_HOOK_REG: case RI_HOOK_CALL: case RI_INTERNAL: return true;
+    case RI_OP: return (tensor_op_flags(I->op) & (TENSOR_OPF_INPLACE | TENSOR_OPF_RANDOM)) != 0;
+    default: return false;
+    }
+}
+
+static bool same_shape(const TensorMeta *a, const TensorMeta *b) {
+    return a->ndim == b->ndim && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim) == 0;
+}
+
+static bool reads_group(const RtProg *p, const RtInstr *I, const int *grp, int g) {
+    for (int j = 0; j < I->n_in; j++) {
+        int32_t v = I->in[j];
+        if (v >= 0 && p->vals[v].def >= 0 && grp[p->vals[v].def] == g) return true;
+    }
+    return false;
+}
+
+/* Can instruction k join group g (instructions of group `also`, about to merge, count as
+ * members)? */
+static bool can_join(const RtProg *p, const Group *G, int g, const int *grp, int k, int also, int extra) {
+    const RtInstr *I = &p->ins[k];
+    const RtVal *o = &p->vals[I->out[0]];
+    const RtVal *first = &p->vals[p->ins[G->first].out[0]];
+    if (!same_shape(&o->meta, &first->meta)) return false;
+    if (G->n_members + 1 + G->n_ext_est + I->n_in + extra > MAX_REGS) return false;
+    for (int j = G->first + 1; j < k; j++) {
+        if (grp[j] == g || (also >= 0 && grp[j] == also)) continue;
+        if (barrier(&p->ins[j]) || reads_group(p, &p->ins[j], grp, g)) return false;
+    }
+    return true;
+}
+
+static void merge_into(Group *dst, int d, Group *src, int *grp) {
+    int *m = malloc(sizeof(int) * (size_t)(dst->n_members + src->n_members));
+    EM_ASSERT(m, "out of memory fusing");
+    int i = 0, j = 0, n = 0;
+    while (i < dst->n_members || j < src->n_members) {
+        if (j >= src->n_members || (i < dst->n_members && dst->members[i] < src->members[j])) m[n++] = dst->members[i++];
+        else m[n++] = src->members[j++];
+    }
+    for (int q = 0; q < src->n_members; q++) grp[src->members[q]] = d;
+    free(dst->members);
+    dst->members = m;
+    dst->n_members = dst->cap = n;
+    if (src->first < dst->first) dst->first = src->first;
+    if (src->last > dst->last) dst->last = src->last;
+    dst->n_ext_est += src->n_ext_est;
+    free(src->members);
+    memset(src, 0, sizeof *src);
+    src->first = src->last = -1;
+}
+
+static void group_add(Group *G, int k, int n_in) {
+    if (G->n_members == G->cap) {
+        G->cap = G->cap ? G->cap * 2 : 8;
+        G->members = realloc(G->members, sizeof(int) * (size_t)G->cap);
+        EM_ASSERT(G->members, "out of memory fusing");
+    }
+    G->members[G->n_members++] = k;
+    G->last = k;
+    G->n_ext_est += n_in;
+}
+
+static bool contains(const int32_t *v, int n, int32_t x) {
+    for (int i = 0; i < n; i++)
+        if (v[i] == x) return true;
+    return false;
+}
+
+/* readers of value v outside group g (or any reader when g < 0) */
+static bool read_outside(const RtProg *p, int32_t v, const int *grp, int g) {
+    for (int k = 0; k < p->n_ins; k++) {
+        const RtInstr *I = &p->ins[k];
+        if (I->kind == RI_NOP || (g >= 0 && grp[k] == g)) continue;
+        for (int j = 0; j < I->n_in; j++)
+            if (I->in[j] == v) return true;
+    }
+    return false;
+}
+
+static RtFused *finish_group(RtProg *p, Group *G, int g, const int *grp, const bool *is_out) {
+    RtFused *F = calloc(1, sizeof *F);
+    EM_ASSERT(F, "out of memory fusing");
+    F->n_members = G->n_members;
+    F->members = malloc(sizeof *F->members * (size_t)G->n_members);
+    F->mvals = malloc(sizeof *F->mvals * (size_t)G->n_members);
+    F->ins = malloc(sizeof *F->ins * (size_t)(MAX_REGS + 8));
+    F->outs = malloc(sizeof *F->outs * (size_t)G->n_members);
+    F->margs = malloc(sizeof *F->margs * (size_t)G->n_members * 3);
+    EM_ASSERT(F->members && F->mvals && F->ins && F->outs && F->margs, "out of memory fusing");
+    for (int m = 0; m < G->n_members; m++) {
+        const RtInstr *I = &p->ins[G->members[m]];
+        F->members[m] = I->node;
+        F->mvals[m] = I->out[0];
+        for (int j = 0; j < 3; j++) F->margs[m * 3 + j] = j < I->n_in ? I->in[j] : -1;
+    }
+    for (int m = 0; m < G->n_members; m++) {
+        const RtInstr *I = &p->ins[G->members[m]];
+        for (int j = 0; j < I->n_in; j++) {
+            int32_t v = I->in[j];
+            if (v < 0 || contains(F->mvals, F->n_members, v) || contains(F->ins, F->n_ins, v)) continue;
+            F->ins[F->n_ins++] = v;
+        }
+    }
+    for (int m = 0; m < G->n_members; m++) {
+        int32_t v = F->mvals[m];
+        RtVal *V = &p->vals[v];
+        if (V->escapes || is_out[v] || read_outside(p, v, grp, g)) {
+            F->outs[F->n_outs++] = v;
+        } else {
+            V->kind = RV_INTERNAL;
+        }
+    }
+    const RtVal *o = &p->vals[F->mvals[0]];
+    F->ndim = o->meta.ndim;
+    memcpy(F->shape, o->meta.shape, sizeof(int64_t) * (size_t)o->meta.ndim);
+    return F;
+}
+
+/* turn instruction k into the group's instruction (the others become NOPs) */
+static void install(RtProg *p, int k, RtFused *F) {
+    RtInstr *I = &p->ins[k];
+    free(I->in);
+    free(I->out);
+    I->kind = RI_FUSED;
+    I->n_in = F->n_ins;
+    I->n_out = F->n_outs;
+    I->in = malloc(sizeof(int32_t) * (size_t)(F->n_ins ? F->n_ins : 1));
+    I->out = malloc(sizeof(int32_t) * (size_t)(F->n_outs ? F->n_outs : 1));
+    EM_ASSERT(I->in && I->out, "out of memory fusing");
+    memcpy(I->in, F->ins, sizeof(int32_t) * (size_t)F->n_ins);
+    memcpy(I->out, F->outs, sizeof(int32_t) * (size_t)F->n_outs);
+    I->fused = F;
+}
+
+/* A group whose members directly follow a GEMM and that alone reads the GEMM's output runs as
+ * its epilogue. */
+static void try_epilogue(RtProg *p, const Group *G, int g, const int *grp, const bool *is_out) {
+    int q = G->first - 1;
+    while (q >= 0 && p->ins[q].kind == RI_NOP && grp[q] == g) q--;
+    if (q < 0 || p->ins[q].kind != RI_GEMM || p->ins[q].fused) return;
+    for (int j = q + 1; j <= G->last; j++)
+        if (grp[j] != g) return;
+    RtInstr *gemm = &p->ins[q];
+    int32_t out = gemm->out[0];
+    RtFused *F = p->ins[G->last].fused;
+    if (!contains(F->ins, F->n_ins, out) || p->vals[out].escapes || is_out[out]) return;
+    for (int k = 0; k < p->n_ins; k++) {
+        if (k == G->last) continue;
+        const RtInstr *I = &p->ins[k];
+        if (I->kind == RI_NOP) continue;
+        for (int j = 0; j < I->n_in; j++)
+            if (I->in[j] == out) return;
+    }
+    /* move the group onto the gemm */
+    RtInstr *E = &p->ins[G->last];
+    int32_t *o = malloc(sizeof(int32_t) * (size_t)(1 + F->n_outs));
+    EM_ASSERT(o, "out of memory fusing");
+    o[0] = out;
+    memcpy(o + 1, F->outs, sizeof(int32_t) * (size_t)F->n_outs);
+    free(gemm->out);
+    gemm->out = o;
+    gemm->n_out = 1 + F->n_outs;
+    gemm->fused = F;
+    E->fused = NULL;
+    E->kind = RI_NOP;
+    p->stats.n_epilogues++;
+}
+
+void rt_fuse(RtProg *p, const RtOptions *o) {
+    int n = p->n_ins;
+    int *grp = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    Group *groups = calloc((size_t)(n ? n : 1), sizeof *groups);
+    bool *is_out = calloc((size_t)(p->n_vals ? p->n_vals : 1), 1);
+    EM_ASSERT(grp && groups && is_out, "out of memory fusing");
+    for (int k = 0; k < p->n_outputs; k++)
+        if (p->outputs[k] >= 0) is_out[p->outputs[k]] = true;
+    int n_groups = 0;
+    for (int k = 0; k < n; k++) {
+        grp[k] = -1;
+        RtInstr *I = &p->ins[k];
+        if (I->kind != RI_FUSED) continue;
+        int best = -1;
+        if (o->fuse) {
+            /* candidates: the producers' groups, then the latest group (siblings reading the same
+             * inputs fuse horizontally); latest first */
+            int cands[10], n_c = 0;
+            for (int j = 0; j <= I->n_in; j++) {
+                int g = -1;
+                if (j < I->n_in) {
+                    int32_t v = I->in[j];
+                    if (v >= 0 && p->vals[v].def >= 0) g = grp[p->vals[v].def];
+                } else {
+                    g = n_groups - 1;
+                }
+                bool dup = false;
+                for (int c = 0; c < n_c; c++) dup |= cands[c] == g;
+                if (g >= 0 && groups[g].n_members && !dup && n_c < 10) cands[n_c++] = g;
+            }
+            for (int a = 0; a < n_c; a++)
+                for (int b = a + 1; b < n_c; b++)
+                    if (groups[cands[b]].last > groups[cands[a]].last) {
+                        int t = cands[a];
+                        cands[a] = cands[b];
+                        cands[b] = t;
+                    }
+            for (int c = 0; c < n_c; c++) {
+                int g = cands[c];
+                if (best < 0) {
+                    if (can_join(p, &groups[g], g, grp, k, -1, 0)) best = g;
+                } else if (can_join(p, &groups[g], g, grp, k, best, groups[best].n_members + groups[best].n_ext_est) &&
+                           can_join(p, &groups[best], best, grp, k, g, groups[g].n_members + groups[g].n_ext_est)) {
+                    merge_into(&groups[best], best, &groups[g], grp);
+                }
+            }
+        }
+        if (best < 0) {
+            best = n_groups++;
+            groups[best].first = k;
+        }
+        grp[k] = best;
+        group_add(&groups[best], k, I->n_in);
+    }
+    for (int g = 0; g < n_groups; g++) {
+        Group *G = &groups[g];
+        if (!G->n_members) continue;   /* merged into another */
+        RtFused *F = finish_group(p, G, g, grp, is_out);
+        for (int m = 0; m < G->n_members; m++) {
+            RtInstr *I = &p->ins[G->members[m]];
+            if (G->members[m] != G->last) I->kind = RI_NOP;
+        }
+        install(p, G->last, F);
+        if (G->n_members > 1) {
+            p->stats.n_groups++;
+            p->stats.n_fused_ops += G->n_members;
+        }
+    }
+    if (o->fuse)
+        for (int g = 0; g < n_groups; g++)
+            if (groups[g].n_members) try_epilogue(p, &groups[g], g, grp, is_out);
+    for (int g = 0; g < n_groups; g++) free(groups[g].members);
+    free(groups);
+    free(grp);
+    free(is_out);
+}
+
+void rt_fused_free(RtFused *f) {
+    if (!f) return;
+    free(f->members);
+    free(f->mvals);
+    free(f->margs);
+    free(f->ins);
+    free(f->outs);
+    free(f->code);
+    free(f->in_bool);
+    free(f->out_bool);
+    free(f->out_reg);
+    free(f->in_last);
+    free(f->phys);
+    free(f);
+}
+
+int rt_fused_n_members(const RtFused *f) { return f->n_members; }
+const GraphNode *rt_fused_member(const RtFused *f, int i) { return f->members[i]; }
+int rt_fused_n_inputs(const RtFused *f) { return f->n_ins; }
+const int32_t *rt_fused_inputs(const RtFused *f) { return f->ins; }
+int rt_fused_n_outputs(const RtFused *f) { return f->n_outs; }
+const int32_t *rt_fused_outputs(const RtFused *f) { return f->outs; }
+
+/* ---- compiling a group to register code ----------------------------------------------------------------- */
+
+static int reg_of(const RtFused *f, int32_t v) {
+    for (int m = 0; m < f->n_members; m++)
+        if (f->mvals[m] == v) return f->n_ins + m;
+    for (int i = 0; i < f->n_ins; i++)
+        if (f->ins[i] == v) return i;
+    return -1;
+}
+
+int rt_fused_compile(RtFused *f, const RtProg *p) {
+    f->n_regs = f->n_ins + f->n_members;
+    f->code = calloc((size_t)f->n_members, sizeof *f->code);
+    f->in_bool = calloc((size_t)(f->n_ins ? f->n_ins : 1), sizeof(bool));
+    f->out_bool = calloc((size_t)(f->n_outs ? f->n_outs : 1), sizeof(bool));
+    f->out_reg = calloc((size_t)(f->n_outs ? f->n_outs : 1), sizeof(int16_t));
+    f->in_last = calloc((size_t)(f->n_ins ? f->n_ins : 1), sizeof(int16_t));
+    if (!f->code || !f->in_bool || !f->out_bool || !f->out_reg || !f->in_last) return tensor__oom();
+    if (f->n_regs > MAX_REGS + 8) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: fused group too large");
+        return -1;
+    }
+    for (int i = 0; i < f->n_ins; i++) f->in_bool[i] = p->vals[f->ins[i]].meta.dtype == TENSOR_BOOL;
+    for (int i = 0; i < f->n_outs; i++) {
+        f->out_bool[i] = p->vals[f->outs[i]].meta.dtype == TENSOR_BOOL;
+        f->out_reg[i] = (int16_t)reg_of(f, f->outs[i]);
+    }
+    for (int m = 0; m < f->n_members; m++) {
+        const GraphNode *n = f->members[m];
+        const TensorOpArgs *a = &n->exec.args;
+        FOp *op = &f->code[m];
+        int code = fcode(n);
+        EM_ASSERT(code >= 0, "fused member is not fusable");
+        op->code = (uint8_t)code;
+        op->dst = (int16_t)(f->n_ins + m);
+        int16_t r[3];
+        for (int j = 0; j < 3; j++) {
+            int32_t v = f->margs[m * 3 + j];
+            r[j] = (int16_t)(v >= 0 ? reg_of(f, v) : -1);
+        }
+        op->a = r[0];
+        op->b = r[1];
+        op->c = r[2];
+        for (int j = 0; j < 3; j++)
+            if (r[j] >= 0 && r[j] < f->n_ins) f->in_last[r[j]] = (int16_t)m;
+        switch (code) {
+        case F_LEAKY: op->f0 = scalar_f32(a->scalar); break;
+        case F_CLAMP:
+            op->lo = a->has_min;
+            op->hi = a->has_max;
+            op->f0 = a->has_min ? scalar_f32(a->scalar) : 0.0f;
+            op->f1 = a->has_max ? scalar_f32(a->scalar2) : 0.0f;
+            break;
+        case F_ADDA: {
+            /* sub is add with alpha negated, as tensor__binary does */
+            TensorScalar al = a->alpha;
+            if (n->exec.op == TENSOR_OP_SUB) {
+                al.f = -al.f;
+                al.i = -al.i;
+            }
+            op->f0 = scalar_f32(al);
+            break;
+        }
+        case F_ADD1_S: op->f1 = scalar_f32(a->scalar); break;
+        case F_ADDA_S: {
+            TensorScalar al = a->alpha;
+            if (n->exec.op == TENSOR_OP_SUB_SCALAR) {
+                al.f = -al.f;
+                al.i = -al.i;
+            }
+            op->f0 = scalar_f32(al);
+            op->f1 = scalar_f32(a->scalar);
+            break;
+        }
+        case F_RSUB_S:
+            op->f0 = scalar_f32(a->alpha);
+            op->f1 = scalar_f32(a->scalar);
+            break;
+        case F_MASKED_FILL: op->f0 = (float)(a->scalar.kind == TENSOR_FLOAT32 ? a->scalar.f : (double)a->scalar.i); break;
+        default: op->f1 = scalar_f32(a->scalar); break;
+        }
+    }
+    /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
+     * element instead of two, same bits */
+    for (int m = 0; m < f->n_members; m++) {
+        FOp *op = &f->code[m];
+        if (op->code != F_GELU && op->code != F_SILU) continue;
+        for (int k = 0; k < m; k++) {
+            const FOp *e = &f->code[k];
+            if (op->code == F_SILU && e->code == F_SIGMOID && e->a == op->a) {
+                op->code = F_SILU_S;
+                op->b = e->dst;
+                break;
+            }
+            if (op->code == F_GELU && e->code == F_ERF && e->a >= f->n_ins) {
+                const FOp *xs = &f->code[e->a - f->n_ins];
+                if (xs->code == F_MUL_S && xs->a == op->a && xs->f1 == (float)RT_GELU_ERF_K) {
+                    op->code = F_GELU_E;
+                    op->b = e->dst;
+                    break;
+                }
+            }
+        }
+    }
+    /* scratch slots: inputs keep theirs; a member's slot is reused once its last reader ran
+     * (outputs stay live to the end of the chunk) — a few slots stay in L1 where one per op
+     * would not */
+    f->phys = malloc(sizeof(int16_t) * (size_t)(f->n_regs ? f->n_regs : 1));
+    int16_t *last = malloc(sizeof(int16_t) * (size_t)(f->n_regs ? f->n_regs : 1));
+    bool *busy = calloc((size_t)f->n_regs + 1, sizeof(bool));
+    if (!f->phys || !last || !busy) {
+        free(last);
+        free(busy);
+        return tensor__oom();
+    }
+    for (int r = 0; r < f->n_regs; r++) last[r] = -1;
+    for (int m = 0; m < f->n_members; m++) {
+        const FOp *op = &f->code[m];
+        int16_t rr[3] = {op->a, op->b, op->c};
+        for (int j = 0; j < 3; j++)
+            if (rr[j] >= 0) last[rr[j]] = (int16_t)m;
+    }
+    for (int i = 0; i < f->n_outs; i++) last[f->out_reg[i]] = INT16_MAX;
+    f->n_slots = f->n_ins;
+    for (int i = 0; i < f->n_ins; i++) f->phys[i] = (int16_t)i;
+    for (int m = 0; m < f->n_members; m++) {
+        int r = f->n_ins + m, slot = f->n_ins;
+        while (busy[slot]) slot++;
+        busy[slot] = true;
+        f->phys[r] = (int16_t)slot;
+        if (slot + 1 > f->n_slots) f->n_slots = slot + 1;
+        /* operands read for the last time here free their slots (after dst was taken, so an op
+         * never writes the register it reads) */
+        const FOp *op = &f->code[m];
+        int16_t rr[3] = {op->a, op->b, op->c};
+        for (int j = 0; j < 3; j++)
+            if (rr[j] >= f->n_ins && last[rr[j]] == m) busy[f->phys[rr[j]]] = false;
+        if (last[r] < 0) busy[slot] = false;   /* never read (cannot happen for a needed member) */
+    }
+    free(last);
+    free(busy);
+    return 0;
+}
+
+/* ---- running a group ---------------------------------------------------------------------------------- */
+
+static inline float f_remainder(float x, float y) {
+    float r = fmodf(x, y);
+    if (r != 0.0f && ((r < 0.0f) != (y < 0.0f))) r += y;
+    return r;
+}
+static inline float f_max(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x > y ? x : y); }
+static inline float f_min(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x < y ? x : y); }
+static inline float f_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+static inline float f_gelu(float x) { return 0.5f * x * (1.0f + erff(x * 0.7071067811865476f)); }
+static inline float f_gelu_tanh(float x) {
+    const float k = 0.7978845608028654f;
+    return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
+}
+static inline float f_sign(float x) { return (float)((x > 0.0f) - (x < 0.0f)); }
+static inline float f_clamp(float x, const FOp *o) {
+    if (isnan(x)) return x;
+    if (o->lo && x < o->f0) x = o->f0;
+    if (o->hi && x > o->f1) x = o->f1;
+    return x;
+}
+
+#define UN(EXPR)                                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                           \
+        float x = A[i];                                                                         \
+        D[i] = (EXPR);                                                                          \
+    }                                                                                           \
+    break
+#define BIN(EXPR)                                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                           \
+        float x = A[i], y = B[i];                                                               \
+        D[i] = (EXPR);                                                                          \
+    }                                                                                           \
+    break
+
+static void exec_op(const FOp *o, float *const *reg, int64_t n) {
+    float *restrict D = reg[o->dst];
+    const float *restrict A = reg[o->a];
+    const float *restrict B = o->b >= 0 ? reg[o->b] : NULL;
+    const float *restrict C = o->c >= 0 ? reg[o->c] : NULL;
+    const float f0 = o->f0, s = o->f1;
+    switch ((FCode)o->code) {
+    case F_NEG: UN(-x);
+    case F_ABS: UN(fabsf(x));
+    case F_EXP: UN(expf(x));
+    case F_LOG: UN(logf(x));
+    case F_SQRT: UN(sqrtf(x));
+    case F_RSQRT: UN(1.0f / sqrtf(x));
+    case F_TANH: UN(tanhf(x));
+    case F_SIGMOID: UN(f_sigmoid(x));
+    case F_RELU: UN((x > 0.0f || x != x) ? x : 0.0f);
+    case F_GELU: UN(f_gelu(x));
+    case F_GELU_TANH: UN(f_gelu_tanh(x));
+    case F_SILU: UN(x * f_sigmoid(x));
+    case F_LEAKY: UN(x > 0.0f ? x : x * f0);
+    case F_ERF: UN(erff(x));
+    case F_SIN: UN(sinf(x));
+    case F_COS: UN(cosf(x));
+    case F_SIGN: UN(f_sign(x));
+    case F_RECIP: UN(1.0f / x);
+    case F_CLAMP: UN(f_clamp(x, o));
+    case F_FLOOR: UN(floorf(x));
+    case F_CEIL: UN(ceilf(x));
+    case F_ROUND: UN(nearbyintf(x));
+    case F_COPY: UN(x);
+    case F_NOT: UN(x != 0.0f ? 0.0f : 1.0f);
+    case F_ADD1: BIN(x + y);
+    case F_ADDA: BIN(x + f0 * y);
+    case F_MUL: BIN(x * y);
+    case F_DIV: BIN(x / y);
+    case F_POW: BIN(powf(x, y));
+    case F_MAX: BIN(f_max(x, y));
+    case F_MIN: BIN(f_min(x, y));
+    case F_REM: BIN(f_remainder(x, y));
+    case F_EQ: BIN(x == y ? 1.0f : 0.0f);
+    case F_NE: BIN(x != y ? 1.0f : 0.0f);
+    case F_LT: BIN(x < y ? 1.0f : 0.0f);
+    case F_LE: BIN(x <= y ? 1.0f : 0.0f);
+    case F_GT: BIN(x > y ? 1.0f : 0.0f);
+    case F_GE: BIN(x >= y ? 1.0f : 0.0f);
+    case F_AND: BIN((x != 0.0f && y != 0.0f) ? 1.0f : 0.0f);
+    case F_OR: BIN((x != 0.0f || y != 0.0f) ? 1.0f : 0.0f);
+    case F_XOR: BIN(((x != 0.0f) != (y != 0.0f)) ? 1.0f : 0.0f);
+    case F_ADD1_S: UN(x + s);
+    case F_ADDA_S: UN(x + f0 * s);
+    case F_MUL_S: UN(x * s);
+    case F_DIV_S: UN(x / s);
+    case F_POW_S: UN(powf(x, s));
+    case F_RPOW_S: UN(powf(s, x));
+    case F_REM_S: UN(f_remainder(x, s));
+    case F_RSUB_S:
+        for (int64_t i = 0; i < n; i++) {
+            float t = A[i] * f0;
+            D[i] = s + -1.0f * t;
+        }
+        break;
+    case F_EQ_S: UN(x == s ? 1.0f : 0.0f);
+    case F_NE_S: UN(x != s ? 1.0f : 0.0f);
+    case F_LT_S: UN(x < s ? 1.0f : 0.0f);
+    case F_LE_S: UN(x <= s ? 1.0f : 0.0f);
+    case F_GT_S: UN(x > s ? 1.0f : 0.0f);
+    case F_GE_S: UN(x >= s ? 1.0f : 0.0f);
+    /* selects load both sides unconditionally so they vectorise (a mask from relu is random:
+     * a branch would mispredict half the time) */
+    case F_GELU_E: BIN(0.5f * x * (1.0f + y));
+    case F_SILU_S: BIN(x * y);
+    case F_WHERE:
+        for (int64_t i = 0; i < n; i++) {
+            float c = A[i], x = B[i], y = C[i];
+            D[i] = c != 0.0f ? x : y;
+        }
+        break;
+    case F_MASKED_FILL:
+        for (int64_t i = 0; i < n; i++) {
+            float x = A[i], m = B[i];
+            D[i] = m != 0.0f ? f0 : x;
+        }
+        break;
+    }
+}
+
+#undef UN
+#undef BIN
+
+#define MAX_OPERANDS (MAX_REGS + 16)
+
+typedef struct Iter {
+    int nd;                                   /* dims after coalescing, outermost first */
+    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t stride[MAX_OPERANDS][TENSOR_MAX_DIMS];   /* elements */
+} Iter;
+
+/* operand strides broadcast to the iteration shape, then size-1 dims dropped and mergeable
+ * neighbours merged */
+static void iter_init(Iter *it, const RtFused *f, Tensor *const *ops, int n_ops) {
+    int nd = f->ndim;
+    int64_t st[MAX_OPERANDS][TENSOR_MAX_DIMS];
+    for (int o = 0; o < n_ops; o++) {
+        const Tensor *t = ops[o];
+        for (int d = 0; d < nd; d++) {
+            int td = d - (nd - t->ndim);
+            st[o][d] = (td < 0 || (t->shape[td] == 1 && f->shape[d] != 1)) ? 0 : t->strides[td];
+        }
+    }
+    int k = 0;
+    for (int d = 0; d < nd; d++) {
+        if (f->shape[d] == 1) continue;
+        if (k > 0) {
+            bool merge = true;
+            for (int o = 0; o < n_ops && merge; o++) merge = it->stride[o][k - 1] == st[o][d] * f->shape[d];
+            if (merge) {
+                it->shape[k - 1] *= f->shape[d];
+                for (int o = 0; o < n_ops; o++) it->stride[o][k - 1] = st[o][d];
+                continue;
+            }
+        }
+        it->shape[k] = f->shape[d];
+        for (int o = 0; o < n_ops; o++) it->stride[o][k] = st[o][d];
+        k++;
+    }
+    if (k == 0) {
+        it->shape[0] = 1;
+        for (int o = 0; o < n_ops; o++) it->stride[o][0] = 0;
+        k = 1;
+    }
+    it->nd = k;
+}
+
+/* byte range a tensor can touch */
+static void span(const Tensor *t, uintptr_t *lo, uintptr_t *hi) {
+    uintptr_t b = (uintptr_t)tensor__data(t), l = b, h = b;
+    size_t es = tensor__elsize((TensorDtype)t->dtype);
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] == 0) {
+            *lo = *hi = b;
+            return;
+        }
+        int64_t ext = (t->shape[d] - 1) * t->strides[d] * (int64_t)es;
+        if (ext < 0) l += (uintptr_t)ext;
+        else h += (uintptr_t)ext;
+    }
+    *lo = l;
+    *hi = h + es;
+}
+
+static bool overlaps(const Tensor *a, const Tensor *b) {
+    if (a->storage != b->storage) return false;
+    uintptr_t al, ah, bl, bh;
+    span(a, &al, &ah);
+    span(b, &bl, &bh);
+    return al < bh && bl < ah;
+}
+
+/* The iteration space is cut into units — one CHUNK of the innermost dim at one outer index —
+ * which threads take in contiguous ranges. */
+typedef struct FusedJob {
+    const RtFused *f;
+    Iter it;
+    char *base[MAX_OPERANDS];
+    bool direct[MAX_REGS + 8];
+    int64_t inner, n_chunks;
+    int n_ops;
+} FusedJob;
+
+static void fused_units(void *ctx, int64_t u0, int64_t u1) {
+    const FusedJob *J = ctx;
+    const RtFused *f = J->f;
+    const Iter *it = &J->it;
+    int nd = it->nd, n_ops = J->n_ops;
+    float scratch[MAX_REGS + 8][CHUNK];
+    float *reg[MAX_REGS + 8];
+    const float *filled[MAX_REGS + 8];
+    for (int r = 0; r < f->n_regs; r++) {
+        reg[r] = scratch[f->phys[r]];
+        filled[r] = NULL;
+    }
+    int64_t cur_ob = -1, off[MAX_OPERANDS];
+    for (int64_t u = u0; u < u1; u++) {
+        int64_t ob = u / J->n_chunks, j0 = (u % J->n_chunks) * CHUNK;
+        if (ob != cur_ob) {
+            int64_t idx[TENSOR_MAX_DIMS], rem = ob;
+            for (int d = nd - 2; d >= 0; d--) {
+                idx[d] = rem % it->shape[d];
+                rem /= it->shape[d];
+            }
+            for (int o = 0; o < n_ops; o++) {
+                off[o] = 0;
+                for (int d = 0; d < nd - 1; d++) off[o] += idx[d] * it->stride[o][d];
+            }
+            cur_ob = ob;
+        }
+        int64_t n = J->inner - j0 < CHUNK ? J->inner - j0 : CHUNK;
+        for (int i = 0; i < f->n_ins; i++) {
+            int64_t s = it->stride[i][nd - 1];
+            if (f->in_bool[i]) {
+                const uint8_t *src = (const uint8_t *)J->base[i] + off[i] + j0 * s;
+                float *d = scratch[i];
+                for (int64_t e = 0; e < n; e++) d[e] = src[e * s] ? 1.0f : 0.0f;
+                reg[i] = d;
+                continue;
+            }
+            const float *src = (const float *)J->base[i] + off[i] + j0 * s;
+            if (s == 1) {
+                reg[i] = (float *)src;
+            } else if (s == 0) {
+                if (filled[i] != src || reg[i] != scratch[i]) {
+                    for (int64_t e = 0; e < CHUNK; e++) scratch[i][e] = *src;
+                    filled[i] = src;
+                }
+                reg[i] = scratch[i];
+            } else {
+                for (int64_t e = 0; e < n; e++) scratch[i][e] = src[e * s];
+                reg[i] = scratch[i];
+                filled[i] = NULL;
+            }
+        }
+        for (int i = 0; i < f->n_outs; i++) {
+            int o = f->n_ins + i;
+            reg[f->out_reg[i]] = J->direct[i] ? (float *)J->base[o] + off[o] + j0 : scratch[f->phys[f->out_reg[i]]];
+        }
+        for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
+        for (int i = 0; i < f->n_outs; i++) {
+            if (J->direct[i]) continue;
+            int o = f->n_ins + i;
+            int64_t s = it->stride[o][nd - 1];
+            const float *r = reg[f->out_reg[i]];
+            if (f->out_bool[i]) {
+                uint8_t *d = (uint8_t *)J->base[o] + off[o] + j0 * s;
+                for (int64_t e = 0; e < n; e++) d[e * s] = r[e] != 0.0f;
+            } else {
+                float *d = (float *)J->base[o] + off[o] + j0 * s;
+                if (s == 1)
+                    memcpy(d, r, sizeof(float) * (size_t)n);
+                else
+                    for (int64_t e = 0; e < n; e++) d[e * s] = r[e];
+            }
+        }
+        for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = scratch[f->phys[f->out_reg[i]]];
+    }
+}
+
+/* rough cost per element: a libm call is worth about sixteen arithmetic ops */
+static int64_t element_cost(const RtFused *f) {
+    int64_t c = 0;
+    for (int m = 0; m < f->n_members; m++) {
+        switch ((FCode)f->code[m].code) {
+        case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
+        case F_SIN: case F_COS: case F_POW: case F_POW_S: case F_RPOW_S: case F_REM: case F_REM_S:
+            c += 16;
+            break;
+        default: c += 1;
+        }
+    }
+    return c;
+}
+
+/* work (elements x cost) below which waking the workers costs more than it saves */
+#define PARALLEL_MIN_WORK (1 << 15)
+
+int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
+    FusedJob J;
+    J.f = f;
+    J.n_ops = f->n_ins + f->n_outs;
+    if (J.n_ops > MAX_OPERANDS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: fused group too large");
+        return -1;
+    }
+    int64_t numel = 1;
+    for (int d = 0; d < f->ndim; d++) numel *= f->shape[d];
+    if (numel == 0) return 0;
+    Tensor *ops[MAX_OPERANDS];
+    for (int i = 0; i < f->n_ins; i++) ops[i] = ins[i];
+    for (int i = 0; i < f->n_outs; i++) ops[f->n_ins + i] = outs[i];
+    iter_init(&J.it, f, ops, J.n_ops);
+    for (int o = 0; o < J.n_ops; o++) J.base[o] = tensor__data(ops[o]);
+    int nd = J.it.nd;
+    /* outputs are computed straight into their memory unless an input they overwrite (in-place
+     * takeover) is still read by a later op of the chunk */
+    for (int i = 0; i < f->n_outs; i++) {
+        int m = f->out_reg[i] - f->n_ins;
+        J.direct[i] = !f->out_bool[i] && J.it.stride[f->n_ins + i][nd - 1] == 1;
+        for (int j = 0; j < f->n_ins && J.direct[i]; j++)
+            if (overlaps(outs[i], ins[j]))
+                J.direct[i] = f->in_last[j] <= m && J.it.stride[j][nd - 1] == 1 && J.base[j] == J.base[f->n_ins + i];
+    }
+    J.inner = J.it.shape[nd - 1];
+    J.n_chunks = (J.inner + CHUNK - 1) / CHUNK;
+    int64_t units = numel / J.inner * J.n_chunks;
+    if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1)
+        rt_parallel(units, fused_units, &J);
+    else
+        fused_units(&J, 0, units);
+    return 0;
+}
