@@ -35,6 +35,10 @@ static void setup(void) {
     ExtRoot *gr = gc_root_new(vm, val_obj(globals));
     (void)gr;
     memset(&frame, 0, sizeof frame);
+    /* the frame of a function with locals n and x (sources read its slots) */
+    cr_assert(em_run_string(vm, "def _frame_fn(n, x):\n    pass\n", "<setup>") == 0);
+    Value mod = dict_get_c(vm, vm->modules, "__main__");
+    frame.code = ((FunctionObj *)dict_get_c(vm, ((ModuleObj *)mod.as.o)->dict, "_frame_fn").as.o)->code;
     frame.globals = globals;
     frame.builtins = vm->builtins;
     frame.localsplus = slots;
