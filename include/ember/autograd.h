@@ -105,6 +105,11 @@ typedef struct AgTensorHook {
 /* "cannot register a hook on a tensor that doesn't require gradient" */
 int ag_tensor_register_hook(Tensor *t, AgTensorHook hook, AgHookHandle *handle) TENSOR_MUST_CHECK;
 
+/* Run t's tensor hooks on *grad (an owned reference, replaced by what the hooks return), in
+ * registration order, as the engine runs them on t's gradient; 0 or -1 with an error.  For
+ * callers that deliver a gradient outside the engine (a compiled backward standing in for t). */
+int ag_tensor_call_hooks(Tensor *t, Tensor **grad) TENSOR_MUST_CHECK;
+
 /* Called after .grad of a leaf has been accumulated, with the leaf. */
 typedef int (*AgPostAccumulateHookFn)(void *ctx, Tensor *leaf);
 typedef struct AgPostAccumulateHook {

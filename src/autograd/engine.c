@@ -321,6 +321,20 @@ static int call_tensor_pre_hooks(AgNode *fn, Tensor **inputs) {
     return 0;
 }
 
+int ag_tensor_call_hooks(Tensor *t, Tensor **grad) {
+    AgMeta *m = t->ag;
+    if (!m || !m->hooks || !*grad) return 0;
+    uint32_t nr = m->hooks->output_nr;
+    Tensor *stack_slots[4] = {NULL, NULL, NULL, NULL};
+    Tensor **slots = nr < 4 ? stack_slots : calloc(nr + 1, sizeof(Tensor *));
+    if (!slots) return tensor__oom();
+    slots[nr] = *grad;
+    int rc = run_tensor_hooks(m->hooks, slots, nr + 1);
+    *grad = slots[nr];
+    if (slots != stack_slots) free(slots);
+    return rc;
+}
+
 static int call_pre_hooks(AgNode *fn, Tensor **inputs) {
     if (!fn->hooks || !fn->hooks->pre) return 0;
     AgHookEntry *stack_buf[8], **v;

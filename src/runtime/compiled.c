@@ -189,7 +189,7 @@ RtPlan *rt_plan_new(const Graph *g, const RtOptions *opts) {
     }
     int i = 0;
     for (GraphNode *n = p->g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next, i++) {
-        if (!n->is_tensor) {
+        if (!n->is_tensor && !n->meta.wrapped_number) {
             tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "runtime: placeholder %s is not a tensor (constants are baked in)", n->name);
             plan_decref(p);
             return NULL;
@@ -400,6 +400,7 @@ static void state_release(void *ctx) {
         for (int i = 0; i < st->plan->n_inputs; i++) tensor_decref(st->inputs[i]);
     free(st->inputs);
     rt_dyn_hooks_fini(&st->dyn);
+    if (st->cb.release) st->cb.release(st->cb.ctx);
     plan_decref(st->plan);
     free(st);
 }
@@ -449,6 +450,18 @@ static int replay_saved(RtPlan *p, Train *t, RunState *st, Tensor **in) {
     return 0;
 }
 
+/* The backward variant being run (hooks called from it ask rt_backward_has_marker_point). */
+static _Thread_local const BwVariant *running_bw;
+
+int rt_backward_has_marker_point(int32_t marker, int32_t index) {
+    if (!running_bw) return -1;
+    for (const GraphNode *n = running_bw->graph->first; n; n = n->next) {
+        const RtInternal *in = n->exec.kind == GRAPH_EXEC_CUSTOM_OP ? rt_internal_of(n->exec.opaque) : NULL;
+        if (in && in->kind == RT_INT_DYN_HOOK && in->marker == marker && in->index == index) return 1;
+    }
+    return 0;
+}
+
 static int compiled_backward(void *ctx, AgNode *node, int n_go, Tensor *const *go, int n_args, Tensor **gi) {
     RunState *st = ctx;
     RtPlan *p = st->plan;
@@ -476,17 +489,22 @@ static int compiled_backward(void *ctx, AgNode *node, int n_go, Tensor *const *g
         needed[i] = run;
     }
     RtExec x = {&st->cb, &st->dyn, NULL};
+    BwVariant *b = get_bw(p, t, tangents, needed);
+    if (!b) goto done;
+    const BwVariant *outer = running_bw;
+    running_bw = b;
+    int r;
     if (ag_is_grad_enabled()) {
         /* create_graph: interpret the backward graph with recording ops, on saved values that
          * carry their history (the forward replayed from the inputs, recording) */
-        BwVariant *b = get_bw(p, t, tangents, needed);
-        if (!b) goto done;
-        if (t->saves_intermediates && replay_saved(p, t, st, in + n_go) < 0) goto done;
-        if (rt_interpret(b->graph, in, n_in, out, p->n_inputs, RT_INTERP_BACKWARD, &x) < 0) goto done;
+        r = t->saves_intermediates && replay_saved(p, t, st, in + n_go) < 0
+                ? -1
+                : rt_interpret(b->graph, in, n_in, out, p->n_inputs, RT_INTERP_BACKWARD, &x);
     } else {
-        BwVariant *b = get_bw(p, t, tangents, needed);
-        if (!b || rt_prog_run(b->prog, in, out, &x) < 0) goto done;
+        r = rt_prog_run(b->prog, in, out, &x);
     }
+    running_bw = outer;
+    if (r < 0) goto done;
     for (int i = 0; i < n_args && i < p->n_inputs; i++) {
         if (needed[i]) {
             gi[i] = out[i];
@@ -620,7 +638,10 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
     st->plan = p;
     p->refs++;
     st->train = t;
-    if (cb) st->cb = *cb;
+    if (cb) {
+        st->cb = *cb;
+        if (cb->retain) cb->retain(cb->ctx);   /* the backward calls back long after this run */
+    }
     if (t->saves_intermediates) {
         st->inputs = calloc((size_t)(p->n_inputs + 1), sizeof(Tensor *));
         if (!st->inputs) {
@@ -719,6 +740,8 @@ void rt_plan_free(RtPlan *p) { plan_decref(p); }
 
 RtRunKind rt_plan_last_run(const RtPlan *p) { return p->last; }
 const char *rt_plan_fallback_reason(const RtPlan *p) { return p->reason; }
+
+int rt_plan_num_outputs(const RtPlan *p) { return p->n_slots; }
 
 size_t rt_plan_peak_bytes(const RtPlan *p) {
     size_t peak = p->infer ? p->infer->arena_bytes : 0;

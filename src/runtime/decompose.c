@@ -174,6 +174,7 @@ static Tensor *fake_new(Decomp *d, const GraphNode *n) {
 
 static void copy_provenance(Graph *g, GraphNode *n, const GraphNode *from) {
     if (!from) return;
+    n->no_grad = from->no_grad;   /* ops recorded under torch.no_grad() stay without history */
     if (from->loc.file || from->loc.code)
         graph_node_set_loc(g, n, from->loc.file, from->loc.line, from->loc.func, from->loc.code);
     if (from->module_stack_len) graph_node_set_module_stack(g, n, from->module_stack, from->module_stack_len);
@@ -374,6 +375,12 @@ Graph *rt_decompose(const Graph *g, GraphNode **map_out) {
         Mapped *mo = &maps[pos];
         switch (x->kind) {
         case GRAPH_PLACEHOLDER: {
+            if (!x->is_tensor && !x->meta.wrapped_number) {
+                /* an object input (a hook's callable, bound per call by the caller's callbacks):
+                 * no tensor op reads it, so the plan does not take it */
+                mo->single = NULL;
+                continue;
+            }
             GraphNode *p = graph_placeholder(dst, x->target, x->name);
             p->is_tensor = x->is_tensor;
             p->meta = x->meta;

@@ -489,7 +489,7 @@ static int analyse(RtD *d) {
             }
             bool multi = x->exec.n_outputs > 1;
             d->canon[p] = multi ? -1 : p;
-            d->rg[p] = !(fl & TENSOR_OPF_NONDIFF) && any && (multi || is_float(x));
+            d->rg[p] = !(fl & TENSOR_OPF_NONDIFF) && !x->no_grad && any && (multi || is_float(x));
             d->toward[p] = d->rg[p] && tow;
             if (multi) {
                 d->getitems[p] = malloc(sizeof(int) * (size_t)x->exec.n_outputs);

@@ -188,7 +188,12 @@ int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
             tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "runtime: get_attr node %s is not supported", m->name);
             goto done;
         }
-        if (run_node(m, slots, &pos, mode, x, &slots[i]) < 0) goto done;
+        /* a node recorded under torch.no_grad() runs without recording, as it did */
+        bool grad = ag_is_grad_enabled();
+        if (m->no_grad && grad) ag_set_grad_enabled(false);
+        int r = run_node(m, slots, &pos, mode, x, &slots[i]);
+        ag_set_grad_enabled(grad);
+        if (r < 0) goto done;
         for (int j = 0; j < m->exec.n_inputs; j++) {
             int p = m->exec.inputs[j] ? rt_map_get(&pos, m->exec.inputs[j]) : -1;
             if (p >= 0 && slots[p].last == i) slot_clear(&slots[p]);

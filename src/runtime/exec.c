@@ -103,6 +103,9 @@ int rt_grad_hook_sink_add(RtGradHookSink *s, int i, AgTensorHook hook) {
     return 0;
 }
 
+bool rt_grad_hook_sink_compiled(const RtGradHookSink *s) { return s && s->dyn; }
+int32_t rt_grad_hook_sink_marker(const RtGradHookSink *s) { return s ? s->marker : -1; }
+
 bool rt_grad_hook_sink_requires_grad(const RtGradHookSink *s, int i) {
     if (!s || i < 0 || i >= s->n || !s->values[i]) return false;
     return s->requires_grad ? s->requires_grad[i] : ag_requires_grad(s->values[i]);

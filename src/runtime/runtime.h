@@ -5,7 +5,9 @@
  * Design note
  * -----------
  * A Graph becomes a *plan* (rt_plan_new), built once and run many times (rt_plan_run) with new
- * input tensors bound to the placeholders in order.  Building a plan copies what it needs (the
+ * input tensors bound to the placeholders in order (placeholders that are neither tensors nor
+ * wrapped numbers — object inputs such as a hook's callable, which no op reads — are not
+ * inputs of the plan: the caller binds them through its callbacks' ctx).  Building a plan copies what it needs (the
  * caller may free the graph afterwards) and
  *
  *   1. decomposes composite ops (linear, matmul, reshape, flatten, chunk, cross_entropy, ...) by
@@ -97,7 +99,7 @@ typedef struct RtPlan RtPlan;
 typedef struct RtGradHookSink RtGradHookSink;
 
 /* Supplied by the VM glue.  `ctx` must stay valid while outputs of a run can still be
- * backpropagated (use the VM state, not a stack frame).  Every function returns 0 / non-NULL on
+ * backpropagated (use the VM state, or a refcounted ctx with retain/release).  Every function returns 0 / non-NULL on
  * success; on failure -1 / NULL with a tensor error set (TENSOR_ERR_EXTERNAL for a pending VM
  * exception — the runtime sets it if the callback set nothing). */
 typedef struct RtCallbacks {
@@ -117,6 +119,11 @@ typedef struct RtCallbacks {
      * node->exec.inputs[i] (NULL where absent); write n_out new references (n_out =
      * node->exec.n_outputs).  In compiled runs the tensors carry no autograd history. */
     int (*script_call)(void *ctx, const GraphNode *node, Tensor *const *in, int n_in, Tensor **out, int n_out);
+    /* Optional (NULL: ctx outlives every run).  A training run whose CompiledFunctionBackward
+     * keeps the callbacks calls retain(ctx) and, when that node is freed, release(ctx): the VM
+     * glue binds per-call values (hook callables made in the region) to a refcounted ctx. */
+    void (*retain)(void *ctx);
+    void (*release)(void *ctx);
 } RtCallbacks;
 
 /* Gradient hook on the i-th value passed to a marker: eager runs register it on the tensor
@@ -126,6 +133,10 @@ typedef struct RtCallbacks {
  * hook over (its release runs exactly once) also on failure. */
 int rt_grad_hook_sink_add(RtGradHookSink *sink, int i, AgTensorHook hook) TENSOR_MUST_CHECK;
 bool rt_grad_hook_sink_requires_grad(const RtGradHookSink *sink, int i);
+/* Whether the sink belongs to a compiled training forward (values without history whose hooks the
+ * compiled backward calls), and the marker's ordinal in its run (rt_backward_has_marker_point). */
+bool rt_grad_hook_sink_compiled(const RtGradHookSink *sink);
+int32_t rt_grad_hook_sink_marker(const RtGradHookSink *sink);
 
 typedef struct RtOptions {
     bool fuse;              /* pointwise fusion and GEMM epilogues */
@@ -146,6 +157,14 @@ RtPlan *rt_plan_new(const Graph *g, const RtOptions *opts);
  * be at least that length. */
 int rt_plan_run(RtPlan *p, Tensor *const *inputs, int n_inputs, Tensor **outputs, int max_outputs,
                 const RtCallbacks *cb) TENSOR_MUST_CHECK;
+/* The length of the graph's output tuple (what rt_plan_run writes). */
+int rt_plan_num_outputs(const RtPlan *p);
+/* Called from a hook during a compiled backward: 1 if the backward being run computes the
+ * gradient of value `index` of the run's marker number `marker` (RtGradHookSink's values), so
+ * hooks added for it through the sink will be called; 0 if not; -1 outside a compiled backward.
+ * (register_multi_grad_hook's "all" mode counts the gradients it waits for with this, as it
+ * asks torch._C._will_engine_execute_node of eager nodes.) */
+int rt_backward_has_marker_point(int32_t marker, int32_t index);
 /* Drops the caller's reference; outputs still attached to a compiled backward keep what they
  * need alive. */
 void rt_plan_free(RtPlan *p);

@@ -330,25 +330,28 @@ static int apply_tuple_result(VM *vm, Value result, Value hook, int n, Tensor **
 
 /* ---- tensor hooks --------------------------------------------------------------------------------------------- */
 
-static int tensor_hook_cb(void *ctx, Tensor *grad, Tensor **replace) {
-    CallbackBox *b = ctx;
-    VM *vm = b->vm;
+int torch_call_tensor_hook(VM *vm, Value hook, Tensor *grad, Tensor **replace) {
     *replace = NULL;
     tensor_incref(grad);
     Value g = torch_wrap(vm, grad);
     if (val_is_null(g)) return -1;
     vm_push_root(vm, g);
-    Value r = vm_call1(vm, b->fn->v, g);
+    Value r = vm_call1(vm, hook, g);
     vm_pop_root(vm);
     if (val_is_null(r)) return -1;
     Tensor *nt;
     vm_push_root(vm, r);
-    int rc = check_single_result(vm, grad, r, b->fn->v, &nt);
+    int rc = check_single_result(vm, grad, r, hook, &nt);
     vm_pop_root(vm);
     if (rc < 0) return -1;
     if (nt) tensor_incref(nt);
     *replace = nt;
     return 0;
+}
+
+static int tensor_hook_cb(void *ctx, Tensor *grad, Tensor **replace) {
+    CallbackBox *b = ctx;
+    return torch_call_tensor_hook(b->vm, b->fn->v, grad, replace);
 }
 
 static Value t_register_hook(ARGS) {
@@ -682,6 +685,9 @@ static Value f_will_engine_execute_node(ARGS) {
     if (!n)
         return vm_raise(vm, vm->e_RuntimeError, "_will_engine_execute_node expects an grad_fn, but got %s",
                         vm_type_name(vm, argv[0]));
+    TorchState *ts = torch_state(vm);
+    int o = ts->will_execute_override ? ts->will_execute_override(vm, n) : -1;
+    if (o >= 0) return val_bool(o);
     bool out;
     if (ag_will_engine_execute_node(n, &out) < 0) return torch_raise_error(vm);
     return val_bool(out);

@@ -57,6 +57,9 @@ typedef struct TorchState {
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
     Value handle_factory;               /* engine hook id -> RemovableHandle (torch.utils.hooks) */
     Value mutation_observer;            /* fn(tensor) before in-place kernels, or null */
+    /* torch._C._will_engine_execute_node asks this first (a layer standing in for part of the
+     * graph: the tracer's module markers): 1/0, or -1 for "ask the engine". */
+    int (*will_execute_override)(VM *vm, AgNode *node);
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }
@@ -102,6 +105,9 @@ typedef struct CallbackBox {
     ExtRoot *extra;      /* optional second value (e.g. a hook's owner), or NULL */
 } CallbackBox;
 CallbackBox *torch_box_new(VM *vm, Value fn, Value extra);
+/* Call a tensor hook with grad (borrowed) as the engine does: *replace is a new reference to
+ * what it returned, or NULL for None; the result is checked with PyTorch's messages. */
+int torch_call_tensor_hook(VM *vm, Value hook, Tensor *grad, Tensor **replace);
 void torch_box_release(void *box);
 
 /* ---- module parts (each file's init) ---- */

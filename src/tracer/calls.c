@@ -296,13 +296,16 @@ static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out) {
     GraphArg cargs[2] = {graph_arg_node(t->node), graph_arg_node(hn)};
     GraphNode *node = graph_node_new(tr->graph, GRAPH_CALL_FUNCTION, "register_hook", "torch._dynamo.register_hook",
                                      cargs, 2, NULL, NULL, 0);
+    /* executed as identity(t); the callable is bound per call through its input (backend.h) */
     node->exec.kind = GRAPH_EXEC_HOOK;
-    node->exec.n_inputs = 2;
-    node->exec.inputs = calloc(2, sizeof(GraphNode *));
+    node->exec.n_inputs = 1;
+    node->exec.inputs = calloc(1, sizeof(GraphNode *));
     EM_ASSERT(node->exec.inputs != NULL, "out of memory");
     node->exec.inputs[0] = t->node;
-    node->exec.inputs[1] = hn;
-    node->exec.opaque = graph_opaque_new(NULL, NULL, "hook");
+    node->exec.opaque = tracer_opaque_new(&(TracerOpaque){.kind = TOPQ_HOOK, .input = hook->graph_input}, hn->name);
+    node->is_tensor = true;
+    node->requires_grad = true;
+    node->meta = t->node->meta;
     h->node = node;
     h->a = t;
     *out = h;

@@ -498,7 +498,7 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
         return TX_OK;
     }
     case VT_CONST: {
-        VT *items;
+        VT *items = NULL;
         TxStatus s = const_items(tr, v->value, &items);
         if (s) return s;
         *out = iter_over(tr, items);

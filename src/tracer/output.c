@@ -35,12 +35,81 @@ const TracerBackend *tracer_find_backend(const char *name) {
     return NULL;
 }
 
+/* ---- graph inputs and opaque payloads (backend.h) ------------------------------------------------ */
+
+int tracer_bind_inputs(VM *vm, const Graph *g, int n, const Value *inputs, Tensor **tensors) {
+    int i = 0;
+    TorchState *ts = torch_state(vm);
+    for (const GraphNode *p = g->first; p && p->kind == GRAPH_PLACEHOLDER; p = p->next, i++) {
+        if (i >= n) {
+            vm_raise(vm, vm->e_TypeError, "%s() missing graph inputs", g->name);
+            goto fail;
+        }
+        tensors[i] = NULL;
+        Value v = inputs[i];
+        if (tracer_is_object_input(p)) continue;
+        if (v.tag == VAL_OBJ && vm_isinstance_type(vm, v, ts->t_tensor)) {
+            tensors[i] = torch_tensor_of(v);
+            tensor_incref(tensors[i]);
+            continue;
+        }
+        TensorScalar sc;
+        if (!p->meta.wrapped_number || !torch_scalar_of(vm, v, &sc)) {
+            vm_raise(vm, vm->e_TypeError, "%s(): input %d (%s) must be a %s, not %s", g->name, i, p->name,
+                     p->meta.wrapped_number ? "number" : "Tensor", vm_type_name(vm, v));
+            goto fail;
+        }
+        /* a Python number argument: a 0-dim wrapped number, as PyTorch passes scalars */
+        Tensor *t = tensor_full(p->meta.dtype, 0, NULL, sc);
+        if (!t) {
+            torch_raise_error(vm);
+            goto fail;
+        }
+        tensor_set_wrapped_number(t, true);
+        tensors[i] = t;
+    }
+    if (i != n) {
+        vm_raise(vm, vm->e_TypeError, "%s() takes %d graph inputs but %d were given", g->name, i, n);
+        goto fail;
+    }
+    return 0;
+fail:
+    for (int k = 0; k < i && k < n; k++) {
+        tensor_decref(tensors[k]);
+        tensors[k] = NULL;
+    }
+    return -1;
+}
+
+static void opaque_release(void *p) {
+    TracerOpaque *o = p;
+    if (o->marker) tracer_marker_free(o->marker);
+    free(o);
+}
+
+GraphOpaque *tracer_opaque_new(const TracerOpaque *o, const char *repr) {
+    TracerOpaque *c = malloc(sizeof *c);
+    EM_ASSERT(c != NULL, "out of memory");
+    *c = *o;
+    return graph_opaque_new(c, opaque_release, repr);
+}
+
+const TracerOpaque *tracer_opaque_of(const GraphOpaque *o) {
+    return o && o->release == opaque_release ? o->ptr : NULL;
+}
+
+Value tracer_hook_callable(VM *vm, const GraphNode *hook_node, int n, const Value *inputs) {
+    const TracerOpaque *o = tracer_opaque_of(hook_node->exec.opaque);
+    if (!o || o->kind != TOPQ_HOOK || o->input < 0 || o->input >= n)
+        return vm_raise(vm, vm->e_SystemError, "hook node %s without its callable", hook_node->name);
+    return inputs[o->input];
+}
+
 /* ---- the eager backend ------------------------------------------------------------------------- */
 
 typedef struct EagerSlot {
     Tensor **outs;   /* n_outputs references (tensor nodes), or NULL */
     int n;
-    Value obj;       /* non-tensor placeholders (hook callables) */
 } EagerSlot;
 
 static void *eager_compile(VM *vm, Graph *g) {
@@ -76,27 +145,26 @@ static int set_single(EagerSlot *s, Tensor *t) {
     return 0;
 }
 
-static Value arg_value(VM *vm, EagerSlot *slots, const GraphArg *a) {
+static int set_multi(EagerSlot *s, Tensor **outs, int n) {
+    s->outs = outs;
+    s->n = n;
+    return 0;
+}
+
+static Value output_value(VM *vm, EagerSlot *slots, const GraphArg *a) {
     switch (a->kind) {
     case GARG_NODE: {
         Tensor *t = slot_tensor(slots, a->as.node);
-        if (t) {
-            tensor_incref(t);
-            return torch_wrap(vm, t);
-        }
-        Value o = slots[a->as.node->index].obj;
-        return val_is_null(o) ? val_none() : o;
+        if (!t) return vm_raise(vm, vm->e_SystemError, "graph output %s has no value", a->as.node->name);
+        tensor_incref(t);
+        return torch_wrap(vm, t);
     }
-    case GARG_INT: return val_int(a->as.i);
-    case GARG_FLOAT: return val_float(a->as.f);
-    case GARG_BOOL: return val_bool(a->as.b);
-    case GARG_NONE: return val_none();
     case GARG_TUPLE: {
         TupleObj *t = tuple_new(vm, a->as.seq.n);
         if (!t) return val_null();
         vm_push_root(vm, val_obj(t));
         for (int i = 0; i < a->as.seq.n; i++) {
-            Value v = arg_value(vm, slots, &a->as.seq.items[i]);
+            Value v = output_value(vm, slots, &a->as.seq.items[i]);
             if (val_is_null(v)) {
                 vm_pop_root(vm);
                 return v;
@@ -106,7 +174,7 @@ static Value arg_value(VM *vm, EagerSlot *slots, const GraphArg *a) {
         vm_pop_root(vm);
         return val_obj(t);
     }
-    default: return vm_raise(vm, vm->e_SystemError, "graph output of an unsupported kind");
+    default: return tracer_graph_constant(vm, a);
     }
 }
 
@@ -114,50 +182,36 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
     (void)artifact;
     graph_renumber(g);
     EagerSlot *slots = calloc((size_t)g->n_nodes + 1, sizeof(EagerSlot));
-    if (!slots) return vm_no_memory(vm);
+    Tensor **bound = calloc((size_t)n_in + 1, sizeof(Tensor *));
+    if (!slots || !bound) {
+        free(slots);
+        free(bound);
+        return vm_no_memory(vm);
+    }
     bool entry_mode = ag_is_grad_enabled();
-    int pi = 0;
     Value result = val_null();
+    if (tracer_bind_inputs(vm, g, n_in, inputs, bound) < 0) goto done;
+    int pi = 0;
     for (GraphNode *n = g->first; n; n = n->next) {
         EagerSlot *s = &slots[n->index];
         if (n->kind == GRAPH_PLACEHOLDER) {
-            if (pi >= n_in) {
-                vm_raise(vm, vm->e_TypeError, "%s() missing graph inputs", g->name);
-                goto done;
-            }
-            Value v = inputs[pi++];
-            TorchState *ts = torch_state(vm);
-            if (v.tag == VAL_OBJ && vm_isinstance_type(vm, v, ts->t_tensor)) {
-                Tensor *t = torch_tensor_of(v);
-                tensor_incref(t);
-                if (set_single(s, t) < 0) goto oom;
-            } else if (n->meta.wrapped_number) {
-                TensorScalar sc;
-                if (!torch_scalar_of(vm, v, &sc)) {
-                    vm_raise(vm, vm->e_TypeError, "%s(): a number input got %s", g->name, vm_type_name(vm, v));
-                    goto done;
-                }
-                Tensor *t = tensor_full(n->meta.dtype, 0, NULL, sc);
-                if (!t) {
-                    torch_raise_error(vm);
-                    goto done;
-                }
-                tensor_set_wrapped_number(t, true);
-                if (set_single(s, t) < 0) goto oom;
-            } else {
-                s->obj = v;
-            }
+            if (bound[pi] && set_single(s, bound[pi]) < 0) goto oom;
+            bound[pi++] = NULL;   /* the slot owns it */
             continue;
         }
         if (n->kind == GRAPH_OUTPUT) {
-            result = n->n_args ? arg_value(vm, slots, &n->args[0]) : val_obj(vm->empty_tuple);
+            result = n->n_args ? output_value(vm, slots, &n->args[0]) : val_obj(vm->empty_tuple);
             goto done;
         }
         ag_set_grad_enabled(!n->no_grad && entry_mode);
+        Tensor *in[64];
+        if (n->exec.n_inputs > 64) {
+            vm_raise(vm, vm->e_SystemError, "graph node %s has too many inputs", n->name);
+            goto done;
+        }
+        for (int i = 0; i < n->exec.n_inputs; i++) in[i] = slot_tensor(slots, n->exec.inputs[i]);
         switch (n->exec.kind) {
         case GRAPH_EXEC_TENSOR_OP: {
-            Tensor *in[64];
-            for (int i = 0; i < n->exec.n_inputs && i < 64; i++) in[i] = slot_tensor(slots, n->exec.inputs[i]);
             int nout = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
             Tensor **outs = calloc((size_t)nout + 1, sizeof(Tensor *));
             if (!outs) goto oom;
@@ -168,8 +222,7 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
                 goto done;
             }
             if (n->meta.wrapped_number && got == 1) tensor_set_wrapped_number(outs[0], true);
-            s->outs = outs;
-            s->n = got;
+            set_multi(s, outs, got);
             break;
         }
         case GRAPH_EXEC_GETITEM: {
@@ -189,19 +242,30 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
             break;
         case GRAPH_EXEC_HOOK: {
             /* register the hook on the real intermediate: the eager engine calls it in backward */
-            Tensor *t = slot_tensor(slots, n->exec.inputs[0]);
-            Value hook = slots[n->exec.inputs[1]->index].obj;
-            if (!t || val_is_null(hook)) {
-                vm_raise(vm, vm->e_SystemError, "hook node without its tensor or callable");
+            Value hook = tracer_hook_callable(vm, n, n_in, inputs);
+            if (val_is_null(hook)) goto done;
+            if (!in[0]) {
+                vm_raise(vm, vm->e_SystemError, "hook node %s without its tensor", n->name);
                 goto done;
             }
-            tensor_incref(t);
-            Value tv = torch_wrap(vm, t);
-            if (val_is_null(tv)) goto done;
-            vm_push_root(vm, tv);
-            Value h = vm_call_method(vm, tv, "register_hook", 1, &hook);
-            vm_pop_root(vm);
-            if (val_is_null(h)) goto done;
+            if (tracer_register_tensor_hook(vm, in[0], hook) < 0) goto done;
+            tensor_incref(in[0]);
+            if (set_single(s, in[0]) < 0) goto oom;
+            break;
+        }
+        case GRAPH_EXEC_MARKER:
+            if (tracer_marker_run(vm, n->exec.opaque, n->exec.n_inputs, in, NULL) < 0) goto done;
+            break;
+        case GRAPH_EXEC_CUSTOM_OP: {
+            int nout = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
+            Tensor **outs = calloc((size_t)nout + 1, sizeof(Tensor *));
+            if (!outs) goto oom;
+            int got = tracer_custom_op_run(vm, n, in, n->exec.n_inputs, outs, nout);
+            if (got < 0) {
+                free(outs);
+                goto done;
+            }
+            set_multi(s, outs, got);
             break;
         }
         default:
@@ -215,6 +279,8 @@ oom:
     vm_no_memory(vm);
 done:
     ag_set_grad_enabled(entry_mode);
+    for (int i = 0; i < n_in; i++) tensor_decref(bound[i]);
+    free(bound);
     slots_free(slots, g->n_nodes + 1);
     return result;
 }

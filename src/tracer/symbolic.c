@@ -231,7 +231,7 @@ static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
 }
 
 H(LOAD_GLOBAL) {
-    VT *v;
+    VT *v = NULL;
     TxStatus s = load_global(tr, tx, name_at(tx, arg >> 1), &v);
     if (s) return s;
     if (arg & 1) PUSH(vt_new(tr, VT_NULLV));
@@ -275,7 +275,7 @@ H(LOAD_CLOSURE) {
 H(LOAD_DEREF) {
     VT *c = cell_at(tr, tx, arg);
     if (!c) return tr_break(tr, "closure cell unavailable");
-    VT *v;
+    VT *v = NULL;
     TxStatus s = cell_load(tr, c, &v);
     if (s) return s;
     PUSH(v);

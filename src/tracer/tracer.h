@@ -38,6 +38,7 @@
 #include <setjmp.h>
 
 #include "ember/graph.h"
+#include "src/tracer/backend.h"
 #include "src/torch/torch.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
@@ -226,7 +227,6 @@ typedef enum GuardKind {
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
 } GuardKind;
 
-typedef struct TracerBackend TracerBackend;
 typedef struct Guard {
     GuardKind kind;
     Source *source;           /* copied into the entry's own arena when the entry is built */
@@ -336,20 +336,9 @@ typedef struct CompiledGraph {
     Value user_backend;       /* a callable backend's compiled callable, else VAL_NULL */
 } CompiledGraph;
 
-/* Backends register here (src/runtime registers "eager" and "ember"). */
-struct TracerBackend {
-    const char *name;
-    /* Compile a finished graph; NULL + VM exception on failure. */
-    void *(*compile)(VM *vm, Graph *g);
-    /* Run with inputs (Values: tensors or numbers); returns a tuple of outputs or VAL_NULL. */
-    Value (*run)(VM *vm, void *artifact, Graph *g, int n, Value *inputs);
-    void (*free)(void *artifact);
-};
-void tracer_register_backend(const TracerBackend *b);
 /* The options of the compiled call in progress (or of --compile-all). */
 typedef struct CompileOptions CompileOptions;
 const CompileOptions *tracer_current_options(VM *vm);
-const TracerBackend *tracer_find_backend(const char *name);
 
 /* ---- the tracer (one per frame compilation) ------------------------------------------------------ */
 
@@ -503,7 +492,5 @@ void tracer_decompile(VM *vm, const CodeObj *co, FILE *out);
 
 /* logs.c */
 void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */
-bool log_enabled(const char *artifact);
-void log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

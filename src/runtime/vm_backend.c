@@ -1,0 +1,281 @@
+/* src/runtime/vm_backend.c — the "ember" torch.compile backend: the VM side of the runtime.
+ * It compiles a traced graph into an RtPlan (runtime.h) and runs it with the call's arguments,
+ * supplying the callbacks through which the plan reaches script code: hooks on intermediate
+ * tensors (called inside the compiled backward), hooks on graph inputs (registered on the real
+ * tensor), module markers (tracer_marker_run) and custom C ops (tracer_custom_op_run).
+ *
+ * Design note.  Callbacks get a refcounted GlueCtx.  A graph whose hooks take their callable
+ * from an object input (a closure made in the region, new on every call — backend.h) gets a
+ * ctx per call holding that call's arguments; the runtime retains it while the run's
+ * CompiledFunctionBackward lives, so the backward calls the callables of *its* forward.  Other
+ * graphs share one ctx per compiled graph.  A graph the runtime cannot plan runs with the
+ * tracer's eager backend (the reason is kept for EMBER_LOGS). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/runtime/register.h"
+#include "src/runtime/runtime.h"
+#include "src/tracer/backend.h"
+#include "src/torch/torch.h"
+#include "vm/gc.h"
+#include "vm/seq.h"
+
+typedef struct GlueCtx {
+    int refs;
+    VM *vm;
+    ExtRoot *args;            /* the call's arguments (a tuple) when hooks are bound per call */
+} GlueCtx;
+
+typedef struct EmberArtifact {
+    RtPlan *plan;             /* NULL: the graph runs with the eager backend */
+    char *fallback;           /* why there is no plan */
+    bool has_objects;         /* some placeholder is an object input */
+    int n_placeholders;
+    int n_plan_inputs;
+    GlueCtx *shared;          /* ctx of runs that bind nothing per call */
+    size_t logged_peak;       /* EMBER_LOGS=memory: the arena peak last reported */
+    bool logged_kind[4];      /* EMBER_LOGS=memory/plan: run kinds reported (RtRunKind) */
+} EmberArtifact;
+
+/* ---- the callbacks ----------------------------------------------------------------------------- */
+
+static void ctx_retain(void *p) { ((GlueCtx *)p)->refs++; }
+
+static void ctx_release(void *p) {
+    GlueCtx *c = p;
+    if (--c->refs > 0) return;
+    if (c->args) gc_root_free(c->vm, c->args);
+    free(c);
+}
+
+static GlueCtx *ctx_new(VM *vm, Value args) {
+    GlueCtx *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->refs = 1;
+    c->vm = vm;
+    if (!val_is_null(args)) c->args = gc_root_new(vm, args);
+    return c;
+}
+
+/* the callable a hook node names, from this call's arguments */
+static Value bound_hook(GlueCtx *c, GraphOpaque *o) {
+    VM *vm = c->vm;
+    const TracerOpaque *to = tracer_opaque_of(o);
+    if (!to || to->kind != TOPQ_HOOK || !c->args) {
+        vm_raise(vm, vm->e_SystemError, "ember backend: a hook node without a bound callable");
+        return val_null();
+    }
+    TupleObj *args = AS_TUPLE(c->args->v);
+    if (to->input < 0 || to->input >= args->len) {
+        vm_raise(vm, vm->e_SystemError, "ember backend: hook input %d out of range", to->input);
+        return val_null();
+    }
+    return args->items[to->input];
+}
+
+static Tensor *cb_call_hook(void *ctx, GraphOpaque *hook, Tensor *grad) {
+    GlueCtx *c = ctx;
+    Value fn = bound_hook(c, hook);
+    if (val_is_null(fn)) {
+        tensor_error_set_external();
+        return NULL;
+    }
+    Tensor *r;
+    if (torch_call_tensor_hook(c->vm, fn, grad, &r) < 0) {
+        tensor_error_set_external();
+        return NULL;
+    }
+    if (!r) {
+        tensor_incref(grad);
+        r = grad;
+    }
+    return r;
+}
+
+static int cb_register_hook(void *ctx, GraphOpaque *hook, Tensor *t) {
+    GlueCtx *c = ctx;
+    Value fn = bound_hook(c, hook);
+    if (val_is_null(fn) || tracer_register_tensor_hook(c->vm, t, fn) < 0) {
+        tensor_error_set_external();
+        return -1;
+    }
+    return 0;
+}
+
+/* a marker's sink as the tracer sees it */
+static bool sink_requires_grad(void *s, int i) { return rt_grad_hook_sink_requires_grad(s, i); }
+static int sink_add_hook(void *s, int i, AgTensorHook h) { return rt_grad_hook_sink_add(s, i, h); }
+
+static int cb_marker(void *ctx, GraphOpaque *marker, int n, Tensor *const *values, RtGradHookSink *sink) {
+    GlueCtx *c = ctx;
+    /* a compiled training forward: the values carry no history, gradient hooks go to the sink
+     * and are called by CompiledFunctionBackward; otherwise they are real tensors (eager
+     * interpretation, or an inference run) and hooks go on them */
+    TracerGradSink ts = {sink, sink_requires_grad, sink_add_hook, rt_grad_hook_sink_marker(sink),
+                         rt_backward_has_marker_point};
+    if (tracer_marker_run(c->vm, marker, n, values, rt_grad_hook_sink_compiled(sink) ? &ts : NULL) < 0) {
+        tensor_error_set_external();
+        return -1;
+    }
+    return 0;
+}
+
+static int cb_script_call(void *ctx, const GraphNode *node, Tensor *const *in, int n_in, Tensor **out, int n_out) {
+    GlueCtx *c = ctx;
+    if (node->exec.kind != GRAPH_EXEC_CUSTOM_OP) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "ember backend: node %s is not a call the VM can run", node->name);
+        return -1;
+    }
+    int got = tracer_custom_op_run(c->vm, node, in, n_in, out, n_out);
+    if (got < 0) {
+        tensor_error_set_external();
+        return -1;
+    }
+    return 0;
+}
+
+static RtCallbacks callbacks(GlueCtx *c) {
+    return (RtCallbacks){c, cb_call_hook, cb_register_hook, cb_marker, cb_script_call, ctx_retain, ctx_release};
+}
+
+/* ---- the backend -------------------------------------------------------------------------------- */
+
+static void art_free(void *p) {
+    EmberArtifact *a = p;
+    if (!a) return;
+    if (a->plan) rt_plan_free(a->plan);
+    if (a->shared) ctx_release(a->shared);
+    free(a->fallback);
+    free(a);
+}
+
+static void *ember_compile(VM *vm, Graph *g) {
+    EmberArtifact *a = calloc(1, sizeof *a);
+    if (!a) {
+        vm_no_memory(vm);
+        return NULL;
+    }
+    for (GraphNode *n = g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next) {
+        a->n_placeholders++;
+        if (tracer_is_object_input(n)) a->has_objects = true;
+        else a->n_plan_inputs++;
+    }
+    a->shared = ctx_new(vm, val_null());
+    if (!a->shared) {
+        art_free(a);
+        vm_no_memory(vm);
+        return NULL;
+    }
+    tensor_error_clear();
+    a->plan = rt_plan_new(g, NULL);
+    if (!a->plan) {
+        /* not plannable (an op without metadata rules, ...): interpret it, as eager would run it */
+        a->fallback = strdup(tensor_error_message());
+        tensor_error_clear();
+        log_printf("memory", "[__memory] %s: runs eagerly (%s)\n", g->name, a->fallback);
+    }
+    return a;
+}
+
+static const char *run_kind_name(RtRunKind k) {
+    switch (k) {
+    case RT_RUN_INFERENCE: return "inference";
+    case RT_RUN_TRAINING: return "training (forward + CompiledFunctionBackward)";
+    case RT_RUN_EAGER: return "eager interpretation";
+    default: return "none";
+    }
+}
+
+/* EMBER_LOGS=memory: each new kind of run and each new arena peak; =plan: the programs */
+static void log_run(EmberArtifact *a, const Graph *g) {
+    RtRunKind k = rt_plan_last_run(a->plan);
+    bool new_kind = k >= 0 && k < 4 && !a->logged_kind[k];
+    size_t peak = rt_plan_peak_bytes(a->plan);
+    if (new_kind && log_enabled("plan")) {
+        char *d = rt_plan_describe(a->plan);
+        fprintf(stderr, "[__plan] %s (%s run):\n%s\n", g->name, run_kind_name(k), d ? d : "?");
+        free(d);
+    }
+    if ((new_kind || peak > a->logged_peak) && log_enabled("memory")) {
+        const char *why = rt_plan_fallback_reason(a->plan);
+        fprintf(stderr, "[__memory] %s: %s run, arena peak %zu bytes%s%s%s\n", g->name, run_kind_name(k), peak,
+                why ? " (" : "", why ? why : "", why ? ")" : "");
+    }
+    if (k >= 0 && k < 4) a->logged_kind[k] = true;
+    if (peak > a->logged_peak) a->logged_peak = peak;
+}
+
+static Value ember_run(VM *vm, void *artifact, Graph *g, int n, Value *inputs) {
+    EmberArtifact *a = artifact;
+    if (!a->plan) return tracer_find_backend("eager")->run(vm, (void *)1, g, n, inputs);
+    Tensor **bound = calloc((size_t)n + 1, sizeof *bound);
+    Tensor **outs = calloc((size_t)rt_plan_num_outputs(a->plan) + 1, sizeof *outs);
+    if (!bound || !outs) {
+        free(bound);
+        free(outs);
+        return vm_no_memory(vm);
+    }
+    Value result = val_null();
+    GlueCtx *ctx = NULL;
+    int got = -1;
+    if (tracer_bind_inputs(vm, g, n, inputs, bound) < 0) goto done;
+    /* the plan takes the tensor placeholders only, in order */
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        Tensor *t = bound[i];
+        bound[i] = NULL;
+        if (t) bound[k++] = t;
+    }
+    if (a->has_objects) {
+        TupleObj *args = tuple_from_array(vm, inputs, n);
+        if (!args) goto done;
+        ctx = ctx_new(vm, val_obj(args));
+        if (!ctx) {
+            vm_no_memory(vm);
+            goto done;
+        }
+    } else {
+        ctx = a->shared;
+        ctx_retain(ctx);
+    }
+    RtCallbacks cb = callbacks(ctx);
+    tensor_error_clear();
+    got = rt_plan_run(a->plan, bound, k, outs, rt_plan_num_outputs(a->plan), &cb);
+    if (got < 0) {
+        torch_raise_error(vm);
+        goto done;
+    }
+    log_run(a, g);
+    const GraphNode *out_node = graph_output_node(g);
+    TupleObj *t = tuple_new(vm, got);
+    if (!t) goto done;
+    vm_push_root(vm, val_obj(t));
+    for (int i = 0; i < got; i++) {
+        Value v;
+        if (outs[i]) {
+            v = torch_wrap(vm, outs[i]);
+            outs[i] = NULL;
+        } else {
+            v = i < out_node->n_args ? tracer_graph_constant(vm, &out_node->args[i]) : val_none();
+        }
+        if (val_is_null(v)) {
+            vm_pop_root(vm);
+            goto done;
+        }
+        t->items[i] = v;
+    }
+    vm_pop_root(vm);
+    result = val_obj(t);
+done:
+    if (ctx) ctx_release(ctx);
+    for (int i = 0; i < n; i++) tensor_decref(bound[i]);
+    if (got > 0)
+        for (int i = 0; i < got; i++) tensor_decref(outs[i]);
+    free(bound);
+    free(outs);
+    return result;
+}
+
+static const TracerBackend ember_backend = {"ember", ember_compile, ember_run, art_free};
+
+void rt_register_backend(void) { tracer_register_backend(&ember_backend); }
