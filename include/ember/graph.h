@@ -185,6 +185,8 @@ struct GraphNode {
 
 struct Graph {
     char *name;              /* "__compiled_fn_0" */
+    bool eager_autograd;     /* code around it inspects its outputs' autograd nodes: backends keep
+                                eager's nodes (no compiled backward) */
     GraphNode *first, *last;
     int32_t n_nodes;
     struct GraphNameSet *names;   /* for unique node names */

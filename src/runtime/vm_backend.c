@@ -167,7 +167,9 @@ static void *ember_compile(VM *vm, Graph *g) {
         return NULL;
     }
     tensor_error_clear();
-    a->plan = rt_plan_new(g, NULL);
+    RtOptions opts = RT_OPTIONS_INIT;
+    opts.compile_backward = !g->eager_autograd;
+    a->plan = rt_plan_new(g, &opts);
     if (!a->plan) {
         /* not plannable (an op without metadata rules, ...): interpret it, as eager would run it */
         a->fallback = strdup(tensor_error_message());

@@ -115,7 +115,13 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
         }
         return tr_break(tr, "'Tensor' object has no attribute '%s'", name->data);
     }
-    if (descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) return tr_break(tr, "tensor.%s", name->data);
+    if (descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) {
+        /* the code at the break looks at the autograd graph the region made: its nodes must be
+         * the ones eager makes, not one CompiledFunctionBackward */
+        if ((is_name(name, "grad_fn") || is_name(name, "_base") || is_name(name, "output_nr")) && !t->source)
+            tr->eager_autograd = true;
+        return tr_break(tr, "tensor.%s", name->data);
+    }
     return bind_class_attr(tr, t, type, descr, name, out);
 }
 

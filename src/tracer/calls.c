@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ember/autograd.h"
+#include "src/ffi/register.h"
 #include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "vm/dict.h"
@@ -618,12 +619,16 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
     case VT_TYPE: return class_call(tr, fn, argc, args, kwnames, out);
     case VT_NN_MODULE: return module_call(tr, fn, argc, args, kwnames, out);
     case VT_OBJECT: {
+        const FfiOp *op = val_is_null(fn->value) ? NULL : ffi_custom_op_of(vm, fn->value);
+        if (op) return tracer_custom_op_call(tr, op, argc, args, kwnames, out);
         TypeObj *t = vt_python_type(tr, fn);
         Value call = t ? type_lookup(vm, t, vm->special_names[SP_CALL]) : val_null();
         if (val_is_null(call) || call.as.o->type != vm->t_function) return tr_break(tr, "call of a non-callable object");
         return inline_function(tr, vt_from_value(tr, call, NULL), argc + 1, prepend(tr, fn, argc, nkw, args), kwnames, out);
     }
     case VT_OPAQUE:
+        if (!val_is_null(fn->value) && ffi_custom_op_of(vm, fn->value))
+            return tracer_custom_op_call(tr, ffi_custom_op_of(vm, fn->value), argc, args, kwnames, out);
         if (!val_is_null(fn->value) && fn->value.as.o->type->layout == OBJ_LAYOUT_NATIVE)
             return native_call(tr, fn, argc, args, kwnames, out);
         return tr_break(tr, "call of %s", vm_type_name(vm, fn->value));

@@ -190,6 +190,41 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
     return v;
 }
 
+VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad) {
+    Tensor *ft = tensor_empty_strided(m->dtype, m->ndim, m->shape, m->strides);
+    if (!ft) {
+        torch_raise_error(tr->vm);
+        return NULL;
+    }
+    if (requires_grad) {
+        /* a non-leaf with history, as the op's output is: a view of a leaf that requires grad */
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.ints = m->shape;
+        a.n_ints = m->ndim;
+        a.ints2 = m->strides;
+        a.n_ints2 = m->ndim;
+        bool prev = ag_set_grad_enabled(true);
+        Tensor *view = ag_set_requires_grad(ft, true) == 0 ? ag_op1(TENSOR_OP_AS_STRIDED, &ft, 1, &a) : NULL;
+        ag_set_grad_enabled(prev);
+        tensor_decref(ft);
+        if (!view) {
+            torch_raise_error(tr->vm);
+            return NULL;
+        }
+        ft = view;
+    }
+    Value w = wrap_fake(tr, ft, NULL);
+    if (val_is_null(w)) return NULL;
+    node->is_tensor = true;
+    node->meta = *m;
+    node->requires_grad = requires_grad;
+    VT *v = vt_new(tr, VT_TENSOR);
+    v->node = node;
+    v->fake = w;
+    map_put(tr, torch_tensor_of(w), v);
+    return v;
+}
+
 VT *fake_input_symnum(Tracer *tr, VT *sym) {
     if (sym->graph_input >= 0) return sym->twin;
     VM *vm = tr->vm;
@@ -248,6 +283,19 @@ static GraphNode *node_for_input(Tracer *tr, Tensor *t) {
     return n;
 }
 
+void tracer_node_provenance(Tracer *tr, GraphNode *n) {
+    n->no_grad = !ag_is_grad_enabled();
+    int32_t line = tr_current_line(tr);
+    if (tr->tx) {
+        CodeObj *co = tr->tx->code;
+        char code_line[512];
+        tracer_source_line(co, line, code_line, sizeof code_line);
+        graph_node_set_loc(tr->graph, n, co->filename->data, line, co->name->data, code_line);
+    }
+    if (tr->module_depth > 0)
+        graph_node_set_module_stack(tr->graph, n, tr->module_stack, tr->module_depth < 32 ? tr->module_depth : 32);
+}
+
 static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in, const TensorOpArgs *args,
                          Tensor *const *outputs, int n_out) {
     Tracer *tr = ctx;
@@ -259,16 +307,7 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
     }
     for (int i = 0; i < n_in; i++) in_nodes[i] = inputs[i] ? node_for_input(tr, inputs[i]) : NULL;
     GraphNode *n = graph_call_tensor_op(tr->graph, op, in_nodes, n_in, args, NULL, NULL, -1, NULL, NULL, 0);
-    n->no_grad = !ag_is_grad_enabled();
-    int32_t line = tr_current_line(tr);
-    if (tr->tx) {
-        CodeObj *co = tr->tx->code;
-        char code_line[512];
-        tracer_source_line(co, line, code_line, sizeof code_line);
-        graph_node_set_loc(tr->graph, n, co->filename->data, line, co->name->data, code_line);
-    }
-    if (tr->module_depth > 0)
-        graph_node_set_module_stack(tr->graph, n, tr->module_stack, tr->module_depth < 32 ? tr->module_depth : 32);
+    tracer_node_provenance(tr, n);
     tr->ops_in_call++;
     if (tr->ops_in_call == 1) tr->first_call_node = n;
     unsigned flags = tensor_op_flags(op);

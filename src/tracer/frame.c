@@ -192,6 +192,7 @@ void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const ch
 __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, CodeCache *cc, const CompileOptions *opts) {
     TracerState *st = tracer_state(vm);
     int32_t break_at = -1;
+    bool eager_autograd = false;
     char reason[256] = "";
     CacheEntry *result = NULL;
     bool was_tracing = st->tracing;
@@ -199,6 +200,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
     for (int attempt = 0; attempt < MAX_RESTARTS; attempt++) {
         Tracer tr;
         tracer_init(&tr, vm, f, opts, break_at, reason[0] ? reason : NULL);
+        tr.eager_autograd = eager_autograd;
         if (!tr.keepalive) {
             tracer_fini(&tr);
             break;
@@ -212,6 +214,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         if (s == TX_BREAK && (break_at < 0 || tr.brk.root_ip != break_at)) {
             /* stop earlier next time: at the root instruction that was running */
             break_at = tr.brk.root_ip;
+            eager_autograd |= tr.eager_autograd;
             snprintf(reason, sizeof reason, "%s", tr.brk.reason);
             tracer_log_break(&tr, cc);
             tracer_fini(&tr);
@@ -231,8 +234,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
             else if (in_loop(f->code, tr.root->ip)) skip = "Skipping frame because there is a graph break in a for/while loop";
             else if (in.op == OP_FOR_ITER || in.op == OP_SEND || in.op == OP_YIELD_VALUE) skip = "graph break at a loop";
             else if (tr.root->kwnames && in.op != OP_CALL) skip = "graph break with pending keyword names";
-            else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0)
-                skip = "graph break before any tensor operation (the frame runs eagerly)";
+            /* a break before any tensor op still resumes: the rest of the frame may hold a graph */
         } else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0) {
             /* nothing for a graph to do: the Python-level effects replay no better than they run */
             skip = "no tensor operations in the frame";

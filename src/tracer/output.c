@@ -386,6 +386,7 @@ Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *
     graph_eliminate_dead_code(tr->graph);
     free(tr->graph->name);
     tr->graph->name = strdup(name);
+    tr->graph->eager_autograd = tr->eager_autograd;
     char err[256];
     if (graph_verify(tr->graph, err, sizeof err) < 0)
         return vm_raise(vm, vm->e_SystemError, "tracer produced a malformed graph: %s", err);

@@ -383,6 +383,9 @@ struct Tracer {
     VT *globals_vt;           /* marker object for STORE_GLOBAL side effects */
     /* breaks and restarts */
     int32_t break_at;         /* root ip to stop at (-1: none) */
+    /* the code after the break inspects the autograd graph of a graph output (`y.grad_fn`):
+     * the graph's autograd nodes must be eager's (Graph.eager_autograd); kept across restarts */
+    bool eager_autograd;
     BreakInfo brk;
     bool have_break;
     int32_t n_restarts;
@@ -452,6 +455,13 @@ VT *fake_lookup(Tracer *tr, Tensor *t);
 VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
 /* A graph input for a symbolic number (fed as a wrapped-number tensor). */
 VT *fake_input_symnum(Tracer *tr, VT *sym);
+/* A tensor VT for an output the tracer computed itself (a custom op's): a fake with metadata m
+ * (with history when requires_grad) mapped to node.  NULL with a VM exception. */
+VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad);
+/* A new node's grad mode, user line and nn_module_stack, from where the trace is. */
+void tracer_node_provenance(Tracer *tr, GraphNode *n);
+/* custom_ops.c: a call of a custom C op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
+TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 /* Call a native (torch function, tensor method, operator) on fake arguments. */
 TxStatus fake_call(Tracer *tr, Value callable, int argc, Value *argv, TupleObj *kwnames, const char *target,
                    VT **out);
