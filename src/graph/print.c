@@ -133,7 +133,11 @@ static void format_arg(const GraphArg *a, Buf *b) {
     case GARG_INT: buf_printf(b, "%lld", (long long)a->as.i); break;
     case GARG_FLOAT: format_float(a->as.f, b); break;
     case GARG_BOOL: buf_puts(b, a->as.b ? "True" : "False"); break;
-    case GARG_STR: buf_printf(b, "'%s'", a->as.s); break;
+    case GARG_STR:
+        /* Python's repr: double quotes when the text holds a single quote and no double one */
+        if (strchr(a->as.s, '\'') && !strchr(a->as.s, '"')) buf_printf(b, "\"%s\"", a->as.s);
+        else buf_printf(b, "'%s'", a->as.s);
+        break;
     case GARG_DTYPE: buf_puts(b, dtype_torch(a->as.dtype)); break;
     case GARG_ELLIPSIS: buf_puts(b, "Ellipsis"); break;
     case GARG_OPAQUE: buf_puts(b, a->as.opaque->repr); break;

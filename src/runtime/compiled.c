@@ -26,6 +26,8 @@ typedef struct Train {
     int n_saved, n_recomputed;
     bool *out_rg;
     bool *val_rg;            /* per forward program value: requires grad (marker sinks) */
+    int32_t *out_slot;       /* per forward program value: the compiled output it is when nothing
+                                but markers reads it inside the graph, else -1 (marker sinks) */
     bool saves_intermediates;   /* some saved value is not an input */
     Graph *replay;           /* create_graph: the forward graph returning the saved values */
     BwVariant *bw;
@@ -223,6 +225,7 @@ static void train_free(Train *t) {
     free(t->saved);
     free(t->out_rg);
     free(t->val_rg);
+    free(t->out_slot);
     free(t);
 }
 
@@ -271,6 +274,33 @@ static BwVariant *build_bw(RtPlan *p, Train *t, const bool *tangents, const bool
     memcpy(b->tangents, tangents, sizeof(bool) * (size_t)p->n_couts);
     memcpy(b->needed, needed, sizeof(bool) * (size_t)p->n_inputs);
     return b;
+}
+
+/* Compiled outputs whose gradient comes only from outside the graph (no instruction but a
+ * marker reads them or a view of them).  A marker's gradient hook on such a value goes on the
+ * output tensor itself, after the run: then it fires in eager's order relative to the hooks the
+ * caller registers on that tensor later (a parent module's hooks on the same output). */
+static int32_t *output_only_values(const RtProg *f, int n_couts) {
+    int32_t *slot = malloc(sizeof(int32_t) * (size_t)(f->n_vals + 1));
+    EM_ASSERT(slot, "out of memory");
+    for (int v = 0; v < f->n_vals; v++) slot[v] = -1;
+    for (int k = 0; k < n_couts && k < f->n_outputs; k++) {
+        int v = f->outputs[k];
+        if (v >= 0 && slot[v] == -1) slot[v] = k;
+        else if (v >= 0) slot[v] = -2;   /* returned twice: keep it inside */
+    }
+    for (int i = 0; i < f->n_ins; i++) {
+        const RtInstr *I = &f->ins[i];
+        if (I->kind == RI_MARKER) continue;
+        for (int j = 0; j < I->n_in; j++)
+            for (int u = I->in[j]; u >= 0; u = f->vals[u].kind == RV_ALIAS ? f->vals[u].src : -1) {
+                if (slot[u] != -1) slot[u] = -2;
+                if (f->vals[u].kind != RV_ALIAS) break;
+            }
+    }
+    for (int v = 0; v < f->n_vals; v++)
+        if (slot[v] < -1) slot[v] = -1;
+    return slot;
 }
 
 static Train *build_train(RtPlan *p, const bool *input_rg) {
@@ -353,6 +383,7 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     }
     rt_map_fini(&pos);
     free(rg);
+    t->out_slot = output_only_values(t->fwd, p->n_couts);
     return t;
 }
 
@@ -626,6 +657,25 @@ static int run_inference(RtPlan *p, Tensor *const *inputs, Tensor **outputs, con
     return rc;
 }
 
+/* Marker hooks on output-only values (rt_grad_hook_sink_add parked them with marker
+ * RT_DYN_OUTPUT(k)) go on output tensor k, in the order they were added. */
+static int move_output_hooks(RtDynHooks *d, Tensor **res, int n_co) {
+    int kept = 0, rc = 0;
+    for (int i = 0; i < d->n; i++) {
+        RtDynHook h = d->v[i];
+        int k = RT_DYN_OUTPUT_SLOT(h.marker);
+        if (k < 0) {
+            d->v[kept++] = h;
+            continue;
+        }
+        AgHookHandle id;
+        if (rc == 0 && k < n_co && ag_tensor_register_hook(res[k], h.hook, &id) < 0) rc = -1;
+        else if (rc != 0 && h.hook.release) h.hook.release(h.hook.ctx);
+    }
+    d->n = kept;
+    return rc;
+}
+
 static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **outputs, const RtCallbacks *cb) {
     int n_co = p->n_couts, n_res = n_co + t->n_saved, rc = -1;
     Tensor **res = calloc((size_t)(n_res + 1), sizeof *res);
@@ -661,7 +711,7 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
         return -1;
     }
     ag_function_set_materialize_grads(node, false);
-    RtExec x = {&st->cb, &st->dyn, t->val_rg};
+    RtExec x = {&st->cb, &st->dyn, t->val_rg, t->out_slot};
     bool prev = ag_set_grad_enabled(false);
     int r = rt_prog_run(t->fwd, inputs, res, &x);
     ag_set_grad_enabled(prev);
@@ -670,6 +720,7 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
         if (!t->out_rg[k] && ag_function_mark_non_differentiable(node, 1, &res[k]) < 0) goto done;
     if (ag_function_set_outputs(node, n_co, res) < 0) goto done;
     if (ag_function_save_for_backward(node, t->n_saved, res + n_co) < 0) goto done;
+    if (move_output_hooks(&st->dyn, res, n_co) < 0) goto done;
     rc = fill_slots(p, inputs, res, outputs);
 done:
     for (int k = 0; k < n_res; k++) tensor_decref(res[k]);

@@ -95,7 +95,7 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
     case GRAPH_EXEC_MARKER: {
         if (mode == RT_INTERP_REPLAY) return 0;
         if (!cb || !cb->marker) return fail_at(n, "no marker callback for a module marker");
-        RtGradHookSink sink = {n_in, in, NULL, NULL, NULL, -1};
+        RtGradHookSink sink = {.n = n_in, .values = in, .marker = -1};
         tensor_error_clear();
         return cb->marker(cb->ctx, n->exec.opaque, n_in, in, &sink) < 0 ? rt_callback_failed() : 0;
     }

@@ -89,6 +89,7 @@ int rt_grad_hook_sink_add(RtGradHookSink *s, int i, AgTensorHook hook) {
         return -1;
     }
     RtDynHooks *d = s->dyn;
+    int32_t marker = s->out_slot && s->out_slot[i] >= 0 ? RT_DYN_OUTPUT(s->out_slot[i]) : s->marker;
     if (d->n == d->cap) {
         int cap = d->cap ? d->cap * 2 : 8;
         RtDynHook *v = realloc(d->v, sizeof *v * (size_t)cap);
@@ -99,7 +100,7 @@ int rt_grad_hook_sink_add(RtGradHookSink *s, int i, AgTensorHook hook) {
         d->v = v;
         d->cap = cap;
     }
-    d->v[d->n++] = (RtDynHook){s->marker, i, hook};
+    d->v[d->n++] = (RtDynHook){marker, i, hook};
     return 0;
 }
 
@@ -287,12 +288,14 @@ static int run_instr(RtProg *p, RtInstr *I, Tensor **slot, RtExec *x) {
             return -1;
         }
         bool rg[64], direct[64];
+        int32_t out_slot[64];
         for (int j = 0; j < I->n_in; j++) {
             rg[j] = x->marker_rg && I->in[j] >= 0 && x->marker_rg[I->in[j]];
             direct[j] = I->in[j] >= 0 && p->vals[I->in[j]].kind == RV_INPUT;
             if (direct[j]) rg[j] = in[j] && ag_requires_grad(in[j]);
+            out_slot[j] = x->out_slot && I->in[j] >= 0 ? x->out_slot[I->in[j]] : -1;
         }
-        RtGradHookSink sink = {I->n_in, in, x->dyn ? rg : NULL, direct, x->dyn, I->marker};
+        RtGradHookSink sink = {I->n_in, in, x->dyn ? rg : NULL, direct, out_slot, x->dyn, I->marker};
         tensor_error_clear();
         return cb->marker(cb->ctx, I->node->exec.opaque, I->n_in, in, &sink) < 0 ? rt_callback_failed() : 0;
     }

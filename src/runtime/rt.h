@@ -204,9 +204,11 @@ void rt_parallel(int64_t n, RtTask fn, void *ctx);
 
 /* Per-run gradient hooks registered by markers (RT_INT_DYN_HOOK points). */
 typedef struct RtDynHook {
-    int32_t marker, index;
+    int32_t marker, index;   /* marker RT_DYN_OUTPUT(k): goes on compiled output k after the run */
     AgTensorHook hook;
 } RtDynHook;
+#define RT_DYN_OUTPUT(k) (-2 - (k))
+#define RT_DYN_OUTPUT_SLOT(marker) ((marker) <= -2 ? -2 - (marker) : -1)
 
 typedef struct RtDynHooks {
     RtDynHook *v;
@@ -220,6 +222,7 @@ struct RtGradHookSink {
     Tensor *const *values;
     const bool *requires_grad;   /* compiled: per value; NULL = ask the tensor */
     const bool *direct;          /* compiled: values that are run inputs (hooks go on the tensor) */
+    const int32_t *out_slot;     /* compiled: per value, the output-only slot it is (or -1) */
     RtDynHooks *dyn;             /* compiled: where hooks go; NULL = register on the tensor */
     int32_t marker;
 };
@@ -228,6 +231,7 @@ typedef struct RtExec {
     const RtCallbacks *cb;
     RtDynHooks *dyn;             /* forward: filled by markers; backward: read by DYN_HOOK */
     const bool *marker_rg;       /* forward: requires_grad of marker operands (by value id) */
+    const int32_t *out_slot;     /* forward: output-only slot per value id (or NULL) */
 } RtExec;
 
 /* inputs: one per placeholder (may be NULL for unused ones); outs receives n_outputs new refs

@@ -99,6 +99,11 @@ Value torch_module_call(VM *vm, Value self, int argc, Value *argv, TupleObj *kwn
 
 /* True when a call of m would run no hook (the fast path of torch_module_call). */
 bool torch_module_has_no_hooks(VM *vm, const NnModuleObj *m);
+/* The forward-call hooks of m and the global module hooks (ids and hooks of each dict, in a
+ * fixed order), and whether they are still exactly those (no allocation): the tracer's guard
+ * that a module call it traced with its hooks would run the same hooks. */
+TupleObj *torch_module_hooks_snapshot(VM *vm, const NnModuleObj *m);
+bool torch_module_hooks_match(VM *vm, const NnModuleObj *m, const TupleObj *snap);
 
 /* Registers the native module torch._C._nn_module (the Module type, module-level hook
  * registration functions, the global hook dicts). */

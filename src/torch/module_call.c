@@ -234,6 +234,57 @@ bool torch_module_has_no_hooks(VM *vm, const NnModuleObj *m) {
            nn_dict_empty(g[NN_GLOBAL_BWD]) && nn_dict_empty(g[NN_GLOBAL_BWD_PRE]);
 }
 
+/* The dicts a forward call reads, in a fixed order (see torch_module_hooks_snapshot). */
+static int call_hook_dicts(VM *vm, const NnModuleObj *m, DictObj **out) {
+    DictObj *const *g = nn_state(vm)->global;
+    static const int mods[] = {NN_HOOKS_FWD_PRE, NN_HOOKS_FWD_PRE_KW, NN_HOOKS_FWD,    NN_HOOKS_FWD_KW,
+                               NN_HOOKS_FWD_ALWAYS, NN_HOOKS_BWD,    NN_HOOKS_BWD_PRE};
+    static const int globs[] = {NN_GLOBAL_FWD_PRE, NN_GLOBAL_FWD,    NN_GLOBAL_FWD_ALWAYS,
+                                NN_GLOBAL_FWD_KW,  NN_GLOBAL_BWD_PRE, NN_GLOBAL_BWD};
+    int n = 0;
+    for (size_t i = 0; i < sizeof mods / sizeof *mods; i++) out[n++] = m->hooks[mods[i]];
+    for (size_t i = 0; i < sizeof globs / sizeof *globs; i++) out[n++] = g[globs[i]];
+    return n;
+}
+
+TupleObj *torch_module_hooks_snapshot(VM *vm, const NnModuleObj *m) {
+    DictObj *d[16];
+    int nd = call_hook_dicts(vm, m, d);
+    int64_t len = nd;
+    for (int i = 0; i < nd; i++) len += d[i] ? 2 * d[i]->used : 0;
+    TupleObj *t = tuple_new(vm, len);
+    if (!t) return NULL;
+    int64_t k = 0;
+    for (int i = 0; i < nd; i++) {
+        t->items[k++] = val_int(d[i] ? d[i]->used : 0);
+        int64_t pos = 0;
+        Value key, v;
+        while (d[i] && dict_next(d[i], &pos, &key, &v)) {
+            t->items[k++] = key;
+            t->items[k++] = v;
+        }
+    }
+    return t;
+}
+
+bool torch_module_hooks_match(VM *vm, const NnModuleObj *m, const TupleObj *snap) {
+    DictObj *d[16];
+    int nd = call_hook_dicts(vm, m, d);
+    int64_t k = 0;
+    for (int i = 0; i < nd; i++) {
+        if (k >= snap->len || snap->items[k].tag != VAL_INT || snap->items[k].as.i != (d[i] ? d[i]->used : 0)) return false;
+        k++;
+        int64_t pos = 0;
+        Value key, v;
+        while (d[i] && dict_next(d[i], &pos, &key, &v)) {
+            if (k + 1 >= snap->len || !val_identical(snap->items[k], key) || !val_identical(snap->items[k + 1], v))
+                return false;
+            k += 2;
+        }
+    }
+    return k == snap->len;
+}
+
 /* Temp-root slots of the full path (indices from the call's root base). */
 enum {
     S_SELF, S_FORWARD, S_ARGS, S_KWARGS, S_RESULT, S_CALLED, S_SNAP, S_BW, S_FULL, S_PRE, S_TMP, S__COUNT

@@ -567,18 +567,23 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
 
 /* ---- nn.Module calls ---------------------------------------------------------------------------------- */
 
-/* m(*args): forward inlined when the call would run no hook (a guard re-checks that on every
- * call, so a hook added later is noticed); with hooks the call runs natively. */
+/* m(*args): forward inlined.  Without hooks a guard re-checks on every call that there are still
+ * none; with hooks, module_hooks.c traces them around the forward (and guards them). */
 static TxStatus module_call(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     if (val_is_null(m->value)) return tr_break(tr, "a module made in the region");
     NnModuleObj *mo = (NnModuleObj *)m->value.as.o;
     if (!mo->parameters) return tr_break(tr, "a module whose __init__ did not run");
-    if (!torch_module_has_no_hooks(vm, mo)) return tr_break(tr, "call of a module with hooks");
+    if (!torch_module_has_no_hooks(vm, mo)) return tracer_module_call_hooked(tr, m, argc, args, kwnames, out);
     if (m->source) {
         Guard g = {.kind = G_NN_NO_HOOKS, .source = m->source, .expected = val_null()};
         guard_add(tr, g);
     }
+    return tracer_module_forward(tr, m, argc, args, kwnames, out);
+}
+
+TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out) {
+    VM *vm = tr->vm;
     TypeObj *t = vm_type_of(vm, m->value);
     Value fwd = type_lookup(vm, t, vm_intern_str(vm, "forward"));
     if (val_is_null(fwd) || fwd.as.o->type != vm->t_function) return tr_break(tr, "module without a script forward");

@@ -68,6 +68,7 @@ static void load_source(Cg *cg, Source *s) {
         E(cg, OP_LOAD_CONST, K(cg, s->key));
         E(cg, OP_BINARY_SUBSCR, 0);
         return;
+    case SRC_OBJECT: E(cg, OP_LOAD_CONST, K(cg, s->key)); return;
     }
 }
 

@@ -206,6 +206,9 @@ bool guard_check(VM *vm, Frame *f, const Guard *g) {
     case G_NN_NO_HOOKS:
         return !val_is_null(v) && nn_state(vm) && nn_is_module(vm, v) &&
                torch_module_has_no_hooks(vm, (NnModuleObj *)v.as.o);
+    case G_NN_HOOKS:
+        return !val_is_null(v) && nn_state(vm) && nn_is_module(vm, v) &&
+               torch_module_hooks_match(vm, (NnModuleObj *)v.as.o, AS_TUPLE(g->expected));
     default: return true;
     }
 }
@@ -309,6 +312,9 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
     case G_NN_NO_HOOKS:
         snprintf(buf, cap, "%s has module hooks now (or global module hooks were registered)", src);
         return buf;
+    case G_NN_HOOKS:
+        snprintf(buf, cap, "the hooks of %s (or the global module hooks) changed", src);
+        return buf;
     default: return NULL;
     }
 }
@@ -364,6 +370,7 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
     }
     case G_HOOKS_EMPTY: snprintf(buf, cap, "NO_HOOKS: len(%s.%s) == 0", src, g->name->data); break;
     case G_NN_NO_HOOKS: snprintf(buf, cap, "NN_MODULE_NO_HOOKS: %s and the global module hook dicts are empty", src); break;
+    case G_NN_HOOKS: snprintf(buf, cap, "NN_MODULE_HOOKS: %s and the global module hook dicts hold the traced hooks", src); break;
     case G_BACKEND: snprintf(buf, cap, "BACKEND_MATCH: ___check_current_backend(%s)", g->backend ? g->backend->name : "?"); break;
     default: snprintf(buf, cap, "?"); break;
     }

@@ -126,6 +126,11 @@ int tracer_marker_run(VM *vm, GraphOpaque *opaque, int n, Tensor *const *values,
     }
     TorchState *ts = torch_state(vm);
     ts->will_execute_override = proxy_will_execute;
+    /* the hook runs as it would uncompiled: the frames it calls are not converted (a marker
+     * stands for a call the tracer chose not to trace) */
+    TracerState *st = tracer_state(vm);
+    bool was_tracing = st->tracing;
+    st->tracing = true;
     int base = vm->roots.n, rc = -1;
     Tensor **proxy = calloc((size_t)n + 1, sizeof *proxy);
     if (!proxy) {
@@ -191,6 +196,7 @@ int tracer_marker_run(VM *vm, GraphOpaque *opaque, int n, Tensor *const *values,
     }
     rc = 0;
 done:
+    st->tracing = was_tracing;
     ag_set_grad_enabled(prev_grad);
     for (int i = 0; i < n; i++) tensor_decref(proxy[i]);
     free(proxy);

@@ -55,6 +55,7 @@ void source_repr_buf(const Source *s, char *buf, size_t cap) {
     switch (s->kind) {
     case SRC_LOCAL: case SRC_CLOSURE: snprintf(buf, cap, "L['%s']", s->name->data); return;
     case SRC_GLOBAL: snprintf(buf, cap, "G['%s']", s->name->data); return;
+    case SRC_OBJECT: snprintf(buf, cap, "%s", s->name ? s->name->data : "___object"); return;
     case SRC_ATTR:
         source_repr_buf(s->base, base, sizeof base);
         snprintf(buf, cap, "%s.%s", base, s->name->data);
@@ -66,6 +67,18 @@ void source_repr_buf(const Source *s, char *buf, size_t cap) {
         else snprintf(buf, cap, "%s[?]", base);
         return;
     }
+}
+
+Source *source_object(Tracer *tr, Value obj, const char *label) {
+    Source *s = arena_alloc(&tr->arena, sizeof *s);
+    s->kind = SRC_OBJECT;
+    s->key = obj;
+    Value name = vm_intern(tr->vm, label);
+    s->name = val_is_null(name) ? NULL : AS_STR(name);
+    if (val_is_null(name)) vm_clear_exc(tr->vm);
+    tr_keep(tr, obj);
+    if (s->name) tr_keep(tr, name);
+    return s;
 }
 
 const char *source_repr(Tracer *tr, Source *s) {
@@ -104,6 +117,7 @@ bool source_equal(const Source *a, const Source *b) {
     switch (a->kind) {
     case SRC_LOCAL: case SRC_CLOSURE: return a->index == b->index;
     case SRC_GLOBAL: return str_eq(a->name, b->name);
+    case SRC_OBJECT: return val_identical(a->key, b->key);
     case SRC_ATTR: return str_eq(a->name, b->name) && source_equal(a->base, b->base);
     case SRC_ITEM:
         if (a->key.tag != b->key.tag) return false;
@@ -204,6 +218,7 @@ Value source_resolve_static(VM *vm, Frame *f, const Source *s) {
         if (val_is_null(v) && f->builtins) v = dict_get_str(f->builtins, s->name);
         return v;
     }
+    case SRC_OBJECT: return s->key;
     case SRC_CLOSURE: {
         if (!f->func) return val_null();
         FunctionObj *fn = (FunctionObj *)f->func;

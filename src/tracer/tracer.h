@@ -67,6 +67,8 @@ typedef enum SourceKind {
     SRC_ATTR,         /* base.name, read statically (instance dict / nn.Module dicts / class) */
     SRC_ITEM,         /* base[key], key a constant (int or str) */
     SRC_CLOSURE,      /* contents of the frame function's closure cell: index = free index */
+    SRC_OBJECT,       /* an object held by reference (key), labelled name: a module hook the
+                         traced module call runs (its dicts are guarded unchanged) */
 } SourceKind;
 
 struct Source {
@@ -83,6 +85,7 @@ Source *source_global(Tracer *tr, StrObj *name);
 Source *source_attr(Tracer *tr, Source *base, StrObj *name);
 Source *source_item(Tracer *tr, Source *base, Value key);
 Source *source_closure(Tracer *tr, int index, StrObj *name);
+Source *source_object(Tracer *tr, Value obj, const char *label);
 const char *source_repr(Tracer *tr, Source *s);          /* "L['x']" */
 void source_repr_buf(const Source *s, char *buf, size_t cap);
 void source_placeholder_name(Source *s, char *buf, size_t cap);   /* "L_x_" */
@@ -223,6 +226,7 @@ typedef enum GuardKind {
     G_NOT_SAME,       /* v is not the value of another source */
     G_HOOKS_EMPTY,    /* an nn.Module hook dict (by attribute name) is empty */
     G_NN_NO_HOOKS,    /* calling the nn.Module would run no hook (its own dicts and the global ones) */
+    G_NN_HOOKS,       /* ... would run exactly the hooks in `expected` (torch_module_hooks_snapshot) */
     G_BACKEND,        /* the compiled call in progress uses the same backend (expected: its callable or None) */
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
 } GuardKind;
@@ -458,6 +462,10 @@ VT *fake_input_symnum(Tracer *tr, VT *sym);
 /* A tensor VT for an output the tracer computed itself (a custom op's): a fake with metadata m
  * (with history when requires_grad) mapped to node.  NULL with a VM exception. */
 VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad);
+/* calls.c: m(*args) traced as the module's forward inlined (module stack kept); module_hooks.c:
+ * the same call when the module or the global module hooks are set. */
+TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 /* A new node's grad mode, user line and nn_module_stack, from where the trace is. */
 void tracer_node_provenance(Tracer *tr, GraphNode *n);
 /* custom_ops.c: a call of a custom C op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
