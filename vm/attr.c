@@ -14,7 +14,7 @@ extern Value object_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, Nati
 extern Value object_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 extern Value object_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 
-static Value bound_method_new(VM *vm, Value func, Value self) {
+Value vm_bound_method_new(VM *vm, Value func, Value self) {
     vm_push_root(vm, func);
     vm_push_root(vm, self);
     BoundMethodObj *m = gc_alloc(vm, vm->t_method, sizeof(BoundMethodObj));
@@ -37,23 +37,23 @@ bool vm_is_data_descriptor(VM *vm, Value d) {
 Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
     if (attr.tag != VAL_OBJ) return attr;
     TypeObj *t = attr.as.o->type;
-    if (t == vm->t_function) return val_is_null(obj) ? attr : bound_method_new(vm, attr, obj);
+    if (t == vm->t_function) return val_is_null(obj) ? attr : vm_bound_method_new(vm, attr, obj);
     if (t->layout == OBJ_LAYOUT_NATIVE) {
         NativeObj *n = (NativeObj *)attr.as.o;
         if (n->flags & NATIVEF_CLASSMETHOD)
-            return bound_method_new(vm, attr, val_obj(owner ? owner : vm_type_of(vm, obj)));
+            return vm_bound_method_new(vm, attr, val_obj(owner ? owner : vm_type_of(vm, obj)));
         if ((n->flags & NATIVEF_METHOD) && !val_is_null(obj)) {
             if (n->owner && !vm_isinstance_type(vm, obj, n->owner))
                 return vm_raise(vm, vm->e_TypeError,
                                 "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
                                 n->name, n->owner->name->data, vm_type_name(vm, obj));
-            return bound_method_new(vm, attr, obj);
+            return vm_bound_method_new(vm, attr, obj);
         }
         return attr;
     }
     if (t == vm->t_staticmethod) return ((WrapperObj *)attr.as.o)->func;
     if (t == vm->t_classmethod)
-        return bound_method_new(vm, ((WrapperObj *)attr.as.o)->func,
+        return vm_bound_method_new(vm, ((WrapperObj *)attr.as.o)->func,
                                 val_obj(owner ? owner : vm_type_of(vm, obj)));
     if (t == vm->t_getset) {
         if (val_is_null(obj)) return attr;

@@ -251,6 +251,7 @@ static inline bool vm_isinstance_type(VM *vm, Value v, TypeObj *t) {
 }
 Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner);
 bool vm_is_data_descriptor(VM *vm, Value d);   /* property, getset, or a class with __set__/__delete__ */
+Value vm_bound_method_new(VM *vm, Value func, Value self);   /* a method object: func bound to self */
 /* Inline-cache fills for LOAD_ATTR / STORE_ATTR / LOAD_METHOD (vm/attr.c). */
 bool attr_cache_fill_load(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
 bool attr_cache_fill_store(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);

@@ -199,6 +199,7 @@ static void visit_target_names(Walker *w, const AstExpr *e) { visit_expr(w, e); 
 
 static void visit_expr(Walker *w, const AstExpr *e) {
     switch (e->kind) {
+    case AST_EXPR_NAMED_EXPR: break;   /* rejected by the parser */
     case AST_EXPR_BOOL_OP: visit_exprs(w, &e->v.BoolOp.values); break;
     case AST_EXPR_BIN_OP: visit_expr(w, e->v.BinOp.left); visit_expr(w, e->v.BinOp.right); break;
     case AST_EXPR_UNARY_OP: visit_expr(w, e->v.UnaryOp.operand); break;

@@ -72,6 +72,7 @@ void graph_opaque_decref(GraphOpaque *o) {
 /* An open-addressing set of the names in use. */
 typedef struct NameEntry {
     char *name;
+    long base_count;         /* entries "\x01<base>": fx's _Namespace._base_count[base] */
 } NameEntry;
 
 typedef struct GraphNameSet {
@@ -162,10 +163,12 @@ static const char *const illegal_names[] = {
 
     NULL};
 
+static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 static bool is_illegal(const char *name) {
-    for (const char *const *p = illegal_names; *p; p++)
-        if (strcmp(*p, name) == 0) return true;
-    return false;
+    /* the list is sorted (byte order): a binary search, names are made for every node */
+    size_t n = sizeof illegal_names / sizeof *illegal_names - 1;
+    return bsearch(&name, illegal_names, n, sizeof *illegal_names, cmp_name) != NULL;
 }
 
 /* torch.fx's _Namespace.create_name: a hint ending in _<digits> is base + number; the first
@@ -185,11 +188,16 @@ static char *unique_name(Graph *g, const char *hint) {
             *us = 0;
         }
     }
-    char cand[300];
+    char cand[300], key[260];
     if (has_num) snprintf(cand, sizeof cand, "%s_%ld", base, num);
     else snprintf(cand, sizeof cand, "%s", base);
+    /* fx counts per base, so the n-th "linear" costs one probe, not n */
+    snprintf(key, sizeof key, "\x01%s", base);
+    NameEntry *count = names_add(g->names, key);
+    if (!num) num = count->base_count;
     while (names_has(g->names, cand) || is_illegal(cand)) snprintf(cand, sizeof cand, "%s_%ld", base, ++num);
     names_add(g->names, cand);
+    names_find(g->names, key)->base_count = num;   /* (names_add may have moved the entry) */
     return xstrdup(cand);
 }
 

@@ -30,25 +30,41 @@ const char *arena_persistent_name(VM *vm, const char *name) { return vm_intern_s
 
 /* ---- run(fn, backend, fullgraph, args, kwargs) ----------------------------------------------------- */
 
+/* options from (backend name or callable, fullgraph); -1 with an exception */
+static int options_of(VM *vm, Value backend, Value fullgraph, CompileOptions *opts) {
+    *opts = (CompileOptions){.user_backend = val_null()};
+    if (val_is_str(vm, backend)) {
+        opts->backend = tracer_find_backend(AS_STR(backend)->data);
+        if (!opts->backend) {
+            vm_raise(vm, vm->e_RuntimeError, "torch._dynamo.exc.InvalidBackend: Invalid backend: '%s'", AS_STR(backend)->data);
+            return -1;
+        }
+    } else {
+        opts->backend = tracer_find_backend("eager");
+        opts->user_backend = backend;
+    }
+    int fg = vm_truthy(vm, fullgraph);
+    if (fg < 0) return -1;
+    opts->fullgraph = fg;
+    return 0;
+}
+
 static Value m_run(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     (void)fn;
     if (argc != 5 || (kw && kw->len)) return vm_raise(vm, vm->e_TypeError, "run(fn, backend, fullgraph, args, kwargs)");
-    CompileOptions opts = {.user_backend = val_null()};
-    Value backend = argv[1];
-    if (val_is_str(vm, backend)) {
-        opts.backend = tracer_find_backend(AS_STR(backend)->data);
-        if (!opts.backend)
-            return vm_raise(vm, vm->e_RuntimeError, "torch._dynamo.exc.InvalidBackend: Invalid backend: '%s'",
-                            AS_STR(backend)->data);
-    } else {
-        opts.backend = tracer_find_backend("eager");
-        opts.user_backend = backend;
-    }
-    int fg = vm_truthy(vm, argv[2]);
-    if (fg < 0) return val_null();
-    opts.fullgraph = fg;
+    CompileOptions opts;
+    if (options_of(vm, argv[1], argv[2], &opts) < 0) return val_null();
     Value kwargs = val_is_none(argv[4]) ? val_null() : argv[4];
     return tracer_run_compiled(vm, argv[0], argv[3], kwargs, &opts);
+}
+
+/* compiled(fn, backend, fullgraph): the callable torch.compile(fn) returns */
+static Value m_compiled(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)fn;
+    if (argc != 3 || (kw && kw->len)) return vm_raise(vm, vm->e_TypeError, "compiled(fn, backend, fullgraph)");
+    CompileOptions opts;
+    if (options_of(vm, argv[1], argv[2], &opts) < 0) return val_null();
+    return tracer_compiled_fn_new(vm, argv[0], &opts);
 }
 
 static Value m_reset(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -143,6 +159,7 @@ Value tracer_example_inputs(Tracer *tr) {
 static void state_trace(VM *vm, void *p) {
     TracerState *st = p;
     gc_mark(vm, st->t_compiled_graph);
+    gc_mark(vm, st->t_compiled_fn);
     gc_mark_value(vm, st->explain_sink);
     gc_mark_value(vm, st->opts.user_backend);
 }
@@ -156,7 +173,7 @@ static void state_free(VM *vm, void *p) {
 
 static int ember_module_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {
-        {"run", m_run}, {"reset", m_reset}, {"set_cache_size_limit", m_set_cache_size_limit},
+        {"run", m_run}, {"compiled", m_compiled}, {"reset", m_reset}, {"set_cache_size_limit", m_set_cache_size_limit},
         {"explain_begin", m_explain_begin}, {"explain_end", m_explain_end}, {"_set_logs", m_set_logs}, {NULL}};
     return module_add_functions(vm, mod, fns);
 }
@@ -179,6 +196,7 @@ void tracer_register(VM *vm) {
     vm->ext_trace[TRACER_EXT] = state_trace;
     vm->ext_free[TRACER_EXT] = state_free;
     tracer_output_init_types(vm, st);
+    EM_ASSERT(tracer_compiled_fn_init_type(vm, st) == 0, "cannot create the CompiledFunction type");
     tracer_register_builtin_backends();
     st->opts.backend = tracer_find_backend("eager");
     vm_register_native_module(vm, "torch._dynamo._ember", ember_module_init);

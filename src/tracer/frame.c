@@ -270,6 +270,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 /* entries are per backend (a callable backend by identity) */
                 e->guards[tr.n_guards + 1] =
                     (Guard){.kind = G_BACKEND, .backend = opts->backend, .expected = opts->user_backend};
+                guard_program_build(vm, f, e);
                 if (fn_name && dict_set_str(vm, f->globals, fn_name, fn) < 0) {
                     cc->entries = e->next;
                     cc->n_entries--;
@@ -313,13 +314,7 @@ int32_t tracer_cache_size_limit(VM *vm) {
 void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
 static Value compile_miss(VM *vm, Frame *f, CodeCache *cc);
 
-static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) {
-    for (int i = 0; i < e->n_guards; i++) {
-        const Guard *g = &e->guards[i];
-        if (!guard_check(vm, f, g)) return false;
-    }
-    return true;
-}
+static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) { return guard_program_check(vm, f, e); }
 void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
 
 Value tracer_eval_frame(VM *vm, Frame *f) {
@@ -381,6 +376,20 @@ Value tracer_run_compiled(VM *vm, Value fn, Value args, Value kwargs, const Comp
     st->active++;
     vm->eval_frame = tracer_eval_frame;
     Value r = vm_call_ex(vm, fn, args, kwargs);
+    st->active--;
+    vm->eval_frame = prev;
+    st->opts = saved;
+    return r;
+}
+
+Value tracer_run_compiled_vec(VM *vm, Value fn, int argc, Value *argv, TupleObj *kw, const CompileOptions *opts) {
+    TracerState *st = tracer_state(vm);
+    CompileOptions saved = st->opts;
+    EvalFrameFn prev = vm->eval_frame;
+    st->opts = *opts;
+    st->active++;
+    vm->eval_frame = tracer_eval_frame;
+    Value r = vm_call(vm, fn, argc, argv, kw);
     st->active--;
     vm->eval_frame = prev;
     st->opts = saved;

@@ -25,8 +25,11 @@ static bool same_guard(const Guard *a, const Guard *b) {
 }
 
 void guard_add(Tracer *tr, Guard g) {
-    for (int i = 0; i < tr->n_guards; i++)
-        if (same_guard(&tr->guards[i], &g)) return;
+    /* aliasing guards are made once per pair of new inputs: never duplicates, and the most
+     * numerous (n^2/2), so they skip the linear search */
+    if (g.kind != G_NOT_SAME)
+        for (int i = 0; i < tr->n_guards; i++)
+            if (same_guard(&tr->guards[i], &g)) return;
     if (tr->n_guards == tr->cap_guards) {
         int32_t cap = tr->cap_guards ? tr->cap_guards * 2 : 32;
         Guard *ng = arena_alloc(&tr->arena, sizeof(Guard) * (size_t)cap);
@@ -169,19 +172,28 @@ static int64_t container_len(VM *vm, Value v) {
 
 /* The fast check every call pays: no formatting, no allocation, little stack. */
 bool guard_check(VM *vm, Frame *f, const Guard *g) {
+    Value v = g->source ? source_resolve_static(vm, f, g->source) : val_null();
+    Value o = g->other ? source_resolve_static(vm, f, g->other) : val_null();
+    return guard_check_values(vm, g, v, o);
+}
+
+/* The check on resolved values (v: the source's, o: the other source's; VAL_NULL = missing). */
+bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
     if (g->kind == G_BACKEND) {
-        const CompileOptions *o = tracer_current_options(vm);
-        return o->backend == g->backend && val_identical(o->user_backend, g->expected);
+        const CompileOptions *opts = tracer_current_options(vm);
+        return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
     }
-    Value v = source_resolve_static(vm, f, g->source);
     switch (g->kind) {
     case G_TYPE: return !val_is_null(v) && vm_type_of(vm, v) == (TypeObj *)g->expected.as.o;
     case G_ID: return !val_is_null(v) && val_identical(v, g->expected);
     case G_EQUALS: return !val_is_null(v) && equals_value(vm, v, g->expected);
     case G_TENSOR: {
         TorchState *ts = torch_state(vm);
-        if (val_is_null(v) || !ts || !vm_isinstance_type(vm, v, ts->t_tensor)) return false;
+        if (val_is_null(v) || v.tag != VAL_OBJ || !ts) return false;
+        TypeObj *ty = v.as.o->type;
+        NnState *ns = nn_state(vm);
+        if (ty != ts->t_tensor && !(ns && ty == ns->t_parameter) && !vm_isinstance_type(vm, v, ts->t_tensor)) return false;
         Tensor *t = torch_tensor_of(v);
         if (tensor_dtype(t) != g->meta.dtype || tensor_ndim(t) != g->meta.ndim) return false;
         const int64_t *shape = tensor_shape(t), *strides = tensor_strides(t);
@@ -195,7 +207,6 @@ bool guard_check(VM *vm, Frame *f, const Guard *g) {
                keys_match(vm, (DictObj *)v.as.o, AS_TUPLE(g->expected));
     case G_HASATTR: return (!val_is_null(v) && !val_is_null(static_getattr(vm, v, g->name))) == g->flag;
     case G_SAME: case G_NOT_SAME: {
-        Value o = source_resolve_static(vm, f, g->other);
         bool same = !val_is_null(v) && !val_is_null(o) && val_identical(v, o);
         return same == (g->kind == G_SAME);
     }

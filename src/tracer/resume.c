@@ -14,7 +14,6 @@
 #include "vm/gc.h"
 #include "vm/str.h"
 
-CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create);
 
 /* ---- liveness --------------------------------------------------------------------------------------- */
 

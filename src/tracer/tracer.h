@@ -253,6 +253,7 @@ void guard_len(Tracer *tr, Source *s, int64_t n);
 void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
 void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
 bool guard_check(VM *vm, Frame *f, const Guard *g);
+bool guard_check_values(VM *vm, const Guard *g, Value v, Value other);
 /* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g
  * fails for frame f, or NULL if it passes. */
 const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap);

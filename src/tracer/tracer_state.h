@@ -8,12 +8,34 @@
 
 enum { TRACER_EXT = VM_EXT_TRACER };
 
+/* One value a guard program reads: a source, resolved once per check (guard_program.c). */
+typedef struct GuardStep {
+    uint8_t kind;             /* SourceKind */
+    uint8_t how;              /* SRC_ATTR: where the attribute was found when compiled */
+    int16_t field;            /* ... a module's C dict field (NnHookDict) */
+    int32_t base;             /* step of the base source, -1 */
+    int32_t index;            /* SRC_LOCAL slot, SRC_CLOSURE free index */
+    StrObj *name;
+    Value key;
+    TypeObj *base_type;       /* SRC_ATTR specialised: the base's exact type when compiled */
+} GuardStep;
+
 /* One compiled entry of a code object: its guards and residual code. */
 typedef struct CacheEntry {
     struct CacheEntry *next;
-    Arena arena;              /* the guards' sources */
+    Arena arena;              /* the guards' sources and program */
     Guard *guards;
     int32_t n_guards;
+    /* the guard program: every distinct source once, bases first; per guard the steps of its
+     * source and other source (-1: none) */
+    GuardStep *steps;
+    int32_t n_steps;
+    int32_t *src_step, *other_step;
+    /* the NO_TENSOR_ALIASING guards as one check: these steps' values are pairwise distinct
+     * (those guards are then skipped: skip[i]) */
+    int32_t *distinct;
+    int32_t n_distinct;
+    uint8_t *skip;
     CodeObj *code;            /* residual code (NULL for a skip entry) */
     Value keep;               /* a list: compiled fns and resume functions it calls */
     int32_t compile_id;
@@ -44,6 +66,7 @@ typedef struct CodeCache {
 
 typedef struct TracerState {
     TypeObj *t_compiled_graph;
+    TypeObj *t_compiled_fn;   /* what torch.compile(fn) returns (compiled_fn.c) */
     /* torch._dynamo.config */
     int32_t cache_size_limit;
     bool suppress_errors;
@@ -69,7 +92,19 @@ typedef struct TracerState {
 
 static inline TracerState *tracer_state(VM *vm) { return (TracerState *)vm->ext[TRACER_EXT]; }
 
+/* guard_program.c: build an entry's program (after its guards are copied in; f is the frame it
+ * was compiled for) and run it: true when every guard holds. */
+void guard_program_build(VM *vm, Frame *f, CacheEntry *e);
+bool guard_program_check(VM *vm, Frame *f, const CacheEntry *e);
+
+/* The cache chain of a code object (created when asked to). */
+CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create);
+
 void tracer_output_init_types(VM *vm, TracerState *st);
+int tracer_compiled_fn_init_type(VM *vm, TracerState *st);
+Value tracer_compiled_fn_new(VM *vm, Value fn, const CompileOptions *opts);
+/* Run fn(*argv, **kw) with the hook installed and these options (vectorcall arguments). */
+Value tracer_run_compiled_vec(VM *vm, Value fn, int argc, Value *argv, TupleObj *kw, const CompileOptions *opts);
 void tracer_register_builtin_backends(void);
 /* A torch.fx-style GraphModule object for callable backends and explain(). */
 Value tracer_graph_module_new(VM *vm, Value cg_obj);

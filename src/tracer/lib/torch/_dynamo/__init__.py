@@ -42,11 +42,8 @@ def _resolve_backend(backend):
 
 
 def _compile_function(fn, backend, fullgraph):
-    resolved = _resolve_backend(backend)
-
-    def compiled(*args, **kwargs):
-        return _ember.run(fn, resolved, fullgraph, args, kwargs)
-
+    # a native callable (no wrapper frame on each call), dressed as functools.wraps would
+    compiled = _ember.compiled(fn, _resolve_backend(backend), fullgraph)
     compiled.__name__ = getattr(fn, "__name__", "compiled")
     compiled.__qualname__ = getattr(fn, "__qualname__", "compiled")
     compiled.__doc__ = getattr(fn, "__doc__", None)
