@@ -37,7 +37,8 @@ void guard_add(Tracer *tr, Guard g) {
         tr->guards = ng;
         tr->cap_guards = cap;
     }
-    g.line = tr_current_line(tr);
+    /* the line of the traced frame itself (logs print it with that frame's file) */
+    g.line = tr->root ? code_line(tr->root->code, tr->root->ip) : tr_current_line(tr);
     tr_keep(tr, g.expected);
     tr->guards[tr->n_guards++] = g;
 }
