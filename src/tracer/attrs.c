@@ -200,6 +200,18 @@ static TxStatus object_attr(Tracer *tr, VT *o, StrObj *name, VT **out) {
     }
     if (!val_is_null(descr)) return bind_class_attr(tr, o, t, descr, name, out);
     Value ga = type_lookup(vm, t, vm->special_names[SP_GETATTR]);
+    if (!val_is_null(ga) && ga.tag == VAL_OBJ && ga.as.o->type == vm->t_function &&
+        (((FunctionObj *)ga.as.o)->code->flags & CO_LIBRARY) && o->mut != MUT_NEW && !val_is_null(o->value)) {
+        /* Ember's own lazy namespaces (torch.ops.<ns>.<op>): resolved for real now — their
+         * __getattr__ looks the name up and caches it, which later calls see as a plain read */
+        Value v = vm_getattr(vm, o->value, name);
+        if (val_is_null(v)) {
+            vm_clear_exc(vm);
+            return tr_break(tr, "%s has no attribute %s", t->name->data, name->data);
+        }
+        *out = vt_from_value(tr, v, o->source ? source_attr(tr, o->source, name) : NULL);
+        return TX_OK;
+    }
     if (!val_is_null(ga) && ga.tag == VAL_OBJ && ga.as.o->type == vm->t_function) {
         VT *args[2] = {o, vt_const(tr, val_obj(name))};
         return tr_call(tr, vt_from_value(tr, ga, NULL), 2, args, NULL, out);

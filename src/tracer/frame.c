@@ -234,7 +234,10 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
             else if (in_loop(f->code, tr.root->ip)) skip = "Skipping frame because there is a graph break in a for/while loop";
             else if (in.op == OP_FOR_ITER || in.op == OP_SEND || in.op == OP_YIELD_VALUE) skip = "graph break at a loop";
             else if (tr.root->kwnames && in.op != OP_CALL) skip = "graph break with pending keyword names";
-            /* a break before any tensor op still resumes: the rest of the frame may hold a graph */
+            else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0)
+                /* (dynamo would resume after it; under --compile-all that turns every
+                 * constructor into a chain of resume functions, so the frame runs eagerly) */
+                skip = "graph break before any tensor operation (the frame runs eagerly)";
         } else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0) {
             /* nothing for a graph to do: the Python-level effects replay no better than they run */
             skip = "no tensor operations in the frame";
