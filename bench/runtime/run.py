@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Runtime benchmarks (issue 7) in one run, one BLAS thread:
+  - train_step.py as a user runs it: Ember eager, Ember with torch.compile (the "ember" backend),
+    and PyTorch 1.13 eager (/usr/bin/python3, skipped when PyTorch is absent);
+  - bench_runtime (C): the same graphs as plans vs eager interpretation, with the saved-activation
+    and peak memory figures (the runtime's arenas included).
+Prints each figure and the ratios.  Not a test: nothing here asserts a timing.
+
+usage: bench/runtime/run.py [--build build] [--python /usr/bin/python3] [--scale 1]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+
+
+def figures(cmd):
+    out = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
+    if out.returncode != 0:
+        sys.exit("benchmark failed: %s\n%s" % (" ".join(cmd), out.stderr))
+    vals = {}
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            vals[parts[0]] = float(parts[1])
+    return vals
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
+    ap.add_argument("--python", default="/usr/bin/python3")
+    ap.add_argument("--scale", default="1")
+    args = ap.parse_args()
+    ember = os.path.join(args.build, "src", "cli", "ember")
+    script = os.path.join(HERE, "train_step.py")
+    eager = figures([ember, "run", script, "eager", args.scale])
+    compiled = figures([ember, "run", script, "compiled", args.scale])
+    have_torch = subprocess.run([args.python, "-c", "import torch"], capture_output=True).returncode == 0
+    torch_eager = figures([args.python, script, "eager", args.scale]) if have_torch else {}
+    print("training step, microseconds (CPU time, best of 5)")
+    print("%-14s %12s %14s %14s %12s %14s" % ("model", "ember eager", "ember compiled", "pytorch eager",
+                                               "eager/compiled", "compiled/pytorch"))
+    for name in ["mlp_b1", "mlp_b64", "gelu_mlp_b32"]:
+        e, c, p = eager[name], compiled[name], torch_eager.get(name)
+        print("%-14s %12.1f %14.1f %14s %12.2fx %14s" % (name, e, c, "%.1f" % p if p else "-", e / c,
+                                                        "%.3f" % (c / p) if p else "-"))
+    print("targets: compiled >= 1.5x Ember eager on the pointwise-heavy model; saved activations <= 0.7x eager")
+    print()
+    print("C level: plans vs eager interpretation of the same graphs (bench_runtime)")
+    sys.stdout.flush()
+    subprocess.run([os.path.join(args.build, "bench", "runtime", "bench_runtime")], env=ENV)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Training steps as a user writes them, eager or under torch.compile: forward, loss, backward,
+SGD step.  Models: an MLP 784-256-256-10 at batch 1 and 64, and a pointwise-heavy GELU MLP with
+layer norm and residual connections (LayerNorm -> Linear -> GELU -> Linear -> residual, 4
+blocks, width 128) at batch 32.  Runs unchanged under Ember and PyTorch (PyTorch 1.13 has no
+torch.compile: run it with "eager").  Prints "name microseconds" lines, best of several rounds.
+
+usage: train_step.py eager|compiled [scale]"""
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+if hasattr(torch, "set_num_threads"):
+    torch.set_num_threads(1)
+mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
+scale = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+
+
+class Block(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.norm = nn.LayerNorm(width)
+        self.up = nn.Linear(width, width)
+        self.down = nn.Linear(width, width)
+
+    def forward(self, x):
+        return x + self.down(F.gelu(self.up(self.norm(x))))
+
+
+class GeluMLP(nn.Module):
+    def __init__(self, width, blocks, classes):
+        super().__init__()
+        self.blocks = nn.Sequential(*[Block(width) for _ in range(blocks)])
+        self.head = nn.Linear(width, classes)
+
+    def forward(self, x):
+        return self.head(self.blocks(x))
+
+
+def make_step(model):
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    fwd = torch.compile(model) if mode == "compiled" else model
+
+    def step(x, y):
+        opt.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(fwd(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+def bench(step, x, y, iters, reps=5):
+    for _ in range(5):
+        step(x, y)
+    best = None
+    for _ in range(reps):
+        t0 = time.process_time()
+        for _ in range(iters):
+            step(x, y)
+        t = (time.process_time() - t0) / iters * 1e6
+        best = t if best is None or t < best else best
+    return best
+
+
+torch.manual_seed(0)
+mlp = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
+step = make_step(mlp)
+print("mlp_b1", round(bench(step, torch.rand(1, 784), torch.randint(0, 10, (1,)), 1000 * scale), 2))
+print("mlp_b64", round(bench(step, torch.rand(64, 784), torch.randint(0, 10, (64,)), 150 * scale), 2))
+gelu = GeluMLP(128, 4, 10)
+step = make_step(gelu)
+print("gelu_mlp_b32", round(bench(step, torch.rand(32, 128), torch.randint(0, 10, (32,)), 200 * scale), 2))
