@@ -10,6 +10,7 @@
 #include "src/ffi/register.h"
 #include "src/torch/module.h"
 #include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
 #include "vm/dict.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -217,6 +218,13 @@ static TxStatus tuple_method(Tracer *tr, VT *t, StrObj *name, int argc, VT **arg
 static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     Value f = fnvt->value;
+    bool mode;
+    if (tracer_is_grad_restorer(vm, f, &mode)) {
+        /* the end of a grad-mode block a resume function started inside */
+        ag_set_grad_enabled(mode);
+        *out = vt_none(tr);
+        return TX_OK;
+    }
     if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return tr_break(tr, "call of %s", vt_kind_name(fnvt->kind));
     NativeObj *n = (NativeObj *)f.as.o;
     TorchState *ts = torch_state(vm);

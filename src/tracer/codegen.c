@@ -338,6 +338,13 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     }
     case VT_METHOD:
+        if (!v->b && v->a && vt_force(cg->tr, v->a)->kind == VT_GRAD_MODE && v->user_name &&
+            strcmp(v->user_name->data, "__exit__") == 0) {
+            /* the __exit__ of torch.no_grad() & co entered in the region: it restores the mode
+             * from before the block (VT_GRAD_MODE.index) */
+            E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->grad_restorer[vt_force(cg->tr, v->a)->index != 0]));
+            return;
+        }
         if (v->b && v->b->kind == VT_FUNCTION && !val_is_null(v->b->value) && v->b->mut != MUT_NEW) {
             /* bind the known function: function.__get__(self) (attribute lookup could find an override) */
             E(cg, OP_LOAD_CONST, K(cg, v->b->value));
@@ -685,6 +692,30 @@ static void call_resume(Cg *cg, int32_t target, int depth, uint64_t nullmask, in
     free(live);
 }
 
+/* The handler of [start, end): call the enclosing blocks' saved __exit__s (innermost first),
+ * then re-raise — laid out like the compiler's finally cleanup (PUSH_EXC_INFO ... RERAISE, and
+ * a cleanup range that restores the handled exception). */
+static void emit_with_exits_handler(Cg *cg, Label start, Label end, const int32_t *saved) {
+    Tracer *tr = cg->tr;
+    Label handler = asm_new_label(cg->b), body_end = asm_new_label(cg->b), cleanup = asm_new_label(cg->b);
+    asm_bind(cg->b, handler);
+    E(cg, OP_PUSH_EXC_INFO, 0);
+    for (int k = 0; k < tr->n_with_exits; k++) {
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_FAST, (uint32_t)saved[tr->with_exit_slot[k]]);
+        E(cg, OP_CALL, 0);
+        E(cg, OP_POP_TOP, 0);
+    }
+    E(cg, OP_RERAISE, 0);
+    asm_bind(cg->b, body_end);
+    asm_bind(cg->b, cleanup);
+    E(cg, OP_SWAP, 2);
+    E(cg, OP_POP_EXCEPT, 0);
+    E(cg, OP_RERAISE, 0);
+    asm_add_exc_range(cg->b, start, end, handler, 0);
+    asm_add_exc_range(cg->b, handler, body_end, cleanup, 1);
+}
+
 /* The break: stack saved, mutations applied, then the instruction runs natively and the rest
  * of the function continues in a resume function. */
 static void emit_break_exit(Cg *cg) {
@@ -737,6 +768,10 @@ static void emit_break_exit(Cg *cg) {
             cg->fail = "a break at a loop or send";
             return;
         }
+        if (tr->n_with_exits) {
+            cg->fail = "a data-dependent branch inside a with block";
+            return;
+        }
         Label jump = cg->dry ? 0 : asm_new_label(cg->b);
         for (int i = 0; i < depth; i++) {
             if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
@@ -762,9 +797,22 @@ static void emit_break_exit(Cg *cg) {
         if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
         else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
     }
+    /* inside grad-mode with blocks: if the instruction raises, their __exit__s run (restoring
+     * the mode) before the exception leaves, as the blocks' own handlers would */
+    bool protect = tr->n_with_exits > 0 && !cg->dry;
+    Label p_start = 0, p_end = 0;
+    if (protect) {
+        p_start = asm_new_label(cg->b);
+        p_end = asm_new_label(cg->b);
+        asm_bind(cg->b, p_start);
+    }
     if (op == OP_CALL && root->kwnames) E(cg, OP_KW_NAMES, K(cg, val_obj(root->kwnames)));
     emit_original(cg, in, 0);
-    if (fl & F_TERM) return;
+    if (protect) asm_bind(cg->b, p_end);
+    if (fl & F_TERM) {
+        if (protect) emit_with_exits_handler(cg, p_start, p_end, saved);
+        return;
+    }
     int pops, pushes, null_at;
     instr_io(op, in.arg, &pops, &pushes, &null_at);
     if (pops < 0 || pushes < 0) {
@@ -777,6 +825,7 @@ static void emit_break_exit(Cg *cg) {
     int32_t slots[64];
     stack_to_temps(cg, after, mask_after, slots);
     call_resume(cg, root->ip + code_width(op), after, mask_after, slots, &ok);
+    if (protect) emit_with_exits_handler(cg, p_start, p_end, saved);
 }
 
 /* ---- driver ------------------------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ember/autograd.h"
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
 #include "vm/dict.h"
@@ -112,7 +113,11 @@ static Value gm_call(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "GraphModule.forward takes no keyword arguments");
     CompiledGraph *cg = tracer_compiled_graph_holder(fn->payload);
     const TracerBackend *eager = tracer_find_backend("eager");
-    return eager->run(vm, NULL, cg->graph, argc, argv);
+    bool enable = cg->has_grad_nodes && !ag_is_grad_enabled();   /* as compiled_fn_call (output.c) */
+    if (enable) ag_set_grad_enabled(true);
+    Value r = eager->run(vm, NULL, cg->graph, argc, argv);
+    if (enable) ag_set_grad_enabled(false);
+    return r;
 }
 
 Value tracer_graph_module_new(VM *vm, Value cg_obj) {
@@ -154,12 +159,31 @@ Value tracer_example_inputs(Tracer *tr) {
     return val_obj(t);
 }
 
+/* __exit__ of a grad-mode `with` block resumed by residual code: the mode from before the block */
+static Value grad_restore(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)vm, (void)argc, (void)argv, (void)kw;
+    ag_set_grad_enabled(fn->payload.as.b);
+    return val_none();
+}
+
+bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode) {
+    TracerState *st = tracer_state(vm);
+    for (int m = 0; m < 2; m++)
+        if (val_identical(f, st->grad_restorer[m])) {
+            *mode = m;
+            return true;
+        }
+    return false;
+}
+
 /* ---- registration ---------------------------------------------------------------------------------------- */
 
 static void state_trace(VM *vm, void *p) {
     TracerState *st = p;
     gc_mark(vm, st->t_compiled_graph);
     gc_mark(vm, st->t_compiled_fn);
+    gc_mark_value(vm, st->grad_restorer[0]);
+    gc_mark_value(vm, st->grad_restorer[1]);
     gc_mark_value(vm, st->explain_sink);
     gc_mark_value(vm, st->opts.user_backend);
 }
@@ -197,6 +221,12 @@ void tracer_register(VM *vm) {
     vm->ext_free[TRACER_EXT] = state_free;
     tracer_output_init_types(vm, st);
     EM_ASSERT(tracer_compiled_fn_init_type(vm, st) == 0, "cannot create the CompiledFunction type");
+    for (int m = 0; m < 2; m++) {
+        NativeObj *r = native_new_closure(vm, m ? "_restore_grad_enabled" : "_restore_grad_disabled", grad_restore,
+                                          val_bool(m));
+        EM_ASSERT(r != NULL, "out of memory");
+        st->grad_restorer[m] = val_obj(r);
+    }
     tracer_register_builtin_backends();
     st->opts.backend = tracer_find_backend("eager");
     vm_register_native_module(vm, "torch._dynamo._ember", ember_module_init);

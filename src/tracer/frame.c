@@ -187,6 +187,23 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
 void tracer_log_break(Tracer *tr, CodeCache *cc);
 void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const char *skip_reason);
 
+/* Whether the blocks around the break let residual code resume inside them: none, or only
+ * `with torch.no_grad()` / `enable_grad()` / `set_grad_enabled()` blocks (each handler a with
+ * cleanup whose __exit__ on the stack is a grad-mode switch).  Records their __exit__ slots. */
+static bool breaks_in_resumable_blocks(Tracer *tr, CodeObj *co) {
+    tr->n_with_exits = 0;
+    for (const ExcEntry *h = code_find_handler(co, tr->root->ip); h; h = h->start ? code_find_handler(co, (int32_t)h->start - 1) : NULL) {
+        bool with_cleanup = h->handler + 1 < (uint32_t)co->ncode && co->code[h->handler].op == OP_PUSH_EXC_INFO &&
+                            co->code[h->handler + 1].op == OP_WITH_EXCEPT_START;
+        int slot = (int)h->depth - 1;
+        if (!with_cleanup || slot < 0 || slot >= tr->root->sp || tr->n_with_exits == 8) return false;
+        VT *exit = vt_force(tr, tr->root->stack[slot]);
+        if (exit->kind != VT_METHOD || exit->b || !exit->a || vt_force(tr, exit->a)->kind != VT_GRAD_MODE) return false;
+        tr->with_exit_slot[tr->n_with_exits++] = slot;
+    }
+    return true;
+}
+
 /* Compile f: a new cache entry, or NULL with cc->skip set (run eagerly), or NULL with an
  * exception pending (fullgraph breaks, tracer errors). */
 __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, CodeCache *cc, const CompileOptions *opts) {
@@ -230,7 +247,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 break;
             }
             Instr in = f->code->code[tr.root->ip];
-            if (code_find_handler(f->code, tr.root->ip)) skip = "graph break inside a try or with block";
+            if (!breaks_in_resumable_blocks(&tr, f->code)) skip = "graph break inside a try block or a with block that is not a grad-mode switch";
             else if (in_loop(f->code, tr.root->ip)) skip = "Skipping frame because there is a graph break in a for/while loop";
             else if (in.op == OP_FOR_ITER || in.op == OP_SEND || in.op == OP_YIELD_VALUE) skip = "graph break at a loop";
             else if (tr.root->kwnames && in.op != OP_CALL) skip = "graph break with pending keyword names";

@@ -337,7 +337,11 @@ static Value compiled_fn_call(VM *vm, int argc, Value *argv, TupleObj *kw, Nativ
         vm_pop_root(vm);
         return r;
     }
-    return cg->backend->run(vm, cg->artifact, cg->graph, argc, argv);
+    bool enable = cg->has_grad_nodes && !ag_is_grad_enabled();
+    if (enable) ag_set_grad_enabled(true);
+    Value r = cg->backend->run(vm, cg->artifact, cg->graph, argc, argv);
+    if (enable) ag_set_grad_enabled(false);
+    return r;
 }
 
 CompiledGraph *tracer_compiled_graph_holder(Value cg_obj) {
@@ -398,6 +402,8 @@ Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *
     cg->n_outputs = n_outputs;
     cg->user_backend = val_null();
     cg->backend = tr->opts->backend;
+    for (GraphNode *n = cg->graph->first; n; n = n->next)
+        if (n->exec.kind != GRAPH_EXEC_NONE && !n->no_grad) cg->has_grad_nodes = true;
     Value obj = cg_obj_new(vm, cg);
     if (val_is_null(obj)) return obj;
     tr_keep(tr, obj);

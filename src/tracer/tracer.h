@@ -339,6 +339,10 @@ typedef struct CompiledGraph {
     int32_t n_outputs;
     bool *input_is_number;    /* placeholders fed with Python numbers (unspecialized scalars) */
     Value user_backend;       /* a callable backend's compiled callable, else VAL_NULL */
+    /* some node was recorded with grad mode on: when residual code calls the graph with the mode
+     * off (the region switched it on, e.g. leaving a no_grad block it resumed inside), the call
+     * runs with it on, and the nodes recorded with it off keep it off (GraphNode.no_grad) */
+    bool has_grad_nodes;
 } CompiledGraph;
 
 /* The options of the compiled call in progress (or of --compile-all). */
@@ -388,6 +392,10 @@ struct Tracer {
     VT *globals_vt;           /* marker object for STORE_GLOBAL side effects */
     /* breaks and restarts */
     int32_t break_at;         /* root ip to stop at (-1: none) */
+    /* a break inside grad-mode `with` blocks: the root stack slots of their __exit__s, innermost
+     * first (frame.c finds them; codegen protects the breaking instruction with them) */
+    int32_t with_exit_slot[8];
+    int32_t n_with_exits;
     /* the code after the break inspects the autograd graph of a graph output (`y.grad_fn`):
      * the graph's autograd nodes must be eager's (Graph.eager_autograd); kept across restarts */
     bool eager_autograd;

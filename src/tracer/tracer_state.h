@@ -67,6 +67,9 @@ typedef struct CodeCache {
 typedef struct TracerState {
     TypeObj *t_compiled_graph;
     TypeObj *t_compiled_fn;   /* what torch.compile(fn) returns (compiled_fn.c) */
+    /* the __exit__ residual code gives a grad-mode `with` block it resumes inside:
+     * grad_restorer[m] sets grad mode m, whatever its arguments (codegen.c) */
+    Value grad_restorer[2];
     /* torch._dynamo.config */
     int32_t cache_size_limit;
     bool suppress_errors;
@@ -102,6 +105,8 @@ CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create);
 
 void tracer_output_init_types(VM *vm, TracerState *st);
 int tracer_compiled_fn_init_type(VM *vm, TracerState *st);
+/* Whether f is one of the grad-mode restorers (and which mode it sets). */
+bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode);
 Value tracer_compiled_fn_new(VM *vm, Value fn, const CompileOptions *opts);
 /* Run fn(*argv, **kw) with the hook installed and these options (vectorcall arguments). */
 Value tracer_run_compiled_vec(VM *vm, Value fn, int argc, Value *argv, TupleObj *kw, const CompileOptions *opts);

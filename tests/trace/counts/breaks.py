@@ -29,6 +29,22 @@ def item(x):
     return x * s
 
 
+def in_no_grad(x):
+    y = x * 2
+    with torch.no_grad():
+        z = y + 1
+        print("inside no_grad")
+        w = z * 3
+    return w + y
+
+
+def in_loop(x):
+    for i in range(2):
+        x = x + 1
+        print("in the loop")
+    return x
+
+
 def report(name, e):
     print(name, "graphs", e.graph_count, "breaks", e.graph_break_count, "ops", e.op_count)
     for r in e.break_reasons:
@@ -41,3 +57,7 @@ report("one_graph", torch._dynamo.explain(one_graph)(x.reshape(1, 3), w))
 report("with_print", torch._dynamo.explain(with_print)(x))
 report("branch", torch._dynamo.explain(branch)(x))
 report("item", torch._dynamo.explain(item)(x))
+# resumes inside the no_grad block: a graph before the break and one in the resume function
+report("in_no_grad", torch._dynamo.explain(in_no_grad)(x))
+# a break inside a loop: the frame runs eagerly (as dynamo's SkipFrame), no graph
+report("in_loop", torch._dynamo.explain(in_loop)(x))
