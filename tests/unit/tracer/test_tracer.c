@@ -262,3 +262,48 @@ Test(tracer, assembler_round_trip_with_explicit_ranges) {
     cr_assert(r1.tag == VAL_INT && r1.as.i == 2);
     cr_assert(r2.tag == VAL_INT && r2.as.i == -1, "the handler runs in the copy");
 }
+
+/* The guard program (each source resolved once, attribute reads specialised on the compiled
+ * frame, aliasing guards as one distinctness check) decides exactly as the guards one by one,
+ * also when a specialised place no longer holds the attribute. */
+Test(tracer, guard_program_agrees_with_guards) {
+    cr_assert(em_run_string(vm,
+                            "import torch.nn as nn\n"
+                            "_m = nn.Linear(2, 2)\n"
+                            "_a = torch.ones(2)\n"
+                            "_b = torch.ones(2)\n",
+                            "<t>") == 0);
+    Value mod = dict_get_c(vm, vm->modules, "__main__");
+    DictObj *d = ((ModuleObj *)mod.as.o)->dict;
+    Value m = dict_get_c(vm, d, "_m"), a = dict_get_c(vm, d, "_a"), b = dict_get_c(vm, d, "_b");
+    cr_assert(dict_set_str(vm, globals, S("m"), m) == 0);
+    slots[0] = a;
+    slots[1] = b;
+    Source *sa = source_local(&tr, 0, S("a")), *sb = source_local(&tr, 1, S("b"));
+    Source *w = source_attr(&tr, source_global(&tr, S("m")), S("weight"));
+    guard_id(&tr, source_global(&tr, S("m")), m);
+    guard_tensor(&tr, w, torch_tensor_of(static_getattr(vm, m, S("weight"))), true);
+    guard_tensor(&tr, sa, torch_tensor_of(a), false);
+    guard_tensor(&tr, sb, torch_tensor_of(b), false);
+    guard_add(&tr, (Guard){.kind = G_NOT_SAME, .source = sb, .other = sa, .expected = val_null()});
+    guard_add(&tr, (Guard){.kind = G_NOT_SAME, .source = w, .other = sa, .expected = val_null()});
+    guard_add(&tr, (Guard){.kind = G_NOT_SAME, .source = w, .other = sb, .expected = val_null()});
+    CacheEntry e = {0};
+    e.guards = tr.guards;
+    e.n_guards = tr.n_guards;
+    guard_program_build(vm, &frame, &e);
+    cr_assert_eq(e.n_distinct, 3, "the three aliasing guards are one distinctness check");
+    bool each = true;
+    for (int i = 0; i < e.n_guards; i++) each = each && guard_check(vm, &frame, &e.guards[i]);
+    cr_assert(each && guard_program_check(vm, &frame, &e));
+    /* aliasing: b is a now */
+    slots[1] = a;
+    cr_assert(!guard_program_check(vm, &frame, &e));
+    slots[1] = b;
+    cr_assert(guard_program_check(vm, &frame, &e));
+    /* the specialised read of m.weight (from _parameters) follows a replaced parameter */
+    cr_assert(em_run_string(vm, "_m.weight = nn.Parameter(torch.ones(3, 2))\n", "<t>") == 0);
+    cr_assert(!guard_check(vm, &frame, &e.guards[1]), "the weight's shape changed");
+    cr_assert(!guard_program_check(vm, &frame, &e));
+    arena_free(&e.arena);
+}
