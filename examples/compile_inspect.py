@@ -8,10 +8,10 @@
 # `step` does what training code does around its tensor math: it counts calls on the model
 # (an attribute mutation), keeps a history (a list append), bumps a global, and puts a hook on an
 # intermediate activation (so the compiled backward calls it).  The tensor math becomes one
-# graph; the rest is replayed by residual bytecode after the graph runs.  (The list append is
-# replayed as `history[:] = [...]`, so the entry guards the list's length and each step
-# recompiles, as dynamo does; EMBER_LOGS=recompiles names that guard.)  The script runs
-# unchanged under CPython + PyTorch and prints the same text.
+# graph; the rest is replayed by residual bytecode after the graph runs.  (The region only
+# appends to `history`, so residual code extends it and nothing guards its length: unlike
+# dynamo, which rewrites the whole list and recompiles as it grows.)  The script runs unchanged
+# under CPython + PyTorch and prints the same text.
 import torch
 import torch.nn as nn
 

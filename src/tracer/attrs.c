@@ -339,6 +339,14 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
 }
 
 TxStatus tr_getattr(Tracer *tr, VT *obj, StrObj *name, VT **out) {
+    if (obj && obj->kind == VT_LAZY_LIST && !obj->a && strcmp(name->data, "append") == 0) {
+        /* list.append on an unread list: keep it unread (calls.c records the append) */
+        VT *m = vt_new(tr, VT_METHOD);
+        m->a = obj;
+        m->user_name = name;
+        *out = m;
+        return TX_OK;
+    }
     TxStatus s = tr_getattr_opt(tr, obj, name, out);
     if (s) return s;
     if (!*out) return tr_break(tr, "AttributeError: '%s' has no attribute '%s'", vt_kind_name(vt_force(tr, obj)->kind),

@@ -611,6 +611,10 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
     switch (fn->kind) {
     case VT_FUNCTION: return inline_function(tr, fn, argc, args, kwnames, out);
     case VT_METHOD: {
+        if (!fn->b && fn->a && argc == 1 && !nkw && is(fn->user_name, "append") && vt_lazy_list_append(tr, fn->a, args[0])) {
+            *out = vt_none(tr);
+            return TX_OK;
+        }
         VT *self = vt_force(tr, fn->a);
         if (!fn->b) {
             if (self->kind == VT_GRAD_MODE && is(fn->user_name, "__exit__")) {

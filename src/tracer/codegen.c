@@ -234,6 +234,11 @@ static void reconstruct(Cg *cg, VT *v) {
         if (!v) cg->fail = "a missing value";
         return;
     }
+    if (v->kind == VT_LAZY_LIST) {
+        if (v->a) reconstruct(cg, v->a);
+        else load_source(cg, v->source);   /* the real list (emit_mutations extends it) */
+        return;
+    }
     if (v->kind == VT_LAZY) {
         if (v->a) {
             reconstruct(cg, v->a);
@@ -480,7 +485,14 @@ static void emit_mutations(Cg *cg) {
             break;
         }
         if (v->index > 0) cg->line = v->index;
-        if (v->kind == VT_LIST) {
+        if (v->kind == VT_LAZY_LIST) {
+            /* only appended to: old.extend([appended...]) — no need to know old's contents */
+            load_source(cg, v->source);
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "extend")));
+            for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
+            E(cg, OP_BUILD_LIST, (uint32_t)v->n);
+            suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2};
+        } else if (v->kind == VT_LIST) {
             /* old[:] = new */
             build_value(cg, v);
             load_source(cg, v->source);

@@ -18,6 +18,7 @@ typedef struct Expr {
     char *s;
     int prec;      /* 0 atom, 1 call/attr, 2 unary, 3 binary, 4 comparison */
     bool null;     /* a NULL call slot */
+    bool reads;    /* reads state a later statement may change (attributes, items, globals, calls) */
 } Expr;
 
 typedef struct Dc {
@@ -28,6 +29,8 @@ typedef struct Dc {
     FILE *out;
     int indent;
     TupleObj *kwnames;
+    int next_tmp;
+    bool joined_reads;
 } Dc;
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -43,10 +46,12 @@ static char *fmt(const char *f, ...) {
     return s;
 }
 
-static void push(Dc *d, char *s, int prec) {
-    if (d->sp < 512) d->stack[d->sp++] = (Expr){s, prec, false};
+static void push_r(Dc *d, char *s, int prec, bool reads) {
+    if (d->sp < 512) d->stack[d->sp++] = (Expr){s, prec, false, reads};
     else free(s);
 }
+
+static void push(Dc *d, char *s, int prec) { push_r(d, s, prec, false); }
 
 static Expr pop(Dc *d) {
     if (d->sp == 0) return (Expr){fmt("<empty>"), 0, false};
@@ -64,6 +69,17 @@ static char *paren(Expr e, int ctx) {
 
 static void stmt(Dc *d, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static void stmt(Dc *d, const char *f, ...) {
+    /* Residual code evaluates the values of its stores before running them (they run in reverse,
+     * as suffixes): a value still on the stack was computed before this statement, so if it
+     * reads state, it is hoisted into a temporary first, keeping the source's meaning. */
+    for (int k = 0; k < d->sp; k++) {
+        Expr *e = &d->stack[k];
+        if (!e->reads || e->null) continue;
+        char *t = fmt("__tmp_%d", d->next_tmp++);
+        fprintf(d->out, "%*s%s = %s\n", d->indent * 4, "", t, e->s);
+        free(e->s);
+        *e = (Expr){t, 0, false, false};
+    }
     fprintf(d->out, "%*s", d->indent * 4, "");
     va_list ap;
     va_start(ap, f);
@@ -104,13 +120,15 @@ static const char *name_at(Dc *d, uint32_t i) {
     return i < (uint32_t)d->co->names->len ? AS_STR(d->co->names->items[i])->data : "?";
 }
 
-/* Join the top n expressions with sep (bottom first). */
+/* Join the top n expressions with sep (bottom first); d->joined_reads: whether any reads state. */
 static char *join(Dc *d, int n, const char *sep, const char *open, const char *close, bool tuple1) {
     size_t cap = 64;
     char *s = malloc(cap);
     strcpy(s, open);
     Expr *items = &d->stack[d->sp - n];
+    d->joined_reads = false;
     for (int i = 0; i < n; i++) {
+        d->joined_reads |= items[i].reads;
         size_t need = strlen(s) + strlen(items[i].s) + strlen(sep) + 8;
         if (need > cap) {
             cap = need * 2;
@@ -153,7 +171,7 @@ static void emit_call(Dc *d, int n) {
         free(callable.s);
     }
     free(args);
-    push(d, r, 1);
+    push_r(d, r, 1, true);
 }
 
 static int run_block(Dc *d, int32_t from, int32_t to) {
@@ -165,7 +183,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
         switch (op) {
         case OP_NOP: case OP_MAKE_CELL: case OP_COPY_FREE_VARS: break;
         case OP_PUSH_NULL:
-            if (d->sp < 512) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true};
+            if (d->sp < 512) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
             break;
         case OP_LOAD_CONST: push(d, const_repr(d, co->consts->items[a]), 0); break;
         case OP_LOAD_FAST: push(d, fmt("%s", local_name(d, a)), 0); break;
@@ -188,18 +206,19 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             break;
         }
         case OP_LOAD_GLOBAL:
-            if (a & 1) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true};
-            push(d, fmt("%s", name_at(d, a >> 1)), 0);
+            if (a & 1) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
+            push_r(d, fmt("%s", name_at(d, a >> 1)), 0, !(a & 1));   /* a callee is not hoisted */
             break;
-        case OP_LOAD_DEREF: case OP_LOAD_CLOSURE: push(d, fmt("%s", deref_name(d, a)), 0); break;
+        case OP_LOAD_DEREF: push_r(d, fmt("%s", deref_name(d, a)), 0, true); break;
+        case OP_LOAD_CLOSURE: push(d, fmt("%s", deref_name(d, a)), 0); break;
         case OP_LOAD_ATTR: {
             Expr o = pop(d);
-            push(d, fmt("%s.%s", paren(o, 2), name_at(d, a)), 1);
+            push_r(d, fmt("%s.%s", paren(o, 2), name_at(d, a)), 1, true);
             break;
         }
         case OP_LOAD_METHOD: {
             Expr o = pop(d);
-            d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true};
+            d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
             push(d, fmt("%s.%s", paren(o, 2), name_at(d, a)), 1);
             break;
         }
@@ -258,7 +277,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
         case OP_BINARY_SUBSCR: {
             Expr k = pop(d), c = pop(d);
             char *cs = paren(c, 2);
-            push(d, fmt("%s[%s]", cs, k.s), 1);
+            push_r(d, fmt("%s[%s]", cs, k.s), 1, true);
             free(cs);
             free(k.s);
             break;
@@ -272,11 +291,20 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             push(d, r, 0);
             break;
         }
-        case OP_BUILD_TUPLE: push(d, join(d, (int)a, ", ", "(", ")", true), 0); break;
-        case OP_BUILD_LIST: push(d, join(d, (int)a, ", ", "[", "]", false), 0); break;
+        case OP_BUILD_TUPLE: {
+            char *j = join(d, (int)a, ", ", "(", ")", true);
+            push_r(d, j, 0, d->joined_reads);
+            break;
+        }
+        case OP_BUILD_LIST: {
+            char *j = join(d, (int)a, ", ", "[", "]", false);
+            push_r(d, j, 0, d->joined_reads);
+            break;
+        }
         case OP_BUILD_MAP: {
             for (int k = 0; k < (int)a; k++) {
                 Expr *key = &d->stack[d->sp - 2 * (int)a + 2 * k], *val = key + 1;
+                key->reads |= val->reads;
                 char *s = fmt("%s: %s", key->s, val->s);
                 free(key->s);
                 free(val->s);
@@ -290,22 +318,25 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
                 d->stack[base + k] = d->stack[base + 2 * k];
             }
             d->sp = base + (int)a;
-            push(d, join(d, (int)a, ", ", "{", "}", false), 0);
+            char *j = join(d, (int)a, ", ", "{", "}", false);
+            push_r(d, j, 0, d->joined_reads);
             break;
         }
         case OP_BINARY_OP: {
             Expr r = pop(d), l = pop(d);
             int base = (int)a % BINOP_INPLACE;
+            bool rd = l.reads || r.reads;
             char *ls = paren(l, 3), *rs = paren(r, 3);
-            push(d, fmt("%s %s%s %s", ls, binop_symbol[base], a >= BINOP_INPLACE ? "=" : "", rs), 3);
+            push_r(d, fmt("%s %s%s %s", ls, binop_symbol[base], a >= BINOP_INPLACE ? "=" : "", rs), 3, rd);
             free(ls);
             free(rs);
             break;
         }
         case OP_COMPARE_OP: {
             Expr r = pop(d), l = pop(d);
+            bool rd = l.reads || r.reads;
             char *ls = paren(l, 4), *rs = paren(r, 4);
-            push(d, fmt("%s %s %s", ls, cmp_symbol[a], rs), 4);
+            push_r(d, fmt("%s %s %s", ls, cmp_symbol[a], rs), 4, rd);
             free(ls);
             free(rs);
             break;
@@ -313,8 +344,9 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
         case OP_UNARY_NEGATIVE: case OP_UNARY_POSITIVE: case OP_UNARY_NOT: case OP_UNARY_INVERT: {
             Expr v = pop(d);
             const char *sym = op == OP_UNARY_NEGATIVE ? "-" : op == OP_UNARY_POSITIVE ? "+" : op == OP_UNARY_NOT ? "not " : "~";
+            bool rd = v.reads;
             char *vs = paren(v, 2);
-            push(d, fmt("%s%s", sym, vs), 2);
+            push_r(d, fmt("%s%s", sym, vs), 2, rd);
             free(vs);
             break;
         }
@@ -342,7 +374,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
                 free(v.s);
                 i += k;
             } else {
-                for (int32_t m = (int32_t)a - 1; m >= 0; m--) push(d, fmt("%s[%d]", v.s, m), 1);
+                for (int32_t m = (int32_t)a - 1; m >= 0; m--) push_r(d, fmt("%s[%d]", v.s, m), 1, v.reads);
                 free(v.s);
             }
             break;
@@ -369,7 +401,8 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             free(c.s);
             Expr saved[512];
             int saved_sp = d->sp;
-            for (int k = 0; k < d->sp; k++) saved[k] = (Expr){strdup(d->stack[k].s), d->stack[k].prec, d->stack[k].null};
+            for (int k = 0; k < d->sp; k++)
+                saved[k] = (Expr){strdup(d->stack[k].s), d->stack[k].prec, d->stack[k].null, d->stack[k].reads};
             d->indent++;
             run_block(d, i + 1, (int32_t)a);
             d->indent--;
@@ -386,7 +419,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             /* the instruction the break ran natively, shown generically */
             int pops = op_info[op].pops > 0 ? op_info[op].pops : 0;
             char *args = join(d, pops <= d->sp ? pops : d->sp, ", ", "(", ")", false);
-            push(d, fmt("<%s %u>%s", op_info[op].name, a, args), 1);
+            push_r(d, fmt("<%s %u>%s", op_info[op].name, a, args), 1, true);
             free(args);
             break;
         }

@@ -125,6 +125,9 @@ typedef enum VtKind {
     VT_OPAQUE,        /* an object the tracer only passes around (guarded by identity) */
     VT_LAZY,          /* an item of an existing container not looked at yet: value + source; a =
                          its tracker once vt_force made it (guards are installed only then) */
+    VT_LAZY_LIST,     /* an existing list (with a source) whose contents the region has not read:
+                         items = what the region appended (replayed as extend()); anything else
+                         forces it (vt_force: a = the VT_LIST, its length guarded only then) */
 } VtKind;
 
 typedef enum SymOp {
@@ -184,6 +187,8 @@ VT *vt_none(Tracer *tr);
 VT *vt_tuple(Tracer *tr, VT **items, int n);
 VT *vt_list(Tracer *tr, VT **items, int n);
 void vt_list_append(Tracer *tr, VT *list, VT *item);
+/* Records list.append(item) on a VT_LAZY_LIST that has not been read (false otherwise). */
+bool vt_lazy_list_append(Tracer *tr, VT *lazy, VT *item);
 void vt_list_insert(Tracer *tr, VT *list, int64_t i, VT *item);
 void vt_list_remove_at(VT *list, int64_t i);
 VT *vt_dict(Tracer *tr);

@@ -216,7 +216,7 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedObjectVariable", "UserFunctionVariable", "UserMethodVariable", "BuiltinVariable",
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
-        "LazyVariableTracker"};
+        "LazyVariableTracker", "ListVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 
@@ -318,6 +318,16 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
     if (t == vm->t_list || t == vm->t_dict || t == vm->t_ordereddict || t == vm->t_defaultdict) {
         VT *known = se_find_existing(tr, v);
         if (known) return known;
+        if (t == vm->t_list && source) {
+            /* contents and length are guarded only if the region reads them (vt_force): a
+             * region that only appends (history.append(loss)) does not recompile as it grows */
+            VT *r = vt_new(tr, VT_LAZY_LIST);
+            r->value = v;
+            r->source = source;
+            guard_type(tr, source, t);
+            tr_keep(tr, v);
+            return se_track_existing(tr, r);
+        }
         VT *r = vt_new(tr, t == vm->t_list ? VT_LIST : VT_DICT);
         r->value = v;
         r->source = source;
@@ -417,10 +427,41 @@ VT *vt_lazy(Tracer *tr, Value v, Source *source) {
     return r;
 }
 
+/* A lazy list read for the first time: its tracker with the real contents (length guarded),
+ * then what the region appended before, taking the lazy one's place in SideEffects. */
+static VT *force_lazy_list(Tracer *tr, VT *lz) {
+    ListObj *l = AS_LIST(lz->value);
+    VT *r = vt_new(tr, VT_LIST);
+    r->value = lz->value;
+    r->source = lz->source;
+    r->mut = MUT_EXISTING;
+    guard_len(tr, lz->source, l->len);
+    vt_reserve(tr, r, (int32_t)(l->len + lz->n) + 1);
+    for (int64_t i = 0; i < l->len; i++) r->items[i] = vt_lazy(tr, l->items[i], source_item(tr, lz->source, val_int(i)));
+    r->n = (int32_t)l->len;
+    for (int i = 0; i < lz->n; i++) r->items[r->n++] = lz->items[i];
+    if (lz->n) {
+        r->modified = true;
+        r->index = lz->index;
+    }
+    for (int i = 0; i < tr->se.n_tracked; i++)
+        if (tr->se.tracked[i] == lz) tr->se.tracked[i] = r;
+    return r;
+}
+
 VT *vt_force(Tracer *tr, VT *v) {
-    if (!v || v->kind != VT_LAZY) return v;
-    if (!v->a) v->a = vt_from_value(tr, v->value, v->source);
+    if (!v || (v->kind != VT_LAZY && v->kind != VT_LAZY_LIST)) return v;
+    if (!v->a) v->a = v->kind == VT_LAZY ? vt_from_value(tr, v->value, v->source) : force_lazy_list(tr, v);
     return v->a;
+}
+
+bool vt_lazy_list_append(Tracer *tr, VT *lz, VT *item) {
+    if (lz->kind != VT_LAZY_LIST || lz->a) return false;
+    vt_reserve(tr, lz, lz->n + 1);
+    lz->items[lz->n++] = item;
+    lz->modified = true;
+    lz->index = tr_current_line(tr);
+    return true;
 }
 
 VT *vt_item(Tracer *tr, VT *c, int i) {

@@ -98,8 +98,16 @@ Test(tracer, globals_and_lists) {
     ListObj *l = list_new(vm, 2);
     cr_assert(list_append(vm, l, val_int(10)) == 0);
     tr_keep(&tr, val_obj(l));
-    VT *lv = vt_from_value(&tr, val_obj(l), source_global(&tr, S("items")));
+    VT *lz = vt_from_value(&tr, val_obj(l), source_global(&tr, S("items")));
+    cr_assert_eq(lz->kind, VT_LAZY_LIST, "a sourced list is read (and its length guarded) only when used");
+    cr_assert_eq(tr.n_guards, 1, "its type only");
+    cr_assert(vt_lazy_list_append(&tr, lz, vt_const(&tr, val_int(12))));
+    cr_assert_eq(tr.n_guards, 1, "appending does not read it");
+    VT *lv = vt_force(&tr, lz);
     cr_assert_eq(lv->kind, VT_LIST);
+    cr_assert_eq(lv->n, 2, "its item, then the append");
+    cr_assert(lv->modified);
+    cr_assert(!vt_lazy_list_append(&tr, lz, vt_none(&tr)), "once read, appends go through the list");
     cr_assert_eq(lv->items[0]->kind, VT_LAZY, "items are wrapped (and guarded) only when used");
     cr_assert_eq(tr.n_guards, 2, "type and length of the list, nothing about its items yet");
     VT *item = vt_item(&tr, lv, 0);
