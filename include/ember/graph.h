@@ -88,7 +88,13 @@ typedef enum GraphArgKind {
     GARG_SLICE,      /* items: start, stop, step */
     GARG_ELLIPSIS,
     GARG_OPAQUE,
+    GARG_DICT,       /* items: key0, value0, key1, value1, ... (n = 2 * pairs); fx's dict arguments */
 } GraphArgKind;
+
+/* Kinds whose payload is as.seq (nested args). */
+static inline bool graph_arg_is_seq(int kind) {
+    return kind == GARG_TUPLE || kind == GARG_LIST || kind == GARG_SLICE || kind == GARG_DICT;
+}
 
 typedef struct GraphArg {
     GraphArgKind kind;
@@ -99,7 +105,7 @@ typedef struct GraphArg {
         bool b;
         char *s;                       /* owned by the graph once attached */
         TensorDtype dtype;
-        struct { struct GraphArg *items; int32_t n; } seq;   /* TUPLE, LIST, SLICE (n = 3) */
+        struct { struct GraphArg *items; int32_t n; } seq;   /* TUPLE, LIST, SLICE (n = 3), DICT */
         GraphOpaque *opaque;
     } as;
 } GraphArg;
@@ -160,6 +166,9 @@ struct GraphNode {
     GraphNodeKind kind;
     char *name;              /* unique in the graph: "add", "add_1", "l_x_" */
     char *target;            /* printed target: "torch.relu", "operator.add", "sum", "layers.0", "L_x_" */
+    GraphOpaque *target_value;   /* the target as a value of the layer above when it is not the string
+                                  * `target` (fx: the callable of a call_function node), else NULL */
+    char *type_repr;         /* fx: the printed type annotation of the value ("torch.Tensor"), or NULL */
     GraphArg *args;
     int32_t n_args;
     char **kwnames;
@@ -188,6 +197,8 @@ struct Graph {
     GraphNode *first, *last;
     int32_t n_nodes;
     struct GraphNameSet *names;   /* for unique node names */
+    bool output_is_value;    /* fx: the output node's args[0] is the returned value itself; otherwise it is
+                              * graph_output's tuple of values, printed unwrapped when it has one item */
 };
 
 Graph *graph_new(const char *name);
@@ -217,6 +228,12 @@ GraphNode *graph_getitem(Graph *g, GraphNode *src, int index);
 GraphNode *graph_output(Graph *g, const GraphArg *values, int n);
 GraphNode *graph_output_node(const Graph *g);   /* NULL if none yet */
 
+/* Moves n (already in g) before `before` (NULL: to the end).  No placement rules apply. */
+void graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
+/* Sets (copies) or clears the node's type annotation (fx type_expr). */
+void graph_node_set_type_repr(Graph *g, GraphNode *n, const char *type_repr);
+/* Takes over a reference to v as n's target value (releasing the previous one). */
+void graph_node_set_target_value(Graph *g, GraphNode *n, GraphOpaque *v);
 /* Removes a node that has no users (returns -1 if it has users). */
 int graph_erase(Graph *g, GraphNode *n);
 /* Replaces every use of `old` by `repl` in args, kwargs and exec inputs. */
