@@ -57,12 +57,16 @@ typedef struct TorchState {
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
     Value handle_factory;               /* engine hook id -> RemovableHandle (torch.utils.hooks) */
     Value mutation_observer;            /* fn(tensor) before in-place kernels, or null */
+    TypeObj *t_fx_graph, *t_fx_node;    /* torch._C._fx.GraphBase / NodeBase (fx.c) */
+    TypeObj *fx_node_class;             /* torch.fx.Node, the NodeBase subclass fx nodes are made of */
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }
 
 /* Register the torch native modules and library sources with a VM. */
 void torch_register(VM *vm);
+/* torch._C._fx (fx.c): the native side of torch.fx. */
+void torch_fx_register(VM *vm);
 
 /* ---- wrapping ---- */
 Value torch_wrap(VM *vm, Tensor *t);            /* steals t; NULL t -> error already set */
@@ -103,6 +107,13 @@ typedef struct CallbackBox {
 } CallbackBox;
 CallbackBox *torch_box_new(VM *vm, Value fn, Value extra);
 void torch_box_release(void *box);
+
+/* ---- __torch_function__ (overrides.c) ---- */
+struct MethodDef;
+/* A torch function that first dispatches to __torch_function__ of script-object arguments. */
+NativeObj *torch_overridable_new(VM *vm, const struct MethodDef *d);
+/* module_add_functions with torch_overridable_new. */
+int torch_add_overridable(VM *vm, Value module, const struct MethodDef *defs) EM_WUR;
 
 /* ---- module parts (each file's init) ---- */
 int torch_tensor_type_init(VM *vm, Value cmod);

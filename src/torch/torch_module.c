@@ -30,6 +30,7 @@ void torch_register(VM *vm) {
     vm_register_native_module(vm, "torch._C", torch_c_init);
     vm_register_native_module(vm, "torch._C._nn", torch_nn_functions_init);
     torch_nn_register(vm);
+    torch_fx_register(vm);
     for (const EmbeddedModule *m = torch_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }
