@@ -114,6 +114,10 @@ struct MethodDef;
 NativeObj *torch_overridable_new(VM *vm, const struct MethodDef *d);
 /* module_add_functions with torch_overridable_new. */
 int torch_add_overridable(VM *vm, Value module, const struct MethodDef *defs) EM_WUR;
+/* Replaces the native methods of t (Tensor) by trampolines that dispatch __torch_function__. */
+int torch_tensor_methods_overridable(VM *vm, TypeObj *t) EM_WUR;
+/* torch._C._has_torch_function* */
+int torch_overrides_init(VM *vm, Value cmod) EM_WUR;
 
 /* ---- module parts (each file's init) ---- */
 int torch_tensor_type_init(VM *vm, Value cmod);

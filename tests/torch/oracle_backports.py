@@ -104,5 +104,38 @@ if not hasattr(torch.Tensor, "register_post_accumulate_grad_hook"):
 
     torch.Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
 
+# --- seed 002: torch.distributed.fsdp._trace_utils --------------------------------------------
+# PyTorch 1.13 ships seed 002's helpers (TracingConfig, _ExecutionInfo, _init_execution_info,
+# _patch_tracer) as torch.distributed.fsdp._symbolic_trace: the same code but for docstrings;
+# 2.x renamed the module _trace_utils.  torch.distributed.fsdp's __init__ does not import on
+# Python 3.11 (a dataclass with a mutable default in torch.distributed._shard), so the package is
+# registered bare and 1.13's file is loaded under the 2.x name.
+
+def _backport_trace_utils():
+    import importlib.util
+    import types
+    try:
+        import torch.distributed.fsdp._trace_utils  # noqa: F401
+        return
+    except Exception:
+        pass
+    for k in [k for k in sys.modules if k.startswith("torch.distributed.fsdp")]:
+        del sys.modules[k]
+    import torch.distributed
+    pkg_dir = os.path.join(os.path.dirname(torch.distributed.__file__), "fsdp")
+    pkg = types.ModuleType("torch.distributed.fsdp")
+    pkg.__path__ = [pkg_dir]
+    sys.modules["torch.distributed.fsdp"] = pkg
+    torch.distributed.fsdp = pkg
+    spec = importlib.util.spec_from_file_location("torch.distributed.fsdp._trace_utils",
+                                                  os.path.join(pkg_dir, "_symbolic_trace.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["torch.distributed.fsdp._trace_utils"] = mod
+    spec.loader.exec_module(mod)
+    pkg._trace_utils = mod
+
+
+_backport_trace_utils()
+
 if __name__ == "__main__":
     sys.exit(run_oracle.main(sys.argv[1:]))

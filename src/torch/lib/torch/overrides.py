@@ -7,6 +7,9 @@
         ...
 """
 import torch
+from torch._C import _has_torch_function as has_torch_function, \
+    _has_torch_function_unary as has_torch_function_unary, \
+    _has_torch_function_variadic as has_torch_function_variadic
 
 __all__ = ["has_torch_function", "handle_torch_function", "is_tensor_method_or_property",
            "is_tensor_like"]
@@ -23,22 +26,6 @@ def _overloaded_types(relevant_args):
     return types
 
 
-def has_torch_function(relevant_args):
-    """True when an argument is not a Tensor and its type defines __torch_function__."""
-    for arg in relevant_args:
-        if not isinstance(arg, torch.Tensor) and hasattr(type(arg), "__torch_function__"):
-            return True
-    return False
-
-
-def has_torch_function_unary(arg):
-    return has_torch_function((arg,))
-
-
-def has_torch_function_variadic(*args):
-    return has_torch_function(args)
-
-
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Calls type(arg).__torch_function__(public_api, types, args, kwargs) for each overloading
     type until one returns something other than NotImplemented."""
@@ -53,9 +40,9 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
 
 
 def is_tensor_method_or_property(func):
-    """Ember's torch functions and Tensor methods are separate natives, and only the former
-    dispatch to __torch_function__: a function reaching a handler is never a Tensor method."""
-    return False
+    """True for the methods of torch.Tensor (what a Tensor method dispatches as func)."""
+    name = getattr(func, "__name__", None)
+    return name is not None and getattr(torch.Tensor, name, None) is func
 
 
 def is_tensor_like(inp):

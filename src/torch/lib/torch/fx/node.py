@@ -5,12 +5,17 @@ op, name, target, args, kwargs, graph, users and all_input_nodes are read from t
 itself, so the printers, the verifier and the DOT export of src/graph see what fx sees."""
 import builtins
 import operator
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import torch
 from torch._C import _fx
 
 __all__ = ['Node', 'map_arg', 'map_aggregate']
 
 base_types = (str, int, float, bool, torch.dtype, torch.Tensor, torch.device, torch.layout)
+
+Target = Union[Callable[..., Any], str]
+Argument = Optional[Union[Tuple[Any, ...], List[Any], Dict[str, Any], slice, 'Node', str, int, float, bool,
+                          torch.dtype, torch.Tensor, torch.device]]
 
 _side_effectful_functions = set()
 
