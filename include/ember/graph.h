@@ -199,13 +199,15 @@ struct Graph {
     struct GraphNameSet *names;   /* for unique node names */
     bool output_is_value;    /* fx: the output node's args[0] is the returned value itself; otherwise it is
                               * graph_output's tuple of values, printed unwrapped when it has one item */
+    bool append_only;        /* fx: graph_node_new appends (no placement rules), so a placeholder may follow
+                              * other nodes, as torch.fx's Graph.create_node allows */
 };
 
 Graph *graph_new(const char *name);
 void graph_free(Graph *g);
 
-/* Insertion point: new nodes go before `before` (NULL = at the end, but always before the
- * OUTPUT node if one exists; placeholders always go after the last placeholder). */
+/* Placement: placeholders go after the last placeholder, other nodes before the OUTPUT node if
+ * one exists, else at the end; with g->append_only every node goes at the end. */
 GraphNode *graph_node_new(Graph *g, GraphNodeKind kind, const char *name_hint, const char *target,
                           const GraphArg *args, int n_args, const char *const *kwnames, const GraphArg *kwargs,
                           int n_kwargs);
@@ -250,7 +252,7 @@ void graph_node_set_loc(Graph *g, GraphNode *n, const char *file, int line, cons
 void graph_node_set_module_stack(Graph *g, GraphNode *n, const GraphModuleFrame *frames, int n_frames);
 int graph_count_ops(const Graph *g);   /* nodes other than placeholders, get_attr and output */
 
-/* Checks structure: placeholders first, one output last, every arg/input refers to an earlier
+/* Checks structure: placeholders first (unless append_only), one output last, every arg/input refers to an earlier
  * node of this graph, names unique, tensor-op arity within ops.def bounds.  0, or -1 with a
  * message in err. */
 int graph_verify(const Graph *g, char *err, size_t cap);

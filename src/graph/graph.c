@@ -330,7 +330,9 @@ GraphNode *graph_node_new(Graph *g, GraphNodeKind kind, const char *name_hint, c
     n->exec.args = TENSOR_OP_ARGS_INIT;
     /* placement: placeholders after the last placeholder, everything else before the output */
     GraphNode *before = NULL;
-    if (kind == GRAPH_PLACEHOLDER) {
+    if (g->append_only) {
+        before = NULL;
+    } else if (kind == GRAPH_PLACEHOLDER) {
         before = g->first;
         while (before && before->kind == GRAPH_PLACEHOLDER) before = before->next;
     } else if (kind != GRAPH_OUTPUT) {
@@ -696,7 +698,7 @@ int graph_verify(const Graph *g, char *err, size_t cap) {
             break;
         }
         names_add(&seen, n->name);
-        if (n->kind == GRAPH_PLACEHOLDER && past_placeholders) {
+        if (n->kind == GRAPH_PLACEHOLDER && past_placeholders && !g->append_only) {
             rc = fail(err, cap, "placeholder %s after other nodes", n->name);
             break;
         }

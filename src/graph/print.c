@@ -373,7 +373,9 @@ char *graph_code(const Graph *g, unsigned flags) {
 
     if (fx) buf_puts(&b, "\n\n\ndef forward(self");
     else buf_puts(&b, "class GraphModule(torch.nn.Module):\n    def forward(self");
-    for (GraphNode *n = g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next) {
+    /* fx: every placeholder is a parameter, wherever it is in the list; otherwise they lead */
+    for (GraphNode *n = g->first; n && (fx || n->kind == GRAPH_PLACEHOLDER); n = n->next) {
+        if (n->kind != GRAPH_PLACEHOLDER) continue;
         buf_printf(&b, ", %s", n->target);
         if (annotated && n->is_tensor) {
             char m[256];
@@ -391,15 +393,15 @@ char *graph_code(const Graph *g, unsigned flags) {
     if (out && out->type_repr) buf_printf(&b, " -> %s", out->type_repr);
     buf_puts(&b, ":\n");
     /* placeholders whose node name differs from the argument name ("*args" -> args) get an
-     * alias line */
-    for (GraphNode *n = g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next) {
-        const char *raw = n->target;
-        while (*raw == '*') raw++;
-        if (strcmp(n->name, raw) != 0) buf_printf(&b, "%s%s = %s\n", indent, n->name, raw);
-    }
+     * alias line where they are */
     const GraphLoc *prev_loc = NULL;
     for (GraphNode *n = g->first; n; n = n->next) {
-        if (n->kind == GRAPH_PLACEHOLDER) continue;
+        if (n->kind == GRAPH_PLACEHOLDER) {
+            const char *raw = n->target;
+            while (*raw == '*') raw++;
+            if (strcmp(n->name, raw) != 0) buf_printf(&b, "%s%s = %s\n", indent, n->name, raw);
+            continue;
+        }
         if (n->kind == GRAPH_OUTPUT) {
             buf_printf(&b, "%sreturn ", indent);
             const GraphArg *v = n->n_args ? &n->args[0] : NULL;

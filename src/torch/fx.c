@@ -319,6 +319,7 @@ static FxGraphObj *self_graph(VM *vm, Value self) {
     if (!go->g) {
         go->g = graph_new("fx");
         go->g->output_is_value = true;
+        go->g->append_only = true;
     }
     (void)vm;
     return go;

@@ -316,7 +316,6 @@ class Tracer(TracerBase):
             collect_tensor_attrs(self.root, [])
 
             fn_globals = fn.__globals__  # run before it gets patched
-            fn, args = self.create_args_for_root(fn, isinstance(root, torch.nn.Module), concrete_args)
 
             parameter_proxy_cache = {}  # Reduce number of get_attr calls
 
@@ -334,8 +333,11 @@ class Tracer(TracerBase):
                 return self.call_module(mod, forward, args, kwargs)
 
             with _Patcher() as patcher:
+                # while these are set, module calls and module attribute lookups come to this
+                # tracer, and the frame tracer (torch.compile) leaves frames alone
                 prev_hooks = _nn_module._set_fx_hooks(module_call_wrapper, module_getattr_wrapper)
                 try:
+                    fn, args = self.create_args_for_root(fn, isinstance(root, torch.nn.Module), concrete_args)
                     _patch_wrapped_functions(patcher)
                     _autowrap_check(patcher, fn_globals, self._autowrap_function_ids)
                     for module in self._autowrap_search:

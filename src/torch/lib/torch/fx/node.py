@@ -29,27 +29,29 @@ def _callable_modules():
             ('_operator', operator), ('math', math), ('builtins', builtins)]
 
 
-_module_of_id = None
+def _module_table():
+    # built at import, before a trace patches math's functions (autowrap)
+    table = {}
+    for modname, mod in _callable_modules():
+        for v in mod.__dict__.values():
+            if callable(v) and id(v) not in table:
+                table[id(v)] = (modname, v)
+    return table
+
+
+_module_of_id = _module_table()
 
 
 def _find_module_of_method(orig_method):
-    global _module_of_id
     module = getattr(orig_method, '__module__', None)
     if module is not None:
         if module == 'operator' and getattr(operator, orig_method.__name__, None) is orig_method:
             return '_operator'   # CPython's operator functions live in _operator
         return module
-    if _module_of_id is None:
-        table = {}
-        for modname, mod in _callable_modules():
-            for v in mod.__dict__.values():
-                if callable(v) and id(v) not in table:
-                    table[id(v)] = modname
-        _module_of_id = table
     name = orig_method.__name__
     found = _module_of_id.get(id(orig_method))
-    if found is not None:
-        return found
+    if found is not None and found[1] is orig_method:
+        return found[0]
     for guess in [torch, torch.nn.functional]:
         if getattr(guess, name, None) is orig_method:
             return guess.__name__
