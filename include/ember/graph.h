@@ -230,6 +230,9 @@ GraphNode *graph_getitem(Graph *g, GraphNode *src, int index);
 GraphNode *graph_output(Graph *g, const GraphArg *values, int n);
 GraphNode *graph_output_node(const Graph *g);   /* NULL if none yet */
 
+/* Makes a node name from hint as graph_node_new does and marks it used without making a node
+ * (fx reserves the name of a node whose construction fails).  Returns it, malloc'd. */
+char *graph_reserve_name(Graph *g, const char *hint);
 /* Moves n (already in g) before `before` (NULL: to the end).  No placement rules apply. */
 void graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
 /* Sets (copies) or clears the node's type annotation (fx type_expr). */

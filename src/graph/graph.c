@@ -197,6 +197,8 @@ static char *unique_name(Graph *g, const char *hint) {
     return xstrdup(cand);
 }
 
+char *graph_reserve_name(Graph *g, const char *hint) { return unique_name(g, hint); }
+
 static void names_free(GraphNameSet *set) {
     for (size_t i = 0; i < set->cap; i++) free(set->slots[i].name);
     free(set->slots);

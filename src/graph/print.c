@@ -473,7 +473,9 @@ char *graph_tabular(const Graph *g) {
         cells[r * 5 + 3] = buf_take(&a);
         cells[r * 5 + 4] = buf_take(&k);
     }
+    /* tabulate's "simple" format: a column is at least its header plus 2 wide */
     size_t w[5] = {0};
+    for (int c = 0; c < 5; c++) w[c] = strlen(heads[c]) + 2;
     for (int i = 0; i < rows; i++)
         for (int c = 0; c < 5; c++)
             if (strlen(cells[i * 5 + c]) > w[c]) w[c] = strlen(cells[i * 5 + c]);

@@ -312,6 +312,12 @@ static int to_call(VM *vm, FxGraphObj *go, Value args, Value kwargs, CallArgs *c
     return 0;
 }
 
+static Value str_result(VM *vm, char *s) {
+    StrObj *r = str_from_c(vm, s);
+    free(s);
+    return r ? val_obj(r) : val_null();
+}
+
 /* ---- GraphBase ----------------------------------------------------------------------------------------------- */
 
 static FxGraphObj *self_graph(VM *vm, Value self) {
@@ -390,6 +396,13 @@ static Value g_create_node(ARGS) {
     return v;
 }
 
+/* _reserve_name(candidate): the unique name a node would get, marked used (no node is made) */
+static Value g_reserve_name(ARGS) {
+    if (native_check_args(vm, "_reserve_name", argc, kw, 2, 2) < 0) return val_null();
+    if (!val_is_str(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "_reserve_name: name must be a str");
+    return str_result(vm, graph_reserve_name(self_graph(vm, argv[0])->g, AS_STR(argv[1])->data));
+}
+
 static Value g_first(ARGS) {
     (void)argc, (void)kw;
     FxGraphObj *go = self_graph(vm, argv[0]);
@@ -449,11 +462,6 @@ static Value g_erase(ARGS) {
     return val_none();
 }
 
-static Value str_result(VM *vm, char *s) {
-    StrObj *r = str_from_c(vm, s);
-    free(s);
-    return r ? val_obj(r) : val_null();
-}
 
 static Value g_code(ARGS) {
     (void)argc, (void)kw;
@@ -775,6 +783,7 @@ static int fx_module_init(VM *vm, Value mod) {
     static const MethodDef gm[] = {
         {"__init__", g_init, NATIVEF_METHOD},
         {"_create_node", g_create_node, NATIVEF_METHOD},
+        {"_reserve_name", g_reserve_name, NATIVEF_METHOD},
         {"_first", g_first, NATIVEF_METHOD | ARITY_NOARGS},
         {"_last", g_last, NATIVEF_METHOD | ARITY_NOARGS},
         {"__len__", g_len, NATIVEF_METHOD | ARITY_NOARGS},

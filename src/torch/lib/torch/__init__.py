@@ -88,6 +88,24 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     return _C._nn.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
 
 
+def typename(o):
+    """The type of o as a string: "torch.FloatTensor" for tensors, "module.QualName" otherwise."""
+    if isinstance(o, Tensor):
+        return o.type()
+    module = ''
+    class_name = ''
+    if hasattr(o, '__module__') and o.__module__ != 'builtins' \
+            and o.__module__ != '__builtin__' and o.__module__ is not None:
+        module = o.__module__ + '.'
+    if hasattr(o, '__qualname__'):
+        class_name = o.__qualname__
+    elif hasattr(o, '__name__'):
+        class_name = o.__name__
+    else:
+        class_name = o.__class__.__name__
+    return module + class_name
+
+
 def _assert(condition, message):
     """A wrapper around Python's assert which is symbolically traceable."""
     if type(condition) is not Tensor and torch.overrides.has_torch_function((condition,)):

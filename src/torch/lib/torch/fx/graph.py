@@ -304,14 +304,16 @@ class Graph(_fx.GraphBase):
         kwargs = {} if kwargs is None else kwargs
         assert isinstance(args, tuple), "args must be a tuple"
         assert isinstance(kwargs, dict), "kwargs must be a dict"
+        candidate = name if name is not None else self._target_to_str(target)
         if op == 'call_function':
             if not callable(target):
+                name = self._reserve_name(candidate)   # fx names the node before checking it
                 raise ValueError(f'Node [graph = {self}, name = \'{name}\'] target {target} has type '
                                  f'{torch.typename(target)} but a Callable is expected')
         elif not isinstance(target, str):
+            name = self._reserve_name(candidate)
             raise ValueError(f'Node [graph = {self}, name = \'{name}\'] target {target} has type '
                              f'{torch.typename(target)} but a str is expected')
-        candidate = name if name is not None else self._target_to_str(target)
         printed = None if isinstance(target, str) else _printed_target(target, None)
         n = self._create_node(op, target, args, kwargs, candidate, printed)
         n.meta = {}
