@@ -446,8 +446,9 @@ void graph_node_set_call(Graph *g, GraphNode *n, GraphNodeKind kind, const char 
     free(n->kwnames);
     free(n->kwargs);
     n->kind = kind;
+    char *ntarget = xstrdup(target);   /* before freeing: target may be n->target itself */
     free(n->target);
-    n->target = xstrdup(target);
+    n->target = ntarget;
     n->args = nargs;
     n->n_args = n_args;
     n->kwnames = nkn;
