@@ -225,8 +225,13 @@ static Value from_seq(VM *vm, const GraphArg *a) {
     } else if (a->kind == GARG_DICT) {
         DictObj *d = dict_new(vm);
         r = d ? val_obj(d) : val_null();
+        if (d) vm_push_root(vm, r);
         for (int i = 0; d && i + 1 < n; i += 2)
-            if (dict_set(vm, d, l->items[i], l->items[i + 1]) < 0) r = val_null();
+            if (dict_set(vm, d, l->items[i], l->items[i + 1]) < 0) {
+                r = val_null();
+                break;
+            }
+        if (d) vm_pop_root(vm);
     }
     vm_pop_root(vm);
     return r;

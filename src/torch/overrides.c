@@ -83,6 +83,7 @@ static Value dispatch(VM *vm, Value func, const Overloads *o, int argc, Value *a
     }
     {
         ListObj *tl = list_from_array(vm, types->items, types->len);
+        if (tl) vm_push_root(vm, val_obj(tl));   /* popped with the rest at done */
         Value tr = tl ? vm_repr(vm, val_obj(tl)) : val_null();
         NativeObj *n = (NativeObj *)func.as.o;
         r = val_is_null(tr) ? tr

@@ -241,3 +241,51 @@ Test(graph, fx_code_details) {
     cr_assert_str_eq(n->name, "a_b", "a run of illegal characters becomes one underscore");
     graph_free(g);
 }
+
+/* fx graphs (append_only): nodes keep the order they were made in, a placeholder made after
+ * other nodes is still a parameter of the printed forward, the verifier accepts it; a reserved
+ * name is never given to a node; print_tabular's columns are at least header + 2 wide. */
+Test(graph, fx_append_only_and_reserved_names) {
+    Graph *g = graph_new("fx");
+    g->append_only = true;
+    g->output_is_value = true;
+    GraphNode *x = graph_placeholder(g, "x", NULL);
+    GraphArg a[2] = {graph_arg_node(x), graph_arg_bool(true)};
+    GraphNode *eq = graph_node_new(g, GRAPH_CALL_FUNCTION, "eq", "operator.eq", a, 2, NULL, NULL, 0);
+    GraphNode *y = graph_placeholder(g, "y_1", NULL);
+    GraphArg none = graph_arg_none();
+    graph_node_set_call(g, y, GRAPH_PLACEHOLDER, y->target, &none, 1, NULL, NULL, 0);
+    char *reserved = graph_reserve_name(g, "relu");
+    cr_assert_str_eq(reserved, "relu");
+    free(reserved);
+    GraphArg b[1] = {graph_arg_node(y)};
+    GraphNode *relu = graph_node_new(g, GRAPH_CALL_METHOD, "relu", "relu", b, 1, NULL, NULL, 0);
+    cr_assert_str_eq(relu->name, "relu_1", "a reserved name stays used");
+    GraphArg outs[2] = {graph_arg_node(relu), graph_arg_node(eq)};
+    GraphArg tup = graph_arg_seq(GARG_TUPLE, outs, 2);
+    graph_node_new(g, GRAPH_OUTPUT, "output", "output", &tup, 1, NULL, NULL, 0);
+    cr_assert_eq(x->next, eq);
+    cr_assert_eq(eq->next, y, "no placement rule moved the placeholder");
+    char err[256];
+    cr_assert_eq(graph_verify(g, err, sizeof err), 0, "%s", err);
+    char *code = graph_code(g, GRAPH_PRINT_FX);
+    cr_assert_str_eq(code,
+                     "\n\n\ndef forward(self, x, y_1 = None):\n"
+                     "    eq = x == True;  x = None\n"
+                     "    relu_1 = y_1.relu();  y_1 = None\n"
+                     "    return (relu_1, eq)\n"
+                     "    ");
+    free(code);
+    char *tab = graph_tabular(g);
+    /* what tabulate 0.8.9 prints for these rows */
+    cr_assert_str_eq(tab,
+                     "opcode         name    target       args             kwargs\n"
+                     "-------------  ------  -----------  ---------------  --------\n"
+                     "placeholder    x       x            ()               {}\n"
+                     "call_function  eq      operator.eq  (x, True)        {}\n"
+                     "placeholder    y_1     y_1          (None,)          {}\n"
+                     "call_method    relu_1  relu         (y_1,)           {}\n"
+                     "output         output  output       ((relu_1, eq),)  {}\n");
+    free(tab);
+    graph_free(g);
+}
