@@ -426,6 +426,8 @@ class Graph(_fx.GraphBase):
                     wrapped_fns.setdefault(printed)
             node._set_printed(printed, None if node.type is None else type_repr(node.type))
         code = self._code()
+        if verbose:
+            code = self._with_stacktrace_comments(code)
         if len(wrapped_fns) > 0:
             wrap_name = add_global('wrap', torch.fx.wrap)
             wrap_stmts = '\n'.join([f'{wrap_name}("{name}")' for name in wrapped_fns])
@@ -433,6 +435,24 @@ class Graph(_fx.GraphBase):
         for name, value in self._codegen.additional_globals():
             add_global(name, value)
         return PythonCode(code, globals_)
+
+    def _with_stacktrace_comments(self, code):
+        # fx's verbose code summarises each node's stack trace; nodes recorded without one (all
+        # of Ember's: record_stack_traces is not supported) share one comment before the first
+        lines = code.split('\n')
+        at = 4   # after the three blank lines and the def line
+        for node in self.nodes:
+            if node.op == 'placeholder':
+                if node.name != node.target.replace('*', ''):
+                    at += 1
+                continue
+            if node.op == 'output':
+                return code
+            if node.stack_trace:
+                raise NotImplementedError("graph code with recorded stack traces is not supported")
+            lines[at:at] = ['    ', '    # No stacktrace found for following nodes ']
+            return '\n'.join(lines)
+        return code
 
     def __str__(self):
         placeholder_names = []

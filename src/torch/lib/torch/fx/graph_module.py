@@ -226,7 +226,7 @@ class GraphModule(torch.nn.Module):
 
     def print_readable(self):
         """Print the code of this GraphModule as a class."""
-        module_code = self._graph.python_code(root_module='self').src
+        module_code = self._graph.python_code(root_module='self', verbose=True).src
         module_code = module_code.lstrip('\n')
         module_code = f"class {self._get_name()}(torch.nn.Module):\n" + module_code
         module_code = _addindent(module_code, 4)
