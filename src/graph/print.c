@@ -392,6 +392,7 @@ char *graph_code(const Graph *g, unsigned flags) {
     GraphNode *out = graph_output_node(g);
     if (out && out->type_repr) buf_printf(&b, " -> %s", out->type_repr);
     buf_puts(&b, ":\n");
+    size_t body_start = b.len;
     /* placeholders whose node name differs from the argument name ("*args" -> args) get an
      * alias line where they are */
     const GraphLoc *prev_loc = NULL;
@@ -430,6 +431,7 @@ char *graph_code(const Graph *g, unsigned flags) {
         }
         buf_puts(&b, "\n");
     }
+    if (fx && b.len == body_start) buf_puts(&b, "    pass\n");   /* fx: a forward with no body */
     if (fx) buf_puts(&b, "    ");
     for (int i = 0; i <= g->n_nodes; i++) free(lu[i].items);
     free(lu);

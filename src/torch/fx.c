@@ -49,6 +49,9 @@ typedef struct FxNodeObj {
     struct FxGraphObj *graph;
     GraphNode *node;                     /* NULL once erased */
     struct FxNodeObj *erased_prev, *erased_next;   /* the neighbours it had when erased */
+    StrObj *erased_name;                 /* name, target and op it had when erased (fx keeps them) */
+    Value erased_target;
+    GraphNodeKind erased_kind;
 } FxNodeObj;
 
 
@@ -83,6 +86,8 @@ static void node_trace(VM *vm, Obj *o) {
     gc_mark(vm, no->graph);
     gc_mark(vm, no->erased_prev);
     gc_mark(vm, no->erased_next);
+    gc_mark(vm, no->erased_name);
+    gc_mark_value(vm, no->erased_target);
 }
 
 /* ---- opaque values ------------------------------------------------------------------------------------- */
@@ -459,8 +464,24 @@ static Value g_erase(ARGS) {
     if (!n) return vm_raise(vm, vm->e_ValueError, "node is None");
     FxNodeObj *no = NODE_OF(n);
     FxNodeObj *prev = n->prev ? NODE_OF(n->prev) : NULL, *next = n->next ? NODE_OF(n->next) : NULL;
+    StrObj *name = str_from_c(vm, n->name);
+    if (!name) return val_null();
+    vm_push_root(vm, val_obj(name));
+    Value target = val_null();
+    if (n->target_value) {
+        target = opaque_value(vm, n->target_value);
+    } else {
+        StrObj *t = str_from_c(vm, n->target);
+        if (t) target = val_obj(t);
+    }
+    vm_pop_root(vm);
+    if (val_is_null(target)) return target;
+    GraphNodeKind kind = n->kind;
     if (graph_erase(go->g, n) < 0)
         return vm_raise(vm, vm->e_RuntimeError, "Tried to erase Node %s but it still had users in the graph", n->name);
+    no->erased_name = name;
+    no->erased_target = target;
+    no->erased_kind = kind;
     no->node = NULL;
     no->erased_prev = prev;
     no->erased_next = next;
@@ -503,11 +524,13 @@ static GraphNode *live_node(VM *vm, Value self) {
 static Value n_get_op(VM *vm, Value self, void *c) {
     (void)c;
     GraphNode *n = NODEOBJ(self)->node;
-    return val_obj(vm_intern_str(vm, n ? graph_node_kind_name(n->kind) : "erased"));
+    StrObj *op = vm_intern_str(vm, graph_node_kind_name(n ? n->kind : NODEOBJ(self)->erased_kind));
+    return op ? val_obj(op) : val_null();
 }
 
 static Value n_get_name(VM *vm, Value self, void *c) {
     (void)c;
+    if (NODEOBJ(self)->erased_name) return val_obj(NODEOBJ(self)->erased_name);
     GraphNode *n = live_node(vm, self);
     if (!n) return val_null();
     StrObj *s = str_from_c(vm, n->name);
@@ -516,6 +539,7 @@ static Value n_get_name(VM *vm, Value self, void *c) {
 
 static Value n_get_target(VM *vm, Value self, void *c) {
     (void)c;
+    if (NODEOBJ(self)->erased_name) return NODEOBJ(self)->erased_target;
     GraphNode *n = live_node(vm, self);
     if (!n) return val_null();
     if (n->target_value) return opaque_value(vm, n->target_value);

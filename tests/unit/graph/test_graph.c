@@ -239,6 +239,11 @@ Test(graph, fx_code_details) {
     cr_assert_eq(graph_verify(g, err, sizeof err), 0, "%s", err);
     GraphNode *n = graph_node_new(g, GRAPH_CALL_FUNCTION, "a..b", "f", NULL, 0, NULL, NULL, 0);
     cr_assert_str_eq(n->name, "a_b", "a run of illegal characters becomes one underscore");
+    Graph *empty = graph_new("fx");
+    code = graph_code(empty, GRAPH_PRINT_FX);
+    cr_assert_str_eq(code, "\n\n\ndef forward(self):\n    pass\n    ", "fx's body of a graph without nodes");
+    free(code);
+    graph_free(empty);
     graph_free(g);
 }
 
