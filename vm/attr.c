@@ -116,6 +116,11 @@ Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise) {
     }
     if (!val_is_null(descr)) return vm_bind_descriptor(vm, descr, obj, tp);
     if (!raise) return val_null();
+    if (tp == vm->t_module) {
+        /* PEP 562: a module's own __getattr__(name) answers names it does not have */
+        Value hook = dict_get_c(vm, ((ModuleObj *)obj.as.o)->dict, "__getattr__");
+        if (!val_is_null(hook)) return vm_call1(vm, hook, val_obj(name));
+    }
     return attr_error(vm, obj, name);
 }
 

@@ -88,7 +88,13 @@ typedef enum GraphArgKind {
     GARG_SLICE,      /* items: start, stop, step */
     GARG_ELLIPSIS,
     GARG_OPAQUE,
+    GARG_DICT,       /* items: key0, value0, key1, value1, ... (n = 2 * pairs); fx's dict arguments */
 } GraphArgKind;
+
+/* Kinds whose payload is as.seq (nested args). */
+static inline bool graph_arg_is_seq(int kind) {
+    return kind == GARG_TUPLE || kind == GARG_LIST || kind == GARG_SLICE || kind == GARG_DICT;
+}
 
 typedef struct GraphArg {
     GraphArgKind kind;
@@ -99,7 +105,7 @@ typedef struct GraphArg {
         bool b;
         char *s;                       /* owned by the graph once attached */
         TensorDtype dtype;
-        struct { struct GraphArg *items; int32_t n; } seq;   /* TUPLE, LIST, SLICE (n = 3) */
+        struct { struct GraphArg *items; int32_t n; } seq;   /* TUPLE, LIST, SLICE (n = 3), DICT */
         GraphOpaque *opaque;
     } as;
 } GraphArg;
@@ -160,6 +166,9 @@ struct GraphNode {
     GraphNodeKind kind;
     char *name;              /* unique in the graph: "add", "add_1", "l_x_" */
     char *target;            /* printed target: "torch.relu", "operator.add", "sum", "layers.0", "L_x_" */
+    GraphOpaque *target_value;   /* the target as a value of the layer above when it is not the string
+                                  * `target` (fx: the callable of a call_function node), else NULL */
+    char *type_repr;         /* fx: the printed type annotation of the value ("torch.Tensor"), or NULL */
     GraphArg *args;
     int32_t n_args;
     char **kwnames;
@@ -190,13 +199,17 @@ struct Graph {
     GraphNode *first, *last;
     int32_t n_nodes;
     struct GraphNameSet *names;   /* for unique node names */
+    bool output_is_value;    /* fx: the output node's args[0] is the returned value itself; otherwise it is
+                              * graph_output's tuple of values, printed unwrapped when it has one item */
+    bool append_only;        /* fx: graph_node_new appends (no placement rules), so a placeholder may follow
+                              * other nodes, as torch.fx's Graph.create_node allows */
 };
 
 Graph *graph_new(const char *name);
 void graph_free(Graph *g);
 
-/* Insertion point: new nodes go before `before` (NULL = at the end, but always before the
- * OUTPUT node if one exists; placeholders always go after the last placeholder). */
+/* Placement: placeholders go after the last placeholder, other nodes before the OUTPUT node if
+ * one exists, else at the end; with g->append_only every node goes at the end. */
 GraphNode *graph_node_new(Graph *g, GraphNodeKind kind, const char *name_hint, const char *target,
                           const GraphArg *args, int n_args, const char *const *kwnames, const GraphArg *kwargs,
                           int n_kwargs);
@@ -219,6 +232,15 @@ GraphNode *graph_getitem(Graph *g, GraphNode *src, int index);
 GraphNode *graph_output(Graph *g, const GraphArg *values, int n);
 GraphNode *graph_output_node(const Graph *g);   /* NULL if none yet */
 
+/* Makes a node name from hint as graph_node_new does and marks it used without making a node
+ * (fx reserves the name of a node whose construction fails).  Returns it, malloc'd. */
+char *graph_reserve_name(Graph *g, const char *hint);
+/* Moves n (already in g) before `before` (NULL: to the end).  No placement rules apply. */
+void graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
+/* Sets (copies) or clears the node's type annotation (fx type_expr). */
+void graph_node_set_type_repr(Graph *g, GraphNode *n, const char *type_repr);
+/* Takes over a reference to v as n's target value (releasing the previous one). */
+void graph_node_set_target_value(Graph *g, GraphNode *n, GraphOpaque *v);
 /* Removes a node that has no users (returns -1 if it has users). */
 int graph_erase(Graph *g, GraphNode *n);
 /* Replaces every use of `old` by `repl` in args, kwargs and exec inputs. */
@@ -235,7 +257,7 @@ void graph_node_set_loc(Graph *g, GraphNode *n, const char *file, int line, cons
 void graph_node_set_module_stack(Graph *g, GraphNode *n, const GraphModuleFrame *frames, int n_frames);
 int graph_count_ops(const Graph *g);   /* nodes other than placeholders, get_attr and output */
 
-/* Checks structure: placeholders first, one output last, every arg/input refers to an earlier
+/* Checks structure: placeholders first (unless append_only), one output last, every arg/input refers to an earlier
  * node of this graph, names unique, tensor-op arity within ops.def bounds.  0, or -1 with a
  * message in err. */
 int graph_verify(const Graph *g, char *err, size_t cap);

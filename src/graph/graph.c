@@ -116,15 +116,19 @@ static NameEntry *names_add(GraphNameSet *set, const char *name) {
 
 static bool names_has(GraphNameSet *set, const char *name) { return set->cap && names_find(set, name)->name; }
 
-/* A Python identifier made from hint: other characters become '_', a leading digit gets '_'. */
+/* A Python identifier made from hint as fx's _Namespace does: each run of other characters
+ * becomes one '_' (re.sub('[^0-9a-zA-Z_]+', '_')), then a leading digit gets a '_'. */
 static void sanitize(const char *hint, char *out, size_t cap) {
     size_t j = 0;
     if (!hint || !*hint) hint = "node";
     if (*hint >= '0' && *hint <= '9' && j + 1 < cap) out[j++] = '_';
+    bool in_run = false;
     for (const char *p = hint; *p && j + 1 < cap; p++) {
         char c = *p;
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-        out[j++] = ok ? c : '_';
+        if (ok) out[j++] = c;
+        else if (!in_run) out[j++] = '_';
+        in_run = !ok;
     }
     out[j] = 0;
 }
@@ -201,6 +205,8 @@ static char *unique_name(Graph *g, const char *hint) {
     return xstrdup(cand);
 }
 
+char *graph_reserve_name(Graph *g, const char *hint) { return unique_name(g, hint); }
+
 static void names_free(GraphNameSet *set) {
     for (size_t i = 0; i < set->cap; i++) free(set->slots[i].name);
     free(set->slots);
@@ -219,7 +225,7 @@ Graph *graph_new(const char *name) {
 static void arg_fini(GraphArg *a) {
     switch (a->kind) {
     case GARG_STR: free(a->as.s); break;
-    case GARG_TUPLE: case GARG_LIST: case GARG_SLICE:
+    case GARG_TUPLE: case GARG_LIST: case GARG_SLICE: case GARG_DICT:
         for (int i = 0; i < a->as.seq.n; i++) arg_fini(&a->as.seq.items[i]);
         free(a->as.seq.items);
         break;
@@ -232,6 +238,8 @@ static void arg_fini(GraphArg *a) {
 static void node_free(GraphNode *n) {
     free(n->name);
     free(n->target);
+    graph_opaque_decref(n->target_value);
+    free(n->type_repr);
     for (int i = 0; i < n->n_args; i++) arg_fini(&n->args[i]);
     free(n->args);
     for (int i = 0; i < n->n_kwargs; i++) {
@@ -271,7 +279,7 @@ GraphArg graph_arg_copy(Graph *g, const GraphArg *a) {
     GraphArg c = *a;
     switch (a->kind) {
     case GARG_STR: c.as.s = xstrdup(a->as.s); break;
-    case GARG_TUPLE: case GARG_LIST: case GARG_SLICE:
+    case GARG_TUPLE: case GARG_LIST: case GARG_SLICE: case GARG_DICT:
         c.as.seq.items = xcalloc((size_t)a->as.seq.n, sizeof(GraphArg));
         for (int i = 0; i < a->as.seq.n; i++) c.as.seq.items[i] = graph_arg_copy(g, &a->as.seq.items[i]);
         break;
@@ -332,7 +340,9 @@ GraphNode *graph_node_new(Graph *g, GraphNodeKind kind, const char *name_hint, c
     n->exec.args = TENSOR_OP_ARGS_INIT;
     /* placement: placeholders after the last placeholder, everything else before the output */
     GraphNode *before = NULL;
-    if (kind == GRAPH_PLACEHOLDER) {
+    if (g->append_only) {
+        before = NULL;
+    } else if (kind == GRAPH_PLACEHOLDER) {
         before = g->first;
         while (before && before->kind == GRAPH_PLACEHOLDER) before = before->next;
     } else if (kind != GRAPH_OUTPUT) {
@@ -444,8 +454,9 @@ void graph_node_set_call(Graph *g, GraphNode *n, GraphNodeKind kind, const char 
     free(n->kwnames);
     free(n->kwargs);
     n->kind = kind;
+    char *ntarget = xstrdup(target);   /* before freeing: target may be n->target itself */
     free(n->target);
-    n->target = xstrdup(target);
+    n->target = ntarget;
     n->args = nargs;
     n->n_args = n_args;
     n->kwnames = nkn;
@@ -491,9 +502,27 @@ GraphNode *graph_output(Graph *g, const GraphArg *values, int n) {
 
 /* ---- editing -------------------------------------------------------------------------------------- */
 
+void graph_move_before(Graph *g, GraphNode *n, GraphNode *before) {
+    if (n == before) return;
+    unlink_node(g, n);
+    link_before(g, n, before);
+}
+
+void graph_node_set_type_repr(Graph *g, GraphNode *n, const char *type_repr) {
+    (void)g;
+    free(n->type_repr);
+    n->type_repr = xstrdup(type_repr);
+}
+
+void graph_node_set_target_value(Graph *g, GraphNode *n, GraphOpaque *v) {
+    (void)g;
+    graph_opaque_decref(n->target_value);
+    n->target_value = v;
+}
+
 static bool arg_uses(const GraphArg *a, const GraphNode *n) {
     if (a->kind == GARG_NODE) return a->as.node == n;
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE)
+    if (graph_arg_is_seq(a->kind))
         for (int i = 0; i < a->as.seq.n; i++)
             if (arg_uses(&a->as.seq.items[i], n)) return true;
     return false;
@@ -519,7 +548,7 @@ int graph_erase(Graph *g, GraphNode *n) {
 
 static void arg_replace(GraphArg *a, GraphNode *old, GraphNode *repl) {
     if (a->kind == GARG_NODE && a->as.node == old) a->as.node = repl;
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE)
+    if (graph_arg_is_seq(a->kind))
         for (int i = 0; i < a->as.seq.n; i++) arg_replace(&a->as.seq.items[i], old, repl);
 }
 
@@ -540,7 +569,7 @@ void graph_renumber(Graph *g) {
 
 static void count_arg_users(const GraphArg *a) {
     if (a->kind == GARG_NODE) a->as.node->n_users++;
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE)
+    if (graph_arg_is_seq(a->kind))
         for (int i = 0; i < a->as.seq.n; i++) count_arg_users(&a->as.seq.items[i]);
 }
 
@@ -577,7 +606,7 @@ static bool has_side_effects(const GraphNode *n) {
 
 static void uncount_arg_users(const GraphArg *a) {
     if (a->kind == GARG_NODE) a->as.node->n_users--;
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE)
+    if (graph_arg_is_seq(a->kind))
         for (int i = 0; i < a->as.seq.n; i++) uncount_arg_users(&a->as.seq.items[i]);
 }
 
@@ -656,8 +685,9 @@ static bool arg_refs_earlier(const GraphArg *a, const GraphNode *self) {
             if (p == a->as.node) return true;
         return false;
     }
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE) {
+    if (graph_arg_is_seq(a->kind)) {
         if (a->kind == GARG_SLICE && a->as.seq.n != 3) return false;
+        if (a->kind == GARG_DICT && a->as.seq.n % 2) return false;
         for (int i = 0; i < a->as.seq.n; i++)
             if (!arg_refs_earlier(&a->as.seq.items[i], self)) return false;
     }
@@ -679,7 +709,7 @@ int graph_verify(const Graph *g, char *err, size_t cap) {
             break;
         }
         names_add(&seen, n->name);
-        if (n->kind == GRAPH_PLACEHOLDER && past_placeholders) {
+        if (n->kind == GRAPH_PLACEHOLDER && past_placeholders && !g->append_only) {
             rc = fail(err, cap, "placeholder %s after other nodes", n->name);
             break;
         }

@@ -126,6 +126,23 @@ static void format_float(double f, Buf *b) {
     buf_puts(b, tmp);
 }
 
+/* A str as Python's repr prints it: single quotes unless the text has a ' and no ", backslash
+ * escapes for the quote, \\, \n \r \t and other control characters; other text as is (UTF-8). */
+static void format_str_repr(const char *s, Buf *b) {
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    buf_printf(b, "%c", q);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        if (c == (unsigned char)q || c == '\\') buf_printf(b, "\\%c", c);
+        else if (c == '\n') buf_puts(b, "\\n");
+        else if (c == '\r') buf_puts(b, "\\r");
+        else if (c == '\t') buf_puts(b, "\\t");
+        else if (c < 0x20 || c == 0x7f) buf_printf(b, "\\x%02x", c);
+        else buf_printf(b, "%c", c);
+    }
+    buf_printf(b, "%c", q);
+}
+
 static void format_arg(const GraphArg *a, Buf *b) {
     switch (a->kind) {
     case GARG_NONE: buf_puts(b, "None"); break;
@@ -133,11 +150,7 @@ static void format_arg(const GraphArg *a, Buf *b) {
     case GARG_INT: buf_printf(b, "%lld", (long long)a->as.i); break;
     case GARG_FLOAT: format_float(a->as.f, b); break;
     case GARG_BOOL: buf_puts(b, a->as.b ? "True" : "False"); break;
-    case GARG_STR:
-        /* Python's repr: double quotes when the text holds a single quote and no double one */
-        if (strchr(a->as.s, '\'') && !strchr(a->as.s, '"')) buf_printf(b, "\"%s\"", a->as.s);
-        else buf_printf(b, "'%s'", a->as.s);
-        break;
+    case GARG_STR: format_str_repr(a->as.s, b); break;
     case GARG_DTYPE: buf_puts(b, dtype_torch(a->as.dtype)); break;
     case GARG_ELLIPSIS: buf_puts(b, "Ellipsis"); break;
     case GARG_OPAQUE: buf_puts(b, a->as.opaque->repr); break;
@@ -148,6 +161,16 @@ static void format_arg(const GraphArg *a, Buf *b) {
             format_arg(&a->as.seq.items[i], b);
         }
         buf_puts(b, ")");
+        break;
+    case GARG_DICT:
+        buf_puts(b, "{");
+        for (int i = 0; i + 1 < a->as.seq.n; i += 2) {
+            if (i) buf_puts(b, ", ");
+            format_arg(&a->as.seq.items[i], b);
+            buf_puts(b, ": ");
+            format_arg(&a->as.seq.items[i + 1], b);
+        }
+        buf_puts(b, "}");
         break;
     case GARG_TUPLE: case GARG_LIST: {
         bool tuple = a->kind == GARG_TUPLE;
@@ -240,13 +263,26 @@ static void format_call(const GraphNode *n, Buf *b) {
         format_call_args(n, 0, b);
         buf_puts(b, ")");
         return;
-    case GRAPH_CALL_METHOD:
-        if (n->n_args >= 1) format_arg(&n->args[0], b);
-        buf_printf(b, ".%s(", n->target);
+    case GRAPH_CALL_METHOD: {
+        Buf self = {0};
+        if (n->n_args >= 1) format_arg(&n->args[0], &self);
+        format_target_path(self.data ? self.data : "", n->target, b);
+        free(self.data);
+        buf_puts(b, "(");
         format_call_args(n, 1, b);
         buf_puts(b, ")");
         return;
+    }
     case GRAPH_CALL_FUNCTION:
+        /* fx: getattr(x, "name") with an identifier prints as attribute access */
+        if (n->n_kwargs == 0 && n->n_args == 2 && strcmp(n->target, "getattr") == 0 &&
+            n->args[1].kind == GARG_STR && is_identifier(n->args[1].as.s)) {
+            Buf self = {0};
+            format_arg(&n->args[0], &self);
+            format_target_path(self.data, n->args[1].as.s, b);
+            free(self.data);
+            return;
+        }
         if (n->n_kwargs == 0 && n->n_args == 2) {
             for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
                 if (strcmp(n->target, binops[i].target) == 0) {
@@ -280,21 +316,28 @@ static void format_call(const GraphNode *n, Buf *b) {
 
 /* ---- graph code ---------------------------------------------------------------------------------- */
 
-static void collect_node_uses(const GraphArg *a, GraphNode **out, int *n, int cap) {
-    if (a->kind == GARG_NODE && a->as.node) {
-        for (int i = 0; i < *n; i++)
-            if (out[i] == a->as.node) return;
-        if (*n < cap) out[(*n)++] = a->as.node;
-    }
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE)
-        for (int i = 0; i < a->as.seq.n; i++) collect_node_uses(&a->as.seq.items[i], out, n, cap);
-}
-
-/* For each node, the values whose last use it is (fx's `x = None` frees). */
+/* For each node, the values whose last use it is (fx's `x = None` frees), in fx's order: walking
+ * the nodes backwards, a value's first use seen is its last use, and each user lists its values
+ * in the order its args and kwargs mention them. */
 typedef struct LastUses {
     GraphNode **items;
     int n;
 } LastUses;
+
+static void register_last_uses(const GraphArg *a, GraphNode *user, GraphNode **last_user, LastUses *lu) {
+    if (a->kind == GARG_NODE && a->as.node) {
+        GraphNode *v = a->as.node;
+        if (last_user[v->index]) return;
+        last_user[v->index] = user;
+        LastUses *l = &lu[user->index];
+        GraphNode **items = realloc(l->items, (size_t)(l->n + 1) * sizeof *items);
+        if (!items) abort();
+        l->items = items;
+        l->items[l->n++] = v;
+    }
+    if (graph_arg_is_seq(a->kind))
+        for (int i = 0; i < a->as.seq.n; i++) register_last_uses(&a->as.seq.items[i], user, last_user, lu);
+}
 
 static LastUses *compute_last_uses(const Graph *g, int n_nodes) {
     LastUses *lu = calloc((size_t)n_nodes + 1, sizeof *lu);
@@ -302,21 +345,9 @@ static LastUses *compute_last_uses(const Graph *g, int n_nodes) {
     if (!lu || !last_user) abort();
     int idx = 0;
     for (GraphNode *n = g->first; n; n = n->next) n->index = idx++;
-    for (GraphNode *n = g->first; n; n = n->next) {
-        GraphNode *uses[256];
-        int nu = 0;
-        for (int i = 0; i < n->n_args; i++) collect_node_uses(&n->args[i], uses, &nu, 256);
-        for (int i = 0; i < n->n_kwargs; i++) collect_node_uses(&n->kwargs[i], uses, &nu, 256);
-        for (int i = 0; i < nu; i++) last_user[uses[i]->index] = n;
-    }
-    for (GraphNode *n = g->first; n; n = n->next) {
-        GraphNode *u = last_user[n->index];
-        if (!u || u->kind == GRAPH_OUTPUT) continue;
-        LastUses *l = &lu[u->index];
-        GraphNode **items = realloc(l->items, (size_t)(l->n + 1) * sizeof *items);
-        if (!items) abort();
-        l->items = items;
-        l->items[l->n++] = n;
+    for (GraphNode *n = g->last; n; n = n->prev) {
+        for (int i = 0; i < n->n_args; i++) register_last_uses(&n->args[i], n, last_user, lu);
+        for (int i = 0; i < n->n_kwargs; i++) register_last_uses(&n->kwargs[i], n, last_user, lu);
     }
     free(last_user);
     return lu;
@@ -342,30 +373,41 @@ char *graph_code(const Graph *g, unsigned flags) {
 
     if (fx) buf_puts(&b, "\n\n\ndef forward(self");
     else buf_puts(&b, "class GraphModule(torch.nn.Module):\n    def forward(self");
-    for (GraphNode *n = g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next) {
+    /* fx: every placeholder is a parameter, wherever it is in the list; otherwise they lead */
+    for (GraphNode *n = g->first; n && (fx || n->kind == GRAPH_PLACEHOLDER); n = n->next) {
+        if (n->kind != GRAPH_PLACEHOLDER) continue;
         buf_printf(&b, ", %s", n->target);
         if (annotated && n->is_tensor) {
             char m[256];
             graph_format_meta(&n->meta, m, sizeof m);
             buf_printf(&b, ": \"%s\"", m);
         }
-    }
-    buf_puts(&b, "):\n");
-    /* placeholders whose node name differs from the argument name get an alias line */
-    bool any_alias = false;
-    for (GraphNode *n = g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next)
-        if (strcmp(n->name, n->target) != 0) {
-            buf_printf(&b, "%s%s = %s\n", indent, n->name, n->target);
-            any_alias = true;
+        if (n->type_repr) buf_printf(&b, " : %s", n->type_repr);
+        if (fx && n->n_args >= 1) {   /* fx: a placeholder's args[0] is its default value */
+            buf_puts(&b, " = ");
+            format_arg(&n->args[0], &b);
         }
-    (void)any_alias;
+    }
+    buf_puts(&b, ")");
+    GraphNode *out = graph_output_node(g);
+    if (out && out->type_repr) buf_printf(&b, " -> %s", out->type_repr);
+    buf_puts(&b, ":\n");
+    size_t body_start = b.len;
+    /* placeholders whose node name differs from the argument name ("*args" -> args) get an
+     * alias line where they are */
     const GraphLoc *prev_loc = NULL;
     for (GraphNode *n = g->first; n; n = n->next) {
-        if (n->kind == GRAPH_PLACEHOLDER) continue;
+        if (n->kind == GRAPH_PLACEHOLDER) {
+            const char *raw = n->target;
+            while (*raw == '*') raw++;
+            if (strcmp(n->name, raw) != 0) buf_printf(&b, "%s%s = %s\n", indent, n->name, raw);
+            continue;
+        }
         if (n->kind == GRAPH_OUTPUT) {
             buf_printf(&b, "%sreturn ", indent);
             const GraphArg *v = n->n_args ? &n->args[0] : NULL;
-            if (fx && v && v->kind == GARG_TUPLE && v->as.seq.n == 1) format_arg(&v->as.seq.items[0], &b);
+            if (fx && !g->output_is_value && v && v->kind == GARG_TUPLE && v->as.seq.n == 1)
+                format_arg(&v->as.seq.items[0], &b);
             else if (v) format_arg(v, &b);
             else buf_puts(&b, "None");
             buf_puts(&b, "\n");
@@ -378,6 +420,7 @@ char *graph_code(const Graph *g, unsigned flags) {
             graph_format_meta(&n->meta, m, sizeof m);
             buf_printf(&b, ": \"%s\"", m);
         }
+        if (n->type_repr) buf_printf(&b, " : %s", n->type_repr);
         buf_puts(&b, " = ");
         format_call(n, &b);
         LastUses *l = &lu[n->index];
@@ -388,6 +431,7 @@ char *graph_code(const Graph *g, unsigned flags) {
         }
         buf_puts(&b, "\n");
     }
+    if (fx && b.len == body_start) buf_puts(&b, "    pass\n");   /* fx: a forward with no body */
     if (fx) buf_puts(&b, "    ");
     for (int i = 0; i <= g->n_nodes; i++) free(lu[i].items);
     free(lu);
@@ -431,7 +475,9 @@ char *graph_tabular(const Graph *g) {
         cells[r * 5 + 3] = buf_take(&a);
         cells[r * 5 + 4] = buf_take(&k);
     }
+    /* tabulate's "simple" format: a column is at least its header plus 2 wide */
     size_t w[5] = {0};
+    for (int c = 0; c < 5; c++) w[c] = strlen(heads[c]) + 2;
     for (int i = 0; i < rows; i++)
         for (int c = 0; c < 5; c++)
             if (strlen(cells[i * 5 + c]) > w[c]) w[c] = strlen(cells[i * 5 + c]);
@@ -466,7 +512,7 @@ static void dot_escape(const char *s, Buf *b) {
 
 static void dot_edges(const GraphArg *a, const GraphNode *to, Buf *b) {
     if (a->kind == GARG_NODE && a->as.node) buf_printf(b, "  \"%s\" -> \"%s\";\n", a->as.node->name, to->name);
-    if (a->kind == GARG_TUPLE || a->kind == GARG_LIST || a->kind == GARG_SLICE)
+    if (graph_arg_is_seq(a->kind))
         for (int i = 0; i < a->as.seq.n; i++) dot_edges(&a->as.seq.items[i], to, b);
 }
 

@@ -506,12 +506,13 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"is_tensor", f_is_tensor}, {"numel", f_numel},
         {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},
         {NULL}};
-    if (module_add_functions(vm, cmod, fns) < 0) return -1;
+    if (torch_add_overridable(vm, cmod, fns) < 0) return -1;
     /* torch.X(t, ...) for Tensor methods: the same natives, unbound */
     for (const char *const *n = function_names; *n; n++) {
         const MethodDef *d = torch_find_native(*n);
         EM_ASSERT(d != NULL, "torch function without a native");
-        NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
+        MethodDef unbound = {d->name, d->fn, 0, d->data};
+        NativeObj *f = torch_overridable_new(vm, &unbound);
         if (!f || module_set(vm, cmod, d->name, val_obj(f)) < 0) return -1;
     }
     /* return_types.max / .min */
@@ -535,13 +536,14 @@ int torch_nn_functions_init(VM *vm, Value nnmod) {
         {"cross_entropy", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_CROSS_ENTROPY},
         {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
         {NULL}};
-    if (module_add_functions(vm, nnmod, fns) < 0) return -1;
+    if (torch_add_overridable(vm, nnmod, fns) < 0) return -1;
     static const char *const shared[] = {"relu", "gelu", "silu", "leaky_relu", "sigmoid", "tanh", "softmax",
                                          "log_softmax", NULL};
     for (const char *const *n = shared; *n; n++) {
         const MethodDef *d = torch_find_native(*n);
         EM_ASSERT(d != NULL, "torch.nn.functional function without a native");
-        NativeObj *f = native_new(vm, d->name, d->fn, d->data, 0);
+        MethodDef unbound = {d->name, d->fn, 0, d->data};
+        NativeObj *f = torch_overridable_new(vm, &unbound);
         if (!f || module_set(vm, nnmod, d->name, val_obj(f)) < 0) return -1;
     }
     return 0;

@@ -186,9 +186,18 @@ static Value m_getattr(ARGS) {
     NnModuleObj *m = NNMOD(argv[0]);
     StrObj *name = AS_STR(argv[1]);
     Value v;
-    if (m->parameters && !val_is_null(v = dict_get_str(m->parameters, name))) return v;
-    if (m->buffers && !val_is_null(v = dict_get_str(m->buffers, name))) return v;
-    if (m->modules && !val_is_null(v = dict_get_str(m->modules, name))) return v;
+    if ((m->parameters && !val_is_null(v = dict_get_str(m->parameters, name))) ||
+        (m->buffers && !val_is_null(v = dict_get_str(m->buffers, name))) ||
+        (m->modules && !val_is_null(v = dict_get_str(m->modules, name)))) {
+        Value hook = nn_state(vm)->fx_getattr_hook;
+        if (__builtin_expect(!val_is_null(hook), 0)) {
+            vm_push_root(vm, hook);
+            Value r = vm_call3(vm, hook, argv[0], argv[1], v);
+            vm_pop_root(vm);
+            return r;
+        }
+        return v;
+    }
     return vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '%s'", vm_type_name(vm, argv[0]),
                     name->data);
 }
@@ -1313,6 +1322,8 @@ static void nn_state_trace(VM *vm, void *p) {
     gc_mark_value(vm, ns->backward_hook);
     gc_mark_value(vm, ns->incompatible_keys);
     gc_mark(vm, ns->s_forward);
+    gc_mark_value(vm, ns->fx_call_hook);
+    gc_mark_value(vm, ns->fx_getattr_hook);
 }
 
 static void nn_state_free(VM *vm, void *p) { free(p); }
@@ -1333,6 +1344,7 @@ static int nn_module_init(VM *vm, Value mod) {
             return -1;
         }
         ns->global_is_full_backward_hook = val_none();
+        ns->fx_call_hook = ns->fx_getattr_hook = val_null();
         vm->ext[NN_EXT] = ns;
         vm->ext_trace[NN_EXT] = nn_state_trace;
         vm->ext_free[NN_EXT] = nn_state_free;
@@ -1410,7 +1422,10 @@ static int nn_module_init(VM *vm, Value mod) {
         if (!(ns->global[i] = nn_odict_new(vm))) return -1;
         if (module_set(vm, mod, global_names[i], val_obj(ns->global[i])) < 0) return -1;
     }
-    static const MethodDef fns[] = {{"_set_parameter_class", f_set_parameter_class}, {NULL}};
+    static const MethodDef fns[] = {{"_set_parameter_class", f_set_parameter_class},
+                                    {"_orig_module_call", nn_orig_module_call},
+                                    {"_set_fx_hooks", nn_set_fx_hooks},
+                                    {NULL}};
     if (module_add_functions(vm, mod, fns) < 0 || module_add_functions(vm, mod, nn_module_functions) < 0) return -1;
     if (module_set(vm, mod, "_OrderedDict", val_obj(vm->t_ordereddict)) < 0) return -1;
     /* copy.deepcopy of a module deep-copies its tensors (Tensor.__deepcopy__, tensor_copy.c) */

@@ -82,6 +82,11 @@ typedef struct NnState {
     Value backward_hook;              /* torch.utils.hooks.BackwardHook (cached) */
     Value incompatible_keys;          /* torch.nn.modules.module._IncompatibleKeys (cached) */
     StrObj *s_forward;                /* interned "forward" */
+    /* torch.fx's symbolic tracing (set by torch.fx's Tracer.trace, VAL_NULL otherwise): module calls
+     * go to fx_call_hook(module, args, kwargs) and parameters, buffers and submodules found by
+     * Module.__getattr__ to fx_getattr_hook(module, name, value), as fx's patches of
+     * torch.nn.Module.__call__ and __getattr__ route them in PyTorch. */
+    Value fx_call_hook, fx_getattr_hook;
 } NnState;
 
 static inline NnState *nn_state(VM *vm) { return (NnState *)vm->ext[NN_EXT]; }
@@ -96,6 +101,9 @@ static inline bool nn_is_module(VM *vm, Value v) {
  * (see module.c); with no hook anywhere it is one lookup of `forward` and a call.  Returns the
  * result or VAL_NULL with an exception pending. */
 Value torch_module_call(VM *vm, Value self, int argc, Value *argv, TupleObj *kwnames);
+
+/* The call protocol without torch.fx's call hook (fx's _orig_module_call). */
+Value torch_module_call_impl(VM *vm, Value self, int argc, Value *argv, TupleObj *kwnames);
 
 /* True when a call of m would run no hook (the fast path of torch_module_call). */
 bool torch_module_has_no_hooks(VM *vm, const NnModuleObj *m);

@@ -543,7 +543,30 @@ done:
     return r;
 }
 
+/* torch.fx tracing: hook(module, args, kwargs) stands for the call. */
+static Value fx_hooked_call(VM *vm, Value hook, Value self, int argc, Value *argv, TupleObj *kw) {
+    TupleObj *args = tuple_from_array(vm, argv, argc);
+    if (!args) return val_null();
+    vm_push_root(vm, val_obj(args));
+    DictObj *kwargs = kwargs_dict(vm, argc, argv, kw);
+    if (!kwargs) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(kwargs));
+    vm_push_root(vm, hook);
+    Value r = vm_call3(vm, hook, self, val_obj(args), val_obj(kwargs));
+    vm_pop_roots(vm, 3);
+    return r;
+}
+
 Value torch_module_call(VM *vm, Value self, int argc, Value *argv, TupleObj *kw) {
+    Value hook = nn_state(vm)->fx_call_hook;
+    if (__builtin_expect(!val_is_null(hook), 0)) return fx_hooked_call(vm, hook, self, argc, argv, kw);
+    return torch_module_call_impl(vm, self, argc, argv, kw);
+}
+
+Value torch_module_call_impl(VM *vm, Value self, int argc, Value *argv, TupleObj *kw) {
     NnModuleObj *m = NNMOD(self);
     if (__builtin_expect(!m->parameters, 0))
         return vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '_backward_hooks'",
@@ -559,3 +582,23 @@ Value torch_module_call(VM *vm, Value self, int argc, Value *argv, TupleObj *kw)
 }
 
 Value nn_module_call_native(ARGS) { return torch_module_call(vm, argv[0], argc - 1, argv + 1, kw); }
+
+/* torch._C._nn_module._orig_module_call(module, *args, **kwargs): the call protocol past fx's hook */
+Value nn_orig_module_call(ARGS) {
+    if (argc < 1 || !nn_is_module(vm, argv[0]))
+        return vm_raise(vm, vm->e_TypeError, "_orig_module_call() needs a Module as its first argument");
+    return torch_module_call_impl(vm, argv[0], argc - 1, argv + 1, kw);
+}
+
+/* torch._C._nn_module._set_fx_hooks(call_hook, getattr_hook) -> the previous pair; None clears */
+Value nn_set_fx_hooks(ARGS) {
+    if (native_check_args(vm, "_set_fx_hooks", argc, kw, 2, 2) < 0) return val_null();
+    NnState *ns = nn_state(vm);
+    Value prev[2] = {val_is_null(ns->fx_call_hook) ? val_none() : ns->fx_call_hook,
+                     val_is_null(ns->fx_getattr_hook) ? val_none() : ns->fx_getattr_hook};
+    TupleObj *t = tuple_from_array(vm, prev, 2);
+    if (!t) return val_null();
+    ns->fx_call_hook = val_is_none(argv[0]) ? val_null() : argv[0];
+    ns->fx_getattr_hook = val_is_none(argv[1]) ? val_null() : argv[1];
+    return val_obj(t);
+}

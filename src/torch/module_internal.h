@@ -46,5 +46,7 @@ Value nn_lib_attr(VM *vm, Value *cache, const char *module, const char *name);
 extern const MethodDef nn_module_hook_methods[];
 extern const MethodDef nn_module_functions[];
 Value nn_module_call_native(ARGS);
+Value nn_orig_module_call(ARGS);
+Value nn_set_fx_hooks(ARGS);
 
 #endif

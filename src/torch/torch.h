@@ -60,12 +60,16 @@ typedef struct TorchState {
     /* torch._C._will_engine_execute_node asks this first (a layer standing in for part of the
      * graph: the tracer's module markers): 1/0, or -1 for "ask the engine". */
     int (*will_execute_override)(VM *vm, AgNode *node);
+    TypeObj *t_fx_graph, *t_fx_node;    /* torch._C._fx.GraphBase / NodeBase (fx.c) */
+    TypeObj *fx_node_class;             /* torch.fx.Node, the NodeBase subclass fx nodes are made of */
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }
 
 /* Register the torch native modules and library sources with a VM. */
 void torch_register(VM *vm);
+/* torch._C._fx (fx.c): the native side of torch.fx. */
+void torch_fx_register(VM *vm);
 
 /* ---- wrapping ---- */
 Value torch_wrap(VM *vm, Tensor *t);            /* steals t; NULL t -> error already set */
@@ -109,6 +113,17 @@ CallbackBox *torch_box_new(VM *vm, Value fn, Value extra);
  * what it returned, or NULL for None; the result is checked with PyTorch's messages. */
 int torch_call_tensor_hook(VM *vm, Value hook, Tensor *grad, Tensor **replace);
 void torch_box_release(void *box);
+
+/* ---- __torch_function__ (overrides.c) ---- */
+struct MethodDef;
+/* A torch function that first dispatches to __torch_function__ of script-object arguments. */
+NativeObj *torch_overridable_new(VM *vm, const struct MethodDef *d);
+/* module_add_functions with torch_overridable_new. */
+int torch_add_overridable(VM *vm, Value module, const struct MethodDef *defs) EM_WUR;
+/* Replaces the native methods of t (Tensor) by trampolines that dispatch __torch_function__. */
+int torch_tensor_methods_overridable(VM *vm, TypeObj *t) EM_WUR;
+/* torch._C._has_torch_function* */
+int torch_overrides_init(VM *vm, Value cmod) EM_WUR;
 
 /* ---- module parts (each file's init) ---- */
 int torch_tensor_type_init(VM *vm, Value cmod);

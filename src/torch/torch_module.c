@@ -21,7 +21,8 @@ static int torch_c_init(VM *vm, Value cmod) {
     if (torch_tensor_type_init(vm, cmod) < 0) return -1;
     TorchState *ts = torch_state(vm);
     if (torch_tensor_methods_init(vm, ts->t_tensor) < 0 || torch_indexing_init(vm, ts->t_tensor) < 0 ||
-        torch_functions_init(vm, cmod) < 0 || torch_autograd_init(vm, cmod) < 0)
+        torch_functions_init(vm, cmod) < 0 || torch_autograd_init(vm, cmod) < 0 ||
+        torch_tensor_methods_overridable(vm, ts->t_tensor) < 0 || torch_overrides_init(vm, cmod) < 0)
         return -1;
     return 0;
 }
@@ -30,6 +31,7 @@ void torch_register(VM *vm) {
     vm_register_native_module(vm, "torch._C", torch_c_init);
     vm_register_native_module(vm, "torch._C._nn", torch_nn_functions_init);
     torch_nn_register(vm);
+    torch_fx_register(vm);
     for (const EmbeddedModule *m = torch_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }

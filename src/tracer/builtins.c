@@ -60,6 +60,8 @@ bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which) {
 
 TypeObj *tracer_nn_module_type(VM *vm) { return nn_state(vm) ? nn_state(vm)->t_module : NULL; }
 
+bool tracer_fx_tracing(VM *vm) { return nn_state(vm) && !val_is_null(nn_state(vm)->fx_call_hook); }
+
 bool tracer_global_module_hooks(VM *vm) {
     NnState *ns = nn_state(vm);
     if (!ns) return false;

@@ -342,6 +342,8 @@ Value tracer_eval_frame(VM *vm, Frame *f) {
     CodeObj *co = f->code;
     if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR | CO_RESIDUAL)))
         return run_eager(vm, f);
+    /* frames run by torch.fx's symbolic tracing run eagerly, as dynamo does under is_fx_tracing() */
+    if (__builtin_expect(tracer_fx_tracing(vm), 0)) return run_eager(vm, f);
     CodeCache *cc = co->tracer_data;
     if (cc && cc->skip) return run_eager(vm, f);
     if (cc)

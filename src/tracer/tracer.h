@@ -459,6 +459,7 @@ const char *tracer_torch_native_name(VM *vm, Value f);   /* "torch.relu", or NUL
 bool tracer_is_pure_native(VM *vm, Value f);              /* math.* and the like */
 bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which);
 bool tracer_global_module_hooks(VM *vm);                  /* any global nn.Module hook registered */
+bool tracer_fx_tracing(VM *vm);                           /* torch.fx's symbolic tracing is running */
 /* A non-tensor graph input (a hook callable): its placeholder. */
 GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
 void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t);

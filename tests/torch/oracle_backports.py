@@ -104,5 +104,32 @@ if not hasattr(torch.Tensor, "register_post_accumulate_grad_hook"):
 
     torch.Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
 
+# --- seed 002: torch.distributed.fsdp._trace_utils --------------------------------------------
+# PyTorch 1.13 ships seed 002's helpers (TracingConfig, _ExecutionInfo, _init_execution_info,
+# _patch_tracer) as torch.distributed.fsdp._symbolic_trace: the same code but for docstrings;
+# 2.x renamed the module _trace_utils.  torch.distributed.fsdp's __init__ does not import on
+# Python 3.11 (a dataclass with a mutable default in torch.distributed._shard), so when a script
+# imports torch.distributed.fsdp._trace_utils, the package is made bare (its directory, without
+# running its __init__) and 1.13's file is loaded under the 2.x name.  Nothing happens for scripts
+# that do not import it.
+
+class _TraceUtilsFinder:
+    _names = ("torch.distributed.fsdp", "torch.distributed.fsdp._trace_utils")
+
+    def find_spec(self, name, path=None, target=None):
+        import importlib.util
+        if name not in self._names:
+            return None
+        import torch.distributed
+        pkg_dir = os.path.join(os.path.dirname(torch.distributed.__file__), "fsdp")
+        if name == "torch.distributed.fsdp":
+            spec = importlib.util.spec_from_loader(name, loader=None, is_package=True)
+            spec.submodule_search_locations = [pkg_dir]
+            return spec
+        return importlib.util.spec_from_file_location(name, os.path.join(pkg_dir, "_symbolic_trace.py"))
+
+
+sys.meta_path.insert(0, _TraceUtilsFinder())
+
 if __name__ == "__main__":
     sys.exit(run_oracle.main(sys.argv[1:]))

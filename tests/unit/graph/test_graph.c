@@ -191,3 +191,106 @@ Test(graph, opaque_values_are_released_once) {
     graph_free(g);
     cr_assert_eq(released, 1);
 }
+
+/* torch.fx 1.13's GraphModule.code details: getattr as attribute access, placeholder defaults
+ * and *args aliases, the output value printed as is (a 1-tuple stays a tuple), dict arguments,
+ * str reprs, frees in the order the user's args mention the values, type annotations. */
+Test(graph, fx_code_details) {
+    Graph *g = graph_new("fx");
+    g->output_is_value = true;
+    GraphNode *x = graph_placeholder(g, "x", NULL);
+    GraphNode *y = graph_placeholder(g, "y", NULL);
+    GraphArg two = graph_arg_int(2);
+    graph_node_set_call(g, y, GRAPH_PLACEHOLDER, "y", &two, 1, NULL, NULL, 0);
+    GraphNode *va = graph_placeholder(g, "*args", "_args");
+    graph_node_set_type_repr(g, x, "torch.Tensor");
+    GraphArg ga[2] = {graph_arg_node(x), graph_arg_str("shape")};
+    GraphNode *shp = graph_node_new(g, GRAPH_CALL_FUNCTION, "getattr", "getattr", ga, 2, NULL, NULL, 0);
+    GraphArg gb[2] = {graph_arg_node(x), graph_arg_str("0x")};
+    GraphNode *odd = graph_node_new(g, GRAPH_CALL_FUNCTION, "getattr", "getattr", gb, 2, NULL, NULL, 0);
+    GraphArg ad[2] = {graph_arg_node(odd), graph_arg_node(shp)};   /* odd is defined after shp */
+    GraphNode *add = graph_node_new(g, GRAPH_CALL_FUNCTION, "add", "operator.add", ad, 2, NULL, NULL, 0);
+    GraphArg s[2] = {graph_arg_node(add), graph_arg_str("it's")};
+    GraphNode *m = graph_node_new(g, GRAPH_CALL_METHOD, "split", "split", s, 2, NULL, NULL, 0);
+    GraphArg kv[4] = {graph_arg_str("a"), graph_arg_node(m), graph_arg_str("b\n"), graph_arg_node(va)};
+    GraphArg d = graph_arg_seq(GARG_DICT, kv, 4);
+    GraphArg one[2] = {d, graph_arg_node(y)};
+    GraphArg tup = graph_arg_seq(GARG_TUPLE, one, 1);
+    GraphNode *out = graph_node_new(g, GRAPH_OUTPUT, "output", "output", &tup, 1, NULL, NULL, 0);
+    (void)out;
+    char err[256];
+    cr_assert_eq(graph_verify(g, err, sizeof err), 0, "%s", err);
+    char *code = graph_code(g, GRAPH_PRINT_FX);
+    cr_assert_str_eq(code,
+                     "\n\n\ndef forward(self, x : torch.Tensor, y = 2, *args):\n"
+                     "    _args = args\n"
+                     "    getattr_1 = x.shape\n"
+                     "    getattr_2 = getattr(x, '0x');  x = None\n"
+                     "    add = getattr_2 + getattr_1;  getattr_2 = getattr_1 = None\n"
+                     "    split = add.split(\"it's\");  add = None\n"
+                     "    return ({'a': split, 'b\\n': _args},)\n"
+                     "    ");
+    free(code);
+    /* a node moved by hand keeps its place */
+    graph_move_before(g, add, shp);
+    cr_assert_eq(g->first->next->next->next, add);
+    cr_assert_neq(graph_verify(g, err, sizeof err), 0, "a moved use before its definition is caught");
+    graph_move_before(g, add, m);
+    cr_assert_eq(graph_verify(g, err, sizeof err), 0, "%s", err);
+    GraphNode *n = graph_node_new(g, GRAPH_CALL_FUNCTION, "a..b", "f", NULL, 0, NULL, NULL, 0);
+    cr_assert_str_eq(n->name, "a_b", "a run of illegal characters becomes one underscore");
+    Graph *empty = graph_new("fx");
+    code = graph_code(empty, GRAPH_PRINT_FX);
+    cr_assert_str_eq(code, "\n\n\ndef forward(self):\n    pass\n    ", "fx's body of a graph without nodes");
+    free(code);
+    graph_free(empty);
+    graph_free(g);
+}
+
+/* fx graphs (append_only): nodes keep the order they were made in, a placeholder made after
+ * other nodes is still a parameter of the printed forward, the verifier accepts it; a reserved
+ * name is never given to a node; print_tabular's columns are at least header + 2 wide. */
+Test(graph, fx_append_only_and_reserved_names) {
+    Graph *g = graph_new("fx");
+    g->append_only = true;
+    g->output_is_value = true;
+    GraphNode *x = graph_placeholder(g, "x", NULL);
+    GraphArg a[2] = {graph_arg_node(x), graph_arg_bool(true)};
+    GraphNode *eq = graph_node_new(g, GRAPH_CALL_FUNCTION, "eq", "operator.eq", a, 2, NULL, NULL, 0);
+    GraphNode *y = graph_placeholder(g, "y_1", NULL);
+    GraphArg none = graph_arg_none();
+    graph_node_set_call(g, y, GRAPH_PLACEHOLDER, y->target, &none, 1, NULL, NULL, 0);
+    char *reserved = graph_reserve_name(g, "relu");
+    cr_assert_str_eq(reserved, "relu");
+    free(reserved);
+    GraphArg b[1] = {graph_arg_node(y)};
+    GraphNode *relu = graph_node_new(g, GRAPH_CALL_METHOD, "relu", "relu", b, 1, NULL, NULL, 0);
+    cr_assert_str_eq(relu->name, "relu_1", "a reserved name stays used");
+    GraphArg outs[2] = {graph_arg_node(relu), graph_arg_node(eq)};
+    GraphArg tup = graph_arg_seq(GARG_TUPLE, outs, 2);
+    graph_node_new(g, GRAPH_OUTPUT, "output", "output", &tup, 1, NULL, NULL, 0);
+    cr_assert_eq(x->next, eq);
+    cr_assert_eq(eq->next, y, "no placement rule moved the placeholder");
+    char err[256];
+    cr_assert_eq(graph_verify(g, err, sizeof err), 0, "%s", err);
+    char *code = graph_code(g, GRAPH_PRINT_FX);
+    cr_assert_str_eq(code,
+                     "\n\n\ndef forward(self, x, y_1 = None):\n"
+                     "    eq = x == True;  x = None\n"
+                     "    relu_1 = y_1.relu();  y_1 = None\n"
+                     "    return (relu_1, eq)\n"
+                     "    ");
+    free(code);
+    char *tab = graph_tabular(g);
+    /* what tabulate 0.8.9 prints for these rows */
+    cr_assert_str_eq(tab,
+                     "opcode         name    target       args             kwargs\n"
+                     "-------------  ------  -----------  ---------------  --------\n"
+                     "placeholder    x       x            ()               {}\n"
+                     "call_function  eq      operator.eq  (x, True)        {}\n"
+                     "placeholder    y_1     y_1          (None,)          {}\n"
+                     "call_method    relu_1  relu         (y_1,)           {}\n"
+                     "output         output  output       ((relu_1, eq),)  {}\n");
+    free(tab);
+    graph_free(g);
+}

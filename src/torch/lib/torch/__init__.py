@@ -88,6 +88,31 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     return _C._nn.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
 
 
+def typename(o):
+    """The type of o as a string: "torch.FloatTensor" for tensors, "module.QualName" otherwise."""
+    if isinstance(o, Tensor):
+        return o.type()
+    module = ''
+    class_name = ''
+    if hasattr(o, '__module__') and o.__module__ != 'builtins' \
+            and o.__module__ != '__builtin__' and o.__module__ is not None:
+        module = o.__module__ + '.'
+    if hasattr(o, '__qualname__'):
+        class_name = o.__qualname__
+    elif hasattr(o, '__name__'):
+        class_name = o.__name__
+    else:
+        class_name = o.__class__.__name__
+    return module + class_name
+
+
+def _assert(condition, message):
+    """A wrapper around Python's assert which is symbolically traceable."""
+    if type(condition) is not Tensor and torch.overrides.has_torch_function((condition,)):
+        return torch.overrides.handle_torch_function(_assert, (condition,), condition, message)
+    assert condition, message
+
+
 def is_inference_mode_enabled():
     return False
 
@@ -114,7 +139,17 @@ import torch.autograd
 import torch.utils
 import torch.nn
 import torch.optim
+import torch.overrides
 from torch._ops import ops
+
+
+def __getattr__(name):
+    # PyTorch's `import torch` imports torch.fx; Ember imports it on first use (PEP 562), which
+    # keeps `import torch` as fast as before for the scripts that never touch it
+    if name == "fx":
+        import torch.fx
+        return torch.fx
+    raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
