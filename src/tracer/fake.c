@@ -21,7 +21,10 @@
 static uint64_t ptr_hash(const void *p) { return ((uint64_t)(uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull; }
 
 static void map_put(Tracer *tr, Tensor *t, VT *v);
+static void map_insert(Tracer *tr, Tensor *t, VT *v, bool take_ref);
 
+/* The map holds a reference to every key: a fake freed while the trace runs would otherwise
+ * leave a dangling key, and a new tensor at the same address would be taken for it. */
 static void map_grow(Tracer *tr) {
     int32_t old_cap = tr->fake_cap;
     Tensor **ok = tr->fake_keys;
@@ -32,16 +35,19 @@ static void map_grow(Tracer *tr) {
     EM_ASSERT(tr->fake_keys && tr->fake_vals, "out of memory");
     tr->fake_len = 0;
     for (int32_t i = 0; i < old_cap; i++)
-        if (ok[i]) map_put(tr, ok[i], ov[i]);
+        if (ok[i]) map_insert(tr, ok[i], ov[i], false);
     free(ok);
     free(ov);
 }
 
-static void map_put(Tracer *tr, Tensor *t, VT *v) {
+static void map_put(Tracer *tr, Tensor *t, VT *v) { map_insert(tr, t, v, true); }
+
+static void map_insert(Tracer *tr, Tensor *t, VT *v, bool take_ref) {
     if ((tr->fake_len + 1) * 2 > tr->fake_cap) map_grow(tr);
     uint32_t mask = (uint32_t)tr->fake_cap - 1;
     for (uint32_t i = (uint32_t)ptr_hash(t) & mask;; i = (i + 1) & mask) {
         if (!tr->fake_keys[i]) {
+            if (take_ref) tensor_incref(t);
             tr->fake_keys[i] = t;
             tr->fake_vals[i] = v;
             tr->fake_len++;
@@ -76,6 +82,8 @@ int fake_begin(Tracer *tr) {
 }
 
 void fake_end(Tracer *tr) {
+    for (int32_t i = 0; i < tr->fake_cap; i++)
+        if (tr->fake_keys[i]) tensor_decref(tr->fake_keys[i]);
     free(tr->fake_keys);
     free(tr->fake_vals);
     tr->fake_keys = NULL;
