@@ -1,0 +1,642 @@
+/* ca_build.c — compiled autograd, step 3: the captured graph of a collected backward (ca.h).
+ *
+ * Gradients are graph values.  Per step, in the engine's order: arrivals summed into the node's
+ * input slots (`add`, first arrival first, as the input buffer sums), the step's actions —
+ * hooks, retains_grad and AccumulateGrad as script calls, captures as graph outputs — and the
+ * apply.  An op node's apply is the runtime's symbolic rule when rt_diff accepts the one-op
+ * forward graph rebuilt from the node (its forward inputs' metadata from the node's stored
+ * metas, its saved tensors or its edges; its saved tensors as the saved set, so the rule reads
+ * exactly what eager saved, or cheaply recomputes from it); its backward ops are copied in with
+ * metadata re-inferred from the real gradients.  Anything else is an opaque call of the node. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/runtime/ca.h"
+
+typedef struct Build {
+    const CaTrace *tr;
+    Graph *g;
+    GraphNode **ph;            /* per collected input, created on first use */
+    int32_t *input_map;
+    int32_t n_ph;
+    GraphNode ***outs;         /* per step, per next edge: the routed output (NULL: none) */
+    GraphNode **captured;      /* per autograd.grad result */
+    int cur_step;
+    int n_symbolic, n_opaque;
+} Build;
+
+/* ---- opaque descriptors ------------------------------------------------------------------------------ */
+
+static void caop_release(void *p) {
+    CaOp *o = p;
+    free(o->a_def);
+    free(o->b_def);
+    free(o->out_def);
+    free(o->out_meta);
+    free(o);
+}
+
+const CaOp *ca_op_of(const GraphOpaque *o) { return o && o->release == caop_release ? (const CaOp *)o->ptr : NULL; }
+
+static uint8_t *copy_def(const uint8_t *d, int n) {
+    uint8_t *c = calloc((size_t)(n ? n : 1), 1);
+    EM_ASSERT(c, "out of memory building a compiled autograd graph");
+    if (d && n) memcpy(c, d, (size_t)n);
+    return c;
+}
+
+static void contiguous_meta(TensorMeta *m, TensorDtype dt, int ndim, const int64_t *shape) {
+    memset(m, 0, sizeof *m);
+    m->dtype = dt;
+    m->ndim = ndim;
+    if (ndim) memcpy(m->shape, shape, sizeof(int64_t) * (size_t)ndim);
+    tensor__compute_contiguous_strides(ndim, m->shape, m->strides);
+}
+
+static void meta_of_shape(TensorMeta *m, const AgShape *s) { contiguous_meta(m, (TensorDtype)s->dtype, s->ndim, s->shape); }
+
+/* ---- emitting ------------------------------------------------------------------------------------------- */
+
+static void set_loc(Build *b, GraphNode *n) {
+    if (b->cur_step < 0) return;
+    const AgNode *fn = b->tr->steps[b->cur_step].node;
+    char code[64];
+    snprintf(code, sizeof code, "NodeCall %d", b->cur_step);
+    graph_node_set_loc(b->g, n, "<compiled_autograd>", b->cur_step, ag_node_name(fn), code);
+}
+
+static GraphNode *op_node(Build *b, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
+    GraphNode *r = graph_call_tensor_op(b->g, op, in, n, a, tensor_op_name(op), NULL, -1, NULL, NULL, 0);
+    set_loc(b, r);
+    return r;
+}
+
+static GraphNode *zeros_node(Build *b, const TensorMeta *m) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = m->shape;
+    a.n_ints = m->ndim;
+    a.dtype = m->dtype;
+    return op_node(b, TENSOR_OP_ZEROS, NULL, 0, &a);
+}
+
+/* the engine's validate_outputs for a root gradient (ag__sum_to, then the dtype cast) */
+static GraphNode *validate(Build *b, GraphNode *v, const AgShape *want) {
+    const TensorMeta *m = &v->meta;
+    if (m->ndim != want->ndim || memcmp(m->shape, want->shape, sizeof(int64_t) * (size_t)m->ndim) != 0) {
+        int64_t dims[TENSOR_MAX_DIMS];
+        int n = 0, lead = m->ndim - want->ndim;
+        for (int i = 0; i < m->ndim; i++)
+            if (i < lead || (want->shape[i - lead] == 1 && m->shape[i] != 1)) dims[n++] = i;
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        if (n) {
+            a.ints = dims;
+            a.n_ints = n;
+            a.keepdim = true;
+            v = op_node(b, TENSOR_OP_SUM_DIM, &v, 1, &a);
+        }
+        if (v->meta.ndim != want->ndim) {
+            a = TENSOR_OP_ARGS_INIT;
+            a.ints = want->shape;
+            a.n_ints = want->ndim;
+            v = op_node(b, TENSOR_OP_VIEW, &v, 1, &a);
+        }
+    }
+    if (v->meta.dtype != (TensorDtype)want->dtype) {
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.dtype = (TensorDtype)want->dtype;
+        v = op_node(b, TENSOR_OP_TO_DTYPE, &v, 1, &a);
+    }
+    return v;
+}
+
+static GraphNode *input_node(Build *b, int i) {
+    if (b->ph[i]) return b->ph[i];
+    char name[160];
+    const CaTrace *tr = b->tr;
+    if (i < tr->sched.n_roots) {
+        snprintf(name, sizeof name, "grad_%d", i);
+    } else {
+        /* saved_<NodeCall>_<slot> */
+        snprintf(name, sizeof name, "saved");
+        for (int s = 0; s < tr->n_steps; s++) {
+            const CaStep *st = &tr->steps[s];
+            for (uint32_t k = 0; st->saved_input && k < st->node->n_saved; k++)
+                if (st->saved_input[k] == i) snprintf(name, sizeof name, "saved_%d_%u", s, k);
+        }
+    }
+    GraphNode *p = graph_placeholder(b->g, name, name);
+    p->is_tensor = true;
+    tensor_meta_of(tr->inputs[i], &p->meta);
+    p->meta.offset = 0;
+    b->input_map[i] = b->n_ph++;
+    b->ph[i] = p;
+    return p;
+}
+
+/* A script call of item `item`: inputs in[n_in]; results res_meta[n_res] into res (n_res == 0:
+ * one throwaway value, the call only has effects).  Call view: target(opaque, *view_args,
+ * hook_type=...). */
+static GraphNode *emit_call(Build *b, CaOp *op, const char *target, const char *name, const char *hook_type,
+                            const GraphArg *view, int n_view, GraphNode *const *in, int n_in, const TensorMeta *res_meta,
+                            int n_res, GraphNode **res) {
+    static const char *const repr_kind[] = {"hooks", "retains", "hooks", "hooks", "hooks", "nodes"};
+    char repr[64];
+    snprintf(repr, sizeof repr, "%s[%d]", repr_kind[op->kind], op->item);
+    GraphOpaque *o = graph_opaque_new(op, caop_release, repr);
+    GraphArg args[72];
+    int na = 0;
+    args[na++] = graph_arg_opaque(o);
+    for (int i = 0; i < n_view && na < 72; i++) args[na++] = view[i];
+    const char *kwn[1] = {"hook_type"};
+    GraphArg kw[1] = {graph_arg_str(hook_type)};
+    GraphNode *n = graph_node_new(b->g, GRAPH_CALL_FUNCTION, name, target, args, na, hook_type ? kwn : NULL,
+                                  hook_type ? kw : NULL, hook_type ? 1 : 0);
+    graph_opaque_decref(o);   /* the args copy holds it */
+    set_loc(b, n);
+    n->exec.kind = GRAPH_EXEC_SCRIPT;
+    n->exec.n_inputs = n_in;
+    n->exec.inputs = calloc((size_t)(n_in ? n_in : 1), sizeof(GraphNode *));
+    EM_ASSERT(n->exec.inputs, "out of memory building a compiled autograd graph");
+    for (int i = 0; i < n_in; i++) n->exec.inputs[i] = in[i];
+    n->exec.opaque = o;
+    graph_opaque_incref(o);
+    n->exec.n_outputs = n_res > 1 ? n_res : 1;
+    if (n_res <= 1) {
+        n->is_tensor = true;
+        if (n_res == 1) {
+            n->meta = res_meta[0];
+            res[0] = n;
+        } else {
+            contiguous_meta(&n->meta, TENSOR_FLOAT32, 0, NULL);
+        }
+        return n;
+    }
+    for (int k = 0; k < n_res; k++) {
+        res[k] = graph_getitem(b->g, n, k);
+        res[k]->is_tensor = true;
+        res[k]->meta = res_meta[k];
+        set_loc(b, res[k]);
+    }
+    return n;
+}
+
+static CaOp *new_op(const CaAction *a, CaItemKind kind) {
+    CaOp *op = calloc(1, sizeof *op);
+    EM_ASSERT(op, "out of memory building a compiled autograd graph");
+    op->kind = (uint8_t)kind;
+    op->apply = a->kind == CA_ACT_APPLY ? a->how : 0;
+    op->item = a->item;
+    return op;
+}
+
+/* the defined entries of v[n] as call inputs, and their tuple for the call view */
+static int gather(GraphNode *const *v, int n, GraphNode **in, GraphArg *view) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        view[i] = v[i] ? graph_arg_node(v[i]) : graph_arg_none();
+        if (v[i]) in[k++] = v[i];
+    }
+    return k;
+}
+
+/* A hook or node call that maps the gradients v[n] (defined ones in, same ones out): node
+ * pre-hooks, and an opaque apply's outputs when `outs` is given. */
+static void emit_array_call(Build *b, CaOp *op, const char *target, const char *name, const char *hook_type,
+                            GraphNode **v, int n, GraphNode *const *extra, int n_extra, const uint8_t *out_def,
+                            const TensorMeta *out_meta, int n_outs, GraphNode **outs) {
+    GraphNode *in[128];
+    GraphArg view_a[64], view_b[64], view[2];
+    int n_in = gather(v, n, in, view_a);
+    op->n_a = n;
+    op->a_def = calloc((size_t)(n ? n : 1), 1);
+    EM_ASSERT(op->a_def, "out of memory building a compiled autograd graph");
+    for (int i = 0; i < n; i++) op->a_def[i] = v[i] != NULL;
+    int n_view = 0;
+    view[n_view++] = graph_arg_seq(GARG_TUPLE, view_a, n);
+    if (extra) {
+        int k = gather(extra, n_extra, in + n_in, view_b);
+        n_in += k;
+        op->n_b = n_extra;
+        op->b_def = calloc((size_t)(n_extra ? n_extra : 1), 1);
+        EM_ASSERT(op->b_def, "out of memory building a compiled autograd graph");
+        for (int i = 0; i < n_extra; i++) op->b_def[i] = extra[i] != NULL;
+        view[n_view++] = graph_arg_seq(GARG_TUPLE, view_b, n_extra);
+    }
+    op->n_out = n_outs;
+    op->out_def = copy_def(out_def, n_outs);
+    op->out_meta = calloc((size_t)(n_outs ? n_outs : 1), sizeof *op->out_meta);
+    EM_ASSERT(op->out_meta, "out of memory building a compiled autograd graph");
+    TensorMeta rm[64];
+    int n_res = 0;
+    contiguous_meta(&rm[0], TENSOR_FLOAT32, 0, NULL);
+    for (int i = 0; i < n_outs; i++) {
+        op->out_meta[i] = out_meta[i];
+        if (out_def[i]) rm[n_res++] = out_meta[i];
+    }
+    GraphNode *res[64];
+    emit_call(b, op, target, name, hook_type, view, n_view, in, n_in, rm, n_res, res);
+    int k = 0;
+    for (int i = 0; i < n_outs; i++) outs[i] = out_def[i] ? res[k++] : NULL;
+}
+
+/* ---- the symbolic apply -------------------------------------------------------------------------------- */
+
+/* a node of the per-node backward graph, copied into the captured graph (metadata re-inferred) */
+static GraphNode *copy_bwd_node(Build *b, const GraphNode *n, RtPtrMap *map, GraphNode **mapped) {
+    GraphNode *in[64];
+    int k = n->exec.n_inputs;
+    if (k > 64) return NULL;
+    for (int i = 0; i < k; i++) {
+        in[i] = NULL;
+        if (!n->exec.inputs[i]) continue;
+        int32_t p = rt_map_get(map, n->exec.inputs[i]);
+        if (p < 0 || !mapped[p]) return NULL;
+        in[i] = mapped[p];
+    }
+    switch (n->exec.kind) {
+    case GRAPH_EXEC_TENSOR_OP: {
+        GraphNode *c = graph_call_tensor_op(b->g, n->exec.op, in, k, &n->exec.args, n->target, NULL, -1, NULL, NULL, 0);
+        set_loc(b, c);
+        return c->is_tensor || c->exec.n_outputs > 1 ? c : NULL;
+    }
+    case GRAPH_EXEC_GETITEM: {
+        GraphNode *c = graph_getitem(b->g, in[0], n->exec.index);
+        set_loc(b, c);
+        return c->is_tensor ? c : NULL;
+    }
+    case GRAPH_EXEC_CUSTOM_OP: {
+        /* runtime-internal ops (nll_loss_backward): their metadata is the rule's */
+        if (!rt_internal_of(n->exec.opaque)) return NULL;
+        GraphArg args[64];
+        for (int i = 0; i < k; i++) args[i] = in[i] ? graph_arg_node(in[i]) : graph_arg_none();
+        GraphNode *c = graph_node_new(b->g, GRAPH_CALL_FUNCTION, n->name, n->target, args, k, NULL, NULL, 0);
+        set_loc(b, c);
+        c->exec.kind = GRAPH_EXEC_CUSTOM_OP;
+        c->exec.n_inputs = k;
+        c->exec.inputs = calloc((size_t)(k ? k : 1), sizeof(GraphNode *));
+        EM_ASSERT(c->exec.inputs, "out of memory building a compiled autograd graph");
+        memcpy(c->exec.inputs, in, sizeof(GraphNode *) * (size_t)k);
+        c->exec.n_outputs = n->exec.n_outputs;
+        c->exec.opaque = n->exec.opaque;
+        graph_opaque_incref(c->exec.opaque);
+        c->is_tensor = n->is_tensor;
+        c->meta = n->meta;
+        return c;
+    }
+    default: return NULL;
+    }
+}
+
+static bool same_shape(const TensorMeta *m, const AgShape *s) {
+    return m->dtype == (TensorDtype)s->dtype && m->ndim == s->ndim &&
+           memcmp(m->shape, s->shape, sizeof(int64_t) * (size_t)m->ndim) == 0;
+}
+
+/* forward input i's metadata: stored in the node, or a saved tensor's, or its edge's (shape and
+ * dtype).  0 known, 1 absent (optional input not given), -1 unknown. */
+static int forward_input_meta(const Build *b, const CaStep *st, int i, TensorMeta *m) {
+    const AgNode *fn = st->node;
+    if (fn->in_meta) {
+        if (fn->in_meta[i].dtype == TENSOR_DTYPE_DEFAULT) return 1;
+        *m = fn->in_meta[i];
+        return 0;
+    }
+    for (uint32_t k = 0; k < fn->n_saved; k++)
+        if (st->saved_input[k] >= 0 && (ag_saved_src_inputs(fn, (int)k) & (1u << i))) {
+            tensor_meta_of(b->tr->inputs[st->saved_input[k]], m);
+            return 0;
+        }
+    int e = ag__input_edge(fn, i);
+    if (e >= 0 && fn->next[e].fn && fn->next[e].input_nr < fn->next[e].fn->n_out) {
+        meta_of_shape(m, &fn->next[e].fn->out_meta[fn->next[e].input_nr]);
+        return 0;
+    }
+    return -1;
+}
+
+/* the saved slot holding forward input i (out < 0) or output `out` */
+static int saved_slot_for(const CaStep *st, int i, int out) {
+    const AgNode *fn = st->node;
+    for (uint32_t k = 0; k < fn->n_saved; k++) {
+        if (st->saved_input[k] < 0) continue;
+        if (out < 0 ? (ag_saved_src_inputs(fn, (int)k) & (1u << i)) != 0 : ag_saved_src_output(fn, (int)k) == out) return (int)k;
+    }
+    return -1;
+}
+
+/* 0 with O filled, or -1: the rule cannot stand in for this node (whatever was emitted is dead
+ * code, removed later). */
+static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **O) {
+    const AgNode *fn = st->node;
+    int n_in = (int)fn->n_in, n_out = (int)fn->n_out, rc = -1;
+    Graph *F = graph_new("ca_node");
+    GraphNode *x[32], *outs[64];
+    int input_of_ph[32], n_ph = 0;
+    bool rg[32], needed[32], tangent[64];
+    GraphNode *fsaved[96];
+    int n_fsaved = 0;
+    RtDiffResult res;
+    memset(&res, 0, sizeof res);
+    RtPtrMap map = {0};
+    GraphNode **mapped = NULL;
+    for (int i = 0; i < n_in; i++) {
+        TensorMeta m;
+        int k = forward_input_meta(b, st, i, &m);
+        x[i] = NULL;
+        if (k < 0) goto done;
+        if (k > 0) continue;
+        m.offset = 0;
+        x[i] = graph_placeholder(F, "x", "x");
+        x[i]->is_tensor = true;
+        x[i]->meta = m;
+        int e = ag__input_edge(fn, i);
+        rg[n_ph] = e >= 0 && fn->next[e].fn;
+        needed[n_ph] = rg[n_ph] && st->out_def[e];
+        input_of_ph[n_ph++] = i;
+    }
+    GraphNode *y = graph_call_tensor_op(F, (TensorOp)fn->op, x, n_in, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
+    if (y->exec.n_outputs > 1) {
+        if (y->exec.n_outputs != n_out) goto done;
+        for (int k = 0; k < n_out; k++) outs[k] = graph_getitem(F, y, k);
+    } else {
+        if (n_out != 1 || !y->is_tensor) goto done;
+        outs[0] = y;
+    }
+    GraphArg oargs[64];
+    for (int k = 0; k < n_out; k++) {
+        if (!outs[k]->is_tensor || !same_shape(&outs[k]->meta, &fn->out_meta[k])) goto done;
+        oargs[k] = graph_arg_node(outs[k]);
+        tangent[k] = G[k] != NULL;
+    }
+    graph_output(F, oargs, n_out);
+    /* the saved set: exactly the values eager saved */
+    for (int p = 0; p < n_ph; p++)
+        if (saved_slot_for(st, input_of_ph[p], -1) >= 0) fsaved[n_fsaved++] = x[input_of_ph[p]];
+    for (int k = 0; k < n_out; k++)
+        if (saved_slot_for(st, -1, k) >= 0) fsaved[n_fsaved++] = outs[k];
+    RtDiffSpec spec = {.input_rg = rg, .input_needed = needed, .outs = outs, .n_outs = n_out, .tangent_defined = tangent,
+                       .saved = fsaved, .n_saved = n_fsaved, .recompute = true, .recompute_norm = true};
+    if (rt_diff(F, &spec, &res) < 0) {
+        tensor_error_clear();
+        goto done;
+    }
+    /* placeholders of the backward: tangents, then saved values in forward order */
+    Graph *B = res.bwd;
+    mapped = calloc((size_t)(B->n_nodes + 1), sizeof *mapped);
+    EM_ASSERT(mapped, "out of memory building a compiled autograd graph");
+    rt_map_positions(&map, B);
+    int ph = 0, pos = 0;
+    GraphNode *out_node = NULL;
+    for (GraphNode *n = B->first; n; n = n->next, pos++) {
+        if (n->kind == GRAPH_PLACEHOLDER) {
+            if (ph < n_out) {
+                mapped[pos] = G[ph];
+            } else {
+                const GraphNode *fv = res.saved[ph - n_out];
+                int slot = -1;
+                for (int i = 0; i < n_in && slot < 0; i++)
+                    if (x[i] == fv) slot = saved_slot_for(st, i, -1);
+                for (int k = 0; k < n_out && slot < 0; k++)
+                    if (outs[k] == fv) slot = saved_slot_for(st, -1, k);
+                if (slot < 0) goto done;
+                mapped[pos] = input_node(b, st->saved_input[slot]);
+            }
+            ph++;
+            continue;
+        }
+        if (n->kind == GRAPH_OUTPUT) {
+            out_node = n;
+            continue;
+        }
+        if (!(mapped[pos] = copy_bwd_node(b, n, &map, mapped))) goto done;
+    }
+    if (!out_node || out_node->n_args != 1 || out_node->args[0].as.seq.n != n_ph) goto done;
+    for (int p = 0; p < n_ph; p++) {
+        const GraphArg *a = &out_node->args[0].as.seq.items[p];
+        int e = ag__input_edge(fn, input_of_ph[p]);
+        if (a->kind != GARG_NODE || e < 0) continue;
+        int32_t q = rt_map_get(&map, a->as.node);
+        GraphNode *v = q >= 0 ? mapped[q] : NULL;
+        if (!v || !v->is_tensor) goto done;
+        const AgNode *nx = fn->next[e].fn;
+        if (nx && !same_shape(&v->meta, &nx->out_meta[fn->next[e].input_nr])) goto done;
+        O[e] = v;
+    }
+    rc = 0;
+done:
+    free(mapped);
+    rt_map_fini(&map);
+    rt_diff_result_fini(&res);
+    graph_free(F);
+    return rc;
+}
+
+/* ---- steps ---------------------------------------------------------------------------------------------- */
+
+static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, GraphNode **G, GraphNode **O) {
+    const AgNode *fn = st->node;
+    TensorMeta om[64];
+    for (uint32_t e = 0; e < fn->n_next && e < 64; e++) {
+        const AgEdge *ed = &fn->next[e];
+        if (ed->fn && ed->input_nr < ed->fn->n_out) meta_of_shape(&om[e], &ed->fn->out_meta[ed->input_nr]);
+        else contiguous_meta(&om[e], TENSOR_FLOAT32, 0, NULL);
+    }
+    CaOp *op = new_op(a, CA_ITEM_NODE);
+    char name[128];
+    snprintf(name, sizeof name, "call_backward");
+    emit_array_call(b, op, "call_backward", name, NULL, G, (int)fn->n_out, NULL, 0, st->out_def, om, (int)fn->n_next, O);
+    b->n_opaque++;
+}
+
+static int build_step(Build *b, int s) {
+    const CaTrace *tr = b->tr;
+    const CaStep *st = &tr->steps[s];
+    AgNode *fn = st->node;
+    int n_out = (int)fn->n_out, n_next = (int)fn->n_next;
+    if (n_out > 64 || n_next > 64) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "compiled autograd: %s has too many gradients", ag_node_name(fn));
+        return -1;
+    }
+    b->cur_step = s;
+    GraphNode *G[64] = {0}, *O[64] = {0};
+    for (int i = 0; i < st->n_arrivals; i++) {
+        const AgArrival *ar = &tr->sched.arrivals[st->first_arrival + i];
+        GraphNode *v = ar->step < 0 ? input_node(b, (int)ar->edge) : b->outs[ar->step][ar->edge];
+        if (!v || ar->slot >= (uint32_t)n_out) continue;
+        if (ar->step < 0 && tr->sched.validate_roots) v = validate(b, v, &fn->out_meta[ar->slot]);
+        G[ar->slot] = G[ar->slot] ? op_node(b, TENSOR_OP_ADD, (GraphNode *[]){G[ar->slot], v}, 2, NULL) : v;
+    }
+    for (int i = 0; i < n_out; i++) EM_ASSERT((G[i] != NULL) == (st->in_def[i] != 0), "compiled autograd: definedness");
+    for (int i = 0; i < st->n_act; i++) {
+        const CaAction *a = &tr->acts[st->first_act + i];
+        switch ((CaActKind)a->kind) {
+        case CA_ACT_TENSOR_HOOK: case CA_ACT_RETAIN: {
+            bool hook = a->kind == CA_ACT_TENSOR_HOOK;
+            CaOp *op = new_op(a, hook ? CA_ITEM_TENSOR_HOOK : CA_ITEM_RETAIN);
+            GraphNode *g = G[a->slot];
+            TensorMeta m;
+            contiguous_meta(&m, g->meta.dtype, g->meta.ndim, g->meta.shape);
+            uint8_t def = 1;
+            GraphNode *r = NULL;
+            GraphArg view = graph_arg_node(g);
+            op->n_a = 1;
+            op->a_def = copy_def(&def, 1);
+            op->n_out = hook;
+            op->out_def = copy_def(&def, hook);
+            op->out_meta = malloc(sizeof *op->out_meta);
+            EM_ASSERT(op->out_meta, "out of memory building a compiled autograd graph");
+            op->out_meta[0] = m;
+            emit_call(b, op, "call_hook", hook ? "call_hook" : "retain_grad", hook ? "tensor_pre_hook" : "retain_grad_hook",
+                      &view, 1, &g, 1, &m, hook, &r);
+            if (hook) G[a->slot] = r;
+            break;
+        }
+        case CA_ACT_CAPTURE:
+            if (a->slot < n_out && a->out >= 0 && a->out < tr->n_captures) b->captured[a->out] = G[a->slot];
+            break;
+        case CA_ACT_PRE_HOOK: {
+            TensorMeta m[64];
+            uint8_t def[64];
+            for (int k = 0; k < n_out; k++) {
+                def[k] = G[k] != NULL;
+                if (G[k]) contiguous_meta(&m[k], G[k]->meta.dtype, G[k]->meta.ndim, G[k]->meta.shape);
+            }
+            emit_array_call(b, new_op(a, CA_ITEM_PRE_HOOK), "call_hook", "call_hook", "pre_hook", G, n_out, NULL, 0, def, m, n_out, G);
+            break;
+        }
+        case CA_ACT_APPLY:
+            switch ((CaApply)a->how) {
+            case CA_APPLY_NONE: break;
+            case CA_APPLY_IDENTITY:
+                for (int e = 0; e < n_next && e < n_out; e++) O[e] = st->out_def[e] ? G[e] : NULL;
+                break;
+            case CA_APPLY_ACCUMULATE: {
+                CaOp *op = new_op(a, CA_ITEM_NODE);
+                uint8_t def = 1;
+                op->n_a = 1;
+                op->a_def = copy_def(&def, 1);
+                op->out_def = copy_def(NULL, 0);
+                GraphArg view = graph_arg_node(G[0]);
+                emit_call(b, op, "accumulate_grad_", "accumulate_grad_", NULL, &view, 1, &G[0], 1, NULL, 0, NULL);
+                break;
+            }
+            case CA_APPLY_SYMBOLIC:
+                if (emit_symbolic(b, st, G, O) == 0) {
+                    b->n_symbolic++;
+                    break;
+                }
+                memset(O, 0, sizeof O);
+                emit_opaque_apply(b, st, a, G, O);
+                break;
+            case CA_APPLY_OPAQUE: emit_opaque_apply(b, st, a, G, O); break;
+            }
+            /* what the rest of the graph sees: exactly the declared outputs */
+            for (int e = 0; e < n_next; e++) {
+                if (!st->out_def[e]) {
+                    O[e] = NULL;
+                } else if (!O[e]) {
+                    const AgEdge *ed = &fn->next[e];
+                    TensorMeta m;
+                    if (ed->fn && ed->input_nr < ed->fn->n_out) meta_of_shape(&m, &ed->fn->out_meta[ed->input_nr]);
+                    else contiguous_meta(&m, TENSOR_FLOAT32, 0, NULL);
+                    O[e] = zeros_node(b, &m);
+                }
+            }
+            break;
+        case CA_ACT_POST_ACC_HOOK: {
+            CaOp *op = new_op(a, CA_ITEM_POST_ACC_HOOK);
+            op->out_def = copy_def(NULL, 0);
+            emit_call(b, op, "call_hook", "call_hook", "post_acc_grad_hook", NULL, 0, NULL, 0, NULL, 0, NULL);
+            break;
+        }
+        case CA_ACT_POST_HOOK: {
+            TensorMeta m[64];
+            uint8_t def[64];
+            for (int e = 0; e < n_next; e++) {
+                def[e] = O[e] != NULL;
+                if (O[e]) contiguous_meta(&m[e], O[e]->meta.dtype, O[e]->meta.ndim, O[e]->meta.shape);
+            }
+            emit_array_call(b, new_op(a, CA_ITEM_POST_HOOK), "call_hook", "call_hook", "post_hook", O, n_next, G, n_out, def, m,
+                            n_next, O);
+            break;
+        }
+        }
+    }
+    b->outs[s] = calloc((size_t)(n_next ? n_next : 1), sizeof(GraphNode *));
+    EM_ASSERT(b->outs[s], "out of memory building a compiled autograd graph");
+    for (int e = 0; e < n_next; e++) b->outs[s][e] = fn->next[e].fn ? O[e] : NULL;
+    return 0;
+}
+
+/* AccumulateGrad may take over its gradient when nothing else in the graph reads it, as eager
+ * steals a gradient only it holds */
+static void mark_steals(Graph *g) {
+    graph_compute_users(g);
+    for (GraphNode *n = g->first; n; n = n->next) {
+        const CaOp *op = n->exec.kind == GRAPH_EXEC_SCRIPT ? ca_op_of(n->exec.opaque) : NULL;
+        if (!op || op->kind != CA_ITEM_NODE || op->apply != CA_APPLY_ACCUMULATE) continue;
+        GraphNode *in = n->exec.inputs[0];
+        ((CaOp *)op)->may_steal = in->kind != GRAPH_PLACEHOLDER && in->n_users == 1;
+    }
+}
+
+int ca_build(const CaTrace *tr, int id, CaBuilt *out) {
+    memset(out, 0, sizeof *out);
+    char name[64];
+    snprintf(name, sizeof name, "CompiledAutograd%d", id);
+    Build b = {.tr = tr, .g = graph_new(name), .cur_step = -1};
+    b.ph = calloc((size_t)(tr->n_inputs ? tr->n_inputs : 1), sizeof *b.ph);
+    b.input_map = malloc(sizeof *b.input_map * (size_t)(tr->n_inputs ? tr->n_inputs : 1));
+    b.outs = calloc((size_t)(tr->n_steps ? tr->n_steps : 1), sizeof *b.outs);
+    b.captured = calloc((size_t)(tr->n_captures ? tr->n_captures : 1), sizeof *b.captured);
+    EM_ASSERT(b.ph && b.input_map && b.outs && b.captured, "out of memory building a compiled autograd graph");
+    for (int i = 0; i < tr->n_inputs; i++) b.input_map[i] = -1;
+    for (int i = 0; i < tr->sched.n_roots; i++) input_node(&b, i);
+    int rc = 0;
+    for (int s = 0; s < tr->n_steps && rc == 0; s++) rc = build_step(&b, s);
+    b.cur_step = -1;
+    if (rc == 0) {
+        GraphArg *items = calloc((size_t)(tr->n_captures ? tr->n_captures : 1), sizeof *items);
+        out->out_capture = malloc(sizeof(int32_t) * (size_t)(tr->n_captures ? tr->n_captures : 1));
+        EM_ASSERT(items && out->out_capture, "out of memory building a compiled autograd graph");
+        for (int i = 0; i < tr->n_captures; i++) {
+            items[i] = b.captured[i] ? graph_arg_node(b.captured[i]) : graph_arg_none();
+            out->out_capture[i] = i;
+        }
+        graph_output(b.g, items, tr->n_captures);
+        free(items);
+        out->n_outputs = tr->n_captures;
+        graph_eliminate_dead_code(b.g);
+        mark_steals(b.g);
+        char err[256];
+        if (graph_verify(b.g, err, sizeof err) < 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "compiled autograd: malformed graph: %s", err);
+            rc = -1;
+        }
+    }
+    for (int s = 0; s < tr->n_steps; s++) free(b.outs[s]);
+    free(b.outs);
+    free(b.captured);
+    free(b.ph);
+    if (rc < 0) {
+        graph_free(b.g);
+        free(b.input_map);
+        free(out->out_capture);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    out->graph = b.g;
+    out->input_map = b.input_map;
+    out->n_placeholders = b.n_ph;
+    out->n_symbolic = b.n_symbolic;
+    out->n_opaque = b.n_opaque;
+    return 0;
+}
+
+void ca_built_fini(CaBuilt *b) {
+    graph_free(b->graph);
+    free(b->input_map);
+    free(b->out_capture);
+    memset(b, 0, sizeof *b);
+}
