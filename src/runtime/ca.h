@@ -34,9 +34,11 @@
  *      eager), then writes autograd.grad's captures and releases saved variables unless
  *      retain_graph.  The engine runs the queued final callbacks afterwards, as always.
  *
- * Declared definedness: a value the graph cannot know (a custom backward returning None for
- * an input that requires grad, a node hook replacing a gradient by None) is passed on as
- * zeros.  Gradients are equal to eager's: the symbolic rules compute eager's ops in eager's
+ * Declared definedness: whether a gradient is defined is part of the structure, fixed at
+ * capture.  A None the graph cannot foresee (a custom backward returning None for an input that
+ * requires grad, a node hook replacing a gradient by None) travels as a zeros tensor the run
+ * remembers: hooks, retains_grad, AccumulateGrad, opaque applies and autograd.grad results that
+ * receive that very tensor see None, as eager; ops that compute with it see zeros.  Gradients are equal to eager's: the symbolic rules compute eager's ops in eager's
  * order, and sums happen in the engine's order.
  */
 #ifndef EMBER_SRC_RUNTIME_CA_H
@@ -140,6 +142,10 @@ typedef struct CaOp {
     uint8_t *out_def;        /* which entries are graph outputs (none: one placeholder output) */
     TensorMeta *out_meta;    /* per full output entry (contiguous) */
     bool may_steal;          /* AccumulateGrad: nothing else in the graph reads its gradient */
+    /* an opaque apply runs the node's post-hooks itself: they see every gradient the node's own
+     * apply returned, also those of inputs that need none (which the graph does not carry) */
+    int32_t *post_items;
+    int32_t n_post;
 } CaOp;
 
 const CaOp *ca_op_of(const GraphOpaque *o);   /* NULL if o is not a CaOp */

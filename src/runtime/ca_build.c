@@ -30,6 +30,7 @@ typedef struct Build {
 
 static void caop_release(void *p) {
     CaOp *o = p;
+    free(o->post_items);
     free(o->a_def);
     free(o->b_def);
     free(o->out_def);
@@ -434,7 +435,9 @@ done:
 
 /* ---- steps ---------------------------------------------------------------------------------------------- */
 
-static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, GraphNode **G, GraphNode **O) {
+/* the node's apply, with the post-hooks that follow it (post[n_post]) */
+static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, const CaAction *post, int n_post, GraphNode **G,
+                              GraphNode **O) {
     const AgNode *fn = st->node;
     TensorMeta om[64];
     for (uint32_t e = 0; e < fn->n_next && e < 64; e++) {
@@ -443,9 +446,12 @@ static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, Gra
         else contiguous_meta(&om[e], TENSOR_FLOAT32, 0, NULL);
     }
     CaOp *op = new_op(a, CA_ITEM_NODE);
-    char name[128];
-    snprintf(name, sizeof name, "call_backward");
-    emit_array_call(b, op, "call_backward", name, NULL, G, (int)fn->n_out, NULL, 0, st->out_def, om, (int)fn->n_next, O);
+    op->n_post = n_post;
+    op->post_items = malloc(sizeof(int32_t) * (size_t)(n_post ? n_post : 1));
+    EM_ASSERT(op->post_items, "out of memory building a compiled autograd graph");
+    for (int i = 0; i < n_post; i++) op->post_items[i] = post[i].item;
+    emit_array_call(b, op, "call_backward", "call_backward", n_post ? "with_post_hooks" : NULL, G, (int)fn->n_out, NULL, 0,
+                    st->out_def, om, (int)fn->n_next, O);
     b->n_opaque++;
 }
 
@@ -527,9 +533,14 @@ static int build_step(Build *b, int s) {
                     break;
                 }
                 memset(O, 0, sizeof O);
-                emit_opaque_apply(b, st, a, G, O);
+                __attribute__((fallthrough));   /* the node's own apply */
+            case CA_APPLY_OPAQUE: {
+                int np = 0;
+                while (i + 1 + np < st->n_act && tr->acts[st->first_act + i + 1 + np].kind == CA_ACT_POST_HOOK) np++;
+                emit_opaque_apply(b, st, a, a + 1, np, G, O);
+                i += np;
                 break;
-            case CA_APPLY_OPAQUE: emit_opaque_apply(b, st, a, G, O); break;
+            }
             }
             /* what the rest of the graph sees: exactly the declared outputs */
             for (int e = 0; e < n_next; e++) {

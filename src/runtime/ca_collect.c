@@ -247,15 +247,15 @@ static int collect_apply(CaTrace *tr, CaStep *st) {
         add_act(tr, CA_ACT_APPLY, CA_APPLY_IDENTITY, 0, -1, -1);
         return 0;
     case AG_KIND_COPY_SLICES:
-        /* the base's gradient whenever one arrived; the other inputs' through the in-place op */
+        /* the base's gradient whenever one arrived; the other inputs' through the in-place op
+         * (what goes nowhere is only seen by post-hooks, which the opaque apply runs itself) */
         for (uint32_t e = 0; e < fn->n_next; e++) {
             AgNode *nx = fn->next[e].fn;
-            st->out_def[e] = st->in_def[0] && (e == 0 || (nx && ag_task_should_execute(t, nx)));
+            st->out_def[e] = st->in_def[0] && nx && (e == 0 || ag_task_should_execute(t, nx));
         }
         break;
     case AG_KIND_FUNCTION:
-        /* a custom backward runs even without gradients (materialised as zeros); what it returns
-         * for an input that needs no gradient is dropped, so that is taken as None */
+        /* a custom backward runs even without gradients (materialised as zeros) */
         for (uint32_t e = 0; e < fn->n_next; e++) st->out_def[e] = fn->next[e].fn != NULL;
         break;
     default: break;

@@ -40,6 +40,8 @@ static struct {
 
 typedef struct CaRun {
     CaTrace *tr;
+    Tensor **nones;          /* zeros standing for a None the graph could not foresee (ca.h) */
+    int n_nones, cap_nones;
 } CaRun;
 
 /* ---- logs ------------------------------------------------------------------------------------------ */
@@ -167,6 +169,25 @@ static CaEntry *compile(const CaTrace *tr, const char *why) {
 /* a value for calls that only have effects */
 static Tensor *throwaway(void) { return tensor_zeros(TENSOR_FLOAT32, 0, NULL); }
 
+static Tensor *none_value(CaRun *run, const TensorMeta *m) {
+    Tensor *z = tensor_zeros(m->dtype, m->ndim, m->shape);
+    if (!z) return NULL;
+    if (run->n_nones == run->cap_nones) {
+        run->cap_nones = run->cap_nones ? run->cap_nones * 2 : 4;
+        run->nones = realloc(run->nones, sizeof *run->nones * (size_t)run->cap_nones);
+        EM_ASSERT(run->nones, "out of memory running a compiled backward");
+    }
+    tensor_incref(z);   /* held for the run: its address names a None */
+    run->nones[run->n_nones++] = z;
+    return z;
+}
+
+static bool is_none(const CaRun *run, const Tensor *t) {
+    for (int i = 0; i < run->n_nones; i++)
+        if (run->nones[i] == t) return true;
+    return false;
+}
+
 /* t (stolen) as the graph declared it: same shape and dtype, contiguous strides */
 static Tensor *conform(Tensor *t, const TensorMeta *m) {
     if (t->dtype != m->dtype || t->ndim != m->ndim || memcmp(t->shape, m->shape, sizeof(int64_t) * (size_t)m->ndim) != 0) {
@@ -186,12 +207,12 @@ static Tensor *conform(Tensor *t, const TensorMeta *m) {
 }
 
 /* the full array of a call's gradients from its graph inputs (new references, NULL = None) */
-static int scatter(Tensor *const *in, int *k, const uint8_t *def, int n, Tensor **full) {
+static void scatter(const CaRun *run, Tensor *const *in, int *k, const uint8_t *def, int n, Tensor **full) {
     for (int i = 0; i < n; i++) {
         full[i] = def[i] ? in[(*k)++] : NULL;
+        if (full[i] && is_none(run, full[i])) full[i] = NULL;
         if (full[i]) tensor_incref(full[i]);
     }
-    return 0;
 }
 
 static void drop_all(Tensor **v, int n) {
@@ -201,15 +222,14 @@ static void drop_all(Tensor **v, int n) {
     }
 }
 
-/* the declared outputs of full[n] (a None where a gradient was declared becomes zeros) */
-static int gather_outputs(const CaOp *op, Tensor **full, Tensor **out, int n_out) {
+/* the declared outputs of full[n] */
+static int gather_outputs(CaRun *run, const CaOp *op, Tensor **full, Tensor **out, int n_out) {
     int k = 0;
     for (int i = 0; i < op->n_out; i++) {
         if (!op->out_def[i]) continue;
         Tensor *t = full[i];
         full[i] = NULL;
-        if (!t) t = tensor_zeros(op->out_meta[i].dtype, op->out_meta[i].ndim, op->out_meta[i].shape);
-        else t = conform(t, &op->out_meta[i]);
+        t = t ? conform(t, &op->out_meta[i]) : none_value(run, &op->out_meta[i]);
         if (!t || k >= n_out) {
             tensor_decref(t);
             return -1;
@@ -223,22 +243,29 @@ static int gather_outputs(const CaOp *op, Tensor **full, Tensor **out, int n_out
 static int run_node(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, Tensor **out, int n_out) {
     if (op->apply == CA_APPLY_ACCUMULATE) {
         Tensor *g = in[0];
-        /* a gradient the graph still reads must not become .grad itself: hold it so eager's
-         * steal-if-private rule clones it */
-        if (!op->may_steal) tensor_incref(g);
-        int r = ag_engine_accumulate(it->node, g);
-        if (!op->may_steal) tensor_decref(g);
+        int r = 0;
+        if (!is_none(run, g)) {
+            /* a gradient the graph still reads must not become .grad itself: hold it so eager's
+             * steal-if-private rule clones it */
+            if (!op->may_steal) tensor_incref(g);
+            r = ag_engine_accumulate(it->node, g);
+            if (!op->may_steal) tensor_decref(g);
+        }
         if (r < 0) return -1;
         it->acc_state = (int8_t)r;
         return (out[0] = throwaway()) ? 0 : -1;
     }
     Tensor *grads[64] = {0}, *outs[64] = {0};
     int k = 0, rc = -1;
-    scatter(in, &k, op->a_def, op->n_a, grads);
-    if (ag_engine_apply(it->node, grads, outs) == 0) rc = gather_outputs(op, outs, out, n_out);
+    scatter(run, in, &k, op->a_def, op->n_a, grads);
+    if (ag_engine_apply(it->node, grads, outs) == 0) {
+        rc = 0;
+        for (int i = 0; i < op->n_post && rc == 0; i++)
+            rc = ag_engine_call_post_hook(run->tr->items[op->post_items[i]].hook, it->node, outs, grads);
+        if (rc == 0) rc = gather_outputs(run, op, outs, out, n_out);
+    }
     drop_all(grads, op->n_a);
     drop_all(outs, op->n_out);
-    (void)run;
     return rc;
 }
 
@@ -257,6 +284,11 @@ static int ca_script_call(void *ctx, const GraphNode *node, Tensor *const *in, i
     case CA_ITEM_TENSOR_HOOK: {
         Tensor *g = in[0];
         tensor_incref(g);
+        if (is_none(run, g)) {   /* the engine calls no tensor hook on a None */
+            out[0] = g;
+            rc = 0;
+            break;
+        }
         if (ag_engine_call_tensor_hook(it->hook, &g) < 0) {
             tensor_decref(g);
             break;
@@ -266,22 +298,22 @@ static int ca_script_call(void *ctx, const GraphNode *node, Tensor *const *in, i
         break;
     }
     case CA_ITEM_RETAIN:
-        if (ag_engine_retain_grad(it->tensor, in[0]) == 0) rc = (out[0] = throwaway()) ? 0 : -1;
+        if (is_none(run, in[0]) || ag_engine_retain_grad(it->tensor, in[0]) == 0) rc = (out[0] = throwaway()) ? 0 : -1;
         break;
     case CA_ITEM_PRE_HOOK: {
         Tensor *g[64];
         int k = 0;
-        scatter(in, &k, op->a_def, op->n_a, g);
-        if (ag_engine_call_pre_hook(it->hook, it->node, g) == 0) rc = gather_outputs(op, g, out, n_out);
+        scatter(run, in, &k, op->a_def, op->n_a, g);
+        if (ag_engine_call_pre_hook(it->hook, it->node, g) == 0) rc = gather_outputs(run, op, g, out, n_out);
         drop_all(g, op->n_a);
         break;
     }
     case CA_ITEM_POST_HOOK: {
         Tensor *o[64], *g[64];
         int k = 0;
-        scatter(in, &k, op->a_def, op->n_a, o);
-        scatter(in, &k, op->b_def, op->n_b, g);
-        if (ag_engine_call_post_hook(it->hook, it->node, o, g) == 0) rc = gather_outputs(op, o, out, n_out);
+        scatter(run, in, &k, op->a_def, op->n_a, o);
+        scatter(run, in, &k, op->b_def, op->n_b, g);
+        if (ag_engine_call_post_hook(it->hook, it->node, o, g) == 0) rc = gather_outputs(run, op, o, out, n_out);
         drop_all(o, op->n_a);
         drop_all(g, op->n_b);
         break;
@@ -311,18 +343,23 @@ static int run_entry(CaEntry *e, CaTrace *tr) {
     }
     for (int i = 0; i < tr->n_inputs; i++)
         if (b->input_map[i] >= 0) in[b->input_map[i]] = tr->inputs[i];
-    CaRun run = {tr};
+    CaRun run = {tr, NULL, 0, 0};
     RtCallbacks cb = {.ctx = &run, .script_call = ca_script_call};
     ca.running++;
     int n = rt_plan_run(e->plan, in, b->n_placeholders, out, b->n_outputs, &cb);
     ca.running--;
     free(in);
-    if (n < 0) {
-        free(out);
-        return -1;
+    for (int k = 0; n >= 0 && k < b->n_outputs; k++) {
+        if (out[k] && is_none(&run, out[k])) {
+            tensor_decref(out[k]);
+            out[k] = NULL;
+        }
+        ag_task_set_captured(tr->task, b->out_capture[k], out[k]);
     }
-    for (int k = 0; k < b->n_outputs; k++) ag_task_set_captured(tr->task, b->out_capture[k], out[k]);
+    drop_all(run.nones, run.n_nones);
+    free(run.nones);
     free(out);
+    if (n < 0) return -1;
     /* without retain_graph the engine frees saved variables of every node it ran */
     if (!ag_task_keep_graph(tr->task))
         for (int s = 0; s < tr->n_steps; s++)
