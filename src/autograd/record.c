@@ -39,6 +39,7 @@ static AgNode *make_op_node(TensorOp op, Tensor *const *in, int n_in, const Tens
     n->op = (uint16_t)op;
     n->n_in = (uint32_t)n_in;
     for (int i = 0; i < n_in; i++) {
+        if (!in[i] && i < 32) n->absent |= 1u << i;
         if (in_meta) {
             if (in[i])
                 tensor_meta_of(in[i], &n->in_meta[i]);

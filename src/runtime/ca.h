@@ -157,6 +157,7 @@ typedef struct CaBuilt {
     int32_t *out_capture;    /* per graph output: autograd.grad result index */
     int32_t n_outputs;
     int n_symbolic, n_opaque;
+    char *notes;             /* malloc'd lines: op nodes run opaquely and why (NULL: none) */
 } CaBuilt;
 
 int ca_build(const CaTrace *tr, int id, CaBuilt *out) RT_MUST_CHECK;

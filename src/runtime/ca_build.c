@@ -8,11 +8,13 @@
  * metas, its saved tensors or its edges; its saved tensors as the saved set, so the rule reads
  * exactly what eager saved, or cheaply recomputes from it); its backward ops are copied in with
  * metadata re-inferred from the real gradients.  Anything else is an opaque call of the node. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/runtime/ca.h"
+#include "src/runtime/rules.h"
 
 typedef struct Build {
     const CaTrace *tr;
@@ -24,7 +26,30 @@ typedef struct Build {
     GraphNode **captured;      /* per autograd.grad result */
     int cur_step;
     int n_symbolic, n_opaque;
+    char why[256];             /* why the last symbolic attempt failed */
+    char *notes;               /* per op node run opaquely: why (for the logs) */
+    size_t notes_len;
 } Build;
+
+static void note(Build *b, const AgNode *fn, const char *why) {
+    char line[400];
+    int n = snprintf(line, sizeof line, "NodeCall %d %s runs its own backward: %s\n", b->cur_step, ag_node_name(fn), why);
+    if (n < 0) return;
+    if (n >= (int)sizeof line) n = (int)sizeof line - 1;
+    b->notes = realloc(b->notes, b->notes_len + (size_t)n + 1);
+    EM_ASSERT(b->notes, "out of memory building a compiled autograd graph");
+    memcpy(b->notes + b->notes_len, line, (size_t)n + 1);
+    b->notes_len += (size_t)n;
+}
+
+static int fail(Build *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(Build *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->why, sizeof b->why, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 
 /* ---- opaque descriptors ------------------------------------------------------------------------------ */
 
@@ -298,6 +323,7 @@ static bool same_shape(const TensorMeta *m, const AgShape *s) {
  * dtype).  0 known, 1 absent (optional input not given), -1 unknown. */
 static int forward_input_meta(const Build *b, const CaStep *st, int i, TensorMeta *m) {
     const AgNode *fn = st->node;
+    if (fn->absent & (1u << i)) return 1;
     if (fn->in_meta) {
         if (fn->in_meta[i].dtype == TENSOR_DTYPE_DEFAULT) return 1;
         *m = fn->in_meta[i];
@@ -345,7 +371,10 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
         TensorMeta m;
         int k = forward_input_meta(b, st, i, &m);
         x[i] = NULL;
-        if (k < 0) goto done;
+        if (k < 0) {
+            fail(b, "the metadata of forward input %d is unknown", i);
+            goto done;
+        }
         if (k > 0) continue;
         m.offset = 0;
         x[i] = graph_placeholder(F, "x", "x");
@@ -358,15 +387,24 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
     }
     GraphNode *y = graph_call_tensor_op(F, (TensorOp)fn->op, x, n_in, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
     if (y->exec.n_outputs > 1) {
-        if (y->exec.n_outputs != n_out) goto done;
+        if (y->exec.n_outputs != n_out) {
+            fail(b, "the forward op has %d outputs here", y->exec.n_outputs);
+            goto done;
+        }
         for (int k = 0; k < n_out; k++) outs[k] = graph_getitem(F, y, k);
     } else {
-        if (n_out != 1 || !y->is_tensor) goto done;
+        if (n_out != 1 || !y->is_tensor) {
+            fail(b, "the forward op cannot be rebuilt (%d outputs)", n_out);
+            goto done;
+        }
         outs[0] = y;
     }
     GraphArg oargs[64];
     for (int k = 0; k < n_out; k++) {
-        if (!outs[k]->is_tensor || !same_shape(&outs[k]->meta, &fn->out_meta[k])) goto done;
+        if (!outs[k]->is_tensor || !same_shape(&outs[k]->meta, &fn->out_meta[k])) {
+            fail(b, "the rebuilt forward's output %d has another shape", k);
+            goto done;
+        }
         oargs[k] = graph_arg_node(outs[k]);
         tangent[k] = G[k] != NULL;
     }
@@ -379,6 +417,7 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
     RtDiffSpec spec = {.input_rg = rg, .input_needed = needed, .outs = outs, .n_outs = n_out, .tangent_defined = tangent,
                        .saved = fsaved, .n_saved = n_fsaved, .recompute = true, .recompute_norm = true};
     if (rt_diff(F, &spec, &res) < 0) {
+        fail(b, "%s", res.fail ? res.fail : tensor_error_message());
         tensor_error_clear();
         goto done;
     }
@@ -400,7 +439,10 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
                     if (x[i] == fv) slot = saved_slot_for(st, i, -1);
                 for (int k = 0; k < n_out && slot < 0; k++)
                     if (outs[k] == fv) slot = saved_slot_for(st, -1, k);
-                if (slot < 0) goto done;
+                if (slot < 0) {
+                    fail(b, "a saved value has no saved slot");
+                    goto done;
+                }
                 mapped[pos] = input_node(b, st->saved_input[slot]);
             }
             ph++;
@@ -410,18 +452,26 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
             out_node = n;
             continue;
         }
-        if (!(mapped[pos] = copy_bwd_node(b, n, &map, mapped))) goto done;
+        if (!(mapped[pos] = copy_bwd_node(b, n, &map, mapped))) {
+            fail(b, "the backward op %s does not fit the real gradients", n->name);
+            goto done;
+        }
     }
-    if (!out_node || out_node->n_args != 1 || out_node->args[0].as.seq.n != n_ph) goto done;
+    if (!out_node || out_node->n_args != 1 || out_node->args[0].as.seq.n != n_ph) {
+        fail(b, "the backward graph's outputs are malformed");
+        goto done;
+    }
     for (int p = 0; p < n_ph; p++) {
         const GraphArg *a = &out_node->args[0].as.seq.items[p];
         int e = ag__input_edge(fn, input_of_ph[p]);
         if (a->kind != GARG_NODE || e < 0) continue;
         int32_t q = rt_map_get(&map, a->as.node);
         GraphNode *v = q >= 0 ? mapped[q] : NULL;
-        if (!v || !v->is_tensor) goto done;
         const AgNode *nx = fn->next[e].fn;
-        if (nx && !same_shape(&v->meta, &nx->out_meta[fn->next[e].input_nr])) goto done;
+        if (!v || !v->is_tensor || (nx && !same_shape(&v->meta, &nx->out_meta[fn->next[e].input_nr]))) {
+            fail(b, "the gradient of input %d has another shape", input_of_ph[p]);
+            goto done;
+        }
         O[e] = v;
     }
     rc = 0;
@@ -453,6 +503,17 @@ static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, con
     emit_array_call(b, op, "call_backward", "call_backward", n_post ? "with_post_hooks" : NULL, G, (int)fn->n_out, NULL, 0,
                     st->out_def, om, (int)fn->n_next, O);
     b->n_opaque++;
+}
+
+/* why collect did not even try the symbolic rule of an op node */
+static const char *opaque_reason(const AgNode *fn) {
+    if (fn->op >= TENSOR_OP_COUNT) return "unknown op";
+    if (tensor_op_flags((TensorOp)fn->op) & TENSOR_OPF_INPLACE) return "an in-place op";
+    const char *why = NULL;
+    if (!rt_rule((TensorOp)fn->op, &why)) return why ? why : "no symbolic rule";
+    for (uint32_t k = 0; k < fn->n_saved; k++)
+        if (fn->saved[k].defined && fn->saved[k].hooks) return "its saved tensors were packed by saved-tensor hooks";
+    return "too many inputs or outputs";
 }
 
 static int build_step(Build *b, int s) {
@@ -528,13 +589,16 @@ static int build_step(Build *b, int s) {
                 break;
             }
             case CA_APPLY_SYMBOLIC:
+                b->why[0] = 0;
                 if (emit_symbolic(b, st, G, O) == 0) {
                     b->n_symbolic++;
                     break;
                 }
+                note(b, fn, b->why);
                 memset(O, 0, sizeof O);
                 __attribute__((fallthrough));   /* the node's own apply */
             case CA_APPLY_OPAQUE: {
+                if (a->how == CA_APPLY_OPAQUE && fn->kind == AG_KIND_OP) note(b, fn, opaque_reason(fn));
                 int np = 0;
                 while (i + 1 + np < st->n_act && tr->acts[st->first_act + i + 1 + np].kind == CA_ACT_POST_HOOK) np++;
                 emit_opaque_apply(b, st, a, a + 1, np, G, O);
@@ -632,6 +696,7 @@ int ca_build(const CaTrace *tr, int id, CaBuilt *out) {
     free(b.ph);
     if (rc < 0) {
         graph_free(b.g);
+        free(b.notes);
         free(b.input_map);
         free(out->out_capture);
         memset(out, 0, sizeof *out);
@@ -642,11 +707,13 @@ int ca_build(const CaTrace *tr, int id, CaBuilt *out) {
     out->n_placeholders = b.n_ph;
     out->n_symbolic = b.n_symbolic;
     out->n_opaque = b.n_opaque;
+    out->notes = b.notes;
     return 0;
 }
 
 void ca_built_fini(CaBuilt *b) {
     graph_free(b->graph);
+    free(b->notes);
     free(b->input_map);
     free(b->out_capture);
     memset(b, 0, sizeof *b);

@@ -190,6 +190,7 @@ static int collect_symbolic(CaTrace *tr, CaStep *st) {
     AgNode *fn = st->node;
     put_args(tr, &fn->args);
     put_u32(tr, fn->n_in);
+    put_u32(tr, fn->absent);
     put_u8(tr, fn->in_meta != NULL);
     for (uint32_t i = 0; fn->in_meta && i < fn->n_in; i++) put_meta(tr, &fn->in_meta[i]);
     put_u32(tr, fn->n_saved);

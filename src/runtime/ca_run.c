@@ -149,6 +149,12 @@ static CaEntry *compile(const CaTrace *tr, const char *why) {
         fprintf(stderr, "[__compiled_autograd] TRACED GRAPH\n ===== Compiled autograd graph =====\n");
         graph_print_code(e->built.graph, stderr, GRAPH_PRINT_ANNOTATED);
         fprintf(stderr, "\n");
+        for (const char *p = e->built.notes; p && *p;) {
+            const char *nl = strchr(p, '\n');
+            int n = nl ? (int)(nl - p) : (int)strlen(p);
+            fprintf(stderr, "[__compiled_autograd] %.*s\n", n, p);
+            p += n + (nl ? 1 : 0);
+        }
     }
     if (ca.cfg.on_compile) {
         tensor_error_clear();
