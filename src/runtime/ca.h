@@ -67,6 +67,11 @@ typedef struct CaItem {
     Tensor *tensor;          /* CA_ITEM_RETAIN; a reference */
     int32_t acc;             /* CA_ITEM_POST_ACC_HOOK: the CA_ITEM_NODE item of its accumulation */
     int8_t acc_state;        /* CA_ITEM_NODE of AccumulateGrad, set by the run: 1 accumulated */
+    /* Hooks of one list and step form a group.  The engine snapshots a list when the node
+     * runs, so a hook removed before that (by an earlier hook) does not fire and one removed
+     * while its list runs still does: the run snapshots a group at its first call (live). */
+    int32_t group, group_n;  /* first item of the group, and its size (in the first item) */
+    int8_t live;             /* 0 not snapshotted yet, 1 fires, -1 removed before the snapshot */
 } CaItem;
 
 typedef enum CaActKind {

@@ -133,10 +133,12 @@ static void add_hooks(CaTrace *tr, AgHookList *l, CaItemKind kind, AgNode *fn, C
     if (!l || l->n == 0) return;
     AgHookEntry *buf[8], **v;
     int n = ag__hooks_snapshot(l, &v, buf, 8);
+    int32_t group = tr->n_items;
     for (int i = 0; i < n; i++) {
-        int32_t it = add_item(tr, (CaItem){.kind = (uint8_t)kind, .hook = v[i], .node = fn, .acc = acc});
+        int32_t it = add_item(tr, (CaItem){.kind = (uint8_t)kind, .hook = v[i], .node = fn, .acc = acc, .group = group});
         add_act(tr, act, 0, slot, it, -1);
     }
+    tr->items[group].group_n = n;
     if (v != buf) free(v);
 }
 

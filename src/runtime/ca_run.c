@@ -246,6 +246,15 @@ static int gather_outputs(CaRun *run, const CaOp *op, Tensor **full, Tensor **ou
     return 0;
 }
 
+/* Does this hook fire?  (CaItem.group: the engine's snapshot of its list, taken at the first
+ * call of the group.) */
+static bool hook_fires(CaTrace *tr, CaItem *it) {
+    CaItem *first = &tr->items[it->group];
+    if (!first->live)
+        for (int i = 0; i < first->group_n; i++) tr->items[it->group + i].live = tr->items[it->group + i].hook->list ? 1 : -1;
+    return it->live > 0;
+}
+
 static int run_node(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, Tensor **out, int n_out) {
     if (op->apply == CA_APPLY_ACCUMULATE) {
         Tensor *g = in[0];
@@ -266,8 +275,10 @@ static int run_node(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, T
     scatter(run, in, &k, op->a_def, op->n_a, grads);
     if (ag_engine_apply(it->node, grads, outs) == 0) {
         rc = 0;
-        for (int i = 0; i < op->n_post && rc == 0; i++)
-            rc = ag_engine_call_post_hook(run->tr->items[op->post_items[i]].hook, it->node, outs, grads);
+        for (int i = 0; i < op->n_post && rc == 0; i++) {
+            CaItem *ph = &run->tr->items[op->post_items[i]];
+            if (hook_fires(run->tr, ph)) rc = ag_engine_call_post_hook(ph->hook, it->node, outs, grads);
+        }
         if (rc == 0) rc = gather_outputs(run, op, outs, out, n_out);
     }
     drop_all(grads, op->n_a);
@@ -290,7 +301,7 @@ static int ca_script_call(void *ctx, const GraphNode *node, Tensor *const *in, i
     case CA_ITEM_TENSOR_HOOK: {
         Tensor *g = in[0];
         tensor_incref(g);
-        if (is_none(run, g)) {   /* the engine calls no tensor hook on a None */
+        if (is_none(run, g) || !hook_fires(run->tr, it)) {   /* the engine calls no tensor hook on a None */
             out[0] = g;
             rc = 0;
             break;
@@ -310,7 +321,8 @@ static int ca_script_call(void *ctx, const GraphNode *node, Tensor *const *in, i
         Tensor *g[64];
         int k = 0;
         scatter(run, in, &k, op->a_def, op->n_a, g);
-        if (ag_engine_call_pre_hook(it->hook, it->node, g) == 0) rc = gather_outputs(run, op, g, out, n_out);
+        if (!hook_fires(run->tr, it) || ag_engine_call_pre_hook(it->hook, it->node, g) == 0)
+            rc = gather_outputs(run, op, g, out, n_out);
         drop_all(g, op->n_a);
         break;
     }
@@ -319,14 +331,15 @@ static int ca_script_call(void *ctx, const GraphNode *node, Tensor *const *in, i
         int k = 0;
         scatter(run, in, &k, op->a_def, op->n_a, o);
         scatter(run, in, &k, op->b_def, op->n_b, g);
-        if (ag_engine_call_post_hook(it->hook, it->node, o, g) == 0) rc = gather_outputs(run, op, o, out, n_out);
+        if (!hook_fires(run->tr, it) || ag_engine_call_post_hook(it->hook, it->node, o, g) == 0)
+            rc = gather_outputs(run, op, o, out, n_out);
         drop_all(o, op->n_a);
         drop_all(g, op->n_b);
         break;
     }
     case CA_ITEM_POST_ACC_HOOK:
         /* only after an accumulation happened, as ag__accumulate runs them */
-        if (run->tr->items[it->acc].acc_state != 1 ||
+        if (run->tr->items[it->acc].acc_state != 1 || !hook_fires(run->tr, it) ||
             ag_engine_call_post_acc_hook(it->hook, ag_node_variable(it->node)) == 0)
             rc = (out[0] = throwaway()) ? 0 : -1;
         break;
