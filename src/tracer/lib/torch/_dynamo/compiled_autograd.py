@@ -36,7 +36,12 @@ class _Enable:
 
     def __enter__(self):
         global compiled_autograd_enabled
-        self.prior = _C.set_autograd_compiler(self.compiler_fn)
+        fn = self.compiler_fn
+        if fn is None:
+            # (None would mean "off" to the binding; PyTorch calls it and fails at capture)
+            def fn(gm):
+                return None(gm)
+        self.prior = _C.set_autograd_compiler(fn)
         compiled_autograd_enabled = True
         return None
 
