@@ -352,124 +352,110 @@ static int saved_slot_for(const CaStep *st, int i, int out) {
     return -1;
 }
 
-/* 0 with O filled, or -1: the rule cannot stand in for this node (whatever was emitted is dead
- * code, removed later). */
-static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **O) {
-    const AgNode *fn = st->node;
-    int n_in = (int)fn->n_in, n_out = (int)fn->n_out, rc = -1;
-    Graph *F = graph_new("ca_node");
-    GraphNode *x[32], *outs[64];
-    int input_of_ph[32], n_ph = 0;
+/* The one-op forward graph an op node differentiates (rebuilt from the node) and what rt_diff
+ * needs to know about it. */
+typedef struct NodeFwd {
+    Graph *F;
+    GraphNode *x[32];          /* per forward input: its placeholder, NULL when absent */
+    GraphNode *outs[64];
+    int input_of_ph[32], n_ph;
     bool rg[32], needed[32], tangent[64];
-    GraphNode *fsaved[96];
-    int n_fsaved = 0;
-    RtDiffResult res;
-    memset(&res, 0, sizeof res);
-    RtPtrMap map = {0};
-    GraphNode **mapped = NULL;
+    GraphNode *saved[96];      /* exactly the values eager saved */
+    int n_saved;
+} NodeFwd;
+
+static int build_forward(Build *b, const CaStep *st, GraphNode *const *G, NodeFwd *f) {
+    const AgNode *fn = st->node;
+    int n_in = (int)fn->n_in, n_out = (int)fn->n_out;
     for (int i = 0; i < n_in; i++) {
         TensorMeta m;
         int k = forward_input_meta(b, st, i, &m);
-        x[i] = NULL;
-        if (k < 0) {
-            fail(b, "the metadata of forward input %d is unknown", i);
-            goto done;
-        }
+        f->x[i] = NULL;
+        if (k < 0) return fail(b, "the metadata of forward input %d is unknown", i);
         if (k > 0) continue;
         m.offset = 0;
-        x[i] = graph_placeholder(F, "x", "x");
-        x[i]->is_tensor = true;
-        x[i]->meta = m;
+        GraphNode *x = f->x[i] = graph_placeholder(f->F, "x", "x");
+        x->is_tensor = true;
+        x->meta = m;
         int e = ag__input_edge(fn, i);
-        rg[n_ph] = e >= 0 && fn->next[e].fn;
-        needed[n_ph] = rg[n_ph] && st->out_def[e];
-        input_of_ph[n_ph++] = i;
+        f->rg[f->n_ph] = e >= 0 && fn->next[e].fn;
+        f->needed[f->n_ph] = f->rg[f->n_ph] && st->out_def[e];
+        f->input_of_ph[f->n_ph++] = i;
     }
-    GraphNode *y = graph_call_tensor_op(F, (TensorOp)fn->op, x, n_in, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
+    GraphNode *y = graph_call_tensor_op(f->F, (TensorOp)fn->op, f->x, n_in, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
     if (y->exec.n_outputs > 1) {
-        if (y->exec.n_outputs != n_out) {
-            fail(b, "the forward op has %d outputs here", y->exec.n_outputs);
-            goto done;
-        }
-        for (int k = 0; k < n_out; k++) outs[k] = graph_getitem(F, y, k);
+        if (y->exec.n_outputs != n_out) return fail(b, "the forward op has %d outputs here", y->exec.n_outputs);
+        for (int k = 0; k < n_out; k++) f->outs[k] = graph_getitem(f->F, y, k);
     } else {
-        if (n_out != 1 || !y->is_tensor) {
-            fail(b, "the forward op cannot be rebuilt (%d outputs)", n_out);
-            goto done;
-        }
-        outs[0] = y;
+        if (n_out != 1 || !y->is_tensor) return fail(b, "the forward op cannot be rebuilt (%d outputs)", n_out);
+        f->outs[0] = y;
     }
     GraphArg oargs[64];
     for (int k = 0; k < n_out; k++) {
-        if (!outs[k]->is_tensor || !same_shape(&outs[k]->meta, &fn->out_meta[k])) {
-            fail(b, "the rebuilt forward's output %d has another shape", k);
-            goto done;
-        }
-        oargs[k] = graph_arg_node(outs[k]);
-        tangent[k] = G[k] != NULL;
+        if (!f->outs[k]->is_tensor || !same_shape(&f->outs[k]->meta, &fn->out_meta[k]))
+            return fail(b, "the rebuilt forward's output %d has another shape", k);
+        oargs[k] = graph_arg_node(f->outs[k]);
+        f->tangent[k] = G[k] != NULL;
     }
-    graph_output(F, oargs, n_out);
-    /* the saved set: exactly the values eager saved */
-    for (int p = 0; p < n_ph; p++)
-        if (saved_slot_for(st, input_of_ph[p], -1) >= 0) fsaved[n_fsaved++] = x[input_of_ph[p]];
+    graph_output(f->F, oargs, n_out);
+    for (int p = 0; p < f->n_ph; p++)
+        if (saved_slot_for(st, f->input_of_ph[p], -1) >= 0) f->saved[f->n_saved++] = f->x[f->input_of_ph[p]];
     for (int k = 0; k < n_out; k++)
-        if (saved_slot_for(st, -1, k) >= 0) fsaved[n_fsaved++] = outs[k];
-    RtDiffSpec spec = {.input_rg = rg, .input_needed = needed, .outs = outs, .n_outs = n_out, .tangent_defined = tangent,
-                       .saved = fsaved, .n_saved = n_fsaved, .recompute = true, .recompute_norm = true};
-    if (rt_diff(F, &spec, &res) < 0) {
-        fail(b, "%s", res.fail ? res.fail : tensor_error_message());
-        tensor_error_clear();
-        goto done;
-    }
-    /* placeholders of the backward: tangents, then saved values in forward order */
-    Graph *B = res.bwd;
-    mapped = calloc((size_t)(B->n_nodes + 1), sizeof *mapped);
+        if (saved_slot_for(st, -1, k) >= 0) f->saved[f->n_saved++] = f->outs[k];
+    return 0;
+}
+
+/* the saved slot holding forward value fv of the rebuilt graph */
+static int slot_of_value(const CaStep *st, const NodeFwd *f, const GraphNode *fv) {
+    for (uint32_t i = 0; i < st->node->n_in; i++)
+        if (f->x[i] == fv) return saved_slot_for(st, (int)i, -1);
+    for (uint32_t k = 0; k < st->node->n_out; k++)
+        if (f->outs[k] == fv) return saved_slot_for(st, -1, (int)k);
+    return -1;
+}
+
+/* Copies rt_diff's backward graph in: its placeholders are the node's gradients (tangents)
+ * and saved values (graph inputs); its outputs, one per forward input, go to O by edge. */
+static int inline_backward(Build *b, const CaStep *st, const NodeFwd *f, const RtDiffResult *res, GraphNode *const *G,
+                           GraphNode **O) {
+    const AgNode *fn = st->node;
+    int n_out = (int)fn->n_out, rc = -1;
+    const Graph *B = res->bwd;
+    GraphNode **mapped = calloc((size_t)(B->n_nodes + 1), sizeof *mapped);
     EM_ASSERT(mapped, "out of memory building a compiled autograd graph");
+    RtPtrMap map = {0};
     rt_map_positions(&map, B);
     int ph = 0, pos = 0;
     GraphNode *out_node = NULL;
     for (GraphNode *n = B->first; n; n = n->next, pos++) {
         if (n->kind == GRAPH_PLACEHOLDER) {
-            if (ph < n_out) {
-                mapped[pos] = G[ph];
-            } else {
-                const GraphNode *fv = res.saved[ph - n_out];
-                int slot = -1;
-                for (int i = 0; i < n_in && slot < 0; i++)
-                    if (x[i] == fv) slot = saved_slot_for(st, i, -1);
-                for (int k = 0; k < n_out && slot < 0; k++)
-                    if (outs[k] == fv) slot = saved_slot_for(st, -1, k);
-                if (slot < 0) {
-                    fail(b, "a saved value has no saved slot");
-                    goto done;
-                }
-                mapped[pos] = input_node(b, st->saved_input[slot]);
+            int slot = ph < n_out ? -1 : slot_of_value(st, f, res->saved[ph - n_out]);
+            if (ph >= n_out && slot < 0) {
+                fail(b, "a saved value has no saved slot");
+                goto done;
             }
+            mapped[pos] = ph < n_out ? G[ph] : input_node(b, st->saved_input[slot]);
             ph++;
-            continue;
-        }
-        if (n->kind == GRAPH_OUTPUT) {
+        } else if (n->kind == GRAPH_OUTPUT) {
             out_node = n;
-            continue;
-        }
-        if (!(mapped[pos] = copy_bwd_node(b, n, &map, mapped))) {
+        } else if (!(mapped[pos] = copy_bwd_node(b, n, &map, mapped))) {
             fail(b, "the backward op %s does not fit the real gradients", n->name);
             goto done;
         }
     }
-    if (!out_node || out_node->n_args != 1 || out_node->args[0].as.seq.n != n_ph) {
+    if (!out_node || out_node->n_args != 1 || out_node->args[0].as.seq.n != f->n_ph) {
         fail(b, "the backward graph's outputs are malformed");
         goto done;
     }
-    for (int p = 0; p < n_ph; p++) {
+    for (int p = 0; p < f->n_ph; p++) {
         const GraphArg *a = &out_node->args[0].as.seq.items[p];
-        int e = ag__input_edge(fn, input_of_ph[p]);
+        int e = ag__input_edge(fn, f->input_of_ph[p]);
         if (a->kind != GARG_NODE || e < 0) continue;
         int32_t q = rt_map_get(&map, a->as.node);
         GraphNode *v = q >= 0 ? mapped[q] : NULL;
         const AgNode *nx = fn->next[e].fn;
         if (!v || !v->is_tensor || (nx && !same_shape(&v->meta, &nx->out_meta[fn->next[e].input_nr]))) {
-            fail(b, "the gradient of input %d has another shape", input_of_ph[p]);
+            fail(b, "the gradient of input %d has another shape", f->input_of_ph[p]);
             goto done;
         }
         O[e] = v;
@@ -478,8 +464,30 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
 done:
     free(mapped);
     rt_map_fini(&map);
+    return rc;
+}
+
+/* 0 with O filled, or -1: the rule cannot stand in for this node (whatever was emitted is dead
+ * code, removed later). */
+static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **O) {
+    NodeFwd f;
+    memset(&f, 0, sizeof f);
+    f.F = graph_new("ca_node");
+    RtDiffResult res;
+    memset(&res, 0, sizeof res);
+    int rc = build_forward(b, st, G, &f);
+    if (rc == 0) {
+        RtDiffSpec spec = {.input_rg = f.rg, .input_needed = f.needed, .outs = f.outs, .n_outs = (int)st->node->n_out,
+                           .tangent_defined = f.tangent, .saved = f.saved, .n_saved = f.n_saved, .recompute = true,
+                           .recompute_norm = true};
+        if ((rc = rt_diff(f.F, &spec, &res)) < 0) {
+            fail(b, "%s", res.fail ? res.fail : tensor_error_message());
+            tensor_error_clear();
+        }
+    }
+    if (rc == 0) rc = inline_backward(b, st, &f, &res, G, O);
     rt_diff_result_fini(&res);
-    graph_free(F);
+    graph_free(f.F);
     return rc;
 }
 
@@ -516,6 +524,105 @@ static const char *opaque_reason(const AgNode *fn) {
     return "too many inputs or outputs";
 }
 
+/* the node's input slots: arrivals summed in the engine's order (first arrival first) */
+static void sum_arrivals(Build *b, const CaStep *st, GraphNode **G) {
+    const CaTrace *tr = b->tr;
+    const AgNode *fn = st->node;
+    for (int i = 0; i < st->n_arrivals; i++) {
+        const AgArrival *ar = &tr->sched.arrivals[st->first_arrival + i];
+        GraphNode *v = ar->step < 0 ? input_node(b, (int)ar->edge) : b->outs[ar->step][ar->edge];
+        if (!v || ar->slot >= fn->n_out) continue;
+        if (ar->step < 0 && tr->sched.validate_roots) v = validate(b, v, &fn->out_meta[ar->slot]);
+        G[ar->slot] = G[ar->slot] ? op_node(b, TENSOR_OP_ADD, (GraphNode *[]){G[ar->slot], v}, 2, NULL) : v;
+    }
+    for (uint32_t i = 0; i < fn->n_out; i++) EM_ASSERT((G[i] != NULL) == (st->in_def[i] != 0), "compiled autograd: definedness");
+}
+
+/* a tensor hook (replaces the gradient) or retains_grad (only an effect) on one gradient */
+static void emit_slot_call(Build *b, const CaAction *a, GraphNode **G) {
+    bool hook = a->kind == CA_ACT_TENSOR_HOOK;
+    CaOp *op = new_op(a, hook ? CA_ITEM_TENSOR_HOOK : CA_ITEM_RETAIN);
+    GraphNode *g = G[a->slot], *r = NULL;
+    uint8_t def = 1;
+    op->n_a = 1;
+    op->a_def = copy_def(&def, 1);
+    op->n_out = hook;
+    op->out_def = copy_def(&def, hook);
+    op->out_meta = malloc(sizeof *op->out_meta);
+    EM_ASSERT(op->out_meta, "out of memory building a compiled autograd graph");
+    contiguous_meta(&op->out_meta[0], g->meta.dtype, g->meta.ndim, g->meta.shape);
+    GraphArg view = graph_arg_node(g);
+    emit_call(b, op, "call_hook", hook ? "call_hook" : "retain_grad", hook ? "tensor_pre_hook" : "retain_grad_hook", &view, 1,
+              &g, 1, op->out_meta, hook, &r);
+    if (hook) G[a->slot] = r;
+}
+
+/* a node pre-hook (v = the node's gradients) or post-hook (v = grad_inputs, extra = gradients):
+ * the defined entries of v in and out */
+static void emit_node_hook(Build *b, const CaAction *a, GraphNode **v, int n, GraphNode **extra, int n_extra) {
+    TensorMeta m[64];
+    uint8_t def[64];
+    for (int k = 0; k < n; k++) {
+        def[k] = v[k] != NULL;
+        if (v[k]) contiguous_meta(&m[k], v[k]->meta.dtype, v[k]->meta.ndim, v[k]->meta.shape);
+    }
+    bool post = a->kind == CA_ACT_POST_HOOK;
+    emit_array_call(b, new_op(a, post ? CA_ITEM_POST_HOOK : CA_ITEM_PRE_HOOK), "call_hook", "call_hook", post ? "post_hook" : "pre_hook",
+                    v, n, extra, n_extra, def, m, n, v);
+}
+
+static void emit_accumulate(Build *b, const CaAction *a, GraphNode *g) {
+    CaOp *op = new_op(a, CA_ITEM_NODE);
+    uint8_t def = 1;
+    op->n_a = 1;
+    op->a_def = copy_def(&def, 1);
+    op->out_def = copy_def(NULL, 0);
+    GraphArg view = graph_arg_node(g);
+    emit_call(b, op, "accumulate_grad_", "accumulate_grad_", NULL, &view, 1, &g, 1, NULL, 0, NULL);
+}
+
+/* The apply at action i: O receives exactly the declared outputs.  Returns how many following
+ * actions (post-hooks) it ran itself. */
+static int emit_apply(Build *b, const CaStep *st, int i, GraphNode **G, GraphNode **O) {
+    const CaTrace *tr = b->tr;
+    const CaAction *a = &tr->acts[st->first_act + i];
+    const AgNode *fn = st->node;
+    int consumed = 0;
+    switch ((CaApply)a->how) {
+    case CA_APPLY_NONE: break;
+    case CA_APPLY_IDENTITY:
+        for (uint32_t e = 0; e < fn->n_next && e < fn->n_out; e++) O[e] = st->out_def[e] ? G[e] : NULL;
+        break;
+    case CA_APPLY_ACCUMULATE: emit_accumulate(b, a, G[0]); break;
+    case CA_APPLY_SYMBOLIC:
+        b->why[0] = 0;
+        if (emit_symbolic(b, st, G, O) == 0) {
+            b->n_symbolic++;
+            break;
+        }
+        note(b, fn, b->why);
+        memset(O, 0, sizeof(GraphNode *) * fn->n_next);
+        __attribute__((fallthrough));   /* the node's own apply */
+    case CA_APPLY_OPAQUE:
+        if (a->how == CA_APPLY_OPAQUE && fn->kind == AG_KIND_OP) note(b, fn, opaque_reason(fn));
+        while (i + 1 + consumed < st->n_act && tr->acts[st->first_act + i + 1 + consumed].kind == CA_ACT_POST_HOOK) consumed++;
+        emit_opaque_apply(b, st, a, a + 1, consumed, G, O);
+        break;
+    }
+    for (uint32_t e = 0; e < fn->n_next; e++) {
+        if (!st->out_def[e]) {
+            O[e] = NULL;
+        } else if (!O[e]) {   /* declared but not computed: a rule that returned None */
+            const AgEdge *ed = &fn->next[e];
+            TensorMeta m;
+            if (ed->fn && ed->input_nr < ed->fn->n_out) meta_of_shape(&m, &ed->fn->out_meta[ed->input_nr]);
+            else contiguous_meta(&m, TENSOR_FLOAT32, 0, NULL);
+            O[e] = zeros_node(b, &m);
+        }
+    }
+    return consumed;
+}
+
 static int build_step(Build *b, int s) {
     const CaTrace *tr = b->tr;
     const CaStep *st = &tr->steps[s];
@@ -527,115 +634,23 @@ static int build_step(Build *b, int s) {
     }
     b->cur_step = s;
     GraphNode *G[64] = {0}, *O[64] = {0};
-    for (int i = 0; i < st->n_arrivals; i++) {
-        const AgArrival *ar = &tr->sched.arrivals[st->first_arrival + i];
-        GraphNode *v = ar->step < 0 ? input_node(b, (int)ar->edge) : b->outs[ar->step][ar->edge];
-        if (!v || ar->slot >= (uint32_t)n_out) continue;
-        if (ar->step < 0 && tr->sched.validate_roots) v = validate(b, v, &fn->out_meta[ar->slot]);
-        G[ar->slot] = G[ar->slot] ? op_node(b, TENSOR_OP_ADD, (GraphNode *[]){G[ar->slot], v}, 2, NULL) : v;
-    }
-    for (int i = 0; i < n_out; i++) EM_ASSERT((G[i] != NULL) == (st->in_def[i] != 0), "compiled autograd: definedness");
+    sum_arrivals(b, st, G);
     for (int i = 0; i < st->n_act; i++) {
         const CaAction *a = &tr->acts[st->first_act + i];
         switch ((CaActKind)a->kind) {
-        case CA_ACT_TENSOR_HOOK: case CA_ACT_RETAIN: {
-            bool hook = a->kind == CA_ACT_TENSOR_HOOK;
-            CaOp *op = new_op(a, hook ? CA_ITEM_TENSOR_HOOK : CA_ITEM_RETAIN);
-            GraphNode *g = G[a->slot];
-            TensorMeta m;
-            contiguous_meta(&m, g->meta.dtype, g->meta.ndim, g->meta.shape);
-            uint8_t def = 1;
-            GraphNode *r = NULL;
-            GraphArg view = graph_arg_node(g);
-            op->n_a = 1;
-            op->a_def = copy_def(&def, 1);
-            op->n_out = hook;
-            op->out_def = copy_def(&def, hook);
-            op->out_meta = malloc(sizeof *op->out_meta);
-            EM_ASSERT(op->out_meta, "out of memory building a compiled autograd graph");
-            op->out_meta[0] = m;
-            emit_call(b, op, "call_hook", hook ? "call_hook" : "retain_grad", hook ? "tensor_pre_hook" : "retain_grad_hook",
-                      &view, 1, &g, 1, &m, hook, &r);
-            if (hook) G[a->slot] = r;
-            break;
-        }
+        case CA_ACT_TENSOR_HOOK: case CA_ACT_RETAIN: emit_slot_call(b, a, G); break;
         case CA_ACT_CAPTURE:
             if (a->slot < n_out && a->out >= 0 && a->out < tr->n_captures) b->captured[a->out] = G[a->slot];
             break;
-        case CA_ACT_PRE_HOOK: {
-            TensorMeta m[64];
-            uint8_t def[64];
-            for (int k = 0; k < n_out; k++) {
-                def[k] = G[k] != NULL;
-                if (G[k]) contiguous_meta(&m[k], G[k]->meta.dtype, G[k]->meta.ndim, G[k]->meta.shape);
-            }
-            emit_array_call(b, new_op(a, CA_ITEM_PRE_HOOK), "call_hook", "call_hook", "pre_hook", G, n_out, NULL, 0, def, m, n_out, G);
-            break;
-        }
-        case CA_ACT_APPLY:
-            switch ((CaApply)a->how) {
-            case CA_APPLY_NONE: break;
-            case CA_APPLY_IDENTITY:
-                for (int e = 0; e < n_next && e < n_out; e++) O[e] = st->out_def[e] ? G[e] : NULL;
-                break;
-            case CA_APPLY_ACCUMULATE: {
-                CaOp *op = new_op(a, CA_ITEM_NODE);
-                uint8_t def = 1;
-                op->n_a = 1;
-                op->a_def = copy_def(&def, 1);
-                op->out_def = copy_def(NULL, 0);
-                GraphArg view = graph_arg_node(G[0]);
-                emit_call(b, op, "accumulate_grad_", "accumulate_grad_", NULL, &view, 1, &G[0], 1, NULL, 0, NULL);
-                break;
-            }
-            case CA_APPLY_SYMBOLIC:
-                b->why[0] = 0;
-                if (emit_symbolic(b, st, G, O) == 0) {
-                    b->n_symbolic++;
-                    break;
-                }
-                note(b, fn, b->why);
-                memset(O, 0, sizeof O);
-                __attribute__((fallthrough));   /* the node's own apply */
-            case CA_APPLY_OPAQUE: {
-                if (a->how == CA_APPLY_OPAQUE && fn->kind == AG_KIND_OP) note(b, fn, opaque_reason(fn));
-                int np = 0;
-                while (i + 1 + np < st->n_act && tr->acts[st->first_act + i + 1 + np].kind == CA_ACT_POST_HOOK) np++;
-                emit_opaque_apply(b, st, a, a + 1, np, G, O);
-                i += np;
-                break;
-            }
-            }
-            /* what the rest of the graph sees: exactly the declared outputs */
-            for (int e = 0; e < n_next; e++) {
-                if (!st->out_def[e]) {
-                    O[e] = NULL;
-                } else if (!O[e]) {
-                    const AgEdge *ed = &fn->next[e];
-                    TensorMeta m;
-                    if (ed->fn && ed->input_nr < ed->fn->n_out) meta_of_shape(&m, &ed->fn->out_meta[ed->input_nr]);
-                    else contiguous_meta(&m, TENSOR_FLOAT32, 0, NULL);
-                    O[e] = zeros_node(b, &m);
-                }
-            }
-            break;
+        case CA_ACT_PRE_HOOK: emit_node_hook(b, a, G, n_out, NULL, 0); break;
+        case CA_ACT_APPLY: i += emit_apply(b, st, i, G, O); break;
         case CA_ACT_POST_ACC_HOOK: {
             CaOp *op = new_op(a, CA_ITEM_POST_ACC_HOOK);
             op->out_def = copy_def(NULL, 0);
             emit_call(b, op, "call_hook", "call_hook", "post_acc_grad_hook", NULL, 0, NULL, 0, NULL, 0, NULL);
             break;
         }
-        case CA_ACT_POST_HOOK: {
-            TensorMeta m[64];
-            uint8_t def[64];
-            for (int e = 0; e < n_next; e++) {
-                def[e] = O[e] != NULL;
-                if (O[e]) contiguous_meta(&m[e], O[e]->meta.dtype, O[e]->meta.ndim, O[e]->meta.shape);
-            }
-            emit_array_call(b, new_op(a, CA_ITEM_POST_HOOK), "call_hook", "call_hook", "post_hook", O, n_next, G, n_out, def, m,
-                            n_next, O);
-            break;
-        }
+        case CA_ACT_POST_HOOK: emit_node_hook(b, a, O, n_next, G, n_out); break;
         }
     }
     b->outs[s] = calloc((size_t)(n_next ? n_next : 1), sizeof(GraphNode *));
