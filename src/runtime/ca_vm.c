@@ -37,21 +37,32 @@ static Value graph_module(VM *vm, const Graph *g) {
     Value cls = vm_getattr_c(vm, mod, "GraphModule");
     if (val_is_null(cls)) return cls;
     vm_push_root(vm, cls);
-    char *code = graph_code(g, GRAPH_PRINT_FX);
-    StrObj *cs = str_from_c(vm, code);
-    free(code);
-    StrObj *name = cs ? str_from_c(vm, g->name) : NULL;
-    NativeObj *fwd = name ? native_new(vm, "forward", gm_forward, NULL, 0) : NULL;
+    /* GraphModule(name, code, forward); each new object rooted before the next allocation */
+    Value args[3] = {val_null(), val_null(), val_null()};
     Value r = val_null();
-    if (fwd) {
-        Value args[3] = {val_obj(name), val_obj(cs), val_obj(fwd)};
+    int pushed = 0;
+    StrObj *name = str_from_c(vm, g->name);
+    if (name) {
+        args[0] = val_obj(name);
         vm_push_root(vm, args[0]);
-        vm_push_root(vm, args[1]);
-        vm_push_root(vm, args[2]);
-        r = vm_call(vm, cls, 3, args, NULL);
-        vm_pop_roots(vm, 3);
+        pushed++;
+        char *code = graph_code(g, GRAPH_PRINT_FX);
+        StrObj *cs = str_from_c(vm, code);
+        free(code);
+        if (cs) {
+            args[1] = val_obj(cs);
+            vm_push_root(vm, args[1]);
+            pushed++;
+            NativeObj *fwd = native_new(vm, "forward", gm_forward, NULL, 0);
+            if (fwd) {
+                args[2] = val_obj(fwd);
+                vm_push_root(vm, args[2]);
+                pushed++;
+                r = vm_call(vm, cls, 3, args, NULL);
+            }
+        }
     }
-    vm_pop_root(vm);
+    vm_pop_roots(vm, pushed + 1);
     return r;
 }
 
