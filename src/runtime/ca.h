@@ -34,12 +34,23 @@
  *      eager), then writes autograd.grad's captures and releases saved variables unless
  *      retain_graph.  The engine runs the queued final callbacks afterwards, as always.
  *
+ * Gradients are equal to eager's: the symbolic rules compute eager's ops in eager's order, and
+ * sums happen in the engine's order.  An opaque apply runs the node's post-hooks itself, so they
+ * see every gradient the node returned (also for inputs needing none, which the graph does not
+ * carry).  Hooks are pinned at capture; like the engine's per-node snapshot, a hook fires unless
+ * it was removed before its list's first call in this run (CaItem.live).
+ *
  * Declared definedness: whether a gradient is defined is part of the structure, fixed at
  * capture.  A None the graph cannot foresee (a custom backward returning None for an input that
  * requires grad, a node hook replacing a gradient by None) travels as a zeros tensor the run
  * remembers: hooks, retains_grad, AccumulateGrad, opaque applies and autograd.grad results that
- * receive that very tensor see None, as eager; ops that compute with it see zeros.  Gradients are equal to eager's: the symbolic rules compute eager's ops in eager's
- * order, and sums happen in the engine's order.
+ * receive that very tensor see None, as eager; ops that compute with it see zeros.
+ *
+ * Not like eager (documented in torch._dynamo.compiled_autograd): hooks registered during the
+ * backward call are not seen by it; saved tensors are unpacked (and version-checked) when the
+ * call is captured, so one modified in place by a hook during the call goes undetected and a
+ * freed or modified one raises before any hook ran; saved variables are released when the call
+ * ends (eager: after each node).
  */
 #ifndef EMBER_SRC_RUNTIME_CA_H
 #define EMBER_SRC_RUNTIME_CA_H

@@ -15,12 +15,16 @@ pre- and post-hooks, post-accumulate-grad hooks, multi-grad hooks, queued engine
 in eager's order with eager's arguments.  The graph calls the hooks and AccumulateGrad of the
 backward call that captured it, so ``gm`` itself cannot be called from a script.
 
-Not captured (run by the eager engine): backward calls with ``create_graph=True``.  A custom
-Function's backward that returns None for an input requiring grad, and a node hook that
-replaces a gradient by None, pass zeros on instead (the graph's structure is fixed when it is
-captured).  ``EMBER_LOGS=compiled_autograd`` prints each captured graph and every cache miss
-(naming the node whose structure is new) and hit.  ``ember run --compiled-autograd FILE`` runs
-a whole script as if inside ``enable(lambda gm: gm)``.
+Not captured (run by the eager engine): backward calls with ``create_graph=True``.  Where the
+captured graph differs from eager: a custom Function's backward that returns None for an input
+requiring grad, and a node hook that replaces a gradient by None, pass zeros to the ops after
+them (hooks, ``.grad`` and autograd.grad results still see None); hooks registered during a
+backward call are not seen by that call; saved tensors are checked when the call is captured, so
+one modified in place by a hook during the call is not detected.  ``EMBER_LOGS=compiled_autograd``
+prints each captured graph, every cache miss (naming the node whose structure is new) and hit,
+and why an op node runs its own backward instead of the runtime's symbolic rule.
+``ember run --compiled-autograd FILE`` runs a whole script as if inside
+``enable(lambda gm: gm)``.
 """
 import torch._dynamo._ember_ca as _C
 
