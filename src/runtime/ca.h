@@ -144,6 +144,9 @@ typedef struct CaTrace {
 int ca_collect(AgTask *t, CaTrace *tr) RT_MUST_CHECK;
 void ca_trace_fini(CaTrace *tr);
 int ca_rec_len(const CaTrace *tr, int r, const uint8_t **bytes);
+/* A training dropout's node saves the mask it drew (slot 0): the runtime's dropout-with-mask
+ * rule reads it as that op's second output. */
+bool ca_dropout_mask_slot(const AgNode *fn, int slot);
 
 /* Describes one opaque graph node (GraphOpaque.ptr of its exec view). */
 typedef struct CaOp {

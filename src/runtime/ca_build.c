@@ -362,7 +362,34 @@ typedef struct NodeFwd {
     bool rg[32], needed[32], tangent[64];
     GraphNode *saved[96];      /* exactly the values eager saved */
     int n_saved;
+    GraphNode *mask;           /* training dropout: the mask output (saved slot 0) */
 } NodeFwd;
+
+/* dropout(x) in training as the runtime differentiates it: dropout_with_mask(x) -> (out, mask) */
+static GraphNode *dropout_with_mask(const CaStep *st, NodeFwd *f) {
+    const AgNode *fn = st->node;
+    RtInternal desc = {.kind = RT_INT_DROPOUT};
+    meta_of_shape(&desc.meta, &fn->out_meta[0]);
+    desc.args = fn->args;
+    GraphOpaque *o = rt_internal_new(&desc);
+    EM_ASSERT(o, "out of memory building a compiled autograd graph");
+    GraphArg a = graph_arg_node(f->x[0]);
+    GraphNode *dm = graph_node_new(f->F, GRAPH_CALL_FUNCTION, "dropout_with_mask", o->repr, &a, 1, NULL, NULL, 0);
+    dm->exec.kind = GRAPH_EXEC_CUSTOM_OP;
+    dm->exec.n_inputs = 1;
+    dm->exec.inputs = calloc(1, sizeof(GraphNode *));
+    EM_ASSERT(dm->exec.inputs, "out of memory building a compiled autograd graph");
+    dm->exec.inputs[0] = f->x[0];
+    dm->exec.opaque = o;
+    dm->exec.n_outputs = 2;
+    GraphNode *out = graph_getitem(f->F, dm, 0);
+    out->is_tensor = true;
+    out->meta = desc.meta;
+    f->mask = graph_getitem(f->F, dm, 1);
+    f->mask->is_tensor = true;
+    f->mask->meta = desc.meta;
+    return out;
+}
 
 static int build_forward(Build *b, const CaStep *st, GraphNode *const *G, NodeFwd *f) {
     const AgNode *fn = st->node;
@@ -382,7 +409,9 @@ static int build_forward(Build *b, const CaStep *st, GraphNode *const *G, NodeFw
         f->needed[f->n_ph] = f->rg[f->n_ph] && st->out_def[e];
         f->input_of_ph[f->n_ph++] = i;
     }
-    GraphNode *y = graph_call_tensor_op(f->F, (TensorOp)fn->op, f->x, n_in, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
+    bool dropout = fn->n_saved && ca_dropout_mask_slot(fn, 0) && st->saved_input[0] >= 0 && f->x[0];
+    GraphNode *y = dropout ? dropout_with_mask(st, f)
+                           : graph_call_tensor_op(f->F, (TensorOp)fn->op, f->x, n_in, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
     if (y->exec.n_outputs > 1) {
         if (y->exec.n_outputs != n_out) return fail(b, "the forward op has %d outputs here", y->exec.n_outputs);
         for (int k = 0; k < n_out; k++) f->outs[k] = graph_getitem(f->F, y, k);
@@ -402,11 +431,13 @@ static int build_forward(Build *b, const CaStep *st, GraphNode *const *G, NodeFw
         if (saved_slot_for(st, f->input_of_ph[p], -1) >= 0) f->saved[f->n_saved++] = f->x[f->input_of_ph[p]];
     for (int k = 0; k < n_out; k++)
         if (saved_slot_for(st, -1, k) >= 0) f->saved[f->n_saved++] = f->outs[k];
+    if (f->mask) f->saved[f->n_saved++] = f->mask;
     return 0;
 }
 
 /* the saved slot holding forward value fv of the rebuilt graph */
 static int slot_of_value(const CaStep *st, const NodeFwd *f, const GraphNode *fv) {
+    if (fv == f->mask) return 0;
     for (uint32_t i = 0; i < st->node->n_in; i++)
         if (f->x[i] == fv) return saved_slot_for(st, (int)i, -1);
     for (uint32_t k = 0; k < st->node->n_out; k++)

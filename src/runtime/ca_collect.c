@@ -174,6 +174,10 @@ static bool input_maps_to_edge(const AgNode *fn, uint32_t e) {
     return false;
 }
 
+bool ca_dropout_mask_slot(const AgNode *fn, int slot) {
+    return fn->kind == AG_KIND_OP && fn->op == TENSOR_OP_DROPOUT && fn->args.train && fn->args.p > 0 && slot == 0;
+}
+
 /* Could the runtime's symbolic rule stand in for this node's eager rule?  (ca_build has the last
  * word: rt_diff may still refuse, then the node is called opaquely.) */
 static bool symbolic_candidate(const AgNode *fn) {
@@ -203,7 +207,7 @@ static int collect_symbolic(CaTrace *tr, CaStep *st) {
         st->saved_input[k] = -1;
         uint32_t src_in = ag_saved_src_inputs(fn, (int)k);
         int src_out = ag_saved_src_output(fn, (int)k);
-        bool usable = s->defined && (src_in || src_out >= 0);
+        bool usable = s->defined && (src_in || src_out >= 0 || ca_dropout_mask_slot(fn, (int)k));
         put_u8(tr, usable);
         if (!usable) continue;
         Tensor *t;

@@ -383,3 +383,19 @@ Test(compiled_autograd, create_graph_runs_eagerly) {
     Tensor *ts[] = {x, y, l, g, s2, gx};
     for (int i = 0; i < 6; i++) tensor_decref(ts[i]);
 }
+
+Test(compiled_autograd, training_dropout_uses_the_saved_mask) {
+    Tensor *x = leaf(2, (int64_t[]){4, 5});
+    Tensor *x2 = ag_mul_scalar(x, tensor_scalar_f(2.0)), *y = ag_dropout(x2, 0.5, true), *l = ag_sum(y);
+    rt_check(ag_backward(1, &l, NULL, true, false, 0, NULL), "eager backward");
+    Tensor *e = take_grad(x);
+    ca_on();
+    rt_check(ag_backward(1, &l, NULL, false, false, 0, NULL), "compiled backward");
+    Tensor *c = take_grad(x);
+    expect_bitwise(c, e, "x.grad");
+    int sym, opq;
+    rt_ca_last_counts(&sym, &opq);
+    cr_assert_eq(opq, 0, "the dropout node is differentiated by the runtime's mask rule");
+    Tensor *ts[] = {x, x2, y, l, e, c};
+    for (int i = 0; i < 6; i++) tensor_decref(ts[i]);
+}
