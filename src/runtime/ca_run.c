@@ -162,7 +162,6 @@ static CaEntry *compile(const CaTrace *tr, const char *why) {
             rt_plan_free(e->plan);
             ca_built_fini(&e->built);
             free(e);
-            ca.n_graphs--;
             return NULL;
         }
     }
@@ -405,10 +404,10 @@ static int intercept(void *ctx, AgTask *t) {
     }
     char why[512];
     CaEntry *e = lookup(&tr, why, sizeof why);
-    if (e) {
-        if (!e->eager) ca.stats.hits++;
-        if (!e->eager) log_line("cache hit: CompiledAutograd%d", e->id);
-    } else if (!(e = compile(&tr, why))) {
+    if (e && !e->eager) {
+        ca.stats.hits++;
+        log_line("cache hit: CompiledAutograd%d", e->id);
+    } else if (!e && !(e = compile(&tr, why))) {
         ca_trace_fini(&tr);
         return -1;
     }
