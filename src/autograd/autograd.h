@@ -92,8 +92,21 @@ typedef struct AgSaved {
     AgPacked packed;
     uint32_t saved_version;
     uint32_t output_nr;
+    uint32_t src_inputs;         /* forward inputs (bit i) the saved tensor is (ag__save_ctx) */
+    int8_t src_output;           /* forward output it is, -1 none */
     bool defined, is_output, is_leaf, saved_original, requires_grad, freed;
 } AgSaved;
+
+/* The forward op's tensors while its rule saves (record.c sets it around save / save_out), so a
+ * saved variable knows which input or output it is: compiled autograd hands saved values to the
+ * runtime's symbolic rules by that name (capture.h). */
+typedef struct AgSaveCtx {
+    Tensor *const *in;
+    int n_in;
+    Tensor *const *out;
+    int n_out;
+} AgSaveCtx;
+extern AgSaveCtx ag__save_ctx;
 
 /* ---- nodes ---- */
 
@@ -112,6 +125,7 @@ struct AgNode {
     bool released;               /* saved variables freed by a backward without retain_graph */
     uint16_t op;                 /* TensorOp (AG_KIND_OP); TENSOR_OP_COUNT otherwise */
     uint32_t n_next, n_out, n_in, n_saved;
+    uint32_t absent;             /* AG_KIND_OP: forward inputs (bit i, i < 32) that were not given */
     uint64_t seq;
     const char *name;
     AgEdge *next;

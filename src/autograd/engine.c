@@ -7,7 +7,7 @@
  * Single-threaded: a nested backward runs its own task to completion. */
 #include <stdio.h>
 
-#include "src/autograd/autograd.h"
+#include "src/autograd/capture.h"
 #include "src/tensor/pointwise.h"
 
 /* ---- task state ------------------------------------------------------------------------------------ */
@@ -32,7 +32,7 @@ typedef struct ReadyItem {
     Tensor **buf;
 } ReadyItem;
 
-typedef struct Task {
+typedef struct AgTask {
     int64_t id;
     bool keep_graph, create_graph, has_exec_info;
     /* node -> index in nodes (open addressing over pointers) */
@@ -48,12 +48,16 @@ typedef struct Task {
     Tensor **captured;
     AgCallback *cbs;
     int n_cbs, cap_cbs;
-    struct Task *parent;
+    AgNode *root;             /* the root node (a GraphRoot for several roots) */
+    Tensor **root_buf;        /* its input buffer until the ready queue takes it */
+    struct AgTask *parent;
 } Task;
 
 static Task *current_task;
 static int64_t next_task_id;
 static AgNode *current_node;
+static AgTaskInterceptor interceptor;
+static void *interceptor_ctx;
 
 int64_t ag_current_graph_task_id(void) { return current_task ? current_task->id : -1; }
 AgNode *ag_current_node(void) { return current_node; }
@@ -263,38 +267,44 @@ static int hook_failed(void) {
     return -1;
 }
 
+int ag_engine_call_tensor_hook(AgHookEntry *e, Tensor **slot) {
+    Tensor *g = *slot, *rep = NULL;
+    tensor_error_clear();
+    if (((AgTensorHookFn)e->fn)(e->ctx, g, &rep) < 0) return hook_failed();
+    if (!rep) return 0;
+    if (rep->ndim != g->ndim || memcmp(rep->shape, g->shape, sizeof(int64_t) * g->ndim) != 0) {
+        tensor_decref(rep);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "hook has changed the size of value");
+        return -1;
+    }
+    if (rep->dtype != g->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "hook has changed the type of value (was %s got %s)", tensor_type_string(g),
+                         tensor_type_string(rep));
+        tensor_decref(rep);
+        return -1;
+    }
+    tensor_decref(g);
+    *slot = rep;
+    return 0;
+}
+
 static int run_tensor_hooks(AgHookList *l, Tensor **inputs, uint32_t n_in) {
     if (!l || l->n == 0 || l->output_nr >= n_in || !inputs[l->output_nr]) return 0;
     AgHookEntry *stack_buf[8], **v;
     int n = ag__hooks_snapshot(l, &v, stack_buf, 8);
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        Tensor *g = inputs[l->output_nr], *rep = NULL;
-        if (!g) break;
-        tensor_error_clear();
-        if (((AgTensorHookFn)v[i]->fn)(v[i]->ctx, g, &rep) < 0) {
-            rc = hook_failed();
-            break;
-        }
-        if (!rep) continue;
-        if (rep->ndim != g->ndim || memcmp(rep->shape, g->shape, sizeof(int64_t) * g->ndim) != 0) {
-            tensor_decref(rep);
-            tensor_error_set(TENSOR_ERR_RUNTIME, "hook has changed the size of value");
-            rc = -1;
-            break;
-        }
-        if (rep->dtype != g->dtype) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "hook has changed the type of value (was %s got %s)", tensor_type_string(g),
-                             tensor_type_string(rep));
-            tensor_decref(rep);
-            rc = -1;
-            break;
-        }
-        tensor_decref(g);
-        inputs[l->output_nr] = rep;
-    }
+    for (int i = 0; i < n && rc == 0 && inputs[l->output_nr]; i++) rc = ag_engine_call_tensor_hook(v[i], &inputs[l->output_nr]);
     ag__hooks_unpin(v, n, stack_buf);
     return rc;
+}
+
+int ag_engine_retain_grad(Tensor *t, Tensor *g) {
+    AgMeta *m = ag__meta(t);
+    Tensor *ng = m->grad ? ag_add(m->grad, g) : tensor_clone(g);
+    if (!ng) return -1;
+    tensor_decref(m->grad);
+    m->grad = ng;
+    return 0;
 }
 
 static int call_tensor_pre_hooks(AgNode *fn, Tensor **inputs) {
@@ -310,12 +320,7 @@ static int call_tensor_pre_hooks(AgNode *fn, Tensor **inputs) {
         for (int i = 0; i < fn->hooks->n_retains; i++) {
             AgRetainSlot *r = &fn->hooks->retains[i];
             Tensor *g = r->output_nr < fn->n_out ? inputs[r->output_nr] : NULL;
-            if (!r->tensor || !g) continue;
-            AgMeta *m = ag__meta(r->tensor);
-            Tensor *ng = m->grad ? ag_add(m->grad, g) : tensor_clone(g);
-            if (!ng) return -1;
-            tensor_decref(m->grad);
-            m->grad = ng;
+            if (r->tensor && g && ag_engine_retain_grad(r->tensor, g) < 0) return -1;
         }
     }
     return 0;
@@ -335,15 +340,22 @@ int ag_tensor_call_hooks(Tensor *t, Tensor **grad) {
     return rc;
 }
 
+int ag_engine_call_pre_hook(AgHookEntry *e, AgNode *fn, Tensor **grads) {
+    tensor_error_clear();
+    return ((AgNodePreHookFn)e->fn)(e->ctx, fn, (int)fn->n_out, grads) < 0 ? hook_failed() : 0;
+}
+
+int ag_engine_call_post_hook(AgHookEntry *e, AgNode *fn, Tensor **outputs, Tensor **inputs) {
+    tensor_error_clear();
+    return ((AgNodePostHookFn)e->fn)(e->ctx, fn, (int)fn->n_next, outputs, (int)fn->n_out, inputs) < 0 ? hook_failed() : 0;
+}
+
 static int call_pre_hooks(AgNode *fn, Tensor **inputs) {
     if (!fn->hooks || !fn->hooks->pre) return 0;
     AgHookEntry *stack_buf[8], **v;
     int n = ag__hooks_snapshot(fn->hooks->pre, &v, stack_buf, 8);
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        tensor_error_clear();
-        if (((AgNodePreHookFn)v[i]->fn)(v[i]->ctx, fn, (int)fn->n_out, inputs) < 0) rc = hook_failed();
-    }
+    for (int i = 0; i < n && rc == 0; i++) rc = ag_engine_call_pre_hook(v[i], fn, inputs);
     ag__hooks_unpin(v, n, stack_buf);
     return rc;
 }
@@ -353,11 +365,7 @@ static int call_post_hooks(AgNode *fn, Tensor **outputs, Tensor **inputs) {
     AgHookEntry *stack_buf[8], **v;
     int n = ag__hooks_snapshot(fn->hooks->post, &v, stack_buf, 8);
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        tensor_error_clear();
-        if (((AgNodePostHookFn)v[i]->fn)(v[i]->ctx, fn, (int)fn->n_next, outputs, (int)fn->n_out, inputs) < 0)
-            rc = hook_failed();
-    }
+    for (int i = 0; i < n && rc == 0; i++) rc = ag_engine_call_post_hook(v[i], fn, outputs, inputs);
     ag__hooks_unpin(v, n, stack_buf);
     return rc;
 }
@@ -370,13 +378,23 @@ static int call_function(AgNode *fn, Tensor **inputs, Tensor **outputs) {
     int rc = -1;
     if (call_tensor_pre_hooks(fn, inputs) < 0) goto done;
     if (call_pre_hooks(fn, inputs) < 0) goto done;
-    if (ag__apply_node(fn, inputs, outputs) < 0) goto done;
-    if (validate_outputs(fn, outputs) < 0) goto done;
+    if (ag_engine_apply(fn, inputs, outputs) < 0) goto done;
     if (call_post_hooks(fn, outputs, inputs) < 0) goto done;
     rc = 0;
 done:
     current_node = prev;
     return rc;
+}
+
+int ag_engine_apply(AgNode *fn, Tensor **grads, Tensor **outputs) {
+    if (ag__apply_node(fn, grads, outputs) < 0) return -1;
+    return validate_outputs(fn, outputs);
+}
+
+AgNode *ag_engine_set_current_node(AgNode *n) {
+    AgNode *prev = current_node;
+    current_node = n;
+    return prev;
 }
 
 static void release_variables(AgNode *fn) {
@@ -386,6 +404,8 @@ static void release_variables(AgNode *fn) {
         ag__release_saved(fn);
     }
 }
+
+void ag_engine_release_variables(AgNode *fn) { release_variables(fn); }
 
 /* inputs: owned buffer of fn->n_out gradients (freed here) */
 static int evaluate(Task *t, AgNode *fn, Tensor **inputs) {
@@ -616,6 +636,148 @@ int ag_will_engine_execute_node(const AgNode *node, bool *out) {
     return 0;
 }
 
+/* ---- interception (capture.h) -------------------------------------------------------------------------- */
+
+AgTaskInterceptor ag_set_task_interceptor(AgTaskInterceptor fn, void *ctx, void **prev_ctx) {
+    AgTaskInterceptor prev = interceptor;
+    if (prev_ctx) *prev_ctx = interceptor_ctx;
+    interceptor = fn;
+    interceptor_ctx = fn ? ctx : NULL;
+    return prev;
+}
+
+int64_t ag_task_id(const AgTask *t) { return t->id; }
+bool ag_task_keep_graph(const AgTask *t) { return t->keep_graph; }
+bool ag_task_create_graph(const AgTask *t) { return t->create_graph; }
+bool ag_task_has_exec_info(const AgTask *t) { return t->has_exec_info; }
+
+bool ag_task_should_execute(const AgTask *t, const AgNode *n) {
+    TaskNode *e = lookup(t, n);
+    return e && (!t->has_exec_info || e->needed || e->capture);
+}
+
+int ag_task_n_captures(const AgTask *t) { return t->n_caps; }
+
+void ag_task_capture(const AgTask *t, int i, const AgNode **fn, uint32_t *input_nr, int *out_idx) {
+    *fn = t->caps[i].fn;
+    *input_nr = t->caps[i].input_nr;
+    *out_idx = t->caps[i].out_idx;
+}
+
+void ag_task_set_captured(AgTask *t, int out_idx, Tensor *g) {
+    tensor_decref(t->captured[out_idx]);
+    t->captured[out_idx] = g;
+}
+
+typedef struct Pending {
+    AgArrival *v;
+    int32_t n, cap;
+    bool has_buf;             /* the engine would have allocated its input buffer */
+} Pending;
+
+static void pending_add(Pending *p, AgArrival a) {
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 4;
+        p->v = realloc(p->v, sizeof *p->v * (size_t)p->cap);
+        EM_ASSERT(p->v, "out of memory scheduling a graph task");
+    }
+    p->v[p->n++] = a;
+}
+
+/* The ready-queue loop of execute() and the routing of evaluate(), on dependency counts alone:
+ * which node pops when, and which outputs reach which inputs in which order. */
+int ag_task_schedule(AgTask *t, AgSchedule *s) {
+    memset(s, 0, sizeof *s);
+    if (!t->root) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "the graph task has already been run");
+        return -1;
+    }
+    int32_t *deps = malloc(sizeof *deps * (size_t)(t->n_nodes ? t->n_nodes : 1));
+    Pending *pend = calloc((size_t)(t->n_nodes ? t->n_nodes : 1), sizeof *pend);
+    EM_ASSERT(deps && pend, "out of memory scheduling a graph task");
+    for (int i = 0; i < t->n_nodes; i++) deps[i] = t->nodes[i].deps;
+    AgNode *root = t->root;
+    bool multi = root->kind == AG_KIND_GRAPH_ROOT;
+    if (multi) {
+        s->root_grads = root->payload;
+        s->n_roots = (int32_t)root->n_next;
+        s->validate_roots = true;
+    } else {
+        uint32_t nr = 0;
+        while (nr < root->n_out && !t->root_buf[nr]) nr++;
+        s->root_grads = &t->root_buf[nr < root->n_out ? nr : 0];
+        s->n_roots = 1;
+        pending_add(&pend[lookup(t, root) - t->nodes], (AgArrival){-1, 0, nr});
+    }
+    Task h;   /* a scratch ready queue: the engine's own heap, so ties pop the same way */
+    memset(&h, 0, sizeof h);
+    heap_push(&h, root, NULL);
+    int cap_steps = 0, cap_arr = 0;
+    while (h.heap_n > 0) {
+        ReadyItem it = heap_pop(&h);
+        AgNode *fn = it.node;
+        TaskNode *info = lookup(t, fn);
+        int32_t step = -1;
+        if (!(multi && fn == root)) {
+            Pending *p = &pend[info - t->nodes];
+            if (s->n_steps == cap_steps) {
+                cap_steps = cap_steps ? cap_steps * 2 : 16;
+                s->steps = realloc(s->steps, sizeof *s->steps * (size_t)cap_steps);
+                EM_ASSERT(s->steps, "out of memory scheduling a graph task");
+            }
+            while (s->n_arrivals + p->n > cap_arr) {
+                cap_arr = cap_arr ? cap_arr * 2 : 32;
+                s->arrivals = realloc(s->arrivals, sizeof *s->arrivals * (size_t)cap_arr);
+                EM_ASSERT(s->arrivals, "out of memory scheduling a graph task");
+            }
+            step = s->n_steps++;
+            AgStep *st = &s->steps[step];
+            st->node = fn;
+            st->needed = !t->has_exec_info || info->needed;
+            st->capture = t->has_exec_info && info->capture;
+            st->first_arrival = s->n_arrivals;
+            st->n_arrivals = p->n;
+            if (p->n) memcpy(s->arrivals + s->n_arrivals, p->v, sizeof *p->v * (size_t)p->n);
+            s->n_arrivals += p->n;
+            free(p->v);
+            memset(p, 0, sizeof *p);
+            if (!st->needed) {
+                ag_node_decref(fn);
+                continue;
+            }
+        }
+        for (uint32_t i = 0; i < fn->n_next; i++) {
+            const AgEdge *e = &fn->next[i];
+            if (!e->fn) continue;
+            TaskNode *nx = lookup(t, e->fn);
+            if (!nx) continue;
+            Pending *np = &pend[nx - t->nodes];
+            bool ready = --deps[nx - t->nodes] == 0;
+            if (!np->has_buf) {
+                if (t->has_exec_info && !(nx->needed || nx->capture)) continue;
+                np->has_buf = true;
+            }
+            pending_add(np, (AgArrival){step, i, e->input_nr});
+            if (ready) {
+                heap_push(&h, e->fn, NULL);
+                np->has_buf = false;
+            }
+        }
+        ag_node_decref(fn);
+    }
+    for (int i = 0; i < t->n_nodes; i++) free(pend[i].v);
+    free(pend);
+    free(deps);
+    free(h.heap);
+    return 0;
+}
+
+void ag_schedule_fini(AgSchedule *s) {
+    free(s->steps);
+    free(s->arrivals);
+    memset(s, 0, sizeof *s);
+}
+
 /* Runs one graph task. roots/grads: n_roots edges and their gradients (grads stolen).
  * outs: exec-info output edges (n_outs; accumulate = backward(inputs=) vs grad()). */
 static int execute(int n_roots, AgEdge *roots, Tensor **grads, bool keep_graph, bool create_graph, bool accumulate,
@@ -663,7 +825,23 @@ static int execute(int n_roots, AgEdge *roots, Tensor **grads, bool keep_graph, 
     }
     bool prev_grad = ag_set_grad_enabled(create_graph);
     current_task = &t;
-    heap_push(&t, root, root_buf);
+    t.root = root;
+    t.root_buf = root_buf;
+    /* compiled autograd may run the task its own way (capture.h) */
+    int handled = 0;
+    if (interceptor) {
+        tensor_error_clear();
+        handled = interceptor(interceptor_ctx, &t);
+        if (handled < 0 && tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
+    }
+    if (handled) {
+        free_grads(root_buf, n_roots == 1 ? (root->n_out ? root->n_out : 1) : 1);
+        t.root_buf = NULL;
+        if (handled < 0) goto fail;
+    } else {
+        heap_push(&t, root, root_buf);
+        t.root_buf = NULL;
+    }
     while (t.heap_n > 0) {
         ReadyItem it = heap_pop(&t);
         int er = evaluate(&t, it.node, it.buf);

@@ -6,7 +6,7 @@
  * non-differentiable outputs). */
 #include <stdio.h>
 
-#include "src/autograd/autograd.h"
+#include "src/autograd/capture.h"
 
 /* ---- op nodes ----------------------------------------------------------------------------------------- */
 
@@ -37,7 +37,9 @@ static int apply_op(AgNode *n, Tensor **grads, Tensor **outputs) {
 
 /* ---- AccumulateGrad ------------------------------------------------------------------------------------ */
 
-int ag__accumulate(AgNode *node, Tensor *grad) {
+/* Returns 1 when it accumulated (post-accumulate hooks run next), 0 when there was nothing to
+ * do (no gradient, or the leaf stopped requiring grad), -1 on error. */
+int ag_engine_accumulate(AgNode *node, Tensor *grad) {
     Tensor *var = node->payload;
     if (!grad) return 0;
     if (var->grad_fn) {
@@ -68,21 +70,30 @@ int ag__accumulate(AgNode *node, Tensor *grad) {
         tensor_decref(m->grad);
         m->grad = r;
     }
-    if (m->post_acc && m->post_acc->n) {
-        AgHookEntry *buf[8], **v;
-        int n = ag__hooks_snapshot(m->post_acc, &v, buf, 8);
-        int rc = 0;
-        for (int i = 0; i < n && rc == 0; i++) {
-            tensor_error_clear();
-            if (((AgPostAccumulateHookFn)v[i]->fn)(v[i]->ctx, var) < 0) {
-                if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
-                rc = -1;
-            }
-        }
-        ag__hooks_unpin(v, n, buf);
-        return rc;
+    return 1;
+}
+
+int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) {
+    tensor_error_clear();
+    if (((AgPostAccumulateHookFn)e->fn)(e->ctx, leaf) < 0) {
+        if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
+        return -1;
     }
     return 0;
+}
+
+int ag__accumulate(AgNode *node, Tensor *grad) {
+    int acc = ag_engine_accumulate(node, grad);
+    if (acc <= 0) return acc;
+    Tensor *var = node->payload;
+    AgMeta *m = var->ag;
+    if (!m->post_acc || !m->post_acc->n) return 0;
+    AgHookEntry *buf[8], **v;
+    int n = ag__hooks_snapshot(m->post_acc, &v, buf, 8);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) rc = ag_engine_call_post_acc_hook(v[i], var);
+    ag__hooks_unpin(v, n, buf);
+    return rc;
 }
 
 /* ---- CopySlices ------------------------------------------------------------------------------------------- */

@@ -39,6 +39,7 @@ static AgNode *make_op_node(TensorOp op, Tensor *const *in, int n_in, const Tens
     n->op = (uint16_t)op;
     n->n_in = (uint32_t)n_in;
     for (int i = 0; i < n_in; i++) {
+        if (!in[i] && i < 32) n->absent |= 1u << i;
         if (in_meta) {
             if (in[i])
                 tensor_meta_of(in[i], &n->in_meta[i]);
@@ -52,6 +53,14 @@ static AgNode *make_op_node(TensorOp op, Tensor *const *in, int n_in, const Tens
         }
     }
     return n;
+}
+
+/* A rule's save with ag__save_ctx naming the op's tensors (what each saved variable is). */
+static int run_save(AgSaveFn save, AgNode *node, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+    ag__save_ctx = (AgSaveCtx){in, n_in, out, n_out};
+    int rc = save(node, in, n_in, out, n_out);
+    ag__save_ctx = (AgSaveCtx){NULL, 0, NULL, 0};
+    return rc;
 }
 
 static void mark_views(TensorOp op, Tensor **out, int n) {
@@ -138,7 +147,7 @@ static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     AgNode *node = make_op_node(op, in, n_in, a, 1);
     if (!node) return -1;
     const AgRule *rule = ag__rule(op);
-    if (rule->save && rule->save(node, in, n_in, NULL, 0) < 0) goto fail;
+    if (rule->save && run_save(rule->save, node, in, n_in, NULL, 0) < 0) goto fail;
     int n = tensor_op_run(op, in, n_in, a, out, n_out);
     if (n < 0) goto fail;
     ag__shape_of(&node->out_meta[0], self);
@@ -146,7 +155,7 @@ static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
         fail_outputs(out, n);
         goto fail;
     }
-    if (rule->save_out && rule->save_out(node, in, n_in, out, n) < 0) {
+    if (rule->save_out && run_save(rule->save_out, node, in, n_in, out, n) < 0) {
         fail_outputs(out, n);
         goto fail;
     }
@@ -222,8 +231,8 @@ int ag_pointwise_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorO
         Tensor *sin[4], *sout[1] = {self};
         for (int i = 0; i < n_in; i++) sin[i] = in[i];
         if (orig) sin[0] = orig;
-        if (rule->save && rule->save(node, sin, n_in, sout, 1) < 0) goto done;
-        if (rule->save_out && rule->save_out(node, sin, n_in, sout, 1) < 0) goto done;
+        if (rule->save && run_save(rule->save, node, sin, n_in, sout, 1) < 0) goto done;
+        if (rule->save_out && run_save(rule->save_out, node, sin, n_in, sout, 1) < 0) goto done;
     }
     rc = 0;
 done:
@@ -289,7 +298,7 @@ static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const Tenso
         ag__shape_of(&node->out_meta[i], out[i]);
         if (out[i]->dtype == TENSOR_FLOAT32) ag__set_history(out[i], node, (uint32_t)i);
     }
-    if (rule->save && rule->save(node, in, n_in, out, n) < 0) {
+    if (rule->save && run_save(rule->save, node, in, n_in, out, n) < 0) {
         fail_outputs(out, n);
         ag_node_decref(node);
         return -1;

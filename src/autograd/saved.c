@@ -7,7 +7,7 @@
  * kept; unpack runs at use and version checks are skipped, as PyTorch does. */
 #include <stdio.h>
 
-#include "src/autograd/autograd.h"
+#include "src/autograd/capture.h"
 
 static const char ERR_BACKWARD_TWICE[] =
     "Trying to backward through the graph a second time (or directly access saved tensors after they have already been "
@@ -68,7 +68,10 @@ const char *ag_saved_tensors_hooks_disabled_message(void) { return disabled_mess
 
 /* ---- saved variables ------------------------------------------------------------------------------- */
 
-void ag__saved_init_empty(AgSaved *s) { memset(s, 0, sizeof *s); }
+void ag__saved_init_empty(AgSaved *s) {
+    memset(s, 0, sizeof *s);
+    s->src_output = -1;
+}
 
 void ag__saved_release(AgSaved *s) {
     if (!s->defined || s->freed) return;
@@ -89,13 +92,21 @@ void ag__saved_release(AgSaved *s) {
     ag_node_decref(acc);
 }
 
+AgSaveCtx ag__save_ctx;
+
 int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
-    (void)node;
     AgSaved *s = &node->saved[slot];
     ag__saved_release(s);
     ag__saved_init_empty(s);
+    s->src_output = -1;
     if (!t) return 0;
     s->defined = true;
+    for (int i = 0; i < ag__save_ctx.n_in && i < 32; i++)
+        if (ag__save_ctx.in[i] == t) s->src_inputs |= 1u << i;
+    for (int i = 0; i < ag__save_ctx.n_out && s->src_output < 0; i++)
+        if (ag__save_ctx.out[i] == t) s->src_output = (int8_t)i;
+    /* an in-place op's output is its (modified) input 0: it holds the output's value */
+    if (s->src_output >= 0) s->src_inputs = 0;
     s->saved_version = tensor__version_counter(t)->version;
     s->is_leaf = ag_is_leaf(t);
     s->is_output = is_output;
@@ -196,6 +207,14 @@ int ag__unpack(AgNode *node, AgSaved *s, bool identity, Tensor **out) {
     }
     *out = with_identity(s, s->data, node);
     return *out ? 0 : -1;
+}
+
+uint32_t ag_saved_src_inputs(const AgNode *n, int slot) {
+    return slot >= 0 && (uint32_t)slot < n->n_saved && n->saved[slot].defined ? n->saved[slot].src_inputs : 0;
+}
+
+int ag_saved_src_output(const AgNode *n, int slot) {
+    return slot >= 0 && (uint32_t)slot < n->n_saved && n->saved[slot].defined ? n->saved[slot].src_output : -1;
 }
 
 int ag__saved(AgNode *node, int slot, Tensor **out) {

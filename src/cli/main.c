@@ -1,9 +1,12 @@
 /* src/cli/main.c — the `ember` command.
  *
- *   ember run [--compile-all] [--backend eager|ember] FILE [args...]
+ *   ember run [--compile-all] [--backend eager|ember] [--compiled-autograd] FILE [args...]
  *                                run a script as __main__ (sys.argv = [FILE, args...]);
  *                                --compile-all compiles every script function (as if each
- *                                were torch.compile'd), for differential testing
+ *                                were torch.compile'd), for differential testing;
+ *                                --compiled-autograd runs every backward as a compiled
+ *                                autograd graph (as if the script ran inside
+ *                                torch._dynamo.compiled_autograd.enable(lambda gm: gm))
  *   ember compile [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]
  *                                run with every script function compiled and print, per compiled
  *                                frame, the artifacts LIST names (bytecode, graph_code, guards,
@@ -20,6 +23,7 @@
 #include <string.h>
 
 #include "ember/ember.h"
+#include "src/runtime/ca_vm.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dis.h"
 #include "vm/gc.h"
@@ -27,7 +31,7 @@
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: ember run [--compile-all] [--backend NAME] FILE [args...]\n"
+            "usage: ember run [--compile-all] [--backend NAME] [--compiled-autograd] FILE [args...]\n"
             "       ember compile [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]\n"
             "       ember -c CODE [args...]\n"
             "       ember dis FILE\n");
@@ -60,11 +64,13 @@ static int finish(EmVM *vm, int rc) {
 }
 
 static int cmd_run(int argc, char **argv) {
-    bool compile_all = false;
+    bool compile_all = false, compiled_autograd = false;
     const char *backend = NULL;
     while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
         if (strcmp(argv[0], "--compile-all") == 0) {
             compile_all = true;
+        } else if (strcmp(argv[0], "--compiled-autograd") == 0) {
+            compiled_autograd = true;
         } else if (strcmp(argv[0], "--backend") == 0 && argc > 1) {
             backend = argv[1];
             argc--, argv++;
@@ -76,6 +82,7 @@ static int cmd_run(int argc, char **argv) {
     if (argc < 1) return usage();
     EmVM *vm = em_vm_new();
     if (compile_all) tracer_set_compile_all(vm, backend ? backend : "eager");
+    if (compiled_autograd) rt_ca_enable_for_run(vm);
     em_set_argv(vm, argc, argv);
     return finish(vm, em_run_file(vm, argv[0]));
 }

@@ -438,6 +438,11 @@ Graph *rt_decompose(const Graph *g, GraphNode **map_out) {
                 mo->single = x->exec.index < sm->n_multi ? sm->multi[x->exec.index] : NULL;
             } else if (sm && sm->single) {
                 mo->single = graph_getitem(dst, sm->single, x->exec.index);
+                if (sm->single->exec.kind != GRAPH_EXEC_TENSOR_OP) {
+                    /* an output of a script call or custom op: only the graph knows its meta */
+                    mo->single->is_tensor = x->is_tensor;
+                    mo->single->meta = x->meta;
+                }
                 copy_provenance(dst, mo->single, x);
             }
             if (!mo->single) {

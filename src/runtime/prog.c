@@ -125,6 +125,13 @@ static int multi_metas(const GraphNode *n, TensorMeta *outs, int max) {
     return got;
 }
 
+/* a multi-output script call's output k: what its getitem says (the call itself is a tuple) */
+static const TensorMeta *script_out_meta(const GraphNode *n, int k) {
+    for (const GraphNode *u = n->next; u; u = u->next)
+        if (u->exec.kind == GRAPH_EXEC_GETITEM && u->exec.inputs[0] == n && u->exec.index == k && u->is_tensor) return &u->meta;
+    return &n->meta;
+}
+
 static void mark_needed(Builder *b, const GraphNode *n, bool *needed) {
     int pos = rt_map_get(&b->pos, n);
     if (pos >= 0) needed[pos] = true;
@@ -256,7 +263,7 @@ static int build_instrs(Builder *b, GraphNode *const *outs, int n_outs) {
             RtInstr *I = new_instr(b, inn ? RI_INTERNAL : RI_SCRIPT, n, n->exec.n_inputs, n_out);
             for (int j = 0; j < n->exec.n_inputs; j++) I->in[j] = val_of(b, n->exec.inputs[j]);
             for (int k = 0; k < n_out; k++) {
-                int32_t v = new_val(b, n, &n->meta, RV_EXTERN);
+                int32_t v = new_val(b, n, n_out > 1 ? script_out_meta(n, k) : &n->meta, RV_EXTERN);
                 I->out[k] = v;
                 if (k == 0) rt_map_put(&b->first_val, n, v);
             }
