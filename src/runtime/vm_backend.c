@@ -149,6 +149,30 @@ static void art_free(void *p) {
     free(a);
 }
 
+/* Whether some output that can carry a gradient also feeds the graph's other computations.
+ * Under one CompiledFunctionBackward such an output's own gradient (what retain_grad, its
+ * hooks, autograd.grad(loss, it) and grad_fn hooks see) would only be the part flowing in from
+ * outside the graph; with eager autograd nodes it is the whole gradient, as uncompiled. */
+static bool output_used_inside(Graph *g) {
+    GraphNode *out = graph_output_node(g);
+    if (!out) return false;
+    graph_compute_users(g);
+    /* the output node's arguments: one tuple (the tracer's) or the values themselves */
+    const GraphArg *items = out->args;
+    int n = out->n_args;
+    if (n == 1 && (items[0].kind == GARG_TUPLE || items[0].kind == GARG_LIST)) {
+        n = items[0].as.seq.n;
+        items = items[0].as.seq.items;
+    }
+    for (int i = 0; i < n; i++) {
+        const GraphNode *v = items[i].kind == GARG_NODE ? items[i].as.node : NULL;
+        if (!v || !v->requires_grad || v->kind == GRAPH_PLACEHOLDER) continue;
+        /* users other than the output node (which counts once however often it returns v) */
+        if (v->n_users > 1) return true;
+    }
+    return false;
+}
+
 static void *ember_compile(VM *vm, Graph *g) {
     EmberArtifact *a = calloc(1, sizeof *a);
     if (!a) {
@@ -168,7 +192,10 @@ static void *ember_compile(VM *vm, Graph *g) {
     }
     tensor_error_clear();
     RtOptions opts = RT_OPTIONS_INIT;
-    opts.compile_backward = !g->eager_autograd;
+    opts.compile_backward = !g->eager_autograd && !output_used_inside(g);
+    if (!opts.compile_backward)
+        log_printf("memory", "[__memory] %s: training runs keep eager autograd nodes (%s)\n", g->name,
+                   g->eager_autograd ? "the code around it inspects grad_fn" : "an output also feeds the graph");
     a->plan = rt_plan_new(g, &opts);
     if (!a->plan) {
         /* not plannable (an op without metadata rules, ...): interpret it, as eager would run it */

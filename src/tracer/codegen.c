@@ -76,6 +76,12 @@ static void load_source(Cg *cg, Source *s) {
 
 static void reconstruct(Cg *cg, VT *v);
 
+static int root_cell_index(Cg *cg, VT *cell);
+
+/* a cell made by a function inlined in the region (not one of the traced frame's own): built once
+ * into a temporary, since the closures made over it share it by identity */
+static bool inlined_new_cell(Cg *cg, VT *v) { return v->kind == VT_CELL && v->mut == MUT_NEW && root_cell_index(cg, v) < 0; }
+
 static bool needs_temp(VT *v) {
     if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
     if (v->kind == VT_HANDLE) return true;
@@ -158,6 +164,17 @@ static int root_cell_index(Cg *cg, VT *cell) {
 static void build_value(Cg *cg, VT *v) {
     VM *vm = cg->vm;
     switch (v->kind) {
+    case VT_CELL: {
+        /* a cell of an inlined function: made afresh holding its final contents (stores to it
+         * in the region need no replay) */
+        VT *contents = se_load_attr(cg->tr, v, vm_intern_str(vm, "cell_contents"));
+        if (!contents) contents = v->a;
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->make_cell));
+        if (contents && contents->kind != VT_DELETED) reconstruct(cg, contents);
+        E(cg, OP_CALL, contents && contents->kind != VT_DELETED ? 1 : 0);
+        return;
+    }
     case VT_LIST:
         for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
         E(cg, OP_BUILD_LIST, (uint32_t)v->n);
@@ -184,11 +201,14 @@ static void build_value(Cg *cg, VT *v) {
             for (int i = 0; i < cl->n; i++) {
                 VT *cell = vt_force(cg->tr, cl->items[i]);
                 int ci = root_cell_index(cg, cell);
-                if (ci < 0) {
-                    cg->fail = "a closure over a cell of an inlined function";
+                if (ci >= 0) {
+                    E(cg, OP_LOAD_CLOSURE, (uint32_t)ci);
+                } else if (inlined_new_cell(cg, cell)) {
+                    reconstruct(cg, cell);
+                } else {
+                    cg->fail = "a closure over an existing cell of an inlined function";
                     return;
                 }
-                E(cg, OP_LOAD_CLOSURE, (uint32_t)ci);
             }
             E(cg, OP_BUILD_TUPLE, (uint32_t)cl->n);
             flags |= 8;
@@ -335,11 +355,24 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     case VT_CELL: {
         int ci = root_cell_index(cg, v);
-        if (ci < 0) {
-            cg->fail = "a cell of an inlined function";
+        if (ci >= 0) {
+            E(cg, OP_LOAD_CLOSURE, (uint32_t)ci);
             return;
         }
-        E(cg, OP_LOAD_CLOSURE, (uint32_t)ci);
+        if (!inlined_new_cell(cg, v)) {
+            cg->fail = "an existing cell of an inlined function";
+            return;
+        }
+        if (cg->dry) {   /* (the counting pass only counts what building it needs) */
+            if (!v->building) {
+                v->building = true;
+                build_value(cg, v);
+                v->building = false;
+            }
+            return;
+        }
+        ensure_temp(cg, v);
+        E(cg, OP_LOAD_FAST, (uint32_t)v->temp_slot);
         return;
     }
     case VT_METHOD:
@@ -526,6 +559,7 @@ static void emit_mutations(Cg *cg) {
         }
         if (s->obj->kind == VT_CELL) {
             int ci = root_cell_index(cg, s->obj);
+            if (ci < 0 && inlined_new_cell(cg, s->obj)) continue;   /* built with its final contents */
             if (ci < 0) {
                 cg->fail = "a store to a cell of an inlined function";
                 break;

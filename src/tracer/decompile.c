@@ -75,7 +75,7 @@ static void stmt(Dc *d, const char *f, ...) {
     for (int k = 0; k < d->sp; k++) {
         Expr *e = &d->stack[k];
         if (!e->reads || e->null) continue;
-        char *t = fmt("__tmp_%d", d->next_tmp++);
+        char *t = fmt("__v%d", d->next_tmp++);
         fprintf(d->out, "%*s%s = %s\n", d->indent * 4, "", t, e->s);
         free(e->s);
         *e = (Expr){t, 0, false, false};
@@ -374,6 +374,13 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
                 free(v.s);
                 i += k;
             } else {
+                /* items taken one by one: evaluate the sequence once */
+                if (v.reads) {
+                    char *t = fmt("__v%d", d->next_tmp++);
+                    stmt(d, "%s = %s", t, v.s);
+                    free(v.s);
+                    v = (Expr){t, 0, false, false};
+                }
                 for (int32_t m = (int32_t)a - 1; m >= 0; m--) push_r(d, fmt("%s[%d]", v.s, m), 1, v.reads);
                 free(v.s);
             }

@@ -166,6 +166,17 @@ static Value grad_restore(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj
     return val_none();
 }
 
+static Value make_cell(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)fn;
+    if (argc > 1 || (kw && kw->len)) return vm_raise(vm, vm->e_TypeError, "_make_cell([value])");
+    vm_push_root(vm, argc ? argv[0] : val_none());
+    CellObj *c = gc_alloc(vm, vm->t_cell, sizeof(CellObj));
+    vm_pop_root(vm);
+    if (!c) return val_null();
+    c->v = argc ? argv[0] : val_null();
+    return val_obj(c);
+}
+
 bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode) {
     TracerState *st = tracer_state(vm);
     for (int m = 0; m < 2; m++)
@@ -184,6 +195,7 @@ static void state_trace(VM *vm, void *p) {
     gc_mark(vm, st->t_compiled_fn);
     gc_mark_value(vm, st->grad_restorer[0]);
     gc_mark_value(vm, st->grad_restorer[1]);
+    gc_mark_value(vm, st->make_cell);
     gc_mark_value(vm, st->explain_sink);
     gc_mark_value(vm, st->opts.user_backend);
 }
@@ -227,6 +239,9 @@ void tracer_register(VM *vm) {
         EM_ASSERT(r != NULL, "out of memory");
         st->grad_restorer[m] = val_obj(r);
     }
+    NativeObj *mc = native_new_closure(vm, "_make_cell", make_cell, val_null());
+    EM_ASSERT(mc != NULL, "out of memory");
+    st->make_cell = val_obj(mc);
     tracer_register_builtin_backends();
     st->opts.backend = tracer_find_backend("eager");
     vm_register_native_module(vm, "torch._dynamo._ember", ember_module_init);

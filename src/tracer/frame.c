@@ -307,6 +307,8 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         }
         snprintf(cc->skip_reason, sizeof cc->skip_reason, "%s", skip);
         cc->skip = true;
+        log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
+                   f->code->qualname->data, f->code->filename->data, f->code->firstlineno, skip);
         tracer_explain_record(&tr, val_null(), true, skip);
         tracer_fini(&tr);
         break;

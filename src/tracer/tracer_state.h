@@ -70,6 +70,9 @@ typedef struct TracerState {
     /* the __exit__ residual code gives a grad-mode `with` block it resumes inside:
      * grad_restorer[m] sets grad mode m, whatever its arguments (codegen.c) */
     Value grad_restorer[2];
+    /* _make_cell(value) / _make_cell(): a new closure cell, for closures residual code rebuilds
+     * whose cells belong to a function inlined in the region (codegen.c) */
+    Value make_cell;
     /* torch._dynamo.config */
     int32_t cache_size_limit;
     bool suppress_errors;
