@@ -70,9 +70,12 @@ static void run_atexit(VM *vm) {
     fflush(vm->out);
 }
 
+static void free_registrations(VM *vm);
+
 void em_vm_free(EmVM *vm) {
     if (vm) run_atexit(vm);
     vm_free(vm);
+    free_registrations(vm);
     exc_free_sources();
 }
 
@@ -259,10 +262,14 @@ EmRef *em_import(EmVM *vm, const char *module) { return ref(vm, vm_import_module
 
 /* ---- native functions ------------------------------------------------------------------------- */
 
+/* A registered native function's C callback; boxes are freed with their VM (em_vm_free). */
 typedef struct NativeBox {
     EmNativeFn fn;
     void *userdata;
+    VM *vm;
+    struct NativeBox *next;
 } NativeBox;
+static NativeBox *native_boxes;
 
 static Value trampoline(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", fn->name);
@@ -283,10 +290,13 @@ static Value trampoline(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
 }
 
 static NativeObj *make_native(VM *vm, const char *name, EmNativeFn fn, void *userdata) {
-    /* the box lives as long as the process: native registrations are few and static */
     NativeBox *box = malloc(sizeof *box);
-    box->fn = fn;
-    box->userdata = userdata;
+    if (!box) {
+        vm_no_memory(vm);
+        return NULL;
+    }
+    *box = (NativeBox){fn, userdata, vm, native_boxes};
+    native_boxes = box;
     return native_new(vm, name, trampoline, box, 0);
 }
 
@@ -298,6 +308,7 @@ int em_register_function(EmVM *vm, const char *name, EmNativeFn fn, void *userda
 typedef struct ModuleReg {
     const char *name;
     const EmFunctionDef *fns;
+    VM *vm;
     struct ModuleReg *next;
 } ModuleReg;
 static ModuleReg *module_regs;
@@ -317,10 +328,34 @@ static int embed_module_init(VM *vm, Value mod) {
 
 int em_register_module(EmVM *vm, const char *name, const EmFunctionDef *fns) {
     ModuleReg *r = malloc(sizeof *r);
+    if (!r) return -1;
     r->name = name;
     r->fns = fns;
+    r->vm = vm;
     r->next = module_regs;
     module_regs = r;
     vm_register_native_module(vm, name, embed_module_init);
     return 0;
+}
+
+/* The native boxes and module registrations of a VM that was freed (only its pointer is compared). */
+static void free_registrations(VM *vm) {
+    for (NativeBox **p = &native_boxes; *p;) {
+        NativeBox *b = *p;
+        if (b->vm == vm) {
+            *p = b->next;
+            free(b);
+        } else {
+            p = &b->next;
+        }
+    }
+    for (ModuleReg **p = &module_regs; *p;) {
+        ModuleReg *r = *p;
+        if (r->vm == vm) {
+            *p = r->next;
+            free(r);
+        } else {
+            p = &r->next;
+        }
+    }
 }
