@@ -192,18 +192,18 @@ static void abandon_units(Compiler *c) {
     }
 }
 
+/* CPython's compiler_set_qualname: nested names get the parent's qualname (plus ".<locals>"
+ * under a function), except a def or class declared global where it is defined, which is
+ * looked up under its mangled name. */
 const char *comp_qualname(Compiler *c, const char *name) {
     static char buf[1024];
     Unit *u = c->u;
-    if (!u || u->kind == SK_MODULE) {
+    if (!u || u->kind == SK_MODULE || cs_name_scope(u->scope, comp_mangle(c, name)) == NS_GLOBAL_EXPLICIT)
         snprintf(buf, sizeof buf, "%s", name);
-    } else if (u->kind == SK_FUNCTION) {
+    else if (u->kind == SK_FUNCTION)
         snprintf(buf, sizeof buf, "%s.<locals>.%s", u->qualname, name);
-    } else {
-        /* a name declared global in the class body is not nested under it */
-        if (cs_name_scope(u->scope, comp_mangle(c, name)) == NS_GLOBAL_EXPLICIT) snprintf(buf, sizeof buf, "%s", name);
-        else snprintf(buf, sizeof buf, "%s.%s", u->qualname, name);
-    }
+    else
+        snprintf(buf, sizeof buf, "%s.%s", u->qualname, name);
     return buf;
 }
 
