@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/frontend/compile_internal.h"
+#include "src/frontend/mangle.h"
 #include "src/frontend/parser.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
@@ -101,11 +102,23 @@ StrObj *comp_str(Compiler *c, const char *s, size_t len) {
     return o;
 }
 
-uint32_t comp_name_index(Compiler *c, const char *name) {
+const char *comp_mangle(Compiler *c, const char *name) {
+    const char *m = ast_mangle(c->arena, c->u->private_name, name);
+    if (!m) {
+        vm_no_memory(c->vm);
+        comp_fail(c);
+    }
+    return m;
+}
+
+/* co_names index of a name used as it is (already mangled, or never mangled by CPython) */
+static uint32_t name_index_raw(Compiler *c, const char *name) {
     int32_t i = asm_name_c(&c->u->b, name);
     if (i < 0) comp_fail(c);
     return (uint32_t)i;
 }
+
+uint32_t comp_name_index(Compiler *c, const char *name) { return name_index_raw(c, comp_mangle(c, name)); }
 
 static uint32_t const_str(Compiler *c, const char *s) {
     StrObj *o = vm_intern_str(c->vm, s);
@@ -131,6 +144,7 @@ static void enter_unit(Compiler *c, const void *node, const char *name, const ch
     u->scope = node ? cs_for_node(c->scopes, node) : cs_module(c->scopes);
     EM_ASSERT(u->scope != NULL, "compiler: no symbol table scope for a node");
     u->kind = cs_kind(u->scope);
+    u->private_name = cs_private_name(u->scope);
     u->qualname = strdup(qualname);
     u->line = firstline;
     u->col = -1;
@@ -178,18 +192,18 @@ static void abandon_units(Compiler *c) {
     }
 }
 
+/* CPython's compiler_set_qualname: nested names get the parent's qualname (plus ".<locals>"
+ * under a function), except a def or class declared global where it is defined, which is
+ * looked up under its mangled name. */
 const char *comp_qualname(Compiler *c, const char *name) {
     static char buf[1024];
     Unit *u = c->u;
-    if (!u || u->kind == SK_MODULE) {
+    if (!u || u->kind == SK_MODULE || cs_name_scope(u->scope, comp_mangle(c, name)) == NS_GLOBAL_EXPLICIT)
         snprintf(buf, sizeof buf, "%s", name);
-    } else if (u->kind == SK_FUNCTION) {
+    else if (u->kind == SK_FUNCTION)
         snprintf(buf, sizeof buf, "%s.<locals>.%s", u->qualname, name);
-    } else {
-        /* a name declared global in the class body is not nested under it */
-        if (cs_name_scope(u->scope, name) == NS_GLOBAL_EXPLICIT) snprintf(buf, sizeof buf, "%s", name);
-        else snprintf(buf, sizeof buf, "%s.%s", u->qualname, name);
-    }
+    else
+        snprintf(buf, sizeof buf, "%s.%s", u->qualname, name);
     return buf;
 }
 
@@ -204,8 +218,9 @@ static uint32_t deref_index(Compiler *c, const char *name) {
     return (uint32_t)(u->b.cellvars->len + i);
 }
 
-void comp_nameop(Compiler *c, const char *name, AstExprContext ctx) {
+void comp_nameop(Compiler *c, const char *written, AstExprContext ctx) {
     Unit *u = c->u;
+    const char *name = comp_mangle(c, written);
     NameScope sc = cs_name_scope(u->scope, name);
     enum { K_FAST, K_GLOBAL, K_DEREF, K_NAME } kind;
     switch (sc) {
@@ -232,13 +247,13 @@ void comp_nameop(Compiler *c, const char *name, AstExprContext ctx) {
         return;
     }
     case K_GLOBAL: {
-        uint32_t i = comp_name_index(c, name);
+        uint32_t i = name_index_raw(c, name);
         if (ctx == AST_LOAD) comp_emit(c, OP_LOAD_GLOBAL, i << 1);
         else comp_emit(c, ctx == AST_STORE ? OP_STORE_GLOBAL : OP_DELETE_GLOBAL, i);
         return;
     }
     case K_NAME: {
-        uint32_t i = comp_name_index(c, name);
+        uint32_t i = name_index_raw(c, name);
         comp_emit(c, ctx == AST_LOAD ? OP_LOAD_NAME : ctx == AST_STORE ? OP_STORE_NAME : OP_DELETE_NAME, i);
         return;
     }
@@ -368,7 +383,8 @@ static void comp_annotation(Compiler *c, const AstExpr *e) {
     comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(str)));
 }
 
-/* Push defaults/kwdefaults/annotations for a def or lambda; returns MAKE_FUNCTION flags. */
+/* Push defaults/kwdefaults/annotations for a def or lambda; returns MAKE_FUNCTION flags.  The
+ * parameter names keying __kwdefaults__ and __annotations__ are mangled, as co_varnames are. */
 static uint32_t push_defaults(Compiler *c, const AstArguments *a, const AstExpr *returns, bool annotations) {
     uint32_t flags = 0;
     if (a->defaults.count) {
@@ -379,7 +395,7 @@ static uint32_t push_defaults(Compiler *c, const AstArguments *a, const AstExpr 
     int nkw = 0;
     for (size_t i = 0; i < a->kwonlyargs.count; i++) {
         if (!a->kw_defaults.items[i]) continue;
-        comp_emit(c, OP_LOAD_CONST, const_str(c, a->kwonlyargs.items[i]->arg));
+        comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, a->kwonlyargs.items[i]->arg)));
         comp_expr(c, a->kw_defaults.items[i]);
         nkw++;
     }
@@ -394,20 +410,20 @@ static uint32_t push_defaults(Compiler *c, const AstArguments *a, const AstExpr 
         AstArg *extra[2] = {a->vararg, a->kwarg};
         for (int s = 0; s < 3; s++) {
             if (s == 2 && extra[0] && extra[0]->annotation) {
-                comp_emit(c, OP_LOAD_CONST, const_str(c, extra[0]->arg));
+                comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, extra[0]->arg)));
                 comp_annotation(c, extra[0]->annotation);
                 n++;
             }
             for (size_t i = 0; i < seqs[s]->count; i++) {
                 AstArg *arg = seqs[s]->items[i];
                 if (!arg->annotation) continue;
-                comp_emit(c, OP_LOAD_CONST, const_str(c, arg->arg));
+                comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, arg->arg)));
                 comp_annotation(c, arg->annotation);
                 n++;
             }
         }
         if (extra[1] && extra[1]->annotation) {
-            comp_emit(c, OP_LOAD_CONST, const_str(c, extra[1]->arg));
+            comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, extra[1]->arg)));
             comp_annotation(c, extra[1]->annotation);
             n++;
         }
@@ -879,7 +895,7 @@ static void comp_import(Compiler *c, const AstStmt *s) {
                 size_t n = next ? (size_t)(next - dot - 1) : strlen(dot + 1);
                 char part[256];
                 snprintf(part, sizeof part, "%.*s", (int)n, dot + 1);
-                comp_emit(c, OP_IMPORT_FROM, comp_name_index(c, part));
+                comp_emit(c, OP_IMPORT_FROM, name_index_raw(c, part));   /* CPython does not mangle these */
                 comp_emit(c, OP_SWAP, 2);
                 comp_emit(c, OP_POP_TOP, 0);
                 dot = next;
@@ -985,7 +1001,7 @@ static void comp_ann_assign(Compiler *c, const AstStmt *s) {
     if (t->kind == AST_EXPR_NAME && s->v.AnnAssign.simple && c->u->kind != SK_FUNCTION) {
         comp_annotation(c, s->v.AnnAssign.annotation);
         comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
-        comp_emit(c, OP_LOAD_CONST, const_str(c, t->v.Name.id));
+        comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, t->v.Name.id)));
         comp_emit(c, OP_STORE_SUBSCR, 0);
     }
 }
@@ -1096,7 +1112,11 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     if (mod) {
         char *msg = NULL;
         int line = 0, col = 0;
-        scopes = cs_build(mod, filename, &msg, &line, &col);
+        scopes = cs_build(mod, arena, &msg, &line, &col);
+        if (!scopes && !msg) {
+            vm_no_memory(vm);
+            goto done;
+        }
         if (!scopes) {
             /* a symbol-table error outranks the compile-phase checks of the parser */
             char text[1024];
@@ -1123,6 +1143,7 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
         goto done;
     }
     c.scopes = scopes;
+    c.arena = arena;
     if (setjmp(c.fail) == 0) {
         co = gen(&c, mod);
     } else {

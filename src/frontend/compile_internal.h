@@ -19,15 +19,19 @@ typedef enum ScopeKind { SK_MODULE, SK_FUNCTION, SK_CLASS } ScopeKind;
 typedef struct CScope CScope;
 typedef struct ScopeTable ScopeTable;
 
-ScopeTable *cs_build(const AstModule *mod, const char *filename, char **error_msg, int *err_line, int *err_col);
+/* NULL on a symbol-table error (*error_msg malloc'd) or when out of memory (*error_msg NULL);
+ * names the table creates (mangled ones) live in arena. */
+ScopeTable *cs_build(const AstModule *mod, AstArena *arena, char **error_msg, int *err_line, int *err_col);
 void cs_free(ScopeTable *t);
 CScope *cs_module(ScopeTable *t);
 CScope *cs_for_node(ScopeTable *t, const void *node);
 ScopeKind cs_kind(const CScope *s);
-NameScope cs_name_scope(const CScope *s, const char *name);
+NameScope cs_name_scope(const CScope *s, const char *name);   /* name already mangled */
 bool cs_is_generator(const CScope *s);
 bool cs_is_nested(const CScope *s);
 bool cs_needs_class_closure(const CScope *s);
+/* The class name private names are mangled with in this scope (mangle.h), or NULL. */
+const char *cs_private_name(const CScope *s);
 /* Ordered names: parameters first then locals (varnames), cells and frees sorted. */
 size_t cs_count(const CScope *s, int which);           /* 0 varnames, 1 cellvars, 2 freevars */
 const char *cs_name(const CScope *s, int which, size_t i);
@@ -50,6 +54,7 @@ typedef struct Unit {
     CScope *scope;
     ScopeKind kind;
     const char *qualname;
+    const char *private_name;   /* cs_private_name(scope): CPython's u_private */
     FBlock fblocks[32];
     int nfblocks;
     int line;
@@ -62,6 +67,7 @@ typedef struct Compiler {
     VM *vm;
     const char *filename;
     ScopeTable *scopes;
+    AstArena *arena;       /* the AST's, which also holds the mangled names */
     Unit *u;
     uint32_t code_flags;
     jmp_buf fail;          /* longjmp on errors: the error is pending on the VM */
@@ -81,12 +87,16 @@ void comp_emit_jump(Compiler *c, Opcode op, Label l);
 Label comp_label(Compiler *c);
 void comp_bind(Compiler *c, Label l);
 uint32_t comp_const(Compiler *c, Value v);
+/* Index in co_names of name mangled in the current unit (CPython's ADDOP_NAME): attributes,
+ * IMPORT_NAME, IMPORT_FROM.  comp_mangle gives the mangled name itself. */
 uint32_t comp_name_index(Compiler *c, const char *name);
+const char *comp_mangle(Compiler *c, const char *name);
 StrObj *comp_str(Compiler *c, const char *s, size_t len);
 void comp_set_loc(Compiler *c, int line, int col);
 
 void comp_expr(Compiler *c, const AstExpr *e);
 void comp_expr_seq_push(Compiler *c, const AstExprSeq *seq);
+/* Load, store or delete a variable as written in the source (it is mangled here). */
 void comp_nameop(Compiler *c, const char *name, AstExprContext ctx);
 void comp_store_target(Compiler *c, const AstExpr *target);
 void comp_delete_target(Compiler *c, const AstExpr *target);

@@ -5,11 +5,16 @@
  * methods that use super() or __class__ get the implicit __class__ cell of their class.
  *
  * Two passes: collect (bindings, uses, declarations, child scopes per AST node), then resolve
- * free names against enclosing function scopes. */
+ * free names against enclosing function scopes.
+ *
+ * Symbols are keyed by their mangled names (mangle.h): each scope records the private name in
+ * force in it (its class's name for a class body, the enclosing one for everything else), and
+ * every name the walker meets is mangled with it before it is bound, used or declared. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/frontend/compile_internal.h"
+#include "src/frontend/mangle.h"
 
 enum { F_BOUND = 1, F_USED = 2, F_GLOBAL = 4, F_NONLOCAL = 8, F_PARAM = 16, F_FREE = 32, F_CELL = 64,
        F_IMPLICIT_GLOBAL = 128 };
@@ -31,16 +36,19 @@ struct CScope {
     size_t nsyms, cap_syms;
     int next_order;
     bool generator, nested, needs_class_closure, uses_super;
+    const char *private_name;  /* the class name mangling uses here, NULL outside classes */
     const char **varnames, **cellvars, **freevars;
     size_t nvar, ncell, nfree;
 };
 
 struct ScopeTable {
+    AstArena *arena;   /* the AST's: mangled names live as long as the tree */
     CScope *module;
     CScope **all;
     size_t nall, cap;
     char *error;
     int err_line, err_col;
+    bool no_memory;
 };
 
 /* ---- construction -------------------------------------------------------------------------- */
@@ -51,6 +59,7 @@ static CScope *new_scope(ScopeTable *t, ScopeKind kind, const void *node, CScope
     s->node = node;
     s->parent = parent;
     s->nested = parent && (parent->kind == SK_FUNCTION || parent->nested);
+    s->private_name = parent ? parent->private_name : NULL;
     if (parent) {
         if (parent->nchildren == parent->cap_children) {
             parent->cap_children = parent->cap_children ? parent->cap_children * 2 : 4;
@@ -103,7 +112,16 @@ static void set_error(Walker *w, int line, int col, const char *msg, const char 
     w->t->err_col = col + 1;
 }
 
-static void bind(Walker *w, const char *name, int line, int col) {
+/* name as this scope knows it: mangled with the scope's private name */
+static const char *mangled(Walker *w, const char *name) {
+    const char *m = ast_mangle(w->t->arena, w->cur->private_name, name);
+    if (m) return m;
+    w->t->no_memory = true;
+    return name;
+}
+
+static void bind(Walker *w, const char *raw, int line, int col) {
+    const char *name = mangled(w, raw);
     Sym *y = find_sym(w->cur, name);
     if (y && (y->flags & F_GLOBAL) == 0 && (y->flags & F_NONLOCAL) == 0) {
         add_sym(w->cur, name, F_BOUND);
@@ -114,7 +132,7 @@ static void bind(Walker *w, const char *name, int line, int col) {
     (void)col;
 }
 
-static void use(Walker *w, const char *name) { add_sym(w->cur, name, F_USED); }
+static void use(Walker *w, const char *name) { add_sym(w->cur, mangled(w, name), F_USED); }
 
 static void visit_expr(Walker *w, const AstExpr *e);
 static void visit_stmts(Walker *w, const AstStmtSeq *seq);
@@ -136,32 +154,22 @@ static void visit_args_defaults(Walker *w, const AstArguments *a, bool annotatio
     if (a->kwarg && a->kwarg->annotation) visit_expr(w, a->kwarg->annotation);
 }
 
+/* A parameter is bound under its mangled name; CPython reports a duplicate by its written one. */
+static void declare_param(Walker *w, const AstArg *arg) {
+    const char *name = mangled(w, arg->arg);
+    if (find_sym(w->cur, name))
+        set_error(w, arg->lineno, arg->col_offset, "duplicate argument '%s' in function definition", arg->arg);
+    add_sym(w->cur, name, F_BOUND | F_PARAM);
+}
+
 static void declare_params(Walker *w, const AstArguments *a) {
     const AstArgSeq *seqs[2] = {&a->posonlyargs, &a->args};
     for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < seqs[s]->count; i++) {
-            AstArg *arg = seqs[s]->items[i];
-            if (find_sym(w->cur, arg->arg))
-                set_error(w, arg->lineno, arg->col_offset, "duplicate argument '%s' in function definition", arg->arg);
-            add_sym(w->cur, arg->arg, F_BOUND | F_PARAM);
-        }
-    for (size_t i = 0; i < a->kwonlyargs.count; i++) {
-        AstArg *arg = a->kwonlyargs.items[i];
-        if (find_sym(w->cur, arg->arg))
-            set_error(w, arg->lineno, arg->col_offset, "duplicate argument '%s' in function definition", arg->arg);
-        add_sym(w->cur, arg->arg, F_BOUND | F_PARAM);
-    }
+        for (size_t i = 0; i < seqs[s]->count; i++) declare_param(w, seqs[s]->items[i]);
+    for (size_t i = 0; i < a->kwonlyargs.count; i++) declare_param(w, a->kwonlyargs.items[i]);
     /* CPython orders varnames: positional, keyword-only, *args, **kwargs */
-    if (a->vararg) {
-        if (find_sym(w->cur, a->vararg->arg))
-            set_error(w, a->vararg->lineno, a->vararg->col_offset, "duplicate argument '%s' in function definition", a->vararg->arg);
-        add_sym(w->cur, a->vararg->arg, F_BOUND | F_PARAM);
-    }
-    if (a->kwarg) {
-        if (find_sym(w->cur, a->kwarg->arg))
-            set_error(w, a->kwarg->lineno, a->kwarg->col_offset, "duplicate argument '%s' in function definition", a->kwarg->arg);
-        add_sym(w->cur, a->kwarg->arg, F_BOUND | F_PARAM);
-    }
+    if (a->vararg) declare_param(w, a->vararg);
+    if (a->kwarg) declare_param(w, a->kwarg);
 }
 
 static void visit_function(Walker *w, const void *node, const AstArguments *args, const AstStmtSeq *body,
@@ -264,7 +272,8 @@ static void visit_expr(Walker *w, const AstExpr *e) {
     }
 }
 
-static void declare_global(Walker *w, const AstStmt *s, const char *name, bool nonlocal) {
+static void declare_global(Walker *w, const AstStmt *s, const char *raw, bool nonlocal) {
+    const char *name = mangled(w, raw);
     Sym *y = find_sym(w->cur, name);
     if (y) {
         const char *what = nonlocal ? "nonlocal" : "global";
@@ -277,7 +286,7 @@ static void declare_global(Walker *w, const AstStmt *s, const char *name, bool n
             snprintf(msg, sizeof msg, "name '%%s' is assigned to before %s declaration", what);
         else
             msg[0] = 0;
-        if (msg[0] && !(y->flags & (F_GLOBAL | F_NONLOCAL))) set_error(w, s->lineno, s->col_offset, msg, name);
+        if (msg[0] && !(y->flags & (F_GLOBAL | F_NONLOCAL))) set_error(w, s->lineno, s->col_offset, msg, raw);
     }
     if (nonlocal && w->cur->kind == SK_MODULE)
         set_error(w, s->lineno, s->col_offset, "nonlocal declaration not allowed at module level%s", "");
@@ -301,8 +310,9 @@ static void visit_stmt(Walker *w, const AstStmt *s) {
         visit_exprs(w, &s->v.ClassDef.decorator_list);
         visit_exprs(w, &s->v.ClassDef.bases);
         for (size_t i = 0; i < s->v.ClassDef.keywords.count; i++) visit_expr(w, s->v.ClassDef.keywords.items[i]->value);
-        bind(w, s->v.ClassDef.name, s->lineno, s->col_offset);
+        bind(w, s->v.ClassDef.name, s->lineno, s->col_offset);   /* with the enclosing private name */
         CScope *c = new_scope(w->t, SK_CLASS, s, w->cur);
+        c->private_name = s->v.ClassDef.name;
         CScope *saved = w->cur;
         w->cur = c;
         visit_stmts(w, &s->v.ClassDef.body);
@@ -376,20 +386,14 @@ static void visit_stmt(Walker *w, const AstStmt *s) {
             if (a->asname) {
                 bind(w, a->asname, a->lineno, a->col_offset);
             } else {
-                /* `import a.b` binds `a`; the arena keeps the cut name alive with the AST */
+                /* `import a.b` binds `a` (mangled: `import __a.b` binds `_C__a`) */
                 const char *dot = strchr(a->name, '.');
                 if (!dot) {
                     bind(w, a->name, a->lineno, a->col_offset);
                 } else {
-                    char *top = strndup(a->name, (size_t)(dot - a->name));
-                    Sym *y = find_sym(w->cur, top);
-                    if (y) {
-                        free(top);
-                        y->flags |= F_BOUND;
-                    } else {
-                        add_sym(w->cur, top, F_BOUND);   /* leaked into the table: freed in cs_free */
-                        w->cur->syms[w->cur->nsyms - 1].flags |= 1 << 20;
-                    }
+                    char *top = ast_arena_strndup(w->t->arena, a->name, (size_t)(dot - a->name));
+                    if (top) bind(w, top, a->lineno, a->col_offset);
+                    else w->t->no_memory = true;
                 }
             }
         }
@@ -516,12 +520,18 @@ static void finish(CScope *s) {
     qsort(s->freevars, s->nfree, sizeof(char *), cmp_str);
 }
 
-ScopeTable *cs_build(const AstModule *mod, const char *filename, char **error_msg, int *err_line, int *err_col) {
+ScopeTable *cs_build(const AstModule *mod, AstArena *arena, char **error_msg, int *err_line, int *err_col) {
     ScopeTable *t = calloc(1, sizeof *t);
+    t->arena = arena;
     t->module = new_scope(t, SK_MODULE, NULL, NULL);
     Walker w = {t, t->module};
     visit_stmts(&w, &mod->body);
-    if (!t->error) resolve(t, t->module);
+    if (!t->error && !t->no_memory) resolve(t, t->module);
+    if (t->no_memory) {
+        *error_msg = NULL;   /* the caller raises MemoryError */
+        cs_free(t);
+        return NULL;
+    }
     if (t->error) {
         *error_msg = t->error;
         *err_line = t->err_line;
@@ -537,8 +547,6 @@ ScopeTable *cs_build(const AstModule *mod, const char *filename, char **error_ms
 void cs_free(ScopeTable *t) {
     for (size_t i = 0; i < t->nall; i++) {
         CScope *s = t->all[i];
-        for (size_t k = 0; k < s->nsyms; k++)
-            if (s->syms[k].flags & (1 << 20)) free((void *)s->syms[k].name);
         free(s->syms);
         free(s->children);
         free(s->varnames);
@@ -563,7 +571,9 @@ ScopeKind cs_kind(const CScope *s) { return s->kind; }
 bool cs_is_generator(const CScope *s) { return s->generator; }
 bool cs_is_nested(const CScope *s) { return s->nested; }
 bool cs_needs_class_closure(const CScope *s) { return s->needs_class_closure; }
+const char *cs_private_name(const CScope *s) { return s->private_name; }
 
+/* name: as the symbols know it, i.e. already mangled */
 NameScope cs_name_scope(const CScope *s, const char *name) {
     const Sym *y = find_sym(s, name);
     if (!y) return s->kind == SK_FUNCTION ? NS_GLOBAL_IMPLICIT : NS_GLOBAL_IMPLICIT;

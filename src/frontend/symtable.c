@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/frontend/mangle.h"
 #include "src/frontend/symtable_internal.h"
 
 /* ---- interning and name sets ---- */
@@ -173,24 +174,12 @@ SymSymbol *scope_add(SymTable *st, ScopeImpl *sc, const char *name, int flags) {
 /* ---- mangling ---- */
 
 const char *sym_mangle(SymTable *st, const char *private_name, const char *name) {
-    size_t n = strlen(name);
-    if (!private_name || n < 2 || name[0] != '_' || name[1] != '_') return name;
-    if (n >= 4 && name[n - 1] == '_' && name[n - 2] == '_') return name; /* __dunder__ */
-    if (strchr(name, '.')) return name;
-    while (*private_name == '_') private_name++;
-    if (!*private_name) return name;
-    size_t pn = strlen(private_name);
-    char *buf = malloc(pn + n + 2);
-    if (!buf) {
+    const char *m = ast_mangle(st->arena, private_name, name);
+    if (!m) {
         st->failed = true;
         return name;
     }
-    buf[0] = '_';
-    memcpy(buf + 1, private_name, pn);
-    memcpy(buf + 1 + pn, name, n + 1);
-    const char *r = sym_intern(st, buf);
-    free(buf);
-    return r;
+    return m == name ? name : sym_intern(st, m); /* symbols compare interned names by pointer */
 }
 
 /* ---- errors ---- */

@@ -156,8 +156,9 @@ SymScope *sym_scope_for_node(const SymTable *st, const void *node);
 SymScopeKind sym_scope_of(const SymScope *scope, const char *name);
 const SymSymbol *sym_lookup(const SymScope *scope, const char *name);
 
-/* CPython's _Py_Mangle: "__x" in class "C" is "_C__x".  Returns name itself when no
- * mangling applies, else a string valid as long as the table. */
+/* CPython's _Py_Mangle: "__x" in class "C" is "_C__x" (the rule is mangle.h's, shared with
+ * the compiler).  Returns name itself when no mangling applies, else an interned string
+ * valid as long as the table. */
 const char *sym_mangle(SymTable *st, const char *private_name, const char *name);
 
 #endif
