@@ -11,6 +11,7 @@
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
 #include "vm/dict.h"
+#include "vm/gc.h"
 #include "vm/func.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -254,9 +255,10 @@ Test(tracer, assembler_round_trip_with_explicit_ranges) {
         asm_add_exc_range(&b, L[co->exc_table[k].start], L[co->exc_table[k].end], L[co->exc_table[k].handler],
                           (int32_t)co->exc_table[k].depth);
     CodeObj *copy = asm_assemble(&b);
+    cr_assert_not_null(copy, "assembles");
+    vm_push_root(vm, val_obj(copy));   /* (under GC stress every allocation below collects) */
     asm_builder_fini(&b);
     free(L);
-    cr_assert_not_null(copy, "assembles");
     cr_assert_eq(code_verify(vm, copy), 0, "verifies");
     cr_assert_eq(copy->nexc, co->nexc);
     for (int32_t k = 0; k < co->nexc; k++) {
@@ -266,9 +268,11 @@ Test(tracer, assembler_round_trip_with_explicit_ranges) {
     }
     FunctionObj *g = func_new(vm, copy, f->globals);
     cr_assert_not_null(g);
+    vm_push_root(vm, val_obj(g));
     Value r1 = vm_call1(vm, val_obj(g), val_int(5)), r2 = vm_call1(vm, val_obj(g), val_int(0));
     cr_assert(r1.tag == VAL_INT && r1.as.i == 2);
     cr_assert(r2.tag == VAL_INT && r2.as.i == -1, "the handler runs in the copy");
+    vm_pop_roots(vm, 2);
 }
 
 /* The guard program (each source resolved once, attribute reads specialised on the compiled
