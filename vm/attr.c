@@ -214,6 +214,13 @@ int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) {
                      tp->name->data, name->data);
         return -1;
     }
+    if ((tp->flags & TYPEF_SLOTS) && !type_slots_allow(tp, name)) {
+        if (val_is_null(descr))
+            vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '%s'", tp->name->data, name->data);
+        else
+            vm_raise(vm, vm->e_AttributeError, "'%s' object attribute '%s' is read-only", tp->name->data, name->data);
+        return -1;
+    }
     DictObj **slot = obj_dict_slot(obj.as.o);
     if (!*slot) {
         if (val_is_null(v)) goto missing;

@@ -23,6 +23,7 @@ static void type_trace(VM *vm, Obj *o) {
     gc_mark(vm, t->bases);
     gc_mark(vm, t->mro);
     gc_mark(vm, t->dict);
+    gc_mark(vm, t->slots);
     for (int i = 0; i < SP__COUNT; i++) gc_mark_value(vm, t->special[i]);
 }
 
@@ -310,6 +311,71 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
 
 static bool is_plain_function(VM *vm, Value v) { return val_is_type(vm, v, vm->t_function); }
 
+/* __slots__ (a str or an iterable of str): CPython gives instances of a class whose whole MRO
+ * (object aside) declares __slots__ without "__dict__" no attribute dict, so assigning any other
+ * attribute fails.  Ember's instances keep their dict and setattr enforces the names instead
+ * (TYPEF_SLOTS); the names are checked as CPython checks them. */
+static int class_slots_init(VM *vm, TypeObj *t) {
+    Value s = dict_get_c(vm, t->dict, "__slots__");
+    if (val_is_null(s)) return 0;
+    ListObj *names = list_new(vm, 4);
+    if (!names) return -1;
+    vm_push_root(vm, val_obj(names));
+    int rc = -1;
+    if (val_is_str(vm, s)) {
+        if (list_append(vm, names, s) < 0) goto done;
+    } else if (list_extend(vm, names, s) < 0) {
+        goto done;
+    }
+    bool has_dict = false;
+    for (int64_t i = 0; i < names->len; i++) {
+        Value n = names->items[i];
+        if (!val_is_str(vm, n)) {
+            vm_raise(vm, vm->e_TypeError, "__slots__ items must be strings, not '%s'", vm_type_name(vm, n));
+            goto done;
+        }
+        StrObj *ns = AS_STR(n);
+        bool ident = ns->len > 0 && !(ns->data[0] >= '0' && ns->data[0] <= '9');
+        for (int64_t k = 0; k < ns->len && ident; k++) {
+            char c = ns->data[k];
+            ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c & 0x80);
+        }
+        if (!ident) {
+            vm_raise(vm, vm->e_TypeError, "__slots__ must be identifiers");
+            goto done;
+        }
+        if (str_eq_c(ns, "__dict__")) has_dict = true;
+        else if (!str_eq_c(ns, "__weakref__") && !val_is_null(dict_get_str(t->dict, ns))) {
+            vm_raise(vm, vm->e_ValueError, "'%s' in __slots__ conflicts with class variable", ns->data);
+            goto done;
+        }
+    }
+    t->slots = tuple_from_array(vm, names->items, names->len);
+    if (!t->slots) goto done;
+    rc = 0;
+    if (has_dict || t->dict_offset == 0 || t->layout != OBJ_LAYOUT_INSTANCE) goto done;
+    for (int64_t i = 1; i < t->mro->len; i++) {
+        TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
+        if (c != vm->t_object && !(c->flags & TYPEF_SLOTS)) goto done;
+    }
+    t->flags |= TYPEF_SLOTS;
+done:
+    vm_pop_root(vm);
+    return rc;
+}
+
+bool type_slots_allow(TypeObj *t, const StrObj *name) {
+    for (int64_t i = 0; i < t->mro->len; i++) {
+        TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
+        if (!c->slots) continue;
+        for (int64_t k = 0; k < c->slots->len; k++) {
+            const StrObj *s = AS_STR(c->slots->items[k]);
+            if (s->len == name->len && memcmp(s->data, name->data, (size_t)s->len) == 0) return true;
+        }
+    }
+    return false;
+}
+
 Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
                      int nkw, Value *kwvals, TupleObj *kwnames) {
     if (bases->len == 0) {
@@ -390,6 +456,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
     }
     Value mod = dict_get_c(vm, t->dict, "__module__");
     if (!val_is_null(mod)) t->module = mod;
+    if (class_slots_init(vm, t) < 0) goto fail_t;
     if (val_is_null(dict_get_c(vm, t->dict, "__doc__")) &&
         dict_set_c(vm, t->dict, "__doc__", val_none()) < 0)
         goto fail_t;
