@@ -40,6 +40,7 @@ void gc_external_bytes(VM *vm, ptrdiff_t delta);
 
 void gc_collect(VM *vm);
 void gc_mark_value(VM *vm, Value v);
+void gc_trace_frame(VM *vm, Frame *f);   /* mark a frame that is not (yet) on vm->frame's chain */
 void gc_mark_obj(VM *vm, Obj *o);
 static inline void gc_mark(VM *vm, void *o) { if (o) gc_mark_obj(vm, (Obj *)o); }
 

@@ -198,6 +198,7 @@ static void state_trace(VM *vm, void *p) {
     gc_mark_value(vm, st->make_cell);
     gc_mark_value(vm, st->explain_sink);
     gc_mark_value(vm, st->opts.user_backend);
+    if (st->compiling) gc_trace_frame(vm, st->compiling);
 }
 
 static void state_free(VM *vm, void *p) {

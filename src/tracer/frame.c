@@ -365,19 +365,29 @@ __attribute__((noinline)) static void miss_reason(VM *vm, Frame *f, CodeCache *c
     else tracer_log_recompile(vm, f->code, cc, last ? last : "");
 }
 
-__attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache *cc) {
+/* A cache miss: a new entry for f, or NULL to run it eagerly (an exception pending means the
+ * call fails).  f is not linked as vm->frame yet, so st->compiling keeps its arguments marked
+ * while the compile allocates. */
+static CacheEntry *compile_for_miss(VM *vm, Frame *f, CodeCache *cc) {
     TracerState *st = tracer_state(vm);
-    CodeObj *co = f->code;
     if (!cc) {
-        cc = tracer_code_cache(vm, co, true);
-        if (!cc) return run_eager(vm, f);
+        cc = tracer_code_cache(vm, f->code, true);
+        if (!cc) return NULL;
     }
     if (cc->n_entries >= tracer_cache_size_limit(vm)) {
         if (!cc->warned_limit) miss_reason(vm, f, cc, true);
-        return run_eager(vm, f);
+        return NULL;
     }
     if (cc->n_entries > 0 && log_enabled("recompiles")) miss_reason(vm, f, cc, false);
-    CacheEntry *e = compile_frame(vm, f, cc, &st->opts);
+    return compile_frame(vm, f, cc, &st->opts);
+}
+
+__attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache *cc) {
+    TracerState *st = tracer_state(vm);
+    Frame *outer = st->compiling;
+    st->compiling = f;
+    CacheEntry *e = compile_for_miss(vm, f, cc);
+    st->compiling = outer;
     if (e) return run_entry(vm, f, e);
     if (!val_is_null(vm->exc)) {
         vm->frame = f->prev;

@@ -295,6 +295,13 @@ static void dset(VM *vm, DictObj *d, const char *k, Value v) {
     if (dict_set_c(vm, d, k, v) < 0) vm_clear_exc(vm);
 }
 
+/* each string goes into d as soon as it exists: the next allocation may collect */
+static void dset_str(VM *vm, DictObj *d, const char *k, const char *text) {
+    StrObj *s = str_from_c(vm, text);
+    if (s) dset(vm, d, k, val_obj(s));
+    else vm_clear_exc(vm);
+}
+
 /* Appends a dict per compile attempt to the explain sink: graph (or None), break reason and
  * location, ops, guards, side-effect count. */
 void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const char *skip_reason) {
@@ -328,20 +335,12 @@ void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const ch
         else vm_clear_exc(vm);
     }
     if (tr->have_break) {
-        StrObj *r = str_from_c(vm, tr->brk.reason);
-        StrObj *f = str_from_c(vm, tr->brk.file);
-        StrObj *fn = str_from_c(vm, tr->brk.func);
-        if (r && f && fn) {
-            dset(vm, d, "break_reason", val_obj(r));
-            dset(vm, d, "break_file", val_obj(f));
-            dset(vm, d, "break_func", val_obj(fn));
-            dset(vm, d, "break_line", val_int(tr->brk.line));
-        }
+        dset_str(vm, d, "break_reason", tr->brk.reason);
+        dset_str(vm, d, "break_file", tr->brk.file);
+        dset_str(vm, d, "break_func", tr->brk.func);
+        dset(vm, d, "break_line", val_int(tr->brk.line));
     }
-    if (skipped) {
-        StrObj *s = str_from_c(vm, skip_reason ? skip_reason : "");
-        if (s) dset(vm, d, "skipped", val_obj(s));
-    }
+    if (skipped) dset_str(vm, d, "skipped", skip_reason ? skip_reason : "");
     ListObj *guards = list_new(vm, 0);
     if (guards) {
         dset(vm, d, "guards", val_obj(guards));

@@ -82,6 +82,9 @@ typedef struct TracerState {
     EvalFrameFn prev_eval;
     bool compile_all;         /* ember run --compile-all: the hook stays installed */
     bool tracing;             /* a trace is running: frames run eagerly */
+    /* the frame whose compile is in progress: the eval-frame hook gets it before the
+     * interpreter links it as vm->frame, so its arguments are marked from here */
+    Frame *compiling;
     int32_t next_frame_id;
     int32_t next_graph_id;
     int32_t next_resume_id;
