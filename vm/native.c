@@ -92,12 +92,23 @@ int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min
 int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) {
     uint32_t style = n->flags & ARITY_MASK;
     if (!style) return 0;
-    char qual[160];
-    const char *name = n->name;
     int given = argc;
     if (n->flags & (NATIVEF_METHOD | NATIVEF_CLASSMETHOD) ||
         ((n->flags & NATIVEF_STATIC) && strcmp(n->name, "__new__") == 0))
         given--;   /* self, cls, or the class passed to __new__ */
+    /* every call comes here (list.append included): accept before formatting any name */
+    if (!kw || kw->len == 0) {
+        if (style == ARITY_NOARGS) {
+            if (given == 0) return 0;
+        } else if (style == ARITY_O) {
+            if (given == 1) return 0;
+        } else {
+            int lo = (int)((n->flags >> 8) & 15), hi = (int)((n->flags >> 12) & 15);
+            if (given >= lo && (hi == ARITY_MANY || given <= hi)) return 0;
+        }
+    }
+    char qual[160];
+    const char *name = n->name;
     /* constructors report under the type's name: "list expected at most 1 argument, got 2" */
     bool ctor = strcmp(n->name, "__new__") == 0 || strcmp(n->name, "__init__") == 0;
     if (ctor && n->owner) name = n->owner->name->data;
