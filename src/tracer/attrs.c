@@ -162,6 +162,17 @@ static TxStatus module_attr(Tracer *tr, VT *m, StrObj *name, VT **out) {
     DictObj **slot = obj_dict_slot(mod.as.o);
     TypeObj *t = vm_type_of(vm, mod);
     Value descr = type_lookup(vm, t, name);
+    if (is_name(name, "training") && descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) {
+        /* Module.training (a C getset): its value now, guarded through its source as dynamo
+         * guards it, so train()/eval() after compiling recompiles */
+        Value v = vm_getattr(vm, mod, name);
+        if (val_is_null(v)) {
+            vm_clear_exc(vm);
+            return tr_break(tr, "module.training raised");
+        }
+        *out = vt_from_value(tr, v, src);
+        return TX_OK;
+    }
     if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) return bind_class_attr(tr, m, t, descr, name, out);
     Value v = *slot ? dict_get_str(*slot, name) : val_null();
     if (!val_is_null(v)) {

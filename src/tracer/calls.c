@@ -210,6 +210,30 @@ static TxStatus grad_mode_object(Tracer *tr, const char *cls, int argc, VT **arg
     return TX_OK;
 }
 
+/* torch._C._has_torch_function(seq) / _has_torch_function_unary(x) / _has_torch_function_variadic(*xs),
+ * the test nn.functional makes before handle_torch_function: only instances of script classes
+ * with __torch_function__ override torch functions, so tensors and constants give False (as
+ * dynamo folds it); anything else is a break. */
+static TxStatus has_torch_function(Tracer *tr, NativeObj *n, int argc, VT **args, int nkw, VT **out) {
+    VT **items = args;
+    int count = argc;
+    bool seq = strcmp(n->name, "_has_torch_function") == 0, unary = strcmp(n->name, "_has_torch_function_unary") == 0;
+    if (nkw || ((seq || unary) && argc != 1)) return tr_break(tr, "torch._C.%s arguments", n->name);
+    if (seq) {
+        VT *a = vt_force(tr, args[0]);
+        if (a->kind != VT_TUPLE && a->kind != VT_LIST) return tr_break(tr, "torch._C.%s of a %s", n->name, vt_kind_name(a->kind));
+        items = a->items;
+        count = a->n;
+    }
+    for (int i = 0; i < count; i++) {
+        VT *a = vt_force(tr, items[i]);
+        if (a->kind != VT_TENSOR && a->kind != VT_CONST && a->kind != VT_SYMNUM)
+            return tr_break(tr, "torch._C.%s of a %s", n->name, vt_kind_name(a->kind));
+    }
+    *out = vt_const(tr, val_bool(false));
+    return TX_OK;
+}
+
 static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out);
 static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args, VT **out);
 static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args, TupleObj *kwnames, VT **out);
@@ -253,6 +277,7 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
     const char *tname = tracer_torch_native_name(vm, f);
     if (tname) {
         if (in_list(torch_fn_denylist, n->name)) return tr_break(tr, "%s", tname);
+        if (strncmp(n->name, "_has_torch_function", 19) == 0) return has_torch_function(tr, n, argc, args, nkw, out);
         /* torch._C's private functions drive the engine and hooks: they run natively */
         if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0) return tr_break(tr, "%s", tname);
         if (strcmp(n->name, "is_grad_enabled") == 0) {
