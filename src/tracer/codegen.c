@@ -84,6 +84,7 @@ static bool inlined_new_cell(Cg *cg, VT *v) { return v->kind == VT_CELL && v->mu
 
 static bool needs_temp(VT *v) {
     if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
+    if (v->kind == VT_ITER) return v->refs >= 2;
     if (v->kind == VT_HANDLE) return true;
     return (v->kind == VT_LIST || v->kind == VT_DICT || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
            v->mut == MUT_NEW && v->refs >= 2;
@@ -161,9 +162,29 @@ static int root_cell_index(Cg *cg, VT *cell) {
     return -1;
 }
 
+/* An iterator the region advanced (a for loop's, at a break inside the loop): rebuilt over the
+ * items it has left, as dynamo rebuilds list iterators. */
+#define MAX_ITER_REBUILD 256
+static void build_iter(Cg *cg, VT *v) {
+    VT *seq = v->a ? vt_force(cg->tr, v->a) : NULL;
+    if (!seq || (seq->kind != VT_TUPLE && seq->kind != VT_LIST)) {
+        cg->fail = "an iterator over an untracked sequence";
+        return;
+    }
+    int first = (int)v->index < seq->n ? (int)v->index : seq->n;
+    if (seq->n - first > MAX_ITER_REBUILD) {
+        cg->fail = "an iterator with too many items left to rebuild";
+        return;
+    }
+    for (int i = first; i < seq->n; i++) reconstruct(cg, vt_item(cg->tr, seq, i));
+    E(cg, OP_BUILD_TUPLE, (uint32_t)(seq->n - first));
+    E(cg, OP_GET_ITER, 0);
+}
+
 static void build_value(Cg *cg, VT *v) {
     VM *vm = cg->vm;
     switch (v->kind) {
+    case VT_ITER: build_iter(cg, v); return;
     case VT_CELL: {
         /* a cell of an inlined function: made afresh holding its final contents (stores to it
          * in the region need no replay) */
@@ -352,6 +373,18 @@ static void reconstruct(Cg *cg, VT *v) {
             return;
         }
         build_value(cg, v);
+        return;
+    case VT_ITER:
+        if (cg->dry) {
+            if (v->refs == 1) build_iter(cg, v);   /* counts what it holds once */
+            return;
+        }
+        if (needs_temp(v)) {
+            ensure_temp(cg, v);
+            E(cg, OP_LOAD_FAST, (uint32_t)v->temp_slot);
+            return;
+        }
+        build_iter(cg, v);
         return;
     case VT_CELL: {
         int ci = root_cell_index(cg, v);

@@ -157,6 +157,8 @@ static bool in_loop(CodeObj *co, int32_t ip) {
     return false;
 }
 
+static bool is_resume_code(const CodeObj *co) { return co->name && strncmp(co->name->data, "__resume_at_", 12) == 0; }
+
 static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts, int32_t break_at,
                         const char *break_reason) {
     memset(tr, 0, sizeof *tr);
@@ -248,7 +250,10 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
             }
             Instr in = f->code->code[tr.root->ip];
             if (!breaks_in_resumable_blocks(&tr, f->code)) skip = "graph break inside a try block or a with block that is not a grad-mode switch";
-            else if (in_loop(f->code, tr.root->ip)) skip = "Skipping frame because there is a graph break in a for/while loop";
+            else if (in_loop(f->code, tr.root->ip) && is_resume_code(f->code))
+                /* the root frame resumes inside its loop once; a resume function breaking in
+                 * the loop again would chain one resume call per iteration: it runs eagerly */
+                skip = "Skipping frame because there is a graph break in a for/while loop";
             else if (in.op == OP_FOR_ITER || in.op == OP_SEND || in.op == OP_YIELD_VALUE) skip = "graph break at a loop";
             else if (tr.root->kwnames && in.op != OP_CALL) skip = "graph break with pending keyword names";
             else if (graph_count_ops(tr.graph) == 0 && tr.se.n_hooks == 0)

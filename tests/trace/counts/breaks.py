@@ -59,5 +59,7 @@ report("branch", torch._dynamo.explain(branch)(x))
 report("item", torch._dynamo.explain(item)(x))
 # resumes inside the no_grad block: a graph before the break and one in the resume function
 report("in_no_grad", torch._dynamo.explain(in_no_grad)(x))
-# a break inside a loop: the frame runs eagerly (as dynamo's SkipFrame), no graph
+# a break inside a loop: a graph before it (x + 1 of the first pass), then a resume function
+# that continues the loop; it breaks at once on the rebuilt iterator (next() on an object) and
+# runs eagerly, as dynamo skips a frame that breaks inside a loop
 report("in_loop", torch._dynamo.explain(in_loop)(x))
