@@ -162,13 +162,23 @@ static int root_cell_index(Cg *cg, VT *cell) {
     return -1;
 }
 
-/* An iterator the region advanced (a for loop's, at a break inside the loop): rebuilt over the
- * items it has left, as dynamo rebuilds list iterators. */
+/* An iterator the region advanced (a for loop's, at a break inside the loop).  Over a list: a
+ * list iterator over that same list, past the items consumed, so what the rest of the loop
+ * appends is still iterated.  Over a tuple (constants, ranges, zip/enumerate results, module
+ * children): a tuple of the items it has left, as dynamo rebuilds them. */
 #define MAX_ITER_REBUILD 256
 static void build_iter(Cg *cg, VT *v) {
     VT *seq = v->a ? vt_force(cg->tr, v->a) : NULL;
     if (!seq || (seq->kind != VT_TUPLE && seq->kind != VT_LIST)) {
         cg->fail = "an iterator over an untracked sequence";
+        return;
+    }
+    if (seq->kind == VT_LIST) {
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(cg->vm)->iter_at));
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
         return;
     }
     int first = (int)v->index < seq->n ? (int)v->index : seq->n;

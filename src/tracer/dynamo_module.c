@@ -177,6 +177,34 @@ static Value make_cell(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
     return val_obj(c);
 }
 
+/* _iter_at(list, n): iter(list) advanced past n items — a for loop's list iterator rebuilt by
+ * residual code at a break inside the loop, still over the list itself so items the rest of the
+ * loop appends are seen (codegen.c) */
+static Value iter_at(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)fn;
+    if (argc != 2 || (kw && kw->len) || argv[1].tag != VAL_INT) return vm_raise(vm, vm->e_TypeError, "_iter_at(seq, n)");
+    Value it = vm_iter(vm, argv[0]);
+    if (val_is_null(it)) return it;
+    if (it.tag == VAL_OBJ && it.as.o->type == vm->t_list_iterator) {
+        /* positioned, not advanced: items the residual code appends afterwards still come */
+        ((IterObj *)it.as.o)->i = argv[1].as.i;
+        return it;
+    }
+    vm_push_root(vm, it);
+    for (int64_t i = 0; i < argv[1].as.i; i++) {
+        Value x = vm_next(vm, it);
+        if (val_is_null(x)) {
+            if (!val_is_null(vm->exc)) {
+                vm_pop_root(vm);
+                return val_null();
+            }
+            break;
+        }
+    }
+    vm_pop_root(vm);
+    return it;
+}
+
 bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode) {
     TracerState *st = tracer_state(vm);
     for (int m = 0; m < 2; m++)
@@ -196,6 +224,7 @@ static void state_trace(VM *vm, void *p) {
     gc_mark_value(vm, st->grad_restorer[0]);
     gc_mark_value(vm, st->grad_restorer[1]);
     gc_mark_value(vm, st->make_cell);
+    gc_mark_value(vm, st->iter_at);
     gc_mark_value(vm, st->explain_sink);
     gc_mark_value(vm, st->opts.user_backend);
     if (st->compiling) gc_trace_frame(vm, st->compiling);
@@ -243,6 +272,9 @@ void tracer_register(VM *vm) {
     NativeObj *mc = native_new_closure(vm, "_make_cell", make_cell, val_null());
     EM_ASSERT(mc != NULL, "out of memory");
     st->make_cell = val_obj(mc);
+    NativeObj *ia = native_new_closure(vm, "_iter_at", iter_at, val_null());
+    EM_ASSERT(ia != NULL, "out of memory");
+    st->iter_at = val_obj(ia);
     tracer_register_builtin_backends();
     st->opts.backend = tracer_find_backend("eager");
     vm_register_native_module(vm, "torch._dynamo._ember", ember_module_init);

@@ -73,6 +73,8 @@ typedef struct TracerState {
     /* _make_cell(value) / _make_cell(): a new closure cell, for closures residual code rebuilds
      * whose cells belong to a function inlined in the region (codegen.c) */
     Value make_cell;
+    /* _iter_at(list, n): a list iterator n items in, for loops resumed after a break (codegen.c) */
+    Value iter_at;
     /* torch._dynamo.config */
     int32_t cache_size_limit;
     bool suppress_errors;

@@ -68,6 +68,70 @@ def while_break(x):
     return y
 
 
+def helper(x):
+    print("helper breaks")
+    return x + 1
+
+
+@torch.compile
+def break_in_callee(x):
+    for i in range(2):
+        x = helper(x) * 2
+    return x
+
+
+@torch.compile
+def long_range(x):
+    # more items left than residual code rebuilds: the frame runs eagerly
+    for i in range(600):
+        x = x + 1
+        if i % 200 == 0:
+            print("at", i)
+    return x
+
+
+@torch.compile
+def grows_while_iterated(x, xs):
+    # the loop's list iterator is rebuilt over the list itself: appends after the break still come
+    for v in xs:
+        x = x * v
+        if len(xs) < 4:
+            xs.append(v + 1)
+        print("grow", v, len(xs))
+    return x
+
+
+@torch.compile
+def new_list_grows(x):
+    xs = [1.0]
+    for v in xs:
+        x = x + v
+        if len(xs) < 4:
+            xs.append(v + 1)
+        if v >= 2.0:
+            print("new list", v, len(xs))
+    return x, xs
+
+
+@torch.compile
+def over_dict(x, d):
+    for k in d:
+        x = x + d[k]
+        print("key", k)
+    return x
+
+
+@torch.compile
+def try_in_loop(x):
+    for i in range(2):
+        try:
+            x = x + 1
+            print("try", i)
+        finally:
+            x = x * 2
+    return x
+
+
 class Stack(nn.Module):
     def __init__(self):
         super().__init__()
@@ -111,3 +175,14 @@ show("stack", out)
 show("x.grad", x.grad)
 for i in range(2):
     show("again", cm(x * (i + 1)))
+
+show("break_in_callee", break_in_callee(x))
+show("long_range", long_range(x))
+ys = [2.0]
+show("grows_while_iterated", grows_while_iterated(x, ys))
+print("ys", ys)
+r, xs = new_list_grows(x)
+show("new_list_grows", r)
+print("xs", xs)
+show("over_dict", over_dict(x, {"a": 1.0, "b": 2.0}))
+show("try_in_loop", try_in_loop(x))
