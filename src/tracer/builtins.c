@@ -114,6 +114,25 @@ static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
     VT *it;
     TxStatus s = tr_iter(tr, v, &it);
     if (s) return s;
+    if (!it->a || it->b) {   /* a lazy enumerate / zip: step it */
+        int cap = 16, n = 0;
+        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
+        for (;;) {
+            VT *x;
+            if ((s = tr_next(tr, it, &x))) return s;
+            if (!x) break;
+            if (n == 100000) return tr_break(tr, "an iterator too long to unroll");
+            if (n == cap) {
+                VT **grown = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap * 2);
+                memcpy(grown, items, sizeof(VT *) * (size_t)n);
+                items = grown;
+                cap *= 2;
+            }
+            items[n++] = x;
+        }
+        *out = vt_tuple(tr, items, n);
+        return TX_OK;
+    }
     VT *seq = it->a;
     int start = it->index;
     VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
@@ -367,6 +386,25 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     }
     if (t == vm->t_enumerate || t == vm->t_zip || t == vm->t_reversed) {
         if (nkw) return tr_break(tr, "%s() with keywords", t->name->data);
+        if (t != vm->t_reversed) {
+            /* lazy, over the arguments' iterators, stepped by tr_next as CPython steps them: a
+             * list the loop appends to keeps yielding (codegen rebuilds them at breaks) */
+            VT *it = vt_new(tr, VT_ITER);
+            if (t == vm->t_enumerate) {
+                if (argc < 1 || argc > 2) return tr_break(tr, "enumerate() arguments");
+                VT *st = argc == 2 ? arg_const(tr, args[1]) : vt_const(tr, val_int(0));
+                if (st->kind != VT_CONST || !val_is_intlike(st->value)) return tr_break(tr, "enumerate start");
+                if ((s = tr_iter(tr, args[0], &it->a))) return s;
+                it->b = st;
+            } else {
+                it->items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+                for (int i = 0; i < argc; i++)
+                    if ((s = tr_iter(tr, args[i], &it->items[i]))) return s;
+                it->n = argc;
+            }
+            *out = it;
+            return TX_OK;
+        }
         VT *result;
         if (t == vm->t_enumerate) {
             if (argc < 1 || argc > 2) return tr_break(tr, "enumerate() arguments");

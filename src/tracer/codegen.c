@@ -167,18 +167,37 @@ static int root_cell_index(Cg *cg, VT *cell) {
  * appends is still iterated.  Over a tuple (constants, ranges, zip/enumerate results, module
  * children): a tuple of the items it has left, as dynamo rebuilds them. */
 #define MAX_ITER_REBUILD 256
+static void iter_at(Cg *cg, VT *seq, int32_t index) {
+    E(cg, OP_PUSH_NULL, 0);
+    E(cg, OP_LOAD_CONST, K(cg, tracer_state(cg->vm)->iter_at));
+    reconstruct(cg, seq);
+    E(cg, OP_LOAD_CONST, K(cg, val_int(index)));
+    E(cg, OP_CALL, 2);
+}
+
 static void build_iter(Cg *cg, VT *v) {
+    VM *vm = cg->vm;
+    if (!v->a || v->b) {
+        /* lazy zip / enumerate: over their own iterators, rebuilt where they stand */
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->a ? vm->t_enumerate : vm->t_zip)));
+        if (v->a) {
+            reconstruct(cg, v->a);
+            E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
+            E(cg, OP_CALL, 2);
+        } else {
+            for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
+            E(cg, OP_CALL, (uint32_t)v->n);
+        }
+        return;
+    }
     VT *seq = v->a ? vt_force(cg->tr, v->a) : NULL;
     if (!seq || (seq->kind != VT_TUPLE && seq->kind != VT_LIST)) {
         cg->fail = "an iterator over an untracked sequence";
         return;
     }
     if (seq->kind == VT_LIST) {
-        E(cg, OP_PUSH_NULL, 0);
-        E(cg, OP_LOAD_CONST, K(cg, tracer_state(cg->vm)->iter_at));
-        reconstruct(cg, v->a);
-        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
-        E(cg, OP_CALL, 2);
+        iter_at(cg, v->a, v->index);
         return;
     }
     int first = (int)v->index < seq->n ? (int)v->index : seq->n;

@@ -533,6 +533,33 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
 TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     it = vt_force(tr, it);
     if (it->kind != VT_ITER) return tr_break(tr, "next() on %s", vt_kind_name(it->kind));
+    if (!it->a) {   /* lazy zip over the iterators it->items: a row while each yields */
+        VT **row = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
+        for (int k = 0; k < it->n; k++) {
+            TxStatus s = tr_next(tr, it->items[k], &row[k]);
+            if (s) return s;
+            if (!row[k]) {
+                *out = NULL;
+                return TX_OK;
+            }
+        }
+        it->index++;
+        *out = vt_tuple(tr, row, it->n);
+        return TX_OK;
+    }
+    if (it->b) {   /* lazy enumerate over the iterator it->a, counting from the constant it->b */
+        VT *x;
+        TxStatus s = tr_next(tr, it->a, &x);
+        if (s) return s;
+        if (!x) {
+            *out = NULL;
+            return TX_OK;
+        }
+        VT *pair[2] = {vt_const(tr, val_int(val_as_intlike(it->b->value) + it->index)), x};
+        it->index++;
+        *out = vt_tuple(tr, pair, 2);
+        return TX_OK;
+    }
     if (it->index >= it->a->n) {
         *out = NULL;
         return TX_OK;

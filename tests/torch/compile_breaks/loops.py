@@ -132,6 +132,33 @@ def try_in_loop(x):
     return x
 
 
+@torch.compile
+def enumerate_grows(x):
+    # no break: enumerate / zip over a list read it item by item while tracing too
+    xs = [1.0]
+    for i, v in enumerate(xs):
+        x = x + v * i
+        if len(xs) < 3:
+            xs.append(v + 1)
+    ys = [1.0, 2.0]
+    for a, b in zip(ys, ys):
+        x = x + a * b
+        if len(ys) < 4:
+            ys.append(a + 10)
+    return x, xs, ys
+
+
+@torch.compile
+def zip_break(x):
+    xs = [1.0, 2.0]
+    for i, (a, b) in enumerate(zip(xs, "abcd"), 1):
+        x = x * a
+        print("zip", i, b)
+        if len(xs) < 4:
+            xs.append(a + 1)
+    return x, xs
+
+
 class Stack(nn.Module):
     def __init__(self):
         super().__init__()
@@ -186,3 +213,9 @@ show("new_list_grows", r)
 print("xs", xs)
 show("over_dict", over_dict(x, {"a": 1.0, "b": 2.0}))
 show("try_in_loop", try_in_loop(x))
+r, xs, ys = enumerate_grows(x)
+show("enumerate_grows", r)
+print("xs", xs, "ys", ys)
+r, xs = zip_break(x)
+show("zip_break", r)
+print("xs", xs)
