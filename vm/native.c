@@ -89,24 +89,8 @@ int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min
     return 0;
 }
 
-int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) {
-    uint32_t style = n->flags & ARITY_MASK;
-    if (!style) return 0;
-    int given = argc;
-    if (n->flags & (NATIVEF_METHOD | NATIVEF_CLASSMETHOD) ||
-        ((n->flags & NATIVEF_STATIC) && strcmp(n->name, "__new__") == 0))
-        given--;   /* self, cls, or the class passed to __new__ */
-    /* every call comes here (list.append included): accept before formatting any name */
-    if (!kw || kw->len == 0) {
-        if (style == ARITY_NOARGS) {
-            if (given == 0) return 0;
-        } else if (style == ARITY_O) {
-            if (given == 1) return 0;
-        } else {
-            int lo = (int)((n->flags >> 8) & 15), hi = (int)((n->flags >> 12) & 15);
-            if (given >= lo && (hi == ARITY_MANY || given <= hi)) return 0;
-        }
-    }
+/* The TypeError for a call native_check_arity refused, in CPython's words for the style. */
+__attribute__((cold, noinline)) static int arity_error(VM *vm, NativeObj *n, uint32_t style, int given, bool has_kw) {
     char qual[160];
     const char *name = n->name;
     /* constructors report under the type's name: "list expected at most 1 argument, got 2" */
@@ -117,23 +101,20 @@ int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) {
     else
         snprintf(qual, sizeof qual, "%s", name);
     bool meth_style = style == ARITY_NOARGS || style == ARITY_O;
-    if (kw && kw->len) {
+    if (has_kw) {
         vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", meth_style ? qual : name);
         return -1;
     }
     if (style == ARITY_NOARGS) {
-        if (given == 0) return 0;
         vm_raise(vm, vm->e_TypeError, "%s() takes no arguments (%d given)", qual, given);
         return -1;
     }
     if (style == ARITY_O) {
-        if (given == 1) return 0;
         vm_raise(vm, vm->e_TypeError, "%s() takes exactly one argument (%d given)", qual, given);
         return -1;
     }
     int lo = (int)((n->flags >> 8) & 15), hi = (int)((n->flags >> 12) & 15);
     if (hi == ARITY_MANY) hi = 1 << 20;
-    if (given >= lo && given <= hi) return 0;
     int bound = given < lo ? lo : hi;
     const char *s = bound == 1 ? "" : "s";
     if (style == (3u << ARITY_SHIFT)) {   /* ARITY_POS */
@@ -147,6 +128,26 @@ int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) {
                  lo == hi ? "exactly" : given < lo ? "at least" : "at most", bound, s, given);
     }
     return -1;
+}
+
+/* Every native call with a declared arity comes here (list.append included): the check is a
+ * few compares; names are formatted only for the error. */
+int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) {
+    uint32_t style = n->flags & ARITY_MASK;
+    if (!style) return 0;
+    int given = argc;
+    if (n->flags & (NATIVEF_METHOD | NATIVEF_CLASSMETHOD) ||
+        ((n->flags & NATIVEF_STATIC) && strcmp(n->name, "__new__") == 0))
+        given--;   /* self, cls, or the class passed to __new__ */
+    bool has_kw = kw && kw->len;
+    bool ok;
+    if (style == ARITY_NOARGS) ok = given == 0;
+    else if (style == ARITY_O) ok = given == 1;
+    else {
+        int lo = (int)((n->flags >> 8) & 15), hi = (int)((n->flags >> 12) & 15);
+        ok = given >= lo && (hi == ARITY_MANY || given <= hi);
+    }
+    return ok && !has_kw ? 0 : arity_error(vm, n, style, given, has_kw);
 }
 
 int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw, int npos,

@@ -13,6 +13,7 @@ StrObj *str_concat(VM *vm, StrObj *a, StrObj *b);
 StrObj *str_intern(VM *vm, StrObj *s);   /* the canonical instance */
 int64_t str_hash(StrObj *s);
 bool str_eq(const StrObj *a, const StrObj *b);
+bool str_is_identifier(const StrObj *s);   /* str.isidentifier() */
 int str_cmp(const StrObj *a, const StrObj *b);     /* bytewise = code-point order for UTF-8 */
 static inline bool str_eq_c(const StrObj *a, const char *s) {
     size_t n = 0;

@@ -547,18 +547,18 @@ static Value cased_check(StrObj *s, bool want_upper) {
 }
 static Value s_isupper(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return cased_check(SSELF, true); }
 static Value s_islower(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return cased_check(SSELF, false); }
-static Value s_isidentifier(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    StrObj *s = SSELF;
-    if (s->len == 0) return val_bool(false);
+bool str_is_identifier(const StrObj *s) {
+    if (s->len == 0) return false;
     int64_t pos = 0;
     bool first = true;
     while (pos < s->len) {
         uint32_t c = utf8_decode(s->data, s->len, &pos);
-        if (!(first ? uni_is_xid_start(c) : uni_is_xid_continue(c))) return val_bool(false);
+        if (!(first ? uni_is_xid_start(c) : uni_is_xid_continue(c))) return false;
         first = false;
     }
-    return val_bool(true);
+    return true;
 }
+static Value s_isidentifier(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_bool(str_is_identifier(SSELF)); }
 
 /* ---- padding -------------------------------------------------------------------------------- */
 

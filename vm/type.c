@@ -335,12 +335,7 @@ static int class_slots_init(VM *vm, TypeObj *t) {
             goto done;
         }
         StrObj *ns = AS_STR(n);
-        bool ident = ns->len > 0 && !(ns->data[0] >= '0' && ns->data[0] <= '9');
-        for (int64_t k = 0; k < ns->len && ident; k++) {
-            char c = ns->data[k];
-            ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c & 0x80);
-        }
-        if (!ident) {
+        if (!str_is_identifier(ns)) {
             vm_raise(vm, vm->e_TypeError, "__slots__ must be identifiers");
             goto done;
         }
@@ -368,10 +363,8 @@ bool type_slots_allow(TypeObj *t, const StrObj *name) {
     for (int64_t i = 0; i < t->mro->len; i++) {
         TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
         if (!c->slots) continue;
-        for (int64_t k = 0; k < c->slots->len; k++) {
-            const StrObj *s = AS_STR(c->slots->items[k]);
-            if (s->len == name->len && memcmp(s->data, name->data, (size_t)s->len) == 0) return true;
-        }
+        for (int64_t k = 0; k < c->slots->len; k++)
+            if (str_eq(AS_STR(c->slots->items[k]), name)) return true;
     }
     return false;
 }

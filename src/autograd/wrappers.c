@@ -12,6 +12,14 @@ static Tensor *bin(TensorOp op, Tensor *a, Tensor *b) {
     return ag_op1(op, in, 2, NULL);
 }
 
+/* the losses: (input, target) and a reduction */
+static Tensor *loss(TensorOp op, Tensor *input, Tensor *target, TensorReduction reduction) {
+    Tensor *in[2] = {input, target};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.reduction = reduction;
+    return ag_op1(op, in, 2, &args);
+}
+
 Tensor *ag_add(Tensor *a, Tensor *b) { return recording2(a, b) ? bin(TENSOR_OP_ADD, a, b) : tensor_add(a, b); }
 Tensor *ag_sub(Tensor *a, Tensor *b) { return recording2(a, b) ? bin(TENSOR_OP_SUB, a, b) : tensor_sub(a, b); }
 Tensor *ag_mul(Tensor *a, Tensor *b) { return recording2(a, b) ? bin(TENSOR_OP_MUL, a, b) : tensor_mul(a, b); }
@@ -21,12 +29,7 @@ Tensor *ag_maximum(Tensor *a, Tensor *b) { return bin(TENSOR_OP_MAXIMUM, a, b); 
 Tensor *ag_minimum(Tensor *a, Tensor *b) { return bin(TENSOR_OP_MINIMUM, a, b); }
 Tensor *ag_mm(Tensor *a, Tensor *b) { return bin(TENSOR_OP_MM, a, b); }
 Tensor *ag_matmul(Tensor *a, Tensor *b) { return bin(TENSOR_OP_MATMUL, a, b); }
-Tensor *ag_mse_loss(Tensor *a, Tensor *b, TensorReduction reduction) {
-    Tensor *in[2] = {a, b};
-    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    args.reduction = reduction;
-    return ag_op1(TENSOR_OP_MSE_LOSS, in, 2, &args);
-}
+Tensor *ag_mse_loss(Tensor *a, Tensor *b, TensorReduction reduction) { return loss(TENSOR_OP_MSE_LOSS, a, b, reduction); }
 
 Tensor *ag_add_alpha(Tensor *a, Tensor *b, TensorScalar alpha) {
     Tensor *in[2] = {a, b};
@@ -193,18 +196,8 @@ Tensor *ag_dropout(Tensor *a, double p, bool train) {
     args.train = train;
     return ag_op1(TENSOR_OP_DROPOUT, &a, 1, &args);
 }
-Tensor *ag_cross_entropy(Tensor *logits, Tensor *target, TensorReduction reduction) {
-    Tensor *in[2] = {logits, target};
-    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    args.reduction = reduction;
-    return ag_op1(TENSOR_OP_CROSS_ENTROPY, in, 2, &args);
-}
-Tensor *ag_nll_loss(Tensor *logp, Tensor *target, TensorReduction reduction) {
-    Tensor *in[2] = {logp, target};
-    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    args.reduction = reduction;
-    return ag_op1(TENSOR_OP_NLL_LOSS, in, 2, &args);
-}
+Tensor *ag_cross_entropy(Tensor *logits, Tensor *target, TensorReduction reduction) { return loss(TENSOR_OP_CROSS_ENTROPY, logits, target, reduction); }
+Tensor *ag_nll_loss(Tensor *logp, Tensor *target, TensorReduction reduction) { return loss(TENSOR_OP_NLL_LOSS, logp, target, reduction); }
 Tensor *ag_gather(Tensor *a, int64_t dim, Tensor *index) {
     Tensor *in[2] = {a, index};
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;

@@ -115,22 +115,13 @@ static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
     TxStatus s = tr_iter(tr, v, &it);
     if (s) return s;
     if (!it->a || it->b) {   /* a lazy enumerate / zip: step it */
-        int cap = 16, n = 0;
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
-        for (;;) {
-            VT *x;
-            if ((s = tr_next(tr, it, &x))) return s;
-            if (!x) break;
-            if (n == 100000) return tr_break(tr, "an iterator too long to unroll");
-            if (n == cap) {
-                VT **grown = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap * 2);
-                memcpy(grown, items, sizeof(VT *) * (size_t)n);
-                items = grown;
-                cap *= 2;
-            }
-            items[n++] = x;
+        VT *acc = vt_tuple(tr, NULL, 0), *x;
+        while (!(s = tr_next(tr, it, &x)) && x) {
+            if (acc->n == 100000) return tr_break(tr, "an iterator too long to unroll");
+            vt_list_append(tr, acc, x);
         }
-        *out = vt_tuple(tr, items, n);
+        if (s) return s;
+        *out = acc;
         return TX_OK;
     }
     VT *seq = it->a;
@@ -384,69 +375,34 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         *out = d;
         return TX_OK;
     }
-    if (t == vm->t_enumerate || t == vm->t_zip || t == vm->t_reversed) {
+    if (t == vm->t_enumerate || t == vm->t_zip) {
+        /* lazy, over the arguments' iterators, stepped by tr_next as CPython steps them: a
+         * list the loop appends to keeps yielding (codegen rebuilds them at breaks) */
         if (nkw) return tr_break(tr, "%s() with keywords", t->name->data);
-        if (t != vm->t_reversed) {
-            /* lazy, over the arguments' iterators, stepped by tr_next as CPython steps them: a
-             * list the loop appends to keeps yielding (codegen rebuilds them at breaks) */
-            VT *it = vt_new(tr, VT_ITER);
-            if (t == vm->t_enumerate) {
-                if (argc < 1 || argc > 2) return tr_break(tr, "enumerate() arguments");
-                VT *st = argc == 2 ? arg_const(tr, args[1]) : vt_const(tr, val_int(0));
-                if (st->kind != VT_CONST || !val_is_intlike(st->value)) return tr_break(tr, "enumerate start");
-                if ((s = tr_iter(tr, args[0], &it->a))) return s;
-                it->b = st;
-            } else {
-                it->items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
-                for (int i = 0; i < argc; i++)
-                    if ((s = tr_iter(tr, args[i], &it->items[i]))) return s;
-                it->n = argc;
-            }
-            *out = it;
-            return TX_OK;
-        }
-        VT *result;
+        VT *it = vt_new(tr, VT_ITER);
         if (t == vm->t_enumerate) {
             if (argc < 1 || argc > 2) return tr_break(tr, "enumerate() arguments");
-            int64_t start = 0;
-            if (argc == 2) {
-                VT *st = arg_const(tr, args[1]);
-                if (st->kind != VT_CONST || !val_is_intlike(st->value)) return tr_break(tr, "enumerate start");
-                start = val_as_intlike(st->value);
-            }
-            VT *items;
-            if ((s = items_of(tr, args[0], &items))) return s;
-            VT **pairs = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
-            for (int i = 0; i < items->n; i++) {
-                VT *p[2] = {vt_const(tr, val_int(start + i)), vt_item(tr, items, i)};
-                pairs[i] = vt_tuple(tr, p, 2);
-            }
-            result = vt_tuple(tr, pairs, items->n);
-        } else if (t == vm->t_zip) {
-            VT **seqs = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
-            int n = -1;
-            for (int i = 0; i < argc; i++) {
-                if ((s = items_of(tr, args[i], &seqs[i]))) return s;
-                if (n < 0 || seqs[i]->n < n) n = seqs[i]->n;
-            }
-            if (n < 0) n = 0;
-            VT **rows = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(n + 1));
-            for (int r = 0; r < n; r++) {
-                VT **row = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
-                for (int i = 0; i < argc; i++) row[i] = vt_item(tr, seqs[i], r);
-                rows[r] = vt_tuple(tr, row, argc);
-            }
-            result = vt_tuple(tr, rows, n);
+            VT *st = argc == 2 ? arg_const(tr, args[1]) : vt_const(tr, val_int(0));
+            if (st->kind != VT_CONST || !val_is_intlike(st->value)) return tr_break(tr, "enumerate start");
+            if ((s = tr_iter(tr, args[0], &it->a))) return s;
+            it->b = st;
         } else {
-            if (argc != 1) return tr_break(tr, "reversed() arguments");
-            VT *items;
-            if ((s = items_of(tr, args[0], &items))) return s;
-            VT **rev = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
-            for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
-            result = vt_tuple(tr, rev, items->n);
+            it->items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+            for (int i = 0; i < argc; i++)
+                if ((s = tr_iter(tr, args[i], &it->items[i]))) return s;
+            it->n = argc;
         }
+        *out = it;
+        return TX_OK;
+    }
+    if (t == vm->t_reversed) {
+        if (nkw || argc != 1) return tr_break(tr, "reversed() arguments");
+        VT *items;
+        if ((s = items_of(tr, args[0], &items))) return s;
+        VT **rev = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
+        for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
         VT *it = vt_new(tr, VT_ITER);
-        it->a = result;
+        it->a = vt_tuple(tr, rev, items->n);
         *out = it;
         return TX_OK;
     }

@@ -163,22 +163,14 @@ static int root_cell_index(Cg *cg, VT *cell) {
 }
 
 /* An iterator the region advanced (a for loop's, at a break inside the loop).  Over a list: a
- * list iterator over that same list, past the items consumed, so what the rest of the loop
- * appends is still iterated.  Over a tuple (constants, ranges, zip/enumerate results, module
- * children): a tuple of the items it has left, as dynamo rebuilds them. */
+ * list iterator over that same list, positioned past the items consumed, so what the rest of the
+ * loop appends is still iterated.  Over a tuple (constants, ranges, module children, reversed()):
+ * a tuple of the items it has left, as dynamo rebuilds them.  Lazy zip / enumerate: over their
+ * own iterators, rebuilt where they stand. */
 #define MAX_ITER_REBUILD 256
-static void iter_at(Cg *cg, VT *seq, int32_t index) {
-    E(cg, OP_PUSH_NULL, 0);
-    E(cg, OP_LOAD_CONST, K(cg, tracer_state(cg->vm)->iter_at));
-    reconstruct(cg, seq);
-    E(cg, OP_LOAD_CONST, K(cg, val_int(index)));
-    E(cg, OP_CALL, 2);
-}
-
 static void build_iter(Cg *cg, VT *v) {
     VM *vm = cg->vm;
     if (!v->a || v->b) {
-        /* lazy zip / enumerate: over their own iterators, rebuilt where they stand */
         E(cg, OP_PUSH_NULL, 0);
         E(cg, OP_LOAD_CONST, K(cg, val_obj(v->a ? vm->t_enumerate : vm->t_zip)));
         if (v->a) {
@@ -191,16 +183,20 @@ static void build_iter(Cg *cg, VT *v) {
         }
         return;
     }
-    VT *seq = v->a ? vt_force(cg->tr, v->a) : NULL;
-    if (!seq || (seq->kind != VT_TUPLE && seq->kind != VT_LIST)) {
+    VT *seq = vt_force(cg->tr, v->a);
+    if (seq->kind == VT_LIST) {
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
+    }
+    if (seq->kind != VT_TUPLE) {
         cg->fail = "an iterator over an untracked sequence";
         return;
     }
-    if (seq->kind == VT_LIST) {
-        iter_at(cg, v->a, v->index);
-        return;
-    }
-    int first = (int)v->index < seq->n ? (int)v->index : seq->n;
+    int first = v->index < seq->n ? v->index : seq->n;
     if (seq->n - first > MAX_ITER_REBUILD) {
         cg->fail = "an iterator with too many items left to rebuild";
         return;

@@ -157,8 +157,6 @@ static bool in_loop(CodeObj *co, int32_t ip) {
     return false;
 }
 
-static bool is_resume_code(const CodeObj *co) { return co->name && strncmp(co->name->data, "__resume_at_", 12) == 0; }
-
 static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts, int32_t break_at,
                         const char *break_reason) {
     memset(tr, 0, sizeof *tr);
@@ -250,7 +248,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
             }
             Instr in = f->code->code[tr.root->ip];
             if (!breaks_in_resumable_blocks(&tr, f->code)) skip = "graph break inside a try block or a with block that is not a grad-mode switch";
-            else if (in_loop(f->code, tr.root->ip) && is_resume_code(f->code))
+            else if (in_loop(f->code, tr.root->ip) && (f->code->flags & CO_RESUME))
                 /* the root frame resumes inside its loop once; a resume function breaking in
                  * the loop again would chain one resume call per iteration: it runs eagerly */
                 skip = "Skipping frame because there is a graph break in a for/while loop";

@@ -543,7 +543,6 @@ TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
                 return TX_OK;
             }
         }
-        it->index++;
         *out = vt_tuple(tr, row, it->n);
         return TX_OK;
     }
