@@ -448,7 +448,7 @@ Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor 
 
 /* PyTorch's repr body (torch/_tensor_str.py `_tensor_str`) for `indent` columns of prefix:
  * precision 4, int mode, sci mode, 80-column wrapping, summarisation above 1000 elements.
- * Returns a malloc'd string. */
+ * Returns a malloc'd string; NULL with the tensor error set when out of memory. */
 char *tensor_format(const Tensor *t, int indent);
 /* Full repr: "tensor(<body>[, size=(...)][, dtype=...][, <extra suffixes>...])" wrapped like
  * `_add_suffixes`. extra: e.g. "grad_fn=<MulBackward0>" or "requires_grad=True". malloc'd. */

@@ -535,7 +535,6 @@ static void comp_class_def(Compiler *c, const AstStmt *s) {
     call.col_offset = s->col_offset;
     call.v.Call.args = s->v.ClassDef.bases;
     call.v.Call.keywords = s->v.ClassDef.keywords;
-    extern void comp_call_args(Compiler * c, const AstExpr *call, int already_pushed);
     comp_call_args(c, &call, 2);
     for (size_t i = 0; i < decos->count; i++) {
         comp_emit(c, OP_PUSH_NULL, 0);

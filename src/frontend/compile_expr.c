@@ -287,9 +287,6 @@ static void comp_generators(Compiler *c, const AstExpr *e, const AstComprehensio
     comp_bind(c, anchor);
 }
 
-extern void comp_enter_comprehension(Compiler *c, const void *node, const char *name, int line);
-extern CodeObj *comp_exit_comprehension(Compiler *c);
-
 static void comp_comprehension(Compiler *c, const AstExpr *e) {
     const AstComprehensionSeq *gens;
     const AstExpr *elt, *val = NULL;
@@ -563,7 +560,6 @@ void comp_expr(Compiler *c, const AstExpr *e) {
         }
         break;
     case AST_EXPR_LAMBDA: {
-        extern uint32_t comp_push_defaults_for(Compiler * c, const AstArguments *a);
         uint32_t flags = comp_push_defaults_for(c, e->v.Lambda.args);
         CodeObj *co = comp_function_body(c, e, "<lambda>", e->v.Lambda.args, NULL, e->v.Lambda.body, e->lineno);
         vm_push_root(c->vm, val_obj(co));

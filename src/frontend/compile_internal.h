@@ -106,6 +106,13 @@ Value comp_constant_value(Compiler *c, const AstExpr *e);
 /* Code object for a nested scope (function, lambda, comprehension, class body). */
 CodeObj *comp_function_body(Compiler *c, const void *node, const char *name, const AstArguments *args,
                             const AstStmtSeq *body, const AstExpr *lambda_body, int firstline);
+/* Defaults and keyword defaults of a lambda; returns MAKE_FUNCTION's flags. */
+uint32_t comp_push_defaults_for(Compiler *c, const AstArguments *a);
+/* A comprehension's own unit (its ".0" parameter is the outermost iterator). */
+void comp_enter_comprehension(Compiler *c, const void *node, const char *name, int line);
+CodeObj *comp_exit_comprehension(Compiler *c);
+/* The arguments of a call whose callable (and `already` positional arguments) are pushed. */
+void comp_call_args(Compiler *c, const AstExpr *call, int already);
 /* Push closure cells + MAKE_FUNCTION for a code object (defaults already pushed per flags). */
 void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags);
 const char *comp_qualname(Compiler *c, const char *name);

@@ -99,7 +99,6 @@ static Value m_explain_end(VM *vm, int argc, Value *argv, TupleObj *kw, NativeOb
 
 static Value m_set_logs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     (void)kw, (void)fn;
-    extern void tracer_logs_set(const char *spec);
     if (argc != 1 || !val_is_str(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "_set_logs(spec: str)");
     tracer_logs_set(AS_STR(argv[0])->data);
     return val_none();
@@ -245,7 +244,6 @@ static int ember_module_init(VM *vm, Value mod) {
 }
 
 void tracer_set_inspect(VM *vm, const char *show, bool decompile, const char *dot_dir) {
-    extern void tracer_logs_set(const char *spec);
     TracerState *st = tracer_state(vm);
     if (show) tracer_logs_set(show);
     st->decompile = decompile;

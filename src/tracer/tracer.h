@@ -524,6 +524,7 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
 void tracer_decompile(VM *vm, const CodeObj *co, FILE *out);
 
 /* logs.c */
+void tracer_logs_set(const char *spec);   /* EMBER_LOGS-style "bytecode,guards,..." */
 void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */
 
 #endif
