@@ -585,14 +585,14 @@ void comp_expr(Compiler *c, const AstExpr *e) {
     case AST_EXPR_DICT_COMP:
     case AST_EXPR_GENERATOR_EXP: comp_comprehension(c, e); break;
     case AST_EXPR_YIELD:
-        if (c->u->kind != SK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
+        if (c->u->kind != SYM_BLOCK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
         if (e->v.Yield.value) comp_expr(c, e->v.Yield.value);
         else comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
         set_loc(c, e);
         comp_emit(c, OP_YIELD_VALUE, 0);
         break;
     case AST_EXPR_YIELD_FROM: {
-        if (c->u->kind != SK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
+        if (c->u->kind != SYM_BLOCK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
         comp_expr(c, e->v.YieldFrom.value);
         set_loc(c, e);
         comp_emit(c, OP_GET_YIELD_FROM_ITER, 0);
