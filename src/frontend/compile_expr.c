@@ -525,9 +525,11 @@ static void comp_joined(Compiler *c, const AstExpr *e) {
 void comp_expr(Compiler *c, const AstExpr *e) {
     set_loc(c, e);
     switch (e->kind) {
-    case AST_EXPR_NAMED_EXPR:
-        /* the parser rejects ':=' (not in LANGUAGE.md): never compiled */
-        EM_UNREACHABLE();
+    case AST_EXPR_NAMED_EXPR: /* (target := value): the value stays on the stack */
+        comp_expr(c, e->v.NamedExpr.value);
+        comp_emit(c, OP_COPY, 1);
+        comp_store_target(c, e->v.NamedExpr.target);
+        break;
     case AST_EXPR_BOOL_OP: {
         Label end = comp_label(c);
         const AstExprSeq *vals = &e->v.BoolOp.values;

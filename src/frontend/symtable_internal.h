@@ -25,6 +25,7 @@ typedef struct ScopeImpl {
     SymDirective *directives;
     size_t ndirectives, directive_cap;
     bool comp_iter_target; /* visiting a comprehension's target */
+    int comp_iter_expr;    /* > 0 while visiting a comprehension's iterable */
 } ScopeImpl;
 
 struct SymTable {
