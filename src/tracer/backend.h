@@ -40,10 +40,12 @@ typedef struct TracerBackend {
 void tracer_register_backend(const TracerBackend *b);
 const TracerBackend *tracer_find_backend(const char *name);
 
-/* EMBER_LOGS / TORCH_LOGS: whether an artifact ("graph_code", "memory", ...) is on, and printing
- * to stderr when it is. */
-bool log_enabled(const char *artifact);
-void log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* EMBER_LOGS / TORCH_LOGS (tracer/base.c): whether an artifact ("graph_code", "memory", ...) is
+ * on, and printing to stderr when it is; trace_logs_set replaces the setting (ember compile
+ * --show, torch._dynamo's _set_logs). */
+bool trace_log_enabled(const char *artifact);
+void trace_log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void trace_logs_set(const char *spec);
 
 /* ---- graph inputs ---------------------------------------------------------------------------- */
 

@@ -987,7 +987,7 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
             free(dry.outputs);
             return NULL;
         }
-        tr_keep(tr, fn);
+        trace_keep(tr, fn);
         fn_name = vm_intern_str(vm, name);
         *compiled_fn_out = fn;
         *compiled_name_out = fn_name;

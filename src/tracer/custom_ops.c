@@ -16,13 +16,13 @@
 TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args, TupleObj *kwnames, VT **out) {
     int nkw = kwnames ? (int)kwnames->len : 0;
     const char *kn[FFI_OP_MAX_ARGS];
-    if (nkw > FFI_OP_MAX_ARGS) return tr_break(tr, "%s: too many keyword arguments", ffi_op_qualname(op));
+    if (nkw > FFI_OP_MAX_ARGS) return trace_break(tr, "%s: too many keyword arguments", ffi_op_qualname(op));
     for (int i = 0; i < nkw; i++) kn[i] = AS_STR(kwnames->items[i])->data;
     int slot[FFI_OP_MAX_ARGS];
     int n = ffi_op_bind_slots(op, argc, nkw, kn, slot);
     if (n < 0) {
         tensor_error_clear();
-        return tr_break(tr, "%s: arguments do not match its schema", ffi_op_qualname(op));
+        return trace_break(tr, "%s: arguments do not match its schema", ffi_op_qualname(op));
     }
     FfiOpValue metas[FFI_OP_MAX_ARGS];
     TensorMeta in_meta[FFI_OP_MAX_ARGS];
@@ -34,11 +34,11 @@ TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args,
         FfiArgKind kind = ffi_op_arg_kind(op, i);
         FfiOpValue v;
         if (slot[i] < 0) {
-            if (!ffi_op_arg_default(op, i, &v)) return tr_break(tr, "%s: missing argument", ffi_op_qualname(op));
+            if (!ffi_op_arg_default(op, i, &v)) return trace_break(tr, "%s: missing argument", ffi_op_qualname(op));
         } else {
             VT *a = vt_force(tr, args[slot[i]]);
             if (kind == FFI_ARG_TENSOR) {
-                if (a->kind != VT_TENSOR) return tr_break(tr, "%s: argument %s is not a tensor", ffi_op_qualname(op),
+                if (a->kind != VT_TENSOR) return trace_break(tr, "%s: argument %s is not a tensor", ffi_op_qualname(op),
                                                           ffi_op_arg_name(op, i));
                 in_meta[i] = a->node->meta;
                 metas[i] = (FfiOpValue){.kind = FFI_ARG_TENSOR, .meta = &in_meta[i]};
@@ -53,9 +53,9 @@ TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args,
             else if (kind == FFI_ARG_FLOAT && val_is_intlike(c)) v = (FfiOpValue){.kind = FFI_ARG_FLOAT, .f = (double)val_as_intlike(c)};
             else if (kind == FFI_ARG_INT && val_is_intlike(c)) v = (FfiOpValue){.kind = FFI_ARG_INT, .i = val_as_intlike(c)};
             else if (kind == FFI_ARG_BOOL && val_is_bool(c)) v = (FfiOpValue){.kind = FFI_ARG_BOOL, .b = c.as.b};
-            else return tr_break(tr, "%s: argument %s is not a constant of its type", ffi_op_qualname(op), ffi_op_arg_name(op, i));
+            else return trace_break(tr, "%s: argument %s is not a constant of its type", ffi_op_qualname(op), ffi_op_arg_name(op, i));
         }
-        if (kind == FFI_ARG_TENSOR) return tr_break(tr, "%s: a tensor argument with a default", ffi_op_qualname(op));
+        if (kind == FFI_ARG_TENSOR) return trace_break(tr, "%s: a tensor argument with a default", ffi_op_qualname(op));
         metas[i] = v;
         call[i] = v.kind == FFI_ARG_FLOAT ? graph_arg_float(v.f) : v.kind == FFI_ARG_INT ? graph_arg_int(v.i) : graph_arg_bool(v.b);
     }
@@ -64,7 +64,7 @@ TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args,
     if (n_out < 0) {
         /* the op's meta function refused the arguments: eager raises its error */
         tensor_error_clear();
-        return tr_break(tr, "%s: its meta function rejected the arguments", ffi_op_qualname(op));
+        return trace_break(tr, "%s: its meta function rejected the arguments", ffi_op_qualname(op));
     }
     char target[256];
     snprintf(target, sizeof target, "torch.ops.%s.%s", ffi_op_namespace(op), ffi_op_name(op));
@@ -84,7 +84,7 @@ TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args,
     }
     node->is_tensor = false;
     node->requires_grad = rg;
-    VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)n_out);
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)n_out);
     for (int k = 0; k < n_out; k++) {
         GraphNode *g = graph_getitem(tr->graph, node, k);
         g->no_grad = node->no_grad;

@@ -27,8 +27,6 @@ typedef struct EmbeddedModule {
 } EmbeddedModule;
 extern const EmbeddedModule tracer_lib_modules[];
 
-const char *arena_persistent_name(VM *vm, const char *name) { return vm_intern_str(vm, name)->data; }
-
 /* ---- run(fn, backend, fullgraph, args, kwargs) ----------------------------------------------------- */
 
 /* options from (backend name or callable, fullgraph); -1 with an exception */
@@ -99,9 +97,8 @@ static Value m_explain_end(VM *vm, int argc, Value *argv, TupleObj *kw, NativeOb
 
 static Value m_set_logs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     (void)kw, (void)fn;
-    extern void tracer_logs_set(const char *spec);
     if (argc != 1 || !val_is_str(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "_set_logs(spec: str)");
-    tracer_logs_set(AS_STR(argv[0])->data);
+    trace_logs_set(AS_STR(argv[0])->data);
     return val_none();
 }
 
@@ -245,9 +242,8 @@ static int ember_module_init(VM *vm, Value mod) {
 }
 
 void tracer_set_inspect(VM *vm, const char *show, bool decompile, const char *dot_dir) {
-    extern void tracer_logs_set(const char *spec);
     TracerState *st = tracer_state(vm);
-    if (show) tracer_logs_set(show);
+    if (show) trace_logs_set(show);
     st->decompile = decompile;
     snprintf(st->dot_dir, sizeof st->dot_dir, "%s", dot_dir ? dot_dir : "");
 }

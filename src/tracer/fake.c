@@ -96,7 +96,7 @@ void fake_end(Tracer *tr) {
 void tracer_add_input(Tracer *tr, VT *v) {
     if (tr->n_graph_inputs == tr->cap_inputs) {
         int32_t cap = tr->cap_inputs ? tr->cap_inputs * 2 : 16;
-        VT **n = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
+        VT **n = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
         if (tr->n_graph_inputs) memcpy(n, tr->input_vts, sizeof(VT *) * (size_t)tr->n_graph_inputs);
         tr->input_vts = n;
         tr->cap_inputs = cap;
@@ -116,7 +116,7 @@ static Value wrap_fake(Tracer *tr, Tensor *ft, TypeObj *type) {
     Value w = torch_wrap(vm, ft);
     if (val_is_null(w)) return w;
     if (type && type != torch_state(vm)->t_tensor) w.as.o->type = type;
-    tr_keep(tr, w);
+    trace_keep(tr, w);
     return w;
 }
 
@@ -192,7 +192,7 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
     v->fake = w;
     v->value = real;
     v->source = source;
-    tr_keep(tr, real);
+    trace_keep(tr, real);
     map_put(tr, torch_tensor_of(w), v);
     tracer_add_input(tr, v);
     return v;
@@ -293,11 +293,11 @@ static GraphNode *node_for_input(Tracer *tr, Tensor *t) {
 
 void tracer_node_provenance(Tracer *tr, GraphNode *n) {
     n->no_grad = !ag_is_grad_enabled();
-    int32_t line = tr_current_line(tr);
+    int32_t line = trace_current_line(tr);
     if (tr->tx) {
         CodeObj *co = tr->tx->code;
         char code_line[512];
-        tracer_source_line(co, line, code_line, sizeof code_line);
+        trace_source_line(co, line, code_line, sizeof code_line);
         graph_node_set_loc(tr->graph, n, co->filename->data, line, co->name->data, code_line);
     }
     if (tr->module_depth > 0)
@@ -357,7 +357,7 @@ static GraphArg vt_graph_arg(Tracer *tr, VT *v) {
             return graph_arg_dtype(d);
         if (c.tag == VAL_OBJ && c.as.o->type->layout == OBJ_LAYOUT_TUPLE) {
             TupleObj *t = AS_TUPLE(c);
-            GraphArg *items = arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(t->len + 1));
+            GraphArg *items = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(t->len + 1));
             for (int64_t i = 0; i < t->len; i++) items[i] = vt_graph_arg(tr, vt_const(tr, t->items[i]));
             return graph_arg_seq(GARG_TUPLE, items, (int)t->len);
         }
@@ -371,12 +371,12 @@ static GraphArg vt_graph_arg(Tracer *tr, VT *v) {
         return a;
     }
     case VT_TUPLE: case VT_LIST: {
-        GraphArg *items = arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(v->n + 1));
+        GraphArg *items = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(v->n + 1));
         for (int i = 0; i < v->n; i++) items[i] = vt_graph_arg(tr, vt_item(tr, v, i));
         return graph_arg_seq(v->kind == VT_TUPLE ? GARG_TUPLE : GARG_LIST, items, v->n);
     }
     case VT_SLICE: {
-        GraphArg *items = arena_alloc(&tr->arena, sizeof(GraphArg) * 3);
+        GraphArg *items = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * 3);
         for (int i = 0; i < 3; i++) items[i] = vt_graph_arg(tr, vt_item(tr, v, i));
         return graph_arg_seq(GARG_SLICE, items, 3);
     }
@@ -402,14 +402,14 @@ static TxStatus to_values(Tracer *tr, VT **vts, int n, Value *vals, const char *
         VT *a = vt_force(tr, vts[i]);
         if (a->kind == VT_SYMNUM) {
             VT *tv = fake_input_symnum(tr, a);
-            if (!tv) return tr_error(tr);
+            if (!tv) return trace_error(tr);
             vals[i] = tv->fake;
             continue;
         }
         const char *why = NULL;
         vals[i] = vt_to_value(tr, a, &why);
         if (val_is_null(vals[i]))
-            return tr_break(tr, "%s with %s", target, why ? why : "an argument the tracer cannot pass");
+            return trace_break(tr, "%s with %s", target, why ? why : "an argument the tracer cannot pass");
     }
     return TX_OK;
 }
@@ -453,20 +453,20 @@ static TxStatus window_close(Tracer *tr, Value r, GraphNodeKind kind, const char
         vm_push_root(vm, e);
         Value msg = val_is_null(e) ? e : vm_str(vm, e);
         if (val_is_null(msg)) vm_clear_exc(vm);
-        TxStatus st = tr_break(tr, "%s raised %s: %s", target ? target : "an op",
+        TxStatus st = trace_break(tr, "%s raised %s: %s", target ? target : "an op",
                                val_is_null(e) ? "an error" : vm_type_name(vm, e),
                                val_is_null(msg) ? "" : AS_STR(msg)->data);
         vm_pop_root(vm);
         return st;
     }
-    if (tr->observer_failed) return tr_break(tr, "%s: an op the graph cannot hold", target ? target : "an op");
-    tr_keep(tr, r);
+    if (tr->observer_failed) return trace_break(tr, "%s: an op the graph cannot hold", target ? target : "an op");
+    trace_keep(tr, r);
     if (!out) return TX_OK;
     *out = vt_from_result(tr, r);
-    if (tr->observer_failed) return tr_break(tr, "%s returned a view the graph cannot reproduce", target ? target : "an op");
-    if (!*out) return tr_error(tr);
+    if (tr->observer_failed) return trace_break(tr, "%s returned a view the graph cannot reproduce", target ? target : "an op");
+    if (!*out) return trace_error(tr);
     if (made_leaf_requiring_grad(tr, *out))
-        return tr_break(tr, "%s made a leaf that requires grad (requires_grad=True in the region)", target ? target : "an op");
+        return trace_break(tr, "%s made a leaf that requires grad (requires_grad=True in the region)", target ? target : "an op");
     return TX_OK;
 }
 
@@ -484,7 +484,7 @@ TxStatus fake_call_vts(Tracer *tr, Value callable, int argc, VT **argv, TupleObj
     TxStatus s = fake_call_once(tr, callable, argc, argv, kwnames, kind, target, out);
     if (s != TX_BREAK || !has_sym || had_break) return s;
     tr->have_break = false;
-    VT **spec = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(total + 1));
+    VT **spec = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(total + 1));
     for (int i = 0; i < total; i++) spec[i] = tr_specialize(tr, argv[i]);
     return fake_call_once(tr, callable, argc, spec, kwnames, kind, target, out);
 }
@@ -494,12 +494,12 @@ static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, 
     VM *vm = tr->vm;
     int nkw = kwnames ? (int)kwnames->len : 0;
     int total = argc + nkw;
-    Value *vals = arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
+    Value *vals = trace_arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
     TxStatus s = to_values(tr, argv, total, vals, target);
     if (s) return s;
-    GraphArg *cargs = arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(argc + 1));
-    GraphArg *ckw = arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(nkw + 1));
-    const char **ckn = arena_alloc(&tr->arena, sizeof(char *) * (size_t)(nkw + 1));
+    GraphArg *cargs = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(argc + 1));
+    GraphArg *ckw = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(nkw + 1));
+    const char **ckn = trace_arena_alloc(&tr->arena, sizeof(char *) * (size_t)(nkw + 1));
     for (int i = 0; i < argc; i++) cargs[i] = vt_graph_arg(tr, argv[i]);
     for (int i = 0; i < nkw; i++) {
         ckw[i] = vt_graph_arg(tr, argv[argc + i]);
@@ -511,7 +511,7 @@ static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, 
 }
 
 TxStatus fake_call(Tracer *tr, Value callable, int argc, Value *argv, TupleObj *kwnames, const char *target, VT **out) {
-    VT **vts = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+    VT **vts = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
     for (int i = 0; i < argc; i++) vts[i] = vt_from_result(tr, argv[i]);
     return fake_call_vts(tr, callable, argc, vts, kwnames, GRAPH_CALL_FUNCTION, target, out);
 }
@@ -651,7 +651,7 @@ VT *vt_from_result(Tracer *tr, Value v) {
     if (v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_TUPLE &&
         !(ts && v.as.o->type == ts->t_size)) {
         TupleObj *t = AS_TUPLE(v);
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(t->len + 1));
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(t->len + 1));
         for (int64_t i = 0; i < t->len; i++) items[i] = vt_from_result(tr, t->items[i]);
         VT *r = vt_tuple(tr, items, (int)t->len);
         if (v.as.o->type != vm->t_tuple) r->value = v;   /* torch.return_types.*: keeps its type */
@@ -659,7 +659,7 @@ VT *vt_from_result(Tracer *tr, Value v) {
     }
     if (v.tag == VAL_OBJ && v.as.o->type == vm->t_list) {
         ListObj *l = AS_LIST(v);
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(l->len + 1));
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(l->len + 1));
         for (int64_t i = 0; i < l->len; i++) items[i] = vt_from_result(tr, l->items[i]);
         return vt_list(tr, items, (int)l->len);
     }

@@ -28,7 +28,7 @@
 /* ---- code caches ------------------------------------------------------------------------------ */
 
 static void entry_free(CacheEntry *e) {
-    arena_free(&e->arena);
+    trace_arena_free(&e->arena);
     free(e);
 }
 
@@ -96,9 +96,9 @@ CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create) {
 
 /* ---- guards of an entry ------------------------------------------------------------------------ */
 
-static Source *copy_source(Arena *a, const Source *s) {
+static Source *copy_source(TraceArena *a, const Source *s) {
     if (!s) return NULL;
-    Source *c = arena_alloc(a, sizeof *c);
+    Source *c = trace_arena_alloc(a, sizeof *c);
     *c = *s;
     c->repr = NULL;
     c->base = copy_source(a, s->base);
@@ -180,7 +180,7 @@ static void tracer_fini(Tracer *tr) {
     fake_end(tr);
     graph_free(tr->graph);
     gc_root_free(tr->vm, tr->keepalive_root);
-    arena_free(&tr->arena);
+    trace_arena_free(&tr->arena);
 }
 
 void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled_fn);
@@ -283,7 +283,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 cc->n_entries++;
                 /* guards, copied out of the trace; the grad mode is always one */
                 e->n_guards = tr.n_guards + 2;
-                e->guards = arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
+                e->guards = trace_arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
                     e->guards[i].source = copy_source(&e->arena, tr.guards[i].source);
@@ -310,7 +310,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         }
         snprintf(cc->skip_reason, sizeof cc->skip_reason, "%s", skip);
         cc->skip = true;
-        log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
+        trace_log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
                    f->code->qualname->data, f->code->filename->data, f->code->firstlineno, skip);
         tracer_explain_record(&tr, val_null(), true, skip);
         tracer_fini(&tr);
@@ -381,7 +381,7 @@ static CacheEntry *compile_for_miss(VM *vm, Frame *f, CodeCache *cc) {
         if (!cc->warned_limit) miss_reason(vm, f, cc, true);
         return NULL;
     }
-    if (cc->n_entries > 0 && log_enabled("recompiles")) miss_reason(vm, f, cc, false);
+    if (cc->n_entries > 0 && trace_log_enabled("recompiles")) miss_reason(vm, f, cc, false);
     return compile_frame(vm, f, cc, &st->opts);
 }
 
@@ -399,8 +399,6 @@ __attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache 
     }
     return run_eager(vm, f);
 }
-
-const CompileOptions *tracer_current_options(VM *vm) { return &tracer_state(vm)->opts; }
 
 /* ---- entry points for the torch._dynamo binding ------------------------------------------------------ */
 

@@ -369,7 +369,7 @@ static Value cg_obj_new(VM *vm, CompiledGraph *cg) {
 
 Value compiled_fn_new(VM *vm, Value cg_obj, const char *name) {
     vm_push_root(vm, cg_obj);
-    NativeObj *f = native_new_closure(vm, arena_persistent_name(vm, name), compiled_fn_call, cg_obj);
+    NativeObj *f = native_new_closure(vm, trace_persistent_name(vm, name), compiled_fn_call, cg_obj);
     vm_pop_root(vm);
     return f ? val_obj(f) : val_null();
 }
@@ -406,7 +406,7 @@ Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *
         if (n->exec.kind != GRAPH_EXEC_NONE && !n->no_grad) cg->has_grad_nodes = true;
     Value obj = cg_obj_new(vm, cg);
     if (val_is_null(obj)) return obj;
-    tr_keep(tr, obj);
+    trace_keep(tr, obj);
     if (!val_is_null(tr->opts->user_backend)) {
         /* a callable backend gets the graph module and example inputs; what it returns runs */
         Value gm = tracer_graph_module_new(vm, obj);

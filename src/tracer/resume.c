@@ -212,7 +212,7 @@ Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nul
     FunctionObj *fn = func_new(vm, r->code, tr->frame->globals);
     if (!fn) return val_null();
     Value fv = val_obj(fn);
-    tr_keep(tr, fv);
+    trace_keep(tr, fv);
     if (tr->code->cellvars->len + tr->code->freevars->len == 0) {
         /* no closure: one function object, reached through the frame's globals */
         Value existing = dict_get_str(tr->frame->globals, r->name);

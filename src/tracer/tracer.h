@@ -26,7 +26,7 @@
  *     runs the instruction natively and calls a resume function (resume.c) that continues the
  *     original bytecode and is itself compiled on its first call.
  *
- * Memory: VTs, sources and other tracing state live in a per-trace arena (Arena) freed when the
+ * Memory: VTs, sources and other tracing state live in a per-trace arena (TraceArena) freed when the
  * trace ends.  Every VM value they reference is appended to the trace's keepalive list, which
  * is an external GC root, so the collector (which may run on any allocation, including while
  * tracing) never frees what a tracker points at.  Cache entries own their guard programs and
@@ -49,15 +49,35 @@ typedef struct VT VT;
 typedef struct Source Source;
 typedef struct Tx Tx;
 
-/* ---- arena --------------------------------------------------------------------------------- */
+/* ---- the floor (base.c): used by every tracer file, uses none ---------------------------------- */
 
-typedef struct ArenaBlock ArenaBlock;
-typedef struct Arena {
-    ArenaBlock *head;
-} Arena;
-void *arena_alloc(Arena *a, size_t n);   /* zeroed */
-char *arena_strdup(Arena *a, const char *s);
-void arena_free(Arena *a);
+typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
+typedef struct CompileOptions CompileOptions;
+
+/* The per-trace arena: trackers, sources, guards; freed when the trace ends. */
+typedef struct TraceArenaBlock TraceArenaBlock;
+typedef struct TraceArena {
+    TraceArenaBlock *head;
+} TraceArena;
+void *trace_arena_alloc(TraceArena *a, size_t n);   /* zeroed */
+char *trace_arena_strdup(TraceArena *a, const char *s);
+void trace_arena_free(TraceArena *a);
+/* Keep a VM value alive until the trace ends (the keepalive list, an external GC root). */
+void trace_keep(Tracer *tr, Value v);
+/* A name that lives as long as the VM (interned). */
+const char *trace_persistent_name(VM *vm, const char *name);
+/* Record a graph break with its reason and the user's file, line and function (the first
+ * break of a trace wins): TX_BREAK. */
+TxStatus trace_break(Tracer *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A VM exception is pending and must propagate (fullgraph etc.): TX_ERROR. */
+TxStatus trace_error(Tracer *tr);
+/* The user line of the instruction being traced (innermost inlined frame). */
+int32_t trace_current_line(Tracer *tr);
+/* The options of the compiled call in progress (or of --compile-all). */
+const CompileOptions *trace_current_options(VM *vm);
+/* The stripped source text of a line of co's file ("" if unavailable).  Logging itself
+ * (trace_log_enabled / trace_log_printf, EMBER_LOGS) is declared in backend.h: the runtime uses it. */
+void trace_source_line(CodeObj *co, int line, char *buf, size_t cap);
 
 /* ---- sources -------------------------------------------------------------------------------- */
 
@@ -179,8 +199,6 @@ struct VT {
     StrObj *user_name;   /* handles: the variable name the user stored it in */
 };
 
-/* Keep a VM value alive until the trace ends (the keepalive list). */
-void tr_keep(Tracer *tr, Value v);
 VT *vt_new(Tracer *tr, VtKind kind);
 VT *vt_const(Tracer *tr, Value v);
 VT *vt_none(Tracer *tr);
@@ -323,8 +341,6 @@ struct Tx {
     bool done;
 };
 
-typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
-
 /* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
 typedef struct BreakInfo {
     char reason[256];
@@ -350,9 +366,6 @@ typedef struct CompiledGraph {
     bool has_grad_nodes;
 } CompiledGraph;
 
-/* The options of the compiled call in progress (or of --compile-all). */
-typedef struct CompileOptions CompileOptions;
-const CompileOptions *tracer_current_options(VM *vm);
 
 /* ---- the tracer (one per frame compilation) ------------------------------------------------------ */
 
@@ -364,7 +377,7 @@ struct CompileOptions {
 
 struct Tracer {
     VM *vm;
-    Arena arena;
+    TraceArena arena;
     ListObj *keepalive;       /* rooted by keepalive_root */
     ExtRoot *keepalive_root;
     Frame *frame;             /* the real frame being compiled (for source values) */
@@ -421,9 +434,6 @@ TxStatus tx_run(Tracer *tr, Tx *tx);                 /* symbolic.c: run until re
 Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
 void tx_push(Tx *tx, VT *v);
 VT *tx_pop(Tx *tx);
-TxStatus tr_break(Tracer *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-TxStatus tr_error(Tracer *tr);   /* a VM exception is pending and must propagate (fullgraph etc.) */
-int32_t tr_current_line(Tracer *tr);
 
 /* calls.c */
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
@@ -522,8 +532,5 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
 
 /* decompile.c */
 void tracer_decompile(VM *vm, const CodeObj *co, FILE *out);
-
-/* logs.c */
-void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */
 
 #endif

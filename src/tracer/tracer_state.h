@@ -23,7 +23,7 @@ typedef struct GuardStep {
 /* One compiled entry of a code object: its guards and residual code. */
 typedef struct CacheEntry {
     struct CacheEntry *next;
-    Arena arena;              /* the guards' sources and program */
+    TraceArena arena;              /* the guards' sources and program */
     Guard *guards;
     int32_t n_guards;
     /* the guard program: every distinct source once, bases first; per guard the steps of its
@@ -122,7 +122,7 @@ void tracer_register_builtin_backends(void);
 /* A torch.fx-style GraphModule object for callable backends and explain(). */
 Value tracer_graph_module_new(VM *vm, Value cg_obj);
 Value tracer_example_inputs(Tracer *tr);
-const char *arena_persistent_name(VM *vm, const char *name);
+const char *trace_persistent_name(VM *vm, const char *name);
 int32_t tracer_cache_size_limit(VM *vm);   /* torch._dynamo.config.cache_size_limit */
 
 #endif

@@ -12,56 +12,10 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-/* ---- arena -------------------------------------------------------------------------------------- */
-
-struct ArenaBlock {
-    ArenaBlock *next;
-    size_t used, cap;
-    _Alignas(16) unsigned char data[];
-};
-
-void *arena_alloc(Arena *a, size_t n) {
-    n = (n + 15) & ~(size_t)15;
-    ArenaBlock *b = a->head;
-    if (!b || b->used + n > b->cap) {
-        size_t cap = n > 65536 ? n : 65536;
-        b = calloc(1, sizeof *b + cap);
-        EM_ASSERT(b != NULL, "out of memory in the tracer");
-        b->cap = cap;
-        b->next = a->head;
-        a->head = b;
-    }
-    void *p = b->data + b->used;
-    b->used += n;
-    return p;
-}
-
-char *arena_strdup(Arena *a, const char *s) {
-    size_t n = strlen(s) + 1;
-    char *d = arena_alloc(a, n);
-    memcpy(d, s, n);
-    return d;
-}
-
-void arena_free(Arena *a) {
-    for (ArenaBlock *b = a->head, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
-    a->head = NULL;
-}
-
-/* ---- keepalive -------------------------------------------------------------------------------------- */
-
-void tr_keep(Tracer *tr, Value v) {
-    if (v.tag != VAL_OBJ) return;
-    if (list_append(tr->vm, tr->keepalive, v) < 0) vm_clear_exc(tr->vm);
-}
-
 /* ---- constructors -------------------------------------------------------------------------------------- */
 
 VT *vt_new(Tracer *tr, VtKind kind) {
-    VT *v = arena_alloc(&tr->arena, sizeof *v);
+    VT *v = trace_arena_alloc(&tr->arena, sizeof *v);
     v->kind = kind;
     v->value = val_null();
     v->fake = val_null();
@@ -74,7 +28,7 @@ VT *vt_new(Tracer *tr, VtKind kind) {
 VT *vt_const(Tracer *tr, Value v) {
     VT *r = vt_new(tr, VT_CONST);
     r->value = v;
-    tr_keep(tr, v);
+    trace_keep(tr, v);
     return r;
 }
 
@@ -84,11 +38,11 @@ static void vt_reserve(Tracer *tr, VT *v, int32_t need) {
     if (need <= v->cap) return;
     int32_t cap = v->cap ? v->cap * 2 : 4;
     while (cap < need) cap *= 2;
-    VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
     if (v->n) memcpy(items, v->items, sizeof(VT *) * (size_t)v->n);
     v->items = items;
     if (v->kind == VT_DICT) {
-        VT **keys = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
+        VT **keys = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
         if (v->n) memcpy(keys, v->keys, sizeof(VT *) * (size_t)v->n);
         v->keys = keys;
     }
@@ -205,7 +159,7 @@ Value vt_as_constant(Tracer *tr, VT *v) {
         vm_clear_exc(vm);
         return val_null();
     }
-    tr_keep(tr, val_obj(o));
+    trace_keep(tr, val_obj(o));
     return val_obj(o);
 }
 
@@ -273,7 +227,7 @@ static bool unspecialized_source(const Source *s) {
 VT *vt_from_value(Tracer *tr, Value v, Source *source) {
     VM *vm = tr->vm;
     TorchState *ts = torch_state(vm);
-    tr_keep(tr, v);
+    trace_keep(tr, v);
     /* tensors */
     if (ts && v.tag == VAL_OBJ && vm_isinstance_type(vm, v, ts->t_tensor)) {
         if (fake_is_tensor_value(tr, v)) return vt_from_result(tr, v);
@@ -325,7 +279,7 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
             r->value = v;
             r->source = source;
             guard_type(tr, source, t);
-            tr_keep(tr, v);
+            trace_keep(tr, v);
             return se_track_existing(tr, r);
         }
         VT *r = vt_new(tr, t == vm->t_list ? VT_LIST : VT_DICT);
@@ -423,7 +377,7 @@ VT *vt_lazy(Tracer *tr, Value v, Source *source) {
     VT *r = vt_new(tr, VT_LAZY);
     r->value = v;
     r->source = source;
-    tr_keep(tr, v);
+    trace_keep(tr, v);
     return r;
 }
 
@@ -460,7 +414,7 @@ bool vt_lazy_list_append(Tracer *tr, VT *lz, VT *item) {
     vt_reserve(tr, lz, lz->n + 1);
     lz->items[lz->n++] = item;
     lz->modified = true;
-    lz->index = tr_current_line(tr);
+    lz->index = trace_current_line(tr);
     return true;
 }
 
@@ -493,7 +447,7 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
             *why = "out of memory";
             return val_null();
         }
-        tr_keep(tr, val_obj(o));
+        trace_keep(tr, val_obj(o));
         return val_obj(o);
     }
     case VT_SLICE: {
@@ -508,7 +462,7 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
             *why = "out of memory";
             return s;
         }
-        tr_keep(tr, s);
+        trace_keep(tr, s);
         return s;
     }
     case VT_SYMNUM:
