@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ember/autograd.h"
-#include "src/ffi/register.h"
 #include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
@@ -629,6 +628,12 @@ TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj 
 
 /* ---- dispatch ---------------------------------------------------------------------------------------- */
 
+/* The custom op (registered by its owner, backend.h) a value stands for, or NULL. */
+static const TraceOp *custom_op_of(VM *vm, Value v) {
+    const TraceCustomOps *ops = trace_custom_ops();
+    return ops && !val_is_null(v) ? ops->op_of(vm, v) : NULL;
+}
+
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     fn = vt_force(tr, fn);
@@ -661,7 +666,7 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
     case VT_TYPE: return class_call(tr, fn, argc, args, kwnames, out);
     case VT_NN_MODULE: return module_call(tr, fn, argc, args, kwnames, out);
     case VT_OBJECT: {
-        const FfiOp *op = val_is_null(fn->value) ? NULL : ffi_custom_op_of(vm, fn->value);
+        const TraceOp *op = custom_op_of(vm, fn->value);
         if (op) return tracer_custom_op_call(tr, op, argc, args, kwnames, out);
         TypeObj *t = vt_python_type(tr, fn);
         Value call = t ? type_lookup(vm, t, vm->special_names[SP_CALL]) : val_null();
@@ -669,8 +674,7 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
         return inline_function(tr, vt_from_value(tr, call, NULL), argc + 1, prepend(tr, fn, argc, nkw, args), kwnames, out);
     }
     case VT_OPAQUE:
-        if (!val_is_null(fn->value) && ffi_custom_op_of(vm, fn->value))
-            return tracer_custom_op_call(tr, ffi_custom_op_of(vm, fn->value), argc, args, kwnames, out);
+        if (custom_op_of(vm, fn->value)) return tracer_custom_op_call(tr, custom_op_of(vm, fn->value), argc, args, kwnames, out);
         if (!val_is_null(fn->value) && fn->value.as.o->type->layout == OBJ_LAYOUT_NATIVE)
             return native_call(tr, fn, argc, args, kwnames, out);
         return trace_break(tr, "call of %s", vm_type_name(vm, fn->value));

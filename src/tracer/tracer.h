@@ -493,8 +493,8 @@ TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj 
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 /* A new node's grad mode, user line and nn_module_stack, from where the trace is. */
 void tracer_node_provenance(Tracer *tr, GraphNode *n);
-/* custom_ops.c: a call of a custom C op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
-TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
+/* custom_ops.c: a call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
+TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 /* Call a native (torch function, tensor method, operator) on fake arguments. */
 TxStatus fake_call(Tracer *tr, Value callable, int argc, Value *argv, TupleObj *kwnames, const char *target,
                    VT **out);
