@@ -11,8 +11,6 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-bool tracer_is_nn_module(VM *vm, Value v) { return nn_state(vm) && nn_is_module(vm, v); }
-
 static bool is_name(StrObj *s, const char *c) { return strcmp(s->data, c) == 0; }
 
 static VT *method_vt(Tracer *tr, VT *self, VT *fn, StrObj *name) {

@@ -14,64 +14,6 @@
 static bool is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 static int nkw_of(TupleObj *kw) { return kw ? (int)kw->len : 0; }
 
-/* ---- registries ---------------------------------------------------------------------------------- */
-
-static Value module_attr(VM *vm, const char *mod, const char *name) {
-    Value m = dict_get_c(vm, vm->modules, mod);
-    if (m.tag != VAL_OBJ || m.as.o->type->layout != OBJ_LAYOUT_MODULE) return val_null();
-    return dict_get_c(vm, ((ModuleObj *)m.as.o)->dict, name);
-}
-
-static bool in_module(VM *vm, const char *mod, Value f, const char *name) {
-    Value v = module_attr(vm, mod, name);
-    return !val_is_null(v) && val_identical(v, f);
-}
-
-const char *tracer_torch_native_name(VM *vm, Value f) {
-    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return NULL;
-    NativeObj *n = (NativeObj *)f.as.o;
-    static char buf[160];
-    if (in_module(vm, "torch._C._nn", f, n->name)) {
-        snprintf(buf, sizeof buf, "torch._C._nn.%s", n->name);
-        return buf;
-    }
-    if (in_module(vm, "torch._C", f, n->name)) {
-        snprintf(buf, sizeof buf, "torch.%s", n->name);
-        return buf;
-    }
-    return NULL;
-}
-
-bool tracer_is_pure_native(VM *vm, Value f) {
-    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return false;
-    NativeObj *n = (NativeObj *)f.as.o;
-    return in_module(vm, "math", f, n->name) || in_module(vm, "operator", f, n->name);
-}
-
-bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which) {
-    static const char *const names[] = {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode", NULL};
-    for (const char *const *p = names; *p; p++)
-        if (in_module(vm, "torch", v, *p)) {
-            *which = *p;
-            return true;
-        }
-    return false;
-}
-
-TypeObj *tracer_nn_module_type(VM *vm) { return nn_state(vm) ? nn_state(vm)->t_module : NULL; }
-
-bool tracer_fx_tracing(VM *vm) { return nn_state(vm) && !val_is_null(nn_state(vm)->fx_call_hook); }
-
-bool tracer_global_module_hooks(VM *vm) {
-    NnState *ns = nn_state(vm);
-    if (!ns) return false;
-    for (int i = 0; i < NN_GLOBAL_COUNT; i++)
-        if (i != NN_GLOBAL_BUF_REG && i != NN_GLOBAL_MOD_REG && i != NN_GLOBAL_PARAM_REG && ns->global[i] &&
-            ns->global[i]->used)
-            return true;
-    return false;
-}
-
 /* ---- helpers ---------------------------------------------------------------------------------------- */
 
 static VT *arg_const(Tracer *tr, VT *v) { return tr_specialize(tr, vt_force(tr, v)); }
@@ -472,31 +414,3 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     *handled = false;
     return TX_OK;
 }
-
-/* ---- object graph inputs and the module stack ------------------------------------------------------------- */
-
-GraphNode *tracer_graph_object_input(Tracer *tr, VT *v) {
-    if (v->kind == VT_TENSOR) return NULL;
-    if (v->graph_input >= 0) return v->node;
-    char name[64];
-    snprintf(name, sizeof name, "hook_%d", tr->n_graph_inputs);
-    GraphNode *p = graph_placeholder(tr->graph, name, name);
-    p->is_tensor = false;
-    v->node = p;
-    tracer_add_input(tr, v);
-    return p;
-}
-
-/* nn_module_stack metadata: each graph node records the modules whose forward it ran in
- * (outermost first), keyed by the module's source, as dynamo does. */
-void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t) {
-    if (tr->module_depth < 32) {
-        GraphModuleFrame *f = &tr->module_stack[tr->module_depth];
-        f->key = (char *)(m->source ? source_repr(tr, m->source) : "<module>");
-        f->type_name = t->name->data;
-    }
-    if (tr->n_entered < 256) tr->entered[tr->n_entered++] = m->source ? source_repr(tr, m->source) : "<module>";
-    tr->module_depth++;
-}
-
-void tracer_module_stack_pop(Tracer *tr) { tr->module_depth--; }

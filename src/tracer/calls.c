@@ -15,8 +15,6 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-int tracer_inline_depth_limit(void);
-
 static bool is(StrObj *s, const char *c) { return s && strcmp(s->data, c) == 0; }
 
 static VT **prepend(Tracer *tr, VT *self, int argc, int nkw, VT **args) {
@@ -153,8 +151,6 @@ static bool in_list(const char *const *list, const char *name) {
 }
 
 /* The qualified name of a torch native (torch._C / torch._C._nn member), or NULL. */
-const char *tracer_torch_native_name(VM *vm, Value f);
-
 static bool args_have_tensor(Tracer *tr, int n, VT **args) {
     for (int i = 0; i < n; i++) {
         VT *a = vt_force(tr, args[i]);
@@ -556,8 +552,6 @@ static TxStatus tuple_method(Tracer *tr, VT *t, StrObj *name, int argc, VT **arg
 }
 
 /* ---- classes ---------------------------------------------------------------------------------------- */
-
-bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which);
 
 static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;

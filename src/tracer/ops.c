@@ -29,24 +29,6 @@ static VT *sym_new(Tracer *tr, SymOp op, int index, VT *a, VT *b, Value value) {
     return r;
 }
 
-static void guard_leaves(Tracer *tr, VT *v) {
-    v = vt_force(tr, v);
-    if (!v || v->kind != VT_SYMNUM) return;
-    if (v->sym == SYM_LEAF) {
-        if (v->source) guard_equals(tr, v->source, v->value);
-        return;
-    }
-    guard_leaves(tr, v->a);
-    guard_leaves(tr, v->b);
-}
-
-VT *tr_specialize(Tracer *tr, VT *v) {
-    v = vt_force(tr, v);
-    if (v->kind != VT_SYMNUM) return v;
-    guard_leaves(tr, v);
-    return vt_const(tr, v->value);
-}
-
 static bool has_tensor(VT *a, VT *b) { return (a && a->kind == VT_TENSOR) || (b && b->kind == VT_TENSOR); }
 
 /* ---- binary operators ---------------------------------------------------------------------------- */
@@ -164,7 +146,7 @@ TxStatus tr_unary(Tracer *tr, int opcode, VT *a, VT **out) {
                   : opcode == OP_UNARY_NOT ? SYM_NOT : SYM_LEAF;
         if (s == SYM_LEAF) {
             *out = vt_const(tr, r);
-            guard_leaves(tr, a);
+            (void)tr_specialize(tr, a);   /* the result is a constant: guard the leaves it came from */
             return TX_OK;
         }
         *out = sym_new(tr, s, 0, a, NULL, r);

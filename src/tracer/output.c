@@ -1,14 +1,16 @@
 /* src/tracer/output.c — the output graph: finishing a traced graph (its output node, dead-code
- * elimination, verification), compiling it with a backend, and the `__compiled_fn_N` callable
- * residual code calls with the graph's inputs.  Backends register by name; "eager" (defined
- * here) runs each node with the eager ops and autograd, registering hook nodes on the real
- * intermediate tensors, so backward goes through the ordinary engine. */
+ * elimination, verification), compiling it with a backend, the `__compiled_fn_N` callable
+ * residual code calls with the graph's inputs, and the GraphModule objects callable backends
+ * and explain() receive.  Backends register by name; "eager" (defined here) runs each node with
+ * the eager ops and autograd, registering hook nodes on the real intermediate tensors, so
+ * backward goes through the ordinary engine. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ember/autograd.h"
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
+#include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -35,7 +37,7 @@ const TracerBackend *tracer_find_backend(const char *name) {
     return NULL;
 }
 
-/* ---- graph inputs and opaque payloads (backend.h) ------------------------------------------------ */
+/* ---- graph inputs (backend.h) ------------------------------------------------ */
 
 int tracer_bind_inputs(VM *vm, const Graph *g, int n, const Value *inputs, Tensor **tensors) {
     int i = 0;
@@ -79,30 +81,6 @@ fail:
         tensors[k] = NULL;
     }
     return -1;
-}
-
-static void opaque_release(void *p) {
-    TracerOpaque *o = p;
-    if (o->marker) tracer_marker_free(o->marker);
-    free(o);
-}
-
-GraphOpaque *tracer_opaque_new(const TracerOpaque *o, const char *repr) {
-    TracerOpaque *c = malloc(sizeof *c);
-    EM_ASSERT(c != NULL, "out of memory");
-    *c = *o;
-    return graph_opaque_new(c, opaque_release, repr);
-}
-
-const TracerOpaque *tracer_opaque_of(const GraphOpaque *o) {
-    return o && o->release == opaque_release ? o->ptr : NULL;
-}
-
-Value tracer_hook_callable(VM *vm, const GraphNode *hook_node, int n, const Value *inputs) {
-    const TracerOpaque *o = tracer_opaque_of(hook_node->exec.opaque);
-    if (!o || o->kind != TOPQ_HOOK || o->input < 0 || o->input >= n)
-        return vm_raise(vm, vm->e_SystemError, "hook node %s without its callable", hook_node->name);
-    return inputs[o->input];
 }
 
 /* ---- the eager backend ------------------------------------------------------------------------- */
@@ -307,7 +285,6 @@ static void cg_free(CompiledGraph *cg) {
     if (!cg) return;
     if (cg->backend && cg->artifact) cg->backend->free(cg->artifact);
     graph_free(cg->graph);
-    free(cg->input_is_number);
     free(cg);
 }
 
@@ -377,6 +354,58 @@ Value compiled_fn_new(VM *vm, Value cg_obj, const char *name) {
 void tracer_output_init_types(VM *vm, TracerState *st) {
     st->t_compiled_graph = type_new_builtin(vm, "CompiledGraph", vm->t_object, OBJ_LAYOUT_EXTENSION,
                                             sizeof(CompiledGraphObj), 0, cgo_trace, cgo_finalize, TYPEF_ABSTRACT_NEW);
+}
+
+/* ---- GraphModule ----------------------------------------------------------------------------------------- */
+
+static Value gm_call(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "GraphModule.forward takes no keyword arguments");
+    CompiledGraph *cg = tracer_compiled_graph_holder(fn->payload);
+    const TracerBackend *eager = tracer_find_backend("eager");
+    bool enable = cg->has_grad_nodes && !ag_is_grad_enabled();   /* as compiled_fn_call (output.c) */
+    if (enable) ag_set_grad_enabled(true);
+    Value r = eager->run(vm, NULL, cg->graph, argc, argv);
+    if (enable) ag_set_grad_enabled(false);
+    return r;
+}
+
+Value tracer_graph_module_new(VM *vm, Value cg_obj) {
+    CompiledGraph *cg = tracer_compiled_graph_holder(cg_obj);
+    Value mod = dict_get_c(vm, vm->modules, "torch._dynamo");
+    Value cls = mod.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)mod.as.o)->dict, "GraphModule") : val_null();
+    if (val_is_null(cls)) return vm_raise(vm, vm->e_RuntimeError, "torch._dynamo is not imported");
+    char *code = graph_code(cg->graph, GRAPH_PRINT_FX);
+    StrObj *cs = str_from_c(vm, code);
+    free(code);
+    if (!cs) return val_null();
+    vm_push_root(vm, val_obj(cs));
+    NativeObj *call = native_new_closure(vm, "forward", gm_call, cg_obj);
+    if (!call) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(call));
+    StrObj *name = str_from_c(vm, cg->graph->name);
+    if (!name) {
+        vm_pop_roots(vm, 2);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(name));
+    Value args[3] = {val_obj(name), val_obj(cs), val_obj(call)};
+    Value r = vm_call(vm, cls, 3, args, NULL);
+    vm_pop_roots(vm, 3);
+    return r;
+}
+
+Value tracer_example_inputs(Tracer *tr) {
+    VM *vm = tr->vm;
+    TupleObj *t = tuple_new(vm, tr->n_graph_inputs);
+    if (!t) return val_null();
+    for (int i = 0; i < tr->n_graph_inputs; i++) {
+        VT *v = tr->input_vts[i];
+        t->items[i] = val_is_null(v->value) ? val_none() : v->value;
+    }
+    return val_obj(t);
 }
 
 /* ---- finishing a graph -------------------------------------------------------------------------------- */

@@ -14,7 +14,6 @@
 #include "vm/gc.h"
 #include "vm/str.h"
 
-
 /* ---- liveness --------------------------------------------------------------------------------------- */
 
 /* Which plain locals may be read before being written on some path from instruction `target`

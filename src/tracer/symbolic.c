@@ -834,8 +834,6 @@ static const Handler handlers[OP__COUNT] = {
 #undef X
 };
 
-bool tracer_opcode_supported(Opcode op) { return (unsigned)op < OP__COUNT && handlers[op] != NULL; }
-
 /* ---- the loop --------------------------------------------------------------------------------------------- */
 
 TxStatus tx_run(Tracer *tr, Tx *tx) {
