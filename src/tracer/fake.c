@@ -338,11 +338,7 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
                          Tensor *const *outputs, int n_out) {
     Tracer *tr = ctx;
     if (tr->observer_failed) return;
-    GraphNode *in_nodes[64];
-    if (n_in > 64) {
-        tr->observer_failed = true;
-        return;
-    }
+    GraphNode **in_nodes = trace_arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)(n_in + 1));
     for (int i = 0; i < n_in; i++) in_nodes[i] = inputs[i] ? node_for_input(tr, inputs[i]) : NULL;
     GraphNode *n = graph_call_tensor_op(tr->graph, op, in_nodes, n_in, args, NULL, NULL, -1, NULL, NULL, 0);
     tracer_node_provenance(tr, n);

@@ -168,6 +168,8 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
     }
     bool entry_mode = ag_is_grad_enabled();
     Value result = val_null();
+    Tensor **in = NULL;   /* a node's inputs (as many as the widest node has) */
+    int cap_in = 0;
     if (tracer_bind_inputs(vm, g, n_in, inputs, bound) < 0) goto done;
     int pi = 0;
     for (GraphNode *n = g->first; n; n = n->next) {
@@ -182,10 +184,11 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
             goto done;
         }
         ag_set_grad_enabled(!n->no_grad && entry_mode);
-        Tensor *in[64];
-        if (n->exec.n_inputs > 64) {
-            vm_raise(vm, vm->e_SystemError, "graph node %s has too many inputs", n->name);
-            goto done;
+        if (n->exec.n_inputs > cap_in) {
+            cap_in = n->exec.n_inputs;
+            Tensor **grown = realloc(in, sizeof(Tensor *) * (size_t)cap_in);
+            if (!grown) goto oom;
+            in = grown;
         }
         for (int i = 0; i < n->exec.n_inputs; i++) in[i] = slot_tensor(slots, n->exec.inputs[i]);
         switch (n->exec.kind) {
@@ -257,6 +260,7 @@ oom:
     vm_no_memory(vm);
 done:
     ag_set_grad_enabled(entry_mode);
+    free(in);
     for (int i = 0; i < n_in; i++) tensor_decref(bound[i]);
     free(bound);
     slots_free(slots, g->n_nodes + 1);
