@@ -191,7 +191,9 @@ int tensor_op_infer(TensorOp op, const TensorMeta *const *inputs, int n_inputs, 
 bool tensor_set_meta_mode(bool on);
 bool tensor_meta_mode(void);
 /* Called after every top-level op (tensor_op_run, or ag_op_run, not the ops they run inside)
- * with its inputs, args and outputs (borrowed).  One observer; NULL removes it. */
+ * with its inputs, args and outputs (borrowed).  Top-level is relative to where the observer was
+ * set: set from code an op is running (a saved-tensor pack hook), it sees the ops that code
+ * runs.  One observer; NULL removes it. */
 typedef void (*TensorOpObserver)(void *ctx, TensorOp op, Tensor *const *inputs, int n_inputs,
                                  const TensorOpArgs *args, Tensor *const *outputs, int n_outputs);
 void tensor_set_op_observer(TensorOpObserver fn, void *ctx);
