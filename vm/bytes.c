@@ -6,6 +6,7 @@
 
 #include "vm/codecs.h"
 #include "vm/gc.h"
+#include "vm/iter.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -167,7 +168,6 @@ static Value b_contains(ARGS) {
 }
 
 static Value b_iter(ARGS) {
-    extern Value iter_builtin(VM *, Value);
     return iter_builtin(vm, argv[0]);
 }
 
