@@ -6,7 +6,10 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}; shift || true
-pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc)
+# libpython3.11-stdlib: CPython's standard library, which Ember runs; zlib and OpenSSL back zlib and
+# the hash modules.
+pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc
+      libpython3.11-stdlib zlib1g-dev libssl-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -5,7 +5,6 @@
 #include "vm/native.h"
 
 int math_module_init(VM *vm, Value mod);
-int time_module_init(VM *vm, Value mod);
 int weakref_module_init(VM *vm, Value mod);
 int gc_module_init(VM *vm, Value mod);
 int ember_module_init(VM *vm, Value mod);
@@ -13,6 +12,15 @@ int collections_module_init(VM *vm, Value mod);
 int codecs_module_init(VM *vm, Value mod);
 int posix_module_init(VM *vm, Value mod);
 int errno_module_init(VM *vm, Value mod);
+int time_module_init(VM *vm, Value mod);
+int imp_module_init(VM *vm, Value mod);
+int marshal_module_init(VM *vm, Value mod);
+int thread_module_init(VM *vm, Value mod);
+int warnings_module_init(VM *vm, Value mod);
+int atexit_module_init(VM *vm, Value mod);
+int io_module_init(VM *vm, Value mod);
+void import_init_paths(VM *vm);
+void int_bytes_init(VM *vm);
 void exc_os_init(VM *vm);
 void codecs_init(VM *vm);
 
@@ -25,10 +33,17 @@ extern const EmbeddedModule vm_lib_modules[];
 
 void stdlib_register(VM *vm) {
     exc_os_init(vm);
+    int_bytes_init(vm);
     codecs_init(vm);
     vm_register_native_module(vm, "_codecs", codecs_module_init);
     vm_register_native_module(vm, "posix", posix_module_init);
     vm_register_native_module(vm, "errno", errno_module_init);
+    vm_register_native_module(vm, "_imp", imp_module_init);
+    vm_register_native_module(vm, "marshal", marshal_module_init);
+    vm_register_native_module(vm, "_thread", thread_module_init);
+    vm_register_native_module(vm, "_warnings", warnings_module_init);
+    vm_register_native_module(vm, "atexit", atexit_module_init);
+    vm_register_native_module(vm, "_io", io_module_init);
     vm_register_native_module(vm, "math", math_module_init);
     vm_register_native_module(vm, "time", time_module_init);
     vm_register_native_module(vm, "_weakref", weakref_module_init);
@@ -37,4 +52,5 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "_collections", collections_module_init);
     for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
+    import_init_paths(vm);
 }

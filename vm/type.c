@@ -293,9 +293,16 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
     TypeObj *best = NULL;
     for (int64_t i = 0; i < bases->len; i++) {
         TypeObj *b = (TypeObj *)bases->items[i].as.o;
-        /* walk up to the first type that defines the layout */
+        /* walk up to the first type that defines the layout: as CPython's solid_base, a type
+         * whose instances are its base's in every C respect (size, tracing, finalizing,
+         * allocating) shares the base's, so class E(OSError, ValueError) works: both are
+         * BaseException inside */
         TypeObj *s = b;
-        while (s->base && s->layout == s->base->layout && (s->flags & TYPEF_HEAPTYPE)) s = s->base;
+        while (s->base && s->layout == s->base->layout &&
+               ((s->flags & TYPEF_HEAPTYPE) ||
+                (s->instance_size == s->base->instance_size && s->trace == s->base->trace &&
+                 s->finalize == s->base->finalize && s->alloc == s->base->alloc)))
+            s = s->base;
         if (!best) { best = s; continue; }
         if (type_is_subtype(s, best)) best = s;
         else if (!type_is_subtype(best, s) && s->layout != OBJ_LAYOUT_INSTANCE) {

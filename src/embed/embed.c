@@ -16,6 +16,7 @@
 #include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/import.h"
+#include "vm/mod_io.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -73,7 +74,10 @@ static void run_atexit(VM *vm) {
 static void free_registrations(VM *vm);
 
 void em_vm_free(EmVM *vm) {
-    if (vm) run_atexit(vm);
+    if (vm) {
+        run_atexit(vm);
+        io_shutdown(vm);
+    }
     vm_free(vm);
     free_registrations(vm);
     exc_free_sources();
@@ -129,7 +133,10 @@ int em_run_file(EmVM *vm, const char *path) {
     size_t got = n > 0 ? fread(src, 1, (size_t)n, f) : 0;
     fclose(f);
     src[got] = 0;
-    char *dup = strdup(path);
+    /* sys.path[0]: the script's directory, absolute with symlinks resolved, as CPython's */
+    char *real = realpath(path, NULL);
+    char *dup = strdup(real ? real : path);
+    free(real);
     StrObj *dir = str_from_c(vm, dirname(dup));
     free(dup);
     if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) {
