@@ -200,6 +200,9 @@ int code_stack_effect(Opcode op, uint32_t arg, bool jump);
 /* Check a code object: valid opcodes/operands, jump targets, no underflow, consistent depth
  * where paths meet, exception handlers reachable with sane depth.  0, or -1 + SystemError. */
 int code_verify(VM *vm, CodeObj *co);
+/* code_verify's operand checks alone (opcodes, indices, jump targets, exception table), without
+ * its stack-depth walk: for code read back from Ember's own cache files. */
+int code_verify_operands(VM *vm, CodeObj *co);
 /* Source line of instruction index i. */
 static inline int code_line(const CodeObj *co, int32_t i) {
     return (i >= 0 && i < co->ncode) ? co->lines[i] : co->firstlineno;

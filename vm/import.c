@@ -211,8 +211,7 @@ static const LibraryModule *lib_module_of(VM *vm, Value self, Value name) {
 static CodeObj *lib_code(VM *vm, const LibraryModule *m) {
     char file[600];
     lib_filename(m, file, sizeof file);
-    exc_register_source(file, m->source, strlen(m->source));
-    return vm->compile(vm, m->source, strlen(m->source), file, CO_LIBRARY);
+    return pycache_get_embedded_code(vm, file, m->source, strlen(m->source), CO_LIBRARY);
 }
 
 static Value lib_create_module(ARGS) { return val_none(); }

@@ -10,6 +10,7 @@
 #include "vm/gc.h"
 #include "vm/import.h"
 #include "vm/native.h"
+#include "vm/pycache.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 
@@ -152,33 +153,6 @@ static Value imp_lock_held(ARGS) {
 }
 
 /* source_hash(key, source): CPython's SipHash-1-3 of the source keyed by key, 8 bytes LE */
-static uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
-static uint64_t siphash13(uint64_t k0, uint64_t k1, const uint8_t *p, size_t n) {
-    uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
-    uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
-    uint64_t b = (uint64_t)n << 56;
-#define ROUND v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32); v2 += v3; v3 = rotl(v3, 16); v3 ^= v2; \
-    v0 += v3; v3 = rotl(v3, 21); v3 ^= v0; v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t m;
-        memcpy(&m, p + i, 8);
-        v3 ^= m;
-        ROUND
-        v0 ^= m;
-    }
-    uint64_t t = 0;
-    for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
-    b |= t;
-    v3 ^= b;
-    ROUND
-    v0 ^= b;
-    v2 ^= 0xff;
-    ROUND ROUND ROUND
-#undef ROUND
-    return v0 ^ v1 ^ v2 ^ v3;
-}
-
 static Value imp_source_hash(ARGS) {
     static const char *const names[] = {"key", "source"};
     Value a[2];
@@ -189,7 +163,7 @@ static Value imp_source_hash(ARGS) {
     const uint8_t *p;
     int64_t n;
     if (buffer_get(vm, a[1], "source_hash", &holder, &p, &n) < 0) return val_null();
-    uint64_t h = siphash13((uint64_t)key, 0, p, (size_t)n);
+    uint64_t h = pycache_source_hash((uint64_t)key, p, (size_t)n);
     uint8_t out[8];
     for (int i = 0; i < 8; i++) out[i] = (uint8_t)(h >> (8 * i));
     BytesObj *b = bytes_new(vm, out, 8);

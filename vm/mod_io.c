@@ -986,22 +986,28 @@ static int make_types(VM *vm) {
  * moment, so exit is where unclosed files get their data).  Exceptions are reported, not
  * raised. */
 void io_shutdown(VM *vm) {
-    static const int order[] = {VM_LIB_io_textiowrapper, VM_LIB_io_bufferedwriter, VM_LIB_io_bufferedrandom};
     if (val_is_null(vm->lib[VM_LIB_io_textiowrapper])) return;
-    for (int k = 0; k < 3; k++) {
-        TypeObj *t = io_type(vm, order[k]);
-        /* collect first: flushing runs code that may allocate and relink the object list */
-        ListObj *todo = list_new(vm, 0);
-        if (!todo) {
-            vm_clear_exc(vm);
-            return;
+    /* text wrappers first (their pending text goes to their buffers), then buffered writers;
+     * the objects are collected first, since flushing runs code that allocates */
+    ListObj *todo[2] = {list_new(vm, 0), NULL};
+    if (!todo[0]) goto out;
+    vm_push_root(vm, val_obj(todo[0]));
+    todo[1] = list_new(vm, 0);
+    if (!todo[1]) goto out1;
+    vm_push_root(vm, val_obj(todo[1]));
+    TraceFn text_trace = io_type(vm, VM_LIB_io_textiowrapper)->trace;
+    TraceFn buf_trace = io_type(vm, VM_LIB_io_bufferedwriter)->trace;
+    for (Obj *o = vm->objects; o; o = o->gc_next) {
+        if (o->type->layout != OBJ_LAYOUT_EXTENSION) continue;
+        if (o->type->trace == text_trace) {
+            if (list_append(vm, todo[0], val_obj(o)) < 0) goto out2;
+        } else if (o->type->trace == buf_trace && ((BufferedObj *)o)->writable && ((BufferedObj *)o)->wlen) {
+            if (list_append(vm, todo[1], val_obj(o)) < 0) goto out2;
         }
-        vm_push_root(vm, val_obj(todo));
-        for (Obj *o = vm->objects; o; o = o->gc_next)
-            if (o->type == t || (o->type->layout == OBJ_LAYOUT_EXTENSION && type_is_subtype(o->type, t)))
-                if (list_append(vm, todo, val_obj(o)) < 0) vm_clear_exc(vm);
-        for (int64_t i = 0; i < todo->len; i++) {
-            Value s = todo->items[i];
+    }
+    for (int k = 0; k < 2; k++)
+        for (int64_t i = 0; i < todo[k]->len; i++) {
+            Value s = todo[k]->items[i];
             int c = io_is_closed(vm, s);
             if (c != 0 || val_is_null(vm_call_method(vm, s, "flush", 0, NULL))) {
                 Value e = vm_fetch_exc(vm);
@@ -1012,8 +1018,12 @@ void io_shutdown(VM *vm) {
                 }
             }
         }
-        vm_pop_root(vm);
-    }
+out2:
+    vm_pop_root(vm);
+out1:
+    vm_pop_root(vm);
+out:
+    vm_clear_exc(vm);
     fflush(vm->out);
     fflush(vm->err);
 }

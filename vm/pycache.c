@@ -48,7 +48,8 @@ static char *cache_path(VM *vm, const char *path, const char *root) {
     }
     /* the absolute directory of the source, made root-relative under the prefix */
     char head[PATH_MAX];
-    if (path[0] == '/') snprintf(head, sizeof head, "%.*s", (int)hl, path);
+    /* absolute, or an embedded library path ("<ember>/...") taken as it is */
+    if (path[0] == '/' || path[0] == '<') snprintf(head, sizeof head, "%.*s", (int)hl, path);
     else {
         char cwd[PATH_MAX];
         if (!getcwd(cwd, sizeof cwd)) cwd[0] = 0;
@@ -207,6 +208,89 @@ static void mark_stdlib(VM *vm, CodeObj *co) {
     co->flags |= CO_STDLIB;
     for (int64_t i = 0; i < co->consts->len; i++)
         if (val_is_type(vm, co->consts->items[i], vm->t_code)) mark_stdlib(vm, AS_CODE(co->consts->items[i]));
+}
+
+/* ---- hash-based caches of the embedded library ------------------------------------------------ */
+
+static uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+uint64_t pycache_source_hash(uint64_t k0, const uint8_t *p, size_t n) {
+    uint64_t k1 = 0;
+    uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
+    uint64_t b = (uint64_t)n << 56;
+#define ROUND v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32); v2 += v3; v3 = rotl(v3, 16); v3 ^= v2; \
+    v0 += v3; v3 = rotl(v3, 21); v3 ^= v0; v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t m;
+        memcpy(&m, p + i, 8);
+        v3 ^= m;
+        ROUND
+        v0 ^= m;
+    }
+    uint64_t t = 0;
+    for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
+    b |= t;
+    v3 ^= b;
+    ROUND
+    v0 ^= b;
+    v2 ^= 0xff;
+    ROUND ROUND ROUND
+#undef ROUND
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+CodeObj *pycache_get_embedded_code(VM *vm, const char *filename, const char *src, size_t len, uint32_t flags) {
+    /* importlib's key for source hashes: _RAW_MAGIC_NUMBER */
+    uint64_t h = pycache_source_hash(le32(MAGIC), (const uint8_t *)src, len);
+    const char *root = user_root();
+    char *cpath = root ? cache_path(vm, filename, root) : NULL;
+    StrObj *fn = str_from_c(vm, filename);
+    if (!fn) {
+        free(cpath);
+        return NULL;
+    }
+    vm_push_root(vm, val_obj(fn));
+    CodeObj *co = NULL;
+    if (cpath) {
+        size_t n;
+        uint8_t *data = read_all(cpath, &n);
+        uint64_t stored = 0;
+        if (data && n >= 16) memcpy(&stored, data + 8, 8);
+        if (data && n >= 16 && memcmp(data, MAGIC, 4) == 0 && le32(data + 4) == 3 && stored == h) {
+            Value v = marshal_loads(vm, data + 16, (int64_t)n - 16, NULL);
+            if (val_is_type(vm, v, vm->t_code)) co = AS_CODE(v);
+            else vm_clear_exc(vm);
+        }
+        free(data);
+    }
+    if (!co) {
+        exc_register_source(filename, src, len);
+        co = vm->compile(vm, src, len, filename, flags);
+        Value dwb = sys_get(vm, "dont_write_bytecode");
+        if (co && cpath && !(!val_is_null(dwb) && vm_truthy(vm, dwb) > 0)) {
+            vm_push_root(vm, val_obj(co));
+            BytesObj *m = marshal_dumps(vm, val_obj(co), 4);
+            if (m) {
+                size_t n = 16 + (size_t)m->len;
+                uint8_t *data = malloc(n);
+                memcpy(data, MAGIC, 4);
+                uint32_t fl = 3;   /* hash-based, check the source */
+                for (int k = 0; k < 4; k++) data[4 + k] = (uint8_t)(fl >> (8 * k));
+                memcpy(data + 8, &h, 8);
+                memcpy(data + 16, m->data, (size_t)m->len);
+                (void)write_atomic(cpath, data, n, 0644);
+                free(data);
+            } else {
+                vm_clear_exc(vm);
+            }
+            vm_pop_root(vm);
+        }
+    }
+    vm_pop_root(vm);
+    free(cpath);
+    return co;
 }
 
 CodeObj *pycache_get_code(VM *vm, const char *path, const char *shown, uint32_t flags, char **cached_path) {

@@ -25,6 +25,12 @@
  * (may be NULL) gets the cache file's path (malloc'd) or NULL.  NULL + exception (OSError
  * reading the source, SyntaxError). */
 CodeObj *pycache_get_code(VM *vm, const char *path, const char *shown, uint32_t flags, char **cached_path);
+/* The code of an Ember library module embedded in the binary (source text, shown as
+ * `filename`, e.g. "<ember>/torch/__init__.py"): cached in the per-user directory as a
+ * hash-based pyc (PEP 552: the source's SipHash in the header decides, there is no mtime). */
+CodeObj *pycache_get_embedded_code(VM *vm, const char *filename, const char *src, size_t len, uint32_t flags);
+/* _imp.source_hash's SipHash-1-3 (key, data) */
+uint64_t pycache_source_hash(uint64_t key, const uint8_t *p, size_t n);
 /* importlib.util.cache_from_source(path) for Ember's tag: the __pycache__ path (malloc'd). */
 char *pycache_path_for(VM *vm, const char *path);
 
