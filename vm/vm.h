@@ -124,7 +124,9 @@ typedef enum VmExtSlot {
     X(bootstrapping) X(import_lock) X(lock_type) X(rlock_type) X(atexit) \
     X(io_iobase) X(io_rawiobase) X(io_bufferediobase) X(io_textiobase) X(io_fileio) X(io_bytesio) X(io_stringio) \
     X(io_bufferedreader) X(io_bufferedwriter) X(io_bufferedrandom) X(io_bufferedrwpair) X(io_textiowrapper) \
-    X(io_nldecoder) X(io_unsupported)
+    X(io_nldecoder) X(io_unsupported) X(struct_type) X(struct_error) X(struct_cache) \
+    X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
+    X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s)
 
 typedef enum VmLibSlot {
 #define X(n) VM_LIB_##n,
