@@ -126,7 +126,8 @@ typedef enum VmExtSlot {
     X(io_bufferedreader) X(io_bufferedwriter) X(io_bufferedrandom) X(io_bufferedrwpair) X(io_textiowrapper) \
     X(io_nldecoder) X(io_unsupported) X(struct_type) X(struct_error) X(struct_cache) \
     X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
-    X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s)
+    X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
+    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type)
 
 typedef enum VmLibSlot {
 #define X(n) VM_LIB_##n,
