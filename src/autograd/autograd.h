@@ -165,6 +165,7 @@ enum {
     AG_RULE_IN_META = 1,         /* store the inputs' metas in the node */
     AG_RULE_NONDIFF = 2,         /* op is not differentiable (marked, not missing) */
     AG_RULE_COMPOSITE = 4,       /* recorded through its decomposition */
+    AG_RULE_DATA = 8,            /* the backward reads tensor data: it cannot be recorded over fakes */
 };
 #define AG_SAVED_PER_INPUT 255   /* one saved slot per forward input */
 

@@ -223,7 +223,7 @@ int ag_pointwise_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorO
     int rc = -1;
     if (tensor_op_run(op, in, n_in, a, &out, 1) < 0) goto done;
     /* the rule reads self's value from before the write: save a copy of it */
-    if (rule && rule->save && rule->save != ag__save_out0 && !(orig = tensor_clone(self))) goto done;
+    if (rule && rule->save && rule->save != ag__sv_out0 && !(orig = tensor_clone(self))) goto done;
     if (tensor_copy_(self, out) < 0) goto done;
     if (node) {
         ag__shape_of(&node->out_meta[0], self);

@@ -2,41 +2,34 @@
  * recorded shape, sum-to-shape and re-inserting reduced dims, all with ag_ ops. */
 #include "src/autograd/rules.h"
 
-int ag__save_in0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in0) {
     (void)n_in; (void)out; (void)n_out;
     return ag__save(n, 0, in[0], false);
 }
 
-int ag__save_in1(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in1) {
     (void)n_in; (void)out; (void)n_out;
     return ag__save(n, 0, in[1], false);
 }
 
-int ag__save_in01(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in01) {
     (void)n_in; (void)out; (void)n_out;
     if (ag__save(n, 0, in[0], false) < 0) return -1;
     return ag__save(n, 1, in[1], false);
 }
 
-int ag__save_out0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(out0) {
     (void)in; (void)n_in; (void)n_out;
     return ag__save(n, 0, out[0], true);
 }
 
-int ag__save_in0_out0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in0_out0) {
     (void)n_in; (void)n_out;
     if (ag__save(n, 0, in[0], false) < 0) return -1;
     return ag__save(n, 1, out[0], true);
 }
 
-int ag__save_inputs_from2(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
-    (void)out; (void)n_out;
-    for (int i = 2; i < n_in; i++)
-        if (ag__save(n, i, in[i], false) < 0) return -1;
-    return 0;
-}
-
-int ag__save_inputs_from1(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(inputs_from1) {
     (void)out; (void)n_out;
     for (int i = 1; i < n_in; i++)
         if (ag__save(n, i, in[i], false) < 0) return -1;

@@ -595,8 +595,8 @@ typedef struct RuleEntry {
 #define RULE_UNIFORM_ INPLACE_
 
 static const RuleEntry rules[] = {
-#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) RULE_##NAME,
-#include "src/tensor/ops.def"
+#define X(NAME, ...) RULE_##NAME,
+#include "ember/ops.def"
 #undef X
 };
 _Static_assert(sizeof rules / sizeof rules[0] == TENSOR_OP_COUNT, "one symbolic-rule line per tensor op in ops.def");
