@@ -15,6 +15,9 @@
 #define EMBER_SRC_TENSOR_PWEXPR_H
 
 #include <tgmath.h>
+/* <tgmath.h> brings <complex.h>: its `I` and `complex` would capture ordinary identifiers */
+#undef I
+#undef complex
 
 #include "src/tensor/tensor.h"
 
