@@ -195,6 +195,7 @@ bool tensor_meta_mode(void);
 typedef void (*TensorOpObserver)(void *ctx, TensorOp op, Tensor *const *inputs, int n_inputs,
                                  const TensorOpArgs *args, Tensor *const *outputs, int n_outputs);
 void tensor_set_op_observer(TensorOpObserver fn, void *ctx);
+TensorOpObserver tensor_op_observer(void **ctx);   /* the current one (and its ctx) */
 /* Bracket a composite entry point (ag_op_run) so the ops inside it are not reported; leave
  * reports op when the outermost bracket closes (n < 0: failed, not reported). */
 void tensor_op_enter(void);

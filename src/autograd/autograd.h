@@ -222,6 +222,10 @@ void ag__saved_init_empty(AgSaved *s);
 
 /* ---- engine.c ---- */
 bool ag__task_should_execute(const AgNode *fn);
+/* ---- ag_derive (record.c): while a rule runs over fakes, edges to ag__derive_dead are not
+ * wanted and saves keep the tensors themselves without pack hooks ---- */
+extern const AgNode *ag__derive_dead;
+extern bool ag__deriving;
 /* ---- record.c ---- */
 Tensor *ag__run1(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a);
 int ag__rebase_history(Tensor *t, AgNode *fn) TENSOR_MUST_CHECK;

@@ -53,6 +53,31 @@ static inline bool edge_valid(const AgNode *n, int i) {
 }
 
 static inline TensorScalar sc(double v) { return tensor_scalar_f(v); }
+
+/* Rules compute everything with tensor ops through ag_op_run (never a kernel called directly):
+ * a compiler records the compiled backward by observing them over fakes (ag_derive).  Masks and
+ * other constants of a rule run with grad mode off, so under create_graph they get no history,
+ * as values the rule computed outside autograd. */
+Tensor *ag__const(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a);
+static inline Tensor *ag__const1(TensorOp op, Tensor *x) { return ag__const(op, &x, 1, NULL); }
+static inline Tensor *ag__const2(TensorOp op, Tensor *x, Tensor *y) {
+    Tensor *in[2] = {x, y};
+    return ag__const(op, in, 2, NULL);
+}
+static inline Tensor *ag__const_scalar(TensorOp op, Tensor *x, TensorScalar s) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = s;
+    return ag__const(op, &x, 1, &a);
+}
+/* x with mask's positions set to v (out of place) */
+static inline Tensor *ag__const_masked_fill(Tensor *x, Tensor *mask, TensorScalar v) {
+    Tensor *in[2] = {x, mask};
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = v;
+    return ag__const(TENSOR_OP_MASKED_FILL, in, 2, &a);
+}
+/* a new tensor of shape (dtype dt) filled with v */
+Tensor *ag__const_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar v);
 static inline double scalar_value(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
 
 /* One declaration per rule function, generated from the RULE column of ember/ops.def:

@@ -23,6 +23,11 @@ SV(out0) {
     return ag__save(n, 0, out[0], true);
 }
 
+SV(out1) {
+    (void)in; (void)n_in; (void)n_out;
+    return ag__save(n, 0, out[1], true);
+}
+
 SV(in0_out0) {
     (void)n_in; (void)n_out;
     if (ag__save(n, 0, in[0], false) < 0) return -1;
@@ -36,8 +41,32 @@ SV(inputs_from1) {
     return 0;
 }
 
-Tensor *ag__zeros_meta(const TensorMeta *m) { return tensor_zeros(m->dtype, m->ndim, m->shape); }
-Tensor *ag__zeros_shape(const AgShape *s) { return tensor_zeros((TensorDtype)s->dtype, s->ndim, s->shape); }
+Tensor *ag__const(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) {
+    bool grad = ag_set_grad_enabled(false);
+    Tensor *r = ag_op1(op, in, n, a);
+    ag_set_grad_enabled(grad);
+    return r;
+}
+
+Tensor *ag__const_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar v) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = ndim;
+    a.dtype = dt;
+    a.scalar = v;
+    return ag__const(TENSOR_OP_FULL, NULL, 0, &a);
+}
+
+static Tensor *zeros(TensorDtype dt, int ndim, const int64_t *shape) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = ndim;
+    a.dtype = dt;
+    return ag__const(TENSOR_OP_ZEROS, NULL, 0, &a);
+}
+
+Tensor *ag__zeros_meta(const TensorMeta *m) { return zeros(m->dtype, m->ndim, m->shape); }
+Tensor *ag__zeros_shape(const AgShape *s) { return zeros((TensorDtype)s->dtype, s->ndim, s->shape); }
 
 Tensor *ag__grad_or_zeros(AgNode *node, Tensor *const *grads, int i) {
     if (grads[i]) {

@@ -110,7 +110,7 @@ int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
     s->saved_version = tensor__version_counter(t)->version;
     s->is_leaf = ag_is_leaf(t);
     s->is_output = is_output;
-    if (hook_depth > 0 && !tensor_is_wrapped_number(t)) {
+    if (hook_depth > 0 && !ag__deriving && !tensor_is_wrapped_number(t)) {
         AgSavedHooksRef *r = hook_stack[hook_depth - 1];
         s->output_nr = t->output_nr;
         s->requires_grad = ag__requires_grad(t);
@@ -143,7 +143,8 @@ int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
         }
         return 0;
     }
-    if (!is_output || s->is_leaf) {
+    /* a node over fakes (ag_derive) holds no history, so keeping an output itself makes no cycle */
+    if (!is_output || s->is_leaf || ag__deriving) {
         s->saved_original = true;
         tensor_incref(t);
         s->data = t;

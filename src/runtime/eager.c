@@ -52,6 +52,11 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
     }
     switch (n->exec.kind) {
     case GRAPH_EXEC_TENSOR_OP: {
+        if (n->exec.op == TENSOR_OP_NATIVE_DROPOUT && mode == RT_INTERP_REPLAY) {
+            tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED,
+                             "runtime: double backward through a compiled dropout is not supported (it would draw a new mask)");
+            return -1;
+        }
         int n_out = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
         Tensor **o = calloc((size_t)n_out, sizeof *o);
         if (!o) return tensor__oom();
@@ -102,27 +107,9 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
     case GRAPH_EXEC_SCRIPT: case GRAPH_EXEC_CUSTOM_OP: {
         const RtInternal *inn = rt_internal_of(n->exec.opaque);
         if (inn) {
-            if (inn->kind == RT_INT_DROPOUT && mode == RT_INTERP_REPLAY) {
-                tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED,
-                                 "runtime: double backward through a compiled dropout is not supported (it would draw a new mask)");
-                return -1;
-            }
-            Tensor *o[2] = {NULL, NULL};
-            int got = rt_run_internal(inn, in, n_in, o, x);
-            if (got < 0) return -1;
-            if (got == 1) {
-                self->t = o[0];
-            } else {
-                self->multi = calloc(2, sizeof(Tensor *));
-                if (!self->multi) {
-                    tensor_decref(o[0]);
-                    tensor_decref(o[1]);
-                    return tensor__oom();
-                }
-                self->multi[0] = o[0];
-                self->multi[1] = o[1];
-                self->n_multi = 2;
-            }
+            Tensor *o[1] = {NULL};
+            if (rt_run_internal(inn, in, n_in, o, x) < 0) return -1;
+            self->t = o[0];
             return 0;
         }
         if (!cb || !cb->script_call) return fail_at(n, "no script_call callback for a script call");

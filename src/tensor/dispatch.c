@@ -611,6 +611,8 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_LAYER_NORM nn
 #define IMPL_EMBEDDING nn
 #define IMPL_DROPOUT nn
+#define IMPL_NATIVE_DROPOUT nn
+#define IMPL_NLL_LOSS_GRAD_WEIGHTS nn
 #define IMPL_NLL_LOSS nn
 #define IMPL_CROSS_ENTROPY composite
 #define IMPL_MSE_LOSS nn
@@ -680,21 +682,53 @@ static int check_arity(TensorOp op, int n_in, const void *const *in) {
 
 /* ---- meta mode and the op observer (the tracer's fake tensors) ---------------------------------------- */
 
-static bool meta_mode;
+static bool meta_mode, meta_storageless;
 static TensorOpObserver op_observer;
 static void *op_observer_ctx;
 static int op_depth;
+bool tensor__op_hooked;
 
 bool tensor_set_meta_mode(bool on) {
     bool prev = meta_mode;
     meta_mode = on;
+    tensor__op_hooked = meta_mode || op_observer;
     return prev;
 }
 bool tensor_meta_mode(void) { return meta_mode; }
 
+bool tensor__set_meta_storageless(bool on) {
+    bool prev = meta_storageless;
+    meta_storageless = on;
+    return prev;
+}
+
 void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     op_observer = fn;
     op_observer_ctx = ctx;
+    tensor__op_hooked = meta_mode || op_observer;
+}
+
+TensorOpObserver tensor_op_observer(void **ctx) {
+    if (ctx) *ctx = op_observer_ctx;
+    return op_observer;
+}
+
+/* a contiguous tensor of m's geometry over the shared zero-byte storage */
+static Tensor *storageless(const TensorMeta *m) {
+    static TensorStorage *none;
+    if (!none && !(none = tensor__storage_new(0, false))) return NULL;
+    Tensor *t = tensor__alloc_struct();
+    if (!t) {
+        tensor__oom();
+        return NULL;
+    }
+    t->dtype = (uint8_t)m->dtype;
+    t->storage = none;
+    tensor__storage_incref(none);
+    int64_t strides[TENSOR_MAX_DIMS];
+    tensor__compute_contiguous_strides(m->ndim, m->shape, strides);
+    tensor__set_geometry(t, m->ndim, m->shape, strides);
+    return t;
 }
 
 void tensor_op_enter(void) { op_depth++; }
@@ -731,7 +765,7 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) {
-        out[i] = tensor_empty(outs[i].dtype, outs[i].ndim, outs[i].shape);
+        out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty(outs[i].dtype, outs[i].ndim, outs[i].shape);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
             return -1;

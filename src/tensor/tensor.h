@@ -141,6 +141,13 @@ int tensor__copy_into(Tensor *dst, const Tensor *src) TENSOR_MUST_CHECK;     /* 
 void tensor__fill_raw(Tensor *t, TensorScalar s);                             /* no version bump */
 Tensor *tensor__sum_to_shape(const Tensor *t, int ndim, const int64_t *shape); /* reduce broadcast dims */
 
+/* Meta mode or an op observer is on (dispatch.c): entry points that skip tensor_op_run for speed
+ * must not skip it then. */
+extern bool tensor__op_hooked;
+/* Meta mode without storage (ag_derive's fakes, the runtime's recording): outputs share one
+ * zero-byte storage, so nothing is allocated and a kernel reading data would be caught. */
+bool tensor__set_meta_storageless(bool on);
+
 /* Per-op kernel and inference signatures (dispatch.c builds the tables from ops.def). */
 typedef int (*TensorRunFn)(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out);
 typedef int (*TensorInferFn)(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a,
