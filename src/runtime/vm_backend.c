@@ -178,7 +178,7 @@ static bool output_used_inside(Graph *g) {
 static void log_note(VM *vm, const Graph *g, const char *note) {
     RpCompile *rec = tracer_record_of_graph(vm, g->name);
     if (rec) rp_add_note(rec, note);
-    if (log_enabled("memory")) rp_print_note(g->name, note, stderr);
+    if (trace_log_enabled("memory")) rp_print_note(g->name, note, stderr);
 }
 
 static void *ember_compile(VM *vm, Graph *g) {
@@ -238,7 +238,7 @@ static void log_run(VM *vm, EmberArtifact *a, const Graph *g) {
     size_t peak = rt_plan_peak_bytes(a->plan);
     if (!new_kind && peak <= a->logged_peak) return;
     RpCompile *rec = tracer_record_of_graph(vm, g->name);
-    bool plan = log_enabled("plan"), memory = log_enabled("memory");
+    bool plan = trace_log_enabled("plan"), memory = trace_log_enabled("memory");
     if (rec || plan || memory) {
         RpRun tmp = {0}, *r = &tmp;
         if (rec) {

@@ -6,7 +6,6 @@
  * residual code, the function's marked source — printed on stderr per enabled artifact and kept
  * for `ember compile --report`; plus the cache-limit warning and the records
  * torch._dynamo.explain collects.  Names are stable (__compiled_fn_0), so runs diff cleanly. */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,60 +18,11 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-static char enabled[512];
-static bool parsed;
-
-static void parse(void) {
-    if (parsed) return;
-    parsed = true;
-    const char *e = getenv("EMBER_LOGS");
-    if (!e) e = getenv("TORCH_LOGS");
-    snprintf(enabled, sizeof enabled, ",%s,", e ? e : "");
-    for (char *p = enabled; *p; p++)
-        if (*p == ' ' || *p == '+') *p = ',';
-}
-
-void tracer_logs_set(const char *spec) {
-    parsed = true;
-    snprintf(enabled, sizeof enabled, ",%s,", spec ? spec : "");
-}
-
-bool log_enabled(const char *artifact) {
-    parse();
-    if (strstr(enabled, ",all,")) return true;
-    char key[64];
-    snprintf(key, sizeof key, ",%s,", artifact);
-    return strstr(enabled, key) != NULL;
-}
-
-void log_printf(const char *artifact, const char *fmt, ...) {
-    if (!log_enabled(artifact)) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-}
-
-void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap) {
-    buf[0] = 0;
-    if (!exc_source_line(co->filename->data, line, buf, cap)) return;
-    /* strip */
-    char *s = buf;
-    while (*s == ' ' || *s == '\t') s++;
-    memmove(buf, s, strlen(s) + 1);
-    size_t n = strlen(buf);
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r')) buf[--n] = 0;
-}
-
-/* ---- records ------------------------------------------------------------------------------------------
- *
- * Every artifact below is built as a record (src/report/record.h), then printed by the report
- * layer's text printer when its EMBER_LOGS artifact is on, and kept for the HTML report when one
- * is being written: the two read the same data.  Nothing is built when neither wants it. */
+/* ---- per-compile artifacts ---------------------------------------------------------------------- */
 
 static bool reporting(VM *vm) { return tracer_state(vm)->report != NULL; }
 
-static bool wanted(VM *vm, const char *artifact) { return reporting(vm) || log_enabled(artifact); }
+static bool wanted(VM *vm, const char *artifact) { return reporting(vm) || trace_log_enabled(artifact); }
 
 static double now_ms(void) {
     struct timespec ts;
@@ -87,7 +37,7 @@ void tracer_record_begin(VM *vm, CodeObj *co, CodeCache *cc) {
     TracerState *st = tracer_state(vm);
     bool want = reporting(vm) || st->decompile || st->dot_dir[0];
     for (size_t i = 0; !want && i < sizeof compile_artifacts / sizeof *compile_artifacts; i++)
-        want = log_enabled(compile_artifacts[i]);
+        want = trace_log_enabled(compile_artifacts[i]);
     if (!want) return;
     rp_compile_free(st->rec);   /* (an attempt that ended in an exception) */
     st->rec = rp_compile_new(cc->frame_id, cc->n_compiles, co->name->data, co->qualname->data, co->filename->data,
@@ -313,7 +263,7 @@ static void record_guards(Tracer *tr, RpCompile *c, CacheEntry *e) {
         RpGuard *g = rp_add_guard(c);
         g->text = rp_strdup(buf);
         if (e->guards[i].line > 0) {
-            tracer_source_line(tr->code, e->guards[i].line, code, sizeof code);
+            trace_source_line(tr->code, e->guards[i].line, code, sizeof code);
             g->line = e->guards[i].line;
             g->code = rp_strdup(code);
         }
@@ -378,10 +328,10 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
     if (reporting(vm)) record_source(tr, c, cg);
 
     fflush(vm->out);
-    if (log_enabled("bytecode")) rp_print_bytecode(c, stderr);
-    if (log_enabled("graph_code")) rp_print_graph_code(c, stderr);
-    if (log_enabled("guards")) rp_print_guards(c, stderr);
-    if (log_enabled("side_effects")) rp_print_side_effects(c, stderr);
+    if (trace_log_enabled("bytecode")) rp_print_bytecode(c, stderr);
+    if (trace_log_enabled("graph_code")) rp_print_graph_code(c, stderr);
+    if (trace_log_enabled("guards")) rp_print_guards(c, stderr);
+    if (trace_log_enabled("side_effects")) rp_print_side_effects(c, stderr);
     if (st->decompile) rp_print_decompiled(c, stderr);
     if (st->dot_dir[0] && cg) {
         char path[512];
@@ -395,8 +345,8 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
             fprintf(stderr, "[%d/%d] [__dot] wrote %s\n", cc->frame_id, e->compile_id, path);
         }
     }
-    if (log_enabled("exec_order")) rp_print_exec_order(c, stderr);
-    if (log_enabled("hooks")) rp_print_hooks(c, stderr);
+    if (trace_log_enabled("exec_order")) rp_print_exec_order(c, stderr);
+    if (trace_log_enabled("hooks")) rp_print_hooks(c, stderr);
     fflush(stderr);
 }
 
@@ -408,14 +358,14 @@ void tracer_log_break(Tracer *tr, CodeCache *cc) {
     for (int i = 0; i < tr->brk.n_tb; i++) {
         char code[256];
         CodeObj *co = tr->brk.tb[i].code;
-        tracer_source_line(co, tr->brk.tb[i].line, code, sizeof code);
+        trace_source_line(co, tr->brk.tb[i].line, code, sizeof code);
         RpFrame *f = rp_add_frame(b);
         f->file = rp_strdup(co->filename->data);
         f->line = tr->brk.tb[i].line;
         f->func = rp_strdup(co->name->data);
         f->code = rp_strdup(code);
     }
-    if (!log_enabled("graph_breaks")) return;
+    if (!trace_log_enabled("graph_breaks")) return;
     fflush(tr->vm->out);
     rp_print_break(c, b, stderr);
     fflush(stderr);
@@ -427,7 +377,7 @@ void tracer_log_skip(Tracer *tr, CodeCache *cc, const char *reason) {
     (void)cc;
     c->skip_reason = rp_strdup(reason);
     if (reporting(tr->vm)) record_source(tr, c, NULL);
-    if (!log_enabled("graph_breaks")) return;
+    if (!trace_log_enabled("graph_breaks")) return;
     fflush(tr->vm->out);
     rp_print_skip(c, stderr);
     fflush(stderr);
@@ -442,7 +392,7 @@ void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason
     (void)co;
     c->recompile_reason = rp_strdup(reason);
     c->replaces = cc->n_compiles - 1;
-    if (!log_enabled("recompiles")) return;
+    if (!trace_log_enabled("recompiles")) return;
     fflush(vm->out);
     rp_print_recompile(c, stderr);
     fflush(stderr);
@@ -460,7 +410,7 @@ void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *rea
         c->skip_reason = rp_printf("hit config.cache_size_limit (%d)", c->cache_limit_n);
     }
     /* --compile-all is a differential test of eager behaviour: its fallbacks stay quiet */
-    if (tracer_state(vm)->compile_all && !log_enabled("recompiles")) return;
+    if (tracer_state(vm)->compile_all && !trace_log_enabled("recompiles")) return;
     RpCompile tmp = {.frame_id = cc->frame_id, .compile_id = cc->n_compiles, .name = co->name->data,
                      .file = co->filename->data, .firstline = co->firstlineno, .replaces = cc->n_compiles - 1,
                      .cache_limit_n = tracer_cache_size_limit(vm), .recompile_reason = (char *)reason};
