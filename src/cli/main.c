@@ -59,6 +59,8 @@ static int finish(EmVM *vm, int rc) {
         em_print_error(vm);
     }
     fflush(stdout);
+    const char *report = tracer_write_report(vm);
+    if (report) fprintf(stderr, "ember: compile report written: open %s/index.html\n", report);
     em_vm_free(vm);
     return status;
 }
@@ -83,16 +85,21 @@ static int cmd_run(int argc, char **argv) {
     EmVM *vm = em_vm_new();
     if (compile_all) tracer_set_compile_all(vm, backend ? backend : "eager");
     if (compiled_autograd) rt_ca_enable_for_run(vm);
+    const char *report = getenv("EMBER_REPORT");
+    if (report && *report) tracer_set_report(vm, report, argv[0], "EMBER_REPORT ember run");
     em_set_argv(vm, argc, argv);
     return finish(vm, em_run_file(vm, argv[0]));
 }
 
 static int cmd_compile(int argc, char **argv) {
-    const char *show = "bytecode,graph_code,guards,side_effects,graph_breaks";
-    const char *backend = "eager", *dot_dir = NULL;
+    const char *show = NULL;
+    const char *backend = NULL, *dot_dir = NULL, *report = NULL;
     bool decompile = false;
     while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
-        if (strcmp(argv[0], "--show") == 0 && argc > 1) {
+        if (strcmp(argv[0], "--report") == 0 && argc > 1) {
+            report = argv[1];
+            argc--, argv++;
+        } else if (strcmp(argv[0], "--show") == 0 && argc > 1) {
             show = argv[1];
             argc--, argv++;
         } else if (strcmp(argv[0], "--decompile") == 0) {
@@ -109,9 +116,12 @@ static int cmd_compile(int argc, char **argv) {
         argc--, argv++;
     }
     if (argc < 1) return usage();
+    if (!show && !report) show = "bytecode,graph_code,guards,side_effects,graph_breaks";
     EmVM *vm = em_vm_new();
-    tracer_set_compile_all(vm, backend);
+    /* a report shows the runtime's plans: its frames run on the ember backend unless told */
+    tracer_set_compile_all(vm, backend ? backend : report ? "ember" : "eager");
     tracer_set_inspect(vm, show, decompile, dot_dir);
+    if (report) tracer_set_report(vm, report, argv[0], "ember compile --report");
     em_set_argv(vm, argc, argv);
     return finish(vm, em_run_file(vm, argv[0]));
 }
