@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ember/ember.h"
+#include "src/dist/register.h"
 #include "src/ffi/register.h"
 #include "src/frontend/compile.h"
 #include "src/runtime/register.h"
@@ -48,6 +49,7 @@ EmVM *em_vm_new(void) {
     torch_register(vm);
     tracer_register(vm);
     ffi_register(vm);
+    dist_register(vm);
     rt_register(vm);
     return vm;
 }
