@@ -12,6 +12,8 @@
  * With --tee, lines are prefixed "[{role}{local_rank}]:" as torchrun's tail does. */
 #include "src/dist/launch.h"
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -27,6 +29,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "src/dist/errfile.h"
 
 #define MAX_WORKERS 256
 #define TAIL_BYTES 16384
@@ -58,7 +62,9 @@ typedef struct Worker {
     size_t ntail;
     bool exited, failed, stopped;
     int status;
-    time_t when;
+    double when;                /* failure time: from the error file, else when it was reaped */
+    char error_file[1200];      /* TORCHELASTIC_ERROR_FILE */
+    char *callstack;            /* read back from it */
 } Worker;
 
 static volatile sig_atomic_t got_signal;
@@ -283,8 +289,12 @@ static int open_stream(Stream *s, int dest, int redirect, int tee, const char *l
 }
 
 static int spawn(Worker *w, const Options *o, int world_size, int restart, int argc, char **argv,
-                 const char *logdir) {
+                 const char *logdir, const char *errdir) {
     int outp[2] = {-1, -1}, errp[2] = {-1, -1};
+    snprintf(w->error_file, sizeof w->error_file, "%s/%d", errdir, w->local_rank);
+    mkdirs(w->error_file);
+    snprintf(w->error_file, sizeof w->error_file, "%s/%d/error.json", errdir, w->local_rank);
+    unlink(w->error_file);
     int redir = std_bits(o->redirects, w->local_rank), tee = std_bits(o->tee, w->local_rank);
     if (open_stream(&w->out, 1, redir & 1, tee & 1, logdir, w->local_rank, outp) < 0 ||
         open_stream(&w->err, 2, redir & 2, tee & 2, logdir, w->local_rank, errp) < 0) {
@@ -321,6 +331,7 @@ static int spawn(Worker *w, const Options *o, int world_size, int restart, int a
         setenv_int("TORCHELASTIC_MAX_RESTARTS", o->max_restarts);
         setenv("TORCHELASTIC_RUN_ID", o->rdzv_id, 1);
         setenv("TORCHELASTIC_USE_AGENT_STORE", "False", 1);
+        setenv("TORCHELASTIC_ERROR_FILE", w->error_file, 1);
         if (!getenv("NCCL_ASYNC_ERROR_HANDLING")) setenv("NCCL_ASYNC_ERROR_HANDLING", "1", 1);
         int n = argc - o->script;
         char **args = calloc((size_t)n + 4, sizeof(char *));
@@ -424,6 +435,15 @@ static void failure_message(const Worker *w, char *out, size_t n) {
                  (int)w->pid);
         return;
     }
+    if (w->callstack) {   /* from the error file: the traceback as the worker printed it */
+        size_t k = 0;
+        for (const char *p = w->callstack; *p && k + 4 < n; p++) {
+            out[k++] = *p;
+            if (*p == '\n') out[k++] = ' ', out[k++] = ' ';
+        }
+        out[k] = 0;
+        return;
+    }
     const char *start = NULL, *key = "Traceback (most recent call last):";
     for (size_t i = 0; i + strlen(key) <= w->ntail; i++)
         if (memcmp(w->tail + i, key, strlen(key)) == 0) start = w->tail + i;
@@ -443,14 +463,16 @@ static void failure_message(const Worker *w, char *out, size_t n) {
 static int format_failure(char *buf, size_t n, int idx, const Worker *w, const char *host) {
     char when[64], msg[TAIL_BYTES * 2];
     struct tm tm;
-    localtime_r(&w->when, &tm);
+    time_t secs = (time_t)w->when;
+    localtime_r(&secs, &tm);
     strftime(when, sizeof when, "%Y-%m-%d_%H:%M:%S", &tm);
     failure_message(w, msg, sizeof msg);
     int code = WIFSIGNALED(w->status) ? -WTERMSIG(w->status) : WEXITSTATUS(w->status);
     return snprintf(buf, n,
                     "[%d]:\n  time      : %s\n  host      : %s\n  rank      : %d (local_rank: %d)\n"
-                    "  exitcode  : %d (pid: %d)\n  error_file: <N/A>\n  traceback : %s",
-                    idx, when, host, w->rank, w->local_rank, code, (int)w->pid, msg);
+                    "  exitcode  : %d (pid: %d)\n  error_file: %s\n  traceback : %s",
+                    idx, when, host, w->rank, w->local_rank, code, (int)w->pid,
+                    w->callstack ? w->error_file : "<N/A>", msg);
 }
 
 static int line_width(const char *s) {
@@ -508,6 +530,21 @@ static void report(Worker *ws, int n, const char *script) {
     free(others);
 }
 
+static void remove_tree(const char *path) {
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            char sub[1300];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            remove_tree(sub);
+        }
+        closedir(d);
+    }
+    remove(path);
+}
+
 /* ---- the run --------------------------------------------------------------------------------- */
 
 static void signal_all(Worker *ws, int n, int sig) {
@@ -521,17 +558,20 @@ static void signal_all(Worker *ws, int n, int sig) {
 
 /* One attempt: start the workers, watch them; 0 if all succeeded, 1 if one failed, -1 if the
  * launcher was signalled. */
-static int run_attempt(const Options *o, int argc, char **argv, int restart, const char *logroot) {
+static int run_attempt(const Options *o, int argc, char **argv, int restart, const char *logroot,
+                       const char *errroot) {
     int world = o->nproc * o->min_nodes;
     Worker *ws = calloc((size_t)o->nproc, sizeof *ws);
     if (!ws) return 1;
     char logdir[1100] = "";
     if (logroot) snprintf(logdir, sizeof logdir, "%s/attempt_%d", logroot, restart);
+    char errdir[1100];
+    snprintf(errdir, sizeof errdir, "%s/attempt_%d", errroot, restart);
     int rc = 0, alive = 0;
     for (int i = 0; i < o->nproc; i++) {
         ws[i].local_rank = i;
         ws[i].rank = o->node_rank * o->nproc + i;
-        if (spawn(&ws[i], o, world, restart, argc, argv, logroot ? logdir : NULL) < 0) {
+        if (spawn(&ws[i], o, world, restart, argc, argv, logroot ? logdir : NULL, errdir) < 0) {
             signal_all(ws, i, SIGKILL);
             rc = 1;
             break;
@@ -573,11 +613,17 @@ static int run_attempt(const Options *o, int argc, char **argv, int restart, con
                 if (w->pid != pid || w->exited) continue;
                 w->exited = true;
                 w->status = status;
-                w->when = time(NULL);
+                struct timespec rt;
+                clock_gettime(CLOCK_REALTIME, &rt);
+                w->when = (double)rt.tv_sec + (double)rt.tv_nsec * 1e-9;
+                double t;
+                if (dist_error_file_read(w->error_file, &w->callstack, &t) == 0 && t > 0) w->when = t;
                 alive--;
                 bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-                /* a worker we stopped is not a failure of its own */
-                if (!ok && !w->stopped) {
+                /* a worker our signal ended is not a failure of its own */
+                bool ended_by_us = w->stopped && WIFSIGNALED(status) &&
+                                   (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGKILL);
+                if (!ok && !ended_by_us) {
                     w->failed = true;
                     rc = 1;
                     if (!stopping) {
@@ -610,6 +656,7 @@ static int run_attempt(const Options *o, int argc, char **argv, int restart, con
         close_stream(&ws[i], &ws[i].err, o->role);
     }
     if (rc == 1 && restart >= o->max_restarts) report(ws, o->nproc, argv[o->script]);
+    for (int i = 0; i < o->nproc; i++) free(ws[i].callstack);
     free(ws);
     return rc;
 }
@@ -654,9 +701,14 @@ int dist_launch_main(int argc, char **argv) {
         snprintf(logroot, sizeof logroot, "%s/%s", o.log_dir, o.rdzv_id);
         lr = logroot;
     }
+    char errroot[] = "/tmp/torchelastic_XXXXXX";
+    if (!mkdtemp(errroot)) {
+        perror("torchrun: mkdtemp");
+        return 1;
+    }
     int status = 0;
     for (int restart = 0;; restart++) {
-        int r = run_attempt(&o, argc, argv, restart, lr);
+        int r = run_attempt(&o, argc, argv, restart, lr, errroot);
         if (r == 0) break;
         if (r < 0 || restart >= o.max_restarts) {
             status = 1;
@@ -669,5 +721,6 @@ int dist_launch_main(int argc, char **argv) {
     close(wake_pipe[0]);
     close(wake_pipe[1]);
     wake_pipe[0] = wake_pipe[1] = -1;
+    remove_tree(errroot);
     return status;
 }
