@@ -706,9 +706,10 @@ static Value pg_scatter(ARGS) {
     return submit(vm, argv[0], p, w);
 }
 
-/* reduce_scatter(output, inputs, op): the engine reduces in a scratch copy of the inputs */
+/* reduce_scatter(output, inputs, op, may_clobber=False): gloo reduces in its input buffer, so a
+ * flat input is copied first unless the caller lets it be overwritten */
 static Value pg_reduce_scatter(ARGS) {
-    if (native_check_args(vm, "reduce_scatter", argc, kw, 4, 4) < 0) return val_null();
+    if (native_check_args(vm, "reduce_scatter", argc, kw, 4, 5) < 0) return val_null();
     PGObj *p = self_pg(vm, argv[0]);
     TBuf b;
     int64_t op;
@@ -720,7 +721,8 @@ static Value pg_reduce_scatter(ARGS) {
     DistWork *w = new_work(vm, p, &c, "reduce_scatter", &b, 1);
     if (!w) return val_null();
     if (scatter_src(vm, p, w, argv[2], &b, "input_list") < 0) return dist_work_release(w), val_null();
-    if (!w->stage) {   /* a flat input is not to be clobbered: copy it */
+    bool clobber = argc > 4 && vm_truthy(vm, argv[4]) == 1;
+    if (!w->stage && !clobber && strcmp(p->backend, "gloo") == 0) {   /* keep the caller's input intact */
         size_t n = b.nbytes * (size_t)dist_pg_size(p->pg);
         void *s = stage_alloc(vm, w, n);
         if (!s) return dist_work_release(w), val_null();
@@ -836,7 +838,10 @@ static Value work_wait(ARGS) {
     int64_t timeout;
     if (!w || arg_ms(vm, a[1], -1, &timeout) < 0) return val_null();
     char err[DIST_ERR_LEN];
-    if (dist_work_wait(w, timeout, err, sizeof err) < 0) {
+    int rc = dist_work_wait(w, timeout, err, sizeof err);
+    DistWorkState st = w->is_p2p ? (w->waited ? w->state : DIST_WORK_RUNNING) : dist_work_state(w);
+    if (st == DIST_WORK_DONE || st == DIST_WORK_FAILED) dist_work_drop_buffers(w);
+    if (rc < 0) {
         const char *hint = strstr(err, "closed by peer") || strstr(err, "reset by peer") || strstr(err, "Timed out") ||
                                    strstr(err, "Timeout") || strstr(err, "timed out")
                                ? " (a peer process may have exited or stopped responding)"
@@ -969,6 +974,16 @@ static Value f_tensor_to_bytes(ARGS) {
     return o ? val_obj(o) : val_null();
 }
 
+/* _storage_bytes(reset_peak=False) -> (live, peak): tensor storage of this process, for the
+ * memory benchmarks (FSDP vs DDP peak per rank) */
+static Value f_storage_bytes(ARGS) {
+    if (native_check_args(vm, "_storage_bytes", argc, kw, 0, 1) < 0) return val_null();
+    TupleObj *t = tuple_pack(vm, 2, val_int((int64_t)tensor_live_storage_bytes()),
+                             val_int((int64_t)tensor_peak_storage_bytes()));
+    if (argc == 1 && vm_truthy(vm, argv[0]) == 1) tensor_reset_peak_storage_bytes();
+    return t ? val_obj(t) : val_null();
+}
+
 /* ---- registration ---------------------------------------------------------------------------- */
 
 static void dist_ext_trace(VM *vm, void *state) {
@@ -1053,6 +1068,7 @@ static int dist_module_init(VM *vm, Value mod) {
         {"_getenv", f_getenv},
         {"_bytes_to_tensor", f_bytes_to_tensor},
         {"_tensor_to_bytes", f_tensor_to_bytes},
+        {"_storage_bytes", f_storage_bytes},
         {NULL}};
     static const struct { const char *name; int v; } kinds[] = {
         {"KIND_ALLREDUCE", DIST_ALLREDUCE}, {"KIND_REDUCE", DIST_REDUCE},

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "src/dist/backend.h"
+#include "src/dist/half.h"
 
 struct DistComm {
     MPI_Comm comm;
@@ -24,6 +25,31 @@ struct DistRequest {
 };
 
 static int thread_multiple;
+/* MPI has no half type: float16 travels as 16-bit words reduced by these operators, each
+ * element widened to float, combined and rounded back (what gloo's float16 arithmetic does). */
+static MPI_Op half_ops[DIST_REDUCE_COUNT];
+
+#define HALF_OP(NAME, EXPR)                                                                        \
+    static void NAME(void *in, void *inout, int *len, MPI_Datatype *dt) {                          \
+        (void)dt;                                                                                  \
+        const uint16_t *a = in;                                                                    \
+        uint16_t *b = inout;                                                                       \
+        for (int i = 0; i < *len; i++) {                                                           \
+            float x = dist_half_to_float(a[i]), y = dist_half_to_float(b[i]);                      \
+            b[i] = dist_float_to_half(EXPR);                                                       \
+        }                                                                                          \
+    }
+HALF_OP(half_sum, y + x)
+HALF_OP(half_prod, y * x)
+HALF_OP(half_min, x < y ? x : y)
+HALF_OP(half_max, x > y ? x : y)
+
+static void create_half_ops(void) {
+    MPI_Op_create(half_sum, 1, &half_ops[DIST_SUM]);
+    MPI_Op_create(half_prod, 1, &half_ops[DIST_PRODUCT]);
+    MPI_Op_create(half_min, 1, &half_ops[DIST_MIN]);
+    MPI_Op_create(half_max, 1, &half_ops[DIST_MAX]);
+}
 static pthread_mutex_t mpi_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void lock(void) {
@@ -63,6 +89,7 @@ static int mpi_init(int *world_rank, int *world_size, char *err, size_t errlen) 
         return -1;
     }
     thread_multiple = provided >= MPI_THREAD_MULTIPLE;
+    if (!half_ops[DIST_SUM]) create_half_ops();
     /* errors come back as codes, not as an abort of the job */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, world_rank);
@@ -123,12 +150,14 @@ static MPI_Datatype mpi_type(DistDtype dt) {
     case DIST_I8: return MPI_INT8_T;
     case DIST_U8: return MPI_UINT8_T;
     case DIST_BOOL: return MPI_C_BOOL;
-    default: return MPI_DATATYPE_NULL;   /* float16: MPI has no half type */
+    case DIST_F16: return MPI_UINT16_T;   /* reduced by half_ops */
+    default: return MPI_DATATYPE_NULL;
     }
 }
 
 /* bool reduces logically, as PyTorch's engines treat it: sum/max are or, product/min are and */
 static MPI_Op mpi_op(DistDtype dt, DistReduce op) {
+    if (dt == DIST_F16) return half_ops[op] ? half_ops[op] : MPI_OP_NULL;
     if (dt == DIST_BOOL) {
         if (op == DIST_SUM || op == DIST_MAX || op == DIST_BOR) return MPI_LOR;
         if (op == DIST_PRODUCT || op == DIST_MIN || op == DIST_BAND) return MPI_LAND;
@@ -149,7 +178,7 @@ static MPI_Op mpi_op(DistDtype dt, DistReduce op) {
 static int mpi_supports(DistKind kind, DistReduce op, DistDtype dt) {
     (void)kind;
     if (mpi_type(dt) == MPI_DATATYPE_NULL || mpi_op(dt, op) == MPI_OP_NULL) return 0;
-    return !(dt == DIST_F32 || dt == DIST_F64) || op <= DIST_MAX;
+    return !(dt == DIST_F32 || dt == DIST_F64 || dt == DIST_F16) || op <= DIST_MAX;
 }
 
 static int mpi_run(DistComm *c, const DistCall *k, char *err, size_t errlen) {

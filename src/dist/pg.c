@@ -414,11 +414,19 @@ DistWorkState dist_work_state(DistWork *w) {
     return s;
 }
 
-static void work_free(DistWork *w) {
+void dist_work_drop_buffers(DistWork *w) {
     for (int i = 0; i < w->n_held; i++) tensor_decref(w->held[i]);
     free(w->held);
     free(w->after);
     free(w->stage);
+    w->held = NULL;
+    w->after = NULL;
+    w->stage = NULL;
+    w->n_held = w->cap_held = w->n_after = 0;
+}
+
+static void work_free(DistWork *w) {
+    dist_work_drop_buffers(w);
     free(w->counts_heap);
     free(w);
 }

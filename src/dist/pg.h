@@ -104,6 +104,9 @@ int dist_work_start_p2p(DistWork *w, bool is_send, void *buf, size_t nbytes, int
  * < 0: the group's timeout). */
 int dist_work_wait(DistWork *w, int64_t timeout_ms, char *err, size_t errlen);
 DistWorkState dist_work_state(DistWork *w);
+/* Once a work is finished (waited), its tensors and staging memory can go at once (main thread):
+ * the engine is done with them. */
+void dist_work_drop_buffers(DistWork *w);
 /* Drop the caller's reference (main thread).  An unfinished work is kept by its group until it
  * finishes, so its tensors outlive the engine's use of them. */
 void dist_work_release(DistWork *w);

@@ -873,6 +873,12 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     return _finish(work, async_op)
 
 
+def _reduce_scatter_consuming(output, input, op=ReduceOp.SUM, group=None):
+    """reduce_scatter_tensor(async_op=True) that may overwrite input (FSDP's gradient, which it
+    owns): the engine reduces in place instead of in a copy."""
+    return Work(_native(group).reduce_scatter(output, input, _op_value(op), True), [output])
+
+
 def _reduce_scatter_base(output, input, op=ReduceOp.SUM, group=None, async_op=False):
     warnings.warn("torch.distributed._reduce_scatter_base is a private function and will be deprecated. "
                   "Please use torch.distributed.reduce_scatter_tensor instead.")
