@@ -14,6 +14,9 @@
  *                                residual code as Python source, and the graphs as DOT files
  *   ember -c CODE [args...]      run source text (sys.argv = ['-c', args...])
  *   ember dis FILE               print the bytecode of every code object in CPython dis layout
+ *   ember FILE.py [args...]      the same as `ember run FILE.py` (python3 FILE)
+ *   ember -m torch.distributed.run [torchrun options] FILE [args...]
+ *                                torchrun: start the workers of a distributed job (src/dist/launch.c)
  *
  * An uncaught exception prints a CPython-format traceback on stderr and exits 1; a syntax error
  * prints file:line:col, the line and a caret, and exits 1. */
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "ember/ember.h"
+#include "src/dist/launch.h"
 #include "src/runtime/ca_vm.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dis.h"
@@ -161,6 +165,12 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "-c") == 0) return cmd_c(argc - 2, argv + 2);
     if (strcmp(cmd, "dis") == 0) return cmd_dis(argc - 2, argv + 2);
     if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
+    /* torchrun, until `ember -m MODULE` runs any module (the launcher is C, src/dist/launch.c) */
+    if (strcmp(cmd, "-m") == 0 && argc > 2 && strcmp(argv[2], "torch.distributed.run") == 0)
+        return dist_launch_main(argc - 3, argv + 3);
+    /* `ember FILE [args]` as `python3 FILE` (what `mpirun -np N ember script.py` runs) */
+    if (cmd[0] != '-' && strlen(cmd) > 3 && strcmp(cmd + strlen(cmd) - 3, ".py") == 0)
+        return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("ember 0.1.0\n");
         return 0;
