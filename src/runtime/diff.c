@@ -510,14 +510,10 @@ static int run_rule(RtD *d, int p) {
     }
     int rc = -1;
     if (!d->fail) {
-        void *prev_ctx;
-        TensorOpObserver prev_obs = tensor_op_observer(&prev_ctx);
-        bool prev_meta = tensor_set_meta_mode(true), prev_sl = tensor__set_meta_storageless(true);
-        tensor_set_op_observer(record, d);
+        TensorRecordSave save;
+        tensor__record_begin(record, d, &save);
         rc = ag_derive(op, in, n_in, &x->exec.args, out, n_out, edges, needs, g, gi);
-        tensor_set_op_observer(prev_obs, prev_ctx);
-        tensor__set_meta_storageless(prev_sl);
-        tensor_set_meta_mode(prev_meta);
+        tensor__record_end(&save);
     }
     if (rc < 0) {
         if (!d->fail) rd_fail(d, "the derivative of %s failed: %s", x->name, tensor_error_message());

@@ -687,6 +687,7 @@ static TensorOpObserver op_observer;
 static void *op_observer_ctx;
 static int op_depth;
 bool tensor__op_hooked;
+static int op_observer_depth;   /* op_depth where the observer was set: its top level */
 
 bool tensor_set_meta_mode(bool on) {
     bool prev = meta_mode;
@@ -696,21 +697,11 @@ bool tensor_set_meta_mode(bool on) {
 }
 bool tensor_meta_mode(void) { return meta_mode; }
 
-bool tensor__set_meta_storageless(bool on) {
-    bool prev = meta_storageless;
-    meta_storageless = on;
-    return prev;
-}
-
 void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     op_observer = fn;
     op_observer_ctx = ctx;
+    op_observer_depth = op_depth;
     tensor__op_hooked = meta_mode || op_observer;
-}
-
-TensorOpObserver tensor_op_observer(void **ctx) {
-    if (ctx) *ctx = op_observer_ctx;
-    return op_observer;
 }
 
 /* a contiguous tensor of m's geometry over the shared zero-byte storage */
@@ -731,11 +722,26 @@ static Tensor *storageless(const TensorMeta *m) {
     return t;
 }
 
+void tensor__record_begin(TensorOpObserver fn, void *ctx, TensorRecordSave *save) {
+    *save = (TensorRecordSave){op_observer, op_observer_ctx, op_observer_depth, meta_mode, meta_storageless};
+    meta_storageless = true;
+    tensor_set_meta_mode(true);
+    tensor_set_op_observer(fn, ctx);
+}
+
+void tensor__record_end(const TensorRecordSave *save) {
+    op_observer = save->fn;
+    op_observer_ctx = save->ctx;
+    op_observer_depth = save->depth;
+    meta_storageless = save->storageless;
+    tensor_set_meta_mode(save->meta);
+}
+
 void tensor_op_enter(void) { op_depth++; }
 
 void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor *const *out, int n) {
     op_depth--;
-    if (n >= 0 && op_depth == 0 && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
+    if (n >= 0 && op_depth == op_observer_depth && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
 }
 
 /* Meta mode: views and ops whose result may be an input itself run (they touch no data);

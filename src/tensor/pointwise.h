@@ -17,12 +17,12 @@ Tensor *tensor__where(const Tensor *cond, const Tensor *a, const Tensor *b);
 /* dtype rules shared with shape inference and the runtime; set PyTorch's error and return -1
  * when invalid.  tensor__pw_dtype takes any pointwise form (in: the inputs' dtypes). */
 int tensor__binary_dtype(TensorOp op, TensorDtype a, TensorDtype b, TensorScalar alpha, TensorDtype *compute,
-                         TensorDtype *result) TENSOR_MUST_CHECK;
-int tensor__unary_dtype(TensorOp op, TensorDtype in, const TensorOpArgs *a, TensorDtype *result) TENSOR_MUST_CHECK;
+                         TensorDtype *result) EM_MUST_CHECK;
+int tensor__unary_dtype(TensorOp op, TensorDtype in, const TensorOpArgs *a, TensorDtype *result) EM_MUST_CHECK;
 int tensor__pw_dtype(TensorOp op, const TensorDtype *in, const TensorOpArgs *a, TensorDtype *compute,
-                     TensorDtype *result) TENSOR_MUST_CHECK;
-int tensor__inplace_binary(TensorOp op, Tensor *a, const Tensor *b, TensorScalar alpha) TENSOR_MUST_CHECK;
-int tensor__inplace_binary_scalar(TensorOp op, Tensor *a, TensorScalar s, TensorScalar alpha) TENSOR_MUST_CHECK;
-int tensor__inplace_unary(TensorOp op, Tensor *a, const TensorOpArgs *args) TENSOR_MUST_CHECK;
+                     TensorDtype *result) EM_MUST_CHECK;
+int tensor__inplace_binary(TensorOp op, Tensor *a, const Tensor *b, TensorScalar alpha) EM_MUST_CHECK;
+int tensor__inplace_binary_scalar(TensorOp op, Tensor *a, TensorScalar s, TensorScalar alpha) EM_MUST_CHECK;
+int tensor__inplace_unary(TensorOp op, Tensor *a, const TensorOpArgs *args) EM_MUST_CHECK;
 
 #endif
