@@ -31,6 +31,7 @@ typedef struct Param {
 
 typedef struct OpNative {
     char name[48];           /* the Python name (in-place names end in _) */
+    char err_name[64];       /* as PyTorch's messages name it (torch.special.x: special_x) */
     char ns[16];             /* Tensor, torch, F, special */
     TensorOp op;
     bool inplace;
@@ -98,6 +99,7 @@ static void add_native(TensorOp op, const char *qualified, const char *params) {
     memset(d, 0, sizeof *d);
     memcpy(d->ns, qualified, (size_t)(dot - qualified));
     snprintf(d->name, sizeof d->name, "%s", dot + 1);
+    snprintf(d->err_name, sizeof d->err_name, "%s%s", strcmp(d->ns, "special") == 0 ? "special_" : "", d->name);
     d->op = op;
     size_t len = strlen(d->name);
     /* foo_ is the in-place form; __abs__ is not */
@@ -150,10 +152,10 @@ static const char *type_word(VM *vm, Value v) { return vm_type_name(vm, v); }
 static Value op_native(ARGS) {
     const OpNative *d = fn->data;
     Value a[MAX_PARAMS + 1];
-    if (native_parse_args(vm, d->name, argc, argv, kw, d->n_params + 1, 1, d->names, d->n_params + 1, a) < 0)
+    if (native_parse_args(vm, d->err_name, argc, argv, kw, d->n_params + 1, 1, d->names, d->n_params + 1, a) < 0)
         return val_null();
     if (!torch_is_tensor(vm, a[0]))
-        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", d->name,
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", d->err_name,
                         type_word(vm, a[0]));
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     bool inplace = d->inplace;
@@ -165,7 +167,7 @@ static Value op_native(ARGS) {
         switch (p->field) {
         case P_S0: case P_S1:
             if (given && !torch_scalar_of(vm, v, &s))
-                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' (position %d) must be Number, not %s", d->name,
+                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' (position %d) must be Number, not %s", d->err_name,
                                 p->name, i + 2, type_word(vm, v));
             if (!given && !p->has_default) break;
             /* an optional number says whether it was given in has_min / has_max (clamp's way) */
@@ -183,7 +185,7 @@ static Value op_native(ARGS) {
                 break;
             }
             if (!val_is_str(vm, v))
-                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' must be str, not %s", d->name, p->name,
+                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' must be str, not %s", d->err_name, p->name,
                                 type_word(vm, v));
             if (strcmp(AS_STR(v)->data, "tanh") == 0) args.approximate = true;
             else if (strcmp(AS_STR(v)->data, "none") != 0)
