@@ -201,6 +201,19 @@ BW(erf) {
     RULE_END;
 }
 
+/* 0.5 * sqrt(pi) * exp(erfinv(x)^2) * grad, as derivatives.yaml writes it */
+BW(erfinv) {
+    RULE_BEGIN;
+    Tensor *x, *r, *r2, *e, *d;
+    SAVED(0, x);
+    TMP(r, ag_unary(TENSOR_OP_ERFINV, x));
+    TMP(r2, ag_pow_scalar(r, tensor_scalar_i(2)));
+    TMP(e, ag_exp(r2));
+    TMP(d, ag_mul_scalar(e, sc(0.88622692545275801)));   /* 0.5 * sqrt(pi) */
+    OUT(0, ag_mul(d, g[0]));
+    RULE_END;
+}
+
 BW(gelu) {
     RULE_BEGIN;
     Tensor *x, *x2, *d;

@@ -146,6 +146,41 @@ static inline int64_t pw_ipow(int64_t b, int64_t e) {
     return r;
 }
 
+/* The inverse error function: Giles' single-precision approximation ("Approximating the erfinv
+ * function", 2010) refined by two Newton steps on erf in double, so the float result is the
+ * correctly rounded one but for rare ties; +-1 give +-inf, |x| > 1 NaN. */
+static inline double pw_erfinv(double x) {
+    if (isnan(x) || x < -1.0 || x > 1.0) return NAN;
+    if (x == 1.0 || x == -1.0) return copysign(INFINITY, x);
+    double w = -log((1.0 - x) * (1.0 + x)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    double r = p * x;
+    for (int i = 0; i < 2; i++) r -= (erf(r) - x) / (1.1283791670955126 * exp(-r * r));
+    return r;
+}
+
 /* ---- expanding the table ------------------------------------------------------------------------ */
 
 /* The KERNEL column as a tuple (FORM, ...): consumers define PW_GEN_<FORM>(NAME, ...) and expand
