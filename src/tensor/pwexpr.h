@@ -70,9 +70,11 @@ const PwInfo *tensor__pw_info(TensorOp op);
  * in-place form (followed to the end). */
 TensorOp tensor__pw_kernel_op(TensorOp op);
 
-/* The arguments an expression reads, in both families. */
+/* The arguments an expression reads: the floating families take them from the doubles (rounded
+ * to the compute type as PyTorch's kernels round their double arguments), the integral ones
+ * from the int64s. */
 typedef struct PwArgs {
-    float af, s0f, s1f;
+    double ad, s0d, s1d;
     int64_t ai, s0i, s1i;
     bool lo, hi, approx;
 } PwArgs;
