@@ -23,6 +23,7 @@ typedef struct Param {
     char name[32];
     ParamField field;
     bool optional;           /* None allowed: leaves has_min / has_max false */
+    bool is_float;           /* ATen type float (errors say "float"), not Scalar ("Number") */
     bool has_default;
     TensorScalar def;        /* numbers; approx / inplace: def.i */
 } Param;
@@ -77,17 +78,19 @@ static int parse_params(const char *spec, Param *out) {
         memcpy(def, eq + 1, (size_t)(colon - eq - 1));
         parse_default(p, def);
         const char *f = colon + 1;
-        size_t len = strcspn(f, ", ");
-        if (len && f[len - 1] == '?') {
-            p->optional = true;
-            len--;
-        }
+        size_t len = strcspn(f, ", :?");
+        bool opt = f[len] == '?';
+        p->optional |= opt;
         if (strncmp(f, "s0", len) == 0 && len == 2) p->field = P_S0;
         else if (strncmp(f, "s1", len) == 0 && len == 2) p->field = P_S1;
         else if (strncmp(f, "approx", len) == 0 && len == 6) p->field = P_APPROX;
         else if (strncmp(f, "inplace", len) == 0 && len == 7) p->field = P_INPLACE;
         else EM_ASSERT(false, "unknown field in an ops.def PY parameter");
-        s = f + len + (f[len] == '?');
+        s = f + len + opt;
+        if (strncmp(s, ":float", 6) == 0) {
+            p->is_float = true;
+            s += 6;
+        }
     }
     return n;
 }
@@ -166,9 +169,12 @@ static Value op_native(ARGS) {
         TensorScalar s = p->def;
         switch (p->field) {
         case P_S0: case P_S1:
-            if (given && !torch_scalar_of(vm, v, &s))
-                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' (position %d) must be Number, not %s", d->err_name,
-                                p->name, i + 2, type_word(vm, v));
+            if (given && (!torch_scalar_of(vm, v, &s) || (p->is_float && s.kind == TENSOR_BOOL))) {
+                char pos[32] = "";
+                if (i + 1 < argc) snprintf(pos, sizeof pos, " (position %d)", i + 2);
+                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s'%s must be %s, not %s", d->err_name, p->name, pos,
+                                p->is_float ? "float" : "Number", type_word(vm, v));
+            }
             if (!given && !p->has_default) break;
             /* an optional number says whether it was given in has_min / has_max (clamp's way) */
             if (p->field == P_S0) {
