@@ -214,6 +214,24 @@ BW(erfinv) {
     RULE_END;
 }
 
+/* grad / (x (1 - x)) where x lies in [eps, 1 - eps] and 0 elsewhere; without eps, in [0, 1] and
+ * NaN elsewhere (derivatives.yaml's logit_backward) */
+BW(logit) {
+    RULE_BEGIN;
+    Tensor *x, *om, *den, *q, *below, *above, *out;
+    SAVED(0, x);
+    bool eps = n->args.has_min;
+    double lo = eps ? scalar_value(n->args.scalar) : 0.0, hi = eps ? 1.0 - lo : 1.0;
+    TMP(om, ag_rsub_scalar(x, tensor_scalar_i(1)));
+    TMP(den, ag_mul(x, om));
+    TMP(q, ag_div(g[0], den));
+    TMP(below, ag__const_scalar(TENSOR_OP_LT_SCALAR, x, sc(lo)));
+    TMP(above, ag__const_scalar(TENSOR_OP_GT_SCALAR, x, sc(hi)));
+    TMP(out, ag__const2(TENSOR_OP_LOGICAL_OR, below, above));
+    OUT(0, ag_masked_fill(q, out, eps ? tensor_scalar_i(0) : sc(NAN)));
+    RULE_END;
+}
+
 BW(gelu) {
     RULE_BEGIN;
     Tensor *x, *x2, *d;

@@ -183,6 +183,13 @@ static inline double pw_erfinv(double x) {
     return r;
 }
 
+/* log(x / (1 - x)) with x clipped to [lo, hi] when an eps is given, as ATen's logit kernel */
+static inline float pw_logit(float x, bool clip, float lo, float hi) {
+    if (clip) x = x < lo ? lo : (x > hi ? hi : x);
+    else if (x == 1.0f) return INFINITY;
+    return logf(x / (1.0f - x));
+}
+
 /* ---- expanding the table ------------------------------------------------------------------------ */
 
 /* The KERNEL column as a tuple (FORM, ...): consumers define PW_GEN_<FORM>(NAME, ...) and expand
