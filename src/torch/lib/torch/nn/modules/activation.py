@@ -1,6 +1,8 @@
-"""torch.nn.modules.activation: ReLU, GELU, Tanh, Sigmoid, Softmax, LogSoftmax, SiLU, LeakyReLU."""
+"""torch.nn.modules.activation: the activation layers (__all__), each calling its functional form."""
 import torch.nn.functional as F
 from torch.nn.modules.module import Module
+
+__all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "SiLU", "LeakyReLU", "Softmax", "LogSoftmax"]
 
 
 class ReLU(Module):
