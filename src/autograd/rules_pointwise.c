@@ -286,6 +286,26 @@ BW(silu) {
     RULE_END;
 }
 
+/* grad * (tanh(sp) + x * sigmoid(x) * (1 - tanh(sp)^2)) with sp = softplus(x) = log(1 + exp x):
+ * PyTorch's infinitely differentiable mish backward */
+BW(mish) {
+    RULE_BEGIN;
+    Tensor *x, *sg, *e, *e1, *sp, *t, *t2, *omt, *xs, *xst, *d;
+    SAVED(0, x);
+    TMP(sg, ag_sigmoid(x));
+    TMP(e, ag_exp(x));
+    TMP(e1, ag_add_scalar(e, tensor_scalar_i(1)));
+    TMP(sp, ag_log(e1));
+    TMP(t, ag_tanh(sp));
+    TMP(t2, ag_mul(t, t));
+    TMP(omt, ag_rsub_scalar(t2, sc(1.0)));
+    TMP(xs, ag_mul(x, sg));
+    TMP(xst, ag_mul(xs, omt));
+    TMP(d, ag_add(t, xst));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
 BW(leaky_relu) {
     RULE_BEGIN;
     Tensor *x, *pos, *slope, *f;
