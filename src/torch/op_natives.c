@@ -17,7 +17,7 @@
 
 /* ---- the parameter mini-language ("name=default:field", see ops.def) ----------------------------- */
 
-typedef enum { P_S0, P_S1, P_APPROX, P_INPLACE } ParamField;
+typedef enum { P_S0, P_S1, P_APPROX } ParamField;
 
 typedef struct Param {
     char name[32];
@@ -25,7 +25,7 @@ typedef struct Param {
     bool optional;           /* None allowed: leaves has_min / has_max false */
     bool is_float;           /* ATen type float (errors say "float"), not Scalar ("Number") */
     bool has_default;
-    TensorScalar def;        /* numbers; approx / inplace: def.i */
+    TensorScalar def;        /* numbers; approx: def.i */
 } Param;
 
 #define MAX_PARAMS 4
@@ -51,8 +51,6 @@ static void parse_default(Param *p, const char *s) {
         p->optional = true;
     } else if (s[0] == '\'') {
         p->def = tensor_scalar_i(strncmp(s, "'tanh'", 6) == 0);
-    } else if (strcmp(s, "False") == 0 || strcmp(s, "True") == 0) {
-        p->def = tensor_scalar_b(s[0] == 'T');
     } else if (strchr(s, '.') || strchr(s, 'e')) {
         p->def = tensor_scalar_f(strtod(s, NULL));
     } else {
@@ -84,7 +82,6 @@ static int parse_params(const char *spec, Param *out) {
         if (strncmp(f, "s0", len) == 0 && len == 2) p->field = P_S0;
         else if (strncmp(f, "s1", len) == 0 && len == 2) p->field = P_S1;
         else if (strncmp(f, "approx", len) == 0 && len == 6) p->field = P_APPROX;
-        else if (strncmp(f, "inplace", len) == 0 && len == 7) p->field = P_INPLACE;
         else EM_ASSERT(false, "unknown field in an ops.def PY parameter");
         s = f + len + opt;
         if (strncmp(s, ":float", 6) == 0) {
@@ -161,7 +158,6 @@ static Value op_native(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", d->err_name,
                         type_word(vm, a[0]));
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    bool inplace = d->inplace;
     for (int i = 0; i < d->n_params; i++) {
         const Param *p = &d->params[i];
         Value v = a[i + 1];
@@ -197,16 +193,10 @@ static Value op_native(ARGS) {
             else if (strcmp(AS_STR(v)->data, "none") != 0)
                 return vm_raise(vm, vm->e_RuntimeError, "approximate argument must be either none or tanh.");
             break;
-        case P_INPLACE: {
-            bool b = p->def.i != 0;
-            if (given && torch_bool_arg(vm, v, &b) < 0) return val_null();
-            inplace |= b;
-            break;
-        }
         }
     }
     Tensor *in[1] = {torch_tensor_of(a[0])};
-    if (inplace) {
+    if (d->inplace) {
         if (ag_pointwise_inplace(d->op, in, 1, &args) < 0) return torch_raise_error(vm);
         return a[0];
     }
