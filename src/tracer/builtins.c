@@ -51,30 +51,6 @@ static TxStatus fold(Tracer *tr, Value f, int argc, VT **args, TupleObj *kw, VT 
     return TX_OK;
 }
 
-/* Materialize any iterable tracker as a tuple of trackers. */
-static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
-    VT *it;
-    TxStatus s = tr_iter(tr, v, &it);
-    if (s) return s;
-    if (!it->a || it->b) {   /* a lazy enumerate / zip: step it */
-        VT *acc = vt_tuple(tr, NULL, 0), *x;
-        while (!(s = tr_next(tr, it, &x)) && x) {
-            if (acc->n == 100000) return trace_break(tr, "an iterator too long to unroll");
-            vt_list_append(tr, acc, x);
-        }
-        if (s) return s;
-        *out = acc;
-        return TX_OK;
-    }
-    VT *seq = it->a;
-    int start = it->index;
-    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
-    for (int i = start; i < seq->n; i++) items[i - start] = vt_item(tr, seq, i);
-    if (v->kind == VT_ITER) v->index = seq->n;   /* consumed */
-    *out = vt_tuple(tr, items, seq->n - start);
-    return TX_OK;
-}
-
 static TxStatus isinstance_of(Tracer *tr, VT *obj, VT *cls, bool *out) {
     VM *vm = tr->vm;
     cls = vt_force(tr, cls);
@@ -127,6 +103,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         VT *v = vt_force(tr, args[0]);
         switch (v->kind) {
         case VT_LIST: case VT_TUPLE: case VT_DICT: *out = vt_const(tr, val_int(v->n)); return TX_OK;
+        case VT_DICT_VIEW: *out = vt_const(tr, val_int(vt_force(tr, v->a)->n)); return TX_OK;
         case VT_TENSOR:
             if (!v->node->is_tensor || v->node->meta.ndim == 0) return trace_break(tr, "len() of a 0-d tensor");
             *out = vt_const(tr, val_int(v->node->meta.shape[0]));
@@ -221,7 +198,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         /* over trackers: min/max need constants; sum adds (tensors too) */
         VT *items;
         if (argc == 1) {
-            if ((s = items_of(tr, args[0], &items))) return s;
+            if ((s = tr_iter_items(tr, args[0], &items))) return s;
         } else {
             items = vt_tuple(tr, args, argc);
         }
@@ -229,7 +206,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
             VT *acc = argc == 2 ? args[1] : vt_const(tr, val_int(0));
             if (argc > 2) return trace_break(tr, "sum() arguments");
             if (argc == 2) {
-                if ((s = items_of(tr, args[0], &items))) return s;
+                if ((s = tr_iter_items(tr, args[0], &items))) return s;
             }
             for (int i = 0; i < items->n; i++)
                 if ((s = tr_binary(tr, BINOP_ADD, acc, vt_item(tr, items, i), &acc))) return s;
@@ -291,7 +268,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     if ((t == vm->t_list || t == vm->t_tuple) && argc <= 1 && !nkw) {
         VT *items;
         if (argc == 0) items = vt_tuple(tr, NULL, 0);
-        else if ((s = items_of(tr, args[0], &items))) return s;
+        else if ((s = tr_iter_items(tr, args[0], &items))) return s;
         *out = t == vm->t_list ? vt_list(tr, items->items, items->n) : vt_tuple(tr, items->items, items->n);
         return TX_OK;
     }
@@ -303,7 +280,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
                 for (int i = 0; i < src->n; i++) vt_dict_set(tr, d, src->keys[i], vt_item(tr, src, i));
             } else {
                 VT *pairs;
-                if ((s = items_of(tr, src, &pairs))) return s;
+                if ((s = tr_iter_items(tr, src, &pairs))) return s;
                 for (int i = 0; i < pairs->n; i++) {
                     VT *kv[2];
                     if ((s = tr_unpack(tr, vt_item(tr, pairs, i), 2, kv))) return s;
@@ -340,7 +317,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     if (t == vm->t_reversed) {
         if (nkw || argc != 1) return trace_break(tr, "reversed() arguments");
         VT *items;
-        if ((s = items_of(tr, args[0], &items))) return s;
+        if ((s = tr_iter_items(tr, args[0], &items))) return s;
         VT **rev = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
         for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
         VT *it = vt_new(tr, VT_ITER);

@@ -376,9 +376,9 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
     }
     if (is(name, "extend") && argc == 1) {
         if ((s = mutable_check(tr, l))) return s;
-        VT *it;
-        if ((s = tr_iter(tr, args[0], &it))) return s;
-        for (int i = 0; i < it->a->n; i++) vt_list_append(tr, l, vt_item(tr, it->a, i));
+        VT *items;
+        if ((s = tr_iter_items(tr, args[0], &items))) return s;
+        for (int i = 0; i < items->n; i++) vt_list_append(tr, l, vt_item(tr, items, i));
         modified(tr, l);
         return TX_OK;
     }
@@ -470,17 +470,11 @@ static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args
         return TX_OK;
     }
     if ((is(name, "keys") || is(name, "values") || is(name, "items")) && argc == 0) {
-        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(d->n + 1));
-        for (int i = 0; i < d->n; i++) {
-            if (is(name, "keys")) items[i] = d->keys[i];
-            else if (is(name, "values")) items[i] = vt_item(tr, d, i);
-            else {
-                VT *pair[2] = {d->keys[i], vt_item(tr, d, i)};
-                items[i] = vt_tuple(tr, pair, 2);
-            }
-        }
-        /* a snapshot list stands for the view (it is only iterated, measured or copied) */
-        *out = vt_list(tr, items, d->n);
+        /* a live view: len(), iteration and `in` read the dict as it is when they run */
+        VT *view = vt_new(tr, VT_DICT_VIEW);
+        view->a = d;
+        view->index = is(name, "keys") ? DICT_VIEW_KEYS : is(name, "values") ? DICT_VIEW_VALUES : DICT_VIEW_ITEMS;
+        *out = view;
         return TX_OK;
     }
     if (is(name, "update")) {

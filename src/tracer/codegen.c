@@ -165,8 +165,8 @@ static int root_cell_index(Cg *cg, VT *cell) {
 /* An iterator the region advanced (a for loop's, at a break inside the loop).  Over a list: a
  * list iterator over that same list, positioned past the items consumed, so what the rest of the
  * loop appends is still iterated.  Over a tuple (constants, ranges, module children, reversed()):
- * a tuple of the items it has left, as dynamo rebuilds them.  Lazy zip / enumerate: over their
- * own iterators, rebuilt where they stand. */
+ * a tuple of the items it has left, as dynamo rebuilds them.  Over a dict: the dict's own iterator,
+ * positioned.  Lazy zip / enumerate: over their own iterators, rebuilt where they stand. */
 #define MAX_ITER_REBUILD 256
 static void build_iter(Cg *cg, VT *v) {
     VM *vm = cg->vm;
@@ -184,6 +184,25 @@ static void build_iter(Cg *cg, VT *v) {
         return;
     }
     VT *seq = vt_force(cg->tr, v->a);
+    if (seq->kind == VT_DICT) {
+        /* a dict iterator: the real dict's, positioned; one whose dict changed size must raise
+         * at its next step, which a new iterator would not: the frame runs eagerly */
+        if (seq->n != v->size) {
+            cg->fail = "an iterator over a dict that changed size";
+            return;
+        }
+        static const char *const views[] = {NULL, "values", "items"};
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->a);
+        if (views[v->view]) {
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, views[v->view])));
+            E(cg, OP_CALL, 0);
+        }
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
+    }
     if (seq->kind == VT_LIST) {
         E(cg, OP_PUSH_NULL, 0);
         E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
@@ -355,6 +374,14 @@ static void reconstruct(Cg *cg, VT *v) {
         for (int i = 0; i < 3; i++) reconstruct(cg, v->items[i]);
         E(cg, OP_BUILD_SLICE, 3);
         return;
+    case VT_DICT_VIEW: {
+        /* d.keys() on the dict residual code holds: a live view of it, as in eager */
+        static const char *const names[] = {"keys", "values", "items"};
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, names[v->index])));
+        E(cg, OP_CALL, 0);
+        return;
+    }
     default: break;
     }
     if (v->source && v->mut != MUT_NEW) {

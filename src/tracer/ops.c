@@ -232,6 +232,7 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
         return tr_truthy(tr, c, out);
     }
     case VT_TUPLE: case VT_LIST: case VT_DICT: *out = v->n > 0; return TX_OK;
+    case VT_DICT_VIEW: *out = vt_force(tr, v->a)->n > 0; return TX_OK;
     case VT_TENSOR: return trace_break(tr, "generic_jump TensorVariable()");
     case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_HANDLE:
         *out = 1;
@@ -469,16 +470,38 @@ static TxStatus const_items(Tracer *tr, Value v, VT **out) {
     return TX_OK;
 }
 
+/* What a dict view yields now, as a tuple (the view reads the dict when it is used). */
+static VT *dict_view_items(Tracer *tr, VT *view) {
+    VT *d = vt_force(tr, view->a);
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(d->n + 1));
+    for (int i = 0; i < d->n; i++) {
+        if (view->index == DICT_VIEW_KEYS) items[i] = d->keys[i];
+        else if (view->index == DICT_VIEW_VALUES) items[i] = vt_item(tr, d, i);
+        else {
+            VT *pair[2] = {d->keys[i], vt_item(tr, d, i)};
+            items[i] = vt_tuple(tr, pair, 2);
+        }
+    }
+    return vt_tuple(tr, items, d->n);
+}
+
+/* Iteration over a dict reads it at each step, as CPython's dict iterators do (a value stored
+ * for a later key is seen); a change of size is a break, so eager raises its RuntimeError. */
+static VT *dict_iter(Tracer *tr, VT *d, DictViewKind view) {
+    VT *it = vt_new(tr, VT_ITER);
+    it->a = d;
+    it->view = view;
+    it->size = d->n;
+    return it;
+}
+
 TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     v = vt_force(tr, v);
     switch (v->kind) {
     case VT_LIST: case VT_TUPLE: *out = iter_over(tr, v); return TX_OK;
+    case VT_DICT_VIEW: *out = dict_iter(tr, vt_force(tr, v->a), (DictViewKind)v->index); return TX_OK;
     case VT_ITER: *out = v; return TX_OK;
-    case VT_DICT: {
-        VT *keys = vt_tuple(tr, v->keys, v->n);
-        *out = iter_over(tr, keys);
-        return TX_OK;
-    }
+    case VT_DICT: *out = dict_iter(tr, v, DICT_VIEW_KEYS); return TX_OK;
     case VT_CONST: {
         VT *items = NULL;
         TxStatus s = const_items(tr, v->value, &items);
@@ -541,6 +564,22 @@ TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
         *out = vt_tuple(tr, pair, 2);
         return TX_OK;
     }
+    if (it->a->kind == VT_DICT) {
+        VT *d = it->a;
+        if (d->n != it->size) return trace_break(tr, "dictionary changed size during iteration");
+        if (it->index >= d->n) {
+            *out = NULL;
+            return TX_OK;
+        }
+        int i = it->index++;
+        if (it->view == DICT_VIEW_KEYS) *out = d->keys[i];
+        else if (it->view == DICT_VIEW_VALUES) *out = vt_item(tr, d, i);
+        else {
+            VT *pair[2] = {d->keys[i], vt_item(tr, d, i)};
+            *out = vt_tuple(tr, pair, 2);
+        }
+        return TX_OK;
+    }
     if (it->index >= it->a->n) {
         *out = NULL;
         return TX_OK;
@@ -549,11 +588,36 @@ TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     return TX_OK;
 }
 
+TxStatus tr_iter_items(Tracer *tr, VT *v, VT **out) {
+    VT *it;
+    TxStatus s = tr_iter(tr, v, &it);
+    if (s) return s;
+    if (!it->a || it->b || it->a->kind == VT_DICT) {   /* lazy enumerate / zip, dict iterators: step */
+        VT *acc = vt_tuple(tr, NULL, 0), *x;
+        while (!(s = tr_next(tr, it, &x)) && x) {
+            if (acc->n == 100000) return trace_break(tr, "an iterator too long to unroll");
+            vt_list_append(tr, acc, x);
+        }
+        if (s) return s;
+        *out = acc;
+        return TX_OK;
+    }
+    VT *seq = it->a;
+    int start = it->index;
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
+    for (int i = start; i < seq->n; i++) items[i - start] = vt_item(tr, seq, i);
+    it->index = seq->n;   /* consumed (when v was an iterator, it is it) */
+    *out = vt_tuple(tr, items, seq->n - start);
+    return TX_OK;
+}
+
 TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out) {
     VM *vm = tr->vm;
     item = vt_force(tr, item);
     container = vt_force(tr, container);
     if (item->kind == VT_SYMNUM) item = tr_specialize(tr, item);
+    if (container->kind == VT_DICT_VIEW)
+        container = container->index == DICT_VIEW_KEYS ? vt_force(tr, container->a) : dict_view_items(tr, container);
     if (container->kind == VT_DICT) {
         *out = vt_dict_find(tr, container, item) >= 0;
         return TX_OK;
@@ -599,12 +663,12 @@ TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out) {
         for (int i = 0; i < n; i++) out[i] = vt_item(tr, seq, i);
         return TX_OK;
     }
-    if (seq->kind == VT_CONST || seq->kind == VT_TENSOR || seq->kind == VT_DICT) {
-        VT *it;
-        TxStatus s = tr_iter(tr, seq, &it);
+    if (seq->kind == VT_CONST || seq->kind == VT_TENSOR || seq->kind == VT_DICT || seq->kind == VT_DICT_VIEW) {
+        VT *items;
+        TxStatus s = tr_iter_items(tr, seq, &items);
         if (s) return s;
-        if (it->a->n != n) return trace_break(tr, "unpacking %d values into %d", it->a->n, n);
-        for (int i = 0; i < n; i++) out[i] = vt_item(tr, it->a, i);
+        if (items->n != n) return trace_break(tr, "unpacking %d values into %d", items->n, n);
+        for (int i = 0; i < n; i++) out[i] = vt_item(tr, items, i);
         return TX_OK;
     }
     return trace_break(tr, "unpacking %s", vt_kind_name(seq->kind));

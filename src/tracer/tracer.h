@@ -116,7 +116,9 @@ typedef enum VtKind {
     VT_LIST,
     VT_DICT,
     VT_SLICE,         /* items[3] */
-    VT_ITER,          /* iterator over a tracked sequence: a = the sequence VT, index = position */
+    VT_ITER,          /* iterator over a tracked sequence: a = the sequence VT, index = position; over a
+                         dict (a = the VT_DICT, view = what it yields, size = its size when iteration
+                         began); a lazy enumerate (a = iterator, b = start) or zip (items = iterators) */
     VT_OBJECT,        /* a user object: value (existing) or a new object created in the region */
     VT_FUNCTION,      /* a script function: value (existing) or a closure made in the region (code + cells) */
     VT_METHOD,        /* bound method: a = self, b = function */
@@ -135,7 +137,11 @@ typedef enum VtKind {
     VT_LAZY_LIST,     /* an existing list (with a source) whose contents the region has not read:
                          items = what the region appended (replayed as extend()); anything else
                          forces it (vt_force: a = the VT_LIST, its length guarded only then) */
+    VT_DICT_VIEW,     /* d.keys() / d.values() / d.items(): a = the dict's VT, index = DictViewKind; a
+                         live view (what it yields is read from the dict when it is used) */
 } VtKind;
+
+typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
 
 typedef enum SymOp {
     SYM_LEAF,         /* loaded from `source` */
@@ -169,6 +175,8 @@ struct VT {
     VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
     VT *twin;            /* a symbolic number fed to the graph: its wrapped-number tensor input */
     int32_t index;       /* SymOp operand; iterator position; handle hook index */
+    DictViewKind view;   /* VT_ITER over a dict: keys, values or items */
+    int32_t size;        /* VT_ITER over a dict: its size when iteration began */
     SymOp sym;
     bool flag;           /* grad mode target; handle removed */
     /* side effects */
@@ -544,6 +552,8 @@ TxStatus tr_setitem(Tracer *tr, VT *c, VT *k, VT *v);
 TxStatus tr_delitem(Tracer *tr, VT *c, VT *k);
 TxStatus tr_iter(Tracer *tr, VT *v, VT **out);
 TxStatus tr_next(Tracer *tr, VT *it, VT **out);     /* *out NULL: exhausted */
+/* What iterating v yields from here on, as a tuple (an iterator is consumed). */
+TxStatus tr_iter_items(Tracer *tr, VT *v, VT **out);
 TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out);
 TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out);   /* out[0..n) in order */
 

@@ -146,7 +146,7 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedObjectVariable", "UserFunctionVariable", "UserMethodVariable", "BuiltinVariable",
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
-        "LazyVariableTracker", "ListVariable"};
+        "LazyVariableTracker", "ListVariable", "DictViewVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 

@@ -270,6 +270,23 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
     case VT_SYMNUM:
         *why = "a symbolic number";
         return val_null();
+    case VT_DICT_VIEW: {
+        /* the real dict's view, while the dict is the real one unchanged */
+        VT *d = vt_force(tr, v->a);
+        if (val_is_null(d->value) || d->modified) {
+            *why = "a view of a dict built or changed in the region";
+            return val_null();
+        }
+        static const char *const names[] = {"keys", "values", "items"};
+        Value r = vm_call_method(vm, d->value, names[v->index], 0, NULL);
+        if (val_is_null(r)) {
+            vm_clear_exc(vm);
+            *why = "a dict view";
+            return r;
+        }
+        trace_keep(tr, r);
+        return r;
+    }
     case VT_DICT:
         if (!val_is_null(v->value) && !v->modified) return v->value;
         *why = "a dict built or changed in the region";
@@ -319,6 +336,9 @@ TypeObj *vt_python_type(Tracer *tr, VT *v) {
     case VT_LIST: return vm->t_list;
     case VT_DICT: return val_is_null(v->value) ? vm->t_dict : vm_type_of(vm, v->value);
     case VT_SLICE: return vm->t_slice;
+    case VT_DICT_VIEW:
+        return v->index == DICT_VIEW_KEYS ? vm->t_dict_keys : v->index == DICT_VIEW_VALUES ? vm->t_dict_values
+                                                                                             : vm->t_dict_items;
     case VT_OBJECT:
         if (v->mut == MUT_NEW) return v->cls && v->cls->kind == VT_TYPE ? (TypeObj *)v->cls->value.as.o : NULL;
         return vm_type_of(vm, v->value);
