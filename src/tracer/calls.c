@@ -256,6 +256,7 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
             return register_hook(tr, vt_force(tr, args[0]), args[1], out);
         }
         if (in_list(tensor_denylist, n->name)) return trace_break(tr, "Tensor.%s reads data or has side effects", n->name);
+        if (strcmp(n->name, "storage_offset") == 0) fake_guard_storage_offset(tr, torch_tensor_of(vt_force(tr, args[0])->fake));
         return fake_call_vts(tr, f, argc, args, kwnames, GRAPH_CALL_METHOD, n->name, out);
     }
     /* list and dict methods reached unbound (a bound method object was called) */

@@ -212,6 +212,7 @@ typedef enum GuardKind {
     G_NN_HOOKS,       /* ... would run exactly the hooks in `expected` (torch_module_hooks_snapshot) */
     G_BACKEND,        /* the compiled call in progress uses the same backend (expected: its callable or None) */
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
+    G_STORAGE_OFFSET, /* tensor v's storage offset == n (only when the trace read it) */
 } GuardKind;
 
 typedef struct Guard {
@@ -419,6 +420,7 @@ void guard_type(Tracer *tr, Source *s, TypeObj *t);
 void guard_id(Tracer *tr, Source *s, Value v);
 void guard_equals(Tracer *tr, Source *s, Value v);
 void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param);
+void guard_storage_offset(Tracer *tr, Source *s, int64_t offset);
 void guard_len(Tracer *tr, Source *s, int64_t n);
 void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
 void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
@@ -481,6 +483,9 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
 VT *fake_input_symnum(Tracer *tr, VT *sym);
 /* A non-tensor graph input (a hook callable): its placeholder. */
 GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
+/* The trace read the storage offset of fake (storage_offset()): guard the offset of the graph
+ * input whose storage it views. */
+void fake_guard_storage_offset(Tracer *tr, Tensor *fake);
 /* A tensor VT for an output the tracer computed itself (a custom op's): a fake with metadata m
  * (with history when requires_grad) mapped to node.  NULL with a VM exception. */
 VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad);
