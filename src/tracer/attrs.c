@@ -26,7 +26,8 @@ static TxStatus bind_class_attr(Tracer *tr, VT *obj, TypeObj *t, Value descr, St
     VM *vm = tr->vm;
     if (descr.tag == VAL_OBJ) {
         TypeObj *dt = descr.as.o->type;
-        if (dt == vm->t_function) {
+        if (dt == vm->t_function || !val_is_null(tracer_compiled_fn_wrapped(vm, descr))) {
+            /* a function, or torch.compile of one (it binds like one) */
             *out = method_vt(tr, obj, vt_from_value(tr, descr, NULL), name);
             return TX_OK;
         }

@@ -663,6 +663,8 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
         return inline_function(tr, vt_from_value(tr, call, NULL), argc + 1, prepend(tr, fn, argc, nkw, args), kwnames, out);
     }
     case VT_OPAQUE:
+        if (!val_is_null(tracer_compiled_fn_wrapped(vm, fn->value)))
+            return tr_call(tr, vt_from_value(tr, tracer_compiled_fn_wrapped(vm, fn->value), NULL), argc, args, kwnames, out);
         if (custom_op_of(vm, fn->value)) return tracer_custom_op_call(tr, custom_op_of(vm, fn->value), argc, args, kwnames, out);
         if (!val_is_null(fn->value) && fn->value.as.o->type->layout == OBJ_LAYOUT_NATIVE)
             return native_call(tr, fn, argc, args, kwnames, out);

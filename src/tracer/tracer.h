@@ -392,6 +392,9 @@ TypeObj *tracer_nn_module_type(VM *vm);
 bool tracer_is_nn_module(VM *vm, Value v);
 bool tracer_global_module_hooks(VM *vm);                  /* any global nn.Module hook registered */
 bool tracer_fx_tracing(VM *vm);                           /* torch.fx's symbolic tracing is running */
+/* The function torch.compile(fn) wraps, if v is what it returned; else VAL_NULL.  A compiled
+ * function called from a traced region is inlined, as dynamo inlines nested compiles. */
+Value tracer_compiled_fn_wrapped(VM *vm, Value v);
 
 /* ---- source.c ----------------------------------------------------------------------------------- */
 
