@@ -245,6 +245,18 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         *out = v;
         return TX_OK;
     }
+    if (is(name, "id") && argc == 1 && !nkw) {
+        /* an object that exists outside the region: its id now, with its identity guarded */
+        VT *v = vt_force(tr, args[0]);
+        if (v->kind != VT_CONST && v->kind != VT_SYMNUM && v->kind != VT_TUPLE && v->mut != MUT_NEW &&
+            !val_is_null(v->value) && v->value.tag == VAL_OBJ && (v->kind != VT_TENSOR || v->source)) {
+            Value r = vm_call1(vm, f, v->value);
+            if (val_is_null(r)) return trace_error(tr);
+            if (v->source) guard_id(tr, v->source, v->value);
+            *out = vt_const(tr, r);
+            return TX_OK;
+        }
+    }
     if (is(name, "id") || is(name, "hash")) {
         if (argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_CONST) return fold(tr, f, argc, args, kwnames, out);
         return trace_break(tr, "%s() of a non-constant", name);

@@ -58,13 +58,24 @@ static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         *out = vt_tuple(tr, items, a->n + (int)t->len);
         return TX_OK;
     }
+    if (base == BINOP_MULTIPLY && (a->kind == VT_LIST || a->kind == VT_TUPLE) && b->kind == VT_SYMNUM) b = tr_specialize(tr, b);
     if (base == BINOP_MULTIPLY && (a->kind == VT_LIST || a->kind == VT_TUPLE) && b->kind == VT_CONST &&
-        b->value.tag == VAL_INT && !inplace) {
-        int64_t k = b->value.as.i < 0 ? 0 : b->value.as.i;
+        val_is_intlike(b->value)) {
+        int64_t k = val_as_intlike(b->value) < 0 ? 0 : val_as_intlike(b->value);
         if (k * a->n > 100000) return trace_break(tr, "sequence repetition too large to trace");
         VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(k * a->n + 1));
         for (int64_t r = 0; r < k; r++)
             for (int i = 0; i < a->n; i++) items[r * a->n + i] = vt_item(tr, a, i);
+        if (inplace && a->kind == VT_LIST) {
+            /* list *= n edits the list itself (aliases see it) */
+            if (a->mut == MUT_EXISTING && !a->source) return trace_break(tr, "*= on a list without a source");
+            int32_t n = (int32_t)(k * a->n);
+            a->items = items;
+            a->n = a->cap = n;
+            if (a->mut == MUT_EXISTING) se_mark_modified(tr, a);
+            *out = a;
+            return TX_OK;
+        }
         *out = a->kind == VT_LIST ? vt_list(tr, items, (int)(k * a->n)) : vt_tuple(tr, items, (int)(k * a->n));
         return TX_OK;
     }
@@ -95,6 +106,8 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         return TX_OK;
     }
     if (a->kind == VT_LIST || a->kind == VT_TUPLE) return seq_concat(tr, op, a, b, out);
+    if ((b->kind == VT_LIST || b->kind == VT_TUPLE) && op == BINOP_MULTIPLY && (a->kind == VT_CONST || a->kind == VT_SYMNUM))
+        return seq_concat(tr, op, b, a, out);   /* n * [x] */
     if (a->kind == VT_OBJECT || b->kind == VT_OBJECT) {
         /* a user class's dunder: inline it (no reflected fallback through NotImplemented) */
         VT *obj = a->kind == VT_OBJECT ? a : b;
