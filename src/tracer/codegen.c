@@ -663,6 +663,14 @@ static void emit_mutations(Cg *cg) {
         if (s->obj->kind == VT_CELL) {
             int ci = root_cell_index(cg, s->obj);
             if (ci < 0 && inlined_new_cell(cg, s->obj)) continue;   /* built with its final contents */
+            Source *cs = s->obj->source;
+            if (ci < 0 && cs && cs->kind == SRC_ATTR && cs->base && strcmp(cs->name->data, "cell_contents") == 0) {
+                /* a cell of an enclosing frame, reached as fn.__closure__[i]: cell.cell_contents = v */
+                reconstruct(cg, s->value);
+                load_source(cg, cs->base);
+                suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, cs->name)}, 1});
+                continue;
+            }
             if (ci < 0) {
                 cg->fail = "a store to a cell of an inlined function";
                 break;

@@ -257,8 +257,9 @@ H(LOAD_DEREF) {
 H(STORE_DEREF) {
     VT *c = cell_at(tr, tx, arg);
     if (!c) return trace_break(tr, "closure cell unavailable");
-    if (c->mut == MUT_EXISTING && (!c->source || tx != tr->root))
-        return trace_break(tr, "store to a closure cell of an enclosing frame");
+    /* an existing cell is stored through its source: the frame's own free variable, or
+     * fn.__closure__[i].cell_contents of an inlined function that residual code can load */
+    if (c->mut == MUT_EXISTING && !c->source) return trace_break(tr, "store to a closure cell the tracer cannot name");
     cell_store(tr, c, POP());
     return TX_OK;
 }
