@@ -306,22 +306,32 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         *out = d;
         return TX_OK;
     }
-    if (t == vm->t_enumerate || t == vm->t_zip) {
+    if (t == vm->t_enumerate || t == vm->t_zip || t == vm->t_map || t == vm->t_filter) {
         /* lazy, over the arguments' iterators, stepped by tr_next as CPython steps them: a
          * list the loop appends to keeps yielding (codegen rebuilds them at breaks) */
         if (nkw) return trace_break(tr, "%s() with keywords", t->name->data);
-        VT *it = vt_new(tr, VT_ITER);
+        VT *it;
         if (t == vm->t_enumerate) {
             if (argc < 1 || argc > 2) return trace_break(tr, "enumerate() arguments");
             VT *st = argc == 2 ? arg_const(tr, args[1]) : vt_const(tr, val_int(0));
             if (st->kind != VT_CONST || !val_is_intlike(st->value)) return trace_break(tr, "enumerate start");
+            it = vt_iter(tr, ITER_ENUMERATE);
             if ((s = tr_iter(tr, args[0], &it->a))) return s;
             it->b = st;
+        } else if (t == vm->t_filter) {
+            if (argc != 2) return trace_break(tr, "filter() arguments");
+            it = vt_iter(tr, ITER_FILTER);
+            it->b = args[0];
+            if ((s = tr_iter(tr, args[1], &it->a))) return s;
         } else {
+            int first = t == vm->t_map;
+            if (first && argc < 2) return trace_break(tr, "map() must have at least two arguments.");
+            it = vt_iter(tr, first ? ITER_MAP : ITER_ZIP);
+            if (first) it->b = args[0];
             it->items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
-            for (int i = 0; i < argc; i++)
-                if ((s = tr_iter(tr, args[i], &it->items[i]))) return s;
-            it->n = argc;
+            for (int i = first; i < argc; i++)
+                if ((s = tr_iter(tr, args[i], &it->items[i - first]))) return s;
+            it->n = argc - first;
         }
         *out = it;
         return TX_OK;
@@ -332,7 +342,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         if ((s = tr_iter_items(tr, args[0], &items))) return s;
         VT **rev = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
         for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
-        VT *it = vt_new(tr, VT_ITER);
+        VT *it = vt_iter(tr, ITER_SEQ);
         it->a = vt_tuple(tr, rev, items->n);
         *out = it;
         return TX_OK;

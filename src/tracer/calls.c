@@ -39,7 +39,10 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     VM *vm = tr->vm;
     FunctionObj *f = fn->mut == MUT_NEW ? NULL : (FunctionObj *)fn->value.as.o;
     CodeObj *co = f ? f->code : (CodeObj *)fn->code.as.o;
-    if (co->flags & CO_GENERATOR) return trace_break(tr, "call to generator function %s", co->name->data);
+    if ((co->flags & CO_GENERATOR) && co->nexc)
+        /* closing a generator runs its finally blocks and __exit__s, which the tracer cannot
+         * replay when the generator dies in the region */
+        return trace_break(tr, "call to generator function %s with try or with blocks", co->name->data);
     if (tr->tx->depth + 1 > tracer_inline_depth_limit()) return trace_break(tr, "inlining too deep (recursion?)");
     DictObj *globals = f ? f->globals : (DictObj *)fn->a->value.as.o;
     Tx *c = tx_new(tr, co, f, globals, tr->tx);
@@ -124,6 +127,13 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
             cell = vt_item(tr, cl, i);
         }
         c->locals[co->nlocals + ncells + i] = cell;
+    }
+    if (co->flags & CO_GENERATOR) {
+        /* a generator: its frame runs a step per next() (ops.c) */
+        VT *g = vt_new(tr, VT_GENERATOR);
+        g->gen = c;
+        *out = g;
+        return TX_OK;
     }
     TxStatus s = tx_run(tr, c);
     if (s) return s;

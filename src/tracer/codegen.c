@@ -166,28 +166,35 @@ static int root_cell_index(Cg *cg, VT *cell) {
  * list iterator over that same list, positioned past the items consumed, so what the rest of the
  * loop appends is still iterated.  Over a tuple (constants, ranges, module children, reversed()):
  * a tuple of the items it has left, as dynamo rebuilds them.  Over a dict: the dict's own iterator,
- * positioned.  Lazy zip / enumerate: over their own iterators, rebuilt where they stand. */
+ * positioned.  Lazy zip / enumerate / map / filter: over their own iterators, rebuilt where they
+ * stand.  (A generator made in the region cannot be rebuilt: reconstruct fails.) */
 #define MAX_ITER_REBUILD 256
 static void build_iter(Cg *cg, VT *v) {
     VM *vm = cg->vm;
-    if (!v->a || v->b) {
+    switch (v->iter) {
+    case ITER_ENUMERATE:
         E(cg, OP_PUSH_NULL, 0);
-        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->a ? vm->t_enumerate : vm->t_zip)));
-        if (v->a) {
-            reconstruct(cg, v->a);
-            E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
-            E(cg, OP_CALL, 2);
-        } else {
-            for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
-            E(cg, OP_CALL, (uint32_t)v->n);
-        }
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(vm->t_enumerate)));
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
+        E(cg, OP_CALL, 2);
         return;
-    }
-    VT *seq = vt_force(cg->tr, v->a);
-    if (seq->kind == VT_DICT) {
+    case ITER_ZIP: case ITER_MAP: case ITER_FILTER:
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->iter == ITER_ZIP ? vm->t_zip : v->iter == ITER_MAP ? vm->t_map : vm->t_filter)));
+        if (v->iter != ITER_ZIP) reconstruct(cg, v->b);
+        if (v->iter == ITER_FILTER) {
+            reconstruct(cg, v->a);
+            E(cg, OP_CALL, 2);
+            return;
+        }
+        for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
+        E(cg, OP_CALL, (uint32_t)(v->n + (v->iter == ITER_MAP)));
+        return;
+    case ITER_DICT: {
         /* a dict iterator: the real dict's, positioned; one whose dict changed size must raise
          * at its next step, which a new iterator would not: the frame runs eagerly */
-        if (seq->n != v->size) {
+        if (vt_force(cg->tr, v->a)->n != v->size) {
             cg->fail = "an iterator over a dict that changed size";
             return;
         }
@@ -203,6 +210,9 @@ static void build_iter(Cg *cg, VT *v) {
         E(cg, OP_CALL, 2);
         return;
     }
+    case ITER_SEQ: break;
+    }
+    VT *seq = vt_force(cg->tr, v->a);
     if (seq->kind == VT_LIST) {
         E(cg, OP_PUSH_NULL, 0);
         E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
@@ -903,9 +913,13 @@ static void emit_break_exit(Cg *cg) {
     }
     int32_t *changed = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(co->nlocals + 1));
     int nchanged = 0;
+    /* only what the breaking instruction or the code after it may read (a dead local may hold
+     * what cannot be rebuilt, such as a generator made in the region) */
+    bool *live = trace_arena_alloc(&tr->arena, (size_t)co->nlocals + 1);
+    tracer_live_locals(co, root->ip, live);
     for (int i = 0; i < co->nlocals; i++) {
         VT *v = root->locals[i];
-        if (!v || v->kind == VT_DELETED) continue;
+        if (!v || v->kind == VT_DELETED || !live[i]) continue;
         VT *f = vt_force(tr, v);
         if (f->source && f->source->kind == SRC_LOCAL && f->source->index == i) continue;   /* the frame's own value */
         reconstruct(cg, v);

@@ -459,9 +459,8 @@ TxStatus tr_delitem(Tracer *tr, VT *c, VT *k) {
 /* ---- iteration ---------------------------------------------------------------------------------------- */
 
 static VT *iter_over(Tracer *tr, VT *seq) {
-    VT *it = vt_new(tr, VT_ITER);
+    VT *it = vt_iter(tr, ITER_SEQ);
     it->a = seq;
-    it->index = 0;
     return it;
 }
 
@@ -501,7 +500,7 @@ static VT *dict_view_items(Tracer *tr, VT *view) {
 /* Iteration over a dict reads it at each step, as CPython's dict iterators do (a value stored
  * for a later key is seen); a change of size is a break, so eager raises its RuntimeError. */
 static VT *dict_iter(Tracer *tr, VT *d, DictViewKind view) {
-    VT *it = vt_new(tr, VT_ITER);
+    VT *it = vt_iter(tr, ITER_DICT);
     it->a = d;
     it->view = view;
     it->size = d->n;
@@ -513,7 +512,7 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     switch (v->kind) {
     case VT_LIST: case VT_TUPLE: *out = iter_over(tr, v); return TX_OK;
     case VT_DICT_VIEW: *out = dict_iter(tr, vt_force(tr, v->a), (DictViewKind)v->index); return TX_OK;
-    case VT_ITER: *out = v; return TX_OK;
+    case VT_ITER: case VT_GENERATOR: *out = v; return TX_OK;
     case VT_DICT: *out = dict_iter(tr, v, DICT_VIEW_KEYS); return TX_OK;
     case VT_CONST: {
         VT *items = NULL;
@@ -548,42 +547,37 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     }
 }
 
+/* A generator made in the region: its frame runs to its next yield (or its end: exhausted). */
+static TxStatus generator_next(Tracer *tr, VT *g, VT **out) {
+    Tx *gx = g->gen;
+    *out = NULL;
+    if (gx->done) return TX_OK;
+    if (gx->suspended) {
+        /* the value the yield expression evaluates to: next() sends None */
+        gx->suspended = false;
+        tx_push(gx, vt_none(tr));
+        gx->ip += code_width(OP_YIELD_VALUE);
+    }
+    TxStatus s = tx_run(tr, gx);
+    if (s) return s;
+    if (gx->suspended) *out = gx->yielded;
+    return TX_OK;
+}
+
 TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     it = vt_force(tr, it);
+    if (it->kind == VT_GENERATOR) return generator_next(tr, it, out);
     if (it->kind != VT_ITER) return trace_break(tr, "next() on %s", vt_kind_name(it->kind));
-    if (!it->a) {   /* lazy zip over the iterators it->items: a row while each yields */
-        VT **row = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
-        for (int k = 0; k < it->n; k++) {
-            TxStatus s = tr_next(tr, it->items[k], &row[k]);
-            if (s) return s;
-            if (!row[k]) {
-                *out = NULL;
-                return TX_OK;
-            }
-        }
-        *out = vt_tuple(tr, row, it->n);
+    TxStatus s;
+    *out = NULL;
+    switch (it->iter) {
+    case ITER_SEQ:
+        if (it->index < it->a->n) *out = vt_item(tr, it->a, it->index++);
         return TX_OK;
-    }
-    if (it->b) {   /* lazy enumerate over the iterator it->a, counting from the constant it->b */
-        VT *x;
-        TxStatus s = tr_next(tr, it->a, &x);
-        if (s) return s;
-        if (!x) {
-            *out = NULL;
-            return TX_OK;
-        }
-        VT *pair[2] = {vt_const(tr, val_int(val_as_intlike(it->b->value) + it->index)), x};
-        it->index++;
-        *out = vt_tuple(tr, pair, 2);
-        return TX_OK;
-    }
-    if (it->a->kind == VT_DICT) {
+    case ITER_DICT: {
         VT *d = it->a;
         if (d->n != it->size) return trace_break(tr, "dictionary changed size during iteration");
-        if (it->index >= d->n) {
-            *out = NULL;
-            return TX_OK;
-        }
+        if (it->index >= d->n) return TX_OK;
         int i = it->index++;
         if (it->view == DICT_VIEW_KEYS) *out = d->keys[i];
         else if (it->view == DICT_VIEW_VALUES) *out = vt_item(tr, d, i);
@@ -593,19 +587,48 @@ TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
         }
         return TX_OK;
     }
-    if (it->index >= it->a->n) {
-        *out = NULL;
+    case ITER_ENUMERATE: {
+        VT *x;
+        if ((s = tr_next(tr, it->a, &x)) || !x) return s;
+        VT *pair[2] = {vt_const(tr, val_int(val_as_intlike(it->b->value) + it->index)), x};
+        it->index++;
+        *out = vt_tuple(tr, pair, 2);
         return TX_OK;
     }
-    *out = vt_item(tr, it->a, it->index++);
-    return TX_OK;
+    case ITER_ZIP: case ITER_MAP: {
+        /* a row while every iterator yields (the first exhausted one stops it, as CPython's) */
+        VT **row = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
+        for (int k = 0; k < it->n; k++)
+            if ((s = tr_next(tr, it->items[k], &row[k])) || !row[k]) return s;
+        it->index++;
+        if (it->iter == ITER_ZIP) *out = vt_tuple(tr, row, it->n);
+        else return tr_call(tr, it->b, it->n, row, NULL, out);
+        return TX_OK;
+    }
+    case ITER_FILTER:
+        for (;;) {
+            VT *x, *keep;
+            if ((s = tr_next(tr, it->a, &x)) || !x) return s;
+            VT *pred = vt_force(tr, it->b);
+            if (pred->kind == VT_CONST && val_is_none(pred->value)) keep = x;
+            else if ((s = tr_call(tr, pred, 1, &x, NULL, &keep))) return s;
+            int t;
+            if ((s = tr_truthy(tr, keep, &t))) return s;
+            if (t) {
+                it->index++;
+                *out = x;
+                return TX_OK;
+            }
+        }
+    }
+    return trace_break(tr, "next() on an iterator of unknown kind");
 }
 
 TxStatus tr_iter_items(Tracer *tr, VT *v, VT **out) {
     VT *it;
     TxStatus s = tr_iter(tr, v, &it);
     if (s) return s;
-    if (!it->a || it->b || it->a->kind == VT_DICT) {   /* lazy enumerate / zip, dict iterators: step */
+    if (it->kind != VT_ITER || it->iter != ITER_SEQ) {   /* anything but a sequence's iterator: step it */
         VT *acc = vt_tuple(tr, NULL, 0), *x;
         while (!(s = tr_next(tr, it, &x)) && x) {
             if (acc->n == 100000) return trace_break(tr, "an iterator too long to unroll");

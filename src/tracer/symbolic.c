@@ -469,6 +469,16 @@ H(FOR_ITER) {
     return TX_OK;
 }
 
+/* A generator's frame (run by next(), calls.c / ops.c) stops here with the value it yields;
+ * resuming pushes what next() sends (None) and continues after. */
+H(YIELD_VALUE) {
+    (void)arg;
+    if (tx == tr->root) return trace_break(tr, "yield in the compiled frame");
+    tx->yielded = POP();
+    tx->suspended = true;
+    return TX_OK;
+}
+
 H(RETURN_VALUE) {
     (void)arg;
     tx->return_value = POP();
@@ -827,7 +837,8 @@ H(IMPORT_FROM) {
     X(JUMP_IF_FALSE_OR_POP) X(JUMP_IF_TRUE_OR_POP) X(GET_ITER) X(FOR_ITER) X(RETURN_VALUE) X(BUILD_TUPLE) \
     X(BUILD_LIST) X(BUILD_MAP) X(BUILD_CONST_KEY_MAP) X(BUILD_STRING) X(FORMAT_VALUE) X(LIST_APPEND) \
     X(LIST_EXTEND) X(LIST_TO_TUPLE) X(MAP_ADD) X(DICT_UPDATE) X(DICT_MERGE) X(UNPACK_SEQUENCE) X(UNPACK_EX) \
-    X(MAKE_FUNCTION) X(KW_NAMES) X(CALL) X(CALL_FUNCTION_EX) X(BEFORE_WITH) X(IMPORT_NAME) X(IMPORT_FROM)
+    X(MAKE_FUNCTION) X(KW_NAMES) X(CALL) X(CALL_FUNCTION_EX) X(BEFORE_WITH) X(IMPORT_NAME) X(IMPORT_FROM) \
+    X(YIELD_VALUE)
 
 static const Handler handlers[OP__COUNT] = {
 #define X(name) [OP_##name] = h_##name,
@@ -869,7 +880,7 @@ TxStatus tx_run(Tracer *tr, Tx *tx) {
             tx->ip = ip;
             break;
         }
-        if (tx->done) break;
+        if (tx->done || tx->suspended) break;
         tx->ip += code_width((Opcode)in.op);
     }
     tr->tx = saved;

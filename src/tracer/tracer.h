@@ -116,9 +116,7 @@ typedef enum VtKind {
     VT_LIST,
     VT_DICT,
     VT_SLICE,         /* items[3] */
-    VT_ITER,          /* iterator over a tracked sequence: a = the sequence VT, index = position; over a
-                         dict (a = the VT_DICT, view = what it yields, size = its size when iteration
-                         began); a lazy enumerate (a = iterator, b = start) or zip (items = iterators) */
+    VT_ITER,          /* an iterator the tracer steps itself: what it iterates is `iter` (IterKind) */
     VT_OBJECT,        /* a user object: value (existing) or a new object created in the region */
     VT_FUNCTION,      /* a script function: value (existing) or a closure made in the region (code + cells) */
     VT_METHOD,        /* bound method: a = self, b = function */
@@ -139,9 +137,22 @@ typedef enum VtKind {
                          forces it (vt_force: a = the VT_LIST, its length guarded only then) */
     VT_DICT_VIEW,     /* d.keys() / d.values() / d.items(): a = the dict's VT, index = DictViewKind; a
                          live view (what it yields is read from the dict when it is used) */
+    VT_GENERATOR,     /* a generator made in the region: gen = its translator, run a step per next() */
 } VtKind;
 
 typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
+
+/* What a VT_ITER iterates; index counts the items it gave.  Iterators over a dict read it at each
+ * step (and break if its size changed, so eager raises); the others are lazy over their
+ * arguments' iterators, stepped as CPython steps them. */
+typedef enum IterKind {
+    ITER_SEQ,         /* a = the tuple or list */
+    ITER_DICT,        /* a = the VT_DICT; view = what it yields; size = its size when iteration began */
+    ITER_ENUMERATE,   /* a = the iterator, b = the start (a constant) */
+    ITER_ZIP,         /* items[n] = the iterators */
+    ITER_MAP,         /* b = the function, items[n] = the iterators */
+    ITER_FILTER,      /* b = the predicate (None: truthiness), a = the iterator */
+} IterKind;
 
 typedef enum SymOp {
     SYM_LEAF,         /* loaded from `source` */
@@ -175,8 +186,10 @@ struct VT {
     VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
     VT *twin;            /* a symbolic number fed to the graph: its wrapped-number tensor input */
     int32_t index;       /* SymOp operand; iterator position; handle hook index */
+    IterKind iter;       /* VT_ITER */
     DictViewKind view;   /* VT_ITER over a dict: keys, values or items */
     int32_t size;        /* VT_ITER over a dict: its size when iteration began */
+    Tx *gen;             /* VT_GENERATOR */
     SymOp sym;
     bool flag;           /* grad mode target; handle removed */
     /* side effects */
@@ -271,6 +284,9 @@ struct Tx {
     TupleObj *kwnames;        /* pending KW_NAMES */
     VT *return_value;         /* set by RETURN_VALUE */
     bool done;
+    /* a generator's translator: stopped at a YIELD_VALUE with the value it yields */
+    bool suspended;
+    VT *yielded;
 };
 
 /* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
@@ -470,6 +486,7 @@ bool vt_is_const(const VT *v);
 bool vt_is_const_of(Tracer *tr, const VT *v, TypeObj *t);
 const char *vt_kind_name(VtKind k);
 VT *vt_lazy(Tracer *tr, Value v, Source *source);
+VT *vt_iter(Tracer *tr, IterKind kind);
 /* Records list.append(item) on a VT_LAZY_LIST that has not been read (false otherwise). */
 bool vt_lazy_list_append(Tracer *tr, VT *lazy, VT *item);
 

@@ -146,7 +146,7 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedObjectVariable", "UserFunctionVariable", "UserMethodVariable", "BuiltinVariable",
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
-        "LazyVariableTracker", "ListVariable", "DictViewVariable"};
+        "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 
@@ -167,4 +167,10 @@ bool vt_lazy_list_append(Tracer *tr, VT *lz, VT *item) {
     lz->modified = true;
     lz->index = trace_current_line(tr);
     return true;
+}
+
+VT *vt_iter(Tracer *tr, IterKind kind) {
+    VT *it = vt_new(tr, VT_ITER);
+    it->iter = kind;
+    return it;
 }

@@ -336,6 +336,7 @@ TypeObj *vt_python_type(Tracer *tr, VT *v) {
     case VT_LIST: return vm->t_list;
     case VT_DICT: return val_is_null(v->value) ? vm->t_dict : vm_type_of(vm, v->value);
     case VT_SLICE: return vm->t_slice;
+    case VT_GENERATOR: return vm->t_generator;
     case VT_DICT_VIEW:
         return v->index == DICT_VIEW_KEYS ? vm->t_dict_keys : v->index == DICT_VIEW_VALUES ? vm->t_dict_values
                                                                                              : vm->t_dict_items;
