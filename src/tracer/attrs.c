@@ -298,6 +298,10 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
         if (obj->kind == VT_CONST && (*out)->kind == VT_OPAQUE) (*out)->kind = VT_NATIVE;
         return TX_OK;
     }
+    case VT_SET:
+        if (val_is_null(type_lookup(vm, vm->t_set, name))) return TX_OK;
+        *out = method_vt(tr, obj, NULL, name);
+        return TX_OK;
     case VT_LIST: case VT_TUPLE: case VT_DICT: {
         if (obj->kind == VT_TUPLE && !val_is_null(obj->value) && obj->n == 2) {
             /* torch.return_types.max / min */

@@ -104,6 +104,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         switch (v->kind) {
         case VT_LIST: case VT_TUPLE: case VT_DICT: *out = vt_const(tr, val_int(v->n)); return TX_OK;
         case VT_DICT_VIEW: *out = vt_const(tr, val_int(vt_force(tr, v->a)->n)); return TX_OK;
+        case VT_SET: *out = vt_const(tr, val_int(v->n)); return TX_OK;
         case VT_TENSOR:
             if (!v->node->is_tensor || v->node->meta.ndim == 0) return trace_break(tr, "len() of a 0-d tensor");
             *out = vt_const(tr, val_int(v->node->meta.shape[0]));
@@ -282,6 +283,16 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         if (argc == 0) items = vt_tuple(tr, NULL, 0);
         else if ((s = tr_iter_items(tr, args[0], &items))) return s;
         *out = t == vm->t_list ? vt_list(tr, items->items, items->n) : vt_tuple(tr, items->items, items->n);
+        return TX_OK;
+    }
+    if (t == vm->t_set && argc <= 1 && !nkw) return tr_set_from_iterable(tr, argc ? args[0] : NULL, out);
+    if (t == vm->t_frozenset && argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_SET) {
+        VT *s;
+        if ((s = NULL, tr_set_from_iterable(tr, args[0], &s))) return TX_BREAK;
+        if (val_is_null(s->shadow)) return trace_break(tr, "a frozenset of objects");
+        Value fz = vm_call1(vm, val_obj(vm->t_frozenset), s->shadow);
+        if (val_is_null(fz)) return trace_error(tr);
+        *out = vt_const(tr, fz);
         return TX_OK;
     }
     if (t == vm->t_dict) {

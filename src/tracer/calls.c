@@ -291,7 +291,7 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         return fake_call_vts(tr, f, argc, args, kwnames, GRAPH_CALL_METHOD, n->name, out);
     }
     /* list and dict methods reached unbound (a bound method object was called) */
-    if (n->owner && argc >= 1 && (n->owner == vm->t_list || n->owner == vm->t_dict || n->owner == vm->t_tuple)) {
+    if (n->owner && argc >= 1 && (n->owner == vm->t_list || n->owner == vm->t_dict || n->owner == vm->t_tuple || n->owner == vm->t_set)) {
         VT *self = vt_force(tr, args[0]);
         StrObj *mname = vm_intern_str(vm, n->name);
         if (self->kind == VT_LIST && n->owner == vm->t_list)
@@ -300,6 +300,8 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         if (self->kind == VT_DICT && n->owner == vm->t_dict) return dict_method(tr, self, mname, argc - 1, args + 1, kwnames, out);
         if (self->kind == VT_TUPLE && n->owner == vm->t_tuple)
             return nkw ? trace_break(tr, "tuple method with keywords") : tuple_method(tr, self, mname, argc - 1, args + 1, out);
+        if (self->kind == VT_SET && n->owner == vm->t_set)
+            return nkw ? trace_break(tr, "set method with keywords") : tr_set_method(tr, self, mname, argc - 1, args + 1, out);
     }
     /* torch functions */
     const char *tname = tracer_torch_native_name(vm, f);
@@ -779,6 +781,8 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
             if (self->kind == VT_DICT) return dict_method(tr, self, fn->user_name, argc, args, kwnames, out);
             if (self->kind == VT_TUPLE) return nkw ? trace_break(tr, "tuple method with keywords")
                                                    : tuple_method(tr, self, fn->user_name, argc, args, out);
+            if (self->kind == VT_SET) return nkw ? trace_break(tr, "set method with keywords")
+                                                 : tr_set_method(tr, self, fn->user_name, argc, args, out);
             return trace_break(tr, "method %s", fn->user_name ? fn->user_name->data : "?");
         }
         return tr_call(tr, fn->b, argc + 1, prepend(tr, fn->a, argc, nkw, args), kwnames, out);

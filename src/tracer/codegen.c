@@ -86,7 +86,7 @@ static bool needs_temp(VT *v) {
     if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
     if (v->kind == VT_ITER) return v->refs >= 2;
     if (v->kind == VT_HANDLE) return true;
-    return (v->kind == VT_LIST || v->kind == VT_DICT || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
+    return (v->kind == VT_LIST || v->kind == VT_DICT || v->kind == VT_SET || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
            v->mut == MUT_NEW && v->refs >= 2;
 }
 
@@ -210,6 +210,18 @@ static void build_iter(Cg *cg, VT *v) {
         E(cg, OP_CALL, 2);
         return;
     }
+    case ITER_SET:
+        /* the real set's iterator, positioned (its order is the one the region followed) */
+        if (v->b->n != v->size || (!val_is_null(v->b->value) && v->b->modified)) {
+            cg->fail = "an iterator over a set that changed";
+            return;
+        }
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->b);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
     case ITER_SEQ: break;
     }
     VT *seq = vt_force(cg->tr, v->a);
@@ -260,6 +272,10 @@ static void build_value(Cg *cg, VT *v) {
             reconstruct(cg, v->items[i]);
         }
         E(cg, OP_BUILD_MAP, (uint32_t)v->n);
+        return;
+    case VT_SET:
+        for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+        E(cg, OP_BUILD_SET, (uint32_t)v->n);
         return;
     case VT_FUNCTION: {
         uint32_t flags = 0;
@@ -399,7 +415,7 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     }
     switch (v->kind) {
-    case VT_LIST: case VT_DICT: case VT_FUNCTION: case VT_OBJECT:
+    case VT_LIST: case VT_DICT: case VT_SET: case VT_FUNCTION: case VT_OBJECT:
         if (v->mut != MUT_NEW) {
             if (!val_is_null(v->value) && !v->modified && v->kind != VT_OBJECT) {
                 E(cg, OP_LOAD_CONST, K(cg, v->value));
@@ -646,7 +662,7 @@ static void emit_mutations(Cg *cg) {
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_BUILD_SLICE, 2);
             suffix_add(cg, &suf, (Suffix){{OP_STORE_SUBSCR}, {0}, 1});
-        } else if (v->kind == VT_DICT) {
+        } else if (v->kind == VT_DICT || v->kind == VT_SET) {
             /* old.clear(); old.update(new) */
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "update")));

@@ -27,7 +27,7 @@ static void print_side_effects(Tracer *tr, const char *prefix) {
         VT *v = se->tracked[i];
         if (!v->modified) continue;
         const char *where = v->source ? source_repr(tr, v->source) : "created in compiled region";
-        fprintf(stderr, "  %-28s %-9s %-16s %-30s %s\n", where, v->kind == VT_DICT ? "dict" : "list",
+        fprintf(stderr, "  %-28s %-9s %-16s %-30s %s\n", where, v->kind == VT_DICT ? "dict" : v->kind == VT_SET ? "set" : "list",
                 v->kind == VT_LAZY_LIST ? "(appended)" : "(contents)",
                 v->kind == VT_LAZY_LIST ? "old.extend(appended)" : v->kind == VT_LIST ? "old[:] = new" : "old.clear(); old.update(new)",
                 "-");

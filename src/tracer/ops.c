@@ -105,6 +105,7 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         *out = sym_new(tr, SYM_BINOP, op % BINOP_INPLACE, a, b, r);
         return TX_OK;
     }
+    if (a->kind == VT_SET || b->kind == VT_SET) return tr_set_binary(tr, op, a, b, out);
     if (a->kind == VT_LIST || a->kind == VT_TUPLE) return seq_concat(tr, op, a, b, out);
     if ((b->kind == VT_LIST || b->kind == VT_TUPLE) && op == BINOP_MULTIPLY && (a->kind == VT_CONST || a->kind == VT_SYMNUM))
         return seq_concat(tr, op, b, a, out);   /* n * [x] */
@@ -191,6 +192,7 @@ TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out) {
         *out = sym_new(tr, SYM_CMP, (int)op, a, b, r);
         return TX_OK;
     }
+    if (a->kind == VT_SET || b->kind == VT_SET) return tr_set_compare(tr, op, a, b, out);
     Value av = vt_as_constant(tr, a), bv = vt_as_constant(tr, b);
     if (!val_is_null(av) && !val_is_null(bv)) {
         Value r = vm_compare(vm, op, av, bv);
@@ -246,6 +248,8 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
     }
     case VT_TUPLE: case VT_LIST: case VT_DICT: *out = v->n > 0; return TX_OK;
     case VT_DICT_VIEW: *out = vt_force(tr, v->a)->n > 0; return TX_OK;
+    case VT_SET: *out = v->n > 0; return TX_OK;
+    case VT_GENERATOR: *out = 1; return TX_OK;
     case VT_TENSOR: return trace_break(tr, "generic_jump TensorVariable()");
     case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_HANDLE:
         *out = 1;
@@ -513,6 +517,17 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     case VT_LIST: case VT_TUPLE: *out = iter_over(tr, v); return TX_OK;
     case VT_DICT_VIEW: *out = dict_iter(tr, vt_force(tr, v->a), (DictViewKind)v->index); return TX_OK;
     case VT_ITER: case VT_GENERATOR: *out = v; return TX_OK;
+    case VT_SET: {
+        VT *order;
+        TxStatus s = tr_set_items(tr, v, &order);
+        if (s) return s;
+        VT *it = vt_iter(tr, ITER_SET);
+        it->a = order;
+        it->b = v;
+        it->size = v->n;
+        *out = it;
+        return TX_OK;
+    }
     case VT_DICT: *out = dict_iter(tr, v, DICT_VIEW_KEYS); return TX_OK;
     case VT_CONST: {
         VT *items = NULL;
@@ -572,6 +587,10 @@ TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     *out = NULL;
     switch (it->iter) {
     case ITER_SEQ:
+        if (it->index < it->a->n) *out = vt_item(tr, it->a, it->index++);
+        return TX_OK;
+    case ITER_SET:
+        if (it->b->n != it->size) return trace_break(tr, "Set changed size during iteration");
         if (it->index < it->a->n) *out = vt_item(tr, it->a, it->index++);
         return TX_OK;
     case ITER_DICT: {
@@ -658,6 +677,7 @@ TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out) {
         *out = vt_dict_find(tr, container, item) >= 0;
         return TX_OK;
     }
+    if (container->kind == VT_SET) return tr_set_contains(tr, item, container, out);
     if (container->kind == VT_LIST || container->kind == VT_TUPLE) {
         for (int i = 0; i < container->n; i++) {
             VT *e = vt_item(tr, container, i);
@@ -699,7 +719,8 @@ TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out) {
         for (int i = 0; i < n; i++) out[i] = vt_item(tr, seq, i);
         return TX_OK;
     }
-    if (seq->kind == VT_CONST || seq->kind == VT_TENSOR || seq->kind == VT_DICT || seq->kind == VT_DICT_VIEW) {
+    if (seq->kind == VT_CONST || seq->kind == VT_TENSOR || seq->kind == VT_DICT || seq->kind == VT_DICT_VIEW ||
+        seq->kind == VT_SET || seq->kind == VT_ITER || seq->kind == VT_GENERATOR) {
         VT *items;
         TxStatus s = tr_iter_items(tr, seq, &items);
         if (s) return s;

@@ -437,7 +437,7 @@ static TxStatus none_jump(Tracer *tr, Tx *tx, uint32_t target, bool if_none) {
     else if (v->kind == VT_SYMNUM || v->kind == VT_TENSOR || v->kind == VT_LIST || v->kind == VT_TUPLE ||
              v->kind == VT_DICT || v->kind == VT_OBJECT || v->kind == VT_FUNCTION || v->kind == VT_NN_MODULE ||
              v->kind == VT_METHOD || v->kind == VT_NATIVE || v->kind == VT_TYPE || v->kind == VT_MODULE ||
-             v->kind == VT_HANDLE || v->kind == VT_DICT_VIEW)
+             v->kind == VT_HANDLE || v->kind == VT_DICT_VIEW || v->kind == VT_SET || v->kind == VT_GENERATOR)
         is_none = 0;
     else return trace_break(tr, "`is None` on %s", vt_kind_name(v->kind));
     tx->sp--;
@@ -509,6 +509,34 @@ static TxStatus check_hashable_key(Tracer *tr, VT *k) {
     if (k->kind == VT_SYMNUM) return trace_break(tr, "a symbolic number as a dict key");
     if (k->kind == VT_LIST || k->kind == VT_DICT) return trace_break(tr, "unhashable dict key");
     if (val_is_null(k->value) && k->kind != VT_TENSOR) return trace_break(tr, "dict key of unknown identity");
+    return TX_OK;
+}
+
+H(BUILD_SET) {
+    VT *set = tr_set_new(tr);
+    for (int i = (int)arg; i >= 1; i--) {
+        TxStatus st = tr_set_add(tr, set, PEEK(i));
+        if (st) return st;
+    }
+    tx->sp -= (int)arg;
+    PUSH(set);
+    return TX_OK;
+}
+
+H(SET_ADD) {
+    TxStatus st = tr_set_add(tr, PEEK(arg + 1), TOP());
+    if (st) return st;
+    tx->sp--;
+    return TX_OK;
+}
+
+H(SET_UPDATE) {
+    VT *items;
+    TxStatus st = tr_iter_items(tr, TOP(), &items);
+    if (st) return st;
+    for (int i = 0; i < items->n; i++)
+        if ((st = tr_set_add(tr, PEEK(arg + 1), vt_item(tr, items, i)))) return st;
+    tx->sp--;
     return TX_OK;
 }
 
@@ -838,7 +866,7 @@ H(IMPORT_FROM) {
     X(BUILD_LIST) X(BUILD_MAP) X(BUILD_CONST_KEY_MAP) X(BUILD_STRING) X(FORMAT_VALUE) X(LIST_APPEND) \
     X(LIST_EXTEND) X(LIST_TO_TUPLE) X(MAP_ADD) X(DICT_UPDATE) X(DICT_MERGE) X(UNPACK_SEQUENCE) X(UNPACK_EX) \
     X(MAKE_FUNCTION) X(KW_NAMES) X(CALL) X(CALL_FUNCTION_EX) X(BEFORE_WITH) X(IMPORT_NAME) X(IMPORT_FROM) \
-    X(YIELD_VALUE)
+    X(YIELD_VALUE) X(BUILD_SET) X(SET_ADD) X(SET_UPDATE)
 
 static const Handler handlers[OP__COUNT] = {
 #define X(name) [OP_##name] = h_##name,

@@ -48,7 +48,7 @@
  *   marker.c        node payloads (TracerOpaque) and module markers
  *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
  *   custom_ops.c    calls of custom ops traced into nodes
- *   ops.c attrs.c builtins.c calls.c module_hooks.c symbolic.c
+ *   ops.c attrs.c builtins.c calls.c sets.c module_hooks.c symbolic.c
  *                   the symbolic interpreter (the one circle, tied by tr_call and tx_run)
  *   cache.c         the per-code-object cache of compiled entries
  *   resume.c        resume functions
@@ -138,6 +138,8 @@ typedef enum VtKind {
     VT_DICT_VIEW,     /* d.keys() / d.values() / d.items(): a = the dict's VT, index = DictViewKind; a
                          live view (what it yields is read from the dict when it is used) */
     VT_GENERATOR,     /* a generator made in the region: gen = its translator, run a step per next() */
+    VT_SET,           /* a set: items[n] = its members (sets.c); value: the existing set; shadow: a real
+                         set of the same constants giving CPython's order (VAL_NULL: unknown) */
 } VtKind;
 
 typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
@@ -152,6 +154,7 @@ typedef enum IterKind {
     ITER_ZIP,         /* items[n] = the iterators */
     ITER_MAP,         /* b = the function, items[n] = the iterators */
     ITER_FILTER,      /* b = the predicate (None: truthiness), a = the iterator */
+    ITER_SET,         /* a = the members in order, b = the VT_SET; size = its size when iteration began */
 } IterKind;
 
 typedef enum SymOp {
@@ -190,6 +193,7 @@ struct VT {
     DictViewKind view;   /* VT_ITER over a dict: keys, values or items */
     int32_t size;        /* VT_ITER over a dict: its size when iteration began */
     Tx *gen;             /* VT_GENERATOR */
+    Value shadow;        /* VT_SET */
     SymOp sym;
     bool flag;           /* grad mode target; handle removed */
     /* side effects */
@@ -482,6 +486,7 @@ VT *vt_dict(Tracer *tr);
 int vt_dict_find(Tracer *tr, VT *d, VT *key);
 void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value);
 void vt_dict_del_at(VT *d, int i);
+int vt_set_find(Tracer *tr, VT *s, VT *member);   /* index in items, -1 */
 bool vt_is_const(const VT *v);
 bool vt_is_const_of(Tracer *tr, const VT *v, TypeObj *t);
 const char *vt_kind_name(VtKind k);
@@ -565,7 +570,7 @@ TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 /* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
 TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* ---- the symbolic interpreter: ops.c, attrs.c, builtins.c, calls.c, module_hooks.c, symbolic.c ---- */
+/* ---- the symbolic interpreter: ops.c, attrs.c, builtins.c, calls.c, sets.c, module_hooks.c, symbolic.c */
 
 /* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
@@ -600,6 +605,16 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
  * stack kept) */
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
+
+/* sets.c: sets on trackers */
+VT *tr_set_new(Tracer *tr);
+TxStatus tr_set_add(Tracer *tr, VT *s, VT *member);
+TxStatus tr_set_from_iterable(Tracer *tr, VT *iterable, VT **out);   /* set(iterable); iterable NULL: set() */
+TxStatus tr_set_items(Tracer *tr, VT *s, VT **out);   /* its members in iteration order, as a tuple */
+TxStatus tr_set_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
+TxStatus tr_set_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
+TxStatus tr_set_contains(Tracer *tr, VT *item, VT *s, int *out);
+TxStatus tr_set_method(Tracer *tr, VT *s, StrObj *name, int argc, VT **args, VT **out);
 
 /* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);

@@ -20,6 +20,7 @@ VT *vt_new(Tracer *tr, VtKind kind) {
     v->value = val_null();
     v->fake = val_null();
     v->code = val_null();
+    v->shadow = val_null();
     v->temp_slot = -1;
     v->graph_input = -1;
     return v;
@@ -127,6 +128,12 @@ void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value) {
     d->n++;
 }
 
+int vt_set_find(Tracer *tr, VT *s, VT *member) {
+    for (int i = 0; i < s->n; i++)
+        if (key_equal(tr, s->items[i], member)) return i;
+    return -1;
+}
+
 void vt_dict_del_at(VT *d, int i) {
     memmove(&d->keys[i], &d->keys[i + 1], sizeof(VT *) * (size_t)(d->n - i - 1));
     memmove(&d->items[i], &d->items[i + 1], sizeof(VT *) * (size_t)(d->n - i - 1));
@@ -146,7 +153,7 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedObjectVariable", "UserFunctionVariable", "UserMethodVariable", "BuiltinVariable",
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
-        "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable"};
+        "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable", "SetVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 
