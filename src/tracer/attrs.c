@@ -298,6 +298,26 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
         if (obj->kind == VT_CONST && (*out)->kind == VT_OPAQUE) (*out)->kind = VT_NATIVE;
         return TX_OK;
     }
+    case VT_EXCEPTION: {
+        /* (stores made in the region were read above) */
+        if (is_name(name, "args")) {
+            *out = obj->a;
+            return TX_OK;
+        }
+        if (is_name(name, "__cause__") || is_name(name, "__context__")) {
+            *out = vt_none(tr);
+            return TX_OK;
+        }
+        if (is_name(name, "__suppress_context__")) {
+            *out = vt_const(tr, val_bool(false));
+            return TX_OK;
+        }
+        TypeObj *t = vt_python_type(tr, obj);
+        Value descr = t ? type_lookup(vm, t, name) : val_null();
+        if (val_is_null(descr)) return TX_OK;
+        if (descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) return trace_break(tr, "exception attribute '%s'", name->data);
+        return bind_class_attr(tr, obj, t, descr, name, out);
+    }
     case VT_SET:
         if (val_is_null(type_lookup(vm, vm->t_set, name))) return TX_OK;
         *out = method_vt(tr, obj, NULL, name);
@@ -442,7 +462,7 @@ TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
         se_store_attr(tr, obj, name, value);
         return TX_OK;
     }
-    if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE)
+    if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE && !(obj->kind == VT_EXCEPTION && obj->mut == MUT_NEW))
         return trace_break(tr, "setattr on %s", vt_kind_name(obj->kind));
     if (obj->mut == MUT_EXISTING && !obj->source) return trace_break(tr, "setattr on an object the tracer cannot name");
     TypeObj *t = vt_python_type(tr, obj);

@@ -88,6 +88,27 @@ static TxStatus sym_call(Tracer *tr, SymOp op, Value f, VT *a, VT **out) {
     return TX_OK;
 }
 
+/* str(e) / repr(e) of an exception made in the region: the real one's, built from its args
+ * (specialised: constants) */
+static TxStatus exception_text(Tracer *tr, Value f, VT *e, VT **out) {
+    VM *vm = tr->vm;
+    VT *a = vt_force(tr, e->a);
+    int n = a->n;
+    Value *argv = trace_arena_alloc(&tr->arena, sizeof(Value) * (size_t)(n + 2));
+    argv[0] = e->cls->value;
+    for (int i = 0; i < n; i++) {
+        argv[i + 1] = vt_as_constant(tr, tr_specialize(tr, vt_item(tr, a, i)));
+        if (val_is_null(argv[i + 1])) return trace_break(tr, "text of an exception with non-constant args");
+    }
+    Value real = vm_call(vm, dict_get_c(vm, vm->e_BaseException->dict, "__new__"), n + 1, argv, NULL);
+    if (val_is_null(real)) return trace_error(tr);
+    trace_keep(tr, real);
+    Value r = vm_call1(vm, f, real);
+    if (val_is_null(r)) return trace_error(tr);
+    *out = vt_const(tr, r);
+    return TX_OK;
+}
+
 /* ---- builtin functions --------------------------------------------------------------------------------- */
 
 TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out) {
@@ -218,6 +239,8 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         VT *one[1] = {arg};
         return fold(tr, f, 1, one, NULL, out);
     }
+    if (is(name, "repr") && argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_EXCEPTION)
+        return exception_text(tr, f, vt_force(tr, args[0]), out);
     if ((is(name, "int") || is(name, "float") || is(name, "str") || is(name, "abs")) && argc == 1 && !nkw) {
         VT *v = vt_force(tr, args[0]);
         if (v->kind == VT_SYMNUM)
@@ -405,6 +428,8 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         *out = vt_from_value(tr, val_obj(ty), NULL);
         return TX_OK;
     }
+    if (t == vm->t_str && argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_EXCEPTION)
+        return exception_text(tr, val_obj(t), vt_force(tr, args[0]), out);
     if ((t == vm->t_int || t == vm->t_float || t == vm->t_str || t == vm->t_bool) && argc == 1 && !nkw) {
         VT *v = vt_force(tr, args[0]);
         if (v->kind == VT_SYMNUM && t != vm->t_bool)

@@ -262,6 +262,10 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
     NativeObj *n = (NativeObj *)f.as.o;
     TorchState *ts = torch_state(vm);
     int nkw = nkw_of(kwnames);
+    /* BaseException.__init__(self, *args) of an exception made in the region */
+    if (n->owner == vm->e_BaseException && strcmp(n->name, "__init__") == 0 && argc >= 1 && !nkw &&
+        vt_force(tr, args[0])->kind == VT_EXCEPTION)
+        return tr_exception_init(tr, vt_force(tr, args[0]), argc - 1, args + 1, out);
     /* object.__new__(cls) of a script class (from its own __new__) */
     if (n->owner == vm->t_object && strcmp(n->name, "__new__") == 0 && argc == 1 && !nkw) {
         VT *cls = vt_force(tr, args[0]);
@@ -675,6 +679,7 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
     bool handled = false;
     TxStatus s = tracer_builtin_type_call(tr, t, argc, args, kwnames, out, &handled);
     if (handled) return s;
+    if (t->flags & TYPEF_EXCEPTION) return tr_exception_new(tr, cls, argc, args, kwnames, out);
     if (!(t->flags & TYPEF_HEAPTYPE) || t->layout != OBJ_LAYOUT_INSTANCE || (t->flags & TYPEF_EXCEPTION) ||
         vm_type_of(vm, cls->value) != vm->t_type)
         return trace_break(tr, "constructing %s", t->name->data);

@@ -83,7 +83,7 @@ static int root_cell_index(Cg *cg, VT *cell);
 static bool inlined_new_cell(Cg *cg, VT *v) { return v->kind == VT_CELL && v->mut == MUT_NEW && root_cell_index(cg, v) < 0; }
 
 static bool needs_temp(VT *v) {
-    if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
+    if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW) return true;
     if (v->kind == VT_ITER) return v->refs >= 2;
     if (v->kind == VT_HANDLE) return true;
     return (v->kind == VT_LIST || v->kind == VT_DICT || v->kind == VT_SET || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
@@ -308,6 +308,16 @@ static void build_value(Cg *cg, VT *v) {
         E(cg, OP_MAKE_FUNCTION, flags);
         return;
     }
+    case VT_EXCEPTION: {
+        /* BaseException.__new__(cls, *args): its other attributes come from the replayed stores */
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, dict_get_c(vm, vm->e_BaseException->dict, "__new__")));
+        reconstruct(cg, v->cls);
+        VT *args = vt_force(cg->tr, v->a);
+        for (int i = 0; i < args->n; i++) reconstruct(cg, args->items[i]);
+        E(cg, OP_CALL, (uint32_t)(args->n + 1));
+        return;
+    }
     case VT_OBJECT: {
         /* object.__new__(cls): its attributes come from the replayed stores */
         E(cg, OP_PUSH_NULL, 0);
@@ -415,7 +425,7 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     }
     switch (v->kind) {
-    case VT_LIST: case VT_DICT: case VT_SET: case VT_FUNCTION: case VT_OBJECT:
+    case VT_LIST: case VT_DICT: case VT_SET: case VT_FUNCTION: case VT_OBJECT: case VT_EXCEPTION:
         if (v->mut != MUT_NEW) {
             if (!val_is_null(v->value) && !v->modified && v->kind != VT_OBJECT) {
                 E(cg, OP_LOAD_CONST, K(cg, v->value));
@@ -432,6 +442,10 @@ static void reconstruct(Cg *cg, VT *v) {
             /* count uses of what it holds once */
             if (v->refs == 1) {
                 if (v->kind == VT_OBJECT) reconstruct(cg, v->cls);
+                else if (v->kind == VT_EXCEPTION) {
+                    reconstruct(cg, v->cls);
+                    reconstruct(cg, v->a);
+                }
                 else if (v->kind == VT_FUNCTION) {
                     if (v->defaults) reconstruct(cg, v->defaults);
                     if (v->kwdefaults) reconstruct(cg, v->kwdefaults);
@@ -567,8 +581,11 @@ static void emit_tempvars(Cg *cg) {
     SideEffects *se = &cg->tr->se;
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
-        if (v->kind == VT_OBJECT && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
-            if (cg->dry) reconstruct(cg, v->cls);
+        if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
+            if (cg->dry) {
+                reconstruct(cg, v->cls);
+                if (v->kind == VT_EXCEPTION) reconstruct(cg, v->a);
+            }
             else ensure_temp(cg, v);
         }
     }

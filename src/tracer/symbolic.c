@@ -813,6 +813,75 @@ H(BEFORE_WITH) {
     return trace_break(tr, "with %s", vt_kind_name(mgr->kind));
 }
 
+/* ---- exceptions (exceptions.c) ---------------------------------------------------------------------- */
+
+H(RAISE_VARARGS) {
+    if (arg == 0) {
+        if (!tr->handled || vt_force(tr, tr->handled)->kind != VT_EXCEPTION) return trace_break(tr, "bare raise");
+        return tr_raise(tr, tr->handled, NULL);
+    }
+    /* the operands stay: a handler cuts the stack to its depth, and an exception that escapes is
+     * a break at this instruction, which runs again natively */
+    return tr_raise(tr, PEEK(arg), arg == 2 ? PEEK(1) : NULL);
+}
+
+H(RERAISE) {
+    (void)arg;
+    VT *exc = vt_force(tr, TOP());
+    if (exc->kind != VT_EXCEPTION) return trace_break(tr, "re-raise of %s", vt_kind_name(exc->kind));
+    tr->raised = exc;
+    return TX_RAISE;
+}
+
+H(PUSH_EXC_INFO) {
+    (void)arg;
+    if (!tr->handled) {
+        Value h = tr->vm->handled;
+        tr->handled = vt_from_value(tr, val_is_null(h) ? val_none() : h, NULL);
+    }
+    VT *e = TOP();
+    TOP() = tr->handled;
+    PUSH(e);
+    tr->handled = e;
+    return TX_OK;
+}
+
+H(POP_EXCEPT) {
+    (void)arg;
+    tr->handled = POP();
+    return TX_OK;
+}
+
+H(CHECK_EXC_MATCH) {
+    (void)arg;
+    int m;
+    TxStatus st = tr_exc_match(tr, PEEK(2), TOP(), &m);
+    if (st) return st;
+    TOP() = vt_const(tr, val_bool(m));
+    return TX_OK;
+}
+
+H(LOAD_ASSERTION_ERROR) {
+    (void)arg;
+    PUSH(vt_from_value(tr, val_obj(tr->vm->e_AssertionError), NULL));
+    return TX_OK;
+}
+
+/* (exit prev exc -- exit prev exc exit(type(exc), exc, None)): a with block's __exit__ on the way
+ * out of an exception (the traceback object does not exist in the region: None) */
+H(WITH_EXCEPT_START) {
+    (void)arg;
+    VT *exc = TOP();
+    TypeObj *t = vt_python_type(tr, exc);
+    if (!t) return trace_break(tr, "__exit__ of an exception of unknown type");
+    VT *args[3] = {vt_from_value(tr, val_obj(t), NULL), exc, vt_none(tr)};
+    VT *r;
+    TxStatus st = tr_call(tr, PEEK(3), 3, args, NULL, &r);
+    if (st) return st;
+    PUSH(r);
+    return TX_OK;
+}
+
 /* ---- imports --------------------------------------------------------------------------------------------- */
 
 H(IMPORT_NAME) {
@@ -852,9 +921,8 @@ H(IMPORT_FROM) {
 
 /* ---- the table -------------------------------------------------------------------------------------------- */
 
-/* Every opcode the tracer understands.  Opcodes absent from this list (generators, exception
- * handling, class bodies, module-level names, sets) have no handler: reaching one is a graph
- * break naming it. */
+/* Every opcode the tracer understands.  Opcodes absent from this list (yield from, class bodies,
+ * module-level names) have no handler: reaching one is a graph break naming it. */
 #define TRACED_OPS(X) \
     X(NOP) X(POP_TOP) X(PUSH_NULL) X(COPY) X(SWAP) X(LOAD_CONST) X(LOAD_FAST) X(STORE_FAST) X(DELETE_FAST) \
     X(LOAD_FAST_LOAD_FAST) X(LOAD_FAST_LOAD_CONST) X(STORE_FAST_LOAD_FAST) X(LOAD_GLOBAL) X(STORE_GLOBAL) \
@@ -866,7 +934,8 @@ H(IMPORT_FROM) {
     X(BUILD_LIST) X(BUILD_MAP) X(BUILD_CONST_KEY_MAP) X(BUILD_STRING) X(FORMAT_VALUE) X(LIST_APPEND) \
     X(LIST_EXTEND) X(LIST_TO_TUPLE) X(MAP_ADD) X(DICT_UPDATE) X(DICT_MERGE) X(UNPACK_SEQUENCE) X(UNPACK_EX) \
     X(MAKE_FUNCTION) X(KW_NAMES) X(CALL) X(CALL_FUNCTION_EX) X(BEFORE_WITH) X(IMPORT_NAME) X(IMPORT_FROM) \
-    X(YIELD_VALUE) X(BUILD_SET) X(SET_ADD) X(SET_UPDATE)
+    X(YIELD_VALUE) X(BUILD_SET) X(SET_ADD) X(SET_UPDATE) X(RAISE_VARARGS) X(RERAISE) X(PUSH_EXC_INFO) X(POP_EXCEPT) \
+    X(CHECK_EXC_MATCH) X(LOAD_ASSERTION_ERROR) X(WITH_EXCEPT_START)
 
 static const Handler handlers[OP__COUNT] = {
 #define X(name) [OP_##name] = h_##name,
@@ -904,6 +973,17 @@ TxStatus tx_run(Tracer *tr, Tx *tx) {
         }
         int32_t ip = tx->ip;
         s = h(tr, tx, in.arg);
+        if (s == TX_RAISE) {
+            /* raised here, or by a call made here: this code's handler, else the caller's */
+            if (tr_catch(tr, tx, ip)) {
+                s = TX_OK;
+                continue;
+            }
+            tx->ip = ip;
+            if (tx == tr->root)
+                s = trace_break(tr, "exception %s escapes the region", vt_python_type(tr, tr->raised)->name->data);
+            break;
+        }
         if (s != TX_OK) {
             tx->ip = ip;
             break;

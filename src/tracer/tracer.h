@@ -48,7 +48,7 @@
  *   marker.c        node payloads (TracerOpaque) and module markers
  *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
  *   custom_ops.c    calls of custom ops traced into nodes
- *   ops.c attrs.c builtins.c calls.c sets.c module_hooks.c symbolic.c
+ *   ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c symbolic.c
  *                   the symbolic interpreter (the one circle, tied by tr_call and tx_run)
  *   cache.c         the per-code-object cache of compiled entries
  *   resume.c        resume functions
@@ -75,7 +75,9 @@ typedef struct VT VT;
 typedef struct Source Source;
 typedef struct Tx Tx;
 typedef struct CompileOptions CompileOptions;
-typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
+/* TX_RAISE: an exception made in the region was raised (Tracer.raised) and no handler of the
+ * translator caught it yet (exceptions.c). */
+typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_RAISE = 2, TX_ERROR = -1 } TxStatus;
 
 /* ==== types ===================================================================================== */
 
@@ -140,6 +142,7 @@ typedef enum VtKind {
     VT_GENERATOR,     /* a generator made in the region: gen = its translator, run a step per next() */
     VT_SET,           /* a set: items[n] = its members (sets.c); value: the existing set; shadow: a real
                          set of the same constants giving CPython's order (VAL_NULL: unknown) */
+    VT_EXCEPTION,     /* an exception made in the region: cls = its class, a = its args tuple */
 } VtKind;
 
 typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
@@ -369,6 +372,8 @@ struct Tracer {
     const char *entered[256];            /* every module forward inlined, in order (exec order) */
     int32_t n_entered;
     char errbuf[256];         /* why codegen failed */
+    VT *raised;               /* TX_RAISE: the exception in flight */
+    VT *handled;              /* the exception being handled (PUSH_EXC_INFO), NULL: as on entry */
 };
 
 /* ==== functions, by file, bottom first ========================================================== */
@@ -570,7 +575,8 @@ TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 /* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
 TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* ---- the symbolic interpreter: ops.c, attrs.c, builtins.c, calls.c, sets.c, module_hooks.c, symbolic.c */
+/* ---- the symbolic interpreter: ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c
+ * symbolic.c ---- */
 
 /* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
@@ -605,6 +611,14 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
  * stack kept) */
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
+
+/* exceptions.c: exceptions raised and caught in the region */
+TxStatus tr_exception_new(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_exception_init(Tracer *tr, VT *e, int argc, VT **args, VT **out);
+bool tr_is_exception_class(Tracer *tr, VT *v);
+TxStatus tr_raise(Tracer *tr, VT *exc, VT *cause);   /* TX_RAISE (or a break) */
+bool tr_catch(Tracer *tr, Tx *tx, int32_t ip);
+TxStatus tr_exc_match(Tracer *tr, VT *exc, VT *type, int *out);
 
 /* sets.c: sets on trackers */
 VT *tr_set_new(Tracer *tr);

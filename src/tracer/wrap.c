@@ -398,6 +398,7 @@ TypeObj *vt_python_type(Tracer *tr, VT *v) {
     case VT_SLICE: return vm->t_slice;
     case VT_GENERATOR: return vm->t_generator;
     case VT_SET: return vm->t_set;
+    case VT_EXCEPTION: return v->cls && v->cls->kind == VT_TYPE ? (TypeObj *)v->cls->value.as.o : NULL;
     case VT_DICT_VIEW:
         return v->index == DICT_VIEW_KEYS ? vm->t_dict_keys : v->index == DICT_VIEW_VALUES ? vm->t_dict_values
                                                                                              : vm->t_dict_items;
