@@ -44,6 +44,9 @@ const TracerBackend *tracer_find_backend(const char *name);
 bool trace_log_enabled(const char *artifact);
 void trace_log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void trace_logs_set(const char *spec);
+/* The compile report's record of the compile that made graph `name` (src/report/record.h), for
+ * the backend's own artifacts (plans, memory); NULL when no report is being written. */
+struct RpCompile *tracer_record_of_graph(VM *vm, const char *name);
 
 /* ---- graph inputs ---------------------------------------------------------------------------- */
 

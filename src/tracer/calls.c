@@ -371,6 +371,14 @@ static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out) {
     EM_ASSERT(node->exec.inputs != NULL, "out of memory");
     node->exec.inputs[0] = t->node;
     node->exec.opaque = tracer_opaque_new(&(TracerOpaque){.kind = TOPQ_HOOK, .input = hook->graph_input}, hn->name);
+    if (tr->tx) {
+        /* where it was registered (graph code, logs), without tracer_node_provenance's grad
+         * mode: the hook node is an identity whatever mode registered it */
+        char code[512];
+        int32_t line = trace_current_line(tr);
+        trace_source_line(tr->tx->code, line, code, sizeof code);
+        graph_node_set_loc(tr->graph, node, tr->tx->code->filename->data, line, tr->tx->code->name->data, code);
+    }
     node->is_tensor = true;
     node->requires_grad = true;
     node->meta = t->node->meta;

@@ -184,3 +184,13 @@ void se_prune_dead(Tracer *tr) {
     }
     se->n_stores = j;
 }
+
+int32_t se_row_of_tracked(const SideEffects *se, int i) {
+    int32_t row = 0;
+    for (int k = 0; k < i; k++) row += se->tracked[k]->modified;
+    return row;
+}
+
+int32_t se_row_of_store(const SideEffects *se, int i) { return se_row_of_tracked(se, se->n_tracked) + i; }
+
+int32_t se_row_of_hook(const SideEffects *se, int i) { return se_row_of_store(se, se->n_stores) + i; }

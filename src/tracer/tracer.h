@@ -64,6 +64,7 @@
 #define EMBER_TRACER_TRACER_H
 
 #include "ember/graph.h"
+#include "src/report/record.h"
 #include "src/tracer/backend.h"
 #include "src/torch/torch.h"
 #include "vm/gc.h"
@@ -303,9 +304,19 @@ typedef struct BreakInfo {
     int32_t line;
     char file[256];
     char func[128];
+    /* the user traceback, outermost (the root frame) first: the inlined calls the break is in
+     * (valid until the trace ends, while the translators' code objects are kept alive) */
+    struct { CodeObj *code; int32_t line; } tb[8];
+    int32_t n_tb;
 } BreakInfo;
 
-/* ---- the compiled graph function (__compiled_fn_N) ---------------------------------------------- */
+/* Which part of the residual code emitted an instruction (codegen.c), for the logs and report. */
+typedef struct TraceTag {
+    uint8_t phase;            /* RpPhase */
+    int32_t effect;           /* side-effect row, or -1 */
+} TraceTag;
+
+/* ---- the compiled graph function (__compiled_fn_N) ------------------------------------------------ */
 
 typedef struct CompiledGraph {
     Graph *graph;
@@ -374,6 +385,10 @@ struct Tracer {
     char errbuf[256];         /* why codegen failed */
     VT *raised;               /* TX_RAISE: the exception in flight */
     VT *handled;              /* the exception being handled (PUSH_EXC_INFO), NULL: as on entry */
+    /* the logs or the report record this compile: codegen tags each residual instruction */
+    bool want_tags;
+    TraceTag *res_tags;       /* by instruction index of the residual code (malloc'd) */
+    int32_t n_res_tags;
 };
 
 /* ==== functions, by file, bottom first ========================================================== */
@@ -474,6 +489,11 @@ int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle);
 bool se_is_empty(Tracer *tr);
 /* Dynamo's prune_dead_object_new: new objects no live value reaches are dropped. */
 void se_prune_dead(Tracer *tr);
+/* The rows of the side-effects table (logs, report, codegen's instruction tags): the modified
+ * tracked containers in tracking order, then the stores in program order, then the hooks. */
+int32_t se_row_of_tracked(const SideEffects *se, int i);
+int32_t se_row_of_store(const SideEffects *se, int i);
+int32_t se_row_of_hook(const SideEffects *se, int i);
 
 /* ---- vt.c: trackers as data ---------------------------------------------------------------------- */
 
