@@ -195,10 +195,16 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_NN_MODULE:
             *out = vt_const(tr, val_bool(true));
             return TX_OK;
-        case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM:
+        case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM: case VT_SET:
             *out = vt_const(tr, val_bool(false));
             return TX_OK;
-        default: return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
+        default: {
+            /* an instance: whether its class defines __call__ */
+            TypeObj *t = vt_python_type(tr, v);
+            if (!t) return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
+            *out = vt_const(tr, val_bool(!val_is_null(type_lookup(vm, t, vm->special_names[SP_CALL]))));
+            return TX_OK;
+        }
         }
     }
     if (is(name, "iter") && argc == 1) return tr_iter(tr, args[0], out);
