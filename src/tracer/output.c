@@ -420,7 +420,9 @@ Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *
     for (int i = 0; i < n_outputs; i++) outs[i] = graph_arg_node(outputs[i]->node);
     graph_output(tr->graph, outs, n_outputs);
     free(outs);
-    graph_eliminate_dead_code(tr->graph);
+    /* under saved-tensor hooks an op that records autograd calls the pack hook even when its
+     * result is not used: dead code is kept, as eager runs it */
+    if (!tr->saved_hooks_at_entry) graph_eliminate_dead_code(tr->graph);
     free(tr->graph->name);
     tr->graph->name = strdup(name);
     tr->graph->eager_autograd = tr->eager_autograd;
