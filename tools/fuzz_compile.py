@@ -477,7 +477,19 @@ def shrink(ember, prog, signature, modes, timeout, oracle):
         _, div, _ = check(ember, p.render(), modes, timeout, oracle)
         return sorted(div) == signature
 
-    for field in ("body", "header"):
+    # the returned tuple: names the shrunk body no longer defines would only raise NameError
+    names = [n.strip() for n in prog.ret[len("return ("):-2].split(",") if n.strip()]
+    for n in list(names):
+        if len(names) == 1:
+            break
+        trial = [m for m in names if m != n]
+        old = prog.ret
+        prog.ret = "return (%s,)" % ", ".join(trial)
+        if same(prog):
+            names = trial
+        else:
+            prog.ret = old
+    for field in ("body", "header", "body"):
         items = getattr(prog, field)
         chunk = max(1, len(items) // 2)
         while chunk >= 1:
