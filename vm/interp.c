@@ -75,6 +75,23 @@
         pc = code + f->ip + 1;                      \
     } while (0)
 
+/* Fuzz builds (meson -Dfuzz=true, tests/fuzz): a budget of backward jumps, so a generated program
+ * that loops forever raises RuntimeError instead of timing the fuzzer out.  Nothing in other
+ * builds. */
+#ifdef EMBER_FUZZ
+int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
+#define FUEL(target)                                                                          \
+    do {                                                                                      \
+        if ((int32_t)(target) < (int32_t)(pc - code) && vm_fuzz_fuel >= 0 && vm_fuzz_fuel-- == 0) { \
+            SYNC();                                                                           \
+            vm_raise(vm, vm->e_RuntimeError, "fuzz: the budget of loop iterations is spent");  \
+            goto error;                                                                       \
+        }                                                                                     \
+    } while (0)
+#else
+#define FUEL(target) ((void)0)
+#endif
+
 static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
     return vm_raise(vm, vm->e_UnboundLocalError,
                     "cannot access local variable '%s' where it is not associated with a value",
@@ -846,6 +863,7 @@ dispatch_switch:
     }
 
     CASE(JUMP) {
+        FUEL(oparg);
         pc = code + oparg;
         DISPATCH();
     }
@@ -859,7 +877,10 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (!t) pc = code + oparg;
+        if (!t) {
+            FUEL(oparg);
+            pc = code + oparg;
+        }
         DISPATCH();
     }
     CASE(POP_JUMP_IF_TRUE) {
@@ -872,7 +893,10 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (t) pc = code + oparg;
+        if (t) {
+            FUEL(oparg);
+            pc = code + oparg;
+        }
         DISPATCH();
     }
     CASE(POP_JUMP_IF_NONE) {
