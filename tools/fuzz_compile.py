@@ -288,6 +288,54 @@ class Gen:
         self.features.add("module")
         self.add("%s = NET(%s)" % (t, k), t, self.pool[k][0][:-1] + (2,), True)
 
+    def s_module_hook(self):
+        k = self.pick(lambda n, s: len(s) >= 1 and s[-1] == self.b)
+        if not k:
+            return
+        t = self.new()
+        self.features.add("module_hook")
+        fn = self.r.choice(["lambda m, i, o: o + 1", "lambda m, i, o: None", "lambda m, i: (i[0] * 2,)"])
+        kind = "register_forward_pre_hook" if "i: (" in fn else "register_forward_hook"
+        self.add("hm%d = NET.%s(%s)\n%s = NET(%s)\nhm%d.remove()" % (self.n, kind, fn, t, k, self.n),
+                 t, self.pool[k][0][:-1] + (2,), True)
+
+    def s_iterate(self):
+        a, b = self.pick(), self.pick()
+        if self.pool[a][0] != self.pool[b][0]:
+            b = a
+        t = self.new()
+        form = self.r.choice([
+            "%s = sum(v * (i + 1) for i, v in enumerate([%s, %s]))",
+            "%s = sum(p * q for p, q in zip([%s, %s], [%s, %s]))",
+            "%s = list(map(lambda v: v * 2, [%s, %s]))[1]",
+            "%s = [v for v in (%s, %s) if v.dim() > 0][0] * 1"])
+        self.add(form % ((t, a, b) if form.count("%s") == 3 else (t, a, b, b, a)), t, self.pool[a][0], self.rg(a, b))
+
+    def s_set(self):
+        self.features.add("state")
+        self.add("seen = {%d, %d}\nseen.add(len(LOG) %% 3)\nseen.discard(%d)\nLOG.append(sorted(seen))" % (
+            self.r.randint(0, 5), self.r.randint(0, 5), self.r.randint(0, 5)))
+
+    def s_try(self):
+        k = self.pick()
+        t = self.new()
+        exc = self.r.choice(["ValueError", "KeyError", "RuntimeError"])
+        self.add("try:\n    %s = %s * 2\n    raise %s(\"boom\")\nexcept %s as e:\n    LOG.append(type(e).__name__)\n"
+                 "    %s = %s + 1\nfinally:\n    LOG.append(\"finally\")" % (t, k, exc, exc, t, t), t, self.pool[k][0], self.rg(k))
+
+    def s_detach(self):
+        k = self.pick()
+        t = self.new()
+        self.add("%s = %s.detach() * 2" % (t, k), t, self.pool[k][0], False)
+
+    def s_grad_mode(self):
+        k = self.pick()
+        t = self.new()
+        form = self.r.choice(["with torch.set_grad_enabled(False):\n    %s = %s * 2",
+                              "with torch.no_grad():\n    with torch.enable_grad():\n        %s = %s * 2"])
+        rg = self.rg(k) and "enable_grad" in form
+        self.add(form % (t, k), t, self.pool[k][0], rg)
+
     # -- breaks and control flow ----------------------------------------------------------------------
     def s_print(self):
         k = self.pick()
@@ -323,7 +371,8 @@ class Gen:
         weights = [(self.s_unary, 6), (self.s_binary, 8), (self.s_reduce, 3), (self.s_view, 4), (self.s_matmul, 2),
                    (self.s_cat, 1), (self.s_inplace, 3), (self.s_setitem, 1), (self.s_state, 4), (self.s_tensor_hook, 2),
                    (self.s_saved_hooks, 1), (self.s_function, 2), (self.s_module, 2), (self.s_print, 1), (self.s_loop, 2),
-                   (self.s_no_grad, 1), (self.s_branch, 1), (self.s_item, 1)]
+                   (self.s_no_grad, 1), (self.s_branch, 1), (self.s_item, 1), (self.s_module_hook, 1), (self.s_iterate, 2),
+                   (self.s_set, 1), (self.s_try, 1), (self.s_detach, 1), (self.s_grad_mode, 1)]
         fns = [f for f, wgt in weights for _ in range(wgt)]
         for _ in range(r.randint(3, 12)):
             r.choice(fns)()
@@ -400,17 +449,68 @@ def generate(seed):
 # ---- running ------------------------------------------------------------------------------------
 
 def run(cmd, path, timeout):
+    """(stdout + stderr with the exit status, status, stdout alone)"""
     try:
         p = subprocess.run(cmd + [os.path.basename(path)], cwd=os.path.dirname(path), capture_output=True,
                            text=True, timeout=timeout, errors="replace")
         out = p.stdout + p.stderr
         rc = p.returncode
     except subprocess.TimeoutExpired:
-        return "[timeout]", "timeout"
-    crash = rc < 0 or "Sanitizer" in out or "Fatal glibc" in out or "EM_ASSERT" in out or "assertion" in out.lower() and rc != 1
+        return "[timeout]", "timeout", ""
+    crash = rc < 0 or "Sanitizer" in out or "Fatal glibc" in out or ("assertion" in out.lower() and rc != 1)
     if rc != 0:
         out += "\n[exit %d]" % rc
-    return out, "crash" if crash else "ok"
+    return out, "crash" if crash else "ok", p.stdout
+
+
+class Oracle:
+    """One PyTorch process (1.13 with the oracle's prelude) that runs program after program, so
+    torch is imported once: each program runs as __main__ in a fresh namespace with the cyclic GC
+    off (run_oracle.py explains why), collected between programs."""
+
+    WORKER = r'''
+import gc, io, sys, traceback
+sys.path.insert(0, sys.argv[1])
+import oracle_prelude
+import torch
+inp = sys.stdin.buffer
+out = sys.stdout.buffer
+while True:
+    n = inp.readline()
+    if not n:
+        break
+    src = inp.read(int(n)).decode()
+    buf = io.StringIO()
+    real = sys.stdout
+    sys.stdout = buf
+    gc.collect()
+    gc.disable()
+    try:
+        exec(compile(src, "prog.py", "exec"), {"__name__": "__main__"})
+    except BaseException:
+        buf.write("[uncaught]\n" + traceback.format_exc().splitlines()[-1] + "\n")
+    finally:
+        sys.stdout = real
+        gc.enable()
+    torch.set_grad_enabled(True)
+    data = buf.getvalue().encode()
+    out.write(b"%d\n" % len(data) + data)
+    out.flush()
+'''
+
+    def __init__(self):
+        self.p = subprocess.Popen(["/usr/bin/python3", "-c", self.WORKER, os.path.dirname(ORACLE)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def run(self, src):
+        data = src.encode()
+        self.p.stdin.write(b"%d\n" % len(data) + data)
+        self.p.stdin.flush()
+        n = self.p.stdout.readline()
+        if not n:
+            self.__init__()
+            return None
+        return self.p.stdout.read(int(n)).decode()
 
 
 def run_all(ember, path, modes, timeout):
@@ -421,8 +521,8 @@ FLOAT = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?inf|nan")
 
 
 def close_enough(a, b):
-    """PyTorch vs Ember eager: the same text, floats within 1e-4 relative; messages not compared
-    (only the exception type)."""
+    """PyTorch vs Ember eager (stdout): the same text, floats within 1e-4 relative; messages not
+    compared (only the exception type)."""
     la = [l for l in a.strip().split("\n") if not l.startswith("message")]
     lb = [l for l in b.strip().split("\n") if not l.startswith("message")]
     if len(la) != len(lb):
@@ -439,32 +539,30 @@ def close_enough(a, b):
 
 def divergences(results, oracle_out=None):
     """[(mode, why)] for the modes that differ from eager, and the oracle's disagreement."""
-    eager, status = results["eager"]
+    eager, status, eager_stdout = results["eager"]
     found = []
     if status != "ok":
         found.append(("eager", status))
-    for m, (out, st) in results.items():
+    for m, (out, st, _) in results.items():
         if m == "eager":
             continue
         if st != "ok":
             found.append((m, st))
         elif out != eager:
             found.append((m, "output"))
-    if oracle_out is not None and not close_enough(oracle_out, eager):
+    if oracle_out is not None and not close_enough(oracle_out, eager_stdout):
         found.append(("pytorch", "output"))
     return found
 
 
 def check(ember, src, modes, timeout, oracle):
+    """oracle: an Oracle, or None"""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "prog.py")
         with open(path, "w") as fh:
             fh.write(src)
         results = run_all(ember, path, modes, timeout)
-        oracle_out = None
-        if oracle:
-            o, st = run([sys.executable if os.path.exists("/usr/bin/python3") is False else "/usr/bin/python3", ORACLE], path, 120)
-            oracle_out = o if st == "ok" else None
+        oracle_out = oracle.run(src) if oracle else None
         return results, divergences(results, oracle_out), oracle_out
 
 
@@ -510,7 +608,7 @@ def save(found_dir, prog, original, div, results, oracle_out):
     os.makedirs(found_dir, exist_ok=True)
     path = os.path.join(found_dir, "seed_%d.py" % prog.seed)
     lines = ["# Divergence found by tools/fuzz_compile.py (seed %d): %s" % (prog.seed, ", ".join("%s %s" % d for d in div))]
-    for m, (out, st) in results.items():
+    for m, (out, st, _) in results.items():
         lines.append("# --- %s (%s) ---" % (m, st))
         lines.extend("#   " + l for l in out.strip().split("\n")[:12])
     if oracle_out is not None:
@@ -555,8 +653,12 @@ def main():
     modes = args.modes.split(",")
     ember = os.path.abspath(args.ember)
     seeds = parse_seeds(args.seeds)
-    oracle = args.oracle and os.path.exists(ORACLE) and subprocess.run(
+    use_oracle = args.oracle and os.path.exists(ORACLE) and subprocess.run(
         ["/usr/bin/python3", "-c", "import torch"], capture_output=True).returncode == 0
+    import queue
+    oracles = queue.Queue()
+    for _ in range(args.jobs if use_oracle else 0):
+        oracles.put(Oracle())
     t0 = time.time()
     bad = 0
     log = open(args.log, "a") if args.log else None
@@ -564,7 +666,14 @@ def main():
     def one(seed):
         prog = generate(seed)
         src = prog.render()
-        results, div, oracle_out = check(ember, src, modes, args.timeout, oracle)
+        oracle = oracles.get() if use_oracle else None
+        try:
+            results, div, oracle_out = check(ember, src, modes, args.timeout, oracle)
+            if div and not args.no_shrink:
+                prog = shrink(ember, prog, sorted(div), modes, args.timeout, oracle)
+        finally:
+            if oracle:
+                oracles.put(oracle)
         return seed, prog, src, results, div, oracle_out
 
     if args.jobs > 1:
@@ -582,12 +691,9 @@ def main():
         if not div:
             continue
         bad += 1
-        signature = sorted(div)
-        if not args.no_shrink:
-            prog = shrink(ember, prog, signature, modes, args.timeout, oracle)
         path = save(args.found, prog, src, div, results, oracle_out)
         print("seed %d: %s -> %s" % (seed, ", ".join("%s %s" % d for d in div), path), flush=True)
-    print("%d programs, %d divergent, %.0f s%s" % (done, bad, time.time() - t0, " (with PyTorch)" if oracle else ""))
+    print("%d programs, %d divergent, %.0f s%s" % (done, bad, time.time() - t0, " (with PyTorch)" if use_oracle else ""))
     return 1 if bad else 0
 
 
