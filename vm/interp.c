@@ -1372,6 +1372,20 @@ dispatch_switch:
         DISPATCH();
     }
 
+    CASE(PRINT_EXPR) {
+        SYNC();
+        Value sys = dict_get_c(vm, vm->modules, "sys");
+        Value hook = val_is_type(vm, sys, vm->t_module) ? dict_get_c(vm, ((ModuleObj *)sys.as.o)->dict, "displayhook")
+                                                        : val_null();
+        if (val_is_null(hook)) {
+            vm_raise(vm, vm->e_RuntimeError, "lost sys.displayhook");
+            goto error;
+        }
+        Value r = vm_call1(vm, hook, TOP());
+        if (val_is_null(r)) goto error;
+        sp--;
+        DISPATCH();
+    }
     CASE(IMPORT_NAME) {
         SYNC();
         Value m = vm_import_name(vm, NAME(oparg), TOP(), PEEK(2), f->globals);

@@ -313,8 +313,19 @@ struct AstWithItem {
     AstExpr *optional_vars; /* may be NULL */
 };
 
+/* What ast.parse returns for each compile() mode. */
+typedef enum AstModKind {
+    AST_MOD_MODULE = 1,   /* 'exec' */
+    AST_MOD_INTERACTIVE,  /* 'single' */
+    AST_MOD_EXPRESSION,   /* 'eval' */
+    AST_MOD_FUNCTION_TYPE /* 'func_type' (a PEP 484 signature type comment) */
+} AstModKind;
+
 typedef struct AstModule {
-    AstStmtSeq body; /* type_ignores is always empty */
+    AstModKind kind;
+    AstStmtSeq body;     /* Module, Interactive; type_ignores is always empty */
+    AstExpr *expr;       /* Expression: its body; FunctionType: the return type */
+    AstExprSeq argtypes; /* FunctionType */
 } AstModule;
 
 /* ---- construction (used by the parser) ---- */

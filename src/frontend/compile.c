@@ -275,6 +275,13 @@ bool comp_is_docstring(const AstStmt *s) {
            s->v.Expr.value->v.Constant.value.type == AST_CONST_STR;
 }
 
+/* The docstring constant of a body (None under optimize 2, as python -OO). */
+static Value docstring_value(Compiler *c, const AstStmt *s) {
+    if (c->optimize >= 2) return val_none();
+    const AstConstant *k = &s->v.Expr.value->v.Constant.value;
+    return val_obj(comp_str(c, k->s.data, k->s.len));
+}
+
 static void set_arg_counts(Compiler *c, const AstArguments *a) {
     Builder *b = &c->u->b;
     if (!a) return;
@@ -291,9 +298,8 @@ CodeObj *comp_function_body(Compiler *c, const void *node, const char *name, con
     snprintf(qual, sizeof qual, "%s", comp_qualname(c, name));
     enter_unit(c, node, name, qual, firstline);
     set_arg_counts(c, args);
-    if (body && body->count && comp_is_docstring(body->items[0])) {
-        const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
-        comp_const(c, val_obj(comp_str(c, k->s.data, k->s.len)));
+    if (body && body->count && comp_is_docstring(body->items[0]) && c->optimize < 2) {
+        comp_const(c, docstring_value(c, body->items[0]));
         c->u->b.flags |= CO_HAS_DOC;
     } else if (body) {
         comp_const(c, val_none());   /* consts[0] is None when there is no docstring, as CPython */
@@ -510,9 +516,8 @@ static void comp_class_def(Compiler *c, const AstStmt *s) {
     if (find_ann(body)) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
     if (body->count && comp_is_docstring(body->items[0])) {
-        const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
         comp_set_loc(c, body->items[0]->lineno, body->items[0]->col_offset);
-        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, k->s.data, k->s.len))));
+        comp_emit(c, OP_LOAD_CONST, comp_const(c, docstring_value(c, body->items[0])));
         comp_emit(c, OP_STORE_NAME, comp_name_index(c, "__doc__"));
         start = 1;
     }
@@ -870,6 +875,10 @@ static void comp_with_items(Compiler *c, const AstStmt *s, size_t pos) {
 }
 
 static void comp_assert(Compiler *c, const AstStmt *s) {
+    if (c->optimize >= 1) { /* python -O: asserts are not compiled */
+        comp_emit(c, OP_NOP, 0);
+        return;
+    }
     Label end = comp_label(c);
     comp_jump_if(c, s->v.Assert.test, end, true);
     comp_set_loc(c, s->lineno, s->col_offset);
@@ -1050,6 +1059,11 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
     case AST_STMT_PASS: comp_emit(c, OP_NOP, 0); break;
     case AST_STMT_EXPR: {
         const AstExpr *v = s->v.Expr.value;
+        if (c->interactive && !c->u->parent) { /* 'single' mode shows the value (sys.displayhook) */
+            comp_expr(c, v);
+            comp_emit(c, OP_PRINT_EXPR, 0);
+            break;
+        }
         if (v->kind == AST_EXPR_CONSTANT) {
             comp_emit(c, OP_NOP, 0);   /* constants as statements do nothing */
             break;
@@ -1071,17 +1085,22 @@ void comp_stmts(Compiler *c, const AstStmtSeq *seq) {
 
 static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
     enter_unit(c, NULL, "<module>", "<module>", 1);
+    if (mod->kind == AST_MOD_EXPRESSION) { /* 'eval': the value of one expression */
+        comp_expr(c, mod->expr);
+        comp_emit(c, OP_RETURN_VALUE, 0);
+        return exit_unit(c);
+    }
     const AstStmtSeq *body = &mod->body;
     bool has_ann = find_ann(body);
     if (has_ann) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
-    if (body->count && comp_is_docstring(body->items[0])) {
-        const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
+    if (mod->kind == AST_MOD_MODULE && body->count && comp_is_docstring(body->items[0])) {
         comp_set_loc(c, body->items[0]->lineno, body->items[0]->col_offset);
-        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, k->s.data, k->s.len))));
+        comp_emit(c, OP_LOAD_CONST, comp_const(c, docstring_value(c, body->items[0])));
         comp_emit(c, OP_STORE_NAME, comp_name_index(c, "__doc__"));
         start = 1;
     }
+    c->interactive = mod->kind == AST_MOD_INTERACTIVE;
     for (size_t i = start; i < body->count; i++) comp_stmt(c, body->items[i]);
     comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
     comp_emit(c, OP_RETURN_VALUE, 0);
@@ -1091,28 +1110,32 @@ static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
 /* Parse, build the symbol table and generate; errors become SyntaxError exceptions.  The
  * error list is ordered by CPython's phases, so a symbol-table error outranks the
  * compile-phase checks the parser made. */
-static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, uint32_t code_flags,
+static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *co_opts,
                          char **diag, CodeObj *(*gen)(Compiler *, const AstModule *)) {
     if (diag) *diag = NULL;
     AstArena *arena = ast_arena_new();
     ParseErrorList errs;
     parse_errors_init(&errs);
-    ParseOptions opts = {.filename = filename};
+    ParseOptions opts = {.filename = filename, .mode = (ParseMode)co_opts->mode};
     AstModule *mod = NULL;
     CodeObj *co = NULL;
     SymTable *st = NULL;
-    Compiler c = {.vm = vm, .filename = filename, .code_flags = code_flags, .src = src, .src_len = len};
+    Compiler c = {.vm = vm, .filename = filename, .code_flags = co_opts->code_flags, .src = src, .src_len = len,
+                  .optimize = co_opts->optimize > 0 ? co_opts->optimize : 0};
     if (!arena) {
         vm_no_memory(vm);
         return NULL;
     }
     parse_source(src, len, &opts, arena, &mod, &errs);
-    if (mod) st = sym_build(mod, &errs);
+    bool future_annotations = mod && (sym_future_annotations(mod) || (co_opts->cf_flags & CO_FUTURE_ANNOTATIONS));
+    if (mod) st = sym_build_ex(mod, future_annotations, &errs);
     if (errs.count || !st) {
         parse_errors_fill_text(&errs, src, len);
         if (errs.count) {
             ParseError *e = &errs.items[0];
-            comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, e->text);
+            char *text = e->text && e->text_newline ? parse_strdup_printf("%s\n", e->text) : NULL;
+            comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, text ? text : e->text);
+            free(text);
             if (diag) *diag = parse_format_error(e, filename);
         } else {
             vm_no_memory(vm);
@@ -1121,7 +1144,9 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     }
     c.st = st;
     c.arena = arena;
-    c.future_annotations = sym_future_annotations(mod);
+    c.future_annotations = future_annotations;
+    /* as CPython, the module's __future__ flags mark every code object it compiles */
+    c.code_flags |= (co_opts->cf_flags & COMP_CF_FUTURE_MASK) | (future_annotations ? CO_FUTURE_ANNOTATIONS : 0);
     if (setjmp(c.fail) == 0) {
         co = gen(&c, mod);
     } else {
@@ -1139,7 +1164,13 @@ done:
 
 CodeObj *comp_compile_module(VM *vm, const char *src, size_t len, const char *filename, uint32_t code_flags,
                              char **diag) {
-    return comp_run(vm, src, len, filename, code_flags, diag, compile_module);
+    CompOptions opts = {.mode = PARSE_MODE_EXEC, .code_flags = code_flags};
+    return comp_run(vm, src, len, filename, &opts, diag, compile_module);
+}
+
+CodeObj *comp_compile(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *opts,
+                      char **diag) {
+    return comp_run(vm, src, len, filename, opts, diag, compile_module);
 }
 
 /* ---- hooks for compile_expr.c ------------------------------------------------------------------- */

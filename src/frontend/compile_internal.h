@@ -51,6 +51,8 @@ typedef struct Compiler {
     size_t src_len;
     char *diag;            /* Ember's formatted diagnostic of the first error (malloc'd) */
     bool future_annotations; /* from __future__ import annotations: annotations stay strings */
+    bool interactive;        /* 'single' mode: top-level expression statements are displayed */
+    int optimize;            /* compile()'s optimize: >= 1 drops asserts, >= 2 docstrings */
 } Compiler;
 
 /* Raise SyntaxError at a node's position and abort compilation. */

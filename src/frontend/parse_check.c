@@ -612,7 +612,9 @@ static bool depth_stmts(DepthWalk *w, AstStmtSeq body, int d) {
  * that nothing downstream (symbol tables, compiler) recurses deeper than this. */
 static bool check_depth(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
     DepthWalk w = {PARSE_MAX_AST_DEPTH, NULL, NULL};
-    if (depth_stmts(&w, mod->body, 0)) return true;
+    if (depth_stmts(&w, mod->body, 0) && (!mod->expr || depth_expr(&w, mod->expr, 0)) &&
+        depth_exprs(&w, mod->argtypes, 0))
+        return true;
     int lineno = w.deep_expr ? w.deep_expr->lineno : w.deep_stmt->lineno;
     int col = w.deep_expr ? w.deep_expr->col_offset : w.deep_stmt->col_offset;
     size_t len = 0;
@@ -631,7 +633,13 @@ ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, Parse
         r.unsupported = true;
         return r;
     }
-    if (check_future(&c, mod)) check_stmts(&c, mod->body);
+    if (mod->kind == AST_MOD_MODULE) {
+        if (check_future(&c, mod)) check_stmts(&c, mod->body);
+    } else if (mod->kind == AST_MOD_INTERACTIVE) {
+        check_stmts(&c, mod->body);
+    } else if (mod->kind == AST_MOD_EXPRESSION) {
+        check_expr(&c, mod->expr);
+    }
     r.future_annotations = c.future_annotations;
     return r;
 }

@@ -57,12 +57,120 @@ AstModule *parse_file_rule(Parser *p) {
     if (!parse_expect(p, TOK_ENDMARKER)) RULE_LEAVE(NULL);
     AstModule *m = parse_alloc(p, sizeof *m);
     if (!m) RULE_LEAVE(NULL);
+    m->kind = AST_MOD_MODULE;
     if (a) m->body = SEQ(AstStmtSeq, *a);
     RULE_LEAVE(m);
 }
 
+/* eval: expressions NEWLINE* ENDMARKER */
+AstModule *parse_eval_rule(Parser *p) {
+    RULE_ENTER();
+    MARK();
+    AstExpr *a = parse_expressions_rule(p);
+    if (a) {
+        while (parse_expect(p, TOK_NEWLINE)) {}
+        if (parse_expect(p, TOK_ENDMARKER)) {
+            AstModule *m = parse_alloc(p, sizeof *m);
+            if (!m) RULE_LEAVE(NULL);
+            m->kind = AST_MOD_EXPRESSION;
+            m->expr = a;
+            RULE_LEAVE(m);
+        }
+    }
+    CHECK_ERR();
+    RESET();
+    RULE_LEAVE(NULL);
+}
+
 static AstStmt *compound_stmt_rule(Parser *p);
 static PVec *simple_stmts_rule(Parser *p);
+
+/* interactive: statement_newline
+ * statement_newline:
+ *     | compound_stmt NEWLINE | simple_stmts | NEWLINE (a Pass)
+ *     | ENDMARKER (_PyPegen_interactive_exit: no statement) */
+AstModule *parse_interactive_rule(Parser *p) {
+    RULE_ENTER();
+    MARK();
+    PVec *body = NULL;
+    AstStmt *c = compound_stmt_rule(p);
+    CHECK_ERR();
+    if (c && parse_expect(p, TOK_NEWLINE)) {
+        body = parse_alloc(p, sizeof *body);
+        if (!body || !pvec_push(p, body, c)) RULE_LEAVE(NULL);
+    }
+    if (!body) {
+        RESET();
+        body = simple_stmts_rule(p);
+        CHECK_ERR();
+    }
+    if (!body) {
+        RESET();
+        if (parse_expect(p, TOK_NEWLINE)) {
+            AstStmt *pass = parse_stmt_new(p, AST_STMT_PASS, EXTRA());
+            body = parse_alloc(p, sizeof *body);
+            if (!pass || !body || !pvec_push(p, body, pass)) RULE_LEAVE(NULL);
+        }
+    }
+    if (!body) {
+        RESET();
+        RULE_LEAVE(NULL);
+    }
+    AstModule *m = parse_alloc(p, sizeof *m);
+    if (!m) RULE_LEAVE(NULL);
+    m->kind = AST_MOD_INTERACTIVE;
+    m->body = SEQ(AstStmtSeq, *body);
+    RULE_LEAVE(m);
+}
+
+/* type_expressions (simplified to what it returns: the expressions, with the starred ones
+ * unwrapped):
+ *     | ','.expression+ [',' '*' expression] [',' '**' expression]
+ *     | '*' expression [',' '**' expression] | '**' expression
+ * func_type: '(' [type_expressions] ')' '->' expression NEWLINE* ENDMARKER */
+AstModule *parse_func_type_rule(Parser *p) {
+    RULE_ENTER();
+    MARK();
+    PVec args = {0};
+    if (!parse_expect(p, TOK_LPAR)) RULE_LEAVE(NULL);
+    if (!parse_check_kind(p, TOK_RPAR)) {
+        bool star_seen = false, dstar_seen = false;
+        for (;;) {
+            bool dstar = parse_expect(p, TOK_DOUBLESTAR) != NULL;
+            bool star = !dstar && parse_expect(p, TOK_STAR) != NULL;
+            if ((star && (star_seen || dstar_seen)) || (!star && !dstar && (star_seen || dstar_seen)) ||
+                (dstar && dstar_seen))
+                break;
+            AstExpr *e = parse_expression_rule(p);
+            if (!e || !pvec_push(p, &args, e)) {
+                CHECK_ERR();
+                RESET();
+                RULE_LEAVE(NULL);
+            }
+            star_seen |= star;
+            dstar_seen |= dstar;
+            if (!parse_expect(p, TOK_COMMA)) break;
+        }
+    }
+    AstExpr *ret;
+    if (!parse_expect(p, TOK_RPAR) || !parse_expect(p, TOK_RARROW) || !(ret = parse_expression_rule(p))) {
+        CHECK_ERR();
+        RESET();
+        RULE_LEAVE(NULL);
+    }
+    while (parse_expect(p, TOK_NEWLINE)) {}
+    if (!parse_expect(p, TOK_ENDMARKER)) {
+        CHECK_ERR();
+        RESET();
+        RULE_LEAVE(NULL);
+    }
+    AstModule *m = parse_alloc(p, sizeof *m);
+    if (!m) RULE_LEAVE(NULL);
+    m->kind = AST_MOD_FUNCTION_TYPE;
+    m->argtypes = SEQ(AstExprSeq, args);
+    m->expr = ret;
+    RULE_LEAVE(m);
+}
 
 /* statement: compound_stmt | simple_stmts */
 void *parse_statement_rule(Parser *p) {

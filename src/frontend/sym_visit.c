@@ -586,5 +586,9 @@ bool sym_visit_module(SymTable *st, const AstModule *mod) {
     ScopeImpl *top = new_scope(st, SYM_BLOCK_MODULE, "top", NULL, l, 1);
     if (!top) return false;
     st->top = st->cur = top;
-    return visit_stmts(st, mod->body) && !st->failed;
+    switch (mod->kind) {
+    case AST_MOD_EXPRESSION: return visit_expr(st, mod->expr) && !st->failed;
+    case AST_MOD_FUNCTION_TYPE: return !st->failed; /* never compiled: nothing to resolve */
+    default: return visit_stmts(st, mod->body) && !st->failed;
+    }
 }
