@@ -164,7 +164,9 @@ static void enter_unit(Compiler *c, const void *node, const char *name, const ch
     if (u->kind == SYM_BLOCK_FUNCTION) {   /* CPython's compute_code_flags */
         u->b.flags |= CO_OPTIMIZED | CO_NEWLOCALS;
         if (ste->is_nested) u->b.flags |= CO_NESTED;
-        if (ste->is_generator) u->b.flags |= CO_GENERATOR;
+        if (ste->is_generator && ste->is_coroutine) u->b.flags |= CO_ASYNC_GENERATOR;
+        else if (ste->is_coroutine) u->b.flags |= CO_COROUTINE;
+        else if (ste->is_generator) u->b.flags |= CO_GENERATOR;
     }
 }
 
@@ -482,10 +484,12 @@ static bool find_ann(const AstStmtSeq *body) {
         const AstStmt *s = body->items[i];
         switch (s->kind) {
         case AST_STMT_ANN_ASSIGN: return true;
-        case AST_STMT_FOR: if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse)) return true; break;
+        case AST_STMT_FOR:
+        case AST_STMT_ASYNC_FOR: if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse)) return true; break;
         case AST_STMT_WHILE: if (find_ann(&s->v.While.body) || find_ann(&s->v.While.orelse)) return true; break;
         case AST_STMT_IF: if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse)) return true; break;
-        case AST_STMT_WITH: if (find_ann(&s->v.With.body)) return true; break;
+        case AST_STMT_WITH:
+        case AST_STMT_ASYNC_WITH: if (find_ann(&s->v.With.body)) return true; break;
         case AST_STMT_TRY:
             if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody)) return true;
             for (size_t h = 0; h < s->v.Try.handlers.count; h++)
@@ -568,13 +572,13 @@ static void push_fblock(Compiler *c, FBlockKind kind, Label block, Label exit, c
 
 static void pop_fblock(Compiler *c) { c->u->nfblocks--; }
 
+/* __exit__(None, None, None) of the with block below; its result stays on the stack. */
 static void call_exit_with_nones(Compiler *c) {
     uint32_t none = comp_const(c, val_none());
     comp_emit(c, OP_LOAD_CONST, none);
     comp_emit(c, OP_LOAD_CONST, none);
     comp_emit(c, OP_LOAD_CONST, none);
     comp_emit(c, OP_CALL, 2);
-    comp_emit(c, OP_POP_TOP, 0);
 }
 
 /* Emit the code that leaves frame block `fb` early (return/break/continue). */
@@ -583,6 +587,7 @@ static void unwind_fblock(Compiler *c, FBlock *fb, bool preserve_tos) {
     case FB_WHILE_LOOP:
     case FB_EXCEPTION_HANDLER:        /* the HANDLER_CLEANUP inside it pops the except state */
     case FB_EXCEPTION_GROUP_HANDLER:
+    case FB_ASYNC_COMPREHENSION_GENERATOR:
         return;
     case FB_TRY_EXCEPT:
         comp_emit(c, OP_POP_BLOCK, 0);
@@ -608,9 +613,12 @@ static void unwind_fblock(Compiler *c, FBlock *fb, bool preserve_tos) {
         comp_emit(c, OP_POP_EXCEPT, 0);
         return;
     case FB_WITH:
+    case FB_ASYNC_WITH:
         comp_emit(c, OP_POP_BLOCK, 0);
         if (preserve_tos) comp_emit(c, OP_SWAP, 2);
         call_exit_with_nones(c);
+        if (fb->kind == FB_ASYNC_WITH) comp_await_tos(c, 2);
+        comp_emit(c, OP_POP_TOP, 0);
         return;
     case FB_HANDLER_CLEANUP:
         if (fb->datum) comp_emit(c, OP_POP_BLOCK, 0);
@@ -720,6 +728,33 @@ static void comp_for(Compiler *c, const AstStmt *s) {
     comp_emit_jump(c, OP_JUMP, top);
     pop_fblock(c);
     comp_bind(c, cleanup);
+    comp_stmts(c, &s->v.For.orelse);
+    comp_bind(c, end);
+}
+
+/* compiler_async_for: __anext__() awaited under a handler that ends the loop on
+ * StopAsyncIteration (END_ASYNC_FOR). */
+static void comp_async_for(Compiler *c, const AstStmt *s) {
+    Label start = comp_label(c), except = comp_label(c), end = comp_label(c);
+    comp_expr(c, s->v.For.iter);
+    comp_set_loc(c, s->lineno, s->col_offset);
+    comp_emit(c, OP_GET_AITER, 0);
+    comp_bind(c, start);
+    push_fblock(c, FB_FOR_LOOP, start, end, NULL);
+    comp_emit_jump(c, OP_SETUP_FINALLY, except);
+    comp_emit(c, OP_GET_ANEXT, 0);
+    comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
+    comp_yield_from_loop(c);
+    comp_emit(c, OP_POP_BLOCK, 0);
+    comp_store_target(c, s->v.For.target);
+    comp_stmts(c, &s->v.For.body);
+    comp_set_loc(c, s->lineno, s->col_offset);
+    comp_emit_jump(c, OP_JUMP, start);
+    pop_fblock(c);
+    comp_bind(c, except);
+    /* the END_ASYNC_FOR belongs to the iterable's line, as CPython places it */
+    comp_set_loc(c, s->v.For.iter->lineno, s->v.For.iter->col_offset);
+    comp_emit(c, OP_END_ASYNC_FOR, 0);
     comp_stmts(c, &s->v.For.orelse);
     comp_bind(c, end);
 }
@@ -835,16 +870,23 @@ static void comp_try_finally(Compiler *c, const AstStmt *s) {
     comp_bind(c, exit);
 }
 
+/* compiler_with / compiler_async_with, one item at a time (the rest nest inside). */
 static void comp_with_items(Compiler *c, const AstStmt *s, size_t pos) {
     const AstWithItem *item = s->v.With.items.items[pos];
+    bool is_async = s->kind == AST_STMT_ASYNC_WITH;
     Label block = comp_label(c), final = comp_label(c), exit = comp_label(c), cleanup = comp_label(c),
           suppress = comp_label(c);
     comp_expr(c, item->context_expr);
     comp_set_loc(c, s->lineno, s->col_offset);
-    comp_emit(c, OP_BEFORE_WITH, 0);
+    if (is_async) {
+        comp_emit(c, OP_BEFORE_ASYNC_WITH, 0);
+        comp_await_tos(c, 1);
+    } else {
+        comp_emit(c, OP_BEFORE_WITH, 0);
+    }
     comp_emit_jump(c, OP_SETUP_WITH, final);
     comp_bind(c, block);
-    push_fblock(c, FB_WITH, block, final, s);
+    push_fblock(c, is_async ? FB_ASYNC_WITH : FB_WITH, block, final, s);
     if (item->optional_vars) comp_store_target(c, item->optional_vars);
     else comp_emit(c, OP_POP_TOP, 0);
     if (pos + 1 == s->v.With.items.count) comp_stmts(c, &s->v.With.body);
@@ -853,12 +895,15 @@ static void comp_with_items(Compiler *c, const AstStmt *s, size_t pos) {
     comp_emit(c, OP_POP_BLOCK, 0);
     comp_set_loc(c, s->lineno, s->col_offset);
     call_exit_with_nones(c);
+    if (is_async) comp_await_tos(c, 2);
+    comp_emit(c, OP_POP_TOP, 0);
     comp_emit_jump(c, OP_JUMP, exit);
     /* exceptional exit: __exit__(type, value, tb); a true result suppresses the exception */
     comp_bind(c, final);
     comp_emit_jump(c, OP_SETUP_CLEANUP, cleanup);
     comp_emit(c, OP_PUSH_EXC_INFO, 0);
     comp_emit(c, OP_WITH_EXCEPT_START, 0);
+    if (is_async) comp_await_tos(c, 2);
     comp_emit_jump(c, OP_POP_JUMP_IF_TRUE, suppress);
     comp_emit(c, OP_RERAISE, 0);
     comp_bind(c, suppress);
@@ -1025,7 +1070,8 @@ static void comp_ann_assign(Compiler *c, const AstStmt *s) {
 void comp_stmt(Compiler *c, const AstStmt *s) {
     comp_set_loc(c, s->lineno, s->col_offset);
     switch (s->kind) {
-    case AST_STMT_FUNCTION_DEF: comp_function_def(c, s); break;
+    case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF: comp_function_def(c, s); break;
     case AST_STMT_CLASS_DEF: comp_class_def(c, s); break;
     case AST_STMT_RETURN: comp_return(c, s); break;
     case AST_STMT_DELETE:
@@ -1043,9 +1089,11 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
     case AST_STMT_AUG_ASSIGN: comp_aug_assign(c, s); break;
     case AST_STMT_ANN_ASSIGN: comp_ann_assign(c, s); break;
     case AST_STMT_FOR: comp_for(c, s); break;
+    case AST_STMT_ASYNC_FOR: comp_async_for(c, s); break;
     case AST_STMT_WHILE: comp_while(c, s); break;
     case AST_STMT_IF: comp_if(c, s); break;
-    case AST_STMT_WITH: comp_with_items(c, s, 0); break;
+    case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH: comp_with_items(c, s, 0); break;
     case AST_STMT_RAISE: comp_raise(c, s); break;
     case AST_STMT_TRY:
         if (s->v.Try.finalbody.count) comp_try_finally(c, s);
@@ -1074,6 +1122,7 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
     }
     case AST_STMT_BREAK: comp_break_continue(c, s, true); break;
     case AST_STMT_CONTINUE: comp_break_continue(c, s, false); break;
+    case AST_STMT__COUNT: EM_UNREACHABLE();
     }
 }
 

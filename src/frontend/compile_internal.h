@@ -16,8 +16,9 @@
 /* ---- the compiler ---- */
 
 typedef enum FBlockKind {
-    FB_WHILE_LOOP, FB_FOR_LOOP, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH,
+    FB_WHILE_LOOP, FB_FOR_LOOP, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH, FB_ASYNC_WITH,
     FB_HANDLER_CLEANUP, FB_POP_VALUE, FB_EXCEPTION_HANDLER, FB_EXCEPTION_GROUP_HANDLER,
+    FB_ASYNC_COMPREHENSION_GENERATOR,
 } FBlockKind;
 
 typedef struct FBlock {
@@ -79,6 +80,14 @@ void comp_nameop(Compiler *c, const char *name, AstExprContext ctx);
 void comp_store_target(Compiler *c, const AstExpr *target);
 void comp_delete_target(Compiler *c, const AstExpr *target);
 void comp_jump_if(Compiler *c, const AstExpr *e, Label target, bool cond);
+/* The yield-from loop of `yield from` and `await` (CPython's ADD_YIELD_FROM): receiver and
+ * the value to send are on the stack; leaves the result. */
+void comp_yield_from_loop(Compiler *c);
+/* `await` of the value on the stack: GET_AWAITABLE kind (0 await, 1 __aenter__, 2 __aexit__),
+ * None, the yield-from loop. */
+void comp_await_tos(Compiler *c, uint32_t kind);
+/* YIELD_VALUE of the value on the stack, wrapped first in an async generator. */
+void comp_yield(Compiler *c);
 /* Value of a constant expression as a VM value, or VAL_NULL if not constant. */
 Value comp_constant_value(Compiler *c, const AstExpr *e);
 /* Code object for a nested scope (function, lambda, comprehension, class body). */

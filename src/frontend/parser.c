@@ -384,6 +384,7 @@ const char *parse_expr_name(const AstExpr *e) {
     case AST_EXPR_GENERATOR_EXP: return "generator expression";
     case AST_EXPR_YIELD:
     case AST_EXPR_YIELD_FROM: return "yield expression";
+    case AST_EXPR_AWAIT: return "await expression";
     case AST_EXPR_LIST_COMP: return "list comprehension";
     case AST_EXPR_SET_COMP: return "set comprehension";
     case AST_EXPR_DICT_COMP: return "dict comprehension";
@@ -401,7 +402,8 @@ const char *parse_expr_name(const AstExpr *e) {
     case AST_EXPR_COMPARE: return "comparison";
     case AST_EXPR_IF_EXP: return "conditional expression";
     case AST_EXPR_NAMED_EXPR: return "named expression";
-    case AST_EXPR_SLICE: break;
+    case AST_EXPR_SLICE:
+    case AST_EXPR__COUNT: break;
     }
     return "expression";
 }

@@ -111,6 +111,7 @@ struct SymScope {
     /* Flags (functions): what CO_* flags and MAKE_FUNCTION need. */
     bool has_varargs, has_varkw;
     bool is_generator;       /* contains yield / yield from (or is a generator expression) */
+    bool is_coroutine;       /* async def, or awaits (await, async for/with/comprehension) */
     bool is_nested;          /* inside a function (CO_NESTED) */
     bool has_free;           /* uses free variables (ste_free) */
     bool child_free;         /* a nested scope has free variables (ste_child_free) */

@@ -42,7 +42,7 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     VM *vm = tr->vm;
     FunctionObj *f = fn->mut == MUT_NEW ? NULL : (FunctionObj *)fn->value.as.o;
     CodeObj *co = f ? f->code : (CodeObj *)fn->code.as.o;
-    if (co->flags & CO_GENERATOR) return tr_break(tr, "call to generator function %s", co->name->data);
+    if (co->flags & CO_GENERATOR_KINDS) return tr_break(tr, "call to generator function %s", co->name->data);
     if (tr->tx->depth + 1 > tracer_inline_depth_limit()) return tr_break(tr, "inlining too deep (recursion?)");
     DictObj *globals = f ? f->globals : (DictObj *)fn->a->value.as.o;
     Tx *c = tx_new(tr, co, f, globals, tr->tx);
