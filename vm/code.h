@@ -154,6 +154,7 @@ typedef struct Builder {
     struct Builder *prev_live; /* chain of live builders: the GC marks their lists */
     struct RawExcRange *raw_exc; /* explicit exception ranges (asm_add_exc_range) */
     int32_t nraw_exc, raw_exc_cap;
+    int32_t *final_index;        /* after asm_assemble: see asm_final_index */
 } Builder;
 
 /* An exception-table entry given directly (start inclusive, end exclusive, by label), for code
@@ -188,6 +189,9 @@ void asm_add_exc_range(Builder *b, Label start, Label end, Label handler, int32_
  * allocate inline caches, verify, and build the immutable code object.  NULL + exception
  * (SystemError naming the problem) if the instruction list is malformed. */
 CodeObj *asm_assemble(Builder *b);
+/* After a successful asm_assemble: the index in the code object of the instruction emitted as
+ * number i, or -1 if the assembler dropped it (a pseudo-op, unreachable code). */
+int32_t asm_final_index(const Builder *b, int32_t i);
 
 /* Instruction slots an instruction occupies: superinstructions own the slot after them. */
 static inline int code_width(Opcode op) {

@@ -5,6 +5,7 @@
 
 #include "vm/native.h"
 #include "vm/num.h"
+#include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
 
@@ -130,7 +131,6 @@ static Value float_as_integer_ratio(ARGS) {
         if (-e > 62) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
         den <<= -e;
     }
-    extern TupleObj *tuple_pack(VM *, int, ...);
     TupleObj *t = tuple_pack(vm, 2, val_int(num), val_int(den));
     return t ? val_obj(t) : val_null();
 }
@@ -172,7 +172,6 @@ static Value num_divmod_dunder(ARGS) {
     Value a = fn->data ? argv[1] : argv[0], b = fn->data ? argv[0] : argv[1], q, m;
     if (num_binary(vm, BINOP_FLOOR_DIVIDE, a, b, &q) < 0) return val_null();
     if (num_binary(vm, BINOP_REMAINDER, a, b, &m) < 0) return val_null();
-    extern TupleObj *tuple_pack(VM *, int, ...);
     TupleObj *t = tuple_pack(vm, 2, q, m);
     return t ? val_obj(t) : val_null();
 }

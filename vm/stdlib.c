@@ -14,6 +14,11 @@ int sre_module_init(VM *vm, Value mod);
 int itertools_module_init(VM *vm, Value mod);
 int operator_module_init(VM *vm, Value mod);
 int functools_module_init(VM *vm, Value mod);
+int codecs_module_init(VM *vm, Value mod);
+int posix_module_init(VM *vm, Value mod);
+int errno_module_init(VM *vm, Value mod);
+void exc_os_init(VM *vm);
+void codecs_init(VM *vm);
 
 typedef struct EmbeddedModule {
     const char *name;
@@ -23,6 +28,11 @@ typedef struct EmbeddedModule {
 extern const EmbeddedModule vm_lib_modules[];
 
 void stdlib_register(VM *vm) {
+    exc_os_init(vm);
+    codecs_init(vm);
+    vm_register_native_module(vm, "_codecs", codecs_module_init);
+    vm_register_native_module(vm, "posix", posix_module_init);
+    vm_register_native_module(vm, "errno", errno_module_init);
     vm_register_native_module(vm, "math", math_module_init);
     vm_register_native_module(vm, "time", time_module_init);
     vm_register_native_module(vm, "_weakref", weakref_module_init);

@@ -21,7 +21,7 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kwnames);
 Value type_alloc_instance(VM *vm, TypeObj *t);
 /* A class dict changed: invalidate every cache keyed on class contents. */
 void type_modified(VM *vm, TypeObj *t);
-int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_WUR;
+int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_MUST_CHECK;
 Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise);
 int vm_isinstance(VM *vm, Value obj, Value cls);   /* cls: type or tuple; 1/0/-1 */
 int vm_issubclass(VM *vm, Value sub, Value cls);

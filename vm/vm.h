@@ -11,14 +11,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "src/common/check.h"
 #include "vm/code.h"
 #include "vm/object.h"
-
-#define EM_WUR __attribute__((warn_unused_result))
-
-void em_assert_fail(const char *file, int line, const char *msg) __attribute__((noreturn));
-#define EM_ASSERT(c, msg) ((c) ? (void)0 : em_assert_fail(__FILE__, __LINE__, (msg)))
-#define EM_UNREACHABLE() em_assert_fail(__FILE__, __LINE__, "unreachable")
 
 /* A frame of script code.  Fast locals (locals, then cells, then free vars) and the value stack
  * live in one contiguous block: the VM's value stack for ordinary calls, or the generator
@@ -68,7 +63,9 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(EncodingWarning, Warning) X(StopAsyncIteration, Exception) X(TimeoutError, OSError) \
     X(PermissionError, OSError) X(FileExistsError, OSError) X(IsADirectoryError, OSError) \
     X(NotADirectoryError, OSError) X(InterruptedError, OSError) X(ConnectionError, OSError) \
-    X(BrokenPipeError, ConnectionError) X(ConnectionResetError, ConnectionError)
+    X(BrokenPipeError, ConnectionError) X(ConnectionResetError, ConnectionError) \
+    X(ConnectionAbortedError, ConnectionError) X(ConnectionRefusedError, ConnectionError) \
+    X(BlockingIOError, OSError) X(ChildProcessError, OSError) X(ProcessLookupError, OSError)
 
 /* Built-in types the VM core creates.  X(field, "name"). */
 #define VM_TYPES(X) \
@@ -113,8 +110,24 @@ typedef enum VmExtSlot {
     VM_EXT_TRACER,    /* src/tracer: TracerState */
     VM_EXT_RUNTIME,   /* src/runtime */
     VM_EXT_COMPILED_AUTOGRAD,   /* src/runtime/ca_vm.c: torch._dynamo.compiled_autograd */
+    VM_EXT_DIST,      /* src/dist: torch.distributed's native types */
     VM_EXT__COUNT
 } VmExtSlot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
+
+/* Objects the native modules of vm/ keep for the VM's lifetime (codec registry, import
+ * machinery, ...), in vm->lib[VM_LIB_name]; marked by the collector, VAL_NULL until set. */
+#define VM_LIB_SLOTS(X) \
+    X(codec_search_path) X(codec_cache) X(codec_errors) \
+    X(stat_result) X(terminal_size) X(times_result) X(uname_result) X(dir_entry) X(scandir_iter) \
+    X(fork_before) X(fork_child) X(fork_parent) X(struct_time) \
+    X(simple_namespace) X(sys_trace) X(sys_profile) X(audit_hooks) X(unraisable_args) X(switch_interval)
+
+typedef enum VmLibSlot {
+#define X(n) VM_LIB_##n,
+    VM_LIB_SLOTS(X)
+#undef X
+    VM_LIB__COUNT
+} VmLibSlot;
 
 struct VM {
     /* --- heap (vm/gc.c) --- */
@@ -179,6 +192,9 @@ struct VM {
     FILE *out, *err;
     Value sys_stdout, sys_stderr; /* script-replaceable streams; VAL_NULL = the C files */
 
+    /* --- native-module state (see VM_LIB_SLOTS) --- */
+    Value lib[VM_LIB__COUNT];
+
     /* --- extension state of the layers outside vm/ (one slot each, see VmExtSlot) --- */
     void *ext[VM_EXT__COUNT];
     void (*ext_trace[VM_EXT__COUNT])(VM *vm, void *);
@@ -204,7 +220,10 @@ void vm_clear_exc(VM *vm);
 Value vm_fetch_exc(VM *vm);                   /* take the pending exception (clears it) */
 Value vm_new_exception(VM *vm, TypeObj *type, Value msg_or_null);
 void vm_print_exception(VM *vm, Value exc, FILE *out);  /* CPython traceback format */
-int vm_check_recursion(VM *vm, const char *where) EM_WUR;   /* c_depth++ or RecursionError */
+/* The stream print() writes to when a script replaced sys.stdout; VAL_NULL for the C stream
+ * (vm/mod_sys.c). */
+Value vm_current_stdout(VM *vm);
+int vm_check_recursion(VM *vm, const char *where) EM_MUST_CHECK;   /* c_depth++ or RecursionError */
 static inline void vm_leave_recursion(VM *vm) { vm->c_depth--; }
 
 /* ---- calling (vm/call.c) --------------------------------------------------------------- */
@@ -225,14 +244,14 @@ Value vm_eval_frame_default(VM *vm, Frame *f);
 Value vm_getattr(VM *vm, Value obj, StrObj *name);
 Value vm_getattr_c(VM *vm, Value obj, const char *name);
 Value vm_getattr_opt(VM *vm, Value obj, StrObj *name);    /* VAL_NULL without exception if missing */
-int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_WUR;
-int vm_delattr(VM *vm, Value obj, StrObj *name) EM_WUR;
+int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_MUST_CHECK;
+int vm_delattr(VM *vm, Value obj, StrObj *name) EM_MUST_CHECK;
 int vm_hasattr(VM *vm, Value obj, StrObj *name);
 Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise);
-int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_WUR;
-int vm_generic_delattr(VM *vm, Value obj, StrObj *name) EM_WUR;
+int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_MUST_CHECK;
+int vm_generic_delattr(VM *vm, Value obj, StrObj *name) EM_MUST_CHECK;
 /* LOAD_METHOD: sets *meth and *self (self VAL_NULL if the result is not an unbound method). */
-int vm_load_method(VM *vm, Value obj, StrObj *name, Value *meth, Value *self) EM_WUR;
+int vm_load_method(VM *vm, Value obj, StrObj *name, Value *meth, Value *self) EM_MUST_CHECK;
 /* Look name up along type's MRO (no descriptors applied); VAL_NULL if absent. */
 Value type_lookup(VM *vm, TypeObj *t, StrObj *name);
 Value type_special(VM *vm, TypeObj *t, SpecialMethod sp);
@@ -265,20 +284,20 @@ Value vm_compare(VM *vm, CompareOp op, Value a, Value b);
 int vm_truthy(VM *vm, Value v);                 /* 1, 0, -1 */
 int vm_eq(VM *vm, Value a, Value b);            /* 1, 0, -1 */
 int vm_lt(VM *vm, Value a, Value b);            /* 1, 0, -1 */
-int vm_hash(VM *vm, Value v, int64_t *out) EM_WUR;
+int vm_hash(VM *vm, Value v, int64_t *out) EM_MUST_CHECK;
 int vm_contains(VM *vm, Value container, Value item);   /* 1, 0, -1 */
 Value vm_iter(VM *vm, Value v);
 Value vm_next(VM *vm, Value it);      /* VAL_NULL: exhausted if no exception pending */
 int64_t vm_len(VM *vm, Value v);      /* -1 on error */
 Value vm_getitem(VM *vm, Value container, Value key);
-int vm_setitem(VM *vm, Value container, Value key, Value v) EM_WUR;
-int vm_delitem(VM *vm, Value container, Value key) EM_WUR;
+int vm_setitem(VM *vm, Value container, Value key, Value v) EM_MUST_CHECK;
+int vm_delitem(VM *vm, Value container, Value key) EM_MUST_CHECK;
 Value vm_repr(VM *vm, Value v);       /* str */
 Value vm_str(VM *vm, Value v);        /* str */
 Value vm_ascii(VM *vm, Value v);
 Value vm_format(VM *vm, Value v, Value spec);
-int vm_index(VM *vm, Value v, int64_t *out) EM_WUR;     /* __index__ */
-int vm_to_double(VM *vm, Value v, double *out) EM_WUR;  /* int/float/bool/__float__ */
+int vm_index(VM *vm, Value v, int64_t *out) EM_MUST_CHECK;     /* __index__ */
+int vm_to_double(VM *vm, Value v, double *out) EM_MUST_CHECK;  /* int/float/bool/__float__ */
 bool vm_is_callable(VM *vm, Value v);
 /* Iterate any iterable into a new list (NULL + exception on failure). */
 ListObj *vm_list_from_iterable(VM *vm, Value iterable);

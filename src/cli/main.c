@@ -14,6 +14,9 @@
  *                                residual code as Python source, and the graphs as DOT files
  *   ember -c CODE [args...]      run source text (sys.argv = ['-c', args...])
  *   ember dis FILE               print the bytecode of every code object in CPython dis layout
+ *   ember FILE.py [args...]      the same as `ember run FILE.py` (python3 FILE)
+ *   ember -m torch.distributed.run [torchrun options] FILE [args...]
+ *                                torchrun: start the workers of a distributed job (src/dist/launch.c)
  *
  * An uncaught exception prints a CPython-format traceback on stderr and exits 1; a syntax error
  * prints file:line:col, the line and a caret, and exits 1. */
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "ember/ember.h"
+#include "src/dist/launch.h"
 #include "src/runtime/ca_vm.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dis.h"
@@ -59,6 +63,8 @@ static int finish(EmVM *vm, int rc) {
         em_print_error(vm);
     }
     fflush(stdout);
+    const char *report = tracer_write_report(vm);
+    if (report) fprintf(stderr, "ember: compile report written: open %s/index.html\n", report);
     em_vm_free(vm);
     return status;
 }
@@ -83,16 +89,21 @@ static int cmd_run(int argc, char **argv) {
     EmVM *vm = em_vm_new();
     if (compile_all) tracer_set_compile_all(vm, backend ? backend : "eager");
     if (compiled_autograd) rt_ca_enable_for_run(vm);
+    const char *report = getenv("EMBER_REPORT");
+    if (report && *report) tracer_set_report(vm, report, argv[0], "EMBER_REPORT ember run");
     em_set_argv(vm, argc, argv);
     return finish(vm, em_run_file(vm, argv[0]));
 }
 
 static int cmd_compile(int argc, char **argv) {
-    const char *show = "bytecode,graph_code,guards,side_effects,graph_breaks";
-    const char *backend = "eager", *dot_dir = NULL;
+    const char *show = NULL;
+    const char *backend = NULL, *dot_dir = NULL, *report = NULL;
     bool decompile = false;
     while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
-        if (strcmp(argv[0], "--show") == 0 && argc > 1) {
+        if (strcmp(argv[0], "--report") == 0 && argc > 1) {
+            report = argv[1];
+            argc--, argv++;
+        } else if (strcmp(argv[0], "--show") == 0 && argc > 1) {
             show = argv[1];
             argc--, argv++;
         } else if (strcmp(argv[0], "--decompile") == 0) {
@@ -109,9 +120,12 @@ static int cmd_compile(int argc, char **argv) {
         argc--, argv++;
     }
     if (argc < 1) return usage();
+    if (!show && !report) show = "bytecode,graph_code,guards,side_effects,graph_breaks";
     EmVM *vm = em_vm_new();
-    tracer_set_compile_all(vm, backend);
+    /* a report shows the runtime's plans: its frames run on the ember backend unless told */
+    tracer_set_compile_all(vm, backend ? backend : report ? "ember" : "eager");
     tracer_set_inspect(vm, show, decompile, dot_dir);
+    if (report) tracer_set_report(vm, report, argv[0], "ember compile --report");
     em_set_argv(vm, argc, argv);
     return finish(vm, em_run_file(vm, argv[0]));
 }
@@ -151,6 +165,12 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "-c") == 0) return cmd_c(argc - 2, argv + 2);
     if (strcmp(cmd, "dis") == 0) return cmd_dis(argc - 2, argv + 2);
     if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
+    /* torchrun, until `ember -m MODULE` runs any module (the launcher is C, src/dist/launch.c) */
+    if (strcmp(cmd, "-m") == 0 && argc > 2 && strcmp(argv[2], "torch.distributed.run") == 0)
+        return dist_launch_main(argc - 3, argv + 3);
+    /* `ember FILE [args]` as `python3 FILE` (what `mpirun -np N ember script.py` runs) */
+    if (cmd[0] != '-' && strlen(cmd) > 3 && strcmp(cmd + strlen(cmd) - 3, ".py") == 0)
+        return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("ember 0.1.0\n");
         return 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "src/runtime/register.h"
+#include "src/report/record.h"
 #include "src/runtime/runtime.h"
 #include "src/tracer/backend.h"
 #include "src/torch/torch.h"
@@ -173,6 +174,13 @@ static bool output_used_inside(Graph *g) {
     return false;
 }
 
+/* EMBER_LOGS=memory notes, kept in the compile's record for the report too */
+static void log_note(VM *vm, const Graph *g, const char *note) {
+    RpCompile *rec = tracer_record_of_graph(vm, g->name);
+    if (rec) rp_add_note(rec, note);
+    if (trace_log_enabled("memory")) rp_print_note(g->name, note, stderr);
+}
+
 static void *ember_compile(VM *vm, Graph *g) {
     EmberArtifact *a = calloc(1, sizeof *a);
     if (!a) {
@@ -193,15 +201,22 @@ static void *ember_compile(VM *vm, Graph *g) {
     tensor_error_clear();
     RtOptions opts = RT_OPTIONS_INIT;
     opts.compile_backward = !g->eager_autograd && !output_used_inside(g);
-    if (!opts.compile_backward)
-        log_printf("memory", "[__memory] %s: training runs keep eager autograd nodes (%s)\n", g->name,
-                   g->eager_autograd ? "the code around it inspects grad_fn" : "an output also feeds the graph");
+    if (!opts.compile_backward) {
+        char note[128];
+        snprintf(note, sizeof note, "training runs keep eager autograd nodes (%s)",
+                 g->eager_autograd ? "the code around it inspects grad_fn" : "an output also feeds the graph");
+        log_note(vm, g, note);
+    }
     a->plan = rt_plan_new(g, &opts);
     if (!a->plan) {
         /* not plannable (an op without metadata rules, ...): interpret it, as eager would run it */
         a->fallback = strdup(tensor_error_message());
         tensor_error_clear();
-        log_printf("memory", "[__memory] %s: runs eagerly (%s)\n", g->name, a->fallback);
+        char *note = NULL;
+        if (asprintf(&note, "runs eagerly (%s)", a->fallback) >= 0) {
+            log_note(vm, g, note);
+            free(note);
+        }
     }
     return a;
 }
@@ -215,20 +230,35 @@ static const char *run_kind_name(RtRunKind k) {
     }
 }
 
-/* EMBER_LOGS=memory: each new kind of run and each new arena peak; =plan: the programs */
-static void log_run(EmberArtifact *a, const Graph *g) {
+/* EMBER_LOGS=memory: each new kind of run and each new arena peak; =plan: the programs.  The
+ * report keeps the same records in the compile that made the graph. */
+static void log_run(VM *vm, EmberArtifact *a, const Graph *g) {
     RtRunKind k = rt_plan_last_run(a->plan);
     bool new_kind = k >= 0 && k < 4 && !a->logged_kind[k];
     size_t peak = rt_plan_peak_bytes(a->plan);
-    if (new_kind && log_enabled("plan")) {
-        char *d = rt_plan_describe(a->plan);
-        fprintf(stderr, "[__plan] %s (%s run):\n%s\n", g->name, run_kind_name(k), d ? d : "?");
-        free(d);
-    }
-    if ((new_kind || peak > a->logged_peak) && log_enabled("memory")) {
+    if (!new_kind && peak <= a->logged_peak) return;
+    RpCompile *rec = tracer_record_of_graph(vm, g->name);
+    bool plan = trace_log_enabled("plan"), memory = trace_log_enabled("memory");
+    if (rec || plan || memory) {
+        RpRun tmp = {0}, *r = &tmp;
+        if (rec) {
+            r = NULL;
+            for (int32_t i = 0; i < rec->n_runs && !r; i++)
+                if (strcmp(rec->runs[i].kind, run_kind_name(k)) == 0) r = &rec->runs[i];
+            if (!r) r = rp_add_run(rec, run_kind_name(k));
+        } else {
+            tmp.kind = (char *)run_kind_name(k);
+        }
+        if (new_kind && (rec || plan)) {
+            free(r->plan);
+            r->plan = rt_plan_describe(a->plan);
+        }
+        r->peak = peak;
         const char *why = rt_plan_fallback_reason(a->plan);
-        fprintf(stderr, "[__memory] %s: %s run, arena peak %zu bytes%s%s%s\n", g->name, run_kind_name(k), peak,
-                why ? " (" : "", why ? why : "", why ? ")" : "");
+        if (why && !r->why) r->why = strdup(why);
+        if (new_kind && plan) rp_print_plan(g->name, r, stderr);
+        if (memory) rp_print_memory(g->name, r, stderr);
+        if (!rec) free(r->plan), free(r->why);
     }
     if (k >= 0 && k < 4) a->logged_kind[k] = true;
     if (peak > a->logged_peak) a->logged_peak = peak;
@@ -274,7 +304,7 @@ static Value ember_run(VM *vm, void *artifact, Graph *g, int n, Value *inputs) {
         torch_raise_error(vm);
         goto done;
     }
-    log_run(a, g);
+    log_run(vm, a, g);
     const GraphNode *out_node = graph_output_node(g);
     TupleObj *t = tuple_new(vm, got);
     if (!t) goto done;

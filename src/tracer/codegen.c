@@ -36,10 +36,32 @@ typedef struct Cg {
     int32_t n_outputs, cap_outputs;
     int32_t *out_slot;
     int32_t ntemps;
+    /* for the logs and the report: which phase (and side-effect row) each emitted instruction
+     * belongs to, by builder index (NULL: nobody records) */
+    RpPhase phase;
+    int32_t effect;
+    TraceTag *tags;
+    int32_t n_tags, cap_tags;
 } Cg;
 
+static void tag(Cg *cg, int32_t at) {
+    if (!cg->tags || at < 0) return;
+    while (at >= cg->cap_tags) {
+        cg->cap_tags *= 2;
+        cg->tags = realloc(cg->tags, sizeof(TraceTag) * (size_t)cg->cap_tags);
+        EM_ASSERT(cg->tags != NULL, "out of memory");
+    }
+    cg->tags[at] = (TraceTag){(uint8_t)cg->phase, cg->effect};
+    if (at >= cg->n_tags) cg->n_tags = at + 1;
+}
+
 static void E(Cg *cg, Opcode op, uint32_t arg) {
-    if (!cg->dry && !cg->fail) asm_emit(cg->b, op, arg, cg->line);
+    if (!cg->dry && !cg->fail) tag(cg, asm_emit(cg->b, op, arg, cg->line));
+}
+
+static void phase(Cg *cg, RpPhase p, int32_t effect) {
+    cg->phase = p;
+    cg->effect = effect;
 }
 
 static int32_t temp(Cg *cg, const char *what) {
@@ -528,6 +550,7 @@ static void emit_hooks(Cg *cg) {
         HookReg *h = &se->hooks[i];
         bool escapes = h->handle->refs > 0;
         if (h->removed && !escapes) continue;
+        phase(cg, RP_PHASE_EFFECT, se_row_of_hook(se, i));
         reconstruct(cg, h->tensor);
         E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(cg->vm, "register_hook")));
         reconstruct(cg, h->hook);
@@ -555,18 +578,38 @@ static void emit_hooks(Cg *cg) {
     }
 }
 
+/* The instructions that finish one mutation once its operands are pushed; emit_mutations runs
+ * them in reverse.  The list grows as mutations are found (containers, stores, the root frame's
+ * own cells): no count is known up front. */
 typedef struct Suffix {
     Opcode op[4];
     uint32_t arg[4];
     int n;
+    RpPhase phase;
+    int32_t effect;
 } Suffix;
+
+typedef struct Suffixes {
+    Suffix *items;
+    int n, cap;
+} Suffixes;
+
+static void suffix_add(Cg *cg, Suffixes *l, Suffix s) {
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        Suffix *items = trace_arena_alloc(&cg->tr->arena, sizeof(Suffix) * (size_t)cap);
+        if (l->n) memcpy(items, l->items, sizeof(Suffix) * (size_t)l->n);
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->n++] = s;
+}
 
 static void emit_mutations(Cg *cg) {
     Tracer *tr = cg->tr;
     VM *vm = cg->vm;
     SideEffects *se = &tr->se;
-    Suffix *suf = calloc((size_t)(se->n_tracked + se->n_stores + 2), sizeof(Suffix));
-    int ns = 0;
+    Suffixes suf = {0};
     /* containers first, in tracking order, then attribute/global/cell stores in program order */
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
@@ -576,13 +619,14 @@ static void emit_mutations(Cg *cg) {
             break;
         }
         if (v->index > 0) cg->line = v->index;
+        phase(cg, RP_PHASE_EFFECT, se_row_of_tracked(se, i));
         if (v->kind == VT_LAZY_LIST) {
             /* only appended to: old.extend([appended...]) — no need to know old's contents */
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "extend")));
             for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
             E(cg, OP_BUILD_LIST, (uint32_t)v->n);
-            suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2};
+            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2, cg->phase, cg->effect});
         } else if (v->kind == VT_LIST) {
             /* old[:] = new */
             build_value(cg, v);
@@ -590,7 +634,7 @@ static void emit_mutations(Cg *cg) {
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_BUILD_SLICE, 2);
-            suf[ns++] = (Suffix){{OP_STORE_SUBSCR}, {0}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_SUBSCR}, {0}, 1, cg->phase, cg->effect});
         } else if (v->kind == VT_DICT) {
             /* old.clear(); old.update(new) */
             load_source(cg, v->source);
@@ -598,7 +642,7 @@ static void emit_mutations(Cg *cg) {
             build_value(cg, v);
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "clear")));
-            suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4};
+            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4, cg->phase, cg->effect});
         }
     }
     /* pushed last-to-first so that the reversed suffixes run the stores in program order
@@ -606,13 +650,14 @@ static void emit_mutations(Cg *cg) {
     for (int i = se->n_stores - 1; i >= 0 && !cg->fail; i--) {
         AttrStore *s = &se->stores[i];
         cg->line = s->line ? s->line : cg->line;
+        phase(cg, RP_PHASE_EFFECT, se_row_of_store(se, i));
         if (s->obj == tr->globals_vt) {
             if (s->value->kind == VT_DELETED) {
-                suf[ns++] = (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1};
+                suffix_add(cg, &suf, (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
                 continue;
             }
             reconstruct(cg, s->value);
-            suf[ns++] = (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
             continue;
         }
         if (s->obj->kind == VT_CELL) {
@@ -623,7 +668,7 @@ static void emit_mutations(Cg *cg) {
                 break;
             }
             reconstruct(cg, s->value);
-            suf[ns++] = (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1, cg->phase, cg->effect});
             continue;
         }
         if (s->value->kind == VT_DELETED) {
@@ -632,31 +677,35 @@ static void emit_mutations(Cg *cg) {
             Value had = val_is_null(s->obj->value) ? val_null() : static_getattr(vm, s->obj->value, s->name);
             if (val_is_null(had)) continue;
             reconstruct(cg, s->obj);
-            suf[ns++] = (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
             continue;
         }
         reconstruct(cg, s->value);
         reconstruct(cg, s->obj);
-        suf[ns++] = (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1};
+        suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
     }
     /* the root frame's own new cells (captured locals assigned in the region) */
     Tx *root = tr->root;
     int ncells = (int)root->code->cellvars->len;
+    phase(cg, RP_PHASE_STATE, -1);
     for (int i = 0; i < ncells && !cg->fail; i++) {
         VT *cell = root->locals[root->code->nlocals + i];
         if (!cell || cell->mut != MUT_NEW || !cell->a) continue;
         reconstruct(cg, cell->a);
-        suf[ns++] = (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1};
+        suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1, RP_PHASE_STATE, -1});
     }
-    for (int i = ns - 1; i >= 0; i--)
-        for (int k = 0; k < suf[i].n; k++) E(cg, suf[i].op[k], suf[i].arg[k]);
-    free(suf);
+    for (int i = suf.n - 1; i >= 0; i--) {
+        phase(cg, suf.items[i].phase, suf.items[i].effect);
+        for (int k = 0; k < suf.items[i].n; k++) E(cg, suf.items[i].op[k], suf.items[i].arg[k]);
+    }
+    phase(cg, RP_PHASE_NONE, -1);
 }
 
 static void emit_grad_mode(Cg *cg) {
     Tracer *tr = cg->tr;
     bool now = ag_is_grad_enabled();
     if (now == tr->grad_mode_at_entry) return;
+    phase(cg, RP_PHASE_GRAD_MODE, -1);
     VM *vm = cg->vm;
     Value c = dict_get_c(vm, vm->modules, "torch._C");
     Value f = c.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)c.as.o)->dict, "_set_grad_enabled") : val_null();
@@ -717,7 +766,7 @@ static void emit_original(Cg *cg, Instr in, Label jump_target) {
         E(cg, op, N(cg, AS_STR(co->names->items[in.arg])));
         return;
     case ARGK_JUMP:
-        if (!cg->dry && !cg->fail) asm_emit_jump(cg->b, op, jump_target, cg->line);
+        if (!cg->dry && !cg->fail) tag(cg, asm_emit_jump(cg->b, op, jump_target, cg->line));
         return;
     case ARGK_LOCAL2:
         E(cg, op == OP_STORE_FAST_LOAD_FAST ? OP_STORE_FAST : OP_LOAD_FAST, in.arg & 0xFFFF);
@@ -759,6 +808,7 @@ static void call_resume(Cg *cg, int32_t target, int depth, uint64_t nullmask, in
         if (v && (v == (VT *)1 || v->kind != VT_DELETED)) live[n_live++] = i;
     }
     free(maybe_read);
+    phase(cg, RP_PHASE_RESUME, -1);
     Value fn;
     StrObj *name = NULL;
     bool needs_closure = co->cellvars->len + co->freevars->len > 0;
@@ -820,6 +870,11 @@ static void emit_with_exits_handler(Cg *cg, Label start, Label end, const int32_
     asm_add_exc_range(cg->b, handler, body_end, cleanup, 1);
 }
 
+/* The stack at a break reaches the resume function as arguments, its NULL slots as a 64-bit
+ * mask (ResumeFn.stack_shape): a deeper stack, before or after the breaking instruction, makes
+ * codegen fail and the frame run eagerly. */
+#define MAX_BREAK_STACK 62
+
 /* The break: stack saved, mutations applied, then the instruction runs natively and the rest
  * of the function continues in a resume function. */
 static void emit_break_exit(Cg *cg) {
@@ -829,14 +884,15 @@ static void emit_break_exit(Cg *cg) {
     Instr in = co->code[root->ip];
     Opcode op = (Opcode)in.op;
     int depth = root->sp;
-    if (depth > 62) {
+    if (depth > MAX_BREAK_STACK) {
         cg->fail = "too deep a stack at the break";
         return;
     }
     uint64_t nullmask = 0;
     for (int i = 0; i < depth; i++)
         if (vt_force(tr, root->stack[i])->kind == VT_NULLV) nullmask |= 1ull << i;
-    int32_t saved[64];
+    int32_t *saved = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(depth + 1));
+    phase(cg, RP_PHASE_STATE, -1);
     /* 1. the stack and changed locals, rebuilt before any store runs */
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) continue;
@@ -844,8 +900,9 @@ static void emit_break_exit(Cg *cg) {
         saved[i] = temp(cg, "stack");
         E(cg, OP_STORE_FAST, (uint32_t)saved[i]);
     }
-    int changed[512], nchanged = 0;
-    for (int i = 0; i < co->nlocals && nchanged < 512; i++) {
+    int32_t *changed = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(co->nlocals + 1));
+    int nchanged = 0;
+    for (int i = 0; i < co->nlocals; i++) {
         VT *v = root->locals[i];
         if (!v || v->kind == VT_DELETED) continue;
         VT *f = vt_force(tr, v);
@@ -877,13 +934,14 @@ static void emit_break_exit(Cg *cg) {
             return;
         }
         Label jump = cg->dry ? 0 : asm_new_label(cg->b);
+        phase(cg, RP_PHASE_BREAK, -1);
         for (int i = 0; i < depth; i++) {
             if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
             else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
         }
         emit_original(cg, in, jump);
         /* fall through: the condition is gone */
-        int32_t slots[64];
+        int32_t *slots = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(depth + 1));
         stack_to_temps(cg, depth - 1, nullmask, slots);
         call_resume(cg, root->ip + code_width(op), depth - 1, nullmask, slots, &ok);
         if (!cg->dry && !cg->fail) asm_bind(cg->b, jump);
@@ -897,6 +955,7 @@ static void emit_break_exit(Cg *cg) {
         return;
     }
     /* 3. the stack back, the instruction, the rest in a resume function */
+    phase(cg, RP_PHASE_BREAK, -1);
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
         else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
@@ -924,9 +983,13 @@ static void emit_break_exit(Cg *cg) {
         return;
     }
     int after = depth - pops + pushes;
+    if (after > MAX_BREAK_STACK) {
+        cg->fail = "too deep a stack after the breaking instruction";
+        return;
+    }
     uint64_t mask_after = nullmask & ((depth - pops) >= 64 ? ~0ull : ((1ull << (depth - pops)) - 1));
     if (null_at >= 0) mask_after |= 1ull << (depth - pops + null_at);
-    int32_t slots[64];
+    int32_t *slots = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(after + 1));
     stack_to_temps(cg, after, mask_after, slots);
     call_resume(cg, root->ip + code_width(op), after, mask_after, slots, &ok);
     if (protect) emit_with_exits_handler(cg, p_start, p_end, saved);
@@ -939,8 +1002,11 @@ static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
     cg->line = tr->code->firstlineno;
     int first_line = code_line(tr->code, 0);
     if (first_line > 0) cg->line = first_line;
+    phase(cg, RP_PHASE_PROLOGUE, -1);
     emit_prologue(cg);
+    phase(cg, RP_PHASE_GRAPH_CALL, -1);
     emit_graph_call(cg, fn_name);
+    phase(cg, RP_PHASE_TEMPS, -1);
     emit_tempvars(cg);
     emit_hooks(cg);
     if (has_break) {
@@ -949,9 +1015,11 @@ static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
         return;
     }
     cg->line = code_line(tr->code, tr->root->ip);
+    phase(cg, RP_PHASE_STATE, -1);
     reconstruct(cg, tr->root->return_value);
     emit_mutations(cg);
     emit_grad_mode(cg);
+    phase(cg, RP_PHASE_RETURN, -1);
     E(cg, OP_RETURN_VALUE, 0);
 }
 
@@ -987,7 +1055,7 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
             free(dry.outputs);
             return NULL;
         }
-        tr_keep(tr, fn);
+        trace_keep(tr, fn);
         fn_name = vm_intern_str(vm, name);
         *compiled_fn_out = fn;
         *compiled_name_out = fn_name;
@@ -1006,11 +1074,28 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
     Cg cg = {.tr = tr, .vm = vm, .b = &b, .outputs = dry.outputs, .n_outputs = dry.n_outputs,
              .cap_outputs = dry.cap_outputs};
     cg.out_slot = calloc((size_t)cg.n_outputs + 1, sizeof(int32_t));
+    if (tr->want_tags) {
+        cg.cap_tags = 64;
+        cg.tags = malloc(sizeof(TraceTag) * (size_t)cg.cap_tags);
+        EM_ASSERT(cg.tags != NULL, "out of memory");
+    }
     for (int i = 0; i < cg.n_outputs; i++) cg.out_slot[i] = temp(&cg, "graph_out");
     run_phases(&cg, fn_name, has_break);
     CodeObj *res = NULL;
     if (cg.fail) snprintf(tr->errbuf, sizeof tr->errbuf, "%s", cg.fail);
     else res = asm_assemble(&b);
+    if (res && cg.tags) {
+        /* by final instruction index: the assembler drops pseudo-ops and unreachable code */
+        free(tr->res_tags);
+        tr->res_tags = calloc((size_t)res->ncode + 1, sizeof(TraceTag));
+        EM_ASSERT(tr->res_tags != NULL, "out of memory");
+        tr->n_res_tags = res->ncode;
+        for (int32_t i = 0; i < cg.n_tags && i < b.n; i++) {
+            int32_t to = asm_final_index(&b, i);
+            if (to >= 0 && to < res->ncode) tr->res_tags[to] = cg.tags[i];
+        }
+    }
+    free(cg.tags);
     asm_builder_fini(&b);
     free(cg.out_slot);
     free(cg.outputs);
