@@ -22,13 +22,13 @@ typedef struct PathArg {
  * On success pushes exactly one GC root (the converted object) that the caller pops after the
  * last use of out->path; on failure pushes nothing and raises TypeError / ValueError. */
 int posix_path_arg(VM *vm, Value v, const char *fname, const char *argname, bool allow_fd, bool nullable,
-                   PathArg *out) EM_WUR;
+                   PathArg *out) EM_MUST_CHECK;
 /* os.fspath(v): str or bytes, or VAL_NULL + TypeError. */
 Value posix_fspath(VM *vm, Value v);
 /* An fd argument (int or an object with fileno()... CPython accepts only ints here). */
-int posix_fd_arg(VM *vm, Value v, int *out) EM_WUR;
+int posix_fd_arg(VM *vm, Value v, int *out) EM_MUST_CHECK;
 /* dir_fd=None → AT_FDCWD. */
-int posix_dir_fd_arg(VM *vm, Value v, int *out) EM_WUR;
+int posix_dir_fd_arg(VM *vm, Value v, int *out) EM_MUST_CHECK;
 /* The OSError for errno after a failed call on path (VAL_NULL returned). */
 Value posix_error_path(VM *vm, const PathArg *p);
 Value posix_error2(VM *vm, const PathArg *a, const PathArg *b);
