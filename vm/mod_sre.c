@@ -901,11 +901,11 @@ static Value p_finditer(ARGS) {
     Value search = vm_getattr_c(vm, sc, "search");
     vm_pop_root(vm);
     if (val_is_null(search)) return search;
+    vm_push_root(vm, search);
     /* iter(scanner.search, None), as CPython builds it */
     Value builtin_iter = dict_get_c(vm, vm->builtins, "iter");
-    if (val_is_null(builtin_iter)) return vm_raise(vm, vm->e_RuntimeError, "lost builtins.iter");
-    vm_push_root(vm, search);
-    Value r = vm_call2(vm, builtin_iter, search, val_none());
+    Value r = val_is_null(builtin_iter) ? vm_raise(vm, vm->e_RuntimeError, "lost builtins.iter")
+                                        : vm_call2(vm, builtin_iter, search, val_none());
     vm_pop_root(vm);
     return r;
 }
