@@ -10,6 +10,11 @@ int weakref_module_init(VM *vm, Value mod);
 int gc_module_init(VM *vm, Value mod);
 int ember_module_init(VM *vm, Value mod);
 int collections_module_init(VM *vm, Value mod);
+int codecs_module_init(VM *vm, Value mod);
+int posix_module_init(VM *vm, Value mod);
+int errno_module_init(VM *vm, Value mod);
+void exc_os_init(VM *vm);
+void codecs_init(VM *vm);
 
 typedef struct EmbeddedModule {
     const char *name;
@@ -19,6 +24,11 @@ typedef struct EmbeddedModule {
 extern const EmbeddedModule vm_lib_modules[];
 
 void stdlib_register(VM *vm) {
+    exc_os_init(vm);
+    codecs_init(vm);
+    vm_register_native_module(vm, "_codecs", codecs_module_init);
+    vm_register_native_module(vm, "posix", posix_module_init);
+    vm_register_native_module(vm, "errno", errno_module_init);
     vm_register_native_module(vm, "math", math_module_init);
     vm_register_native_module(vm, "time", time_module_init);
     vm_register_native_module(vm, "_weakref", weakref_module_init);

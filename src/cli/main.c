@@ -15,6 +15,8 @@
  *                               EMBER_LOGS artifacts, --decompile the residual code as Python,
  *                               --dot each graph as Graphviz DOT
  *   ember dis FILE              the bytecode of every code object, CPython dis layout
+ *   ember -m torch.distributed.run [torchrun options] FILE [args...]
+ *                               torchrun: the C launcher of a distributed job (src/dist/launch.c)
  *
  * Exit status as CPython's: 0, SystemExit's code (None: 0, an int: itself, anything else is
  * printed and gives 1), 1 for an uncaught exception or a syntax error, 2 for a usage error, and an
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "src/cli/cli.h"
+#include "src/dist/launch.h"
 #include "src/runtime/ca_vm.h"
 #include "src/tracer/tracer_api.h"
 #include "vm/dict.h"
@@ -405,5 +408,7 @@ int main(int argc, char **argv) {
     bool done;
     int status = parse_python_options(argc, argv, &o, &done);
     if (status || done) return status;
+    /* modules whose main is C: torchrun's launcher (src/dist/launch.c) starts worker processes */
+    if (o.module && strcmp(o.module, "torch.distributed.run") == 0) return dist_launch_main(o.argc - 1, o.argv + 1);
     return run(&o);
 }

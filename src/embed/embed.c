@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "ember/ember.h"
+#include "src/dist/errfile.h"
+#include "src/dist/register.h"
 #include "src/ffi/register.h"
 #include "src/frontend/compile.h"
 #include "src/runtime/register.h"
@@ -49,6 +51,7 @@ EmVM *em_vm_new(void) {
     torch_register(vm);
     tracer_register(vm);
     ffi_register(vm);
+    dist_register(vm);
     rt_register(vm);
     return vm;
 }
@@ -220,6 +223,20 @@ int em_exit_status(EmVM *vm) {
     return 1;
 }
 
+/* A worker of torchrun's launcher leaves its traceback in its error file (src/dist/errfile.c). */
+static void record_error_file(VM *vm, Value e) {
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (!m) return;
+    vm_print_exception(vm, e, m);
+    fclose(m);
+    while (n && text[n - 1] == '\n') text[--n] = 0;
+    char *last = strrchr(text, '\n');
+    dist_error_file_write(last ? last + 1 : text, text);
+    free(text);
+}
+
 void em_print_error(EmVM *vm) {
     fflush(vm->out);
     Value e = vm_fetch_exc(vm);
@@ -242,6 +259,7 @@ void em_print_error(EmVM *vm) {
     bool top_level = val_is_obj(e) && val_is_none(((ExceptionObj *)e.as.o)->traceback);
     if (val_is_str(vm, diag) && top_level) fputs(AS_STR(diag)->data, vm->err);
     else vm_print_exception(vm, e, vm->err);
+    if (getenv("TORCHELASTIC_ERROR_FILE")) record_error_file(vm, e);
     vm_pop_root(vm);
     fflush(vm->err);
 }

@@ -149,6 +149,12 @@ def __getattr__(name):
     if name == "fx":
         import torch.fx
         return torch.fx
+    if name == "distributed":
+        import torch.distributed
+        return torch.distributed
+    if name == "futures":
+        import torch.futures
+        return torch.futures
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 
