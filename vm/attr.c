@@ -70,7 +70,8 @@ Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
         return vm_call1(vm, p->fget, obj);
     }
     /* script classes, and native extension types that define __get__ (torch.compile's
-     * CompiledFunction binds like a function), as CPython honours any type's tp_descr_get */
+     * CompiledFunction and functools' _lru_cache_wrapper bind like a function), as CPython
+     * honours any type's tp_descr_get */
     if ((t->flags & TYPEF_HEAPTYPE) || t->layout == OBJ_LAYOUT_EXTENSION) {
         Value get = type_special(vm, t, SP_GET);
         if (!val_is_null(get)) {

@@ -79,7 +79,10 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(weakref, "weakref") X(ellipsis, "ellipsis") X(notimplemented, "NotImplementedType") \
     X(iterator, "iterator") X(defaultdict, "defaultdict") X(ordereddict, "OrderedDict") \
     X(getset, "getset_descriptor") X(dict_keys, "dict_keys") X(dict_values, "dict_values") \
-    X(dict_items, "dict_items") X(union, "UnionType") ITER_TYPES(X)
+    X(dict_items, "dict_items") X(union, "UnionType") X(coroutine, "coroutine") \
+    X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
+    X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
+    X(async_generator_wrapped_value, "async_generator_wrapped_value") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */

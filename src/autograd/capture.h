@@ -110,6 +110,22 @@ void ag_engine_release_variables(AgNode *fn);
 /* The node ag_current_node() reports while its hooks and apply run; returns the previous one. */
 AgNode *ag_engine_set_current_node(AgNode *n);
 
+/* ---- a rule over fake tensors ------------------------------------------------------------------ */
+
+/* Runs op's backward rule as the eager engine would for a node recorded from in[n_in] (NULL:
+ * absent optional input) and out[n_out], for a graph compiler that records the compiled
+ * backward through the op observer while the tensor library is in meta mode (AOTAutograd's way:
+ * src/runtime/diff.c).  edges bit i: input i requires grad (the node gets an edge, so the rule
+ * saves what eager saves); needs bit i: its gradient is wanted (NEEDS(i)); grads: one per output
+ * (NULL: none).  The rule's save function saves the tensors themselves, grad mode is off (no
+ * create_graph), saved-tensor hooks are not called.  gi[n_in] receives new references (NULL:
+ * no gradient).  Returns 0, or -1 with an error: NotImplementedError for a rule marked DATA. */
+int ag_derive(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor *const *out, int n_out,
+              uint64_t edges, uint64_t needs, Tensor *const *grads, Tensor **gi) EM_MUST_CHECK;
+/* Whether op's backward can be recorded by ag_derive (a differentiable op whose rule reads no
+ * tensor data). */
+bool ag_derivable(TensorOp op);
+
 /* ---- what a saved variable holds (AgSaved.src_*, recorded by ag__save) ----------------------- */
 
 /* Which forward inputs (bit i) the tensor saved in slot is, and which output (-1: none); both

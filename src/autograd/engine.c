@@ -212,6 +212,7 @@ static int buffer_add(Tensor **slot, Tensor *g) {
 }
 
 bool ag__task_should_execute(const AgNode *fn) {
+    if (__builtin_expect(ag__deriving, 0)) return fn != ag__derive_dead;
     Task *t = current_task;
     if (!t || !t->has_exec_info) return true;
     TaskNode *e = lookup(t, fn);

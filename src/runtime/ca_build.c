@@ -2,8 +2,8 @@
  *
  * Gradients are graph values.  Per step, in the engine's order: arrivals summed into the node's
  * input slots (`add`, first arrival first, as the input buffer sums), the step's actions — a
- * live step's hooks and AccumulateGrad as script calls, captures as graph outputs — and the
- * apply.  An op node's apply is the runtime's symbolic rule when rt_diff accepts the one-op
+ * live step's hooks, retains_grad and AccumulateGrad as script calls, captures as graph outputs —
+ * and the apply.  An op node's apply is its autograd rule recorded by rt_diff when it accepts the one-op
  * forward graph rebuilt from the node (its forward inputs' metadata from the node's stored
  * metas, its saved tensors or its edges; its saved tensors as the saved set, so the rule reads
  * exactly what eager saved, or cheaply recomputes from it); its backward ops are copied in with
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "src/runtime/ca.h"
-#include "src/runtime/rules.h"
 
 typedef struct Build {
     const CaTrace *tr;
@@ -290,7 +289,7 @@ static GraphNode *copy_bwd_node(Build *b, const GraphNode *n, RtPtrMap *map, Gra
         return c->is_tensor ? c : NULL;
     }
     case GRAPH_EXEC_CUSTOM_OP: {
-        /* runtime-internal ops (nll_loss_backward): their metadata is the rule's */
+        /* runtime-internal ops: their metadata is the rule's */
         if (!rt_internal_of(n->exec.opaque)) return NULL;
         GraphArg args[64];
         for (int i = 0; i < k; i++) args[i] = in[i] ? graph_arg_node(in[i]) : graph_arg_none();
@@ -363,29 +362,12 @@ typedef struct NodeFwd {
     GraphNode *mask;           /* training dropout: the mask output (saved slot 0) */
 } NodeFwd;
 
-/* dropout(x) in training as the runtime differentiates it: dropout_with_mask(x) -> (out, mask) */
+/* dropout(x) in training as the runtime differentiates it: native_dropout(x) -> (out, mask) */
 static GraphNode *dropout_with_mask(const CaStep *st, NodeFwd *f) {
     const AgNode *fn = st->node;
-    RtInternal desc = {.kind = RT_INT_DROPOUT};
-    meta_of_shape(&desc.meta, &fn->out_meta[0]);
-    desc.args = fn->args;
-    GraphOpaque *o = rt_internal_new(&desc);
-    EM_ASSERT(o, "out of memory building a compiled autograd graph");
-    GraphArg a = graph_arg_node(f->x[0]);
-    GraphNode *dm = graph_node_new(f->F, GRAPH_CALL_FUNCTION, "dropout_with_mask", o->repr, &a, 1, NULL, NULL, 0);
-    dm->exec.kind = GRAPH_EXEC_CUSTOM_OP;
-    dm->exec.n_inputs = 1;
-    dm->exec.inputs = calloc(1, sizeof(GraphNode *));
-    EM_ASSERT(dm->exec.inputs, "out of memory building a compiled autograd graph");
-    dm->exec.inputs[0] = f->x[0];
-    dm->exec.opaque = o;
-    dm->exec.n_outputs = 2;
+    GraphNode *dm = graph_call_tensor_op(f->F, TENSOR_OP_NATIVE_DROPOUT, &f->x[0], 1, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
     GraphNode *out = graph_getitem(f->F, dm, 0);
-    out->is_tensor = true;
-    out->meta = desc.meta;
     f->mask = graph_getitem(f->F, dm, 1);
-    f->mask->is_tensor = true;
-    f->mask->meta = desc.meta;
     return out;
 }
 
@@ -543,8 +525,8 @@ static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, boo
 static const char *opaque_reason(const AgNode *fn) {
     if (fn->op >= TENSOR_OP_COUNT) return "unknown op";
     if (tensor_op_flags((TensorOp)fn->op) & TENSOR_OPF_INPLACE) return "an in-place op";
-    const char *why = NULL;
-    if (!rt_rule((TensorOp)fn->op, &why)) return why ? why : "no symbolic rule";
+    const char *why = rt_op_underivable_reason((TensorOp)fn->op);
+    if (why) return why;
     for (uint32_t k = 0; k < fn->n_saved; k++)
         if (fn->saved[k].defined && fn->saved[k].hooks) return "its saved tensors were packed by saved-tensor hooks";
     return "too many inputs or outputs";

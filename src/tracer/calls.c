@@ -39,6 +39,8 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     VM *vm = tr->vm;
     FunctionObj *f = fn->mut == MUT_NEW ? NULL : (FunctionObj *)fn->value.as.o;
     CodeObj *co = f ? f->code : (CodeObj *)fn->code.as.o;
+    if ((co->flags & CO_GENERATOR_KINDS) & ~CO_GENERATOR)
+        return trace_break(tr, "call to coroutine or async generator function %s", co->name->data);
     if ((co->flags & CO_GENERATOR) && co->nexc)
         /* closing a generator runs its finally blocks and __exit__s, which the tracer cannot
          * replay when the generator dies in the region */
