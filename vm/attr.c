@@ -13,6 +13,9 @@
 extern Value object_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 extern Value object_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 extern Value object_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value type_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value type_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value type_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 
 Value vm_bound_method_new(VM *vm, Value func, Value self) {
     vm_push_root(vm, func);
@@ -126,7 +129,14 @@ Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise) {
 
 Value vm_getattr(VM *vm, Value obj, StrObj *name) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_getattr(vm, AS_TYPE(obj), name, true);
+    if (tp == vm->t_type) return type_getattr(vm, AS_TYPE(obj), name, true);
+    if (tp->layout == OBJ_LAYOUT_TYPE) {
+        /* a metaclass overriding __getattribute__ */
+        Value ga = custom_getattribute(vm, tp);
+        if (val_is_null(ga) || is_native_fn(ga, type_getattribute_fn)) return type_getattr(vm, AS_TYPE(obj), name, true);
+        Value args[2] = {obj, val_obj(name)};
+        return vm_call(vm, ga, 2, args, NULL);
+    }
     if (tp == vm->t_super) return super_getattr(vm, obj, name);
     Value getattr_hook = (tp->flags & TYPEF_HEAPTYPE) || tp->layout == OBJ_LAYOUT_EXTENSION
                              ? type_special(vm, tp, SP_GETATTR) : val_null();
@@ -244,9 +254,22 @@ int vm_generic_delattr(VM *vm, Value obj, StrObj *name) {
     return vm_generic_setattr(vm, obj, name, val_null());
 }
 
+/* A metaclass's own __setattr__/__delattr__ (EnumType guards its members), or VAL_NULL. */
+static Value meta_hook(VM *vm, TypeObj *meta, SpecialMethod sp, NativeFn type_fn) {
+    if (meta == vm->t_type || !(meta->flags & TYPEF_HEAPTYPE)) return val_null();
+    Value h = type_special(vm, meta, sp);
+    return val_is_null(h) || is_native_fn(h, type_fn) ? val_null() : h;
+}
+
 int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_setattr(vm, AS_TYPE(obj), name, v);
+    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) {
+        Value h = meta_hook(vm, tp, SP_SETATTR, type_setattr_fn);
+        if (val_is_null(h)) return type_setattr(vm, AS_TYPE(obj), name, v);
+        Value args[3] = {obj, val_obj(name), v};
+        Value r = vm_call(vm, h, 3, args, NULL);
+        return val_is_null(r) ? -1 : 0;
+    }
     Value hook = type_special(vm, tp, SP_SETATTR);
     if (val_is_null(hook) || is_native_fn(hook, object_setattr_fn))
         return vm_generic_setattr(vm, obj, name, v);
@@ -257,7 +280,13 @@ int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) {
 
 int vm_delattr(VM *vm, Value obj, StrObj *name) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_setattr(vm, AS_TYPE(obj), name, val_null());
+    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) {
+        Value h = meta_hook(vm, tp, SP_DELATTR, type_delattr_fn);
+        if (val_is_null(h)) return type_setattr(vm, AS_TYPE(obj), name, val_null());
+        Value args[2] = {obj, val_obj(name)};
+        Value r = vm_call(vm, h, 2, args, NULL);
+        return val_is_null(r) ? -1 : 0;
+    }
     Value hook = type_special(vm, tp, SP_DELATTR);
     if (val_is_null(hook) || is_native_fn(hook, object_delattr_fn))
         return vm_generic_setattr(vm, obj, name, val_null());

@@ -1,6 +1,7 @@
 /* vm/object.c — the methods and descriptors of object and type, the descriptor types
  * (property, staticmethod, classmethod, super, getset), and the singletons None,
  * NotImplemented and Ellipsis. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "vm/dict.h"
@@ -12,23 +13,41 @@
 
 /* ---- object ------------------------------------------------------------------------------- */
 
+Value object_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+
+static bool is_native_fn(Value v, NativeFn f) {
+    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)v.as.o)->fn == f;
+}
+
 Value object_new_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (argc < 1 || !val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type))
-        return vm_raise(vm, vm->e_TypeError, "object.__new__(X): X is not a type object");
+    if (argc < 1)
+        return vm_raise(vm, vm->e_TypeError, "object.__new__(): not enough arguments");
+    if (!val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type))
+        return vm_raise(vm, vm->e_TypeError, "object.__new__(X): X is not a type object (%s)", vm_type_name(vm, argv[0]));
     TypeObj *t = AS_TYPE(argv[0]);
+    if (argc > 1 || (kw && kw->len)) {
+        /* extra arguments are an error unless __init__ is overridden and __new__ is not
+         * (CPython's object_new) */
+        if (!is_native_fn(type_special(vm, t, SP_NEW), object_new_fn))
+            return vm_raise(vm, vm->e_TypeError, "object.__new__() takes exactly one argument (the type to instantiate)");
+        if (is_native_fn(type_special(vm, t, SP_INIT), object_init_fn))
+            return vm_raise(vm, vm->e_TypeError, "%s() takes no arguments", t->name->data);
+    }
+    if (t->flags & TYPEF_ABSTRACT_NEW)
+        return vm_raise(vm, vm->e_TypeError, "object.__new__(%s) is not safe, use %s.__new__()", t->name->data, t->name->data);
     return t->alloc(vm, t);
 }
 
 Value object_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     int extra = argc - 1 + (kw ? (int)kw->len : 0);
     if (extra > 0) {
+        /* CPython's object_init: an error unless __new__ is overridden and __init__ is not */
         TypeObj *t = vm_type_of(vm, argv[0]);
-        Value init = type_special(vm, t, SP_INIT);
-        if (init.tag == VAL_OBJ && init.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
-            ((NativeObj *)init.as.o)->fn == object_init_fn)
+        if (!is_native_fn(type_special(vm, t, SP_INIT), object_init_fn))
+            return vm_raise(vm, vm->e_TypeError,
+                            "object.__init__() takes exactly one argument (the instance to initialize)");
+        if (is_native_fn(type_special(vm, t, SP_NEW), object_new_fn))
             return vm_raise(vm, vm->e_TypeError, "%s() takes no arguments", t->name->data);
-        return vm_raise(vm, vm->e_TypeError,
-                        "object.__init__() takes exactly one argument (the instance to initialize)");
     }
     return val_none();
 }
@@ -246,25 +265,102 @@ static Value type_subclasses(VM *vm, int argc, Value *argv, TupleObj *kw, Native
 
 static Value type_instancecheck(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__instancecheck__", argc, kw, 2, 2) < 0) return val_null();
-    return val_bool(vm_isinstance_type(vm, argv[1], TY(argv[0])));
+    int r = type_real_isinstance(vm, argv[1], argv[0]);
+    return r < 0 ? val_null() : val_bool(r);
 }
 
 static Value type_subclasscheck(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__subclasscheck__", argc, kw, 2, 2) < 0) return val_null();
-    int r = vm_issubclass(vm, argv[1], argv[0]);
+    int r = type_real_issubclass(vm, argv[1], argv[0]);
     return r < 0 ? val_null() : val_bool(r);
 }
 
-static Value type_call_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+Value type_call_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     return type_call(vm, TY(argv[0]), argc - 1, argv + 1, kw);
 }
 
+/* type.__new__(meta, name, bases, ns, **kwds): the keywords go to __init_subclass__; the class
+ * gets the most derived metaclass (whose own __new__ runs instead if it has one). */
 static Value type_new_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    /* type.__new__(meta, name, bases, ns) */
-    if (argc != 4 || !val_is_str(vm, argv[1]) || !val_is_type(vm, argv[2], vm->t_tuple) ||
-        !val_is_obj(argv[3]) || !vm_isinstance_type(vm, argv[3], vm->t_dict))
-        return vm_raise(vm, vm->e_TypeError, "type.__new__() takes exactly 3 arguments (name, bases, dict)");
-    return type_new_class(vm, TY(argv[0]), AS_STR(argv[1]), AS_TUPLE(argv[2]), AS_DICT(argv[3]), 0, NULL, NULL);
+    if (argc < 1 || !val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type))
+        return vm_raise(vm, vm->e_TypeError, "type.__new__(X): X is not a type object (%s)",
+                        argc ? vm_type_name(vm, argv[0]) : "nothing");
+    TypeObj *meta = TY(argv[0]);
+    int nkw = kw ? (int)kw->len : 0;
+    if (meta == vm->t_type && argc == 2 && !nkw) return val_obj(vm_type_of(vm, argv[1]));
+    if (argc != 4)
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() takes exactly 3 arguments (%d given)", argc - 1);
+    if (!val_is_obj(argv[1]) || argv[1].as.o->type->layout != OBJ_LAYOUT_STR)
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() argument 1 must be str, not %s", vm_type_name(vm, argv[1]));
+    if (!val_is_obj(argv[2]) || argv[2].as.o->type->layout != OBJ_LAYOUT_TUPLE)
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() argument 2 must be tuple, not %s", vm_type_name(vm, argv[2]));
+    if (!val_is_obj(argv[3]) || !vm_isinstance_type(vm, argv[3], vm->t_dict))
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() argument 3 must be dict, not %s", vm_type_name(vm, argv[3]));
+    TypeObj *winner = type_calculate_metaclass(vm, meta, AS_TUPLE(argv[2]));
+    if (!winner) return val_null();
+    if (winner != meta) {
+        Value wn = type_special(vm, winner, SP_NEW);
+        if (!is_native_fn(wn, type_new_fn)) {
+            if (val_is_type(vm, wn, vm->t_staticmethod)) wn = ((WrapperObj *)wn.as.o)->func;
+            Value *a = malloc(sizeof(Value) * (size_t)(argc + nkw));
+            if (!a) return vm_no_memory(vm);
+            memcpy(a, argv, sizeof(Value) * (size_t)(argc + nkw));
+            a[0] = val_obj(winner);
+            Value r = vm_call(vm, wn, argc, a, kw);
+            free(a);
+            return r;
+        }
+        meta = winner;
+    }
+    StrObj *name = AS_STR(argv[1]);
+    if (name->hdr.type != vm->t_str) {
+        name = str_new(vm, name->data, name->len);
+        if (!name) return val_null();
+    }
+    vm_push_root(vm, val_obj(name));
+    Value r = type_new_class(vm, meta, name, AS_TUPLE(argv[2]), AS_DICT(argv[3]), nkw, argv + argc, kw);
+    vm_pop_root(vm);
+    return r;
+}
+
+/* type.__init__(cls, name, bases, ns, **kwds): the class is complete already; only checks. */
+static Value type_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    int n = argc - 1;
+    if (n == 1 && kw && kw->len) return vm_raise(vm, vm->e_TypeError, "type.__init__() takes no keyword arguments");
+    if (n != 1 && n != 3) return vm_raise(vm, vm->e_TypeError, "type.__init__() takes 1 or 3 arguments");
+    return val_none();
+}
+
+/* type.__prepare__(name, bases, **kwds): the class body's namespace, a new dict. */
+static Value type_prepare_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    DictObj *d = dict_new(vm);
+    return d ? val_obj(d) : val_null();
+}
+
+/* type.__setattr__ / __delattr__ / __getattribute__: what a metaclass's override reaches with
+ * super() (object's would treat the class as an instance). */
+Value type_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__setattr__", argc, kw, 3, 3) < 0) return val_null();
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
+    StrObj *name = str_intern(vm, AS_STR(argv[1]));
+    if (!name || type_setattr(vm, TY(argv[0]), name, argv[2]) < 0) return val_null();
+    return val_none();
+}
+Value type_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__delattr__", argc, kw, 2, 2) < 0) return val_null();
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
+    StrObj *name = str_intern(vm, AS_STR(argv[1]));
+    if (!name || type_setattr(vm, TY(argv[0]), name, val_null()) < 0) return val_null();
+    return val_none();
+}
+Value type_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__getattribute__", argc, kw, 2, 2) < 0) return val_null();
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
+    StrObj *name = str_intern(vm, AS_STR(argv[1]));
+    return name ? type_getattr(vm, TY(argv[0]), name, true) : val_null();
 }
 
 /* ---- property / staticmethod / classmethod ----------------------------------------------------- */
@@ -465,6 +561,11 @@ void type_init_methods(VM *vm) {
         {"__repr__", type_repr, NATIVEF_METHOD},
         {"__call__", type_call_fn, NATIVEF_METHOD},
         {"__new__", type_new_fn, NATIVEF_STATIC},
+        {"__init__", type_init_fn, NATIVEF_METHOD},
+        {"__prepare__", type_prepare_fn, NATIVEF_CLASSMETHOD},
+        {"__setattr__", type_setattr_fn, NATIVEF_METHOD},
+        {"__delattr__", type_delattr_fn, NATIVEF_METHOD},
+        {"__getattribute__", type_getattribute_fn, NATIVEF_METHOD},
         {"mro", type_mro_fn, NATIVEF_METHOD},
         {"__subclasses__", type_subclasses, NATIVEF_METHOD},
         {"__instancecheck__", type_instancecheck, NATIVEF_METHOD},

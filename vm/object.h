@@ -53,6 +53,8 @@ typedef enum ObjLayout {
     OBJ_LAYOUT_CLASSMETHOD, OBJ_LAYOUT_SUPER, OBJ_LAYOUT_EXCEPTION, OBJ_LAYOUT_TRACEBACK,
     OBJ_LAYOUT_GENERATOR, OBJ_LAYOUT_ITER, OBJ_LAYOUT_WEAKREF, OBJ_LAYOUT_BUILTIN_SCALAR,
     OBJ_LAYOUT_GETSET,
+    OBJ_LAYOUT_INT,       /* IntObj (vm/bigint.h): big ints and int-subclass instances */
+    OBJ_LAYOUT_FLOAT,     /* FloatObj (vm/num.h): float-subclass instances */
     OBJ_LAYOUT_EXTENSION, /* defined outside vm/ (tensors, nodes, handles, ...) */
 } ObjLayout;
 
@@ -69,7 +71,9 @@ typedef enum ObjLayout {
     X(INVERT, "__invert__") X(ABS, "__abs__") X(INDEX, "__index__") X(INT, "__int__") \
     X(FLOAT, "__float__") X(FORMAT, "__format__") X(REVERSED, "__reversed__") \
     X(INIT_SUBCLASS, "__init_subclass__") X(SET_NAME, "__set_name__") X(ROUND, "__round__") \
-    X(MISSING, "__missing__") X(CLASS_GETITEM, "__class_getitem__")
+    X(MISSING, "__missing__") X(CLASS_GETITEM, "__class_getitem__") \
+    X(INSTANCECHECK, "__instancecheck__") X(SUBCLASSCHECK, "__subclasscheck__") X(_CLASS, "__class__") \
+    X(PREPARE, "__prepare__")
 
 typedef enum SpecialMethod {
 #define X(e, s) SP_##e,

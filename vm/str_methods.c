@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -954,8 +955,12 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
     case 's': case 'r': case 'a': case 'c': {
         Value conv;
         if (type == 'c') {
-            if (val_is_intlike(arg)) {
-                int64_t cp = val_as_intlike(arg);
+            if (val_is_intobj(arg) && !mpz_fits_slong_p(AS_INTOBJ(arg)->z)) {
+                vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
+                return -1;
+            }
+            if (val_is_intlike(arg) || val_is_intobj(arg)) {
+                int64_t cp = val_is_intobj(arg) ? mpz_get_si(AS_INTOBJ(arg)->z) : val_as_intlike(arg);
                 if (cp < 0 || cp > 0x10FFFF) {
                     vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
                     return -1;
@@ -980,47 +985,59 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
         return 0;
     }
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
-        int64_t v;
         bool integral = type != 'd' && type != 'i' && type != 'u';
-        if (val_is_intlike(arg)) {
-            v = val_as_intlike(arg);
+        mpz_t z;
+        mpz_init(z);
+        int rc = 0;
+        if (bigint_check(vm, arg)) {
+            bigint_load(arg, z);
         } else if (arg.tag == VAL_FLOAT && !integral) {
-            double d = arg.as.f;
-            if (isnan(d) || isinf(d) || d >= 9.3e18 || d <= -9.3e18) {
-                vm_raise(vm, isnan(d) ? vm->e_ValueError : vm->e_OverflowError,
-                         isnan(d) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
-                return -1;
-            }
-            v = (int64_t)d;
+            Value iv = bigint_from_double(vm, arg.as.f);
+            if (val_is_null(iv)) rc = -1;
+            else bigint_load(iv, z);
         } else if (!val_is_null(type_special(vm, vm_type_of(vm, arg), SP_INDEX))) {
-            if (vm_index(vm, arg, &v) < 0) return -1;
+            rc = bigint_index_mpz(vm, arg, z);
         } else {
             if (integral)
                 vm_raise(vm, vm->e_TypeError, "%%%c format: an integer is required, not %s", type, vm_type_name(vm, arg));
             else
                 vm_raise(vm, vm->e_TypeError, "%%%c format: a real number is required, not %s", type,
                          vm_type_name(vm, arg));
+            rc = -1;
+        }
+        if (rc < 0) {
+            mpz_clear(z);
             return -1;
         }
-        uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-        sign = v < 0 ? "-" : (flags & PF_SIGN) ? "+" : (flags & PF_BLANK) ? " " : "";
+        sign = mpz_sgn(z) < 0 ? "-" : (flags & PF_SIGN) ? "+" : (flags & PF_BLANK) ? " " : "";
         const char *prefix = "";
-        int n;
+        int base = 10;
         if (type == 'x' || type == 'X') {
-            n = snprintf(buf, sizeof buf, type == 'x' ? "%llx" : "%llX", (unsigned long long)mag);
+            base = type == 'x' ? 16 : -16;   /* GMP: a negative base means upper-case letters */
             if (flags & PF_ALT) prefix = type == 'x' ? "0x" : "0X";
         } else if (type == 'o') {
-            n = snprintf(buf, sizeof buf, "%llo", (unsigned long long)mag);
+            base = 8;
             if (flags & PF_ALT) prefix = "0o";
-        } else {
-            n = snprintf(buf, sizeof buf, "%llu", (unsigned long long)mag);
         }
-        if (prec > n && prec < 400) {   /* precision: at least that many digits */
-            memmove(buf + (prec - n), buf, (size_t)n + 1);
-            memset(buf, '0', (size_t)(prec - n));
-            n = (int)prec;
+        mpz_abs(z, z);
+        size_t nd = mpz_sizeinbase(z, base < 0 ? -base : base);
+        int64_t p = prec > (int64_t)nd && prec < 100000 ? prec : (int64_t)nd;
+        char *digits = malloc((size_t)p + 2);
+        if (!digits) {
+            mpz_clear(z);
+            vm_no_memory(vm);
+            return -1;
         }
-        pct_pad(b, flags, width, sign, prefix, buf, n, true);
+        mpz_get_str(digits, base, z);
+        mpz_clear(z);
+        int64_t n = (int64_t)strlen(digits);
+        if (p > n) {   /* precision: at least that many digits */
+            memmove(digits + (p - n), digits, (size_t)n + 1);
+            memset(digits, '0', (size_t)(p - n));
+            n = p;
+        }
+        pct_pad(b, flags, width, sign, prefix, digits, n, true);
+        free(digits);
         return 0;
     }
     case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': {

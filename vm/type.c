@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vm/dict.h"
+#include "vm/num.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -284,6 +285,8 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_SET: return offsetof(SetObj, dict);
     case OBJ_LAYOUT_EXCEPTION: return offsetof(ExceptionObj, dict);
     case OBJ_LAYOUT_WEAKREF: return offsetof(WeakRefObj, dict);
+    case OBJ_LAYOUT_INT: return offsetof(IntObj, dict);
+    case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
     default: return solid->dict_offset;
     }
 }
@@ -448,6 +451,11 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         dict_del_str(vm, t->dict, vm_intern_str(vm, "__classcell__"));
     }
     Value mod = dict_get_c(vm, t->dict, "__module__");
+    if (val_is_null(mod) && vm->frame) {
+        /* type(name, bases, ns) without __module__: the caller's module, as CPython */
+        mod = dict_get_c(vm, vm->frame->globals, "__name__");
+        if (!val_is_null(mod) && dict_set_c(vm, t->dict, "__module__", mod) < 0) goto fail_t;
+    }
     if (!val_is_null(mod)) t->module = mod;
     if (class_slots_init(vm, t) < 0) goto fail_t;
     if (val_is_null(dict_get_c(vm, t->dict, "__doc__")) &&
@@ -483,7 +491,20 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
             Value args[3] = {v, val_obj(t), k};
             Value r = vm_call(vm, sn, 3, args, NULL);
             if (val_is_null(r)) {
-                vm_pop_root(vm);
+                /* CPython 3.11 chains a RuntimeError naming the descriptor and the class */
+                Value cause = vm_fetch_exc(vm);
+                vm_push_root(vm, cause);
+                Value kr = vm_repr(vm, k);
+                if (!val_is_null(kr)) {
+                    vm_raise(vm, vm->e_RuntimeError, "Error calling __set_name__ on '%s' instance %s in '%s'",
+                             vm_type_name(vm, v), AS_STR(kr)->data, t->name->data);
+                    if (val_is_obj(vm->exc) && (vm->exc.as.o->type->flags & TYPEF_EXCEPTION)) {
+                        ExceptionObj *ne = (ExceptionObj *)vm->exc.as.o;
+                        ne->cause = ne->context = cause;
+                        ne->suppress_context = true;
+                    }
+                }
+                vm_pop_roots(vm, 2);
                 goto fail_t;
             }
         }
@@ -500,7 +521,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
             Value bound = vm_bind_descriptor(vm, init_sub, val_null(), t);
             if (val_is_null(bound)) goto fail_t;
             vm_push_root(vm, bound);
-            Value r = vm_call(vm, bound, nkw, kwvals, kwnames);
+            Value r = vm_call(vm, bound, 0, kwvals, kwnames);
             vm_pop_root(vm);
             if (val_is_null(r)) goto fail_t;
         } else if (nkw) {
@@ -543,16 +564,27 @@ static Value call_prepend(VM *vm, Value f, Value first, int argc, Value *argv, T
     return r;
 }
 
+TypeObj *type_calculate_metaclass(VM *vm, TypeObj *meta, TupleObj *bases) {
+    TypeObj *winner = meta;
+    for (int64_t i = 0; i < bases->len; i++) {
+        TypeObj *tmp = vm_type_of(vm, bases->items[i]);
+        if (type_is_subtype(winner, tmp)) continue;
+        if (type_is_subtype(tmp, winner)) {
+            winner = tmp;
+            continue;
+        }
+        vm_raise(vm, vm->e_TypeError, "metaclass conflict: the metaclass of a derived class must be a "
+                 "(non-strict) subclass of the metaclasses of all its bases");
+        return NULL;
+    }
+    return winner;
+}
+
 Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
     if (t == vm->t_type) {
+        /* type(x) is x's type; type(name, bases, ns, **kw) makes a class */
         if (argc == 1 && (!kw || kw->len == 0)) return val_obj(vm_type_of(vm, argv[0]));
-        if (argc != 3)
-            return vm_raise(vm, vm->e_TypeError, "type() takes 1 or 3 arguments");
-        if (!val_is_str(vm, argv[0]) || !val_is_type(vm, argv[1], vm->t_tuple) ||
-            !val_is_obj(argv[2]) || !vm_isinstance_type(vm, argv[2], vm->t_dict))
-            return vm_raise(vm, vm->e_TypeError, "type.__new__() argument types are (str, tuple, dict)");
-        return type_new_class(vm, vm->t_type, AS_STR(argv[0]), AS_TUPLE(argv[1]), AS_DICT(argv[2]),
-                              0, NULL, NULL);
+        if (argc != 3) return vm_raise(vm, vm->e_TypeError, "type() takes 1 or 3 arguments");
     }
     Value newf = type_special(vm, t, SP_NEW);
     Value initf = type_special(vm, t, SP_INIT);
@@ -597,44 +629,163 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
     return obj;
 }
 
-/* ---- isinstance / issubclass -------------------------------------------------------------- */
+/* ---- isinstance / issubclass --------------------------------------------------------------
+ * CPython's protocol: an exact type match first; classes whose metaclass is exactly `type` are
+ * checked structurally; otherwise the metaclass's __instancecheck__ / __subclasscheck__ decide
+ * (abc.ABCMeta, typing's aliases).  Without a hook, a non-type "class" is anything with a
+ * __bases__ tuple (abstract classes), and an instance may claim a class through __class__. */
 
-int vm_isinstance(VM *vm, Value obj, Value cls) {
-    if (val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union)) {
-        TupleObj *t = AS_TUPLE(cls);
-        for (int64_t i = 0; i < t->len; i++) {
-            int r = vm_isinstance(vm, obj, t->items[i]);
-            if (r) return r;
-        }
-        return 0;
-    }
-    if (!val_is_obj(cls) || !vm_isinstance_type(vm, cls, vm->t_type)) {
-        vm_raise(vm, vm->e_TypeError,
-                 "isinstance() arg 2 must be a type, a tuple of types, or a union");
-        return -1;
-    }
-    return vm_isinstance_type(vm, obj, (TypeObj *)cls.as.o);
+static bool is_type_obj(VM *vm, Value v) { return val_is_obj(v) && vm_isinstance_type(vm, v, vm->t_type); }
+
+/* The __bases__ tuple of a would-be class, VAL_NULL (no exception) when it has none. */
+static Value abstract_bases(VM *vm, Value cls) {
+    Value b = vm_getattr_opt(vm, cls, vm_intern_str(vm, "__bases__"));
+    if (val_is_null(b)) return b;
+    if (!val_is_type(vm, b, vm->t_tuple)) return val_null();
+    return b;
 }
 
-int vm_issubclass(VM *vm, Value sub, Value cls) {
-    if (!val_is_obj(sub) || !vm_isinstance_type(vm, sub, vm->t_type)) {
+static int abstract_issubclass(VM *vm, Value derived, Value cls) {
+    for (;;) {
+        if (val_identical(derived, cls)) return 1;
+        Value bases = abstract_bases(vm, derived);
+        if (val_is_null(bases)) return val_is_null(vm->exc) ? 0 : -1;
+        TupleObj *t = AS_TUPLE(bases);
+        if (t->len == 0) return 0;
+        if (t->len == 1) {
+            derived = t->items[0];
+            continue;
+        }
+        vm_push_root(vm, bases);
+        if (vm_check_recursion(vm, " in __subclasscheck__") < 0) {
+            vm_pop_root(vm);
+            return -1;
+        }
+        int r = 0;
+        for (int64_t i = 0; i < t->len && r == 0; i++) r = abstract_issubclass(vm, t->items[i], cls);
+        vm_leave_recursion(vm);
+        vm_pop_root(vm);
+        return r;
+    }
+}
+
+static bool is_class_tuple(VM *vm, Value cls) {
+    return val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union);
+}
+
+int type_real_isinstance(VM *vm, Value inst, Value cls) {
+    if (is_type_obj(vm, cls)) {
+        if (vm_isinstance_type(vm, inst, AS_TYPE(cls))) return 1;
+        /* an instance may present another class through __class__ (proxies, mocks) */
+        TypeObj *it = vm_type_of(vm, inst);
+        if (!(it->flags & TYPEF_HEAPTYPE)) return 0;
+        Value c = vm_getattr_opt(vm, inst, vm->special_names[SP__CLASS]);
+        if (val_is_null(c)) return val_is_null(vm->exc) ? 0 : -1;
+        if (is_type_obj(vm, c) && AS_TYPE(c) != it) return type_is_subtype(AS_TYPE(c), AS_TYPE(cls));
+        return 0;
+    }
+    vm_push_root(vm, inst);
+    Value b = abstract_bases(vm, cls);
+    vm_pop_root(vm);
+    if (val_is_null(b)) {
+        if (!val_is_null(vm->exc)) return -1;
+        vm_raise(vm, vm->e_TypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union");
+        return -1;
+    }
+    Value c = vm_getattr_opt(vm, inst, vm->special_names[SP__CLASS]);
+    if (val_is_null(c)) return val_is_null(vm->exc) ? 0 : -1;
+    vm_push_root(vm, c);
+    int r = abstract_issubclass(vm, c, cls);
+    vm_pop_root(vm);
+    return r;
+}
+
+int type_real_issubclass(VM *vm, Value derived, Value cls) {
+    if (is_type_obj(vm, cls) && is_type_obj(vm, derived)) return type_is_subtype(AS_TYPE(derived), AS_TYPE(cls));
+    Value b = abstract_bases(vm, derived);
+    if (val_is_null(b)) {
+        if (!val_is_null(vm->exc)) return -1;
         vm_raise(vm, vm->e_TypeError, "issubclass() arg 1 must be a class");
         return -1;
     }
-    if (val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union)) {
-        TupleObj *t = AS_TUPLE(cls);
-        for (int64_t i = 0; i < t->len; i++) {
-            int r = vm_issubclass(vm, sub, t->items[i]);
-            if (r) return r;
+    if (!is_class_tuple(vm, cls)) {
+        b = is_type_obj(vm, cls) ? val_obj(vm->empty_tuple) : abstract_bases(vm, cls);
+        if (val_is_null(b)) {
+            if (!val_is_null(vm->exc)) return -1;
+            vm_raise(vm, vm->e_TypeError, "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+            return -1;
         }
-        return 0;
     }
-    if (!val_is_obj(cls) || !vm_isinstance_type(vm, cls, vm->t_type)) {
-        vm_raise(vm, vm->e_TypeError,
-                 "issubclass() arg 2 must be a class, a tuple of classes, or a union");
-        return -1;
+    return abstract_issubclass(vm, derived, cls);
+}
+
+/* The metaclass's hook (SP_INSTANCECHECK / SP_SUBCLASSCHECK), VAL_NULL when it is type's own. */
+static Value check_hook(VM *vm, Value cls, SpecialMethod sp) {
+    TypeObj *meta = vm_type_of(vm, cls);
+    if (meta == vm->t_type || !(meta->flags & TYPEF_HEAPTYPE)) return val_null();
+    Value h = type_special(vm, meta, sp);
+    if (val_is_null(h)) return h;
+    if (h.tag == VAL_OBJ && h.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)h.as.o)->owner == vm->t_type)
+        return val_null();
+    return h;
+}
+
+static int call_check_hook(VM *vm, Value hook, Value cls, Value arg) {
+    if (vm_check_recursion(vm, " in __instancecheck__") < 0) return -1;
+    Value args[2] = {cls, arg};
+    Value r;
+    if (hook.tag == VAL_OBJ && hook.as.o->type == vm->t_function) {
+        r = vm_call(vm, hook, 2, args, NULL);
+    } else {
+        Value b = vm_bind_descriptor(vm, hook, cls, vm_type_of(vm, cls));
+        if (val_is_null(b)) {
+            vm_leave_recursion(vm);
+            return -1;
+        }
+        vm_push_root(vm, b);
+        r = vm_call1(vm, b, arg);
+        vm_pop_root(vm);
     }
-    return type_is_subtype((TypeObj *)sub.as.o, (TypeObj *)cls.as.o);
+    vm_leave_recursion(vm);
+    if (val_is_null(r)) return -1;
+    vm_push_root(vm, r);
+    int t = vm_truthy(vm, r);
+    vm_pop_root(vm);
+    return t;
+}
+
+int vm_isinstance(VM *vm, Value obj, Value cls) {
+    if (val_is_obj(cls) && vm_type_of(vm, obj) == (TypeObj *)cls.as.o) return 1;
+    if (val_is_type(vm, cls, vm->t_type)) return type_real_isinstance(vm, obj, cls);
+    if (is_class_tuple(vm, cls)) {
+        TupleObj *t = AS_TUPLE(cls);
+        if (vm_check_recursion(vm, " in __instancecheck__") < 0) return -1;
+        int r = 0;
+        for (int64_t i = 0; i < t->len && r == 0; i++) r = vm_isinstance(vm, obj, t->items[i]);
+        vm_leave_recursion(vm);
+        return r;
+    }
+    Value hook = val_is_obj(cls) ? check_hook(vm, cls, SP_INSTANCECHECK) : val_null();
+    if (!val_is_null(hook)) return call_check_hook(vm, hook, cls, obj);
+    return type_real_isinstance(vm, obj, cls);
+}
+
+int vm_issubclass(VM *vm, Value sub, Value cls) {
+    if (val_is_type(vm, cls, vm->t_type)) {
+        if (val_identical(sub, cls)) return 1;
+        return type_real_issubclass(vm, sub, cls);
+    }
+    if (is_class_tuple(vm, cls)) {
+        TupleObj *t = AS_TUPLE(cls);
+        if (vm_check_recursion(vm, " in __subclasscheck__") < 0) return -1;
+        int r = 0;
+        for (int64_t i = 0; i < t->len && r == 0; i++) r = vm_issubclass(vm, sub, t->items[i]);
+        vm_leave_recursion(vm);
+        return r;
+    }
+    Value hook = val_is_obj(cls) ? check_hook(vm, cls, SP_SUBCLASSCHECK) : val_null();
+    if (!val_is_null(hook)) return call_check_hook(vm, hook, cls, sub);
+    return type_real_issubclass(vm, sub, cls);
 }
 
 /* ---- X | Y: types.UnionType ----------------------------------------------------------------
@@ -753,23 +904,41 @@ StrObj *type_repr_name(VM *vm, TypeObj *t) {
 
 /* ---- attribute access on type objects ------------------------------------------------------ */
 
+/* CPython's type_getattro: a data descriptor of the metaclass, then the class's own MRO (its
+ * descriptors bound with no instance), then the metaclass's other attributes bound to the
+ * class; a metaclass __getattr__ answers what is still missing. */
 Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise) {
     TypeObj *meta = t->hdr.type;
     Value meta_attr = type_lookup(vm, meta, name);
-    if (!val_is_null(meta_attr) && val_is_type(vm, meta_attr, vm->t_getset)) {
-        GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
-        return gs->get(vm, val_obj(t), gs->closure);
+    if (!val_is_null(meta_attr) && meta_attr.tag == VAL_OBJ) {
+        if (val_is_type(vm, meta_attr, vm->t_getset)) {
+            GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
+            return gs->get(vm, val_obj(t), gs->closure);
+        }
+        if ((meta->flags & TYPEF_HEAPTYPE) && vm_is_data_descriptor(vm, meta_attr))
+            return vm_bind_descriptor(vm, meta_attr, val_obj(t), meta);
     }
     Value attr = type_lookup(vm, t, name);
     if (!val_is_null(attr)) return vm_bind_descriptor(vm, attr, val_null(), t);
     if (!val_is_null(meta_attr)) return vm_bind_descriptor(vm, meta_attr, val_obj(t), meta);
+    if (meta->flags & TYPEF_HEAPTYPE) {
+        Value ga = type_special(vm, meta, SP_GETATTR);
+        if (!val_is_null(ga)) {
+            Value args[2] = {val_obj(t), val_obj(name)};
+            Value r = vm_call(vm, ga, 2, args, NULL);
+            if (!val_is_null(r) || raise || !vm_exc_matches(vm, vm->e_AttributeError)) return r;
+            vm_clear_exc(vm);
+            return r;
+        }
+    }
     if (!raise) return val_null();
     return vm_raise(vm, vm->e_AttributeError, "type object '%s' has no attribute '%s'",
                     t->name->data, name->data);
 }
 
 int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) {
-    Value meta_attr = type_lookup(vm, t->hdr.type, name);
+    TypeObj *meta = t->hdr.type;
+    Value meta_attr = type_lookup(vm, meta, name);
     if (!val_is_null(meta_attr) && val_is_type(vm, meta_attr, vm->t_getset)) {
         GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
         if (!gs->set) {
@@ -778,6 +947,27 @@ int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) {
             return -1;
         }
         return gs->set(vm, val_obj(t), v, gs->closure);
+    }
+    if (!val_is_null(meta_attr) && (meta->flags & TYPEF_HEAPTYPE) && vm_is_data_descriptor(vm, meta_attr)) {
+        /* a property or data descriptor of the metaclass */
+        Value tv = val_obj(t);
+        if (meta_attr.as.o->type == vm->t_property || type_is_subtype(meta_attr.as.o->type, vm->t_property)) {
+            PropertyObj *p = (PropertyObj *)meta_attr.as.o;
+            Value f = val_is_null(v) ? p->fdel : p->fset;
+            if (val_is_null(f) || val_is_none(f)) {
+                vm_raise(vm, vm->e_AttributeError, "property '%s' of '%s' object has no %s", name->data,
+                         meta->name->data, val_is_null(v) ? "deleter" : "setter");
+                return -1;
+            }
+            Value r = val_is_null(v) ? vm_call1(vm, f, tv) : vm_call2(vm, f, tv, v);
+            return val_is_null(r) ? -1 : 0;
+        }
+        Value setter = type_special(vm, meta_attr.as.o->type, val_is_null(v) ? SP_DELETE : SP_SET);
+        if (!val_is_null(setter)) {
+            Value args[3] = {meta_attr, tv, v};
+            Value r = vm_call(vm, setter, val_is_null(v) ? 2 : 3, args, NULL);
+            return val_is_null(r) ? -1 : 0;
+        }
     }
     if (!(t->flags & TYPEF_HEAPTYPE)) {
         vm_raise(vm, vm->e_TypeError,

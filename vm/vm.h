@@ -163,6 +163,7 @@ struct VM {
     TupleObj *empty_tuple;
     StrObj *s_cache[256];    /* one-byte strings */
     uint64_t class_epoch;    /* bumped when any class dict changes: invalidates caches */
+    int64_t int_max_str_digits;  /* sys.set_int_max_str_digits (0: no limit) */
 
     /* --- modules (vm/import.c) --- */
     DictObj *builtins;
