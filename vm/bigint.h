@@ -39,18 +39,18 @@ static inline bool val_is_intobj(Value v) { return v.tag == VAL_OBJ && v.as.o->t
 /* Any int: int, bool, or an instance of an int subclass. */
 bool bigint_check(VM *vm, Value v);
 /* Read any int into `out` (mpz_init'ed by the caller).  -1 + TypeError if v is not an int. */
-int bigint_to_mpz(VM *vm, Value v, mpz_t out) EM_WUR;
+int bigint_to_mpz(VM *vm, Value v, mpz_t out) EM_MUST_CHECK;
 /* __index__ then read: what CPython's PyNumber_Index accepts.  -1 + TypeError otherwise. */
-int bigint_index_mpz(VM *vm, Value v, mpz_t out) EM_WUR;
+int bigint_index_mpz(VM *vm, Value v, mpz_t out) EM_MUST_CHECK;
 /* The canonical int for z: VAL_INT when it fits int64, else a new IntObj. */
 Value bigint_from_mpz(VM *vm, const mpz_t z);
 Value bigint_from_u64(VM *vm, uint64_t u);
 /* An int's value as int64; -1 + OverflowError "Python int too large to convert to C long". */
-int bigint_as_i64(VM *vm, Value v, int64_t *out) EM_WUR;
+int bigint_as_i64(VM *vm, Value v, int64_t *out) EM_MUST_CHECK;
 /* Correctly rounded (half-even) conversion; -1 + OverflowError "int too large to convert to
  * float". */
-int bigint_to_double(VM *vm, Value v, double *out) EM_WUR;
-int bigint_mpz_to_double(VM *vm, const mpz_t z, double *out) EM_WUR;
+int bigint_to_double(VM *vm, Value v, double *out) EM_MUST_CHECK;
+int bigint_mpz_to_double(VM *vm, const mpz_t z, double *out) EM_MUST_CHECK;
 /* int(d): truncation toward zero; ValueError for NaN, OverflowError for infinities. */
 Value bigint_from_double(VM *vm, double d);
 /* Number of bits of |v| (int.bit_length()). */

@@ -44,7 +44,6 @@ static Value b_print(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "sep must be None or a string, not %s", vm_type_name(vm, sep));
     if (!val_is_null(end) && !val_is_none(end) && !val_is_str(vm, end))
         return vm_raise(vm, vm->e_TypeError, "end must be None or a string, not %s", vm_type_name(vm, end));
-    extern Value vm_current_stdout(VM * vm);
     Value stream = val_is_null(file) || val_is_none(file) ? vm_current_stdout(vm) : file;
     FILE *out = vm->out;
     if (val_is_null(stream) || val_is_none(stream)) {

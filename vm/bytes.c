@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vm/gc.h"
+#include "vm/iter.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -166,7 +167,6 @@ static Value b_contains(ARGS) {
 }
 
 static Value b_iter(ARGS) {
-    extern Value iter_builtin(VM *, Value);
     return iter_builtin(vm, argv[0]);
 }
 

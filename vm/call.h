@@ -39,7 +39,7 @@ static inline void frame_pop(VM *vm, Frame *f) {
     }
 }
 /* Bind call arguments into a function's fast locals (CPython's rules and messages). */
-int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv, TupleObj *kw) EM_WUR;
+int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv, TupleObj *kw) EM_MUST_CHECK;
 /* Call f with self prepended to the positional arguments. */
 Value call_with_self(VM *vm, Value f, Value self, int argc, Value *argv, TupleObj *kw);
 

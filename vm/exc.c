@@ -12,12 +12,6 @@
 #include "vm/str.h"
 #include "vm/type.h"
 
-void em_assert_fail(const char *file, int line, const char *msg) {
-    fprintf(stderr, "ember: internal error at %s:%d: %s\n", file, line, msg);
-    fflush(stderr);
-    abort();
-}
-
 static void exc_trace(VM *vm, Obj *o) {
     ExceptionObj *e = (ExceptionObj *)o;
     gc_mark(vm, e->args);

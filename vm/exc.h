@@ -7,7 +7,7 @@
 #include "vm/vm.h"
 
 /* Prepend a traceback entry for (code, instruction ip) to exc's traceback. */
-int exc_add_traceback(VM *vm, Value exc, CodeObj *code, int32_t ip) EM_WUR;
+int exc_add_traceback(VM *vm, Value exc, CodeObj *code, int32_t ip) EM_MUST_CHECK;
 /* Remember a file's text so tracebacks can show its lines (files are read on demand too). */
 void exc_register_source(const char *filename, const char *text, size_t len);
 bool exc_source_line(const char *filename, int lineno, char *out, size_t cap);

@@ -15,7 +15,6 @@ static void gen_trace(VM *vm, Obj *o) {
     gc_mark(vm, g->name);
     gc_mark(vm, g->qualname);
     if (g->state == GEN_CLOSED) return;
-    extern void gc_trace_frame(VM * vm, Frame * f);
     gc_trace_frame(vm, &g->frame);
 }
 

@@ -9,7 +9,7 @@
 /* IMPORT_NAME: import `name` (dotted, relative when level > 0). */
 Value vm_import_name(VM *vm, StrObj *name, Value fromlist, Value level, DictObj *globals);
 Value vm_import_from(VM *vm, Value module, StrObj *name);
-int vm_import_star(VM *vm, Value module, DictObj *into) EM_WUR;
+int vm_import_star(VM *vm, Value module, DictObj *into) EM_MUST_CHECK;
 /* Import a dotted module name from C; returns the leaf module. */
 Value vm_import_module(VM *vm, const char *dotted);
 /* Register the source of a library module (the text must outlive the VM). */

@@ -37,12 +37,12 @@ typedef struct MethodDef {
 #define ARITY_TUPLE(lo, hi) ((4u << ARITY_SHIFT) | ((uint32_t)(lo) << 8) | ((uint32_t)(hi) << 12))
 #define ARITY_MANY 15
 /* 0, or -1 + TypeError when argc/kw do not fit n's declared arity. */
-int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) EM_WUR;
+int native_check_arity(VM *vm, NativeObj *n, int argc, TupleObj *kw) EM_MUST_CHECK;
 
 NativeObj *native_new(VM *vm, const char *name, NativeFn fn, void *data, uint32_t flags);
 /* A native function closing over a traced value (fn->payload inside the NativeFn). */
 NativeObj *native_new_closure(VM *vm, const char *name, NativeFn fn, Value payload);
-int type_add_methods(VM *vm, TypeObj *t, const MethodDef *defs) EM_WUR;
+int type_add_methods(VM *vm, TypeObj *t, const MethodDef *defs) EM_MUST_CHECK;
 
 typedef struct GetSetDef {
     const char *name;
@@ -50,17 +50,17 @@ typedef struct GetSetDef {
     SetterFn set;      /* NULL: read-only */
     void *closure;
 } GetSetDef;
-int type_add_getsets(VM *vm, TypeObj *t, const GetSetDef *defs) EM_WUR;
+int type_add_getsets(VM *vm, TypeObj *t, const GetSetDef *defs) EM_MUST_CHECK;
 /* Add functions to a dict (module namespaces); METHOD flag ignored. */
-int dict_add_functions(VM *vm, DictObj *d, const MethodDef *defs) EM_WUR;
+int dict_add_functions(VM *vm, DictObj *d, const MethodDef *defs) EM_MUST_CHECK;
 
 /* Check argument counts (self included for methods) and that no keywords were passed.
  * fname is the Python-visible name.  0 or -1 + TypeError. */
-int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min, int max) EM_WUR;
+int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min, int max) EM_MUST_CHECK;
 /* General parser: names[0..nnames) are the parameters; the first npos may be positional;
  * the first nreq are required.  out[i] is VAL_NULL for an omitted optional parameter. */
 int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw,
-                      int npos, int nreq, const char *const *names, int nnames, Value *out) EM_WUR;
+                      int npos, int nreq, const char *const *names, int nnames, Value *out) EM_MUST_CHECK;
 
 /* Native modules: registered before or after vm_new; imported on first `import name`. */
 typedef int (*NativeModuleInit)(VM *vm, Value module);
@@ -75,7 +75,7 @@ Value module_new(VM *vm, const char *name);
 void module_trace(VM *vm, Obj *o);
 
 /* Convenience: set a module attribute. */
-int module_set(VM *vm, Value module, const char *name, Value v) EM_WUR;
-int module_add_functions(VM *vm, Value module, const MethodDef *defs) EM_WUR;
+int module_set(VM *vm, Value module, const char *name, Value v) EM_MUST_CHECK;
+int module_add_functions(VM *vm, Value module, const MethodDef *defs) EM_MUST_CHECK;
 
 #endif

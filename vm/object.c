@@ -81,7 +81,6 @@ static Value object_ne(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
 }
 
 static Value object_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern int64_t hash_pointer(const void *p);
     return val_int(hash_pointer(argv[0].as.o));
 }
 

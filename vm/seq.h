@@ -16,19 +16,19 @@ void list_trace(VM *vm, Obj *o);
 void list_finalize(VM *vm, Obj *o);
 Value list_alloc_type(VM *vm, TypeObj *t);
 ListObj *list_from_array(VM *vm, const Value *items, int64_t n);
-int list_append(VM *vm, ListObj *l, Value v) EM_WUR;
-int list_insert(VM *vm, ListObj *l, int64_t i, Value v) EM_WUR;
-int list_extend(VM *vm, ListObj *l, Value iterable) EM_WUR;
-int list_reserve(VM *vm, ListObj *l, int64_t cap) EM_WUR;
+int list_append(VM *vm, ListObj *l, Value v) EM_MUST_CHECK;
+int list_insert(VM *vm, ListObj *l, int64_t i, Value v) EM_MUST_CHECK;
+int list_extend(VM *vm, ListObj *l, Value iterable) EM_MUST_CHECK;
+int list_reserve(VM *vm, ListObj *l, int64_t cap) EM_MUST_CHECK;
 /* Sort in place (stable), comparing key(x) with `<`.  key may be VAL_NULL. */
-int list_sort(VM *vm, ListObj *l, Value key, bool reverse) EM_WUR;
+int list_sort(VM *vm, ListObj *l, Value key, bool reverse) EM_MUST_CHECK;
 
 /* Normalise an index for a sequence of length n (negative counts from the end); -1 + IndexError
  * with "<what> index out of range" if outside ("index out of range" when what is NULL). */
-int seq_index(VM *vm, Value key, int64_t n, const char *what, int64_t *out) EM_WUR;
+int seq_index(VM *vm, Value key, int64_t n, const char *what, int64_t *out) EM_MUST_CHECK;
 /* slice.indices(n): start, stop, step and the number of elements selected. */
 int slice_indices(VM *vm, SliceObj *s, int64_t n, int64_t *start, int64_t *stop, int64_t *step,
-                  int64_t *count) EM_WUR;
+                  int64_t *count) EM_MUST_CHECK;
 Value slice_new(VM *vm, Value start, Value stop, Value step);
 Value range_new(VM *vm, int64_t start, int64_t stop, int64_t step);
 

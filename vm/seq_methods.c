@@ -5,6 +5,7 @@
 
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/iter.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -282,13 +283,10 @@ static Value l_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
 }
 
 static Value l_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern Value iter_new(VM *, IterNextFn, Value, Value, int64_t, int64_t);
-    extern Value list_iter_next(VM *, IterObj *);
     return iter_new(vm, list_iter_next, argv[0], val_null(), 0, 0);
 }
 
 static Value l_reversed(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern Value iter_reversed_list(VM *, Value);
     return iter_reversed_list(vm, argv[0]);
 }
 

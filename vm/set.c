@@ -5,6 +5,7 @@
 
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/iter.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -590,7 +591,6 @@ static Value s_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     return r < 0 ? val_null() : val_bool(r);
 }
 static Value s_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern Value iter_builtin(VM * vm, Value v);
     /* subclasses iterate like the base */
     Value it = iter_builtin(vm, argv[0]);
     if (!val_is_null(it) || !val_is_null(vm->exc)) return it;

@@ -1,5 +1,5 @@
 /* vm/str.c — str and bytes objects: allocation, UTF-8 helpers, interning, hashing (numeric
- * hashes follow CPython's algorithms exactly), repr, and the StrBuf builder. */
+ * hashes follow CPython's algorithms exactly), repr, and the StrBuf-to-str conversions (the builder is src/common/strbuf.c). */
 #include "vm/str.h"
 
 #include <math.h>
@@ -80,18 +80,8 @@ StrObj *str_new(VM *vm, const char *s, int64_t len) {
 StrObj *str_from_c(VM *vm, const char *s) { return str_new(vm, s, (int64_t)strlen(s)); }
 
 StrObj *str_vprintf(VM *vm, const char *fmt, va_list ap) {
-    StrBuf b;
-    sb_init(&b);
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n > 0) {
-        b.cap = n + 1;
-        b.data = malloc((size_t)b.cap);
-        vsnprintf(b.data, (size_t)b.cap, fmt, ap);
-        b.len = n;
-    }
+    StrBuf b = SB_INIT;
+    sb_vprintf(&b, fmt, ap);
     return sb_finish(vm, &b);
 }
 
@@ -320,58 +310,15 @@ StrObj *bytes_repr(VM *vm, BytesObj *bo) {
 
 /* ---- StrBuf --------------------------------------------------------------------------- */
 
-void sb_init(StrBuf *b) {
-    b->data = NULL;
-    b->len = b->cap = 0;
-}
-
-void sb_free(StrBuf *b) {
-    free(b->data);
-    sb_init(b);
-}
-
-static void sb_reserve(StrBuf *b, int64_t extra) {
-    if (b->len + extra + 1 <= b->cap) return;
-    int64_t cap = b->cap ? b->cap : 32;
-    while (cap < b->len + extra + 1) cap *= 2;
-    b->data = realloc(b->data, (size_t)cap);
-    EM_ASSERT(b->data != NULL, "out of memory in StrBuf");
-    b->cap = cap;
-}
-
-void sb_add(StrBuf *b, const char *s, int64_t n) {
-    if (n <= 0) return;
-    sb_reserve(b, n);
-    memcpy(b->data + b->len, s, (size_t)n);
-    b->len += n;
-}
-
-void sb_adds(StrBuf *b, const char *s) { sb_add(b, s, (int64_t)strlen(s)); }
-
-void sb_addc(StrBuf *b, char c) {
-    sb_reserve(b, 1);
-    b->data[b->len++] = c;
-}
-
-void sb_add_str(StrBuf *b, const StrObj *s) { sb_add(b, s->data, s->len); }
-
-void sb_printf(StrBuf *b, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n > 0) {
-        sb_reserve(b, n);
-        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-        b->len += n;
-    }
-    va_end(ap);
-}
+void sb_add_str(StrBuf *b, const StrObj *s) { sb_add(b, s->data, (size_t)s->len); }
 
 StrObj *sb_finish(VM *vm, StrBuf *b) {
-    StrObj *s = str_new(vm, b->data ? b->data : "", b->len);
+    if (b->failed) {
+        sb_free(b);
+        vm_no_memory(vm);
+        return NULL;
+    }
+    StrObj *s = str_new(vm, b->data ? b->data : "", (int64_t)b->len);
     sb_free(b);
     return s;
 }

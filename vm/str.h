@@ -1,8 +1,9 @@
 /* vm/str.h — str and bytes objects: creation, interning, UTF-8 code-point indexing, hashing,
- * and a growable byte buffer used to build strings.  The str methods are in vm/str_methods.c. */
+ * and the str-object ends of the string builder.  The str methods are in vm/str_methods.c. */
 #ifndef EMBER_VM_STR_H
 #define EMBER_VM_STR_H
 
+#include "src/common/strbuf.h"
 #include "vm/vm.h"
 
 StrObj *str_new(VM *vm, const char *s, int64_t len);   /* copies; len in bytes */
@@ -40,19 +41,10 @@ int64_t hash_double(double v);
 int64_t hash_pointer(const void *p);
 int64_t hash_bytes(const void *p, int64_t len);
 
-/* A growable byte buffer outside the GC heap (malloc'd); str_buf_finish makes the string. */
-typedef struct StrBuf {
-    char *data;
-    int64_t len, cap;
-} StrBuf;
-void sb_init(StrBuf *b);
-void sb_free(StrBuf *b);
-void sb_add(StrBuf *b, const char *s, int64_t n);
-void sb_adds(StrBuf *b, const char *s);
-void sb_addc(StrBuf *b, char c);
+/* The string builder is src/common/strbuf.h; these join it to str objects. */
 void sb_add_str(StrBuf *b, const StrObj *s);
-void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-StrObj *sb_finish(VM *vm, StrBuf *b);   /* frees the buffer */
+/* The built string (frees the buffer); NULL with MemoryError pending if a growth failed. */
+StrObj *sb_finish(VM *vm, StrBuf *b);
 
 void str_init_types(VM *vm);   /* methods of str and bytes */
 

@@ -9,6 +9,7 @@
 #include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/iter.h"
 #include "vm/native.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -104,7 +105,6 @@ static Value s_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     return r < 0 ? val_null() : val_bool(r);
 }
 static Value s_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    extern Value iter_builtin(VM *, Value);
     return iter_builtin(vm, argv[0]);
 }
 static Value s_cmp(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {

@@ -21,7 +21,7 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kwnames);
 Value type_alloc_instance(VM *vm, TypeObj *t);
 /* A class dict changed: invalidate every cache keyed on class contents. */
 void type_modified(VM *vm, TypeObj *t);
-int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_WUR;
+int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_MUST_CHECK;
 Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise);
 /* isinstance()/issubclass() as CPython: metaclass __instancecheck__/__subclasscheck__ hooks,
  * tuples and unions, abstract classes (__bases__), __class__.  1/0/-1. */

@@ -11,14 +11,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "src/common/check.h"
 #include "vm/code.h"
 #include "vm/object.h"
-
-#define EM_WUR __attribute__((warn_unused_result))
-
-void em_assert_fail(const char *file, int line, const char *msg) __attribute__((noreturn));
-#define EM_ASSERT(c, msg) ((c) ? (void)0 : em_assert_fail(__FILE__, __LINE__, (msg)))
-#define EM_UNREACHABLE() em_assert_fail(__FILE__, __LINE__, "unreachable")
 
 /* A frame of script code.  Fast locals (locals, then cells, then free vars) and the value stack
  * live in one contiguous block: the VM's value stack for ordinary calls, or the generator
@@ -205,7 +200,10 @@ void vm_clear_exc(VM *vm);
 Value vm_fetch_exc(VM *vm);                   /* take the pending exception (clears it) */
 Value vm_new_exception(VM *vm, TypeObj *type, Value msg_or_null);
 void vm_print_exception(VM *vm, Value exc, FILE *out);  /* CPython traceback format */
-int vm_check_recursion(VM *vm, const char *where) EM_WUR;   /* c_depth++ or RecursionError */
+/* The stream print() writes to when a script replaced sys.stdout; VAL_NULL for the C stream
+ * (vm/mod_sys.c). */
+Value vm_current_stdout(VM *vm);
+int vm_check_recursion(VM *vm, const char *where) EM_MUST_CHECK;   /* c_depth++ or RecursionError */
 static inline void vm_leave_recursion(VM *vm) { vm->c_depth--; }
 
 /* ---- calling (vm/call.c) --------------------------------------------------------------- */
@@ -226,14 +224,14 @@ Value vm_eval_frame_default(VM *vm, Frame *f);
 Value vm_getattr(VM *vm, Value obj, StrObj *name);
 Value vm_getattr_c(VM *vm, Value obj, const char *name);
 Value vm_getattr_opt(VM *vm, Value obj, StrObj *name);    /* VAL_NULL without exception if missing */
-int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_WUR;
-int vm_delattr(VM *vm, Value obj, StrObj *name) EM_WUR;
+int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_MUST_CHECK;
+int vm_delattr(VM *vm, Value obj, StrObj *name) EM_MUST_CHECK;
 int vm_hasattr(VM *vm, Value obj, StrObj *name);
 Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise);
-int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_WUR;
-int vm_generic_delattr(VM *vm, Value obj, StrObj *name) EM_WUR;
+int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) EM_MUST_CHECK;
+int vm_generic_delattr(VM *vm, Value obj, StrObj *name) EM_MUST_CHECK;
 /* LOAD_METHOD: sets *meth and *self (self VAL_NULL if the result is not an unbound method). */
-int vm_load_method(VM *vm, Value obj, StrObj *name, Value *meth, Value *self) EM_WUR;
+int vm_load_method(VM *vm, Value obj, StrObj *name, Value *meth, Value *self) EM_MUST_CHECK;
 /* Look name up along type's MRO (no descriptors applied); VAL_NULL if absent. */
 Value type_lookup(VM *vm, TypeObj *t, StrObj *name);
 Value type_special(VM *vm, TypeObj *t, SpecialMethod sp);
@@ -266,20 +264,20 @@ Value vm_compare(VM *vm, CompareOp op, Value a, Value b);
 int vm_truthy(VM *vm, Value v);                 /* 1, 0, -1 */
 int vm_eq(VM *vm, Value a, Value b);            /* 1, 0, -1 */
 int vm_lt(VM *vm, Value a, Value b);            /* 1, 0, -1 */
-int vm_hash(VM *vm, Value v, int64_t *out) EM_WUR;
+int vm_hash(VM *vm, Value v, int64_t *out) EM_MUST_CHECK;
 int vm_contains(VM *vm, Value container, Value item);   /* 1, 0, -1 */
 Value vm_iter(VM *vm, Value v);
 Value vm_next(VM *vm, Value it);      /* VAL_NULL: exhausted if no exception pending */
 int64_t vm_len(VM *vm, Value v);      /* -1 on error */
 Value vm_getitem(VM *vm, Value container, Value key);
-int vm_setitem(VM *vm, Value container, Value key, Value v) EM_WUR;
-int vm_delitem(VM *vm, Value container, Value key) EM_WUR;
+int vm_setitem(VM *vm, Value container, Value key, Value v) EM_MUST_CHECK;
+int vm_delitem(VM *vm, Value container, Value key) EM_MUST_CHECK;
 Value vm_repr(VM *vm, Value v);       /* str */
 Value vm_str(VM *vm, Value v);        /* str */
 Value vm_ascii(VM *vm, Value v);
 Value vm_format(VM *vm, Value v, Value spec);
-int vm_index(VM *vm, Value v, int64_t *out) EM_WUR;     /* __index__ */
-int vm_to_double(VM *vm, Value v, double *out) EM_WUR;  /* int/float/bool/__float__ */
+int vm_index(VM *vm, Value v, int64_t *out) EM_MUST_CHECK;     /* __index__ */
+int vm_to_double(VM *vm, Value v, double *out) EM_MUST_CHECK;  /* int/float/bool/__float__ */
 bool vm_is_callable(VM *vm, Value v);
 /* Iterate any iterable into a new list (NULL + exception on failure). */
 ListObj *vm_list_from_iterable(VM *vm, Value iterable);

@@ -191,7 +191,9 @@ int tensor_op_infer(TensorOp op, const TensorMeta *const *inputs, int n_inputs, 
 bool tensor_set_meta_mode(bool on);
 bool tensor_meta_mode(void);
 /* Called after every top-level op (tensor_op_run, or ag_op_run, not the ops they run inside)
- * with its inputs, args and outputs (borrowed).  One observer; NULL removes it. */
+ * with its inputs, args and outputs (borrowed).  Top-level is relative to where the observer was
+ * set: set from code an op is running (a saved-tensor pack hook), it sees the ops that code
+ * runs.  One observer; NULL removes it. */
 typedef void (*TensorOpObserver)(void *ctx, TensorOp op, Tensor *const *inputs, int n_inputs,
                                  const TensorOpArgs *args, Tensor *const *outputs, int n_outputs);
 void tensor_set_op_observer(TensorOpObserver fn, void *ctx);
@@ -448,7 +450,7 @@ Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor 
 
 /* PyTorch's repr body (torch/_tensor_str.py `_tensor_str`) for `indent` columns of prefix:
  * precision 4, int mode, sci mode, 80-column wrapping, summarisation above 1000 elements.
- * Returns a malloc'd string. */
+ * Returns a malloc'd string; NULL with the tensor error set when out of memory. */
 char *tensor_format(const Tensor *t, int indent);
 /* Full repr: "tensor(<body>[, size=(...)][, dtype=...][, <extra suffixes>...])" wrapped like
  * `_add_suffixes`. extra: e.g. "grad_fn=<MulBackward0>" or "requires_grad=True". malloc'd. */

@@ -188,7 +188,7 @@ void ag__install_release(void);
 bool ag__requires_grad(const Tensor *t);
 AgNode *ag__grad_fn(Tensor *t);  /* regenerates a stale view's grad_fn; borrowed */
 /* The edge a gradient for t flows into (new reference in e->fn), None if t needs no grad. */
-int ag__gradient_edge(Tensor *t, AgEdge *e) TENSOR_MUST_CHECK;
+int ag__gradient_edge(Tensor *t, AgEdge *e) EM_MUST_CHECK;
 AgNode *ag__grad_accumulator(Tensor *leaf);   /* new ref, created on demand */
 AgNode *ag__try_grad_accumulator(const Tensor *leaf);  /* borrowed, existing only */
 void ag__set_history(Tensor *t, AgNode *node, uint32_t output_nr);
@@ -211,11 +211,11 @@ void ag__hooks_unpin(AgHookEntry **v, int n, AgHookEntry **stack_buf);
 void ag__retain_remove(AgNode *node, Tensor *t);
 
 /* ---- saved.c ---- */
-int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) TENSOR_MUST_CHECK;
+int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) EM_MUST_CHECK;
 /* Unpacks slot into a new reference (NULL if None was saved); identity: attach autograd
  * identity (grad_fn / requires_grad) as PyTorch's unpack does. */
-int ag__unpack(AgNode *node, AgSaved *s, bool identity, Tensor **out) TENSOR_MUST_CHECK;
-int ag__saved(AgNode *node, int slot, Tensor **out) TENSOR_MUST_CHECK;  /* for rules */
+int ag__unpack(AgNode *node, AgSaved *s, bool identity, Tensor **out) EM_MUST_CHECK;
+int ag__saved(AgNode *node, int slot, Tensor **out) EM_MUST_CHECK;  /* for rules */
 void ag__saved_release(AgSaved *s);
 void ag__saved_init_empty(AgSaved *s);
 
@@ -223,15 +223,15 @@ void ag__saved_init_empty(AgSaved *s);
 bool ag__task_should_execute(const AgNode *fn);
 /* ---- record.c ---- */
 Tensor *ag__run1(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a);
-int ag__rebase_history(Tensor *t, AgNode *fn) TENSOR_MUST_CHECK;
-int ag__check_inplace(Tensor *t) TENSOR_MUST_CHECK;
+int ag__rebase_history(Tensor *t, AgNode *fn) EM_MUST_CHECK;
+int ag__check_inplace(Tensor *t) EM_MUST_CHECK;
 /* ---- function.c ---- */
-int ag__apply_node(AgNode *node, Tensor **grads, Tensor **grad_inputs) TENSOR_MUST_CHECK;
+int ag__apply_node(AgNode *node, Tensor **grads, Tensor **grad_inputs) EM_MUST_CHECK;
 AgNode *ag__copy_slices_new(Tensor *base, Tensor *view, AgNode *fn);
 void ag__function_free(AgNode *node);
 void ag__copy_slices_free(AgNode *node);
 void ag__function_release_variables(AgNode *node);
-int ag__accumulate(AgNode *node, Tensor *grad) TENSOR_MUST_CHECK;
+int ag__accumulate(AgNode *node, Tensor *grad) EM_MUST_CHECK;
 
 /* helpers for rules (rules_util.c) */
 Tensor *ag__zeros_meta(const TensorMeta *m);

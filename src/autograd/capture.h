@@ -74,7 +74,7 @@ typedef struct AgSchedule {
 
 /* The nodes the engine would evaluate, in its order (a GraphRoot joining several roots is not a
  * step: its outputs are the root gradients). */
-int ag_task_schedule(AgTask *t, AgSchedule *s) TENSOR_MUST_CHECK;
+int ag_task_schedule(AgTask *t, AgSchedule *s) EM_MUST_CHECK;
 void ag_schedule_fini(AgSchedule *s);
 
 /* autograd.grad: capture i is input `input_nr` of node `fn`, stored as result `out_idx`. */
@@ -86,17 +86,17 @@ void ag_task_set_captured(AgTask *t, int out_idx, Tensor *g);   /* steals g (may
 
 /* Calls one tensor hook on *grad (defined) and puts its replacement there (size and type
  * checked as the engine does). */
-int ag_engine_call_tensor_hook(AgHookEntry *e, Tensor **grad) TENSOR_MUST_CHECK;
+int ag_engine_call_tensor_hook(AgHookEntry *e, Tensor **grad) EM_MUST_CHECK;
 /* retains_grad: t.grad = clone of g, or t.grad + g when it has one. */
-int ag_engine_retain_grad(Tensor *t, Tensor *g) TENSOR_MUST_CHECK;
+int ag_engine_retain_grad(Tensor *t, Tensor *g) EM_MUST_CHECK;
 /* Node pre-hook / post-hook on the node's gradient arrays (entries replaceable, NULL = None). */
-int ag_engine_call_pre_hook(AgHookEntry *e, AgNode *fn, Tensor **grads) TENSOR_MUST_CHECK;
-int ag_engine_call_post_hook(AgHookEntry *e, AgNode *fn, Tensor **grad_inputs, Tensor **grads) TENSOR_MUST_CHECK;
-int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) TENSOR_MUST_CHECK;
+int ag_engine_call_pre_hook(AgHookEntry *e, AgNode *fn, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_post_hook(AgHookEntry *e, AgNode *fn, Tensor **grad_inputs, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) EM_MUST_CHECK;
 /* AccumulateGrad's accumulation into .grad (no post-accumulate hooks: the caller runs them). */
-int ag_engine_accumulate(AgNode *acc, Tensor *grad) TENSOR_MUST_CHECK;
+int ag_engine_accumulate(AgNode *acc, Tensor *grad) EM_MUST_CHECK;
 /* A node's apply and validate_outputs: grads[n_out] in, outputs[n_next] new references out. */
-int ag_engine_apply(AgNode *fn, Tensor **grads, Tensor **outputs) TENSOR_MUST_CHECK;
+int ag_engine_apply(AgNode *fn, Tensor **grads, Tensor **outputs) EM_MUST_CHECK;
 /* What a backward without retain_graph does to a node after its apply. */
 void ag_engine_release_variables(AgNode *fn);
 /* The node ag_current_node() reports while its hooks and apply run; returns the previous one. */

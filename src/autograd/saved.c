@@ -110,7 +110,9 @@ int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
     s->saved_version = tensor__version_counter(t)->version;
     s->is_leaf = ag_is_leaf(t);
     s->is_output = is_output;
-    if (hook_depth > 0 && !tensor_is_wrapped_number(t)) {
+    /* in meta mode (the tracer's fake tensors) there are no values to pack: user hooks run when
+     * the traced code runs for real */
+    if (hook_depth > 0 && !tensor_is_wrapped_number(t) && !tensor_meta_mode()) {
         AgSavedHooksRef *r = hook_stack[hook_depth - 1];
         s->output_nr = t->output_nr;
         s->requires_grad = ag__requires_grad(t);

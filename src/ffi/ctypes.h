@@ -179,14 +179,14 @@ CDataObj *cdata_at(VM *vm, TypeObj *t, void *addr, Value base);
 Value cdata_get(VM *vm, Value type, char *addr, Value base);
 /* Store v into memory of ctypes type `type` at addr, owned by `owner` (keep-alives go to the
  * root of owner).  0 / -1 with CPython's TypeError/ValueError. */
-int cdata_set(VM *vm, Value type, char *addr, Value v, CDataObj *owner) EM_WUR;
+int cdata_set(VM *vm, Value type, char *addr, Value v, CDataObj *owner) EM_MUST_CHECK;
 /* Keep `v` alive as long as `owner`'s root object lives (the memory at addr refers to it). */
-int cdata_keep(VM *vm, CDataObj *owner, const void *addr, Value v) EM_WUR;
+int cdata_keep(VM *vm, CDataObj *owner, const void *addr, Value v) EM_MUST_CHECK;
 
 /* Simple-type conversions by _type_ code.  keep receives an object the stored pointer refers
  * to (bytes for c_char_p), or VAL_NULL. */
 Value simple_get(VM *vm, char code, const void *p);
-int simple_set(VM *vm, char code, void *p, Value v, Value *keep) EM_WUR;
+int simple_set(VM *vm, char code, void *p, Value v, Value *keep) EM_MUST_CHECK;
 int64_t simple_size(char code);
 ffi_type *simple_ffi(char code);
 
@@ -194,26 +194,26 @@ ffi_type *simple_ffi(char code);
 const char *ct_type_name(VM *vm, Value v);
 
 /* ---- parts ---- */
-int ct_cdata_init(VM *vm, Value mod) EM_WUR;      /* cdata.c: metaclasses, bases, simple */
-int ct_struct_init(VM *vm, Value mod) EM_WUR;     /* cstruct.c */
-int ct_array_init(VM *vm, Value mod) EM_WUR;      /* carray.c: arrays, pointers */
-int ct_func_init(VM *vm, Value mod) EM_WUR;       /* cfunc.c: function pointers, dlopen */
+int ct_cdata_init(VM *vm, Value mod) EM_MUST_CHECK;      /* cdata.c: metaclasses, bases, simple */
+int ct_struct_init(VM *vm, Value mod) EM_MUST_CHECK;     /* cstruct.c */
+int ct_array_init(VM *vm, Value mod) EM_MUST_CHECK;      /* carray.c: arrays, pointers */
+int ct_func_init(VM *vm, Value mod) EM_MUST_CHECK;       /* cfunc.c: function pointers, dlopen */
 
 /* cstruct.c */
-int struct_set_fields(VM *vm, TypeObj *cls, Value fields, bool is_union) EM_WUR;
-int struct_inherit(VM *vm, TypeObj *cls, bool is_union) EM_WUR;
+int struct_set_fields(VM *vm, TypeObj *cls, Value fields, bool is_union) EM_MUST_CHECK;
+int struct_inherit(VM *vm, TypeObj *cls, bool is_union) EM_MUST_CHECK;
 /* carray.c */
 Value array_type_new(VM *vm, Value itemtype, int64_t length);
 Value pointer_type_of(VM *vm, Value itemtype);   /* POINTER(T) */
-int array_stg_init(VM *vm, TypeObj *cls) EM_WUR;
-int pointer_stg_init(VM *vm, TypeObj *cls) EM_WUR;
+int array_stg_init(VM *vm, TypeObj *cls) EM_MUST_CHECK;
+int pointer_stg_init(VM *vm, TypeObj *cls) EM_MUST_CHECK;
 /* Pointer instance of pointer class ptype pointing at target's memory (keeps target). */
 Value pointer_to(VM *vm, TypeObj *ptype, CDataObj *target);
 /* cfunc.c */
-int funcptr_stg_init(VM *vm, TypeObj *cls) EM_WUR;
+int funcptr_stg_init(VM *vm, TypeObj *cls) EM_MUST_CHECK;
 void cfunc_free_call(FfiCall *c);
 /* callback.c */
-int thunk_create(VM *vm, CFuncObj *f, StgInfo *proto) EM_WUR;
+int thunk_create(VM *vm, CFuncObj *f, StgInfo *proto) EM_MUST_CHECK;
 void thunk_free(FfiThunk *t);
 /* Convert an argument the way an argtype's from_param (or the default conversion) does.
  * Used by callbacks' results too. */

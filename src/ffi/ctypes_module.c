@@ -73,6 +73,7 @@ static int ctypes_native_init(VM *vm, Value mod) {
 void ffi_register(VM *vm) {
     vm_register_native_module(vm, "_ctypes", ctypes_native_init);
     vm_register_native_module(vm, "torch._C._custom_ops", ffi_ops_module_init);
+    ffi_register_trace_hook();
     for (const EmbeddedModule *m = ffi_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }

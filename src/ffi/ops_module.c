@@ -11,6 +11,7 @@
 #include "src/ffi/custom_op.h"
 #include "src/ffi/register.h"
 #include "src/torch/torch.h"
+#include "src/tracer/backend.h"
 #include "vm/gc.h"
 #include "vm/import.h"
 #include "vm/native.h"
@@ -257,6 +258,86 @@ const FfiOp *ffi_custom_op_of(VM *vm, Value v) {
     TypeObj *t = v.as.o->type;
     return t == st->t_packet || t == st->t_overload ? ((CustomOpObj *)v.as.o)->op : NULL;
 }
+
+/* ---- the tracer's custom-op hook (src/tracer/backend.h) ---------------------------------------------
+ * The tracer owns the interface through which it traces and runs ops it does not define; this
+ * layer, above it, registers its ops into it.  The tables are the same shape (static_asserts
+ * below), so the adapters only convert argument values. */
+
+_Static_assert((int)TRACE_ARG_TENSOR == (int)FFI_ARG_TENSOR && (int)TRACE_ARG_FLOAT == (int)FFI_ARG_FLOAT &&
+                  (int)TRACE_ARG_INT == (int)FFI_ARG_INT && (int)TRACE_ARG_BOOL == (int)FFI_ARG_BOOL,
+              "argument kinds");
+_Static_assert(TRACE_OP_MAX_ARGS == FFI_OP_MAX_ARGS && TRACE_OP_MAX_OUTPUTS == FFI_OP_MAX_OUTPUTS, "op limits");
+
+#define OP(o) ((const FfiOp *)(o))
+
+static void to_ffi(const TraceOpArg *in, int n, FfiOpValue *out) {
+    for (int i = 0; i < n; i++) {
+        out[i].kind = (FfiArgKind)in[i].kind;
+        switch (in[i].kind) {
+        case TRACE_ARG_TENSOR: out[i].t = in[i].t; break;   /* or .meta: the same pointer slot */
+        case TRACE_ARG_FLOAT: out[i].f = in[i].f; break;
+        case TRACE_ARG_INT: out[i].i = in[i].i; break;
+        case TRACE_ARG_BOOL: out[i].b = in[i].b; break;
+        }
+    }
+}
+
+static bool too_many(const TraceOp *op, int nargs) {
+    if (nargs <= FFI_OP_MAX_ARGS) return false;
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s() takes at most %d arguments (%d given)", ffi_op_qualname(OP(op)),
+                     ffi_op_num_args(OP(op)), nargs);
+    return true;
+}
+
+static const TraceOp *hook_op_of(VM *vm, Value v) { return (const TraceOp *)ffi_custom_op_of(vm, v); }
+static const char *hook_qualname(const TraceOp *op) { return ffi_op_qualname(OP(op)); }
+static const char *hook_ns(const TraceOp *op) { return ffi_op_namespace(OP(op)); }
+static const char *hook_name(const TraceOp *op) { return ffi_op_name(OP(op)); }
+static TraceArgKind hook_arg_kind(const TraceOp *op, int i) { return (TraceArgKind)ffi_op_arg_kind(OP(op), i); }
+static const char *hook_arg_name(const TraceOp *op, int i) { return ffi_op_arg_name(OP(op), i); }
+static int hook_num_outputs(const TraceOp *op) { return ffi_op_num_outputs(OP(op)); }
+
+static bool hook_arg_default(const TraceOp *op, int i, TraceOpArg *out) {
+    FfiOpValue v;
+    if (!ffi_op_arg_default(OP(op), i, &v)) return false;
+    out->kind = (TraceArgKind)v.kind;
+    switch (v.kind) {
+    case FFI_ARG_TENSOR: out->t = v.t; break;
+    case FFI_ARG_FLOAT: out->f = v.f; break;
+    case FFI_ARG_INT: out->i = v.i; break;
+    case FFI_ARG_BOOL: out->b = v.b; break;
+    }
+    return true;
+}
+
+static int hook_bind_slots(const TraceOp *op, int npos, int nkw, const char *const *kwnames, int *slot) {
+    return ffi_op_bind_slots(OP(op), npos, nkw, kwnames, slot);
+}
+
+static int hook_infer(const TraceOp *op, const TraceOpArg *args, int nargs, TensorMeta *outputs) {
+    FfiOpValue v[FFI_OP_MAX_ARGS];
+    if (too_many(op, nargs)) return -1;
+    to_ffi(args, nargs, v);
+    return ffi_op_infer(OP(op), v, nargs, outputs);
+}
+
+static int hook_run(const TraceOp *op, const TraceOpArg *args, int nargs, Tensor **outputs) {
+    FfiOpValue v[FFI_OP_MAX_ARGS];
+    if (too_many(op, nargs)) return -1;
+    to_ffi(args, nargs, v);
+    return ffi_op_run(OP(op), v, nargs, outputs);
+}
+
+static const TraceCustomOps trace_hook = {
+    .op_of = hook_op_of, .qualname = hook_qualname, .ns = hook_ns, .name = hook_name, .arg_kind = hook_arg_kind,
+    .arg_name = hook_arg_name, .arg_default = hook_arg_default, .bind_slots = hook_bind_slots, .infer = hook_infer,
+    .num_outputs = hook_num_outputs, .run = hook_run,
+};
+
+void ffi_register_trace_hook(void) { trace_register_custom_ops(&trace_hook); }
+
+/* ---- registration ------------------------------------------------------------------------------------ */
 
 static void ops_state_trace(VM *vm, void *p) {
     OpsState *st = p;

@@ -18,6 +18,8 @@ const FfiOp *ffi_custom_op_of(VM *vm, Value v);
  * numbers.  Returns the number of schema arguments, or -1 with PyTorch's RuntimeError for a
  * wrong count, an unknown or repeated keyword, or a missing argument.  Types are not checked
  * here (a tracer binds its own trackers the same way). */
-int ffi_op_bind(VM *vm, const FfiOp *op, int argc, Value *argv, TupleObj *kwnames, Value *bound) EM_WUR;
+int ffi_op_bind(VM *vm, const FfiOp *op, int argc, Value *argv, TupleObj *kwnames, Value *bound) EM_MUST_CHECK;
+/* Register the custom ops with the tracer's hook (src/tracer/backend.h); ffi_register does. */
+void ffi_register_trace_hook(void);
 
 #endif

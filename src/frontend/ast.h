@@ -129,8 +129,6 @@ typedef enum AstExprKind {
     AST_EXPR_LIST,
     AST_EXPR_TUPLE,
     AST_EXPR_SLICE,
-    /* Parsed so that errors match CPython, but rejected right after parsing ("assignment
-     * expressions (':=') are not supported"): never reaches the compiler. */
     AST_EXPR_NAMED_EXPR,
 } AstExprKind;
 

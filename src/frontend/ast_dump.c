@@ -11,49 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/strbuf.h"
 #include "src/frontend/lexer.h"
 
+/* The output: the string builder plus the dump's own state. */
 typedef struct Out {
-    char *s;
-    size_t len, cap;
-    bool failed;
+    StrBuf sb;
     bool attrs;
     bool need_sep; /* a field was already written in the current node */
 } Out;
 
-static void put(Out *o, const char *s, size_t n) {
-    if (o->failed) return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 256;
-        while (cap < o->len + n + 1) cap *= 2;
-        char *p = realloc(o->s, cap);
-        if (!p) {
-            o->failed = true;
-            return;
-        }
-        o->s = p;
-        o->cap = cap;
-    }
-    memcpy(o->s + o->len, s, n);
-    o->len += n;
-    o->s[o->len] = '\0';
-}
+static void put(Out *o, const char *s, size_t n) { sb_add(&o->sb, s, n); }
 
-static void puts_(Out *o, const char *s) { put(o, s, strlen(s)); }
+static void puts_(Out *o, const char *s) { sb_adds(&o->sb, s); }
 
-static void putf(Out *o, const char *fmt, long long v) {
-    char buf[64];
-    snprintf(buf, sizeof buf, fmt, v);
-    puts_(o, buf);
-}
+static void putf(Out *o, const char *fmt, long long v) { sb_printf(&o->sb, fmt, v); }
 
-static char *finish(Out *o) {
-    if (o->failed || !o->s) {
-        free(o->s);
-        return o->failed ? NULL : calloc(1, 1);
-    }
-    return o->s;
-}
+static char *finish(Out *o) { return sb_take(&o->sb); }
 
 /* ---- repr ---- */
 

@@ -141,26 +141,31 @@ static void enter_unit(Compiler *c, const void *node, const char *name, const ch
         comp_fail(c);
     }
     u->parent = c->u;
-    u->scope = node ? cs_for_node(c->scopes, node) : cs_module(c->scopes);
-    EM_ASSERT(u->scope != NULL, "compiler: no symbol table scope for a node");
-    u->kind = cs_kind(u->scope);
-    u->private_name = cs_private_name(u->scope);
+    u->ste = node ? sym_scope_for_node(c->st, node) : sym_module_scope(c->st);
+    EM_ASSERT(u->ste != NULL, "compiler: no symbol table scope for a node");
+    u->kind = u->ste->type;
+    u->private_name = u->ste->private_name;
     u->qualname = strdup(qualname);
     u->line = firstline;
     u->col = -1;
     asm_builder_init(c->vm, &u->b, name, qualname, c->filename, firstline);
     c->u = u;
     if (!asm_builder_ok(&u->b)) comp_fail(c);
-    for (size_t i = 0; i < cs_count(u->scope, 0); i++)
-        if (asm_varname(&u->b, comp_str(c, cs_name(u->scope, 0, i), strlen(cs_name(u->scope, 0, i)))) < 0) comp_fail(c);
-    for (size_t i = 0; i < cs_count(u->scope, 1); i++)
-        if (asm_cellvar(&u->b, comp_str(c, cs_name(u->scope, 1, i), strlen(cs_name(u->scope, 1, i)))) < 0) comp_fail(c);
-    for (size_t i = 0; i < cs_count(u->scope, 2); i++)
-        if (asm_freevar(&u->b, comp_str(c, cs_name(u->scope, 2, i), strlen(cs_name(u->scope, 2, i)))) < 0) comp_fail(c);
+    /* co_varnames starts with the parameters; other fast locals join when first used
+     * (comp_nameop), so their order is the order of compilation, as in CPython */
+    const SymScope *ste = u->ste;
+    for (size_t i = 0; i < ste->nvarnames; i++)
+        if (asm_varname(&u->b, comp_str(c, ste->varnames[i], strlen(ste->varnames[i]))) < 0) comp_fail(c);
+    for (size_t i = 0; i < ste->ncellvars; i++)
+        if (asm_cellvar(&u->b, comp_str(c, ste->cellvars[i], strlen(ste->cellvars[i]))) < 0) comp_fail(c);
+    for (size_t i = 0; i < ste->nfreevars; i++)
+        if (asm_freevar(&u->b, comp_str(c, ste->freevars[i], strlen(ste->freevars[i]))) < 0) comp_fail(c);
     u->b.flags |= c->code_flags;
-    if (u->kind == SK_FUNCTION) u->b.flags |= CO_OPTIMIZED | CO_NEWLOCALS;
-    if (cs_is_nested(u->scope)) u->b.flags |= CO_NESTED;
-    if (cs_is_generator(u->scope)) u->b.flags |= CO_GENERATOR;
+    if (u->kind == SYM_BLOCK_FUNCTION) {   /* CPython's compute_code_flags */
+        u->b.flags |= CO_OPTIMIZED | CO_NEWLOCALS;
+        if (ste->is_nested) u->b.flags |= CO_NESTED;
+        if (ste->is_generator) u->b.flags |= CO_GENERATOR;
+    }
 }
 
 /* Prologue: cells and the closure's free variables (CPython 3.11's MAKE_CELL/COPY_FREE_VARS). */
@@ -198,9 +203,9 @@ static void abandon_units(Compiler *c) {
 const char *comp_qualname(Compiler *c, const char *name) {
     static char buf[1024];
     Unit *u = c->u;
-    if (!u || u->kind == SK_MODULE || cs_name_scope(u->scope, comp_mangle(c, name)) == NS_GLOBAL_EXPLICIT)
+    if (!u || u->kind == SYM_BLOCK_MODULE || sym_scope_of(u->ste, name) == SYM_GLOBAL_EXPLICIT)
         snprintf(buf, sizeof buf, "%s", name);
-    else if (u->kind == SK_FUNCTION)
+    else if (u->kind == SYM_BLOCK_FUNCTION)
         snprintf(buf, sizeof buf, "%s.<locals>.%s", u->qualname, name);
     else
         snprintf(buf, sizeof buf, "%s.%s", u->qualname, name);
@@ -218,17 +223,20 @@ static uint32_t deref_index(Compiler *c, const char *name) {
     return (uint32_t)(u->b.cellvars->len + i);
 }
 
+/* CPython's compiler_nameop: the symbol table says where the name lives. */
 void comp_nameop(Compiler *c, const char *written, AstExprContext ctx) {
     Unit *u = c->u;
     const char *name = comp_mangle(c, written);
-    NameScope sc = cs_name_scope(u->scope, name);
+    bool function = u->kind == SYM_BLOCK_FUNCTION;
     enum { K_FAST, K_GLOBAL, K_DEREF, K_NAME } kind;
-    switch (sc) {
-    case NS_FREE: kind = K_DEREF; break;
-    case NS_CELL: kind = K_DEREF; break;
-    case NS_LOCAL: kind = u->kind == SK_FUNCTION ? K_FAST : K_NAME; break;
-    case NS_GLOBAL_IMPLICIT: kind = u->kind == SK_FUNCTION ? K_GLOBAL : K_NAME; break;
-    default: kind = K_GLOBAL; break;
+    switch (sym_scope_of(u->ste, written)) {
+    case SYM_FREE:
+    case SYM_CELL:
+    case SYM_CLASS_FREE: kind = K_DEREF; break;
+    case SYM_LOCAL: kind = function ? K_FAST : K_NAME; break;
+    case SYM_GLOBAL_IMPLICIT: kind = function ? K_GLOBAL : K_NAME; break;
+    case SYM_GLOBAL_EXPLICIT: kind = K_GLOBAL; break;
+    default: kind = K_NAME; break;   /* a name the symbol table never saw */
     }
     switch (kind) {
     case K_FAST: {
@@ -242,7 +250,7 @@ void comp_nameop(Compiler *c, const char *written, AstExprContext ctx) {
     }
     case K_DEREF: {
         uint32_t i = deref_index(c, name);
-        if (ctx == AST_LOAD) comp_emit(c, u->kind == SK_CLASS ? OP_LOAD_CLASSDEREF : OP_LOAD_DEREF, i);
+        if (ctx == AST_LOAD) comp_emit(c, u->kind == SYM_BLOCK_CLASS ? OP_LOAD_CLASSDEREF : OP_LOAD_DEREF, i);
         else comp_emit(c, ctx == AST_STORE ? OP_STORE_DEREF : OP_DELETE_DEREF, i);
         return;
     }
@@ -509,7 +517,7 @@ static void comp_class_def(Compiler *c, const AstStmt *s) {
         start = 1;
     }
     for (size_t i = start; i < body->count; i++) comp_stmt(c, body->items[i]);
-    if (cs_needs_class_closure(c->u->scope)) {
+    if (c->u->ste->needs_class_closure) {
         int32_t i = index_in(c->u->b.cellvars, "__class__");
         EM_ASSERT(i >= 0, "compiler: class needs __class__ but has no such cell");
         comp_emit(c, OP_LOAD_CLOSURE, (uint32_t)i);
@@ -535,7 +543,6 @@ static void comp_class_def(Compiler *c, const AstStmt *s) {
     call.col_offset = s->col_offset;
     call.v.Call.args = s->v.ClassDef.bases;
     call.v.Call.keywords = s->v.ClassDef.keywords;
-    extern void comp_call_args(Compiler * c, const AstExpr *call, int already_pushed);
     comp_call_args(c, &call, 2);
     for (size_t i = 0; i < decos->count; i++) {
         comp_emit(c, OP_PUSH_NULL, 0);
@@ -644,7 +651,7 @@ static FBlock *unwind_stack(Compiler *c, bool preserve_tos, bool to_loop) {
 /* ---- statements ---------------------------------------------------------------------------- */
 
 static void comp_return(Compiler *c, const AstStmt *s) {
-    if (c->u->kind != SK_FUNCTION) comp_error(c, s->lineno, s->col_offset, "'return' outside function");
+    if (c->u->kind != SYM_BLOCK_FUNCTION) comp_error(c, s->lineno, s->col_offset, "'return' outside function");
     bool preserve = s->v.Return.value != NULL;
     if (preserve) comp_expr(c, s->v.Return.value);
     else comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
@@ -928,7 +935,7 @@ static void comp_import_from(Compiler *c, const AstStmt *s) {
     for (size_t i = 0; i < names->count; i++) {
         const AstAlias *a = names->items[i];
         if (strcmp(a->name, "*") == 0) {
-            if (c->u->kind == SK_FUNCTION)
+            if (c->u->kind == SYM_BLOCK_FUNCTION)
                 comp_error(c, s->lineno, s->col_offset, "import * only allowed at module level");
             comp_emit(c, OP_IMPORT_STAR, 0);
             return;
@@ -998,7 +1005,7 @@ static void comp_ann_assign(Compiler *c, const AstStmt *s) {
     }
     /* module and class scopes record simple annotations in __annotations__; function-local
      * annotations are not evaluated, as in CPython */
-    if (t->kind == AST_EXPR_NAME && s->v.AnnAssign.simple && c->u->kind != SK_FUNCTION) {
+    if (t->kind == AST_EXPR_NAME && s->v.AnnAssign.simple && c->u->kind != SYM_BLOCK_FUNCTION) {
         comp_annotation(c, s->v.AnnAssign.annotation);
         comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
         comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, t->v.Name.id)));
@@ -1062,24 +1069,9 @@ void comp_stmts(Compiler *c, const AstStmtSeq *seq) {
 
 /* ---- the module ----------------------------------------------------------------------------- */
 
-/* The leading `from __future__ import ...` statements (after a docstring) switch features on;
- * parse_check has already validated their names and placement. */
-static void read_future(Compiler *c, const AstStmtSeq *body) {
-    size_t i = body->count && comp_is_docstring(body->items[0]) ? 1 : 0;
-    for (; i < body->count; i++) {
-        const AstStmt *s = body->items[i];
-        if (s->kind != AST_STMT_IMPORT_FROM || !s->v.ImportFrom.module ||
-            strcmp(s->v.ImportFrom.module, "__future__") != 0)
-            break;
-        for (size_t k = 0; k < s->v.ImportFrom.names.count; k++)
-            if (strcmp(s->v.ImportFrom.names.items[k]->name, "annotations") == 0) c->future_annotations = true;
-    }
-}
-
 static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
     enter_unit(c, NULL, "<module>", "<module>", 1);
     const AstStmtSeq *body = &mod->body;
-    read_future(c, body);
     bool has_ann = find_ann(body);
     if (has_ann) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
@@ -1096,7 +1088,9 @@ static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
     return exit_unit(c);
 }
 
-/* Parse, analyse scopes and generate; errors become SyntaxError exceptions. */
+/* Parse, build the symbol table and generate; errors become SyntaxError exceptions.  The
+ * error list is ordered by CPython's phases, so a symbol-table error outranks the
+ * compile-phase checks the parser made. */
 static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, uint32_t code_flags,
                          char **diag, CodeObj *(*gen)(Compiler *, const AstModule *)) {
     if (diag) *diag = NULL;
@@ -1106,44 +1100,28 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     ParseOptions opts = {.filename = filename};
     AstModule *mod = NULL;
     CodeObj *co = NULL;
-    ScopeTable *scopes = NULL;
+    SymTable *st = NULL;
     Compiler c = {.vm = vm, .filename = filename, .code_flags = code_flags, .src = src, .src_len = len};
-    int rc = parse_source(src, len, &opts, arena, &mod, &errs);
-    if (mod) {
-        char *msg = NULL;
-        int line = 0, col = 0;
-        scopes = cs_build(mod, arena, &msg, &line, &col);
-        if (!scopes && !msg) {
-            vm_no_memory(vm);
-            goto done;
-        }
-        if (!scopes) {
-            /* a symbol-table error outranks the compile-phase checks of the parser */
-            char text[1024];
-            const char *t = source_line(&c, line, text, sizeof text);
-            comp_syntax_error(vm, PARSE_SYNTAX_ERROR, msg ? msg : "symbol table error", filename, line, col, t);
-            if (diag) {
-                ParseError pe = {.kind = PARSE_SYNTAX_ERROR, .message = msg ? msg : "symbol table error",
-                                 .lineno = line, .col_offset = col, .end_lineno = line, .end_col_offset = col,
-                                 .text = (char *)t};
-                *diag = parse_format_error(&pe, filename);
-            }
-            free(msg);
-            goto done;
-        }
+    if (!arena) {
+        vm_no_memory(vm);
+        return NULL;
     }
-    if (rc < 0 || !mod) {
+    parse_source(src, len, &opts, arena, &mod, &errs);
+    if (mod) st = sym_build(mod, &errs);
+    if (errs.count || !st) {
+        parse_errors_fill_text(&errs, src, len);
         if (errs.count) {
             ParseError *e = &errs.items[0];
             comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, e->text);
             if (diag) *diag = parse_format_error(e, filename);
         } else {
-            vm_raise(vm, vm->e_SyntaxError, "invalid syntax");
+            vm_no_memory(vm);
         }
         goto done;
     }
-    c.scopes = scopes;
+    c.st = st;
     c.arena = arena;
+    c.future_annotations = sym_future_annotations(mod);
     if (setjmp(c.fail) == 0) {
         co = gen(&c, mod);
     } else {
@@ -1153,7 +1131,7 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     if (diag) *diag = c.diag;
     else free(c.diag);
 done:
-    if (scopes) cs_free(scopes);
+    sym_free(st);
     parse_errors_fini(&errs);
     ast_arena_free(arena);
     return co;

@@ -297,9 +297,6 @@ static void comp_generators(Compiler *c, const AstExpr *e, const AstComprehensio
     comp_bind(c, anchor);
 }
 
-extern void comp_enter_comprehension(Compiler *c, const void *node, const char *name, int line);
-extern CodeObj *comp_exit_comprehension(Compiler *c);
-
 static void comp_comprehension(Compiler *c, const AstExpr *e) {
     const AstComprehensionSeq *gens;
     const AstExpr *elt, *val = NULL;
@@ -538,9 +535,11 @@ static void comp_joined(Compiler *c, const AstExpr *e) {
 void comp_expr(Compiler *c, const AstExpr *e) {
     set_loc(c, e);
     switch (e->kind) {
-    case AST_EXPR_NAMED_EXPR:
-        /* the parser rejects ':=' (not in LANGUAGE.md): never compiled */
-        EM_UNREACHABLE();
+    case AST_EXPR_NAMED_EXPR: /* (target := value): the value stays on the stack */
+        comp_expr(c, e->v.NamedExpr.value);
+        comp_emit(c, OP_COPY, 1);
+        comp_store_target(c, e->v.NamedExpr.target);
+        break;
     case AST_EXPR_BOOL_OP: {
         Label end = comp_label(c);
         const AstExprSeq *vals = &e->v.BoolOp.values;
@@ -573,7 +572,6 @@ void comp_expr(Compiler *c, const AstExpr *e) {
         }
         break;
     case AST_EXPR_LAMBDA: {
-        extern uint32_t comp_push_defaults_for(Compiler * c, const AstArguments *a);
         uint32_t flags = comp_push_defaults_for(c, e->v.Lambda.args);
         CodeObj *co = comp_function_body(c, e, "<lambda>", e->v.Lambda.args, NULL, e->v.Lambda.body, e->lineno);
         vm_push_root(c->vm, val_obj(co));
@@ -599,14 +597,14 @@ void comp_expr(Compiler *c, const AstExpr *e) {
     case AST_EXPR_DICT_COMP:
     case AST_EXPR_GENERATOR_EXP: comp_comprehension(c, e); break;
     case AST_EXPR_YIELD:
-        if (c->u->kind != SK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
+        if (c->u->kind != SYM_BLOCK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
         if (e->v.Yield.value) comp_expr(c, e->v.Yield.value);
         else comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
         set_loc(c, e);
         comp_emit(c, OP_YIELD_VALUE, 0);
         break;
     case AST_EXPR_YIELD_FROM: {
-        if (c->u->kind != SK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
+        if (c->u->kind != SYM_BLOCK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
         comp_expr(c, e->v.YieldFrom.value);
         set_loc(c, e);
         comp_emit(c, OP_GET_YIELD_FROM_ITER, 0);

@@ -1,6 +1,6 @@
 /* src/frontend/compile_internal.h — shared state of the compiler's files (compile.c for units
- * and statements, compile_expr.c for expressions, compile_scope.c for the symbol-table
- * queries). */
+ * and statements, compile_expr.c for expressions).  The compiler reads the symbol table
+ * (symtable.h) as CPython's compile.c reads symtable.c's: one SymScope per unit. */
 #ifndef EMBER_FRONTEND_COMPILE_INTERNAL_H
 #define EMBER_FRONTEND_COMPILE_INTERNAL_H
 
@@ -9,32 +9,9 @@
 #include "src/frontend/ast.h"
 #include "src/frontend/errors.h"
 #include "src/frontend/compile.h"
+#include "src/frontend/symtable.h"
 #include "vm/code.h"
 #include "vm/vm.h"
-
-/* ---- scopes (compile_scope.c adapts the symbol table) ---- */
-
-typedef enum NameScope { NS_LOCAL, NS_GLOBAL_EXPLICIT, NS_GLOBAL_IMPLICIT, NS_FREE, NS_CELL } NameScope;
-typedef enum ScopeKind { SK_MODULE, SK_FUNCTION, SK_CLASS } ScopeKind;
-typedef struct CScope CScope;
-typedef struct ScopeTable ScopeTable;
-
-/* NULL on a symbol-table error (*error_msg malloc'd) or when out of memory (*error_msg NULL);
- * names the table creates (mangled ones) live in arena. */
-ScopeTable *cs_build(const AstModule *mod, AstArena *arena, char **error_msg, int *err_line, int *err_col);
-void cs_free(ScopeTable *t);
-CScope *cs_module(ScopeTable *t);
-CScope *cs_for_node(ScopeTable *t, const void *node);
-ScopeKind cs_kind(const CScope *s);
-NameScope cs_name_scope(const CScope *s, const char *name);   /* name already mangled */
-bool cs_is_generator(const CScope *s);
-bool cs_is_nested(const CScope *s);
-bool cs_needs_class_closure(const CScope *s);
-/* The class name private names are mangled with in this scope (mangle.h), or NULL. */
-const char *cs_private_name(const CScope *s);
-/* Ordered names: parameters first then locals (varnames), cells and frees sorted. */
-size_t cs_count(const CScope *s, int which);           /* 0 varnames, 1 cellvars, 2 freevars */
-const char *cs_name(const CScope *s, int which, size_t i);
 
 /* ---- the compiler ---- */
 
@@ -51,22 +28,21 @@ typedef struct FBlock {
 
 typedef struct Unit {
     Builder b;
-    CScope *scope;
-    ScopeKind kind;
+    SymScope *ste;              /* this unit's symbol-table scope (CPython's u_ste) */
+    SymBlockType kind;          /* ste->type */
     const char *qualname;
-    const char *private_name;   /* cs_private_name(scope): CPython's u_private */
+    const char *private_name;   /* ste->private_name: CPython's u_private */
     FBlock fblocks[32];
     int nfblocks;
     int line;
     int col;
     struct Unit *parent;
-    int in_inlined_comp;
 } Unit;
 
 typedef struct Compiler {
     VM *vm;
     const char *filename;
-    ScopeTable *scopes;
+    SymTable *st;
     AstArena *arena;       /* the AST's, which also holds the mangled names */
     Unit *u;
     uint32_t code_flags;
@@ -106,6 +82,13 @@ Value comp_constant_value(Compiler *c, const AstExpr *e);
 /* Code object for a nested scope (function, lambda, comprehension, class body). */
 CodeObj *comp_function_body(Compiler *c, const void *node, const char *name, const AstArguments *args,
                             const AstStmtSeq *body, const AstExpr *lambda_body, int firstline);
+/* Defaults and keyword defaults of a lambda; returns MAKE_FUNCTION's flags. */
+uint32_t comp_push_defaults_for(Compiler *c, const AstArguments *a);
+/* A comprehension's own unit (its ".0" parameter is the outermost iterator). */
+void comp_enter_comprehension(Compiler *c, const void *node, const char *name, int line);
+CodeObj *comp_exit_comprehension(Compiler *c);
+/* The arguments of a call whose callable (and `already` positional arguments) are pushed. */
+void comp_call_args(Compiler *c, const AstExpr *call, int already);
 /* Push closure cells + MAKE_FUNCTION for a code object (defaults already pushed per flags). */
 void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags);
 const char *comp_qualname(Compiler *c, const char *name);

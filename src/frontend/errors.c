@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/strbuf.h"
+
 void parse_errors_init(ParseErrorList *list) {
     list->items = NULL;
     list->count = 0;
@@ -22,17 +24,12 @@ void parse_errors_fini(ParseErrorList *list) {
 }
 
 char *parse_strdup_printf(const char *fmt, ...) {
+    StrBuf b = SB_INIT;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    sb_vprintf(&b, fmt, ap);
     va_end(ap);
-    if (n < 0) return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (!s) return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
+    return sb_take(&b);
 }
 
 static char *dup_text(const char *text, size_t len) {
@@ -129,42 +126,16 @@ static size_t char_to_byte(const char *s, size_t len, long col) {
     return i;
 }
 
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} Buf;
-
-static void buf_put(Buf *b, const char *s, size_t n) {
-    if (b->failed) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
-
 /* The source line and caret, as CPython's print_error_text lays them out (one caret). */
-static void format_text(Buf *b, const char *text, int offset) {
+static void format_text(StrBuf *b, const char *text, int offset) {
     size_t len = strlen(text);
     size_t skip = 0;
     while (skip < len && (text[skip] == ' ' || text[skip] == '\t' || text[skip] == '\f')) skip++;
     const char *stripped = text + skip;
     size_t slen = len - skip;
-    buf_puts(b, "    ");
-    buf_put(b, stripped, slen);
-    buf_puts(b, "\n");
+    sb_adds(b, "    ");
+    sb_add(b, stripped, slen);
+    sb_adds(b, "\n");
     if (offset <= 0) return;
     long col = (long)offset - 1; /* 0-based character column in the full line */
     long skipped_chars = 0;
@@ -172,27 +143,19 @@ static void format_text(Buf *b, const char *text, int offset) {
     col -= skipped_chars;
     if (col < 0) return;
     size_t upto = char_to_byte(stripped, slen, col);
-    buf_puts(b, "    ");
+    sb_adds(b, "    ");
     for (size_t i = 0; i < upto; i++) {
         unsigned char c = (unsigned char)stripped[i];
         if ((c & 0xC0) == 0x80) continue;
-        buf_put(b, c == '\t' || c == '\f' ? (const char *)&stripped[i] : " ", 1);
+        sb_add(b, c == '\t' || c == '\f' ? (const char *)&stripped[i] : " ", 1);
     }
-    buf_puts(b, "^\n");
+    sb_adds(b, "^\n");
 }
 
 char *parse_format_error(const ParseError *err, const char *filename) {
-    Buf b = {0};
-    char *head = parse_strdup_printf("%s:%d:%d: %s: %s\n", filename ? filename : "<string>",
-                                     err->lineno, err->col_offset,
-                                     parse_error_kind_name(err->kind), err->message);
-    if (!head) return NULL;
-    buf_puts(&b, head);
-    free(head);
+    StrBuf b = SB_INIT;
+    sb_printf(&b, "%s:%d:%d: %s: %s\n", filename ? filename : "<string>", err->lineno, err->col_offset,
+              parse_error_kind_name(err->kind), err->message);
     if (err->text) format_text(&b, err->text, err->col_offset);
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return sb_take(&b);
 }

@@ -12,7 +12,6 @@ typedef struct Checker {
     int loop_depth;       /* enclosing loops in the current function */
     bool future_annotations;
     int future_lineno;    /* last line of the leading __future__ imports */
-    const AstExpr *named; /* first assignment expression (not supported) */
 } Checker;
 
 typedef struct Loc {
@@ -242,10 +241,8 @@ static void check_expr(Checker *c, const AstExpr *e) {
         break;
     case AST_EXPR_NAME: forbidden(c, e->v.Name.id, e->v.Name.ctx, LOC(e)); break;
     case AST_EXPR_NAMED_EXPR:
-        if (!c->named || e->lineno < c->named->lineno ||
-            (e->lineno == c->named->lineno && e->col_offset < c->named->col_offset))
-            c->named = e;
         check_expr(c, e->v.NamedExpr.value);
+        check_expr(c, e->v.NamedExpr.target);
         break;
     case AST_EXPR_SLICE:
         if (e->v.Slice.lower) check_expr(c, e->v.Slice.lower);
@@ -628,7 +625,7 @@ static bool check_depth(const AstModule *mod, const Lexer *lx, ParseErrorList *e
 }
 
 ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
-    Checker c = {lx, errors, false, true, 0, false, 0, NULL};
+    Checker c = {lx, errors, false, true, 0, false, 0};
     ParseCheckResult r = {false, false};
     if (!check_depth(mod, lx, errors)) {
         r.unsupported = true;
@@ -636,15 +633,5 @@ ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, Parse
     }
     if (check_future(&c, mod)) check_stmts(&c, mod->body);
     r.future_annotations = c.future_annotations;
-    if (c.named) { /* Ember rejects what it cannot run, as a syntax error */
-        size_t len = 0;
-        const char *line = lex_line_nl(lx, c.named->lineno, &len);
-        int col = line ? parse_byte_to_char_offset(line, len, c.named->col_offset + 1) : 0;
-        int end = line ? parse_byte_to_char_offset(line, len, c.named->end_col_offset + 1) : 0;
-        parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER,
-                         "assignment expressions (':=') are not supported", c.named->lineno, col,
-                         c.named->end_lineno, end, line, len);
-        r.unsupported = true;
-    }
     return r;
 }

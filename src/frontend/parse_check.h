@@ -21,9 +21,8 @@
 
 typedef struct ParseCheckResult {
     bool future_annotations; /* `from __future__ import annotations` */
-    bool unsupported;        /* the module was rejected after parsing (an assignment
-                                expression, or nesting deeper than PARSE_MAX_AST_DEPTH) and
-                                the error reported */
+    bool unsupported;        /* the module was rejected after parsing (nesting deeper than
+                                PARSE_MAX_AST_DEPTH) and the error reported */
 } ParseCheckResult;
 
 ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors);

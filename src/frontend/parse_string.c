@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/strbuf.h"
 #include "src/frontend/parser_internal.h"
 #include "src/frontend/parse_fstring.h"
 
@@ -109,33 +110,8 @@ AstExpr *parse_number_token(Parser *p) {
 
 /* ---- escape decoding ---- */
 
-/* A growable byte buffer (malloc'd; moved into the arena when done). */
-typedef struct Bytes {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} Bytes;
-
-static void bytes_put(Bytes *b, const char *s, size_t n) {
-    if (b->failed) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 32;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->failed = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
 /* Code point as UTF-8 (surrogates encoded like any other code point). */
-static void put_codepoint(Bytes *b, uint32_t cp) {
+static void put_codepoint(StrBuf *b, uint32_t cp) {
     char u[4];
     size_t n;
     if (cp < 0x80) u[0] = (char)cp, n = 1;
@@ -146,7 +122,7 @@ static void put_codepoint(Bytes *b, uint32_t cp) {
     else
         u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
         u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-    bytes_put(b, u, n);
+    sb_add(b, u, n);
 }
 
 static int hexval(int c) {
@@ -169,7 +145,7 @@ static void unicode_escape_error(Parser *p, size_t start, size_t end, const char
 }
 
 /* Decodes the escapes of a str literal body (s, n bytes).  Returns false after raising. */
-static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
+static bool decode_str_escapes(Parser *p, const char *s, size_t n, StrBuf *out) {
     size_t i = 0, vpos = 0; /* vpos: position in CPython's transformed buffer */
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
@@ -181,12 +157,12 @@ static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
             } else {
                 vpos++;
             }
-            bytes_put(out, s + i, len);
+            sb_add(out, s + i, len);
             i += len;
             continue;
         }
         if (i + 1 >= n || ((unsigned char)s[i + 1] & 0x80)) { /* "\\" before non-ASCII: literal */
-            bytes_put(out, "\\", 1);
+            sb_add(out, "\\", 1);
             vpos += 6;
             i++;
             continue;
@@ -197,16 +173,16 @@ static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
         vpos += 2;
         switch (e) {
         case '\n': continue;
-        case '\\': bytes_put(out, "\\", 1); continue;
-        case '\'': bytes_put(out, "'", 1); continue;
-        case '"': bytes_put(out, "\"", 1); continue;
-        case 'b': bytes_put(out, "\b", 1); continue;
-        case 'f': bytes_put(out, "\f", 1); continue;
-        case 't': bytes_put(out, "\t", 1); continue;
-        case 'n': bytes_put(out, "\n", 1); continue;
-        case 'r': bytes_put(out, "\r", 1); continue;
-        case 'v': bytes_put(out, "\v", 1); continue;
-        case 'a': bytes_put(out, "\a", 1); continue;
+        case '\\': sb_add(out, "\\", 1); continue;
+        case '\'': sb_add(out, "'", 1); continue;
+        case '"': sb_add(out, "\"", 1); continue;
+        case 'b': sb_add(out, "\b", 1); continue;
+        case 'f': sb_add(out, "\f", 1); continue;
+        case 't': sb_add(out, "\t", 1); continue;
+        case 'n': sb_add(out, "\n", 1); continue;
+        case 'r': sb_add(out, "\r", 1); continue;
+        case 'v': sb_add(out, "\v", 1); continue;
+        case 'a': sb_add(out, "\a", 1); continue;
         case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
             uint32_t ch = (uint32_t)(e - '0');
             for (int k = 0; k < 2 && i < n && s[i] >= '0' && s[i] <= '7'; k++, i++, vpos++)
@@ -251,7 +227,7 @@ static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
             return false;
         }
         default: /* invalid escape: kept as is (CPython warns) */
-            bytes_put(out, s + i - 2, 2);
+            sb_add(out, s + i - 2, 2);
             continue;
         }
     }
@@ -259,11 +235,11 @@ static bool decode_str_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
 }
 
 /* Decodes the escapes of a bytes literal body. */
-static bool decode_bytes_escapes(Parser *p, const char *s, size_t n, Bytes *out) {
+static bool decode_bytes_escapes(Parser *p, const char *s, size_t n, StrBuf *out) {
     size_t i = 0;
     while (i < n) {
         if (s[i] != '\\' || i + 1 >= n) {
-            bytes_put(out, s + i, 1);
+            sb_add(out, s + i, 1);
             i++;
             continue;
         }
@@ -302,27 +278,27 @@ static bool decode_bytes_escapes(Parser *p, const char *s, size_t n, Bytes *out)
             break;
         }
         default:
-            bytes_put(out, s + i - 2, 2);
+            sb_add(out, s + i - 2, 2);
             continue;
         }
-        bytes_put(out, &c, 1);
+        sb_add(out, &c, 1);
     }
     return true;
 }
 
-/* Moves a Bytes buffer into the arena. */
-static bool bytes_to_arena(Parser *p, Bytes *b, AstBytes *out) {
+/* Moves a decoded buffer into the arena. */
+static bool bytes_to_arena(Parser *p, StrBuf *b, AstBytes *out) {
     if (b->failed) {
-        free(b->s);
+        sb_free(b);
         RAISE_SYNTAX_ERROR("out of memory");
         return false;
     }
-    const char *d = parse_strdup(p, b->s ? b->s : "", b->len);
-    free(b->s);
-    b->s = NULL;
+    size_t len = b->len;
+    const char *d = parse_strdup(p, b->data ? b->data : "", len);
+    sb_free(b);
     if (!d) return false;
     out->data = d;
-    out->len = b->len;
+    out->len = len;
     return true;
 }
 
@@ -357,7 +333,7 @@ static void split_string_token(const Token *t, StrPart *sp) {
 AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n) {
     const Token *first = toks[0], *last = toks[n - 1];
     bool bytesmode = false;
-    Bytes bytes_acc = {0};
+    StrBuf bytes_acc = SB_INIT;
     FStringState state;
     parse_fstring_state_init(&state);
     for (size_t i = 0; i < n; i++) {
@@ -381,7 +357,7 @@ AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n) {
                     goto error;
                 }
             bool ok = (sp.raw || !memchr(sp.body, '\\', sp.len))
-                          ? (bytes_put(&bytes_acc, sp.body, sp.len), true)
+                          ? (sb_add(&bytes_acc, sp.body, sp.len), true)
                           : decode_bytes_escapes(p, sp.body, sp.len, &bytes_acc);
             if (!ok) goto error;
             continue;
@@ -404,7 +380,7 @@ AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n) {
     parse_fstring_state_fini(&state);
     return res;
 error:
-    free(bytes_acc.s);
+    sb_free(&bytes_acc);
     parse_fstring_state_fini(&state);
     return NULL;
 }
@@ -431,19 +407,19 @@ AstExpr *parse_strings_rule(Parser *p) {
 
 /* Decodes a str literal (or a literal chunk of an f-string) into a malloc'd buffer. */
 bool parse_decode_literal(Parser *p, const char *s, size_t n, bool raw, char **out, size_t *out_len) {
-    Bytes b = {0};
-    bool ok = raw ? (bytes_put(&b, s, n), true) : decode_str_escapes(p, s, n, &b);
-    if (!ok || b.failed) {
-        free(b.s);
-        if (ok) RAISE_SYNTAX_ERROR("out of memory");
+    StrBuf b = SB_INIT;
+    bool ok = raw ? (sb_add(&b, s, n), true) : decode_str_escapes(p, s, n, &b);
+    if (!ok) {
+        sb_free(&b);
         return false;
     }
-    if (!b.s) {
-        b.s = malloc(1);
-        if (!b.s) return false;
-        b.s[0] = '\0';
+    size_t len = b.len;
+    char *text = sb_take(&b);
+    if (!text) {
+        RAISE_SYNTAX_ERROR("out of memory");
+        return false;
     }
-    *out = b.s;
-    *out_len = b.len;
+    *out = text;
+    *out_len = len;
     return true;
 }

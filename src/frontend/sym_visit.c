@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/check.h"
 #include "src/frontend/symtable_internal.h"
 
 #define SYM_MAX_DEPTH 4000
@@ -42,7 +43,15 @@ static bool add_def_in(SymTable *st, ScopeImpl *sc, const char *raw, int flag, L
         }
         val = sym->flags | flag;
     }
-    if (sc->comp_iter_target) val |= SYM_DEF_COMP_ITER;
+    if (sc->comp_iter_target) {
+        /* an iteration variable: it may not rebind a walrus target of this comprehension */
+        if (val & (SYM_DEF_GLOBAL | SYM_DEF_NONLOCAL)) {
+            sym_error(st, l.lineno, l.col_offset, l.end_lineno, l.end_col_offset,
+                      "comprehension inner loop cannot rebind assignment expression target '%s'", raw);
+            return false;
+        }
+        val |= SYM_DEF_COMP_ITER;
+    }
     if (sym) sym->flags = val;
     else if (!(sym = scope_add(st, sc, name, val))) return false;
     if (flag & SYM_DEF_PARAM) {
@@ -240,7 +249,7 @@ static bool visit_ann_assign(SymTable *st, const AstStmt *s) {
     return !s->v.AnnAssign.value || visit_expr(st, s->v.AnnAssign.value);
 }
 
-static bool record_directive(SymTable *st, const char *name, const AstStmt *s) {
+static bool record_directive_at(SymTable *st, const char *name, Loc l) {
     ScopeImpl *sc = st->cur;
     if (sc->ndirectives == sc->directive_cap) {
         size_t cap = sc->directive_cap ? sc->directive_cap * 2 : 4;
@@ -252,9 +261,13 @@ static bool record_directive(SymTable *st, const char *name, const AstStmt *s) {
         sc->directives = d;
         sc->directive_cap = cap;
     }
-    SymDirective d = {name, s->lineno, s->col_offset, s->end_lineno, s->end_col_offset};
+    SymDirective d = {name, l.lineno, l.col_offset, l.end_lineno, l.end_col_offset};
     sc->directives[sc->ndirectives++] = d;
     return true;
+}
+
+static bool record_directive(SymTable *st, const char *name, const AstStmt *s) {
+    return record_directive_at(st, name, LOC(s));
 }
 
 void sym_error_at_directive(SymTable *st, ScopeImpl *sc, const char *name, const char *fmt) {
@@ -389,7 +402,10 @@ static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name
                                 SymComprehension kind, AstComprehensionSeq gens,
                                 const AstExpr *elt, const AstExpr *value) {
     const AstComprehension *outer = gens.items[0];
-    if (!visit_expr(st, outer->iter)) return false;
+    st->cur->comp_iter_expr++; /* the outermost iterable is evaluated in the current scope */
+    bool iter_ok = visit_expr(st, outer->iter);
+    st->cur->comp_iter_expr--;
+    if (!iter_ok) return false;
     if (!enter_block(st, SYM_BLOCK_FUNCTION, name, e, LOC(e), e->lineno)) return false;
     ScopeImpl *sc = st->cur;
     sc->pub.private_name = st->private_name;
@@ -406,7 +422,10 @@ static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name
         sc->comp_iter_target = true;
         if (!visit_expr(st, g->target)) return false;
         sc->comp_iter_target = false;
-        if (!visit_expr(st, g->iter) || !visit_exprs(st, g->ifs)) return false;
+        sc->comp_iter_expr++;
+        iter_ok = visit_expr(st, g->iter);
+        sc->comp_iter_expr--;
+        if (!iter_ok || !visit_exprs(st, g->ifs)) return false;
     }
     if (value && !visit_expr(st, value)) return false;
     if (!visit_expr(st, elt)) return false;
@@ -442,6 +461,50 @@ static bool visit_lambda(SymTable *st, const AstExpr *e) {
     if (!visit_arguments(st, a) || !visit_expr(st, e->v.Lambda.body)) return false;
     exit_block(st);
     return true;
+}
+
+/* symtable_extend_namedexpr_scope: a walrus inside a comprehension binds its target in the
+ * nearest enclosing function (as nonlocal there) or module (as global), never in a class. */
+static bool extend_namedexpr_scope(SymTable *st, const AstExpr *target) {
+    const char *raw = target->v.Name.id;
+    const char *name = sym_mangle(st, st->private_name, sym_intern(st, raw));
+    Loc l = LOC(target);
+    for (ScopeImpl *sc = st->cur; sc; sc = (ScopeImpl *)sc->pub.parent) {
+        if (sc->pub.comprehension != SYM_COMP_NONE) {
+            SymSymbol *sym = scope_find(sc, name);
+            if (sym && (sym->flags & SYM_DEF_COMP_ITER)) {
+                sym_error(st, l.lineno, l.col_offset, l.end_lineno, l.end_col_offset,
+                          "assignment expression cannot rebind comprehension iteration variable '%s'", raw);
+                return false;
+            }
+            continue;
+        }
+        if (sc->pub.type == SYM_BLOCK_FUNCTION) {
+            SymSymbol *sym = scope_find(sc, name);
+            int flag = sym && (sym->flags & SYM_DEF_GLOBAL) ? SYM_DEF_GLOBAL : SYM_DEF_NONLOCAL;
+            return add_def(st, raw, flag, l) && record_directive_at(st, name, l) &&
+                   add_def_in(st, sc, raw, SYM_DEF_LOCAL, l);
+        }
+        if (sc->pub.type == SYM_BLOCK_MODULE)
+            return add_def(st, raw, SYM_DEF_GLOBAL, l) && record_directive_at(st, name, l) &&
+                   add_def_in(st, sc, raw, SYM_DEF_GLOBAL, l);
+        sym_error(st, l.lineno, l.col_offset, l.end_lineno, l.end_col_offset,
+                  "assignment expression within a comprehension cannot be used in a class body%s", "");
+        return false;
+    }
+    EM_UNREACHABLE();
+}
+
+/* symtable_handle_namedexpr */
+static bool visit_named_expr(SymTable *st, const AstExpr *e) {
+    if (st->cur->comp_iter_expr > 0) {
+        sym_error(st, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset,
+                  "assignment expression cannot be used in a comprehension iterable expression%s", "");
+        return false;
+    }
+    if (st->cur->pub.comprehension != SYM_COMP_NONE && !extend_namedexpr_scope(st, e->v.NamedExpr.target))
+        return false;
+    return visit_expr(st, e->v.NamedExpr.value) && visit_expr(st, e->v.NamedExpr.target);
 }
 
 static bool visit_name(SymTable *st, const AstExpr *e) {
@@ -502,8 +565,7 @@ static bool visit_expr_body(SymTable *st, const AstExpr *e) {
     case AST_EXPR_NAME: return visit_name(st, e);
     case AST_EXPR_LIST: return visit_exprs(st, e->v.List.elts);
     case AST_EXPR_TUPLE: return visit_exprs(st, e->v.Tuple.elts);
-    case AST_EXPR_NAMED_EXPR:
-        return visit_expr(st, e->v.NamedExpr.value) && visit_expr(st, e->v.NamedExpr.target);
+    case AST_EXPR_NAMED_EXPR: return visit_named_expr(st, e);
     }
     return true;
 }

@@ -1,7 +1,7 @@
-/* symtable.c — building symbol tables (CPython 3.11's Python/symtable.c): the visitor that
- * records names with their flags and scopes, and the analysis that resolves every name.
- * The compiler-facing name lists (varnames, cellvars, freevars) are computed at the end;
- * varnames come from sym_varnames.c, which walks the tree in compile order. */
+/* symtable.c — building symbol tables (CPython 3.11's Python/symtable.c): the analysis that
+ * resolves every name (the visitor that records them is sym_visit.c), and the name lists the
+ * compiler starts each code object with: the parameters (the rest of co_varnames is added by
+ * the compiler in the order it compiles the names, as CPython's is), cellvars and freevars. */
 #include "src/frontend/symtable.h"
 
 #include <stdint.h>
@@ -413,8 +413,22 @@ static bool in_list(const char **list, size_t n, const char *name) {
     return false;
 }
 
+/* varnames: the parameters in co_varnames order (posonly, positional, kwonly, *args, **kwargs),
+ * CPython's ste_varnames. */
+static void compute_param_varnames(SymTable *st, SymScope *s) {
+    static const SymParamKind order[] = {SYM_PARAM_POSONLY, SYM_PARAM_POSITIONAL, SYM_PARAM_KWONLY,
+                                         SYM_PARAM_VARARG, SYM_PARAM_KWARG};
+    s->varnames = name_array(st, s->nparams);
+    if (!s->varnames) return;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        for (size_t i = 0; i < s->nparams; i++)
+            if (s->params[i].kind == order[k]) s->varnames[s->nvarnames++] = s->params[i].name;
+}
+
 static void compute_lists(SymTable *st, ScopeImpl *sc) {
     SymScope *s = &sc->pub;
+    compute_param_varnames(st, s);
+    if (!s->varnames) return;
     size_t ncells = 0, nfree = 0;
     for (size_t i = 0; i < s->nsymbols; i++) {
         if (s->symbols[i].scope == SYM_CELL) ncells++;
@@ -500,7 +514,6 @@ SymTable *sym_build(const AstModule *mod, ParseErrorList *errors) {
     if (ok && !st->failed) ok = analyze_block(st, st->top, NULL, &free_names, &global);
     nameset_free(&free_names);
     nameset_free(&global);
-    if (ok && !st->failed) sym_compute_varnames(st, mod);
     if (ok && !st->failed) compute_lists(st, st->top);
     if (st->failed && !st->error_raised)
         parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_SYMTABLE, "out of memory", 0, 0, 0,

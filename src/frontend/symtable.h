@@ -1,7 +1,7 @@
 /* symtable.h — symbol tables: which names each scope binds, and where every name resolves.
  *
- * Design note.  This is CPython 3.11's Python/symtable.c, so the compiler can follow
- * compile.c: one SymScope per module, function, lambda, class and comprehension (list/set/
+ * Design note.  This is CPython 3.11's Python/symtable.c, and the compiler reads it as
+ * compile.c reads CPython's: one SymScope per module, function, lambda, class and comprehension (list/set/
  * dict comprehensions and generator expressions are functions of their own in 3.11, whose
  * first parameter ".0" is the outermost iterator).  A first pass records every name with
  * SYM_DEF_* flags; a second pass resolves each name to a scope (SymScopeKind), turns locals
@@ -16,7 +16,7 @@
  *         def inner(): return a + b
  *         return inner
  * outer: a is a parameter and CELL (inner captures it), inner is LOCAL;
- *        varnames = (a, inner), cellvars = (a,), freevars = ()
+ *        varnames = (a,) (the compiler appends inner), cellvars = (a,), freevars = ()
  * inner: a is FREE, b is GLOBAL_IMPLICIT; varnames = (), freevars = (a,); is_nested */
 #ifndef EMBER_FRONTEND_SYMTABLE_H
 #define EMBER_FRONTEND_SYMTABLE_H
@@ -117,10 +117,10 @@ struct SymScope {
     bool returns_value;
     bool needs_class_closure; /* class: methods use __class__ or super(); __class__ is a cell */
 
-    /* What the compiler puts in the code object (CPython 3.11 order):
-     *   varnames: parameters (posonly, positional, kwonly, *vararg, **kwarg) then the other
-     *             fast locals in the order the compiler first meets them; cells that are not
-     *             parameters are not varnames.  Empty for modules and classes.
+    /* What the compiler starts the code object with (CPython 3.11 order):
+     *   varnames: the parameters (posonly, positional, kwonly, *vararg, **kwarg); the compiler
+     *             appends the other fast locals as it first compiles them (CPython's order of
+     *             co_varnames).  Empty for modules and classes.
      *   cellvars: cells that are parameters (in varnames order), then the others sorted.
      *   freevars: free variables (and, for classes, names passed through to methods), sorted. */
     const char **varnames;

@@ -1,4 +1,4 @@
-/* symtable_internal.h — state shared by symtable.c, sym_visit.c and sym_varnames.c. */
+/* symtable_internal.h — state shared by symtable.c and sym_visit.c. */
 #ifndef EMBER_FRONTEND_SYMTABLE_INTERNAL_H
 #define EMBER_FRONTEND_SYMTABLE_INTERNAL_H
 
@@ -25,6 +25,7 @@ typedef struct ScopeImpl {
     SymDirective *directives;
     size_t ndirectives, directive_cap;
     bool comp_iter_target; /* visiting a comprehension's target */
+    int comp_iter_expr;    /* > 0 while visiting a comprehension's iterable */
 } ScopeImpl;
 
 struct SymTable {
@@ -60,6 +61,5 @@ void sym_error(SymTable *st, int lineno, int col, int end_lineno, int end_col, c
 void sym_error_at_directive(SymTable *st, ScopeImpl *sc, const char *name, const char *fmt);
 
 bool sym_visit_module(SymTable *st, const AstModule *mod); /* sym_visit.c */
-void sym_compute_varnames(SymTable *st, const AstModule *mod); /* sym_varnames.c */
 
 #endif

@@ -8,51 +8,16 @@
 #include <string.h>
 
 #include "ember/graph.h"
+#include "src/common/check.h"
+#include "src/common/strbuf.h"
 
-/* ---- a growable string ------------------------------------------------------------------------- */
+/* ---- the string builder (src/common/strbuf.h) ------------------------------------------------ */
 
-typedef struct Buf {
-    char *data;
-    size_t len, cap;
-} Buf;
-
-static void buf_reserve(Buf *b, size_t extra) {
-    if (b->len + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    while (cap < b->len + extra + 1) cap *= 2;
-    char *d = realloc(b->data, cap);
-    if (!d) {
-        fprintf(stderr, "ember: out of memory printing a graph\n");
-        abort();
-    }
-    b->data = d;
-    b->cap = cap;
-}
-
-static void buf_puts(Buf *b, const char *s) {
-    size_t n = strlen(s);
-    buf_reserve(b, n);
-    memcpy(b->data + b->len, s, n + 1);
-    b->len += n;
-}
-
-static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_printf(Buf *b, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    buf_reserve(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-static char *buf_take(Buf *b) {
-    if (!b->data) buf_reserve(b, 0), b->data[0] = 0;
-    return b->data;
+/* Printing a graph is a debugging and logging path: running out of memory there aborts. */
+static char *take(StrBuf *b) {
+    char *s = sb_take(b);
+    EM_ASSERT(s != NULL, "out of memory printing a graph");
+    return s;
 }
 
 /* ---- values -------------------------------------------------------------------------------------- */
@@ -76,28 +41,28 @@ static const char *dtype_torch(TensorDtype d) {
 }
 
 void graph_format_meta(const TensorMeta *m, char *buf, size_t cap) {
-    Buf b = {0};
-    buf_printf(&b, "%s[", dtype_short(m->dtype));
-    for (int i = 0; i < m->ndim; i++) buf_printf(&b, "%s%lld", i ? ", " : "", (long long)m->shape[i]);
-    buf_puts(&b, "][");
-    for (int i = 0; i < m->ndim; i++) buf_printf(&b, "%s%lld", i ? ", " : "", (long long)m->strides[i]);
-    buf_puts(&b, "]cpu");
+    StrBuf b = SB_INIT;
+    sb_printf(&b, "%s[", dtype_short(m->dtype));
+    for (int i = 0; i < m->ndim; i++) sb_printf(&b, "%s%lld", i ? ", " : "", (long long)m->shape[i]);
+    sb_adds(&b, "][");
+    for (int i = 0; i < m->ndim; i++) sb_printf(&b, "%s%lld", i ? ", " : "", (long long)m->strides[i]);
+    sb_adds(&b, "]cpu");
     snprintf(buf, cap, "%s", b.data);
     free(b.data);
 }
 
 /* A float as Python's repr would print it (shortest round-trip). */
-static void format_float(double f, Buf *b) {
+static void format_float(double f, StrBuf *b) {
     if (f != f) {
-        buf_puts(b, "nan");
+        sb_adds(b, "nan");
         return;
     }
     if (f > 1.7976931348623157e308) {
-        buf_puts(b, "inf");
+        sb_adds(b, "inf");
         return;
     }
     if (f < -1.7976931348623157e308) {
-        buf_puts(b, "-inf");
+        sb_adds(b, "-inf");
         return;
     }
     char tmp[40];
@@ -123,71 +88,71 @@ static void format_float(double f, Buf *b) {
     } else if (!strchr(tmp, '.') && !strchr(tmp, 'n')) {
         strcat(tmp, ".0");
     }
-    buf_puts(b, tmp);
+    sb_adds(b, tmp);
 }
 
 /* A str as Python's repr prints it: single quotes unless the text has a ' and no ", backslash
  * escapes for the quote, \\, \n \r \t and other control characters; other text as is (UTF-8). */
-static void format_str_repr(const char *s, Buf *b) {
+static void format_str_repr(const char *s, StrBuf *b) {
     char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
-    buf_printf(b, "%c", q);
+    sb_printf(b, "%c", q);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         unsigned char c = *p;
-        if (c == (unsigned char)q || c == '\\') buf_printf(b, "\\%c", c);
-        else if (c == '\n') buf_puts(b, "\\n");
-        else if (c == '\r') buf_puts(b, "\\r");
-        else if (c == '\t') buf_puts(b, "\\t");
-        else if (c < 0x20 || c == 0x7f) buf_printf(b, "\\x%02x", c);
-        else buf_printf(b, "%c", c);
+        if (c == (unsigned char)q || c == '\\') sb_printf(b, "\\%c", c);
+        else if (c == '\n') sb_adds(b, "\\n");
+        else if (c == '\r') sb_adds(b, "\\r");
+        else if (c == '\t') sb_adds(b, "\\t");
+        else if (c < 0x20 || c == 0x7f) sb_printf(b, "\\x%02x", c);
+        else sb_printf(b, "%c", c);
     }
-    buf_printf(b, "%c", q);
+    sb_printf(b, "%c", q);
 }
 
-static void format_arg(const GraphArg *a, Buf *b) {
+static void format_arg(const GraphArg *a, StrBuf *b) {
     switch (a->kind) {
-    case GARG_NONE: buf_puts(b, "None"); break;
-    case GARG_NODE: buf_puts(b, a->as.node ? a->as.node->name : "<null>"); break;
-    case GARG_INT: buf_printf(b, "%lld", (long long)a->as.i); break;
+    case GARG_NONE: sb_adds(b, "None"); break;
+    case GARG_NODE: sb_adds(b, a->as.node ? a->as.node->name : "<null>"); break;
+    case GARG_INT: sb_printf(b, "%lld", (long long)a->as.i); break;
     case GARG_FLOAT: format_float(a->as.f, b); break;
-    case GARG_BOOL: buf_puts(b, a->as.b ? "True" : "False"); break;
+    case GARG_BOOL: sb_adds(b, a->as.b ? "True" : "False"); break;
     case GARG_STR: format_str_repr(a->as.s, b); break;
-    case GARG_DTYPE: buf_puts(b, dtype_torch(a->as.dtype)); break;
-    case GARG_ELLIPSIS: buf_puts(b, "Ellipsis"); break;
-    case GARG_OPAQUE: buf_puts(b, a->as.opaque->repr); break;
+    case GARG_DTYPE: sb_adds(b, dtype_torch(a->as.dtype)); break;
+    case GARG_ELLIPSIS: sb_adds(b, "Ellipsis"); break;
+    case GARG_OPAQUE: sb_adds(b, a->as.opaque->repr); break;
     case GARG_SLICE:
-        buf_puts(b, "slice(");
+        sb_adds(b, "slice(");
         for (int i = 0; i < a->as.seq.n; i++) {
-            if (i) buf_puts(b, ", ");
+            if (i) sb_adds(b, ", ");
             format_arg(&a->as.seq.items[i], b);
         }
-        buf_puts(b, ")");
+        sb_adds(b, ")");
         break;
     case GARG_DICT:
-        buf_puts(b, "{");
+        sb_adds(b, "{");
         for (int i = 0; i + 1 < a->as.seq.n; i += 2) {
-            if (i) buf_puts(b, ", ");
+            if (i) sb_adds(b, ", ");
             format_arg(&a->as.seq.items[i], b);
-            buf_puts(b, ": ");
+            sb_adds(b, ": ");
             format_arg(&a->as.seq.items[i + 1], b);
         }
-        buf_puts(b, "}");
+        sb_adds(b, "}");
         break;
     case GARG_TUPLE: case GARG_LIST: {
         bool tuple = a->kind == GARG_TUPLE;
-        buf_puts(b, tuple ? "(" : "[");
+        sb_adds(b, tuple ? "(" : "[");
         for (int i = 0; i < a->as.seq.n; i++) {
-            if (i) buf_puts(b, ", ");
+            if (i) sb_adds(b, ", ");
             format_arg(&a->as.seq.items[i], b);
         }
-        if (tuple && a->as.seq.n == 1) buf_puts(b, ",");
-        buf_puts(b, tuple ? ")" : "]");
+        if (tuple && a->as.seq.n == 1) sb_adds(b, ",");
+        sb_adds(b, tuple ? ")" : "]");
         break;
     }
     }
 }
 
 void graph_format_arg(const GraphArg *a, char *buf, size_t cap) {
-    Buf b = {0};
+    StrBuf b = SB_INIT;
     format_arg(a, &b);
     snprintf(buf, cap, "%s", b.data ? b.data : "");
     free(b.data);
@@ -216,9 +181,9 @@ static bool is_identifier(const char *s) {
 }
 
 /* torch.fx's _format_target: self.a.b, getattr(self.layers, "0") for non-identifiers. */
-static void format_target_path(const char *base, const char *target, Buf *b) {
-    Buf r = {0};
-    buf_puts(&r, base);
+static void format_target_path(const char *base, const char *target, StrBuf *b) {
+    StrBuf r = SB_INIT;
+    sb_adds(&r, base);
     const char *p = target;
     while (*p) {
         const char *dot = strchr(p, '.');
@@ -226,58 +191,58 @@ static void format_target_path(const char *base, const char *target, Buf *b) {
         char elem[256];
         snprintf(elem, sizeof elem, "%.*s", (int)n, p);
         if (is_identifier(elem)) {
-            buf_printf(&r, ".%s", elem);
+            sb_printf(&r, ".%s", elem);
         } else {
-            Buf w = {0};
-            buf_printf(&w, "getattr(%s, \"%s\")", r.data, elem);
+            StrBuf w = SB_INIT;
+            sb_printf(&w, "getattr(%s, \"%s\")", r.data, elem);
             free(r.data);
             r = w;
         }
         p = dot ? dot + 1 : p + n;
     }
-    buf_puts(b, r.data);
+    sb_adds(b, r.data);
     free(r.data);
 }
 
-static void format_call_args(const GraphNode *n, int skip, Buf *b) {
+static void format_call_args(const GraphNode *n, int skip, StrBuf *b) {
     bool first = true;
     for (int i = skip; i < n->n_args; i++) {
-        if (!first) buf_puts(b, ", ");
+        if (!first) sb_adds(b, ", ");
         format_arg(&n->args[i], b);
         first = false;
     }
     for (int i = 0; i < n->n_kwargs; i++) {
-        if (!first) buf_puts(b, ", ");
-        buf_printf(b, "%s = ", n->kwnames[i]);
+        if (!first) sb_adds(b, ", ");
+        sb_printf(b, "%s = ", n->kwnames[i]);
         format_arg(&n->kwargs[i], b);
         first = false;
     }
 }
 
-static void format_call(const GraphNode *n, Buf *b) {
+static void format_call(const GraphNode *n, StrBuf *b) {
     switch (n->kind) {
     case GRAPH_GET_ATTR: format_target_path("self", n->target, b); return;
     case GRAPH_CALL_MODULE:
         format_target_path("self", n->target, b);
-        buf_puts(b, "(");
+        sb_adds(b, "(");
         format_call_args(n, 0, b);
-        buf_puts(b, ")");
+        sb_adds(b, ")");
         return;
     case GRAPH_CALL_METHOD: {
-        Buf self = {0};
+        StrBuf self = SB_INIT;
         if (n->n_args >= 1) format_arg(&n->args[0], &self);
         format_target_path(self.data ? self.data : "", n->target, b);
         free(self.data);
-        buf_puts(b, "(");
+        sb_adds(b, "(");
         format_call_args(n, 1, b);
-        buf_puts(b, ")");
+        sb_adds(b, ")");
         return;
     }
     case GRAPH_CALL_FUNCTION:
         /* fx: getattr(x, "name") with an identifier prints as attribute access */
         if (n->n_kwargs == 0 && n->n_args == 2 && strcmp(n->target, "getattr") == 0 &&
             n->args[1].kind == GARG_STR && is_identifier(n->args[1].as.s)) {
-            Buf self = {0};
+            StrBuf self = SB_INIT;
             format_arg(&n->args[0], &self);
             format_target_path(self.data, n->args[1].as.s, b);
             free(self.data);
@@ -287,28 +252,28 @@ static void format_call(const GraphNode *n, Buf *b) {
             for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
                 if (strcmp(n->target, binops[i].target) == 0) {
                     format_arg(&n->args[0], b);
-                    buf_printf(b, " %s ", binops[i].op);
+                    sb_printf(b, " %s ", binops[i].op);
                     format_arg(&n->args[1], b);
                     return;
                 }
             if (strcmp(n->target, "operator.getitem") == 0) {
                 format_arg(&n->args[0], b);
-                buf_puts(b, "[");
+                sb_adds(b, "[");
                 format_arg(&n->args[1], b);
-                buf_puts(b, "]");
+                sb_adds(b, "]");
                 return;
             }
         }
         if (n->n_kwargs == 0 && n->n_args == 1)
             for (size_t i = 0; i < sizeof unops / sizeof unops[0]; i++)
                 if (strcmp(n->target, unops[i].target) == 0) {
-                    buf_puts(b, unops[i].op);
+                    sb_adds(b, unops[i].op);
                     format_arg(&n->args[0], b);
                     return;
                 }
-        buf_printf(b, "%s(", n->target);
+        sb_printf(b, "%s(", n->target);
         format_call_args(n, 0, b);
-        buf_puts(b, ")");
+        sb_adds(b, ")");
         return;
     default: return;
     }
@@ -353,45 +318,45 @@ static LastUses *compute_last_uses(const Graph *g, int n_nodes) {
     return lu;
 }
 
-static void emit_loc(const GraphNode *n, const GraphLoc **prev, Buf *b, const char *indent) {
+static void emit_loc(const GraphNode *n, const GraphLoc **prev, StrBuf *b, const char *indent) {
     if (!n->loc.file) return;
     const GraphLoc *p = *prev;
     if (p && p->file && strcmp(p->file, n->loc.file) == 0 && p->line == n->loc.line &&
         ((p->func && n->loc.func && strcmp(p->func, n->loc.func) == 0) || p->func == n->loc.func))
         return;
-    buf_printf(b, "\n%s # File: %s:%d in %s, code: %s\n", indent, n->loc.file, n->loc.line,
+    sb_printf(b, "\n%s # File: %s:%d in %s, code: %s\n", indent, n->loc.file, n->loc.line,
                n->loc.func ? n->loc.func : "<unknown>", n->loc.code ? n->loc.code : "");
     *prev = &n->loc;
 }
 
 char *graph_code(const Graph *g, unsigned flags) {
-    Buf b = {0};
+    StrBuf b = SB_INIT;
     bool annotated = flags & GRAPH_PRINT_ANNOTATED;
     bool fx = flags & GRAPH_PRINT_FX;
     const char *indent = fx ? "    " : "        ";
     LastUses *lu = compute_last_uses(g, g->n_nodes);
 
-    if (fx) buf_puts(&b, "\n\n\ndef forward(self");
-    else buf_puts(&b, "class GraphModule(torch.nn.Module):\n    def forward(self");
+    if (fx) sb_adds(&b, "\n\n\ndef forward(self");
+    else sb_adds(&b, "class GraphModule(torch.nn.Module):\n    def forward(self");
     /* fx: every placeholder is a parameter, wherever it is in the list; otherwise they lead */
     for (GraphNode *n = g->first; n && (fx || n->kind == GRAPH_PLACEHOLDER); n = n->next) {
         if (n->kind != GRAPH_PLACEHOLDER) continue;
-        buf_printf(&b, ", %s", n->target);
+        sb_printf(&b, ", %s", n->target);
         if (annotated && n->is_tensor) {
             char m[256];
             graph_format_meta(&n->meta, m, sizeof m);
-            buf_printf(&b, ": \"%s\"", m);
+            sb_printf(&b, ": \"%s\"", m);
         }
-        if (n->type_repr) buf_printf(&b, " : %s", n->type_repr);
+        if (n->type_repr) sb_printf(&b, " : %s", n->type_repr);
         if (fx && n->n_args >= 1) {   /* fx: a placeholder's args[0] is its default value */
-            buf_puts(&b, " = ");
+            sb_adds(&b, " = ");
             format_arg(&n->args[0], &b);
         }
     }
-    buf_puts(&b, ")");
+    sb_adds(&b, ")");
     GraphNode *out = graph_output_node(g);
-    if (out && out->type_repr) buf_printf(&b, " -> %s", out->type_repr);
-    buf_puts(&b, ":\n");
+    if (out && out->type_repr) sb_printf(&b, " -> %s", out->type_repr);
+    sb_adds(&b, ":\n");
     size_t body_start = b.len;
     /* placeholders whose node name differs from the argument name ("*args" -> args) get an
      * alias line where they are */
@@ -400,42 +365,42 @@ char *graph_code(const Graph *g, unsigned flags) {
         if (n->kind == GRAPH_PLACEHOLDER) {
             const char *raw = n->target;
             while (*raw == '*') raw++;
-            if (strcmp(n->name, raw) != 0) buf_printf(&b, "%s%s = %s\n", indent, n->name, raw);
+            if (strcmp(n->name, raw) != 0) sb_printf(&b, "%s%s = %s\n", indent, n->name, raw);
             continue;
         }
         if (n->kind == GRAPH_OUTPUT) {
-            buf_printf(&b, "%sreturn ", indent);
+            sb_printf(&b, "%sreturn ", indent);
             const GraphArg *v = n->n_args ? &n->args[0] : NULL;
             if (fx && !g->output_is_value && v && v->kind == GARG_TUPLE && v->as.seq.n == 1)
                 format_arg(&v->as.seq.items[0], &b);
             else if (v) format_arg(v, &b);
-            else buf_puts(&b, "None");
-            buf_puts(&b, "\n");
+            else sb_adds(&b, "None");
+            sb_adds(&b, "\n");
             continue;
         }
         if (annotated) emit_loc(n, &prev_loc, &b, indent);
-        buf_printf(&b, "%s%s", indent, n->name);
+        sb_printf(&b, "%s%s", indent, n->name);
         if (annotated && n->is_tensor) {
             char m[256];
             graph_format_meta(&n->meta, m, sizeof m);
-            buf_printf(&b, ": \"%s\"", m);
+            sb_printf(&b, ": \"%s\"", m);
         }
-        if (n->type_repr) buf_printf(&b, " : %s", n->type_repr);
-        buf_puts(&b, " = ");
+        if (n->type_repr) sb_printf(&b, " : %s", n->type_repr);
+        sb_adds(&b, " = ");
         format_call(n, &b);
         LastUses *l = &lu[n->index];
         if (l->n) {
-            buf_puts(&b, ";  ");
-            for (int i = 0; i < l->n; i++) buf_printf(&b, "%s%s", i ? " = " : "", l->items[i]->name);
-            buf_puts(&b, " = None");
+            sb_adds(&b, ";  ");
+            for (int i = 0; i < l->n; i++) sb_printf(&b, "%s%s", i ? " = " : "", l->items[i]->name);
+            sb_adds(&b, " = None");
         }
-        buf_puts(&b, "\n");
+        sb_adds(&b, "\n");
     }
-    if (fx && b.len == body_start) buf_puts(&b, "    pass\n");   /* fx: a forward with no body */
-    if (fx) buf_puts(&b, "    ");
+    if (fx && b.len == body_start) sb_adds(&b, "    pass\n");   /* fx: a forward with no body */
+    if (fx) sb_adds(&b, "    ");
     for (int i = 0; i <= g->n_nodes; i++) free(lu[i].items);
     free(lu);
-    return buf_take(&b);
+    return take(&b);
 }
 
 void graph_print_code(const Graph *g, FILE *out, unsigned flags) {
@@ -455,25 +420,25 @@ char *graph_tabular(const Graph *g) {
     for (int c = 0; c < 5; c++) cells[c] = strdup(heads[c]);
     int r = 1;
     for (GraphNode *n = g->first; n; n = n->next, r++) {
-        Buf a = {0}, k = {0};
-        buf_puts(&a, "(");
+        StrBuf a = SB_INIT, k = SB_INIT;
+        sb_adds(&a, "(");
         for (int i = 0; i < n->n_args; i++) {
-            if (i) buf_puts(&a, ", ");
+            if (i) sb_adds(&a, ", ");
             format_arg(&n->args[i], &a);
         }
-        if (n->n_args == 1) buf_puts(&a, ",");
-        buf_puts(&a, ")");
-        buf_puts(&k, "{");
+        if (n->n_args == 1) sb_adds(&a, ",");
+        sb_adds(&a, ")");
+        sb_adds(&k, "{");
         for (int i = 0; i < n->n_kwargs; i++) {
-            buf_printf(&k, "%s'%s': ", i ? ", " : "", n->kwnames[i]);
+            sb_printf(&k, "%s'%s': ", i ? ", " : "", n->kwnames[i]);
             format_arg(&n->kwargs[i], &k);
         }
-        buf_puts(&k, "}");
+        sb_adds(&k, "}");
         cells[r * 5 + 0] = strdup(graph_node_kind_name(n->kind));
         cells[r * 5 + 1] = strdup(n->name);
         cells[r * 5 + 2] = strdup(n->target);
-        cells[r * 5 + 3] = buf_take(&a);
-        cells[r * 5 + 4] = buf_take(&k);
+        cells[r * 5 + 3] = take(&a);
+        cells[r * 5 + 4] = take(&k);
     }
     /* tabulate's "simple" format: a column is at least its header plus 2 wide */
     size_t w[5] = {0};
@@ -481,68 +446,68 @@ char *graph_tabular(const Graph *g) {
     for (int i = 0; i < rows; i++)
         for (int c = 0; c < 5; c++)
             if (strlen(cells[i * 5 + c]) > w[c]) w[c] = strlen(cells[i * 5 + c]);
-    Buf b = {0};
+    StrBuf b = SB_INIT;
     for (int i = 0; i < rows; i++) {
         for (int c = 0; c < 5; c++)
-            buf_printf(&b, "%-*s%s", c == 4 ? 0 : (int)w[c], cells[i * 5 + c], c == 4 ? "" : "  ");
-        buf_puts(&b, "\n");
+            sb_printf(&b, "%-*s%s", c == 4 ? 0 : (int)w[c], cells[i * 5 + c], c == 4 ? "" : "  ");
+        sb_adds(&b, "\n");
         if (i == 0) {
             for (int c = 0; c < 5; c++) {
-                for (size_t j = 0; j < w[c]; j++) buf_puts(&b, "-");
-                buf_puts(&b, c == 4 ? "" : "  ");
+                for (size_t j = 0; j < w[c]; j++) sb_adds(&b, "-");
+                sb_adds(&b, c == 4 ? "" : "  ");
             }
-            buf_puts(&b, "\n");
+            sb_adds(&b, "\n");
         }
     }
     for (int i = 0; i < rows * 5; i++) free(cells[i]);
     free(cells);
-    return buf_take(&b);
+    return take(&b);
 }
 
 /* ---- DOT --------------------------------------------------------------------------------------------- */
 
-static void dot_escape(const char *s, Buf *b) {
+static void dot_escape(const char *s, StrBuf *b) {
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\') buf_printf(b, "\\%c", *s);
-        else if (*s == '\n') buf_puts(b, "\\n");
-        else if (*s == '{' || *s == '}' || *s == '<' || *s == '>' || *s == '|') buf_printf(b, "\\%c", *s);
-        else buf_printf(b, "%c", *s);
+        if (*s == '"' || *s == '\\') sb_printf(b, "\\%c", *s);
+        else if (*s == '\n') sb_adds(b, "\\n");
+        else if (*s == '{' || *s == '}' || *s == '<' || *s == '>' || *s == '|') sb_printf(b, "\\%c", *s);
+        else sb_printf(b, "%c", *s);
     }
 }
 
-static void dot_edges(const GraphArg *a, const GraphNode *to, Buf *b) {
-    if (a->kind == GARG_NODE && a->as.node) buf_printf(b, "  \"%s\" -> \"%s\";\n", a->as.node->name, to->name);
+static void dot_edges(const GraphArg *a, const GraphNode *to, StrBuf *b) {
+    if (a->kind == GARG_NODE && a->as.node) sb_printf(b, "  \"%s\" -> \"%s\";\n", a->as.node->name, to->name);
     if (graph_arg_is_seq(a->kind))
         for (int i = 0; i < a->as.seq.n; i++) dot_edges(&a->as.seq.items[i], to, b);
 }
 
 char *graph_to_dot(const Graph *g) {
-    Buf b = {0};
-    buf_puts(&b, "digraph \"");
+    StrBuf b = SB_INIT;
+    sb_adds(&b, "digraph \"");
     dot_escape(g->name, &b);
-    buf_puts(&b, "\" {\n  rankdir=TB;\n  node [shape=record, fontname=\"monospace\"];\n");
+    sb_adds(&b, "\" {\n  rankdir=TB;\n  node [shape=record, fontname=\"monospace\"];\n");
     for (GraphNode *n = g->first; n; n = n->next) {
-        buf_printf(&b, "  \"%s\" [label=\"{", n->name);
+        sb_printf(&b, "  \"%s\" [label=\"{", n->name);
         dot_escape(n->name, &b);
-        buf_puts(&b, "|");
+        sb_adds(&b, "|");
         dot_escape(graph_node_kind_name(n->kind), &b);
-        buf_puts(&b, "|");
+        sb_adds(&b, "|");
         dot_escape(n->target, &b);
         if (n->is_tensor) {
             char m[256];
             graph_format_meta(&n->meta, m, sizeof m);
-            buf_puts(&b, "|");
+            sb_adds(&b, "|");
             dot_escape(m, &b);
         }
-        buf_puts(&b, "}\"");
-        if (n->exec.kind == GRAPH_EXEC_HOOK) buf_puts(&b, ", style=filled, fillcolor=\"#ffe0b0\"");
-        if (n->exec.kind == GRAPH_EXEC_MARKER) buf_puts(&b, ", style=filled, fillcolor=\"#d0e8ff\"");
-        buf_puts(&b, "];\n");
+        sb_adds(&b, "}\"");
+        if (n->exec.kind == GRAPH_EXEC_HOOK) sb_adds(&b, ", style=filled, fillcolor=\"#ffe0b0\"");
+        if (n->exec.kind == GRAPH_EXEC_MARKER) sb_adds(&b, ", style=filled, fillcolor=\"#d0e8ff\"");
+        sb_adds(&b, "];\n");
     }
     for (GraphNode *n = g->first; n; n = n->next) {
         for (int i = 0; i < n->n_args; i++) dot_edges(&n->args[i], n, &b);
         for (int i = 0; i < n->n_kwargs; i++) dot_edges(&n->kwargs[i], n, &b);
     }
-    buf_puts(&b, "}\n");
-    return buf_take(&b);
+    sb_adds(&b, "}\n");
+    return take(&b);
 }

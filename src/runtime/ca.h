@@ -141,7 +141,7 @@ typedef struct CaTrace {
 } CaTrace;
 
 /* 0, or -1 with an error (an unpack failed: a saved tensor was modified, or freed). */
-int ca_collect(AgTask *t, CaTrace *tr) RT_MUST_CHECK;
+int ca_collect(AgTask *t, CaTrace *tr) EM_MUST_CHECK;
 void ca_trace_fini(CaTrace *tr);
 int ca_rec_len(const CaTrace *tr, int r, const uint8_t **bytes);
 /* A training dropout's node saves the mask it drew (slot 0): the runtime's dropout-with-mask
@@ -179,7 +179,7 @@ typedef struct CaBuilt {
     char *notes;             /* malloc'd lines: op nodes run opaquely and why (NULL: none) */
 } CaBuilt;
 
-int ca_build(const CaTrace *tr, int id, CaBuilt *out) RT_MUST_CHECK;
+int ca_build(const CaTrace *tr, int id, CaBuilt *out) EM_MUST_CHECK;
 void ca_built_fini(CaBuilt *b);
 
 #endif

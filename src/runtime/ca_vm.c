@@ -8,7 +8,7 @@
 #include "src/runtime/ca_api.h"
 #include "src/runtime/ca_vm.h"
 #include "src/torch/torch.h"
-#include "src/tracer/tracer.h"
+#include "src/tracer/backend.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/import.h"
@@ -86,7 +86,7 @@ static void set_compiler(VM *vm, Value fn) {
     if (val_is_null(fn)) {
         rt_ca_enable(NULL);
     } else {
-        RtCaConfig cfg = {.ctx = vm, .on_compile = on_compile, .log_enabled = log_enabled};
+        RtCaConfig cfg = {.ctx = vm, .on_compile = on_compile, .log_enabled = trace_log_enabled};
         rt_ca_enable(&cfg);
     }
 }

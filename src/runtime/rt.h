@@ -26,10 +26,10 @@
 
 #include <stdio.h>
 
+#include "src/common/check.h"
 #include "src/runtime/runtime.h"
 #include "src/tensor/tensor.h"
 
-#define RT_MUST_CHECK __attribute__((warn_unused_result))
 
 /* ---- decompose.c ------------------------------------------------------------------------------ */
 
@@ -189,9 +189,9 @@ const int32_t *rt_fused_inputs(const RtFused *f);
 int rt_fused_n_outputs(const RtFused *f);
 const int32_t *rt_fused_outputs(const RtFused *f);
 /* Finalises a group once the program's values are known (register code). */
-int rt_fused_compile(RtFused *f, const RtProg *p) RT_MUST_CHECK;
+int rt_fused_compile(RtFused *f, const RtProg *p) EM_MUST_CHECK;
 /* ins / outs: tensors of the group's external inputs and materialised outputs. */
-int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) RT_MUST_CHECK;
+int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) EM_MUST_CHECK;
 
 /* ---- the worker pool (pool.c) ----------------------------------------------------------------- */
 
@@ -236,14 +236,14 @@ typedef struct RtExec {
 
 /* inputs: one per placeholder (may be NULL for unused ones); outs receives n_outputs new refs
  * (NULL for constant slots). */
-int rt_prog_run(RtProg *p, Tensor *const *inputs, Tensor **outs, RtExec *x) RT_MUST_CHECK;
+int rt_prog_run(RtProg *p, Tensor *const *inputs, Tensor **outs, RtExec *x) EM_MUST_CHECK;
 
 /* Calls a script hook and checks the replacement as the eager engine does; new reference. */
 Tensor *rt_call_hook(const RtCallbacks *cb, GraphOpaque *hook, Tensor *grad);
 Tensor *rt_call_tensor_hook(const AgTensorHook *h, Tensor *grad);
 int rt_callback_failed(void);
 /* writes the op's outputs (1, or 2 for RT_INT_DROPOUT) */
-int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor **out, RtExec *x) RT_MUST_CHECK;
+int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor **out, RtExec *x) EM_MUST_CHECK;
 /* Training graphs: every dropout in training mode becomes RT_INT_DROPOUT plus getitems for its
  * output and mask (the backward multiplies by the mask the forward drew, as eager does). */
 void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs);   /* refs: pointers to keep valid */
@@ -258,7 +258,7 @@ typedef enum RtInterpMode {
 
 /* Interprets g with recording ops.  outs receives one entry per output tuple element. */
 int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, RtInterpMode mode,
-                 RtExec *x) RT_MUST_CHECK;
+                 RtExec *x) EM_MUST_CHECK;
 
 /* ---- differentiation (diff.c, rules*.c) -------------------------------------------------------- */
 

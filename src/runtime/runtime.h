@@ -90,6 +90,7 @@
 
 #include "ember/autograd.h"
 #include "ember/graph.h"
+#include "src/common/check.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -131,7 +132,7 @@ typedef struct RtCallbacks {
  * value's gradient is final.  Returns -1 with an error if values[i] does not require grad
  * ("cannot register a hook on a tensor that doesn't require gradient").  The sink takes the
  * hook over (its release runs exactly once) also on failure. */
-int rt_grad_hook_sink_add(RtGradHookSink *sink, int i, AgTensorHook hook) TENSOR_MUST_CHECK;
+int rt_grad_hook_sink_add(RtGradHookSink *sink, int i, AgTensorHook hook) EM_MUST_CHECK;
 bool rt_grad_hook_sink_requires_grad(const RtGradHookSink *sink, int i);
 /* Whether the sink belongs to a compiled training forward (values without history whose hooks the
  * compiled backward calls), and the marker's ordinal in its run (rt_backward_has_marker_point). */
@@ -156,7 +157,7 @@ RtPlan *rt_plan_new(const Graph *g, const RtOptions *opts);
 /* Returns the number of entries written (the output tuple's length), or -1.  max_outputs must
  * be at least that length. */
 int rt_plan_run(RtPlan *p, Tensor *const *inputs, int n_inputs, Tensor **outputs, int max_outputs,
-                const RtCallbacks *cb) TENSOR_MUST_CHECK;
+                const RtCallbacks *cb) EM_MUST_CHECK;
 /* The length of the graph's output tuple (what rt_plan_run writes). */
 int rt_plan_num_outputs(const RtPlan *p);
 /* Called from a hook during a compiled backward: 1 if the backward being run computes the
@@ -171,7 +172,7 @@ void rt_plan_free(RtPlan *p);
 
 /* Interprets g node by node with recording ops (ag_op_run): the `eager` backend. */
 int rt_run_eager(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outputs, int max_outputs,
-                 const RtCallbacks *cb) TENSOR_MUST_CHECK;
+                 const RtCallbacks *cb) EM_MUST_CHECK;
 
 /* ---- inspection (EMBER_LOGS) ------------------------------------------------------------------ */
 

@@ -194,14 +194,14 @@ static void *ember_compile(VM *vm, Graph *g) {
     RtOptions opts = RT_OPTIONS_INIT;
     opts.compile_backward = !g->eager_autograd && !output_used_inside(g);
     if (!opts.compile_backward)
-        log_printf("memory", "[__memory] %s: training runs keep eager autograd nodes (%s)\n", g->name,
+        trace_log_printf("memory", "[__memory] %s: training runs keep eager autograd nodes (%s)\n", g->name,
                    g->eager_autograd ? "the code around it inspects grad_fn" : "an output also feeds the graph");
     a->plan = rt_plan_new(g, &opts);
     if (!a->plan) {
         /* not plannable (an op without metadata rules, ...): interpret it, as eager would run it */
         a->fallback = strdup(tensor_error_message());
         tensor_error_clear();
-        log_printf("memory", "[__memory] %s: runs eagerly (%s)\n", g->name, a->fallback);
+        trace_log_printf("memory", "[__memory] %s: runs eagerly (%s)\n", g->name, a->fallback);
     }
     return a;
 }
@@ -220,12 +220,12 @@ static void log_run(EmberArtifact *a, const Graph *g) {
     RtRunKind k = rt_plan_last_run(a->plan);
     bool new_kind = k >= 0 && k < 4 && !a->logged_kind[k];
     size_t peak = rt_plan_peak_bytes(a->plan);
-    if (new_kind && log_enabled("plan")) {
+    if (new_kind && trace_log_enabled("plan")) {
         char *d = rt_plan_describe(a->plan);
         fprintf(stderr, "[__plan] %s (%s run):\n%s\n", g->name, run_kind_name(k), d ? d : "?");
         free(d);
     }
-    if ((new_kind || peak > a->logged_peak) && log_enabled("memory")) {
+    if ((new_kind || peak > a->logged_peak) && trace_log_enabled("memory")) {
         const char *why = rt_plan_fallback_reason(a->plan);
         fprintf(stderr, "[__memory] %s: %s run, arena peak %zu bytes%s%s%s\n", g->name, run_kind_name(k), peak,
                 why ? " (" : "", why ? why : "", why ? ")" : "");

@@ -772,6 +772,7 @@ static bool meta_mode;
 static TensorOpObserver op_observer;
 static void *op_observer_ctx;
 static int op_depth;
+static int op_observer_depth;   /* op_depth where the observer was set: its top level */
 
 bool tensor_set_meta_mode(bool on) {
     bool prev = meta_mode;
@@ -783,13 +784,14 @@ bool tensor_meta_mode(void) { return meta_mode; }
 void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     op_observer = fn;
     op_observer_ctx = ctx;
+    op_observer_depth = op_depth;
 }
 
 void tensor_op_enter(void) { op_depth++; }
 
 void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor *const *out, int n) {
     op_depth--;
-    if (n >= 0 && op_depth == 0 && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
+    if (n >= 0 && op_depth == op_observer_depth && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
 }
 
 /* Meta mode: views and ops whose result may be an input itself run (they touch no data);

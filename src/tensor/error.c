@@ -50,11 +50,6 @@ int tensor__oom(void) {
     return -1;
 }
 
-_Noreturn void tensor__abort(const char *file, int line, const char *msg) {
-    fprintf(stderr, "%s:%d: internal error: %s\n", file, line, msg);
-    abort();
-}
-
 int64_t tensor__wrap_dim(int64_t dim, int ndim) {
     int64_t n = ndim > 0 ? ndim : 1;  /* 0-dim tensors accept dims -1 and 0 */
     if (dim < -n || dim >= n) {

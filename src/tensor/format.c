@@ -5,6 +5,8 @@
  * producing the same digits as Python's str.format for %.4f / %.4e / %.0f. */
 #include "src/tensor/tensor.h"
 
+#include "src/common/strbuf.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,34 +16,13 @@
 #define EDGEITEMS 3
 #define LINEWIDTH 80
 
-typedef struct StrBuf {
-    char *s;
-    size_t len, cap;
-} StrBuf;
+static void sb_spaces(StrBuf *b, int n) { sb_repeat(b, ' ', (size_t)(n > 0 ? n : 0)); }
 
-static void sb_reserve(StrBuf *b, size_t extra) {
-    if (b->len + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra + 1) cap *= 2;
-    char *s = realloc(b->s, cap);
-    EM_ASSERT(s, "out of memory formatting a tensor");
-    b->s = s;
-    b->cap = cap;
-}
-
-static void sb_add(StrBuf *b, const char *s, size_t n) {
-    sb_reserve(b, n);
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_puts(StrBuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static void sb_spaces(StrBuf *b, int n) {
-    sb_reserve(b, (size_t)(n > 0 ? n : 0));
-    for (int i = 0; i < n; i++) b->s[b->len++] = ' ';
-    b->s[b->len] = '\0';
+/* The built string, or NULL with the tensor error set when out of memory. */
+static char *take(StrBuf *b) {
+    char *s = sb_take(b);
+    if (!s) tensor__oom();
+    return s;
 }
 
 /* ---- the formatter ---------------------------------------------------------------------------- */
@@ -172,26 +153,26 @@ static void vector_str(const Tensor *t, int dim, int64_t off, int indent, bool s
     int64_t n = t->shape[dim];
     bool cut = summarize && n > 2 * EDGEITEMS;
     int64_t items = cut ? 2 * EDGEITEMS + 1 : n;
-    sb_puts(b, "[");
+    sb_adds(b, "[");
     int64_t k = 0; /* item counter, including the " ..." item */
     for (int64_t i = 0; i < n; i++, k++) {
         if (k > 0) {
             if (k % per_line == 0) {
-                sb_puts(b, ",\n");
+                sb_adds(b, ",\n");
                 sb_spaces(b, indent + 1);
             } else {
-                sb_puts(b, ", ");
+                sb_adds(b, ", ");
             }
         }
         if (cut && i == EDGEITEMS) {
-            sb_puts(b, " ...");
+            sb_adds(b, " ...");
             i = n - EDGEITEMS - 1;
             continue;
         }
         format_value(f, t, off + i * t->strides[dim], b);
     }
     (void)items;
-    sb_puts(b, "]");
+    sb_adds(b, "]");
 }
 
 static void tensor_str_rec(const Tensor *t, int dim, int64_t off, int indent, bool summarize, const Formatter *f, StrBuf *b) {
@@ -206,28 +187,28 @@ static void tensor_str_rec(const Tensor *t, int dim, int64_t off, int indent, bo
     }
     int64_t n = t->shape[dim];
     bool cut = summarize && n > 2 * EDGEITEMS;
-    sb_puts(b, "[");
+    sb_adds(b, "[");
     bool first = true;
     for (int64_t i = 0; i < n; i++) {
         if (!first) {
-            sb_puts(b, ",");
-            for (int k = 0; k < rdim - 1; k++) sb_puts(b, "\n");
+            sb_adds(b, ",");
+            for (int k = 0; k < rdim - 1; k++) sb_adds(b, "\n");
             sb_spaces(b, indent + 1);
         }
         first = false;
         if (cut && i == EDGEITEMS) {
-            sb_puts(b, "...");
+            sb_adds(b, "...");
             i = n - EDGEITEMS - 1;
             continue;
         }
         tensor_str_rec(t, dim + 1, off + i * t->strides[dim], indent + 1, summarize, f, b);
     }
-    sb_puts(b, "]");
+    sb_adds(b, "]");
 }
 
 static void body(const Tensor *t, int indent, StrBuf *b) {
     if (t->numel == 0) {
-        sb_puts(b, "[]");
+        sb_adds(b, "[]");
         return;
     }
     bool summarize = t->numel > THRESHOLD;
@@ -237,15 +218,15 @@ static void body(const Tensor *t, int indent, StrBuf *b) {
 }
 
 char *tensor_format(const Tensor *t, int indent) {
-    StrBuf b = {0};
+    StrBuf b = SB_INIT;
     body(t, indent, &b);
-    return b.s;
+    return take(&b);
 }
 
 char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
-    StrBuf b = {0};
+    StrBuf b = SB_INIT;
     const int indent = 7; /* len("tensor(") */
-    sb_puts(&b, "tensor(");
+    sb_adds(&b, "tensor(");
     body(t, indent, &b);
     char size_suffix[256] = "", dtype_suffix[64] = "";
     if (t->numel == 0) {
@@ -263,23 +244,24 @@ char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
     if (dtype_suffix[0]) suffixes[ns++] = dtype_suffix;
     for (int i = 0; i < n_extra && ns < 16; i++) suffixes[ns++] = extra[i];
     /* _add_suffixes */
-    const char *nl = strrchr(b.s, '\n');
-    long last_line_len = (long)b.len - (nl ? (long)(nl - b.s) : -1) + 1;
+    if (b.failed) return take(&b);
+    const char *nl = strrchr(b.data, '\n');
+    long last_line_len = (long)b.len - (nl ? (long)(nl - b.data) : -1) + 1;
     for (int i = 0; i < ns; i++) {
         long sl = (long)strlen(suffixes[i]);
         if (last_line_len + sl + 2 > LINEWIDTH) {
-            sb_puts(&b, ",\n");
+            sb_adds(&b, ",\n");
             sb_spaces(&b, indent);
-            sb_puts(&b, suffixes[i]);
+            sb_adds(&b, suffixes[i]);
             last_line_len = indent + sl;
         } else {
-            sb_puts(&b, ", ");
-            sb_puts(&b, suffixes[i]);
+            sb_adds(&b, ", ");
+            sb_adds(&b, suffixes[i]);
             last_line_len += sl + 2;
         }
     }
-    sb_puts(&b, ")");
-    return b.s;
+    sb_adds(&b, ")");
+    return take(&b);
 }
 
 void tensor_print(FILE *f, const Tensor *t) {

@@ -6,21 +6,21 @@
 
 Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode);
 int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, const TensorMeta *w, const TensorMeta *b,
-                             int64_t *rows, int64_t *cols) TENSOR_MUST_CHECK;
+                             int64_t *rows, int64_t *cols) EM_MUST_CHECK;
 Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,
                            Tensor **mean_out, Tensor **rstd_out);
-int tensor__embedding_check(const TensorMeta *w, const TensorMeta *idx) TENSOR_MUST_CHECK;
-int tensor__dropout_check(double p) TENSOR_MUST_CHECK;
+int tensor__embedding_check(const TensorMeta *w, const TensorMeta *idx) EM_MUST_CHECK;
+int tensor__dropout_check(double p) EM_MUST_CHECK;
 Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out);
-int tensor__nll_check(const TensorMeta *x, const TensorMeta *t, const TensorMeta *w, TensorReduction red, TensorMeta *out) TENSOR_MUST_CHECK;
+int tensor__nll_check(const TensorMeta *x, const TensorMeta *t, const TensorMeta *w, TensorReduction red, TensorMeta *out) EM_MUST_CHECK;
 Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *weight, TensorReduction red,
                          int64_t ignore_index, double *total_weight);
-int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) TENSOR_MUST_CHECK;
-int tensor__run_nn(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) TENSOR_MUST_CHECK;
+int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) EM_MUST_CHECK;
+int tensor__run_nn(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) EM_MUST_CHECK;
 
-int tensor__infer_index(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) TENSOR_MUST_CHECK;
-int tensor__run_index(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) TENSOR_MUST_CHECK;
+int tensor__infer_index(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) EM_MUST_CHECK;
+int tensor__run_index(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) EM_MUST_CHECK;
 /* mask (bool) -> nonzero coordinates: mask->ndim int64 tensors of length nnz */
-int tensor__nonzero(const Tensor *mask, Tensor **coords) TENSOR_MUST_CHECK;
+int tensor__nonzero(const Tensor *mask, Tensor **coords) EM_MUST_CHECK;
 
 #endif

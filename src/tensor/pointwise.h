@@ -22,9 +22,9 @@ Tensor *tensor__where(const Tensor *cond, const Tensor *a, const Tensor *b);
 void tensor__clamp_ctx(PwCtx *c, const TensorScalar *min, const TensorScalar *max);
 /* dtype rules shared with shape inference; set PyTorch's error and return -1 when invalid */
 int tensor__binary_dtype(TensorOp op, TensorDtype a, TensorDtype b, TensorScalar alpha, TensorDtype *compute,
-                         TensorDtype *result) TENSOR_MUST_CHECK;
-int tensor__unary_dtype(TensorOp op, TensorDtype in, bool clamp_float, TensorDtype *result) TENSOR_MUST_CHECK;
-int tensor__inplace_binary(TensorOp op, Tensor *a, const Tensor *b, TensorScalar alpha) TENSOR_MUST_CHECK;
-int tensor__inplace_binary_scalar(TensorOp op, Tensor *a, TensorScalar s, TensorScalar alpha) TENSOR_MUST_CHECK;
+                         TensorDtype *result) EM_MUST_CHECK;
+int tensor__unary_dtype(TensorOp op, TensorDtype in, bool clamp_float, TensorDtype *result) EM_MUST_CHECK;
+int tensor__inplace_binary(TensorOp op, Tensor *a, const Tensor *b, TensorScalar alpha) EM_MUST_CHECK;
+int tensor__inplace_binary_scalar(TensorOp op, Tensor *a, TensorScalar s, TensorScalar alpha) EM_MUST_CHECK;
 
 #endif

@@ -20,17 +20,12 @@
 #define EMBER_SRC_TENSOR_TENSOR_H
 
 #include "ember/tensor.h"
+#include "src/common/check.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EM_ASSERT(cond, msg)                                                                    \
-    do {                                                                                        \
-        if (!(cond)) tensor__abort(__FILE__, __LINE__, msg);                                   \
-    } while (0)
-#define EM_UNREACHABLE() tensor__abort(__FILE__, __LINE__, "unreachable")
-_Noreturn void tensor__abort(const char *file, int line, const char *msg);
 
 #define TENSOR_INTERNAL __attribute__((visibility("hidden")))
 
@@ -111,7 +106,7 @@ void tensor__compute_contiguous_strides(int ndim, const int64_t *shape, int64_t 
 int64_t tensor__shape_numel(int ndim, const int64_t *shape);
 bool tensor__is_contiguous_geometry(int ndim, const int64_t *shape, const int64_t *strides);
 /* Runs the mutation observer and bumps the version: call before mutating t in place. */
-int tensor__begin_inplace(Tensor *t) TENSOR_MUST_CHECK;
+int tensor__begin_inplace(Tensor *t) EM_MUST_CHECK;
 
 /* ---- errors / dims helpers (error.c) ---- */
 /* Normalises a possibly negative dim for a tensor of `ndim` dims (0-dim tensors accept -1 and
@@ -128,7 +123,7 @@ static inline TensorCategory tensor__category(TensorDtype d) {
 TensorDtype tensor__promote(TensorDtype a, TensorDtype b);
 TensorDtype tensor__promote_scalar(TensorDtype t, TensorDtype scalar_kind);
 /* broadcast two shapes; sets PyTorch's error on mismatch */
-int tensor__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) TENSOR_MUST_CHECK;
+int tensor__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) EM_MUST_CHECK;
 /* Ensures t has dtype dt: returns a new ref to t itself or a converted contiguous copy. */
 Tensor *tensor__as_dtype(const Tensor *t, TensorDtype dt);
 
@@ -137,7 +132,7 @@ void tensor__meta_contiguous(TensorMeta *m, TensorDtype dt, int ndim, const int6
 Tensor *tensor__new_from_meta(const TensorMeta *m, bool zero);
 
 /* ---- kernels used across files ---- */
-int tensor__copy_into(Tensor *dst, const Tensor *src) TENSOR_MUST_CHECK;     /* broadcasting, dtype conversion; no version bump */
+int tensor__copy_into(Tensor *dst, const Tensor *src) EM_MUST_CHECK;     /* broadcasting, dtype conversion; no version bump */
 void tensor__fill_raw(Tensor *t, TensorScalar s);                             /* no version bump */
 Tensor *tensor__sum_to_shape(const Tensor *t, int ndim, const int64_t *shape); /* reduce broadcast dims */
 

@@ -34,11 +34,11 @@ DictObj *nn_odict_new(VM *vm);
 DictObj *nn_hook_dict(VM *vm, NnModuleObj *m, NnHookDict which);
 /* 0, or -1 + AttributeError "'Net' object has no attribute 'name'" when Module.__init__ has not
  * run on m. */
-int nn_check_init(VM *vm, Value self, const char *name) EM_WUR;
+int nn_check_init(VM *vm, Value self, const char *name) EM_MUST_CHECK;
 /* torch.typename(v): "torch.FloatTensor", "int", "mymod.MyClass". */
 StrObj *nn_typename(VM *vm, Value v);
 /* warnings.warn(msg) (UserWarning). */
-int nn_warn(VM *vm, StrObj *msg) EM_WUR;
+int nn_warn(VM *vm, StrObj *msg) EM_MUST_CHECK;
 /* A cached value of a library module attribute (torch.utils.hooks.RemovableHandle, ...). */
 Value nn_lib_attr(VM *vm, Value *cache, const char *module, const char *name);
 

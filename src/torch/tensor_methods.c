@@ -555,7 +555,6 @@ static Value m_maxmin(ARGS) {
     vm_push_root(vm, idx);
     /* torch.return_types.max(values=..., indices=...) is a named tuple; a tuple subclass with
      * the two fields serves scripts that unpack or index it */
-    extern Value torch_return_pair(VM * vm, const char *name, Value a, Value b);
     Value r = torch_return_pair(vm, is_max ? "max" : "min", vals, idx);
     vm_pop_roots(vm, 2);
     return r;

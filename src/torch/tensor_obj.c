@@ -770,7 +770,6 @@ static Value tensor_new_fn(ARGS) {
 }
 
 static Value tensor_hash(ARGS) {
-    extern int64_t hash_pointer(const void *p);
     return val_int(hash_pointer(argv[0].as.o));
 }
 

@@ -78,6 +78,8 @@ bool torch_is_tensor(VM *vm, Value v);
 static inline Tensor *torch_tensor_of(Value v) { return ((TensorObj *)v.as.o)->t; }
 /* Raise the tensor library's pending error as the matching Python exception. */
 Value torch_raise_error(VM *vm);
+/* torch.return_types.<name>(values=a, indices=b) for max/min (functions.c). */
+Value torch_return_pair(VM *vm, const char *name, Value a, Value b);
 /* Wrap the result of an op: NULL means its error is pending. */
 static inline Value torch_result(VM *vm, Tensor *t) { return t ? torch_wrap(vm, t) : torch_raise_error(vm); }
 
@@ -86,17 +88,17 @@ static inline Value torch_result(VM *vm, Tensor *t) { return t ? torch_wrap(vm, 
 bool torch_scalar_of(VM *vm, Value v, TensorScalar *out);
 /* A tensor argument: tensors as is (borrowed), numbers as 0-dim wrapped-number tensors (new
  * reference in *owned, to be released with tensor_decref).  -1 + TypeError otherwise. */
-int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) EM_WUR;
+int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) EM_MUST_CHECK;
 /* Sizes given as *args ints or one sequence (view(2, 3), view((2, 3)), torch.Size). */
-int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_WUR;
-int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_WUR;
-int torch_dtype_of(VM *vm, Value v, TensorDtype *out) EM_WUR;   /* None -> DEFAULT */
+int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;
+int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;
+int torch_dtype_of(VM *vm, Value v, TensorDtype *out) EM_MUST_CHECK;   /* None -> DEFAULT */
 /* NotImplementedError for a dtype PyTorch has and the tensor library does not ("float64"); -1. */
 int torch_unsupported_dtype(VM *vm, const char *name);
 Value torch_dtype_value(VM *vm, TensorDtype d);
 Value torch_size_new(VM *vm, int ndim, const int64_t *shape);   /* torch.Size */
-int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) EM_WUR;
-int torch_bool_arg(VM *vm, Value v, bool *out) EM_WUR;
+int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) EM_MUST_CHECK;
+int torch_bool_arg(VM *vm, Value v, bool *out) EM_MUST_CHECK;
 /* Nested Python lists/tuples/numbers (or tensors) -> tensor (torch.tensor). */
 Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype);
 Value torch_tolist(VM *vm, Tensor *t);
@@ -119,11 +121,11 @@ struct MethodDef;
 /* A torch function that first dispatches to __torch_function__ of script-object arguments. */
 NativeObj *torch_overridable_new(VM *vm, const struct MethodDef *d);
 /* module_add_functions with torch_overridable_new. */
-int torch_add_overridable(VM *vm, Value module, const struct MethodDef *defs) EM_WUR;
+int torch_add_overridable(VM *vm, Value module, const struct MethodDef *defs) EM_MUST_CHECK;
 /* Replaces the native methods of t (Tensor) by trampolines that dispatch __torch_function__. */
-int torch_tensor_methods_overridable(VM *vm, TypeObj *t) EM_WUR;
+int torch_tensor_methods_overridable(VM *vm, TypeObj *t) EM_MUST_CHECK;
 /* torch._C._has_torch_function* */
-int torch_overrides_init(VM *vm, Value cmod) EM_WUR;
+int torch_overrides_init(VM *vm, Value cmod) EM_MUST_CHECK;
 
 /* ---- module parts (each file's init) ---- */
 int torch_tensor_type_init(VM *vm, Value cmod);

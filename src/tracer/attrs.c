@@ -11,8 +11,6 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-bool tracer_is_nn_module(VM *vm, Value v) { return nn_state(vm) && nn_is_module(vm, v); }
-
 static bool is_name(StrObj *s, const char *c) { return strcmp(s->data, c) == 0; }
 
 static VT *method_vt(Tracer *tr, VT *self, VT *fn, StrObj *name) {
@@ -58,7 +56,7 @@ static TxStatus bind_class_attr(Tracer *tr, VT *obj, TypeObj *t, Value descr, St
                     return tr_call(tr, vt_from_value(tr, p->fget, NULL), 1, args, NULL, out);
                 }
             }
-            return tr_break(tr, "attribute '%s' is a descriptor the tracer cannot read", name->data);
+            return trace_break(tr, "attribute '%s' is a descriptor the tracer cannot read", name->data);
         }
     }
     *out = vt_from_value(tr, descr, obj->source ? source_attr(tr, obj->source, name) : NULL);
@@ -76,7 +74,7 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
             Value r = vm_getattr(vm, t->fake, name);
             if (val_is_null(r)) {
                 vm_clear_exc(vm);
-                return tr_break(tr, "tensor.%s", name->data);
+                return trace_break(tr, "tensor.%s", name->data);
             }
             *out = vt_const(tr, r);
             return TX_OK;
@@ -90,7 +88,7 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
         return TX_OK;
     }
     if (is_name(name, "grad")) {
-        if (!t->source || val_is_null(t->value)) return tr_break(tr, "the .grad of a tensor made in the region");
+        if (!t->source || val_is_null(t->value)) return trace_break(tr, "the .grad of a tensor made in the region");
         Value g = static_getattr(vm, t->value, name);
         if (val_is_null(g)) g = val_none();
         *out = vt_from_value(tr, g, source_attr(tr, t->source, name));
@@ -113,14 +111,14 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
                 return TX_OK;
             }
         }
-        return tr_break(tr, "'Tensor' object has no attribute '%s'", name->data);
+        return trace_break(tr, "'Tensor' object has no attribute '%s'", name->data);
     }
     if (descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) {
         /* the code at the break looks at the autograd graph the region made: its nodes must be
          * the ones eager makes, not one CompiledFunctionBackward */
         if ((is_name(name, "grad_fn") || is_name(name, "_base") || is_name(name, "output_nr")) && !t->source)
             tr->eager_autograd = true;
-        return tr_break(tr, "tensor.%s", name->data);
+        return trace_break(tr, "tensor.%s", name->data);
     }
     return bind_class_attr(tr, t, type, descr, name, out);
 }
@@ -138,10 +136,10 @@ static Value module_dict_get(VM *vm, Value mod, const char *dname, StrObj *name)
 
 TxStatus tr_module_children(Tracer *tr, VT *m, VT **out) {
     VM *vm = tr->vm;
-    if (val_is_null(m->value)) return tr_break(tr, "a module made in the region");
+    if (val_is_null(m->value)) return trace_break(tr, "a module made in the region");
     DictObj *mods = ((NnModuleObj *)m->value.as.o)->modules;
-    if (!mods) return tr_break(tr, "a module whose __init__ did not run");
-    VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(mods->used + 1));
+    if (!mods) return trace_break(tr, "a module whose __init__ did not run");
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(mods->used + 1));
     int n = 0;
     int64_t pos = 0;
     Value k, v;
@@ -157,7 +155,7 @@ TxStatus tr_module_children(Tracer *tr, VT *m, VT **out) {
 static TxStatus module_attr(Tracer *tr, VT *m, StrObj *name, VT **out) {
     VM *vm = tr->vm;
     Value mod = m->value;
-    if (val_is_null(mod)) return tr_break(tr, "attribute of a module made in the region");
+    if (val_is_null(mod)) return trace_break(tr, "attribute of a module made in the region");
     Source *src = m->source ? source_attr(tr, m->source, name) : NULL;
     DictObj **slot = obj_dict_slot(mod.as.o);
     TypeObj *t = vm_type_of(vm, mod);
@@ -168,7 +166,7 @@ static TxStatus module_attr(Tracer *tr, VT *m, StrObj *name, VT **out) {
         Value v = vm_getattr(vm, mod, name);
         if (val_is_null(v)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "module.training raised");
+            return trace_break(tr, "module.training raised");
         }
         *out = vt_from_value(tr, v, src);
         return TX_OK;
@@ -197,7 +195,7 @@ static TxStatus module_attr(Tracer *tr, VT *m, StrObj *name, VT **out) {
 static TxStatus object_attr(Tracer *tr, VT *o, StrObj *name, VT **out) {
     VM *vm = tr->vm;
     TypeObj *t = vt_python_type(tr, o);
-    if (!t) return tr_break(tr, "attribute of an object of unknown type");
+    if (!t) return trace_break(tr, "attribute of an object of unknown type");
     Value descr = type_lookup(vm, t, name);
     if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) return bind_class_attr(tr, o, t, descr, name, out);
     if (o->mut != MUT_NEW && !val_is_null(o->value)) {
@@ -218,7 +216,7 @@ static TxStatus object_attr(Tracer *tr, VT *o, StrObj *name, VT **out) {
         Value v = vm_getattr(vm, o->value, name);
         if (val_is_null(v)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "%s has no attribute %s", t->name->data, name->data);
+            return trace_break(tr, "%s has no attribute %s", t->name->data, name->data);
         }
         *out = vt_from_value(tr, v, o->source ? source_attr(tr, o->source, name) : NULL);
         return TX_OK;
@@ -252,17 +250,17 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
     case VT_SYMNUM: obj = tr_specialize(tr, obj); /* fallthrough */
     case VT_CONST: case VT_NATIVE: case VT_FUNCTION: {
         if (obj->kind == VT_FUNCTION && (val_is_null(obj->value) || obj->mut == MUT_NEW))
-            return tr_break(tr, "attribute of a function made in the region");
+            return trace_break(tr, "attribute of a function made in the region");
         Value r = vm_getattr_opt(vm, obj->value, name);
         if (val_is_null(r)) {
             if (!val_is_null(vm->exc)) {
                 vm_clear_exc(vm);
-                return tr_break(tr, "getattr raised");
+                return trace_break(tr, "getattr raised");
             }
             return TX_OK;
         }
         if (obj->kind == VT_FUNCTION && !(r.tag != VAL_OBJ || val_is_str(vm, r) || val_is_none(r)))
-            return tr_break(tr, "function attribute '%s'", name->data);
+            return trace_break(tr, "function attribute '%s'", name->data);
         *out = vt_from_value(tr, r, NULL);
         if (obj->kind == VT_CONST && (*out)->kind == VT_OPAQUE) (*out)->kind = VT_NATIVE;
         return TX_OK;
@@ -320,21 +318,21 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
             *out = obj->b;
             return TX_OK;
         }
-        return tr_break(tr, "attribute '%s' of a method", name->data);
+        return trace_break(tr, "attribute '%s' of a method", name->data);
     case VT_HANDLE:
         if (is_name(name, "remove")) {
             *out = method_vt(tr, obj, NULL, name);
             return TX_OK;
         }
-        return tr_break(tr, "attribute '%s' of a hook handle", name->data);
+        return trace_break(tr, "attribute '%s' of a hook handle", name->data);
     case VT_CELL:
-        if (is_name(name, "cell_contents")) return tr_break(tr, "cell_contents");
+        if (is_name(name, "cell_contents")) return trace_break(tr, "cell_contents");
         return TX_OK;
     case VT_SUPER: {
         VT *self = obj->a;
         TypeObj *start = (TypeObj *)obj->value.as.o;
         TypeObj *t = vt_python_type(tr, self);
-        if (!t) return tr_break(tr, "super() of an unknown type");
+        if (!t) return trace_break(tr, "super() of an unknown type");
         TupleObj *mro = t->mro;
         int64_t i = 0;
         while (i < mro->len && mro->items[i].as.o != (Obj *)start) i++;
@@ -345,7 +343,7 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
         }
         return TX_OK;
     }
-    default: return tr_break(tr, "attribute '%s' of %s", name->data, vt_kind_name(obj->kind));
+    default: return trace_break(tr, "attribute '%s' of %s", name->data, vt_kind_name(obj->kind));
     }
 }
 
@@ -360,7 +358,7 @@ TxStatus tr_getattr(Tracer *tr, VT *obj, StrObj *name, VT **out) {
     }
     TxStatus s = tr_getattr_opt(tr, obj, name, out);
     if (s) return s;
-    if (!*out) return tr_break(tr, "AttributeError: '%s' has no attribute '%s'", vt_kind_name(vt_force(tr, obj)->kind),
+    if (!*out) return trace_break(tr, "AttributeError: '%s' has no attribute '%s'", vt_kind_name(vt_force(tr, obj)->kind),
                                name->data);
     return TX_OK;
 }
@@ -396,10 +394,10 @@ TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
     VM *vm = tr->vm;
     obj = vt_force(tr, obj);
     if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE)
-        return tr_break(tr, "setattr on %s", vt_kind_name(obj->kind));
-    if (obj->mut == MUT_EXISTING && !obj->source) return tr_break(tr, "setattr on an object the tracer cannot name");
+        return trace_break(tr, "setattr on %s", vt_kind_name(obj->kind));
+    if (obj->mut == MUT_EXISTING && !obj->source) return trace_break(tr, "setattr on an object the tracer cannot name");
     TypeObj *t = vt_python_type(tr, obj);
-    if (!t || !default_setattr(tr, t)) return tr_break(tr, "setattr on an object with its own __setattr__");
+    if (!t || !default_setattr(tr, t)) return trace_break(tr, "setattr on an object with its own __setattr__");
     Value descr = type_lookup(vm, t, name);
     if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr)) {
         if (descr.as.o->type == vm->t_property) {
@@ -410,16 +408,16 @@ TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
                 return tr_call(tr, vt_from_value(tr, p->fset, NULL), 2, args, NULL, &r);
             }
         }
-        return tr_break(tr, "setattr through a descriptor");
+        return trace_break(tr, "setattr through a descriptor");
     }
     if (obj->kind == VT_NN_MODULE) {
         VT *v = vt_force(tr, value);
         if (v->kind == VT_NN_MODULE || (v->kind == VT_TENSOR && vm_type_of(vm, v->fake) != torch_state(vm)->t_tensor))
-            return tr_break(tr, "registering a module or parameter in the region");
+            return trace_break(tr, "registering a module or parameter in the region");
         static const char *const dicts[] = {"_parameters", "_buffers", "_modules"};
         for (int i = 0; i < 3; i++)
             if (!val_is_null(module_dict_get(vm, obj->value, dicts[i], name)))
-                return tr_break(tr, "assigning to a registered parameter, buffer or module");
+                return trace_break(tr, "assigning to a registered parameter, buffer or module");
     }
     se_store_attr(tr, obj, name, value);
     return TX_OK;
@@ -428,15 +426,15 @@ TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
 TxStatus tr_delattr(Tracer *tr, VT *obj, StrObj *name) {
     obj = vt_force(tr, obj);
     if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE)
-        return tr_break(tr, "delattr on %s", vt_kind_name(obj->kind));
-    if (obj->mut == MUT_EXISTING && !obj->source) return tr_break(tr, "delattr on an object the tracer cannot name");
+        return trace_break(tr, "delattr on %s", vt_kind_name(obj->kind));
+    if (obj->mut == MUT_EXISTING && !obj->source) return trace_break(tr, "delattr on an object the tracer cannot name");
     TypeObj *t = vt_python_type(tr, obj);
-    if (!t || !default_setattr(tr, t)) return tr_break(tr, "delattr on an object with its own __delattr__");
+    if (!t || !default_setattr(tr, t)) return trace_break(tr, "delattr on an object with its own __delattr__");
     VT *cur;
     TxStatus s = tr_getattr_opt(tr, obj, name, &cur);
     if (s) return s;
-    if (!cur) return tr_break(tr, "AttributeError in del");
-    if (cur->kind == VT_METHOD && cur->a == obj) return tr_break(tr, "del of a class attribute");
+    if (!cur) return trace_break(tr, "AttributeError in del");
+    if (cur->kind == VT_METHOD && cur->a == obj) return trace_break(tr, "del of a class attribute");
     VT *d = vt_new(tr, VT_DELETED);
     se_store_attr(tr, obj, name, d);
     return TX_OK;

@@ -24,8 +24,6 @@
 #include "ember/graph.h"
 #include "vm/vm.h"
 
-typedef struct FfiOp FfiOp;
-
 /* Backends register by name ("eager" is built in; src/runtime registers "ember"). */
 typedef struct TracerBackend {
     const char *name;
@@ -40,10 +38,12 @@ typedef struct TracerBackend {
 void tracer_register_backend(const TracerBackend *b);
 const TracerBackend *tracer_find_backend(const char *name);
 
-/* EMBER_LOGS / TORCH_LOGS: whether an artifact ("graph_code", "memory", ...) is on, and printing
- * to stderr when it is. */
-bool log_enabled(const char *artifact);
-void log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* EMBER_LOGS / TORCH_LOGS (tracer/base.c): whether an artifact ("graph_code", "memory", ...) is
+ * on, and printing to stderr when it is; trace_logs_set replaces the setting (ember compile
+ * --show, torch._dynamo's _set_logs). */
+bool trace_log_enabled(const char *artifact);
+void trace_log_printf(const char *artifact, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void trace_logs_set(const char *spec);
 
 /* ---- graph inputs ---------------------------------------------------------------------------- */
 
@@ -56,12 +56,63 @@ static inline bool tracer_is_object_input(const GraphNode *placeholder) {
  * wrong argument count or kind); tensors[] is then all NULL. */
 int tracer_bind_inputs(VM *vm, const Graph *g, int n, const Value *inputs, Tensor **tensors);
 
+/* ---- custom ops: the hook src/ffi registers into ----------------------------------------------------
+ * Ops the tracer does not define — custom C ops loaded from shared libraries, called as
+ * torch.ops.<ns>.<name> — are traced into one GRAPH_EXEC_CUSTOM_OP node each (custom_ops.c) and
+ * run by the backends (tracer_custom_op_run) through this table.  The layer that owns them
+ * (src/ffi, above the tracer) registers it once per process; without it no value is a custom
+ * op.  A TraceOp is the provider's op, opaque here, valid for the life of the process.  The
+ * functions that can fail return -1 with the tensor library's error set (ember/tensor.h). */
+typedef struct TraceOp TraceOp;
+
+typedef enum TraceArgKind { TRACE_ARG_TENSOR = 0, TRACE_ARG_FLOAT, TRACE_ARG_INT, TRACE_ARG_BOOL } TraceArgKind;
+
+/* One schema argument's value: a tensor when running, its metadata when tracing. */
+typedef struct TraceOpArg {
+    TraceArgKind kind;
+    union {
+        Tensor *t;                 /* run (borrowed) */
+        const TensorMeta *meta;    /* infer */
+        double f;
+        int64_t i;
+        bool b;
+    };
+} TraceOpArg;
+
+enum { TRACE_OP_MAX_ARGS = 32, TRACE_OP_MAX_OUTPUTS = 8 };
+
+typedef struct TraceCustomOps {
+    /* The op a script value stands for (torch.ops.ns.name or its .default), or NULL. */
+    const TraceOp *(*op_of)(VM *vm, Value v);
+    const char *(*qualname)(const TraceOp *op);     /* "ns::name" */
+    const char *(*ns)(const TraceOp *op);           /* "ns" */
+    const char *(*name)(const TraceOp *op);         /* "name" */
+    TraceArgKind (*arg_kind)(const TraceOp *op, int i);
+    const char *(*arg_name)(const TraceOp *op, int i);
+    bool (*arg_default)(const TraceOp *op, int i, TraceOpArg *out);   /* false: required */
+    /* Map npos positional then nkw keyword arguments to schema positions: slot[i] = the call
+     * argument for schema argument i (keyword k is npos + k), -1 for its default.  Returns the
+     * number of schema arguments, or -1 (PyTorch's message). */
+    int (*bind_slots)(const TraceOp *op, int npos, int nkw, const char *const *kwnames, int *slot);
+    /* Output metadata for the arguments' metadata, without running a kernel: the number of
+     * outputs, or -1. */
+    int (*infer)(const TraceOp *op, const TraceOpArg *args, int nargs, TensorMeta *outputs);
+    int (*num_outputs)(const TraceOp *op);
+    /* Run the kernel (recording autograd as an eager call does): outputs as new references, their
+     * number, or -1. */
+    int (*run)(const TraceOp *op, const TraceOpArg *args, int nargs, Tensor **outputs);
+} TraceCustomOps;
+
+void trace_register_custom_ops(const TraceCustomOps *ops);
+/* The registered table, or NULL. */
+const TraceCustomOps *trace_custom_ops(void);
+
 /* ---- opaque payloads of the tracer's nodes ---------------------------------------------------- */
 
 typedef enum TracerOpaqueKind {
     TOPQ_HOOK,          /* GRAPH_EXEC_HOOK: the callable is object input `input` */
     TOPQ_MARKER,        /* GRAPH_EXEC_MARKER: module hooks run at entry or exit (see calls.c) */
-    TOPQ_CUSTOM_OP,     /* GRAPH_EXEC_CUSTOM_OP: a custom C op (src/ffi) */
+    TOPQ_CUSTOM_OP,     /* GRAPH_EXEC_CUSTOM_OP: a custom op (TraceCustomOps, below) */
 } TracerOpaqueKind;
 
 typedef struct TracerMarker TracerMarker;
@@ -69,7 +120,7 @@ typedef struct TracerMarker TracerMarker;
 typedef struct TracerOpaque {
     TracerOpaqueKind kind;
     int32_t input;              /* HOOK: placeholder index of the callable */
-    const FfiOp *op;            /* CUSTOM_OP (ops live as long as the process) */
+    const TraceOp *op;          /* CUSTOM_OP (ops live as long as the process) */
     TracerMarker *marker;       /* MARKER (owned) */
 } TracerOpaque;
 
@@ -111,9 +162,9 @@ void tracer_marker_free(TracerMarker *m);
  * their tuple, else the single value).  no_grad: recorded with grad mode off. */
 TracerMarker *tracer_marker_new(VM *vm, Value module, Value hook, bool post, bool no_grad, int n_args, int n_outputs,
                                 bool output_tuple);
-/* Run a GRAPH_EXEC_CUSTOM_OP node: in[i] is the value of exec.inputs[i]; writes the outputs (new
- * references) and returns their number, or -1 with a VM exception.  Records autograd when grad
- * mode is on and an input requires grad. */
+/* Run a GRAPH_EXEC_CUSTOM_OP node through the registered TraceCustomOps: in[i] is the value of
+ * exec.inputs[i]; writes the outputs (new references) and returns their number, or -1 with a VM
+ * exception.  Records autograd when grad mode is on and an input requires grad. */
 int tracer_custom_op_run(VM *vm, const GraphNode *node, Tensor *const *in, int n_in, Tensor **out, int n_out);
 
 #endif

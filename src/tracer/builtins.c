@@ -14,64 +14,6 @@
 static bool is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 static int nkw_of(TupleObj *kw) { return kw ? (int)kw->len : 0; }
 
-/* ---- registries ---------------------------------------------------------------------------------- */
-
-static Value module_attr(VM *vm, const char *mod, const char *name) {
-    Value m = dict_get_c(vm, vm->modules, mod);
-    if (m.tag != VAL_OBJ || m.as.o->type->layout != OBJ_LAYOUT_MODULE) return val_null();
-    return dict_get_c(vm, ((ModuleObj *)m.as.o)->dict, name);
-}
-
-static bool in_module(VM *vm, const char *mod, Value f, const char *name) {
-    Value v = module_attr(vm, mod, name);
-    return !val_is_null(v) && val_identical(v, f);
-}
-
-const char *tracer_torch_native_name(VM *vm, Value f) {
-    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return NULL;
-    NativeObj *n = (NativeObj *)f.as.o;
-    static char buf[160];
-    if (in_module(vm, "torch._C._nn", f, n->name)) {
-        snprintf(buf, sizeof buf, "torch._C._nn.%s", n->name);
-        return buf;
-    }
-    if (in_module(vm, "torch._C", f, n->name)) {
-        snprintf(buf, sizeof buf, "torch.%s", n->name);
-        return buf;
-    }
-    return NULL;
-}
-
-bool tracer_is_pure_native(VM *vm, Value f) {
-    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return false;
-    NativeObj *n = (NativeObj *)f.as.o;
-    return in_module(vm, "math", f, n->name) || in_module(vm, "operator", f, n->name);
-}
-
-bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which) {
-    static const char *const names[] = {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode", NULL};
-    for (const char *const *p = names; *p; p++)
-        if (in_module(vm, "torch", v, *p)) {
-            *which = *p;
-            return true;
-        }
-    return false;
-}
-
-TypeObj *tracer_nn_module_type(VM *vm) { return nn_state(vm) ? nn_state(vm)->t_module : NULL; }
-
-bool tracer_fx_tracing(VM *vm) { return nn_state(vm) && !val_is_null(nn_state(vm)->fx_call_hook); }
-
-bool tracer_global_module_hooks(VM *vm) {
-    NnState *ns = nn_state(vm);
-    if (!ns) return false;
-    for (int i = 0; i < NN_GLOBAL_COUNT; i++)
-        if (i != NN_GLOBAL_BUF_REG && i != NN_GLOBAL_MOD_REG && i != NN_GLOBAL_PARAM_REG && ns->global[i] &&
-            ns->global[i]->used)
-            return true;
-    return false;
-}
-
 /* ---- helpers ---------------------------------------------------------------------------------------- */
 
 static VT *arg_const(Tracer *tr, VT *v) { return tr_specialize(tr, vt_force(tr, v)); }
@@ -92,18 +34,18 @@ static TxStatus fold(Tracer *tr, Value f, int argc, VT **args, TupleObj *kw, VT 
     int total = argc + nkw_of(kw);
     for (int i = 0; i < total; i++) {
         VT *a = vt_force(tr, args[i]);
-        if (a->kind != VT_SYMNUM && holds_symbolic(tr, a, 0)) return tr_break(tr, "a builtin on symbolic numbers");
+        if (a->kind != VT_SYMNUM && holds_symbolic(tr, a, 0)) return trace_break(tr, "a builtin on symbolic numbers");
     }
-    Value *vals = arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
+    Value *vals = trace_arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
     for (int i = 0; i < total; i++) {
         VT *a = arg_const(tr, args[i]);
         vals[i] = vt_as_constant(tr, a);
-        if (val_is_null(vals[i])) return tr_break(tr, "builtin call with a non-constant argument (%s)", vt_kind_name(a->kind));
+        if (val_is_null(vals[i])) return trace_break(tr, "builtin call with a non-constant argument (%s)", vt_kind_name(a->kind));
     }
     Value r = vm_call(vm, f, argc, vals, kw);
     if (val_is_null(r)) {
         vm_clear_exc(vm);
-        return tr_break(tr, "builtin call on constants raised");
+        return trace_break(tr, "builtin call on constants raised");
     }
     *out = vt_from_value(tr, r, NULL);
     return TX_OK;
@@ -117,7 +59,7 @@ static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
     if (!it->a || it->b) {   /* a lazy enumerate / zip: step it */
         VT *acc = vt_tuple(tr, NULL, 0), *x;
         while (!(s = tr_next(tr, it, &x)) && x) {
-            if (acc->n == 100000) return tr_break(tr, "an iterator too long to unroll");
+            if (acc->n == 100000) return trace_break(tr, "an iterator too long to unroll");
             vt_list_append(tr, acc, x);
         }
         if (s) return s;
@@ -126,7 +68,7 @@ static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
     }
     VT *seq = it->a;
     int start = it->index;
-    VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
     for (int i = start; i < seq->n; i++) items[i - start] = vt_item(tr, seq, i);
     if (v->kind == VT_ITER) v->index = seq->n;   /* consumed */
     *out = vt_tuple(tr, items, seq->n - start);
@@ -147,9 +89,9 @@ static TxStatus isinstance_of(Tracer *tr, VT *obj, VT *cls, bool *out) {
         *out = false;
         return TX_OK;
     }
-    if (cls->kind != VT_TYPE) return tr_break(tr, "isinstance with %s", vt_kind_name(cls->kind));
+    if (cls->kind != VT_TYPE) return trace_break(tr, "isinstance with %s", vt_kind_name(cls->kind));
     TypeObj *t = vt_python_type(tr, obj);
-    if (!t) return tr_break(tr, "isinstance of an object of unknown type");
+    if (!t) return trace_break(tr, "isinstance of an object of unknown type");
     *out = t == (TypeObj *)cls->value.as.o || type_is_subtype(t, (TypeObj *)cls->value.as.o);
     return TX_OK;
 }
@@ -159,13 +101,13 @@ static TxStatus sym_call(Tracer *tr, SymOp op, Value f, VT *a, VT **out) {
     Value r = vm_call1(vm, f, a->value);
     if (val_is_null(r)) {
         vm_clear_exc(vm);
-        return tr_break(tr, "conversion of a number raised");
+        return trace_break(tr, "conversion of a number raised");
     }
     VT *v = vt_new(tr, VT_SYMNUM);
     v->sym = op;
     v->a = a;
     v->value = r;
-    tr_keep(tr, r);
+    trace_keep(tr, r);
     *out = v;
     return TX_OK;
 }
@@ -176,17 +118,17 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
     VM *vm = tr->vm;
     Value f = val_obj(n);
     Value b = dict_get_c(vm, vm->builtins, n->name);
-    if (val_is_null(b) || !val_identical(b, f)) return tr_break(tr, "call to native %s", n->name);
+    if (val_is_null(b) || !val_identical(b, f)) return trace_break(tr, "call to native %s", n->name);
     const char *name = n->name;
     int nkw = nkw_of(kwnames);
     TxStatus s;
-    if (is(name, "print")) return tr_break(tr, "call to print");
+    if (is(name, "print")) return trace_break(tr, "call to print");
     if (is(name, "len") && argc == 1 && !nkw) {
         VT *v = vt_force(tr, args[0]);
         switch (v->kind) {
         case VT_LIST: case VT_TUPLE: case VT_DICT: *out = vt_const(tr, val_int(v->n)); return TX_OK;
         case VT_TENSOR:
-            if (!v->node->is_tensor || v->node->meta.ndim == 0) return tr_break(tr, "len() of a 0-d tensor");
+            if (!v->node->is_tensor || v->node->meta.ndim == 0) return trace_break(tr, "len() of a 0-d tensor");
             *out = vt_const(tr, val_int(v->node->meta.shape[0]));
             return TX_OK;
         case VT_NN_MODULE: {
@@ -204,11 +146,11 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
             if ((s = isinstance_of(tr, args[0], args[1], &r))) return s;
         } else {
             VT *c = vt_force(tr, args[0]);
-            if (c->kind != VT_TYPE) return tr_break(tr, "issubclass of %s", vt_kind_name(c->kind));
+            if (c->kind != VT_TYPE) return trace_break(tr, "issubclass of %s", vt_kind_name(c->kind));
             VT *as_obj = vt_new(tr, VT_TYPE);
             (void)as_obj;
             VT *cls = vt_force(tr, args[1]);
-            if (cls->kind != VT_TYPE) return tr_break(tr, "issubclass with %s", vt_kind_name(cls->kind));
+            if (cls->kind != VT_TYPE) return trace_break(tr, "issubclass with %s", vt_kind_name(cls->kind));
             TypeObj *a = (TypeObj *)c->value.as.o, *bt = (TypeObj *)cls->value.as.o;
             r = a == bt || type_is_subtype(a, bt);
         }
@@ -217,7 +159,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
     }
     if ((is(name, "getattr") || is(name, "hasattr")) && (argc == 2 || (argc == 3 && is(name, "getattr"))) && !nkw) {
         VT *nm = arg_const(tr, args[1]);
-        if (nm->kind != VT_CONST || !val_is_str(vm, nm->value)) return tr_break(tr, "%s with a non-constant name", name);
+        if (nm->kind != VT_CONST || !val_is_str(vm, nm->value)) return trace_break(tr, "%s with a non-constant name", name);
         StrObj *attr = str_intern(vm, AS_STR(nm->value));
         VT *obj = vt_force(tr, args[0]);
         VT *r;
@@ -234,14 +176,14 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
                 *out = args[2];
                 return TX_OK;
             }
-            return tr_break(tr, "AttributeError in getattr");
+            return trace_break(tr, "AttributeError in getattr");
         }
         *out = r;
         return TX_OK;
     }
     if ((is(name, "setattr") && argc == 3) || (is(name, "delattr") && argc == 2)) {
         VT *nm = arg_const(tr, args[1]);
-        if (nm->kind != VT_CONST || !val_is_str(vm, nm->value)) return tr_break(tr, "%s with a non-constant name", name);
+        if (nm->kind != VT_CONST || !val_is_str(vm, nm->value)) return trace_break(tr, "%s with a non-constant name", name);
         StrObj *attr = str_intern(vm, AS_STR(nm->value));
         s = argc == 3 ? tr_setattr(tr, args[0], attr, args[2]) : tr_delattr(tr, args[0], attr);
         if (s) return s;
@@ -257,7 +199,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM:
             *out = vt_const(tr, val_bool(false));
             return TX_OK;
-        default: return tr_break(tr, "callable(%s)", vt_kind_name(v->kind));
+        default: return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
         }
     }
     if (is(name, "iter") && argc == 1) return tr_iter(tr, args[0], out);
@@ -269,7 +211,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
                 *out = args[1];
                 return TX_OK;
             }
-            return tr_break(tr, "StopIteration");
+            return trace_break(tr, "StopIteration");
         }
         *out = r;
         return TX_OK;
@@ -285,7 +227,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         }
         if (is(name, "sum") && !nkw) {
             VT *acc = argc == 2 ? args[1] : vt_const(tr, val_int(0));
-            if (argc > 2) return tr_break(tr, "sum() arguments");
+            if (argc > 2) return trace_break(tr, "sum() arguments");
             if (argc == 2) {
                 if ((s = items_of(tr, args[0], &items))) return s;
             }
@@ -305,37 +247,37 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
                             f, v, out);
         if (v->kind == VT_TENSOR) {
             if (is(name, "abs")) return fake_unary(tr, -1, v, out);
-            return tr_break(tr, "%s() of a tensor reads its data", name);
+            return trace_break(tr, "%s() of a tensor reads its data", name);
         }
     }
     if (is(name, "round") && (argc == 1 || argc == 2) && !nkw && vt_force(tr, args[0])->kind == VT_SYMNUM) {
         VT *a = vt_force(tr, args[0]);
         VT *nd = argc == 2 ? tr_specialize(tr, args[1]) : NULL;
-        if (nd && nd->kind != VT_CONST) return tr_break(tr, "round() with a non-constant ndigits");
+        if (nd && nd->kind != VT_CONST) return trace_break(tr, "round() with a non-constant ndigits");
         Value r = nd ? vm_call2(vm, f, a->value, nd->value) : vm_call1(vm, f, a->value);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "round() raised");
+            return trace_break(tr, "round() raised");
         }
         VT *v = vt_new(tr, VT_SYMNUM);
         v->sym = SYM_ROUND;
         v->a = a;
         v->b = nd;
         v->value = r;
-        tr_keep(tr, r);
+        trace_keep(tr, r);
         *out = v;
         return TX_OK;
     }
     if (is(name, "id") || is(name, "hash")) {
         if (argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_CONST) return fold(tr, f, argc, args, kwnames, out);
-        return tr_break(tr, "%s() of a non-constant", name);
+        return trace_break(tr, "%s() of a non-constant", name);
     }
     /* everything else: only on constants */
     static const char *const pure[] = {"abs", "round", "divmod", "pow", "repr", "ord", "chr", "bin", "hex", "oct",
                                        "format", "ascii", "hash", "int", "float", "str", "bool", "len", NULL};
     for (const char *const *p = pure; *p; p++)
         if (is(name, *p)) return fold(tr, f, argc, args, kwnames, out);
-    return tr_break(tr, "call to builtin %s", name);
+    return trace_break(tr, "call to builtin %s", name);
 }
 
 /* ---- builtin types ---------------------------------------------------------------------------------------- */
@@ -369,7 +311,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
                 }
             }
         } else if (argc > 1) {
-            return tr_break(tr, "dict() arguments");
+            return trace_break(tr, "dict() arguments");
         }
         for (int i = 0; i < nkw; i++) vt_dict_set(tr, d, vt_const(tr, kwnames->items[i]), args[argc + i]);
         *out = d;
@@ -378,16 +320,16 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     if (t == vm->t_enumerate || t == vm->t_zip) {
         /* lazy, over the arguments' iterators, stepped by tr_next as CPython steps them: a
          * list the loop appends to keeps yielding (codegen rebuilds them at breaks) */
-        if (nkw) return tr_break(tr, "%s() with keywords", t->name->data);
+        if (nkw) return trace_break(tr, "%s() with keywords", t->name->data);
         VT *it = vt_new(tr, VT_ITER);
         if (t == vm->t_enumerate) {
-            if (argc < 1 || argc > 2) return tr_break(tr, "enumerate() arguments");
+            if (argc < 1 || argc > 2) return trace_break(tr, "enumerate() arguments");
             VT *st = argc == 2 ? arg_const(tr, args[1]) : vt_const(tr, val_int(0));
-            if (st->kind != VT_CONST || !val_is_intlike(st->value)) return tr_break(tr, "enumerate start");
+            if (st->kind != VT_CONST || !val_is_intlike(st->value)) return trace_break(tr, "enumerate start");
             if ((s = tr_iter(tr, args[0], &it->a))) return s;
             it->b = st;
         } else {
-            it->items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+            it->items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
             for (int i = 0; i < argc; i++)
                 if ((s = tr_iter(tr, args[i], &it->items[i]))) return s;
             it->n = argc;
@@ -396,10 +338,10 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         return TX_OK;
     }
     if (t == vm->t_reversed) {
-        if (nkw || argc != 1) return tr_break(tr, "reversed() arguments");
+        if (nkw || argc != 1) return trace_break(tr, "reversed() arguments");
         VT *items;
         if ((s = items_of(tr, args[0], &items))) return s;
-        VT **rev = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
+        VT **rev = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
         for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
         VT *it = vt_new(tr, VT_ITER);
         it->a = vt_tuple(tr, rev, items->n);
@@ -409,38 +351,38 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     if (t == vm->t_super) {
         if (argc == 2) {
             VT *cls = vt_force(tr, args[0]);
-            if (cls->kind != VT_TYPE) return tr_break(tr, "super() arguments");
+            if (cls->kind != VT_TYPE) return trace_break(tr, "super() arguments");
             VT *sup = vt_new(tr, VT_SUPER);
             sup->value = cls->value;
             sup->a = vt_force(tr, args[1]);
             *out = sup;
             return TX_OK;
         }
-        if (argc != 0) return tr_break(tr, "super() arguments");
+        if (argc != 0) return trace_break(tr, "super() arguments");
         /* zero-argument super(): the __class__ cell and the first argument of the calling frame */
         Tx *tx = tr->tx;
         CodeObj *co = tx->code;
         int idx = -1;
         for (int64_t i = 0; i < co->freevars->len; i++)
             if (strcmp(AS_STR(co->freevars->items[i])->data, "__class__") == 0) idx = (int)(co->cellvars->len + i);
-        if (idx < 0 || co->argcount < 1) return tr_break(tr, "super(): no arguments");
+        if (idx < 0 || co->argcount < 1) return trace_break(tr, "super(): no arguments");
         VT *cell = tx->locals[co->nlocals + idx];
         if (!cell && tx == tr->root && tx->func && tx->func->closure) {
             int fi = idx - (int)co->cellvars->len;
             cell = vt_from_value(tr, tx->func->closure->items[fi], NULL);
         }
-        if (!cell) return tr_break(tr, "super(): __class__ cell missing");
+        if (!cell) return trace_break(tr, "super(): __class__ cell missing");
         Value cls;
         if (cell->mut == MUT_NEW) cls = cell->a ? cell->a->value : val_null();
         else cls = val_is_null(cell->value) ? val_null() : ((CellObj *)cell->value.as.o)->v;
-        if (val_is_null(cls)) return tr_break(tr, "super(): empty __class__ cell");
+        if (val_is_null(cls)) return trace_break(tr, "super(): empty __class__ cell");
         VT *self = tx->locals[0];
         if (!self && tx == tr->root) {
             Value real = tr->frame->localsplus[0];
             if (!val_is_null(real)) self = vt_from_value(tr, real, source_local(tr, 0, AS_STR(co->varnames->items[0])));
             tx->locals[0] = self;
         }
-        if (!self) return tr_break(tr, "super(): self missing");
+        if (!self) return trace_break(tr, "super(): self missing");
         VT *sup = vt_new(tr, VT_SUPER);
         sup->value = cls;
         sup->a = vt_force(tr, self);
@@ -449,7 +391,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     }
     if (t == vm->t_type && argc == 1 && !nkw) {
         TypeObj *ty = vt_python_type(tr, args[0]);
-        if (!ty) return tr_break(tr, "type() of %s", vt_kind_name(vt_force(tr, args[0])->kind));
+        if (!ty) return trace_break(tr, "type() of %s", vt_kind_name(vt_force(tr, args[0])->kind));
         *out = vt_from_value(tr, val_obj(ty), NULL);
         return TX_OK;
     }
@@ -457,7 +399,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         VT *v = vt_force(tr, args[0]);
         if (v->kind == VT_SYMNUM && t != vm->t_bool)
             return sym_call(tr, t == vm->t_int ? SYM_INT : t == vm->t_float ? SYM_FLOAT : SYM_STR, val_obj(t), v, out);
-        if (v->kind == VT_TENSOR) return tr_break(tr, "%s() of a tensor reads its data", t->name->data);
+        if (v->kind == VT_TENSOR) return trace_break(tr, "%s() of a tensor reads its data", t->name->data);
         if (t == vm->t_bool) {
             int r;
             if ((s = tr_truthy(tr, v, &r))) return s;
@@ -472,31 +414,3 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     *handled = false;
     return TX_OK;
 }
-
-/* ---- object graph inputs and the module stack ------------------------------------------------------------- */
-
-GraphNode *tracer_graph_object_input(Tracer *tr, VT *v) {
-    if (v->kind == VT_TENSOR) return NULL;
-    if (v->graph_input >= 0) return v->node;
-    char name[64];
-    snprintf(name, sizeof name, "hook_%d", tr->n_graph_inputs);
-    GraphNode *p = graph_placeholder(tr->graph, name, name);
-    p->is_tensor = false;
-    v->node = p;
-    tracer_add_input(tr, v);
-    return p;
-}
-
-/* nn_module_stack metadata: each graph node records the modules whose forward it ran in
- * (outermost first), keyed by the module's source, as dynamo does. */
-void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t) {
-    if (tr->module_depth < 32) {
-        GraphModuleFrame *f = &tr->module_stack[tr->module_depth];
-        f->key = (char *)(m->source ? source_repr(tr, m->source) : "<module>");
-        f->type_name = t->name->data;
-    }
-    if (tr->n_entered < 256) tr->entered[tr->n_entered++] = m->source ? source_repr(tr, m->source) : "<module>";
-    tr->module_depth++;
-}
-
-void tracer_module_stack_pop(Tracer *tr) { tr->module_depth--; }

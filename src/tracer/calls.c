@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ember/autograd.h"
-#include "src/ffi/register.h"
 #include "src/torch/module.h"
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
@@ -16,12 +15,10 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-int tracer_inline_depth_limit(void);
-
 static bool is(StrObj *s, const char *c) { return s && strcmp(s->data, c) == 0; }
 
 static VT **prepend(Tracer *tr, VT *self, int argc, int nkw, VT **args) {
-    VT **all = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + nkw + 2));
+    VT **all = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + nkw + 2));
     all[0] = self;
     for (int i = 0; i < argc + nkw; i++) all[i + 1] = args[i];
     return all;
@@ -42,8 +39,8 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     VM *vm = tr->vm;
     FunctionObj *f = fn->mut == MUT_NEW ? NULL : (FunctionObj *)fn->value.as.o;
     CodeObj *co = f ? f->code : (CodeObj *)fn->code.as.o;
-    if (co->flags & CO_GENERATOR) return tr_break(tr, "call to generator function %s", co->name->data);
-    if (tr->tx->depth + 1 > tracer_inline_depth_limit()) return tr_break(tr, "inlining too deep (recursion?)");
+    if (co->flags & CO_GENERATOR) return trace_break(tr, "call to generator function %s", co->name->data);
+    if (tr->tx->depth + 1 > tracer_inline_depth_limit()) return trace_break(tr, "inlining too deep (recursion?)");
     DictObj *globals = f ? f->globals : (DictObj *)fn->a->value.as.o;
     Tx *c = tx_new(tr, co, f, globals, tr->tx);
     int nkw = nkw_of(kwnames);
@@ -54,7 +51,7 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     int npos = argc < nparams ? argc : nparams;
     for (int i = 0; i < npos; i++) c->locals[i] = args[i];
     if (argc > nparams) {
-        if (slot_varargs < 0) return tr_break(tr, "%s() takes %d positional arguments but %d were given", co->name->data, nparams, argc);
+        if (slot_varargs < 0) return trace_break(tr, "%s() takes %d positional arguments but %d were given", co->name->data, nparams, argc);
         c->locals[slot_varargs] = vt_tuple(tr, args + nparams, argc - nparams);
     } else if (slot_varargs >= 0) {
         c->locals[slot_varargs] = vt_tuple(tr, NULL, 0);
@@ -71,12 +68,12 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
         for (int i = co->posonlyargcount; i < nparams + nkwonly; i++)
             if (str_eq(AS_STR(co->varnames->items[i]), name)) found = i;
         if (found >= 0) {
-            if (c->locals[found]) return tr_break(tr, "%s() got multiple values for argument '%s'", co->name->data, name->data);
+            if (c->locals[found]) return trace_break(tr, "%s() got multiple values for argument '%s'", co->name->data, name->data);
             c->locals[found] = args[argc + k];
         } else if (kwdict) {
             vt_dict_set(tr, kwdict, vt_const(tr, val_obj(name)), args[argc + k]);
         } else {
-            return tr_break(tr, "%s() got an unexpected keyword argument '%s'", co->name->data, name->data);
+            return trace_break(tr, "%s() got an unexpected keyword argument '%s'", co->name->data, name->data);
         }
     }
     /* defaults */
@@ -90,7 +87,7 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     for (int i = 0; i < nparams; i++) {
         if (c->locals[i]) continue;
         int d = i - (nparams - ndef);
-        if (d < 0) return tr_break(tr, "%s() missing required argument '%s'", co->name->data,
+        if (d < 0) return trace_break(tr, "%s() missing required argument '%s'", co->name->data,
                                    AS_STR(co->varnames->items[i])->data);
         c->locals[i] = f ? vt_from_value(tr, f->defaults->items[d], NULL) : vt_item(tr, defs, d);
     }
@@ -111,19 +108,19 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
                 continue;
             }
         }
-        return tr_break(tr, "%s() missing required keyword-only argument '%s'", co->name->data, name->data);
+        return trace_break(tr, "%s() missing required keyword-only argument '%s'", co->name->data, name->data);
     }
     /* free variables: the closure's cells */
     int ncells = (int)co->cellvars->len, nfree = (int)co->freevars->len;
     for (int i = 0; i < nfree; i++) {
         VT *cell;
         if (f) {
-            if (!f->closure || i >= f->closure->len) return tr_break(tr, "closure missing");
+            if (!f->closure || i >= f->closure->len) return trace_break(tr, "closure missing");
             cell = vt_from_value(tr, f->closure->items[i], NULL);
             if (fn->source && !cell->source) cell->source = closure_contents_source(tr, fn->source, i);
         } else {
             VT *cl = vt_force(tr, fn->closure);
-            if (!cl || i >= cl->n) return tr_break(tr, "closure missing");
+            if (!cl || i >= cl->n) return trace_break(tr, "closure missing");
             cell = vt_item(tr, cl, i);
         }
         c->locals[co->nlocals + ncells + i] = cell;
@@ -154,8 +151,6 @@ static bool in_list(const char *const *list, const char *name) {
 }
 
 /* The qualified name of a torch native (torch._C / torch._C._nn member), or NULL. */
-const char *tracer_torch_native_name(VM *vm, Value f);
-
 static bool args_have_tensor(Tracer *tr, int n, VT **args) {
     for (int i = 0; i < n; i++) {
         VT *a = vt_force(tr, args[i]);
@@ -178,12 +173,12 @@ static bool all_const(Tracer *tr, int n, VT **args) {
 static TxStatus fold_call(Tracer *tr, Value f, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     int total = argc + nkw_of(kwnames);
-    Value *vals = arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
+    Value *vals = trace_arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
     for (int i = 0; i < total; i++) vals[i] = vt_as_constant(tr, vt_force(tr, args[i]));
     Value r = vm_call(vm, f, argc, vals, kwnames);
     if (val_is_null(r)) {
         vm_clear_exc(vm);
-        return tr_break(tr, "a call on constants raised");
+        return trace_break(tr, "a call on constants raised");
     }
     *out = vt_from_value(tr, r, NULL);
     return TX_OK;
@@ -195,9 +190,9 @@ static TxStatus grad_mode_object(Tracer *tr, const char *cls, int argc, VT **arg
     else if (strcmp(cls, "enable_grad") == 0) g->flag = true;
     else {
         VT *mode = argc ? tr_specialize(tr, args[0]) : vt_const(tr, val_bool(true));
-        if (mode->kind != VT_CONST) return tr_break(tr, "%s() with a non-constant mode", cls);
+        if (mode->kind != VT_CONST) return trace_break(tr, "%s() with a non-constant mode", cls);
         int t = vm_truthy(tr->vm, mode->value);
-        if (t < 0) return tr_error(tr);
+        if (t < 0) return trace_error(tr);
         if (strcmp(cls, "inference_mode") == 0) g->flag = !t;
         else {
             /* set_grad_enabled(b) takes effect when made */
@@ -218,17 +213,17 @@ static TxStatus has_torch_function(Tracer *tr, NativeObj *n, int argc, VT **args
     VT **items = args;
     int count = argc;
     bool seq = strcmp(n->name, "_has_torch_function") == 0, unary = strcmp(n->name, "_has_torch_function_unary") == 0;
-    if (nkw || ((seq || unary) && argc != 1)) return tr_break(tr, "torch._C.%s arguments", n->name);
+    if (nkw || ((seq || unary) && argc != 1)) return trace_break(tr, "torch._C.%s arguments", n->name);
     if (seq) {
         VT *a = vt_force(tr, args[0]);
-        if (a->kind != VT_TUPLE && a->kind != VT_LIST) return tr_break(tr, "torch._C.%s of a %s", n->name, vt_kind_name(a->kind));
+        if (a->kind != VT_TUPLE && a->kind != VT_LIST) return trace_break(tr, "torch._C.%s of a %s", n->name, vt_kind_name(a->kind));
         items = a->items;
         count = a->n;
     }
     for (int i = 0; i < count; i++) {
         VT *a = vt_force(tr, items[i]);
         if (a->kind != VT_TENSOR && a->kind != VT_CONST && a->kind != VT_SYMNUM)
-            return tr_break(tr, "torch._C.%s of a %s", n->name, vt_kind_name(a->kind));
+            return trace_break(tr, "torch._C.%s of a %s", n->name, vt_kind_name(a->kind));
     }
     *out = vt_const(tr, val_bool(false));
     return TX_OK;
@@ -249,18 +244,18 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         *out = vt_none(tr);
         return TX_OK;
     }
-    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return tr_break(tr, "call of %s", vt_kind_name(fnvt->kind));
+    if (f.tag != VAL_OBJ || f.as.o->type->layout != OBJ_LAYOUT_NATIVE) return trace_break(tr, "call of %s", vt_kind_name(fnvt->kind));
     NativeObj *n = (NativeObj *)f.as.o;
     TorchState *ts = torch_state(vm);
     int nkw = nkw_of(kwnames);
     /* tensor methods (self first) */
     if (ts && n->owner == ts->t_tensor) {
-        if (argc < 1 || vt_force(tr, args[0])->kind != VT_TENSOR) return tr_break(tr, "Tensor.%s on a non-tensor", n->name);
+        if (argc < 1 || vt_force(tr, args[0])->kind != VT_TENSOR) return trace_break(tr, "Tensor.%s on a non-tensor", n->name);
         if (strcmp(n->name, "register_hook") == 0) {
-            if (argc != 2 || nkw) return tr_break(tr, "register_hook arguments");
+            if (argc != 2 || nkw) return trace_break(tr, "register_hook arguments");
             return register_hook(tr, vt_force(tr, args[0]), args[1], out);
         }
-        if (in_list(tensor_denylist, n->name)) return tr_break(tr, "Tensor.%s reads data or has side effects", n->name);
+        if (in_list(tensor_denylist, n->name)) return trace_break(tr, "Tensor.%s reads data or has side effects", n->name);
         return fake_call_vts(tr, f, argc, args, kwnames, GRAPH_CALL_METHOD, n->name, out);
     }
     /* list and dict methods reached unbound (a bound method object was called) */
@@ -268,33 +263,33 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         VT *self = vt_force(tr, args[0]);
         StrObj *mname = vm_intern_str(vm, n->name);
         if (self->kind == VT_LIST && n->owner == vm->t_list)
-            return nkw ? tr_break(tr, "list method with keywords") : list_method(tr, self, mname, argc - 1, args + 1, out);
+            return nkw ? trace_break(tr, "list method with keywords") : list_method(tr, self, mname, argc - 1, args + 1, out);
         if (self->kind == VT_DICT && n->owner == vm->t_dict) return dict_method(tr, self, mname, argc - 1, args + 1, kwnames, out);
         if (self->kind == VT_TUPLE && n->owner == vm->t_tuple)
-            return nkw ? tr_break(tr, "tuple method with keywords") : tuple_method(tr, self, mname, argc - 1, args + 1, out);
+            return nkw ? trace_break(tr, "tuple method with keywords") : tuple_method(tr, self, mname, argc - 1, args + 1, out);
     }
     /* torch functions */
     const char *tname = tracer_torch_native_name(vm, f);
     if (tname) {
-        if (in_list(torch_fn_denylist, n->name)) return tr_break(tr, "%s", tname);
+        if (in_list(torch_fn_denylist, n->name)) return trace_break(tr, "%s", tname);
         if (strncmp(n->name, "_has_torch_function", 19) == 0) return has_torch_function(tr, n, argc, args, nkw, out);
         /* torch._C's private functions drive the engine and hooks: they run natively */
-        if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0) return tr_break(tr, "%s", tname);
+        if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0) return trace_break(tr, "%s", tname);
         if (strcmp(n->name, "is_grad_enabled") == 0) {
             *out = vt_const(tr, val_bool(ag_is_grad_enabled()));
             return TX_OK;
         }
         if (strcmp(n->name, "_set_grad_enabled") == 0) {
-            if (argc != 1) return tr_break(tr, "_set_grad_enabled arguments");
+            if (argc != 1) return trace_break(tr, "_set_grad_enabled arguments");
             VT *m = tr_specialize(tr, args[0]);
-            if (m->kind != VT_CONST) return tr_break(tr, "_set_grad_enabled with a non-constant");
+            if (m->kind != VT_CONST) return trace_break(tr, "_set_grad_enabled with a non-constant");
             int t = vm_truthy(vm, m->value);
-            if (t < 0) return tr_error(tr);
+            if (t < 0) return trace_error(tr);
             *out = vt_const(tr, val_bool(ag_set_grad_enabled(t)));
             return TX_OK;
         }
         if ((strcmp(n->name, "tensor") == 0 || strcmp(n->name, "as_tensor") == 0) && args_have_tensor(tr, argc + nkw, args))
-            return tr_break(tr, "torch.tensor of a tensor reads its data");
+            return trace_break(tr, "torch.tensor of a tensor reads its data");
         return fake_call_vts(tr, f, argc, args, kwnames, GRAPH_CALL_FUNCTION, tname, out);
     }
     /* methods of immutable constants, and math */
@@ -314,7 +309,7 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
 /* ---- hooks --------------------------------------------------------------------------------------- */
 
 static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out) {
-    if (!t->node->requires_grad) return tr_break(tr, "cannot register a hook on a tensor that doesn't require gradient");
+    if (!t->node->requires_grad) return trace_break(tr, "cannot register a hook on a tensor that doesn't require gradient");
     hook = vt_force(tr, hook);
     VT *h = vt_new(tr, VT_HANDLE);
     if (t->source) {
@@ -326,7 +321,7 @@ static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out) {
     }
     /* an intermediate: a hook node in the graph; the callable is a graph input so closures work */
     GraphNode *hn = tracer_graph_object_input(tr, hook);
-    if (!hn) return tr_break(tr, "a hook the residual code cannot rebuild");
+    if (!hn) return trace_break(tr, "a hook the residual code cannot rebuild");
     GraphArg cargs[2] = {graph_arg_node(t->node), graph_arg_node(hn)};
     GraphNode *node = graph_node_new(tr->graph, GRAPH_CALL_FUNCTION, "register_hook", "torch._dynamo.register_hook",
                                      cargs, 2, NULL, NULL, 0);
@@ -347,9 +342,9 @@ static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out) {
 }
 
 static TxStatus handle_remove(Tracer *tr, VT *h, VT **out) {
-    if (h->flag) return tr_break(tr, "handle removed twice");
+    if (h->flag) return trace_break(tr, "handle removed twice");
     if (h->node) {
-        if (graph_erase(tr->graph, h->node) < 0) return tr_break(tr, "a hook node still in use");
+        if (graph_erase(tr->graph, h->node) < 0) return trace_break(tr, "a hook node still in use");
         h->node = NULL;
     } else if (h->a && h->a->source) {
         tr->se.hooks[h->index].removed = true;
@@ -362,7 +357,7 @@ static TxStatus handle_remove(Tracer *tr, VT *h, VT **out) {
 /* ---- containers' methods -------------------------------------------------------------------------------- */
 
 static TxStatus mutable_check(Tracer *tr, VT *c) {
-    if (c->mut == MUT_EXISTING && !c->source) return tr_break(tr, "mutation of a container the tracer cannot name");
+    if (c->mut == MUT_EXISTING && !c->source) return trace_break(tr, "mutation of a container the tracer cannot name");
     return TX_OK;
 }
 
@@ -390,7 +385,7 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
     if (is(name, "insert") && argc == 2) {
         if ((s = mutable_check(tr, l))) return s;
         VT *i = tr_specialize(tr, args[0]);
-        if (i->kind != VT_CONST || !val_is_intlike(i->value)) return tr_break(tr, "list.insert index");
+        if (i->kind != VT_CONST || !val_is_intlike(i->value)) return trace_break(tr, "list.insert index");
         vt_list_insert(tr, l, val_as_intlike(i->value), args[1]);
         modified(tr, l);
         return TX_OK;
@@ -400,11 +395,11 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
         int64_t i = l->n - 1;
         if (argc) {
             VT *iv = tr_specialize(tr, args[0]);
-            if (iv->kind != VT_CONST || !val_is_intlike(iv->value)) return tr_break(tr, "list.pop index");
+            if (iv->kind != VT_CONST || !val_is_intlike(iv->value)) return trace_break(tr, "list.pop index");
             i = val_as_intlike(iv->value);
             if (i < 0) i += l->n;
         }
-        if (i < 0 || i >= l->n) return tr_break(tr, "pop from empty list or index out of range");
+        if (i < 0 || i >= l->n) return trace_break(tr, "pop from empty list or index out of range");
         *out = vt_item(tr, l, (int)i);
         vt_list_remove_at(l, i);
         modified(tr, l);
@@ -432,7 +427,7 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
             *out = vt_const(tr, val_int(count));
             return TX_OK;
         }
-        if (first < 0) return tr_break(tr, "list.%s(x): x not in list", name->data);
+        if (first < 0) return trace_break(tr, "list.%s(x): x not in list", name->data);
         if (is(name, "index")) {
             *out = vt_const(tr, val_int(first));
             return TX_OK;
@@ -443,7 +438,7 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
         return TX_OK;
     }
     if (is(name, "copy") && argc == 0) {
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(l->n + 1));
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(l->n + 1));
         for (int i = 0; i < l->n; i++) items[i] = vt_item(tr, l, i);
         *out = vt_list(tr, items, l->n);
         return TX_OK;
@@ -458,24 +453,24 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
         modified(tr, l);
         return TX_OK;
     }
-    return tr_break(tr, "list.%s", name->data);
+    return trace_break(tr, "list.%s", name->data);
 }
 
 static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args, TupleObj *kwnames, VT **out) {
     TxStatus s;
     int nkw = nkw_of(kwnames);
     *out = vt_none(tr);
-    if (nkw && !is(name, "update")) return tr_break(tr, "dict.%s with keywords", name->data);
+    if (nkw && !is(name, "update")) return trace_break(tr, "dict.%s with keywords", name->data);
     if ((is(name, "get") && (argc == 1 || argc == 2)) || (is(name, "__getitem__") && argc == 1)) {
         VT *k = tr_specialize(tr, args[0]);
         int i = vt_dict_find(tr, d, k);
         if (i >= 0) *out = vt_item(tr, d, i);
-        else if (is(name, "__getitem__")) return tr_break(tr, "KeyError");
+        else if (is(name, "__getitem__")) return trace_break(tr, "KeyError");
         else *out = argc == 2 ? args[1] : vt_none(tr);
         return TX_OK;
     }
     if ((is(name, "keys") || is(name, "values") || is(name, "items")) && argc == 0) {
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(d->n + 1));
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(d->n + 1));
         for (int i = 0; i < d->n; i++) {
             if (is(name, "keys")) items[i] = d->keys[i];
             else if (is(name, "values")) items[i] = vt_item(tr, d, i);
@@ -492,10 +487,10 @@ static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args
         if ((s = mutable_check(tr, d))) return s;
         if (argc == 1) {
             VT *o = vt_force(tr, args[0]);
-            if (o->kind != VT_DICT) return tr_break(tr, "dict.update with %s", vt_kind_name(o->kind));
+            if (o->kind != VT_DICT) return trace_break(tr, "dict.update with %s", vt_kind_name(o->kind));
             for (int i = 0; i < o->n; i++) vt_dict_set(tr, d, o->keys[i], vt_item(tr, o, i));
         } else if (argc > 1) {
-            return tr_break(tr, "dict.update arguments");
+            return trace_break(tr, "dict.update arguments");
         }
         for (int i = 0; i < nkw; i++) vt_dict_set(tr, d, vt_const(tr, kwnames->items[i]), args[argc + i]);
         modified(tr, d);
@@ -510,7 +505,7 @@ static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args
                 *out = args[1];
                 return TX_OK;
             }
-            return tr_break(tr, "KeyError in dict.pop");
+            return trace_break(tr, "KeyError in dict.pop");
         }
         *out = vt_item(tr, d, i);
         vt_dict_del_at(d, i);
@@ -548,24 +543,22 @@ static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args
         *out = vt_const(tr, val_bool(in));
         return TX_OK;
     }
-    return tr_break(tr, "dict.%s", name->data);
+    return trace_break(tr, "dict.%s", name->data);
 }
 
 static TxStatus tuple_method(Tracer *tr, VT *t, StrObj *name, int argc, VT **args, VT **out) {
     if ((is(name, "index") || is(name, "count")) && argc == 1) return list_method(tr, t, name, argc, args, out);
-    return tr_break(tr, "tuple.%s", name->data);
+    return trace_break(tr, "tuple.%s", name->data);
 }
 
 /* ---- classes ---------------------------------------------------------------------------------------- */
-
-bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which);
 
 static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     TypeObj *t = (TypeObj *)cls->value.as.o;
     const char *which;
     if (tracer_is_grad_mode_class(vm, cls->value, &which)) {
-        if (nkw_of(kwnames)) return tr_break(tr, "%s() with keywords", which);
+        if (nkw_of(kwnames)) return trace_break(tr, "%s() with keywords", which);
         return grad_mode_object(tr, which, argc, args, out);
     }
     bool handled = false;
@@ -573,23 +566,23 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
     if (handled) return s;
     if (!(t->flags & TYPEF_HEAPTYPE) || t->layout != OBJ_LAYOUT_INSTANCE || (t->flags & TYPEF_EXCEPTION) ||
         vm_type_of(vm, cls->value) != vm->t_type)
-        return tr_break(tr, "constructing %s", t->name->data);
+        return trace_break(tr, "constructing %s", t->name->data);
     if (tracer_is_nn_module(vm, val_obj(t)) || (tracer_nn_module_type(vm) && type_is_subtype(t, tracer_nn_module_type(vm))))
-        return tr_break(tr, "constructing an nn.Module inside the region");
+        return trace_break(tr, "constructing an nn.Module inside the region");
     Value newf = type_lookup(vm, t, vm->special_names[SP_NEW]);
     Value obj_new = type_lookup(vm, vm->t_object, vm->special_names[SP_NEW]);
-    if (!val_identical(newf, obj_new)) return tr_break(tr, "%s has its own __new__", t->name->data);
+    if (!val_identical(newf, obj_new)) return trace_break(tr, "%s has its own __new__", t->name->data);
     VT *obj = vt_new(tr, VT_OBJECT);
     obj->cls = cls;
     se_track_new(tr, obj);
     Value init = type_lookup(vm, t, vm->special_names[SP_INIT]);
     Value obj_init = type_lookup(vm, vm->t_object, vm->special_names[SP_INIT]);
     if (val_identical(init, obj_init)) {
-        if (argc || nkw_of(kwnames)) return tr_break(tr, "%s() takes no arguments", t->name->data);
+        if (argc || nkw_of(kwnames)) return trace_break(tr, "%s() takes no arguments", t->name->data);
         *out = obj;
         return TX_OK;
     }
-    if (init.tag != VAL_OBJ || init.as.o->type != vm->t_function) return tr_break(tr, "%s.__init__ is not a script function", t->name->data);
+    if (init.tag != VAL_OBJ || init.as.o->type != vm->t_function) return trace_break(tr, "%s.__init__ is not a script function", t->name->data);
     VT *r;
     s = inline_function(tr, vt_from_value(tr, init, NULL), argc + 1, prepend(tr, obj, argc, nkw_of(kwnames), args),
                         kwnames, &r);
@@ -604,9 +597,9 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
  * none; with hooks, module_hooks.c traces them around the forward (and guards them). */
 static TxStatus module_call(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
-    if (val_is_null(m->value)) return tr_break(tr, "a module made in the region");
+    if (val_is_null(m->value)) return trace_break(tr, "a module made in the region");
     NnModuleObj *mo = (NnModuleObj *)m->value.as.o;
-    if (!mo->parameters) return tr_break(tr, "a module whose __init__ did not run");
+    if (!mo->parameters) return trace_break(tr, "a module whose __init__ did not run");
     if (!torch_module_has_no_hooks(vm, mo)) return tracer_module_call_hooked(tr, m, argc, args, kwnames, out);
     if (m->source) {
         Guard g = {.kind = G_NN_NO_HOOKS, .source = m->source, .expected = val_null()};
@@ -619,7 +612,7 @@ TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj 
     VM *vm = tr->vm;
     TypeObj *t = vm_type_of(vm, m->value);
     Value fwd = type_lookup(vm, t, vm_intern_str(vm, "forward"));
-    if (val_is_null(fwd) || fwd.as.o->type != vm->t_function) return tr_break(tr, "module without a script forward");
+    if (val_is_null(fwd) || fwd.as.o->type != vm->t_function) return trace_break(tr, "module without a script forward");
     tracer_module_stack_push(tr, m, t);
     TxStatus s = inline_function(tr, vt_from_value(tr, fwd, NULL), argc + 1, prepend(tr, m, argc, nkw_of(kwnames), args),
                                  kwnames, out);
@@ -628,6 +621,12 @@ TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj 
 }
 
 /* ---- dispatch ---------------------------------------------------------------------------------------- */
+
+/* The custom op (registered by its owner, backend.h) a value stands for, or NULL. */
+static const TraceOp *custom_op_of(VM *vm, Value v) {
+    const TraceCustomOps *ops = trace_custom_ops();
+    return ops && !val_is_null(v) ? ops->op_of(vm, v) : NULL;
+}
 
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
@@ -648,12 +647,12 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
                 return TX_OK;
             }
             if (self->kind == VT_HANDLE && is(fn->user_name, "remove") && argc == 0) return handle_remove(tr, self, out);
-            if (self->kind == VT_LIST) return nkw ? tr_break(tr, "list method with keywords")
+            if (self->kind == VT_LIST) return nkw ? trace_break(tr, "list method with keywords")
                                                   : list_method(tr, self, fn->user_name, argc, args, out);
             if (self->kind == VT_DICT) return dict_method(tr, self, fn->user_name, argc, args, kwnames, out);
-            if (self->kind == VT_TUPLE) return nkw ? tr_break(tr, "tuple method with keywords")
+            if (self->kind == VT_TUPLE) return nkw ? trace_break(tr, "tuple method with keywords")
                                                    : tuple_method(tr, self, fn->user_name, argc, args, out);
-            return tr_break(tr, "method %s", fn->user_name ? fn->user_name->data : "?");
+            return trace_break(tr, "method %s", fn->user_name ? fn->user_name->data : "?");
         }
         return tr_call(tr, fn->b, argc + 1, prepend(tr, fn->a, argc, nkw, args), kwnames, out);
     }
@@ -661,19 +660,18 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
     case VT_TYPE: return class_call(tr, fn, argc, args, kwnames, out);
     case VT_NN_MODULE: return module_call(tr, fn, argc, args, kwnames, out);
     case VT_OBJECT: {
-        const FfiOp *op = val_is_null(fn->value) ? NULL : ffi_custom_op_of(vm, fn->value);
+        const TraceOp *op = custom_op_of(vm, fn->value);
         if (op) return tracer_custom_op_call(tr, op, argc, args, kwnames, out);
         TypeObj *t = vt_python_type(tr, fn);
         Value call = t ? type_lookup(vm, t, vm->special_names[SP_CALL]) : val_null();
-        if (val_is_null(call) || call.as.o->type != vm->t_function) return tr_break(tr, "call of a non-callable object");
+        if (val_is_null(call) || call.as.o->type != vm->t_function) return trace_break(tr, "call of a non-callable object");
         return inline_function(tr, vt_from_value(tr, call, NULL), argc + 1, prepend(tr, fn, argc, nkw, args), kwnames, out);
     }
     case VT_OPAQUE:
-        if (!val_is_null(fn->value) && ffi_custom_op_of(vm, fn->value))
-            return tracer_custom_op_call(tr, ffi_custom_op_of(vm, fn->value), argc, args, kwnames, out);
+        if (custom_op_of(vm, fn->value)) return tracer_custom_op_call(tr, custom_op_of(vm, fn->value), argc, args, kwnames, out);
         if (!val_is_null(fn->value) && fn->value.as.o->type->layout == OBJ_LAYOUT_NATIVE)
             return native_call(tr, fn, argc, args, kwnames, out);
-        return tr_break(tr, "call of %s", vm_type_name(vm, fn->value));
-    default: return tr_break(tr, "call of %s", vt_kind_name(fn->kind));
+        return trace_break(tr, "call of %s", vm_type_name(vm, fn->value));
+    default: return trace_break(tr, "call of %s", vt_kind_name(fn->kind));
     }
 }

@@ -555,18 +555,36 @@ static void emit_hooks(Cg *cg) {
     }
 }
 
+/* The instructions that finish one mutation once its operands are pushed; emit_mutations runs
+ * them in reverse.  The list grows as mutations are found (containers, stores, the root frame's
+ * own cells): no count is known up front. */
 typedef struct Suffix {
     Opcode op[4];
     uint32_t arg[4];
     int n;
 } Suffix;
 
+typedef struct Suffixes {
+    Suffix *items;
+    int n, cap;
+} Suffixes;
+
+static void suffix_add(Cg *cg, Suffixes *l, Suffix s) {
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        Suffix *items = trace_arena_alloc(&cg->tr->arena, sizeof(Suffix) * (size_t)cap);
+        if (l->n) memcpy(items, l->items, sizeof(Suffix) * (size_t)l->n);
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->n++] = s;
+}
+
 static void emit_mutations(Cg *cg) {
     Tracer *tr = cg->tr;
     VM *vm = cg->vm;
     SideEffects *se = &tr->se;
-    Suffix *suf = calloc((size_t)(se->n_tracked + se->n_stores + 2), sizeof(Suffix));
-    int ns = 0;
+    Suffixes suf = {0};
     /* containers first, in tracking order, then attribute/global/cell stores in program order */
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
@@ -582,7 +600,7 @@ static void emit_mutations(Cg *cg) {
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "extend")));
             for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
             E(cg, OP_BUILD_LIST, (uint32_t)v->n);
-            suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2};
+            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2});
         } else if (v->kind == VT_LIST) {
             /* old[:] = new */
             build_value(cg, v);
@@ -590,7 +608,7 @@ static void emit_mutations(Cg *cg) {
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_BUILD_SLICE, 2);
-            suf[ns++] = (Suffix){{OP_STORE_SUBSCR}, {0}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_SUBSCR}, {0}, 1});
         } else if (v->kind == VT_DICT) {
             /* old.clear(); old.update(new) */
             load_source(cg, v->source);
@@ -598,7 +616,7 @@ static void emit_mutations(Cg *cg) {
             build_value(cg, v);
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "clear")));
-            suf[ns++] = (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4};
+            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4});
         }
     }
     /* pushed last-to-first so that the reversed suffixes run the stores in program order
@@ -608,11 +626,11 @@ static void emit_mutations(Cg *cg) {
         cg->line = s->line ? s->line : cg->line;
         if (s->obj == tr->globals_vt) {
             if (s->value->kind == VT_DELETED) {
-                suf[ns++] = (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1};
+                suffix_add(cg, &suf, (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1});
                 continue;
             }
             reconstruct(cg, s->value);
-            suf[ns++] = (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1});
             continue;
         }
         if (s->obj->kind == VT_CELL) {
@@ -623,7 +641,7 @@ static void emit_mutations(Cg *cg) {
                 break;
             }
             reconstruct(cg, s->value);
-            suf[ns++] = (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1});
             continue;
         }
         if (s->value->kind == VT_DELETED) {
@@ -632,12 +650,12 @@ static void emit_mutations(Cg *cg) {
             Value had = val_is_null(s->obj->value) ? val_null() : static_getattr(vm, s->obj->value, s->name);
             if (val_is_null(had)) continue;
             reconstruct(cg, s->obj);
-            suf[ns++] = (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1};
+            suffix_add(cg, &suf, (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1});
             continue;
         }
         reconstruct(cg, s->value);
         reconstruct(cg, s->obj);
-        suf[ns++] = (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1};
+        suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1});
     }
     /* the root frame's own new cells (captured locals assigned in the region) */
     Tx *root = tr->root;
@@ -646,11 +664,10 @@ static void emit_mutations(Cg *cg) {
         VT *cell = root->locals[root->code->nlocals + i];
         if (!cell || cell->mut != MUT_NEW || !cell->a) continue;
         reconstruct(cg, cell->a);
-        suf[ns++] = (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1};
+        suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1});
     }
-    for (int i = ns - 1; i >= 0; i--)
-        for (int k = 0; k < suf[i].n; k++) E(cg, suf[i].op[k], suf[i].arg[k]);
-    free(suf);
+    for (int i = suf.n - 1; i >= 0; i--)
+        for (int k = 0; k < suf.items[i].n; k++) E(cg, suf.items[i].op[k], suf.items[i].arg[k]);
 }
 
 static void emit_grad_mode(Cg *cg) {
@@ -820,6 +837,11 @@ static void emit_with_exits_handler(Cg *cg, Label start, Label end, const int32_
     asm_add_exc_range(cg->b, handler, body_end, cleanup, 1);
 }
 
+/* The stack at a break reaches the resume function as arguments, its NULL slots as a 64-bit
+ * mask (ResumeFn.stack_shape): a deeper stack, before or after the breaking instruction, makes
+ * codegen fail and the frame run eagerly. */
+#define MAX_BREAK_STACK 62
+
 /* The break: stack saved, mutations applied, then the instruction runs natively and the rest
  * of the function continues in a resume function. */
 static void emit_break_exit(Cg *cg) {
@@ -829,14 +851,14 @@ static void emit_break_exit(Cg *cg) {
     Instr in = co->code[root->ip];
     Opcode op = (Opcode)in.op;
     int depth = root->sp;
-    if (depth > 62) {
+    if (depth > MAX_BREAK_STACK) {
         cg->fail = "too deep a stack at the break";
         return;
     }
     uint64_t nullmask = 0;
     for (int i = 0; i < depth; i++)
         if (vt_force(tr, root->stack[i])->kind == VT_NULLV) nullmask |= 1ull << i;
-    int32_t saved[64];
+    int32_t *saved = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(depth + 1));
     /* 1. the stack and changed locals, rebuilt before any store runs */
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) continue;
@@ -844,8 +866,9 @@ static void emit_break_exit(Cg *cg) {
         saved[i] = temp(cg, "stack");
         E(cg, OP_STORE_FAST, (uint32_t)saved[i]);
     }
-    int changed[512], nchanged = 0;
-    for (int i = 0; i < co->nlocals && nchanged < 512; i++) {
+    int32_t *changed = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(co->nlocals + 1));
+    int nchanged = 0;
+    for (int i = 0; i < co->nlocals; i++) {
         VT *v = root->locals[i];
         if (!v || v->kind == VT_DELETED) continue;
         VT *f = vt_force(tr, v);
@@ -883,7 +906,7 @@ static void emit_break_exit(Cg *cg) {
         }
         emit_original(cg, in, jump);
         /* fall through: the condition is gone */
-        int32_t slots[64];
+        int32_t *slots = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(depth + 1));
         stack_to_temps(cg, depth - 1, nullmask, slots);
         call_resume(cg, root->ip + code_width(op), depth - 1, nullmask, slots, &ok);
         if (!cg->dry && !cg->fail) asm_bind(cg->b, jump);
@@ -924,9 +947,13 @@ static void emit_break_exit(Cg *cg) {
         return;
     }
     int after = depth - pops + pushes;
+    if (after > MAX_BREAK_STACK) {
+        cg->fail = "too deep a stack after the breaking instruction";
+        return;
+    }
     uint64_t mask_after = nullmask & ((depth - pops) >= 64 ? ~0ull : ((1ull << (depth - pops)) - 1));
     if (null_at >= 0) mask_after |= 1ull << (depth - pops + null_at);
-    int32_t slots[64];
+    int32_t *slots = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(after + 1));
     stack_to_temps(cg, after, mask_after, slots);
     call_resume(cg, root->ip + code_width(op), after, mask_after, slots, &ok);
     if (protect) emit_with_exits_handler(cg, p_start, p_end, saved);
@@ -987,7 +1014,7 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
             free(dry.outputs);
             return NULL;
         }
-        tr_keep(tr, fn);
+        trace_keep(tr, fn);
         fn_name = vm_intern_str(vm, name);
         *compiled_fn_out = fn;
         *compiled_name_out = fn_name;

@@ -24,8 +24,8 @@ typedef struct Expr {
 typedef struct Dc {
     VM *vm;
     const CodeObj *co;
-    Expr stack[512];
-    int sp;
+    Expr *stack;      /* room for the code's stack size (the verifier's bound on every path) */
+    int sp, cap;
     FILE *out;
     int indent;
     TupleObj *kwnames;
@@ -47,11 +47,15 @@ static char *fmt(const char *f, ...) {
 }
 
 static void push_r(Dc *d, char *s, int prec, bool reads) {
-    if (d->sp < 512) d->stack[d->sp++] = (Expr){s, prec, false, reads};
+    if (d->sp < d->cap) d->stack[d->sp++] = (Expr){s, prec, false, reads};
     else free(s);
 }
 
 static void push(Dc *d, char *s, int prec) { push_r(d, s, prec, false); }
+
+static void push_null(Dc *d) {
+    if (d->sp < d->cap) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
+}
 
 static Expr pop(Dc *d) {
     if (d->sp == 0) return (Expr){fmt("<empty>"), 0, false};
@@ -183,7 +187,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
         switch (op) {
         case OP_NOP: case OP_MAKE_CELL: case OP_COPY_FREE_VARS: break;
         case OP_PUSH_NULL:
-            if (d->sp < 512) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
+            push_null(d);
             break;
         case OP_LOAD_CONST: push(d, const_repr(d, co->consts->items[a]), 0); break;
         case OP_LOAD_FAST: push(d, fmt("%s", local_name(d, a)), 0); break;
@@ -206,7 +210,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             break;
         }
         case OP_LOAD_GLOBAL:
-            if (a & 1) d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
+            if (a & 1) push_null(d);
             push_r(d, fmt("%s", name_at(d, a >> 1)), 0, !(a & 1));   /* a callee is not hoisted */
             break;
         case OP_LOAD_DEREF: push_r(d, fmt("%s", deref_name(d, a)), 0, true); break;
@@ -218,7 +222,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
         }
         case OP_LOAD_METHOD: {
             Expr o = pop(d);
-            d->stack[d->sp++] = (Expr){fmt("NULL"), 0, true, false};
+            push_null(d);
             push(d, fmt("%s.%s", paren(o, 2), name_at(d, a)), 1);
             break;
         }
@@ -406,7 +410,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             else if (op == OP_POP_JUMP_IF_NOT_NONE) stmt(d, "if %s is None:", c.s);
             else stmt(d, "if %s%s:", neg, c.s);
             free(c.s);
-            Expr saved[512];
+            Expr *saved = malloc(sizeof(Expr) * (size_t)(d->sp + 1));
             int saved_sp = d->sp;
             for (int k = 0; k < d->sp; k++)
                 saved[k] = (Expr){strdup(d->stack[k].s), d->stack[k].prec, d->stack[k].null, d->stack[k].reads};
@@ -416,6 +420,7 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
             stmt(d, "else:");
             for (int k = 0; k < d->sp; k++) free(d->stack[k].s);
             for (int k = 0; k < saved_sp; k++) d->stack[k] = saved[k];
+            free(saved);
             d->sp = saved_sp;
             d->indent++;
             int32_t end = run_block(d, (int32_t)a, to);
@@ -436,7 +441,9 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
 }
 
 void tracer_decompile(VM *vm, const CodeObj *co, FILE *out) {
-    Dc d = {.vm = vm, .co = co, .out = out, .indent = 1};
+    Dc d = {.vm = vm, .co = co, .out = out, .indent = 1, .cap = co->stacksize + 1};
+    d.stack = calloc((size_t)d.cap, sizeof(Expr));
+    if (!d.stack) return;
     fprintf(out, "def %s(", co->qualname->data);
     int nargs = co->argcount + co->kwonlyargcount + ((co->flags & CO_VARARGS) ? 1 : 0) +
                 ((co->flags & CO_VARKEYWORDS) ? 1 : 0);
@@ -447,4 +454,5 @@ void tracer_decompile(VM *vm, const CodeObj *co, FILE *out) {
     fprintf(out, "):\n");
     run_block(&d, 0, co->ncode);
     for (int k = 0; k < d.sp; k++) free(d.stack[k].s);
+    free(d.stack);
 }

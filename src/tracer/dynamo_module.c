@@ -1,7 +1,8 @@
 /* src/tracer/dynamo_module.c — the tracer's script-facing side: the native module
  * torch._dynamo._ember (run a callable compiled, reset, explain collection, config limits), the
- * GraphModule objects callable backends and explain() receive, and registration of the tracer
- * with a VM (its state, backends, and the library modules torch._dynamo and its config). */
+ * natives residual code calls (grad-mode restorers, _make_cell, _iter_at), and registration of
+ * the tracer with a VM (its state, backends, and the library modules torch._dynamo and its
+ * config). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,12 @@
 #include "vm/str.h"
 #include "vm/type.h"
 
-Value tracer_run_compiled(VM *vm, Value fn, Value args, Value kwargs, const CompileOptions *opts);
-void tracer_reset(VM *vm);
-
 typedef struct EmbeddedModule {
     const char *name;
     const char *source;
     bool is_package;
 } EmbeddedModule;
 extern const EmbeddedModule tracer_lib_modules[];
-
-const char *arena_persistent_name(VM *vm, const char *name) { return vm_intern_str(vm, name)->data; }
 
 /* ---- run(fn, backend, fullgraph, args, kwargs) ----------------------------------------------------- */
 
@@ -99,64 +95,9 @@ static Value m_explain_end(VM *vm, int argc, Value *argv, TupleObj *kw, NativeOb
 
 static Value m_set_logs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     (void)kw, (void)fn;
-    extern void tracer_logs_set(const char *spec);
     if (argc != 1 || !val_is_str(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "_set_logs(spec: str)");
-    tracer_logs_set(AS_STR(argv[0])->data);
+    trace_logs_set(AS_STR(argv[0])->data);
     return val_none();
-}
-
-/* ---- GraphModule ----------------------------------------------------------------------------------------- */
-
-CompiledGraph *tracer_compiled_graph_of(Value fn);
-
-static Value gm_call(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "GraphModule.forward takes no keyword arguments");
-    CompiledGraph *cg = tracer_compiled_graph_holder(fn->payload);
-    const TracerBackend *eager = tracer_find_backend("eager");
-    bool enable = cg->has_grad_nodes && !ag_is_grad_enabled();   /* as compiled_fn_call (output.c) */
-    if (enable) ag_set_grad_enabled(true);
-    Value r = eager->run(vm, NULL, cg->graph, argc, argv);
-    if (enable) ag_set_grad_enabled(false);
-    return r;
-}
-
-Value tracer_graph_module_new(VM *vm, Value cg_obj) {
-    CompiledGraph *cg = tracer_compiled_graph_holder(cg_obj);
-    Value mod = dict_get_c(vm, vm->modules, "torch._dynamo");
-    Value cls = mod.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)mod.as.o)->dict, "GraphModule") : val_null();
-    if (val_is_null(cls)) return vm_raise(vm, vm->e_RuntimeError, "torch._dynamo is not imported");
-    char *code = graph_code(cg->graph, GRAPH_PRINT_FX);
-    StrObj *cs = str_from_c(vm, code);
-    free(code);
-    if (!cs) return val_null();
-    vm_push_root(vm, val_obj(cs));
-    NativeObj *call = native_new_closure(vm, "forward", gm_call, cg_obj);
-    if (!call) {
-        vm_pop_root(vm);
-        return val_null();
-    }
-    vm_push_root(vm, val_obj(call));
-    StrObj *name = str_from_c(vm, cg->graph->name);
-    if (!name) {
-        vm_pop_roots(vm, 2);
-        return val_null();
-    }
-    vm_push_root(vm, val_obj(name));
-    Value args[3] = {val_obj(name), val_obj(cs), val_obj(call)};
-    Value r = vm_call(vm, cls, 3, args, NULL);
-    vm_pop_roots(vm, 3);
-    return r;
-}
-
-Value tracer_example_inputs(Tracer *tr) {
-    VM *vm = tr->vm;
-    TupleObj *t = tuple_new(vm, tr->n_graph_inputs);
-    if (!t) return val_null();
-    for (int i = 0; i < tr->n_graph_inputs; i++) {
-        VT *v = tr->input_vts[i];
-        t->items[i] = val_is_null(v->value) ? val_none() : v->value;
-    }
-    return val_obj(t);
 }
 
 /* __exit__ of a grad-mode `with` block resumed by residual code: the mode from before the block */
@@ -205,16 +146,6 @@ static Value iter_at(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     return it;
 }
 
-bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode) {
-    TracerState *st = tracer_state(vm);
-    for (int m = 0; m < 2; m++)
-        if (val_identical(f, st->grad_restorer[m])) {
-            *mode = m;
-            return true;
-        }
-    return false;
-}
-
 /* ---- registration ---------------------------------------------------------------------------------------- */
 
 static void state_trace(VM *vm, void *p) {
@@ -245,9 +176,8 @@ static int ember_module_init(VM *vm, Value mod) {
 }
 
 void tracer_set_inspect(VM *vm, const char *show, bool decompile, const char *dot_dir) {
-    extern void tracer_logs_set(const char *spec);
     TracerState *st = tracer_state(vm);
-    if (show) tracer_logs_set(show);
+    if (show) trace_logs_set(show);
     st->decompile = decompile;
     snprintf(st->dot_dir, sizeof st->dot_dir, "%s", dot_dir ? dot_dir : "");
 }

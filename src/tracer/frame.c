@@ -25,80 +25,11 @@
 
 #define MAX_RESTARTS 8
 
-/* ---- code caches ------------------------------------------------------------------------------ */
-
-static void entry_free(CacheEntry *e) {
-    arena_free(&e->arena);
-    free(e);
-}
-
-void tracer_forget_code(VM *vm, CodeObj *co);
-
-static void cache_free(void *p) {
-    CodeCache *cc = p;
-    if (!cc) return;
-    if (cc->vm && tracer_state(cc->vm)) tracer_forget_code(cc->vm, cc->code);
-    for (CacheEntry *e = cc->entries, *n; e; e = n) {
-        n = e->next;
-        entry_free(e);
-    }
-    for (ResumeFn *r = cc->resumes, *n; r; r = n) {
-        n = r->next;
-        free(r);
-    }
-    free(cc);
-}
-
-static void mark_source(VM *vm, const Source *s) {
-    for (; s; s = s->base) {
-        if (s->name) gc_mark(vm, s->name);
-        gc_mark_value(vm, s->key);
-    }
-}
-
-static void cache_trace(VM *vm, void *p) {
-    CodeCache *cc = p;
-    for (CacheEntry *e = cc->entries; e; e = e->next) {
-        if (e->code) gc_mark(vm, e->code);
-        gc_mark_value(vm, e->keep);
-        for (int i = 0; i < e->n_guards; i++) {
-            Guard *g = &e->guards[i];
-            gc_mark_value(vm, g->expected);
-            if (g->name) gc_mark(vm, g->name);
-            mark_source(vm, g->source);
-            mark_source(vm, g->other);
-        }
-    }
-    for (ResumeFn *r = cc->resumes; r; r = r->next) {
-        gc_mark(vm, r->code);
-        gc_mark(vm, r->name);
-    }
-}
-
-CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create) {
-    if (co->tracer_data || !create) return co->tracer_data;
-    TracerState *st = tracer_state(vm);
-    CodeCache *cc = calloc(1, sizeof *cc);
-    if (!cc) return NULL;
-    cc->frame_id = st->next_frame_id++;
-    cc->vm = vm;
-    cc->code = co;
-    co->tracer_data = cc;
-    co->tracer_free = cache_free;
-    co->tracer_trace = cache_trace;
-    if (st->n_cached == st->cap_cached) {
-        st->cap_cached = st->cap_cached ? st->cap_cached * 2 : 32;
-        st->cached_codes = realloc(st->cached_codes, sizeof(CodeObj *) * (size_t)st->cap_cached);
-    }
-    st->cached_codes[st->n_cached++] = co;
-    return cc;
-}
-
 /* ---- guards of an entry ------------------------------------------------------------------------ */
 
-static Source *copy_source(Arena *a, const Source *s) {
+static Source *copy_source(TraceArena *a, const Source *s) {
     if (!s) return NULL;
-    Source *c = arena_alloc(a, sizeof *c);
+    Source *c = trace_arena_alloc(a, sizeof *c);
     *c = *s;
     c->repr = NULL;
     c->base = copy_source(a, s->base);
@@ -180,12 +111,8 @@ static void tracer_fini(Tracer *tr) {
     fake_end(tr);
     graph_free(tr->graph);
     gc_root_free(tr->vm, tr->keepalive_root);
-    arena_free(&tr->arena);
+    trace_arena_free(&tr->arena);
 }
-
-void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled_fn);
-void tracer_log_break(Tracer *tr, CodeCache *cc);
-void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const char *skip_reason);
 
 /* Whether the blocks around the break let residual code resume inside them: none, or only
  * `with torch.no_grad()` / `enable_grad()` / `set_grad_enabled()` blocks (each handler a with
@@ -283,7 +210,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 cc->n_entries++;
                 /* guards, copied out of the trace; the grad mode is always one */
                 e->n_guards = tr.n_guards + 2;
-                e->guards = arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
+                e->guards = trace_arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
                     e->guards[i].source = copy_source(&e->arena, tr.guards[i].source);
@@ -297,7 +224,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 if (fn_name && dict_set_str(vm, f->globals, fn_name, fn) < 0) {
                     cc->entries = e->next;
                     cc->n_entries--;
-                    entry_free(e);
+                    tracer_entry_free(e);
                     tracer_fini(&tr);
                     break;
                 }
@@ -310,7 +237,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         }
         snprintf(cc->skip_reason, sizeof cc->skip_reason, "%s", skip);
         cc->skip = true;
-        log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
+        trace_log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
                    f->code->qualname->data, f->code->filename->data, f->code->firstlineno, skip);
         tracer_explain_record(&tr, val_null(), true, skip);
         tracer_fini(&tr);
@@ -324,25 +251,13 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
     return result;
 }
 
-/* torch._dynamo.config.cache_size_limit, read when it matters (a miss) */
-int32_t tracer_cache_size_limit(VM *vm) {
-    Value m = dict_get_c(vm, vm->modules, "torch._dynamo.config");
-    if (m.tag == VAL_OBJ && m.as.o->type->layout == OBJ_LAYOUT_MODULE) {
-        Value v = dict_get_c(vm, ((ModuleObj *)m.as.o)->dict, "cache_size_limit");
-        if (v.tag == VAL_INT) return (int32_t)v.as.i;
-    }
-    return tracer_state(vm)->cache_size_limit;
-}
-
 /* ---- the hook ---------------------------------------------------------------------------------------- */
 
-void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
 static Value compile_miss(VM *vm, Frame *f, CodeCache *cc);
 
 static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) { return guard_program_check(vm, f, e); }
-void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
 
-Value tracer_eval_frame(VM *vm, Frame *f) {
+static Value tracer_eval_frame(VM *vm, Frame *f) {
     TracerState *st = tracer_state(vm);
     CodeObj *co = f->code;
     if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR | CO_RESIDUAL)))
@@ -381,7 +296,7 @@ static CacheEntry *compile_for_miss(VM *vm, Frame *f, CodeCache *cc) {
         if (!cc->warned_limit) miss_reason(vm, f, cc, true);
         return NULL;
     }
-    if (cc->n_entries > 0 && log_enabled("recompiles")) miss_reason(vm, f, cc, false);
+    if (cc->n_entries > 0 && trace_log_enabled("recompiles")) miss_reason(vm, f, cc, false);
     return compile_frame(vm, f, cc, &st->opts);
 }
 
@@ -399,8 +314,6 @@ __attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache 
     }
     return run_eager(vm, f);
 }
-
-const CompileOptions *tracer_current_options(VM *vm) { return &tracer_state(vm)->opts; }
 
 /* ---- entry points for the torch._dynamo binding ------------------------------------------------------ */
 
@@ -433,23 +346,6 @@ Value tracer_run_compiled_vec(VM *vm, Value fn, int argc, Value *argv, TupleObj 
     return r;
 }
 
-void tracer_reset(VM *vm) {
-    TracerState *st = tracer_state(vm);
-    for (int i = 0; i < st->n_cached; i++) {
-        CodeObj *co = st->cached_codes[i];
-        CodeCache *cc = co->tracer_data;
-        if (!cc) continue;
-        for (CacheEntry *e = cc->entries, *n; e; e = n) {
-            n = e->next;
-            entry_free(e);
-        }
-        cc->entries = NULL;
-        cc->n_entries = 0;
-        cc->skip = false;
-        cc->warned_limit = false;
-    }
-}
-
 void tracer_set_compile_all(VM *vm, const char *backend) {
     TracerState *st = tracer_state(vm);
     st->compile_all = true;
@@ -457,14 +353,4 @@ void tracer_set_compile_all(VM *vm, const char *backend) {
     if (!st->opts.backend) st->opts.backend = tracer_find_backend("eager");
     st->opts.user_backend = val_null();
     vm->eval_frame = tracer_eval_frame;
-}
-
-/* The code object a cache belongs to is freed with its cache; reset() must not touch it after. */
-void tracer_forget_code(VM *vm, CodeObj *co) {
-    TracerState *st = tracer_state(vm);
-    for (int i = 0; i < st->n_cached; i++)
-        if (st->cached_codes[i] == co) {
-            st->cached_codes[i] = st->cached_codes[--st->n_cached];
-            return;
-        }
 }

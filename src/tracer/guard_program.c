@@ -81,8 +81,8 @@ static int32_t intern_uncached(ProgramBuilder *bd, const Source *s) {
     }
     if (e->n_steps == bd->cap) {
         int32_t nc = bd->cap ? bd->cap * 2 : 16;
-        GuardStep *n = arena_alloc(&e->arena, sizeof(GuardStep) * (size_t)nc);
-        const Source **f = arena_alloc(&e->arena, sizeof(Source *) * (size_t)nc);
+        GuardStep *n = trace_arena_alloc(&e->arena, sizeof(GuardStep) * (size_t)nc);
+        const Source **f = trace_arena_alloc(&e->arena, sizeof(Source *) * (size_t)nc);
         if (e->n_steps) {
             memcpy(n, e->steps, sizeof(GuardStep) * (size_t)e->n_steps);
             memcpy(f, bd->from, sizeof(Source *) * (size_t)e->n_steps);
@@ -154,20 +154,20 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
     uint32_t size = 16;
     while (size < 2 * n_sources) size *= 2;
     bd.seen_mask = size - 1;
-    bd.seen_key = arena_alloc(&e->arena, sizeof(Source *) * size);
-    bd.seen_step = arena_alloc(&e->arena, sizeof(int32_t) * size);
+    bd.seen_key = trace_arena_alloc(&e->arena, sizeof(Source *) * size);
+    bd.seen_step = trace_arena_alloc(&e->arena, sizeof(int32_t) * size);
     e->steps = NULL;
     e->n_steps = 0;
-    e->src_step = arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(e->n_guards + 1));
-    e->other_step = arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(e->n_guards + 1));
+    e->src_step = trace_arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(e->n_guards + 1));
+    e->other_step = trace_arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(e->n_guards + 1));
     for (int32_t i = 0; i < e->n_guards; i++) {
         e->src_step[i] = intern_source(&bd, e->guards[i].source);
         e->other_step[i] = intern_source(&bd, e->guards[i].other);
     }
     /* the aliasing guards: every pair among the tensors they name (tracer_add_input guards each
      * new input against all earlier ones), checked as one set */
-    e->skip = arena_alloc(&e->arena, (size_t)(e->n_guards + 1));
-    e->distinct = arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(2 * e->n_guards + 1));
+    e->skip = trace_arena_alloc(&e->arena, (size_t)(e->n_guards + 1));
+    e->distinct = trace_arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(2 * e->n_guards + 1));
     e->n_distinct = 0;
     int32_t pairs = 0;
     for (int32_t i = 0; i < e->n_guards; i++) {

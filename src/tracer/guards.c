@@ -32,14 +32,14 @@ void guard_add(Tracer *tr, Guard g) {
             if (same_guard(&tr->guards[i], &g)) return;
     if (tr->n_guards == tr->cap_guards) {
         int32_t cap = tr->cap_guards ? tr->cap_guards * 2 : 32;
-        Guard *ng = arena_alloc(&tr->arena, sizeof(Guard) * (size_t)cap);
+        Guard *ng = trace_arena_alloc(&tr->arena, sizeof(Guard) * (size_t)cap);
         if (tr->n_guards) memcpy(ng, tr->guards, sizeof(Guard) * (size_t)tr->n_guards);
         tr->guards = ng;
         tr->cap_guards = cap;
     }
     /* the line of the traced frame itself (logs print it with that frame's file) */
-    g.line = tr->root ? code_line(tr->root->code, tr->root->ip) : tr_current_line(tr);
-    tr_keep(tr, g.expected);
+    g.line = tr->root ? code_line(tr->root->code, tr->root->ip) : trace_current_line(tr);
+    trace_keep(tr, g.expected);
     tr->guards[tr->n_guards++] = g;
 }
 
@@ -182,7 +182,7 @@ bool guard_check(VM *vm, Frame *f, const Guard *g) {
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
     if (g->kind == G_BACKEND) {
-        const CompileOptions *opts = tracer_current_options(vm);
+        const CompileOptions *opts = trace_current_options(vm);
         return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
     }
     switch (g->kind) {

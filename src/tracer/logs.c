@@ -4,7 +4,6 @@
  * side_effects (a table that maps each recorded mutation to the residual instructions that
  * replay it), graph_breaks, recompiles, hooks — plus the cache-limit warning and the records
  * torch._dynamo.explain collects.  Names are stable (__compiled_fn_0), so runs diff cleanly. */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,51 +14,6 @@
 #include "vm/exc.h"
 #include "vm/seq.h"
 #include "vm/str.h"
-
-static char enabled[512];
-static bool parsed;
-
-static void parse(void) {
-    if (parsed) return;
-    parsed = true;
-    const char *e = getenv("EMBER_LOGS");
-    if (!e) e = getenv("TORCH_LOGS");
-    snprintf(enabled, sizeof enabled, ",%s,", e ? e : "");
-    for (char *p = enabled; *p; p++)
-        if (*p == ' ' || *p == '+') *p = ',';
-}
-
-void tracer_logs_set(const char *spec) {
-    parsed = true;
-    snprintf(enabled, sizeof enabled, ",%s,", spec ? spec : "");
-}
-
-bool log_enabled(const char *artifact) {
-    parse();
-    if (strstr(enabled, ",all,")) return true;
-    char key[64];
-    snprintf(key, sizeof key, ",%s,", artifact);
-    return strstr(enabled, key) != NULL;
-}
-
-void log_printf(const char *artifact, const char *fmt, ...) {
-    if (!log_enabled(artifact)) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-}
-
-void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap) {
-    buf[0] = 0;
-    if (!exc_source_line(co->filename->data, line, buf, cap)) return;
-    /* strip */
-    char *s = buf;
-    while (*s == ' ' || *s == '\t') s++;
-    memmove(buf, s, strlen(s) + 1);
-    size_t n = strlen(buf);
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r')) buf[--n] = 0;
-}
 
 /* ---- per-compile artifacts ---------------------------------------------------------------------- */
 
@@ -186,7 +140,7 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
     snprintf(prefix, sizeof prefix, "[%d/%d]", cc->frame_id, e->compile_id);
     CodeObj *co = tr->code;
     fflush(vm->out);
-    if (log_enabled("bytecode")) {
+    if (trace_log_enabled("bytecode")) {
         fprintf(stderr, "%s [__bytecode] ORIGINAL BYTECODE %s %s line %d \n", prefix, co->qualname->data,
                 co->filename->data, co->firstlineno);
         dis_code(vm, co, stderr, false);
@@ -195,7 +149,7 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
         dis_code(vm, e->code, stderr, false);
         fprintf(stderr, "\n");
     }
-    if (log_enabled("graph_code") && !val_is_null(compiled_fn)) {
+    if (trace_log_enabled("graph_code") && !val_is_null(compiled_fn)) {
         CompiledGraph *cg = tracer_compiled_graph_of(compiled_fn);
         if (cg) {
             fprintf(stderr, "%s [__graph_code] TRACED GRAPH\n ===== %s =====\n", prefix, cg->graph->name);
@@ -203,20 +157,20 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
             fprintf(stderr, "\n");
         }
     }
-    if (log_enabled("guards")) {
+    if (trace_log_enabled("guards")) {
         fprintf(stderr, "%s [__guards] GUARDS:\n", prefix);
         for (int i = 0; i < e->n_guards; i++) {
             char buf[768], code[256];
             guard_format(tr, &e->guards[i], buf, sizeof buf);
             if (e->guards[i].line > 0) {
-                tracer_source_line(co, e->guards[i].line, code, sizeof code);
+                trace_source_line(co, e->guards[i].line, code, sizeof code);
                 fprintf(stderr, "  %-90s # %s  # %s:%d\n", buf, code, co->filename->data, e->guards[i].line);
             } else {
                 fprintf(stderr, "  %s\n", buf);
             }
         }
     }
-    if (log_enabled("side_effects")) {
+    if (trace_log_enabled("side_effects")) {
         char p2[96];
         snprintf(p2, sizeof p2, "%s [__side_effects]", prefix);
         print_side_effects(tr, p2);
@@ -240,8 +194,8 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
             fprintf(stderr, "%s [__dot] wrote %s\n", prefix, path);
         }
     }
-    if (log_enabled("exec_order")) print_exec_order(tr, prefix, compiled_fn);
-    if (log_enabled("hooks") && tr->se.n_hooks) {
+    if (trace_log_enabled("exec_order")) print_exec_order(tr, prefix, compiled_fn);
+    if (trace_log_enabled("hooks") && tr->se.n_hooks) {
         for (int i = 0; i < tr->se.n_hooks; i++)
             fprintf(stderr, "%s [__hooks] tensor hook on %s registered by residual code (line %d)\n", prefix,
                     source_repr(tr, tr->se.hooks[i].tensor->source), tr->se.hooks[i].line);
@@ -250,10 +204,10 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
 }
 
 void tracer_log_break(Tracer *tr, CodeCache *cc) {
-    if (!log_enabled("graph_breaks")) return;
+    if (!trace_log_enabled("graph_breaks")) return;
     char code[256];
     Tx *tx = tr->root;
-    tracer_source_line(tr->code, tr->brk.line, code, sizeof code);
+    trace_source_line(tr->code, tr->brk.line, code, sizeof code);
     fflush(tr->vm->out);
     fprintf(stderr, "[%d/%d] [__graph_breaks] Graph break in user code at %s:%d\nGraph Break Reason: %s\n"
                     "User code traceback:\n  File \"%s\", line %d, in %s\n    %s\n",
@@ -264,7 +218,7 @@ void tracer_log_break(Tracer *tr, CodeCache *cc) {
 }
 
 void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason) {
-    if (!log_enabled("recompiles")) return;
+    if (!trace_log_enabled("recompiles")) return;
     fflush(vm->out);
     fprintf(stderr, "[%d/%d] [__recompiles] Recompiling function %s in %s:%d\n    triggered by the following guard failure(s):\n"
                     "    - %d/%d: %s\n",
@@ -276,7 +230,7 @@ void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason
 void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason) {
     if (cc->warned_limit) return;
     /* --compile-all is a differential test of eager behaviour: its fallbacks stay quiet */
-    if (tracer_state(vm)->compile_all && !log_enabled("recompiles")) {
+    if (tracer_state(vm)->compile_all && !trace_log_enabled("recompiles")) {
         cc->warned_limit = true;
         return;
     }

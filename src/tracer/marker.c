@@ -1,7 +1,9 @@
-/* src/tracer/marker.c — module markers: a module hook that the tracer does not inline (Ember's
- * own library hooks, such as ModTracker's global forward pre-hook and forward hook, and native
- * hooks) becomes a GRAPH_EXEC_MARKER node, and a backend runs it here with the values it marks:
- * hook(module, args) at the module's entry, hook(module, args, output) at its exit.
+/* src/tracer/marker.c — the payloads of the tracer's own node kinds (TracerOpaque: a hook's
+ * callable input, a module marker, a custom op), and module markers: a module hook that the
+ * tracer does not inline (Ember's own library hooks, such as ModTracker's global forward
+ * pre-hook and forward hook, and native hooks) becomes a GRAPH_EXEC_MARKER node, and a backend
+ * runs it here with the values it marks: hook(module, args) at the module's entry,
+ * hook(module, args, output) at its exit.
  *
  * Design note
  * -----------
@@ -60,6 +62,32 @@ void tracer_marker_free(TracerMarker *m) {
     gc_root_free(m->vm, m->module);
     gc_root_free(m->vm, m->hook);
     free(m);
+}
+
+/* ---- opaque payloads of the tracer's nodes (backend.h) ---------------------------------------------- */
+
+static void opaque_release(void *p) {
+    TracerOpaque *o = p;
+    if (o->marker) tracer_marker_free(o->marker);
+    free(o);
+}
+
+GraphOpaque *tracer_opaque_new(const TracerOpaque *o, const char *repr) {
+    TracerOpaque *c = malloc(sizeof *c);
+    EM_ASSERT(c != NULL, "out of memory");
+    *c = *o;
+    return graph_opaque_new(c, opaque_release, repr);
+}
+
+const TracerOpaque *tracer_opaque_of(const GraphOpaque *o) {
+    return o && o->release == opaque_release ? o->ptr : NULL;
+}
+
+Value tracer_hook_callable(VM *vm, const GraphNode *hook_node, int n, const Value *inputs) {
+    const TracerOpaque *o = tracer_opaque_of(hook_node->exec.opaque);
+    if (!o || o->kind != TOPQ_HOOK || o->input < 0 || o->input >= n)
+        return vm_raise(vm, vm->e_SystemError, "hook node %s without its callable", hook_node->name);
+    return inputs[o->input];
 }
 
 /* ---- proxies ------------------------------------------------------------------------------------- */

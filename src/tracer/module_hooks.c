@@ -48,12 +48,12 @@ static TxStatus add_marker(Tracer *tr, VT *m, Value hook, bool post, VT **args, 
                            bool output_tuple) {
     VM *vm = tr->vm;
     int n = n_args + n_outs;
-    GraphNode **in = arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)(n + 1));
-    GraphArg *a = arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(n + 1));
+    GraphNode **in = trace_arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)(n + 1));
+    GraphArg *a = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
         VT *v = vt_force(tr, i < n_args ? args[i] : outs[i - n_args]);
         if (v->kind != VT_TENSOR)
-            return tr_break(tr, "a module %s hook with a non-tensor %s", post ? "forward" : "forward pre-",
+            return trace_break(tr, "a module %s hook with a non-tensor %s", post ? "forward" : "forward pre-",
                             i < n_args ? "argument" : "output");
         in[i] = v->node;
         a[i] = graph_arg_node(v->node);
@@ -92,16 +92,16 @@ TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, Tuple
     VM *vm = tr->vm;
     NnModuleObj *mo = (NnModuleObj *)m->value.as.o;
     DictObj *const *g = nn_state(vm)->global;
-    if (!m->source) return tr_break(tr, "call of a module with hooks that the tracer cannot name");
+    if (!m->source) return trace_break(tr, "call of a module with hooks that the tracer cannot name");
     if (!empty(mo->hooks[NN_HOOKS_BWD]) || !empty(mo->hooks[NN_HOOKS_BWD_PRE]) || !empty(g[NN_GLOBAL_BWD]) ||
         !empty(g[NN_GLOBAL_BWD_PRE]))
-        return tr_break(tr, "call of a module with backward hooks");
-    if (kwnames && kwnames->len) return tr_break(tr, "keyword arguments to a module with hooks");
+        return trace_break(tr, "call of a module with backward hooks");
+    if (kwnames && kwnames->len) return trace_break(tr, "keyword arguments to a module with hooks");
     if (!empty(mo->hooks[NN_HOOKS_FWD_PRE_KW]) || !empty(mo->hooks[NN_HOOKS_FWD_KW]) || !empty(g[NN_GLOBAL_FWD_KW]))
-        return tr_break(tr, "module hooks that take keyword arguments");
+        return trace_break(tr, "module hooks that take keyword arguments");
     TupleObj *snap = torch_module_hooks_snapshot(vm, mo);
     if (!snap) return TX_ERROR;
-    tr_keep(tr, val_obj(snap));
+    trace_keep(tr, val_obj(snap));
     guard_add(tr, (Guard){.kind = G_NN_HOOKS, .source = m->source, .expected = val_obj(snap)});
 
     /* the hooks, in __call__'s order; the snapshot keeps them alive while tracing */
@@ -126,7 +126,7 @@ TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, Tuple
                 a = r->items;
                 n = r->n;
             } else {
-                a = arena_alloc(&tr->arena, sizeof(VT *));
+                a = trace_arena_alloc(&tr->arena, sizeof(VT *));
                 a[0] = r;
                 n = 1;
             }

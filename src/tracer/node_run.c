@@ -1,14 +1,23 @@
 /* src/tracer/node_run.c — what the tracer's own node kinds do when a backend runs them (see
- * backend.h): constants of the output tuple, hooks registered on real tensors, and custom C ops
- * called through src/ffi.  Module markers run in marker.c. */
+ * backend.h): constants of the output tuple, hooks registered on real tensors, and custom ops
+ * run through the table their owner (src/ffi) registers.  Module markers run in marker.c. */
 #include <string.h>
 
-#include "src/ffi/custom_op.h"
 #include "src/tracer/backend.h"
 #include "src/torch/torch.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
 #include "vm/str.h"
+
+/* ---- the custom-op hook ------------------------------------------------------------------------- */
+
+static const TraceCustomOps *custom_ops;
+
+void trace_register_custom_ops(const TraceCustomOps *ops) { custom_ops = ops; }
+
+const TraceCustomOps *trace_custom_ops(void) { return custom_ops; }
+
+/* ---- nodes ---------------------------------------------------------------------------------------- */
 
 Value tracer_graph_constant(VM *vm, const GraphArg *a) {
     switch (a->kind) {
@@ -56,13 +65,13 @@ int tracer_register_tensor_hook(VM *vm, Tensor *t, Value hook) {
  * same nodes as exec.inputs, in the same order), numbers as constants. */
 int tracer_custom_op_run(VM *vm, const GraphNode *node, Tensor *const *in, int n_in, Tensor **out, int n_out) {
     const TracerOpaque *o = tracer_opaque_of(node->exec.opaque);
-    if (!o || o->kind != TOPQ_CUSTOM_OP || !o->op) {
+    if (!o || o->kind != TOPQ_CUSTOM_OP || !o->op || !custom_ops) {
         vm_raise(vm, vm->e_SystemError, "custom-op node %s without its op", node->name);
         return -1;
     }
-    FfiOpValue args[FFI_OP_MAX_ARGS];
+    TraceOpArg args[TRACE_OP_MAX_ARGS];
     int k = 0;
-    if (node->n_args > FFI_OP_MAX_ARGS) {
+    if (node->n_args > TRACE_OP_MAX_ARGS) {
         vm_raise(vm, vm->e_SystemError, "custom-op node %s has too many arguments", node->name);
         return -1;
     }
@@ -74,21 +83,21 @@ int tracer_custom_op_run(VM *vm, const GraphNode *node, Tensor *const *in, int n
                 vm_raise(vm, vm->e_SystemError, "custom-op node %s is missing a tensor input", node->name);
                 return -1;
             }
-            args[i] = (FfiOpValue){.kind = FFI_ARG_TENSOR, .t = in[k++]};
+            args[i] = (TraceOpArg){.kind = TRACE_ARG_TENSOR, .t = in[k++]};
             break;
-        case GARG_FLOAT: args[i] = (FfiOpValue){.kind = FFI_ARG_FLOAT, .f = a->as.f}; break;
-        case GARG_INT: args[i] = (FfiOpValue){.kind = FFI_ARG_INT, .i = a->as.i}; break;
-        case GARG_BOOL: args[i] = (FfiOpValue){.kind = FFI_ARG_BOOL, .b = a->as.b}; break;
+        case GARG_FLOAT: args[i] = (TraceOpArg){.kind = TRACE_ARG_FLOAT, .f = a->as.f}; break;
+        case GARG_INT: args[i] = (TraceOpArg){.kind = TRACE_ARG_INT, .i = a->as.i}; break;
+        case GARG_BOOL: args[i] = (TraceOpArg){.kind = TRACE_ARG_BOOL, .b = a->as.b}; break;
         default:
             vm_raise(vm, vm->e_SystemError, "custom-op node %s has an argument of an unsupported kind", node->name);
             return -1;
         }
     }
-    if (ffi_op_num_outputs(o->op) > n_out) {
+    if (custom_ops->num_outputs(o->op) > n_out) {
         vm_raise(vm, vm->e_SystemError, "custom-op node %s: room for %d outputs", node->name, n_out);
         return -1;
     }
-    int got = ffi_op_run(o->op, args, node->n_args, out);
+    int got = custom_ops->run(o->op, args, node->n_args, out);
     if (got < 0) torch_raise_error(vm);
     return got;
 }

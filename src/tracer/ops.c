@@ -26,26 +26,8 @@ static VT *sym_new(Tracer *tr, SymOp op, int index, VT *a, VT *b, Value value) {
     r->a = a;
     r->b = b;
     r->value = value;
-    tr_keep(tr, value);
+    trace_keep(tr, value);
     return r;
-}
-
-static void guard_leaves(Tracer *tr, VT *v) {
-    v = vt_force(tr, v);
-    if (!v || v->kind != VT_SYMNUM) return;
-    if (v->sym == SYM_LEAF) {
-        if (v->source) guard_equals(tr, v->source, v->value);
-        return;
-    }
-    guard_leaves(tr, v->a);
-    guard_leaves(tr, v->b);
-}
-
-VT *tr_specialize(Tracer *tr, VT *v) {
-    v = vt_force(tr, v);
-    if (v->kind != VT_SYMNUM) return v;
-    guard_leaves(tr, v);
-    return vt_const(tr, v->value);
 }
 
 static bool has_tensor(VT *a, VT *b) { return (a && a->kind == VT_TENSOR) || (b && b->kind == VT_TENSOR); }
@@ -57,13 +39,13 @@ static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
     int base = inplace ? op - BINOP_INPLACE : op;
     if (base == BINOP_ADD && a->kind == b->kind && (a->kind == VT_LIST || a->kind == VT_TUPLE)) {
         if (inplace && a->kind == VT_LIST) {
-            if (a->mut == MUT_EXISTING && !a->source) return tr_break(tr, "+= on a list without a source");
+            if (a->mut == MUT_EXISTING && !a->source) return trace_break(tr, "+= on a list without a source");
             for (int i = 0; i < b->n; i++) vt_list_append(tr, a, vt_item(tr, b, i));
             if (a->mut == MUT_EXISTING) se_mark_modified(tr, a);
             *out = a;
             return TX_OK;
         }
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(a->n + b->n + 1));
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(a->n + b->n + 1));
         for (int i = 0; i < a->n; i++) items[i] = vt_item(tr, a, i);
         for (int i = 0; i < b->n; i++) items[a->n + i] = vt_item(tr, b, i);
         *out = a->kind == VT_LIST ? vt_list(tr, items, a->n + b->n) : vt_tuple(tr, items, a->n + b->n);
@@ -71,7 +53,7 @@ static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
     }
     if (base == BINOP_ADD && a->kind == VT_TUPLE && b->kind == VT_CONST && val_is_type(tr->vm, b->value, tr->vm->t_tuple)) {
         TupleObj *t = AS_TUPLE(b->value);
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(a->n + t->len + 1));
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(a->n + t->len + 1));
         for (int i = 0; i < a->n; i++) items[i] = vt_item(tr, a, i);
         for (int64_t i = 0; i < t->len; i++) items[a->n + i] = vt_const(tr, t->items[i]);
         *out = vt_tuple(tr, items, a->n + (int)t->len);
@@ -80,14 +62,14 @@ static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
     if (base == BINOP_MULTIPLY && (a->kind == VT_LIST || a->kind == VT_TUPLE) && b->kind == VT_CONST &&
         b->value.tag == VAL_INT && !inplace) {
         int64_t k = b->value.as.i < 0 ? 0 : b->value.as.i;
-        if (k * a->n > 100000) return tr_break(tr, "sequence repetition too large to trace");
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(k * a->n + 1));
+        if (k * a->n > 100000) return trace_break(tr, "sequence repetition too large to trace");
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(k * a->n + 1));
         for (int64_t r = 0; r < k; r++)
             for (int i = 0; i < a->n; i++) items[r * a->n + i] = vt_item(tr, a, i);
         *out = a->kind == VT_LIST ? vt_list(tr, items, (int)(k * a->n)) : vt_tuple(tr, items, (int)(k * a->n));
         return TX_OK;
     }
-    return tr_break(tr, "operator %s on %s and %s", binop_symbol[base], vt_kind_name(a->kind), vt_kind_name(b->kind));
+    return trace_break(tr, "operator %s on %s and %s", binop_symbol[base], vt_kind_name(a->kind), vt_kind_name(b->kind));
 }
 
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
@@ -99,7 +81,7 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         Value r = vm_binary_op(vm, op, a->value, b->value);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "operator %s raised on constants", binop_symbol[op % BINOP_INPLACE]);
+            return trace_break(tr, "operator %s raised on constants", binop_symbol[op % BINOP_INPLACE]);
         }
         *out = vt_const(tr, r);
         return TX_OK;
@@ -108,7 +90,7 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         Value r = vm_binary_op(vm, op, a->value, b->value);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "operator %s raised on numbers", binop_symbol[op % BINOP_INPLACE]);
+            return trace_break(tr, "operator %s raised on numbers", binop_symbol[op % BINOP_INPLACE]);
         }
         *out = sym_new(tr, SYM_BINOP, op % BINOP_INPLACE, a, b, r);
         return TX_OK;
@@ -126,16 +108,16 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
             name = vm->binop_names[base][0];
             f = t ? type_lookup(vm, t, name) : val_null();
         }
-        if (val_is_null(f) || f.as.o->type != vm->t_function) return tr_break(tr, "operator on a user object");
+        if (val_is_null(f) || f.as.o->type != vm->t_function) return trace_break(tr, "operator on a user object");
         VT *fn = vt_from_value(tr, f, NULL);
         VT *args[2] = {obj, obj == a ? b : a};
         TxStatus s = tr_call(tr, fn, 2, args, NULL, out);
         if (s) return s;
         if ((*out)->kind == VT_CONST && val_identical((*out)->value, vm->not_implemented))
-            return tr_break(tr, "a dunder returned NotImplemented");
+            return trace_break(tr, "a dunder returned NotImplemented");
         return TX_OK;
     }
-    return tr_break(tr, "operator %s on %s and %s", binop_symbol[op % BINOP_INPLACE], vt_kind_name(a->kind),
+    return trace_break(tr, "operator %s on %s and %s", binop_symbol[op % BINOP_INPLACE], vt_kind_name(a->kind),
                     vt_kind_name(b->kind));
 }
 
@@ -143,14 +125,14 @@ TxStatus tr_unary(Tracer *tr, int opcode, VT *a, VT **out) {
     VM *vm = tr->vm;
     a = vt_force(tr, a);
     if (a->kind == VT_TENSOR) {
-        if (opcode == OP_UNARY_NOT) return tr_break(tr, "generic_jump TensorVariable()");
+        if (opcode == OP_UNARY_NOT) return trace_break(tr, "generic_jump TensorVariable()");
         return fake_unary(tr, opcode, a, out);
     }
     if (a->kind == VT_CONST) {
         Value r = vm_unary_op(vm, opcode, a->value);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "unary operator raised on a constant");
+            return trace_break(tr, "unary operator raised on a constant");
         }
         *out = vt_const(tr, r);
         return TX_OK;
@@ -159,13 +141,13 @@ TxStatus tr_unary(Tracer *tr, int opcode, VT *a, VT **out) {
         Value r = vm_unary_op(vm, opcode, a->value);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "unary operator raised on a number");
+            return trace_break(tr, "unary operator raised on a number");
         }
         SymOp s = opcode == OP_UNARY_NEGATIVE ? SYM_NEG : opcode == OP_UNARY_POSITIVE ? SYM_POS
                   : opcode == OP_UNARY_NOT ? SYM_NOT : SYM_LEAF;
         if (s == SYM_LEAF) {
             *out = vt_const(tr, r);
-            guard_leaves(tr, a);
+            (void)tr_specialize(tr, a);   /* the result is a constant: guard the leaves it came from */
             return TX_OK;
         }
         *out = sym_new(tr, s, 0, a, NULL, r);
@@ -178,7 +160,7 @@ TxStatus tr_unary(Tracer *tr, int opcode, VT *a, VT **out) {
         *out = vt_const(tr, val_bool(!t));
         return TX_OK;
     }
-    return tr_break(tr, "unary operator on %s", vt_kind_name(a->kind));
+    return trace_break(tr, "unary operator on %s", vt_kind_name(a->kind));
 }
 
 /* ---- comparisons ------------------------------------------------------------------------------------ */
@@ -192,7 +174,7 @@ TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out) {
         Value r = vm_compare(vm, op, a->value, b->value);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "comparison raised on numbers");
+            return trace_break(tr, "comparison raised on numbers");
         }
         *out = sym_new(tr, SYM_CMP, (int)op, a, b, r);
         return TX_OK;
@@ -202,7 +184,7 @@ TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out) {
         Value r = vm_compare(vm, op, av, bv);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "comparison raised on constants");
+            return trace_break(tr, "comparison raised on constants");
         }
         *out = vt_const(tr, r);
         return TX_OK;
@@ -230,7 +212,7 @@ TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out) {
             return TX_OK;
         }
     }
-    return tr_break(tr, "comparison %s of %s and %s", cmp_symbol[op], vt_kind_name(a->kind), vt_kind_name(b->kind));
+    return trace_break(tr, "comparison %s of %s and %s", cmp_symbol[op], vt_kind_name(a->kind), vt_kind_name(b->kind));
 }
 
 TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
@@ -241,7 +223,7 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
         int r = vm_truthy(vm, v->value);
         if (r < 0) {
             vm_clear_exc(vm);
-            return tr_break(tr, "truth value of a constant raised");
+            return trace_break(tr, "truth value of a constant raised");
         }
         *out = r;
         return TX_OK;
@@ -251,7 +233,7 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
         return tr_truthy(tr, c, out);
     }
     case VT_TUPLE: case VT_LIST: case VT_DICT: *out = v->n > 0; return TX_OK;
-    case VT_TENSOR: return tr_break(tr, "generic_jump TensorVariable()");
+    case VT_TENSOR: return trace_break(tr, "generic_jump TensorVariable()");
     case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_HANDLE:
         *out = 1;
         return TX_OK;
@@ -262,9 +244,9 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
             *out = 1;
             return TX_OK;
         }
-        return tr_break(tr, "truth value of an object with __bool__/__len__");
+        return trace_break(tr, "truth value of an object with __bool__/__len__");
     }
-    default: return tr_break(tr, "truth value of %s", vt_kind_name(v->kind));
+    default: return trace_break(tr, "truth value of %s", vt_kind_name(v->kind));
     }
 }
 
@@ -272,10 +254,10 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
 
 static TxStatus const_index(Tracer *tr, VT *k, int64_t n, int64_t *out) {
     if (k->kind == VT_SYMNUM) k = tr_specialize(tr, k);
-    if (k->kind != VT_CONST || !val_is_intlike(k->value)) return tr_break(tr, "index that is not a constant int");
+    if (k->kind != VT_CONST || !val_is_intlike(k->value)) return trace_break(tr, "index that is not a constant int");
     int64_t i = val_as_intlike(k->value);
     if (i < 0) i += n;
-    if (i < 0 || i >= n) return tr_break(tr, "index out of range");
+    if (i < 0 || i >= n) return trace_break(tr, "index out of range");
     *out = i;
     return TX_OK;
 }
@@ -286,17 +268,17 @@ static TxStatus const_slice(Tracer *tr, VT *k, int64_t n, int64_t *start, int64_
     Value parts[3];
     for (int i = 0; i < 3; i++) {
         VT *p = tr_specialize(tr, vt_item(tr, k, i));
-        if (p->kind != VT_CONST) return tr_break(tr, "slice with a non-constant bound");
+        if (p->kind != VT_CONST) return trace_break(tr, "slice with a non-constant bound");
         parts[i] = p->value;
     }
     Value sl = slice_new(vm, parts[0], parts[1], parts[2]);
-    if (val_is_null(sl)) return tr_error(tr);
+    if (val_is_null(sl)) return trace_error(tr);
     vm_push_root(vm, sl);
     int rc = slice_indices(vm, (SliceObj *)sl.as.o, n, start, stop, step, len);
     vm_pop_root(vm);
     if (rc < 0) {
         vm_clear_exc(vm);
-        return tr_break(tr, "bad slice");
+        return trace_break(tr, "bad slice");
     }
     return TX_OK;
 }
@@ -316,7 +298,7 @@ TxStatus tr_getitem(Tracer *tr, VT *c, VT *k, VT **out) {
             int64_t start, stop, step, len;
             TxStatus s = const_slice(tr, k, c->n, &start, &stop, &step, &len);
             if (s) return s;
-            VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(len + 1));
+            VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(len + 1));
             for (int64_t i = 0, j = start; i < len; i++, j += step) items[i] = vt_item(tr, c, (int)j);
             *out = c->kind == VT_LIST ? vt_list(tr, items, (int)len) : vt_tuple(tr, items, (int)len);
             return TX_OK;
@@ -330,18 +312,18 @@ TxStatus tr_getitem(Tracer *tr, VT *c, VT *k, VT **out) {
     if (c->kind == VT_DICT) {
         if (k->kind == VT_SYMNUM) k = tr_specialize(tr, k);
         int i = vt_dict_find(tr, c, k);
-        if (i < 0) return tr_break(tr, "KeyError in a dict lookup");
+        if (i < 0) return trace_break(tr, "KeyError in a dict lookup");
         *out = vt_item(tr, c, i);
         return TX_OK;
     }
     if (c->kind == VT_CONST) {
         if (k->kind == VT_SYMNUM) k = tr_specialize(tr, k);
         Value kv = k->kind == VT_SLICE ? vt_to_value(tr, k, &(const char *){NULL}) : vt_as_constant(tr, k);
-        if (val_is_null(kv)) return tr_break(tr, "indexing a constant with %s", vt_kind_name(k->kind));
+        if (val_is_null(kv)) return trace_break(tr, "indexing a constant with %s", vt_kind_name(k->kind));
         Value r = vm_getitem(vm, c->value, kv);
         if (val_is_null(r)) {
             vm_clear_exc(vm);
-            return tr_break(tr, "indexing a constant raised");
+            return trace_break(tr, "indexing a constant raised");
         }
         *out = vt_const(tr, r);
         return TX_OK;
@@ -350,7 +332,7 @@ TxStatus tr_getitem(Tracer *tr, VT *c, VT *k, VT **out) {
         VT *children;
         TxStatus s = tr_module_children(tr, c, &children);
         if (s) return s;
-        if (k->kind == VT_SLICE) return tr_break(tr, "slicing a module container");
+        if (k->kind == VT_SLICE) return trace_break(tr, "slicing a module container");
         int64_t i;
         s = const_index(tr, k, children->n, &i);
         if (s) return s;
@@ -360,15 +342,15 @@ TxStatus tr_getitem(Tracer *tr, VT *c, VT *k, VT **out) {
     if (c->kind == VT_OBJECT || c->kind == VT_NN_MODULE) {
         TypeObj *t = vt_python_type(tr, c);
         Value f = t ? type_lookup(vm, t, vm->special_names[SP_GETITEM]) : val_null();
-        if (val_is_null(f) || f.as.o->type != vm->t_function) return tr_break(tr, "indexing %s", vt_kind_name(c->kind));
+        if (val_is_null(f) || f.as.o->type != vm->t_function) return trace_break(tr, "indexing %s", vt_kind_name(c->kind));
         VT *args[2] = {c, k};
         return tr_call(tr, vt_from_value(tr, f, NULL), 2, args, NULL, out);
     }
-    return tr_break(tr, "indexing %s", vt_kind_name(c->kind));
+    return trace_break(tr, "indexing %s", vt_kind_name(c->kind));
 }
 
 static TxStatus check_mutable(Tracer *tr, VT *c) {
-    if (c->mut == MUT_EXISTING && !c->source) return tr_break(tr, "mutation of a container the tracer cannot name");
+    if (c->mut == MUT_EXISTING && !c->source) return trace_break(tr, "mutation of a container the tracer cannot name");
     return TX_OK;
 }
 
@@ -384,13 +366,13 @@ TxStatus tr_setitem(Tracer *tr, VT *c, VT *k, VT *v) {
             s = const_slice(tr, k, c->n, &start, &stop, &step, &len);
             if (s) return s;
             VT *src = vt_force(tr, v);
-            if (src->kind != VT_LIST && src->kind != VT_TUPLE) return tr_break(tr, "slice assignment from %s", vt_kind_name(src->kind));
+            if (src->kind != VT_LIST && src->kind != VT_TUPLE) return trace_break(tr, "slice assignment from %s", vt_kind_name(src->kind));
             if (step != 1) {
-                if (src->n != len) return tr_break(tr, "extended slice assignment of the wrong size");
+                if (src->n != len) return trace_break(tr, "extended slice assignment of the wrong size");
                 for (int64_t i = 0, j = start; i < len; i++, j += step) c->items[j] = vt_item(tr, src, (int)i);
             } else {
                 if (stop < start) stop = start;
-                VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(c->n - (stop - start) + src->n + 1));
+                VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(c->n - (stop - start) + src->n + 1));
                 int m = 0;
                 for (int i = 0; i < start; i++) items[m++] = c->items[i];
                 for (int i = 0; i < src->n; i++) items[m++] = vt_item(tr, src, i);
@@ -412,19 +394,19 @@ TxStatus tr_setitem(Tracer *tr, VT *c, VT *k, VT *v) {
         if (s) return s;
         if (k->kind == VT_SYMNUM) k = tr_specialize(tr, k);
         if (k->kind != VT_CONST && (k->kind == VT_LIST || k->kind == VT_DICT || val_is_null(k->value)))
-            return tr_break(tr, "dict key the tracer cannot hash");
+            return trace_break(tr, "dict key the tracer cannot hash");
         if (!val_is_null(k->value)) {
             int64_t h;
             if (vm_hash(tr->vm, k->value, &h) < 0) {
                 vm_clear_exc(tr->vm);
-                return tr_break(tr, "unhashable dict key");
+                return trace_break(tr, "unhashable dict key");
             }
         }
         vt_dict_set(tr, c, k, v);
         if (c->mut == MUT_EXISTING) se_mark_modified(tr, c);
         return TX_OK;
     }
-    return tr_break(tr, "item assignment on %s", vt_kind_name(c->kind));
+    return trace_break(tr, "item assignment on %s", vt_kind_name(c->kind));
 }
 
 TxStatus tr_delitem(Tracer *tr, VT *c, VT *k) {
@@ -437,7 +419,7 @@ TxStatus tr_delitem(Tracer *tr, VT *c, VT *k) {
             int64_t start, stop, step, len;
             s = const_slice(tr, k, c->n, &start, &stop, &step, &len);
             if (s) return s;
-            if (step != 1) return tr_break(tr, "del of an extended slice");
+            if (step != 1) return trace_break(tr, "del of an extended slice");
             for (int64_t i = 0; i < len; i++) vt_list_remove_at(c, start);
         } else {
             int64_t i;
@@ -453,12 +435,12 @@ TxStatus tr_delitem(Tracer *tr, VT *c, VT *k) {
         if (s) return s;
         if (k->kind == VT_SYMNUM) k = tr_specialize(tr, k);
         int i = vt_dict_find(tr, c, k);
-        if (i < 0) return tr_break(tr, "KeyError in del");
+        if (i < 0) return trace_break(tr, "KeyError in del");
         vt_dict_del_at(c, i);
         if (c->mut == MUT_EXISTING) se_mark_modified(tr, c);
         return TX_OK;
     }
-    return tr_break(tr, "del on %s", vt_kind_name(c->kind));
+    return trace_break(tr, "del on %s", vt_kind_name(c->kind));
 }
 
 /* ---- iteration ---------------------------------------------------------------------------------------- */
@@ -477,11 +459,11 @@ static TxStatus const_items(Tracer *tr, Value v, VT **out) {
     Value *items = vm_sequence_items(vm, v, &n, &holder);
     if (!items) {
         vm_clear_exc(vm);
-        return tr_break(tr, "iterating a constant raised");
+        return trace_break(tr, "iterating a constant raised");
     }
-    if (n > 100000) return tr_break(tr, "iterating a constant too long to unroll");
+    if (n > 100000) return trace_break(tr, "iterating a constant too long to unroll");
     vm_push_root(vm, holder);
-    VT **vts = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(n + 1));
+    VT **vts = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(n + 1));
     for (int64_t i = 0; i < n; i++) vts[i] = vt_const(tr, items[i]);
     vm_pop_root(vm);
     *out = vt_tuple(tr, vts, (int)n);
@@ -507,10 +489,10 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     }
     case VT_TENSOR: {
         TensorMeta *m = &v->node->meta;
-        if (!v->node->is_tensor || m->ndim == 0) return tr_break(tr, "iteration over a 0-d tensor");
+        if (!v->node->is_tensor || m->ndim == 0) return trace_break(tr, "iteration over a 0-d tensor");
         int64_t n = m->shape[0];
-        if (n > 4096) return tr_break(tr, "iteration over a long tensor");
-        VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(n + 1));
+        if (n > 4096) return trace_break(tr, "iteration over a long tensor");
+        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(n + 1));
         for (int64_t i = 0; i < n; i++) {
             TxStatus s = fake_getitem(tr, v, vt_const(tr, val_int(i)), &items[i]);
             if (s) return s;
@@ -526,16 +508,16 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
             *out = iter_over(tr, children);
             return TX_OK;
         }
-        return tr_break(tr, "iteration over a module");
-    default: return tr_break(tr, "iteration over %s", vt_kind_name(v->kind));
+        return trace_break(tr, "iteration over a module");
+    default: return trace_break(tr, "iteration over %s", vt_kind_name(v->kind));
     }
 }
 
 TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     it = vt_force(tr, it);
-    if (it->kind != VT_ITER) return tr_break(tr, "next() on %s", vt_kind_name(it->kind));
+    if (it->kind != VT_ITER) return trace_break(tr, "next() on %s", vt_kind_name(it->kind));
     if (!it->a) {   /* lazy zip over the iterators it->items: a row while each yields */
-        VT **row = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
+        VT **row = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
         for (int k = 0; k < it->n; k++) {
             TxStatus s = tr_next(tr, it->items[k], &row[k]);
             if (s) return s;
@@ -584,7 +566,7 @@ TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out) {
                 *out = 1;
                 return TX_OK;
             }
-            if (e->kind == VT_TENSOR || item->kind == VT_TENSOR) return tr_break(tr, "`in` with tensors");
+            if (e->kind == VT_TENSOR || item->kind == VT_TENSOR) return trace_break(tr, "`in` with tensors");
             VT *r;
             TxStatus s = tr_compare(tr, CMP_EQ, item, e, &r);
             if (s) return s;
@@ -603,18 +585,18 @@ TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out) {
         int r = vm_contains(vm, container->value, item->value);
         if (r < 0) {
             vm_clear_exc(vm);
-            return tr_break(tr, "`in` on a constant raised");
+            return trace_break(tr, "`in` on a constant raised");
         }
         *out = r;
         return TX_OK;
     }
-    return tr_break(tr, "`in` on %s", vt_kind_name(container->kind));
+    return trace_break(tr, "`in` on %s", vt_kind_name(container->kind));
 }
 
 TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out) {
     seq = vt_force(tr, seq);
     if (seq->kind == VT_TUPLE || seq->kind == VT_LIST) {
-        if (seq->n != n) return tr_break(tr, "unpacking %d values into %d", seq->n, n);
+        if (seq->n != n) return trace_break(tr, "unpacking %d values into %d", seq->n, n);
         for (int i = 0; i < n; i++) out[i] = vt_item(tr, seq, i);
         return TX_OK;
     }
@@ -622,9 +604,9 @@ TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out) {
         VT *it;
         TxStatus s = tr_iter(tr, seq, &it);
         if (s) return s;
-        if (it->a->n != n) return tr_break(tr, "unpacking %d values into %d", it->a->n, n);
+        if (it->a->n != n) return trace_break(tr, "unpacking %d values into %d", it->a->n, n);
         for (int i = 0; i < n; i++) out[i] = vt_item(tr, it->a, i);
         return TX_OK;
     }
-    return tr_break(tr, "unpacking %s", vt_kind_name(seq->kind));
+    return trace_break(tr, "unpacking %s", vt_kind_name(seq->kind));
 }

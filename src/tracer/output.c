@@ -1,14 +1,16 @@
 /* src/tracer/output.c — the output graph: finishing a traced graph (its output node, dead-code
- * elimination, verification), compiling it with a backend, and the `__compiled_fn_N` callable
- * residual code calls with the graph's inputs.  Backends register by name; "eager" (defined
- * here) runs each node with the eager ops and autograd, registering hook nodes on the real
- * intermediate tensors, so backward goes through the ordinary engine. */
+ * elimination, verification), compiling it with a backend, the `__compiled_fn_N` callable
+ * residual code calls with the graph's inputs, and the GraphModule objects callable backends
+ * and explain() receive.  Backends register by name; "eager" (defined here) runs each node with
+ * the eager ops and autograd, registering hook nodes on the real intermediate tensors, so
+ * backward goes through the ordinary engine. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ember/autograd.h"
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
+#include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -35,7 +37,7 @@ const TracerBackend *tracer_find_backend(const char *name) {
     return NULL;
 }
 
-/* ---- graph inputs and opaque payloads (backend.h) ------------------------------------------------ */
+/* ---- graph inputs (backend.h) ------------------------------------------------ */
 
 int tracer_bind_inputs(VM *vm, const Graph *g, int n, const Value *inputs, Tensor **tensors) {
     int i = 0;
@@ -79,30 +81,6 @@ fail:
         tensors[k] = NULL;
     }
     return -1;
-}
-
-static void opaque_release(void *p) {
-    TracerOpaque *o = p;
-    if (o->marker) tracer_marker_free(o->marker);
-    free(o);
-}
-
-GraphOpaque *tracer_opaque_new(const TracerOpaque *o, const char *repr) {
-    TracerOpaque *c = malloc(sizeof *c);
-    EM_ASSERT(c != NULL, "out of memory");
-    *c = *o;
-    return graph_opaque_new(c, opaque_release, repr);
-}
-
-const TracerOpaque *tracer_opaque_of(const GraphOpaque *o) {
-    return o && o->release == opaque_release ? o->ptr : NULL;
-}
-
-Value tracer_hook_callable(VM *vm, const GraphNode *hook_node, int n, const Value *inputs) {
-    const TracerOpaque *o = tracer_opaque_of(hook_node->exec.opaque);
-    if (!o || o->kind != TOPQ_HOOK || o->input < 0 || o->input >= n)
-        return vm_raise(vm, vm->e_SystemError, "hook node %s without its callable", hook_node->name);
-    return inputs[o->input];
 }
 
 /* ---- the eager backend ------------------------------------------------------------------------- */
@@ -190,6 +168,8 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
     }
     bool entry_mode = ag_is_grad_enabled();
     Value result = val_null();
+    Tensor **in = NULL;   /* a node's inputs (as many as the widest node has) */
+    int cap_in = 0;
     if (tracer_bind_inputs(vm, g, n_in, inputs, bound) < 0) goto done;
     int pi = 0;
     for (GraphNode *n = g->first; n; n = n->next) {
@@ -204,10 +184,11 @@ static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs
             goto done;
         }
         ag_set_grad_enabled(!n->no_grad && entry_mode);
-        Tensor *in[64];
-        if (n->exec.n_inputs > 64) {
-            vm_raise(vm, vm->e_SystemError, "graph node %s has too many inputs", n->name);
-            goto done;
+        if (n->exec.n_inputs > cap_in) {
+            cap_in = n->exec.n_inputs;
+            Tensor **grown = realloc(in, sizeof(Tensor *) * (size_t)cap_in);
+            if (!grown) goto oom;
+            in = grown;
         }
         for (int i = 0; i < n->exec.n_inputs; i++) in[i] = slot_tensor(slots, n->exec.inputs[i]);
         switch (n->exec.kind) {
@@ -279,6 +260,7 @@ oom:
     vm_no_memory(vm);
 done:
     ag_set_grad_enabled(entry_mode);
+    free(in);
     for (int i = 0; i < n_in; i++) tensor_decref(bound[i]);
     free(bound);
     slots_free(slots, g->n_nodes + 1);
@@ -307,7 +289,6 @@ static void cg_free(CompiledGraph *cg) {
     if (!cg) return;
     if (cg->backend && cg->artifact) cg->backend->free(cg->artifact);
     graph_free(cg->graph);
-    free(cg->input_is_number);
     free(cg);
 }
 
@@ -369,7 +350,7 @@ static Value cg_obj_new(VM *vm, CompiledGraph *cg) {
 
 Value compiled_fn_new(VM *vm, Value cg_obj, const char *name) {
     vm_push_root(vm, cg_obj);
-    NativeObj *f = native_new_closure(vm, arena_persistent_name(vm, name), compiled_fn_call, cg_obj);
+    NativeObj *f = native_new_closure(vm, trace_persistent_name(vm, name), compiled_fn_call, cg_obj);
     vm_pop_root(vm);
     return f ? val_obj(f) : val_null();
 }
@@ -377,6 +358,58 @@ Value compiled_fn_new(VM *vm, Value cg_obj, const char *name) {
 void tracer_output_init_types(VM *vm, TracerState *st) {
     st->t_compiled_graph = type_new_builtin(vm, "CompiledGraph", vm->t_object, OBJ_LAYOUT_EXTENSION,
                                             sizeof(CompiledGraphObj), 0, cgo_trace, cgo_finalize, TYPEF_ABSTRACT_NEW);
+}
+
+/* ---- GraphModule ----------------------------------------------------------------------------------------- */
+
+static Value gm_call(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "GraphModule.forward takes no keyword arguments");
+    CompiledGraph *cg = tracer_compiled_graph_holder(fn->payload);
+    const TracerBackend *eager = tracer_find_backend("eager");
+    bool enable = cg->has_grad_nodes && !ag_is_grad_enabled();   /* as compiled_fn_call (output.c) */
+    if (enable) ag_set_grad_enabled(true);
+    Value r = eager->run(vm, NULL, cg->graph, argc, argv);
+    if (enable) ag_set_grad_enabled(false);
+    return r;
+}
+
+Value tracer_graph_module_new(VM *vm, Value cg_obj) {
+    CompiledGraph *cg = tracer_compiled_graph_holder(cg_obj);
+    Value mod = dict_get_c(vm, vm->modules, "torch._dynamo");
+    Value cls = mod.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)mod.as.o)->dict, "GraphModule") : val_null();
+    if (val_is_null(cls)) return vm_raise(vm, vm->e_RuntimeError, "torch._dynamo is not imported");
+    char *code = graph_code(cg->graph, GRAPH_PRINT_FX);
+    StrObj *cs = str_from_c(vm, code);
+    free(code);
+    if (!cs) return val_null();
+    vm_push_root(vm, val_obj(cs));
+    NativeObj *call = native_new_closure(vm, "forward", gm_call, cg_obj);
+    if (!call) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(call));
+    StrObj *name = str_from_c(vm, cg->graph->name);
+    if (!name) {
+        vm_pop_roots(vm, 2);
+        return val_null();
+    }
+    vm_push_root(vm, val_obj(name));
+    Value args[3] = {val_obj(name), val_obj(cs), val_obj(call)};
+    Value r = vm_call(vm, cls, 3, args, NULL);
+    vm_pop_roots(vm, 3);
+    return r;
+}
+
+Value tracer_example_inputs(Tracer *tr) {
+    VM *vm = tr->vm;
+    TupleObj *t = tuple_new(vm, tr->n_graph_inputs);
+    if (!t) return val_null();
+    for (int i = 0; i < tr->n_graph_inputs; i++) {
+        VT *v = tr->input_vts[i];
+        t->items[i] = val_is_null(v->value) ? val_none() : v->value;
+    }
+    return val_obj(t);
 }
 
 /* ---- finishing a graph -------------------------------------------------------------------------------- */
@@ -406,7 +439,7 @@ Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *
         if (n->exec.kind != GRAPH_EXEC_NONE && !n->no_grad) cg->has_grad_nodes = true;
     Value obj = cg_obj_new(vm, cg);
     if (val_is_null(obj)) return obj;
-    tr_keep(tr, obj);
+    trace_keep(tr, obj);
     if (!val_is_null(tr->opts->user_backend)) {
         /* a callable backend gets the graph module and example inputs; what it returns runs */
         Value gm = tracer_graph_module_new(vm, obj);

@@ -14,7 +14,6 @@
 #include "vm/gc.h"
 #include "vm/str.h"
 
-
 /* ---- liveness --------------------------------------------------------------------------------------- */
 
 /* Which plain locals may be read before being written on some path from instruction `target`
@@ -24,6 +23,7 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live) {
     int32_t n = co->ncode, nl = co->nlocals;
     if (nl == 0) return;
     bool *in = calloc((size_t)n * (size_t)nl + 1, 1);
+    bool *out = calloc((size_t)nl + 1, 1);
     bool changed = true;
     while (changed) {
         changed = false;
@@ -31,8 +31,7 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live) {
             Instr x = co->code[i];
             Opcode op = (Opcode)x.op;
             if (op == OP_NOP && i > 0 && code_width((Opcode)co->code[i - 1].op) == 2) continue;
-            bool out[1024];
-            int32_t m = nl < 1024 ? nl : 1024;
+            int32_t m = nl;
             memset(out, 0, (size_t)m);
             uint8_t fl = op_info[op].flags;
             int32_t next = i + code_width(op);
@@ -66,6 +65,7 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live) {
         }
     }
     for (int32_t k = 0; k < nl; k++) live[k] = target < n && in[(size_t)target * nl + k];
+    free(out);
     free(in);
     /* zero-argument super() reads the first argument without a LOAD_FAST */
     for (int64_t i = 0; i < co->freevars->len; i++)
@@ -93,7 +93,7 @@ static CodeObj *build_resume(Tracer *tr, int32_t target, int depth, uint64_t nul
     /* named as the original in tracebacks; the qualname carries the resume name for logs */
     asm_builder_init(vm, &b, co->name->data, name, co->filename->data, code_line(co, target));
     int32_t *slot_map = malloc(sizeof(int32_t) * (size_t)(co->nlocals + 1));
-    int32_t stack_slot[64];
+    int32_t *stack_slot = malloc(sizeof(int32_t) * (size_t)(depth + 1));
     /* parameters: the live locals under their own names, then the stack values */
     int nargs = 0;
     for (int i = 0; i < co->nlocals; i++) slot_map[i] = -1;
@@ -175,6 +175,7 @@ static CodeObj *build_resume(Tracer *tr, int32_t target, int depth, uint64_t nul
     CodeObj *res = asm_assemble(&b);
     asm_builder_fini(&b);
     free(L);
+    free(stack_slot);
     free(slot_map);
     return res;
 }
@@ -212,7 +213,7 @@ Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nul
     FunctionObj *fn = func_new(vm, r->code, tr->frame->globals);
     if (!fn) return val_null();
     Value fv = val_obj(fn);
-    tr_keep(tr, fv);
+    trace_keep(tr, fv);
     if (tr->code->cellvars->len + tr->code->freevars->len == 0) {
         /* no closure: one function object, reached through the frame's globals */
         Value existing = dict_get_str(tr->frame->globals, r->name);

@@ -14,7 +14,7 @@ static void track(Tracer *tr, VT *v) {
     SideEffects *se = &tr->se;
     if (se->n_tracked == se->cap_tracked) {
         int32_t cap = se->cap_tracked ? se->cap_tracked * 2 : 16;
-        VT **n = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
+        VT **n = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
         if (se->n_tracked) memcpy(n, se->tracked, sizeof(VT *) * (size_t)se->n_tracked);
         se->tracked = n;
         se->cap_tracked = cap;
@@ -57,19 +57,19 @@ void se_store_attr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
     if (s) {
         /* dynamo's OrderedDict: the name keeps its first position, the value is the latest */
         s->value = value;
-        s->line = tr_current_line(tr);
+        s->line = trace_current_line(tr);
         return;
     }
     SideEffects *se = &tr->se;
     if (se->n_stores == se->cap_stores) {
         int32_t cap = se->cap_stores ? se->cap_stores * 2 : 16;
-        AttrStore *n = arena_alloc(&tr->arena, sizeof(AttrStore) * (size_t)cap);
+        AttrStore *n = trace_arena_alloc(&tr->arena, sizeof(AttrStore) * (size_t)cap);
         if (se->n_stores) memcpy(n, se->stores, sizeof(AttrStore) * (size_t)se->n_stores);
         se->stores = n;
         se->cap_stores = cap;
     }
-    tr_keep(tr, val_obj(name));
-    se->stores[se->n_stores++] = (AttrStore){.obj = obj, .name = name, .value = value, .line = tr_current_line(tr)};
+    trace_keep(tr, val_obj(name));
+    se->stores[se->n_stores++] = (AttrStore){.obj = obj, .name = name, .value = value, .line = trace_current_line(tr)};
     if (obj->mut == MUT_NONE) obj->mut = MUT_EXISTING;
 }
 
@@ -84,20 +84,20 @@ VT *se_load_global(Tracer *tr, StrObj *name) { return se_load_attr(tr, tr->globa
 
 void se_mark_modified(Tracer *tr, VT *container) {
     container->modified = true;
-    container->index = tr_current_line(tr);   /* the latest line that changed it */
+    container->index = trace_current_line(tr);   /* the latest line that changed it */
 }
 
 int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle) {
     SideEffects *se = &tr->se;
     if (se->n_hooks == se->cap_hooks) {
         int32_t cap = se->cap_hooks ? se->cap_hooks * 2 : 8;
-        HookReg *n = arena_alloc(&tr->arena, sizeof(HookReg) * (size_t)cap);
+        HookReg *n = trace_arena_alloc(&tr->arena, sizeof(HookReg) * (size_t)cap);
         if (se->n_hooks) memcpy(n, se->hooks, sizeof(HookReg) * (size_t)se->n_hooks);
         se->hooks = n;
         se->cap_hooks = cap;
     }
     int idx = se->n_hooks;
-    se->hooks[se->n_hooks++] = (HookReg){.tensor = tensor, .hook = hook, .handle = handle, .line = tr_current_line(tr)};
+    se->hooks[se->n_hooks++] = (HookReg){.tensor = tensor, .hook = hook, .handle = handle, .line = trace_current_line(tr)};
     handle->index = idx;
     return idx;
 }

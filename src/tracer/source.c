@@ -10,7 +10,7 @@
 #include "vm/str.h"
 
 static Source *src_new(Tracer *tr, SourceKind kind) {
-    Source *s = arena_alloc(&tr->arena, sizeof *s);
+    Source *s = trace_arena_alloc(&tr->arena, sizeof *s);
     s->kind = kind;
     s->key = val_null();
     return s;
@@ -70,14 +70,14 @@ void source_repr_buf(const Source *s, char *buf, size_t cap) {
 }
 
 Source *source_object(Tracer *tr, Value obj, const char *label) {
-    Source *s = arena_alloc(&tr->arena, sizeof *s);
+    Source *s = trace_arena_alloc(&tr->arena, sizeof *s);
     s->kind = SRC_OBJECT;
     s->key = obj;
     Value name = vm_intern(tr->vm, label);
     s->name = val_is_null(name) ? NULL : AS_STR(name);
     if (val_is_null(name)) vm_clear_exc(tr->vm);
-    tr_keep(tr, obj);
-    if (s->name) tr_keep(tr, name);
+    trace_keep(tr, obj);
+    if (s->name) trace_keep(tr, name);
     return s;
 }
 
@@ -85,7 +85,7 @@ const char *source_repr(Tracer *tr, Source *s) {
     if (!s->repr) {
         char buf[1024];
         source_repr_buf(s, buf, sizeof buf);
-        s->repr = arena_strdup(&tr->arena, buf);
+        s->repr = trace_arena_strdup(&tr->arena, buf);
     }
     return s->repr;
 }

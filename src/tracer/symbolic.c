@@ -3,7 +3,6 @@
  * vm/opcodes.def's enum; an opcode without a handler is a graph break that names it, so a new
  * opcode can never be skipped silently.  Handlers report TX_BREAK *before* changing any state
  * when they can, so a break at the root frame leaves the state of the instruction's start. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,16 +18,16 @@
 /* ---- translator frames ------------------------------------------------------------------------ */
 
 Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent) {
-    Tx *tx = arena_alloc(&tr->arena, sizeof *tx);
+    Tx *tx = trace_arena_alloc(&tr->arena, sizeof *tx);
     tx->parent = parent;
     tx->code = code;
     tx->func = fn;
     tx->globals = globals;
-    tx->locals = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(code->nlocalsplus + 1));
+    tx->locals = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(code->nlocalsplus + 1));
     tx->stack_cap = code->stacksize + 8;
-    tx->stack = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)tx->stack_cap);
+    tx->stack = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)tx->stack_cap);
     tx->depth = parent ? parent->depth + 1 : 0;
-    tr_keep(tr, val_obj(code));
+    trace_keep(tr, val_obj(code));
     return tx;
 }
 
@@ -46,33 +45,6 @@ VT *tx_pop(Tx *tx) {
 #define PEEK(n) (tx->stack[tx->sp - (n)])
 #define PUSH(v) tx_push(tx, (v))
 #define POP() tx_pop(tx)
-
-TxStatus tr_break(Tracer *tr, const char *fmt, ...) {
-    if (!tr->have_break) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(tr->brk.reason, sizeof tr->brk.reason, fmt, ap);
-        va_end(ap);
-        Tx *tx = tr->tx ? tr->tx : tr->root;
-        tr->brk.root_ip = tr->root->ip;
-        tr->brk.line = tx ? code_line(tx->code, tx->ip) : 0;
-        snprintf(tr->brk.file, sizeof tr->brk.file, "%s", tx ? tx->code->filename->data : "?");
-        snprintf(tr->brk.func, sizeof tr->brk.func, "%s", tx ? tx->code->name->data : "?");
-        tr->have_break = true;
-    }
-    return TX_BREAK;
-}
-
-TxStatus tr_error(Tracer *tr) {
-    (void)tr;
-    return TX_ERROR;
-}
-
-int32_t tr_current_line(Tracer *tr) {
-    Tx *tx = tr->tx;
-    if (!tx) return 0;
-    return code_line(tx->code, tx->ip);
-}
 
 static StrObj *name_at(Tx *tx, uint32_t i) { return AS_STR(tx->code->names->items[i]); }
 
@@ -94,7 +66,7 @@ static VT *root_local(Tracer *tr, Tx *tx, int slot) {
 
 static TxStatus unbound_local(Tracer *tr, Tx *tx, int slot) {
     (void)tx;
-    return tr_break(tr, "local variable '%s' referenced before assignment",
+    return trace_break(tr, "local variable '%s' referenced before assignment",
                     AS_STR(tx->code->varnames->items[slot])->data);
 }
 
@@ -122,18 +94,18 @@ static TxStatus cell_load(Tracer *tr, VT *cell, VT **out) {
     StrObj *cc = vm_intern_str(tr->vm, "cell_contents");
     VT *p = se_load_attr(tr, cell, cc);
     if (p) {
-        if (p->kind == VT_DELETED) return tr_break(tr, "read of a deleted cell");
+        if (p->kind == VT_DELETED) return trace_break(tr, "read of a deleted cell");
         *out = p;
         return TX_OK;
     }
     if (cell->mut == MUT_NEW) {
-        if (!cell->a) return tr_break(tr, "read of an empty cell");
+        if (!cell->a) return trace_break(tr, "read of an empty cell");
         *out = cell->a;
         return TX_OK;
     }
-    if (val_is_null(cell->value) || cell->value.as.o->type != tr->vm->t_cell) return tr_break(tr, "unknown cell");
+    if (val_is_null(cell->value) || cell->value.as.o->type != tr->vm->t_cell) return trace_break(tr, "unknown cell");
     Value v = ((CellObj *)cell->value.as.o)->v;
-    if (val_is_null(v)) return tr_break(tr, "free variable referenced before assignment");
+    if (val_is_null(v)) return trace_break(tr, "free variable referenced before assignment");
     if (!cell->b) cell->b = vt_from_value(tr, v, cell->source);
     *out = cell->b;
     return TX_OK;
@@ -212,7 +184,7 @@ static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
     if (own_globals) {
         VT *p = se_load_global(tr, name);
         if (p) {
-            if (p->kind == VT_DELETED) return tr_break(tr, "read of a deleted global");
+            if (p->kind == VT_DELETED) return trace_break(tr, "read of a deleted global");
             *out = p;
             return TX_OK;
         }
@@ -224,7 +196,7 @@ static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
         if (bi.tag == VAL_OBJ && bi.as.o->type->layout == OBJ_LAYOUT_DICT) b = (DictObj *)bi.as.o;
         else if (bi.tag == VAL_OBJ && bi.as.o->type->layout == OBJ_LAYOUT_MODULE) b = ((ModuleObj *)bi.as.o)->dict;
         v = dict_get_str(b, name);
-        if (val_is_null(v)) return tr_break(tr, "name '%s' is not defined", name->data);
+        if (val_is_null(v)) return trace_break(tr, "name '%s' is not defined", name->data);
     }
     *out = vt_from_value(tr, v, own_globals ? source_global(tr, name) : NULL);
     return TX_OK;
@@ -240,7 +212,7 @@ H(LOAD_GLOBAL) {
 }
 
 H(STORE_GLOBAL) {
-    if (tx->globals != tr->frame->globals) return tr_break(tr, "store to a global of another module");
+    if (tx->globals != tr->frame->globals) return trace_break(tr, "store to a global of another module");
     se_store_global(tr, name_at(tx, arg), POP());
     return TX_OK;
 }
@@ -267,14 +239,14 @@ H(COPY_FREE_VARS) {
 
 H(LOAD_CLOSURE) {
     VT *c = cell_at(tr, tx, arg);
-    if (!c) return tr_break(tr, "closure cell unavailable");
+    if (!c) return trace_break(tr, "closure cell unavailable");
     PUSH(c);
     return TX_OK;
 }
 
 H(LOAD_DEREF) {
     VT *c = cell_at(tr, tx, arg);
-    if (!c) return tr_break(tr, "closure cell unavailable");
+    if (!c) return trace_break(tr, "closure cell unavailable");
     VT *v = NULL;
     TxStatus s = cell_load(tr, c, &v);
     if (s) return s;
@@ -284,9 +256,9 @@ H(LOAD_DEREF) {
 
 H(STORE_DEREF) {
     VT *c = cell_at(tr, tx, arg);
-    if (!c) return tr_break(tr, "closure cell unavailable");
+    if (!c) return trace_break(tr, "closure cell unavailable");
     if (c->mut == MUT_EXISTING && (!c->source || tx != tr->root))
-        return tr_break(tr, "store to a closure cell of an enclosing frame");
+        return trace_break(tr, "store to a closure cell of an enclosing frame");
     cell_store(tr, c, POP());
     return TX_OK;
 }
@@ -356,7 +328,7 @@ H(DELETE_SUBSCR) {
 
 H(BUILD_SLICE) {
     VT *v = vt_new(tr, VT_SLICE);
-    v->items = arena_alloc(&tr->arena, sizeof(VT *) * 3);
+    v->items = trace_arena_alloc(&tr->arena, sizeof(VT *) * 3);
     v->n = 3;
     v->items[2] = arg == 3 ? POP() : vt_none(tr);
     v->items[1] = POP();
@@ -408,7 +380,7 @@ H(IS_OP) {
     } else if (a->kind == VT_CONST || b->kind == VT_CONST) {
         /* a tracked non-constant is never the same object as a constant (None, True...) */
         VT *c = a->kind == VT_CONST ? a : b, *o = a->kind == VT_CONST ? b : a;
-        if (o->kind == VT_NULLV || o->kind == VT_LAZY) return tr_break(tr, "`is` on an unknown value");
+        if (o->kind == VT_NULLV || o->kind == VT_LAZY) return trace_break(tr, "`is` on an unknown value");
         same = !val_is_null(o->value) && o->kind != VT_TUPLE && val_identical(o->value, c->value);
     } else if (!val_is_null(a->value) && !val_is_null(b->value) && a->mut != MUT_NEW && b->mut != MUT_NEW &&
                a->kind != VT_TUPLE && b->kind != VT_TUPLE) {
@@ -466,7 +438,7 @@ static TxStatus none_jump(Tracer *tr, Tx *tx, uint32_t target, bool if_none) {
              v->kind == VT_METHOD || v->kind == VT_NATIVE || v->kind == VT_TYPE || v->kind == VT_MODULE ||
              v->kind == VT_HANDLE)
         is_none = 0;
-    else return tr_break(tr, "`is None` on %s", vt_kind_name(v->kind));
+    else return trace_break(tr, "`is None` on %s", vt_kind_name(v->kind));
     tx->sp--;
     if (is_none == (int)if_none) tx->ip = (int32_t)target - 1;
     return TX_OK;
@@ -523,9 +495,9 @@ H(BUILD_LIST) {
 static TxStatus check_hashable_key(Tracer *tr, VT *k) {
     k = vt_force(tr, k);
     if (k->kind == VT_CONST) return TX_OK;
-    if (k->kind == VT_SYMNUM) return tr_break(tr, "a symbolic number as a dict key");
-    if (k->kind == VT_LIST || k->kind == VT_DICT) return tr_break(tr, "unhashable dict key");
-    if (val_is_null(k->value) && k->kind != VT_TENSOR) return tr_break(tr, "dict key of unknown identity");
+    if (k->kind == VT_SYMNUM) return trace_break(tr, "a symbolic number as a dict key");
+    if (k->kind == VT_LIST || k->kind == VT_DICT) return trace_break(tr, "unhashable dict key");
+    if (val_is_null(k->value) && k->kind != VT_TENSOR) return trace_break(tr, "dict key of unknown identity");
     return TX_OK;
 }
 
@@ -546,7 +518,7 @@ H(BUILD_MAP) {
 H(BUILD_CONST_KEY_MAP) {
     VT *keys = vt_force(tr, TOP());
     if (keys->kind != VT_CONST || !val_is_type(tr->vm, keys->value, tr->vm->t_tuple))
-        return tr_break(tr, "BUILD_CONST_KEY_MAP without constant keys");
+        return trace_break(tr, "BUILD_CONST_KEY_MAP without constant keys");
     TupleObj *kt = AS_TUPLE(keys->value);
     int n = (int)arg;
     VT *d = vt_dict(tr);
@@ -561,13 +533,13 @@ H(BUILD_STRING) {
     int n = (int)arg;
     for (int i = 0; i < n; i++) {
         VT *p = vt_force(tr, tx->stack[tx->sp - n + i]);
-        if (p->kind != VT_CONST || !val_is_str(vm, p->value)) return tr_break(tr, "f-string of a non-constant");
+        if (p->kind != VT_CONST || !val_is_str(vm, p->value)) return trace_break(tr, "f-string of a non-constant");
     }
     StrBuf b;
     sb_init(&b);
     for (int i = 0; i < n; i++) sb_add_str(&b, AS_STR(vt_force(tr, tx->stack[tx->sp - n + i])->value));
     StrObj *s = sb_finish(vm, &b);
-    if (!s) return tr_error(tr);
+    if (!s) return trace_error(tr);
     tx->sp -= n;
     PUSH(vt_const(tr, val_obj(s)));
     return TX_OK;
@@ -579,17 +551,17 @@ H(FORMAT_VALUE) {
     VT *spec = has_spec ? vt_force(tr, TOP()) : NULL;
     VT *v = vt_force(tr, has_spec ? PEEK(2) : TOP());
     if (v->kind == VT_SYMNUM) v = tr_specialize(tr, v);
-    if (v->kind != VT_CONST || (spec && spec->kind != VT_CONST)) return tr_break(tr, "formatting a %s", vt_kind_name(v->kind));
+    if (v->kind != VT_CONST || (spec && spec->kind != VT_CONST)) return trace_break(tr, "formatting a %s", vt_kind_name(v->kind));
     Value x = v->value;
     int conv = (int)(arg & 3);
     if (conv == 1) x = vm_str(vm, x);
     else if (conv == 2) x = vm_repr(vm, x);
     else if (conv == 3) x = vm_ascii(vm, x);
-    if (val_is_null(x)) return tr_error(tr);
+    if (val_is_null(x)) return trace_error(tr);
     vm_push_root(vm, x);
     Value r = vm_format(vm, x, spec ? spec->value : val_obj(vm->empty_str));
     vm_pop_root(vm);
-    if (val_is_null(r)) return tr_error(tr);
+    if (val_is_null(r)) return trace_error(tr);
     tx->sp -= has_spec ? 2 : 1;
     PUSH(vt_const(tr, r));
     return TX_OK;
@@ -611,7 +583,7 @@ H(LIST_EXTEND) {
             tx->sp--;
             return TX_OK;
         }
-        return tr_break(tr, "list.extend of %s", vt_kind_name(it->kind));
+        return trace_break(tr, "list.extend of %s", vt_kind_name(it->kind));
     }
     for (int i = 0; i < it->n; i++) vt_list_append(tr, list, vt_item(tr, it, i));
     tx->sp--;
@@ -636,9 +608,9 @@ H(MAP_ADD) {
 static TxStatus dict_merge(Tracer *tr, Tx *tx, uint32_t arg, bool check_dupes) {
     VT *d = PEEK(arg + 1);
     VT *src = vt_force(tr, TOP());
-    if (src->kind != VT_DICT) return tr_break(tr, "** of %s", vt_kind_name(src->kind));
+    if (src->kind != VT_DICT) return trace_break(tr, "** of %s", vt_kind_name(src->kind));
     for (int i = 0; i < src->n; i++) {
-        if (check_dupes && vt_dict_find(tr, d, src->keys[i]) >= 0) return tr_break(tr, "duplicate keyword argument");
+        if (check_dupes && vt_dict_find(tr, d, src->keys[i]) >= 0) return trace_break(tr, "duplicate keyword argument");
     }
     for (int i = 0; i < src->n; i++) vt_dict_set(tr, d, src->keys[i], vt_item(tr, src, i));
     tx->sp--;
@@ -648,7 +620,7 @@ H(DICT_UPDATE) { return dict_merge(tr, tx, arg, false); }
 H(DICT_MERGE) { return dict_merge(tr, tx, arg, true); }
 
 H(UNPACK_SEQUENCE) {
-    VT **out = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(arg + 1));
+    VT **out = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(arg + 1));
     TxStatus s = tr_unpack(tr, TOP(), (int)arg, out);
     if (s) return s;
     tx->sp--;
@@ -659,11 +631,11 @@ H(UNPACK_SEQUENCE) {
 H(UNPACK_EX) {
     int before = (int)(arg & 0xFF), after = (int)(arg >> 8);
     VT *seq = vt_force(tr, TOP());
-    if (seq->kind != VT_TUPLE && seq->kind != VT_LIST) return tr_break(tr, "starred unpacking of %s", vt_kind_name(seq->kind));
-    if (seq->n < before + after) return tr_break(tr, "not enough values to unpack");
+    if (seq->kind != VT_TUPLE && seq->kind != VT_LIST) return trace_break(tr, "starred unpacking of %s", vt_kind_name(seq->kind));
+    if (seq->n < before + after) return trace_break(tr, "not enough values to unpack");
     tx->sp--;
     for (int i = seq->n - 1; i >= seq->n - after; i--) PUSH(vt_item(tr, seq, i));
-    VT **mid = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n + 1));
+    VT **mid = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n + 1));
     int nm = 0;
     for (int i = before; i < seq->n - after; i++) mid[nm++] = vt_item(tr, seq, i);
     PUSH(vt_list(tr, mid, nm));
@@ -730,26 +702,26 @@ H(CALL_FUNCTION_EX) {
     if (args->kind != VT_TUPLE && args->kind != VT_LIST) {
         if (args->kind == VT_CONST && val_is_type(tr->vm, args->value, tr->vm->t_tuple)) {
             TupleObj *t = AS_TUPLE(args->value);
-            VT **items = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(t->len + 1));
+            VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(t->len + 1));
             for (int64_t i = 0; i < t->len; i++) items[i] = vt_const(tr, t->items[i]);
             args = vt_tuple(tr, items, (int)t->len);
         } else {
-            return tr_break(tr, "f(*args) with %s", vt_kind_name(args->kind));
+            return trace_break(tr, "f(*args) with %s", vt_kind_name(args->kind));
         }
     }
-    if (kwargs && kwargs->kind != VT_DICT) return tr_break(tr, "f(**kwargs) with %s", vt_kind_name(kwargs->kind));
+    if (kwargs && kwargs->kind != VT_DICT) return trace_break(tr, "f(**kwargs) with %s", vt_kind_name(kwargs->kind));
     int nkw = kwargs ? kwargs->n : 0;
     int argc = args->n + nkw;
-    VT **all = arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
+    VT **all = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
     for (int i = 0; i < args->n; i++) all[i] = vt_item(tr, args, i);
     TupleObj *kwn = NULL;
     if (nkw) {
         kwn = tuple_new(tr->vm, nkw);
-        if (!kwn) return tr_error(tr);
-        tr_keep(tr, val_obj(kwn));
+        if (!kwn) return trace_error(tr);
+        trace_keep(tr, val_obj(kwn));
         for (int i = 0; i < nkw; i++) {
             VT *k = vt_force(tr, kwargs->keys[i]);
-            if (k->kind != VT_CONST || !val_is_str(tr->vm, k->value)) return tr_break(tr, "keywords must be strings");
+            if (k->kind != VT_CONST || !val_is_str(tr->vm, k->value)) return trace_break(tr, "keywords must be strings");
             kwn->items[i] = k->value;
             all[args->n + i] = vt_item(tr, kwargs, i);
         }
@@ -799,7 +771,7 @@ H(BEFORE_WITH) {
         PUSH(r);
         return TX_OK;
     }
-    return tr_break(tr, "with %s", vt_kind_name(mgr->kind));
+    return trace_break(tr, "with %s", vt_kind_name(mgr->kind));
 }
 
 /* ---- imports --------------------------------------------------------------------------------------------- */
@@ -809,19 +781,19 @@ H(IMPORT_NAME) {
     VT *fromlist = vt_force(tr, TOP());
     VT *level = vt_force(tr, PEEK(2));
     if (level->kind != VT_CONST || !val_is_int(level->value) || level->value.as.i != 0)
-        return tr_break(tr, "relative import");
+        return trace_break(tr, "relative import");
     StrObj *name = name_at(tx, arg);
     Value m = dict_get_str(vm->modules, name);
-    if (val_is_null(m)) return tr_break(tr, "import of a module not yet loaded");
+    if (val_is_null(m)) return trace_break(tr, "import of a module not yet loaded");
     Value r = m;
     if (fromlist->kind == VT_CONST && val_is_none(fromlist->value)) {
         /* `import a.b` binds a */
         const char *dot = strchr(name->data, '.');
         if (dot) {
             StrObj *top = str_new(vm, name->data, dot - name->data);
-            if (!top) return tr_error(tr);
+            if (!top) return trace_error(tr);
             r = dict_get_str(vm->modules, str_intern(vm, top));
-            if (val_is_null(r)) return tr_break(tr, "import of a module not yet loaded");
+            if (val_is_null(r)) return trace_break(tr, "import of a module not yet loaded");
         }
     }
     tx->sp -= 2;
@@ -862,8 +834,6 @@ static const Handler handlers[OP__COUNT] = {
 #undef X
 };
 
-bool tracer_opcode_supported(Opcode op) { return (unsigned)op < OP__COUNT && handlers[op] != NULL; }
-
 /* ---- the loop --------------------------------------------------------------------------------------------- */
 
 TxStatus tx_run(Tracer *tr, Tx *tx) {
@@ -875,21 +845,21 @@ TxStatus tx_run(Tracer *tr, Tx *tx) {
         if (tx == tr->root && tr->break_at >= 0 && tx->ip == tr->break_at) {
             char reason[sizeof tr->brk.reason];
             snprintf(reason, sizeof reason, "%s", tr->brk.reason[0] ? tr->brk.reason : "graph break");
-            s = tr_break(tr, "%s", reason);
+            s = trace_break(tr, "%s", reason);
             break;
         }
         if (tx->ip < 0 || tx->ip >= tx->code->ncode) {
-            s = tr_break(tr, "ran off the end of the code");
+            s = trace_break(tr, "ran off the end of the code");
             break;
         }
         if (++steps > MAX_STEPS) {
-            s = tr_break(tr, "too many instructions traced (a long loop?)");
+            s = trace_break(tr, "too many instructions traced (a long loop?)");
             break;
         }
         Instr in = tx->code->code[tx->ip];
         Handler h = handlers[in.op];
         if (!h) {
-            s = tr_break(tr, "unsupported opcode %s", op_info[in.op].name);
+            s = trace_break(tr, "unsupported opcode %s", op_info[in.op].name);
             break;
         }
         int32_t ip = tx->ip;

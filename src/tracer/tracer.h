@@ -26,16 +26,42 @@
  *     runs the instruction natively and calls a resume function (resume.c) that continues the
  *     original bytecode and is itself compiled on its first call.
  *
- * Memory: VTs, sources and other tracing state live in a per-trace arena (Arena) freed when the
- * trace ends.  Every VM value they reference is appended to the trace's keepalive list, which
+ * Memory: VTs, sources and other tracing state live in a per-trace arena (TraceArena) freed when
+ * the trace ends.  Every VM value they reference is appended to the trace's keepalive list, which
  * is an external GC root, so the collector (which may run on any allocation, including while
  * tracing) never frees what a tracker points at.  Cache entries own their guard programs and
  * residual code and are traced through CodeObj.tracer_trace.
+ *
+ * Files, bottom first (each calls only files above it in this list, except the symbolic
+ * interpreter's own recursion: running a frame calls functions, and calling a user function,
+ * dunder, property or hook inlines it by running its frame):
+ *   base.c          the floor: arena, keepalive, breaks and errors, options, EMBER_LOGS
+ *   decompile.c     residual code as Python source (uses no other tracer file)
+ *   registry.c      what a value is by identity: torch natives, grad-mode classes, nn.Module
+ *   source.c        sources and static reads through them
+ *   guards.c        guards: adding, checking, describing
+ *   side_effects.c  SideEffects
+ *   vt.c            trackers as data: constructors, containers, lazies
+ *   fake.c          fake tensors, graph inputs, the op observer, node provenance
+ *   wrap.c          trackers <-> real values (specialisation and its guards)
+ *   fake_call.c     natives called on fakes
+ *   marker.c        node payloads (TracerOpaque) and module markers
+ *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
+ *   custom_ops.c    calls of custom ops traced into nodes
+ *   ops.c attrs.c builtins.c calls.c module_hooks.c symbolic.c
+ *                   the symbolic interpreter (the one circle, tied by tr_call and tx_run)
+ *   cache.c         the per-code-object cache of compiled entries
+ *   resume.c        resume functions
+ *   output.c        finishing and compiling graphs, backends, __compiled_fn_N, GraphModule
+ *   codegen.c       residual code
+ *   logs.c          EMBER_LOGS artifacts and explain() records
+ *   guard_program.c guard programs of cache entries
+ *   frame.c         the eval-frame hook and the compile driver
+ *   compiled_fn.c   what torch.compile(fn) returns
+ *   dynamo_module.c torch._dynamo._ember and registration
  */
 #ifndef EMBER_TRACER_TRACER_H
 #define EMBER_TRACER_TRACER_H
-
-#include <setjmp.h>
 
 #include "ember/graph.h"
 #include "src/tracer/backend.h"
@@ -48,18 +74,17 @@ typedef struct Tracer Tracer;
 typedef struct VT VT;
 typedef struct Source Source;
 typedef struct Tx Tx;
+typedef struct CompileOptions CompileOptions;
+typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
 
-/* ---- arena --------------------------------------------------------------------------------- */
+/* ==== types ===================================================================================== */
 
-typedef struct ArenaBlock ArenaBlock;
-typedef struct Arena {
-    ArenaBlock *head;
-} Arena;
-void *arena_alloc(Arena *a, size_t n);   /* zeroed */
-char *arena_strdup(Arena *a, const char *s);
-void arena_free(Arena *a);
+typedef struct TraceArenaBlock TraceArenaBlock;
+typedef struct TraceArena {
+    TraceArenaBlock *head;
+} TraceArena;
 
-/* ---- sources -------------------------------------------------------------------------------- */
+/* ---- sources ---------------------------------------------------------------------------------- */
 
 typedef enum SourceKind {
     SRC_LOCAL,        /* a fast local of the traced frame: index = slot, name */
@@ -80,25 +105,7 @@ struct Source {
     const char *repr; /* L['self'].lin.weight, computed once */
 };
 
-Source *source_local(Tracer *tr, int slot, StrObj *name);
-Source *source_global(Tracer *tr, StrObj *name);
-Source *source_attr(Tracer *tr, Source *base, StrObj *name);
-Source *source_item(Tracer *tr, Source *base, Value key);
-Source *source_closure(Tracer *tr, int index, StrObj *name);
-Source *source_object(Tracer *tr, Value obj, const char *label);
-const char *source_repr(Tracer *tr, Source *s);          /* "L['x']" */
-void source_repr_buf(const Source *s, char *buf, size_t cap);
-void source_placeholder_name(Source *s, char *buf, size_t cap);   /* "L_x_" */
-bool source_equal(const Source *a, const Source *b);
-/* Resolve a source against a running frame without calling script code or allocating: the
- * value, or VAL_NULL if it cannot be read statically (missing attribute, out of range...). */
-Value source_resolve_static(VM *vm, Frame *f, const Source *s);
-/* Static attribute read shared by sources, guards and the tracer: instance dict (unless the
- * class has a data descriptor of that name), nn.Module parameter/buffer/module dicts, then the
- * class MRO (unbound).  VAL_NULL if absent. */
-Value static_getattr(VM *vm, Value obj, StrObj *name);
-
-/* ---- variable trackers ---------------------------------------------------------------------- */
+/* ---- variable trackers -------------------------------------------------------------------------- */
 
 typedef enum VtKind {
     VT_NULLV,         /* the NULL a call site pushes below a plain callable */
@@ -179,44 +186,7 @@ struct VT {
     StrObj *user_name;   /* handles: the variable name the user stored it in */
 };
 
-/* Keep a VM value alive until the trace ends (the keepalive list). */
-void tr_keep(Tracer *tr, Value v);
-VT *vt_new(Tracer *tr, VtKind kind);
-VT *vt_const(Tracer *tr, Value v);
-VT *vt_none(Tracer *tr);
-VT *vt_tuple(Tracer *tr, VT **items, int n);
-VT *vt_list(Tracer *tr, VT **items, int n);
-void vt_list_append(Tracer *tr, VT *list, VT *item);
-/* Records list.append(item) on a VT_LAZY_LIST that has not been read (false otherwise). */
-bool vt_lazy_list_append(Tracer *tr, VT *lazy, VT *item);
-void vt_list_insert(Tracer *tr, VT *list, int64_t i, VT *item);
-void vt_list_remove_at(VT *list, int64_t i);
-VT *vt_dict(Tracer *tr);
-/* Dict keys are constants (compared by value) or objects (by identity). */
-int vt_dict_find(Tracer *tr, VT *d, VT *key);
-void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value);
-void vt_dict_del_at(VT *d, int i);
-bool vt_is_const(const VT *v);
-bool vt_is_const_of(Tracer *tr, const VT *v, TypeObj *t);
-/* A VT that is a constant, or a tuple/list of constants (recursively): its value as a VM value
- * (built now; kept alive).  VAL_NULL if not constant. */
-Value vt_as_constant(Tracer *tr, VT *v);
-const char *vt_kind_name(VtKind k);
-/* The Python type the tracked value has (for isinstance / type()); NULL if unknown. */
-TypeObj *vt_python_type(Tracer *tr, VT *v);
-/* Wrap a real value read from `source` (may be NULL for constants) into a VT, installing the
- * guards its kind needs. */
-VT *vt_from_value(Tracer *tr, Value v, Source *source);
-VT *vt_lazy(Tracer *tr, Value v, Source *source);
-VT *vt_force(Tracer *tr, VT *v);                     /* the tracker a lazy VT stands for */
-VT *vt_item(Tracer *tr, VT *container, int i);        /* items[i], forced and stored back */
-/* A value a native call returned during tracing (fake tensors become their nodes). */
-VT *vt_from_result(Tracer *tr, Value v);
-/* A VT as a real value to pass to a native: constants, fake tensors, existing objects;
- * containers are rebuilt from their items.  VAL_NULL (and *why set) if it has no such value. */
-Value vt_to_value(Tracer *tr, VT *v, const char **why);
-
-/* ---- guards --------------------------------------------------------------------------------- */
+/* ---- guards ------------------------------------------------------------------------------------- */
 
 typedef enum GuardKind {
     G_TYPE,           /* type(v) is expected type */
@@ -249,22 +219,7 @@ typedef struct Guard {
     const TracerBackend *backend;  /* G_BACKEND */
 } Guard;
 
-void guard_add(Tracer *tr, Guard g);
-void guard_type(Tracer *tr, Source *s, TypeObj *t);
-void guard_id(Tracer *tr, Source *s, Value v);
-void guard_equals(Tracer *tr, Source *s, Value v);
-void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param);
-void guard_len(Tracer *tr, Source *s, int64_t n);
-void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
-void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
-bool guard_check(VM *vm, Frame *f, const Guard *g);
-bool guard_check_values(VM *vm, const Guard *g, Value v, Value other);
-/* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g
- * fails for frame f, or NULL if it passes. */
-const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap);
-void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap);
-
-/* ---- side effects ------------------------------------------------------------------------------ */
+/* ---- side effects ------------------------------------------------------------------------------- */
 
 typedef struct AttrStore {
     VT *obj;              /* object / global-namespace marker / cell */
@@ -292,21 +247,7 @@ typedef struct SideEffects {
     bool final_grad_mode;
 } SideEffects;
 
-VT *se_track_existing(Tracer *tr, VT *v);        /* dedupes by identity of v->value */
-VT *se_find_existing(Tracer *tr, Value obj);
-void se_track_new(Tracer *tr, VT *v);
-void se_store_attr(Tracer *tr, VT *obj, StrObj *name, VT *value);
-/* Pending value of obj.name stored in the region, or NULL. */
-VT *se_load_attr(Tracer *tr, VT *obj, StrObj *name);
-void se_store_global(Tracer *tr, StrObj *name, VT *value);
-VT *se_load_global(Tracer *tr, StrObj *name);
-void se_mark_modified(Tracer *tr, VT *container);
-int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle);
-bool se_is_empty(Tracer *tr);
-/* Dynamo's prune_dead_object_new: new objects no live value reaches are dropped. */
-void se_prune_dead(Tracer *tr);
-
-/* ---- the translator (one per frame being traced, inlined calls included) ------------------------- */
+/* ---- the translator (one per frame being traced, inlined calls included) ------------------------ */
 
 struct Tx {
     Tx *parent;               /* caller of an inlined function (NULL: the root frame) */
@@ -323,8 +264,6 @@ struct Tx {
     bool done;
 };
 
-typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
-
 /* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
 typedef struct BreakInfo {
     char reason[256];
@@ -334,7 +273,7 @@ typedef struct BreakInfo {
     char func[128];
 } BreakInfo;
 
-/* ---- the compiled graph function (__compiled_fn_N) ------------------------------------------------ */
+/* ---- the compiled graph function (__compiled_fn_N) ---------------------------------------------- */
 
 typedef struct CompiledGraph {
     Graph *graph;
@@ -342,7 +281,6 @@ typedef struct CompiledGraph {
     const TracerBackend *backend;
     int32_t n_inputs;
     int32_t n_outputs;
-    bool *input_is_number;    /* placeholders fed with Python numbers (unspecialized scalars) */
     Value user_backend;       /* a callable backend's compiled callable, else VAL_NULL */
     /* some node was recorded with grad mode on: when residual code calls the graph with the mode
      * off (the region switched it on, e.g. leaving a no_grad block it resumed inside), the call
@@ -350,11 +288,7 @@ typedef struct CompiledGraph {
     bool has_grad_nodes;
 } CompiledGraph;
 
-/* The options of the compiled call in progress (or of --compile-all). */
-typedef struct CompileOptions CompileOptions;
-const CompileOptions *tracer_current_options(VM *vm);
-
-/* ---- the tracer (one per frame compilation) ------------------------------------------------------ */
+/* ---- the tracer (one per frame compilation) ----------------------------------------------------- */
 
 struct CompileOptions {
     const TracerBackend *backend;
@@ -364,7 +298,7 @@ struct CompileOptions {
 
 struct Tracer {
     VM *vm;
-    Arena arena;
+    TraceArena arena;
     ListObj *keepalive;       /* rooted by keepalive_root */
     ExtRoot *keepalive_root;
     Frame *frame;             /* the real frame being compiled (for source values) */
@@ -381,12 +315,6 @@ struct Tracer {
     Tensor **fake_keys;
     VT **fake_vals;
     int32_t fake_cap, fake_len;
-    const char *call_target;  /* printed target of the native call being made (for graph nodes) */
-    GraphArg *call_args;      /* its call view, or NULL */
-    int32_t n_call_args;
-    const char *const *call_kwnames;
-    GraphArg *call_kwargs;
-    int32_t n_call_kwargs;
     int32_t ops_in_call;      /* ops the observer recorded during the current native call */
     GraphNode *first_call_node;
     bool observer_failed;
@@ -406,37 +334,207 @@ struct Tracer {
     bool eager_autograd;
     BreakInfo brk;
     bool have_break;
-    int32_t n_restarts;
     bool grad_mode_at_entry;
     int32_t module_depth;     /* nn.Module forwards being inlined */
     GraphModuleFrame module_stack[32];   /* their keys ("L['self'].body[0]") and class names */
     const char *entered[256];            /* every module forward inlined, in order (exec order) */
     int32_t n_entered;
-    /* jmp for fatal "unsupported" from deep inside (restart) */
-    char errbuf[256];
+    char errbuf[256];         /* why codegen failed */
 };
 
-/* Entry points across files. */
-TxStatus tx_run(Tracer *tr, Tx *tx);                 /* symbolic.c: run until return/break */
-Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
-void tx_push(Tx *tx, VT *v);
-VT *tx_pop(Tx *tx);
-TxStatus tr_break(Tracer *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-TxStatus tr_error(Tracer *tr);   /* a VM exception is pending and must propagate (fullgraph etc.) */
-int32_t tr_current_line(Tracer *tr);
+/* ==== functions, by file, bottom first ========================================================== */
 
-/* calls.c */
-TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
-TxStatus tr_getattr(Tracer *tr, VT *obj, StrObj *name, VT **out);
-TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out);   /* *out NULL: absent */
-/* The sub-modules of an nn.Module (ModuleList, Sequential), in order, as a tuple. */
-TxStatus tr_module_children(Tracer *tr, VT *m, VT **out);
+/* ---- base.c: the floor -------------------------------------------------------------------------- */
+
+void *trace_arena_alloc(TraceArena *a, size_t n);   /* zeroed */
+char *trace_arena_strdup(TraceArena *a, const char *s);
+void trace_arena_free(TraceArena *a);
+/* Keep a VM value alive until the trace ends (the keepalive list, an external GC root). */
+void trace_keep(Tracer *tr, Value v);
+/* A name that lives as long as the VM (interned). */
+const char *trace_persistent_name(VM *vm, const char *name);
+/* Record a graph break with its reason and the user's file, line and function (the first
+ * break of a trace wins): TX_BREAK. */
+TxStatus trace_break(Tracer *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A VM exception is pending and must propagate (fullgraph etc.): TX_ERROR. */
+TxStatus trace_error(Tracer *tr);
+/* The user line of the instruction being traced (innermost inlined frame). */
+int32_t trace_current_line(Tracer *tr);
+/* The options of the compiled call in progress (or of --compile-all). */
+const CompileOptions *trace_current_options(VM *vm);
+/* The stripped source text of a line of co's file ("" if unavailable).  Logging itself
+ * (trace_log_enabled, trace_log_printf, trace_logs_set) is declared in backend.h: the runtime
+ * logs through it too. */
+void trace_source_line(CodeObj *co, int line, char *buf, size_t cap);
+
+/* ---- decompile.c -------------------------------------------------------------------------------- */
+
+void tracer_decompile(VM *vm, const CodeObj *co, FILE *out);
+
+/* ---- registry.c: what a value is, by identity ---------------------------------------------------- */
+
+const char *tracer_torch_native_name(VM *vm, Value f);   /* "torch.relu", or NULL */
+bool tracer_is_pure_native(VM *vm, Value f);              /* math.* and the like */
+bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which);
+/* Whether f is one of residual code's grad-mode restorers (and which mode it sets). */
+bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode);
 /* torch.nn.Module, once torch.nn is imported (NULL before). */
 TypeObj *tracer_nn_module_type(VM *vm);
 bool tracer_is_nn_module(VM *vm, Value v);
-TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value);
-TxStatus tr_delattr(Tracer *tr, VT *obj, StrObj *name);
-TxStatus tr_load_method(Tracer *tr, VT *obj, StrObj *name, VT **meth, VT **self);
+bool tracer_global_module_hooks(VM *vm);                  /* any global nn.Module hook registered */
+bool tracer_fx_tracing(VM *vm);                           /* torch.fx's symbolic tracing is running */
+
+/* ---- source.c ----------------------------------------------------------------------------------- */
+
+Source *source_local(Tracer *tr, int slot, StrObj *name);
+Source *source_global(Tracer *tr, StrObj *name);
+Source *source_attr(Tracer *tr, Source *base, StrObj *name);
+Source *source_item(Tracer *tr, Source *base, Value key);
+Source *source_closure(Tracer *tr, int index, StrObj *name);
+Source *source_object(Tracer *tr, Value obj, const char *label);
+const char *source_repr(Tracer *tr, Source *s);          /* "L['x']" */
+void source_repr_buf(const Source *s, char *buf, size_t cap);
+void source_placeholder_name(Source *s, char *buf, size_t cap);   /* "L_x_" */
+bool source_equal(const Source *a, const Source *b);
+/* Resolve a source against a running frame without calling script code or allocating: the
+ * value, or VAL_NULL if it cannot be read statically (missing attribute, out of range...). */
+Value source_resolve_static(VM *vm, Frame *f, const Source *s);
+/* Static attribute read shared by sources, guards and the tracer: instance dict (unless the
+ * class has a data descriptor of that name), nn.Module parameter/buffer/module dicts, then the
+ * class MRO (unbound).  VAL_NULL if absent. */
+Value static_getattr(VM *vm, Value obj, StrObj *name);
+
+/* ---- guards.c ----------------------------------------------------------------------------------- */
+
+void guard_add(Tracer *tr, Guard g);
+void guard_type(Tracer *tr, Source *s, TypeObj *t);
+void guard_id(Tracer *tr, Source *s, Value v);
+void guard_equals(Tracer *tr, Source *s, Value v);
+void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param);
+void guard_len(Tracer *tr, Source *s, int64_t n);
+void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
+void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
+bool guard_check(VM *vm, Frame *f, const Guard *g);
+bool guard_check_values(VM *vm, const Guard *g, Value v, Value other);
+/* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g
+ * fails for frame f, or NULL if it passes. */
+const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap);
+void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap);
+
+/* ---- side_effects.c ----------------------------------------------------------------------------- */
+
+VT *se_track_existing(Tracer *tr, VT *v);        /* dedupes by identity of v->value */
+VT *se_find_existing(Tracer *tr, Value obj);
+void se_track_new(Tracer *tr, VT *v);
+void se_store_attr(Tracer *tr, VT *obj, StrObj *name, VT *value);
+/* Pending value of obj.name stored in the region, or NULL. */
+VT *se_load_attr(Tracer *tr, VT *obj, StrObj *name);
+void se_store_global(Tracer *tr, StrObj *name, VT *value);
+VT *se_load_global(Tracer *tr, StrObj *name);
+void se_mark_modified(Tracer *tr, VT *container);
+int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle);
+bool se_is_empty(Tracer *tr);
+/* Dynamo's prune_dead_object_new: new objects no live value reaches are dropped. */
+void se_prune_dead(Tracer *tr);
+
+/* ---- vt.c: trackers as data ---------------------------------------------------------------------- */
+
+VT *vt_new(Tracer *tr, VtKind kind);
+void vt_reserve(Tracer *tr, VT *v, int32_t need);   /* room for `need` items (and keys) */
+VT *vt_const(Tracer *tr, Value v);
+VT *vt_none(Tracer *tr);
+VT *vt_tuple(Tracer *tr, VT **items, int n);
+VT *vt_list(Tracer *tr, VT **items, int n);
+void vt_list_append(Tracer *tr, VT *list, VT *item);
+void vt_list_insert(Tracer *tr, VT *list, int64_t i, VT *item);
+void vt_list_remove_at(VT *list, int64_t i);
+VT *vt_dict(Tracer *tr);
+/* Dict keys are constants (compared by value) or objects (by identity). */
+int vt_dict_find(Tracer *tr, VT *d, VT *key);
+void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value);
+void vt_dict_del_at(VT *d, int i);
+bool vt_is_const(const VT *v);
+bool vt_is_const_of(Tracer *tr, const VT *v, TypeObj *t);
+const char *vt_kind_name(VtKind k);
+VT *vt_lazy(Tracer *tr, Value v, Source *source);
+/* Records list.append(item) on a VT_LAZY_LIST that has not been read (false otherwise). */
+bool vt_lazy_list_append(Tracer *tr, VT *lazy, VT *item);
+
+/* ---- fake.c: fake tensors ------------------------------------------------------------------------ */
+
+int fake_begin(Tracer *tr);
+void fake_end(Tracer *tr);
+VT *fake_lookup(Tracer *tr, Tensor *t);
+bool fake_is_tensor_value(Tracer *tr, Value v);
+void tracer_add_input(Tracer *tr, VT *v);   /* append to the graph inputs (placeholder order) */
+/* A graph input for a real tensor read from `source`. */
+VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
+/* A graph input for a symbolic number (fed as a wrapped-number tensor). */
+VT *fake_input_symnum(Tracer *tr, VT *sym);
+/* A non-tensor graph input (a hook callable): its placeholder. */
+GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
+/* A tensor VT for an output the tracer computed itself (a custom op's): a fake with metadata m
+ * (with history when requires_grad) mapped to node.  NULL with a VM exception. */
+VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad);
+/* nn_module_stack metadata of the nodes recorded while a module's forward is inlined. */
+void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t);
+void tracer_module_stack_pop(Tracer *tr);
+/* A new node's grad mode, user line and nn_module_stack, from where the trace is. */
+void tracer_node_provenance(Tracer *tr, GraphNode *n);
+/* The recording window of a native call: the op observer records each top-level op as a graph
+ * node and the tensor library runs in meta mode. */
+void fake_record_begin(Tracer *tr);
+void fake_record_end(Tracer *tr);
+/* A tensor a native returned while tracing, as its tracker. */
+VT *fake_tensor_result(Tracer *tr, Value v);
+
+/* ---- wrap.c: trackers <-> real values ------------------------------------------------------------ */
+
+/* Wrap a real value read from `source` (may be NULL for constants) into a VT, installing the
+ * guards its kind needs. */
+VT *vt_from_value(Tracer *tr, Value v, Source *source);
+VT *vt_force(Tracer *tr, VT *v);                     /* the tracker a lazy VT stands for */
+VT *vt_item(Tracer *tr, VT *container, int i);        /* items[i], forced and stored back */
+/* A VT as a real value to pass to a native: constants, fake tensors, existing objects;
+ * containers are rebuilt from their items.  VAL_NULL (and *why set) if it has no such value. */
+Value vt_to_value(Tracer *tr, VT *v, const char **why);
+/* A VT that is a constant, or a tuple/list of constants (recursively): its value as a VM value
+ * (built now; kept alive).  VAL_NULL if not constant. */
+Value vt_as_constant(Tracer *tr, VT *v);
+/* The Python type the tracked value has (for isinstance / type()); NULL if unknown. */
+TypeObj *vt_python_type(Tracer *tr, VT *v);
+/* Specialise a symbolic number on its current value (guards its leaves). */
+VT *tr_specialize(Tracer *tr, VT *v);
+/* A value a native call returned during tracing (fake tensors become their nodes). */
+VT *vt_from_result(Tracer *tr, Value v);
+
+/* ---- fake_call.c: natives on fakes -------------------------------------------------------------- */
+
+/* Call a native (torch function, tensor method, operator) on fake arguments. */
+TxStatus fake_call(Tracer *tr, Value callable, int argc, Value *argv, TupleObj *kwnames, const char *target,
+                   VT **out);
+/* The same with tracker arguments (symbolic numbers become graph inputs) and the call view's
+ * kind (call_function / call_method) and printed target. */
+TxStatus fake_call_vts(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,
+                       const char *target, VT **out);
+/* Operators, indexing and attributes on fakes (the VM's own protocols run on fake values). */
+TxStatus fake_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
+TxStatus fake_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
+TxStatus fake_unary(Tracer *tr, int opcode, VT *a, VT **out);
+TxStatus fake_getitem(Tracer *tr, VT *c, VT *k, VT **out);
+TxStatus fake_setitem(Tracer *tr, VT *c, VT *k, VT *v);
+TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
+
+/* ---- marker.c, node_run.c: node payloads and what nodes do (declared in backend.h) --------------- */
+
+/* ---- custom_ops.c -------------------------------------------------------------------------------- */
+
+/* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
+TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
+
+/* ---- the symbolic interpreter: ops.c, attrs.c, builtins.c, calls.c, module_hooks.c, symbolic.c ---- */
+
+/* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
 TxStatus tr_unary(Tracer *tr, int opcode, VT *a, VT **out);
 TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
@@ -448,82 +546,66 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out);
 TxStatus tr_next(Tracer *tr, VT *it, VT **out);     /* *out NULL: exhausted */
 TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out);
 TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out);   /* out[0..n) in order */
-/* Specialise a symbolic number on its current value (guards its leaves). */
-VT *tr_specialize(Tracer *tr, VT *v);
 
-/* builtins.c: builtins, builtin types, and the registries of torch natives */
+/* attrs.c */
+TxStatus tr_getattr(Tracer *tr, VT *obj, StrObj *name, VT **out);
+TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out);   /* *out NULL: absent */
+TxStatus tr_load_method(Tracer *tr, VT *obj, StrObj *name, VT **meth, VT **self);
+TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value);
+TxStatus tr_delattr(Tracer *tr, VT *obj, StrObj *name);
+/* The sub-modules of an nn.Module (ModuleList, Sequential), in order, as a tuple. */
+TxStatus tr_module_children(Tracer *tr, VT *m, VT **out);
+
+/* builtins.c: builtins and builtin types evaluated on trackers */
 TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, TupleObj *kwnames, VT **out,
                                   bool *handled);
-const char *tracer_torch_native_name(VM *vm, Value f);   /* "torch.relu", or NULL */
-bool tracer_is_pure_native(VM *vm, Value f);              /* math.* and the like */
-bool tracer_is_grad_mode_class(VM *vm, Value v, const char **which);
-bool tracer_global_module_hooks(VM *vm);                  /* any global nn.Module hook registered */
-bool tracer_fx_tracing(VM *vm);                           /* torch.fx's symbolic tracing is running */
-/* A non-tensor graph input (a hook callable): its placeholder. */
-GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
-void tracer_module_stack_push(Tracer *tr, VT *m, TypeObj *t);
-void tracer_module_stack_pop(Tracer *tr);
 
-/* fake.c */
-void tracer_add_input(Tracer *tr, VT *v);   /* append to the graph inputs (placeholder order) */
-int fake_begin(Tracer *tr);
-void fake_end(Tracer *tr);
-VT *fake_lookup(Tracer *tr, Tensor *t);
-/* A graph input for a real tensor read from `source`. */
-VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
-/* A graph input for a symbolic number (fed as a wrapped-number tensor). */
-VT *fake_input_symnum(Tracer *tr, VT *sym);
-/* A tensor VT for an output the tracer computed itself (a custom op's): a fake with metadata m
- * (with history when requires_grad) mapped to node.  NULL with a VM exception. */
-VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad);
-/* calls.c: m(*args) traced as the module's forward inlined (module stack kept); module_hooks.c:
- * the same call when the module or the global module hooks are set. */
+/* calls.c: calls (user code inlined); m(*args) traced as the module's forward inlined (module
+ * stack kept) */
+TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
+
+/* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
-/* A new node's grad mode, user line and nn_module_stack, from where the trace is. */
-void tracer_node_provenance(Tracer *tr, GraphNode *n);
-/* custom_ops.c: a call of a custom C op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
-TxStatus tracer_custom_op_call(Tracer *tr, const FfiOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
-/* Call a native (torch function, tensor method, operator) on fake arguments. */
-TxStatus fake_call(Tracer *tr, Value callable, int argc, Value *argv, TupleObj *kwnames, const char *target,
-                   VT **out);
-/* The same with tracker arguments (symbolic numbers become graph inputs) and the call view's
- * kind (call_function / call_method) and printed target. */
-TxStatus fake_call_vts(Tracer *tr, Value callable, int argc, VT **argv, TupleObj *kwnames, GraphNodeKind kind,
-                       const char *target, VT **out);
-bool fake_is_tensor_value(Tracer *tr, Value v);
-/* Operators, indexing and attributes on fakes (the VM's own protocols run on fake values). */
-TxStatus fake_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
-TxStatus fake_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
-TxStatus fake_unary(Tracer *tr, int opcode, VT *a, VT **out);
-TxStatus fake_getitem(Tracer *tr, VT *c, VT *k, VT **out);
-TxStatus fake_setitem(Tracer *tr, VT *c, VT *k, VT *v);
-TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 
-/* output.c: finish the graph (outputs, DCE, verify) and compile it: the CompiledGraph holder
- * object, or VAL_NULL + exception; then the __compiled_fn_N callable around it. */
-Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
-Value compiled_fn_new(VM *vm, Value cg_obj, const char *name);
-CompiledGraph *tracer_compiled_graph_holder(Value cg_obj);
-CompiledGraph *tracer_compiled_graph_of(Value fn);    /* NULL if fn is not a __compiled_fn */
+/* symbolic.c: translator frames and the loop (run until return or break) */
+Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
+void tx_push(Tx *tx, VT *v);
+VT *tx_pop(Tx *tx);
+TxStatus tx_run(Tracer *tr, Tx *tx);
+int tracer_inline_depth_limit(void);
 
-/* codegen.c / resume.c */
-typedef struct ResidualPlan ResidualPlan;
-CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
+/* ---- cache.c (tracer_state.h) ------------------------------------------------------------------- */
+
+/* ---- resume.c ----------------------------------------------------------------------------------- */
+
 /* The function that continues the traced code at `target` with a stack of `depth` values
  * (nullmask: the NULL slots, which are not arguments) and the live locals (slots) as
  * arguments; made once per shape and cached on the code object.  Installed in the frame's
  * globals under *name_out when it needs no closure. */
 Value tracer_resume_function(Tracer *tr, int32_t target, int depth, uint64_t nullmask, const int32_t *live, int n_live,
                              StrObj **name_out);
-
+/* Which plain locals may be read before being written on some path from `target` (live[] has
+ * nlocals entries). */
 void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
 
-/* decompile.c */
-void tracer_decompile(VM *vm, const CodeObj *co, FILE *out);
+/* ---- output.c ----------------------------------------------------------------------------------- */
 
-/* logs.c */
-void tracer_source_line(CodeObj *co, int line, char *buf, size_t cap);   /* stripped source text */
+/* Finish the graph (outputs, DCE, verify) and compile it: the CompiledGraph holder object, or
+ * VAL_NULL + exception; then the __compiled_fn_N callable around it. */
+Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
+Value compiled_fn_new(VM *vm, Value cg_obj, const char *name);
+CompiledGraph *tracer_compiled_graph_holder(Value cg_obj);
+CompiledGraph *tracer_compiled_graph_of(Value fn);    /* NULL if fn is not a __compiled_fn */
+/* A torch.fx-style GraphModule object for callable backends and explain(). */
+Value tracer_graph_module_new(VM *vm, Value cg_obj);
+Value tracer_example_inputs(Tracer *tr);
+
+/* ---- codegen.c ---------------------------------------------------------------------------------- */
+
+CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
+
+/* ---- logs.c, guard_program.c, frame.c, compiled_fn.c, dynamo_module.c (tracer_state.h) ----------- */
 
 #endif

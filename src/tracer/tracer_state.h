@@ -23,7 +23,7 @@ typedef struct GuardStep {
 /* One compiled entry of a code object: its guards and residual code. */
 typedef struct CacheEntry {
     struct CacheEntry *next;
-    Arena arena;              /* the guards' sources and program */
+    TraceArena arena;              /* the guards' sources and program */
     Guard *guards;
     int32_t n_guards;
     /* the guard program: every distinct source once, bases first; per guard the steps of its
@@ -98,31 +98,43 @@ typedef struct TracerState {
     /* every code object with a cache (so reset() can clear them) */
     CodeObj **cached_codes;
     int32_t n_cached, cap_cached;
-    ExtRoot *keep_root;       /* list keeping cached code objects alive */
 } TracerState;
 
 static inline TracerState *tracer_state(VM *vm) { return (TracerState *)vm->ext[TRACER_EXT]; }
+
+/* ---- functions, by file, bottom first ---------------------------------------------------------- */
+
+/* cache.c: the cache chain of a code object (created when asked to); freeing an entry;
+ * torch._dynamo.config.cache_size_limit, read when it matters (a miss); reset(). */
+CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create);
+void tracer_entry_free(CacheEntry *e);
+int32_t tracer_cache_size_limit(VM *vm);
+void tracer_reset(VM *vm);
+
+/* output.c: the CompiledGraph type; the built-in backends */
+void tracer_output_init_types(VM *vm, TracerState *st);
+void tracer_register_builtin_backends(void);
+
+/* logs.c: the per-compile artifacts, break and recompile logs, the cache-limit warning, and the
+ * records torch._dynamo.explain collects */
+void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled_fn);
+void tracer_log_break(Tracer *tr, CodeCache *cc);
+void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const char *skip_reason);
 
 /* guard_program.c: build an entry's program (after its guards are copied in; f is the frame it
  * was compiled for) and run it: true when every guard holds. */
 void guard_program_build(VM *vm, Frame *f, CacheEntry *e);
 bool guard_program_check(VM *vm, Frame *f, const CacheEntry *e);
 
-/* The cache chain of a code object (created when asked to). */
-CodeCache *tracer_code_cache(VM *vm, CodeObj *co, bool create);
-
-void tracer_output_init_types(VM *vm, TracerState *st);
-int tracer_compiled_fn_init_type(VM *vm, TracerState *st);
-/* Whether f is one of the grad-mode restorers (and which mode it sets). */
-bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode);
-Value tracer_compiled_fn_new(VM *vm, Value fn, const CompileOptions *opts);
-/* Run fn(*argv, **kw) with the hook installed and these options (vectorcall arguments). */
+/* frame.c: run fn(*args, **kwargs) (or vectorcall arguments) with the hook installed and these
+ * options */
+Value tracer_run_compiled(VM *vm, Value fn, Value args, Value kwargs, const CompileOptions *opts);
 Value tracer_run_compiled_vec(VM *vm, Value fn, int argc, Value *argv, TupleObj *kw, const CompileOptions *opts);
-void tracer_register_builtin_backends(void);
-/* A torch.fx-style GraphModule object for callable backends and explain(). */
-Value tracer_graph_module_new(VM *vm, Value cg_obj);
-Value tracer_example_inputs(Tracer *tr);
-const char *arena_persistent_name(VM *vm, const char *name);
-int32_t tracer_cache_size_limit(VM *vm);   /* torch._dynamo.config.cache_size_limit */
+
+/* compiled_fn.c: what torch.compile(fn) returns */
+int tracer_compiled_fn_init_type(VM *vm, TracerState *st);
+Value tracer_compiled_fn_new(VM *vm, Value fn, const CompileOptions *opts);
 
 #endif

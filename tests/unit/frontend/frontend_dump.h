@@ -11,8 +11,8 @@
 /* One line per error: "Kind:lineno:offset:end_lineno:end_offset:message" (None as "None"). */
 char *dump_errors(const ParseErrorList *errs);
 
-/* The symbol tables: scope lines with their symbols sorted by name, then one line per code
- * object (varnames, cellvars, freevars, flags) with the code lines sorted. */
+/* The symbol tables: scope lines with their symbols sorted by name (the first part of a .sym
+ * golden; its "code ..." lines are the compiler's, checked by tests/unit/vm/test_compiler.c). */
 char *dump_symtable(const SymTable *st);
 
 /* Reads a whole file; NULL on failure. */

@@ -46,8 +46,6 @@ def unsupported(src):
         key = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
         if isinstance(node, ast.Constant) and isinstance(node.value, complex):
             found.append((key, span(src, node), "complex numbers are not supported"))
-        elif isinstance(node, ast.NamedExpr):
-            found.append((key, span(src, node), "assignment expressions (':=') are not supported"))
         elif isinstance(node, (ast.AsyncFunctionDef, ast.AsyncFor, ast.AsyncWith)):
             what = {ast.AsyncFunctionDef: "def", ast.AsyncFor: "for", ast.AsyncWith: "with"}[type(node)]
             found.append((key, span(src, node, 5), "'async %s' is not supported" % what))

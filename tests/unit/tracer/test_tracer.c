@@ -52,7 +52,7 @@ static void teardown(void) {
     fake_end(&tr);
     graph_free(tr.graph);
     gc_root_free(vm, tr.keepalive_root);
-    arena_free(&tr.arena);
+    trace_arena_free(&tr.arena);
     em_vm_free(vm);
 }
 
@@ -69,7 +69,7 @@ static Value new_object(void) {
 
 Test(tracer, side_effects_dedupe_and_read_after_write) {
     Value o = new_object();
-    tr_keep(&tr, o);
+    trace_keep(&tr, o);
     Source *src = source_global(&tr, S("o"));
     VT *a = vt_from_value(&tr, o, src);
     VT *b = vt_from_value(&tr, o, source_attr(&tr, source_global(&tr, S("alias")), S("x")));
@@ -98,7 +98,7 @@ Test(tracer, globals_and_lists) {
     cr_assert(g && g->kind == VT_CONST && g->value.as.i == 3);
     ListObj *l = list_new(vm, 2);
     cr_assert(list_append(vm, l, val_int(10)) == 0);
-    tr_keep(&tr, val_obj(l));
+    trace_keep(&tr, val_obj(l));
     VT *lz = vt_from_value(&tr, val_obj(l), source_global(&tr, S("items")));
     cr_assert_eq(lz->kind, VT_LAZY_LIST, "a sourced list is read (and its length guarded) only when used");
     cr_assert_eq(tr.n_guards, 1, "its type only");
@@ -120,13 +120,13 @@ Test(tracer, globals_and_lists) {
 }
 
 Test(tracer, prune_dead_new_objects) {
-    Tx *root = arena_alloc(&tr.arena, sizeof *root);
+    Tx *root = trace_arena_alloc(&tr.arena, sizeof *root);
     CodeObj *co = vm->compile(vm, "pass", 4, "<t>", 0);
     cr_assert_not_null(co);
-    tr_keep(&tr, val_obj(co));
+    trace_keep(&tr, val_obj(co));
     root->code = co;
-    root->locals = arena_alloc(&tr.arena, sizeof(VT *) * 4);
-    root->stack = arena_alloc(&tr.arena, sizeof(VT *) * 4);
+    root->locals = trace_arena_alloc(&tr.arena, sizeof(VT *) * 4);
+    root->stack = trace_arena_alloc(&tr.arena, sizeof(VT *) * 4);
     tr.root = root;
     VT *live = vt_new(&tr, VT_OBJECT), *dead = vt_new(&tr, VT_OBJECT);
     se_track_new(&tr, live);
@@ -317,5 +317,5 @@ Test(tracer, guard_program_agrees_with_guards) {
     cr_assert(em_run_string(vm, "_m.weight = nn.Parameter(torch.ones(3, 2))\n", "<t>") == 0);
     cr_assert(!guard_check(vm, &frame, &e.guards[1]), "the weight's shape changed");
     cr_assert(!guard_program_check(vm, &frame, &e));
-    arena_free(&e.arena);
+    trace_arena_free(&e.arena);
 }

@@ -1,9 +1,15 @@
 /* tests/unit/vm/test_compiler.c — code objects the compiler builds, checked against the values
  * CPython 3.11 gives for the same source: co_varnames / co_cellvars / co_freevars order,
  * argument counts, flags (the CPython-defined bits), first lines, the lines instructions map
- * to, docstrings, and every code object passing the verifier. */
+ * to, docstrings, every code object passing the verifier, and the code objects of the
+ * front end's symbol-table corpus against their CPython goldens. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "src/common/strbuf.h"
 
 #include "tests/unit/vm/support.h"
 #include "vm/code.h"
@@ -169,4 +175,98 @@ Test(compiler, syntax_errors_carry_cpython_attributes) {
     cr_assert_eq(line.as.i, 1);
     cr_assert_eq(off.as.i, 5);
     vm_clear_exc(vm);
+}
+
+/* ---- the symbol-table corpus: code objects against CPython's compile() ---------------------- */
+
+/* The "code ..." lines of the .sym goldens (tests/unit/frontend/gen_symtable_golden.sh): every
+ * code object's co_name, co_firstlineno, co_varnames (parameters, then the fast locals in the
+ * order CPython's compiler meets them), co_cellvars, co_freevars and V/K/N/G flags, sorted. */
+static void code_lines(CodeObj *co, char ***lines, size_t *n) {
+    StrBuf b = SB_INIT;
+    sb_printf(&b, "code %s %d varnames=(%s)", co->name->data, co->firstlineno, t_names(co->varnames));
+    sb_printf(&b, " cellvars=(%s)", t_names(co->cellvars));
+    sb_printf(&b, " freevars=(%s) flags=", t_names(co->freevars));
+    if (co->flags & CO_NEWLOCALS) {
+        static const struct { uint32_t bit; char c; } fl[] = {
+            {CO_VARARGS, 'V'}, {CO_VARKEYWORDS, 'K'}, {CO_NESTED, 'N'}, {CO_GENERATOR, 'G'}};
+        for (size_t i = 0; i < 4; i++)
+            if (co->flags & fl[i].bit) sb_addc(&b, fl[i].c);
+    }
+    *lines = realloc(*lines, (*n + 1) * sizeof **lines);
+    (*lines)[(*n)++] = sb_take(&b);
+    for (int64_t i = 0; i < co->consts->len; i++) {
+        Value c = co->consts->items[i];
+        if (c.tag == VAL_OBJ && c.as.o->type == vm->t_code) code_lines((CodeObj *)c.as.o, lines, n);
+    }
+}
+
+static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    StrBuf b = SB_INIT;
+    char chunk[4096];
+    size_t r;
+    while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) sb_add(&b, chunk, r);
+    fclose(f);
+    return sb_take(&b);
+}
+
+static int check_code_corpus(const char *subdir) {
+    char dirpath[1024];
+    snprintf(dirpath, sizeof dirpath, "%s/%s", FRONTEND_CORPUS_DIR, subdir);
+    DIR *d = opendir(dirpath);
+    cr_assert_not_null(d, "no corpus %s", dirpath);
+    int checked = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        size_t len = strlen(ent->d_name);
+        if (len < 4 || strcmp(ent->d_name + len - 3, ".py") != 0) continue;
+        char path[1200], gpath[1200];
+        snprintf(path, sizeof path, "%s/%s", dirpath, ent->d_name);
+        snprintf(gpath, sizeof gpath, "%s/%.*s.sym", dirpath, (int)(len - 3), ent->d_name);
+        char *src = read_file(path), *golden = read_file(gpath);
+        cr_assert(src && golden, "%s or its .sym golden is missing", path);
+        const char *expected = strstr(golden, "\ncode ");
+        cr_assert_not_null(expected, "%s has no code lines", gpath);
+        CodeObj *co = vm->compile(vm, src, strlen(src), path, 0);
+        if (!co) {
+            /* an int literal beyond 64 bits raises OverflowError until big ints land */
+            bool big_literal = vm_exc_matches(vm, vm->e_OverflowError);
+            char *msg = em_error_message(vm);
+            if (big_literal) fprintf(stderr, "note: %s skipped: %s\n", ent->d_name, msg ? msg : "?");
+            else cr_expect_fail("%s: compile failed: %s", ent->d_name, msg ? msg : "?");
+            vm_clear_exc(vm);
+            free(src);
+            free(golden);
+            continue;
+        }
+        vm_push_root(vm, val_obj(co));
+        char **lines = NULL;
+        size_t n = 0;
+        code_lines(co, &lines, &n);
+        vm_pop_root(vm);
+        qsort(lines, n, sizeof *lines, cmp_line);
+        StrBuf got = SB_INIT;
+        for (size_t i = 0; i < n; i++) {
+            sb_printf(&got, "%s\n", lines[i]);
+            free(lines[i]);
+        }
+        free(lines);
+        char *g = sb_take(&got);
+        cr_expect_str_eq(g, expected + 1, "%s: code objects differ from CPython's", ent->d_name);
+        free(g);
+        free(src);
+        free(golden);
+        checked++;
+    }
+    closedir(d);
+    return checked;
+}
+
+Test(compiler, symtable_corpus_code_objects_match_cpython) {
+    cr_expect_geq(check_code_corpus("symtable"), 8);
+    cr_expect_geq(check_code_corpus("ast"), 30);
 }

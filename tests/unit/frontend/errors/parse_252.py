@@ -1,0 +1,1 @@
+def f(x := 1): pass

@@ -1,0 +1,2 @@
+def f():
+    return [[j for j in (k := [])] for i in range(3)]

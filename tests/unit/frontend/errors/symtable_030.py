@@ -1,0 +1,1 @@
+x = [(j := 1) for i in range(3) for j in range(2)]

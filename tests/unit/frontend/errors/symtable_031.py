@@ -1,0 +1,2 @@
+def f():
+    x = [(i := i) for i in range(3)]

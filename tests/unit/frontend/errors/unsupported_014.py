@@ -1,1 +1,0 @@
-x = [y for y in z if (w := y)]
