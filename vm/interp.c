@@ -246,7 +246,7 @@ static Value format_value(VM *vm, Value v, int flags, Value spec) {
     default: break;
     }
     if (val_is_null(conv)) return conv;
-    if (val_is_null(spec) && val_is_str(vm, conv)) return conv;
+    if (val_is_null(spec) && val_is_type(vm, conv, vm->t_str)) return conv;
     vm_push_root(vm, conv);
     Value r = vm_format(vm, conv, spec);
     vm_pop_root(vm);

@@ -123,6 +123,7 @@ struct StrObj {
     int64_t len;      /* bytes, excluding the terminating NUL */
     int64_t ncp;      /* code points */
     int64_t hash;     /* -1 until computed */
+    DictObj *dict;    /* attributes of str-subclass instances (NULL for str) */
     char data[];      /* UTF-8, NUL-terminated */
 };
 
@@ -130,6 +131,7 @@ typedef struct BytesObj {
     Obj hdr;
     int64_t len;
     int64_t hash;
+    DictObj *dict;    /* attributes of bytes-subclass instances */
     uint8_t data[];
 } BytesObj;
 

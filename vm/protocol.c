@@ -745,7 +745,7 @@ Value vm_format(VM *vm, Value v, Value spec) {
     default: break;
     }
     if (val_is_type(vm, v, vm->t_int)) return format_int(vm, v, sp);
-    if (val_is_str(vm, v)) return format_str(vm, AS_STR(v), sp);
+    if (val_is_type(vm, v, vm->t_str)) return format_str(vm, AS_STR(v), sp);
     Value f = type_special(vm, vm_type_of(vm, v), SP_FORMAT);
     if (val_is_null(f)) {
         if (sp->len) return vm_raise(vm, vm->e_TypeError, "unsupported format string passed to %s.__format__", vm_type_name(vm, v));

@@ -29,6 +29,17 @@ static void type_trace(VM *vm, Obj *o) {
 }
 
 static void instance_trace(VM *vm, Obj *o) { gc_mark(vm, ((InstanceObj *)o)->dict); }
+static void trace_dict_only(VM *vm, Obj *o) { gc_mark(vm, *obj_dict_slot(o)); }
+
+/* object.__new__(S) for a str or bytes subclass: the value comes from str.__new__ */
+static Value refuse_object_new(VM *vm, TypeObj *t) {
+    /* CPython names the nearest class that does not define __new__ itself */
+    TypeObj *b = t;
+    while (b->base && (b->flags & TYPEF_HEAPTYPE) && !val_is_null(dict_get_str(b->dict, vm->special_names[SP_NEW])))
+        b = b->base;
+    return vm_raise(vm, vm->e_TypeError, "object.__new__(%s) is not safe, use %s.__new__()", t->name->data,
+                    b->name->data);
+}
 
 static Value instance_alloc(VM *vm, TypeObj *t) {
     Obj *o = gc_alloc(vm, t, t->instance_size);
@@ -174,6 +185,8 @@ void type_init_core(VM *vm) {
     BARE(tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), tuple_trace, NULL, TYPEF_BASETYPE);
 #undef BARE
     vm->t_object->alloc = instance_alloc;
+    vm->t_str->alloc = refuse_object_new;
+    vm->t_str->flags |= TYPEF_BASETYPE;
     tt->alloc = abstract_alloc;
     tt->base = vm->t_object;
     vm->t_str->base = vm->t_dict->base = vm->t_tuple->base = vm->t_object;
@@ -286,6 +299,8 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_EXCEPTION: return offsetof(ExceptionObj, dict);
     case OBJ_LAYOUT_WEAKREF: return offsetof(WeakRefObj, dict);
     case OBJ_LAYOUT_INT: return offsetof(IntObj, dict);
+    case OBJ_LAYOUT_STR: return offsetof(StrObj, dict);
+    case OBJ_LAYOUT_BYTES: return offsetof(BytesObj, dict);
     case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
     default: return solid->dict_offset;
     }
@@ -388,14 +403,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         }
         TypeObj *bt = (TypeObj *)b.as.o;
         if (!(bt->flags & TYPEF_BASETYPE)) {
-            /* int, float, str and bytes values have no room for a subclass's attributes:
-             * CPython allows these subclasses, Ember does not */
-            if (bt == vm->t_int || bt == vm->t_float || bt == vm->t_str || bt == vm->t_bytes)
-                vm_raise(vm, vm->e_NotImplementedError, "subclassing '%s' is not supported",
-                         bt->name->data);
-            else
-                vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type",
-                         bt->name->data);
+            vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type", bt->name->data);
             goto fail;
         }
         for (int64_t j = 0; j < i; j++)
@@ -430,6 +438,8 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         if (bt->flags & TYPEF_EXCEPTION) t->flags |= TYPEF_EXCEPTION;
     }
     t->dict_offset = layout_dict_offset(solid);
+    /* layouts whose base instances need no tracing (str, bytes) still have the dict */
+    if (!t->trace && t->dict_offset) t->trace = trace_dict_only;
     t->mro = c3_mro(vm, t, bases);
     if (!t->mro) goto fail_t;
     t->dict = dict_copy(vm, ns);

@@ -45,7 +45,7 @@ static void make_types(VM *vm) {
         {&vm->t_int, "int", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
         {&vm->t_bool, "bool", &vm->t_int, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
         {&vm->t_float, "float", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
-        {&vm->t_bytes, "bytes", NULL, OBJ_LAYOUT_BYTES, sizeof(BytesObj), 0},
+        {&vm->t_bytes, "bytes", NULL, OBJ_LAYOUT_BYTES, sizeof(BytesObj), TYPEF_BASETYPE},
         {&vm->t_list, "list", NULL, OBJ_LAYOUT_LIST, sizeof(ListObj), TYPEF_BASETYPE},
         {&vm->t_set, "set", NULL, OBJ_LAYOUT_SET, sizeof(SetObj), TYPEF_BASETYPE},
         {&vm->t_frozenset, "frozenset", NULL, OBJ_LAYOUT_SET, sizeof(SetObj), TYPEF_BASETYPE},
@@ -84,6 +84,7 @@ static void make_types(VM *vm) {
         EM_ASSERT(*s->slot != NULL, "out of memory creating built-in types");
     }
     vm->t_generator->instance_size = 0;   /* generators are made by calls only */
+    vm->t_bytes->alloc = vm->t_str->alloc;   /* object.__new__(bytes subclass) is refused */
     vm->t_ellipsis->trace = vm->t_notimplemented->trace = instance_trace_noop;
     Obj *e = gc_alloc(vm, vm->t_ellipsis, sizeof(Obj));
     Obj *ni = gc_alloc(vm, vm->t_notimplemented, sizeof(Obj));

@@ -289,7 +289,9 @@ const char *vm_type_name(VM *vm, Value v);
 /* ---- small helpers ---------------------------------------------------------------------- */
 Value vm_intern(VM *vm, const char *s);   /* interned str Value */
 StrObj *vm_intern_str(VM *vm, const char *s);
-static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type == vm->t_str; }
+/* A str, or an instance of a str subclass (CPython's PyUnicode_Check); fast paths that must
+ * not see subclasses test the type itself (val_is_type(vm, v, vm->t_str)). */
+static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_STR; }
 static inline bool val_is_type(VM *vm, Value v, TypeObj *t) { return v.tag == VAL_OBJ && v.as.o->type == t; }
 
 #endif
