@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/descr.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -161,30 +162,6 @@ static int object_set_class(VM *vm, Value s, Value v, void *c) {
     s.as.o->type = nt;
     return 0;
 }
-static Value object_get_dict(VM *vm, Value s, void *c) {
-    if (s.tag != VAL_OBJ || !vm_type_of(vm, s)->dict_offset)
-        return vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
-    DictObj **slot = obj_dict_slot(s.as.o);
-    if (!*slot) {
-        DictObj *d = dict_new(vm);
-        if (!d) return val_null();
-        *slot = d;
-    }
-    return val_obj(*slot);
-}
-static int object_set_dict(VM *vm, Value s, Value v, void *c) {
-    if (s.tag != VAL_OBJ || !vm_type_of(vm, s)->dict_offset) {
-        vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
-        return -1;
-    }
-    if (!val_is_type(vm, v, vm->t_dict)) {
-        vm_raise(vm, vm->e_TypeError, "__dict__ must be set to a dictionary, not a '%s'", vm_type_name(vm, v));
-        return -1;
-    }
-    *obj_dict_slot(s.as.o) = AS_DICT(v);
-    return 0;
-}
-
 /* ---- type ----------------------------------------------------------------------------------- */
 
 #define TY(v) ((TypeObj *)(v).as.o)
@@ -207,7 +184,9 @@ static int type_set_qualname(VM *vm, Value s, Value v, void *c) {
     return 0;
 }
 static Value type_get_module(VM *vm, Value s, void *c) {
-    Value m = dict_get_c(vm, TY(s)->dict, "__module__");
+    /* a class's __module__ is in its dict; a built-in type's is where it was defined (the
+     * dict of `type` itself holds this descriptor under that name) */
+    Value m = (TY(s)->flags & TYPEF_HEAPTYPE) ? dict_get_c(vm, TY(s)->dict, "__module__") : val_null();
     if (!val_is_null(m)) return m;
     return val_is_null(TY(s)->module) ? vm_intern(vm, "builtins") : TY(s)->module;
 }
@@ -219,10 +198,8 @@ static Value type_get_bases(VM *vm, Value s, void *c) { return val_obj(TY(s)->ba
 static Value type_get_base(VM *vm, Value s, void *c) { return TY(s)->base ? val_obj(TY(s)->base) : val_none(); }
 static Value type_get_mro(VM *vm, Value s, void *c) { return val_obj(TY(s)->mro); }
 static Value type_get_dict(VM *vm, Value s, void *c) {
-    /* a copy: CPython returns a read-only mappingproxy, and writes must go through setattr so
-     * the method caches see them */
-    DictObj *d = dict_copy(vm, TY(s)->dict);
-    return d ? val_obj(d) : val_null();
+    /* read-only: writes go through setattr so the method caches see them */
+    return mappingproxy_new(vm, val_obj(TY(s)->dict));
 }
 static Value type_get_doc(VM *vm, Value s, void *c) {
     Value d = dict_get_c(vm, TY(s)->dict, "__doc__");
@@ -439,6 +416,28 @@ static Value property_deleter(VM *vm, int argc, Value *argv, TupleObj *kw, Nativ
     if (native_check_args(vm, "deleter", argc, kw, 2, 2) < 0) return val_null();
     return property_copy_with(vm, argv[0], 2, argv[1]);
 }
+/* property.__get__/__set__/__delete__, for code that calls them by name */
+Value property_get_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__get__", argc, kw, 2, 3) < 0) return val_null();
+    if (val_is_none(argv[1])) return argv[0];
+    PropertyObj *p = (PropertyObj *)argv[0].as.o;
+    if (val_is_null(p->fget) || val_is_none(p->fget))
+        return vm_raise(vm, vm->e_AttributeError, "property '%s' of '%s' object has no getter",
+                        val_is_str(vm, p->name) ? AS_STR(p->name)->data : "?", vm_type_name(vm, argv[1]));
+    return vm_call1(vm, p->fget, argv[1]);
+}
+static Value property_set_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    bool del = fn->data != NULL;
+    if (native_check_args(vm, del ? "__delete__" : "__set__", argc, kw, del ? 2 : 3, del ? 2 : 3) < 0) return val_null();
+    PropertyObj *p = (PropertyObj *)argv[0].as.o;
+    Value f = del ? p->fdel : p->fset;
+    if (val_is_null(f) || val_is_none(f))
+        return vm_raise(vm, vm->e_AttributeError, "property '%s' of '%s' object has no %s",
+                        val_is_str(vm, p->name) ? AS_STR(p->name)->data : "?", vm_type_name(vm, argv[1]),
+                        del ? "deleter" : "setter");
+    Value r = del ? vm_call1(vm, f, argv[1]) : vm_call2(vm, f, argv[1], argv[2]);
+    return val_is_null(r) ? r : val_none();
+}
 static Value property_set_name(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__set_name__", argc, kw, 3, 3) < 0) return val_null();
     ((PropertyObj *)argv[0].as.o)->name = argv[2];
@@ -554,7 +553,6 @@ void type_init_methods(VM *vm) {
         {NULL}};
     static const GetSetDef obj_gs[] = {
         {"__class__", object_get_class, object_set_class},
-        {"__dict__", object_get_dict, object_set_dict},
         {NULL}};
     static const MethodDef type_m[] = {
         {"__repr__", type_repr, NATIVEF_METHOD},
@@ -586,6 +584,9 @@ void type_init_methods(VM *vm) {
         {"setter", property_setter, NATIVEF_METHOD},
         {"deleter", property_deleter, NATIVEF_METHOD},
         {"__set_name__", property_set_name, NATIVEF_METHOD},
+        {"__get__", property_get_fn, NATIVEF_METHOD},
+        {"__set__", property_set_fn, NATIVEF_METHOD, NULL},
+        {"__delete__", property_set_fn, NATIVEF_METHOD, (void *)1},
         {NULL}};
     static const GetSetDef prop_gs[] = {
         {"fget", property_get_fget, NULL}, {"fset", property_get_fset, NULL},

@@ -91,7 +91,7 @@ enum {
     TYPEF_ABSTRACT_NEW = 1 << 2, /* cannot be instantiated directly */
     TYPEF_EXCEPTION = 1 << 3,    /* BaseException or a subclass */
     TYPEF_LIBRARY = 1 << 4,      /* defined by Ember's own library code */
-    TYPEF_SLOTS = 1 << 5,        /* instances take only the attributes the MRO's __slots__ name */
+    TYPEF_WEAKREFS = 1 << 5,     /* heap type whose instances take weak references (__weakref__) */
 };
 
 struct TypeObj {
@@ -115,7 +115,9 @@ struct TypeObj {
     uint64_t special_epoch;
     Value special[SP__COUNT];   /* VAL_NULL: absent */
     void *native_data;          /* extension types may hang C data here */
-    TupleObj *slots;            /* this class's own __slots__ names (str), or NULL */
+    TupleObj *slots;            /* this class's own __slots__ names (str, mangled), or NULL */
+    int32_t nslotvals;          /* Value fields of __slots__ in instances, the bases' included */
+    int32_t slots_offset;       /* byte offset of the first of them */
 };
 
 struct StrObj {

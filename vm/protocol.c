@@ -575,9 +575,6 @@ Value vm_getitem(VM *vm, Value c, Value key) {
             vm_pop_root(vm);
             return r;
         }
-        /* list[int], dict[str, int] in annotations: Ember has no GenericAlias, the
-         * subscription means the class itself */
-        if (!(ct->flags & TYPEF_HEAPTYPE)) return c;
         return vm_raise(vm, vm->e_TypeError, "type '%s' is not subscriptable", ct->name->data);
     }
     return vm_raise(vm, vm->e_TypeError, "'%s' object is not subscriptable", t->name->data);

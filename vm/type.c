@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/descr.h"
 #include "vm/dict.h"
 #include "vm/num.h"
 #include "vm/gc.h"
@@ -149,8 +150,9 @@ TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout lay
     t->bases = base ? tuple_pack(vm, 1, val_obj(base)) : vm->empty_tuple;
     t->mro = mro_single(vm, t, base);
     if (base && (base->flags & TYPEF_EXCEPTION)) t->flags |= TYPEF_EXCEPTION;
+    if (dict_offset && type_add_dict_descriptor(vm, t) < 0) t = NULL;
     vm_pop_root(vm);
-    type_modified(vm, t);
+    if (t) type_modified(vm, t);
     return t;
 }
 
@@ -311,13 +313,17 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
     TypeObj *best = NULL;
     for (int64_t i = 0; i < bases->len; i++) {
         TypeObj *b = (TypeObj *)bases->items[i].as.o;
-        /* walk up to the first type that defines the layout */
+        /* walk up to the first type that defines the layout (a C layout, or slots added) */
         TypeObj *s = b;
-        while (s->base && s->layout == s->base->layout && (s->flags & TYPEF_HEAPTYPE)) s = s->base;
+        while (s->base && s->layout == s->base->layout && s->nslotvals == s->base->nslotvals &&
+               (s->flags & TYPEF_HEAPTYPE))
+            s = s->base;
         if (!best) { best = s; continue; }
+        bool s_plain = s->layout == OBJ_LAYOUT_INSTANCE && !s->nslotvals;
+        bool best_plain = best->layout == OBJ_LAYOUT_INSTANCE && !best->nslotvals;
         if (type_is_subtype(s, best)) best = s;
-        else if (!type_is_subtype(best, s) && s->layout != OBJ_LAYOUT_INSTANCE) {
-            if (best->layout == OBJ_LAYOUT_INSTANCE) best = s;
+        else if (!type_is_subtype(best, s) && !s_plain) {
+            if (best_plain) best = s;
             else {
                 vm_raise(vm, vm->e_TypeError, "multiple bases have instance lay-out conflict");
                 return NULL;
@@ -329,23 +335,119 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
 
 static bool is_plain_function(VM *vm, Value v) { return val_is_type(vm, v, vm->t_function); }
 
-/* __slots__ (a str or an iterable of str): CPython gives instances of a class whose whole MRO
- * (object aside) declares __slots__ without "__dict__" no attribute dict, so assigning any other
- * attribute fails.  Ember's instances keep their dict and setattr enforces the names instead
- * (TYPEF_SLOTS); the names are checked as CPython checks them. */
-static int class_slots_init(VM *vm, TypeObj *t) {
+/* ---- __slots__, __dict__ and __weakref__ ---------------------------------------------------------
+ * A class with __slots__ gives its instances one Value field per name (after the fields of its
+ * solid base, and after the bases' slots), read and written by member descriptors in the class
+ * dict; its instances have no attribute dict unless "__dict__" is a slot or a base has one, and
+ * take weak references only with "__weakref__" (or a base's).  A class without __slots__ gets
+ * both.  The class that introduces the dict/weakref support carries the __dict__ and
+ * __weakref__ descriptors, as in CPython. */
+
+static void instance_trace_slots(VM *vm, Obj *o) {
+    TypeObj *t = o->type;
+    /* the fields of the layout the slots were added to */
+    TypeObj *b = t;
+    while (b->trace == instance_trace_slots) b = b->base;
+    if (b->trace) b->trace(vm, o);
+    DictObj **d = obj_dict_slot(o);
+    if (d) gc_mark(vm, *d);
+    Value *v = (Value *)((char *)o + t->slots_offset);
+    for (int32_t i = 0; i < t->nslotvals; i++) gc_mark_value(vm, v[i]);
+}
+
+/* _Py_Mangle: "__x" in class C is "_C__x". */
+static StrObj *mangle_slot(VM *vm, StrObj *cls, StrObj *name) {
+    if (name->len < 3 || name->data[0] != '_' || name->data[1] != '_') return name;
+    if (name->data[name->len - 1] == '_' && name->data[name->len - 2] == '_') return name;
+    if (memchr(name->data, '.', (size_t)name->len)) return name;
+    const char *c = cls->data;
+    while (*c == '_') c++;
+    if (!*c) return name;
+    return str_printf(vm, "_%s%s", c, name->data);
+}
+
+/* obj.__dict__ (made on first use) and its assignment */
+static Value dict_getter(VM *vm, Value s, void *c) {
+    DictObj **slot = val_is_obj(s) ? obj_dict_slot(s.as.o) : NULL;
+    if (!slot)
+        return vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
+    if (!*slot) {
+        DictObj *d = dict_new(vm);
+        if (!d) return val_null();
+        *slot = d;
+    }
+    return val_obj(*slot);
+}
+
+static int dict_setter(VM *vm, Value s, Value v, void *c) {
+    DictObj **slot = val_is_obj(s) ? obj_dict_slot(s.as.o) : NULL;
+    if (!slot) {
+        vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
+        return -1;
+    }
+    if (val_is_null(v)) {
+        vm_raise(vm, vm->e_TypeError, "cannot delete __dict__");
+        return -1;
+    }
+    if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_dict)) {
+        vm_raise(vm, vm->e_TypeError, "__dict__ must be set to a dictionary, not a '%s'", vm_type_name(vm, v));
+        return -1;
+    }
+    *slot = AS_DICT(v);
+    return 0;
+}
+
+static Value weakref_getter(VM *vm, Value s, void *c) {
+    extern Value weakref_find(VM *vm, Obj *o);
+    return val_is_obj(s) ? weakref_find(vm, s.as.o) : val_none();
+}
+
+static int add_getset(VM *vm, TypeObj *t, const char *name, GetterFn get, SetterFn set) {
+    GetSetObj *g = gc_alloc(vm, vm->t_getset, sizeof(GetSetObj));
+    if (!g) return -1;
+    g->name = name;
+    g->get = get;
+    g->set = set;
+    g->owner = t;
+    return dict_set_c(vm, t->dict, name, val_obj(g));
+}
+
+int type_add_dict_descriptor(VM *vm, TypeObj *t) {
+    if (!val_is_null(dict_get_c(vm, t->dict, "__dict__"))) return 0;
+    return add_getset(vm, t, "__dict__", dict_getter, dict_setter);
+}
+
+static bool type_weakrefable(TypeObj *t) {
+    for (; t; t = t->base)
+        if (t->flags & TYPEF_WEAKREFS) return true;
+    return false;
+}
+
+static int class_slots_init(VM *vm, TypeObj *t, TypeObj *solid) {
+    bool base_dict = t->base->dict_offset != 0, base_weak = type_weakrefable(t->base);
+    for (int64_t i = 0; i < t->bases->len; i++) {
+        TypeObj *b = AS_TYPE(t->bases->items[i]);
+        if (b->dict_offset) base_dict = true;
+        if (type_weakrefable(b)) base_weak = true;
+    }
     Value s = dict_get_c(vm, t->dict, "__slots__");
-    if (val_is_null(s)) return 0;
-    ListObj *names = list_new(vm, 4);
+    bool add_dict = false, add_weak = false;
+    int rc = -1;
+    ListObj *names = NULL;
+    if (val_is_null(s)) {
+        add_dict = !base_dict;
+        add_weak = !base_weak;
+        goto finish;
+    }
+    names = list_new(vm, 4);
     if (!names) return -1;
     vm_push_root(vm, val_obj(names));
-    int rc = -1;
     if (val_is_str(vm, s)) {
         if (list_append(vm, names, s) < 0) goto done;
     } else if (list_extend(vm, names, s) < 0) {
         goto done;
     }
-    bool has_dict = false;
+    int64_t nown = 0;
     for (int64_t i = 0; i < names->len; i++) {
         Value n = names->items[i];
         if (!val_is_str(vm, n)) {
@@ -357,34 +459,69 @@ static int class_slots_init(VM *vm, TypeObj *t) {
             vm_raise(vm, vm->e_TypeError, "__slots__ must be identifiers");
             goto done;
         }
-        if (str_eq_c(ns, "__dict__")) has_dict = true;
-        else if (!str_eq_c(ns, "__weakref__") && !val_is_null(dict_get_str(t->dict, ns))) {
+        if (str_eq_c(ns, "__dict__")) {
+            if (base_dict || add_dict) {
+                vm_raise(vm, vm->e_TypeError, "__dict__ slot disallowed: we already got one");
+                goto done;
+            }
+            add_dict = true;
+            continue;
+        }
+        if (str_eq_c(ns, "__weakref__")) {
+            if (base_weak || add_weak) {
+                vm_raise(vm, vm->e_TypeError, "__weakref__ slot disallowed: either we already got one, or the base type cannot have one");
+                goto done;
+            }
+            add_weak = true;
+            continue;
+        }
+        StrObj *m = mangle_slot(vm, t->name, ns);
+        if (!m || !(m = str_intern(vm, m))) goto done;
+        if (!val_is_null(dict_get_str(t->dict, m))) {
             vm_raise(vm, vm->e_ValueError, "'%s' in __slots__ conflicts with class variable", ns->data);
             goto done;
         }
+        names->items[nown++] = val_obj(m);
     }
-    t->slots = tuple_from_array(vm, names->items, names->len);
+    if (nown && (solid->layout == OBJ_LAYOUT_STR || solid->layout == OBJ_LAYOUT_BYTES ||
+                 solid->layout == OBJ_LAYOUT_TUPLE || solid->layout == OBJ_LAYOUT_INT)) {
+        TypeObj *b = solid;
+        while (b->flags & TYPEF_HEAPTYPE) b = b->base;
+        vm_raise(vm, vm->e_TypeError, "nonempty __slots__ not supported for subtype of '%s'", b->name->data);
+        goto done;
+    }
+    /* __dict__ also comes from a base that has one (CPython's may_add_dict) */
+    t->slots = tuple_from_array(vm, names->items, nown);
     if (!t->slots) goto done;
+    if (nown) {
+        if (!t->nslotvals) t->slots_offset = (int32_t)t->instance_size;
+        for (int64_t i = 0; i < nown; i++) {
+            int64_t off = t->slots_offset + (int64_t)(t->nslotvals + i) * (int64_t)sizeof(Value);
+            Value md = member_new(vm, t, AS_STR(names->items[i]), off, MEMBER_VALUE, false);
+            if (val_is_null(md) || dict_set_str(vm, t->dict, AS_STR(names->items[i]), md) < 0) goto done;
+        }
+        t->nslotvals += (int32_t)nown;
+        t->instance_size = (size_t)t->slots_offset + (size_t)t->nslotvals * sizeof(Value);
+    }
+    if (!add_dict && !base_dict) t->dict_offset = 0;
+finish:
+    if (add_dict && dict_get_c(vm, t->dict, "__dict__").tag == VAL_NULL &&
+        add_getset(vm, t, "__dict__", dict_getter, dict_setter) < 0)
+        goto done;
+    if (add_weak || base_weak) t->flags |= TYPEF_WEAKREFS;
+    if (add_weak && dict_get_c(vm, t->dict, "__weakref__").tag == VAL_NULL &&
+        add_getset(vm, t, "__weakref__", weakref_getter, NULL) < 0)
+        goto done;
+    if (t->nslotvals) {
+        t->trace = instance_trace_slots;
+    } else if (!t->trace && t->dict_offset) {
+        /* layouts whose base instances need no tracing (str, bytes) still have the dict */
+        t->trace = trace_dict_only;
+    }
     rc = 0;
-    if (has_dict || t->dict_offset == 0 || t->layout != OBJ_LAYOUT_INSTANCE) goto done;
-    for (int64_t i = 1; i < t->mro->len; i++) {
-        TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
-        if (c != vm->t_object && !(c->flags & TYPEF_SLOTS)) goto done;
-    }
-    t->flags |= TYPEF_SLOTS;
 done:
-    vm_pop_root(vm);
+    if (names) vm_pop_root(vm);
     return rc;
-}
-
-bool type_slots_allow(TypeObj *t, const StrObj *name) {
-    for (int64_t i = 0; i < t->mro->len; i++) {
-        TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
-        if (!c->slots) continue;
-        for (int64_t k = 0; k < c->slots->len; k++)
-            if (str_eq(AS_STR(c->slots->items[k]), name)) return true;
-    }
-    return false;
 }
 
 Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
@@ -429,8 +566,11 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
     t->finalize = solid->finalize;
     t->alloc = solid->alloc;
     t->native_data = solid->native_data;
-    /* plain object subclasses get the instance layout (with a dict); others keep theirs */
-    t->instance_size = solid->layout == OBJ_LAYOUT_INSTANCE ? sizeof(InstanceObj) : solid->instance_size;
+    /* plain object subclasses get the instance layout (with a dict); others keep theirs, slots
+     * of the bases included */
+    t->nslotvals = solid->nslotvals;
+    t->slots_offset = solid->slots_offset;
+    t->instance_size = solid->layout == OBJ_LAYOUT_INSTANCE && !solid->nslotvals ? sizeof(InstanceObj) : solid->instance_size;
     for (int64_t i = 0; i < bases->len; i++) {
         TypeObj *bt = (TypeObj *)bases->items[i].as.o;
         if (bt->instance_size > t->instance_size && type_is_subtype(bt, solid))
@@ -438,8 +578,6 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         if (bt->flags & TYPEF_EXCEPTION) t->flags |= TYPEF_EXCEPTION;
     }
     t->dict_offset = layout_dict_offset(solid);
-    /* layouts whose base instances need no tracing (str, bytes) still have the dict */
-    if (!t->trace && t->dict_offset) t->trace = trace_dict_only;
     t->mro = c3_mro(vm, t, bases);
     if (!t->mro) goto fail_t;
     t->dict = dict_copy(vm, ns);
@@ -467,7 +605,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         if (!val_is_null(mod) && dict_set_c(vm, t->dict, "__module__", mod) < 0) goto fail_t;
     }
     if (!val_is_null(mod)) t->module = mod;
-    if (class_slots_init(vm, t) < 0) goto fail_t;
+    if (class_slots_init(vm, t, solid) < 0) goto fail_t;
     if (val_is_null(dict_get_c(vm, t->dict, "__doc__")) &&
         dict_set_c(vm, t->dict, "__doc__", val_none()) < 0)
         goto fail_t;
@@ -732,7 +870,7 @@ int type_real_issubclass(VM *vm, Value derived, Value cls) {
 /* The metaclass's hook (SP_INSTANCECHECK / SP_SUBCLASSCHECK), VAL_NULL when it is type's own. */
 static Value check_hook(VM *vm, Value cls, SpecialMethod sp) {
     TypeObj *meta = vm_type_of(vm, cls);
-    if (meta == vm->t_type || !(meta->flags & TYPEF_HEAPTYPE)) return val_null();
+    if (meta == vm->t_type) return val_null();
     Value h = type_special(vm, meta, sp);
     if (val_is_null(h)) return h;
     if (h.tag == VAL_OBJ && h.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)h.as.o)->owner == vm->t_type)
@@ -803,7 +941,7 @@ int vm_issubclass(VM *vm, Value sub, Value cls) {
  * and without duplicates; isinstance/issubclass treat it like a tuple of types. */
 
 static bool union_member_ok(VM *vm, Value v) {
-    return val_is_none(v) || val_is_type(vm, v, vm->t_union) ||
+    return val_is_none(v) || val_is_type(vm, v, vm->t_union) || val_is_type(vm, v, vm->t_genericalias) ||
            (val_is_obj(v) && vm_isinstance_type(vm, v, vm->t_type));
 }
 
@@ -815,19 +953,25 @@ static int union_add(VM *vm, ListObj *l, Value v) {
         return 0;
     }
     if (val_is_none(v)) v = val_obj(vm->t_none);
-    for (int64_t i = 0; i < l->len; i++)
+    for (int64_t i = 0; i < l->len; i++) {
         if (val_identical(l->items[i], v)) return 0;
+        if (val_is_type(vm, v, vm->t_genericalias) && val_is_type(vm, l->items[i], vm->t_genericalias)) {
+            int eq = vm_eq(vm, l->items[i], v);
+            if (eq) return eq < 0 ? -1 : 0;
+        }
+    }
     return list_append(vm, l, v);
 }
 
-static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!union_member_ok(vm, argv[0]) || !union_member_ok(vm, argv[1])) return vm->not_implemented;
+/* a | b for types, None, unions and generic aliases: a types.UnionType (NotImplemented for
+ * anything else). */
+Value type_or_values(VM *vm, Value a, Value b) {
+    if (!union_member_ok(vm, a) || !union_member_ok(vm, b)) return vm->not_implemented;
     ListObj *l = list_new(vm, 2);
     if (!l) return val_null();
     vm_push_root(vm, val_obj(l));
-    bool reflected = fn->data != NULL;
     Value r = val_null();
-    if (union_add(vm, l, reflected ? argv[1] : argv[0]) == 0 && union_add(vm, l, reflected ? argv[0] : argv[1]) == 0) {
+    if (union_add(vm, l, a) == 0 && union_add(vm, l, b) == 0) {
         if (l->len == 1) {
             r = l->items[0];
         } else {
@@ -842,6 +986,11 @@ static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     return r;
 }
 
+static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    bool reflected = fn->data != NULL;
+    return reflected ? type_or_values(vm, argv[1], argv[0]) : type_or_values(vm, argv[0], argv[1]);
+}
+
 static Value union_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     TupleObj *t = AS_TUPLE(argv[0]);
     StrBuf b;
@@ -849,7 +998,14 @@ static Value union_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     for (int64_t i = 0; i < t->len; i++) {
         if (i) sb_adds(&b, " | ");
         TypeObj *m = AS_TYPE(t->items[i]);
-        if (m == vm->t_none) {
+        if (val_is_type(vm, t->items[i], vm->t_genericalias)) {
+            Value r = vm_repr(vm, t->items[i]);
+            if (val_is_null(r)) {
+                sb_free(&b);
+                return r;
+            }
+            sb_add_str(&b, AS_STR(r));
+        } else if (m == vm->t_none) {
             sb_adds(&b, "None");
         } else {
             StrObj *n = type_repr_name(vm, m);

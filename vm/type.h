@@ -11,8 +11,8 @@ TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout lay
                           size_t instance_size, size_t dict_offset, TraceFn trace,
                           FinalizeFn finalize, uint32_t flags);
 /* class statement: type(name, bases, ns) with keyword arguments for __init_subclass__. */
-/* Whether a TYPEF_SLOTS class's instances take attribute `name` (some class of its MRO lists it). */
-bool type_slots_allow(TypeObj *t, const StrObj *name);
+/* Give t's instances a __dict__ descriptor (their attribute dict at t->dict_offset). */
+int type_add_dict_descriptor(VM *vm, TypeObj *t) EM_MUST_CHECK;
 Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
                      int nkw, Value *kwvals, TupleObj *kwnames);
 /* Calling a type: instantiate (or type(x) for the 1-argument form of `type`). */

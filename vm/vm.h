@@ -77,7 +77,8 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(weakref, "weakref") X(ellipsis, "ellipsis") X(notimplemented, "NotImplementedType") \
     X(iterator, "iterator") X(defaultdict, "defaultdict") X(ordereddict, "OrderedDict") \
     X(getset, "getset_descriptor") X(dict_keys, "dict_keys") X(dict_values, "dict_values") \
-    X(dict_items, "dict_items") X(union, "UnionType") ITER_TYPES(X)
+    X(dict_items, "dict_items") X(union, "UnionType") X(member, "member_descriptor") \
+    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
