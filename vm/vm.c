@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vm/descr.h"
+#include "vm/coro.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
@@ -155,6 +156,7 @@ VM *vm_new(void) {
     dict_init_type(vm);
     set_init_type(vm);
     gen_init_type(vm);
+    coro_init_types(vm);
     weakref_init_type(vm);
     type_init_union(vm);
     descr_init_types(vm);
@@ -162,6 +164,7 @@ VM *vm_new(void) {
     iter_init(vm);
     builtins_init(vm);
     sys_init(vm);
+    coro_init_sys(vm, dict_get_c(vm, vm->modules, "sys"));
     stdlib_register(vm);
     /* built-in types whose instances have attribute dicts get a __dict__ descriptor (types made
      * with a dict offset get it from type_new_builtin; these had theirs set afterwards) */
