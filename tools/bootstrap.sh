@@ -6,7 +6,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}; shift || true
-pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc)
+pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev libgmp-dev gcc)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
