@@ -490,6 +490,10 @@ static bool find_ann(const AstStmtSeq *body) {
         case AST_STMT_IF: if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse)) return true; break;
         case AST_STMT_WITH:
         case AST_STMT_ASYNC_WITH: if (find_ann(&s->v.With.body)) return true; break;
+        case AST_STMT_MATCH:
+            for (size_t m = 0; m < s->v.Match.cases.count; m++)
+                if (find_ann(&s->v.Match.cases.items[m]->body)) return true;
+            break;
         case AST_STMT_TRY:
             if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody)) return true;
             for (size_t h = 0; h < s->v.Try.handlers.count; h++)
@@ -1100,6 +1104,7 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
         else comp_try_except(c, s);
         break;
     case AST_STMT_ASSERT: comp_assert(c, s); break;
+    case AST_STMT_MATCH: comp_match(c, s); break;
     case AST_STMT_IMPORT: comp_import(c, s); break;
     case AST_STMT_IMPORT_FROM: comp_import_from(c, s); break;
     case AST_STMT_GLOBAL:

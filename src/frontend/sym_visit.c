@@ -16,6 +16,7 @@ typedef struct Loc {
 #define LOC(n) ((Loc){(n)->lineno, (n)->col_offset, (n)->end_lineno, (n)->end_col_offset})
 
 static bool visit_expr(SymTable *st, const AstExpr *e);
+static bool visit_pattern(SymTable *st, const AstPattern *p);
 static bool visit_stmt(SymTable *st, const AstStmt *s);
 
 static bool visit_exprs(SymTable *st, AstExprSeq seq) {
@@ -384,6 +385,14 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
             if (w->optional_vars && !visit_expr(st, w->optional_vars)) return false;
         }
         return visit_stmts(st, s->v.With.body);
+    case AST_STMT_MATCH:
+        if (!visit_expr(st, s->v.Match.subject)) return false;
+        for (size_t i = 0; i < s->v.Match.cases.count; i++) {
+            const AstMatchCase *m = s->v.Match.cases.items[i];
+            if (!visit_pattern(st, m->pattern) || (m->guard && !visit_expr(st, m->guard)) || !visit_stmts(st, m->body))
+                return false;
+        }
+        return true;
     case AST_STMT_PASS:
     case AST_STMT_BREAK:
     case AST_STMT_CONTINUE:
@@ -401,6 +410,36 @@ static bool visit_stmt(SymTable *st, const AstStmt *s) {
     bool ok = visit_stmt_body(st, s);
     st->depth--;
     return ok;
+}
+
+/* symtable_visit_pattern: captures bind in the current scope */
+static bool visit_pattern(SymTable *st, const AstPattern *p);
+
+static bool visit_patterns(SymTable *st, AstPatternSeq seq) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (!visit_pattern(st, seq.items[i])) return false;
+    return true;
+}
+
+static bool visit_pattern(SymTable *st, const AstPattern *p) {
+    switch (p->kind) {
+    case AST_PAT_MATCH_VALUE: return visit_expr(st, p->v.MatchValue.value);
+    case AST_PAT_MATCH_SINGLETON: return true;
+    case AST_PAT_MATCH_SEQUENCE: return visit_patterns(st, p->v.MatchSequence.patterns);
+    case AST_PAT_MATCH_STAR: return !p->v.MatchStar.name || add_def(st, p->v.MatchStar.name, SYM_DEF_LOCAL, LOC(p));
+    case AST_PAT_MATCH_MAPPING:
+        return visit_exprs(st, p->v.MatchMapping.keys) && visit_patterns(st, p->v.MatchMapping.patterns) &&
+               (!p->v.MatchMapping.rest || add_def(st, p->v.MatchMapping.rest, SYM_DEF_LOCAL, LOC(p)));
+    case AST_PAT_MATCH_CLASS:
+        return visit_expr(st, p->v.MatchClass.cls) && visit_patterns(st, p->v.MatchClass.patterns) &&
+               visit_patterns(st, p->v.MatchClass.kwd_patterns);
+    case AST_PAT_MATCH_AS:
+        return (!p->v.MatchAs.pattern || visit_pattern(st, p->v.MatchAs.pattern)) &&
+               (!p->v.MatchAs.name || add_def(st, p->v.MatchAs.name, SYM_DEF_LOCAL, LOC(p)));
+    case AST_PAT_MATCH_OR: return visit_patterns(st, p->v.MatchOr.patterns);
+    case AST_PAT__COUNT: break;
+    }
+    return true;
 }
 
 /* symtable_handle_comprehension */
