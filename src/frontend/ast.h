@@ -397,6 +397,10 @@ char *ast_dump(const AstModule *mod, bool include_attributes);
 char *ast_dump_expr(const AstExpr *e, bool include_attributes);
 char *ast_dump_stmt(const AstStmt *s, bool include_attributes);
 
+/* An expression as CPython 3.11's unparser writes it (the string an annotation becomes under
+ * `from __future__ import annotations`).  Malloc'd; NULL when out of memory. */
+char *ast_unparse_expr(const AstExpr *e);
+
 /* CPython class names: "FunctionDef", "BinOp", "Add", "Load", ... */
 const char *ast_stmt_kind_name(AstStmtKind kind);
 const char *ast_expr_kind_name(AstExprKind kind);
