@@ -411,7 +411,9 @@ static Value callable_iter_next(VM *vm, IterObj *it) {
     if (val_is_null(it->a)) return END;
     Value r = vm_call0(vm, it->a);
     if (val_is_null(r)) return r;
+    vm_push_root(vm, r);   /* the comparison may allocate (and collect) */
     int eq = vm_eq(vm, r, it->b);
+    vm_pop_root(vm);
     if (eq < 0) return val_null();
     if (eq) {
         it->a = val_null();
