@@ -18,6 +18,7 @@
 #include "vm/gen.h"
 #include "vm/import.h"
 #include "vm/iter.h"
+#include "vm/match.h"
 #include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -1320,6 +1321,42 @@ dispatch_switch:
             if (val_is_null(it)) goto error;
             SET_TOP(it);
         }
+        DISPATCH();
+    }
+    CASE(GET_LEN) {
+        SYNC();
+        int64_t n = vm_len(vm, TOP());
+        if (n < 0) goto error;
+        PUSH(val_int(n));
+        DISPATCH();
+    }
+    CASE(MATCH_MAPPING) {
+        SYNC();
+        int r = match_is_mapping(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_SEQUENCE) {
+        SYNC();
+        int r = match_is_sequence(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_KEYS) {
+        SYNC();
+        Value values = match_keys(vm, PEEK(2), TOP());
+        if (val_is_null(values)) goto error;
+        PUSH(values);
+        DISPATCH();
+    }
+    CASE(MATCH_CLASS) {
+        SYNC();
+        Value attrs = match_class(vm, PEEK(3), PEEK(2), (int64_t)oparg, TOP());
+        if (val_is_null(attrs)) goto error;
+        sp -= 2;
+        SET_TOP(attrs);
         DISPATCH();
     }
     CASE(GET_AWAITABLE) {
