@@ -255,15 +255,18 @@ class _RootState(object):
         unit = self.unit_of_module.get(module)
         if unit is None:
             return
-        if not self.callback_queued:
-            self.callback_queued = True
-            torch.autograd.Variable._execution_engine.queue_callback(self._end_of_backward)
+        self.ensure_callback()
         self._reap()
         unit._full_for_backward()
         if unit._backward_prefetch is not None:
             nxt = self.neighbour(unit, -1)
             if nxt is not None:
                 nxt._unshard_start()
+
+    def ensure_callback(self):
+        if not self.callback_queued:
+            self.callback_queued = True
+            torch.autograd.Variable._execution_engine.queue_callback(self._end_of_backward)
 
     def _post_backward(self, module, grad_input):
         unit = self.unit_of_module.get(module)
@@ -509,6 +512,7 @@ class FullyShardedDataParallel(nn.Module):
     # ---- reduction ---------------------------------------------------------------------------------
 
     def _stash_grad(self, grad):
+        self._root_state.ensure_callback()
         self._bwd_calls += 1
         self._grad_full = grad if self._grad_full is None else self._grad_full + grad
 
@@ -569,11 +573,15 @@ class FullyShardedDataParallel(nn.Module):
         if self._is_root:
             rs.reset_iteration()
             with rs.tracker:
+                # the tracker's global hooks were not there when this module's own call began:
+                # it sees the root as its hooks would have
+                rs.tracker._fw_pre_hook(self, args)
                 if torch.is_grad_enabled():
                     with torch.autograd.graph.saved_tensors_hooks(rs.pack, rs.unpack):
                         out = self._unit_forward(args, kwargs)
                 else:
                     out = self._unit_forward(args, kwargs)
+                rs.tracker._fw_post_hook(self, args, out)
             rs.finish_recording()
             return out
         return self._unit_forward(args, kwargs)
