@@ -616,14 +616,16 @@ static int run_attempt(const Options *o, int argc, char **argv, int restart, con
                 struct timespec rt;
                 clock_gettime(CLOCK_REALTIME, &rt);
                 w->when = (double)rt.tv_sec + (double)rt.tv_nsec * 1e-9;
-                double t;
-                if (dist_error_file_read(w->error_file, &w->callstack, &t) == 0 && t > 0) w->when = t;
+                double t = 0;
+                bool has_error_file = dist_error_file_read(w->error_file, &w->callstack, &t) == 0;
+                if (has_error_file && t > 0) w->when = t;
                 alive--;
                 bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-                /* a worker our signal ended is not a failure of its own */
+                /* a worker our signal ended is not a failure of its own, unless it had already
+                 * failed (its error file says when: it may have been tearing down) */
                 bool ended_by_us = w->stopped && WIFSIGNALED(status) &&
                                    (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGKILL);
-                if (!ok && !ended_by_us) {
+                if (!ok && (!ended_by_us || has_error_file)) {
                     w->failed = true;
                     rc = 1;
                     if (!stopping) {

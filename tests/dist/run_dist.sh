@@ -3,6 +3,7 @@
 # NAME.MODE.expected, NAME.expected or EXPECTED when given, within a time limit (a hang is a failure, never a wait).
 #   torchrun: ember -m torch.distributed.run --standalone --nproc-per-node=2 NAME.py ARGS
 #   mpirun:   mpirun --oversubscribe -np 2 ember NAME.py --backend mpi ARGS
+#   torchrun1: the same with one process
 #   single:   ember run NAME.py ARGS  (one process, no launcher)
 # usage: run_dist.sh EMBER MODE NAME.py [--expected FILE] [ARGS...]
 set -u
@@ -14,6 +15,7 @@ d=$(dirname "$script"); b=$(basename "$script")
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 case $mode in
   torchrun) cmd=("$ember" -m torch.distributed.run --standalone --nproc-per-node=2 "$b" "$@") ;;
+  torchrun1) cmd=("$ember" -m torch.distributed.run --standalone --nproc-per-node=1 "$b" "$@") ;;
   mpirun)
     command -v mpirun >/dev/null || { echo "mpirun not installed: skipped"; exit 77; }
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
