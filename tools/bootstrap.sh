@@ -6,7 +6,9 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}; shift || true
-pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc)
+# torch.distributed's engines: Gloo (with g++ for Ember's C++ shim over it) and Open MPI (mpirun)
+pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc g++ libgloo-dev
+      libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -891,7 +891,7 @@ static Value work_source_rank(ARGS) {
     (void)argc, (void)kw;
     DistWork *w = self_work(vm, argv[0]);
     if (!w) return val_null();
-    if (w->is_p2p && !w->call.kind && w->src_rank >= 0) return val_int(w->src_rank);
+    if (w->is_p2p && strcmp(w->opname, "recv") == 0 && w->waited && w->src_rank >= 0) return val_int(w->src_rank);
     return vm_raise(vm, vm->e_RuntimeError, "sourceRank() may only be called on a completed recv operation");
 }
 

@@ -13,6 +13,10 @@ exp="${script%.py}.expected"
 if [[ ${1:-} == --expected ]]; then exp=$2; shift 2; fi
 d=$(dirname "$script"); b=$(basename "$script")
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+engine=gloo; [[ $mode == mpirun ]] && engine=mpi
+if [[ $mode != single ]] && ! "$ember" -c "import torch.distributed as d; assert d.is_${engine}_available()" 2>/dev/null; then
+  echo "Ember was built without its $engine engine (tools/bootstrap.sh installs it): skipped"; exit 77
+fi
 case $mode in
   torchrun) cmd=("$ember" -m torch.distributed.run --standalone --nproc-per-node=2 "$b" "$@") ;;
   torchrun1) cmd=("$ember" -m torch.distributed.run --standalone --nproc-per-node=1 "$b" "$@") ;;
