@@ -69,7 +69,10 @@ Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
                             vm_type_name(vm, obj));
         return vm_call1(vm, p->fget, obj);
     }
-    if (t->flags & TYPEF_HEAPTYPE) {
+    /* script classes, and native extension types that define __get__ (torch.compile's
+     * CompiledFunction and functools' _lru_cache_wrapper bind like a function), as CPython
+     * honours any type's tp_descr_get */
+    if ((t->flags & TYPEF_HEAPTYPE) || t->layout == OBJ_LAYOUT_EXTENSION) {
         Value get = type_special(vm, t, SP_GET);
         if (!val_is_null(get)) {
             Value args[3] = {attr, val_is_null(obj) ? val_none() : obj,

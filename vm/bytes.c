@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "vm/codecs.h"
 #include "vm/gc.h"
 #include "vm/iter.h"
 #include "vm/native.h"
@@ -170,70 +171,21 @@ static Value b_iter(ARGS) {
     return iter_builtin(vm, argv[0]);
 }
 
-static const char *utf8_error(const uint8_t *d, int64_t n, int64_t *pos) {
-    for (int64_t i = 0; i < n;) {
-        uint8_t c = d[i];
-        int extra = c < 0x80 ? 0 : (c >= 0xC2 && c < 0xE0) ? 1 : (c >> 4) == 14 ? 2 : (c >= 0xF0 && c < 0xF5) ? 3 : -1;
-        if (extra < 0) {
-            *pos = i;
-            return "invalid start byte";
-        }
-        for (int k = 1; k <= extra; k++) {
-            if (i + k >= n) {
-                *pos = i;
-                return "unexpected end of data";
-            }
-            if ((d[i + k] & 0xC0) != 0x80) {
-                *pos = i;
-                return "invalid continuation byte";
-            }
-        }
-        i += extra + 1;
-    }
-    return NULL;
-}
-
 static Value b_decode(ARGS) {
     static const char *const names[] = {"self", "encoding", "errors"};
     Value a[3];
     if (native_parse_args(vm, "decode", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    for (int i = 1; i < 3; i++)
+        if (!val_is_null(a[i]) && !val_is_str(vm, a[i]))
+            return vm_raise(vm, vm->e_TypeError, "decode() argument '%s' must be str, not %s", names[i],
+                            vm_type_name(vm, a[i]));
     BytesObj *b = BSELF;
-    char enc[32] = "utf-8";
-    if (!val_is_null(a[1])) {
-        if (!val_is_str(vm, a[1]))
-            return vm_raise(vm, vm->e_TypeError, "decode() argument 'encoding' must be str, not %s",
-                            vm_type_name(vm, a[1]));
-        snprintf(enc, sizeof enc, "%s", AS_STR(a[1])->data);
-        for (char *p = enc; *p; p++) *p = (char)(*p == '_' ? '-' : tolower((unsigned char)*p));
-    }
-    if (strcmp(enc, "utf-8") == 0 || strcmp(enc, "utf8") == 0) {
-        int64_t pos;
-        const char *why = utf8_error(b->data, b->len, &pos);
-        if (why)
-            return vm_raise(vm, vm->e_UnicodeDecodeError, "'utf-8' codec can't decode byte 0x%02x in position %lld: %s",
-                            b->data[pos], (long long)pos, why);
-        StrObj *s = str_new(vm, (const char *)b->data, b->len);
-        return s ? val_obj(s) : val_null();
-    }
-    if (strcmp(enc, "ascii") == 0 || strcmp(enc, "latin-1") == 0 || strcmp(enc, "latin1") == 0 ||
-        strcmp(enc, "iso-8859-1") == 0) {
-        bool ascii = enc[0] == 'a';
-        StrBuf sb;
-        sb_init(&sb);
-        for (int64_t i = 0; i < b->len; i++) {
-            if (ascii && b->data[i] >= 0x80) {
-                sb_free(&sb);
-                return vm_raise(vm, vm->e_UnicodeDecodeError,
-                                "'ascii' codec can't decode byte 0x%02x in position %lld: ordinal not in range(128)",
-                                b->data[i], (long long)i);
-            }
-            char tmp[4];
-            sb_add(&sb, tmp, utf8_encode(b->data[i], tmp));
-        }
-        StrObj *s = sb_finish(vm, &sb);
-        return s ? val_obj(s) : val_null();
-    }
-    return vm_raise(vm, vm->e_NotImplementedError, "bytes.decode with encoding '%s' is not supported", enc);
+    const char *enc = val_is_null(a[1]) ? "utf-8" : AS_STR(a[1])->data;
+    const char *errors = val_is_null(a[2]) ? "strict" : AS_STR(a[2])->data;
+    CodecId id = codec_id(enc);
+    StrObj *s = id != CODEC_OTHER ? codec_decode_builtin(vm, id, b->data, b->len, errors, true, NULL, argv[0])
+                                  : codec_decode(vm, b->data, b->len, enc, errors);
+    return s ? val_obj(s) : val_null();
 }
 
 static Value b_join(ARGS) {

@@ -145,7 +145,7 @@ Frame *frame_push_slow(VM *vm, CodeObj *co) {
 
 static Value call_function(VM *vm, FunctionObj *fn, int argc, Value *argv, TupleObj *kw) {
     CodeObj *co = fn->code;
-    if (co->flags & CO_GENERATOR) return gen_new_from_call(vm, fn, argc, argv, kw);
+    if (co->flags & CO_GENERATOR_KINDS) return gen_new_from_call(vm, fn, argc, argv, kw);
     Frame *f = frame_push(vm, co, (Obj *)fn, fn->globals, NULL);
     if (!f) return val_null();
     /* The frame is not yet linked as vm->frame while its arguments are bound, but its slots are

@@ -139,9 +139,15 @@ void asm_builder_fini(Builder *b) {
     free(b->ins);
     free(b->label_pos);
     free(b->raw_exc);
+    free(b->final_index);
     b->ins = NULL;
     b->label_pos = NULL;
     b->raw_exc = NULL;
+    b->final_index = NULL;
+}
+
+int32_t asm_final_index(const Builder *b, int32_t i) {
+    return b->final_index && i >= 0 && i < b->n ? b->final_index[i] : -1;
 }
 
 void asm_add_exc_range(Builder *b, Label start, Label end, Label handler, int32_t depth) {
@@ -563,7 +569,11 @@ CodeObj *asm_assemble(Builder *b) {
     co->qualname = b->qualname;
     co->filename = b->filename;
     vm_pop_root(vm);
-    free(newidx);
+    /* kept for asm_final_index (the tracer maps what it emitted to the code it got) */
+    for (int32_t i = 0; i < b->n; i++)
+        if (a.st[i].depth < 0 || (op_info[b->ins[i].op].flags & F_PSEUDO)) newidx[i] = -1;
+    free(b->final_index);
+    b->final_index = newidx;
     analysis_free(&a);
     if (code_verify(vm, co) < 0) return NULL;
     return co;

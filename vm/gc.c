@@ -147,6 +147,7 @@ static void mark_roots(VM *vm) {
     gc_mark_value(vm, vm->main_module);
     gc_mark_value(vm, vm->sys_stdout);
     gc_mark_value(vm, vm->sys_stderr);
+    for (int i = 0; i < VM_LIB__COUNT; i++) gc_mark_value(vm, vm->lib[i]);
     for (Builder *b = vm->live_builders; b; b = b->prev_live) {
         gc_mark(vm, b->consts);
         gc_mark(vm, b->const_index);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vm/call.h"
+#include "vm/coro.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/func.h"
@@ -1182,7 +1183,7 @@ dispatch_switch:
             vm->eval_frame == vm_eval_frame_default) {
             FunctionObj *fn = (FunctionObj *)callable.as.o;
             CodeObj *co = fn->code;
-            if (!(co->flags & CO_GENERATOR)) {
+            if (!(co->flags & CO_GENERATOR_KINDS)) {
                 Frame *nf = frame_push(vm, co, (Obj *)fn, fn->globals, NULL);
                 if (!nf) goto error;
                 if (!kw && argc == co->argcount && co->kwonlyargcount == 0 &&
@@ -1256,7 +1257,13 @@ dispatch_switch:
     }
     CASE(GET_YIELD_FROM_ITER) {
         Value v = TOP();
-        if (!val_is_type(vm, v, vm->t_generator)) {
+        if (val_is_type(vm, v, vm->t_coroutine)) {
+            if (!(f->code->flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
+                SYNC();
+                vm_raise(vm, vm->e_TypeError, "cannot 'yield from' a coroutine object in a non-coroutine generator");
+                goto error;
+            }
+        } else if (!val_is_type(vm, v, vm->t_generator)) {
             SYNC();
             Value it = vm_iter(vm, v);
             if (val_is_null(it)) goto error;
@@ -1264,11 +1271,59 @@ dispatch_switch:
         }
         DISPATCH();
     }
+    CASE(GET_AWAITABLE) {
+        SYNC();
+        Value it = coro_get_awaitable(vm, TOP(), (int)oparg);
+        if (val_is_null(it)) goto error;
+        SET_TOP(it);
+        DISPATCH();
+    }
+    CASE(GET_AITER) {
+        SYNC();
+        Value it = coro_get_aiter(vm, TOP());
+        if (val_is_null(it)) goto error;
+        SET_TOP(it);
+        DISPATCH();
+    }
+    CASE(GET_ANEXT) {
+        SYNC();
+        Value aw = coro_get_anext(vm, TOP());
+        if (val_is_null(aw)) goto error;
+        PUSH(aw);
+        DISPATCH();
+    }
+    CASE(BEFORE_ASYNC_WITH) {
+        SYNC();
+        Value exit = val_null();
+        Value r = coro_before_async_with(vm, TOP(), &exit);
+        if (val_is_null(r)) goto error;
+        SET_TOP(exit);
+        PUSH(r);
+        DISPATCH();
+    }
+    CASE(END_ASYNC_FOR) {
+        SYNC();
+        Value exc = POP();
+        if (vm_isinstance_type(vm, exc, vm->e_StopAsyncIteration)) {
+            sp--;   /* the async iterator: the loop is over */
+            DISPATCH();
+        }
+        vm->exc = exc;   /* re-raised without a new traceback entry, as RERAISE */
+        f->sp = sp;
+        goto unwind;
+    }
+    CASE(ASYNC_GEN_WRAP) {
+        SYNC();
+        Value w = coro_wrap_value(vm, TOP());
+        if (val_is_null(w)) goto error;
+        SET_TOP(w);
+        DISPATCH();
+    }
     CASE(SEND) {
         SYNC();
         Value recv = PEEK(2), v = TOP();
         Value r;
-        if (val_is_type(vm, recv, vm->t_generator)) {
+        if (val_is_type(vm, recv, vm->t_generator) || val_is_type(vm, recv, vm->t_coroutine)) {
             bool done;
             Value ret = val_none();
             r = gen_resume(vm, (GenObj *)recv.as.o, v, val_null(), &done, &ret);
@@ -1279,8 +1334,8 @@ dispatch_switch:
                 pc = code + oparg;
                 DISPATCH();
             }
-        } else if (val_is_none(v)) {
-            r = vm_next(vm, recv);
+        } else if (val_is_none(v) && recv.tag == VAL_OBJ && recv.as.o->type->layout == OBJ_LAYOUT_ITER) {
+            r = vm_next(vm, recv);   /* built-in iterators end without a value */
             if (val_is_null(r)) {
                 if (!val_is_null(vm->exc)) goto error;
                 sp -= 2;
@@ -1289,7 +1344,11 @@ dispatch_switch:
                 DISPATCH();
             }
         } else {
-            r = vm_call_method(vm, recv, "send", 1, &v);
+            /* __next__() for None when there is one, else send(v); the StopIteration that
+             * ends the delegation carries its return value */
+            r = val_is_none(v) && !val_is_null(type_special(vm, vm_type_of(vm, recv), SP_NEXT))
+                    ? vm_call_special(vm, recv, SP_NEXT, 0, NULL)
+                    : vm_call_method(vm, recv, "send", 1, &v);
             if (val_is_null(r)) {
                 if (!vm_exc_matches(vm, vm->e_StopIteration)) goto error;
                 Value e = vm_fetch_exc(vm);
@@ -1372,6 +1431,20 @@ dispatch_switch:
         DISPATCH();
     }
 
+    CASE(PRINT_EXPR) {
+        SYNC();
+        Value sys = dict_get_c(vm, vm->modules, "sys");
+        Value hook = val_is_type(vm, sys, vm->t_module) ? dict_get_c(vm, ((ModuleObj *)sys.as.o)->dict, "displayhook")
+                                                        : val_null();
+        if (val_is_null(hook)) {
+            vm_raise(vm, vm->e_RuntimeError, "lost sys.displayhook");
+            goto error;
+        }
+        Value r = vm_call1(vm, hook, TOP());
+        if (val_is_null(r)) goto error;
+        sp--;
+        DISPATCH();
+    }
     CASE(IMPORT_NAME) {
         SYNC();
         Value m = vm_import_name(vm, NAME(oparg), TOP(), PEEK(2), f->globals);

@@ -1,6 +1,5 @@
-/* vm/mod_math.c — the math and time modules. */
+/* vm/mod_math.c — the math module. */
 #include <math.h>
-#include <time.h>
 
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -357,33 +356,4 @@ int math_module_init(VM *vm, Value mod) {
                    module_set(vm, mod, "nan", val_float(NAN)) < 0
                ? -1
                : 0;
-}
-
-static double now(clockid_t c) {
-    struct timespec ts;
-    clock_gettime(c, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-static Value time_perf_counter(ARGS) { return val_float(now(CLOCK_MONOTONIC)); }
-static Value time_time(ARGS) { return val_float(now(CLOCK_REALTIME)); }
-static Value time_process_time(ARGS) { return val_float(now(CLOCK_PROCESS_CPUTIME_ID)); }
-static Value time_perf_counter_ns(ARGS) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return val_int((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-}
-static Value time_sleep(ARGS) {
-    double s;
-    if (native_check_args(vm, "sleep", argc, kw, 1, 1) < 0 || arg_double(vm, argv[0], &s) < 0) return val_null();
-    if (s < 0) return vm_raise(vm, vm->e_ValueError, "sleep length must be non-negative");
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-    return val_none();
-}
-
-int time_module_init(VM *vm, Value mod) {
-    static const MethodDef fns[] = {
-        {"perf_counter", time_perf_counter}, {"perf_counter_ns", time_perf_counter_ns}, {"time", time_time},
-        {"monotonic", time_perf_counter}, {"process_time", time_process_time}, {"sleep", time_sleep}, {NULL}};
-    return module_add_functions(vm, mod, fns);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/codecs.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/iter.h"
@@ -633,9 +634,15 @@ static Value s_expandtabs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj
 }
 
 static Value s_encode(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    StrObj *s = SSELF;
-    BytesObj *b = bytes_new(vm, (const uint8_t *)s->data, s->len);
-    return b ? val_obj(b) : val_null();
+    static const char *const names[] = {"self", "encoding", "errors"};
+    Value a[3];
+    if (native_parse_args(vm, "encode", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    for (int i = 1; i < 3; i++)
+        if (!val_is_null(a[i]) && !val_is_str(vm, a[i]))
+            return vm_raise(vm, vm->e_TypeError, "encode() argument '%s' must be str, not %s", names[i],
+                            vm_type_name(vm, a[i]));
+    return codec_encode(vm, SSELF, val_is_null(a[1]) ? "utf-8" : AS_STR(a[1])->data,
+                        val_is_null(a[2]) ? "strict" : AS_STR(a[2])->data);
 }
 
 /* ---- str.format ------------------------------------------------------------------------------- */

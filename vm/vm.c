@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/coro.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
@@ -149,11 +150,13 @@ VM *vm_new(void) {
     dict_init_type(vm);
     set_init_type(vm);
     gen_init_type(vm);
+    coro_init_types(vm);
     weakref_init_type(vm);
     type_init_union(vm);
     iter_init(vm);
     builtins_init(vm);
     sys_init(vm);
+    coro_init_sys(vm, dict_get_c(vm, vm->modules, "sys"));
     stdlib_register(vm);
     vm->gc_disabled = false;
     return vm;

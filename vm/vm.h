@@ -63,7 +63,9 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(EncodingWarning, Warning) X(StopAsyncIteration, Exception) X(TimeoutError, OSError) \
     X(PermissionError, OSError) X(FileExistsError, OSError) X(IsADirectoryError, OSError) \
     X(NotADirectoryError, OSError) X(InterruptedError, OSError) X(ConnectionError, OSError) \
-    X(BrokenPipeError, ConnectionError) X(ConnectionResetError, ConnectionError)
+    X(BrokenPipeError, ConnectionError) X(ConnectionResetError, ConnectionError) \
+    X(ConnectionAbortedError, ConnectionError) X(ConnectionRefusedError, ConnectionError) \
+    X(BlockingIOError, OSError) X(ChildProcessError, OSError) X(ProcessLookupError, OSError)
 
 /* Built-in types the VM core creates.  X(field, "name"). */
 #define VM_TYPES(X) \
@@ -77,7 +79,10 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(weakref, "weakref") X(ellipsis, "ellipsis") X(notimplemented, "NotImplementedType") \
     X(iterator, "iterator") X(defaultdict, "defaultdict") X(ordereddict, "OrderedDict") \
     X(getset, "getset_descriptor") X(dict_keys, "dict_keys") X(dict_values, "dict_values") \
-    X(dict_items, "dict_items") X(union, "UnionType") ITER_TYPES(X)
+    X(dict_items, "dict_items") X(union, "UnionType") X(coroutine, "coroutine") \
+    X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
+    X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
+    X(async_generator_wrapped_value, "async_generator_wrapped_value") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
@@ -111,6 +116,21 @@ typedef enum VmExtSlot {
     VM_EXT_DIST,      /* src/dist: torch.distributed's native types */
     VM_EXT__COUNT
 } VmExtSlot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
+
+/* Objects the native modules of vm/ keep for the VM's lifetime (codec registry, import
+ * machinery, ...), in vm->lib[VM_LIB_name]; marked by the collector, VAL_NULL until set. */
+#define VM_LIB_SLOTS(X) \
+    X(codec_search_path) X(codec_cache) X(codec_errors) \
+    X(stat_result) X(terminal_size) X(times_result) X(uname_result) X(dir_entry) X(scandir_iter) \
+    X(fork_before) X(fork_child) X(fork_parent) X(struct_time) \
+    X(simple_namespace) X(sys_trace) X(sys_profile) X(audit_hooks) X(unraisable_args) X(switch_interval)
+
+typedef enum VmLibSlot {
+#define X(n) VM_LIB_##n,
+    VM_LIB_SLOTS(X)
+#undef X
+    VM_LIB__COUNT
+} VmLibSlot;
 
 struct VM {
     /* --- heap (vm/gc.c) --- */
@@ -174,6 +194,9 @@ struct VM {
     /* --- output --- */
     FILE *out, *err;
     Value sys_stdout, sys_stderr; /* script-replaceable streams; VAL_NULL = the C files */
+
+    /* --- native-module state (see VM_LIB_SLOTS) --- */
+    Value lib[VM_LIB__COUNT];
 
     /* --- extension state of the layers outside vm/ (one slot each, see VmExtSlot) --- */
     void *ext[VM_EXT__COUNT];

@@ -92,8 +92,10 @@ const char *ast_stmt_kind_name(AstStmtKind kind) {
         [AST_STMT_GLOBAL] = "Global",            [AST_STMT_NONLOCAL] = "Nonlocal",
         [AST_STMT_EXPR] = "Expr",                [AST_STMT_PASS] = "Pass",
         [AST_STMT_BREAK] = "Break",              [AST_STMT_CONTINUE] = "Continue",
+        [AST_STMT_ASYNC_FUNCTION_DEF] = "AsyncFunctionDef", [AST_STMT_ASYNC_FOR] = "AsyncFor",
+        [AST_STMT_ASYNC_WITH] = "AsyncWith",
     };
-    return (unsigned)kind <= AST_STMT_CONTINUE && names[kind] ? names[kind] : "?";
+    return (unsigned)kind < AST_STMT__COUNT && names[kind] ? names[kind] : "?";
 }
 
 const char *ast_expr_kind_name(AstExprKind kind) {
@@ -111,8 +113,9 @@ const char *ast_expr_kind_name(AstExprKind kind) {
         [AST_EXPR_STARRED] = "Starred",        [AST_EXPR_NAME] = "Name",
         [AST_EXPR_LIST] = "List",              [AST_EXPR_TUPLE] = "Tuple",
         [AST_EXPR_SLICE] = "Slice",            [AST_EXPR_NAMED_EXPR] = "NamedExpr",
+        [AST_EXPR_AWAIT] = "Await",
     };
-    return (unsigned)kind <= AST_EXPR_NAMED_EXPR && names[kind] ? names[kind] : "?";
+    return (unsigned)kind < AST_EXPR__COUNT && names[kind] ? names[kind] : "?";
 }
 
 const char *ast_operator_name(AstOperator op) {

@@ -4,8 +4,9 @@
  * written after CPython's compile.c reads the same way: a statement is an AstStmt whose
  * `kind` says which member of the union `v` is live, and the members carry CPython's names
  * (`s->v.FunctionDef.decorator_list`, `e->v.Call.keywords`, `e->v.Subscript.slice`).
- * Kinds CPython has but Ember never builds (AsyncFunctionDef, Match, NamedExpr, Await, ...)
- * are absent: the parser rejects those constructs with an error.
+ * Kinds CPython has but Ember does not build yet (Match, TryStar) are absent: the parser
+ * rejects those constructs with an error.  AsyncFunctionDef, AsyncFor and AsyncWith share
+ * the members of FunctionDef, For and With, as they share CPython's fields.
  *
  * Every expression, statement, arg, keyword, alias and except handler has CPython's position
  * attributes: lineno (1-based), col_offset (0-based UTF-8 byte offset), end_lineno,
@@ -101,6 +102,10 @@ typedef enum AstStmtKind {
     AST_STMT_PASS,
     AST_STMT_BREAK,
     AST_STMT_CONTINUE,
+    AST_STMT_ASYNC_FUNCTION_DEF, /* v.FunctionDef */
+    AST_STMT_ASYNC_FOR,          /* v.For */
+    AST_STMT_ASYNC_WITH,         /* v.With */
+    AST_STMT__COUNT
 } AstStmtKind;
 
 typedef enum AstExprKind {
@@ -130,6 +135,8 @@ typedef enum AstExprKind {
     AST_EXPR_TUPLE,
     AST_EXPR_SLICE,
     AST_EXPR_NAMED_EXPR,
+    AST_EXPR_AWAIT,
+    AST_EXPR__COUNT
 } AstExprKind;
 
 /* What a Constant holds.  Ints are 64-bit in Ember: a literal that does not fit is
@@ -218,6 +225,7 @@ struct AstExpr {
         struct { AstExprSeq elts; AstExprContext ctx; } Tuple;
         struct { AstExpr *lower; AstExpr *upper; AstExpr *step; } Slice; /* each may be NULL */
         struct { AstExpr *target; AstExpr *value; } NamedExpr;
+        struct { AstExpr *value; } Await;
     } v;
 };
 
@@ -298,7 +306,7 @@ struct AstComprehension {
     AstExpr *target;
     AstExpr *iter;
     AstExprSeq ifs;
-    int is_async; /* always 0 in Ember */
+    int is_async; /* `async for` */
 };
 
 struct AstExceptHandler {
@@ -313,8 +321,19 @@ struct AstWithItem {
     AstExpr *optional_vars; /* may be NULL */
 };
 
+/* What ast.parse returns for each compile() mode. */
+typedef enum AstModKind {
+    AST_MOD_MODULE = 1,   /* 'exec' */
+    AST_MOD_INTERACTIVE,  /* 'single' */
+    AST_MOD_EXPRESSION,   /* 'eval' */
+    AST_MOD_FUNCTION_TYPE /* 'func_type' (a PEP 484 signature type comment) */
+} AstModKind;
+
 typedef struct AstModule {
-    AstStmtSeq body; /* type_ignores is always empty */
+    AstModKind kind;
+    AstStmtSeq body;     /* Module, Interactive; type_ignores is always empty */
+    AstExpr *expr;       /* Expression: its body; FunctionType: the return type */
+    AstExprSeq argtypes; /* FunctionType */
 } AstModule;
 
 /* ---- construction (used by the parser) ---- */

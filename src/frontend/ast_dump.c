@@ -383,6 +383,7 @@ static void dump_expr_fields(Out *o, const AstExpr *e) {
         break;
     case AST_EXPR_YIELD: field_expr_opt(o, "value", e->v.Yield.value); break;
     case AST_EXPR_YIELD_FROM: field_expr(o, "value", e->v.YieldFrom.value); break;
+    case AST_EXPR_AWAIT: field_expr(o, "value", e->v.Await.value); break;
     case AST_EXPR_COMPARE:
         field_expr(o, "left", e->v.Compare.left);
         dump_cmpop_seq(o, &e->v.Compare.ops);
@@ -439,6 +440,7 @@ static void dump_expr_fields(Out *o, const AstExpr *e) {
         field_expr_opt(o, "upper", e->v.Slice.upper);
         field_expr_opt(o, "step", e->v.Slice.step);
         break;
+    case AST_EXPR__COUNT: break;
     }
 }
 
@@ -452,6 +454,7 @@ static void dump_expr(Out *o, const AstExpr *e) {
 static void dump_stmt_fields(Out *o, const AstStmt *s) {
     switch (s->kind) {
     case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF:
         field_ident(o, "name", s->v.FunctionDef.name);
         field(o, "args");
         dump_arguments(o, s->v.FunctionDef.args);
@@ -484,6 +487,7 @@ static void dump_stmt_fields(Out *o, const AstStmt *s) {
         field_int(o, "simple", s->v.AnnAssign.simple);
         break;
     case AST_STMT_FOR:
+    case AST_STMT_ASYNC_FOR:
         field_expr(o, "target", s->v.For.target);
         field_expr(o, "iter", s->v.For.iter);
         DUMP_SEQ(o, "body", s->v.For.body, dump_stmt);
@@ -500,6 +504,7 @@ static void dump_stmt_fields(Out *o, const AstStmt *s) {
         DUMP_SEQ(o, "orelse", s->v.If.orelse, dump_stmt);
         break;
     case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH:
         DUMP_SEQ(o, "items", s->v.With.items, dump_withitem);
         DUMP_SEQ(o, "body", s->v.With.body, dump_stmt);
         break;
@@ -528,7 +533,8 @@ static void dump_stmt_fields(Out *o, const AstStmt *s) {
     case AST_STMT_EXPR: field_expr(o, "value", s->v.Expr.value); break;
     case AST_STMT_PASS:
     case AST_STMT_BREAK:
-    case AST_STMT_CONTINUE: break;
+    case AST_STMT_CONTINUE:
+    case AST_STMT__COUNT: break;
     }
 }
 

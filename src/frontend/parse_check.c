@@ -4,10 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The kind of compiler unit being checked (CPython's u_scope_type). */
+typedef enum CheckScope { CS_MODULE, CS_CLASS, CS_FUNCTION, CS_ASYNC_FUNCTION, CS_LAMBDA, CS_COMPREHENSION } CheckScope;
+
 typedef struct Checker {
     const Lexer *lx;
     ParseErrorList *errors;
     bool in_function;     /* current scope is a function, lambda or comprehension */
+    CheckScope scope;
+    bool async_generator; /* the current function is an async def containing yield */
     bool module_or_class; /* annotations are evaluated here */
     int loop_depth;       /* enclosing loops in the current function */
     bool future_annotations;
@@ -76,15 +81,146 @@ static void check_annotations(Checker *c, const AstArguments *a, const AstExpr *
 }
 
 /* Runs fn over a nested function scope. */
-static void in_function_scope(Checker *c, void (*fn)(Checker *, const void *), const void *arg) {
+/* ---- what a scope contains (its own code, not nested functions or classes) ---- */
+
+enum { SCAN_YIELD = 1, SCAN_AWAIT = 2 };
+
+static int scan_expr(const AstExpr *e);
+static int scan_stmts(AstStmtSeq body);
+
+static int scan_exprs(AstExprSeq seq) {
+    int r = 0;
+    for (size_t i = 0; i < seq.count; i++)
+        if (seq.items[i]) r |= scan_expr(seq.items[i]);
+    return r;
+}
+
+static int scan_opt(const AstExpr *e) { return e ? scan_expr(e) : 0; }
+
+static int scan_args(const AstArguments *a) { return scan_exprs(a->defaults) | scan_exprs(a->kw_defaults); }
+
+/* A comprehension: its outermost iterable runs in the enclosing scope; a list, set or dict
+ * comprehension that awaits makes the enclosing scope await too (symtable.c's propagation
+ * of ste_coroutine); a generator expression stays an async generator of its own. */
+static int scan_comprehension(const AstExpr *e, AstComprehensionSeq gens, const AstExpr *elt, const AstExpr *val) {
+    int outer = scan_expr(gens.items[0]->iter), inner = scan_opt(elt) | scan_opt(val);
+    for (size_t i = 0; i < gens.count; i++) {
+        const AstComprehension *g = gens.items[i];
+        if (g->is_async) inner |= SCAN_AWAIT;
+        if (i > 0) inner |= scan_expr(g->iter);
+        inner |= scan_expr(g->target) | scan_exprs(g->ifs);
+    }
+    return outer | (e->kind != AST_EXPR_GENERATOR_EXP ? inner & SCAN_AWAIT : 0);
+}
+
+static int scan_expr(const AstExpr *e) {
+    switch (e->kind) {
+    case AST_EXPR_BOOL_OP: return scan_exprs(e->v.BoolOp.values);
+    case AST_EXPR_BIN_OP: return scan_expr(e->v.BinOp.left) | scan_expr(e->v.BinOp.right);
+    case AST_EXPR_UNARY_OP: return scan_expr(e->v.UnaryOp.operand);
+    case AST_EXPR_LAMBDA: return scan_args(e->v.Lambda.args);
+    case AST_EXPR_IF_EXP:
+        return scan_expr(e->v.IfExp.test) | scan_expr(e->v.IfExp.body) | scan_expr(e->v.IfExp.orelse);
+    case AST_EXPR_DICT: return scan_exprs(e->v.Dict.keys) | scan_exprs(e->v.Dict.values);
+    case AST_EXPR_SET: return scan_exprs(e->v.Set.elts);
+    case AST_EXPR_LIST_COMP: return scan_comprehension(e, e->v.ListComp.generators, e->v.ListComp.elt, NULL);
+    case AST_EXPR_SET_COMP: return scan_comprehension(e, e->v.SetComp.generators, e->v.SetComp.elt, NULL);
+    case AST_EXPR_DICT_COMP:
+        return scan_comprehension(e, e->v.DictComp.generators, e->v.DictComp.key, e->v.DictComp.value);
+    case AST_EXPR_GENERATOR_EXP:
+        return scan_comprehension(e, e->v.GeneratorExp.generators, e->v.GeneratorExp.elt, NULL);
+    case AST_EXPR_AWAIT: return SCAN_AWAIT | scan_expr(e->v.Await.value);
+    case AST_EXPR_YIELD: return SCAN_YIELD | scan_opt(e->v.Yield.value);
+    case AST_EXPR_YIELD_FROM: return SCAN_YIELD | scan_expr(e->v.YieldFrom.value);
+    case AST_EXPR_COMPARE: return scan_expr(e->v.Compare.left) | scan_exprs(e->v.Compare.comparators);
+    case AST_EXPR_CALL: {
+        int r = scan_expr(e->v.Call.func) | scan_exprs(e->v.Call.args);
+        for (size_t i = 0; i < e->v.Call.keywords.count; i++) r |= scan_expr(e->v.Call.keywords.items[i]->value);
+        return r;
+    }
+    case AST_EXPR_FORMATTED_VALUE: return scan_expr(e->v.FormattedValue.value) | scan_opt(e->v.FormattedValue.format_spec);
+    case AST_EXPR_JOINED_STR: return scan_exprs(e->v.JoinedStr.values);
+    case AST_EXPR_ATTRIBUTE: return scan_expr(e->v.Attribute.value);
+    case AST_EXPR_SUBSCRIPT: return scan_expr(e->v.Subscript.value) | scan_expr(e->v.Subscript.slice);
+    case AST_EXPR_STARRED: return scan_expr(e->v.Starred.value);
+    case AST_EXPR_LIST: return scan_exprs(e->v.List.elts);
+    case AST_EXPR_TUPLE: return scan_exprs(e->v.Tuple.elts);
+    case AST_EXPR_SLICE: return scan_opt(e->v.Slice.lower) | scan_opt(e->v.Slice.upper) | scan_opt(e->v.Slice.step);
+    case AST_EXPR_NAMED_EXPR: return scan_expr(e->v.NamedExpr.value);
+    case AST_EXPR_CONSTANT:
+    case AST_EXPR_NAME:
+    case AST_EXPR__COUNT: return 0;
+    }
+    return 0;
+}
+
+static int scan_stmt(const AstStmt *s) {
+    switch (s->kind) {
+    case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF:
+        return scan_exprs(s->v.FunctionDef.decorator_list) | scan_args(s->v.FunctionDef.args);
+    case AST_STMT_CLASS_DEF: {
+        int r = scan_exprs(s->v.ClassDef.decorator_list) | scan_exprs(s->v.ClassDef.bases);
+        for (size_t i = 0; i < s->v.ClassDef.keywords.count; i++) r |= scan_expr(s->v.ClassDef.keywords.items[i]->value);
+        return r;
+    }
+    case AST_STMT_RETURN: return scan_opt(s->v.Return.value);
+    case AST_STMT_DELETE: return scan_exprs(s->v.Delete.targets);
+    case AST_STMT_ASSIGN: return scan_exprs(s->v.Assign.targets) | scan_expr(s->v.Assign.value);
+    case AST_STMT_AUG_ASSIGN: return scan_expr(s->v.AugAssign.target) | scan_expr(s->v.AugAssign.value);
+    case AST_STMT_ANN_ASSIGN: return scan_expr(s->v.AnnAssign.target) | scan_opt(s->v.AnnAssign.value);
+    case AST_STMT_FOR:
+    case AST_STMT_ASYNC_FOR:
+        return scan_expr(s->v.For.target) | scan_expr(s->v.For.iter) | scan_stmts(s->v.For.body) |
+               scan_stmts(s->v.For.orelse) | (s->kind == AST_STMT_ASYNC_FOR ? SCAN_AWAIT : 0);
+    case AST_STMT_WHILE:
+        return scan_expr(s->v.While.test) | scan_stmts(s->v.While.body) | scan_stmts(s->v.While.orelse);
+    case AST_STMT_IF: return scan_expr(s->v.If.test) | scan_stmts(s->v.If.body) | scan_stmts(s->v.If.orelse);
+    case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH: {
+        int r = scan_stmts(s->v.With.body) | (s->kind == AST_STMT_ASYNC_WITH ? SCAN_AWAIT : 0);
+        for (size_t i = 0; i < s->v.With.items.count; i++)
+            r |= scan_expr(s->v.With.items.items[i]->context_expr) | scan_opt(s->v.With.items.items[i]->optional_vars);
+        return r;
+    }
+    case AST_STMT_RAISE: return scan_opt(s->v.Raise.exc) | scan_opt(s->v.Raise.cause);
+    case AST_STMT_TRY: {
+        int r = scan_stmts(s->v.Try.body) | scan_stmts(s->v.Try.orelse) | scan_stmts(s->v.Try.finalbody);
+        for (size_t i = 0; i < s->v.Try.handlers.count; i++)
+            r |= scan_opt(s->v.Try.handlers.items[i]->type) | scan_stmts(s->v.Try.handlers.items[i]->body);
+        return r;
+    }
+    case AST_STMT_ASSERT: return scan_expr(s->v.Assert.test) | scan_opt(s->v.Assert.msg);
+    case AST_STMT_EXPR: return scan_expr(s->v.Expr.value);
+    default: return 0;
+    }
+}
+
+static int scan_stmts(AstStmtSeq body) {
+    int r = 0;
+    for (size_t i = 0; i < body.count; i++) r |= scan_stmt(body.items[i]);
+    return r;
+}
+
+/* Runs fn over a nested scope of the given kind. */
+static void in_scope(Checker *c, CheckScope scope, bool async_generator, void (*fn)(Checker *, const void *),
+                     const void *arg) {
     Checker saved = *c;
     c->in_function = true;
+    c->scope = scope;
+    c->async_generator = async_generator;
     c->module_or_class = false;
     c->loop_depth = 0;
     fn(c, arg);
     c->in_function = saved.in_function;
+    c->scope = saved.scope;
+    c->async_generator = saved.async_generator;
     c->module_or_class = saved.module_or_class;
     c->loop_depth = saved.loop_depth;
+}
+
+static void in_function_scope(Checker *c, void (*fn)(Checker *, const void *), const void *arg) {
+    in_scope(c, CS_LAMBDA, false, fn, arg);
 }
 
 static void function_body(Checker *c, const void *s) {
@@ -161,11 +297,22 @@ static void comprehension_body(Checker *c, const void *arg) {
     if (ca->value) check_expr(c, ca->value);
 }
 
-static void check_comprehension(Checker *c, AstComprehensionSeq gens, const AstExpr *elt,
+static void check_comprehension(Checker *c, const AstExpr *e, AstComprehensionSeq gens, const AstExpr *elt,
                                 const AstExpr *value) {
     check_expr(c, gens.items[0]->iter); /* the outermost iterable runs in the enclosing scope */
+    if (e->kind != AST_EXPR_GENERATOR_EXP && c->scope != CS_ASYNC_FUNCTION && c->scope != CS_COMPREHENSION) {
+        /* a list/set/dict comprehension that awaits is a coroutine: only async code awaits it */
+        int inner = scan_opt(elt) | scan_opt(value);
+        for (size_t i = 0; i < gens.count; i++)
+            inner |= (gens.items[i]->is_async ? SCAN_AWAIT : 0) | (i ? scan_expr(gens.items[i]->iter) : 0) |
+                     scan_exprs(gens.items[i]->ifs);
+        if (inner & SCAN_AWAIT) {
+            compiler_error(c, LOC(e), "asynchronous comprehension outside of an asynchronous function");
+            return;
+        }
+    }
     CompArgs ca = {gens, elt, value};
-    in_function_scope(c, comprehension_body, &ca);
+    in_scope(c, CS_COMPREHENSION, false, comprehension_body, &ca);
 }
 
 static void check_expr(Checker *c, const AstExpr *e) {
@@ -195,13 +342,13 @@ static void check_expr(Checker *c, const AstExpr *e) {
     case AST_EXPR_SET: check_elts(c, e, e->v.Set.elts, AST_LOAD); break;
     case AST_EXPR_LIST: check_elts(c, e, e->v.List.elts, e->v.List.ctx); break;
     case AST_EXPR_TUPLE: check_elts(c, e, e->v.Tuple.elts, e->v.Tuple.ctx); break;
-    case AST_EXPR_LIST_COMP: check_comprehension(c, e->v.ListComp.generators, e->v.ListComp.elt, NULL); break;
-    case AST_EXPR_SET_COMP: check_comprehension(c, e->v.SetComp.generators, e->v.SetComp.elt, NULL); break;
+    case AST_EXPR_LIST_COMP: check_comprehension(c, e, e->v.ListComp.generators, e->v.ListComp.elt, NULL); break;
+    case AST_EXPR_SET_COMP: check_comprehension(c, e, e->v.SetComp.generators, e->v.SetComp.elt, NULL); break;
     case AST_EXPR_GENERATOR_EXP:
-        check_comprehension(c, e->v.GeneratorExp.generators, e->v.GeneratorExp.elt, NULL);
+        check_comprehension(c, e, e->v.GeneratorExp.generators, e->v.GeneratorExp.elt, NULL);
         break;
     case AST_EXPR_DICT_COMP:
-        check_comprehension(c, e->v.DictComp.generators, e->v.DictComp.key, e->v.DictComp.value);
+        check_comprehension(c, e, e->v.DictComp.generators, e->v.DictComp.key, e->v.DictComp.value);
         break;
     case AST_EXPR_YIELD:
     case AST_EXPR_YIELD_FROM:
@@ -209,8 +356,23 @@ static void check_expr(Checker *c, const AstExpr *e) {
             compiler_error(c, LOC(e), "'yield' outside function");
             break;
         }
+        if (e->kind == AST_EXPR_YIELD_FROM && c->scope == CS_ASYNC_FUNCTION) {
+            compiler_error(c, LOC(e), "'yield from' inside async function");
+            break;
+        }
         if (e->kind == AST_EXPR_YIELD && e->v.Yield.value) check_expr(c, e->v.Yield.value);
         if (e->kind == AST_EXPR_YIELD_FROM) check_expr(c, e->v.YieldFrom.value);
+        break;
+    case AST_EXPR_AWAIT:
+        if (!c->in_function) {
+            compiler_error(c, LOC(e), "'await' outside function");
+            break;
+        }
+        if (c->scope != CS_ASYNC_FUNCTION && c->scope != CS_COMPREHENSION) {
+            compiler_error(c, LOC(e), "'await' outside async function");
+            break;
+        }
+        check_expr(c, e->v.Await.value);
         break;
     case AST_EXPR_COMPARE:
         check_expr(c, e->v.Compare.left);
@@ -249,6 +411,7 @@ static void check_expr(Checker *c, const AstExpr *e) {
         if (e->v.Slice.upper) check_expr(c, e->v.Slice.upper);
         if (e->v.Slice.step) check_expr(c, e->v.Slice.step);
         break;
+    case AST_EXPR__COUNT: break;
     }
 }
 
@@ -258,7 +421,9 @@ static void check_function(Checker *c, const AstStmt *s) {
     check_exprs(c, s->v.FunctionDef.decorator_list);
     check_defaults(c, a);
     check_annotations(c, a, s->v.FunctionDef.returns);
-    in_function_scope(c, function_body, s);
+    bool is_async = s->kind == AST_STMT_ASYNC_FUNCTION_DEF;
+    in_scope(c, is_async ? CS_ASYNC_FUNCTION : CS_FUNCTION,
+             is_async && (scan_stmts(s->v.FunctionDef.body) & SCAN_YIELD), function_body, s);
     forbidden(c, s->v.FunctionDef.name, AST_STORE, LOC(s));
 }
 
@@ -270,10 +435,12 @@ static void check_class(Checker *c, const AstStmt *s) {
     check_exprs(c, s->v.ClassDef.decorator_list);
     Checker saved = *c;
     c->in_function = false;
+    c->scope = CS_CLASS;
     c->module_or_class = true;
     c->loop_depth = 0;
     class_body(c, s);
     c->in_function = saved.in_function;
+    c->scope = saved.scope;
     c->module_or_class = saved.module_or_class;
     c->loop_depth = saved.loop_depth;
     check_call_args(c, s->v.ClassDef.bases, s->v.ClassDef.keywords, LOC(s));
@@ -334,10 +501,13 @@ static void check_try(Checker *c, const AstStmt *s) {
 
 static void check_stmt(Checker *c, const AstStmt *s) {
     switch (s->kind) {
-    case AST_STMT_FUNCTION_DEF: check_function(c, s); break;
+    case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF: check_function(c, s); break;
     case AST_STMT_CLASS_DEF: check_class(c, s); break;
     case AST_STMT_RETURN:
         if (!c->in_function) compiler_error(c, LOC(s), "'return' outside function");
+        else if (s->v.Return.value && c->async_generator)
+            compiler_error(c, LOC(s), "'return' with value in async generator");
         else if (s->v.Return.value) check_expr(c, s->v.Return.value);
         break;
     case AST_STMT_DELETE: check_exprs(c, s->v.Delete.targets); break;
@@ -358,6 +528,12 @@ static void check_stmt(Checker *c, const AstStmt *s) {
         break;
     }
     case AST_STMT_ANN_ASSIGN: check_ann_assign(c, s); break;
+    case AST_STMT_ASYNC_FOR:
+        if (c->scope != CS_ASYNC_FUNCTION) {
+            compiler_error(c, LOC(s), "'async for' outside async function");
+            break;
+        }
+        /* fall through */
     case AST_STMT_FOR:
         check_expr(c, s->v.For.iter);
         check_expr(c, s->v.For.target);
@@ -372,6 +548,12 @@ static void check_stmt(Checker *c, const AstStmt *s) {
         check_stmts(c, s->v.If.body);
         check_stmts(c, s->v.If.orelse);
         break;
+    case AST_STMT_ASYNC_WITH:
+        if (c->scope != CS_ASYNC_FUNCTION) {
+            compiler_error(c, LOC(s), "'async with' outside async function");
+            break;
+        }
+        /* fall through */
     case AST_STMT_WITH:
         for (size_t i = 0; i < s->v.With.items.count; i++) {
             check_expr(c, s->v.With.items.items[i]->context_expr);
@@ -409,7 +591,8 @@ static void check_stmt(Checker *c, const AstStmt *s) {
         break;
     case AST_STMT_GLOBAL:
     case AST_STMT_NONLOCAL:
-    case AST_STMT_PASS: break;
+    case AST_STMT_PASS:
+    case AST_STMT__COUNT: break;
     }
 }
 
@@ -549,6 +732,8 @@ static bool depth_expr(DepthWalk *w, const AstExpr *e, int d) {
     case AST_EXPR_SLICE:
         return depth_opt(w, e->v.Slice.lower, d) && depth_opt(w, e->v.Slice.upper, d) && depth_opt(w, e->v.Slice.step, d);
     case AST_EXPR_NAMED_EXPR: return depth_expr(w, e->v.NamedExpr.target, d) && depth_expr(w, e->v.NamedExpr.value, d);
+    case AST_EXPR_AWAIT: return depth_expr(w, e->v.Await.value, d);
+    case AST_EXPR__COUNT: break;
     }
     return true;
 }
@@ -561,6 +746,7 @@ static bool depth_stmt(DepthWalk *w, const AstStmt *s, int d) {
     d++;
     switch (s->kind) {
     case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF:
         return depth_exprs(w, s->v.FunctionDef.decorator_list, d) && depth_args(w, s->v.FunctionDef.args, d) &&
                depth_opt(w, s->v.FunctionDef.returns, d) && depth_stmts(w, s->v.FunctionDef.body, d);
     case AST_STMT_CLASS_DEF:
@@ -576,6 +762,7 @@ static bool depth_stmt(DepthWalk *w, const AstStmt *s, int d) {
         return depth_expr(w, s->v.AnnAssign.target, d) && depth_expr(w, s->v.AnnAssign.annotation, d) &&
                depth_opt(w, s->v.AnnAssign.value, d);
     case AST_STMT_FOR:
+    case AST_STMT_ASYNC_FOR:
         return depth_expr(w, s->v.For.target, d) && depth_expr(w, s->v.For.iter, d) &&
                depth_stmts(w, s->v.For.body, d) && depth_stmts(w, s->v.For.orelse, d);
     case AST_STMT_WHILE:
@@ -583,6 +770,7 @@ static bool depth_stmt(DepthWalk *w, const AstStmt *s, int d) {
     case AST_STMT_IF:
         return depth_expr(w, s->v.If.test, d) && depth_stmts(w, s->v.If.body, d) && depth_stmts(w, s->v.If.orelse, d);
     case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH:
         for (size_t i = 0; i < s->v.With.items.count; i++)
             if (!depth_expr(w, s->v.With.items.items[i]->context_expr, d) ||
                 !depth_opt(w, s->v.With.items.items[i]->optional_vars, d))
@@ -612,7 +800,9 @@ static bool depth_stmts(DepthWalk *w, AstStmtSeq body, int d) {
  * that nothing downstream (symbol tables, compiler) recurses deeper than this. */
 static bool check_depth(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
     DepthWalk w = {PARSE_MAX_AST_DEPTH, NULL, NULL};
-    if (depth_stmts(&w, mod->body, 0)) return true;
+    if (depth_stmts(&w, mod->body, 0) && (!mod->expr || depth_expr(&w, mod->expr, 0)) &&
+        depth_exprs(&w, mod->argtypes, 0))
+        return true;
     int lineno = w.deep_expr ? w.deep_expr->lineno : w.deep_stmt->lineno;
     int col = w.deep_expr ? w.deep_expr->col_offset : w.deep_stmt->col_offset;
     size_t len = 0;
@@ -625,13 +815,19 @@ static bool check_depth(const AstModule *mod, const Lexer *lx, ParseErrorList *e
 }
 
 ParseCheckResult parse_check_module(const AstModule *mod, const Lexer *lx, ParseErrorList *errors) {
-    Checker c = {lx, errors, false, true, 0, false, 0};
+    Checker c = {.lx = lx, .errors = errors, .scope = CS_MODULE, .module_or_class = true};
     ParseCheckResult r = {false, false};
     if (!check_depth(mod, lx, errors)) {
         r.unsupported = true;
         return r;
     }
-    if (check_future(&c, mod)) check_stmts(&c, mod->body);
+    if (mod->kind == AST_MOD_MODULE) {
+        if (check_future(&c, mod)) check_stmts(&c, mod->body);
+    } else if (mod->kind == AST_MOD_INTERACTIVE) {
+        check_stmts(&c, mod->body);
+    } else if (mod->kind == AST_MOD_EXPRESSION) {
+        check_expr(&c, mod->expr);
+    }
     r.future_annotations = c.future_annotations;
     return r;
 }

@@ -101,6 +101,7 @@ typedef struct Parser {
     const char *filename;
     int fstring_depth; /* nesting of f-string sub-parsers (bounds recursion) */
     bool recovering;   /* collecting secondary errors after the first */
+    AstModule *(*start_rule)(struct Parser *p); /* the mode's rule: file, eval, interactive, func_type */
 } Parser;
 
 /* Bracket-free representation of intermediate grammar results (CPython's helper structs). */
@@ -201,6 +202,9 @@ AstExpr *parse_last_comprehension_item(AstComprehension *c);
 
 /* parse_stmt.c */
 AstModule *parse_file_rule(Parser *p);
+AstModule *parse_eval_rule(Parser *p);
+AstModule *parse_interactive_rule(Parser *p);
+AstModule *parse_func_type_rule(Parser *p);
 void *parse_statement_rule(Parser *p); /* PVec* of statements */
 AstStmtSeq *parse_block_rule(Parser *p);
 AstArguments *parse_params_rule(Parser *p);

@@ -193,6 +193,7 @@ static int first_line(const AstStmt *s, AstExprSeq decorators) {
 
 static bool visit_function(SymTable *st, const AstStmt *s) {
     const AstArguments *a = s->v.FunctionDef.args;
+    bool is_async = s->kind == AST_STMT_ASYNC_FUNCTION_DEF;
     if (!add_def(st, s->v.FunctionDef.name, SYM_DEF_LOCAL, LOC(s)) || !visit_exprs(st, a->defaults) ||
         !visit_exprs(st, a->kw_defaults) || !visit_annotations(st, a, s->v.FunctionDef.returns) ||
         !visit_exprs(st, s->v.FunctionDef.decorator_list))
@@ -201,6 +202,7 @@ static bool visit_function(SymTable *st, const AstStmt *s) {
                      first_line(s, s->v.FunctionDef.decorator_list)))
         return false;
     st->cur->pub.private_name = st->private_name;
+    if (is_async) st->cur->pub.is_coroutine = true;
     if (!visit_arguments(st, a) || !visit_stmts(st, s->v.FunctionDef.body)) return false;
     exit_block(st);
     return true;
@@ -326,7 +328,8 @@ static bool visit_alias(SymTable *st, const AstAlias *a) {
 
 static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
     switch (s->kind) {
-    case AST_STMT_FUNCTION_DEF: return visit_function(st, s);
+    case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF: return visit_function(st, s);
     case AST_STMT_CLASS_DEF: return visit_class(st, s);
     case AST_STMT_RETURN:
         if (!s->v.Return.value) return true;
@@ -339,6 +342,7 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
     case AST_STMT_AUG_ASSIGN:
         return visit_expr(st, s->v.AugAssign.target) && visit_expr(st, s->v.AugAssign.value);
     case AST_STMT_FOR:
+    case AST_STMT_ASYNC_FOR:
         return visit_expr(st, s->v.For.target) && visit_expr(st, s->v.For.iter) &&
                visit_stmts(st, s->v.For.body) && visit_stmts(st, s->v.For.orelse);
     case AST_STMT_WHILE:
@@ -373,6 +377,7 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
     case AST_STMT_NONLOCAL: return visit_global(st, s, true);
     case AST_STMT_EXPR: return visit_expr(st, s->v.Expr.value);
     case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH:
         for (size_t i = 0; i < s->v.With.items.count; i++) {
             const AstWithItem *w = s->v.With.items.items[i];
             if (!visit_expr(st, w->context_expr)) return false;
@@ -381,7 +386,8 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
         return visit_stmts(st, s->v.With.body);
     case AST_STMT_PASS:
     case AST_STMT_BREAK:
-    case AST_STMT_CONTINUE: return true;
+    case AST_STMT_CONTINUE:
+    case AST_STMT__COUNT: return true;
     }
     return true;
 }
@@ -410,6 +416,7 @@ static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name
     ScopeImpl *sc = st->cur;
     sc->pub.private_name = st->private_name;
     sc->pub.comprehension = kind;
+    if (outer->is_async) sc->pub.is_coroutine = true;
     AstArg implicit = {".0", NULL, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset};
     if (!add_param(st, &implicit, SYM_PARAM_POSITIONAL)) return false;
     sc->pub.argcount = 1;
@@ -426,11 +433,15 @@ static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name
         iter_ok = visit_expr(st, g->iter);
         sc->comp_iter_expr--;
         if (!iter_ok || !visit_exprs(st, g->ifs)) return false;
+        if (g->is_async) sc->pub.is_coroutine = true;
     }
     if (value && !visit_expr(st, value)) return false;
     if (!visit_expr(st, elt)) return false;
     sc->pub.is_generator = kind == SYM_COMP_GENEXPR;
+    /* an awaiting list/set/dict comprehension is awaited by its enclosing scope */
+    bool awaits = sc->pub.is_coroutine && !sc->pub.is_generator;
     exit_block(st);
+    if (awaits) st->cur->pub.is_coroutine = true;
     return true;
 }
 
@@ -566,6 +577,11 @@ static bool visit_expr_body(SymTable *st, const AstExpr *e) {
     case AST_EXPR_LIST: return visit_exprs(st, e->v.List.elts);
     case AST_EXPR_TUPLE: return visit_exprs(st, e->v.Tuple.elts);
     case AST_EXPR_NAMED_EXPR: return visit_named_expr(st, e);
+    case AST_EXPR_AWAIT:
+        if (!visit_expr(st, e->v.Await.value)) return false;
+        st->cur->pub.is_coroutine = true;
+        return true;
+    case AST_EXPR__COUNT: break;
     }
     return true;
 }
@@ -586,5 +602,9 @@ bool sym_visit_module(SymTable *st, const AstModule *mod) {
     ScopeImpl *top = new_scope(st, SYM_BLOCK_MODULE, "top", NULL, l, 1);
     if (!top) return false;
     st->top = st->cur = top;
-    return visit_stmts(st, mod->body) && !st->failed;
+    switch (mod->kind) {
+    case AST_MOD_EXPRESSION: return visit_expr(st, mod->expr) && !st->failed;
+    case AST_MOD_FUNCTION_TYPE: return !st->failed; /* never compiled: nothing to resolve */
+    default: return visit_stmts(st, mod->body) && !st->failed;
+    }
 }

@@ -164,6 +164,7 @@ static void state_trace(VM *vm, void *p) {
 static void state_free(VM *vm, void *p) {
     TracerState *st = p;
     vm->ext[TRACER_EXT] = NULL;
+    tracer_report_free(st);
     free(st->cached_codes);
     free(st);
 }

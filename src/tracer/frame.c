@@ -110,6 +110,7 @@ static void tracer_fini(Tracer *tr) {
     ag_set_grad_enabled(tr->grad_mode_at_entry);
     fake_end(tr);
     graph_free(tr->graph);
+    free(tr->res_tags);
     gc_root_free(tr->vm, tr->keepalive_root);
     trace_arena_free(&tr->arena);
 }
@@ -145,6 +146,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         Tracer tr;
         tracer_init(&tr, vm, f, opts, break_at, reason[0] ? reason : NULL);
         tr.eager_autograd = eager_autograd;
+        tr.want_tags = st->rec != NULL;
         if (!tr.keepalive) {
             tracer_fini(&tr);
             break;
@@ -237,8 +239,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         }
         snprintf(cc->skip_reason, sizeof cc->skip_reason, "%s", skip);
         cc->skip = true;
-        trace_log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
-                   f->code->qualname->data, f->code->filename->data, f->code->firstlineno, skip);
+        tracer_log_skip(&tr, cc, skip);
         tracer_explain_record(&tr, val_null(), true, skip);
         tracer_fini(&tr);
         break;
@@ -260,7 +261,7 @@ static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) { return guard_program
 static Value tracer_eval_frame(VM *vm, Frame *f) {
     TracerState *st = tracer_state(vm);
     CodeObj *co = f->code;
-    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR | CO_RESIDUAL)))
+    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR_KINDS | CO_RESIDUAL)))
         return run_eager(vm, f);
     /* frames run by torch.fx's symbolic tracing run eagerly, as dynamo does under is_fx_tracing() */
     if (__builtin_expect(tracer_fx_tracing(vm), 0)) return run_eager(vm, f);
@@ -293,11 +294,18 @@ static CacheEntry *compile_for_miss(VM *vm, Frame *f, CodeCache *cc) {
         if (!cc) return NULL;
     }
     if (cc->n_entries >= tracer_cache_size_limit(vm)) {
-        if (!cc->warned_limit) miss_reason(vm, f, cc, true);
+        if (!cc->warned_limit) {
+            tracer_record_begin(vm, f->code, cc);
+            miss_reason(vm, f, cc, true);
+            tracer_record_end(vm);
+        }
         return NULL;
     }
-    if (cc->n_entries > 0 && trace_log_enabled("recompiles")) miss_reason(vm, f, cc, false);
-    return compile_frame(vm, f, cc, &st->opts);
+    tracer_record_begin(vm, f->code, cc);
+    if (cc->n_entries > 0 && tracer_recompile_wanted(vm)) miss_reason(vm, f, cc, false);
+    CacheEntry *e = compile_frame(vm, f, cc, &st->opts);
+    tracer_record_end(vm);
+    return e;
 }
 
 __attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache *cc) {
