@@ -12,6 +12,8 @@ exp="${script%.py}.expected"
 [[ -f "${script%.py}.$mode.expected" ]] && exp="${script%.py}.$mode.expected"
 if [[ ${1:-} == --expected ]]; then exp=$2; shift 2; fi
 d=$(dirname "$script"); b=$(basename "$script")
+# in an ASan build: the engines' libraries keep some memory until exit (lsan.supp)
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 engine=gloo; [[ $mode == mpirun ]] && engine=mpi
 if [[ $mode != single ]] && ! "$ember" -c "import torch.distributed as d; assert d.is_${engine}_available()" 2>/dev/null; then
