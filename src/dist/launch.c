@@ -208,7 +208,7 @@ static int parse_options(int argc, char **argv, Options *o) {
                    "                [--max_restarts MAX_RESTARTS] [--role ROLE] [-m] [--no_python] [--log_dir LOG_DIR]\n"
                    "                [-r REDIRECTS] [-t TEE] [--node_rank NODE_RANK] [--master_addr MASTER_ADDR]\n"
                    "                [--master_port MASTER_PORT] training_script ...\n");
-            exit(0);
+            return -1;   /* help printed: nothing to run */
         }
         const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val) return usage_error("argument %s: expected one argument", name);
@@ -724,7 +724,7 @@ static int run_attempt(const Options *o, int argc, char **argv, int restart, con
 int dist_launch_main(int argc, char **argv) {
     Options o = {0};
     int rc = parse_options(argc, argv, &o);
-    if (rc) return rc;
+    if (rc) return rc < 0 ? 0 : rc;
     char endpoint_host[256];
     if (o.standalone) {
         o.master_addr = "127.0.0.1";
