@@ -87,6 +87,24 @@ for strategy in ["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD"]:
         check("full parameters of every unit freed after backward",
               all(u._full is None for u in fsdp.modules() if isinstance(u, FSDP)))
 
+# no_sync: two local backwards then a synchronised one give the gradients of three synchronised ones
+model = make()
+fill_(model)
+acc = FSDP(model, auto_wrap_policy=ModuleWrapPolicy({Block}))
+model2 = make()
+fill_(model2)
+ref3 = FSDP(model2, auto_wrap_policy=ModuleWrapPolicy({Block}))
+with acc.no_sync():
+    for i in range(2):
+        nn.functional.mse_loss(acc(X[lo:hi] * (i + 1)), Y[lo:hi]).backward()
+check("no_sync: no gradient reduced inside the context", all(p.grad is None for p in acc.parameters()))
+nn.functional.mse_loss(acc(X[lo:hi] * 3), Y[lo:hi]).backward()
+for i in range(3):
+    nn.functional.mse_loss(ref3(X[lo:hi] * (i + 1)), Y[lo:hi]).backward()
+worst = max((p.grad - q.grad).abs().max().item() / q.grad.abs().max().item()
+            for p, q in zip(acc.parameters(), ref3.parameters()))
+check("no_sync: accumulated gradients equal synchronised accumulation within 1e-6", worst < 1e-6)
+
 # state dicts
 model = make()
 fill_(model)

@@ -212,6 +212,7 @@ class _RootState(object):
         self.recording = order is None
         self.recorded = []
         self.callback_queued = False
+        self.no_sync = False
         self.in_flight = []             # units whose reduction is running, in launch order
         self.stats = {"all_gathers": 0, "prefetched": 0, "reduce_scatters_by_tracker": 0,
                       "reduce_scatters_at_end": 0}
@@ -288,6 +289,7 @@ class _RootState(object):
         for u in self.units:
             if u._launch_reduce():
                 self.stats["reduce_scatters_at_end"] += 1
+            u._grad_full = None
         for u in self.units:
             u._finish_reduce()
             u._free_full()
@@ -345,6 +347,7 @@ class FullyShardedDataParallel(nn.Module):
         self._full_fwd = None      # _UnshardFn's output for it during forward
         self._prefetch = None      # (work, tensor) of a gather in flight
         self._grad_full = None     # the unit's full flat gradient, stashed by _UnshardFn.backward
+        self._accum_full = None    # gradients accumulated under no_sync()
         self._reduce = None        # (work, output) of the reduction in flight
         self._fwd_calls = 0
         self._bwd_calls = 0
@@ -524,6 +527,13 @@ class FullyShardedDataParallel(nn.Module):
         # the gradient autograd handed over is this unit's alone: divide and reduce it in place
         g = self._grad_full.contiguous()
         self._grad_full = None
+        if self._root_state.no_sync:
+            # no_sync(): keep the unsharded gradient here until a synchronised backward
+            self._accum_full = g if self._accum_full is None else self._accum_full + g
+            return False
+        if self._accum_full is not None:
+            g = g + self._accum_full
+            self._accum_full = None
         pre = _predivide_factor(self._world_size)
         with torch.no_grad():
             if pre > 1:
@@ -617,6 +627,20 @@ class FullyShardedDataParallel(nn.Module):
 
     def __getitem__(self, key):
         return self._fsdp_wrapped_module.__getitem__(key)
+
+    @contextlib.contextmanager
+    def no_sync(self):
+        """Gradients of the backward passes inside the context accumulate unsharded on each rank,
+        without communication; the first backward outside it reduces them with its own (call
+        it on the root)."""
+        self._lazy_init()
+        rs = self._root_state
+        old = rs.no_sync
+        rs.no_sync = True
+        try:
+            yield
+        finally:
+            rs.no_sync = old
 
     # ---- full parameters -----------------------------------------------------------------------------
 
