@@ -454,11 +454,6 @@ static const char *signame(int sig) {
 
 /* The failure's message: the last traceback the worker printed, indented, or torchrun's texts. */
 static void failure_message(const Worker *w, char *out, size_t n) {
-    if (WIFSIGNALED(w->status)) {
-        snprintf(out, n, "Signal %d (%s) received by PID %d", WTERMSIG(w->status), signame(WTERMSIG(w->status)),
-                 (int)w->pid);
-        return;
-    }
     if (w->callstack) {   /* from the error file: the traceback as the worker printed it */
         size_t k = 0;
         for (const char *p = w->callstack; *p && k + 4 < n; p++) {
@@ -466,6 +461,11 @@ static void failure_message(const Worker *w, char *out, size_t n) {
             if (*p == '\n') out[k++] = ' ', out[k++] = ' ';
         }
         out[k] = 0;
+        return;
+    }
+    if (WIFSIGNALED(w->status)) {
+        snprintf(out, n, "Signal %d (%s) received by PID %d", WTERMSIG(w->status), signame(WTERMSIG(w->status)),
+                 (int)w->pid);
         return;
     }
     const char *start = NULL, *key = "Traceback (most recent call last):";
