@@ -95,6 +95,14 @@ int ag_engine_call_post_hook(AgHookEntry *e, AgNode *fn, Tensor **grad_inputs, T
 int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) EM_MUST_CHECK;
 /* AccumulateGrad's accumulation into .grad (no post-accumulate hooks: the caller runs them). */
 int ag_engine_accumulate(AgNode *acc, Tensor *grad) EM_MUST_CHECK;
+/* The engine's hook steps for a node, reading its hook lists when called (each list snapshotted
+ * as the engine snapshots it), so hooks registered earlier in the same backward are seen: tensor
+ * pre-hooks then retains_grad on grads[n_out] (replaceable); node pre-hooks; node post-hooks on
+ * (grad_inputs[n_next], grads[n_out]); the post-accumulate-grad hooks of AccumulateGrad's leaf. */
+int ag_engine_call_tensor_pre_hooks(AgNode *fn, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_pre_hooks(AgNode *fn, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_post_hooks(AgNode *fn, Tensor **grad_inputs, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_post_acc_hooks(AgNode *acc) EM_MUST_CHECK;
 /* A node's apply and validate_outputs: grads[n_out] in, outputs[n_next] new references out. */
 int ag_engine_apply(AgNode *fn, Tensor **grads, Tensor **outputs) EM_MUST_CHECK;
 /* What a backward without retain_graph does to a node after its apply. */

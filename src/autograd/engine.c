@@ -371,6 +371,12 @@ static int call_post_hooks(AgNode *fn, Tensor **outputs, Tensor **inputs) {
     return rc;
 }
 
+int ag_engine_call_tensor_pre_hooks(AgNode *fn, Tensor **grads) { return call_tensor_pre_hooks(fn, grads); }
+int ag_engine_call_pre_hooks(AgNode *fn, Tensor **grads) { return call_pre_hooks(fn, grads); }
+int ag_engine_call_post_hooks(AgNode *fn, Tensor **grad_inputs, Tensor **grads) {
+    return call_post_hooks(fn, grad_inputs, grads);
+}
+
 /* ---- evaluating one node --------------------------------------------------------------------------------- */
 
 static int call_function(AgNode *fn, Tensor **inputs, Tensor **outputs) {

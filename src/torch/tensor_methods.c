@@ -1130,9 +1130,14 @@ static Value m_as_strided(ARGS) {
     args.n_ints = ns;
     args.ints2 = stride;
     args.n_ints2 = nst;
-    args.start = tensor_storage_offset(T(a[0]));
-    if (!val_is_null(a[3]) && !val_is_none(a[3]) && torch_int_arg(vm, a[3], "storage_offset", &args.start) < 0)
-        return val_null();
+    /* no storage_offset: the input's own (start -1), not its value now — a graph recorded from a
+     * view replays on a view at another offset */
+    args.start = -1;
+    if (!val_is_null(a[3]) && !val_is_none(a[3])) {
+        if (torch_int_arg(vm, a[3], "storage_offset", &args.start) < 0) return val_null();
+        if (args.start < 0)
+            return vm_raise(vm, vm->e_RuntimeError, "Tensor: invalid storage offset %lld", (long long)args.start);
+    }
     return op1(vm, TENSOR_OP_AS_STRIDED, T(a[0]), &args);
 }
 
