@@ -2,11 +2,15 @@
 # Sets up a fresh Debian/Ubuntu machine for Ember: installs the packages that are missing
 # (apt-get, through sudo when not root; nothing happens when all are present), configures
 # the build directory with meson and builds it.  Idempotent; every README command starts here.
-# usage: tools/bootstrap.sh [build-dir] [extra meson setup args...]
+# With --tests it also installs what only the test suite uses (tools/test.sh passes it).
+# usage: tools/bootstrap.sh [--tests] [build-dir] [extra meson setup args...]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+tests=0; [[ ${1:-} == --tests ]] && { tests=1; shift; }
 build=${1:-$top/build}; shift || true
-pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc)
+pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc libedit-dev)
+# the compile report's browser test (tests/report) renders it in headless Chromium
+((tests)) && pkgs+=(chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

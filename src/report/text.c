@@ -47,6 +47,7 @@ void rp_print_side_effects(const RpCompile *c, FILE *out) {
         const RpEffect *e = &c->effects[i];
         fprintf(out, "  %-28s %-9s %-16s %-30s ", e->object, e->kind, e->attr, e->value);
         if (e->replay) fprintf(out, "%d  -> %s\n", e->line, e->replay);
+        else if (e->line > 0) fprintf(out, "%d\n", e->line);
         else fprintf(out, "-\n");
     }
     if (!c->n_effects) fprintf(out, "  (none)\n");

@@ -112,6 +112,7 @@ static void record_side_effects(Tracer *tr, RpCompile *c) {
         e->value = rp_strdup(v->kind == VT_LAZY_LIST ? "old.extend(appended)"
                              : v->kind == VT_LIST    ? "old[:] = new"
                                                      : "old.clear(); old.update(new)");
+        e->line = v->index;   /* the latest line that changed it */
     }
     for (int i = 0; i < se->n_stores; i++) {
         AttrStore *s = &se->stores[i];
@@ -294,9 +295,6 @@ static void record_source(Tracer *tr, RpCompile *c, CompiledGraph *cg) {
     if (cg)
         for (GraphNode *n = cg->graph->first; n; n = n->next)
             if (n->loc.file && strcmp(n->loc.file, co->filename->data) == 0) rp_mark_line(c, n->loc.line, RP_MARK_OPS);
-    SideEffects *se = &tr->se;
-    for (int i = 0; i < se->n_tracked; i++)
-        if (se->tracked[i]->modified && se->tracked[i]->index > 0) rp_mark_line(c, se->tracked[i]->index, RP_MARK_EFFECT);
     for (int32_t i = 0; i < c->n_effects; i++) rp_mark_line(c, c->effects[i].line, RP_MARK_EFFECT);
     for (int32_t i = 0; i < c->n_guards; i++) rp_mark_line(c, c->guards[i].line, RP_MARK_GUARD);
 }
@@ -307,6 +305,7 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
     TracerState *st = tracer_state(vm);
     RpCompile *c = st->rec;
     if (!c) return;
+    double t0 = now_ms();
     CodeObj *co = tr->code;
     CompiledGraph *cg = val_is_null(compiled_fn) ? NULL : tracer_compiled_graph_of(compiled_fn);
     c->compiled = true;
@@ -348,6 +347,7 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
     if (trace_log_enabled("exec_order")) rp_print_exec_order(c, stderr);
     if (trace_log_enabled("hooks")) rp_print_hooks(c, stderr);
     fflush(stderr);
+    st->rec_t0 += now_ms() - t0;   /* the compile time shown excludes recording it */
 }
 
 void tracer_log_break(Tracer *tr, CodeCache *cc) {
@@ -432,10 +432,11 @@ void tracer_set_report(VM *vm, const char *dir, const char *script, const char *
     st->report->command = rp_strdup(command);
 }
 
-const char *tracer_write_report(VM *vm) {
+int tracer_write_report(VM *vm, const char **dir_out) {
     TracerState *st = tracer_state(vm);
-    if (!st->report) return NULL;
-    return rp_write_html(st->report, st->report_dir) < 0 ? NULL : st->report_dir;
+    *dir_out = st->report_dir;
+    if (!st->report) return 0;
+    return rp_write_html(st->report, st->report_dir) < 0 ? -1 : 1;
 }
 
 void tracer_report_free(TracerState *st) {
