@@ -314,7 +314,8 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
         c->graph_name = rp_strdup(cg->graph->name);
         c->n_ops = graph_count_ops(cg->graph);
     }
-    if (wanted(vm, "bytecode")) {
+    if (wanted(vm, "bytecode") || wanted(vm, "side_effects")) {
+        /* (the side-effects table names the residual instructions that replay each row) */
         record_dis(vm, &c->original, co);
         record_residual(tr, c, e->code);
     }
