@@ -118,7 +118,7 @@ static const char *phase_abbrev(RpPhase p) {
 static void write_dis(FILE *f, const RpCompile *c, const RpDis *d, char prefix, bool residual) {
     for (int32_t i = 0; i < d->n; i++) {
         const RpInstr *r = &d->rows[i];
-        fprintf(f, "<div class=\"ins%s", r->gap ? " gap" : "");
+        fprintf(f, "<div class=\"ins%s%s", r->gap ? " gap" : "", !residual && r->index == c->break_index ? " brk" : "");
         if (residual && r->phase == RP_PHASE_EFFECT && r->effect >= 0) fprintf(f, " fx c%d", html_color(r->effect));
         fputs("\"", f);
         if (r->index >= 0) fprintf(f, " id=\"%c%d\"", prefix, r->index);
@@ -144,10 +144,11 @@ static void write_dis(FILE *f, const RpCompile *c, const RpDis *d, char prefix, 
 }
 
 static void write_bytecode(FILE *f, const RpCompile *c) {
-    fputs("<div class=\"pane\" id=\"original\">\n<h2>Original bytecode</h2>\n"
+    fputs("<div class=\"pane\" id=\"original\">\n<h2>Original bytecode <span class=\"legend\"><i class=\"m-break\">"
+          "</i>graph break</span></h2>\n"
           "<div class=\"scroll dis\">\n",
           f);
-    if (!c->original.n) empty(f, c->compiled ? "Not recorded." : "No compiled entry.");
+    if (!c->original.n) empty(f, "Not recorded.");
     write_dis(f, c, &c->original, 'o', false);
     fputs("</div>\n</div>\n<div class=\"pane\" id=\"residual\">\n<h2>Residual bytecode <span class=\"legend\">"
           "tagged by the side effect each instruction replays</span></h2>\n<div class=\"scroll dis\">\n",

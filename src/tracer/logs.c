@@ -290,6 +290,7 @@ static void record_source(Tracer *tr, RpCompile *c, CompiledGraph *cg) {
         if (co->lines[i] > last) last = co->lines[i];
     rp_compile_read_source(c, last);
     int32_t upto = tr->have_break ? tr->root->ip : co->ncode;
+    if (tr->have_break) c->break_index = tr->root->ip;
     for (int32_t i = 0; i < upto && i < co->ncode; i++) rp_mark_line(c, co->lines[i], RP_MARK_TRACED);
     if (tr->have_break) rp_mark_line(c, code_line(co, tr->root->ip), RP_MARK_BREAK);
     if (cg)
@@ -377,7 +378,10 @@ void tracer_log_skip(Tracer *tr, CodeCache *cc, const char *reason) {
     if (!c) return;
     (void)cc;
     c->skip_reason = rp_strdup(reason);
-    if (reporting(tr->vm)) record_source(tr, c, NULL);
+    if (reporting(tr->vm)) {
+        record_source(tr, c, NULL);
+        record_dis(tr->vm, &c->original, tr->code);   /* where it broke, in the report */
+    }
     if (!trace_log_enabled("graph_breaks")) return;
     fflush(tr->vm->out);
     rp_print_skip(c, stderr);
