@@ -8,9 +8,23 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests=0; [[ ${1:-} == --tests ]] && { tests=1; shift; }
 build=${1:-$top/build}; shift || true
-pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc libedit-dev)
-# the compile report's browser test (tests/report) renders it in headless Chromium
-((tests)) && pkgs+=(chromium)
+# One package a line (branches adding packages merge cleanly), with what needs it.
+pkgs=(
+  meson ninja-build pkg-config gcc
+  libffi-dev          # ctypes and custom ops (libffi)
+  libcriterion-dev    # unit suites
+  libopenblas-dev     # GEMM
+  libgmp-dev          # big ints
+  g++                 # torch.distributed: Ember's C++ shim over Gloo
+  libgloo-dev         # torch.distributed: the gloo backend
+  libopenmpi-dev      # torch.distributed: the mpi backend
+  openmpi-bin         # mpirun
+  libedit-dev         # the interactive prompt's line editing
+)
+# only the test suite's (--tests)
+((tests)) && pkgs+=(
+  chromium            # the compile report rendered in a browser (tests/report)
+)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

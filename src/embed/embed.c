@@ -48,6 +48,7 @@ static CodeObj *compile_hook(VM *vm, const char *src, size_t len, const char *fi
 EmVM *em_vm_new(void) {
     VM *vm = vm_new();
     vm->compile = compile_hook;
+    comp_register_builtins(vm);
     torch_register(vm);
     tracer_register(vm);
     ffi_register(vm);
