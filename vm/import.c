@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "src/common/install.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
@@ -184,11 +185,25 @@ static Value import_one(VM *vm, const char *dotted) {
     }
     for (LibraryModule *lm = library_modules; lm; lm = lm->next) {
         if (strcmp(lm->name, dotted) != 0) continue;
-        char filename[512];
-        snprintf(filename, sizeof filename, "<ember>/%s%s", dotted, lm->is_package ? "/__init__.py" : ".py");
-        for (size_t k = 0; dotted[k]; k++)   /* a.b -> a/b, as a file path */
-            if (dotted[k] == '.') filename[8 + k] = '/';
-        return exec_module(vm, dotted, lm->source, strlen(lm->source), filename, CO_LIBRARY, lm->is_package);
+        /* an installed ember runs its library from its library directory (src/common/install.h);
+         * elsewhere the copy embedded at build time serves, named "<ember>/a/b.py" */
+        const char *dir = install_library_dir();
+        char filename[2048];
+        int pre = snprintf(filename, sizeof filename, "%s/", dir ? dir : "<ember>");
+        snprintf(filename + pre, sizeof filename - (size_t)pre, "%s%s", dotted, lm->is_package ? "/__init__.py" : ".py");
+        for (size_t k = 0; dotted[k] && pre + (int)k < (int)sizeof filename; k++)   /* a.b -> a/b */
+            if (dotted[k] == '.') filename[pre + (int)k] = '/';
+        size_t len;
+        char *src = dir ? read_file(filename, &len) : NULL;
+        if (!src) {
+            snprintf(filename, sizeof filename, "<ember>/%s%s", dotted, lm->is_package ? "/__init__.py" : ".py");
+            for (size_t k = 0; dotted[k]; k++)
+                if (dotted[k] == '.') filename[8 + k] = '/';
+        }
+        Value r = src ? exec_module(vm, dotted, src, len, filename, CO_LIBRARY, lm->is_package)
+                      : exec_module(vm, dotted, lm->source, strlen(lm->source), filename, CO_LIBRARY, lm->is_package);
+        free(src);
+        return r;
     }
     bool is_pkg = false;
     char *path = find_file(vm, dotted, &is_pkg);
