@@ -864,6 +864,12 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res) {
         int p = pos_of(&d, spec->outs[k]);
         res->out_rg[k] = p >= 0 && d.canon[p] >= 0 && d.rg[d.canon[p]];
     }
+    int n_in = 0;
+    for (int p = 0; p < d.n; p++) n_in += d.placeholder[p] >= 0;
+    res->in_path = calloc((size_t)(n_in ? n_in : 1), sizeof(bool));
+    EM_ASSERT(res->in_path, "out of memory");
+    for (int p = 0; p < d.n; p++)
+        if (d.placeholder[p] >= 0) res->in_path[d.placeholder[p]] = d.canon[p] >= 0 && d.from[d.canon[p]];
     if (dry_run(&d) < 0) goto done;
     /* placeholders: tangents, then saved values */
     GraphNode **tangent = calloc((size_t)(spec->n_outs ? spec->n_outs : 1), sizeof *tangent);
@@ -995,6 +1001,7 @@ void rt_diff_result_fini(RtDiffResult *r) {
     graph_free(r->bwd);
     free(r->saved);
     free(r->out_rg);
+    free(r->in_path);
     free(r->fail);
     memset(r, 0, sizeof *r);
 }

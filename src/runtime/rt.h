@@ -274,6 +274,8 @@ typedef struct RtDiffResult {
     int n_saved;
     int n_recomputed;
     bool *out_rg;                /* per compiled output: differentiable */
+    bool *in_path;               /* per placeholder: a defined tangent reaches it through
+                                    differentiable ops (it gets a gradient edge) */
     char *fail;                  /* malloc'd reason when differentiation is not possible */
 } RtDiffResult;
 
