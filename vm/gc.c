@@ -112,6 +112,7 @@ static void mark_frame(VM *vm, Frame *f) {
     gc_mark(vm, f->locals_dict);
     gc_mark(vm, f->gen);
     gc_mark(vm, f->kwnames);
+    gc_mark(vm, f->obj);
     int32_t n = f->code->nlocalsplus;
     for (int32_t i = 0; i < n; i++) gc_mark_value(vm, f->localsplus[i]);
     for (Value *p = f->stack; p < f->sp; p++) gc_mark_value(vm, *p);
