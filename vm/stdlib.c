@@ -1,5 +1,5 @@
 /* vm/stdlib.c — registers the standard modules: native ones (sys is created by vm_new; math,
- * time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools, _random, _bisect, _heapq here) and the library modules written in the script language (the .py files under vm/lib,
+ * time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools, _random, _bisect, _heapq, _string here) and the library modules written in the script language (the .py files under vm/lib,
  * embedded at build time by tools/embed_lib.py). */
 #include "vm/import.h"
 #include "vm/native.h"
@@ -17,6 +17,7 @@ int functools_module_init(VM *vm, Value mod);
 int random_module_init(VM *vm, Value mod);
 int bisect_module_init(VM *vm, Value mod);
 int heapq_module_init(VM *vm, Value mod);
+int string_module_init(VM *vm, Value mod);
 int codecs_module_init(VM *vm, Value mod);
 int posix_module_init(VM *vm, Value mod);
 int errno_module_init(VM *vm, Value mod);
@@ -49,6 +50,7 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "_random", random_module_init);
     vm_register_native_module(vm, "_bisect", bisect_module_init);
     vm_register_native_module(vm, "_heapq", heapq_module_init);
+    vm_register_native_module(vm, "_string", string_module_init);
     for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }
