@@ -614,9 +614,11 @@ int deque_module_add(VM *vm, Value mod) {
     t->module = vm_intern(vm, "collections");
     TypeObj *ti = type_new_builtin(vm, "_deque_iterator", vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), 0,
                                    dqiter_trace, NULL, TYPEF_ABSTRACT_NEW);
-    TypeObj *tr = ti ? type_new_builtin(vm, "_deque_reverse_iterator", vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj),
-                                        0, dqiter_trace, NULL, TYPEF_ABSTRACT_NEW)
-                     : NULL;
+    if (!ti) goto fail;
+    vm_push_root(vm, val_obj(ti));
+    TypeObj *tr = type_new_builtin(vm, "_deque_reverse_iterator", vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), 0,
+                                   dqiter_trace, NULL, TYPEF_ABSTRACT_NEW);
+    vm_pop_root(vm);
     if (!tr) goto fail;
     /* the iterator types hang off the deque type; the roots keep them alive */
     t->native_data = ti;

@@ -151,12 +151,15 @@ static Value fmt_next(VM *vm, IterObj *it) {
                 return conv;
             }
         }
-        vm_pop_roots(vm, 2);
+        vm_push_root(vm, conv);
+        it->i = pos;
+        TupleObj *t = tuple_pack(vm, 4, literal, field, spec, conv);
+        vm_pop_roots(vm, 4);
+        return t ? val_obj(t) : val_null();
     }
     it->i = pos;
-    vm_push_root(vm, conv);
     TupleObj *t = tuple_pack(vm, 4, literal, field, spec, conv);
-    vm_pop_roots(vm, 2);
+    vm_pop_root(vm);
     return t ? val_obj(t) : val_null();
 }
 
@@ -256,7 +259,7 @@ int string_module_init(VM *vm, Value mod) {
     }
     vm_push_root(vm, val_obj(tn));
     TupleObj *types = tuple_pack(vm, 2, val_obj(tf), val_obj(tn));
-    vm_pop_roots(vm, 2);
+    vm_pop_roots(vm, 2);   /* the tuple now holds them */
     if (!types) return -1;
     vm_push_root(vm, val_obj(types));
     NativeObj *a = native_new_closure(vm, "formatter_parser", m_formatter_parser, val_obj(types));
