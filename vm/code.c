@@ -100,6 +100,67 @@ void code_finalize(VM *vm, Obj *o) {
     if (c->tracer_free && c->tracer_data) c->tracer_free(c->tracer_data);
 }
 
+CodeObj *code_copy(VM *vm, CodeObj *src) {
+    vm_push_root(vm, val_obj(src));
+    CodeObj *co = gc_alloc(vm, vm->t_code, sizeof(CodeObj));
+    if (!co) goto fail;
+    vm_push_root(vm, val_obj(co));
+    int32_t n = src->ncode ? src->ncode : 1;
+    /* arrays first, counts after (a collection may trace the half-built copy) */
+    Instr *code = VM_ALLOC_ARRAY(vm, Instr, n);
+    int32_t *lines = code ? VM_ALLOC_ARRAY(vm, int32_t, n) : NULL;
+    int32_t *cols = lines ? VM_ALLOC_ARRAY(vm, int32_t, n) : NULL;
+    ExcEntry *et = cols ? VM_ALLOC_ARRAY(vm, ExcEntry, src->nexc ? src->nexc : 1) : NULL;
+    int32_t *c2a = et ? VM_ALLOC_ARRAY(vm, int32_t, src->ncells ? src->ncells : 1) : NULL;
+    InlineCache *caches = c2a ? VM_ALLOC_ARRAY(vm, InlineCache, src->ncaches) : NULL;
+    if (!caches) {
+        if (code) VM_FREE_ARRAY(vm, Instr, code, n);
+        if (lines) VM_FREE_ARRAY(vm, int32_t, lines, n);
+        if (cols) VM_FREE_ARRAY(vm, int32_t, cols, n);
+        if (et) VM_FREE_ARRAY(vm, ExcEntry, et, src->nexc ? src->nexc : 1);
+        if (c2a) VM_FREE_ARRAY(vm, int32_t, c2a, src->ncells ? src->ncells : 1);
+        vm_pop_root(vm);
+        goto fail;
+    }
+    memcpy(code, src->code, sizeof(Instr) * (size_t)n);
+    memcpy(lines, src->lines, sizeof(int32_t) * (size_t)n);
+    memcpy(cols, src->cols, sizeof(int32_t) * (size_t)n);
+    memcpy(et, src->exc_table, sizeof(ExcEntry) * (size_t)(src->nexc ? src->nexc : 1));
+    memcpy(c2a, src->cell2arg, sizeof(int32_t) * (size_t)(src->ncells ? src->ncells : 1));
+    memset(caches, 0, sizeof(InlineCache) * (size_t)src->ncaches);
+    co->code = code;
+    co->lines = lines;
+    co->cols = cols;
+    co->exc_table = et;
+    co->cell2arg = c2a;
+    co->caches = caches;
+    co->ncode = src->ncode;
+    co->nexc = src->nexc;
+    co->ncells = src->ncells;
+    co->ncaches = src->ncaches;
+    co->consts = src->consts;
+    co->names = src->names;
+    co->varnames = src->varnames;
+    co->cellvars = src->cellvars;
+    co->freevars = src->freevars;
+    co->argcount = src->argcount;
+    co->posonlyargcount = src->posonlyargcount;
+    co->kwonlyargcount = src->kwonlyargcount;
+    co->nlocals = src->nlocals;
+    co->nlocalsplus = src->nlocalsplus;
+    co->stacksize = src->stacksize;
+    co->flags = src->flags;
+    co->firstlineno = src->firstlineno;
+    co->name = src->name;
+    co->qualname = src->qualname;
+    co->filename = src->filename;
+    vm_pop_roots(vm, 2);
+    return co;
+fail:
+    vm_pop_root(vm);
+    return NULL;
+}
+
 const ExcEntry *code_find_handler(const CodeObj *co, int32_t i) {
     for (int32_t k = 0; k < co->nexc; k++) {
         const ExcEntry *e = &co->exc_table[k];
@@ -139,9 +200,15 @@ void asm_builder_fini(Builder *b) {
     free(b->ins);
     free(b->label_pos);
     free(b->raw_exc);
+    free(b->final_index);
     b->ins = NULL;
     b->label_pos = NULL;
     b->raw_exc = NULL;
+    b->final_index = NULL;
+}
+
+int32_t asm_final_index(const Builder *b, int32_t i) {
+    return b->final_index && i >= 0 && i < b->n ? b->final_index[i] : -1;
 }
 
 void asm_add_exc_range(Builder *b, Label start, Label end, Label handler, int32_t depth) {
@@ -563,7 +630,11 @@ CodeObj *asm_assemble(Builder *b) {
     co->qualname = b->qualname;
     co->filename = b->filename;
     vm_pop_root(vm);
-    free(newidx);
+    /* kept for asm_final_index (the tracer maps what it emitted to the code it got) */
+    for (int32_t i = 0; i < b->n; i++)
+        if (a.st[i].depth < 0 || (op_info[b->ins[i].op].flags & F_PSEUDO)) newidx[i] = -1;
+    free(b->final_index);
+    b->final_index = newidx;
     analysis_free(&a);
     if (code_verify(vm, co) < 0) return NULL;
     return co;

@@ -19,14 +19,15 @@
  *   - Ember's own library (torch, ..., embedded in the binary by tools/embed_lib.py) is the
  *     sys.path entry "<ember>", served by a path hook like zipimport's: EmberLibImporter,
  *     finder and loader in one, compiling the embedded source with CO_LIBRARY.
- * sys.path is [script directory, "<ember>", CPython's stdlib directory]; lib-dynload is left
- * out, since Ember cannot load C extensions. */
+ * sys.path is [script directory, "<ember>" (or an installed Ember's library directory), CPython's
+ * stdlib directory]; lib-dynload is left out, since Ember cannot load C extensions. */
 #include "vm/import.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "src/common/install.h"
 #include "vm/build_config.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
@@ -1008,7 +1009,10 @@ void import_init(VM *vm) {
 /* After sys and the builtins exist: sys.path's library entries, the importer type, and
  * which __import__ is the original. */
 void import_init_paths(VM *vm) {
-    StrObj *lib = str_from_c(vm, EMBER_LIB);
+    /* an installed Ember's library is a directory of files (src/common/install.h), found by
+     * the ordinary FileFinder and cached like any source; a build tree's is the embedded copy */
+    const char *installed = install_library_dir();
+    StrObj *lib = str_from_c(vm, installed ? installed : EMBER_LIB);
     EM_ASSERT(lib && list_append(vm, vm->path, val_obj(lib)) == 0, "out of memory");
     StrObj *std = str_from_c(vm, EMBER_CPYTHON_STDLIB);
     EM_ASSERT(std && list_append(vm, vm->path, val_obj(std)) == 0, "out of memory");

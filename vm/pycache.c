@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/common/install.h"
 #include "vm/build_config.h"
 #include "vm/cache_tag.h"
 #include "vm/dict.h"
@@ -297,6 +298,10 @@ CodeObj *pycache_get_code(VM *vm, const char *path, const char *shown, uint32_t 
     if (cached_path) *cached_path = NULL;
     size_t sl = strlen(EMBER_CPYTHON_STDLIB);
     if (strncmp(path, EMBER_CPYTHON_STDLIB, sl) == 0 && path[sl] == '/') flags |= CO_STDLIB;
+    /* an installed Ember's own library is library code, as its embedded copy is */
+    const char *lib = install_library_dir();
+    size_t ll = lib ? strlen(lib) : 0;
+    if (lib && strncmp(path, lib, ll) == 0 && path[ll] == '/') flags |= CO_LIBRARY;
     struct stat st;
     StrObj *fn = str_from_c(vm, shown ? shown : path);
     if (!fn) return NULL;

@@ -1,5 +1,5 @@
 /* vm/stdlib.c — registers the standard modules: native ones (sys is created by vm_new; math,
- * time, _weakref, gc, _ember, _collections here) and the library modules written in the script language (the .py files under vm/lib,
+ * time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools, _random, _bisect, _heapq, _string here) and the library modules written in the script language (the .py files under vm/lib,
  * embedded at build time by tools/embed_lib.py). */
 #include "vm/import.h"
 #include "vm/native.h"
@@ -9,6 +9,14 @@ int weakref_module_init(VM *vm, Value mod);
 int gc_module_init(VM *vm, Value mod);
 int ember_module_init(VM *vm, Value mod);
 int collections_module_init(VM *vm, Value mod);
+int sre_module_init(VM *vm, Value mod);
+int itertools_module_init(VM *vm, Value mod);
+int operator_module_init(VM *vm, Value mod);
+int functools_module_init(VM *vm, Value mod);
+int random_module_init(VM *vm, Value mod);
+int bisect_module_init(VM *vm, Value mod);
+int heapq_module_init(VM *vm, Value mod);
+int string_module_init(VM *vm, Value mod);
 int codecs_module_init(VM *vm, Value mod);
 int posix_module_init(VM *vm, Value mod);
 int errno_module_init(VM *vm, Value mod);
@@ -32,7 +40,6 @@ int locale_module_init(VM *vm, Value mod);
 int pwd_module_init(VM *vm, Value mod);
 int grp_module_init(VM *vm, Value mod);
 void import_init_paths(VM *vm);
-void int_bytes_init(VM *vm);
 void exc_os_init(VM *vm);
 void codecs_init(VM *vm);
 
@@ -45,7 +52,6 @@ extern const EmbeddedModule vm_lib_modules[];
 
 void stdlib_register(VM *vm) {
     exc_os_init(vm);
-    int_bytes_init(vm);
     codecs_init(vm);
     vm_register_native_module(vm, "_codecs", codecs_module_init);
     vm_register_native_module(vm, "posix", posix_module_init);
@@ -74,6 +80,14 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "gc", gc_module_init);
     vm_register_native_module(vm, "_ember", ember_module_init);
     vm_register_native_module(vm, "_collections", collections_module_init);
+    vm_register_native_module(vm, "_sre", sre_module_init);
+    vm_register_native_module(vm, "itertools", itertools_module_init);
+    vm_register_native_module(vm, "_operator", operator_module_init);
+    vm_register_native_module(vm, "_functools", functools_module_init);
+    vm_register_native_module(vm, "_random", random_module_init);
+    vm_register_native_module(vm, "_bisect", bisect_module_init);
+    vm_register_native_module(vm, "_heapq", heapq_module_init);
+    vm_register_native_module(vm, "_string", string_module_init);
     for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
     import_init_paths(vm);

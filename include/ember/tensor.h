@@ -125,8 +125,8 @@ typedef struct TensorOpArgs {
 /* ---- the op table ------------------------------------------------------------------------- */
 
 typedef enum TensorOp {
-#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) TENSOR_OP_##NAME,
-#include "src/tensor/ops.def"
+#define X(NAME, ...) TENSOR_OP_##NAME,
+#include "ember/ops.def"
 #undef X
     TENSOR_OP_COUNT
 } TensorOp;
@@ -215,6 +215,8 @@ void tensor_set_user_obj(Tensor *t, void *obj);
 typedef void (*TensorStorageObserver)(void *ud, ptrdiff_t delta_bytes);
 void tensor_set_storage_observer(TensorStorageObserver fn, void *ud);
 size_t tensor_live_storage_bytes(void);       /* bytes currently allocated for storage */
+size_t tensor_peak_storage_bytes(void);       /* their high-water mark since the last reset */
+void tensor_reset_peak_storage_bytes(void);   /* the mark restarts from the live bytes */
 int64_t tensor_live_count(void);               /* Tensors currently alive (leak checks) */
 
 /* Called before any in-place op mutates `t` (also for copy_ into a view). Returning -1 aborts

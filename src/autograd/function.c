@@ -85,9 +85,13 @@ int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) {
 int ag__accumulate(AgNode *node, Tensor *grad) {
     int acc = ag_engine_accumulate(node, grad);
     if (acc <= 0) return acc;
+    return ag_engine_call_post_acc_hooks(node);
+}
+
+int ag_engine_call_post_acc_hooks(AgNode *node) {
     Tensor *var = node->payload;
     AgMeta *m = var->ag;
-    if (!m->post_acc || !m->post_acc->n) return 0;
+    if (!m || !m->post_acc || !m->post_acc->n) return 0;
     AgHookEntry *buf[8], **v;
     int n = ag__hooks_snapshot(m->post_acc, &v, buf, 8);
     int rc = 0;
@@ -318,6 +322,18 @@ bool ag_function_is_executable(const AgNode *node) {
 bool ag_function_needs_input_grad(const AgNode *node, int arg) {
     FunctionState *st = fstate(node);
     return st && arg >= 0 && arg < st->n_args && st->needs[arg];
+}
+
+void ag_function_drop_edge(AgNode *node, int arg) {
+    FunctionState *st = fstate(node);
+    if (!st || arg < 0 || arg >= st->n_args || st->arg_edge[arg] < 0) return;
+    AgEdge *e = &node->next[st->arg_edge[arg]];
+    if ((uint32_t)st->arg_edge[arg] < node->n_next && e->fn) {
+        ag_node_decref(e->fn);
+        e->fn = NULL;
+        e->input_nr = 0;
+    }
+    st->needs[arg] = false;
 }
 
 void ag_function_set_materialize_grads(AgNode *node, bool on) {

@@ -22,32 +22,11 @@ GraphOpaque *rt_internal_new(const RtInternal *in) {
         return NULL;
     }
     *c = *in;
-    c->args.ints = NULL;
-    c->args.ints2 = NULL;
-    c->args.n_ints = c->args.n_ints2 = 0;
-    const char *repr = in->kind == RT_INT_NLL_BACKWARD ? "ember_rt.nll_loss_backward"
-                       : in->kind == RT_INT_DROPOUT    ? "ember_rt.dropout_with_mask"
-                                                       : "ember_rt.marker_grad_hooks";
-    return graph_opaque_new(c, internal_release, repr);
+    return graph_opaque_new(c, internal_release, "ember_rt.marker_grad_hooks");
 }
 
 const RtInternal *rt_internal_of(const GraphOpaque *o) {
     return o && o->release == internal_release ? (const RtInternal *)o->ptr : NULL;
-}
-
-void rt_graph_move_before(Graph *g, GraphNode *n, GraphNode *before) {
-    if (n == before || n->next == before) return;
-    /* unlink */
-    if (n->prev) n->prev->next = n->next;
-    else g->first = n->next;
-    if (n->next) n->next->prev = n->prev;
-    else g->last = n->prev;
-    /* link before `before` */
-    n->next = before;
-    n->prev = before->prev;
-    if (before->prev) before->prev->next = n;
-    else g->first = n;
-    before->prev = n;
 }
 
 int rt_node_pos(const Graph *g, const GraphNode *n) {

@@ -8,12 +8,14 @@
  * from an object input (a closure made in the region, new on every call — backend.h) gets a
  * ctx per call holding that call's arguments; the runtime retains it while the run's
  * CompiledFunctionBackward lives, so the backward calls the callables of *its* forward.  Other
- * graphs share one ctx per compiled graph.  A graph the runtime cannot plan runs with the
- * tracer's eager backend (the reason is kept for EMBER_LOGS). */
+ * graphs share one ctx per compiled graph.  A graph the runtime cannot plan is interpreted (the
+ * reason is kept for EMBER_LOGS) by eager_interpret, which is also what the tracer's "eager"
+ * backend runs: rt_interpret is the one graph interpreter. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/runtime/register.h"
+#include "src/report/record.h"
 #include "src/runtime/runtime.h"
 #include "src/tracer/backend.h"
 #include "src/torch/torch.h"
@@ -173,6 +175,13 @@ static bool output_used_inside(Graph *g) {
     return false;
 }
 
+/* EMBER_LOGS=memory notes, kept in the compile's record for the report too */
+static void log_note(VM *vm, const Graph *g, const char *note) {
+    RpCompile *rec = tracer_record_of_graph(vm, g->name);
+    if (rec) rp_add_note(rec, note);
+    if (trace_log_enabled("memory")) rp_print_note(g->name, note, stderr);
+}
+
 static void *ember_compile(VM *vm, Graph *g) {
     EmberArtifact *a = calloc(1, sizeof *a);
     if (!a) {
@@ -193,15 +202,22 @@ static void *ember_compile(VM *vm, Graph *g) {
     tensor_error_clear();
     RtOptions opts = RT_OPTIONS_INIT;
     opts.compile_backward = !g->eager_autograd && !output_used_inside(g);
-    if (!opts.compile_backward)
-        trace_log_printf("memory", "[__memory] %s: training runs keep eager autograd nodes (%s)\n", g->name,
-                   g->eager_autograd ? "the code around it inspects grad_fn" : "an output also feeds the graph");
+    if (!opts.compile_backward) {
+        char note[128];
+        snprintf(note, sizeof note, "training runs keep eager autograd nodes (%s)",
+                 g->eager_autograd ? "the code around it inspects grad_fn" : "an output also feeds the graph");
+        log_note(vm, g, note);
+    }
     a->plan = rt_plan_new(g, &opts);
     if (!a->plan) {
         /* not plannable (an op without metadata rules, ...): interpret it, as eager would run it */
         a->fallback = strdup(tensor_error_message());
         tensor_error_clear();
-        trace_log_printf("memory", "[__memory] %s: runs eagerly (%s)\n", g->name, a->fallback);
+        char *note = NULL;
+        if (asprintf(&note, "runs eagerly (%s)", a->fallback) >= 0) {
+            log_note(vm, g, note);
+            free(note);
+        }
     }
     return a;
 }
@@ -215,28 +231,112 @@ static const char *run_kind_name(RtRunKind k) {
     }
 }
 
-/* EMBER_LOGS=memory: each new kind of run and each new arena peak; =plan: the programs */
-static void log_run(EmberArtifact *a, const Graph *g) {
+/* EMBER_LOGS=memory: each new kind of run and each new arena peak; =plan: the programs.  The
+ * report keeps the same records in the compile that made the graph. */
+static void log_run(VM *vm, EmberArtifact *a, const Graph *g) {
     RtRunKind k = rt_plan_last_run(a->plan);
     bool new_kind = k >= 0 && k < 4 && !a->logged_kind[k];
     size_t peak = rt_plan_peak_bytes(a->plan);
-    if (new_kind && trace_log_enabled("plan")) {
-        char *d = rt_plan_describe(a->plan);
-        fprintf(stderr, "[__plan] %s (%s run):\n%s\n", g->name, run_kind_name(k), d ? d : "?");
-        free(d);
-    }
-    if ((new_kind || peak > a->logged_peak) && trace_log_enabled("memory")) {
+    if (!new_kind && peak <= a->logged_peak) return;
+    RpCompile *rec = tracer_record_of_graph(vm, g->name);
+    bool plan = trace_log_enabled("plan"), memory = trace_log_enabled("memory");
+    if (rec || plan || memory) {
+        RpRun tmp = {0}, *r = &tmp;
+        if (rec) {
+            r = NULL;
+            for (int32_t i = 0; i < rec->n_runs && !r; i++)
+                if (strcmp(rec->runs[i].kind, run_kind_name(k)) == 0) r = &rec->runs[i];
+            if (!r) r = rp_add_run(rec, run_kind_name(k));
+        } else {
+            tmp.kind = (char *)run_kind_name(k);
+        }
+        if (new_kind && (rec || plan)) {
+            free(r->plan);
+            r->plan = rt_plan_describe(a->plan);
+        }
+        r->peak = peak;
         const char *why = rt_plan_fallback_reason(a->plan);
-        fprintf(stderr, "[__memory] %s: %s run, arena peak %zu bytes%s%s%s\n", g->name, run_kind_name(k), peak,
-                why ? " (" : "", why ? why : "", why ? ")" : "");
+        if (why && !r->why) r->why = strdup(why);
+        if (new_kind && plan) rp_print_plan(g->name, r, stderr);
+        if (memory) rp_print_memory(g->name, r, stderr);
+        if (!rec) free(r->plan), free(r->why);
     }
     if (k >= 0 && k < 4) a->logged_kind[k] = true;
     if (peak > a->logged_peak) a->logged_peak = peak;
 }
 
+/* The tuple residual code receives: outs[i] (stolen) or, for a non-node output, its constant. */
+static Value output_tuple(VM *vm, const Graph *g, Tensor **outs, int got) {
+    const GraphNode *out_node = graph_output_node(g);
+    const GraphArg *items = out_node && out_node->n_args == 1 ? out_node->args[0].as.seq.items : NULL;
+    TupleObj *t = tuple_new(vm, got);
+    if (!t) return val_null();
+    vm_push_root(vm, val_obj(t));
+    for (int i = 0; i < got; i++) {
+        Value v;
+        if (outs[i]) {
+            v = torch_wrap(vm, outs[i]);
+            outs[i] = NULL;
+        } else {
+            v = items ? tracer_graph_constant(vm, &items[i]) : val_none();
+        }
+        if (val_is_null(v)) {
+            vm_pop_root(vm);
+            return v;
+        }
+        t->items[i] = v;
+    }
+    vm_pop_root(vm);
+    return val_obj(t);
+}
+
+/* The graph interpreter of the tracer's "eager" backend (and of graphs the runtime cannot plan):
+ * rt_interpret with the VM callbacks; a hook's callable comes from this call's arguments. */
+static Value eager_interpret(VM *vm, Graph *g, int n, Value *inputs) {
+    const GraphNode *out_node = graph_output_node(g);
+    int n_out = out_node && out_node->n_args == 1 ? out_node->args[0].as.seq.n : 0;
+    Tensor *bound_buf[16], *outs_buf[16];
+    Tensor **bound = n <= 16 ? bound_buf : calloc((size_t)n, sizeof *bound);
+    Tensor **outs = n_out <= 16 ? outs_buf : calloc((size_t)n_out, sizeof *outs);
+    Value result = val_null();
+    GlueCtx c = {1, vm, NULL};
+    int got = -1;
+    if (!bound || !outs) {
+        vm_no_memory(vm);
+        n = 0;
+        goto done;
+    }
+    if (tracer_bind_inputs(vm, g, n, inputs, bound) < 0) {
+        n = 0;
+        goto done;
+    }
+    bool objects = false;
+    for (const GraphNode *p = g->first; p && p->kind == GRAPH_PLACEHOLDER; p = p->next) objects |= tracer_is_object_input(p);
+    if (objects) {
+        TupleObj *args = tuple_from_array(vm, inputs, n);
+        if (!args || !(c.args = gc_root_new(vm, val_obj(args)))) goto done;
+    }
+    /* nothing outlives an interpretation: the callbacks need no retain / release */
+    RtCallbacks cb = {&c, cb_call_hook, cb_register_hook, cb_marker, cb_script_call, NULL, NULL};
+    tensor_error_clear();
+    got = rt_run_eager(g, bound, n, outs, n_out, &cb);
+    if (got < 0) {
+        torch_raise_error(vm);
+        goto done;
+    }
+    result = output_tuple(vm, g, outs, got);
+done:
+    if (c.args) gc_root_free(vm, c.args);
+    for (int i = 0; i < n; i++) tensor_decref(bound[i]);
+    for (int i = 0; i < got; i++) tensor_decref(outs[i]);
+    if (bound != bound_buf) free(bound);
+    if (outs != outs_buf) free(outs);
+    return result;
+}
+
 static Value ember_run(VM *vm, void *artifact, Graph *g, int n, Value *inputs) {
     EmberArtifact *a = artifact;
-    if (!a->plan) return tracer_find_backend("eager")->run(vm, (void *)1, g, n, inputs);
+    if (!a->plan) return eager_interpret(vm, g, n, inputs);
     Tensor **bound = calloc((size_t)n + 1, sizeof *bound);
     Tensor **outs = calloc((size_t)rt_plan_num_outputs(a->plan) + 1, sizeof *outs);
     if (!bound || !outs) {
@@ -274,27 +374,8 @@ static Value ember_run(VM *vm, void *artifact, Graph *g, int n, Value *inputs) {
         torch_raise_error(vm);
         goto done;
     }
-    log_run(a, g);
-    const GraphNode *out_node = graph_output_node(g);
-    TupleObj *t = tuple_new(vm, got);
-    if (!t) goto done;
-    vm_push_root(vm, val_obj(t));
-    for (int i = 0; i < got; i++) {
-        Value v;
-        if (outs[i]) {
-            v = torch_wrap(vm, outs[i]);
-            outs[i] = NULL;
-        } else {
-            v = i < out_node->n_args ? tracer_graph_constant(vm, &out_node->args[i]) : val_none();
-        }
-        if (val_is_null(v)) {
-            vm_pop_root(vm);
-            goto done;
-        }
-        t->items[i] = v;
-    }
-    vm_pop_root(vm);
-    result = val_obj(t);
+    log_run(vm, a, g);
+    result = output_tuple(vm, g, outs, got);
 done:
     if (ctx) ctx_release(ctx);
     for (int i = 0; i < n; i++) tensor_decref(bound[i]);
@@ -307,4 +388,7 @@ done:
 
 static const TracerBackend ember_backend = {"ember", ember_compile, ember_run, art_free};
 
-void rt_register_backend(void) { tracer_register_backend(&ember_backend); }
+void rt_register_backend(void) {
+    tracer_set_graph_interpreter(eager_interpret);
+    tracer_register_backend(&ember_backend);
+}

@@ -14,6 +14,7 @@ static void *storage_observer_ud;
 static TensorMutationObserver mutation_observer;
 static void *mutation_observer_ud;
 static size_t live_storage_bytes;
+static size_t peak_storage_bytes;    /* the high-water mark of live_storage_bytes (benchmarks) */
 static int64_t live_tensors;
 
 void tensor_set_storage_observer(TensorStorageObserver fn, void *ud) {
@@ -21,6 +22,8 @@ void tensor_set_storage_observer(TensorStorageObserver fn, void *ud) {
     storage_observer_ud = ud;
 }
 size_t tensor_live_storage_bytes(void) { return live_storage_bytes; }
+size_t tensor_peak_storage_bytes(void) { return peak_storage_bytes; }
+void tensor_reset_peak_storage_bytes(void) { peak_storage_bytes = live_storage_bytes; }
 int64_t tensor_live_count(void) { return live_tensors; }
 
 void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
@@ -109,6 +112,7 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     s->release = NULL;
     s->release_ctx = NULL;
     live_storage_bytes += nbytes;
+    if (live_storage_bytes > peak_storage_bytes) peak_storage_bytes = live_storage_bytes;
     if (storage_observer) storage_observer(storage_observer_ud, (ptrdiff_t)nbytes);
     return s;
 }

@@ -78,6 +78,16 @@ TxStatus trace_break(Tracer *tr, const char *fmt, ...) {
         tr->brk.line = tx ? code_line(tx->code, tx->ip) : 0;
         snprintf(tr->brk.file, sizeof tr->brk.file, "%s", tx ? tx->code->filename->data : "?");
         snprintf(tr->brk.func, sizeof tr->brk.func, "%s", tx ? tx->code->name->data : "?");
+        /* the user traceback: the innermost frames when the inlining is deeper than it holds */
+        int n = 0;
+        for (Tx *t = tx; t && n < 8; t = t->parent) n++;
+        tr->brk.n_tb = n;
+        int k = n;
+        for (Tx *t = tx; t && k > 0; t = t->parent) {
+            k--;
+            tr->brk.tb[k].code = t->code;
+            tr->brk.tb[k].line = code_line(t->code, t->ip);
+        }
         tr->have_break = true;
     }
     return TX_BREAK;

@@ -36,10 +36,32 @@ typedef struct Cg {
     int32_t n_outputs, cap_outputs;
     int32_t *out_slot;
     int32_t ntemps;
+    /* for the logs and the report: which phase (and side-effect row) each emitted instruction
+     * belongs to, by builder index (NULL: nobody records) */
+    RpPhase phase;
+    int32_t effect;
+    TraceTag *tags;
+    int32_t n_tags, cap_tags;
 } Cg;
 
+static void tag(Cg *cg, int32_t at) {
+    if (!cg->tags || at < 0) return;
+    while (at >= cg->cap_tags) {
+        cg->cap_tags *= 2;
+        cg->tags = realloc(cg->tags, sizeof(TraceTag) * (size_t)cg->cap_tags);
+        EM_ASSERT(cg->tags != NULL, "out of memory");
+    }
+    cg->tags[at] = (TraceTag){(uint8_t)cg->phase, cg->effect};
+    if (at >= cg->n_tags) cg->n_tags = at + 1;
+}
+
 static void E(Cg *cg, Opcode op, uint32_t arg) {
-    if (!cg->dry && !cg->fail) asm_emit(cg->b, op, arg, cg->line);
+    if (!cg->dry && !cg->fail) tag(cg, asm_emit(cg->b, op, arg, cg->line));
+}
+
+static void phase(Cg *cg, RpPhase p, int32_t effect) {
+    cg->phase = p;
+    cg->effect = effect;
 }
 
 static int32_t temp(Cg *cg, const char *what) {
@@ -83,10 +105,11 @@ static int root_cell_index(Cg *cg, VT *cell);
 static bool inlined_new_cell(Cg *cg, VT *v) { return v->kind == VT_CELL && v->mut == MUT_NEW && root_cell_index(cg, v) < 0; }
 
 static bool needs_temp(VT *v) {
-    if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
+    if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW) return true;
     if (v->kind == VT_ITER) return v->refs >= 2;
     if (v->kind == VT_HANDLE) return true;
-    return (v->kind == VT_LIST || v->kind == VT_DICT || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
+    if (v->kind == VT_PARTIAL) return v->mut == MUT_NEW && v->refs >= 2;
+    return (v->kind == VT_LIST || v->kind == VT_DICT || v->kind == VT_SET || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
            v->mut == MUT_NEW && v->refs >= 2;
 }
 
@@ -165,23 +188,64 @@ static int root_cell_index(Cg *cg, VT *cell) {
 /* An iterator the region advanced (a for loop's, at a break inside the loop).  Over a list: a
  * list iterator over that same list, positioned past the items consumed, so what the rest of the
  * loop appends is still iterated.  Over a tuple (constants, ranges, module children, reversed()):
- * a tuple of the items it has left, as dynamo rebuilds them.  Lazy zip / enumerate: over their
- * own iterators, rebuilt where they stand. */
+ * a tuple of the items it has left, as dynamo rebuilds them.  Over a dict: the dict's own iterator,
+ * positioned.  Lazy zip / enumerate / map / filter: over their own iterators, rebuilt where they
+ * stand.  (A generator made in the region cannot be rebuilt: reconstruct fails.) */
 #define MAX_ITER_REBUILD 256
 static void build_iter(Cg *cg, VT *v) {
     VM *vm = cg->vm;
-    if (!v->a || v->b) {
+    switch (v->iter) {
+    case ITER_ENUMERATE:
         E(cg, OP_PUSH_NULL, 0);
-        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->a ? vm->t_enumerate : vm->t_zip)));
-        if (v->a) {
-            reconstruct(cg, v->a);
-            E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
-            E(cg, OP_CALL, 2);
-        } else {
-            for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
-            E(cg, OP_CALL, (uint32_t)v->n);
-        }
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(vm->t_enumerate)));
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
+        E(cg, OP_CALL, 2);
         return;
+    case ITER_ZIP: case ITER_MAP: case ITER_FILTER:
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->iter == ITER_ZIP ? vm->t_zip : v->iter == ITER_MAP ? vm->t_map : vm->t_filter)));
+        if (v->iter != ITER_ZIP) reconstruct(cg, v->b);
+        if (v->iter == ITER_FILTER) {
+            reconstruct(cg, v->a);
+            E(cg, OP_CALL, 2);
+            return;
+        }
+        for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
+        E(cg, OP_CALL, (uint32_t)(v->n + (v->iter == ITER_MAP)));
+        return;
+    case ITER_DICT: {
+        /* a dict iterator: the real dict's, positioned; one whose dict changed size must raise
+         * at its next step, which a new iterator would not: the frame runs eagerly */
+        if (vt_force(cg->tr, v->a)->n != v->size) {
+            cg->fail = "an iterator over a dict that changed size";
+            return;
+        }
+        static const char *const views[] = {NULL, "values", "items"};
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->a);
+        if (views[v->view]) {
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, views[v->view])));
+            E(cg, OP_CALL, 0);
+        }
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
+    }
+    case ITER_SET:
+        /* the real set's iterator, positioned (its order is the one the region followed) */
+        if (v->b->n != v->size || (!val_is_null(v->b->value) && v->b->modified)) {
+            cg->fail = "an iterator over a set that changed";
+            return;
+        }
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->b);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
+    case ITER_SEQ: break;
     }
     VT *seq = vt_force(cg->tr, v->a);
     if (seq->kind == VT_LIST) {
@@ -204,6 +268,41 @@ static void build_iter(Cg *cg, VT *v) {
     for (int i = first; i < seq->n; i++) reconstruct(cg, vt_item(cg->tr, seq, i));
     E(cg, OP_BUILD_TUPLE, (uint32_t)(seq->n - first));
     E(cg, OP_GET_ITER, 0);
+}
+
+/* functools.partial(func, *args, **keywords): the keywords dict is a copy, so one the residual
+ * code also needs by itself (p.keywords escaping apart from p) cannot be rebuilt */
+static void build_partial(Cg *cg, VT *v) {
+    VT *args = vt_force(cg->tr, v->b), *kw = vt_force(cg->tr, v->kw);
+    if (args->kind != VT_TUPLE || kw->kind != VT_DICT || kw->mut != MUT_NEW || (!cg->dry && kw->refs > 0)) {
+        cg->fail = "a partial whose keywords dict is used apart from it";
+        return;
+    }
+    for (int i = 0; i < kw->n; i++) {
+        VT *k = vt_force(cg->tr, kw->keys[i]);
+        if (k->kind != VT_CONST || !val_is_str(cg->vm, k->value)) {
+            cg->fail = "a partial with a non-str keyword";
+            return;
+        }
+    }
+    if (!cg->dry) E(cg, OP_PUSH_NULL, 0);
+    reconstruct(cg, v->cls);
+    reconstruct(cg, v->a);
+    for (int i = 0; i < args->n; i++) reconstruct(cg, vt_item(cg->tr, args, i));
+    for (int i = 0; i < kw->n; i++) reconstruct(cg, vt_item(cg->tr, kw, i));
+    if (cg->dry) return;
+    if (kw->n) {
+        TupleObj *names = tuple_new(cg->vm, kw->n);
+        if (!names) {
+            vm_clear_exc(cg->vm);
+            cg->fail = "out of memory";
+            return;
+        }
+        for (int i = 0; i < kw->n; i++) names->items[i] = vt_force(cg->tr, kw->keys[i])->value;
+        trace_keep(cg->tr, val_obj(names));
+        E(cg, OP_KW_NAMES, K(cg, val_obj(names)));
+    }
+    E(cg, OP_CALL, (uint32_t)(1 + args->n + kw->n));
 }
 
 static void build_value(Cg *cg, VT *v) {
@@ -231,6 +330,10 @@ static void build_value(Cg *cg, VT *v) {
             reconstruct(cg, v->items[i]);
         }
         E(cg, OP_BUILD_MAP, (uint32_t)v->n);
+        return;
+    case VT_SET:
+        for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+        E(cg, OP_BUILD_SET, (uint32_t)v->n);
         return;
     case VT_FUNCTION: {
         uint32_t flags = 0;
@@ -263,6 +366,17 @@ static void build_value(Cg *cg, VT *v) {
         E(cg, OP_MAKE_FUNCTION, flags);
         return;
     }
+    case VT_EXCEPTION: {
+        /* BaseException.__new__(cls, *args): its other attributes come from the replayed stores */
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, dict_get_c(vm, vm->e_BaseException->dict, "__new__")));
+        reconstruct(cg, v->cls);
+        VT *args = vt_force(cg->tr, v->a);
+        for (int i = 0; i < args->n; i++) reconstruct(cg, args->items[i]);
+        E(cg, OP_CALL, (uint32_t)(args->n + 1));
+        return;
+    }
+    case VT_PARTIAL: build_partial(cg, v); return;
     case VT_OBJECT: {
         /* object.__new__(cls): its attributes come from the replayed stores */
         E(cg, OP_PUSH_NULL, 0);
@@ -355,6 +469,14 @@ static void reconstruct(Cg *cg, VT *v) {
         for (int i = 0; i < 3; i++) reconstruct(cg, v->items[i]);
         E(cg, OP_BUILD_SLICE, 3);
         return;
+    case VT_DICT_VIEW: {
+        /* d.keys() on the dict residual code holds: a live view of it, as in eager */
+        static const char *const names[] = {"keys", "values", "items"};
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, names[v->index])));
+        E(cg, OP_CALL, 0);
+        return;
+    }
     default: break;
     }
     if (v->source && v->mut != MUT_NEW) {
@@ -362,7 +484,7 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     }
     switch (v->kind) {
-    case VT_LIST: case VT_DICT: case VT_FUNCTION: case VT_OBJECT:
+    case VT_LIST: case VT_DICT: case VT_SET: case VT_FUNCTION: case VT_OBJECT: case VT_EXCEPTION:
         if (v->mut != MUT_NEW) {
             if (!val_is_null(v->value) && !v->modified && v->kind != VT_OBJECT) {
                 E(cg, OP_LOAD_CONST, K(cg, v->value));
@@ -379,6 +501,10 @@ static void reconstruct(Cg *cg, VT *v) {
             /* count uses of what it holds once */
             if (v->refs == 1) {
                 if (v->kind == VT_OBJECT) reconstruct(cg, v->cls);
+                else if (v->kind == VT_EXCEPTION) {
+                    reconstruct(cg, v->cls);
+                    reconstruct(cg, v->a);
+                }
                 else if (v->kind == VT_FUNCTION) {
                     if (v->defaults) reconstruct(cg, v->defaults);
                     if (v->kwdefaults) reconstruct(cg, v->kwdefaults);
@@ -398,6 +524,22 @@ static void reconstruct(Cg *cg, VT *v) {
             return;
         }
         build_value(cg, v);
+        return;
+    case VT_PARTIAL:
+        if (v->mut != MUT_NEW) {
+            cg->fail = "an existing partial without a source";
+            return;
+        }
+        if (cg->dry) {
+            if (v->refs == 1) build_partial(cg, v);   /* counts what it holds once */
+            return;
+        }
+        if (needs_temp(v)) {
+            ensure_temp(cg, v);
+            E(cg, OP_LOAD_FAST, (uint32_t)v->temp_slot);
+            return;
+        }
+        build_partial(cg, v);
         return;
     case VT_ITER:
         if (cg->dry) {
@@ -514,8 +656,11 @@ static void emit_tempvars(Cg *cg) {
     SideEffects *se = &cg->tr->se;
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
-        if (v->kind == VT_OBJECT && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
-            if (cg->dry) reconstruct(cg, v->cls);
+        if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
+            if (cg->dry) {
+                reconstruct(cg, v->cls);
+                if (v->kind == VT_EXCEPTION) reconstruct(cg, v->a);
+            }
             else ensure_temp(cg, v);
         }
     }
@@ -528,6 +673,7 @@ static void emit_hooks(Cg *cg) {
         HookReg *h = &se->hooks[i];
         bool escapes = h->handle->refs > 0;
         if (h->removed && !escapes) continue;
+        phase(cg, RP_PHASE_EFFECT, se_row_of_hook(se, i));
         reconstruct(cg, h->tensor);
         E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(cg->vm, "register_hook")));
         reconstruct(cg, h->hook);
@@ -562,6 +708,8 @@ typedef struct Suffix {
     Opcode op[4];
     uint32_t arg[4];
     int n;
+    RpPhase phase;
+    int32_t effect;
 } Suffix;
 
 typedef struct Suffixes {
@@ -594,13 +742,14 @@ static void emit_mutations(Cg *cg) {
             break;
         }
         if (v->index > 0) cg->line = v->index;
+        phase(cg, RP_PHASE_EFFECT, se_row_of_tracked(se, i));
         if (v->kind == VT_LAZY_LIST) {
             /* only appended to: old.extend([appended...]) — no need to know old's contents */
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "extend")));
             for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
             E(cg, OP_BUILD_LIST, (uint32_t)v->n);
-            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2});
+            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP}, {1, 0}, 2, cg->phase, cg->effect});
         } else if (v->kind == VT_LIST) {
             /* old[:] = new */
             build_value(cg, v);
@@ -608,15 +757,15 @@ static void emit_mutations(Cg *cg) {
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_BUILD_SLICE, 2);
-            suffix_add(cg, &suf, (Suffix){{OP_STORE_SUBSCR}, {0}, 1});
-        } else if (v->kind == VT_DICT) {
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_SUBSCR}, {0}, 1, cg->phase, cg->effect});
+        } else if (v->kind == VT_DICT || v->kind == VT_SET) {
             /* old.clear(); old.update(new) */
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "update")));
             build_value(cg, v);
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "clear")));
-            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4});
+            suffix_add(cg, &suf, (Suffix){{OP_CALL, OP_POP_TOP, OP_CALL, OP_POP_TOP}, {0, 0, 1, 0}, 4, cg->phase, cg->effect});
         }
     }
     /* pushed last-to-first so that the reversed suffixes run the stores in program order
@@ -624,24 +773,33 @@ static void emit_mutations(Cg *cg) {
     for (int i = se->n_stores - 1; i >= 0 && !cg->fail; i--) {
         AttrStore *s = &se->stores[i];
         cg->line = s->line ? s->line : cg->line;
+        phase(cg, RP_PHASE_EFFECT, se_row_of_store(se, i));
         if (s->obj == tr->globals_vt) {
             if (s->value->kind == VT_DELETED) {
-                suffix_add(cg, &suf, (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1});
+                suffix_add(cg, &suf, (Suffix){{OP_DELETE_GLOBAL}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
                 continue;
             }
             reconstruct(cg, s->value);
-            suffix_add(cg, &suf, (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1});
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_GLOBAL}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
             continue;
         }
         if (s->obj->kind == VT_CELL) {
             int ci = root_cell_index(cg, s->obj);
             if (ci < 0 && inlined_new_cell(cg, s->obj)) continue;   /* built with its final contents */
+            Source *cs = s->obj->source;
+            if (ci < 0 && cs && cs->kind == SRC_ATTR && cs->base && strcmp(cs->name->data, "cell_contents") == 0) {
+                /* a cell of an enclosing frame, reached as fn.__closure__[i]: cell.cell_contents = v */
+                reconstruct(cg, s->value);
+                load_source(cg, cs->base);
+                suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, cs->name)}, 1, cg->phase, cg->effect});
+                continue;
+            }
             if (ci < 0) {
                 cg->fail = "a store to a cell of an inlined function";
                 break;
             }
             reconstruct(cg, s->value);
-            suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1});
+            suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)ci}, 1, cg->phase, cg->effect});
             continue;
         }
         if (s->value->kind == VT_DELETED) {
@@ -650,30 +808,35 @@ static void emit_mutations(Cg *cg) {
             Value had = val_is_null(s->obj->value) ? val_null() : static_getattr(vm, s->obj->value, s->name);
             if (val_is_null(had)) continue;
             reconstruct(cg, s->obj);
-            suffix_add(cg, &suf, (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1});
+            suffix_add(cg, &suf, (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
             continue;
         }
         reconstruct(cg, s->value);
         reconstruct(cg, s->obj);
-        suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1});
+        suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
     }
     /* the root frame's own new cells (captured locals assigned in the region) */
     Tx *root = tr->root;
     int ncells = (int)root->code->cellvars->len;
+    phase(cg, RP_PHASE_STATE, -1);
     for (int i = 0; i < ncells && !cg->fail; i++) {
         VT *cell = root->locals[root->code->nlocals + i];
         if (!cell || cell->mut != MUT_NEW || !cell->a) continue;
         reconstruct(cg, cell->a);
-        suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1});
+        suffix_add(cg, &suf, (Suffix){{OP_STORE_DEREF}, {(uint32_t)i}, 1, RP_PHASE_STATE, -1});
     }
-    for (int i = suf.n - 1; i >= 0; i--)
+    for (int i = suf.n - 1; i >= 0; i--) {
+        phase(cg, suf.items[i].phase, suf.items[i].effect);
         for (int k = 0; k < suf.items[i].n; k++) E(cg, suf.items[i].op[k], suf.items[i].arg[k]);
+    }
+    phase(cg, RP_PHASE_NONE, -1);
 }
 
 static void emit_grad_mode(Cg *cg) {
     Tracer *tr = cg->tr;
     bool now = ag_is_grad_enabled();
     if (now == tr->grad_mode_at_entry) return;
+    phase(cg, RP_PHASE_GRAD_MODE, -1);
     VM *vm = cg->vm;
     Value c = dict_get_c(vm, vm->modules, "torch._C");
     Value f = c.tag == VAL_OBJ ? dict_get_c(vm, ((ModuleObj *)c.as.o)->dict, "_set_grad_enabled") : val_null();
@@ -734,7 +897,7 @@ static void emit_original(Cg *cg, Instr in, Label jump_target) {
         E(cg, op, N(cg, AS_STR(co->names->items[in.arg])));
         return;
     case ARGK_JUMP:
-        if (!cg->dry && !cg->fail) asm_emit_jump(cg->b, op, jump_target, cg->line);
+        if (!cg->dry && !cg->fail) tag(cg, asm_emit_jump(cg->b, op, jump_target, cg->line));
         return;
     case ARGK_LOCAL2:
         E(cg, op == OP_STORE_FAST_LOAD_FAST ? OP_STORE_FAST : OP_LOAD_FAST, in.arg & 0xFFFF);
@@ -776,6 +939,7 @@ static void call_resume(Cg *cg, int32_t target, int depth, uint64_t nullmask, in
         if (v && (v == (VT *)1 || v->kind != VT_DELETED)) live[n_live++] = i;
     }
     free(maybe_read);
+    phase(cg, RP_PHASE_RESUME, -1);
     Value fn;
     StrObj *name = NULL;
     bool needs_closure = co->cellvars->len + co->freevars->len > 0;
@@ -859,6 +1023,7 @@ static void emit_break_exit(Cg *cg) {
     for (int i = 0; i < depth; i++)
         if (vt_force(tr, root->stack[i])->kind == VT_NULLV) nullmask |= 1ull << i;
     int32_t *saved = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(depth + 1));
+    phase(cg, RP_PHASE_STATE, -1);
     /* 1. the stack and changed locals, rebuilt before any store runs */
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) continue;
@@ -868,9 +1033,13 @@ static void emit_break_exit(Cg *cg) {
     }
     int32_t *changed = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(co->nlocals + 1));
     int nchanged = 0;
+    /* only what the breaking instruction or the code after it may read (a dead local may hold
+     * what cannot be rebuilt, such as a generator made in the region) */
+    bool *live = trace_arena_alloc(&tr->arena, (size_t)co->nlocals + 1);
+    tracer_live_locals(co, root->ip, live);
     for (int i = 0; i < co->nlocals; i++) {
         VT *v = root->locals[i];
-        if (!v || v->kind == VT_DELETED) continue;
+        if (!v || v->kind == VT_DELETED || !live[i]) continue;
         VT *f = vt_force(tr, v);
         if (f->source && f->source->kind == SRC_LOCAL && f->source->index == i) continue;   /* the frame's own value */
         reconstruct(cg, v);
@@ -900,6 +1069,7 @@ static void emit_break_exit(Cg *cg) {
             return;
         }
         Label jump = cg->dry ? 0 : asm_new_label(cg->b);
+        phase(cg, RP_PHASE_BREAK, -1);
         for (int i = 0; i < depth; i++) {
             if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
             else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
@@ -920,6 +1090,7 @@ static void emit_break_exit(Cg *cg) {
         return;
     }
     /* 3. the stack back, the instruction, the rest in a resume function */
+    phase(cg, RP_PHASE_BREAK, -1);
     for (int i = 0; i < depth; i++) {
         if (nullmask >> i & 1) E(cg, OP_PUSH_NULL, 0);
         else E(cg, OP_LOAD_FAST, (uint32_t)saved[i]);
@@ -966,8 +1137,11 @@ static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
     cg->line = tr->code->firstlineno;
     int first_line = code_line(tr->code, 0);
     if (first_line > 0) cg->line = first_line;
+    phase(cg, RP_PHASE_PROLOGUE, -1);
     emit_prologue(cg);
+    phase(cg, RP_PHASE_GRAPH_CALL, -1);
     emit_graph_call(cg, fn_name);
+    phase(cg, RP_PHASE_TEMPS, -1);
     emit_tempvars(cg);
     emit_hooks(cg);
     if (has_break) {
@@ -976,9 +1150,11 @@ static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
         return;
     }
     cg->line = code_line(tr->code, tr->root->ip);
+    phase(cg, RP_PHASE_STATE, -1);
     reconstruct(cg, tr->root->return_value);
     emit_mutations(cg);
     emit_grad_mode(cg);
+    phase(cg, RP_PHASE_RETURN, -1);
     E(cg, OP_RETURN_VALUE, 0);
 }
 
@@ -1033,11 +1209,28 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
     Cg cg = {.tr = tr, .vm = vm, .b = &b, .outputs = dry.outputs, .n_outputs = dry.n_outputs,
              .cap_outputs = dry.cap_outputs};
     cg.out_slot = calloc((size_t)cg.n_outputs + 1, sizeof(int32_t));
+    if (tr->want_tags) {
+        cg.cap_tags = 64;
+        cg.tags = malloc(sizeof(TraceTag) * (size_t)cg.cap_tags);
+        EM_ASSERT(cg.tags != NULL, "out of memory");
+    }
     for (int i = 0; i < cg.n_outputs; i++) cg.out_slot[i] = temp(&cg, "graph_out");
     run_phases(&cg, fn_name, has_break);
     CodeObj *res = NULL;
     if (cg.fail) snprintf(tr->errbuf, sizeof tr->errbuf, "%s", cg.fail);
     else res = asm_assemble(&b);
+    if (res && cg.tags) {
+        /* by final instruction index: the assembler drops pseudo-ops and unreachable code */
+        free(tr->res_tags);
+        tr->res_tags = calloc((size_t)res->ncode + 1, sizeof(TraceTag));
+        EM_ASSERT(tr->res_tags != NULL, "out of memory");
+        tr->n_res_tags = res->ncode;
+        for (int32_t i = 0; i < cg.n_tags && i < b.n; i++) {
+            int32_t to = asm_final_index(&b, i);
+            if (to >= 0 && to < res->ncode) tr->res_tags[to] = cg.tags[i];
+        }
+    }
+    free(cg.tags);
     asm_builder_fini(&b);
     free(cg.out_slot);
     free(cg.outputs);

@@ -166,7 +166,10 @@ static void emit_call(Dc *d, int n) {
     Expr below = pop(d);
     char *r;
     if (below.null) {
-        r = fmt("%s%s", paren(callable, 2), args);
+        char *fn = paren(callable, 2);
+        r = fmt("%s%s", fn, args);
+        free(fn);
+        free(below.s);
     } else {
         /* method form: (function, self) -> function(self, args...) */
         char *fn = paren(below, 2);
@@ -217,13 +220,17 @@ static int run_block(Dc *d, int32_t from, int32_t to) {
         case OP_LOAD_CLOSURE: push(d, fmt("%s", deref_name(d, a)), 0); break;
         case OP_LOAD_ATTR: {
             Expr o = pop(d);
-            push_r(d, fmt("%s.%s", paren(o, 2), name_at(d, a)), 1, true);
+            char *os = paren(o, 2);
+            push_r(d, fmt("%s.%s", os, name_at(d, a)), 1, true);
+            free(os);
             break;
         }
         case OP_LOAD_METHOD: {
             Expr o = pop(d);
             push_null(d);
-            push(d, fmt("%s.%s", paren(o, 2), name_at(d, a)), 1);
+            char *os = paren(o, 2);
+            push(d, fmt("%s.%s", os, name_at(d, a)), 1);
+            free(os);
             break;
         }
         case OP_SWAP: {

@@ -101,6 +101,7 @@ static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts
     tr->keepalive_root = gc_root_new(vm, tr->keepalive ? val_obj(tr->keepalive) : val_none());
     tr->graph = graph_new("graph");
     tr->grad_mode_at_entry = ag_is_grad_enabled();
+    tr->saved_hooks_at_entry = ag_saved_tensors_hooks_depth() > 0;
     tr->globals_vt = vt_new(tr, VT_OPAQUE);
     tr->globals_vt->mut = MUT_EXISTING;
     fake_begin(tr);
@@ -110,6 +111,7 @@ static void tracer_fini(Tracer *tr) {
     ag_set_grad_enabled(tr->grad_mode_at_entry);
     fake_end(tr);
     graph_free(tr->graph);
+    free(tr->res_tags);
     gc_root_free(tr->vm, tr->keepalive_root);
     trace_arena_free(&tr->arena);
 }
@@ -145,6 +147,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         Tracer tr;
         tracer_init(&tr, vm, f, opts, break_at, reason[0] ? reason : NULL);
         tr.eager_autograd = eager_autograd;
+        tr.want_tags = st->rec != NULL;
         if (!tr.keepalive) {
             tracer_fini(&tr);
             break;
@@ -209,7 +212,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 cc->entries = e;
                 cc->n_entries++;
                 /* guards, copied out of the trace; the grad mode is always one */
-                e->n_guards = tr.n_guards + 2;
+                e->n_guards = tr.n_guards + 3;
                 e->guards = trace_arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
@@ -217,6 +220,8 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                     e->guards[i].other = copy_source(&e->arena, tr.guards[i].other);
                 }
                 e->guards[tr.n_guards] = (Guard){.kind = G_GRAD_MODE, .flag = tr.grad_mode_at_entry, .expected = val_null()};
+                /* saved-tensor hooks see the graph's ops: traced under them, dead ops are kept */
+                e->guards[tr.n_guards + 2] = (Guard){.kind = G_SAVED_HOOKS, .flag = tr.saved_hooks_at_entry, .expected = val_null()};
                 /* entries are per backend (a callable backend by identity) */
                 e->guards[tr.n_guards + 1] =
                     (Guard){.kind = G_BACKEND, .backend = opts->backend, .expected = opts->user_backend};
@@ -237,8 +242,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         }
         snprintf(cc->skip_reason, sizeof cc->skip_reason, "%s", skip);
         cc->skip = true;
-        trace_log_printf("graph_breaks", "[%d/%d] [__graph_breaks] Skipping frame %s %s:%d: %s\n", cc->frame_id, cc->n_compiles,
-                   f->code->qualname->data, f->code->filename->data, f->code->firstlineno, skip);
+        tracer_log_skip(&tr, cc, skip);
         tracer_explain_record(&tr, val_null(), true, skip);
         tracer_fini(&tr);
         break;
@@ -260,7 +264,7 @@ static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) { return guard_program
 static Value tracer_eval_frame(VM *vm, Frame *f) {
     TracerState *st = tracer_state(vm);
     CodeObj *co = f->code;
-    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_STDLIB | CO_GENERATOR | CO_RESIDUAL)))
+    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_STDLIB | CO_GENERATOR_KINDS | CO_RESIDUAL)))
         return run_eager(vm, f);
     /* frames run by torch.fx's symbolic tracing run eagerly, as dynamo does under is_fx_tracing() */
     if (__builtin_expect(tracer_fx_tracing(vm), 0)) return run_eager(vm, f);
@@ -293,11 +297,18 @@ static CacheEntry *compile_for_miss(VM *vm, Frame *f, CodeCache *cc) {
         if (!cc) return NULL;
     }
     if (cc->n_entries >= tracer_cache_size_limit(vm)) {
-        if (!cc->warned_limit) miss_reason(vm, f, cc, true);
+        if (!cc->warned_limit) {
+            tracer_record_begin(vm, f->code, cc);
+            miss_reason(vm, f, cc, true);
+            tracer_record_end(vm);
+        }
         return NULL;
     }
-    if (cc->n_entries > 0 && trace_log_enabled("recompiles")) miss_reason(vm, f, cc, false);
-    return compile_frame(vm, f, cc, &st->opts);
+    tracer_record_begin(vm, f->code, cc);
+    if (cc->n_entries > 0 && tracer_recompile_wanted(vm)) miss_reason(vm, f, cc, false);
+    CacheEntry *e = compile_frame(vm, f, cc, &st->opts);
+    tracer_record_end(vm);
+    return e;
 }
 
 __attribute__((noinline)) static Value compile_miss(VM *vm, Frame *f, CodeCache *cc) {

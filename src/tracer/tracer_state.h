@@ -64,6 +64,14 @@ typedef struct CodeCache {
     ResumeFn *resumes;
 } CodeCache;
 
+/* What torch.compile(fn) returns (compiled_fn.c). */
+typedef struct CompiledFnObj {
+    Obj hdr;
+    DictObj *dict;
+    Value fn;                       /* the original callable */
+    CompileOptions opts;            /* backend (static), user backend (traced), fullgraph */
+} CompiledFnObj;
+
 typedef struct TracerState {
     TypeObj *t_compiled_graph;
     TypeObj *t_compiled_fn;   /* what torch.compile(fn) returns (compiled_fn.c) */
@@ -93,6 +101,12 @@ typedef struct TracerState {
     /* ember compile: --decompile, --dot DIR */
     bool decompile;
     char dot_dir[256];
+    /* the compile report (ember compile --report DIR, EMBER_REPORT): every record is kept here
+     * (NULL: no report); rec is the record of the compile attempt in progress (logs.c) */
+    RpLog *report;
+    char *report_dir;
+    RpCompile *rec;
+    double rec_t0;
     /* torch._dynamo.explain collects here while set */
     Value explain_sink;
     /* every code object with a cache (so reset() can clear them) */
@@ -136,5 +150,19 @@ Value tracer_run_compiled_vec(VM *vm, Value fn, int argc, Value *argv, TupleObj 
 /* compiled_fn.c: what torch.compile(fn) returns */
 int tracer_compiled_fn_init_type(VM *vm, TracerState *st);
 Value tracer_compiled_fn_new(VM *vm, Value fn, const CompileOptions *opts);
+
+/* logs.c: the record of one compile attempt (a miss), from its beginning (before the recompile
+ * reason is known) to its end; NULL (st->rec) when neither a log nor the report wants it.  Each
+ * event is recorded and printed as it happens. */
+void tracer_record_begin(VM *vm, CodeObj *co, CodeCache *cc);
+void tracer_record_end(VM *vm);
+bool tracer_recompile_wanted(VM *vm);
+void tracer_log_recompile(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+void tracer_warn_cache_limit(VM *vm, CodeObj *co, CodeCache *cc, const char *reason);
+void tracer_log_break(Tracer *tr, CodeCache *cc);
+void tracer_log_skip(Tracer *tr, CodeCache *cc, const char *reason);
+void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled_fn);
+void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const char *skip_reason);
+void tracer_report_free(TracerState *st);
 
 #endif

@@ -321,3 +321,20 @@ def singledispatch(func):
     wrapper.registry = registry
     update_wrapper(wrapper, func)
     return wrapper
+
+
+# The C implementations replace the definitions above, as in CPython's functools.py.
+try:
+    from _functools import reduce, cmp_to_key, partial
+except ImportError:
+    pass
+
+try:
+    from _functools import _lru_cache_wrapper as _c_lru_cache_wrapper
+
+    def _lru_cache_wrapper(user_function, maxsize, typed):
+        wrapper = _c_lru_cache_wrapper(user_function, maxsize, typed, _CacheInfo)
+        wrapper.cache_parameters = lambda: {'maxsize': maxsize, 'typed': typed}
+        return update_wrapper(wrapper, user_function)
+except ImportError:
+    pass

@@ -194,3 +194,10 @@ __getitem__ = getitem
 __setitem__ = setitem
 __delitem__ = delitem
 __contains__ = contains
+
+
+# The C implementations replace the definitions above, as in CPython's operator.py.
+try:
+    from _operator import *
+except ImportError:
+    pass

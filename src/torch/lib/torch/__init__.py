@@ -140,6 +140,7 @@ import torch.utils
 import torch.nn
 import torch.optim
 import torch.overrides
+import torch.special
 from torch._ops import ops
 
 
@@ -149,6 +150,12 @@ def __getattr__(name):
     if name == "fx":
         import torch.fx
         return torch.fx
+    if name == "distributed":
+        import torch.distributed
+        return torch.distributed
+    if name == "futures":
+        import torch.futures
+        return torch.futures
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 

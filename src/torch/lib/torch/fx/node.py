@@ -168,6 +168,8 @@ class Node(_fx.NodeBase):
                 return f'operator.{target.__name__}'
         elif getattr(builtins, getattr(target, '__name__', ''), None) is target:
             return f'builtins.{target.__name__}'
+        elif hasattr(target, '__name__') and _find_module_of_method(target) == '_operator':
+            return f'operator.{target.__name__}'   # the C _operator functions carry no __module__
         return _get_qualified_name(target)
 
     def format_node(self, placeholder_names=None, maybe_return_typename=None):

@@ -5,3 +5,12 @@ import torch.nn.init as init
 from torch.nn.modules import *
 import torch.nn.modules as modules
 import torch.nn.modules.module
+
+
+def __getattr__(name):
+    # PyTorch's torch.nn imports torch.nn.parallel (and with it torch.distributed); Ember imports
+    # it on first use (PEP 562), so `import torch` does not pay for the distributed package
+    if name == "parallel":
+        import torch.nn.parallel
+        return torch.nn.parallel
+    raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
