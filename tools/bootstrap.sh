@@ -6,7 +6,18 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}; shift || true
-pkgs=(meson ninja-build pkg-config libffi-dev libcriterion-dev libopenblas-dev gcc)
+# One package a line (branches adding packages merge cleanly), with what needs it.
+pkgs=(
+  meson ninja-build pkg-config gcc
+  libffi-dev          # ctypes and custom ops (libffi)
+  libcriterion-dev    # unit suites
+  libopenblas-dev     # GEMM
+  libgmp-dev          # big ints
+  g++                 # torch.distributed: Ember's C++ shim over Gloo
+  libgloo-dev         # torch.distributed: the gloo backend
+  libopenmpi-dev      # torch.distributed: the mpi backend
+  openmpi-bin         # mpirun
+)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

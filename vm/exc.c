@@ -271,7 +271,8 @@ static void print_tb(VM *vm, Value tb, FILE *out) {
         if (repeat > 3) continue;
         fprintf(out, "  File \"%s\", line %d, in %s\n", file, e->lineno, name);
         char line[1024];
-        if (exc_source_line(file, e->lineno, line, sizeof line)) fprintf(out, "    %s\n", line);
+        /* as CPython's traceback module: a blank (or unknown) line is not shown */
+        if (exc_source_line(file, e->lineno, line, sizeof line) && line[0]) fprintf(out, "    %s\n", line);
     }
     if (repeat > 3)
         fprintf(out, "  [Previous line repeated %d more time%s]\n", repeat - 3,

@@ -286,7 +286,7 @@ static Value co_get_cellvars(VM *vm, Value s, void *c) { return val_obj(CO(s)->c
 static Value co_get_freevars(VM *vm, Value s, void *c) { return val_obj(CO(s)->freevars); }
 static Value co_get_names(VM *vm, Value s, void *c) { return val_obj(CO(s)->names); }
 static Value co_get_consts(VM *vm, Value s, void *c) { return val_obj(CO(s)->consts); }
-static Value co_get_flags(VM *vm, Value s, void *c) { return val_int(CO(s)->flags); }
+static Value co_get_flags(VM *vm, Value s, void *c) { return val_int(CO(s)->flags & ~(uint32_t)CO_EMBER_FLAGS); }
 static Value co_get_nlocals(VM *vm, Value s, void *c) { return val_int(CO(s)->nlocals); }
 static Value co_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
     CodeObj *co = CO(argv[0]);

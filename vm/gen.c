@@ -1,6 +1,8 @@
 /* vm/gen.c — generators: creation when a generator function is called, resumption
  * (send/throw/close, FOR_ITER, yield from), the handled-exception state a suspended generator
- * keeps, and the generator type's methods. */
+ * keeps, and the generator type's methods.  Coroutines and async generators are GenObjs too
+ * (their types and protocol objects are vm/coro.c's); what differs here is only their
+ * messages and how an async generator's end is reported (StopAsyncIteration). */
 #include "vm/gen.h"
 
 #include <string.h>
@@ -24,9 +26,16 @@ static void gen_finalize(VM *vm, Obj *o) {
     g->block = NULL;
 }
 
+const char *gen_kind_name(VM *vm, const GenObj *g) {
+    TypeObj *t = g->hdr.type;
+    return t == vm->t_coroutine ? "coroutine" : t == vm->t_async_generator ? "async generator" : "generator";
+}
+
 Value gen_new_from_call(VM *vm, FunctionObj *fn, int argc, Value *argv, TupleObj *kw) {
     CodeObj *co = fn->code;
-    GenObj *g = gc_alloc(vm, vm->t_generator, sizeof(GenObj));
+    bool agen = co->flags & CO_ASYNC_GENERATOR;
+    TypeObj *t = agen ? vm->t_async_generator : (co->flags & CO_COROUTINE) ? vm->t_coroutine : vm->t_generator;
+    GenObj *g = gc_alloc(vm, t, agen ? sizeof(AsyncGenObj) : sizeof(GenObj));
     if (!g) return val_null();
     g->state = GEN_CLOSED;   /* not traced as a frame until set up */
     g->name = fn->name;
@@ -65,16 +74,18 @@ Value gen_resume(VM *vm, GenObj *g, Value sent, Value exc, bool *done, Value *re
     *retval = val_none();
     if (g->state == GEN_RUNNING) {
         *done = true;
-        return vm_raise(vm, vm->e_ValueError, "generator already executing");
+        return vm_raise(vm, vm->e_ValueError, "%s already executing", gen_kind_name(vm, g));
     }
     if (g->state == GEN_CLOSED) {
         *done = true;
+        if (g->hdr.type == vm->t_coroutine)
+            return vm_raise(vm, vm->e_RuntimeError, "cannot reuse already awaited coroutine");
         if (!val_is_null(exc)) return vm_raise_value(vm, exc);
         return val_null();   /* exhausted: StopIteration without a value */
     }
     if (g->state == GEN_CREATED && !val_is_null(sent) && !val_is_none(sent) && val_is_null(exc)) {
         *done = true;
-        return vm_raise(vm, vm->e_TypeError, "can't send non-None value to a just-started generator");
+        return vm_raise(vm, vm->e_TypeError, "can't send non-None value to a just-started %s", gen_kind_name(vm, g));
     }
     if (vm->depth >= vm->recursion_limit) {
         *done = true;
@@ -105,11 +116,15 @@ Value gen_resume(VM *vm, GenObj *g, Value sent, Value exc, bool *done, Value *re
     g->state = GEN_CLOSED;
     *done = true;
     if (val_is_null(r)) {
-        /* PEP 479: StopIteration escaping a generator becomes RuntimeError */
-        if (vm_exc_matches(vm, vm->e_StopIteration)) {
+        /* PEP 479: StopIteration escaping a generator becomes RuntimeError (and an async
+         * generator's StopAsyncIteration) */
+        bool agen = g->hdr.type == vm->t_async_generator;
+        if (vm_exc_matches(vm, vm->e_StopIteration) || (agen && vm_exc_matches(vm, vm->e_StopAsyncIteration))) {
+            bool stop = vm_exc_matches(vm, vm->e_StopIteration);
             Value e = vm_fetch_exc(vm);
             vm_push_root(vm, e);
-            vm_raise(vm, vm->e_RuntimeError, "generator raised StopIteration");
+            vm_raise(vm, vm->e_RuntimeError, "%s raised %s", gen_kind_name(vm, g),
+                     stop ? "StopIteration" : "StopAsyncIteration");
             ((ExceptionObj *)vm->exc.as.o)->cause = e;
             ((ExceptionObj *)vm->exc.as.o)->suppress_context = true;
             vm_pop_root(vm);
@@ -144,6 +159,16 @@ static Value gen_resume_after_yf(VM *vm, GenObj *g, Value value, bool *done, Val
     return gen_resume(vm, g, value, val_null(), done, retval);
 }
 
+/* The end of a generator as its caller sees it: StopIteration(value), or for an async
+ * generator StopAsyncIteration (CPython's gen_send_ex). */
+static Value gen_finished(VM *vm, GenObj *g, Value ret) {
+    if (g->hdr.type == vm->t_async_generator) {
+        Value e = vm_new_exception(vm, vm->e_StopAsyncIteration, val_null());
+        return val_is_null(e) ? e : vm_raise_value(vm, e);
+    }
+    return vm_raise_stop_iteration(vm, ret);
+}
+
 static Value gen_send_common(VM *vm, GenObj *g, Value sent, Value exc);
 
 /* throw() and close() of a delegating generator go to the delegate first (PEP 380). */
@@ -168,7 +193,7 @@ static Value gen_throw_common(VM *vm, GenObj *g, Value exc, bool closing) {
         return gen_send_common(vm, g, val_none(), exc);
     }
     Value th = val_null();
-    if (val_is_type(vm, yf, vm->t_generator)) {
+    if (val_is_type(vm, yf, vm->t_generator) || val_is_type(vm, yf, vm->t_coroutine)) {
         r = gen_throw_common(vm, (GenObj *)yf.as.o, exc, false);
     } else {
         th = vm_getattr_opt(vm, yf, vm_intern_str(vm, "throw"));
@@ -190,7 +215,7 @@ static Value gen_throw_common(VM *vm, GenObj *g, Value exc, bool closing) {
         Value ret;
         r = gen_resume_after_yf(vm, g, a->len ? a->items[0] : val_none(), &done, &ret);
         if (!val_is_null(r) || !val_is_null(vm->exc)) return r;
-        return vm_raise_stop_iteration(vm, ret);
+        return gen_finished(vm, g, ret);
     }
     /* the delegate raised: the exception continues in g at the yield from */
     return gen_send_common(vm, g, val_none(), vm_fetch_exc(vm));
@@ -203,8 +228,12 @@ static Value gen_send_common(VM *vm, GenObj *g, Value sent, Value exc) {
     Value ret;
     Value r = gen_resume(vm, g, sent, exc, &done, &ret);
     if (!val_is_null(r) || !val_is_null(vm->exc)) return r;
-    return vm_raise_stop_iteration(vm, ret);
+    return gen_finished(vm, g, ret);
 }
+
+Value gen_send_ex(VM *vm, GenObj *g, Value sent) { return gen_send_common(vm, g, sent, val_null()); }
+Value gen_throw_ex(VM *vm, GenObj *g, Value exc) { return gen_throw_common(vm, g, exc, false); }
+Value gen_yield_from_target(VM *vm, GenObj *g) { return gen_yf(g); }
 
 static Value gen_send(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "send", argc, kw, 2, 2) < 0) return val_null();
@@ -217,11 +246,10 @@ static Value gen_next_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
 
 static Value gen_iter_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return argv[0]; }
 
-static Value gen_throw(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (native_check_args(vm, "throw", argc, kw, 2, 4) < 0) return val_null();
-    /* throw(type[, value[, tb]]): value may already be an instance of type (CPython's rules) */
-    Value exc = argv[1];
-    Value val = argc >= 3 ? argv[2] : val_none();
+/* throw(type[, value[, tb]]): value may already be an instance of type (CPython's rules). */
+Value gen_throw_args(VM *vm, int argc, Value *argv) {
+    Value exc = argv[0];
+    Value val = argc >= 2 ? argv[1] : val_none();
     if (val_is_obj(exc) && vm_isinstance_type(vm, exc, vm->t_type)) {
         if (!val_is_none(val) && vm_isinstance_type(vm, val, AS_TYPE(exc))) {
             exc = val;
@@ -232,26 +260,36 @@ static Value gen_throw(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
     } else if (!val_is_none(val)) {
         return vm_raise(vm, vm->e_TypeError, "instance exception may not have a separate value");
     }
-    if (argc >= 4 && !val_is_none(argv[3]) && val_is_obj(exc) && (exc.as.o->type->flags & TYPEF_EXCEPTION))
-        ((ExceptionObj *)exc.as.o)->traceback = argv[3];
+    if (argc >= 3 && !val_is_none(argv[2]) && val_is_obj(exc) && (exc.as.o->type->flags & TYPEF_EXCEPTION))
+        ((ExceptionObj *)exc.as.o)->traceback = argv[2];
+    return exc;
+}
+
+static Value gen_throw(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "throw", argc, kw, 2, 4) < 0) return val_null();
+    Value exc = gen_throw_args(vm, argc - 1, argv + 1);
+    if (val_is_null(exc)) return exc;
     return gen_throw_common(vm, (GenObj *)argv[0].as.o, exc, false);
 }
 
-static Value gen_close(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    GenObj *g = (GenObj *)argv[0].as.o;
+Value gen_close_ex(VM *vm, GenObj *g) {
     if (g->state == GEN_CREATED) {
         g->state = GEN_CLOSED;
         return val_none();
     }
     if (g->state == GEN_CLOSED) return val_none();
     Value r = gen_throw_common(vm, g, val_obj(vm->e_GeneratorExit), true);
-    if (!val_is_null(r)) return vm_raise(vm, vm->e_RuntimeError, "generator ignored GeneratorExit");
+    if (!val_is_null(r)) return vm_raise(vm, vm->e_RuntimeError, "%s ignored GeneratorExit", gen_kind_name(vm, g));
     if (vm_exc_matches(vm, vm->e_GeneratorExit) || vm_exc_matches(vm, vm->e_StopIteration)) {
         vm_clear_exc(vm);
         return val_none();
     }
     if (!val_is_null(vm->exc)) return val_null();
     return val_none();
+}
+
+static Value gen_close(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    return gen_close_ex(vm, (GenObj *)argv[0].as.o);
 }
 
 static Value gen_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vm/call.h"
+#include "vm/coro.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/func.h"
@@ -17,6 +18,7 @@
 #include "vm/gen.h"
 #include "vm/import.h"
 #include "vm/iter.h"
+#include "vm/match.h"
 #include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -74,6 +76,23 @@
         sp = f->sp;                                 \
         pc = code + f->ip + 1;                      \
     } while (0)
+
+/* Fuzz builds (meson -Dfuzz=true, tests/fuzz): a budget of backward jumps, so a generated program
+ * that loops forever raises RuntimeError instead of timing the fuzzer out.  Nothing in other
+ * builds. */
+#ifdef EMBER_FUZZ
+int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
+#define FUEL(target)                                                                          \
+    do {                                                                                      \
+        if ((int32_t)(target) < (int32_t)(pc - code) && vm_fuzz_fuel >= 0 && vm_fuzz_fuel-- == 0) { \
+            SYNC();                                                                           \
+            vm_raise(vm, vm->e_RuntimeError, "fuzz: the budget of loop iterations is spent");  \
+            goto error;                                                                       \
+        }                                                                                     \
+    } while (0)
+#else
+#define FUEL(target) ((void)0)
+#endif
 
 static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
     return vm_raise(vm, vm->e_UnboundLocalError,
@@ -246,7 +265,7 @@ static Value format_value(VM *vm, Value v, int flags, Value spec) {
     default: break;
     }
     if (val_is_null(conv)) return conv;
-    if (val_is_null(spec) && val_is_str(vm, conv)) return conv;
+    if (val_is_null(spec) && val_is_type(vm, conv, vm->t_str)) return conv;
     vm_push_root(vm, conv);
     Value r = vm_format(vm, conv, spec);
     vm_pop_root(vm);
@@ -264,6 +283,16 @@ static int check_exc_class(VM *vm, Value t) {
         return 0;
     vm_raise(vm, vm->e_TypeError, "catching classes that do not inherit from BaseException is not allowed");
     return -1;
+}
+
+static int exc_class_matches(VM *vm, Value exc, Value t) {
+    if (val_is_type(vm, t, vm->t_tuple)) {
+        TupleObj *tu = AS_TUPLE(t);
+        for (int64_t i = 0; i < tu->len; i++)
+            if (exc_class_matches(vm, exc, tu->items[i])) return 1;
+        return 0;
+    }
+    return vm_isinstance_type(vm, exc, AS_TYPE(t));
 }
 
 static int do_raise(VM *vm, Value exc, Value cause) {
@@ -524,8 +553,16 @@ dispatch_switch:
     CASE(DELETE_NAME) {
         SYNC();
         DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
-        if (dict_del_str(vm, d, NAME(oparg)) == 0) {
-            name_error(vm, NAME(oparg));
+        if (d->hdr.type == vm->t_dict) {
+            if (dict_del_str(vm, d, NAME(oparg)) == 0) {
+                name_error(vm, NAME(oparg));
+                goto error;
+            }
+        } else if (vm_delitem(vm, val_obj(d), val_obj(NAME(oparg))) < 0) {
+            if (vm_exc_matches(vm, vm->e_KeyError)) {
+                vm_clear_exc(vm);
+                name_error(vm, NAME(oparg));
+            }
             goto error;
         }
         DISPATCH();
@@ -578,7 +615,16 @@ dispatch_switch:
     CASE(LOAD_CLASSDEREF) {
         SYNC();
         StrObj *name = cell_name(f, oparg);
-        Value v = f->locals_dict ? dict_get_str(f->locals_dict, name) : val_null();
+        Value v = val_null();
+        if (f->locals_dict && f->locals_dict->hdr.type == vm->t_dict) {
+            v = dict_get_str(f->locals_dict, name);
+        } else if (f->locals_dict) {
+            v = vm_getitem(vm, val_obj(f->locals_dict), val_obj(name));
+            if (val_is_null(v)) {
+                if (!vm_exc_matches(vm, vm->e_KeyError)) goto error;
+                vm_clear_exc(vm);
+            }
+        }
         if (val_is_null(v)) {
             CellObj *c = (CellObj *)locals[f->code->nlocals + oparg].as.o;
             v = c->v;
@@ -846,6 +892,7 @@ dispatch_switch:
     }
 
     CASE(JUMP) {
+        FUEL(oparg);
         pc = code + oparg;
         DISPATCH();
     }
@@ -859,7 +906,10 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (!t) pc = code + oparg;
+        if (!t) {
+            FUEL(oparg);
+            pc = code + oparg;
+        }
         DISPATCH();
     }
     CASE(POP_JUMP_IF_TRUE) {
@@ -872,7 +922,10 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (t) pc = code + oparg;
+        if (t) {
+            FUEL(oparg);
+            pc = code + oparg;
+        }
         DISPATCH();
     }
     CASE(POP_JUMP_IF_NONE) {
@@ -1182,7 +1235,7 @@ dispatch_switch:
             vm->eval_frame == vm_eval_frame_default) {
             FunctionObj *fn = (FunctionObj *)callable.as.o;
             CodeObj *co = fn->code;
-            if (!(co->flags & CO_GENERATOR)) {
+            if (!(co->flags & CO_GENERATOR_KINDS)) {
                 Frame *nf = frame_push(vm, co, (Obj *)fn, fn->globals, NULL);
                 if (!nf) goto error;
                 if (!kw && argc == co->argcount && co->kwonlyargcount == 0 &&
@@ -1256,7 +1309,13 @@ dispatch_switch:
     }
     CASE(GET_YIELD_FROM_ITER) {
         Value v = TOP();
-        if (!val_is_type(vm, v, vm->t_generator)) {
+        if (val_is_type(vm, v, vm->t_coroutine)) {
+            if (!(f->code->flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
+                SYNC();
+                vm_raise(vm, vm->e_TypeError, "cannot 'yield from' a coroutine object in a non-coroutine generator");
+                goto error;
+            }
+        } else if (!val_is_type(vm, v, vm->t_generator)) {
             SYNC();
             Value it = vm_iter(vm, v);
             if (val_is_null(it)) goto error;
@@ -1264,11 +1323,95 @@ dispatch_switch:
         }
         DISPATCH();
     }
+    CASE(GET_LEN) {
+        SYNC();
+        int64_t n = vm_len(vm, TOP());
+        if (n < 0) goto error;
+        PUSH(val_int(n));
+        DISPATCH();
+    }
+    CASE(MATCH_MAPPING) {
+        SYNC();
+        int r = match_is_mapping(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_SEQUENCE) {
+        SYNC();
+        int r = match_is_sequence(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_KEYS) {
+        SYNC();
+        Value values = match_keys(vm, PEEK(2), TOP());
+        if (val_is_null(values)) goto error;
+        PUSH(values);
+        DISPATCH();
+    }
+    CASE(MATCH_CLASS) {
+        SYNC();
+        Value attrs = match_class(vm, PEEK(3), PEEK(2), (int64_t)oparg, TOP());
+        if (val_is_null(attrs)) goto error;
+        sp -= 2;
+        SET_TOP(attrs);
+        DISPATCH();
+    }
+    CASE(GET_AWAITABLE) {
+        SYNC();
+        Value it = coro_get_awaitable(vm, TOP(), (int)oparg);
+        if (val_is_null(it)) goto error;
+        SET_TOP(it);
+        DISPATCH();
+    }
+    CASE(GET_AITER) {
+        SYNC();
+        Value it = coro_get_aiter(vm, TOP());
+        if (val_is_null(it)) goto error;
+        SET_TOP(it);
+        DISPATCH();
+    }
+    CASE(GET_ANEXT) {
+        SYNC();
+        Value aw = coro_get_anext(vm, TOP());
+        if (val_is_null(aw)) goto error;
+        PUSH(aw);
+        DISPATCH();
+    }
+    CASE(BEFORE_ASYNC_WITH) {
+        SYNC();
+        Value exit = val_null();
+        Value r = coro_before_async_with(vm, TOP(), &exit);
+        if (val_is_null(r)) goto error;
+        SET_TOP(exit);
+        PUSH(r);
+        DISPATCH();
+    }
+    CASE(END_ASYNC_FOR) {
+        SYNC();
+        Value exc = POP();
+        if (vm_isinstance_type(vm, exc, vm->e_StopAsyncIteration)) {
+            sp--;   /* the async iterator: the loop is over */
+            DISPATCH();
+        }
+        vm->exc = exc;   /* re-raised without a new traceback entry, as RERAISE */
+        f->sp = sp;
+        goto unwind;
+    }
+    CASE(ASYNC_GEN_WRAP) {
+        SYNC();
+        Value w = coro_wrap_value(vm, TOP());
+        if (val_is_null(w)) goto error;
+        SET_TOP(w);
+        DISPATCH();
+    }
     CASE(SEND) {
         SYNC();
         Value recv = PEEK(2), v = TOP();
         Value r;
-        if (val_is_type(vm, recv, vm->t_generator)) {
+        if (val_is_type(vm, recv, vm->t_generator) || val_is_type(vm, recv, vm->t_coroutine)) {
             bool done;
             Value ret = val_none();
             r = gen_resume(vm, (GenObj *)recv.as.o, v, val_null(), &done, &ret);
@@ -1279,8 +1422,8 @@ dispatch_switch:
                 pc = code + oparg;
                 DISPATCH();
             }
-        } else if (val_is_none(v)) {
-            r = vm_next(vm, recv);
+        } else if (val_is_none(v) && recv.tag == VAL_OBJ && recv.as.o->type->layout == OBJ_LAYOUT_ITER) {
+            r = vm_next(vm, recv);   /* built-in iterators end without a value */
             if (val_is_null(r)) {
                 if (!val_is_null(vm->exc)) goto error;
                 sp -= 2;
@@ -1289,7 +1432,11 @@ dispatch_switch:
                 DISPATCH();
             }
         } else {
-            r = vm_call_method(vm, recv, "send", 1, &v);
+            /* __next__() for None when there is one, else send(v); the StopIteration that
+             * ends the delegation carries its return value */
+            r = val_is_none(v) && !val_is_null(type_special(vm, vm_type_of(vm, recv), SP_NEXT))
+                    ? vm_call_special(vm, recv, SP_NEXT, 0, NULL)
+                    : vm_call_method(vm, recv, "send", 1, &v);
             if (val_is_null(r)) {
                 if (!vm_exc_matches(vm, vm->e_StopIteration)) goto error;
                 Value e = vm_fetch_exc(vm);
@@ -1333,8 +1480,8 @@ dispatch_switch:
         SYNC();
         Value t = TOP();
         if (check_exc_class(vm, t) < 0) goto error;
-        int m = vm_isinstance(vm, PEEK(2), t);
-        if (m < 0) goto error;
+        /* a plain subclass test, as CPython's PyErr_GivenExceptionMatches (no metaclass hooks) */
+        int m = exc_class_matches(vm, PEEK(2), t);
         SET_TOP(val_bool(m));
         DISPATCH();
     }
@@ -1372,6 +1519,20 @@ dispatch_switch:
         DISPATCH();
     }
 
+    CASE(PRINT_EXPR) {
+        SYNC();
+        Value sys = dict_get_c(vm, vm->modules, "sys");
+        Value hook = val_is_type(vm, sys, vm->t_module) ? dict_get_c(vm, ((ModuleObj *)sys.as.o)->dict, "displayhook")
+                                                        : val_null();
+        if (val_is_null(hook)) {
+            vm_raise(vm, vm->e_RuntimeError, "lost sys.displayhook");
+            goto error;
+        }
+        Value r = vm_call1(vm, hook, TOP());
+        if (val_is_null(r)) goto error;
+        sp--;
+        DISPATCH();
+    }
     CASE(IMPORT_NAME) {
         SYNC();
         Value m = vm_import_name(vm, NAME(oparg), TOP(), PEEK(2), f->globals);
@@ -1397,9 +1558,26 @@ dispatch_switch:
     CASE(SETUP_ANNOTATIONS) {
         SYNC();
         DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
-        if (val_is_null(dict_get_c(vm, d, "__annotations__"))) {
-            DictObj *a = dict_new(vm);
-            if (!a || dict_set_c(vm, d, "__annotations__", val_obj(a)) < 0) goto error;
+        if (d->hdr.type == vm->t_dict) {
+            if (val_is_null(dict_get_c(vm, d, "__annotations__"))) {
+                DictObj *a = dict_new(vm);
+                if (!a || dict_set_c(vm, d, "__annotations__", val_obj(a)) < 0) goto error;
+            }
+        } else {
+            /* a class namespace from __prepare__: the mapping protocol */
+            Value key = vm_intern(vm, "__annotations__");
+            Value cur = vm_getitem(vm, val_obj(d), key);
+            if (val_is_null(cur)) {
+                if (!vm_exc_matches(vm, vm->e_KeyError)) goto error;
+                vm_clear_exc(vm);
+                DictObj *a = dict_new(vm);
+                if (!a) goto error;
+                PUSH(val_obj(a));
+                SYNC();
+                int rc = vm_setitem(vm, val_obj(d), key, val_obj(a));
+                sp--;
+                if (rc < 0) goto error;
+            }
         }
         DISPATCH();
     }

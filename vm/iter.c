@@ -441,6 +441,14 @@ static Value b_next(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) 
     if (t == vm->t_generator) {
         bool done;   /* a generator's return value travels in its StopIteration */
         r = gen_resume(vm, (GenObj *)argv[0].as.o, val_none(), val_null(), &done, &ret);
+    } else if (t->layout != OBJ_LAYOUT_ITER) {
+        /* a __next__ method: its StopIteration propagates as raised, value included */
+        r = vm_call_special(vm, argv[0], SP_NEXT, 0, NULL);
+        if (val_is_null(r) && argc == 2 && vm_exc_matches(vm, vm->e_StopIteration)) {
+            vm_clear_exc(vm);
+            return argv[1];
+        }
+        return r;
     } else {
         r = vm_next(vm, argv[0]);
     }

@@ -79,7 +79,11 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(weakref, "weakref") X(ellipsis, "ellipsis") X(notimplemented, "NotImplementedType") \
     X(iterator, "iterator") X(defaultdict, "defaultdict") X(ordereddict, "OrderedDict") \
     X(getset, "getset_descriptor") X(dict_keys, "dict_keys") X(dict_values, "dict_values") \
-    X(dict_items, "dict_items") X(union, "UnionType") ITER_TYPES(X)
+    X(dict_items, "dict_items") X(union, "UnionType") X(coroutine, "coroutine") \
+    X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
+    X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
+    X(async_generator_wrapped_value, "async_generator_wrapped_value") X(member, "member_descriptor") \
+    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
@@ -176,6 +180,7 @@ struct VM {
     TupleObj *empty_tuple;
     StrObj *s_cache[256];    /* one-byte strings */
     uint64_t class_epoch;    /* bumped when any class dict changes: invalidates caches */
+    int64_t int_max_str_digits;  /* sys.set_int_max_str_digits (0: no limit) */
 
     /* --- modules (vm/import.c) --- */
     DictObj *builtins;
@@ -309,7 +314,9 @@ const char *vm_type_name(VM *vm, Value v);
 /* ---- small helpers ---------------------------------------------------------------------- */
 Value vm_intern(VM *vm, const char *s);   /* interned str Value */
 StrObj *vm_intern_str(VM *vm, const char *s);
-static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type == vm->t_str; }
+/* A str, or an instance of a str subclass (CPython's PyUnicode_Check); fast paths that must
+ * not see subclasses test the type itself (val_is_type(vm, v, vm->t_str)). */
+static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_STR; }
 static inline bool val_is_type(VM *vm, Value v, TypeObj *t) { return v.tag == VAL_OBJ && v.as.o->type == t; }
 
 #endif

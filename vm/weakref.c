@@ -16,10 +16,22 @@ static void weakref_trace(VM *vm, Obj *o) {
     gc_mark(vm, w->dict);
 }
 
+Value weakref_find(VM *vm, Obj *o) {
+    for (WeakRefObj *w = vm->weakrefs; w; w = w->next_weak)
+        if (w->referent == o && w->hdr.type == vm->t_weakref) return val_obj(w);
+    return val_none();
+}
+
 bool weakrefable(VM *vm, Value v) {
     if (v.tag != VAL_OBJ) return false;
     TypeObj *t = v.as.o->type;
-    return t != vm->t_int && t != vm->t_str && t != vm->t_tuple && t != vm->t_list && t != vm->t_dict &&
+    /* classes: through TYPEF_WEAKREFS (a __slots__ class needs "__weakref__") */
+    if (t->flags & TYPEF_HEAPTYPE) {
+        for (; t; t = t->base)
+            if (t->flags & TYPEF_WEAKREFS) return true;
+        return false;
+    }
+    return t != vm->t_int && t != vm->t_object && t != vm->t_str && t != vm->t_tuple && t != vm->t_list && t != vm->t_dict &&
            t != vm->t_bytes && t != vm->t_none;
 }
 

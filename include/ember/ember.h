@@ -44,6 +44,9 @@ void em_set_argv(EmVM *vm, int argc, char **argv);
 /* Run a file as __main__ (its directory goes first on sys.path).  0 on success, -1 with the
  * exception pending (SystemExit included; see em_exit_status). */
 int em_run_file(EmVM *vm, const char *path);
+/* Run module `name` as __main__, as `python -m name` does (sys.argv[0] becomes its file, the
+ * current directory goes first on sys.path; a package runs its __main__ submodule). */
+int em_run_module(EmVM *vm, const char *name);
 /* Run source text in module __main__ under the given filename. */
 int em_run_string(EmVM *vm, const char *source, const char *filename);
 

@@ -125,8 +125,8 @@ typedef struct TensorOpArgs {
 /* ---- the op table ------------------------------------------------------------------------- */
 
 typedef enum TensorOp {
-#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) TENSOR_OP_##NAME,
-#include "src/tensor/ops.def"
+#define X(NAME, ...) TENSOR_OP_##NAME,
+#include "ember/ops.def"
 #undef X
     TENSOR_OP_COUNT
 } TensorOp;

@@ -165,6 +165,7 @@ enum {
     AG_RULE_IN_META = 1,         /* store the inputs' metas in the node */
     AG_RULE_NONDIFF = 2,         /* op is not differentiable (marked, not missing) */
     AG_RULE_COMPOSITE = 4,       /* recorded through its decomposition */
+    AG_RULE_DATA = 8,            /* the backward reads tensor data: it cannot be recorded over fakes */
 };
 #define AG_SAVED_PER_INPUT 255   /* one saved slot per forward input */
 
@@ -221,6 +222,10 @@ void ag__saved_init_empty(AgSaved *s);
 
 /* ---- engine.c ---- */
 bool ag__task_should_execute(const AgNode *fn);
+/* ---- ag_derive (record.c): while a rule runs over fakes, edges to ag__derive_dead are not
+ * wanted and saves keep the tensors themselves without pack hooks ---- */
+extern const AgNode *ag__derive_dead;
+extern bool ag__deriving;
 /* ---- record.c ---- */
 Tensor *ag__run1(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a);
 int ag__rebase_history(Tensor *t, AgNode *fn) EM_MUST_CHECK;

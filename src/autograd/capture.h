@@ -95,12 +95,36 @@ int ag_engine_call_post_hook(AgHookEntry *e, AgNode *fn, Tensor **grad_inputs, T
 int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) EM_MUST_CHECK;
 /* AccumulateGrad's accumulation into .grad (no post-accumulate hooks: the caller runs them). */
 int ag_engine_accumulate(AgNode *acc, Tensor *grad) EM_MUST_CHECK;
+/* The engine's hook steps for a node, reading its hook lists when called (each list snapshotted
+ * as the engine snapshots it), so hooks registered earlier in the same backward are seen: tensor
+ * pre-hooks then retains_grad on grads[n_out] (replaceable); node pre-hooks; node post-hooks on
+ * (grad_inputs[n_next], grads[n_out]); the post-accumulate-grad hooks of AccumulateGrad's leaf. */
+int ag_engine_call_tensor_pre_hooks(AgNode *fn, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_pre_hooks(AgNode *fn, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_post_hooks(AgNode *fn, Tensor **grad_inputs, Tensor **grads) EM_MUST_CHECK;
+int ag_engine_call_post_acc_hooks(AgNode *acc) EM_MUST_CHECK;
 /* A node's apply and validate_outputs: grads[n_out] in, outputs[n_next] new references out. */
 int ag_engine_apply(AgNode *fn, Tensor **grads, Tensor **outputs) EM_MUST_CHECK;
 /* What a backward without retain_graph does to a node after its apply. */
 void ag_engine_release_variables(AgNode *fn);
 /* The node ag_current_node() reports while its hooks and apply run; returns the previous one. */
 AgNode *ag_engine_set_current_node(AgNode *n);
+
+/* ---- a rule over fake tensors ------------------------------------------------------------------ */
+
+/* Runs op's backward rule as the eager engine would for a node recorded from in[n_in] (NULL:
+ * absent optional input) and out[n_out], for a graph compiler that records the compiled
+ * backward through the op observer while the tensor library is in meta mode (AOTAutograd's way:
+ * src/runtime/diff.c).  edges bit i: input i requires grad (the node gets an edge, so the rule
+ * saves what eager saves); needs bit i: its gradient is wanted (NEEDS(i)); grads: one per output
+ * (NULL: none).  The rule's save function saves the tensors themselves, grad mode is off (no
+ * create_graph), saved-tensor hooks are not called.  gi[n_in] receives new references (NULL:
+ * no gradient).  Returns 0, or -1 with an error: NotImplementedError for a rule marked DATA. */
+int ag_derive(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor *const *out, int n_out,
+              uint64_t edges, uint64_t needs, Tensor *const *grads, Tensor **gi) EM_MUST_CHECK;
+/* Whether op's backward can be recorded by ag_derive (a differentiable op whose rule reads no
+ * tensor data). */
+bool ag_derivable(TensorOp op);
 
 /* ---- what a saved variable holds (AgSaved.src_*, recorded by ag__save) ----------------------- */
 

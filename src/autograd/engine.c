@@ -212,6 +212,7 @@ static int buffer_add(Tensor **slot, Tensor *g) {
 }
 
 bool ag__task_should_execute(const AgNode *fn) {
+    if (__builtin_expect(ag__deriving, 0)) return fn != ag__derive_dead;
     Task *t = current_task;
     if (!t || !t->has_exec_info) return true;
     TaskNode *e = lookup(t, fn);
@@ -368,6 +369,12 @@ static int call_post_hooks(AgNode *fn, Tensor **outputs, Tensor **inputs) {
     for (int i = 0; i < n && rc == 0; i++) rc = ag_engine_call_post_hook(v[i], fn, outputs, inputs);
     ag__hooks_unpin(v, n, stack_buf);
     return rc;
+}
+
+int ag_engine_call_tensor_pre_hooks(AgNode *fn, Tensor **grads) { return call_tensor_pre_hooks(fn, grads); }
+int ag_engine_call_pre_hooks(AgNode *fn, Tensor **grads) { return call_pre_hooks(fn, grads); }
+int ag_engine_call_post_hooks(AgNode *fn, Tensor **grad_inputs, Tensor **grads) {
+    return call_post_hooks(fn, grad_inputs, grads);
 }
 
 /* ---- evaluating one node --------------------------------------------------------------------------------- */

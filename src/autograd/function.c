@@ -85,9 +85,13 @@ int ag_engine_call_post_acc_hook(AgHookEntry *e, Tensor *leaf) {
 int ag__accumulate(AgNode *node, Tensor *grad) {
     int acc = ag_engine_accumulate(node, grad);
     if (acc <= 0) return acc;
+    return ag_engine_call_post_acc_hooks(node);
+}
+
+int ag_engine_call_post_acc_hooks(AgNode *node) {
     Tensor *var = node->payload;
     AgMeta *m = var->ag;
-    if (!m->post_acc || !m->post_acc->n) return 0;
+    if (!m || !m->post_acc || !m->post_acc->n) return 0;
     AgHookEntry *buf[8], **v;
     int n = ag__hooks_snapshot(m->post_acc, &v, buf, 8);
     int rc = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/autograd/autograd.h"
+#include "src/autograd/capture.h"
 #include "src/autograd/rules.h"
 #include "src/tensor/composite.h"
 
@@ -223,7 +224,7 @@ int ag_pointwise_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorO
     int rc = -1;
     if (tensor_op_run(op, in, n_in, a, &out, 1) < 0) goto done;
     /* the rule reads self's value from before the write: save a copy of it */
-    if (rule && rule->save && rule->save != ag__save_out0 && !(orig = tensor_clone(self))) goto done;
+    if (rule && rule->save && rule->save != ag__sv_out0 && !(orig = tensor_clone(self))) goto done;
     if (tensor_copy_(self, out) < 0) goto done;
     if (node) {
         ag__shape_of(&node->out_meta[0], self);
@@ -316,3 +317,84 @@ Tensor *ag_op1(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a) 
 }
 
 Tensor *ag__run1(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) { return ag_op1(op, in, n, a); }
+
+/* ---- a rule over fakes, for a graph compiler (capture.h) --------------------------------------------- */
+
+const AgNode *ag__derive_dead;
+bool ag__deriving;
+
+int ag_derive(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor *const *out, int n_out,
+              uint64_t edges, uint64_t needs, Tensor *const *grads, Tensor **gi) {
+    const TensorOpInfo *info = tensor_op_info(op);
+    const AgRule *rule = info ? ag__rule(op) : NULL;
+    if (!rule || !rule->backward || (rule->flags & (AG_RULE_NONDIFF | AG_RULE_COMPOSITE))) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s has no backward rule", info ? info->name : "op");
+        return -1;
+    }
+    if (rule->flags & AG_RULE_DATA) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "the backward of %s reads tensor data", info->name);
+        return -1;
+    }
+    if (n_in > 64 || (uint32_t)n_out > 64) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s: too many inputs or outputs to derive", info->name);
+        return -1;
+    }
+    /* the nodes made here are not part of any history: they must not take sequence numbers
+     * (the engine orders real nodes by them) */
+    uint64_t seq = ag__seq_counter;
+    AgNode *live = ag__node_alloc(AG_KIND_IDENTITY, "live", 0, 0, 0, 0, NULL);
+    AgNode *dead = ag__node_alloc(AG_KIND_IDENTITY, "dead", 0, 0, 0, 0, NULL);
+    uint32_t n_saved = rule->n_saved == AG_SAVED_PER_INPUT ? (uint32_t)n_in : rule->n_saved;
+    bool in_meta = (rule->flags & AG_RULE_IN_META) != 0;
+    AgNode *n = live && dead ? ag__node_alloc(AG_KIND_OP, info->node_name, count_edges(info, n_in), (uint32_t)n_out,
+                                              in_meta ? (uint32_t)n_in : 0, n_saved, a)
+                             : NULL;
+    int rc = -1;
+    if (!n) goto done;
+    n->op = (uint16_t)op;
+    n->n_in = (uint32_t)n_in;
+    for (int i = 0; i < n_in; i++) {
+        if (!in[i] && i < 32) n->absent |= 1u << i;
+        if (in_meta) {
+            if (in[i])
+                tensor_meta_of(in[i], &n->in_meta[i]);
+            else
+                n->in_meta[i].dtype = TENSOR_DTYPE_DEFAULT;
+        }
+        int e = ag__input_edge(n, i);
+        if (e < 0 || !in[i] || !((edges >> i) & 1)) continue;
+        n->next[e].fn = (needs >> i) & 1 ? live : dead;
+        ag_node_incref(n->next[e].fn);
+    }
+    for (int k = 0; k < n_out; k++)
+        if (out[k]) ag__shape_of(&n->out_meta[k], out[k]);
+    bool grad = ag_set_grad_enabled(false);
+    const AgNode *prev_dead = ag__derive_dead;
+    bool prev = ag__deriving;
+    ag__derive_dead = dead;
+    ag__deriving = true;
+    rc = rule->save ? run_save(rule->save, n, in, n_in, out, n_out) : 0;
+    for (int i = 0; i < n_in; i++) gi[i] = NULL;
+    if (rc == 0) rc = rule->backward(n, grads, gi);
+    if (rc < 0)
+        for (int i = 0; i < n_in; i++) {
+            tensor_decref(gi[i]);
+            gi[i] = NULL;
+        }
+    ag__deriving = prev;
+    ag__derive_dead = prev_dead;
+    ag_set_grad_enabled(grad);
+done:
+    ag_node_decref(n);
+    ag_node_decref(live);
+    ag_node_decref(dead);
+    ag__seq_counter = seq;
+    return rc;
+}
+
+bool ag_derivable(TensorOp op) {
+    const TensorOpInfo *info = tensor_op_info(op);
+    if (!info || (info->flags & (TENSOR_OPF_NONDIFF | TENSOR_OPF_COMPOSITE))) return false;
+    const AgRule *r = ag__rule(op);
+    return r->backward && !(r->flags & (AG_RULE_NONDIFF | AG_RULE_COMPOSITE | AG_RULE_DATA));
+}

@@ -53,38 +53,62 @@ static inline bool edge_valid(const AgNode *n, int i) {
 }
 
 static inline TensorScalar sc(double v) { return tensor_scalar_f(v); }
+
+/* Rules compute everything with tensor ops through ag_op_run (never a kernel called directly):
+ * a compiler records the compiled backward by observing them over fakes (ag_derive).  Masks and
+ * other constants of a rule run with grad mode off, so under create_graph they get no history,
+ * as values the rule computed outside autograd. */
+Tensor *ag__const(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a);
+static inline Tensor *ag__const1(TensorOp op, Tensor *x) { return ag__const(op, &x, 1, NULL); }
+static inline Tensor *ag__const2(TensorOp op, Tensor *x, Tensor *y) {
+    Tensor *in[2] = {x, y};
+    return ag__const(op, in, 2, NULL);
+}
+static inline Tensor *ag__const_scalar(TensorOp op, Tensor *x, TensorScalar s) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = s;
+    return ag__const(op, &x, 1, &a);
+}
+/* x with mask's positions set to v (out of place) */
+static inline Tensor *ag__const_masked_fill(Tensor *x, Tensor *mask, TensorScalar v) {
+    Tensor *in[2] = {x, mask};
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = v;
+    return ag__const(TENSOR_OP_MASKED_FILL, in, 2, &a);
+}
+/* a new tensor of shape (dtype dt) filled with v */
+Tensor *ag__const_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar v);
 static inline double scalar_value(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
 
-/* generic save functions */
-int ag__save_in0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out);
-int ag__save_in1(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out);
-int ag__save_in01(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out);
-int ag__save_out0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out);
-int ag__save_in0_out0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out);
-int ag__save_inputs_from2(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out);
-
-/* one declaration per rule function (see rules.c for the table) */
+/* One declaration per rule function, generated from the RULE column of ember/ops.def:
+ * R(SAVE, SAVE_OUT, BW, FW, N_SAVED, FLAGS) names ag__sv_SAVE, ag__sv_SAVE_OUT, ag__bw_BW and
+ * ag__fw_FW (`none`: absent).  Rules define them with these macros: */
 #define BW(name) int ag__bw_##name(AgNode *n, Tensor *const *g, Tensor **gi)
 #define SV(name) int ag__sv_##name(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out)
 #define FW(name) int ag__fw_##name(AgNode *n, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out)
 
-BW(neg); BW(abs); BW(exp); BW(log); BW(sqrt); BW(rsqrt); BW(tanh); BW(sigmoid); BW(relu); BW(gelu); BW(silu);
-BW(leaky_relu); BW(sin); BW(cos); BW(zero_like); BW(reciprocal); BW(clamp); BW(identity); BW(to_dtype); BW(erf);
-BW(add); BW(sub); BW(mul); BW(div); BW(pow); BW(maximum); BW(minimum); BW(remainder);
-BW(add_scalar); BW(mul_scalar); BW(div_scalar); BW(pow_scalar); BW(rsub_scalar); BW(rpow_scalar); BW(where);
-BW(copy_); BW(masked_fill); BW(mul_); BW(div_);
-SV(mul); SV(div); SV(pow); SV(mul_); SV(div_); SV(clamp_); SV(masked_fill_); SV(where);
+/* `none` detection for the table's function columns (a probe: only `none` pastes into a macro) */
+#define AG_PP_CAT(a, b) AG_PP_CAT_I(a, b)
+#define AG_PP_CAT_I(a, b) a##b
+#define AG_PP_SECOND(a, b, ...) b
+#define AG_PP_SECOND_I(...) AG_PP_SECOND(__VA_ARGS__)
+#define AG_PP_PROBE_none ~, 1
+#define AG_PP_IS_NONE(x) AG_PP_SECOND_I(AG_PP_CAT(AG_PP_PROBE_, x), 0, ~)
+#define AG_PP_IF(c) AG_PP_CAT(AG_PP_IF_, c)
+#define AG_PP_IF_1(t, f) t
+#define AG_PP_IF_0(t, f) f
+#define AG_UNLESS_NONE(x, ...) AG_PP_IF(AG_PP_IS_NONE(x))(, __VA_ARGS__)
 
-BW(sum); BW(sum_dim); BW(mean); BW(mean_dim); BW(prod); BW(prod_dim); BW(max_all); BW(max_dim); BW(var); BW(std);
-BW(logsumexp); BW(view); BW(as_strided); BW(transpose); BW(t); BW(permute); BW(expand); BW(slice); BW(select);
-BW(unsqueeze); BW(squeeze); BW(split); BW(unbind); BW(cat); BW(stack);
-SV(max_dim);
-
-BW(mm); BW(bmm); BW(mv); BW(dot); BW(addmm); BW(gather); BW(scatter_add); BW(index_select); BW(index_add); BW(index);
-BW(index_put); BW(index_put_); BW(masked_select); BW(masked_scatter); BW(softmax); BW(log_softmax); BW(layer_norm);
-BW(embedding); BW(dropout); BW(nll_loss); BW(mse_loss);
-SV(mm); SV(bmm); SV(mv); SV(dot); SV(addmm); SV(layer_norm); SV(nll_loss); SV(index_put); SV(index_put_);
-SV(masked_scatter);
-FW(dropout);
+#define R(SAVE, SAVE_OUT, BW_, FW_, NS, FL)                                                     \
+    AG_UNLESS_NONE(SAVE, SV(SAVE);) AG_UNLESS_NONE(SAVE_OUT, SV(SAVE_OUT);) AG_UNLESS_NONE(BW_, BW(BW_);) \
+    AG_UNLESS_NONE(FW_, FW(FW_);)
+#define NONDIFF_
+#define COMPOSITE_
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, RULE, ...) RULE
+#include "ember/ops.def"
+#undef X
+#undef R
+#undef NONDIFF_
+#undef COMPOSITE_
 
 #endif

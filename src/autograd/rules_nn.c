@@ -271,7 +271,10 @@ BW(index_put) {
             gi[0] = ref(g[0]);
         } else {
             Tensor *zero;
-            TMP(zero, tensor_zeros(TENSOR_FLOAT32, 0, NULL));
+            TensorMeta zm;
+            memset(&zm, 0, sizeof zm);
+            zm.dtype = TENSOR_FLOAT32;
+            TMP(zero, ag__zeros_meta(&zm));
             Tensor *in[TENSOR_MAX_DIMS + 2];
             in[0] = g[0];
             in[1] = zero;
@@ -397,7 +400,7 @@ BW(embedding) {
     TMP(g2, ag_reshape(g[0], shape2, 2));
     if (n->args.padding_idx >= 0) {
         Tensor *pad, *pu;
-        TMP(pad, tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, flat, tensor_scalar_i(n->args.padding_idx)));
+        TMP(pad, ag__const_scalar(TENSOR_OP_EQ_SCALAR, flat, tensor_scalar_i(n->args.padding_idx)));
         TMP(pu, ag_unsqueeze(pad, 1));
         TMP(g2, ag_masked_fill(g2, pu, tensor_scalar_i(0)));
     }
@@ -425,11 +428,14 @@ FW(dropout) {
     return 1;
 }
 
+/* dropout and native_dropout (whose second output, the mask, passes no gradient back) */
 BW(dropout) {
     RULE_BEGIN;
     Tensor *mask;
     SAVED(0, mask);
-    if (mask) {
+    if (!g[0]) {
+        /* nothing flows back */
+    } else if (mask) {
         OUT(0, ag_mul(g[0], mask));
     } else {
         gi[0] = ref(g[0]);
@@ -441,25 +447,16 @@ BW(dropout) {
 BW(nll_loss) {
     RULE_BEGIN;
     const TensorMeta *m = &n->in_meta[0];
-    Tensor *target, *weight, *W;
+    Tensor *target, *weight, *W, *gg = g[0];
     SAVED(0, target);
     SAVED(1, weight);
-    TMP(W, tensor_zeros(TENSOR_FLOAT32, m->ndim, m->shape));
-    int64_t N = m->ndim == 2 ? m->shape[0] : 1, C = m->shape[m->ndim - 1];
-    int64_t ts = target->ndim ? target->strides[0] : 0;
-    const int64_t *pt = tensor__i64(target);
-    double total = 0;
-    for (int64_t i = 0; i < N; i++) {
-        int64_t t = pt[i * ts];
-        if (t == n->args.ignore_index || t < 0 || t >= C) continue;
-        double w = weight ? tensor_get_f64(weight, &t) : 1.0;
-        tensor__f32(W)[i * C + t] = (float)-w;
-        total += w;
-    }
-    Tensor *gg = g[0];
-    if (n->args.reduction == TENSOR_REDUCTION_MEAN) {
-        if (tensor_div_scalar_(W, sc(total)) < 0) goto fail;
-    }
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = m->shape;
+    a.n_ints = m->ndim;
+    a.reduction = n->args.reduction;
+    a.ignore_index = n->args.ignore_index;
+    Tensor *in[2] = {target, weight};
+    TMP(W, ag__const(TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS, in, weight ? 2 : 1, &a));
     if (n->args.reduction == TENSOR_REDUCTION_NONE && m->ndim == 2) TMP(gg, ag_unsqueeze(g[0], 1));
     OUT(0, ag_mul(W, gg));
     RULE_END;

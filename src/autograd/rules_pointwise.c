@@ -109,7 +109,7 @@ fail:
 }
 
 BW(zero_like) {
-    OUT(0, tensor_zeros_like(g[0]));
+    OUT(0, ag__const1(TENSOR_OP_ZEROS_LIKE, g[0]));
     return 0;
 fail:
     return -1;
@@ -119,7 +119,7 @@ BW(abs) {
     RULE_BEGIN;
     Tensor *x, *sg;
     SAVED(0, x);
-    TMP(sg, tensor_sign(x));
+    TMP(sg, ag__const1(TENSOR_OP_SIGN, x));
     OUT(0, ag_mul(g[0], sg));
     RULE_END;
 }
@@ -183,7 +183,7 @@ BW(relu) {
     RULE_BEGIN;
     Tensor *r, *dead;
     SAVED(0, r);
-    TMP(dead, tensor_cmp_scalar(TENSOR_OP_LE_SCALAR, r, tensor_scalar_i(0)));
+    TMP(dead, ag__const_scalar(TENSOR_OP_LE_SCALAR, r, tensor_scalar_i(0)));
     OUT(0, ag_masked_fill(g[0], dead, tensor_scalar_i(0)));
     RULE_END;
 }
@@ -257,11 +257,11 @@ BW(silu) {
 
 BW(leaky_relu) {
     RULE_BEGIN;
-    Tensor *x, *pos, *f;
+    Tensor *x, *pos, *slope, *f;
     SAVED(0, x);
-    TMP(pos, tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(0)));
-    TMP(f, tensor_full_like(x, n->args.scalar));
-    if (tensor_masked_fill_(f, pos, tensor_scalar_i(1)) < 0) goto fail;
+    TMP(pos, ag__const_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(0)));
+    TMP(slope, ag__const_scalar(TENSOR_OP_FULL_LIKE, x, n->args.scalar));
+    TMP(f, ag__const_masked_fill(slope, pos, tensor_scalar_i(1)));
     OUT(0, ag_mul(g[0], f));
     RULE_END;
 }
@@ -295,23 +295,27 @@ BW(reciprocal) {
     RULE_END;
 }
 
+/* the gradient passes where min <= x <= max */
 BW(clamp) {
     RULE_BEGIN;
-    Tensor *x, *keep, *drop;
+    Tensor *x, *keep = NULL, *drop;
     SAVED(0, x);
-    TMP(keep, tensor_full(TENSOR_BOOL, x->ndim, x->shape, tensor_scalar_b(true)));
-    if (n->args.has_min) {
-        Tensor *m;
-        TMP(m, tensor_cmp_scalar(TENSOR_OP_GE_SCALAR, x, n->args.scalar));
-        TMP(keep, tensor_logical_and(keep, m));
-    }
+    if (n->args.has_min) TMP(keep, ag__const_scalar(TENSOR_OP_GE_SCALAR, x, n->args.scalar));
     if (n->args.has_max) {
         Tensor *m;
-        TMP(m, tensor_cmp_scalar(TENSOR_OP_LE_SCALAR, x, n->args.scalar2));
-        TMP(keep, tensor_logical_and(keep, m));
+        TMP(m, ag__const_scalar(TENSOR_OP_LE_SCALAR, x, n->args.scalar2));
+        if (keep) {
+            TMP(keep, ag__const2(TENSOR_OP_LOGICAL_AND, keep, m));
+        } else {
+            keep = m;
+        }
     }
-    TMP(drop, tensor_logical_not(keep));
-    OUT(0, ag_masked_fill(g[0], drop, tensor_scalar_i(0)));
+    if (!keep) {
+        gi[0] = ref(g[0]);
+    } else {
+        TMP(drop, ag__const1(TENSOR_OP_LOGICAL_NOT, keep));
+        OUT(0, ag_masked_fill(g[0], drop, tensor_scalar_i(0)));
+    }
     RULE_END;
 }
 
@@ -379,7 +383,7 @@ BW(pow) {
         TMP(p, ag_pow(self, e1));
         TMP(ge, ag_mul(g[0], ex));
         TMP(t, ag_mul(ge, p));
-        TMP(zero_ex, tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, ex, tensor_scalar_i(0)));
+        TMP(zero_ex, ag__const_scalar(TENSOR_OP_EQ_SCALAR, ex, tensor_scalar_i(0)));
         OUT(0, ag_masked_fill(t, zero_ex, tensor_scalar_i(0)));
     }
     if (NEEDS(1)) {
@@ -387,9 +391,9 @@ BW(pow) {
         TMP(l, ag_log(self));
         TMP(gr, ag_mul(g[0], res));
         TMP(t, ag_mul(gr, l));
-        TMP(z, tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, self, tensor_scalar_i(0)));
-        TMP(nn, tensor_cmp_scalar(TENSOR_OP_GE_SCALAR, ex, tensor_scalar_i(0)));
-        TMP(m, tensor_logical_and(z, nn));
+        TMP(z, ag__const_scalar(TENSOR_OP_EQ_SCALAR, self, tensor_scalar_i(0)));
+        TMP(nn, ag__const_scalar(TENSOR_OP_GE_SCALAR, ex, tensor_scalar_i(0)));
+        TMP(m, ag__const2(TENSOR_OP_LOGICAL_AND, z, nn));
         OUT(1, ag_masked_fill(t, m, tensor_scalar_i(0)));
     }
     RULE_END;
@@ -401,16 +405,16 @@ static int minmax_bw(AgNode *n, Tensor *const *g, Tensor **gi, bool is_max) {
     Tensor *self, *other, *eq;
     SAVED(0, self);
     SAVED(1, other);
-    TMP(eq, tensor_eq(self, other));
+    TMP(eq, ag__const2(TENSOR_OP_EQ, self, other));
     for (int i = 0; i < 2; i++) {
         if (!NEEDS(i)) continue;
-        Tensor *f, *lose;
-        TMP(f, tensor_full(TENSOR_FLOAT32, eq->ndim, eq->shape, tensor_scalar_i(1)));
-        if (tensor_masked_fill_(f, eq, sc(0.5)) < 0) goto fail;
+        Tensor *ones, *half, *lose, *f;
+        TMP(ones, ag__const_full(TENSOR_FLOAT32, eq->ndim, eq->shape, tensor_scalar_i(1)));
+        TMP(half, ag__const_masked_fill(ones, eq, sc(0.5)));
         /* input i loses where the other one is selected */
         bool self_loses_on_lt = is_max == (i == 0);
-        TMP(lose, self_loses_on_lt ? tensor_lt(self, other) : tensor_gt(self, other));
-        if (tensor_masked_fill_(f, lose, tensor_scalar_i(0)) < 0) goto fail;
+        TMP(lose, ag__const2(self_loses_on_lt ? TENSOR_OP_LT : TENSOR_OP_GT, self, other));
+        TMP(f, ag__const_masked_fill(half, lose, tensor_scalar_i(0)));
         OUT(i, ag_mul(g[0], f));
     }
     RULE_END;
@@ -426,7 +430,7 @@ BW(remainder) {
         Tensor *self, *other, *q, *t;
         SAVED(0, self);
         SAVED(1, other);
-        TMP(q, tensor_floor_divide(self, other));
+        TMP(q, ag__const2(TENSOR_OP_FLOOR_DIVIDE, self, other));
         TMP(t, ag_mul(g[0], q));
         OUT(1, ag_neg(t));
     }
@@ -459,7 +463,7 @@ BW(pow_scalar) {
     Tensor *x, *p, *d;
     TensorScalar e = n->args.scalar;
     if (scalar_value(e) == 0.0) {
-        OUT(0, tensor_zeros_like(g[0]));
+        OUT(0, ag__const1(TENSOR_OP_ZEROS_LIKE, g[0]));
     } else {
         TensorScalar e1 = e;
         e1.f -= 1;
@@ -487,7 +491,7 @@ BW(rpow_scalar) {
     Tensor *r, *t;
     double base = scalar_value(n->args.scalar);
     if (base == 0.0) {
-        OUT(0, tensor_zeros_like(g[0]));
+        OUT(0, ag__const1(TENSOR_OP_ZEROS_LIKE, g[0]));
     } else {
         SAVED(0, r);
         TMP(t, ag_mul(g[0], r));
@@ -504,7 +508,7 @@ BW(where) {
     SAVED(0, cond);
     if (NEEDS(1)) {
         Tensor *nc;
-        TMP(nc, tensor_logical_not(cond));
+        TMP(nc, ag__const1(TENSOR_OP_LOGICAL_NOT, cond));
         OUT(1, ag_masked_fill(g[0], nc, tensor_scalar_i(0)));
     }
     if (NEEDS(2)) OUT(2, ag_masked_fill(g[0], cond, tensor_scalar_i(0)));
@@ -520,7 +524,7 @@ BW(masked_fill) {
 }
 
 BW(copy_) {
-    if (NEEDS(0) && !(gi[0] = tensor_zeros_like(g[0]))) return -1;
+    if (NEEDS(0) && !(gi[0] = ag__const1(TENSOR_OP_ZEROS_LIKE, g[0]))) return -1;
     if (NEEDS(1)) gi[1] = ref(g[0]);
     return 0;
 }

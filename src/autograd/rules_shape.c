@@ -144,10 +144,12 @@ BW(max_all) {
     Tensor *x, *res, *mask, *mf, *cnt, *f;
     SAVED(0, x);
     SAVED(1, res);
-    TMP(mask, tensor_eq(x, res));
-    TMP(mf, tensor_to_dtype(mask, TENSOR_FLOAT32));
-    TMP(cnt, tensor_sum(mf));
-    TMP(f, tensor_div(mf, cnt));
+    TensorOpArgs to_float = TENSOR_OP_ARGS_INIT;
+    to_float.dtype = TENSOR_FLOAT32;
+    TMP(mask, ag__const2(TENSOR_OP_EQ, x, res));
+    TMP(mf, ag__const(TENSOR_OP_TO_DTYPE, &mask, 1, &to_float));
+    TMP(cnt, ag__const1(TENSOR_OP_SUM, mf));
+    TMP(f, ag__const2(TENSOR_OP_DIV, mf, cnt));
     OUT(0, ag_mul(g[0], f));
     RULE_END;
 }
@@ -417,7 +419,9 @@ BW(cat) {
     for (uint32_t i = 0; i < n->n_in; i++) {
         const TensorMeta *m = &n->in_meta[i];
         if (m->ndim == 1 && m->shape[0] == 0) {
-            if (NEEDS((int)i) && !(gi[i] = tensor_zeros(TENSOR_FLOAT32, 1, m->shape))) return -1;
+            TensorMeta z = *m;
+            z.dtype = TENSOR_FLOAT32;
+            if (NEEDS((int)i) && !(gi[i] = ag__zeros_meta(&z))) return -1;
             continue;
         }
         int64_t len = m->shape[d];

@@ -2,49 +2,71 @@
  * recorded shape, sum-to-shape and re-inserting reduced dims, all with ag_ ops. */
 #include "src/autograd/rules.h"
 
-int ag__save_in0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in0) {
     (void)n_in; (void)out; (void)n_out;
     return ag__save(n, 0, in[0], false);
 }
 
-int ag__save_in1(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in1) {
     (void)n_in; (void)out; (void)n_out;
     return ag__save(n, 0, in[1], false);
 }
 
-int ag__save_in01(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(in01) {
     (void)n_in; (void)out; (void)n_out;
     if (ag__save(n, 0, in[0], false) < 0) return -1;
     return ag__save(n, 1, in[1], false);
 }
 
-int ag__save_out0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(out0) {
     (void)in; (void)n_in; (void)n_out;
     return ag__save(n, 0, out[0], true);
 }
 
-int ag__save_in0_out0(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(out1) {
+    (void)in; (void)n_in; (void)n_out;
+    return ag__save(n, 0, out[1], true);
+}
+
+SV(in0_out0) {
     (void)n_in; (void)n_out;
     if (ag__save(n, 0, in[0], false) < 0) return -1;
     return ag__save(n, 1, out[0], true);
 }
 
-int ag__save_inputs_from2(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
-    (void)out; (void)n_out;
-    for (int i = 2; i < n_in; i++)
-        if (ag__save(n, i, in[i], false) < 0) return -1;
-    return 0;
-}
-
-int ag__save_inputs_from1(AgNode *n, Tensor *const *in, int n_in, Tensor *const *out, int n_out) {
+SV(inputs_from1) {
     (void)out; (void)n_out;
     for (int i = 1; i < n_in; i++)
         if (ag__save(n, i, in[i], false) < 0) return -1;
     return 0;
 }
 
-Tensor *ag__zeros_meta(const TensorMeta *m) { return tensor_zeros(m->dtype, m->ndim, m->shape); }
-Tensor *ag__zeros_shape(const AgShape *s) { return tensor_zeros((TensorDtype)s->dtype, s->ndim, s->shape); }
+Tensor *ag__const(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) {
+    bool grad = ag_set_grad_enabled(false);
+    Tensor *r = ag_op1(op, in, n, a);
+    ag_set_grad_enabled(grad);
+    return r;
+}
+
+Tensor *ag__const_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar v) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = ndim;
+    a.dtype = dt;
+    a.scalar = v;
+    return ag__const(TENSOR_OP_FULL, NULL, 0, &a);
+}
+
+static Tensor *zeros(TensorDtype dt, int ndim, const int64_t *shape) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = ndim;
+    a.dtype = dt;
+    return ag__const(TENSOR_OP_ZEROS, NULL, 0, &a);
+}
+
+Tensor *ag__zeros_meta(const TensorMeta *m) { return zeros(m->dtype, m->ndim, m->shape); }
+Tensor *ag__zeros_shape(const AgShape *s) { return zeros((TensorDtype)s->dtype, s->ndim, s->shape); }
 
 Tensor *ag__grad_or_zeros(AgNode *node, Tensor *const *grads, int i) {
     if (grads[i]) {

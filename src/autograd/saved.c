@@ -110,8 +110,8 @@ int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
     s->saved_version = tensor__version_counter(t)->version;
     s->is_leaf = ag_is_leaf(t);
     s->is_output = is_output;
-    /* in meta mode (the tracer's fake tensors) there are no values to pack: user hooks run when
-     * the traced code runs for real */
+    /* in meta mode (the tracer's fake tensors, ag_derive's) there are no values to pack: user
+     * hooks run when the traced code runs for real */
     if (hook_depth > 0 && !tensor_is_wrapped_number(t) && !tensor_meta_mode()) {
         AgSavedHooksRef *r = hook_stack[hook_depth - 1];
         s->output_nr = t->output_nr;
@@ -145,7 +145,8 @@ int ag__save(AgNode *node, int slot, Tensor *t, bool is_output) {
         }
         return 0;
     }
-    if (!is_output || s->is_leaf) {
+    /* a node over fakes (ag_derive) holds no history, so keeping an output itself makes no cycle */
+    if (!is_output || s->is_leaf || ag__deriving) {
         s->saved_original = true;
         tensor_incref(t);
         s->data = t;

@@ -3,8 +3,9 @@
  * recording. */
 #include "src/autograd/autograd.h"
 
+/* the fast path runs the kernel directly: only when nothing records, observes or fakes it */
 static bool recording2(const Tensor *a, const Tensor *b) {
-    return ag_is_grad_enabled() && (ag__requires_grad(a) || ag__requires_grad(b));
+    return tensor__op_hooked || (ag_is_grad_enabled() && (ag__requires_grad(a) || ag__requires_grad(b)));
 }
 
 static Tensor *bin(TensorOp op, Tensor *a, Tensor *b) {

@@ -1,179 +1,414 @@
-/* src/cli/main.c — the `ember` command.
+/* src/cli/main.c — the `ember` command: CPython's command line, plus Ember's own subcommands.
  *
- *   ember run [--compile-all] [--backend eager|ember] [--compiled-autograd] FILE [args...]
- *                                run a script as __main__ (sys.argv = [FILE, args...]);
- *                                --compile-all compiles every script function (as if each
- *                                were torch.compile'd), for differential testing;
- *                                --compiled-autograd runs every backward as a compiled
- *                                autograd graph (as if the script ran inside
- *                                torch._dynamo.compiled_autograd.enable(lambda gm: gm))
- *   ember compile [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]
- *                                run with every script function compiled and print, per compiled
- *                                frame, the artifacts LIST names (bytecode, graph_code, guards,
- *                                side_effects, graph_breaks, recompiles, hooks, exec_order), the
- *                                residual code as Python source, and the graphs as DOT files
- *   ember -c CODE [args...]      run source text (sys.argv = ['-c', args...])
- *   ember dis FILE               print the bytecode of every code object in CPython dis layout
- *   ember FILE.py [args...]      the same as `ember run FILE.py` (python3 FILE)
+ *   ember [option] ... [-c cmd | -m mod | file | -] [arg] ...     as python3 (see usage_text)
+ *   ember                       an interactive REPL when stdin is a terminal (repl.c), else the
+ *                               script read from stdin
+ *   ember run [--compile-all] [--backend NAME] [--compiled-autograd] FILE [args...]
+ *                               `ember FILE` with Ember's run options (--compile-all compiles
+ *                               every script function, as if each were torch.compile'd, for
+ *                               differential testing; --compiled-autograd runs every backward as
+ *                               a compiled autograd graph); EMBER_REPORT=DIR writes the compile
+ *                               report of the run
+ *   ember compile [--report DIR] [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]
+ *                               run with every script function compiled; --report writes the
+ *                               static HTML report of every compile (src/report), --show prints
+ *                               EMBER_LOGS artifacts, --decompile the residual code as Python,
+ *                               --dot each graph as Graphviz DOT
+ *   ember dis FILE              the bytecode of every code object, CPython dis layout
  *   ember -m torch.distributed.run [torchrun options] FILE [args...]
- *                                torchrun: start the workers of a distributed job (src/dist/launch.c)
+ *                               torchrun: the C launcher of a distributed job (src/dist/launch.c)
  *
- * An uncaught exception prints a CPython-format traceback on stderr and exits 1; a syntax error
- * prints file:line:col, the line and a caret, and exits 1. */
-#include <stdbool.h>
+ * Exit status as CPython's: 0, SystemExit's code (None: 0, an int: itself, anything else is
+ * printed and gives 1), 1 for an uncaught exception or a syntax error, 2 for a usage error, and an
+ * uncaught KeyboardInterrupt ends the process by SIGINT (130 in a shell). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "ember/ember.h"
+#include "src/cli/cli.h"
 #include "src/dist/launch.h"
 #include "src/runtime/ca_vm.h"
 #include "src/tracer/tracer_api.h"
+#include "vm/dict.h"
 #include "vm/dis.h"
 #include "vm/gc.h"
+#include "vm/seq.h"
+#include "vm/str.h"
 #include "vm/vm.h"
 
-static int usage(void) {
-    fprintf(stderr,
-            "usage: ember run [--compile-all] [--backend NAME] [--compiled-autograd] FILE [args...]\n"
-            "       ember compile [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...]\n"
-            "       ember -c CODE [args...]\n"
-            "       ember dis FILE\n");
+static const char usage_line[] = "usage: ember [option] ... [-c cmd | -m mod | file | -] [arg] ...\n";
+
+static const char usage_text[] =
+    "Options (CPython's):\n"
+    "-c cmd : program passed in as string (terminates option list)\n"
+    "-E     : ignore PYTHON* environment variables (such as PYTHONUNBUFFERED)\n"
+    "-h     : print this help message and exit (also -? or --help)\n"
+    "-i     : inspect interactively after running script; forces a prompt even\n"
+    "         if stdin does not appear to be a terminal; also PYTHONINSPECT=x\n"
+    "-I     : isolate (implies -E)\n"
+    "-m mod : run library module as a script (terminates option list)\n"
+    "-O     : accepted and ignored: Ember keeps assert statements and __debug__ (also -OO)\n"
+    "-q     : don't print version and copyright messages on interactive startup\n"
+    "-u     : force the stdout and stderr streams to be unbuffered; also PYTHONUNBUFFERED=x\n"
+    "-V     : print the version number and exit (also --version)\n"
+    "-W arg : warning control (sys.warnoptions)\n"
+    "-X opt : set implementation-specific option (sys._xoptions); Ember's own:\n"
+    "         -X compile_all, -X backend=eager|ember, -X compiled_autograd, -X report=DIR\n"
+    "-b -B -d -P -R -s -S -v : accepted, no effect in Ember\n"
+    "file   : program read from script file\n"
+    "-      : program read from stdin (default; interactive mode if a tty)\n"
+    "arg ...: arguments passed to program in sys.argv[1:]\n"
+    "\n"
+    "Ember's commands:\n"
+    "ember run [--compile-all] [--backend NAME] [--compiled-autograd] FILE [arg] ...\n"
+    "ember compile [--report DIR] [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [arg] ...\n"
+    "ember dis FILE\n"
+    "\n"
+    "Environment: EMBER_LOGS (or TORCH_LOGS) = artifacts to log, EMBER_REPORT = directory of the\n"
+    "compile report, EMBER_HISTFILE = the REPL's history file (default ~/.ember_history).\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+    if (fmt) {
+        fprintf(stderr, fmt, arg);
+        fputc('\n', stderr);
+    }
+    fputs(usage_line, stderr);
+    fputs("Try `ember -h' for more information.\n", stderr);
     return 2;
 }
 
-static char *read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc(n > 0 ? (size_t)n + 1 : 1);
-    size_t got = n > 0 ? fread(buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    buf[got] = 0;
-    *len = got;
-    return buf;
+static int print_version(int level) {
+    printf("Ember %s (Python 3.11)\n", EMBER_VERSION);
+    if (level > 1) printf("the Python 3.11 language on Ember's VM, with CPython 3.11's standard library\n");
+    return 0;
 }
 
-static int finish(EmVM *vm, int rc) {
+/* ---- the VM of a run ------------------------------------------------------------------------------ */
+
+static Value str_or_null(VM *vm, const char *s) {
+    StrObj *o = str_from_c(vm, s);
+    return o ? val_obj(o) : val_null();
+}
+
+/* sys.<name>: the existing list/dict (the sys module may define it), else a new one. */
+static Value sys_container(VM *vm, ModuleObj *sys, const char *name, bool dict) {
+    Value v = dict_get_c(vm, sys->dict, name);
+    if (dict ? val_is_type(vm, v, vm->t_dict) : val_is_type(vm, v, vm->t_list)) return v;
+    v = dict ? val_obj(dict_new(vm)) : val_obj(list_new(vm, 0));
+    if (!val_is_null(v) && dict_set_c(vm, sys->dict, name, v) < 0) return val_null();
+    return v;
+}
+
+/* sys._xoptions, sys.warnoptions and sys.orig_argv from the command line */
+static void set_sys_options(VM *vm, const CliOptions *o) {
+    Value sysv = dict_get_c(vm, vm->modules, "sys");
+    if (!val_is_type(vm, sysv, vm->t_module)) return;
+    ModuleObj *sys = (ModuleObj *)sysv.as.o;
+    Value x = sys_container(vm, sys, "_xoptions", true);
+    if (!val_is_null(x)) {
+        vm_push_root(vm, x);
+        for (int i = 0; i < o->n_xoptions; i++) {
+            char key[256];
+            const char *eq = strchr(o->xoptions[i], '=');
+            snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - o->xoptions[i]) : (int)strlen(o->xoptions[i]), o->xoptions[i]);
+            Value v = eq ? str_or_null(vm, eq + 1) : val_bool(true);
+            if (!val_is_null(v) && dict_set_c(vm, AS_DICT(x), key, v) < 0) vm_clear_exc(vm);
+        }
+        vm_pop_root(vm);
+    }
+    Value w = sys_container(vm, sys, "warnoptions", false);
+    for (int i = 0; !val_is_null(w) && i < o->n_warnoptions; i++) {
+        Value s = str_or_null(vm, o->warnoptions[i]);
+        if (!val_is_null(s) && list_append(vm, AS_LIST(w), s) < 0) vm_clear_exc(vm);
+    }
+    Value a = sys_container(vm, sys, "orig_argv", false);
+    for (int i = 0; !val_is_null(a) && i < o->orig_argc; i++) {
+        Value s = str_or_null(vm, o->orig_argv[i]);
+        if (!val_is_null(s) && list_append(vm, AS_LIST(a), s) < 0) vm_clear_exc(vm);
+    }
+    vm_clear_exc(vm);
+}
+
+static const char *script_name(const CliOptions *o) {
+    return o->file ? o->file : o->module ? o->module : o->command ? "-c" : "<stdin>";
+}
+
+EmVM *cli_vm_new(const CliOptions *o) {
+    if (o->unbuffered) {
+        setvbuf(stdout, NULL, _IONBF, 0);
+        setvbuf(stderr, NULL, _IONBF, 0);
+    }
+    EmVM *vm = em_vm_new();
+    if (o->compile_all) tracer_set_compile_all(vm, o->backend ? o->backend : "eager");
+    if (o->compiled_autograd) rt_ca_enable_for_run(vm);
+    if (o->report && *o->report) {
+        char cmd[1024];
+        size_t n = 0;
+        cmd[0] = 0;
+        for (int i = 0; i < o->orig_argc && n < sizeof cmd; i++)
+            n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", o->orig_argv[i]);
+        tracer_set_report(vm, o->report, script_name(o), cmd);
+    }
+    em_set_argv(vm, o->argc, o->argv);
+    set_sys_options(vm, o);
+    return vm;
+}
+
+static bool system_exit_pending(EmVM *vm) {
+    VM *v = vm;
+    return val_is_obj(v->exc) && vm_isinstance_type(v, v->exc, v->e_SystemExit);
+}
+
+int cli_finish(EmVM *vm, int rc) {
+    VM *v = vm;
     int status = 0;
+    bool interrupted = false;
     if (rc < 0) {
         status = em_exit_status(vm);
+        interrupted = val_is_obj(v->exc) && vm_isinstance_type(v, v->exc, v->e_KeyboardInterrupt);
         em_print_error(vm);
     }
     fflush(stdout);
     const char *report = tracer_write_report(vm);
     if (report) fprintf(stderr, "ember: compile report written: open %s/index.html\n", report);
     em_vm_free(vm);
+    if (interrupted) {
+        /* as CPython: the parent sees the process killed by SIGINT */
+        fflush(stderr);
+        signal(SIGINT, SIG_DFL);
+        kill(getpid(), SIGINT);
+    }
     return status;
 }
 
-static int cmd_run(int argc, char **argv) {
-    bool compile_all = false, compiled_autograd = false;
-    const char *backend = NULL;
-    while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
-        if (strcmp(argv[0], "--compile-all") == 0) {
-            compile_all = true;
-        } else if (strcmp(argv[0], "--compiled-autograd") == 0) {
-            compiled_autograd = true;
-        } else if (strcmp(argv[0], "--backend") == 0 && argc > 1) {
-            backend = argv[1];
-            argc--, argv++;
-        } else {
-            return usage();
-        }
-        argc--, argv++;
+/* ---- running -------------------------------------------------------------------------------------- */
+
+static char *read_stream(FILE *f, size_t *len) {
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) buf = realloc(buf, cap *= 2);
     }
-    if (argc < 1) return usage();
-    EmVM *vm = em_vm_new();
-    if (compile_all) tracer_set_compile_all(vm, backend ? backend : "eager");
-    if (compiled_autograd) rt_ca_enable_for_run(vm);
-    const char *report = getenv("EMBER_REPORT");
-    if (report && *report) tracer_set_report(vm, report, argv[0], "EMBER_REPORT ember run");
-    em_set_argv(vm, argc, argv);
-    return finish(vm, em_run_file(vm, argv[0]));
+    if (buf) buf[n] = 0;
+    *len = n;
+    return buf;
 }
 
-static int cmd_compile(int argc, char **argv) {
-    const char *show = NULL;
-    const char *backend = NULL, *dot_dir = NULL, *report = NULL;
+static int run(CliOptions *o) {
+    if (o->file && strcmp(o->file, "-") != 0 && access(o->file, R_OK) != 0) {
+        fprintf(stderr, "ember: can't open file '%s': [Errno 2] No such file or directory\n", o->file);
+        return 2;
+    }
+    bool interactive = !o->command && !o->module && !o->file && isatty(STDIN_FILENO);
+    EmVM *vm = cli_vm_new(o);
+    int rc;
+    if (o->command) {
+        rc = em_run_string(vm, o->command, "<string>");
+    } else if (o->module) {
+        rc = em_run_module(vm, o->module);
+    } else if (o->file && strcmp(o->file, "-") != 0) {
+        rc = em_run_file(vm, o->file);
+    } else if (interactive) {
+        rc = cli_repl(vm, o);
+    } else {
+        size_t len;
+        char *src = read_stream(stdin, &len);
+        rc = src ? em_run_string(vm, src, "<stdin>") : -1;
+        free(src);
+    }
+    /* -i: the REPL after the script, also after its exception (printed first), not after exit() */
+    if (o->inspect && !interactive && !(rc < 0 && system_exit_pending(vm))) {
+        if (rc < 0) em_print_error(vm);
+        rc = cli_repl(vm, o);
+    }
+    return cli_finish(vm, rc);
+}
+
+/* ---- CPython's options ---------------------------------------------------------------------------- */
+
+static bool env_set(const CliOptions *o, const char *name) {
+    const char *v = o->ignore_env ? NULL : getenv(name);
+    return v && *v;
+}
+
+/* Ember's run options given as -X (so `ember -X compile_all FILE` works like `ember run --compile-all FILE`) */
+static void ember_xoption(CliOptions *o, const char *x) {
+    if (strcmp(x, "compile_all") == 0) o->compile_all = true;
+    else if (strcmp(x, "compiled_autograd") == 0) o->compiled_autograd = true;
+    else if (strncmp(x, "backend=", 8) == 0) o->backend = x + 8;
+    else if (strncmp(x, "report=", 7) == 0) o->report = x + 7;
+}
+
+/* Parse argv[1..] as python3 does: options until -c/-m (which take the rest), a file, or "-".
+ * 0, or an exit status (usage error, -h, -V). */
+static int parse_python_options(int argc, char **argv, CliOptions *o, bool *done) {
+    int i = 1, version = 0;
+    *done = false;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || strcmp(a, "-") == 0) break;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0) a = "-h";
+        else if (strcmp(a, "--version") == 0) a = "-V";
+        else if (a[1] == '-') return usage_error("unknown option %s", a);
+        for (const char *p = a + 1; *p; p++) {
+            char c = *p;
+            if (c == 'c' || c == 'm' || c == 'W' || c == 'X') {
+                /* the argument is the rest of this word, or the next word */
+                const char *arg = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
+                if (!arg) {
+                    char opt[3] = {'-', c, 0};
+                    return usage_error("Argument expected for the %s option", opt);
+                }
+                if (c == 'c') o->command = arg;
+                else if (c == 'm') o->module = arg;
+                else if (c == 'W' && o->n_warnoptions < 64) o->warnoptions[o->n_warnoptions++] = arg;
+                else if (c == 'X' && o->n_xoptions < 64) {
+                    o->xoptions[o->n_xoptions++] = arg;
+                    ember_xoption(o, arg);
+                }
+                if (c == 'c' || c == 'm') {
+                    /* the rest is sys.argv[1:]; sys.argv[0] is '-c', or for -m the module's file
+                     * (em_run_module sets it); a copy, sys.orig_argv keeps argv */
+                    o->argc = argc - i;
+                    o->argv = calloc((size_t)o->argc + 1, sizeof(char *));
+                    if (!o->argv) return 1;
+                    memcpy(o->argv, argv + i, sizeof(char *) * (size_t)o->argc);
+                    o->argv[0] = c == 'c' ? "-c" : "-m";
+                    goto options_done;
+                }
+                break;
+            }
+            switch (c) {
+            case 'h': case '?':
+                fputs(usage_line, stdout);
+                fputs(usage_text, stdout);
+                *done = true;
+                return 0;
+            case 'V': version++; break;
+            case 'i': o->inspect = true; break;
+            case 'q': o->quiet = true; break;
+            case 'u': o->unbuffered = true; break;
+            case 'E': o->ignore_env = true; break;
+            case 'I': o->ignore_env = true; break;
+            case 'O': o->optimize++; break;
+            case 'b': case 'B': case 'd': case 'P': case 'R': case 's': case 'S': case 'v': break;
+            default: {
+                char opt[3] = {'-', c, 0};
+                return usage_error("Unknown option: %s", opt);
+            }
+            }
+        }
+    }
+    /* a file (or "-") and its arguments */
+    if (i < argc) {
+        o->file = argv[i];
+        o->argc = argc - i;
+        o->argv = argv + i;
+    } else {
+        static char *empty[] = {"", NULL};
+        o->argc = 1;
+        o->argv = empty;
+    }
+options_done:
+    if (version) {
+        *done = true;
+        return print_version(version);
+    }
+    if (env_set(o, "PYTHONUNBUFFERED")) o->unbuffered = true;
+    if (env_set(o, "PYTHONINSPECT")) o->inspect = true;
+    if (o->optimize)
+        fprintf(stderr, "ember: note: -O is ignored (assert statements run and __debug__ stays True)\n");
+    return 0;
+}
+
+/* ---- Ember's subcommands ---------------------------------------------------------------------------- */
+
+/* ember run [--compile-all] [--backend NAME] [--compiled-autograd] FILE [args...] */
+static int cmd_run(int argc, char **argv, CliOptions *o) {
+    while (argc > 0 && strncmp(argv[0], "--", 2) == 0) {
+        if (strcmp(argv[0], "--compile-all") == 0) o->compile_all = true;
+        else if (strcmp(argv[0], "--compiled-autograd") == 0) o->compiled_autograd = true;
+        else if (strcmp(argv[0], "--backend") == 0 && argc > 1) o->backend = (argc--, *++argv);
+        else return usage_error("unknown run option %s", argv[0]);
+        argc--, argv++;
+    }
+    if (argc < 1) return usage_error("ember run: a script to run is expected", NULL);
+    o->file = argv[0];
+    o->argc = argc;
+    o->argv = argv;
+    return run(o);
+}
+
+/* ember compile [--report DIR] [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [args...] */
+static int cmd_compile(int argc, char **argv, CliOptions *o) {
+    const char *show = NULL, *dot_dir = NULL;
     bool decompile = false;
-    while (argc > 0 && argv[0][0] == '-' && argv[0][1] == '-') {
-        if (strcmp(argv[0], "--report") == 0 && argc > 1) {
-            report = argv[1];
-            argc--, argv++;
-        } else if (strcmp(argv[0], "--show") == 0 && argc > 1) {
-            show = argv[1];
-            argc--, argv++;
-        } else if (strcmp(argv[0], "--decompile") == 0) {
-            decompile = true;
-        } else if (strcmp(argv[0], "--dot") == 0 && argc > 1) {
-            dot_dir = argv[1];
-            argc--, argv++;
-        } else if (strcmp(argv[0], "--backend") == 0 && argc > 1) {
-            backend = argv[1];
-            argc--, argv++;
-        } else {
-            return usage();
-        }
+    while (argc > 0 && strncmp(argv[0], "--", 2) == 0) {
+        if (strcmp(argv[0], "--report") == 0 && argc > 1) o->report = (argc--, *++argv);
+        else if (strcmp(argv[0], "--show") == 0 && argc > 1) show = (argc--, *++argv);
+        else if (strcmp(argv[0], "--decompile") == 0) decompile = true;
+        else if (strcmp(argv[0], "--dot") == 0 && argc > 1) dot_dir = (argc--, *++argv);
+        else if (strcmp(argv[0], "--backend") == 0 && argc > 1) o->backend = (argc--, *++argv);
+        else return usage_error("unknown compile option %s", argv[0]);
         argc--, argv++;
     }
-    if (argc < 1) return usage();
-    if (!show && !report) show = "bytecode,graph_code,guards,side_effects,graph_breaks";
-    EmVM *vm = em_vm_new();
+    if (argc < 1) return usage_error("ember compile: a script to compile is expected", NULL);
+    if (access(argv[0], R_OK) != 0) {
+        fprintf(stderr, "ember: can't open file '%s': [Errno 2] No such file or directory\n", argv[0]);
+        return 2;
+    }
+    if (!show && !o->report) show = "bytecode,graph_code,guards,side_effects,graph_breaks";
+    o->compile_all = true;
     /* a report shows the runtime's plans: its frames run on the ember backend unless told */
-    tracer_set_compile_all(vm, backend ? backend : report ? "ember" : "eager");
+    if (!o->backend) o->backend = o->report ? "ember" : "eager";
+    o->file = argv[0];
+    o->argc = argc;
+    o->argv = argv;
+    EmVM *vm = cli_vm_new(o);
     tracer_set_inspect(vm, show, decompile, dot_dir);
-    if (report) tracer_set_report(vm, report, argv[0], "ember compile --report");
-    em_set_argv(vm, argc, argv);
-    return finish(vm, em_run_file(vm, argv[0]));
-}
-
-static int cmd_c(int argc, char **argv) {
-    if (argc < 1) return usage();
-    EmVM *vm = em_vm_new();
-    char *saved = argv[0];
-    argv[0] = "-c";
-    em_set_argv(vm, argc, argv);
-    argv[0] = saved;
-    return finish(vm, em_run_string(vm, saved, "<string>"));
+    return cli_finish(vm, em_run_file(vm, argv[0]));
 }
 
 static int cmd_dis(int argc, char **argv) {
-    if (argc != 1) return usage();
-    size_t len;
-    char *src = read_all(argv[0], &len);
-    if (!src) {
-        fprintf(stderr, "ember: can't open file '%s'\n", argv[0]);
-        return 1;
+    if (argc != 1) return usage_error("usage: ember dis FILE", NULL);
+    FILE *f = fopen(argv[0], "rb");
+    if (!f) {
+        fprintf(stderr, "ember: can't open file '%s': [Errno 2] No such file or directory\n", argv[0]);
+        return 2;
     }
+    size_t len;
+    char *src = read_stream(f, &len);
+    fclose(f);
     EmVM *vm = em_vm_new();
-    CodeObj *co = vm->compile(vm, src, len, argv[0], 0);
+    VM *v = vm;
+    CodeObj *co = src ? v->compile(v, src, len, argv[0], 0) : NULL;
     free(src);
-    if (!co) return finish(vm, -1);
-    vm_push_root(vm, val_obj(co));   /* reprs of constants allocate while it is listed */
-    dis_code(vm, co, stdout, true);
-    vm_pop_root(vm);
-    return finish(vm, 0);
+    if (!co) return cli_finish(vm, -1);
+    vm_push_root(v, val_obj(co));   /* reprs of constants allocate while it is listed */
+    dis_code(v, co, stdout, true);
+    vm_pop_root(v);
+    return cli_finish(vm, 0);
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) return usage();
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
-    if (strcmp(cmd, "-c") == 0) return cmd_c(argc - 2, argv + 2);
-    if (strcmp(cmd, "dis") == 0) return cmd_dis(argc - 2, argv + 2);
-    if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
-    /* torchrun, until `ember -m MODULE` runs any module (the launcher is C, src/dist/launch.c) */
-    if (strcmp(cmd, "-m") == 0 && argc > 2 && strcmp(argv[2], "torch.distributed.run") == 0)
-        return dist_launch_main(argc - 3, argv + 3);
-    /* `ember FILE [args]` as `python3 FILE` (what `mpirun -np N ember script.py` runs) */
-    if (cmd[0] != '-' && strlen(cmd) > 3 && strcmp(cmd + strlen(cmd) - 3, ".py") == 0)
-        return cmd_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "--version") == 0) {
-        printf("ember 0.1.0\n");
-        return 0;
-    }
-    return usage();
+    CliOptions o = {.orig_argc = argc, .orig_argv = argv};
+    const char *report = getenv("EMBER_REPORT");
+    if (report && *report) o.report = report;
+    if (argc > 1 && strcmp(argv[1], "run") == 0) return cmd_run(argc - 2, argv + 2, &o);
+    if (argc > 1 && strcmp(argv[1], "compile") == 0) return cmd_compile(argc - 2, argv + 2, &o);
+    if (argc > 1 && strcmp(argv[1], "dis") == 0) return cmd_dis(argc - 2, argv + 2);
+    bool done;
+    int status = parse_python_options(argc, argv, &o, &done);
+    if (status || done) return status;
+    /* modules whose main is C: torchrun's launcher (src/dist/launch.c) starts worker processes */
+    if (o.module && strcmp(o.module, "torch.distributed.run") == 0) return dist_launch_main(o.argc - 1, o.argv + 1);
+    return run(&o);
 }

@@ -457,6 +457,15 @@ static Value pg_destroy(ARGS) {
     return val_none();
 }
 
+/* _blocking(): the next collective is waited for at once (async_op=False) */
+static Value pg_blocking(ARGS) {
+    (void)argc, (void)kw;
+    PGObj *p = self_pg(vm, argv[0]);
+    if (!p) return val_null();
+    dist_pg_run_next_inline(p->pg);
+    return val_none();
+}
+
 static Value pg_stats(ARGS) {
     (void)argc, (void)kw;
     PGObj *p = self_pg(vm, argv[0]);
@@ -882,7 +891,7 @@ static Value work_source_rank(ARGS) {
     (void)argc, (void)kw;
     DistWork *w = self_work(vm, argv[0]);
     if (!w) return val_null();
-    if (w->is_p2p && !w->call.kind && w->src_rank >= 0) return val_int(w->src_rank);
+    if (w->is_p2p && strcmp(w->opname, "recv") == 0 && w->waited && w->src_rank >= 0) return val_int(w->src_rank);
     return vm_raise(vm, vm->e_RuntimeError, "sourceRank() may only be called on a completed recv operation");
 }
 
@@ -1035,6 +1044,7 @@ static int dist_module_init(VM *vm, Value mod) {
         {"name", pg_backend_name, NATIVEF_METHOD | ARITY_NOARGS},
         {"_destroy", pg_destroy, NATIVEF_METHOD | ARITY_NOARGS},
         {"_stats", pg_stats, NATIVEF_METHOD | ARITY_NOARGS},
+        {"_blocking", pg_blocking, NATIVEF_METHOD | ARITY_NOARGS},
         {"_reset_stats", pg_reset_stats, NATIVEF_METHOD | ARITY_NOARGS},
         {"allreduce", pg_allreduce, NATIVEF_METHOD},
         {"allreduce_fp16", pg_allreduce_fp16, NATIVEF_METHOD},

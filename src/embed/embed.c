@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ember/ember.h"
 #include "src/dist/errfile.h"
@@ -47,6 +48,7 @@ static CodeObj *compile_hook(VM *vm, const char *src, size_t len, const char *fi
 EmVM *em_vm_new(void) {
     VM *vm = vm_new();
     vm->compile = compile_hook;
+    comp_register_builtins(vm);
     torch_register(vm);
     tracer_register(vm);
     ffi_register(vm);
@@ -119,7 +121,7 @@ int em_run_string(EmVM *vm, const char *source, const char *filename) {
     return run_main(vm, source, strlen(source), filename);
 }
 
-int em_run_file(EmVM *vm, const char *path) {
+static int run_file_as_main(VM *vm, const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         vm_raise(vm, vm->e_FileNotFoundError, "[Errno 2] No such file or directory: '%s'", path);
@@ -132,15 +134,84 @@ int em_run_file(EmVM *vm, const char *path) {
     size_t got = n > 0 ? fread(src, 1, (size_t)n, f) : 0;
     fclose(f);
     src[got] = 0;
+    int rc = run_main(vm, src, got, path);
+    free(src);
+    return rc;
+}
+
+int em_run_file(EmVM *vm, const char *path) {
     char *dup = strdup(path);
     StrObj *dir = str_from_c(vm, dirname(dup));
     free(dup);
-    if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) {
-        free(src);
-        return -1;
+    if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) return -1;
+    return run_file_as_main(vm, path);
+}
+
+/* python -m's fallback when the standard library's runpy is not there: the module's source
+ * file on sys.path (or its parent package's __path__), a package running its __main__. */
+static char *find_module_file(VM *vm, const char *name) {
+    const char *dot = strrchr(name, '.');
+    ListObj *dirs = vm->path;
+    if (dot) {
+        char parent[512];
+        snprintf(parent, sizeof parent, "%.*s", (int)(dot - name), name);
+        Value pkg = vm_import_module(vm, parent);
+        if (val_is_null(pkg)) return NULL;
+        Value path = vm_getattr_opt(vm, pkg, vm_intern_str(vm, "__path__"));
+        if (!val_is_type(vm, path, vm->t_list)) {
+            vm_raise(vm, vm->e_ImportError, "No module named %s", name);
+            return NULL;
+        }
+        dirs = AS_LIST(path);
     }
-    int rc = run_main(vm, src, got, path);
-    free(src);
+    const char *leaf = dot ? dot + 1 : name;
+    for (int64_t i = 0; i < dirs->len; i++) {
+        if (!val_is_str(vm, dirs->items[i])) continue;
+        const char *dir = AS_STR(dirs->items[i])->data;
+        char file[4096], init[4096];
+        snprintf(file, sizeof file, "%s%s%s.py", dir, *dir ? "/" : "", leaf);
+        snprintf(init, sizeof init, "%s%s%s/__init__.py", dir, *dir ? "/" : "", leaf);
+        if (access(file, R_OK) == 0) return strdup(file);
+        if (access(init, R_OK) == 0) {
+            char main_name[512];
+            snprintf(main_name, sizeof main_name, "%s.__main__", name);
+            if (val_is_null(vm_import_module(vm, name))) return NULL;   /* the package first, as runpy */
+            snprintf(file, sizeof file, "%s%s%s/__main__.py", dir, *dir ? "/" : "", leaf);
+            if (access(file, R_OK) == 0) return strdup(file);
+            vm_raise(vm, vm->e_SystemExit, "ember: No module named %s; '%s' is a package and cannot be directly executed",
+                     main_name, name);
+            return NULL;
+        }
+    }
+    vm_raise(vm, vm->e_SystemExit, "ember: No module named %s", name);
+    return NULL;
+}
+
+int em_run_module(EmVM *vm, const char *name) {
+    /* sys.path[0] is the current directory, as for -c */
+    char cwd[4096];
+    StrObj *dir = str_from_c(vm, getcwd(cwd, sizeof cwd) ? cwd : "");
+    if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) return -1;
+    Value runpy = vm_import_module(vm, "runpy");
+    if (!val_is_null(runpy)) {
+        /* CPython's own: runpy._run_module_as_main(name) sets argv[0], __main__, __spec__ */
+        vm_push_root(vm, runpy);
+        Value fn = vm_getattr_opt(vm, runpy, vm_intern_str(vm, "_run_module_as_main"));
+        StrObj *n = !val_is_null(fn) ? str_from_c(vm, name) : NULL;
+        Value r = n ? vm_call1(vm, fn, val_obj(n)) : val_null();
+        vm_pop_root(vm);
+        if (val_is_null(r) && val_is_null(vm->exc))
+            vm_raise(vm, vm->e_ImportError, "runpy has no _run_module_as_main");
+        return val_is_null(r) ? -1 : 0;
+    }
+    vm_clear_exc(vm);
+    char *file = find_module_file(vm, name);
+    if (!file) return -1;
+    StrObj *arg0 = str_from_c(vm, file);
+    if (arg0 && vm->argv->len) vm->argv->items[0] = val_obj(arg0);
+    else if (arg0 && list_append(vm, vm->argv, val_obj(arg0)) < 0) arg0 = NULL;
+    int rc = arg0 ? run_file_as_main(vm, file) : -1;
+    free(file);
     return rc;
 }
 

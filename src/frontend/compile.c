@@ -164,7 +164,9 @@ static void enter_unit(Compiler *c, const void *node, const char *name, const ch
     if (u->kind == SYM_BLOCK_FUNCTION) {   /* CPython's compute_code_flags */
         u->b.flags |= CO_OPTIMIZED | CO_NEWLOCALS;
         if (ste->is_nested) u->b.flags |= CO_NESTED;
-        if (ste->is_generator) u->b.flags |= CO_GENERATOR;
+        if (ste->is_generator && ste->is_coroutine) u->b.flags |= CO_ASYNC_GENERATOR;
+        else if (ste->is_coroutine) u->b.flags |= CO_COROUTINE;
+        else if (ste->is_generator) u->b.flags |= CO_GENERATOR;
     }
 }
 
@@ -275,6 +277,13 @@ bool comp_is_docstring(const AstStmt *s) {
            s->v.Expr.value->v.Constant.value.type == AST_CONST_STR;
 }
 
+/* The docstring constant of a body (None under optimize 2, as python -OO). */
+static Value docstring_value(Compiler *c, const AstStmt *s) {
+    if (c->optimize >= 2) return val_none();
+    const AstConstant *k = &s->v.Expr.value->v.Constant.value;
+    return val_obj(comp_str(c, k->s.data, k->s.len));
+}
+
 static void set_arg_counts(Compiler *c, const AstArguments *a) {
     Builder *b = &c->u->b;
     if (!a) return;
@@ -291,9 +300,8 @@ CodeObj *comp_function_body(Compiler *c, const void *node, const char *name, con
     snprintf(qual, sizeof qual, "%s", comp_qualname(c, name));
     enter_unit(c, node, name, qual, firstline);
     set_arg_counts(c, args);
-    if (body && body->count && comp_is_docstring(body->items[0])) {
-        const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
-        comp_const(c, val_obj(comp_str(c, k->s.data, k->s.len)));
+    if (body && body->count && comp_is_docstring(body->items[0]) && c->optimize < 2) {
+        comp_const(c, docstring_value(c, body->items[0]));
         c->u->b.flags |= CO_HAS_DOC;
     } else if (body) {
         comp_const(c, val_none());   /* consts[0] is None when there is no docstring, as CPython */
@@ -330,63 +338,20 @@ void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags) {
     comp_emit(c, OP_MAKE_FUNCTION, flags);
 }
 
-/* An annotation: evaluated, or under `from __future__ import annotations` (PEP 563) its
- * source text as a string constant (CPython unparses the AST; the source text agrees for the
- * annotations scripts write, up to spacing and quote style). */
+/* An annotation: evaluated, or under `from __future__ import annotations` (PEP 563) the
+ * string CPython's unparser makes of it (ast_unparse.c). */
 static void comp_annotation(Compiler *c, const AstExpr *e) {
     if (!c->future_annotations) {
         comp_expr(c, e);
         return;
     }
-    const char *p = c->src, *end = c->src + c->src_len;
-    for (int l = 1; l < e->lineno && p < end; l++) {
-        p = memchr(p, '\n', (size_t)(end - p));
-        p = p ? p + 1 : end;
-    }
-    const char *start = p + e->col_offset;
-    const char *q = p;
-    for (int l = e->lineno; l < e->end_lineno && q < end; l++) {
-        q = memchr(q, '\n', (size_t)(end - q));
-        q = q ? q + 1 : end;
-    }
-    const char *stop = q + e->end_col_offset;
-    if (start > end || stop > end || stop < start) {
-        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, "", 0))));
-        return;
-    }
-    /* a multi-line annotation becomes one line, as unparse writes it */
-    char *buf = malloc((size_t)(stop - start) + 1);
-    if (!buf) {
+    char *text = ast_unparse_expr(e);
+    if (!text) {
         vm_no_memory(c->vm);
         comp_fail(c);
     }
-    size_t n = 0;
-    for (const char *r = start; r < stop; r++) {
-        if (*r == '"' || *r == '\'') {
-            /* string literals as repr() writes them: 'text' unless the text has a quote */
-            char q = *r;
-            const char *t = r + 1;
-            while (t < stop && *t != q && *t != '\\') t++;
-            if (t < stop && *t == q) {
-                bool has_single = memchr(r + 1, '\'', (size_t)(t - r - 1)) != NULL;
-                char out = has_single ? '"' : '\'';
-                buf[n++] = out;
-                memcpy(buf + n, r + 1, (size_t)(t - r - 1));
-                n += (size_t)(t - r - 1);
-                buf[n++] = out;
-                r = t;
-                continue;
-            }
-        }
-        if (*r == '\n' || *r == '\r') {
-            while (r + 1 < stop && (r[1] == ' ' || r[1] == '\t' || r[1] == '\n' || r[1] == '\r')) r++;
-            if (n && buf[n - 1] != '(' && buf[n - 1] != '[' && r + 1 < stop && r[1] != ')' && r[1] != ']') buf[n++] = ' ';
-            continue;
-        }
-        buf[n++] = *r;
-    }
-    StrObj *str = str_new(c->vm, buf, (int64_t)n);
-    free(buf);
+    StrObj *str = str_new(c->vm, text, (int64_t)strlen(text));
+    free(text);
     if (!str) comp_fail(c);
     comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(str)));
 }
@@ -476,10 +441,16 @@ static bool find_ann(const AstStmtSeq *body) {
         const AstStmt *s = body->items[i];
         switch (s->kind) {
         case AST_STMT_ANN_ASSIGN: return true;
-        case AST_STMT_FOR: if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse)) return true; break;
+        case AST_STMT_FOR:
+        case AST_STMT_ASYNC_FOR: if (find_ann(&s->v.For.body) || find_ann(&s->v.For.orelse)) return true; break;
         case AST_STMT_WHILE: if (find_ann(&s->v.While.body) || find_ann(&s->v.While.orelse)) return true; break;
         case AST_STMT_IF: if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse)) return true; break;
-        case AST_STMT_WITH: if (find_ann(&s->v.With.body)) return true; break;
+        case AST_STMT_WITH:
+        case AST_STMT_ASYNC_WITH: if (find_ann(&s->v.With.body)) return true; break;
+        case AST_STMT_MATCH:
+            for (size_t m = 0; m < s->v.Match.cases.count; m++)
+                if (find_ann(&s->v.Match.cases.items[m]->body)) return true;
+            break;
         case AST_STMT_TRY:
             if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody)) return true;
             for (size_t h = 0; h < s->v.Try.handlers.count; h++)
@@ -510,9 +481,8 @@ static void comp_class_def(Compiler *c, const AstStmt *s) {
     if (find_ann(body)) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
     if (body->count && comp_is_docstring(body->items[0])) {
-        const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
         comp_set_loc(c, body->items[0]->lineno, body->items[0]->col_offset);
-        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, k->s.data, k->s.len))));
+        comp_emit(c, OP_LOAD_CONST, comp_const(c, docstring_value(c, body->items[0])));
         comp_emit(c, OP_STORE_NAME, comp_name_index(c, "__doc__"));
         start = 1;
     }
@@ -563,13 +533,13 @@ static void push_fblock(Compiler *c, FBlockKind kind, Label block, Label exit, c
 
 static void pop_fblock(Compiler *c) { c->u->nfblocks--; }
 
+/* __exit__(None, None, None) of the with block below; its result stays on the stack. */
 static void call_exit_with_nones(Compiler *c) {
     uint32_t none = comp_const(c, val_none());
     comp_emit(c, OP_LOAD_CONST, none);
     comp_emit(c, OP_LOAD_CONST, none);
     comp_emit(c, OP_LOAD_CONST, none);
     comp_emit(c, OP_CALL, 2);
-    comp_emit(c, OP_POP_TOP, 0);
 }
 
 /* Emit the code that leaves frame block `fb` early (return/break/continue). */
@@ -578,6 +548,7 @@ static void unwind_fblock(Compiler *c, FBlock *fb, bool preserve_tos) {
     case FB_WHILE_LOOP:
     case FB_EXCEPTION_HANDLER:        /* the HANDLER_CLEANUP inside it pops the except state */
     case FB_EXCEPTION_GROUP_HANDLER:
+    case FB_ASYNC_COMPREHENSION_GENERATOR:
         return;
     case FB_TRY_EXCEPT:
         comp_emit(c, OP_POP_BLOCK, 0);
@@ -603,9 +574,12 @@ static void unwind_fblock(Compiler *c, FBlock *fb, bool preserve_tos) {
         comp_emit(c, OP_POP_EXCEPT, 0);
         return;
     case FB_WITH:
+    case FB_ASYNC_WITH:
         comp_emit(c, OP_POP_BLOCK, 0);
         if (preserve_tos) comp_emit(c, OP_SWAP, 2);
         call_exit_with_nones(c);
+        if (fb->kind == FB_ASYNC_WITH) comp_await_tos(c, 2);
+        comp_emit(c, OP_POP_TOP, 0);
         return;
     case FB_HANDLER_CLEANUP:
         if (fb->datum) comp_emit(c, OP_POP_BLOCK, 0);
@@ -715,6 +689,33 @@ static void comp_for(Compiler *c, const AstStmt *s) {
     comp_emit_jump(c, OP_JUMP, top);
     pop_fblock(c);
     comp_bind(c, cleanup);
+    comp_stmts(c, &s->v.For.orelse);
+    comp_bind(c, end);
+}
+
+/* compiler_async_for: __anext__() awaited under a handler that ends the loop on
+ * StopAsyncIteration (END_ASYNC_FOR). */
+static void comp_async_for(Compiler *c, const AstStmt *s) {
+    Label start = comp_label(c), except = comp_label(c), end = comp_label(c);
+    comp_expr(c, s->v.For.iter);
+    comp_set_loc(c, s->lineno, s->col_offset);
+    comp_emit(c, OP_GET_AITER, 0);
+    comp_bind(c, start);
+    push_fblock(c, FB_FOR_LOOP, start, end, NULL);
+    comp_emit_jump(c, OP_SETUP_FINALLY, except);
+    comp_emit(c, OP_GET_ANEXT, 0);
+    comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
+    comp_yield_from_loop(c);
+    comp_emit(c, OP_POP_BLOCK, 0);
+    comp_store_target(c, s->v.For.target);
+    comp_stmts(c, &s->v.For.body);
+    comp_set_loc(c, s->lineno, s->col_offset);
+    comp_emit_jump(c, OP_JUMP, start);
+    pop_fblock(c);
+    comp_bind(c, except);
+    /* the END_ASYNC_FOR belongs to the iterable's line, as CPython places it */
+    comp_set_loc(c, s->v.For.iter->lineno, s->v.For.iter->col_offset);
+    comp_emit(c, OP_END_ASYNC_FOR, 0);
     comp_stmts(c, &s->v.For.orelse);
     comp_bind(c, end);
 }
@@ -830,16 +831,23 @@ static void comp_try_finally(Compiler *c, const AstStmt *s) {
     comp_bind(c, exit);
 }
 
+/* compiler_with / compiler_async_with, one item at a time (the rest nest inside). */
 static void comp_with_items(Compiler *c, const AstStmt *s, size_t pos) {
     const AstWithItem *item = s->v.With.items.items[pos];
+    bool is_async = s->kind == AST_STMT_ASYNC_WITH;
     Label block = comp_label(c), final = comp_label(c), exit = comp_label(c), cleanup = comp_label(c),
           suppress = comp_label(c);
     comp_expr(c, item->context_expr);
     comp_set_loc(c, s->lineno, s->col_offset);
-    comp_emit(c, OP_BEFORE_WITH, 0);
+    if (is_async) {
+        comp_emit(c, OP_BEFORE_ASYNC_WITH, 0);
+        comp_await_tos(c, 1);
+    } else {
+        comp_emit(c, OP_BEFORE_WITH, 0);
+    }
     comp_emit_jump(c, OP_SETUP_WITH, final);
     comp_bind(c, block);
-    push_fblock(c, FB_WITH, block, final, s);
+    push_fblock(c, is_async ? FB_ASYNC_WITH : FB_WITH, block, final, s);
     if (item->optional_vars) comp_store_target(c, item->optional_vars);
     else comp_emit(c, OP_POP_TOP, 0);
     if (pos + 1 == s->v.With.items.count) comp_stmts(c, &s->v.With.body);
@@ -848,12 +856,15 @@ static void comp_with_items(Compiler *c, const AstStmt *s, size_t pos) {
     comp_emit(c, OP_POP_BLOCK, 0);
     comp_set_loc(c, s->lineno, s->col_offset);
     call_exit_with_nones(c);
+    if (is_async) comp_await_tos(c, 2);
+    comp_emit(c, OP_POP_TOP, 0);
     comp_emit_jump(c, OP_JUMP, exit);
     /* exceptional exit: __exit__(type, value, tb); a true result suppresses the exception */
     comp_bind(c, final);
     comp_emit_jump(c, OP_SETUP_CLEANUP, cleanup);
     comp_emit(c, OP_PUSH_EXC_INFO, 0);
     comp_emit(c, OP_WITH_EXCEPT_START, 0);
+    if (is_async) comp_await_tos(c, 2);
     comp_emit_jump(c, OP_POP_JUMP_IF_TRUE, suppress);
     comp_emit(c, OP_RERAISE, 0);
     comp_bind(c, suppress);
@@ -870,6 +881,10 @@ static void comp_with_items(Compiler *c, const AstStmt *s, size_t pos) {
 }
 
 static void comp_assert(Compiler *c, const AstStmt *s) {
+    if (c->optimize >= 1) { /* python -O: asserts are not compiled */
+        comp_emit(c, OP_NOP, 0);
+        return;
+    }
     Label end = comp_label(c);
     comp_jump_if(c, s->v.Assert.test, end, true);
     comp_set_loc(c, s->lineno, s->col_offset);
@@ -997,26 +1012,65 @@ static void comp_aug_assign(Compiler *c, const AstStmt *s) {
     }
 }
 
+/* The value part of an annotated target with no value is still evaluated (and dropped), as
+ * CPython's check_ann_expr/check_ann_subscr do: `o.x: int` evaluates `o`. */
+static void comp_ann_check_expr(Compiler *c, const AstExpr *e) {
+    comp_expr(c, e);
+    comp_emit(c, OP_POP_TOP, 0);
+}
+
+static void comp_ann_check_subscr(Compiler *c, const AstExpr *e) {
+    if (e->kind == AST_EXPR_SLICE) {
+        if (e->v.Slice.lower) comp_ann_check_expr(c, e->v.Slice.lower);
+        if (e->v.Slice.upper) comp_ann_check_expr(c, e->v.Slice.upper);
+        if (e->v.Slice.step) comp_ann_check_expr(c, e->v.Slice.step);
+    } else if (e->kind == AST_EXPR_TUPLE) {
+        for (size_t i = 0; i < e->v.Tuple.elts.count; i++) comp_ann_check_subscr(c, e->v.Tuple.elts.items[i]);
+    } else {
+        comp_ann_check_expr(c, e);
+    }
+}
+
 static void comp_ann_assign(Compiler *c, const AstStmt *s) {
     const AstExpr *t = s->v.AnnAssign.target;
+    bool outer = c->u->kind == SYM_BLOCK_MODULE || c->u->kind == SYM_BLOCK_CLASS;
     if (s->v.AnnAssign.value) {
         comp_expr(c, s->v.AnnAssign.value);
         comp_store_target(c, t);
     }
-    /* module and class scopes record simple annotations in __annotations__; function-local
-     * annotations are not evaluated, as in CPython */
-    if (t->kind == AST_EXPR_NAME && s->v.AnnAssign.simple && c->u->kind != SYM_BLOCK_FUNCTION) {
-        comp_annotation(c, s->v.AnnAssign.annotation);
-        comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
-        comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, t->v.Name.id)));
-        comp_emit(c, OP_STORE_SUBSCR, 0);
+    switch (t->kind) {
+    case AST_EXPR_NAME:
+        /* module and class scopes record simple annotations in __annotations__; function-local
+         * annotations are not evaluated, as in CPython */
+        if (s->v.AnnAssign.simple && outer) {
+            comp_annotation(c, s->v.AnnAssign.annotation);
+            comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
+            comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, t->v.Name.id)));
+            comp_emit(c, OP_STORE_SUBSCR, 0);
+        }
+        break;
+    case AST_EXPR_ATTRIBUTE:
+        if (!s->v.AnnAssign.value) comp_ann_check_expr(c, t->v.Attribute.value);
+        break;
+    case AST_EXPR_SUBSCRIPT:
+        if (!s->v.AnnAssign.value) {
+            comp_ann_check_expr(c, t->v.Subscript.value);
+            comp_ann_check_subscr(c, t->v.Subscript.slice);
+        }
+        break;
+    default: break;
     }
+    /* the annotation of a complex target is evaluated last, and only in a module or class
+     * without `from __future__ import annotations` */
+    if (!s->v.AnnAssign.simple && !c->future_annotations && outer)
+        comp_ann_check_expr(c, s->v.AnnAssign.annotation);
 }
 
 void comp_stmt(Compiler *c, const AstStmt *s) {
     comp_set_loc(c, s->lineno, s->col_offset);
     switch (s->kind) {
-    case AST_STMT_FUNCTION_DEF: comp_function_def(c, s); break;
+    case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF: comp_function_def(c, s); break;
     case AST_STMT_CLASS_DEF: comp_class_def(c, s); break;
     case AST_STMT_RETURN: comp_return(c, s); break;
     case AST_STMT_DELETE:
@@ -1034,15 +1088,18 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
     case AST_STMT_AUG_ASSIGN: comp_aug_assign(c, s); break;
     case AST_STMT_ANN_ASSIGN: comp_ann_assign(c, s); break;
     case AST_STMT_FOR: comp_for(c, s); break;
+    case AST_STMT_ASYNC_FOR: comp_async_for(c, s); break;
     case AST_STMT_WHILE: comp_while(c, s); break;
     case AST_STMT_IF: comp_if(c, s); break;
-    case AST_STMT_WITH: comp_with_items(c, s, 0); break;
+    case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH: comp_with_items(c, s, 0); break;
     case AST_STMT_RAISE: comp_raise(c, s); break;
     case AST_STMT_TRY:
         if (s->v.Try.finalbody.count) comp_try_finally(c, s);
         else comp_try_except(c, s);
         break;
     case AST_STMT_ASSERT: comp_assert(c, s); break;
+    case AST_STMT_MATCH: comp_match(c, s); break;
     case AST_STMT_IMPORT: comp_import(c, s); break;
     case AST_STMT_IMPORT_FROM: comp_import_from(c, s); break;
     case AST_STMT_GLOBAL:
@@ -1050,6 +1107,11 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
     case AST_STMT_PASS: comp_emit(c, OP_NOP, 0); break;
     case AST_STMT_EXPR: {
         const AstExpr *v = s->v.Expr.value;
+        if (c->interactive && !c->u->parent) { /* 'single' mode shows the value (sys.displayhook) */
+            comp_expr(c, v);
+            comp_emit(c, OP_PRINT_EXPR, 0);
+            break;
+        }
         if (v->kind == AST_EXPR_CONSTANT) {
             comp_emit(c, OP_NOP, 0);   /* constants as statements do nothing */
             break;
@@ -1060,6 +1122,7 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
     }
     case AST_STMT_BREAK: comp_break_continue(c, s, true); break;
     case AST_STMT_CONTINUE: comp_break_continue(c, s, false); break;
+    case AST_STMT__COUNT: EM_UNREACHABLE();
     }
 }
 
@@ -1071,17 +1134,22 @@ void comp_stmts(Compiler *c, const AstStmtSeq *seq) {
 
 static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
     enter_unit(c, NULL, "<module>", "<module>", 1);
+    if (mod->kind == AST_MOD_EXPRESSION) { /* 'eval': the value of one expression */
+        comp_expr(c, mod->expr);
+        comp_emit(c, OP_RETURN_VALUE, 0);
+        return exit_unit(c);
+    }
     const AstStmtSeq *body = &mod->body;
     bool has_ann = find_ann(body);
     if (has_ann) comp_emit(c, OP_SETUP_ANNOTATIONS, 0);
     size_t start = 0;
-    if (body->count && comp_is_docstring(body->items[0])) {
-        const AstConstant *k = &body->items[0]->v.Expr.value->v.Constant.value;
+    if (mod->kind == AST_MOD_MODULE && body->count && comp_is_docstring(body->items[0])) {
         comp_set_loc(c, body->items[0]->lineno, body->items[0]->col_offset);
-        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, k->s.data, k->s.len))));
+        comp_emit(c, OP_LOAD_CONST, comp_const(c, docstring_value(c, body->items[0])));
         comp_emit(c, OP_STORE_NAME, comp_name_index(c, "__doc__"));
         start = 1;
     }
+    c->interactive = mod->kind == AST_MOD_INTERACTIVE;
     for (size_t i = start; i < body->count; i++) comp_stmt(c, body->items[i]);
     comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
     comp_emit(c, OP_RETURN_VALUE, 0);
@@ -1091,28 +1159,32 @@ static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
 /* Parse, build the symbol table and generate; errors become SyntaxError exceptions.  The
  * error list is ordered by CPython's phases, so a symbol-table error outranks the
  * compile-phase checks the parser made. */
-static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, uint32_t code_flags,
+static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *co_opts,
                          char **diag, CodeObj *(*gen)(Compiler *, const AstModule *)) {
     if (diag) *diag = NULL;
     AstArena *arena = ast_arena_new();
     ParseErrorList errs;
     parse_errors_init(&errs);
-    ParseOptions opts = {.filename = filename};
+    ParseOptions opts = {.filename = filename, .mode = (ParseMode)co_opts->mode};
     AstModule *mod = NULL;
     CodeObj *co = NULL;
     SymTable *st = NULL;
-    Compiler c = {.vm = vm, .filename = filename, .code_flags = code_flags, .src = src, .src_len = len};
+    Compiler c = {.vm = vm, .filename = filename, .code_flags = co_opts->code_flags, .src = src, .src_len = len,
+                  .optimize = co_opts->optimize > 0 ? co_opts->optimize : 0};
     if (!arena) {
         vm_no_memory(vm);
         return NULL;
     }
     parse_source(src, len, &opts, arena, &mod, &errs);
-    if (mod) st = sym_build(mod, &errs);
+    bool future_annotations = mod && (sym_future_annotations(mod) || (co_opts->cf_flags & CO_FUTURE_ANNOTATIONS));
+    if (mod) st = sym_build_ex(mod, future_annotations, &errs);
     if (errs.count || !st) {
         parse_errors_fill_text(&errs, src, len);
         if (errs.count) {
             ParseError *e = &errs.items[0];
-            comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, e->text);
+            char *text = e->text && e->text_newline ? parse_strdup_printf("%s\n", e->text) : NULL;
+            comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, text ? text : e->text);
+            free(text);
             if (diag) *diag = parse_format_error(e, filename);
         } else {
             vm_no_memory(vm);
@@ -1121,7 +1193,9 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     }
     c.st = st;
     c.arena = arena;
-    c.future_annotations = sym_future_annotations(mod);
+    c.future_annotations = future_annotations;
+    /* as CPython, the module's __future__ flags mark every code object it compiles */
+    c.code_flags |= (co_opts->cf_flags & COMP_CF_FUTURE_MASK) | (future_annotations ? CO_FUTURE_ANNOTATIONS : 0);
     if (setjmp(c.fail) == 0) {
         co = gen(&c, mod);
     } else {
@@ -1139,7 +1213,13 @@ done:
 
 CodeObj *comp_compile_module(VM *vm, const char *src, size_t len, const char *filename, uint32_t code_flags,
                              char **diag) {
-    return comp_run(vm, src, len, filename, code_flags, diag, compile_module);
+    CompOptions opts = {.mode = PARSE_MODE_EXEC, .code_flags = code_flags};
+    return comp_run(vm, src, len, filename, &opts, diag, compile_module);
+}
+
+CodeObj *comp_compile(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *opts,
+                      char **diag) {
+    return comp_run(vm, src, len, filename, opts, diag, compile_module);
 }
 
 /* ---- hooks for compile_expr.c ------------------------------------------------------------------- */

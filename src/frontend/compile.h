@@ -15,4 +15,32 @@
 CodeObj *comp_compile_module(VM *vm, const char *src, size_t len, const char *filename,
                              uint32_t code_flags, char **diag);
 
+/* compile()'s flags (CPython's PyCF_* values); the CO_FUTURE_* flags of vm/code.h go in the
+ * same word. */
+enum {
+    COMP_CF_DONT_IMPLY_DEDENT = 0x200,
+    COMP_CF_ONLY_AST = 0x400,
+    COMP_CF_TYPE_COMMENTS = 0x1000,
+    COMP_CF_ALLOW_TOP_LEVEL_AWAIT = 0x2000,
+    COMP_CF_ALLOW_INCOMPLETE_INPUT = 0x4000,
+    /* CPython's PyCF_MASK: the __future__ flags a compile() call may pass or inherit */
+    COMP_CF_FUTURE_MASK = 0x20000 | 0x40000 | 0x80000 | 0x100000 | 0x200000 | 0x400000 | 0x800000 | 0x1000000,
+};
+
+/* What compile() asks for: the mode (parser.h's ParseMode values: exec, eval, single) and
+ * the flags above, optimize (-1 means the interpreter's level, 0) and code_flags OR'ed into
+ * every code object. */
+typedef struct CompOptions {
+    int mode;            /* ParseMode */
+    uint32_t cf_flags;
+    int optimize;
+    uint32_t code_flags;
+} CompOptions;
+
+CodeObj *comp_compile(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *opts,
+                      char **diag);
+
+/* Installs compile(), exec() and eval() into the builtins (compile_builtins.c). */
+void comp_register_builtins(VM *vm);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/frontend/compile_internal.h"
+#include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
@@ -22,6 +23,18 @@ static const int binop_of[] = {
 static void set_loc(Compiler *c, const AstExpr *e) { comp_set_loc(c, e->lineno, e->col_offset); }
 
 /* ---- constants -------------------------------------------------------------------------------- */
+
+/* An int literal beyond int64 (its decimal digits, checked by the parser). */
+static Value big_int_constant(Compiler *c, const AstConstant *k, bool neg) {
+    mpz_t z;
+    mpz_init(z);
+    EM_ASSERT(mpz_set_str(z, k->s.data, 10) == 0, "big int literal digits");
+    if (neg) mpz_neg(z, z);
+    Value v = bigint_from_mpz(c->vm, z);
+    mpz_clear(z);
+    if (val_is_null(v)) comp_fail(c);
+    return v;
+}
 
 Value comp_constant_value(Compiler *c, const AstExpr *e) {
     VM *vm = c->vm;
@@ -45,9 +58,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
             if (!b) comp_fail(c);
             return val_obj(b);
         }
-        case AST_CONST_BIG_INT:
-            vm_raise(vm, vm->e_OverflowError, "int literal %s is too large: Ember ints are 64-bit", k->s.data);
-            comp_fail(c);
+        case AST_CONST_BIG_INT: return big_int_constant(c, k, false);
         }
         return val_null();
     }
@@ -59,8 +70,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         bool neg = e->v.UnaryOp.op == AST_USUB;
         if (k->type == AST_CONST_INT) return val_int(neg ? -k->i : k->i);
         if (k->type == AST_CONST_FLOAT) return val_float(neg ? -k->f : k->f);
-        if (k->type == AST_CONST_BIG_INT && neg && strcmp(k->s.data, "9223372036854775808") == 0)
-            return val_int(INT64_MIN);
+        if (k->type == AST_CONST_BIG_INT) return big_int_constant(c, k, neg);
         return val_null();
     }
     case AST_EXPR_TUPLE: {
@@ -240,10 +250,64 @@ static void comp_dict(Compiler *c, const AstExpr *e) {
     }
 }
 
+/* ---- yield and await ------------------------------------------------------------------------------- */
+
+void comp_yield_from_loop(Compiler *c) {
+    Label send = comp_label(c), exit = comp_label(c);
+    comp_bind(c, send);
+    comp_emit_jump(c, OP_SEND, exit);
+    comp_emit(c, OP_YIELD_VALUE, 0);
+    comp_emit_jump(c, OP_JUMP, send);
+    comp_bind(c, exit);
+}
+
+void comp_await_tos(Compiler *c, uint32_t kind) {
+    comp_emit(c, OP_GET_AWAITABLE, kind);
+    comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
+    comp_yield_from_loop(c);
+}
+
+void comp_yield(Compiler *c) {
+    const SymScope *ste = c->u->ste;
+    if (ste->is_coroutine && ste->is_generator) comp_emit(c, OP_ASYNC_GEN_WRAP, 0);
+    comp_emit(c, OP_YIELD_VALUE, 0);
+}
+
 /* ---- comprehensions ----------------------------------------------------------------------------- */
 
 static void comp_generators(Compiler *c, const AstExpr *e, const AstComprehensionSeq *gens, size_t gi,
-                            const AstExpr *elt, const AstExpr *val, AstExprKind kind) {
+                            const AstExpr *elt, const AstExpr *val, AstExprKind kind);
+
+/* The innermost body: add the element (or yield it). */
+static void comp_element(Compiler *c, const AstComprehensionSeq *gens, const AstExpr *elt, const AstExpr *val,
+                         AstExprKind kind) {
+    uint32_t depth = (uint32_t)gens->count + 1;
+    switch (kind) {
+    case AST_EXPR_GENERATOR_EXP:
+        comp_expr(c, elt);
+        set_loc(c, elt);
+        comp_yield(c);
+        comp_emit(c, OP_POP_TOP, 0);
+        break;
+    case AST_EXPR_LIST_COMP:
+        comp_expr(c, elt);
+        comp_emit(c, OP_LIST_APPEND, depth);
+        break;
+    case AST_EXPR_SET_COMP:
+        comp_expr(c, elt);
+        comp_emit(c, OP_SET_ADD, depth);
+        break;
+    default:
+        comp_expr(c, elt);
+        comp_expr(c, val);
+        comp_emit(c, OP_MAP_ADD, depth);
+        break;
+    }
+}
+
+/* compiler_sync_comprehension_generator */
+static void comp_sync_generator(Compiler *c, const AstExpr *e, const AstComprehensionSeq *gens, size_t gi,
+                                const AstExpr *elt, const AstExpr *val, AstExprKind kind) {
     const AstComprehension *g = gens->items[gi];
     Label start = comp_label(c), if_cleanup = comp_label(c), anchor = comp_label(c);
     if (gi == 0) {
@@ -256,35 +320,48 @@ static void comp_generators(Compiler *c, const AstExpr *e, const AstComprehensio
     comp_emit_jump(c, OP_FOR_ITER, anchor);
     comp_store_target(c, g->target);
     for (size_t i = 0; i < g->ifs.count; i++) comp_jump_if(c, g->ifs.items[i], if_cleanup, false);
-    if (gi + 1 < gens->count) {
-        comp_generators(c, e, gens, gi + 1, elt, val, kind);
-    } else {
-        uint32_t depth = (uint32_t)gens->count + 1;
-        switch (kind) {
-        case AST_EXPR_GENERATOR_EXP:
-            comp_expr(c, elt);
-            set_loc(c, elt);
-            comp_emit(c, OP_YIELD_VALUE, 0);
-            comp_emit(c, OP_POP_TOP, 0);
-            break;
-        case AST_EXPR_LIST_COMP:
-            comp_expr(c, elt);
-            comp_emit(c, OP_LIST_APPEND, depth);
-            break;
-        case AST_EXPR_SET_COMP:
-            comp_expr(c, elt);
-            comp_emit(c, OP_SET_ADD, depth);
-            break;
-        default:
-            comp_expr(c, elt);
-            comp_expr(c, val);
-            comp_emit(c, OP_MAP_ADD, depth);
-            break;
-        }
-    }
+    if (gi + 1 < gens->count) comp_generators(c, e, gens, gi + 1, elt, val, kind);
+    else comp_element(c, gens, elt, val, kind);
     comp_bind(c, if_cleanup);
     comp_emit_jump(c, OP_JUMP, start);
     comp_bind(c, anchor);
+}
+
+/* compiler_async_comprehension_generator: `async for` in a comprehension, each __anext__()
+ * awaited under a handler that ends the loop on StopAsyncIteration. */
+static void comp_async_generator(Compiler *c, const AstExpr *e, const AstComprehensionSeq *gens, size_t gi,
+                                 const AstExpr *elt, const AstExpr *val, AstExprKind kind) {
+    const AstComprehension *g = gens->items[gi];
+    Label start = comp_label(c), except = comp_label(c), if_cleanup = comp_label(c);
+    if (gi == 0) {
+        comp_emit(c, OP_LOAD_FAST, 0);   /* ".0", the outermost asynchronous iterator */
+    } else {
+        comp_expr(c, g->iter);
+        comp_emit(c, OP_GET_AITER, 0);
+    }
+    comp_bind(c, start);
+    EM_ASSERT(c->u->nfblocks < 32, "compiler: too many nested blocks");
+    c->u->fblocks[c->u->nfblocks++] = (FBlock){FB_ASYNC_COMPREHENSION_GENERATOR, start, -1, NULL};
+    comp_emit_jump(c, OP_SETUP_FINALLY, except);
+    comp_emit(c, OP_GET_ANEXT, 0);
+    comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
+    comp_yield_from_loop(c);
+    comp_emit(c, OP_POP_BLOCK, 0);
+    comp_store_target(c, g->target);
+    for (size_t i = 0; i < g->ifs.count; i++) comp_jump_if(c, g->ifs.items[i], if_cleanup, false);
+    if (gi + 1 < gens->count) comp_generators(c, e, gens, gi + 1, elt, val, kind);
+    else comp_element(c, gens, elt, val, kind);
+    comp_bind(c, if_cleanup);
+    comp_emit_jump(c, OP_JUMP, start);
+    c->u->nfblocks--;
+    comp_bind(c, except);
+    comp_emit(c, OP_END_ASYNC_FOR, 0);
+}
+
+static void comp_generators(Compiler *c, const AstExpr *e, const AstComprehensionSeq *gens, size_t gi,
+                            const AstExpr *elt, const AstExpr *val, AstExprKind kind) {
+    if (gens->items[gi]->is_async) comp_async_generator(c, e, gens, gi, elt, val, kind);
+    else comp_sync_generator(c, e, gens, gi, elt, val, kind);
 }
 
 static void comp_comprehension(Compiler *c, const AstExpr *e) {
@@ -301,6 +378,8 @@ static void comp_comprehension(Compiler *c, const AstExpr *e) {
     }
     comp_enter_comprehension(c, e, name, e->lineno);
     set_loc(c, e);
+    /* a list, set or dict comprehension that awaits is a coroutine, awaited where it runs */
+    bool awaited = c->u->ste->is_coroutine && e->kind != AST_EXPR_GENERATOR_EXP;
     if (e->kind == AST_EXPR_LIST_COMP) comp_emit(c, OP_BUILD_LIST, 0);
     else if (e->kind == AST_EXPR_SET_COMP) comp_emit(c, OP_BUILD_SET, 0);
     else if (e->kind == AST_EXPR_DICT_COMP) comp_emit(c, OP_BUILD_MAP, 0);
@@ -316,8 +395,9 @@ static void comp_comprehension(Compiler *c, const AstExpr *e) {
     vm_pop_root(c->vm);
     comp_expr(c, gens->items[0]->iter);
     set_loc(c, e);
-    comp_emit(c, OP_GET_ITER, 0);
+    comp_emit(c, gens->items[0]->is_async ? OP_GET_AITER : OP_GET_ITER, 0);
     comp_emit(c, OP_CALL, 1);
+    if (awaited) comp_await_tos(c, 0);
 }
 
 /* ---- calls ---------------------------------------------------------------------------------------- */
@@ -591,7 +671,7 @@ void comp_expr(Compiler *c, const AstExpr *e) {
         if (e->v.Yield.value) comp_expr(c, e->v.Yield.value);
         else comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
         set_loc(c, e);
-        comp_emit(c, OP_YIELD_VALUE, 0);
+        comp_yield(c);
         break;
     case AST_EXPR_YIELD_FROM: {
         if (c->u->kind != SYM_BLOCK_FUNCTION) comp_error(c, e->lineno, e->col_offset, "'yield' outside function");
@@ -599,14 +679,14 @@ void comp_expr(Compiler *c, const AstExpr *e) {
         set_loc(c, e);
         comp_emit(c, OP_GET_YIELD_FROM_ITER, 0);
         comp_emit(c, OP_LOAD_CONST, comp_const(c, val_none()));
-        Label send = comp_label(c), exit = comp_label(c);
-        comp_bind(c, send);
-        comp_emit_jump(c, OP_SEND, exit);
-        comp_emit(c, OP_YIELD_VALUE, 0);
-        comp_emit_jump(c, OP_JUMP, send);
-        comp_bind(c, exit);
+        comp_yield_from_loop(c);
         break;
     }
+    case AST_EXPR_AWAIT:
+        comp_expr(c, e->v.Await.value);
+        set_loc(c, e);
+        comp_await_tos(c, 0);
+        break;
     case AST_EXPR_COMPARE: comp_compare(c, e); break;
     case AST_EXPR_CALL: comp_call(c, e); break;
     case AST_EXPR_FORMATTED_VALUE: comp_formatted(c, e); break;
@@ -642,6 +722,7 @@ void comp_expr(Compiler *c, const AstExpr *e) {
         comp_emit(c, OP_BUILD_SLICE, (uint32_t)n);
         break;
     }
+    case AST_EXPR__COUNT: EM_UNREACHABLE();
     }
 }
 

@@ -16,8 +16,9 @@
 /* ---- the compiler ---- */
 
 typedef enum FBlockKind {
-    FB_WHILE_LOOP, FB_FOR_LOOP, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH,
+    FB_WHILE_LOOP, FB_FOR_LOOP, FB_TRY_EXCEPT, FB_FINALLY_TRY, FB_FINALLY_END, FB_WITH, FB_ASYNC_WITH,
     FB_HANDLER_CLEANUP, FB_POP_VALUE, FB_EXCEPTION_HANDLER, FB_EXCEPTION_GROUP_HANDLER,
+    FB_ASYNC_COMPREHENSION_GENERATOR,
 } FBlockKind;
 
 typedef struct FBlock {
@@ -51,6 +52,8 @@ typedef struct Compiler {
     size_t src_len;
     char *diag;            /* Ember's formatted diagnostic of the first error (malloc'd) */
     bool future_annotations; /* from __future__ import annotations: annotations stay strings */
+    bool interactive;        /* 'single' mode: top-level expression statements are displayed */
+    int optimize;            /* compile()'s optimize: >= 1 drops asserts, >= 2 docstrings */
 } Compiler;
 
 /* Raise SyntaxError at a node's position and abort compilation. */
@@ -77,6 +80,14 @@ void comp_nameop(Compiler *c, const char *name, AstExprContext ctx);
 void comp_store_target(Compiler *c, const AstExpr *target);
 void comp_delete_target(Compiler *c, const AstExpr *target);
 void comp_jump_if(Compiler *c, const AstExpr *e, Label target, bool cond);
+/* The yield-from loop of `yield from` and `await` (CPython's ADD_YIELD_FROM): receiver and
+ * the value to send are on the stack; leaves the result. */
+void comp_yield_from_loop(Compiler *c);
+/* `await` of the value on the stack: GET_AWAITABLE kind (0 await, 1 __aenter__, 2 __aexit__),
+ * None, the yield-from loop. */
+void comp_await_tos(Compiler *c, uint32_t kind);
+/* YIELD_VALUE of the value on the stack, wrapped first in an async generator. */
+void comp_yield(Compiler *c);
 /* Value of a constant expression as a VM value, or VAL_NULL if not constant. */
 Value comp_constant_value(Compiler *c, const AstExpr *e);
 /* Code object for a nested scope (function, lambda, comprehension, class body). */
@@ -93,6 +104,8 @@ void comp_call_args(Compiler *c, const AstExpr *call, int already);
 void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags);
 const char *comp_qualname(Compiler *c, const char *name);
 void comp_stmt(Compiler *c, const AstStmt *s);
+/* The match statement (compile_match.c). */
+void comp_match(Compiler *c, const AstStmt *s);
 void comp_stmts(Compiler *c, const AstStmtSeq *seq);
 bool comp_is_docstring(const AstStmt *s);
 

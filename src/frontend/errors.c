@@ -56,6 +56,7 @@ ParseError *parse_errors_add(ParseErrorList *list, ParseErrorKind kind, ParsePha
     if (!e.message) return NULL;
     if (text) {
         e.text = dup_text(text, text_len);
+        e.text_newline = text_len > 0 && (text[text_len - 1] == '\n' || text[text_len - 1] == '\r');
         if (!e.text) {
             free(e.message);
             return NULL;

@@ -14,6 +14,7 @@
 #define EMBER_FRONTEND_ERRORS_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -43,6 +44,7 @@ typedef struct ParseError {
     int end_lineno;     /* as CPython's SyntaxError.end_lineno */
     int end_col_offset; /* as CPython's SyntaxError.end_offset (may be 0 or -1) */
     char *text;         /* malloc'd line to display, without its newline; NULL = none */
+    bool text_newline;  /* the line had a newline (CPython's SyntaxError.text keeps it) */
 } ParseError;
 
 typedef struct ParseErrorList {

@@ -545,17 +545,20 @@ static AstExpr *factor_rule(Parser *p) {
     MEMO_RETURN(MEMO_FACTOR, res);
 }
 
-/* await_primary (memo): AWAIT primary | primary   ('await' is not supported) */
+/* await_primary (memo): AWAIT primary | primary */
 static AstExpr *await_primary_rule(Parser *p) {
     RULE_ENTER();
     MARK();
     const Token *t = parse_peek(p);
     if (t && t->kind == TOK_KW_AWAIT) {
         p->mark++;
-        if (primary_rule(p))
-            RULE_LEAVE(parse_raise_known(p, PARSE_SYNTAX_ERROR, t->lineno, t->col_offset + 1,
-                                         t->end_lineno, t->end_col_offset + 1,
-                                         "'await' is not supported"));
+        AstExpr *a = primary_rule(p);
+        if (a) {
+            AstExpr *e = new_expr(p, AST_EXPR_AWAIT, mark_);
+            if (!e) RULE_LEAVE(NULL);
+            e->v.Await.value = a;
+            RULE_LEAVE(e);
+        }
         CHECK_ERR();
         RESET();
         RULE_LEAVE(NULL);
@@ -1086,23 +1089,14 @@ AstExpr *parse_lambdef_rule(Parser *p) {
 /* ---- comprehensions ---- */
 
 /* for_if_clause:
- *     | ASYNC 'for' ... (not supported)
+ *     | ASYNC 'for' star_targets 'in' ~ disjunction ('if' disjunction)*
  *     | 'for' star_targets 'in' ~ disjunction ('if' disjunction)*
  *     | invalid_for_target */
 static AstComprehension *for_if_clause_rule(Parser *p) {
     RULE_ENTER();
     MARK();
-    const Token *t = parse_peek(p);
-    if (t && t->kind == TOK_KW_ASYNC) {
-        p->mark++;
-        if (parse_check_kind(p, TOK_KW_FOR))
-            RULE_LEAVE(parse_raise_known(p, PARSE_SYNTAX_ERROR, t->lineno, t->col_offset + 1,
-                                         t->end_lineno, t->end_col_offset + 1,
-                                         "asynchronous comprehensions are not supported"));
-        CHECK_ERR();
-        RESET();
-    }
     AstExpr *a, *b;
+    bool is_async = parse_expect(p, TOK_KW_ASYNC) != NULL;
     if (parse_expect(p, TOK_KW_FOR) && (a = parse_star_targets_rule(p)) &&
         parse_expect(p, TOK_KW_IN)) {
         if (!(b = parse_disjunction_rule(p))) RULE_LEAVE(NULL); /* cut */
@@ -1122,6 +1116,7 @@ static AstComprehension *for_if_clause_rule(Parser *p) {
         c->target = a;
         c->iter = b;
         c->ifs = SEQ(AstExprSeq, ifs);
+        c->is_async = is_async;
         RULE_LEAVE(c);
     }
     CHECK_ERR();

@@ -1,7 +1,7 @@
 /* parse_stmt.c — statement rules of Grammar/python.gram (3.11): simple and compound
  * statements, blocks, decorators, function and class definitions, parameters, imports.
  *
- * Constructs Ember does not support (async, match, except*) are recognised where CPython's
+ * Constructs Ember does not support yet (except*) are recognised where CPython's
  * grammar would accept them and rejected with a "... is not supported" SyntaxError. */
 #include <string.h>
 
@@ -57,12 +57,120 @@ AstModule *parse_file_rule(Parser *p) {
     if (!parse_expect(p, TOK_ENDMARKER)) RULE_LEAVE(NULL);
     AstModule *m = parse_alloc(p, sizeof *m);
     if (!m) RULE_LEAVE(NULL);
+    m->kind = AST_MOD_MODULE;
     if (a) m->body = SEQ(AstStmtSeq, *a);
     RULE_LEAVE(m);
 }
 
+/* eval: expressions NEWLINE* ENDMARKER */
+AstModule *parse_eval_rule(Parser *p) {
+    RULE_ENTER();
+    MARK();
+    AstExpr *a = parse_expressions_rule(p);
+    if (a) {
+        while (parse_expect(p, TOK_NEWLINE)) {}
+        if (parse_expect(p, TOK_ENDMARKER)) {
+            AstModule *m = parse_alloc(p, sizeof *m);
+            if (!m) RULE_LEAVE(NULL);
+            m->kind = AST_MOD_EXPRESSION;
+            m->expr = a;
+            RULE_LEAVE(m);
+        }
+    }
+    CHECK_ERR();
+    RESET();
+    RULE_LEAVE(NULL);
+}
+
 static AstStmt *compound_stmt_rule(Parser *p);
 static PVec *simple_stmts_rule(Parser *p);
+
+/* interactive: statement_newline
+ * statement_newline:
+ *     | compound_stmt NEWLINE | simple_stmts | NEWLINE (a Pass)
+ *     | ENDMARKER (_PyPegen_interactive_exit: no statement) */
+AstModule *parse_interactive_rule(Parser *p) {
+    RULE_ENTER();
+    MARK();
+    PVec *body = NULL;
+    AstStmt *c = compound_stmt_rule(p);
+    CHECK_ERR();
+    if (c && parse_expect(p, TOK_NEWLINE)) {
+        body = parse_alloc(p, sizeof *body);
+        if (!body || !pvec_push(p, body, c)) RULE_LEAVE(NULL);
+    }
+    if (!body) {
+        RESET();
+        body = simple_stmts_rule(p);
+        CHECK_ERR();
+    }
+    if (!body) {
+        RESET();
+        if (parse_expect(p, TOK_NEWLINE)) {
+            AstStmt *pass = parse_stmt_new(p, AST_STMT_PASS, EXTRA());
+            body = parse_alloc(p, sizeof *body);
+            if (!pass || !body || !pvec_push(p, body, pass)) RULE_LEAVE(NULL);
+        }
+    }
+    if (!body) {
+        RESET();
+        RULE_LEAVE(NULL);
+    }
+    AstModule *m = parse_alloc(p, sizeof *m);
+    if (!m) RULE_LEAVE(NULL);
+    m->kind = AST_MOD_INTERACTIVE;
+    m->body = SEQ(AstStmtSeq, *body);
+    RULE_LEAVE(m);
+}
+
+/* type_expressions (simplified to what it returns: the expressions, with the starred ones
+ * unwrapped):
+ *     | ','.expression+ [',' '*' expression] [',' '**' expression]
+ *     | '*' expression [',' '**' expression] | '**' expression
+ * func_type: '(' [type_expressions] ')' '->' expression NEWLINE* ENDMARKER */
+AstModule *parse_func_type_rule(Parser *p) {
+    RULE_ENTER();
+    MARK();
+    PVec args = {0};
+    if (!parse_expect(p, TOK_LPAR)) RULE_LEAVE(NULL);
+    if (!parse_check_kind(p, TOK_RPAR)) {
+        bool star_seen = false, dstar_seen = false;
+        for (;;) {
+            bool dstar = parse_expect(p, TOK_DOUBLESTAR) != NULL;
+            bool star = !dstar && parse_expect(p, TOK_STAR) != NULL;
+            if ((star && (star_seen || dstar_seen)) || (!star && !dstar && (star_seen || dstar_seen)) ||
+                (dstar && dstar_seen))
+                break;
+            AstExpr *e = parse_expression_rule(p);
+            if (!e || !pvec_push(p, &args, e)) {
+                CHECK_ERR();
+                RESET();
+                RULE_LEAVE(NULL);
+            }
+            star_seen |= star;
+            dstar_seen |= dstar;
+            if (!parse_expect(p, TOK_COMMA)) break;
+        }
+    }
+    AstExpr *ret;
+    if (!parse_expect(p, TOK_RPAR) || !parse_expect(p, TOK_RARROW) || !(ret = parse_expression_rule(p))) {
+        CHECK_ERR();
+        RESET();
+        RULE_LEAVE(NULL);
+    }
+    while (parse_expect(p, TOK_NEWLINE)) {}
+    if (!parse_expect(p, TOK_ENDMARKER)) {
+        CHECK_ERR();
+        RESET();
+        RULE_LEAVE(NULL);
+    }
+    AstModule *m = parse_alloc(p, sizeof *m);
+    if (!m) RULE_LEAVE(NULL);
+    m->kind = AST_MOD_FUNCTION_TYPE;
+    m->argtypes = SEQ(AstExprSeq, args);
+    m->expr = ret;
+    RULE_LEAVE(m);
+}
 
 /* statement: compound_stmt | simple_stmts */
 void *parse_statement_rule(Parser *p) {
@@ -716,7 +824,6 @@ static AstStmt *with_stmt_rule(Parser *p);
 static AstStmt *for_stmt_rule(Parser *p);
 static AstStmt *try_stmt_rule(Parser *p);
 static AstStmt *while_stmt_rule(Parser *p);
-static AstStmt *match_stmt_rule(Parser *p);
 
 /* compound_stmt:
  *     | &('def' | '@' | ASYNC) function_def | &'if' if_stmt | &('class' | '@') class_def
@@ -729,19 +836,7 @@ static AstStmt *compound_stmt_rule(Parser *p) {
     if (!t) RULE_LEAVE(NULL);
     AstStmt *s = NULL;
     TokenKind k = t->kind;
-    if (k == TOK_KW_ASYNC) { /* async def / with / for: recognised, not supported */
-        p->mark++;
-        const Token *t2 = parse_peek(p);
-        RESET();
-        if (t2 && (t2->kind == TOK_KW_DEF || t2->kind == TOK_KW_WITH || t2->kind == TOK_KW_FOR)) {
-            const char *what = t2->kind == TOK_KW_DEF    ? "'async def'"
-                               : t2->kind == TOK_KW_WITH ? "'async with'"
-                                                         : "'async for'";
-            RULE_LEAVE(raise_unsupported(p, t, what));
-        }
-        CHECK_ERR();
-    }
-    if (k == TOK_KW_DEF || k == TOK_AT) {
+    if (k == TOK_KW_DEF || k == TOK_AT || k == TOK_KW_ASYNC) {
         s = function_def_rule(p);
         if (s || p->error_indicator) RULE_LEAVE(s);
         RESET();
@@ -756,12 +851,12 @@ static AstStmt *compound_stmt_rule(Parser *p) {
         if (s || p->error_indicator) RULE_LEAVE(s);
         RESET();
     }
-    if (k == TOK_KW_WITH) {
+    if (k == TOK_KW_WITH || k == TOK_KW_ASYNC) {
         s = with_stmt_rule(p);
         if (s || p->error_indicator) RULE_LEAVE(s);
         RESET();
     }
-    if (k == TOK_KW_FOR) {
+    if (k == TOK_KW_FOR || k == TOK_KW_ASYNC) {
         s = for_stmt_rule(p);
         if (s || p->error_indicator) RULE_LEAVE(s);
         RESET();
@@ -776,7 +871,7 @@ static AstStmt *compound_stmt_rule(Parser *p) {
         if (s || p->error_indicator) RULE_LEAVE(s);
         RESET();
     }
-    s = match_stmt_rule(p);
+    s = parse_match_stmt_rule(p);
     if (!s) RESET();
     RULE_LEAVE(s);
 }
@@ -868,10 +963,36 @@ static AstStmt *class_def_rule(Parser *p) {
     RULE_LEAVE(s);
 }
 
+/* The rest of a def after 'def' (or ASYNC 'def'): NAME &&'(' [params] ')' ['->' expression]
+ * &&':' [func_type_comment] block.  NULL (mark not restored) when it does not match. */
+static AstStmt *def_rest(Parser *p, size_t mark_, AstStmtKind kind) {
+    AstExpr *n;
+    if (!(n = parse_name_token(p)) || !expect_forced(p, TOK_LPAR, "(")) return NULL;
+    AstArguments *params = parse_params_rule(p);
+    if (p->error_indicator || !parse_expect(p, TOK_RPAR)) return NULL;
+    AstExpr *ret = NULL;
+    size_t m = p->mark;
+    if (parse_expect(p, TOK_RARROW)) {
+        ret = parse_expression_rule(p);
+        if (p->error_indicator) return NULL;
+        if (!ret) p->mark = m;
+    }
+    if (p->error_indicator) return NULL;
+    AstStmtSeq *b;
+    if (!expect_forced(p, TOK_COLON, ":") || !(b = parse_block_rule(p))) return NULL;
+    AstStmt *s = parse_stmt_new(p, kind, EXTRA());
+    if (!s) return NULL;
+    s->v.FunctionDef.name = n->v.Name.id;
+    s->v.FunctionDef.args = params ? params : parse_empty_arguments(p);
+    s->v.FunctionDef.body = *b;
+    s->v.FunctionDef.returns = ret;
+    return s->v.FunctionDef.args ? s : NULL;
+}
+
 /* function_def_raw:
  *     | invalid_def_raw
  *     | 'def' NAME &&'(' [params] ')' ['->' expression] &&':' [func_type_comment] block
- *     | ASYNC 'def' ...  (not supported) */
+ *     | ASYNC 'def' NAME &&'(' [params] ')' ['->' expression] &&':' [func_type_comment] block */
 static AstStmt *function_def_raw_rule(Parser *p) {
     RULE_ENTER();
     MARK();
@@ -880,45 +1001,16 @@ static AstStmt *function_def_raw_rule(Parser *p) {
         CHECK_ERR();
         RESET();
     }
-    const Token *async = parse_expect(p, TOK_KW_ASYNC);
-    if (async && parse_check_kind(p, TOK_KW_DEF)) RULE_LEAVE(raise_unsupported(p, async, "'async def'"));
+    AstStmt *s = NULL;
+    if (parse_expect(p, TOK_KW_DEF) && (s = def_rest(p, mark_, AST_STMT_FUNCTION_DEF))) RULE_LEAVE(s);
     CHECK_ERR();
     RESET();
-    AstExpr *n;
-    if (!parse_expect(p, TOK_KW_DEF) || !(n = parse_name_token(p)) ||
-        !expect_forced(p, TOK_LPAR, "(")) {
-        CHECK_ERR();
-        RESET();
-        RULE_LEAVE(NULL);
-    }
-    AstArguments *params = parse_params_rule(p);
+    if (parse_expect(p, TOK_KW_ASYNC) && parse_expect(p, TOK_KW_DEF) &&
+        (s = def_rest(p, mark_, AST_STMT_ASYNC_FUNCTION_DEF)))
+        RULE_LEAVE(s);
     CHECK_ERR();
-    if (!parse_expect(p, TOK_RPAR)) {
-        CHECK_ERR();
-        RESET();
-        RULE_LEAVE(NULL);
-    }
-    AstExpr *ret = NULL;
-    size_t m = p->mark;
-    if (parse_expect(p, TOK_RARROW)) {
-        ret = parse_expression_rule(p);
-        CHECK_ERR();
-        if (!ret) p->mark = m;
-    }
-    CHECK_ERR();
-    AstStmtSeq *b;
-    if (!expect_forced(p, TOK_COLON, ":") || !(b = parse_block_rule(p))) {
-        CHECK_ERR();
-        RESET();
-        RULE_LEAVE(NULL);
-    }
-    AstStmt *s = parse_stmt_new(p, AST_STMT_FUNCTION_DEF, EXTRA());
-    if (!s) RULE_LEAVE(NULL);
-    s->v.FunctionDef.name = n->v.Name.id;
-    s->v.FunctionDef.args = params ? params : parse_empty_arguments(p);
-    s->v.FunctionDef.body = *b;
-    s->v.FunctionDef.returns = ret;
-    RULE_LEAVE(s->v.FunctionDef.args ? s : NULL);
+    RESET();
+    RULE_LEAVE(NULL);
 }
 
 /* function_def: decorators function_def_raw | function_def_raw */
@@ -1401,7 +1493,7 @@ static AstStmt *while_stmt_rule(Parser *p) {
 /* for_stmt:
  *     | invalid_for_stmt
  *     | 'for' star_targets 'in' ~ star_expressions ':' [TYPE_COMMENT] block [else_block]
- *     | ASYNC 'for' ...  (not supported)
+ *     | ASYNC 'for' star_targets 'in' ~ star_expressions ':' [TYPE_COMMENT] block [else_block]
  *     | invalid_for_target */
 static AstStmt *for_stmt_rule(Parser *p) {
     RULE_ENTER();
@@ -1413,27 +1505,29 @@ static AstStmt *for_stmt_rule(Parser *p) {
     }
     AstExpr *t, *ex;
     AstStmtSeq *b;
-    if (parse_expect(p, TOK_KW_FOR) && (t = parse_star_targets_rule(p)) &&
-        parse_expect(p, TOK_KW_IN)) {
-        /* cut: past 'in' no other alternative is tried */
-        if (!(ex = parse_star_expressions_rule(p)) || !parse_expect(p, TOK_COLON) ||
-            !(b = parse_block_rule(p))) {
+    for (int is_async = 0; is_async < 2; is_async++) {
+        if ((!is_async || parse_expect(p, TOK_KW_ASYNC)) && parse_expect(p, TOK_KW_FOR) &&
+            (t = parse_star_targets_rule(p)) && parse_expect(p, TOK_KW_IN)) {
+            /* cut: past 'in' no other alternative is tried */
+            if (!(ex = parse_star_expressions_rule(p)) || !parse_expect(p, TOK_COLON) ||
+                !(b = parse_block_rule(p))) {
+                CHECK_ERR();
+                RESET();
+                RULE_LEAVE(NULL);
+            }
+            AstStmtSeq el = opt_else(p);
             CHECK_ERR();
-            RESET();
-            RULE_LEAVE(NULL);
+            AstStmt *s = parse_stmt_new(p, is_async ? AST_STMT_ASYNC_FOR : AST_STMT_FOR, EXTRA());
+            if (!s) RULE_LEAVE(NULL);
+            s->v.For.target = t;
+            s->v.For.iter = ex;
+            s->v.For.body = *b;
+            s->v.For.orelse = el;
+            RULE_LEAVE(s);
         }
-        AstStmtSeq el = opt_else(p);
         CHECK_ERR();
-        AstStmt *s = parse_stmt_new(p, AST_STMT_FOR, EXTRA());
-        if (!s) RULE_LEAVE(NULL);
-        s->v.For.target = t;
-        s->v.For.iter = ex;
-        s->v.For.body = *b;
-        s->v.For.orelse = el;
-        RULE_LEAVE(s);
+        RESET();
     }
-    CHECK_ERR();
-    RESET();
     if (p->call_invalid_rules) {
         parse_invalid_for_target(p);
         CHECK_ERR();
@@ -1493,8 +1587,8 @@ static PVec *with_items(Parser *p) {
     return v->count ? v : NULL;
 }
 
-static AstStmt *make_with(Parser *p, size_t mark_, PVec *a, AstStmtSeq *b) {
-    AstStmt *s = parse_stmt_new(p, AST_STMT_WITH, EXTRA());
+static AstStmt *make_with(Parser *p, size_t mark_, PVec *a, AstStmtSeq *b, AstStmtKind kind) {
+    AstStmt *s = parse_stmt_new(p, kind, EXTRA());
     if (!s) return NULL;
     s->v.With.items = SEQ(AstWithItemSeq, *a);
     s->v.With.body = *b;
@@ -1505,7 +1599,8 @@ static AstStmt *make_with(Parser *p, size_t mark_, PVec *a, AstStmtSeq *b) {
  *     | invalid_with_stmt_indent
  *     | 'with' '(' ','.with_item+ ','? ')' ':' block
  *     | 'with' ','.with_item+ ':' [TYPE_COMMENT] block
- *     | ASYNC ... (not supported)
+ *     | ASYNC 'with' '(' ','.with_item+ ','? ')' ':' block
+ *     | ASYNC 'with' ','.with_item+ ':' [TYPE_COMMENT] block
  *     | invalid_with_stmt */
 static AstStmt *with_stmt_rule(Parser *p) {
     RULE_ENTER();
@@ -1517,18 +1612,22 @@ static AstStmt *with_stmt_rule(Parser *p) {
     }
     PVec *a;
     AstStmtSeq *b;
-    if (parse_expect(p, TOK_KW_WITH) && parse_expect(p, TOK_LPAR) && (a = with_items(p))) {
-        parse_expect(p, TOK_COMMA);
-        if (parse_expect(p, TOK_RPAR) && parse_expect(p, TOK_COLON) && (b = parse_block_rule(p)))
-            RULE_LEAVE(make_with(p, mark_, a, b));
+    for (int is_async = 0; is_async < 2; is_async++) {
+        AstStmtKind kind = is_async ? AST_STMT_ASYNC_WITH : AST_STMT_WITH;
+        if ((!is_async || parse_expect(p, TOK_KW_ASYNC)) && parse_expect(p, TOK_KW_WITH) &&
+            parse_expect(p, TOK_LPAR) && (a = with_items(p))) {
+            parse_expect(p, TOK_COMMA);
+            if (parse_expect(p, TOK_RPAR) && parse_expect(p, TOK_COLON) && (b = parse_block_rule(p)))
+                RULE_LEAVE(make_with(p, mark_, a, b, kind));
+        }
+        CHECK_ERR();
+        RESET();
+        if ((!is_async || parse_expect(p, TOK_KW_ASYNC)) && parse_expect(p, TOK_KW_WITH) &&
+            (a = with_items(p)) && parse_expect(p, TOK_COLON) && (b = parse_block_rule(p)))
+            RULE_LEAVE(make_with(p, mark_, a, b, kind));
+        CHECK_ERR();
+        RESET();
     }
-    CHECK_ERR();
-    RESET();
-    if (parse_expect(p, TOK_KW_WITH) && (a = with_items(p)) && parse_expect(p, TOK_COLON) &&
-        (b = parse_block_rule(p)))
-        RULE_LEAVE(make_with(p, mark_, a, b));
-    CHECK_ERR();
-    RESET();
     if (p->call_invalid_rules) {
         parse_invalid_with_stmt(p);
         CHECK_ERR();
@@ -1716,23 +1815,3 @@ AstExpr *parse_subject_expr(Parser *p) {
     RULE_LEAVE(e);
 }
 
-/* match_stmt:
- *     | "match" subject_expr ':' NEWLINE INDENT case_block+ DEDENT   (not supported)
- *     | invalid_match_stmt */
-static AstStmt *match_stmt_rule(Parser *p) {
-    RULE_ENTER();
-    MARK();
-    const Token *t = parse_peek(p);
-    if (!t || t->kind != TOK_NAME) RULE_LEAVE(NULL);
-    if (parse_soft_keyword(p, "match") && parse_subject_expr(p) && parse_expect(p, TOK_COLON) &&
-        parse_expect(p, TOK_NEWLINE) && parse_expect(p, TOK_INDENT))
-        RULE_LEAVE(raise_unsupported(p, t, "the match statement"));
-    CHECK_ERR();
-    RESET();
-    if (p->call_invalid_rules) {
-        parse_invalid_match_stmt(p);
-        CHECK_ERR();
-        RESET();
-    }
-    RULE_LEAVE(NULL);
-}

@@ -384,6 +384,7 @@ const char *parse_expr_name(const AstExpr *e) {
     case AST_EXPR_GENERATOR_EXP: return "generator expression";
     case AST_EXPR_YIELD:
     case AST_EXPR_YIELD_FROM: return "yield expression";
+    case AST_EXPR_AWAIT: return "await expression";
     case AST_EXPR_LIST_COMP: return "list comprehension";
     case AST_EXPR_SET_COMP: return "set comprehension";
     case AST_EXPR_DICT_COMP: return "dict comprehension";
@@ -401,7 +402,8 @@ const char *parse_expr_name(const AstExpr *e) {
     case AST_EXPR_COMPARE: return "comparison";
     case AST_EXPR_IF_EXP: return "conditional expression";
     case AST_EXPR_NAMED_EXPR: return "named expression";
-    case AST_EXPR_SLICE: break;
+    case AST_EXPR_SLICE:
+    case AST_EXPR__COUNT: break;
     }
     return "expression";
 }
@@ -506,6 +508,7 @@ AstExpr *parse_last_comprehension_item(AstComprehension *c) {
 
 static void parser_init(Parser *p, Lexer *lx, AstArena *arena, const char *filename) {
     memset(p, 0, sizeof *p);
+    p->start_rule = parse_file_rule;
     p->lx = lx;
     p->tokens = lx->tokens;
     p->ntokens = lx->count;
@@ -577,7 +580,7 @@ static void diagnose(Parser *p, size_t start, bool whole_file) {
     const Token *last_token = parse_last_token(p);
     if (!p->has_err) {
         reset_for_pass(p, start, true);
-        if (whole_file) parse_file_rule(p);
+        if (whole_file) p->start_rule(p);
         else parse_statement_rule(p);
     }
     set_syntax_error(p, last_token);
@@ -769,12 +772,72 @@ AstExpr *parse_fstring_subparse(Parser *parent, const char *src, size_t len, int
     return e;
 }
 
-static int parse_tokens(Lexer *lx, const ParseOptions *opts, AstArena *arena, AstModule **out,
-                        ParseErrorList *errors) {
+/* The token stream CPython's string tokenizer gives the eval and single modes, which do not
+ * add a newline at the end of the source as the file mode (and Ember's lexer) does.  In eval
+ * mode the lexer's final NEWLINE goes when the source had none.  In single mode
+ * _PyPegen_fill_token turns an ENDMARKER that follows another token into a NEWLINE (and
+ * implies the dedents, which the lexer has produced already): when the source had no final
+ * newline, the lexer's NEWLINE stands for the first such NEWLINE, and a second one follows
+ * the dedents if there are any; when it had one, one NEWLINE precedes the ENDMARKER. */
+static bool adjust_final_tokens(Lexer *lx, ParseMode mode, bool trailing_newline) {
+    if (lx->count < 2 || lx->tokens[lx->count - 1].kind != TOK_ENDMARKER) return true;
+    if (mode == PARSE_MODE_EVAL) {
+        if (!trailing_newline && lx->tokens[lx->count - 2].kind == TOK_NEWLINE) {
+            lx->tokens[lx->count - 2] = lx->tokens[lx->count - 1];
+            lx->count--;
+        }
+        return true;
+    }
+    if (mode != PARSE_MODE_SINGLE) return true;
+    if (!trailing_newline && lx->tokens[lx->count - 2].kind == TOK_NEWLINE) return true;
+    if (lx->count == lx->cap) {
+        Token *t = realloc(lx->tokens, (lx->cap + 1) * sizeof *t);
+        if (!t) return false;
+        lx->tokens = t;
+        lx->cap++;
+    }
+    lx->tokens[lx->count] = lx->tokens[lx->count - 1];
+    lx->tokens[lx->count - 1].kind = TOK_NEWLINE;
+    lx->count++;
+    return true;
+}
+
+/* bad_single_statement: anything but blanks and comments after the tokens the parser read. */
+static bool bad_single_statement(const Parser *p) {
+    const Token *last = parse_last_token((Parser *)p);
+    const char *c = last->start ? last->start + last->len : NULL;
+    if (!c) return false;
+    const char *end = p->lx->src + p->lx->src_len;
+    while (c < end) {
+        while (c < end && (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\f')) c++;
+        if (c >= end) return false;
+        if (*c != '#') return true;
+        while (c < end && *c != '\n') c++;
+    }
+    return false;
+}
+
+static int parse_tokens(Lexer *lx, const ParseOptions *opts, bool trailing_newline, AstArena *arena,
+                        AstModule **out, ParseErrorList *errors) {
     Parser p;
+    ParseMode mode = opts ? opts->mode : PARSE_MODE_EXEC;
+    if (!adjust_final_tokens(lx, mode, trailing_newline)) {
+        parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, "out of memory", 0, 0, 0, 0, NULL, 0);
+        return -1;
+    }
     parser_init(&p, lx, arena, opts ? opts->filename : NULL);
+    p.start_rule = mode == PARSE_MODE_EVAL        ? parse_eval_rule
+                   : mode == PARSE_MODE_SINGLE    ? parse_interactive_rule
+                   : mode == PARSE_MODE_FUNC_TYPE ? parse_func_type_rule
+                                                  : parse_file_rule;
     int max_errors = opts && opts->max_errors > 0 ? opts->max_errors : 50;
-    AstModule *mod = parse_file_rule(&p);
+    AstModule *mod = p.start_rule(&p);
+    if (mod && !p.error_indicator && mode == PARSE_MODE_SINGLE && bad_single_statement(&p)) {
+        parse_raise(&p, PARSE_SYNTAX_ERROR, "multiple statements found while compiling a single statement");
+        record_error(&p, errors);
+        parser_fini(&p);
+        return -1;
+    }
     if (mod && !p.error_indicator) {
         parser_fini(&p);
         size_t before = errors->count;
@@ -797,7 +860,7 @@ static int parse_tokens(Lexer *lx, const ParseOptions *opts, AstArena *arena, As
     size_t furthest = p.fill ? p.fill - 1 : 0;
     diagnose(&p, 0, true);
     record_error(&p, errors);
-    collect_more_errors(&p, furthest, errors, max_errors);
+    if (mode == PARSE_MODE_EXEC) collect_more_errors(&p, furthest, errors, max_errors);
     parser_fini(&p);
     return -1;
 }
@@ -813,8 +876,13 @@ int parse_source(const char *src, size_t len, const ParseOptions *opts, AstArena
         parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, "out of memory", 0, 0, 0,
                          0, NULL, 0);
         r = -1;
+    } else if (len == 0 && opts && opts->mode != PARSE_MODE_EXEC) {
+        /* nothing to read: CPython reports its generic error before line 1 */
+        parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, "invalid syntax", 0, 0, 0, 0, NULL, 0);
+        r = -1;
     } else {
-        r = parse_tokens(&lx, opts, arena, out, errors);
+        bool trailing_newline = len && (src[len - 1] == '\n' || src[len - 1] == '\r');
+        r = parse_tokens(&lx, opts, trailing_newline, arena, out, errors);
     }
     lex_free(&lx);
     return r;

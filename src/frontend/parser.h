@@ -38,9 +38,18 @@
 #include "src/frontend/ast.h"
 #include "src/frontend/errors.h"
 
+/* The start rule: compile()'s modes. */
+typedef enum ParseMode {
+    PARSE_MODE_EXEC,      /* file: a Module */
+    PARSE_MODE_EVAL,      /* eval: an Expression */
+    PARSE_MODE_SINGLE,    /* interactive: one statement, an Interactive */
+    PARSE_MODE_FUNC_TYPE, /* func_type: a FunctionType */
+} ParseMode;
+
 typedef struct ParseOptions {
     const char *filename; /* for messages that name the file; may be NULL */
     int max_errors;       /* stop collecting syntax errors after this many (0 = 50) */
+    ParseMode mode;       /* PARSE_MODE_EXEC when zeroed; other modes report one error */
 } ParseOptions;
 
 /* Parses len bytes of UTF-8 source (a BOM is skipped; \r\n and \r are newlines).  Returns 0,

@@ -53,6 +53,8 @@ typedef enum MemoRule {
     MEMO_ARGUMENTS,
     MEMO_DOTTED_NAME,
     MEMO_INVALID_NAMED_EXPRESSION,
+    MEMO_CLOSED_PATTERN,
+    MEMO_STAR_PATTERN,
 } MemoRule;
 
 typedef struct MemoEntry {
@@ -101,6 +103,7 @@ typedef struct Parser {
     const char *filename;
     int fstring_depth; /* nesting of f-string sub-parsers (bounds recursion) */
     bool recovering;   /* collecting secondary errors after the first */
+    AstModule *(*start_rule)(struct Parser *p); /* the mode's rule: file, eval, interactive, func_type */
 } Parser;
 
 /* Bracket-free representation of intermediate grammar results (CPython's helper structs). */
@@ -201,6 +204,9 @@ AstExpr *parse_last_comprehension_item(AstComprehension *c);
 
 /* parse_stmt.c */
 AstModule *parse_file_rule(Parser *p);
+AstModule *parse_eval_rule(Parser *p);
+AstModule *parse_interactive_rule(Parser *p);
+AstModule *parse_func_type_rule(Parser *p);
 void *parse_statement_rule(Parser *p); /* PVec* of statements */
 AstStmtSeq *parse_block_rule(Parser *p);
 AstArguments *parse_params_rule(Parser *p);
@@ -285,6 +291,8 @@ PVec *parse_slash_no_default(Parser *p, bool lambda);
 SlashWithDefault *parse_slash_with_default(Parser *p, bool lambda);
 PVec *parse_import_from_as_names(Parser *p);
 AstExpr *parse_subject_expr(Parser *p);
+/* parse_pattern.c */
+AstStmt *parse_match_stmt_rule(Parser *p);
 /* parse_string.c */
 AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n);
 

@@ -16,6 +16,7 @@ typedef struct Loc {
 #define LOC(n) ((Loc){(n)->lineno, (n)->col_offset, (n)->end_lineno, (n)->end_col_offset})
 
 static bool visit_expr(SymTable *st, const AstExpr *e);
+static bool visit_pattern(SymTable *st, const AstPattern *p);
 static bool visit_stmt(SymTable *st, const AstStmt *s);
 
 static bool visit_exprs(SymTable *st, AstExprSeq seq) {
@@ -166,23 +167,87 @@ static bool visit_arguments(SymTable *st, const AstArguments *a) {
     return true;
 }
 
+/* Under `from __future__ import annotations` CPython visits an annotation in a block of its
+ * own (AnnotationBlock): its names bind nothing in the enclosing scope, and a walrus, yield
+ * or await evaluated in that block itself (not inside a lambda's body or a comprehension
+ * past its first iterator) is an error.  Nothing else of it matters: it becomes a string. */
+static bool check_future_annotation(SymTable *st, const AstExpr *e);
+
+static bool check_future_annotations(SymTable *st, AstExprSeq seq) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (seq.items[i] && !check_future_annotation(st, seq.items[i])) return false;
+    return true;
+}
+
+static bool check_future_annotation(SymTable *st, const AstExpr *e) {
+    const char *what = NULL;
+    switch (e->kind) {
+    case AST_EXPR_NAMED_EXPR: what = "named expression"; break;
+    case AST_EXPR_YIELD:
+    case AST_EXPR_YIELD_FROM: what = "yield expression"; break;
+    case AST_EXPR_AWAIT: what = "await expression"; break;
+    default: break;
+    }
+    if (what) {
+        sym_error(st, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset,
+                  "'%s' can not be used within an annotation", what);
+        return false;
+    }
+    const AstExpr *kids[3] = {NULL, NULL, NULL};
+    switch (e->kind) {
+    case AST_EXPR_BOOL_OP: return check_future_annotations(st, e->v.BoolOp.values);
+    case AST_EXPR_BIN_OP: kids[0] = e->v.BinOp.left, kids[1] = e->v.BinOp.right; break;
+    case AST_EXPR_UNARY_OP: kids[0] = e->v.UnaryOp.operand; break;
+    case AST_EXPR_LAMBDA:
+        return check_future_annotations(st, e->v.Lambda.args->defaults) &&
+               check_future_annotations(st, e->v.Lambda.args->kw_defaults);
+    case AST_EXPR_IF_EXP: kids[0] = e->v.IfExp.test, kids[1] = e->v.IfExp.body, kids[2] = e->v.IfExp.orelse; break;
+    case AST_EXPR_DICT:
+        return check_future_annotations(st, e->v.Dict.keys) && check_future_annotations(st, e->v.Dict.values);
+    case AST_EXPR_SET: return check_future_annotations(st, e->v.Set.elts);
+    case AST_EXPR_LIST_COMP: kids[0] = e->v.ListComp.generators.items[0]->iter; break;
+    case AST_EXPR_SET_COMP: kids[0] = e->v.SetComp.generators.items[0]->iter; break;
+    case AST_EXPR_DICT_COMP: kids[0] = e->v.DictComp.generators.items[0]->iter; break;
+    case AST_EXPR_GENERATOR_EXP: kids[0] = e->v.GeneratorExp.generators.items[0]->iter; break;
+    case AST_EXPR_COMPARE:
+        kids[0] = e->v.Compare.left;
+        return check_future_annotation(st, kids[0]) && check_future_annotations(st, e->v.Compare.comparators);
+    case AST_EXPR_CALL:
+        if (!check_future_annotation(st, e->v.Call.func) || !check_future_annotations(st, e->v.Call.args)) return false;
+        for (size_t i = 0; i < e->v.Call.keywords.count; i++)
+            if (!check_future_annotation(st, e->v.Call.keywords.items[i]->value)) return false;
+        return true;
+    case AST_EXPR_FORMATTED_VALUE: kids[0] = e->v.FormattedValue.value, kids[1] = e->v.FormattedValue.format_spec; break;
+    case AST_EXPR_JOINED_STR: return check_future_annotations(st, e->v.JoinedStr.values);
+    case AST_EXPR_ATTRIBUTE: kids[0] = e->v.Attribute.value; break;
+    case AST_EXPR_SUBSCRIPT: kids[0] = e->v.Subscript.value, kids[1] = e->v.Subscript.slice; break;
+    case AST_EXPR_STARRED: kids[0] = e->v.Starred.value; break;
+    case AST_EXPR_LIST: return check_future_annotations(st, e->v.List.elts);
+    case AST_EXPR_TUPLE: return check_future_annotations(st, e->v.Tuple.elts);
+    case AST_EXPR_SLICE: kids[0] = e->v.Slice.lower, kids[1] = e->v.Slice.upper, kids[2] = e->v.Slice.step; break;
+    default: break;
+    }
+    for (int i = 0; i < 3; i++)
+        if (kids[i] && !check_future_annotation(st, kids[i])) return false;
+    return true;
+}
+
 static bool visit_annotation(SymTable *st, const AstExpr *e) {
-    if (st->future_annotations) return true; /* annotations become strings */
+    if (st->future_annotations) return check_future_annotation(st, e); /* it becomes a string */
     return visit_expr(st, e);
 }
 
 /* symtable_visit_annotations: posonly, args, *vararg, **kwarg, kwonly, then the return */
 static bool visit_annotations(SymTable *st, const AstArguments *a, const AstExpr *returns) {
-    if (st->future_annotations) return true;
     const AstArgSeq *first[2] = {&a->posonlyargs, &a->args};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < first[k]->count; i++)
-            if (first[k]->items[i]->annotation && !visit_expr(st, first[k]->items[i]->annotation))
+            if (first[k]->items[i]->annotation && !visit_annotation(st, first[k]->items[i]->annotation))
                 return false;
-    if (a->vararg && a->vararg->annotation && !visit_expr(st, a->vararg->annotation)) return false;
-    if (a->kwarg && a->kwarg->annotation && !visit_expr(st, a->kwarg->annotation)) return false;
+    if (a->vararg && a->vararg->annotation && !visit_annotation(st, a->vararg->annotation)) return false;
+    if (a->kwarg && a->kwarg->annotation && !visit_annotation(st, a->kwarg->annotation)) return false;
     for (size_t i = 0; i < a->kwonlyargs.count; i++)
-        if (a->kwonlyargs.items[i]->annotation && !visit_expr(st, a->kwonlyargs.items[i]->annotation))
+        if (a->kwonlyargs.items[i]->annotation && !visit_annotation(st, a->kwonlyargs.items[i]->annotation))
             return false;
     return !returns || visit_annotation(st, returns);
 }
@@ -193,6 +258,7 @@ static int first_line(const AstStmt *s, AstExprSeq decorators) {
 
 static bool visit_function(SymTable *st, const AstStmt *s) {
     const AstArguments *a = s->v.FunctionDef.args;
+    bool is_async = s->kind == AST_STMT_ASYNC_FUNCTION_DEF;
     if (!add_def(st, s->v.FunctionDef.name, SYM_DEF_LOCAL, LOC(s)) || !visit_exprs(st, a->defaults) ||
         !visit_exprs(st, a->kw_defaults) || !visit_annotations(st, a, s->v.FunctionDef.returns) ||
         !visit_exprs(st, s->v.FunctionDef.decorator_list))
@@ -201,6 +267,7 @@ static bool visit_function(SymTable *st, const AstStmt *s) {
                      first_line(s, s->v.FunctionDef.decorator_list)))
         return false;
     st->cur->pub.private_name = st->private_name;
+    if (is_async) st->cur->pub.is_coroutine = true;
     if (!visit_arguments(st, a) || !visit_stmts(st, s->v.FunctionDef.body)) return false;
     exit_block(st);
     return true;
@@ -326,7 +393,8 @@ static bool visit_alias(SymTable *st, const AstAlias *a) {
 
 static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
     switch (s->kind) {
-    case AST_STMT_FUNCTION_DEF: return visit_function(st, s);
+    case AST_STMT_FUNCTION_DEF:
+    case AST_STMT_ASYNC_FUNCTION_DEF: return visit_function(st, s);
     case AST_STMT_CLASS_DEF: return visit_class(st, s);
     case AST_STMT_RETURN:
         if (!s->v.Return.value) return true;
@@ -339,6 +407,7 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
     case AST_STMT_AUG_ASSIGN:
         return visit_expr(st, s->v.AugAssign.target) && visit_expr(st, s->v.AugAssign.value);
     case AST_STMT_FOR:
+    case AST_STMT_ASYNC_FOR:
         return visit_expr(st, s->v.For.target) && visit_expr(st, s->v.For.iter) &&
                visit_stmts(st, s->v.For.body) && visit_stmts(st, s->v.For.orelse);
     case AST_STMT_WHILE:
@@ -373,15 +442,25 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
     case AST_STMT_NONLOCAL: return visit_global(st, s, true);
     case AST_STMT_EXPR: return visit_expr(st, s->v.Expr.value);
     case AST_STMT_WITH:
+    case AST_STMT_ASYNC_WITH:
         for (size_t i = 0; i < s->v.With.items.count; i++) {
             const AstWithItem *w = s->v.With.items.items[i];
             if (!visit_expr(st, w->context_expr)) return false;
             if (w->optional_vars && !visit_expr(st, w->optional_vars)) return false;
         }
         return visit_stmts(st, s->v.With.body);
+    case AST_STMT_MATCH:
+        if (!visit_expr(st, s->v.Match.subject)) return false;
+        for (size_t i = 0; i < s->v.Match.cases.count; i++) {
+            const AstMatchCase *m = s->v.Match.cases.items[i];
+            if (!visit_pattern(st, m->pattern) || (m->guard && !visit_expr(st, m->guard)) || !visit_stmts(st, m->body))
+                return false;
+        }
+        return true;
     case AST_STMT_PASS:
     case AST_STMT_BREAK:
-    case AST_STMT_CONTINUE: return true;
+    case AST_STMT_CONTINUE:
+    case AST_STMT__COUNT: return true;
     }
     return true;
 }
@@ -397,6 +476,36 @@ static bool visit_stmt(SymTable *st, const AstStmt *s) {
     return ok;
 }
 
+/* symtable_visit_pattern: captures bind in the current scope */
+static bool visit_pattern(SymTable *st, const AstPattern *p);
+
+static bool visit_patterns(SymTable *st, AstPatternSeq seq) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (!visit_pattern(st, seq.items[i])) return false;
+    return true;
+}
+
+static bool visit_pattern(SymTable *st, const AstPattern *p) {
+    switch (p->kind) {
+    case AST_PAT_MATCH_VALUE: return visit_expr(st, p->v.MatchValue.value);
+    case AST_PAT_MATCH_SINGLETON: return true;
+    case AST_PAT_MATCH_SEQUENCE: return visit_patterns(st, p->v.MatchSequence.patterns);
+    case AST_PAT_MATCH_STAR: return !p->v.MatchStar.name || add_def(st, p->v.MatchStar.name, SYM_DEF_LOCAL, LOC(p));
+    case AST_PAT_MATCH_MAPPING:
+        return visit_exprs(st, p->v.MatchMapping.keys) && visit_patterns(st, p->v.MatchMapping.patterns) &&
+               (!p->v.MatchMapping.rest || add_def(st, p->v.MatchMapping.rest, SYM_DEF_LOCAL, LOC(p)));
+    case AST_PAT_MATCH_CLASS:
+        return visit_expr(st, p->v.MatchClass.cls) && visit_patterns(st, p->v.MatchClass.patterns) &&
+               visit_patterns(st, p->v.MatchClass.kwd_patterns);
+    case AST_PAT_MATCH_AS:
+        return (!p->v.MatchAs.pattern || visit_pattern(st, p->v.MatchAs.pattern)) &&
+               (!p->v.MatchAs.name || add_def(st, p->v.MatchAs.name, SYM_DEF_LOCAL, LOC(p)));
+    case AST_PAT_MATCH_OR: return visit_patterns(st, p->v.MatchOr.patterns);
+    case AST_PAT__COUNT: break;
+    }
+    return true;
+}
+
 /* symtable_handle_comprehension */
 static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name,
                                 SymComprehension kind, AstComprehensionSeq gens,
@@ -410,6 +519,7 @@ static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name
     ScopeImpl *sc = st->cur;
     sc->pub.private_name = st->private_name;
     sc->pub.comprehension = kind;
+    if (outer->is_async) sc->pub.is_coroutine = true;
     AstArg implicit = {".0", NULL, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset};
     if (!add_param(st, &implicit, SYM_PARAM_POSITIONAL)) return false;
     sc->pub.argcount = 1;
@@ -426,11 +536,15 @@ static bool visit_comprehension(SymTable *st, const AstExpr *e, const char *name
         iter_ok = visit_expr(st, g->iter);
         sc->comp_iter_expr--;
         if (!iter_ok || !visit_exprs(st, g->ifs)) return false;
+        if (g->is_async) sc->pub.is_coroutine = true;
     }
     if (value && !visit_expr(st, value)) return false;
     if (!visit_expr(st, elt)) return false;
     sc->pub.is_generator = kind == SYM_COMP_GENEXPR;
+    /* an awaiting list/set/dict comprehension is awaited by its enclosing scope */
+    bool awaits = sc->pub.is_coroutine && !sc->pub.is_generator;
     exit_block(st);
+    if (awaits) st->cur->pub.is_coroutine = true;
     return true;
 }
 
@@ -566,6 +680,11 @@ static bool visit_expr_body(SymTable *st, const AstExpr *e) {
     case AST_EXPR_LIST: return visit_exprs(st, e->v.List.elts);
     case AST_EXPR_TUPLE: return visit_exprs(st, e->v.Tuple.elts);
     case AST_EXPR_NAMED_EXPR: return visit_named_expr(st, e);
+    case AST_EXPR_AWAIT:
+        if (!visit_expr(st, e->v.Await.value)) return false;
+        st->cur->pub.is_coroutine = true;
+        return true;
+    case AST_EXPR__COUNT: break;
     }
     return true;
 }
@@ -586,5 +705,9 @@ bool sym_visit_module(SymTable *st, const AstModule *mod) {
     ScopeImpl *top = new_scope(st, SYM_BLOCK_MODULE, "top", NULL, l, 1);
     if (!top) return false;
     st->top = st->cur = top;
-    return visit_stmts(st, mod->body) && !st->failed;
+    switch (mod->kind) {
+    case AST_MOD_EXPRESSION: return visit_expr(st, mod->expr) && !st->failed;
+    case AST_MOD_FUNCTION_TYPE: return !st->failed; /* never compiled: nothing to resolve */
+    default: return visit_stmts(st, mod->body) && !st->failed;
+    }
 }

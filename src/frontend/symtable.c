@@ -499,11 +499,15 @@ bool sym_future_annotations(const AstModule *mod) {
 }
 
 SymTable *sym_build(const AstModule *mod, ParseErrorList *errors) {
+    return sym_build_ex(mod, sym_future_annotations(mod), errors);
+}
+
+SymTable *sym_build_ex(const AstModule *mod, bool future_annotations, ParseErrorList *errors) {
     SymTable *st = calloc(1, sizeof *st);
     if (!st) return NULL;
     st->arena = ast_arena_new();
     st->errors = errors;
-    st->future_annotations = sym_future_annotations(mod);
+    st->future_annotations = future_annotations;
     if (!st->arena) {
         free(st);
         return NULL;

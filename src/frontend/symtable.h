@@ -111,6 +111,7 @@ struct SymScope {
     /* Flags (functions): what CO_* flags and MAKE_FUNCTION need. */
     bool has_varargs, has_varkw;
     bool is_generator;       /* contains yield / yield from (or is a generator expression) */
+    bool is_coroutine;       /* async def, or awaits (await, async for/with/comprehension) */
     bool is_nested;          /* inside a function (CO_NESTED) */
     bool has_free;           /* uses free variables (ste_free) */
     bool child_free;         /* a nested scope has free variables (ste_child_free) */
@@ -139,6 +140,9 @@ typedef struct SymTable SymTable;
  * comprehension) the error is added to errors with phase PARSE_PHASE_SYMTABLE (its text is
  * filled by parse_errors_fill_text) and NULL is returned. */
 SymTable *sym_build(const AstModule *mod, ParseErrorList *errors);
+/* The same, with PEP 563 annotations switched on or off by the caller (compile() may pass
+ * or inherit the flag). */
+SymTable *sym_build_ex(const AstModule *mod, bool future_annotations, ParseErrorList *errors);
 
 /* True when the module starts with `from __future__ import annotations` (after an
  * optional docstring and other __future__ imports), as CPython's future.c decides. */

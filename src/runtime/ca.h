@@ -11,13 +11,12 @@
  *   1. collect (ca_collect.c): the engine's schedule (ag_task_schedule: the order its ready
  *      queue would pop nodes, which output reaches which input when) is walked once.  Per step
  *      it derives which gradients are defined, the step's *actions* in the engine's order
- *      (tensor pre-hooks, retains_grad, captures, node pre-hooks, the apply, post-accumulate
- *      hooks, node post-hooks), the per-run *items* those actions call (pinned hook entries,
- *      nodes, retained tensors), the graph *inputs* (root gradients, then the saved tensors of
- *      nodes the symbolic rules may differentiate, unpacked now), and a *record*: the bytes of
- *      everything the graph built from this step depends on — node kind and op, op arguments,
- *      gradient and saved-tensor metadata (dtype, shape, strides), edges, exec info, which
- *      hooks exist — but no tensor values or identities.
+ *      (captures, the node's hooks, the apply), the per-run *items* those actions call (the
+ *      nodes), the graph *inputs* (root gradients, then the saved tensors of nodes the symbolic
+ *      rules may differentiate, unpacked now), and a *record*: the bytes of everything the graph
+ *      built from this step depends on — node kind and op, op arguments, gradient and
+ *      saved-tensor metadata (dtype, shape, strides), edges, exec info, where hooks are called
+ *      — but no tensor values or identities.
  *   2. look up (ca_run.c): the records walk a trie; the entry at the end is the compiled graph
  *      for that structure.  A miss names the first step whose record is new.
  *   3. build on a miss (ca_build.c): one graph whose placeholders are the inputs.  Gradients
@@ -25,9 +24,9 @@
  *      rule (the runtime's own, src/runtime/rules_*.c) is differentiated as a one-op forward
  *      graph by rt_diff with the eager node's saved values as the saved set, and the resulting
  *      backward ops are inlined; every other node (custom Functions, CompiledFunctionBackward,
- *      CopySlices, ops without a rule, in-place ops) and every hook, retains_grad and
- *      AccumulateGrad is a GRAPH_EXEC_SCRIPT node whose opaque CaOp names its kind and item.
- *      The graph becomes an RtPlan; compiler_fn sees it once.
+ *      CopySlices, ops without a rule, in-place ops), every hook call and AccumulateGrad is a
+ *      GRAPH_EXEC_SCRIPT node whose opaque CaOp names its action and item.  The graph becomes
+ *      an RtPlan; compiler_fn sees it once.
  *   4. run: rt_plan_run with the collected inputs; the plan's script calls come back to
  *      ca_script_call, which runs the item through the engine's own step functions with the
  *      node current (so hooks see the same current node, task id and will-execute answers as
@@ -37,20 +36,27 @@
  * Gradients are equal to eager's: the symbolic rules compute eager's ops in eager's order, and
  * sums happen in the engine's order.  An opaque apply runs the node's post-hooks itself, so they
  * see every gradient the node returned (also for inputs needing none, which the graph does not
- * carry).  Hooks are pinned at capture; like the engine's per-node snapshot, a hook fires unless
- * it was removed before its list's first call in this run (CaItem.live).
+ * carry).
+ *
+ * Live steps.  User code runs inside a backward only in hooks and in applies that call scripts
+ * (custom Functions' backward, compiled graphs' hook nodes), and it may register or remove
+ * hooks, call retain_grad, or modify and free saved tensors of nodes still to run.  So from the
+ * first step whose node has a hook or runs user code on, every step is *live*: its hooks
+ * (tensor pre-hooks with retains_grad and node pre-hooks before the apply, post-hooks and the
+ * leaf's post-accumulate-grad hooks after it) are script calls that read and snapshot the
+ * node's hook lists when they run, exactly as the engine's own step functions do; a symbolic
+ * apply's saved tensors, unpacked at capture, are checked again where eager unpacks them (after
+ * the pre-hooks); and the step releases its saved variables after its post-hooks, as eager's
+ * evaluate does, the first live step releasing every step before it.  Before that step no hook
+ * exists and no user code has run, so nothing can change what the capture saw.  A saved tensor
+ * that cannot be unpacked at capture (freed, or modified in place) leaves its node opaque: its
+ * own apply raises eager's error when the backward reaches it.
  *
  * Declared definedness: whether a gradient is defined is part of the structure, fixed at
  * capture.  A None the graph cannot foresee (a custom backward returning None for an input that
  * requires grad, a node hook replacing a gradient by None) travels as a zeros tensor the run
  * remembers: hooks, retains_grad, AccumulateGrad, opaque applies and autograd.grad results that
  * receive that very tensor see None, as eager; ops that compute with it see zeros.
- *
- * Not like eager (documented in torch._dynamo.compiled_autograd): hooks registered during the
- * backward call are not seen by it; saved tensors are unpacked (and version-checked) when the
- * call is captured, so one modified in place by a hook during the call goes undetected and a
- * freed or modified one raises before any hook ran; saved variables are released when the call
- * ends (eager: after each node).
  */
 #ifndef EMBER_SRC_RUNTIME_CA_H
 #define EMBER_SRC_RUNTIME_CA_H
@@ -61,45 +67,26 @@
 
 /* ---- the model (ca_collect.c, ca_build.c, ca_run.c) --------------------------------------------- */
 
-typedef enum CaItemKind {
-    CA_ITEM_TENSOR_HOOK,     /* hook: a pinned tensor hook entry */
-    CA_ITEM_RETAIN,          /* tensor: the non-leaf whose .grad retains_grad fills */
-    CA_ITEM_PRE_HOOK,        /* hook: a node pre-hook */
-    CA_ITEM_POST_HOOK,       /* hook: a node post-hook */
-    CA_ITEM_POST_ACC_HOOK,   /* hook: a post-accumulate-grad hook; acc: the accumulation item */
-    CA_ITEM_NODE,            /* the node itself: opaque apply, or AccumulateGrad */
-} CaItemKind;
-
-/* What one backward call's graph calls back into (per run, not cached). */
+/* What one backward call's graph calls back into (per run, not cached): a node, for its apply
+ * (opaque, AccumulateGrad) or its hooks. */
 typedef struct CaItem {
-    uint8_t kind;
-    AgHookEntry *hook;       /* pinned for the run */
     AgNode *node;            /* the step's node (current while the item runs); a reference */
-    Tensor *tensor;          /* CA_ITEM_RETAIN; a reference */
-    int32_t acc;             /* CA_ITEM_POST_ACC_HOOK: the CA_ITEM_NODE item of its accumulation */
-    int8_t acc_state;        /* CA_ITEM_NODE of AccumulateGrad, set by the run: 1 accumulated */
-    /* Hooks of one list and step form a group.  The engine snapshots a list when the node
-     * runs, so a hook removed before that (by an earlier hook) does not fire and one removed
-     * while its list runs still does: the run snapshots a group at its first call (live). */
-    int32_t group, group_n;  /* first item of the group, and its size (in the first item) */
-    int8_t live;             /* 0 not snapshotted yet, 1 fires, -1 removed before the snapshot */
+    int8_t acc_state;        /* AccumulateGrad, set by the run: 1 accumulated */
 } CaItem;
 
 typedef enum CaActKind {
-    CA_ACT_TENSOR_HOOK,      /* slot, item */
-    CA_ACT_RETAIN,           /* slot, item */
+    CA_ACT_TENSOR_HOOKS,     /* item: the node's tensor pre-hooks and retains_grad, read when they run */
     CA_ACT_CAPTURE,          /* slot, out (autograd.grad result index) */
-    CA_ACT_PRE_HOOK,         /* item */
+    CA_ACT_PRE_HOOKS,        /* item: tensor pre-hooks, retains_grad, then the node's pre-hooks */
     CA_ACT_APPLY,            /* how: CaApply; item: the node (every kind but IDENTITY / NONE) */
-    CA_ACT_POST_ACC_HOOK,    /* item */
-    CA_ACT_POST_HOOK,        /* item */
+    CA_ACT_POST_HOOKS,       /* item: the node's post-hooks */
 } CaActKind;
 
 typedef enum CaApply {
     CA_APPLY_NONE,           /* nothing to compute (no gradient arrived at an op node) */
     CA_APPLY_SYMBOLIC,       /* the runtime's rule, inlined (opaque if that fails) */
     CA_APPLY_OPAQUE,         /* the node's own apply, called from the graph */
-    CA_APPLY_ACCUMULATE,     /* AccumulateGrad */
+    CA_APPLY_ACCUMULATE,     /* AccumulateGrad, then its leaf's post-accumulate-grad hooks */
     CA_APPLY_IDENTITY,
 } CaApply;
 
@@ -114,6 +101,7 @@ typedef struct CaAction {
 typedef struct CaStep {
     AgNode *node;            /* borrowed from the schedule */
     bool needed;
+    bool live;               /* at or after the first step that runs user code (ca.h) */
     int32_t first_arrival, n_arrivals;
     uint8_t *in_def;         /* per gradient slot (node->n_out): defined after the arrivals */
     uint8_t *out_def;        /* per next edge: the apply's output is defined (and routed) */
@@ -133,6 +121,7 @@ typedef struct CaTrace {
     Tensor **inputs;         /* references: the root gradients, then unpacked saved tensors */
     int32_t n_inputs, cap_inputs;
     int32_t n_captures;      /* autograd.grad results */
+    int32_t first_live;      /* the first step that runs user code (n_steps: none) */
     /* the key: record 0 is the header, record 1 + s is step s */
     uint8_t *key;
     size_t key_len, key_cap;
@@ -140,7 +129,7 @@ typedef struct CaTrace {
     int32_t n_recs;
 } CaTrace;
 
-/* 0, or -1 with an error (an unpack failed: a saved tensor was modified, or freed). */
+/* 0, or -1 with an error (the engine's schedule could not be made). */
 int ca_collect(AgTask *t, CaTrace *tr) EM_MUST_CHECK;
 void ca_trace_fini(CaTrace *tr);
 int ca_rec_len(const CaTrace *tr, int r, const uint8_t **bytes);
@@ -150,12 +139,12 @@ bool ca_dropout_mask_slot(const AgNode *fn, int slot);
 
 /* Describes one opaque graph node (GraphOpaque.ptr of its exec view). */
 typedef struct CaOp {
-    uint8_t kind;            /* CaItemKind of the item it calls */
-    uint8_t apply;           /* CA_ITEM_NODE: CA_APPLY_OPAQUE or CA_APPLY_ACCUMULATE */
+    uint8_t kind;            /* CaActKind of the action it runs (hooks or an apply) */
+    uint8_t apply;           /* CA_ACT_APPLY: CA_APPLY_OPAQUE or CA_APPLY_ACCUMULATE */
     int32_t item;
     int32_t n_a;             /* first gradient array (grads, or a post-hook's grad_inputs) */
     uint8_t *a_def;          /* which entries are graph inputs */
-    int32_t n_b;             /* post-hook: the node's grads */
+    int32_t n_b;             /* post-hooks: the node's grads */
     uint8_t *b_def;
     int32_t n_out;           /* full output array (grads, or grad_inputs) */
     uint8_t *out_def;        /* which entries are graph outputs (none: one placeholder output) */
@@ -163,8 +152,9 @@ typedef struct CaOp {
     bool may_steal;          /* AccumulateGrad: nothing else in the graph reads its gradient */
     /* an opaque apply runs the node's post-hooks itself: they see every gradient the node's own
      * apply returned, also those of inputs that need none (which the graph does not carry) */
-    int32_t *post_items;
-    int32_t n_post;
+    bool with_post_hooks;
+    bool release_static;     /* the first live step's hooks: release the steps before it first */
+    bool check_saved;        /* pre-hooks of a symbolic step: then check its saved tensors (ca_run.c) */
 } CaOp;
 
 const CaOp *ca_op_of(const GraphOpaque *o);   /* NULL if o is not a CaOp */

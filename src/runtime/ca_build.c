@@ -1,9 +1,9 @@
 /* ca_build.c — compiled autograd, step 3: the captured graph of a collected backward (ca.h).
  *
  * Gradients are graph values.  Per step, in the engine's order: arrivals summed into the node's
- * input slots (`add`, first arrival first, as the input buffer sums), the step's actions —
- * hooks, retains_grad and AccumulateGrad as script calls, captures as graph outputs — and the
- * apply.  An op node's apply is the runtime's symbolic rule when rt_diff accepts the one-op
+ * input slots (`add`, first arrival first, as the input buffer sums), the step's actions — a
+ * live step's hooks, retains_grad and AccumulateGrad as script calls, captures as graph outputs —
+ * and the apply.  An op node's apply is its autograd rule recorded by rt_diff when it accepts the one-op
  * forward graph rebuilt from the node (its forward inputs' metadata from the node's stored
  * metas, its saved tensors or its edges; its saved tensors as the saved set, so the rule reads
  * exactly what eager saved, or cheaply recomputes from it); its backward ops are copied in with
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "src/runtime/ca.h"
-#include "src/runtime/rules.h"
 
 typedef struct Build {
     const CaTrace *tr;
@@ -55,7 +54,6 @@ static int fail(Build *b, const char *fmt, ...) {
 
 static void caop_release(void *p) {
     CaOp *o = p;
-    free(o->post_items);
     free(o->a_def);
     free(o->b_def);
     free(o->out_def);
@@ -166,9 +164,8 @@ static GraphNode *input_node(Build *b, int i) {
 static GraphNode *emit_call(Build *b, CaOp *op, const char *target, const char *name, const char *hook_type,
                             const GraphArg *view, int n_view, GraphNode *const *in, int n_in, const TensorMeta *res_meta,
                             int n_res, GraphNode **res) {
-    static const char *const repr_kind[] = {"hooks", "retains", "hooks", "hooks", "hooks", "nodes"};
     char repr[64];
-    snprintf(repr, sizeof repr, "%s[%d]", repr_kind[op->kind], op->item);
+    snprintf(repr, sizeof repr, "%s[%d]", op->kind == CA_ACT_APPLY ? "nodes" : "hooks", op->item);
     GraphOpaque *o = graph_opaque_new(op, caop_release, repr);
     GraphArg args[72];
     int na = 0;
@@ -207,10 +204,10 @@ static GraphNode *emit_call(Build *b, CaOp *op, const char *target, const char *
     return n;
 }
 
-static CaOp *new_op(const CaAction *a, CaItemKind kind) {
+static CaOp *new_op(const CaAction *a) {
     CaOp *op = calloc(1, sizeof *op);
     EM_ASSERT(op, "out of memory building a compiled autograd graph");
-    op->kind = (uint8_t)kind;
+    op->kind = a->kind;
     op->apply = a->kind == CA_ACT_APPLY ? a->how : 0;
     op->item = a->item;
     return op;
@@ -292,7 +289,7 @@ static GraphNode *copy_bwd_node(Build *b, const GraphNode *n, RtPtrMap *map, Gra
         return c->is_tensor ? c : NULL;
     }
     case GRAPH_EXEC_CUSTOM_OP: {
-        /* runtime-internal ops (nll_loss_backward): their metadata is the rule's */
+        /* runtime-internal ops: their metadata is the rule's */
         if (!rt_internal_of(n->exec.opaque)) return NULL;
         GraphArg args[64];
         for (int i = 0; i < k; i++) args[i] = in[i] ? graph_arg_node(in[i]) : graph_arg_none();
@@ -365,29 +362,12 @@ typedef struct NodeFwd {
     GraphNode *mask;           /* training dropout: the mask output (saved slot 0) */
 } NodeFwd;
 
-/* dropout(x) in training as the runtime differentiates it: dropout_with_mask(x) -> (out, mask) */
+/* dropout(x) in training as the runtime differentiates it: native_dropout(x) -> (out, mask) */
 static GraphNode *dropout_with_mask(const CaStep *st, NodeFwd *f) {
     const AgNode *fn = st->node;
-    RtInternal desc = {.kind = RT_INT_DROPOUT};
-    meta_of_shape(&desc.meta, &fn->out_meta[0]);
-    desc.args = fn->args;
-    GraphOpaque *o = rt_internal_new(&desc);
-    EM_ASSERT(o, "out of memory building a compiled autograd graph");
-    GraphArg a = graph_arg_node(f->x[0]);
-    GraphNode *dm = graph_node_new(f->F, GRAPH_CALL_FUNCTION, "dropout_with_mask", o->repr, &a, 1, NULL, NULL, 0);
-    dm->exec.kind = GRAPH_EXEC_CUSTOM_OP;
-    dm->exec.n_inputs = 1;
-    dm->exec.inputs = calloc(1, sizeof(GraphNode *));
-    EM_ASSERT(dm->exec.inputs, "out of memory building a compiled autograd graph");
-    dm->exec.inputs[0] = f->x[0];
-    dm->exec.opaque = o;
-    dm->exec.n_outputs = 2;
+    GraphNode *dm = graph_call_tensor_op(f->F, TENSOR_OP_NATIVE_DROPOUT, &f->x[0], 1, &fn->args, NULL, NULL, -1, NULL, NULL, 0);
     GraphNode *out = graph_getitem(f->F, dm, 0);
-    out->is_tensor = true;
-    out->meta = desc.meta;
     f->mask = graph_getitem(f->F, dm, 1);
-    f->mask->is_tensor = true;
-    f->mask->meta = desc.meta;
     return out;
 }
 
@@ -524,8 +504,8 @@ static int emit_symbolic(Build *b, const CaStep *st, GraphNode **G, GraphNode **
 
 /* ---- steps ---------------------------------------------------------------------------------------------- */
 
-/* the node's apply, with the post-hooks that follow it (post[n_post]) */
-static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, const CaAction *post, int n_post, GraphNode **G,
+/* the node's apply; on a live step it runs the node's post-hooks itself (with_post_hooks) */
+static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, bool with_post_hooks, GraphNode **G,
                               GraphNode **O) {
     const AgNode *fn = st->node;
     TensorMeta om[64];
@@ -534,13 +514,10 @@ static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, con
         if (ed->fn && ed->input_nr < ed->fn->n_out) meta_of_shape(&om[e], &ed->fn->out_meta[ed->input_nr]);
         else contiguous_meta(&om[e], TENSOR_FLOAT32, 0, NULL);
     }
-    CaOp *op = new_op(a, CA_ITEM_NODE);
-    op->n_post = n_post;
-    op->post_items = malloc(sizeof(int32_t) * (size_t)(n_post ? n_post : 1));
-    EM_ASSERT(op->post_items, "out of memory building a compiled autograd graph");
-    for (int i = 0; i < n_post; i++) op->post_items[i] = post[i].item;
-    emit_array_call(b, op, "call_backward", "call_backward", n_post ? "with_post_hooks" : NULL, G, (int)fn->n_out, NULL, 0,
-                    st->out_def, om, (int)fn->n_next, O);
+    CaOp *op = new_op(a);
+    op->with_post_hooks = with_post_hooks;
+    emit_array_call(b, op, "call_backward", "call_backward", with_post_hooks ? "with_post_hooks" : NULL, G, (int)fn->n_out,
+                    NULL, 0, st->out_def, om, (int)fn->n_next, O);
     b->n_opaque++;
 }
 
@@ -548,8 +525,8 @@ static void emit_opaque_apply(Build *b, const CaStep *st, const CaAction *a, con
 static const char *opaque_reason(const AgNode *fn) {
     if (fn->op >= TENSOR_OP_COUNT) return "unknown op";
     if (tensor_op_flags((TensorOp)fn->op) & TENSOR_OPF_INPLACE) return "an in-place op";
-    const char *why = NULL;
-    if (!rt_rule((TensorOp)fn->op, &why)) return why ? why : "no symbolic rule";
+    const char *why = rt_op_underivable_reason((TensorOp)fn->op);
+    if (why) return why;
     for (uint32_t k = 0; k < fn->n_saved; k++)
         if (fn->saved[k].defined && fn->saved[k].hooks) return "its saved tensors were packed by saved-tensor hooks";
     return "too many inputs or outputs";
@@ -569,41 +546,34 @@ static void sum_arrivals(Build *b, const CaStep *st, GraphNode **G) {
     for (uint32_t i = 0; i < fn->n_out; i++) EM_ASSERT((G[i] != NULL) == (st->in_def[i] != 0), "compiled autograd: definedness");
 }
 
-/* a tensor hook (replaces the gradient) or retains_grad (only an effect) on one gradient */
-static void emit_slot_call(Build *b, const CaAction *a, GraphNode **G) {
-    bool hook = a->kind == CA_ACT_TENSOR_HOOK;
-    CaOp *op = new_op(a, hook ? CA_ITEM_TENSOR_HOOK : CA_ITEM_RETAIN);
-    GraphNode *g = G[a->slot], *r = NULL;
-    uint8_t def = 1;
-    op->n_a = 1;
-    op->a_def = copy_def(&def, 1);
-    op->n_out = hook;
-    op->out_def = copy_def(&def, hook);
-    op->out_meta = malloc(sizeof *op->out_meta);
-    EM_ASSERT(op->out_meta, "out of memory building a compiled autograd graph");
-    contiguous_meta(&op->out_meta[0], g->meta.dtype, g->meta.ndim, g->meta.shape);
-    GraphArg view = graph_arg_node(g);
-    emit_call(b, op, "call_hook", hook ? "call_hook" : "retain_grad", hook ? "tensor_pre_hook" : "retain_grad_hook", &view, 1,
-              &g, 1, op->out_meta, hook, &r);
-    if (hook) G[a->slot] = r;
-}
-
-/* a node pre-hook (v = the node's gradients) or post-hook (v = grad_inputs, extra = gradients):
- * the defined entries of v in and out */
-static void emit_node_hook(Build *b, const CaAction *a, GraphNode **v, int n, GraphNode **extra, int n_extra) {
+/* A live step's hooks, read when they run (ca.h): tensor pre-hooks and retains_grad, and node
+ * pre-hooks (v = the node's gradients), or post-hooks (v = grad_inputs, extra = gradients): the
+ * defined entries of v in and out. */
+static void emit_hooks(Build *b, const CaAction *a, GraphNode **v, int n, GraphNode **extra, int n_extra) {
     TensorMeta m[64];
     uint8_t def[64];
     for (int k = 0; k < n; k++) {
         def[k] = v[k] != NULL;
         if (v[k]) contiguous_meta(&m[k], v[k]->meta.dtype, v[k]->meta.ndim, v[k]->meta.shape);
     }
-    bool post = a->kind == CA_ACT_POST_HOOK;
-    emit_array_call(b, new_op(a, post ? CA_ITEM_POST_HOOK : CA_ITEM_PRE_HOOK), "call_hook", "call_hook", post ? "post_hook" : "pre_hook",
-                    v, n, extra, n_extra, def, m, n, v);
+    static const char *const hook_type[] = {
+        [CA_ACT_TENSOR_HOOKS] = "tensor_pre_hook", [CA_ACT_PRE_HOOKS] = "pre_hook", [CA_ACT_POST_HOOKS] = "post_hook"};
+    CaOp *op = new_op(a);
+    const CaStep *st = &b->tr->steps[b->cur_step];
+    /* the first live step releases the saved variables of the steps before it, as the engine
+     * has by then (ca_run.c) */
+    op->release_static = a->kind != CA_ACT_POST_HOOKS && b->cur_step == b->tr->first_live;
+    /* a symbolic apply reads saved tensors unpacked at capture: after the pre-hooks, where
+     * eager unpacks them, the run checks they were not modified or freed since */
+    for (int i = 0; a->kind == CA_ACT_PRE_HOOKS && i < st->n_act; i++) {
+        const CaAction *ap = &b->tr->acts[st->first_act + i];
+        if (ap->kind == CA_ACT_APPLY && ap->how == CA_APPLY_SYMBOLIC) op->check_saved = true;
+    }
+    emit_array_call(b, op, "call_hook", "call_hook", hook_type[a->kind], v, n, extra, n_extra, def, m, n, v);
 }
 
 static void emit_accumulate(Build *b, const CaAction *a, GraphNode *g) {
-    CaOp *op = new_op(a, CA_ITEM_NODE);
+    CaOp *op = new_op(a);
     uint8_t def = 1;
     op->n_a = 1;
     op->a_def = copy_def(&def, 1);
@@ -613,7 +583,7 @@ static void emit_accumulate(Build *b, const CaAction *a, GraphNode *g) {
 }
 
 /* The apply at action i: O receives exactly the declared outputs.  Returns how many following
- * actions (post-hooks) it ran itself. */
+ * actions (the post-hooks, which an opaque apply runs itself) it took over. */
 static int emit_apply(Build *b, const CaStep *st, int i, GraphNode **G, GraphNode **O) {
     const CaTrace *tr = b->tr;
     const CaAction *a = &tr->acts[st->first_act + i];
@@ -636,8 +606,8 @@ static int emit_apply(Build *b, const CaStep *st, int i, GraphNode **G, GraphNod
         __attribute__((fallthrough));   /* the node's own apply */
     case CA_APPLY_OPAQUE:
         if (a->how == CA_APPLY_OPAQUE && fn->kind == AG_KIND_OP) note(b, fn, opaque_reason(fn));
-        while (i + 1 + consumed < st->n_act && tr->acts[st->first_act + i + 1 + consumed].kind == CA_ACT_POST_HOOK) consumed++;
-        emit_opaque_apply(b, st, a, a + 1, consumed, G, O);
+        if (i + 1 < st->n_act && tr->acts[st->first_act + i + 1].kind == CA_ACT_POST_HOOKS) consumed = 1;
+        emit_opaque_apply(b, st, a, consumed, G, O);
         break;
     }
     for (uint32_t e = 0; e < fn->n_next; e++) {
@@ -669,19 +639,12 @@ static int build_step(Build *b, int s) {
     for (int i = 0; i < st->n_act; i++) {
         const CaAction *a = &tr->acts[st->first_act + i];
         switch ((CaActKind)a->kind) {
-        case CA_ACT_TENSOR_HOOK: case CA_ACT_RETAIN: emit_slot_call(b, a, G); break;
+        case CA_ACT_TENSOR_HOOKS: case CA_ACT_PRE_HOOKS: emit_hooks(b, a, G, n_out, NULL, 0); break;
         case CA_ACT_CAPTURE:
             if (a->slot < n_out && a->out >= 0 && a->out < tr->n_captures) b->captured[a->out] = G[a->slot];
             break;
-        case CA_ACT_PRE_HOOK: emit_node_hook(b, a, G, n_out, NULL, 0); break;
         case CA_ACT_APPLY: i += emit_apply(b, st, i, G, O); break;
-        case CA_ACT_POST_ACC_HOOK: {
-            CaOp *op = new_op(a, CA_ITEM_POST_ACC_HOOK);
-            op->out_def = copy_def(NULL, 0);
-            emit_call(b, op, "call_hook", "call_hook", "post_acc_grad_hook", NULL, 0, NULL, 0, NULL, 0, NULL);
-            break;
-        }
-        case CA_ACT_POST_HOOK: emit_node_hook(b, a, O, n_next, G, n_out); break;
+        case CA_ACT_POST_HOOKS: emit_hooks(b, a, O, n_next, G, n_out); break;
         }
     }
     b->outs[s] = calloc((size_t)(n_next ? n_next : 1), sizeof(GraphNode *));
@@ -696,7 +659,7 @@ static void mark_steals(Graph *g) {
     graph_compute_users(g);
     for (GraphNode *n = g->first; n; n = n->next) {
         const CaOp *op = n->exec.kind == GRAPH_EXEC_SCRIPT ? ca_op_of(n->exec.opaque) : NULL;
-        if (!op || op->kind != CA_ITEM_NODE || op->apply != CA_APPLY_ACCUMULATE) continue;
+        if (!op || op->kind != CA_ACT_APPLY || op->apply != CA_APPLY_ACCUMULATE) continue;
         GraphNode *in = n->exec.inputs[0];
         ((CaOp *)op)->may_steal = in->kind != GRAPH_PLACEHOLDER && in->n_users == 1;
     }

@@ -1,9 +1,9 @@
 /* ca_collect.c — compiled autograd, step 1: walks the engine's schedule of one graph task and
- * collects what a captured graph is built from and run with (ca.h): per step the defined
- * gradients, the actions in the engine's order, the per-run items (pinned hooks, nodes,
- * retained tensors), the graph inputs (root gradients, unpacked saved tensors), and the key
- * record — every structural fact the graph built from the step depends on, and nothing that
- * changes between training steps with the same structure (values, tensor and hook identities). */
+ * collects what a captured graph is built from and run with (ca.h): the first live step, per
+ * step the defined gradients, the actions in the engine's order, the per-run items (nodes), the
+ * graph inputs (root gradients, unpacked saved tensors), and the key record — every structural
+ * fact the graph built from the step depends on, and nothing that changes between training
+ * steps with the same structure (values, tensor and hook identities). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,15 +96,14 @@ int ca_rec_len(const CaTrace *tr, int r, const uint8_t **bytes) {
 
 /* ---- items, actions, inputs -------------------------------------------------------------------------- */
 
-static int32_t add_item(CaTrace *tr, CaItem it) {
+static int32_t add_item(CaTrace *tr, AgNode *fn) {
     if (tr->n_items == tr->cap_items) {
         tr->cap_items = tr->cap_items ? tr->cap_items * 2 : 16;
         tr->items = realloc(tr->items, sizeof *tr->items * (size_t)tr->cap_items);
         EM_ASSERT(tr->items, "out of memory collecting a backward");
     }
-    ag_node_incref(it.node);
-    if (it.tensor) tensor_incref(it.tensor);
-    tr->items[tr->n_items] = it;
+    ag_node_incref(fn);
+    tr->items[tr->n_items] = (CaItem){.node = fn};
     return tr->n_items++;
 }
 
@@ -128,42 +127,24 @@ static int32_t add_input(CaTrace *tr, Tensor *t) {
     return tr->n_inputs++;
 }
 
-/* every entry of a hook list as an item (the snapshot pins them until ca_trace_fini) */
-static void add_hooks(CaTrace *tr, AgHookList *l, CaItemKind kind, AgNode *fn, CaActKind act, int32_t slot, int32_t acc) {
-    if (!l || l->n == 0) return;
-    AgHookEntry *buf[8], **v;
-    int n = ag__hooks_snapshot(l, &v, buf, 8);
-    int32_t group = tr->n_items;
-    for (int i = 0; i < n; i++) {
-        int32_t it = add_item(tr, (CaItem){.kind = (uint8_t)kind, .hook = v[i], .node = fn, .acc = acc, .group = group});
-        add_act(tr, act, 0, slot, it, -1);
-    }
-    tr->items[group].group_n = n;
-    if (v != buf) free(v);
-}
+/* Hooks, retains_grad, or a node whose apply runs script code (a custom Function's backward, a
+ * compiled graph's backward calling hooks): from the first such step on, user code may register
+ * hooks or modify saved tensors, so the steps are *live* (ca.h). */
+static bool has_hooks(AgHookList *l) { return l && l->n > 0; }
 
-/* tensor pre-hooks and retains_grad: call_tensor_pre_hooks in engine.c */
-static void tensor_pre_hooks(CaTrace *tr, CaStep *st) {
-    AgNode *fn = st->node;
+static bool runs_user_code(const AgNode *fn) {
     if (fn->kind == AG_KIND_ACCUMULATE) {
-        Tensor *var = fn->payload;
-        AgHookList *l = var->ag ? var->ag->hooks : NULL;
-        if (l && l->output_nr < fn->n_out && st->in_def[l->output_nr])
-            add_hooks(tr, l, CA_ITEM_TENSOR_HOOK, fn, CA_ACT_TENSOR_HOOK, (int32_t)l->output_nr, -1);
-    } else if (fn->hooks) {
-        for (int i = 0; i < fn->hooks->n_tensor; i++) {
-            AgHookList *l = fn->hooks->tensor[i].list;
-            if (l && l->output_nr < fn->n_out && st->in_def[l->output_nr])
-                add_hooks(tr, l, CA_ITEM_TENSOR_HOOK, fn, CA_ACT_TENSOR_HOOK, (int32_t)l->output_nr, -1);
-        }
+        const Tensor *var = fn->payload;
+        if (var->ag && (has_hooks(var->ag->hooks) || has_hooks(var->ag->post_acc))) return true;
+    } else if (fn->kind != AG_KIND_OP && fn->kind != AG_KIND_IDENTITY && fn->kind != AG_KIND_COPY_SLICES) {
+        return true;
     }
-    if (!fn->hooks) return;
-    for (int i = 0; i < fn->hooks->n_retains; i++) {
-        AgRetainSlot *r = &fn->hooks->retains[i];
-        if (!r->tensor || r->output_nr >= fn->n_out || !st->in_def[r->output_nr]) continue;
-        int32_t it = add_item(tr, (CaItem){.kind = CA_ITEM_RETAIN, .node = fn, .tensor = r->tensor});
-        add_act(tr, CA_ACT_RETAIN, 0, (int32_t)r->output_nr, it, -1);
-    }
+    const AgNodeHooks *h = fn->hooks;
+    if (!h) return false;
+    if (has_hooks(h->pre) || has_hooks(h->post) || h->n_retains > 0) return true;
+    for (int i = 0; i < h->n_tensor; i++)
+        if (has_hooks(h->tensor[i].list)) return true;
+    return false;
 }
 
 /* ---- the apply ---------------------------------------------------------------------------------------- */
@@ -190,9 +171,27 @@ static bool symbolic_candidate(const AgNode *fn) {
     return true;
 }
 
+/* The op node's saved tensors, unpacked now (for the graph's inputs): false when one cannot be
+ * (freed, or modified in place) — then the node runs its own apply, which raises eager's error
+ * when the backward reaches it.  saved[k]: a reference or NULL (slot not usable). */
+static bool unpack_saved(const AgNode *fn, Tensor **saved) {
+    for (uint32_t k = 0; k < fn->n_saved; k++) {
+        const AgSaved *s = &fn->saved[k];
+        saved[k] = NULL;
+        bool usable = s->defined && (ag_saved_src_inputs(fn, (int)k) || ag_saved_src_output(fn, (int)k) >= 0 ||
+                                     ca_dropout_mask_slot(fn, (int)k));
+        if (usable && ag__unpack((AgNode *)fn, (AgSaved *)s, false, &saved[k]) < 0) {
+            tensor_error_clear();
+            for (uint32_t j = 0; j < k; j++) tensor_decref(saved[j]);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The op node's forward facts the per-node forward graph is built from, and its saved tensors
- * (unpacked now: a modified or freed saved tensor raises eager's error here). */
-static int collect_symbolic(CaTrace *tr, CaStep *st) {
+ * (steals saved[], from unpack_saved). */
+static void collect_symbolic(CaTrace *tr, CaStep *st, Tensor **saved) {
     AgNode *fn = st->node;
     put_args(tr, &fn->args);
     put_u32(tr, fn->n_in);
@@ -203,56 +202,49 @@ static int collect_symbolic(CaTrace *tr, CaStep *st) {
     st->saved_input = malloc(sizeof(int32_t) * (fn->n_saved ? fn->n_saved : 1));
     EM_ASSERT(st->saved_input, "out of memory collecting a backward");
     for (uint32_t k = 0; k < fn->n_saved; k++) {
-        AgSaved *s = &fn->saved[k];
         st->saved_input[k] = -1;
-        uint32_t src_in = ag_saved_src_inputs(fn, (int)k);
-        int src_out = ag_saved_src_output(fn, (int)k);
-        bool usable = s->defined && (src_in || src_out >= 0 || ca_dropout_mask_slot(fn, (int)k));
-        put_u8(tr, usable);
-        if (!usable) continue;
-        Tensor *t;
-        if (ag__unpack(fn, s, false, &t) < 0) return -1;
-        put_u32(tr, src_in);
-        put_u32(tr, (uint32_t)src_out);
-        put_tensor(tr, t);
-        st->saved_input[k] = add_input(tr, t);
+        put_u8(tr, saved[k] != NULL);
+        if (!saved[k]) continue;
+        put_u32(tr, ag_saved_src_inputs(fn, (int)k));
+        put_u32(tr, (uint32_t)ag_saved_src_output(fn, (int)k));
+        put_tensor(tr, saved[k]);
+        st->saved_input[k] = add_input(tr, saved[k]);
     }
-    return 0;
 }
 
-static int collect_apply(CaTrace *tr, CaStep *st) {
+static void collect_apply(CaTrace *tr, CaStep *st) {
     AgNode *fn = st->node;
     const AgTask *t = tr->task;
     bool any = false;
     for (uint32_t i = 0; i < fn->n_out; i++) any |= st->in_def[i];
     switch ((AgNodeKind)fn->kind) {
     case AG_KIND_ACCUMULATE: {
-        if (!fn->n_out || !st->in_def[0]) return 0;   /* ag__accumulate(NULL): no accumulation, no hooks */
-        int32_t it = add_item(tr, (CaItem){.kind = CA_ITEM_NODE, .node = fn});
-        add_act(tr, CA_ACT_APPLY, CA_APPLY_ACCUMULATE, 0, it, -1);
-        Tensor *var = fn->payload;
-        if (var->ag) add_hooks(tr, var->ag->post_acc, CA_ITEM_POST_ACC_HOOK, fn, CA_ACT_POST_ACC_HOOK, 0, it);
-        return 0;
+        if (!fn->n_out || !st->in_def[0]) return;   /* ag__accumulate(NULL): no accumulation, no hooks */
+        add_act(tr, CA_ACT_APPLY, CA_APPLY_ACCUMULATE, 0, add_item(tr, fn), -1);
+        return;
     }
     case AG_KIND_OP: {
         if (!any) {
             add_act(tr, CA_ACT_APPLY, CA_APPLY_NONE, 0, -1, -1);
-            return 0;
+            return;
         }
         for (uint32_t e = 0; e < fn->n_next; e++) {
             AgNode *nx = fn->next[e].fn;
             st->out_def[e] = nx && ag_task_should_execute(t, nx) && input_maps_to_edge(fn, e);
         }
-        int32_t it = add_item(tr, (CaItem){.kind = CA_ITEM_NODE, .node = fn});
-        bool sym = symbolic_candidate(fn);
-        add_act(tr, CA_ACT_APPLY, sym ? CA_APPLY_SYMBOLIC : CA_APPLY_OPAQUE, 0, it, -1);
+        Tensor *stack_saved[8], **saved = fn->n_saved <= 8 ? stack_saved : malloc(sizeof(Tensor *) * fn->n_saved);
+        EM_ASSERT(saved, "out of memory collecting a backward");
+        bool sym = symbolic_candidate(fn) && unpack_saved(fn, saved);
+        add_act(tr, CA_ACT_APPLY, sym ? CA_APPLY_SYMBOLIC : CA_APPLY_OPAQUE, 0, add_item(tr, fn), -1);
         put_u8(tr, sym);
-        return sym ? collect_symbolic(tr, st) : 0;
+        if (sym) collect_symbolic(tr, st, saved);
+        if (saved != stack_saved) free(saved);
+        return;
     }
     case AG_KIND_IDENTITY:
         for (uint32_t e = 0; e < fn->n_next && e < fn->n_out; e++) st->out_def[e] = st->in_def[e];
         add_act(tr, CA_ACT_APPLY, CA_APPLY_IDENTITY, 0, -1, -1);
-        return 0;
+        return;
     case AG_KIND_COPY_SLICES:
         /* the base's gradient whenever one arrived; the other inputs' through the in-place op
          * (what goes nowhere is only seen by post-hooks, which the opaque apply runs itself) */
@@ -267,14 +259,12 @@ static int collect_apply(CaTrace *tr, CaStep *st) {
         break;
     default: break;
     }
-    int32_t it = add_item(tr, (CaItem){.kind = CA_ITEM_NODE, .node = fn});
-    add_act(tr, CA_ACT_APPLY, CA_APPLY_OPAQUE, 0, it, -1);
-    return 0;
+    add_act(tr, CA_ACT_APPLY, CA_APPLY_OPAQUE, 0, add_item(tr, fn), -1);
 }
 
 /* ---- steps -------------------------------------------------------------------------------------------- */
 
-static int collect_step(CaTrace *tr, int s) {
+static void collect_step(CaTrace *tr, int s) {
     const AgSchedule *S = &tr->sched;
     const AgStep *as = &S->steps[s];
     CaStep *st = &tr->steps[s];
@@ -314,7 +304,12 @@ static int collect_step(CaTrace *tr, int s) {
     }
 
     st->first_act = tr->n_acts;
-    if (!as->needed) tensor_pre_hooks(tr, st);   /* they run even when the node is skipped */
+    st->live = s >= tr->first_live;
+    put_u8(tr, st->live);
+    /* the engine's order: tensor pre-hooks of a skipped node, captures, then for a needed node
+     * its tensor pre-hooks and pre-hooks, the apply, its post-hooks (live steps only: before the
+     * first live step no hook exists and no user code ran, so none can appear) */
+    if (!as->needed && st->live) add_act(tr, CA_ACT_TENSOR_HOOKS, 0, 0, add_item(tr, fn), -1);
     for (int i = 0; as->capture && i < tr->n_captures; i++) {
         const AgNode *cfn;
         uint32_t nr;
@@ -322,12 +317,10 @@ static int collect_step(CaTrace *tr, int s) {
         ag_task_capture(t, i, &cfn, &nr, &out);
         if (cfn == fn) add_act(tr, CA_ACT_CAPTURE, 0, (int32_t)nr, -1, out);
     }
-    int rc = 0;
     if (as->needed) {
-        tensor_pre_hooks(tr, st);
-        if (fn->hooks) add_hooks(tr, fn->hooks->pre, CA_ITEM_PRE_HOOK, fn, CA_ACT_PRE_HOOK, 0, -1);
-        rc = collect_apply(tr, st);
-        if (rc == 0 && fn->hooks) add_hooks(tr, fn->hooks->post, CA_ITEM_POST_HOOK, fn, CA_ACT_POST_HOOK, 0, -1);
+        if (st->live) add_act(tr, CA_ACT_PRE_HOOKS, 0, 0, add_item(tr, fn), -1);
+        collect_apply(tr, st);
+        if (st->live) add_act(tr, CA_ACT_POST_HOOKS, 0, 0, add_item(tr, fn), -1);
     }
     st->n_act = tr->n_acts - st->first_act;
     /* the actions say which hooks exist and what the apply is */
@@ -340,7 +333,6 @@ static int collect_step(CaTrace *tr, int s) {
     }
     for (uint32_t e = 0; e < fn->n_next; e++) put_u8(tr, st->out_def[e]);
     end_rec(tr);
-    return rc;
 }
 
 int ca_collect(AgTask *t, CaTrace *tr) {
@@ -363,18 +355,15 @@ int ca_collect(AgTask *t, CaTrace *tr) {
     tr->steps = calloc((size_t)(S->n_steps ? S->n_steps : 1), sizeof *tr->steps);
     EM_ASSERT(tr->steps, "out of memory collecting a backward");
     tr->n_steps = S->n_steps;
-    for (int s = 0; s < S->n_steps; s++)
-        if (collect_step(tr, s) < 0) return -1;
+    tr->first_live = S->n_steps;
+    for (int s = 0; s < S->n_steps && tr->first_live == S->n_steps; s++)
+        if (runs_user_code(S->steps[s].node)) tr->first_live = s;
+    for (int s = 0; s < S->n_steps; s++) collect_step(tr, s);
     return 0;
 }
 
 void ca_trace_fini(CaTrace *tr) {
-    for (int i = 0; i < tr->n_items; i++) {
-        CaItem *it = &tr->items[i];
-        if (it->hook) ag__hooks_unpin(&it->hook, 1, &it->hook);
-        ag_node_decref(it->node);
-        tensor_decref(it->tensor);
-    }
+    for (int i = 0; i < tr->n_items; i++) ag_node_decref(tr->items[i].node);
     for (int i = 0; i < tr->n_inputs; i++) tensor_decref(tr->inputs[i]);
     for (int s = 0; s < tr->n_steps; s++) {
         free(tr->steps[s].in_def);

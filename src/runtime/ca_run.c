@@ -40,6 +40,7 @@ static struct {
 
 typedef struct CaRun {
     CaTrace *tr;
+    int32_t *step_of_item;   /* per item: its step */
     Tensor **nones;          /* zeros standing for a None the graph could not foresee (ca.h) */
     int n_nones, cap_nones;
 } CaRun;
@@ -245,16 +246,27 @@ static int gather_outputs(CaRun *run, const CaOp *op, Tensor **full, Tensor **ou
     return 0;
 }
 
-/* Does this hook fire?  (CaItem.group: the engine's snapshot of its list, taken at the first
- * call of the group.) */
-static bool hook_fires(CaTrace *tr, CaItem *it) {
-    CaItem *first = &tr->items[it->group];
-    if (!first->live)
-        for (int i = 0; i < first->group_n; i++) tr->items[it->group + i].live = tr->items[it->group + i].hook->list ? 1 : -1;
-    return it->live > 0;
+/* A node's saved tensors as its apply would unpack them now: eager's error if one was freed or
+ * modified in place since the capture unpacked them (by a hook of this backward). */
+static int check_saved(AgNode *fn) {
+    for (uint32_t k = 0; k < fn->n_saved; k++) {
+        AgSaved *s = &fn->saved[k];
+        Tensor *t = NULL;
+        if (!s->defined) continue;
+        if (ag__unpack(fn, s, false, &t) < 0) return -1;
+        tensor_decref(t);
+    }
+    return 0;
 }
 
-static int run_node(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, Tensor **out, int n_out) {
+static void release_step(CaRun *run, const CaStep *st) {
+    if (st->needed && !ag_task_keep_graph(run->tr->task)) ag_engine_release_variables(st->node);
+}
+
+/* An apply: AccumulateGrad (then the leaf's post-accumulate-grad hooks, read now), or the node's
+ * own apply (on a live step followed by its post-hooks, read now, and the release of its saved
+ * variables, as the engine's evaluate does). */
+static int run_apply(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, Tensor **out, int n_out) {
     if (op->apply == CA_APPLY_ACCUMULATE) {
         Tensor *g = in[0];
         int r = 0;
@@ -267,21 +279,55 @@ static int run_node(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, T
         }
         if (r < 0) return -1;
         it->acc_state = (int8_t)r;
+        if (r == 1 && ag_engine_call_post_acc_hooks(it->node) < 0) return -1;
         return (out[0] = throwaway()) ? 0 : -1;
     }
     Tensor *grads[64] = {0}, *outs[64] = {0};
     int k = 0, rc = -1;
     scatter(run, in, &k, op->a_def, op->n_a, grads);
-    if (ag_engine_apply(it->node, grads, outs) == 0) {
-        rc = 0;
-        for (int i = 0; i < op->n_post && rc == 0; i++) {
-            CaItem *ph = &run->tr->items[op->post_items[i]];
-            if (hook_fires(run->tr, ph)) rc = ag_engine_call_post_hook(ph->hook, it->node, outs, grads);
-        }
-        if (rc == 0) rc = gather_outputs(run, op, outs, out, n_out);
+    if (ag_engine_apply(it->node, grads, outs) == 0 &&
+        (!op->with_post_hooks || ag_engine_call_post_hooks(it->node, outs, grads) == 0)) {
+        if (op->with_post_hooks) release_step(run, &run->tr->steps[run->step_of_item[op->item]]);
+        rc = gather_outputs(run, op, outs, out, n_out);
     }
     drop_all(grads, op->n_a);
     drop_all(outs, op->n_out);
+    return rc;
+}
+
+/* A live step's hooks (ca.h): tensor pre-hooks and retains_grad, node pre-hooks, or post-hooks,
+ * each list read and snapshotted now, as the engine does when it runs the node. */
+static int run_hooks(CaRun *run, const CaOp *op, CaItem *it, Tensor *const *in, Tensor **out, int n_out) {
+    CaTrace *tr = run->tr;
+    if (op->release_static)
+        for (int s = 0; s < tr->first_live; s++) release_step(run, &tr->steps[s]);
+    Tensor *a[64], *b[64];
+    int k = 0, rc = -1;
+    scatter(run, in, &k, op->a_def, op->n_a, a);
+    scatter(run, in, &k, op->b_def, op->n_b, b);
+    switch ((CaActKind)op->kind) {
+    case CA_ACT_TENSOR_HOOKS: rc = ag_engine_call_tensor_pre_hooks(it->node, a); break;
+    case CA_ACT_PRE_HOOKS:
+        rc = ag_engine_call_tensor_pre_hooks(it->node, a);
+        if (rc == 0) rc = ag_engine_call_pre_hooks(it->node, a);
+        if (rc == 0 && op->check_saved) rc = check_saved(it->node);
+        break;
+    case CA_ACT_POST_HOOKS: {
+        /* the graph computed the apply with zeros for gradients that are None at run time; an
+         * op whose gradients are all None returns None for every input, as the engine's apply
+         * does (an opaque apply, which runs its post-hooks itself, is the engine's own) */
+        bool all_none = op->n_b > 0;
+        for (int i = 0; i < op->n_b; i++) all_none &= b[i] == NULL;
+        if (all_none) drop_all(a, op->n_a);
+        rc = ag_engine_call_post_hooks(it->node, a, b);
+        if (rc == 0) release_step(run, &tr->steps[run->step_of_item[op->item]]);
+        break;
+    }
+    default: tensor_error_set(TENSOR_ERR_RUNTIME, "compiled autograd: not a hook call"); break;
+    }
+    if (rc == 0) rc = gather_outputs(run, op, a, out, n_out);
+    drop_all(a, op->n_a);
+    drop_all(b, op->n_b);
     return rc;
 }
 
@@ -295,55 +341,7 @@ static int ca_script_call(void *ctx, const GraphNode *node, Tensor *const *in, i
     (void)n_in;
     CaItem *it = &run->tr->items[op->item];
     AgNode *prev = ag_engine_set_current_node(it->node);
-    int rc = -1;
-    switch ((CaItemKind)op->kind) {
-    case CA_ITEM_TENSOR_HOOK: {
-        Tensor *g = in[0];
-        tensor_incref(g);
-        if (is_none(run, g) || !hook_fires(run->tr, it)) {   /* the engine calls no tensor hook on a None */
-            out[0] = g;
-            rc = 0;
-            break;
-        }
-        if (ag_engine_call_tensor_hook(it->hook, &g) < 0) {
-            tensor_decref(g);
-            break;
-        }
-        out[0] = conform(g, &op->out_meta[0]);
-        rc = out[0] ? 0 : -1;
-        break;
-    }
-    case CA_ITEM_RETAIN:
-        if (is_none(run, in[0]) || ag_engine_retain_grad(it->tensor, in[0]) == 0) rc = (out[0] = throwaway()) ? 0 : -1;
-        break;
-    case CA_ITEM_PRE_HOOK: {
-        Tensor *g[64];
-        int k = 0;
-        scatter(run, in, &k, op->a_def, op->n_a, g);
-        if (!hook_fires(run->tr, it) || ag_engine_call_pre_hook(it->hook, it->node, g) == 0)
-            rc = gather_outputs(run, op, g, out, n_out);
-        drop_all(g, op->n_a);
-        break;
-    }
-    case CA_ITEM_POST_HOOK: {
-        Tensor *o[64], *g[64];
-        int k = 0;
-        scatter(run, in, &k, op->a_def, op->n_a, o);
-        scatter(run, in, &k, op->b_def, op->n_b, g);
-        if (!hook_fires(run->tr, it) || ag_engine_call_post_hook(it->hook, it->node, o, g) == 0)
-            rc = gather_outputs(run, op, o, out, n_out);
-        drop_all(o, op->n_a);
-        drop_all(g, op->n_b);
-        break;
-    }
-    case CA_ITEM_POST_ACC_HOOK:
-        /* only after an accumulation happened, as ag__accumulate runs them */
-        if (run->tr->items[it->acc].acc_state != 1 || !hook_fires(run->tr, it) ||
-            ag_engine_call_post_acc_hook(it->hook, ag_node_variable(it->node)) == 0)
-            rc = (out[0] = throwaway()) ? 0 : -1;
-        break;
-    case CA_ITEM_NODE: rc = run_node(run, op, it, in, out, n_out); break;
-    }
+    int rc = op->kind == CA_ACT_APPLY ? run_apply(run, op, it, in, out, n_out) : run_hooks(run, op, it, in, out, n_out);
     ag_engine_set_current_node(prev);
     return rc;
 }
@@ -361,7 +359,13 @@ static int run_entry(CaEntry *e, CaTrace *tr) {
     }
     for (int i = 0; i < tr->n_inputs; i++)
         if (b->input_map[i] >= 0) in[b->input_map[i]] = tr->inputs[i];
-    CaRun run = {tr, NULL, 0, 0};
+    CaRun run = {tr, calloc((size_t)(tr->n_items + 1), sizeof(int32_t)), NULL, 0, 0};
+    EM_ASSERT(run.step_of_item, "out of memory running a compiled backward");
+    for (int s = 0; s < tr->n_steps; s++)
+        for (int a = 0; a < tr->steps[s].n_act; a++) {
+            const CaAction *act = &tr->acts[tr->steps[s].first_act + a];
+            if (act->item >= 0) run.step_of_item[act->item] = s;
+        }
     RtCallbacks cb = {.ctx = &run, .script_call = ca_script_call};
     ca.running++;
     int n = rt_plan_run(e->plan, in, b->n_placeholders, out, b->n_outputs, &cb);
@@ -376,12 +380,12 @@ static int run_entry(CaEntry *e, CaTrace *tr) {
     }
     drop_all(run.nones, run.n_nones);
     free(run.nones);
+    free(run.step_of_item);
     free(out);
     if (n < 0) return -1;
-    /* without retain_graph the engine frees saved variables of every node it ran */
-    if (!ag_task_keep_graph(tr->task))
-        for (int s = 0; s < tr->n_steps; s++)
-            if (tr->steps[s].needed) ag_engine_release_variables(tr->steps[s].node);
+    /* without retain_graph the engine frees saved variables of every node it ran (live steps
+     * released theirs as they ran; releasing twice does nothing) */
+    for (int s = 0; s < tr->n_steps; s++) release_step(&run, &tr->steps[s]);
     ca.stats.captures++;
     ca.last_graph = b->graph;
     ca.last_symbolic = b->n_symbolic;

@@ -22,13 +22,7 @@ GraphOpaque *rt_internal_new(const RtInternal *in) {
         return NULL;
     }
     *c = *in;
-    c->args.ints = NULL;
-    c->args.ints2 = NULL;
-    c->args.n_ints = c->args.n_ints2 = 0;
-    const char *repr = in->kind == RT_INT_NLL_BACKWARD ? "ember_rt.nll_loss_backward"
-                       : in->kind == RT_INT_DROPOUT    ? "ember_rt.dropout_with_mask"
-                                                       : "ember_rt.marker_grad_hooks";
-    return graph_opaque_new(c, internal_release, repr);
+    return graph_opaque_new(c, internal_release, "ember_rt.marker_grad_hooks");
 }
 
 const RtInternal *rt_internal_of(const GraphOpaque *o) {

@@ -14,17 +14,37 @@
  *      engine's ready queue pops them — calling hooks on a value when its gradient is complete
  *      (static HOOK nodes and marker hook points, in registration order), then the rule, then
  *      accumulating input gradients (sum-to-shape and dtype cast as validate_outputs, then
- *      old + new as the input buffer does). */
+ *      old + new as the input buffer does).
+ *
+ * A rule is src/autograd's own: no derivative is written here.  It runs over fake tensors (the
+ * forward values and gradients it reads, with their metadata and no storage) through ag_derive
+ * with the tensor library in meta mode, and every op it runs reaches record() through the op
+ * observer, which adds that op to the backward graph — AOTAutograd's way of tracing the
+ * autograd engine.  A fake of a forward value resolves, when an op reads it, to the value as
+ * the backward sees it (saved, or recomputed: avail), so the dry run learns what to save from
+ * the same run.  A rule that reads tensor data (marked DATA in ops.def) or computes with a
+ * tensor the observer never saw makes the differentiation fail: the plan runs eagerly. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/runtime/rules.h"
+#include "src/autograd/capture.h"
+#include "src/runtime/rt.h"
 
 typedef struct HookRef {
     const GraphNode *node;   /* HOOK node, or NULL for a marker point */
     int32_t marker, index;
 } HookRef;
+
+typedef struct RtD RtD;
+
+/* a fake tensor of the rule being run: a forward value (fwd >= 0; -2: an output the graph never
+ * uses) or a node of the backward graph */
+typedef struct Fake {
+    Tensor *t;               /* owned */
+    int32_t fwd;
+    GraphNode *node;
+} Fake;
 
 struct RtD {
     const Graph *f;
@@ -55,11 +75,14 @@ struct RtD {
     GraphNode *err_node;
     char *fail;
     const RtDiffSpec *spec;
+    Fake *fakes;             /* of the rule being run */
+    int n_fakes, cap_fakes;
 };
 
 /* ---- failure ------------------------------------------------------------------------------------ */
 
-int rd_fail(RtD *d, const char *fmt, ...) {
+static int rd_fail(RtD *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int rd_fail(RtD *d, const char *fmt, ...) {
     if (!d->fail) {
         char buf[512];
         va_list ap;
@@ -101,6 +124,7 @@ static bool args_equal(const TensorOpArgs *a, const TensorOpArgs *b) {
 
 static GraphNode *avail(RtD *d, int p);
 static int pos_of(RtD *d, const GraphNode *n);
+static int outputs_of(RtD *d, int p, int *out);
 
 /* A backward op that computes what a forward node computed — same op, arguments and inputs —
  * reuses the forward value (saved or cheaply recomputed) instead: e.g. gelu's derivative needs
@@ -130,7 +154,7 @@ static GraphNode *cse(RtD *d, TensorOp op, GraphNode *const *in, int n, const Te
     return NULL;
 }
 
-GraphNode *rd_op(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
+static GraphNode *rd_op(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorOpArgs *a) {
     for (int i = 0; i < n; i++)
         if (!in[i] && i < tensor_op_info(op)->in_min) {
             rd_fail(d, "the derivative of %s used a missing value", d->cur >= 0 ? d->fn[d->cur]->name : "?");
@@ -147,7 +171,18 @@ GraphNode *rd_op(RtD *d, TensorOp op, GraphNode *const *in, int n, const TensorO
     return r;
 }
 
-GraphNode *rd_internal(RtD *d, const RtInternal *desc, GraphNode *const *in, int n, const TensorMeta *meta) {
+static GraphNode *rd_bin(RtD *d, TensorOp op, GraphNode *x, GraphNode *y) {
+    GraphNode *in[2] = {x, y};
+    return rd_op(d, op, in, 2, NULL);
+}
+
+static GraphNode *rd_sc(RtD *d, TensorOp op, GraphNode *x, TensorScalar s) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = s;
+    return rd_op(d, op, &x, 1, &a);
+}
+
+static GraphNode *rd_internal(RtD *d, const RtInternal *desc, GraphNode *const *in, int n, const TensorMeta *meta) {
     GraphOpaque *o = rt_internal_new(desc);
     if (!o) {
         rd_fail(d, "out of memory");
@@ -155,8 +190,7 @@ GraphNode *rd_internal(RtD *d, const RtInternal *desc, GraphNode *const *in, int
     }
     GraphArg args[8];
     for (int i = 0; i < n && i < 8; i++) args[i] = in[i] ? graph_arg_node(in[i]) : graph_arg_none();
-    GraphNode *r = graph_node_new(d->b, GRAPH_CALL_FUNCTION, desc->kind == RT_INT_DYN_HOOK ? "marker_grad_hooks" : "nll_loss_backward",
-                                  o->repr, args, n < 8 ? n : 8, NULL, NULL, 0);
+    GraphNode *r = graph_node_new(d->b, GRAPH_CALL_FUNCTION, "marker_grad_hooks", o->repr, args, n < 8 ? n : 8, NULL, NULL, 0);
     r->exec.kind = GRAPH_EXEC_CUSTOM_OP;
     r->exec.n_inputs = n;
     r->exec.inputs = calloc((size_t)(n ? n : 1), sizeof(GraphNode *));
@@ -216,8 +250,8 @@ static GraphNode *recompute(RtD *d, int p) {
         /* gelu(x) = (0.5 * x) * (1 + e) and silu(x) = x * s, bit for bit as the kernels compute */
         GraphNode *x = avail(d, pos_of(d, n->exec.inputs[0])), *sv = avail(d, d->side[p]);
         if (n->exec.op == TENSOR_OP_SILU) return rd_bin(d, TENSOR_OP_MUL, x, sv);
-        GraphNode *hx = rd_sc(d, TENSOR_OP_MUL_SCALAR, x, rd_f(0.5));
-        return rd_bin(d, TENSOR_OP_MUL, hx, rd_sc(d, TENSOR_OP_ADD_SCALAR, sv, rd_i(1)));
+        GraphNode *hx = rd_sc(d, TENSOR_OP_MUL_SCALAR, x, tensor_scalar_f(0.5));
+        return rd_bin(d, TENSOR_OP_MUL, hx, rd_sc(d, TENSOR_OP_ADD_SCALAR, sv, tensor_scalar_i(1)));
     }
     const GraphNode *src = recompute_src(n);
     int sp = pos_of(d, src);
@@ -263,41 +297,32 @@ static GraphNode *avail(RtD *d, int p) {
     return d->avail[p];
 }
 
-/* ---- the rule API -------------------------------------------------------------------------------- */
+/* ---- the rule API: node helpers -------------------------------------------------------------------- */
 
 static const GraphNode *cur(RtD *d) { return d->fn[d->cur]; }
 
-GraphNode *rd_in(RtD *d, int i) {
+static bool diff_input(const GraphNode *n, int i) {
+    uint32_t m = tensor_op_info(n->exec.op)->diff_inputs;
+    return m == 0xffffffffu || (i < 32 && (m & (1u << i)));
+}
+
+/* the canonical value of input i of the rule's node, -1 when absent or outside the graph */
+static int input_value(RtD *d, int i) {
     const GraphNode *n = cur(d);
-    if (i >= n->exec.n_inputs || !n->exec.inputs[i]) return NULL;
-    return avail(d, pos_of(d, n->exec.inputs[i]));
+    if (i >= n->exec.n_inputs || !n->exec.inputs[i]) return -1;
+    int p = pos_of(d, n->exec.inputs[i]);
+    return p < 0 ? -1 : d->canon[p];
 }
 
-GraphNode *rd_out(RtD *d, int k) {
-    if (k >= d->n_out || d->out_pos[k] < 0) {
-        rd_fail(d, "the derivative of %s reads an output that is never used", cur(d)->name);
-        return err_node(d);
-    }
-    return avail(d, d->out_pos[k]);
+/* does input i get a gradient edge (it requires grad), and is its gradient wanted */
+static bool input_edge(RtD *d, int i) {
+    int p = input_value(d, i);
+    return p >= 0 && diff_input(cur(d), i) && d->rg[p];
 }
+static bool input_needed(RtD *d, int i) { return input_edge(d, i) && d->toward[input_value(d, i)]; }
 
-const TensorMeta *rd_in_meta(RtD *d, int i) {
-    const GraphNode *n = cur(d);
-    return i < n->exec.n_inputs && n->exec.inputs[i] ? &n->exec.inputs[i]->meta : NULL;
-}
-
-const TensorMeta *rd_out_meta(RtD *d, int k) {
-    static TensorMeta none;
-    if (k < d->n_out && d->out_pos[k] >= 0) return &d->fn[d->out_pos[k]]->meta;
-    if (d->n_out == 1) return &cur(d)->meta;
-    return &none;
-}
-
-int rd_n_in(RtD *d) { return cur(d)->exec.n_inputs; }
-int rd_n_out(RtD *d) { return d->n_out; }
-const TensorOpArgs *rd_args(RtD *d) { return &cur(d)->exec.args; }
-
-GraphNode *rd_g(RtD *d, int k) {
+/* the gradient of output k, NULL when none */
+static GraphNode *output_grad(RtD *d, int k) {
     if (k >= d->n_out || d->out_pos[k] < 0) return NULL;
     int q = d->out_pos[k];
     if (d->dry) {
@@ -310,59 +335,200 @@ GraphNode *rd_g(RtD *d, int k) {
     return d->grad[q];
 }
 
-bool rt_internal_differentiable(const GraphNode *n) {
-    const RtInternal *in = n->exec.kind == GRAPH_EXEC_CUSTOM_OP ? rt_internal_of(n->exec.opaque) : NULL;
-    return in && in->kind == RT_INT_DROPOUT;
-}
-
-static bool diff_input(const GraphNode *n, int i) {
-    if (rt_internal_differentiable(n)) return i == 0;
-    uint32_t m = tensor_op_info(n->exec.op)->diff_inputs;
-    return m == 0xffffffffu || (i < 32 && (m & (1u << i)));
-}
-
-bool rd_needs(RtD *d, int i) {
-    const GraphNode *n = cur(d);
-    if (i >= n->exec.n_inputs || !n->exec.inputs[i] || !diff_input(n, i)) return false;
-    int p = pos_of(d, n->exec.inputs[i]);
-    if (p < 0) return false;
-    p = d->canon[p];
-    return d->rg[p] && d->toward[p];
-}
-
-void rd_grad(RtD *d, int i, GraphNode *g) {
-    if (i >= 0 && i < 64) d->gi[i] = g;
-}
-
-GraphNode *rd_sum_to(RtD *d, GraphNode *g, int ndim, const int64_t *shape) {
+static GraphNode *rd_sum_to(RtD *d, GraphNode *g, int ndim, const int64_t *shape) {
     const TensorMeta *m = &g->meta;
     if (m->ndim == ndim && memcmp(m->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0) return g;
     int64_t dims[TENSOR_MAX_DIMS];
     int n = 0, lead = m->ndim - ndim;
     for (int i = 0; i < m->ndim; i++)
         if (i < lead || (shape[i - lead] == 1 && m->shape[i] != 1)) dims[n++] = i;
-    GraphNode *s = n ? rd_dims(d, TENSOR_OP_SUM_DIM, g, dims, n, true) : g;
+    GraphNode *s = g;
+    if (n) {
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.ints = dims;
+        a.n_ints = n;
+        a.keepdim = true;
+        s = rd_op(d, TENSOR_OP_SUM_DIM, &g, 1, &a);
+    }
     if (s->meta.ndim == ndim) return s;
-    return rd_dims(d, TENSOR_OP_VIEW, s, shape, ndim, false);
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = shape;
+    a.n_ints = ndim;
+    return rd_op(d, TENSOR_OP_VIEW, &s, 1, &a);
 }
 
-GraphNode *rd_unsqueeze_reduced(RtD *d, GraphNode *g, const TensorMeta *in, const int64_t *dims, int n, bool keepdim) {
-    if (keepdim || in->ndim == 0) return g;
-    int64_t shape[TENSOR_MAX_DIMS];
-    memcpy(shape, in->shape, sizeof(int64_t) * (size_t)in->ndim);
-    if (n == 0) {
-        for (int i = 0; i < in->ndim; i++) shape[i] = 1;
+/* ---- recording a rule: fakes and the op observer ------------------------------------------------------ */
+
+/* a fake with m's geometry over no storage (meta mode runs no kernel) */
+static Tensor *fake_new(RtD *d, const TensorMeta *m, int32_t fwd, GraphNode *node) {
+    Tensor *t = tensor__alloc_struct();
+    TensorStorage *st = t ? tensor__storage_new(0, false) : NULL;
+    if (!st) {
+        free(t);
+        rd_fail(d, "out of memory");
+        return NULL;
+    }
+    t->dtype = (uint8_t)(m->dtype < 0 ? TENSOR_FLOAT32 : m->dtype);
+    t->storage = st;
+    t->offset = m->offset;
+    tensor__set_geometry(t, m->ndim, m->shape, m->strides);
+    if (m->wrapped_number) t->flags |= TENSOR_F_WRAPPED_NUMBER;
+    if (d->n_fakes == d->cap_fakes) {
+        d->cap_fakes = d->cap_fakes ? d->cap_fakes * 2 : 32;
+        d->fakes = realloc(d->fakes, sizeof *d->fakes * (size_t)d->cap_fakes);
+        EM_ASSERT(d->fakes, "out of memory differentiating");
+    }
+    d->fakes[d->n_fakes++] = (Fake){t, fwd, node};
+    return t;
+}
+
+/* maps a tensor the rule made to its node (the map holds a reference, so no later tensor can
+ * take its address while the rule runs) */
+static void fake_map(RtD *d, Tensor *t, GraphNode *node) {
+    if (d->n_fakes == d->cap_fakes) {
+        d->cap_fakes = d->cap_fakes ? d->cap_fakes * 2 : 32;
+        d->fakes = realloc(d->fakes, sizeof *d->fakes * (size_t)d->cap_fakes);
+        EM_ASSERT(d->fakes, "out of memory differentiating");
+    }
+    tensor_incref(t);
+    d->fakes[d->n_fakes++] = (Fake){t, -1, node};
+}
+
+static const Fake *fake_find(RtD *d, const Tensor *t) {
+    for (int i = d->n_fakes - 1; i >= 0; i--)
+        if (d->fakes[i].t == t) return &d->fakes[i];
+    return NULL;
+}
+
+static GraphNode *node_of(RtD *d, const Tensor *t) {
+    const Fake *f = fake_find(d, t);
+    if (!f) {
+        rd_fail(d, "the derivative of %s computes with a tensor made outside the recorded ops", cur(d)->name);
+        return err_node(d);
+    }
+    if (f->node) return f->node;
+    if (f->fwd == -2) {
+        rd_fail(d, "the derivative of %s reads an output that is never used", cur(d)->name);
+        return err_node(d);
+    }
+    return avail(d, f->fwd);
+}
+
+static void fakes_clear(RtD *d) {
+    for (int i = 0; i < d->n_fakes; i++) tensor_decref(d->fakes[i].t);
+    d->n_fakes = 0;
+}
+
+/* the op observer while a rule runs: each op the rule runs becomes a backward node */
+static void record(void *ctx, TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor *const *out,
+                   int n_out) {
+    RtD *d = ctx;
+    if (d->fail) return;
+    bool inplace = (tensor_op_flags(op) & TENSOR_OPF_INPLACE) != 0;
+    if (!inplace && n_out > 0) {
+        /* an op that returned a tensor the rule already had (x.to(x.dtype), contiguous) */
+        bool known = true;
+        for (int k = 0; k < n_out && known; k++) known = fake_find(d, out[k]) != NULL;
+        if (known) return;
+    }
+    GraphNode *nodes[64];
+    if (n_in > 64 || n_out > 64) {
+        rd_fail(d, "the derivative of %s runs %s with too many operands", cur(d)->name, tensor_op_name(op));
+        return;
+    }
+    for (int i = 0; i < n_in; i++) nodes[i] = in[i] ? node_of(d, in[i]) : NULL;
+    if (d->fail) return;
+    GraphNode *r = rd_op(d, op, nodes, n_in, args);
+    if (inplace) return;   /* its output is input 0, which keeps its node */
+    if (n_out == 1 && r->exec.n_outputs <= 1) {
+        fake_map(d, out[0], r);
+        return;
+    }
+    for (int k = 0; k < n_out; k++) {
+        GraphNode *o = graph_getitem(d->b, r, k);
+        if (!o->is_tensor) {
+            rd_fail(d, "the derivative of %s builds an ill-typed %s", cur(d)->name, tensor_op_name(op));
+            return;
+        }
+        fake_map(d, out[k], o);
+    }
+}
+
+static void accumulate(RtD *d, int v, GraphNode *g);
+
+/* why op's derivative cannot be recorded (NULL: it can) */
+static const char *underivable(TensorOp op) {
+    unsigned fl = tensor_op_flags(op);
+    if (fl & TENSOR_OPF_NONDIFF) return "not differentiable";
+    if (fl & TENSOR_OPF_COMPOSITE) return "composite: decomposed first";
+    if (fl & TENSOR_OPF_INPLACE) return "in-place ops on tensors that require grad run eagerly";
+    if (!ag_derivable(op)) return "its backward reads tensor data";
+    return NULL;
+}
+
+bool rt_op_has_symbolic_rule(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT && !underivable(op); }
+const char *rt_op_underivable_reason(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? underivable(op) : "unknown op"; }
+
+/* Runs the node's rule (src/autograd's) over fakes, recording its ops into the backward graph;
+ * the real run accumulates the input gradients it returns. */
+static int run_rule(RtD *d, int p) {
+    const GraphNode *x = d->fn[p];
+    TensorOp op = x->exec.op;
+    const char *why = underivable(op);
+    if (why) return rd_fail(d, "no symbolic derivative for '%s' (%s)", tensor_op_name(op), why);
+    d->cur = p;
+    d->n_out = outputs_of(d, p, d->out_pos);
+    int n_in = x->exec.n_inputs, n_out = d->n_out;
+    if (n_in > 64 || n_out > 64) return rd_fail(d, "%s has too many operands to differentiate", x->name);
+    Tensor *in[64], *out[64], *g[64], *gi[64];
+    uint64_t edges = 0, needs = 0;
+    /* output metas: the getitems' (or the node's), or inferred for outputs the graph never reads */
+    TensorMeta inferred[64];
+    int n_inferred = 0;
+    if (n_out > 1) {
+        TensorMeta metas[64];
+        const TensorMeta *pm[64];
+        for (int i = 0; i < n_in; i++) {
+            if (x->exec.inputs[i]) metas[i] = x->exec.inputs[i]->meta;
+            pm[i] = x->exec.inputs[i] ? &metas[i] : NULL;
+        }
+        n_inferred = tensor_op_infer(op, pm, n_in, &x->exec.args, inferred, 64);
+        if (n_inferred < 0) tensor_error_clear();
+    }
+    for (int i = 0; i < n_in; i++) {
+        in[i] = NULL;
+        if (!x->exec.inputs[i]) continue;
+        in[i] = fake_new(d, &x->exec.inputs[i]->meta, pos_of(d, x->exec.inputs[i]), NULL);
+        if (input_edge(d, i) && i < 64) edges |= 1ull << i;
+        if (input_needed(d, i) && i < 64) needs |= 1ull << i;
+    }
+    for (int k = 0; k < n_out; k++) {
+        const TensorMeta *m = d->out_pos[k] >= 0 ? &d->fn[d->out_pos[k]]->meta : k < n_inferred ? &inferred[k] : &x->meta;
+        out[k] = fake_new(d, m, d->out_pos[k] >= 0 ? d->out_pos[k] : -2, NULL);
+        GraphNode *gn = output_grad(d, k);
+        g[k] = gn ? fake_new(d, &gn->meta, -1, gn) : NULL;
+    }
+    int rc = -1;
+    if (!d->fail) {
+        TensorRecordSave save;
+        tensor__record_begin(record, d, &save);
+        rc = ag_derive(op, in, n_in, &x->exec.args, out, n_out, edges, needs, g, gi);
+        tensor__record_end(&save);
+    }
+    if (rc < 0) {
+        if (!d->fail) rd_fail(d, "the derivative of %s failed: %s", x->name, tensor_error_message());
+        tensor_error_clear();
     } else {
-        for (int i = 0; i < n; i++) {
-            int64_t dd = dims[i] < 0 ? dims[i] + in->ndim : dims[i];
-            if (dd < 0 || dd >= in->ndim) {
-                rd_fail(d, "dimension out of range in a derivative");
-                return g;
-            }
-            shape[dd] = 1;
+        for (int j = 0; j < n_in; j++) {
+            if (!gi[j]) continue;
+            GraphNode *gn = d->fail ? NULL : node_of(d, gi[j]);
+            if (!d->dry && !d->fail && x->exec.inputs[j] && diff_input(x, j)) accumulate(d, pos_of(d, x->exec.inputs[j]), gn);
+            tensor_decref(gi[j]);
         }
     }
-    return rd_dims(d, TENSOR_OP_RESHAPE, g, shape, in->ndim, false);
+    fakes_clear(d);
+    d->cur = -1;
+    return d->fail ? -1 : 0;
 }
 
 /* ---- analysis ------------------------------------------------------------------------------------ */
@@ -444,6 +610,8 @@ static void d_fini(RtD *d) {
     rt_map_fini(&d->pos);
     rt_map_fini(&d->back);
     free(d->fail);
+    fakes_clear(d);
+    free(d->fakes);
 }
 
 static void add_hook(RtD *d, int v, HookRef h) {
@@ -470,9 +638,9 @@ static int analyse(RtD *d) {
         case GRAPH_OUTPUT: continue;
         default: break;
         }
-        switch (rt_internal_differentiable(x) ? GRAPH_EXEC_TENSOR_OP : x->exec.kind) {
+        switch (x->exec.kind) {
         case GRAPH_EXEC_TENSOR_OP: {
-            unsigned fl = rt_internal_differentiable(x) ? 0 : tensor_op_flags(x->exec.op);
+            unsigned fl = tensor_op_flags(x->exec.op);
             bool any = false, tow = false;
             for (int j = 0; j < x->exec.n_inputs; j++) {
                 int q = pos_of(d, x->exec.inputs[j]);
@@ -568,8 +736,7 @@ static bool has_from(RtD *d, int p) {
 }
 
 static bool is_rule_node(const GraphNode *x) {
-    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT &&
-           (x->exec.kind == GRAPH_EXEC_TENSOR_OP || rt_internal_differentiable(x));
+    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT && x->exec.kind == GRAPH_EXEC_TENSOR_OP;
 }
 
 /* from: reached by a defined tangent through nodes that run */
@@ -617,22 +784,6 @@ static void accumulate(RtD *d, int v, GraphNode *g) {
         g = rd_op(d, TENSOR_OP_TO_DTYPE, &g, 1, &a);
     }
     d->grad[v] = d->grad[v] ? rd_bin(d, TENSOR_OP_ADD, d->grad[v], g) : g;
-}
-
-static int run_rule(RtD *d, int p) {
-    const GraphNode *x = d->fn[p];
-    const char *why = NULL;
-    RtRule rule = rt_internal_differentiable(x) ? rt_bw_dropout_mask : rt_rule(x->exec.op, &why);
-    if (!rule) return rd_fail(d, "no symbolic derivative for '%s' (%s)", tensor_op_name(x->exec.op), why);
-    d->cur = p;
-    d->n_out = outputs_of(d, p, d->out_pos);
-    memset(d->gi, 0, sizeof d->gi);
-    if (rule(d) < 0 || d->fail) return rd_fail(d, "the derivative of %s failed", x->name);
-    if (!d->dry)
-        for (int j = 0; j < x->exec.n_inputs && j < 64; j++)
-            if (d->gi[j] && x->exec.inputs[j] && diff_input(x, j)) accumulate(d, pos_of(d, x->exec.inputs[j]), d->gi[j]);
-    d->cur = -1;
-    return 0;
 }
 
 static void apply_hooks(RtD *d, int v) {
@@ -802,29 +953,15 @@ void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs) {
         if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || n->exec.op != TENSOR_OP_DROPOUT || !n->exec.args.train ||
             n->exec.args.p <= 0 || !n->is_tensor || n->meta.dtype != TENSOR_FLOAT32)
             continue;
-        RtInternal desc = {.kind = RT_INT_DROPOUT};
-        desc.meta = n->meta;
-        desc.args = n->exec.args;
-        GraphOpaque *o = rt_internal_new(&desc);
-        EM_ASSERT(o, "out of memory");
-        GraphArg a = graph_arg_node(n->exec.inputs[0]);
-        GraphNode *dm = graph_node_new(g, GRAPH_CALL_FUNCTION, "dropout_with_mask", o->repr, &a, 1, NULL, NULL, 0);
-        dm->exec.kind = GRAPH_EXEC_CUSTOM_OP;
-        dm->exec.n_inputs = 1;
-        dm->exec.inputs = calloc(1, sizeof(GraphNode *));
-        EM_ASSERT(dm->exec.inputs, "out of memory");
-        dm->exec.inputs[0] = n->exec.inputs[0];
-        dm->exec.opaque = o;
-        dm->exec.n_outputs = 2;
+        GraphNode *x = n->exec.inputs[0];
+        GraphNode *dm = graph_call_tensor_op(g, TENSOR_OP_NATIVE_DROPOUT, &x, 1, &n->exec.args, "native_dropout", NULL, -1,
+                                             NULL, NULL, 0);
         dm->requires_grad = n->requires_grad;
         rt_graph_move_before(g, dm, n);
         GraphNode *outs[2];
         for (int k = 0; k < 2; k++) {
             outs[k] = graph_getitem(g, dm, k);
-            outs[k]->is_tensor = true;
-            outs[k]->meta = n->meta;
-            tensor__compute_contiguous_strides(n->meta.ndim, outs[k]->meta.shape, outs[k]->meta.strides);
-            outs[k]->meta.offset = 0;
+            EM_ASSERT(outs[k]->is_tensor, "native_dropout's outputs have metadata");
             rt_graph_move_before(g, outs[k], n);
         }
         graph_replace_uses(g, n, outs[0]);

@@ -1,8 +1,10 @@
-/* eager.c — the `eager` backend: interprets a graph node by node with recording ops
+/* eager.c — the one graph interpreter: runs a graph node by node with recording ops
  * (ag_op_run), so autograd history, hooks on intermediates (registered on the intermediate
  * tensors through the callbacks) and saved-tensor hooks behave exactly as in an uncompiled run.
- * Also runs a backward graph under create_graph (HOOK nodes then call the hook), and is the
- * fallback of compiled plans.  Each value is dropped after its last use, as eager code would. */
+ * It is the tracer's `eager` backend (vm_backend.c adapts it), the fallback of compiled plans,
+ * and runs a backward graph under create_graph (HOOK nodes then call the hook).  Each value is
+ * dropped after its last use, as eager code would.  Slots are indexed by node position
+ * (graph_renumber), so a call allocates one array. */
 #include "src/runtime/rt.h"
 
 #include <stdlib.h>
@@ -24,12 +26,11 @@ static void slot_clear(Slot *s) {
     s->n_multi = 0;
 }
 
-static void mark_arg_outputs(const GraphArg *a, const RtPtrMap *pos, Slot *slots) {
+static void mark_arg_outputs(const GraphArg *a, Slot *slots) {
     if (a->kind == GARG_NODE) {
-        int p = rt_map_get(pos, a->as.node);
-        if (p >= 0) slots[p].last = INT32_MAX;
+        slots[a->as.node->index].last = INT32_MAX;
     } else if (a->kind == GARG_TUPLE || a->kind == GARG_LIST) {
-        for (int i = 0; i < a->as.seq.n; i++) mark_arg_outputs(&a->as.seq.items[i], pos, slots);
+        for (int i = 0; i < a->as.seq.n; i++) mark_arg_outputs(&a->as.seq.items[i], slots);
     }
 }
 
@@ -38,7 +39,7 @@ static int fail_at(const GraphNode *n, const char *what) {
     return -1;
 }
 
-static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInterpMode mode, RtExec *x, Slot *self) {
+static int run_node(const GraphNode *n, Slot *slots, RtInterpMode mode, RtExec *x, Slot *self) {
     const RtCallbacks *cb = x ? x->cb : NULL;
     Tensor *in[64];
     int n_in = n->exec.n_inputs;
@@ -46,12 +47,17 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
     for (int i = 0; i < n_in; i++) {
         in[i] = NULL;
         if (!n->exec.inputs[i]) continue;
-        int p = rt_map_get(pos, n->exec.inputs[i]);
-        if (p < 0 || (!slots[p].t && n->exec.kind != GRAPH_EXEC_GETITEM)) return fail_at(n, "an input has no value");
+        int p = n->exec.inputs[i]->index;
+        if (!slots[p].t && n->exec.kind != GRAPH_EXEC_GETITEM) return fail_at(n, "an input has no value");
         in[i] = slots[p].t;
     }
     switch (n->exec.kind) {
     case GRAPH_EXEC_TENSOR_OP: {
+        if (n->exec.op == TENSOR_OP_NATIVE_DROPOUT && mode == RT_INTERP_REPLAY) {
+            tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED,
+                             "runtime: double backward through a compiled dropout is not supported (it would draw a new mask)");
+            return -1;
+        }
         int n_out = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
         Tensor **o = calloc((size_t)n_out, sizeof *o);
         if (!o) return tensor__oom();
@@ -62,6 +68,8 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
         }
         if (n_out == 1 && got == 1) {
             self->t = o[0];
+            /* an op on Python numbers stays a number (the wrapped-number flag of its metadata) */
+            if (n->meta.wrapped_number) tensor_set_wrapped_number(o[0], true);
             free(o);
         } else {
             self->multi = o;
@@ -70,12 +78,16 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
         return 0;
     }
     case GRAPH_EXEC_GETITEM: {
-        int p = rt_map_get(pos, n->exec.inputs[0]);
-        if (p < 0 || n->exec.index >= slots[p].n_multi) return fail_at(n, "getitem out of range");
+        int p = n->exec.inputs[0]->index;
+        if (n->exec.index >= slots[p].n_multi) return fail_at(n, "getitem out of range");
         self->t = slots[p].multi[n->exec.index];
         tensor_incref(self->t);
         return 0;
     }
+    case GRAPH_EXEC_CONSTANT:
+        self->t = n->exec.constant;
+        tensor_incref(self->t);
+        return 0;
     case GRAPH_EXEC_HOOK:
         if (mode == RT_INTERP_BACKWARD) {
             self->t = rt_call_hook(cb, n->exec.opaque, in[0]);
@@ -102,27 +114,9 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
     case GRAPH_EXEC_SCRIPT: case GRAPH_EXEC_CUSTOM_OP: {
         const RtInternal *inn = rt_internal_of(n->exec.opaque);
         if (inn) {
-            if (inn->kind == RT_INT_DROPOUT && mode == RT_INTERP_REPLAY) {
-                tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED,
-                                 "runtime: double backward through a compiled dropout is not supported (it would draw a new mask)");
-                return -1;
-            }
-            Tensor *o[2] = {NULL, NULL};
-            int got = rt_run_internal(inn, in, n_in, o, x);
-            if (got < 0) return -1;
-            if (got == 1) {
-                self->t = o[0];
-            } else {
-                self->multi = calloc(2, sizeof(Tensor *));
-                if (!self->multi) {
-                    tensor_decref(o[0]);
-                    tensor_decref(o[1]);
-                    return tensor__oom();
-                }
-                self->multi[0] = o[0];
-                self->multi[1] = o[1];
-                self->n_multi = 2;
-            }
+            Tensor *o[1] = {NULL};
+            if (rt_run_internal(inn, in, n_in, o, x) < 0) return -1;
+            self->t = o[0];
             return 0;
         }
         if (!cb || !cb->script_call) return fail_at(n, "no script_call callback for a script call");
@@ -150,21 +144,21 @@ static int run_node(const GraphNode *n, Slot *slots, const RtPtrMap *pos, RtInte
 
 int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, RtInterpMode mode,
                  RtExec *x) {
+    /* node positions are the graph's own cache (index); renumbering only rewrites it */
+    graph_renumber((Graph *)g);
     int n = g->n_nodes, rc = -1, placeholder = 0, written = 0;
     Slot *slots = calloc((size_t)(n ? n : 1), sizeof *slots);
     if (!slots) return tensor__oom();
-    RtPtrMap pos = {0};
-    rt_map_positions(&pos, g);
     int i = 0;
     for (const GraphNode *m = g->first; m; m = m->next, i++) slots[i].last = -1;
     i = 0;
     for (const GraphNode *m = g->first; m; m = m->next, i++) {
         if (m->kind == GRAPH_OUTPUT) {
-            for (int a = 0; a < m->n_args; a++) mark_arg_outputs(&m->args[a], &pos, slots);
+            for (int a = 0; a < m->n_args; a++) mark_arg_outputs(&m->args[a], slots);
             continue;
         }
         for (int j = 0; j < m->exec.n_inputs; j++) {
-            int p = m->exec.inputs[j] ? rt_map_get(&pos, m->exec.inputs[j]) : -1;
+            int p = m->exec.inputs[j] ? m->exec.inputs[j]->index : -1;
             if (p >= 0 && slots[p].last != INT32_MAX && slots[p].last < i) slots[p].last = i;
         }
     }
@@ -184,18 +178,18 @@ int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
             out_node = m;
             continue;
         }
-        if (m->kind == GRAPH_GET_ATTR) {
+        if (m->kind == GRAPH_GET_ATTR && m->exec.kind != GRAPH_EXEC_CONSTANT) {
             tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "runtime: get_attr node %s is not supported", m->name);
             goto done;
         }
         /* a node recorded under torch.no_grad() runs without recording, as it did */
         bool grad = ag_is_grad_enabled();
         if (m->no_grad && grad) ag_set_grad_enabled(false);
-        int r = run_node(m, slots, &pos, mode, x, &slots[i]);
+        int r = run_node(m, slots, mode, x, &slots[i]);
         ag_set_grad_enabled(grad);
         if (r < 0) goto done;
         for (int j = 0; j < m->exec.n_inputs; j++) {
-            int p = m->exec.inputs[j] ? rt_map_get(&pos, m->exec.inputs[j]) : -1;
+            int p = m->exec.inputs[j] ? m->exec.inputs[j]->index : -1;
             if (p >= 0 && slots[p].last == i) slot_clear(&slots[p]);
         }
         if (slots[i].last < 0) slot_clear(&slots[i]);   /* unused result */
@@ -215,8 +209,8 @@ int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
         for (int j = 0; j < k; j++) {
             outs[j] = NULL;
             if (items[j].kind != GARG_NODE) continue;
-            int p = rt_map_get(&pos, items[j].as.node);
-            if (p < 0 || !slots[p].t) {
+            int p = items[j].as.node->index;
+            if (!slots[p].t) {
                 for (int q = 0; q < j; q++) {
                     tensor_decref(outs[q]);
                     outs[q] = NULL;
@@ -228,7 +222,7 @@ int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
             tensor_incref(outs[j]);
         }
         written = k;
-    } else if (out_node) {
+    } else if (out_node && out_node->n_args) {
         tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "runtime: the output node must hold one flat tuple");
         goto done;
     }
@@ -236,7 +230,6 @@ int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **o
 done:
     for (i = 0; i < n; i++) slot_clear(&slots[i]);
     free(slots);
-    rt_map_fini(&pos);
     return rc;
 }
 

@@ -114,49 +114,8 @@ bool rt_grad_hook_sink_requires_grad(const RtGradHookSink *s, int i) {
 
 /* ---- runtime-internal ops --------------------------------------------------------------------------- */
 
-/* nll_loss's input gradient exactly as src/autograd/rules_nn.c computes it */
-static Tensor *nll_backward(const RtInternal *in, Tensor *g, Tensor *target, Tensor *weight) {
-    const TensorMeta *m = &in->meta;
-    Tensor *W = tensor_zeros(TENSOR_FLOAT32, m->ndim, m->shape), *gg = NULL, *r = NULL;
-    if (!W) return NULL;
-    int64_t N = m->ndim == 2 ? m->shape[0] : 1, C = m->shape[m->ndim - 1];
-    int64_t ts = target->ndim ? target->strides[0] : 0;
-    const int64_t *pt = tensor__i64(target);
-    double total = 0;
-    for (int64_t i = 0; i < N; i++) {
-        int64_t t = pt[i * ts];
-        if (t == in->args.ignore_index || t < 0 || t >= C) continue;
-        double w = weight ? tensor_get_f64(weight, &t) : 1.0;
-        tensor__f32(W)[i * C + t] = (float)-w;
-        total += w;
-    }
-    if (in->args.reduction == TENSOR_REDUCTION_MEAN && tensor_div_scalar_(W, tensor_scalar_f(total)) < 0) goto done;
-    if (in->args.reduction == TENSOR_REDUCTION_NONE && m->ndim == 2) {
-        if (!(gg = tensor_unsqueeze(g, 1))) goto done;
-    } else {
-        tensor_incref(g);
-        gg = g;
-    }
-    r = tensor_mul(W, gg);
-done:
-    tensor_decref(W);
-    tensor_decref(gg);
-    return r;
-}
-
 int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor **out, RtExec *x) {
     switch (in->kind) {
-    case RT_INT_NLL_BACKWARD:
-        out[0] = nll_backward(in, ins[0], ins[1], n_in > 2 ? ins[2] : NULL);
-        return out[0] ? 1 : -1;
-    case RT_INT_DROPOUT: {
-        Tensor *mask = NULL;
-        out[0] = tensor__dropout(ins[0], in->args.p, in->args.train, &mask);
-        if (!out[0]) return -1;
-        if (!mask) mask = tensor_ones_like(ins[0]);
-        out[1] = mask;
-        return mask ? 2 : -1;
-    }
     case RT_INT_DYN_HOOK: {
         Tensor *g = ins[0];
         tensor_incref(g);

@@ -11,6 +11,7 @@
  * (in-place or random op, callback) or reads a member's value — the group runs at its last
  * member's position, so any such reader would run too early. */
 #include "src/runtime/rt.h"
+#include "src/tensor/pwexpr.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,23 +20,23 @@
 #define MAX_REGS 48
 #define CHUNK 128
 
-typedef enum FCode {
-    F_NEG, F_ABS, F_EXP, F_LOG, F_SQRT, F_RSQRT, F_TANH, F_SIGMOID, F_RELU, F_GELU, F_GELU_TANH, F_SILU, F_LEAKY,
-    F_ERF, F_SIN, F_COS, F_SIGN, F_RECIP, F_CLAMP, F_FLOOR, F_CEIL, F_ROUND, F_COPY, F_NOT,
-    F_ADD1, F_ADDA, F_MUL, F_DIV, F_POW, F_MAX, F_MIN, F_REM,
-    F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE, F_AND, F_OR, F_XOR,
-    F_ADD1_S, F_ADDA_S, F_MUL_S, F_DIV_S, F_POW_S, F_RPOW_S, F_REM_S, F_RSUB_S,
-    F_EQ_S, F_NE_S, F_LT_S, F_LE_S, F_GT_S, F_GE_S,
-    F_WHERE, F_MASKED_FILL,
-    F_GELU_E,                 /* gelu(x) given e = erf(x * k) in b: (0.5 * x) * (1 + e) */
-    F_SILU_S,                 /* silu(x) given s = sigmoid(x) in b: x * s */
-} FCode;
+/* A member's code is the TensorOp whose kernel expression it evaluates (a scalar form runs its
+ * base op with a constant operand), or one of these, which reuse a value computed earlier in
+ * the group (rt_add_side_values) */
+enum {
+    F_GELU_E = TENSOR_OP_COUNT,   /* gelu(x) given e = erf(x * k) in b */
+    F_SILU_S,                     /* silu(x) given s = sigmoid(x) in b: x * s */
+};
+
+/* where a binary kernel's operands come from */
+enum { FM_REGS, FM_YCONST, FM_XCONST };
 
 typedef struct FOp {
-    uint8_t code;
-    bool lo, hi;              /* clamp bounds present */
+    uint16_t code;
+    uint8_t mode;             /* FM_*: a scalar form's constant operand */
     int16_t dst, a, b, c;     /* registers */
-    float f0, f1;             /* alpha / slope / clamp lo / fill value; scalar operand / clamp hi */
+    float k;                  /* the constant operand */
+    PwArgs args;              /* the op's arguments, as the eager kernel reads them */
 } FOp;
 
 struct RtFused {
@@ -59,121 +60,57 @@ struct RtFused {
     int64_t shape[TENSOR_MAX_DIMS];
 };
 
-/* ---- which ops fuse ---------------------------------------------------------------------------- */
-
-static float scalar_f32(TensorScalar s) {
-    if (s.kind == TENSOR_FLOAT32) return (float)s.f;
-    if (s.kind == TENSOR_BOOL) return s.i != 0 ? 1.0f : 0.0f;
-    return (float)s.i;
-}
+/* ---- which ops fuse (the op table's kernel column decides) ------------------------------------ */
 
 static bool in_dtype(const GraphNode *n, int i, TensorDtype dt) {
     return i < n->exec.n_inputs && n->exec.inputs[i] && n->exec.inputs[i]->is_tensor && n->exec.inputs[i]->meta.dtype == dt;
 }
 
-/* the op's fused code, or -1 */
-static int fcode(const GraphNode *n) {
-    if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor) return -1;
-    TensorOp op = n->exec.op;
-    TensorDtype out = n->meta.dtype;
-    bool f0 = in_dtype(n, 0, TENSOR_FLOAT32), f1 = in_dtype(n, 1, TENSOR_FLOAT32);
-    bool b0 = in_dtype(n, 0, TENSOR_BOOL), b1 = in_dtype(n, 1, TENSOR_BOOL);
-    if (n->exec.n_inputs == 1 && out == TENSOR_FLOAT32 && f0) {
-        switch (op) {
-        case TENSOR_OP_NEG: return F_NEG;
-        case TENSOR_OP_ABS: return F_ABS;
-        case TENSOR_OP_EXP: return F_EXP;
-        case TENSOR_OP_LOG: return F_LOG;
-        case TENSOR_OP_SQRT: return F_SQRT;
-        case TENSOR_OP_RSQRT: return F_RSQRT;
-        case TENSOR_OP_TANH: return F_TANH;
-        case TENSOR_OP_SIGMOID: return F_SIGMOID;
-        case TENSOR_OP_RELU: return F_RELU;
-        case TENSOR_OP_GELU: return n->exec.args.approximate ? F_GELU_TANH : F_GELU;
-        case TENSOR_OP_SILU: return F_SILU;
-        case TENSOR_OP_LEAKY_RELU: return F_LEAKY;
-        case TENSOR_OP_ERF: return F_ERF;
-        case TENSOR_OP_SIN: return F_SIN;
-        case TENSOR_OP_COS: return F_COS;
-        case TENSOR_OP_SIGN: return F_SIGN;
-        case TENSOR_OP_RECIPROCAL: return F_RECIP;
-        case TENSOR_OP_CLAMP: return F_CLAMP;
-        case TENSOR_OP_FLOOR: return F_FLOOR;
-        case TENSOR_OP_CEIL: return F_CEIL;
-        case TENSOR_OP_ROUND: return F_ROUND;
-        case TENSOR_OP_CLONE: return F_COPY;
-        case TENSOR_OP_ADD_SCALAR: return scalar_f32(n->exec.args.alpha) == 1.0f ? F_ADD1_S : F_ADDA_S;
-        case TENSOR_OP_SUB_SCALAR: return F_ADDA_S;
-        case TENSOR_OP_MUL_SCALAR: return F_MUL_S;
-        case TENSOR_OP_DIV_SCALAR: return F_DIV_S;
-        case TENSOR_OP_POW_SCALAR: return F_POW_S;
-        case TENSOR_OP_RPOW_SCALAR: return F_RPOW_S;
-        case TENSOR_OP_REMAINDER_SCALAR: return F_REM_S;
-        case TENSOR_OP_RSUB_SCALAR: return F_RSUB_S;
-        default: return -1;
-        }
+/* A fused loop keeps float32 values, and bools as 0./1.: an op fuses when it evaluates its
+ * float expression on float inputs (comparisons giving a bool), or its bool expression on bool
+ * inputs (logical ops), or selects between floats with a bool mask. */
+static bool fits(const GraphNode *n, const PwInfo *k, int n_in, TensorDtype out) {
+    if (n->exec.n_inputs != n_in) return false;
+    for (int i = 0; i < n_in; i++) {
+        bool mask = (i == 0 && (k->kinds & PWK_MASK0)) || (i == 1 && (k->kinds & PWK_MASK1));
+        bool logic = k->dt == PWDT_LOGIC;
+        if (!in_dtype(n, i, mask || logic ? TENSOR_BOOL : TENSOR_FLOAT32)) return false;
     }
-    if (n->exec.n_inputs == 1 && out == TENSOR_BOOL && f0) {
-        switch (op) {
-        case TENSOR_OP_EQ_SCALAR: return F_EQ_S;
-        case TENSOR_OP_NE_SCALAR: return F_NE_S;
-        case TENSOR_OP_LT_SCALAR: return F_LT_S;
-        case TENSOR_OP_LE_SCALAR: return F_LE_S;
-        case TENSOR_OP_GT_SCALAR: return F_GT_S;
-        case TENSOR_OP_GE_SCALAR: return F_GE_S;
-        default: return -1;
-        }
-    }
-    if (n->exec.n_inputs == 1 && out == TENSOR_BOOL && b0 && op == TENSOR_OP_LOGICAL_NOT) return F_NOT;
-    if (n->exec.n_inputs == 2 && out == TENSOR_FLOAT32 && f0 && f1) {
-        switch (op) {
-        case TENSOR_OP_ADD: return scalar_f32(n->exec.args.alpha) == 1.0f ? F_ADD1 : F_ADDA;
-        case TENSOR_OP_SUB: return F_ADDA;
-        case TENSOR_OP_MUL: return F_MUL;
-        case TENSOR_OP_DIV: return F_DIV;
-        case TENSOR_OP_POW: return F_POW;
-        case TENSOR_OP_MAXIMUM: return F_MAX;
-        case TENSOR_OP_MINIMUM: return F_MIN;
-        case TENSOR_OP_REMAINDER: return F_REM;
-        default: return -1;
-        }
-    }
-    if (n->exec.n_inputs == 2 && out == TENSOR_BOOL && f0 && f1) {
-        switch (op) {
-        case TENSOR_OP_EQ: return F_EQ;
-        case TENSOR_OP_NE: return F_NE;
-        case TENSOR_OP_LT: return F_LT;
-        case TENSOR_OP_LE: return F_LE;
-        case TENSOR_OP_GT: return F_GT;
-        case TENSOR_OP_GE: return F_GE;
-        default: return -1;
-        }
-    }
-    if (n->exec.n_inputs == 2 && out == TENSOR_BOOL && b0 && b1) {
-        switch (op) {
-        case TENSOR_OP_LOGICAL_AND: return F_AND;
-        case TENSOR_OP_LOGICAL_OR: return F_OR;
-        case TENSOR_OP_LOGICAL_XOR: return F_XOR;
-        default: return -1;
-        }
-    }
-    if (op == TENSOR_OP_MASKED_FILL && n->exec.n_inputs == 2 && out == TENSOR_FLOAT32 && f0 && b1) return F_MASKED_FILL;
-    if (op == TENSOR_OP_WHERE && n->exec.n_inputs == 3 && out == TENSOR_FLOAT32 && b0 && f1 && in_dtype(n, 2, TENSOR_FLOAT32))
-        return F_WHERE;
-    return -1;
+    TensorDtype want = k->dt == PWDT_CMP || k->dt == PWDT_LOGIC ? TENSOR_BOOL : TENSOR_FLOAT32;
+    return out == want && (k->dt == PWDT_LOGIC ? (k->kinds & PWK_B) : (k->kinds & PWK_F)) != 0;
 }
 
-bool rt_fusable(const GraphNode *n) { return fcode(n) >= 0; }
+/* the op's fused code and operand mode, or -1 */
+static int fcode(const GraphNode *n, int *mode) {
+    if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor) return -1;
+    TensorOp op = n->exec.op;
+    const PwInfo *k = tensor__pw_info(op);
+    *mode = FM_REGS;
+    switch ((PwForm)k->form) {
+    case PWF_UNARY: return fits(n, k, 1, n->meta.dtype) ? (int)op : -1;
+    case PWF_BINARY: return fits(n, k, 2, n->meta.dtype) ? (int)op : -1;
+    case PWF_TERNARY: return fits(n, k, 3, n->meta.dtype) ? (int)op : -1;
+    case PWF_SCALAR: case PWF_RSCALAR: {
+        const PwInfo *b = tensor__pw_info(k->base);
+        if (b->form != PWF_BINARY || (b->kinds & (PWK_MASK0 | PWK_MASK1)) || b->dt == PWDT_LOGIC) return -1;
+        if (!in_dtype(n, 0, TENSOR_FLOAT32) || !(b->kinds & PWK_F)) return -1;
+        if (n->meta.dtype != (b->dt == PWDT_CMP ? TENSOR_BOOL : TENSOR_FLOAT32)) return -1;
+        *mode = k->form == PWF_SCALAR ? FM_YCONST : FM_XCONST;
+        return (int)k->base;
+    }
+    default: return -1;
+    }
+}
+
+bool rt_fusable(const GraphNode *n) {
+    int mode;
+    return fcode(n, &mode) >= 0;
+}
 
 /* fusable and free of libm calls: worth recomputing in the backward rather than saving */
 bool rt_cheap_pointwise(const GraphNode *n) {
-    switch (fcode(n)) {
-    case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
-    case F_GELU_E: case F_SILU_S:
-    case F_SIN: case F_COS: case F_POW: case F_REM: case F_POW_S: case F_RPOW_S: case F_REM_S: case -1:
-        return false;
-    default: return true;
-    }
+    int mode, c = fcode(n, &mode);
+    return c >= 0 && tensor__pw_info((TensorOp)c)->cost == PWC_CHEAP;
 }
 
 /* ---- grouping --------------------------------------------------------------------------------------- */
@@ -486,11 +423,11 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
     }
     for (int m = 0; m < f->n_members; m++) {
         const GraphNode *n = f->members[m];
-        const TensorOpArgs *a = &n->exec.args;
         FOp *op = &f->code[m];
-        int code = fcode(n);
+        int mode, code = fcode(n, &mode);
         EM_ASSERT(code >= 0, "fused member is not fusable");
-        op->code = (uint8_t)code;
+        op->code = (uint16_t)code;
+        op->mode = (uint8_t)mode;
         op->dst = (int16_t)(f->n_ins + m);
         int16_t r[3];
         for (int j = 0; j < 3; j++) {
@@ -502,58 +439,25 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         op->c = r[2];
         for (int j = 0; j < 3; j++)
             if (r[j] >= 0 && r[j] < f->n_ins) f->in_last[r[j]] = (int16_t)m;
-        switch (code) {
-        case F_LEAKY: op->f0 = scalar_f32(a->scalar); break;
-        case F_CLAMP:
-            op->lo = a->has_min;
-            op->hi = a->has_max;
-            op->f0 = a->has_min ? scalar_f32(a->scalar) : 0.0f;
-            op->f1 = a->has_max ? scalar_f32(a->scalar2) : 0.0f;
-            break;
-        case F_ADDA: {
-            /* sub is add with alpha negated, as tensor__binary does */
-            TensorScalar al = a->alpha;
-            if (n->exec.op == TENSOR_OP_SUB) {
-                al.f = -al.f;
-                al.i = -al.i;
-            }
-            op->f0 = scalar_f32(al);
-            break;
-        }
-        case F_ADD1_S: op->f1 = scalar_f32(a->scalar); break;
-        case F_ADDA_S: {
-            TensorScalar al = a->alpha;
-            if (n->exec.op == TENSOR_OP_SUB_SCALAR) {
-                al.f = -al.f;
-                al.i = -al.i;
-            }
-            op->f0 = scalar_f32(al);
-            op->f1 = scalar_f32(a->scalar);
-            break;
-        }
-        case F_RSUB_S:
-            op->f0 = scalar_f32(a->alpha);
-            op->f1 = scalar_f32(a->scalar);
-            break;
-        case F_MASKED_FILL: op->f0 = (float)(a->scalar.kind == TENSOR_FLOAT32 ? a->scalar.f : (double)a->scalar.i); break;
-        default: op->f1 = scalar_f32(a->scalar); break;
-        }
+        tensor__pw_args(&n->exec.args, &op->args);
+        op->k = op->args.s0f;   /* a scalar form's constant operand is args.scalar */
     }
     /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
      * element instead of two, same bits */
     for (int m = 0; m < f->n_members; m++) {
         FOp *op = &f->code[m];
-        if (op->code != F_GELU && op->code != F_SILU) continue;
+        bool gelu = op->code == TENSOR_OP_GELU && !op->args.approx, silu = op->code == TENSOR_OP_SILU;
+        if (!gelu && !silu) continue;
         for (int k = 0; k < m; k++) {
             const FOp *e = &f->code[k];
-            if (op->code == F_SILU && e->code == F_SIGMOID && e->a == op->a) {
+            if (silu && e->code == TENSOR_OP_SIGMOID && e->a == op->a) {
                 op->code = F_SILU_S;
                 op->b = e->dst;
                 break;
             }
-            if (op->code == F_GELU && e->code == F_ERF && e->a >= f->n_ins) {
+            if (gelu && e->code == TENSOR_OP_ERF && e->a >= f->n_ins) {
                 const FOp *xs = &f->code[e->a - f->n_ins];
-                if (xs->code == F_MUL_S && xs->a == op->a && xs->f1 == (float)RT_GELU_ERF_K) {
+                if (xs->code == TENSOR_OP_MUL && xs->mode == FM_YCONST && xs->a == op->a && xs->k == (float)RT_GELU_ERF_K) {
                     op->code = F_GELU_E;
                     op->b = e->dst;
                     break;
@@ -603,128 +507,138 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
 
 /* ---- running a group ---------------------------------------------------------------------------------- */
 
-static inline float f_remainder(float x, float y) {
-    float r = fmodf(x, y);
-    if (r != 0.0f && ((r < 0.0f) != (y < 0.0f))) r += y;
-    return r;
-}
-static inline float f_max(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x > y ? x : y); }
-static inline float f_min(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x < y ? x : y); }
-static inline float f_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-static inline float f_gelu(float x) { return 0.5f * x * (1.0f + erff(x * 0.7071067811865476f)); }
-static inline float f_gelu_tanh(float x) {
-    const float k = 0.7978845608028654f;
-    return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
-}
-static inline float f_sign(float x) { return (float)((x > 0.0f) - (x < 0.0f)); }
-static inline float f_clamp(float x, const FOp *o) {
-    if (isnan(x)) return x;
-    if (o->lo && x < o->f0) x = o->f0;
-    if (o->hi && x > o->f1) x = o->f1;
-    return x;
-}
-
+/* One member over n elements: the op's kernel expression from the table (pwexpr.h), the same
+ * float expression the eager loop evaluates; bools are 0./1. floats, so a logical op runs its
+ * bool expression on them.  Selects load both sides unconditionally so they vectorise (a mask
+ * from relu is random: a branch would mispredict half the time). */
 #define UN(EXPR)                                                                                \
     for (int64_t i = 0; i < n; i++) {                                                           \
         float x = A[i];                                                                         \
-        D[i] = (EXPR);                                                                          \
-    }                                                                                           \
-    break
+        D[i] = (float)(EXPR);                                                                   \
+    }
+#define BIN_MODES(EXPR)                                                                         \
+    if (o->mode == FM_YCONST) {                                                                 \
+        const float y = o->k;                                                                   \
+        UN(EXPR)                                                                                \
+    } else if (o->mode == FM_XCONST) {                                                          \
+        const float x = o->k;                                                                   \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            float y = A[i];                                                                     \
+            D[i] = (float)(EXPR);                                                               \
+        }                                                                                       \
+    } else {                                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            float x = A[i], y = B[i];                                                           \
+            D[i] = (float)(EXPR);                                                               \
+        }                                                                                       \
+    }
+/* a == 1 (add/sub without alpha) gets its own loops: the multiply folds away, as in eager */
 #define BIN(EXPR)                                                                               \
+    if (a == 1.0f) {                                                                            \
+        const float a = 1.0f;                                                                   \
+        (void)a;                                                                                \
+        BIN_MODES(EXPR)                                                                         \
+    } else {                                                                                    \
+        BIN_MODES(EXPR)                                                                         \
+    }
+#define TERN(EXPR)                                                                              \
     for (int64_t i = 0; i < n; i++) {                                                           \
-        float x = A[i], y = B[i];                                                               \
-        D[i] = (EXPR);                                                                          \
-    }                                                                                           \
-    break
+        float x = A[i], y = B[i], z = C_[i];                                                    \
+        D[i] = (float)(EXPR);                                                                   \
+    }
+
+/* the family a fused loop evaluates: logical ops their bool expression, the rest their float one */
+#define PW_FEXPR_SAME(EF, EB) EF
+#define PW_FEXPR_FLOAT(EF, EB) EF
+#define PW_FEXPR_PROMOTE(EF, EB) EF
+#define PW_FEXPR_PROMOTE_SC(EF, EB) EF
+#define PW_FEXPR_SUBT(EF, EB) EF
+#define PW_FEXPR_CMP(EF, EB) EF
+#define PW_FEXPR_LOGIC(EF, EB) EB
+
+#define U(...) PW_TUPLE_U(__VA_ARGS__)
+#define B(...) PW_TUPLE_B(__VA_ARGS__)
+#define UF(...) PW_TUPLE_UF(__VA_ARGS__)
+#define BF(...) PW_TUPLE_BF(__VA_ARGS__)
+#define T3(...) PW_TUPLE_T3(__VA_ARGS__)
+#define SC(...) PW_TUPLE_SC(__VA_ARGS__)
+#define RSC(...) PW_TUPLE_RSC(__VA_ARGS__)
+#define IP(...) PW_TUPLE_IP(__VA_ARGS__)
+#define NOK PW_TUPLE_NOK
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, EF, EI, EB, MSG)                                   \
+    case TENSOR_OP_##NAME: {                                                                    \
+        UN(PW_FEXPR_##DT(EF, EB))                                                               \
+        break;                                                                                  \
+    }
+#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, EF, EI, EB, MSG)                                   \
+    case TENSOR_OP_##NAME: {                                                                    \
+        BIN(PW_FEXPR_##DT(EF, EB))                                                              \
+        break;                                                                                  \
+    }
+#define PW_GEN_UF PW_GEN_U
+#define PW_GEN_BF PW_GEN_B
+#define PW_GEN_T3(NAME, EF)                                                                     \
+    case TENSOR_OP_##NAME: {                                                                    \
+        TERN(EF)                                                                                \
+        break;                                                                                  \
+    }
+#define PW_GEN_SC(NAME, ...)
+#define PW_GEN_RSC(NAME, ...)
+#define PW_GEN_IP(NAME, ...)
+#define PW_GEN_NOK(NAME, ...)
 
 static void exec_op(const FOp *o, float *const *reg, int64_t n) {
+    typedef float pw_t;
     float *restrict D = reg[o->dst];
     const float *restrict A = reg[o->a];
     const float *restrict B = o->b >= 0 ? reg[o->b] : NULL;
-    const float *restrict C = o->c >= 0 ? reg[o->c] : NULL;
-    const float f0 = o->f0, s = o->f1;
-    switch ((FCode)o->code) {
-    case F_NEG: UN(-x);
-    case F_ABS: UN(fabsf(x));
-    case F_EXP: UN(expf(x));
-    case F_LOG: UN(logf(x));
-    case F_SQRT: UN(sqrtf(x));
-    case F_RSQRT: UN(1.0f / sqrtf(x));
-    case F_TANH: UN(tanhf(x));
-    case F_SIGMOID: UN(f_sigmoid(x));
-    case F_RELU: UN((x > 0.0f || x != x) ? x : 0.0f);
-    case F_GELU: UN(f_gelu(x));
-    case F_GELU_TANH: UN(f_gelu_tanh(x));
-    case F_SILU: UN(x * f_sigmoid(x));
-    case F_LEAKY: UN(x > 0.0f ? x : x * f0);
-    case F_ERF: UN(erff(x));
-    case F_SIN: UN(sinf(x));
-    case F_COS: UN(cosf(x));
-    case F_SIGN: UN(f_sign(x));
-    case F_RECIP: UN(1.0f / x);
-    case F_CLAMP: UN(f_clamp(x, o));
-    case F_FLOOR: UN(floorf(x));
-    case F_CEIL: UN(ceilf(x));
-    case F_ROUND: UN(nearbyintf(x));
-    case F_COPY: UN(x);
-    case F_NOT: UN(x != 0.0f ? 0.0f : 1.0f);
-    case F_ADD1: BIN(x + y);
-    case F_ADDA: BIN(x + f0 * y);
-    case F_MUL: BIN(x * y);
-    case F_DIV: BIN(x / y);
-    case F_POW: BIN(powf(x, y));
-    case F_MAX: BIN(f_max(x, y));
-    case F_MIN: BIN(f_min(x, y));
-    case F_REM: BIN(f_remainder(x, y));
-    case F_EQ: BIN(x == y ? 1.0f : 0.0f);
-    case F_NE: BIN(x != y ? 1.0f : 0.0f);
-    case F_LT: BIN(x < y ? 1.0f : 0.0f);
-    case F_LE: BIN(x <= y ? 1.0f : 0.0f);
-    case F_GT: BIN(x > y ? 1.0f : 0.0f);
-    case F_GE: BIN(x >= y ? 1.0f : 0.0f);
-    case F_AND: BIN((x != 0.0f && y != 0.0f) ? 1.0f : 0.0f);
-    case F_OR: BIN((x != 0.0f || y != 0.0f) ? 1.0f : 0.0f);
-    case F_XOR: BIN(((x != 0.0f) != (y != 0.0f)) ? 1.0f : 0.0f);
-    case F_ADD1_S: UN(x + s);
-    case F_ADDA_S: UN(x + f0 * s);
-    case F_MUL_S: UN(x * s);
-    case F_DIV_S: UN(x / s);
-    case F_POW_S: UN(powf(x, s));
-    case F_RPOW_S: UN(powf(s, x));
-    case F_REM_S: UN(f_remainder(x, s));
-    case F_RSUB_S:
+    const float *restrict C_ = o->c >= 0 ? reg[o->c] : NULL;
+    const PwArgs args = o->args, *p = &args;
+    const float a = args.af, s0 = args.s0f, s1 = args.s1f;
+    (void)B;
+    (void)C_;
+    (void)p;
+    (void)s0;
+    (void)s1;
+    switch (o->code) {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
+#undef X
+    case F_GELU_E:
         for (int64_t i = 0; i < n; i++) {
-            float t = A[i] * f0;
-            D[i] = s + -1.0f * t;
+            float x = A[i], e = B[i];
+            D[i] = pw_gelu_from_erf(x, e);
         }
         break;
-    case F_EQ_S: UN(x == s ? 1.0f : 0.0f);
-    case F_NE_S: UN(x != s ? 1.0f : 0.0f);
-    case F_LT_S: UN(x < s ? 1.0f : 0.0f);
-    case F_LE_S: UN(x <= s ? 1.0f : 0.0f);
-    case F_GT_S: UN(x > s ? 1.0f : 0.0f);
-    case F_GE_S: UN(x >= s ? 1.0f : 0.0f);
-    /* selects load both sides unconditionally so they vectorise (a mask from relu is random:
-     * a branch would mispredict half the time) */
-    case F_GELU_E: BIN(0.5f * x * (1.0f + y));
-    case F_SILU_S: BIN(x * y);
-    case F_WHERE:
-        for (int64_t i = 0; i < n; i++) {
-            float c = A[i], x = B[i], y = C[i];
-            D[i] = c != 0.0f ? x : y;
-        }
+    case F_SILU_S:
+        for (int64_t i = 0; i < n; i++) D[i] = A[i] * B[i];
         break;
-    case F_MASKED_FILL:
-        for (int64_t i = 0; i < n; i++) {
-            float x = A[i], m = B[i];
-            D[i] = m != 0.0f ? f0 : x;
-        }
-        break;
+    default: EM_UNREACHABLE();
     }
 }
 
+#undef PW_GEN_U
+#undef PW_GEN_B
+#undef PW_GEN_UF
+#undef PW_GEN_BF
+#undef PW_GEN_T3
+#undef PW_GEN_SC
+#undef PW_GEN_RSC
+#undef PW_GEN_IP
+#undef PW_GEN_NOK
+#undef U
+#undef B
+#undef UF
+#undef BF
+#undef T3
+#undef SC
+#undef RSC
+#undef IP
+#undef NOK
 #undef UN
 #undef BIN
+#undef BIN_MODES
+#undef TERN
 
 #define MAX_OPERANDS (MAX_REGS + 16)
 
@@ -887,13 +801,8 @@ static void fused_units(void *ctx, int64_t u0, int64_t u1) {
 static int64_t element_cost(const RtFused *f) {
     int64_t c = 0;
     for (int m = 0; m < f->n_members; m++) {
-        switch ((FCode)f->code[m].code) {
-        case F_EXP: case F_LOG: case F_TANH: case F_SIGMOID: case F_GELU: case F_GELU_TANH: case F_SILU: case F_ERF:
-        case F_SIN: case F_COS: case F_POW: case F_POW_S: case F_RPOW_S: case F_REM: case F_REM_S:
-            c += 16;
-            break;
-        default: c += 1;
-        }
+        int code = f->code[m].code;
+        c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost == PWC_LIBM ? 16 : 1;
     }
     return c;
 }

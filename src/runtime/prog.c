@@ -87,7 +87,7 @@ static bool side_effecting(const GraphNode *n, bool backward) {
     case GRAPH_EXEC_MARKER: case GRAPH_EXEC_SCRIPT: return true;
     case GRAPH_EXEC_CUSTOM_OP: {
         const RtInternal *in = rt_internal_of(n->exec.opaque);
-        return !in || in->kind == RT_INT_DYN_HOOK || in->kind == RT_INT_DROPOUT;
+        return !in || in->kind == RT_INT_DYN_HOOK;
     }
     default: return false;
     }

@@ -4,8 +4,8 @@
  * -----
  *   Graph (user) ──decompose.c──► primitive Graph (owned copy; composites expanded)
  *        │                               │
- *        │                    diff.c + rules*.c: backward Graph (tangents, saved values ->
- *        │                               │        gradients of the placeholders)
+ *        │          diff.c (src/autograd's rules recorded over fakes): backward Graph
+ *        │                               │        (tangents, saved values -> gradients of the placeholders)
  *        ▼                               ▼
  *   prog.c: RtProg = instructions over values, built from either graph:
  *     RtVal    one per tensor value (placeholder, op output, getitem); HOOK / GETITEM / views
@@ -64,15 +64,11 @@ void rt_map_positions(RtPtrMap *m, const Graph *g);
 /* ---- runtime-internal ops (exec kind GRAPH_EXEC_CUSTOM_OP with a runtime-owned opaque) ------ */
 
 typedef enum RtInternalKind {
-    RT_INT_NLL_BACKWARD,     /* (grad, target, weight?) -> grad of nll_loss's input (eager's loop) */
     RT_INT_DYN_HOOK,         /* backward: gradient hooks a marker registered in this run */
-    RT_INT_DROPOUT,          /* training forward: x -> (dropout(x), its mask), one kernel call */
 } RtInternalKind;
 
 typedef struct RtInternal {
     RtInternalKind kind;
-    TensorMeta meta;         /* NLL: the forward input's meta */
-    TensorOpArgs args;       /* NLL: reduction, ignore_index */
     int32_t marker, index;   /* DYN_HOOK: marker ordinal in the forward, value index */
 } RtInternal;
 
@@ -242,10 +238,10 @@ int rt_prog_run(RtProg *p, Tensor *const *inputs, Tensor **outs, RtExec *x) EM_M
 Tensor *rt_call_hook(const RtCallbacks *cb, GraphOpaque *hook, Tensor *grad);
 Tensor *rt_call_tensor_hook(const AgTensorHook *h, Tensor *grad);
 int rt_callback_failed(void);
-/* writes the op's outputs (1, or 2 for RT_INT_DROPOUT) */
+/* writes the op's output */
 int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor **out, RtExec *x) EM_MUST_CHECK;
-/* Training graphs: every dropout in training mode becomes RT_INT_DROPOUT plus getitems for its
- * output and mask (the backward multiplies by the mask the forward drew, as eager does). */
+/* Training graphs: every dropout in training mode becomes native_dropout plus getitems for its
+ * output and mask (its rule multiplies by the mask the forward drew, as eager's does). */
 void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs);   /* refs: pointers to keep valid */
 
 /* ---- eager interpretation (eager.c) -------------------------------------------------------- */
@@ -260,7 +256,7 @@ typedef enum RtInterpMode {
 int rt_interpret(const Graph *g, Tensor *const *inputs, int n_inputs, Tensor **outs, int max_outs, RtInterpMode mode,
                  RtExec *x) EM_MUST_CHECK;
 
-/* ---- differentiation (diff.c, rules*.c) -------------------------------------------------------- */
+/* ---- differentiation (diff.c: src/autograd's rules recorded over fakes) ------------------------ */
 
 typedef struct RtDiffSpec {
     const bool *input_rg;        /* per placeholder: requires grad */
@@ -289,8 +285,8 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res);
 void rt_diff_result_fini(RtDiffResult *r);
 /* Forward requires-grad propagation: rg[pos] for every node of f. */
 void rt_diff_requires_grad(const Graph *f, const bool *input_rg, bool *rg);
-/* The symbolic rule of a runtime-internal forward op (RT_INT_DROPOUT), NULL otherwise. */
-bool rt_internal_differentiable(const GraphNode *n);
+/* Why op's derivative cannot be recorded for a compiled backward (NULL: it can). */
+const char *rt_op_underivable_reason(TensorOp op);
 /* Canonical value of a node: through HOOK nodes and duplicate getitems. */
 GraphNode *rt_canon(GraphNode *n);
 

@@ -32,8 +32,8 @@
  * Running.  Inputs must match the placeholders' dtype, shape and strides (the tracer's guards
  * make sure of it).  When grad mode is on and an input requires grad, the run is a *training*
  * run: the plan is differentiated at compile time (per pattern of which inputs require grad,
- * cached) into a backward program built from per-op symbolic rules that mirror
- * src/autograd's eager rules op for op (rt_op_has_symbolic_rule); the forward runs with grad
+ * cached) into a backward program recorded by running src/autograd's own backward rules over
+ * fake tensors (rt_op_has_symbolic_rule: every op whose rule reads no tensor data); the forward runs with grad
  * mode off, saves only what the backward reads, and installs ONE autograd node, named
  * "CompiledFunctionBackward" (ag_function_new), as grad_fn of the differentiable outputs
  * (outputs that cannot carry a gradient are marked non-differentiable, as eager leaves them).
@@ -194,7 +194,8 @@ RtRunKind rt_plan_last_run(const RtPlan *p);
 /* Why the last training run fell back to eager ("no symbolic derivative for 'prod'",
  * "saved-tensor hooks are active", ...), or NULL. */
 const char *rt_plan_fallback_reason(const RtPlan *p);
-/* Whether op has a symbolic derivative rule (differentiable ops without one fall back). */
+/* Whether op's autograd rule can be recorded into a compiled backward (differentiable ops whose
+ * rule reads tensor data, and in-place ops, fall back). */
 bool rt_op_has_symbolic_rule(TensorOp op);
 
 #ifdef __cplusplus

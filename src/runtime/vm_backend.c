@@ -8,8 +8,9 @@
  * from an object input (a closure made in the region, new on every call — backend.h) gets a
  * ctx per call holding that call's arguments; the runtime retains it while the run's
  * CompiledFunctionBackward lives, so the backward calls the callables of *its* forward.  Other
- * graphs share one ctx per compiled graph.  A graph the runtime cannot plan runs with the
- * tracer's eager backend (the reason is kept for EMBER_LOGS). */
+ * graphs share one ctx per compiled graph.  A graph the runtime cannot plan is interpreted (the
+ * reason is kept for EMBER_LOGS) by eager_interpret, which is also what the tracer's "eager"
+ * backend runs: rt_interpret is the one graph interpreter. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,9 +265,78 @@ static void log_run(VM *vm, EmberArtifact *a, const Graph *g) {
     if (peak > a->logged_peak) a->logged_peak = peak;
 }
 
+/* The tuple residual code receives: outs[i] (stolen) or, for a non-node output, its constant. */
+static Value output_tuple(VM *vm, const Graph *g, Tensor **outs, int got) {
+    const GraphNode *out_node = graph_output_node(g);
+    const GraphArg *items = out_node && out_node->n_args == 1 ? out_node->args[0].as.seq.items : NULL;
+    TupleObj *t = tuple_new(vm, got);
+    if (!t) return val_null();
+    vm_push_root(vm, val_obj(t));
+    for (int i = 0; i < got; i++) {
+        Value v;
+        if (outs[i]) {
+            v = torch_wrap(vm, outs[i]);
+            outs[i] = NULL;
+        } else {
+            v = items ? tracer_graph_constant(vm, &items[i]) : val_none();
+        }
+        if (val_is_null(v)) {
+            vm_pop_root(vm);
+            return v;
+        }
+        t->items[i] = v;
+    }
+    vm_pop_root(vm);
+    return val_obj(t);
+}
+
+/* The graph interpreter of the tracer's "eager" backend (and of graphs the runtime cannot plan):
+ * rt_interpret with the VM callbacks; a hook's callable comes from this call's arguments. */
+static Value eager_interpret(VM *vm, Graph *g, int n, Value *inputs) {
+    const GraphNode *out_node = graph_output_node(g);
+    int n_out = out_node && out_node->n_args == 1 ? out_node->args[0].as.seq.n : 0;
+    Tensor *bound_buf[16], *outs_buf[16];
+    Tensor **bound = n <= 16 ? bound_buf : calloc((size_t)n, sizeof *bound);
+    Tensor **outs = n_out <= 16 ? outs_buf : calloc((size_t)n_out, sizeof *outs);
+    Value result = val_null();
+    GlueCtx c = {1, vm, NULL};
+    int got = -1;
+    if (!bound || !outs) {
+        vm_no_memory(vm);
+        n = 0;
+        goto done;
+    }
+    if (tracer_bind_inputs(vm, g, n, inputs, bound) < 0) {
+        n = 0;
+        goto done;
+    }
+    bool objects = false;
+    for (const GraphNode *p = g->first; p && p->kind == GRAPH_PLACEHOLDER; p = p->next) objects |= tracer_is_object_input(p);
+    if (objects) {
+        TupleObj *args = tuple_from_array(vm, inputs, n);
+        if (!args || !(c.args = gc_root_new(vm, val_obj(args)))) goto done;
+    }
+    /* nothing outlives an interpretation: the callbacks need no retain / release */
+    RtCallbacks cb = {&c, cb_call_hook, cb_register_hook, cb_marker, cb_script_call, NULL, NULL};
+    tensor_error_clear();
+    got = rt_run_eager(g, bound, n, outs, n_out, &cb);
+    if (got < 0) {
+        torch_raise_error(vm);
+        goto done;
+    }
+    result = output_tuple(vm, g, outs, got);
+done:
+    if (c.args) gc_root_free(vm, c.args);
+    for (int i = 0; i < n; i++) tensor_decref(bound[i]);
+    for (int i = 0; i < got; i++) tensor_decref(outs[i]);
+    if (bound != bound_buf) free(bound);
+    if (outs != outs_buf) free(outs);
+    return result;
+}
+
 static Value ember_run(VM *vm, void *artifact, Graph *g, int n, Value *inputs) {
     EmberArtifact *a = artifact;
-    if (!a->plan) return tracer_find_backend("eager")->run(vm, (void *)1, g, n, inputs);
+    if (!a->plan) return eager_interpret(vm, g, n, inputs);
     Tensor **bound = calloc((size_t)n + 1, sizeof *bound);
     Tensor **outs = calloc((size_t)rt_plan_num_outputs(a->plan) + 1, sizeof *outs);
     if (!bound || !outs) {
@@ -305,26 +375,7 @@ static Value ember_run(VM *vm, void *artifact, Graph *g, int n, Value *inputs) {
         goto done;
     }
     log_run(vm, a, g);
-    const GraphNode *out_node = graph_output_node(g);
-    TupleObj *t = tuple_new(vm, got);
-    if (!t) goto done;
-    vm_push_root(vm, val_obj(t));
-    for (int i = 0; i < got; i++) {
-        Value v;
-        if (outs[i]) {
-            v = torch_wrap(vm, outs[i]);
-            outs[i] = NULL;
-        } else {
-            v = i < out_node->n_args ? tracer_graph_constant(vm, &out_node->args[i]) : val_none();
-        }
-        if (val_is_null(v)) {
-            vm_pop_root(vm);
-            goto done;
-        }
-        t->items[i] = v;
-    }
-    vm_pop_root(vm);
-    result = val_obj(t);
+    result = output_tuple(vm, g, outs, got);
 done:
     if (ctx) ctx_release(ctx);
     for (int i = 0; i < n; i++) tensor_decref(bound[i]);
@@ -337,4 +388,7 @@ done:
 
 static const TracerBackend ember_backend = {"ember", ember_compile, ember_run, art_free};
 
-void rt_register_backend(void) { tracer_register_backend(&ember_backend); }
+void rt_register_backend(void) {
+    tracer_set_graph_interpreter(eager_interpret);
+    tracer_register_backend(&ember_backend);
+}

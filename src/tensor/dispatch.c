@@ -29,8 +29,8 @@
 #define ALL 0xffffffffu
 
 static const TensorOpInfo op_info[TENSOR_OP_COUNT] = {
-#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) {STR, #NAME, NODE, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF},
-#include "src/tensor/ops.def"
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, ...) {STR, #NAME, NODE, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF},
+#include "ember/ops.def"
 #undef X
 };
 
@@ -173,119 +173,119 @@ static int run_creation(TensorOp op, Tensor *const *in, int n_in, const TensorOp
     return 1;
 }
 
-/* ---- unary ---------------------------------------------------------------------------------------- */
+/* ---- elementwise kernels (the table's KERNEL column: pointwise.c) -------------------------------- */
 
-static void unary_ctx(TensorOp op, const TensorOpArgs *a, PwCtx *c) {
-    if (op == TENSOR_OP_CLAMP || op == TENSOR_OP_CLAMP_) {
-        tensor__clamp_ctx(c, a->has_min ? &a->scalar : NULL, a->has_max ? &a->scalar2 : NULL);
-        return;
-    }
-    memset(c, 0, sizeof *c);
-    c->approx = a->approximate;
-    c->f0 = (float)sf(a->scalar);
+static int pw_in_dtypes(TensorOp op, const TensorMeta *const *in, int n_in, TensorDtype *dt) {
+    (void)op;
+    for (int i = 0; i < n_in && i < 3; i++) dt[i] = in[i]->dtype;
+    return 0;
 }
 
-static int infer_unary(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+static int infer_pointwise(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    const PwInfo *k = tensor__pw_info(op);
+    TensorDtype dt[3], ct, rt;
+    pw_in_dtypes(op, in, n_in, dt);
+    if (tensor__pw_dtype(op, dt, a, &ct, &rt) < 0) return -1;
+    int nd = in[0]->ndim;
+    int64_t s[TENSOR_MAX_DIMS];
+    memcpy(s, in[0]->shape, sizeof(int64_t) * (size_t)nd);
+    for (int i = 1; i < n_in; i++)
+        if (tensor__broadcast_shapes(nd, s, in[i]->ndim, in[i]->shape, &nd, s) < 0) return -1;
+    if (k->form == PWF_INPLACE) {
+        const TensorMeta *x = in[0];
+        if (tensor__category(rt) > tensor__category(x->dtype)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
+                             rt == TENSOR_FLOAT32 ? "Float" : "Long", x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            return -1;
+        }
+        if (nd != x->ndim || memcmp(s, x->shape, sizeof(int64_t) * (size_t)nd) != 0) {
+            char b1[256], b2[256];
+            tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
+            tensor__format_shape(b2, sizeof b2, nd, s);
+            tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
+            return -1;
+        }
+        *o = *x;
+        o->wrapped_number = false;
+        return 1;
+    }
+    tensor__meta_contiguous(o, rt, nd, s);
+    return 1;
+}
+
+static int run_pointwise(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)n_in;
+    (void)n_out;
+    const PwInfo *k = tensor__pw_info(op);
+    Tensor *r = NULL;
+    if (k->form == PWF_INPLACE) {
+        TensorOp base = k->base;
+        const PwInfo *b = tensor__pw_info(base);
+        int rc = b->form == PWF_UNARY    ? tensor__inplace_unary(base, in[0], a)
+                 : b->form == PWF_BINARY ? tensor__inplace_binary(base, in[0], in[1], a->alpha)
+                                         : tensor__inplace_binary_scalar(base, in[0], a->scalar, a->alpha);
+        if (rc < 0) return -1;
+        tensor_incref(in[0]);
+        out[0] = in[0];
+        return 1;
+    }
+    switch ((PwForm)k->form) {
+    case PWF_UNARY: r = tensor__unary(op, in[0], a, NULL); break;
+    case PWF_BINARY: r = tensor__binary(op, in[0], in[1], a->alpha, NULL); break;
+    case PWF_SCALAR: case PWF_RSCALAR: r = tensor__binary_scalar(op, in[0], a->scalar, a->alpha, NULL); break;
+    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an elementwise kernel", tensor_op_name(op)); return -1;
+    }
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+static int infer_clone(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)op;
+    (void)n_in;
+    (void)a;
+    (void)max;
+    tensor__meta_contiguous(o, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+static int run_clone(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)op;
+    (void)n_in;
+    (void)a;
+    (void)n_out;
+    Tensor *r = tensor_clone(in[0]);
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
+}
+
+static int infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)op;
     (void)n_in;
     (void)max;
     const TensorMeta *x = in[0];
-    TensorDtype dt;
-    if (op == TENSOR_OP_CLONE) {
-        dt = x->dtype;
-    } else if (op == TENSOR_OP_TO_DTYPE) {
-        dt = a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype;
-        if (dt == x->dtype) {
-            *o = *x;
-            return 1;
-        }
-    } else {
-        PwCtx c;
-        unary_ctx(op, a, &c);
-        if (tensor__unary_dtype(op, x->dtype, c.clamp_float, &dt) < 0) return -1;
+    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype;
+    if (dt == x->dtype) {
+        *o = *x;
+        return 1;
     }
     tensor__meta_contiguous(o, dt, x->ndim, x->shape);
     return 1;
 }
 
-static int run_unary(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+static int run_to_dtype(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    (void)op;
     (void)n_in;
     (void)n_out;
-    Tensor *r;
-    if (op == TENSOR_OP_CLONE) {
-        r = tensor_clone(in[0]);
-    } else if (op == TENSOR_OP_TO_DTYPE) {
-        r = tensor_to_dtype(in[0], a->dtype);
-    } else {
-        PwCtx c;
-        unary_ctx(op, a, &c);
-        r = tensor__unary(op, in[0], &c, NULL);
-    }
+    Tensor *r = tensor_to_dtype(in[0], a->dtype);
     if (!r) return -1;
     out[0] = r;
     return 1;
 }
 
-/* ---- binary / scalar / where ---------------------------------------------------------------------- */
-
-static int infer_binary(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
-    (void)n_in;
-    (void)max;
-    TensorDtype ct, dt;
-    if (tensor__binary_dtype(op, in[0]->dtype, in[1]->dtype, a->alpha, &ct, &dt) < 0) return -1;
-    int nd;
-    int64_t s[TENSOR_MAX_DIMS];
-    if (tensor__broadcast_shapes(in[0]->ndim, in[0]->shape, in[1]->ndim, in[1]->shape, &nd, s) < 0) return -1;
-    tensor__meta_contiguous(o, dt, nd, s);
-    return 1;
-}
-
-static int run_binary(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_in;
-    (void)n_out;
-    Tensor *r = tensor__binary(op, in[0], in[1], a->alpha, NULL);
-    if (!r) return -1;
-    out[0] = r;
-    return 1;
-}
-
-/* the tensor-tensor op a scalar op behaves as, with the scalar's kind standing for its dtype */
-static TensorOp scalar_base(TensorOp op) {
-    switch (op) {
-    case TENSOR_OP_ADD_SCALAR: case TENSOR_OP_ADD_SCALAR_: return TENSOR_OP_ADD;
-    case TENSOR_OP_SUB_SCALAR: case TENSOR_OP_SUB_SCALAR_: case TENSOR_OP_RSUB_SCALAR: return TENSOR_OP_SUB;
-    case TENSOR_OP_MUL_SCALAR: case TENSOR_OP_MUL_SCALAR_: return TENSOR_OP_MUL;
-    case TENSOR_OP_DIV_SCALAR: case TENSOR_OP_DIV_SCALAR_: return TENSOR_OP_DIV;
-    case TENSOR_OP_POW_SCALAR: case TENSOR_OP_RPOW_SCALAR: return TENSOR_OP_POW;
-    case TENSOR_OP_REMAINDER_SCALAR: return TENSOR_OP_REMAINDER;
-    case TENSOR_OP_FLOOR_DIVIDE_SCALAR: return TENSOR_OP_FLOOR_DIVIDE;
-    default: return (TensorOp)(TENSOR_OP_EQ + (op - TENSOR_OP_EQ_SCALAR));
-    }
-}
-
-static int infer_scalar(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
-    (void)n_in;
-    (void)max;
-    TensorDtype ct, dt;
-    TensorDtype x = in[0]->dtype, s = a->scalar.kind;
-    TensorOp base = scalar_base(op);
-    bool rev = op == TENSOR_OP_RPOW_SCALAR || op == TENSOR_OP_RSUB_SCALAR;
-    if (op == TENSOR_OP_POW_SCALAR && tensor__category(x) != TENSOR_CAT_FLOAT && s != TENSOR_FLOAT32 && a->scalar.i < 0) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
-        return -1;
-    }
-    if (tensor__binary_dtype(base, rev ? s : x, rev ? x : s, a->alpha, &ct, &dt) < 0) return -1;
-    tensor__meta_contiguous(o, dt, in[0]->ndim, in[0]->shape);
-    return 1;
-}
-
-static int run_scalar(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_in;
-    (void)n_out;
-    Tensor *r = tensor__binary_scalar(op, in[0], a->scalar, a->alpha, NULL);
-    if (!r) return -1;
-    out[0] = r;
-    return 1;
-}
+/* ---- where -------------------------------------------------------------------------------------- */
 
 static int infer_where(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)op;
@@ -433,32 +433,7 @@ static int run_reduce(TensorOp op, Tensor *const *in, int n_in, const TensorOpAr
 static int infer_inplace(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)max;
     const TensorMeta *x = in[0];
-    TensorDtype ct, dt;
     switch (op) {
-    case TENSOR_OP_ADD_: case TENSOR_OP_SUB_: case TENSOR_OP_MUL_: case TENSOR_OP_DIV_:
-    case TENSOR_OP_ADD_SCALAR_: case TENSOR_OP_SUB_SCALAR_: case TENSOR_OP_MUL_SCALAR_: case TENSOR_OP_DIV_SCALAR_: {
-        bool scalar = op >= TENSOR_OP_ADD_SCALAR_ && op <= TENSOR_OP_DIV_SCALAR_;
-        TensorOp base = scalar ? scalar_base(op) : (TensorOp)(TENSOR_OP_ADD + (op - TENSOR_OP_ADD_));
-        if (tensor__binary_dtype(base, x->dtype, scalar ? a->scalar.kind : in[1]->dtype, a->alpha, &ct, &dt) < 0) return -1;
-        if (tensor__category(dt) > tensor__category(x->dtype)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                             dt == TENSOR_FLOAT32 ? "Float" : "Long", x->dtype == TENSOR_INT64 ? "Long" : "Bool");
-            return -1;
-        }
-        if (!scalar) {
-            int nd;
-            int64_t s[TENSOR_MAX_DIMS];
-            if (tensor__broadcast_shapes(x->ndim, x->shape, in[1]->ndim, in[1]->shape, &nd, s) < 0) return -1;
-            if (nd != x->ndim || memcmp(s, x->shape, sizeof(int64_t) * (size_t)nd) != 0) {
-                char b1[256], b2[256];
-                tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
-                tensor__format_shape(b2, sizeof b2, nd, s);
-                tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
-                return -1;
-            }
-        }
-        break;
-    }
     case TENSOR_OP_COPY_: {
         int nd;
         int64_t s[TENSOR_MAX_DIMS];
@@ -472,20 +447,6 @@ static int infer_inplace(TensorOp op, const TensorMeta *const *in, int n_in, con
         }
         break;
     }
-    case TENSOR_OP_CLAMP_:
-        if (x->dtype != TENSOR_FLOAT32 && ((a->has_min && a->scalar.kind == TENSOR_FLOAT32) ||
-                                           (a->has_max && a->scalar2.kind == TENSOR_FLOAT32))) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "result type Float can't be cast to the desired output type %s",
-                             x->dtype == TENSOR_INT64 ? "Long" : "Bool");
-            return -1;
-        }
-        break;
-    case TENSOR_OP_RELU_:
-        if (x->dtype == TENSOR_BOOL) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Boolean inputs not supported for relu");
-            return -1;
-        }
-        break;
     case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_:
         if (x->dtype != TENSOR_FLOAT32) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'",
@@ -508,18 +469,9 @@ static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     Tensor *x = in[0];
     int rc;
     switch (op) {
-    case TENSOR_OP_ADD_: rc = tensor_add_(x, in[1], a->alpha); break;
-    case TENSOR_OP_SUB_: rc = tensor_sub_(x, in[1], a->alpha); break;
-    case TENSOR_OP_MUL_: rc = tensor_mul_(x, in[1]); break;
-    case TENSOR_OP_DIV_: rc = tensor_div_(x, in[1]); break;
-    case TENSOR_OP_ADD_SCALAR_: case TENSOR_OP_SUB_SCALAR_: case TENSOR_OP_MUL_SCALAR_: case TENSOR_OP_DIV_SCALAR_:
-        rc = tensor__inplace_binary_scalar(op, x, a->scalar, a->alpha);
-        break;
     case TENSOR_OP_ZERO_: rc = tensor_zero_(x); break;
     case TENSOR_OP_FILL_: rc = tensor_fill_(x, a->scalar); break;
     case TENSOR_OP_COPY_: rc = tensor_copy_(x, in[1]); break;
-    case TENSOR_OP_CLAMP_: rc = tensor_clamp_(x, a->has_min ? &a->scalar : NULL, a->has_max ? &a->scalar2 : NULL); break;
-    case TENSOR_OP_RELU_: rc = tensor_relu_(x); break;
     case TENSOR_OP_NORMAL_: rc = tensor_normal_(x, sf(a->scalar), sf(a->scalar2)); break;
     case TENSOR_OP_UNIFORM_: rc = tensor_uniform_(x, sf(a->scalar), sf(a->scalar2)); break;
     default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an in-place op", tensor_op_name(op)); return -1;
@@ -573,7 +525,11 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
     return tensor__run_composite(op, tensor_op_run, in, n, a, out, n_out);
 }
 
-/* ---- the implementation table: one IMPL line per op ------------------------------------------------ */
+/* ---- the implementation table --------------------------------------------------------------------- */
+
+/* Elementwise kernels of the table (U, B and their scalar and in-place forms) run through
+ * run_pointwise; every other op has one IMPL line below naming its category (a missing line is a
+ * compile error). */
 
 #define IMPL_EMPTY creation
 #define IMPL_ZEROS creation
@@ -591,64 +547,9 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_RAND_LIKE creation
 #define IMPL_RANDN_LIKE creation
 #define IMPL_BERNOULLI creation
-#define IMPL_NEG unary
-#define IMPL_ABS unary
-#define IMPL_EXP unary
-#define IMPL_LOG unary
-#define IMPL_SQRT unary
-#define IMPL_RSQRT unary
-#define IMPL_TANH unary
-#define IMPL_SIGMOID unary
-#define IMPL_RELU unary
-#define IMPL_GELU unary
-#define IMPL_SILU unary
-#define IMPL_LEAKY_RELU unary
-#define IMPL_ERF unary
-#define IMPL_SIN unary
-#define IMPL_COS unary
-#define IMPL_SIGN unary
-#define IMPL_RECIPROCAL unary
-#define IMPL_CLAMP unary
-#define IMPL_FLOOR unary
-#define IMPL_CEIL unary
-#define IMPL_ROUND unary
-#define IMPL_LOGICAL_NOT unary
-#define IMPL_CLONE unary
-#define IMPL_TO_DTYPE unary
+#define IMPL_CLONE clone
+#define IMPL_TO_DTYPE to_dtype
 #define IMPL_DETACH view
-#define IMPL_ADD binary
-#define IMPL_SUB binary
-#define IMPL_MUL binary
-#define IMPL_DIV binary
-#define IMPL_POW binary
-#define IMPL_MAXIMUM binary
-#define IMPL_MINIMUM binary
-#define IMPL_REMAINDER binary
-#define IMPL_FLOOR_DIVIDE binary
-#define IMPL_ADD_SCALAR scalar
-#define IMPL_SUB_SCALAR scalar
-#define IMPL_MUL_SCALAR scalar
-#define IMPL_DIV_SCALAR scalar
-#define IMPL_POW_SCALAR scalar
-#define IMPL_RSUB_SCALAR scalar
-#define IMPL_RPOW_SCALAR scalar
-#define IMPL_REMAINDER_SCALAR scalar
-#define IMPL_FLOOR_DIVIDE_SCALAR scalar
-#define IMPL_EQ binary
-#define IMPL_NE binary
-#define IMPL_LT binary
-#define IMPL_LE binary
-#define IMPL_GT binary
-#define IMPL_GE binary
-#define IMPL_EQ_SCALAR scalar
-#define IMPL_NE_SCALAR scalar
-#define IMPL_LT_SCALAR scalar
-#define IMPL_LE_SCALAR scalar
-#define IMPL_GT_SCALAR scalar
-#define IMPL_GE_SCALAR scalar
-#define IMPL_LOGICAL_AND binary
-#define IMPL_LOGICAL_OR binary
-#define IMPL_LOGICAL_XOR binary
 #define IMPL_WHERE where
 #define IMPL_SUM reduce
 #define IMPL_SUM_DIM reduce
@@ -710,22 +611,14 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_LAYER_NORM nn
 #define IMPL_EMBEDDING nn
 #define IMPL_DROPOUT nn
+#define IMPL_NATIVE_DROPOUT nn
+#define IMPL_NLL_LOSS_GRAD_WEIGHTS nn
 #define IMPL_NLL_LOSS nn
 #define IMPL_CROSS_ENTROPY composite
 #define IMPL_MSE_LOSS nn
-#define IMPL_ADD_ inplace
-#define IMPL_SUB_ inplace
-#define IMPL_MUL_ inplace
-#define IMPL_DIV_ inplace
-#define IMPL_ADD_SCALAR_ inplace
-#define IMPL_SUB_SCALAR_ inplace
-#define IMPL_MUL_SCALAR_ inplace
-#define IMPL_DIV_SCALAR_ inplace
 #define IMPL_ZERO_ inplace
 #define IMPL_FILL_ inplace
 #define IMPL_COPY_ inplace
-#define IMPL_CLAMP_ inplace
-#define IMPL_RELU_ inplace
 #define IMPL_MASKED_FILL_ index
 #define IMPL_INDEX_PUT_ index
 #define IMPL_NORMAL_ inplace
@@ -734,12 +627,33 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define CAT2_(a, b) a##b
 #define CAT2(a, b) CAT2_(a, b)
 
+#define U(...) PW_TUPLE_U(__VA_ARGS__)
+#define B(...) PW_TUPLE_B(__VA_ARGS__)
+#define UF(...) PW_TUPLE_UF(__VA_ARGS__)
+#define BF(...) PW_TUPLE_BF(__VA_ARGS__)
+#define T3(...) PW_TUPLE_T3(__VA_ARGS__)
+#define SC(...) PW_TUPLE_SC(__VA_ARGS__)
+#define RSC(...) PW_TUPLE_RSC(__VA_ARGS__)
+#define IP(...) PW_TUPLE_IP(__VA_ARGS__)
+#define NOK PW_TUPLE_NOK
+#define IMPL_GENERATED(NAME, ...) {run_pointwise, infer_pointwise},
+#define IMPL_LINE(NAME, ...) {CAT2(run_, IMPL_##NAME), CAT2(infer_, IMPL_##NAME)},
+#define PW_GEN_U IMPL_GENERATED
+#define PW_GEN_B IMPL_GENERATED
+#define PW_GEN_SC IMPL_GENERATED
+#define PW_GEN_RSC IMPL_GENERATED
+#define PW_GEN_IP IMPL_GENERATED
+#define PW_GEN_UF IMPL_LINE
+#define PW_GEN_BF IMPL_LINE
+#define PW_GEN_T3 IMPL_LINE
+#define PW_GEN_NOK IMPL_LINE
+
 static const struct {
     TensorRunFn run;
     TensorInferFn infer;
 } impl[] = {
-#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE) {CAT2(run_, IMPL_##NAME), CAT2(infer_, IMPL_##NAME)},
-#include "src/tensor/ops.def"
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
 #undef X
 };
 _Static_assert(sizeof impl / sizeof impl[0] == TENSOR_OP_COUNT, "one kernel entry per op in ops.def");
@@ -768,15 +682,17 @@ static int check_arity(TensorOp op, int n_in, const void *const *in) {
 
 /* ---- meta mode and the op observer (the tracer's fake tensors) ---------------------------------------- */
 
-static bool meta_mode;
+static bool meta_mode, meta_storageless;
 static TensorOpObserver op_observer;
 static void *op_observer_ctx;
 static int op_depth;
+bool tensor__op_hooked;
 static int op_observer_depth;   /* op_depth where the observer was set: its top level */
 
 bool tensor_set_meta_mode(bool on) {
     bool prev = meta_mode;
     meta_mode = on;
+    tensor__op_hooked = meta_mode || op_observer;
     return prev;
 }
 bool tensor_meta_mode(void) { return meta_mode; }
@@ -785,6 +701,40 @@ void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     op_observer = fn;
     op_observer_ctx = ctx;
     op_observer_depth = op_depth;
+    tensor__op_hooked = meta_mode || op_observer;
+}
+
+/* a contiguous tensor of m's geometry over the shared zero-byte storage */
+static Tensor *storageless(const TensorMeta *m) {
+    static TensorStorage *none;
+    if (!none && !(none = tensor__storage_new(0, false))) return NULL;
+    Tensor *t = tensor__alloc_struct();
+    if (!t) {
+        tensor__oom();
+        return NULL;
+    }
+    t->dtype = (uint8_t)m->dtype;
+    t->storage = none;
+    tensor__storage_incref(none);
+    int64_t strides[TENSOR_MAX_DIMS];
+    tensor__compute_contiguous_strides(m->ndim, m->shape, strides);
+    tensor__set_geometry(t, m->ndim, m->shape, strides);
+    return t;
+}
+
+void tensor__record_begin(TensorOpObserver fn, void *ctx, TensorRecordSave *save) {
+    *save = (TensorRecordSave){op_observer, op_observer_ctx, op_observer_depth, meta_mode, meta_storageless};
+    meta_storageless = true;
+    tensor_set_meta_mode(true);
+    tensor_set_op_observer(fn, ctx);
+}
+
+void tensor__record_end(const TensorRecordSave *save) {
+    op_observer = save->fn;
+    op_observer_ctx = save->ctx;
+    op_observer_depth = save->depth;
+    meta_storageless = save->storageless;
+    tensor_set_meta_mode(save->meta);
 }
 
 void tensor_op_enter(void) { op_depth++; }
@@ -821,7 +771,7 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) {
-        out[i] = tensor_empty(outs[i].dtype, outs[i].ndim, outs[i].shape);
+        out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty(outs[i].dtype, outs[i].ndim, outs[i].shape);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
             return -1;

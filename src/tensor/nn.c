@@ -331,6 +331,29 @@ Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *we
     return r;
 }
 
+/* d loss / d input of nll_loss for a unit upstream gradient: -w[t] at each target position
+ * (divided by the total weight for the mean), zeros elsewhere */
+static Tensor *nll_grad_weights(const Tensor *target, const Tensor *weight, const TensorOpArgs *a) {
+    Tensor *W = tensor_zeros(TENSOR_FLOAT32, a->n_ints, a->ints);
+    if (!W) return NULL;
+    int64_t N = a->n_ints == 2 ? a->ints[0] : 1, C = a->n_ints ? a->ints[a->n_ints - 1] : 1;
+    int64_t ts = target->ndim ? target->strides[0] : 0;
+    const int64_t *pt = tensor__i64(target);
+    double total = 0;
+    for (int64_t i = 0; i < N; i++) {
+        int64_t t = pt[i * ts];
+        if (t == a->ignore_index || t < 0 || t >= C) continue;
+        double w = weight ? tensor_get_f64(weight, &t) : 1.0;
+        tensor__f32(W)[i * C + t] = (float)-w;
+        total += w;
+    }
+    if (a->reduction == TENSOR_REDUCTION_MEAN && tensor_div_scalar_(W, tensor_scalar_f(total)) < 0) {
+        tensor_decref(W);
+        return NULL;
+    }
+    return W;
+}
+
 Tensor *tensor_nll_loss(const Tensor *logp, const Tensor *target, const Tensor *weight, TensorReduction reduction,
                         int64_t ignore_index) {
     return tensor__nll_loss(logp, target, weight, reduction, ignore_index, NULL);
@@ -383,6 +406,18 @@ int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const T
         if (tensor__dropout_check(a->p) < 0) return -1;
         tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
         return 1;
+    case TENSOR_OP_NATIVE_DROPOUT:
+        if (tensor__dropout_check(a->p) < 0) return -1;
+        tensor__meta_contiguous(&out[0], x->dtype, x->ndim, x->shape);
+        tensor__meta_contiguous(&out[1], x->dtype, x->ndim, x->shape);
+        return 2;
+    case TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS:
+        if (x->dtype != TENSOR_INT64 || a->n_ints < 1 || a->n_ints > 2) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "_nll_loss_grad_weights: expected an int64 target and a 1-D or 2-D input shape");
+            return -1;
+        }
+        tensor__meta_contiguous(out, TENSOR_FLOAT32, a->n_ints, a->ints);
+        return 1;
     case TENSOR_OP_NLL_LOSS:
     case TENSOR_OP_CROSS_ENTROPY:
         if (tensor__nll_check(x, in[1], n_in > 2 ? in[2] : NULL, a->reduction, out) < 0) return -1;
@@ -415,6 +450,19 @@ int tensor__run_nn(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs 
         break;
     case TENSOR_OP_EMBEDDING: r = tensor_embedding(in[0], in[1], a->padding_idx); break;
     case TENSOR_OP_DROPOUT: r = tensor__dropout(in[0], a->p, a->train, NULL); break;
+    case TENSOR_OP_NATIVE_DROPOUT: {
+        Tensor *mask = NULL;
+        r = tensor__dropout(in[0], a->p, a->train, &mask);
+        if (!r) return -1;
+        if (!mask && !(mask = tensor_ones_like(in[0]))) {
+            tensor_decref(r);
+            return -1;
+        }
+        out[0] = r;
+        out[1] = mask;
+        return 2;
+    }
+    case TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS: r = nll_grad_weights(in[0], n_in > 1 ? in[1] : NULL, a); break;
     case TENSOR_OP_NLL_LOSS:
         r = tensor__nll_loss(in[0], in[1], n_in > 2 ? in[2] : NULL, a->reduction, a->ignore_index, NULL);
         break;

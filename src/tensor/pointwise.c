@@ -1,198 +1,232 @@
 /* pointwise.c — elementwise kernels: unary, binary (tensor-tensor and tensor-scalar),
  * comparisons, logical ops, where, and their in-place forms, with PyTorch's dtype rules and
- * error messages.  Inner loops are generated per (op, dtype) and special-case contiguous and
- * broadcast-scalar operands so the common paths vectorise. */
+ * error messages.  Every kernel is an expansion of the op table (ember/ops.def): one inner loop
+ * per (op, dtype family) evaluating the op's scalar expression (pwexpr.h), with the contiguous
+ * and broadcast-scalar operands special-cased so the common paths vectorise; the result-dtype
+ * class and the available families decide which loop runs.  No op is named here. */
 #include "src/tensor/pointwise.h"
 
-#include <math.h>
 #include <stdio.h>
+
+/* ---- the table's pointwise column as data ------------------------------------------------------ */
+
+#define U(...) PW_TUPLE_U(__VA_ARGS__)
+#define B(...) PW_TUPLE_B(__VA_ARGS__)
+#define UF(...) PW_TUPLE_UF(__VA_ARGS__)
+#define BF(...) PW_TUPLE_BF(__VA_ARGS__)
+#define T3(...) PW_TUPLE_T3(__VA_ARGS__)
+#define SC(...) PW_TUPLE_SC(__VA_ARGS__)
+#define RSC(...) PW_TUPLE_RSC(__VA_ARGS__)
+#define IP(...) PW_TUPLE_IP(__VA_ARGS__)
+#define NOK PW_TUPLE_NOK
+
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, MSG},
+#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, MSG},
+#define PW_GEN_UF(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, MSG},
+#define PW_GEN_BF(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, MSG},
+#define PW_GEN_T3(NAME, F) {PWF_TERNARY, PWDT_PROMOTE, PWC_CHEAP, PWD_NODOM, PWK_F | PWK_MASK0 | PWK_FUSEONLY, TENSOR_OP_COUNT, NULL},
+#define PW_GEN_SC(NAME, BASE) {PWF_SCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL},
+#define PW_GEN_RSC(NAME, BASE) {PWF_RSCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL},
+#define PW_GEN_IP(NAME, BASE) {PWF_INPLACE, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL},
+#define PW_GEN_NOK(NAME, ...) {PWF_NONE, 0, 0, PWD_NODOM, 0, TENSOR_OP_COUNT, NULL},
+
+static const PwInfo pw_info[] = {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
+#undef X
+};
+_Static_assert(sizeof pw_info / sizeof pw_info[0] == TENSOR_OP_COUNT, "one kernel column per op in ops.def");
+
+#undef PW_GEN_U
+#undef PW_GEN_B
+#undef PW_GEN_UF
+#undef PW_GEN_BF
+#undef PW_GEN_T3
+#undef PW_GEN_SC
+#undef PW_GEN_RSC
+#undef PW_GEN_IP
+#undef PW_GEN_NOK
+
+const PwInfo *tensor__pw_info(TensorOp op) { return &pw_info[(unsigned)op < TENSOR_OP_COUNT ? op : 0]; }
+
+TensorOp tensor__pw_kernel_op(TensorOp op) {
+    while ((unsigned)op < TENSOR_OP_COUNT && pw_info[op].base != TENSOR_OP_COUNT &&
+           (pw_info[op].form == PWF_SCALAR || pw_info[op].form == PWF_RSCALAR || pw_info[op].form == PWF_INPLACE))
+        op = pw_info[op].base;
+    return op;
+}
+
+static float scalar_f(TensorScalar s) {
+    if (s.kind == TENSOR_FLOAT32) return (float)s.f;
+    if (s.kind == TENSOR_BOOL) return s.i != 0 ? 1.0f : 0.0f;
+    return (float)s.i;
+}
+static int64_t scalar_i(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i; }
+
+void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
+    c->af = scalar_f(a->alpha);
+    c->ai = scalar_i(a->alpha);
+    c->s0f = scalar_f(a->scalar);
+    c->s0i = scalar_i(a->scalar);
+    c->s1f = scalar_f(a->scalar2);
+    c->s1i = scalar_i(a->scalar2);
+    c->lo = a->has_min;
+    c->hi = a->has_max;
+    c->approx = a->approximate;
+}
 
 /* ---- loop generators ----------------------------------------------------------------------- */
 
-#define BIN_LOOP(NAME, T, OT, EXPR)                                                             \
-    static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                 \
-        const PwCtx *c = (const PwCtx *)vctx;                                                   \
-        (void)c;                                                                                \
-        if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(T) && s[2] == (int64_t)sizeof(T)) { \
-            OT *o = (OT *)d[0];                                                                 \
-            const T *pa = (const T *)d[1], *pb = (const T *)d[2];                               \
-            for (int64_t i = 0; i < n; i++) {                                                   \
-                T x = pa[i], y = pb[i];                                                         \
-                o[i] = (EXPR);                                                                  \
-            }                                                                                   \
-        } else if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(T) && s[2] == 0) {   \
-            OT *o = (OT *)d[0];                                                                 \
-            const T *pa = (const T *)d[1];                                                      \
-            const T y = *(const T *)d[2];                                                       \
-            for (int64_t i = 0; i < n; i++) {                                                   \
-                T x = pa[i];                                                                    \
-                o[i] = (EXPR);                                                                  \
-            }                                                                                   \
-        } else {                                                                                \
-            char *o = d[0];                                                                     \
-            const char *pa = d[1], *pb = d[2];                                                  \
-            for (int64_t i = 0; i < n; i++) {                                                   \
-                T x = *(const T *)(pa + i * s[1]), y = *(const T *)(pb + i * s[2]);             \
-                *(OT *)(o + i * s[0]) = (EXPR);                                                 \
-            }                                                                                   \
+#define PW_T_f float
+#define PW_T_i int64_t
+#define PW_T_b bool
+#define PW_LOAD_f const pw_t a = c->af, s0 = c->s0f, s1 = c->s1f
+#define PW_LOAD_i const pw_t a = c->ai, s0 = c->s0i, s1 = c->s1i
+#define PW_LOAD_b const pw_t a = c->ai != 0, s0 = c->s0i != 0, s1 = c->s1i != 0
+#define PW_PRELUDE(FAM)                                                                         \
+    typedef PW_T_##FAM pw_t;                                                                    \
+    const PwArgs *c = (const PwArgs *)vctx, *p = c;                                             \
+    PW_LOAD_##FAM;                                                                              \
+    (void)a;                                                                                    \
+    (void)s0;                                                                                   \
+    (void)s1;                                                                                   \
+    (void)p
+
+#define BIN_BODY(OT, EXPR)                                                                      \
+    if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(pw_t) && s[2] == (int64_t)sizeof(pw_t)) { \
+        OT *o = (OT *)d[0];                                                                     \
+        const pw_t *pa = (const pw_t *)d[1], *pb = (const pw_t *)d[2];                          \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            pw_t x = pa[i], y = pb[i];                                                          \
+            (void)x;                                                                            \
+            (void)y;                                                                            \
+            o[i] = (OT)(EXPR);                                                                  \
+        }                                                                                       \
+    } else if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(pw_t) && s[2] == 0) {    \
+        OT *o = (OT *)d[0];                                                                     \
+        const pw_t *pa = (const pw_t *)d[1];                                                    \
+        const pw_t y = *(const pw_t *)d[2];                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            pw_t x = pa[i];                                                                     \
+            (void)x;                                                                            \
+            (void)y;                                                                            \
+            o[i] = (OT)(EXPR);                                                                  \
+        }                                                                                       \
+    } else {                                                                                    \
+        char *o = d[0];                                                                         \
+        const char *pa = d[1], *pb = d[2];                                                      \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            pw_t x = *(const pw_t *)(pa + i * s[1]), y = *(const pw_t *)(pb + i * s[2]);        \
+            (void)x;                                                                            \
+            (void)y;                                                                            \
+            *(OT *)(o + i * s[0]) = (OT)(EXPR);                                                 \
         }                                                                                       \
     }
 
-#define UN_LOOP(NAME, T, OT, EXPR)                                                              \
+/* a == 1 (add/sub without alpha) gets its own loops: the multiply folds away */
+#define BIN_LOOP(NAME, FAM, OT, EXPR)                                                           \
     static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                 \
-        const PwCtx *c = (const PwCtx *)vctx;                                                   \
-        (void)c;                                                                                \
-        if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(T)) {                        \
-            OT *o = (OT *)d[0];                                                                 \
-            const T *pa = (const T *)d[1];                                                      \
+        PW_PRELUDE(FAM);                                                                        \
+        if (a == (pw_t)1) {                                                                     \
+            const pw_t a = (pw_t)1;                                                             \
+            (void)a;                                                                            \
+            BIN_BODY(OT, EXPR)                                                                  \
+        } else {                                                                                \
+            BIN_BODY(OT, EXPR)                                                                  \
+        }                                                                                       \
+    }
+
+#define UN_LOOP(NAME, FAM, EXPR)                                                                \
+    static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                 \
+        PW_PRELUDE(FAM);                                                                        \
+        if (s[0] == (int64_t)sizeof(pw_t) && s[1] == (int64_t)sizeof(pw_t)) {                   \
+            pw_t *o = (pw_t *)d[0];                                                             \
+            const pw_t *pa = (const pw_t *)d[1];                                                \
             for (int64_t i = 0; i < n; i++) {                                                   \
-                T x = pa[i];                                                                    \
-                o[i] = (EXPR);                                                                  \
+                pw_t x = pa[i];                                                                 \
+                (void)x;                                                                        \
+                o[i] = (pw_t)(EXPR);                                                            \
             }                                                                                   \
         } else {                                                                                \
             char *o = d[0];                                                                     \
             const char *pa = d[1];                                                              \
             for (int64_t i = 0; i < n; i++) {                                                   \
-                T x = *(const T *)(pa + i * s[1]);                                              \
-                *(OT *)(o + i * s[0]) = (EXPR);                                                 \
+                pw_t x = *(const pw_t *)(pa + i * s[1]);                                        \
+                (void)x;                                                                        \
+                *(pw_t *)(o + i * s[0]) = (pw_t)(EXPR);                                         \
             }                                                                                   \
         }                                                                                       \
     }
 
-/* ---- scalar helpers ------------------------------------------------------------------------- */
+/* comparisons write bool; every other binary op writes its compute type */
+#define PW_OT_SAME(T) T
+#define PW_OT_FLOAT(T) T
+#define PW_OT_PROMOTE(T) T
+#define PW_OT_PROMOTE_SC(T) T
+#define PW_OT_SUBT(T) T
+#define PW_OT_LOGIC(T) T
+#define PW_OT_CMP(T) bool
 
-static inline float f_remainder(float x, float y) {
-    float r = fmodf(x, y);
-    if (r != 0.0f && ((r < 0.0f) != (y < 0.0f))) r += y;
-    return r;
-}
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, MSG)                                      \
+    UN_LOOP(pw_##NAME##_f, f, F) UN_LOOP(pw_##NAME##_i, i, I) UN_LOOP(pw_##NAME##_b, b, B)
+#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, MSG)                                      \
+    BIN_LOOP(pw_##NAME##_f, f, PW_OT_##DT(float), F)                                            \
+    BIN_LOOP(pw_##NAME##_i, i, PW_OT_##DT(int64_t), I) BIN_LOOP(pw_##NAME##_b, b, PW_OT_##DT(bool), B)
+#define PW_GEN_UF PW_GEN_U
+#define PW_GEN_BF PW_GEN_B
+#define PW_GEN_T3(NAME, ...)
+#define PW_GEN_SC(NAME, ...)
+#define PW_GEN_RSC(NAME, ...)
+#define PW_GEN_IP(NAME, ...)
+#define PW_GEN_NOK(NAME, ...)
 
-static inline float f_floordiv(float a, float b) {
-    if (b == 0.0f) return a / b;
-    float mod = fmodf(a, b);
-    float div = (a - mod) / b;
-    if (mod != 0.0f && ((b < 0.0f) != (mod < 0.0f))) div -= 1.0f;
-    float fl;
-    if (div != 0.0f) {
-        fl = floorf(div);
-        if (div - fl > 0.5f) fl += 1.0f;
-    } else {
-        fl = copysignf(0.0f, a / b);
-    }
-    return fl;
-}
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
+#undef X
 
-static inline int64_t i_remainder(int64_t x, int64_t y) {
-    int64_t r = x % y;
-    if (r != 0 && ((r < 0) != (y < 0))) r += y;
-    return r;
-}
+#undef PW_GEN_U
+#undef PW_GEN_B
+#define PW_GEN_U(NAME, ...) {pw_##NAME##_f, pw_##NAME##_i, pw_##NAME##_b},
+#define PW_GEN_B(NAME, ...) {pw_##NAME##_f, pw_##NAME##_i, pw_##NAME##_b},
+#undef PW_GEN_T3
+#undef PW_GEN_SC
+#undef PW_GEN_RSC
+#undef PW_GEN_IP
+#undef PW_GEN_NOK
+#define PW_GEN_T3(NAME, ...) {NULL, NULL, NULL},
+#define PW_GEN_SC(NAME, ...) {NULL, NULL, NULL},
+#define PW_GEN_RSC(NAME, ...) {NULL, NULL, NULL},
+#define PW_GEN_IP(NAME, ...) {NULL, NULL, NULL},
+#define PW_GEN_NOK(NAME, ...) {NULL, NULL, NULL},
 
-static inline int64_t i_floordiv(int64_t x, int64_t y) {
-    int64_t q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
-    return q;
-}
+/* [op][family]: float32, int64, bool */
+static const TensorLoopFn pw_loops[][3] = {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
+#undef X
+};
+_Static_assert(sizeof pw_loops / sizeof pw_loops[0] == TENSOR_OP_COUNT, "one loop row per op in ops.def");
 
-static inline int64_t i_pow(int64_t b, int64_t e) {
-    if (e < 0) return b == 1 ? 1 : b == -1 ? ((e & 1) ? -1 : 1) : 0;
-    int64_t r = 1;
-    while (e) {
-        if (e & 1) r *= b;
-        b *= b;
-        e >>= 1;
-    }
-    return r;
-}
+#undef PW_GEN_U
+#undef PW_GEN_B
+#undef PW_GEN_UF
+#undef PW_GEN_BF
+#undef PW_GEN_T3
+#undef PW_GEN_SC
+#undef PW_GEN_RSC
+#undef PW_GEN_IP
+#undef PW_GEN_NOK
+#undef U
+#undef B
+#undef UF
+#undef BF
+#undef T3
+#undef SC
+#undef RSC
+#undef IP
+#undef NOK
 
-static inline float f_max(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x > y ? x : y); }
-static inline float f_min(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x < y ? x : y); }
-static inline float f_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-static inline float f_gelu(float x, bool approx) {
-    if (approx) {
-        const float k = 0.7978845608028654f; /* sqrt(2/pi) */
-        return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
-    }
-    return 0.5f * x * (1.0f + erff(x * 0.7071067811865476f));
-}
-static inline float f_sign(float x) { return (float)((x > 0.0f) - (x < 0.0f)); }
-static inline float f_clamp(float x, const PwCtx *c) {
-    if (isnan(x)) return x;
-    if (c->has_lo && x < c->f0) x = c->f0;
-    if (c->has_hi && x > c->f1) x = c->f1;
-    return x;
-}
-static inline int64_t i_clamp(int64_t x, const PwCtx *c) {
-    if (c->has_lo && x < c->i0) x = c->i0;
-    if (c->has_hi && x > c->i1) x = c->i1;
-    return x;
-}
-
-/* ---- binary loops ---------------------------------------------------------------------------- */
-
-BIN_LOOP(add1_f, float, float, x + y)
-BIN_LOOP(add_f, float, float, x + c->f0 * y)
-BIN_LOOP(mul_f, float, float, x *y)
-BIN_LOOP(div_f, float, float, x / y)
-BIN_LOOP(pow_f, float, float, powf(x, y))
-BIN_LOOP(max_f, float, float, f_max(x, y))
-BIN_LOOP(min_f, float, float, f_min(x, y))
-BIN_LOOP(rem_f, float, float, f_remainder(x, y))
-BIN_LOOP(fdiv_f, float, float, f_floordiv(x, y))
-BIN_LOOP(add_i, int64_t, int64_t, x + c->i0 * y)
-BIN_LOOP(mul_i, int64_t, int64_t, x *y)
-BIN_LOOP(pow_i, int64_t, int64_t, i_pow(x, y))
-BIN_LOOP(max_i, int64_t, int64_t, x > y ? x : y)
-BIN_LOOP(min_i, int64_t, int64_t, x < y ? x : y)
-BIN_LOOP(rem_i, int64_t, int64_t, i_remainder(x, y))
-BIN_LOOP(fdiv_i, int64_t, int64_t, i_floordiv(x, y))
-BIN_LOOP(or_b, bool, bool, x || y)
-BIN_LOOP(and_b, bool, bool, x &&y)
-BIN_LOOP(xor_b, bool, bool, x != y)
-
-#define CMP_LOOPS(T, SUF)                                                                       \
-    BIN_LOOP(eq_##SUF, T, bool, x == y)                                                         \
-    BIN_LOOP(ne_##SUF, T, bool, x != y)                                                         \
-    BIN_LOOP(lt_##SUF, T, bool, x < y)                                                          \
-    BIN_LOOP(le_##SUF, T, bool, x <= y)                                                         \
-    BIN_LOOP(gt_##SUF, T, bool, x > y)                                                          \
-    BIN_LOOP(ge_##SUF, T, bool, x >= y)
-CMP_LOOPS(float, f)
-CMP_LOOPS(int64_t, i)
-CMP_LOOPS(bool, b)
-
-/* ---- unary loops ----------------------------------------------------------------------------- */
-
-UN_LOOP(neg_f, float, float, -x)
-UN_LOOP(abs_f, float, float, fabsf(x))
-UN_LOOP(exp_f, float, float, expf(x))
-UN_LOOP(log_f, float, float, logf(x))
-UN_LOOP(sqrt_f, float, float, sqrtf(x))
-UN_LOOP(rsqrt_f, float, float, 1.0f / sqrtf(x))
-UN_LOOP(tanh_f, float, float, tanhf(x))
-UN_LOOP(sigmoid_f, float, float, f_sigmoid(x))
-UN_LOOP(relu_f, float, float, (x > 0.0f || x != x) ? x : 0.0f)
-UN_LOOP(gelu_f, float, float, f_gelu(x, c->approx))
-UN_LOOP(silu_f, float, float, x *f_sigmoid(x))
-UN_LOOP(leaky_f, float, float, x > 0.0f ? x : x * c->f0)
-UN_LOOP(erf_f, float, float, erff(x))
-UN_LOOP(sin_f, float, float, sinf(x))
-UN_LOOP(cos_f, float, float, cosf(x))
-UN_LOOP(sign_f, float, float, f_sign(x))
-UN_LOOP(recip_f, float, float, 1.0f / x)
-UN_LOOP(clamp_f, float, float, f_clamp(x, c))
-UN_LOOP(floor_f, float, float, floorf(x))
-UN_LOOP(ceil_f, float, float, ceilf(x))
-UN_LOOP(round_f, float, float, nearbyintf(x))
-UN_LOOP(copy_f, float, float, x)
-UN_LOOP(neg_i, int64_t, int64_t, -x)
-UN_LOOP(abs_i, int64_t, int64_t, x < 0 ? -x : x)
-UN_LOOP(relu_i, int64_t, int64_t, x > 0 ? x : 0)
-UN_LOOP(sign_i, int64_t, int64_t, (x > 0) - (x < 0))
-UN_LOOP(clamp_i, int64_t, int64_t, i_clamp(x, c))
-UN_LOOP(copy_i, int64_t, int64_t, x)
-UN_LOOP(copy_b, bool, bool, x)
-UN_LOOP(not_b, bool, bool, !x)
+static int family(TensorDtype d) { return d == TENSOR_FLOAT32 ? 0 : d == TENSOR_INT64 ? 1 : 2; }
 
 static void where_loop(char **d, const int64_t *s, int64_t n, const void *vctx) {
     size_t es = *(const size_t *)vctx;
@@ -245,59 +279,108 @@ Tensor *tensor_scalar_tensor(TensorScalar s, TensorDtype dt) {
     return t;
 }
 
-/* ---- binary driver --------------------------------------------------------------------------- */
+/* ---- dtype rules (shared with shape inference and the runtime) ----------------------------------- */
 
-static bool is_cmp(TensorOp op) { return op >= TENSOR_OP_EQ && op <= TENSOR_OP_GE; }
-static bool is_logical(TensorOp op) {
-    return op == TENSOR_OP_LOGICAL_AND || op == TENSOR_OP_LOGICAL_OR || op == TENSOR_OP_LOGICAL_XOR;
+static const char *dtype_cname(TensorDtype d) { return d == TENSOR_FLOAT32 ? "Float" : d == TENSOR_INT64 ? "Long" : "Bool"; }
+
+/* the compute dtype's family must have a kernel: bools may compute as int64 (PWK_BI) */
+static int kernel_dtype(TensorOp op, TensorDtype ct, TensorDtype *out) {
+    const PwInfo *k = &pw_info[op];
+    static const unsigned need[3] = {PWK_F, PWK_I, PWK_B};
+    if (k->kinds & need[family(ct)]) {
+        *out = ct;
+        return 0;
+    }
+    if (ct == TENSOR_BOOL && (k->kinds & PWK_BI)) {
+        *out = TENSOR_INT64;
+        return 0;
+    }
+    if (k->msg)
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s", k->msg);
+    else
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", tensor_op_name(op), dtype_cname(ct));
+    return -1;
 }
 
-static TensorLoopFn binary_loop(TensorOp op, TensorDtype ct, const PwCtx *c) {
-    static const TensorLoopFn cmp[3][6] = {
-        {eq_f, ne_f, lt_f, le_f, gt_f, ge_f},
-        {eq_i, ne_i, lt_i, le_i, gt_i, ge_i},
-        {eq_b, ne_b, lt_b, le_b, gt_b, ge_b},
-    };
-    if (is_cmp(op)) return cmp[ct][op - TENSOR_OP_EQ];
-    switch (op) {
-    case TENSOR_OP_LOGICAL_AND: return and_b;
-    case TENSOR_OP_LOGICAL_OR: return or_b;
-    case TENSOR_OP_LOGICAL_XOR: return xor_b;
+/* result dtype of a unary kernel op on a `dt` input */
+int tensor__unary_dtype(TensorOp op, TensorDtype dt, const TensorOpArgs *a, TensorDtype *result) {
+    const PwInfo *k = &pw_info[op];
+    TensorDtype ct = dt;
+    switch ((PwDtype)k->dt) {
+    case PWDT_FLOAT: if (tensor__category(dt) != TENSOR_CAT_FLOAT) ct = TENSOR_FLOAT32; break;
+    case PWDT_LOGIC: ct = TENSOR_BOOL; break;
+    case PWDT_PROMOTE_SC:
+        if (a->has_min) ct = tensor__promote_scalar(ct, a->scalar.kind);
+        if (a->has_max) ct = tensor__promote_scalar(ct, a->scalar2.kind);
+        break;
     default: break;
     }
-    if (ct == TENSOR_FLOAT32) {
-        switch (op) {
-        case TENSOR_OP_ADD: return c->f0 == 1.0f ? add1_f : add_f;
-        case TENSOR_OP_MUL: return mul_f;
-        case TENSOR_OP_DIV: return div_f;
-        case TENSOR_OP_POW: return pow_f;
-        case TENSOR_OP_MAXIMUM: return max_f;
-        case TENSOR_OP_MINIMUM: return min_f;
-        case TENSOR_OP_REMAINDER: return rem_f;
-        case TENSOR_OP_FLOOR_DIVIDE: return fdiv_f;
-        default: return NULL;
-        }
-    }
-    if (ct == TENSOR_INT64) {
-        switch (op) {
-        case TENSOR_OP_ADD: return add_i;
-        case TENSOR_OP_MUL: return mul_i;
-        case TENSOR_OP_POW: return pow_i;
-        case TENSOR_OP_MAXIMUM: return max_i;
-        case TENSOR_OP_MINIMUM: return min_i;
-        case TENSOR_OP_REMAINDER: return rem_i;
-        case TENSOR_OP_FLOOR_DIVIDE: return fdiv_i;
-        default: return NULL;
-        }
-    }
-    switch (op) { /* bool arithmetic stays bool: + is or, * is and */
-    case TENSOR_OP_ADD: return or_b;
-    case TENSOR_OP_MUL: return and_b;
-    case TENSOR_OP_MAXIMUM: return or_b;
-    case TENSOR_OP_MINIMUM: return and_b;
-    default: return NULL;
-    }
+    return kernel_dtype(op, ct, result);
 }
+
+/* compute and result dtypes of a binary kernel op (alpha: add/sub's) */
+int tensor__binary_dtype(TensorOp op, TensorDtype da, TensorDtype db, TensorScalar alpha, TensorDtype *compute,
+                         TensorDtype *result) {
+    const PwInfo *k = &pw_info[op];
+    if (k->dt == PWDT_SUBT && (da == TENSOR_BOOL || db == TENSOR_BOOL)) {
+        if (da == TENSOR_BOOL && db == TENSOR_BOOL)
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                                                 "Use the `^` or `logical_xor()` operator instead.");
+        else
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Subtraction, the `-` operator, with a bool tensor is not supported. "
+                                                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        return -1;
+    }
+    TensorDtype ct = tensor__promote(da, db);
+    if (k->dt == PWDT_FLOAT && tensor__category(ct) != TENSOR_CAT_FLOAT) ct = TENSOR_FLOAT32;
+    if (k->dt == PWDT_LOGIC) ct = TENSOR_BOOL;
+    if (alpha.kind == TENSOR_FLOAT32 && tensor__category(ct) != TENSOR_CAT_FLOAT) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
+        return -1;
+    }
+    if (kernel_dtype(op, ct, compute) < 0) return -1;
+    *result = k->dt == PWDT_CMP || k->dt == PWDT_LOGIC ? TENSOR_BOOL : *compute;
+    return 0;
+}
+
+/* the integral scalar exponent of pow must not be negative (PyTorch refuses before computing) */
+static int check_scalar_pow(TensorOp base, TensorDtype x, TensorScalar s) {
+    if (base == TENSOR_OP_POW && tensor__category(x) != TENSOR_CAT_FLOAT && s.kind != TENSOR_FLOAT32 && s.i < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        return -1;
+    }
+    return 0;
+}
+
+int tensor__pw_dtype(TensorOp op, const TensorDtype *in, const TensorOpArgs *a, TensorDtype *compute, TensorDtype *result) {
+    const PwInfo *k = &pw_info[op];
+    switch ((PwForm)k->form) {
+    case PWF_UNARY:
+        if (tensor__unary_dtype(op, in[0], a, compute) < 0) return -1;
+        *result = *compute;
+        return 0;
+    case PWF_BINARY: return tensor__binary_dtype(op, in[0], in[1], a->alpha, compute, result);
+    case PWF_TERNARY:
+        *compute = *result = tensor__promote(in[1], in[2]);
+        return 0;
+    case PWF_SCALAR:
+    case PWF_RSCALAR: {
+        TensorDtype s = a->scalar.kind, pair[2] = {in[0], s};
+        if (k->form == PWF_RSCALAR) {
+            pair[0] = s;
+            pair[1] = in[0];
+        }
+        if (k->form == PWF_SCALAR && check_scalar_pow(k->base, in[0], a->scalar) < 0) return -1;
+        return tensor__pw_dtype(k->base, pair, a, compute, result);
+    }
+    case PWF_INPLACE: return tensor__pw_dtype(k->base, in, a, compute, result);
+    default: break;
+    }
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an elementwise kernel", tensor_op_name(op));
+    return -1;
+}
+
+/* ---- binary driver --------------------------------------------------------------------------- */
 
 static int check_int_divisor(const Tensor *b) {
     /* b is int64 here; PyTorch raises before computing anything */
@@ -316,61 +399,27 @@ static int check_int_divisor(const Tensor *b) {
 }
 
 /* Computes a (op) b into a new tensor, or into `out` (in-place: out == a). The scalar forms
- * pass b as a StackScalar. alpha applies to ADD/SUB. */
-int tensor__binary_dtype(TensorOp op, TensorDtype da, TensorDtype db, TensorScalar alpha, TensorDtype *compute,
-                         TensorDtype *result) {
-    if (op == TENSOR_OP_SUB && (da == TENSOR_BOOL || db == TENSOR_BOOL)) {
-        if (da == TENSOR_BOOL && db == TENSOR_BOOL)
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors is not supported. "
-                                                 "Use the `^` or `logical_xor()` operator instead.");
-        else
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Subtraction, the `-` operator, with a bool tensor is not supported. "
-                                                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-        return -1;
-    }
-    TensorDtype ct = tensor__promote(da, db);
-    if (op == TENSOR_OP_DIV) ct = TENSOR_FLOAT32;
-    if (is_logical(op)) ct = TENSOR_BOOL;
-    if ((op == TENSOR_OP_ADD || op == TENSOR_OP_SUB) && alpha.kind == TENSOR_FLOAT32 && ct != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
-        return -1;
-    }
-    if (ct == TENSOR_BOOL && !is_cmp(op) && !is_logical(op) &&
-        !(op == TENSOR_OP_ADD || op == TENSOR_OP_MUL || op == TENSOR_OP_MAXIMUM || op == TENSOR_OP_MINIMUM)) {
-        /* pow, remainder, floor_divide on two bools compute in int64 as PyTorch does */
-        ct = TENSOR_INT64;
-    }
-    *compute = ct;
-    *result = (is_cmp(op) || is_logical(op)) ? TENSOR_BOOL : ct;
-    return 0;
-}
-
-/* Computes a (op) b into a new tensor, or into `out` (in-place: out == a). The scalar forms
- * pass b as a StackScalar. alpha applies to ADD/SUB. */
+ * pass b as a StackScalar. alpha applies to add/sub. */
 Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScalar alpha, Tensor *out) {
     TensorDtype da = (TensorDtype)a->dtype, db = (TensorDtype)b->dtype;
     TensorDtype ct, odt;
     if (tensor__binary_dtype(op, da, db, alpha, &ct, &odt) < 0) return NULL;
-    if (op == TENSOR_OP_SUB) {
-        op = TENSOR_OP_ADD;
-        alpha.f = -alpha.f;
-        alpha.i = -alpha.i;
-    }
-
-    PwCtx c = {0};
-    c.f0 = alpha.kind == TENSOR_FLOAT32 ? (float)alpha.f : (float)alpha.i;
-    c.i0 = alpha.kind == TENSOR_FLOAT32 ? (int64_t)alpha.f : alpha.i;
+    PwArgs c;
+    TensorOpArgs ta = TENSOR_OP_ARGS_INIT;
+    ta.alpha = alpha;
+    tensor__pw_args(&ta, &c);
+    TensorLoopFn fn = pw_loops[op][family(ct)];
+    bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && ct == TENSOR_INT64;
 
     /* fast path: same shape, contiguous, same dtype, new output */
     if (!out && da == ct && db == ct && a->ndim == b->ndim && tensor__contig(a) && tensor__contig(b) &&
-        memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) == 0 &&
-        !((op == TENSOR_OP_REMAINDER || op == TENSOR_OP_FLOOR_DIVIDE) && ct == TENSOR_INT64)) {
+        memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) == 0 && !zdiv) {
         Tensor *r = tensor__new(odt, a->ndim, a->shape, false);
         if (!r) return NULL;
         char *data[3] = {r->storage->data, tensor__data(a), tensor__data(b)};
         int64_t es = (int64_t)tensor__elsize(ct), eo = (int64_t)tensor__elsize(odt);
         int64_t strides[3] = {eo, es, es};
-        binary_loop(op, ct, &c)(data, strides, a->numel, &c);
+        fn(data, strides, a->numel, &c);
         return r;
     }
 
@@ -379,9 +428,8 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
     if (tensor__broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shp) < 0) return NULL;
     if (out) {
         if (tensor__category(ct) > tensor__category((TensorDtype)out->dtype)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                             ct == TENSOR_FLOAT32 ? "Float" : ct == TENSOR_INT64 ? "Long" : "Bool",
-                             out->dtype == TENSOR_FLOAT32 ? "Float" : out->dtype == TENSOR_INT64 ? "Long" : "Bool");
+            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", dtype_cname(ct),
+                             dtype_cname((TensorDtype)out->dtype));
             return NULL;
         }
         if (nd != out->ndim || memcmp(shp, out->shape, sizeof(int64_t) * (size_t)nd) != 0) {
@@ -406,8 +454,7 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
         cb = tensor__as_dtype(b, ct);
     }
     if (!cb) goto fail;
-    if (ct == TENSOR_INT64 && (op == TENSOR_OP_REMAINDER || op == TENSOR_OP_FLOOR_DIVIDE) && check_int_divisor(cb) < 0)
-        goto fail;
+    if (zdiv && check_int_divisor(cb) < 0) goto fail;
     Tensor *r = out;
     if (!r) {
         r = tensor__new(odt, nd, shp, false);
@@ -424,7 +471,7 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
         TensorIter it;
         const Tensor *ops[3] = {tmp, ca, cb};
         tensor__iter_init(&it, 3, ops, nd, shp);
-        tensor__iter_run(&it, binary_loop(op, ct, &c), &c);
+        tensor__iter_run(&it, fn, &c);
         int rc = tensor__copy_into(r, tmp);
         tensor_decref(tmp);
         EM_ASSERT(rc == 0, "same-shape copy");
@@ -432,7 +479,7 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
         TensorIter it;
         const Tensor *ops[3] = {r, ca, cb};
         tensor__iter_init(&it, 3, ops, nd, shp);
-        tensor__iter_run(&it, binary_loop(op, ct, &c), &c);
+        tensor__iter_run(&it, fn, &c);
     }
     tensor_decref(ca);
     tensor_decref(cb);
@@ -443,124 +490,30 @@ fail:
     return NULL;
 }
 
+/* a scalar form (op SC / RSC in the table, or its in-place form): the base op's kernel with the
+ * scalar as a 0-dim wrapped operand */
 Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, TensorScalar alpha, Tensor *out) {
+    while (pw_info[op].form == PWF_INPLACE) op = pw_info[op].base;
+    const PwInfo *k = &pw_info[op];
+    if (k->form != PWF_SCALAR && k->form != PWF_RSCALAR) {
+        tensor_error_set(TENSOR_ERR_VALUE, "%s is not a scalar form", tensor_op_name(op));
+        return NULL;
+    }
     StackScalar ss;
-    TensorDtype sdt = s.kind;
-    Tensor *b = stack_scalar(&ss, s, sdt);
-    switch (op) {
-    case TENSOR_OP_ADD_SCALAR: case TENSOR_OP_ADD_SCALAR_: op = TENSOR_OP_ADD; break;
-    case TENSOR_OP_SUB_SCALAR: case TENSOR_OP_SUB_SCALAR_: op = TENSOR_OP_SUB; break;
-    case TENSOR_OP_MUL_SCALAR: case TENSOR_OP_MUL_SCALAR_: op = TENSOR_OP_MUL; break;
-    case TENSOR_OP_DIV_SCALAR: case TENSOR_OP_DIV_SCALAR_: op = TENSOR_OP_DIV; break;
-    case TENSOR_OP_POW_SCALAR:
-        op = TENSOR_OP_POW;
-        if (tensor__category((TensorDtype)a->dtype) != TENSOR_CAT_FLOAT && s.kind != TENSOR_FLOAT32 && s.i < 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
-            return NULL;
-        }
-        break;
-    case TENSOR_OP_REMAINDER_SCALAR: op = TENSOR_OP_REMAINDER; break;
-    case TENSOR_OP_FLOOR_DIVIDE_SCALAR: op = TENSOR_OP_FLOOR_DIVIDE; break;
-    case TENSOR_OP_EQ_SCALAR: op = TENSOR_OP_EQ; break;
-    case TENSOR_OP_NE_SCALAR: op = TENSOR_OP_NE; break;
-    case TENSOR_OP_LT_SCALAR: op = TENSOR_OP_LT; break;
-    case TENSOR_OP_LE_SCALAR: op = TENSOR_OP_LE; break;
-    case TENSOR_OP_GT_SCALAR: op = TENSOR_OP_GT; break;
-    case TENSOR_OP_GE_SCALAR: op = TENSOR_OP_GE; break;
-    case TENSOR_OP_RSUB_SCALAR: {
-        /* s - alpha * a */
-        Tensor *sa = tensor__binary_scalar(TENSOR_OP_MUL_SCALAR, a, alpha, tensor_scalar_i(1), NULL);
-        if (!sa) return NULL;
-        Tensor *r = tensor__binary(TENSOR_OP_SUB, b, sa, tensor_scalar_i(1), NULL);
-        tensor_decref(sa);
-        return r;
-    }
-    case TENSOR_OP_RPOW_SCALAR: return tensor__binary(TENSOR_OP_POW, b, a, alpha, NULL);
-    default: break;
-    }
-    return tensor__binary(op, a, b, alpha, out);
+    Tensor *b = stack_scalar(&ss, s, s.kind);
+    if (k->form == PWF_RSCALAR) return tensor__binary(k->base, b, a, alpha, NULL);
+    if (check_scalar_pow(k->base, (TensorDtype)a->dtype, s) < 0) return NULL;
+    return tensor__binary(k->base, a, b, alpha, out);
 }
 
 /* ---- unary driver ---------------------------------------------------------------------------- */
 
-static bool unary_is_floating(TensorOp op) {
-    switch (op) {
-    case TENSOR_OP_EXP: case TENSOR_OP_LOG: case TENSOR_OP_SQRT: case TENSOR_OP_RSQRT: case TENSOR_OP_TANH:
-    case TENSOR_OP_SIGMOID: case TENSOR_OP_GELU: case TENSOR_OP_SILU: case TENSOR_OP_SIN: case TENSOR_OP_COS: case TENSOR_OP_ERF:
-    case TENSOR_OP_RECIPROCAL: case TENSOR_OP_LEAKY_RELU:
-        return true;
-    default: return false;
-    }
-}
-
-static const char *dtype_cname(TensorDtype d) { return d == TENSOR_FLOAT32 ? "Float" : d == TENSOR_INT64 ? "Long" : "Bool"; }
-
-int tensor__unary_dtype(TensorOp op, TensorDtype dt, bool clamp_float, TensorDtype *result) {
-    TensorDtype ct = dt;
-    if (op == TENSOR_OP_LEAKY_RELU && dt != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"leaky_relu_cpu\" not implemented for '%s'", dtype_cname(dt));
-        return -1;
-    }
-    if (unary_is_floating(op)) ct = TENSOR_FLOAT32;
-    if (op == TENSOR_OP_LOGICAL_NOT) ct = TENSOR_BOOL;
-    if (op == TENSOR_OP_CLAMP && clamp_float) ct = TENSOR_FLOAT32;
-    if (ct == TENSOR_BOOL && op != TENSOR_OP_LOGICAL_NOT) {
-        switch (op) {
-        case TENSOR_OP_NEG:
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. "
-                                                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-            return -1;
-        case TENSOR_OP_RELU: tensor_error_set(TENSOR_ERR_RUNTIME, "Boolean inputs not supported for relu"); return -1;
-        case TENSOR_OP_ABS: tensor_error_set(TENSOR_ERR_RUNTIME, "\"abs_cpu\" not implemented for 'Bool'"); return -1;
-        case TENSOR_OP_CLAMP: ct = TENSOR_INT64; break;
-        default: break; /* sign, floor, ceil, round, clone: identity on bools */
-        }
-    }
-    *result = ct;
-    return 0;
-}
-
-Tensor *tensor__unary(TensorOp op, const Tensor *a, const PwCtx *c, Tensor *out) {
+Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Tensor *out) {
     TensorDtype ct;
-    TensorLoopFn fn = NULL;
-    if (tensor__unary_dtype(op, (TensorDtype)a->dtype, c->clamp_float, &ct) < 0) return NULL;
-    if (ct == TENSOR_FLOAT32) {
-        switch (op) {
-        case TENSOR_OP_NEG: fn = neg_f; break;
-        case TENSOR_OP_ABS: fn = abs_f; break;
-        case TENSOR_OP_EXP: fn = exp_f; break;
-        case TENSOR_OP_LOG: fn = log_f; break;
-        case TENSOR_OP_SQRT: fn = sqrt_f; break;
-        case TENSOR_OP_RSQRT: fn = rsqrt_f; break;
-        case TENSOR_OP_TANH: fn = tanh_f; break;
-        case TENSOR_OP_SIGMOID: fn = sigmoid_f; break;
-        case TENSOR_OP_RELU: fn = relu_f; break;
-        case TENSOR_OP_GELU: fn = gelu_f; break;
-        case TENSOR_OP_SILU: fn = silu_f; break;
-        case TENSOR_OP_LEAKY_RELU: fn = leaky_f; break;
-        case TENSOR_OP_ERF: fn = erf_f; break;
-        case TENSOR_OP_SIN: fn = sin_f; break;
-        case TENSOR_OP_COS: fn = cos_f; break;
-        case TENSOR_OP_SIGN: fn = sign_f; break;
-        case TENSOR_OP_RECIPROCAL: fn = recip_f; break;
-        case TENSOR_OP_CLAMP: fn = clamp_f; break;
-        case TENSOR_OP_FLOOR: fn = floor_f; break;
-        case TENSOR_OP_CEIL: fn = ceil_f; break;
-        case TENSOR_OP_ROUND: fn = round_f; break;
-        default: fn = copy_f; break;
-        }
-    } else if (ct == TENSOR_INT64) {
-        switch (op) {
-        case TENSOR_OP_NEG: fn = neg_i; break;
-        case TENSOR_OP_ABS: fn = abs_i; break;
-        case TENSOR_OP_RELU: fn = relu_i; break;
-        case TENSOR_OP_SIGN: fn = sign_i; break;
-        case TENSOR_OP_CLAMP: fn = clamp_i; break;
-        default: fn = copy_i; break;
-        }
-    } else {
-        fn = op == TENSOR_OP_LOGICAL_NOT ? not_b : copy_b;
-    }
+    if (tensor__unary_dtype(op, (TensorDtype)a->dtype, args, &ct) < 0) return NULL;
+    PwArgs c;
+    tensor__pw_args(args, &c);
+    TensorLoopFn fn = pw_loops[op][family(ct)];
     if (out && tensor__category(ct) > tensor__category((TensorDtype)out->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
                          dtype_cname(ct), dtype_cname((TensorDtype)out->dtype));
@@ -570,7 +523,7 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const PwCtx *c, Tensor *out)
     if (!ca) return NULL;
     Tensor *r = out;
     if (r && (TensorDtype)r->dtype != ct) {
-        Tensor *tmp = tensor__unary(op, ca, c, NULL);
+        Tensor *tmp = tensor__unary(op, ca, args, NULL);
         tensor_decref(ca);
         if (!tmp) return NULL;
         int rc = tensor__copy_into(r, tmp);
@@ -592,33 +545,17 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const PwCtx *c, Tensor *out)
         char *data[2] = {tensor__data(r), tensor__data(ca)};
         int64_t es = (int64_t)tensor__elsize(ct);
         int64_t strides[2] = {es, es};
-        fn(data, strides, r->numel, c);
+        fn(data, strides, r->numel, &c);
     } else {
         TensorIter it;
         const Tensor *ops[2] = {r, ca};
         tensor__iter_init(&it, 2, ops, r->ndim, r->shape);
-        tensor__iter_run(&it, fn, c);
+        tensor__iter_run(&it, fn, &c);
     }
     tensor_decref(ca);
     return r;
 }
 
-/* clamp: bounds are Python numbers; a float bound makes an int tensor's result float. */
-void tensor__clamp_ctx(PwCtx *c, const TensorScalar *min, const TensorScalar *max) {
-    memset(c, 0, sizeof *c);
-    if (min) {
-        c->has_lo = true;
-        c->f0 = min->kind == TENSOR_FLOAT32 ? (float)min->f : (float)min->i;
-        c->i0 = min->kind == TENSOR_FLOAT32 ? (int64_t)min->f : min->i;
-        if (min->kind == TENSOR_FLOAT32) c->clamp_float = true;
-    }
-    if (max) {
-        c->has_hi = true;
-        c->f1 = max->kind == TENSOR_FLOAT32 ? (float)max->f : (float)max->i;
-        c->i1 = max->kind == TENSOR_FLOAT32 ? (int64_t)max->f : max->i;
-        if (max->kind == TENSOR_FLOAT32) c->clamp_float = true;
-    }
-}
 
 Tensor *tensor__where(const Tensor *cond, const Tensor *a, const Tensor *b) {
     if (cond->dtype != TENSOR_BOOL) {
@@ -676,7 +613,8 @@ Tensor *tensor_pow_scalar(const Tensor *a, TensorScalar s) { return tensor__bina
 Tensor *tensor_rsub_scalar(const Tensor *a, TensorScalar s) { return tensor__binary_scalar(TENSOR_OP_RSUB_SCALAR, a, s, one, NULL); }
 Tensor *tensor_rpow_scalar(const Tensor *a, TensorScalar s) { return tensor__binary_scalar(TENSOR_OP_RPOW_SCALAR, a, s, one, NULL); }
 Tensor *tensor_cmp_scalar(TensorOp op, const Tensor *a, TensorScalar s) {
-    if (op < TENSOR_OP_EQ_SCALAR || op > TENSOR_OP_GE_SCALAR) {
+    const PwInfo *k = &pw_info[(unsigned)op < TENSOR_OP_COUNT ? op : 0];
+    if (k->form != PWF_SCALAR || pw_info[k->base].dt != PWDT_CMP) {
         tensor_error_set(TENSOR_ERR_VALUE, "tensor_cmp_scalar: not a comparison op");
         return NULL;
     }
@@ -685,8 +623,12 @@ Tensor *tensor_cmp_scalar(TensorOp op, const Tensor *a, TensorScalar s) {
 Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b) { return tensor__where(cond, a, b); }
 
 Tensor *tensor_unary(TensorOp op, const Tensor *a) {
-    PwCtx c = {0};
-    return tensor__unary(op, a, &c, NULL);
+    if ((unsigned)op >= TENSOR_OP_COUNT || pw_info[op].form != PWF_UNARY) {
+        tensor_error_set(TENSOR_ERR_VALUE, "tensor_unary: %s is not a unary kernel", tensor_op_name(op));
+        return NULL;
+    }
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return tensor__unary(op, a, &args, NULL);
 }
 Tensor *tensor_neg(const Tensor *a) { return tensor_unary(TENSOR_OP_NEG, a); }
 Tensor *tensor_abs(const Tensor *a) { return tensor_unary(TENSOR_OP_ABS, a); }
@@ -708,19 +650,30 @@ Tensor *tensor_sign(const Tensor *a) { return tensor_unary(TENSOR_OP_SIGN, a); }
 Tensor *tensor_reciprocal(const Tensor *a) { return tensor_unary(TENSOR_OP_RECIPROCAL, a); }
 Tensor *tensor_logical_not(const Tensor *a) { return tensor_unary(TENSOR_OP_LOGICAL_NOT, a); }
 Tensor *tensor_gelu(const Tensor *a, bool tanh_approximation) {
-    PwCtx c = {0};
-    c.approx = tanh_approximation;
-    return tensor__unary(TENSOR_OP_GELU, a, &c, NULL);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.approximate = tanh_approximation;
+    return tensor__unary(TENSOR_OP_GELU, a, &args, NULL);
 }
 Tensor *tensor_leaky_relu(const Tensor *a, double negative_slope) {
-    PwCtx c = {0};
-    c.f0 = (float)negative_slope;
-    return tensor__unary(TENSOR_OP_LEAKY_RELU, a, &c, NULL);
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.scalar = tensor_scalar_f(negative_slope);
+    return tensor__unary(TENSOR_OP_LEAKY_RELU, a, &args, NULL);
+}
+static void clamp_args(TensorOpArgs *args, const TensorScalar *min, const TensorScalar *max) {
+    *args = TENSOR_OP_ARGS_INIT;
+    if (min) {
+        args->has_min = true;
+        args->scalar = *min;
+    }
+    if (max) {
+        args->has_max = true;
+        args->scalar2 = *max;
+    }
 }
 Tensor *tensor_clamp(const Tensor *a, const TensorScalar *min, const TensorScalar *max) {
-    PwCtx c;
-    tensor__clamp_ctx(&c, min, max);
-    return tensor__unary(TENSOR_OP_CLAMP, a, &c, NULL);
+    TensorOpArgs args;
+    clamp_args(&args, min, max);
+    return tensor__unary(TENSOR_OP_CLAMP, a, &args, NULL);
 }
 
 /* ---- in place ------------------------------------------------------------------------------------ */
@@ -739,6 +692,18 @@ int tensor__inplace_binary(TensorOp op, Tensor *a, const Tensor *b, TensorScalar
 int tensor__inplace_binary_scalar(TensorOp op, Tensor *a, TensorScalar s, TensorScalar alpha) {
     if (tensor__begin_inplace(a) < 0) return -1;
     return finish_inplace(tensor__binary_scalar(op, a, s, alpha, a));
+}
+
+int tensor__inplace_unary(TensorOp op, Tensor *a, const TensorOpArgs *args) {
+    TensorDtype ct;
+    if (tensor__unary_dtype(op, (TensorDtype)a->dtype, args, &ct) < 0) return -1;
+    if (tensor__category(ct) > tensor__category((TensorDtype)a->dtype)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", dtype_cname(ct),
+                         dtype_cname((TensorDtype)a->dtype));
+        return -1;
+    }
+    if (tensor__begin_inplace(a) < 0) return -1;
+    return finish_inplace(tensor__unary(op, a, args, a));
 }
 
 int tensor_add_(Tensor *a, const Tensor *b, TensorScalar alpha) { return tensor__inplace_binary(TENSOR_OP_ADD, a, b, alpha); }
@@ -772,23 +737,12 @@ int tensor_copy_(Tensor *dst, const Tensor *src) {
 }
 
 int tensor_clamp_(Tensor *a, const TensorScalar *min, const TensorScalar *max) {
-    PwCtx c;
-    tensor__clamp_ctx(&c, min, max);
-    if (a->dtype != TENSOR_FLOAT32 && c.clamp_float) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "result type Float can't be cast to the desired output type %s",
-                         dtype_cname((TensorDtype)a->dtype));
-        return -1;
-    }
-    if (tensor__begin_inplace(a) < 0) return -1;
-    return finish_inplace(tensor__unary(TENSOR_OP_CLAMP, a, &c, a));
+    TensorOpArgs args;
+    clamp_args(&args, min, max);
+    return tensor__inplace_unary(TENSOR_OP_CLAMP, a, &args);
 }
 
 int tensor_relu_(Tensor *a) {
-    if (a->dtype == TENSOR_BOOL) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "Boolean inputs not supported for relu");
-        return -1;
-    }
-    if (tensor__begin_inplace(a) < 0) return -1;
-    PwCtx c = {0};
-    return finish_inplace(tensor__unary(TENSOR_OP_RELU, a, &c, a));
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    return tensor__inplace_unary(TENSOR_OP_RELU, a, &args);
 }

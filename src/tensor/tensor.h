@@ -136,6 +136,22 @@ int tensor__copy_into(Tensor *dst, const Tensor *src) EM_MUST_CHECK;     /* broa
 void tensor__fill_raw(Tensor *t, TensorScalar s);                             /* no version bump */
 Tensor *tensor__sum_to_shape(const Tensor *t, int ndim, const int64_t *shape); /* reduce broadcast dims */
 
+/* Meta mode or an op observer is on (dispatch.c): entry points that skip tensor_op_run for speed
+ * must not skip it then. */
+extern bool tensor__op_hooked;
+/* Recording ops over fakes (the runtime recording a compiled backward with ag_derive): meta mode
+ * without storage (outputs share one zero-byte storage: nothing is allocated, a kernel reading
+ * data would be caught) and fn as the op observer, its top level the current op depth; end
+ * restores what begin found. */
+typedef struct TensorRecordSave {
+    TensorOpObserver fn;
+    void *ctx;
+    int depth;
+    bool meta, storageless;
+} TensorRecordSave;
+void tensor__record_begin(TensorOpObserver fn, void *ctx, TensorRecordSave *save);
+void tensor__record_end(const TensorRecordSave *save);
+
 /* Per-op kernel and inference signatures (dispatch.c builds the tables from ops.def). */
 typedef int (*TensorRunFn)(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out);
 typedef int (*TensorInferFn)(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a,

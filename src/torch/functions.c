@@ -477,14 +477,13 @@ static Value nn_dropout(ARGS) {
 static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
-    "matmul", "mm", "bmm", "mv", "dot", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid",
-    "relu", "erf", "sin", "cos", "sign", "reciprocal", "floor", "ceil", "round", "logical_not", "clamp", "clip",
+    "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
     "sum", "mean", "prod", "max", "min", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
     "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
     "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",
     "bernoulli", "clamp_", "fill_", "index_add", "index_put", "index_put_", "masked_scatter", "relu_", "rsub",
-    "split_with_sizes", "zero_", "exp_", "sigmoid_", "tanh_", "sqrt_", "neg_", "abs_", NULL};
+    "split_with_sizes", "zero_", NULL};
 
 int torch_functions_init(VM *vm, Value cmod) {
     static const MethodDef fns[] = {
@@ -506,7 +505,7 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"is_tensor", f_is_tensor}, {"numel", f_numel},
         {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},
         {NULL}};
-    if (torch_add_overridable(vm, cmod, fns) < 0) return -1;
+    if (torch_add_overridable(vm, cmod, fns) < 0 || torch_op_functions_init(vm, cmod, "torch") < 0) return -1;
     /* torch.X(t, ...) for Tensor methods: the same natives, unbound */
     for (const char *const *n = function_names; *n; n++) {
         const MethodDef *d = torch_find_native(*n);
@@ -528,6 +527,9 @@ int torch_functions_init(VM *vm, Value cmod) {
     return 0;
 }
 
+/* torch._C._special: the torch.special functions of the op table */
+int torch_special_functions_init(VM *vm, Value mod) { return torch_op_functions_init(vm, mod, "special"); }
+
 int torch_nn_functions_init(VM *vm, Value nnmod) {
     static const MethodDef fns[] = {
         {"linear", nn_linear},
@@ -536,9 +538,8 @@ int torch_nn_functions_init(VM *vm, Value nnmod) {
         {"cross_entropy", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_CROSS_ENTROPY},
         {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
         {NULL}};
-    if (torch_add_overridable(vm, nnmod, fns) < 0) return -1;
-    static const char *const shared[] = {"relu", "gelu", "silu", "leaky_relu", "sigmoid", "tanh", "softmax",
-                                         "log_softmax", NULL};
+    if (torch_add_overridable(vm, nnmod, fns) < 0 || torch_op_functions_init(vm, nnmod, "F") < 0) return -1;
+    static const char *const shared[] = {"softmax", "log_softmax", NULL};
     for (const char *const *n = shared; *n; n++) {
         const MethodDef *d = torch_find_native(*n);
         EM_ASSERT(d != NULL, "torch.nn.functional function without a native");

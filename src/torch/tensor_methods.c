@@ -221,15 +221,6 @@ static Value m_invert(ARGS) {
 
 /* ---- in-place forms through ag_pointwise_inplace ---------------------------------------------------- */
 
-/* x.sin_(), x.exp_(), ...: fn->data is the out-of-place unary op */
-static Value m_unary_inplace(ARGS) {
-    SELF_CHECK(fn->name);
-    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
-    Tensor *in[1] = {T(argv[0])};
-    if (ag_pointwise_inplace((TensorOp)(intptr_t)fn->data, in, 1, NULL) < 0) return torch_raise_error(vm);
-    return argv[0];
-}
-
 /* self OP= other for ops without an in-place entry in the op table (pow_, remainder_,
  * floor_divide_, logical_and_, ...); fn->data is the out-of-place BinSpec */
 static Value binary_inplace_generic(VM *vm, const BinSpec *s, Value self, Value other) {
@@ -676,33 +667,6 @@ static Value m_clamp_min(ARGS) {
     if (!torch_scalar_of(vm, argv[1], &args.scalar)) return vm_raise(vm, vm->e_TypeError, "clamp_min(): min must be a number");
     args.has_min = true;
     return op1(vm, TENSOR_OP_CLAMP, T(argv[0]), &args);
-}
-
-static Value m_gelu(ARGS) {
-    SELF_CHECK("gelu");
-    static const char *const names[] = {"input", "approximate"};
-    Value a[2];
-    if (parse(vm, "gelu", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
-    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    if (!val_is_null(a[1])) {
-        if (!val_is_str(vm, a[1])) return vm_raise(vm, vm->e_TypeError, "gelu(): approximate must be a string");
-        const char *s = AS_STR(a[1])->data;
-        if (strcmp(s, "tanh") == 0) args.approximate = true;
-        else if (strcmp(s, "none") != 0) return vm_raise(vm, vm->e_RuntimeError, "approximate argument must be either none or tanh.");
-    }
-    return op1(vm, TENSOR_OP_GELU, T(a[0]), &args);
-}
-
-static Value m_leaky_relu(ARGS) {
-    SELF_CHECK("leaky_relu");
-    static const char *const names[] = {"input", "negative_slope"};
-    Value a[2];
-    if (parse(vm, "leaky_relu", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
-    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    args.scalar = tensor_scalar_f(0.01);
-    if (!val_is_null(a[1]) && !torch_scalar_of(vm, a[1], &args.scalar))
-        return vm_raise(vm, vm->e_TypeError, "leaky_relu(): negative_slope must be a number");
-    return op1(vm, TENSOR_OP_LEAKY_RELU, T(a[0]), &args);
 }
 
 static Value m_where(ARGS) {
@@ -1166,9 +1130,14 @@ static Value m_as_strided(ARGS) {
     args.n_ints = ns;
     args.ints2 = stride;
     args.n_ints2 = nst;
-    args.start = tensor_storage_offset(T(a[0]));
-    if (!val_is_null(a[3]) && !val_is_none(a[3]) && torch_int_arg(vm, a[3], "storage_offset", &args.start) < 0)
-        return val_null();
+    /* no storage_offset: the input's own (start -1), not its value now — a graph recorded from a
+     * view replays on a view at another offset */
+    args.start = -1;
+    if (!val_is_null(a[3]) && !val_is_none(a[3])) {
+        if (torch_int_arg(vm, a[3], "storage_offset", &args.start) < 0) return val_null();
+        if (args.start < 0)
+            return vm_raise(vm, vm->e_RuntimeError, "Tensor: invalid storage offset %lld", (long long)args.start);
+    }
     return op1(vm, TENSOR_OP_AS_STRIDED, T(a[0]), &args);
 }
 
@@ -1281,11 +1250,9 @@ static Value m_rsub(ARGS) {
 
 /* ---- the table ------------------------------------------------------------------------------------------ */
 
-#define UN(name, op) {name, m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
 #define BD(name, spec) {name, m_binary_dunder, NATIVEF_METHOD, (void *)&spec}
 #define BN(name, spec) {name, m_binary_named, NATIVEF_METHOD, (void *)&spec}
 #define BI(name, spec) {name, m_binary_inplace, NATIVEF_METHOD, (void *)&spec}
-#define UI(name, op) {name, m_unary_inplace, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_##op}
 
 static const MethodDef tensor_methods[] = {
     /* operators */
@@ -1306,7 +1273,7 @@ static const MethodDef tensor_methods[] = {
     {"__matmul__", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
     {"__rmatmul__", m_rmatmul, NATIVEF_METHOD},
     {"__neg__", m_neg, NATIVEF_METHOD}, {"__pos__", m_pos, NATIVEF_METHOD},
-    {"__invert__", m_invert, NATIVEF_METHOD}, {"__abs__", m_unary, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ABS},
+    {"__invert__", m_invert, NATIVEF_METHOD},
     {"__bool__", m_bool, NATIVEF_METHOD}, {"__float__", m_float_dunder, NATIVEF_METHOD},
     {"__int__", m_int_dunder, NATIVEF_METHOD}, {"__index__", m_index_dunder, NATIVEF_METHOD},
     {"__len__", m_len, NATIVEF_METHOD}, {"__iter__", m_iter, NATIVEF_METHOD}, {"__format__", m_format, NATIVEF_METHOD},
@@ -1324,15 +1291,7 @@ static const MethodDef tensor_methods[] = {
     {"bmm", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_BMM},
     {"mv", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MV},
     {"dot", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_DOT},
-    /* unary */
-    UN("neg", NEG), UN("negative", NEG), UN("abs", ABS), UN("exp", EXP), UN("log", LOG), UN("sqrt", SQRT),
-    UN("rsqrt", RSQRT), UN("tanh", TANH), UN("sigmoid", SIGMOID), UN("relu", RELU),
-    UN("erf", ERF), UN("sin", SIN), UN("cos", COS), UN("sign", SIGN), UN("reciprocal", RECIPROCAL),
-    UN("floor", FLOOR), UN("ceil", CEIL), UN("round", ROUND), UN("logical_not", LOGICAL_NOT),
-    UI("neg_", NEG), UI("negative_", NEG), UI("abs_", ABS), UI("exp_", EXP), UI("log_", LOG), UI("sqrt_", SQRT),
-    UI("rsqrt_", RSQRT), UI("tanh_", TANH), UI("sigmoid_", SIGMOID), UI("erf_", ERF), UI("sin_", SIN),
-    UI("cos_", COS), UI("sign_", SIGN), UI("reciprocal_", RECIPROCAL), UI("floor_", FLOOR), UI("ceil_", CEIL),
-    UI("round_", ROUND), UI("logical_not_", LOGICAL_NOT),
+    /* unary pointwise ops: generated from the op table (op_natives.c) */
     {"clamp", m_clamp, NATIVEF_METHOD}, {"clip", m_clamp, NATIVEF_METHOD},
     {"clamp_", m_clamp, NATIVEF_METHOD, (void *)1}, {"clamp_min", m_clamp_min, NATIVEF_METHOD},
     {"where", m_where, NATIVEF_METHOD},
@@ -1408,11 +1367,12 @@ static const MethodDef tensor_methods[] = {
 
 /* Natives that are torch.* or torch.nn.functional functions but not Tensor methods in PyTorch
  * (x.gelu() would run on Ember and fail under PyTorch). */
-static const MethodDef function_only[] = {
-    {"gelu", m_gelu, NATIVEF_METHOD}, {"leaky_relu", m_leaky_relu, NATIVEF_METHOD}, UN("silu", SILU),
-    {"rsub", m_rsub, NATIVEF_METHOD}, {NULL}};
+static const MethodDef function_only[] = {{"rsub", m_rsub, NATIVEF_METHOD}, {NULL}};
 
-int torch_tensor_methods_init(VM *vm, TypeObj *t) { return type_add_methods(vm, t, tensor_methods); }
+int torch_tensor_methods_init(VM *vm, TypeObj *t) {
+    if (type_add_methods(vm, t, tensor_methods) < 0) return -1;
+    return torch_op_methods_init(vm, t);
+}
 
 /* The native named `name` among the Tensor methods and the function-only natives, or NULL. */
 const MethodDef *torch_find_native(const char *name) {

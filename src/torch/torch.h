@@ -124,6 +124,11 @@ NativeObj *torch_overridable_new(VM *vm, const struct MethodDef *d);
 int torch_add_overridable(VM *vm, Value module, const struct MethodDef *defs) EM_MUST_CHECK;
 /* Replaces the native methods of t (Tensor) by trampolines that dispatch __torch_function__. */
 int torch_tensor_methods_overridable(VM *vm, TypeObj *t) EM_MUST_CHECK;
+/* The natives generated from the op table's PY column (op_natives.c): Tensor methods, and the
+ * functions of namespace ns ("torch", "F" = torch._C._nn, "special" = torch._C._special). */
+int torch_op_methods_init(VM *vm, TypeObj *t) EM_MUST_CHECK;
+int torch_op_functions_init(VM *vm, Value module, const char *ns) EM_MUST_CHECK;
+int torch_special_functions_init(VM *vm, Value mod) EM_MUST_CHECK;
 /* torch._C._has_torch_function* */
 int torch_overrides_init(VM *vm, Value cmod) EM_MUST_CHECK;
 

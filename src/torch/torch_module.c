@@ -30,6 +30,7 @@ static int torch_c_init(VM *vm, Value cmod) {
 void torch_register(VM *vm) {
     vm_register_native_module(vm, "torch._C", torch_c_init);
     vm_register_native_module(vm, "torch._C._nn", torch_nn_functions_init);
+    vm_register_native_module(vm, "torch._C._special", torch_special_functions_init);
     torch_nn_register(vm);
     torch_fx_register(vm);
     for (const EmbeddedModule *m = torch_lib_modules; m->name; m++)

@@ -26,7 +26,8 @@ static TxStatus bind_class_attr(Tracer *tr, VT *obj, TypeObj *t, Value descr, St
     VM *vm = tr->vm;
     if (descr.tag == VAL_OBJ) {
         TypeObj *dt = descr.as.o->type;
-        if (dt == vm->t_function) {
+        if (dt == vm->t_function || !val_is_null(tracer_compiled_fn_wrapped(vm, descr))) {
+            /* a function, or torch.compile of one (it binds like one) */
             *out = method_vt(tr, obj, vt_from_value(tr, descr, NULL), name);
             return TX_OK;
         }
@@ -229,6 +230,39 @@ static TxStatus object_attr(Tracer *tr, VT *o, StrObj *name, VT **out) {
     return TX_OK;
 }
 
+/* ---- functions ------------------------------------------------------------------------------------------ */
+
+/* An existing function's attribute: what the region stored on it, what its __dict__ holds (read
+ * through its source, so a counter kept on a function stays symbolic and its presence guarded),
+ * or one of the attributes every function has (__name__, __doc__, ...). */
+static TxStatus function_attr(Tracer *tr, VT *fn, StrObj *name, VT **out) {
+    VM *vm = tr->vm;
+    VT *tracked = se_find_existing(tr, fn->value);
+    VT *p = tracked ? se_load_attr(tr, tracked, name) : NULL;
+    if (p) {
+        *out = p->kind == VT_DELETED ? NULL : p;
+        return TX_OK;
+    }
+    DictObj *d = ((FunctionObj *)fn->value.as.o)->dict;
+    Value v = d ? dict_get_str(d, name) : val_null();
+    if (!val_is_null(v)) {
+        *out = vt_from_value(tr, v, fn->source ? source_attr(tr, fn->source, name) : NULL);
+        return TX_OK;
+    }
+    Value r = vm_getattr_opt(vm, fn->value, name);
+    if (val_is_null(r)) {
+        if (!val_is_null(vm->exc)) {
+            vm_clear_exc(vm);
+            return trace_break(tr, "getattr raised");
+        }
+        if (fn->source) guard_hasattr(tr, fn->source, name, false);
+        return TX_OK;
+    }
+    if (!(r.tag != VAL_OBJ || val_is_str(vm, r) || val_is_none(r))) return trace_break(tr, "function attribute '%s'", name->data);
+    *out = vt_from_value(tr, r, NULL);
+    return TX_OK;
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------------------ */
 
 /* *out NULL (status OK): the attribute is definitely absent. */
@@ -247,10 +281,11 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
     case VT_TENSOR: return tensor_attr(tr, obj, name, out);
     case VT_OBJECT: return object_attr(tr, obj, name, out);
     case VT_NN_MODULE: return module_attr(tr, obj, name, out);
+    case VT_FUNCTION:
+        if (val_is_null(obj->value) || obj->mut == MUT_NEW) return trace_break(tr, "attribute of a function made in the region");
+        return function_attr(tr, obj, name, out);
     case VT_SYMNUM: obj = tr_specialize(tr, obj); /* fallthrough */
-    case VT_CONST: case VT_NATIVE: case VT_FUNCTION: {
-        if (obj->kind == VT_FUNCTION && (val_is_null(obj->value) || obj->mut == MUT_NEW))
-            return trace_break(tr, "attribute of a function made in the region");
+    case VT_CONST: case VT_NATIVE: {
         Value r = vm_getattr_opt(vm, obj->value, name);
         if (val_is_null(r)) {
             if (!val_is_null(vm->exc)) {
@@ -259,12 +294,34 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
             }
             return TX_OK;
         }
-        if (obj->kind == VT_FUNCTION && !(r.tag != VAL_OBJ || val_is_str(vm, r) || val_is_none(r)))
-            return trace_break(tr, "function attribute '%s'", name->data);
         *out = vt_from_value(tr, r, NULL);
         if (obj->kind == VT_CONST && (*out)->kind == VT_OPAQUE) (*out)->kind = VT_NATIVE;
         return TX_OK;
     }
+    case VT_EXCEPTION: {
+        /* (stores made in the region were read above) */
+        if (is_name(name, "args")) {
+            *out = obj->a;
+            return TX_OK;
+        }
+        if (is_name(name, "__cause__") || is_name(name, "__context__")) {
+            *out = vt_none(tr);
+            return TX_OK;
+        }
+        if (is_name(name, "__suppress_context__")) {
+            *out = vt_const(tr, val_bool(false));
+            return TX_OK;
+        }
+        TypeObj *t = vt_python_type(tr, obj);
+        Value descr = t ? type_lookup(vm, t, name) : val_null();
+        if (val_is_null(descr)) return TX_OK;
+        if (descr.tag == VAL_OBJ && descr.as.o->type == vm->t_getset) return trace_break(tr, "exception attribute '%s'", name->data);
+        return bind_class_attr(tr, obj, t, descr, name, out);
+    }
+    case VT_SET:
+        if (val_is_null(type_lookup(vm, vm->t_set, name))) return TX_OK;
+        *out = method_vt(tr, obj, NULL, name);
+        return TX_OK;
     case VT_LIST: case VT_TUPLE: case VT_DICT: {
         if (obj->kind == VT_TUPLE && !val_is_null(obj->value) && obj->n == 2) {
             /* torch.return_types.max / min */
@@ -393,7 +450,19 @@ static bool default_setattr(Tracer *tr, TypeObj *t) {
 TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
     VM *vm = tr->vm;
     obj = vt_force(tr, obj);
-    if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE)
+    if (obj->kind == VT_FUNCTION) {
+        /* f.attr = v: into the function's __dict__ (its own attributes are descriptors) */
+        TypeObj *t = vm->t_function;
+        if (!val_is_null(type_lookup(vm, t, name))) return trace_break(tr, "setattr of function attribute '%s'", name->data);
+        if (obj->mut != MUT_NEW) {
+            if (val_is_null(obj->value) || (!obj->source && !se_find_existing(tr, obj->value)))
+                return trace_break(tr, "setattr on a function the tracer cannot name");
+            obj = se_track_existing(tr, obj);
+        }
+        se_store_attr(tr, obj, name, value);
+        return TX_OK;
+    }
+    if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE && !(obj->kind == VT_EXCEPTION && obj->mut == MUT_NEW))
         return trace_break(tr, "setattr on %s", vt_kind_name(obj->kind));
     if (obj->mut == MUT_EXISTING && !obj->source) return trace_break(tr, "setattr on an object the tracer cannot name");
     TypeObj *t = vt_python_type(tr, obj);

@@ -1,7 +1,8 @@
 /* src/tracer/backend.h — what a torch.compile backend sees of the tracer: the backend interface,
  * the graph inputs of a compiled call, and the tracer's opaque node payloads (hooks, module
- * markers, custom ops).  The tracer's built-in "eager" backend (output.c) and the runtime's
- * "ember" backend (src/runtime/vm_backend.c) are written against this header only.
+ * markers, custom ops).  The tracer's built-in "eager" backend (output.c, an adapter over the
+ * runtime's graph interpreter) and the runtime's "ember" backend (src/runtime/vm_backend.c) are
+ * written against this header only.
  *
  * Design note
  * -----------
@@ -37,6 +38,12 @@ typedef struct TracerBackend {
 
 void tracer_register_backend(const TracerBackend *b);
 const TracerBackend *tracer_find_backend(const char *name);
+
+/* What the "eager" backend runs: a graph interpreted node by node with the eager ops (the
+ * runtime's rt_interpret, which src/runtime installs here: the tracer sits below it).  Same
+ * contract as TracerBackend.run. */
+typedef Value (*TracerGraphInterpreter)(VM *vm, Graph *g, int n, Value *inputs);
+void tracer_set_graph_interpreter(TracerGraphInterpreter fn);
 
 /* EMBER_LOGS / TORCH_LOGS (tracer/base.c): whether an artifact ("graph_code", "memory", ...) is
  * on, and printing to stderr when it is; trace_logs_set replaces the setting (ember compile

@@ -51,30 +51,6 @@ static TxStatus fold(Tracer *tr, Value f, int argc, VT **args, TupleObj *kw, VT 
     return TX_OK;
 }
 
-/* Materialize any iterable tracker as a tuple of trackers. */
-static TxStatus items_of(Tracer *tr, VT *v, VT **out) {
-    VT *it;
-    TxStatus s = tr_iter(tr, v, &it);
-    if (s) return s;
-    if (!it->a || it->b) {   /* a lazy enumerate / zip: step it */
-        VT *acc = vt_tuple(tr, NULL, 0), *x;
-        while (!(s = tr_next(tr, it, &x)) && x) {
-            if (acc->n == 100000) return trace_break(tr, "an iterator too long to unroll");
-            vt_list_append(tr, acc, x);
-        }
-        if (s) return s;
-        *out = acc;
-        return TX_OK;
-    }
-    VT *seq = it->a;
-    int start = it->index;
-    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
-    for (int i = start; i < seq->n; i++) items[i - start] = vt_item(tr, seq, i);
-    if (v->kind == VT_ITER) v->index = seq->n;   /* consumed */
-    *out = vt_tuple(tr, items, seq->n - start);
-    return TX_OK;
-}
-
 static TxStatus isinstance_of(Tracer *tr, VT *obj, VT *cls, bool *out) {
     VM *vm = tr->vm;
     cls = vt_force(tr, cls);
@@ -112,6 +88,27 @@ static TxStatus sym_call(Tracer *tr, SymOp op, Value f, VT *a, VT **out) {
     return TX_OK;
 }
 
+/* str(e) / repr(e) of an exception made in the region: the real one's, built from its args
+ * (specialised: constants) */
+static TxStatus exception_text(Tracer *tr, Value f, VT *e, VT **out) {
+    VM *vm = tr->vm;
+    VT *a = vt_force(tr, e->a);
+    int n = a->n;
+    Value *argv = trace_arena_alloc(&tr->arena, sizeof(Value) * (size_t)(n + 2));
+    argv[0] = e->cls->value;
+    for (int i = 0; i < n; i++) {
+        argv[i + 1] = vt_as_constant(tr, tr_specialize(tr, vt_item(tr, a, i)));
+        if (val_is_null(argv[i + 1])) return trace_break(tr, "text of an exception with non-constant args");
+    }
+    Value real = vm_call(vm, dict_get_c(vm, vm->e_BaseException->dict, "__new__"), n + 1, argv, NULL);
+    if (val_is_null(real)) return trace_error(tr);
+    trace_keep(tr, real);
+    Value r = vm_call1(vm, f, real);
+    if (val_is_null(r)) return trace_error(tr);
+    *out = vt_const(tr, r);
+    return TX_OK;
+}
+
 /* ---- builtin functions --------------------------------------------------------------------------------- */
 
 TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out) {
@@ -127,6 +124,8 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         VT *v = vt_force(tr, args[0]);
         switch (v->kind) {
         case VT_LIST: case VT_TUPLE: case VT_DICT: *out = vt_const(tr, val_int(v->n)); return TX_OK;
+        case VT_DICT_VIEW: *out = vt_const(tr, val_int(vt_force(tr, v->a)->n)); return TX_OK;
+        case VT_SET: *out = vt_const(tr, val_int(v->n)); return TX_OK;
         case VT_TENSOR:
             if (!v->node->is_tensor || v->node->meta.ndim == 0) return trace_break(tr, "len() of a 0-d tensor");
             *out = vt_const(tr, val_int(v->node->meta.shape[0]));
@@ -196,10 +195,16 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_NN_MODULE:
             *out = vt_const(tr, val_bool(true));
             return TX_OK;
-        case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM:
+        case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM: case VT_SET:
             *out = vt_const(tr, val_bool(false));
             return TX_OK;
-        default: return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
+        default: {
+            /* an instance: whether its class defines __call__ */
+            TypeObj *t = vt_python_type(tr, v);
+            if (!t) return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
+            *out = vt_const(tr, val_bool(!val_is_null(type_lookup(vm, t, vm->special_names[SP_CALL]))));
+            return TX_OK;
+        }
         }
     }
     if (is(name, "iter") && argc == 1) return tr_iter(tr, args[0], out);
@@ -221,7 +226,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         /* over trackers: min/max need constants; sum adds (tensors too) */
         VT *items;
         if (argc == 1) {
-            if ((s = items_of(tr, args[0], &items))) return s;
+            if ((s = tr_iter_items(tr, args[0], &items))) return s;
         } else {
             items = vt_tuple(tr, args, argc);
         }
@@ -229,7 +234,7 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
             VT *acc = argc == 2 ? args[1] : vt_const(tr, val_int(0));
             if (argc > 2) return trace_break(tr, "sum() arguments");
             if (argc == 2) {
-                if ((s = items_of(tr, args[0], &items))) return s;
+                if ((s = tr_iter_items(tr, args[0], &items))) return s;
             }
             for (int i = 0; i < items->n; i++)
                 if ((s = tr_binary(tr, BINOP_ADD, acc, vt_item(tr, items, i), &acc))) return s;
@@ -240,6 +245,8 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         VT *one[1] = {arg};
         return fold(tr, f, 1, one, NULL, out);
     }
+    if (is(name, "repr") && argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_EXCEPTION)
+        return exception_text(tr, f, vt_force(tr, args[0]), out);
     if ((is(name, "int") || is(name, "float") || is(name, "str") || is(name, "abs")) && argc == 1 && !nkw) {
         VT *v = vt_force(tr, args[0]);
         if (v->kind == VT_SYMNUM)
@@ -268,6 +275,18 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         *out = v;
         return TX_OK;
     }
+    if (is(name, "id") && argc == 1 && !nkw) {
+        /* an object that exists outside the region: its id now, with its identity guarded */
+        VT *v = vt_force(tr, args[0]);
+        if (v->kind != VT_CONST && v->kind != VT_SYMNUM && v->kind != VT_TUPLE && v->mut != MUT_NEW &&
+            !val_is_null(v->value) && v->value.tag == VAL_OBJ && (v->kind != VT_TENSOR || v->source)) {
+            Value r = vm_call1(vm, f, v->value);
+            if (val_is_null(r)) return trace_error(tr);
+            if (v->source) guard_id(tr, v->source, v->value);
+            *out = vt_const(tr, r);
+            return TX_OK;
+        }
+    }
     if (is(name, "id") || is(name, "hash")) {
         if (argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_CONST) return fold(tr, f, argc, args, kwnames, out);
         return trace_break(tr, "%s() of a non-constant", name);
@@ -291,8 +310,18 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     if ((t == vm->t_list || t == vm->t_tuple) && argc <= 1 && !nkw) {
         VT *items;
         if (argc == 0) items = vt_tuple(tr, NULL, 0);
-        else if ((s = items_of(tr, args[0], &items))) return s;
+        else if ((s = tr_iter_items(tr, args[0], &items))) return s;
         *out = t == vm->t_list ? vt_list(tr, items->items, items->n) : vt_tuple(tr, items->items, items->n);
+        return TX_OK;
+    }
+    if (t == vm->t_set && argc <= 1 && !nkw) return tr_set_from_iterable(tr, argc ? args[0] : NULL, out);
+    if (t == vm->t_frozenset && argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_SET) {
+        VT *s;
+        if ((s = NULL, tr_set_from_iterable(tr, args[0], &s))) return TX_BREAK;
+        if (val_is_null(s->shadow)) return trace_break(tr, "a frozenset of objects");
+        Value fz = vm_call1(vm, val_obj(vm->t_frozenset), s->shadow);
+        if (val_is_null(fz)) return trace_error(tr);
+        *out = vt_const(tr, fz);
         return TX_OK;
     }
     if (t == vm->t_dict) {
@@ -303,7 +332,7 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
                 for (int i = 0; i < src->n; i++) vt_dict_set(tr, d, src->keys[i], vt_item(tr, src, i));
             } else {
                 VT *pairs;
-                if ((s = items_of(tr, src, &pairs))) return s;
+                if ((s = tr_iter_items(tr, src, &pairs))) return s;
                 for (int i = 0; i < pairs->n; i++) {
                     VT *kv[2];
                     if ((s = tr_unpack(tr, vt_item(tr, pairs, i), 2, kv))) return s;
@@ -317,22 +346,32 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         *out = d;
         return TX_OK;
     }
-    if (t == vm->t_enumerate || t == vm->t_zip) {
+    if (t == vm->t_enumerate || t == vm->t_zip || t == vm->t_map || t == vm->t_filter) {
         /* lazy, over the arguments' iterators, stepped by tr_next as CPython steps them: a
          * list the loop appends to keeps yielding (codegen rebuilds them at breaks) */
         if (nkw) return trace_break(tr, "%s() with keywords", t->name->data);
-        VT *it = vt_new(tr, VT_ITER);
+        VT *it;
         if (t == vm->t_enumerate) {
             if (argc < 1 || argc > 2) return trace_break(tr, "enumerate() arguments");
             VT *st = argc == 2 ? arg_const(tr, args[1]) : vt_const(tr, val_int(0));
             if (st->kind != VT_CONST || !val_is_intlike(st->value)) return trace_break(tr, "enumerate start");
+            it = vt_iter(tr, ITER_ENUMERATE);
             if ((s = tr_iter(tr, args[0], &it->a))) return s;
             it->b = st;
+        } else if (t == vm->t_filter) {
+            if (argc != 2) return trace_break(tr, "filter() arguments");
+            it = vt_iter(tr, ITER_FILTER);
+            it->b = args[0];
+            if ((s = tr_iter(tr, args[1], &it->a))) return s;
         } else {
+            int first = t == vm->t_map;
+            if (first && argc < 2) return trace_break(tr, "map() must have at least two arguments.");
+            it = vt_iter(tr, first ? ITER_MAP : ITER_ZIP);
+            if (first) it->b = args[0];
             it->items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(argc + 1));
-            for (int i = 0; i < argc; i++)
-                if ((s = tr_iter(tr, args[i], &it->items[i]))) return s;
-            it->n = argc;
+            for (int i = first; i < argc; i++)
+                if ((s = tr_iter(tr, args[i], &it->items[i - first]))) return s;
+            it->n = argc - first;
         }
         *out = it;
         return TX_OK;
@@ -340,10 +379,10 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
     if (t == vm->t_reversed) {
         if (nkw || argc != 1) return trace_break(tr, "reversed() arguments");
         VT *items;
-        if ((s = items_of(tr, args[0], &items))) return s;
+        if ((s = tr_iter_items(tr, args[0], &items))) return s;
         VT **rev = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(items->n + 1));
         for (int i = 0; i < items->n; i++) rev[i] = vt_item(tr, items, items->n - 1 - i);
-        VT *it = vt_new(tr, VT_ITER);
+        VT *it = vt_iter(tr, ITER_SEQ);
         it->a = vt_tuple(tr, rev, items->n);
         *out = it;
         return TX_OK;
@@ -395,6 +434,8 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
         *out = vt_from_value(tr, val_obj(ty), NULL);
         return TX_OK;
     }
+    if (t == vm->t_str && argc == 1 && !nkw && vt_force(tr, args[0])->kind == VT_EXCEPTION)
+        return exception_text(tr, val_obj(t), vt_force(tr, args[0]), out);
     if ((t == vm->t_int || t == vm->t_float || t == vm->t_str || t == vm->t_bool) && argc == 1 && !nkw) {
         VT *v = vt_force(tr, args[0]);
         if (v->kind == VT_SYMNUM && t != vm->t_bool)

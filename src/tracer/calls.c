@@ -39,7 +39,12 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     VM *vm = tr->vm;
     FunctionObj *f = fn->mut == MUT_NEW ? NULL : (FunctionObj *)fn->value.as.o;
     CodeObj *co = f ? f->code : (CodeObj *)fn->code.as.o;
-    if (co->flags & CO_GENERATOR) return trace_break(tr, "call to generator function %s", co->name->data);
+    if ((co->flags & CO_GENERATOR_KINDS) & ~CO_GENERATOR)
+        return trace_break(tr, "call to coroutine or async generator function %s", co->name->data);
+    if ((co->flags & CO_GENERATOR) && co->nexc)
+        /* closing a generator runs its finally blocks and __exit__s, which the tracer cannot
+         * replay when the generator dies in the region */
+        return trace_break(tr, "call to generator function %s with try or with blocks", co->name->data);
     if (tr->tx->depth + 1 > tracer_inline_depth_limit()) return trace_break(tr, "inlining too deep (recursion?)");
     DictObj *globals = f ? f->globals : (DictObj *)fn->a->value.as.o;
     Tx *c = tx_new(tr, co, f, globals, tr->tx);
@@ -124,6 +129,13 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
             cell = vt_item(tr, cl, i);
         }
         c->locals[co->nlocals + ncells + i] = cell;
+    }
+    if (co->flags & CO_GENERATOR) {
+        /* a generator: its frame runs a step per next() (ops.c) */
+        VT *g = vt_new(tr, VT_GENERATOR);
+        g->gen = c;
+        *out = g;
+        return TX_OK;
     }
     TxStatus s = tx_run(tr, c);
     if (s) return s;
@@ -230,7 +242,11 @@ static TxStatus has_torch_function(Tracer *tr, NativeObj *n, int argc, VT **args
 }
 
 static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out);
+static TxStatus module_call(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
+static VT *new_object(Tracer *tr, VT *cls);
+static bool plain_instance_class(VM *vm, TypeObj *t);
 static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args, VT **out);
+static TxStatus sort_list(Tracer *tr, VT *l, int argc, VT **args, TupleObj *kwnames, VT **out);
 static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args, TupleObj *kwnames, VT **out);
 static TxStatus tuple_method(Tracer *tr, VT *t, StrObj *name, int argc, VT **args, VT **out);
 
@@ -248,6 +264,27 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
     NativeObj *n = (NativeObj *)f.as.o;
     TorchState *ts = torch_state(vm);
     int nkw = nkw_of(kwnames);
+    /* BaseException.__init__(self, *args) of an exception made in the region */
+    if (n->owner == vm->e_BaseException && strcmp(n->name, "__init__") == 0 && argc >= 1 && !nkw &&
+        vt_force(tr, args[0])->kind == VT_EXCEPTION)
+        return tr_exception_init(tr, vt_force(tr, args[0]), argc - 1, args + 1, out);
+    /* object.__new__(cls) of a script class (from its own __new__) */
+    if (n->owner == vm->t_object && strcmp(n->name, "__new__") == 0 && argc == 1 && !nkw) {
+        VT *cls = vt_force(tr, args[0]);
+        if (cls->kind != VT_TYPE || !plain_instance_class(vm, (TypeObj *)cls->value.as.o))
+            return trace_break(tr, "object.__new__ of %s", vt_kind_name(cls->kind));
+        *out = new_object(tr, cls);
+        return TX_OK;
+    }
+    /* object.__init__(self) (a class's super().__init__() reaching object): nothing to do */
+    if (n->owner == vm->t_object && strcmp(n->name, "__init__") == 0 && argc == 1 && !nkw) {
+        *out = vt_none(tr);
+        return TX_OK;
+    }
+    /* m.__call__(x), Module.__call__(m, x): the module call */
+    if (n->owner && tracer_nn_module_type(vm) && n->owner == tracer_nn_module_type(vm) && strcmp(n->name, "__call__") == 0 &&
+        argc >= 1 && vt_force(tr, args[0])->kind == VT_NN_MODULE)
+        return module_call(tr, vt_force(tr, args[0]), argc - 1, args + 1, kwnames, out);
     /* tensor methods (self first) */
     if (ts && n->owner == ts->t_tensor) {
         if (argc < 1 || vt_force(tr, args[0])->kind != VT_TENSOR) return trace_break(tr, "Tensor.%s on a non-tensor", n->name);
@@ -256,17 +293,21 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
             return register_hook(tr, vt_force(tr, args[0]), args[1], out);
         }
         if (in_list(tensor_denylist, n->name)) return trace_break(tr, "Tensor.%s reads data or has side effects", n->name);
+        if (strcmp(n->name, "storage_offset") == 0) fake_guard_storage_offset(tr, torch_tensor_of(vt_force(tr, args[0])->fake));
         return fake_call_vts(tr, f, argc, args, kwnames, GRAPH_CALL_METHOD, n->name, out);
     }
     /* list and dict methods reached unbound (a bound method object was called) */
-    if (n->owner && argc >= 1 && (n->owner == vm->t_list || n->owner == vm->t_dict || n->owner == vm->t_tuple)) {
+    if (n->owner && argc >= 1 && (n->owner == vm->t_list || n->owner == vm->t_dict || n->owner == vm->t_tuple || n->owner == vm->t_set)) {
         VT *self = vt_force(tr, args[0]);
         StrObj *mname = vm_intern_str(vm, n->name);
         if (self->kind == VT_LIST && n->owner == vm->t_list)
-            return nkw ? trace_break(tr, "list method with keywords") : list_method(tr, self, mname, argc - 1, args + 1, out);
+            return is(mname, "sort") ? sort_list(tr, self, argc - 1, args + 1, kwnames, out)
+                   : nkw ? trace_break(tr, "list method with keywords") : list_method(tr, self, mname, argc - 1, args + 1, out);
         if (self->kind == VT_DICT && n->owner == vm->t_dict) return dict_method(tr, self, mname, argc - 1, args + 1, kwnames, out);
         if (self->kind == VT_TUPLE && n->owner == vm->t_tuple)
             return nkw ? trace_break(tr, "tuple method with keywords") : tuple_method(tr, self, mname, argc - 1, args + 1, out);
+        if (self->kind == VT_SET && n->owner == vm->t_set)
+            return nkw ? trace_break(tr, "set method with keywords") : tr_set_method(tr, self, mname, argc - 1, args + 1, out);
     }
     /* torch functions */
     const char *tname = tracer_torch_native_name(vm, f);
@@ -350,7 +391,8 @@ static TxStatus register_hook(Tracer *tr, VT *t, VT *hook, VT **out) {
 }
 
 static TxStatus handle_remove(Tracer *tr, VT *h, VT **out) {
-    if (h->flag) return trace_break(tr, "handle removed twice");
+    *out = vt_none(tr);
+    if (h->flag) return TX_OK;   /* removing a removed hook does nothing, as RemovableHandle.remove */
     if (h->node) {
         if (graph_erase(tr->graph, h->node) < 0) return trace_break(tr, "a hook node still in use");
         h->node = NULL;
@@ -358,7 +400,6 @@ static TxStatus handle_remove(Tracer *tr, VT *h, VT **out) {
         tr->se.hooks[h->index].removed = true;
     }
     h->flag = true;
-    *out = vt_none(tr);
     return TX_OK;
 }
 
@@ -373,6 +414,65 @@ static void modified(Tracer *tr, VT *c) {
     if (c->mut == MUT_EXISTING) se_mark_modified(tr, c);
 }
 
+/* list.sort(key=None, reverse=False): the items ordered by the real sort of their sort keys —
+ * constants, or what key returns for each item (traced) — stable, as list.sort is. */
+static TxStatus sort_list(Tracer *tr, VT *l, int argc, VT **args, TupleObj *kwnames, VT **out) {
+    VM *vm = tr->vm;
+    TxStatus s;
+    if (argc) return trace_break(tr, "sort() takes no positional arguments");
+    VT *key = NULL;
+    bool reverse = false;
+    for (int k = 0; kwnames && k < kwnames->len; k++) {
+        StrObj *kn = AS_STR(kwnames->items[k]);
+        VT *v = vt_force(tr, args[k]);
+        if (is(kn, "key")) key = v->kind == VT_CONST && val_is_none(v->value) ? NULL : v;
+        else if (is(kn, "reverse")) {
+            v = tr_specialize(tr, v);
+            int t;
+            if (v->kind != VT_CONST || (t = vm_truthy(vm, v->value)) < 0) return trace_break(tr, "sort() with a non-constant reverse");
+            reverse = t;
+        } else return trace_break(tr, "sort() got an unexpected keyword argument '%s'", kn->data);
+    }
+    if ((s = mutable_check(tr, l))) return s;
+    /* the permutation, for real: sorted(range(n), key=keys.__getitem__, reverse=reverse) is
+     * list.sort's order (stable, also reversed) */
+    ListObj *keys = list_new(vm, 0);
+    if (!keys) return trace_error(tr);
+    trace_keep(tr, val_obj(keys));
+    for (int i = 0; i < l->n; i++) {
+        VT *k = vt_item(tr, l, i);
+        if (key && (s = tr_call(tr, key, 1, &k, NULL, &k))) return s;
+        Value kv = vt_as_constant(tr, tr_specialize(tr, k));
+        if (val_is_null(kv)) return trace_break(tr, "sort() of values that are not constants");
+        if (list_append(vm, keys, kv) < 0) return trace_error(tr);
+    }
+    Value getitem = vm_getattr_c(vm, val_obj(keys), "__getitem__");
+    if (val_is_null(getitem)) return trace_error(tr);
+    trace_keep(tr, getitem);
+    Value rng = vm_call1(vm, val_obj(vm->t_range), val_int(l->n));
+    if (val_is_null(rng)) return trace_error(tr);
+    trace_keep(tr, rng);
+    TupleObj *kwn = tuple_new(vm, 2);
+    if (!kwn) return trace_error(tr);
+    trace_keep(tr, val_obj(kwn));
+    kwn->items[0] = vm_intern(vm, "key");
+    kwn->items[1] = vm_intern(vm, "reverse");
+    Value argv[3] = {rng, getitem, val_bool(reverse)};
+    Value perm = vm_call(vm, dict_get_c(vm, vm->builtins, "sorted"), 1, argv, kwn);
+    if (val_is_null(perm)) {
+        vm_clear_exc(vm);
+        return trace_break(tr, "sort() raised on its keys");
+    }
+    trace_keep(tr, perm);
+    ListObj *pairs = AS_LIST(perm);
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(l->n + 1));
+    for (int i = 0; i < l->n; i++) items[i] = l->items[pairs->items[i].as.i];
+    memcpy(l->items, items, sizeof(VT *) * (size_t)l->n);
+    modified(tr, l);
+    *out = vt_none(tr);
+    return TX_OK;
+}
+
 static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args, VT **out) {
     *out = vt_none(tr);
     TxStatus s;
@@ -384,9 +484,9 @@ static TxStatus list_method(Tracer *tr, VT *l, StrObj *name, int argc, VT **args
     }
     if (is(name, "extend") && argc == 1) {
         if ((s = mutable_check(tr, l))) return s;
-        VT *it;
-        if ((s = tr_iter(tr, args[0], &it))) return s;
-        for (int i = 0; i < it->a->n; i++) vt_list_append(tr, l, vt_item(tr, it->a, i));
+        VT *items;
+        if ((s = tr_iter_items(tr, args[0], &items))) return s;
+        for (int i = 0; i < items->n; i++) vt_list_append(tr, l, vt_item(tr, items, i));
         modified(tr, l);
         return TX_OK;
     }
@@ -478,17 +578,11 @@ static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args
         return TX_OK;
     }
     if ((is(name, "keys") || is(name, "values") || is(name, "items")) && argc == 0) {
-        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(d->n + 1));
-        for (int i = 0; i < d->n; i++) {
-            if (is(name, "keys")) items[i] = d->keys[i];
-            else if (is(name, "values")) items[i] = vt_item(tr, d, i);
-            else {
-                VT *pair[2] = {d->keys[i], vt_item(tr, d, i)};
-                items[i] = vt_tuple(tr, pair, 2);
-            }
-        }
-        /* a snapshot list stands for the view (it is only iterated, measured or copied) */
-        *out = vt_list(tr, items, d->n);
+        /* a live view: len(), iteration and `in` read the dict as it is when they run */
+        VT *view = vt_new(tr, VT_DICT_VIEW);
+        view->a = d;
+        view->index = is(name, "keys") ? DICT_VIEW_KEYS : is(name, "values") ? DICT_VIEW_VALUES : DICT_VIEW_ITEMS;
+        *out = view;
         return TX_OK;
     }
     if (is(name, "update")) {
@@ -539,6 +633,15 @@ static TxStatus dict_method(Tracer *tr, VT *d, StrObj *name, int argc, VT **args
         modified(tr, d);
         return TX_OK;
     }
+    if (is(name, "popitem") && argc == 0) {
+        if ((s = mutable_check(tr, d))) return s;
+        if (d->n == 0) return trace_break(tr, "popitem(): dictionary is empty");
+        VT *pair[2] = {d->keys[d->n - 1], vt_item(tr, d, d->n - 1)};
+        *out = vt_tuple(tr, pair, 2);
+        vt_dict_del_at(d, d->n - 1);
+        modified(tr, d);
+        return TX_OK;
+    }
     if (is(name, "copy") && argc == 0) {
         VT *c = vt_dict(tr);
         for (int i = 0; i < d->n; i++) vt_dict_set(tr, c, d->keys[i], vt_item(tr, d, i));
@@ -561,6 +664,20 @@ static TxStatus tuple_method(Tracer *tr, VT *t, StrObj *name, int argc, VT **arg
 
 /* ---- classes ---------------------------------------------------------------------------------------- */
 
+/* object.__new__(cls): a new object of a script class, its attributes recorded as stores */
+static VT *new_object(Tracer *tr, VT *cls) {
+    VT *obj = vt_new(tr, VT_OBJECT);
+    obj->cls = cls;
+    se_track_new(tr, obj);
+    return obj;
+}
+
+static bool plain_instance_class(VM *vm, TypeObj *t) {
+    return (t->flags & TYPEF_HEAPTYPE) && t->layout == OBJ_LAYOUT_INSTANCE && !(t->flags & TYPEF_EXCEPTION) &&
+           vm_type_of(vm, val_obj(t)) == vm->t_type && !tracer_is_nn_module(vm, val_obj(t)) &&
+           !(tracer_nn_module_type(vm) && type_is_subtype(t, tracer_nn_module_type(vm)));
+}
+
 static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     TypeObj *t = (TypeObj *)cls->value.as.o;
@@ -572,6 +689,7 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
     bool handled = false;
     TxStatus s = tracer_builtin_type_call(tr, t, argc, args, kwnames, out, &handled);
     if (handled) return s;
+    if (t->flags & TYPEF_EXCEPTION) return tr_exception_new(tr, cls, argc, args, kwnames, out);
     if (!(t->flags & TYPEF_HEAPTYPE) || t->layout != OBJ_LAYOUT_INSTANCE || (t->flags & TYPEF_EXCEPTION) ||
         vm_type_of(vm, cls->value) != vm->t_type)
         return trace_break(tr, "constructing %s", t->name->data);
@@ -579,14 +697,31 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
         return trace_break(tr, "constructing an nn.Module inside the region");
     Value newf = type_lookup(vm, t, vm->special_names[SP_NEW]);
     Value obj_new = type_lookup(vm, vm->t_object, vm->special_names[SP_NEW]);
-    if (!val_identical(newf, obj_new)) return trace_break(tr, "%s has its own __new__", t->name->data);
-    VT *obj = vt_new(tr, VT_OBJECT);
-    obj->cls = cls;
-    se_track_new(tr, obj);
+    VT *obj;
+    if (!val_identical(newf, obj_new)) {
+        /* the class's own __new__(cls, *args) inlined; __init__ runs on what it returns when that
+         * is an instance of the class, as type.__call__ does */
+        if (newf.tag == VAL_OBJ && newf.as.o->type == vm->t_staticmethod) newf = ((WrapperObj *)newf.as.o)->func;
+        if (newf.tag != VAL_OBJ || newf.as.o->type != vm->t_function)
+            return trace_break(tr, "%s.__new__ is not a script function", t->name->data);
+        s = inline_function(tr, vt_from_value(tr, newf, NULL), argc + 1, prepend(tr, cls, argc, nkw_of(kwnames), args),
+                            kwnames, &obj);
+        if (s) return s;
+        obj = vt_force(tr, obj);
+        TypeObj *ot = vt_python_type(tr, obj);
+        if (!ot || (ot != t && !type_is_subtype(ot, t))) {
+            *out = obj;
+            return TX_OK;
+        }
+    } else {
+        obj = new_object(tr, cls);
+    }
     Value init = type_lookup(vm, t, vm->special_names[SP_INIT]);
     Value obj_init = type_lookup(vm, vm->t_object, vm->special_names[SP_INIT]);
     if (val_identical(init, obj_init)) {
-        if (argc || nkw_of(kwnames)) return trace_break(tr, "%s() takes no arguments", t->name->data);
+        /* object.__init__ refuses arguments only when __new__ is object's too */
+        if ((argc || nkw_of(kwnames)) && val_identical(newf, obj_new))
+            return trace_break(tr, "%s() takes no arguments", t->name->data);
         *out = obj;
         return TX_OK;
     }
@@ -655,11 +790,14 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
                 return TX_OK;
             }
             if (self->kind == VT_HANDLE && is(fn->user_name, "remove") && argc == 0) return handle_remove(tr, self, out);
+            if (self->kind == VT_LIST && is(fn->user_name, "sort")) return sort_list(tr, self, argc, args, kwnames, out);
             if (self->kind == VT_LIST) return nkw ? trace_break(tr, "list method with keywords")
                                                   : list_method(tr, self, fn->user_name, argc, args, out);
             if (self->kind == VT_DICT) return dict_method(tr, self, fn->user_name, argc, args, kwnames, out);
             if (self->kind == VT_TUPLE) return nkw ? trace_break(tr, "tuple method with keywords")
                                                    : tuple_method(tr, self, fn->user_name, argc, args, out);
+            if (self->kind == VT_SET) return nkw ? trace_break(tr, "set method with keywords")
+                                                 : tr_set_method(tr, self, fn->user_name, argc, args, out);
             return trace_break(tr, "method %s", fn->user_name ? fn->user_name->data : "?");
         }
         return tr_call(tr, fn->b, argc + 1, prepend(tr, fn->a, argc, nkw, args), kwnames, out);
@@ -676,6 +814,8 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
         return inline_function(tr, vt_from_value(tr, call, NULL), argc + 1, prepend(tr, fn, argc, nkw, args), kwnames, out);
     }
     case VT_OPAQUE:
+        if (!val_is_null(tracer_compiled_fn_wrapped(vm, fn->value)))
+            return tr_call(tr, vt_from_value(tr, tracer_compiled_fn_wrapped(vm, fn->value), NULL), argc, args, kwnames, out);
         if (custom_op_of(vm, fn->value)) return tracer_custom_op_call(tr, custom_op_of(vm, fn->value), argc, args, kwnames, out);
         if (!val_is_null(fn->value) && fn->value.as.o->type->layout == OBJ_LAYOUT_NATIVE)
             return native_call(tr, fn, argc, args, kwnames, out);

@@ -105,10 +105,10 @@ static int root_cell_index(Cg *cg, VT *cell);
 static bool inlined_new_cell(Cg *cg, VT *v) { return v->kind == VT_CELL && v->mut == MUT_NEW && root_cell_index(cg, v) < 0; }
 
 static bool needs_temp(VT *v) {
-    if (v->kind == VT_OBJECT && v->mut == MUT_NEW) return true;
+    if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW) return true;
     if (v->kind == VT_ITER) return v->refs >= 2;
     if (v->kind == VT_HANDLE) return true;
-    return (v->kind == VT_LIST || v->kind == VT_DICT || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
+    return (v->kind == VT_LIST || v->kind == VT_DICT || v->kind == VT_SET || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
            v->mut == MUT_NEW && v->refs >= 2;
 }
 
@@ -187,23 +187,64 @@ static int root_cell_index(Cg *cg, VT *cell) {
 /* An iterator the region advanced (a for loop's, at a break inside the loop).  Over a list: a
  * list iterator over that same list, positioned past the items consumed, so what the rest of the
  * loop appends is still iterated.  Over a tuple (constants, ranges, module children, reversed()):
- * a tuple of the items it has left, as dynamo rebuilds them.  Lazy zip / enumerate: over their
- * own iterators, rebuilt where they stand. */
+ * a tuple of the items it has left, as dynamo rebuilds them.  Over a dict: the dict's own iterator,
+ * positioned.  Lazy zip / enumerate / map / filter: over their own iterators, rebuilt where they
+ * stand.  (A generator made in the region cannot be rebuilt: reconstruct fails.) */
 #define MAX_ITER_REBUILD 256
 static void build_iter(Cg *cg, VT *v) {
     VM *vm = cg->vm;
-    if (!v->a || v->b) {
+    switch (v->iter) {
+    case ITER_ENUMERATE:
         E(cg, OP_PUSH_NULL, 0);
-        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->a ? vm->t_enumerate : vm->t_zip)));
-        if (v->a) {
-            reconstruct(cg, v->a);
-            E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
-            E(cg, OP_CALL, 2);
-        } else {
-            for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
-            E(cg, OP_CALL, (uint32_t)v->n);
-        }
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(vm->t_enumerate)));
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(val_as_intlike(v->b->value) + v->index)));
+        E(cg, OP_CALL, 2);
         return;
+    case ITER_ZIP: case ITER_MAP: case ITER_FILTER:
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, val_obj(v->iter == ITER_ZIP ? vm->t_zip : v->iter == ITER_MAP ? vm->t_map : vm->t_filter)));
+        if (v->iter != ITER_ZIP) reconstruct(cg, v->b);
+        if (v->iter == ITER_FILTER) {
+            reconstruct(cg, v->a);
+            E(cg, OP_CALL, 2);
+            return;
+        }
+        for (int k = 0; k < v->n; k++) reconstruct(cg, v->items[k]);
+        E(cg, OP_CALL, (uint32_t)(v->n + (v->iter == ITER_MAP)));
+        return;
+    case ITER_DICT: {
+        /* a dict iterator: the real dict's, positioned; one whose dict changed size must raise
+         * at its next step, which a new iterator would not: the frame runs eagerly */
+        if (vt_force(cg->tr, v->a)->n != v->size) {
+            cg->fail = "an iterator over a dict that changed size";
+            return;
+        }
+        static const char *const views[] = {NULL, "values", "items"};
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->a);
+        if (views[v->view]) {
+            E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, views[v->view])));
+            E(cg, OP_CALL, 0);
+        }
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
+    }
+    case ITER_SET:
+        /* the real set's iterator, positioned (its order is the one the region followed) */
+        if (v->b->n != v->size || (!val_is_null(v->b->value) && v->b->modified)) {
+            cg->fail = "an iterator over a set that changed";
+            return;
+        }
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, tracer_state(vm)->iter_at));
+        reconstruct(cg, v->b);
+        E(cg, OP_LOAD_CONST, K(cg, val_int(v->index)));
+        E(cg, OP_CALL, 2);
+        return;
+    case ITER_SEQ: break;
     }
     VT *seq = vt_force(cg->tr, v->a);
     if (seq->kind == VT_LIST) {
@@ -254,6 +295,10 @@ static void build_value(Cg *cg, VT *v) {
         }
         E(cg, OP_BUILD_MAP, (uint32_t)v->n);
         return;
+    case VT_SET:
+        for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+        E(cg, OP_BUILD_SET, (uint32_t)v->n);
+        return;
     case VT_FUNCTION: {
         uint32_t flags = 0;
         if (v->defaults) {
@@ -283,6 +328,16 @@ static void build_value(Cg *cg, VT *v) {
         }
         E(cg, OP_LOAD_CONST, K(cg, v->code));
         E(cg, OP_MAKE_FUNCTION, flags);
+        return;
+    }
+    case VT_EXCEPTION: {
+        /* BaseException.__new__(cls, *args): its other attributes come from the replayed stores */
+        E(cg, OP_PUSH_NULL, 0);
+        E(cg, OP_LOAD_CONST, K(cg, dict_get_c(vm, vm->e_BaseException->dict, "__new__")));
+        reconstruct(cg, v->cls);
+        VT *args = vt_force(cg->tr, v->a);
+        for (int i = 0; i < args->n; i++) reconstruct(cg, args->items[i]);
+        E(cg, OP_CALL, (uint32_t)(args->n + 1));
         return;
     }
     case VT_OBJECT: {
@@ -377,6 +432,14 @@ static void reconstruct(Cg *cg, VT *v) {
         for (int i = 0; i < 3; i++) reconstruct(cg, v->items[i]);
         E(cg, OP_BUILD_SLICE, 3);
         return;
+    case VT_DICT_VIEW: {
+        /* d.keys() on the dict residual code holds: a live view of it, as in eager */
+        static const char *const names[] = {"keys", "values", "items"};
+        reconstruct(cg, v->a);
+        E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, names[v->index])));
+        E(cg, OP_CALL, 0);
+        return;
+    }
     default: break;
     }
     if (v->source && v->mut != MUT_NEW) {
@@ -384,7 +447,7 @@ static void reconstruct(Cg *cg, VT *v) {
         return;
     }
     switch (v->kind) {
-    case VT_LIST: case VT_DICT: case VT_FUNCTION: case VT_OBJECT:
+    case VT_LIST: case VT_DICT: case VT_SET: case VT_FUNCTION: case VT_OBJECT: case VT_EXCEPTION:
         if (v->mut != MUT_NEW) {
             if (!val_is_null(v->value) && !v->modified && v->kind != VT_OBJECT) {
                 E(cg, OP_LOAD_CONST, K(cg, v->value));
@@ -401,6 +464,10 @@ static void reconstruct(Cg *cg, VT *v) {
             /* count uses of what it holds once */
             if (v->refs == 1) {
                 if (v->kind == VT_OBJECT) reconstruct(cg, v->cls);
+                else if (v->kind == VT_EXCEPTION) {
+                    reconstruct(cg, v->cls);
+                    reconstruct(cg, v->a);
+                }
                 else if (v->kind == VT_FUNCTION) {
                     if (v->defaults) reconstruct(cg, v->defaults);
                     if (v->kwdefaults) reconstruct(cg, v->kwdefaults);
@@ -536,8 +603,11 @@ static void emit_tempvars(Cg *cg) {
     SideEffects *se = &cg->tr->se;
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
-        if (v->kind == VT_OBJECT && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
-            if (cg->dry) reconstruct(cg, v->cls);
+        if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW && (cg->dry || v->refs > 0)) {
+            if (cg->dry) {
+                reconstruct(cg, v->cls);
+                if (v->kind == VT_EXCEPTION) reconstruct(cg, v->a);
+            }
             else ensure_temp(cg, v);
         }
     }
@@ -635,7 +705,7 @@ static void emit_mutations(Cg *cg) {
             E(cg, OP_LOAD_CONST, K(cg, val_none()));
             E(cg, OP_BUILD_SLICE, 2);
             suffix_add(cg, &suf, (Suffix){{OP_STORE_SUBSCR}, {0}, 1, cg->phase, cg->effect});
-        } else if (v->kind == VT_DICT) {
+        } else if (v->kind == VT_DICT || v->kind == VT_SET) {
             /* old.clear(); old.update(new) */
             load_source(cg, v->source);
             E(cg, OP_LOAD_METHOD, N(cg, vm_intern_str(vm, "update")));
@@ -663,6 +733,14 @@ static void emit_mutations(Cg *cg) {
         if (s->obj->kind == VT_CELL) {
             int ci = root_cell_index(cg, s->obj);
             if (ci < 0 && inlined_new_cell(cg, s->obj)) continue;   /* built with its final contents */
+            Source *cs = s->obj->source;
+            if (ci < 0 && cs && cs->kind == SRC_ATTR && cs->base && strcmp(cs->name->data, "cell_contents") == 0) {
+                /* a cell of an enclosing frame, reached as fn.__closure__[i]: cell.cell_contents = v */
+                reconstruct(cg, s->value);
+                load_source(cg, cs->base);
+                suffix_add(cg, &suf, (Suffix){{OP_STORE_ATTR}, {N(cg, cs->name)}, 1, cg->phase, cg->effect});
+                continue;
+            }
             if (ci < 0) {
                 cg->fail = "a store to a cell of an inlined function";
                 break;
@@ -902,9 +980,13 @@ static void emit_break_exit(Cg *cg) {
     }
     int32_t *changed = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(co->nlocals + 1));
     int nchanged = 0;
+    /* only what the breaking instruction or the code after it may read (a dead local may hold
+     * what cannot be rebuilt, such as a generator made in the region) */
+    bool *live = trace_arena_alloc(&tr->arena, (size_t)co->nlocals + 1);
+    tracer_live_locals(co, root->ip, live);
     for (int i = 0; i < co->nlocals; i++) {
         VT *v = root->locals[i];
-        if (!v || v->kind == VT_DELETED) continue;
+        if (!v || v->kind == VT_DELETED || !live[i]) continue;
         VT *f = vt_force(tr, v);
         if (f->source && f->source->kind == SRC_LOCAL && f->source->index == i) continue;   /* the frame's own value */
         reconstruct(cg, v);

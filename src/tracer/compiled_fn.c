@@ -15,13 +15,6 @@
 #include "vm/str.h"
 #include "vm/type.h"
 
-typedef struct CompiledFnObj {
-    Obj hdr;
-    DictObj *dict;
-    Value fn;                       /* the original callable */
-    CompileOptions opts;            /* backend (static), user backend (traced), fullgraph */
-} CompiledFnObj;
-
 #define CF(v) ((CompiledFnObj *)(v).as.o)
 
 static void cf_trace(VM *vm, Obj *o) {

@@ -122,6 +122,32 @@ static Value wrap_fake(Tracer *tr, Tensor *ft, TypeObj *type) {
     return w;
 }
 
+/* A tensor with m's geometry, storage offset included: code that reads the offset while tracing
+ * (x.storage_offset(), a view's own offset) sees the real input's. */
+static Tensor *empty_with_geometry(const TensorMeta *m) {
+    if (m->offset == 0) return tensor_empty_strided(m->dtype, m->ndim, m->shape, m->strides);
+    int64_t extent = 1;
+    for (int i = 0; i < m->ndim; i++) {
+        if (m->shape[i] == 0) extent = 0;
+        if (extent && m->shape[i] > 1) extent += (m->shape[i] - 1) * m->strides[i];
+    }
+    int64_t n = m->offset + extent, one = 1;
+    Tensor *base = tensor_empty_strided(m->dtype, 1, &n, &one);
+    if (!base) return NULL;
+    Tensor *t = tensor_as_strided(base, m->ndim, m->shape, m->strides, m->offset);
+    tensor_decref(base);
+    return t;
+}
+
+void fake_guard_storage_offset(Tracer *tr, Tensor *fake) {
+    for (int i = 0; i < tr->n_graph_inputs; i++) {
+        VT *in = tr->input_vts[i];
+        if (in->kind != VT_TENSOR || !in->source || val_is_null(in->value) || val_is_null(in->fake)) continue;
+        if (tensor_same_storage(torch_tensor_of(in->fake), fake))
+            guard_storage_offset(tr, in->source, tensor_storage_offset(torch_tensor_of(in->value)));
+    }
+}
+
 VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
     VM *vm = tr->vm;
     Tensor *t = torch_tensor_of(real);
@@ -140,7 +166,7 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
     bool is_param = type != torch_state(vm)->t_tensor && strcmp(type->name->data, "Parameter") == 0;
     TensorMeta m;
     tensor_meta_of(t, &m);
-    Tensor *ft = tensor_empty_strided(m.dtype, m.ndim, m.shape, m.strides);
+    Tensor *ft = empty_with_geometry(&m);
     if (!ft) {
         torch_raise_error(vm);
         return NULL;
@@ -156,7 +182,7 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
             a.n_ints = m.ndim;
             a.ints2 = m.strides;
             a.n_ints2 = m.ndim;
-            a.start = 0;
+            a.start = -1;   /* its own offset */
             bool prev = ag_set_grad_enabled(true);
             Tensor *view = ag_op1(TENSOR_OP_AS_STRIDED, &ft, 1, &a);
             ag_set_grad_enabled(prev);

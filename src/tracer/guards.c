@@ -82,6 +82,13 @@ void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param) {
     guard_add(tr, g);
 }
 
+void guard_storage_offset(Tracer *tr, Source *s, int64_t offset) {
+    if (!s) return;
+    Guard g = base_guard(G_STORAGE_OFFSET, s);
+    g.n = offset;
+    guard_add(tr, g);
+}
+
 void guard_len(Tracer *tr, Source *s, int64_t n) {
     if (!s) return;
     Guard g = base_guard(G_LEN, s);
@@ -178,9 +185,15 @@ bool guard_check(VM *vm, Frame *f, const Guard *g) {
     return guard_check_values(vm, g, v, o);
 }
 
+static bool is_tensor(VM *vm, Value v) {
+    TorchState *ts = torch_state(vm);
+    return ts && !val_is_null(v) && v.tag == VAL_OBJ && vm_isinstance_type(vm, v, ts->t_tensor);
+}
+
 /* The check on resolved values (v: the source's, o: the other source's; VAL_NULL = missing). */
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
+    if (g->kind == G_SAVED_HOOKS) return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
     if (g->kind == G_BACKEND) {
         const CompileOptions *opts = trace_current_options(vm);
         return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
@@ -202,6 +215,7 @@ bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
             if (shape[i] != g->meta.shape[i] || strides[i] != g->meta.strides[i]) return false;
         return ag_requires_grad(t) == g->requires_grad;
     }
+    case G_STORAGE_OFFSET: return is_tensor(vm, v) && tensor_storage_offset(torch_tensor_of(v)) == g->n;
     case G_LEN: return container_len(vm, v) == g->n;
     case G_DICT_KEYS:
         return !val_is_null(v) && v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_DICT &&
@@ -234,6 +248,10 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
     if (g->kind == G_GRAD_MODE) {
         if (ag_is_grad_enabled() == g->flag) return NULL;
         snprintf(buf, cap, "grad_mode changed: expected %s", g->flag ? "True" : "False");
+        return buf;
+    }
+    if (g->kind == G_SAVED_HOOKS) {
+        snprintf(buf, cap, "saved-tensor hooks %s", g->flag ? "were popped" : "were pushed");
         return buf;
     }
     Value v = source_resolve_static(vm, f, g->source);
@@ -293,6 +311,12 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
         }
         return NULL;
     }
+    case G_STORAGE_OFFSET:
+        short_name(g->source, name, sizeof name);
+        if (!is_tensor(vm, v)) snprintf(buf, cap, "%s is a Tensor", src);
+        else snprintf(buf, cap, "tensor '%s' storage offset mismatch. expected %lld, actual %lld", name, (long long)g->n,
+                      (long long)tensor_storage_offset(torch_tensor_of(v)));
+        return buf;
     case G_LEN:
         if (container_len(vm, v) == g->n) return NULL;
         snprintf(buf, cap, "len(%s) == %lld", src, (long long)g->n);
@@ -363,6 +387,7 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         break;
     }
     case G_LEN: snprintf(buf, cap, "LENGTH_CHECK: len(%s) == %lld", src, (long long)g->n); break;
+    case G_STORAGE_OFFSET: snprintf(buf, cap, "STORAGE_OFFSET: %s.storage_offset() == %lld", src, (long long)g->n); break;
     case G_DICT_KEYS: {
         Value r = vm_repr(tr->vm, g->expected);
         snprintf(buf, cap, "DICT_KEYS: list(%s.keys()) == %s", src, val_is_null(r) ? "?" : AS_STR(r)->data);
@@ -373,6 +398,7 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         snprintf(buf, cap, "%s: hasattr(%s, '%s')", g->flag ? "HASATTR" : "NO_HASATTR", src, g->name->data);
         break;
     case G_GRAD_MODE: snprintf(buf, cap, "GRAD_MODE: torch.is_grad_enabled() == %s", g->flag ? "True" : "False"); break;
+    case G_SAVED_HOOKS: snprintf(buf, cap, "SAVED_TENSOR_HOOKS: active == %s", g->flag ? "True" : "False"); break;
     case G_SAME: case G_NOT_SAME: {
         char o[512];
         source_repr_buf(g->other, o, sizeof o);

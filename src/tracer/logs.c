@@ -107,7 +107,7 @@ static void record_side_effects(Tracer *tr, RpCompile *c) {
         if (!v->modified) continue;
         RpEffect *e = rp_add_effect(c);
         e->object = rp_strdup(or_created(tr, v));
-        e->kind = rp_strdup(v->kind == VT_DICT ? "dict" : "list");
+        e->kind = rp_strdup(v->kind == VT_DICT ? "dict" : v->kind == VT_SET ? "set" : "list");
         e->attr = rp_strdup(v->kind == VT_LAZY_LIST ? "(appended)" : "(contents)");
         e->value = rp_strdup(v->kind == VT_LAZY_LIST ? "old.extend(appended)"
                              : v->kind == VT_LIST    ? "old[:] = new"

@@ -13,7 +13,8 @@
 static bool is_num_or_str_const(Tracer *tr, VT *v) {
     if (v->kind != VT_CONST) return false;
     Value x = v->value;
-    return x.tag == VAL_INT || x.tag == VAL_FLOAT || x.tag == VAL_BOOL || val_is_str(tr->vm, x);
+    return x.tag == VAL_INT || x.tag == VAL_FLOAT || x.tag == VAL_BOOL || val_is_str(tr->vm, x) ||
+           val_is_type(tr->vm, x, tr->vm->t_int);
 }
 
 static bool is_symbolic_operand(Tracer *tr, VT *v) { return v->kind == VT_SYMNUM || is_num_or_str_const(tr, v); }
@@ -58,13 +59,24 @@ static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         *out = vt_tuple(tr, items, a->n + (int)t->len);
         return TX_OK;
     }
+    if (base == BINOP_MULTIPLY && (a->kind == VT_LIST || a->kind == VT_TUPLE) && b->kind == VT_SYMNUM) b = tr_specialize(tr, b);
     if (base == BINOP_MULTIPLY && (a->kind == VT_LIST || a->kind == VT_TUPLE) && b->kind == VT_CONST &&
-        b->value.tag == VAL_INT && !inplace) {
-        int64_t k = b->value.as.i < 0 ? 0 : b->value.as.i;
+        val_is_intlike(b->value)) {
+        int64_t k = val_as_intlike(b->value) < 0 ? 0 : val_as_intlike(b->value);
         if (k * a->n > 100000) return trace_break(tr, "sequence repetition too large to trace");
         VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(k * a->n + 1));
         for (int64_t r = 0; r < k; r++)
             for (int i = 0; i < a->n; i++) items[r * a->n + i] = vt_item(tr, a, i);
+        if (inplace && a->kind == VT_LIST) {
+            /* list *= n edits the list itself (aliases see it) */
+            if (a->mut == MUT_EXISTING && !a->source) return trace_break(tr, "*= on a list without a source");
+            int32_t n = (int32_t)(k * a->n);
+            a->items = items;
+            a->n = a->cap = n;
+            if (a->mut == MUT_EXISTING) se_mark_modified(tr, a);
+            *out = a;
+            return TX_OK;
+        }
         *out = a->kind == VT_LIST ? vt_list(tr, items, (int)(k * a->n)) : vt_tuple(tr, items, (int)(k * a->n));
         return TX_OK;
     }
@@ -94,7 +106,10 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         *out = sym_new(tr, SYM_BINOP, op % BINOP_INPLACE, a, b, r);
         return TX_OK;
     }
+    if (a->kind == VT_SET || b->kind == VT_SET) return tr_set_binary(tr, op, a, b, out);
     if (a->kind == VT_LIST || a->kind == VT_TUPLE) return seq_concat(tr, op, a, b, out);
+    if ((b->kind == VT_LIST || b->kind == VT_TUPLE) && op == BINOP_MULTIPLY && (a->kind == VT_CONST || a->kind == VT_SYMNUM))
+        return seq_concat(tr, op, b, a, out);   /* n * [x] */
     if (a->kind == VT_OBJECT || b->kind == VT_OBJECT) {
         /* a user class's dunder: inline it (no reflected fallback through NotImplemented) */
         VT *obj = a->kind == VT_OBJECT ? a : b;
@@ -178,6 +193,7 @@ TxStatus tr_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out) {
         *out = sym_new(tr, SYM_CMP, (int)op, a, b, r);
         return TX_OK;
     }
+    if (a->kind == VT_SET || b->kind == VT_SET) return tr_set_compare(tr, op, a, b, out);
     Value av = vt_as_constant(tr, a), bv = vt_as_constant(tr, b);
     if (!val_is_null(av) && !val_is_null(bv)) {
         Value r = vm_compare(vm, op, av, bv);
@@ -232,6 +248,9 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
         return tr_truthy(tr, c, out);
     }
     case VT_TUPLE: case VT_LIST: case VT_DICT: *out = v->n > 0; return TX_OK;
+    case VT_DICT_VIEW: *out = vt_force(tr, v->a)->n > 0; return TX_OK;
+    case VT_SET: *out = v->n > 0; return TX_OK;
+    case VT_GENERATOR: *out = 1; return TX_OK;
     case VT_TENSOR: return trace_break(tr, "generic_jump TensorVariable()");
     case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_HANDLE:
         *out = 1;
@@ -445,9 +464,8 @@ TxStatus tr_delitem(Tracer *tr, VT *c, VT *k) {
 /* ---- iteration ---------------------------------------------------------------------------------------- */
 
 static VT *iter_over(Tracer *tr, VT *seq) {
-    VT *it = vt_new(tr, VT_ITER);
+    VT *it = vt_iter(tr, ITER_SEQ);
     it->a = seq;
-    it->index = 0;
     return it;
 }
 
@@ -469,16 +487,49 @@ static TxStatus const_items(Tracer *tr, Value v, VT **out) {
     return TX_OK;
 }
 
+/* What a dict view yields now, as a tuple (the view reads the dict when it is used). */
+static VT *dict_view_items(Tracer *tr, VT *view) {
+    VT *d = vt_force(tr, view->a);
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(d->n + 1));
+    for (int i = 0; i < d->n; i++) {
+        if (view->index == DICT_VIEW_KEYS) items[i] = d->keys[i];
+        else if (view->index == DICT_VIEW_VALUES) items[i] = vt_item(tr, d, i);
+        else {
+            VT *pair[2] = {d->keys[i], vt_item(tr, d, i)};
+            items[i] = vt_tuple(tr, pair, 2);
+        }
+    }
+    return vt_tuple(tr, items, d->n);
+}
+
+/* Iteration over a dict reads it at each step, as CPython's dict iterators do (a value stored
+ * for a later key is seen); a change of size is a break, so eager raises its RuntimeError. */
+static VT *dict_iter(Tracer *tr, VT *d, DictViewKind view) {
+    VT *it = vt_iter(tr, ITER_DICT);
+    it->a = d;
+    it->view = view;
+    it->size = d->n;
+    return it;
+}
+
 TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     v = vt_force(tr, v);
     switch (v->kind) {
     case VT_LIST: case VT_TUPLE: *out = iter_over(tr, v); return TX_OK;
-    case VT_ITER: *out = v; return TX_OK;
-    case VT_DICT: {
-        VT *keys = vt_tuple(tr, v->keys, v->n);
-        *out = iter_over(tr, keys);
+    case VT_DICT_VIEW: *out = dict_iter(tr, vt_force(tr, v->a), (DictViewKind)v->index); return TX_OK;
+    case VT_ITER: case VT_GENERATOR: *out = v; return TX_OK;
+    case VT_SET: {
+        VT *order;
+        TxStatus s = tr_set_items(tr, v, &order);
+        if (s) return s;
+        VT *it = vt_iter(tr, ITER_SET);
+        it->a = order;
+        it->b = v;
+        it->size = v->n;
+        *out = it;
         return TX_OK;
     }
+    case VT_DICT: *out = dict_iter(tr, v, DICT_VIEW_KEYS); return TX_OK;
     case VT_CONST: {
         VT *items = NULL;
         TxStatus s = const_items(tr, v->value, &items);
@@ -512,40 +563,107 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     }
 }
 
+/* A generator made in the region: its frame runs to its next yield (or its end: exhausted). */
+static TxStatus generator_next(Tracer *tr, VT *g, VT **out) {
+    Tx *gx = g->gen;
+    *out = NULL;
+    if (gx->done) return TX_OK;
+    if (gx->suspended) {
+        /* the value the yield expression evaluates to: next() sends None */
+        gx->suspended = false;
+        tx_push(gx, vt_none(tr));
+        gx->ip += code_width(OP_YIELD_VALUE);
+    }
+    TxStatus s = tx_run(tr, gx);
+    if (s) return s;
+    if (gx->suspended) *out = gx->yielded;
+    return TX_OK;
+}
+
 TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     it = vt_force(tr, it);
+    if (it->kind == VT_GENERATOR) return generator_next(tr, it, out);
     if (it->kind != VT_ITER) return trace_break(tr, "next() on %s", vt_kind_name(it->kind));
-    if (!it->a) {   /* lazy zip over the iterators it->items: a row while each yields */
-        VT **row = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
-        for (int k = 0; k < it->n; k++) {
-            TxStatus s = tr_next(tr, it->items[k], &row[k]);
-            if (s) return s;
-            if (!row[k]) {
-                *out = NULL;
-                return TX_OK;
-            }
+    TxStatus s;
+    *out = NULL;
+    switch (it->iter) {
+    case ITER_SEQ:
+        if (it->index < it->a->n) *out = vt_item(tr, it->a, it->index++);
+        return TX_OK;
+    case ITER_SET:
+        if (it->b->n != it->size) return trace_break(tr, "Set changed size during iteration");
+        if (it->index < it->a->n) *out = vt_item(tr, it->a, it->index++);
+        return TX_OK;
+    case ITER_DICT: {
+        VT *d = it->a;
+        if (d->n != it->size) return trace_break(tr, "dictionary changed size during iteration");
+        if (it->index >= d->n) return TX_OK;
+        int i = it->index++;
+        if (it->view == DICT_VIEW_KEYS) *out = d->keys[i];
+        else if (it->view == DICT_VIEW_VALUES) *out = vt_item(tr, d, i);
+        else {
+            VT *pair[2] = {d->keys[i], vt_item(tr, d, i)};
+            *out = vt_tuple(tr, pair, 2);
         }
-        *out = vt_tuple(tr, row, it->n);
         return TX_OK;
     }
-    if (it->b) {   /* lazy enumerate over the iterator it->a, counting from the constant it->b */
+    case ITER_ENUMERATE: {
         VT *x;
-        TxStatus s = tr_next(tr, it->a, &x);
-        if (s) return s;
-        if (!x) {
-            *out = NULL;
-            return TX_OK;
-        }
+        if ((s = tr_next(tr, it->a, &x)) || !x) return s;
         VT *pair[2] = {vt_const(tr, val_int(val_as_intlike(it->b->value) + it->index)), x};
         it->index++;
         *out = vt_tuple(tr, pair, 2);
         return TX_OK;
     }
-    if (it->index >= it->a->n) {
-        *out = NULL;
+    case ITER_ZIP: case ITER_MAP: {
+        /* a row while every iterator yields (the first exhausted one stops it, as CPython's) */
+        VT **row = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(it->n + 1));
+        for (int k = 0; k < it->n; k++)
+            if ((s = tr_next(tr, it->items[k], &row[k])) || !row[k]) return s;
+        it->index++;
+        if (it->iter == ITER_ZIP) *out = vt_tuple(tr, row, it->n);
+        else return tr_call(tr, it->b, it->n, row, NULL, out);
         return TX_OK;
     }
-    *out = vt_item(tr, it->a, it->index++);
+    case ITER_FILTER:
+        for (;;) {
+            VT *x, *keep;
+            if ((s = tr_next(tr, it->a, &x)) || !x) return s;
+            VT *pred = vt_force(tr, it->b);
+            if (pred->kind == VT_CONST && val_is_none(pred->value)) keep = x;
+            else if ((s = tr_call(tr, pred, 1, &x, NULL, &keep))) return s;
+            int t;
+            if ((s = tr_truthy(tr, keep, &t))) return s;
+            if (t) {
+                it->index++;
+                *out = x;
+                return TX_OK;
+            }
+        }
+    }
+    return trace_break(tr, "next() on an iterator of unknown kind");
+}
+
+TxStatus tr_iter_items(Tracer *tr, VT *v, VT **out) {
+    VT *it;
+    TxStatus s = tr_iter(tr, v, &it);
+    if (s) return s;
+    if (it->kind != VT_ITER || it->iter != ITER_SEQ) {   /* anything but a sequence's iterator: step it */
+        VT *acc = vt_tuple(tr, NULL, 0), *x;
+        while (!(s = tr_next(tr, it, &x)) && x) {
+            if (acc->n == 100000) return trace_break(tr, "an iterator too long to unroll");
+            vt_list_append(tr, acc, x);
+        }
+        if (s) return s;
+        *out = acc;
+        return TX_OK;
+    }
+    VT *seq = it->a;
+    int start = it->index;
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(seq->n - start + 1));
+    for (int i = start; i < seq->n; i++) items[i - start] = vt_item(tr, seq, i);
+    it->index = seq->n;   /* consumed (when v was an iterator, it is it) */
+    *out = vt_tuple(tr, items, seq->n - start);
     return TX_OK;
 }
 
@@ -554,10 +672,13 @@ TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out) {
     item = vt_force(tr, item);
     container = vt_force(tr, container);
     if (item->kind == VT_SYMNUM) item = tr_specialize(tr, item);
+    if (container->kind == VT_DICT_VIEW)
+        container = container->index == DICT_VIEW_KEYS ? vt_force(tr, container->a) : dict_view_items(tr, container);
     if (container->kind == VT_DICT) {
         *out = vt_dict_find(tr, container, item) >= 0;
         return TX_OK;
     }
+    if (container->kind == VT_SET) return tr_set_contains(tr, item, container, out);
     if (container->kind == VT_LIST || container->kind == VT_TUPLE) {
         for (int i = 0; i < container->n; i++) {
             VT *e = vt_item(tr, container, i);
@@ -599,12 +720,13 @@ TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out) {
         for (int i = 0; i < n; i++) out[i] = vt_item(tr, seq, i);
         return TX_OK;
     }
-    if (seq->kind == VT_CONST || seq->kind == VT_TENSOR || seq->kind == VT_DICT) {
-        VT *it;
-        TxStatus s = tr_iter(tr, seq, &it);
+    if (seq->kind == VT_CONST || seq->kind == VT_TENSOR || seq->kind == VT_DICT || seq->kind == VT_DICT_VIEW ||
+        seq->kind == VT_SET || seq->kind == VT_ITER || seq->kind == VT_GENERATOR) {
+        VT *items;
+        TxStatus s = tr_iter_items(tr, seq, &items);
         if (s) return s;
-        if (it->a->n != n) return trace_break(tr, "unpacking %d values into %d", it->a->n, n);
-        for (int i = 0; i < n; i++) out[i] = vt_item(tr, it->a, i);
+        if (items->n != n) return trace_break(tr, "unpacking %d values into %d", items->n, n);
+        for (int i = 0; i < n; i++) out[i] = vt_item(tr, items, i);
         return TX_OK;
     }
     return trace_break(tr, "unpacking %s", vt_kind_name(seq->kind));

@@ -1,9 +1,10 @@
 /* src/tracer/output.c — the output graph: finishing a traced graph (its output node, dead-code
  * elimination, verification), compiling it with a backend, the `__compiled_fn_N` callable
  * residual code calls with the graph's inputs, and the GraphModule objects callable backends
- * and explain() receive.  Backends register by name; "eager" (defined here) runs each node with
- * the eager ops and autograd, registering hook nodes on the real intermediate tensors, so
- * backward goes through the ordinary engine. */
+ * and explain() receive.  Backends register by name; "eager" (defined here) hands the graph to
+ * the graph interpreter src/runtime installs (rt_interpret: each node with the eager ops and
+ * autograd, hook nodes registered on the real intermediate tensors, so backward goes through
+ * the ordinary engine). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,10 +86,11 @@ fail:
 
 /* ---- the eager backend ------------------------------------------------------------------------- */
 
-typedef struct EagerSlot {
-    Tensor **outs;   /* n_outputs references (tensor nodes), or NULL */
-    int n;
-} EagerSlot;
+/* The graph interpreter is the runtime's (rt_interpret, above the tracer): it installs itself
+ * here, and "eager" is this adapter over it. */
+static TracerGraphInterpreter interpreter;
+
+void tracer_set_graph_interpreter(TracerGraphInterpreter fn) { interpreter = fn; }
 
 static void *eager_compile(VM *vm, Graph *g) {
     (void)vm;
@@ -98,173 +100,10 @@ static void *eager_compile(VM *vm, Graph *g) {
 
 static void eager_free(void *artifact) { (void)artifact; }
 
-static void slots_free(EagerSlot *slots, int n) {
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < slots[i].n; k++) tensor_decref(slots[i].outs[k]);
-        free(slots[i].outs);
-    }
-    free(slots);
-}
-
-static Tensor *slot_tensor(EagerSlot *slots, GraphNode *n) {
-    if (!n) return NULL;
-    EagerSlot *s = &slots[n->index];
-    return s->n ? s->outs[0] : NULL;
-}
-
-static int set_single(EagerSlot *s, Tensor *t) {
-    s->outs = malloc(sizeof(Tensor *));
-    if (!s->outs) {
-        tensor_decref(t);
-        return -1;
-    }
-    s->outs[0] = t;
-    s->n = 1;
-    return 0;
-}
-
-static int set_multi(EagerSlot *s, Tensor **outs, int n) {
-    s->outs = outs;
-    s->n = n;
-    return 0;
-}
-
-static Value output_value(VM *vm, EagerSlot *slots, const GraphArg *a) {
-    switch (a->kind) {
-    case GARG_NODE: {
-        Tensor *t = slot_tensor(slots, a->as.node);
-        if (!t) return vm_raise(vm, vm->e_SystemError, "graph output %s has no value", a->as.node->name);
-        tensor_incref(t);
-        return torch_wrap(vm, t);
-    }
-    case GARG_TUPLE: {
-        TupleObj *t = tuple_new(vm, a->as.seq.n);
-        if (!t) return val_null();
-        vm_push_root(vm, val_obj(t));
-        for (int i = 0; i < a->as.seq.n; i++) {
-            Value v = output_value(vm, slots, &a->as.seq.items[i]);
-            if (val_is_null(v)) {
-                vm_pop_root(vm);
-                return v;
-            }
-            t->items[i] = v;
-        }
-        vm_pop_root(vm);
-        return val_obj(t);
-    }
-    default: return tracer_graph_constant(vm, a);
-    }
-}
-
 static Value eager_run(VM *vm, void *artifact, Graph *g, int n_in, Value *inputs) {
     (void)artifact;
-    graph_renumber(g);
-    EagerSlot *slots = calloc((size_t)g->n_nodes + 1, sizeof(EagerSlot));
-    Tensor **bound = calloc((size_t)n_in + 1, sizeof(Tensor *));
-    if (!slots || !bound) {
-        free(slots);
-        free(bound);
-        return vm_no_memory(vm);
-    }
-    bool entry_mode = ag_is_grad_enabled();
-    Value result = val_null();
-    Tensor **in = NULL;   /* a node's inputs (as many as the widest node has) */
-    int cap_in = 0;
-    if (tracer_bind_inputs(vm, g, n_in, inputs, bound) < 0) goto done;
-    int pi = 0;
-    for (GraphNode *n = g->first; n; n = n->next) {
-        EagerSlot *s = &slots[n->index];
-        if (n->kind == GRAPH_PLACEHOLDER) {
-            if (bound[pi] && set_single(s, bound[pi]) < 0) goto oom;
-            bound[pi++] = NULL;   /* the slot owns it */
-            continue;
-        }
-        if (n->kind == GRAPH_OUTPUT) {
-            result = n->n_args ? output_value(vm, slots, &n->args[0]) : val_obj(vm->empty_tuple);
-            goto done;
-        }
-        ag_set_grad_enabled(!n->no_grad && entry_mode);
-        if (n->exec.n_inputs > cap_in) {
-            cap_in = n->exec.n_inputs;
-            Tensor **grown = realloc(in, sizeof(Tensor *) * (size_t)cap_in);
-            if (!grown) goto oom;
-            in = grown;
-        }
-        for (int i = 0; i < n->exec.n_inputs; i++) in[i] = slot_tensor(slots, n->exec.inputs[i]);
-        switch (n->exec.kind) {
-        case GRAPH_EXEC_TENSOR_OP: {
-            int nout = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
-            Tensor **outs = calloc((size_t)nout + 1, sizeof(Tensor *));
-            if (!outs) goto oom;
-            int got = ag_op_run(n->exec.op, in, n->exec.n_inputs, &n->exec.args, outs, nout);
-            if (got < 0) {
-                free(outs);
-                torch_raise_error(vm);
-                goto done;
-            }
-            if (n->meta.wrapped_number && got == 1) tensor_set_wrapped_number(outs[0], true);
-            set_multi(s, outs, got);
-            break;
-        }
-        case GRAPH_EXEC_GETITEM: {
-            EagerSlot *src = &slots[n->exec.inputs[0]->index];
-            if (n->exec.index >= src->n) {
-                vm_raise(vm, vm->e_SystemError, "graph getitem out of range");
-                goto done;
-            }
-            Tensor *t = src->outs[n->exec.index];
-            tensor_incref(t);
-            if (set_single(s, t) < 0) goto oom;
-            break;
-        }
-        case GRAPH_EXEC_CONSTANT:
-            tensor_incref(n->exec.constant);
-            if (set_single(s, n->exec.constant) < 0) goto oom;
-            break;
-        case GRAPH_EXEC_HOOK: {
-            /* register the hook on the real intermediate: the eager engine calls it in backward */
-            Value hook = tracer_hook_callable(vm, n, n_in, inputs);
-            if (val_is_null(hook)) goto done;
-            if (!in[0]) {
-                vm_raise(vm, vm->e_SystemError, "hook node %s without its tensor", n->name);
-                goto done;
-            }
-            if (tracer_register_tensor_hook(vm, in[0], hook) < 0) goto done;
-            tensor_incref(in[0]);
-            if (set_single(s, in[0]) < 0) goto oom;
-            break;
-        }
-        case GRAPH_EXEC_MARKER:
-            if (tracer_marker_run(vm, n->exec.opaque, n->exec.n_inputs, in, NULL) < 0) goto done;
-            break;
-        case GRAPH_EXEC_CUSTOM_OP: {
-            int nout = n->exec.n_outputs > 0 ? n->exec.n_outputs : 1;
-            Tensor **outs = calloc((size_t)nout + 1, sizeof(Tensor *));
-            if (!outs) goto oom;
-            int got = tracer_custom_op_run(vm, n, in, n->exec.n_inputs, outs, nout);
-            if (got < 0) {
-                free(outs);
-                goto done;
-            }
-            set_multi(s, outs, got);
-            break;
-        }
-        default:
-            vm_raise(vm, vm->e_SystemError, "the eager backend cannot run node %s", n->name);
-            goto done;
-        }
-    }
-    result = val_obj(vm->empty_tuple);
-    goto done;
-oom:
-    vm_no_memory(vm);
-done:
-    ag_set_grad_enabled(entry_mode);
-    free(in);
-    for (int i = 0; i < n_in; i++) tensor_decref(bound[i]);
-    free(bound);
-    slots_free(slots, g->n_nodes + 1);
-    return result;
+    if (!interpreter) return vm_raise(vm, vm->e_SystemError, "no graph interpreter is registered (src/runtime)");
+    return interpreter(vm, g, n_in, inputs);
 }
 
 static const TracerBackend eager_backend = {"eager", eager_compile, eager_run, eager_free};
@@ -414,13 +253,45 @@ Value tracer_example_inputs(Tracer *tr) {
 
 /* ---- finishing a graph -------------------------------------------------------------------------------- */
 
+/* dynamo's remove_unused_graphargs: a tensor or number input no node uses leaves the graph and
+ * the call (a compiled training graph would otherwise give it an autograd edge, and the engine
+ * would run the backward of what produced it, which eager never reaches).  Object inputs stay:
+ * hook nodes name them by index, remapped here all the same. */
+static void prune_unused_inputs(Tracer *tr) {
+    Graph *g = tr->graph;
+    graph_compute_users(g);
+    int32_t *map = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(tr->n_graph_inputs + 1));
+    int32_t i = 0, j = 0;
+    for (GraphNode *p = g->first, *next; p && p->kind == GRAPH_PLACEHOLDER; p = next, i++) {
+        next = p->next;
+        VT *v = tr->input_vts[i];
+        if (!tracer_is_object_input(p) && p->n_users == 0 && graph_erase(g, p) == 0) {
+            map[i] = -1;
+            v->graph_input = -1;
+            continue;
+        }
+        map[i] = j;
+        v->graph_input = j;
+        tr->input_vts[j++] = v;
+    }
+    if (j == tr->n_graph_inputs) return;
+    tr->n_graph_inputs = j;
+    for (GraphNode *n = g->first; n; n = n->next) {
+        TracerOpaque *o = n->exec.kind == GRAPH_EXEC_HOOK ? (TracerOpaque *)tracer_opaque_of(n->exec.opaque) : NULL;
+        if (o && o->input >= 0 && o->input < i) o->input = map[o->input];
+    }
+}
+
 Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name) {
     VM *vm = tr->vm;
     GraphArg *outs = calloc((size_t)n_outputs + 1, sizeof(GraphArg));
     for (int i = 0; i < n_outputs; i++) outs[i] = graph_arg_node(outputs[i]->node);
     graph_output(tr->graph, outs, n_outputs);
     free(outs);
-    graph_eliminate_dead_code(tr->graph);
+    /* under saved-tensor hooks an op that records autograd calls the pack hook even when its
+     * result is not used: dead code is kept, as eager runs it */
+    if (!tr->saved_hooks_at_entry) graph_eliminate_dead_code(tr->graph);
+    prune_unused_inputs(tr);
     free(tr->graph->name);
     tr->graph->name = strdup(name);
     tr->graph->eager_autograd = tr->eager_autograd;

@@ -78,3 +78,9 @@ bool tracer_is_grad_restorer(VM *vm, Value f, bool *mode) {
         }
     return false;
 }
+
+Value tracer_compiled_fn_wrapped(VM *vm, Value v) {
+    TracerState *st = tracer_state(vm);
+    if (!st || v.tag != VAL_OBJ || v.as.o->type != st->t_compiled_fn) return val_null();
+    return ((CompiledFnObj *)v.as.o)->fn;
+}

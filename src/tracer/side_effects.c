@@ -116,9 +116,12 @@ bool se_is_empty(Tracer *tr) {
 
 static void visit(Tracer *tr, VT *v, int depth);
 
+/* a new object whose stores are replayed (liveness in `flag`, unused by objects otherwise) */
+static bool is_new_object(const VT *v) { return (v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW; }
+
 static void mark_live(Tracer *tr, VT *v) {
-    /* new objects are live when reachable; their flag lives in `flag` (unused by objects otherwise) */
-    if (v->kind == VT_OBJECT && v->mut == MUT_NEW) v->flag = true;
+    /* new objects are live when reachable */
+    if (is_new_object(v)) v->flag = true;
     (void)tr;
 }
 
@@ -128,7 +131,7 @@ static void visit(Tracer *tr, VT *v, int depth) {
         if (v->a) visit(tr, v->a, depth + 1);
         return;
     }
-    if (v->kind == VT_OBJECT && v->mut == MUT_NEW) {
+    if (is_new_object(v)) {
         if (v->flag) return;
         mark_live(tr, v);
         /* what the live new object holds is live too */
@@ -150,7 +153,7 @@ static void visit(Tracer *tr, VT *v, int depth) {
 void se_prune_dead(Tracer *tr) {
     SideEffects *se = &tr->se;
     for (int i = 0; i < se->n_tracked; i++)
-        if (se->tracked[i]->kind == VT_OBJECT && se->tracked[i]->mut == MUT_NEW) se->tracked[i]->flag = false;
+        if (is_new_object(se->tracked[i])) se->tracked[i]->flag = false;
     /* roots: the root frame's stack and locals, existing objects (and what was stored on them) */
     Tx *tx = tr->root;
     for (int i = 0; i < tx->sp; i++) visit(tr, tx->stack[i], 0);
@@ -158,7 +161,7 @@ void se_prune_dead(Tracer *tr) {
     if (tx->return_value) visit(tr, tx->return_value, 0);
     for (int i = 0; i < se->n_stores; i++) {
         VT *o = se->stores[i].obj;
-        if (!(o->kind == VT_OBJECT && o->mut == MUT_NEW)) visit(tr, se->stores[i].value, 0);
+        if (!is_new_object(o)) visit(tr, se->stores[i].value, 0);
     }
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
@@ -169,14 +172,14 @@ void se_prune_dead(Tracer *tr) {
     int32_t j = 0;
     for (int i = 0; i < se->n_tracked; i++) {
         VT *v = se->tracked[i];
-        if (v->kind == VT_OBJECT && v->mut == MUT_NEW && !v->flag) continue;
+        if (is_new_object(v) && !v->flag) continue;
         se->tracked[j++] = v;
     }
     se->n_tracked = j;
     j = 0;
     for (int i = 0; i < se->n_stores; i++) {
         VT *o = se->stores[i].obj;
-        if (o->kind == VT_OBJECT && o->mut == MUT_NEW && !o->flag) continue;
+        if (is_new_object(o) && !o->flag) continue;
         se->stores[j++] = se->stores[i];
     }
     se->n_stores = j;

@@ -257,8 +257,9 @@ H(LOAD_DEREF) {
 H(STORE_DEREF) {
     VT *c = cell_at(tr, tx, arg);
     if (!c) return trace_break(tr, "closure cell unavailable");
-    if (c->mut == MUT_EXISTING && (!c->source || tx != tr->root))
-        return trace_break(tr, "store to a closure cell of an enclosing frame");
+    /* an existing cell is stored through its source: the frame's own free variable, or
+     * fn.__closure__[i].cell_contents of an inlined function that residual code can load */
+    if (c->mut == MUT_EXISTING && !c->source) return trace_break(tr, "store to a closure cell the tracer cannot name");
     cell_store(tr, c, POP());
     return TX_OK;
 }
@@ -436,7 +437,7 @@ static TxStatus none_jump(Tracer *tr, Tx *tx, uint32_t target, bool if_none) {
     else if (v->kind == VT_SYMNUM || v->kind == VT_TENSOR || v->kind == VT_LIST || v->kind == VT_TUPLE ||
              v->kind == VT_DICT || v->kind == VT_OBJECT || v->kind == VT_FUNCTION || v->kind == VT_NN_MODULE ||
              v->kind == VT_METHOD || v->kind == VT_NATIVE || v->kind == VT_TYPE || v->kind == VT_MODULE ||
-             v->kind == VT_HANDLE)
+             v->kind == VT_HANDLE || v->kind == VT_DICT_VIEW || v->kind == VT_SET || v->kind == VT_GENERATOR)
         is_none = 0;
     else return trace_break(tr, "`is None` on %s", vt_kind_name(v->kind));
     tx->sp--;
@@ -465,6 +466,16 @@ H(FOR_ITER) {
         return TX_OK;
     }
     PUSH(item);
+    return TX_OK;
+}
+
+/* A generator's frame (run by next(), calls.c / ops.c) stops here with the value it yields;
+ * resuming pushes what next() sends (None) and continues after. */
+H(YIELD_VALUE) {
+    (void)arg;
+    if (tx == tr->root) return trace_break(tr, "yield in the compiled frame");
+    tx->yielded = POP();
+    tx->suspended = true;
     return TX_OK;
 }
 
@@ -498,6 +509,34 @@ static TxStatus check_hashable_key(Tracer *tr, VT *k) {
     if (k->kind == VT_SYMNUM) return trace_break(tr, "a symbolic number as a dict key");
     if (k->kind == VT_LIST || k->kind == VT_DICT) return trace_break(tr, "unhashable dict key");
     if (val_is_null(k->value) && k->kind != VT_TENSOR) return trace_break(tr, "dict key of unknown identity");
+    return TX_OK;
+}
+
+H(BUILD_SET) {
+    VT *set = tr_set_new(tr);
+    for (int i = (int)arg; i >= 1; i--) {
+        TxStatus st = tr_set_add(tr, set, PEEK(i));
+        if (st) return st;
+    }
+    tx->sp -= (int)arg;
+    PUSH(set);
+    return TX_OK;
+}
+
+H(SET_ADD) {
+    TxStatus st = tr_set_add(tr, PEEK(arg + 1), TOP());
+    if (st) return st;
+    tx->sp--;
+    return TX_OK;
+}
+
+H(SET_UPDATE) {
+    VT *items;
+    TxStatus st = tr_iter_items(tr, TOP(), &items);
+    if (st) return st;
+    for (int i = 0; i < items->n; i++)
+        if ((st = tr_set_add(tr, PEEK(arg + 1), vt_item(tr, items, i)))) return st;
+    tx->sp--;
     return TX_OK;
 }
 
@@ -774,6 +813,75 @@ H(BEFORE_WITH) {
     return trace_break(tr, "with %s", vt_kind_name(mgr->kind));
 }
 
+/* ---- exceptions (exceptions.c) ---------------------------------------------------------------------- */
+
+H(RAISE_VARARGS) {
+    if (arg == 0) {
+        if (!tr->handled || vt_force(tr, tr->handled)->kind != VT_EXCEPTION) return trace_break(tr, "bare raise");
+        return tr_raise(tr, tr->handled, NULL);
+    }
+    /* the operands stay: a handler cuts the stack to its depth, and an exception that escapes is
+     * a break at this instruction, which runs again natively */
+    return tr_raise(tr, PEEK(arg), arg == 2 ? PEEK(1) : NULL);
+}
+
+H(RERAISE) {
+    (void)arg;
+    VT *exc = vt_force(tr, TOP());
+    if (exc->kind != VT_EXCEPTION) return trace_break(tr, "re-raise of %s", vt_kind_name(exc->kind));
+    tr->raised = exc;
+    return TX_RAISE;
+}
+
+H(PUSH_EXC_INFO) {
+    (void)arg;
+    if (!tr->handled) {
+        Value h = tr->vm->handled;
+        tr->handled = vt_from_value(tr, val_is_null(h) ? val_none() : h, NULL);
+    }
+    VT *e = TOP();
+    TOP() = tr->handled;
+    PUSH(e);
+    tr->handled = e;
+    return TX_OK;
+}
+
+H(POP_EXCEPT) {
+    (void)arg;
+    tr->handled = POP();
+    return TX_OK;
+}
+
+H(CHECK_EXC_MATCH) {
+    (void)arg;
+    int m;
+    TxStatus st = tr_exc_match(tr, PEEK(2), TOP(), &m);
+    if (st) return st;
+    TOP() = vt_const(tr, val_bool(m));
+    return TX_OK;
+}
+
+H(LOAD_ASSERTION_ERROR) {
+    (void)arg;
+    PUSH(vt_from_value(tr, val_obj(tr->vm->e_AssertionError), NULL));
+    return TX_OK;
+}
+
+/* (exit prev exc -- exit prev exc exit(type(exc), exc, None)): a with block's __exit__ on the way
+ * out of an exception (the traceback object does not exist in the region: None) */
+H(WITH_EXCEPT_START) {
+    (void)arg;
+    VT *exc = TOP();
+    TypeObj *t = vt_python_type(tr, exc);
+    if (!t) return trace_break(tr, "__exit__ of an exception of unknown type");
+    VT *args[3] = {vt_from_value(tr, val_obj(t), NULL), exc, vt_none(tr)};
+    VT *r;
+    TxStatus st = tr_call(tr, PEEK(3), 3, args, NULL, &r);
+    if (st) return st;
+    PUSH(r);
+    return TX_OK;
+}
+
 /* ---- imports --------------------------------------------------------------------------------------------- */
 
 H(IMPORT_NAME) {
@@ -813,9 +921,8 @@ H(IMPORT_FROM) {
 
 /* ---- the table -------------------------------------------------------------------------------------------- */
 
-/* Every opcode the tracer understands.  Opcodes absent from this list (generators, exception
- * handling, class bodies, module-level names, sets) have no handler: reaching one is a graph
- * break naming it. */
+/* Every opcode the tracer understands.  Opcodes absent from this list (yield from, class bodies,
+ * module-level names) have no handler: reaching one is a graph break naming it. */
 #define TRACED_OPS(X) \
     X(NOP) X(POP_TOP) X(PUSH_NULL) X(COPY) X(SWAP) X(LOAD_CONST) X(LOAD_FAST) X(STORE_FAST) X(DELETE_FAST) \
     X(LOAD_FAST_LOAD_FAST) X(LOAD_FAST_LOAD_CONST) X(STORE_FAST_LOAD_FAST) X(LOAD_GLOBAL) X(STORE_GLOBAL) \
@@ -826,7 +933,9 @@ H(IMPORT_FROM) {
     X(JUMP_IF_FALSE_OR_POP) X(JUMP_IF_TRUE_OR_POP) X(GET_ITER) X(FOR_ITER) X(RETURN_VALUE) X(BUILD_TUPLE) \
     X(BUILD_LIST) X(BUILD_MAP) X(BUILD_CONST_KEY_MAP) X(BUILD_STRING) X(FORMAT_VALUE) X(LIST_APPEND) \
     X(LIST_EXTEND) X(LIST_TO_TUPLE) X(MAP_ADD) X(DICT_UPDATE) X(DICT_MERGE) X(UNPACK_SEQUENCE) X(UNPACK_EX) \
-    X(MAKE_FUNCTION) X(KW_NAMES) X(CALL) X(CALL_FUNCTION_EX) X(BEFORE_WITH) X(IMPORT_NAME) X(IMPORT_FROM)
+    X(MAKE_FUNCTION) X(KW_NAMES) X(CALL) X(CALL_FUNCTION_EX) X(BEFORE_WITH) X(IMPORT_NAME) X(IMPORT_FROM) \
+    X(YIELD_VALUE) X(BUILD_SET) X(SET_ADD) X(SET_UPDATE) X(RAISE_VARARGS) X(RERAISE) X(PUSH_EXC_INFO) X(POP_EXCEPT) \
+    X(CHECK_EXC_MATCH) X(LOAD_ASSERTION_ERROR) X(WITH_EXCEPT_START)
 
 static const Handler handlers[OP__COUNT] = {
 #define X(name) [OP_##name] = h_##name,
@@ -864,11 +973,22 @@ TxStatus tx_run(Tracer *tr, Tx *tx) {
         }
         int32_t ip = tx->ip;
         s = h(tr, tx, in.arg);
+        if (s == TX_RAISE) {
+            /* raised here, or by a call made here: this code's handler, else the caller's */
+            if (tr_catch(tr, tx, ip)) {
+                s = TX_OK;
+                continue;
+            }
+            tx->ip = ip;
+            if (tx == tr->root)
+                s = trace_break(tr, "exception %s escapes the region", vt_python_type(tr, tr->raised)->name->data);
+            break;
+        }
         if (s != TX_OK) {
             tx->ip = ip;
             break;
         }
-        if (tx->done) break;
+        if (tx->done || tx->suspended) break;
         tx->ip += code_width((Opcode)in.op);
     }
     tr->tx = saved;

@@ -48,7 +48,7 @@
  *   marker.c        node payloads (TracerOpaque) and module markers
  *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
  *   custom_ops.c    calls of custom ops traced into nodes
- *   ops.c attrs.c builtins.c calls.c module_hooks.c symbolic.c
+ *   ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c symbolic.c
  *                   the symbolic interpreter (the one circle, tied by tr_call and tx_run)
  *   cache.c         the per-code-object cache of compiled entries
  *   resume.c        resume functions
@@ -76,7 +76,9 @@ typedef struct VT VT;
 typedef struct Source Source;
 typedef struct Tx Tx;
 typedef struct CompileOptions CompileOptions;
-typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_ERROR = -1 } TxStatus;
+/* TX_RAISE: an exception made in the region was raised (Tracer.raised) and no handler of the
+ * translator caught it yet (exceptions.c). */
+typedef enum TxStatus { TX_OK = 0, TX_BREAK = 1, TX_RAISE = 2, TX_ERROR = -1 } TxStatus;
 
 /* ==== types ===================================================================================== */
 
@@ -117,7 +119,7 @@ typedef enum VtKind {
     VT_LIST,
     VT_DICT,
     VT_SLICE,         /* items[3] */
-    VT_ITER,          /* iterator over a tracked sequence: a = the sequence VT, index = position */
+    VT_ITER,          /* an iterator the tracer steps itself: what it iterates is `iter` (IterKind) */
     VT_OBJECT,        /* a user object: value (existing) or a new object created in the region */
     VT_FUNCTION,      /* a script function: value (existing) or a closure made in the region (code + cells) */
     VT_METHOD,        /* bound method: a = self, b = function */
@@ -136,7 +138,28 @@ typedef enum VtKind {
     VT_LAZY_LIST,     /* an existing list (with a source) whose contents the region has not read:
                          items = what the region appended (replayed as extend()); anything else
                          forces it (vt_force: a = the VT_LIST, its length guarded only then) */
+    VT_DICT_VIEW,     /* d.keys() / d.values() / d.items(): a = the dict's VT, index = DictViewKind; a
+                         live view (what it yields is read from the dict when it is used) */
+    VT_GENERATOR,     /* a generator made in the region: gen = its translator, run a step per next() */
+    VT_SET,           /* a set: items[n] = its members (sets.c); value: the existing set; shadow: a real
+                         set of the same constants giving CPython's order (VAL_NULL: unknown) */
+    VT_EXCEPTION,     /* an exception made in the region: cls = its class, a = its args tuple */
 } VtKind;
+
+typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
+
+/* What a VT_ITER iterates; index counts the items it gave.  Iterators over a dict read it at each
+ * step (and break if its size changed, so eager raises); the others are lazy over their
+ * arguments' iterators, stepped as CPython steps them. */
+typedef enum IterKind {
+    ITER_SEQ,         /* a = the tuple or list */
+    ITER_DICT,        /* a = the VT_DICT; view = what it yields; size = its size when iteration began */
+    ITER_ENUMERATE,   /* a = the iterator, b = the start (a constant) */
+    ITER_ZIP,         /* items[n] = the iterators */
+    ITER_MAP,         /* b = the function, items[n] = the iterators */
+    ITER_FILTER,      /* b = the predicate (None: truthiness), a = the iterator */
+    ITER_SET,         /* a = the members in order, b = the VT_SET; size = its size when iteration began */
+} IterKind;
 
 typedef enum SymOp {
     SYM_LEAF,         /* loaded from `source` */
@@ -170,6 +193,11 @@ struct VT {
     VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
     VT *twin;            /* a symbolic number fed to the graph: its wrapped-number tensor input */
     int32_t index;       /* SymOp operand; iterator position; handle hook index */
+    IterKind iter;       /* VT_ITER */
+    DictViewKind view;   /* VT_ITER over a dict: keys, values or items */
+    int32_t size;        /* VT_ITER over a dict: its size when iteration began */
+    Tx *gen;             /* VT_GENERATOR */
+    Value shadow;        /* VT_SET */
     SymOp sym;
     bool flag;           /* grad mode target; handle removed */
     /* side effects */
@@ -205,6 +233,8 @@ typedef enum GuardKind {
     G_NN_HOOKS,       /* ... would run exactly the hooks in `expected` (torch_module_hooks_snapshot) */
     G_BACKEND,        /* the compiled call in progress uses the same backend (expected: its callable or None) */
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
+    G_STORAGE_OFFSET, /* tensor v's storage offset == n (only when the trace read it) */
+    G_SAVED_HOOKS,    /* saved-tensor hooks are active (flag) or not, as when the entry was traced */
 } GuardKind;
 
 typedef struct Guard {
@@ -263,6 +293,9 @@ struct Tx {
     TupleObj *kwnames;        /* pending KW_NAMES */
     VT *return_value;         /* set by RETURN_VALUE */
     bool done;
+    /* a generator's translator: stopped at a YIELD_VALUE with the value it yields */
+    bool suspended;
+    VT *yielded;
 };
 
 /* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
@@ -346,11 +379,14 @@ struct Tracer {
     BreakInfo brk;
     bool have_break;
     bool grad_mode_at_entry;
+    bool saved_hooks_at_entry;   /* saved-tensor hooks were active when the trace began */
     int32_t module_depth;     /* nn.Module forwards being inlined */
     GraphModuleFrame module_stack[32];   /* their keys ("L['self'].body[0]") and class names */
     const char *entered[256];            /* every module forward inlined, in order (exec order) */
     int32_t n_entered;
     char errbuf[256];         /* why codegen failed */
+    VT *raised;               /* TX_RAISE: the exception in flight */
+    VT *handled;              /* the exception being handled (PUSH_EXC_INFO), NULL: as on entry */
     /* the logs or the report record this compile: codegen tags each residual instruction */
     bool want_tags;
     TraceTag *res_tags;       /* by instruction index of the residual code (malloc'd) */
@@ -398,6 +434,9 @@ TypeObj *tracer_nn_module_type(VM *vm);
 bool tracer_is_nn_module(VM *vm, Value v);
 bool tracer_global_module_hooks(VM *vm);                  /* any global nn.Module hook registered */
 bool tracer_fx_tracing(VM *vm);                           /* torch.fx's symbolic tracing is running */
+/* The function torch.compile(fn) wraps, if v is what it returned; else VAL_NULL.  A compiled
+ * function called from a traced region is inlined, as dynamo inlines nested compiles. */
+Value tracer_compiled_fn_wrapped(VM *vm, Value v);
 
 /* ---- source.c ----------------------------------------------------------------------------------- */
 
@@ -426,6 +465,7 @@ void guard_type(Tracer *tr, Source *s, TypeObj *t);
 void guard_id(Tracer *tr, Source *s, Value v);
 void guard_equals(Tracer *tr, Source *s, Value v);
 void guard_tensor(Tracer *tr, Source *s, Tensor *t, bool is_param);
+void guard_storage_offset(Tracer *tr, Source *s, int64_t offset);
 void guard_len(Tracer *tr, Source *s, int64_t n);
 void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
 void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
@@ -473,10 +513,12 @@ VT *vt_dict(Tracer *tr);
 int vt_dict_find(Tracer *tr, VT *d, VT *key);
 void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value);
 void vt_dict_del_at(VT *d, int i);
+int vt_set_find(Tracer *tr, VT *s, VT *member);   /* index in items, -1 */
 bool vt_is_const(const VT *v);
 bool vt_is_const_of(Tracer *tr, const VT *v, TypeObj *t);
 const char *vt_kind_name(VtKind k);
 VT *vt_lazy(Tracer *tr, Value v, Source *source);
+VT *vt_iter(Tracer *tr, IterKind kind);
 /* Records list.append(item) on a VT_LAZY_LIST that has not been read (false otherwise). */
 bool vt_lazy_list_append(Tracer *tr, VT *lazy, VT *item);
 
@@ -493,6 +535,9 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
 VT *fake_input_symnum(Tracer *tr, VT *sym);
 /* A non-tensor graph input (a hook callable): its placeholder. */
 GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
+/* The trace read the storage offset of fake (storage_offset()): guard the offset of the graph
+ * input whose storage it views. */
+void fake_guard_storage_offset(Tracer *tr, Tensor *fake);
 /* A tensor VT for an output the tracer computed itself (a custom op's): a fake with metadata m
  * (with history when requires_grad) mapped to node.  NULL with a VM exception. */
 VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad);
@@ -552,7 +597,8 @@ TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 /* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
 TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* ---- the symbolic interpreter: ops.c, attrs.c, builtins.c, calls.c, module_hooks.c, symbolic.c ---- */
+/* ---- the symbolic interpreter: ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c
+ * symbolic.c ---- */
 
 /* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
@@ -564,6 +610,8 @@ TxStatus tr_setitem(Tracer *tr, VT *c, VT *k, VT *v);
 TxStatus tr_delitem(Tracer *tr, VT *c, VT *k);
 TxStatus tr_iter(Tracer *tr, VT *v, VT **out);
 TxStatus tr_next(Tracer *tr, VT *it, VT **out);     /* *out NULL: exhausted */
+/* What iterating v yields from here on, as a tuple (an iterator is consumed). */
+TxStatus tr_iter_items(Tracer *tr, VT *v, VT **out);
 TxStatus tr_contains(Tracer *tr, VT *item, VT *container, int *out);
 TxStatus tr_unpack(Tracer *tr, VT *seq, int n, VT **out);   /* out[0..n) in order */
 
@@ -585,6 +633,24 @@ TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, T
  * stack kept) */
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
+
+/* exceptions.c: exceptions raised and caught in the region */
+TxStatus tr_exception_new(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_exception_init(Tracer *tr, VT *e, int argc, VT **args, VT **out);
+bool tr_is_exception_class(Tracer *tr, VT *v);
+TxStatus tr_raise(Tracer *tr, VT *exc, VT *cause);   /* TX_RAISE (or a break) */
+bool tr_catch(Tracer *tr, Tx *tx, int32_t ip);
+TxStatus tr_exc_match(Tracer *tr, VT *exc, VT *type, int *out);
+
+/* sets.c: sets on trackers */
+VT *tr_set_new(Tracer *tr);
+TxStatus tr_set_add(Tracer *tr, VT *s, VT *member);
+TxStatus tr_set_from_iterable(Tracer *tr, VT *iterable, VT **out);   /* set(iterable); iterable NULL: set() */
+TxStatus tr_set_items(Tracer *tr, VT *s, VT **out);   /* its members in iteration order, as a tuple */
+TxStatus tr_set_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
+TxStatus tr_set_compare(Tracer *tr, CompareOp op, VT *a, VT *b, VT **out);
+TxStatus tr_set_contains(Tracer *tr, VT *item, VT *s, int *out);
+TxStatus tr_set_method(Tracer *tr, VT *s, StrObj *name, int argc, VT **args, VT **out);
 
 /* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);

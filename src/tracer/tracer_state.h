@@ -64,6 +64,14 @@ typedef struct CodeCache {
     ResumeFn *resumes;
 } CodeCache;
 
+/* What torch.compile(fn) returns (compiled_fn.c). */
+typedef struct CompiledFnObj {
+    Obj hdr;
+    DictObj *dict;
+    Value fn;                       /* the original callable */
+    CompileOptions opts;            /* backend (static), user backend (traced), fullgraph */
+} CompiledFnObj;
+
 typedef struct TracerState {
     TypeObj *t_compiled_graph;
     TypeObj *t_compiled_fn;   /* what torch.compile(fn) returns (compiled_fn.c) */

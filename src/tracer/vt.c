@@ -20,6 +20,7 @@ VT *vt_new(Tracer *tr, VtKind kind) {
     v->value = val_null();
     v->fake = val_null();
     v->code = val_null();
+    v->shadow = val_null();
     v->temp_slot = -1;
     v->graph_input = -1;
     return v;
@@ -127,6 +128,12 @@ void vt_dict_set(Tracer *tr, VT *d, VT *key, VT *value) {
     d->n++;
 }
 
+int vt_set_find(Tracer *tr, VT *s, VT *member) {
+    for (int i = 0; i < s->n; i++)
+        if (key_equal(tr, s->items[i], member)) return i;
+    return -1;
+}
+
 void vt_dict_del_at(VT *d, int i) {
     memmove(&d->keys[i], &d->keys[i + 1], sizeof(VT *) * (size_t)(d->n - i - 1));
     memmove(&d->items[i], &d->items[i + 1], sizeof(VT *) * (size_t)(d->n - i - 1));
@@ -146,7 +153,7 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedObjectVariable", "UserFunctionVariable", "UserMethodVariable", "BuiltinVariable",
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
-        "LazyVariableTracker", "ListVariable"};
+        "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable", "SetVariable", "ExceptionVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 
@@ -167,4 +174,10 @@ bool vt_lazy_list_append(Tracer *tr, VT *lz, VT *item) {
     lz->modified = true;
     lz->index = trace_current_line(tr);
     return true;
+}
+
+VT *vt_iter(Tracer *tr, IterKind kind) {
+    VT *it = vt_new(tr, VT_ITER);
+    it->iter = kind;
+    return it;
 }

@@ -23,8 +23,9 @@ static bool is_immediate_const(VM *vm, Value v) {
     case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_FLOAT: return true;
     case VAL_OBJ: {
         TypeObj *t = v.as.o->type;
+        /* t_int: an exact big int (immutable; small ints are VAL_INT) */
         return t == vm->t_str || t == vm->t_bytes || t == vm->t_ellipsis || t == vm->t_notimplemented ||
-               t == vm->t_code || t == vm->t_range;
+               t == vm->t_code || t == vm->t_range || t == vm->t_int;
     }
     default: return false;
     }
@@ -41,6 +42,45 @@ static bool is_const_tuple(VM *vm, Value v) {
 /* Whether an attribute/global number stays symbolic (see tracer.h VT_SYMNUM). */
 static bool unspecialized_source(const Source *s) {
     return s && (s->kind == SRC_ATTR || s->kind == SRC_GLOBAL);
+}
+
+/* An existing set of constants: tracked with its members, guarded equal to a copy (its order is
+ * its own while the region does not change it).  NULL when a member is not a constant. */
+static VT *existing_set(Tracer *tr, Value v, Source *source) {
+    VM *vm = tr->vm;
+    SetObj *real = (SetObj *)v.as.o;
+    VT *r = vt_new(tr, VT_SET);
+    r->value = v;
+    r->source = source;
+    r->mut = MUT_EXISTING;
+    SetObj *sh = set_new(vm, vm->t_set);
+    if (!sh) {
+        vm_clear_exc(vm);
+        return NULL;
+    }
+    r->shadow = val_obj(sh);
+    trace_keep(tr, r->shadow);
+    int64_t pos = 0;
+    Value k;
+    while (set_next(real, &pos, &k)) {
+        if (!is_immediate_const(vm, k) && !is_const_tuple(vm, k)) return NULL;
+        vt_list_append(tr, r, vt_const(tr, k));
+        if (set_add(vm, sh, k) < 0) {
+            vm_clear_exc(vm);
+            return NULL;
+        }
+    }
+    if (source) {
+        guard_type(tr, source, vm->t_set);
+        SetObj *copy = set_new(vm, vm->t_set);
+        if (!copy || set_update(vm, copy, v) < 0) {
+            vm_clear_exc(vm);
+            return NULL;
+        }
+        trace_keep(tr, val_obj(copy));
+        guard_equals(tr, source, val_obj(copy));
+    }
+    return r;
 }
 
 VT *vt_from_value(Tracer *tr, Value v, Source *source) {
@@ -130,6 +170,12 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
             }
         }
         return se_track_existing(tr, r);
+    }
+    if (t == vm->t_set) {
+        VT *known = se_find_existing(tr, v);
+        if (known) return known;
+        VT *r = existing_set(tr, v, source);
+        if (r) return se_track_existing(tr, r);
     }
     if (t == vm->t_tuple) {
         TupleObj *tu = AS_TUPLE(v);
@@ -270,6 +316,38 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
     case VT_SYMNUM:
         *why = "a symbolic number";
         return val_null();
+    case VT_SET: {
+        if (!val_is_null(v->value) && !v->modified) return v->value;
+        if (val_is_null(v->shadow)) {
+            *why = "a set of objects built or changed in the region";
+            return val_null();
+        }
+        Value s = vm_call1(vm, val_obj(vm->t_set), v->shadow);   /* a copy: the native may keep it */
+        if (val_is_null(s)) {
+            vm_clear_exc(vm);
+            *why = "out of memory";
+            return s;
+        }
+        trace_keep(tr, s);
+        return s;
+    }
+    case VT_DICT_VIEW: {
+        /* the real dict's view, while the dict is the real one unchanged */
+        VT *d = vt_force(tr, v->a);
+        if (val_is_null(d->value) || d->modified) {
+            *why = "a view of a dict built or changed in the region";
+            return val_null();
+        }
+        static const char *const names[] = {"keys", "values", "items"};
+        Value r = vm_call_method(vm, d->value, names[v->index], 0, NULL);
+        if (val_is_null(r)) {
+            vm_clear_exc(vm);
+            *why = "a dict view";
+            return r;
+        }
+        trace_keep(tr, r);
+        return r;
+    }
     case VT_DICT:
         if (!val_is_null(v->value) && !v->modified) return v->value;
         *why = "a dict built or changed in the region";
@@ -319,6 +397,12 @@ TypeObj *vt_python_type(Tracer *tr, VT *v) {
     case VT_LIST: return vm->t_list;
     case VT_DICT: return val_is_null(v->value) ? vm->t_dict : vm_type_of(vm, v->value);
     case VT_SLICE: return vm->t_slice;
+    case VT_GENERATOR: return vm->t_generator;
+    case VT_SET: return vm->t_set;
+    case VT_EXCEPTION: return v->cls && v->cls->kind == VT_TYPE ? (TypeObj *)v->cls->value.as.o : NULL;
+    case VT_DICT_VIEW:
+        return v->index == DICT_VIEW_KEYS ? vm->t_dict_keys : v->index == DICT_VIEW_VALUES ? vm->t_dict_values
+                                                                                             : vm->t_dict_items;
     case VT_OBJECT:
         if (v->mut == MUT_NEW) return v->cls && v->cls->kind == VT_TYPE ? (TypeObj *)v->cls->value.as.o : NULL;
         return vm_type_of(vm, v->value);

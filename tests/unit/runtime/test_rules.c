@@ -1,9 +1,11 @@
-/* test_rules.c — every symbolic derivative rule against eager autograd: one small graph per
- * op (and per interesting variant: broadcasting, alpha, keepdim, no affine, padding_idx, ...),
- * run compiled and eagerly, outputs and input gradients compared bit for bit; plus the rule
- * table's coverage of ops.def. */
+/* test_rules.c — the compiled backward (src/autograd's rules recorded over fakes) against eager
+ * autograd: one small graph per op (and per interesting variant: broadcasting, alpha, keepdim,
+ * no affine, padding_idx, ...), plus every unary pointwise op of ops.def on its domain, each
+ * inside a fused chain, run compiled and eagerly, outputs and input gradients compared bit for
+ * bit; and the coverage of ops.def. */
 #include "rt_train.h"
-#include "src/runtime/rules.h"
+#include "src/runtime/rt.h"
+#include "src/tensor/pwexpr.h"
 
 TestSuite(rules, .init = rt_test_setup, .fini = rt_test_teardown);
 
@@ -458,16 +460,15 @@ Test(rules, every_rule_matches_eager_bitwise) {
     }
 }
 
-/* ops.def coverage: every differentiable, non-composite op has a rule except the listed
- * fallbacks (a new op must take a side: the table's static_assert makes it add a line) */
+/* ops.def coverage: the compiled backward records every differentiable, non-composite op's
+ * rule except those whose rule reads tensor data (DATA in ops.def) */
 Test(rules, coverage_of_ops_def) {
     const char *fallback[] = {"prod", "as_strided", "masked_select", "masked_scatter", NULL};
     int with_rule = 0;
     for (int op = 0; op < TENSOR_OP_COUNT; op++) {
         unsigned fl = tensor_op_flags((TensorOp)op);
-        const char *why = NULL;
-        RtRule r = rt_rule((TensorOp)op, &why);
-        if (r) {
+        const char *why = rt_op_underivable_reason((TensorOp)op);
+        if (!why) {
             with_rule++;
             cr_assert_not(fl & (TENSOR_OPF_NONDIFF | TENSOR_OPF_COMPOSITE), "%s", tensor_op_name((TensorOp)op));
             continue;
@@ -478,4 +479,62 @@ Test(rules, coverage_of_ops_def) {
         cr_assert(listed, "%s is differentiable but has no symbolic rule (%s)", tensor_op_name((TensorOp)op), why);
     }
     cr_assert_gt(with_rule, 80);
+}
+
+/* x of an ops.def domain: |x| in [0.5, 1.5] (AWAY0), [0.5, 2] (POS), near 1.2 (FRAC), (-0.8, 0.8)
+ * (UNIT), [0.1, 0.9] (PROB), normal otherwise */
+static Tensor *domain_input(PwDomain d, int nd, const int64_t *shape) {
+    Tensor *u = rt_checkp(tensor_rand(TENSOR_FLOAT32, nd, shape), "rand"), *r = NULL;
+    Tensor *n = randn(nd, shape, false);
+    double lo = 0, width = 1;
+    switch (d) {
+    case PWD_POS: lo = 0.5; width = 1.5; break;
+    case PWD_FRAC: lo = 1.1; width = 0.25; break;
+    case PWD_UNIT: lo = -0.8; width = 1.6; break;
+    case PWD_PROB: lo = 0.1; width = 0.8; break;
+    case PWD_AWAY0: {
+        Tensor *m = rt_checkp(tensor_add_scalar(u, tensor_scalar_f(0.5)), "add"), *s = rt_checkp(tensor_sign(n), "sign");
+        r = rt_checkp(tensor_mul(m, s), "mul");
+        tensor_decref(m);
+        tensor_decref(s);
+        break;
+    }
+    default: tensor_incref(n); r = n; break;
+    }
+    if (!r) {
+        Tensor *m = rt_checkp(tensor_mul_scalar(u, tensor_scalar_f(width)), "mul");
+        r = rt_checkp(tensor_add_scalar(m, tensor_scalar_f(lo)), "add");
+        tensor_decref(m);
+    }
+    tensor_decref(u);
+    tensor_decref(n);
+    return r;
+}
+
+/* every differentiable unary pointwise op of the table: op(x) * y + x, fused in both passes */
+Test(rules, every_unary_op_of_the_table_matches_eager_bitwise) {
+    int checked = 0;
+    for (int o = 0; o < TENSOR_OP_COUNT; o++) {
+        const PwInfo *k = tensor__pw_info((TensorOp)o);
+        if (k->form != PWF_UNARY || k->dom == PWD_NODOM || (tensor_op_flags((TensorOp)o) & TENSOR_OPF_NONDIFF)) continue;
+        int64_t shape[2] = {4, 5};
+        Graph *g = graph_new(tensor_op_name((TensorOp)o));
+        GraphNode *x = ph(g, "x", 2, shape), *y = ph(g, "y", 2, shape);
+        TensorOpArgs a = A();
+        a.scalar = tensor_scalar_f(0.2);
+        GraphNode *f = opa(g, (TensorOp)o, x, a);
+        output1(g, op2(g, TENSOR_OP_ADD, op2(g, TENSOR_OP_MUL, f, y), x));
+        Tensor *in[2] = {domain_input((PwDomain)k->dom, 2, shape), randn(2, shape, false)};
+        bool rg[2] = {true, true};
+        RtPlan *p = rt_checkp(rt_plan_new(g, NULL), tensor_op_name((TensorOp)o));
+        RtRunKind kind = train_compare_plan(p, g, in, rg, 2, -1, NULL);
+        cr_assert_eq(kind, RT_RUN_TRAINING, "%s fell back to eager: %s", tensor_op_name((TensorOp)o),
+                     rt_plan_fallback_reason(p) ? rt_plan_fallback_reason(p) : "?");
+        rt_plan_free(p);
+        tensor_decref(in[0]);
+        tensor_decref(in[1]);
+        graph_free(g);
+        checked++;
+    }
+    cr_assert_gt(checked, 15);
 }

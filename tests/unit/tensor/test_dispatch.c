@@ -250,11 +250,19 @@ static void make_case(TensorOp op, Case *c) {
         c->in[1] = tensor_from_i64(1, (int64_t[]){2}, (int64_t[]){0, 2});
         c->n_in = 2;
         return;
+    case TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS:
+        tensor_decref(c->in[0]);
+        c->in[0] = tensor_from_i64(1, (int64_t[]){2}, (int64_t[]){0, 2});
+        c->ints[0] = 2;
+        c->ints[1] = 3;
+        c->a.ints = c->ints;
+        c->a.n_ints = 2;
+        return;
     case TENSOR_OP_MSE_LOSS: c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23); c->n_in = 2; return;
     case TENSOR_OP_COPY_: c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, s3); c->n_in = 2; return;
     case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_: c->a.scalar2 = tensor_scalar_f(1); return;
     case TENSOR_OP_DETACH: case TENSOR_OP_T: case TENSOR_OP_SUM: case TENSOR_OP_MEAN: case TENSOR_OP_PROD: case TENSOR_OP_MAX:
-    case TENSOR_OP_MIN: case TENSOR_OP_DROPOUT: case TENSOR_OP_ZERO_: case TENSOR_OP_RELU_:
+    case TENSOR_OP_MIN: case TENSOR_OP_DROPOUT: case TENSOR_OP_NATIVE_DROPOUT: case TENSOR_OP_ZERO_: case TENSOR_OP_RELU_:
         return;
     default: break;
     }

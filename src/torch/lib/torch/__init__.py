@@ -140,6 +140,7 @@ import torch.utils
 import torch.nn
 import torch.optim
 import torch.overrides
+import torch.special
 from torch._ops import ops
 
 

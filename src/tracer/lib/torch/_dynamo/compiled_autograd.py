@@ -15,14 +15,15 @@ pre- and post-hooks, post-accumulate-grad hooks, multi-grad hooks, queued engine
 in eager's order with eager's arguments.  The graph calls the hooks and AccumulateGrad of the
 backward call that captured it, so ``gm`` itself cannot be called from a script.
 
-Not captured (run by the eager engine): backward calls with ``create_graph=True``.  Where the
-captured graph differs from eager: a custom Function's backward that returns None for an input
-requiring grad, and a node hook that replaces a gradient by None, pass zeros to the ops after
-them (hooks, ``.grad`` and autograd.grad results still see None); hooks registered during a
-backward call are not seen by that call; saved tensors are checked when the call is captured, so
-one modified in place by a hook during the call is not detected.  ``EMBER_LOGS=compiled_autograd``
-prints each captured graph, every cache miss (naming the node whose structure is new) and hit,
-and why an op node runs its own backward instead of the runtime's symbolic rule.
+Not captured (run by the eager engine): backward calls with ``create_graph=True``.  Hooks are
+read when their node runs, as the engine reads them, so hooks registered (or removed) by a hook
+or a custom backward during the call fire as in eager; saved tensors are checked again where
+eager unpacks them, so one modified in place or freed during the call raises eager's error at
+eager's point; a gradient that becomes None during the call (a custom backward or a hook
+returning None) reaches ``.grad``, hooks and autograd.grad results as None.
+``EMBER_LOGS=compiled_autograd`` prints each captured graph, every cache miss (naming the node
+whose structure is new) and hit, and why an op node runs its own backward instead of the
+runtime's symbolic rule.
 ``ember run --compiled-autograd FILE`` runs a whole script as if inside
 ``enable(lambda gm: gm)``.
 """

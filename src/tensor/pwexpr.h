@@ -1,0 +1,170 @@
+/* pwexpr.h — the pointwise part of the op table (the KERNEL column of ember/ops.def) as data, and
+ * the scalar vocabulary its kernel expressions are written in.
+ *
+ * An expression such as `x > C(0) ? x : x * s0` is expanded, unchanged, into the eager loops of
+ * src/tensor/pointwise.c (one per dtype family) and into the runtime's fused loops
+ * (src/runtime/fuse.c): one definition of what an op computes, so the two agree bit for bit.
+ * Inside an expansion the compute type is `pw_t` (float for the float family, int64_t, bool),
+ * the operands are x, y, z, the op's arguments a (alpha), s0 / s1 (args.scalar / scalar2 in the
+ * compute type) and p (the PwArgs: p->lo, p->hi, p->approx), and C(v) is a constant of the
+ * compute type.  Math functions are type-generic (<tgmath.h>): tanh(x) on a float is tanhf.
+ *
+ * Helpers below are the functions the expressions call; an expression needing a new one adds it
+ * here (it is then shared by both expansions). */
+#ifndef EMBER_SRC_TENSOR_PWEXPR_H
+#define EMBER_SRC_TENSOR_PWEXPR_H
+
+#include <tgmath.h>
+/* <tgmath.h> brings <complex.h>: its `I` and `complex` would capture ordinary identifiers */
+#undef I
+#undef complex
+
+#include "src/tensor/tensor.h"
+
+/* ---- the KERNEL column as data ---------------------------------------------------------------- */
+
+typedef enum PwForm {
+    PWF_NONE,            /* not an elementwise kernel */
+    PWF_UNARY,
+    PWF_BINARY,
+    PWF_TERNARY,         /* where: fused only */
+    PWF_SCALAR,          /* base op with args.scalar as y */
+    PWF_RSCALAR,         /* base op with args.scalar as x */
+    PWF_INPLACE,         /* base op written into input 0 */
+} PwForm;
+
+/* result dtype classes (PyTorch's TensorIterator kinds) */
+typedef enum PwDtype {
+    PWDT_SAME, PWDT_FLOAT, PWDT_PROMOTE, PWDT_PROMOTE_SC, PWDT_SUBT, PWDT_CMP, PWDT_LOGIC,
+} PwDtype;
+
+typedef enum PwCost { PWC_CHEAP, PWC_LIBM } PwCost;
+
+/* domains on which the tests check an op's derivative */
+typedef enum PwDomain { PWD_NODOM, PWD_ANY, PWD_POS, PWD_AWAY0, PWD_FRAC, PWD_UNIT, PWD_PROB } PwDomain;
+
+enum {
+    PWK_F = 1u << 0,         /* float32 kernel */
+    PWK_I = 1u << 1,         /* int64 kernel */
+    PWK_B = 1u << 2,         /* bool kernel */
+    PWK_BI = 1u << 3,        /* bools compute as int64 */
+    PWK_ZDIV = 1u << 4,      /* integer kernel divides: a zero divisor is an error */
+    PWK_MASK0 = 1u << 5,     /* input 0 is a bool mask */
+    PWK_MASK1 = 1u << 6,     /* input 1 is a bool mask */
+    PWK_FUSEONLY = 1u << 7,  /* UF / BF / T3: the eager kernel is the op's IMPL line; the expression fuses */
+};
+
+typedef struct PwInfo {
+    uint8_t form;            /* PwForm */
+    uint8_t dt;              /* PwDtype */
+    uint8_t cost;            /* PwCost */
+    uint8_t dom;             /* PwDomain */
+    uint16_t kinds;          /* PWK_* */
+    TensorOp base;           /* SCALAR / RSCALAR / INPLACE: the op whose kernel runs */
+    const char *msg;         /* error when the input's family has no kernel (NULL: PyTorch's default) */
+} PwInfo;
+
+/* The op's pointwise entry (form PWF_NONE for the others). */
+const PwInfo *tensor__pw_info(TensorOp op);
+/* The op whose expression computes op's elements: op itself, or the base of a scalar or
+ * in-place form (followed to the end). */
+TensorOp tensor__pw_kernel_op(TensorOp op);
+
+/* The arguments an expression reads, in both families. */
+typedef struct PwArgs {
+    float af, s0f, s1f;
+    int64_t ai, s0i, s1i;
+    bool lo, hi, approx;
+} PwArgs;
+
+void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
+
+/* ---- the scalar vocabulary --------------------------------------------------------------------- */
+
+#define C(v) ((pw_t)(v))
+
+#define pw_sigmoid(x) (C(1) / (C(1) + exp(-(x))))
+/* gelu from erf(x / sqrt 2): the runtime reuses a computed erf through this form */
+#define pw_gelu_from_erf(x, e) (C(0.5) * (x) * (C(1) + (e)))
+#define pw_gelu_erf(x) pw_gelu_from_erf(x, erf((x) * C(0.7071067811865476)))
+#define pw_gelu_tanh(x) (C(0.5) * (x) * (C(1) + tanh(C(0.7978845608028654) * ((x) + C(0.044715) * (x) * (x) * (x)))))
+#define pw_sign(x) ((pw_t)(((x) > 0) - ((x) < 0)))
+
+static inline float pw_fmax(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x > y ? x : y); }
+static inline float pw_fmin(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x < y ? x : y); }
+
+static inline float pw_fclamp(float x, float lo, float hi, bool has_lo, bool has_hi) {
+    if (isnan(x)) return x;
+    if (has_lo && x < lo) x = lo;
+    if (has_hi && x > hi) x = hi;
+    return x;
+}
+static inline int64_t pw_iclamp(int64_t x, int64_t lo, int64_t hi, bool has_lo, bool has_hi) {
+    if (has_lo && x < lo) x = lo;
+    if (has_hi && x > hi) x = hi;
+    return x;
+}
+
+/* Python's % and //: the result takes the divisor's sign */
+static inline float pw_fremainder(float x, float y) {
+    float r = fmodf(x, y);
+    if (r != 0.0f && ((r < 0.0f) != (y < 0.0f))) r += y;
+    return r;
+}
+static inline float pw_ffloordiv(float a, float b) {
+    if (b == 0.0f) return a / b;
+    float mod = fmodf(a, b);
+    float div = (a - mod) / b;
+    if (mod != 0.0f && ((b < 0.0f) != (mod < 0.0f))) div -= 1.0f;
+    float fl;
+    if (div != 0.0f) {
+        fl = floorf(div);
+        if (div - fl > 0.5f) fl += 1.0f;
+    } else {
+        fl = copysignf(0.0f, a / b);
+    }
+    return fl;
+}
+static inline int64_t pw_iremainder(int64_t x, int64_t y) {
+    int64_t r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+static inline int64_t pw_ifloordiv(int64_t x, int64_t y) {
+    int64_t q = x / y;
+    if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
+    return q;
+}
+static inline int64_t pw_ipow(int64_t b, int64_t e) {
+    if (e < 0) return b == 1 ? 1 : b == -1 ? ((e & 1) ? -1 : 1) : 0;
+    int64_t r = 1;
+    while (e) {
+        if (e & 1) r *= b;
+        b *= b;
+        e >>= 1;
+    }
+    return r;
+}
+
+/* ---- expanding the table ------------------------------------------------------------------------ */
+
+/* The KERNEL column as a tuple (FORM, ...): consumers define PW_GEN_<FORM>(NAME, ...) and expand
+ * ops.def with PW_EXPAND(NAME, KERNEL). */
+#define PW_TUPLE_U(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (U, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
+#define PW_TUPLE_B(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (B, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
+#define PW_TUPLE_UF(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (UF, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
+#define PW_TUPLE_BF(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (BF, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
+#define PW_TUPLE_T3(F) (T3, F)
+#define PW_TUPLE_SC(BASE) (SC, BASE)
+#define PW_TUPLE_RSC(BASE) (RSC, BASE)
+#define PW_TUPLE_IP(BASE) (IP, BASE)
+#define PW_TUPLE_NOK (NOK, ~)
+#define PW_UNPACK(...) __VA_ARGS__
+#define PW_EXPAND(NAME, K) PW_EXPAND_I(NAME, PW_UNPACK K)
+#define PW_EXPAND_I(NAME, ...) PW_EXPAND_II(NAME, __VA_ARGS__)
+#define PW_EXPAND_II(NAME, FORM, ...) PW_GEN_##FORM(NAME, __VA_ARGS__)
+/* before including ops.def:  #define U(...) PW_TUPLE_U(__VA_ARGS__) (function-like, so local
+ * variables named U or B stay untouched), likewise B, UF, BF, T3, SC, RSC, IP, and
+ * #define NOK PW_TUPLE_NOK */
+
+#endif

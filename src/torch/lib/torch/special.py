@@ -1,0 +1,3 @@
+"""torch.special: the special functions of the op table (torch._C._special, generated from
+ember/ops.def's Python column)."""
+from torch._C._special import *

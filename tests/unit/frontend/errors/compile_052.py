@@ -1,0 +1,1 @@
+x = [i async for i in y]

@@ -1,0 +1,2 @@
+def f():
+    return [await i for i in y]

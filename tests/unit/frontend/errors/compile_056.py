@@ -1,0 +1,1 @@
+x = {await i: i for i in y}

@@ -1,0 +1,2 @@
+async def f():
+    x = lambda: [await i for i in y]

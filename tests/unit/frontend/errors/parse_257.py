@@ -1,0 +1,3 @@
+def f():
+    async for x in y
+        pass

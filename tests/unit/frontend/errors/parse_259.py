@@ -1,0 +1,1 @@
+async lambda: 1

@@ -1,1 +1,0 @@
-async def f(): pass

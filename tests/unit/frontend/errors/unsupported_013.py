@@ -1,3 +1,0 @@
-def f():
-    async with a as b:
-        pass

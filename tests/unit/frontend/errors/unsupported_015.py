@@ -1,5 +1,0 @@
-import m
-
-@decorator
-async def handler(request):
-    return 1
