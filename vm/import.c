@@ -102,6 +102,7 @@ static void lib_importer_trace(VM *vm, Obj *o) { gc_mark(vm, ((LibImporterObj *)
 /* The embedded module a full name resolves to under this importer: the importer's directory
  * below "<ember>" plus the last component of the name. */
 static const LibraryModule *lib_lookup(LibImporterObj *imp, const char *fullname, char *key, size_t cap) {
+    if (!imp->prefix) return NULL; /* the native-module meta-path finder */
     const char *tail = strrchr(fullname, '.');
     tail = tail ? tail + 1 : fullname;
     const char *dir = imp->prefix->data + strlen(EMBER_LIB);
@@ -151,9 +152,11 @@ static Value lib_native_spec(VM *vm, Value fullname, const char *key) {
     for (LibraryModule *m = library_modules; m; m = m->next)
         if (strncmp(m->name, key, kl) == 0 && m->name[kl] == '.') has_children = true;
     if (rc == 0 && has_children) {
-        StrObj *dir = str_printf(vm, EMBER_LIB "/%s", key);
+        const char *lib = install_library_dir();
+        if (!lib) lib = EMBER_LIB;
+        StrObj *dir = str_printf(vm, "%s/%s", lib, key);
         if (dir)
-            for (char *p = dir->data + strlen(EMBER_LIB) + 1; *p; p++)
+            for (char *p = dir->data + strlen(lib) + 1; *p; p++)
                 if (*p == '.') *p = '/';
         ListObj *l = dir ? list_from_array(vm, (Value[]){val_obj(dir)}, 1) : NULL;
         rc = l ? vm_setattr(vm, spec, vm_intern_str(vm, "submodule_search_locations"), val_obj(l)) : -1;
@@ -166,9 +169,13 @@ static Value lib_native_spec(VM *vm, Value fullname, const char *key) {
 static Value lib_find_spec(ARGS) {
     if (argc < 2 || !val_is_str(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "find_spec() needs a module name");
     LibImporterObj *imp = (LibImporterObj *)argv[0].as.o;
+    if (!imp->prefix) /* the meta-path finder of native modules inside Ember's library */
+        return strchr(AS_STR(argv[1])->data, '.') && import_find_native(vm, AS_STR(argv[1])->data)
+                   ? lib_native_spec(vm, argv[1], AS_STR(argv[1])->data)
+                   : val_none();
     char key[512], file[600];
     const LibraryModule *m = lib_lookup(imp, AS_STR(argv[1])->data, key, sizeof key);
-    if (!m) return import_find_native(vm, key) ? lib_native_spec(vm, argv[1], key) : val_none();
+    if (!m) return val_none();
     lib_filename(m, file, sizeof file);
     StrObj *origin = str_from_c(vm, file);
     if (!origin) return val_null();
@@ -262,7 +269,8 @@ static Value lib_get_filename(ARGS) {
 static Value lib_invalidate(ARGS) { return val_none(); }
 
 static Value lib_repr(ARGS) {
-    StrObj *s = str_printf(vm, "<EmberLibImporter '%s'>", ((LibImporterObj *)argv[0].as.o)->prefix->data);
+    StrObj *prefix = ((LibImporterObj *)argv[0].as.o)->prefix;
+    StrObj *s = prefix ? str_printf(vm, "<EmberLibImporter '%s'>", prefix->data) : str_from_c(vm, "<EmberNativeFinder>");
     return s ? val_obj(s) : val_null();
 }
 
@@ -273,7 +281,7 @@ static int init_lib_importer(VM *vm) {
     vm->lib[VM_LIB_ember_lib_importer] = val_obj(t);
     t->module = vm_intern(vm, "_imp");
     static const MethodDef m[] = {
-        {"find_spec", lib_find_spec, NATIVEF_METHOD | ARITY_POS(1, 2)},
+        {"find_spec", lib_find_spec, NATIVEF_METHOD | ARITY_POS(1, 3)},
         {"create_module", lib_create_module, NATIVEF_METHOD | ARITY_O},
         {"exec_module", lib_exec_module, NATIVEF_METHOD | ARITY_O},
         {"get_code", lib_get_code, NATIVEF_METHOD | ARITY_O}, {"get_source", lib_get_source, NATIVEF_METHOD | ARITY_O},
@@ -419,6 +427,11 @@ static int bootstrap(VM *vm) {
     ListObj *hooks = AS_LIST(sys_attr(vm, "path_hooks"));
     NativeObj *hook = native_new(vm, "ember_lib_path_hook", lib_path_hook, NULL, ARITY_O);
     if (!hook || list_append(vm, hooks, val_obj(hook)) < 0) goto fail;
+    /* native modules inside Ember's library (torch._C, torch._C._nn) are found by name, after
+     * BuiltinImporter (which only takes top-level names) — wherever the library lives */
+    ListObj *meta = AS_LIST(sys_attr(vm, "meta_path"));
+    Value native_finder = lib_new_importer(vm, NULL);
+    if (val_is_null(native_finder) || list_insert(vm, meta, 1, native_finder) < 0) goto fail;
     if (val_is_null(call_bootstrap(vm, "_install_external_importers", 0, NULL))) goto fail;
     vm->lib[VM_LIB_source_file_loader] = dict_get_c(vm, as_module(ext)->dict, "SourceFileLoader");
     vm_pop_root(vm);
