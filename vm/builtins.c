@@ -7,6 +7,7 @@
 
 #include "vm/call.h"
 #include "vm/dict.h"
+#include "vm/frame.h"
 #include "vm/gc.h"
 #include "vm/import.h"
 #include "vm/native.h"
@@ -258,21 +259,12 @@ static Value b_globals(ARGS) {
     return f ? val_obj(f->globals) : val_none();
 }
 
+/* locals(): a function frame's one dict, refreshed from its fast locals on each call (so
+ * names exec() added stay), as CPython 3.11. */
 static Value b_locals(ARGS) {
     Frame *f = vm->frame;
     if (!f) return val_none();
-    if (f->locals_dict) return val_obj(f->locals_dict);
-    DictObj *d = dict_new(vm);
-    if (!d) return val_null();
-    vm_push_root(vm, val_obj(d));
-    CodeObj *co = f->code;
-    for (int32_t i = 0; i < co->nlocals; i++)
-        if (!val_is_null(f->localsplus[i]) && dict_set(vm, d, co->varnames->items[i], f->localsplus[i]) < 0) {
-            vm_pop_root(vm);
-            return val_null();
-        }
-    vm_pop_root(vm);
-    return val_obj(d);
+    return frame_locals(vm, f);
 }
 
 /* ---- numbers ------------------------------------------------------------------------------------ */

@@ -216,6 +216,9 @@ int code_verify(VM *vm, CodeObj *co);
 static inline int code_line(const CodeObj *co, int32_t i) {
     return (i >= 0 && i < co->ncode) ? co->lines[i] : co->firstlineno;
 }
+/* A new code object with src's instructions and tables (fresh inline caches, no tracer data):
+ * code.replace() edits the copy's names, flags and constants.  NULL + MemoryError. */
+CodeObj *code_copy(VM *vm, CodeObj *src);
 /* Find the exception-table entry covering instruction i (innermost), or NULL. */
 const ExcEntry *code_find_handler(const CodeObj *co, int32_t i);
 

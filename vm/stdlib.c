@@ -1,5 +1,5 @@
 /* vm/stdlib.c — registers the standard modules: native ones (sys is created by vm_new; math,
- * time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools here) and the library modules written in the script language (the .py files under vm/lib,
+ * time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools, _random, _bisect, _heapq, _string here) and the library modules written in the script language (the .py files under vm/lib,
  * embedded at build time by tools/embed_lib.py). */
 #include "vm/import.h"
 #include "vm/native.h"
@@ -14,6 +14,10 @@ int sre_module_init(VM *vm, Value mod);
 int itertools_module_init(VM *vm, Value mod);
 int operator_module_init(VM *vm, Value mod);
 int functools_module_init(VM *vm, Value mod);
+int random_module_init(VM *vm, Value mod);
+int bisect_module_init(VM *vm, Value mod);
+int heapq_module_init(VM *vm, Value mod);
+int string_module_init(VM *vm, Value mod);
 int codecs_module_init(VM *vm, Value mod);
 int posix_module_init(VM *vm, Value mod);
 int errno_module_init(VM *vm, Value mod);
@@ -43,6 +47,10 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "itertools", itertools_module_init);
     vm_register_native_module(vm, "_operator", operator_module_init);
     vm_register_native_module(vm, "_functools", functools_module_init);
+    vm_register_native_module(vm, "_random", random_module_init);
+    vm_register_native_module(vm, "_bisect", bisect_module_init);
+    vm_register_native_module(vm, "_heapq", heapq_module_init);
+    vm_register_native_module(vm, "_string", string_module_init);
     for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
 }

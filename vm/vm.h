@@ -34,6 +34,7 @@ struct Frame {
     bool owns_stack;      /* its block is on the VM value stack (popped on return) */
     bool yielded;         /* set by YIELD_VALUE when vm_eval_frame returns a yielded value */
     TupleObj *kwnames;    /* pending KW_NAMES for the next CALL */
+    struct FrameObj *obj; /* its frame object once one was asked for (vm/frame.h), else NULL */
 };
 
 typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
@@ -83,7 +84,7 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
     X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
     X(async_generator_wrapped_value, "async_generator_wrapped_value") X(member, "member_descriptor") \
-    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") ITER_TYPES(X)
+    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") X(frame, "frame") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */

@@ -418,6 +418,8 @@ int main(int argc, char **argv) {
     int status = parse_python_options(argc, argv, &o, &done);
     if (status || done) return status;
     /* modules whose main is C: torchrun's launcher (src/dist/launch.c) starts worker processes */
-    if (o.module && strcmp(o.module, "torch.distributed.run") == 0) return dist_launch_main(o.argc - 1, o.argv + 1);
-    return run(&o);
+    if (o.module && strcmp(o.module, "torch.distributed.run") == 0) status = dist_launch_main(o.argc - 1, o.argv + 1);
+    else status = run(&o);
+    if (o.command || o.module) free(o.argv);   /* parse_python_options' copy for -c / -m */
+    return status;
 }
