@@ -361,13 +361,13 @@ static GraphNode *rd_sum_to(RtD *d, GraphNode *g, int ndim, const int64_t *shape
 
 /* a fake with m's geometry over no storage (meta mode runs no kernel) */
 static Tensor *fake_new(RtD *d, const TensorMeta *m, int32_t fwd, GraphNode *node) {
-    Tensor *t = tensor__alloc_struct();
-    TensorStorage *st = t ? tensor__storage_new(0, false) : NULL;
-    if (!st) {
-        free(t);
+    TensorStorage *st = tensor__no_storage();
+    Tensor *t = st ? tensor__alloc_struct() : NULL;
+    if (!t) {
         rd_fail(d, "out of memory");
         return NULL;
     }
+    tensor__storage_incref(st);
     t->dtype = (uint8_t)(m->dtype < 0 ? TENSOR_FLOAT32 : m->dtype);
     t->storage = st;
     t->offset = m->offset;
