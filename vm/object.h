@@ -92,6 +92,7 @@ enum {
     TYPEF_EXCEPTION = 1 << 3,    /* BaseException or a subclass */
     TYPEF_LIBRARY = 1 << 4,      /* defined by Ember's own library code */
     TYPEF_WEAKREFS = 1 << 5,     /* heap type whose instances take weak references (__weakref__) */
+    TYPEF_IS_ABSTRACT = 1 << 6,  /* __abstractmethods__ is non-empty: object.__new__ refuses it */
 };
 
 struct TypeObj {

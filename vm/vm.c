@@ -26,6 +26,7 @@ void sys_init(VM *vm);
 void weakref_init_type(VM *vm);
 void type_init_union(VM *vm);
 void genericalias_init(VM *vm);
+void reduce_init(VM *vm);
 void stdlib_register(VM *vm);
 
 #define VALUE_STACK_SLOTS (1u << 20)   /* 16 MiB of address space, touched on demand */
@@ -168,10 +169,22 @@ VM *vm_new(void) {
     sys_init(vm);
     coro_init_sys(vm, dict_get_c(vm, vm->modules, "sys"));
     frame_init_types(vm);
+    reduce_init(vm);
     stdlib_register(vm);
     /* built-in types whose instances have attribute dicts get a __dict__ descriptor (types made
      * with a dict offset get it from type_new_builtin; these had theirs set afterwards) */
 #define X(f, s) if (vm->t_##f->dict_offset && type_add_dict_descriptor(vm, vm->t_##f) < 0) EM_UNREACHABLE();
+    VM_TYPES(X)
+#undef X
+    /* every built-in type has a __doc__ (instances find object's at least, as in CPython) */
+    if (dict_set_c(vm, vm->t_object->dict, "__doc__",
+                   vm_intern(vm, "The base class of the class hierarchy.\n\nWhen called, it accepts no arguments "
+                                 "and returns a new featureless\ninstance that has no instance attributes and "
+                                 "cannot be given any.\n")) < 0)
+        EM_UNREACHABLE();
+#define X(f, s) \
+    if (val_is_null(dict_get_c(vm, vm->t_##f->dict, "__doc__")) && dict_set_c(vm, vm->t_##f->dict, "__doc__", val_none()) < 0) \
+        EM_UNREACHABLE();
     VM_TYPES(X)
 #undef X
     vm->gc_disabled = false;
