@@ -592,8 +592,48 @@ static void wrapper_trace(VM *vm, Obj *o) {
 }
 static Value wrapper_init(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, fn->owner->name->data, argc, kw, 2, 2) < 0) return val_null();
-    ((WrapperObj *)argv[0].as.o)->func = argv[1];
+    WrapperObj *w = (WrapperObj *)argv[0].as.o;
+    w->func = argv[1];
+    /* CPython 3.10+: the wrapper takes the function's __module__, __name__, __qualname__,
+     * __doc__ and __annotations__ (functools.wraps-style) */
+    static const char *const attrs[] = {"__module__", "__name__", "__qualname__", "__doc__", "__annotations__", NULL};
+    for (int i = 0; attrs[i]; i++) {
+        StrObj *n = vm_intern_str(vm, attrs[i]);
+        Value v = n ? vm_getattr_opt(vm, argv[1], n) : val_null();
+        if (val_is_null(v)) {
+            if (!val_is_null(vm->exc)) return val_null();
+            continue;
+        }
+        if (!w->dict) {
+            vm_push_root(vm, v);
+            DictObj *d = dict_new(vm);
+            vm_pop_root(vm);
+            if (!d) return val_null();
+            w->dict = d;
+        }
+        if (dict_set_str(vm, w->dict, n, v) < 0) return val_null();
+    }
     return val_none();
+}
+/* __isabstractmethod__ of a wrapper or property: whether what it wraps is abstract */
+static int is_abstract(VM *vm, Value f) {
+    if (val_is_null(f) || val_is_none(f)) return 0;
+    Value v = vm_getattr_opt(vm, f, vm_intern_str(vm, "__isabstractmethod__"));
+    if (val_is_null(v)) return val_is_null(vm->exc) ? 0 : -1;
+    return vm_truthy(vm, v);
+}
+static Value wrapper_get_isabstract(VM *vm, Value s, void *c) {
+    int r = is_abstract(vm, ((WrapperObj *)s.as.o)->func);
+    return r < 0 ? val_null() : val_bool(r);
+}
+static Value property_get_isabstract(VM *vm, Value s, void *c) {
+    PropertyObj *p = (PropertyObj *)s.as.o;
+    Value fs[3] = {p->fget, p->fset, p->fdel};
+    for (int i = 0; i < 3; i++) {
+        int r = is_abstract(vm, fs[i]);
+        if (r) return r < 0 ? val_null() : val_bool(true);
+    }
+    return val_bool(false);
 }
 static Value wrapper_get_func(VM *vm, Value s, void *c) { return ((WrapperObj *)s.as.o)->func; }
 static Value wrapper_get(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -735,10 +775,13 @@ void type_init_methods(VM *vm) {
         {NULL}};
     static const GetSetDef prop_gs[] = {
         {"fget", property_get_fget, NULL}, {"fset", property_get_fset, NULL},
-        {"fdel", property_get_fdel, NULL}, {"__doc__", property_get_doc, property_set_doc}, {NULL}};
+        {"fdel", property_get_fdel, NULL}, {"__doc__", property_get_doc, property_set_doc},
+        {"__isabstractmethod__", property_get_isabstract, NULL}, {NULL}};
     static const MethodDef wrap_m[] = {
         {"__init__", wrapper_init, NATIVEF_METHOD}, {"__get__", wrapper_get, NATIVEF_METHOD}, {NULL}};
-    static const GetSetDef wrap_gs[] = {{"__func__", wrapper_get_func, NULL}, {NULL}};
+    static const GetSetDef wrap_gs[] = {
+        {"__func__", wrapper_get_func, NULL}, {"__wrapped__", wrapper_get_func, NULL},
+        {"__isabstractmethod__", wrapper_get_isabstract, NULL}, {NULL}};
     static const MethodDef super_m[] = {
         {"__new__", super_new_fn, NATIVEF_STATIC}, {"__repr__", super_repr, NATIVEF_METHOD}, {NULL}};
     static const MethodDef none_m[] = {

@@ -304,6 +304,7 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_STR: return offsetof(StrObj, dict);
     case OBJ_LAYOUT_BYTES: return offsetof(BytesObj, dict);
     case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
+    case OBJ_LAYOUT_STATICMETHOD: case OBJ_LAYOUT_CLASSMETHOD: return offsetof(WrapperObj, dict);
     default: return solid->dict_offset;
     }
 }
