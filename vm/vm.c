@@ -26,6 +26,7 @@ void sys_init(VM *vm);
 void weakref_init_type(VM *vm);
 void type_init_union(VM *vm);
 void genericalias_init(VM *vm);
+void complex_init_type(VM *vm);
 void reduce_init(VM *vm);
 void stdlib_register(VM *vm);
 
@@ -82,6 +83,7 @@ static void make_types(VM *vm) {
         {&vm->t_mappingproxy, "mappingproxy", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
         {&vm->t_genericalias, "GenericAlias", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
         {&vm->t_frame, "frame", NULL, OBJ_LAYOUT_EXTENSION, 0, TYPEF_ABSTRACT_NEW},
+        {&vm->t_complex, "complex", NULL, OBJ_LAYOUT_COMPLEX, 0, TYPEF_BASETYPE},
 #define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
         ITER_TYPES(X)
 #undef X
@@ -156,6 +158,7 @@ VM *vm_new(void) {
     seq_init_types(vm);
     str_init_types(vm);
     num_init_types(vm);
+    complex_init_type(vm);
     dict_init_type(vm);
     set_init_type(vm);
     gen_init_type(vm);

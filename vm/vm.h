@@ -84,7 +84,7 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
     X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
     X(async_generator_wrapped_value, "async_generator_wrapped_value") X(member, "member_descriptor") \
-    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") X(frame, "frame") ITER_TYPES(X)
+    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") X(frame, "frame") X(complex, "complex") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
