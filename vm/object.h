@@ -56,6 +56,7 @@ typedef enum ObjLayout {
     OBJ_LAYOUT_INT,       /* IntObj (vm/bigint.h): big ints and int-subclass instances */
     OBJ_LAYOUT_FLOAT,     /* FloatObj (vm/num.h): float-subclass instances */
     OBJ_LAYOUT_COMPLEX,   /* ComplexObj (vm/complex.c) */
+    OBJ_LAYOUT_BYTEARRAY, /* ByteArrayObj (vm/bytes_ops.h) */
     OBJ_LAYOUT_EXTENSION, /* defined outside vm/ (tensors, nodes, handles, ...) */
 } ObjLayout;
 

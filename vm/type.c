@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/descr.h"
 #include "vm/dict.h"
 #include "vm/num.h"
@@ -306,6 +307,7 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
     case OBJ_LAYOUT_STATICMETHOD: case OBJ_LAYOUT_CLASSMETHOD: return offsetof(WrapperObj, dict);
     case OBJ_LAYOUT_COMPLEX: return complex_dict_offset();
+    case OBJ_LAYOUT_BYTEARRAY: return offsetof(ByteArrayObj, dict);
     default: return solid->dict_offset;
     }
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/descr.h"
 #include "vm/coro.h"
 #include "vm/dict.h"
@@ -84,6 +85,8 @@ static void make_types(VM *vm) {
         {&vm->t_genericalias, "GenericAlias", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
         {&vm->t_frame, "frame", NULL, OBJ_LAYOUT_EXTENSION, 0, TYPEF_ABSTRACT_NEW},
         {&vm->t_complex, "complex", NULL, OBJ_LAYOUT_COMPLEX, 0, TYPEF_BASETYPE},
+        {&vm->t_bytearray, "bytearray", NULL, OBJ_LAYOUT_BYTEARRAY, 0, TYPEF_BASETYPE},
+        {&vm->t_memoryview, "memoryview", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
 #define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
         ITER_TYPES(X)
 #undef X
@@ -159,6 +162,8 @@ VM *vm_new(void) {
     str_init_types(vm);
     num_init_types(vm);
     complex_init_type(vm);
+    bytearray_init_type(vm);
+    memoryview_init_type(vm);
     dict_init_type(vm);
     set_init_type(vm);
     gen_init_type(vm);
