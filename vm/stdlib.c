@@ -18,6 +18,7 @@ int codecs_module_init(VM *vm, Value mod);
 int posix_module_init(VM *vm, Value mod);
 int errno_module_init(VM *vm, Value mod);
 void exc_os_init(VM *vm);
+void exc_syntax_init(VM *vm);
 void codecs_init(VM *vm);
 
 typedef struct EmbeddedModule {
@@ -29,6 +30,7 @@ extern const EmbeddedModule vm_lib_modules[];
 
 void stdlib_register(VM *vm) {
     exc_os_init(vm);
+    exc_syntax_init(vm);
     codecs_init(vm);
     vm_register_native_module(vm, "_codecs", codecs_module_init);
     vm_register_native_module(vm, "posix", posix_module_init);
