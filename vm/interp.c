@@ -1005,6 +1005,8 @@ dispatch_switch:
     CASE(RETURN_VALUE) {
         Value r = POP();
         f->sp = sp;
+        /* a frame object outlives the frame: it shows the line of the return */
+        if (__builtin_expect(f->obj != NULL, 0)) f->ip = (int32_t)(pc - code) - 1;
         if (f->is_entry) {
             vm->frame = f->prev;
             frame_pop(vm, f);
@@ -1595,7 +1597,7 @@ dispatch_switch:
 
 error:
     /* vm->exc is set; f->ip is the raising instruction */
-    if (exc_add_traceback(vm, vm->exc, f->code, f->ip) < 0) {
+    if (exc_add_traceback(vm, vm->exc, f) < 0) {
         /* out of memory while recording the traceback: keep unwinding with MemoryError */
     }
 unwind:;

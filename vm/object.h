@@ -302,6 +302,7 @@ typedef struct ExceptionObj {
 typedef struct TracebackObj {
     Obj hdr;
     Value next;           /* TracebackObj or VAL_NONE */
+    Value frame;          /* the frame object (tb_frame), or VAL_NULL */
     CodeObj *code;
     int lineno;
     int lasti;

@@ -6,6 +6,7 @@
 #include "vm/descr.h"
 #include "vm/coro.h"
 #include "vm/dict.h"
+#include "vm/frame.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/import.h"
@@ -79,6 +80,7 @@ static void make_types(VM *vm) {
         {&vm->t_member, "member_descriptor", NULL, OBJ_LAYOUT_EXTENSION, sizeof(MemberObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_mappingproxy, "mappingproxy", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
         {&vm->t_genericalias, "GenericAlias", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
+        {&vm->t_frame, "frame", NULL, OBJ_LAYOUT_EXTENSION, 0, TYPEF_ABSTRACT_NEW},
 #define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
         ITER_TYPES(X)
 #undef X
@@ -165,6 +167,7 @@ VM *vm_new(void) {
     builtins_init(vm);
     sys_init(vm);
     coro_init_sys(vm, dict_get_c(vm, vm->modules, "sys"));
+    frame_init_types(vm);
     stdlib_register(vm);
     /* built-in types whose instances have attribute dicts get a __dict__ descriptor (types made
      * with a dict offset get it from type_new_builtin; these had theirs set afterwards) */

@@ -26,6 +26,6 @@ while size <= 64 * 1024 * 1024:
     took = torch.tensor([sorted(samples)[1]])
     dist.all_reduce(took, op=dist.ReduceOp.MAX)
     if rank == 0:
-        print("allreduce_%d %.7f" % (size, took.item()))
+        print("allreduce_" + str(size), "%.7f" % took.item())
     size *= 4
 dist.destroy_process_group()

@@ -113,7 +113,7 @@ took = torch.tensor([sorted(times)[len(times) // 2]])
 dist.all_reduce(took, op=dist.ReduceOp.MAX)
 if rank == 0:
     print("step_s %.6f" % took.item())
-    print("params %d" % sum(p.numel() for p in model.parameters()))
+    print("params", sum(p.numel() for p in model.parameters()))
     if stats:
         # the 10 barriers are collectives too: count only the bucket all-reduces' share
         print("comm_s %.6f" % busy)

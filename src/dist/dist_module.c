@@ -691,7 +691,7 @@ static int scatter_src(VM *vm, PGObj *p, DistWork *w, Value ins, const TBuf *out
     if (!is) return vm_no_memory(vm), -1;
     int rc = tbuf_list(vm, ins, what, out, size, is);
     char *stage = rc == 0 ? stage_alloc(vm, w, out->nbytes * (size_t)size) : NULL;
-    for (int r = 0; stage && r < size; r++) memcpy(stage + (size_t)r * out->nbytes, is[r].ptr, out->nbytes);
+    for (int r = 0; stage && out->nbytes && r < size; r++) memcpy(stage + (size_t)r * out->nbytes, is[r].ptr, out->nbytes);
     free(is);
     if (!stage) return -1;
     w->call.in = stage;
@@ -735,7 +735,7 @@ static Value pg_reduce_scatter(ARGS) {
         size_t n = b.nbytes * (size_t)dist_pg_size(p->pg);
         void *s = stage_alloc(vm, w, n);
         if (!s) return dist_work_release(w), val_null();
-        memcpy(s, w->call.in, n);
+        if (n) memcpy(s, w->call.in, n);
         w->call.in = s;
     }
     return submit(vm, argv[0], p, w);
@@ -968,7 +968,7 @@ static Value f_bytes_to_tensor(ARGS) {
     int64_t words = (int64_t)((n + 7) / 8);
     Tensor *t = tensor_zeros(TENSOR_INT64, 1, &words);
     if (!t) return torch_raise_error(vm);
-    memcpy(tensor_data_ptr(t), p, n);
+    if (n) memcpy(tensor_data_ptr(t), p, n);
     return torch_wrap(vm, t);
 }
 

@@ -122,7 +122,7 @@ static void run_copies(DistWork *w) {
     for (int i = 0; i < w->n_after; i++) {
         DistCopy *c = &w->after[i];
         if (c->kind == DIST_COPY_BYTES) {
-            memcpy(c->dst, c->src, (size_t)c->n);
+            if (c->n) memcpy(c->dst, c->src, (size_t)c->n);
         } else {
             const uint16_t *s = c->src;
             float *d = c->dst;

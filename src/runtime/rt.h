@@ -37,8 +37,6 @@
  * decomposition runs for the nodes' metadata.  map (optional, g->n_nodes entries indexed by
  * position in g) receives each node's counterpart.  NULL + error on unsupported graphs. */
 Graph *rt_decompose(const Graph *g, GraphNode **map);
-/* Moves n (whose inputs come before `before`) to just before `before`. */
-void rt_graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
 /* Adds, before every gelu (erf form) and silu of g, the value its derivative recomputes —
  * erf(x * 0.70710678) / sigmoid(x) — so the backward can reuse the forward's instead of
  * recomputing it (and the forward computes it once, for both). */
@@ -268,6 +266,13 @@ typedef struct RtDiffSpec {
     int n_saved;
     bool recompute;
     bool recompute_norm;         /* layer_norm too (trades its cost for a saved activation) */
+    /* split_inputs: an input's gradient contributions are returned one by one instead of summed
+     * (the first in the input's own output, the others in extra outputs after all inputs': the
+     * engine adds each to the input's buffer in order, as eager's nodes would, so contributions
+     * from outside the graph interleave as in eager).  extra_slots: per placeholder, the extra
+     * outputs it has (those of the full variant); NULL: as many as this run finds. */
+    bool split_inputs;
+    const int *extra_slots;
 } RtDiffSpec;
 
 typedef struct RtDiffResult {
@@ -276,6 +281,10 @@ typedef struct RtDiffResult {
     int n_saved;
     int n_recomputed;
     bool *out_rg;                /* per compiled output: differentiable */
+    bool *in_path;               /* per placeholder: a defined tangent reaches it through
+                                    differentiable ops (it gets a gradient edge) */
+    int *extra_slots;            /* split_inputs: per placeholder, its extra outputs */
+    int n_extra;                 /* their total */
     char *fail;                  /* malloc'd reason when differentiation is not possible */
 } RtDiffResult;
 

@@ -363,7 +363,7 @@ class FullyShardedDataParallel(nn.Module):
         with torch.no_grad():
             for p in module.parameters():
                 if id(p) not in ignored_params:
-                    dist.broadcast(p.data if hasattr(p, "data") else p, src=0, group=self._pg)
+                    dist.broadcast(p.detach(), src=0, group=self._pg)
             for b in module.buffers():
                 dist.broadcast(b, src=0, group=self._pg)
 
