@@ -22,7 +22,7 @@ static const struct {
     const char *file;    /* relative to the library root */
     const char *message; /* the error it raises until the feature lands */
 } pending[] = {
-    {"unittest/mock.py", "SyntaxError: complex numbers are not supported (mock.py, line 2025)"},
+    {NULL, NULL}, /* none pending: every file compiles (mock.py's complex literal was the last) */
 };
 
 static VM *vm;
@@ -64,7 +64,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     char *src = read_all(path, &len);
     cr_assert_not_null(src, "cannot read %s", path);
     const char *expected_error = NULL;
-    for (size_t i = 0; i < sizeof pending / sizeof *pending; i++)
+    for (size_t i = 0; pending[i].file; i++)
         if (strcmp(rel, pending[i].file) == 0) expected_error = pending[i].message;
     /* the file name relative to the root, so the pending messages do not depend on it */
     CodeObj *co = vm->compile(vm, src, len, rel, 0);
