@@ -4,6 +4,7 @@
  * super(). */
 #include <string.h>
 
+#include "vm/descr.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -13,6 +14,10 @@
 extern Value object_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 extern Value object_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 extern Value object_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value property_get_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value type_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value type_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+extern Value type_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
 
 Value vm_bound_method_new(VM *vm, Value func, Value self) {
     vm_push_root(vm, func);
@@ -25,12 +30,17 @@ Value vm_bound_method_new(VM *vm, Value func, Value self) {
     return val_obj(m);
 }
 
+static bool is_native_fn(Value v, NativeFn f) {
+    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
+           ((NativeObj *)v.as.o)->fn == f;
+}
+
 bool vm_is_data_descriptor(VM *vm, Value d) {
     if (d.tag != VAL_OBJ) return false;
     TypeObj *t = d.as.o->type;
-    if (t == vm->t_property || t == vm->t_getset) return true;
+    if (t == vm->t_property || t == vm->t_getset || t == vm->t_member) return true;
     if (t == vm->t_function || t->layout == OBJ_LAYOUT_NATIVE) return false;
-    if (!(t->flags & TYPEF_HEAPTYPE)) return type_is_subtype(t, vm->t_property);
+    if (!(t->flags & TYPEF_HEAPTYPE) && t->layout != OBJ_LAYOUT_EXTENSION) return type_is_subtype(t, vm->t_property);
     return !val_is_null(type_special(vm, t, SP_SET)) || !val_is_null(type_special(vm, t, SP_DELETE));
 }
 
@@ -60,6 +70,16 @@ Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
         GetSetObj *g = (GetSetObj *)attr.as.o;
         return g->get(vm, obj, g->closure);
     }
+    if (t == vm->t_member) return val_is_null(obj) ? attr : member_get(vm, (MemberObj *)attr.as.o, obj);
+    if ((t->flags & TYPEF_HEAPTYPE) && type_is_subtype(t, vm->t_property)) {
+        /* a property subclass overriding __get__ */
+        Value get = type_special(vm, t, SP_GET);
+        if (!is_native_fn(get, property_get_fn)) {
+            Value args[3] = {attr, val_is_null(obj) ? val_none() : obj,
+                             owner ? val_obj(owner) : val_obj(vm_type_of(vm, obj))};
+            return vm_call(vm, get, 3, args, NULL);
+        }
+    }
     if (t == vm->t_property || type_is_subtype(t, vm->t_property)) {
         if (val_is_null(obj)) return attr;
         PropertyObj *p = (PropertyObj *)attr.as.o;
@@ -83,10 +103,6 @@ Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
     return attr;
 }
 
-static bool is_native_fn(Value v, NativeFn f) {
-    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
-           ((NativeObj *)v.as.o)->fn == f;
-}
 
 /* A script class overriding __getattribute__ (not object's): every lookup goes through it. */
 static Value custom_getattribute(VM *vm, TypeObj *tp) {
@@ -108,7 +124,10 @@ static Value attr_error(VM *vm, Value obj, StrObj *name) {
 Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise) {
     TypeObj *tp = vm_type_of(vm, obj);
     Value descr = type_lookup(vm, tp, name);
-    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr))
+    /* a data descriptor wins over the instance dict, unless it has no __get__ (then the dict
+     * does, and the descriptor itself is the fallback) */
+    if (!val_is_null(descr) && vm_is_data_descriptor(vm, descr) &&
+        (!(descr.as.o->type->flags & TYPEF_HEAPTYPE) || !val_is_null(type_special(vm, descr.as.o->type, SP_GET))))
         return vm_bind_descriptor(vm, descr, obj, tp);
     if (obj.tag == VAL_OBJ && tp->dict_offset) {
         DictObj *d = *obj_dict_slot(obj.as.o);
@@ -129,7 +148,14 @@ Value vm_generic_getattr(VM *vm, Value obj, StrObj *name, bool raise) {
 
 Value vm_getattr(VM *vm, Value obj, StrObj *name) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_getattr(vm, AS_TYPE(obj), name, true);
+    if (tp == vm->t_type) return type_getattr(vm, AS_TYPE(obj), name, true);
+    if (tp->layout == OBJ_LAYOUT_TYPE) {
+        /* a metaclass overriding __getattribute__ */
+        Value ga = custom_getattribute(vm, tp);
+        if (val_is_null(ga) || is_native_fn(ga, type_getattribute_fn)) return type_getattr(vm, AS_TYPE(obj), name, true);
+        Value args[2] = {obj, val_obj(name)};
+        return vm_call(vm, ga, 2, args, NULL);
+    }
     if (tp == vm->t_super) return super_getattr(vm, obj, name);
     Value getattr_hook = (tp->flags & TYPEF_HEAPTYPE) || tp->layout == OBJ_LAYOUT_EXTENSION
                              ? type_special(vm, tp, SP_GETATTR) : val_null();
@@ -188,6 +214,7 @@ int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) {
             }
             return g->set(vm, obj, v, g->closure);
         }
+        if (dt == vm->t_member) return member_set(vm, (MemberObj *)descr.as.o, obj, v);
         if (dt == vm->t_property || type_is_subtype(dt, vm->t_property)) {
             PropertyObj *p = (PropertyObj *)descr.as.o;
             Value f = val_is_null(v) ? p->fdel : p->fset;
@@ -199,7 +226,7 @@ int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) {
             Value r = val_is_null(v) ? vm_call1(vm, f, obj) : vm_call2(vm, f, obj, v);
             return val_is_null(r) ? -1 : 0;
         }
-        if (dt->flags & TYPEF_HEAPTYPE) {
+        if ((dt->flags & TYPEF_HEAPTYPE) || dt->layout == OBJ_LAYOUT_EXTENSION) {
             Value setter = type_special(vm, dt, val_is_null(v) ? SP_DELETE : SP_SET);
             if (!val_is_null(setter)) {
                 Value args[3] = {descr, obj, v};
@@ -215,13 +242,6 @@ int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) {
         else
             vm_raise(vm, vm->e_AttributeError, "'%s' object attribute '%s' is read-only",
                      tp->name->data, name->data);
-        return -1;
-    }
-    if ((tp->flags & TYPEF_SLOTS) && !type_slots_allow(tp, name)) {
-        if (val_is_null(descr))
-            vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '%s'", tp->name->data, name->data);
-        else
-            vm_raise(vm, vm->e_AttributeError, "'%s' object attribute '%s' is read-only", tp->name->data, name->data);
         return -1;
     }
     DictObj **slot = obj_dict_slot(obj.as.o);
@@ -247,9 +267,22 @@ int vm_generic_delattr(VM *vm, Value obj, StrObj *name) {
     return vm_generic_setattr(vm, obj, name, val_null());
 }
 
+/* A metaclass's own __setattr__/__delattr__ (EnumType guards its members), or VAL_NULL. */
+static Value meta_hook(VM *vm, TypeObj *meta, SpecialMethod sp, NativeFn type_fn) {
+    if (meta == vm->t_type || !(meta->flags & TYPEF_HEAPTYPE)) return val_null();
+    Value h = type_special(vm, meta, sp);
+    return val_is_null(h) || is_native_fn(h, type_fn) ? val_null() : h;
+}
+
 int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_setattr(vm, AS_TYPE(obj), name, v);
+    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) {
+        Value h = meta_hook(vm, tp, SP_SETATTR, type_setattr_fn);
+        if (val_is_null(h)) return type_setattr(vm, AS_TYPE(obj), name, v);
+        Value args[3] = {obj, val_obj(name), v};
+        Value r = vm_call(vm, h, 3, args, NULL);
+        return val_is_null(r) ? -1 : 0;
+    }
     Value hook = type_special(vm, tp, SP_SETATTR);
     if (val_is_null(hook) || is_native_fn(hook, object_setattr_fn))
         return vm_generic_setattr(vm, obj, name, v);
@@ -260,7 +293,13 @@ int vm_setattr(VM *vm, Value obj, StrObj *name, Value v) {
 
 int vm_delattr(VM *vm, Value obj, StrObj *name) {
     TypeObj *tp = vm_type_of(vm, obj);
-    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) return type_setattr(vm, AS_TYPE(obj), name, val_null());
+    if (tp == vm->t_type || tp->layout == OBJ_LAYOUT_TYPE) {
+        Value h = meta_hook(vm, tp, SP_DELATTR, type_delattr_fn);
+        if (val_is_null(h)) return type_setattr(vm, AS_TYPE(obj), name, val_null());
+        Value args[2] = {obj, val_obj(name)};
+        Value r = vm_call(vm, h, 2, args, NULL);
+        return val_is_null(r) ? -1 : 0;
+    }
     Value hook = type_special(vm, tp, SP_DELATTR);
     if (val_is_null(hook) || is_native_fn(hook, object_delattr_fn))
         return vm_generic_setattr(vm, obj, name, val_null());

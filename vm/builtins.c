@@ -2,12 +2,16 @@
  * attribute helpers, numeric helpers (abs, round, divmod, pow, hex...), __build_class__ and
  * __import__, and the binding of the built-in types and exceptions under their names. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vm/call.h"
 #include "vm/dict.h"
+#include "vm/frame.h"
 #include "vm/gc.h"
 #include "vm/import.h"
+#include "vm/mod_io.h"
+#include "vm/mod_sys.h"
 #include "vm/native.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -44,9 +48,9 @@ static Value b_print(ARGS) {
     if (!val_is_null(end) && !val_is_none(end) && !val_is_str(vm, end))
         return vm_raise(vm, vm->e_TypeError, "end must be None or a string, not %s", vm_type_name(vm, end));
     Value stream = val_is_null(file) || val_is_none(file) ? vm_current_stdout(vm) : file;
-    FILE *out = vm->out;
-    if (val_is_null(stream) || val_is_none(stream)) {
-        /* fast path: build the line in C and write it once */
+    if (val_is_none(stream)) return val_none();
+    if (io_text_write_fast(vm, stream, "", 0) == 1) {
+        /* a standard stream: build the line in C and write it once */
         StrBuf b;
         sb_init(&b);
         for (int i = 0; i < argc; i++) {
@@ -63,11 +67,21 @@ static Value b_print(ARGS) {
         }
         if (val_is_null(end) || val_is_none(end)) sb_addc(&b, '\n');
         else sb_add_str(&b, AS_STR(end));
-        if (b.len) fwrite(b.data, 1, (size_t)b.len, out);
+        vm_push_root(vm, stream);
+        int rc = io_text_write_fast(vm, stream, b.data, b.len);
+        if (rc == 0) {
+            /* the text needs the codec's error handling: the stream's own write */
+            StrObj *line = str_new(vm, b.data, b.len);
+            rc = line && !val_is_null(vm_call_method(vm, stream, "write", 1, (Value[]){val_obj(line)})) ? 1 : -1;
+        }
         sb_free(&b);
-        if (!val_is_null(flush) && vm_truthy(vm, flush) > 0) fflush(out);
-        return val_none();
+        if (rc > 0 && !val_is_null(flush) && vm_truthy(vm, flush) > 0 &&
+            val_is_null(vm_call_method(vm, stream, "flush", 0, NULL)))
+            rc = -1;
+        vm_pop_root(vm);
+        return rc < 0 ? val_null() : val_none();
     }
+    FILE *out = vm->out;
     vm_push_root(vm, stream);
     for (int i = 0; i < argc; i++) {
         if (i) {
@@ -81,6 +95,8 @@ static Value b_print(ARGS) {
         StrObj *e = val_is_null(end) || val_is_none(end) ? vm->s_cache['\n'] : AS_STR(end);
         if (vm_write_stream(vm, stream, out, e) < 0) goto fail;
     }
+    if (!val_is_null(flush) && vm_truthy(vm, flush) > 0 && val_is_null(vm_call_method(vm, stream, "flush", 0, NULL)))
+        goto fail;
     vm_pop_root(vm);
     return val_none();
 fail:
@@ -257,21 +273,12 @@ static Value b_globals(ARGS) {
     return f ? val_obj(f->globals) : val_none();
 }
 
+/* locals(): a function frame's one dict, refreshed from its fast locals on each call (so
+ * names exec() added stay), as CPython 3.11. */
 static Value b_locals(ARGS) {
     Frame *f = vm->frame;
     if (!f) return val_none();
-    if (f->locals_dict) return val_obj(f->locals_dict);
-    DictObj *d = dict_new(vm);
-    if (!d) return val_null();
-    vm_push_root(vm, val_obj(d));
-    CodeObj *co = f->code;
-    for (int32_t i = 0; i < co->nlocals; i++)
-        if (!val_is_null(f->localsplus[i]) && dict_set(vm, d, co->varnames->items[i], f->localsplus[i]) < 0) {
-            vm_pop_root(vm);
-            return val_null();
-        }
-    vm_pop_root(vm);
-    return val_obj(d);
+    return frame_locals(vm, f);
 }
 
 /* ---- numbers ------------------------------------------------------------------------------------ */
@@ -280,7 +287,7 @@ static Value b_abs(ARGS) {
     if (native_check_args(vm, "abs", argc, kw, 1, 1) < 0) return val_null();
     Value v = argv[0];
     if (v.tag == VAL_INT) {
-        if (v.as.i == INT64_MIN) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+        if (v.as.i == INT64_MIN) return bigint_unary(vm, -1, v);
         return val_int(v.as.i < 0 ? -v.as.i : v.as.i);
     }
     if (v.tag == VAL_BOOL) return val_int(v.as.b);
@@ -295,51 +302,32 @@ static Value b_round(ARGS) {
     if (native_parse_args(vm, "round", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
     Value x = a[0];
     bool has_nd = !val_is_null(a[1]) && !val_is_none(a[1]);
-    int64_t nd = 0;
-    if (has_nd && vm_index(vm, a[1], &nd) < 0) return val_null();
-    if (x.tag == VAL_FLOAT) {
-        if (!has_nd) {
-            if (isnan(x.as.f)) return vm_raise(vm, vm->e_ValueError, "cannot convert float NaN to integer");
-            if (isinf(x.as.f)) return vm_raise(vm, vm->e_OverflowError, "cannot convert float infinity to integer");
-            double r = nearbyint(x.as.f);
-            if (fabs(r) >= 9.2233720368547758e18) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
-            return val_int((int64_t)r);
-        }
-        return val_float(float_round(x.as.f, nd));
-    }
-    if (val_is_intlike(x)) {
-        int64_t v = val_as_intlike(x);
-        if (!has_nd || nd >= 0) return val_int(v);
-        if (nd < -18) return val_int(0);
-        int64_t p = 1;
-        for (int64_t i = 0; i < -nd; i++) p *= 10;
-        int64_t q = v / p, r = v % p;
-        if (r < 0) { r += p; q--; }
-        if (2 * r > p || (2 * r == p && (q & 1))) q++;
-        return val_int(q * p);
-    }
+    if (x.tag == VAL_INT && !has_nd) return x;
     Value f = type_special(vm, vm_type_of(vm, x), SP_ROUND);
     if (!val_is_null(f)) return vm_call_special(vm, x, SP_ROUND, has_nd ? 1 : 0, &a[1]);
     return vm_raise(vm, vm->e_TypeError, "type %s doesn't define __round__ method", vm_type_name(vm, x));
 }
 
+/* divmod(a, b): a.__divmod__(b), then b.__rdivmod__(a) — a subclass of a's type first. */
 static Value b_divmod(ARGS) {
     if (native_check_args(vm, "divmod", argc, kw, 2, 2) < 0) return val_null();
     Value a = argv[0], b = argv[1];
-    if (val_is_number(a) && val_is_number(b)) {
-        if (a.tag == VAL_FLOAT || b.tag == VAL_FLOAT) {
-            if (val_as_double(b) == 0) return vm_raise(vm, vm->e_ZeroDivisionError, "float divmod()");
-        }
-        Value q = vm_binary_op(vm, BINOP_FLOOR_DIVIDE, a, b);
-        if (val_is_null(q)) return q;
-        Value r = vm_binary_op(vm, BINOP_REMAINDER, a, b);
-        if (val_is_null(r)) return r;
-        TupleObj *t = tuple_pack(vm, 2, q, r);
-        return t ? val_obj(t) : val_null();
+    TypeObj *ta = vm_type_of(vm, a), *tb = vm_type_of(vm, b);
+    Value fa = type_lookup(vm, ta, vm_intern_str(vm, "__divmod__"));
+    Value fb = ta != tb ? type_lookup(vm, tb, vm_intern_str(vm, "__rdivmod__")) : val_null();
+    if (!val_is_null(fb) && type_is_subtype(tb, ta) && !val_identical(fa, fb)) {
+        Value r = vm_call2(vm, fb, b, a);
+        if (val_is_null(r) || !val_identical(r, vm->not_implemented)) return r;
+        fb = val_null();
     }
-    StrObj *n = vm_intern_str(vm, "__divmod__");
-    Value m = type_lookup(vm, vm_type_of(vm, a), n);
-    if (!val_is_null(m)) return vm_call2(vm, m, a, b);
+    if (!val_is_null(fa)) {
+        Value r = vm_call2(vm, fa, a, b);
+        if (val_is_null(r) || !val_identical(r, vm->not_implemented)) return r;
+    }
+    if (!val_is_null(fb)) {
+        Value r = vm_call2(vm, fb, b, a);
+        if (val_is_null(r) || !val_identical(r, vm->not_implemented)) return r;
+    }
     return vm_raise(vm, vm->e_TypeError, "unsupported operand type(s) for divmod(): '%s' and '%s'",
                     vm_type_name(vm, a), vm_type_name(vm, b));
 }
@@ -349,38 +337,32 @@ static Value b_pow(ARGS) {
     Value a[3];
     if (native_parse_args(vm, "pow", argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
     if (val_is_null(a[2]) || val_is_none(a[2])) return vm_binary_op(vm, BINOP_POWER, a[0], a[1]);
-    if (!val_is_intlike(a[0]) || !val_is_intlike(a[1]) || !val_is_intlike(a[2]))
-        return vm_raise(vm, vm->e_TypeError, "pow() 3rd argument not allowed unless all arguments are integers");
-    int64_t b = val_as_intlike(a[0]), e = val_as_intlike(a[1]), m = val_as_intlike(a[2]);
-    if (m == 0) return vm_raise(vm, vm->e_ValueError, "pow() 3rd argument cannot be 0");
-    if (e < 0) return vm_raise(vm, vm->e_NotImplementedError, "pow() with a negative exponent and a modulus is not supported");
-    __int128 r = 1, base = ((b % m) + m) % m;
-    while (e) {
-        if (e & 1) r = r * base % m;
-        base = base * base % m;
-        e >>= 1;
+    if (bigint_check(vm, a[0]) && bigint_check(vm, a[1]) && bigint_check(vm, a[2]))
+        return num_int_powmod(vm, a[0], a[1], a[2]);
+    /* ternary pow on other types: base.__pow__(exp, mod) */
+    Value f = type_lookup(vm, vm_type_of(vm, a[0]), vm->binop_names[BINOP_POWER][0]);
+    if (!val_is_null(f)) {
+        Value r = vm_call3(vm, f, a[0], a[1], a[2]);
+        if (val_is_null(r) || !val_identical(r, vm->not_implemented)) return r;
     }
-    int64_t res = (int64_t)r;
-    if (m < 0 && res > 0) res += m;
-    return val_int(res);
+    return vm_raise(vm, vm->e_TypeError, "unsupported operand type(s) for ** or pow(): '%s', '%s', '%s'",
+                    vm_type_name(vm, a[0]), vm_type_name(vm, a[1]), vm_type_name(vm, a[2]));
 }
 
 static Value int_to_base(VM *vm, Value v, int base, const char *prefix) {
-    int64_t x;
-    if (vm_index(vm, v, &x) < 0) return val_null();
-    char buf[80];
-    int k = 0;
-    uint64_t mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-    char tmp[70];
-    do {
-        int d = (int)(mag % (uint64_t)base);
-        tmp[k++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
-        mag /= (uint64_t)base;
-    } while (mag);
-    int n = snprintf(buf, sizeof buf, "%s%s", x < 0 ? "-" : "", prefix);
-    for (int i = k - 1; i >= 0; i--) buf[n++] = tmp[i];
-    buf[n] = 0;
-    StrObj *s = str_from_c(vm, buf);
+    mpz_t z;
+    mpz_init(z);
+    if (bigint_index_mpz(vm, v, z) < 0) {
+        mpz_clear(z);
+        return val_null();
+    }
+    char *digits = mpz_get_str(NULL, base, z);
+    bool neg = mpz_sgn(z) < 0;
+    mpz_clear(z);
+    StrObj *s = str_printf(vm, "%s%s%s", neg ? "-" : "", prefix, neg ? digits + 1 : digits);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(digits, strlen(digits) + 1);
     return s ? val_obj(s) : val_null();
 }
 static Value b_hex(ARGS) {
@@ -399,6 +381,8 @@ static Value b_bin(ARGS) {
 static Value b_chr(ARGS) {
     if (native_check_args(vm, "chr", argc, kw, 1, 1) < 0) return val_null();
     int64_t c;
+    if (val_is_intobj(argv[0]) && !mpz_fits_slong_p(AS_INTOBJ(argv[0])->z))
+        return vm_raise(vm, vm->e_OverflowError, "Python int too large to convert to C int");
     if (vm_index(vm, argv[0], &c) < 0) return val_null();
     if (c < 0 || c > 0x10ffff) return vm_raise(vm, vm->e_ValueError, "chr() arg not in range(0x110000)");
     char buf[4];
@@ -611,90 +595,139 @@ fail:
     return NULL;
 }
 
+/* __build_class__(func, name, *bases, metaclass=None, **kwds): CPython's class statement —
+ * __mro_entries__, the most derived metaclass, meta.__prepare__(name, bases, **kwds) for the
+ * namespace, the body run in it, then meta(name, bases, ns, **kwds) (through the metaclass's
+ * __call__, so __new__ and __init__ of metaclasses run), and the __class__ cell check. */
 static Value b_build_class(ARGS) {
     if (argc < 2) return vm_raise(vm, vm->e_TypeError, "__build_class__: not enough arguments");
     if (!val_is_type(vm, argv[0], vm->t_function)) return vm_raise(vm, vm->e_TypeError, "__build_class__: func must be a function");
-    if (!val_is_str(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "__build_class__: name is not a string");
+    if (!val_is_obj(argv[1]) || argv[1].as.o->type->layout != OBJ_LAYOUT_STR)
+        return vm_raise(vm, vm->e_TypeError, "__build_class__: name is not a string");
     FunctionObj *body = AS_FUNC(argv[0]);
-    StrObj *name = AS_STR(argv[1]);
+    Value name = argv[1];
+    int nroots = 0;
+    Value result = val_null();
     TupleObj *orig_bases = tuple_from_array(vm, argv + 2, argc - 2);
     if (!orig_bases) return val_null();
-    vm_push_root(vm, val_obj(orig_bases));
+    vm_push_root(vm, val_obj(orig_bases)), nroots++;
     TupleObj *bases = resolve_mro_entries(vm, orig_bases);
-    if (!bases) {
-        vm_pop_root(vm);
-        return val_null();
-    }
-    vm_push_root(vm, val_obj(bases));   /* orig_bases stays rooted below it */
-    Value orig_kept = bases != orig_bases ? val_obj(orig_bases) : val_null();
-    /* the metaclass is the most derived type(base) (native metaclasses such as ctypes'
-     * PyCStructType: their classes get the metaclass's methods and tracing) */
-    TypeObj *meta = vm->t_type;
-    for (int64_t i = 0; i < bases->len; i++) {
-        Value b = bases->items[i];
-        if (!val_is_obj(b) || !vm_isinstance_type(vm, b, vm->t_type)) continue;
-        TypeObj *bm = b.as.o->type;
-        if (type_is_subtype(meta, bm)) continue;
-        if (type_is_subtype(bm, meta)) {
-            meta = bm;
-            continue;
-        }
-        vm_pop_roots(vm, 2);
-        return vm_raise(vm, vm->e_TypeError, "metaclass conflict: the metaclass of a derived class must be a "
-                        "(non-strict) subclass of the metaclasses of all its bases");
-    }
-    /* keyword arguments: metaclass=, the rest go to __init_subclass__ */
+    if (!bases) goto done;
+    vm_push_root(vm, val_obj(bases)), nroots++;
+    /* metaclass= is taken out of the keywords; the rest go to __prepare__ and the metaclass */
     int nkw = kw ? (int)kw->len : 0;
-    Value kwvals[16];
-    Value kwnames_items[16];
+    Value meta = val_null();
+    TupleObj *kwn = NULL;
+    Value *kwvals = malloc(sizeof(Value) * (size_t)(nkw + 4) + 1);
+    if (!kwvals) {
+        vm_no_memory(vm);
+        goto done;
+    }
     int nrest = 0;
-    for (int k = 0; k < nkw; k++) {
-        StrObj *kn = AS_STR(kw->items[k]);
-        Value v = argv[argc + k];
-        if (str_eq_c(kn, "metaclass")) {
-            if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_type) || (AS_TYPE(v) != vm->t_type && AS_TYPE(v) != meta)) {
-                vm_pop_roots(vm, 2);
-                return vm_raise(vm, vm->e_NotImplementedError, "metaclasses other than type are not supported");
+    for (int k = 0; k < nkw; k++)
+        if (str_eq_c(AS_STR(kw->items[k]), "metaclass")) meta = argv[argc + k];
+        else nrest++;
+    if (nrest) {
+        kwn = tuple_new(vm, nrest);
+        if (!kwn) goto done_free;
+        int j = 0;
+        for (int k = 0; k < nkw; k++)
+            if (!str_eq_c(AS_STR(kw->items[k]), "metaclass")) {
+                kwn->items[j] = kw->items[k];
+                kwvals[4 + j] = argv[argc + k];
+                j++;
             }
-            continue;
+    }
+    vm_push_root(vm, kwn ? val_obj(kwn) : val_null()), nroots++;
+    bool is_class = true;
+    if (val_is_null(meta)) meta = bases->len ? val_obj(vm_type_of(vm, bases->items[0])) : val_obj(vm->t_type);
+    else is_class = val_is_obj(meta) && vm_isinstance_type(vm, meta, vm->t_type);
+    if (is_class) {
+        /* the most derived of the metaclass and the bases' metaclasses */
+        TypeObj *winner = type_calculate_metaclass(vm, AS_TYPE(meta), bases);
+        if (!winner) goto done_free;
+        meta = val_obj(winner);
+    }
+    vm_push_root(vm, meta), nroots++;
+    /* the namespace */
+    Value ns;
+    Value prep = vm_getattr_opt(vm, meta, vm_intern_str(vm, "__prepare__"));
+    if (!val_is_null(vm->exc)) goto done_free;
+    if (val_is_null(prep)) {
+        DictObj *d = dict_new(vm);
+        if (!d) goto done_free;
+        ns = val_obj(d);
+    } else {
+        vm_push_root(vm, prep);
+        kwvals[2] = name;
+        kwvals[3] = val_obj(bases);
+        ns = vm_call(vm, prep, 2, kwvals + 2, kwn);
+        vm_pop_root(vm);
+        if (val_is_null(ns)) goto done_free;
+        if (val_is_null(type_special(vm, vm_type_of(vm, ns), SP_GETITEM))) {
+            Value mr = vm_getattr_opt(vm, meta, vm_intern_str(vm, "__name__"));
+            vm_raise(vm, vm->e_TypeError, "%s.__prepare__() must return a mapping, not %s",
+                     is_class ? AS_TYPE(meta)->name->data : val_is_str(vm, mr) ? AS_STR(mr)->data : "<metaclass>",
+                     vm_type_name(vm, ns));
+            goto done_free;
         }
-        if (nrest < 16) {
-            kwvals[nrest] = v;
-            kwnames_items[nrest++] = kw->items[k];
-        }
     }
-    DictObj *ns = dict_new(vm);
-    if (!ns) {
-        vm_pop_roots(vm, 2);
-        return val_null();
-    }
-    vm_push_root(vm, val_obj(ns));
-    if (!val_is_null(orig_kept) && dict_set_c(vm, ns, "__orig_bases__", orig_kept) < 0) {
-        vm_pop_roots(vm, 3);
-        return val_null();
-    }
-    Frame *f = frame_push(vm, body->code, (Obj *)body, body->globals, ns);
+    vm_push_root(vm, ns), nroots++;
+    /* the body runs with the namespace as its locals (any mapping: LOAD_NAME/STORE_NAME use
+     * the mapping protocol when it is not a plain dict) */
+    Frame *f = frame_push(vm, body->code, (Obj *)body, body->globals, (DictObj *)ns.as.o);
     Value r = f ? vm->eval_frame(vm, f) : val_null();
-    if (val_is_null(r)) {
-        vm_pop_roots(vm, 3);
-        return r;
-    }
+    if (val_is_null(r)) goto done_free;
+    vm_push_root(vm, r), nroots++;
     /* finalizers would run whenever the collector happens to free the object, not when
      * CPython's reference count drops: refuse them rather than print at the wrong time */
-    if (!(body->code->flags & CO_LIBRARY) && !val_is_null(dict_get_c(vm, ns, "__del__"))) {
-        vm_pop_roots(vm, 3);
-        return vm_raise(vm, vm->e_NotImplementedError, "__del__ finalizers are not supported");
+    if (!(body->code->flags & CO_LIBRARY)) {
+        Value del = vm_getitem(vm, ns, vm_intern(vm, "__del__"));
+        if (!val_is_null(del)) {
+            vm_raise(vm, vm->e_NotImplementedError, "__del__ finalizers are not supported");
+            goto done_free;
+        }
+        if (!vm_exc_matches(vm, vm->e_KeyError)) goto done_free;
+        vm_clear_exc(vm);
     }
+    if (bases != orig_bases && vm_setitem(vm, ns, vm_intern(vm, "__orig_bases__"), val_obj(orig_bases)) < 0)
+        goto done_free;
     /* the body returns the __class__ cell when methods use super()/__class__ */
-    if (val_is_type(vm, r, vm->t_cell) && dict_set_c(vm, ns, "__classcell__", r) < 0) {
-        vm_pop_roots(vm, 3);
-        return val_null();
+    bool has_cell = val_is_type(vm, r, vm->t_cell);
+    if (has_cell && vm_setitem(vm, ns, vm_intern(vm, "__classcell__"), r) < 0) goto done_free;
+    kwvals[1] = name;
+    kwvals[2] = val_obj(bases);
+    kwvals[3] = ns;
+    Value cls = vm_call(vm, meta, 3, kwvals + 1, kwn);
+    if (val_is_null(cls)) goto done_free;
+    if (has_cell && val_is_obj(cls) && vm_isinstance_type(vm, cls, vm->t_type)) {
+        Value cell_v = ((CellObj *)r.as.o)->v;
+        if (!val_identical(cell_v, cls)) {
+            vm_push_root(vm, cls), nroots++;
+            Value nr = vm_repr(vm, name);
+            if (val_is_null(nr)) goto done_free;
+            vm_push_root(vm, nr), nroots++;
+            Value cr = vm_repr(vm, cls);
+            if (val_is_null(cr)) goto done_free;
+            vm_push_root(vm, cr), nroots++;
+            if (val_is_null(cell_v)) {
+                vm_raise(vm, vm->e_RuntimeError, "__class__ not set defining %s as %s. "
+                         "Was __classcell__ propagated to type.__new__?", AS_STR(nr)->data, AS_STR(cr)->data);
+            } else {
+                Value vr = vm_repr(vm, cell_v);
+                if (!val_is_null(vr))
+                    vm_raise(vm, vm->e_TypeError, "__class__ set to %s defining %s as %s", AS_STR(vr)->data,
+                             AS_STR(nr)->data, AS_STR(cr)->data);
+            }
+            goto done_free;
+        }
     }
-    TupleObj *kwn = nrest ? tuple_from_array(vm, kwnames_items, nrest) : NULL;
-    vm_push_root(vm, kwn ? val_obj(kwn) : val_null());
-    Value cls = type_new_class(vm, meta, name, bases, ns, nrest, kwvals, kwn);
-    vm_pop_roots(vm, 4);
-    return cls;
+    result = cls;
+done_free:
+    free(kwvals);
+done:
+    vm_pop_roots(vm, nroots);
+    return result;
 }
 
 static Value b_import(ARGS) {
@@ -702,10 +735,10 @@ static Value b_import(ARGS) {
     Value a[5];
     if (native_parse_args(vm, "__import__", argc, argv, kw, 5, 1, names, 5, a) < 0) return val_null();
     if (!val_is_str(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "module name must be str, not %s", vm_type_name(vm, a[0]));
-    DictObj *g = val_is_obj(a[1]) && vm_isinstance_type(vm, a[1], vm->t_dict) ? AS_DICT(a[1])
-                 : vm->frame ? vm->frame->globals : vm->builtins;
-    return vm_import_name(vm, AS_STR(a[0]), val_is_null(a[3]) ? val_none() : a[3],
-                          val_is_null(a[4]) ? val_int(0) : a[4], g);
+    DictObj *g = val_is_obj(a[1]) && vm_isinstance_type(vm, a[1], vm->t_dict) ? AS_DICT(a[1]) : NULL;
+    int64_t level = 0;
+    if (!val_is_null(a[4]) && vm_index(vm, a[4], &level) < 0) return val_null();
+    return vm_import_level(vm, AS_STR(a[0]), g, val_is_null(a[3]) ? val_none() : a[3], level);
 }
 
 void builtins_init(VM *vm) {

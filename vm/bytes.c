@@ -13,9 +13,26 @@
 
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 #define BSELF ((BytesObj *)argv[0].as.o)
+#define BSELF_OF(v) ((BytesObj *)(v).as.o)
 
 static Value bval(BytesObj *b) { return b ? val_obj(b) : val_null(); }
-static bool is_bytes(VM *vm, Value v) { return val_is_type(vm, v, vm->t_bytes); }
+static bool is_bytes(VM *vm, Value v) { return val_is_obj(v) && v.as.o->type->layout == OBJ_LAYOUT_BYTES; }
+static Value b_new_exact(ARGS);
+
+/* bytes.__new__(cls, ...): a subclass instance holds what bytes(...) gives */
+static Value b_new(ARGS) {
+    if (argc < 1 || !val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type) ||
+        !type_is_subtype(AS_TYPE(argv[0]), vm->t_bytes)) {
+        const char *n = argc && val_is_obj(argv[0]) && vm_isinstance_type(vm, argv[0], vm->t_type) ? AS_TYPE(argv[0])->name->data
+                                                                                        : argc ? vm_type_name(vm, argv[0]) : "?";
+        return vm_raise(vm, vm->e_TypeError, "bytes.__new__(%s): %s is not a subtype of bytes", n, n);
+    }
+    TypeObj *cls = AS_TYPE(argv[0]);
+    Value v = b_new_exact(vm, argc, argv, kw, fn);
+    if (val_is_null(v) || cls == vm->t_bytes) return v;
+    BytesObj *b = (BytesObj *)v.as.o;
+    return bval(bytes_new_typed(vm, cls, b->data, b->len));
+}
 
 /* A bytes argument, or TypeError "a bytes-like object is required, not 'X'". */
 static BytesObj *arg_bytes(VM *vm, Value v) {
@@ -36,7 +53,7 @@ static int64_t find_sub(const uint8_t *h, int64_t hn, const uint8_t *n, int64_t 
     return -1;
 }
 
-static Value b_new(ARGS) {
+static Value b_new_exact(ARGS) {
     static const char *const names[] = {"cls", "source", "encoding", "errors"};
     Value a[4];
     if (native_parse_args(vm, "bytes", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
@@ -47,7 +64,8 @@ static Value b_new(ARGS) {
         return bval(bytes_new(vm, (const uint8_t *)s->data, s->len));
     }
     if (!val_is_null(a[2])) return vm_raise(vm, vm->e_TypeError, "encoding without a string argument");
-    if (is_bytes(vm, a[1])) return a[1];
+    if (val_is_type(vm, a[1], vm->t_bytes)) return a[1];
+    if (is_bytes(vm, a[1])) return bval(bytes_new(vm, BSELF_OF(a[1])->data, BSELF_OF(a[1])->len));
     /* __bytes__ comes first (ctypes instances give their memory this way) */
     if (val_is_obj(a[1])) {
         Value conv = type_lookup(vm, vm_type_of(vm, a[1]), vm_intern_str(vm, "__bytes__"));
@@ -168,7 +186,9 @@ static Value b_contains(ARGS) {
 }
 
 static Value b_iter(ARGS) {
-    return iter_builtin(vm, argv[0]);
+    if (argv[0].as.o->type == vm->t_bytes) return iter_builtin(vm, argv[0]);
+    BytesObj *b = bytes_new(vm, BSELF->data, BSELF->len);
+    return b ? iter_builtin(vm, val_obj(b)) : val_null();
 }
 
 static Value b_decode(ARGS) {

@@ -89,9 +89,18 @@ int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv
         }
         for (int p = 0; p < co->posonlyargcount; p++)
             if (str_eq(AS_STR(names[p]), kn)) {
+                /* CPython's positional_only_passed_as_keyword names all of them */
+                StrBuf b = SB_INIT;
+                for (int k2 = 0; k2 < nkw; k2++)
+                    for (int p2 = 0; p2 < co->posonlyargcount; p2++)
+                        if (str_eq(AS_STR(names[p2]), AS_STR(kw->items[k2]))) {
+                            if (b.len) sb_adds(&b, ", ");
+                            sb_add_str(&b, AS_STR(kw->items[k2]));
+                        }
                 vm_raise(vm, vm->e_TypeError,
                          "%s() got some positional-only arguments passed as keyword arguments: '%s'",
-                         fn->qualname->data, kn->data);
+                         fn->qualname->data, b.data ? b.data : "");
+                sb_free(&b);
                 return -1;
             }
         vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument '%s'",
@@ -143,6 +152,8 @@ Frame *frame_push_slow(VM *vm, CodeObj *co) {
 
 /* ---- dispatch ------------------------------------------------------------------------- */
 
+extern Value type_call_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+
 static Value call_function(VM *vm, FunctionObj *fn, int argc, Value *argv, TupleObj *kw) {
     CodeObj *co = fn->code;
     if (co->flags & CO_GENERATOR_KINDS) return gen_new_from_call(vm, fn, argc, argv, kw);
@@ -190,8 +201,15 @@ Value vm_call(VM *vm, Value callable, int argc, Value *argv, TupleObj *kw) {
         BoundMethodObj *m = (BoundMethodObj *)callable.as.o;
         return call_with_self(vm, m->func, m->self, argc, argv, kw);
     }
-    if (t == vm->t_type || t->layout == OBJ_LAYOUT_TYPE)
+    if (t == vm->t_type) return type_call(vm, (TypeObj *)callable.as.o, argc, argv, kw);
+    if (t->layout == OBJ_LAYOUT_TYPE) {
+        /* a class whose metaclass defines __call__ (singletons, EnumType's lookups) */
+        Value c = type_special(vm, t, SP_CALL);
+        if (c.tag == VAL_OBJ && c.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)c.as.o)->fn == type_call_fn)
+            return type_call(vm, (TypeObj *)callable.as.o, argc, argv, kw);
+        if (!val_is_null(c)) return call_with_self(vm, c, callable, argc, argv, kw);
         return type_call(vm, (TypeObj *)callable.as.o, argc, argv, kw);
+    }
     {
         Value c = type_special(vm, t, SP_CALL);
         if (!val_is_null(c)) return call_with_self(vm, c, callable, argc, argv, kw);

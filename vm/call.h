@@ -32,7 +32,10 @@ static inline Frame *frame_push(VM *vm, CodeObj *co, Obj *func, DictObj *globals
     return f;
 }
 
+void frame_detach(VM *vm, Frame *f);   /* vm/frame.h */
+
 static inline void frame_pop(VM *vm, Frame *f) {
+    if (__builtin_expect(f->obj != NULL, 0)) frame_detach(vm, f);
     if (f->owns_stack) {
         vm->stack_top = f->localsplus;
         vm->depth--;

@@ -100,6 +100,67 @@ void code_finalize(VM *vm, Obj *o) {
     if (c->tracer_free && c->tracer_data) c->tracer_free(c->tracer_data);
 }
 
+CodeObj *code_copy(VM *vm, CodeObj *src) {
+    vm_push_root(vm, val_obj(src));
+    CodeObj *co = gc_alloc(vm, vm->t_code, sizeof(CodeObj));
+    if (!co) goto fail;
+    vm_push_root(vm, val_obj(co));
+    int32_t n = src->ncode ? src->ncode : 1;
+    /* arrays first, counts after (a collection may trace the half-built copy) */
+    Instr *code = VM_ALLOC_ARRAY(vm, Instr, n);
+    int32_t *lines = code ? VM_ALLOC_ARRAY(vm, int32_t, n) : NULL;
+    int32_t *cols = lines ? VM_ALLOC_ARRAY(vm, int32_t, n) : NULL;
+    ExcEntry *et = cols ? VM_ALLOC_ARRAY(vm, ExcEntry, src->nexc ? src->nexc : 1) : NULL;
+    int32_t *c2a = et ? VM_ALLOC_ARRAY(vm, int32_t, src->ncells ? src->ncells : 1) : NULL;
+    InlineCache *caches = c2a ? VM_ALLOC_ARRAY(vm, InlineCache, src->ncaches) : NULL;
+    if (!caches) {
+        if (code) VM_FREE_ARRAY(vm, Instr, code, n);
+        if (lines) VM_FREE_ARRAY(vm, int32_t, lines, n);
+        if (cols) VM_FREE_ARRAY(vm, int32_t, cols, n);
+        if (et) VM_FREE_ARRAY(vm, ExcEntry, et, src->nexc ? src->nexc : 1);
+        if (c2a) VM_FREE_ARRAY(vm, int32_t, c2a, src->ncells ? src->ncells : 1);
+        vm_pop_root(vm);
+        goto fail;
+    }
+    memcpy(code, src->code, sizeof(Instr) * (size_t)n);
+    memcpy(lines, src->lines, sizeof(int32_t) * (size_t)n);
+    memcpy(cols, src->cols, sizeof(int32_t) * (size_t)n);
+    memcpy(et, src->exc_table, sizeof(ExcEntry) * (size_t)(src->nexc ? src->nexc : 1));
+    memcpy(c2a, src->cell2arg, sizeof(int32_t) * (size_t)(src->ncells ? src->ncells : 1));
+    memset(caches, 0, sizeof(InlineCache) * (size_t)src->ncaches);
+    co->code = code;
+    co->lines = lines;
+    co->cols = cols;
+    co->exc_table = et;
+    co->cell2arg = c2a;
+    co->caches = caches;
+    co->ncode = src->ncode;
+    co->nexc = src->nexc;
+    co->ncells = src->ncells;
+    co->ncaches = src->ncaches;
+    co->consts = src->consts;
+    co->names = src->names;
+    co->varnames = src->varnames;
+    co->cellvars = src->cellvars;
+    co->freevars = src->freevars;
+    co->argcount = src->argcount;
+    co->posonlyargcount = src->posonlyargcount;
+    co->kwonlyargcount = src->kwonlyargcount;
+    co->nlocals = src->nlocals;
+    co->nlocalsplus = src->nlocalsplus;
+    co->stacksize = src->stacksize;
+    co->flags = src->flags;
+    co->firstlineno = src->firstlineno;
+    co->name = src->name;
+    co->qualname = src->qualname;
+    co->filename = src->filename;
+    vm_pop_roots(vm, 2);
+    return co;
+fail:
+    vm_pop_root(vm);
+    return NULL;
+}
+
 const ExcEntry *code_find_handler(const CodeObj *co, int32_t i) {
     for (int32_t k = 0; k < co->nexc; k++) {
         const ExcEntry *e = &co->exc_table[k];
@@ -587,7 +648,9 @@ fail:
 
 /* ---- verifier ------------------------------------------------------------------------------ */
 
-int code_verify(VM *vm, CodeObj *co) {
+/* The operand checks of code_verify: every opcode valid, every index and jump target in range,
+ * the exception table inside the code.  NULL, or what is wrong (*at: where). */
+static const char *verify_operands(const CodeObj *co, int32_t *at_out) {
     const char *err = NULL;
     int32_t at = 0;
     int32_t nfree = co->cellvars ? (int32_t)(co->cellvars->len + co->freevars->len) : 0;
@@ -622,6 +685,26 @@ int code_verify(VM *vm, CodeObj *co) {
         default: break;
         }
     }
+    for (int32_t k = 0; k < co->nexc && !err; k++) {
+        const ExcEntry *e = &co->exc_table[k];
+        if (e->handler >= (uint32_t)co->ncode || e->start > e->end || e->end > (uint32_t)co->ncode)
+            err = "bad exception table entry";
+    }
+    *at_out = at;
+    return err;
+}
+
+int code_verify_operands(VM *vm, CodeObj *co) {
+    int32_t at;
+    const char *err = verify_operands(co, &at);
+    if (!err) return 0;
+    vm_raise(vm, vm->e_SystemError, "invalid code object %s: %s at instruction %d", co->qualname ? co->qualname->data : "?", err, at);
+    return -1;
+}
+
+int code_verify(VM *vm, CodeObj *co) {
+    int32_t at = 0;
+    const char *err = verify_operands(co, &at);
     /* depth: simulate once more on the final code, with handlers from the table */
     if (!err && co->ncode) {
         size_t n = (size_t)(uint32_t)co->ncode;
@@ -631,13 +714,6 @@ int code_verify(VM *vm, CodeObj *co) {
         for (int32_t i = 0; i < co->ncode; i++) depth[i] = -1;
         depth[0] = 0;
         work[nwork++] = 0;
-        for (int32_t k = 0; k < co->nexc; k++) {
-            ExcEntry *e = &co->exc_table[k];
-            if (e->handler >= (uint32_t)co->ncode || e->start > e->end || e->end > (uint32_t)co->ncode) {
-                err = "bad exception table entry";
-                break;
-            }
-        }
         while (nwork && !err) {
             int32_t i = work[--nwork];
             Instr in = co->code[i];

@@ -123,6 +123,8 @@ restart:;
     }
 }
 
+/* str keys match by content, str-subclass keys included (a subclass overriding __eq__ is not
+ * consulted here: CPython would ask it). */
 int64_t dict_find_str(DictObj *d, StrObj *key) {
     int64_t h = str_hash(key);
     if (!d->index) {
@@ -132,7 +134,7 @@ int64_t dict_find_str(DictObj *d, StrObj *key) {
         }
         for (int64_t i = 0; i < d->nentries; i++) {
             DictEntry *e = &d->entries[i];
-            if (e->hash == h && e->key.tag == VAL_OBJ && e->key.as.o->type == key->hdr.type &&
+            if (e->hash == h && e->key.tag == VAL_OBJ && e->key.as.o->type->layout == OBJ_LAYOUT_STR &&
                 str_eq((StrObj *)e->key.as.o, key))
                 return i;
         }
@@ -148,7 +150,7 @@ int64_t dict_find_str(DictObj *d, StrObj *key) {
             DictEntry *e = &d->entries[ix];
             if (e->hash == h && e->key.tag == VAL_OBJ &&
                 (e->key.as.o == (Obj *)key ||
-                 (e->key.as.o->type == key->hdr.type && str_eq((StrObj *)e->key.as.o, key))))
+                 (e->key.as.o->type->layout == OBJ_LAYOUT_STR && str_eq((StrObj *)e->key.as.o, key))))
                 return ix;
         }
         perturb >>= 5;
@@ -167,7 +169,7 @@ Value dict_get_c(VM *vm, DictObj *d, const char *key) {
 }
 
 int dict_lookup(VM *vm, DictObj *d, Value key, Value *out) {
-    if (val_is_str(vm, key)) {
+    if (val_is_type(vm, key, vm->t_str)) {
         int64_t i = dict_find_str(d, (StrObj *)key.as.o);
         if (i < 0) return 0;
         *out = d->entries[i].value;
@@ -243,7 +245,7 @@ static int insert_new(VM *vm, DictObj *d, Value key, int64_t h, Value v) {
 }
 
 int dict_set(VM *vm, DictObj *d, Value key, Value v) {
-    if (val_is_str(vm, key)) return dict_set_str(vm, d, (StrObj *)key.as.o, v);
+    if (val_is_type(vm, key, vm->t_str)) return dict_set_str(vm, d, (StrObj *)key.as.o, v);
     int64_t h;
     if (vm_hash(vm, key, &h) < 0) return -1;
     int64_t i = find_entry(vm, d, key, h);
@@ -304,7 +306,7 @@ static void delete_at(DictObj *d, int64_t i) {
 
 int dict_del(VM *vm, DictObj *d, Value key, Value *old) {
     int64_t i;
-    if (val_is_str(vm, key)) {
+    if (val_is_type(vm, key, vm->t_str)) {
         i = dict_find_str(d, (StrObj *)key.as.o);
     } else {
         int64_t h;

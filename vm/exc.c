@@ -6,6 +6,7 @@
 
 #include "vm/dict.h"
 #include "vm/exc.h"
+#include "vm/frame.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -24,6 +25,7 @@ static void exc_trace(VM *vm, Obj *o) {
 static void tb_trace(VM *vm, Obj *o) {
     TracebackObj *t = (TracebackObj *)o;
     gc_mark_value(vm, t->next);
+    gc_mark_value(vm, t->frame);
     gc_mark(vm, t->code);
 }
 
@@ -147,13 +149,22 @@ int vm_check_recursion(VM *vm, const char *where) {
 }
 
 /* Append a traceback entry for frame f at its current instruction. */
-int exc_add_traceback(VM *vm, Value exc, CodeObj *code, int32_t ip) {
+int exc_add_traceback(VM *vm, Value exc, Frame *f) {
     if (!val_is_obj(exc) || !(exc.as.o->type->flags & TYPEF_EXCEPTION)) return 0;
     ExceptionObj *e = (ExceptionObj *)exc.as.o;
+    CodeObj *code = f->code;
+    int32_t ip = f->ip;
     vm_push_root(vm, exc);
+    Value fo = frame_object(vm, f);
+    if (val_is_null(fo)) {
+        vm_pop_root(vm);
+        return -1;
+    }
+    vm_push_root(vm, fo);
     TracebackObj *tb = gc_alloc(vm, vm->t_traceback, sizeof(TracebackObj));
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 2);
     if (!tb) return -1;
+    tb->frame = fo;
     tb->code = code;
     tb->lineno = code_line(code, ip);
     tb->lasti = ip;

@@ -6,8 +6,9 @@
 
 #include "vm/vm.h"
 
-/* Prepend a traceback entry for (code, instruction ip) to exc's traceback. */
-int exc_add_traceback(VM *vm, Value exc, CodeObj *code, int32_t ip) EM_MUST_CHECK;
+/* Prepend a traceback entry for frame f at its current instruction to exc's traceback (the
+ * entry's tb_frame is f's frame object). */
+int exc_add_traceback(VM *vm, Value exc, Frame *f) EM_MUST_CHECK;
 /* Remember a file's text so tracebacks can show its lines (files are read on demand too). */
 void exc_register_source(const char *filename, const char *text, size_t len);
 bool exc_source_line(const char *filename, int lineno, char *out, size_t cap);

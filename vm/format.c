@@ -216,44 +216,39 @@ static const char *sign_of(bool neg, char sign) {
 
 static Value format_double_spec(VM *vm, double v, Spec *sp, bool from_int);
 
-Value format_int(VM *vm, int64_t v, StrObj *spec) {
+Value format_int(VM *vm, Value iv, StrObj *spec) {
     Spec sp;
     if (parse_spec(vm, spec, &sp, "int") < 0) return val_null();
-    if (sp.type && strchr("eEfFgG%", sp.type)) return format_double_spec(vm, (double)v, &sp, true);
+    if (sp.type && strchr("eEfFgG%", sp.type)) {
+        double d;
+        if (bigint_to_double(vm, iv, &d) < 0) return val_null();
+        return format_double_spec(vm, d, &sp, true);
+    }
     if (sp.precision >= 0) return vm_raise(vm, vm->e_ValueError, "Precision not allowed in integer format specifier");
-    bool neg = v < 0;
-    uint64_t mag = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    char digits[80];
-    int nd = 0;
+    int base;
     const char *prefix = "";
     switch (sp.type) {
-    case 0: case 'd': case 'n':
-        nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)mag);
-        break;
+    case 0: case 'd': case 'n': base = 10; break;
     case 'x': case 'X':
-        nd = snprintf(digits, sizeof digits, sp.type == 'x' ? "%llx" : "%llX", (unsigned long long)mag);
+        base = 16;
         if (sp.alt) prefix = sp.type == 'x' ? "0x" : "0X";
         break;
     case 'o':
-        nd = snprintf(digits, sizeof digits, "%llo", (unsigned long long)mag);
+        base = 8;
         if (sp.alt) prefix = "0o";
         break;
-    case 'b': {
-        char tmp[70];
-        int k = 0;
-        do { tmp[k++] = (char)('0' + (mag & 1)); mag >>= 1; } while (mag);
-        for (int i = 0; i < k; i++) digits[i] = tmp[k - 1 - i];
-        nd = k;
-        digits[nd] = 0;
+    case 'b':
+        base = 2;
         if (sp.alt) prefix = "0b";
         break;
-    }
     case 'c': {
         if (sp.sign)
             return vm_raise(vm, vm->e_ValueError, "Sign not allowed with integer format specifier 'c'");
         if (sp.alt)
             return vm_raise(vm, vm->e_ValueError,
                             "Alternate form (#) not allowed with integer format specifier 'c'");
+        int64_t v = 0;
+        if (bigint_as_i64(vm, iv, &v) < 0) return val_null();
         if (v < 0 || v > 0x10FFFF) return vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
         char ch[4];
         int k = utf8_encode((uint32_t)v, ch);
@@ -262,6 +257,12 @@ Value format_int(VM *vm, int64_t v, StrObj *spec) {
     default:
         return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type 'int'", sp.type);
     }
+    bool neg;
+    char *digits = bigint_digits(vm, iv, base, &neg);
+    if (!digits) return val_null();
+    if (sp.type == 'X')
+        for (char *p = digits; *p; p++) *p = (char)toupper((unsigned char)*p);
+    int64_t nd = (int64_t)strlen(digits);
     StrBuf body;
     sb_init(&body);
     if (sp.grouping)
@@ -269,6 +270,7 @@ Value format_int(VM *vm, int64_t v, StrObj *spec) {
                      (sp.type == 'x' || sp.type == 'X' || sp.type == 'o' || sp.type == 'b') ? 4 : 3,
                      zero_pad_width(&sp, (int64_t)strlen(sign_of(neg, sp.sign)) + (int64_t)strlen(prefix)));
     else sb_add(&body, digits, nd);
+    free(digits);
     Value r = pad(vm, &sp, sign_of(neg, sp.sign), prefix, body.data ? body.data : "", body.len, '>');
     sb_free(&body);
     return r;
@@ -423,6 +425,16 @@ static StrObj *ascii_digits(VM *vm, StrObj *so) {
     return sb_finish(vm, &b);
 }
 
+/* -u for u > 2**63 */
+static Value bigint_from_mpz_neg_u64(VM *vm, uint64_t u) {
+    mpz_t z;
+    mpz_init_set_ui(z, u);
+    mpz_neg(z, z);
+    Value r = bigint_from_mpz(vm, z);
+    mpz_clear(z);
+    return r;
+}
+
 Value parse_int(VM *vm, StrObj *orig, int base) {
     StrObj *so = ascii_digits(vm, orig);
     if (!so) return val_null();
@@ -444,32 +456,41 @@ Value parse_int(VM *vm, StrObj *orig, int base) {
     }
     if (s >= e) goto bad;
     uint64_t acc = 0;
-    bool any = false, last_us = true;
-    for (; s < e; s++) {
-        if (*s == '_') {
+    bool any = false, last_us = true, wide = false;
+    for (const char *p = s; p < e; p++) {
+        if (*p == '_') {
             if (last_us) goto bad;
             last_us = true;
             continue;
         }
         int d;
-        if (isdigit((unsigned char)*s)) d = *s - '0';
-        else if (isalpha((unsigned char)*s)) d = tolower((unsigned char)*s) - 'a' + 10;
+        if (isdigit((unsigned char)*p)) d = *p - '0';
+        else if (isalpha((unsigned char)*p)) d = tolower((unsigned char)*p) - 'a' + 10;
         else goto bad;
         if (d >= b) goto bad;
-        if (acc > (UINT64_MAX - (uint64_t)d) / (uint64_t)b) goto ovf;
+        if (!wide && acc > (UINT64_MAX - (uint64_t)d) / (uint64_t)b) wide = true;
         acc = acc * (uint64_t)b + (uint64_t)d;
         any = true;
         last_us = false;
     }
     if (!any || last_us) goto bad;
-    if (neg) {
-        if (acc > (uint64_t)INT64_MAX + 1) goto ovf;
-        return val_int((int64_t)(0 - acc));
+    if (!wide) {
+        if (neg && acc <= (uint64_t)INT64_MAX + 1) return val_int((int64_t)(0 - acc));
+        if (!neg && acc <= (uint64_t)INT64_MAX) return val_int((int64_t)acc);
+        return neg ? bigint_from_mpz_neg_u64(vm, acc) : bigint_from_u64(vm, acc);
     }
-    if (acc > (uint64_t)INT64_MAX) goto ovf;
-    return val_int((int64_t)acc);
-ovf:
-    return vm_raise(vm, vm->e_OverflowError, "int too large: Ember ints are 64-bit");
+    {
+        /* a big int: the digits without underscores, to GMP */
+        char *digits = malloc((size_t)(e - s) + 1);
+        if (!digits) return vm_no_memory(vm);
+        int64_t n = 0;
+        for (const char *p = s; p < e; p++)
+            if (*p != '_') digits[n++] = *p;
+        digits[n] = 0;
+        Value r = bigint_parse_digits(vm, digits, b, neg);
+        free(digits);
+        return r;
+    }
 bad:;
     StrObj *r = str_repr(vm, orig);
     if (!r) return val_null();

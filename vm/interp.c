@@ -18,6 +18,7 @@
 #include "vm/gen.h"
 #include "vm/import.h"
 #include "vm/iter.h"
+#include "vm/match.h"
 #include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -264,7 +265,7 @@ static Value format_value(VM *vm, Value v, int flags, Value spec) {
     default: break;
     }
     if (val_is_null(conv)) return conv;
-    if (val_is_null(spec) && val_is_str(vm, conv)) return conv;
+    if (val_is_null(spec) && val_is_type(vm, conv, vm->t_str)) return conv;
     vm_push_root(vm, conv);
     Value r = vm_format(vm, conv, spec);
     vm_pop_root(vm);
@@ -282,6 +283,16 @@ static int check_exc_class(VM *vm, Value t) {
         return 0;
     vm_raise(vm, vm->e_TypeError, "catching classes that do not inherit from BaseException is not allowed");
     return -1;
+}
+
+static int exc_class_matches(VM *vm, Value exc, Value t) {
+    if (val_is_type(vm, t, vm->t_tuple)) {
+        TupleObj *tu = AS_TUPLE(t);
+        for (int64_t i = 0; i < tu->len; i++)
+            if (exc_class_matches(vm, exc, tu->items[i])) return 1;
+        return 0;
+    }
+    return vm_isinstance_type(vm, exc, AS_TYPE(t));
 }
 
 static int do_raise(VM *vm, Value exc, Value cause) {
@@ -542,8 +553,16 @@ dispatch_switch:
     CASE(DELETE_NAME) {
         SYNC();
         DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
-        if (dict_del_str(vm, d, NAME(oparg)) == 0) {
-            name_error(vm, NAME(oparg));
+        if (d->hdr.type == vm->t_dict) {
+            if (dict_del_str(vm, d, NAME(oparg)) == 0) {
+                name_error(vm, NAME(oparg));
+                goto error;
+            }
+        } else if (vm_delitem(vm, val_obj(d), val_obj(NAME(oparg))) < 0) {
+            if (vm_exc_matches(vm, vm->e_KeyError)) {
+                vm_clear_exc(vm);
+                name_error(vm, NAME(oparg));
+            }
             goto error;
         }
         DISPATCH();
@@ -596,7 +615,16 @@ dispatch_switch:
     CASE(LOAD_CLASSDEREF) {
         SYNC();
         StrObj *name = cell_name(f, oparg);
-        Value v = f->locals_dict ? dict_get_str(f->locals_dict, name) : val_null();
+        Value v = val_null();
+        if (f->locals_dict && f->locals_dict->hdr.type == vm->t_dict) {
+            v = dict_get_str(f->locals_dict, name);
+        } else if (f->locals_dict) {
+            v = vm_getitem(vm, val_obj(f->locals_dict), val_obj(name));
+            if (val_is_null(v)) {
+                if (!vm_exc_matches(vm, vm->e_KeyError)) goto error;
+                vm_clear_exc(vm);
+            }
+        }
         if (val_is_null(v)) {
             CellObj *c = (CellObj *)locals[f->code->nlocals + oparg].as.o;
             v = c->v;
@@ -977,6 +1005,8 @@ dispatch_switch:
     CASE(RETURN_VALUE) {
         Value r = POP();
         f->sp = sp;
+        /* a frame object outlives the frame: it shows the line of the return */
+        if (__builtin_expect(f->obj != NULL, 0)) f->ip = (int32_t)(pc - code) - 1;
         if (f->is_entry) {
             vm->frame = f->prev;
             frame_pop(vm, f);
@@ -1295,6 +1325,42 @@ dispatch_switch:
         }
         DISPATCH();
     }
+    CASE(GET_LEN) {
+        SYNC();
+        int64_t n = vm_len(vm, TOP());
+        if (n < 0) goto error;
+        PUSH(val_int(n));
+        DISPATCH();
+    }
+    CASE(MATCH_MAPPING) {
+        SYNC();
+        int r = match_is_mapping(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_SEQUENCE) {
+        SYNC();
+        int r = match_is_sequence(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_KEYS) {
+        SYNC();
+        Value values = match_keys(vm, PEEK(2), TOP());
+        if (val_is_null(values)) goto error;
+        PUSH(values);
+        DISPATCH();
+    }
+    CASE(MATCH_CLASS) {
+        SYNC();
+        Value attrs = match_class(vm, PEEK(3), PEEK(2), (int64_t)oparg, TOP());
+        if (val_is_null(attrs)) goto error;
+        sp -= 2;
+        SET_TOP(attrs);
+        DISPATCH();
+    }
     CASE(GET_AWAITABLE) {
         SYNC();
         Value it = coro_get_awaitable(vm, TOP(), (int)oparg);
@@ -1416,8 +1482,8 @@ dispatch_switch:
         SYNC();
         Value t = TOP();
         if (check_exc_class(vm, t) < 0) goto error;
-        int m = vm_isinstance(vm, PEEK(2), t);
-        if (m < 0) goto error;
+        /* a plain subclass test, as CPython's PyErr_GivenExceptionMatches (no metaclass hooks) */
+        int m = exc_class_matches(vm, PEEK(2), t);
         SET_TOP(val_bool(m));
         DISPATCH();
     }
@@ -1494,9 +1560,26 @@ dispatch_switch:
     CASE(SETUP_ANNOTATIONS) {
         SYNC();
         DictObj *d = f->locals_dict ? f->locals_dict : f->globals;
-        if (val_is_null(dict_get_c(vm, d, "__annotations__"))) {
-            DictObj *a = dict_new(vm);
-            if (!a || dict_set_c(vm, d, "__annotations__", val_obj(a)) < 0) goto error;
+        if (d->hdr.type == vm->t_dict) {
+            if (val_is_null(dict_get_c(vm, d, "__annotations__"))) {
+                DictObj *a = dict_new(vm);
+                if (!a || dict_set_c(vm, d, "__annotations__", val_obj(a)) < 0) goto error;
+            }
+        } else {
+            /* a class namespace from __prepare__: the mapping protocol */
+            Value key = vm_intern(vm, "__annotations__");
+            Value cur = vm_getitem(vm, val_obj(d), key);
+            if (val_is_null(cur)) {
+                if (!vm_exc_matches(vm, vm->e_KeyError)) goto error;
+                vm_clear_exc(vm);
+                DictObj *a = dict_new(vm);
+                if (!a) goto error;
+                PUSH(val_obj(a));
+                SYNC();
+                int rc = vm_setitem(vm, val_obj(d), key, val_obj(a));
+                sp--;
+                if (rc < 0) goto error;
+            }
         }
         DISPATCH();
     }
@@ -1514,7 +1597,7 @@ dispatch_switch:
 
 error:
     /* vm->exc is set; f->ip is the raising instruction */
-    if (exc_add_traceback(vm, vm->exc, f->code, f->ip) < 0) {
+    if (exc_add_traceback(vm, vm->exc, f) < 0) {
         /* out of memory while recording the traceback: keep unwinding with MemoryError */
     }
 unwind:;

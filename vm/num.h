@@ -6,12 +6,25 @@
 #define EMBER_VM_NUM_H
 
 #include "vm/vm.h"
+#include "vm/bigint.h"
+
+/* Instances of float subclasses (float values themselves are unboxed VAL_FLOATs). */
+typedef struct FloatObj {
+    Obj hdr;
+    double v;
+    DictObj *dict;
+} FloatObj;
 
 /* a op b for numeric operands (BinaryOp, in-place forms allowed).  1: *out set; 0: not both
- * numbers (caller tries dunders); -1: error raised. */
+ * numbers (caller tries dunders); -1: error raised.  Numbers are ints (small or big), bools
+ * and floats; num_binary_ex with `sub` also takes instances of int and float subclasses (the
+ * dunders of int and float use it). */
 int num_binary(VM *vm, int op, Value a, Value b, Value *out);
-/* a cmp b for numeric operands.  Returns false through *ok when not both numbers. */
-bool num_compare(Value a, Value b, CompareOp op, bool *ok);
+int num_binary_ex(VM *vm, int op, Value a, Value b, Value *out, bool sub);
+/* a cmp b for numeric operands (exact between ints and floats).  Returns false through *ok
+ * when not both numbers. */
+bool num_compare(VM *vm, Value a, Value b, CompareOp op, bool *ok);
+bool num_compare_ex(VM *vm, Value a, Value b, CompareOp op, bool *ok, bool sub);
 static inline bool val_is_number(Value v) {
     return v.tag == VAL_INT || v.tag == VAL_FLOAT || v.tag == VAL_BOOL;
 }
@@ -23,13 +36,17 @@ static inline double val_as_double(Value v) {
 void float_repr(double x, char *buf, size_t cap);
 /* round(x, ndigits) with correct decimal rounding (half-even on exact ties). */
 double float_round(double x, int64_t ndigits);
-/* Format per the mini-language; spec is the part after ':' in "{x:spec}". */
-Value format_int(VM *vm, int64_t v, StrObj *spec);
+/* Format per the mini-language; spec is the part after ':' in "{x:spec}".  format_int takes
+ * any int value (small, big, bool, or an int-subclass instance). */
+Value format_int(VM *vm, Value v, StrObj *spec);
 Value format_float(VM *vm, double v, StrObj *spec);
 Value format_str(VM *vm, StrObj *s, StrObj *spec);
-/* int(s, base) / float(s) parsing with CPython's messages. */
+/* int(s, base) / float(s) parsing with CPython's messages (big results become big ints). */
 Value parse_int(VM *vm, StrObj *s, int base);
 Value parse_float(VM *vm, StrObj *s);
+
+/* pow(base, exp, mod) for three ints (a negative exp means the modular inverse). */
+Value num_int_powmod(VM *vm, Value base, Value exp, Value mod);
 
 void num_init_types(VM *vm);
 

@@ -1,8 +1,10 @@
 /* vm/object.c — the methods and descriptors of object and type, the descriptor types
  * (property, staticmethod, classmethod, super, getset), and the singletons None,
  * NotImplemented and Ellipsis. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "vm/descr.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -12,23 +14,41 @@
 
 /* ---- object ------------------------------------------------------------------------------- */
 
+Value object_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn);
+
+static bool is_native_fn(Value v, NativeFn f) {
+    return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)v.as.o)->fn == f;
+}
+
 Value object_new_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (argc < 1 || !val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type))
-        return vm_raise(vm, vm->e_TypeError, "object.__new__(X): X is not a type object");
+    if (argc < 1)
+        return vm_raise(vm, vm->e_TypeError, "object.__new__(): not enough arguments");
+    if (!val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type))
+        return vm_raise(vm, vm->e_TypeError, "object.__new__(X): X is not a type object (%s)", vm_type_name(vm, argv[0]));
     TypeObj *t = AS_TYPE(argv[0]);
+    if (argc > 1 || (kw && kw->len)) {
+        /* extra arguments are an error unless __init__ is overridden and __new__ is not
+         * (CPython's object_new) */
+        if (!is_native_fn(type_special(vm, t, SP_NEW), object_new_fn))
+            return vm_raise(vm, vm->e_TypeError, "object.__new__() takes exactly one argument (the type to instantiate)");
+        if (is_native_fn(type_special(vm, t, SP_INIT), object_init_fn))
+            return vm_raise(vm, vm->e_TypeError, "%s() takes no arguments", t->name->data);
+    }
+    if (t->flags & TYPEF_ABSTRACT_NEW)
+        return vm_raise(vm, vm->e_TypeError, "object.__new__(%s) is not safe, use %s.__new__()", t->name->data, t->name->data);
     return t->alloc(vm, t);
 }
 
 Value object_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     int extra = argc - 1 + (kw ? (int)kw->len : 0);
     if (extra > 0) {
+        /* CPython's object_init: an error unless __new__ is overridden and __init__ is not */
         TypeObj *t = vm_type_of(vm, argv[0]);
-        Value init = type_special(vm, t, SP_INIT);
-        if (init.tag == VAL_OBJ && init.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
-            ((NativeObj *)init.as.o)->fn == object_init_fn)
+        if (!is_native_fn(type_special(vm, t, SP_INIT), object_init_fn))
+            return vm_raise(vm, vm->e_TypeError,
+                            "object.__init__() takes exactly one argument (the instance to initialize)");
+        if (is_native_fn(type_special(vm, t, SP_NEW), object_new_fn))
             return vm_raise(vm, vm->e_TypeError, "%s() takes no arguments", t->name->data);
-        return vm_raise(vm, vm->e_TypeError,
-                        "object.__init__() takes exactly one argument (the instance to initialize)");
     }
     return val_none();
 }
@@ -142,30 +162,6 @@ static int object_set_class(VM *vm, Value s, Value v, void *c) {
     s.as.o->type = nt;
     return 0;
 }
-static Value object_get_dict(VM *vm, Value s, void *c) {
-    if (s.tag != VAL_OBJ || !vm_type_of(vm, s)->dict_offset)
-        return vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
-    DictObj **slot = obj_dict_slot(s.as.o);
-    if (!*slot) {
-        DictObj *d = dict_new(vm);
-        if (!d) return val_null();
-        *slot = d;
-    }
-    return val_obj(*slot);
-}
-static int object_set_dict(VM *vm, Value s, Value v, void *c) {
-    if (s.tag != VAL_OBJ || !vm_type_of(vm, s)->dict_offset) {
-        vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
-        return -1;
-    }
-    if (!val_is_type(vm, v, vm->t_dict)) {
-        vm_raise(vm, vm->e_TypeError, "__dict__ must be set to a dictionary, not a '%s'", vm_type_name(vm, v));
-        return -1;
-    }
-    *obj_dict_slot(s.as.o) = AS_DICT(v);
-    return 0;
-}
-
 /* ---- type ----------------------------------------------------------------------------------- */
 
 #define TY(v) ((TypeObj *)(v).as.o)
@@ -188,7 +184,9 @@ static int type_set_qualname(VM *vm, Value s, Value v, void *c) {
     return 0;
 }
 static Value type_get_module(VM *vm, Value s, void *c) {
-    Value m = dict_get_c(vm, TY(s)->dict, "__module__");
+    /* a class's __module__ is in its dict; a built-in type's is where it was defined (the
+     * dict of `type` itself holds this descriptor under that name) */
+    Value m = (TY(s)->flags & TYPEF_HEAPTYPE) ? dict_get_c(vm, TY(s)->dict, "__module__") : val_null();
     if (!val_is_null(m)) return m;
     return val_is_null(TY(s)->module) ? vm_intern(vm, "builtins") : TY(s)->module;
 }
@@ -200,10 +198,8 @@ static Value type_get_bases(VM *vm, Value s, void *c) { return val_obj(TY(s)->ba
 static Value type_get_base(VM *vm, Value s, void *c) { return TY(s)->base ? val_obj(TY(s)->base) : val_none(); }
 static Value type_get_mro(VM *vm, Value s, void *c) { return val_obj(TY(s)->mro); }
 static Value type_get_dict(VM *vm, Value s, void *c) {
-    /* a copy: CPython returns a read-only mappingproxy, and writes must go through setattr so
-     * the method caches see them */
-    DictObj *d = dict_copy(vm, TY(s)->dict);
-    return d ? val_obj(d) : val_null();
+    /* read-only: writes go through setattr so the method caches see them */
+    return mappingproxy_new(vm, val_obj(TY(s)->dict));
 }
 static Value type_get_doc(VM *vm, Value s, void *c) {
     Value d = dict_get_c(vm, TY(s)->dict, "__doc__");
@@ -245,25 +241,102 @@ static Value type_subclasses(VM *vm, int argc, Value *argv, TupleObj *kw, Native
 
 static Value type_instancecheck(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__instancecheck__", argc, kw, 2, 2) < 0) return val_null();
-    return val_bool(vm_isinstance_type(vm, argv[1], TY(argv[0])));
+    int r = type_real_isinstance(vm, argv[1], argv[0]);
+    return r < 0 ? val_null() : val_bool(r);
 }
 
 static Value type_subclasscheck(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__subclasscheck__", argc, kw, 2, 2) < 0) return val_null();
-    int r = vm_issubclass(vm, argv[1], argv[0]);
+    int r = type_real_issubclass(vm, argv[1], argv[0]);
     return r < 0 ? val_null() : val_bool(r);
 }
 
-static Value type_call_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+Value type_call_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     return type_call(vm, TY(argv[0]), argc - 1, argv + 1, kw);
 }
 
+/* type.__new__(meta, name, bases, ns, **kwds): the keywords go to __init_subclass__; the class
+ * gets the most derived metaclass (whose own __new__ runs instead if it has one). */
 static Value type_new_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    /* type.__new__(meta, name, bases, ns) */
-    if (argc != 4 || !val_is_str(vm, argv[1]) || !val_is_type(vm, argv[2], vm->t_tuple) ||
-        !val_is_obj(argv[3]) || !vm_isinstance_type(vm, argv[3], vm->t_dict))
-        return vm_raise(vm, vm->e_TypeError, "type.__new__() takes exactly 3 arguments (name, bases, dict)");
-    return type_new_class(vm, TY(argv[0]), AS_STR(argv[1]), AS_TUPLE(argv[2]), AS_DICT(argv[3]), 0, NULL, NULL);
+    if (argc < 1 || !val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type))
+        return vm_raise(vm, vm->e_TypeError, "type.__new__(X): X is not a type object (%s)",
+                        argc ? vm_type_name(vm, argv[0]) : "nothing");
+    TypeObj *meta = TY(argv[0]);
+    int nkw = kw ? (int)kw->len : 0;
+    if (meta == vm->t_type && argc == 2 && !nkw) return val_obj(vm_type_of(vm, argv[1]));
+    if (argc != 4)
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() takes exactly 3 arguments (%d given)", argc - 1);
+    if (!val_is_obj(argv[1]) || argv[1].as.o->type->layout != OBJ_LAYOUT_STR)
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() argument 1 must be str, not %s", vm_type_name(vm, argv[1]));
+    if (!val_is_obj(argv[2]) || argv[2].as.o->type->layout != OBJ_LAYOUT_TUPLE)
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() argument 2 must be tuple, not %s", vm_type_name(vm, argv[2]));
+    if (!val_is_obj(argv[3]) || !vm_isinstance_type(vm, argv[3], vm->t_dict))
+        return vm_raise(vm, vm->e_TypeError, "type.__new__() argument 3 must be dict, not %s", vm_type_name(vm, argv[3]));
+    TypeObj *winner = type_calculate_metaclass(vm, meta, AS_TUPLE(argv[2]));
+    if (!winner) return val_null();
+    if (winner != meta) {
+        Value wn = type_special(vm, winner, SP_NEW);
+        if (!is_native_fn(wn, type_new_fn)) {
+            if (val_is_type(vm, wn, vm->t_staticmethod)) wn = ((WrapperObj *)wn.as.o)->func;
+            Value *a = malloc(sizeof(Value) * (size_t)(argc + nkw));
+            if (!a) return vm_no_memory(vm);
+            memcpy(a, argv, sizeof(Value) * (size_t)(argc + nkw));
+            a[0] = val_obj(winner);
+            Value r = vm_call(vm, wn, argc, a, kw);
+            free(a);
+            return r;
+        }
+        meta = winner;
+    }
+    StrObj *name = AS_STR(argv[1]);
+    if (name->hdr.type != vm->t_str) {
+        name = str_new(vm, name->data, name->len);
+        if (!name) return val_null();
+    }
+    vm_push_root(vm, val_obj(name));
+    Value r = type_new_class(vm, meta, name, AS_TUPLE(argv[2]), AS_DICT(argv[3]), nkw, argv + argc, kw);
+    vm_pop_root(vm);
+    return r;
+}
+
+/* type.__init__(cls, name, bases, ns, **kwds): the class is complete already; only checks. */
+static Value type_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    int n = argc - 1;
+    if (n == 1 && kw && kw->len) return vm_raise(vm, vm->e_TypeError, "type.__init__() takes no keyword arguments");
+    if (n != 1 && n != 3) return vm_raise(vm, vm->e_TypeError, "type.__init__() takes 1 or 3 arguments");
+    return val_none();
+}
+
+/* type.__prepare__(name, bases, **kwds): the class body's namespace, a new dict. */
+static Value type_prepare_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    DictObj *d = dict_new(vm);
+    return d ? val_obj(d) : val_null();
+}
+
+/* type.__setattr__ / __delattr__ / __getattribute__: what a metaclass's override reaches with
+ * super() (object's would treat the class as an instance). */
+Value type_setattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__setattr__", argc, kw, 3, 3) < 0) return val_null();
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
+    StrObj *name = str_intern(vm, AS_STR(argv[1]));
+    if (!name || type_setattr(vm, TY(argv[0]), name, argv[2]) < 0) return val_null();
+    return val_none();
+}
+Value type_delattr_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__delattr__", argc, kw, 2, 2) < 0) return val_null();
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
+    StrObj *name = str_intern(vm, AS_STR(argv[1]));
+    if (!name || type_setattr(vm, TY(argv[0]), name, val_null()) < 0) return val_null();
+    return val_none();
+}
+Value type_getattribute_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__getattribute__", argc, kw, 2, 2) < 0) return val_null();
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, argv[1]));
+    StrObj *name = str_intern(vm, AS_STR(argv[1]));
+    return name ? type_getattr(vm, TY(argv[0]), name, true) : val_null();
 }
 
 /* ---- property / staticmethod / classmethod ----------------------------------------------------- */
@@ -342,6 +415,28 @@ static Value property_setter(VM *vm, int argc, Value *argv, TupleObj *kw, Native
 static Value property_deleter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "deleter", argc, kw, 2, 2) < 0) return val_null();
     return property_copy_with(vm, argv[0], 2, argv[1]);
+}
+/* property.__get__/__set__/__delete__, for code that calls them by name */
+Value property_get_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "__get__", argc, kw, 2, 3) < 0) return val_null();
+    if (val_is_none(argv[1])) return argv[0];
+    PropertyObj *p = (PropertyObj *)argv[0].as.o;
+    if (val_is_null(p->fget) || val_is_none(p->fget))
+        return vm_raise(vm, vm->e_AttributeError, "property '%s' of '%s' object has no getter",
+                        val_is_str(vm, p->name) ? AS_STR(p->name)->data : "?", vm_type_name(vm, argv[1]));
+    return vm_call1(vm, p->fget, argv[1]);
+}
+static Value property_set_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    bool del = fn->data != NULL;
+    if (native_check_args(vm, del ? "__delete__" : "__set__", argc, kw, del ? 2 : 3, del ? 2 : 3) < 0) return val_null();
+    PropertyObj *p = (PropertyObj *)argv[0].as.o;
+    Value f = del ? p->fdel : p->fset;
+    if (val_is_null(f) || val_is_none(f))
+        return vm_raise(vm, vm->e_AttributeError, "property '%s' of '%s' object has no %s",
+                        val_is_str(vm, p->name) ? AS_STR(p->name)->data : "?", vm_type_name(vm, argv[1]),
+                        del ? "deleter" : "setter");
+    Value r = del ? vm_call1(vm, f, argv[1]) : vm_call2(vm, f, argv[1], argv[2]);
+    return val_is_null(r) ? r : val_none();
 }
 static Value property_set_name(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__set_name__", argc, kw, 3, 3) < 0) return val_null();
@@ -458,12 +553,16 @@ void type_init_methods(VM *vm) {
         {NULL}};
     static const GetSetDef obj_gs[] = {
         {"__class__", object_get_class, object_set_class},
-        {"__dict__", object_get_dict, object_set_dict},
         {NULL}};
     static const MethodDef type_m[] = {
         {"__repr__", type_repr, NATIVEF_METHOD},
         {"__call__", type_call_fn, NATIVEF_METHOD},
         {"__new__", type_new_fn, NATIVEF_STATIC},
+        {"__init__", type_init_fn, NATIVEF_METHOD},
+        {"__prepare__", type_prepare_fn, NATIVEF_CLASSMETHOD},
+        {"__setattr__", type_setattr_fn, NATIVEF_METHOD},
+        {"__delattr__", type_delattr_fn, NATIVEF_METHOD},
+        {"__getattribute__", type_getattribute_fn, NATIVEF_METHOD},
         {"mro", type_mro_fn, NATIVEF_METHOD},
         {"__subclasses__", type_subclasses, NATIVEF_METHOD},
         {"__instancecheck__", type_instancecheck, NATIVEF_METHOD},
@@ -485,6 +584,9 @@ void type_init_methods(VM *vm) {
         {"setter", property_setter, NATIVEF_METHOD},
         {"deleter", property_deleter, NATIVEF_METHOD},
         {"__set_name__", property_set_name, NATIVEF_METHOD},
+        {"__get__", property_get_fn, NATIVEF_METHOD},
+        {"__set__", property_set_fn, NATIVEF_METHOD, NULL},
+        {"__delete__", property_set_fn, NATIVEF_METHOD, (void *)1},
         {NULL}};
     static const GetSetDef prop_gs[] = {
         {"fget", property_get_fget, NULL}, {"fset", property_get_fset, NULL},

@@ -53,6 +53,8 @@ typedef enum ObjLayout {
     OBJ_LAYOUT_CLASSMETHOD, OBJ_LAYOUT_SUPER, OBJ_LAYOUT_EXCEPTION, OBJ_LAYOUT_TRACEBACK,
     OBJ_LAYOUT_GENERATOR, OBJ_LAYOUT_ITER, OBJ_LAYOUT_WEAKREF, OBJ_LAYOUT_BUILTIN_SCALAR,
     OBJ_LAYOUT_GETSET,
+    OBJ_LAYOUT_INT,       /* IntObj (vm/bigint.h): big ints and int-subclass instances */
+    OBJ_LAYOUT_FLOAT,     /* FloatObj (vm/num.h): float-subclass instances */
     OBJ_LAYOUT_EXTENSION, /* defined outside vm/ (tensors, nodes, handles, ...) */
 } ObjLayout;
 
@@ -69,7 +71,9 @@ typedef enum ObjLayout {
     X(INVERT, "__invert__") X(ABS, "__abs__") X(INDEX, "__index__") X(INT, "__int__") \
     X(FLOAT, "__float__") X(FORMAT, "__format__") X(REVERSED, "__reversed__") \
     X(INIT_SUBCLASS, "__init_subclass__") X(SET_NAME, "__set_name__") X(ROUND, "__round__") \
-    X(MISSING, "__missing__") X(CLASS_GETITEM, "__class_getitem__")
+    X(MISSING, "__missing__") X(CLASS_GETITEM, "__class_getitem__") \
+    X(INSTANCECHECK, "__instancecheck__") X(SUBCLASSCHECK, "__subclasscheck__") X(_CLASS, "__class__") \
+    X(PREPARE, "__prepare__")
 
 typedef enum SpecialMethod {
 #define X(e, s) SP_##e,
@@ -87,7 +91,7 @@ enum {
     TYPEF_ABSTRACT_NEW = 1 << 2, /* cannot be instantiated directly */
     TYPEF_EXCEPTION = 1 << 3,    /* BaseException or a subclass */
     TYPEF_LIBRARY = 1 << 4,      /* defined by Ember's own library code */
-    TYPEF_SLOTS = 1 << 5,        /* instances take only the attributes the MRO's __slots__ name */
+    TYPEF_WEAKREFS = 1 << 5,     /* heap type whose instances take weak references (__weakref__) */
 };
 
 struct TypeObj {
@@ -111,7 +115,9 @@ struct TypeObj {
     uint64_t special_epoch;
     Value special[SP__COUNT];   /* VAL_NULL: absent */
     void *native_data;          /* extension types may hang C data here */
-    TupleObj *slots;            /* this class's own __slots__ names (str), or NULL */
+    TupleObj *slots;            /* this class's own __slots__ names (str, mangled), or NULL */
+    int32_t nslotvals;          /* Value fields of __slots__ in instances, the bases' included */
+    int32_t slots_offset;       /* byte offset of the first of them */
 };
 
 struct StrObj {
@@ -119,6 +125,7 @@ struct StrObj {
     int64_t len;      /* bytes, excluding the terminating NUL */
     int64_t ncp;      /* code points */
     int64_t hash;     /* -1 until computed */
+    DictObj *dict;    /* attributes of str-subclass instances (NULL for str) */
     char data[];      /* UTF-8, NUL-terminated */
 };
 
@@ -126,6 +133,7 @@ typedef struct BytesObj {
     Obj hdr;
     int64_t len;
     int64_t hash;
+    DictObj *dict;    /* attributes of bytes-subclass instances */
     uint8_t data[];
 } BytesObj;
 
@@ -294,6 +302,7 @@ typedef struct ExceptionObj {
 typedef struct TracebackObj {
     Obj hdr;
     Value next;           /* TracebackObj or VAL_NONE */
+    Value frame;          /* the frame object (tb_frame), or VAL_NULL */
     CodeObj *code;
     int lineno;
     int lasti;

@@ -38,9 +38,12 @@ static Value call_dunder(VM *vm, Value f, Value self, Value other) {
 static bool is_notimpl(VM *vm, Value v) { return val_identical(v, vm->not_implemented); }
 
 /* Sequence fast paths: str/list/tuple concatenation and repetition. 1 handled, 0 not. */
+static int index_of_int(VM *vm, Value v, int64_t *out);
+
 static int seq_binary(VM *vm, int op, Value a, Value b, Value *out) {
-    if (a.tag != VAL_OBJ) {
-        if (op == BINOP_MULTIPLY && val_is_intlike(a) && b.tag == VAL_OBJ) return seq_binary(vm, op, b, a, out);
+    if (a.tag != VAL_OBJ || val_is_intobj(a)) {
+        if (op == BINOP_MULTIPLY && (val_is_intlike(a) || val_is_intobj(a)) && b.tag == VAL_OBJ && !val_is_intobj(b))
+            return seq_binary(vm, op, b, a, out);
         return 0;
     }
     TypeObj *ta = a.as.o->type;
@@ -73,8 +76,10 @@ static int seq_binary(VM *vm, int op, Value a, Value b, Value *out) {
             return 1;
         }
     }
-    if (op == BINOP_MULTIPLY && val_is_intlike(b) && (ta == vm->t_str || ta == vm->t_list || ta == vm->t_tuple)) {
-        int64_t k = val_as_intlike(b);
+    if (op == BINOP_MULTIPLY && (val_is_intlike(b) || val_is_intobj(b)) &&
+        (ta == vm->t_str || ta == vm->t_list || ta == vm->t_tuple)) {
+        int64_t k;
+        if (index_of_int(vm, b, &k) < 0) return -1;
         if (k < 0) k = 0;
         if (ta == vm->t_str) {
             StrObj *s = AS_STR(a);
@@ -188,7 +193,7 @@ Value vm_unary_op(VM *vm, int opcode, Value a) {
     }
     case OP_UNARY_NEGATIVE:
         if (a.tag == VAL_INT) {
-            if (a.as.i == INT64_MIN) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+            if (a.as.i == INT64_MIN) return bigint_unary(vm, opcode, a);
             return val_int(-a.as.i);
         }
         if (a.tag == VAL_BOOL) return val_int(-(int64_t)a.as.b);
@@ -202,6 +207,7 @@ Value vm_unary_op(VM *vm, int opcode, Value a) {
         if (a.tag == VAL_INT || a.tag == VAL_BOOL) return val_int(~val_as_intlike(a));
         break;
     }
+    if (val_is_type(vm, a, vm->t_int)) return bigint_unary(vm, opcode, a);
     SpecialMethod sp = opcode == OP_UNARY_NEGATIVE ? SP_NEG : opcode == OP_UNARY_POSITIVE ? SP_POS : SP_INVERT;
     Value f = type_special(vm, vm_type_of(vm, a), sp);
     if (!val_is_null(f)) return vm_call_special(vm, a, sp, 0, NULL);
@@ -227,7 +233,7 @@ static bool cmp_result(int c, CompareOp op) {
 
 Value vm_compare(VM *vm, CompareOp op, Value a, Value b) {
     bool ok;
-    bool r = num_compare(a, b, op, &ok);
+    bool r = num_compare(vm, a, b, op, &ok);
     if (ok) return val_bool(r);
     TypeObj *ta = vm_type_of(vm, a), *tb = vm_type_of(vm, b);
     if (ta == tb && ta == vm->t_str) return val_bool(cmp_result(str_cmp(AS_STR(a), AS_STR(b)), op));
@@ -274,7 +280,7 @@ int vm_eq(VM *vm, Value a, Value b) {
     if (a.tag == VAL_OBJ && b.tag == VAL_OBJ && a.as.o->type == vm->t_str && b.as.o->type == vm->t_str)
         return str_eq(AS_STR(a), AS_STR(b));
     bool ok;
-    bool r = num_compare(a, b, CMP_EQ, &ok);
+    bool r = num_compare(vm, a, b, CMP_EQ, &ok);
     if (ok) return r;
     Value v = vm_compare(vm, CMP_EQ, a, b);
     if (val_is_null(v)) return -1;
@@ -311,6 +317,7 @@ int vm_truthy(VM *vm, Value v) {
     if (t == vm->t_list) return AS_LIST(v)->len != 0;
     if (t == vm->t_tuple) return AS_TUPLE(v)->len != 0;
     if (t == vm->t_dict) return AS_DICT(v)->used != 0;
+    if (t == vm->t_int) return 1;   /* big ints are never zero */
     Value f = type_special(vm, t, SP_BOOL);
     if (!val_is_null(f)) {
         Value r = vm_call_special(vm, v, SP_BOOL, 0, NULL);
@@ -368,6 +375,7 @@ int vm_hash(VM *vm, Value v, int64_t *out) {
     TypeObj *t = v.as.o->type;
     if (t == vm->t_str) { *out = str_hash(AS_STR(v)); return 0; }
     if (t == vm->t_tuple) return hash_tuple(vm, AS_TUPLE(v), out);
+    if (t == vm->t_int) { *out = bigint_hash(v); return 0; }
     Value f = type_special(vm, t, SP_HASH);
     if (val_is_null(f) || val_is_none(f)) {
         if (val_is_none(f)) {
@@ -379,11 +387,12 @@ int vm_hash(VM *vm, Value v, int64_t *out) {
     }
     Value r = vm_call_special(vm, v, SP_HASH, 0, NULL);
     if (val_is_null(r)) return -1;
-    if (!val_is_intlike(r)) {
+    if (!bigint_check(vm, r)) {
         vm_raise(vm, vm->e_TypeError, "__hash__ method should return an integer");
         return -1;
     }
-    int64_t h = val_as_intlike(r);
+    /* a big result is reduced as hash(int) reduces it */
+    int64_t h = val_is_intobj(r) ? bigint_hash(r) : val_as_intlike(r);
     *out = h == -1 ? -2 : h;
     return 0;
 }
@@ -420,6 +429,7 @@ int vm_contains(VM *vm, Value c, Value item) {
         return memmem(h->data, (size_t)h->len, n->data, (size_t)n->len) != NULL;
     }
     if (t == vm->t_set || t == vm->t_frozenset) return set_contains(vm, (SetObj *)c.as.o, item);
+    if (t == vm->t_range && val_is_type(vm, item, vm->t_int)) return 0;   /* ranges are int64 */
     if (t == vm->t_range && val_is_intlike(item)) {
         RangeObj *r = (RangeObj *)c.as.o;
         int64_t x = val_as_intlike(item);
@@ -565,9 +575,6 @@ Value vm_getitem(VM *vm, Value c, Value key) {
             vm_pop_root(vm);
             return r;
         }
-        /* list[int], dict[str, int] in annotations: Ember has no GenericAlias, the
-         * subscription means the class itself */
-        if (!(ct->flags & TYPEF_HEAPTYPE)) return c;
         return vm_raise(vm, vm->e_TypeError, "type '%s' is not subscriptable", ct->name->data);
     }
     return vm_raise(vm, vm->e_TypeError, "'%s' object is not subscriptable", t->name->data);
@@ -681,6 +688,10 @@ Value vm_repr(VM *vm, Value v) {
         StrObj *s = str_repr(vm, AS_STR(v));
         return s ? val_obj(s) : val_null();
     }
+    if (t == vm->t_int) {
+        StrObj *s = bigint_to_str(vm, v, 10);
+        return s ? val_obj(s) : val_null();
+    }
     if (vm_check_recursion(vm, " while getting the repr of an object") < 0) return val_null();
     Value r = vm_call_special(vm, v, SP_REPR, 0, NULL);
     vm_leave_recursion(vm);
@@ -723,14 +734,15 @@ Value vm_ascii(VM *vm, Value v) {
 Value vm_format(VM *vm, Value v, Value spec) {
     StrObj *sp = val_is_null(spec) ? vm->empty_str : AS_STR(spec);
     switch (v.tag) {
-    case VAL_INT: return format_int(vm, v.as.i, sp);
+    case VAL_INT: return format_int(vm, v, sp);
     case VAL_FLOAT: return format_float(vm, v.as.f, sp);
     case VAL_BOOL:
         if (sp->len == 0) return vm_repr(vm, v);
-        return format_int(vm, v.as.b, sp);
+        return format_int(vm, v, sp);
     default: break;
     }
-    if (val_is_str(vm, v)) return format_str(vm, AS_STR(v), sp);
+    if (val_is_type(vm, v, vm->t_int)) return format_int(vm, v, sp);
+    if (val_is_type(vm, v, vm->t_str)) return format_str(vm, AS_STR(v), sp);
     Value f = type_special(vm, vm_type_of(vm, v), SP_FORMAT);
     if (val_is_null(f)) {
         if (sp->len) return vm_raise(vm, vm->e_TypeError, "unsupported format string passed to %s.__format__", vm_type_name(vm, v));
@@ -743,21 +755,35 @@ Value vm_format(VM *vm, Value v, Value spec) {
     return r;
 }
 
+/* An int as an index-sized integer (CPython's PyNumber_AsSsize_t with OverflowError). */
+static int index_of_int(VM *vm, Value v, int64_t *out) {
+    if (!val_is_intobj(v)) {
+        *out = val_as_intlike(v);
+        return 0;
+    }
+    if (!mpz_fits_slong_p(AS_INTOBJ(v)->z)) {
+        vm_raise(vm, vm->e_OverflowError, "cannot fit '%s' into an index-sized integer", vm_type_name(vm, v));
+        return -1;
+    }
+    *out = mpz_get_si(AS_INTOBJ(v)->z);
+    return 0;
+}
+
 int vm_index(VM *vm, Value v, int64_t *out) {
     if (val_is_intlike(v)) {
         *out = val_as_intlike(v);
         return 0;
     }
+    if (val_is_type(vm, v, vm->t_int)) return index_of_int(vm, v, out);
     Value f = type_special(vm, vm_type_of(vm, v), SP_INDEX);
     if (!val_is_null(f)) {
         Value r = vm_call_special(vm, v, SP_INDEX, 0, NULL);
         if (val_is_null(r)) return -1;
-        if (!val_is_intlike(r)) {
+        if (!bigint_check(vm, r)) {
             vm_raise(vm, vm->e_TypeError, "__index__ returned non-int (type %s)", vm_type_name(vm, r));
             return -1;
         }
-        *out = val_as_intlike(r);
-        return 0;
+        return index_of_int(vm, r, out);
     }
     vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, v));
     return -1;
@@ -768,24 +794,31 @@ int vm_to_double(VM *vm, Value v, double *out) {
         *out = val_as_double(v);
         return 0;
     }
+    if (val_is_type(vm, v, vm->t_int)) return bigint_to_double(vm, v, out);
     Value f = type_special(vm, vm_type_of(vm, v), SP_FLOAT);
     if (!val_is_null(f)) {
         Value r = vm_call_special(vm, v, SP_FLOAT, 0, NULL);
         if (val_is_null(r)) return -1;
-        if (!val_is_number(r)) {
-            vm_raise(vm, vm->e_TypeError, "%s.__float__ returned non-float (type %s)", vm_type_name(vm, v),
-                     vm_type_name(vm, r));
-            return -1;
+        if (r.tag == VAL_FLOAT) {
+            *out = r.as.f;
+            return 0;
         }
-        *out = val_as_double(r);
-        return 0;
+        if (val_is_obj(r) && r.as.o->type->layout == OBJ_LAYOUT_FLOAT) {
+            *out = ((FloatObj *)r.as.o)->v;
+            return 0;
+        }
+        vm_raise(vm, vm->e_TypeError, "%s.__float__ returned non-float (type %s)", vm_type_name(vm, v),
+                 vm_type_name(vm, r));
+        return -1;
     }
     f = type_special(vm, vm_type_of(vm, v), SP_INDEX);
     if (!val_is_null(f)) {
-        int64_t i;
-        if (vm_index(vm, v, &i) < 0) return -1;
-        *out = (double)i;
-        return 0;
+        mpz_t z;
+        mpz_init(z);
+        int rc = bigint_index_mpz(vm, v, z);
+        if (rc == 0) rc = bigint_mpz_to_double(vm, z, out);
+        mpz_clear(z);
+        return rc;
     }
     vm_raise(vm, vm->e_TypeError, "must be real number, not %s", vm_type_name(vm, v));
     return -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -158,7 +159,15 @@ int list_extend(VM *vm, ListObj *l, Value iterable) {
 int seq_index(VM *vm, Value key, int64_t n, const char *what, int64_t *out) {
     int64_t i;
     if (val_is_intlike(key)) i = val_as_intlike(key);
-    else if (vm_index(vm, key, &i) < 0) return -1;
+    else if (vm_index(vm, key, &i) < 0) {
+        /* an index beyond int64 is an IndexError here (CPython's PyNumber_AsSsize_t(key,
+         * PyExc_IndexError)) */
+        if (vm_exc_matches(vm, vm->e_OverflowError)) {
+            vm_clear_exc(vm);
+            vm_raise(vm, vm->e_IndexError, "cannot fit '%s' into an index-sized integer", vm_type_name(vm, key));
+        }
+        return -1;
+    }
     if (i < 0) i += n;
     if (i < 0 || i >= n) {
         if (what) vm_raise(vm, vm->e_IndexError, "%s index out of range", what);
@@ -169,18 +178,33 @@ int seq_index(VM *vm, Value key, int64_t n, const char *what, int64_t *out) {
     return 0;
 }
 
+/* A slice bound: None (1), or an index with big values clamped to the int64 range, as CPython's
+ * _PyEval_SliceIndex clamps them (0). */
 static int slice_part(VM *vm, Value v, int64_t *out) {
     if (val_is_none(v)) return 1;
     if (val_is_intlike(v)) {
         *out = val_as_intlike(v);
         return 0;
     }
-    if (vm_index(vm, v, out) < 0) {
-        vm_clear_exc(vm);
-        vm_raise(vm, vm->e_TypeError,
-                 "slice indices must be integers or None or have an __index__ method");
-        return -1;
+    Value iv = v;
+    if (!val_is_intobj(v)) {
+        if (val_is_null(type_special(vm, vm_type_of(vm, v), SP_INDEX))) {
+            vm_raise(vm, vm->e_TypeError, "slice indices must be integers or None or have an __index__ method");
+            return -1;
+        }
+        iv = vm_call_special(vm, v, SP_INDEX, 0, NULL);
+        if (val_is_null(iv)) return -1;
+        if (val_is_intlike(iv)) {
+            *out = val_as_intlike(iv);
+            return 0;
+        }
+        if (!val_is_intobj(iv)) {
+            vm_raise(vm, vm->e_TypeError, "__index__ returned non-int (type %s)", vm_type_name(vm, iv));
+            return -1;
+        }
     }
+    mpz_srcptr z = AS_INTOBJ(iv)->z;
+    *out = mpz_fits_slong_p(z) ? mpz_get_si(z) : mpz_sgn(z) < 0 ? INT64_MIN : INT64_MAX;
     return 0;
 }
 

@@ -484,7 +484,14 @@ static Value r_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
         return vm_raise(vm, vm->e_TypeError, "range expected at most 3 arguments, got %d", n);
     }
     for (int i = 0; i < n; i++)
-        if (vm_index(vm, argv[i + 1], &a[i]) < 0) return val_null();
+        if (vm_index(vm, argv[i + 1], &a[i]) < 0) {
+            /* Ember's ranges are int64 (CPython's take any int) */
+            if (vm_exc_matches(vm, vm->e_OverflowError)) {
+                vm_clear_exc(vm);
+                vm_raise(vm, vm->e_NotImplementedError, "range() with bounds beyond 64 bits is not supported");
+            }
+            return val_null();
+        }
     if (n == 1) return range_new(vm, 0, a[0], 1);
     if (n == 3 && a[2] == 0) return vm_raise(vm, vm->e_ValueError, "range() arg 3 must not be zero");
     return range_new(vm, a[0], a[1], n == 3 ? a[2] : 1);

@@ -207,10 +207,32 @@ int str_cmp(const StrObj *a, const StrObj *b) {
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
+StrObj *str_new_typed(VM *vm, TypeObj *t, const char *s, int64_t len) {
+    if (t == vm->t_str) return str_new(vm, s, len);
+    size_t base = t->instance_size > sizeof(StrObj) ? t->instance_size : sizeof(StrObj);
+    StrObj *o = gc_alloc(vm, t, base + (size_t)len + 1);
+    if (!o) return NULL;
+    o->len = len;
+    memcpy(o->data, s, (size_t)len);
+    o->data[len] = 0;
+    o->ncp = utf8_count(s, len);
+    o->hash = -1;
+    return o;
+}
+
+StrObj *str_exact(VM *vm, StrObj *s) {
+    return s->hdr.type == vm->t_str ? s : str_new(vm, s->data, s->len);
+}
+
 StrObj *str_intern(VM *vm, StrObj *s) {
     if (s->hdr.flags & OBJF_INTERNED) return s;
     Value found = dict_get_str(vm->intern, s);
     if (!val_is_null(found)) return (StrObj *)found.as.o;
+    if (s->hdr.type != vm->t_str) {
+        /* the canonical instance is a plain str, never a subclass instance */
+        s = str_new(vm, s->data, s->len);
+        if (!s) return NULL;
+    }
     vm_push_root(vm, val_obj(s));
     int rc = dict_set(vm, vm->intern, val_obj(s), val_obj(s));
     vm_pop_root(vm);
@@ -285,6 +307,18 @@ StrObj *str_repr(VM *vm, StrObj *s) {
     repr_body(&b, s->data, s->len, q, false);
     sb_addc(&b, q);
     return sb_finish(vm, &b);
+}
+
+BytesObj *bytes_new_typed(VM *vm, TypeObj *t, const uint8_t *data, int64_t len) {
+    if (t == vm->t_bytes) return bytes_new(vm, data, len);
+    size_t base = t->instance_size > sizeof(BytesObj) ? t->instance_size : sizeof(BytesObj);
+    BytesObj *o = gc_alloc(vm, t, base + (size_t)len + 1);
+    if (!o) return NULL;
+    o->len = len;
+    o->hash = -1;
+    if (len && data) memcpy(o->data, data, (size_t)len);
+    o->data[len] = 0;
+    return o;
 }
 
 BytesObj *bytes_new(VM *vm, const uint8_t *data, int64_t len) {

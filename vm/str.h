@@ -11,7 +11,11 @@ StrObj *str_from_c(VM *vm, const char *s);
 StrObj *str_printf(VM *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 StrObj *str_vprintf(VM *vm, const char *fmt, va_list ap);
 StrObj *str_concat(VM *vm, StrObj *a, StrObj *b);
-StrObj *str_intern(VM *vm, StrObj *s);   /* the canonical instance */
+StrObj *str_intern(VM *vm, StrObj *s);   /* the canonical instance (always a plain str) */
+/* A new instance of t (str or a str subclass) with a copy of s[0..len). */
+StrObj *str_new_typed(VM *vm, TypeObj *t, const char *s, int64_t len);
+/* s itself when it is a plain str, else a plain copy (what str methods return). */
+StrObj *str_exact(VM *vm, StrObj *s);
 int64_t str_hash(StrObj *s);
 bool str_eq(const StrObj *a, const StrObj *b);
 bool str_is_identifier(const StrObj *s);   /* str.isidentifier() */
@@ -33,6 +37,7 @@ StrObj *str_char_at(VM *vm, StrObj *s, int64_t i);
 StrObj *str_repr(VM *vm, StrObj *s);   /* 'abc' with CPython's quoting and escapes */
 
 BytesObj *bytes_new(VM *vm, const uint8_t *data, int64_t len);
+BytesObj *bytes_new_typed(VM *vm, TypeObj *t, const uint8_t *data, int64_t len);
 StrObj *bytes_repr(VM *vm, BytesObj *b);
 
 /* CPython-compatible numeric hashes (so set iteration order of numbers matches CPython). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/codecs.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
@@ -59,7 +60,18 @@ static Value s_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     static const char *const names[] = {"cls", "object", "encoding", "errors"};
     Value a[4];
     if (native_parse_args(vm, "str", argc, argv, kw, 4, 1, names, 4, a) < 0) return val_null();
-    if (AS_TYPE(a[0]) != vm->t_str) return vm_raise(vm, vm->e_NotImplementedError, "subclassing str is not supported");
+    if (!val_is_obj(a[0]) || !vm_isinstance_type(vm, a[0], vm->t_type) || !type_is_subtype(AS_TYPE(a[0]), vm->t_str)) {
+        const char *n = val_is_obj(a[0]) && vm_isinstance_type(vm, a[0], vm->t_type) ? AS_TYPE(a[0])->name->data : vm_type_name(vm, a[0]);
+        return vm_raise(vm, vm->e_TypeError, "str.__new__(%s): %s is not a subtype of str", n, n);
+    }
+    TypeObj *cls = AS_TYPE(a[0]);
+    if (cls != vm->t_str) {
+        /* a subclass instance holding the value str() would give */
+        a[0] = val_obj(vm->t_str);
+        Value v = s_new(vm, argc, a, NULL, fn);
+        if (val_is_null(v)) return v;
+        return sval(str_new_typed(vm, cls, AS_STR(v)->data, AS_STR(v)->len));
+    }
     if (val_is_null(a[1])) return val_obj(vm->empty_str);
     if (!val_is_null(a[2]) || val_is_type(vm, a[1], vm->t_bytes)) {
         if (!val_is_type(vm, a[1], vm->t_bytes)) {
@@ -97,19 +109,33 @@ static Value s_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
 }
 
 static Value s_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(SSELF->ncp); }
-static Value s_str(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return argv[0]; }
+static Value s_str(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return sval(str_exact(vm, SSELF)); }
 static Value s_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return sval(str_repr(vm, SSELF)); }
 static Value s_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(str_hash(SSELF)); }
 static Value s_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    int r = vm_contains(vm, argv[0], argv[1]);
-    return r < 0 ? val_null() : val_bool(r);
+    if (!val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "'in <string>' requires string as left operand, not %s",
+                        vm_type_name(vm, argv[1]));
+    StrObj *h = SSELF, *n = AS_STR(argv[1]);
+    if (n->len == 0) return val_bool(true);
+    return val_bool(memmem(h->data, (size_t)h->len, n->data, (size_t)n->len) != NULL);
 }
 static Value s_iter(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    return iter_builtin(vm, argv[0]);
+    /* a plain str iterates the same code points (a subclass instance included) */
+    StrObj *s = str_exact(vm, SSELF);
+    return s ? iter_builtin(vm, val_obj(s)) : val_null();
 }
 static Value s_cmp(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (!val_is_str(vm, argv[1])) return vm->not_implemented;
-    return vm_compare(vm, (CompareOp)(intptr_t)fn->data, argv[0], argv[1]);
+    int c = str_cmp(SSELF, AS_STR(argv[1]));
+    switch ((CompareOp)(intptr_t)fn->data) {
+    case CMP_LT: return val_bool(c < 0);
+    case CMP_LE: return val_bool(c <= 0);
+    case CMP_EQ: return val_bool(c == 0);
+    case CMP_NE: return val_bool(c != 0);
+    case CMP_GT: return val_bool(c > 0);
+    default: return val_bool(c >= 0);
+    }
 }
 static Value s_add(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (!val_is_str(vm, argv[1]))
@@ -117,13 +143,24 @@ static Value s_add(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     return sval(str_concat(vm, SSELF, AS_STR(argv[1])));
 }
 static Value s_mul(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!val_is_intlike(argv[1])) return vm->not_implemented;
-    return vm_binary_op(vm, BINOP_MULTIPLY, argv[0], argv[1]);
+    if (!val_is_intlike(argv[1]) && val_is_null(type_special(vm, vm_type_of(vm, argv[1]), SP_INDEX)))
+        return vm->not_implemented;
+    int64_t k;
+    if (vm_index(vm, argv[1], &k) < 0) return val_null();
+    StrObj *s = SSELF;
+    if (k < 0) k = 0;
+    if (s->len && k > (INT64_C(1) << 40) / s->len) return vm_no_memory(vm);
+    StrBuf sb;
+    sb_init(&sb);
+    for (int64_t i = 0; i < k; i++) sb_add_str(&sb, s);
+    return sval(sb_finish(vm, &sb));
 }
 static Value s_format_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "__format__", argc, kw, 2, 2) < 0) return val_null();
     StrObj *spec;
     if (arg_str(vm, argv[1], "format()", &spec) < 0) return val_null();
+    /* an empty spec is str(self) (a subclass's __str__ shows), as CPython's str.__format__ */
+    if (spec->len == 0) return argv[0].as.o->type == vm->t_str ? argv[0] : vm_str(vm, argv[0]);
     return format_str(vm, SSELF, spec);
 }
 
@@ -382,7 +419,7 @@ static Value strip_common(VM *vm, int argc, Value *argv, TupleObj *kw, int which
             e = p;
         }
     }
-    if (b == 0 && e == s->len) return argv[0];
+    if (b == 0 && e == s->len) return sval(str_exact(vm, s));
     return sval(str_new(vm, s->data + b, e - b));
 }
 static Value s_strip(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return strip_common(vm, argc, argv, kw, 3, "strip"); }
@@ -459,7 +496,7 @@ static Value s_removeprefix(VM *vm, int argc, Value *argv, TupleObj *kw, NativeO
     if (arg_str(vm, argv[1], "removeprefix", &p) < 0) return val_null();
     if (p->len <= s->len && memcmp(s->data, p->data, (size_t)p->len) == 0)
         return sval(str_new(vm, s->data + p->len, s->len - p->len));
-    return argv[0];
+    return sval(str_exact(vm, s));
 }
 static Value s_removesuffix(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "removesuffix", argc, kw, 2, 2) < 0) return val_null();
@@ -467,7 +504,7 @@ static Value s_removesuffix(VM *vm, int argc, Value *argv, TupleObj *kw, NativeO
     if (arg_str(vm, argv[1], "removesuffix", &p) < 0) return val_null();
     if (p->len && p->len <= s->len && memcmp(s->data + s->len - p->len, p->data, (size_t)p->len) == 0)
         return sval(str_new(vm, s->data, s->len - p->len));
-    return argv[0];
+    return sval(str_exact(vm, s));
 }
 
 /* ---- case and classification -------------------------------------------------------------- */
@@ -576,7 +613,7 @@ static Value pad_common(VM *vm, int argc, Value *argv, TupleObj *kw, char align,
         fill = AS_STR(argv[2])->data;
         fill_len = AS_STR(argv[2])->len;
     }
-    if (width <= s->ncp) return argv[0];
+    if (width <= s->ncp) return sval(str_exact(vm, s));
     int64_t padn = width - s->ncp, left = 0, right = 0;
     if (align == '<') right = padn;
     else if (align == '>') left = padn;
@@ -600,7 +637,7 @@ static Value s_zfill(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     StrObj *s = SSELF;
     int64_t width;
     if (vm_index(vm, argv[1], &width) < 0) return val_null();
-    if (width <= s->ncp) return argv[0];
+    if (width <= s->ncp) return sval(str_exact(vm, s));
     StrBuf b;
     sb_init(&b);
     int64_t i = 0;
@@ -961,8 +998,12 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
     case 's': case 'r': case 'a': case 'c': {
         Value conv;
         if (type == 'c') {
-            if (val_is_intlike(arg)) {
-                int64_t cp = val_as_intlike(arg);
+            if (val_is_intobj(arg) && !mpz_fits_slong_p(AS_INTOBJ(arg)->z)) {
+                vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
+                return -1;
+            }
+            if (val_is_intlike(arg) || val_is_intobj(arg)) {
+                int64_t cp = val_is_intobj(arg) ? mpz_get_si(AS_INTOBJ(arg)->z) : val_as_intlike(arg);
                 if (cp < 0 || cp > 0x10FFFF) {
                     vm_raise(vm, vm->e_OverflowError, "%%c arg not in range(0x110000)");
                     return -1;
@@ -987,47 +1028,59 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
         return 0;
     }
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': {
-        int64_t v;
         bool integral = type != 'd' && type != 'i' && type != 'u';
-        if (val_is_intlike(arg)) {
-            v = val_as_intlike(arg);
+        mpz_t z;
+        mpz_init(z);
+        int rc = 0;
+        if (bigint_check(vm, arg)) {
+            bigint_load(arg, z);
         } else if (arg.tag == VAL_FLOAT && !integral) {
-            double d = arg.as.f;
-            if (isnan(d) || isinf(d) || d >= 9.3e18 || d <= -9.3e18) {
-                vm_raise(vm, isnan(d) ? vm->e_ValueError : vm->e_OverflowError,
-                         isnan(d) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
-                return -1;
-            }
-            v = (int64_t)d;
+            Value iv = bigint_from_double(vm, arg.as.f);
+            if (val_is_null(iv)) rc = -1;
+            else bigint_load(iv, z);
         } else if (!val_is_null(type_special(vm, vm_type_of(vm, arg), SP_INDEX))) {
-            if (vm_index(vm, arg, &v) < 0) return -1;
+            rc = bigint_index_mpz(vm, arg, z);
         } else {
             if (integral)
                 vm_raise(vm, vm->e_TypeError, "%%%c format: an integer is required, not %s", type, vm_type_name(vm, arg));
             else
                 vm_raise(vm, vm->e_TypeError, "%%%c format: a real number is required, not %s", type,
                          vm_type_name(vm, arg));
+            rc = -1;
+        }
+        if (rc < 0) {
+            mpz_clear(z);
             return -1;
         }
-        uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-        sign = v < 0 ? "-" : (flags & PF_SIGN) ? "+" : (flags & PF_BLANK) ? " " : "";
+        sign = mpz_sgn(z) < 0 ? "-" : (flags & PF_SIGN) ? "+" : (flags & PF_BLANK) ? " " : "";
         const char *prefix = "";
-        int n;
+        int base = 10;
         if (type == 'x' || type == 'X') {
-            n = snprintf(buf, sizeof buf, type == 'x' ? "%llx" : "%llX", (unsigned long long)mag);
+            base = type == 'x' ? 16 : -16;   /* GMP: a negative base means upper-case letters */
             if (flags & PF_ALT) prefix = type == 'x' ? "0x" : "0X";
         } else if (type == 'o') {
-            n = snprintf(buf, sizeof buf, "%llo", (unsigned long long)mag);
+            base = 8;
             if (flags & PF_ALT) prefix = "0o";
-        } else {
-            n = snprintf(buf, sizeof buf, "%llu", (unsigned long long)mag);
         }
-        if (prec > n && prec < 400) {   /* precision: at least that many digits */
-            memmove(buf + (prec - n), buf, (size_t)n + 1);
-            memset(buf, '0', (size_t)(prec - n));
-            n = (int)prec;
+        mpz_abs(z, z);
+        size_t nd = mpz_sizeinbase(z, base < 0 ? -base : base);
+        int64_t p = prec > (int64_t)nd && prec < 100000 ? prec : (int64_t)nd;
+        char *digits = malloc((size_t)p + 2);
+        if (!digits) {
+            mpz_clear(z);
+            vm_no_memory(vm);
+            return -1;
         }
-        pct_pad(b, flags, width, sign, prefix, buf, n, true);
+        mpz_get_str(digits, base, z);
+        mpz_clear(z);
+        int64_t n = (int64_t)strlen(digits);
+        if (p > n) {   /* precision: at least that many digits */
+            memmove(digits + (p - n), digits, (size_t)n + 1);
+            memset(digits, '0', (size_t)(p - n));
+            n = p;
+        }
+        pct_pad(b, flags, width, sign, prefix, digits, n, true);
+        free(digits);
         return 0;
     }
     case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': {

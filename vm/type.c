@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/descr.h"
 #include "vm/dict.h"
+#include "vm/num.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -28,6 +30,17 @@ static void type_trace(VM *vm, Obj *o) {
 }
 
 static void instance_trace(VM *vm, Obj *o) { gc_mark(vm, ((InstanceObj *)o)->dict); }
+static void trace_dict_only(VM *vm, Obj *o) { gc_mark(vm, *obj_dict_slot(o)); }
+
+/* object.__new__(S) for a str or bytes subclass: the value comes from str.__new__ */
+static Value refuse_object_new(VM *vm, TypeObj *t) {
+    /* CPython names the nearest class that does not define __new__ itself */
+    TypeObj *b = t;
+    while (b->base && (b->flags & TYPEF_HEAPTYPE) && !val_is_null(dict_get_str(b->dict, vm->special_names[SP_NEW])))
+        b = b->base;
+    return vm_raise(vm, vm->e_TypeError, "object.__new__(%s) is not safe, use %s.__new__()", t->name->data,
+                    b->name->data);
+}
 
 static Value instance_alloc(VM *vm, TypeObj *t) {
     Obj *o = gc_alloc(vm, t, t->instance_size);
@@ -137,8 +150,9 @@ TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout lay
     t->bases = base ? tuple_pack(vm, 1, val_obj(base)) : vm->empty_tuple;
     t->mro = mro_single(vm, t, base);
     if (base && (base->flags & TYPEF_EXCEPTION)) t->flags |= TYPEF_EXCEPTION;
+    if (dict_offset && type_add_dict_descriptor(vm, t) < 0) t = NULL;
     vm_pop_root(vm);
-    type_modified(vm, t);
+    if (t) type_modified(vm, t);
     return t;
 }
 
@@ -173,6 +187,8 @@ void type_init_core(VM *vm) {
     BARE(tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), tuple_trace, NULL, TYPEF_BASETYPE);
 #undef BARE
     vm->t_object->alloc = instance_alloc;
+    vm->t_str->alloc = refuse_object_new;
+    vm->t_str->flags |= TYPEF_BASETYPE;
     tt->alloc = abstract_alloc;
     tt->base = vm->t_object;
     vm->t_str->base = vm->t_dict->base = vm->t_tuple->base = vm->t_object;
@@ -284,6 +300,10 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_SET: return offsetof(SetObj, dict);
     case OBJ_LAYOUT_EXCEPTION: return offsetof(ExceptionObj, dict);
     case OBJ_LAYOUT_WEAKREF: return offsetof(WeakRefObj, dict);
+    case OBJ_LAYOUT_INT: return offsetof(IntObj, dict);
+    case OBJ_LAYOUT_STR: return offsetof(StrObj, dict);
+    case OBJ_LAYOUT_BYTES: return offsetof(BytesObj, dict);
+    case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
     default: return solid->dict_offset;
     }
 }
@@ -293,13 +313,22 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
     TypeObj *best = NULL;
     for (int64_t i = 0; i < bases->len; i++) {
         TypeObj *b = (TypeObj *)bases->items[i].as.o;
-        /* walk up to the first type that defines the layout */
+        /* walk up to the first type that defines the layout (a C layout, or slots added): as
+         * CPython's solid_base, a built-in type whose instances are its base's in every C respect
+         * (size, tracing, finalizing, allocating) shares the base's, so class E(OSError,
+         * ValueError) works: both are BaseException inside */
         TypeObj *s = b;
-        while (s->base && s->layout == s->base->layout && (s->flags & TYPEF_HEAPTYPE)) s = s->base;
+        while (s->base && s->layout == s->base->layout && s->nslotvals == s->base->nslotvals &&
+               ((s->flags & TYPEF_HEAPTYPE) ||
+                (s->instance_size == s->base->instance_size && s->trace == s->base->trace &&
+                 s->finalize == s->base->finalize && s->alloc == s->base->alloc)))
+            s = s->base;
         if (!best) { best = s; continue; }
+        bool s_plain = s->layout == OBJ_LAYOUT_INSTANCE && !s->nslotvals;
+        bool best_plain = best->layout == OBJ_LAYOUT_INSTANCE && !best->nslotvals;
         if (type_is_subtype(s, best)) best = s;
-        else if (!type_is_subtype(best, s) && s->layout != OBJ_LAYOUT_INSTANCE) {
-            if (best->layout == OBJ_LAYOUT_INSTANCE) best = s;
+        else if (!type_is_subtype(best, s) && !s_plain) {
+            if (best_plain) best = s;
             else {
                 vm_raise(vm, vm->e_TypeError, "multiple bases have instance lay-out conflict");
                 return NULL;
@@ -311,23 +340,119 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
 
 static bool is_plain_function(VM *vm, Value v) { return val_is_type(vm, v, vm->t_function); }
 
-/* __slots__ (a str or an iterable of str): CPython gives instances of a class whose whole MRO
- * (object aside) declares __slots__ without "__dict__" no attribute dict, so assigning any other
- * attribute fails.  Ember's instances keep their dict and setattr enforces the names instead
- * (TYPEF_SLOTS); the names are checked as CPython checks them. */
-static int class_slots_init(VM *vm, TypeObj *t) {
+/* ---- __slots__, __dict__ and __weakref__ ---------------------------------------------------------
+ * A class with __slots__ gives its instances one Value field per name (after the fields of its
+ * solid base, and after the bases' slots), read and written by member descriptors in the class
+ * dict; its instances have no attribute dict unless "__dict__" is a slot or a base has one, and
+ * take weak references only with "__weakref__" (or a base's).  A class without __slots__ gets
+ * both.  The class that introduces the dict/weakref support carries the __dict__ and
+ * __weakref__ descriptors, as in CPython. */
+
+static void instance_trace_slots(VM *vm, Obj *o) {
+    TypeObj *t = o->type;
+    /* the fields of the layout the slots were added to */
+    TypeObj *b = t;
+    while (b->trace == instance_trace_slots) b = b->base;
+    if (b->trace) b->trace(vm, o);
+    DictObj **d = obj_dict_slot(o);
+    if (d) gc_mark(vm, *d);
+    Value *v = (Value *)((char *)o + t->slots_offset);
+    for (int32_t i = 0; i < t->nslotvals; i++) gc_mark_value(vm, v[i]);
+}
+
+/* _Py_Mangle: "__x" in class C is "_C__x". */
+static StrObj *mangle_slot(VM *vm, StrObj *cls, StrObj *name) {
+    if (name->len < 3 || name->data[0] != '_' || name->data[1] != '_') return name;
+    if (name->data[name->len - 1] == '_' && name->data[name->len - 2] == '_') return name;
+    if (memchr(name->data, '.', (size_t)name->len)) return name;
+    const char *c = cls->data;
+    while (*c == '_') c++;
+    if (!*c) return name;
+    return str_printf(vm, "_%s%s", c, name->data);
+}
+
+/* obj.__dict__ (made on first use) and its assignment */
+static Value dict_getter(VM *vm, Value s, void *c) {
+    DictObj **slot = val_is_obj(s) ? obj_dict_slot(s.as.o) : NULL;
+    if (!slot)
+        return vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
+    if (!*slot) {
+        DictObj *d = dict_new(vm);
+        if (!d) return val_null();
+        *slot = d;
+    }
+    return val_obj(*slot);
+}
+
+static int dict_setter(VM *vm, Value s, Value v, void *c) {
+    DictObj **slot = val_is_obj(s) ? obj_dict_slot(s.as.o) : NULL;
+    if (!slot) {
+        vm_raise(vm, vm->e_AttributeError, "'%s' object has no attribute '__dict__'", vm_type_name(vm, s));
+        return -1;
+    }
+    if (val_is_null(v)) {
+        vm_raise(vm, vm->e_TypeError, "cannot delete __dict__");
+        return -1;
+    }
+    if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_dict)) {
+        vm_raise(vm, vm->e_TypeError, "__dict__ must be set to a dictionary, not a '%s'", vm_type_name(vm, v));
+        return -1;
+    }
+    *slot = AS_DICT(v);
+    return 0;
+}
+
+static Value weakref_getter(VM *vm, Value s, void *c) {
+    extern Value weakref_find(VM *vm, Obj *o);
+    return val_is_obj(s) ? weakref_find(vm, s.as.o) : val_none();
+}
+
+static int add_getset(VM *vm, TypeObj *t, const char *name, GetterFn get, SetterFn set) {
+    GetSetObj *g = gc_alloc(vm, vm->t_getset, sizeof(GetSetObj));
+    if (!g) return -1;
+    g->name = name;
+    g->get = get;
+    g->set = set;
+    g->owner = t;
+    return dict_set_c(vm, t->dict, name, val_obj(g));
+}
+
+int type_add_dict_descriptor(VM *vm, TypeObj *t) {
+    if (!val_is_null(dict_get_c(vm, t->dict, "__dict__"))) return 0;
+    return add_getset(vm, t, "__dict__", dict_getter, dict_setter);
+}
+
+static bool type_weakrefable(TypeObj *t) {
+    for (; t; t = t->base)
+        if (t->flags & TYPEF_WEAKREFS) return true;
+    return false;
+}
+
+static int class_slots_init(VM *vm, TypeObj *t, TypeObj *solid) {
+    bool base_dict = t->base->dict_offset != 0, base_weak = type_weakrefable(t->base);
+    for (int64_t i = 0; i < t->bases->len; i++) {
+        TypeObj *b = AS_TYPE(t->bases->items[i]);
+        if (b->dict_offset) base_dict = true;
+        if (type_weakrefable(b)) base_weak = true;
+    }
     Value s = dict_get_c(vm, t->dict, "__slots__");
-    if (val_is_null(s)) return 0;
-    ListObj *names = list_new(vm, 4);
+    bool add_dict = false, add_weak = false;
+    int rc = -1;
+    ListObj *names = NULL;
+    if (val_is_null(s)) {
+        add_dict = !base_dict;
+        add_weak = !base_weak;
+        goto finish;
+    }
+    names = list_new(vm, 4);
     if (!names) return -1;
     vm_push_root(vm, val_obj(names));
-    int rc = -1;
     if (val_is_str(vm, s)) {
         if (list_append(vm, names, s) < 0) goto done;
     } else if (list_extend(vm, names, s) < 0) {
         goto done;
     }
-    bool has_dict = false;
+    int64_t nown = 0;
     for (int64_t i = 0; i < names->len; i++) {
         Value n = names->items[i];
         if (!val_is_str(vm, n)) {
@@ -339,34 +464,69 @@ static int class_slots_init(VM *vm, TypeObj *t) {
             vm_raise(vm, vm->e_TypeError, "__slots__ must be identifiers");
             goto done;
         }
-        if (str_eq_c(ns, "__dict__")) has_dict = true;
-        else if (!str_eq_c(ns, "__weakref__") && !val_is_null(dict_get_str(t->dict, ns))) {
+        if (str_eq_c(ns, "__dict__")) {
+            if (base_dict || add_dict) {
+                vm_raise(vm, vm->e_TypeError, "__dict__ slot disallowed: we already got one");
+                goto done;
+            }
+            add_dict = true;
+            continue;
+        }
+        if (str_eq_c(ns, "__weakref__")) {
+            if (base_weak || add_weak) {
+                vm_raise(vm, vm->e_TypeError, "__weakref__ slot disallowed: either we already got one, or the base type cannot have one");
+                goto done;
+            }
+            add_weak = true;
+            continue;
+        }
+        StrObj *m = mangle_slot(vm, t->name, ns);
+        if (!m || !(m = str_intern(vm, m))) goto done;
+        if (!val_is_null(dict_get_str(t->dict, m))) {
             vm_raise(vm, vm->e_ValueError, "'%s' in __slots__ conflicts with class variable", ns->data);
             goto done;
         }
+        names->items[nown++] = val_obj(m);
     }
-    t->slots = tuple_from_array(vm, names->items, names->len);
+    if (nown && (solid->layout == OBJ_LAYOUT_STR || solid->layout == OBJ_LAYOUT_BYTES ||
+                 solid->layout == OBJ_LAYOUT_TUPLE || solid->layout == OBJ_LAYOUT_INT)) {
+        TypeObj *b = solid;
+        while (b->flags & TYPEF_HEAPTYPE) b = b->base;
+        vm_raise(vm, vm->e_TypeError, "nonempty __slots__ not supported for subtype of '%s'", b->name->data);
+        goto done;
+    }
+    /* __dict__ also comes from a base that has one (CPython's may_add_dict) */
+    t->slots = tuple_from_array(vm, names->items, nown);
     if (!t->slots) goto done;
+    if (nown) {
+        if (!t->nslotvals) t->slots_offset = (int32_t)t->instance_size;
+        for (int64_t i = 0; i < nown; i++) {
+            int64_t off = t->slots_offset + (int64_t)(t->nslotvals + i) * (int64_t)sizeof(Value);
+            Value md = member_new(vm, t, AS_STR(names->items[i]), off, MEMBER_VALUE, false);
+            if (val_is_null(md) || dict_set_str(vm, t->dict, AS_STR(names->items[i]), md) < 0) goto done;
+        }
+        t->nslotvals += (int32_t)nown;
+        t->instance_size = (size_t)t->slots_offset + (size_t)t->nslotvals * sizeof(Value);
+    }
+    if (!add_dict && !base_dict) t->dict_offset = 0;
+finish:
+    if (add_dict && dict_get_c(vm, t->dict, "__dict__").tag == VAL_NULL &&
+        add_getset(vm, t, "__dict__", dict_getter, dict_setter) < 0)
+        goto done;
+    if (add_weak || base_weak) t->flags |= TYPEF_WEAKREFS;
+    if (add_weak && dict_get_c(vm, t->dict, "__weakref__").tag == VAL_NULL &&
+        add_getset(vm, t, "__weakref__", weakref_getter, NULL) < 0)
+        goto done;
+    if (t->nslotvals) {
+        t->trace = instance_trace_slots;
+    } else if (!t->trace && t->dict_offset) {
+        /* layouts whose base instances need no tracing (str, bytes) still have the dict */
+        t->trace = trace_dict_only;
+    }
     rc = 0;
-    if (has_dict || t->dict_offset == 0 || t->layout != OBJ_LAYOUT_INSTANCE) goto done;
-    for (int64_t i = 1; i < t->mro->len; i++) {
-        TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
-        if (c != vm->t_object && !(c->flags & TYPEF_SLOTS)) goto done;
-    }
-    t->flags |= TYPEF_SLOTS;
 done:
-    vm_pop_root(vm);
+    if (names) vm_pop_root(vm);
     return rc;
-}
-
-bool type_slots_allow(TypeObj *t, const StrObj *name) {
-    for (int64_t i = 0; i < t->mro->len; i++) {
-        TypeObj *c = (TypeObj *)t->mro->items[i].as.o;
-        if (!c->slots) continue;
-        for (int64_t k = 0; k < c->slots->len; k++)
-            if (str_eq(AS_STR(c->slots->items[k]), name)) return true;
-    }
-    return false;
 }
 
 Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
@@ -385,14 +545,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         }
         TypeObj *bt = (TypeObj *)b.as.o;
         if (!(bt->flags & TYPEF_BASETYPE)) {
-            /* int, float, str and bytes values have no room for a subclass's attributes:
-             * CPython allows these subclasses, Ember does not */
-            if (bt == vm->t_int || bt == vm->t_float || bt == vm->t_str || bt == vm->t_bytes)
-                vm_raise(vm, vm->e_NotImplementedError, "subclassing '%s' is not supported",
-                         bt->name->data);
-            else
-                vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type",
-                         bt->name->data);
+            vm_raise(vm, vm->e_TypeError, "type '%s' is not an acceptable base type", bt->name->data);
             goto fail;
         }
         for (int64_t j = 0; j < i; j++)
@@ -418,8 +571,11 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
     t->finalize = solid->finalize;
     t->alloc = solid->alloc;
     t->native_data = solid->native_data;
-    /* plain object subclasses get the instance layout (with a dict); others keep theirs */
-    t->instance_size = solid->layout == OBJ_LAYOUT_INSTANCE ? sizeof(InstanceObj) : solid->instance_size;
+    /* plain object subclasses get the instance layout (with a dict); others keep theirs, slots
+     * of the bases included */
+    t->nslotvals = solid->nslotvals;
+    t->slots_offset = solid->slots_offset;
+    t->instance_size = solid->layout == OBJ_LAYOUT_INSTANCE && !solid->nslotvals ? sizeof(InstanceObj) : solid->instance_size;
     for (int64_t i = 0; i < bases->len; i++) {
         TypeObj *bt = (TypeObj *)bases->items[i].as.o;
         if (bt->instance_size > t->instance_size && type_is_subtype(bt, solid))
@@ -448,8 +604,13 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         dict_del_str(vm, t->dict, vm_intern_str(vm, "__classcell__"));
     }
     Value mod = dict_get_c(vm, t->dict, "__module__");
+    if (val_is_null(mod) && vm->frame) {
+        /* type(name, bases, ns) without __module__: the caller's module, as CPython */
+        mod = dict_get_c(vm, vm->frame->globals, "__name__");
+        if (!val_is_null(mod) && dict_set_c(vm, t->dict, "__module__", mod) < 0) goto fail_t;
+    }
     if (!val_is_null(mod)) t->module = mod;
-    if (class_slots_init(vm, t) < 0) goto fail_t;
+    if (class_slots_init(vm, t, solid) < 0) goto fail_t;
     if (val_is_null(dict_get_c(vm, t->dict, "__doc__")) &&
         dict_set_c(vm, t->dict, "__doc__", val_none()) < 0)
         goto fail_t;
@@ -483,7 +644,20 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
             Value args[3] = {v, val_obj(t), k};
             Value r = vm_call(vm, sn, 3, args, NULL);
             if (val_is_null(r)) {
-                vm_pop_root(vm);
+                /* CPython 3.11 chains a RuntimeError naming the descriptor and the class */
+                Value cause = vm_fetch_exc(vm);
+                vm_push_root(vm, cause);
+                Value kr = vm_repr(vm, k);
+                if (!val_is_null(kr)) {
+                    vm_raise(vm, vm->e_RuntimeError, "Error calling __set_name__ on '%s' instance %s in '%s'",
+                             vm_type_name(vm, v), AS_STR(kr)->data, t->name->data);
+                    if (val_is_obj(vm->exc) && (vm->exc.as.o->type->flags & TYPEF_EXCEPTION)) {
+                        ExceptionObj *ne = (ExceptionObj *)vm->exc.as.o;
+                        ne->cause = ne->context = cause;
+                        ne->suppress_context = true;
+                    }
+                }
+                vm_pop_roots(vm, 2);
                 goto fail_t;
             }
         }
@@ -500,7 +674,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
             Value bound = vm_bind_descriptor(vm, init_sub, val_null(), t);
             if (val_is_null(bound)) goto fail_t;
             vm_push_root(vm, bound);
-            Value r = vm_call(vm, bound, nkw, kwvals, kwnames);
+            Value r = vm_call(vm, bound, 0, kwvals, kwnames);
             vm_pop_root(vm);
             if (val_is_null(r)) goto fail_t;
         } else if (nkw) {
@@ -543,16 +717,27 @@ static Value call_prepend(VM *vm, Value f, Value first, int argc, Value *argv, T
     return r;
 }
 
+TypeObj *type_calculate_metaclass(VM *vm, TypeObj *meta, TupleObj *bases) {
+    TypeObj *winner = meta;
+    for (int64_t i = 0; i < bases->len; i++) {
+        TypeObj *tmp = vm_type_of(vm, bases->items[i]);
+        if (type_is_subtype(winner, tmp)) continue;
+        if (type_is_subtype(tmp, winner)) {
+            winner = tmp;
+            continue;
+        }
+        vm_raise(vm, vm->e_TypeError, "metaclass conflict: the metaclass of a derived class must be a "
+                 "(non-strict) subclass of the metaclasses of all its bases");
+        return NULL;
+    }
+    return winner;
+}
+
 Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
     if (t == vm->t_type) {
+        /* type(x) is x's type; type(name, bases, ns, **kw) makes a class */
         if (argc == 1 && (!kw || kw->len == 0)) return val_obj(vm_type_of(vm, argv[0]));
-        if (argc != 3)
-            return vm_raise(vm, vm->e_TypeError, "type() takes 1 or 3 arguments");
-        if (!val_is_str(vm, argv[0]) || !val_is_type(vm, argv[1], vm->t_tuple) ||
-            !val_is_obj(argv[2]) || !vm_isinstance_type(vm, argv[2], vm->t_dict))
-            return vm_raise(vm, vm->e_TypeError, "type.__new__() argument types are (str, tuple, dict)");
-        return type_new_class(vm, vm->t_type, AS_STR(argv[0]), AS_TUPLE(argv[1]), AS_DICT(argv[2]),
-                              0, NULL, NULL);
+        if (argc != 3) return vm_raise(vm, vm->e_TypeError, "type() takes 1 or 3 arguments");
     }
     Value newf = type_special(vm, t, SP_NEW);
     Value initf = type_special(vm, t, SP_INIT);
@@ -597,44 +782,163 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
     return obj;
 }
 
-/* ---- isinstance / issubclass -------------------------------------------------------------- */
+/* ---- isinstance / issubclass --------------------------------------------------------------
+ * CPython's protocol: an exact type match first; classes whose metaclass is exactly `type` are
+ * checked structurally; otherwise the metaclass's __instancecheck__ / __subclasscheck__ decide
+ * (abc.ABCMeta, typing's aliases).  Without a hook, a non-type "class" is anything with a
+ * __bases__ tuple (abstract classes), and an instance may claim a class through __class__. */
 
-int vm_isinstance(VM *vm, Value obj, Value cls) {
-    if (val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union)) {
-        TupleObj *t = AS_TUPLE(cls);
-        for (int64_t i = 0; i < t->len; i++) {
-            int r = vm_isinstance(vm, obj, t->items[i]);
-            if (r) return r;
-        }
-        return 0;
-    }
-    if (!val_is_obj(cls) || !vm_isinstance_type(vm, cls, vm->t_type)) {
-        vm_raise(vm, vm->e_TypeError,
-                 "isinstance() arg 2 must be a type, a tuple of types, or a union");
-        return -1;
-    }
-    return vm_isinstance_type(vm, obj, (TypeObj *)cls.as.o);
+static bool is_type_obj(VM *vm, Value v) { return val_is_obj(v) && vm_isinstance_type(vm, v, vm->t_type); }
+
+/* The __bases__ tuple of a would-be class, VAL_NULL (no exception) when it has none. */
+static Value abstract_bases(VM *vm, Value cls) {
+    Value b = vm_getattr_opt(vm, cls, vm_intern_str(vm, "__bases__"));
+    if (val_is_null(b)) return b;
+    if (!val_is_type(vm, b, vm->t_tuple)) return val_null();
+    return b;
 }
 
-int vm_issubclass(VM *vm, Value sub, Value cls) {
-    if (!val_is_obj(sub) || !vm_isinstance_type(vm, sub, vm->t_type)) {
+static int abstract_issubclass(VM *vm, Value derived, Value cls) {
+    for (;;) {
+        if (val_identical(derived, cls)) return 1;
+        Value bases = abstract_bases(vm, derived);
+        if (val_is_null(bases)) return val_is_null(vm->exc) ? 0 : -1;
+        TupleObj *t = AS_TUPLE(bases);
+        if (t->len == 0) return 0;
+        if (t->len == 1) {
+            derived = t->items[0];
+            continue;
+        }
+        vm_push_root(vm, bases);
+        if (vm_check_recursion(vm, " in __subclasscheck__") < 0) {
+            vm_pop_root(vm);
+            return -1;
+        }
+        int r = 0;
+        for (int64_t i = 0; i < t->len && r == 0; i++) r = abstract_issubclass(vm, t->items[i], cls);
+        vm_leave_recursion(vm);
+        vm_pop_root(vm);
+        return r;
+    }
+}
+
+static bool is_class_tuple(VM *vm, Value cls) {
+    return val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union);
+}
+
+int type_real_isinstance(VM *vm, Value inst, Value cls) {
+    if (is_type_obj(vm, cls)) {
+        if (vm_isinstance_type(vm, inst, AS_TYPE(cls))) return 1;
+        /* an instance may present another class through __class__ (proxies, mocks) */
+        TypeObj *it = vm_type_of(vm, inst);
+        if (!(it->flags & TYPEF_HEAPTYPE)) return 0;
+        Value c = vm_getattr_opt(vm, inst, vm->special_names[SP__CLASS]);
+        if (val_is_null(c)) return val_is_null(vm->exc) ? 0 : -1;
+        if (is_type_obj(vm, c) && AS_TYPE(c) != it) return type_is_subtype(AS_TYPE(c), AS_TYPE(cls));
+        return 0;
+    }
+    vm_push_root(vm, inst);
+    Value b = abstract_bases(vm, cls);
+    vm_pop_root(vm);
+    if (val_is_null(b)) {
+        if (!val_is_null(vm->exc)) return -1;
+        vm_raise(vm, vm->e_TypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union");
+        return -1;
+    }
+    Value c = vm_getattr_opt(vm, inst, vm->special_names[SP__CLASS]);
+    if (val_is_null(c)) return val_is_null(vm->exc) ? 0 : -1;
+    vm_push_root(vm, c);
+    int r = abstract_issubclass(vm, c, cls);
+    vm_pop_root(vm);
+    return r;
+}
+
+int type_real_issubclass(VM *vm, Value derived, Value cls) {
+    if (is_type_obj(vm, cls) && is_type_obj(vm, derived)) return type_is_subtype(AS_TYPE(derived), AS_TYPE(cls));
+    Value b = abstract_bases(vm, derived);
+    if (val_is_null(b)) {
+        if (!val_is_null(vm->exc)) return -1;
         vm_raise(vm, vm->e_TypeError, "issubclass() arg 1 must be a class");
         return -1;
     }
-    if (val_is_type(vm, cls, vm->t_tuple) || val_is_type(vm, cls, vm->t_union)) {
-        TupleObj *t = AS_TUPLE(cls);
-        for (int64_t i = 0; i < t->len; i++) {
-            int r = vm_issubclass(vm, sub, t->items[i]);
-            if (r) return r;
+    if (!is_class_tuple(vm, cls)) {
+        b = is_type_obj(vm, cls) ? val_obj(vm->empty_tuple) : abstract_bases(vm, cls);
+        if (val_is_null(b)) {
+            if (!val_is_null(vm->exc)) return -1;
+            vm_raise(vm, vm->e_TypeError, "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+            return -1;
         }
-        return 0;
     }
-    if (!val_is_obj(cls) || !vm_isinstance_type(vm, cls, vm->t_type)) {
-        vm_raise(vm, vm->e_TypeError,
-                 "issubclass() arg 2 must be a class, a tuple of classes, or a union");
-        return -1;
+    return abstract_issubclass(vm, derived, cls);
+}
+
+/* The metaclass's hook (SP_INSTANCECHECK / SP_SUBCLASSCHECK), VAL_NULL when it is type's own. */
+static Value check_hook(VM *vm, Value cls, SpecialMethod sp) {
+    TypeObj *meta = vm_type_of(vm, cls);
+    if (meta == vm->t_type) return val_null();
+    Value h = type_special(vm, meta, sp);
+    if (val_is_null(h)) return h;
+    if (h.tag == VAL_OBJ && h.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)h.as.o)->owner == vm->t_type)
+        return val_null();
+    return h;
+}
+
+static int call_check_hook(VM *vm, Value hook, Value cls, Value arg) {
+    if (vm_check_recursion(vm, " in __instancecheck__") < 0) return -1;
+    Value args[2] = {cls, arg};
+    Value r;
+    if (hook.tag == VAL_OBJ && hook.as.o->type == vm->t_function) {
+        r = vm_call(vm, hook, 2, args, NULL);
+    } else {
+        Value b = vm_bind_descriptor(vm, hook, cls, vm_type_of(vm, cls));
+        if (val_is_null(b)) {
+            vm_leave_recursion(vm);
+            return -1;
+        }
+        vm_push_root(vm, b);
+        r = vm_call1(vm, b, arg);
+        vm_pop_root(vm);
     }
-    return type_is_subtype((TypeObj *)sub.as.o, (TypeObj *)cls.as.o);
+    vm_leave_recursion(vm);
+    if (val_is_null(r)) return -1;
+    vm_push_root(vm, r);
+    int t = vm_truthy(vm, r);
+    vm_pop_root(vm);
+    return t;
+}
+
+int vm_isinstance(VM *vm, Value obj, Value cls) {
+    if (val_is_obj(cls) && vm_type_of(vm, obj) == (TypeObj *)cls.as.o) return 1;
+    if (val_is_type(vm, cls, vm->t_type)) return type_real_isinstance(vm, obj, cls);
+    if (is_class_tuple(vm, cls)) {
+        TupleObj *t = AS_TUPLE(cls);
+        if (vm_check_recursion(vm, " in __instancecheck__") < 0) return -1;
+        int r = 0;
+        for (int64_t i = 0; i < t->len && r == 0; i++) r = vm_isinstance(vm, obj, t->items[i]);
+        vm_leave_recursion(vm);
+        return r;
+    }
+    Value hook = val_is_obj(cls) ? check_hook(vm, cls, SP_INSTANCECHECK) : val_null();
+    if (!val_is_null(hook)) return call_check_hook(vm, hook, cls, obj);
+    return type_real_isinstance(vm, obj, cls);
+}
+
+int vm_issubclass(VM *vm, Value sub, Value cls) {
+    if (val_is_type(vm, cls, vm->t_type)) {
+        if (val_identical(sub, cls)) return 1;
+        return type_real_issubclass(vm, sub, cls);
+    }
+    if (is_class_tuple(vm, cls)) {
+        TupleObj *t = AS_TUPLE(cls);
+        if (vm_check_recursion(vm, " in __subclasscheck__") < 0) return -1;
+        int r = 0;
+        for (int64_t i = 0; i < t->len && r == 0; i++) r = vm_issubclass(vm, sub, t->items[i]);
+        vm_leave_recursion(vm);
+        return r;
+    }
+    Value hook = val_is_obj(cls) ? check_hook(vm, cls, SP_SUBCLASSCHECK) : val_null();
+    if (!val_is_null(hook)) return call_check_hook(vm, hook, cls, sub);
+    return type_real_issubclass(vm, sub, cls);
 }
 
 /* ---- X | Y: types.UnionType ----------------------------------------------------------------
@@ -642,7 +946,7 @@ int vm_issubclass(VM *vm, Value sub, Value cls) {
  * and without duplicates; isinstance/issubclass treat it like a tuple of types. */
 
 static bool union_member_ok(VM *vm, Value v) {
-    return val_is_none(v) || val_is_type(vm, v, vm->t_union) ||
+    return val_is_none(v) || val_is_type(vm, v, vm->t_union) || val_is_type(vm, v, vm->t_genericalias) ||
            (val_is_obj(v) && vm_isinstance_type(vm, v, vm->t_type));
 }
 
@@ -654,19 +958,25 @@ static int union_add(VM *vm, ListObj *l, Value v) {
         return 0;
     }
     if (val_is_none(v)) v = val_obj(vm->t_none);
-    for (int64_t i = 0; i < l->len; i++)
+    for (int64_t i = 0; i < l->len; i++) {
         if (val_identical(l->items[i], v)) return 0;
+        if (val_is_type(vm, v, vm->t_genericalias) && val_is_type(vm, l->items[i], vm->t_genericalias)) {
+            int eq = vm_eq(vm, l->items[i], v);
+            if (eq) return eq < 0 ? -1 : 0;
+        }
+    }
     return list_append(vm, l, v);
 }
 
-static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!union_member_ok(vm, argv[0]) || !union_member_ok(vm, argv[1])) return vm->not_implemented;
+/* a | b for types, None, unions and generic aliases: a types.UnionType (NotImplemented for
+ * anything else). */
+Value type_or_values(VM *vm, Value a, Value b) {
+    if (!union_member_ok(vm, a) || !union_member_ok(vm, b)) return vm->not_implemented;
     ListObj *l = list_new(vm, 2);
     if (!l) return val_null();
     vm_push_root(vm, val_obj(l));
-    bool reflected = fn->data != NULL;
     Value r = val_null();
-    if (union_add(vm, l, reflected ? argv[1] : argv[0]) == 0 && union_add(vm, l, reflected ? argv[0] : argv[1]) == 0) {
+    if (union_add(vm, l, a) == 0 && union_add(vm, l, b) == 0) {
         if (l->len == 1) {
             r = l->items[0];
         } else {
@@ -681,6 +991,11 @@ static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     return r;
 }
 
+static Value type_or(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    bool reflected = fn->data != NULL;
+    return reflected ? type_or_values(vm, argv[1], argv[0]) : type_or_values(vm, argv[0], argv[1]);
+}
+
 static Value union_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     TupleObj *t = AS_TUPLE(argv[0]);
     StrBuf b;
@@ -688,7 +1003,14 @@ static Value union_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     for (int64_t i = 0; i < t->len; i++) {
         if (i) sb_adds(&b, " | ");
         TypeObj *m = AS_TYPE(t->items[i]);
-        if (m == vm->t_none) {
+        if (val_is_type(vm, t->items[i], vm->t_genericalias)) {
+            Value r = vm_repr(vm, t->items[i]);
+            if (val_is_null(r)) {
+                sb_free(&b);
+                return r;
+            }
+            sb_add_str(&b, AS_STR(r));
+        } else if (m == vm->t_none) {
             sb_adds(&b, "None");
         } else {
             StrObj *n = type_repr_name(vm, m);
@@ -753,23 +1075,41 @@ StrObj *type_repr_name(VM *vm, TypeObj *t) {
 
 /* ---- attribute access on type objects ------------------------------------------------------ */
 
+/* CPython's type_getattro: a data descriptor of the metaclass, then the class's own MRO (its
+ * descriptors bound with no instance), then the metaclass's other attributes bound to the
+ * class; a metaclass __getattr__ answers what is still missing. */
 Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise) {
     TypeObj *meta = t->hdr.type;
     Value meta_attr = type_lookup(vm, meta, name);
-    if (!val_is_null(meta_attr) && val_is_type(vm, meta_attr, vm->t_getset)) {
-        GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
-        return gs->get(vm, val_obj(t), gs->closure);
+    if (!val_is_null(meta_attr) && meta_attr.tag == VAL_OBJ) {
+        if (val_is_type(vm, meta_attr, vm->t_getset)) {
+            GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
+            return gs->get(vm, val_obj(t), gs->closure);
+        }
+        if ((meta->flags & TYPEF_HEAPTYPE) && vm_is_data_descriptor(vm, meta_attr))
+            return vm_bind_descriptor(vm, meta_attr, val_obj(t), meta);
     }
     Value attr = type_lookup(vm, t, name);
     if (!val_is_null(attr)) return vm_bind_descriptor(vm, attr, val_null(), t);
     if (!val_is_null(meta_attr)) return vm_bind_descriptor(vm, meta_attr, val_obj(t), meta);
+    if (meta->flags & TYPEF_HEAPTYPE) {
+        Value ga = type_special(vm, meta, SP_GETATTR);
+        if (!val_is_null(ga)) {
+            Value args[2] = {val_obj(t), val_obj(name)};
+            Value r = vm_call(vm, ga, 2, args, NULL);
+            if (!val_is_null(r) || raise || !vm_exc_matches(vm, vm->e_AttributeError)) return r;
+            vm_clear_exc(vm);
+            return r;
+        }
+    }
     if (!raise) return val_null();
     return vm_raise(vm, vm->e_AttributeError, "type object '%s' has no attribute '%s'",
                     t->name->data, name->data);
 }
 
 int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) {
-    Value meta_attr = type_lookup(vm, t->hdr.type, name);
+    TypeObj *meta = t->hdr.type;
+    Value meta_attr = type_lookup(vm, meta, name);
     if (!val_is_null(meta_attr) && val_is_type(vm, meta_attr, vm->t_getset)) {
         GetSetObj *gs = (GetSetObj *)meta_attr.as.o;
         if (!gs->set) {
@@ -778,6 +1118,27 @@ int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) {
             return -1;
         }
         return gs->set(vm, val_obj(t), v, gs->closure);
+    }
+    if (!val_is_null(meta_attr) && (meta->flags & TYPEF_HEAPTYPE) && vm_is_data_descriptor(vm, meta_attr)) {
+        /* a property or data descriptor of the metaclass */
+        Value tv = val_obj(t);
+        if (meta_attr.as.o->type == vm->t_property || type_is_subtype(meta_attr.as.o->type, vm->t_property)) {
+            PropertyObj *p = (PropertyObj *)meta_attr.as.o;
+            Value f = val_is_null(v) ? p->fdel : p->fset;
+            if (val_is_null(f) || val_is_none(f)) {
+                vm_raise(vm, vm->e_AttributeError, "property '%s' of '%s' object has no %s", name->data,
+                         meta->name->data, val_is_null(v) ? "deleter" : "setter");
+                return -1;
+            }
+            Value r = val_is_null(v) ? vm_call1(vm, f, tv) : vm_call2(vm, f, tv, v);
+            return val_is_null(r) ? -1 : 0;
+        }
+        Value setter = type_special(vm, meta_attr.as.o->type, val_is_null(v) ? SP_DELETE : SP_SET);
+        if (!val_is_null(setter)) {
+            Value args[3] = {meta_attr, tv, v};
+            Value r = vm_call(vm, setter, val_is_null(v) ? 2 : 3, args, NULL);
+            return val_is_null(r) ? -1 : 0;
+        }
     }
     if (!(t->flags & TYPEF_HEAPTYPE)) {
         vm_raise(vm, vm->e_TypeError,

@@ -11,8 +11,8 @@ TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout lay
                           size_t instance_size, size_t dict_offset, TraceFn trace,
                           FinalizeFn finalize, uint32_t flags);
 /* class statement: type(name, bases, ns) with keyword arguments for __init_subclass__. */
-/* Whether a TYPEF_SLOTS class's instances take attribute `name` (some class of its MRO lists it). */
-bool type_slots_allow(TypeObj *t, const StrObj *name);
+/* Give t's instances a __dict__ descriptor (their attribute dict at t->dict_offset). */
+int type_add_dict_descriptor(VM *vm, TypeObj *t) EM_MUST_CHECK;
 Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictObj *ns,
                      int nkw, Value *kwvals, TupleObj *kwnames);
 /* Calling a type: instantiate (or type(x) for the 1-argument form of `type`). */
@@ -23,8 +23,15 @@ Value type_alloc_instance(VM *vm, TypeObj *t);
 void type_modified(VM *vm, TypeObj *t);
 int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_MUST_CHECK;
 Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise);
-int vm_isinstance(VM *vm, Value obj, Value cls);   /* cls: type or tuple; 1/0/-1 */
+/* isinstance()/issubclass() as CPython: metaclass __instancecheck__/__subclasscheck__ hooks,
+ * tuples and unions, abstract classes (__bases__), __class__.  1/0/-1. */
+int vm_isinstance(VM *vm, Value obj, Value cls);
 int vm_issubclass(VM *vm, Value sub, Value cls);
+/* The same without the metaclass hooks (type.__instancecheck__ / type.__subclasscheck__). */
+int type_real_isinstance(VM *vm, Value obj, Value cls);
+int type_real_issubclass(VM *vm, Value sub, Value cls);
+/* The most derived of meta and the metaclasses of bases, or NULL + TypeError (conflict). */
+TypeObj *type_calculate_metaclass(VM *vm, TypeObj *meta, TupleObj *bases);
 StrObj *type_qualname(TypeObj *t);
 /* The full name used in messages and reprs: "module.Qualname", or "Qualname" for builtins. */
 StrObj *type_repr_name(VM *vm, TypeObj *t);

@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/descr.h"
 #include "vm/coro.h"
 #include "vm/dict.h"
+#include "vm/frame.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/import.h"
@@ -23,6 +25,7 @@ void builtins_init(VM *vm);
 void sys_init(VM *vm);
 void weakref_init_type(VM *vm);
 void type_init_union(VM *vm);
+void genericalias_init(VM *vm);
 void stdlib_register(VM *vm);
 
 #define VALUE_STACK_SLOTS (1u << 20)   /* 16 MiB of address space, touched on demand */
@@ -46,7 +49,7 @@ static void make_types(VM *vm) {
         {&vm->t_int, "int", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
         {&vm->t_bool, "bool", &vm->t_int, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
         {&vm->t_float, "float", NULL, OBJ_LAYOUT_BUILTIN_SCALAR, 0, 0},
-        {&vm->t_bytes, "bytes", NULL, OBJ_LAYOUT_BYTES, sizeof(BytesObj), 0},
+        {&vm->t_bytes, "bytes", NULL, OBJ_LAYOUT_BYTES, sizeof(BytesObj), TYPEF_BASETYPE},
         {&vm->t_list, "list", NULL, OBJ_LAYOUT_LIST, sizeof(ListObj), TYPEF_BASETYPE},
         {&vm->t_set, "set", NULL, OBJ_LAYOUT_SET, sizeof(SetObj), TYPEF_BASETYPE},
         {&vm->t_frozenset, "frozenset", NULL, OBJ_LAYOUT_SET, sizeof(SetObj), TYPEF_BASETYPE},
@@ -74,6 +77,10 @@ static void make_types(VM *vm) {
         {&vm->t_dict_values, "dict_values", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_dict_items, "dict_items", NULL, OBJ_LAYOUT_EXTENSION, sizeof(DictViewObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_union, "UnionType", NULL, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_member, "member_descriptor", NULL, OBJ_LAYOUT_EXTENSION, sizeof(MemberObj), TYPEF_ABSTRACT_NEW},
+        {&vm->t_mappingproxy, "mappingproxy", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
+        {&vm->t_genericalias, "GenericAlias", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
+        {&vm->t_frame, "frame", NULL, OBJ_LAYOUT_EXTENSION, 0, TYPEF_ABSTRACT_NEW},
 #define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
         ITER_TYPES(X)
 #undef X
@@ -85,6 +92,7 @@ static void make_types(VM *vm) {
         EM_ASSERT(*s->slot != NULL, "out of memory creating built-in types");
     }
     vm->t_generator->instance_size = 0;   /* generators are made by calls only */
+    vm->t_bytes->alloc = vm->t_str->alloc;   /* object.__new__(bytes subclass) is refused */
     vm->t_ellipsis->trace = vm->t_notimplemented->trace = instance_trace_noop;
     Obj *e = gc_alloc(vm, vm->t_ellipsis, sizeof(Obj));
     Obj *ni = gc_alloc(vm, vm->t_notimplemented, sizeof(Obj));
@@ -97,7 +105,7 @@ static void make_types(VM *vm) {
 #undef X
     vm->t_defaultdict->module = vm->t_ordereddict->module = vm_intern(vm, "collections");
     vm->t_weakref->module = vm_intern(vm, "weakref");
-    vm->t_union->module = vm_intern(vm, "types");
+    vm->t_union->module = vm->t_genericalias->module = vm_intern(vm, "types");
 }
 
 static void make_binop_names(VM *vm) {
@@ -153,11 +161,19 @@ VM *vm_new(void) {
     coro_init_types(vm);
     weakref_init_type(vm);
     type_init_union(vm);
+    descr_init_types(vm);
+    genericalias_init(vm);
     iter_init(vm);
     builtins_init(vm);
     sys_init(vm);
     coro_init_sys(vm, dict_get_c(vm, vm->modules, "sys"));
+    frame_init_types(vm);
     stdlib_register(vm);
+    /* built-in types whose instances have attribute dicts get a __dict__ descriptor (types made
+     * with a dict offset get it from type_new_builtin; these had theirs set afterwards) */
+#define X(f, s) if (vm->t_##f->dict_offset && type_add_dict_descriptor(vm, vm->t_##f) < 0) EM_UNREACHABLE();
+    VM_TYPES(X)
+#undef X
     vm->gc_disabled = false;
     return vm;
 }

@@ -34,6 +34,7 @@ struct Frame {
     bool owns_stack;      /* its block is on the VM value stack (popped on return) */
     bool yielded;         /* set by YIELD_VALUE when vm_eval_frame returns a yielded value */
     TupleObj *kwnames;    /* pending KW_NAMES for the next CALL */
+    struct FrameObj *obj; /* its frame object once one was asked for (vm/frame.h), else NULL */
 };
 
 typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
@@ -82,7 +83,8 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(dict_items, "dict_items") X(union, "UnionType") X(coroutine, "coroutine") \
     X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
     X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
-    X(async_generator_wrapped_value, "async_generator_wrapped_value") ITER_TYPES(X)
+    X(async_generator_wrapped_value, "async_generator_wrapped_value") X(member, "member_descriptor") \
+    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") X(frame, "frame") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
@@ -123,7 +125,15 @@ typedef enum VmExtSlot {
     X(codec_search_path) X(codec_cache) X(codec_errors) \
     X(stat_result) X(terminal_size) X(times_result) X(uname_result) X(dir_entry) X(scandir_iter) \
     X(fork_before) X(fork_child) X(fork_parent) X(struct_time) \
-    X(simple_namespace) X(sys_trace) X(sys_profile) X(audit_hooks) X(unraisable_args) X(switch_interval)
+    X(simple_namespace) X(sys_trace) X(sys_profile) X(audit_hooks) X(unraisable_args) X(switch_interval) \
+    X(native_cache) X(importlib) X(importlib_ext) X(source_file_loader) X(ember_lib_importer) X(import_func) \
+    X(bootstrapping) X(import_lock) X(lock_type) X(rlock_type) X(atexit) \
+    X(io_iobase) X(io_rawiobase) X(io_bufferediobase) X(io_textiobase) X(io_fileio) X(io_bytesio) X(io_stringio) \
+    X(io_bufferedreader) X(io_bufferedwriter) X(io_bufferedrandom) X(io_bufferedrwpair) X(io_textiowrapper) \
+    X(io_nldecoder) X(io_unsupported) X(struct_type) X(struct_error) X(struct_cache) \
+    X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
+    X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
+    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type)
 
 typedef enum VmLibSlot {
 #define X(n) VM_LIB_##n,
@@ -179,6 +189,7 @@ struct VM {
     TupleObj *empty_tuple;
     StrObj *s_cache[256];    /* one-byte strings */
     uint64_t class_epoch;    /* bumped when any class dict changes: invalidates caches */
+    int64_t int_max_str_digits;  /* sys.set_int_max_str_digits (0: no limit) */
 
     /* --- modules (vm/import.c) --- */
     DictObj *builtins;
@@ -312,7 +323,9 @@ const char *vm_type_name(VM *vm, Value v);
 /* ---- small helpers ---------------------------------------------------------------------- */
 Value vm_intern(VM *vm, const char *s);   /* interned str Value */
 StrObj *vm_intern_str(VM *vm, const char *s);
-static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type == vm->t_str; }
+/* A str, or an instance of a str subclass (CPython's PyUnicode_Check); fast paths that must
+ * not see subclasses test the type itself (val_is_type(vm, v, vm->t_str)). */
+static inline bool val_is_str(VM *vm, Value v) { return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_STR; }
 static inline bool val_is_type(VM *vm, Value v, TypeObj *t) { return v.tag == VAL_OBJ && v.as.o->type == t; }
 
 #endif

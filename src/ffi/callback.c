@@ -52,7 +52,7 @@ static void report(VM *vm, const char *what, Value callable, bool add_frame) {
     vm_push_root(vm, e);
     /* an error converting the result belongs to the frame that made the call (as in CPython) */
     if (add_frame && vm->frame && val_is_obj(e) && val_is_none(((ExceptionObj *)e.as.o)->traceback) &&
-        exc_add_traceback(vm, e, vm->frame->code, vm->frame->ip) < 0)
+        exc_add_traceback(vm, e, vm->frame) < 0)
         vm_clear_exc(vm);
     Value r = vm_repr(vm, callable);
     if (val_is_null(r)) vm_clear_exc(vm);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/frontend/compile_internal.h"
+#include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
@@ -22,6 +23,18 @@ static const int binop_of[] = {
 static void set_loc(Compiler *c, const AstExpr *e) { comp_set_loc(c, e->lineno, e->col_offset); }
 
 /* ---- constants -------------------------------------------------------------------------------- */
+
+/* An int literal beyond int64 (its decimal digits, checked by the parser). */
+static Value big_int_constant(Compiler *c, const AstConstant *k, bool neg) {
+    mpz_t z;
+    mpz_init(z);
+    EM_ASSERT(mpz_set_str(z, k->s.data, 10) == 0, "big int literal digits");
+    if (neg) mpz_neg(z, z);
+    Value v = bigint_from_mpz(c->vm, z);
+    mpz_clear(z);
+    if (val_is_null(v)) comp_fail(c);
+    return v;
+}
 
 Value comp_constant_value(Compiler *c, const AstExpr *e) {
     VM *vm = c->vm;
@@ -45,9 +58,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
             if (!b) comp_fail(c);
             return val_obj(b);
         }
-        case AST_CONST_BIG_INT:
-            vm_raise(vm, vm->e_OverflowError, "int literal %s is too large: Ember ints are 64-bit", k->s.data);
-            comp_fail(c);
+        case AST_CONST_BIG_INT: return big_int_constant(c, k, false);
         }
         return val_null();
     }
@@ -59,8 +70,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         bool neg = e->v.UnaryOp.op == AST_USUB;
         if (k->type == AST_CONST_INT) return val_int(neg ? -k->i : k->i);
         if (k->type == AST_CONST_FLOAT) return val_float(neg ? -k->f : k->f);
-        if (k->type == AST_CONST_BIG_INT && neg && strcmp(k->s.data, "9223372036854775808") == 0)
-            return val_int(INT64_MIN);
+        if (k->type == AST_CONST_BIG_INT) return big_int_constant(c, k, neg);
         return val_null();
     }
     case AST_EXPR_TUPLE: {

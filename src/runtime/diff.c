@@ -998,12 +998,12 @@ void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs) {
         GraphNode *dm = graph_call_tensor_op(g, TENSOR_OP_NATIVE_DROPOUT, &x, 1, &n->exec.args, "native_dropout", NULL, -1,
                                              NULL, NULL, 0);
         dm->requires_grad = n->requires_grad;
-        rt_graph_move_before(g, dm, n);
+        graph_move_before(g, dm, n);
         GraphNode *outs[2];
         for (int k = 0; k < 2; k++) {
             outs[k] = graph_getitem(g, dm, k);
             EM_ASSERT(outs[k]->is_tensor, "native_dropout's outputs have metadata");
-            rt_graph_move_before(g, outs[k], n);
+            graph_move_before(g, outs[k], n);
         }
         graph_replace_uses(g, n, outs[0]);
         for (int i = 0; i < n_refs; i++)
@@ -1023,11 +1023,11 @@ void rt_add_side_values(Graph *g) {
             a.scalar = tensor_scalar_f(RT_GELU_ERF_K);
             GraphNode *xs = graph_call_tensor_op(g, TENSOR_OP_MUL_SCALAR, &x, 1, &a, "mul", NULL, -1, NULL, NULL, 0);
             GraphNode *e = graph_call_tensor_op(g, TENSOR_OP_ERF, &xs, 1, NULL, "erf", NULL, -1, NULL, NULL, 0);
-            rt_graph_move_before(g, xs, n);
-            rt_graph_move_before(g, e, n);
+            graph_move_before(g, xs, n);
+            graph_move_before(g, e, n);
         } else if (n->exec.op == TENSOR_OP_SILU) {
             GraphNode *s = graph_call_tensor_op(g, TENSOR_OP_SIGMOID, &x, 1, NULL, "sigmoid", NULL, -1, NULL, NULL, 0);
-            rt_graph_move_before(g, s, n);
+            graph_move_before(g, s, n);
         }
     }
 }

@@ -37,8 +37,6 @@
  * decomposition runs for the nodes' metadata.  map (optional, g->n_nodes entries indexed by
  * position in g) receives each node's counterpart.  NULL + error on unsupported graphs. */
 Graph *rt_decompose(const Graph *g, GraphNode **map);
-/* Moves n (whose inputs come before `before`) to just before `before`. */
-void rt_graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
 /* Adds, before every gelu (erf form) and silu of g, the value its derivative recomputes —
  * erf(x * 0.70710678) / sigmoid(x) — so the backward can reuse the forward's instead of
  * recomputing it (and the forward computes it once, for both). */

@@ -264,7 +264,7 @@ static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) { return guard_program
 static Value tracer_eval_frame(VM *vm, Frame *f) {
     TracerState *st = tracer_state(vm);
     CodeObj *co = f->code;
-    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR_KINDS | CO_RESIDUAL)))
+    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_STDLIB | CO_GENERATOR_KINDS | CO_RESIDUAL)))
         return run_eager(vm, f);
     /* frames run by torch.fx's symbolic tracing run eagerly, as dynamo does under is_fx_tracing() */
     if (__builtin_expect(tracer_fx_tracing(vm), 0)) return run_eager(vm, f);

@@ -13,7 +13,8 @@
 static bool is_num_or_str_const(Tracer *tr, VT *v) {
     if (v->kind != VT_CONST) return false;
     Value x = v->value;
-    return x.tag == VAL_INT || x.tag == VAL_FLOAT || x.tag == VAL_BOOL || val_is_str(tr->vm, x);
+    return x.tag == VAL_INT || x.tag == VAL_FLOAT || x.tag == VAL_BOOL || val_is_str(tr->vm, x) ||
+           val_is_type(tr->vm, x, tr->vm->t_int);
 }
 
 static bool is_symbolic_operand(Tracer *tr, VT *v) { return v->kind == VT_SYMNUM || is_num_or_str_const(tr, v); }

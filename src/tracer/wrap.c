@@ -24,8 +24,9 @@ static bool is_immediate_const(VM *vm, Value v) {
     case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_FLOAT: return true;
     case VAL_OBJ: {
         TypeObj *t = v.as.o->type;
+        /* t_int: an exact big int (immutable; small ints are VAL_INT) */
         return t == vm->t_str || t == vm->t_bytes || t == vm->t_ellipsis || t == vm->t_notimplemented ||
-               t == vm->t_code || t == vm->t_range;
+               t == vm->t_code || t == vm->t_range || t == vm->t_int;
     }
     default: return false;
     }

@@ -1,5 +1,5 @@
-# Ember-specific (recorded with --ember): ints are 64-bit, so results outside that range raise
-# OverflowError instead of silently wrapping (CPython would give an exact bigint).
+# Results just outside int64 become exact big ints, as in CPython (small ints stay unboxed;
+# overflow moves to the GMP path instead of wrapping or raising).
 cases = [
     lambda: 9223372036854775807 + 1,
     lambda: -9223372036854775807 - 2,
@@ -26,3 +26,4 @@ for c in cases:
         print("OverflowError:", e)
 x = 9223372036854775807
 x += 1
+print(x, type(x).__name__, x - 1, type(x - 1) is int, x - 1 == 9223372036854775807)

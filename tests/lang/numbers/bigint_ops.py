@@ -1,0 +1,25 @@
+# Arbitrary-precision ints: arithmetic, hashing, text, conversions, mixed int/float (recorded from CPython 3.11).
+x = 2**64
+print(x, -x, x*x, x // 7, x % 7, -x // 7, -x % 7, x >> 3, x << 3, ~x)
+print(2**100 / 3, (2**63-1)/3, 10**30 // 7, -10**30 // 7, 10**30 % -7, divmod(-10**30, 7))
+print(hash(2**64), hash(-2**64), hash(2**61-1), hash(-(2**61-1)), hash(2**61))
+print(int('123456789012345678901234567890'), int('-0x' + 'f'*20, 16))
+print(hex(-2**70), oct(2**70), bin(-2**65))
+print(f'{2**70:,}', f'{2**70:_x}', f'{-2**70:>40}', f'{2**70:e}', f'{2**70:.3f}')
+print(round(10**30+5, -1), round(25, -1), round(2**70, -5))
+print(10**30 == 1e30, int(1e30) == 1e30, 10**308*10 > 1e308, 2**64 == 2.0**64, hash(2**64) == hash(2.0**64))
+print((2**64).bit_length(), (2**64-1).bit_count(), (-2**64).to_bytes(9, 'big', signed=True))
+print(int.from_bytes(b'\xff'*9, 'little', signed=True), int.from_bytes(b'\x01\x00', 'big'))
+print(pow(2, 10**20, 10**9+7), pow(3, -2, 10**30+7), pow(2, -1, 7))
+print(-(-2**63), abs(-2**63), 9223372036854775807 + 1, -9223372036854775808 - 1)
+print(float(2**1023), int(1e300) % 1000, 2**-2, (-2)**-1)
+print(sum(range(10**6)) * 10**20, max(2**70, 3), sorted([2**70, -2**70, 5]))
+d = {2**64: 'a'}; print(d[2**64], 2**64 in d, {2**64, 2.0**64})
+print(str(2**200), repr(-2**200), 2**64 > 1.5, 1.5 < 2**64, 2**1000 > float('inf'))
+print(int(2**64), int(-2.5e20), float(-2**64), (2**64).__float__())
+print(isinstance(2**64, int), type(2**64), (2**64).real, (2**64).numerator, (2**64).denominator)
+print(5 .to_bytes(2, 'little'), (1024).to_bytes(2))
+print(123456789012345678901234567890, -123456789012345678901234567890, 0xffffffffffffffffffff, -9223372036854775808, 9223372036854775808)
+x = 10**20
+x += 1
+print(x, type(x))
