@@ -1,6 +1,7 @@
 # torch.compile, looked inside.  Run it plainly, then ask Ember what the compiler made of it:
 #
-#   build/src/cli/ember run examples/compile_inspect.py
+#   build/src/cli/ember examples/compile_inspect.py
+#   build/src/cli/ember compile --report report examples/compile_inspect.py   # then open report/index.html
 #   build/src/cli/ember compile --show bytecode,graph_code,guards,side_effects examples/compile_inspect.py
 #   build/src/cli/ember compile --decompile examples/compile_inspect.py     # residual code as Python
 #   EMBER_LOGS=graph_breaks,recompiles build/src/cli/ember run examples/compile_inspect.py

@@ -5,5 +5,5 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
-"$top/tools/bootstrap.sh" "$build"
+"$top/tools/bootstrap.sh" --tests "$build"
 meson test -C "$build" --print-errorlogs --num-processes 2

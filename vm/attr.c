@@ -40,7 +40,7 @@ bool vm_is_data_descriptor(VM *vm, Value d) {
     TypeObj *t = d.as.o->type;
     if (t == vm->t_property || t == vm->t_getset || t == vm->t_member) return true;
     if (t == vm->t_function || t->layout == OBJ_LAYOUT_NATIVE) return false;
-    if (!(t->flags & TYPEF_HEAPTYPE)) return type_is_subtype(t, vm->t_property);
+    if (!(t->flags & TYPEF_HEAPTYPE) && t->layout != OBJ_LAYOUT_EXTENSION) return type_is_subtype(t, vm->t_property);
     return !val_is_null(type_special(vm, t, SP_SET)) || !val_is_null(type_special(vm, t, SP_DELETE));
 }
 
@@ -235,7 +235,7 @@ int vm_generic_setattr(VM *vm, Value obj, StrObj *name, Value v) {
             Value r = val_is_null(v) ? vm_call1(vm, f, obj) : vm_call2(vm, f, obj, v);
             return val_is_null(r) ? -1 : 0;
         }
-        if (dt->flags & TYPEF_HEAPTYPE) {
+        if ((dt->flags & TYPEF_HEAPTYPE) || dt->layout == OBJ_LAYOUT_EXTENSION) {
             Value setter = type_special(vm, dt, val_is_null(v) ? SP_DELETE : SP_SET);
             if (!val_is_null(setter)) {
                 Value args[3] = {descr, obj, v};

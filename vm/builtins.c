@@ -10,6 +10,8 @@
 #include "vm/frame.h"
 #include "vm/gc.h"
 #include "vm/import.h"
+#include "vm/mod_io.h"
+#include "vm/mod_sys.h"
 #include "vm/native.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -46,9 +48,9 @@ static Value b_print(ARGS) {
     if (!val_is_null(end) && !val_is_none(end) && !val_is_str(vm, end))
         return vm_raise(vm, vm->e_TypeError, "end must be None or a string, not %s", vm_type_name(vm, end));
     Value stream = val_is_null(file) || val_is_none(file) ? vm_current_stdout(vm) : file;
-    FILE *out = vm->out;
-    if (val_is_null(stream) || val_is_none(stream)) {
-        /* fast path: build the line in C and write it once */
+    if (val_is_none(stream)) return val_none();
+    if (io_text_write_fast(vm, stream, "", 0) == 1) {
+        /* a standard stream: build the line in C and write it once */
         StrBuf b;
         sb_init(&b);
         for (int i = 0; i < argc; i++) {
@@ -65,11 +67,21 @@ static Value b_print(ARGS) {
         }
         if (val_is_null(end) || val_is_none(end)) sb_addc(&b, '\n');
         else sb_add_str(&b, AS_STR(end));
-        if (b.len) fwrite(b.data, 1, (size_t)b.len, out);
+        vm_push_root(vm, stream);
+        int rc = io_text_write_fast(vm, stream, b.data, b.len);
+        if (rc == 0) {
+            /* the text needs the codec's error handling: the stream's own write */
+            StrObj *line = str_new(vm, b.data, b.len);
+            rc = line && !val_is_null(vm_call_method(vm, stream, "write", 1, (Value[]){val_obj(line)})) ? 1 : -1;
+        }
         sb_free(&b);
-        if (!val_is_null(flush) && vm_truthy(vm, flush) > 0) fflush(out);
-        return val_none();
+        if (rc > 0 && !val_is_null(flush) && vm_truthy(vm, flush) > 0 &&
+            val_is_null(vm_call_method(vm, stream, "flush", 0, NULL)))
+            rc = -1;
+        vm_pop_root(vm);
+        return rc < 0 ? val_null() : val_none();
     }
+    FILE *out = vm->out;
     vm_push_root(vm, stream);
     for (int i = 0; i < argc; i++) {
         if (i) {
@@ -83,6 +95,8 @@ static Value b_print(ARGS) {
         StrObj *e = val_is_null(end) || val_is_none(end) ? vm->s_cache['\n'] : AS_STR(end);
         if (vm_write_stream(vm, stream, out, e) < 0) goto fail;
     }
+    if (!val_is_null(flush) && vm_truthy(vm, flush) > 0 && val_is_null(vm_call_method(vm, stream, "flush", 0, NULL)))
+        goto fail;
     vm_pop_root(vm);
     return val_none();
 fail:
@@ -721,10 +735,10 @@ static Value b_import(ARGS) {
     Value a[5];
     if (native_parse_args(vm, "__import__", argc, argv, kw, 5, 1, names, 5, a) < 0) return val_null();
     if (!val_is_str(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "module name must be str, not %s", vm_type_name(vm, a[0]));
-    DictObj *g = val_is_obj(a[1]) && vm_isinstance_type(vm, a[1], vm->t_dict) ? AS_DICT(a[1])
-                 : vm->frame ? vm->frame->globals : vm->builtins;
-    return vm_import_name(vm, AS_STR(a[0]), val_is_null(a[3]) ? val_none() : a[3],
-                          val_is_null(a[4]) ? val_int(0) : a[4], g);
+    DictObj *g = val_is_obj(a[1]) && vm_isinstance_type(vm, a[1], vm->t_dict) ? AS_DICT(a[1]) : NULL;
+    int64_t level = 0;
+    if (!val_is_null(a[4]) && vm_index(vm, a[4], &level) < 0) return val_null();
+    return vm_import_level(vm, AS_STR(a[0]), g, val_is_null(a[3]) ? val_none() : a[3], level);
 }
 
 void builtins_init(VM *vm) {

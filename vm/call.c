@@ -89,9 +89,18 @@ int call_bind_args(VM *vm, FunctionObj *fn, Value *locals, int argc, Value *argv
         }
         for (int p = 0; p < co->posonlyargcount; p++)
             if (str_eq(AS_STR(names[p]), kn)) {
+                /* CPython's positional_only_passed_as_keyword names all of them */
+                StrBuf b = SB_INIT;
+                for (int k2 = 0; k2 < nkw; k2++)
+                    for (int p2 = 0; p2 < co->posonlyargcount; p2++)
+                        if (str_eq(AS_STR(names[p2]), AS_STR(kw->items[k2]))) {
+                            if (b.len) sb_adds(&b, ", ");
+                            sb_add_str(&b, AS_STR(kw->items[k2]));
+                        }
                 vm_raise(vm, vm->e_TypeError,
                          "%s() got some positional-only arguments passed as keyword arguments: '%s'",
-                         fn->qualname->data, kn->data);
+                         fn->qualname->data, b.data ? b.data : "");
+                sb_free(&b);
                 return -1;
             }
         vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument '%s'",

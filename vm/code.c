@@ -648,7 +648,9 @@ fail:
 
 /* ---- verifier ------------------------------------------------------------------------------ */
 
-int code_verify(VM *vm, CodeObj *co) {
+/* The operand checks of code_verify: every opcode valid, every index and jump target in range,
+ * the exception table inside the code.  NULL, or what is wrong (*at: where). */
+static const char *verify_operands(const CodeObj *co, int32_t *at_out) {
     const char *err = NULL;
     int32_t at = 0;
     int32_t nfree = co->cellvars ? (int32_t)(co->cellvars->len + co->freevars->len) : 0;
@@ -683,6 +685,26 @@ int code_verify(VM *vm, CodeObj *co) {
         default: break;
         }
     }
+    for (int32_t k = 0; k < co->nexc && !err; k++) {
+        const ExcEntry *e = &co->exc_table[k];
+        if (e->handler >= (uint32_t)co->ncode || e->start > e->end || e->end > (uint32_t)co->ncode)
+            err = "bad exception table entry";
+    }
+    *at_out = at;
+    return err;
+}
+
+int code_verify_operands(VM *vm, CodeObj *co) {
+    int32_t at;
+    const char *err = verify_operands(co, &at);
+    if (!err) return 0;
+    vm_raise(vm, vm->e_SystemError, "invalid code object %s: %s at instruction %d", co->qualname ? co->qualname->data : "?", err, at);
+    return -1;
+}
+
+int code_verify(VM *vm, CodeObj *co) {
+    int32_t at = 0;
+    const char *err = verify_operands(co, &at);
     /* depth: simulate once more on the final code, with handlers from the table */
     if (!err && co->ncode) {
         size_t n = (size_t)(uint32_t)co->ncode;
@@ -692,13 +714,6 @@ int code_verify(VM *vm, CodeObj *co) {
         for (int32_t i = 0; i < co->ncode; i++) depth[i] = -1;
         depth[0] = 0;
         work[nwork++] = 0;
-        for (int32_t k = 0; k < co->nexc; k++) {
-            ExcEntry *e = &co->exc_table[k];
-            if (e->handler >= (uint32_t)co->ncode || e->start > e->end || e->end > (uint32_t)co->ncode) {
-                err = "bad exception table entry";
-                break;
-            }
-        }
         while (nwork && !err) {
             int32_t i = work[--nwork];
             Instr in = co->code[i];

@@ -620,9 +620,11 @@ void dict_init_type(VM *vm) {
 }
 
 /* _collections: the C types behind collections.OrderedDict and collections.defaultdict. */
+int deque_module_add(VM *vm, Value mod);   /* vm/mod_deque.c: deque, _count_elements, _tuplegetter */
+
 int collections_module_init(VM *vm, Value mod) {
     if (module_set(vm, mod, "OrderedDict", val_obj(vm->t_ordereddict)) < 0 ||
         module_set(vm, mod, "defaultdict", val_obj(vm->t_defaultdict)) < 0)
         return -1;
-    return 0;
+    return deque_module_add(vm, mod);
 }

@@ -176,9 +176,16 @@ static void drain_gray(VM *vm) {
 
 /* ---- sweep ---------------------------------------------------------------------------- */
 
-/* Clear weakrefs whose referent is dying; collect their callbacks to run after the sweep.
- * Weakref objects that are themselves dying are unlinked. */
-static void clear_weakrefs(VM *vm, Value *pending, int *npending, int cap) {
+/* Clear weakrefs whose referent is dying; collect their callbacks to run after the sweep
+ * (a malloc'd list that grows: every callback runs, however many die at once).  Weakref
+ * objects that are themselves dying are unlinked and their callbacks dropped, as CPython
+ * does for garbage weakrefs. */
+typedef struct PendingCallbacks {
+    Value *v;
+    int n, cap;
+} PendingCallbacks;
+
+static void clear_weakrefs(VM *vm, PendingCallbacks *pending) {
     struct WeakRefObj **link = &vm->weakrefs;
     while (*link) {
         struct WeakRefObj *w = *link;
@@ -188,8 +195,19 @@ static void clear_weakrefs(VM *vm, Value *pending, int *npending, int cap) {
         }
         if (w->referent && !w->referent->marked) {
             w->referent = NULL;
-            if (!val_is_null(w->callback) && *npending < cap) {
-                pending[(*npending)++] = val_obj(w);
+            if (!val_is_null(w->callback)) {
+                if (pending->n == pending->cap) {
+                    int ncap = pending->cap ? pending->cap * 2 : 16;
+                    Value *nv = realloc(pending->v, sizeof(Value) * (size_t)ncap);
+                    if (!nv) {
+                        /* out of memory in the collector: the callback is dropped */
+                        link = &w->next_weak;
+                        continue;
+                    }
+                    pending->v = nv;
+                    pending->cap = ncap;
+                }
+                pending->v[pending->n++] = val_obj(w);
             }
         }
         link = &w->next_weak;
@@ -241,12 +259,10 @@ void gc_collect(VM *vm) {
     vm->gc_count++;
     mark_roots(vm);
     drain_gray(vm);
-    enum { MAXCB = 256 };
-    Value callbacks[MAXCB];
-    int ncb = 0;
-    clear_weakrefs(vm, callbacks, &ncb, MAXCB);
+    PendingCallbacks pending = {NULL, 0, 0};
+    clear_weakrefs(vm, &pending);
     /* Weakrefs with callbacks must survive until their callback has run. */
-    for (int i = 0; i < ncb; i++) gc_mark_value(vm, callbacks[i]);
+    for (int i = 0; i < pending.n; i++) gc_mark_value(vm, pending.v[i]);
     drain_gray(vm);
     memoryview_gc_sweep(vm);
     sweep(vm);
@@ -254,18 +270,18 @@ void gc_collect(VM *vm) {
     vm->next_gc = vm->bytes_allocated * 2;
     if (vm->next_gc < GC_MIN_THRESHOLD) vm->next_gc = GC_MIN_THRESHOLD;
     vm->gc_running = false;
-    if (ncb) {
+    if (pending.n) {
         /* Run callbacks with the weakref as argument; errors are reported, not raised, as
          * CPython does for weakref callbacks. */
-        for (int i = 0; i < ncb; i++) vm_push_root(vm, callbacks[i]);
+        for (int i = 0; i < pending.n; i++) vm_push_root(vm, pending.v[i]);
         Value saved = vm->exc;
         vm->exc = val_null();
         vm_push_root(vm, saved);
-        for (int i = 0; i < ncb; i++) {
-            struct WeakRefObj *w = (struct WeakRefObj *)callbacks[i].as.o;
+        for (int i = 0; i < pending.n; i++) {
+            struct WeakRefObj *w = (struct WeakRefObj *)pending.v[i].as.o;
             Value cb = w->callback;
             w->callback = val_null();
-            Value r = vm_call1(vm, cb, callbacks[i]);
+            Value r = vm_call1(vm, cb, pending.v[i]);
             if (val_is_null(r)) {
                 fprintf(vm->err, "Exception ignored in weakref callback:\n");
                 Value e = vm_fetch_exc(vm);
@@ -273,8 +289,9 @@ void gc_collect(VM *vm) {
             }
         }
         vm->exc = saved;
-        vm_pop_roots(vm, ncb + 1);
+        vm_pop_roots(vm, pending.n + 1);
     }
+    free(pending.v);
 }
 
 /* ---- debug walker --------------------------------------------------------------------- */

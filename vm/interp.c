@@ -18,6 +18,7 @@
 #include "vm/gen.h"
 #include "vm/import.h"
 #include "vm/iter.h"
+#include "vm/match.h"
 #include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -75,6 +76,23 @@
         sp = f->sp;                                 \
         pc = code + f->ip + 1;                      \
     } while (0)
+
+/* Fuzz builds (meson -Dfuzz=true, tests/fuzz): a budget of backward jumps, so a generated program
+ * that loops forever raises RuntimeError instead of timing the fuzzer out.  Nothing in other
+ * builds. */
+#ifdef EMBER_FUZZ
+int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
+#define FUEL(target)                                                                          \
+    do {                                                                                      \
+        if ((int32_t)(target) < (int32_t)(pc - code) && vm_fuzz_fuel >= 0 && vm_fuzz_fuel-- == 0) { \
+            SYNC();                                                                           \
+            vm_raise(vm, vm->e_RuntimeError, "fuzz: the budget of loop iterations is spent");  \
+            goto error;                                                                       \
+        }                                                                                     \
+    } while (0)
+#else
+#define FUEL(target) ((void)0)
+#endif
 
 static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
     return vm_raise(vm, vm->e_UnboundLocalError,
@@ -874,6 +892,7 @@ dispatch_switch:
     }
 
     CASE(JUMP) {
+        FUEL(oparg);
         pc = code + oparg;
         DISPATCH();
     }
@@ -887,7 +906,10 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (!t) pc = code + oparg;
+        if (!t) {
+            FUEL(oparg);
+            pc = code + oparg;
+        }
         DISPATCH();
     }
     CASE(POP_JUMP_IF_TRUE) {
@@ -900,7 +922,10 @@ dispatch_switch:
             if (t < 0) goto error;
         }
         sp--;
-        if (t) pc = code + oparg;
+        if (t) {
+            FUEL(oparg);
+            pc = code + oparg;
+        }
         DISPATCH();
     }
     CASE(POP_JUMP_IF_NONE) {
@@ -1298,6 +1323,42 @@ dispatch_switch:
             if (val_is_null(it)) goto error;
             SET_TOP(it);
         }
+        DISPATCH();
+    }
+    CASE(GET_LEN) {
+        SYNC();
+        int64_t n = vm_len(vm, TOP());
+        if (n < 0) goto error;
+        PUSH(val_int(n));
+        DISPATCH();
+    }
+    CASE(MATCH_MAPPING) {
+        SYNC();
+        int r = match_is_mapping(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_SEQUENCE) {
+        SYNC();
+        int r = match_is_sequence(vm, TOP());
+        if (r < 0) goto error;
+        PUSH(val_bool(r));
+        DISPATCH();
+    }
+    CASE(MATCH_KEYS) {
+        SYNC();
+        Value values = match_keys(vm, PEEK(2), TOP());
+        if (val_is_null(values)) goto error;
+        PUSH(values);
+        DISPATCH();
+    }
+    CASE(MATCH_CLASS) {
+        SYNC();
+        Value attrs = match_class(vm, PEEK(3), PEEK(2), (int64_t)oparg, TOP());
+        if (val_is_null(attrs)) goto error;
+        sp -= 2;
+        SET_TOP(attrs);
         DISPATCH();
     }
     CASE(GET_AWAITABLE) {

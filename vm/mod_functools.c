@@ -7,6 +7,7 @@
 
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/mod_functools.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -74,6 +75,18 @@ static void partial_trace(VM *vm, Obj *o) {
 }
 
 static Value partial_call(ARGS);
+
+bool functools_is_partial_type(const TypeObj *t) { return t->trace == partial_trace && !(t->flags & TYPEF_HEAPTYPE); }
+
+bool functools_partial_parts(Value v, Value *fn, TupleObj **args, DictObj **kw) {
+    if (v.tag != VAL_OBJ || !functools_is_partial_type(v.as.o->type)) return false;
+    PartialObj *p = (PartialObj *)v.as.o;
+    if (p->dict && p->dict->used) return false;
+    *fn = p->fn;
+    *args = p->args;
+    *kw = p->kw;
+    return true;
+}
 
 static Value partial_new(ARGS) {
     if (argc < 2) return vm_raise(vm, vm->e_TypeError, "type 'partial' takes at least one argument");

@@ -953,7 +953,7 @@ static Value product_new(ARGS) {
     for (int64_t i = 0; i < np; i++)
         if (len[i] == 0) p->stopped = true;
     if (it_vals(vm, p, items->len) < 0) goto fail2;
-    memcpy(p->vals, items->items, sizeof(Value) * (size_t)items->len);
+    if (items->len) memcpy(p->vals, items->items, sizeof(Value) * (size_t)items->len);
     vm_pop_roots(vm, 2);
     return val_obj(p);
 fail2:
@@ -1060,7 +1060,7 @@ static Value comb_new(VM *vm, int kind, int argc, Value *argv, TupleObj *kw) {
         vm_pop_root(vm);
         goto fail;
     }
-    memcpy(p->vals, pool->items, sizeof(Value) * (size_t)n);
+    if (n) memcpy(p->vals, pool->items, sizeof(Value) * (size_t)n);
     p->r = r;
     if (kind == 0) {
         p->stopped = r > n;

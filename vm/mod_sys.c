@@ -19,6 +19,7 @@
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
+#include "vm/mod_io.h"
 #include "vm/mod_sys.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -34,50 +35,22 @@ static Value sys_attr(VM *vm, const char *name) {
     return val_is_type(vm, s, vm->t_module) ? dict_get_c(vm, ((ModuleObj *)s.as.o)->dict, name) : val_null();
 }
 
-/* ---- the standard streams until _io replaces them ---------------------------------------------- */
+/* ---- the standard streams ----------------------------------------------------------------------- */
 
-typedef struct StreamObj {
-    Obj hdr;
-    FILE *file;
-    DictObj *dict;
-} StreamObj;
+int io_init_types(VM *vm);
+static int set(VM *vm, Value mod, const char *name, Value v);
 
-static void stream_trace(VM *vm, Obj *o) { gc_mark(vm, ((StreamObj *)o)->dict); }
-
-static Value stream_write(ARGS) {
-    if (!val_is_str(vm, argv[1]))
-        return vm_raise(vm, vm->e_TypeError, "write() argument must be str, not %s", vm_type_name(vm, argv[1]));
-    StrObj *s = AS_STR(argv[1]);
-    StreamObj *st = (StreamObj *)argv[0].as.o;
-    if (st->file == stderr) fflush(stdout);   /* keep stdout and stderr in order when merged */
-    fwrite(s->data, 1, (size_t)s->len, st->file);
-    if (st->file == stderr) fflush(stderr);
-    return val_int(s->ncp);
-}
-
-static Value stream_flush(ARGS) {
-    fflush(((StreamObj *)argv[0].as.o)->file);
-    return val_none();
-}
-
-static Value stream_isatty(ARGS) { return val_bool(false); }
-
-static Value make_stream(VM *vm, TypeObj *t, FILE *f) {
-    StreamObj *s = gc_alloc(vm, t, sizeof(StreamObj));
-    if (!s) return val_null();
-    s->file = f;
-    return val_obj(s);
-}
-
+/* sys.stdin / stdout / stderr: _io text streams over fds 0-2, stdout and stderr writing through
+ * the C library's streams (see mod_io.h); stdout is line-buffered on a terminal, stderr always,
+ * stderr's errors are backslashreplace, as CPython makes them. */
 static int init_streams(VM *vm, Value mod) {
-    TypeObj *st = type_new_builtin(vm, "TextIOWrapper", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(StreamObj),
-                                   offsetof(StreamObj, dict), stream_trace, NULL, TYPEF_ABSTRACT_NEW);
-    static const MethodDef sm[] = {
-        {"write", stream_write, NATIVEF_METHOD | ARITY_O}, {"flush", stream_flush, NATIVEF_METHOD},
-        {"isatty", stream_isatty, NATIVEF_METHOD}, {NULL}};
-    if (!st || type_add_methods(vm, st, sm) < 0) return -1;
-    vm->sys_stdout = make_stream(vm, st, stdout);
-    vm->sys_stderr = make_stream(vm, st, stderr);
+    if (io_init_types(vm) < 0) return -1;
+    Value in = io_std_stream(vm, 0, NULL, "r", "strict", isatty(0));
+    if (val_is_null(in) || set(vm, mod, "stdin", in) < 0 || set(vm, mod, "__stdin__", in) < 0) return -1;
+    vm->sys_stdout = io_std_stream(vm, 1, vm->out, "w", "strict", isatty(1));
+    if (val_is_null(vm->sys_stdout)) return -1;
+    vm->sys_stderr = io_std_stream(vm, 2, vm->err, "w", "backslashreplace", true);
+    if (val_is_null(vm->sys_stderr)) return -1;
     return module_set(vm, mod, "stdout", vm->sys_stdout) < 0 || module_set(vm, mod, "stderr", vm->sys_stderr) < 0 ||
                    module_set(vm, mod, "__stdout__", vm->sys_stdout) < 0 ||
                    module_set(vm, mod, "__stderr__", vm->sys_stderr) < 0
@@ -593,9 +566,8 @@ void sys_init(VM *vm) {
     vm_pop_root(vm);
 }
 
-/* print() writes through sys.stdout when a script replaced it; NULL when it is the C stream. */
+/* sys.stdout, VAL_NULL when sys has none (print then writes nothing, as in CPython) */
 Value vm_current_stdout(VM *vm) {
     Value out = sys_attr(vm, "stdout");
-    if (val_is_null(out) || val_identical(out, vm->sys_stdout)) return val_null();
-    return out;
+    return val_is_null(out) ? val_none() : out;
 }

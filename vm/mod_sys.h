@@ -10,7 +10,7 @@ int sys_print_exception(VM *vm, Value exc);
 /* CPython's PyErr_WriteUnraisable: calls sys.unraisablehook with err_msg (NULL: "Exception
  * ignored in") and obj (VAL_NULL: none); never raises. */
 void vm_write_unraisable(VM *vm, Value exc, const char *err_msg, Value obj);
-/* sys.stdout when a script replaced it, VAL_NULL while it is the VM's own stream. */
+/* sys.stdout (None when sys has none). */
 Value vm_current_stdout(VM *vm);
 
 #endif

@@ -19,6 +19,8 @@
 
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 
+int vm_signals_run(VM *vm);
+
 static const struct { const char *name; clockid_t id; } clocks[] = {
     {"time", CLOCK_REALTIME}, {"monotonic", CLOCK_MONOTONIC}, {"perf_counter", CLOCK_MONOTONIC},
     {"process_time", CLOCK_PROCESS_CPUTIME_ID}, {"thread_time", CLOCK_THREAD_CPUTIME_ID}};
@@ -90,6 +92,8 @@ static Value t_sleep(ARGS) {
     if (s < 0) return vm_raise(vm, vm->e_ValueError, "sleep length must be non-negative");
     struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+        /* a signal's script handler runs now; if it raises, sleep raises (PEP 475) */
+        if (vm_signals_run(vm) < 0) return val_null();
     }
     return val_none();
 }

@@ -317,10 +317,15 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
     TypeObj *best = NULL;
     for (int64_t i = 0; i < bases->len; i++) {
         TypeObj *b = (TypeObj *)bases->items[i].as.o;
-        /* walk up to the first type that defines the layout (a C layout, or slots added) */
+        /* walk up to the first type that defines the layout (a C layout, or slots added): as
+         * CPython's solid_base, a built-in type whose instances are its base's in every C respect
+         * (size, tracing, finalizing, allocating) shares the base's, so class E(OSError,
+         * ValueError) works: both are BaseException inside */
         TypeObj *s = b;
         while (s->base && s->layout == s->base->layout && s->nslotvals == s->base->nslotvals &&
-               (s->flags & TYPEF_HEAPTYPE))
+               ((s->flags & TYPEF_HEAPTYPE) ||
+                (s->instance_size == s->base->instance_size && s->trace == s->base->trace &&
+                 s->finalize == s->base->finalize && s->alloc == s->base->alloc)))
             s = s->base;
         if (!best) { best = s; continue; }
         bool s_plain = s->layout == OBJ_LAYOUT_INSTANCE && !s->nslotvals;

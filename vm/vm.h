@@ -126,7 +126,15 @@ typedef enum VmExtSlot {
     X(codec_search_path) X(codec_cache) X(codec_errors) \
     X(stat_result) X(terminal_size) X(times_result) X(uname_result) X(dir_entry) X(scandir_iter) \
     X(fork_before) X(fork_child) X(fork_parent) X(struct_time) \
-    X(simple_namespace) X(sys_trace) X(sys_profile) X(audit_hooks) X(unraisable_args) X(switch_interval)
+    X(simple_namespace) X(sys_trace) X(sys_profile) X(audit_hooks) X(unraisable_args) X(switch_interval) \
+    X(native_cache) X(importlib) X(importlib_ext) X(source_file_loader) X(ember_lib_importer) X(import_func) \
+    X(bootstrapping) X(import_lock) X(lock_type) X(rlock_type) X(atexit) \
+    X(io_iobase) X(io_rawiobase) X(io_bufferediobase) X(io_textiobase) X(io_fileio) X(io_bytesio) X(io_stringio) \
+    X(io_bufferedreader) X(io_bufferedwriter) X(io_bufferedrandom) X(io_bufferedrwpair) X(io_textiowrapper) \
+    X(io_nldecoder) X(io_unsupported) X(struct_type) X(struct_error) X(struct_cache) \
+    X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
+    X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
+    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type)
 
 typedef enum VmLibSlot {
 #define X(n) VM_LIB_##n,

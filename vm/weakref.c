@@ -1,6 +1,6 @@
 /* vm/weakref.c — weak references: weakref.ref objects (cleared by the collector's sweep, with
- * callbacks run after it) and the native `_weakref` module that the `weakref` library module
- * (WeakKeyDictionary, WeakValueDictionary, WeakSet, finalize) is written on. */
+ * callbacks run after it).  The `_weakref` module (proxies, getweakrefs, ...) is in
+ * vm/mod_weakref.c. */
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -22,7 +22,7 @@ Value weakref_find(VM *vm, Obj *o) {
     return val_none();
 }
 
-static bool weakrefable(VM *vm, Value v) {
+bool weakrefable(VM *vm, Value v) {
     if (v.tag != VAL_OBJ) return false;
     TypeObj *t = v.as.o->type;
     /* classes: through TYPEF_WEAKREFS (a __slots__ class needs "__weakref__") */
@@ -91,14 +91,6 @@ static Value wr_get_callback(VM *vm, Value s, void *c) {
     return val_is_null(cb) ? val_none() : cb;
 }
 
-static Value m_getweakrefcount(ARGS) {
-    if (native_check_args(vm, "getweakrefcount", argc, kw, 1, 1) < 0) return val_null();
-    int64_t n = 0;
-    for (WeakRefObj *w = vm->weakrefs; w; w = w->next_weak)
-        if (val_is_obj(argv[0]) && w->referent == argv[0].as.o) n++;
-    return val_int(n);
-}
-
 void weakref_init_type(VM *vm) {
     TypeObj *t = vm->t_weakref;
     t->trace = weakref_trace;
@@ -108,11 +100,4 @@ void weakref_init_type(VM *vm) {
         {"__eq__", wr_eq, NATIVEF_METHOD}, {"__repr__", wr_repr, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef gs[] = {{"__callback__", wr_get_callback, NULL}, {NULL}};
     if (type_add_methods(vm, t, m) < 0 || type_add_getsets(vm, t, gs) < 0) EM_UNREACHABLE();
-}
-
-int weakref_module_init(VM *vm, Value mod) {
-    static const MethodDef fns[] = {{"getweakrefcount", m_getweakrefcount}, {NULL}};
-    if (module_add_functions(vm, mod, fns) < 0) return -1;
-    if (module_set(vm, mod, "ref", val_obj(vm->t_weakref)) < 0) return -1;
-    return module_set(vm, mod, "ReferenceType", val_obj(vm->t_weakref));
 }

@@ -215,6 +215,10 @@ AgNode *ag_function_new(const char *name, int n_args, Tensor *const *args, AgFun
 bool ag_function_is_executable(const AgNode *node);   /* grad mode on and some input requires grad */
 bool ag_function_needs_input_grad(const AgNode *node, int arg);
 void ag_function_set_materialize_grads(AgNode *node, bool on);    /* default on */
+/* An argument no gradient can reach (the forward uses it only in non-differentiable ways): its
+ * edge becomes None and needs_input_grad false, so the engine never runs what produced it (a
+ * compiled forward's node then has the edges eager's nodes would have). */
+void ag_function_drop_edge(AgNode *node, int arg);
 /* ctx.mark_dirty(*tensors) / ctx.mark_non_differentiable(*tensors), before set_outputs. */
 int ag_function_mark_dirty(AgNode *node, int n, Tensor *const *tensors) TENSOR_MUST_CHECK;
 int ag_function_mark_non_differentiable(AgNode *node, int n, Tensor *const *tensors) TENSOR_MUST_CHECK;

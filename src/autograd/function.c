@@ -324,6 +324,18 @@ bool ag_function_needs_input_grad(const AgNode *node, int arg) {
     return st && arg >= 0 && arg < st->n_args && st->needs[arg];
 }
 
+void ag_function_drop_edge(AgNode *node, int arg) {
+    FunctionState *st = fstate(node);
+    if (!st || arg < 0 || arg >= st->n_args || st->arg_edge[arg] < 0) return;
+    AgEdge *e = &node->next[st->arg_edge[arg]];
+    if ((uint32_t)st->arg_edge[arg] < node->n_next && e->fn) {
+        ag_node_decref(e->fn);
+        e->fn = NULL;
+        e->input_nr = 0;
+    }
+    st->needs[arg] = false;
+}
+
 void ag_function_set_materialize_grads(AgNode *node, bool on) {
     FunctionState *st = fstate(node);
     if (st) st->materialize = on;

@@ -201,6 +201,37 @@ BW(erf) {
     RULE_END;
 }
 
+/* 0.5 * sqrt(pi) * exp(erfinv(x)^2) * grad, as derivatives.yaml writes it */
+BW(erfinv) {
+    RULE_BEGIN;
+    Tensor *x, *r, *r2, *e, *d;
+    SAVED(0, x);
+    TMP(r, ag_unary(TENSOR_OP_ERFINV, x));
+    TMP(r2, ag_pow_scalar(r, tensor_scalar_i(2)));
+    TMP(e, ag_exp(r2));
+    TMP(d, ag_mul_scalar(e, sc(0.88622692545275801)));   /* 0.5 * sqrt(pi) */
+    OUT(0, ag_mul(d, g[0]));
+    RULE_END;
+}
+
+/* grad / (x (1 - x)) where x lies in [eps, 1 - eps] and 0 elsewhere; without eps, in [0, 1] and
+ * NaN elsewhere (derivatives.yaml's logit_backward) */
+BW(logit) {
+    RULE_BEGIN;
+    Tensor *x, *om, *den, *q, *below, *above, *out;
+    SAVED(0, x);
+    bool eps = n->args.has_min;
+    double lo = eps ? scalar_value(n->args.scalar) : 0.0, hi = eps ? 1.0 - lo : 1.0;
+    TMP(om, ag_rsub_scalar(x, tensor_scalar_i(1)));
+    TMP(den, ag_mul(x, om));
+    TMP(q, ag_div(g[0], den));
+    TMP(below, ag__const_scalar(TENSOR_OP_LT_SCALAR, x, sc(lo)));
+    TMP(above, ag__const_scalar(TENSOR_OP_GT_SCALAR, x, sc(hi)));
+    TMP(out, ag__const2(TENSOR_OP_LOGICAL_OR, below, above));
+    OUT(0, ag_masked_fill(q, out, eps ? tensor_scalar_i(0) : sc(NAN)));
+    RULE_END;
+}
+
 BW(gelu) {
     RULE_BEGIN;
     Tensor *x, *x2, *d;
@@ -251,6 +282,26 @@ BW(silu) {
     TMP(xo, ag_mul(x, om));
     TMP(t, ag_add_scalar(xo, tensor_scalar_i(1)));
     TMP(d, ag_mul(sg, t));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * (tanh(sp) + x * sigmoid(x) * (1 - tanh(sp)^2)) with sp = softplus(x) = log(1 + exp x):
+ * PyTorch's infinitely differentiable mish backward */
+BW(mish) {
+    RULE_BEGIN;
+    Tensor *x, *sg, *e, *e1, *sp, *t, *t2, *omt, *xs, *xst, *d;
+    SAVED(0, x);
+    TMP(sg, ag_sigmoid(x));
+    TMP(e, ag_exp(x));
+    TMP(e1, ag_add_scalar(e, tensor_scalar_i(1)));
+    TMP(sp, ag_log(e1));
+    TMP(t, ag_tanh(sp));
+    TMP(t2, ag_mul(t, t));
+    TMP(omt, ag_rsub_scalar(t2, sc(1.0)));
+    TMP(xs, ag_mul(x, sg));
+    TMP(xst, ag_mul(xs, omt));
+    TMP(d, ag_add(t, xst));
     OUT(0, ag_mul(g[0], d));
     RULE_END;
 }

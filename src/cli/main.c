@@ -21,6 +21,8 @@
  * Exit status as CPython's: 0, SystemExit's code (None: 0, an int: itself, anything else is
  * printed and gives 1), 1 for an uncaught exception or a syntax error, 2 for a usage error, and an
  * uncaught KeyboardInterrupt ends the process by SIGINT (130 in a shell). */
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,8 +173,15 @@ int cli_finish(EmVM *vm, int rc) {
         em_print_error(vm);
     }
     fflush(stdout);
-    const char *report = tracer_write_report(vm);
-    if (report) fprintf(stderr, "ember: compile report written: open %s/index.html\n", report);
+    const char *report;
+    char where[PATH_MAX];
+    int wrote = tracer_write_report(vm, &report);
+    if (wrote > 0 && realpath(report, where))
+        fprintf(stderr, "ember: compile report written to %s/ — open file://%s/index.html in a browser\n", report, where);
+    if (wrote < 0) {
+        fprintf(stderr, "ember: cannot write the compile report to %s: %s\n", report, strerror(errno));
+        if (!status) status = 1;
+    }
     em_vm_free(vm);
     if (interrupted) {
         /* as CPython: the parent sees the process killed by SIGINT */
@@ -409,6 +418,8 @@ int main(int argc, char **argv) {
     int status = parse_python_options(argc, argv, &o, &done);
     if (status || done) return status;
     /* modules whose main is C: torchrun's launcher (src/dist/launch.c) starts worker processes */
-    if (o.module && strcmp(o.module, "torch.distributed.run") == 0) return dist_launch_main(o.argc - 1, o.argv + 1);
-    return run(&o);
+    if (o.module && strcmp(o.module, "torch.distributed.run") == 0) status = dist_launch_main(o.argc - 1, o.argv + 1);
+    else status = run(&o);
+    if (o.command || o.module) free(o.argv);   /* parse_python_options' copy for -c / -m */
+    return status;
 }

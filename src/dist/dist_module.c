@@ -457,6 +457,15 @@ static Value pg_destroy(ARGS) {
     return val_none();
 }
 
+/* _blocking(): the next collective is waited for at once (async_op=False) */
+static Value pg_blocking(ARGS) {
+    (void)argc, (void)kw;
+    PGObj *p = self_pg(vm, argv[0]);
+    if (!p) return val_null();
+    dist_pg_run_next_inline(p->pg);
+    return val_none();
+}
+
 static Value pg_stats(ARGS) {
     (void)argc, (void)kw;
     PGObj *p = self_pg(vm, argv[0]);
@@ -682,7 +691,7 @@ static int scatter_src(VM *vm, PGObj *p, DistWork *w, Value ins, const TBuf *out
     if (!is) return vm_no_memory(vm), -1;
     int rc = tbuf_list(vm, ins, what, out, size, is);
     char *stage = rc == 0 ? stage_alloc(vm, w, out->nbytes * (size_t)size) : NULL;
-    for (int r = 0; stage && r < size; r++) memcpy(stage + (size_t)r * out->nbytes, is[r].ptr, out->nbytes);
+    for (int r = 0; stage && out->nbytes && r < size; r++) memcpy(stage + (size_t)r * out->nbytes, is[r].ptr, out->nbytes);
     free(is);
     if (!stage) return -1;
     w->call.in = stage;
@@ -726,7 +735,7 @@ static Value pg_reduce_scatter(ARGS) {
         size_t n = b.nbytes * (size_t)dist_pg_size(p->pg);
         void *s = stage_alloc(vm, w, n);
         if (!s) return dist_work_release(w), val_null();
-        memcpy(s, w->call.in, n);
+        if (n) memcpy(s, w->call.in, n);
         w->call.in = s;
     }
     return submit(vm, argv[0], p, w);
@@ -882,7 +891,7 @@ static Value work_source_rank(ARGS) {
     (void)argc, (void)kw;
     DistWork *w = self_work(vm, argv[0]);
     if (!w) return val_null();
-    if (w->is_p2p && !w->call.kind && w->src_rank >= 0) return val_int(w->src_rank);
+    if (w->is_p2p && strcmp(w->opname, "recv") == 0 && w->waited && w->src_rank >= 0) return val_int(w->src_rank);
     return vm_raise(vm, vm->e_RuntimeError, "sourceRank() may only be called on a completed recv operation");
 }
 
@@ -959,7 +968,7 @@ static Value f_bytes_to_tensor(ARGS) {
     int64_t words = (int64_t)((n + 7) / 8);
     Tensor *t = tensor_zeros(TENSOR_INT64, 1, &words);
     if (!t) return torch_raise_error(vm);
-    memcpy(tensor_data_ptr(t), p, n);
+    if (n) memcpy(tensor_data_ptr(t), p, n);
     return torch_wrap(vm, t);
 }
 
@@ -1035,6 +1044,7 @@ static int dist_module_init(VM *vm, Value mod) {
         {"name", pg_backend_name, NATIVEF_METHOD | ARITY_NOARGS},
         {"_destroy", pg_destroy, NATIVEF_METHOD | ARITY_NOARGS},
         {"_stats", pg_stats, NATIVEF_METHOD | ARITY_NOARGS},
+        {"_blocking", pg_blocking, NATIVEF_METHOD | ARITY_NOARGS},
         {"_reset_stats", pg_reset_stats, NATIVEF_METHOD | ARITY_NOARGS},
         {"allreduce", pg_allreduce, NATIVEF_METHOD},
         {"allreduce_fp16", pg_allreduce_fp16, NATIVEF_METHOD},

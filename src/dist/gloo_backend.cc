@@ -7,6 +7,7 @@
  * each entry point catches them and copies the message (gloo's own, e.g. "Connection closed by
  * peer") into the caller's buffer. */
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -204,6 +205,10 @@ struct DistRequest {
 extern "C" {
 
 static int gloo_init(int *world_rank, int *world_size, char *, size_t) {
+    /* a write to a peer that has died must be an error, not a SIGPIPE that kills this process
+     * (CPython ignores SIGPIPE at start-up, so PyTorch's processes never see it either) */
+    struct sigaction sa;
+    if (sigaction(SIGPIPE, nullptr, &sa) == 0 && sa.sa_handler == SIG_DFL) signal(SIGPIPE, SIG_IGN);
     *world_rank = -1;
     *world_size = -1;
     return 0;

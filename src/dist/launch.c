@@ -70,9 +70,33 @@ typedef struct Worker {
 static volatile sig_atomic_t got_signal;
 static int wake_pipe[2] = {-1, -1};
 
+/* Workers are reaped in the SIGCHLD handler (waitpid is async-signal-safe), so that each exit is
+ * stamped when it happened rather than when the loop gets round to it: a worker killed by a
+ * signal leaves no error file, and its death must order before the errors it causes in others. */
+typedef struct Exit {
+    pid_t pid;
+    int status;
+    struct timespec when;   /* CLOCK_REALTIME */
+} Exit;
+static Exit exits[MAX_WORKERS * 2];
+static volatile sig_atomic_t n_exits;
+
+static void reap_in_handler(void) {
+    pid_t pid;
+    int status;
+    while (n_exits < (sig_atomic_t)(sizeof exits / sizeof *exits) && (pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        Exit *e = &exits[n_exits];
+        e->pid = pid;
+        e->status = status;
+        clock_gettime(CLOCK_REALTIME, &e->when);
+        n_exits = n_exits + 1;
+    }
+}
+
 static void on_signal(int sig) {
     int saved = errno;
-    if (sig != SIGCHLD) got_signal = sig;
+    if (sig == SIGCHLD) reap_in_handler();
+    else got_signal = sig;
     if (wake_pipe[1] >= 0) {
         char b = 0;
         ssize_t r = write(wake_pipe[1], &b, 1);
@@ -184,7 +208,7 @@ static int parse_options(int argc, char **argv, Options *o) {
                    "                [--max_restarts MAX_RESTARTS] [--role ROLE] [-m] [--no_python] [--log_dir LOG_DIR]\n"
                    "                [-r REDIRECTS] [-t TEE] [--node_rank NODE_RANK] [--master_addr MASTER_ADDR]\n"
                    "                [--master_port MASTER_PORT] training_script ...\n");
-            exit(0);
+            return -1;   /* help printed: nothing to run */
         }
         const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val) return usage_error("argument %s: expected one argument", name);
@@ -430,11 +454,6 @@ static const char *signame(int sig) {
 
 /* The failure's message: the last traceback the worker printed, indented, or torchrun's texts. */
 static void failure_message(const Worker *w, char *out, size_t n) {
-    if (WIFSIGNALED(w->status)) {
-        snprintf(out, n, "Signal %d (%s) received by PID %d", WTERMSIG(w->status), signame(WTERMSIG(w->status)),
-                 (int)w->pid);
-        return;
-    }
     if (w->callstack) {   /* from the error file: the traceback as the worker printed it */
         size_t k = 0;
         for (const char *p = w->callstack; *p && k + 4 < n; p++) {
@@ -442,6 +461,11 @@ static void failure_message(const Worker *w, char *out, size_t n) {
             if (*p == '\n') out[k++] = ' ', out[k++] = ' ';
         }
         out[k] = 0;
+        return;
+    }
+    if (WIFSIGNALED(w->status)) {
+        snprintf(out, n, "Signal %d (%s) received by PID %d", WTERMSIG(w->status), signame(WTERMSIG(w->status)),
+                 (int)w->pid);
         return;
     }
     const char *start = NULL, *key = "Traceback (most recent call last):";
@@ -484,12 +508,22 @@ static int line_width(const char *s) {
     return cur > best ? cur : best;
 }
 
+static bool is_symptom(const Worker *w) {
+    return w->callstack && strstr(w->callstack, "a peer process may have exited or stopped responding");
+}
+
 static void report(Worker *ws, int n, const char *script) {
     char host[256] = "localhost";
     gethostname(host, sizeof host);
+    /* the first failure, but one that only reports a peer's death (Ember's collectives say so)
+     * comes after the failure that caused it even when it was seen first */
     int root = -1;
-    for (int i = 0; i < n; i++)
-        if (ws[i].failed && (root < 0 || ws[i].when < ws[root].when)) root = i;
+    for (int i = 0; i < n; i++) {
+        if (!ws[i].failed) continue;
+        bool sym = is_symptom(&ws[i]);
+        bool root_sym = root >= 0 && is_symptom(&ws[root]);
+        if (root < 0 || (root_sym && !sym) || (sym == root_sym && ws[i].when < ws[root].when)) root = i;
+    }
     if (root < 0) return;
     int code = WIFSIGNALED(ws[root].status) ? -WTERMSIG(ws[root].status) : WEXITSTATUS(ws[root].status);
     fprintf(stderr, "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: %d) local_rank: %d "
@@ -547,13 +581,19 @@ static void remove_tree(const char *path) {
 
 /* ---- the run --------------------------------------------------------------------------------- */
 
+/* Signals the workers still running.  One that has exited but is not reaped yet (a zombie) is
+ * left alone, so that its own death is not later taken for ours. */
 static void signal_all(Worker *ws, int n, int sig) {
-    for (int i = 0; i < n; i++)
-        if (!ws[i].exited && ws[i].pid > 0) {
-            kill(-ws[i].pid, sig);
-            kill(ws[i].pid, sig);
-            ws[i].stopped = true;
-        }
+    for (int i = 0; i < n; i++) {
+        if (ws[i].exited || ws[i].pid <= 0) continue;
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_PID, (id_t)ws[i].pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == ws[i].pid)
+            continue;
+        kill(-ws[i].pid, sig);
+        kill(ws[i].pid, sig);
+        ws[i].stopped = true;
+    }
 }
 
 /* One attempt: start the workers, watch them; 0 if all succeeded, 1 if one failed, -1 if the
@@ -605,35 +645,55 @@ static int run_attempt(const Options *o, int argc, char **argv, int restart, con
         }
         for (int k = 1; pr > 0 && k < nf; k++)
             if (fds[k].revents) pump(wowners[k], owners[k], o->role);
-        pid_t pid;
-        int status;
-        while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        sigset_t chld, old;
+        sigemptyset(&chld);
+        sigaddset(&chld, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &chld, &old);
+        reap_in_handler();   /* whatever exited since the last signal */
+        int n = n_exits;
+        Exit got[MAX_WORKERS * 2];
+        memcpy(got, exits, sizeof(Exit) * (size_t)n);
+        n_exits = 0;
+        /* SIGCHLD stays blocked until the verdicts and any signals are done: a worker that dies
+         * meanwhile stays a zombie, which signal_all recognises */
+        /* first every exit of the batch, then the verdicts: a worker that died on its own in the
+         * same instant as another must not be taken for one our SIGTERM stopped */
+        Worker *batch[MAX_WORKERS * 2];
+        int nb = 0;
+        for (int e = 0; e < n; e++)
             for (int i = 0; i < o->nproc; i++) {
                 Worker *w = &ws[i];
-                if (w->pid != pid || w->exited) continue;
+                if (w->pid != got[e].pid || w->exited) continue;
                 w->exited = true;
-                w->status = status;
-                struct timespec rt;
-                clock_gettime(CLOCK_REALTIME, &rt);
-                w->when = (double)rt.tv_sec + (double)rt.tv_nsec * 1e-9;
-                double t;
-                if (dist_error_file_read(w->error_file, &w->callstack, &t) == 0 && t > 0) w->when = t;
+                w->status = got[e].status;
+                w->when = (double)got[e].when.tv_sec + (double)got[e].when.tv_nsec * 1e-9;
+                batch[nb++] = w;
                 alive--;
-                bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-                /* a worker our signal ended is not a failure of its own */
-                bool ended_by_us = w->stopped && WIFSIGNALED(status) &&
-                                   (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGKILL);
-                if (!ok && !ended_by_us) {
-                    w->failed = true;
-                    rc = 1;
-                    if (!stopping) {
-                        stopping = true;
-                        kill_at = now_s() + GRACE_SECONDS;
-                        signal_all(ws, o->nproc, SIGTERM);
-                    }
-                }
+            }
+        bool start_stopping = false;
+        for (int b = 0; b < nb; b++) {
+            Worker *w = batch[b];
+            int status = w->status;
+            double t = 0;
+            bool has_error_file = dist_error_file_read(w->error_file, &w->callstack, &t) == 0;
+            if (has_error_file && t > 0 && t < w->when) w->when = t;
+            bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+            /* a worker our signal ended is not a failure of its own, unless it had already failed
+             * (its error file says when: it may have been tearing down) */
+            bool ended_by_us = w->stopped && WIFSIGNALED(status) &&
+                               (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGKILL);
+            if (!ok && (!ended_by_us || has_error_file)) {
+                w->failed = true;
+                rc = 1;
+                start_stopping = true;
             }
         }
+        if (start_stopping && !stopping) {
+            stopping = true;
+            kill_at = now_s() + GRACE_SECONDS;
+            signal_all(ws, o->nproc, SIGTERM);
+        }
+        sigprocmask(SIG_SETMASK, &old, NULL);
         if (got_signal && !stopping) {
             stopping = true;
             rc = -1;
@@ -664,7 +724,7 @@ static int run_attempt(const Options *o, int argc, char **argv, int restart, con
 int dist_launch_main(int argc, char **argv) {
     Options o = {0};
     int rc = parse_options(argc, argv, &o);
-    if (rc) return rc;
+    if (rc) return rc < 0 ? 0 : rc;
     char endpoint_host[256];
     if (o.standalone) {
         o.master_addr = "127.0.0.1";

@@ -95,7 +95,10 @@ DistWork *dist_work_new(DistPG *pg, const DistCall *call, const char *opname);
 /* Keep t alive until the work is released.  0 or -1 (out of memory). */
 int dist_work_hold(DistWork *w, Tensor *t);
 int dist_work_add_copy(DistWork *w, DistCopy c);
-/* Queue a collective. */
+/* Let the next dist_pg_enqueue run its work on the calling thread when nothing is queued or
+ * running (the caller is about to wait for it anyway). */
+void dist_pg_run_next_inline(DistPG *pg);
+/* Queue a collective (or run it now, see dist_pg_run_next_inline). */
 void dist_pg_enqueue(DistPG *pg, DistWork *w);
 /* Start a point-to-point operation now; -1 + err if the engine refused it. */
 int dist_work_start_p2p(DistWork *w, bool is_send, void *buf, size_t nbytes, int peer, uint32_t tag, char *err,

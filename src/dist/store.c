@@ -44,7 +44,7 @@ static int buf_put(Buf *b, const void *d, size_t n) {
         if (!p) return -1;
         b->p = p, b->cap = cap;
     }
-    memcpy(b->p + b->n, d, n);
+    if (n) memcpy(b->p + b->n, d, n);   /* an empty value may come as a NULL pointer */
     b->n += n;
     return 0;
 }
@@ -144,7 +144,7 @@ static Entry *kv_find(Server *sv, const char *key, size_t klen) {
 static int kv_set(Server *sv, const char *key, size_t klen, const char *val, size_t vlen) {
     char *v = malloc(vlen ? vlen : 1);
     if (!v) return -1;
-    memcpy(v, val, vlen);
+    if (vlen) memcpy(v, val, vlen);
     Entry *e = kv_find(sv, key, klen);
     if (e) {
         free(e->val);

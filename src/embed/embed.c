@@ -19,6 +19,7 @@
 #include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/import.h"
+#include "vm/mod_io.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -78,7 +79,10 @@ static void run_atexit(VM *vm) {
 static void free_registrations(VM *vm);
 
 void em_vm_free(EmVM *vm) {
-    if (vm) run_atexit(vm);
+    if (vm) {
+        run_atexit(vm);
+        io_shutdown(vm);
+    }
     vm_free(vm);
     free_registrations(vm);
     exc_free_sources();
@@ -140,7 +144,10 @@ static int run_file_as_main(VM *vm, const char *path) {
 }
 
 int em_run_file(EmVM *vm, const char *path) {
-    char *dup = strdup(path);
+    /* sys.path[0]: the script's directory, absolute with symlinks resolved, as CPython's */
+    char *real = realpath(path, NULL);
+    char *dup = strdup(real ? real : path);
+    free(real);
     StrObj *dir = str_from_c(vm, dirname(dup));
     free(dup);
     if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) return -1;

@@ -73,6 +73,12 @@ AstExpr *ast_expr_new(AstArena *arena, AstExprKind kind) {
     return e;
 }
 
+AstPattern *ast_pattern_new(AstArena *arena, AstPatternKind kind) {
+    AstPattern *p = ast_arena_alloc(arena, sizeof *p);
+    if (p) p->kind = kind;
+    return p;
+}
+
 AstStmt *ast_stmt_new(AstArena *arena, AstStmtKind kind) {
     AstStmt *s = ast_arena_alloc(arena, sizeof *s);
     if (s) s->kind = kind;
@@ -93,7 +99,7 @@ const char *ast_stmt_kind_name(AstStmtKind kind) {
         [AST_STMT_EXPR] = "Expr",                [AST_STMT_PASS] = "Pass",
         [AST_STMT_BREAK] = "Break",              [AST_STMT_CONTINUE] = "Continue",
         [AST_STMT_ASYNC_FUNCTION_DEF] = "AsyncFunctionDef", [AST_STMT_ASYNC_FOR] = "AsyncFor",
-        [AST_STMT_ASYNC_WITH] = "AsyncWith",
+        [AST_STMT_ASYNC_WITH] = "AsyncWith",     [AST_STMT_MATCH] = "Match",
     };
     return (unsigned)kind < AST_STMT__COUNT && names[kind] ? names[kind] : "?";
 }
@@ -116,6 +122,16 @@ const char *ast_expr_kind_name(AstExprKind kind) {
         [AST_EXPR_AWAIT] = "Await",
     };
     return (unsigned)kind < AST_EXPR__COUNT && names[kind] ? names[kind] : "?";
+}
+
+const char *ast_pattern_kind_name(AstPatternKind kind) {
+    static const char *const names[] = {
+        [AST_PAT_MATCH_VALUE] = "MatchValue",       [AST_PAT_MATCH_SINGLETON] = "MatchSingleton",
+        [AST_PAT_MATCH_SEQUENCE] = "MatchSequence", [AST_PAT_MATCH_MAPPING] = "MatchMapping",
+        [AST_PAT_MATCH_CLASS] = "MatchClass",       [AST_PAT_MATCH_STAR] = "MatchStar",
+        [AST_PAT_MATCH_AS] = "MatchAs",             [AST_PAT_MATCH_OR] = "MatchOr",
+    };
+    return (unsigned)kind < AST_PAT__COUNT && names[kind] ? names[kind] : "?";
 }
 
 const char *ast_operator_name(AstOperator op) {

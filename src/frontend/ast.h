@@ -4,7 +4,7 @@
  * written after CPython's compile.c reads the same way: a statement is an AstStmt whose
  * `kind` says which member of the union `v` is live, and the members carry CPython's names
  * (`s->v.FunctionDef.decorator_list`, `e->v.Call.keywords`, `e->v.Subscript.slice`).
- * Kinds CPython has but Ember does not build yet (Match, TryStar) are absent: the parser
+ * Kinds CPython has but Ember does not build yet (TryStar) are absent: the parser
  * rejects those constructs with an error.  AsyncFunctionDef, AsyncFor and AsyncWith share
  * the members of FunctionDef, For and With, as they share CPython's fields.
  *
@@ -105,6 +105,7 @@ typedef enum AstStmtKind {
     AST_STMT_ASYNC_FUNCTION_DEF, /* v.FunctionDef */
     AST_STMT_ASYNC_FOR,          /* v.For */
     AST_STMT_ASYNC_WITH,         /* v.With */
+    AST_STMT_MATCH,
     AST_STMT__COUNT
 } AstStmtKind;
 
@@ -178,6 +179,8 @@ typedef struct AstAlias AstAlias;
 typedef struct AstComprehension AstComprehension;
 typedef struct AstExceptHandler AstExceptHandler;
 typedef struct AstWithItem AstWithItem;
+typedef struct AstPattern AstPattern;
+typedef struct AstMatchCase AstMatchCase;
 
 typedef struct AstExprSeq { AstExpr **items; size_t count; } AstExprSeq;
 typedef struct AstStmtSeq { AstStmt **items; size_t count; } AstStmtSeq;
@@ -187,6 +190,8 @@ typedef struct AstAliasSeq { AstAlias **items; size_t count; } AstAliasSeq;
 typedef struct AstComprehensionSeq { AstComprehension **items; size_t count; } AstComprehensionSeq;
 typedef struct AstExceptHandlerSeq { AstExceptHandler **items; size_t count; } AstExceptHandlerSeq;
 typedef struct AstWithItemSeq { AstWithItem **items; size_t count; } AstWithItemSeq;
+typedef struct AstPatternSeq { AstPattern **items; size_t count; } AstPatternSeq;
+typedef struct AstMatchCaseSeq { AstMatchCase **items; size_t count; } AstMatchCaseSeq;
 typedef struct AstIdentSeq { const char **items; size_t count; } AstIdentSeq;
 typedef struct AstCmpOpSeq { AstCmpOp *items; size_t count; } AstCmpOpSeq;
 
@@ -272,7 +277,49 @@ struct AstStmt {
         struct { AstIdentSeq names; } Global;
         struct { AstIdentSeq names; } Nonlocal;
         struct { AstExpr *value; } Expr;
+        struct { AstExpr *subject; AstMatchCaseSeq cases; } Match;
     } v;
+};
+
+/* ---- patterns (match statements) ---- */
+
+typedef enum AstPatternKind {
+    AST_PAT_MATCH_VALUE = 1,
+    AST_PAT_MATCH_SINGLETON,
+    AST_PAT_MATCH_SEQUENCE,
+    AST_PAT_MATCH_MAPPING,
+    AST_PAT_MATCH_CLASS,
+    AST_PAT_MATCH_STAR,
+    AST_PAT_MATCH_AS,
+    AST_PAT_MATCH_OR,
+    AST_PAT__COUNT
+} AstPatternKind;
+
+struct AstPattern {
+    AstPatternKind kind;
+    AST_POSITION_FIELDS;
+    union {
+        struct { AstExpr *value; } MatchValue;         /* a literal or a dotted name */
+        struct { AstConstant value; } MatchSingleton; /* None, True or False */
+        struct { AstPatternSeq patterns; } MatchSequence;
+        /* rest is the name of `**rest`, or NULL */
+        struct { AstExprSeq keys; AstPatternSeq patterns; const char *rest; } MatchMapping;
+        struct {
+            AstExpr *cls;
+            AstPatternSeq patterns;
+            AstIdentSeq kwd_attrs;
+            AstPatternSeq kwd_patterns;
+        } MatchClass;
+        struct { const char *name; } MatchStar;                  /* name NULL for `*_` */
+        struct { AstPattern *pattern; const char *name; } MatchAs; /* both NULL for `_` */
+        struct { AstPatternSeq patterns; } MatchOr;
+    } v;
+};
+
+struct AstMatchCase {
+    AstPattern *pattern;
+    AstExpr *guard; /* may be NULL */
+    AstStmtSeq body;
 };
 
 struct AstArg {
@@ -341,6 +388,7 @@ typedef struct AstModule {
 
 AstExpr *ast_expr_new(AstArena *arena, AstExprKind kind);
 AstStmt *ast_stmt_new(AstArena *arena, AstStmtKind kind);
+AstPattern *ast_pattern_new(AstArena *arena, AstPatternKind kind);
 
 /* ---- debugging and tests ---- */
 
@@ -350,6 +398,10 @@ char *ast_dump(const AstModule *mod, bool include_attributes);
 char *ast_dump_expr(const AstExpr *e, bool include_attributes);
 char *ast_dump_stmt(const AstStmt *s, bool include_attributes);
 
+/* An expression as CPython 3.11's unparser writes it (the string an annotation becomes under
+ * `from __future__ import annotations`).  Malloc'd; NULL when out of memory. */
+char *ast_unparse_expr(const AstExpr *e);
+
 /* CPython class names: "FunctionDef", "BinOp", "Add", "Load", ... */
 const char *ast_stmt_kind_name(AstStmtKind kind);
 const char *ast_expr_kind_name(AstExprKind kind);
@@ -358,6 +410,7 @@ const char *ast_unaryop_name(AstUnaryOp op);
 const char *ast_cmpop_name(AstCmpOp op);
 const char *ast_boolop_name(AstBoolOp op);
 const char *ast_context_name(AstExprContext ctx);
+const char *ast_pattern_kind_name(AstPatternKind kind);
 
 /* repr() of a str / bytes / float value, as CPython prints it; malloc'd. */
 char *ast_repr_str(const char *s, size_t len);

@@ -331,6 +331,50 @@ static void dump_withitem(Out *o, const AstWithItem *w) {
 
 static void dump_ident_item(Out *o, const char *id) { repr_str_into(o, id, strlen(id)); }
 
+static void dump_pattern(Out *o, const AstPattern *p) {
+    bool sv = node_begin(o, ast_pattern_kind_name(p->kind));
+    switch (p->kind) {
+    case AST_PAT_MATCH_VALUE: field_expr(o, "value", p->v.MatchValue.value); break;
+    case AST_PAT_MATCH_SINGLETON:
+        field(o, "value");
+        dump_constant(o, &p->v.MatchSingleton.value);
+        break;
+    case AST_PAT_MATCH_SEQUENCE: DUMP_SEQ(o, "patterns", p->v.MatchSequence.patterns, dump_pattern); break;
+    case AST_PAT_MATCH_MAPPING:
+        DUMP_SEQ(o, "keys", p->v.MatchMapping.keys, dump_expr);
+        DUMP_SEQ(o, "patterns", p->v.MatchMapping.patterns, dump_pattern);
+        field_ident(o, "rest", p->v.MatchMapping.rest);
+        break;
+    case AST_PAT_MATCH_CLASS:
+        field_expr(o, "cls", p->v.MatchClass.cls);
+        DUMP_SEQ(o, "patterns", p->v.MatchClass.patterns, dump_pattern);
+        DUMP_SEQ(o, "kwd_attrs", p->v.MatchClass.kwd_attrs, dump_ident_item);
+        DUMP_SEQ(o, "kwd_patterns", p->v.MatchClass.kwd_patterns, dump_pattern);
+        break;
+    case AST_PAT_MATCH_STAR: field_ident(o, "name", p->v.MatchStar.name); break;
+    case AST_PAT_MATCH_AS:
+        if (p->v.MatchAs.pattern) {
+            field(o, "pattern");
+            dump_pattern(o, p->v.MatchAs.pattern);
+        }
+        field_ident(o, "name", p->v.MatchAs.name);
+        break;
+    case AST_PAT_MATCH_OR: DUMP_SEQ(o, "patterns", p->v.MatchOr.patterns, dump_pattern); break;
+    case AST_PAT__COUNT: break;
+    }
+    attributes(o, p->lineno, p->col_offset, p->end_lineno, p->end_col_offset);
+    node_end(o, sv);
+}
+
+static void dump_match_case(Out *o, const AstMatchCase *m) {
+    bool sv = node_begin(o, "match_case");
+    field(o, "pattern");
+    dump_pattern(o, m->pattern);
+    field_expr_opt(o, "guard", m->guard);
+    DUMP_SEQ(o, "body", m->body, dump_stmt);
+    node_end(o, sv);
+}
+
 static void dump_cmpop_seq(Out *o, const AstCmpOpSeq *ops) {
     field(o, "ops");
     puts_(o, "[");
@@ -537,6 +581,10 @@ static void dump_stmt_fields(Out *o, const AstStmt *s) {
     case AST_STMT_GLOBAL: DUMP_SEQ(o, "names", s->v.Global.names, dump_ident_item); break;
     case AST_STMT_NONLOCAL: DUMP_SEQ(o, "names", s->v.Nonlocal.names, dump_ident_item); break;
     case AST_STMT_EXPR: field_expr(o, "value", s->v.Expr.value); break;
+    case AST_STMT_MATCH:
+        field_expr(o, "subject", s->v.Match.subject);
+        DUMP_SEQ(o, "cases", s->v.Match.cases, dump_match_case);
+        break;
     case AST_STMT_PASS:
     case AST_STMT_BREAK:
     case AST_STMT_CONTINUE:

@@ -338,63 +338,20 @@ void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags) {
     comp_emit(c, OP_MAKE_FUNCTION, flags);
 }
 
-/* An annotation: evaluated, or under `from __future__ import annotations` (PEP 563) its
- * source text as a string constant (CPython unparses the AST; the source text agrees for the
- * annotations scripts write, up to spacing and quote style). */
+/* An annotation: evaluated, or under `from __future__ import annotations` (PEP 563) the
+ * string CPython's unparser makes of it (ast_unparse.c). */
 static void comp_annotation(Compiler *c, const AstExpr *e) {
     if (!c->future_annotations) {
         comp_expr(c, e);
         return;
     }
-    const char *p = c->src, *end = c->src + c->src_len;
-    for (int l = 1; l < e->lineno && p < end; l++) {
-        p = memchr(p, '\n', (size_t)(end - p));
-        p = p ? p + 1 : end;
-    }
-    const char *start = p + e->col_offset;
-    const char *q = p;
-    for (int l = e->lineno; l < e->end_lineno && q < end; l++) {
-        q = memchr(q, '\n', (size_t)(end - q));
-        q = q ? q + 1 : end;
-    }
-    const char *stop = q + e->end_col_offset;
-    if (start > end || stop > end || stop < start) {
-        comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(comp_str(c, "", 0))));
-        return;
-    }
-    /* a multi-line annotation becomes one line, as unparse writes it */
-    char *buf = malloc((size_t)(stop - start) + 1);
-    if (!buf) {
+    char *text = ast_unparse_expr(e);
+    if (!text) {
         vm_no_memory(c->vm);
         comp_fail(c);
     }
-    size_t n = 0;
-    for (const char *r = start; r < stop; r++) {
-        if (*r == '"' || *r == '\'') {
-            /* string literals as repr() writes them: 'text' unless the text has a quote */
-            char q = *r;
-            const char *t = r + 1;
-            while (t < stop && *t != q && *t != '\\') t++;
-            if (t < stop && *t == q) {
-                bool has_single = memchr(r + 1, '\'', (size_t)(t - r - 1)) != NULL;
-                char out = has_single ? '"' : '\'';
-                buf[n++] = out;
-                memcpy(buf + n, r + 1, (size_t)(t - r - 1));
-                n += (size_t)(t - r - 1);
-                buf[n++] = out;
-                r = t;
-                continue;
-            }
-        }
-        if (*r == '\n' || *r == '\r') {
-            while (r + 1 < stop && (r[1] == ' ' || r[1] == '\t' || r[1] == '\n' || r[1] == '\r')) r++;
-            if (n && buf[n - 1] != '(' && buf[n - 1] != '[' && r + 1 < stop && r[1] != ')' && r[1] != ']') buf[n++] = ' ';
-            continue;
-        }
-        buf[n++] = *r;
-    }
-    StrObj *str = str_new(c->vm, buf, (int64_t)n);
-    free(buf);
+    StrObj *str = str_new(c->vm, text, (int64_t)strlen(text));
+    free(text);
     if (!str) comp_fail(c);
     comp_emit(c, OP_LOAD_CONST, comp_const(c, val_obj(str)));
 }
@@ -490,6 +447,10 @@ static bool find_ann(const AstStmtSeq *body) {
         case AST_STMT_IF: if (find_ann(&s->v.If.body) || find_ann(&s->v.If.orelse)) return true; break;
         case AST_STMT_WITH:
         case AST_STMT_ASYNC_WITH: if (find_ann(&s->v.With.body)) return true; break;
+        case AST_STMT_MATCH:
+            for (size_t m = 0; m < s->v.Match.cases.count; m++)
+                if (find_ann(&s->v.Match.cases.items[m]->body)) return true;
+            break;
         case AST_STMT_TRY:
             if (find_ann(&s->v.Try.body) || find_ann(&s->v.Try.orelse) || find_ann(&s->v.Try.finalbody)) return true;
             for (size_t h = 0; h < s->v.Try.handlers.count; h++)
@@ -1051,20 +1012,58 @@ static void comp_aug_assign(Compiler *c, const AstStmt *s) {
     }
 }
 
+/* The value part of an annotated target with no value is still evaluated (and dropped), as
+ * CPython's check_ann_expr/check_ann_subscr do: `o.x: int` evaluates `o`. */
+static void comp_ann_check_expr(Compiler *c, const AstExpr *e) {
+    comp_expr(c, e);
+    comp_emit(c, OP_POP_TOP, 0);
+}
+
+static void comp_ann_check_subscr(Compiler *c, const AstExpr *e) {
+    if (e->kind == AST_EXPR_SLICE) {
+        if (e->v.Slice.lower) comp_ann_check_expr(c, e->v.Slice.lower);
+        if (e->v.Slice.upper) comp_ann_check_expr(c, e->v.Slice.upper);
+        if (e->v.Slice.step) comp_ann_check_expr(c, e->v.Slice.step);
+    } else if (e->kind == AST_EXPR_TUPLE) {
+        for (size_t i = 0; i < e->v.Tuple.elts.count; i++) comp_ann_check_subscr(c, e->v.Tuple.elts.items[i]);
+    } else {
+        comp_ann_check_expr(c, e);
+    }
+}
+
 static void comp_ann_assign(Compiler *c, const AstStmt *s) {
     const AstExpr *t = s->v.AnnAssign.target;
+    bool outer = c->u->kind == SYM_BLOCK_MODULE || c->u->kind == SYM_BLOCK_CLASS;
     if (s->v.AnnAssign.value) {
         comp_expr(c, s->v.AnnAssign.value);
         comp_store_target(c, t);
     }
-    /* module and class scopes record simple annotations in __annotations__; function-local
-     * annotations are not evaluated, as in CPython */
-    if (t->kind == AST_EXPR_NAME && s->v.AnnAssign.simple && c->u->kind != SYM_BLOCK_FUNCTION) {
-        comp_annotation(c, s->v.AnnAssign.annotation);
-        comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
-        comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, t->v.Name.id)));
-        comp_emit(c, OP_STORE_SUBSCR, 0);
+    switch (t->kind) {
+    case AST_EXPR_NAME:
+        /* module and class scopes record simple annotations in __annotations__; function-local
+         * annotations are not evaluated, as in CPython */
+        if (s->v.AnnAssign.simple && outer) {
+            comp_annotation(c, s->v.AnnAssign.annotation);
+            comp_emit(c, OP_LOAD_NAME, comp_name_index(c, "__annotations__"));
+            comp_emit(c, OP_LOAD_CONST, const_str(c, comp_mangle(c, t->v.Name.id)));
+            comp_emit(c, OP_STORE_SUBSCR, 0);
+        }
+        break;
+    case AST_EXPR_ATTRIBUTE:
+        if (!s->v.AnnAssign.value) comp_ann_check_expr(c, t->v.Attribute.value);
+        break;
+    case AST_EXPR_SUBSCRIPT:
+        if (!s->v.AnnAssign.value) {
+            comp_ann_check_expr(c, t->v.Subscript.value);
+            comp_ann_check_subscr(c, t->v.Subscript.slice);
+        }
+        break;
+    default: break;
     }
+    /* the annotation of a complex target is evaluated last, and only in a module or class
+     * without `from __future__ import annotations` */
+    if (!s->v.AnnAssign.simple && !c->future_annotations && outer)
+        comp_ann_check_expr(c, s->v.AnnAssign.annotation);
 }
 
 void comp_stmt(Compiler *c, const AstStmt *s) {
@@ -1100,6 +1099,7 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
         else comp_try_except(c, s);
         break;
     case AST_STMT_ASSERT: comp_assert(c, s); break;
+    case AST_STMT_MATCH: comp_match(c, s); break;
     case AST_STMT_IMPORT: comp_import(c, s); break;
     case AST_STMT_IMPORT_FROM: comp_import_from(c, s); break;
     case AST_STMT_GLOBAL:

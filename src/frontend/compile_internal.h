@@ -104,6 +104,8 @@ void comp_call_args(Compiler *c, const AstExpr *call, int already);
 void comp_make_closure(Compiler *c, CodeObj *co, uint32_t flags);
 const char *comp_qualname(Compiler *c, const char *name);
 void comp_stmt(Compiler *c, const AstStmt *s);
+/* The match statement (compile_match.c). */
+void comp_match(Compiler *c, const AstStmt *s);
 void comp_stmts(Compiler *c, const AstStmtSeq *seq);
 bool comp_is_docstring(const AstStmt *s);
 

@@ -2,6 +2,7 @@
 #include "src/frontend/parse_check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The kind of compiler unit being checked (CPython's u_scope_type). */
@@ -192,6 +193,12 @@ static int scan_stmt(const AstStmt *s) {
     }
     case AST_STMT_ASSERT: return scan_expr(s->v.Assert.test) | scan_opt(s->v.Assert.msg);
     case AST_STMT_EXPR: return scan_expr(s->v.Expr.value);
+    case AST_STMT_MATCH: {
+        int r = scan_expr(s->v.Match.subject);
+        for (size_t i = 0; i < s->v.Match.cases.count; i++)
+            r |= scan_opt(s->v.Match.cases.items[i]->guard) | scan_stmts(s->v.Match.cases.items[i]->body);
+        return r;
+    }
     default: return 0;
     }
 }
@@ -483,6 +490,280 @@ static void check_ann_assign(Checker *c, const AstStmt *s) {
     if (c->module_or_class && !c->future_annotations) check_expr(c, s->v.AnnAssign.annotation);
 }
 
+/* ---- match statements: the errors of compiler_match and its pattern helpers ---- */
+
+/* CPython's pattern_context, for its errors: the names captured so far and whether an
+ * irrefutable pattern is allowed here; loc follows compiler_pattern's SET_LOC, which
+ * sub-patterns move and nothing restores (the errors report where it stands). */
+typedef struct PatCheck {
+    const char **stores;
+    size_t nstores, cap;
+    bool allow_irrefutable;
+    Loc loc;
+    bool failed;
+} PatCheck;
+
+static void pat_error(Checker *c, PatCheck *pc, const char *msg) {
+    if (pc->failed) return;
+    compiler_error(c, pc->loc, msg);
+    pc->failed = true;
+}
+
+static bool pat_has(const PatCheck *pc, const char *name) {
+    for (size_t i = 0; i < pc->nstores; i++)
+        if (strcmp(pc->stores[i], name) == 0) return true;
+    return false;
+}
+
+static void pat_push(PatCheck *pc, const char *name) {
+    if (pc->nstores == pc->cap) {
+        size_t cap = pc->cap ? pc->cap * 2 : 8;
+        const char **n = realloc(pc->stores, cap * sizeof *n);
+        if (!n) {
+            pc->failed = true;
+            return;
+        }
+        pc->stores = n;
+        pc->cap = cap;
+    }
+    pc->stores[pc->nstores++] = name;
+}
+
+static void pat_duplicate(Checker *c, PatCheck *pc, const char *name) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "multiple assignments to name '%s' in pattern", name);
+    pat_error(c, pc, msg);
+}
+
+/* pattern_helper_store_name */
+static void pat_store(Checker *c, PatCheck *pc, const char *name) {
+    if (!name || pc->failed) return;
+    if (strcmp(name, "__debug__") == 0) {
+        pat_error(c, pc, "cannot assign to __debug__");
+        return;
+    }
+    if (pat_has(pc, name)) {
+        pat_duplicate(c, pc, name);
+        return;
+    }
+    pat_push(pc, name);
+}
+
+static bool is_wildcard(const AstPattern *p) {
+    return p->kind == AST_PAT_MATCH_AS && !p->v.MatchAs.pattern && !p->v.MatchAs.name;
+}
+
+/* A constant after CPython's AST optimizer folds it: a Constant, -number, or real±imaginary. */
+static const AstConstant *folded_constant(const AstExpr *e, bool *negate) {
+    *negate = false;
+    if (e->kind == AST_EXPR_CONSTANT) return &e->v.Constant.value;
+    if (e->kind == AST_EXPR_UNARY_OP && e->v.UnaryOp.op == AST_USUB &&
+        e->v.UnaryOp.operand->kind == AST_EXPR_CONSTANT) {
+        *negate = true;
+        return &e->v.UnaryOp.operand->v.Constant.value;
+    }
+    return NULL;
+}
+
+/* Two folded constants equal as Python compares set members (1 == 1.0 == True). */
+static bool constants_equal(const AstConstant *a, bool na, const AstConstant *b, bool nb) {
+    bool anum = a->type == AST_CONST_INT || a->type == AST_CONST_FLOAT || a->type == AST_CONST_BOOL;
+    bool bnum = b->type == AST_CONST_INT || b->type == AST_CONST_FLOAT || b->type == AST_CONST_BOOL;
+    if (anum && bnum) {
+        double x = a->type == AST_CONST_FLOAT ? a->f : a->type == AST_CONST_BOOL ? a->b : (double)a->i;
+        double y = b->type == AST_CONST_FLOAT ? b->f : b->type == AST_CONST_BOOL ? b->b : (double)b->i;
+        if (a->type == AST_CONST_INT && b->type == AST_CONST_INT) return (na ? -a->i : a->i) == (nb ? -b->i : b->i);
+        return (na ? -x : x) == (nb ? -y : y);
+    }
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case AST_CONST_NONE: return true;
+    case AST_CONST_STR:
+    case AST_CONST_BYTES:
+    case AST_CONST_BIG_INT: return na == nb && a->s.len == b->s.len && memcmp(a->s.data, b->s.data, a->s.len) == 0;
+    default: return false;
+    }
+}
+
+/* repr() of a folded constant, for "mapping pattern checks duplicate key (%R)". */
+static char *constant_repr(const AstConstant *k, bool neg) {
+    switch (k->type) {
+    case AST_CONST_NONE: return parse_strdup_printf("None");
+    case AST_CONST_BOOL: return parse_strdup_printf("%s", k->b ? "True" : "False");
+    case AST_CONST_INT: return parse_strdup_printf("%lld", (long long)(neg ? -k->i : k->i));
+    case AST_CONST_BIG_INT: return parse_strdup_printf("%s%s", neg ? "-" : "", k->s.data);
+    case AST_CONST_FLOAT: return ast_repr_float(neg ? -k->f : k->f);
+    case AST_CONST_STR: return ast_repr_str(k->s.data, k->s.len);
+    case AST_CONST_BYTES: return ast_repr_bytes(k->s.data, k->s.len);
+    default: return parse_strdup_printf("...");
+    }
+}
+
+static void check_pattern(Checker *c, const AstPattern *p, PatCheck *pc);
+
+/* compiler_pattern_subpattern: any sub-pattern may be irrefutable */
+static void check_subpattern(Checker *c, const AstPattern *p, PatCheck *pc) {
+    bool saved = pc->allow_irrefutable;
+    pc->allow_irrefutable = true;
+    check_pattern(c, p, pc);
+    pc->allow_irrefutable = saved;
+}
+
+static void check_pattern_or(Checker *c, const AstPattern *p, PatCheck *pc) {
+    PatCheck outer = *pc;
+    const AstPatternSeq *alts = &p->v.MatchOr.patterns;
+    PatCheck control = {0};
+    for (size_t i = 0; i < alts->count && !pc->failed; i++) {
+        PatCheck alt = {.allow_irrefutable = i + 1 == alts->count && outer.allow_irrefutable,
+                        .loc = LOC(alts->items[i])};
+        check_pattern(c, alts->items[i], &alt);
+        pc->loc = alt.loc;
+        if (alt.failed) {
+            pc->failed = true;
+        } else if (i == 0) {
+            control = alt;
+            continue;
+        } else {
+            bool same = alt.nstores == control.nstores;
+            for (size_t k = 0; same && k < control.nstores; k++) same = pat_has(&alt, control.stores[k]);
+            if (!same) pat_error(c, pc, "alternative patterns bind different names");
+        }
+        free(alt.stores);
+    }
+    for (size_t k = 0; !pc->failed && k < control.nstores; k++) {
+        if (pat_has(pc, control.stores[k])) pat_duplicate(c, pc, control.stores[k]);
+        else pat_push(pc, control.stores[k]);
+    }
+    free(control.stores);
+}
+
+static void check_pattern(Checker *c, const AstPattern *p, PatCheck *pc) {
+    if (pc->failed) return;
+    pc->loc = LOC(p);
+    switch (p->kind) {
+    case AST_PAT_MATCH_VALUE: {
+        const AstExpr *v = p->v.MatchValue.value;
+        bool neg;
+        if (!folded_constant(v, &neg) && v->kind != AST_EXPR_ATTRIBUTE) {
+            pat_error(c, pc, "patterns may only match literals and attribute lookups");
+            return;
+        }
+        check_expr(c, v);
+        return;
+    }
+    case AST_PAT_MATCH_SINGLETON: return;
+    case AST_PAT_MATCH_SEQUENCE: {
+        const AstPatternSeq *ps = &p->v.MatchSequence.patterns;
+        bool star = false;
+        for (size_t i = 0; i < ps->count; i++) {
+            if (ps->items[i]->kind != AST_PAT_MATCH_STAR) continue;
+            if (star) {
+                pat_error(c, pc, "multiple starred names in sequence pattern");
+                return;
+            }
+            star = true;
+        }
+        for (size_t i = 0; i < ps->count && !pc->failed; i++)
+            if (!is_wildcard(ps->items[i])) check_subpattern(c, ps->items[i], pc);
+        return;
+    }
+    case AST_PAT_MATCH_MAPPING: {
+        const AstExprSeq *keys = &p->v.MatchMapping.keys;
+        for (size_t i = 0; i < keys->count; i++) {
+            const AstExpr *k = keys->items[i];
+            bool neg;
+            const AstConstant *kc = folded_constant(k, &neg);
+            if (kc) {
+                for (size_t j = 0; j < i; j++) {
+                    bool nj;
+                    const AstConstant *jc = folded_constant(keys->items[j], &nj);
+                    if (!jc || !constants_equal(jc, nj, kc, neg)) continue;
+                    char *r = constant_repr(kc, neg), msg[400];
+                    snprintf(msg, sizeof msg, "mapping pattern checks duplicate key (%s)", r ? r : "?");
+                    free(r);
+                    pat_error(c, pc, msg);
+                    return;
+                }
+            } else if (k->kind != AST_EXPR_ATTRIBUTE) {
+                pat_error(c, pc, "mapping pattern keys may only match literals and attribute lookups");
+                return;
+            }
+            check_expr(c, k);
+        }
+        for (size_t i = 0; i < p->v.MatchMapping.patterns.count && !pc->failed; i++)
+            check_subpattern(c, p->v.MatchMapping.patterns.items[i], pc);
+        pat_store(c, pc, p->v.MatchMapping.rest);
+        return;
+    }
+    case AST_PAT_MATCH_CLASS: {
+        const AstIdentSeq *attrs = &p->v.MatchClass.kwd_attrs;
+        const AstPatternSeq *kps = &p->v.MatchClass.kwd_patterns;
+        for (size_t i = 0; i < attrs->count; i++) { /* validate_kwd_attrs */
+            pc->loc = LOC(kps->items[i]);
+            if (strcmp(attrs->items[i], "__debug__") == 0) {
+                pat_error(c, pc, "cannot assign to __debug__");
+                return;
+            }
+            for (size_t j = i + 1; j < attrs->count; j++) {
+                if (strcmp(attrs->items[i], attrs->items[j]) != 0) continue;
+                pc->loc = LOC(kps->items[j]);
+                char msg[300];
+                snprintf(msg, sizeof msg, "attribute name repeated in class pattern: %s", attrs->items[i]);
+                pat_error(c, pc, msg);
+                return;
+            }
+        }
+        pc->loc = LOC(p);
+        check_expr(c, p->v.MatchClass.cls);
+        for (size_t i = 0; i < p->v.MatchClass.patterns.count && !pc->failed; i++)
+            if (!is_wildcard(p->v.MatchClass.patterns.items[i])) check_subpattern(c, p->v.MatchClass.patterns.items[i], pc);
+        for (size_t i = 0; i < kps->count && !pc->failed; i++)
+            if (!is_wildcard(kps->items[i])) check_subpattern(c, kps->items[i], pc);
+        return;
+    }
+    case AST_PAT_MATCH_STAR: pat_store(c, pc, p->v.MatchStar.name); return;
+    case AST_PAT_MATCH_AS:
+        if (!p->v.MatchAs.pattern) {
+            if (!pc->allow_irrefutable) {
+                char msg[300];
+                if (p->v.MatchAs.name)
+                    snprintf(msg, sizeof msg, "name capture '%s' makes remaining patterns unreachable", p->v.MatchAs.name);
+                else
+                    snprintf(msg, sizeof msg, "wildcard makes remaining patterns unreachable");
+                pat_error(c, pc, msg);
+                return;
+            }
+            pat_store(c, pc, p->v.MatchAs.name);
+            return;
+        }
+        check_pattern(c, p->v.MatchAs.pattern, pc);
+        pat_store(c, pc, p->v.MatchAs.name);
+        return;
+    case AST_PAT_MATCH_OR: check_pattern_or(c, p, pc); return;
+    case AST_PAT__COUNT: return;
+    }
+}
+
+/* compiler_match_inner: each case's pattern (an irrefutable one only guarded or last; a
+ * trailing `case _` compiles no pattern), its guard and body */
+static void check_match(Checker *c, const AstStmt *s) {
+    check_expr(c, s->v.Match.subject);
+    const AstMatchCaseSeq *cases = &s->v.Match.cases;
+    size_t n = cases->count;
+    bool has_default = n > 1 && is_wildcard(cases->items[n - 1]->pattern);
+    for (size_t i = 0; i < n; i++) {
+        const AstMatchCase *m = cases->items[i];
+        if (i < n - has_default) {
+            PatCheck pc = {.allow_irrefutable = m->guard != NULL || i + 1 == n, .loc = LOC(m->pattern)};
+            check_pattern(c, m->pattern, &pc);
+            free(pc.stores);
+            if (pc.failed) return;
+        }
+        if (m->guard) check_expr(c, m->guard);
+        check_stmts(c, m->body);
+    }
+}
+
 static void check_try(Checker *c, const AstStmt *s) {
     check_stmts(c, s->v.Try.body);
     check_stmts(c, s->v.Try.orelse);
@@ -567,6 +848,7 @@ static void check_stmt(Checker *c, const AstStmt *s) {
         if (s->v.Raise.cause) check_expr(c, s->v.Raise.cause);
         break;
     case AST_STMT_TRY: check_try(c, s); break;
+    case AST_STMT_MATCH: check_match(c, s); break;
     case AST_STMT_ASSERT:
         check_expr(c, s->v.Assert.test);
         if (s->v.Assert.msg) check_expr(c, s->v.Assert.msg);
@@ -738,6 +1020,31 @@ static bool depth_expr(DepthWalk *w, const AstExpr *e, int d) {
     return true;
 }
 
+static bool depth_pattern(DepthWalk *w, const AstPattern *p, int d);
+
+static bool depth_patterns(DepthWalk *w, AstPatternSeq seq, int d) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (!depth_pattern(w, seq.items[i], d)) return false;
+    return true;
+}
+
+static bool depth_pattern(DepthWalk *w, const AstPattern *p, int d) {
+    if (d > w->limit) return false;
+    d++;
+    switch (p->kind) {
+    case AST_PAT_MATCH_VALUE: return depth_expr(w, p->v.MatchValue.value, d);
+    case AST_PAT_MATCH_SEQUENCE: return depth_patterns(w, p->v.MatchSequence.patterns, d);
+    case AST_PAT_MATCH_MAPPING:
+        return depth_exprs(w, p->v.MatchMapping.keys, d) && depth_patterns(w, p->v.MatchMapping.patterns, d);
+    case AST_PAT_MATCH_CLASS:
+        return depth_expr(w, p->v.MatchClass.cls, d) && depth_patterns(w, p->v.MatchClass.patterns, d) &&
+               depth_patterns(w, p->v.MatchClass.kwd_patterns, d);
+    case AST_PAT_MATCH_AS: return !p->v.MatchAs.pattern || depth_pattern(w, p->v.MatchAs.pattern, d);
+    case AST_PAT_MATCH_OR: return depth_patterns(w, p->v.MatchOr.patterns, d);
+    default: return true;
+    }
+}
+
 static bool depth_stmt(DepthWalk *w, const AstStmt *s, int d) {
     if (d > w->limit) {
         w->deep_stmt = s;
@@ -785,6 +1092,17 @@ static bool depth_stmt(DepthWalk *w, const AstStmt *s, int d) {
         return depth_stmts(w, s->v.Try.orelse, d) && depth_stmts(w, s->v.Try.finalbody, d);
     case AST_STMT_ASSERT: return depth_expr(w, s->v.Assert.test, d) && depth_opt(w, s->v.Assert.msg, d);
     case AST_STMT_EXPR: return depth_expr(w, s->v.Expr.value, d);
+    case AST_STMT_MATCH:
+        if (!depth_expr(w, s->v.Match.subject, d)) return false;
+        for (size_t i = 0; i < s->v.Match.cases.count; i++) {
+            const AstMatchCase *m = s->v.Match.cases.items[i];
+            if (!depth_pattern(w, m->pattern, d)) {
+                if (!w->deep_expr) w->deep_stmt = s;
+                return false;
+            }
+            if (!depth_opt(w, m->guard, d) || !depth_stmts(w, m->body, d)) return false;
+        }
+        return true;
     default: return true;
     }
 }

@@ -1,7 +1,7 @@
 /* parse_stmt.c — statement rules of Grammar/python.gram (3.11): simple and compound
  * statements, blocks, decorators, function and class definitions, parameters, imports.
  *
- * Constructs Ember does not support yet (match, except*) are recognised where CPython's
+ * Constructs Ember does not support yet (except*) are recognised where CPython's
  * grammar would accept them and rejected with a "... is not supported" SyntaxError. */
 #include <string.h>
 
@@ -824,7 +824,6 @@ static AstStmt *with_stmt_rule(Parser *p);
 static AstStmt *for_stmt_rule(Parser *p);
 static AstStmt *try_stmt_rule(Parser *p);
 static AstStmt *while_stmt_rule(Parser *p);
-static AstStmt *match_stmt_rule(Parser *p);
 
 /* compound_stmt:
  *     | &('def' | '@' | ASYNC) function_def | &'if' if_stmt | &('class' | '@') class_def
@@ -872,7 +871,7 @@ static AstStmt *compound_stmt_rule(Parser *p) {
         if (s || p->error_indicator) RULE_LEAVE(s);
         RESET();
     }
-    s = match_stmt_rule(p);
+    s = parse_match_stmt_rule(p);
     if (!s) RESET();
     RULE_LEAVE(s);
 }
@@ -1816,23 +1815,3 @@ AstExpr *parse_subject_expr(Parser *p) {
     RULE_LEAVE(e);
 }
 
-/* match_stmt:
- *     | "match" subject_expr ':' NEWLINE INDENT case_block+ DEDENT   (not supported)
- *     | invalid_match_stmt */
-static AstStmt *match_stmt_rule(Parser *p) {
-    RULE_ENTER();
-    MARK();
-    const Token *t = parse_peek(p);
-    if (!t || t->kind != TOK_NAME) RULE_LEAVE(NULL);
-    if (parse_soft_keyword(p, "match") && parse_subject_expr(p) && parse_expect(p, TOK_COLON) &&
-        parse_expect(p, TOK_NEWLINE) && parse_expect(p, TOK_INDENT))
-        RULE_LEAVE(raise_unsupported(p, t, "the match statement"));
-    CHECK_ERR();
-    RESET();
-    if (p->call_invalid_rules) {
-        parse_invalid_match_stmt(p);
-        CHECK_ERR();
-        RESET();
-    }
-    RULE_LEAVE(NULL);
-}

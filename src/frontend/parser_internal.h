@@ -53,6 +53,8 @@ typedef enum MemoRule {
     MEMO_ARGUMENTS,
     MEMO_DOTTED_NAME,
     MEMO_INVALID_NAMED_EXPRESSION,
+    MEMO_CLOSED_PATTERN,
+    MEMO_STAR_PATTERN,
 } MemoRule;
 
 typedef struct MemoEntry {
@@ -289,6 +291,8 @@ PVec *parse_slash_no_default(Parser *p, bool lambda);
 SlashWithDefault *parse_slash_with_default(Parser *p, bool lambda);
 PVec *parse_import_from_as_names(Parser *p);
 AstExpr *parse_subject_expr(Parser *p);
+/* parse_pattern.c */
+AstStmt *parse_match_stmt_rule(Parser *p);
 /* parse_string.c */
 AstExpr *parse_concatenate_strings(Parser *p, const Token **toks, size_t n);
 

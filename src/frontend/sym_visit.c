@@ -16,6 +16,7 @@ typedef struct Loc {
 #define LOC(n) ((Loc){(n)->lineno, (n)->col_offset, (n)->end_lineno, (n)->end_col_offset})
 
 static bool visit_expr(SymTable *st, const AstExpr *e);
+static bool visit_pattern(SymTable *st, const AstPattern *p);
 static bool visit_stmt(SymTable *st, const AstStmt *s);
 
 static bool visit_exprs(SymTable *st, AstExprSeq seq) {
@@ -166,23 +167,87 @@ static bool visit_arguments(SymTable *st, const AstArguments *a) {
     return true;
 }
 
+/* Under `from __future__ import annotations` CPython visits an annotation in a block of its
+ * own (AnnotationBlock): its names bind nothing in the enclosing scope, and a walrus, yield
+ * or await evaluated in that block itself (not inside a lambda's body or a comprehension
+ * past its first iterator) is an error.  Nothing else of it matters: it becomes a string. */
+static bool check_future_annotation(SymTable *st, const AstExpr *e);
+
+static bool check_future_annotations(SymTable *st, AstExprSeq seq) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (seq.items[i] && !check_future_annotation(st, seq.items[i])) return false;
+    return true;
+}
+
+static bool check_future_annotation(SymTable *st, const AstExpr *e) {
+    const char *what = NULL;
+    switch (e->kind) {
+    case AST_EXPR_NAMED_EXPR: what = "named expression"; break;
+    case AST_EXPR_YIELD:
+    case AST_EXPR_YIELD_FROM: what = "yield expression"; break;
+    case AST_EXPR_AWAIT: what = "await expression"; break;
+    default: break;
+    }
+    if (what) {
+        sym_error(st, e->lineno, e->col_offset, e->end_lineno, e->end_col_offset,
+                  "'%s' can not be used within an annotation", what);
+        return false;
+    }
+    const AstExpr *kids[3] = {NULL, NULL, NULL};
+    switch (e->kind) {
+    case AST_EXPR_BOOL_OP: return check_future_annotations(st, e->v.BoolOp.values);
+    case AST_EXPR_BIN_OP: kids[0] = e->v.BinOp.left, kids[1] = e->v.BinOp.right; break;
+    case AST_EXPR_UNARY_OP: kids[0] = e->v.UnaryOp.operand; break;
+    case AST_EXPR_LAMBDA:
+        return check_future_annotations(st, e->v.Lambda.args->defaults) &&
+               check_future_annotations(st, e->v.Lambda.args->kw_defaults);
+    case AST_EXPR_IF_EXP: kids[0] = e->v.IfExp.test, kids[1] = e->v.IfExp.body, kids[2] = e->v.IfExp.orelse; break;
+    case AST_EXPR_DICT:
+        return check_future_annotations(st, e->v.Dict.keys) && check_future_annotations(st, e->v.Dict.values);
+    case AST_EXPR_SET: return check_future_annotations(st, e->v.Set.elts);
+    case AST_EXPR_LIST_COMP: kids[0] = e->v.ListComp.generators.items[0]->iter; break;
+    case AST_EXPR_SET_COMP: kids[0] = e->v.SetComp.generators.items[0]->iter; break;
+    case AST_EXPR_DICT_COMP: kids[0] = e->v.DictComp.generators.items[0]->iter; break;
+    case AST_EXPR_GENERATOR_EXP: kids[0] = e->v.GeneratorExp.generators.items[0]->iter; break;
+    case AST_EXPR_COMPARE:
+        kids[0] = e->v.Compare.left;
+        return check_future_annotation(st, kids[0]) && check_future_annotations(st, e->v.Compare.comparators);
+    case AST_EXPR_CALL:
+        if (!check_future_annotation(st, e->v.Call.func) || !check_future_annotations(st, e->v.Call.args)) return false;
+        for (size_t i = 0; i < e->v.Call.keywords.count; i++)
+            if (!check_future_annotation(st, e->v.Call.keywords.items[i]->value)) return false;
+        return true;
+    case AST_EXPR_FORMATTED_VALUE: kids[0] = e->v.FormattedValue.value, kids[1] = e->v.FormattedValue.format_spec; break;
+    case AST_EXPR_JOINED_STR: return check_future_annotations(st, e->v.JoinedStr.values);
+    case AST_EXPR_ATTRIBUTE: kids[0] = e->v.Attribute.value; break;
+    case AST_EXPR_SUBSCRIPT: kids[0] = e->v.Subscript.value, kids[1] = e->v.Subscript.slice; break;
+    case AST_EXPR_STARRED: kids[0] = e->v.Starred.value; break;
+    case AST_EXPR_LIST: return check_future_annotations(st, e->v.List.elts);
+    case AST_EXPR_TUPLE: return check_future_annotations(st, e->v.Tuple.elts);
+    case AST_EXPR_SLICE: kids[0] = e->v.Slice.lower, kids[1] = e->v.Slice.upper, kids[2] = e->v.Slice.step; break;
+    default: break;
+    }
+    for (int i = 0; i < 3; i++)
+        if (kids[i] && !check_future_annotation(st, kids[i])) return false;
+    return true;
+}
+
 static bool visit_annotation(SymTable *st, const AstExpr *e) {
-    if (st->future_annotations) return true; /* annotations become strings */
+    if (st->future_annotations) return check_future_annotation(st, e); /* it becomes a string */
     return visit_expr(st, e);
 }
 
 /* symtable_visit_annotations: posonly, args, *vararg, **kwarg, kwonly, then the return */
 static bool visit_annotations(SymTable *st, const AstArguments *a, const AstExpr *returns) {
-    if (st->future_annotations) return true;
     const AstArgSeq *first[2] = {&a->posonlyargs, &a->args};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < first[k]->count; i++)
-            if (first[k]->items[i]->annotation && !visit_expr(st, first[k]->items[i]->annotation))
+            if (first[k]->items[i]->annotation && !visit_annotation(st, first[k]->items[i]->annotation))
                 return false;
-    if (a->vararg && a->vararg->annotation && !visit_expr(st, a->vararg->annotation)) return false;
-    if (a->kwarg && a->kwarg->annotation && !visit_expr(st, a->kwarg->annotation)) return false;
+    if (a->vararg && a->vararg->annotation && !visit_annotation(st, a->vararg->annotation)) return false;
+    if (a->kwarg && a->kwarg->annotation && !visit_annotation(st, a->kwarg->annotation)) return false;
     for (size_t i = 0; i < a->kwonlyargs.count; i++)
-        if (a->kwonlyargs.items[i]->annotation && !visit_expr(st, a->kwonlyargs.items[i]->annotation))
+        if (a->kwonlyargs.items[i]->annotation && !visit_annotation(st, a->kwonlyargs.items[i]->annotation))
             return false;
     return !returns || visit_annotation(st, returns);
 }
@@ -384,6 +449,14 @@ static bool visit_stmt_body(SymTable *st, const AstStmt *s) {
             if (w->optional_vars && !visit_expr(st, w->optional_vars)) return false;
         }
         return visit_stmts(st, s->v.With.body);
+    case AST_STMT_MATCH:
+        if (!visit_expr(st, s->v.Match.subject)) return false;
+        for (size_t i = 0; i < s->v.Match.cases.count; i++) {
+            const AstMatchCase *m = s->v.Match.cases.items[i];
+            if (!visit_pattern(st, m->pattern) || (m->guard && !visit_expr(st, m->guard)) || !visit_stmts(st, m->body))
+                return false;
+        }
+        return true;
     case AST_STMT_PASS:
     case AST_STMT_BREAK:
     case AST_STMT_CONTINUE:
@@ -401,6 +474,36 @@ static bool visit_stmt(SymTable *st, const AstStmt *s) {
     bool ok = visit_stmt_body(st, s);
     st->depth--;
     return ok;
+}
+
+/* symtable_visit_pattern: captures bind in the current scope */
+static bool visit_pattern(SymTable *st, const AstPattern *p);
+
+static bool visit_patterns(SymTable *st, AstPatternSeq seq) {
+    for (size_t i = 0; i < seq.count; i++)
+        if (!visit_pattern(st, seq.items[i])) return false;
+    return true;
+}
+
+static bool visit_pattern(SymTable *st, const AstPattern *p) {
+    switch (p->kind) {
+    case AST_PAT_MATCH_VALUE: return visit_expr(st, p->v.MatchValue.value);
+    case AST_PAT_MATCH_SINGLETON: return true;
+    case AST_PAT_MATCH_SEQUENCE: return visit_patterns(st, p->v.MatchSequence.patterns);
+    case AST_PAT_MATCH_STAR: return !p->v.MatchStar.name || add_def(st, p->v.MatchStar.name, SYM_DEF_LOCAL, LOC(p));
+    case AST_PAT_MATCH_MAPPING:
+        return visit_exprs(st, p->v.MatchMapping.keys) && visit_patterns(st, p->v.MatchMapping.patterns) &&
+               (!p->v.MatchMapping.rest || add_def(st, p->v.MatchMapping.rest, SYM_DEF_LOCAL, LOC(p)));
+    case AST_PAT_MATCH_CLASS:
+        return visit_expr(st, p->v.MatchClass.cls) && visit_patterns(st, p->v.MatchClass.patterns) &&
+               visit_patterns(st, p->v.MatchClass.kwd_patterns);
+    case AST_PAT_MATCH_AS:
+        return (!p->v.MatchAs.pattern || visit_pattern(st, p->v.MatchAs.pattern)) &&
+               (!p->v.MatchAs.name || add_def(st, p->v.MatchAs.name, SYM_DEF_LOCAL, LOC(p)));
+    case AST_PAT_MATCH_OR: return visit_patterns(st, p->v.MatchOr.patterns);
+    case AST_PAT__COUNT: break;
+    }
+    return true;
 }
 
 /* symtable_handle_comprehension */

@@ -118,7 +118,7 @@ static const char *phase_abbrev(RpPhase p) {
 static void write_dis(FILE *f, const RpCompile *c, const RpDis *d, char prefix, bool residual) {
     for (int32_t i = 0; i < d->n; i++) {
         const RpInstr *r = &d->rows[i];
-        fprintf(f, "<div class=\"ins%s", r->gap ? " gap" : "");
+        fprintf(f, "<div class=\"ins%s%s", r->gap ? " gap" : "", !residual && r->index == c->break_index ? " brk" : "");
         if (residual && r->phase == RP_PHASE_EFFECT && r->effect >= 0) fprintf(f, " fx c%d", html_color(r->effect));
         fputs("\"", f);
         if (r->index >= 0) fprintf(f, " id=\"%c%d\"", prefix, r->index);
@@ -144,10 +144,11 @@ static void write_dis(FILE *f, const RpCompile *c, const RpDis *d, char prefix, 
 }
 
 static void write_bytecode(FILE *f, const RpCompile *c) {
-    fputs("<div class=\"pane\" id=\"original\">\n<h2>Original bytecode</h2>\n"
+    fputs("<div class=\"pane\" id=\"original\">\n<h2>Original bytecode <span class=\"legend\"><i class=\"m-break\">"
+          "</i>graph break</span></h2>\n"
           "<div class=\"scroll dis\">\n",
           f);
-    if (!c->original.n) empty(f, c->compiled ? "Not recorded." : "No compiled entry.");
+    if (!c->original.n) empty(f, "Not recorded.");
     write_dis(f, c, &c->original, 'o', false);
     fputs("</div>\n</div>\n<div class=\"pane\" id=\"residual\">\n<h2>Residual bytecode <span class=\"legend\">"
           "tagged by the side effect each instruction replays</span></h2>\n<div class=\"scroll dis\">\n",
@@ -292,7 +293,7 @@ static void write_hooks(FILE *f, const RpCompile *c) {
 }
 
 static void write_breaks(FILE *f, const RpCompile *c) {
-    section_begin(f, "breaks", "Graph breaks", NULL);
+    section_begin(f, "breaks", "Graph breaks", "wide");
     if (!c->n_breaks) empty(f, "No graph break.");
     for (int32_t k = 0; k < c->n_breaks; k++) {
         const RpBreak *b = &c->breaks[k];
@@ -432,10 +433,32 @@ static void write_runtime(FILE *f, const RpCompile *c) {
     section_end(f);
 }
 
+/* The sequence a ModTracker saw during the run (module entries and exits, forward and backward). */
 static void write_modtracker(FILE *f, const RpLog *log) {
-    section_begin(f, "modtracker", "ModTracker", NULL);
-    if (!log->n_mod_events) empty(f, "No ModTracker ran.");
-    else fprintf(f, "<p>%d events, in the <a href=\"index.html#modtracker\">run's sequence</a>.</p>\n", log->n_mod_events);
+    section_begin(f, "modtracker", "ModTracker", "wide");
+    if (!log->n_mod_events) {
+        empty(f, "No ModTracker ran.");
+        section_end(f);
+        return;
+    }
+    enum { SHOWN = 120 };
+    fprintf(f, "<p class=\"sub\">%d events in the run", log->n_mod_events);
+    if (log->n_mod_events > SHOWN) fprintf(f, "; the first %d here, all in the <a href=\"index.html#modtracker\">index</a>", SHOWN);
+    fputs("</p>\n<table class=\"grid\">\n<thead><tr><th>#</th><th>event</th><th>module</th><th>parents</th></tr></thead>\n<tbody>\n", f);
+    for (int32_t i = 0; i < log->n_mod_events && i < SHOWN; i++) {
+        const RpModEvent *e = &log->mod_events[i];
+        fprintf(f, "<tr><td class=\"num\">%d</td><td>", i);
+        html_esc(f, e->event);
+        /* indented by depth: the parents other than "Global" */
+        int depth = 0;
+        for (const char *p = e->parents; *p; p++) depth += *p == ',';
+        fprintf(f, "</td><td><code>%*s", 2 * depth, "");
+        html_esc(f, e->module);
+        fputs("</code></td><td class=\"why\">", f);
+        html_esc(f, e->parents);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
     section_end(f);
 }
 
@@ -523,11 +546,11 @@ void html_write_compile(FILE *f, const RpLog *log, int32_t k) {
     write_decompiled(f, c);
     write_hooks(f, c);
     write_breaks(f, c);
-    write_modtracker(f, log);
     write_guards(f, c);
     write_graph(f, c);
     write_backward(f, c);
     write_runtime(f, c);
+    write_modtracker(f, log);
     fputs("</div>\n</main>\n", f);
     html_page_end(f);
 }

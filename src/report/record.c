@@ -61,6 +61,7 @@ RpCompile *rp_compile_new(int32_t frame_id, int32_t compile_id, const char *name
     c->firstline = firstline;
     c->lastline = firstline;
     c->replaces = -1;
+    c->break_index = -1;
     return c;
 }
 

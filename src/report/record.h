@@ -122,6 +122,7 @@ typedef struct RpCompile {
     int32_t replaces;             /* compile id of that entry, -1 */
     RpBreak *breaks;
     int32_t n_breaks, cap_breaks;
+    int32_t break_index;          /* the original instruction the graph breaks at, or -1 */
     /* the source file of the frame's function (line N is source[N - 1]), and per line marks */
     char **source;
     uint8_t *marks;               /* RP_MARK_* per source line */

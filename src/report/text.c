@@ -40,14 +40,36 @@ void rp_print_guards(const RpCompile *c, FILE *out) {
     }
 }
 
+/* The residual instructions that replay side effect k, as dis offsets: " @42..56 @78..80" */
+static void print_replaying(const RpCompile *c, int32_t k, FILE *out) {
+    int32_t first = -1, last = -1;
+    for (int32_t i = 0; i <= c->residual.n; i++) {
+        const RpInstr *r = i < c->residual.n ? &c->residual.rows[i] : NULL;
+        bool in = r && r->effect == k && r->index >= 0;
+        if (in && first >= 0 && r->index == last + 1) {
+            last = r->index;
+            continue;
+        }
+        if (first >= 0) {
+            if (last > first) fprintf(out, " @%d..%d", 2 * first, 2 * last);
+            else fprintf(out, " @%d", 2 * first);
+        }
+        first = last = in ? r->index : -1;
+    }
+}
+
 void rp_print_side_effects(const RpCompile *c, FILE *out) {
     fprintf(out, PREFIX_FMT " [__side_effects] SIDE EFFECTS\n", PREFIX(c));
     fprintf(out, "  %-28s %-9s %-16s %-30s %s\n", "object", "kind", "attr/key", "new value", "line");
     for (int32_t i = 0; i < c->n_effects; i++) {
         const RpEffect *e = &c->effects[i];
         fprintf(out, "  %-28s %-9s %-16s %-30s ", e->object, e->kind, e->attr, e->value);
-        if (e->replay) fprintf(out, "%d  -> %s\n", e->line, e->replay);
-        else fprintf(out, "-\n");
+        if (e->line > 0) fprintf(out, "%d", e->line);
+        else fputc('-', out);
+        fputs("  ->", out);
+        if (e->replay) fprintf(out, " %s", e->replay);
+        print_replaying(c, i, out);
+        fputc('\n', out);
     }
     if (!c->n_effects) fprintf(out, "  (none)\n");
 }

@@ -25,6 +25,8 @@ typedef struct Train {
     GraphNode **saved;
     int n_saved, n_recomputed;
     bool *out_rg;
+    bool *in_path;           /* per input: a gradient can reach it (only those get an edge: an
+                                input used only through detach() has none, as in eager) */
     bool *val_rg;            /* per forward program value: requires grad (marker sinks) */
     int32_t *out_slot;       /* per forward program value: the compiled output it is when nothing
                                 but markers reads it inside the graph, else -1 (marker sinks) */
@@ -224,6 +226,7 @@ static void train_free(Train *t) {
     free(t->fail);
     free(t->saved);
     free(t->out_rg);
+    free(t->in_path);
     free(t->val_rg);
     free(t->out_slot);
     free(t);
@@ -350,8 +353,10 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     for (int i = 0; i < t->n_saved; i++) t->saves_intermediates |= t->saved[i]->kind != GRAPH_PLACEHOLDER;
     t->n_recomputed = res.n_recomputed;
     t->out_rg = res.out_rg;
+    t->in_path = res.in_path;
     res.saved = NULL;
     res.out_rg = NULL;
+    res.in_path = NULL;
     rt_diff_result_fini(&res);
     /* forward program: compiled outputs, then saved values */
     int n_fo = p->n_couts + t->n_saved;
@@ -710,6 +715,10 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
         free(res);
         return -1;
     }
+    /* an input no gradient can reach gets no edge (one used only through detach(): eager's
+     * engine never reaches its grad_fn) */
+    for (int i = 0; i < p->n_inputs; i++)
+        if (!t->in_path[i]) ag_function_drop_edge(node, i);
     ag_function_set_materialize_grads(node, false);
     RtExec x = {&st->cb, &st->dyn, t->val_rg, t->out_slot};
     bool prev = ag_set_grad_enabled(false);

@@ -29,21 +29,6 @@ const RtInternal *rt_internal_of(const GraphOpaque *o) {
     return o && o->release == internal_release ? (const RtInternal *)o->ptr : NULL;
 }
 
-void rt_graph_move_before(Graph *g, GraphNode *n, GraphNode *before) {
-    if (n == before || n->next == before) return;
-    /* unlink */
-    if (n->prev) n->prev->next = n->next;
-    else g->first = n->next;
-    if (n->next) n->next->prev = n->prev;
-    else g->last = n->prev;
-    /* link before `before` */
-    n->next = before;
-    n->prev = before->prev;
-    if (before->prev) before->prev->next = n;
-    else g->first = n;
-    before->prev = n;
-}
-
 int rt_node_pos(const Graph *g, const GraphNode *n) {
     int i = 0;
     for (const GraphNode *p = g->first; p; p = p->next, i++)

@@ -864,6 +864,12 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res) {
         int p = pos_of(&d, spec->outs[k]);
         res->out_rg[k] = p >= 0 && d.canon[p] >= 0 && d.rg[d.canon[p]];
     }
+    int n_in = 0;
+    for (int p = 0; p < d.n; p++) n_in += d.placeholder[p] >= 0;
+    res->in_path = calloc((size_t)(n_in ? n_in : 1), sizeof(bool));
+    EM_ASSERT(res->in_path, "out of memory");
+    for (int p = 0; p < d.n; p++)
+        if (d.placeholder[p] >= 0) res->in_path[d.placeholder[p]] = d.canon[p] >= 0 && d.from[d.canon[p]];
     if (dry_run(&d) < 0) goto done;
     /* placeholders: tangents, then saved values */
     GraphNode **tangent = calloc((size_t)(spec->n_outs ? spec->n_outs : 1), sizeof *tangent);
@@ -957,12 +963,12 @@ void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs) {
         GraphNode *dm = graph_call_tensor_op(g, TENSOR_OP_NATIVE_DROPOUT, &x, 1, &n->exec.args, "native_dropout", NULL, -1,
                                              NULL, NULL, 0);
         dm->requires_grad = n->requires_grad;
-        rt_graph_move_before(g, dm, n);
+        graph_move_before(g, dm, n);
         GraphNode *outs[2];
         for (int k = 0; k < 2; k++) {
             outs[k] = graph_getitem(g, dm, k);
             EM_ASSERT(outs[k]->is_tensor, "native_dropout's outputs have metadata");
-            rt_graph_move_before(g, outs[k], n);
+            graph_move_before(g, outs[k], n);
         }
         graph_replace_uses(g, n, outs[0]);
         for (int i = 0; i < n_refs; i++)
@@ -982,11 +988,11 @@ void rt_add_side_values(Graph *g) {
             a.scalar = tensor_scalar_f(RT_GELU_ERF_K);
             GraphNode *xs = graph_call_tensor_op(g, TENSOR_OP_MUL_SCALAR, &x, 1, &a, "mul", NULL, -1, NULL, NULL, 0);
             GraphNode *e = graph_call_tensor_op(g, TENSOR_OP_ERF, &xs, 1, NULL, "erf", NULL, -1, NULL, NULL, 0);
-            rt_graph_move_before(g, xs, n);
-            rt_graph_move_before(g, e, n);
+            graph_move_before(g, xs, n);
+            graph_move_before(g, e, n);
         } else if (n->exec.op == TENSOR_OP_SILU) {
             GraphNode *s = graph_call_tensor_op(g, TENSOR_OP_SIGMOID, &x, 1, NULL, "sigmoid", NULL, -1, NULL, NULL, 0);
-            rt_graph_move_before(g, s, n);
+            graph_move_before(g, s, n);
         }
     }
 }
@@ -995,6 +1001,7 @@ void rt_diff_result_fini(RtDiffResult *r) {
     graph_free(r->bwd);
     free(r->saved);
     free(r->out_rg);
+    free(r->in_path);
     free(r->fail);
     memset(r, 0, sizeof *r);
 }

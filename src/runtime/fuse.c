@@ -440,7 +440,7 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         for (int j = 0; j < 3; j++)
             if (r[j] >= 0 && r[j] < f->n_ins) f->in_last[r[j]] = (int16_t)m;
         tensor__pw_args(&n->exec.args, &op->args);
-        op->k = op->args.s0f;   /* a scalar form's constant operand is args.scalar */
+        op->k = (float)op->args.s0d;   /* a scalar form's constant operand is args.scalar */
     }
     /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
      * element instead of two, same bits */
@@ -594,7 +594,7 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
     const float *restrict B = o->b >= 0 ? reg[o->b] : NULL;
     const float *restrict C_ = o->c >= 0 ? reg[o->c] : NULL;
     const PwArgs args = o->args, *p = &args;
-    const float a = args.af, s0 = args.s0f, s1 = args.s1f;
+    const float a = (float)args.ad, s0 = (float)args.s0d, s1 = (float)args.s1d;
     (void)B;
     (void)C_;
     (void)p;

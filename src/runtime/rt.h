@@ -37,8 +37,6 @@
  * decomposition runs for the nodes' metadata.  map (optional, g->n_nodes entries indexed by
  * position in g) receives each node's counterpart.  NULL + error on unsupported graphs. */
 Graph *rt_decompose(const Graph *g, GraphNode **map);
-/* Moves n (whose inputs come before `before`) to just before `before`. */
-void rt_graph_move_before(Graph *g, GraphNode *n, GraphNode *before);
 /* Adds, before every gelu (erf form) and silu of g, the value its derivative recomputes —
  * erf(x * 0.70710678) / sigmoid(x) — so the backward can reuse the forward's instead of
  * recomputing it (and the forward computes it once, for both). */
@@ -276,6 +274,8 @@ typedef struct RtDiffResult {
     int n_saved;
     int n_recomputed;
     bool *out_rg;                /* per compiled output: differentiable */
+    bool *in_path;               /* per placeholder: a defined tangent reaches it through
+                                    differentiable ops (it gets a gradient edge) */
     char *fail;                  /* malloc'd reason when differentiation is not possible */
 } RtDiffResult;
 

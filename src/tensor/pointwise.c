@@ -56,19 +56,19 @@ TensorOp tensor__pw_kernel_op(TensorOp op) {
     return op;
 }
 
-static float scalar_f(TensorScalar s) {
-    if (s.kind == TENSOR_FLOAT32) return (float)s.f;
-    if (s.kind == TENSOR_BOOL) return s.i != 0 ? 1.0f : 0.0f;
-    return (float)s.i;
+static double scalar_d(TensorScalar s) {
+    if (s.kind == TENSOR_FLOAT32) return s.f;
+    if (s.kind == TENSOR_BOOL) return s.i != 0 ? 1.0 : 0.0;
+    return (double)s.i;
 }
 static int64_t scalar_i(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i; }
 
 void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
-    c->af = scalar_f(a->alpha);
+    c->ad = scalar_d(a->alpha);
     c->ai = scalar_i(a->alpha);
-    c->s0f = scalar_f(a->scalar);
+    c->s0d = scalar_d(a->scalar);
     c->s0i = scalar_i(a->scalar);
-    c->s1f = scalar_f(a->scalar2);
+    c->s1d = scalar_d(a->scalar2);
     c->s1i = scalar_i(a->scalar2);
     c->lo = a->has_min;
     c->hi = a->has_max;
@@ -80,7 +80,7 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 #define PW_T_f float
 #define PW_T_i int64_t
 #define PW_T_b bool
-#define PW_LOAD_f const pw_t a = c->af, s0 = c->s0f, s1 = c->s1f
+#define PW_LOAD_f const pw_t a = (pw_t)c->ad, s0 = (pw_t)c->s0d, s1 = (pw_t)c->s1d
 #define PW_LOAD_i const pw_t a = c->ai, s0 = c->s0i, s1 = c->s1i
 #define PW_LOAD_b const pw_t a = c->ai != 0, s0 = c->s0i != 0, s1 = c->s1i != 0
 #define PW_PRELUDE(FAM)                                                                         \

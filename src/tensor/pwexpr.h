@@ -70,9 +70,11 @@ const PwInfo *tensor__pw_info(TensorOp op);
  * in-place form (followed to the end). */
 TensorOp tensor__pw_kernel_op(TensorOp op);
 
-/* The arguments an expression reads, in both families. */
+/* The arguments an expression reads: the floating families take them from the doubles (rounded
+ * to the compute type as PyTorch's kernels round their double arguments), the integral ones
+ * from the int64s. */
 typedef struct PwArgs {
-    float af, s0f, s1f;
+    double ad, s0d, s1d;
     int64_t ai, s0i, s1i;
     bool lo, hi, approx;
 } PwArgs;
@@ -144,6 +146,48 @@ static inline int64_t pw_ipow(int64_t b, int64_t e) {
         e >>= 1;
     }
     return r;
+}
+
+/* The inverse error function: Giles' single-precision approximation ("Approximating the erfinv
+ * function", 2010) refined by two Newton steps on erf in double, so the float result is the
+ * correctly rounded one but for rare ties; +-1 give +-inf, |x| > 1 NaN. */
+static inline double pw_erfinv(double x) {
+    if (isnan(x) || x < -1.0 || x > 1.0) return NAN;
+    if (x == 1.0 || x == -1.0) return copysign(INFINITY, x);
+    double w = -log((1.0 - x) * (1.0 + x)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    double r = p * x;
+    for (int i = 0; i < 2; i++) r -= (erf(r) - x) / (1.1283791670955126 * exp(-r * r));
+    return r;
+}
+
+/* log(x / (1 - x)) with x clipped to [lo, hi] when an eps is given, as ATen's logit kernel */
+static inline float pw_logit(float x, bool clip, float lo, float hi) {
+    if (clip) x = x < lo ? lo : (x > hi ? hi : x);
+    else if (x == 1.0f) return INFINITY;
+    return logf(x / (1.0f - x));
 }
 
 /* ---- expanding the table ------------------------------------------------------------------------ */

@@ -17,20 +17,22 @@
 
 /* ---- the parameter mini-language ("name=default:field", see ops.def) ----------------------------- */
 
-typedef enum { P_S0, P_S1, P_APPROX, P_INPLACE } ParamField;
+typedef enum { P_S0, P_S1, P_APPROX } ParamField;
 
 typedef struct Param {
     char name[32];
     ParamField field;
     bool optional;           /* None allowed: leaves has_min / has_max false */
+    bool is_float;           /* ATen type float (errors say "float"), not Scalar ("Number") */
     bool has_default;
-    TensorScalar def;        /* numbers; approx / inplace: def.i */
+    TensorScalar def;        /* numbers; approx: def.i */
 } Param;
 
 #define MAX_PARAMS 4
 
 typedef struct OpNative {
     char name[48];           /* the Python name (in-place names end in _) */
+    char err_name[64];       /* as PyTorch's messages name it (torch.special.x: special_x) */
     char ns[16];             /* Tensor, torch, F, special */
     TensorOp op;
     bool inplace;
@@ -49,8 +51,6 @@ static void parse_default(Param *p, const char *s) {
         p->optional = true;
     } else if (s[0] == '\'') {
         p->def = tensor_scalar_i(strncmp(s, "'tanh'", 6) == 0);
-    } else if (strcmp(s, "False") == 0 || strcmp(s, "True") == 0) {
-        p->def = tensor_scalar_b(s[0] == 'T');
     } else if (strchr(s, '.') || strchr(s, 'e')) {
         p->def = tensor_scalar_f(strtod(s, NULL));
     } else {
@@ -76,17 +76,18 @@ static int parse_params(const char *spec, Param *out) {
         memcpy(def, eq + 1, (size_t)(colon - eq - 1));
         parse_default(p, def);
         const char *f = colon + 1;
-        size_t len = strcspn(f, ", ");
-        if (len && f[len - 1] == '?') {
-            p->optional = true;
-            len--;
-        }
+        size_t len = strcspn(f, ", :?");
+        bool opt = f[len] == '?';
+        p->optional |= opt;
         if (strncmp(f, "s0", len) == 0 && len == 2) p->field = P_S0;
         else if (strncmp(f, "s1", len) == 0 && len == 2) p->field = P_S1;
         else if (strncmp(f, "approx", len) == 0 && len == 6) p->field = P_APPROX;
-        else if (strncmp(f, "inplace", len) == 0 && len == 7) p->field = P_INPLACE;
         else EM_ASSERT(false, "unknown field in an ops.def PY parameter");
-        s = f + len + (f[len] == '?');
+        s = f + len + opt;
+        if (strncmp(s, ":float", 6) == 0) {
+            p->is_float = true;
+            s += 6;
+        }
     }
     return n;
 }
@@ -98,6 +99,7 @@ static void add_native(TensorOp op, const char *qualified, const char *params) {
     memset(d, 0, sizeof *d);
     memcpy(d->ns, qualified, (size_t)(dot - qualified));
     snprintf(d->name, sizeof d->name, "%s", dot + 1);
+    snprintf(d->err_name, sizeof d->err_name, "%s%s", strcmp(d->ns, "special") == 0 ? "special_" : "", d->name);
     d->op = op;
     size_t len = strlen(d->name);
     /* foo_ is the in-place form; __abs__ is not */
@@ -150,13 +152,12 @@ static const char *type_word(VM *vm, Value v) { return vm_type_name(vm, v); }
 static Value op_native(ARGS) {
     const OpNative *d = fn->data;
     Value a[MAX_PARAMS + 1];
-    if (native_parse_args(vm, d->name, argc, argv, kw, d->n_params + 1, 1, d->names, d->n_params + 1, a) < 0)
+    if (native_parse_args(vm, d->err_name, argc, argv, kw, d->n_params + 1, 1, d->names, d->n_params + 1, a) < 0)
         return val_null();
     if (!torch_is_tensor(vm, a[0]))
-        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", d->name,
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", d->err_name,
                         type_word(vm, a[0]));
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    bool inplace = d->inplace;
     for (int i = 0; i < d->n_params; i++) {
         const Param *p = &d->params[i];
         Value v = a[i + 1];
@@ -164,9 +165,12 @@ static Value op_native(ARGS) {
         TensorScalar s = p->def;
         switch (p->field) {
         case P_S0: case P_S1:
-            if (given && !torch_scalar_of(vm, v, &s))
-                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' (position %d) must be Number, not %s", d->name,
-                                p->name, i + 2, type_word(vm, v));
+            if (given && (!torch_scalar_of(vm, v, &s) || (p->is_float && s.kind == TENSOR_BOOL))) {
+                char pos[32] = "";
+                if (i + 1 < argc) snprintf(pos, sizeof pos, " (position %d)", i + 2);
+                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s'%s must be %s, not %s", d->err_name, p->name, pos,
+                                p->is_float ? "float" : "Number", type_word(vm, v));
+            }
             if (!given && !p->has_default) break;
             /* an optional number says whether it was given in has_min / has_max (clamp's way) */
             if (p->field == P_S0) {
@@ -183,22 +187,16 @@ static Value op_native(ARGS) {
                 break;
             }
             if (!val_is_str(vm, v))
-                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' must be str, not %s", d->name, p->name,
+                return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' must be str, not %s", d->err_name, p->name,
                                 type_word(vm, v));
             if (strcmp(AS_STR(v)->data, "tanh") == 0) args.approximate = true;
             else if (strcmp(AS_STR(v)->data, "none") != 0)
                 return vm_raise(vm, vm->e_RuntimeError, "approximate argument must be either none or tanh.");
             break;
-        case P_INPLACE: {
-            bool b = p->def.i != 0;
-            if (given && torch_bool_arg(vm, v, &b) < 0) return val_null();
-            inplace |= b;
-            break;
-        }
         }
     }
     Tensor *in[1] = {torch_tensor_of(a[0])};
-    if (inplace) {
+    if (d->inplace) {
         if (ag_pointwise_inplace(d->op, in, 1, &args) < 0) return torch_raise_error(vm);
         return a[0];
     }

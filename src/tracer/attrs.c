@@ -298,6 +298,7 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
         if (obj->kind == VT_CONST && (*out)->kind == VT_OPAQUE) (*out)->kind = VT_NATIVE;
         return TX_OK;
     }
+    case VT_PARTIAL: return tr_partial_getattr(tr, obj, name, out);
     case VT_EXCEPTION: {
         /* (stores made in the region were read above) */
         if (is_name(name, "args")) {

@@ -111,6 +111,27 @@ static TxStatus exception_text(Tracer *tr, Value f, VT *e, VT **out) {
 
 /* ---- builtin functions --------------------------------------------------------------------------------- */
 
+/* callable(v) */
+TxStatus tr_callable(Tracer *tr, VT *v, int *out) {
+    VM *vm = tr->vm;
+    v = vt_force(tr, v);
+    switch (v->kind) {
+    case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_NN_MODULE: case VT_PARTIAL:
+        *out = 1;
+        return TX_OK;
+    case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM: case VT_SET:
+        *out = 0;
+        return TX_OK;
+    default: {
+        /* an instance: whether its class defines __call__ */
+        TypeObj *t = vt_python_type(tr, v);
+        if (!t) return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
+        *out = !val_is_null(type_lookup(vm, t, vm->special_names[SP_CALL]));
+        return TX_OK;
+    }
+    }
+}
+
 TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out) {
     VM *vm = tr->vm;
     Value f = val_obj(n);
@@ -190,22 +211,10 @@ TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, Tupl
         return TX_OK;
     }
     if (is(name, "callable") && argc == 1) {
-        VT *v = vt_force(tr, args[0]);
-        switch (v->kind) {
-        case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_NN_MODULE:
-            *out = vt_const(tr, val_bool(true));
-            return TX_OK;
-        case VT_CONST: case VT_TENSOR: case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SYMNUM: case VT_SET:
-            *out = vt_const(tr, val_bool(false));
-            return TX_OK;
-        default: {
-            /* an instance: whether its class defines __call__ */
-            TypeObj *t = vt_python_type(tr, v);
-            if (!t) return trace_break(tr, "callable(%s)", vt_kind_name(v->kind));
-            *out = vt_const(tr, val_bool(!val_is_null(type_lookup(vm, t, vm->special_names[SP_CALL]))));
-            return TX_OK;
-        }
-        }
+        int c;
+        if ((s = tr_callable(tr, args[0], &c))) return s;
+        *out = vt_const(tr, val_bool(c));
+        return TX_OK;
     }
     if (is(name, "iter") && argc == 1) return tr_iter(tr, args[0], out);
     if (is(name, "next") && (argc == 1 || argc == 2)) {

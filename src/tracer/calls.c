@@ -9,6 +9,7 @@
 #include "ember/autograd.h"
 #include "src/torch/module.h"
 #include "src/tracer/tracer.h"
+#include "vm/mod_functools.h"
 #include "src/tracer/tracer_state.h"
 #include "vm/dict.h"
 #include "vm/num.h"
@@ -686,6 +687,7 @@ static TxStatus class_call(Tracer *tr, VT *cls, int argc, VT **args, TupleObj *k
         if (nkw_of(kwnames)) return trace_break(tr, "%s() with keywords", which);
         return grad_mode_object(tr, which, argc, args, out);
     }
+    if (functools_is_partial_type(t)) return tr_partial_construct(tr, cls, argc, args, kwnames, out);
     bool handled = false;
     TxStatus s = tracer_builtin_type_call(tr, t, argc, args, kwnames, out, &handled);
     if (handled) return s;
@@ -803,6 +805,7 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
         return tr_call(tr, fn->b, argc + 1, prepend(tr, fn->a, argc, nkw, args), kwnames, out);
     }
     case VT_NATIVE: return native_call(tr, fn, argc, args, kwnames, out);
+    case VT_PARTIAL: return tr_partial_call(tr, fn, argc, args, kwnames, out);
     case VT_TYPE: return class_call(tr, fn, argc, args, kwnames, out);
     case VT_NN_MODULE: return module_call(tr, fn, argc, args, kwnames, out);
     case VT_OBJECT: {

@@ -108,6 +108,7 @@ static bool needs_temp(VT *v) {
     if ((v->kind == VT_OBJECT || v->kind == VT_EXCEPTION) && v->mut == MUT_NEW) return true;
     if (v->kind == VT_ITER) return v->refs >= 2;
     if (v->kind == VT_HANDLE) return true;
+    if (v->kind == VT_PARTIAL) return v->mut == MUT_NEW && v->refs >= 2;
     return (v->kind == VT_LIST || v->kind == VT_DICT || v->kind == VT_SET || (v->kind == VT_FUNCTION && v->mut == MUT_NEW)) &&
            v->mut == MUT_NEW && v->refs >= 2;
 }
@@ -269,6 +270,41 @@ static void build_iter(Cg *cg, VT *v) {
     E(cg, OP_GET_ITER, 0);
 }
 
+/* functools.partial(func, *args, **keywords): the keywords dict is a copy, so one the residual
+ * code also needs by itself (p.keywords escaping apart from p) cannot be rebuilt */
+static void build_partial(Cg *cg, VT *v) {
+    VT *args = vt_force(cg->tr, v->b), *kw = vt_force(cg->tr, v->kw);
+    if (args->kind != VT_TUPLE || kw->kind != VT_DICT || kw->mut != MUT_NEW || (!cg->dry && kw->refs > 0)) {
+        cg->fail = "a partial whose keywords dict is used apart from it";
+        return;
+    }
+    for (int i = 0; i < kw->n; i++) {
+        VT *k = vt_force(cg->tr, kw->keys[i]);
+        if (k->kind != VT_CONST || !val_is_str(cg->vm, k->value)) {
+            cg->fail = "a partial with a non-str keyword";
+            return;
+        }
+    }
+    if (!cg->dry) E(cg, OP_PUSH_NULL, 0);
+    reconstruct(cg, v->cls);
+    reconstruct(cg, v->a);
+    for (int i = 0; i < args->n; i++) reconstruct(cg, vt_item(cg->tr, args, i));
+    for (int i = 0; i < kw->n; i++) reconstruct(cg, vt_item(cg->tr, kw, i));
+    if (cg->dry) return;
+    if (kw->n) {
+        TupleObj *names = tuple_new(cg->vm, kw->n);
+        if (!names) {
+            vm_clear_exc(cg->vm);
+            cg->fail = "out of memory";
+            return;
+        }
+        for (int i = 0; i < kw->n; i++) names->items[i] = vt_force(cg->tr, kw->keys[i])->value;
+        trace_keep(cg->tr, val_obj(names));
+        E(cg, OP_KW_NAMES, K(cg, val_obj(names)));
+    }
+    E(cg, OP_CALL, (uint32_t)(1 + args->n + kw->n));
+}
+
 static void build_value(Cg *cg, VT *v) {
     VM *vm = cg->vm;
     switch (v->kind) {
@@ -340,6 +376,7 @@ static void build_value(Cg *cg, VT *v) {
         E(cg, OP_CALL, (uint32_t)(args->n + 1));
         return;
     }
+    case VT_PARTIAL: build_partial(cg, v); return;
     case VT_OBJECT: {
         /* object.__new__(cls): its attributes come from the replayed stores */
         E(cg, OP_PUSH_NULL, 0);
@@ -487,6 +524,22 @@ static void reconstruct(Cg *cg, VT *v) {
             return;
         }
         build_value(cg, v);
+        return;
+    case VT_PARTIAL:
+        if (v->mut != MUT_NEW) {
+            cg->fail = "an existing partial without a source";
+            return;
+        }
+        if (cg->dry) {
+            if (v->refs == 1) build_partial(cg, v);   /* counts what it holds once */
+            return;
+        }
+        if (needs_temp(v)) {
+            ensure_temp(cg, v);
+            E(cg, OP_LOAD_FAST, (uint32_t)v->temp_slot);
+            return;
+        }
+        build_partial(cg, v);
         return;
     case VT_ITER:
         if (cg->dry) {

@@ -100,6 +100,22 @@ static Value m_set_logs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     return val_none();
 }
 
+/* _report_mod_event(event, module, parents): a ModTracker event for the compile report, or
+ * None when no report is written (ModTracker asks _reporting() once per `with`) */
+static Value m_reporting(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)argc, (void)argv, (void)kw, (void)fn;
+    return val_bool(tracer_state(vm)->report != NULL);
+}
+
+static Value m_report_mod_event(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    (void)kw, (void)fn;
+    if (argc != 3 || !val_is_str(vm, argv[0]) || !val_is_str(vm, argv[1]) || !val_is_str(vm, argv[2]))
+        return vm_raise(vm, vm->e_TypeError, "_report_mod_event(event: str, module: str, parents: str)");
+    TracerState *st = tracer_state(vm);
+    if (st->report) rp_log_mod_event(st->report, AS_STR(argv[0])->data, AS_STR(argv[1])->data, AS_STR(argv[2])->data);
+    return val_none();
+}
+
 /* __exit__ of a grad-mode `with` block resumed by residual code: the mode from before the block */
 static Value grad_restore(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     (void)vm, (void)argc, (void)argv, (void)kw;
@@ -172,7 +188,8 @@ static void state_free(VM *vm, void *p) {
 static int ember_module_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {
         {"run", m_run}, {"compiled", m_compiled}, {"reset", m_reset}, {"set_cache_size_limit", m_set_cache_size_limit},
-        {"explain_begin", m_explain_begin}, {"explain_end", m_explain_end}, {"_set_logs", m_set_logs}, {NULL}};
+        {"explain_begin", m_explain_begin}, {"explain_end", m_explain_end}, {"_set_logs", m_set_logs},
+        {"_reporting", m_reporting}, {"_report_mod_event", m_report_mod_event}, {NULL}};
     return module_add_functions(vm, mod, fns);
 }
 

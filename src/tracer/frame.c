@@ -101,6 +101,7 @@ static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts
     tr->keepalive_root = gc_root_new(vm, tr->keepalive ? val_obj(tr->keepalive) : val_none());
     tr->graph = graph_new("graph");
     tr->grad_mode_at_entry = ag_is_grad_enabled();
+    tr->saved_hooks_at_entry = ag_saved_tensors_hooks_depth() > 0;
     tr->globals_vt = vt_new(tr, VT_OPAQUE);
     tr->globals_vt->mut = MUT_EXISTING;
     fake_begin(tr);
@@ -211,7 +212,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 cc->entries = e;
                 cc->n_entries++;
                 /* guards, copied out of the trace; the grad mode is always one */
-                e->n_guards = tr.n_guards + 2;
+                e->n_guards = tr.n_guards + 3;
                 e->guards = trace_arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
@@ -219,6 +220,8 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                     e->guards[i].other = copy_source(&e->arena, tr.guards[i].other);
                 }
                 e->guards[tr.n_guards] = (Guard){.kind = G_GRAD_MODE, .flag = tr.grad_mode_at_entry, .expected = val_null()};
+                /* saved-tensor hooks see the graph's ops: traced under them, dead ops are kept */
+                e->guards[tr.n_guards + 2] = (Guard){.kind = G_SAVED_HOOKS, .flag = tr.saved_hooks_at_entry, .expected = val_null()};
                 /* entries are per backend (a callable backend by identity) */
                 e->guards[tr.n_guards + 1] =
                     (Guard){.kind = G_BACKEND, .backend = opts->backend, .expected = opts->user_backend};
@@ -261,7 +264,7 @@ static bool entry_passes(VM *vm, Frame *f, CacheEntry *e) { return guard_program
 static Value tracer_eval_frame(VM *vm, Frame *f) {
     TracerState *st = tracer_state(vm);
     CodeObj *co = f->code;
-    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_GENERATOR_KINDS | CO_RESIDUAL)))
+    if (st->tracing || !f->func || f->locals_dict || (co->flags & (CO_LIBRARY | CO_STDLIB | CO_GENERATOR_KINDS | CO_RESIDUAL)))
         return run_eager(vm, f);
     /* frames run by torch.fx's symbolic tracing run eagerly, as dynamo does under is_fx_tracing() */
     if (__builtin_expect(tracer_fx_tracing(vm), 0)) return run_eager(vm, f);

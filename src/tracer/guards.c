@@ -193,6 +193,7 @@ static bool is_tensor(VM *vm, Value v) {
 /* The check on resolved values (v: the source's, o: the other source's; VAL_NULL = missing). */
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
+    if (g->kind == G_SAVED_HOOKS) return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
     if (g->kind == G_BACKEND) {
         const CompileOptions *opts = trace_current_options(vm);
         return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
@@ -247,6 +248,10 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
     if (g->kind == G_GRAD_MODE) {
         if (ag_is_grad_enabled() == g->flag) return NULL;
         snprintf(buf, cap, "grad_mode changed: expected %s", g->flag ? "True" : "False");
+        return buf;
+    }
+    if (g->kind == G_SAVED_HOOKS) {
+        snprintf(buf, cap, "saved-tensor hooks %s", g->flag ? "were popped" : "were pushed");
         return buf;
     }
     Value v = source_resolve_static(vm, f, g->source);
@@ -393,6 +398,7 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         snprintf(buf, cap, "%s: hasattr(%s, '%s')", g->flag ? "HASATTR" : "NO_HASATTR", src, g->name->data);
         break;
     case G_GRAD_MODE: snprintf(buf, cap, "GRAD_MODE: torch.is_grad_enabled() == %s", g->flag ? "True" : "False"); break;
+    case G_SAVED_HOOKS: snprintf(buf, cap, "SAVED_TENSOR_HOOKS: active == %s", g->flag ? "True" : "False"); break;
     case G_SAME: case G_NOT_SAME: {
         char o[512];
         source_repr_buf(g->other, o, sizeof o);

@@ -112,6 +112,7 @@ static void record_side_effects(Tracer *tr, RpCompile *c) {
         e->value = rp_strdup(v->kind == VT_LAZY_LIST ? "old.extend(appended)"
                              : v->kind == VT_LIST    ? "old[:] = new"
                                                      : "old.clear(); old.update(new)");
+        e->line = v->index;   /* the latest line that changed it */
     }
     for (int i = 0; i < se->n_stores; i++) {
         AttrStore *s = &se->stores[i];
@@ -289,14 +290,12 @@ static void record_source(Tracer *tr, RpCompile *c, CompiledGraph *cg) {
         if (co->lines[i] > last) last = co->lines[i];
     rp_compile_read_source(c, last);
     int32_t upto = tr->have_break ? tr->root->ip : co->ncode;
+    if (tr->have_break) c->break_index = tr->root->ip;
     for (int32_t i = 0; i < upto && i < co->ncode; i++) rp_mark_line(c, co->lines[i], RP_MARK_TRACED);
     if (tr->have_break) rp_mark_line(c, code_line(co, tr->root->ip), RP_MARK_BREAK);
     if (cg)
         for (GraphNode *n = cg->graph->first; n; n = n->next)
             if (n->loc.file && strcmp(n->loc.file, co->filename->data) == 0) rp_mark_line(c, n->loc.line, RP_MARK_OPS);
-    SideEffects *se = &tr->se;
-    for (int i = 0; i < se->n_tracked; i++)
-        if (se->tracked[i]->modified && se->tracked[i]->index > 0) rp_mark_line(c, se->tracked[i]->index, RP_MARK_EFFECT);
     for (int32_t i = 0; i < c->n_effects; i++) rp_mark_line(c, c->effects[i].line, RP_MARK_EFFECT);
     for (int32_t i = 0; i < c->n_guards; i++) rp_mark_line(c, c->guards[i].line, RP_MARK_GUARD);
 }
@@ -307,6 +306,7 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
     TracerState *st = tracer_state(vm);
     RpCompile *c = st->rec;
     if (!c) return;
+    double t0 = now_ms();
     CodeObj *co = tr->code;
     CompiledGraph *cg = val_is_null(compiled_fn) ? NULL : tracer_compiled_graph_of(compiled_fn);
     c->compiled = true;
@@ -315,7 +315,8 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
         c->graph_name = rp_strdup(cg->graph->name);
         c->n_ops = graph_count_ops(cg->graph);
     }
-    if (wanted(vm, "bytecode")) {
+    if (wanted(vm, "bytecode") || wanted(vm, "side_effects")) {
+        /* (the side-effects table names the residual instructions that replay each row) */
         record_dis(vm, &c->original, co);
         record_residual(tr, c, e->code);
     }
@@ -348,6 +349,7 @@ void tracer_log_compile(Tracer *tr, CodeCache *cc, CacheEntry *e, Value compiled
     if (trace_log_enabled("exec_order")) rp_print_exec_order(c, stderr);
     if (trace_log_enabled("hooks")) rp_print_hooks(c, stderr);
     fflush(stderr);
+    st->rec_t0 += now_ms() - t0;   /* the compile time shown excludes recording it */
 }
 
 void tracer_log_break(Tracer *tr, CodeCache *cc) {
@@ -376,7 +378,10 @@ void tracer_log_skip(Tracer *tr, CodeCache *cc, const char *reason) {
     if (!c) return;
     (void)cc;
     c->skip_reason = rp_strdup(reason);
-    if (reporting(tr->vm)) record_source(tr, c, NULL);
+    if (reporting(tr->vm)) {
+        record_source(tr, c, NULL);
+        record_dis(tr->vm, &c->original, tr->code);   /* where it broke, in the report */
+    }
     if (!trace_log_enabled("graph_breaks")) return;
     fflush(tr->vm->out);
     rp_print_skip(c, stderr);
@@ -432,10 +437,11 @@ void tracer_set_report(VM *vm, const char *dir, const char *script, const char *
     st->report->command = rp_strdup(command);
 }
 
-const char *tracer_write_report(VM *vm) {
+int tracer_write_report(VM *vm, const char **dir_out) {
     TracerState *st = tracer_state(vm);
-    if (!st->report) return NULL;
-    return rp_write_html(st->report, st->report_dir) < 0 ? NULL : st->report_dir;
+    *dir_out = st->report_dir;
+    if (!st->report) return 0;
+    return rp_write_html(st->report, st->report_dir) < 0 ? -1 : 1;
 }
 
 void tracer_report_free(TracerState *st) {

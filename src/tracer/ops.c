@@ -250,7 +250,7 @@ TxStatus tr_truthy(Tracer *tr, VT *v, int *out) {
     case VT_TUPLE: case VT_LIST: case VT_DICT: *out = v->n > 0; return TX_OK;
     case VT_DICT_VIEW: *out = vt_force(tr, v->a)->n > 0; return TX_OK;
     case VT_SET: *out = v->n > 0; return TX_OK;
-    case VT_GENERATOR: *out = 1; return TX_OK;
+    case VT_GENERATOR: case VT_PARTIAL: *out = 1; return TX_OK;
     case VT_TENSOR: return trace_break(tr, "generic_jump TensorVariable()");
     case VT_FUNCTION: case VT_METHOD: case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_HANDLE:
         *out = 1;

@@ -253,13 +253,45 @@ Value tracer_example_inputs(Tracer *tr) {
 
 /* ---- finishing a graph -------------------------------------------------------------------------------- */
 
+/* dynamo's remove_unused_graphargs: a tensor or number input no node uses leaves the graph and
+ * the call (a compiled training graph would otherwise give it an autograd edge, and the engine
+ * would run the backward of what produced it, which eager never reaches).  Object inputs stay:
+ * hook nodes name them by index, remapped here all the same. */
+static void prune_unused_inputs(Tracer *tr) {
+    Graph *g = tr->graph;
+    graph_compute_users(g);
+    int32_t *map = trace_arena_alloc(&tr->arena, sizeof(int32_t) * (size_t)(tr->n_graph_inputs + 1));
+    int32_t i = 0, j = 0;
+    for (GraphNode *p = g->first, *next; p && p->kind == GRAPH_PLACEHOLDER; p = next, i++) {
+        next = p->next;
+        VT *v = tr->input_vts[i];
+        if (!tracer_is_object_input(p) && p->n_users == 0 && graph_erase(g, p) == 0) {
+            map[i] = -1;
+            v->graph_input = -1;
+            continue;
+        }
+        map[i] = j;
+        v->graph_input = j;
+        tr->input_vts[j++] = v;
+    }
+    if (j == tr->n_graph_inputs) return;
+    tr->n_graph_inputs = j;
+    for (GraphNode *n = g->first; n; n = n->next) {
+        TracerOpaque *o = n->exec.kind == GRAPH_EXEC_HOOK ? (TracerOpaque *)tracer_opaque_of(n->exec.opaque) : NULL;
+        if (o && o->input >= 0 && o->input < i) o->input = map[o->input];
+    }
+}
+
 Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name) {
     VM *vm = tr->vm;
     GraphArg *outs = calloc((size_t)n_outputs + 1, sizeof(GraphArg));
     for (int i = 0; i < n_outputs; i++) outs[i] = graph_arg_node(outputs[i]->node);
     graph_output(tr->graph, outs, n_outputs);
     free(outs);
-    graph_eliminate_dead_code(tr->graph);
+    /* under saved-tensor hooks an op that records autograd calls the pack hook even when its
+     * result is not used: dead code is kept, as eager runs it */
+    if (!tr->saved_hooks_at_entry) graph_eliminate_dead_code(tr->graph);
+    prune_unused_inputs(tr);
     free(tr->graph->name);
     tr->graph->name = strdup(name);
     tr->graph->eager_autograd = tr->eager_autograd;

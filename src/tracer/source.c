@@ -6,6 +6,7 @@
 
 #include "src/torch/module.h"
 #include "src/tracer/tracer.h"
+#include "vm/mod_functools.h"
 #include "vm/dict.h"
 #include "vm/str.h"
 
@@ -168,6 +169,15 @@ Value static_getattr(VM *vm, Value obj, StrObj *name) {
     if (t == vm->t_method && strcmp(name->data, "__self__") == 0) return ((BoundMethodObj *)obj.as.o)->self;
     if (t == vm->t_method && strcmp(name->data, "__func__") == 0) return ((BoundMethodObj *)obj.as.o)->func;
     if (t->layout == OBJ_LAYOUT_MODULE) return dict_get_str(((ModuleObj *)obj.as.o)->dict, name);
+    Value pfn;
+    TupleObj *pargs;
+    DictObj *pkw;
+    if (functools_partial_parts(obj, &pfn, &pargs, &pkw)) {
+        /* a partial's read-only parts (partial.c reads them through these sources) */
+        if (strcmp(name->data, "func") == 0) return pfn;
+        if (strcmp(name->data, "args") == 0) return val_obj(pargs);
+        if (strcmp(name->data, "keywords") == 0) return val_obj(pkw);
+    }
     if (t->layout == OBJ_LAYOUT_TYPE) {
         TypeObj *ty = (TypeObj *)obj.as.o;
         return type_lookup(vm, ty, name);

@@ -437,7 +437,8 @@ static TxStatus none_jump(Tracer *tr, Tx *tx, uint32_t target, bool if_none) {
     else if (v->kind == VT_SYMNUM || v->kind == VT_TENSOR || v->kind == VT_LIST || v->kind == VT_TUPLE ||
              v->kind == VT_DICT || v->kind == VT_OBJECT || v->kind == VT_FUNCTION || v->kind == VT_NN_MODULE ||
              v->kind == VT_METHOD || v->kind == VT_NATIVE || v->kind == VT_TYPE || v->kind == VT_MODULE ||
-             v->kind == VT_HANDLE || v->kind == VT_DICT_VIEW || v->kind == VT_SET || v->kind == VT_GENERATOR)
+             v->kind == VT_HANDLE || v->kind == VT_DICT_VIEW || v->kind == VT_SET || v->kind == VT_GENERATOR ||
+             v->kind == VT_PARTIAL)
         is_none = 0;
     else return trace_break(tr, "`is None` on %s", vt_kind_name(v->kind));
     tx->sp--;

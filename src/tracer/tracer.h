@@ -144,6 +144,8 @@ typedef enum VtKind {
     VT_SET,           /* a set: items[n] = its members (sets.c); value: the existing set; shadow: a real
                          set of the same constants giving CPython's order (VAL_NULL: unknown) */
     VT_EXCEPTION,     /* an exception made in the region: cls = its class, a = its args tuple */
+    VT_PARTIAL,       /* functools.partial (partial.c): a = func, b = args tuple, kw = keywords dict,
+                         cls = its type; value + source: an existing one */
 } VtKind;
 
 typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
@@ -191,6 +193,7 @@ struct VT {
     int32_t n, cap;
     /* composite */
     VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
+    VT *kw;              /* VT_PARTIAL: its keywords dict */
     VT *twin;            /* a symbolic number fed to the graph: its wrapped-number tensor input */
     int32_t index;       /* SymOp operand; iterator position; handle hook index */
     IterKind iter;       /* VT_ITER */
@@ -234,6 +237,7 @@ typedef enum GuardKind {
     G_BACKEND,        /* the compiled call in progress uses the same backend (expected: its callable or None) */
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
     G_STORAGE_OFFSET, /* tensor v's storage offset == n (only when the trace read it) */
+    G_SAVED_HOOKS,    /* saved-tensor hooks are active (flag) or not, as when the entry was traced */
 } GuardKind;
 
 typedef struct Guard {
@@ -378,6 +382,7 @@ struct Tracer {
     BreakInfo brk;
     bool have_break;
     bool grad_mode_at_entry;
+    bool saved_hooks_at_entry;   /* saved-tensor hooks were active when the trace began */
     int32_t module_depth;     /* nn.Module forwards being inlined */
     GraphModuleFrame module_stack[32];   /* their keys ("L['self'].body[0]") and class names */
     const char *entered[256];            /* every module forward inlined, in order (exec order) */
@@ -626,6 +631,7 @@ TxStatus tr_module_children(Tracer *tr, VT *m, VT **out);
 TxStatus tracer_builtin_call(Tracer *tr, NativeObj *n, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tracer_builtin_type_call(Tracer *tr, TypeObj *t, int argc, VT **args, TupleObj *kwnames, VT **out,
                                   bool *handled);
+TxStatus tr_callable(Tracer *tr, VT *v, int *out);   /* callable(v) */
 
 /* calls.c: calls (user code inlined); m(*args) traced as the module's forward inlined (module
  * stack kept) */
@@ -639,6 +645,12 @@ bool tr_is_exception_class(Tracer *tr, VT *v);
 TxStatus tr_raise(Tracer *tr, VT *exc, VT *cause);   /* TX_RAISE (or a break) */
 bool tr_catch(Tracer *tr, Tx *tx, int32_t ip);
 TxStatus tr_exc_match(Tracer *tr, VT *exc, VT *type, int *out);
+
+/* partial.c: functools.partial on trackers */
+VT *tr_partial_existing(Tracer *tr, Value v, Source *source);   /* NULL: not a plain partial with a source */
+TxStatus tr_partial_construct(Tracer *tr, VT *type, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_partial_call(Tracer *tr, VT *p, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_partial_getattr(Tracer *tr, VT *p, StrObj *name, VT **out);
 
 /* sets.c: sets on trackers */
 VT *tr_set_new(Tracer *tr);

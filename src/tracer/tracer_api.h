@@ -14,10 +14,10 @@ void tracer_set_compile_all(VM *vm, const char *backend);
  * source, and a directory to write each graph's Graphviz DOT into (NULL: none). */
 void tracer_set_inspect(VM *vm, const char *show, bool decompile, const char *dot_dir);
 /* The compile report: from now on every compile's record is kept (script and command name the
- * run in the report's index); tracer_write_report writes them as static HTML into dir and
- * returns dir, or NULL (errno set) when it cannot, or when no report was asked for. */
+ * run in the report's index); tracer_write_report writes them as static HTML into the directory
+ * (*dir_out): 1, or 0 when no report was asked for, or -1 (errno set) when it cannot. */
 void tracer_set_report(VM *vm, const char *dir, const char *script, const char *command);
-const char *tracer_write_report(VM *vm);
+int tracer_write_report(VM *vm, const char **dir_out);
 /* Clear every compiled entry (torch._dynamo.reset()). */
 void tracer_reset(VM *vm);
 

@@ -153,7 +153,8 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedObjectVariable", "UserFunctionVariable", "UserMethodVariable", "BuiltinVariable",
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
-        "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable", "SetVariable", "ExceptionVariable"};
+        "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable", "SetVariable", "ExceptionVariable",
+        "FunctoolsPartialVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 

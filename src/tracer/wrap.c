@@ -11,6 +11,7 @@
 
 #include "ember/autograd.h"
 #include "src/tracer/tracer.h"
+#include "vm/mod_functools.h"
 #include "vm/dict.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -200,6 +201,7 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
     VT *known = se_find_existing(tr, v);
     if (known) return known;
     VT *r;
+    if (functools_is_partial_type(t) && (r = tr_partial_existing(tr, v, source))) return r;
     if (t == vm->t_function) {
         r = vt_new(tr, VT_FUNCTION);
         if (source) guard_id(tr, source, v);
@@ -399,7 +401,7 @@ TypeObj *vt_python_type(Tracer *tr, VT *v) {
     case VT_SLICE: return vm->t_slice;
     case VT_GENERATOR: return vm->t_generator;
     case VT_SET: return vm->t_set;
-    case VT_EXCEPTION: return v->cls && v->cls->kind == VT_TYPE ? (TypeObj *)v->cls->value.as.o : NULL;
+    case VT_EXCEPTION: case VT_PARTIAL: return v->cls && v->cls->kind == VT_TYPE ? (TypeObj *)v->cls->value.as.o : NULL;
     case VT_DICT_VIEW:
         return v->index == DICT_VIEW_KEYS ? vm->t_dict_keys : v->index == DICT_VIEW_VALUES ? vm->t_dict_values
                                                                                              : vm->t_dict_items;

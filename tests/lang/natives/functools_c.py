@@ -3,7 +3,8 @@
 # LRU eviction order, typed keys, keyword keys, recursion, methods, cache_clear).
 import functools
 import _functools
-from functools import partial, reduce, cmp_to_key, lru_cache
+from _functools import partial, reduce, cmp_to_key
+from functools import lru_cache
 
 print(reduce(lambda a, b: a * b, range(1, 8)), reduce(lambda a, b: a + b, [], 10), reduce(max, [3, 9, 2]))
 for f in (lambda: reduce(max, []), lambda: reduce(max), lambda: reduce(max, 5)):

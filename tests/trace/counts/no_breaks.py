@@ -54,6 +54,32 @@ def partial_in_region(x):
 one_graph("functools.partial", partial_in_region, x)
 
 
+def halve(t, k, shift=0.0):
+    return t * k + shift
+
+
+global_half = functools.partial(halve, k=0.5)
+global_shifted = functools.partial(halve, torch.tensor([1.0, 2.0, 3.0]), 3.0)
+
+
+class Box:
+    pass
+
+
+box = Box()
+
+
+def partial_from_outside(x):
+    # partials made before the region (read through their func/args/keywords), and one made in
+    # it that escapes into an object and the result
+    box.fn = functools.partial(global_half, shift=1.0)
+    return global_half(x), global_shifted(shift=x), global_half.keywords["k"], box.fn(x), type(box.fn).__name__
+
+
+one_graph("functools.partial from outside", partial_from_outside, x)
+print("  after:", box.fn.func is halve, box.fn.keywords, box.fn(torch.ones(1)).tolist())
+
+
 def make_counter():
     count = 0
     total = torch.zeros(3)

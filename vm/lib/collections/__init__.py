@@ -520,3 +520,10 @@ class ChainMap:
             del self.maps[0][key]
         except KeyError:
             raise KeyError(f'Key not found in the first mapping: {key!r}')
+
+
+# The C deque replaces the class above, as CPython's collections imports it.
+try:
+    from _collections import deque
+except ImportError:
+    pass

@@ -696,8 +696,13 @@ def _ensure_all_tensors_same_dtype(*tensors):
                                    "Found {} and  {}".format(last_dtype, t.dtype))
 
 
-def _native(g):
-    return _group_or_default(g)._native
+def _native(g, async_op=True):
+    """The group's native process group; for a blocking call (async_op=False) the engine may run
+    the collective on this thread when nothing else is queued."""
+    n = _group_or_default(g)._native
+    if not async_op:
+        n._blocking()
+    return n
 
 
 def _contiguous(tensor):
@@ -725,7 +730,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
         _warn_not_in_group("all_reduce")
         return
     t, post = _contiguous(tensor)
-    work = _single_result_work(_native(group).allreduce(t, _op_value(op)), tensor, post, group)
+    work = _single_result_work(_native(group, async_op).allreduce(t, _op_value(op)), tensor, post, group)
     return _finish(work, async_op)
 
 
@@ -735,7 +740,7 @@ def broadcast(tensor, src, group=None, async_op=False):
         _warn_not_in_group("broadcast")
         return
     t, post = _contiguous(tensor)
-    work = _single_result_work(_native(group).broadcast(t, _to_group_rank(group, src, "src")), tensor, post, group)
+    work = _single_result_work(_native(group, async_op).broadcast(t, _to_group_rank(group, src, "src")), tensor, post, group)
     return _finish(work, async_op)
 
 
@@ -745,7 +750,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, async_op=False):
         _warn_not_in_group("reduce")
         return
     t, post = _contiguous(tensor)
-    work = _single_result_work(_native(group).reduce(t, _op_value(op), _to_group_rank(group, dst, "dst")),
+    work = _single_result_work(_native(group, async_op).reduce(t, _op_value(op), _to_group_rank(group, dst, "dst")),
                                tensor, post, group)
     return _finish(work, async_op)
 
@@ -760,7 +765,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     t, _ = _contiguous(tensor)
     outs = [o if o.is_contiguous() else o.contiguous() for o in tensor_list]
     post = _copy_back_list(tensor_list, outs)
-    work = Work(_native(group).allgather(outs, t), tensor_list, post)
+    work = Work(_native(group, async_op).allgather(outs, t), tensor_list, post)
     return _finish(work, async_op)
 
 
@@ -784,7 +789,7 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
         return
     t, _ = _contiguous(input_tensor)
     o, post = _contiguous(output_tensor)
-    work = Work(_native(group).allgather(o, t), [output_tensor], post)
+    work = Work(_native(group, async_op).allgather(o, t), [output_tensor], post)
     return _finish(work, async_op)
 
 
@@ -816,7 +821,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
     t, _ = _contiguous(tensor)
     outs = [o if o.is_contiguous() else o.contiguous() for o in gather_list]
     post = _copy_back_list(gather_list, outs)
-    work = Work(_native(group).gather(outs if outs else None, t, _to_group_rank(group, dst, "dst")),
+    work = Work(_native(group, async_op).gather(outs if outs else None, t, _to_group_rank(group, dst, "dst")),
                 gather_list, post)
     return _finish(work, async_op)
 
@@ -839,7 +844,7 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
         raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
     o, post = _contiguous(tensor)
     ins = [i.contiguous() for i in scatter_list]
-    work = Work(_native(group).scatter(o, ins if ins else None, _to_group_rank(group, src, "src")), [tensor], post)
+    work = Work(_native(group, async_op).scatter(o, ins if ins else None, _to_group_rank(group, src, "src")), [tensor], post)
     return _finish(work, async_op)
 
 
@@ -857,7 +862,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
         return
     o, post = _contiguous(output)
     ins = [i.contiguous() for i in input_list]
-    work = Work(_native(group).reduce_scatter(o, ins, _op_value(op)), [output], post)
+    work = Work(_native(group, async_op).reduce_scatter(o, ins, _op_value(op)), [output], post)
     return _finish(work, async_op)
 
 
@@ -869,7 +874,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
         return
     o, post = _contiguous(output)
     i, _ = _contiguous(input)
-    work = Work(_native(group).reduce_scatter(o, i, _op_value(op)), [output], post)
+    work = Work(_native(group, async_op).reduce_scatter(o, i, _op_value(op)), [output], post)
     return _finish(work, async_op)
 
 
@@ -903,7 +908,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
         return
     o, post = _contiguous(output)
     i, _ = _contiguous(input)
-    work = Work(_native(group).alltoall(o, i, _split_counts(output_split_sizes, output),
+    work = Work(_native(group, async_op).alltoall(o, i, _split_counts(output_split_sizes, output),
                                         _split_counts(input_split_sizes, input)), [output], post)
     return _finish(work, async_op)
 
@@ -919,7 +924,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
         raise RuntimeError("ProcessGroup gloo does not support alltoall")
     flat_in = torch.cat([t.reshape(-1) for t in input_tensor_list])
     flat_out = torch.empty(sum(t.numel() for t in output_tensor_list), dtype=flat_in.dtype)
-    native = _native(group).alltoall(flat_out, flat_in, [t.numel() for t in output_tensor_list],
+    native = _native(group, async_op).alltoall(flat_out, flat_in, [t.numel() for t in output_tensor_list],
                                      [t.numel() for t in input_tensor_list])
 
     def back():
@@ -937,7 +942,7 @@ def barrier(group=GroupMember.WORLD, async_op=False, device_ids=None):
     if _rank_not_in_group(group):
         _warn_not_in_group("barrier")
         return
-    work = Work(_native(group).barrier())
+    work = Work(_native(group, async_op).barrier())
     return _finish(work, async_op)
 
 

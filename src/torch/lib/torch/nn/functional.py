@@ -7,7 +7,7 @@ from torch._C._nn import *
 import torch as _torch
 from torch.overrides import has_torch_function_unary, handle_torch_function
 from torch._C._nn import relu as _relu, leaky_relu as _leaky_relu, silu as _silu, softmax as _softmax, \
-    log_softmax as _log_softmax, dropout as _dropout
+    log_softmax as _log_softmax, dropout as _dropout, mish as _mish, mish_ as _mish_
 
 
 def relu(input, inplace=False):
@@ -32,6 +32,14 @@ def silu(input, inplace=False):
     if inplace:
         return input.copy_(_silu(input))
     return _silu(input)
+
+
+def mish(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(mish, (input,), input, inplace=inplace)
+    if inplace:
+        return _mish_(input)
+    return _mish(input)
 
 
 def _get_softmax_dim(name, ndim, stacklevel):

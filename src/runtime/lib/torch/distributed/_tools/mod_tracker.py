@@ -50,6 +50,7 @@ class ModTracker:
         self._user_post_fw_hook = None
         self._user_pre_bw_hook = None
         self._user_post_bw_hook = None
+        self._report = None
 
     def _maybe_set_engine_callback(self):
         # This assumes no concurrent calls to backward
@@ -155,6 +156,8 @@ class ModTracker:
                 self.parents.add(name)
             else:
                 self._active_module_cnt[name] += 1
+            if self._report is not None:
+                self._report("pre_bw" if is_bw else "pre_fw", name, ", ".join(sorted(self.parents)))
 
             if self._user_pre_bw_hook is not None and is_bw:
                 self._user_pre_bw_hook(w_mod(), args)
@@ -175,6 +178,8 @@ class ModTracker:
                 raise RuntimeError(
                     "The Module hierarchy tracking is wrong. Report a bug to PyTorch"
                 )
+            if self._report is not None:
+                self._report("post_bw" if is_bw else "post_fw", name, ", ".join(sorted(self.parents)))
 
         return fn
 
@@ -208,6 +213,10 @@ class ModTracker:
             )
 
     def __enter__(self):
+        # Ember: the compile report (ember compile --report) records the sequence it sees
+        from torch._dynamo import _ember
+
+        self._report = _ember._report_mod_event if _ember._reporting() else None
         self._fw_pre_handle = register_module_forward_pre_hook(self._fw_pre_hook)
         self._fw_post_handle = register_module_forward_hook(
             self._fw_post_hook, always_call=True

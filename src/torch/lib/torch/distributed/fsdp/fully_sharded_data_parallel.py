@@ -212,6 +212,7 @@ class _RootState(object):
         self.recording = order is None
         self.recorded = []
         self.callback_queued = False
+        self.no_sync = False
         self.in_flight = []             # units whose reduction is running, in launch order
         self.stats = {"all_gathers": 0, "prefetched": 0, "reduce_scatters_by_tracker": 0,
                       "reduce_scatters_at_end": 0}
@@ -255,15 +256,18 @@ class _RootState(object):
         unit = self.unit_of_module.get(module)
         if unit is None:
             return
-        if not self.callback_queued:
-            self.callback_queued = True
-            torch.autograd.Variable._execution_engine.queue_callback(self._end_of_backward)
+        self.ensure_callback()
         self._reap()
         unit._full_for_backward()
         if unit._backward_prefetch is not None:
             nxt = self.neighbour(unit, -1)
             if nxt is not None:
                 nxt._unshard_start()
+
+    def ensure_callback(self):
+        if not self.callback_queued:
+            self.callback_queued = True
+            torch.autograd.Variable._execution_engine.queue_callback(self._end_of_backward)
 
     def _post_backward(self, module, grad_input):
         unit = self.unit_of_module.get(module)
@@ -285,6 +289,7 @@ class _RootState(object):
         for u in self.units:
             if u._launch_reduce():
                 self.stats["reduce_scatters_at_end"] += 1
+            u._grad_full = None
         for u in self.units:
             u._finish_reduce()
             u._free_full()
@@ -342,6 +347,7 @@ class FullyShardedDataParallel(nn.Module):
         self._full_fwd = None      # _UnshardFn's output for it during forward
         self._prefetch = None      # (work, tensor) of a gather in flight
         self._grad_full = None     # the unit's full flat gradient, stashed by _UnshardFn.backward
+        self._accum_full = None    # gradients accumulated under no_sync()
         self._reduce = None        # (work, output) of the reduction in flight
         self._fwd_calls = 0
         self._bwd_calls = 0
@@ -357,7 +363,7 @@ class FullyShardedDataParallel(nn.Module):
         with torch.no_grad():
             for p in module.parameters():
                 if id(p) not in ignored_params:
-                    dist.broadcast(p.data if hasattr(p, "data") else p, src=0, group=self._pg)
+                    dist.broadcast(p.detach(), src=0, group=self._pg)
             for b in module.buffers():
                 dist.broadcast(b, src=0, group=self._pg)
 
@@ -509,6 +515,7 @@ class FullyShardedDataParallel(nn.Module):
     # ---- reduction ---------------------------------------------------------------------------------
 
     def _stash_grad(self, grad):
+        self._root_state.ensure_callback()
         self._bwd_calls += 1
         self._grad_full = grad if self._grad_full is None else self._grad_full + grad
 
@@ -520,6 +527,13 @@ class FullyShardedDataParallel(nn.Module):
         # the gradient autograd handed over is this unit's alone: divide and reduce it in place
         g = self._grad_full.contiguous()
         self._grad_full = None
+        if self._root_state.no_sync:
+            # no_sync(): keep the unsharded gradient here until a synchronised backward
+            self._accum_full = g if self._accum_full is None else self._accum_full + g
+            return False
+        if self._accum_full is not None:
+            g = g + self._accum_full
+            self._accum_full = None
         pre = _predivide_factor(self._world_size)
         with torch.no_grad():
             if pre > 1:
@@ -569,11 +583,15 @@ class FullyShardedDataParallel(nn.Module):
         if self._is_root:
             rs.reset_iteration()
             with rs.tracker:
+                # the tracker's global hooks were not there when this module's own call began:
+                # it sees the root as its hooks would have
+                rs.tracker._fw_pre_hook(self, args)
                 if torch.is_grad_enabled():
                     with torch.autograd.graph.saved_tensors_hooks(rs.pack, rs.unpack):
                         out = self._unit_forward(args, kwargs)
                 else:
                     out = self._unit_forward(args, kwargs)
+                rs.tracker._fw_post_hook(self, args, out)
             rs.finish_recording()
             return out
         return self._unit_forward(args, kwargs)
@@ -609,6 +627,20 @@ class FullyShardedDataParallel(nn.Module):
 
     def __getitem__(self, key):
         return self._fsdp_wrapped_module.__getitem__(key)
+
+    @contextlib.contextmanager
+    def no_sync(self):
+        """Gradients of the backward passes inside the context accumulate unsharded on each rank,
+        without communication; the first backward outside it reduces them with its own (call
+        it on the root)."""
+        self._lazy_init()
+        rs = self._root_state
+        old = rs.no_sync
+        rs.no_sync = True
+        try:
+            yield
+        finally:
+            rs.no_sync = old
 
     # ---- full parameters -----------------------------------------------------------------------------
 

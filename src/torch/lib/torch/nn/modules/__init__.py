@@ -1,7 +1,7 @@
 """torch.nn.modules: the Module base class and the built-in layers."""
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
-from torch.nn.modules.activation import ReLU, GELU, Tanh, Sigmoid, SiLU, LeakyReLU, Softmax, LogSoftmax
+from torch.nn.modules.activation import *
 from torch.nn.modules.dropout import Dropout
 from torch.nn.modules.normalization import LayerNorm
 from torch.nn.modules.sparse import Embedding

@@ -1,6 +1,8 @@
-"""torch.nn.modules.activation: ReLU, GELU, Tanh, Sigmoid, Softmax, LogSoftmax, SiLU, LeakyReLU."""
+"""torch.nn.modules.activation: the activation layers (__all__), each calling its functional form."""
 import torch.nn.functional as F
 from torch.nn.modules.module import Module
+
+__all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "SiLU", "Mish", "LeakyReLU", "Softmax", "LogSoftmax"]
 
 
 class ReLU(Module):
@@ -44,6 +46,18 @@ class SiLU(Module):
 
     def forward(self, input):
         return F.silu(input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Mish(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.mish(input, inplace=self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""

@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+
+def f(a: (n := 1)):
+    pass

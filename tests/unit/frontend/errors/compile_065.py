@@ -1,0 +1,3 @@
+match x:
+    case {"k": a, "k": b}:
+        pass

@@ -1,0 +1,3 @@
+match x:
+    case C(__debug__=1):
+        pass

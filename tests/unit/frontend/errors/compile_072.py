@@ -1,0 +1,5 @@
+match x:
+    case (a | b):
+        pass
+    case 2:
+        pass

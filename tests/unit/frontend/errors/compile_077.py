@@ -1,0 +1,7 @@
+match x:
+    case a if a:
+        pass
+    case b:
+        pass
+    case 3:
+        pass

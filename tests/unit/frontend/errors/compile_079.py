@@ -1,0 +1,3 @@
+match x:
+    case [x] | [y] | [z]:
+        pass

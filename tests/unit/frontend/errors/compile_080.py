@@ -1,0 +1,3 @@
+match x:
+    case (x as y) | (y as x):
+        pass

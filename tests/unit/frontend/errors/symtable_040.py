@@ -1,0 +1,2 @@
+from __future__ import annotations
+x: [a for a in (yield)]

@@ -1,4 +1,0 @@
-match = 1
-match(x)
-match x, y:
-    case (1, 2): pass
