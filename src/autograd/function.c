@@ -413,7 +413,7 @@ int ag_function_set_outputs(AgNode *node, int n_out, Tensor **outputs) {
         ag__shape_of(&st->out_meta[i], t);
         bool is_input = in_list(st->args, st->n_args, t);
         bool is_modified = in_list(st->dirty, st->n_dirty, t);
-        bool is_diff = !in_list(st->nondiff, st->n_nondiff, t) && t->dtype == TENSOR_FLOAT32;
+        bool is_diff = !in_list(st->nondiff, st->n_nondiff, t) && tensor_dtype_is_floating((TensorDtype)t->dtype);
         if (!is_diff) {
             if (!ag__requires_grad(t)) {
                 if (is_input && !is_modified) {
