@@ -131,35 +131,16 @@ static void w_str(Writer *w, StrObj *s) {
     w_bytes(w, s->data, s->len);
 }
 
-static void w_int(Writer *w, int64_t x) {
-    if (x >= INT32_MIN && x <= INT32_MAX) {
-        w_byte(w, TYPE_INT);
-        w_int32(w, (int32_t)x);
-        return;
-    }
-    /* TYPE_LONG: sign-and-size, then 15-bit digits, least significant first */
-    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-    uint16_t d[5];
-    int n = 0;
-    while (u) {
-        d[n++] = (uint16_t)(u & 0x7FFF);
-        u >>= 15;
-    }
-    w_byte(w, TYPE_LONG);
-    w_int32(w, x < 0 ? -n : n);
-    for (int i = 0; i < n; i++) {
-        w_byte(w, d[i] & 0xFF);
-        w_byte(w, d[i] >> 8);
-    }
-}
-
-/* a big int (IntObj): TYPE_LONG with as many 15-bit digits as it needs */
-static void w_bigint(Writer *w, Value v) {
-    mpz_t z;
-    mpz_init(z);
-    bigint_load(v, z);
+/* TYPE_LONG: sign-and-size, then 15-bit digits, least significant first */
+static void w_long(Writer *w, const mpz_t z) {
     size_t n = 0;
     uint16_t *d = mpz_export(NULL, &n, -1, sizeof(uint16_t), 0, 1, z);
+    if (n > INT32_MAX) {
+        free(d);
+        w->error = true;
+        vm_raise(w->vm, w->vm->e_ValueError, "int too large to marshal");
+        return;
+    }
     w_byte(w, TYPE_LONG);
     w_int32(w, mpz_sgn(z) < 0 ? -(int32_t)n : (int32_t)n);
     for (size_t i = 0; i < n; i++) {
@@ -167,9 +148,22 @@ static void w_bigint(Writer *w, Value v) {
         w_byte(w, d[i] >> 8);
     }
     free(d);
+}
+
+static void w_int(Writer *w, int64_t x) {
+    if (x >= INT32_MIN && x <= INT32_MAX) {
+        w_byte(w, TYPE_INT);
+        w_int32(w, (int32_t)x);
+        return;
+    }
+    mpz_t z;
+    mpz_init(z);
+    bigint_load(val_int(x), z);
+    w_long(w, z);
     mpz_clear(z);
 }
 
+/* one double of a float or complex: 8 raw bytes (version > 1) or a length-prefixed repr */
 static void w_double(Writer *w, double d) {
     if (w->version > 1) {
         w_bytes(w, &d, 8);
@@ -222,12 +216,12 @@ static void w_object(Writer *w, Value v) {
         TypeObj *t = o->type;
         double re, im;
         if (t == vm->t_str) w_str(w, (StrObj *)o);
-        else if (t == vm->t_int) w_bigint(w, v);
-        else if (complex_parts(v, &re, &im) && t == vm->t_complex) {
+        else if (t == vm->t_complex && complex_parts(v, &re, &im)) {
             w_byte(w, w->version > 1 ? TYPE_BINARY_COMPLEX : TYPE_COMPLEX);
             w_double(w, re);
             w_double(w, im);
         }
+        else if (t == vm->t_int) w_long(w, ((IntObj *)o)->z);
         else if (t == vm->t_bytes) {
             BytesObj *b = (BytesObj *)o;
             if (!w_ref(w, o, TYPE_STRING)) {
@@ -366,16 +360,25 @@ static Value r_str(Reader *r, int64_t n, bool interned) {
 static Value r_long(Reader *r) {
     if (!need(r, 4)) return eof(r);
     int32_t n = r_int32(r);
+    if (n == INT32_MIN) return bad(r, "long size out of range");
     int32_t an = n < 0 ? -n : n;
-    if (an < 0 || !need(r, 2 * (int64_t)an)) return eof(r);
-    for (int32_t i = 0; i < an; i++)
-        if (((uint32_t)r->p[2 * i] | (uint32_t)r->p[2 * i + 1] << 8) > 0x7FFF)
-            return bad(r, "digit out of range in long");
+    if (!need(r, 2 * (int64_t)an)) return eof(r);
+    /* CPython's 15-bit digits, least significant first; the last must be nonzero */
+    uint16_t *d = malloc(sizeof(uint16_t) * (size_t)(an ? an : 1));
+    if (!d) return vm_raise(r->vm, r->vm->e_MemoryError, NULL);
+    for (int32_t i = 0; i < an; i++) {
+        d[i] = (uint16_t)(r->p[0] | r->p[1] << 8);
+        r->p += 2;
+        if (d[i] > 0x7FFF || (i == an - 1 && d[i] == 0)) {
+            const char *why = d[i] ? "digit out of range in long" : "unnormalized long data";
+            free(d);
+            return bad(r, why);
+        }
+    }
     mpz_t z;
     mpz_init(z);
-    /* digits are little-endian 16-bit words holding 15 bits each */
-    mpz_import(z, (size_t)an, -1, 2, -1, 1, r->p);
-    r->p += 2 * (int64_t)an;
+    mpz_import(z, (size_t)an, -1, sizeof(uint16_t), 0, 1, d);
+    free(d);
     if (n < 0) mpz_neg(z, z);
     Value v = bigint_from_mpz(r->vm, z);
     mpz_clear(z);
@@ -508,7 +511,7 @@ static Value r_code(Reader *r, bool flag) {
 
 static Value r_object_inner(Reader *r) {
     VM *vm = r->vm;
-    if (!need(r, 1)) return eof(r);
+    if (!need(r, 1)) return vm_raise(vm, vm->e_EOFError, "EOF read where object expected");
     int code = *r->p++;
     bool flag = (code & FLAG_REF) != 0;
     int type = code & ~FLAG_REF;

@@ -117,6 +117,7 @@ typedef enum VmExtSlot {
     VM_EXT_RUNTIME,   /* src/runtime */
     VM_EXT_COMPILED_AUTOGRAD,   /* src/runtime/ca_vm.c: torch._dynamo.compiled_autograd */
     VM_EXT_DIST,      /* src/dist: torch.distributed's native types */
+    VM_EXT_AST,       /* src/frontend/ast_module.c: the _ast classes */
     VM_EXT__COUNT
 } VmExtSlot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
 

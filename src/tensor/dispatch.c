@@ -704,10 +704,16 @@ void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     tensor__op_hooked = meta_mode || op_observer;
 }
 
+TensorStorage *tensor__no_storage(void) {
+    static TensorStorage *none;   /* one reference kept for the process */
+    if (!none) none = tensor__storage_new(0, false);
+    return none;
+}
+
 /* a contiguous tensor of m's geometry over the shared zero-byte storage */
 static Tensor *storageless(const TensorMeta *m) {
-    static TensorStorage *none;
-    if (!none && !(none = tensor__storage_new(0, false))) return NULL;
+    TensorStorage *none = tensor__no_storage();
+    if (!none) return NULL;
     Tensor *t = tensor__alloc_struct();
     if (!t) {
         tensor__oom();
