@@ -9,6 +9,7 @@
  * ASDL type and stores it at the table's offset; product types read their fields first, then
  * their positions.  Objects are only read, never kept: identifiers and string constants are
  * copied into the arena, so the tree outlives nothing it came from. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "src/frontend/parser.h"
 #include "vm/bigint.h"
 #include "vm/gc.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
@@ -134,6 +136,16 @@ static int to_constant(FromObj *f, Value v, AstConstant *out, bool *is_tuple) {
     else if (val_is_int(v)) out->type = AST_CONST_INT, out->i = v.as.i;
     else if (val_is_float(v)) out->type = AST_CONST_FLOAT, out->f = v.as.f;
     else if (val_is_type(vm, v, vm->t_ellipsis)) out->type = AST_CONST_ELLIPSIS;
+    else if (val_is_type(vm, v, vm->t_complex)) {
+        /* the AST holds imaginary literals: a complex with a real part has no such node */
+        double re, im;
+        complex_parts(v, &re, &im);
+        if (re != 0.0 || signbit(re)) {
+            vm_raise(vm, vm->e_NotImplementedError, "complex constants with a real part in an AST are not supported");
+            return -1;
+        }
+        out->type = AST_CONST_COMPLEX, out->f = im;
+    }
     else if (val_is_type(vm, v, vm->t_int) && val_is_intobj(v)) {
         char *digits = mpz_get_str(NULL, 10, AS_INTOBJ(v)->z);
         if (!digits) return no_memory(f);
