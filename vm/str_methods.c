@@ -570,6 +570,8 @@ static Value s_isnumeric(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj 
 static Value s_isalpha(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_alpha); }
 static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum_full); }
 static Value s_isspace(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, is_space_cp); }
+/* UTF-8 text is ASCII exactly when every code point is one byte (true for "" too). */
+static Value s_isascii(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_bool(SSELF->len == SSELF->ncp); }
 static Value s_isprintable(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     return SSELF->len == 0 ? val_bool(true) : all_of(SSELF, p_printable);
 }
@@ -1117,7 +1119,7 @@ static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     Value *items = &argv[1];
     int64_t nargs = 1;
     bool is_map = false;
-    if (val_is_type(vm, args, vm->t_tuple)) {
+    if (val_is_obj(args) && vm_isinstance_type(vm, args, vm->t_tuple)) {   /* tuple subclasses too (namedtuple reprs) */
         items = AS_TUPLE(args)->items;
         nargs = AS_TUPLE(args)->len;
     } else if (val_is_obj(args) && !val_is_str(vm, args) &&
@@ -1268,6 +1270,7 @@ void str_init_types(VM *vm) {
         {"lower", s_lower, NATIVEF_METHOD | ARITY_NOARGS}, {"casefold", s_casefold, NATIVEF_METHOD | ARITY_NOARGS},
         {"swapcase", s_swapcase, NATIVEF_METHOD | ARITY_NOARGS}, {"title", s_title, NATIVEF_METHOD | ARITY_NOARGS},
         {"capitalize", s_capitalize, NATIVEF_METHOD | ARITY_NOARGS}, {"isdigit", s_isdigit, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isascii", s_isascii, NATIVEF_METHOD | ARITY_NOARGS},
         {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
         {"isalpha", s_isalpha, NATIVEF_METHOD | ARITY_NOARGS}, {"isalnum", s_isalnum, NATIVEF_METHOD | ARITY_NOARGS},
         {"isspace", s_isspace, NATIVEF_METHOD | ARITY_NOARGS}, {"isupper", s_isupper, NATIVEF_METHOD | ARITY_NOARGS},
