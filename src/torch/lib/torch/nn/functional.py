@@ -655,3 +655,416 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if bias is not None:
         out = out + bias.reshape(shape)
     return out
+
+
+# ---- activations (compositions of the table's pointwise ops) ----
+
+def _inplace(input, out, inplace):
+    return input.copy_(out) if inplace else out
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _inplace(input, _torch.where(input > 0, input, (input.exp() - 1) * alpha), inplace)
+
+
+def selu(input, inplace=False):
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    return _inplace(input, _torch.where(input > 0, input * scale, (input.exp() - 1) * (alpha * scale)), inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _inplace(input, _torch.where(input > 0, input, ((input / alpha).exp() - 1) * alpha), inplace)
+
+
+def softplus(input, beta=1, threshold=20):
+    scaled = input * beta
+    return _torch.where(scaled > threshold, input, (scaled.exp() + 1).log() / beta)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def logsigmoid(input):
+    # -softplus(-x), computed as min(x, 0) - log(1 + exp(-|x|)) so it never overflows
+    return input.clamp(max=0) - ((-input.abs()).exp() + 1).log()
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _inplace(input, input.clamp(min_val, max_val), inplace)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
+
+
+def hardswish(input, inplace=False):
+    return _inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _inplace(input, _torch.where(input > threshold, input, _torch.full_like(input, value)), inplace)
+
+
+def hardshrink(input, lambd=0.5):
+    return _torch.where(input.abs() > lambd, input, _torch.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    return _torch.where(input > lambd, input - lambd, _torch.where(input < -lambd, input + lambd,
+                                                                    _torch.zeros_like(input)))
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    if input.shape[dim] % 2 != 0:
+        raise RuntimeError("Halving dimension must be even, but dimension " + str(dim % input.dim()) +
+                           " is size " + str(input.shape[dim]))
+    a, b = input.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+def prelu(input, weight):
+    if weight.numel() != 1 and input.dim() >= 2:
+        shape = [1] * input.dim()
+        shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return _torch.where(input >= 0, input, weight * input)
+
+
+def rrelu(input, lower=1. / 8, upper=1. / 3, training=False, inplace=False):
+    if training:
+        raise NotImplementedError("rrelu in training mode draws random slopes; not supported by Ember")
+    return leaky_relu(input, (lower + upper) / 2, inplace)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return _softmax(-input, dim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if p == 2.0 or p == 2:
+        n = (input * input).sum(dim, keepdim=True).sqrt()
+    elif p == 1:
+        n = input.abs().sum(dim, keepdim=True)
+    else:
+        n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    return input / n.clamp(min=eps).expand_as(input)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    d = x1 - x2 + eps
+    if p == 2.0 or p == 2:
+        return (d * d).sum(-1, keepdim=keepdim).sqrt()
+    if p == 1:
+        return d.abs().sum(-1, keepdim=keepdim)
+    return (d.abs() ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    w12 = (x1 * x2).sum(dim)
+    w1 = (x1 * x1).sum(dim)
+    w2 = (x2 * x2).sum(dim)
+    n12 = (w1 * w2).clamp(min=eps * eps).sqrt()
+    return w12 / n12
+
+
+def one_hot(tensor, num_classes=-1):
+    if num_classes < 0:
+        num_classes = int(tensor.max().item()) + 1
+    return (tensor.unsqueeze(-1) == _torch.arange(num_classes)).long()
+
+
+# ---- losses (compositions; reduction as PyTorch's) ----
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(reduction + " is not a valid value for reduction")
+
+
+def _reduction_arg(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        from torch.nn.modules.loss import _legacy_reduction
+        return _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduce((input - target).abs(), _reduction_arg(size_average, reduce, reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    d = (input - target).abs()
+    if beta == 0.0:
+        return _reduce(d, _reduction_arg(size_average, reduce, reduction))
+    loss = _torch.where(d < beta, d * d * 0.5 / beta, d - 0.5 * beta)
+    return _reduce(loss, _reduction_arg(size_average, reduce, reduction))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    d = (input - target).abs()
+    loss = _torch.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. "
+                         "Please ensure they have the same size.".format(target.shape, input.shape))
+    loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(target.shape, input.shape))
+    max_val = (-input).clamp(min=0)
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + log_weight * (((-max_val).exp() + (-input - max_val).exp()).log() + max_val)
+    else:
+        loss = (1 - target) * input + max_val + ((-max_val).exp() + (-input - max_val).exp()).log()
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if reduction == "mean":
+        import warnings
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        safe = _torch.where(target > 0, target, _torch.ones_like(target))
+        loss = _torch.where(target > 0, target * (safe.log() - input), _torch.zeros_like(target))
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    eps = 1e-12
+    d = input1.dim() - 1
+    prod = (input1 * input2).sum(d)
+    m1 = (input1 * input1).sum(d) + eps
+    m2 = (input2 * input2).sum(d) + eps
+    cos = prod / (m1 * m2).sqrt()
+    zeros = _torch.zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp(min=0)
+    loss = _torch.where(target == 1, pos, zeros) + _torch.where(target == -1, neg, zeros)
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    zeros = _torch.zeros_like(input)
+    loss = _torch.where(target != 1, (margin - input).clamp(min=0), zeros) + _torch.where(target != -1, input, zeros)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    return _reduce(((-target * input).exp() + 1).log(), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = _torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp(min=0), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        raise NotImplementedError("poisson_nll_loss(full=True) is not supported by Ember")
+    return _reduce(loss, reduction)
+
+
+from torch._C._nn import cross_entropy as _cross_entropy, nll_loss as _nll_loss
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """class-index targets with label smoothing (PyTorch's formula: (1 - eps) * nll + eps / C *
+    the smoothed term, ignore_index masked out), and class-probability targets"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(cross_entropy, (input,), input, target, weight=weight, size_average=size_average,
+                                     ignore_index=ignore_index, reduce=reduce, reduction=reduction,
+                                     label_smoothing=label_smoothing)
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: " + str(label_smoothing))
+    class_dim = 0 if input.dim() == 1 else 1
+    C = input.shape[class_dim]
+    wshape = [1] * input.dim()
+    wshape[class_dim] = C
+    if target.is_floating_point():
+        logp = _log_softmax(input, class_dim)
+        t = target
+        if label_smoothing > 0:
+            t = t * (1 - label_smoothing) + label_smoothing / C
+        term = logp * t
+        if weight is not None:
+            term = term * weight.reshape(wshape)
+        loss = -term.sum(class_dim)
+        if reduction == "mean":
+            n = input.numel() // C
+            return loss.sum() / n
+        return _reduce(loss, reduction)
+    if label_smoothing == 0.0:
+        return _cross_entropy(input, target, weight, None, ignore_index, None, reduction)
+    logp = _log_softmax(input, class_dim)
+    nll = _nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    smooth_terms = logp * weight.reshape(wshape) if weight is not None else logp
+    smooth = -smooth_terms.sum(class_dim)
+    keep = target != ignore_index
+    smooth = smooth.masked_fill(~keep, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            safe_t = target.masked_fill(~keep, 0)
+            denom = (weight.index_select(0, safe_t.reshape(-1)) * keep.reshape(-1).float()).sum()
+            ret = smooth.sum() / denom
+        else:
+            ret = smooth.sum() / keep.sum()
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return nll * (1 - label_smoothing) + ret * (label_smoothing / C)
+
+
+def _feature_dropout(input, p, training, inplace, batched_dim, name):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    unbatched = input.dim() == batched_dim - 1
+    x = input.unsqueeze(0) if unbatched else input
+    shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+    if p == 1.0:
+        out = x * _torch.zeros(shape)
+    else:
+        noise = _torch.bernoulli(_torch.full(shape, 1 - p)) / (1 - p)
+        out = x * noise
+    out = out.squeeze(0) if unbatched else out
+    return input.copy_(out) if inplace else out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a {}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).".format(input.dim()))
+    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    alpha_p = -1.7580993408473766
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    keep = _torch.bernoulli(_torch.full(input.shape, 1 - p))
+    out = (input * keep + alpha_p * (1 - keep)) * a + b
+    return input.copy_(out) if inplace else out
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """bags as slices of the looked-up rows: 2-D input = one bag per row, 1-D input + offsets"""
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag max_norm is not supported by Ember")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  "supported for mode='sum' (got mode='" + mode + "'). Please open a feature request "
+                                  "on GitHub.")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type {}".format(type(offsets)))
+        n, L = input.shape
+        starts = [i * L for i in range(n)] + [n * L]
+        flat = input.reshape(-1)
+        psw = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
+    else:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        flat = input
+        psw = per_sample_weights
+        starts = [int(o) for o in offsets.tolist()]
+        if include_last_offset:
+            pass
+        else:
+            starts = starts + [flat.shape[0]]
+    rows = embedding(flat, weight)
+    if psw is not None:
+        rows = rows * psw.unsqueeze(1)
+    ids = flat.tolist()
+    bags = []
+    for b in range(len(starts) - 1):
+        s, e = starts[b], starts[b + 1]
+        keep = [i for i in range(s, e) if padding_idx is None or ids[i] != padding_idx]
+        if not keep:
+            bags.append(_torch.zeros(weight.shape[1]))
+            continue
+        part = rows.index_select(0, _torch.tensor(keep))
+        if mode == "sum":
+            bags.append(part.sum(0))
+        elif mode == "mean":
+            bags.append(part.mean(0))
+        elif mode == "max":
+            bags.append(part.max(0)[0])
+        else:
+            raise ValueError("mode has to be one of sum, mean or max")
+    return _torch.stack(bags, 0)
