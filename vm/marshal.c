@@ -16,6 +16,7 @@
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 
@@ -162,6 +163,18 @@ static void w_int(Writer *w, int64_t x) {
     mpz_clear(z);
 }
 
+/* one double of a float or complex: 8 raw bytes (version > 1) or a length-prefixed repr */
+static void w_double(Writer *w, double d) {
+    if (w->version > 1) {
+        w_bytes(w, &d, 8);
+    } else {
+        char buf[40];
+        int n = snprintf(buf, sizeof buf, "%.17g", d);
+        w_byte(w, n);
+        w_bytes(w, buf, n);
+    }
+}
+
 static void w_code(Writer *w, CodeObj *co) {
     if (w_ref(w, &co->hdr, TYPE_EMBER_CODE)) return;
     int32_t hdr[12] = {co->ncode, co->nexc, co->ncaches, co->argcount, co->posonlyargcount, co->kwonlyargcount,
@@ -195,21 +208,19 @@ static void w_object(Writer *w, Value v) {
     case VAL_BOOL: w_byte(w, v.as.b ? TYPE_TRUE : TYPE_FALSE); break;
     case VAL_INT: w_int(w, v.as.i); break;
     case VAL_FLOAT:
-        if (w->version > 1) {
-            w_byte(w, TYPE_BINARY_FLOAT);
-            w_bytes(w, &v.as.f, 8);
-        } else {
-            char buf[40];
-            int n = snprintf(buf, sizeof buf, "%.17g", v.as.f);
-            w_byte(w, TYPE_FLOAT);
-            w_byte(w, n);
-            w_bytes(w, buf, n);
-        }
+        w_byte(w, w->version > 1 ? TYPE_BINARY_FLOAT : TYPE_FLOAT);
+        w_double(w, v.as.f);
         break;
     case VAL_OBJ: {
         Obj *o = v.as.o;
         TypeObj *t = o->type;
+        double re, im;
         if (t == vm->t_str) w_str(w, (StrObj *)o);
+        else if (t == vm->t_complex && complex_parts(v, &re, &im)) {
+            w_byte(w, w->version > 1 ? TYPE_BINARY_COMPLEX : TYPE_COMPLEX);
+            w_double(w, re);
+            w_double(w, im);
+        }
         else if (t == vm->t_int) w_long(w, ((IntObj *)o)->z);
         else if (t == vm->t_bytes) {
             BytesObj *b = (BytesObj *)o;
@@ -374,6 +385,25 @@ static Value r_long(Reader *r) {
     return v;
 }
 
+/* one double of a float or complex: 8 raw bytes (binary forms) or a length-prefixed repr */
+static bool r_double(Reader *r, bool binary, double *out) {
+    if (binary) {
+        if (!need(r, 8)) return false;
+        memcpy(out, r->p, 8);
+        r->p += 8;
+        return true;
+    }
+    if (!need(r, 1)) return false;
+    int n = *r->p++;
+    if (!need(r, n)) return false;
+    char buf[260];
+    memcpy(buf, r->p, (size_t)n);
+    buf[n] = 0;
+    r->p += n;
+    *out = strtod(buf, NULL);
+    return true;
+}
+
 static Value r_code(Reader *r, bool flag) {
     VM *vm = r->vm;
     int64_t idx = r_ref_reserve(r, flag);
@@ -505,26 +535,21 @@ static Value r_object_inner(Reader *r) {
         if (idx == -2) return val_null();
         return r_ref_set(r, idx, r_long(r));
     }
-    case TYPE_BINARY_FLOAT: {
-        if (!need(r, 8)) return eof(r);
+    case TYPE_BINARY_FLOAT:
+    case TYPE_FLOAT: {
         double d;
-        memcpy(&d, r->p, 8);
-        r->p += 8;
+        if (!r_double(r, type == TYPE_BINARY_FLOAT, &d)) return eof(r);
         return r_ref_set(r, r_ref_reserve(r, flag), val_float(d));
     }
-    case TYPE_FLOAT: {
-        if (!need(r, 1)) return eof(r);
-        int n = *r->p++;
-        if (!need(r, n)) return eof(r);
-        char buf[260];
-        memcpy(buf, r->p, (size_t)n);
-        buf[n] = 0;
-        r->p += n;
-        return r_ref_set(r, r_ref_reserve(r, flag), val_float(strtod(buf, NULL)));
-    }
     case TYPE_COMPLEX:
-    case TYPE_BINARY_COMPLEX:
-        return vm_raise(vm, vm->e_NotImplementedError, "marshal: complex numbers are not supported by Ember yet");
+    case TYPE_BINARY_COMPLEX: {
+        double re, im;
+        if (!r_double(r, type == TYPE_BINARY_COMPLEX, &re) || !r_double(r, type == TYPE_BINARY_COMPLEX, &im))
+            return eof(r);
+        int64_t idx = r_ref_reserve(r, flag);
+        if (idx == -2) return val_null();
+        return r_ref_set(r, idx, complex_new_value(vm, re, im));
+    }
     case TYPE_STRING: {
         if (!need(r, 4)) return eof(r);
         int64_t n = r_int32(r);
