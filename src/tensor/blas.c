@@ -3,6 +3,8 @@
  * are row- or column-major (a transposed weight costs nothing); int64 uses plain loops. */
 #include "src/tensor/linalg.h"
 
+#include "src/tensor/isa.h"
+
 #include <cblas.h>
 #include <stdio.h>
 
@@ -25,6 +27,35 @@ static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLA
     return false;
 }
 
+/* The k == 1 product (an outer product: a batch-1 linear layer's weight gradient), one loop per
+ * vector instruction set (isa.h); a contiguous row of B gets its own loop so it vectorizes. */
+static inline __attribute__((always_inline)) void outer__body(int64_t m, int64_t n, float alpha, const float *A,
+                                                             int64_t as0, const float *B, int64_t bs1, float beta,
+                                                             float *C, int64_t ldc) {
+    for (int64_t i = 0; i < m; i++) {
+        const float ai = A[i * as0];
+        float *restrict c = C + i * ldc;
+        if (bs1 == 1) {
+            const float *restrict b = B;
+            if (beta == 0.0f && alpha == 1.0f)
+                for (int64_t j = 0; j < n; j++) c[j] = ai * b[j];
+            else if (beta == 0.0f)
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]);
+            else
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]) + beta * c[j];
+        } else if (beta == 0.0f && alpha == 1.0f) {
+            for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];
+        } else if (beta == 0.0f) {
+            for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);
+        } else {
+            for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];
+        }
+    }
+}
+TENSOR_MULTIVERSION(outer, (int64_t m, int64_t n, float alpha, const float *A, int64_t as0, const float *B,
+                            int64_t bs1, float beta, float *C, int64_t ldc),
+                    (m, n, alpha, A, as0, B, bs1, beta, C, ldc))
+
 /* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
 static void sgemm_strided(int64_t m, int64_t n, int64_t k, float alpha, const float *A, int64_t as0, int64_t as1,
                           const float *B, int64_t bs0, int64_t bs1, float beta, float *C, int64_t ldc) {
@@ -40,16 +71,7 @@ static void sgemm_strided(int64_t m, int64_t n, int64_t k, float alpha, const fl
      * batch-1 products of training: a linear layer's forward and input gradient are matrix-
      * vector products, its weight gradient an outer product). */
     if (k == 1) {
-        for (int64_t i = 0; i < m; i++) {
-            const float ai = A[i * as0];
-            float *c = C + i * ldc;
-            if (beta == 0.0f && alpha == 1.0f)
-                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];
-            else if (beta == 0.0f)
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);
-            else
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];
-        }
+        TENSOR_ISA_CALL(outer, (m, n, alpha, A, as0, B, bs1, beta, C, ldc));
         return;
     }
     if (m == 1 && as1 > 0 && blas_layout(k, n, bs0, bs1, &tb, &ldb)) {
