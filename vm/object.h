@@ -41,6 +41,7 @@ struct Obj {
 enum {
     OBJF_INTERNED = 1 << 0,   /* str: lives in the intern table */
     OBJF_HASHED = 1 << 1,     /* object has been hashed by identity (id-hash cached) */
+    OBJF_FINALIZED = 1 << 2,  /* its class's __del__ has run (once per object, as PEP 442) */
 };
 
 /* The C layout of a type's instances.  Subclasses inherit their base's layout; two bases
@@ -55,6 +56,8 @@ typedef enum ObjLayout {
     OBJ_LAYOUT_GETSET,
     OBJ_LAYOUT_INT,       /* IntObj (vm/bigint.h): big ints and int-subclass instances */
     OBJ_LAYOUT_FLOAT,     /* FloatObj (vm/num.h): float-subclass instances */
+    OBJ_LAYOUT_COMPLEX,   /* ComplexObj (vm/complex.c) */
+    OBJ_LAYOUT_BYTEARRAY, /* ByteArrayObj (vm/bytes_ops.h) */
     OBJ_LAYOUT_EXTENSION, /* defined outside vm/ (tensors, nodes, handles, ...) */
 } ObjLayout;
 
@@ -73,7 +76,7 @@ typedef enum ObjLayout {
     X(INIT_SUBCLASS, "__init_subclass__") X(SET_NAME, "__set_name__") X(ROUND, "__round__") \
     X(MISSING, "__missing__") X(CLASS_GETITEM, "__class_getitem__") \
     X(INSTANCECHECK, "__instancecheck__") X(SUBCLASSCHECK, "__subclasscheck__") X(_CLASS, "__class__") \
-    X(PREPARE, "__prepare__")
+    X(PREPARE, "__prepare__") X(DEL, "__del__")
 
 typedef enum SpecialMethod {
 #define X(e, s) SP_##e,
@@ -92,6 +95,7 @@ enum {
     TYPEF_EXCEPTION = 1 << 3,    /* BaseException or a subclass */
     TYPEF_LIBRARY = 1 << 4,      /* defined by Ember's own library code */
     TYPEF_WEAKREFS = 1 << 5,     /* heap type whose instances take weak references (__weakref__) */
+    TYPEF_IS_ABSTRACT = 1 << 6,  /* __abstractmethods__ is non-empty: object.__new__ refuses it */
 };
 
 struct TypeObj {
