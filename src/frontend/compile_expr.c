@@ -45,7 +45,7 @@ static Value complex_constant(Compiler *c, double re, double im) {
 
 /* An int, float or complex constant, or one negated, as a complex (an int or float has
  * imaginary part +0.0); *is_complex says which it was */
-static bool constant_complex_parts(const AstExpr *e, double *re, double *im, bool *is_complex) {
+static bool const_complex_parts(const AstExpr *e, double *re, double *im, bool *is_complex) {
     bool neg = false;
     if (e->kind == AST_EXPR_UNARY_OP && e->v.UnaryOp.op == AST_USUB) neg = true, e = e->v.UnaryOp.operand;
     if (e->kind != AST_EXPR_CONSTANT) return false;
@@ -126,7 +126,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
     case AST_EXPR_BIN_OP: {
         double ar, ai, br, bi;
         bool ca, cb;
-        if (constant_complex_parts(e->v.BinOp.left, &ar, &ai, &ca) && constant_complex_parts(e->v.BinOp.right, &br, &bi, &cb) &&
+        if (const_complex_parts(e->v.BinOp.left, &ar, &ai, &ca) && const_complex_parts(e->v.BinOp.right, &br, &bi, &cb) &&
             (ca || cb)) {
             /* real ± imaginary: complex arithmetic as CPython folds it (_Py_c_sum/_diff/_prod) */
             switch (e->v.BinOp.op) {
