@@ -605,12 +605,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 running_var.mul_(1 - momentum).add_(var.detach() * (momentum * n / (n - 1)))
     else:
         mean, var = running_mean, running_var
-    out = (input - mean.reshape(shape)) * _torch.rsqrt(var.reshape(shape) + eps)
+    # per-channel alpha = w / sqrt(var + eps), beta = b - mean * alpha, then one multiply-add over
+    # the input: PyTorch's CPU kernel (batch_norm_cpu_transform_input) computes exactly this
+    alpha = _torch.rsqrt(var + eps)
     if weight is not None:
-        out = out * weight.reshape(shape)
+        alpha = alpha * weight
+    beta = -mean * alpha
     if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+        beta = beta + bias
+    return input * alpha.reshape(shape) + beta.reshape(shape)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
