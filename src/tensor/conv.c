@@ -189,8 +189,15 @@ static void im2col_plane(const float *x, float *col, int64_t C, int64_t H, int64
                     }
                     const float *xr = xc + iy * W;
                     int64_t ix = -g->pl + kj * g->dw;
-                    if (g->sw == 1 && ix >= 0 && ix + g->ow <= W) {
-                        memcpy(r, xr + ix, sizeof(float) * (size_t)g->ow);
+                    if (g->sw == 1) {
+                        /* stride 1: zeros left of the input, one contiguous copy, zeros right of it */
+                        int64_t lo = ix < 0 ? -ix : 0, hi = W - ix;
+                        if (lo > g->ow) lo = g->ow;
+                        if (hi > g->ow) hi = g->ow;
+                        if (hi < lo) hi = lo;
+                        if (lo) memset(r, 0, sizeof(float) * (size_t)lo);
+                        if (hi > lo) memcpy(r + lo, xr + ix + lo, sizeof(float) * (size_t)(hi - lo));
+                        if (g->ow > hi) memset(r + hi, 0, sizeof(float) * (size_t)(g->ow - hi));
                         continue;
                     }
                     for (int64_t ox = 0; ox < g->ow; ox++, ix += g->sw) r[ox] = (ix >= 0 && ix < W) ? xr[ix] : 0.0f;
@@ -214,6 +221,12 @@ static void col2im_plane(const float *col, float *x, int64_t C, int64_t H, int64
                     float *xr = xc + iy * W;
                     const float *r = row + oy * g->ow;
                     int64_t ix = -g->pl + kj * g->dw;
+                    if (g->sw == 1) {
+                        int64_t lo = ix < 0 ? -ix : 0, hi = W - ix;
+                        if (hi > g->ow) hi = g->ow;
+                        for (int64_t ox = lo; ox < hi; ox++) xr[ix + ox] += r[ox];
+                        continue;
+                    }
                     for (int64_t ox = 0; ox < g->ow; ox++, ix += g->sw)
                         if (ix >= 0 && ix < W) xr[ix] += r[ox];
                 }

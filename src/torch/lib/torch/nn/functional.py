@@ -4,6 +4,7 @@ handle_torch_function with PyTorch's arguments, so torch.fx records them as PyTo
 from torch._C._nn import *
 
 # ---- Python-level functions: PyTorch's signatures over the kernels above ----
+import math
 import torch as _torch
 from torch.overrides import has_torch_function_unary, handle_torch_function
 from torch._C._nn import relu as _relu, leaky_relu as _leaky_relu, silu as _silu, softmax as _softmax, \
@@ -604,12 +605,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 running_var.mul_(1 - momentum).add_(var.detach() * (momentum * n / (n - 1)))
     else:
         mean, var = running_mean, running_var
-    out = (input - mean.reshape(shape)) * _torch.rsqrt(var.reshape(shape) + eps)
+    # per-channel alpha = w / sqrt(var + eps), beta = b - mean * alpha, then one multiply-add over
+    # the input: PyTorch's CPU kernel (batch_norm_cpu_transform_input) computes exactly this
+    alpha = _torch.rsqrt(var + eps)
     if weight is not None:
-        out = out * weight.reshape(shape)
+        alpha = alpha * weight
+    beta = -mean * alpha
     if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+        beta = beta + bias
+    return input * alpha.reshape(shape) + beta.reshape(shape)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
@@ -1068,3 +1072,143 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         else:
             raise ValueError("mode has to be one of sum, mean or max")
     return _torch.stack(bags, 0)
+
+
+# ---- attention ----
+
+def _sdpa_core(q, k, v, attn_mask, dropout_p):
+    """PyTorch 1.13's _scaled_dot_product_attention: q scaled first, the float mask added to q k^T"""
+    E = q.shape[-1]
+    q = q / math.sqrt(E)
+    attn = _torch.matmul(q, k.transpose(-2, -1))
+    if attn_mask is not None:
+        attn = attn + attn_mask
+    attn = _softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, p=dropout_p)
+    return _torch.matmul(attn, v), attn
+
+
+def _float_mask(mask, dtype_like):
+    if mask is None or mask.is_floating_point():
+        return mask
+    return _torch.zeros(mask.shape).masked_fill(mask, float("-inf"))
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """PyTorch 2.x's F.scaled_dot_product_attention: a bool mask keeps True positions, a float
+    mask is added; is_causal masks the upper triangle"""
+    L, S = query.shape[-2], key.shape[-2]
+    scale_factor = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    bias = None
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+                               "is_causal=True")
+        bias = _torch.where(_torch.arange(S).unsqueeze(0) > _torch.arange(L).unsqueeze(1),
+                            _torch.full((L, S), float("-inf")), _torch.zeros(L, S))
+    elif attn_mask is not None:
+        if attn_mask.is_floating_point():
+            bias = attn_mask
+        else:
+            bias = _torch.zeros(attn_mask.shape).masked_fill(~attn_mask, float("-inf"))
+    attn = _torch.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if bias is not None:
+        attn = attn + bias
+    attn = _softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return _torch.matmul(attn, value)
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """sequence-first (L, N, E) inputs, or unbatched (L, E); PyTorch 1.13's order of operations"""
+    is_batched = query.dim() == 3
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError("was expecting embedding dimension of {}, but got {}".format(embed_dim_to_check,
+                                                                                         embed_dim))
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError("embed_dim {} not divisible by num_heads {}".format(embed_dim, num_heads))
+    if not use_separate_proj_weight:
+        w_q, w_k, w_v = in_proj_weight.chunk(3)
+    else:
+        w_q, w_k, w_v = q_proj_weight, k_proj_weight, v_proj_weight
+    b_q = b_k = b_v = None
+    if in_proj_bias is not None:
+        b_q, b_k, b_v = in_proj_bias.chunk(3)
+    q = linear(query, w_q, b_q)
+    k = linear(key, w_k, b_k)
+    v = linear(value, w_v, b_v)
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError("The shape of the 2D attn_mask is {}, but should be {}.".format(
+                    tuple(attn_mask.shape), (tgt_len, src_len)))
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError("The shape of the 3D attn_mask is {}, but should be {}.".format(
+                    tuple(attn_mask.shape), (bsz * num_heads, tgt_len, src_len)))
+        else:
+            raise RuntimeError("attn_mask's dimension {} is not supported".format(attn_mask.dim()))
+    if bias_k is not None and bias_v is not None:
+        k = _torch.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    if add_zero_attn:
+        k = _torch.cat([k, _torch.zeros(bsz * num_heads, 1, head_dim)], dim=1)
+        v = _torch.cat([v, _torch.zeros(bsz * num_heads, 1, head_dim)], dim=1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError("expecting key_padding_mask shape of {}, but got {}".format(
+                (bsz, src_len), tuple(key_padding_mask.shape)))
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(
+            bsz * num_heads, 1, src_len)
+        if not kpm.is_floating_point():
+            if attn_mask is None:
+                attn_mask = kpm
+            elif not attn_mask.is_floating_point():
+                attn_mask = attn_mask.logical_or(kpm)
+            else:
+                attn_mask = attn_mask.masked_fill(kpm, float("-inf"))
+        else:
+            attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    attn_mask = _float_mask(attn_mask, q)
+    if not training:
+        dropout_p = 0.0
+    out, weights = _sdpa_core(q, k, v, attn_mask, dropout_p)
+    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    if need_weights:
+        weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.sum(1) / num_heads
+        if not is_batched:
+            out, weights = out.squeeze(1), weights.squeeze(0)
+        return out, weights
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None

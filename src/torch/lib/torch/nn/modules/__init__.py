@@ -8,6 +8,8 @@ from torch.nn.modules.conv import *
 from torch.nn.modules.pooling import *
 from torch.nn.modules.batchnorm import *
 from torch.nn.modules.pixelshuffle import *
+from torch.nn.modules.transformer import *
+from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from torch.nn.modules.sparse import Embedding, EmbeddingBag
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from torch.nn.modules.loss import MSELoss, CrossEntropyLoss, NLLLoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, \
