@@ -6,6 +6,8 @@
  * wrap on store.  float16 and bool have no kernel, as in PyTorch 1.13. */
 #include "src/tensor/linalg.h"
 
+#include "src/tensor/isa.h"
+
 #include <cblas.h>
 #include <stdio.h>
 
@@ -26,8 +28,41 @@ static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLA
     return false;
 }
 
+/* The k == 1 product (an outer product: a batch-1 linear layer's weight gradient), one loop per
+ * vector instruction set (isa.h); a contiguous row of B gets its own loop so it vectorizes. */
+#define OUTER(NAME, T)                                                                                     \
+    static inline __attribute__((always_inline)) void NAME##__body(int64_t m, int64_t n, T alpha, const T *A, \
+                                                                   int64_t as0, const T *B, int64_t bs1,      \
+                                                                   T beta, T *C, int64_t ldc) {               \
+        for (int64_t i = 0; i < m; i++) {                                                                  \
+            const T ai = A[i * as0];                                                                       \
+            T *restrict c = C + i * ldc;                                                                   \
+            if (bs1 == 1) {                                                                                \
+                const T *restrict b = B;                                                                   \
+                if (beta == (T)0 && alpha == (T)1)                                                         \
+                    for (int64_t j = 0; j < n; j++) c[j] = ai * b[j];                                      \
+                else if (beta == (T)0)                                                                     \
+                    for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]);                            \
+                else                                                                                       \
+                    for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]) + beta * c[j];              \
+            } else if (beta == (T)0 && alpha == (T)1) {                                                    \
+                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];                                    \
+            } else if (beta == (T)0) {                                                                     \
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);                          \
+            } else {                                                                                       \
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];            \
+            }                                                                                              \
+        }                                                                                                  \
+    }                                                                                                      \
+    TENSOR_MULTIVERSION(NAME, (int64_t m, int64_t n, T alpha, const T *A, int64_t as0, const T *B, int64_t bs1, \
+                               T beta, T *C, int64_t ldc),                                                 \
+                        (m, n, alpha, A, as0, B, bs1, beta, C, ldc))
+OUTER(souter, float)
+OUTER(douter, double)
+#undef OUTER
+
 /* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
-#define GEMM_STRIDED(NAME, T, GEMM, GEMV)                              \
+#define GEMM_STRIDED(NAME, T, GEMM, GEMV, OUTER)                              \
 static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, \
                           const T *B, int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) { \
     if (m == 0 || n == 0) return; \
@@ -42,16 +77,7 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
      * batch-1 products of training: a linear layer's forward and input gradient are matrix- \
      * vector products, its weight gradient an outer product). */ \
     if (k == 1) { \
-        for (int64_t i = 0; i < m; i++) { \
-            const T ai = A[i * as0]; \
-            T *c = C + i * ldc; \
-            if (beta == (T)0 && alpha == (T)1) \
-                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1]; \
-            else if (beta == (T)0) \
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]); \
-            else \
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j]; \
-        } \
+        TENSOR_ISA_CALL(OUTER, (m, n, alpha, A, as0, B, bs1, beta, C, ldc)); \
         return; \
     } \
     if (m == 1 && as1 > 0 && blas_layout(k, n, bs0, bs1, &tb, &ldb)) { \
@@ -93,8 +119,8 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     free(ca); \
     free(cb); \
 }
-GEMM_STRIDED(sgemm_strided, float, cblas_sgemm, cblas_sgemv)
-GEMM_STRIDED(dgemm_strided, double, cblas_dgemm, cblas_dgemv)
+GEMM_STRIDED(sgemm_strided, float, cblas_sgemm, cblas_sgemv, souter)
+GEMM_STRIDED(dgemm_strided, double, cblas_dgemm, cblas_dgemv, douter)
 #undef GEMM_STRIDED
 
 static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const int64_t *A, int64_t as0, int64_t as1,

@@ -9,6 +9,7 @@
 #include "src/tensor/composite.h"
 #include "src/tensor/linalg.h"
 #include "src/tensor/nn.h"
+#include "src/tensor/conv.h"
 #include "src/tensor/pointwise.h"
 #include "src/tensor/reduce.h"
 #include "src/tensor/shape.h"
@@ -489,6 +490,13 @@ static int infer_nn(TensorOp op, const TensorMeta *const *in, int n, const Tenso
 static int run_nn(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
     return tensor__run_nn(op, in, n, a, out, n_out);
 }
+static int infer_conv(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_conv(op, in, n, a, o);
+}
+static int run_conv(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_conv(op, in, n, a, out, n_out);
+}
 static int infer_index(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)max;
     return tensor__infer_index(op, in, n, a, o);
@@ -596,6 +604,9 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_NLL_LOSS nn
 #define IMPL_CROSS_ENTROPY composite
 #define IMPL_MSE_LOSS nn
+#define IMPL_IM2COL conv
+#define IMPL_COL2IM conv
+#define IMPL_MAX_POOL2D conv
 #define IMPL_ZERO_ inplace
 #define IMPL_FILL_ inplace
 #define IMPL_COPY_ inplace

@@ -284,6 +284,8 @@ static TxStatus trace_backward(Tracer *tr, VT *bwd, VT *ctx, VT **fwd_items, int
 TxStatus tr_autograd_function_apply(Tracer *tr, int argc, VT **args, int nkw, VT **out) {
     VM *vm = tr->vm;
     if (argc != 2 || nkw) return trace_break(tr, "_function_apply arguments");
+    /* (one backward is recorded at a time: tr->sub is not a stack) */
+    if (tr->sub) return trace_break(tr, "Function.apply inside a Function's backward");
     VT *cls = vt_force(tr, args[0]);
     if (cls->kind != VT_TYPE) return trace_break(tr, "Function.apply of %s", vt_kind_name(cls->kind));
     TypeObj *t = (TypeObj *)cls->value.as.o;
