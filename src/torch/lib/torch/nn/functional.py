@@ -180,7 +180,14 @@ def _conv2d_core(x, weight, bias, stride, pads, dilation, groups, nd=2):
         ow = (W + pads[1][0] + pads[1][1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     L = oh * ow
     if groups == 1:
-        out = _torch.matmul(weight.reshape(O, Cg * kh * kw), cols)
+        # one (O, K) x (K, N*L) GEMM: the weight is never expanded over the batch, and its
+        # gradient is one GEMM too (no per-image products summed afterwards)
+        K = Cg * kh * kw
+        cols2d = cols.transpose(0, 1).reshape(K, N * L)
+        out = _torch.mm(weight.reshape(O, K), cols2d).reshape(O, N, oh, ow).transpose(0, 1).contiguous()
+        if bias is not None:
+            out = out + bias.reshape(1, O, 1, 1)
+        return out
     else:
         out = _torch.matmul(weight.reshape(groups, O // groups, Cg * kh * kw), cols.reshape(N, groups, Cg * kh * kw, L))
     out = out.reshape(N, O, oh, ow)
