@@ -180,7 +180,14 @@ def _conv2d_core(x, weight, bias, stride, pads, dilation, groups, nd=2):
         ow = (W + pads[1][0] + pads[1][1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     L = oh * ow
     if groups == 1:
-        out = _torch.matmul(weight.reshape(O, Cg * kh * kw), cols)
+        # one (O, K) x (K, N*L) GEMM: the weight is never expanded over the batch, and its
+        # gradient is one GEMM too (no per-image products summed afterwards)
+        K = Cg * kh * kw
+        cols2d = cols.transpose(0, 1).reshape(K, N * L)
+        out = _torch.mm(weight.reshape(O, K), cols2d).reshape(O, N, oh, ow).transpose(0, 1).contiguous()
+        if bias is not None:
+            out = out + bias.reshape(1, O, 1, 1)
+        return out
     else:
         out = _torch.matmul(weight.reshape(groups, O // groups, Cg * kh * kw), cols.reshape(N, groups, Cg * kh * kw, L))
     out = out.reshape(N, O, oh, ow)
@@ -392,8 +399,12 @@ def _avg_pool2d_core(x, k, s, p, ceil_mode, count_include_pad, divisor_override)
             raise RuntimeError("pad should be at most half of kernel size, but got pad=" + str(p[i]) +
                                " and kernel_size=" + str(k[i]))
     oh, ow = _pool_out(H, k[0], p[0], s[0], ceil_mode), _pool_out(W, k[1], p[1], s[1], ceil_mode)
-    pb = max(p[0], (oh - 1) * s[0] + k[0] - H - p[0])
-    pr = max(p[1], (ow - 1) * s[1] + k[1] - W - p[1])
+    # (conditional expressions, not max(): the tracer branches on symbolic kernel sizes read from
+    # module attributes, where a builtin on them would break the graph)
+    pb = (oh - 1) * s[0] + k[0] - H - p[0]
+    pb = p[0] if p[0] > pb else pb
+    pr = (ow - 1) * s[1] + k[1] - W - p[1]
+    pr = p[1] if p[1] > pr else pr
     cols = _im2col(x, k, (1, 1), (p[0], p[1], pb, pr), s)
     kk = k[0] * k[1]
     cols = cols.reshape(N, C, kk, -1)
