@@ -405,7 +405,10 @@ static Value rt_repr(ARGS) {
 
 
 Value torch_return_pair(VM *vm, const char *name, Value a, Value b) {
-    TypeObj *t = torch_state(vm)->t_return_types[strcmp(name, "max") == 0 ? 0 : 1];
+    static const char *const names[TORCH_N_RETURN_TYPES] = {TORCH_RETURN_TYPE_NAMES};
+    int k = 0;
+    while (k < TORCH_N_RETURN_TYPES - 1 && strcmp(names[k], name) != 0) k++;
+    TypeObj *t = torch_state(vm)->t_return_types[k];
     TupleObj *r = tuple_alloc(vm, t, 2);
     if (!r) return val_null();
     r->items[0] = a;
@@ -539,7 +542,7 @@ static const char *const function_names[] = {
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
     "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",
     "bernoulli", "clamp_", "fill_", "index_add", "index_put", "index_put_", "masked_scatter", "relu_", "rsub",
-    "split_with_sizes", "zero_", NULL};
+    "split_with_sizes", "zero_", "tril", "triu", "roll", "flip", "sort", "argsort", "topk", "cumsum", "isnan", "isinf", "isfinite", NULL};
 
 int torch_functions_init(VM *vm, Value cmod) {
     static const MethodDef fns[] = {
@@ -575,9 +578,9 @@ int torch_functions_init(VM *vm, Value cmod) {
     /* return_types.max / .min */
     static const GetSetDef rt_gs[] = {{"values", rt_values, NULL}, {"indices", rt_indices, NULL}, {NULL}};
     static const MethodDef rt_m[] = {{"__repr__", rt_repr, NATIVEF_METHOD}, {NULL}};
-    const char *rt_names[2] = {"max", "min"};
+    const char *rt_names[TORCH_N_RETURN_TYPES] = {TORCH_RETURN_TYPE_NAMES};
     TypeObj **rts = torch_state(vm)->t_return_types;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < TORCH_N_RETURN_TYPES; i++) {
         rts[i] = type_new_builtin(vm, rt_names[i], vm->t_tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), 0, tuple_trace, NULL, 0);
         if (!rts[i] || type_add_getsets(vm, rts[i], rt_gs) < 0 || type_add_methods(vm, rts[i], rt_m) < 0) return -1;
         rts[i]->module = vm_intern(vm, "torch.return_types");

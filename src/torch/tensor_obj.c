@@ -790,8 +790,7 @@ static void torch_state_trace(VM *vm, void *p) {
     gc_mark(vm, ts->t_handle);
     gc_mark(vm, ts->t_function_ctx);
     gc_mark(vm, ts->t_finfo);
-    gc_mark(vm, ts->t_return_types[0]);
-    gc_mark(vm, ts->t_return_types[1]);
+    for (int i = 0; i < TORCH_N_RETURN_TYPES; i++) gc_mark(vm, ts->t_return_types[i]);
     for (int i = 0; i < TENSOR_DTYPE_COUNT; i++) gc_mark_value(vm, ts->dtypes[i]);
     gc_mark_value(vm, ts->cpu_device);
     gc_mark_value(vm, ts->strided);

@@ -29,6 +29,10 @@
 #include "ember/tensor.h"
 #include "vm/vm.h"
 
+/* torch.return_types.* named pairs (values, indices), in torch_return_pair's name order */
+#define TORCH_RETURN_TYPE_NAMES "max", "min", "sort", "topk", "kthvalue", "cummax", "cummin"
+enum { TORCH_N_RETURN_TYPES = 7 };
+
 typedef struct TensorObj {
     Obj hdr;
     Tensor *t;
@@ -49,7 +53,7 @@ typedef struct NodeObj {
 enum { TORCH_EXT = VM_EXT_TORCH, NN_EXT = VM_EXT_NN };   /* NN_EXT: torch.nn (src/torch/module.h) */
 typedef struct TorchState {
     TypeObj *t_tensor, *t_node, *t_dtype, *t_size, *t_device, *t_handle, *t_function_ctx, *t_finfo;
-    TypeObj *t_return_types[2];         /* torch.return_types.max / .min */
+    TypeObj *t_return_types[TORCH_N_RETURN_TYPES];   /* torch.return_types.max / .min / .sort / .topk */
     Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool (the others: torch._C) */
     Value cpu_device;
     Value strided;                      /* torch.strided, the one torch.layout */
