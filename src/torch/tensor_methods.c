@@ -7,6 +7,7 @@
 
 #include "src/torch/torch.h"
 #include "vm/gc.h"
+#include "vm/import.h"
 #include "vm/native.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -159,6 +160,8 @@ BIN(b_mul, MUL, MUL_SCALAR, TENSOR_OP_COUNT);
 BIN(b_div, DIV, DIV_SCALAR, TENSOR_OP_COUNT);
 BIN(b_pow, POW, POW_SCALAR, TENSOR_OP_COUNT);
 BIN(b_rem, REMAINDER, REMAINDER_SCALAR, TENSOR_OP_COUNT);
+BIN(b_atan2, ATAN2, COUNT, TENSOR_OP_COUNT);
+BIN(b_fmod, FMOD, COUNT, TENSOR_OP_COUNT);
 BIN(b_fdiv, FLOOR_DIVIDE, FLOOR_DIVIDE_SCALAR, TENSOR_OP_COUNT);
 BIN(b_eq, EQ, EQ_SCALAR, TENSOR_OP_COUNT);
 BIN(b_ne, NE, NE_SCALAR, TENSOR_OP_COUNT);
@@ -197,13 +200,23 @@ static Value m_matmul(ARGS) {
         return vm->not_implemented;
     }
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return op2(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), T(argv[1]), &a);
+    Tensor *in[2] = {T(argv[0]), T(argv[1])}, *owned[2] = {NULL, NULL};
+    if (torch_autocast_lower(vm, in, 2, owned) < 0) return val_null();
+    Value r = op2(vm, (TensorOp)(intptr_t)fn->data, in[0], in[1], &a);
+    tensor_decref(owned[0]);
+    tensor_decref(owned[1]);
+    return r;
 }
 
 static Value m_rmatmul(ARGS) {
     if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm->not_implemented;
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return op2(vm, TENSOR_OP_MATMUL, T(argv[1]), T(argv[0]), &a);
+    Tensor *in[2] = {T(argv[1]), T(argv[0])}, *owned[2] = {NULL, NULL};
+    if (torch_autocast_lower(vm, in, 2, owned) < 0) return val_null();
+    Value r = op2(vm, TENSOR_OP_MATMUL, in[0], in[1], &a);
+    tensor_decref(owned[0]);
+    tensor_decref(owned[1]);
+    return r;
 }
 
 static Value m_neg(ARGS) {
@@ -755,6 +768,17 @@ static Value m_isfloatclass(ARGS) {
     return torch_result(vm, r);
 }
 
+/* Tensor methods of the decomposed functions of torch/_composites.py (x.outer(y) is
+ * torch.outer(x, y)): the method calls the one Python definition with self first. */
+static Value m_composite(ARGS) {
+    SELF_CHECK(fn->name);
+    Value mod = vm_import_module(vm, "torch._composites");
+    if (val_is_null(mod)) return mod;
+    Value f = vm_getattr_c(vm, mod, fn->name);
+    if (val_is_null(f)) return f;
+    return vm_call(vm, f, argc, argv, kw);
+}
+
 /* ---- reorder ops: tril/triu, roll, flip, sort/argsort, topk, cumsum ---------------------------------- */
 
 /* a (values, indices) op's result as torch.return_types.<name> */
@@ -1246,8 +1270,11 @@ static Value m_addmm(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'beta' must be Number, not %s", vm_type_name(vm, a[3]));
     if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
         return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
-    Tensor *in[3] = {T(a[0]), T(a[1]), T(a[2])};
-    return torch_result(vm, ag_op1(TENSOR_OP_ADDMM, in, 3, &args));
+    Tensor *in[3] = {T(a[0]), T(a[1]), T(a[2])}, *owned[3] = {NULL, NULL, NULL};
+    if (torch_autocast_lower(vm, in, 3, owned) < 0) return val_null();
+    Value r = torch_result(vm, ag_op1(TENSOR_OP_ADDMM, in, 3, &args));
+    for (int i = 0; i < 3; i++) tensor_decref(owned[i]);
+    return r;
 }
 
 static Value m_as_strided(ARGS) {
@@ -1416,7 +1443,8 @@ static const MethodDef tensor_methods[] = {
     /* arithmetic by name */
     BN("add", b_add), BN("sub", b_sub), BN("subtract", b_sub), BN("mul", b_mul), BN("multiply", b_mul),
     BN("div", b_div), BN("divide", b_div), BN("true_divide", b_div), BN("pow", b_pow),
-    BN("remainder", b_rem), BN("floor_divide", b_fdiv),
+    BN("remainder", b_rem), BN("floor_divide", b_fdiv), BN("atan2", b_atan2), BN("arctan2", b_atan2),
+    BN("fmod", b_fmod),
     BN("eq", b_eq), BN("ne", b_ne), BN("lt", b_lt), BN("le", b_le), BN("gt", b_gt), BN("ge", b_ge),
     BN("maximum", b_max2), BN("minimum", b_min2),
     BN("logical_and", b_land), BN("logical_or", b_lor), BN("logical_xor", b_lxor),
@@ -1479,6 +1507,11 @@ static const MethodDef tensor_methods[] = {
     {"topk", m_topk, NATIVEF_METHOD}, {"cumsum", m_cumsum, NATIVEF_METHOD},
     {"isnan", m_isfloatclass, NATIVEF_METHOD, (void *)0}, {"isinf", m_isfloatclass, NATIVEF_METHOD, (void *)1},
     {"isfinite", m_isfloatclass, NATIVEF_METHOD, (void *)2},
+    {"outer", m_composite, NATIVEF_METHOD}, {"ger", m_composite, NATIVEF_METHOD},
+    {"nan_to_num", m_composite, NATIVEF_METHOD}, {"isclose", m_composite, NATIVEF_METHOD},
+    {"lerp", m_composite, NATIVEF_METHOD}, {"diagonal", m_composite, NATIVEF_METHOD},
+    {"diag", m_composite, NATIVEF_METHOD}, {"trace", m_composite, NATIVEF_METHOD},
+    {"baddbmm", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},

@@ -890,6 +890,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     LayoutObj *strided = gc_alloc(vm, t_layout, sizeof(LayoutObj));
     if (!strided) return -1;
     ts->strided = val_obj(strided);
+    ts->autocast_cpu_dtype = TENSOR_BFLOAT16;
     if (module_set(vm, cmod, "strided", ts->strided) < 0) return -1;
     /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
     for (int d = 0; d < N_DTYPE_INFOS; d++) {

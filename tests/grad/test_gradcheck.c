@@ -162,6 +162,8 @@ static void binary_cases(void) {
     CHECK(TENSOR_OP_MAXIMUM, true, T1, gr(DI, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
     CHECK(TENSOR_OP_MINIMUM, true, T1, gr(DI, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
     CHECK(TENSOR_OP_REMAINDER, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_ATAN2, true, T1, gr(AW, SHAPE(2, 3)), gr(AW, SHAPE(3)));
+    CHECK(TENSOR_OP_FMOD, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(1.5);
     CHECK(TENSOR_OP_ADD_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(1.5);

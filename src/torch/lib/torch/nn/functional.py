@@ -99,3 +99,74 @@ def sigmoid(input):
     import warnings
     warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
     return input.sigmoid()
+
+
+def one_hot(tensor, num_classes=-1):
+    # (tensor[..., None] == arange(num_classes)) as int64, with ATen's checks
+    if tensor.dtype != _torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max()) + 1
+    if tensor.numel() and int(tensor.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if tensor.numel() and int(tensor.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return (tensor.unsqueeze(-1) == _torch.arange(num_classes)).long()
+
+
+def _pad_index(n, before, after, mode):
+    # source positions of a dim of size n padded by (before, after) in reflect/replicate/circular
+    idx = []
+    for i in range(-before, n + after):
+        if mode == "reflect":
+            j = i
+            while j < 0 or j >= n:
+                j = -j if j < 0 else 2 * (n - 1) - j
+        elif mode == "replicate":
+            j = min(max(i, 0), n - 1)
+        else:
+            j = i % n
+        idx.append(j)
+    return _torch.tensor(idx, dtype=_torch.int64)
+
+
+def pad(input, pad, mode="constant", value=None):
+    # pad pairs run from the last dim backwards: (left, right, top, bottom, ...)
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length too large")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    out = input
+    for k in range(len(pad) // 2):
+        d = input.dim() - 1 - k
+        before, after = pad[2 * k], pad[2 * k + 1]
+        n = out.shape[d]
+        if mode == "constant":
+            if before < 0:
+                out = out.narrow(d, -before, out.shape[d] + before)
+                before = 0
+            if after < 0:
+                out = out.narrow(d, 0, out.shape[d] + after)
+                after = 0
+            parts = []
+            fill = 0 if value is None else value
+            if before:
+                shape = list(out.shape)
+                shape[d] = before
+                parts.append(_torch.full(shape, fill, dtype=out.dtype))
+            parts.append(out)
+            if after:
+                shape = list(out.shape)
+                shape[d] = after
+                parts.append(_torch.full(shape, fill, dtype=out.dtype))
+            out = _torch.cat(parts, d) if len(parts) > 1 else out
+        else:
+            if mode == "reflect" and (before >= n or after >= n):
+                raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                                   f"but got: padding ({before}, {after}) at dimension {d} of input {list(input.shape)}")
+            out = out.index_select(d, _pad_index(n, before, after, mode))
+    return out
