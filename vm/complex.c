@@ -46,6 +46,13 @@ static Value complex_of(VM *vm, TypeObj *t, double re, double im) {
 
 Value complex_new_value(VM *vm, double re, double im) { return complex_of(vm, vm->t_complex, re, im); }
 
+bool complex_parts(Value v, double *re, double *im) {
+    if (!is_complex(v)) return false;
+    *re = CX(v)->re;
+    *im = CX(v)->im;
+    return true;
+}
+
 static Value complex_alloc(VM *vm, TypeObj *t) { return complex_of(vm, t, 0, 0); }
 
 /* An operand as a complex: complex, int (as a double, OverflowError when too large) or float.

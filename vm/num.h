@@ -48,6 +48,8 @@ Value parse_float(VM *vm, StrObj *s);
 
 /* complex numbers (vm/complex.c) */
 Value complex_new_value(VM *vm, double re, double im);
+/* the parts of a complex (or complex-subclass) value; false (no exception) for anything else */
+bool complex_parts(Value v, double *re, double *im);
 /* x ** y for a negative x and a fractional y: the complex power (CPython's float_pow) */
 Value complex_float_power(VM *vm, double x, double y);
 size_t complex_dict_offset(void);

@@ -566,6 +566,8 @@ static bool p_numeric(uint32_t c) { return uni_is_numeric(c); }
 static bool p_alnum_full(uint32_t c) { return uni_is_alpha(c) || uni_is_decimal(c) || uni_is_digit(c) || uni_is_numeric(c); }
 static Value s_isdigit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_digit); }
 static Value s_isdecimal(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_decimal); }
+/* True for the empty string too (CPython: every code point < 128) */
+static Value s_isascii(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_bool(str_is_ascii(SSELF)); }
 static Value s_isnumeric(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_numeric); }
 static Value s_isalpha(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_alpha); }
 static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum_full); }
@@ -1063,8 +1065,10 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
             if (flags & PF_ALT) prefix = "0o";
         }
         mpz_abs(z, z);
+        /* mpz_sizeinbase may overestimate by one: it sizes the buffer, strlen counts the digits */
         size_t nd = mpz_sizeinbase(z, base < 0 ? -base : base);
-        int64_t p = prec > (int64_t)nd && prec < 100000 ? prec : (int64_t)nd;
+        int64_t want = prec < 100000 ? prec : 0;   /* precision: at least that many digits */
+        int64_t p = want > (int64_t)nd ? want : (int64_t)nd;
         char *digits = malloc((size_t)p + 2);
         if (!digits) {
             mpz_clear(z);
@@ -1074,10 +1078,15 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
         mpz_get_str(digits, base, z);
         mpz_clear(z);
         int64_t n = (int64_t)strlen(digits);
-        if (p > n) {   /* precision: at least that many digits */
-            memmove(digits + (p - n), digits, (size_t)n + 1);
-            memset(digits, '0', (size_t)(p - n));
-            n = p;
+        if (base == 10 && vm->int_max_str_digits > 0 && n > vm->int_max_str_digits) {
+            free(digits);
+            bigint_digit_limit_error(vm, -1);
+            return -1;
+        }
+        if (want > n) {
+            memmove(digits + (want - n), digits, (size_t)n + 1);
+            memset(digits, '0', (size_t)(want - n));
+            n = want;
         }
         pct_pad(b, flags, width, sign, prefix, digits, n, true);
         free(digits);
@@ -1268,7 +1277,7 @@ void str_init_types(VM *vm) {
         {"lower", s_lower, NATIVEF_METHOD | ARITY_NOARGS}, {"casefold", s_casefold, NATIVEF_METHOD | ARITY_NOARGS},
         {"swapcase", s_swapcase, NATIVEF_METHOD | ARITY_NOARGS}, {"title", s_title, NATIVEF_METHOD | ARITY_NOARGS},
         {"capitalize", s_capitalize, NATIVEF_METHOD | ARITY_NOARGS}, {"isdigit", s_isdigit, NATIVEF_METHOD | ARITY_NOARGS},
-        {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isascii", s_isascii, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
         {"isalpha", s_isalpha, NATIVEF_METHOD | ARITY_NOARGS}, {"isalnum", s_isalnum, NATIVEF_METHOD | ARITY_NOARGS},
         {"isspace", s_isspace, NATIVEF_METHOD | ARITY_NOARGS}, {"isupper", s_isupper, NATIVEF_METHOD | ARITY_NOARGS},
         {"islower", s_islower, NATIVEF_METHOD | ARITY_NOARGS}, {"isidentifier", s_isidentifier, NATIVEF_METHOD | ARITY_NOARGS},

@@ -638,6 +638,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
         if (dict_set_c(vm, t->dict, implicit[i].name, val_obj(w)) < 0) goto fail_t;
     }
     type_modified(vm, t);
+    if (!val_is_null(type_special(vm, t, SP_DEL))) vm->gc_finalizers = true;   /* vm/gc.c */
     /* __set_name__ on the class body's descriptors, in definition order */
     {
         DictObj *snap = dict_copy(vm, t->dict);
@@ -1164,6 +1165,7 @@ int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) {
         rc = 0;
     } else {
         rc = dict_set_str(vm, t->dict, name, v);
+        if (strcmp(name->data, "__del__") == 0) vm->gc_finalizers = true;   /* C.__del__ = f (vm/gc.c) */
     }
     type_modified(vm, t);
     return rc;

@@ -236,6 +236,7 @@ void vm_free(VM *vm) {
     }
     free(vm->roots.v);
     free(vm->gray);
+    free(vm->fin_pending);
     free(vm->stack_base);
     free(vm->frame_pool);
     free(vm);

@@ -152,6 +152,11 @@ struct VM {
     size_t live_after_gc;
     bool gc_running;
     bool gc_disabled;
+    bool gc_finalizers;   /* some class has defined __del__: collections look for dying instances */
+    /* unreachable instances whose __del__ is due (GC roots until it has run): the interpreter
+     * runs them at its next safe point (backward jump, return) — vm/gc.c */
+    Obj **fin_pending;
+    size_t fin_n, fin_cap;
     int64_t gc_count;
     Obj **gray;
     size_t ngray, gray_cap;

@@ -9,6 +9,7 @@
 #include "src/tensor/composite.h"
 #include "src/tensor/linalg.h"
 #include "src/tensor/nn.h"
+#include "src/tensor/conv.h"
 #include "src/tensor/pointwise.h"
 #include "src/tensor/reduce.h"
 #include "src/tensor/reorder.h"
@@ -341,6 +342,7 @@ static int infer_reduce(TensorOp op, const TensorMeta *const *in, int n_in, cons
         }
         break;
     case TENSOR_OP_MAX_DIM: case TENSOR_OP_MIN_DIM: dims = &a->dim; nd = 1; break;
+    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN: dims = a->ints; nd = a->n_ints; all = nd == 0; break;
     case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN: case TENSOR_OP_ALL: case TENSOR_OP_ANY:
         if (a->has_dim) {
             dims = &a->dim;
@@ -391,6 +393,8 @@ static int run_reduce(TensorOp op, Tensor *const *in, int n_in, const TensorOpAr
         }
         if (tensor__extremum(x, &a->dim, a->keepdim, op == TENSOR_OP_MAX_DIM, &out[0], &out[1]) < 0) return -1;
         return 2;
+    case TENSOR_OP_AMAX: r = tensor__amax(x, a->ints, a->n_ints, a->keepdim, true); break;
+    case TENSOR_OP_AMIN: r = tensor__amax(x, a->ints, a->n_ints, a->keepdim, false); break;
     case TENSOR_OP_ARGMAX: r = tensor_argmax(x, d, a->keepdim); break;
     case TENSOR_OP_ARGMIN: r = tensor_argmin(x, d, a->keepdim); break;
     case TENSOR_OP_VAR: r = tensor__var_std(x, a->ints, a->n_ints, a->correction, a->keepdim, false); break;
@@ -487,6 +491,13 @@ static int infer_nn(TensorOp op, const TensorMeta *const *in, int n, const Tenso
 static int run_nn(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
     return tensor__run_nn(op, in, n, a, out, n_out);
 }
+static int infer_conv(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_conv(op, in, n, a, o);
+}
+static int run_conv(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_conv(op, in, n, a, out, n_out);
+}
 static int infer_index(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)max;
     return tensor__infer_index(op, in, n, a, o);
@@ -543,6 +554,8 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_MAX_DIM reduce
 #define IMPL_MIN reduce
 #define IMPL_MIN_DIM reduce
+#define IMPL_AMAX reduce
+#define IMPL_AMIN reduce
 #define IMPL_ARGMAX reduce
 #define IMPL_ARGMIN reduce
 #define IMPL_VAR reduce
@@ -605,6 +618,9 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_NLL_LOSS nn
 #define IMPL_CROSS_ENTROPY composite
 #define IMPL_MSE_LOSS nn
+#define IMPL_IM2COL conv
+#define IMPL_COL2IM conv
+#define IMPL_MAX_POOL2D conv
 #define IMPL_ZERO_ inplace
 #define IMPL_FILL_ inplace
 #define IMPL_COPY_ inplace

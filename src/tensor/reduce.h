@@ -24,6 +24,8 @@ void tensor__reduce_plan_strides(const Tensor *t, ReducePlan *p);
  * -1 with PyTorch's error when the dtype is refused */
 int tensor__reduce_dtype(TensorOp op, TensorDtype in, TensorDtype *out) EM_MUST_CHECK;
 Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim);
+/* amax / amin: the extremum's values over `dims` (nd == 0: all); ties have one value */
+Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim, bool is_max);
 int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_max, Tensor **values, Tensor **indices) EM_MUST_CHECK;
 Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std);
 Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any);

@@ -591,7 +591,7 @@ static const char *const function_names[] = {
     "atan2", "arctan2", "fmod",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
-    "sum", "mean", "prod", "max", "min", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
     "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
     "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",
@@ -647,6 +647,8 @@ int torch_functions_init(VM *vm, Value cmod) {
 /* torch._C._special: the torch.special functions of the op table */
 int torch_special_functions_init(VM *vm, Value mod) { return torch_op_functions_init(vm, mod, "special"); }
 
+int torch_nn_conv_init(VM *vm, Value nnmod);   /* nn_conv.c */
+
 int torch_nn_functions_init(VM *vm, Value nnmod) {
     static const MethodDef fns[] = {
         {"linear", nn_linear},
@@ -655,7 +657,9 @@ int torch_nn_functions_init(VM *vm, Value nnmod) {
         {"cross_entropy", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_CROSS_ENTROPY},
         {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
         {NULL}};
-    if (torch_add_overridable(vm, nnmod, fns) < 0 || torch_op_functions_init(vm, nnmod, "F") < 0) return -1;
+    if (torch_add_overridable(vm, nnmod, fns) < 0 || torch_op_functions_init(vm, nnmod, "F") < 0 ||
+        torch_nn_conv_init(vm, nnmod) < 0)
+        return -1;
     static const char *const shared[] = {"softmax", "log_softmax", NULL};
     for (const char *const *n = shared; *n; n++) {
         const MethodDef *d = torch_find_native(*n);
