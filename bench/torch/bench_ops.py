@@ -126,3 +126,15 @@ def mlp_step_bench(batch, iters):
 
 report("mlp_step_b1", mlp_step_bench(1, 2000))
 report("mlp_step_b64", mlp_step_bench(64, 1000))
+
+
+# ---- issue 16's ops and dtypes at moderate sizes: kernels, not call overhead ----
+big = torch.randn(256, 256)
+d64 = torch.randn(128, 128).double()
+sidx = torch.randint(0, 64, (256, 256))
+report("randn_65536", best_of(200, lambda: torch.randn(256, 256)))
+report("topk_256x256_k8", best_of(200, lambda: big.topk(8, dim=1)))
+report("sort_256x256", best_of(100, lambda: big.sort(dim=1)))
+report("matmul_f64_128", best_of(200, lambda: d64 @ d64))
+report("scatter_add_256x256", best_of(200, lambda: torch.zeros(256, 64).scatter_add(1, sidx, big)))
+report("cumsum_256x256", best_of(200, lambda: big.cumsum(1)))

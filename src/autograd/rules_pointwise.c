@@ -488,6 +488,49 @@ BW(remainder) {
     RULE_END;
 }
 
+BW(atan2) {
+    /* d/dx atan2(x, y) = y / (x^2 + y^2), d/dy = -x / (x^2 + y^2) */
+    RULE_BEGIN;
+    Tensor *self, *other, *xx, *yy, *den;
+    SAVED(0, self);
+    SAVED(1, other);
+    TMP(xx, ag_mul(self, self));
+    TMP(yy, ag_mul(other, other));
+    TMP(den, ag_add(xx, yy));
+    if (NEEDS(0)) {
+        Tensor *num;
+        TMP(num, ag_mul(g[0], other));
+        OUT(0, ag_div(num, den));
+    }
+    if (NEEDS(1)) {
+        Tensor *num, *q;
+        TMP(num, ag_mul(g[0], self));
+        TMP(q, ag_div(num, den));
+        OUT(1, ag_neg(q));
+    }
+    RULE_END;
+}
+
+BW(fmod) {
+    /* d/dy fmod(x, y) = -trunc(x / y) */
+    RULE_BEGIN;
+    if (NEEDS(0)) gi[0] = ref(g[0]);
+    if (NEEDS(1)) {
+        Tensor *self, *other, *d, *c, *f, *neg, *q, *t;
+        SAVED(0, self);
+        SAVED(1, other);
+        TMP(d, ag__const2(TENSOR_OP_DIV, self, other));
+        TMP(c, ag__const1(TENSOR_OP_CEIL, d));
+        TMP(f, ag__const1(TENSOR_OP_FLOOR, d));
+        TMP(neg, ag__const_scalar(TENSOR_OP_LT_SCALAR, d, tensor_scalar_i(0)));
+        Tensor *w[3] = {neg, c, f};
+        TMP(q, ag__const(TENSOR_OP_WHERE, w, 3, NULL));
+        TMP(t, ag_mul(g[0], q));
+        OUT(1, ag_neg(t));
+    }
+    RULE_END;
+}
+
 /* ---- scalar forms (input 0 is the tensor) --------------------------------------------------------- */
 
 BW(add_scalar) {

@@ -71,6 +71,7 @@ struct RtPlan {
     Train *trains;
     RtRunKind last;
     char *reason;
+    bool wide;               /* a floating value other than float32 (the compiled backward is float32-only) */
 };
 
 /* ---- building -------------------------------------------------------------------------------------- */
@@ -270,6 +271,9 @@ RtPlan *rt_plan_new(const Graph *g, const RtOptions *opts) {
     }
     ensure_getitems(p->g);
     for (GraphNode *n = p->g->first; n && n->kind == GRAPH_PLACEHOLDER; n = n->next) p->n_inputs++;
+    for (GraphNode *n = p->g->first; n; n = n->next)
+        if (n->is_tensor && n->meta.dtype >= 0 && n->meta.dtype != TENSOR_FLOAT32 && tensor_dtype_is_floating(n->meta.dtype))
+            p->wide = true;
     p->in_meta = calloc((size_t)(p->n_inputs ? p->n_inputs : 1), sizeof *p->in_meta);
     if (!p->in_meta) {
         tensor__oom();
@@ -895,16 +899,16 @@ int rt_plan_run(RtPlan *p, Tensor *const *inputs, int n_inputs, Tensor **outputs
     bool grad = ag_is_grad_enabled(), any = false;
     bool *rg = calloc((size_t)(p->n_inputs + 1), sizeof(bool));
     if (!rg) return tensor__oom();
-    bool wide = false;   /* a float64/float16/bfloat16 input requires grad */
+    bool wide = false;   /* a float64/float16/bfloat16 input or value, and some input requires grad */
     for (int i = 0; i < p->n_inputs; i++) {
         rg[i] = grad && ag_requires_grad(inputs[i]) && inputs[i]->dtype == TENSOR_FLOAT32;
-        wide |= grad && ag_requires_grad(inputs[i]) && inputs[i]->dtype != TENSOR_FLOAT32;
+        wide |= grad && ag_requires_grad(inputs[i]) && (inputs[i]->dtype != TENSOR_FLOAT32 || p->wide);
         any |= rg[i];
     }
     int rc;
     if (wide) {
         /* the compiled backward (diff.c) derives float32 programs only */
-        rc = run_eager(p, inputs, outputs, max_outputs, cb, "an input of another floating dtype than float32 requires grad");
+        rc = run_eager(p, inputs, outputs, max_outputs, cb, "a value of another floating dtype than float32 needs grad");
     } else if (!any) {
         set_reason(p, NULL);
         rc = run_inference(p, inputs, outputs, cb);

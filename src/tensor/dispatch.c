@@ -12,6 +12,7 @@
 #include "src/tensor/conv.h"
 #include "src/tensor/pointwise.h"
 #include "src/tensor/reduce.h"
+#include "src/tensor/reorder.h"
 #include "src/tensor/shape.h"
 
 /* ---- op info ------------------------------------------------------------------------------------ */
@@ -504,6 +505,12 @@ static int infer_index(TensorOp op, const TensorMeta *const *in, int n, const Te
 static int run_index(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
     return tensor__run_index(op, in, n, a, out, n_out);
 }
+static int infer_reorder(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    return tensor__infer_reorder(op, in, n, a, o, max);
+}
+static int run_reorder(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_reorder(op, in, n, a, out, n_out);
+}
 static int infer_composite(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
     return tensor__infer_composite(op, in, n, a, o, max);
 }
@@ -594,6 +601,13 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_MASKED_FILL index
 #define IMPL_MASKED_SELECT index
 #define IMPL_MASKED_SCATTER index
+#define IMPL_TRIL reorder
+#define IMPL_TRIU reorder
+#define IMPL_ROLL reorder
+#define IMPL_FLIP reorder
+#define IMPL_SORT reorder
+#define IMPL_TOPK reorder
+#define IMPL_CUMSUM reorder
 #define IMPL_SOFTMAX nn
 #define IMPL_LOG_SOFTMAX nn
 #define IMPL_LAYER_NORM nn

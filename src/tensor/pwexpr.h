@@ -160,6 +160,8 @@ static inline int64_t pw_iremainder(int64_t x, int64_t y) {
     if (r != 0 && ((r < 0) != (y < 0))) r += y;
     return r;
 }
+/* truncated remainder (C's %, as std::fmod on integers); y == -1 spares INT64_MIN % -1 */
+static inline int64_t pw_ifmod(int64_t x, int64_t y) { return y == -1 ? 0 : x % y; }
 static inline int64_t pw_ifloordiv(int64_t x, int64_t y) {
     int64_t q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0))) q--;

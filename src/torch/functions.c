@@ -319,6 +319,55 @@ static Value f_numel(ARGS) {
     return val_int(tensor_numel(T(argv[0])));
 }
 
+/* ---- CPU autocast ----------------------------------------------------------------------------------- */
+
+int torch_autocast_lower(VM *vm, Tensor **in, int n, Tensor **owned) {
+    TorchState *ts = torch_state(vm);
+    if (!ts->autocast_cpu) return 0;
+    for (int i = 0; i < n; i++) {
+        TensorDtype d = in[i] ? tensor_dtype(in[i]) : TENSOR_FLOAT64;
+        if (!tensor_dtype_is_floating(d) || d == TENSOR_FLOAT64 || d == ts->autocast_cpu_dtype) continue;
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.dtype = ts->autocast_cpu_dtype;
+        owned[i] = ag_op1(TENSOR_OP_TO_DTYPE, &in[i], 1, &a);
+        if (!owned[i]) {
+            for (int j = 0; j < i; j++) tensor_decref(owned[j]);
+            torch_raise_error(vm);
+            return -1;
+        }
+        in[i] = owned[i];
+    }
+    return 0;
+}
+
+static Value f_set_autocast_cpu_enabled(ARGS) {
+    if (native_check_args(vm, "set_autocast_cpu_enabled", argc, kw, 1, 1) < 0) return val_null();
+    bool b;
+    if (torch_bool_arg(vm, argv[0], &b) < 0) return val_null();
+    torch_state(vm)->autocast_cpu = b;
+    return val_none();
+}
+
+static Value f_is_autocast_cpu_enabled(ARGS) {
+    if (native_check_args(vm, "is_autocast_cpu_enabled", argc, kw, 0, 0) < 0) return val_null();
+    return val_bool(torch_state(vm)->autocast_cpu);
+}
+
+static Value f_set_autocast_cpu_dtype(ARGS) {
+    if (native_check_args(vm, "set_autocast_cpu_dtype", argc, kw, 1, 1) < 0) return val_null();
+    TensorDtype d;
+    if (torch_dtype_of(vm, argv[0], &d) < 0) return val_null();
+    if (d != TENSOR_BFLOAT16)
+        return vm_raise(vm, vm->e_RuntimeError, "Currently, AutocastCPU only support Bfloat16 as the autocast_cpu_dtype");
+    torch_state(vm)->autocast_cpu_dtype = d;
+    return val_none();
+}
+
+static Value f_get_autocast_cpu_dtype(ARGS) {
+    if (native_check_args(vm, "get_autocast_cpu_dtype", argc, kw, 0, 0) < 0) return val_null();
+    return torch_dtype_value(vm, torch_state(vm)->autocast_cpu_dtype);
+}
+
 /* ---- default dtype and type promotion ------------------------------------------------------------ */
 
 static Value f_get_default_dtype(ARGS) {
@@ -405,7 +454,10 @@ static Value rt_repr(ARGS) {
 
 
 Value torch_return_pair(VM *vm, const char *name, Value a, Value b) {
-    TypeObj *t = torch_state(vm)->t_return_types[strcmp(name, "max") == 0 ? 0 : 1];
+    static const char *const names[TORCH_N_RETURN_TYPES] = {TORCH_RETURN_TYPE_NAMES};
+    int k = 0;
+    while (k < TORCH_N_RETURN_TYPES - 1 && strcmp(names[k], name) != 0) k++;
+    TypeObj *t = torch_state(vm)->t_return_types[k];
     TupleObj *r = tuple_alloc(vm, t, 2);
     if (!r) return val_null();
     r->items[0] = a;
@@ -426,7 +478,11 @@ static Value nn_linear(ARGS) {
         if (!torch_is_tensor(vm, a[2])) return vm_raise(vm, vm->e_TypeError, "linear(): bias must be a Tensor");
         bias = T(a[2]);
     }
-    return torch_result(vm, ag_linear(T(a[0]), T(a[1]), bias));
+    Tensor *in[3] = {T(a[0]), T(a[1]), bias}, *owned[3] = {NULL, NULL, NULL};
+    if (torch_autocast_lower(vm, in, bias ? 3 : 2, owned) < 0) return val_null();
+    Value r = torch_result(vm, ag_linear(in[0], in[1], in[2]));
+    for (int i = 0; i < 3; i++) tensor_decref(owned[i]);
+    return r;
 }
 
 static int reduction_of(VM *vm, Value v, TensorReduction *out) {
@@ -532,6 +588,7 @@ static Value nn_dropout(ARGS) {
 /* Methods of the Tensor table that are also torch.* functions. */
 static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
+    "atan2", "arctan2", "fmod",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
@@ -539,7 +596,7 @@ static const char *const function_names[] = {
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
     "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",
     "bernoulli", "clamp_", "fill_", "index_add", "index_put", "index_put_", "masked_scatter", "relu_", "rsub",
-    "split_with_sizes", "zero_", NULL};
+    "split_with_sizes", "zero_", "tril", "triu", "roll", "flip", "sort", "argsort", "topk", "cumsum", "isnan", "isinf", "isfinite", NULL};
 
 int torch_functions_init(VM *vm, Value cmod) {
     static const MethodDef fns[] = {
@@ -562,6 +619,8 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},
         {"get_default_dtype", f_get_default_dtype}, {"set_default_dtype", f_set_default_dtype},
         {"promote_types", f_promote_types}, {"result_type", f_result_type}, {"can_cast", f_can_cast},
+        {"set_autocast_cpu_enabled", f_set_autocast_cpu_enabled}, {"is_autocast_cpu_enabled", f_is_autocast_cpu_enabled},
+        {"set_autocast_cpu_dtype", f_set_autocast_cpu_dtype}, {"get_autocast_cpu_dtype", f_get_autocast_cpu_dtype},
         {NULL}};
     if (torch_add_overridable(vm, cmod, fns) < 0 || torch_op_functions_init(vm, cmod, "torch") < 0) return -1;
     /* torch.X(t, ...) for Tensor methods: the same natives, unbound */
@@ -575,9 +634,9 @@ int torch_functions_init(VM *vm, Value cmod) {
     /* return_types.max / .min */
     static const GetSetDef rt_gs[] = {{"values", rt_values, NULL}, {"indices", rt_indices, NULL}, {NULL}};
     static const MethodDef rt_m[] = {{"__repr__", rt_repr, NATIVEF_METHOD}, {NULL}};
-    const char *rt_names[2] = {"max", "min"};
+    const char *rt_names[TORCH_N_RETURN_TYPES] = {TORCH_RETURN_TYPE_NAMES};
     TypeObj **rts = torch_state(vm)->t_return_types;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < TORCH_N_RETURN_TYPES; i++) {
         rts[i] = type_new_builtin(vm, rt_names[i], vm->t_tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), 0, tuple_trace, NULL, 0);
         if (!rts[i] || type_add_getsets(vm, rts[i], rt_gs) < 0 || type_add_methods(vm, rts[i], rt_m) < 0) return -1;
         rts[i]->module = vm_intern(vm, "torch.return_types");

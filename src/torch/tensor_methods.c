@@ -7,6 +7,7 @@
 
 #include "src/torch/torch.h"
 #include "vm/gc.h"
+#include "vm/import.h"
 #include "vm/native.h"
 #include "vm/num.h"
 #include "vm/seq.h"
@@ -159,6 +160,8 @@ BIN(b_mul, MUL, MUL_SCALAR, TENSOR_OP_COUNT);
 BIN(b_div, DIV, DIV_SCALAR, TENSOR_OP_COUNT);
 BIN(b_pow, POW, POW_SCALAR, TENSOR_OP_COUNT);
 BIN(b_rem, REMAINDER, REMAINDER_SCALAR, TENSOR_OP_COUNT);
+BIN(b_atan2, ATAN2, COUNT, TENSOR_OP_COUNT);
+BIN(b_fmod, FMOD, COUNT, TENSOR_OP_COUNT);
 BIN(b_fdiv, FLOOR_DIVIDE, FLOOR_DIVIDE_SCALAR, TENSOR_OP_COUNT);
 BIN(b_eq, EQ, EQ_SCALAR, TENSOR_OP_COUNT);
 BIN(b_ne, NE, NE_SCALAR, TENSOR_OP_COUNT);
@@ -197,13 +200,23 @@ static Value m_matmul(ARGS) {
         return vm->not_implemented;
     }
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return op2(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), T(argv[1]), &a);
+    Tensor *in[2] = {T(argv[0]), T(argv[1])}, *owned[2] = {NULL, NULL};
+    if (torch_autocast_lower(vm, in, 2, owned) < 0) return val_null();
+    Value r = op2(vm, (TensorOp)(intptr_t)fn->data, in[0], in[1], &a);
+    tensor_decref(owned[0]);
+    tensor_decref(owned[1]);
+    return r;
 }
 
 static Value m_rmatmul(ARGS) {
     if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm->not_implemented;
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return op2(vm, TENSOR_OP_MATMUL, T(argv[1]), T(argv[0]), &a);
+    Tensor *in[2] = {T(argv[1]), T(argv[0])}, *owned[2] = {NULL, NULL};
+    if (torch_autocast_lower(vm, in, 2, owned) < 0) return val_null();
+    Value r = op2(vm, TENSOR_OP_MATMUL, in[0], in[1], &a);
+    tensor_decref(owned[0]);
+    tensor_decref(owned[1]);
+    return r;
 }
 
 static Value m_neg(ARGS) {
@@ -750,6 +763,157 @@ static Value m_masked_select(ARGS) {
     return op2(vm, TENSOR_OP_MASKED_SELECT, T(argv[0]), T(argv[1]), &args);
 }
 
+/* isnan / isinf / isfinite (fn->data 0 / 1 / 2), composed of traced ops: x != x; |x| == inf;
+ * x - x == 0 (NaN and ±inf give NaN).  Integer and bool tensors hold no NaN or inf. */
+static Value m_isfloatclass(ARGS) {
+    SELF_CHECK(fn->name);
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    int which = (int)(intptr_t)fn->data;
+    Tensor *x = T(argv[0]);
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    if (!tensor_dtype_is_floating(tensor_dtype(x))) {
+        a.dtype = TENSOR_BOOL;
+        return op1(vm, which == 2 ? TENSOR_OP_ONES_LIKE : TENSOR_OP_ZEROS_LIKE, x, &a);
+    }
+    if (which == 0) return op2(vm, TENSOR_OP_NE, x, x, &a);
+    Tensor *in[2] = {x, x};
+    Tensor *t = ag_op1(which == 1 ? TENSOR_OP_ABS : TENSOR_OP_SUB, in, which == 1 ? 1 : 2, &a);
+    if (!t) return torch_raise_error(vm);
+    a.scalar = which == 1 ? tensor_scalar_f(INFINITY) : tensor_scalar_i(0);
+    Tensor *r = ag_op1(TENSOR_OP_EQ_SCALAR, &t, 1, &a);
+    tensor_decref(t);
+    return torch_result(vm, r);
+}
+
+/* Tensor methods of the decomposed functions of torch/_composites.py (x.outer(y) is
+ * torch.outer(x, y)): the method calls the one Python definition with self first. */
+static Value m_composite(ARGS) {
+    SELF_CHECK(fn->name);
+    Value mod = vm_import_module(vm, "torch._composites");
+    if (val_is_null(mod)) return mod;
+    Value f = vm_getattr_c(vm, mod, fn->name);
+    if (val_is_null(f)) return f;
+    return vm_call(vm, f, argc, argv, kw);
+}
+
+/* ---- reorder ops: tril/triu, roll, flip, sort/argsort, topk, cumsum ---------------------------------- */
+
+/* a (values, indices) op's result as torch.return_types.<name> */
+static Value pair_result(VM *vm, const char *name, Tensor **out) {
+    Value vals = torch_wrap(vm, out[0]);
+    if (val_is_null(vals)) {
+        tensor_decref(out[1]);
+        return vals;
+    }
+    vm_push_root(vm, vals);
+    Value idx = torch_wrap(vm, out[1]);
+    if (val_is_null(idx)) {
+        vm_pop_root(vm);
+        return idx;
+    }
+    vm_push_root(vm, idx);
+    Value r = torch_return_pair(vm, name, vals, idx);
+    vm_pop_roots(vm, 2);
+    return r;
+}
+
+static Value m_tri(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "diagonal"};
+    Value a[2];
+    if (parse(vm, fn->name, argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.start = 0;
+    if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "diagonal", &args.start) < 0) return val_null();
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
+}
+
+static Value m_roll(ARGS) {
+    SELF_CHECK("roll");
+    static const char *const names[] = {"input", "shifts", "dims"};
+    Value a[3];
+    if (parse(vm, "roll", argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
+    int64_t shifts[TENSOR_MAX_DIMS], dims[TENSOR_MAX_DIMS];
+    int ns = dims_of(vm, a[1], shifts), nd = dims_of(vm, a[2], dims);
+    if (ns < 0 || nd < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = shifts;
+    args.n_ints = ns;
+    args.ints2 = dims;
+    args.n_ints2 = nd;
+    return op1(vm, TENSOR_OP_ROLL, T(argv[0]), &args);
+}
+
+static Value m_flip(ARGS) {
+    SELF_CHECK("flip");
+    int64_t dims[TENSOR_MAX_DIMS];
+    int nd;
+    if (kw && kw->len == 1 && argc == 1 && str_eq_c(AS_STR(kw->items[0]), "dims")) {
+        nd = dims_of(vm, argv[1], dims);
+        if (nd < 0) return val_null();
+    } else if (kw && kw->len) {
+        return vm_raise(vm, vm->e_TypeError, "flip() got an unexpected keyword argument '%s'", AS_STR(kw->items[0])->data);
+    } else if (torch_shape_args(vm, argc - 1, argv + 1, dims, &nd, "flip") < 0) {
+        return val_null();
+    }
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.ints = dims;
+    args.n_ints = nd;
+    return op1(vm, TENSOR_OP_FLIP, T(argv[0]), &args);
+}
+
+/* sort(dim=-1, descending=False, stable=False) / argsort(dim=-1, descending=False) (data: argsort) */
+static Value m_sort(ARGS) {
+    SELF_CHECK(fn->name);
+    bool arg = fn->data != NULL;
+    static const char *const names[] = {"input", "dim", "descending", "stable"};
+    Value a[4];
+    if (parse(vm, fn->name, argc, argv, kw, arg ? 3 : 3, 1, names, arg ? 3 : 4, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = -1;
+    bool desc = false, stable = false;
+    if (!val_is_null(a[1]) && !val_is_none(a[1]) && torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &desc) < 0) return val_null();
+    if (!arg && !val_is_null(a[3]) && !val_is_none(a[3]) && torch_bool_arg(vm, a[3], &stable) < 0) return val_null();
+    args.step = desc ? -1 : 1;   /* Ember's sort is always stable */
+    Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
+    if (ag_op_run(TENSOR_OP_SORT, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
+    if (arg) {
+        tensor_decref(out[0]);
+        return torch_wrap(vm, out[1]);
+    }
+    return pair_result(vm, "sort", out);
+}
+
+static Value m_topk(ARGS) {
+    SELF_CHECK("topk");
+    static const char *const names[] = {"input", "k", "dim", "largest", "sorted"};
+    Value a[5];
+    if (parse(vm, "topk", argc, argv, kw, 5, 2, names, 5, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.dim = -1;
+    bool largest = true, sorted = true;
+    if (torch_int_arg(vm, a[1], "k", &args.start) < 0) return val_null();
+    if (!val_is_null(a[2]) && torch_int_arg(vm, a[2], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[3]) && torch_bool_arg(vm, a[3], &largest) < 0) return val_null();
+    if (!val_is_null(a[4]) && torch_bool_arg(vm, a[4], &sorted) < 0) return val_null();
+    args.step = largest ? -1 : 1;   /* results come sorted either way */
+    Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
+    if (ag_op_run(TENSOR_OP_TOPK, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
+    return pair_result(vm, "topk", out);
+}
+
+static Value m_cumsum(ARGS) {
+    SELF_CHECK("cumsum");
+    static const char *const names[] = {"input", "dim", "dtype"};
+    Value a[3];
+    if (parse(vm, "cumsum", argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[2]) && torch_dtype_of(vm, a[2], &args.dtype) < 0) return val_null();
+    return op1(vm, TENSOR_OP_CUMSUM, T(a[0]), &args);
+}
+
 /* ---- shape ops --------------------------------------------------------------------------------------- */
 
 static Value m_view(ARGS) {
@@ -1123,8 +1287,11 @@ static Value m_addmm(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'beta' must be Number, not %s", vm_type_name(vm, a[3]));
     if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
         return vm_raise(vm, vm->e_TypeError, "addmm(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
-    Tensor *in[3] = {T(a[0]), T(a[1]), T(a[2])};
-    return torch_result(vm, ag_op1(TENSOR_OP_ADDMM, in, 3, &args));
+    Tensor *in[3] = {T(a[0]), T(a[1]), T(a[2])}, *owned[3] = {NULL, NULL, NULL};
+    if (torch_autocast_lower(vm, in, 3, owned) < 0) return val_null();
+    Value r = torch_result(vm, ag_op1(TENSOR_OP_ADDMM, in, 3, &args));
+    for (int i = 0; i < 3; i++) tensor_decref(owned[i]);
+    return r;
 }
 
 static Value m_as_strided(ARGS) {
@@ -1293,7 +1460,8 @@ static const MethodDef tensor_methods[] = {
     /* arithmetic by name */
     BN("add", b_add), BN("sub", b_sub), BN("subtract", b_sub), BN("mul", b_mul), BN("multiply", b_mul),
     BN("div", b_div), BN("divide", b_div), BN("true_divide", b_div), BN("pow", b_pow),
-    BN("remainder", b_rem), BN("floor_divide", b_fdiv),
+    BN("remainder", b_rem), BN("floor_divide", b_fdiv), BN("atan2", b_atan2), BN("arctan2", b_atan2),
+    BN("fmod", b_fmod),
     BN("eq", b_eq), BN("ne", b_ne), BN("lt", b_lt), BN("le", b_le), BN("gt", b_gt), BN("ge", b_ge),
     BN("maximum", b_max2), BN("minimum", b_min2),
     BN("logical_and", b_land), BN("logical_or", b_lor), BN("logical_xor", b_lxor),
@@ -1350,6 +1518,18 @@ static const MethodDef tensor_methods[] = {
     {"bernoulli", m_bernoulli, NATIVEF_METHOD}, {"index_add", m_index_add, NATIVEF_METHOD},
     {"index_put", m_index_put, NATIVEF_METHOD, NULL}, {"index_put_", m_index_put, NATIVEF_METHOD, (void *)1},
     {"masked_scatter", m_masked_scatter, NATIVEF_METHOD},
+    {"tril", m_tri, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_TRIL},
+    {"triu", m_tri, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_TRIU},
+    {"roll", m_roll, NATIVEF_METHOD}, {"flip", m_flip, NATIVEF_METHOD},
+    {"sort", m_sort, NATIVEF_METHOD}, {"argsort", m_sort, NATIVEF_METHOD, (void *)1},
+    {"topk", m_topk, NATIVEF_METHOD}, {"cumsum", m_cumsum, NATIVEF_METHOD},
+    {"isnan", m_isfloatclass, NATIVEF_METHOD, (void *)0}, {"isinf", m_isfloatclass, NATIVEF_METHOD, (void *)1},
+    {"isfinite", m_isfloatclass, NATIVEF_METHOD, (void *)2},
+    {"outer", m_composite, NATIVEF_METHOD}, {"ger", m_composite, NATIVEF_METHOD},
+    {"nan_to_num", m_composite, NATIVEF_METHOD}, {"isclose", m_composite, NATIVEF_METHOD},
+    {"lerp", m_composite, NATIVEF_METHOD}, {"diagonal", m_composite, NATIVEF_METHOD},
+    {"diag", m_composite, NATIVEF_METHOD}, {"trace", m_composite, NATIVEF_METHOD},
+    {"baddbmm", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},

@@ -790,8 +790,7 @@ static void torch_state_trace(VM *vm, void *p) {
     gc_mark(vm, ts->t_handle);
     gc_mark(vm, ts->t_function_ctx);
     gc_mark(vm, ts->t_finfo);
-    gc_mark(vm, ts->t_return_types[0]);
-    gc_mark(vm, ts->t_return_types[1]);
+    for (int i = 0; i < TORCH_N_RETURN_TYPES; i++) gc_mark(vm, ts->t_return_types[i]);
     for (int i = 0; i < TENSOR_DTYPE_COUNT; i++) gc_mark_value(vm, ts->dtypes[i]);
     gc_mark_value(vm, ts->cpu_device);
     gc_mark_value(vm, ts->strided);
@@ -891,6 +890,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     LayoutObj *strided = gc_alloc(vm, t_layout, sizeof(LayoutObj));
     if (!strided) return -1;
     ts->strided = val_obj(strided);
+    ts->autocast_cpu_dtype = TENSOR_BFLOAT16;
     if (module_set(vm, cmod, "strided", ts->strided) < 0) return -1;
     /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
     for (int d = 0; d < N_DTYPE_INFOS; d++) {

@@ -29,6 +29,10 @@
 #include "ember/tensor.h"
 #include "vm/vm.h"
 
+/* torch.return_types.* named pairs (values, indices), in torch_return_pair's name order */
+#define TORCH_RETURN_TYPE_NAMES "max", "min", "sort", "topk", "kthvalue", "cummax", "cummin"
+enum { TORCH_N_RETURN_TYPES = 7 };
+
 typedef struct TensorObj {
     Obj hdr;
     Tensor *t;
@@ -49,7 +53,7 @@ typedef struct NodeObj {
 enum { TORCH_EXT = VM_EXT_TORCH, NN_EXT = VM_EXT_NN };   /* NN_EXT: torch.nn (src/torch/module.h) */
 typedef struct TorchState {
     TypeObj *t_tensor, *t_node, *t_dtype, *t_size, *t_device, *t_handle, *t_function_ctx, *t_finfo;
-    TypeObj *t_return_types[2];         /* torch.return_types.max / .min */
+    TypeObj *t_return_types[TORCH_N_RETURN_TYPES];   /* torch.return_types.max / .min / .sort / .topk */
     Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool (the others: torch._C) */
     Value cpu_device;
     Value strided;                      /* torch.strided, the one torch.layout */
@@ -62,6 +66,8 @@ typedef struct TorchState {
     int (*will_execute_override)(VM *vm, AgNode *node);
     TypeObj *t_fx_graph, *t_fx_node;    /* torch._C._fx.GraphBase / NodeBase (fx.c) */
     TypeObj *fx_node_class;             /* torch.fx.Node, the NodeBase subclass fx nodes are made of */
+    bool autocast_cpu;                  /* torch.autocast(device_type="cpu") is active */
+    TensorDtype autocast_cpu_dtype;     /* its dtype (bfloat16 unless given) */
 } TorchState;
 
 static inline TorchState *torch_state(VM *vm) { return (TorchState *)vm->ext[TORCH_EXT]; }
@@ -80,6 +86,11 @@ static inline Tensor *torch_tensor_of(Value v) { return ((TensorObj *)v.as.o)->t
 Value torch_raise_error(VM *vm);
 /* torch.return_types.<name>(values=a, indices=b) for max/min (functions.c). */
 Value torch_return_pair(VM *vm, const char *name, Value a, Value b);
+/* CPU autocast's lower-precision ops (mm, matmul, bmm, addmm, linear, ...): in[i] replaced by its
+ * cast to the autocast dtype when autocast is on and it is a floating non-double tensor of
+ * another dtype (the casts are recorded ops: ToCopyBackward0).  owned[i] (n entries, zeroed by
+ * the caller) receives the new references to drop after the op.  -1 with the error raised. */
+int torch_autocast_lower(VM *vm, Tensor **in, int n, Tensor **owned) EM_MUST_CHECK;
 /* Wrap the result of an op: NULL means its error is pending. */
 static inline Value torch_result(VM *vm, Tensor *t) { return t ? torch_wrap(vm, t) : torch_raise_error(vm); }
 

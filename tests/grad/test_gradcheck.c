@@ -162,6 +162,8 @@ static void binary_cases(void) {
     CHECK(TENSOR_OP_MAXIMUM, true, T1, gr(DI, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
     CHECK(TENSOR_OP_MINIMUM, true, T1, gr(DI, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
     CHECK(TENSOR_OP_REMAINDER, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_ATAN2, true, T1, gr(AW, SHAPE(2, 3)), gr(AW, SHAPE(3)));
+    CHECK(TENSOR_OP_FMOD, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(1.5);
     CHECK(TENSOR_OP_ADD_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(1.5);
@@ -359,6 +361,33 @@ static void index_cases(void) {
     CHECK(TENSOR_OP_INDEX_PUT, true, T1, gr(RN, SHAPE(3, 2)), gr(RN, SHAPE(2, 2)), TI(((int64_t[]){2}), ((int64_t[]){2, 0})));
     CHECK(TENSOR_OP_MASKED_SELECT, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(3)));
     CHECK(TENSOR_OP_MASKED_SCATTER, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(7)));
+    /* reorder ops (src/tensor/reorder.c) */
+    a = TENSOR_OP_ARGS_INIT;
+    a.start = 1;
+    CHECK(TENSOR_OP_TRIL, true, T1, gr(RN, SHAPE(2, 3, 4)));
+    a.start = -1;
+    CHECK(TENSOR_OP_TRIU, true, T1, gr(RN, SHAPE(3, 3)));
+    int64_t shifts[2] = {1, -2}, rdims[2] = {0, -1};
+    a = TENSOR_OP_ARGS_INIT;
+    a.ints = shifts;
+    a.n_ints = 2;
+    a.ints2 = rdims;
+    a.n_ints2 = 2;
+    CHECK(TENSOR_OP_ROLL, true, T1, gr(RN, SHAPE(3, 4)));
+    a = TENSOR_OP_ARGS_INIT;
+    a.ints = rdims;
+    a.n_ints = 2;
+    CHECK(TENSOR_OP_FLIP, true, T1, gr(RN, SHAPE(3, 4)));
+    a = TENSOR_OP_ARGS_INIT;
+    a.dim = 1;
+    a.step = -1;
+    CHECK(TENSOR_OP_SORT, true, T1, gr(RN, SHAPE(3, 4)));
+    a.start = 2;
+    a.dim = 0;
+    CHECK(TENSOR_OP_TOPK, true, T1, gr(RN, SHAPE(3, 4)));
+    a = TENSOR_OP_ARGS_INIT;
+    a.dim = -1;
+    CHECK(TENSOR_OP_CUMSUM, true, T1, gr(RN, SHAPE(3, 4)));
 }
 
 static void nn_cases(void) {

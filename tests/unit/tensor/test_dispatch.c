@@ -235,6 +235,22 @@ static void make_case(TensorOp op, Case *c) {
         }
         return;
     case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX: c->a.dim = -1; return;
+    case TENSOR_OP_TRIL: case TENSOR_OP_TRIU: c->a.start = 1; return;
+    case TENSOR_OP_ROLL: case TENSOR_OP_FLIP:
+        c->ints[0] = 1;
+        c->ints[1] = -1;
+        c->a.ints = c->ints;
+        c->a.n_ints = 1;
+        if (op == TENSOR_OP_ROLL) {
+            c->a.ints2 = c->ints + 1;
+            c->a.n_ints2 = 1;
+        }
+        return;
+    case TENSOR_OP_SORT: case TENSOR_OP_TOPK: case TENSOR_OP_CUMSUM:
+        c->a.dim = -1;
+        c->a.start = 2;
+        c->a.step = -1;
+        return;
     case TENSOR_OP_LAYER_NORM:
         c->ints[0] = 3;
         c->a.ints = c->ints;

@@ -180,6 +180,47 @@ class iinfo:
         return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
 
 
+class autocast(_GradModeBase):
+    """torch.autocast: on the CPU, the lower-precision ops (mm, matmul, bmm, addmm, linear, ...)
+    cast their floating inputs to bfloat16 while it is active (a context manager and a decorator)."""
+
+    def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        self._args = (device_type, dtype, enabled, cache_enabled)
+        self.device = device_type
+        if device_type == "cuda":
+            raise RuntimeError("Ember runs on the CPU only: autocast(device_type='cuda') is not available")
+        if device_type != "cpu":
+            raise RuntimeError("User specified autocast device_type must be 'cuda' or 'cpu'")
+        self.fast_dtype = _C.get_autocast_cpu_dtype() if dtype is None else dtype
+        self._enabled = enabled
+        if self.fast_dtype != bfloat16:
+            import warnings
+            warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
+                          "CPU Autocast only supports dtype of torch.bfloat16 currently.")
+            self._enabled = False
+
+    def __enter__(self):
+        self.prev = _C.is_autocast_cpu_enabled()
+        self.prev_fastdtype = _C.get_autocast_cpu_dtype()
+        _C.set_autocast_cpu_enabled(self._enabled)
+        if self._enabled:
+            _C.set_autocast_cpu_dtype(self.fast_dtype)
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _C.set_autocast_cpu_enabled(self.prev)
+        _C.set_autocast_cpu_dtype(self.prev_fastdtype)
+        return False
+
+
+def is_autocast_cpu_enabled():
+    return _C.is_autocast_cpu_enabled()
+
+
+def get_autocast_cpu_dtype():
+    return _C.get_autocast_cpu_dtype()
+
+
 class _Cuda:
     @staticmethod
     def is_available():
@@ -194,6 +235,9 @@ cuda = _Cuda()
 FloatTensor = Tensor
 LongTensor = Tensor
 
+from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
+                               isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,
+                               tensordot)
 import torch.autograd
 import torch.utils
 import torch.nn

@@ -800,8 +800,17 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def one_hot(tensor, num_classes=-1):
-    if num_classes < 0:
-        num_classes = int(tensor.max().item()) + 1
+    # (tensor[..., None] == arange(num_classes)) as int64, with ATen's checks
+    if tensor.dtype != _torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max()) + 1
+    if tensor.numel() and int(tensor.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if tensor.numel() and int(tensor.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == _torch.arange(num_classes)).long()
 
 

@@ -36,8 +36,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             total_norm = norms[0] if len(norms) == 1 else torch.stack(norms).max()
         else:
             total_norm = _norm(torch.stack([_norm(g.detach(), norm_type) for g in grads]), norm_type)
-        if error_if_nonfinite and (bool(total_norm.isnan()) if hasattr(total_norm, "isnan")
-                                   else bool(total_norm != total_norm) or abs(total_norm.item()) == inf):
+        if error_if_nonfinite and bool(torch.logical_or(total_norm.isnan(), total_norm.isinf())):
             raise RuntimeError(
                 "The total norm of order {} for gradients from `parameters` is non-finite, so it cannot be clipped. "
                 "To disable this error and scale the gradients by the non-finite norm anyway, set "

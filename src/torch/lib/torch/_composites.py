@@ -1,0 +1,183 @@
+"""torch functions PyTorch defines by decomposition into other ops (ATen's CompositeImplicit
+kernels), written over Ember's traced ops so autograd and torch.compile need nothing new: outer,
+hstack/vstack/atleast_*, nan_to_num, isclose, lerp, logspace, diag/diagonal/trace, baddbmm,
+repeat_interleave, tensordot.  Gradients come from the ops they decompose into (grad_fn names
+are those ops', not PyTorch's fused nodes')."""
+import torch
+
+
+def outer(input, vec2):
+    if input.dim() != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.dim()}-D")
+    if vec2.dim() != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+    return input.reshape(input.shape[0], 1) * vec2
+
+
+ger = outer
+
+
+def atleast_1d(*tensors):
+    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    out = tuple(t.reshape(1) if t.dim() == 0 else t for t in ts)
+    return out[0] if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)) else out
+
+
+def atleast_2d(*tensors):
+    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    out = tuple(t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t for t in ts)
+    return out[0] if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)) else out
+
+
+def hstack(tensors):
+    ts = atleast_1d(tuple(tensors))
+    return torch.cat(ts, 0 if ts[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    return torch.cat(atleast_2d(tuple(tensors)), 0)
+
+
+row_stack = vstack
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    if not input.is_floating_point():
+        return input.clone()
+    fi = torch.finfo(input.dtype)
+    out = input.masked_fill(input.isnan(), 0.0 if nan is None else nan)
+    out = out.masked_fill(input == float("inf"), fi.max if posinf is None else posinf)
+    return out.masked_fill(input == float("-inf"), fi.min if neginf is None else neginf)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"{input.dtype} did not match {other.dtype}")
+    close = input == other
+    if equal_nan and input.is_floating_point():
+        close = close | (input.isnan() & other.isnan())
+    if input.dtype == torch.bool:
+        return close
+    a, b = (input, other) if input.is_floating_point() else (input.to(torch.get_default_dtype()),
+                                                               other.to(torch.get_default_dtype()))
+    allowed = atol + rtol * b.abs()
+    actual = (a - b).abs()
+    return close | (actual.isfinite() & (actual <= allowed))
+
+
+def lerp(input, end, weight):
+    # ATen's lerp: start + w * (end - start) for |w| < 0.5, end - (end - start) * (1 - w) otherwise
+    diff = end - input
+    if isinstance(weight, torch.Tensor):
+        return torch.where(weight.abs() < 0.5, input + weight * diff, end - diff * (1 - weight))
+    return input + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, **kwargs):
+    exps = torch.linspace(start, end, steps, dtype=torch.float64)
+    r = torch.pow(torch.tensor(float(base), dtype=torch.float64), exps)
+    r = r.to(torch.get_default_dtype() if dtype is None else dtype)
+    return r.requires_grad_() if requires_grad else r
+
+
+def _diag_index(n_rows, n_cols, offset):
+    # the (rows, cols) positions of diagonal `offset` of an n_rows x n_cols matrix
+    if offset >= 0:
+        n = max(0, min(n_rows, n_cols - offset))
+        rows = torch.arange(n)
+        return rows, rows + offset
+    n = max(0, min(n_rows + offset, n_cols))
+    cols = torch.arange(n)
+    return cols - offset, cols
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    nd = input.dim()
+    d1, d2 = dim1 % nd if nd else dim1, dim2 % nd if nd else dim2
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    rest = [d for d in range(nd) if d != d1 and d != d2]
+    x = input.permute(*rest, d1, d2)
+    rows, cols = _diag_index(x.shape[-2], x.shape[-1], offset)
+    return x[..., rows, cols]
+
+
+def diag(input, diagonal=0):
+    if input.dim() == 1:
+        n = input.shape[0] + abs(diagonal)
+        rows, cols = _diag_index(n, n, diagonal)
+        out = torch.zeros(n, n, dtype=input.dtype)
+        return out.index_put((rows, cols), input)
+    if input.dim() == 2:
+        return globals()["diagonal"](input, diagonal)
+    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.dim())
+
+
+def trace(input):
+    if input.dim() != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % input.dim())
+    return diagonal(input).sum()
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    prod = torch.bmm(batch1, batch2)
+    if alpha != 1:
+        prod = prod * alpha
+    if beta == 0:
+        return prod
+    return (input if beta == 1 else input * beta) + prod
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:
+        # torch.repeat_interleave(repeats): each index i repeated repeats[i] times
+        counts = input.tolist()
+        return torch.tensor([i for i, c in enumerate(counts) for _ in range(c)], dtype=torch.int64)
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % max(x.dim(), 1)
+    n = x.shape[d] if x.dim() else 1
+    counts = repeats.tolist() if isinstance(repeats, torch.Tensor) else repeats
+    if isinstance(counts, int):
+        counts = [counts] * n
+    elif len(counts) == 1:
+        counts = counts * n
+    if len(counts) != n:
+        raise RuntimeError("repeats must have the same size as input along dim")
+    index = torch.tensor([i for i, c in enumerate(counts) for _ in range(c)], dtype=torch.int64)
+    return x.index_select(d, index)
+
+
+def tensordot(a, b, dims=2, out=None):
+    if isinstance(dims, int):
+        da = list(range(a.dim() - dims, a.dim()))
+        db = list(range(dims))
+    elif isinstance(dims, torch.Tensor):
+        da, db = dims.tolist()
+    else:
+        da, db = list(dims[0]), list(dims[1])
+    if isinstance(da, int):
+        da, db = [da], [db]
+    da = [d % a.dim() for d in da]
+    db = [d % b.dim() for d in db]
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for x, y in zip(da, db):
+        if a.shape[x] != b.shape[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} "
+                               f"and second has size {b.shape[y]} in dim {y}")
+    free_a = [d for d in range(a.dim()) if d not in da]
+    free_b = [d for d in range(b.dim()) if d not in db]
+    k = 1
+    for d in da:
+        k *= a.shape[d]
+    sa = [a.shape[d] for d in free_a]
+    sb = [b.shape[d] for d in free_b]
+    m = 1
+    for s in sa:
+        m *= s
+    n = 1
+    for s in sb:
+        n *= s
+    left = a.permute(*free_a, *da).reshape(m, k)
+    right = b.permute(*db, *free_b).reshape(k, n)
+    return (left @ right).reshape(*sa, *sb)
