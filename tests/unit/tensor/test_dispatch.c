@@ -282,9 +282,11 @@ static void make_case(TensorOp op, Case *c) {
         tensor_decref(x);
         bool col = op == TENSOR_OP_COL2IM;
         c->in[0] = tensor_randn(TENSOR_FLOAT32, col ? 3 : 4, col ? (int64_t[]){1, 12, 10} : (int64_t[]){1, 2, 4, 5});
-        memcpy(c->ints, op == TENSOR_OP_MAX_POOL2D ? pool : col ? geo : geo + 2, sizeof(int64_t) * 12);
+        /* copy exactly the n_ints each op takes: the pool and im2col arrays are shorter than 12 */
+        size_t n = op == TENSOR_OP_MAX_POOL2D ? 9 : col ? 12 : 10;
+        memcpy(c->ints, op == TENSOR_OP_MAX_POOL2D ? pool : col ? geo : geo + 2, sizeof(int64_t) * n);
         c->a.ints = c->ints;
-        c->a.n_ints = op == TENSOR_OP_MAX_POOL2D ? 9 : col ? 12 : 10;
+        c->a.n_ints = n;
         return;
     }
     case TENSOR_OP_MSE_LOSS: c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23); c->n_in = 2; return;
