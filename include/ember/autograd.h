@@ -231,7 +231,9 @@ int ag_function_mark_non_differentiable(AgNode *node, int n, Tensor *const *tens
  * released, the new one stored). */
 int ag_function_set_outputs(AgNode *node, int n_outputs, Tensor **outputs) TENSOR_MUST_CHECK;
 /* Step 3: ctx.save_for_backward(*tensors) — entries may be NULL (None). Saved as saved
- * variables: hooks, version checks and freeing after backward apply. */
+ * variables: hooks, version checks and freeing after backward apply.  Called before
+ * set_outputs (from inside the forward), it only records the tensors: set_outputs saves them,
+ * so an output is saved as an output (without its grad_fn: no reference cycle). */
 int ag_function_save_for_backward(AgNode *node, int n, Tensor *const *tensors) TENSOR_MUST_CHECK;
 int ag_function_num_saved(const AgNode *node);
 /* ctx.saved_tensors: writes num_saved new references (NULL for None); fails with PyTorch's

@@ -220,9 +220,22 @@ typedef struct FunctionState {
     Tensor **dirty, **nondiff;
     int n_dirty, n_nondiff;
     Tensor **args;           /* the tensor arguments, borrowed until set_outputs */
+    Tensor **pending;        /* save_for_backward before set_outputs: saved by set_outputs */
+    int n_pending;
+    bool has_pending;
 } FunctionState;
 
 static FunctionState *fstate(const AgNode *n) { return n->kind == AG_KIND_FUNCTION ? n->payload : NULL; }
+
+static void drop_pending(FunctionState *st) {
+    for (int i = 0; i < st->n_pending; i++) tensor_decref(st->pending[i]);
+    free(st->pending);
+    st->pending = NULL;
+    st->n_pending = 0;
+    st->has_pending = false;
+}
+
+static int save_now(AgNode *node, int n, Tensor *const *ts);
 
 static void drop_marks(FunctionState *st) {
     for (int i = 0; i < st->n_dirty; i++) tensor_decref(st->dirty[i]);
@@ -240,6 +253,7 @@ void ag__function_free(AgNode *n) {
     if (n->n_saved) free(n->saved);
     n->n_saved = 0;
     drop_marks(st);
+    drop_pending(st);
     if (st->bw.release) st->bw.release(st->bw.ctx);
     free(st->arg_edge);
     free(st->is_tensor);
@@ -512,6 +526,11 @@ int ag_function_set_outputs(AgNode *node, int n_out, Tensor **outputs) {
     }
     drop_marks(st);
     memset(st->args, 0, sizeof(Tensor *) * (size_t)(st->n_args ? st->n_args : 1));
+    /* what the forward saved is saved now that the outputs carry this node, as PyTorch's
+     * _save_variables after process_outputs: an output is saved without its grad_fn (no cycle
+     * node -> saved output -> node), and after mark_dirty's version bump */
+    if (st->has_pending && rc == 0) rc = save_now(node, st->n_pending, st->pending);
+    drop_pending(st);
     return rc;
 }
 
@@ -521,6 +540,24 @@ int ag_function_save_for_backward(AgNode *node, int n, Tensor *const *ts) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "save_for_backward: not a custom function node");
         return -1;
     }
+    if (!st->outputs_set) {
+        /* (a second call replaces the first) */
+        Tensor **p = malloc(sizeof(Tensor *) * (size_t)(n ? n : 1));
+        if (!p) return tensor__oom();
+        for (int i = 0; i < n; i++) {
+            p[i] = ts[i];
+            if (p[i]) tensor_incref(p[i]);
+        }
+        drop_pending(st);
+        st->pending = p;
+        st->n_pending = n;
+        st->has_pending = true;
+        return 0;
+    }
+    return save_now(node, n, ts);
+}
+
+static int save_now(AgNode *node, int n, Tensor *const *ts) {
     for (uint32_t i = 0; i < node->n_saved; i++) ag__saved_release(&node->saved[i]);
     if (node->n_saved) free(node->saved);
     node->n_saved = 0;

@@ -887,7 +887,7 @@ static Value f_delayed_error(ARGS) {
     TupleObj *in = AS_TUPLE(argv[1]);
     int n = (int)in->len;
     Tensor **ts = calloc((size_t)(2 * n + 1), sizeof *ts);
-    if (!ts) return vm_raise(vm, vm->e_MemoryError, NULL);
+    if (!ts) return vm_no_memory(vm);
     for (int i = 0; i < n; i++) {
         if (val_is_none(in->items[i])) continue;
         if (!torch_is_tensor(vm, in->items[i])) {
