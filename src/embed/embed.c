@@ -200,6 +200,12 @@ int em_run_module(EmVM *vm, const char *name) {
     char cwd[4096];
     StrObj *dir = str_from_c(vm, getcwd(cwd, sizeof cwd) ? cwd : "");
     if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) return -1;
+    /* CPython's start-up makes an empty __main__ module; runpy runs the module in its dict */
+    if (val_is_null(dict_get_c(vm, vm->modules, "__main__"))) {
+        Value m = module_new(vm, "__main__");
+        if (val_is_null(m) || dict_set_c(vm, vm->modules, "__main__", m) < 0) return -1;
+        vm->main_module = m;
+    }
     Value runpy = vm_import_module(vm, "runpy");
     if (!val_is_null(runpy)) {
         /* CPython's own: runpy._run_module_as_main(name) sets argv[0], __main__, __spec__ */
