@@ -238,9 +238,7 @@ Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out
     }
     Tensor *mask = tensor__new(TENSOR_FLOAT32, x->ndim, x->shape, false);
     if (!mask) return NULL;
-    float scale = p >= 1.0 ? 0.0f : (float)(1.0 / (1.0 - p));
-    float *pm = tensor__f32(mask);
-    for (int64_t i = 0; i < mask->numel; i++) pm[i] = tensor__rng_uniform_f() >= (float)p ? scale : 0.0f;
+    tensor__dropout_mask(tensor__f32(mask), mask->numel, p, NULL);
     Tensor *r = tensor_mul(x, mask);
     if (r && mask_out)
         *mask_out = mask;

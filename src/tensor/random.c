@@ -1,157 +1,588 @@
-/* random.c — Ember's seedable generator (xoshiro256**, seeded through splitmix64) and the
- * random factories and in-place fills built on it. Values differ from PyTorch's Philox/MT. */
+/* random.c — the random factories and in-place fills, consuming the generator (generator.c)
+ * exactly as PyTorch 1.13's CPU kernels do (ATen/native/cpu/DistributionTemplates.h,
+ * DistributionKernels.cpp, MultinomialKernel.cpp, TensorFactories.cpp's randperm), so that a
+ * seeded script prints PyTorch's numbers:
+ *   - in-place fills walk the output in TensorIterator order (dims by decreasing stride);
+ *   - uniform_ draws 24 bits (float) per element; bernoulli/exponential/per-element normal draw
+ *     53-bit doubles;
+ *   - normal_ of >= 16 contiguous floats is the AVX2 kernel PyTorch runs on this machine class:
+ *     all uniforms first, then Box-Muller on blocks of 16 with avx_mathfun's log/sincos, the
+ *     tail block redrawn; otherwise the double Box-Muller with its cached second sample.
+ * Only float32 (and int64/bool where PyTorch accepts integers) are implemented. */
 #include "src/tensor/random.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-static uint64_t rng_state[4];
-static uint64_t rng_seed;
-static bool rng_seeded;
+/* ---- TensorIterator order ------------------------------------------------------------------------ */
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+/* Walks a tensor's elements in the order a one-output TensorIterator visits them: dims of size
+ * 1 dropped, the rest outermost-first by decreasing stride (ties keep their order); a second
+ * stride set (an input expanded to the output's shape) follows along. */
+typedef struct Walk {
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS], s0[TENSOR_MAX_DIMS], s1[TENSOR_MAX_DIMS], idx[TENSOR_MAX_DIMS];
+    int64_t off0, off1;
+} Walk;
+
+static void walk_init(Walk *w, const Tensor *t, const int64_t *strides1) {
+    int perm[TENSOR_MAX_DIMS], n = 0;
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] != 1) perm[n++] = d;
+    for (int i = 1; i < n; i++) /* stable insertion sort, decreasing stride */
+        for (int j = i; j > 0 && t->strides[perm[j]] > t->strides[perm[j - 1]]; j--) {
+            int tmp = perm[j];
+            perm[j] = perm[j - 1];
+            perm[j - 1] = tmp;
+        }
+    w->nd = n;
+    for (int i = 0; i < n; i++) {
+        w->shape[i] = t->shape[perm[i]];
+        w->s0[i] = t->strides[perm[i]];
+        w->s1[i] = strides1 ? strides1[perm[i]] : 0;
+        w->idx[i] = 0;
+    }
+    w->off0 = w->off1 = 0;
 }
 
-void tensor_manual_seed(uint64_t seed) {
-    rng_seed = seed;
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) rng_state[i] = splitmix64(&x);
-    rng_seeded = true;
+static inline void walk_next(Walk *w) {
+    for (int d = w->nd - 1; d >= 0; d--) {
+        w->off0 += w->s0[d];
+        w->off1 += w->s1[d];
+        if (++w->idx[d] < w->shape[d]) return;
+        w->off0 -= w->s0[d] * w->shape[d];
+        w->off1 -= w->s1[d] * w->shape[d];
+        w->idx[d] = 0;
+    }
 }
 
-uint64_t tensor_initial_seed(void) { return rng_seed; }
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t tensor__rng_u64(void) {
-    if (!rng_seeded) tensor_manual_seed(67280421310721ULL);
-    uint64_t *s = rng_state;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* uniform in [0, 1) with 24 random bits, exact in float */
-float tensor__rng_uniform_f(void) { return (float)(tensor__rng_u64() >> 40) * (1.0f / 16777216.0f); }
-
-double tensor__rng_uniform_d(void) { return (double)(tensor__rng_u64() >> 11) * (1.0 / 9007199254740992.0); }
-
-double tensor__rng_normal(void) {
-    /* Box-Muller; u1 in (0, 1] so log is finite */
-    double u1 = 1.0 - tensor__rng_uniform_d();
-    double u2 = tensor__rng_uniform_d();
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
-static Tensor *fill_random(Tensor *t, int kind, double a, double b) {
-    if (!t) return NULL;
-    float *p = tensor__f32(t);
-    for (int64_t i = 0; i < t->numel; i++)
-        p[i] = kind == 0 ? (float)(a + (b - a) * tensor__rng_uniform_d()) : (float)(a + b * tensor__rng_normal());
-    return t;
-}
-
-static int check_float(TensorDtype dt, const char *what) {
-    if (dt != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, dt == TENSOR_INT64 ? "Long" : "Bool");
+static int check_float(const Tensor *t, const char *what) {
+    if (t->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, t->dtype == TENSOR_INT64 ? "Long" : "Bool");
         return -1;
     }
     return 0;
 }
 
-Tensor *tensor_rand(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
-    if (check_float(dt, "check_uniform_bounds") < 0) return NULL;
-    return fill_random(tensor__new(dt, ndim, shape, false), 0, 0.0, 1.0);
+/* ---- normal: avx_mathfun's log256_ps / sincos256_ps, one lane at a time ------------------------- */
+
+static inline uint32_t fbits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline float bitsf(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
 }
 
-Tensor *tensor_randn(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
-    if (check_float(dt, "normal_kernel_cpu") < 0) return NULL;
-    return fill_random(tensor__new(dt, ndim, shape, false), 1, 0.0, 1.0);
+/* constants as avx_mathfun declares them: double literals stored into float arrays */
+#define CF(x) ((float)(x))
+
+/* The AVX2 build of these is compiled with -mfma and GCC's default -ffp-contract=fast: every
+ * multiply feeding an add became one fused multiply-add, so they are spelled with fmaf here. */
+static float avx_log(float x) {
+    bool invalid = x <= 0.0f;
+    float min_norm = bitsf(0x00800000u);
+    x = x > min_norm ? x : min_norm;               /* _mm256_max_ps(x, min_norm_pos) */
+    int32_t imm0 = (int32_t)(fbits(x) >> 23);
+    x = bitsf((fbits(x) & ~0x7f800000u) | fbits(0.5f));
+    imm0 -= 0x7f;
+    float e = (float)imm0;
+    e = e + 1.0f;
+    bool mask = x < CF(0.707106781186547524);
+    float tmp = mask ? x : 0.0f;
+    x = x - 1.0f;
+    e = e - (mask ? 1.0f : 0.0f);
+    x = x + tmp;
+    float z = x * x;
+    float y = CF(7.0376836292E-2);
+    y = fmaf(y, x, CF(-1.1514610310E-1));
+    y = fmaf(y, x, CF(1.1676998740E-1));
+    y = fmaf(y, x, CF(-1.2420140846E-1));
+    y = fmaf(y, x, CF(1.4249322787E-1));
+    y = fmaf(y, x, CF(-1.6668057665E-1));
+    y = fmaf(y, x, CF(2.0000714765E-1));
+    y = fmaf(y, x, CF(-2.4999993993E-1));
+    y = fmaf(y, x, CF(3.3333331174E-1));
+    y = y * x;
+    y = fmaf(y, z, e * CF(-2.12194440e-4));   /* GCC fuses the first multiply of a sum of two */
+    y = fmaf(-z, 0.5f, y);
+    x = x + y;
+    x = fmaf(e, CF(0.693359375), x);
+    return invalid ? bitsf(0xffffffffu) : x;
 }
 
-Tensor *tensor_randint(int64_t low, int64_t high, int ndim, const int64_t *shape) {
-    if (high <= low) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
-                         (long long)low, (long long)high);
+static void avx_sincos(float xin, float *s, float *c) {
+    uint32_t sign_bit_sin = fbits(xin) & 0x80000000u;
+    float x = bitsf(fbits(xin) & 0x7fffffffu);
+    float y = x * CF(1.27323954473516);
+    int32_t imm2 = (int32_t)y;                     /* cvttps: truncation */
+    imm2 = (imm2 + 1) & ~1;
+    y = (float)imm2;
+    int32_t imm4 = imm2;
+    uint32_t swap_sign_bit_sin = ((uint32_t)imm2 & 4u) << 29;
+    bool poly = (imm2 & 2) == 0;
+    x = fmaf(y, CF(-0.78515625), x);
+    x = fmaf(y, CF(-2.4187564849853515625e-4), x);
+    x = fmaf(y, CF(-3.77489497744594108e-8), x);
+    imm4 = imm4 - 2;
+    uint32_t sign_bit_cos = ((uint32_t)~imm4 & 4u) << 29;
+    sign_bit_sin ^= swap_sign_bit_sin;
+    float z = x * x;
+    y = CF(2.443315711809948E-005);
+    y = fmaf(y, z, CF(-1.388731625493765E-003));
+    y = fmaf(y, z, CF(4.166664568298827E-002));
+    y = y * z;
+    y = fmaf(y, z, -(z * 0.5f));
+    y = y + 1.0f;
+    float y2 = CF(-1.9515295891E-4);
+    y2 = fmaf(y2, z, CF(8.3321608736E-3));
+    y2 = fmaf(y2, z, CF(-1.6666654611E-1));
+    y2 = y2 * z;
+    y2 = fmaf(y2, x, x);
+    float ysin2 = poly ? y2 : 0.0f, ysin1 = poly ? 0.0f : y;
+    y2 = y2 - ysin2;
+    y = y - ysin1;
+    float r1 = ysin1 + ysin2, r2 = y + y2;
+    *s = bitsf(fbits(r1) ^ sign_bit_sin);
+    *c = bitsf(fbits(r2) ^ sign_bit_cos);
+}
+
+/* normal_fill_16_AVX2 */
+static void normal_fill_16(float *data, float mean, float std) {
+    const float two_pi = (float)(2.0f * 3.14159265358979323846);
+    for (int j = 0; j < 8; j++) {
+        float u1 = 1.0f - data[j], u2 = data[j + 8];
+        float radius = sqrtf(-2.0f * avx_log(u1));
+        float theta = two_pi * u2;
+        float sn, cs;
+        avx_sincos(theta, &sn, &cs);
+        float n1 = radius * cs, n2 = radius * sn;
+        data[j] = fmaf(n1, std, mean);
+        data[j + 8] = fmaf(n2, std, mean);
+    }
+}
+
+static void normal_fill(float *data, int64_t size, float mean, float std, TensorGenerator *g) {
+    for (int64_t i = 0; i < size; i++) data[i] = tensor__gen_uniform_f(g);
+    for (int64_t i = 0; i < size - 15; i += 16) normal_fill_16(data + i, mean, std);
+    if (size % 16 != 0) {
+        data += size - 16;   /* the last 16 are drawn again */
+        for (int i = 0; i < 16; i++) data[i] = tensor__gen_uniform_f(g);
+        normal_fill_16(data, mean, std);
+    }
+}
+
+/* at::normal_distribution<double>: Box-Muller, the sin half cached in the generator */
+static double normal_double(TensorGenerator *g, double mean, double std) {
+    double ret;
+    if (tensor__gen_next_double_normal(g, &ret)) return ret * std + mean;
+    double u1 = tensor__gen_uniform_d(g), u2 = tensor__gen_uniform_d(g);
+    double r = sqrt(-2.0 * log(1.0 - u2));
+    double theta = 2.0 * 3.14159265358979323846 * u1;
+    tensor__gen_set_next_double_normal(g, r * sin(theta));
+    ret = r * cos(theta);
+    return ret * std + mean;
+}
+
+static void fill_normal(Tensor *t, double mean, double std, TensorGenerator *g) {
+    if (t->numel >= 16 && tensor__contig(t)) {
+        normal_fill(tensor__f32(t), t->numel, (float)mean, (float)std, g);
+        return;
+    }
+    float *base = tensor__f32(t);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) base[w.off0] = (float)normal_double(g, mean, std);
+}
+
+static void fill_uniform(Tensor *t, double from_, double to_, TensorGenerator *g) {
+    float from = (float)from_, to = (float)to_, *base = tensor__f32(t);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        float x = tensor__gen_uniform_f(g);
+        base[w.off0] = fmaf(x, to - from, from);   /* the AVX2 build contracts x * (to - from) + from */
+    }
+}
+
+/* ---- factories ---------------------------------------------------------------------------------- */
+
+Tensor *tensor_rand_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    Tensor *t = tensor__new(dt, ndim, shape, false);
+    if (!t) return NULL;
+    if (check_float(t, "check_uniform_bounds") < 0) {
+        tensor_decref(t);
         return NULL;
     }
-    Tensor *t = tensor__new(TENSOR_INT64, ndim, shape, false);
-    if (!t) return NULL;
-    uint64_t range = (uint64_t)(high - low);
-    int64_t *p = tensor__i64(t);
-    for (int64_t i = 0; i < t->numel; i++) p[i] = low + (int64_t)(tensor__rng_u64() % range);
+    fill_uniform(t, 0.0, 1.0, tensor__gen(g));
     return t;
 }
 
-Tensor *tensor_rand_like(const Tensor *t) { return tensor_rand((TensorDtype)t->dtype, t->ndim, t->shape); }
-Tensor *tensor_randn_like(const Tensor *t) { return tensor_randn((TensorDtype)t->dtype, t->ndim, t->shape); }
-
-Tensor *tensor_bernoulli(const Tensor *probs) {
-    if (check_float((TensorDtype)probs->dtype, "bernoulli_tensor_cpu_p_") < 0) return NULL;
-    Tensor *p = tensor_contiguous((Tensor *)probs);
-    if (!p) return NULL;
-    Tensor *r = tensor__new(TENSOR_FLOAT32, probs->ndim, probs->shape, false);
-    if (r) {
-        const float *pp = tensor__f32(p);
-        float *o = tensor__f32(r);
-        for (int64_t i = 0; i < r->numel; i++) {
-            if (pp[i] < 0.0f || pp[i] > 1.0f) {
-                tensor_decref(r);
-                tensor_decref(p);
-                tensor_error_set(TENSOR_ERR_RUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.");
-                return NULL;
-            }
-            o[i] = tensor__rng_uniform_f() < pp[i] ? 1.0f : 0.0f;
-        }
+Tensor *tensor_randn_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    Tensor *t = tensor__new(dt, ndim, shape, false);
+    if (!t) return NULL;
+    if (check_float(t, "normal_kernel_cpu") < 0) {
+        tensor_decref(t);
+        return NULL;
     }
-    tensor_decref(p);
-    return r;
+    fill_normal(t, 0.0, 1.0, tensor__gen(g));
+    return t;
 }
 
-/* fills a (possibly strided) float tensor element by element in C order */
-static void fill_strided(Tensor *t, int kind, double a, double b) {
-    int64_t idx[TENSOR_MAX_DIMS] = {0};
-    float *base = tensor__f32(t);
-    for (int64_t i = 0; i < t->numel; i++) {
-        int64_t off = 0;
-        for (int d = 0; d < t->ndim; d++) off += idx[d] * t->strides[d];
-        base[off] = kind == 0 ? (float)(a + (b - a) * tensor__rng_uniform_d()) : (float)(a + b * tensor__rng_normal());
-        for (int d = t->ndim - 1; d >= 0; d--) {
-            if (++idx[d] < t->shape[d]) break;
-            idx[d] = 0;
+
+/* random_(from, to): uniform_int_from_to_distribution — 32-bit draws unless the range needs 64 */
+static int fill_random_from_to(Tensor *t, int64_t from, int64_t to, TensorGenerator *g) {
+    if (from >= to) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                         (long long)from, (long long)to);
+        return -1;
+    }
+    uint64_t range = (uint64_t)to - (uint64_t)from;
+    bool wide = range >= (1ULL << 32) && t->dtype != TENSOR_BOOL;
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        uint64_t v = wide ? tensor__gen_random64(g) : tensor__gen_random(g);
+        int64_t r = (int64_t)((v % range) + (uint64_t)from);
+        switch (t->dtype) {
+        case TENSOR_FLOAT32: tensor__f32(t)[w.off0] = (float)r; break;
+        case TENSOR_INT64: tensor__i64(t)[w.off0] = r; break;
+        default: tensor__b8(t)[w.off0] = r != 0; break;
         }
     }
+    return 0;
 }
 
-int tensor_normal_(Tensor *t, double mean, double std) {
-    if (check_float((TensorDtype)t->dtype, "normal_kernel_cpu") < 0) return -1;
+Tensor *tensor_randint_gen(int64_t low, int64_t high, TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g) {
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_INT64;
+    Tensor *t = tensor__new(dt, ndim, shape, false);
+    if (!t) return NULL;
+    if (fill_random_from_to(t, low, high, tensor__gen(g)) < 0) {
+        tensor_decref(t);
+        return NULL;
+    }
+    return t;
+}
+
+Tensor *tensor_randperm(int64_t n, TensorDtype dt, TensorGenerator *g) {
+    if (n < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "n must be non-negative, got%lld", (long long)n);
+        return NULL;
+    }
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_INT64;
+    if (dt == TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"randperm\" not implemented for 'Bool'");
+        return NULL;
+    }
+    if (dt == TENSOR_FLOAT32 && n > (1LL << 24) + 1) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "n cannot be greater than 2^24+1 for Float type.");
+        return NULL;
+    }
+    g = tensor__gen(g);
+    int64_t *p = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (!p) {
+        tensor__oom();
+        return NULL;
+    }
+    if (n < (int64_t)(UINT32_MAX / 20)) {
+        /* Fisher-Yates with 32-bit draws (the only algorithm PyTorch 1.13 has) */
+        for (int64_t i = 0; i < n; i++) p[i] = i;
+        for (int64_t i = 0; i < n - 1; i++) {
+            int64_t z = (int64_t)(tensor__gen_random(g) % (uint64_t)(n - i));
+            int64_t sav = p[i];
+            p[i] = p[z + i];
+            p[z + i] = sav;
+        }
+    } else {
+        /* large n: the inside-out variant with 64-bit draws, so % stays unbiased */
+        for (int64_t i = 0; i < n; i++) {
+            int64_t z = (int64_t)(tensor__gen_random64(g) % (uint64_t)(i + 1));
+            p[i] = p[z];
+            p[z] = i;
+        }
+    }
+    Tensor *t = tensor__new(dt, 1, &n, false);
+    if (t) {
+        if (dt == TENSOR_INT64) memcpy(tensor__i64(t), p, sizeof(int64_t) * (size_t)n);
+        else for (int64_t i = 0; i < n; i++) tensor__f32(t)[i] = (float)p[i];
+    }
+    free(p);
+    return t;
+}
+
+/* ---- in-place fills ----------------------------------------------------------------------------- */
+
+int tensor_normal_gen_(Tensor *t, double mean, double std, TensorGenerator *g) {
+    if (check_float(t, "normal_kernel_cpu") < 0) return -1;
     if (std < 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "normal expects std >= 0.0, but found std %g", std);
         return -1;
     }
     if (tensor__begin_inplace(t) < 0) return -1;
-    fill_strided(t, 1, mean, std);
+    fill_normal(t, mean, std, tensor__gen(g));
     return 0;
 }
 
-int tensor_uniform_(Tensor *t, double from, double to) {
-    if (check_float((TensorDtype)t->dtype, "check_uniform_bounds") < 0) return -1;
+int tensor_uniform_gen_(Tensor *t, double from, double to, TensorGenerator *g) {
+    if (check_float(t, "check_uniform_bounds") < 0) return -1;
     if (from > to) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", from, to);
         return -1;
     }
     if (tensor__begin_inplace(t) < 0) return -1;
-    fill_strided(t, 0, from, to);
+    fill_uniform(t, from, to, tensor__gen(g));
     return 0;
+}
+
+int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) {
+    if (check_float(t, "exponential_cpu") < 0) return -1;
+    if (!(lambd >= 0.0)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "exponential_ expects lambda >= 0.0, but found lambda=%g", lambd);
+        return -1;
+    }
+    if (tensor__begin_inplace(t) < 0) return -1;
+    g = tensor__gen(g);
+    float *base = tensor__f32(t);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        double u = tensor__gen_uniform_d(g);
+        base[w.off0] = (float)(-1.0 / lambd * log(1.0 - u));
+    }
+    return 0;
+}
+
+/* random_() / random_(to) / random_(from, to); has_to false: the dtype's full range */
+int tensor_random_(Tensor *t, int64_t from, int64_t to, bool has_to, TensorGenerator *g) {
+    g = tensor__gen(g);
+    if (has_to) {
+        if (tensor__begin_inplace(t) < 0) return -1;
+        return fill_random_from_to(t, from, to, g);
+    }
+    if (tensor__begin_inplace(t) < 0) return -1;
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        switch (t->dtype) {
+        case TENSOR_INT64: tensor__i64(t)[w.off0] = (int64_t)(tensor__gen_random64(g) % ((uint64_t)INT64_MAX + 1)); break;
+        case TENSOR_FLOAT32: tensor__f32(t)[w.off0] = (float)(tensor__gen_random(g) % ((1u << 24) + 1)); break;
+        default: tensor__b8(t)[w.off0] = (tensor__gen_random(g) & 1) != 0; break;
+        }
+    }
+    return 0;
+}
+
+static void store01(Tensor *t, int64_t off, bool v) {
+    switch (t->dtype) {
+    case TENSOR_FLOAT32: tensor__f32(t)[off] = v ? 1.0f : 0.0f; break;
+    case TENSOR_INT64: tensor__i64(t)[off] = v; break;
+    default: tensor__b8(t)[off] = v; break;
+    }
+}
+
+/* bernoulli_(p: float): a 53-bit uniform per element */
+int tensor_bernoulli_scalar_(Tensor *t, double p, TensorGenerator *g) {
+    if (!(p >= 0.0 && p <= 1.0)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
+        return -1;
+    }
+    if (tensor__begin_inplace(t) < 0) return -1;
+    g = tensor__gen(g);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) store01(t, w.off0, tensor__gen_uniform_d(g) < p);
+    return 0;
+}
+
+/* bernoulli_(p: Tensor): p expanded to t's shape; float p draws 24-bit uniforms */
+int tensor_bernoulli_tensor_(Tensor *t, const Tensor *p, TensorGenerator *g) {
+    if (check_float(p, "bernoulli_tensor_cpu_p_") < 0) return -1;
+    int64_t ps[TENSOR_MAX_DIMS];
+    if (p->ndim > t->ndim) goto bad_shape;
+    for (int d = 0; d < t->ndim; d++) {
+        int pd = d - (t->ndim - p->ndim);
+        if (pd < 0) ps[d] = 0;
+        else if (p->shape[pd] == t->shape[d]) ps[d] = p->strides[pd];
+        else if (p->shape[pd] == 1) ps[d] = 0;
+        else goto bad_shape;
+    }
+    const float *pp = tensor__f32(p);
+    Walk w;
+    walk_init(&w, t, ps);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        float pv = pp[w.off1];
+        if (!(pv >= 0.0f && pv <= 1.0f)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                                                 "message be improved?  If so, please report an enhancement request to PyTorch.)");
+            return -1;
+        }
+    }
+    if (tensor__begin_inplace(t) < 0) return -1;
+    g = tensor__gen(g);
+    walk_init(&w, t, ps);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) store01(t, w.off0, tensor__gen_uniform_f(g) < pp[w.off1]);
+    return 0;
+bad_shape:;
+    char a[128], b[128];
+    tensor__format_shape(a, sizeof a, p->ndim, p->shape);
+    tensor__format_shape(b, sizeof b, t->ndim, t->shape);
+    tensor_error_set(TENSOR_ERR_RUNTIME, "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided must be compatible", a, b);
+    return -1;
+}
+
+Tensor *tensor_bernoulli_gen(const Tensor *probs, TensorGenerator *g) {
+    if (check_float(probs, "bernoulli_tensor_cpu_p_") < 0) return NULL;
+    Tensor *r = tensor__new((TensorDtype)probs->dtype, probs->ndim, probs->shape, false);
+    if (!r) return NULL;
+    if (tensor_bernoulli_tensor_(r, probs, g) < 0) {
+        tensor_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
+void tensor__dropout_mask(float *mask, int64_t n, double p, TensorGenerator *g) {
+    if (p >= 1.0) { /* PyTorch multiplies by zeros without drawing */
+        memset(mask, 0, sizeof(float) * (size_t)n);
+        return;
+    }
+    g = tensor__gen(g);
+    double keep = 1.0 - p;
+    for (int64_t i = 0; i < n; i++) mask[i] = (tensor__gen_uniform_d(g) < keep ? 1.0f : 0.0f) / (float)keep;
+}
+
+/* ---- multinomial ---------------------------------------------------------------------------------- */
+
+typedef struct { float v; int64_t i; } Ranked;
+
+static int rank_desc(const void *a, const void *b) {
+    const Ranked *x = a, *y = b;
+    if (x->v != y->v) return x->v > y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replacement, TensorGenerator *g) {
+    if (probs->ndim < 1 || probs->ndim > 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
+        return NULL;
+    }
+    if (probs->dtype != TENSOR_FLOAT32) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",
+                         probs->dtype == TENSOR_INT64 ? "Long" : "Bool");
+        return NULL;
+    }
+    if (n_sample <= 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "cannot sample n_sample <= 0 samples");
+        return NULL;
+    }
+    int64_t n_cat = probs->shape[probs->ndim - 1];
+    int64_t n_dist = probs->ndim == 2 ? probs->shape[0] : 1;
+    if (!replacement && n_sample > n_cat) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+        return NULL;
+    }
+    if (n_cat > (1LL << 24)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "number of categories cannot exceed 2^24");
+        return NULL;
+    }
+    g = tensor__gen(g);
+    int64_t cs = probs->strides[probs->ndim - 1], rs = probs->ndim == 2 ? probs->strides[0] : 0;
+    const float *pp = tensor__f32(probs);
+    int64_t oshape[2] = {n_dist, n_sample};
+    Tensor *out = probs->ndim == 2 ? tensor__new(TENSOR_INT64, 2, oshape, false) : tensor__new(TENSOR_INT64, 1, &n_sample, false);
+    if (!out) return NULL;
+    int64_t *o = tensor__i64(out);
+    if (!replacement || n_sample == 1) {
+        /* the Gumbel trick PyTorch uses: top-k of p / q with q ~ Exp(1), q drawn for every entry */
+        bool ok = true, zero_row = false;
+        for (int64_t r = 0; r < n_dist; r++) {
+            float sum = 0.0f;
+            for (int64_t j = 0; j < n_cat; j++) {
+                float v = pp[r * rs + j * cs];
+                if (!(v < INFINITY) || !(v >= 0.0f)) ok = false;
+                sum += v;
+            }
+            if (sum == 0.0f) zero_row = true;
+        }
+        if (!ok || zero_row) {
+            tensor_decref(out);
+            tensor_error_set(TENSOR_ERR_RUNTIME, !ok ? "probability tensor contains either `inf`, `nan` or element < 0"
+                                                     : "invalid multinomial distribution (sum of probabilities <= 0)");
+            return NULL;
+        }
+        Ranked *q = malloc(sizeof(Ranked) * (size_t)(n_dist * n_cat));
+        if (!q) {
+            tensor_decref(out);
+            tensor__oom();
+            return NULL;
+        }
+        for (int64_t k = 0; k < n_dist * n_cat; k++) q[k].v = (float)(-1.0 * log(1.0 - tensor__gen_uniform_d(g)));
+        for (int64_t r = 0; r < n_dist; r++) {
+            Ranked *row = q + r * n_cat;
+            for (int64_t j = 0; j < n_cat; j++) {
+                row[j].v = pp[r * rs + j * cs] / row[j].v;
+                row[j].i = j;
+            }
+            if (n_sample == 1) {
+                int64_t best = 0; /* argmax: first maximum, NaN wins */
+                for (int64_t j = 1; j < n_cat; j++)
+                    if (!isnan(row[best].v) && (isnan(row[j].v) || row[j].v > row[best].v)) best = j;
+                o[r * n_sample] = best;
+            } else {
+                qsort(row, (size_t)n_cat, sizeof(Ranked), rank_desc);
+                for (int64_t j = 0; j < n_sample; j++) o[r * n_sample + j] = row[j].i;
+            }
+        }
+        free(q);
+        return out;
+    }
+    float *cum = malloc(sizeof(float) * (size_t)n_cat);
+    if (!cum) {
+        tensor_decref(out);
+        tensor__oom();
+        return NULL;
+    }
+    for (int64_t r = 0; r < n_dist; r++) {
+        float sum = 0.0f;
+        for (int64_t j = 0; j < n_cat; j++) {
+            float v = pp[r * rs + j * cs];
+            const char *bad = !(v >= 0.0f) ? "invalid multinomial distribution (encountering probability entry < 0)"
+                              : !isfinite(v) ? "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
+                                             : NULL;
+            if (bad) {
+                free(cum);
+                tensor_decref(out);
+                tensor_error_set(TENSOR_ERR_RUNTIME, "%s", bad);
+                return NULL;
+            }
+            sum += v;
+            cum[j] = sum;
+        }
+        if (!(sum > 0.0f)) {
+            free(cum);
+            tensor_decref(out);
+            tensor_error_set(TENSOR_ERR_RUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
+            return NULL;
+        }
+        for (int64_t j = 0; j < n_cat; j++) cum[j] /= sum;
+        for (int64_t j = 0; j < n_sample; j++) {
+            double u = tensor__gen_uniform_d(g);
+            int64_t left = 0, right = n_cat;
+            cum[n_cat - 1] = 1.0f;
+            while (right - left > 0) {
+                int64_t mid = left + (right - left) / 2;
+                if (cum[mid] < u) left = mid + 1;
+                else right = mid;
+            }
+            o[r * n_sample + j] = left;
+        }
+    }
+    free(cum);
+    return out;
 }

@@ -135,6 +135,8 @@ cuda = _Cuda()
 FloatTensor = Tensor
 LongTensor = Tensor
 
+from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state, normal
+import torch.random
 import torch.autograd
 import torch.utils
 import torch.nn
