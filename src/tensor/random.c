@@ -272,7 +272,7 @@ Tensor *tensor_randint_gen(int64_t low, int64_t high, TensorDtype dt, int ndim, 
 
 Tensor *tensor_randperm(int64_t n, TensorDtype dt, TensorGenerator *g) {
     if (n < 0) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "n must be non-negative, got%lld", (long long)n);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld]", (long long)n, (long long)n);
         return NULL;
     }
     if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_INT64;
@@ -498,8 +498,10 @@ Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replaceme
     Tensor *out = probs->ndim == 2 ? tensor__new(TENSOR_INT64, 2, oshape, false) : tensor__new(TENSOR_INT64, 1, &n_sample, false);
     if (!out) return NULL;
     int64_t *o = tensor__i64(out);
-    if (!replacement || n_sample == 1) {
-        /* the Gumbel trick PyTorch uses: top-k of p / q with q ~ Exp(1), q drawn for every entry */
+    if (!replacement) {
+        /* the Gumbel trick PyTorch uses: top-k of p / q with q ~ Exp(1), q drawn for every entry
+         * (PyTorch 1.13 takes it without replacement only; one sample with replacement still
+         * goes through the cumulative distribution below) */
         bool ok = true, zero_row = false;
         for (int64_t r = 0; r < n_dist; r++) {
             float sum = 0.0f;

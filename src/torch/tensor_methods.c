@@ -344,9 +344,11 @@ static Value m_iter(ARGS) {
     return it;
 }
 
+/* PyTorch's Tensor.__format__: a 0-dim tensor formats as its number, also with an empty spec
+ * ('{}'.format(torch.tensor(0.5)) == '0.5') */
 static Value m_format(ARGS) {
     Tensor *t = T(argv[0]);
-    if (tensor_ndim(t) == 0 && argc == 2 && val_is_str(vm, argv[1]) && AS_STR(argv[1])->len) {
+    if (tensor_ndim(t) == 0 && argc == 2 && val_is_str(vm, argv[1])) {
         TensorScalar s;
         if (item_of(vm, t, &s) < 0) return val_null();
         return vm_format(vm, torch_scalar_value(s), argv[1]);

@@ -155,6 +155,9 @@ def __getattr__(name):
     if name == "distributed":
         import torch.distributed
         return torch.distributed
+    if name == "distributions":
+        import torch.distributions
+        return torch.distributions
     if name == "futures":
         import torch.futures
         return torch.futures

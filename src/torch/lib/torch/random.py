@@ -86,9 +86,22 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         return r.add_(mean) if not mean.requires_grad else r + mean
     if st and bool((std < 0.0).any()):
         raise RuntimeError("normal expects all elements of std >= 0.0")
-    shape = torch.broadcast_shapes(mean.shape, std.shape) if mt else std.shape
+    shape = _broadcast(mean.shape, std.shape) if mt else std.shape
     r = torch.empty(shape)
     r.normal_(0.0, 1.0, generator=generator)
     if (mt and mean.requires_grad) or std.requires_grad:
         return r * std + mean
     return r.mul_(std).add_(mean)
+
+
+def _broadcast(a, b):
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
+                               "dimension {}".format(x, y, len(out)))
+        out.append(y if x == 1 else x)
+    return out
