@@ -61,8 +61,17 @@ Value vm_bind_descriptor(VM *vm, Value attr, Value obj, TypeObj *owner) {
         }
         return attr;
     }
-    if (t == vm->t_staticmethod) return ((WrapperObj *)attr.as.o)->func;
-    if (t == vm->t_classmethod)
+    if ((t->layout == OBJ_LAYOUT_STATICMETHOD || t->layout == OBJ_LAYOUT_CLASSMETHOD) && t->flags & TYPEF_HEAPTYPE) {
+        /* a subclass of staticmethod/classmethod overriding __get__ */
+        Value get = type_special(vm, t, SP_GET);
+        if (!val_is_null(get) && !(get.tag == VAL_OBJ && get.as.o->type->layout == OBJ_LAYOUT_NATIVE)) {
+            Value args[3] = {attr, val_is_null(obj) ? val_none() : obj,
+                             owner ? val_obj(owner) : val_obj(vm_type_of(vm, obj))};
+            return vm_call(vm, get, 3, args, NULL);
+        }
+    }
+    if (t->layout == OBJ_LAYOUT_STATICMETHOD) return ((WrapperObj *)attr.as.o)->func;
+    if (t->layout == OBJ_LAYOUT_CLASSMETHOD)
         return vm_bound_method_new(vm, ((WrapperObj *)attr.as.o)->func,
                                 val_obj(owner ? owner : vm_type_of(vm, obj)));
     if (t == vm->t_getset) {

@@ -452,7 +452,7 @@ int64_t bigint_hash(Value v) {
 
 /* ---- text ------------------------------------------------------------------------------------- */
 
-static void digit_limit_error(VM *vm, int64_t ndigits) {
+void bigint_digit_limit_error(VM *vm, int64_t ndigits) {
     if (ndigits >= 0)
         vm_raise(vm, vm->e_ValueError,
                  "Exceeds the limit (%lld digits) for integer string conversion: value has %lld digits; "
@@ -474,7 +474,7 @@ char *bigint_digits(VM *vm, Value v, int base, bool *neg) {
     /* the limit applies to bases that are not powers of two (CPython: decimal only here) */
     if (base == 10 && lim > 0 && (int64_t)mpz_sizeinbase(z, 10) > lim + 1) {
         mpz_clear(t);
-        digit_limit_error(vm, -1);
+        bigint_digit_limit_error(vm, -1);
         return NULL;
     }
     char *s = malloc(mpz_sizeinbase(z, base) + 2);
@@ -489,7 +489,7 @@ char *bigint_digits(VM *vm, Value v, int base, bool *neg) {
     if (*neg) memmove(s, d, strlen(d) + 1);
     if (base == 10 && lim > 0 && (int64_t)strlen(s) > lim) {
         free(s);
-        digit_limit_error(vm, -1);
+        bigint_digit_limit_error(vm, -1);
         return NULL;
     }
     return s;
@@ -516,7 +516,7 @@ Value bigint_parse_digits(VM *vm, const char *digits, int base, bool neg) {
     int64_t n = (int64_t)strlen(digits);
     int64_t lim = vm->int_max_str_digits;
     if ((base & (base - 1)) != 0 && lim > 0 && n > lim) {
-        digit_limit_error(vm, n);
+        bigint_digit_limit_error(vm, n);
         return val_null();
     }
     mpz_t z;

@@ -77,6 +77,8 @@ StrObj *bigint_to_str(VM *vm, Value v, int base);
 /* The digits of |v| in `base` into a malloc'd buffer (caller frees), sign through *neg.
  * NULL + exception (the digit limit, memory). */
 char *bigint_digits(VM *vm, Value v, int base, bool *neg);
+/* ValueError for a decimal string beyond sys.get_int_max_str_digits() (ndigits < 0: count unknown) */
+void bigint_digit_limit_error(VM *vm, int64_t ndigits);
 /* Parse cleaned digits (no sign, prefix or underscores) in base 2..36. */
 Value bigint_parse_digits(VM *vm, const char *digits, int base, bool neg);
 /* Whether v is nonzero. */

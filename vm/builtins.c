@@ -761,7 +761,7 @@ void builtins_init(VM *vm) {
         {"str", "str"}, {"bytes", "bytes"}, {"tuple", "tuple"}, {"list", "list"}, {"dict", "dict"},
         {"set", "set"}, {"frozenset", "frozenset"}, {"range", "range"}, {"slice", "slice"},
         {"property", "property"}, {"staticmethod", "staticmethod"}, {"classmethod", "classmethod"},
-        {"super", "super"}};
+        {"super", "super"}, {"complex", "complex"}, {"bytearray", "bytearray"}, {"memoryview", "memoryview"}};
     for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
         Value t = val_null();
 #define X(f, s) if (strcmp(type_names[i][1], s) == 0) t = val_obj(vm->t_##f);

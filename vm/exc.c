@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vm/dict.h"
+#include "vm/exc_syntax.h"
 #include "vm/exc.h"
 #include "vm/frame.h"
 #include "vm/gc.h"
@@ -301,10 +302,13 @@ static void print_one(VM *vm, Value exc, FILE *out) {
     const char *mod = val_is_str(vm, t->module) ? AS_STR(t->module)->data : "builtins";
     if (strcmp(mod, "builtins") != 0 && strcmp(mod, "__main__") != 0)
         fprintf(out, "%s.", mod);
-    fputs(type_qualname(t)->data, out);
     Value saved = vm->exc;
     vm->exc = val_null();
-    Value s = vm_str(vm, exc);
+    /* a SyntaxError shows its file, line and caret first, then only its msg */
+    Value message = val_null();
+    bool syntax = vm_syntax_error_print_location(vm, exc, out, &message);
+    fputs(type_qualname(t)->data, out);
+    Value s = vm_str(vm, syntax ? message : exc);
     if (val_is_null(s)) {
         vm->exc = val_null();
         fprintf(out, ": <exception str() failed>\n");
@@ -314,7 +318,6 @@ static void print_one(VM *vm, Value exc, FILE *out) {
         fputc('\n', out);
     }
     vm->exc = saved;
-    /* SyntaxError from compile(): the detail lines live in its attributes */
 }
 
 static void print_chain(VM *vm, Value exc, FILE *out, int depth) {

@@ -376,6 +376,60 @@ have:;
     return r;
 }
 
+/* complex.__format__ (CPython's format_complex_internal): both parts formatted as floats, the
+ * imaginary one always signed; with no type code the repr-like form, a zero real part left out
+ * and parentheses otherwise. */
+Value format_complex(VM *vm, double re, double im, StrObj *spec) {
+    Spec sp;
+    if (parse_spec(vm, spec, &sp, "complex") < 0) return val_null();
+    if (sp.zero && !sp.has_fill)
+        return vm_raise(vm, vm->e_ValueError, "Zero padding is not allowed in complex format specifier");
+    if (sp.align == '=') return vm_raise(vm, vm->e_ValueError, "'=' alignment flag is not allowed in complex format specifier");
+    if (sp.type && !strchr("eEfFgGn", sp.type))
+        return vm_raise(vm, vm->e_ValueError, "Unknown format code '%c' for object of type 'complex'", sp.type);
+    bool skip_re = false, parens = false;
+    Spec part = sp;
+    part.width = -1;
+    part.align = 0;
+    strcpy(part.fill, " ");
+    part.has_fill = false;
+    part.zero = false;
+    char res[600], ims[600];
+    if (!sp.type) {
+        if (re == 0 && !signbit(re)) skip_re = true;
+        else parens = true;
+        if (sp.precision >= 0) part.type = 'g';
+    }
+    if (part.type == 'n') part.type = 'g';
+    /* each part through the float formatter, without padding */
+    for (int k = 0; k < 2; k++) {
+        if (k == 0 && skip_re) {
+            res[0] = 0;
+            continue;
+        }
+        double v = k == 0 ? re : im;
+        Spec ps = part;
+        if (k == 1 && !skip_re) ps.sign = '+';
+        Value r;
+        if (!sp.type && sp.precision < 0) {
+            /* the repr form: shortest digits, no ".0" (repr(1+2j) is "(1+2j)") */
+            char buf[64];
+            float_repr(fabs(v), buf, sizeof buf);
+            size_t n = strlen(buf);
+            if (n > 2 && buf[n - 2] == '.' && buf[n - 1] == '0') buf[n - 2] = 0;
+            bool neg = signbit(v) && !isnan(v);
+            snprintf(k == 0 ? res : ims, 600, "%s%s", sign_of(neg, ps.sign), buf);
+            continue;
+        }
+        r = format_double_spec(vm, v, &ps, false);
+        if (val_is_null(r)) return r;
+        snprintf(k == 0 ? res : ims, 600, "%s", AS_STR(r)->data);
+    }
+    char body[1300];
+    snprintf(body, sizeof body, "%s%s%sj%s", parens ? "(" : "", res, ims, parens ? ")" : "");
+    return pad(vm, &sp, "", "", body, (int64_t)strlen(body), '>');
+}
+
 Value format_float(VM *vm, double v, StrObj *spec) {
     Spec sp;
     if (parse_spec(vm, spec, &sp, "float") < 0) return val_null();

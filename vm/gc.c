@@ -2,6 +2,8 @@
  * temp and external roots, and the debug heap walker.  The invariant is in vm/gc.h. */
 #include "vm/gc.h"
 
+#include "vm/bytes_ops.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,6 +264,7 @@ void gc_collect(VM *vm) {
     /* Weakrefs with callbacks must survive until their callback has run. */
     for (int i = 0; i < pending.n; i++) gc_mark_value(vm, pending.v[i]);
     drain_gray(vm);
+    memoryview_gc_sweep(vm);
     sweep(vm);
     vm->live_after_gc = vm->bytes_allocated;
     vm->next_gc = vm->bytes_allocated * 2;

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 
@@ -129,25 +131,46 @@ static void w_str(Writer *w, StrObj *s) {
     w_bytes(w, s->data, s->len);
 }
 
+/* TYPE_LONG: sign-and-size, then 15-bit digits, least significant first */
+static void w_long(Writer *w, const mpz_t z) {
+    size_t n = 0;
+    uint16_t *d = mpz_export(NULL, &n, -1, sizeof(uint16_t), 0, 1, z);
+    if (n > INT32_MAX) {
+        free(d);
+        w->error = true;
+        vm_raise(w->vm, w->vm->e_ValueError, "int too large to marshal");
+        return;
+    }
+    w_byte(w, TYPE_LONG);
+    w_int32(w, mpz_sgn(z) < 0 ? -(int32_t)n : (int32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        w_byte(w, d[i] & 0xFF);
+        w_byte(w, d[i] >> 8);
+    }
+    free(d);
+}
+
 static void w_int(Writer *w, int64_t x) {
     if (x >= INT32_MIN && x <= INT32_MAX) {
         w_byte(w, TYPE_INT);
         w_int32(w, (int32_t)x);
         return;
     }
-    /* TYPE_LONG: sign-and-size, then 15-bit digits, least significant first */
-    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-    uint16_t d[5];
-    int n = 0;
-    while (u) {
-        d[n++] = (uint16_t)(u & 0x7FFF);
-        u >>= 15;
-    }
-    w_byte(w, TYPE_LONG);
-    w_int32(w, x < 0 ? -n : n);
-    for (int i = 0; i < n; i++) {
-        w_byte(w, d[i] & 0xFF);
-        w_byte(w, d[i] >> 8);
+    mpz_t z;
+    mpz_init(z);
+    bigint_load(val_int(x), z);
+    w_long(w, z);
+    mpz_clear(z);
+}
+
+static void w_double(Writer *w, double d) {
+    if (w->version > 1) {
+        w_bytes(w, &d, 8);
+    } else {
+        char buf[40];
+        int n = snprintf(buf, sizeof buf, "%.17g", d);
+        w_byte(w, n);
+        w_bytes(w, buf, n);
     }
 }
 
@@ -184,21 +207,20 @@ static void w_object(Writer *w, Value v) {
     case VAL_BOOL: w_byte(w, v.as.b ? TYPE_TRUE : TYPE_FALSE); break;
     case VAL_INT: w_int(w, v.as.i); break;
     case VAL_FLOAT:
-        if (w->version > 1) {
-            w_byte(w, TYPE_BINARY_FLOAT);
-            w_bytes(w, &v.as.f, 8);
-        } else {
-            char buf[40];
-            int n = snprintf(buf, sizeof buf, "%.17g", v.as.f);
-            w_byte(w, TYPE_FLOAT);
-            w_byte(w, n);
-            w_bytes(w, buf, n);
-        }
+        w_byte(w, w->version > 1 ? TYPE_BINARY_FLOAT : TYPE_FLOAT);
+        w_double(w, v.as.f);
         break;
     case VAL_OBJ: {
         Obj *o = v.as.o;
         TypeObj *t = o->type;
+        double re, im;
         if (t == vm->t_str) w_str(w, (StrObj *)o);
+        else if (t == vm->t_int) w_long(w, ((IntObj *)o)->z);
+        else if (complex_parts(v, &re, &im) && t == vm->t_complex) {
+            w_byte(w, w->version > 1 ? TYPE_BINARY_COMPLEX : TYPE_COMPLEX);
+            w_double(w, re);
+            w_double(w, im);
+        }
         else if (t == vm->t_bytes) {
             BytesObj *b = (BytesObj *)o;
             if (!w_ref(w, o, TYPE_STRING)) {
@@ -337,22 +359,48 @@ static Value r_str(Reader *r, int64_t n, bool interned) {
 static Value r_long(Reader *r) {
     if (!need(r, 4)) return eof(r);
     int32_t n = r_int32(r);
+    if (n == INT32_MIN) return bad(r, "long size out of range");
     int32_t an = n < 0 ? -n : n;
     if (!need(r, 2 * (int64_t)an)) return eof(r);
-    uint64_t u = 0;
-    int shift = 0;
-    bool overflow = false;
+    /* CPython's 15-bit digits, least significant first; the last must be nonzero */
+    uint16_t *d = malloc(sizeof(uint16_t) * (size_t)(an ? an : 1));
+    if (!d) return vm_raise(r->vm, r->vm->e_MemoryError, NULL);
     for (int32_t i = 0; i < an; i++) {
-        uint32_t d = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8;
+        d[i] = (uint16_t)(r->p[0] | r->p[1] << 8);
         r->p += 2;
-        if (d > 0x7FFF) return bad(r, "digit out of range in long");
-        if (d && (shift >= 64 || (shift > 49 && (d >> (64 - shift))))) overflow = true;
-        else if (shift < 64) u |= (uint64_t)d << shift;
-        shift += 15;
+        if (d[i] > 0x7FFF || (i == an - 1 && d[i] == 0)) {
+            const char *why = d[i] ? "digit out of range in long" : "unnormalized long data";
+            free(d);
+            return bad(r, why);
+        }
     }
-    if (overflow || u > (uint64_t)INT64_MAX + (n < 0))
-        return vm_raise(r->vm, r->vm->e_OverflowError, "marshal data holds an integer beyond 64 bits");
-    return val_int(n < 0 ? (int64_t)(0 - u) : (int64_t)u);
+    mpz_t z;
+    mpz_init(z);
+    mpz_import(z, (size_t)an, -1, sizeof(uint16_t), 0, 1, d);
+    free(d);
+    if (n < 0) mpz_neg(z, z);
+    Value v = bigint_from_mpz(r->vm, z);
+    mpz_clear(z);
+    return v;
+}
+
+/* one double of a float or complex: 8 raw bytes (binary forms) or a length-prefixed repr */
+static bool r_double(Reader *r, bool binary, double *out) {
+    if (binary) {
+        if (!need(r, 8)) return false;
+        memcpy(out, r->p, 8);
+        r->p += 8;
+        return true;
+    }
+    if (!need(r, 1)) return false;
+    int n = *r->p++;
+    if (!need(r, n)) return false;
+    char buf[260];
+    memcpy(buf, r->p, (size_t)n);
+    buf[n] = 0;
+    r->p += n;
+    *out = strtod(buf, NULL);
+    return true;
 }
 
 static Value r_code(Reader *r, bool flag) {
@@ -462,7 +510,7 @@ static Value r_code(Reader *r, bool flag) {
 
 static Value r_object_inner(Reader *r) {
     VM *vm = r->vm;
-    if (!need(r, 1)) return eof(r);
+    if (!need(r, 1)) return vm_raise(vm, vm->e_EOFError, "EOF read where object expected");
     int code = *r->p++;
     bool flag = (code & FLAG_REF) != 0;
     int type = code & ~FLAG_REF;
@@ -486,26 +534,21 @@ static Value r_object_inner(Reader *r) {
         if (idx == -2) return val_null();
         return r_ref_set(r, idx, r_long(r));
     }
-    case TYPE_BINARY_FLOAT: {
-        if (!need(r, 8)) return eof(r);
+    case TYPE_BINARY_FLOAT:
+    case TYPE_FLOAT: {
         double d;
-        memcpy(&d, r->p, 8);
-        r->p += 8;
+        if (!r_double(r, type == TYPE_BINARY_FLOAT, &d)) return eof(r);
         return r_ref_set(r, r_ref_reserve(r, flag), val_float(d));
     }
-    case TYPE_FLOAT: {
-        if (!need(r, 1)) return eof(r);
-        int n = *r->p++;
-        if (!need(r, n)) return eof(r);
-        char buf[260];
-        memcpy(buf, r->p, (size_t)n);
-        buf[n] = 0;
-        r->p += n;
-        return r_ref_set(r, r_ref_reserve(r, flag), val_float(strtod(buf, NULL)));
-    }
     case TYPE_COMPLEX:
-    case TYPE_BINARY_COMPLEX:
-        return vm_raise(vm, vm->e_NotImplementedError, "marshal: complex numbers are not supported by Ember yet");
+    case TYPE_BINARY_COMPLEX: {
+        double re, im;
+        if (!r_double(r, type == TYPE_BINARY_COMPLEX, &re) || !r_double(r, type == TYPE_BINARY_COMPLEX, &im))
+            return eof(r);
+        int64_t idx = r_ref_reserve(r, flag);
+        if (idx == -2) return val_null();
+        return r_ref_set(r, idx, complex_new_value(vm, re, im));
+    }
     case TYPE_STRING: {
         if (!need(r, 4)) return eof(r);
         int64_t n = r_int32(r);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/import.h"
@@ -1355,14 +1356,26 @@ static bool valid_code(const SreCode *code, const SreCode *end, int64_t groups) 
 
 /* ---- module functions ----------------------------------------------------------------- */
 
+/* An int argument, int subclasses (re.RegexFlag members) included. */
+static bool sre_int(Value v, int64_t *out) {
+    if (val_is_intlike(v)) {
+        *out = val_as_intlike(v);
+        return true;
+    }
+    if (val_is_intobj(v) && mpz_fits_slong_p(AS_INTOBJ(v)->z)) {
+        *out = mpz_get_si(AS_INTOBJ(v)->z);
+        return true;
+    }
+    return false;
+}
+
 static Value sre_compile(ARGS) {
     static const char *const names[] = {"pattern", "flags", "code", "groups", "groupindex", "indexgroup"};
     Value a[6];
     if (clinic_args(vm, "compile", argc, argv, kw, 6, 6, names, 6, a) < 0) return val_null();
     TupleObj *types = (TupleObj *)fn->payload.as.o;
     int64_t flags, groups;
-    if (!val_is_intlike(a[1])) return vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, a[1]));
-    flags = val_as_intlike(a[1]);
+    if (!sre_int(a[1], &flags)) return vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, a[1]));
     if (!val_is_type(vm, a[2], vm->t_list))
         return vm_raise(vm, vm->e_TypeError, "compile() argument 'code' must be list, not %s", vm_type_name(vm, a[2]));
     if (vm_index(vm, a[3], &groups) < 0) return val_null();
@@ -1384,10 +1397,10 @@ static Value sre_compile(ARGS) {
     p->groupindex = AS_DICT(a[4]);
     p->indexgroup = AS_TUPLE(a[5]);
     for (int64_t i = 0; i < n; i++) {
-        Value v = code->items[i];
-        if (!val_is_intlike(v) || val_as_intlike(v) < 0 || val_as_intlike(v) > (int64_t)UINT32_MAX)
+        int64_t cv;
+        if (!sre_int(code->items[i], &cv) || cv < 0 || cv > (int64_t)UINT32_MAX)
             return vm_raise(vm, vm->e_OverflowError, "regular expression code size limit exceeded");
-        p->code[i] = (SreCode)val_as_intlike(v);
+        p->code[i] = (SreCode)cv;
     }
     if (val_is_none(a[0])) {
         p->isbytes = false;
@@ -1409,6 +1422,7 @@ static Value sre_compile(ARGS) {
 }
 
 static Value sre_getcodesize(ARGS) { return val_int(4); }
+
 
 static int arg_char(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw, uint32_t *out) {
     if (native_check_args(vm, fname, argc, kw, 1, 1) < 0) return -1;

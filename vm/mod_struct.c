@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/buffer.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
@@ -231,6 +232,35 @@ static int get_long(VM *vm, Value v, int64_t *out) {
     return vm_index(vm, v, out);
 }
 
+/* An integer argument as 64 bits: *x holds it when it fits int64; a value in
+ * (INT64_MAX, UINT64_MAX] (only unsigned 8-byte codes take it) sets *high and *x holds its bits.
+ * OverflowError beyond. */
+static int get_int64_or_u64(VM *vm, Value v, int64_t *x, bool *high) {
+    *high = false;
+    if (val_is_int(v)) {
+        *x = v.as.i;
+        return 0;
+    }
+    if (!val_is_intobj(v)) return get_long(vm, v, x);
+    mpz_t z;
+    mpz_init(z);
+    bigint_load(v, z);
+    int rc = 0;
+    if (mpz_sgn(z) > 0 && mpz_sizeinbase(z, 2) <= 64) {
+        *high = mpz_sizeinbase(z, 2) == 64;
+        uint64_t u = 0;
+        mpz_export(&u, NULL, -1, sizeof u, 0, 0, z);
+        *x = (int64_t)u;
+    } else if (mpz_fits_slong_p(z)) {
+        *x = mpz_get_si(z);
+    } else {
+        vm_raise(vm, vm->e_OverflowError, "Python int too large to convert to C long");
+        rc = -1;
+    }
+    mpz_clear(z);
+    return rc;
+}
+
 static int pack_one(VM *vm, StructObj *s, const FmtItem *it, Value v, uint8_t *dst) {
     bool little = little_endian(s->order);
     char c = it->code;
@@ -276,14 +306,11 @@ static int pack_one(VM *vm, StructObj *s, const FmtItem *it, Value v, uint8_t *d
         }
         return 0;
     }
-    case 'P':
-        if (get_long(vm, v, &x) < 0) return -1;
-        put_uint(dst, (uint64_t)x, 8, little);
-        return 0;
     default:
         break;
     }
-    if (get_long(vm, v, &x) < 0) {
+    bool high;
+    if (get_int64_or_u64(vm, v, &x, &high) < 0) {
         if (vm_exc_matches(vm, vm->e_OverflowError)) {
             vm_clear_exc(vm);
             struct_error(vm, "argument out of range");
@@ -292,6 +319,19 @@ static int pack_one(VM *vm, StructObj *s, const FmtItem *it, Value v, uint8_t *d
     }
     bool is_unsigned = c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q' || c == 'N';
     int size = it->size;
+    if (c == 'P') {   /* a pointer: any value of 64 bits, negative ones as their two's complement */
+        put_uint(dst, (uint64_t)x, 8, little);
+        return 0;
+    }
+    if (high && !(is_unsigned && size == 8)) {
+        struct_error(vm, size == 8 ? "argument out of range" : "'%c' format requires 0 <= number <= %llu", c,
+                     (unsigned long long)(UINT64_MAX >> (64 - 8 * size)));
+        return -1;
+    }
+    if (is_unsigned && high) {
+        put_uint(dst, (uint64_t)x, size, little);
+        return 0;
+    }
     if (is_unsigned) {
         uint64_t max = size < 8 ? UINT64_MAX >> (64 - 8 * size) : UINT64_MAX;
         if (x < 0 || (uint64_t)x > max) {
@@ -342,10 +382,7 @@ static Value unpack_one(VM *vm, StructObj *s, const FmtItem *it, const uint8_t *
     uint64_t u = get_uint(src, size, little);
     bool is_unsigned = c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q' || c == 'N' || c == 'P';
     if (is_unsigned) {
-        if (u > (uint64_t)INT64_MAX)
-            return vm_raise(vm, vm->e_OverflowError, "unpacked value %llu is beyond Ember's 64-bit ints",
-                            (unsigned long long)u);
-        return val_int((int64_t)u);
+        return u > (uint64_t)INT64_MAX ? bigint_from_u64(vm, u) : val_int((int64_t)u);
     }
     if (size < 8 && (u >> (8 * size - 1)) & 1) u |= ~(uint64_t)0 << (8 * size);
     return val_int((int64_t)u);

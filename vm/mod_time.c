@@ -349,11 +349,14 @@ static int set_timezone(VM *vm, Value mod) {
     TupleObj *names = tuple_pack(vm, 2, val_obj(s0), val_obj(s1));
     vm_pop_roots(vm, 2);
     if (!names) return -1;
-    return module_set(vm, mod, "timezone", val_int(tz)) < 0 || module_set(vm, mod, "altzone", val_int(alt)) < 0 ||
-                   module_set(vm, mod, "daylight", val_int(dl)) < 0 ||
-                   module_set(vm, mod, "tzname", val_obj(names)) < 0
-               ? -1
-               : 0;
+    vm_push_root(vm, val_obj(names));   /* module_set allocates (the interned key) */
+    int rc = module_set(vm, mod, "tzname", val_obj(names)) < 0 || module_set(vm, mod, "timezone", val_int(tz)) < 0 ||
+                     module_set(vm, mod, "altzone", val_int(alt)) < 0 ||
+                     module_set(vm, mod, "daylight", val_int(dl)) < 0
+                 ? -1
+                 : 0;
+    vm_pop_root(vm);
+    return rc;
 }
 
 static Value t_tzset(ARGS) {

@@ -91,9 +91,9 @@ static int float_op(VM *vm, int op, double x, double y, Value *out) {
             return -1;
         }
         if (x < 0 && y != floor(y) && isfinite(y)) {
-            vm_raise(vm, vm->e_NotImplementedError,
-                     "complex numbers are not supported (negative number to a fractional power)");
-            return -1;
+            /* a negative number to a fractional power is complex (CPython's float_pow) */
+            *out = complex_float_power(vm, x, y);
+            return val_is_null(*out) ? -1 : 1;
         }
         *out = val_float(pow(x, y));
         if (isinf(out->as.f) && isfinite(x) && isfinite(y)) {

@@ -40,10 +40,20 @@ double float_round(double x, int64_t ndigits);
  * any int value (small, big, bool, or an int-subclass instance). */
 Value format_int(VM *vm, Value v, StrObj *spec);
 Value format_float(VM *vm, double v, StrObj *spec);
+Value format_complex(VM *vm, double re, double im, StrObj *spec);
 Value format_str(VM *vm, StrObj *s, StrObj *spec);
 /* int(s, base) / float(s) parsing with CPython's messages (big results become big ints). */
 Value parse_int(VM *vm, StrObj *s, int base);
 Value parse_float(VM *vm, StrObj *s);
+
+/* complex numbers (vm/complex.c) */
+Value complex_new_value(VM *vm, double re, double im);
+/* the parts of a complex (or complex-subclass) value; false (no exception) for anything else */
+bool complex_parts(Value v, double *re, double *im);
+/* x ** y for a negative x and a fractional y: the complex power (CPython's float_pow) */
+Value complex_float_power(VM *vm, double x, double y);
+size_t complex_dict_offset(void);
+void complex_init_type(VM *vm);
 
 /* pow(base, exp, mod) for three ints (a negative exp means the modular inverse). */
 Value num_int_powmod(VM *vm, Value base, Value exp, Value mod);

@@ -36,7 +36,52 @@ Value object_new_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) 
     }
     if (t->flags & TYPEF_ABSTRACT_NEW)
         return vm_raise(vm, vm->e_TypeError, "object.__new__(%s) is not safe, use %s.__new__()", t->name->data, t->name->data);
+    if (t->flags & TYPEF_IS_ABSTRACT) return type_abstract_error(vm, t);
     return t->alloc(vm, t);
+}
+
+/* "Can't instantiate abstract class C with abstract methods a, b" (sorted, as CPython) */
+Value type_abstract_error(VM *vm, TypeObj *t) {
+    Value am = dict_get_c(vm, t->dict, "__abstractmethods__");
+    ListObj *l = val_is_null(am) ? list_new(vm, 0) : vm_list_from_iterable(vm, am);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    if (list_sort(vm, l, val_null(), false) < 0) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < l->len; i++) {
+        if (i) sb_adds(&b, ", ");
+        Value s = vm_str(vm, l->items[i]);
+        if (val_is_null(s)) {
+            sb_free(&b);
+            vm_pop_root(vm);
+            return s;
+        }
+        sb_add_str(&b, AS_STR(s));
+    }
+    vm_pop_root(vm);
+    StrObj *names = sb_finish(vm, &b);
+    if (!names) return val_null();
+    return vm_raise(vm, vm->e_TypeError, "Can't instantiate abstract class %s with abstract method%s %s", t->name->data,
+                    l->len == 1 ? "" : "s", names->data);
+}
+
+/* object.__lt__ and friends: NotImplemented (the reflected operation or a TypeError follows) */
+static Value object_order(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, fn->name, argc, kw, 2, 2) < 0) return val_null();
+    return vm->not_implemented;
+}
+
+static Value object_subclasshook(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    return vm->not_implemented;
+}
+
+static Value object_sizeof(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    TypeObj *t = vm_type_of(vm, argv[0]);
+    return val_int((int64_t)(argv[0].tag == VAL_OBJ ? argv[0].as.o->size : t->instance_size));
 }
 
 Value object_init_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -201,6 +246,95 @@ static Value type_get_dict(VM *vm, Value s, void *c) {
     /* read-only: writes go through setattr so the method caches see them */
     return mappingproxy_new(vm, val_obj(TY(s)->dict));
 }
+/* __abstractmethods__: stored in the class dict; a non-empty value marks the class abstract */
+static Value type_get_abstract(VM *vm, Value s, void *c) {
+    Value v = TY(s) == vm->t_type ? val_null() : dict_get_c(vm, TY(s)->dict, "__abstractmethods__");
+    if (val_is_null(v)) return vm_raise(vm, vm->e_AttributeError, "__abstractmethods__");
+    return v;
+}
+static int type_set_abstract(VM *vm, Value s, Value v, void *c) {
+    TypeObj *t = TY(s);
+    if (!(t->flags & TYPEF_HEAPTYPE)) {
+        vm_raise(vm, vm->e_TypeError, "cannot set '__abstractmethods__' attribute of immutable type '%s'", t->name->data);
+        return -1;
+    }
+    int abstract = 0;
+    if (val_is_null(v)) {
+        if (dict_del_str(vm, t->dict, vm_intern_str(vm, "__abstractmethods__")) == 0) {
+            vm_raise(vm, vm->e_AttributeError, "__abstractmethods__");
+            return -1;
+        }
+    } else {
+        abstract = vm_truthy(vm, v);
+        if (abstract < 0 || dict_set_c(vm, t->dict, "__abstractmethods__", v) < 0) return -1;
+    }
+    if (abstract) t->flags |= TYPEF_IS_ABSTRACT;
+    else t->flags &= ~(uint32_t)TYPEF_IS_ABSTRACT;
+    type_modified(vm, t);
+    return 0;
+}
+/* __flags__ with CPython's bits (inspect.isabstract tests Py_TPFLAGS_IS_ABSTRACT) */
+static Value type_get_flags(VM *vm, Value s, void *c) {
+    TypeObj *t = TY(s);
+    int64_t f = 0;
+    if (t->flags & TYPEF_HEAPTYPE) f |= 1 << 9;
+    if (t->flags & TYPEF_BASETYPE) f |= 1 << 10;
+    f |= 1 << 12;   /* READY */
+    if (t->flags & TYPEF_IS_ABSTRACT) f |= 1 << 20;
+    if (t->layout == OBJ_LAYOUT_INT) f |= 1 << 24;
+    if (t->layout == OBJ_LAYOUT_LIST) f |= 1 << 25;
+    if (t->layout == OBJ_LAYOUT_TUPLE) f |= 1 << 26;
+    if (t->layout == OBJ_LAYOUT_BYTES) f |= 1 << 27;
+    if (t->layout == OBJ_LAYOUT_STR) f |= 1 << 28;
+    if (t->layout == OBJ_LAYOUT_DICT) f |= 1 << 29;
+    if (t->flags & TYPEF_EXCEPTION) f |= 1 << 30;
+    if (t->layout == OBJ_LAYOUT_TYPE) f |= (int64_t)1 << 31;
+    return val_int(f);
+}
+/* __annotations__ of a class: its dict's (made empty on first read), AttributeError for
+ * built-in types */
+static Value type_get_annotations(VM *vm, Value s, void *c) {
+    TypeObj *t = TY(s);
+    if (!(t->flags & TYPEF_HEAPTYPE))
+        return vm_raise(vm, vm->e_AttributeError, "type object '%s' has no attribute '__annotations__'", t->name->data);
+    Value a = dict_get_c(vm, t->dict, "__annotations__");
+    if (!val_is_null(a)) return vm_bind_descriptor(vm, a, val_null(), t);
+    DictObj *d = dict_new(vm);
+    if (!d) return val_null();
+    vm_push_root(vm, val_obj(d));
+    int rc = dict_set_c(vm, t->dict, "__annotations__", val_obj(d));
+    vm_pop_root(vm);
+    if (rc < 0) return val_null();
+    type_modified(vm, t);
+    return val_obj(d);
+}
+static int type_set_annotations(VM *vm, Value s, Value v, void *c) {
+    TypeObj *t = TY(s);
+    if (!(t->flags & TYPEF_HEAPTYPE)) {
+        vm_raise(vm, vm->e_TypeError, "cannot set '__annotations__' attribute of immutable type '%s'", t->name->data);
+        return -1;
+    }
+    int rc;
+    if (val_is_null(v)) {
+        if (dict_del_str(vm, t->dict, vm_intern_str(vm, "__annotations__")) == 0) {
+            vm_raise(vm, vm->e_AttributeError, "__annotations__");
+            return -1;
+        }
+        rc = 0;
+    } else {
+        rc = dict_set_c(vm, t->dict, "__annotations__", v);
+    }
+    type_modified(vm, t);
+    return rc;
+}
+static Value type_get_basicsize(VM *vm, Value s, void *c) { return val_int((int64_t)TY(s)->instance_size); }
+static Value type_get_itemsize(VM *vm, Value s, void *c) {
+    ObjLayout l = TY(s)->layout;
+    return val_int(l == OBJ_LAYOUT_TUPLE || l == OBJ_LAYOUT_BYTES ? 8 : l == OBJ_LAYOUT_INT ? 4 : 0);
+}
+static Value type_get_dictoffset(VM *vm, Value s, void *c) { return val_int((int64_t)TY(s)->dict_offset); }
+static Value type_get_text_signature(VM *vm, Value s, void *c) { return val_none(); }
+
 static Value type_get_doc(VM *vm, Value s, void *c) {
     Value d = dict_get_c(vm, TY(s)->dict, "__doc__");
     return val_is_null(d) ? val_none() : d;
@@ -458,8 +592,48 @@ static void wrapper_trace(VM *vm, Obj *o) {
 }
 static Value wrapper_init(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, fn->owner->name->data, argc, kw, 2, 2) < 0) return val_null();
-    ((WrapperObj *)argv[0].as.o)->func = argv[1];
+    WrapperObj *w = (WrapperObj *)argv[0].as.o;
+    w->func = argv[1];
+    /* CPython 3.10+: the wrapper takes the function's __module__, __name__, __qualname__,
+     * __doc__ and __annotations__ (functools.wraps-style) */
+    static const char *const attrs[] = {"__module__", "__name__", "__qualname__", "__doc__", "__annotations__", NULL};
+    for (int i = 0; attrs[i]; i++) {
+        StrObj *n = vm_intern_str(vm, attrs[i]);
+        Value v = n ? vm_getattr_opt(vm, argv[1], n) : val_null();
+        if (val_is_null(v)) {
+            if (!val_is_null(vm->exc)) return val_null();
+            continue;
+        }
+        if (!w->dict) {
+            vm_push_root(vm, v);
+            DictObj *d = dict_new(vm);
+            vm_pop_root(vm);
+            if (!d) return val_null();
+            w->dict = d;
+        }
+        if (dict_set_str(vm, w->dict, n, v) < 0) return val_null();
+    }
     return val_none();
+}
+/* __isabstractmethod__ of a wrapper or property: whether what it wraps is abstract */
+static int is_abstract(VM *vm, Value f) {
+    if (val_is_null(f) || val_is_none(f)) return 0;
+    Value v = vm_getattr_opt(vm, f, vm_intern_str(vm, "__isabstractmethod__"));
+    if (val_is_null(v)) return val_is_null(vm->exc) ? 0 : -1;
+    return vm_truthy(vm, v);
+}
+static Value wrapper_get_isabstract(VM *vm, Value s, void *c) {
+    int r = is_abstract(vm, ((WrapperObj *)s.as.o)->func);
+    return r < 0 ? val_null() : val_bool(r);
+}
+static Value property_get_isabstract(VM *vm, Value s, void *c) {
+    PropertyObj *p = (PropertyObj *)s.as.o;
+    Value fs[3] = {p->fget, p->fset, p->fdel};
+    for (int i = 0; i < 3; i++) {
+        int r = is_abstract(vm, fs[i]);
+        if (r) return r < 0 ? val_null() : val_bool(true);
+    }
+    return val_bool(false);
 }
 static Value wrapper_get_func(VM *vm, Value s, void *c) { return ((WrapperObj *)s.as.o)->func; }
 static Value wrapper_get(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -550,6 +724,10 @@ void type_init_methods(VM *vm) {
         {"__format__", object_format, NATIVEF_METHOD},
         {"__init_subclass__", object_init_subclass, NATIVEF_CLASSMETHOD},
         {"__dir__", object_dir, NATIVEF_METHOD},
+        {"__lt__", object_order, NATIVEF_METHOD}, {"__le__", object_order, NATIVEF_METHOD},
+        {"__gt__", object_order, NATIVEF_METHOD}, {"__ge__", object_order, NATIVEF_METHOD},
+        {"__subclasshook__", object_subclasshook, NATIVEF_CLASSMETHOD},
+        {"__sizeof__", object_sizeof, NATIVEF_METHOD | ARITY_NOARGS},
         {NULL}};
     static const GetSetDef obj_gs[] = {
         {"__class__", object_get_class, object_set_class},
@@ -577,6 +755,13 @@ void type_init_methods(VM *vm) {
         {"__mro__", type_get_mro, NULL},
         {"__dict__", type_get_dict, NULL},
         {"__doc__", type_get_doc, NULL},
+        {"__abstractmethods__", type_get_abstract, type_set_abstract},
+        {"__flags__", type_get_flags, NULL},
+        {"__annotations__", type_get_annotations, type_set_annotations},
+        {"__basicsize__", type_get_basicsize, NULL},
+        {"__itemsize__", type_get_itemsize, NULL},
+        {"__dictoffset__", type_get_dictoffset, NULL},
+        {"__text_signature__", type_get_text_signature, NULL},
         {NULL}};
     static const MethodDef prop_m[] = {
         {"__init__", property_init, NATIVEF_METHOD},
@@ -590,10 +775,13 @@ void type_init_methods(VM *vm) {
         {NULL}};
     static const GetSetDef prop_gs[] = {
         {"fget", property_get_fget, NULL}, {"fset", property_get_fset, NULL},
-        {"fdel", property_get_fdel, NULL}, {"__doc__", property_get_doc, property_set_doc}, {NULL}};
+        {"fdel", property_get_fdel, NULL}, {"__doc__", property_get_doc, property_set_doc},
+        {"__isabstractmethod__", property_get_isabstract, NULL}, {NULL}};
     static const MethodDef wrap_m[] = {
         {"__init__", wrapper_init, NATIVEF_METHOD}, {"__get__", wrapper_get, NATIVEF_METHOD}, {NULL}};
-    static const GetSetDef wrap_gs[] = {{"__func__", wrapper_get_func, NULL}, {NULL}};
+    static const GetSetDef wrap_gs[] = {
+        {"__func__", wrapper_get_func, NULL}, {"__wrapped__", wrapper_get_func, NULL},
+        {"__isabstractmethod__", wrapper_get_isabstract, NULL}, {NULL}};
     static const MethodDef super_m[] = {
         {"__new__", super_new_fn, NATIVEF_STATIC}, {"__repr__", super_repr, NATIVEF_METHOD}, {NULL}};
     static const MethodDef none_m[] = {

@@ -55,6 +55,8 @@ typedef enum ObjLayout {
     OBJ_LAYOUT_GETSET,
     OBJ_LAYOUT_INT,       /* IntObj (vm/bigint.h): big ints and int-subclass instances */
     OBJ_LAYOUT_FLOAT,     /* FloatObj (vm/num.h): float-subclass instances */
+    OBJ_LAYOUT_COMPLEX,   /* ComplexObj (vm/complex.c) */
+    OBJ_LAYOUT_BYTEARRAY, /* ByteArrayObj (vm/bytes_ops.h) */
     OBJ_LAYOUT_EXTENSION, /* defined outside vm/ (tensors, nodes, handles, ...) */
 } ObjLayout;
 
@@ -92,6 +94,7 @@ enum {
     TYPEF_EXCEPTION = 1 << 3,    /* BaseException or a subclass */
     TYPEF_LIBRARY = 1 << 4,      /* defined by Ember's own library code */
     TYPEF_WEAKREFS = 1 << 5,     /* heap type whose instances take weak references (__weakref__) */
+    TYPEF_IS_ABSTRACT = 1 << 6,  /* __abstractmethods__ is non-empty: object.__new__ refuses it */
 };
 
 struct TypeObj {

@@ -376,8 +376,28 @@ static Value s_clear(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
 }
 
 static Value s_copy(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    /* a frozenset is its own copy */
+    if (argv[0].as.o->type == vm->t_frozenset) return argv[0];
     SetObj *n = copy_of(vm, SELF, result_type(vm, argv[0]));
     return n ? val_obj(n) : val_null();
+}
+
+/* __reduce__: (type, (list of items,), instance dict or None), as CPython's set_reduce */
+static Value s_reduce(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    ListObj *items = vm_list_from_iterable(vm, argv[0]);
+    if (!items) return val_null();
+    vm_push_root(vm, val_obj(items));
+    TupleObj *args = tuple_pack(vm, 1, val_obj(items));
+    Value r = val_null();
+    if (args) {
+        vm_push_root(vm, val_obj(args));
+        DictObj *d = SELF->dict;
+        TupleObj *t = tuple_pack(vm, 3, val_obj(argv[0].as.o->type), val_obj(args), d && d->used ? val_obj(d) : val_none());
+        if (t) r = val_obj(t);
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return r;
 }
 
 static Value s_update(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -749,7 +769,8 @@ void set_init_type(VM *vm) {
         {"__repr__", s_repr, NATIVEF_METHOD}, {"__eq__", s_eq, NATIVEF_METHOD}, {"__ne__", s_ne, NATIVEF_METHOD},
         {"__le__", s_le, NATIVEF_METHOD}, {"__ge__", s_ge, NATIVEF_METHOD}, {"__lt__", s_lt, NATIVEF_METHOD},
         {"__gt__", s_gt, NATIVEF_METHOD}, {"__or__", s_or, NATIVEF_METHOD}, {"__and__", s_and, NATIVEF_METHOD},
-        {"__sub__", s_sub, NATIVEF_METHOD}, {"__xor__", s_xor, NATIVEF_METHOD}, {NULL}};
+        {"__sub__", s_sub, NATIVEF_METHOD}, {"__xor__", s_xor, NATIVEF_METHOD},
+        {"__reduce__", s_reduce, NATIVEF_METHOD | ARITY_NOARGS}, {NULL}};
     static const MethodDef mutable[] = {
         {"__init__", s_init, NATIVEF_METHOD | ARITY_POS(0, 1)}, {"add", s_add, NATIVEF_METHOD | ARITY_O},
         {"discard", s_discard, NATIVEF_METHOD | ARITY_O}, {"remove", s_remove, NATIVEF_METHOD | ARITY_O},

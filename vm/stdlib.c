@@ -41,6 +41,7 @@ int pwd_module_init(VM *vm, Value mod);
 int grp_module_init(VM *vm, Value mod);
 void import_init_paths(VM *vm);
 void exc_os_init(VM *vm);
+void exc_syntax_init(VM *vm);
 void codecs_init(VM *vm);
 
 typedef struct EmbeddedModule {
@@ -52,6 +53,7 @@ extern const EmbeddedModule vm_lib_modules[];
 
 void stdlib_register(VM *vm) {
     exc_os_init(vm);
+    exc_syntax_init(vm);
     codecs_init(vm);
     vm_register_native_module(vm, "_codecs", codecs_module_init);
     vm_register_native_module(vm, "posix", posix_module_init);

@@ -1063,8 +1063,10 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
             if (flags & PF_ALT) prefix = "0o";
         }
         mpz_abs(z, z);
+        /* mpz_sizeinbase may overestimate by one: it sizes the buffer, strlen counts the digits */
         size_t nd = mpz_sizeinbase(z, base < 0 ? -base : base);
-        int64_t p = prec > (int64_t)nd && prec < 100000 ? prec : (int64_t)nd;
+        int64_t want = prec < 100000 ? prec : 0;   /* precision: at least that many digits */
+        int64_t p = want > (int64_t)nd ? want : (int64_t)nd;
         char *digits = malloc((size_t)p + 2);
         if (!digits) {
             mpz_clear(z);
@@ -1074,10 +1076,15 @@ static int pct_one(VM *vm, StrBuf *b, char type, int flags, int64_t width, int64
         mpz_get_str(digits, base, z);
         mpz_clear(z);
         int64_t n = (int64_t)strlen(digits);
-        if (p > n) {   /* precision: at least that many digits */
-            memmove(digits + (p - n), digits, (size_t)n + 1);
-            memset(digits, '0', (size_t)(p - n));
-            n = p;
+        if (base == 10 && vm->int_max_str_digits > 0 && n > vm->int_max_str_digits) {
+            free(digits);
+            bigint_digit_limit_error(vm, -1);
+            return -1;
+        }
+        if (want > n) {
+            memmove(digits + (want - n), digits, (size_t)n + 1);
+            memset(digits, '0', (size_t)(want - n));
+            n = want;
         }
         pct_pad(b, flags, width, sign, prefix, digits, n, true);
         free(digits);

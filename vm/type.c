@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/descr.h"
 #include "vm/dict.h"
 #include "vm/num.h"
@@ -304,6 +305,9 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_STR: return offsetof(StrObj, dict);
     case OBJ_LAYOUT_BYTES: return offsetof(BytesObj, dict);
     case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
+    case OBJ_LAYOUT_STATICMETHOD: case OBJ_LAYOUT_CLASSMETHOD: return offsetof(WrapperObj, dict);
+    case OBJ_LAYOUT_COMPLEX: return complex_dict_offset();
+    case OBJ_LAYOUT_BYTEARRAY: return offsetof(ByteArrayObj, dict);
     default: return solid->dict_offset;
     }
 }
@@ -430,6 +434,9 @@ static bool type_weakrefable(TypeObj *t) {
 
 static int class_slots_init(VM *vm, TypeObj *t, TypeObj *solid) {
     bool base_dict = t->base->dict_offset != 0, base_weak = type_weakrefable(t->base);
+    /* classes (instances of a metaclass) keep their attributes in the class dict and take weak
+     * references: a metaclass adds neither descriptor */
+    if (solid->layout == OBJ_LAYOUT_TYPE) base_dict = base_weak = true;
     for (int64_t i = 0; i < t->bases->len; i++) {
         TypeObj *b = AS_TYPE(t->bases->items[i]);
         if (b->dict_offset) base_dict = true;
@@ -746,6 +753,7 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
         int nargs = argc + (kw ? (int)kw->len : 0);
         if (nargs && is_native(initf, object_init_fn))
             return vm_raise(vm, vm->e_TypeError, "%s() takes no arguments", t->name->data);
+        if (t->flags & TYPEF_IS_ABSTRACT) return type_abstract_error(vm, t);
         obj = t->alloc(vm, t);
     } else {
         if (val_is_null(newf)) return vm_raise(vm, vm->e_TypeError, "cannot create '%s' instances", t->name->data);

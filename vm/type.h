@@ -39,6 +39,9 @@ StrObj *type_repr_name(VM *vm, TypeObj *t);
 void type_init_core(VM *vm);     /* bootstrap object/type/str/dict/tuple */
 void type_init_methods(VM *vm);  /* object's and type's methods and descriptors */
 
+/* TypeError "Can't instantiate abstract class ..." for a class with abstract methods. */
+Value type_abstract_error(VM *vm, TypeObj *t);
+
 /* Descriptor objects */
 Value property_new(VM *vm, Value fget, Value fset, Value fdel, Value doc);
 Value super_new(VM *vm, TypeObj *type, Value obj);

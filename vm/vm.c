@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/descr.h"
 #include "vm/coro.h"
 #include "vm/dict.h"
@@ -26,6 +27,8 @@ void sys_init(VM *vm);
 void weakref_init_type(VM *vm);
 void type_init_union(VM *vm);
 void genericalias_init(VM *vm);
+void complex_init_type(VM *vm);
+void reduce_init(VM *vm);
 void stdlib_register(VM *vm);
 
 #define VALUE_STACK_SLOTS (1u << 20)   /* 16 MiB of address space, touched on demand */
@@ -62,8 +65,8 @@ static void make_types(VM *vm) {
         {&vm->t_method, "method", NULL, OBJ_LAYOUT_BOUND_METHOD, sizeof(BoundMethodObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_builtin_function, "builtin_function_or_method", NULL, OBJ_LAYOUT_NATIVE, sizeof(NativeObj), TYPEF_ABSTRACT_NEW},
         {&vm->t_property, "property", NULL, OBJ_LAYOUT_PROPERTY, sizeof(PropertyObj), TYPEF_BASETYPE},
-        {&vm->t_staticmethod, "staticmethod", NULL, OBJ_LAYOUT_STATICMETHOD, sizeof(WrapperObj), 0},
-        {&vm->t_classmethod, "classmethod", NULL, OBJ_LAYOUT_CLASSMETHOD, sizeof(WrapperObj), 0},
+        {&vm->t_staticmethod, "staticmethod", NULL, OBJ_LAYOUT_STATICMETHOD, sizeof(WrapperObj), TYPEF_BASETYPE},
+        {&vm->t_classmethod, "classmethod", NULL, OBJ_LAYOUT_CLASSMETHOD, sizeof(WrapperObj), TYPEF_BASETYPE},
         {&vm->t_super, "super", NULL, OBJ_LAYOUT_SUPER, sizeof(SuperObj), 0},
         {&vm->t_generator, "generator", NULL, OBJ_LAYOUT_GENERATOR, 0, TYPEF_ABSTRACT_NEW},
         {&vm->t_weakref, "ReferenceType", NULL, OBJ_LAYOUT_WEAKREF, sizeof(WeakRefObj), TYPEF_BASETYPE},
@@ -81,6 +84,9 @@ static void make_types(VM *vm) {
         {&vm->t_mappingproxy, "mappingproxy", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
         {&vm->t_genericalias, "GenericAlias", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
         {&vm->t_frame, "frame", NULL, OBJ_LAYOUT_EXTENSION, 0, TYPEF_ABSTRACT_NEW},
+        {&vm->t_complex, "complex", NULL, OBJ_LAYOUT_COMPLEX, 0, TYPEF_BASETYPE},
+        {&vm->t_bytearray, "bytearray", NULL, OBJ_LAYOUT_BYTEARRAY, 0, TYPEF_BASETYPE},
+        {&vm->t_memoryview, "memoryview", NULL, OBJ_LAYOUT_EXTENSION, 0, 0},
 #define X(f, s) {&vm->t_##f, s, &vm->t_iterator, OBJ_LAYOUT_ITER, sizeof(IterObj), TYPEF_ABSTRACT_NEW},
         ITER_TYPES(X)
 #undef X
@@ -155,6 +161,9 @@ VM *vm_new(void) {
     seq_init_types(vm);
     str_init_types(vm);
     num_init_types(vm);
+    complex_init_type(vm);
+    bytearray_init_type(vm);
+    memoryview_init_type(vm);
     dict_init_type(vm);
     set_init_type(vm);
     gen_init_type(vm);
@@ -168,10 +177,22 @@ VM *vm_new(void) {
     sys_init(vm);
     coro_init_sys(vm, dict_get_c(vm, vm->modules, "sys"));
     frame_init_types(vm);
+    reduce_init(vm);
     stdlib_register(vm);
     /* built-in types whose instances have attribute dicts get a __dict__ descriptor (types made
      * with a dict offset get it from type_new_builtin; these had theirs set afterwards) */
 #define X(f, s) if (vm->t_##f->dict_offset && type_add_dict_descriptor(vm, vm->t_##f) < 0) EM_UNREACHABLE();
+    VM_TYPES(X)
+#undef X
+    /* every built-in type has a __doc__ (instances find object's at least, as in CPython) */
+    if (dict_set_c(vm, vm->t_object->dict, "__doc__",
+                   vm_intern(vm, "The base class of the class hierarchy.\n\nWhen called, it accepts no arguments "
+                                 "and returns a new featureless\ninstance that has no instance attributes and "
+                                 "cannot be given any.\n")) < 0)
+        EM_UNREACHABLE();
+#define X(f, s) \
+    if (val_is_null(dict_get_c(vm, vm->t_##f->dict, "__doc__")) && dict_set_c(vm, vm->t_##f->dict, "__doc__", val_none()) < 0) \
+        EM_UNREACHABLE();
     VM_TYPES(X)
 #undef X
     vm->gc_disabled = false;

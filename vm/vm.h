@@ -84,7 +84,8 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(async_generator, "async_generator") X(coroutine_wrapper, "coroutine_wrapper") \
     X(async_generator_asend, "async_generator_asend") X(async_generator_athrow, "async_generator_athrow") \
     X(async_generator_wrapped_value, "async_generator_wrapped_value") X(member, "member_descriptor") \
-    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") X(frame, "frame") ITER_TYPES(X)
+    X(mappingproxy, "mappingproxy") X(genericalias, "GenericAlias") X(frame, "frame") X(complex, "complex") X(bytearray, "bytearray") \
+    X(memoryview, "memoryview") ITER_TYPES(X)
 
 /* The iterator kinds: all IterObjs (layout OBJ_LAYOUT_ITER, subtypes of `iterator`), typed so
  * that type(it).__name__ and isinstance(x, zip) are CPython's.  X(field, "name"). */
@@ -96,7 +97,7 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(dict_reversekeyiterator, "dict_reversekeyiterator") X(set_iterator, "set_iterator") \
     X(bytes_iterator, "bytes_iterator") X(str_uiterator, "str_iterator") \
     X(callable_iterator, "callable_iterator") X(enumerate, "enumerate") X(zip, "zip") X(map, "map") \
-    X(filter, "filter") X(reversed, "reversed")
+    X(filter, "filter") X(reversed, "reversed") X(bytearray_iterator, "bytearray_iterator")
 
 typedef struct TempRoots {
     Value *v;
@@ -116,6 +117,7 @@ typedef enum VmExtSlot {
     VM_EXT_RUNTIME,   /* src/runtime */
     VM_EXT_COMPILED_AUTOGRAD,   /* src/runtime/ca_vm.c: torch._dynamo.compiled_autograd */
     VM_EXT_DIST,      /* src/dist: torch.distributed's native types */
+    VM_EXT_AST,       /* src/frontend/ast_module.c: the _ast classes */
     VM_EXT__COUNT
 } VmExtSlot;   /* see vm/gc.h: roots held by C code (hooks, handles) */
 
@@ -156,6 +158,7 @@ struct VM {
     TempRoots roots;         /* vm_push_root / vm_pop_root */
     ExtRoot *ext_roots;      /* em_root_* handles and C-held callables */
     struct WeakRefObj *weakrefs;
+    void *memviews;          /* memoryviews counting an export of a bytearray (vm/memoryview.c) */
     struct Builder *live_builders;
     int64_t alloc_fail_countdown; /* tests: fail the Nth allocation with MemoryError */
 

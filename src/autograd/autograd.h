@@ -99,7 +99,7 @@ typedef struct AgSaved {
 
 /* The forward op's tensors while its rule saves (record.c sets it around save / save_out), so a
  * saved variable knows which input or output it is: compiled autograd hands saved values to the
- * runtime's symbolic rules by that name (capture.h). */
+ * rules it records by that name (capture.h). */
 typedef struct AgSaveCtx {
     Tensor *const *in;
     int n_in;

@@ -342,8 +342,10 @@ int ag_derive(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, T
     /* the nodes made here are not part of any history: they must not take sequence numbers
      * (the engine orders real nodes by them) */
     uint64_t seq = ag__seq_counter;
-    AgNode *live = ag__node_alloc(AG_KIND_IDENTITY, "live", 0, 0, 0, 0, NULL);
-    AgNode *dead = ag__node_alloc(AG_KIND_IDENTITY, "dead", 0, 0, 0, 0, NULL);
+    /* edge targets standing for "gradient wanted" / "not wanted", made once for the process */
+    static AgNode *live, *dead;
+    if (!live) live = ag__node_alloc(AG_KIND_IDENTITY, "live", 0, 0, 0, 0, NULL);
+    if (!dead) dead = ag__node_alloc(AG_KIND_IDENTITY, "dead", 0, 0, 0, 0, NULL);
     uint32_t n_saved = rule->n_saved == AG_SAVED_PER_INPUT ? (uint32_t)n_in : rule->n_saved;
     bool in_meta = (rule->flags & AG_RULE_IN_META) != 0;
     AgNode *n = live && dead ? ag__node_alloc(AG_KIND_OP, info->node_name, count_edges(info, n_in), (uint32_t)n_out,
@@ -386,8 +388,6 @@ int ag_derive(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, T
     ag_set_grad_enabled(grad);
 done:
     ag_node_decref(n);
-    ag_node_decref(live);
-    ag_node_decref(dead);
     ag__seq_counter = seq;
     return rc;
 }

@@ -182,6 +182,32 @@ BW(max_dim) {
     RULE_END;
 }
 
+/* amax / amin: the gradient is split evenly among tied extrema, (g / count) * mask, as PyTorch's
+ * scale_grad_by_count does (max / min with a dim give it all to the index they return) */
+BW(amax) {
+    RULE_BEGIN;
+    const TensorMeta *m = &n->in_meta[0];
+    const int64_t *dims = n->args.ints;
+    int nd = n->args.n_ints;
+    Tensor *x, *res, *ru, *mask, *mf, *cnt, *gu, *q;
+    SAVED(0, x);
+    SAVED(1, res);
+    TensorOpArgs to_float = TENSOR_OP_ARGS_INIT;
+    to_float.dtype = TENSOR_FLOAT32;
+    TensorOpArgs keep = TENSOR_OP_ARGS_INIT;
+    keep.ints = dims;
+    keep.n_ints = nd;
+    keep.keepdim = true;
+    TMP(ru, ag__unsqueeze_reduced(res, m, dims, nd, n->args.keepdim));
+    TMP(mask, ag__const2(TENSOR_OP_EQ, x, ru));
+    TMP(mf, ag__const(TENSOR_OP_TO_DTYPE, &mask, 1, &to_float));
+    TMP(cnt, ag__const(TENSOR_OP_SUM_DIM, &mf, 1, &keep));
+    TMP(gu, ag__unsqueeze_reduced(g[0], m, dims, nd, n->args.keepdim));
+    TMP(q, ag_div(gu, cnt));
+    OUT(0, ag_mul(q, mf));
+    RULE_END;
+}
+
 /* ---- var / std / logsumexp ------------------------------------------------------------------------------ */
 
 static int var_std(AgNode *n, Tensor *const *g, Tensor **gi, bool is_std) {

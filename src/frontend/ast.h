@@ -150,6 +150,7 @@ typedef enum AstConstantType {
     AST_CONST_INT,
     AST_CONST_BIG_INT,
     AST_CONST_FLOAT,
+    AST_CONST_COMPLEX,   /* an imaginary literal: its imaginary part in f */
     AST_CONST_STR,
     AST_CONST_BYTES,
 } AstConstantType;
@@ -163,7 +164,7 @@ typedef struct AstConstant {
     AstConstantType type;
     bool b;      /* AST_CONST_BOOL */
     int64_t i;   /* AST_CONST_INT (literals are never negative) */
-    double f;    /* AST_CONST_FLOAT */
+    double f;    /* AST_CONST_FLOAT, AST_CONST_COMPLEX (the imaginary part) */
     AstBytes s;  /* AST_CONST_STR (UTF-8), AST_CONST_BYTES, AST_CONST_BIG_INT (decimal digits) */
 } AstConstant;
 

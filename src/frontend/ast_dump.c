@@ -251,6 +251,12 @@ static void dump_constant(Out *o, const AstConstant *c) {
     case AST_CONST_INT: putf(o, "%lld", (long long)c->i); break;
     case AST_CONST_BIG_INT: put(o, c->s.data, c->s.len); break;
     case AST_CONST_FLOAT: repr_float_into(o, c->f); break;
+    case AST_CONST_COMPLEX:
+        /* repr(xj): the float repr without a trailing ".0", then "j" */
+        if (isfinite(c->f) && c->f == floor(c->f) && fabs(c->f) < 1e16) putf(o, "%.0f", c->f);
+        else repr_float_into(o, c->f);
+        puts_(o, "j");
+        break;
     case AST_CONST_STR: repr_str_into(o, c->s.data, c->s.len); break;
     case AST_CONST_BYTES: repr_bytes_into(o, c->s.data, c->s.len); break;
     }

@@ -8,8 +8,10 @@
 
 #include "src/frontend/compile_internal.h"
 #include "src/frontend/mangle.h"
+#include "src/frontend/parse_check.h"
 #include "src/frontend/parser.h"
 #include "vm/dict.h"
+#include "vm/exc_syntax.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -18,31 +20,25 @@
 
 void comp_fail(Compiler *c) { longjmp(c->fail, 1); }
 
-/* A SyntaxError instance with CPython's attributes (msg, filename, lineno, offset, text). */
-Value comp_syntax_error(VM *vm, ParseErrorKind kind, const char *msg, const char *filename, int line, int col,
-                        const char *text) {
-    TypeObj *t = kind == PARSE_TAB_ERROR ? vm->e_TabError
-                 : kind == PARSE_INDENTATION_ERROR ? vm->e_IndentationError : vm->e_SyntaxError;
-    StrObj *m = str_from_c(vm, msg);
-    if (!m) return val_null();
-    Value e = vm_new_exception(vm, t, val_obj(m));
-    if (val_is_null(e)) return e;
-    vm_push_root(vm, e);
-    StrObj *fn = str_from_c(vm, filename);
-    vm_push_root(vm, fn ? val_obj(fn) : val_none());
-    StrObj *tx = text ? str_from_c(vm, text) : NULL;
-    vm_push_root(vm, tx ? val_obj(tx) : val_none());
-    /* m is reachable through e's args; fn and tx are rooted across the attribute stores */
-    if (!fn || vm_setattr(vm, e, vm_intern_str(vm, "msg"), val_obj(m)) < 0 ||
-        vm_setattr(vm, e, vm_intern_str(vm, "filename"), val_obj(fn)) < 0 ||
-        vm_setattr(vm, e, vm_intern_str(vm, "lineno"), val_int(line)) < 0 ||
-        vm_setattr(vm, e, vm_intern_str(vm, "offset"), val_int(col)) < 0 ||
-        vm_setattr(vm, e, vm_intern_str(vm, "text"), tx ? val_obj(tx) : val_none()) < 0) {
-        vm_pop_roots(vm, 3);
-        return val_null();
-    }
-    vm_pop_roots(vm, 3);
-    return vm_raise_value(vm, e);
+/* Raise SyntaxError (or IndentationError / TabError) as CPython's compiler does: args
+ * (msg, (filename, lineno, offset, text, end_lineno, end_offset)), offsets 1-based. */
+static Value comp_syntax_error(VM *vm, ParseErrorKind kind, const char *msg, const char *filename, int line, int col,
+                               const char *text, int end_line, int end_col, bool details_in_args) {
+    TypeObj *t = kind == PARSE_TAB_ERROR           ? vm->e_TabError
+                 : kind == PARSE_INDENTATION_ERROR ? vm->e_IndentationError
+                                                   : vm->e_SyntaxError;
+    return vm_syntax_error(vm, t, msg, filename, line, col, text, end_line, end_col, details_in_args);
+}
+
+/* The first error of a list, raised. */
+static void raise_first_error(VM *vm, const ParseErrorList *errs, const char *filename) {
+    const ParseError *e = &errs->items[0];
+    char *text = e->text && e->text_newline ? parse_strdup_printf("%s\n", e->text) : NULL;
+    /* the symbol table's and future.c's errors carry their details as attributes only */
+    bool in_args = e->phase != PARSE_PHASE_SYMTABLE && e->phase != PARSE_PHASE_FUTURE;
+    comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, text ? text : e->text,
+                      e->end_lineno, e->end_col_offset, in_args);
+    free(text);
 }
 
 /* The text of source line `line` (1-based) into buf. */
@@ -69,7 +65,7 @@ void comp_error(Compiler *c, int line, int col, const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const char *t = source_line(c, line, text, sizeof text);
-    comp_syntax_error(c->vm, PARSE_SYNTAX_ERROR, msg, c->filename, line, col + 1, t);
+    comp_syntax_error(c->vm, PARSE_SYNTAX_ERROR, msg, c->filename, line, col + 1, t, line, col + 1, true);
     if (!c->diag) {
         ParseError pe = {.kind = PARSE_SYNTAX_ERROR, .message = msg, .lineno = line, .col_offset = col + 1,
                          .end_lineno = line, .end_col_offset = col + 1, .text = (char *)t};
@@ -1156,36 +1152,37 @@ static CodeObj *compile_module(Compiler *c, const AstModule *mod) {
     return exit_unit(c);
 }
 
-/* Parse, build the symbol table and generate; errors become SyntaxError exceptions.  The
- * error list is ordered by CPython's phases, so a symbol-table error outranks the
- * compile-phase checks the parser made. */
-static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *co_opts,
-                         char **diag, CodeObj *(*gen)(Compiler *, const AstModule *)) {
-    if (diag) *diag = NULL;
-    AstArena *arena = ast_arena_new();
-    ParseErrorList errs;
-    parse_errors_init(&errs);
-    ParseOptions opts = {.filename = filename, .mode = (ParseMode)co_opts->mode};
-    AstModule *mod = NULL;
+/* The code of a checked module; NULL when generation failed (error raised). */
+static CodeObj *generate(Compiler *c, const AstModule *mod) {
+    if (setjmp(c->fail) == 0) return compile_module(c, mod);
+    abandon_units(c);
+    return NULL;
+}
+
+/* Symbol tables and code for a parsed (or converted) module; errors become SyntaxError
+ * exceptions.  errs may already hold the parser's errors.  The error list is ordered by
+ * CPython's phases, so a symbol-table error outranks the compile-phase checks the parser
+ * made.  src (NULL for a tree built from objects) fills the errors' source lines. */
+static CodeObj *comp_tree(VM *vm, AstModule *mod, AstArena *arena, const char *src, size_t len, const char *filename,
+                          const CompOptions *co_opts, ParseErrorList *errs, char **diag) {
     CodeObj *co = NULL;
     SymTable *st = NULL;
     Compiler c = {.vm = vm, .filename = filename, .code_flags = co_opts->code_flags, .src = src, .src_len = len,
                   .optimize = co_opts->optimize > 0 ? co_opts->optimize : 0};
-    if (!arena) {
-        vm_no_memory(vm);
-        return NULL;
-    }
-    parse_source(src, len, &opts, arena, &mod, &errs);
     bool future_annotations = mod && (sym_future_annotations(mod) || (co_opts->cf_flags & CO_FUTURE_ANNOTATIONS));
-    if (mod) st = sym_build_ex(mod, future_annotations, &errs);
-    if (errs.count || !st) {
-        parse_errors_fill_text(&errs, src, len);
-        if (errs.count) {
-            ParseError *e = &errs.items[0];
-            char *text = e->text && e->text_newline ? parse_strdup_printf("%s\n", e->text) : NULL;
-            comp_syntax_error(vm, e->kind, e->message, filename, e->lineno, e->col_offset, text ? text : e->text);
-            free(text);
-            if (diag) *diag = parse_format_error(e, filename);
+    if (mod) st = sym_build_ex(mod, future_annotations, errs);
+    if (errs->count || !st) {
+        /* errors after the parser's read their line from the file named, as CPython's do (and
+         * have none when there is no such file) */
+        for (size_t i = 0; i < errs->count; i++)
+            if (errs->items[i].phase > PARSE_PHASE_PARSER) {
+                free(errs->items[i].text);
+                errs->items[i].text = NULL;
+            }
+        parse_errors_fill_text_from_file(errs, filename, co_opts->mode == PARSE_MODE_EXEC);
+        if (errs->count) {
+            raise_first_error(vm, errs, filename);
+            if (diag) *diag = parse_format_error(&errs->items[0], filename);
         } else {
             vm_no_memory(vm);
         }
@@ -1196,30 +1193,73 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     c.future_annotations = future_annotations;
     /* as CPython, the module's __future__ flags mark every code object it compiles */
     c.code_flags |= (co_opts->cf_flags & COMP_CF_FUTURE_MASK) | (future_annotations ? CO_FUTURE_ANNOTATIONS : 0);
-    if (setjmp(c.fail) == 0) {
-        co = gen(&c, mod);
-    } else {
-        abandon_units(&c);
-        co = NULL;
-    }
+    co = generate(&c, mod);
     if (diag) *diag = c.diag;
     else free(c.diag);
 done:
     sym_free(st);
+    return co;
+}
+
+/* Parse, then compile the tree. */
+static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *co_opts,
+                         char **diag) {
+    if (diag) *diag = NULL;
+    AstArena *arena = ast_arena_new();
+    if (!arena) {
+        vm_no_memory(vm);
+        return NULL;
+    }
+    ParseErrorList errs;
+    parse_errors_init(&errs);
+    ParseOptions opts = {.filename = filename, .mode = (ParseMode)co_opts->mode};
+    AstModule *mod = NULL;
+    parse_source(src, len, &opts, arena, &mod, &errs);
+    CodeObj *co = comp_tree(vm, mod, arena, src, len, filename, co_opts, &errs, diag);
     parse_errors_fini(&errs);
     ast_arena_free(arena);
+    return co;
+}
+
+AstModule *comp_parse_tree(VM *vm, const char *src, size_t len, const char *filename, int mode, AstArena *arena) {
+    ParseErrorList errs;
+    parse_errors_init(&errs);
+    ParseOptions opts = {.filename = filename, .mode = (ParseMode)mode, .ast_only = true};
+    AstModule *mod = NULL;
+    parse_source(src, len, &opts, arena, &mod, &errs);
+    if (errs.count || !mod) {
+        parse_errors_fill_text_from_file(&errs, filename, mode == PARSE_MODE_EXEC);
+        if (errs.count) {
+            raise_first_error(vm, &errs, filename);
+        } else {
+            vm_no_memory(vm);
+        }
+        mod = NULL;
+    }
+    parse_errors_fini(&errs);
+    return mod;
+}
+
+CodeObj *comp_compile_tree(VM *vm, AstModule *mod, AstArena *arena, const char *filename, const CompOptions *opts) {
+    ParseErrorList errs;
+    parse_errors_init(&errs);
+    /* the checks the parser runs after parsing source (__future__ placement, 'return' outside
+     * function, ...), which CPython's compiler makes */
+    parse_check_module(mod, NULL, &errs);
+    CodeObj *co = comp_tree(vm, mod, arena, NULL, 0, filename, opts, &errs, NULL);
+    parse_errors_fini(&errs);
     return co;
 }
 
 CodeObj *comp_compile_module(VM *vm, const char *src, size_t len, const char *filename, uint32_t code_flags,
                              char **diag) {
     CompOptions opts = {.mode = PARSE_MODE_EXEC, .code_flags = code_flags};
-    return comp_run(vm, src, len, filename, &opts, diag, compile_module);
+    return comp_run(vm, src, len, filename, &opts, diag);
 }
 
 CodeObj *comp_compile(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *opts,
                       char **diag) {
-    return comp_run(vm, src, len, filename, opts, diag, compile_module);
+    return comp_run(vm, src, len, filename, opts, diag);
 }
 
 /* ---- hooks for compile_expr.c ------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #ifndef EMBER_FRONTEND_COMPILE_H
 #define EMBER_FRONTEND_COMPILE_H
 
+#include "src/frontend/ast.h"
 #include "vm/vm.h"
 
 /* Compile module source: parse, build symbol tables, generate code.  On a syntax error,
@@ -39,6 +40,15 @@ typedef struct CompOptions {
 
 CodeObj *comp_compile(VM *vm, const char *src, size_t len, const char *filename, const CompOptions *opts,
                       char **diag);
+
+/* Parse only (ast.parse): the tree in arena, or NULL with SyntaxError raised.  Only the
+ * parser's errors count: the compiler's checks ('return' outside function, ...) are not made. */
+AstModule *comp_parse_tree(VM *vm, const char *src, size_t len, const char *filename, int mode, AstArena *arena);
+
+/* Compile a tree that did not come from source (compile(ast_object, ...)): the compiler's
+ * checks the parser would have made, then symbol tables and code; SyntaxError as CPython
+ * raises it for such a tree (no source text).  The tree and arena stay the caller's. */
+CodeObj *comp_compile_tree(VM *vm, AstModule *mod, AstArena *arena, const char *filename, const CompOptions *opts);
 
 /* Installs compile(), exec() and eval() into the builtins (compile_builtins.c). */
 void comp_register_builtins(VM *vm);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/frontend/ast_module.h"
 #include "src/frontend/compile.h"
 #include "src/frontend/parser.h"
 #include "vm/dict.h"
@@ -126,18 +127,61 @@ static Value b_compile(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
     int mode = str_eq_c(m, "exec") ? PARSE_MODE_EXEC
                : str_eq_c(m, "eval") ? PARSE_MODE_EVAL
                : str_eq_c(m, "single") ? PARSE_MODE_SINGLE
-               : str_eq_c(m, "func_type") && (cf & COMP_CF_ONLY_AST) ? PARSE_MODE_FUNC_TYPE : -1;
+               : str_eq_c(m, "func_type") ? PARSE_MODE_FUNC_TYPE : -1;
+    if (mode == PARSE_MODE_FUNC_TYPE && !(cf & COMP_CF_ONLY_AST)) {
+        vm_raise(vm, vm->e_ValueError, "compile() mode 'func_type' requires flag PyCF_ONLY_AST");
+        goto done;
+    }
     if (mode < 0) {
         vm_raise(vm, vm->e_ValueError, (cf & COMP_CF_ONLY_AST)
                                            ? "compile() mode must be 'exec', 'eval', 'single' or 'func_type'"
                                            : "compile() mode must be 'exec', 'eval' or 'single'");
         goto done;
     }
+    if (!val_is_null(a[6])) {
+        int64_t fv;
+        if (int_arg(vm, a[6], "compile", &fv) < 0) goto done;
+        if (fv >= 0 && fv < 11) { /* the parser knows 3.11's grammar only */
+            vm_raise(vm, vm->e_NotImplementedError, "compile() with _feature_version=%lld (an older grammar) is not supported",
+                     (long long)fv);
+            goto done;
+        }
+    }
+    if ((cf & COMP_CF_ONLY_AST) && (cf & COMP_CF_TYPE_COMMENTS)) {
+        vm_raise(vm, vm->e_NotImplementedError, "type comments (PyCF_TYPE_COMMENTS) are not supported");
+        goto done;
+    }
+    if (ast_is_ast_object(vm, a[0])) {
+        if (cf & COMP_CF_ONLY_AST) { /* an AST asked for as an AST: itself */
+            result = a[0];
+            goto done;
+        }
+        AstArena *arena = ast_arena_new();
+        if (!arena) {
+            vm_no_memory(vm);
+            goto done;
+        }
+        AstModule *mod = ast_obj_to_module(vm, a[0], mode, arena);
+        if (mod) {
+            CompOptions opts = {.mode = mode, .cf_flags = cf, .optimize = (int)optimize};
+            CodeObj *co = comp_compile_tree(vm, mod, arena, filename->data, &opts);
+            result = co ? val_obj(co) : val_null();
+        }
+        ast_arena_free(arena);
+        goto done;
+    }
     const char *text;
     size_t len;
     if (source_text(vm, a[0], "compile() arg 1", "string, bytes or AST", &text, &len) < 0) goto done;
     if (cf & COMP_CF_ONLY_AST) {
-        vm_raise(vm, vm->e_NotImplementedError, "compile() with PyCF_ONLY_AST needs the _ast module");
+        AstArena *arena = ast_arena_new();
+        if (!arena) {
+            vm_no_memory(vm);
+            goto done;
+        }
+        AstModule *mod = comp_parse_tree(vm, text, len, filename->data, mode, arena);
+        if (mod) result = ast_module_to_obj(vm, mod);
+        ast_arena_free(arena);
         goto done;
     }
     CodeObj *co = compile_text(vm, text, len, filename->data, mode, cf, (int)optimize);
@@ -250,4 +294,5 @@ void comp_register_builtins(VM *vm) {
     static const MethodDef defs[] = {
         {"compile", b_compile, 0}, {"exec", b_exec, 0}, {"eval", b_eval, 0}, {NULL}};
     if (dict_add_functions(vm, vm->builtins, defs) < 0) EM_UNREACHABLE();
+    ast_module_register(vm); /* _ast: ast.parse is compile(..., PyCF_ONLY_AST) */
 }

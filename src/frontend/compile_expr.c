@@ -9,6 +9,7 @@
 #include "src/frontend/compile_internal.h"
 #include "vm/bigint.h"
 #include "vm/dict.h"
+#include "vm/num.h"
 #include "vm/gc.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -47,6 +48,11 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         case AST_CONST_ELLIPSIS: return vm->ellipsis;
         case AST_CONST_INT: return val_int(k->i);
         case AST_CONST_FLOAT: return val_float(k->f);
+        case AST_CONST_COMPLEX: {
+            Value cv = complex_new_value(vm, 0.0, k->f);
+            if (val_is_null(cv)) comp_fail(c);
+            return cv;
+        }
         case AST_CONST_STR: {
             StrObj *s = comp_str(c, k->s.data, k->s.len);
             s = str_intern(vm, s);

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,19 @@ void parse_errors_fini(ParseErrorList *list) {
     }
     free(list->items);
     parse_errors_init(list);
+}
+
+void parse_errors_drop_after(ParseErrorList *list, ParsePhase phase) {
+    size_t keep = 0;
+    for (size_t i = 0; i < list->count; i++) {
+        if (list->items[i].phase <= phase) {
+            list->items[keep++] = list->items[i];
+            continue;
+        }
+        free(list->items[i].message);
+        free(list->items[i].text);
+    }
+    list->count = keep;
 }
 
 char *parse_strdup_printf(const char *fmt, ...) {
@@ -86,7 +100,39 @@ void parse_errors_fill_text(ParseErrorList *list, const char *src, size_t len) {
         size_t end = at;
         while (end < len && src[end] != '\n' && src[end] != '\r') end++;
         e->text = dup_text(src + at, end - at);
+        e->text_newline = end < len;
     }
+}
+
+void parse_errors_fill_text_from_file(ParseErrorList *list, const char *path, bool parser_errors_too) {
+    bool wanted = false;
+    for (size_t i = 0; i < list->count; i++)
+        if ((!list->items[i].text || parser_errors_too) && list->items[i].lineno > 0) wanted = true;
+    if (!wanted || !path) return;
+    FILE *f = fopen(path, "rb");
+    if (!f) return;
+    StrBuf b = SB_INIT;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&b, buf, n);
+    fclose(f);
+    if (!b.failed && b.data) {
+        ParseErrorList file_lines; /* the errors' lines as the file has them */
+        parse_errors_init(&file_lines);
+        for (size_t i = 0; i < list->count; i++) {
+            ParseError *e = &list->items[i];
+            bool want = !e->text || (parser_errors_too && e->phase == PARSE_PHASE_PARSER && !e->tokenizer_text);
+            if (!want || e->lineno <= 0) continue;
+            ParseError probe = {.lineno = e->lineno};
+            ParseErrorList one = {&probe, 1, 1};
+            parse_errors_fill_text(&one, b.data, b.len);
+            if (!probe.text) continue; /* past the file's end: the source's own text stays */
+            free(e->text);
+            e->text = probe.text;
+            e->text_newline = probe.text_newline;
+        }
+    }
+    sb_free(&b);
 }
 
 size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase) {

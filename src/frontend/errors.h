@@ -45,6 +45,7 @@ typedef struct ParseError {
     int end_col_offset; /* as CPython's SyntaxError.end_offset (may be 0 or -1) */
     char *text;         /* malloc'd line to display, without its newline; NULL = none */
     bool text_newline;  /* the line had a newline (CPython's SyntaxError.text keeps it) */
+    bool tokenizer_text; /* the tokenizer raised it: its text is final (never the file's) */
 } ParseError;
 
 typedef struct ParseErrorList {
@@ -63,6 +64,8 @@ ParseError *parse_errors_add(ParseErrorList *list, ParseErrorKind kind, ParsePha
                              const char *msg, int lineno, int col_offset, int end_lineno,
                              int end_col_offset, const char *text, size_t text_len);
 
+/* Removes the errors of phases after `phase` (ast.parse keeps only the parser's). */
+void parse_errors_drop_after(ParseErrorList *list, ParsePhase phase);
 /* Number of errors of the given phase or an earlier one. */
 size_t parse_errors_count_upto(const ParseErrorList *list, ParsePhase phase);
 
@@ -86,6 +89,11 @@ int parse_byte_to_char_offset(const char *line, size_t len, int byte_offset);
 /* Fills in the text of errors that have none (symbol table errors) from the source lines,
  * as CPython's traceback printer shows them (src is the source as given to the parser). */
 void parse_errors_fill_text(ParseErrorList *list, const char *src, size_t len);
+/* The same from the file at path, when it can be read (CPython's PyErr_ProgramTextObject: the
+ * symbol table's and compiler's errors take their line from the file named in compile(), and
+ * so do the parser's in 'exec' mode: parser_errors_too replaces their text when the file has
+ * the line). */
+void parse_errors_fill_text_from_file(ParseErrorList *list, const char *path, bool parser_errors_too);
 
 /* printf into a malloc'd string; NULL when out of memory. */
 char *parse_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

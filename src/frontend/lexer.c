@@ -953,6 +953,10 @@ void lex_free(Lexer *lx) {
 }
 
 const char *lex_line_nl(const Lexer *lx, int lineno, size_t *len_out) {
+    if (!lx) { /* a tree built from objects has no source */
+        *len_out = 0;
+        return NULL;
+    }
     long idx = (long)lineno - lx->first_lineno;
     if (idx < 0 || (size_t)idx >= lx->nlines) {
         *len_out = 0;

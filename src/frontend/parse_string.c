@@ -50,7 +50,7 @@ static AstExpr *number_error(Parser *p, const Token *t, const char *msg) {
                              t->end_col_offset + 1, "%s", msg);
 }
 
-/* NUMBER -> Constant (int, big int as decimal text, float); imaginary literals are errors. */
+/* NUMBER -> Constant (int, big int as decimal text, float, imaginary). */
 AstExpr *parse_number_token(Parser *p) {
     size_t mark = p->mark;
     const Token *t = parse_expect(p, TOK_NUMBER);
@@ -66,7 +66,12 @@ AstExpr *parse_number_token(Parser *p) {
     char last = text[n - 1];
     bool radix = n > 1 && text[0] == '0' && strchr("xXoObB", text[1]);
     if (last == 'j' || last == 'J') {
-        number_error(p, t, "complex numbers are not supported");
+        e = parse_expr_new(p, AST_EXPR_CONSTANT, parse_extra(p, mark));
+        if (e) {
+            text[n - 1] = '\0';
+            e->v.Constant.value.type = AST_CONST_COMPLEX;
+            e->v.Constant.value.f = strtod(text, NULL);
+        }
     } else if (!radix && strpbrk(text, ".eE")) {
         e = parse_expr_new(p, AST_EXPR_CONSTANT, parse_extra(p, mark));
         if (e) {

@@ -588,9 +588,13 @@ static void diagnose(Parser *p, size_t start, bool whole_file) {
 
 static void record_error(Parser *p, ParseErrorList *errors) {
     const PendingError *e = &p->err;
-    parse_errors_add(errors, e->kind, PARSE_PHASE_PARSER, e->message ? e->message : "?",
-                     e->lineno, e->col_offset, e->end_lineno, e->end_col_offset, e->text,
-                     e->text_len);
+    ParseError *pe = parse_errors_add(errors, e->kind, PARSE_PHASE_PARSER, e->message ? e->message : "?", e->lineno,
+                                      e->col_offset, e->end_lineno, e->end_col_offset, e->text, e->text_len);
+    /* CPython takes the text of a line the tokenizer has moved past from its saved buffers,
+     * without the newline; only the line it is on keeps one */
+    if (pe && p->fill && p->tokens[p->fill - 1].lineno > e->lineno) pe->text_newline = false;
+    /* an error the tokenizer raises itself carries its line without the newline, never re-read */
+    if (pe && e->from_tokenizer && p->lx->error_class == LEX_ERR_RAISED) pe->text_newline = false, pe->tokenizer_text = true;
 }
 
 /* Index after the statement that failed: past the next NEWLINE at or after `from`, then
@@ -789,6 +793,17 @@ static bool adjust_final_tokens(Lexer *lx, ParseMode mode, bool trailing_newline
         return true;
     }
     if (mode != PARSE_MODE_SINGLE) return true;
+    if (!trailing_newline) {
+        /* the NEWLINE CPython's tokenizer makes up at the end of a string has no position: an
+         * error there is reported at offset 0 */
+        size_t i = lx->count - 2;
+        while (i > 0 && lx->tokens[i].kind == TOK_DEDENT) i--;
+        if (lx->tokens[i].kind == TOK_NEWLINE) {
+            lx->tokens[i].col_offset = -1;
+            lx->tokens[i].end_col_offset = -1;
+            if (i == lx->count - 2) return true;
+        }
+    }
     if (!trailing_newline && lx->tokens[lx->count - 2].kind == TOK_NEWLINE) return true;
     if (lx->count == lx->cap) {
         Token *t = realloc(lx->tokens, (lx->cap + 1) * sizeof *t);
@@ -854,6 +869,7 @@ static int parse_tokens(Lexer *lx, const ParseOptions *opts, bool trailing_newli
             return -1;
         }
         ParseCheckResult r = parse_check_module(mod, lx, errors);
+        if (opts && opts->ast_only) parse_errors_drop_after(errors, PARSE_PHASE_PARSER);
         if (!r.unsupported) *out = mod;
         return errors->count > before ? -1 : 0;
     }
@@ -882,7 +898,17 @@ int parse_source(const char *src, size_t len, const ParseOptions *opts, AstArena
         r = -1;
     } else {
         bool trailing_newline = len && (src[len - 1] == '\n' || src[len - 1] == '\r');
+        size_t before = errors->count;
         r = parse_tokens(&lx, opts, trailing_newline, arena, out, errors);
+        if (!trailing_newline && opts && opts->mode != PARSE_MODE_EXEC) {
+            /* CPython's string tokenizer adds the missing final newline in 'exec' mode only:
+             * elsewhere an error's text on the last line has none */
+            int last = 1;
+            for (size_t i = 0; i < len; i++)
+                if (src[i] == '\n' || (src[i] == '\r' && !(i + 1 < len && src[i + 1] == '\n'))) last++;
+            for (size_t i = before; i < errors->count; i++)
+                if (errors->items[i].lineno >= last) errors->items[i].text_newline = false;
+        }
     }
     lex_free(&lx);
     return r;

@@ -50,6 +50,7 @@ typedef struct ParseOptions {
     const char *filename; /* for messages that name the file; may be NULL */
     int max_errors;       /* stop collecting syntax errors after this many (0 = 50) */
     ParseMode mode;       /* PARSE_MODE_EXEC when zeroed; other modes report one error */
+    bool ast_only;        /* ast.parse: only the parser's errors, none of the compiler's checks */
 } ParseOptions;
 
 /* Parses len bytes of UTF-8 source (a BOM is skipped; \r\n and \r are newlines).  Returns 0,

@@ -20,8 +20,8 @@
  *   2. look up (ca_run.c): the records walk a trie; the entry at the end is the compiled graph
  *      for that structure.  A miss names the first step whose record is new.
  *   3. build on a miss (ca_build.c): one graph whose placeholders are the inputs.  Gradients
- *      flow as values: arrivals are summed in the engine's order; an op node with a symbolic
- *      rule (the runtime's own, src/runtime/rules_*.c) is differentiated as a one-op forward
+ *      flow as values: arrivals are summed in the engine's order; an op node whose autograd
+ *      rule can be recorded (rt_op_has_symbolic_rule) is differentiated as a one-op forward
  *      graph by rt_diff with the eager node's saved values as the saved set, and the resulting
  *      backward ops are inlined; every other node (custom Functions, CompiledFunctionBackward,
  *      CopySlices, ops without a rule, in-place ops), every hook call and AccumulateGrad is a
@@ -33,7 +33,7 @@
  *      eager), then writes autograd.grad's captures and releases saved variables unless
  *      retain_graph.  The engine runs the queued final callbacks afterwards, as always.
  *
- * Gradients are equal to eager's: the symbolic rules compute eager's ops in eager's order, and
+ * Gradients are equal to eager's: the recorded rules are eager's own (same ops, same order), and
  * sums happen in the engine's order.  An opaque apply runs the node's post-hooks itself, so they
  * see every gradient the node returned (also for inputs needing none, which the graph does not
  * carry).

@@ -27,6 +27,9 @@ typedef struct Train {
     bool *out_rg;
     bool *in_path;           /* per input: a gradient can reach it (only those get an edge: an
                                 input used only through detach() has none, as in eager) */
+    int *extra_slots;        /* per input: edges for its 2nd, 3rd... gradient contribution (the
+                                backward returns each apart: the engine sums them in eager's order) */
+    int n_extra;             /* their total: the node has n_inputs + n_extra edges */
     bool *val_rg;            /* per forward program value: requires grad (marker sinks) */
     int32_t *out_slot;       /* per forward program value: the compiled output it is when nothing
                                 but markers reads it inside the graph, else -1 (marker sinks) */
@@ -38,12 +41,19 @@ typedef struct Train {
 
 enum { SLOT_CONST, SLOT_COMPILED, SLOT_INPUT, SLOT_REPLAY };
 
+/* Where a view of an input replayed outside the graph is made in a training run, relative to
+ * the CompiledFunctionBackward node: its backward node then runs where eager's ran among the
+ * input's other gradient contributions (before the node's when made after it). */
+enum { PLACE_LATE, PLACE_EARLY, PLACE_MIXED };
+
 typedef struct OutSlot {
     int kind;
     int index;               /* compiled output, or input (SLOT_INPUT / replay from an input) */
     bool from_input;         /* SLOT_REPLAY: base is an input (else a compiled output) */
     const GraphNode **chain; /* SLOT_REPLAY: view ops from the base, in order */
     int n_chain;
+    int order;               /* SLOT_REPLAY: graph position of chain[0] (replays run in this order) */
+    int place;               /* SLOT_REPLAY from an input: PLACE_* */
 } OutSlot;
 
 struct RtPlan {
@@ -54,6 +64,7 @@ struct RtPlan {
     TensorMeta *in_meta;
     OutSlot *slots;
     int n_slots;
+    int *fill_order;         /* slot indices, replays in graph order (eager's creation order) */
     GraphNode **couts;       /* compiled outputs (canonical, distinct) */
     int n_couts;
     RtProg *infer;
@@ -153,6 +164,80 @@ static int plan_outputs(RtPlan *p) {
     return 0;
 }
 
+static int node_position(const Graph *g, const GraphNode *n) {
+    int i = 0;
+    for (const GraphNode *x = g->first; x; x = x->next, i++)
+        if (x == n) return i;
+    return -1;
+}
+
+static bool in_some_chain(const RtPlan *p, const GraphNode *n) {
+    for (int k = 0; k < p->n_slots; k++)
+        for (int c = 0; c < p->slots[k].n_chain; c++)
+            if (p->slots[k].chain[c] == n) return true;
+    return false;
+}
+
+/* chain[0] of a replayed view also feeds the graph (its in-graph gradient is a contribution) */
+static bool used_inside(const RtPlan *p, const GraphNode *v) {
+    for (const GraphNode *u = p->g->first; u; u = u->next) {
+        if (u->kind == GRAPH_OUTPUT || in_some_chain(p, u)) continue;
+        for (int j = 0; j < u->exec.n_inputs; j++)
+            if (u->exec.inputs[j] == v) return true;
+    }
+    return false;
+}
+
+/* Orders the replays and places each view of an input: an input's gradient is summed from its
+ * in-graph contributions (delivered by the compiled node, in eager's order) and those of its
+ * replayed views (their own nodes).  A view made before every in-graph use is replayed before
+ * the compiled node (its backward then runs after it, as eager's did), one made after them
+ * after it; with three or more addends any other arrangement (a view between the uses, or a view
+ * the graph also uses) cannot keep eager's summation order: PLACE_MIXED (build_train runs such
+ * training steps eagerly). */
+static int place_replays(RtPlan *p) {
+    p->fill_order = malloc(sizeof(int) * (size_t)(p->n_slots + 1));
+    if (!p->fill_order) return tensor__oom();
+    for (int k = 0; k < p->n_slots; k++) {
+        OutSlot *s = &p->slots[k];
+        s->order = s->kind == SLOT_REPLAY ? node_position(p->g, s->chain[0]) : -1;
+        p->fill_order[k] = k;
+    }
+    for (int i = 1; i < p->n_slots; i++)   /* stable insertion sort by order */
+        for (int j = i; j > 0 && p->slots[p->fill_order[j - 1]].order > p->slots[p->fill_order[j]].order; j--) {
+            int t = p->fill_order[j];
+            p->fill_order[j] = p->fill_order[j - 1];
+            p->fill_order[j - 1] = t;
+        }
+    int ph = 0;
+    for (const GraphNode *x = p->g->first; x && x->kind == GRAPH_PLACEHOLDER; x = x->next, ph++) {
+        int n_views = 0, n_uses = 0, first = -1, last = -1;
+        for (int k = 0; k < p->n_slots; k++) n_views += p->slots[k].kind == SLOT_REPLAY && p->slots[k].from_input && p->slots[k].index == ph;
+        if (!n_views) continue;
+        int pos = 0;
+        for (const GraphNode *u = p->g->first; u; u = u->next, pos++) {
+            if (u->exec.kind != GRAPH_EXEC_TENSOR_OP || (in_some_chain(p, u) && !used_inside(p, u))) continue;
+            uint32_t diff = tensor_op_info(u->exec.op)->diff_inputs;
+            for (int j = 0; j < u->exec.n_inputs; j++) {
+                if (u->exec.inputs[j] != x || !(diff == 0xffffffffu || (j < 32 && (diff & (1u << j))))) continue;
+                n_uses++;
+                if (first < 0) first = pos;
+                last = pos;
+            }
+        }
+        for (int k = 0; k < p->n_slots; k++) {
+            OutSlot *s = &p->slots[k];
+            if (s->kind != SLOT_REPLAY || !s->from_input || s->index != ph) continue;
+            if (n_uses + n_views < 3 || !n_uses) s->place = PLACE_LATE;
+            else if (used_inside(p, s->chain[0])) s->place = PLACE_MIXED;
+            else if (s->order < first) s->place = PLACE_EARLY;
+            else if (s->order > last) s->place = PLACE_LATE;
+            else s->place = PLACE_MIXED;
+        }
+    }
+    return 0;
+}
+
 /* every output of a multi-output op gets a getitem (rules read outputs nobody used) */
 static void ensure_getitems(Graph *g) {
     for (GraphNode *n = g->first; n; n = n->next) {
@@ -200,7 +285,7 @@ RtPlan *rt_plan_new(const Graph *g, const RtOptions *opts) {
         }
         p->in_meta[i] = n->meta;
     }
-    if (plan_outputs(p) < 0) {
+    if (plan_outputs(p) < 0 || place_replays(p) < 0) {
         plan_decref(p);
         return NULL;
     }
@@ -227,6 +312,7 @@ static void train_free(Train *t) {
     free(t->saved);
     free(t->out_rg);
     free(t->in_path);
+    free(t->extra_slots);
     free(t->val_rg);
     free(t->out_slot);
     free(t);
@@ -244,7 +330,7 @@ static GraphNode **output_items(Graph *g, int *n) {
 
 static BwVariant *build_bw(RtPlan *p, Train *t, const bool *tangents, const bool *needed, char **fail) {
     RtDiffSpec spec = {t->input_rg, needed, t->couts, p->n_couts, tangents, t->saved, t->n_saved, p->opts.recompute,
-                       p->opts.recompute_norm};
+                       p->opts.recompute_norm, true, t->extra_slots};
     RtDiffResult res;
     if (rt_diff(t->g, &spec, &res) < 0) {
         if (res.fail && fail) {
@@ -316,6 +402,14 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
         t->fail = strdup("compile_backward is off");
         return t;
     }
+    for (int k = 0; k < p->n_slots; k++) {
+        const OutSlot *s = &p->slots[k];
+        if (s->kind == SLOT_REPLAY && s->from_input && s->place == PLACE_MIXED && input_rg[s->index]) {
+            t->fail = strdup("a view of an input is returned from between the graph's other uses of it (eager's order "
+                             "of summing the input's gradient cannot be kept)");
+            return t;
+        }
+    }
     /* a copy with the side values the backward can share with the forward */
     GraphNode **map = calloc((size_t)(p->g->n_nodes + 1), sizeof *map);
     t->couts = calloc((size_t)(p->n_couts + 1), sizeof *t->couts);
@@ -337,7 +431,8 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     EM_ASSERT(tangents, "out of memory");
     for (int k = 0; k < p->n_couts; k++) tangents[k] = true;
     /* the full variant decides what the forward saves */
-    RtDiffSpec spec = {input_rg, input_rg, t->couts, p->n_couts, tangents, NULL, 0, p->opts.recompute, p->opts.recompute_norm};
+    RtDiffSpec spec = {input_rg, input_rg, t->couts, p->n_couts, tangents, NULL, 0, p->opts.recompute, p->opts.recompute_norm,
+                       true, NULL};
     RtDiffResult res;
     int rc = rt_diff(t->g, &spec, &res);
     if (rc < 0) {
@@ -354,9 +449,12 @@ static Train *build_train(RtPlan *p, const bool *input_rg) {
     t->n_recomputed = res.n_recomputed;
     t->out_rg = res.out_rg;
     t->in_path = res.in_path;
+    t->extra_slots = res.extra_slots;
+    t->n_extra = res.n_extra;
     res.saved = NULL;
     res.out_rg = NULL;
     res.in_path = NULL;
+    res.extra_slots = NULL;
     rt_diff_result_fini(&res);
     /* forward program: compiled outputs, then saved values */
     int n_fo = p->n_couts + t->n_saved;
@@ -502,9 +600,9 @@ static int compiled_backward(void *ctx, AgNode *node, int n_go, Tensor *const *g
     RunState *st = ctx;
     RtPlan *p = st->plan;
     Train *t = st->train;
-    int n_in = n_go + t->n_saved, rc = -1;
+    int n_in = n_go + t->n_saved, n_out = p->n_inputs + t->n_extra, rc = -1;
     Tensor **in = calloc((size_t)(n_in + 1), sizeof *in);
-    Tensor **out = calloc((size_t)(p->n_inputs + 1), sizeof *out);
+    Tensor **out = calloc((size_t)(n_out + 1), sizeof *out);
     bool *tangents = calloc((size_t)(p->n_couts + 1), sizeof(bool));
     bool *needed = calloc((size_t)(p->n_inputs + 1), sizeof(bool));
     if (!in || !out || !tangents || !needed) {
@@ -535,16 +633,19 @@ static int compiled_backward(void *ctx, AgNode *node, int n_go, Tensor *const *g
          * carry their history (the forward replayed from the inputs, recording) */
         r = t->saves_intermediates && replay_saved(p, t, st, in + n_go) < 0
                 ? -1
-                : rt_interpret(b->graph, in, n_in, out, p->n_inputs, RT_INTERP_BACKWARD, &x);
+                : rt_interpret(b->graph, in, n_in, out, n_out, RT_INTERP_BACKWARD, &x);
     } else {
         r = rt_prog_run(b->prog, in, out, &x);
     }
     running_bw = outer;
     if (r < 0) goto done;
-    for (int i = 0; i < n_args && i < p->n_inputs; i++) {
-        if (needed[i]) {
-            gi[i] = out[i];
-            out[i] = NULL;
+    for (int i = 0, at = p->n_inputs; i < n_args && i < p->n_inputs; i++) {
+        for (int k = 0; k <= t->extra_slots[i]; k++) {
+            int slot = k == 0 ? i : at++;
+            if (needed[i] && slot < n_args) {
+                gi[slot] = out[slot];
+                out[slot] = NULL;
+            }
         }
     }
     rc = 0;
@@ -552,7 +653,7 @@ done:
     if (in)
         for (int i = 0; i < n_in; i++) tensor_decref(in[i]);
     if (out)
-        for (int i = 0; i < p->n_inputs; i++) tensor_decref(out[i]);
+        for (int i = 0; i < n_out; i++) tensor_decref(out[i]);
     free(in);
     free(out);
     free(tangents);
@@ -589,11 +690,18 @@ static int check_inputs(RtPlan *p, Tensor *const *inputs, int n) {
     return 0;
 }
 
-/* the output tuple from the compiled outputs (couts: new refs, owned by the caller) */
-static int fill_slots(RtPlan *p, Tensor *const *inputs, Tensor **couts, Tensor **outputs) {
-    for (int k = 0; k < p->n_slots; k++) outputs[k] = NULL;
-    for (int k = 0; k < p->n_slots; k++) {
+enum { FILL_ALL, FILL_EARLY, FILL_LATE };
+
+/* the output tuple from the compiled outputs (couts: new refs, owned by the caller); a training
+ * run fills it in two phases: the PLACE_EARLY views before making its node, the rest after */
+static int fill_slots(RtPlan *p, Tensor *const *inputs, Tensor **couts, Tensor **outputs, int phase) {
+    if (phase != FILL_LATE)
+        for (int k = 0; k < p->n_slots; k++) outputs[k] = NULL;
+    for (int i = 0; i < p->n_slots; i++) {
+        int k = p->fill_order[i];
         OutSlot *s = &p->slots[k];
+        bool early = s->kind == SLOT_REPLAY && s->from_input && s->place == PLACE_EARLY;
+        if ((phase == FILL_EARLY && !early) || (phase == FILL_LATE && early)) continue;
         switch (s->kind) {
         case SLOT_CONST: continue;
         case SLOT_COMPILED: outputs[k] = couts[s->index]; break;
@@ -628,7 +736,7 @@ static int fill_slots(RtPlan *p, Tensor *const *inputs, Tensor **couts, Tensor *
             }
             for (int j = 0; j < n_multi; j++) tensor_decref(multi[j]);
             if (!cur) {
-                for (int q = 0; q < k; q++) {
+                for (int q = 0; q < p->n_slots; q++) {
                     tensor_decref(outputs[q]);
                     outputs[q] = NULL;
                 }
@@ -655,7 +763,7 @@ static int run_inference(RtPlan *p, Tensor *const *inputs, Tensor **outputs, con
     if (!co) return tensor__oom();
     RtExec x = {cb, NULL, NULL};
     int rc = rt_prog_run(p->infer, inputs, co, &x);
-    if (rc == 0) rc = fill_slots(p, inputs, co, outputs);
+    if (rc == 0) rc = fill_slots(p, inputs, co, outputs, FILL_ALL);
     for (int k = 0; k < p->n_couts; k++) tensor_decref(co[k]);
     free(co);
     p->last = RT_RUN_INFERENCE;
@@ -709,11 +817,31 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
             tensor_incref(inputs[i]);
         }
     }
-    AgNode *node = ag_function_new("CompiledFunctionBackward", p->n_inputs, inputs,
+    /* views of inputs made before the graph's uses of them: before the node (place_replays) */
+    if (fill_slots(p, inputs, NULL, outputs, FILL_EARLY) < 0) {
+        free(res);
+        state_release(st);
+        return -1;
+    }
+    bool early_done = true;
+    /* one argument per input, then an input again for each extra gradient contribution of it */
+    Tensor **args = malloc(sizeof *args * (size_t)(p->n_inputs + t->n_extra + 1));
+    if (!args) {
+        tensor__oom();
+        free(res);
+        state_release(st);
+        goto fail_early;
+    }
+    int n_args = p->n_inputs;
+    memcpy(args, inputs, sizeof *args * (size_t)p->n_inputs);
+    for (int i = 0; i < p->n_inputs; i++)
+        for (int k = 0; k < t->extra_slots[i]; k++) args[n_args++] = inputs[i];
+    AgNode *node = ag_function_new("CompiledFunctionBackward", n_args, args,
                                    (AgFunctionBackward){compiled_backward, st, state_release});
+    free(args);
     if (!node) {
         free(res);
-        return -1;
+        goto fail_early;
     }
     /* an input no gradient can reach gets no edge (one used only through detach(): eager's
      * engine never reaches its grad_fn) */
@@ -730,13 +858,25 @@ static int run_training(RtPlan *p, Train *t, Tensor *const *inputs, Tensor **out
     if (ag_function_set_outputs(node, n_co, res) < 0) goto done;
     if (ag_function_save_for_backward(node, t->n_saved, res + n_co) < 0) goto done;
     if (move_output_hooks(&st->dyn, res, n_co) < 0) goto done;
-    rc = fill_slots(p, inputs, res, outputs);
+    rc = fill_slots(p, inputs, res, outputs, FILL_LATE);
+    if (rc < 0) early_done = false;   /* (fill_slots released them) */
 done:
+    if (rc < 0 && early_done)
+        for (int k = 0; k < p->n_slots; k++) {
+            tensor_decref(outputs[k]);
+            outputs[k] = NULL;
+        }
     for (int k = 0; k < n_res; k++) tensor_decref(res[k]);
     free(res);
     ag_node_decref(node);
     p->last = RT_RUN_TRAINING;
     return rc;
+fail_early:
+    for (int k = 0; k < p->n_slots; k++) {
+        tensor_decref(outputs[k]);
+        outputs[k] = NULL;
+    }
+    return -1;
 }
 
 static int run_eager(RtPlan *p, Tensor *const *inputs, Tensor **outputs, int max, const RtCallbacks *cb, const char *why) {
@@ -789,6 +929,7 @@ static void plan_decref(RtPlan *p) {
     rt_prog_free(p->infer);
     for (int k = 0; k < p->n_slots; k++) free(p->slots[k].chain);
     free(p->slots);
+    free(p->fill_order);
     free(p->couts);
     free(p->in_meta);
     free(p->reason);

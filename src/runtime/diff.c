@@ -63,6 +63,8 @@ struct RtD {
     bool *saved;             /* saved by the forward */
     GraphNode **avail;       /* forward value in the backward graph */
     GraphNode **grad;        /* accumulated gradient per canonical value */
+    GraphNode ***contrib;    /* split_inputs: a placeholder's gradient contributions, in order */
+    int *n_contrib;
     int *side;               /* gelu / silu: position of its side value (erf(x*k) / sigmoid(x)), -1 */
     RtPtrMap back;           /* backward node -> the forward value it is (for CSE) */
     /* the rule being run */
@@ -361,13 +363,13 @@ static GraphNode *rd_sum_to(RtD *d, GraphNode *g, int ndim, const int64_t *shape
 
 /* a fake with m's geometry over no storage (meta mode runs no kernel) */
 static Tensor *fake_new(RtD *d, const TensorMeta *m, int32_t fwd, GraphNode *node) {
-    Tensor *t = tensor__alloc_struct();
-    TensorStorage *st = t ? tensor__storage_new(0, false) : NULL;
-    if (!st) {
-        free(t);
+    TensorStorage *st = tensor__no_storage();
+    Tensor *t = st ? tensor__alloc_struct() : NULL;
+    if (!t) {
         rd_fail(d, "out of memory");
         return NULL;
     }
+    tensor__storage_incref(st);
     t->dtype = (uint8_t)(m->dtype < 0 ? TENSOR_FLOAT32 : m->dtype);
     t->storage = st;
     t->offset = m->offset;
@@ -553,10 +555,12 @@ static void d_init(RtD *d, const Graph *f) {
     d->saved = calloc(n, 1);
     d->avail = calloc(n, sizeof *d->avail);
     d->grad = calloc(n, sizeof *d->grad);
+    d->contrib = calloc(n, sizeof *d->contrib);
+    d->n_contrib = calloc(n, sizeof *d->n_contrib);
     d->side = malloc(n * sizeof *d->side);
     EM_ASSERT(d->side, "out of memory differentiating");
     EM_ASSERT(d->fn && d->canon && d->getitems && d->n_getitems && d->placeholder && d->rg && d->from && d->toward &&
-                  d->hooks && d->n_hooks && d->need && d->saved && d->avail && d->grad,
+                  d->hooks && d->n_hooks && d->need && d->saved && d->avail && d->grad && d->contrib && d->n_contrib,
               "out of memory differentiating");
     rt_map_positions(&d->pos, f);
     int i = 0, ph = 0;
@@ -591,7 +595,10 @@ static void d_fini(RtD *d) {
     for (int i = 0; i < d->n; i++) {
         free(d->getitems[i]);
         free(d->hooks[i]);
+        free(d->contrib[i]);
     }
+    free(d->contrib);
+    free(d->n_contrib);
     free(d->fn);
     free(d->canon);
     free(d->getitems);
@@ -783,6 +790,14 @@ static void accumulate(RtD *d, int v, GraphNode *g) {
         a.dtype = m->dtype;
         g = rd_op(d, TENSOR_OP_TO_DTYPE, &g, 1, &a);
     }
+    if (d->spec->split_inputs && d->placeholder[v] >= 0) {
+        GraphNode **c = realloc(d->contrib[v], sizeof *c * (size_t)(d->n_contrib[v] + 1));
+        EM_ASSERT(c, "out of memory differentiating");
+        c[d->n_contrib[v]++] = g;
+        d->contrib[v] = c;
+        d->grad[v] = g;
+        return;
+    }
     d->grad[v] = d->grad[v] ? rd_bin(d, TENSOR_OP_ADD, d->grad[v], g) : g;
 }
 
@@ -922,17 +937,37 @@ int rt_diff(const Graph *f, const RtDiffSpec *spec, RtDiffResult *res) {
         if (live(&d, p)) run_rule(&d, p);
     }
     if (d.fail) goto done;
-    /* one gradient per forward placeholder */
+    /* one gradient per forward placeholder (split_inputs: its first contribution), then the
+     * other contributions of each placeholder in its extra slots */
     int n_ph = 0;
     for (int p = 0; p < d.n; p++) n_ph += d.placeholder[p] >= 0;
-    GraphArg *outs = calloc((size_t)(n_ph ? n_ph : 1), sizeof *outs);
-    EM_ASSERT(outs, "out of memory");
+    res->extra_slots = calloc((size_t)(n_ph ? n_ph : 1), sizeof(int));
+    EM_ASSERT(res->extra_slots, "out of memory");
     for (int p = 0; p < d.n; p++) {
         int i = d.placeholder[p];
-        if (i < 0) continue;
-        outs[i] = spec->input_needed[i] && d.grad[p] ? graph_arg_node(d.grad[p]) : graph_arg_none();
+        if (i < 0 || !spec->split_inputs) continue;
+        res->extra_slots[i] = spec->extra_slots ? spec->extra_slots[i] : d.n_contrib[p] > 1 ? d.n_contrib[p] - 1 : 0;
+        if (d.n_contrib[p] > res->extra_slots[i] + 1) {
+            rd_fail(&d, "%s has more gradient contributions than its edges", d.fn[p]->name);
+            goto done;
+        }
+        res->n_extra += res->extra_slots[i];
     }
-    graph_output(b, outs, n_ph);
+    GraphArg *outs = calloc((size_t)(n_ph + res->n_extra + 1), sizeof *outs);
+    EM_ASSERT(outs, "out of memory");
+    for (int p = 0, at = n_ph; p < d.n; p++) {
+        int i = d.placeholder[p];
+        if (i < 0) continue;
+        bool want = spec->input_needed[i];
+        if (!spec->split_inputs) {
+            outs[i] = want && d.grad[p] ? graph_arg_node(d.grad[p]) : graph_arg_none();
+            continue;
+        }
+        outs[i] = want && d.n_contrib[p] ? graph_arg_node(d.contrib[p][0]) : graph_arg_none();
+        for (int k = 1; k <= res->extra_slots[i]; k++)
+            outs[at++] = want && k < d.n_contrib[p] ? graph_arg_node(d.contrib[p][k]) : graph_arg_none();
+    }
+    graph_output(b, outs, n_ph + res->n_extra);
     free(outs);
     char err[256];
     if (graph_verify(b, err, sizeof err) < 0) {
@@ -1002,6 +1037,7 @@ void rt_diff_result_fini(RtDiffResult *r) {
     free(r->saved);
     free(r->out_rg);
     free(r->in_path);
+    free(r->extra_slots);
     free(r->fail);
     memset(r, 0, sizeof *r);
 }

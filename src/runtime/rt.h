@@ -266,6 +266,13 @@ typedef struct RtDiffSpec {
     int n_saved;
     bool recompute;
     bool recompute_norm;         /* layer_norm too (trades its cost for a saved activation) */
+    /* split_inputs: an input's gradient contributions are returned one by one instead of summed
+     * (the first in the input's own output, the others in extra outputs after all inputs': the
+     * engine adds each to the input's buffer in order, as eager's nodes would, so contributions
+     * from outside the graph interleave as in eager).  extra_slots: per placeholder, the extra
+     * outputs it has (those of the full variant); NULL: as many as this run finds. */
+    bool split_inputs;
+    const int *extra_slots;
 } RtDiffSpec;
 
 typedef struct RtDiffResult {
@@ -276,6 +283,8 @@ typedef struct RtDiffResult {
     bool *out_rg;                /* per compiled output: differentiable */
     bool *in_path;               /* per placeholder: a defined tangent reaches it through
                                     differentiable ops (it gets a gradient edge) */
+    int *extra_slots;            /* split_inputs: per placeholder, its extra outputs */
+    int n_extra;                 /* their total */
     char *fail;                  /* malloc'd reason when differentiation is not possible */
 } RtDiffResult;
 

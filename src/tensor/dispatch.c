@@ -349,6 +349,7 @@ static int infer_reduce(TensorOp op, const TensorMeta *const *in, int n_in, cons
         }
         break;
     case TENSOR_OP_MAX_DIM: case TENSOR_OP_MIN_DIM: dims = &a->dim; nd = 1; break;
+    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN: dims = a->ints; nd = a->n_ints; all = nd == 0; break;
     case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN: case TENSOR_OP_ALL: case TENSOR_OP_ANY:
         if (a->has_dim) {
             dims = &a->dim;
@@ -410,6 +411,8 @@ static int run_reduce(TensorOp op, Tensor *const *in, int n_in, const TensorOpAr
         }
         if (tensor__extremum(x, &a->dim, a->keepdim, op == TENSOR_OP_MAX_DIM, &out[0], &out[1]) < 0) return -1;
         return 2;
+    case TENSOR_OP_AMAX: r = tensor__amax(x, a->ints, a->n_ints, a->keepdim, true); break;
+    case TENSOR_OP_AMIN: r = tensor__amax(x, a->ints, a->n_ints, a->keepdim, false); break;
     case TENSOR_OP_ARGMAX: r = tensor_argmax(x, d, a->keepdim); break;
     case TENSOR_OP_ARGMIN: r = tensor_argmin(x, d, a->keepdim); break;
     case TENSOR_OP_VAR: r = tensor__var_std(x, a->ints, a->n_ints, a->correction, a->keepdim, false); break;
@@ -557,6 +560,8 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_MAX_DIM reduce
 #define IMPL_MIN reduce
 #define IMPL_MIN_DIM reduce
+#define IMPL_AMAX reduce
+#define IMPL_AMIN reduce
 #define IMPL_ARGMAX reduce
 #define IMPL_ARGMIN reduce
 #define IMPL_VAR reduce
@@ -700,10 +705,16 @@ void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     tensor__op_hooked = meta_mode || op_observer;
 }
 
+TensorStorage *tensor__no_storage(void) {
+    static TensorStorage *none;   /* one reference kept for the process */
+    if (!none) none = tensor__storage_new(0, false);
+    return none;
+}
+
 /* a contiguous tensor of m's geometry over the shared zero-byte storage */
 static Tensor *storageless(const TensorMeta *m) {
-    static TensorStorage *none;
-    if (!none && !(none = tensor__storage_new(0, false))) return NULL;
+    TensorStorage *none = tensor__no_storage();
+    if (!none) return NULL;
     Tensor *t = tensor__alloc_struct();
     if (!t) {
         tensor__oom();

@@ -10,7 +10,15 @@
  * compute type.  Math functions are type-generic (<tgmath.h>): tanh(x) on a float is tanhf.
  *
  * Helpers below are the functions the expressions call; an expression needing a new one adds it
- * here (it is then shared by both expansions). */
+ * here (it is then shared by both expansions).
+ *
+ * More dtypes (float64, float16, bfloat16, int32/16/8, uint8): the dtype classes are PyTorch's
+ * TensorIterator kinds, so promotion changes inside the class rules only (tensor__pw_dtype);
+ * a family's expression is instantiated once per dtype of the family with pw_t its compute
+ * type (float64 for double; float for half and bfloat16, rounding on store as PyTorch's CPU
+ * kernels do; int64_t for the integral types), which is why constants are C(v), math is
+ * type-generic and PwArgs keeps doubles: an op line does not change when dtypes are added (the
+ * helpers below that take float today then dispatch on their argument's type with _Generic). */
 #ifndef EMBER_SRC_TENSOR_PWEXPR_H
 #define EMBER_SRC_TENSOR_PWEXPR_H
 

@@ -327,6 +327,34 @@ int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_
     return 0;
 }
 
+Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim, bool is_max) {
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dims, nd, nd == 0, keepdim, &p) < 0) return NULL;
+    if (p.rnumel == 0) {
+        /* ATen names the first reduced dim of size zero, or asks for a dim when none was given */
+        const char *name = is_max ? "amax" : "amin";
+        for (int i = 0; i < nd; i++) {
+            int64_t d = tensor__wrap_dim(dims[i], t->ndim);
+            if (d >= 0 && t->ndim && t->shape[d] == 0) {
+                tensor_error_set(TENSOR_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", name,
+                                 (long long)d);
+                return NULL;
+            }
+        }
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                         name);
+        return NULL;
+    }
+    Tensor *v = tensor__new((TensorDtype)t->dtype, p.out_ndim, p.out_shape, false);
+    if (!v) return NULL;
+    ExtCtx c = {.t = t, .plan = &p, .is_max = is_max, .vals = v->storage->data, .idx = NULL};
+    for_each_output(&p, t->offset, visit_ext, &c);
+    return v;
+}
+
 Tensor *tensor_max(const Tensor *a) {
     Tensor *v = NULL;
     return tensor__extremum(a, NULL, false, true, &v, NULL) < 0 ? NULL : v;

@@ -18,6 +18,8 @@ typedef struct ReducePlan {
 int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool all, bool keepdim, ReducePlan *p) EM_MUST_CHECK;
 double tensor__sum_f32(const float *x, int64_t stride, int64_t n);
 Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim);
+/* amax / amin: the extremum's values over `dims` (nd == 0: all); ties have one value */
+Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim, bool is_max);
 int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_max, Tensor **values, Tensor **indices) EM_MUST_CHECK;
 Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std);
 Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any);

@@ -150,6 +150,8 @@ typedef struct TensorRecordSave {
     bool meta, storageless;
 } TensorRecordSave;
 void tensor__record_begin(TensorOpObserver fn, void *ctx, TensorRecordSave *save);
+/* the zero-byte storage fakes share (borrowed; NULL when out of memory) */
+TensorStorage *tensor__no_storage(void);
 void tensor__record_end(const TensorRecordSave *save);
 
 /* Per-op kernel and inference signatures (dispatch.c builds the tables from ops.def). */

@@ -473,7 +473,7 @@ static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
-    "sum", "mean", "prod", "max", "min", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
     "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
     "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",

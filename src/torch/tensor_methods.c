@@ -518,6 +518,23 @@ static Value m_reduce(ARGS) {
     return r;
 }
 
+/* amax/amin(dim=(), keepdim=False): the extremum over dims (none: all), one value for ties (fn->data:
+ * the op) */
+static Value m_amax(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    int64_t dims[TENSOR_MAX_DIMS];
+    int nd = dims_of(vm, a[1], dims);
+    if (nd < 0) return val_null();
+    args.ints = dims;
+    args.n_ints = nd;
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
+}
+
 /* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
 static Value m_maxmin(ARGS) {
     SELF_CHECK(fn->name);
@@ -1318,7 +1335,8 @@ static const MethodDef tensor_methods[] = {
     {"mean", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MEAN},
     {"prod", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_PROD},
     {"max", m_maxmin, NATIVEF_METHOD, (void *)1}, {"min", m_maxmin, NATIVEF_METHOD, NULL},
-    {"amax", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MAX},
+    {"amax", m_amax, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_AMAX},
+    {"amin", m_amax, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_AMIN},
     {"argmax", m_arg, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ARGMAX},
     {"argmin", m_arg, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ARGMIN},
     {"var", m_var, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_VAR},

@@ -34,9 +34,24 @@ static bool has_tensor(VT *a, VT *b) { return (a && a->kind == VT_TENSOR) || (b 
 
 /* ---- binary operators ---------------------------------------------------------------------------- */
 
+static bool is_const_tuple(Tracer *tr, VT *v) {
+    return v->kind == VT_CONST && val_is_type(tr->vm, v->value, tr->vm->t_tuple);
+}
+
+/* A constant tuple as a tracked tuple of constants, so `() + args` concatenates like `args + ()`
+ * (an attribute read off an object from outside, e.g. a partial's .args, is a constant). */
+static VT *const_tuple_items(Tracer *tr, VT *v) {
+    TupleObj *t = AS_TUPLE(v->value);
+    VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(t->len + 1));
+    for (int64_t i = 0; i < t->len; i++) items[i] = vt_const(tr, t->items[i]);
+    return vt_tuple(tr, items, (int)t->len);
+}
+
 static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
     bool inplace = op >= BINOP_INPLACE;
     int base = inplace ? op - BINOP_INPLACE : op;
+    if (base == BINOP_ADD && a->kind == VT_TUPLE && is_const_tuple(tr, b)) b = const_tuple_items(tr, b);
+    if (base == BINOP_ADD && b->kind == VT_TUPLE && is_const_tuple(tr, a)) a = const_tuple_items(tr, a);
     if (base == BINOP_ADD && a->kind == b->kind && (a->kind == VT_LIST || a->kind == VT_TUPLE)) {
         if (inplace && a->kind == VT_LIST) {
             if (a->mut == MUT_EXISTING && !a->source) return trace_break(tr, "+= on a list without a source");
@@ -49,14 +64,6 @@ static TxStatus seq_concat(Tracer *tr, int op, VT *a, VT *b, VT **out) {
         for (int i = 0; i < a->n; i++) items[i] = vt_item(tr, a, i);
         for (int i = 0; i < b->n; i++) items[a->n + i] = vt_item(tr, b, i);
         *out = a->kind == VT_LIST ? vt_list(tr, items, a->n + b->n) : vt_tuple(tr, items, a->n + b->n);
-        return TX_OK;
-    }
-    if (base == BINOP_ADD && a->kind == VT_TUPLE && b->kind == VT_CONST && val_is_type(tr->vm, b->value, tr->vm->t_tuple)) {
-        TupleObj *t = AS_TUPLE(b->value);
-        VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(a->n + t->len + 1));
-        for (int i = 0; i < a->n; i++) items[i] = vt_item(tr, a, i);
-        for (int64_t i = 0; i < t->len; i++) items[a->n + i] = vt_const(tr, t->items[i]);
-        *out = vt_tuple(tr, items, a->n + (int)t->len);
         return TX_OK;
     }
     if (base == BINOP_MULTIPLY && (a->kind == VT_LIST || a->kind == VT_TUPLE) && b->kind == VT_SYMNUM) b = tr_specialize(tr, b);
@@ -108,6 +115,7 @@ TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
     }
     if (a->kind == VT_SET || b->kind == VT_SET) return tr_set_binary(tr, op, a, b, out);
     if (a->kind == VT_LIST || a->kind == VT_TUPLE) return seq_concat(tr, op, a, b, out);
+    if (b->kind == VT_TUPLE && is_const_tuple(tr, a)) return seq_concat(tr, op, a, b, out);   /* () + t */
     if ((b->kind == VT_LIST || b->kind == VT_TUPLE) && op == BINOP_MULTIPLY && (a->kind == VT_CONST || a->kind == VT_SYMNUM))
         return seq_concat(tr, op, b, a, out);   /* n * [x] */
     if (a->kind == VT_OBJECT || b->kind == VT_OBJECT) {

@@ -218,6 +218,13 @@ static void reduction_cases(void) {
     a.dim = 0;
     a.keepdim = true;
     CHECK(TENSOR_OP_MIN_DIM, true, T1, gr(DI, SHAPE(2, 3)));
+    a.ints = d02;
+    a.n_ints = 2;
+    a.keepdim = false;
+    CHECK(TENSOR_OP_AMAX, true, T1, gr(DI, SHAPE(2, 3, 2)));
+    a.n_ints = 0;
+    CHECK(TENSOR_OP_AMIN, true, T1, gr(DI, SHAPE(2, 3)));
+    a.keepdim = true;
     a.ints = d0;
     a.n_ints = 1;
     CHECK(TENSOR_OP_VAR, true, T1, gr(RN, SHAPE(3, 2)));

@@ -17,3 +17,9 @@ for args in [('ii', 1), ('z', 1), ('i', 1.0), ('3',), ('i', 'x')]:
   try: struct.pack(*args)
   except Exception as e: print(type(e).__name__, e)
 print(struct.error, struct.error.__mro__)
+# 64-bit unsigned codes and big ints
+for fmt, v in [('Q', 2**64-1), ('<Q', 2**63), ('>N', 2**63+5), ('P', -1), ('P', 2**64-1), ('q', 2**63), ('Q', 2**64), ('Q', -1), ('I', 2**40), ('i', 2**100), ('d', 2**70), ('L', 2**64-1), ('b', 2**70)]:
+    try:
+        b = struct.pack(fmt, v); print(fmt, b.hex(), struct.unpack(fmt, b))
+    except Exception as e:
+        print(fmt, type(e).__name__, e)

@@ -80,6 +80,21 @@ one_graph("functools.partial from outside", partial_from_outside, x)
 print("  after:", box.fn.func is halve, box.fn.keywords, box.fn(torch.ones(1)).tolist())
 
 
+PREFIX = (2.0, 3.0)
+
+
+def const_tuple_concat(x, *rest):
+    # a constant tuple (a global, an outside object's attribute) joined with a tracked one
+    # on either side, and with +=
+    both = PREFIX + rest + ()
+    acc = ()
+    acc += rest
+    return x * both[0] + rest[0] * both[-1], len(both), len(acc)
+
+
+one_graph("constant tuple + tracked tuple", const_tuple_concat, x, x + 1, x * 2)
+
+
 def make_counter():
     count = 0
     total = torch.zeros(3)

@@ -44,9 +44,7 @@ def unsupported(src):
     found = []
     for node in ast.walk(tree):
         key = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-        if isinstance(node, ast.Constant) and isinstance(node.value, complex):
-            found.append((key, span(src, node), "complex numbers are not supported"))
-        elif isinstance(node, ast.TryStar):
+        if isinstance(node, ast.TryStar):
             h = node.handlers[0]
             found.append(((h.lineno, h.col_offset), span(src, h, 6), "'except*' is not supported"))
     if "\\N{" in src:  # raised at the token after the string, like CPython's string errors
@@ -74,8 +72,8 @@ def unsupported(src):
         (l1, c1), (l2, c2), text = odd[0]
         found.append(((-1, 0), "%d:%d:%d:%d" % (l1, c1 + 1, l2, c2 + 1),
                       "identifier '%s' needs Unicode NFKC normalization, which is not supported" % text))
-    # except* is rejected while parsing, complex afterwards
-    early = [f for f in found if "NFKC" in f[2] or "except*" in f[2] or "\\N" in f[2] or "complex" in f[2]]
+    # except* is rejected while parsing
+    early = [f for f in found if "NFKC" in f[2] or "except*" in f[2] or "\\N" in f[2]]
     pick = min(early or found)
     return "SyntaxError:%s:%s" % (pick[1], pick[2])
 

@@ -504,7 +504,8 @@ Test(backward, plans_are_reentrant) {
     GraphNode *x = ph(g, "x", 2, (int64_t[]){64, 64});
     GraphNode *h = special(g, GRAPH_EXEC_HOOK, "hook", (GraphNode *[]){op2(g, TENSOR_OP_MM, x, x)}, 1,
                            graph_opaque_new(NULL, NULL, "hook"));
-    output1(g, op1(g, TENSOR_OP_SUM, op1(g, TENSOR_OP_TANH, h)));
+    /* (h @ h: the backward sums h's two contributions in the arena — x's are returned apart) */
+    output1(g, op1(g, TENSOR_OP_SUM, op1(g, TENSOR_OP_TANH, op2(g, TENSOR_OP_MM, h, h))));
     reentrant_plan = rt_plan_new(g, NULL);
     Tensor *xi = randn(2, (int64_t[]){64, 64}, true), *o;
     rt_check(rt_plan_run(reentrant_plan, &xi, 1, &o, 1, &reentrant_cb), "run");

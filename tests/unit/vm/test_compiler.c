@@ -169,11 +169,15 @@ Test(compiler, syntax_errors_carry_cpython_attributes) {
     cr_assert_null(co);
     cr_assert(vm_exc_matches(vm, vm->e_SyntaxError));
     char *msg = em_error_message(vm);
-    cr_assert_str_eq(msg, "SyntaxError: '(' was never closed");
+    cr_assert_str_eq(msg, "SyntaxError: '(' was never closed (bad.py, line 1)"); /* CPython's str() */
+    free(msg);
     Value e = vm->exc;
     Value line = vm_getattr_c(vm, e, "lineno"), off = vm_getattr_c(vm, e, "offset");
+    Value end_line = vm_getattr_c(vm, e, "end_lineno"), end_off = vm_getattr_c(vm, e, "end_offset");
     cr_assert_eq(line.as.i, 1);
     cr_assert_eq(off.as.i, 5);
+    cr_assert_eq(end_line.as.i, 1);
+    cr_assert_eq(end_off.as.i, 0);
     vm_clear_exc(vm);
 }
 
