@@ -1,6 +1,6 @@
 /* src/torch/functions.c — the torch.* functions: tensor creation (tensor, zeros, ones, full,
  * arange, linspace, eye, the random ones, *_like), cat/stack/where, the math functions that share
- * the Tensor methods' natives, the nn.functional kernels (torch._C._nn), grad mode, seeding, and
+ * the Tensor methods' natives, the nn.functional kernels (torch._C._nn), grad mode, and
  * the return_types pairs of max/min. */
 #include <math.h>
 #include <string.h>
