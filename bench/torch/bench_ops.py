@@ -126,3 +126,17 @@ def mlp_step_bench(batch, iters):
 
 report("mlp_step_b1", mlp_step_bench(1, 2000))
 report("mlp_step_b64", mlp_step_bench(64, 1000))
+
+
+# ---- the random kernels (issue 16): PyTorch's streams, so the same draws on both sides ----
+def random_bench():
+    x = torch.ones(100000)
+    report("randn_16", best_of(20000, lambda: torch.randn(16)))
+    report("randn_1e5", best_of(100, lambda: torch.randn(100000)))
+    report("rand_1e5", best_of(100, lambda: torch.rand(100000)))
+    report("randperm_1e4", best_of(200, lambda: torch.randperm(10000)))
+    report("dropout_1e5", best_of(100, lambda: torch.nn.functional.dropout(x, 0.5)))
+    report("multinomial_1e3x16", best_of(200, lambda: torch.multinomial(torch.ones(1000), 16)))
+
+
+random_bench()

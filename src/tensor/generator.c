@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#define MT_N 624
 #define MT_M 397
 #define MT_MATRIX_A 0x9908b0dfu
 #define MT_UMASK 0x80000000u
@@ -20,17 +19,6 @@
 
 /* c10's default_rng_seed_val */
 #define DEFAULT_SEED 67280421310721ULL
-
-struct TensorGenerator {
-    uint64_t seed;
-    int32_t left;
-    bool seeded;
-    uint32_t next;
-    uint32_t state[MT_N];
-    bool has_next_double, has_next_float;
-    double next_double;
-    float next_float;
-};
 
 void tensor_generator_manual_seed(TensorGenerator *g, uint64_t seed) {
     g->seed = seed;
@@ -79,41 +67,13 @@ static inline uint32_t twist(uint32_t u, uint32_t v) {
     return ((((u & MT_UMASK) | (v & MT_LMASK)) >> 1) ^ ((v & 1) ? MT_MATRIX_A : 0));
 }
 
-static void next_state(TensorGenerator *g) {
+void tensor__gen_next_state(TensorGenerator *g) {
     uint32_t *p = g->state;
     g->left = MT_N;
     g->next = 0;
     for (int j = MT_N - MT_M + 1; --j; p++) *p = p[MT_M] ^ twist(p[0], p[1]);
     for (int j = MT_M; --j; p++) *p = p[MT_M - MT_N] ^ twist(p[0], p[1]);
     *p = p[MT_M - MT_N] ^ twist(p[0], g->state[0]);
-}
-
-uint32_t tensor__gen_random(TensorGenerator *g) {
-    if (--g->left == 0) next_state(g);
-    uint32_t y = g->state[g->next++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= (y >> 18);
-    return y;
-}
-
-uint64_t tensor__gen_random64(TensorGenerator *g) {
-    uint32_t hi = tensor__gen_random(g);
-    uint32_t lo = tensor__gen_random(g);
-    return ((uint64_t)hi << 32) | lo;
-}
-
-bool tensor__gen_next_double_normal(TensorGenerator *g, double *out) {
-    if (!g->has_next_double) return false;
-    *out = g->next_double;
-    g->has_next_double = false;
-    return true;
-}
-
-void tensor__gen_set_next_double_normal(TensorGenerator *g, double v) {
-    g->next_double = v;
-    g->has_next_double = true;
 }
 
 /* ---- state bytes: CPUGeneratorImplState (x86-64 layout) ---------------------------------------

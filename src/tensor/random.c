@@ -287,6 +287,27 @@ static double normal_double(TensorGenerator *g, double mean, double std) {
     return ret * std + mean;
 }
 
+/* x[i] = fma(x[i], a, b): fused like the AVX2 build's x * (to - from) + from; with FMA
+ * instructions when the CPU has them (fmaf is a library call without -mfma) */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2,fma"))) static void scale_shift_avx2(float *x, int64_t n, float a, float b) {
+    __m256 av = _mm256_set1_ps(a), bv = _mm256_set1_ps(b);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, _mm256_fmadd_ps(_mm256_loadu_ps(x + i), av, bv));
+    for (; i < n; i++) x[i] = _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(x[i]), _mm_set_ss(a), _mm_set_ss(b)));
+}
+#endif
+
+static void scale_shift(float *x, int64_t n, float a, float b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_avx2_fma()) {
+        scale_shift_avx2(x, n, a, b);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++) x[i] = fmaf(x[i], a, b);
+}
+
 static void fill_normal(Tensor *t, double mean, double std, TensorGenerator *g) {
     if (t->numel >= 16 && tensor__contig(t)) {
         normal_fill(tensor__f32(t), t->numel, (float)mean, (float)std, g);
@@ -301,8 +322,8 @@ static void fill_normal(Tensor *t, double mean, double std, TensorGenerator *g) 
 static void fill_uniform(Tensor *t, double from_, double to_, TensorGenerator *g) {
     float from = (float)from_, to = (float)to_, *base = tensor__f32(t);
     if (tensor__contig(t)) {
-        float range = to - from;
-        for (int64_t i = 0; i < t->numel; i++) base[i] = fmaf(tensor__gen_uniform_f(g), range, from);
+        for (int64_t i = 0; i < t->numel; i++) base[i] = tensor__gen_uniform_f(g);
+        scale_shift(base, t->numel, to - from, from);
         return;
     }
     Walk w;
