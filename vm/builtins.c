@@ -679,17 +679,6 @@ static Value b_build_class(ARGS) {
     Value r = f ? vm->eval_frame(vm, f) : val_null();
     if (val_is_null(r)) goto done_free;
     vm_push_root(vm, r), nroots++;
-    /* finalizers would run whenever the collector happens to free the object, not when
-     * CPython's reference count drops: refuse them rather than print at the wrong time */
-    if (!(body->code->flags & CO_LIBRARY)) {
-        Value del = vm_getitem(vm, ns, vm_intern(vm, "__del__"));
-        if (!val_is_null(del)) {
-            vm_raise(vm, vm->e_NotImplementedError, "__del__ finalizers are not supported");
-            goto done_free;
-        }
-        if (!vm_exc_matches(vm, vm->e_KeyError)) goto done_free;
-        vm_clear_exc(vm);
-    }
     if (bases != orig_bases && vm_setitem(vm, ns, vm_intern(vm, "__orig_bases__"), val_obj(orig_bases)) < 0)
         goto done_free;
     /* the body returns the __class__ cell when methods use super()/__class__ */

@@ -1,8 +1,10 @@
 /* vm/gc.c — allocation funnel, byte pacing, mark (gray stack) and sweep, weak references,
- * temp and external roots, and the debug heap walker.  The invariant is in vm/gc.h. */
+ * __del__ finalizers, temp and external roots, and the debug heap walker.  The invariant is in
+ * vm/gc.h. */
 #include "vm/gc.h"
 
 #include "vm/bytes_ops.h"
+#include "vm/mod_sys.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +128,7 @@ static void mark_roots(VM *vm) {
     for (Frame *f = vm->frame; f; f = f->prev) mark_frame(vm, f);
     for (int32_t i = 0; i < vm->roots.n; i++) gc_mark_value(vm, vm->roots.v[i]);
     for (ExtRoot *r = vm->ext_roots; r; r = r->next) gc_mark_value(vm, r->v);
+    for (size_t i = 0; i < vm->fin_n; i++) gc_mark_obj(vm, vm->fin_pending[i]);
 #define X(f, s) gc_mark(vm, vm->t_##f);
     VM_TYPES(X)
 #undef X
@@ -214,6 +217,98 @@ static void clear_weakrefs(VM *vm, PendingCallbacks *pending) {
     }
 }
 
+/* ---- __del__ finalizers ----------------------------------------------------------------- */
+
+/* Instances of classes with __del__ are finalized the way PyPy does it: when a collection finds
+ * one unreachable, it and everything it references survive this collection, it is queued on
+ * vm->fin_pending (a root), and its __del__ runs at the interpreter's next safe point — a
+ * backward jump or a return, where no C code is half-way through changing an object (a
+ * collection starts inside any allocation, e.g. while a list grows: running script code there
+ * could append to that very list).  gc.collect() and interpreter exit run them at once.
+ * OBJF_FINALIZED: __del__ never runs twice, even if it resurrects the object; the next
+ * collection frees it if it is still unreachable.  So __del__ runs when the collector notices,
+ * not the moment CPython's reference count drops, and a cycle of finalizable objects is
+ * finalized, not left in gc.garbage.  Weak references to a finalizable object are cleared only
+ * when it is freed, after its __del__. */
+static bool pending_push(VM *vm, Obj *o) {
+    if (vm->fin_n == vm->fin_cap) {
+        size_t ncap = vm->fin_cap ? vm->fin_cap * 2 : 16;
+        Obj **nv = realloc(vm->fin_pending, sizeof(Obj *) * ncap);
+        if (!nv) return false;
+        vm->fin_pending = nv;
+        vm->fin_cap = ncap;
+    }
+    vm->fin_pending[vm->fin_n++] = o;
+    return true;
+}
+
+static bool needs_finalizer(VM *vm, Obj *o) {
+    TypeObj *t = o->type;
+    return !(o->flags & OBJF_FINALIZED) && t && (t->flags & TYPEF_HEAPTYPE) &&
+           !val_is_null(type_special(vm, t, SP_DEL));
+}
+
+/* Queue the unreachable objects whose class has __del__ (`all`: the live ones too, at exit),
+ * oldest first (the heap list is newest first), each marked as finalized. */
+static void find_finalizable(VM *vm, bool all) {
+    size_t first = vm->fin_n;
+    for (Obj *o = vm->objects; o; o = o->gc_next) {
+        if ((all || !o->marked) && needs_finalizer(vm, o)) {
+            /* out of memory in the collector: this object is freed without its __del__ */
+            if (!pending_push(vm, o)) break;
+            o->flags |= OBJF_FINALIZED;
+        }
+    }
+    for (size_t i = first, j = vm->fin_n ? vm->fin_n - 1 : 0; i < j; i++, j--) {
+        Obj *x = vm->fin_pending[i];
+        vm->fin_pending[i] = vm->fin_pending[j];
+        vm->fin_pending[j] = x;
+    }
+}
+
+void gc_run_finalizers(VM *vm) {
+    if (!vm->fin_n || vm->gc_running) return;
+    /* take the queue: finalizers may collect and queue more (they run in a later batch) */
+    Obj **list = vm->fin_pending;
+    size_t n = vm->fin_n;
+    vm->fin_pending = NULL;
+    vm->fin_n = vm->fin_cap = 0;
+    for (size_t i = 0; i < n; i++) vm_push_root(vm, val_obj(list[i]));
+    Value saved = vm->exc;
+    vm->exc = val_null();
+    vm_push_root(vm, saved);
+    for (size_t i = 0; i < n; i++) {
+        Value self = val_obj(list[i]);
+        Value r = vm_call_special(vm, self, SP_DEL, 0, NULL);
+        if (val_is_null(r)) {
+            /* reported through sys.unraisablehook as CPython does:
+             * "Exception ignored in: <function C.__del__ at 0x...>" and the traceback */
+            Value e = vm_fetch_exc(vm);
+            vm_push_root(vm, e);
+            Value del = type_special(vm, list[i]->type, SP_DEL);
+            vm_write_unraisable(vm, e, NULL, val_is_null(del) ? self : del);
+            vm_clear_exc(vm);
+            vm_pop_root(vm);
+        }
+    }
+    vm->exc = saved;
+    vm_pop_roots(vm, (int)n + 1);
+    free(list);
+}
+
+void gc_finalize_all(VM *vm) {
+    if (!vm->gc_finalizers) return;
+    gc_collect(vm);
+    gc_run_finalizers(vm);
+    /* objects still alive at exit, as CPython finalizes module globals at shutdown; a __del__
+     * may make new finalizable objects, so repeat a few rounds */
+    for (int round = 0; round < 8; round++) {
+        find_finalizable(vm, true);
+        if (!vm->fin_n) break;
+        gc_run_finalizers(vm);
+    }
+}
+
 static void free_object(VM *vm, Obj *o) {
     if (o->type && o->type->finalize) o->type->finalize(vm, o);
     vm->bytes_allocated -= o->size;
@@ -259,6 +354,12 @@ void gc_collect(VM *vm) {
     vm->gc_count++;
     mark_roots(vm);
     drain_gray(vm);
+    if (vm->gc_finalizers) {
+        size_t before = vm->fin_n;
+        find_finalizable(vm, false);
+        for (size_t i = before; i < vm->fin_n; i++) gc_mark_obj(vm, vm->fin_pending[i]);
+        drain_gray(vm);
+    }
     PendingCallbacks pending = {NULL, 0, 0};
     clear_weakrefs(vm, &pending);
     /* Weakrefs with callbacks must survive until their callback has run. */

@@ -39,6 +39,12 @@ void *vm_realloc(VM *vm, void *p, size_t old_size, size_t new_size);
 void gc_external_bytes(VM *vm, ptrdiff_t delta);
 
 void gc_collect(VM *vm);
+/* Run the __del__ of the instances the collector found unreachable (vm->fin_pending); called
+ * at safe points only: the interpreter's backward jumps and returns, gc.collect(), exit. */
+void gc_run_finalizers(VM *vm);
+/* Interpreter shutdown: collect, then run the __del__ of every instance still alive whose
+ * class defines one (oldest first), as CPython does when it clears modules at exit. */
+void gc_finalize_all(VM *vm);
 void gc_mark_value(VM *vm, Value v);
 void gc_trace_frame(VM *vm, Frame *f);   /* mark a frame that is not (yet) on vm->frame's chain */
 void gc_mark_obj(VM *vm, Obj *o);

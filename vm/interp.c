@@ -94,6 +94,16 @@ int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
 #define FUEL(target) ((void)0)
 #endif
 
+/* A safe point (backward jumps, returns): run the __del__ finalizers the collector queued
+ * (vm/gc.c).  One predictable load and branch when none are due. */
+#define SAFE_POINT()                                \
+    do {                                            \
+        if (__builtin_expect(vm->fin_n != 0, 0)) {  \
+            SYNC();                                 \
+            gc_run_finalizers(vm);                  \
+        }                                           \
+    } while (0)
+
 static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
     return vm_raise(vm, vm->e_UnboundLocalError,
                     "cannot access local variable '%s' where it is not associated with a value",
@@ -893,6 +903,7 @@ dispatch_switch:
 
     CASE(JUMP) {
         FUEL(oparg);
+        SAFE_POINT();
         pc = code + oparg;
         DISPATCH();
     }
@@ -1003,6 +1014,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(RETURN_VALUE) {
+        SAFE_POINT();
         Value r = POP();
         f->sp = sp;
         /* a frame object outlives the frame: it shows the line of the return */

@@ -163,6 +163,7 @@ static void w_int(Writer *w, int64_t x) {
     mpz_clear(z);
 }
 
+/* one double of a float or complex: 8 raw bytes (version > 1) or a length-prefixed repr */
 static void w_double(Writer *w, double d) {
     if (w->version > 1) {
         w_bytes(w, &d, 8);
@@ -215,12 +216,12 @@ static void w_object(Writer *w, Value v) {
         TypeObj *t = o->type;
         double re, im;
         if (t == vm->t_str) w_str(w, (StrObj *)o);
-        else if (t == vm->t_int) w_long(w, ((IntObj *)o)->z);
-        else if (complex_parts(v, &re, &im) && t == vm->t_complex) {
+        else if (t == vm->t_complex && complex_parts(v, &re, &im)) {
             w_byte(w, w->version > 1 ? TYPE_BINARY_COMPLEX : TYPE_COMPLEX);
             w_double(w, re);
             w_double(w, im);
         }
+        else if (t == vm->t_int) w_long(w, ((IntObj *)o)->z);
         else if (t == vm->t_bytes) {
             BytesObj *b = (BytesObj *)o;
             if (!w_ref(w, o, TYPE_STRING)) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/num.h"
@@ -44,13 +45,16 @@ static FloatObj *float_subclass_alloc(VM *vm, TypeObj *t);
 static StrObj *numeric_text(VM *vm, Value x, bool *is_bytes) {
     *is_bytes = false;
     if (val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_STR) return AS_STR(x);
-    if (val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_BYTES) {
+    /* bytes and bytearray (as CPython's PyLong_FromUnicodeObject/_PyLong_FromBytes callers) */
+    if (val_is_obj(x) && (x.as.o->type->layout == OBJ_LAYOUT_BYTES || x.as.o->type->layout == OBJ_LAYOUT_BYTEARRAY)) {
         *is_bytes = true;
-        BytesObj *b = (BytesObj *)x.as.o;
+        const uint8_t *data;
+        int64_t len;
+        if (!bytes_view(vm, x, &data, &len)) return NULL;
         /* bytes are ASCII text here; anything else makes the literal invalid */
         StrBuf sb;
         sb_init(&sb);
-        for (int64_t i = 0; i < b->len; i++) sb_addc(&sb, b->data[i] < 0x80 && b->data[i] ? (char)b->data[i] : '?');
+        for (int64_t i = 0; i < len; i++) sb_addc(&sb, data[i] < 0x80 && data[i] ? (char)data[i] : '?');
         return sb_finish(vm, &sb);
     }
     return NULL;

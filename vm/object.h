@@ -41,6 +41,7 @@ struct Obj {
 enum {
     OBJF_INTERNED = 1 << 0,   /* str: lives in the intern table */
     OBJF_HASHED = 1 << 1,     /* object has been hashed by identity (id-hash cached) */
+    OBJF_FINALIZED = 1 << 2,  /* its class's __del__ has run (once per object, as PEP 442) */
 };
 
 /* The C layout of a type's instances.  Subclasses inherit their base's layout; two bases
@@ -75,7 +76,7 @@ typedef enum ObjLayout {
     X(INIT_SUBCLASS, "__init_subclass__") X(SET_NAME, "__set_name__") X(ROUND, "__round__") \
     X(MISSING, "__missing__") X(CLASS_GETITEM, "__class_getitem__") \
     X(INSTANCECHECK, "__instancecheck__") X(SUBCLASSCHECK, "__subclasscheck__") X(_CLASS, "__class__") \
-    X(PREPARE, "__prepare__")
+    X(PREPARE, "__prepare__") X(DEL, "__del__")
 
 typedef enum SpecialMethod {
 #define X(e, s) SP_##e,
@@ -195,6 +196,7 @@ typedef struct SetObj {
 typedef struct RangeObj {
     Obj hdr;
     int64_t start, stop, step, len;
+    TupleObj *big;   /* (start, stop, step, len) when one does not fit int64, else NULL (vm/longrange.c) */
 } RangeObj;
 
 typedef struct SliceObj {
@@ -258,6 +260,7 @@ struct NativeObj {
     TypeObj *owner;       /* for methods: the type that defines it */
     uint32_t flags;
     Value doc;
+    Value module;         /* __module__: the defining module's name for module functions, else VAL_NULL */
 };
 
 typedef struct PropertyObj {

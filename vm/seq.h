@@ -3,6 +3,8 @@
 #ifndef EMBER_VM_SEQ_H
 #define EMBER_VM_SEQ_H
 
+#include <gmp.h>
+
 #include "vm/vm.h"
 
 TupleObj *tuple_new(VM *vm, int64_t n);          /* items initialised to None */
@@ -31,6 +33,21 @@ int slice_indices(VM *vm, SliceObj *s, int64_t n, int64_t *start, int64_t *stop,
                   int64_t *count) EM_MUST_CHECK;
 Value slice_new(VM *vm, Value start, Value stop, Value step);
 Value range_new(VM *vm, int64_t start, int64_t stop, int64_t step);
+
+/* Ranges beyond int64 (vm/longrange.c): used when RangeObj.big is set. */
+Value longrange_new(VM *vm, const mpz_t start, const mpz_t stop, const mpz_t step);
+Value longrange_start(RangeObj *r);
+Value longrange_stop(RangeObj *r);
+Value longrange_step(RangeObj *r);
+Value longrange_len_value(RangeObj *r);
+int64_t longrange_len(VM *vm, RangeObj *r);   /* -1 + OverflowError beyond int64 */
+Value longrange_repr(VM *vm, RangeObj *r);
+int longrange_contains(VM *vm, RangeObj *r, Value x);   /* x an int */
+Value longrange_index(VM *vm, RangeObj *r, Value x);    /* x an int in r */
+Value longrange_item(VM *vm, RangeObj *r, Value key);
+int longrange_eq(VM *vm, RangeObj *a, RangeObj *b);     /* either may be big */
+Value longrange_iter(VM *vm, RangeObj *r, bool reversed);
+void longrange_trace(VM *vm, Obj *o);
 
 /* Lexicographic comparison of two item arrays with op (CompareOp). */
 Value seq_richcompare(VM *vm, Value *a, int64_t na, Value *b, int64_t nb, int op);

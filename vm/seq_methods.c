@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vm/dict.h"
+#include "vm/bigint.h"
 #include "vm/gc.h"
 #include "vm/iter.h"
 #include "vm/native.h"
@@ -475,6 +476,25 @@ static Value t_getnewargs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj
 
 #define RSELF ((RangeObj *)argv[0].as.o)
 
+/* range(...) with a bound beyond int64: the arguments as GMP integers. */
+static Value r_new_big(VM *vm, int n, Value *args) {
+    mpz_t a[3];
+    for (int i = 0; i < 3; i++) mpz_init(a[i]);
+    Value res = val_null();
+    mpz_set_si(a[2], 1);
+    int first = n == 1 ? 1 : 0;   /* range(stop): start stays 0 */
+    for (int i = 0; i < n; i++)
+        if (bigint_index_mpz(vm, args[i], a[first + i]) < 0) goto out;
+    if (n == 3 && mpz_sgn(a[2]) == 0) {
+        vm_raise(vm, vm->e_ValueError, "range() arg 3 must not be zero");
+        goto out;
+    }
+    res = longrange_new(vm, a[0], a[1], a[2]);
+out:
+    for (int i = 0; i < 3; i++) mpz_clear(a[i]);
+    return res;
+}
+
 static Value r_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "range() takes no keyword arguments");
     int64_t a[3] = {0, 0, 1};
@@ -485,22 +505,54 @@ static Value r_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     }
     for (int i = 0; i < n; i++)
         if (vm_index(vm, argv[i + 1], &a[i]) < 0) {
-            /* Ember's ranges are int64 (CPython's take any int) */
-            if (vm_exc_matches(vm, vm->e_OverflowError)) {
-                vm_clear_exc(vm);
-                vm_raise(vm, vm->e_NotImplementedError, "range() with bounds beyond 64 bits is not supported");
-            }
-            return val_null();
+            if (!vm_exc_matches(vm, vm->e_OverflowError)) return val_null();
+            vm_clear_exc(vm);   /* a bound beyond int64: vm/longrange.c */
+            return r_new_big(vm, n, argv + 1);
         }
     if (n == 1) return range_new(vm, 0, a[0], 1);
     if (n == 3 && a[2] == 0) return vm_raise(vm, vm->e_ValueError, "range() arg 3 must not be zero");
     return range_new(vm, a[0], a[1], n == 3 ? a[2] : 1);
 }
 
-static Value r_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_int(RSELF->len); }
+static Value r_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (RSELF->big) {
+        int64_t n = longrange_len(vm, RSELF);
+        return n < 0 ? val_null() : val_int(n);
+    }
+    return val_int(RSELF->len);
+}
+
+/* CPython's range_hash: the hash of (len, start, step), with None for what does not matter. */
+static Value r_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    RangeObj *r = RSELF;
+    Value f[3] = {r->big ? longrange_len_value(r) : val_int(r->len), r->big ? longrange_start(r) : val_int(r->start),
+                  r->big ? longrange_step(r) : val_int(r->step)};
+    bool empty = val_is_int(f[0]) && f[0].as.i == 0, one = val_is_int(f[0]) && f[0].as.i == 1;
+    if (empty || one) f[2] = val_none();
+    if (empty) f[1] = val_none();
+    TupleObj *t = tuple_from_array(vm, f, 3);
+    if (!t) return val_null();
+    vm_push_root(vm, val_obj(t));
+    int64_t h;
+    int rc = vm_hash(vm, val_obj(t), &h);
+    vm_pop_root(vm);
+    return rc < 0 ? val_null() : val_int(h);
+}
+
+static Value r_bool(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    RangeObj *r = RSELF;
+    if (!r->big) return val_bool(r->len != 0);
+    Value n = longrange_len_value(r);
+    return val_bool(!val_is_int(n) || n.as.i != 0);
+}
 
 static Value r_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     RangeObj *r = RSELF;
+    if (r->big) {
+        if (is_slice(vm, argv[1]))
+            return vm_raise(vm, vm->e_NotImplementedError, "slicing a range with bounds beyond 64 bits");
+        return longrange_item(vm, r, argv[1]);
+    }
     if (is_slice(vm, argv[1])) {
         int64_t start, stop, step, n;
         if (slice_indices(vm, (SliceObj *)argv[1].as.o, r->len, &start, &stop, &step, &n) < 0) return val_null();
@@ -514,6 +566,7 @@ static Value r_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
 
 static Value r_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     RangeObj *r = RSELF;
+    if (r->big) return longrange_repr(vm, r);
     StrObj *s = r->step == 1 ? str_printf(vm, "range(%lld, %lld)", (long long)r->start, (long long)r->stop)
                              : str_printf(vm, "range(%lld, %lld, %lld)", (long long)r->start, (long long)r->stop,
                                           (long long)r->step);
@@ -529,22 +582,24 @@ static Value r_index(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     RangeObj *r = RSELF;
     int c = vm_contains(vm, argv[0], argv[1]);
     if (c < 0) return val_null();
-    if (!c || !val_is_intlike(argv[1])) {
+    if (!c || !(val_is_intlike(argv[1]) || val_is_intobj(argv[1]))) {
         Value rep = vm_repr(vm, argv[1]);
         if (val_is_null(rep)) return rep;
         return vm_raise(vm, vm->e_ValueError, "%s is not in range", AS_STR(rep)->data);
     }
+    if (r->big) return longrange_index(vm, r, argv[1]);
     return val_int((val_as_intlike(argv[1]) - r->start) / r->step);
 }
 
 static Value r_count(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (native_check_args(vm, "range.count", argc, kw, 2, 2) < 0) return val_null();
-    if (val_is_intlike(argv[1])) {
+    if (val_is_intlike(argv[1]) || (RSELF->big && val_is_intobj(argv[1]))) {
         int c = vm_contains(vm, argv[0], argv[1]);
         return c < 0 ? val_null() : val_int(c);
     }
     /* other values count by equality, as for any sequence */
     RangeObj *r = RSELF;
+    if (r->big) return vm_raise(vm, vm->e_NotImplementedError, "range.count() of a non-int on a range beyond 64 bits");
     int64_t n = 0;
     for (int64_t i = 0; i < r->len; i++) {
         int eq = vm_eq(vm, val_int(r->start + i * r->step), argv[1]);
@@ -557,15 +612,25 @@ static Value r_count(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
 static Value r_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (!val_is_type(vm, argv[1], vm->t_range)) return vm->not_implemented;
     RangeObj *a = RSELF, *b = (RangeObj *)argv[1].as.o;
+    if (a->big || b->big) {
+        int eq = longrange_eq(vm, a, b);
+        return eq < 0 ? val_null() : val_bool(eq);
+    }
     if (a->len != b->len) return val_bool(false);
     if (a->len == 0) return val_bool(true);
     if (a->start != b->start) return val_bool(false);
     return val_bool(a->len == 1 || a->step == b->step);
 }
 
-static Value r_get_start(VM *vm, Value s, void *c) { return val_int(((RangeObj *)s.as.o)->start); }
-static Value r_get_stop(VM *vm, Value s, void *c) { return val_int(((RangeObj *)s.as.o)->stop); }
-static Value r_get_step(VM *vm, Value s, void *c) { return val_int(((RangeObj *)s.as.o)->step); }
+#define RANGE_GET(field)                                                                                \
+    static Value r_get_##field(VM *vm, Value s, void *c) {                                          \
+        RangeObj *r = (RangeObj *)s.as.o;                                                           \
+        return r->big ? longrange_##field(r) : val_int(r->field);                                   \
+    }
+RANGE_GET(start)
+RANGE_GET(stop)
+RANGE_GET(step)
+#undef RANGE_GET
 
 static void slice_trace(VM *vm, Obj *o) {
     SliceObj *s = (SliceObj *)o;
@@ -633,6 +698,7 @@ void seq_init_types(VM *vm) {
     vm->t_list->alloc = list_alloc_type;
     vm->t_tuple->alloc = tuple_alloc_empty;
     vm->t_slice->trace = slice_trace;
+    vm->t_range->trace = longrange_trace;
 #define CMPS(fnc)                                                                          \
     {"__lt__", fnc, NATIVEF_METHOD, (void *)CMP_LT}, {"__le__", fnc, NATIVEF_METHOD, (void *)CMP_LE}, \
         {"__eq__", fnc, NATIVEF_METHOD, (void *)CMP_EQ}, {"__ne__", fnc, NATIVEF_METHOD, (void *)CMP_NE}, \
@@ -661,6 +727,7 @@ void seq_init_types(VM *vm) {
         {"index", t_index, NATIVEF_METHOD | ARITY_POS(1, 3)}, {"count", t_count, NATIVEF_METHOD | ARITY_O}, {NULL}};
     static const MethodDef rm[] = {
         {"__new__", r_new, NATIVEF_STATIC | ARITY_POS(1, 3)}, {"__len__", r_len, NATIVEF_METHOD},
+        {"__bool__", r_bool, NATIVEF_METHOD}, {"__hash__", r_hash, NATIVEF_METHOD},
         {"__getitem__", r_getitem, NATIVEF_METHOD}, {"__repr__", r_repr, NATIVEF_METHOD},
         {"__contains__", r_contains, NATIVEF_METHOD}, {"__eq__", r_eq, NATIVEF_METHOD},
         {"index", r_index, NATIVEF_METHOD | ARITY_O}, {"count", r_count, NATIVEF_METHOD | ARITY_O}, {NULL}};

@@ -566,6 +566,8 @@ static bool p_numeric(uint32_t c) { return uni_is_numeric(c); }
 static bool p_alnum_full(uint32_t c) { return uni_is_alpha(c) || uni_is_decimal(c) || uni_is_digit(c) || uni_is_numeric(c); }
 static Value s_isdigit(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_digit); }
 static Value s_isdecimal(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_decimal); }
+/* True for the empty string too (CPython: every code point < 128) */
+static Value s_isascii(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return val_bool(str_is_ascii(SSELF)); }
 static Value s_isnumeric(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_numeric); }
 static Value s_isalpha(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, cp_is_alpha); }
 static Value s_isalnum(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) { return all_of(SSELF, p_alnum_full); }
@@ -1124,7 +1126,7 @@ static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     Value *items = &argv[1];
     int64_t nargs = 1;
     bool is_map = false;
-    if (val_is_type(vm, args, vm->t_tuple)) {
+    if (val_is_obj(args) && vm_isinstance_type(vm, args, vm->t_tuple)) {   /* tuple subclasses too (namedtuple reprs) */
         items = AS_TUPLE(args)->items;
         nargs = AS_TUPLE(args)->len;
     } else if (val_is_obj(args) && !val_is_str(vm, args) &&
@@ -1275,7 +1277,7 @@ void str_init_types(VM *vm) {
         {"lower", s_lower, NATIVEF_METHOD | ARITY_NOARGS}, {"casefold", s_casefold, NATIVEF_METHOD | ARITY_NOARGS},
         {"swapcase", s_swapcase, NATIVEF_METHOD | ARITY_NOARGS}, {"title", s_title, NATIVEF_METHOD | ARITY_NOARGS},
         {"capitalize", s_capitalize, NATIVEF_METHOD | ARITY_NOARGS}, {"isdigit", s_isdigit, NATIVEF_METHOD | ARITY_NOARGS},
-        {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
+        {"isdecimal", s_isdecimal, NATIVEF_METHOD | ARITY_NOARGS}, {"isascii", s_isascii, NATIVEF_METHOD | ARITY_NOARGS}, {"isnumeric", s_isnumeric, NATIVEF_METHOD | ARITY_NOARGS},
         {"isalpha", s_isalpha, NATIVEF_METHOD | ARITY_NOARGS}, {"isalnum", s_isalnum, NATIVEF_METHOD | ARITY_NOARGS},
         {"isspace", s_isspace, NATIVEF_METHOD | ARITY_NOARGS}, {"isupper", s_isupper, NATIVEF_METHOD | ARITY_NOARGS},
         {"islower", s_islower, NATIVEF_METHOD | ARITY_NOARGS}, {"isidentifier", s_isidentifier, NATIVEF_METHOD | ARITY_NOARGS},

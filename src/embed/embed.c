@@ -81,6 +81,7 @@ static void free_registrations(VM *vm);
 void em_vm_free(EmVM *vm) {
     if (vm) {
         run_atexit(vm);
+        gc_finalize_all(vm);   /* __del__ of what is still alive, before the streams close */
         io_shutdown(vm);
     }
     vm_free(vm);

@@ -17,6 +17,7 @@
 #include "src/frontend/parser.h"
 #include "vm/bigint.h"
 #include "vm/gc.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
@@ -134,6 +135,18 @@ static int to_constant(FromObj *f, Value v, AstConstant *out, bool *is_tuple) {
     else if (val_is_int(v)) out->type = AST_CONST_INT, out->i = v.as.i;
     else if (val_is_float(v)) out->type = AST_CONST_FLOAT, out->f = v.as.f;
     else if (val_is_type(vm, v, vm->t_ellipsis)) out->type = AST_CONST_ELLIPSIS;
+    else if (val_is_type(vm, v, vm->t_complex)) {
+        /* its parts through the attributes: the complex layout is vm/complex.c's own */
+        Value re = vm_getattr_c(vm, v, "real");
+        if (val_is_null(re)) return -1;
+        Value im = vm_getattr_c(vm, v, "imag");
+        if (val_is_null(im)) return -1;
+        if (!val_is_float(re) || !val_is_float(im)) {
+            vm_raise(vm, vm->e_SystemError, "complex parts are not floats");
+            return -1;
+        }
+        out->type = AST_CONST_COMPLEX, out->re = re.as.f, out->f = im.as.f;
+    }
     else if (val_is_type(vm, v, vm->t_int) && val_is_intobj(v)) {
         char *digits = mpz_get_str(NULL, 10, AS_INTOBJ(v)->z);
         if (!digits) return no_memory(f);

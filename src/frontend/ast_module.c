@@ -21,6 +21,7 @@
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
+#include "vm/num.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
@@ -285,6 +286,7 @@ Value ast_constant_to_obj(VM *vm, const AstConstant *k) {
     case AST_CONST_ELLIPSIS: return vm->ellipsis;
     case AST_CONST_INT: return val_int(k->i);
     case AST_CONST_FLOAT: return val_float(k->f);
+    case AST_CONST_COMPLEX: return complex_new_value(vm, k->re, k->f);
     case AST_CONST_BIG_INT: {
         mpz_t z;
         mpz_init(z);

@@ -230,6 +230,7 @@ static bool validate_pattern_match_value(V *v, const AstExpr *e) {
         case AST_CONST_INT:
         case AST_CONST_BIG_INT:
         case AST_CONST_FLOAT:
+        case AST_CONST_COMPLEX:
         case AST_CONST_STR:
         case AST_CONST_BYTES: return true;
         default: return fail(v, AST_VALIDATE_VALUE_ERROR, "unexpected constant inside of a literal pattern");

@@ -58,11 +58,19 @@ static inline void walk_next(Walk *w) {
 }
 
 static int check_float(const Tensor *t, const char *what) {
-    if (t->dtype != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, t->dtype == TENSOR_INT64 ? "Long" : "Bool");
+    if (!tensor__is_float((TensorDtype)t->dtype)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, tensor__cname((TensorDtype)t->dtype));
         return -1;
     }
     return 0;
+}
+
+/* Other dtypes than float32 / int64 are stored through the dtype table (rounding on store as
+ * PyTorch's casts do). Their streams follow PyTorch's double kernels; only float32/int64 are
+ * checked bit for bit against PyTorch so far. */
+static inline void store_d(Tensor *t, int64_t off, double v) {
+    TensorDtype dt = (TensorDtype)t->dtype;
+    tensor__st_d(dt, tensor__data(t) + off * (int64_t)tensor__elsize(dt), v);
 }
 
 /* ---- normal: avx_mathfun's log256_ps / sincos256_ps, one lane at a time ------------------------- */
@@ -309,6 +317,37 @@ static void scale_shift(float *x, int64_t n, float a, float b) {
 }
 
 static void fill_normal(Tensor *t, double mean, double std, TensorGenerator *g) {
+    if (t->dtype != TENSOR_FLOAT32) {
+        Walk w;
+        walk_init(&w, t, NULL);
+        if (t->dtype == TENSOR_FLOAT64 && t->numel >= 16 && tensor__contig(t)) {
+            /* normal_fill<double>: all uniforms, then Box-Muller on blocks of 16, tail redrawn */
+            double *d = (double *)tensor__data(t);
+            int64_t n = t->numel;
+            for (int64_t i = 0; i < n; i++) d[i] = tensor__gen_uniform_d(g);
+            for (int64_t i = 0; i <= n - 16; i += 16) {
+                for (int j = 0; j < 8; j++) {
+                    double u1 = 1 - d[i + j], u2 = d[i + j + 8];
+                    double radius = sqrt(-2 * log(u1)), theta = 2.0f * 3.14159265358979323846 * u2;
+                    d[i + j] = fma(radius * cos(theta), std, mean);
+                    d[i + j + 8] = fma(radius * sin(theta), std, mean);
+                }
+            }
+            if (n % 16 != 0) {
+                double *e = d + n - 16;
+                for (int j = 0; j < 16; j++) e[j] = tensor__gen_uniform_d(g);
+                for (int j = 0; j < 8; j++) {
+                    double u1 = 1 - e[j], u2 = e[j + 8];
+                    double radius = sqrt(-2 * log(u1)), theta = 2.0f * 3.14159265358979323846 * u2;
+                    e[j] = fma(radius * cos(theta), std, mean);
+                    e[j + 8] = fma(radius * sin(theta), std, mean);
+                }
+            }
+            return;
+        }
+        for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) store_d(t, w.off0, normal_double(g, mean, std));
+        return;
+    }
     if (t->numel >= 16 && tensor__contig(t)) {
         normal_fill(tensor__f32(t), t->numel, (float)mean, (float)std, g);
         return;
@@ -320,6 +359,27 @@ static void fill_normal(Tensor *t, double mean, double std, TensorGenerator *g) 
 }
 
 static void fill_uniform(Tensor *t, double from_, double to_, TensorGenerator *g) {
+    if (t->dtype != TENSOR_FLOAT32) {
+        /* uniform_real_distribution<T>: 53 bits for double, the mantissa's digits (11 half,
+         * 8 bfloat16) of a 32-bit draw otherwise; from/to rounded to T first */
+        TensorDtype dt = (TensorDtype)t->dtype;
+        bool dbl = dt == TENSOR_FLOAT64;
+        int digits = dbl ? 53 : dt == TENSOR_FLOAT16 ? 11 : 8;
+        double from = from_, to = to_;
+        char tmp[8];
+        tensor__st_d(dt, tmp, from_);
+        from = tensor__ld_d(dt, tmp);
+        tensor__st_d(dt, tmp, to_);
+        to = tensor__ld_d(dt, tmp);
+        Walk w;
+        walk_init(&w, t, NULL);
+        for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+            uint64_t v = dbl ? tensor__gen_random64(g) : tensor__gen_random(g);
+            double x = (double)(v & ((1ULL << digits) - 1)) / (double)(1ULL << digits);
+            store_d(t, w.off0, dbl ? fma(x, to - from, from) : (double)fmaf((float)x, (float)to - (float)from, (float)from));
+        }
+        return;
+    }
     float from = (float)from_, to = (float)to_, *base = tensor__f32(t);
     if (tensor__contig(t)) {
         for (int64_t i = 0; i < t->numel; i++) base[i] = tensor__gen_uniform_f(g);
@@ -337,7 +397,7 @@ static void fill_uniform(Tensor *t, double from_, double to_, TensorGenerator *g
 /* ---- factories ---------------------------------------------------------------------------------- */
 
 Tensor *tensor_rand_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     Tensor *t = tensor__new(dt, ndim, shape, false);
     if (!t) return NULL;
     if (check_float(t, "check_uniform_bounds") < 0) {
@@ -349,7 +409,7 @@ Tensor *tensor_rand_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGe
 }
 
 Tensor *tensor_randn_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     Tensor *t = tensor__new(dt, ndim, shape, false);
     if (!t) return NULL;
     if (check_float(t, "normal_kernel_cpu") < 0) {
@@ -378,7 +438,8 @@ static int fill_random_from_to(Tensor *t, int64_t from, int64_t to, TensorGenera
         switch (t->dtype) {
         case TENSOR_FLOAT32: tensor__f32(t)[w.off0] = (float)r; break;
         case TENSOR_INT64: tensor__i64(t)[w.off0] = r; break;
-        default: tensor__b8(t)[w.off0] = r != 0; break;
+        case TENSOR_BOOL: tensor__b8(t)[w.off0] = r != 0; break;
+        default: store_d(t, w.off0, (double)r); break;
         }
     }
     return 0;
@@ -435,7 +496,7 @@ Tensor *tensor_randperm(int64_t n, TensorDtype dt, TensorGenerator *g) {
     Tensor *t = tensor__new(dt, 1, &n, false);
     if (t) {
         if (dt == TENSOR_INT64) memcpy(tensor__i64(t), p, sizeof(int64_t) * (size_t)n);
-        else for (int64_t i = 0; i < n; i++) tensor__f32(t)[i] = (float)p[i];
+        else for (int64_t i = 0; i < n; i++) store_d(t, i, (double)p[i]);
     }
     free(p);
     return t;
@@ -473,12 +534,11 @@ int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) {
     }
     if (tensor__begin_inplace(t) < 0) return -1;
     g = tensor__gen(g);
-    float *base = tensor__f32(t);
     Walk w;
     walk_init(&w, t, NULL);
     for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
         double u = tensor__gen_uniform_d(g);
-        base[w.off0] = (float)(-1.0 / lambd * log(1.0 - u));
+        store_d(t, w.off0, -1.0 / lambd * log(1.0 - u));
     }
     return 0;
 }
@@ -497,7 +557,9 @@ int tensor_random_(Tensor *t, int64_t from, int64_t to, bool has_to, TensorGener
         switch (t->dtype) {
         case TENSOR_INT64: tensor__i64(t)[w.off0] = (int64_t)(tensor__gen_random64(g) % ((uint64_t)INT64_MAX + 1)); break;
         case TENSOR_FLOAT32: tensor__f32(t)[w.off0] = (float)(tensor__gen_random(g) % ((1u << 24) + 1)); break;
-        default: tensor__b8(t)[w.off0] = (tensor__gen_random(g) & 1) != 0; break;
+        case TENSOR_FLOAT64: store_d(t, w.off0, (double)(tensor__gen_random64(g) % ((1ULL << 53) + 1))); break;
+        case TENSOR_BOOL: tensor__b8(t)[w.off0] = (tensor__gen_random(g) & 1) != 0; break;
+        default: store_d(t, w.off0, (double)tensor__gen_random(g)); break;
         }
     }
     return 0;
@@ -507,7 +569,8 @@ static void store01(Tensor *t, int64_t off, bool v) {
     switch (t->dtype) {
     case TENSOR_FLOAT32: tensor__f32(t)[off] = v ? 1.0f : 0.0f; break;
     case TENSOR_INT64: tensor__i64(t)[off] = v; break;
-    default: tensor__b8(t)[off] = v; break;
+    case TENSOR_BOOL: tensor__b8(t)[off] = v; break;
+    default: store_d(t, off, v ? 1.0 : 0.0); break;
     }
 }
 
@@ -537,12 +600,15 @@ int tensor_bernoulli_tensor_(Tensor *t, const Tensor *p, TensorGenerator *g) {
         else if (p->shape[pd] == 1) ps[d] = 0;
         else goto bad_shape;
     }
-    const float *pp = tensor__f32(p);
+    TensorDtype pdt = (TensorDtype)p->dtype;
+    const char *pp = tensor__data(p);
+    size_t pes = tensor__elsize(pdt);
+#define PV(off) tensor__ld_d(pdt, pp + (off) * (int64_t)pes)
     Walk w;
     walk_init(&w, t, ps);
     for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
-        float pv = pp[w.off1];
-        if (!(pv >= 0.0f && pv <= 1.0f)) {
+        double pv = PV(w.off1);
+        if (!(pv >= 0.0 && pv <= 1.0)) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
                                                  "message be improved?  If so, please report an enhancement request to PyTorch.)");
             return -1;
@@ -551,7 +617,10 @@ int tensor_bernoulli_tensor_(Tensor *t, const Tensor *p, TensorGenerator *g) {
     if (tensor__begin_inplace(t) < 0) return -1;
     g = tensor__gen(g);
     walk_init(&w, t, ps);
-    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) store01(t, w.off0, tensor__gen_uniform_f(g) < pp[w.off1]);
+    /* a double p draws 53-bit uniforms, other floating p bernoulli_distribution<float> */
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w))
+        store01(t, w.off0, pdt == TENSOR_FLOAT64 ? tensor__gen_uniform_d(g) < PV(w.off1) : tensor__gen_uniform_f(g) < (float)PV(w.off1));
+#undef PV
     return 0;
 bad_shape:;
     char a[128], b[128];
@@ -582,6 +651,17 @@ void tensor__dropout_mask(float *mask, int64_t n, double p, TensorGenerator *g) 
     for (int64_t i = 0; i < n; i++) mask[i] = (tensor__gen_uniform_d(g) < keep ? 1.0f : 0.0f) / (float)keep;
 }
 
+void tensor__dropout_mask_any(char *mask, TensorDtype dt, int64_t n, double p, TensorGenerator *g) {
+    size_t es = tensor__elsize(dt);
+    if (p >= 1.0) {
+        memset(mask, 0, es * (size_t)n);
+        return;
+    }
+    g = tensor__gen(g);
+    double keep = 1.0 - p;
+    for (int64_t i = 0; i < n; i++) tensor__st_d(dt, mask + (size_t)i * es, (tensor__gen_uniform_d(g) < keep ? 1.0 : 0.0) / keep);
+}
+
 /* ---- multinomial ---------------------------------------------------------------------------------- */
 
 typedef struct { float v; int64_t i; } Ranked;
@@ -597,10 +677,18 @@ Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replaceme
         tensor_error_set(TENSOR_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
         return NULL;
     }
-    if (probs->dtype != TENSOR_FLOAT32) {
+    if (!tensor__is_float((TensorDtype)probs->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",
-                         probs->dtype == TENSOR_INT64 ? "Long" : "Bool");
+                         tensor__cname((TensorDtype)probs->dtype));
         return NULL;
+    }
+    if (probs->dtype != TENSOR_FLOAT32) {
+        /* the float32 kernel on a converted copy (PyTorch accumulates a double input in double) */
+        Tensor *f = tensor__as_dtype(probs, TENSOR_FLOAT32);
+        if (!f) return NULL;
+        Tensor *r = tensor_multinomial(f, n_sample, replacement, g);
+        tensor_decref(f);
+        return r;
     }
     if (n_sample <= 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "cannot sample n_sample <= 0 samples");

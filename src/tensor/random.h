@@ -3,6 +3,7 @@
 #ifndef EMBER_SRC_TENSOR_RANDOM_H
 #define EMBER_SRC_TENSOR_RANDOM_H
 
+#include "src/tensor/dtype.h"
 #include "src/tensor/tensor.h"
 
 static inline TensorGenerator *tensor__gen(TensorGenerator *g) { return g ? g : tensor_default_generator(); }
@@ -65,5 +66,7 @@ static inline double tensor__gen_uniform_d(TensorGenerator *g) {
 
 /* The dropout mask of PyTorch's _dropout: noise.bernoulli_(1 - p) in float, then div_(1 - p). */
 void tensor__dropout_mask(float *mask, int64_t n, double p, TensorGenerator *g);
+/* the same for the other floating dtypes (keep probability and scale in double) */
+void tensor__dropout_mask_any(char *mask, TensorDtype dt, int64_t n, double p, TensorGenerator *g);
 
 #endif
