@@ -120,17 +120,15 @@ static Value gen_initial_seed(ARGS) {
     return bigint_from_u64(vm, tensor_generator_initial_seed(g));
 }
 
-/* The state as PyTorch lays it out (5056 bytes).  Ember has no uint8 dtype yet: the bytes are
- * held in an int64 tensor (values 0..255). */
+/* The state as PyTorch lays it out: a uint8 tensor of 5056 bytes. */
 static Value gen_get_state(ARGS) {
     SELF_GEN("get_state");
     uint8_t buf[TENSOR_GENERATOR_STATE_SIZE];
     tensor_generator_get_state(g, buf);
     int64_t n = TENSOR_GENERATOR_STATE_SIZE;
-    Tensor *t = tensor_empty(TENSOR_INT64, 1, &n);
+    Tensor *t = tensor_empty(TENSOR_UINT8, 1, &n);
     if (!t) return torch_raise_error(vm);
-    int64_t *p = tensor_data_ptr(t);
-    for (int64_t i = 0; i < n; i++) p[i] = buf[i];
+    memcpy(tensor_data_ptr(t), buf, (size_t)n);
     return torch_wrap(vm, t);
 }
 
@@ -140,23 +138,18 @@ static Value gen_set_state(ARGS) {
     if (!torch_is_tensor(vm, argv[1]))
         return vm_raise(vm, vm->e_TypeError, "expected a torch.ByteTensor, but got %s", vm_type_name(vm, argv[1]));
     Tensor *s = T(argv[1]);
-    if (tensor_dtype(s) != TENSOR_INT64 || tensor_ndim(s) != 1)
+    if (tensor_dtype(s) != TENSOR_UINT8 || tensor_ndim(s) != 1)
         return vm_raise(vm, vm->e_RuntimeError, "RNG state must be a torch.ByteTensor");
     Tensor *c = tensor_contiguous(s);
     if (!c) return torch_raise_error(vm);
     int64_t n = tensor_numel(c);
     uint8_t *buf = malloc((size_t)(n > 0 ? n : 1));
-    const int64_t *p = tensor_data_ptr(c);
-    bool bytes = buf != NULL;
-    for (int64_t i = 0; bytes && i < n; i++) {
-        if (p[i] < 0 || p[i] > 255) bytes = false;
-        else buf[i] = (uint8_t)p[i];
+    if (!buf) {
+        tensor_decref(c);
+        return vm_raise(vm, vm->e_MemoryError, "out of memory");
     }
+    memcpy(buf, tensor_data_ptr(c), (size_t)n);
     tensor_decref(c);
-    if (!bytes) {
-        free(buf);
-        return buf ? vm_raise(vm, vm->e_RuntimeError, "RNG state must be a torch.ByteTensor") : vm_raise(vm, vm->e_MemoryError, "out of memory");
-    }
     int rc = tensor_generator_set_state(g, buf, n);
     free(buf);
     if (rc < 0) return torch_raise_error(vm);
