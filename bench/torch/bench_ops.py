@@ -138,3 +138,16 @@ report("sort_256x256", best_of(100, lambda: big.sort(dim=1)))
 report("matmul_f64_128", best_of(200, lambda: d64 @ d64))
 report("scatter_add_256x256", best_of(200, lambda: torch.zeros(256, 64).scatter_add(1, sidx, big)))
 report("cumsum_256x256", best_of(200, lambda: big.cumsum(1)))
+
+# ---- the random kernels (issue 16): PyTorch's streams, so the same draws on both sides ----
+def random_bench():
+    x = torch.ones(100000)
+    report("randn_16", best_of(20000, lambda: torch.randn(16)))
+    report("randn_1e5", best_of(100, lambda: torch.randn(100000)))
+    report("rand_1e5", best_of(100, lambda: torch.rand(100000)))
+    report("randperm_1e4", best_of(200, lambda: torch.randperm(10000)))
+    report("dropout_1e5", best_of(100, lambda: torch.nn.functional.dropout(x, 0.5)))
+    report("multinomial_1e3x16", best_of(200, lambda: torch.multinomial(torch.ones(1000), 16)))
+
+
+random_bench()

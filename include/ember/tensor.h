@@ -116,6 +116,7 @@ typedef struct TensorOpArgs {
     bool approximate;               /* gelu: tanh approximation */
     bool accumulate;                /* index_put */
     bool train;                     /* dropout */
+    struct TensorGenerator *gen;    /* random ops: generator= (NULL: the default one) */
 } TensorOpArgs;
 
 #define TENSOR_OP_ARGS_INIT                                                                  \
@@ -287,17 +288,44 @@ Tensor *tensor_ones_like(const Tensor *t);
 Tensor *tensor_full_like(const Tensor *t, TensorScalar value);
 Tensor *tensor_empty_like(const Tensor *t);      /* contiguous, same shape and dtype */
 
-/* Ember's own generator (values are not PyTorch's). */
+/* PyTorch's CPU generator (mt19937, src/tensor/generator.c) and the random kernels on it
+ * (src/tensor/random.c): a seeded stream gives PyTorch's numbers.  g NULL = the default
+ * generator (torch.default_generator). */
+typedef struct TensorGenerator TensorGenerator;
+#define TENSOR_GENERATOR_STATE_SIZE 5056          /* sizeof(CPUGeneratorImplState) */
+#define TENSOR_GENERATOR_LEGACY_STATE_SIZE 5048   /* sizeof(THGeneratorState) */
+TensorGenerator *tensor_generator_new(void);      /* seeded with c10's default seed */
+void tensor_generator_free(TensorGenerator *g);
+TensorGenerator *tensor_default_generator(void);
+void tensor_generator_copy(TensorGenerator *dst, const TensorGenerator *src);
+void tensor_generator_manual_seed(TensorGenerator *g, uint64_t seed);
+uint64_t tensor_generator_seed(TensorGenerator *g);   /* a nondeterministic seed, returned */
+uint64_t tensor_generator_initial_seed(const TensorGenerator *g);
+void tensor_generator_get_state(const TensorGenerator *g, uint8_t *out /* STATE_SIZE bytes */);
+int tensor_generator_set_state(TensorGenerator *g, const uint8_t *in, int64_t n) TENSOR_MUST_CHECK;
 void tensor_manual_seed(uint64_t seed);
 uint64_t tensor_initial_seed(void);
-Tensor *tensor_rand(TensorDtype dt, int ndim, const int64_t *shape);
-Tensor *tensor_randn(TensorDtype dt, int ndim, const int64_t *shape);
-Tensor *tensor_randint(int64_t low, int64_t high, int ndim, const int64_t *shape);
-Tensor *tensor_rand_like(const Tensor *t);
-Tensor *tensor_randn_like(const Tensor *t);
-Tensor *tensor_bernoulli(const Tensor *probs);
-int tensor_normal_(Tensor *t, double mean, double std) TENSOR_MUST_CHECK;
-int tensor_uniform_(Tensor *t, double from, double to) TENSOR_MUST_CHECK;
+Tensor *tensor_rand_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g);
+Tensor *tensor_randn_gen(TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g);
+Tensor *tensor_randint_gen(int64_t low, int64_t high, TensorDtype dt, int ndim, const int64_t *shape, TensorGenerator *g);
+Tensor *tensor_randperm(int64_t n, TensorDtype dt, TensorGenerator *g);
+Tensor *tensor_bernoulli_gen(const Tensor *probs, TensorGenerator *g);
+Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replacement, TensorGenerator *g);
+int tensor_normal_gen_(Tensor *t, double mean, double std, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_uniform_gen_(Tensor *t, double from, double to, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_random_(Tensor *t, int64_t from, int64_t to, bool has_to, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_bernoulli_scalar_(Tensor *t, double p, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_bernoulli_tensor_(Tensor *t, const Tensor *p, TensorGenerator *g) TENSOR_MUST_CHECK;
+/* the same on the default generator */
+static inline Tensor *tensor_rand(TensorDtype dt, int ndim, const int64_t *shape) { return tensor_rand_gen(dt, ndim, shape, NULL); }
+static inline Tensor *tensor_randn(TensorDtype dt, int ndim, const int64_t *shape) { return tensor_randn_gen(dt, ndim, shape, NULL); }
+static inline Tensor *tensor_randint(int64_t low, int64_t high, int ndim, const int64_t *shape) {
+    return tensor_randint_gen(low, high, TENSOR_INT64, ndim, shape, NULL);
+}
+static inline Tensor *tensor_bernoulli(const Tensor *probs) { return tensor_bernoulli_gen(probs, NULL); }
+static inline TENSOR_MUST_CHECK int tensor_normal_(Tensor *t, double mean, double std) { return tensor_normal_gen_(t, mean, std, NULL); }
+static inline TENSOR_MUST_CHECK int tensor_uniform_(Tensor *t, double from, double to) { return tensor_uniform_gen_(t, from, to, NULL); }
 
 /* ---- element access ------------------------------------------------------------------------- */
 

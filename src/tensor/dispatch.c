@@ -157,19 +157,15 @@ static int run_creation(TensorOp op, Tensor *const *in, int n_in, const TensorOp
     case TENSOR_OP_ARANGE: r = tensor_arange(a->scalar, a->scalar2, a->alpha, a->dtype); break;
     case TENSOR_OP_LINSPACE: r = tensor_linspace(sf(a->scalar), sf(a->scalar2), a->step, o.dtype); break;
     case TENSOR_OP_EYE: r = tensor_eye(o.shape[0], o.shape[1], o.dtype); break;
-    case TENSOR_OP_RAND: case TENSOR_OP_RAND_LIKE: r = tensor_rand(o.dtype, o.ndim, o.shape); break;
-    case TENSOR_OP_RANDN: case TENSOR_OP_RANDN_LIKE: r = tensor_randn(o.dtype, o.ndim, o.shape); break;
+    case TENSOR_OP_RAND: case TENSOR_OP_RAND_LIKE: r = tensor_rand_gen(o.dtype, o.ndim, o.shape, a->gen); break;
+    case TENSOR_OP_RANDN: case TENSOR_OP_RANDN_LIKE: r = tensor_randn_gen(o.dtype, o.ndim, o.shape, a->gen); break;
     case TENSOR_OP_RANDINT: {
-        r = tensor_randint(a->scalar.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar.f : a->scalar.i,
-                           a->scalar2.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar2.f : a->scalar2.i, o.ndim, o.shape);
-        if (r && o.dtype != TENSOR_INT64) {
-            Tensor *c = tensor__as_dtype(r, o.dtype);
-            tensor_decref(r);
-            r = c;
-        }
+        r = tensor_randint_gen(a->scalar.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar.f : a->scalar.i,
+                           a->scalar2.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar2.f : a->scalar2.i, o.dtype, o.ndim, o.shape,
+                           a->gen);
         break;
     }
-    case TENSOR_OP_BERNOULLI: r = tensor_bernoulli(in[0]); break;
+    case TENSOR_OP_BERNOULLI: r = tensor_bernoulli_gen(in[0], a->gen); break;
     default: EM_UNREACHABLE();
     }
     if (!r) return -1;
@@ -452,8 +448,8 @@ static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     case TENSOR_OP_ZERO_: rc = tensor_zero_(x); break;
     case TENSOR_OP_FILL_: rc = tensor_fill_(x, a->scalar); break;
     case TENSOR_OP_COPY_: rc = tensor_copy_(x, in[1]); break;
-    case TENSOR_OP_NORMAL_: rc = tensor_normal_(x, sf(a->scalar), sf(a->scalar2)); break;
-    case TENSOR_OP_UNIFORM_: rc = tensor_uniform_(x, sf(a->scalar), sf(a->scalar2)); break;
+    case TENSOR_OP_NORMAL_: rc = tensor_normal_gen_(x, sf(a->scalar), sf(a->scalar2), a->gen); break;
+    case TENSOR_OP_UNIFORM_: rc = tensor_uniform_gen_(x, sf(a->scalar), sf(a->scalar2), a->gen); break;
     default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an in-place op", tensor_op_name(op)); return -1;
     }
     if (rc < 0) return -1;

@@ -294,11 +294,8 @@ Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out
     TensorDtype dt = (TensorDtype)x->dtype;
     Tensor *mask = tensor__new(dt, x->ndim, x->shape, false);
     if (!mask) return NULL;
-    float scale = p >= 1.0 ? 0.0f : (float)(1.0 / (1.0 - p));
-    char *pm = tensor__data(mask);
-    size_t es = tensor__elsize(dt);
-    for (int64_t i = 0; i < mask->numel; i++)
-        tensor__st_d(dt, pm + (size_t)i * es, tensor__rng_uniform_f() >= (float)p ? scale : 0.0f);
+    if (dt == TENSOR_FLOAT32) tensor__dropout_mask(tensor__f32(mask), mask->numel, p, NULL);
+    else tensor__dropout_mask_any(tensor__data(mask), dt, mask->numel, p, NULL);
     Tensor *r = tensor_mul(x, mask);
     if (r && mask_out)
         *mask_out = mask;

@@ -1,6 +1,6 @@
 /* src/torch/functions.c — the torch.* functions: tensor creation (tensor, zeros, ones, full,
  * arange, linspace, eye, the random ones, *_like), cat/stack/where, the math functions that share
- * the Tensor methods' natives, the nn.functional kernels (torch._C._nn), grad mode, seeding, and
+ * the Tensor methods' natives, the nn.functional kernels (torch._C._nn), grad mode, and
  * the return_types pairs of max/min. */
 #include <math.h>
 #include <string.h>
@@ -86,9 +86,14 @@ static Value f_tensor(ARGS) {
 /* zeros/ones/empty/rand/randn(*size) (fn->data: the TensorOp) */
 static Value f_sized(ARGS) {
     CreateKw ck;
-    Value extra[1];
-    static const char *const en[] = {"size"};
-    if (creation_kw(vm, fn->name, argc, argv, kw, &ck, en, 1, extra) < 0) return val_null();
+    Value extra[2];
+    static const char *const en[] = {"size", "generator"};
+    if (creation_kw(vm, fn->name, argc, argv, kw, &ck, en, 2, extra) < 0) return val_null();
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    if (!val_is_null(extra[1]) && op != TENSOR_OP_RAND && op != TENSOR_OP_RANDN)
+        return vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument 'generator'", fn->name);
+    if (torch_generator_arg(vm, extra[1], fn->name, &a.gen) < 0) return val_null();
     int64_t shape[TENSOR_MAX_DIMS];
     int nd;
     if (!val_is_null(extra[0])) {
@@ -96,12 +101,11 @@ static Value f_sized(ARGS) {
     } else if (torch_shape_args(vm, argc, argv, shape, &nd, fn->name) < 0) {
         return val_null();
     }
-    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.ints = shape;
     a.n_ints = nd;
     a.dtype = ck.dtype;
     Tensor *out = NULL;
-    if (tensor_op_run((TensorOp)(intptr_t)fn->data, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    if (tensor_op_run(op, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
     return finish_creation(vm, out, &ck);
 }
 
@@ -184,9 +188,9 @@ static Value f_eye(ARGS) {
 
 static Value f_randint(ARGS) {
     CreateKw ck;
-    Value extra[3];
-    static const char *const en[] = {"low", "high", "size"};
-    if (creation_kw(vm, "randint", argc, argv, kw, &ck, en, 3, extra) < 0) return val_null();
+    Value extra[4];
+    static const char *const en[] = {"low", "high", "size", "generator"};
+    if (creation_kw(vm, "randint", argc, argv, kw, &ck, en, 4, extra) < 0) return val_null();
     /* randint(high, size) or randint(low, high, size) */
     Value low = val_int(0), high, size;
     if (argc == 2) {
@@ -204,6 +208,7 @@ static Value f_randint(ARGS) {
     }
     if (val_is_null(high) || val_is_null(size)) return vm_raise(vm, vm->e_TypeError, "randint(low=0, high, size)");
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    if (torch_generator_arg(vm, extra[3], "randint", &a.gen) < 0) return val_null();
     int64_t shape[TENSOR_MAX_DIMS];
     int nd;
     if (torch_shape_value(vm, size, shape, &nd, "randint") < 0) return val_null();
@@ -238,16 +243,6 @@ static Value f_like(ARGS) {
     if (tensor_op_run(op, in, 1, &a, &out, 1) < 0) return torch_raise_error(vm);
     return finish_creation(vm, out, &ck);
 }
-
-static Value f_manual_seed(ARGS) {
-    if (native_check_args(vm, "manual_seed", argc, kw, 1, 1) < 0) return val_null();
-    int64_t s;
-    if (torch_int_arg(vm, argv[0], "seed", &s) < 0) return val_null();
-    tensor_manual_seed((uint64_t)s);
-    return val_none();
-}
-
-static Value f_initial_seed(ARGS) { return val_int((int64_t)tensor_initial_seed()); }
 
 /* ---- sequences of tensors ----------------------------------------------------------------------- */
 
@@ -613,7 +608,6 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"full_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_FULL_LIKE},
         {"rand_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RAND_LIKE},
         {"randn_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RANDN_LIKE},
-        {"manual_seed", f_manual_seed}, {"initial_seed", f_initial_seed},
         {"cat", f_catstack}, {"concat", f_catstack}, {"stack", f_catstack}, {"where", f_where},
         {"is_tensor", f_is_tensor}, {"numel", f_numel},
         {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},

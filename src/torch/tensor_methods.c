@@ -357,9 +357,11 @@ static Value m_iter(ARGS) {
     return it;
 }
 
+/* PyTorch's Tensor.__format__: a 0-dim tensor formats as its number, also with an empty spec
+ * ('{}'.format(torch.tensor(0.5)) == '0.5') */
 static Value m_format(ARGS) {
     Tensor *t = T(argv[0]);
-    if (tensor_ndim(t) == 0 && argc == 2 && val_is_str(vm, argv[1]) && AS_STR(argv[1])->len) {
+    if (tensor_ndim(t) == 0 && argc == 2 && val_is_str(vm, argv[1])) {
         TensorScalar s;
         if (item_of(vm, t, &s) < 0) return val_null();
         return vm_format(vm, torch_scalar_value(s), argv[1]);
@@ -1176,23 +1178,27 @@ static Value m_named_inplace(ARGS) {
 }
 
 static Value m_normal_(ARGS) {
-    static const char *const names[] = {"self", "mean", "std"};
-    Value a[3];
-    if (parse(vm, "normal_", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    static const char *const names[] = {"self", "mean", "std", "generator"};
+    Value a[4];
+    if (parse(vm, "normal_", argc, argv, kw, 3, 1, names, 4, a) < 0) return val_null();
     double mean = 0, std = 1;
+    TensorGenerator *g;
     if (!val_is_null(a[1]) && vm_to_double(vm, a[1], &mean) < 0) return val_null();
     if (!val_is_null(a[2]) && vm_to_double(vm, a[2], &std) < 0) return val_null();
-    return inplace_result(vm, a[0], tensor_normal_(T(a[0]), mean, std));
+    if (torch_generator_arg(vm, a[3], "normal_", &g) < 0) return val_null();
+    return inplace_result(vm, a[0], tensor_normal_gen_(T(a[0]), mean, std, g));
 }
 
 static Value m_uniform_(ARGS) {
-    static const char *const names[] = {"self", "from", "to"};
-    Value a[3];
-    if (parse(vm, "uniform_", argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    static const char *const names[] = {"self", "from", "to", "generator"};
+    Value a[4];
+    if (parse(vm, "uniform_", argc, argv, kw, 3, 1, names, 4, a) < 0) return val_null();
     double lo = 0, hi = 1;
+    TensorGenerator *g;
     if (!val_is_null(a[1]) && vm_to_double(vm, a[1], &lo) < 0) return val_null();
     if (!val_is_null(a[2]) && vm_to_double(vm, a[2], &hi) < 0) return val_null();
-    return inplace_result(vm, a[0], tensor_uniform_(T(a[0]), lo, hi));
+    if (torch_generator_arg(vm, a[3], "uniform_", &g) < 0) return val_null();
+    return inplace_result(vm, a[0], tensor_uniform_gen_(T(a[0]), lo, hi, g));
 }
 
 /* ---- autograd-related methods ------------------------------------------------------------------------- */
@@ -1323,12 +1329,24 @@ static Value m_as_strided(ARGS) {
 
 static Value m_bernoulli(ARGS) {
     SELF_CHECK("bernoulli");
-    static const char *const names[] = {"input", "generator"};
-    Value a[2];
-    if (parse(vm, "bernoulli", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
-    if (!val_is_null(a[1]) && !val_is_none(a[1]))
-        return vm_raise(vm, vm->e_NotImplementedError, "bernoulli(generator=) is not supported: Ember has one generator");
+    /* bernoulli(input, *, generator) draws with input as p; bernoulli(input, p) fills a tensor
+     * shaped like input with Bernoulli(p) */
+    static const char *const names[] = {"input", "p", "generator"};
+    Value a[3];
+    if (parse(vm, "bernoulli", argc, argv, kw, 2, 1, names, 3, a) < 0) return val_null();
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (torch_generator_arg(vm, a[2], "bernoulli", &args.gen) < 0) return val_null();
+    if (!val_is_null(a[1]) && !val_is_none(a[1])) {
+        double p;
+        if (vm_to_double(vm, a[1], &p) < 0) return val_null();
+        Tensor *r = tensor_empty_like(T(a[0]));
+        if (!r) return torch_raise_error(vm);
+        if (tensor_bernoulli_scalar_(r, p, args.gen) < 0) {
+            tensor_decref(r);
+            return torch_raise_error(vm);
+        }
+        return torch_wrap(vm, r);
+    }
     return op1(vm, TENSOR_OP_BERNOULLI, T(a[0]), &args);
 }
 

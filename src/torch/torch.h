@@ -64,6 +64,7 @@ typedef struct TorchState {
     /* torch._C._will_engine_execute_node asks this first (a layer standing in for part of the
      * graph: the tracer's module markers): 1/0, or -1 for "ask the engine". */
     int (*will_execute_override)(VM *vm, AgNode *node);
+    TypeObj *t_generator;               /* torch._C.Generator (generator.c) */
     TypeObj *t_fx_graph, *t_fx_node;    /* torch._C._fx.GraphBase / NodeBase (fx.c) */
     TypeObj *fx_node_class;             /* torch.fx.Node, the NodeBase subclass fx nodes are made of */
     bool autocast_cpu;                  /* torch.autocast(device_type="cpu") is active */
@@ -148,6 +149,11 @@ int torch_tensor_type_init(VM *vm, Value cmod);
 int torch_tensor_methods_init(VM *vm, TypeObj *t);
 int torch_indexing_init(VM *vm, TypeObj *t);
 int torch_functions_init(VM *vm, Value cmod);
+/* torch.Generator, default_generator and the random natives that take generator= (generator.c). */
+int torch_generator_init(VM *vm, Value cmod);
+/* A generator= argument: NULL (missing or None: the default generator) or the Generator's; -1 +
+ * TypeError for anything else. */
+int torch_generator_arg(VM *vm, Value v, const char *fname, TensorGenerator **out) EM_MUST_CHECK;
 int torch_autograd_init(VM *vm, Value cmod);
 
 #endif

@@ -153,9 +153,11 @@ static const char *const tensor_denylist[] = {
     "__hash__", "requires_grad_", "storage", "untyped_storage", "__setstate__", "__reduce__", "__iter__",
     "__contains__", "uniform_", "normal_", "bernoulli_", "random_", "exponential_", "__array__", "apply_",
     "map_", "set_", "detach_", "retain_grad", "_make_subclass", "__deepcopy__", "share_memory_", "tensor_split",
-    NULL};
+    "multinomial", "bernoulli", NULL};
+/* randperm / multinomial / bernoulli(p=) draw in natives that are not graph ops: they run eagerly */
 static const char *const torch_fn_denylist[] = {
-    "manual_seed", "initial_seed", "seed", "equal", "allclose", "is_nonzero", "nonzero", "masked_select", NULL};
+    "manual_seed", "initial_seed", "seed", "equal", "allclose", "is_nonzero", "nonzero", "masked_select",
+    "randperm", "multinomial", "bernoulli", NULL};
 
 static bool in_list(const char *const *list, const char *name) {
     for (; *list; list++)

@@ -172,6 +172,10 @@ static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, 
     Value *vals = trace_arena_alloc(&tr->arena, sizeof(Value) * (size_t)(total + 1));
     TxStatus s = to_values(tr, argv, total, vals, target);
     if (s) return s;
+    /* a torch.Generator object is state the graph cannot hold: the op runs eagerly */
+    for (int i = 0; i < nkw; i++)
+        if (strcmp(AS_STR(kwnames->items[i])->data, "generator") == 0 && !val_is_none(vals[argc + i]))
+            return trace_break(tr, "%s with generator=", target ? target : "a random op");
     GraphArg *cargs = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(argc + 1));
     GraphArg *ckw = trace_arena_alloc(&tr->arena, sizeof(GraphArg) * (size_t)(nkw + 1));
     const char **ckn = trace_arena_alloc(&tr->arena, sizeof(char *) * (size_t)(nkw + 1));
@@ -180,8 +184,15 @@ static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, 
         ckw[i] = vt_graph_arg(tr, argv[argc + i]);
         ckn[i] = AS_STR(kwnames->items[i])->data;
     }
+    /* Running an op on fakes must not draw from the default generator: the graph draws when it
+     * runs, in eager's order (a random kernel run here would shift every later number). */
+    TensorGenerator *saved = tensor_generator_new();
+    if (!saved) return trace_error(tr);
+    tensor_generator_copy(saved, tensor_default_generator());
     window_open(tr);
     Value r = vm_call(vm, callable, argc, vals, kwnames);
+    tensor_generator_copy(tensor_default_generator(), saved);
+    tensor_generator_free(saved);
     return window_close(tr, r, kind, target, cargs, argc, ckn, ckw, nkw, out);
 }
 

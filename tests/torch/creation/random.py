@@ -1,5 +1,5 @@
-# manual_seed with rand/randn/randint: Ember's generator differs from PyTorch's, so only shapes,
-# dtypes, ranges and reproducibility are printed.
+# manual_seed with rand/randn/randint: shapes, dtypes, ranges and reproducibility (the values
+# themselves, now PyTorch's bit for bit, are tests/torch/random's subject).
 import torch
 
 torch.manual_seed(0)

@@ -238,6 +238,8 @@ LongTensor = Tensor
 from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
                                isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,
                                tensordot)
+from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state, normal
+import torch.random
 import torch.autograd
 import torch.utils
 import torch.nn
@@ -256,6 +258,9 @@ def __getattr__(name):
     if name == "distributed":
         import torch.distributed
         return torch.distributed
+    if name == "distributions":
+        import torch.distributions
+        return torch.distributions
     if name == "futures":
         import torch.futures
         return torch.futures

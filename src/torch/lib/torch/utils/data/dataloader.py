@@ -73,6 +73,12 @@ class DataLoader(object):
         self.collate_fn = collate_fn
 
     def __iter__(self):
+        # PyTorch's _BaseDataLoaderIter draws the workers' base seed when the iterator is made,
+        # before the sampler draws: the same stream order keeps shuffles PyTorch's
+        self._base_seed = torch.empty((), dtype=torch.int64).random_(generator=self.generator).item()
+        return self._batches()
+
+    def _batches(self):
         if self._iterable:
             batch = []
             for sample in self.dataset:
