@@ -184,6 +184,7 @@ Value iter_builtin(VM *vm, Value v) {
     if (t == vm->t_dict) return iter_dict(vm, AS_DICT(v), 0);
     if (t == vm->t_range) {
         RangeObj *r = (RangeObj *)v.as.o;
+        if (r->big) return range_big_iter(vm, r, false);
         return iter_new(vm, range_iter_next, val_null(), val_int(r->step), r->start, r->len);
     }
     if (t == vm->t_set || t == vm->t_frozenset) {
@@ -379,6 +380,7 @@ static Value b_reversed(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     if (!val_is_null(rf)) return vm_call_special(vm, v, SP_REVERSED, 0, NULL);
     if (t == vm->t_range) {
         RangeObj *r = (RangeObj *)v.as.o;
+        if (!range_reversed_fits(r)) return range_big_iter(vm, r, true);
         int64_t last = r->start + (r->len - 1) * r->step;
         return iter_new(vm, range_iter_next, val_null(), val_int(-r->step), last, r->len);
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/buffer.h"
 #include "vm/dict.h"
 #include "vm/exc_os.h"
@@ -46,6 +47,7 @@ typedef struct BytesIOObj {
     IOObj io;
     uint8_t *buf;
     int64_t len, cap, pos;
+    int64_t exports;   /* live memoryviews from getbuffer(): no resizing while > 0 */
 } BytesIOObj;
 
 #define BIO(v) ((BytesIOObj *)(v).as.o)
@@ -55,6 +57,22 @@ static void bio_finalize(VM *vm, Obj *o) {
     if (b->buf) gc_external_bytes(vm, -(ptrdiff_t)b->cap);
     free(b->buf);
     b->buf = NULL;
+}
+
+/* CPython's CHECK_EXPORTS: writes, truncate, close and __setstate__ refuse while a view lives */
+static int bio_check_exports(VM *vm, BytesIOObj *b) {
+    if (b->exports > 0) {
+        /* views nobody can reach any more would have been released by CPython's reference
+         * counting already: collect them before refusing (as bytearray_resize does) */
+        vm_push_root(vm, val_obj(b));
+        gc_collect(vm);
+        vm_pop_root(vm);
+    }
+    if (b->exports > 0) {
+        vm_raise(vm, vm->e_BufferError, "Existing exports of data: object cannot be re-sized");
+        return -1;
+    }
+    return 0;
 }
 
 static int bio_check(VM *vm, Value self) {
@@ -81,6 +99,7 @@ static int bio_reserve(VM *vm, BytesIOObj *b, int64_t need) {
 }
 
 static int64_t bio_write_bytes(VM *vm, BytesIOObj *b, const uint8_t *p, int64_t n) {
+    if (bio_check_exports(vm, b) < 0) return -1;
     if (n == 0) return 0;
     if (bio_reserve(vm, b, b->pos + n) < 0) return -1;
     if (b->pos > b->len) memset(b->buf + b->len, 0, (size_t)(b->pos - b->len));
@@ -183,6 +202,7 @@ static Value bio_truncate(ARGS) {
     int64_t size = b->pos;
     if (argc > 1 && !val_is_none(argv[1]) && vm_index(vm, argv[1], &size) < 0) return val_null();
     if (size < 0) return vm_raise(vm, vm->e_ValueError, "negative size value %lld", (long long)size);
+    if (bio_check_exports(vm, b) < 0) return val_null();
     if (size < b->len) b->len = size;
     return val_int(size);
 }
@@ -193,6 +213,7 @@ static Value bio_true(ARGS) {
 }
 
 static Value bio_close(ARGS) {
+    if (bio_check_exports(vm, BIO(argv[0])) < 0) return val_null();
     BIO(argv[0])->io.flags |= IOF_CLOSED;
     return val_none();
 }
@@ -202,9 +223,17 @@ static Value bio_flush(ARGS) {
     return val_none();
 }
 
+/* getbuffer(): a writable memoryview of the contents (vm/memoryview.c's MemExporter) */
+static uint8_t *bio_export_data(Obj *o, int64_t *len) {
+    *len = ((BytesIOObj *)o)->len;
+    return ((BytesIOObj *)o)->buf;
+}
+static int64_t *bio_export_count(Obj *o) { return &((BytesIOObj *)o)->exports; }
+static const MemExporter bio_exporter = {bio_export_data, bio_export_count};
+
 static Value bio_getbuffer(ARGS) {
     if (bio_check(vm, argv[0]) < 0) return val_null();
-    return vm_raise(vm, vm->e_NotImplementedError, "BytesIO.getbuffer(): Ember has no writable memoryview over a BytesIO yet");
+    return memoryview_export(vm, argv[0], false);
 }
 
 static Value bio_getstate(ARGS) {
@@ -224,6 +253,7 @@ static Value bio_setstate(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "%s.__setstate__ argument should be 3-tuple", vm_type_name(vm, argv[0]));
     BytesIOObj *b = BIO(argv[0]);
     TupleObj *t = AS_TUPLE(st);
+    if (bio_check_exports(vm, b) < 0) return val_null();
     b->len = b->pos = 0;
     Value h;
     const uint8_t *p;
@@ -785,6 +815,7 @@ int io_buffered_init(VM *vm, Value mod, TypeObj *bufbase) {
     TypeObj *bt = new_type(vm, "BytesIO", bufbase, sizeof(BytesIOObj), io_trace, bio_finalize);
     if (!bt) return -1;
     vm->lib[VM_LIB_io_bytesio] = val_obj(bt);
+    bt->native_data = (void *)&bio_exporter;
     static const MethodDef bm[] = {
         {"__init__", bio_init, NATIVEF_METHOD}, {"getvalue", bio_getvalue, NATIVEF_METHOD | ARITY_NOARGS},
         {"read", bio_read, NATIVEF_METHOD | ARITY_POS(0, 1)}, {"read1", bio_read, NATIVEF_METHOD | ARITY_POS(0, 1)},

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "vm/bytes_ops.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/num.h"
@@ -44,13 +45,16 @@ static FloatObj *float_subclass_alloc(VM *vm, TypeObj *t);
 static StrObj *numeric_text(VM *vm, Value x, bool *is_bytes) {
     *is_bytes = false;
     if (val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_STR) return AS_STR(x);
-    if (val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_BYTES) {
+    if (val_is_obj(x) && (x.as.o->type->layout == OBJ_LAYOUT_BYTES || x.as.o->type->layout == OBJ_LAYOUT_BYTEARRAY)) {
         *is_bytes = true;
-        BytesObj *b = (BytesObj *)x.as.o;
+        const uint8_t *data;
+        int64_t len;
+        if (x.as.o->type->layout == OBJ_LAYOUT_BYTES) data = ((BytesObj *)x.as.o)->data, len = ((BytesObj *)x.as.o)->len;
+        else data = ((ByteArrayObj *)x.as.o)->data, len = ((ByteArrayObj *)x.as.o)->len;
         /* bytes are ASCII text here; anything else makes the literal invalid */
         StrBuf sb;
         sb_init(&sb);
-        for (int64_t i = 0; i < b->len; i++) sb_addc(&sb, b->data[i] < 0x80 && b->data[i] ? (char)b->data[i] : '?');
+        for (int64_t i = 0; i < len; i++) sb_addc(&sb, data[i] < 0x80 && data[i] ? (char)data[i] : '?');
         return sb_finish(vm, &sb);
     }
     return NULL;
@@ -60,7 +64,16 @@ static StrObj *numeric_text(VM *vm, Value x, bool *is_bytes) {
 static Value bytes_parse_error(VM *vm, Value x, const char *fmt, int base) {
     if (!vm_exc_matches(vm, vm->e_ValueError)) return val_null();
     vm_clear_exc(vm);
+    /* int() shows a bytearray as the bytes it holds (CPython's _PyLong_FromBytes); float() as
+     * itself */
+    if (base >= 0 && val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_BYTEARRAY) {
+        BytesObj *b = bytes_new(vm, ((ByteArrayObj *)x.as.o)->data, ((ByteArrayObj *)x.as.o)->len);
+        if (!b) return val_null();
+        x = val_obj(b);
+    }
+    vm_push_root(vm, x);
     Value r = vm_repr(vm, x);
+    vm_pop_root(vm);
     if (val_is_null(r)) return r;
     if (base >= 0) return vm_raise(vm, vm->e_ValueError, fmt, base, AS_STR(r)->data);
     return vm_raise(vm, vm->e_ValueError, fmt, AS_STR(r)->data);

@@ -339,6 +339,18 @@ static Value type_get_doc(VM *vm, Value s, void *c) {
     Value d = dict_get_c(vm, TY(s)->dict, "__doc__");
     return val_is_null(d) ? val_none() : d;
 }
+/* CPython's type_set_doc: heap types only, never deleted */
+static int type_set_doc(VM *vm, Value s, Value v, void *c) {
+    TypeObj *t = TY(s);
+    if (!(t->flags & TYPEF_HEAPTYPE) || val_is_null(v)) {
+        vm_raise(vm, vm->e_TypeError, "cannot %s '__doc__' attribute of immutable type '%s'",
+                 val_is_null(v) ? "delete" : "set", t->name->data);
+        return -1;
+    }
+    int rc = dict_set_c(vm, t->dict, "__doc__", v);
+    type_modified(vm, t);
+    return rc;
+}
 
 static Value type_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     StrObj *n = type_repr_name(vm, TY(argv[0]));
@@ -754,7 +766,7 @@ void type_init_methods(VM *vm) {
         {"__base__", type_get_base, NULL},
         {"__mro__", type_get_mro, NULL},
         {"__dict__", type_get_dict, NULL},
-        {"__doc__", type_get_doc, NULL},
+        {"__doc__", type_get_doc, type_set_doc},
         {"__abstractmethods__", type_get_abstract, type_set_abstract},
         {"__flags__", type_get_flags, NULL},
         {"__annotations__", type_get_annotations, type_set_annotations},

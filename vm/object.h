@@ -196,6 +196,7 @@ typedef struct SetObj {
 typedef struct RangeObj {
     Obj hdr;
     int64_t start, stop, step, len;
+    TupleObj *big;   /* (start, stop, step, len) as ints when they do not fit int64 (vm/range_big.c) */
 } RangeObj;
 
 typedef struct SliceObj {

@@ -97,7 +97,8 @@ typedef Value (*EvalFrameFn)(VM *vm, Frame *f);
     X(dict_reversekeyiterator, "dict_reversekeyiterator") X(set_iterator, "set_iterator") \
     X(bytes_iterator, "bytes_iterator") X(str_uiterator, "str_iterator") \
     X(callable_iterator, "callable_iterator") X(enumerate, "enumerate") X(zip, "zip") X(map, "map") \
-    X(filter, "filter") X(reversed, "reversed") X(bytearray_iterator, "bytearray_iterator")
+    X(filter, "filter") X(reversed, "reversed") X(bytearray_iterator, "bytearray_iterator") \
+    X(longrange_iterator, "longrange_iterator")
 
 typedef struct TempRoots {
     Value *v;
