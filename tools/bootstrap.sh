@@ -27,6 +27,8 @@ pkgs=(
 # only the test suite's (--tests)
 ((tests)) && pkgs+=(
   chromium            # the compile report rendered in a browser (tests/report)
+  python3-tqdm        # a third-party pure-Python package under --system-site-packages (tests/cli)
+  python3-yaml        # the same: yaml's pure-Python loader (tests/cli)
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -62,6 +62,8 @@ class Program:
             out.append(b)
         out.append("")
         out.append("def f(x, y, w):")
+        # declared once, first: a second `global` after an assignment is a SyntaxError
+        out.append("    global COUNTER")
         for b in self.body:
             out.extend("    " + line for line in b.split("\n"))
         out.append("    " + self.ret)
@@ -237,7 +239,7 @@ class Gen:
             self.add('TABLE["k%d"] = TABLE.get("k%d", 0) + 1' % (self.n % 3, self.n % 3))
         elif kind == "global":
             self.features.add("state")
-            self.add("global COUNTER\nCOUNTER += 1")
+            self.add("COUNTER += 1")
         elif kind == "cell":
             t = self.new()
             self.add("acc = [0]\ntotal = %s * 0\ndef bump(v):\n    nonlocal total\n    total = total + v\n    acc[0] += 1\n"

@@ -13,6 +13,8 @@
 #include "vm/str.h"
 #include "vm/type.h"
 
+static Value call_slot(VM *vm, Value c, Value self, TypeObj *t, int argc, Value *argv, TupleObj *kw);
+
 /* ---- argument binding ------------------------------------------------------------------ */
 
 static void missing_args_error(VM *vm, FunctionObj *fn, Value *names, int n, const char *kind) {
@@ -207,15 +209,29 @@ Value vm_call(VM *vm, Value callable, int argc, Value *argv, TupleObj *kw) {
         Value c = type_special(vm, t, SP_CALL);
         if (c.tag == VAL_OBJ && c.as.o->type->layout == OBJ_LAYOUT_NATIVE && ((NativeObj *)c.as.o)->fn == type_call_fn)
             return type_call(vm, (TypeObj *)callable.as.o, argc, argv, kw);
-        if (!val_is_null(c)) return call_with_self(vm, c, callable, argc, argv, kw);
+        if (!val_is_null(c)) return call_slot(vm, c, callable, t, argc, argv, kw);
         return type_call(vm, (TypeObj *)callable.as.o, argc, argv, kw);
     }
     {
         Value c = type_special(vm, t, SP_CALL);
-        if (!val_is_null(c)) return call_with_self(vm, c, callable, argc, argv, kw);
+        if (!val_is_null(c)) return call_slot(vm, c, callable, t, argc, argv, kw);
     }
 not_callable:
     return vm_raise(vm, vm->e_TypeError, "'%s' object is not callable", vm_type_name(vm, callable));
+}
+
+/* type(x).__call__(x, ...): functions and native methods take x directly; anything else binds as a
+ * descriptor would (a class stored as __call__, like typing's `__call__ = dict`, is called as is). */
+static Value call_slot(VM *vm, Value c, Value self, TypeObj *t, int argc, Value *argv, TupleObj *kw) {
+    if (c.tag == VAL_OBJ && (c.as.o->type == vm->t_function ||
+                             (c.as.o->type->layout == OBJ_LAYOUT_NATIVE && (((NativeObj *)c.as.o)->flags & NATIVEF_METHOD))))
+        return call_with_self(vm, c, self, argc, argv, kw);
+    Value b = vm_bind_descriptor(vm, c, self, t);
+    if (val_is_null(b)) return b;
+    vm_push_root(vm, b);
+    Value r = vm_call(vm, b, argc, argv, kw);
+    vm_pop_root(vm);
+    return r;
 }
 
 Value call_with_self(VM *vm, Value f, Value self, int argc, Value *argv, TupleObj *kw) {

@@ -490,6 +490,28 @@ static Value dd_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
     return s ? val_obj(s) : val_null();
 }
 
+/* defaultdict: (type(dd), (default_factory,) or (), None, None, iter(dd.items())), so pickle and
+ * copy keep the factory; OrderedDict (fn->data set): (type(od), (), None, None, iter(od.items())),
+ * the order kept by the items. */
+static Value dd_reduce(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    Value f = fn->data ? val_null() : AS_DICT(argv[0])->default_factory;
+    bool none = val_is_null(f) || val_is_none(f);
+    TupleObj *args = none ? tuple_new(vm, 0) : tuple_pack(vm, 1, f);
+    if (!args) return val_null();
+    vm_push_root(vm, val_obj(args));
+    Value items = make_view(vm, SELF, 2);
+    Value it = val_is_null(items) ? items : (vm_push_root(vm, items), vm_iter(vm, items));
+    if (!val_is_null(items)) vm_pop_root(vm);
+    TupleObj *r = NULL;
+    if (!val_is_null(it)) {
+        vm_push_root(vm, it);
+        r = tuple_pack(vm, 5, val_obj(vm_type_of(vm, argv[0])), val_obj(args), val_none(), val_none(), it);
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return r ? val_obj(r) : val_null();
+}
+
 static Value od_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     DictObj *d = SELF;
     if (d->used == 0) {
@@ -609,11 +631,11 @@ void dict_init_type(VM *vm) {
     }
     static const MethodDef dd_m[] = {
         {"__init__", dd_init, NATIVEF_METHOD}, {"__missing__", dd_missing, NATIVEF_METHOD},
-        {"__repr__", dd_repr, NATIVEF_METHOD}, {NULL}};
+        {"__repr__", dd_repr, NATIVEF_METHOD}, {"__reduce__", dd_reduce, NATIVEF_METHOD | ARITY_NOARGS}, {NULL}};
     static const GetSetDef dd_gs[] = {{"default_factory", dd_get_factory, dd_set_factory}, {NULL}};
     static const MethodDef od_m[] = {
         {"__repr__", od_repr, NATIVEF_METHOD}, {"move_to_end", od_move_to_end, NATIVEF_METHOD},
-        {"popitem", od_popitem, NATIVEF_METHOD}, {NULL}};
+        {"popitem", od_popitem, NATIVEF_METHOD}, {"__reduce__", dd_reduce, NATIVEF_METHOD | ARITY_NOARGS, (void *)1}, {NULL}};
     if (type_add_methods(vm, vm->t_defaultdict, dd_m) < 0 || type_add_getsets(vm, vm->t_defaultdict, dd_gs) < 0 ||
         type_add_methods(vm, vm->t_ordereddict, od_m) < 0)
         EM_UNREACHABLE();

@@ -38,6 +38,7 @@ static void native_trace(VM *vm, Obj *o) {
     NativeObj *n = (NativeObj *)o;
     gc_mark_value(vm, n->self);
     gc_mark_value(vm, n->payload);
+    gc_mark_value(vm, n->module);
     gc_mark(vm, n->owner);
     gc_mark_value(vm, n->doc);
 }
@@ -283,6 +284,15 @@ static Value bm_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
                     val_identical(BM(argv[0])->func, BM(argv[1])->func));
 }
 
+/* types.MethodType(func, obj): CPython's method_new */
+static Value bm_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
+    if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "method() takes no keyword arguments");
+    if (argc != 3) return vm_raise(vm, vm->e_TypeError, "method expected 2 arguments, got %d", argc - 1);
+    if (!vm_is_callable(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "first argument must be callable");
+    if (val_is_none(argv[2])) return vm_raise(vm, vm->e_TypeError, "instance must not be None");
+    return vm_bound_method_new(vm, argv[1], argv[2]);
+}
+
 static Value bm_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
     int64_t a, b;
     if (vm_hash(vm, BM(argv[0])->func, &a) < 0) return val_null();
@@ -305,6 +315,31 @@ static Value native_get_doc(VM *vm, Value s, void *c) { return ((NativeObj *)s.a
 static Value native_get_self(VM *vm, Value s, void *c) {
     NativeObj *n = (NativeObj *)s.as.o;
     return val_is_null(n->self) ? val_none() : n->self;
+}
+static Value native_get_module(VM *vm, Value s, void *c) {
+    NativeObj *n = (NativeObj *)s.as.o;
+    return val_is_null(n->module) ? val_none() : n->module;
+}
+static int native_set_module(VM *vm, Value s, Value v, void *c) {
+    ((NativeObj *)s.as.o)->module = val_is_null(v) ? val_none() : v;
+    return 0;
+}
+/* CPython's meth_reduce: a module function pickles as its name (save_global finds the module by
+ * __module__), a bound built-in method as getattr(self, name). */
+static Value native_reduce(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
+    NativeObj *n = (NativeObj *)argv[0].as.o;
+    StrObj *name = str_from_c(vm, n->name);
+    if (!name) return val_null();
+    if (val_is_null(n->self) || val_is_type(vm, n->self, vm->t_module)) return val_obj(name);
+    vm_push_root(vm, val_obj(name));
+    TupleObj *args = tuple_pack(vm, 2, n->self, val_obj(name));
+    vm_pop_root(vm);
+    if (!args) return val_null();
+    vm_push_root(vm, val_obj(args));
+    Value getattr_fn = dict_get_c(vm, vm->builtins, "getattr");
+    TupleObj *r = val_is_null(getattr_fn) ? NULL : tuple_pack(vm, 2, getattr_fn, val_obj(args));
+    vm_pop_root(vm);
+    return r ? val_obj(r) : val_null();
 }
 static Value native_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *nf) {
     NativeObj *n = (NativeObj *)argv[0].as.o;
@@ -553,12 +588,14 @@ void func_init_types(VM *vm) {
         {"__name__", bm_get_name, NULL}, {"__qualname__", bm_get_qualname, NULL},
         {"__doc__", bm_get_doc, NULL}, {NULL}};
     static const MethodDef bm_m[] = {
-        {"__repr__", bm_repr, NATIVEF_METHOD}, {"__eq__", bm_eq, NATIVEF_METHOD},
+        {"__new__", bm_new, NATIVEF_STATIC}, {"__repr__", bm_repr, NATIVEF_METHOD}, {"__eq__", bm_eq, NATIVEF_METHOD},
         {"__hash__", bm_hash, NATIVEF_METHOD}, {NULL}};
     static const GetSetDef nat_gs[] = {
         {"__name__", native_get_name, NULL}, {"__qualname__", native_get_qualname, NULL},
-        {"__doc__", native_get_doc, NULL}, {"__self__", native_get_self, NULL}, {NULL}};
-    static const MethodDef nat_m[] = {{"__repr__", native_repr, NATIVEF_METHOD}, {NULL}};
+        {"__doc__", native_get_doc, NULL}, {"__self__", native_get_self, NULL},
+        {"__module__", native_get_module, native_set_module}, {NULL}};
+    static const MethodDef nat_m[] = {{"__repr__", native_repr, NATIVEF_METHOD},
+                                      {"__reduce__", native_reduce, NATIVEF_METHOD | ARITY_NOARGS}, {NULL}};
     static const GetSetDef cell_gs[] = {{"cell_contents", cell_get_contents, cell_set_contents}, {NULL}};
     static const GetSetDef co_gs[] = {
         {"co_name", co_get_name, NULL}, {"co_qualname", co_get_qualname, NULL},

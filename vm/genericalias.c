@@ -20,6 +20,7 @@ typedef struct AliasObj {
     Value origin;
     TupleObj *args;
     Value parameters;     /* tuple, computed on first use (VAL_NULL until then) */
+    DictObj *dict;        /* attributes of subclass instances (_collections_abc._CallableGenericAlias) */
 } AliasObj;
 
 #define GA(v) ((AliasObj *)(v).as.o)
@@ -29,9 +30,10 @@ static void ga_trace(VM *vm, Obj *o) {
     gc_mark_value(vm, a->origin);
     gc_mark(vm, a->args);
     gc_mark_value(vm, a->parameters);
+    gc_mark(vm, a->dict);
 }
 
-Value genericalias_new(VM *vm, Value origin, Value args) {
+static Value alias_alloc(VM *vm, TypeObj *cls, Value origin, Value args) {
     TupleObj *t;
     if (val_is_type(vm, args, vm->t_tuple)) {
         t = AS_TUPLE(args);
@@ -43,7 +45,7 @@ Value genericalias_new(VM *vm, Value origin, Value args) {
     }
     vm_push_root(vm, val_obj(t));
     vm_push_root(vm, origin);
-    AliasObj *a = gc_alloc(vm, vm->t_genericalias, sizeof(AliasObj));
+    AliasObj *a = gc_alloc(vm, cls, cls->instance_size);
     vm_pop_roots(vm, 2);
     if (!a) return val_null();
     a->origin = origin;
@@ -51,6 +53,8 @@ Value genericalias_new(VM *vm, Value origin, Value args) {
     a->parameters = val_null();
     return val_obj(a);
 }
+
+Value genericalias_new(VM *vm, Value origin, Value args) { return alias_alloc(vm, vm->t_genericalias, origin, args); }
 
 static bool has_attr(VM *vm, Value v, const char *name) {
     Value r = vm_getattr_opt(vm, v, vm_intern_str(vm, name));
@@ -309,7 +313,10 @@ static Value ga_reduce(ARGS) {
 static Value ga_new(ARGS) {
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "GenericAlias() takes no keyword arguments");
     if (argc != 3) return vm_raise(vm, vm->e_TypeError, "GenericAlias expected 2 arguments, got %d", argc - 1);
-    return genericalias_new(vm, argv[1], argv[2]);
+    if (!val_is_obj(argv[0]) || !vm_isinstance_type(vm, argv[0], vm->t_type) ||
+        !type_is_subtype(AS_TYPE(argv[0]), vm->t_genericalias))
+        return vm_raise(vm, vm->e_TypeError, "GenericAlias.__new__(X): X is not a subtype of GenericAlias");
+    return alias_alloc(vm, AS_TYPE(argv[0]), argv[1], argv[2]);
 }
 
 static Value ga_dir(ARGS) {
@@ -370,6 +377,9 @@ void genericalias_init(VM *vm) {
         {"__origin__", ga_get_origin, NULL}, {"__args__", ga_get_args, NULL},
         {"__parameters__", ga_get_parameters, NULL}, {"__unpacked__", ga_get_unpacked, NULL}, {NULL}};
     vm->t_genericalias->trace = ga_trace;
+    /* subclassable, as CPython's (collections.abc's Callable[...] is a subclass) */
+    vm->t_genericalias->instance_size = sizeof(AliasObj);
+    vm->t_genericalias->flags |= TYPEF_BASETYPE;
     if (type_add_methods(vm, vm->t_genericalias, m) < 0 || type_add_getsets(vm, vm->t_genericalias, gs) < 0)
         EM_UNREACHABLE();
     /* the built-in classes that are generic in annotations */

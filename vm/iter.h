@@ -13,6 +13,7 @@ Value iter_builtin(VM *vm, Value v);
 Value iter_sequence(VM *vm, Value v);
 Value list_iter_next(VM *vm, IterObj *it);
 Value range_iter_next(VM *vm, IterObj *it);
+Value longrange_iter_next(VM *vm, IterObj *it);   /* vm/longrange.c */
 Value iter_reversed_list(VM *vm, Value list);   /* reversed(list), a live view */
 void iter_init(VM *vm);   /* the builtins enumerate, zip, map, filter, reversed, iter, next */
 

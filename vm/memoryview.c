@@ -39,26 +39,8 @@ static void mv_trace(VM *vm, Obj *o) { gc_mark_value(vm, ((MemViewObj *)o)->base
 
 static bool is_bytearray(Value v) { return v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_BYTEARRAY; }
 
-/* the MemExporter of a C type or of the C base a subclass builds on */
-static const MemExporter *exporter_of(Value v) {
-    if (v.tag != VAL_OBJ) return NULL;
-    for (TypeObj *t = v.as.o->type; t; t = t->base)
-        if (t->layout == OBJ_LAYOUT_EXTENSION && !(t->flags & TYPEF_HEAPTYPE) && t->native_data) return t->native_data;
-    return NULL;
-}
-
-/* the exporter's export counter (bytearray, MemExporter), NULL for bytes */
-static int64_t *export_count(Value base) {
-    if (is_bytearray(base)) return &((ByteArrayObj *)base.as.o)->exports;
-    const MemExporter *e = exporter_of(base);
-    return e ? e->exports(base.as.o) : NULL;
-}
-
 /* The exporter's bytes. */
 static uint8_t *base_data(Value base, int64_t *n) {
-    const MemExporter *e;
-    if (base.tag == VAL_OBJ && base.as.o->type->layout == OBJ_LAYOUT_EXTENSION && (e = exporter_of(base)))
-        return e->data(base.as.o, n);
     if (is_bytearray(base)) {
         *n = ((ByteArrayObj *)base.as.o)->len;
         return ((ByteArrayObj *)base.as.o)->data;
@@ -70,8 +52,7 @@ static uint8_t *base_data(Value base, int64_t *n) {
 static void uncount(VM *vm, MemViewObj *m) {
     if (!m->counted) return;
     m->counted = false;
-    int64_t *c = export_count(m->base);
-    if (c) (*c)--;
+    if (is_bytearray(m->base)) ((ByteArrayObj *)m->base.as.o)->exports--;
     for (struct MemViewObj **p = (struct MemViewObj **)&vm->memviews; *p; p = &(*p)->next_view)
         if (*p == m) {
             *p = m->next_view;
@@ -85,8 +66,7 @@ void memoryview_gc_sweep(VM *vm) {
     while (*p) {
         MemViewObj *m = *p;
         if (!m->hdr.marked) {
-            int64_t *c = m->base.as.o->marked ? export_count(m->base) : NULL;
-            if (c) (*c)--;
+            if (is_bytearray(m->base) && m->base.as.o->marked) ((ByteArrayObj *)m->base.as.o)->exports--;
             m->counted = false;
             *p = m->next_view;
             continue;
@@ -249,20 +229,13 @@ static Value view_of(VM *vm, Value base, int64_t start, int64_t len, int64_t ste
     m->itemsize = itemsize;
     snprintf(m->format, sizeof m->format, "%s", format);
     m->readonly = readonly;
-    int64_t *c = export_count(base);
-    if (c) {
-        (*c)++;
+    if (is_bytearray(base)) {
+        ((ByteArrayObj *)base.as.o)->exports++;
         m->counted = true;
         m->next_view = vm->memviews;
         vm->memviews = m;
     }
     return val_obj(m);
-}
-
-Value memoryview_export(VM *vm, Value o, bool readonly) {
-    int64_t n;
-    base_data(o, &n);
-    return view_of(vm, o, 0, n, 1, 1, "B", readonly);
 }
 
 static Value mv_new(ARGS) {

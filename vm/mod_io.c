@@ -1031,10 +1031,23 @@ out:
 /* The types exist from VM start: the standard streams are made of them. */
 int io_init_types(VM *vm) { return make_types(vm); }
 
+/* builtins.open is io.open (CPython's start-up sets it, init_set_builtins_open): one function
+ * object, made at VM start and shared by _io. */
+int io_install_builtin_open(VM *vm) {
+    NativeObj *n = native_new(vm, "open", io_open, NULL, 0);
+    return n ? dict_set_c(vm, vm->builtins, "open", val_obj(n)) : -1;
+}
+
 int io_module_init(VM *vm, Value mod) {
-    static const MethodDef fns[] = {
-        {"open", io_open}, {"open_code", io_open_code}, {"text_encoding", io_text_encoding}, {NULL}};
+    static const MethodDef fns[] = {{"open_code", io_open_code}, {"text_encoding", io_text_encoding}, {NULL}};
     if (module_add_functions(vm, mod, fns) < 0) return -1;
+    Value open = dict_get_c(vm, vm->builtins, "open");
+    if (val_is_null(open) || !val_is_type(vm, open, vm->t_builtin_function)) {
+        static const MethodDef o[] = {{"open", io_open}, {NULL}};
+        if (module_add_functions(vm, mod, o) < 0) return -1;
+    } else if (module_set(vm, mod, "open", open) < 0) {
+        return -1;
+    }
     static const struct { const char *n; int slot; } types[] = {
         {"_IOBase", VM_LIB_io_iobase}, {"_RawIOBase", VM_LIB_io_rawiobase},
         {"_BufferedIOBase", VM_LIB_io_bufferediobase}, {"_TextIOBase", VM_LIB_io_textiobase},

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vm/bytes_ops.h"
 #include "vm/buffer.h"
 #include "vm/dict.h"
 #include "vm/exc_os.h"
+#include "vm/bytes_ops.h"
 #include "vm/gc.h"
 #include "vm/mod_io.h"
 #include "vm/native.h"
@@ -43,36 +43,25 @@ static int size_arg(VM *vm, Value v, int64_t *out) {
 
 /* ---- BytesIO ------------------------------------------------------------------------------------- */
 
+/* The bytes live in a bytearray (len = the stream's size), so getbuffer() is a real memoryview
+ * over them and the bytearray's export count refuses resizing while views live, as CPython. */
 typedef struct BytesIOObj {
     IOObj io;
-    uint8_t *buf;
-    int64_t len, cap, pos;
-    int64_t exports;   /* live memoryviews from getbuffer(): no resizing while > 0 */
+    ByteArrayObj *ba;     /* made by __init__/first write; NULL before */
+    int64_t pos;
 } BytesIOObj;
 
 #define BIO(v) ((BytesIOObj *)(v).as.o)
 
-static void bio_finalize(VM *vm, Obj *o) {
-    BytesIOObj *b = (BytesIOObj *)o;
-    if (b->buf) gc_external_bytes(vm, -(ptrdiff_t)b->cap);
-    free(b->buf);
-    b->buf = NULL;
+static void bio_trace(VM *vm, Obj *o) {
+    io_trace(vm, o);
+    gc_mark(vm, ((BytesIOObj *)o)->ba);
 }
 
-/* CPython's CHECK_EXPORTS: writes, truncate, close and __setstate__ refuse while a view lives */
-static int bio_check_exports(VM *vm, BytesIOObj *b) {
-    if (b->exports > 0) {
-        /* views nobody can reach any more would have been released by CPython's reference
-         * counting already: collect them before refusing (as bytearray_resize does) */
-        vm_push_root(vm, val_obj(b));
-        gc_collect(vm);
-        vm_pop_root(vm);
-    }
-    if (b->exports > 0) {
-        vm_raise(vm, vm->e_BufferError, "Existing exports of data: object cannot be re-sized");
-        return -1;
-    }
-    return 0;
+static int64_t bio_len(BytesIOObj *b) { return b->ba ? b->ba->len : 0; }
+static uint8_t *bio_data(BytesIOObj *b) {
+    static uint8_t none[1];   /* an empty stream's (never written) bytes */
+    return b->ba && b->ba->data ? b->ba->data : none;
 }
 
 static int bio_check(VM *vm, Value self) {
@@ -83,29 +72,53 @@ static int bio_check(VM *vm, Value self) {
     return 0;
 }
 
-static int bio_reserve(VM *vm, BytesIOObj *b, int64_t need) {
-    if (need <= b->cap) return 0;
-    int64_t cap = b->cap ? b->cap : 64;
-    while (cap < need) cap *= 2;
-    uint8_t *nb = realloc(b->buf, (size_t)cap);
-    if (!nb) {
-        vm_no_memory(vm);
-        return -1;
-    }
-    gc_external_bytes(vm, (ptrdiff_t)(cap - b->cap));
-    b->buf = nb;
-    b->cap = cap;
+/* Writes and truncation need no live getbuffer() views (CPython's CHECK_EXPORTS). */
+static int bio_check_exports(VM *vm, BytesIOObj *b) {
+    if (!b->ba || b->ba->exports == 0) return 0;
+    vm_push_root(vm, val_obj(b));
+    gc_collect(vm);   /* views nobody reaches would already be gone under reference counting */
+    vm_pop_root(vm);
+    if (b->ba->exports == 0) return 0;
+    vm_raise(vm, vm->e_BufferError, "Existing exports of data: object cannot be re-sized");
+    return -1;
+}
+
+static int bio_ensure(VM *vm, BytesIOObj *b) {
+    if (b->ba) return 0;
+    vm_push_root(vm, val_obj(b));
+    Value v = bytearray_new(vm, vm->t_bytearray, NULL, 0);
+    vm_pop_root(vm);
+    if (val_is_null(v)) return -1;
+    b->ba = (ByteArrayObj *)v.as.o;
+    return 0;
+}
+
+/* Resize to n bytes (new bytes zeroed). */
+static int bio_resize(VM *vm, BytesIOObj *b, int64_t n) {
+    if (bio_ensure(vm, b) < 0) return -1;
+    int64_t old = b->ba->len;
+    if (bytearray_resize(vm, b->ba, n) < 0) return -1;
+    if (n > old) memset(b->ba->data + old, 0, (size_t)(n - old));
     return 0;
 }
 
 static int64_t bio_write_bytes(VM *vm, BytesIOObj *b, const uint8_t *p, int64_t n) {
     if (bio_check_exports(vm, b) < 0) return -1;
     if (n == 0) return 0;
-    if (bio_reserve(vm, b, b->pos + n) < 0) return -1;
-    if (b->pos > b->len) memset(b->buf + b->len, 0, (size_t)(b->pos - b->len));
-    memcpy(b->buf + b->pos, p, (size_t)n);
+    /* p may point into our own buffer (b.write(b.getbuffer())): copy before resizing */
+    uint8_t *tmp = malloc((size_t)n);
+    if (!tmp) {
+        vm_no_memory(vm);
+        return -1;
+    }
+    memcpy(tmp, p, (size_t)n);
+    if (b->pos + n > bio_len(b) && bio_resize(vm, b, b->pos + n) < 0) {
+        free(tmp);
+        return -1;
+    }
+    memcpy(b->ba->data + b->pos, tmp, (size_t)n);
+    free(tmp);
     b->pos += n;
-    if (b->pos > b->len) b->len = b->pos;
     return n;
 }
 
@@ -114,7 +127,8 @@ static Value bio_init(ARGS) {
     Value a[2];
     if (native_parse_args(vm, "BytesIO", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
     BytesIOObj *b = BIO(argv[0]);
-    b->len = b->pos = 0;
+    if (bio_check_exports(vm, b) < 0 || bio_resize(vm, b, 0) < 0) return val_null();
+    b->pos = 0;
     b->io.flags &= ~IOF_CLOSED;
     if (!val_is_null(a[1]) && !val_is_none(a[1])) {
         Value h;
@@ -129,7 +143,7 @@ static Value bio_init(ARGS) {
 
 static Value bio_getvalue(ARGS) {
     if (bio_check(vm, argv[0]) < 0) return val_null();
-    return bytes_val(vm, BIO(argv[0])->buf, BIO(argv[0])->len);
+    return bytes_val(vm, bio_data(BIO(argv[0])), bio_len(BIO(argv[0])));
 }
 
 static Value bio_read(ARGS) {
@@ -137,9 +151,9 @@ static Value bio_read(ARGS) {
     BytesIOObj *b = BIO(argv[0]);
     int64_t n;
     if (size_arg(vm, argc > 1 ? argv[1] : val_null(), &n) < 0) return val_null();
-    int64_t avail = b->len > b->pos ? b->len - b->pos : 0;
+    int64_t avail = bio_len(b) > b->pos ? bio_len(b) - b->pos : 0;
     if (n < 0 || n > avail) n = avail;
-    Value r = bytes_val(vm, b->buf + b->pos, n);
+    Value r = bytes_val(vm, bio_data(b) + (avail ? b->pos : 0), n);
     if (!val_is_null(r)) b->pos += n;
     return r;
 }
@@ -149,9 +163,9 @@ static Value bio_readline(ARGS) {
     BytesIOObj *b = BIO(argv[0]);
     int64_t limit;
     if (size_arg(vm, argc > 1 ? argv[1] : val_null(), &limit) < 0) return val_null();
-    int64_t avail = b->len > b->pos ? b->len - b->pos : 0;
+    int64_t avail = bio_len(b) > b->pos ? bio_len(b) - b->pos : 0;
     if (limit >= 0 && limit < avail) avail = limit;
-    const uint8_t *s = b->buf + b->pos;
+    const uint8_t *s = avail ? bio_data(b) + b->pos : NULL;
     const uint8_t *nl = avail ? memchr(s, '\n', (size_t)avail) : NULL;
     int64_t n = nl ? nl - s + 1 : avail;
     Value r = bytes_val(vm, s, n);
@@ -182,7 +196,7 @@ static Value bio_seek(ARGS) {
     } else if (whence == 1) {
         pos = b->pos + pos;
     } else if (whence == 2) {
-        pos = b->len + pos;
+        pos = bio_len(b) + pos;
     } else {
         return vm_raise(vm, vm->e_ValueError, "invalid whence (%lld, should be 0, 1 or 2)", (long long)whence);
     }
@@ -203,7 +217,7 @@ static Value bio_truncate(ARGS) {
     if (argc > 1 && !val_is_none(argv[1]) && vm_index(vm, argv[1], &size) < 0) return val_null();
     if (size < 0) return vm_raise(vm, vm->e_ValueError, "negative size value %lld", (long long)size);
     if (bio_check_exports(vm, b) < 0) return val_null();
-    if (size < b->len) b->len = size;
+    if (size < bio_len(b) && bio_resize(vm, b, size) < 0) return val_null();
     return val_int(size);
 }
 
@@ -213,7 +227,6 @@ static Value bio_true(ARGS) {
 }
 
 static Value bio_close(ARGS) {
-    if (bio_check_exports(vm, BIO(argv[0])) < 0) return val_null();
     BIO(argv[0])->io.flags |= IOF_CLOSED;
     return val_none();
 }
@@ -223,22 +236,15 @@ static Value bio_flush(ARGS) {
     return val_none();
 }
 
-/* getbuffer(): a writable memoryview of the contents (vm/memoryview.c's MemExporter) */
-static uint8_t *bio_export_data(Obj *o, int64_t *len) {
-    *len = ((BytesIOObj *)o)->len;
-    return ((BytesIOObj *)o)->buf;
-}
-static int64_t *bio_export_count(Obj *o) { return &((BytesIOObj *)o)->exports; }
-static const MemExporter bio_exporter = {bio_export_data, bio_export_count};
-
 static Value bio_getbuffer(ARGS) {
-    if (bio_check(vm, argv[0]) < 0) return val_null();
-    return memoryview_export(vm, argv[0], false);
+    if (bio_check(vm, argv[0]) < 0 || bio_ensure(vm, BIO(argv[0])) < 0) return val_null();
+    Value ba = val_obj(BIO(argv[0])->ba);
+    return vm_call(vm, val_obj(vm->t_memoryview), 1, &ba, NULL);
 }
 
 static Value bio_getstate(ARGS) {
     if (bio_check(vm, argv[0]) < 0) return val_null();
-    Value v = bytes_val(vm, BIO(argv[0])->buf, BIO(argv[0])->len);
+    Value v = bytes_val(vm, bio_data(BIO(argv[0])), bio_len(BIO(argv[0])));
     if (val_is_null(v)) return v;
     vm_push_root(vm, v);
     DictObj *d = dict_copy(vm, IO(argv[0])->dict);
@@ -253,8 +259,8 @@ static Value bio_setstate(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "%s.__setstate__ argument should be 3-tuple", vm_type_name(vm, argv[0]));
     BytesIOObj *b = BIO(argv[0]);
     TupleObj *t = AS_TUPLE(st);
-    if (bio_check_exports(vm, b) < 0) return val_null();
-    b->len = b->pos = 0;
+    if (bio_check_exports(vm, b) < 0 || bio_resize(vm, b, 0) < 0) return val_null();
+    b->pos = 0;
     Value h;
     const uint8_t *p;
     int64_t n;
@@ -812,10 +818,9 @@ static TypeObj *new_type(VM *vm, const char *name, TypeObj *base, size_t size, T
 }
 
 int io_buffered_init(VM *vm, Value mod, TypeObj *bufbase) {
-    TypeObj *bt = new_type(vm, "BytesIO", bufbase, sizeof(BytesIOObj), io_trace, bio_finalize);
+    TypeObj *bt = new_type(vm, "BytesIO", bufbase, sizeof(BytesIOObj), bio_trace, NULL);
     if (!bt) return -1;
     vm->lib[VM_LIB_io_bytesio] = val_obj(bt);
-    bt->native_data = (void *)&bio_exporter;
     static const MethodDef bm[] = {
         {"__init__", bio_init, NATIVEF_METHOD}, {"getvalue", bio_getvalue, NATIVEF_METHOD | ARITY_NOARGS},
         {"read", bio_read, NATIVEF_METHOD | ARITY_POS(0, 1)}, {"read1", bio_read, NATIVEF_METHOD | ARITY_POS(0, 1)},

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/bigint.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/num.h"
@@ -338,6 +339,7 @@ done:
 static Value int_rounding(VM *vm, int argc, Value *argv, TupleObj *kw, const char *name, double (*f)(double)) {
     if (native_check_args(vm, name, argc, kw, 1, 1) < 0) return val_null();
     if (val_is_intlike(argv[0])) return val_int(val_as_intlike(argv[0]));
+    if (val_is_intobj(argv[0]) && argv[0].as.o->type == vm->t_int) return argv[0];
     if (!val_is_float(argv[0])) {
         /* x.__floor__() / __ceil__() / __trunc__(): the type decides, as in CPython */
         char dunder[16];
@@ -351,9 +353,7 @@ static Value int_rounding(VM *vm, int argc, Value *argv, TupleObj *kw, const cha
     if (arg_double(vm, argv[0], &x) < 0) return val_null();
     if (isnan(x)) return vm_raise(vm, vm->e_ValueError, "cannot convert float NaN to integer");
     if (isinf(x)) return vm_raise(vm, vm->e_OverflowError, "cannot convert float infinity to integer");
-    double r = f(x);
-    if (fabs(r) >= 9.2233720368547758e18) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
-    return val_int((int64_t)r);
+    return bigint_from_double(vm, f(x));
 }
 static Value math_floor(ARGS) { return int_rounding(vm, argc, argv, kw, "floor", floor); }
 static Value math_ceil(ARGS) { return int_rounding(vm, argc, argv, kw, "ceil", ceil); }
@@ -470,72 +470,110 @@ done:
     return result;
 }
 
-static int int_arg_nonneg(VM *vm, Value v, const char *what, int64_t *out) {
-    if (vm_index(vm, v, out) < 0) return -1;
-    if (*out < 0) {
+/* An int argument (any size, via __index__) that must be >= 0. */
+static int mpz_arg_nonneg(VM *vm, Value v, const char *what, mpz_t out) {
+    if (bigint_index_mpz(vm, v, out) < 0) return -1;
+    if (mpz_sgn(out) < 0) {
         vm_raise(vm, vm->e_ValueError, "%s must be a non-negative integer", what);
         return -1;
     }
     return 0;
 }
 
-static Value math_comb(ARGS) {
-    int64_t n, k;
-    if (int_arg_nonneg(vm, argv[0], "n", &n) < 0 || int_arg_nonneg(vm, argv[1], "k", &k) < 0) return val_null();
-    if (k > n) return val_int(0);
-    if (k > n - k) k = n - k;
-    int64_t r = 1;
-    for (int64_t i = 1; i <= k; i++) {
-        /* r * (n - k + i) / i stays integral at every step */
-        __int128 t = (__int128)r * (n - k + i) / i;
-        if (t > INT64_MAX) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
-        r = (int64_t)t;
+static Value mpz_result(VM *vm, mpz_t z) {
+    Value v = bigint_from_mpz(vm, z);
+    mpz_clear(z);
+    return v;
+}
+
+/* n * (n-1) * ... * (n-k+1) into r, for k fitting an unsigned long */
+static void falling_product(mpz_t r, const mpz_t n, unsigned long k) {
+    mpz_t f;
+    mpz_init_set(f, n);
+    mpz_set_ui(r, 1);
+    for (unsigned long i = 0; i < k; i++) {
+        mpz_mul(r, r, f);
+        mpz_sub_ui(f, f, 1);
     }
-    return val_int(r);
+    mpz_clear(f);
+}
+
+static Value math_comb(ARGS) {
+    mpz_t n, k, r;
+    mpz_inits(n, k, r, NULL);
+    if (mpz_arg_nonneg(vm, argv[0], "n", n) < 0 || mpz_arg_nonneg(vm, argv[1], "k", k) < 0) {
+        mpz_clears(n, k, r, NULL);
+        return val_null();
+    }
+    if (mpz_cmp(k, n) <= 0) {
+        mpz_sub(r, n, k);
+        if (mpz_cmp(r, k) < 0) mpz_set(k, r);   /* comb(n, k) == comb(n, n-k) */
+        if (!mpz_fits_ulong_p(k)) {
+            mpz_clears(n, k, r, NULL);
+            return vm_raise(vm, vm->e_OverflowError, "min(n - k, k) must not exceed %lld", (long long)INT64_MAX);
+        }
+        mpz_bin_ui(r, n, mpz_get_ui(k));
+    } else {
+        mpz_set_ui(r, 0);
+    }
+    mpz_clears(n, k, NULL);
+    return mpz_result(vm, r);
 }
 
 static Value math_perm(ARGS) {
-    int64_t n, k;
-    if (int_arg_nonneg(vm, argv[0], "n", &n) < 0) return val_null();
-    if (argc < 2 || val_is_none(argv[1])) k = n;
-    else if (int_arg_nonneg(vm, argv[1], "k", &k) < 0) return val_null();
-    if (k > n) return val_int(0);
-    int64_t r = 1;
-    for (int64_t i = n - k + 1; i <= n; i++)
-        if (__builtin_mul_overflow(r, i, &r)) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
-    return val_int(r);
+    mpz_t n, k, r;
+    mpz_inits(n, k, r, NULL);
+    if (mpz_arg_nonneg(vm, argv[0], "n", n) < 0 ||
+        (argc >= 2 && !val_is_none(argv[1]) && mpz_arg_nonneg(vm, argv[1], "k", k) < 0)) {
+        mpz_clears(n, k, r, NULL);
+        return val_null();
+    }
+    if (argc < 2 || val_is_none(argv[1])) mpz_set(k, n);
+    if (mpz_cmp(k, n) > 0) {
+        mpz_set_ui(r, 0);
+    } else if (!mpz_fits_ulong_p(k)) {
+        mpz_clears(n, k, r, NULL);
+        return vm_raise(vm, vm->e_OverflowError, "k must not exceed %lld", (long long)INT64_MAX);
+    } else {
+        falling_product(r, n, mpz_get_ui(k));
+    }
+    mpz_clears(n, k, NULL);
+    return mpz_result(vm, r);
 }
 
 static Value math_isqrt(ARGS) {
-    int64_t n;
-    if (vm_index(vm, argv[0], &n) < 0) return val_null();
-    if (n < 0) return vm_raise(vm, vm->e_ValueError, "isqrt() argument must be nonnegative");
-    int64_t r = (int64_t)sqrt((double)n);
-    while (r > 0 && (__int128)r * r > n) r--;
-    while ((__int128)(r + 1) * (r + 1) <= n) r++;
-    return val_int(r);
+    mpz_t n;
+    mpz_init(n);
+    if (bigint_index_mpz(vm, argv[0], n) < 0) {
+        mpz_clear(n);
+        return val_null();
+    }
+    if (mpz_sgn(n) < 0) {
+        mpz_clear(n);
+        return vm_raise(vm, vm->e_ValueError, "isqrt() argument must be nonnegative");
+    }
+    mpz_sqrt(n, n);
+    return mpz_result(vm, n);
 }
 
-static Value math_lcm(ARGS) {
-    int64_t l = 1;
+/* gcd (lcm when fn->data) of any number of ints; results are nonnegative */
+static Value gcd_lcm(VM *vm, int argc, Value *argv, bool lcm) {
+    mpz_t acc, x;
+    mpz_init_set_ui(acc, lcm ? 1 : 0);
+    mpz_init(x);
     for (int i = 0; i < argc; i++) {
-        int64_t x;
-        if (vm_index(vm, argv[i], &x) < 0) return val_null();
-        if (x < 0) x = -x;
-        if (x == 0 || l == 0) {
-            l = 0;
-            continue;
+        if (bigint_index_mpz(vm, argv[i], x) < 0) {
+            mpz_clears(acc, x, NULL);
+            return val_null();
         }
-        int64_t a = l, b = x;
-        while (b) {
-            int64_t t = a % b;
-            a = b;
-            b = t;
-        }
-        if (__builtin_mul_overflow(l / a, x, &l)) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
+        if (lcm) mpz_lcm(acc, acc, x);
+        else mpz_gcd(acc, acc, x);
     }
-    return val_int(l);
+    mpz_clear(x);
+    return mpz_result(vm, acc);
 }
+static Value math_lcm(ARGS) { return gcd_lcm(vm, argc, argv, true); }
+static Value math_gcd(ARGS) { return gcd_lcm(vm, argc, argv, false); }
 
 static Value math_modf(ARGS) {
     double x, ip;
@@ -546,30 +584,23 @@ static Value math_modf(ARGS) {
     return t ? val_obj(t) : val_null();
 }
 
-static Value math_gcd(ARGS) {
-    int64_t g = 0;
-    for (int i = 0; i < argc; i++) {
-        int64_t x;
-        if (vm_index(vm, argv[i], &x) < 0) return val_null();
-        if (x < 0) x = -x;
-        while (x) {
-            int64_t t = g % x;
-            g = x;
-            x = t;
-        }
-    }
-    return val_int(g);
-}
-
 static Value math_factorial(ARGS) {
     if (native_check_args(vm, "factorial", argc, kw, 1, 1) < 0) return val_null();
+    if (val_is_float(argv[0]))
+        return vm_raise(vm, vm->e_TypeError, "'float' object cannot be interpreted as an integer");
     int64_t n;
-    if (vm_index(vm, argv[0], &n) < 0) return val_null();
+    if (vm_index(vm, argv[0], &n) < 0) {
+        if (vm_exc_matches(vm, vm->e_OverflowError)) {
+            vm_clear_exc(vm);
+            vm_raise(vm, vm->e_OverflowError, "factorial() argument should not exceed %lld", (long long)INT64_MAX);
+        }
+        return val_null();
+    }
     if (n < 0) return vm_raise(vm, vm->e_ValueError, "factorial() not defined for negative values");
-    int64_t r = 1;
-    for (int64_t i = 2; i <= n; i++)
-        if (__builtin_mul_overflow(r, i, &r)) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
-    return val_int(r);
+    mpz_t r;
+    mpz_init(r);
+    mpz_fac_ui(r, (unsigned long)n);
+    return mpz_result(vm, r);
 }
 
 static Value math_prod(ARGS) {

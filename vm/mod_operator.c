@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "vm/dict.h"
+#include "vm/bigint.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -35,9 +36,12 @@ static Value op_abs(ARGS) {
 
 static Value op_index(ARGS) {
     if (val_is_intlike(argv[0])) return val_int(val_as_intlike(argv[0]));
-    int64_t i;
-    if (vm_index(vm, argv[0], &i) < 0) return val_null();
-    return val_int(i);
+    if (val_is_intobj(argv[0])) return argv[0];   /* an int of any size (PyNumber_Index) */
+    mpz_t z;
+    mpz_init(z);
+    Value r = bigint_index_mpz(vm, argv[0], z) < 0 ? val_null() : bigint_from_mpz(vm, z);
+    mpz_clear(z);
+    return r;
 }
 
 static bool has_getitem(VM *vm, Value v) {

@@ -5,11 +5,13 @@
  * random.py builds everything else (seed from str/bytes via sha512, shuffle, gauss, ...) on
  * these, so the same seed gives CPython's sequences. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "vm/bigint.h"
 #include "vm/gc.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -125,6 +127,23 @@ static int random_seed(VM *vm, RandomObj *self, Value arg) {
         seed_u64(self, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
         return 0;
     }
+    if (val_is_intobj(arg)) {   /* any int: |n| as 32-bit words, least significant first */
+        mpz_t z;
+        mpz_init(z);
+        bigint_load(arg, z);
+        mpz_abs(z, z);
+        size_t n = 0;
+        uint32_t *key = mpz_export(NULL, &n, -1, sizeof(uint32_t), 0, 0, z);
+        mpz_clear(z);
+        if (!key || n == 0) {
+            free(key);
+            seed_u64(self, 0);
+            return 0;
+        }
+        init_by_array(self, key, (int)n);
+        free(key);
+        return 0;
+    }
     /* other objects seed by their hash, as an unsigned machine word */
     int64_t h;
     if (vm_hash(vm, arg, &h) < 0) return -1;
@@ -198,17 +217,31 @@ static Value r_setstate(ARGS) {
 static Value r_getrandbits(ARGS) {
     RandomObj *self = (RandomObj *)argv[0].as.o;
     int64_t k;
-    if (!val_is_intlike(argv[1]))
-        return vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, argv[1]));
-    k = val_as_intlike(argv[1]);
+    if (vm_index(vm, argv[1], &k) < 0) return val_null();
     if (k < 0) return vm_raise(vm, vm->e_ValueError, "number of bits must be non-negative");
     if (k == 0) return val_int(0);
     if (k <= 32) return val_int(genrand_uint32(self) >> (32 - k));
-    if (k > 63) return vm_raise(vm, vm->e_OverflowError, "integer overflow: Ember ints are 64-bit");
-    /* 32-bit words from least to most significant; the last one keeps its top bits */
-    uint64_t lo = genrand_uint32(self);
-    uint64_t hi = genrand_uint32(self) >> (64 - k);
-    return val_int((int64_t)(lo | (hi << 32)));
+    if (k <= 63) {
+        /* 32-bit words from least to most significant; the last one keeps its top bits */
+        uint64_t lo = genrand_uint32(self);
+        uint64_t hi = genrand_uint32(self) >> (64 - k);
+        return val_int((int64_t)(lo | (hi << 32)));
+    }
+    size_t words = (size_t)((k - 1) / 32 + 1);
+    uint32_t *w = malloc(words * sizeof(uint32_t));
+    if (!w) return vm_raise(vm, vm->e_MemoryError, NULL);
+    for (size_t i = 0; i < words; i++, k -= 32) {
+        uint32_t r = genrand_uint32(self);
+        if (k < 32) r >>= (32 - k);   /* the most significant word keeps its top bits */
+        w[i] = r;
+    }
+    mpz_t z;
+    mpz_init(z);
+    mpz_import(z, words, -1, sizeof(uint32_t), 0, 0, w);
+    free(w);
+    Value v = bigint_from_mpz(vm, z);
+    mpz_clear(z);
+    return v;
 }
 
 int random_module_init(VM *vm, Value mod) {

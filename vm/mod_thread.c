@@ -241,14 +241,9 @@ static Value t_stack_size(ARGS) {
     return val_int(0);
 }
 
-/* _set_sentinel(): a lock the thread's state would release at its end; the main thread never ends */
-static Value t_set_sentinel(ARGS) {
-    Value l = lock_alloc(vm, AS_TYPE(vm->lib[VM_LIB_lock_type]));
-    if (val_is_null(l)) return l;
-    sem_wait(LOCK(l)->sem);
-    LOCK(l)->locked = true;
-    return l;
-}
+/* _set_sentinel(): a new unlocked lock; threading acquires it and the thread's state would release
+ * it at the thread's end (the main thread never ends) */
+static Value t_set_sentinel(ARGS) { return lock_alloc(vm, AS_TYPE(vm->lib[VM_LIB_lock_type])); }
 
 static Value t_start_new_thread(ARGS) {
     return vm_raise(vm, vm->e_NotImplementedError,

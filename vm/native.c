@@ -20,6 +20,7 @@ NativeObj *native_new(VM *vm, const char *name, NativeFn fn, void *data, uint32_
     n->self = val_null();
     n->payload = val_null();
     n->doc = val_none();
+    n->module = val_null();
     return n;
 }
 
@@ -221,5 +222,13 @@ int module_set(VM *vm, Value module, const char *name, Value v) {
 }
 
 int module_add_functions(VM *vm, Value module, const MethodDef *defs) {
-    return dict_add_functions(vm, ((ModuleObj *)module.as.o)->dict, defs);
+    DictObj *d = ((ModuleObj *)module.as.o)->dict;
+    if (dict_add_functions(vm, d, defs) < 0) return -1;
+    /* their __module__ is the module's name (pickle's save_global finds them by it) */
+    Value name = dict_get_c(vm, d, "__name__");
+    for (const MethodDef *def = defs; def->name && !val_is_null(name); def++) {
+        Value f = dict_get_c(vm, d, def->name);
+        if (val_is_type(vm, f, vm->t_builtin_function)) ((NativeObj *)f.as.o)->module = name;
+    }
+    return 0;
 }

@@ -45,12 +45,12 @@ static FloatObj *float_subclass_alloc(VM *vm, TypeObj *t);
 static StrObj *numeric_text(VM *vm, Value x, bool *is_bytes) {
     *is_bytes = false;
     if (val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_STR) return AS_STR(x);
+    /* bytes and bytearray (as CPython's PyLong_FromUnicodeObject/_PyLong_FromBytes callers) */
     if (val_is_obj(x) && (x.as.o->type->layout == OBJ_LAYOUT_BYTES || x.as.o->type->layout == OBJ_LAYOUT_BYTEARRAY)) {
         *is_bytes = true;
         const uint8_t *data;
         int64_t len;
-        if (x.as.o->type->layout == OBJ_LAYOUT_BYTES) data = ((BytesObj *)x.as.o)->data, len = ((BytesObj *)x.as.o)->len;
-        else data = ((ByteArrayObj *)x.as.o)->data, len = ((ByteArrayObj *)x.as.o)->len;
+        if (!bytes_view(vm, x, &data, &len)) return NULL;
         /* bytes are ASCII text here; anything else makes the literal invalid */
         StrBuf sb;
         sb_init(&sb);

@@ -240,6 +240,7 @@ static int type_set_module(VM *vm, Value s, Value v, void *c) {
     return dict_set_c(vm, TY(s)->dict, "__module__", v);
 }
 static Value type_get_bases(VM *vm, Value s, void *c) { return val_obj(TY(s)->bases); }
+static int type_set_bases_fn(VM *vm, Value s, Value v, void *c) { return type_set_bases(vm, TY(s), v); }
 static Value type_get_base(VM *vm, Value s, void *c) { return TY(s)->base ? val_obj(TY(s)->base) : val_none(); }
 static Value type_get_mro(VM *vm, Value s, void *c) { return val_obj(TY(s)->mro); }
 static Value type_get_dict(VM *vm, Value s, void *c) {
@@ -339,12 +340,15 @@ static Value type_get_doc(VM *vm, Value s, void *c) {
     Value d = dict_get_c(vm, TY(s)->dict, "__doc__");
     return val_is_null(d) ? val_none() : d;
 }
-/* CPython's type_set_doc: heap types only, never deleted */
+/* CPython's type_set_doc: heap types only, stored in the class dict */
 static int type_set_doc(VM *vm, Value s, Value v, void *c) {
     TypeObj *t = TY(s);
-    if (!(t->flags & TYPEF_HEAPTYPE) || val_is_null(v)) {
-        vm_raise(vm, vm->e_TypeError, "cannot %s '__doc__' attribute of immutable type '%s'",
-                 val_is_null(v) ? "delete" : "set", t->name->data);
+    if (!(t->flags & TYPEF_HEAPTYPE)) {
+        vm_raise(vm, vm->e_TypeError, "cannot set '__doc__' attribute of immutable type '%s'", t->name->data);
+        return -1;
+    }
+    if (val_is_null(v)) {
+        vm_raise(vm, vm->e_TypeError, "cannot delete '__doc__' attribute of immutable type '%s'", t->name->data);
         return -1;
     }
     int rc = dict_set_c(vm, t->dict, "__doc__", v);
@@ -366,23 +370,8 @@ static Value type_mro_fn(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj 
 }
 
 static Value type_subclasses(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    ListObj *l = list_new(vm, 0);
-    if (!l) return val_null();
-    vm_push_root(vm, val_obj(l));
-    for (Obj *o = vm->objects; o; o = o->gc_next) {
-        if (o->type != vm->t_type) continue;
-        TypeObj *t = (TypeObj *)o;
-        for (int64_t i = 0; t->bases && i < t->bases->len; i++)
-            if (t->bases->items[i].as.o == argv[0].as.o) {
-                if (list_append(vm, l, val_obj(t)) < 0) {
-                    vm_pop_root(vm);
-                    return val_null();
-                }
-                break;
-            }
-    }
-    vm_pop_root(vm);
-    return val_obj(l);
+    ListObj *l = type_subclasses_of(vm, TY(argv[0]));
+    return l ? val_obj(l) : val_null();
 }
 
 static Value type_instancecheck(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
@@ -762,7 +751,7 @@ void type_init_methods(VM *vm) {
         {"__name__", type_get_name, type_set_name},
         {"__qualname__", type_get_qualname, type_set_qualname},
         {"__module__", type_get_module, type_set_module},
-        {"__bases__", type_get_bases, NULL},
+        {"__bases__", type_get_bases, type_set_bases_fn},
         {"__base__", type_get_base, NULL},
         {"__mro__", type_get_mro, NULL},
         {"__dict__", type_get_dict, NULL},

@@ -196,7 +196,7 @@ typedef struct SetObj {
 typedef struct RangeObj {
     Obj hdr;
     int64_t start, stop, step, len;
-    TupleObj *big;   /* (start, stop, step, len) as ints when they do not fit int64 (vm/range_big.c) */
+    TupleObj *big;   /* (start, stop, step, len) when one does not fit int64, else NULL (vm/range_big.c) */
 } RangeObj;
 
 typedef struct SliceObj {
@@ -260,6 +260,7 @@ struct NativeObj {
     TypeObj *owner;       /* for methods: the type that defines it */
     uint32_t flags;
     Value doc;
+    Value module;         /* __module__: the defining module's name for module functions, else VAL_NULL */
 };
 
 typedef struct PropertyObj {

@@ -3,6 +3,8 @@
 #ifndef EMBER_VM_SEQ_H
 #define EMBER_VM_SEQ_H
 
+#include <gmp.h>
+
 #include "vm/vm.h"
 
 TupleObj *tuple_new(VM *vm, int64_t n);          /* items initialised to None */
@@ -41,6 +43,21 @@ int range_big_contains_int(VM *vm, RangeObj *r, Value x);
 Value range_big_index_of(VM *vm, RangeObj *r, Value x);
 Value range_big_iter(VM *vm, RangeObj *r, bool reversed);   /* a longrange_iterator */
 bool range_reversed_fits(RangeObj *r);   /* reversed() can use the int64 range_iterator */
+
+/* Ranges beyond int64 (vm/longrange.c): used when RangeObj.big is set. */
+Value longrange_new(VM *vm, const mpz_t start, const mpz_t stop, const mpz_t step);
+Value longrange_start(RangeObj *r);
+Value longrange_stop(RangeObj *r);
+Value longrange_step(RangeObj *r);
+Value longrange_len_value(RangeObj *r);
+int64_t longrange_len(VM *vm, RangeObj *r);   /* -1 + OverflowError beyond int64 */
+Value longrange_repr(VM *vm, RangeObj *r);
+int longrange_contains(VM *vm, RangeObj *r, Value x);   /* x an int */
+Value longrange_index(VM *vm, RangeObj *r, Value x);    /* x an int in r */
+Value longrange_item(VM *vm, RangeObj *r, Value key);
+int longrange_eq(VM *vm, RangeObj *a, RangeObj *b);     /* either may be big */
+Value longrange_iter(VM *vm, RangeObj *r, bool reversed);
+void longrange_trace(VM *vm, Obj *o);
 
 /* Lexicographic comparison of two item arrays with op (CompareOp). */
 Value seq_richcompare(VM *vm, Value *a, int64_t na, Value *b, int64_t nb, int op);

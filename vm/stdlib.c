@@ -42,7 +42,10 @@ int grp_module_init(VM *vm, Value mod);
 void import_init_paths(VM *vm);
 void exc_os_init(VM *vm);
 void exc_syntax_init(VM *vm);
+void exc_group_init(VM *vm);
 void codecs_init(VM *vm);
+int io_install_builtin_open(VM *vm);
+int contextvars_module_init(VM *vm, Value mod);
 
 typedef struct EmbeddedModule {
     const char *name;
@@ -54,6 +57,7 @@ extern const EmbeddedModule vm_lib_modules[];
 void stdlib_register(VM *vm) {
     exc_os_init(vm);
     exc_syntax_init(vm);
+    exc_group_init(vm);
     codecs_init(vm);
     vm_register_native_module(vm, "_codecs", codecs_module_init);
     vm_register_native_module(vm, "posix", posix_module_init);
@@ -90,7 +94,9 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "_bisect", bisect_module_init);
     vm_register_native_module(vm, "_heapq", heapq_module_init);
     vm_register_native_module(vm, "_string", string_module_init);
+    vm_register_native_module(vm, "_contextvars", contextvars_module_init);
     for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
+    if (io_install_builtin_open(vm) < 0) EM_UNREACHABLE();
     import_init_paths(vm);
 }

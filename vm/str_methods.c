@@ -1126,7 +1126,7 @@ static Value s_mod(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     Value *items = &argv[1];
     int64_t nargs = 1;
     bool is_map = false;
-    if (val_is_type(vm, args, vm->t_tuple)) {
+    if (val_is_obj(args) && vm_isinstance_type(vm, args, vm->t_tuple)) {   /* tuple subclasses too (namedtuple reprs) */
         items = AS_TUPLE(args)->items;
         nargs = AS_TUPLE(args)->len;
     } else if (val_is_obj(args) && !val_is_str(vm, args) &&

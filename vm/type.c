@@ -129,17 +129,62 @@ static TupleObj *mro_single(VM *vm, TypeObj *t, TypeObj *base) {
     return mro;
 }
 
+/* The registry of live classes (vm->all_types, not traced: a dying class removes itself in its
+ * finalizer), so type.__subclasses__ — which _py_abc calls on every ABC check — walks the
+ * classes, not the heap. */
+static void type_register(VM *vm, TypeObj *t) {
+    if (vm->n_types == vm->cap_types) {
+        int64_t cap = vm->cap_types ? vm->cap_types * 2 : 1024;
+        TypeObj **v = realloc(vm->all_types, sizeof(TypeObj *) * (size_t)cap);
+        if (!v) return;   /* out of memory: the class is only missing from __subclasses__() */
+        vm->all_types = v;
+        vm->cap_types = cap;
+    }
+    vm->all_types[vm->n_types++] = t;
+}
+
+static void type_finalize(VM *vm, Obj *o) {
+    for (int64_t i = vm->n_types - 1; i >= 0; i--)
+        if (vm->all_types[i] == (TypeObj *)o) {
+            memmove(vm->all_types + i, vm->all_types + i + 1, sizeof(TypeObj *) * (size_t)(vm->n_types - i - 1));
+            vm->n_types--;
+            return;
+        }
+}
+
+/* The direct subclasses of t, oldest first. */
+ListObj *type_subclasses_of(VM *vm, TypeObj *t) {
+    ListObj *l = list_new(vm, 0);
+    if (!l) return NULL;
+    vm_push_root(vm, val_obj(l));
+    for (int64_t k = 0; k < vm->n_types; k++) {
+        TypeObj *c = vm->all_types[k];
+        for (int64_t i = 0; c->bases && i < c->bases->len; i++)
+            if (c->bases->items[i].as.o == (Obj *)t) {
+                if (list_append(vm, l, val_obj(c)) < 0) {
+                    vm_pop_root(vm);
+                    return NULL;
+                }
+                break;
+            }
+    }
+    vm_pop_root(vm);
+    return l;
+}
+
 TypeObj *type_new_builtin(VM *vm, const char *name, TypeObj *base, ObjLayout layout,
                           size_t instance_size, size_t dict_offset, TraceFn trace,
                           FinalizeFn finalize, uint32_t flags) {
     TypeObj *t = gc_alloc(vm, vm->t_type, sizeof(TypeObj));
     if (!t) return NULL;
+    type_register(vm, t);
     vm_push_root(vm, val_obj(t));
     t->layout = layout;
     t->instance_size = instance_size;
     t->dict_offset = dict_offset;
     t->trace = trace;
-    t->finalize = finalize;
+    /* a native metaclass: its instances (classes) leave the registry when they die */
+    t->finalize = finalize || layout != OBJ_LAYOUT_TYPE ? finalize : type_finalize;
     t->flags = flags;
     t->base = base;
     t->module = val_null();
@@ -171,10 +216,13 @@ void type_init_core(VM *vm) {
     tt->layout = OBJ_LAYOUT_TYPE;
     tt->instance_size = sizeof(TypeObj);
     tt->trace = type_trace;
+    tt->finalize = type_finalize;   /* inherited by metaclasses */
     tt->flags = TYPEF_BASETYPE;
+    type_register(vm, tt);
 #define BARE(field, lay, size, tr, fin, fl)                                 \
     do {                                                                    \
         TypeObj *x = gc_alloc(vm, tt, sizeof(TypeObj));                     \
+        type_register(vm, x);                                               \
         x->layout = lay;                                                    \
         x->instance_size = size;                                            \
         x->trace = tr;                                                      \
@@ -340,6 +388,58 @@ static TypeObj *solid_base(VM *vm, TupleObj *bases) {
         }
     }
     return best;
+}
+
+/* cls.__bases__ = bases (CPython's type_set_bases): heap classes only, to bases whose instance
+ * layout is the current one's; the class's MRO is recomputed (its subclasses keep theirs — Ember
+ * does not track subclasses; typing.NamedTuple, the stdlib user, assigns before any exist). */
+int type_set_bases(VM *vm, TypeObj *t, Value v) {
+    if (!(t->flags & TYPEF_HEAPTYPE)) {
+        vm_raise(vm, vm->e_TypeError, "cannot set '__bases__' attribute of immutable type '%s'", t->name->data);
+        return -1;
+    }
+    if (val_is_null(v)) {
+        vm_raise(vm, vm->e_TypeError, "cannot delete '__bases__' attribute of immutable type '%s'", t->name->data);
+        return -1;
+    }
+    if (!val_is_obj(v) || !vm_isinstance_type(vm, v, vm->t_tuple)) {
+        vm_raise(vm, vm->e_TypeError, "can only assign tuple to %s.__bases__, not %s", t->name->data, vm_type_name(vm, v));
+        return -1;
+    }
+    TupleObj *bases = AS_TUPLE(v);
+    if (bases->len == 0) {
+        vm_raise(vm, vm->e_TypeError, "can only assign non-empty tuple to %s.__bases__, not ()", t->name->data);
+        return -1;
+    }
+    for (int64_t i = 0; i < bases->len; i++) {
+        Value b = bases->items[i];
+        if (!val_is_obj(b) || !vm_isinstance_type(vm, b, vm->t_type)) {
+            vm_raise(vm, vm->e_TypeError, "%s.__bases__ must be tuple of classes, not '%s'", t->name->data, vm_type_name(vm, b));
+            return -1;
+        }
+        if (type_is_subtype(AS_TYPE(b), t)) {
+            vm_raise(vm, vm->e_TypeError, "a __bases__ item causes an inheritance cycle");
+            return -1;
+        }
+    }
+    TypeObj *solid = solid_base(vm, bases);
+    if (!solid) return -1;
+    TypeObj *old_solid = solid_base(vm, t->bases);
+    if (!old_solid) return -1;
+    if (solid->layout != old_solid->layout || solid->instance_size != old_solid->instance_size ||
+        solid->nslotvals != old_solid->nslotvals || solid->trace != old_solid->trace) {
+        vm_raise(vm, vm->e_TypeError, "__bases__ assignment: '%s' object layout differs from '%s'",
+                 solid->name->data, old_solid->name->data);
+        return -1;
+    }
+    TupleObj *mro = c3_mro(vm, t, bases);
+    if (!mro) return -1;
+    TypeObj *first = AS_TYPE(bases->items[0]);
+    t->bases = bases;
+    t->base = type_is_subtype(first, solid) ? first : solid;
+    t->mro = mro;
+    type_modified(vm, t);
+    return 0;
 }
 
 static bool is_plain_function(VM *vm, Value v) { return val_is_type(vm, v, vm->t_function); }
@@ -565,6 +665,7 @@ Value type_new_class(VM *vm, TypeObj *meta, StrObj *name, TupleObj *bases, DictO
     if (!solid) goto fail;
     t = gc_alloc(vm, meta, sizeof(TypeObj));
     if (!t) goto fail;
+    type_register(vm, t);
     vm_push_root(vm, val_obj(t));
     TypeObj *first = (TypeObj *)bases->items[0].as.o;
     t->base = type_is_subtype(first, solid) ? first : solid;

@@ -21,6 +21,8 @@ Value type_call(VM *vm, TypeObj *t, int argc, Value *argv, TupleObj *kwnames);
 Value type_alloc_instance(VM *vm, TypeObj *t);
 /* A class dict changed: invalidate every cache keyed on class contents. */
 void type_modified(VM *vm, TypeObj *t);
+ListObj *type_subclasses_of(VM *vm, TypeObj *t);   /* t.__subclasses__() */
+int type_set_bases(VM *vm, TypeObj *t, Value bases) EM_MUST_CHECK;   /* cls.__bases__ = bases */
 int type_setattr(VM *vm, TypeObj *t, StrObj *name, Value v) EM_MUST_CHECK;
 Value type_getattr(VM *vm, TypeObj *t, StrObj *name, bool raise);
 /* isinstance()/issubclass() as CPython: metaclass __instancecheck__/__subclasscheck__ hooks,

@@ -235,6 +235,7 @@ void vm_free(VM *vm) {
         vm->native_modules = n;
     }
     free(vm->roots.v);
+    free(vm->all_types);
     free(vm->gray);
     free(vm->fin_pending);
     free(vm->stack_base);

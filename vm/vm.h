@@ -136,7 +136,8 @@ typedef enum VmExtSlot {
     X(io_nldecoder) X(io_unsupported) X(struct_type) X(struct_error) X(struct_cache) \
     X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
     X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
-    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type)
+    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type) \
+    X(context_type) X(contextvar_type) X(token_type) X(token_missing_type) X(token_missing) X(context_current) X(exc_group_base) X(exc_group)
 
 typedef enum VmLibSlot {
 #define X(n) VM_LIB_##n,
@@ -165,6 +166,8 @@ struct VM {
     ExtRoot *ext_roots;      /* em_root_* handles and C-held callables */
     struct WeakRefObj *weakrefs;
     void *memviews;          /* memoryviews counting an export of a bytearray (vm/memoryview.c) */
+    struct TypeObj **all_types;   /* every live class, in creation order (weak; vm/type.c: __subclasses__) */
+    int64_t n_types, cap_types;
     struct Builder *live_builders;
     int64_t alloc_fail_countdown; /* tests: fail the Nth allocation with MemoryError */
 

@@ -2,6 +2,7 @@
 """Runtime benchmarks (issue 7) in one run, one BLAS thread:
   - train_step.py as a user runs it: Ember eager, Ember with torch.compile (the "ember" backend),
     and PyTorch 1.13 eager (/usr/bin/python3, skipped when PyTorch is absent);
+  - mlp_floor (C): the MLP step on cblas_sgemm with preallocated buffers, the floor of issue 20;
   - bench_runtime (C): the same graphs as plans vs eager interpretation, with the saved-activation
     and peak memory figures (the runtime's arenas included).
 Prints each figure and the ratios.  Not a test: nothing here asserts a timing.
@@ -44,11 +45,22 @@ def main():
     print("training step, microseconds (CPU time, best of 5)")
     print("%-14s %12s %14s %14s %12s %14s" % ("model", "ember eager", "ember compiled", "pytorch eager",
                                                "eager/compiled", "compiled/pytorch"))
-    for name in ["mlp_b1", "mlp_b64", "gelu_mlp_b32"]:
+    for name in ["mlp_b1", "mlp_b64", "gelu_mlp_b32", "gpt_block_b4"]:
         e, c, p = eager[name], compiled[name], torch_eager.get(name)
         print("%-14s %12.1f %14.1f %14s %12.2fx %14s" % (name, e, c, "%.1f" % p if p else "-", e / c,
                                                         "%.3f" % (c / p) if p else "-"))
     print("targets: compiled >= 1.5x Ember eager on the pointwise-heavy model; saved activations <= 0.7x eager")
+    print()
+    floor = figures([os.path.join(args.build, "bench", "runtime", "mlp_floor"), args.scale])
+    p64 = torch_eager.get("mlp_b64")
+    print("issue 20 (one BLAS thread)                      figure    target")
+    print("GELU-MLP + LayerNorm step, compiled / eager     %5.2fx   >= 2.0x" % (eager["gelu_mlp_b32"] / compiled["gelu_mlp_b32"]))
+    print("minGPT block step, compiled / eager             %5.2fx   >= 1.5x" % (eager["gpt_block_b4"] / compiled["gpt_block_b4"]))
+    print("MLP batch 1 step, eager / C floor               %5.2fx   <= 1.3x  (%.1f us vs %.1f us; compiled %.2fx)" %
+          (eager["mlp_b1"] / floor["floor_mlp_b1"], eager["mlp_b1"], floor["floor_mlp_b1"],
+           compiled["mlp_b1"] / floor["floor_mlp_b1"]))
+    print("MLP batch 64 step, eager / PyTorch 1.13         %5s    <= 0.7x  (C floor %.1f us, Ember %.1f us)" %
+          ("%.2fx" % (eager["mlp_b64"] / p64) if p64 else "-", floor["floor_mlp_b64"], eager["mlp_b64"]))
     print()
     print("C level: plans vs eager interpretation of the same graphs (bench_runtime)")
     sys.stdout.flush()

@@ -1,10 +1,12 @@
 """Training steps as a user writes them, eager or under torch.compile: forward, loss, backward,
 SGD step.  Models: an MLP 784-256-256-10 at batch 1 and 64, and a pointwise-heavy GELU MLP with
 layer norm and residual connections (LayerNorm -> Linear -> GELU -> Linear -> residual, 4
-blocks, width 128) at batch 32.  Runs unchanged under Ember and PyTorch (PyTorch 1.13 has no
+blocks, width 128) at batch 32, and a minGPT-style block (causal self-attention + GELU MLP, pre-
+LayerNorm, width 64, 4 heads, 32 positions) with a 10-class head at batch 4.  Runs unchanged under Ember and PyTorch (PyTorch 1.13 has no
 torch.compile: run it with "eager").  Prints "name microseconds" lines, best of several rounds.
 
 usage: train_step.py eager|compiled [scale]"""
+import math
 import sys
 import time
 
@@ -37,6 +39,43 @@ class GeluMLP(nn.Module):
 
     def forward(self, x):
         return self.head(self.blocks(x))
+
+
+class Attention(nn.Module):
+    def __init__(self, d, heads, seq):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        i = torch.arange(seq)
+        self.register_buffer("mask", (i.view(seq, 1) < i.view(1, seq)).view(1, 1, seq, seq))
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).split(C, dim=2)
+        h = self.heads
+        q = q.view(B, T, h, C // h).transpose(1, 2)
+        k = k.view(B, T, h, C // h).transpose(1, 2)
+        v = v.view(B, T, h, C // h).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = F.softmax(att.masked_fill(self.mask[:, :, :T, :T], float("-inf")), dim=-1)
+        return self.proj((att @ v).transpose(1, 2).contiguous().view(B, T, C))
+
+
+class GPTBlock(nn.Module):
+    def __init__(self, d, heads, seq, classes):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(d)
+        self.attn = Attention(d, heads, seq)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc = nn.Linear(d, 4 * d)
+        self.out = nn.Linear(4 * d, d)
+        self.head = nn.Linear(d, classes)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        x = x + self.out(F.gelu(self.fc(self.ln2(x))))
+        return self.head(x).view(-1, self.head.out_features)
 
 
 def make_step(model):
@@ -74,3 +113,6 @@ print("mlp_b64", round(bench(step, torch.rand(64, 784), torch.randint(0, 10, (64
 gelu = GeluMLP(128, 4, 10)
 step = make_step(gelu)
 print("gelu_mlp_b32", round(bench(step, torch.rand(32, 128), torch.randint(0, 10, (32,)), 200 * scale), 2))
+gpt = GPTBlock(64, 4, 32, 10)
+step = make_step(gpt)
+print("gpt_block_b4", round(bench(step, torch.rand(4, 32, 64), torch.randint(0, 10, (4 * 32,)), 100 * scale), 2))

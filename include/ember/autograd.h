@@ -219,6 +219,9 @@ void ag_function_set_materialize_grads(AgNode *node, bool on);    /* default on 
  * edge becomes None and needs_input_grad false, so the engine never runs what produced it (a
  * compiled forward's node then has the edges eager's nodes would have). */
 void ag_function_drop_edge(AgNode *node, int arg);
+/* once_differentiable's guard (PyTorch's DelayedError, a node named Error): new outputs out[n] — each in[i] detached
+ * and made to require grad (NULL stays NULL) — whose backward node raises RuntimeError(msg). */
+int ag_function_delayed_error(const char *msg, int n, Tensor *const *in, Tensor **out) TENSOR_MUST_CHECK;
 /* ctx.mark_dirty(*tensors) / ctx.mark_non_differentiable(*tensors), before set_outputs. */
 int ag_function_mark_dirty(AgNode *node, int n, Tensor *const *tensors) TENSOR_MUST_CHECK;
 int ag_function_mark_non_differentiable(AgNode *node, int n, Tensor *const *tensors) TENSOR_MUST_CHECK;

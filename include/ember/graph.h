@@ -134,7 +134,34 @@ typedef enum GraphExecKind {
     GRAPH_EXEC_CUSTOM_OP,    /* a custom C op (src/ffi): opaque names it */
     GRAPH_EXEC_SCRIPT,       /* call the opaque script callable with the call view's args */
     GRAPH_EXEC_CONSTANT,     /* the tensor in exec.constant (a get_attr of a tensor made at trace time) */
+    GRAPH_EXEC_AUTOGRAD_FN,  /* a custom autograd.Function's apply: opaque is its GraphAutogradFn */
 } GraphExecKind;
+
+/* A custom torch.autograd.Function traced into a graph (dynamo's autograd_function_apply).  The
+ * forward's ops are ordinary nodes recorded with grad mode off; this node gives their results
+ * the function's gradient, as Function.apply does.  Its exec inputs are, in order: the tensor
+ * arguments of apply, the forward's tensor outputs, the tensors save_for_backward saved
+ * (saved variables: version-checked, packed by saved-tensor hooks) and the other tensors the
+ * backward reads (ctx attributes, tensors it closes over: plain references).  Its outputs are
+ * the forward's tensor outputs (n_outputs > 1: through GETITEM nodes) carrying the function's
+ * backward node; `bwd` is the user's backward traced into a graph. */
+typedef struct GraphAutogradFn {
+    char *name;              /* the backward node's name: "<Function>Backward" */
+    int32_t n_args;          /* arguments of apply, non-tensors included */
+    int32_t *arg_input;      /* per argument: its exec input index, -1 for a non-tensor */
+    int32_t n_tensor_args, n_outs, n_saved, n_kept;
+    uint64_t non_differentiable;   /* per output: ctx.mark_non_differentiable (n_outs <= 64) */
+    int32_t *dirty;          /* per output: the argument it is (ctx.mark_dirty), -1 */
+    TensorMeta *out_meta;    /* per output */
+    bool materialize_grads;  /* ctx.set_materialize_grads (an absent gradient is passed as zeros) */
+    bool once_differentiable;   /* backward decorated @once_differentiable */
+    Graph *bwd;              /* placeholders: one gradient per output, the saved tensors, the kept
+                                ones; output: a tuple of one gradient (or None) per argument */
+} GraphAutogradFn;
+
+/* The node payload (takes ownership of f and its arrays and graph). */
+GraphOpaque *graph_autograd_fn_new(GraphAutogradFn *f);
+const GraphAutogradFn *graph_autograd_fn_of(const GraphNode *n);   /* NULL unless AUTOGRAD_FN */
 
 typedef struct GraphExec {
     GraphExecKind kind;
@@ -144,7 +171,7 @@ typedef struct GraphExec {
     int32_t n_outputs;       /* 1 for single-output ops; >1: consumers are GETITEM nodes */
     int32_t index;           /* GETITEM: which output */
     TensorOpArgs args;       /* ints/ints2 point into memory the graph owns */
-    GraphOpaque *opaque;     /* HOOK / MARKER / CUSTOM_OP / SCRIPT */
+    GraphOpaque *opaque;     /* HOOK / MARKER / CUSTOM_OP / SCRIPT / AUTOGRAD_FN */
     Tensor *constant;        /* CONSTANT: a reference the graph owns */
 } GraphExec;
 

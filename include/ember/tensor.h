@@ -40,11 +40,12 @@ extern "C" {
 /* Shapes and strides are stored inline in the Tensor; PyTorch scripts rarely go beyond 6-D. */
 #define TENSOR_MAX_DIMS 8
 
+/* The dtypes of ember/dtypes.def (its header says what each column means). */
 typedef enum TensorDtype {
     TENSOR_DTYPE_DEFAULT = -1,   /* "not given": ops pick PyTorch's default */
-    TENSOR_FLOAT32 = 0,
-    TENSOR_INT64 = 1,
-    TENSOR_BOOL = 2,
+#define DT(NAME, ...) TENSOR_##NAME,
+#include "ember/dtypes.def"
+#undef DT
     TENSOR_DTYPE_COUNT
 } TensorDtype;
 
@@ -75,8 +76,9 @@ void tensor_error_set_external(void);
 
 /* ---- scalars and op arguments ---------------------------------------------------------------- */
 
-/* A Python number: kind TENSOR_FLOAT32 (uses f), TENSOR_INT64 (uses i) or TENSOR_BOOL (i != 0).
- * Its kind takes part in type promotion as a wrapped number: int tensor + 1.5 -> float32. */
+/* A Python number: kind TENSOR_FLOAT32 (a Python float: uses f, a double), TENSOR_INT64 (uses i)
+ * or TENSOR_BOOL (i != 0).  Its kind takes part in type promotion as a wrapped number: an int
+ * tensor + 1.5 is of the default dtype (float32 unless tensor_set_default_dtype changed it). */
 typedef struct TensorScalar {
     double f;
     int64_t i;
@@ -228,8 +230,21 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud);
 
 TensorDtype tensor_dtype(const Tensor *t);
 const char *tensor_dtype_name(TensorDtype d);  /* "torch.float32", "torch.int64", "torch.bool" */
+const char *tensor_dtype_cname(TensorDtype d); /* PyTorch's ScalarType name: "Float", "Long", "Half" */
 size_t tensor_dtype_size(TensorDtype d);
+/* writes Python number s at p as one element of dtype d (ATen's casts: floats truncate to integers) */
+void tensor_dtype_store(TensorDtype d, void *p, TensorScalar s);
 bool tensor_dtype_is_floating(TensorDtype d);
+bool tensor_dtype_is_signed(TensorDtype d);
+/* The default floating dtype (torch.get_default_dtype): what Python floats and factories without
+ * a dtype make.  Setting it accepts floating dtypes only (-1 + TypeError otherwise). */
+TensorDtype tensor_default_dtype(void);
+int tensor_set_default_dtype(TensorDtype d) TENSOR_MUST_CHECK;
+/* torch.promote_types: PyTorch's promotion lattice (c10::promoteTypes). */
+TensorDtype tensor_promote_types(TensorDtype a, TensorDtype b);
+/* torch.result_type over tensors and Python numbers (at::result_type: dimensioned tensors beat
+ * 0-dim tensors beat numbers unless of a higher kind).  scalars may be NULL. */
+TensorDtype tensor_result_type(const Tensor *const *tensors, int n_tensors, const TensorScalar *scalars, int n_scalars);
 int tensor_ndim(const Tensor *t);
 const int64_t *tensor_shape(const Tensor *t);
 const int64_t *tensor_strides(const Tensor *t); /* in elements */
@@ -315,6 +330,8 @@ Tensor *tensor_clone(const Tensor *t);           /* contiguous copy */
 Tensor *tensor_to_dtype(Tensor *t, TensorDtype dt);  /* t itself if same dtype */
 Tensor *tensor_detach(Tensor *t);                /* alias sharing the version counter */
 Tensor *tensor_alias(Tensor *t);                 /* alias with a fresh version counter (.data) */
+/* t.data = src: t takes src's storage, dtype and geometry, keeping its identity and autograd state */
+int tensor_set_data(Tensor *t, const Tensor *src) TENSOR_MUST_CHECK;
 /* split/chunk/unbind write up to max_out new references; return the count or -1. */
 int tensor_split(Tensor *t, int64_t split_size, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;
 int tensor_split_with_sizes(Tensor *t, const int64_t *sizes, int n, int64_t dim, Tensor **out, int max_out) TENSOR_MUST_CHECK;

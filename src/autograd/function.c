@@ -336,6 +336,47 @@ void ag_function_drop_edge(AgNode *node, int arg) {
     st->needs[arg] = false;
 }
 
+static int delayed_error_backward(void *ctx, AgNode *node, int n_go, Tensor *const *go, int n_args, Tensor **gi) {
+    (void)node, (void)n_go, (void)go, (void)n_args, (void)gi;
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s", (const char *)ctx);
+    return -1;
+}
+
+int ag_function_delayed_error(const char *msg, int n, Tensor *const *in, Tensor **out) {
+    Tensor **leaf = calloc((size_t)(n ? n : 1), sizeof *leaf);
+    char *m = strdup(msg);
+    if (!leaf || !m) {
+        free(leaf);
+        free(m);
+        return tensor__oom();
+    }
+    int rc = -1;
+    for (int i = 0; i < n; i++) {
+        out[i] = NULL;
+        if (!in[i]) continue;
+        if (!(leaf[i] = ag_detach(in[i])) || ag_set_requires_grad(leaf[i], true) < 0) goto done;
+    }
+    AgNode *node = ag_function_new("Error", n, leaf, (AgFunctionBackward){delayed_error_backward, m, free});
+    m = NULL;
+    if (!node) goto done;
+    for (int i = 0; i < n; i++) {
+        out[i] = leaf[i];
+        if (out[i]) tensor_incref(out[i]);
+    }
+    rc = ag_function_set_outputs(node, n, out);
+    ag_node_decref(node);
+    if (rc < 0)
+        for (int i = 0; i < n; i++) {
+            tensor_decref(out[i]);
+            out[i] = NULL;
+        }
+done:
+    for (int i = 0; i < n; i++) tensor_decref(leaf[i]);
+    free(leaf);
+    free(m);
+    return rc;
+}
+
 void ag_function_set_materialize_grads(AgNode *node, bool on) {
     FunctionState *st = fstate(node);
     if (st) st->materialize = on;
@@ -413,7 +454,7 @@ int ag_function_set_outputs(AgNode *node, int n_out, Tensor **outputs) {
         ag__shape_of(&st->out_meta[i], t);
         bool is_input = in_list(st->args, st->n_args, t);
         bool is_modified = in_list(st->dirty, st->n_dirty, t);
-        bool is_diff = !in_list(st->nondiff, st->n_nondiff, t) && t->dtype == TENSOR_FLOAT32;
+        bool is_diff = !in_list(st->nondiff, st->n_nondiff, t) && tensor_dtype_is_floating((TensorDtype)t->dtype);
         if (!is_diff) {
             if (!ag__requires_grad(t)) {
                 if (is_input && !is_modified) {

@@ -205,7 +205,7 @@ int ag_set_requires_grad(Tensor *t, bool rg) {
                          "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
         return -1;
     }
-    if (rg && t->dtype != TENSOR_FLOAT32) {
+    if (rg && !tensor_dtype_is_floating((TensorDtype)t->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "only Tensors of floating point dtype can require gradients");
         return -1;
     }

@@ -169,14 +169,12 @@ fail:
 
 /* ---- in-place forms of pointwise ops ---------------------------------------------------------------- */
 
-static const char *dtype_cname(TensorDtype d) {
-    return d == TENSOR_FLOAT32 ? "Float" : d == TENSOR_INT64 ? "Long" : "Bool";
-}
+static const char *dtype_cname(TensorDtype d) { return tensor_dtype_cname(d); }
 
-/* PyTorch's canCast for Ember's dtypes: no float -> integral/bool, no int -> bool. */
+/* PyTorch's canCast: no floating -> integral/bool, no integral -> bool. */
 static bool can_cast(TensorDtype from, TensorDtype to) {
-    if (from == TENSOR_FLOAT32) return to == TENSOR_FLOAT32;
-    if (from == TENSOR_INT64) return to != TENSOR_BOOL;
+    if (tensor_dtype_is_floating(from)) return tensor_dtype_is_floating(to);
+    if (from != TENSOR_BOOL) return to != TENSOR_BOOL;
     return true;
 }
 
@@ -297,7 +295,7 @@ static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const Tenso
     mark_views(op, out, n);
     for (int i = 0; i < n && (uint32_t)i < node->n_out; i++) {
         ag__shape_of(&node->out_meta[i], out[i]);
-        if (out[i]->dtype == TENSOR_FLOAT32) ag__set_history(out[i], node, (uint32_t)i);
+        if (tensor_dtype_is_floating((TensorDtype)out[i]->dtype)) ag__set_history(out[i], node, (uint32_t)i);
     }
     if (rule->save && run_save(rule->save, node, in, n_in, out, n) < 0) {
         fail_outputs(out, n);

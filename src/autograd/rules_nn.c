@@ -273,7 +273,7 @@ BW(index_put) {
             Tensor *zero;
             TensorMeta zm;
             memset(&zm, 0, sizeof zm);
-            zm.dtype = TENSOR_FLOAT32;
+            zm.dtype = (TensorDtype)g[0]->dtype;
             TMP(zero, ag__zeros_meta(&zm));
             Tensor *in[TENSOR_MAX_DIMS + 2];
             in[0] = g[0];
@@ -298,7 +298,7 @@ BW(masked_select) {
     int nd;
     int64_t bs[TENSOR_MAX_DIMS];
     if (tensor__broadcast_shapes(m->ndim, m->shape, mask->ndim, mask->shape, &nd, bs) < 0) goto fail;
-    TMP(z, tensor_zeros(TENSOR_FLOAT32, nd, bs));
+    TMP(z, tensor_zeros((TensorDtype)g[0]->dtype, nd, bs));
     Tensor *in[3] = {z, mask, g[0]};
     OUT(0, ag_op1(TENSOR_OP_MASKED_SCATTER, in, 3, NULL));
     RULE_END;
@@ -316,7 +316,7 @@ BW(masked_scatter) {
         Tensor *in[2] = {g[0], mask};
         TMP(sel, ag_op1(TENSOR_OP_MASKED_SELECT, in, 2, NULL));
         int64_t rest = total - sel->numel;
-        TMP(pad, tensor_zeros(TENSOR_FLOAT32, 1, &rest));
+        TMP(pad, tensor_zeros((TensorDtype)g[0]->dtype, 1, &rest));
         Tensor *parts[2] = {sel, pad};
         TMP(full, ag_cat(parts, 2, 0));
         OUT(2, ag_reshape(full, src->shape, src->ndim));

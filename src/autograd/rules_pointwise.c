@@ -101,7 +101,7 @@ BW(identity) {
 
 BW(to_dtype) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    a.dtype = n->in_meta ? n->in_meta[0].dtype : TENSOR_FLOAT32;
+    a.dtype = n->in_meta ? n->in_meta[0].dtype : (TensorDtype)g[0]->dtype;
     OUT(0, ag_op1(TENSOR_OP_TO_DTYPE, (Tensor *const *)&g[0], 1, &a));
     return 0;
 fail:
@@ -460,7 +460,7 @@ static int minmax_bw(AgNode *n, Tensor *const *g, Tensor **gi, bool is_max) {
     for (int i = 0; i < 2; i++) {
         if (!NEEDS(i)) continue;
         Tensor *ones, *half, *lose, *f;
-        TMP(ones, ag__const_full(TENSOR_FLOAT32, eq->ndim, eq->shape, tensor_scalar_i(1)));
+        TMP(ones, ag__const_full((TensorDtype)g[0]->dtype, eq->ndim, eq->shape, tensor_scalar_i(1)));
         TMP(half, ag__const_masked_fill(ones, eq, sc(0.5)));
         /* input i loses where the other one is selected */
         bool self_loses_on_lt = is_max == (i == 0);

@@ -64,9 +64,12 @@ BW(mean_dim) {
 /* d prod / d x_i = prod of the other elements of its slice, computed directly (a constant):
  * used when the input holds zeros, where result / x does not work. */
 static Tensor *prod_others(Tensor *x, int64_t dim_or_neg) {
-    Tensor *c = tensor_contiguous(x);
+    /* computed in double, returned in x's dtype */
+    Tensor *c = tensor_to_dtype(x, TENSOR_FLOAT64), *cc = c ? tensor_contiguous(c) : NULL;
+    tensor_decref(c);
+    c = cc;
     if (!c) return NULL;
-    Tensor *r = tensor__new(TENSOR_FLOAT32, c->ndim, c->shape, false);
+    Tensor *r = tensor__new(TENSOR_FLOAT64, c->ndim, c->shape, false);
     if (!r) {
         tensor_decref(c);
         return NULL;
@@ -79,18 +82,20 @@ static Tensor *prod_others(Tensor *x, int64_t dim_or_neg) {
     } else {
         len = c->numel;
     }
-    const float *px = tensor__f32(c);
-    float *pr = tensor__f32(r);
+    const double *px = (const double *)tensor__data(c);
+    double *pr = (double *)tensor__data(r);
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++)
             for (int64_t k = 0; k < len; k++) {
                 double p = 1;
                 for (int64_t j = 0; j < len; j++)
                     if (j != k) p *= px[(o * len + j) * inner + in];
-                pr[(o * len + k) * inner + in] = (float)p;
+                pr[(o * len + k) * inner + in] = p;
             }
     tensor_decref(c);
-    return r;
+    Tensor *rx = tensor_to_dtype(r, (TensorDtype)x->dtype);
+    tensor_decref(r);
+    return rx;
 }
 
 static bool has_zero(const Tensor *x) {
@@ -145,7 +150,7 @@ BW(max_all) {
     SAVED(0, x);
     SAVED(1, res);
     TensorOpArgs to_float = TENSOR_OP_ARGS_INIT;
-    to_float.dtype = TENSOR_FLOAT32;
+    to_float.dtype = (TensorDtype)g[0]->dtype;
     TMP(mask, ag__const2(TENSOR_OP_EQ, x, res));
     TMP(mf, ag__const(TENSOR_OP_TO_DTYPE, &mask, 1, &to_float));
     TMP(cnt, ag__const1(TENSOR_OP_SUM, mf));
@@ -179,6 +184,32 @@ BW(max_dim) {
     } else {
         OUT(0, ag_op1(TENSOR_OP_SCATTER_ADD, in, 3, &a));
     }
+    RULE_END;
+}
+
+/* amax / amin: the gradient is split evenly among tied extrema, (g / count) * mask, as PyTorch's
+ * scale_grad_by_count does (max / min with a dim give it all to the index they return) */
+BW(amax) {
+    RULE_BEGIN;
+    const TensorMeta *m = &n->in_meta[0];
+    const int64_t *dims = n->args.ints;
+    int nd = n->args.n_ints;
+    Tensor *x, *res, *ru, *mask, *mf, *cnt, *gu, *q;
+    SAVED(0, x);
+    SAVED(1, res);
+    TensorOpArgs to_float = TENSOR_OP_ARGS_INIT;
+    to_float.dtype = TENSOR_FLOAT32;
+    TensorOpArgs keep = TENSOR_OP_ARGS_INIT;
+    keep.ints = dims;
+    keep.n_ints = nd;
+    keep.keepdim = true;
+    TMP(ru, ag__unsqueeze_reduced(res, m, dims, nd, n->args.keepdim));
+    TMP(mask, ag__const2(TENSOR_OP_EQ, x, ru));
+    TMP(mf, ag__const(TENSOR_OP_TO_DTYPE, &mask, 1, &to_float));
+    TMP(cnt, ag__const(TENSOR_OP_SUM_DIM, &mf, 1, &keep));
+    TMP(gu, ag__unsqueeze_reduced(g[0], m, dims, nd, n->args.keepdim));
+    TMP(q, ag_div(gu, cnt));
+    OUT(0, ag_mul(q, mf));
     RULE_END;
 }
 
@@ -292,7 +323,7 @@ BW(as_strided) {
     extent(a->n_ints, a->ints, a->ints2, voff, &lo, &hi);
     int64_t len = hi - lo + 1;
     Tensor *buf, *iv, *ivf, *gf, *put, *ib;
-    TMP(buf, tensor_zeros(TENSOR_FLOAT32, 1, &len));
+    TMP(buf, tensor_zeros((TensorDtype)g[0]->dtype, 1, &len));
     TMP(iv, storage_index(a->n_ints, a->ints, a->ints2, voff, lo));
     int64_t flat = -1;
     TMP(ivf, ag_reshape(iv, &flat, 1));
@@ -420,7 +451,7 @@ BW(cat) {
         const TensorMeta *m = &n->in_meta[i];
         if (m->ndim == 1 && m->shape[0] == 0) {
             TensorMeta z = *m;
-            z.dtype = TENSOR_FLOAT32;
+            z.dtype = (TensorDtype)g[0]->dtype;
             if (NEEDS((int)i) && !(gi[i] = ag__zeros_meta(&z))) return -1;
             continue;
         }

@@ -28,6 +28,9 @@ typedef struct CliOptions {
     /* Ember's run options (ember run --..., or -X compile_all / backend= / compiled_autograd / report=) */
     bool compile_all, compiled_autograd;
     const char *backend, *report;
+    /* --system-site-packages (or -X system_site_packages): the pure-Python packages installed
+     * for the system's CPython 3.11 are importable (its site directories end sys.path) */
+    bool system_site_packages;
 } CliOptions;
 
 /* A VM set up for o: compile options, report, sys.argv/_xoptions/warnoptions/orig_argv. */

@@ -15,6 +15,11 @@
  *                               EMBER_LOGS artifacts, --decompile the residual code as Python,
  *                               --dot each graph as Graphviz DOT
  *   ember dis FILE              the bytecode of every code object, CPython dis layout
+ *
+ * Third-party packages: EMBERPATH (a PYTHONPATH for Ember: directories put on sys.path after the
+ * script's) and --system-site-packages (CPython 3.11's site directories appended to sys.path) make
+ * pure-Python packages installed for the system's CPython importable; a C extension among them
+ * raises ImportError naming its file (vm/import.c).
  *   ember -m torch.distributed.run [torchrun options] FILE [args...]
  *                               torchrun: the C launcher of a distributed job (src/dist/launch.c)
  *
@@ -33,6 +38,7 @@
 #include "src/dist/launch.h"
 #include "src/runtime/ca_vm.h"
 #include "src/tracer/tracer_api.h"
+#include "vm/build_config.h"
 #include "vm/dict.h"
 #include "vm/dis.h"
 #include "vm/gc.h"
@@ -57,19 +63,24 @@ static const char usage_text[] =
     "-V     : print the version number and exit (also --version)\n"
     "-W arg : warning control (sys.warnoptions)\n"
     "-X opt : set implementation-specific option (sys._xoptions); Ember's own:\n"
-    "         -X compile_all, -X backend=eager|ember, -X compiled_autograd, -X report=DIR\n"
+    "         -X compile_all, -X backend=eager|ember, -X compiled_autograd, -X report=DIR,\n"
+    "         -X system_site_packages\n"
+    "--system-site-packages : import pure-Python packages installed for the system's CPython 3.11\n"
+    "         (its site directories, e.g. /usr/lib/python3/dist-packages, end sys.path)\n"
     "-b -B -d -P -R -s -S -v : accepted, no effect in Ember\n"
     "file   : program read from script file\n"
     "-      : program read from stdin (default; interactive mode if a tty)\n"
     "arg ...: arguments passed to program in sys.argv[1:]\n"
     "\n"
     "Ember's commands:\n"
-    "ember run [--compile-all] [--backend NAME] [--compiled-autograd] FILE [arg] ...\n"
-    "ember compile [--report DIR] [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME] FILE [arg] ...\n"
+    "ember run [--compile-all] [--backend NAME] [--compiled-autograd] [--system-site-packages] FILE [arg] ...\n"
+    "ember compile [--report DIR] [--show LIST|all] [--decompile] [--dot DIR] [--backend NAME]\n"
+    "              [--system-site-packages] FILE [arg] ...\n"
     "ember dis FILE\n"
     "\n"
     "Environment: EMBER_LOGS (or TORCH_LOGS) = artifacts to log, EMBER_REPORT = directory of the\n"
-    "compile report, EMBER_HISTFILE = the REPL's history file (default ~/.ember_history).\n";
+    "compile report, EMBER_HISTFILE = the REPL's history file (default ~/.ember_history),\n"
+    "EMBERPATH = ':'-separated directories put on sys.path after the script's (as PYTHONPATH).\n";
 
 static int usage_error(const char *fmt, const char *arg) {
     if (fmt) {
@@ -133,6 +144,45 @@ static void set_sys_options(VM *vm, const CliOptions *o) {
     vm_clear_exc(vm);
 }
 
+/* EMBERPATH's directories at the front of sys.path (the script's directory goes before them
+ * when the script runs), as CPython places PYTHONPATH; -E/-I ignore it. */
+static void add_emberpath(VM *vm, const CliOptions *o) {
+    const char *v = o->ignore_env ? NULL : getenv("EMBERPATH");
+    if (!v || !*v) return;
+    int64_t at = 0;
+    for (const char *p = v;;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n) {
+            StrObj *s = str_new(vm, p, (int64_t)n);
+            if (!s || list_insert(vm, vm->path, at++, val_obj(s)) < 0) vm_clear_exc(vm);
+        }
+        if (!end) break;
+        p = end + 1;
+    }
+}
+
+/* CPython 3.11's site directories for the prefix of the stdlib Ember runs (<prefix>/lib/python3.11):
+ * site.getsitepackages()' Debian layout (<prefix>/local/lib/python3.11/dist-packages,
+ * <prefix>/lib/python3/dist-packages, <prefix>/lib/python3.11/dist-packages) and upstream's
+ * (<prefix>/lib/python3.11/site-packages), the ones that exist, appended to sys.path. */
+static void add_system_site_packages(VM *vm) {
+    const char *std = EMBER_CPYTHON_STDLIB;
+    const char *tail = strstr(std, "/lib/python3.11");
+    if (!tail) return;
+    int plen = (int)(tail - std);
+    char dirs[4][4096];
+    snprintf(dirs[0], sizeof dirs[0], "%.*s/local/lib/python3.11/dist-packages", plen, std);
+    snprintf(dirs[1], sizeof dirs[1], "%.*s/lib/python3/dist-packages", plen, std);
+    snprintf(dirs[2], sizeof dirs[2], "%.*s/lib/python3.11/dist-packages", plen, std);
+    snprintf(dirs[3], sizeof dirs[3], "%.*s/lib/python3.11/site-packages", plen, std);
+    for (int i = 0; i < 4; i++) {
+        if (access(dirs[i], R_OK | X_OK) != 0) continue;
+        StrObj *s = str_from_c(vm, dirs[i]);
+        if (!s || list_append(vm, vm->path, val_obj(s)) < 0) vm_clear_exc(vm);
+    }
+}
+
 static const char *script_name(const CliOptions *o) {
     return o->file ? o->file : o->module ? o->module : o->command ? "-c" : "<stdin>";
 }
@@ -155,6 +205,8 @@ EmVM *cli_vm_new(const CliOptions *o) {
     }
     em_set_argv(vm, o->argc, o->argv);
     set_sys_options(vm, o);
+    add_emberpath(vm, o);
+    if (o->system_site_packages) add_system_site_packages(vm);
     return vm;
 }
 
@@ -207,6 +259,12 @@ static char *read_stream(FILE *f, size_t *len) {
     return buf;
 }
 
+/* sys.path[0] for -c, stdin and the REPL: '' (the current directory), as CPython */
+static void path_insert_cwd(VM *vm) {
+    StrObj *s = str_from_c(vm, "");
+    if (!s || list_insert(vm, vm->path, 0, val_obj(s)) < 0) vm_clear_exc(vm);
+}
+
 static int run(CliOptions *o) {
     if (o->file && strcmp(o->file, "-") != 0 && access(o->file, R_OK) != 0) {
         fprintf(stderr, "ember: can't open file '%s': [Errno 2] No such file or directory\n", o->file);
@@ -215,6 +273,7 @@ static int run(CliOptions *o) {
     bool interactive = !o->command && !o->module && !o->file && isatty(STDIN_FILENO);
     EmVM *vm = cli_vm_new(o);
     int rc;
+    if (o->command || (!o->module && !(o->file && strcmp(o->file, "-") != 0))) path_insert_cwd(vm);
     if (o->command) {
         rc = em_run_string(vm, o->command, "<string>");
     } else if (o->module) {
@@ -250,6 +309,7 @@ static void ember_xoption(CliOptions *o, const char *x) {
     else if (strcmp(x, "compiled_autograd") == 0) o->compiled_autograd = true;
     else if (strncmp(x, "backend=", 8) == 0) o->backend = x + 8;
     else if (strncmp(x, "report=", 7) == 0) o->report = x + 7;
+    else if (strcmp(x, "system_site_packages") == 0) o->system_site_packages = true;
 }
 
 /* Parse argv[1..] as python3 does: options until -c/-m (which take the rest), a file, or "-".
@@ -263,6 +323,10 @@ static int parse_python_options(int argc, char **argv, CliOptions *o, bool *done
         if (strcmp(a, "--") == 0) {
             i++;
             break;
+        }
+        if (strcmp(a, "--system-site-packages") == 0) {
+            o->system_site_packages = true;
+            continue;
         }
         if (strcmp(a, "--help") == 0) a = "-h";
         else if (strcmp(a, "--version") == 0) a = "-V";
@@ -345,6 +409,7 @@ static int cmd_run(int argc, char **argv, CliOptions *o) {
     while (argc > 0 && strncmp(argv[0], "--", 2) == 0) {
         if (strcmp(argv[0], "--compile-all") == 0) o->compile_all = true;
         else if (strcmp(argv[0], "--compiled-autograd") == 0) o->compiled_autograd = true;
+        else if (strcmp(argv[0], "--system-site-packages") == 0) o->system_site_packages = true;
         else if (strcmp(argv[0], "--backend") == 0 && argc > 1) o->backend = (argc--, *++argv);
         else return usage_error("unknown run option %s", argv[0]);
         argc--, argv++;
@@ -366,6 +431,7 @@ static int cmd_compile(int argc, char **argv, CliOptions *o) {
         else if (strcmp(argv[0], "--decompile") == 0) decompile = true;
         else if (strcmp(argv[0], "--dot") == 0 && argc > 1) dot_dir = (argc--, *++argv);
         else if (strcmp(argv[0], "--backend") == 0 && argc > 1) o->backend = (argc--, *++argv);
+        else if (strcmp(argv[0], "--system-site-packages") == 0) o->system_site_packages = true;
         else return usage_error("unknown compile option %s", argv[0]);
         argc--, argv++;
     }

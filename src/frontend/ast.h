@@ -150,7 +150,7 @@ typedef enum AstConstantType {
     AST_CONST_INT,
     AST_CONST_BIG_INT,
     AST_CONST_FLOAT,
-    AST_CONST_COMPLEX,   /* an imaginary literal: its imaginary part in f */
+    AST_CONST_COMPLEX,   /* an imaginary literal (re 0, imaginary part in f) or a tree's complex */
     AST_CONST_STR,
     AST_CONST_BYTES,
 } AstConstantType;
@@ -165,6 +165,7 @@ typedef struct AstConstant {
     bool b;      /* AST_CONST_BOOL */
     int64_t i;   /* AST_CONST_INT (literals are never negative) */
     double f;    /* AST_CONST_FLOAT, AST_CONST_COMPLEX (the imaginary part) */
+    double re;   /* AST_CONST_COMPLEX: the real part (0 for a literal; a tree built in Python may set it) */
     AstBytes s;  /* AST_CONST_STR (UTF-8), AST_CONST_BYTES, AST_CONST_BIG_INT (decimal digits) */
 } AstConstant;
 
@@ -416,5 +417,6 @@ const char *ast_pattern_kind_name(AstPatternKind kind);
 char *ast_repr_str(const char *s, size_t len);
 char *ast_repr_bytes(const char *s, size_t len);
 char *ast_repr_float(double d);
+char *ast_repr_complex(double re, double im);
 
 #endif

@@ -168,6 +168,38 @@ char *ast_repr_float(double d) {
     return finish(&o);
 }
 
+/* A part of a complex repr: the float's repr without its ".0" (CPython formats the parts
+ * with 'r' and no Py_DTSF_ADD_DOT_0), signed when `sign` (the imaginary part after a real). */
+static void repr_complex_part(Out *o, double d, bool sign) {
+    char *r = ast_repr_float(d);
+    if (!r) {
+        o->sb.failed = true;
+        return;
+    }
+    size_t n = strlen(r);
+    if (n > 2 && strcmp(r + n - 2, ".0") == 0) r[n -= 2] = '\0';
+    if (sign && r[0] != '-') puts_(o, "+");
+    puts_(o, r);
+    free(r);
+}
+
+/* repr(complex(re, im)): "imj" when the real part is +0.0, else "(re±imj)" */
+static void repr_complex_into(Out *o, double re, double im) {
+    bool bare = re == 0.0 && !signbit(re);
+    if (!bare) {
+        puts_(o, "(");
+        repr_complex_part(o, re, false);
+    }
+    repr_complex_part(o, im, !bare);
+    puts_(o, bare ? "j" : "j)");
+}
+
+char *ast_repr_complex(double re, double im) {
+    Out o = {0};
+    repr_complex_into(&o, re, im);
+    return finish(&o);
+}
+
 /* ---- node printing ---- */
 
 static void dump_expr(Out *o, const AstExpr *e);
@@ -251,12 +283,7 @@ static void dump_constant(Out *o, const AstConstant *c) {
     case AST_CONST_INT: putf(o, "%lld", (long long)c->i); break;
     case AST_CONST_BIG_INT: put(o, c->s.data, c->s.len); break;
     case AST_CONST_FLOAT: repr_float_into(o, c->f); break;
-    case AST_CONST_COMPLEX:
-        /* repr(xj): the float repr without a trailing ".0", then "j" */
-        if (isfinite(c->f) && c->f == floor(c->f) && fabs(c->f) < 1e16) putf(o, "%.0f", c->f);
-        else repr_float_into(o, c->f);
-        puts_(o, "j");
-        break;
+    case AST_CONST_COMPLEX: repr_complex_into(o, c->re, c->f); break;
     case AST_CONST_STR: repr_str_into(o, c->s.data, c->s.len); break;
     case AST_CONST_BYTES: repr_bytes_into(o, c->s.data, c->s.len); break;
     }

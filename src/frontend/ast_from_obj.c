@@ -9,7 +9,6 @@
  * ASDL type and stores it at the table's offset; product types read their fields first, then
  * their positions.  Objects are only read, never kept: identifiers and string constants are
  * copied into the arena, so the tree outlives nothing it came from. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,14 +136,16 @@ static int to_constant(FromObj *f, Value v, AstConstant *out, bool *is_tuple) {
     else if (val_is_float(v)) out->type = AST_CONST_FLOAT, out->f = v.as.f;
     else if (val_is_type(vm, v, vm->t_ellipsis)) out->type = AST_CONST_ELLIPSIS;
     else if (val_is_type(vm, v, vm->t_complex)) {
-        /* the AST holds imaginary literals: a complex with a real part has no such node */
-        double re, im;
-        complex_parts(v, &re, &im);
-        if (re != 0.0 || signbit(re)) {
-            vm_raise(vm, vm->e_NotImplementedError, "complex constants with a real part in an AST are not supported");
+        /* its parts through the attributes: the complex layout is vm/complex.c's own */
+        Value re = vm_getattr_c(vm, v, "real");
+        if (val_is_null(re)) return -1;
+        Value im = vm_getattr_c(vm, v, "imag");
+        if (val_is_null(im)) return -1;
+        if (!val_is_float(re) || !val_is_float(im)) {
+            vm_raise(vm, vm->e_SystemError, "complex parts are not floats");
             return -1;
         }
-        out->type = AST_CONST_COMPLEX, out->f = im;
+        out->type = AST_CONST_COMPLEX, out->re = re.as.f, out->f = im.as.f;
     }
     else if (val_is_type(vm, v, vm->t_int) && val_is_intobj(v)) {
         char *digits = mpz_get_str(NULL, 10, AS_INTOBJ(v)->z);

@@ -286,7 +286,7 @@ Value ast_constant_to_obj(VM *vm, const AstConstant *k) {
     case AST_CONST_ELLIPSIS: return vm->ellipsis;
     case AST_CONST_INT: return val_int(k->i);
     case AST_CONST_FLOAT: return val_float(k->f);
-    case AST_CONST_COMPLEX: return complex_new_value(vm, 0.0, k->f);
+    case AST_CONST_COMPLEX: return complex_new_value(vm, k->re, k->f);
     case AST_CONST_BIG_INT: {
         mpz_t z;
         mpz_init(z);

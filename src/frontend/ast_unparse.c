@@ -64,6 +64,20 @@ static void append_float(StrBuf *b, double d) {
     append_owned(b, r);
 }
 
+/* repr() of a complex, each "inf" written 1e309 as for floats */
+static void append_complex(StrBuf *b, double re, double im) {
+    char *r = ast_repr_complex(re, im);
+    if (!r) {
+        b->failed = true;
+        return;
+    }
+    for (const char *s = r; *s;) {
+        if (strncmp(s, "inf", 3) == 0) sb_adds(b, "1e309"), s += 3;
+        else sb_addc(b, *s++);
+    }
+    free(r);
+}
+
 static void append_constant(StrBuf *b, const AstExpr *e) {
     const AstConstant *c = &e->v.Constant.value;
     if (c->type == AST_CONST_ELLIPSIS) {
@@ -77,20 +91,7 @@ static void append_constant(StrBuf *b, const AstExpr *e) {
     case AST_CONST_INT: sb_printf(b, "%lld", (long long)c->i); break;
     case AST_CONST_BIG_INT: sb_add(b, c->s.data, c->s.len); break;
     case AST_CONST_FLOAT: append_float(b, c->f); break;
-    case AST_CONST_COMPLEX: {
-        /* repr(xj): the float repr without a trailing ".0" (1j, 1.5j, 1e309j for an infinity) */
-        char *r = ast_repr_float(c->f);
-        if (!r) {
-            b->failed = true;
-            break;
-        }
-        size_t n = strlen(r);
-        if (strcmp(r, "inf") == 0) sb_adds(b, "1e309");
-        else sb_add(b, r, n > 2 && strcmp(r + n - 2, ".0") == 0 ? n - 2 : n);
-        free(r);
-        sb_addc(b, 'j');
-        break;
-    }
+    case AST_CONST_COMPLEX: append_complex(b, c->re, c->f); break;
     case AST_CONST_STR: append_owned(b, ast_repr_str(c->s.data, c->s.len)); break;
     case AST_CONST_BYTES: append_owned(b, ast_repr_bytes(c->s.data, c->s.len)); break;
     case AST_CONST_ELLIPSIS: break;

@@ -1108,8 +1108,11 @@ void comp_stmt(Compiler *c, const AstStmt *s) {
             comp_emit(c, OP_PRINT_EXPR, 0);
             break;
         }
-        if (v->kind == AST_EXPR_CONSTANT) {
-            comp_emit(c, OP_NOP, 0);   /* constants as statements do nothing */
+        /* constants as statements do nothing, also those CPython's optimizer folds (1 + 2j) */
+        if (v->kind == AST_EXPR_CONSTANT ||
+            ((v->kind == AST_EXPR_BIN_OP || v->kind == AST_EXPR_UNARY_OP || v->kind == AST_EXPR_TUPLE) &&
+             !val_is_null(comp_constant_value(c, v)))) {
+            comp_emit(c, OP_NOP, 0);
             break;
         }
         comp_expr(c, v);
@@ -1212,7 +1215,10 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     }
     ParseErrorList errs;
     parse_errors_init(&errs);
-    ParseOptions opts = {.filename = filename, .mode = (ParseMode)co_opts->mode};
+    ParseOptions opts = {.filename = filename,
+                         .mode = (ParseMode)co_opts->mode,
+                         .dont_imply_dedent = (co_opts->cf_flags & COMP_CF_DONT_IMPLY_DEDENT) != 0,
+                         .allow_incomplete = (co_opts->cf_flags & COMP_CF_ALLOW_INCOMPLETE_INPUT) != 0};
     AstModule *mod = NULL;
     parse_source(src, len, &opts, arena, &mod, &errs);
     CodeObj *co = comp_tree(vm, mod, arena, src, len, filename, co_opts, &errs, diag);
@@ -1221,10 +1227,15 @@ static CodeObj *comp_run(VM *vm, const char *src, size_t len, const char *filena
     return co;
 }
 
-AstModule *comp_parse_tree(VM *vm, const char *src, size_t len, const char *filename, int mode, AstArena *arena) {
+AstModule *comp_parse_tree(VM *vm, const char *src, size_t len, const char *filename, int mode, uint32_t cf_flags,
+                           AstArena *arena) {
     ParseErrorList errs;
     parse_errors_init(&errs);
-    ParseOptions opts = {.filename = filename, .mode = (ParseMode)mode, .ast_only = true};
+    ParseOptions opts = {.filename = filename,
+                         .mode = (ParseMode)mode,
+                         .ast_only = true,
+                         .dont_imply_dedent = (cf_flags & COMP_CF_DONT_IMPLY_DEDENT) != 0,
+                         .allow_incomplete = (cf_flags & COMP_CF_ALLOW_INCOMPLETE_INPUT) != 0};
     AstModule *mod = NULL;
     parse_source(src, len, &opts, arena, &mod, &errs);
     if (errs.count || !mod) {

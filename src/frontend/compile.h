@@ -43,7 +43,8 @@ CodeObj *comp_compile(VM *vm, const char *src, size_t len, const char *filename,
 
 /* Parse only (ast.parse): the tree in arena, or NULL with SyntaxError raised.  Only the
  * parser's errors count: the compiler's checks ('return' outside function, ...) are not made. */
-AstModule *comp_parse_tree(VM *vm, const char *src, size_t len, const char *filename, int mode, AstArena *arena);
+AstModule *comp_parse_tree(VM *vm, const char *src, size_t len, const char *filename, int mode, uint32_t cf_flags,
+                           AstArena *arena);
 
 /* Compile a tree that did not come from source (compile(ast_object, ...)): the compiler's
  * checks the parser would have made, then symbol tables and code; SyntaxError as CPython

@@ -179,7 +179,7 @@ static Value b_compile(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
             vm_no_memory(vm);
             goto done;
         }
-        AstModule *mod = comp_parse_tree(vm, text, len, filename->data, mode, arena);
+        AstModule *mod = comp_parse_tree(vm, text, len, filename->data, mode, cf, arena);
         if (mod) result = ast_module_to_obj(vm, mod);
         ast_arena_free(arena);
         goto done;

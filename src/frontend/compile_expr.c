@@ -37,6 +37,31 @@ static Value big_int_constant(Compiler *c, const AstConstant *k, bool neg) {
     return v;
 }
 
+static Value complex_constant(Compiler *c, double re, double im) {
+    Value v = complex_new_value(c->vm, re, im);
+    if (val_is_null(v)) comp_fail(c);
+    return v;
+}
+
+/* An int, float or complex constant, or one negated, as a complex (an int or float has
+ * imaginary part +0.0); *is_complex says which it was */
+static bool const_complex_parts(const AstExpr *e, double *re, double *im, bool *is_complex) {
+    bool neg = false;
+    if (e->kind == AST_EXPR_UNARY_OP && e->v.UnaryOp.op == AST_USUB) neg = true, e = e->v.UnaryOp.operand;
+    if (e->kind != AST_EXPR_CONSTANT) return false;
+    const AstConstant *k = &e->v.Constant.value;
+    *im = 0.0;
+    *is_complex = k->type == AST_CONST_COMPLEX;
+    switch (k->type) {
+    case AST_CONST_INT: *re = (double)k->i; break;
+    case AST_CONST_FLOAT: *re = k->f; break;
+    case AST_CONST_COMPLEX: *re = k->re, *im = k->f; break;
+    default: return false;
+    }
+    if (neg) *re = -*re, *im = -*im;
+    return true;
+}
+
 Value comp_constant_value(Compiler *c, const AstExpr *e) {
     VM *vm = c->vm;
     switch (e->kind) {
@@ -48,11 +73,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         case AST_CONST_ELLIPSIS: return vm->ellipsis;
         case AST_CONST_INT: return val_int(k->i);
         case AST_CONST_FLOAT: return val_float(k->f);
-        case AST_CONST_COMPLEX: {
-            Value cv = complex_new_value(vm, 0.0, k->f);
-            if (val_is_null(cv)) comp_fail(c);
-            return cv;
-        }
+        case AST_CONST_COMPLEX: return complex_constant(c, k->re, k->f);
         case AST_CONST_STR: {
             StrObj *s = comp_str(c, k->s.data, k->s.len);
             s = str_intern(vm, s);
@@ -77,6 +98,7 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         if (k->type == AST_CONST_INT) return val_int(neg ? -k->i : k->i);
         if (k->type == AST_CONST_FLOAT) return val_float(neg ? -k->f : k->f);
         if (k->type == AST_CONST_BIG_INT) return big_int_constant(c, k, neg);
+        if (k->type == AST_CONST_COMPLEX) return complex_constant(c, neg ? -k->re : k->re, neg ? -k->f : k->f);
         return val_null();
     }
     case AST_EXPR_TUPLE: {
@@ -84,7 +106,8 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         if (e->v.Tuple.ctx != AST_LOAD) return val_null();
         for (size_t i = 0; i < elts->count; i++) {
             AstExprKind k = elts->items[i]->kind;
-            if (k != AST_EXPR_CONSTANT && k != AST_EXPR_UNARY_OP && k != AST_EXPR_TUPLE) return val_null();
+            if (k != AST_EXPR_CONSTANT && k != AST_EXPR_UNARY_OP && k != AST_EXPR_TUPLE && k != AST_EXPR_BIN_OP)
+                return val_null();
         }
         TupleObj *t = tuple_new(vm, (int64_t)elts->count);
         if (!t) comp_fail(c);
@@ -101,6 +124,18 @@ Value comp_constant_value(Compiler *c, const AstExpr *e) {
         return val_obj(t);
     }
     case AST_EXPR_BIN_OP: {
+        double ar, ai, br, bi;
+        bool ca, cb;
+        if (const_complex_parts(e->v.BinOp.left, &ar, &ai, &ca) && const_complex_parts(e->v.BinOp.right, &br, &bi, &cb) &&
+            (ca || cb)) {
+            /* real ± imaginary: complex arithmetic as CPython folds it (_Py_c_sum/_diff/_prod) */
+            switch (e->v.BinOp.op) {
+            case AST_ADD: return complex_constant(c, ar + br, ai + bi);
+            case AST_SUB: return complex_constant(c, ar - br, ai - bi);
+            case AST_MULT: return complex_constant(c, ar * br - ai * bi, ar * bi + ai * br);
+            default: return val_null();
+            }
+        }
         if (e->v.BinOp.left->kind != AST_EXPR_CONSTANT || e->v.BinOp.right->kind != AST_EXPR_CONSTANT) return val_null();
         Value a = comp_constant_value(c, e->v.BinOp.left), b = comp_constant_value(c, e->v.BinOp.right);
         if (!(val_is_int(a) || val_is_float(a)) || !(val_is_int(b) || val_is_float(b))) return val_null();

@@ -554,7 +554,7 @@ static bool is_wildcard(const AstPattern *p) {
 }
 
 /* A constant after CPython's AST optimizer folds it: a Constant, -number, or real±imaginary. */
-static const AstConstant *folded_constant(const AstExpr *e, bool *negate) {
+static const AstConstant *signed_constant(const AstExpr *e, bool *negate) {
     *negate = false;
     if (e->kind == AST_EXPR_CONSTANT) return &e->v.Constant.value;
     if (e->kind == AST_EXPR_UNARY_OP && e->v.UnaryOp.op == AST_USUB &&
@@ -563,6 +563,42 @@ static const AstConstant *folded_constant(const AstExpr *e, bool *negate) {
         return &e->v.UnaryOp.operand->v.Constant.value;
     }
     return NULL;
+}
+
+/* A signed int, float or complex constant as complex parts */
+static bool signed_complex(const AstExpr *e, double *re, double *im) {
+    bool neg;
+    const AstConstant *k = signed_constant(e, &neg);
+    if (!k) return false;
+    double s = neg ? -1.0 : 1.0;
+    *im = 0.0;
+    switch (k->type) {
+    case AST_CONST_INT: *re = s * (double)k->i; return true;
+    case AST_CONST_FLOAT: *re = s * k->f; return true;
+    case AST_CONST_COMPLEX: *re = s * k->re, *im = s * k->f; return true;
+    default: return false;
+    }
+}
+
+/* The constant in *tmp for real ± imaginary (the optimizer's fold, as complex arithmetic) */
+static const AstConstant *folded_complex(const AstExpr *e, AstConstant *tmp) {
+    double ar, ai, br, bi;
+    if (e->kind != AST_EXPR_BIN_OP || (e->v.BinOp.op != AST_ADD && e->v.BinOp.op != AST_SUB)) return NULL;
+    if (!signed_complex(e->v.BinOp.left, &ar, &ai) || !signed_complex(e->v.BinOp.right, &br, &bi)) return NULL;
+    bool neg;
+    const AstConstant *l = signed_constant(e->v.BinOp.left, &neg), *r = signed_constant(e->v.BinOp.right, &neg);
+    if (l->type != AST_CONST_COMPLEX && r->type != AST_CONST_COMPLEX) return NULL;
+    memset(tmp, 0, sizeof *tmp);
+    tmp->type = AST_CONST_COMPLEX;
+    bool add = e->v.BinOp.op == AST_ADD;
+    tmp->re = add ? ar + br : ar - br;
+    tmp->f = add ? ai + bi : ai - bi;
+    return tmp;
+}
+
+static const AstConstant *folded_constant(const AstExpr *e, bool *negate, AstConstant *tmp) {
+    const AstConstant *k = signed_constant(e, negate);
+    return k ? k : folded_complex(e, tmp);
 }
 
 /* Two folded constants equal as Python compares set members (1 == 1.0 == True). */
@@ -578,6 +614,8 @@ static bool constants_equal(const AstConstant *a, bool na, const AstConstant *b,
     if (a->type != b->type) return false;
     switch (a->type) {
     case AST_CONST_NONE: return true;
+    case AST_CONST_COMPLEX:
+        return (na ? -a->re : a->re) == (nb ? -b->re : b->re) && (na ? -a->f : a->f) == (nb ? -b->f : b->f);
     case AST_CONST_STR:
     case AST_CONST_BYTES:
     case AST_CONST_BIG_INT: return na == nb && a->s.len == b->s.len && memcmp(a->s.data, b->s.data, a->s.len) == 0;
@@ -593,6 +631,7 @@ static char *constant_repr(const AstConstant *k, bool neg) {
     case AST_CONST_INT: return parse_strdup_printf("%lld", (long long)(neg ? -k->i : k->i));
     case AST_CONST_BIG_INT: return parse_strdup_printf("%s%s", neg ? "-" : "", k->s.data);
     case AST_CONST_FLOAT: return ast_repr_float(neg ? -k->f : k->f);
+    case AST_CONST_COMPLEX: return neg ? ast_repr_complex(-k->re, -k->f) : ast_repr_complex(k->re, k->f);
     case AST_CONST_STR: return ast_repr_str(k->s.data, k->s.len);
     case AST_CONST_BYTES: return ast_repr_bytes(k->s.data, k->s.len);
     default: return parse_strdup_printf("...");
@@ -644,7 +683,8 @@ static void check_pattern(Checker *c, const AstPattern *p, PatCheck *pc) {
     case AST_PAT_MATCH_VALUE: {
         const AstExpr *v = p->v.MatchValue.value;
         bool neg;
-        if (!folded_constant(v, &neg) && v->kind != AST_EXPR_ATTRIBUTE) {
+        AstConstant tmp;
+        if (!folded_constant(v, &neg, &tmp) && v->kind != AST_EXPR_ATTRIBUTE) {
             pat_error(c, pc, "patterns may only match literals and attribute lookups");
             return;
         }
@@ -672,11 +712,12 @@ static void check_pattern(Checker *c, const AstPattern *p, PatCheck *pc) {
         for (size_t i = 0; i < keys->count; i++) {
             const AstExpr *k = keys->items[i];
             bool neg;
-            const AstConstant *kc = folded_constant(k, &neg);
+            AstConstant tk, tj;
+            const AstConstant *kc = folded_constant(k, &neg, &tk);
             if (kc) {
                 for (size_t j = 0; j < i; j++) {
                     bool nj;
-                    const AstConstant *jc = folded_constant(keys->items[j], &nj);
+                    const AstConstant *jc = folded_constant(keys->items[j], &nj, &tj);
                     if (!jc || !constants_equal(jc, nj, kc, neg)) continue;
                     char *r = constant_repr(kc, neg), msg[400];
                     snprintf(msg, sizeof msg, "mapping pattern checks duplicate key (%s)", r ? r : "?");

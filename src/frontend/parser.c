@@ -783,7 +783,7 @@ AstExpr *parse_fstring_subparse(Parser *parent, const char *src, size_t len, int
  * implies the dedents, which the lexer has produced already): when the source had no final
  * newline, the lexer's NEWLINE stands for the first such NEWLINE, and a second one follows
  * the dedents if there are any; when it had one, one NEWLINE precedes the ENDMARKER. */
-static bool adjust_final_tokens(Lexer *lx, ParseMode mode, bool trailing_newline) {
+static bool adjust_final_tokens(Lexer *lx, ParseMode mode, bool trailing_newline, bool dont_imply_dedent) {
     if (lx->count < 2 || lx->tokens[lx->count - 1].kind != TOK_ENDMARKER) return true;
     if (mode == PARSE_MODE_EVAL) {
         if (!trailing_newline && lx->tokens[lx->count - 2].kind == TOK_NEWLINE) {
@@ -794,17 +794,24 @@ static bool adjust_final_tokens(Lexer *lx, ParseMode mode, bool trailing_newline
     }
     if (mode != PARSE_MODE_SINGLE) return true;
     if (!trailing_newline) {
-        /* the NEWLINE CPython's tokenizer makes up at the end of a string has no position: an
-         * error there is reported at offset 0 */
+        /* an unterminated last line: the lexer's NEWLINE (then the DEDENTs closing its blocks) is
+         * the NEWLINE CPython makes of the ENDMARKER, and has no position: an error there is
+         * reported at offset 0 */
         size_t i = lx->count - 2;
         while (i > 0 && lx->tokens[i].kind == TOK_DEDENT) i--;
         if (lx->tokens[i].kind == TOK_NEWLINE) {
             lx->tokens[i].col_offset = -1;
             lx->tokens[i].end_col_offset = -1;
+            if (dont_imply_dedent) {
+                /* PyCF_DONT_IMPLY_DEDENT: the blocks the last line leaves open stay open */
+                lx->tokens[i + 1] = lx->tokens[lx->count - 1];
+                lx->count = i + 2;
+                return true;
+            }
+            /* after the implied DEDENTs CPython turns the ENDMARKER into a NEWLINE once more */
             if (i == lx->count - 2) return true;
         }
     }
-    if (!trailing_newline && lx->tokens[lx->count - 2].kind == TOK_NEWLINE) return true;
     if (lx->count == lx->cap) {
         Token *t = realloc(lx->tokens, (lx->cap + 1) * sizeof *t);
         if (!t) return false;
@@ -832,14 +839,43 @@ static bool bad_single_statement(const Parser *p) {
     return false;
 }
 
+/* The index of the first token the tokenizer produces only once it has hit the end of the
+ * input (CPython's tok->done == E_EOF): the ENDMARKER, the DEDENTs before it, and outside
+ * 'exec' mode (where CPython appends the missing newline to the source) the NEWLINE made up
+ * for an unterminated last line. */
+static size_t eof_tokens_start(const Lexer *lx, ParseMode mode, bool trailing_newline) {
+    const Token *t = lx->tokens;
+    size_t i = lx->count - 1;
+    /* 'single' mode's NEWLINE added before the ENDMARKER (adjust_final_tokens) */
+    if (mode == PARSE_MODE_SINGLE && i > 1 && t[i - 1].kind == TOK_NEWLINE && (trailing_newline || t[i - 2].kind == TOK_DEDENT))
+        i--;
+    while (i > 0 && t[i - 1].kind == TOK_DEDENT) i--;
+    if (i > 0 && t[i - 1].kind == TOK_NEWLINE && mode != PARSE_MODE_EXEC && !trailing_newline) i--;
+    return i;
+}
+
+/* _is_end_of_source: the first pass failed where only more input could have helped */
+static bool at_end_of_source(const Parser *p, size_t eof_start, ParseMode mode, bool trailing_newline) {
+    const Lexer *lx = p->lx;
+    if (lx->error_class != LEX_ERR_NONE) {
+        const char *m = lx->error.message ? lx->error.message : "";
+        if (lx->error_is_eof || strncmp(m, "unterminated triple-quoted", 26) == 0) return true;
+        /* a one-line string cut by the end of the input, not by a newline */
+        return strncmp(m, "unterminated string literal", 27) == 0 && mode != PARSE_MODE_EXEC && !trailing_newline &&
+               lx->error.lineno >= lx->tokens[lx->count - 1].lineno - 1;
+    }
+    return p->fill > eof_start;
+}
+
 static int parse_tokens(Lexer *lx, const ParseOptions *opts, bool trailing_newline, AstArena *arena,
                         AstModule **out, ParseErrorList *errors) {
     Parser p;
     ParseMode mode = opts ? opts->mode : PARSE_MODE_EXEC;
-    if (!adjust_final_tokens(lx, mode, trailing_newline)) {
+    if (!adjust_final_tokens(lx, mode, trailing_newline, opts && opts->dont_imply_dedent)) {
         parse_errors_add(errors, PARSE_SYNTAX_ERROR, PARSE_PHASE_PARSER, "out of memory", 0, 0, 0, 0, NULL, 0);
         return -1;
     }
+    size_t eof_start = eof_tokens_start(lx, mode, trailing_newline);
     parser_init(&p, lx, arena, opts ? opts->filename : NULL);
     p.start_rule = mode == PARSE_MODE_EVAL        ? parse_eval_rule
                    : mode == PARSE_MODE_SINGLE    ? parse_interactive_rule
@@ -873,6 +909,14 @@ static int parse_tokens(Lexer *lx, const ParseOptions *opts, bool trailing_newli
         if (!r.unsupported) *out = mod;
         return errors->count > before ? -1 : 0;
     }
+    if (opts && opts->allow_incomplete && at_end_of_source(&p, eof_start, mode, trailing_newline)) {
+        p.error_indicator = false;
+        p.has_err = false;
+        parse_raise(&p, PARSE_SYNTAX_ERROR, "incomplete input");
+        record_error(&p, errors);
+        parser_fini(&p);
+        return -1;
+    }
     size_t furthest = p.fill ? p.fill - 1 : 0;
     diagnose(&p, 0, true);
     record_error(&p, errors);
@@ -898,16 +942,39 @@ int parse_source(const char *src, size_t len, const ParseOptions *opts, AstArena
         r = -1;
     } else {
         bool trailing_newline = len && (src[len - 1] == '\n' || src[len - 1] == '\r');
+        if (opts && opts->mode == PARSE_MODE_SINGLE && !trailing_newline && src[len - 1] == '\\' &&
+            lx.error_class == LEX_ERR_DEFERRED && lx.error_is_eof && lx.error.message &&
+            strcmp(lx.error.message, "unexpected EOF while parsing") == 0) {
+            /* no newline is appended outside 'exec' mode: the backslash is followed by the end of
+             * the input, not by a newline */
+            char *msg = parse_strdup_printf("unexpected character after line continuation character");
+            if (msg) {
+                free(lx.error.message);
+                lx.error.message = msg;
+                size_t line_len = 0;
+                const char *line = lex_line_nl(&lx, lx.error.lineno, &line_len);
+                lx.error.col_offset = line ? parse_byte_to_char_offset(line, line_len, (int)line_len) - 1 : 0;
+                lx.error.end_col_offset = 0;
+                lx.error_is_eof = false;
+            }
+        }
         size_t before = errors->count;
         r = parse_tokens(&lx, opts, trailing_newline, arena, out, errors);
         if (!trailing_newline && opts && opts->mode != PARSE_MODE_EXEC) {
             /* CPython's string tokenizer adds the missing final newline in 'exec' mode only:
              * elsewhere an error's text on the last line has none */
             int last = 1;
+            size_t last_start = 0;
             for (size_t i = 0; i < len; i++)
-                if (src[i] == '\n' || (src[i] == '\r' && !(i + 1 < len && src[i + 1] == '\n'))) last++;
-            for (size_t i = before; i < errors->count; i++)
-                if (errors->items[i].lineno >= last) errors->items[i].text_newline = false;
+                if (src[i] == '\n' || (src[i] == '\r' && !(i + 1 < len && src[i + 1] == '\n'))) last++, last_start = i + 1;
+            /* and its cursor at the end of that line is one column short of where it is past a newline */
+            int last_chars = parse_byte_to_char_offset(src + last_start, len - last_start, (int)(len - last_start) + 1) - 1;
+            for (size_t i = before; i < errors->count; i++) {
+                ParseError *e = &errors->items[i];
+                if (e->lineno < last) continue;
+                e->text_newline = false;
+                if (e->lineno == last && e->col_offset == last_chars + 1) e->col_offset = last_chars;
+            }
         }
     }
     lex_free(&lx);

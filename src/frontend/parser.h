@@ -51,6 +51,12 @@ typedef struct ParseOptions {
     int max_errors;       /* stop collecting syntax errors after this many (0 = 50) */
     ParseMode mode;       /* PARSE_MODE_EXEC when zeroed; other modes report one error */
     bool ast_only;        /* ast.parse: only the parser's errors, none of the compiler's checks */
+    /* compile()'s PyCF_DONT_IMPLY_DEDENT: in 'single' mode an unterminated last line does not
+     * close its open blocks */
+    bool dont_imply_dedent;
+    /* PyCF_ALLOW_INCOMPLETE_INPUT (codeop, the REPL): a parse that failed at the end of the
+     * input raises SyntaxError("incomplete input") */
+    bool allow_incomplete;
 } ParseOptions;
 
 /* Parses len bytes of UTF-8 source (a BOM is skipped; \r\n and \r are newlines).  Returns 0,

@@ -3,6 +3,7 @@
 #include "ember/graph.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,30 @@ void graph_opaque_decref(GraphOpaque *o) {
     if (o->release) o->release(o->ptr);
     free(o->repr);
     free(o);
+}
+
+/* ---- custom autograd functions ------------------------------------------------------------------- */
+
+static void autograd_fn_release(void *p) {
+    GraphAutogradFn *f = p;
+    free(f->name);
+    free(f->arg_input);
+    free(f->dirty);
+    free(f->out_meta);
+    graph_free(f->bwd);
+    free(f);
+}
+
+GraphOpaque *graph_autograd_fn_new(GraphAutogradFn *f) {
+    char repr[160];
+    snprintf(repr, sizeof repr, "<autograd_function %s>", f->name ? f->name : "?");
+    return graph_opaque_new(f, autograd_fn_release, repr);
+}
+
+const GraphAutogradFn *graph_autograd_fn_of(const GraphNode *n) {
+    if (!n || n->exec.kind != GRAPH_EXEC_AUTOGRAD_FN || !n->exec.opaque || n->exec.opaque->release != autograd_fn_release)
+        return NULL;
+    return n->exec.opaque->ptr;
 }
 
 /* ---- names ---------------------------------------------------------------------------------------- */
@@ -761,7 +786,8 @@ int graph_verify(const Graph *g, char *err, size_t cap) {
             }
         }
         if ((n->exec.kind == GRAPH_EXEC_HOOK || n->exec.kind == GRAPH_EXEC_MARKER ||
-             n->exec.kind == GRAPH_EXEC_CUSTOM_OP || n->exec.kind == GRAPH_EXEC_SCRIPT) &&
+             n->exec.kind == GRAPH_EXEC_CUSTOM_OP || n->exec.kind == GRAPH_EXEC_SCRIPT ||
+             n->exec.kind == GRAPH_EXEC_AUTOGRAD_FN) &&
             !n->exec.opaque) {
             rc = fail(err, cap, "node %s: exec kind %d needs an opaque target", n->name, (int)n->exec.kind);
             break;

@@ -62,9 +62,15 @@ static void write_header(FILE *f, const RpLog *log, int32_t k) {
     }
     fputs("</nav>\n</div>\n", f);
     if (c->skip_reason) {
+        /* the banner says it already: a reason's own "(the frame runs eagerly)" is not repeated */
+        static const char said[] = " (the frame runs eagerly)";
+        size_t n = strlen(c->skip_reason), s = sizeof said - 1;
+        char *reason = strdup(c->skip_reason);
+        if (reason && n > s && strcmp(reason + n - s, said) == 0) reason[n - s] = 0;
         fputs("<p class=\"banner warn\">The frame runs eagerly: ", f);
-        html_esc(f, c->skip_reason);
+        html_esc(f, reason ? reason : c->skip_reason);
         fputs("</p>\n", f);
+        free(reason);
     }
     if (c->recompile_reason) {
         fprintf(f, "<p class=\"banner\">%s <b>%d/%d</b> failed: <code>", c->cache_limit ? "No recompile (cache limit): the guard of" : "Recompile: the guard of", c->frame_id, c->replaces);

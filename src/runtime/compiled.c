@@ -895,12 +895,17 @@ int rt_plan_run(RtPlan *p, Tensor *const *inputs, int n_inputs, Tensor **outputs
     bool grad = ag_is_grad_enabled(), any = false;
     bool *rg = calloc((size_t)(p->n_inputs + 1), sizeof(bool));
     if (!rg) return tensor__oom();
+    bool wide = false;   /* a float64/float16/bfloat16 input requires grad */
     for (int i = 0; i < p->n_inputs; i++) {
         rg[i] = grad && ag_requires_grad(inputs[i]) && inputs[i]->dtype == TENSOR_FLOAT32;
+        wide |= grad && ag_requires_grad(inputs[i]) && inputs[i]->dtype != TENSOR_FLOAT32;
         any |= rg[i];
     }
     int rc;
-    if (!any) {
+    if (wide) {
+        /* the compiled backward (diff.c) derives float32 programs only */
+        rc = run_eager(p, inputs, outputs, max_outputs, cb, "an input of another floating dtype than float32 requires grad");
+    } else if (!any) {
         set_reason(p, NULL);
         rc = run_inference(p, inputs, outputs, cb);
     } else {

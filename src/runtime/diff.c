@@ -304,6 +304,8 @@ static GraphNode *avail(RtD *d, int p) {
 static const GraphNode *cur(RtD *d) { return d->fn[d->cur]; }
 
 static bool diff_input(const GraphNode *n, int i) {
+    const GraphAutogradFn *fn = graph_autograd_fn_of(n);
+    if (fn) return i < fn->n_tensor_args;   /* (the others are what its backward reads) */
     uint32_t m = tensor_op_info(n->exec.op)->diff_inputs;
     return m == 0xffffffffu || (i < 32 && (m & (1u << i)));
 }
@@ -473,8 +475,11 @@ const char *rt_op_underivable_reason(TensorOp op) { return (unsigned)op < TENSOR
 
 /* Runs the node's rule (src/autograd's) over fakes, recording its ops into the backward graph;
  * the real run accumulates the input gradients it returns. */
+static int run_fn_rule(RtD *d, int p);
+
 static int run_rule(RtD *d, int p) {
     const GraphNode *x = d->fn[p];
+    if (x->exec.kind == GRAPH_EXEC_AUTOGRAD_FN) return run_fn_rule(d, p);
     TensorOp op = x->exec.op;
     const char *why = underivable(op);
     if (why) return rd_fail(d, "no symbolic derivative for '%s' (%s)", tensor_op_name(op), why);
@@ -528,6 +533,60 @@ static int run_rule(RtD *d, int p) {
             tensor_decref(gi[j]);
         }
     }
+    fakes_clear(d);
+    d->cur = -1;
+    return d->fail ? -1 : 0;
+}
+
+/* A custom autograd function's rule: the user's backward as the tracer traced it, interpreted
+ * over fakes like a rule (so its ops are recorded into the backward graph): the outputs'
+ * gradients (zeros for an absent one), then the saved and kept tensors as forward values (read
+ * through avail: saved or recomputed). */
+static int run_fn_rule(RtD *d, int p) {
+    const GraphNode *x = d->fn[p];
+    const GraphAutogradFn *fn = graph_autograd_fn_of(x);
+    d->cur = p;
+    d->n_out = outputs_of(d, p, d->out_pos);
+    int n_in = fn->n_outs + fn->n_saved + fn->n_kept;
+    Tensor **in = calloc((size_t)(n_in + 1), sizeof *in);
+    Tensor **out = calloc((size_t)(fn->n_args + 1), sizeof *out);
+    EM_ASSERT(in && out, "out of memory differentiating");
+    TensorRecordSave save;
+    tensor__record_begin(record, d, &save);
+    for (int k = 0; k < fn->n_outs && !d->fail; k++) {
+        GraphNode *gn = output_grad(d, k);
+        if (gn) {
+            in[k] = fake_new(d, &gn->meta, -1, gn);
+            if (in[k]) tensor_incref(in[k]);
+            continue;
+        }
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.ints = fn->out_meta[k].shape;
+        a.n_ints = fn->out_meta[k].ndim;
+        a.dtype = fn->out_meta[k].dtype;
+        if (!(in[k] = ag_op1(TENSOR_OP_ZEROS, NULL, 0, &a))) rd_fail(d, "zeros for %s: %s", x->name, tensor_error_message());
+    }
+    for (int i = fn->n_outs; i < n_in && !d->fail; i++) {
+        const GraphNode *v = x->exec.inputs[fn->n_tensor_args + i];
+        in[i] = fake_new(d, &v->meta, pos_of(d, v), NULL);
+        if (in[i]) tensor_incref(in[i]);
+    }
+    bool grad = ag_set_grad_enabled(false);
+    int rc = d->fail ? -1 : rt_interpret(fn->bwd, in, n_in, out, fn->n_args, RT_INTERP_BACKWARD, &(RtExec){0});
+    ag_set_grad_enabled(grad);
+    tensor__record_end(&save);
+    if (rc < 0 && !d->fail) rd_fail(d, "the backward of %s failed: %s", fn->name, tensor_error_message());
+    tensor_error_clear();
+    for (int j = 0; j < fn->n_args && !d->fail; j++) {
+        int i = fn->arg_input[j];
+        if (!out[j] || i < 0) continue;
+        GraphNode *gn = node_of(d, out[j]);
+        if (!d->dry && !d->fail) accumulate(d, pos_of(d, x->exec.inputs[i]), gn);
+    }
+    for (int i = 0; i < n_in; i++) tensor_decref(in[i]);
+    for (int j = 0; j < fn->n_args; j++) tensor_decref(out[j]);
+    free(in);
+    free(out);
     fakes_clear(d);
     d->cur = -1;
     return d->fail ? -1 : 0;
@@ -674,6 +733,35 @@ static int analyse(RtD *d) {
             }
             break;
         }
+        case GRAPH_EXEC_AUTOGRAD_FN: {
+            /* differentiable in its tensor arguments only: its backward is the user's */
+            const GraphAutogradFn *fn = graph_autograd_fn_of(x);
+            if (!fn) return rd_fail(d, "malformed autograd function node %s", x->name);
+            if (fn->once_differentiable)
+                return rd_fail(d, "%s's backward is @once_differentiable (create_graph must see it)", fn->name);
+            bool any = false, tow = false;
+            for (int j = 0; j < fn->n_tensor_args; j++) {
+                int q = pos_of(d, x->exec.inputs[j]);
+                q = q >= 0 ? d->canon[q] : -1;
+                if (q < 0 || !d->rg[q]) continue;
+                any = true;
+                tow |= d->toward[q];
+                for (int k = 0; k < fn->n_outs; k++)
+                    if (fn->dirty[k] >= 0 && fn->arg_input[fn->dirty[k]] == j)
+                        return rd_fail(d, "%s marks a tensor that requires grad dirty", fn->name);
+            }
+            bool multi = x->exec.n_outputs > 1;
+            d->canon[p] = multi ? -1 : p;
+            d->rg[p] = !x->no_grad && any && (multi || (is_float(x) && !(fn->non_differentiable & 1)));
+            d->toward[p] = d->rg[p] && tow;
+            if (multi) {
+                d->getitems[p] = malloc(sizeof(int) * (size_t)x->exec.n_outputs);
+                EM_ASSERT(d->getitems[p], "out of memory");
+                d->n_getitems[p] = x->exec.n_outputs;
+                for (int k = 0; k < x->exec.n_outputs; k++) d->getitems[p][k] = -1;
+            }
+            break;
+        }
         case GRAPH_EXEC_GETITEM: {
             int src = pos_of(d, x->exec.inputs[0]);
             if (src < 0 || !d->getitems[src] || x->exec.index >= d->n_getitems[src])
@@ -682,6 +770,8 @@ static int analyse(RtD *d) {
             if (*slot < 0) *slot = p;
             d->canon[p] = *slot;
             d->rg[p] = d->rg[src] && is_float(x);
+            const GraphAutogradFn *sfn = graph_autograd_fn_of(d->fn[src]);
+            if (sfn && x->exec.index < 64 && (sfn->non_differentiable >> x->exec.index & 1)) d->rg[p] = false;
             d->toward[p] = d->rg[p] && d->toward[src];
             break;
         }
@@ -743,7 +833,8 @@ static bool has_from(RtD *d, int p) {
 }
 
 static bool is_rule_node(const GraphNode *x) {
-    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT && x->exec.kind == GRAPH_EXEC_TENSOR_OP;
+    return x->kind != GRAPH_PLACEHOLDER && x->kind != GRAPH_OUTPUT &&
+           (x->exec.kind == GRAPH_EXEC_TENSOR_OP || x->exec.kind == GRAPH_EXEC_AUTOGRAD_FN);
 }
 
 /* from: reached by a defined tangent through nodes that run */

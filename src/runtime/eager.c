@@ -111,6 +111,24 @@ static int run_node(const GraphNode *n, Slot *slots, RtInterpMode mode, RtExec *
         tensor_error_clear();
         return cb->marker(cb->ctx, n->exec.opaque, n_in, in, &sink) < 0 ? rt_callback_failed() : 0;
     }
+    case GRAPH_EXEC_AUTOGRAD_FN: {
+        const GraphAutogradFn *f = graph_autograd_fn_of(n);
+        int n_out = f ? f->n_outs : 1;
+        Tensor **o = calloc((size_t)(n_out ? n_out : 1), sizeof *o);
+        if (!o) return tensor__oom();
+        if (rt_autograd_fn_apply(n, in, n_in, o) < 0) {
+            free(o);
+            return -1;
+        }
+        if (n->exec.n_outputs <= 1) {
+            self->t = o[0];
+            free(o);
+        } else {
+            self->multi = o;
+            self->n_multi = n_out;
+        }
+        return 0;
+    }
     case GRAPH_EXEC_SCRIPT: case GRAPH_EXEC_CUSTOM_OP: {
         const RtInternal *inn = rt_internal_of(n->exec.opaque);
         if (inn) {

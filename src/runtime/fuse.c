@@ -565,12 +565,12 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
 #define RSC(...) PW_TUPLE_RSC(__VA_ARGS__)
 #define IP(...) PW_TUPLE_IP(__VA_ARGS__)
 #define NOK PW_TUPLE_NOK
-#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, EF, EI, EB, MSG)                                   \
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, EF, EI, EB, ...)                                   \
     case TENSOR_OP_##NAME: {                                                                    \
         UN(PW_FEXPR_##DT(EF, EB))                                                               \
         break;                                                                                  \
     }
-#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, EF, EI, EB, MSG)                                   \
+#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, EF, EI, EB, ...)                                   \
     case TENSOR_OP_##NAME: {                                                                    \
         BIN(PW_FEXPR_##DT(EF, EB))                                                              \
         break;                                                                                  \

@@ -132,6 +132,14 @@ static const TensorMeta *script_out_meta(const GraphNode *n, int k) {
     return &n->meta;
 }
 
+/* An autograd function node is the identity in a program (its backward is diff.c's business):
+ * output k is the forward's output k, or the argument it dirtied. */
+static const GraphNode *fn_out_src(const GraphNode *n, int k) {
+    const GraphAutogradFn *f = graph_autograd_fn_of(n);
+    if (!f || k < 0 || k >= f->n_outs) return NULL;
+    return f->dirty[k] >= 0 ? n->exec.inputs[f->arg_input[f->dirty[k]]] : n->exec.inputs[f->n_tensor_args + k];
+}
+
 static void mark_needed(Builder *b, const GraphNode *n, bool *needed) {
     int pos = rt_map_get(&b->pos, n);
     if (pos >= 0) needed[pos] = true;
@@ -153,6 +161,10 @@ static int build_instrs(Builder *b, GraphNode *const *outs, int n_outs) {
         if (n->kind == GRAPH_OUTPUT || n->kind == GRAPH_PLACEHOLDER) continue;
         if (side_effecting(n, p->backward)) needed[i] = true;
         if (!needed[i]) continue;
+        if (n->exec.kind == GRAPH_EXEC_AUTOGRAD_FN) {
+            for (int k = 0; fn_out_src(n, k); k++) mark_needed(b, fn_out_src(n, k), needed);
+            continue;
+        }
         for (int j = 0; j < n->exec.n_inputs; j++)
             if (n->exec.inputs[j]) mark_needed(b, n->exec.inputs[j], needed);
     }
@@ -213,7 +225,14 @@ static int build_instrs(Builder *b, GraphNode *const *outs, int n_outs) {
             if (kind == RI_VIEW) p->stats.n_views++;
             break;
         }
+        case GRAPH_EXEC_AUTOGRAD_FN:
+            if (n->exec.n_outputs <= 1) rt_map_put(&b->first_val, n, val_of(b, fn_out_src(n, 0)));
+            break;
         case GRAPH_EXEC_GETITEM: {
+            if (n->exec.inputs[0]->exec.kind == GRAPH_EXEC_AUTOGRAD_FN) {
+                rt_map_put(&b->first_val, n, val_of(b, fn_out_src(n->exec.inputs[0], n->exec.index)));
+                break;
+            }
             int32_t base = val_of(b, n->exec.inputs[0]);
             if (base < 0) {
                 tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: getitem %s of a non-value", n->name);

@@ -242,6 +242,12 @@ int rt_run_internal(const RtInternal *in, Tensor *const *ins, int n_in, Tensor *
  * output and mask (its rule multiplies by the mask the forward drew, as eager's does). */
 void rt_split_dropouts(Graph *g, GraphNode **refs, int n_refs);   /* refs: pointers to keep valid */
 
+/* ---- custom autograd functions (autograd_fn.c) ----------------------------------------------- */
+
+/* What an AUTOGRAD_FN node does when interpreted: Function.apply's node over its inputs (the
+ * forward's outputs already computed); outs receives its n_outs outputs (new references). */
+int rt_autograd_fn_apply(const GraphNode *n, Tensor *const *in, int n_in, Tensor **outs) EM_MUST_CHECK;
+
 /* ---- eager interpretation (eager.c) -------------------------------------------------------- */
 
 typedef enum RtInterpMode {

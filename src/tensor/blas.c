@@ -1,12 +1,15 @@
 /* blas.c — matrix products: mm, bmm, mv, dot, addmm. The only file that includes cblas.h:
- * float32 goes through cblas_sgemm/sgemv/sdot, reading strided operands in place when they
- * are row- or column-major (a transposed weight costs nothing); int64 uses plain loops. */
+ * float32 goes through cblas_sgemm/sgemv/sdot and float64 through cblas_dgemm/dgemv/ddot,
+ * reading strided operands in place when they are row- or column-major (a transposed weight
+ * costs nothing); bfloat16 runs the float32 path on widened operands and rounds the result
+ * (PyTorch's CPU gemm accumulates BFloat16 in float); integers use plain loops in int64 and
+ * wrap on store.  float16 and bool have no kernel, as in PyTorch 1.13. */
 #include "src/tensor/linalg.h"
+
+#include "src/tensor/isa.h"
 
 #include <cblas.h>
 #include <stdio.h>
-
-static const char *ctype(TensorDtype d) { return d == TENSOR_FLOAT32 ? "float" : d == TENSOR_INT64 ? "long int" : "bool"; }
 
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
@@ -25,72 +28,100 @@ static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLA
     return false;
 }
 
+/* The k == 1 product (an outer product: a batch-1 linear layer's weight gradient), one loop per
+ * vector instruction set (isa.h); a contiguous row of B gets its own loop so it vectorizes. */
+#define OUTER(NAME, T)                                                                                     \
+    static inline __attribute__((always_inline)) void NAME##__body(int64_t m, int64_t n, T alpha, const T *A, \
+                                                                   int64_t as0, const T *B, int64_t bs1,      \
+                                                                   T beta, T *C, int64_t ldc) {               \
+        for (int64_t i = 0; i < m; i++) {                                                                  \
+            const T ai = A[i * as0];                                                                       \
+            T *restrict c = C + i * ldc;                                                                   \
+            if (bs1 == 1) {                                                                                \
+                const T *restrict b = B;                                                                   \
+                if (beta == (T)0 && alpha == (T)1)                                                         \
+                    for (int64_t j = 0; j < n; j++) c[j] = ai * b[j];                                      \
+                else if (beta == (T)0)                                                                     \
+                    for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]);                            \
+                else                                                                                       \
+                    for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]) + beta * c[j];              \
+            } else if (beta == (T)0 && alpha == (T)1) {                                                    \
+                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];                                    \
+            } else if (beta == (T)0) {                                                                     \
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);                          \
+            } else {                                                                                       \
+                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];            \
+            }                                                                                              \
+        }                                                                                                  \
+    }                                                                                                      \
+    TENSOR_MULTIVERSION(NAME, (int64_t m, int64_t n, T alpha, const T *A, int64_t as0, const T *B, int64_t bs1, \
+                               T beta, T *C, int64_t ldc),                                                 \
+                        (m, n, alpha, A, as0, B, bs1, beta, C, ldc))
+OUTER(souter, float)
+OUTER(douter, double)
+#undef OUTER
+
 /* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
-static void sgemm_strided(int64_t m, int64_t n, int64_t k, float alpha, const float *A, int64_t as0, int64_t as1,
-                          const float *B, int64_t bs0, int64_t bs1, float beta, float *C, int64_t ldc) {
-    if (m == 0 || n == 0) return;
-    if (k == 0) {
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
-        return;
-    }
-    CBLAS_TRANSPOSE ta, tb;
-    int64_t lda, ldb;
-    /* Degenerate shapes skip sgemm's operand packing and its separate beta pass (they are the
-     * batch-1 products of training: a linear layer's forward and input gradient are matrix-
-     * vector products, its weight gradient an outer product). */
-    if (k == 1) {
-        for (int64_t i = 0; i < m; i++) {
-            const float ai = A[i * as0];
-            float *c = C + i * ldc;
-            if (beta == 0.0f && alpha == 1.0f)
-                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];
-            else if (beta == 0.0f)
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);
-            else
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];
-        }
-        return;
-    }
-    if (m == 1 && as1 > 0 && blas_layout(k, n, bs0, bs1, &tb, &ldb)) {
-        /* C (1 x n) = alpha * a B + beta * C */
-        if (tb == CblasNoTrans)
-            cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, alpha, B, (int)ldb, A, (int)as1, beta, C, 1);
-        else
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, alpha, B, (int)ldb, A, (int)as1, beta, C, 1);
-        return;
-    }
-    if (n == 1 && bs0 > 0 && blas_layout(m, k, as0, as1, &ta, &lda)) {
-        /* C (m x 1) = alpha * A b + beta * C */
-        if (ta == CblasNoTrans)
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc);
-        else
-            cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc);
-        return;
-    }
-    float *ca = NULL, *cb = NULL;
-    if (!blas_layout(m, k, as0, as1, &ta, &lda)) {
-        ca = malloc(sizeof(float) * (size_t)(m * k));
-        EM_ASSERT(ca, "out of memory packing a gemm operand");
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < k; j++) ca[i * k + j] = A[i * as0 + j * as1];
-        A = ca;
-        ta = CblasNoTrans;
-        lda = k;
-    }
-    if (!blas_layout(k, n, bs0, bs1, &tb, &ldb)) {
-        cb = malloc(sizeof(float) * (size_t)(k * n));
-        EM_ASSERT(cb, "out of memory packing a gemm operand");
-        for (int64_t i = 0; i < k; i++)
-            for (int64_t j = 0; j < n; j++) cb[i * n + j] = B[i * bs0 + j * bs1];
-        B = cb;
-        tb = CblasNoTrans;
-        ldb = n;
-    }
-    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
-    free(ca);
-    free(cb);
+#define GEMM_STRIDED(NAME, T, GEMM, GEMV, OUTER)                              \
+static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, \
+                          const T *B, int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) { \
+    if (m == 0 || n == 0) return; \
+    if (k == 0) { \
+        for (int64_t i = 0; i < m; i++) \
+            for (int64_t j = 0; j < n; j++) C[i * ldc + j] = beta == (T)0 ? (T)0 : beta * C[i * ldc + j]; \
+        return; \
+    } \
+    CBLAS_TRANSPOSE ta, tb; \
+    int64_t lda, ldb; \
+    /* Degenerate shapes skip sgemm's operand packing and its separate beta pass (they are the \
+     * batch-1 products of training: a linear layer's forward and input gradient are matrix- \
+     * vector products, its weight gradient an outer product). */ \
+    if (k == 1) { \
+        TENSOR_ISA_CALL(OUTER, (m, n, alpha, A, as0, B, bs1, beta, C, ldc)); \
+        return; \
+    } \
+    if (m == 1 && as1 > 0 && blas_layout(k, n, bs0, bs1, &tb, &ldb)) { \
+        /* C (1 x n) = alpha * a B + beta * C */ \
+        if (tb == CblasNoTrans) \
+            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)n, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
+        else \
+            GEMV(CblasRowMajor, CblasNoTrans, (int)n, (int)k, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
+        return; \
+    } \
+    if (n == 1 && bs0 > 0 && blas_layout(m, k, as0, as1, &ta, &lda)) { \
+        /* C (m x 1) = alpha * A b + beta * C */ \
+        if (ta == CblasNoTrans) \
+            GEMV(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
+        else \
+            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
+        return; \
+    } \
+    T *ca = NULL, *cb = NULL; \
+    if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
+        ca = malloc(sizeof(T) * (size_t)(m * k)); \
+        EM_ASSERT(ca, "out of memory packing a gemm operand"); \
+        for (int64_t i = 0; i < m; i++) \
+            for (int64_t j = 0; j < k; j++) ca[i * k + j] = A[i * as0 + j * as1]; \
+        A = ca; \
+        ta = CblasNoTrans; \
+        lda = k; \
+    } \
+    if (!blas_layout(k, n, bs0, bs1, &tb, &ldb)) { \
+        cb = malloc(sizeof(T) * (size_t)(k * n)); \
+        EM_ASSERT(cb, "out of memory packing a gemm operand"); \
+        for (int64_t i = 0; i < k; i++) \
+            for (int64_t j = 0; j < n; j++) cb[i * n + j] = B[i * bs0 + j * bs1]; \
+        B = cb; \
+        tb = CblasNoTrans; \
+        ldb = n; \
+    } \
+    GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
+    free(ca); \
+    free(cb); \
 }
+GEMM_STRIDED(sgemm_strided, float, cblas_sgemm, cblas_sgemv, souter)
+GEMM_STRIDED(dgemm_strided, double, cblas_dgemm, cblas_dgemv, douter)
+#undef GEMM_STRIDED
 
 static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const int64_t *A, int64_t as0, int64_t as1,
                           const int64_t *B, int64_t bs0, int64_t bs1, int64_t beta, int64_t *C, int64_t ldc) {
@@ -98,7 +129,7 @@ static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const 
         for (int64_t j = 0; j < n; j++) {
             int64_t acc = 0;
             for (int64_t p = 0; p < k; p++) acc += A[i * as0 + p * as1] * B[p * bs0 + j * bs1];
-            C[i * ldc + j] = alpha * acc + (beta ? beta * C[i * ldc + j] : 0);
+            C[i * ldc + j] = alpha * acc + (beta ? beta * C[i * ldc + j] : 0);   /* wraps (-fwrapv) */
         }
 }
 
@@ -116,14 +147,14 @@ void tensor__cblas_sgemm_direct(int m, int n, int k, const float *A, const float
 
 /* ---- shape checks -------------------------------------------------------------------------------- */
 
-static int check_same_dtype(const TensorMeta *a, const TensorMeta *b, const char *n1, const char *n2) {
-    if (a->dtype != b->dtype) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "expected %s and %s to have the same dtype, but got: %s != %s", n1, n2,
-                         ctype(a->dtype), ctype(b->dtype));
+/* PyTorch 1.13's checks: float16 and bool have no kernel (kname), other dtypes must agree */
+static int check_mm_dtypes(const TensorMeta *a, const TensorMeta *b, const char *kname) {
+    if (a->dtype == TENSOR_BOOL || a->dtype == TENSOR_FLOAT16) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kname, tensor__cname(a->dtype));
         return -1;
     }
-    if (a->dtype == TENSOR_BOOL) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+    if (a->dtype != b->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type %s but found %s", tensor__cname(a->dtype), tensor__cname(b->dtype));
         return -1;
     }
     return 0;
@@ -149,7 +180,7 @@ int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, con
                              (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0], (long long)y->shape[1]);
             return -1;
         }
-        if (check_same_dtype(x, y, "m1", "m2") < 0) return -1;
+        if (check_mm_dtypes(x, y, "addmm_impl_cpu_") < 0) return -1;
         shape[0] = x->shape[0];
         shape[1] = y->shape[1];
         tensor__meta_contiguous(out, x->dtype, 2, shape);
@@ -166,7 +197,12 @@ int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, con
                              (long long)m1->shape[0], (long long)m1->shape[1], (long long)m2->shape[0], (long long)m2->shape[1]);
             return -1;
         }
-        if (check_same_dtype(m1, m2, "mat1", "mat2") < 0 || check_same_dtype(x, m1, "self", "mat1") < 0) return -1;
+        /* addmm_impl_cpu_'s order: self against mat2, then mat1 against mat2 */
+        if (x->dtype != m2->dtype || m1->dtype != m2->dtype) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s and mat2 must have the same dtype", x->dtype != m2->dtype ? "self" : "mat1");
+            return -1;
+        }
+        if (check_mm_dtypes(m1, m2, "addmm_impl_cpu_") < 0) return -1;
         shape[0] = m1->shape[0];
         shape[1] = m2->shape[1];
         int nd;
@@ -197,7 +233,7 @@ int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, con
                              (long long)x->shape[0], (long long)x->shape[2], (long long)y->shape[0], (long long)y->shape[1]);
             return -1;
         }
-        if (check_same_dtype(x, y, "batch1", "batch2") < 0) return -1;
+        if (check_mm_dtypes(x, y, "bmm") < 0) return -1;
         shape[0] = x->shape[0];
         shape[1] = x->shape[1];
         shape[2] = y->shape[2];
@@ -213,7 +249,7 @@ int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, con
                              (long long)x->shape[0], (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0]);
             return -1;
         }
-        if (check_same_dtype(x, y, "mat", "vec") < 0) return -1;
+        if (check_mm_dtypes(x, y, "addmv_impl_cpu") < 0) return -1;
         shape[0] = x->shape[0];
         tensor__meta_contiguous(out, x->dtype, 1, shape);
         return 1;
@@ -230,11 +266,10 @@ int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, con
         }
         if (x->dtype != y->dtype) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but found %s and %s",
-                             x->dtype == TENSOR_FLOAT32 ? "Float" : x->dtype == TENSOR_INT64 ? "Long" : "Bool",
-                             y->dtype == TENSOR_FLOAT32 ? "Float" : y->dtype == TENSOR_INT64 ? "Long" : "Bool");
+                             tensor__cname(x->dtype), tensor__cname(y->dtype));
             return -1;
         }
-        if (check_same_dtype(x, y, "self", "other") < 0) return -1;
+        if (check_mm_dtypes(x, y, "dot") < 0) return -1;
         tensor__meta_contiguous(out, x->dtype, 0, shape);
         return 1;
     default: break;
@@ -252,6 +287,9 @@ static void gemm_into(Tensor *out, int64_t ooff, const Tensor *x, int64_t xoff, 
     if (out->dtype == TENSOR_FLOAT32) {
         sgemm_strided(m, n, k, (float)alpha, (const float *)x->storage->data + xoff, xs0, xs1,
                       (const float *)y->storage->data + yoff, ys0, ys1, (float)beta, (float *)out->storage->data + ooff, n);
+    } else if (out->dtype == TENSOR_FLOAT64) {
+        dgemm_strided(m, n, k, alpha, (const double *)x->storage->data + xoff, xs0, xs1,
+                      (const double *)y->storage->data + yoff, ys0, ys1, beta, (double *)out->storage->data + ooff, n);
     } else {
         igemm_strided(m, n, k, (int64_t)alpha, (const int64_t *)x->storage->data + xoff, xs0, xs1,
                       (const int64_t *)y->storage->data + yoff, ys0, ys1, (int64_t)beta, (int64_t *)out->storage->data + ooff,
@@ -267,6 +305,25 @@ int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     const TensorMeta *pm[3] = {&mx, &my, &mz};
     if (n_in > 2) tensor_meta_of(in[2], &mz);
     if (tensor__infer_linalg(op, pm, n_in, a, &om) < 0) return -1;
+    /* operands stored narrower than their family (bfloat16, int32 ...) are widened into it and
+     * the result rounded back */
+    TensorDtype fam = tensor__compute_dtype(om.dtype);
+    Tensor *conv[3] = {NULL, NULL, NULL};
+    if (fam != om.dtype) {
+        for (int i = 0; i < n_in; i++)
+            if (!(conv[i] = tensor__as_dtype(in[i], fam))) {
+                for (int j = 0; j < i; j++) tensor_decref(conv[j]);
+                return -1;
+            }
+        Tensor *r = NULL;
+        TensorOpArgs fa = *a;
+        int rc = tensor__run_linalg(op, conv, n_in, &fa, &r, 1);
+        for (int i = 0; i < n_in; i++) tensor_decref(conv[i]);
+        if (rc < 0) return -1;
+        out[0] = tensor__as_dtype(r, om.dtype);
+        tensor_decref(r);
+        return out[0] ? 1 : -1;
+    }
     const Tensor *x = in[0], *y = in[1];
     Tensor *r = NULL;
     switch (op) {
@@ -323,6 +380,14 @@ int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
             *tensor__f32(r) = x->shape[0] ? cblas_sdot((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
                                                        (int)y->strides[0])
                                           : 0.0f;
+        } else if (om.dtype == TENSOR_FLOAT64) {
+            const double *px = (const double *)tensor__data(x), *py = (const double *)tensor__data(y);
+            double acc = 0;
+            if (x->shape[0] && x->strides[0] > 0 && y->strides[0] > 0)
+                acc = cblas_ddot((int)x->shape[0], px, (int)x->strides[0], py, (int)y->strides[0]);
+            else
+                for (int64_t i = 0; i < x->shape[0]; i++) acc += px[i * x->strides[0]] * py[i * y->strides[0]];
+            *(double *)tensor__data(r) = acc;
         } else {
             int64_t acc = 0;
             for (int64_t i = 0; i < x->shape[0]; i++)

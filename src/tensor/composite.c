@@ -235,9 +235,19 @@ int tensor__run_composite(TensorOp op, TensorRunner run, Tensor *const *in, int 
 static int infer_matmul(const TensorMeta *x, const TensorMeta *y, TensorMeta *out) {
     int d1 = x->ndim, d2 = y->ndim;
     if (matmul_check(d1, d2) < 0) return -1;
+    /* the dtype checks of the product matmul dispatches to (dot, mv, mm or bmm) */
+    if (d1 == 1 && d2 == 1 && x->dtype != y->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but found %s and %s",
+                         tensor__cname(x->dtype), tensor__cname(y->dtype));
+        return -1;
+    }
+    if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+        const char *k = d1 == 1 && d2 == 1 ? "dot" : d1 >= 3 || d2 >= 3 ? "bmm" : d2 == 1 ? "addmv_impl_cpu" : "addmm_impl_cpu_";
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", k, tensor__cname(x->dtype));
+        return -1;
+    }
     if (x->dtype != y->dtype) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
-                         x->dtype == TENSOR_FLOAT32 ? "float" : "long int", y->dtype == TENSOR_FLOAT32 ? "float" : "long int");
+        tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type %s but found %s", tensor__cname(x->dtype), tensor__cname(y->dtype));
         return -1;
     }
     int64_t k1 = x->shape[d1 - 1], k2 = d2 == 1 ? y->shape[0] : y->shape[d2 - 2];

@@ -5,12 +5,12 @@
 #include <math.h>
 
 Tensor *tensor_empty(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     return tensor__new(dt, ndim, shape, false);
 }
 
 Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     int64_t extent = 1; /* elements needed: 1 + sum((size-1)*stride) */
     for (int i = 0; i < ndim; i++) {
         if (shape[i] == 0) {
@@ -26,19 +26,19 @@ Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, con
 }
 
 Tensor *tensor_zeros(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     return tensor__new(dt, ndim, shape, true);
 }
 
 Tensor *tensor_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar value) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = value.kind;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = value.kind == TENSOR_FLOAT32 ? tensor_default_dtype() : value.kind;
     Tensor *t = tensor__new(dt, ndim, shape, false);
     if (t) tensor__fill_raw(t, value);
     return t;
 }
 
 Tensor *tensor_ones(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     return tensor_full(dt, ndim, shape, tensor_scalar_i(1));
 }
 
@@ -86,7 +86,7 @@ static double scalar_f(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f :
 
 Tensor *tensor_arange(TensorScalar start, TensorScalar end, TensorScalar step, TensorDtype dt) {
     if (dt == TENSOR_DTYPE_DEFAULT)
-        dt = (scalar_is_float(start) || scalar_is_float(end) || scalar_is_float(step)) ? TENSOR_FLOAT32 : TENSOR_INT64;
+        dt = (scalar_is_float(start) || scalar_is_float(end) || scalar_is_float(step)) ? tensor_default_dtype() : TENSOR_INT64;
     double s = scalar_f(start), e = scalar_f(end), st = scalar_f(step);
     if (st == 0.0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "step must be nonzero");
@@ -96,21 +96,28 @@ Tensor *tensor_arange(TensorScalar start, TensorScalar end, TensorScalar step, T
         tensor_error_set(TENSOR_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
         return NULL;
     }
+    if (dt == TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
     int64_t n = (int64_t)ceil((e - s) / st);
     if (n < 0) n = 0;
     Tensor *t = tensor__new(dt, 1, &n, false);
     if (!t) return NULL;
+    char *p = tensor__data(t);
+    size_t es = tensor__elsize(dt);
     if (dt == TENSOR_FLOAT32) {
-        float *p = tensor__f32(t);
-        for (int64_t i = 0; i < n; i++) p[i] = (float)(s + st * (double)i);
-    } else if (dt == TENSOR_INT64) {
-        int64_t *p = tensor__i64(t);
-        bool ints = !scalar_is_float(start) && !scalar_is_float(step);
-        for (int64_t i = 0; i < n; i++) p[i] = ints ? start.i + step.i * i : (int64_t)(s + st * (double)i);
+        float *f = tensor__f32(t);
+        for (int64_t i = 0; i < n; i++) f[i] = (float)(s + st * (double)i);
+    } else if (tensor__is_float(dt)) {
+        /* ATen computes start + step * i in the accumulate type (double for float64, float for
+         * the half types) */
+        for (int64_t i = 0; i < n; i++)
+            tensor__st_d(dt, p + (size_t)i * es, dt == TENSOR_FLOAT64 ? s + st * (double)i : (double)(float)(s + st * (double)i));
     } else {
-        tensor_decref(t);
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
-        return NULL;
+        bool ints = !scalar_is_float(start) && !scalar_is_float(step);
+        for (int64_t i = 0; i < n; i++)
+            tensor__st_i(dt, p + (size_t)i * es, ints ? start.i + step.i * i : tensor__f2i64(s + st * (double)i));
     }
     return t;
 }
@@ -120,29 +127,41 @@ Tensor *tensor_arange_f(double start, double end, double step) {
 }
 
 Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDtype dt) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     if (steps < 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "number of steps must be non-negative");
         return NULL;
     }
-    Tensor *t = tensor__new(TENSOR_FLOAT32, 1, &steps, false);
+    if (dt == TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"linspace_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
+    Tensor *t = tensor__new(dt, 1, &steps, false);
     if (!t) return NULL;
-    float *p = tensor__f32(t);
+    char *p = tensor__data(t);
+    size_t es = tensor__elsize(dt);
     if (steps == 1) {
-        p[0] = (float)start;
-    } else if (steps > 1) {
-        /* symmetric evaluation from both ends in float32, as ATen's CPU kernel does, so the last
+        tensor__st_d(dt, p, start);
+    } else if (steps > 1 && dt == TENSOR_FLOAT64) {
+        double step = (end - start) / (double)(steps - 1);
+        int64_t half = steps / 2;
+        for (int64_t i = 0; i < steps; i++)
+            ((double *)p)[i] = i < half ? fma(step, (double)i, start) : fma(-step, (double)(steps - 1 - i), end);
+    } else if (steps > 1 && tensor__is_float(dt)) {
+        /* symmetric evaluation from both ends in float, as ATen's CPU kernel does, so the last
          * value is exactly end and the rounding matches PyTorch's */
         float fs = (float)start, fe = (float)end;
         float step = (fe - fs) / (float)(steps - 1);
         int64_t half = steps / 2;
         for (int64_t i = 0; i < steps; i++)
-            p[i] = i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - 1 - i), fe); /* ATen's kernels fuse */
-    }
-    if (dt != TENSOR_FLOAT32) {
-        Tensor *r = tensor__as_dtype(t, dt);
-        tensor_decref(t);
-        return r;
+            tensor__st_d(dt, p + (size_t)i * es,
+                         i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - 1 - i), fe)); /* ATen's kernels fuse */
+    } else if (steps > 1) {
+        /* integers: ATen's linspace computes in double and truncates */
+        double step = (end - start) / (double)(steps - 1);
+        int64_t half = steps / 2;
+        for (int64_t i = 0; i < steps; i++)
+            tensor__st_d(dt, p + (size_t)i * es, i < half ? start + step * (double)i : end - step * (double)(steps - 1 - i));
     }
     return t;
 }
@@ -159,15 +178,7 @@ Tensor *tensor_eye(int64_t n, int64_t m, TensorDtype dt) {
     int64_t k = n < m ? n : m;
     char *p = t->storage->data;
     size_t es = tensor__elsize((TensorDtype)t->dtype);
-    for (int64_t i = 0; i < k; i++) {
-        char *q = p + (size_t)(i * m + i) * es;
-        if (t->dtype == TENSOR_FLOAT32)
-            *(float *)q = 1.0f;
-        else if (t->dtype == TENSOR_INT64)
-            *(int64_t *)q = 1;
-        else
-            *(bool *)q = true;
-    }
+    for (int64_t i = 0; i < k; i++) tensor__st_i((TensorDtype)t->dtype, p + (size_t)(i * m + i) * es, 1);
     return t;
 }
 

@@ -9,6 +9,7 @@
 #include "src/tensor/composite.h"
 #include "src/tensor/linalg.h"
 #include "src/tensor/nn.h"
+#include "src/tensor/conv.h"
 #include "src/tensor/pointwise.h"
 #include "src/tensor/reduce.h"
 #include "src/tensor/shape.h"
@@ -84,13 +85,15 @@ static int creation_meta(TensorOp op, const TensorMeta *const *in, const TensorO
                 return -1;
             }
         if (dt == TENSOR_DTYPE_DEFAULT)
-            dt = op == TENSOR_OP_FULL ? a->scalar.kind : op == TENSOR_OP_RANDINT ? TENSOR_INT64 : TENSOR_FLOAT32;
+            dt = op == TENSOR_OP_FULL      ? (a->scalar.kind == TENSOR_FLOAT32 ? tensor_default_dtype() : a->scalar.kind)
+                 : op == TENSOR_OP_RANDINT ? TENSOR_INT64
+                                           : tensor_default_dtype();
         tensor__meta_contiguous(o, dt, a->n_ints, a->ints);
         return 1;
     case TENSOR_OP_ARANGE: {
         if (dt == TENSOR_DTYPE_DEFAULT)
             dt = (a->scalar.kind == TENSOR_FLOAT32 || a->scalar2.kind == TENSOR_FLOAT32 || a->alpha.kind == TENSOR_FLOAT32)
-                     ? TENSOR_FLOAT32
+                     ? tensor_default_dtype()
                      : TENSOR_INT64;
         double s = sf(a->scalar), e = sf(a->scalar2), st = sf(a->alpha);
         if (st == 0) {
@@ -110,7 +113,7 @@ static int creation_meta(TensorOp op, const TensorMeta *const *in, const TensorO
             tensor_error_set(TENSOR_ERR_RUNTIME, "number of steps must be non-negative");
             return -1;
         }
-        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : dt, 1, &a->step);
+        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? tensor_default_dtype() : dt, 1, &a->step);
         return 1;
     case TENSOR_OP_EYE: {
         int64_t shape[2] = {a->start, (a->end < 0 || a->end == INT64_MAX) ? a->start : a->end};
@@ -118,7 +121,7 @@ static int creation_meta(TensorOp op, const TensorMeta *const *in, const TensorO
             tensor_error_set(TENSOR_ERR_RUNTIME, "n must be greater or equal to 0, got %lld", (long long)a->start);
             return -1;
         }
-        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : dt, 2, shape);
+        tensor__meta_contiguous(o, dt == TENSOR_DTYPE_DEFAULT ? tensor_default_dtype() : dt, 2, shape);
         return 1;
     }
     case TENSOR_OP_ZEROS_LIKE: case TENSOR_OP_ONES_LIKE: case TENSOR_OP_FULL_LIKE: case TENSOR_OP_RAND_LIKE:
@@ -175,18 +178,11 @@ static int run_creation(TensorOp op, Tensor *const *in, int n_in, const TensorOp
 
 /* ---- elementwise kernels (the table's KERNEL column: pointwise.c) -------------------------------- */
 
-static int pw_in_dtypes(TensorOp op, const TensorMeta *const *in, int n_in, TensorDtype *dt) {
-    (void)op;
-    for (int i = 0; i < n_in && i < 3; i++) dt[i] = in[i]->dtype;
-    return 0;
-}
-
 static int infer_pointwise(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)max;
     const PwInfo *k = tensor__pw_info(op);
-    TensorDtype dt[3], ct, rt;
-    pw_in_dtypes(op, in, n_in, dt);
-    if (tensor__pw_dtype(op, dt, a, &ct, &rt) < 0) return -1;
+    TensorDtype ct, rt;
+    if (tensor__pw_dtype(op, in, a, &ct, &rt) < 0) return -1;
     int nd = in[0]->ndim;
     int64_t s[TENSOR_MAX_DIMS];
     memcpy(s, in[0]->shape, sizeof(int64_t) * (size_t)nd);
@@ -194,11 +190,7 @@ static int infer_pointwise(TensorOp op, const TensorMeta *const *in, int n_in, c
         if (tensor__broadcast_shapes(nd, s, in[i]->ndim, in[i]->shape, &nd, s) < 0) return -1;
     if (k->form == PWF_INPLACE) {
         const TensorMeta *x = in[0];
-        if (tensor__category(rt) > tensor__category(x->dtype)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                             rt == TENSOR_FLOAT32 ? "Float" : "Long", x->dtype == TENSOR_INT64 ? "Long" : "Bool");
-            return -1;
-        }
+        if (!tensor__can_cast(rt, x->dtype)) return tensor__cast_error(rt, x->dtype);
         if (nd != x->ndim || memcmp(s, x->shape, sizeof(int64_t) * (size_t)nd) != 0) {
             char b1[256], b2[256];
             tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
@@ -294,14 +286,17 @@ static int infer_where(TensorOp op, const TensorMeta *const *in, int n_in, const
     (void)max;
     if (in[0]->dtype != TENSOR_BOOL) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
-                         in[0]->dtype == TENSOR_FLOAT32 ? "Float" : "Long");
+                         tensor__cname(in[0]->dtype));
         return -1;
     }
     int n1, n2;
     int64_t s1[TENSOR_MAX_DIMS], s2[TENSOR_MAX_DIMS];
     if (tensor__broadcast_shapes(in[0]->ndim, in[0]->shape, in[1]->ndim, in[1]->shape, &n1, s1) < 0) return -1;
     if (tensor__broadcast_shapes(n1, s1, in[2]->ndim, in[2]->shape, &n2, s2) < 0) return -1;
-    tensor__meta_contiguous(o, tensor__promote(in[1]->dtype, in[2]->dtype), n2, s2);
+    TensorPromo p = TENSOR_PROMO_INIT;
+    tensor__promo_add(&p, in[1]->dtype, in[1]->ndim, in[1]->wrapped_number);
+    tensor__promo_add(&p, in[2]->dtype, in[2]->ndim, in[2]->wrapped_number);
+    tensor__meta_contiguous(o, tensor__promo_result(&p), n2, s2);
     return 1;
 }
 
@@ -325,24 +320,17 @@ static int infer_reduce(TensorOp op, const TensorMeta *const *in, int n_in, cons
     const int64_t *dims = NULL;
     int nd = 0;
     bool all = false;
-    TensorDtype dt = x->dtype;
+    TensorDtype dt;
+    if (tensor__reduce_dtype(op, x->dtype, &dt) < 0) return -1;
     switch (op) {
-    case TENSOR_OP_SUM: case TENSOR_OP_PROD: all = true; dt = x->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64; break;
-    case TENSOR_OP_SUM_DIM: dims = a->ints; nd = a->n_ints; all = nd == 0; dt = x->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64; break;
-    case TENSOR_OP_PROD_DIM: dims = &a->dim; nd = 1; dt = x->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64; break;
-    case TENSOR_OP_MEAN: case TENSOR_OP_MEAN_DIM:
-        if (x->dtype != TENSOR_FLOAT32) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
-                             x->dtype == TENSOR_INT64 ? "Long" : "Bool");
-            return -1;
-        }
-        if (op == TENSOR_OP_MEAN_DIM) {
-            dims = a->ints;
-            nd = a->n_ints;
-        }
+    case TENSOR_OP_SUM: case TENSOR_OP_PROD: all = true; break;
+    case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM: case TENSOR_OP_VAR: case TENSOR_OP_STD: case TENSOR_OP_LOGSUMEXP:
+        dims = a->ints;
+        nd = a->n_ints;
         all = nd == 0;
         break;
+    case TENSOR_OP_PROD_DIM: dims = &a->dim; nd = 1; break;
+    case TENSOR_OP_MEAN: all = true; break;
     case TENSOR_OP_MAX: case TENSOR_OP_MIN:
         all = true;
         if (tensor__shape_numel(x->ndim, x->shape) == 0) {
@@ -353,6 +341,7 @@ static int infer_reduce(TensorOp op, const TensorMeta *const *in, int n_in, cons
         }
         break;
     case TENSOR_OP_MAX_DIM: case TENSOR_OP_MIN_DIM: dims = &a->dim; nd = 1; break;
+    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN: dims = a->ints; nd = a->n_ints; all = nd == 0; break;
     case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN: case TENSOR_OP_ALL: case TENSOR_OP_ANY:
         if (a->has_dim) {
             dims = &a->dim;
@@ -360,18 +349,7 @@ static int infer_reduce(TensorOp op, const TensorMeta *const *in, int n_in, cons
         } else {
             all = true;
         }
-        dt = (op == TENSOR_OP_ALL || op == TENSOR_OP_ANY) ? TENSOR_BOOL : TENSOR_INT64;
         break;
-    case TENSOR_OP_VAR: case TENSOR_OP_STD:
-        if (x->dtype != TENSOR_FLOAT32) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
-            return -1;
-        }
-        dims = a->ints;
-        nd = a->n_ints;
-        all = nd == 0;
-        break;
-    case TENSOR_OP_LOGSUMEXP: dims = a->ints; nd = a->n_ints; all = nd == 0; dt = TENSOR_FLOAT32; break;
     default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a reduction", tensor_op_name(op)); return -1;
     }
     bool keep = all && (op == TENSOR_OP_SUM || op == TENSOR_OP_MEAN || op == TENSOR_OP_PROD || op == TENSOR_OP_MAX ||
@@ -414,6 +392,8 @@ static int run_reduce(TensorOp op, Tensor *const *in, int n_in, const TensorOpAr
         }
         if (tensor__extremum(x, &a->dim, a->keepdim, op == TENSOR_OP_MAX_DIM, &out[0], &out[1]) < 0) return -1;
         return 2;
+    case TENSOR_OP_AMAX: r = tensor__amax(x, a->ints, a->n_ints, a->keepdim, true); break;
+    case TENSOR_OP_AMIN: r = tensor__amax(x, a->ints, a->n_ints, a->keepdim, false); break;
     case TENSOR_OP_ARGMAX: r = tensor_argmax(x, d, a->keepdim); break;
     case TENSOR_OP_ARGMIN: r = tensor_argmin(x, d, a->keepdim); break;
     case TENSOR_OP_VAR: r = tensor__var_std(x, a->ints, a->n_ints, a->correction, a->keepdim, false); break;
@@ -448,10 +428,9 @@ static int infer_inplace(TensorOp op, const TensorMeta *const *in, int n_in, con
         break;
     }
     case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_:
-        if (x->dtype != TENSOR_FLOAT32) {
+        if (!tensor__is_float(x->dtype)) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'",
-                             op == TENSOR_OP_NORMAL_ ? "normal_kernel_cpu" : "check_uniform_bounds",
-                             x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+                             op == TENSOR_OP_NORMAL_ ? "normal_kernel_cpu" : "check_uniform_bounds", tensor__cname(x->dtype));
             return -1;
         }
         break;
@@ -511,6 +490,13 @@ static int infer_nn(TensorOp op, const TensorMeta *const *in, int n, const Tenso
 static int run_nn(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
     return tensor__run_nn(op, in, n, a, out, n_out);
 }
+static int infer_conv(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    (void)max;
+    return tensor__infer_conv(op, in, n, a, o);
+}
+static int run_conv(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_conv(op, in, n, a, out, n_out);
+}
 static int infer_index(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)max;
     return tensor__infer_index(op, in, n, a, o);
@@ -561,6 +547,8 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_MAX_DIM reduce
 #define IMPL_MIN reduce
 #define IMPL_MIN_DIM reduce
+#define IMPL_AMAX reduce
+#define IMPL_AMIN reduce
 #define IMPL_ARGMAX reduce
 #define IMPL_ARGMIN reduce
 #define IMPL_VAR reduce
@@ -616,6 +604,9 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_NLL_LOSS nn
 #define IMPL_CROSS_ENTROPY composite
 #define IMPL_MSE_LOSS nn
+#define IMPL_IM2COL conv
+#define IMPL_COL2IM conv
+#define IMPL_MAX_POOL2D conv
 #define IMPL_ZERO_ inplace
 #define IMPL_FILL_ inplace
 #define IMPL_COPY_ inplace

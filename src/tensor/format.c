@@ -1,6 +1,8 @@
 /* format.c — tensor printing, following torch/_tensor_str.py: one formatter chosen over the
  * (summarised) values — int mode, fixed with 4 decimals, or scientific — then nested brackets
  * with PyTorch's indentation, wrapping at 80 columns and "..." summaries above 1000 elements.
+ * The repr's suffixes follow _str_intern: "dtype=" for every dtype but the default one, int64 and
+ * bool (any but the default one when empty).
  * Float values are formatted as the doubles Python would see (float32 widened), with C printf
  * producing the same digits as Python's str.format for %.4f / %.4e / %.0f. */
 #include "src/tensor/tensor.h"
@@ -46,15 +48,19 @@ static int fmt_sci(char *buf, size_t cap, double v) {
     return snprintf(buf, cap, "%.*e", PRECISION, v);
 }
 
-static void value_str(const Tensor *t, int64_t off, char *buf, size_t cap) {
-    switch (t->dtype) {
-    case TENSOR_INT64: snprintf(buf, cap, "%lld", (long long)((const int64_t *)t->storage->data)[off]); break;
-    case TENSOR_BOOL: snprintf(buf, cap, "%s", ((const bool *)t->storage->data)[off] ? "True" : "False"); break;
-    default: break;
-    }
+static const char *elem(const Tensor *t, int64_t off) {
+    return (const char *)t->storage->data + off * (int64_t)tensor__elsize((TensorDtype)t->dtype);
 }
 
-static double fvalue(const Tensor *t, int64_t off) { return ((const float *)t->storage->data)[off]; }
+static void value_str(const Tensor *t, int64_t off, char *buf, size_t cap) {
+    if (t->dtype == TENSOR_BOOL)
+        snprintf(buf, cap, "%s", *(const bool *)elem(t, off) ? "True" : "False");
+    else
+        snprintf(buf, cap, "%lld", (long long)tensor__ld_i((TensorDtype)t->dtype, elem(t, off)));
+}
+
+/* float16 and bfloat16 print through float32 (_tensor_str's self.float()): exactly their value */
+static double fvalue(const Tensor *t, int64_t off) { return tensor__ld_d((TensorDtype)t->dtype, elem(t, off)); }
 
 /* Visits the elements get_summarized_data keeps (all of them when not summarising). */
 typedef void (*ElemFn)(void *ctx, const Tensor *t, int64_t off);
@@ -108,7 +114,7 @@ static void scan_elem(void *vc, const Tensor *t, int64_t off) {
 }
 
 static void formatter_init(Formatter *f, const Tensor *t, bool summarize) {
-    f->floating = t->dtype == TENSOR_FLOAT32;
+    f->floating = tensor__is_float((TensorDtype)t->dtype);
     f->int_mode = true;
     f->sci_mode = false;
     f->max_width = 1;
@@ -229,6 +235,7 @@ char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
     sb_adds(&b, "tensor(");
     body(t, indent, &b);
     char size_suffix[256] = "", dtype_suffix[64] = "";
+    TensorDtype dt = (TensorDtype)t->dtype, def = tensor_default_dtype();
     if (t->numel == 0) {
         if (t->ndim != 1) {
             size_t n = (size_t)snprintf(size_suffix, sizeof size_suffix, "size=(");
@@ -236,7 +243,10 @@ char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
                 n += (size_t)snprintf(size_suffix + n, sizeof size_suffix - n, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
             snprintf(size_suffix + n, sizeof size_suffix - n, "%s)", t->ndim == 1 ? "," : "");
         }
-        if (t->dtype != TENSOR_FLOAT32) snprintf(dtype_suffix, sizeof dtype_suffix, "dtype=%s", tensor_dtype_name((TensorDtype)t->dtype));
+        /* no element shows the dtype: any but the default one is printed */
+        if (dt != def) snprintf(dtype_suffix, sizeof dtype_suffix, "dtype=%s", tensor_dtype_name(dt));
+    } else if (dt != def && dt != TENSOR_INT64 && dt != TENSOR_BOOL) {
+        snprintf(dtype_suffix, sizeof dtype_suffix, "dtype=%s", tensor_dtype_name(dt));
     }
     const char *suffixes[16];
     int ns = 0;

@@ -22,7 +22,7 @@ static inline int64_t offset_of(const Tensor *t, const int64_t *idx) {
     return off;
 }
 
-static const char *cname(TensorDtype d) { return d == TENSOR_FLOAT32 ? "Float" : d == TENSOR_INT64 ? "Long" : "Bool"; }
+static const char *cname(TensorDtype d) { return tensor__cname(d); }
 
 /* ---- gather / scatter_add ------------------------------------------------------------------ */
 
@@ -103,6 +103,7 @@ static int scatter_add_impl(const Tensor *self, int64_t dim, const Tensor *index
     if (d < 0 || check_gather(&ms, &mi, &mr, d, true) < 0) return -1;
     Tensor *r = tensor_clone(self);
     if (!r) return -1;
+    size_t es = tensor__elsize((TensorDtype)self->dtype);
     int64_t size = self->ndim ? self->shape[d] : 1;
     int64_t idx[TENSOR_MAX_DIMS] = {0};
     for (int64_t i = 0; i < index->numel; i++) {
@@ -118,10 +119,9 @@ static int scatter_add_impl(const Tensor *self, int64_t dim, const Tensor *index
         int64_t soff = offset_of(src, idx);
         if (r->dtype == TENSOR_FLOAT32)
             ((float *)r->storage->data)[off] += ((const float *)src->storage->data)[soff];
-        else if (r->dtype == TENSOR_INT64)
-            ((int64_t *)r->storage->data)[off] += ((const int64_t *)src->storage->data)[soff];
         else
-            ((bool *)r->storage->data)[off] |= ((const bool *)src->storage->data)[soff];
+            tensor__acc((TensorDtype)r->dtype, (char *)r->storage->data + off * (int64_t)es,
+                        (const char *)src->storage->data + soff * (int64_t)es, 1.0, 1);
         next_index(idx, index->ndim, index->shape);
     }
     *out = r;
@@ -172,14 +172,11 @@ static void slice_op(Tensor *dst, int64_t dim, int64_t dsti, const Tensor *src, 
         return;
     }
     int64_t idx[TENSOR_MAX_DIMS] = {0};
+    int64_t es = (int64_t)tensor__elsize((TensorDtype)dst->dtype);
     for (int64_t i = 0; i < ds.numel; i++) {
         int64_t od = offset_of(&ds, idx), os = offset_of(&ss, idx);
-        if (dst->dtype == TENSOR_FLOAT32)
-            ((float *)ds.storage->data)[od] += (float)alpha * ((const float *)ss.storage->data)[os];
-        else if (dst->dtype == TENSOR_INT64)
-            ((int64_t *)ds.storage->data)[od] += (int64_t)alpha * ((const int64_t *)ss.storage->data)[os];
-        else
-            ((bool *)ds.storage->data)[od] |= ((const bool *)ss.storage->data)[os];
+        tensor__acc((TensorDtype)dst->dtype, (char *)ds.storage->data + od * es, (const char *)ss.storage->data + os * es, alpha,
+                    (int64_t)alpha);
         next_index(idx, ds.ndim, ds.shape);
     }
 }
@@ -501,12 +498,8 @@ static int index_put_into(Tensor *dst, int64_t dim, Tensor *const *ix, int n, co
                     char *t = base + (size_t)off * es;
                     if (!accumulate)
                         memcpy(t, s, es);
-                    else if (dst->dtype == TENSOR_FLOAT32)
-                        *(float *)t += *(const float *)s;
-                    else if (dst->dtype == TENSOR_INT64)
-                        *(int64_t *)t += *(const int64_t *)s;
                     else
-                        *(bool *)t |= *(const bool *)s;
+                        tensor__acc((TensorDtype)dst->dtype, t, s, 1.0, 1);
                 }
         rc = 0;
     }
@@ -541,7 +534,7 @@ int tensor_index_put_(Tensor *a, int64_t dim, Tensor *const *indices, int n, con
 static int check_mask(const Tensor *mask, const char *name) {
     if (mask->dtype != TENSOR_BOOL) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s only supports boolean masks, but got mask with dtype %s", name,
-                         mask->dtype == TENSOR_FLOAT32 ? "float" : "long int");
+                         tensor__dtypes[mask->dtype].ctype);
         return -1;
     }
     return 0;
@@ -559,16 +552,10 @@ static int check_mask(const Tensor *mask, const char *name) {
                 if (*(const bool *)(d[1] + i * s[1])) *(T *)(d[0] + i * s[0]) = v;              \
         }                                                                                       \
     }
-MASKED_FILL_LOOP(masked_fill_f, float)
-MASKED_FILL_LOOP(masked_fill_i, int64_t)
-MASKED_FILL_LOOP(masked_fill_b, bool)
-
-static TensorScalar cast_scalar(TensorScalar s, TensorDtype dt) {
-    double f = s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i;
-    int64_t i = s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i;
-    TensorScalar r = {dt == TENSOR_FLOAT32 ? f : (double)i, dt == TENSOR_BOOL ? (f != 0.0) : i, dt};
-    return r;
-}
+MASKED_FILL_LOOP(masked_fill_8, int64_t)
+MASKED_FILL_LOOP(masked_fill_4, int32_t)
+MASKED_FILL_LOOP(masked_fill_2, int16_t)
+MASKED_FILL_LOOP(masked_fill_1, int8_t)
 
 /* out must already hold the data; mask broadcasts to out's shape */
 static int masked_fill_into(Tensor *out, const Tensor *mask, TensorScalar value) {
@@ -582,23 +569,17 @@ static int masked_fill_into(Tensor *out, const Tensor *mask, TensorScalar value)
         tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
         return -1;
     }
-    TensorScalar v = cast_scalar(value, (TensorDtype)out->dtype);
+    /* the value in out's dtype, moved as bytes of its size */
     union {
-        float f;
-        int64_t i;
-        bool b;
+        int64_t i8;
+        int32_t i4;
+        int16_t i2;
+        int8_t i1;
+        char bytes[8];
     } raw;
-    TensorLoopFn fn;
-    if (out->dtype == TENSOR_FLOAT32) {
-        raw.f = (float)v.f;
-        fn = masked_fill_f;
-    } else if (out->dtype == TENSOR_INT64) {
-        raw.i = v.i;
-        fn = masked_fill_i;
-    } else {
-        raw.b = v.i != 0;
-        fn = masked_fill_b;
-    }
+    tensor__st_scalar((TensorDtype)out->dtype, raw.bytes, value);
+    size_t es = tensor__elsize((TensorDtype)out->dtype);
+    TensorLoopFn fn = es == 8 ? masked_fill_8 : es == 4 ? masked_fill_4 : es == 2 ? masked_fill_2 : masked_fill_1;
     TensorIter it;
     const Tensor *ops[2] = {out, mask};
     tensor__iter_init(&it, 2, ops, out->ndim, out->shape);
@@ -768,7 +749,7 @@ int tensor__infer_index(TensorOp op, const TensorMeta *const *in, int n_in, cons
     case TENSOR_OP_MASKED_FILL_: {
         if (in[1]->dtype != TENSOR_BOOL) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
-                             in[1]->dtype == TENSOR_FLOAT32 ? "float" : "long int");
+                             tensor__dtypes[in[1]->dtype].ctype);
             return -1;
         }
         int nd;

@@ -26,5 +26,7 @@ typedef struct TensorIter {
 /* ops[0] is the output; all operands must broadcast to (ndim, shape). */
 void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int ndim, const int64_t *shape);
 void tensor__iter_run(const TensorIter *it, TensorLoopFn fn, const void *ctx);
+/* Runs the conversion loop from dtype src (operand 1) to dst (operand 0) over it (dtype.c). */
+void tensor__convert_run(TensorIter *it, TensorDtype dst, TensorDtype src);
 
 #endif

@@ -10,53 +10,91 @@
 #include "src/tensor/random.h"
 #include "src/tensor/reduce.h"
 
+/* The family dtype an nn kernel computes x in (float32 for bfloat16, whose results round on
+ * store), or -1 with PyTorch's dispatch error naming kname when x's dtype has no kernel
+ * (integers, bool, and float16 — PyTorch 1.13's CPU nn kernels lack Half). */
+static int nn_float(TensorDtype d, const char *kname, TensorDtype *fam) {
+    if (!tensor__is_float(d) || d == TENSOR_FLOAT16) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kname, tensor__cname(d));
+        return -1;
+    }
+    *fam = tensor__compute_dtype(d);
+    return 0;
+}
+
+/* x in dtype fam, contiguous (a new reference) */
+static Tensor *as_contig(const Tensor *x, TensorDtype fam) {
+    Tensor *c = tensor__as_dtype(x, fam);
+    if (!c || tensor__contig(c)) return c;
+    Tensor *r = tensor_clone(c);
+    tensor_decref(c);
+    return r;
+}
+
+/* r (of the family dtype) rounded into dtype dt; steals r */
+static Tensor *round_to(Tensor *r, TensorDtype dt) {
+    if (!r || (TensorDtype)r->dtype == dt) return r;
+    Tensor *o = tensor__as_dtype(r, dt);
+    tensor_decref(r);
+    return o;
+}
+
 /* ---- softmax / log_softmax ------------------------------------------------------------------ */
 
-static void softmax_rows(const float *x, float *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) {
-    for (int64_t o = 0; o < outer; o++) {
-        for (int64_t i = 0; i < inner; i++) {
-            const float *xr = x + o * n * inner + i;
-            float *yr = y + o * n * inner + i;
-            float mx = -INFINITY;
-            for (int64_t k = 0; k < n; k++)
-                if (xr[k * inner] > mx || isnan(xr[k * inner])) mx = xr[k * inner];
-            if (isinf(mx) && mx < 0) mx = 0; /* all -inf: keep exp(-inf - 0) = 0 */
-            double sum = 0;
-            for (int64_t k = 0; k < n; k++) {
-                float e = expf(xr[k * inner] - mx);
-                if (!log_mode) yr[k * inner] = e;
-                sum += e;
-            }
-            if (log_mode) {
-                float lse = (float)log(sum);
-                for (int64_t k = 0; k < n; k++) yr[k * inner] = xr[k * inner] - mx - lse;
-            } else {
-                float inv = (float)(1.0 / sum);
-                for (int64_t k = 0; k < n; k++) yr[k * inner] *= inv;
-            }
-        }
+#define SOFTMAX_ROWS(SUF, T, EXP)                                                                 \
+    static void softmax_rows_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
+        for (int64_t o = 0; o < outer; o++) {                                                     \
+            for (int64_t i = 0; i < inner; i++) {                                                 \
+                const T *xr = x + o * n * inner + i;                                              \
+                T *yr = y + o * n * inner + i;                                                    \
+                T mx = -INFINITY;                                                                 \
+                for (int64_t k = 0; k < n; k++)                                                   \
+                    if (xr[k * inner] > mx || isnan(xr[k * inner])) mx = xr[k * inner];           \
+                if (isinf(mx) && mx < 0) mx = 0; /* all -inf: keep exp(-inf - 0) = 0 */           \
+                double sum = 0;                                                                   \
+                for (int64_t k = 0; k < n; k++) {                                                 \
+                    T e = EXP(xr[k * inner] - mx);                                                \
+                    if (!log_mode) yr[k * inner] = e;                                             \
+                    sum += e;                                                                     \
+                }                                                                                 \
+                if (log_mode) {                                                                   \
+                    T lse = (T)log(sum);                                                          \
+                    for (int64_t k = 0; k < n; k++) yr[k * inner] = xr[k * inner] - mx - lse;     \
+                } else {                                                                          \
+                    T inv = (T)(1.0 / sum);                                                       \
+                    for (int64_t k = 0; k < n; k++) yr[k * inner] *= inv;                         \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
     }
+SOFTMAX_ROWS(f, float, expf)
+SOFTMAX_ROWS(d, double, exp)
+
+static int softmax_check(const TensorMeta *x, int64_t dim, bool log_mode, TensorDtype *fam) {
+    if (tensor__wrap_dim(dim, x->ndim) < 0) return -1;
+    return nn_float(x->dtype, log_mode ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", fam);
 }
 
 Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode) {
+    TensorMeta m;
+    tensor_meta_of(a, &m);
+    TensorDtype fam;
+    if (softmax_check(&m, dim, log_mode, &fam) < 0) return NULL;
     int64_t d = tensor__wrap_dim(dim, a->ndim);
-    if (d < 0) return NULL;
-    if (a->dtype != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
-                         log_mode ? "log_softmax" : "softmax", a->dtype == TENSOR_INT64 ? "Long" : "Bool");
-        return NULL;
-    }
-    Tensor *c = tensor_contiguous((Tensor *)a);
+    Tensor *c = as_contig(a, fam);
     if (!c) return NULL;
-    Tensor *r = tensor__new(TENSOR_FLOAT32, a->ndim, a->shape, false);
+    Tensor *r = tensor__new(fam, a->ndim, a->shape, false);
     if (r && a->numel) {
         int64_t outer = 1, inner = 1, n = a->ndim ? a->shape[d] : 1;
         for (int i = 0; i < d; i++) outer *= a->shape[i];
         for (int i = (int)d + 1; i < a->ndim; i++) inner *= a->shape[i];
-        softmax_rows(tensor__f32(c), tensor__f32(r), outer, n, inner, log_mode);
+        if (fam == TENSOR_FLOAT32)
+            softmax_rows_f(tensor__f32(c), tensor__f32(r), outer, n, inner, log_mode);
+        else
+            softmax_rows_d((const double *)tensor__data(c), (double *)tensor__data(r), outer, n, inner, log_mode);
     }
     tensor_decref(c);
-    return r;
+    return round_to(r, (TensorDtype)a->dtype);
 }
 
 Tensor *tensor_softmax(const Tensor *a, int64_t dim) { return tensor__softmax(a, dim, false); }
@@ -79,11 +117,8 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
                          "Given normalized_shape=%s, expected input with shape %s, but got input of size%s", b1, b3, b2);
         return -1;
     }
-    if (x->dtype != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"LayerNormKernelImpl\" not implemented for '%s'",
-                         x->dtype == TENSOR_INT64 ? "Long" : "Bool");
-        return -1;
-    }
+    TensorDtype fam;
+    if (nn_float(x->dtype, "LayerNormKernelImpl", &fam) < 0) return -1;
     const TensorMeta *wb[2] = {w, b};
     for (int k = 0; k < 2; k++) {
         const TensorMeta *m = wb[k];
@@ -96,11 +131,42 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
                              k ? "bias" : "weight", k ? "bias" : "weight", b1, b2);
             return -1;
         }
+        if (m->dtype != x->dtype) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type %s but found %s", tensor__cname(x->dtype),
+                             tensor__cname(m->dtype));
+            return -1;
+        }
     }
     *cols = tensor__shape_numel(n, ns);
     *rows = *cols ? tensor__shape_numel(x->ndim, x->shape) / *cols : 0;
     return 0;
 }
+
+#define LAYER_NORM_ROWS(SUF, T, SUM)                                                              \
+    static void layer_norm_rows_##SUF(const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t rows, \
+                                      int64_t cols, double eps) {                                 \
+        for (int64_t i = 0; i < rows; i++) {                                                      \
+            const T *xr = px + i * cols;                                                          \
+            double mu = SUM(xr, 1, cols) / (double)cols;                                          \
+            double var = 0;                                                                       \
+            for (int64_t j = 0; j < cols; j++) {                                                  \
+                double d = xr[j] - mu;                                                            \
+                var += d * d;                                                                     \
+            }                                                                                     \
+            var /= (double)cols;                                                                  \
+            double rs = 1.0 / sqrt(var + eps);                                                    \
+            for (int64_t j = 0; j < cols; j++) {                                                  \
+                T v = (T)((xr[j] - mu) * rs);                                                     \
+                if (pw) v *= pw[j];                                                               \
+                if (pb) v += pb[j];                                                               \
+                py[i * cols + j] = v;                                                             \
+            }                                                                                     \
+            if (pmean) pmean[i] = (T)mu;                                                          \
+            if (prstd) prstd[i] = (T)rs;                                                          \
+        }                                                                                         \
+    }
+LAYER_NORM_ROWS(f, float, tensor__sum_f32)
+LAYER_NORM_ROWS(d, double, tensor__sum_f64)
 
 Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,
                            Tensor **mean_out, Tensor **rstd_out) {
@@ -110,11 +176,12 @@ Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tens
     if (b) tensor_meta_of(b, &mb);
     int64_t rows, cols;
     if (tensor__layer_norm_check(&mx, ns, n, w ? &mw : NULL, b ? &mb : NULL, &rows, &cols) < 0) return NULL;
-    Tensor *xc = tensor_contiguous((Tensor *)x);
-    Tensor *wc = w ? tensor_contiguous((Tensor *)w) : NULL, *bc = b ? tensor_contiguous((Tensor *)b) : NULL;
-    Tensor *r = tensor__new(TENSOR_FLOAT32, x->ndim, x->shape, false);
-    Tensor *mean = mean_out ? tensor__new(TENSOR_FLOAT32, 1, &rows, false) : NULL;
-    Tensor *rstd = rstd_out ? tensor__new(TENSOR_FLOAT32, 1, &rows, false) : NULL;
+    TensorDtype dt = (TensorDtype)x->dtype, fam = tensor__compute_dtype(dt);
+    Tensor *xc = as_contig(x, fam);
+    Tensor *wc = w ? as_contig(w, fam) : NULL, *bc = b ? as_contig(b, fam) : NULL;
+    Tensor *r = tensor__new(fam, x->ndim, x->shape, false);
+    Tensor *mean = mean_out ? tensor__new(fam, 1, &rows, false) : NULL;
+    Tensor *rstd = rstd_out ? tensor__new(fam, 1, &rows, false) : NULL;
     if (!xc || (w && !wc) || (b && !bc) || !r || (mean_out && !mean) || (rstd_out && !rstd)) {
         tensor_decref(r);
         tensor_decref(mean);
@@ -122,27 +189,15 @@ Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tens
         r = NULL;
         goto done;
     }
-    const float *px = tensor__f32(xc), *pw = wc ? tensor__f32(wc) : NULL, *pb = bc ? tensor__f32(bc) : NULL;
-    float *py = tensor__f32(r);
-    for (int64_t i = 0; i < rows; i++) {
-        const float *xr = px + i * cols;
-        double mu = tensor__sum_f32(xr, 1, cols) / (double)cols;
-        double var = 0;
-        for (int64_t j = 0; j < cols; j++) {
-            double d = xr[j] - mu;
-            var += d * d;
-        }
-        var /= (double)cols;
-        double rs = 1.0 / sqrt(var + eps);
-        for (int64_t j = 0; j < cols; j++) {
-            float v = (float)((xr[j] - mu) * rs);
-            if (pw) v *= pw[j];
-            if (pb) v += pb[j];
-            py[i * cols + j] = v;
-        }
-        if (mean) tensor__f32(mean)[i] = (float)mu;
-        if (rstd) tensor__f32(rstd)[i] = (float)rs;
-    }
+    if (fam == TENSOR_FLOAT32)
+        layer_norm_rows_f(tensor__f32(xc), wc ? tensor__f32(wc) : NULL, bc ? tensor__f32(bc) : NULL, tensor__f32(r),
+                          mean ? tensor__f32(mean) : NULL, rstd ? tensor__f32(rstd) : NULL, rows, cols, eps);
+    else
+        layer_norm_rows_d((const double *)tensor__data(xc), wc ? (const double *)tensor__data(wc) : NULL,
+                          bc ? (const double *)tensor__data(bc) : NULL, (double *)tensor__data(r),
+                          mean ? (double *)tensor__data(mean) : NULL, rstd ? (double *)tensor__data(rstd) : NULL, rows, cols,
+                          eps);
+    r = round_to(r, dt);
     if (mean_out) *mean_out = mean;
     if (rstd_out) *rstd_out = rstd;
 done:
@@ -159,10 +214,10 @@ Tensor *tensor_layer_norm(const Tensor *x, const int64_t *ns, int n, const Tenso
 /* ---- embedding ----------------------------------------------------------------------------------- */
 
 int tensor__embedding_check(const TensorMeta *w, const TensorMeta *idx) {
-    if (idx->dtype != TENSOR_INT64) {
+    if (idx->dtype != TENSOR_INT64 && idx->dtype != TENSOR_INT32) {
         tensor_error_set(TENSOR_ERR_RUNTIME,
-                         "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.%sTensor instead (while checking arguments for embedding)",
-                         idx->dtype == TENSOR_FLOAT32 ? "Float" : "Bool");
+                         "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding)",
+                         tensor__dtypes[idx->dtype].type_str);
         return -1;
     }
     if (w->ndim != 2) {
@@ -186,7 +241,7 @@ Tensor *tensor_embedding(const Tensor *weight, const Tensor *indices, int64_t pa
     memcpy(shape, indices->shape, sizeof(int64_t) * indices->ndim);
     int64_t V = weight->shape[0], D = weight->shape[1];
     shape[indices->ndim] = D;
-    Tensor *ic = tensor_contiguous((Tensor *)indices);
+    Tensor *ic = as_contig(indices, TENSOR_INT64);
     if (!ic) return NULL;
     const int64_t *pi = tensor__i64(ic);
     for (int64_t i = 0; i < ic->numel; i++) {
@@ -228,7 +283,7 @@ int tensor__dropout_check(double p) {
 /* out = x * mask where mask holds 0 or 1/(1-p); the mask is returned for the gradient. */
 Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out) {
     if (tensor__dropout_check(p) < 0) return NULL;
-    if (x->dtype != TENSOR_FLOAT32) {
+    if (!tensor__is_float((TensorDtype)x->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "dropout only supports floating point tensors");
         return NULL;
     }
@@ -236,11 +291,14 @@ Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out
         if (mask_out) *mask_out = NULL;
         return tensor_clone(x);
     }
-    Tensor *mask = tensor__new(TENSOR_FLOAT32, x->ndim, x->shape, false);
+    TensorDtype dt = (TensorDtype)x->dtype;
+    Tensor *mask = tensor__new(dt, x->ndim, x->shape, false);
     if (!mask) return NULL;
     float scale = p >= 1.0 ? 0.0f : (float)(1.0 / (1.0 - p));
-    float *pm = tensor__f32(mask);
-    for (int64_t i = 0; i < mask->numel; i++) pm[i] = tensor__rng_uniform_f() >= (float)p ? scale : 0.0f;
+    char *pm = tensor__data(mask);
+    size_t es = tensor__elsize(dt);
+    for (int64_t i = 0; i < mask->numel; i++)
+        tensor__st_d(dt, pm + (size_t)i * es, tensor__rng_uniform_f() >= (float)p ? scale : 0.0f);
     Tensor *r = tensor_mul(x, mask);
     if (r && mask_out)
         *mask_out = mask;
@@ -259,12 +317,16 @@ int tensor__nll_check(const TensorMeta *x, const TensorMeta *t, const TensorMeta
         return -1;
     }
     if (t->dtype != TENSOR_INT64) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type Long but found %s", t->dtype == TENSOR_FLOAT32 ? "Float" : "Bool");
+        tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type Long but found %s", tensor__cname(t->dtype));
         return -1;
     }
-    if (x->dtype != TENSOR_FLOAT32) {
+    if (!tensor__is_float(x->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "\"nll_loss_forward_reduce_cuda_kernel_2d_index\" not implemented for '%s'",
-                         x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+                         tensor__cname(x->dtype));
+        return -1;
+    }
+    if (w && w->dtype != x->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "expected scalar type %s but found %s", tensor__cname(x->dtype), tensor__cname(w->dtype));
         return -1;
     }
     int64_t batch = x->ndim == 2 ? x->shape[0] : 1;
@@ -285,9 +347,9 @@ int tensor__nll_check(const TensorMeta *x, const TensorMeta *t, const TensorMeta
         return -1;
     }
     if (red == TENSOR_REDUCTION_NONE && x->ndim == 2)
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, 1, &batch);
+        tensor__meta_contiguous(out, x->dtype, 1, &batch);
     else
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, 0, NULL);
+        tensor__meta_contiguous(out, x->dtype, 0, NULL);
     return 0;
 }
 
@@ -301,15 +363,20 @@ Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *we
     if (tensor__nll_check(&mx, &mt, weight ? &mw : NULL, red, &om) < 0) return NULL;
     int64_t N = x->ndim == 2 ? x->shape[0] : 1, C = x->shape[x->ndim - 1];
     int64_t xs0 = x->ndim == 2 ? x->strides[0] : 0, xs1 = x->strides[x->ndim - 1];
-    const float *px = tensor__f32(x);
+    TensorDtype dt = (TensorDtype)x->dtype;
+    size_t es = tensor__elsize(dt);
+    const char *px = tensor__data(x);
     const int64_t *pt = tensor__i64(target);
     int64_t ts = target->ndim ? target->strides[0] : 0;
     Tensor *r = tensor__new_from_meta(&om, false);
     if (!r) return NULL;
+    char *pr = tensor__data(r);
+    /* a float32 loss rounds each term to float, as ATen's kernel accumulates float terms */
+    bool f32 = tensor__compute_dtype(dt) == TENSOR_FLOAT32;
     double sum = 0, wsum = 0;
     for (int64_t i = 0; i < N; i++) {
         int64_t t = pt[i * ts];
-        float l = 0.0f;
+        double l = 0.0;
         if (t != ignore_index) {
             if (t < 0 || t >= C) {
                 tensor_decref(r);
@@ -317,16 +384,17 @@ Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *we
                 return NULL;
             }
             double w = weight ? tensor_get_f64(weight, &t) : 1.0;
-            l = (float)(-w * px[i * xs0 + t * xs1]);
+            l = -w * tensor__ld_d(dt, px + (size_t)(i * xs0 + t * xs1) * es);
+            if (f32) l = (float)l;
             sum += l;
             wsum += w;
         }
-        if (red == TENSOR_REDUCTION_NONE && x->ndim == 2) tensor__f32(r)[i] = l;
+        if (red == TENSOR_REDUCTION_NONE && x->ndim == 2) tensor__st_d(dt, pr + (size_t)i * es, l);
     }
     if (red == TENSOR_REDUCTION_SUM || (red == TENSOR_REDUCTION_NONE && x->ndim == 1))
-        *tensor__f32(r) = (float)sum;
+        tensor__st_d(dt, pr, sum);
     else if (red == TENSOR_REDUCTION_MEAN)
-        *tensor__f32(r) = (float)(sum / wsum);
+        tensor__st_d(dt, pr, sum / wsum);
     if (total_weight) *total_weight = wsum;
     return r;
 }
@@ -334,7 +402,8 @@ Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *we
 /* d loss / d input of nll_loss for a unit upstream gradient: -w[t] at each target position
  * (divided by the total weight for the mean), zeros elsewhere */
 static Tensor *nll_grad_weights(const Tensor *target, const Tensor *weight, const TensorOpArgs *a) {
-    Tensor *W = tensor_zeros(TENSOR_FLOAT32, a->n_ints, a->ints);
+    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : a->dtype;
+    Tensor *W = tensor_zeros(dt, a->n_ints, a->ints);
     if (!W) return NULL;
     int64_t N = a->n_ints == 2 ? a->ints[0] : 1, C = a->n_ints ? a->ints[a->n_ints - 1] : 1;
     int64_t ts = target->ndim ? target->strides[0] : 0;
@@ -344,7 +413,7 @@ static Tensor *nll_grad_weights(const Tensor *target, const Tensor *weight, cons
         int64_t t = pt[i * ts];
         if (t == a->ignore_index || t < 0 || t >= C) continue;
         double w = weight ? tensor_get_f64(weight, &t) : 1.0;
-        tensor__f32(W)[i * C + t] = (float)-w;
+        tensor__st_d(dt, tensor__data(W) + (size_t)(i * C + t) * tensor__elsize(dt), -w);
         total += w;
     }
     if (a->reduction == TENSOR_REDUCTION_MEAN && tensor_div_scalar_(W, tensor_scalar_f(total)) < 0) {
@@ -378,20 +447,17 @@ int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const T
     const TensorMeta *x = in[0];
     switch (op) {
     case TENSOR_OP_SOFTMAX:
-    case TENSOR_OP_LOG_SOFTMAX:
-        if (tensor__wrap_dim(a->dim, x->ndim) < 0) return -1;
-        if (x->dtype != TENSOR_FLOAT32) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
-                             op == TENSOR_OP_SOFTMAX ? "softmax" : "log_softmax", x->dtype == TENSOR_INT64 ? "Long" : "Bool");
-            return -1;
-        }
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, x->ndim, x->shape);
+    case TENSOR_OP_LOG_SOFTMAX: {
+        TensorDtype fam;
+        if (softmax_check(x, a->dim, op == TENSOR_OP_LOG_SOFTMAX, &fam) < 0) return -1;
+        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
         return 1;
+    }
     case TENSOR_OP_LAYER_NORM: {
         int64_t rows, cols;
         if (tensor__layer_norm_check(x, a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, &rows, &cols) < 0)
             return -1;
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, x->ndim, x->shape);
+        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
         return 1;
     }
     case TENSOR_OP_EMBEDDING: {
@@ -416,7 +482,7 @@ int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const T
             tensor_error_set(TENSOR_ERR_RUNTIME, "_nll_loss_grad_weights: expected an int64 target and a 1-D or 2-D input shape");
             return -1;
         }
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, a->n_ints, a->ints);
+        tensor__meta_contiguous(out, a->dtype == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : a->dtype, a->n_ints, a->ints);
         return 1;
     case TENSOR_OP_NLL_LOSS:
     case TENSOR_OP_CROSS_ENTROPY:

@@ -20,15 +20,15 @@
 #define IP(...) PW_TUPLE_IP(__VA_ARGS__)
 #define NOK PW_TUPLE_NOK
 
-#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, MSG},
-#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, MSG},
-#define PW_GEN_UF(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, MSG},
-#define PW_GEN_BF(NAME, DT, COST, DOM, KINDS, F, I, B, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, MSG},
-#define PW_GEN_T3(NAME, F) {PWF_TERNARY, PWDT_PROMOTE, PWC_CHEAP, PWD_NODOM, PWK_F | PWK_MASK0 | PWK_FUSEONLY, TENSOR_OP_COUNT, NULL},
-#define PW_GEN_SC(NAME, BASE) {PWF_SCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL},
-#define PW_GEN_RSC(NAME, BASE) {PWF_RSCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL},
-#define PW_GEN_IP(NAME, BASE) {PWF_INPLACE, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL},
-#define PW_GEN_NOK(NAME, ...) {PWF_NONE, 0, 0, PWD_NODOM, 0, TENSOR_OP_COUNT, NULL},
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, KNAME, MSG},
+#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, KNAME, MSG},
+#define PW_GEN_UF(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, KNAME, MSG},
+#define PW_GEN_BF(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, KNAME, MSG},
+#define PW_GEN_T3(NAME, F) {PWF_TERNARY, PWDT_PROMOTE, PWC_CHEAP, PWD_NODOM, PWK_FH | PWK_I | PWK_B | PWK_MASK0 | PWK_FUSEONLY, TENSOR_OP_COUNT, NULL, NULL},
+#define PW_GEN_SC(NAME, BASE) {PWF_SCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL, NULL},
+#define PW_GEN_RSC(NAME, BASE) {PWF_RSCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL, NULL},
+#define PW_GEN_IP(NAME, BASE) {PWF_INPLACE, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL, NULL},
+#define PW_GEN_NOK(NAME, ...) {PWF_NONE, 0, 0, PWD_NODOM, 0, TENSOR_OP_COUNT, NULL, NULL},
 
 static const PwInfo pw_info[] = {
 #define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
@@ -78,9 +78,11 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 /* ---- loop generators ----------------------------------------------------------------------- */
 
 #define PW_T_f float
+#define PW_T_d double
 #define PW_T_i int64_t
 #define PW_T_b bool
 #define PW_LOAD_f const pw_t a = (pw_t)c->ad, s0 = (pw_t)c->s0d, s1 = (pw_t)c->s1d
+#define PW_LOAD_d const pw_t a = c->ad, s0 = c->s0d, s1 = c->s1d
 #define PW_LOAD_i const pw_t a = c->ai, s0 = c->s0i, s1 = c->s1i
 #define PW_LOAD_b const pw_t a = c->ai != 0, s0 = c->s0i != 0, s1 = c->s1i != 0
 #define PW_PRELUDE(FAM)                                                                         \
@@ -167,10 +169,10 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 #define PW_OT_LOGIC(T) T
 #define PW_OT_CMP(T) bool
 
-#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, MSG)                                      \
-    UN_LOOP(pw_##NAME##_f, f, F) UN_LOOP(pw_##NAME##_i, i, I) UN_LOOP(pw_##NAME##_b, b, B)
-#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, MSG)                                      \
-    BIN_LOOP(pw_##NAME##_f, f, PW_OT_##DT(float), F)                                            \
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, ...)                                      \
+    UN_LOOP(pw_##NAME##_f, f, F) UN_LOOP(pw_##NAME##_d, d, F) UN_LOOP(pw_##NAME##_i, i, I) UN_LOOP(pw_##NAME##_b, b, B)
+#define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, ...)                                      \
+    BIN_LOOP(pw_##NAME##_f, f, PW_OT_##DT(float), F) BIN_LOOP(pw_##NAME##_d, d, PW_OT_##DT(double), F) \
     BIN_LOOP(pw_##NAME##_i, i, PW_OT_##DT(int64_t), I) BIN_LOOP(pw_##NAME##_b, b, PW_OT_##DT(bool), B)
 #define PW_GEN_UF PW_GEN_U
 #define PW_GEN_BF PW_GEN_B
@@ -186,21 +188,21 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 
 #undef PW_GEN_U
 #undef PW_GEN_B
-#define PW_GEN_U(NAME, ...) {pw_##NAME##_f, pw_##NAME##_i, pw_##NAME##_b},
-#define PW_GEN_B(NAME, ...) {pw_##NAME##_f, pw_##NAME##_i, pw_##NAME##_b},
+#define PW_GEN_U(NAME, ...) {pw_##NAME##_f, pw_##NAME##_d, pw_##NAME##_i, pw_##NAME##_b},
+#define PW_GEN_B(NAME, ...) {pw_##NAME##_f, pw_##NAME##_d, pw_##NAME##_i, pw_##NAME##_b},
 #undef PW_GEN_T3
 #undef PW_GEN_SC
 #undef PW_GEN_RSC
 #undef PW_GEN_IP
 #undef PW_GEN_NOK
-#define PW_GEN_T3(NAME, ...) {NULL, NULL, NULL},
-#define PW_GEN_SC(NAME, ...) {NULL, NULL, NULL},
-#define PW_GEN_RSC(NAME, ...) {NULL, NULL, NULL},
-#define PW_GEN_IP(NAME, ...) {NULL, NULL, NULL},
-#define PW_GEN_NOK(NAME, ...) {NULL, NULL, NULL},
+#define PW_GEN_T3(NAME, ...) {NULL, NULL, NULL, NULL},
+#define PW_GEN_SC(NAME, ...) {NULL, NULL, NULL, NULL},
+#define PW_GEN_RSC(NAME, ...) {NULL, NULL, NULL, NULL},
+#define PW_GEN_IP(NAME, ...) {NULL, NULL, NULL, NULL},
+#define PW_GEN_NOK(NAME, ...) {NULL, NULL, NULL, NULL},
 
-/* [op][family]: float32, int64, bool */
-static const TensorLoopFn pw_loops[][3] = {
+/* [op][kernel family]: float, double, int64, bool (TensorFamily order) */
+static const TensorLoopFn pw_loops[][TENSOR_FAMILY_COUNT] = {
 #define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
 #include "ember/ops.def"
 #undef X
@@ -226,8 +228,6 @@ _Static_assert(sizeof pw_loops / sizeof pw_loops[0] == TENSOR_OP_COUNT, "one loo
 #undef IP
 #undef NOK
 
-static int family(TensorDtype d) { return d == TENSOR_FLOAT32 ? 0 : d == TENSOR_INT64 ? 1 : 2; }
-
 static void where_loop(char **d, const int64_t *s, int64_t n, const void *vctx) {
     size_t es = *(const size_t *)vctx;
     for (int64_t i = 0; i < n; i++) {
@@ -243,12 +243,13 @@ typedef struct StackScalar {
     Tensor t;
     TensorStorage st;
     union {
-        float f;
+        double d;
         int64_t i;
-        bool b;
+        char bytes[8];
     } v;
 } StackScalar;
 
+/* s as a 0-dim wrapped number of dtype dt (PyTorch casts a scalar operand to the common dtype) */
 static Tensor *stack_scalar(StackScalar *ss, TensorScalar s, TensorDtype dt) {
     memset(&ss->t, 0, sizeof ss->t);
     memset(&ss->st, 0, sizeof ss->st);
@@ -258,48 +259,45 @@ static Tensor *stack_scalar(StackScalar *ss, TensorScalar s, TensorDtype dt) {
     ss->t.flags = TENSOR_F_CONTIGUOUS | TENSOR_F_WRAPPED_NUMBER;
     ss->t.storage = &ss->st;
     ss->st.refcount = 1 << 30;
-    ss->st.data = &ss->v;
+    ss->st.data = ss->v.bytes;
     ss->st.nbytes = sizeof ss->v;
-    if (dt == TENSOR_FLOAT32)
-        ss->v.f = s.kind == TENSOR_FLOAT32 ? (float)s.f : (float)s.i;
-    else if (dt == TENSOR_INT64)
-        ss->v.i = s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i;
-    else
-        ss->v.b = s.kind == TENSOR_FLOAT32 ? s.f != 0.0 : s.i != 0;
+    tensor__st_scalar(dt, ss->v.bytes, s);
     return &ss->t;
 }
 
 Tensor *tensor_scalar_tensor(TensorScalar s, TensorDtype dt) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = s.kind;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = s.kind == TENSOR_FLOAT32 ? tensor_default_dtype() : s.kind;
     Tensor *t = tensor__new(dt, 0, NULL, false);
     if (!t) return NULL;
-    StackScalar ss;
-    stack_scalar(&ss, s, dt);
-    memcpy(t->storage->data, &ss.v, tensor__elsize(dt));
+    tensor__st_scalar(dt, t->storage->data, s);
     return t;
 }
 
 /* ---- dtype rules (shared with shape inference and the runtime) ----------------------------------- */
 
-static const char *dtype_cname(TensorDtype d) { return d == TENSOR_FLOAT32 ? "Float" : d == TENSOR_INT64 ? "Long" : "Bool"; }
-
-/* the compute dtype's family must have a kernel: bools may compute as int64 (PWK_BI) */
-static int kernel_dtype(TensorOp op, TensorDtype ct, TensorDtype *out) {
+int tensor__pw_supports(TensorOp op, TensorDtype d) {
     const PwInfo *k = &pw_info[op];
-    static const unsigned need[3] = {PWK_F, PWK_I, PWK_B};
-    if (k->kinds & need[family(ct)]) {
-        *out = ct;
-        return 0;
+    unsigned need;
+    switch (d) {
+    case TENSOR_FLOAT16: need = PWK_H; break;
+    case TENSOR_BFLOAT16: need = PWK_BF; break;
+    case TENSOR_BOOL: need = PWK_B | PWK_BI; break;
+    default: need = tensor__is_float(d) ? PWK_F : PWK_I; break;
     }
-    if (ct == TENSOR_BOOL && (k->kinds & PWK_BI)) {
-        *out = TENSOR_INT64;
-        return 0;
-    }
-    if (k->msg)
+    if (k->kinds & need) return 0;
+    if (d == TENSOR_BOOL && k->msg)
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s", k->msg);
+    else if (k->kname)
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", k->kname, tensor__cname(d));
     else
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", tensor_op_name(op), dtype_cname(ct));
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", tensor_op_name(op), tensor__cname(d));
     return -1;
+}
+
+/* the kernel family's dtype for common dtype ct (bools compute as int64 under PWK_BI) */
+static TensorDtype kernel_dtype(TensorOp op, TensorDtype ct) {
+    if (ct == TENSOR_BOOL && !(pw_info[op].kinds & PWK_B) && (pw_info[op].kinds & PWK_BI)) return TENSOR_INT64;
+    return tensor__compute_dtype(ct);
 }
 
 /* result dtype of a unary kernel op on a `dt` input */
@@ -307,20 +305,27 @@ int tensor__unary_dtype(TensorOp op, TensorDtype dt, const TensorOpArgs *a, Tens
     const PwInfo *k = &pw_info[op];
     TensorDtype ct = dt;
     switch ((PwDtype)k->dt) {
-    case PWDT_FLOAT: if (tensor__category(dt) != TENSOR_CAT_FLOAT) ct = TENSOR_FLOAT32; break;
+    case PWDT_FLOAT: if (!tensor__is_float(dt)) ct = tensor_default_dtype(); break;
     case PWDT_LOGIC: ct = TENSOR_BOOL; break;
-    case PWDT_PROMOTE_SC:
-        if (a->has_min) ct = tensor__promote_scalar(ct, a->scalar.kind);
-        if (a->has_max) ct = tensor__promote_scalar(ct, a->scalar2.kind);
+    case PWDT_PROMOTE_SC: {
+        TensorPromo p = TENSOR_PROMO_INIT;
+        tensor__promo_add(&p, dt, 1, false);
+        if (a->has_min) tensor__promo_add_scalar(&p, a->scalar);
+        if (a->has_max) tensor__promo_add_scalar(&p, a->scalar2);
+        ct = tensor__promo_result(&p);
         break;
+    }
     default: break;
     }
-    return kernel_dtype(op, ct, result);
+    if (tensor__pw_supports(op, ct) < 0) return -1;
+    *result = ct;
+    return 0;
 }
 
-/* compute and result dtypes of a binary kernel op (alpha: add/sub's) */
-int tensor__binary_dtype(TensorOp op, TensorDtype da, TensorDtype db, TensorScalar alpha, TensorDtype *compute,
-                         TensorDtype *result) {
+/* Common and result dtypes of a binary kernel op over operands (dtype, ndim, wrapped); alpha
+ * for add/sub. */
+static int binary_dtypes(TensorOp op, TensorDtype da, int nda, bool wa, TensorDtype db, int ndb, bool wb, TensorScalar alpha,
+                         TensorDtype *common, TensorDtype *result) {
     const PwInfo *k = &pw_info[op];
     if (k->dt == PWDT_SUBT && (da == TENSOR_BOOL || db == TENSOR_BOOL)) {
         if (da == TENSOR_BOOL && db == TENSOR_BOOL)
@@ -331,46 +336,61 @@ int tensor__binary_dtype(TensorOp op, TensorDtype da, TensorDtype db, TensorScal
                                                  "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
         return -1;
     }
-    TensorDtype ct = tensor__promote(da, db);
-    if (k->dt == PWDT_FLOAT && tensor__category(ct) != TENSOR_CAT_FLOAT) ct = TENSOR_FLOAT32;
+    TensorPromo p = TENSOR_PROMO_INIT;
+    tensor__promo_add(&p, da, nda, wa);
+    tensor__promo_add(&p, db, ndb, wb);
+    TensorDtype ct = tensor__promo_result(&p);
+    if (k->dt == PWDT_FLOAT && !tensor__is_float(ct)) ct = tensor_default_dtype();
     if (k->dt == PWDT_LOGIC) ct = TENSOR_BOOL;
-    if (alpha.kind == TENSOR_FLOAT32 && tensor__category(ct) != TENSOR_CAT_FLOAT) {
+    if (alpha.kind == TENSOR_FLOAT32 && !tensor__is_float(ct)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
         return -1;
     }
-    if (kernel_dtype(op, ct, compute) < 0) return -1;
-    *result = k->dt == PWDT_CMP || k->dt == PWDT_LOGIC ? TENSOR_BOOL : *compute;
+    if (tensor__pw_supports(op, ct) < 0) return -1;
+    *common = ct;
+    *result = k->dt == PWDT_CMP || k->dt == PWDT_LOGIC ? TENSOR_BOOL : ct;
     return 0;
+}
+
+int tensor__binary_dtype(TensorOp op, TensorDtype a, TensorDtype b, TensorScalar alpha, TensorDtype *compute, TensorDtype *result) {
+    return binary_dtypes(op, a, 1, false, b, 1, false, alpha, compute, result);
 }
 
 /* the integral scalar exponent of pow must not be negative (PyTorch refuses before computing) */
 static int check_scalar_pow(TensorOp base, TensorDtype x, TensorScalar s) {
-    if (base == TENSOR_OP_POW && tensor__category(x) != TENSOR_CAT_FLOAT && s.kind != TENSOR_FLOAT32 && s.i < 0) {
+    if (base == TENSOR_OP_POW && !tensor__is_float(x) && s.kind != TENSOR_FLOAT32 && s.i < 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
         return -1;
     }
     return 0;
 }
 
-int tensor__pw_dtype(TensorOp op, const TensorDtype *in, const TensorOpArgs *a, TensorDtype *compute, TensorDtype *result) {
+int tensor__pw_dtype(TensorOp op, const TensorMeta *const *in, const TensorOpArgs *a, TensorDtype *compute, TensorDtype *result) {
     const PwInfo *k = &pw_info[op];
     switch ((PwForm)k->form) {
     case PWF_UNARY:
-        if (tensor__unary_dtype(op, in[0], a, compute) < 0) return -1;
+        if (tensor__unary_dtype(op, in[0]->dtype, a, compute) < 0) return -1;
         *result = *compute;
         return 0;
-    case PWF_BINARY: return tensor__binary_dtype(op, in[0], in[1], a->alpha, compute, result);
-    case PWF_TERNARY:
-        *compute = *result = tensor__promote(in[1], in[2]);
+    case PWF_BINARY:
+        return binary_dtypes(op, in[0]->dtype, in[0]->ndim, in[0]->wrapped_number, in[1]->dtype, in[1]->ndim,
+                             in[1]->wrapped_number, a->alpha, compute, result);
+    case PWF_TERNARY: {
+        TensorPromo p = TENSOR_PROMO_INIT;
+        tensor__promo_add(&p, in[1]->dtype, in[1]->ndim, in[1]->wrapped_number);
+        tensor__promo_add(&p, in[2]->dtype, in[2]->ndim, in[2]->wrapped_number);
+        *compute = *result = tensor__promo_result(&p);
         return 0;
+    }
     case PWF_SCALAR:
     case PWF_RSCALAR: {
-        TensorDtype s = a->scalar.kind, pair[2] = {in[0], s};
+        TensorMeta sm = {.dtype = a->scalar.kind, .ndim = 0, .wrapped_number = true};
+        const TensorMeta *pair[2] = {in[0], &sm};
         if (k->form == PWF_RSCALAR) {
-            pair[0] = s;
+            pair[0] = &sm;
             pair[1] = in[0];
         }
-        if (k->form == PWF_SCALAR && check_scalar_pow(k->base, in[0], a->scalar) < 0) return -1;
+        if (k->form == PWF_SCALAR && check_scalar_pow(k->base, in[0]->dtype, a->scalar) < 0) return -1;
         return tensor__pw_dtype(k->base, pair, a, compute, result);
     }
     case PWF_INPLACE: return tensor__pw_dtype(k->base, in, a, compute, result);
@@ -384,40 +404,75 @@ int tensor__pw_dtype(TensorOp op, const TensorDtype *in, const TensorOpArgs *a, 
 
 static int check_int_divisor(const Tensor *b) {
     /* b is int64 here; PyTorch raises before computing anything */
+    int64_t idx[TENSOR_MAX_DIMS] = {0};
     for (int64_t i = 0; i < b->numel; i++) {
-        int64_t idx[TENSOR_MAX_DIMS], rem = i;
-        for (int d = b->ndim - 1; d >= 0; d--) {
-            idx[d] = rem % b->shape[d];
-            rem /= b->shape[d];
-        }
         if (tensor_get_i64(b, idx) == 0) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "ZeroDivisionError");
             return -1;
         }
+        for (int d = b->ndim - 1; d >= 0; d--) {
+            if (++idx[d] < b->shape[d]) break;
+            idx[d] = 0;
+        }
     }
     return 0;
+}
+
+/* Runs fn over (r, ca, cb) with r of dtype lt; when out's dtype differs (in place into another
+ * dtype, or a dtype computed in a wider family: float16, int8 ...), into a temporary that is
+ * then converted into out. */
+static Tensor *run3(TensorLoopFn fn, const PwArgs *c, Tensor *out, TensorDtype rt, TensorDtype lt, const Tensor *ca,
+                    const Tensor *cb, int nd, const int64_t *shp) {
+    Tensor *r = out;
+    if (!r) {
+        r = tensor__new(rt, nd, shp, false);
+        if (!r) return NULL;
+    } else {
+        tensor_incref(r);
+    }
+    TensorIter it;
+    if ((TensorDtype)r->dtype != lt) {
+        Tensor *tmp = tensor__new(lt, nd, shp, false);
+        if (!tmp) {
+            tensor_decref(r);
+            return NULL;
+        }
+        const Tensor *ops[3] = {tmp, ca, cb};
+        tensor__iter_init(&it, cb ? 3 : 2, ops, nd, shp);
+        tensor__iter_run(&it, fn, c);
+        int rc = tensor__copy_into(r, tmp);
+        tensor_decref(tmp);
+        EM_ASSERT(rc == 0, "same-shape copy");
+    } else {
+        const Tensor *ops[3] = {r, ca, cb};
+        tensor__iter_init(&it, cb ? 3 : 2, ops, nd, shp);
+        tensor__iter_run(&it, fn, c);
+    }
+    return r;
 }
 
 /* Computes a (op) b into a new tensor, or into `out` (in-place: out == a). The scalar forms
  * pass b as a StackScalar. alpha applies to add/sub. */
 Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScalar alpha, Tensor *out) {
     TensorDtype da = (TensorDtype)a->dtype, db = (TensorDtype)b->dtype;
-    TensorDtype ct, odt;
-    if (tensor__binary_dtype(op, da, db, alpha, &ct, &odt) < 0) return NULL;
+    TensorDtype ct, rt;
+    if (binary_dtypes(op, da, a->ndim, tensor_is_wrapped_number(a), db, b->ndim, tensor_is_wrapped_number(b), alpha, &ct, &rt) < 0)
+        return NULL;
+    TensorDtype kt = kernel_dtype(op, ct), lt = rt == TENSOR_BOOL ? TENSOR_BOOL : kt;
     PwArgs c;
     TensorOpArgs ta = TENSOR_OP_ARGS_INIT;
     ta.alpha = alpha;
     tensor__pw_args(&ta, &c);
-    TensorLoopFn fn = pw_loops[op][family(ct)];
-    bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && ct == TENSOR_INT64;
+    TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
+    bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && kt == TENSOR_INT64;
 
-    /* fast path: same shape, contiguous, same dtype, new output */
-    if (!out && da == ct && db == ct && a->ndim == b->ndim && tensor__contig(a) && tensor__contig(b) &&
+    /* fast path: same shape, contiguous, operands already in the kernel's dtype, new output */
+    if (!out && da == kt && db == kt && lt == rt && a->ndim == b->ndim && tensor__contig(a) && tensor__contig(b) &&
         memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) == 0 && !zdiv) {
-        Tensor *r = tensor__new(odt, a->ndim, a->shape, false);
+        Tensor *r = tensor__new(rt, a->ndim, a->shape, false);
         if (!r) return NULL;
         char *data[3] = {r->storage->data, tensor__data(a), tensor__data(b)};
-        int64_t es = (int64_t)tensor__elsize(ct), eo = (int64_t)tensor__elsize(odt);
+        int64_t es = (int64_t)tensor__elsize(kt), eo = (int64_t)tensor__elsize(rt);
         int64_t strides[3] = {eo, es, es};
         fn(data, strides, a->numel, &c);
         return r;
@@ -427,9 +482,8 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
     int64_t shp[TENSOR_MAX_DIMS];
     if (tensor__broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &nd, shp) < 0) return NULL;
     if (out) {
-        if (tensor__category(ct) > tensor__category((TensorDtype)out->dtype)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", dtype_cname(ct),
-                             dtype_cname((TensorDtype)out->dtype));
+        if (!tensor__can_cast(rt, (TensorDtype)out->dtype)) {
+            tensor__cast_error(rt, (TensorDtype)out->dtype);
             return NULL;
         }
         if (nd != out->ndim || memcmp(shp, out->shape, sizeof(int64_t) * (size_t)nd) != 0) {
@@ -440,58 +494,40 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
             return NULL;
         }
     }
-    Tensor *ca = tensor__as_dtype(a, ct);
-    if (!ca) return NULL;
-    Tensor *cb = NULL;
-    if (out && b->storage == out->storage && b != out &&
-        !(b->offset == out->offset && b->ndim == out->ndim &&
-          memcmp(b->strides, out->strides, sizeof(int64_t) * b->ndim) == 0)) {
-        Tensor *tmp = tensor_clone(b);
-        if (!tmp) goto fail;
-        cb = tensor__as_dtype(tmp, ct);
-        tensor_decref(tmp);
-    } else {
-        cb = tensor__as_dtype(b, ct);
-    }
-    if (!cb) goto fail;
-    if (zdiv && check_int_divisor(cb) < 0) goto fail;
-    Tensor *r = out;
-    if (!r) {
-        r = tensor__new(odt, nd, shp, false);
-        if (!r) goto fail;
-    } else {
-        tensor_incref(r);
-    }
-    if (r->dtype != odt) { /* in-place into a wider dtype: compute then convert */
-        Tensor *tmp = tensor__new(odt, nd, shp, false);
-        if (!tmp) {
-            tensor_decref(r);
-            goto fail;
+    /* operands are cast to the common dtype (rounding a float32 operand of a float16 op), then
+     * widened to the kernel family's dtype */
+    Tensor *ca = NULL, *cb = NULL, *r = NULL;
+    const Tensor *srcs[2] = {a, b};
+    Tensor **dsts[2] = {&ca, &cb};
+    for (int i = 0; i < 2; i++) {
+        const Tensor *x = srcs[i];
+        Tensor *tmp = NULL;
+        if (i == 1 && out && x->storage == out->storage && x != out &&
+            !(x->offset == out->offset && x->ndim == out->ndim &&
+              memcmp(x->strides, out->strides, sizeof(int64_t) * x->ndim) == 0)) {
+            if (!(tmp = tensor_clone(x))) goto done;
+            x = tmp;
         }
-        TensorIter it;
-        const Tensor *ops[3] = {tmp, ca, cb};
-        tensor__iter_init(&it, 3, ops, nd, shp);
-        tensor__iter_run(&it, fn, &c);
-        int rc = tensor__copy_into(r, tmp);
+        if ((TensorDtype)x->dtype != ct && ct != kt) {
+            Tensor *t2 = tensor__as_dtype(x, ct);
+            tensor_decref(tmp);
+            if (!(tmp = t2)) goto done;
+            x = tmp;
+        }
+        *dsts[i] = tensor__as_dtype(x, kt);
         tensor_decref(tmp);
-        EM_ASSERT(rc == 0, "same-shape copy");
-    } else {
-        TensorIter it;
-        const Tensor *ops[3] = {r, ca, cb};
-        tensor__iter_init(&it, 3, ops, nd, shp);
-        tensor__iter_run(&it, fn, &c);
+        if (!*dsts[i]) goto done;
     }
+    if (zdiv && check_int_divisor(cb) < 0) goto done;
+    r = run3(fn, &c, out, rt, lt, ca, cb, nd, shp);
+done:
     tensor_decref(ca);
     tensor_decref(cb);
     return r;
-fail:
-    tensor_decref(ca);
-    tensor_decref(cb);
-    return NULL;
 }
 
 /* a scalar form (op SC / RSC in the table, or its in-place form): the base op's kernel with the
- * scalar as a 0-dim wrapped operand */
+ * scalar as a 0-dim wrapped operand of the common dtype */
 Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, TensorScalar alpha, Tensor *out) {
     while (pw_info[op].form == PWF_INPLACE) op = pw_info[op].base;
     const PwInfo *k = &pw_info[op];
@@ -499,10 +535,21 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
         tensor_error_set(TENSOR_ERR_VALUE, "%s is not a scalar form", tensor_op_name(op));
         return NULL;
     }
+    if (k->form == PWF_SCALAR && check_scalar_pow(k->base, (TensorDtype)a->dtype, s) < 0) return NULL;
+    if (pw_info[k->base].dt == PWDT_SUBT && (a->dtype == TENSOR_BOOL || s.kind == TENSOR_BOOL)) {
+        /* sub_check sees the wrapped scalar's own dtype: `t - True` is refused as PyTorch does */
+        TensorDtype c, r;
+        if (binary_dtypes(k->base, (TensorDtype)a->dtype, a->ndim, false, (TensorDtype)s.kind, 0, true, alpha, &c, &r) < 0)
+            return NULL;
+    }
+    TensorPromo p = TENSOR_PROMO_INIT;
+    tensor__promo_add(&p, (TensorDtype)a->dtype, a->ndim, tensor_is_wrapped_number(a));
+    tensor__promo_add_scalar(&p, s);
+    TensorDtype ct = tensor__promo_result(&p);
+    if (pw_info[k->base].dt == PWDT_LOGIC) ct = TENSOR_BOOL;
     StackScalar ss;
-    Tensor *b = stack_scalar(&ss, s, s.kind);
+    Tensor *b = stack_scalar(&ss, s, ct);
     if (k->form == PWF_RSCALAR) return tensor__binary(k->base, b, a, alpha, NULL);
-    if (check_scalar_pow(k->base, (TensorDtype)a->dtype, s) < 0) return NULL;
     return tensor__binary(k->base, a, b, alpha, out);
 }
 
@@ -511,74 +558,57 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
 Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Tensor *out) {
     TensorDtype ct;
     if (tensor__unary_dtype(op, (TensorDtype)a->dtype, args, &ct) < 0) return NULL;
+    TensorDtype kt = kernel_dtype(op, ct);
     PwArgs c;
     tensor__pw_args(args, &c);
-    TensorLoopFn fn = pw_loops[op][family(ct)];
-    if (out && tensor__category(ct) > tensor__category((TensorDtype)out->dtype)) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                         dtype_cname(ct), dtype_cname((TensorDtype)out->dtype));
+    TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
+    if (out && !tensor__can_cast(ct, (TensorDtype)out->dtype)) {
+        tensor__cast_error(ct, (TensorDtype)out->dtype);
         return NULL;
     }
-    Tensor *ca = tensor__as_dtype(a, ct);
-    if (!ca) return NULL;
-    Tensor *r = out;
-    if (r && (TensorDtype)r->dtype != ct) {
-        Tensor *tmp = tensor__unary(op, ca, args, NULL);
-        tensor_decref(ca);
-        if (!tmp) return NULL;
-        int rc = tensor__copy_into(r, tmp);
-        tensor_decref(tmp);
-        if (rc < 0) return NULL;
-        tensor_incref(r);
-        return r;
-    }
-    if (!r) {
-        r = tensor__new(ct, a->ndim, a->shape, false);
-        if (!r) {
-            tensor_decref(ca);
-            return NULL;
-        }
-    } else {
-        tensor_incref(r);
-    }
-    if (tensor__contig(r) && tensor__contig(ca)) {
-        char *data[2] = {tensor__data(r), tensor__data(ca)};
-        int64_t es = (int64_t)tensor__elsize(ct);
+    if (!out && (TensorDtype)a->dtype == kt && ct == kt && tensor__contig(a)) {
+        Tensor *r = tensor__new(ct, a->ndim, a->shape, false);
+        if (!r) return NULL;
+        char *data[2] = {tensor__data(r), tensor__data(a)};
+        int64_t es = (int64_t)tensor__elsize(kt);
         int64_t strides[2] = {es, es};
         fn(data, strides, r->numel, &c);
-    } else {
-        TensorIter it;
-        const Tensor *ops[2] = {r, ca};
-        tensor__iter_init(&it, 2, ops, r->ndim, r->shape);
-        tensor__iter_run(&it, fn, &c);
+        return r;
     }
+    Tensor *ca = tensor__as_dtype(a, kt);
+    if (!ca) return NULL;
+    Tensor *r = run3(fn, &c, out, ct, kt, ca, NULL, a->ndim, a->shape);
     tensor_decref(ca);
     return r;
 }
 
-
 Tensor *tensor__where(const Tensor *cond, const Tensor *a, const Tensor *b) {
     if (cond->dtype != TENSOR_BOOL) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
-                         dtype_cname((TensorDtype)cond->dtype));
+                         tensor__cname((TensorDtype)cond->dtype));
         return NULL;
     }
     int n1, n2;
     int64_t s1[TENSOR_MAX_DIMS], s2[TENSOR_MAX_DIMS];
     if (tensor__broadcast_shapes(cond->ndim, cond->shape, a->ndim, a->shape, &n1, s1) < 0) return NULL;
     if (tensor__broadcast_shapes(n1, s1, b->ndim, b->shape, &n2, s2) < 0) return NULL;
-    TensorDtype ct = tensor__promote((TensorDtype)a->dtype, (TensorDtype)b->dtype);
+    TensorPromo p = TENSOR_PROMO_INIT;
+    tensor__promo_add(&p, (TensorDtype)a->dtype, a->ndim, tensor_is_wrapped_number(a));
+    tensor__promo_add(&p, (TensorDtype)b->dtype, b->ndim, tensor_is_wrapped_number(b));
+    TensorDtype ct = tensor__promo_result(&p);
     Tensor *ca = tensor__as_dtype(a, ct), *cb = ca ? tensor__as_dtype(b, ct) : NULL;
-    Tensor *r = cb ? tensor__new(ct, n2, s2, false) : NULL;
+    Tensor *cc = cb ? tensor__as_dtype(cond, TENSOR_BOOL) : NULL;
+    Tensor *r = cc ? tensor__new(ct, n2, s2, false) : NULL;
     if (r) {
         TensorIter it;
-        const Tensor *ops[4] = {r, cond, ca, cb};
+        const Tensor *ops[4] = {r, cc, ca, cb};
         tensor__iter_init(&it, 4, ops, n2, s2);
         size_t es = tensor__elsize(ct);
         tensor__iter_run(&it, where_loop, &es);
     }
     tensor_decref(ca);
     tensor_decref(cb);
+    tensor_decref(cc);
     return r;
 }
 
@@ -697,11 +727,7 @@ int tensor__inplace_binary_scalar(TensorOp op, Tensor *a, TensorScalar s, Tensor
 int tensor__inplace_unary(TensorOp op, Tensor *a, const TensorOpArgs *args) {
     TensorDtype ct;
     if (tensor__unary_dtype(op, (TensorDtype)a->dtype, args, &ct) < 0) return -1;
-    if (tensor__category(ct) > tensor__category((TensorDtype)a->dtype)) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", dtype_cname(ct),
-                         dtype_cname((TensorDtype)a->dtype));
-        return -1;
-    }
+    if (!tensor__can_cast(ct, (TensorDtype)a->dtype)) return tensor__cast_error(ct, (TensorDtype)a->dtype);
     if (tensor__begin_inplace(a) < 0) return -1;
     return finish_inplace(tensor__unary(op, a, args, a));
 }

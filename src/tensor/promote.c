@@ -1,22 +1,13 @@
-/* promote.c — PyTorch's type promotion for Ember's three dtypes, shape broadcasting, and
- * dtype-converting copies (copy_, to(dtype), fill).
- *
- * With one dtype per category (bool < int64 < float32) PyTorch's rule "dimensioned tensors
- * beat 0-dim tensors beat wrapped numbers, unless a lower-priority operand is of a higher
- * category" reduces to taking the highest category present. */
+/* promote.c — shape broadcasting and dtype-converting copies (copy_, to(dtype), clone, fill).
+ * The promotion lattice and the conversion loops themselves are dtype.c's. */
 #include "src/tensor/iter.h"
 
 #include <stdio.h>
 
-static const TensorDtype cat_dtype[3] = {TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT32};
-
-TensorDtype tensor__promote(TensorDtype a, TensorDtype b) {
-    TensorCategory ca = tensor__category(a), cb = tensor__category(b);
-    return cat_dtype[ca > cb ? ca : cb];
-}
-
-TensorDtype tensor__promote_scalar(TensorDtype t, TensorDtype scalar_kind) {
-    return tensor__promote(t, scalar_kind);
+int tensor__cast_error(TensorDtype result, TensorDtype out) {
+    tensor_error_set(TENSOR_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", tensor__cname(result),
+                     tensor__cname(out));
+    return -1;
 }
 
 int tensor__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) {
@@ -40,44 +31,6 @@ int tensor__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b,
     *nout = n;
     return 0;
 }
-
-/* ---- conversion loops: dst[i] = (D)src[i] ---- */
-
-#define CONV_LOOP(NAME, D, S, EXPR)                                                             \
-    static void NAME(char **d, const int64_t *s, int64_t n, const void *ctx) {                  \
-        (void)ctx;                                                                              \
-        char *o = d[0];                                                                         \
-        const char *a = d[1];                                                                   \
-        if (s[0] == (int64_t)sizeof(D) && s[1] == (int64_t)sizeof(S)) {                        \
-            D *restrict po = (D *)o;                                                            \
-            const S *restrict pa = (const S *)a;                                                \
-            for (int64_t i = 0; i < n; i++) {                                                   \
-                S x = pa[i];                                                                    \
-                po[i] = (EXPR);                                                                 \
-            }                                                                                   \
-        } else {                                                                                \
-            for (int64_t i = 0; i < n; i++) {                                                   \
-                S x = *(const S *)(a + i * s[1]);                                               \
-                *(D *)(o + i * s[0]) = (EXPR);                                                  \
-            }                                                                                   \
-        }                                                                                       \
-    }
-
-CONV_LOOP(conv_f_f, float, float, x)
-CONV_LOOP(conv_f_i, float, int64_t, (float)x)
-CONV_LOOP(conv_f_b, float, bool, x ? 1.0f : 0.0f)
-CONV_LOOP(conv_i_f, int64_t, float, (int64_t)x)
-CONV_LOOP(conv_i_i, int64_t, int64_t, x)
-CONV_LOOP(conv_i_b, int64_t, bool, x ? 1 : 0)
-CONV_LOOP(conv_b_f, bool, float, x != 0.0f)
-CONV_LOOP(conv_b_i, bool, int64_t, x != 0)
-CONV_LOOP(conv_b_b, bool, bool, x)
-
-static const TensorLoopFn conv_table[3][3] = {
-    {conv_f_f, conv_f_i, conv_f_b},
-    {conv_i_f, conv_i_i, conv_i_b},
-    {conv_b_f, conv_b_i, conv_b_b},
-};
 
 static bool overlaps(const Tensor *a, const Tensor *b) {
     return a->storage == b->storage && a->numel > 0 && b->numel > 0;
@@ -103,7 +56,7 @@ int tensor__copy_into(Tensor *dst, const Tensor *src) {
     TensorIter it;
     const Tensor *ops[2] = {dst, src};
     tensor__iter_init(&it, 2, ops, dst->ndim, dst->shape);
-    tensor__iter_run(&it, conv_table[dst->dtype][src->dtype], NULL);
+    tensor__convert_run(&it, (TensorDtype)dst->dtype, (TensorDtype)src->dtype);
     tensor_decref(tmp);
     return 0;
 }
@@ -151,27 +104,38 @@ Tensor *tensor_contiguous(Tensor *t) {
 
 void tensor__fill_raw(Tensor *t, TensorScalar s) {
     if (t->numel == 0) return;
-    Tensor *src = tensor_scalar_tensor(s, (TensorDtype)t->dtype);
-    EM_ASSERT(src, "out of memory");
+    TensorDtype dt = (TensorDtype)t->dtype;
+    size_t es = tensor__elsize(dt);
+    union {
+        double d;
+        int64_t i;
+        char bytes[8];
+    } v;
+    tensor__st_scalar(dt, v.bytes, s);
     if (tensor__contig(t)) {
         char *p = tensor__data(t);
-        size_t es = tensor__elsize((TensorDtype)t->dtype);
-        if (t->dtype == TENSOR_FLOAT32) {
-            float v = *(float *)src->storage->data;
-            float *f = (float *)p;
-            for (int64_t i = 0; i < t->numel; i++) f[i] = v;
-        } else if (t->dtype == TENSOR_INT64) {
-            int64_t v = *(int64_t *)src->storage->data;
-            int64_t *q = (int64_t *)p;
-            for (int64_t i = 0; i < t->numel; i++) q[i] = v;
-        } else {
-            memset(p, *(bool *)src->storage->data ? 1 : 0, (size_t)t->numel * es);
+        switch (es) {
+        case 8: { int64_t x; memcpy(&x, v.bytes, 8); for (int64_t i = 0; i < t->numel; i++) ((int64_t *)p)[i] = x; break; }
+        case 4: { int32_t x; memcpy(&x, v.bytes, 4); for (int64_t i = 0; i < t->numel; i++) ((int32_t *)p)[i] = x; break; }
+        case 2: { int16_t x; memcpy(&x, v.bytes, 2); for (int64_t i = 0; i < t->numel; i++) ((int16_t *)p)[i] = x; break; }
+        default: memset(p, v.bytes[0], (size_t)t->numel); break;
         }
-    } else {
-        int rc = tensor__copy_into(t, src);
-        EM_ASSERT(rc == 0, "fill of a broadcastable scalar cannot fail");
+        return;
     }
-    tensor_decref(src);
+    /* a 0-dim source of t's dtype broadcast over t's geometry */
+    Tensor src;
+    TensorStorage st;
+    memset(&src, 0, sizeof src);
+    memset(&st, 0, sizeof st);
+    src.refcount = st.refcount = 1 << 30;
+    src.dtype = (uint8_t)dt;
+    src.numel = 1;
+    src.flags = TENSOR_F_CONTIGUOUS;
+    src.storage = &st;
+    st.data = v.bytes;
+    st.nbytes = es;
+    int rc = tensor__copy_into(t, &src);
+    EM_ASSERT(rc == 0, "fill of a broadcastable scalar cannot fail");
 }
 
 int tensor_copy_to_buffer(const Tensor *t, TensorDtype dt, void *out) {

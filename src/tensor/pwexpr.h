@@ -4,7 +4,8 @@
  * An expression such as `x > C(0) ? x : x * s0` is expanded, unchanged, into the eager loops of
  * src/tensor/pointwise.c (one per dtype family) and into the runtime's fused loops
  * (src/runtime/fuse.c): one definition of what an op computes, so the two agree bit for bit.
- * Inside an expansion the compute type is `pw_t` (float for the float family, int64_t, bool),
+ * Inside an expansion the compute type is `pw_t` (float or double for the floating families — one
+ * expression serves both —, int64_t, bool: the kernel families of ember/dtypes.def),
  * the operands are x, y, z, the op's arguments a (alpha), s0 / s1 (args.scalar / scalar2 in the
  * compute type) and p (the PwArgs: p->lo, p->hi, p->approx), and C(v) is a constant of the
  * compute type.  Math functions are type-generic (<tgmath.h>): tanh(x) on a float is tanhf.
@@ -52,14 +53,18 @@ typedef enum PwCost { PWC_CHEAP, PWC_LIBM } PwCost;
 typedef enum PwDomain { PWD_NODOM, PWD_ANY, PWD_POS, PWD_AWAY0, PWD_FRAC, PWD_UNIT, PWD_PROB } PwDomain;
 
 enum {
-    PWK_F = 1u << 0,         /* float32 kernel */
-    PWK_I = 1u << 1,         /* int64 kernel */
+    PWK_F = 1u << 0,         /* floating kernel: float32 and float64 */
+    PWK_I = 1u << 1,         /* integer kernel: int64, int32, int16, int8, uint8 (computed in int64) */
     PWK_B = 1u << 2,         /* bool kernel */
     PWK_BI = 1u << 3,        /* bools compute as int64 */
     PWK_ZDIV = 1u << 4,      /* integer kernel divides: a zero divisor is an error */
     PWK_MASK0 = 1u << 5,     /* input 0 is a bool mask */
     PWK_MASK1 = 1u << 6,     /* input 1 is a bool mask */
     PWK_FUSEONLY = 1u << 7,  /* UF / BF / T3: the eager kernel is the op's IMPL line; the expression fuses */
+    PWK_H = 1u << 8,         /* float16 (computed in float32): PyTorch 1.13's CPU kernels mostly lack it */
+    PWK_BF = 1u << 9,        /* bfloat16 (computed in float32) */
+    PWK_FH = PWK_F | PWK_H | PWK_BF,   /* every floating dtype */
+    PWK_FB = PWK_F | PWK_BF,           /* floating but float16 */
 };
 
 typedef struct PwInfo {
@@ -69,11 +74,14 @@ typedef struct PwInfo {
     uint8_t dom;             /* PwDomain */
     uint16_t kinds;          /* PWK_* */
     TensorOp base;           /* SCALAR / RSCALAR / INPLACE: the op whose kernel runs */
-    const char *msg;         /* error when the input's family has no kernel (NULL: PyTorch's default) */
+    const char *kname;       /* the ATen kernel PyTorch's dispatch errors name (NULL: "<name>_cpu") */
+    const char *msg;         /* the op's own error for bool inputs it refuses (NULL: the dispatch error) */
 } PwInfo;
 
 /* The op's pointwise entry (form PWF_NONE for the others). */
 const PwInfo *tensor__pw_info(TensorOp op);
+/* Whether op's kernel takes dtype d (PyTorch's dispatch of it); -1 with its error if not. */
+int tensor__pw_supports(TensorOp op, TensorDtype d) EM_MUST_CHECK;
 /* The op whose expression computes op's elements: op itself, or the base of a scalar or
  * in-place form (followed to the end). */
 TensorOp tensor__pw_kernel_op(TensorOp op);
@@ -100,40 +108,52 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
 #define pw_gelu_tanh(x) (C(0.5) * (x) * (C(1) + tanh(C(0.7978845608028654) * ((x) + C(0.044715) * (x) * (x) * (x)))))
 #define pw_sign(x) ((pw_t)(((x) > 0) - ((x) < 0)))
 
-static inline float pw_fmax(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x > y ? x : y); }
-static inline float pw_fmin(float x, float y) { return (isnan(x) || isnan(y)) ? NAN : (x < y ? x : y); }
+/* The helpers below come in a float and a double version; the pw_ names pick by the type of x,
+ * so the one expression serves both floating families. */
+#define PW_FD(name, x, ...) _Generic((x), double: name##_d, default: name##_f)((x), __VA_ARGS__)
 
-static inline float pw_fclamp(float x, float lo, float hi, bool has_lo, bool has_hi) {
-    if (isnan(x)) return x;
-    if (has_lo && x < lo) x = lo;
-    if (has_hi && x > hi) x = hi;
-    return x;
-}
+#define PW_FLOAT_HELPERS(T, SUF, FMOD, FLOOR, COPYSIGN)                                             \
+    static inline T pw_fmax_##SUF(T x, T y) { return (isnan(x) || isnan(y)) ? (T)NAN : (x > y ? x : y); }       \
+    static inline T pw_fmin_##SUF(T x, T y) { return (isnan(x) || isnan(y)) ? (T)NAN : (x < y ? x : y); }       \
+    static inline T pw_fclamp_##SUF(T x, T lo, T hi, bool has_lo, bool has_hi) {                \
+        if (isnan(x)) return x;                                                                 \
+        if (has_lo && x < lo) x = lo;                                                           \
+        if (has_hi && x > hi) x = hi;                                                           \
+        return x;                                                                               \
+    }                                                                                           \
+    /* Python's % and //: the result takes the divisor's sign */                                \
+    static inline T pw_fremainder_##SUF(T x, T y) {                                             \
+        T r = FMOD(x, y);                                                                       \
+        if (r != 0 && ((r < 0) != (y < 0))) r += y;                                             \
+        return r;                                                                               \
+    }                                                                                           \
+    static inline T pw_ffloordiv_##SUF(T a, T b) {                                              \
+        if (b == 0) return a / b;                                                               \
+        T mod = FMOD(a, b);                                                                     \
+        T div = (a - mod) / b;                                                                  \
+        if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;                                       \
+        T fl;                                                                                   \
+        if (div != 0) {                                                                         \
+            fl = FLOOR(div);                                                                    \
+            if (div - fl > (T)0.5) fl += 1;                                                     \
+        } else {                                                                                \
+            fl = COPYSIGN((T)0, a / b);                                                         \
+        }                                                                                       \
+        return fl;                                                                              \
+    }
+PW_FLOAT_HELPERS(float, f, fmodf, floorf, copysignf)
+PW_FLOAT_HELPERS(double, d, fmod, floor, copysign)
+#undef PW_FLOAT_HELPERS
+#define pw_fmax(x, y) PW_FD(pw_fmax, x, y)
+#define pw_fmin(x, y) PW_FD(pw_fmin, x, y)
+#define pw_fclamp(x, lo, hi, has_lo, has_hi) PW_FD(pw_fclamp, x, lo, hi, has_lo, has_hi)
+#define pw_fremainder(x, y) PW_FD(pw_fremainder, x, y)
+#define pw_ffloordiv(x, y) PW_FD(pw_ffloordiv, x, y)
+
 static inline int64_t pw_iclamp(int64_t x, int64_t lo, int64_t hi, bool has_lo, bool has_hi) {
     if (has_lo && x < lo) x = lo;
     if (has_hi && x > hi) x = hi;
     return x;
-}
-
-/* Python's % and //: the result takes the divisor's sign */
-static inline float pw_fremainder(float x, float y) {
-    float r = fmodf(x, y);
-    if (r != 0.0f && ((r < 0.0f) != (y < 0.0f))) r += y;
-    return r;
-}
-static inline float pw_ffloordiv(float a, float b) {
-    if (b == 0.0f) return a / b;
-    float mod = fmodf(a, b);
-    float div = (a - mod) / b;
-    if (mod != 0.0f && ((b < 0.0f) != (mod < 0.0f))) div -= 1.0f;
-    float fl;
-    if (div != 0.0f) {
-        fl = floorf(div);
-        if (div - fl > 0.5f) fl += 1.0f;
-    } else {
-        fl = copysignf(0.0f, a / b);
-    }
-    return fl;
 }
 static inline int64_t pw_iremainder(int64_t x, int64_t y) {
     int64_t r = x % y;
@@ -147,13 +167,13 @@ static inline int64_t pw_ifloordiv(int64_t x, int64_t y) {
 }
 static inline int64_t pw_ipow(int64_t b, int64_t e) {
     if (e < 0) return b == 1 ? 1 : b == -1 ? ((e & 1) ? -1 : 1) : 0;
-    int64_t r = 1;
+    uint64_t r = 1, ub = (uint64_t)b;   /* wraps as ATen's int pow does (unsigned: no UB) */
     while (e) {
-        if (e & 1) r *= b;
-        b *= b;
+        if (e & 1) r *= ub;
+        ub *= ub;
         e >>= 1;
     }
-    return r;
+    return (int64_t)r;
 }
 
 /* The inverse error function: Giles' single-precision approximation ("Approximating the erfinv
@@ -192,20 +212,26 @@ static inline double pw_erfinv(double x) {
 }
 
 /* log(x / (1 - x)) with x clipped to [lo, hi] when an eps is given, as ATen's logit kernel */
-static inline float pw_logit(float x, bool clip, float lo, float hi) {
+static inline float pw_logit_f(float x, bool clip, float lo, float hi) {
     if (clip) x = x < lo ? lo : (x > hi ? hi : x);
     else if (x == 1.0f) return INFINITY;
     return logf(x / (1.0f - x));
 }
+static inline double pw_logit_d(double x, bool clip, double lo, double hi) {
+    if (clip) x = x < lo ? lo : (x > hi ? hi : x);
+    else if (x == 1.0) return INFINITY;
+    return log(x / (1.0 - x));
+}
+#define pw_logit(x, clip, lo, hi) PW_FD(pw_logit, x, clip, lo, hi)
 
 /* ---- expanding the table ------------------------------------------------------------------------ */
 
 /* The KERNEL column as a tuple (FORM, ...): consumers define PW_GEN_<FORM>(NAME, ...) and expand
  * ops.def with PW_EXPAND(NAME, KERNEL). */
-#define PW_TUPLE_U(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (U, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
-#define PW_TUPLE_B(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (B, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
-#define PW_TUPLE_UF(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (UF, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
-#define PW_TUPLE_BF(DT, COST, DOM, KINDS, EF, EI, EB, MSG) (BF, DT, COST, DOM, KINDS, EF, EI, EB, MSG)
+#define PW_TUPLE_U(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (U, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
+#define PW_TUPLE_B(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (B, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
+#define PW_TUPLE_UF(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (UF, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
+#define PW_TUPLE_BF(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (BF, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
 #define PW_TUPLE_T3(F) (T3, F)
 #define PW_TUPLE_SC(BASE) (SC, BASE)
 #define PW_TUPLE_RSC(BASE) (RSC, BASE)

@@ -52,30 +52,35 @@ double tensor__rng_normal(void) {
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+static double draw(int kind, double a, double b) {
+    return kind == 0 ? a + (b - a) * tensor__rng_uniform_d() : a + b * tensor__rng_normal();
+}
+
 static Tensor *fill_random(Tensor *t, int kind, double a, double b) {
     if (!t) return NULL;
-    float *p = tensor__f32(t);
-    for (int64_t i = 0; i < t->numel; i++)
-        p[i] = kind == 0 ? (float)(a + (b - a) * tensor__rng_uniform_d()) : (float)(a + b * tensor__rng_normal());
+    TensorDtype dt = (TensorDtype)t->dtype;
+    char *p = tensor__data(t);
+    size_t es = tensor__elsize(dt);
+    for (int64_t i = 0; i < t->numel; i++) tensor__st_d(dt, p + (size_t)i * es, draw(kind, a, b));
     return t;
 }
 
 static int check_float(TensorDtype dt, const char *what) {
-    if (dt != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, dt == TENSOR_INT64 ? "Long" : "Bool");
+    if (!tensor__is_float(dt)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, tensor__cname(dt));
         return -1;
     }
     return 0;
 }
 
 Tensor *tensor_rand(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     if (check_float(dt, "check_uniform_bounds") < 0) return NULL;
     return fill_random(tensor__new(dt, ndim, shape, false), 0, 0.0, 1.0);
 }
 
 Tensor *tensor_randn(TensorDtype dt, int ndim, const int64_t *shape) {
-    if (dt == TENSOR_DTYPE_DEFAULT) dt = TENSOR_FLOAT32;
+    if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     if (check_float(dt, "normal_kernel_cpu") < 0) return NULL;
     return fill_random(tensor__new(dt, ndim, shape, false), 1, 0.0, 1.0);
 }
@@ -99,20 +104,23 @@ Tensor *tensor_randn_like(const Tensor *t) { return tensor_randn((TensorDtype)t-
 
 Tensor *tensor_bernoulli(const Tensor *probs) {
     if (check_float((TensorDtype)probs->dtype, "bernoulli_tensor_cpu_p_") < 0) return NULL;
+    TensorDtype dt = (TensorDtype)probs->dtype;
     Tensor *p = tensor_contiguous((Tensor *)probs);
     if (!p) return NULL;
-    Tensor *r = tensor__new(TENSOR_FLOAT32, probs->ndim, probs->shape, false);
+    Tensor *r = tensor__new(dt, probs->ndim, probs->shape, false);
     if (r) {
-        const float *pp = tensor__f32(p);
-        float *o = tensor__f32(r);
+        const char *pp = tensor__data(p);
+        char *o = tensor__data(r);
+        size_t es = tensor__elsize(dt);
         for (int64_t i = 0; i < r->numel; i++) {
-            if (pp[i] < 0.0f || pp[i] > 1.0f) {
+            double pi = tensor__ld_d(dt, pp + (size_t)i * es);
+            if (!(pi >= 0.0 && pi <= 1.0)) {
                 tensor_decref(r);
                 tensor_decref(p);
                 tensor_error_set(TENSOR_ERR_RUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.");
                 return NULL;
             }
-            o[i] = tensor__rng_uniform_f() < pp[i] ? 1.0f : 0.0f;
+            tensor__st_d(dt, o + (size_t)i * es, tensor__rng_uniform_f() < pi ? 1.0 : 0.0);
         }
     }
     tensor_decref(p);
@@ -122,11 +130,13 @@ Tensor *tensor_bernoulli(const Tensor *probs) {
 /* fills a (possibly strided) float tensor element by element in C order */
 static void fill_strided(Tensor *t, int kind, double a, double b) {
     int64_t idx[TENSOR_MAX_DIMS] = {0};
-    float *base = tensor__f32(t);
+    TensorDtype dt = (TensorDtype)t->dtype;
+    char *base = tensor__data(t);
+    size_t es = tensor__elsize(dt);
     for (int64_t i = 0; i < t->numel; i++) {
         int64_t off = 0;
         for (int d = 0; d < t->ndim; d++) off += idx[d] * t->strides[d];
-        base[off] = kind == 0 ? (float)(a + (b - a) * tensor__rng_uniform_d()) : (float)(a + b * tensor__rng_normal());
+        tensor__st_d(dt, base + off * (int64_t)es, draw(kind, a, b));
         for (int d = t->ndim - 1; d >= 0; d--) {
             if (++idx[d] < t->shape[d]) break;
             idx[d] = 0;

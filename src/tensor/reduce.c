@@ -1,8 +1,11 @@
 /* reduce.c — reductions over one, several or all dims with keepdim: sum, mean, prod, max/min
  * (with indices), argmax/argmin, var/std, logsumexp, all/any, and sum-to-shape for broadcast
- * gradients. Float sums accumulate in double with eight independent accumulators (accurate
- * for 1e6+ elements and still vectorisable); reducing the leading dims of a contiguous tensor
- * (bias gradients) accumulates whole rows at once. */
+ * gradients.  Each kernel is written once per kernel family (float, double, int64, bool: the
+ * FAMILY column of ember/dtypes.def); a dtype stored narrower than its family (float16,
+ * bfloat16, int8 ...) is widened into the family first and the result rounded back, as
+ * PyTorch's CPU reductions accumulate Half in float.  Float sums accumulate in double with
+ * eight independent accumulators (accurate for 1e6+ elements and still vectorisable); reducing
+ * the leading dims of a contiguous tensor (bias gradients) accumulates whole rows at once. */
 #include "src/tensor/reduce.h"
 
 #include <math.h>
@@ -90,9 +93,123 @@ static void for_each_run(const ReducePlan *p, int64_t off0, RunFn run, void *acc
     }
 }
 
+/* The input in its kernel family's dtype (itself when it already is), its plan, and a result
+ * of the family's dtype (out_fam) to be rounded into the op's dtype (odt) by finish(). */
+typedef struct RPrep {
+    Tensor *x;                /* family-dtype input (reference) */
+    ReducePlan p;
+    Tensor *r;                /* result in the family's dtype */
+} RPrep;
+
+static int prep(RPrep *q, const Tensor *t, TensorDtype fam, const int64_t *dims, int n, bool all, bool keepdim,
+                TensorDtype out_fam) {
+    q->x = NULL;
+    q->r = NULL;
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    if (tensor__reduce_plan(&m, dims, n, all, keepdim, &q->p) < 0) return -1;
+    if (!(q->x = tensor__as_dtype(t, fam))) return -1;
+    if (q->x != t) tensor__reduce_plan_strides(q->x, &q->p);
+    if (!(q->r = tensor__new(out_fam, q->p.out_ndim, q->p.out_shape, false))) {
+        tensor_decref(q->x);
+        return -1;
+    }
+    return 0;
+}
+
+static Tensor *finish(RPrep *q, TensorDtype odt) {
+    tensor_decref(q->x);
+    if (!q->r || (TensorDtype)q->r->dtype == odt) return q->r;
+    Tensor *o = tensor__as_dtype(q->r, odt);
+    tensor_decref(q->r);
+    return o;
+}
+
+void tensor__reduce_plan_strides(const Tensor *t, ReducePlan *p) {
+    int k = 0, r = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (p->mask[i])
+            p->rstride[r++] = t->strides[i];
+        else
+            p->kstride[k++] = t->strides[i];
+    }
+}
+
+/* ---- dtype rules -------------------------------------------------------------------------------- */
+
+static int mean_dtype_error(TensorDtype d) {
+    tensor_error_set(TENSOR_ERR_RUNTIME,
+                     "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
+                     tensor__cname(d));
+    return -1;
+}
+
+int tensor__reduce_dtype(TensorOp op, TensorDtype in, TensorDtype *out) {
+    switch (op) {
+    case TENSOR_OP_SUM: case TENSOR_OP_SUM_DIM:
+        *out = tensor__is_float(in) ? in : TENSOR_INT64;
+        return 0;
+    case TENSOR_OP_PROD: case TENSOR_OP_PROD_DIM:
+        if (in == TENSOR_FLOAT16 || in == TENSOR_BFLOAT16) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"prod_cpu\" not implemented for '%s'", tensor__cname(in));
+            return -1;
+        }
+        *out = tensor__is_float(in) ? in : TENSOR_INT64;
+        return 0;
+    case TENSOR_OP_MEAN: case TENSOR_OP_MEAN_DIM:
+        if (!tensor__is_float(in)) return mean_dtype_error(in);
+        *out = in;
+        return 0;
+    case TENSOR_OP_VAR: case TENSOR_OP_STD:
+        if (!tensor__is_float(in)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
+            return -1;
+        }
+        if (in == TENSOR_FLOAT16) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"std_var_cpu\" not implemented for 'Half'");
+            return -1;
+        }
+        *out = in;
+        return 0;
+    case TENSOR_OP_LOGSUMEXP:
+        if (in == TENSOR_FLOAT16) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"exp_vml_cpu\" not implemented for 'Half'");
+            return -1;
+        }
+        *out = tensor__is_float(in) ? in : tensor_default_dtype();
+        return 0;
+    case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN:
+        if (in == TENSOR_BOOL) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Bool'", op == TENSOR_OP_ARGMAX ? "argmax" : "argmin");
+            return -1;
+        }
+        *out = TENSOR_INT64;
+        return 0;
+    case TENSOR_OP_ALL: case TENSOR_OP_ANY:
+        *out = in == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL;   /* PyTorch keeps uint8 */
+        return 0;
+    default:
+        *out = in;   /* max/min values */
+        return 0;
+    }
+}
+
 /* ---- float summation ---------------------------------------------------------------------------- */
 
 double tensor__sum_f32(const float *x, int64_t stride, int64_t n) {
+    double a[8] = {0};
+    int64_t i = 0;
+    if (stride == 1) {
+        for (; i + 8 <= n; i += 8)
+            for (int k = 0; k < 8; k++) a[k] += x[i + k];
+        for (; i < n; i++) a[0] += x[i];
+    } else {
+        for (; i < n; i++) a[i & 7] += x[i * stride];
+    }
+    return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
+double tensor__sum_f64(const double *x, int64_t stride, int64_t n) {
     double a[8] = {0};
     int64_t i = 0;
     if (stride == 1) {
@@ -118,6 +235,10 @@ static void run_sum_f(void *vc, int64_t off, int64_t stride, int64_t n) {
     SumCtx *c = vc;
     c->dacc += tensor__sum_f32((const float *)c->t->storage->data + off, stride, n);
 }
+static void run_sum_d(void *vc, int64_t off, int64_t stride, int64_t n) {
+    SumCtx *c = vc;
+    c->dacc += tensor__sum_f64((const double *)c->t->storage->data + off, stride, n);
+}
 static void run_sum_i(void *vc, int64_t off, int64_t stride, int64_t n) {
     SumCtx *c = vc;
     const int64_t *x = (const int64_t *)c->t->storage->data + off;
@@ -132,12 +253,19 @@ static void visit_sum(void *vc, int64_t oi, int64_t off) {
     SumCtx *c = vc;
     c->dacc = 0;
     c->iacc = 0;
-    if (c->t->dtype == TENSOR_FLOAT32) {
+    switch (c->t->dtype) {
+    case TENSOR_FLOAT32:
         for_each_run(c->plan, off, run_sum_f, c);
         ((float *)c->out)[oi] = (float)(c->dacc * c->scale);
-    } else {
+        break;
+    case TENSOR_FLOAT64:
+        for_each_run(c->plan, off, run_sum_d, c);
+        ((double *)c->out)[oi] = c->dacc * c->scale;
+        break;
+    default:
         for_each_run(c->plan, off, c->t->dtype == TENSOR_INT64 ? run_sum_i : run_sum_b, c);
         ((int64_t *)c->out)[oi] = c->iacc;
+        break;
     }
 }
 
@@ -147,7 +275,7 @@ static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, d
     for (int i = 0; i < p->rd; i++)
         if (!p->mask[i]) return false;
     int64_t rows = p->rnumel, cols = p->onumel;
-    if (cols < 8 || rows < 2) return false;
+    if (cols < 8 || rows < 1) return false;   /* one row (a batch-1 bias gradient): a copy, same bits */
     double *acc = calloc((size_t)cols, sizeof(double));
     if (!acc) return false;
     const float *x = tensor__f32(t);
@@ -161,24 +289,27 @@ static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, d
 }
 
 static Tensor *sum_impl(const Tensor *t, const int64_t *dims, int n, bool all, bool keepdim, bool mean) {
-    TensorMeta m;
-    tensor_meta_of(t, &m);
-    if (mean && t->dtype != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME,
-                         "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
-                         t->dtype == TENSOR_INT64 ? "Long" : "Bool");
-        return NULL;
+    TensorDtype odt;
+    if (tensor__reduce_dtype(mean ? TENSOR_OP_MEAN : TENSOR_OP_SUM, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    if (mean && (odt == TENSOR_FLOAT16 || odt == TENSOR_BFLOAT16)) {
+        /* PyTorch's CPU mean is sum(...).div_(n): the sum rounds to the dtype first (so a half
+         * sum that overflows gives inf) */
+        Tensor *sm = sum_impl(t, dims, n, all, keepdim, false);
+        if (!sm) return NULL;
+        int64_t cnt = t->numel / (sm->numel ? sm->numel : 1);
+        Tensor *r = tensor_div_scalar(sm, tensor_scalar_i(sm->numel ? cnt : 0));
+        tensor_decref(sm);
+        return r;
     }
-    ReducePlan p;
-    if (tensor__reduce_plan(&m, dims, n, all, keepdim, &p) < 0) return NULL;
-    TensorDtype odt = t->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64;
-    Tensor *r = tensor__new(odt, p.out_ndim, p.out_shape, false);
-    if (!r) return NULL;
-    double scale = mean ? 1.0 / (double)p.rnumel : 1.0;
-    if (sum_leading_rows(t, &p, tensor__f32(r), scale)) return r;
-    SumCtx c = {.t = t, .plan = &p, .out = r->storage->data, .scale = scale};
-    for_each_output(&p, t->offset, visit_sum, &c);
-    return r;
+    TensorDtype fam = tensor__compute_dtype((TensorDtype)t->dtype);
+    RPrep q;
+    if (prep(&q, t, fam, dims, n, all, keepdim, tensor__compute_dtype(odt)) < 0) return NULL;
+    double scale = mean ? 1.0 / (double)q.p.rnumel : 1.0;
+    if (!sum_leading_rows(q.x, &q.p, tensor__f32(q.r), scale)) {
+        SumCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data, .scale = scale};
+        for_each_output(&q.p, q.x->offset, visit_sum, &c);
+    }
+    return finish(&q, odt);
 }
 
 Tensor *tensor_sum(const Tensor *a) { return sum_impl(a, NULL, 0, true, false, false); }
@@ -202,12 +333,14 @@ typedef struct {
 
 static void run_prod(void *vc, int64_t off, int64_t stride, int64_t n) {
     ProdCtx *c = vc;
+    const char *base = c->t->storage->data;
     for (int64_t k = 0; k < n; k++) {
         int64_t o = off + k * stride;
         switch (c->t->dtype) {
-        case TENSOR_FLOAT32: c->d *= ((const float *)c->t->storage->data)[o]; break;
-        case TENSOR_INT64: c->i *= ((const int64_t *)c->t->storage->data)[o]; break;
-        default: c->i *= ((const bool *)c->t->storage->data)[o]; break;
+        case TENSOR_FLOAT32: c->d *= ((const float *)base)[o]; break;
+        case TENSOR_FLOAT64: c->d *= ((const double *)base)[o]; break;
+        case TENSOR_INT64: c->i = (int64_t)((uint64_t)c->i * (uint64_t)((const int64_t *)base)[o]); break;
+        default: c->i *= ((const bool *)base)[o]; break;
         }
     }
 }
@@ -216,22 +349,21 @@ static void visit_prod(void *vc, int64_t oi, int64_t off) {
     c->d = 1.0;
     c->i = 1;
     for_each_run(c->plan, off, run_prod, c);
-    if (c->t->dtype == TENSOR_FLOAT32)
-        ((float *)c->out)[oi] = (float)c->d;
-    else
-        ((int64_t *)c->out)[oi] = c->i;
+    switch (c->t->dtype) {
+    case TENSOR_FLOAT32: ((float *)c->out)[oi] = (float)c->d; break;
+    case TENSOR_FLOAT64: ((double *)c->out)[oi] = c->d; break;
+    default: ((int64_t *)c->out)[oi] = c->i; break;
+    }
 }
 
 Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim) {
-    TensorMeta m;
-    tensor_meta_of(t, &m);
-    ReducePlan p;
-    if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return NULL;
-    Tensor *r = tensor__new(t->dtype == TENSOR_FLOAT32 ? TENSOR_FLOAT32 : TENSOR_INT64, p.out_ndim, p.out_shape, false);
-    if (!r) return NULL;
-    ProdCtx c = {.t = t, .plan = &p, .out = r->storage->data};
-    for_each_output(&p, t->offset, visit_prod, &c);
-    return r;
+    TensorDtype odt;
+    if (tensor__reduce_dtype(TENSOR_OP_PROD, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    RPrep q;
+    if (prep(&q, t, tensor__compute_dtype((TensorDtype)t->dtype), dim, dim ? 1 : 0, dim == NULL, keepdim, odt) < 0) return NULL;
+    ProdCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data};
+    for_each_output(&q.p, q.x->offset, visit_prod, &c);
+    return finish(&q, odt);
 }
 
 Tensor *tensor_prod(const Tensor *a) { return tensor__prod(a, NULL, false); }
@@ -254,18 +386,18 @@ typedef struct {
 
 static void run_ext(void *vc, int64_t off, int64_t stride, int64_t n) {
     ExtCtx *c = vc;
+    const char *base = c->t->storage->data;
     for (int64_t k = 0; k < n; k++, c->count++) {
         int64_t o = off + k * stride;
         if (c->found_nan) return;
-        if (c->t->dtype == TENSOR_INT64) {
-            int64_t v = ((const int64_t *)c->t->storage->data)[o];
+        if (c->t->dtype == TENSOR_INT64 || c->t->dtype == TENSOR_BOOL) {
+            int64_t v = c->t->dtype == TENSOR_INT64 ? ((const int64_t *)base)[o] : ((const bool *)base)[o];
             if (c->count == 0 || (c->is_max ? v > c->ibest : v < c->ibest)) {
                 c->ibest = v;
                 c->best_idx = c->count;
             }
         } else {
-            double v = c->t->dtype == TENSOR_FLOAT32 ? ((const float *)c->t->storage->data)[o]
-                                                      : (double)((const bool *)c->t->storage->data)[o];
+            double v = c->t->dtype == TENSOR_FLOAT32 ? ((const float *)base)[o] : ((const double *)base)[o];
             if (isnan(v)) {
                 c->best = v;
                 c->best_idx = c->count;
@@ -289,8 +421,9 @@ static void visit_ext(void *vc, int64_t oi, int64_t off) {
     if (c->vals) {
         switch (c->t->dtype) {
         case TENSOR_FLOAT32: ((float *)c->vals)[oi] = (float)c->best; break;
+        case TENSOR_FLOAT64: ((double *)c->vals)[oi] = c->best; break;
         case TENSOR_INT64: ((int64_t *)c->vals)[oi] = c->ibest; break;
-        default: ((bool *)c->vals)[oi] = c->best != 0.0; break;
+        default: ((bool *)c->vals)[oi] = c->ibest != 0; break;
         }
     }
     if (c->idx) c->idx[oi] = c->best_idx;
@@ -303,6 +436,10 @@ int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_
     tensor_meta_of(t, &m);
     ReducePlan p;
     if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return -1;
+    if (indices && !values && t->dtype == TENSOR_BOOL) {
+        TensorDtype o;
+        if (tensor__reduce_dtype(is_max ? TENSOR_OP_ARGMAX : TENSOR_OP_ARGMIN, TENSOR_BOOL, &o) < 0) return -1;
+    }
     if (p.rnumel == 0) {
         if (dim)
             tensor_error_set(TENSOR_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", name,
@@ -313,18 +450,60 @@ int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_
                              name);
         return -1;
     }
+    TensorDtype dt = (TensorDtype)t->dtype, fam = dt == TENSOR_BOOL ? TENSOR_BOOL : tensor__compute_dtype(dt);
+    Tensor *x = tensor__as_dtype(t, fam);
+    if (!x) return -1;
+    if (x != t) tensor__reduce_plan_strides(x, &p);
     Tensor *v = NULL, *ix = NULL;
-    if (values && !(v = tensor__new((TensorDtype)t->dtype, p.out_ndim, p.out_shape, false))) return -1;
-    if (indices && !(ix = tensor__new(TENSOR_INT64, p.out_ndim, p.out_shape, false))) {
-        tensor_decref(v);
-        return -1;
-    }
-    ExtCtx c = {.t = t, .plan = &p, .is_max = is_max, .vals = v ? v->storage->data : NULL,
+    if (values && !(v = tensor__new(fam, p.out_ndim, p.out_shape, false))) goto fail;
+    if (indices && !(ix = tensor__new(TENSOR_INT64, p.out_ndim, p.out_shape, false))) goto fail;
+    ExtCtx c = {.t = x, .plan = &p, .is_max = is_max, .vals = v ? v->storage->data : NULL,
                 .idx = ix ? (int64_t *)ix->storage->data : NULL};
-    for_each_output(&p, t->offset, visit_ext, &c);
+    for_each_output(&p, x->offset, visit_ext, &c);
+    tensor_decref(x);
+    if (v && fam != dt) {
+        Tensor *w = tensor__as_dtype(v, dt);
+        tensor_decref(v);
+        if (!(v = w)) {
+            tensor_decref(ix);
+            return -1;
+        }
+    }
     if (values) *values = v;
     if (indices) *indices = ix;
     return 0;
+fail:
+    tensor_decref(x);
+    tensor_decref(v);
+    return -1;
+}
+
+Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim, bool is_max) {
+    TensorMeta m;
+    tensor_meta_of(t, &m);
+    ReducePlan p;
+    if (tensor__reduce_plan(&m, dims, nd, nd == 0, keepdim, &p) < 0) return NULL;
+    if (p.rnumel == 0) {
+        /* ATen names the first reduced dim of size zero, or asks for a dim when none was given */
+        const char *name = is_max ? "amax" : "amin";
+        for (int i = 0; i < nd; i++) {
+            int64_t d = tensor__wrap_dim(dims[i], t->ndim);
+            if (d >= 0 && t->ndim && t->shape[d] == 0) {
+                tensor_error_set(TENSOR_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", name,
+                                 (long long)d);
+                return NULL;
+            }
+        }
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                         name);
+        return NULL;
+    }
+    Tensor *v = tensor__new((TensorDtype)t->dtype, p.out_ndim, p.out_shape, false);
+    if (!v) return NULL;
+    ExtCtx c = {.t = t, .plan = &p, .is_max = is_max, .vals = v->storage->data, .idx = NULL};
+    for_each_output(&p, t->offset, visit_ext, &c);
+    return v;
 }
 
 Tensor *tensor_max(const Tensor *a) {
@@ -359,18 +538,30 @@ typedef struct {
     int pass;
     int correction;
     bool sqrt_it;
-    float *out;
+    void *out;
 } VarCtx;
 
 static void run_var(void *vc, int64_t off, int64_t stride, int64_t n) {
     VarCtx *c = vc;
-    const float *x = (const float *)c->t->storage->data + off;
-    if (c->pass == 0) {
-        c->acc += tensor__sum_f32(x, stride, n);
+    if (c->t->dtype == TENSOR_FLOAT32) {
+        const float *x = (const float *)c->t->storage->data + off;
+        if (c->pass == 0) {
+            c->acc += tensor__sum_f32(x, stride, n);
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                double d = x[i * stride] - c->mean;
+                c->acc += d * d;
+            }
+        }
     } else {
-        for (int64_t i = 0; i < n; i++) {
-            double d = x[i * stride] - c->mean;
-            c->acc += d * d;
+        const double *x = (const double *)c->t->storage->data + off;
+        if (c->pass == 0) {
+            c->acc += tensor__sum_f64(x, stride, n);
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                double d = x[i * stride] - c->mean;
+                c->acc += d * d;
+            }
         }
     }
 }
@@ -388,23 +579,22 @@ static void visit_var(void *vc, int64_t oi, int64_t off) {
     double denom = (double)n - c->correction;
     if (denom < 0) denom = 0;
     double v = c->acc / denom;
-    c->out[oi] = (float)(c->sqrt_it ? sqrt(v) : v);
+    if (c->sqrt_it) v = sqrt(v);
+    if (c->t->dtype == TENSOR_FLOAT32)
+        ((float *)c->out)[oi] = (float)v;
+    else
+        ((double *)c->out)[oi] = v;
 }
 
 Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std) {
-    if (t->dtype != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
-        return NULL;
-    }
-    TensorMeta m;
-    tensor_meta_of(t, &m);
-    ReducePlan p;
-    if (tensor__reduce_plan(&m, dims, n, n == 0, keepdim, &p) < 0) return NULL;
-    Tensor *r = tensor__new(TENSOR_FLOAT32, p.out_ndim, p.out_shape, false);
-    if (!r) return NULL;
-    VarCtx c = {.t = t, .plan = &p, .correction = correction, .sqrt_it = is_std, .out = tensor__f32(r)};
-    for_each_output(&p, t->offset, visit_var, &c);
-    return r;
+    TensorDtype odt;
+    if (tensor__reduce_dtype(TENSOR_OP_VAR, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    TensorDtype fam = tensor__compute_dtype(odt);
+    RPrep q;
+    if (prep(&q, t, fam, dims, n, n == 0, keepdim, fam) < 0) return NULL;
+    VarCtx c = {.t = q.x, .plan = &q.p, .correction = correction, .sqrt_it = is_std, .out = q.r->storage->data};
+    for_each_output(&q.p, q.x->offset, visit_var, &c);
+    return finish(&q, odt);
 }
 
 Tensor *tensor_var(const Tensor *a, const int64_t *dims, int n, int correction, bool keepdim) {
@@ -421,14 +611,16 @@ typedef struct {
     const ReducePlan *plan;
     double mx, acc;
     int pass;
-    float *out;
+    void *out;
 } LseCtx;
 
 static void run_lse(void *vc, int64_t off, int64_t stride, int64_t n) {
     LseCtx *c = vc;
-    const float *x = (const float *)c->t->storage->data + off;
+    bool f32 = c->t->dtype == TENSOR_FLOAT32;
+    const float *xf = (const float *)c->t->storage->data + off;
+    const double *xd = (const double *)c->t->storage->data + off;
     for (int64_t i = 0; i < n; i++) {
-        double v = x[i * stride];
+        double v = f32 ? xf[i * stride] : xd[i * stride];
         if (c->pass == 0) {
             if (v > c->mx || isnan(v)) c->mx = v;
         } else {
@@ -437,35 +629,37 @@ static void run_lse(void *vc, int64_t off, int64_t stride, int64_t n) {
     }
 }
 
+static void lse_store(LseCtx *c, int64_t oi, double v) {
+    if (c->t->dtype == TENSOR_FLOAT32)
+        ((float *)c->out)[oi] = (float)v;
+    else
+        ((double *)c->out)[oi] = v;
+}
+
 static void visit_lse(void *vc, int64_t oi, int64_t off) {
     LseCtx *c = vc;
     c->pass = 0;
     c->mx = -INFINITY;
     for_each_run(c->plan, off, run_lse, c);
     if (isinf(c->mx)) { /* all -inf (or +inf present): avoid inf - inf */
-        c->out[oi] = (float)c->mx;
+        lse_store(c, oi, c->mx);
         return;
     }
     c->pass = 1;
     c->acc = 0;
     for_each_run(c->plan, off, run_lse, c);
-    c->out[oi] = (float)(c->mx + log(c->acc));
+    lse_store(c, oi, c->mx + log(c->acc));
 }
 
 Tensor *tensor_logsumexp(const Tensor *a, const int64_t *dims, int n, bool keepdim) {
-    Tensor *f = tensor__as_dtype(a, TENSOR_FLOAT32);
-    if (!f) return NULL;
-    TensorMeta m;
-    tensor_meta_of(f, &m);
-    ReducePlan p;
-    Tensor *r = NULL;
-    if (tensor__reduce_plan(&m, dims, n, n == 0, keepdim, &p) == 0 &&
-        (r = tensor__new(TENSOR_FLOAT32, p.out_ndim, p.out_shape, false))) {
-        LseCtx c = {.t = f, .plan = &p, .out = tensor__f32(r)};
-        for_each_output(&p, f->offset, visit_lse, &c);
-    }
-    tensor_decref(f);
-    return r;
+    TensorDtype odt;
+    if (tensor__reduce_dtype(TENSOR_OP_LOGSUMEXP, (TensorDtype)a->dtype, &odt) < 0) return NULL;
+    TensorDtype fam = tensor__compute_dtype(odt);
+    RPrep q;
+    if (prep(&q, a, fam, dims, n, n == 0, keepdim, fam) < 0) return NULL;
+    LseCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data};
+    for_each_output(&q.p, q.x->offset, visit_lse, &c);
+    return finish(&q, odt);
 }
 
 /* ---- all / any ------------------------------------------------------------------------------------- */
@@ -479,15 +673,9 @@ typedef struct {
 
 static void run_bool(void *vc, int64_t off, int64_t stride, int64_t n) {
     BoolCtx *c = vc;
+    const bool *x = (const bool *)c->t->storage->data + off;
     for (int64_t i = 0; i < n; i++) {
-        int64_t o = off + i * stride;
-        bool v;
-        switch (c->t->dtype) {
-        case TENSOR_FLOAT32: v = ((const float *)c->t->storage->data)[o] != 0.0f; break;
-        case TENSOR_INT64: v = ((const int64_t *)c->t->storage->data)[o] != 0; break;
-        default: v = ((const bool *)c->t->storage->data)[o]; break;
-        }
-        if (c->any ? v : !v) {
+        if (c->any ? x[i * stride] : !x[i * stride]) {
             c->acc = c->any;
             return;
         }
@@ -502,15 +690,13 @@ static void visit_bool(void *vc, int64_t oi, int64_t off) {
 }
 
 Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any) {
-    TensorMeta m;
-    tensor_meta_of(t, &m);
-    ReducePlan p;
-    if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return NULL;
-    Tensor *r = tensor__new(TENSOR_BOOL, p.out_ndim, p.out_shape, false);
-    if (!r) return NULL;
-    BoolCtx c = {.t = t, .plan = &p, .any = any, .out = tensor__b8(r)};
-    for_each_output(&p, t->offset, visit_bool, &c);
-    return r;
+    TensorDtype odt;
+    if (tensor__reduce_dtype(any ? TENSOR_OP_ANY : TENSOR_OP_ALL, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    RPrep q;
+    if (prep(&q, t, TENSOR_BOOL, dim, dim ? 1 : 0, dim == NULL, keepdim, TENSOR_BOOL) < 0) return NULL;
+    BoolCtx c = {.t = q.x, .plan = &q.p, .any = any, .out = tensor__b8(q.r)};
+    for_each_output(&q.p, q.x->offset, visit_bool, &c);
+    return finish(&q, odt);
 }
 
 Tensor *tensor_all(const Tensor *a, const int64_t *dim, bool keepdim) { return tensor__all_any(a, dim, keepdim, false); }
@@ -557,12 +743,19 @@ bool tensor_equal(const Tensor *a, const Tensor *b) {
 }
 
 int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan) {
-    Tensor *fa = tensor__as_dtype(a, TENSOR_FLOAT32), *fb = fa ? tensor__as_dtype(b, TENSOR_FLOAT32) : NULL;
+    if (a->dtype != b->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s did not match %s", tensor__cname((TensorDtype)b->dtype),
+                         tensor__cname((TensorDtype)a->dtype));
+        return -1;
+    }
+    Tensor *fa = tensor__as_dtype(a, TENSOR_FLOAT64), *fb = fa ? tensor__as_dtype(b, TENSOR_FLOAT64) : NULL;
     int n;
     int64_t shp[TENSOR_MAX_DIMS];
     int result = -1;
+    Tensor *ea = NULL, *eb = NULL;
     if (!fb || tensor__broadcast_shapes(a->ndim, a->shape, b->ndim, b->shape, &n, shp) < 0) goto done;
-    Tensor *ea = tensor_expand(fa, shp, n), *eb = ea ? tensor_expand(fb, shp, n) : NULL;
+    ea = tensor_expand(fa, shp, n);
+    eb = ea ? tensor_expand(fb, shp, n) : NULL;
     if (eb) {
         result = 1;
         int64_t idx[TENSOR_MAX_DIMS] = {0};
@@ -580,9 +773,9 @@ int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
             }
         }
     }
+done:
     tensor_decref(ea);
     tensor_decref(eb);
-done:
     tensor_decref(fa);
     tensor_decref(fb);
     return result;

@@ -17,7 +17,15 @@ typedef struct ReducePlan {
 /* dims (n of them, negative allowed) or all (n == 0 or all): PyTorch's errors for bad dims */
 int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool all, bool keepdim, ReducePlan *p) EM_MUST_CHECK;
 double tensor__sum_f32(const float *x, int64_t stride, int64_t n);
+double tensor__sum_f64(const double *x, int64_t stride, int64_t n);
+/* the plan's kept / reduced strides re-read from t (a converted copy of the planned input) */
+void tensor__reduce_plan_strides(const Tensor *t, ReducePlan *p);
+/* the result dtype of reduction op on an `in` input (sum of ints: int64, mean of floats only ...);
+ * -1 with PyTorch's error when the dtype is refused */
+int tensor__reduce_dtype(TensorOp op, TensorDtype in, TensorDtype *out) EM_MUST_CHECK;
 Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim);
+/* amax / amin: the extremum's values over `dims` (nd == 0: all); ties have one value */
+Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim, bool is_max);
 int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_max, Tensor **values, Tensor **indices) EM_MUST_CHECK;
 Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std);
 Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any);

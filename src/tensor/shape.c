@@ -259,8 +259,8 @@ int tensor__infer_view(TensorOp op, const TensorMeta *const *ins, int n_in, cons
             tensor__format_shape(buf, sizeof buf, nd, in->shape);
             tensor__format_shape(buf2, sizeof buf2, n, a->ints);
             tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
-                             in->dtype == TENSOR_FLOAT32 ? "Float" : in->dtype == TENSOR_INT64 ? "Long" : "Bool", buf, buf2, n, nd);
+                             "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
+                             tensor__dtypes[in->dtype].type_str, buf, buf2, n, nd);
             return -1;
         }
         if (n > TENSOR_MAX_DIMS) {

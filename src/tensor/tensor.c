@@ -272,6 +272,19 @@ Tensor *tensor__alias(Tensor *src, bool share_version) {
     return t;
 }
 
+/* `t.data = src` (PyTorch's set_data): t keeps its identity, autograd state and version counter
+ * and takes src's storage, dtype and geometry (nn.Module.double() converts parameters so). */
+int tensor_set_data(Tensor *t, const Tensor *src) {
+    if (t == src) return 0;
+    tensor__storage_incref(src->storage);
+    tensor__storage_decref(t->storage);
+    t->storage = src->storage;
+    t->dtype = src->dtype;
+    t->offset = src->offset;
+    tensor__set_geometry(t, src->ndim, src->shape, src->strides);
+    return 0;
+}
+
 void tensor_incref(Tensor *t) { t->refcount++; }
 
 void tensor_decref(Tensor *t) {
@@ -302,17 +315,6 @@ int tensor__begin_inplace(Tensor *t) {
 
 TensorDtype tensor_dtype(const Tensor *t) { return (TensorDtype)t->dtype; }
 
-const char *tensor_dtype_name(TensorDtype d) {
-    switch (d) {
-    case TENSOR_FLOAT32: return "torch.float32";
-    case TENSOR_INT64: return "torch.int64";
-    case TENSOR_BOOL: return "torch.bool";
-    default: return "torch.unknown";
-    }
-}
-
-size_t tensor_dtype_size(TensorDtype d) { return tensor__elsize(d); }
-bool tensor_dtype_is_floating(TensorDtype d) { return d == TENSOR_FLOAT32; }
 int tensor_ndim(const Tensor *t) { return t->ndim; }
 const int64_t *tensor_shape(const Tensor *t) { return t->shape; }
 const int64_t *tensor_strides(const Tensor *t) { return t->strides; }
@@ -334,13 +336,7 @@ bool tensor_same_storage(const Tensor *a, const Tensor *b) { return a->storage =
 uint32_t tensor_version(const Tensor *t) { return t->version ? t->version->version : 0; }
 void tensor_bump_version(Tensor *t) { tensor__version_counter(t)->version++; }
 
-const char *tensor_type_string(const Tensor *t) {
-    switch (t->dtype) {
-    case TENSOR_FLOAT32: return "torch.FloatTensor";
-    case TENSOR_INT64: return "torch.LongTensor";
-    default: return "torch.BoolTensor";
-    }
-}
+const char *tensor_type_string(const Tensor *t) { return tensor__dtypes[t->dtype].type_str; }
 
 int64_t tensor_size(const Tensor *t, int64_t dim) {
     int64_t d = tensor__wrap_dim(dim, t->ndim);
@@ -360,21 +356,15 @@ void tensor_meta_of(const Tensor *t, TensorMeta *m) {
 double tensor_get_f64(const Tensor *t, const int64_t *index) {
     int64_t off = 0;
     for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
-    switch (t->dtype) {
-    case TENSOR_FLOAT32: return tensor__f32(t)[off];
-    case TENSOR_INT64: return (double)tensor__i64(t)[off];
-    default: return tensor__b8(t)[off] ? 1.0 : 0.0;
-    }
+    TensorDtype d = (TensorDtype)t->dtype;
+    return tensor__ld_d(d, tensor__data(t) + off * (int64_t)tensor__elsize(d));
 }
 
 int64_t tensor_get_i64(const Tensor *t, const int64_t *index) {
     int64_t off = 0;
     for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
-    switch (t->dtype) {
-    case TENSOR_FLOAT32: return (int64_t)tensor__f32(t)[off];
-    case TENSOR_INT64: return tensor__i64(t)[off];
-    default: return tensor__b8(t)[off];
-    }
+    TensorDtype d = (TensorDtype)t->dtype;
+    return tensor__ld_i(d, tensor__data(t) + off * (int64_t)tensor__elsize(d));
 }
 
 int tensor_item(const Tensor *t, TensorScalar *out) {
@@ -383,9 +373,10 @@ int tensor_item(const Tensor *t, TensorScalar *out) {
         return -1;
     }
     const char *p = tensor__data(t);
-    switch (t->dtype) {
-    case TENSOR_FLOAT32: *out = tensor_scalar_f(*(const float *)p); break;
-    case TENSOR_INT64: *out = tensor_scalar_i(*(const int64_t *)p); break;
+    TensorDtype d = (TensorDtype)t->dtype;
+    switch (tensor__kind(d)) {
+    case TENSOR_KIND_FLOAT: *out = tensor_scalar_f(tensor__ld_d(d, p)); break;
+    case TENSOR_KIND_INT: *out = tensor_scalar_i(tensor__ld_i(d, p)); break;
     default: *out = tensor_scalar_b(*(const bool *)p); break;
     }
     return 0;

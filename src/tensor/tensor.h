@@ -21,6 +21,7 @@
 
 #include "ember/tensor.h"
 #include "src/common/check.h"
+#include "src/tensor/dtype.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -79,7 +80,7 @@ struct Tensor {
  * looks inside them). */
 extern void (*tensor__autograd_release)(Tensor *t);
 
-static inline size_t tensor__elsize(TensorDtype d) { return d == TENSOR_FLOAT32 ? 4 : d == TENSOR_INT64 ? 8 : 1; }
+static inline size_t tensor__elsize(TensorDtype d) { return tensor__dtypes[d].size; }
 static inline char *tensor__data(const Tensor *t) {
     return (char *)t->storage->data + t->offset * (int64_t)tensor__elsize((TensorDtype)t->dtype);
 }
@@ -115,13 +116,11 @@ int64_t tensor__wrap_dim(int64_t dim, int ndim);
 int tensor__format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);  /* "[2, 3]" */
 int tensor__oom(void);
 
-/* ---- promotion (promote.c) ---- */
-typedef enum { TENSOR_CAT_BOOL = 0, TENSOR_CAT_INT = 1, TENSOR_CAT_FLOAT = 2 } TensorCategory;
-static inline TensorCategory tensor__category(TensorDtype d) {
-    return d == TENSOR_FLOAT32 ? TENSOR_CAT_FLOAT : d == TENSOR_INT64 ? TENSOR_CAT_INT : TENSOR_CAT_BOOL;
-}
-TensorDtype tensor__promote(TensorDtype a, TensorDtype b);
-TensorDtype tensor__promote_scalar(TensorDtype t, TensorDtype scalar_kind);
+/* ---- promotion (dtype.c) and broadcasting (promote.c) ---- */
+/* c10::canCast: no floating -> integral or bool, no integral -> bool */
+static inline bool tensor__can_cast(TensorDtype from, TensorDtype to) { return tensor__kind(from) <= tensor__kind(to); }
+/* PyTorch's error when an op's result cannot be written into `out`'s dtype */
+int tensor__cast_error(TensorDtype result, TensorDtype out);
 /* broadcast two shapes; sets PyTorch's error on mismatch */
 int tensor__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) EM_MUST_CHECK;
 /* Ensures t has dtype dt: returns a new ref to t itself or a converted contiguous copy. */

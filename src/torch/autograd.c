@@ -652,7 +652,11 @@ static Value f_pop_saved_hooks(ARGS) {
 static Value f_disable_saved_hooks(ARGS) {
     if (argc != 1 || !(val_is_str(vm, argv[0]) || val_is_none(argv[0])))
         return vm_raise(vm, vm->e_TypeError, "_saved_tensors_hooks_disable(message)");
-    ag_saved_tensors_hooks_disable(val_is_none(argv[0]) ? NULL : AS_STR(argv[0])->data);
+    const char *msg = val_is_none(argv[0]) ? NULL : AS_STR(argv[0])->data;
+    ag_saved_tensors_hooks_disable(msg);
+    /* as SavedTensorDefaultHooks::disable: hooks already active fail with the message (which
+     * stays set; the caller restores the previous one) */
+    if (msg && ag_saved_tensors_hooks_depth() > 0) return vm_raise(vm, vm->e_RuntimeError, "%s", msg);
     return val_none();
 }
 
@@ -872,6 +876,55 @@ static TypeObj *ctx_class(VM *vm, TypeObj *cls) {
     int rc = type_setattr(vm, cls, vm_intern_str(vm, "_backward_cls"), t);
     vm_pop_root(vm);
     return rc < 0 ? NULL : AS_TYPE(t);
+}
+
+/* _delayed_error(msg, outputs_tuple): once_differentiable's guard (PyTorch's DelayedError) — each
+ * output detached, made to require grad, and given a backward node that raises RuntimeError(msg);
+ * None stays None. */
+static Value f_delayed_error(ARGS) {
+    if (argc != 2 || !val_is_str(vm, argv[0]) || !val_is_type(vm, argv[1], vm->t_tuple))
+        return vm_raise(vm, vm->e_TypeError, "_delayed_error(msg, outputs)");
+    TupleObj *in = AS_TUPLE(argv[1]);
+    int n = (int)in->len;
+    Tensor **ts = calloc((size_t)(2 * n + 1), sizeof *ts);
+    if (!ts) return vm_raise(vm, vm->e_MemoryError, NULL);
+    for (int i = 0; i < n; i++) {
+        if (val_is_none(in->items[i])) continue;
+        if (!torch_is_tensor(vm, in->items[i])) {
+            free(ts);
+            return vm_raise(vm, vm->e_TypeError, "_delayed_error: outputs must be tensors or None");
+        }
+        ts[i] = T(in->items[i]);
+    }
+    if (ag_function_delayed_error(AS_STR(argv[0])->data, n, ts, ts + n) < 0) {
+        free(ts);
+        return torch_raise_error(vm);
+    }
+    TupleObj *t = tuple_new(vm, n);
+    if (!t) {
+        for (int i = 0; i < n; i++) tensor_decref(ts[n + i]);
+        free(ts);
+        return val_null();
+    }
+    Value r = val_obj(t);
+    vm_push_root(vm, r);
+    for (int i = 0; i < n; i++) {
+        if (!ts[n + i]) {
+            t->items[i] = val_none();
+            continue;
+        }
+        Value v = torch_wrap(vm, ts[n + i]);
+        ts[n + i] = NULL;
+        if (val_is_null(v)) {
+            r = val_null();
+            for (int j = i + 1; j < n; j++) tensor_decref(ts[n + j]);
+            break;
+        }
+        t->items[i] = v;
+    }
+    vm_pop_root(vm);
+    free(ts);
+    return r;
 }
 
 /* _function_apply(cls, args_tuple) */
@@ -1122,7 +1175,8 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
-        {"_function_apply", f_function_apply}, {"_set_hook_handle_factory", f_set_hook_handle_factory},
+        {"_function_apply", f_function_apply}, {"_delayed_error", f_delayed_error},
+        {"_set_hook_handle_factory", f_set_hook_handle_factory},
         {"_remove_hook", f_remove_hook}, {"_set_mutation_observer", f_set_mutation_observer}, {NULL}};
     if (module_add_functions(vm, cmod, fns) < 0) return -1;
     return module_set(vm, cmod, "_FunctionCtx", val_obj(ts->t_function_ctx)) < 0 ||

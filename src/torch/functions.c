@@ -319,6 +319,62 @@ static Value f_numel(ARGS) {
     return val_int(tensor_numel(T(argv[0])));
 }
 
+/* ---- default dtype and type promotion ------------------------------------------------------------ */
+
+static Value f_get_default_dtype(ARGS) {
+    if (native_check_args(vm, "get_default_dtype", argc, kw, 0, 0) < 0) return val_null();
+    return torch_dtype_value(vm, tensor_default_dtype());
+}
+
+static Value f_set_default_dtype(ARGS) {
+    if (native_check_args(vm, "set_default_dtype", argc, kw, 1, 1) < 0) return val_null();
+    TensorDtype d;
+    if (!val_is_type(vm, argv[0], torch_state(vm)->t_dtype))
+        return vm_raise(vm, vm->e_TypeError, "must be a torch.dtype, not %s", vm_type_name(vm, argv[0]));
+    if (torch_dtype_of(vm, argv[0], &d) < 0) return val_null();
+    if (!tensor_dtype_is_floating(d) || d == TENSOR_BFLOAT16)
+        return vm_raise(vm, vm->e_TypeError, "only floating-point types are supported as the default type");
+    if (tensor_set_default_dtype(d) < 0) return torch_raise_error(vm);
+    return val_none();
+}
+
+static Value f_promote_types(ARGS) {
+    if (native_check_args(vm, "promote_types", argc, kw, 2, 2) < 0) return val_null();
+    TensorDtype a, b;
+    for (int i = 0; i < 2; i++)
+        if (!val_is_type(vm, argv[i], torch_state(vm)->t_dtype))
+            return vm_raise(vm, vm->e_TypeError, "promote_types(): argument '%s' (position %d) must be torch.dtype, not %s",
+                            i ? "type2" : "type1", i + 1, vm_type_name(vm, argv[i]));
+    if (torch_dtype_of(vm, argv[0], &a) < 0 || torch_dtype_of(vm, argv[1], &b) < 0) return val_null();
+    return torch_dtype_value(vm, tensor_promote_types(a, b));
+}
+
+/* result_type(tensor or number, tensor or number) */
+static Value f_result_type(ARGS) {
+    if (native_check_args(vm, "result_type", argc, kw, 2, 2) < 0) return val_null();
+    const Tensor *ts[2];
+    TensorScalar ss[2];
+    int nt = 0, ns = 0;
+    for (int i = 0; i < 2; i++) {
+        if (torch_is_tensor(vm, argv[i]))
+            ts[nt++] = T(argv[i]);
+        else if (!torch_scalar_of(vm, argv[i], &ss[ns++]))
+            return vm_raise(vm, vm->e_TypeError, "result_type() received an invalid combination of arguments");
+    }
+    if (nt == 0) return vm_raise(vm, vm->e_TypeError, "result_type() received an invalid combination of arguments");
+    return torch_dtype_value(vm, tensor_result_type(ts, nt, ss, ns));
+}
+
+static Value f_can_cast(ARGS) {
+    if (native_check_args(vm, "can_cast", argc, kw, 2, 2) < 0) return val_null();
+    TensorDtype a, b;
+    if (torch_dtype_of(vm, argv[0], &a) < 0 || torch_dtype_of(vm, argv[1], &b) < 0) return val_null();
+    bool fa = tensor_dtype_is_floating(a), fb = tensor_dtype_is_floating(b);
+    bool ba = a == TENSOR_BOOL, bb = b == TENSOR_BOOL;
+    /* c10::canCast: floating -> integral/bool and integral -> bool lose the kind */
+    return val_bool(!((fa && !fb) || (!ba && bb)));
+}
+
 /* ---- grad mode ----------------------------------------------------------------------------------- */
 
 static Value f_is_grad_enabled(ARGS) { return val_bool(ag_is_grad_enabled()); }
@@ -478,7 +534,7 @@ static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
-    "sum", "mean", "prod", "max", "min", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
     "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",
     "swapaxes", "t", "permute", "unsqueeze", "squeeze", "flatten", "narrow", "select", "split", "chunk", "unbind",
     "detach", "clone", "equal", "allclose", "is_floating_point", "addmm", "as_strided",
@@ -504,6 +560,8 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"cat", f_catstack}, {"concat", f_catstack}, {"stack", f_catstack}, {"where", f_where},
         {"is_tensor", f_is_tensor}, {"numel", f_numel},
         {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},
+        {"get_default_dtype", f_get_default_dtype}, {"set_default_dtype", f_set_default_dtype},
+        {"promote_types", f_promote_types}, {"result_type", f_result_type}, {"can_cast", f_can_cast},
         {NULL}};
     if (torch_add_overridable(vm, cmod, fns) < 0 || torch_op_functions_init(vm, cmod, "torch") < 0) return -1;
     /* torch.X(t, ...) for Tensor methods: the same natives, unbound */
@@ -530,6 +588,8 @@ int torch_functions_init(VM *vm, Value cmod) {
 /* torch._C._special: the torch.special functions of the op table */
 int torch_special_functions_init(VM *vm, Value mod) { return torch_op_functions_init(vm, mod, "special"); }
 
+int torch_nn_conv_init(VM *vm, Value nnmod);   /* nn_conv.c */
+
 int torch_nn_functions_init(VM *vm, Value nnmod) {
     static const MethodDef fns[] = {
         {"linear", nn_linear},
@@ -538,7 +598,9 @@ int torch_nn_functions_init(VM *vm, Value nnmod) {
         {"cross_entropy", nn_loss, 0, (void *)(intptr_t)TENSOR_OP_CROSS_ENTROPY},
         {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
         {NULL}};
-    if (torch_add_overridable(vm, nnmod, fns) < 0 || torch_op_functions_init(vm, nnmod, "F") < 0) return -1;
+    if (torch_add_overridable(vm, nnmod, fns) < 0 || torch_op_functions_init(vm, nnmod, "F") < 0 ||
+        torch_nn_conv_init(vm, nnmod) < 0)
+        return -1;
     static const char *const shared[] = {"softmax", "log_softmax", NULL};
     for (const char *const *n = shared; *n; n++) {
         const MethodDef *d = torch_find_native(*n);

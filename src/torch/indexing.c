@@ -152,7 +152,7 @@ static int apply_index(VM *vm, Tensor *base, Value key, Indexed *out) {
             }
             if (!it) goto fail;
             TensorDtype dt = tensor_dtype(it);
-            if (dt == TENSOR_FLOAT32) {
+            if (tensor_dtype_is_floating(dt)) {
                 tensor_decref(it);
                 vm_raise(vm, vm->e_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
                 goto fail;

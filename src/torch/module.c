@@ -757,9 +757,70 @@ static Value m_requires_grad_(ARGS) {
     return a[0];
 }
 
-/* to(...), cpu(), float(), double(): Ember's tensors are float32 CPU tensors, so these only
- * validate their argument and return the module. */
+/* cpu(): Ember runs on the CPU, so it returns the module. */
 static Value m_identity_conv(ARGS) { return argv[0]; }
+
+/* Converts the floating parameters (buffers: true) or buffers of the module tree, and parameters'
+ * .grad, to dtype d in place of their data, as Module._apply does for to(dtype) / double() ... */
+static int convert_members(VM *vm, Value self, TensorDtype d, bool buffers) {
+    ListObj *ps = named_members(vm, self, vm->empty_str, true, true, buffers, true);
+    if (!ps) return -1;
+    for (int64_t i = 0; i < ps->len; i++) {
+        if (!torch_is_tensor(vm, ps->items[i])) continue;
+        Tensor *p = torch_tensor_of(ps->items[i]);
+        Tensor *targets[2] = {p, ag_grad_of(p)};
+        for (int k = 0; k < 2; k++) {
+            Tensor *t = targets[k];
+            if (!t || !tensor_dtype_is_floating(tensor_dtype(t)) || tensor_dtype(t) == d) continue;
+            Tensor *c = tensor_to_dtype(t, d);
+            int rc = c ? tensor_set_data(t, c) : -1;
+            tensor_decref(c);
+            if (rc < 0) {
+                torch_raise_error(vm);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static Value module_convert(VM *vm, Value self, TensorDtype d) {
+    if (convert_members(vm, self, d, false) < 0 || convert_members(vm, self, d, true) < 0) return val_null();
+    return self;
+}
+
+/* float()/double()/half()/bfloat16(): data is the dtype */
+static Value m_dtype_conv(ARGS) {
+    if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
+    return module_convert(vm, argv[0], (TensorDtype)(intptr_t)fn->data);
+}
+
+/* to(dtype) / to(device) / to(tensor) / to(device, dtype) / to(dtype=..., device=...) */
+static Value m_to(ARGS) {
+    TensorDtype d = TENSOR_DTYPE_DEFAULT;
+    int nkw = kw ? (int)kw->len : 0;
+    for (int i = 1; i < argc + nkw; i++) {
+        Value v = argv[i];
+        if (i >= argc) {
+            StrObj *k = AS_STR(kw->items[i - argc]);
+            if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device") && !str_eq_c(k, "non_blocking") &&
+                !str_eq_c(k, "memory_format"))
+                return vm_raise(vm, vm->e_TypeError, "to() received an invalid combination of arguments");
+            if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device")) continue;
+        }
+        if (torch_is_tensor(vm, v)) {
+            d = tensor_dtype(torch_tensor_of(v));
+        } else if (val_is_type(vm, v, torch_state(vm)->t_dtype)) {
+            if (torch_dtype_of(vm, v, &d) < 0) return val_null();
+            if (!tensor_dtype_is_floating(d))
+                return vm_raise(vm, vm->e_TypeError,
+                                "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=%s",
+                                tensor_dtype_name(d));
+        }
+    }
+    if (d == TENSOR_DTYPE_DEFAULT) return argv[0];
+    return module_convert(vm, argv[0], d);
+}
 
 /* ---- state_dict ------------------------------------------------------------------------------------ */
 
@@ -1385,10 +1446,12 @@ static int nn_module_init(VM *vm, Value mod) {
         {"apply", m_apply, NATIVEF_METHOD},
         {"zero_grad", m_zero_grad, NATIVEF_METHOD},
         {"requires_grad_", m_requires_grad_, NATIVEF_METHOD},
-        {"to", m_identity_conv, NATIVEF_METHOD},
+        {"to", m_to, NATIVEF_METHOD},
         {"cpu", m_identity_conv, NATIVEF_METHOD | ARITY_NOARGS},
-        {"float", m_identity_conv, NATIVEF_METHOD | ARITY_NOARGS},
-        {"double", m_identity_conv, NATIVEF_METHOD | ARITY_NOARGS},
+        {"float", m_dtype_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT32},
+        {"double", m_dtype_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT64},
+        {"half", m_dtype_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT16},
+        {"bfloat16", m_dtype_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_BFLOAT16},
         {"__copy__", m_copy, NATIVEF_METHOD},
         {"__deepcopy__", m_deepcopy, NATIVEF_METHOD},
         {NULL}};

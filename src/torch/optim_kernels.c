@@ -3,9 +3,12 @@
  * loop-invariant choices are hoisted so every variant is a straight vectorizable loop. */
 #include "src/torch/optim_kernels.h"
 
+#include "src/tensor/isa.h"
+
 #include <math.h>
 
-void optim_sgd_kernel(float *restrict p, const float *restrict g, float *restrict buf, int64_t n, const SgdArgs *a) {
+static inline __attribute__((always_inline)) void sgd__body(float *restrict p, const float *restrict g,
+                                                           float *restrict buf, int64_t n, const SgdArgs *a) {
     const float wd = a->weight_decay, m = a->momentum, omd = 1.0f - a->dampening, nlr = -a->lr;
     const float sign = a->maximize ? -1.0f : 1.0f;
     const bool has_wd = a->weight_decay != 0;
@@ -42,8 +45,17 @@ void optim_sgd_kernel(float *restrict p, const float *restrict g, float *restric
     }
 }
 
-void optim_adam_kernel(float *restrict p, const float *restrict g, float *restrict ea, float *restrict eas,
-                       float *restrict mx, int64_t n, const AdamArgs *a) {
+/* each loop once per vector instruction set (src/tensor/isa.h): the same bits on every path */
+TENSOR_MULTIVERSION(sgd, (float *restrict p, const float *restrict g, float *restrict buf, int64_t n, const SgdArgs *a),
+                    (p, g, buf, n, a))
+
+void optim_sgd_kernel(float *p, const float *g, float *buf, int64_t n, const SgdArgs *a) {
+    TENSOR_ISA_CALL(sgd, (p, g, buf, n, a));
+}
+
+static inline __attribute__((always_inline)) void adam__body(float *restrict p, const float *restrict g,
+                                                            float *restrict ea, float *restrict eas,
+                                                            float *restrict mx, int64_t n, const AdamArgs *a) {
     /* scalars as PyTorch computes them: Python floats, then float32 inside the kernels */
     double bias_correction1 = 1 - pow(a->beta1, a->step);
     double bias_correction2 = 1 - pow(a->beta2, a->step);
@@ -75,4 +87,13 @@ void optim_adam_kernel(float *restrict p, const float *restrict g, float *restri
         float den = sqrtf(s) / fbc2 + eps;                                 /* (sqrt(v) / bc2_sqrt).add_(eps) */
         p[i] = pv + nss * (m / den);                                       /* param.addcdiv_(m, denom, -step_size) */
     }
+}
+
+TENSOR_MULTIVERSION(adam, (float *restrict p, const float *restrict g, float *restrict ea, float *restrict eas,
+                           float *restrict mx, int64_t n, const AdamArgs *a),
+                    (p, g, ea, eas, mx, n, a))
+
+void optim_adam_kernel(float *p, const float *g, float *exp_avg, float *exp_avg_sq, float *max_sq, int64_t n,
+                       const AdamArgs *a) {
+    TENSOR_ISA_CALL(adam, (p, g, exp_avg, exp_avg_sq, max_sq, n, a));
 }

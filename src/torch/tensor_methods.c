@@ -311,7 +311,7 @@ static Value m_int_dunder(ARGS) {
 
 static Value m_index_dunder(ARGS) {
     Tensor *t = T(argv[0]);
-    if (tensor_numel(t) != 1 || tensor_dtype(t) == TENSOR_FLOAT32)
+    if (tensor_numel(t) != 1 || tensor_dtype_is_floating(tensor_dtype(t)))
         return vm_raise(vm, vm->e_TypeError, "only integer tensors of a single element can be converted to an index");
     TensorScalar s;
     if (item_of(vm, t, &s) < 0) return val_null();
@@ -366,14 +366,10 @@ static Value convert(VM *vm, Value self, TensorDtype d) {
     a.dtype = d;
     return op1(vm, TENSOR_OP_TO_DTYPE, t, &a);
 }
-static Value m_float(ARGS) { SELF_CHECK("float"); return convert(vm, argv[0], TENSOR_FLOAT32); }
-static Value m_long(ARGS) { SELF_CHECK("long"); return convert(vm, argv[0], TENSOR_INT64); }
-static Value m_boolc(ARGS) { SELF_CHECK("bool"); return convert(vm, argv[0], TENSOR_BOOL); }
-/* double()/int()/half()/short()/char()/byte(): dtypes the tensor library does not have */
-static Value m_unsupported_conv(ARGS) {
+/* float()/double()/half()/bfloat16()/long()/int()/short()/char()/byte()/bool(): data is the dtype */
+static Value m_conv(ARGS) {
     SELF_CHECK(fn->name);
-    torch_unsupported_dtype(vm, fn->data);
-    return val_null();
+    return convert(vm, argv[0], (TensorDtype)(intptr_t)fn->data);
 }
 
 static Value m_to(ARGS) {
@@ -514,6 +510,23 @@ static Value m_reduce(ARGS) {
     }
     tensor_decref(cast);
     return r;
+}
+
+/* amax/amin(dim=(), keepdim=False): the extremum over dims (none: all), one value for ties (fn->data:
+ * the op) */
+static Value m_amax(ARGS) {
+    SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    int64_t dims[TENSOR_MAX_DIMS];
+    int nd = dims_of(vm, a[1], dims);
+    if (nd < 0) return val_null();
+    args.ints = dims;
+    args.n_ints = nd;
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
 }
 
 /* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
@@ -1300,7 +1313,8 @@ static const MethodDef tensor_methods[] = {
     {"mean", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MEAN},
     {"prod", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_PROD},
     {"max", m_maxmin, NATIVEF_METHOD, (void *)1}, {"min", m_maxmin, NATIVEF_METHOD, NULL},
-    {"amax", m_reduce, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MAX},
+    {"amax", m_amax, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_AMAX},
+    {"amin", m_amax, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_AMIN},
     {"argmax", m_arg, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ARGMAX},
     {"argmin", m_arg, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_ARGMIN},
     {"var", m_var, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_VAR},
@@ -1340,15 +1354,17 @@ static const MethodDef tensor_methods[] = {
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},
     /* conversions and metadata */
-    {"item", m_item, NATIVEF_METHOD}, {"tolist", m_tolist, NATIVEF_METHOD}, {"float", m_float, NATIVEF_METHOD},
-    {"long", m_long, NATIVEF_METHOD}, {"bool", m_boolc, NATIVEF_METHOD},
-    {"double", m_unsupported_conv, NATIVEF_METHOD, (void *)"float64"},
-    {"int", m_unsupported_conv, NATIVEF_METHOD, (void *)"int32"},
-    {"half", m_unsupported_conv, NATIVEF_METHOD, (void *)"float16"},
-    {"bfloat16", m_unsupported_conv, NATIVEF_METHOD, (void *)"bfloat16"},
-    {"short", m_unsupported_conv, NATIVEF_METHOD, (void *)"int16"},
-    {"char", m_unsupported_conv, NATIVEF_METHOD, (void *)"int8"},
-    {"byte", m_unsupported_conv, NATIVEF_METHOD, (void *)"uint8"},
+    {"item", m_item, NATIVEF_METHOD}, {"tolist", m_tolist, NATIVEF_METHOD},
+    {"float", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT32},
+    {"double", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT64},
+    {"half", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT16},
+    {"bfloat16", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_BFLOAT16},
+    {"long", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_INT64},
+    {"int", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_INT32},
+    {"short", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_INT16},
+    {"char", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_INT8},
+    {"byte", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_UINT8},
+    {"bool", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_BOOL},
     {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
     {"cpu", m_cpu, NATIVEF_METHOD}, {"cuda", m_cuda, NATIVEF_METHOD},
     {"size", m_size, NATIVEF_METHOD}, {"stride", m_stride, NATIVEF_METHOD}, {"dim", m_dim, NATIVEF_METHOD},

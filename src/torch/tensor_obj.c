@@ -100,34 +100,30 @@ static void node_obj_finalize(VM *vm, Obj *o) {
 
 /* ---- dtype, device, Size ---------------------------------------------------------------------- */
 
-/* torch.dtype objects.  The tensor library computes in float32, int64 and bool only; the other
- * dtypes PyTorch names exist as distinct objects (so `x.dtype == torch.float64` and printing a
- * dtype mean what they mean in PyTorch), but making a tensor of one raises NotImplementedError
- * rather than silently computing in another dtype. */
+/* torch.dtype objects: one per dtype of the tensor library (ember/dtypes.def, in enum order),
+ * then the complex dtypes PyTorch names, which exist so that comparing and printing them means
+ * what it means in PyTorch but whose tensors raise NotImplementedError. */
 typedef struct DtypeInfo {
     const char *name;      /* repr without "torch." */
     int code;              /* TensorDtype, or -1 when the tensor library has no such dtype */
     bool is_floating, is_complex, is_signed;
     int itemsize;
+    const char *aliases;   /* other torch.<name>s of the same object, space separated */
 } DtypeInfo;
 
+#define IS_FLOAT_FLOAT true
+#define IS_FLOAT_INT false
+#define IS_FLOAT_BOOL false
 static const DtypeInfo dtype_infos[] = {
-    {"float32", TENSOR_FLOAT32, true, false, true, 4},
-    {"int64", TENSOR_INT64, false, false, true, 8},
-    {"bool", TENSOR_BOOL, false, false, false, 1},
-    {"float64", -1, true, false, true, 8},
-    {"float16", -1, true, false, true, 2},
-    {"bfloat16", -1, true, false, true, 2},
-    {"int32", -1, false, false, true, 4},
-    {"int16", -1, false, false, true, 2},
-    {"int8", -1, false, false, true, 1},
-    {"uint8", -1, false, false, false, 1},
-    {"complex64", -1, false, true, true, 8},
-    {"complex128", -1, false, true, true, 16},
+#define DT(NAME, CT, KIND, FAM, PROMO, STR, CNAME, CTYPE, TSTR, ALIASES)                          \
+    {STR, TENSOR_##NAME, IS_FLOAT_##KIND, false,                                                   \
+     TENSOR_##NAME != TENSOR_BOOL && TENSOR_##NAME != TENSOR_UINT8, (int)sizeof(CT), ALIASES},
+#include "ember/dtypes.def"
+#undef DT
+    {"complex64", -1, false, true, true, 8, "cfloat"},
+    {"complex128", -1, false, true, true, 16, "cdouble"},
 };
 enum { N_DTYPE_INFOS = sizeof dtype_infos / sizeof dtype_infos[0] };
-_Static_assert(TENSOR_FLOAT32 == 0 && TENSOR_INT64 == 1 && TENSOR_BOOL == 2 && TENSOR_DTYPE_COUNT == 3,
-               "dtype_infos starts with the tensor library's dtypes in enum order");
 
 typedef struct DtypeObj {
     Obj hdr;
@@ -151,8 +147,7 @@ Value torch_dtype_value(VM *vm, TensorDtype d) {
 }
 
 int torch_unsupported_dtype(VM *vm, const char *name) {
-    vm_raise(vm, vm->e_NotImplementedError,
-             "torch.%s tensors are not supported: Ember's tensors are torch.float32, torch.int64 or torch.bool", name);
+    vm_raise(vm, vm->e_NotImplementedError, "torch.%s tensors are not supported: Ember has no complex dtypes", name);
     return -1;
 }
 
@@ -169,7 +164,7 @@ int torch_dtype_of(VM *vm, Value v, TensorDtype *out) {
         return 0;
     }
     /* Python types as dtypes: float -> torch.float64 (as PyTorch), int -> int64, bool -> bool */
-    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) return torch_unsupported_dtype(vm, "float64");
+    if (val_is_obj(v) && v.as.o == (Obj *)vm->t_float) { *out = TENSOR_FLOAT64; return 0; }
     if (val_is_obj(v) && v.as.o == (Obj *)vm->t_int) { *out = TENSOR_INT64; return 0; }
     if (val_is_obj(v) && v.as.o == (Obj *)vm->t_bool) { *out = TENSOR_BOOL; return 0; }
     vm_raise(vm, vm->e_TypeError, "dtype must be torch.dtype, not %s", vm_type_name(vm, v));
@@ -318,7 +313,7 @@ int torch_int_arg(VM *vm, Value v, const char *what, int64_t *out) {
         return 0;
     }
     if (torch_is_tensor(vm, v) && tensor_numel(torch_tensor_of(v)) == 1 &&
-        tensor_dtype(torch_tensor_of(v)) != TENSOR_FLOAT32) {
+        !tensor_dtype_is_floating(tensor_dtype(torch_tensor_of(v)))) {
         TensorScalar s;
         if (tensor_item(torch_tensor_of(v), &s) < 0) {
             torch_raise_error(vm);
@@ -431,7 +426,7 @@ static int infer_kind(VM *vm, Value v, DataScan *s) {
     int k;
     if (torch_is_tensor(vm, v)) {
         TensorDtype d = tensor_dtype(torch_tensor_of(v));
-        k = d == TENSOR_BOOL ? 0 : d == TENSOR_INT64 ? 1 : 2;
+        k = d == TENSOR_BOOL ? 0 : tensor_dtype_is_floating(d) ? 2 : 1;
     } else if (val_is_number(v)) {
         k = v.tag == VAL_BOOL ? 0 : v.tag == VAL_INT ? 1 : 2;
     } else if (val_is_str(vm, v)) {
@@ -472,7 +467,7 @@ static int store_leaf(VM *vm, Value v, TensorDtype dt, char **out) {
             return -1;
         }
     } else if (!torch_scalar_of(vm, v, &sc)) {
-        if (dt == TENSOR_FLOAT32)
+        if (tensor_dtype_is_floating(dt))
             vm_raise(vm, vm->e_TypeError, "must be real number, not %s", vm_type_name(vm, v));
         else if (val_is_str(vm, v))
             vm_raise(vm, vm->e_TypeError, "new(): invalid data type 'str'");
@@ -480,9 +475,8 @@ static int store_leaf(VM *vm, Value v, TensorDtype dt, char **out) {
             vm_raise(vm, vm->e_TypeError, "'%s' object cannot be interpreted as an integer", vm_type_name(vm, v));
         return -1;
     }
-    if (dt == TENSOR_FLOAT32) *(float *)*out = (float)sc.f;
-    else if (dt == TENSOR_INT64) *(int64_t *)*out = sc.kind == TENSOR_FLOAT32 ? (int64_t)sc.f : sc.i;
-    else *(uint8_t *)*out = sc.f != 0;
+    if (dt == TENSOR_BOOL) *(uint8_t *)*out = sc.kind == TENSOR_FLOAT32 ? sc.f != 0 : sc.i != 0;
+    else tensor_dtype_store(dt, *out, sc);
     *out += tensor_dtype_size(dt);
     return 0;
 }
@@ -532,7 +526,7 @@ Tensor *torch_tensor_from_data(VM *vm, Value data, TensorDtype dtype) {
     if (compute_sizes(vm, data, &s) < 0) return NULL;
     if (dtype == TENSOR_DTYPE_DEFAULT && infer_kind(vm, data, &s) < 0) return NULL;
     TensorDtype dt = dtype != TENSOR_DTYPE_DEFAULT ? dtype
-                     : s.kind == 2 ? TENSOR_FLOAT32 : s.kind == 1 ? TENSOR_INT64 : TENSOR_BOOL;
+                     : s.kind == 2 ? tensor_default_dtype() : s.kind == 1 ? TENSOR_INT64 : TENSOR_BOOL;
     int64_t numel = 1;
     for (int i = 0; i < s.ndim; i++) numel *= s.shape[i];
     size_t bytes = (size_t)numel * tensor_dtype_size(dt);
@@ -552,8 +546,8 @@ static Value tolist_rec(VM *vm, Tensor *t, int dim, int64_t *index) {
     int nd = tensor_ndim(t);
     TensorDtype dt = tensor_dtype(t);
     if (dim == nd) {
-        if (dt == TENSOR_FLOAT32) return val_float(tensor_get_f64(t, index));
-        if (dt == TENSOR_INT64) return val_int(tensor_get_i64(t, index));
+        if (tensor_dtype_is_floating(dt)) return val_float(tensor_get_f64(t, index));
+        if (dt != TENSOR_BOOL) return val_int(tensor_get_i64(t, index));
         return val_bool(tensor_get_i64(t, index) != 0);
     }
     int64_t n = tensor_shape(t)[dim];
@@ -657,8 +651,12 @@ static int set_data(VM *vm, Value s, Value v, void *c) {
     Tensor *t = T(s), *src = T(v);
     if (tensor_ndim(t) != tensor_ndim(src) || memcmp(tensor_shape(t), tensor_shape(src), sizeof(int64_t) * (size_t)tensor_ndim(t)) != 0 ||
         tensor_dtype(t) != tensor_dtype(src)) {
-        vm_raise(vm, vm->e_NotImplementedError, "assigning .data of a different shape or dtype is not supported");
-        return -1;
+        /* another shape or dtype: t shares src's storage, as PyTorch's set_data does */
+        if (tensor_set_data(t, src) < 0) {
+            torch_raise_error(vm);
+            return -1;
+        }
+        return 0;
     }
     Tensor *alias = tensor_alias(t);
     if (!alias) {
@@ -895,14 +893,18 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     ts->strided = val_obj(strided);
     if (module_set(vm, cmod, "strided", ts->strided) < 0) return -1;
     /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
-    static const struct { const char *alias, *name; } dtype_aliases[] = {
-        {"float", "float32"}, {"long", "int64"}, {"double", "float64"}, {"half", "float16"}, {"int", "int32"},
-        {"short", "int16"}, {"cfloat", "complex64"}, {"cdouble", "complex128"}};
-    for (size_t i = 0; i < sizeof dtype_aliases / sizeof dtype_aliases[0]; i++)
-        for (int d = 0; d < N_DTYPE_INFOS; d++)
-            if (strcmp(dtype_infos[d].name, dtype_aliases[i].name) == 0 &&
-                module_set(vm, cmod, dtype_aliases[i].alias, all_dtypes[d]) < 0)
-                return -1;
+    for (int d = 0; d < N_DTYPE_INFOS; d++) {
+        for (const char *a = dtype_infos[d].aliases; *a;) {
+            size_t len = strcspn(a, " ");
+            char alias[16];
+            EM_ASSERT(len < sizeof alias, "dtype alias too long");
+            memcpy(alias, a, len);
+            alias[len] = 0;
+            if (module_set(vm, cmod, alias, all_dtypes[d]) < 0) return -1;
+            a += len;
+            while (*a == ' ') a++;
+        }
+    }
     if (module_set(vm, cmod, "Tensor", val_obj(ts->t_tensor)) < 0 ||
         module_set(vm, cmod, "dtype", val_obj(ts->t_dtype)) < 0 ||
         module_set(vm, cmod, "device", val_obj(ts->t_device)) < 0 ||

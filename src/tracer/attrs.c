@@ -299,6 +299,7 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
         return TX_OK;
     }
     case VT_PARTIAL: return tr_partial_getattr(tr, obj, name, out);
+    case VT_FN_CTX: return tr_fn_ctx_getattr(tr, obj, name, out);
     case VT_EXCEPTION: {
         /* (stores made in the region were read above) */
         if (is_name(name, "args")) {
@@ -463,6 +464,7 @@ TxStatus tr_setattr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
         se_store_attr(tr, obj, name, value);
         return TX_OK;
     }
+    if (obj->kind == VT_FN_CTX) return tr_fn_ctx_setattr(tr, obj, name, value);
     if (obj->kind != VT_OBJECT && obj->kind != VT_NN_MODULE && !(obj->kind == VT_EXCEPTION && obj->mut == MUT_NEW))
         return trace_break(tr, "setattr on %s", vt_kind_name(obj->kind));
     if (obj->mut == MUT_EXISTING && !obj->source) return trace_break(tr, "setattr on an object the tracer cannot name");

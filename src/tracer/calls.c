@@ -315,9 +315,12 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
     if (tname) {
         if (in_list(torch_fn_denylist, n->name)) return trace_break(tr, "%s", tname);
         if (strncmp(n->name, "_has_torch_function", 19) == 0) return has_torch_function(tr, n, argc, args, nkw, out);
+        if (strcmp(n->name, "_function_apply") == 0) return tr_autograd_function_apply(tr, argc, args, nkw, out);
         /* torch._C's private functions drive the engine and hooks: they run natively */
         if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0) return trace_break(tr, "%s", tname);
         if (strcmp(n->name, "is_grad_enabled") == 0) {
+            /* a backward being recorded runs with whatever mode the engine gives it */
+            if (tr->sub && !tr->sub->once_differentiable) return trace_break(tr, "torch.is_grad_enabled() in a Function's backward");
             *out = vt_const(tr, val_bool(ag_is_grad_enabled()));
             return TX_OK;
         }
@@ -800,6 +803,8 @@ TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT 
                                                    : tuple_method(tr, self, fn->user_name, argc, args, out);
             if (self->kind == VT_SET) return nkw ? trace_break(tr, "set method with keywords")
                                                  : tr_set_method(tr, self, fn->user_name, argc, args, out);
+            if (self->kind == VT_FN_CTX) return nkw ? trace_break(tr, "ctx method with keywords")
+                                                    : tr_fn_ctx_method(tr, self, fn->user_name, argc, args, out);
             return trace_break(tr, "method %s", fn->user_name ? fn->user_name->data : "?");
         }
         return tr_call(tr, fn->b, argc + 1, prepend(tr, fn->a, argc, nkw, args), kwnames, out);

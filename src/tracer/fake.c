@@ -148,6 +148,46 @@ void fake_guard_storage_offset(Tracer *tr, Tensor *fake) {
     }
 }
 
+/* The graph whose placeholders are the frame's inputs (while a backward is recorded into a
+ * subgraph, inputs are still the frame's; the subgraph lifts them). */
+static Graph *frame_graph(Tracer *tr) { return tr->sub ? tr->sub->outer : tr->graph; }
+
+void fake_remap(Tracer *tr, Tensor *t, VT *v) { map_put(tr, t, v); }
+
+static bool in_sub(const SubGraph *s, const GraphNode *n) {
+    for (const GraphNode *m = s->graph->first; m; m = m->next)
+        if (m == n) return true;
+    return false;
+}
+
+GraphNode *fake_sub_node(Tracer *tr, GraphNode *n) {
+    SubGraph *s = tr->sub;
+    if (!s || !n || in_sub(s, n)) return n;
+    for (int i = 0; i < s->n_lifted; i++)
+        if (s->outer_nodes[i] == n) return s->placeholders[i];
+    if (s->n_lifted == s->cap_lifted) {
+        int32_t cap = s->cap_lifted ? s->cap_lifted * 2 : 8;
+        GraphNode **o = trace_arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)cap);
+        GraphNode **p = trace_arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)cap);
+        if (s->n_lifted) {
+            memcpy(o, s->outer_nodes, sizeof(GraphNode *) * (size_t)s->n_lifted);
+            memcpy(p, s->placeholders, sizeof(GraphNode *) * (size_t)s->n_lifted);
+        }
+        s->outer_nodes = o;
+        s->placeholders = p;
+        s->cap_lifted = cap;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "lifted_%d", s->n_lifted);
+    GraphNode *ph = graph_placeholder(s->graph, name, name);
+    ph->is_tensor = n->is_tensor;
+    ph->meta = n->meta;
+    ph->requires_grad = n->requires_grad;
+    s->outer_nodes[s->n_lifted] = n;
+    s->placeholders[s->n_lifted++] = ph;
+    return ph;
+}
+
 VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
     VM *vm = tr->vm;
     Tensor *t = torch_tensor_of(real);
@@ -211,7 +251,7 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
     if (source) source_placeholder_name(source, target, sizeof target);
     else snprintf(target, sizeof target, "input_%d", tr->n_graph_inputs);
     lower_name(target, name, sizeof name);
-    GraphNode *node = graph_placeholder(tr->graph, target, name);
+    GraphNode *node = graph_placeholder(frame_graph(tr), target, name);
     node->is_tensor = true;
     node->meta = m;
     node->requires_grad = rg;
@@ -278,7 +318,7 @@ VT *fake_input_symnum(Tracer *tr, VT *sym) {
     snprintf(target, sizeof target, "L_sym_%d_", tr->n_graph_inputs);
     if (sym->source) source_placeholder_name(sym->source, target, sizeof target);
     lower_name(target, name, sizeof name);
-    GraphNode *node = graph_placeholder(tr->graph, target, name);
+    GraphNode *node = graph_placeholder(frame_graph(tr), target, name);
     node->is_tensor = false;
     tensor_meta_of(ft, &node->meta);
     node->meta.wrapped_number = true;
@@ -299,7 +339,7 @@ GraphNode *tracer_graph_object_input(Tracer *tr, VT *v) {
     if (v->graph_input >= 0) return v->node;
     char name[64];
     snprintf(name, sizeof name, "hook_%d", tr->n_graph_inputs);
-    GraphNode *p = graph_placeholder(tr->graph, name, name);
+    GraphNode *p = graph_placeholder(frame_graph(tr), name, name);
     p->is_tensor = false;
     v->node = p;
     tracer_add_input(tr, v);
@@ -365,7 +405,7 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
     Tracer *tr = ctx;
     if (tr->observer_failed) return;
     GraphNode **in_nodes = trace_arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)(n_in + 1));
-    for (int i = 0; i < n_in; i++) in_nodes[i] = inputs[i] ? node_for_input(tr, inputs[i]) : NULL;
+    for (int i = 0; i < n_in; i++) in_nodes[i] = inputs[i] ? fake_sub_node(tr, node_for_input(tr, inputs[i])) : NULL;
     GraphNode *n = graph_call_tensor_op(tr->graph, op, in_nodes, n_in, args, NULL, NULL, -1, NULL, NULL, 0);
     tracer_node_provenance(tr, n);
     tr->ops_in_call++;
@@ -377,6 +417,8 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
         /* the output may be an existing tensor: an in-place op's input, or `x.float()` returning x */
         VT *known = fake_lookup(tr, outputs[i]);
         if (known && (flags & TENSOR_OPF_INPLACE)) {
+            /* (a backward being recorded may not change the frame's tensors) */
+            if (tr->sub && !in_sub(tr->sub, known->node)) tr->observer_failed = true;
             known->node = on;
             continue;
         }

@@ -53,6 +53,7 @@ static AttrStore *find_store(Tracer *tr, VT *obj, StrObj *name) {
 }
 
 void se_store_attr(Tracer *tr, VT *obj, StrObj *name, VT *value) {
+    if (obj->mut != MUT_NEW) tr->se.n_mutations++;
     AttrStore *s = find_store(tr, obj, name);
     if (s) {
         /* dynamo's OrderedDict: the name keeps its first position, the value is the latest */
@@ -83,12 +84,14 @@ void se_store_global(Tracer *tr, StrObj *name, VT *value) { se_store_attr(tr, tr
 VT *se_load_global(Tracer *tr, StrObj *name) { return se_load_attr(tr, tr->globals_vt, name); }
 
 void se_mark_modified(Tracer *tr, VT *container) {
+    if (container->mut != MUT_NEW) tr->se.n_mutations++;
     container->modified = true;
     container->index = trace_current_line(tr);   /* the latest line that changed it */
 }
 
 int se_register_hook(Tracer *tr, VT *tensor, VT *hook, VT *handle) {
     SideEffects *se = &tr->se;
+    se->n_mutations++;
     if (se->n_hooks == se->cap_hooks) {
         int32_t cap = se->cap_hooks ? se->cap_hooks * 2 : 8;
         HookReg *n = trace_arena_alloc(&tr->arena, sizeof(HookReg) * (size_t)cap);

@@ -372,6 +372,7 @@ H(COMPARE_OP) {
 H(IS_OP) {
     VT *a = vt_force(tr, PEEK(2)), *b = vt_force(tr, TOP());
     int same;
+    if (tr_fn_grad_none_test(tr, a) || tr_fn_grad_none_test(tr, b)) return TX_BREAK;
     if (a == b) same = 1;
     else if (a->kind == VT_CONST && b->kind == VT_CONST) same = val_identical(a->value, b->value);
     else if (a->kind == VT_SYMNUM || b->kind == VT_SYMNUM) {
@@ -433,6 +434,7 @@ H(JUMP_IF_TRUE_OR_POP) { return cond_jump(tr, tx, arg, true, false); }
 static TxStatus none_jump(Tracer *tr, Tx *tx, uint32_t target, bool if_none) {
     VT *v = vt_force(tr, TOP());
     int is_none;
+    if (tr_fn_grad_none_test(tr, v)) return TX_BREAK;
     if (v->kind == VT_CONST) is_none = val_is_none(v->value);
     else if (v->kind == VT_SYMNUM || v->kind == VT_TENSOR || v->kind == VT_LIST || v->kind == VT_TUPLE ||
              v->kind == VT_DICT || v->kind == VT_OBJECT || v->kind == VT_FUNCTION || v->kind == VT_NN_MODULE ||

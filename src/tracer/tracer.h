@@ -146,9 +146,40 @@ typedef enum VtKind {
     VT_EXCEPTION,     /* an exception made in the region: cls = its class, a = its args tuple */
     VT_PARTIAL,       /* functools.partial (partial.c): a = func, b = args tuple, kw = keywords dict,
                          cls = its type; value + source: an existing one */
+    VT_FN_CTX,        /* the ctx of a custom autograd.Function being traced (autograd_fn.c): fnctx;
+                         its attributes are keys/items[n] */
 } VtKind;
 
 typedef enum DictViewKind { DICT_VIEW_KEYS, DICT_VIEW_VALUES, DICT_VIEW_ITEMS } DictViewKind;
+
+/* What a custom Function's ctx recorded (autograd_fn.c). */
+typedef struct FnCtxInfo {
+    const char *name;        /* the Function class's name */
+    int32_t n_args;
+    bool *needs_input_grad;  /* per argument of apply */
+    VT **saved;              /* save_for_backward's arguments: tensors or None */
+    GraphNode **saved_nodes; /* their nodes when saved */
+    int32_t n_saved;
+    VT **dirty, **non_diff;
+    int32_t n_dirty, n_non_diff;
+    bool materialize;
+    bool in_backward;        /* the backward is being traced: saved_tensors reads bw_saved */
+    VT **bw_saved;           /* the saved tensors as the backward graph's placeholders */
+    VT **grads;              /* the backward's gradient arguments (set_materialize_grads(False):
+                                testing one for None is a break) */
+    int32_t n_grads;
+} FnCtxInfo;
+
+/* A graph the tracer records into in place of the frame's (a custom Function's backward): tensors
+ * of the frame's graph that it uses become its placeholders, "lifted" (fake.c). */
+typedef struct SubGraph {
+    Graph *graph, *outer;
+    GraphNode **outer_nodes; /* lifted, in placeholder order */
+    GraphNode **placeholders;
+    int32_t n_lifted, cap_lifted;
+    bool once_differentiable;   /* the backward may read grad mode (its wrapper does) */
+    FnCtxInfo *ctx;          /* the Function whose backward it is */
+} SubGraph;
 
 /* What a VT_ITER iterates; index counts the items it gave.  Iterators over a dict read it at each
  * step (and break if its size changed, so eager raises); the others are lazy over their
@@ -194,6 +225,7 @@ struct VT {
     /* composite */
     VT *a, *b;           /* method self/function; symnum operands; iterator sequence; super self */
     VT *kw;              /* VT_PARTIAL: its keywords dict */
+    FnCtxInfo *fnctx;    /* VT_FN_CTX */
     VT *twin;            /* a symbolic number fed to the graph: its wrapped-number tensor input */
     int32_t index;       /* SymOp operand; iterator position; handle hook index */
     IterKind iter;       /* VT_ITER */
@@ -277,6 +309,8 @@ typedef struct SideEffects {
     int32_t n_stores, cap_stores;
     HookReg *hooks;
     int32_t n_hooks, cap_hooks;
+    int32_t n_mutations;      /* changes to objects that exist outside the region (stores, hooks,
+                                 container changes): a custom Function's forward/backward may make none */
     bool grad_mode_changed;   /* the region ends in a different grad mode than it started */
     bool final_grad_mode;
 } SideEffects;
@@ -365,6 +399,7 @@ struct Tracer {
     int32_t ops_in_call;      /* ops the observer recorded during the current native call */
     GraphNode *first_call_node;
     bool observer_failed;
+    SubGraph *sub;            /* recording a custom Function's backward (tr->graph is sub->graph) */
     /* guards, side effects */
     Guard *guards;
     int32_t n_guards, cap_guards;
@@ -536,6 +571,11 @@ void tracer_add_input(Tracer *tr, VT *v);   /* append to the graph inputs (place
 VT *fake_input_tensor(Tracer *tr, Value real, Source *source);
 /* A graph input for a symbolic number (fed as a wrapped-number tensor). */
 VT *fake_input_symnum(Tracer *tr, VT *sym);
+/* n as the graph being recorded sees it: while a backward is recorded into a subgraph, a node of
+ * the frame's graph becomes (once) a placeholder of the subgraph. */
+GraphNode *fake_sub_node(Tracer *tr, GraphNode *n);
+/* The fake tensor t now stands for v (a custom Function's dirty argument takes its output's fake). */
+void fake_remap(Tracer *tr, Tensor *t, VT *v);
 /* A non-tensor graph input (a hook callable): its placeholder. */
 GraphNode *tracer_graph_object_input(Tracer *tr, VT *v);
 /* The trace read the storage offset of fake (storage_offset()): guard the offset of the graph
@@ -651,6 +691,14 @@ VT *tr_partial_existing(Tracer *tr, Value v, Source *source);   /* NULL: not a p
 TxStatus tr_partial_construct(Tracer *tr, VT *type, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tr_partial_call(Tracer *tr, VT *p, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tr_partial_getattr(Tracer *tr, VT *p, StrObj *name, VT **out);
+
+/* autograd_fn.c: custom autograd.Function calls traced into the graph */
+TxStatus tr_autograd_function_apply(Tracer *tr, int argc, VT **args, int nkw, VT **out);
+TxStatus tr_fn_ctx_getattr(Tracer *tr, VT *ctx, StrObj *name, VT **out);
+TxStatus tr_fn_ctx_setattr(Tracer *tr, VT *ctx, StrObj *name, VT *value);
+TxStatus tr_fn_ctx_method(Tracer *tr, VT *ctx, StrObj *name, int argc, VT **args, VT **out);
+/* A gradient argument of a backward being traced whose None-ness matters: a break (TX_OK else). */
+TxStatus tr_fn_grad_none_test(Tracer *tr, VT *v);
 
 /* sets.c: sets on trackers */
 VT *tr_set_new(Tracer *tr);

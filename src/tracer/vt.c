@@ -42,7 +42,7 @@ void vt_reserve(Tracer *tr, VT *v, int32_t need) {
     VT **items = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
     if (v->n) memcpy(items, v->items, sizeof(VT *) * (size_t)v->n);
     v->items = items;
-    if (v->kind == VT_DICT) {
+    if (v->kind == VT_DICT || v->kind == VT_FN_CTX) {
         VT **keys = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)cap);
         if (v->n) memcpy(keys, v->keys, sizeof(VT *) * (size_t)v->n);
         v->keys = keys;
@@ -154,7 +154,7 @@ const char *vt_kind_name(VtKind k) {
         "UserDefinedClassVariable", "PythonModuleVariable", "NNModuleVariable", "CellVariable",
         "GradModeVariable", "RemovableHandleVariable", "SuperVariable", "DeletedVariable", "ObjectVariable",
         "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable", "SetVariable", "ExceptionVariable",
-        "FunctoolsPartialVariable"};
+        "FunctoolsPartialVariable", "AutogradFunctionContextVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
 }
 
@@ -173,6 +173,7 @@ bool vt_lazy_list_append(Tracer *tr, VT *lz, VT *item) {
     vt_reserve(tr, lz, lz->n + 1);
     lz->items[lz->n++] = item;
     lz->modified = true;
+    tr->se.n_mutations++;
     lz->index = trace_current_line(tr);
     return true;
 }

@@ -41,6 +41,8 @@ static bool is_const_tuple(VM *vm, Value v) {
 }
 
 /* Whether an attribute/global number stays symbolic (see tracer.h VT_SYMNUM). */
+static void guard_leaves(Tracer *tr, VT *v);   /* below: guards every leaf of a symbolic number on its value */
+
 static bool unspecialized_source(const Source *s) {
     return s && (s->kind == SRC_ATTR || s->kind == SRC_GLOBAL);
 }
@@ -316,8 +318,10 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
         return s;
     }
     case VT_SYMNUM:
-        *why = "a symbolic number";
-        return val_null();
+        /* a native needs the number itself (a pooling kernel size read from a module attribute):
+         * specialise on it, as dynamo does for an int an op cannot take symbolically */
+        guard_leaves(tr, v);
+        return v->value;
     case VT_SET: {
         if (!val_is_null(v->value) && !v->modified) return v->value;
         if (val_is_null(v->shadow)) {

@@ -218,6 +218,13 @@ static void reduction_cases(void) {
     a.dim = 0;
     a.keepdim = true;
     CHECK(TENSOR_OP_MIN_DIM, true, T1, gr(DI, SHAPE(2, 3)));
+    a.ints = d02;
+    a.n_ints = 2;
+    a.keepdim = false;
+    CHECK(TENSOR_OP_AMAX, true, T1, gr(DI, SHAPE(2, 3, 2)));
+    a.n_ints = 0;
+    CHECK(TENSOR_OP_AMIN, true, T1, gr(DI, SHAPE(2, 3)));
+    a.keepdim = true;
     a.ints = d0;
     a.n_ints = 1;
     CHECK(TENSOR_OP_VAR, true, T1, gr(RN, SHAPE(3, 2)));
@@ -385,6 +392,24 @@ static void nn_cases(void) {
     CHECK(TENSOR_OP_MSE_LOSS, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
 }
 
+/* convolution and pooling kernels (src/tensor/conv.c): im2col with stride, dilation and uneven
+ * padding, its adjoint col2im, max_pool2d with padding and ceil mode (distinct values: no ties) */
+static void conv_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    int64_t geo[10] = {2, 3, 1, 2, 1, 0, 0, 2, 2, 1};
+    a.ints = geo;
+    a.n_ints = 10;
+    CHECK(TENSOR_OP_IM2COL, true, T1, gr(RN, SHAPE(2, 2, 4, 5)));
+    int64_t geo2[12] = {4, 5, 2, 3, 1, 2, 1, 0, 0, 2, 2, 1};
+    a.ints = geo2;
+    a.n_ints = 12;
+    CHECK(TENSOR_OP_COL2IM, true, T1, gr(RN, SHAPE(2, 12, 6)));
+    int64_t pool[9] = {2, 3, 2, 1, 1, 1, 1, 1, 1};
+    a.ints = pool;
+    a.n_ints = 9;
+    CHECK(TENSOR_OP_MAX_POOL2D, false, T1, gr(DI, SHAPE(2, 2, 4, 5)));
+}
+
 static void inplace_cases(void) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.alpha = tensor_scalar_f(0.5);
@@ -426,6 +451,7 @@ TT_TEST(gradcheck, linear_algebra) { linalg_cases(); }
 TT_TEST(gradcheck, indexing) { index_cases(); }
 TT_TEST(gradcheck, nn) { nn_cases(); }
 TT_TEST(gradcheck, inplace) { inplace_cases(); }
+TT_TEST(gradcheck, conv) { conv_cases(); }
 
 /* every differentiable op of ops.def has at least one case above */
 TT_TEST(gradcheck, every_differentiable_op_is_covered) {
@@ -437,6 +463,7 @@ TT_TEST(gradcheck, every_differentiable_op_is_covered) {
     index_cases();
     nn_cases();
     inplace_cases();
+    conv_cases();
     for (int o = 0; o < TENSOR_OP_COUNT; o++) {
         unsigned f = tensor_op_flags((TensorOp)o);
         if (f & (TENSOR_OPF_NONDIFF | TENSOR_OPF_CREATION)) continue;

@@ -6,7 +6,7 @@ v = b.getbuffer()
 print(type(v).__name__, len(v), bytes(v[:5]), v.readonly, v.format)
 v[0] = ord("J")
 print(b.getvalue())
-for f in (lambda: b.write(b"x"), lambda: b.truncate(2), lambda: b.close()):
+for f in (lambda: b.write(b"x"), lambda: b.truncate(2)):
     try:
         f()
     except BufferError as e:

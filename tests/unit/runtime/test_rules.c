@@ -94,6 +94,8 @@ static GraphNode *b_mean_dim(Graph *g, GraphNode **x) { return dims(g, TENSOR_OP
 static GraphNode *b_var(Graph *g, GraphNode **x) { return dims(g, TENSOR_OP_VAR, x[0], 1, 1, false); }
 static GraphNode *b_std(Graph *g, GraphNode **x) { return dims(g, TENSOR_OP_STD, x[0], 0, 0, false); }
 static GraphNode *b_logsumexp(Graph *g, GraphNode **x) { return dims(g, TENSOR_OP_LOGSUMEXP, x[0], 1, 1, false); }
+static GraphNode *b_amax(Graph *g, GraphNode **x) { return dims(g, TENSOR_OP_AMAX, x[0], 0, 2, false); }
+static GraphNode *b_amin(Graph *g, GraphNode **x) { return dims(g, TENSOR_OP_AMIN, x[0], 1, 1, true); }
 static GraphNode *b_max_dim(Graph *g, GraphNode **x) {
     TensorOpArgs a = A();
     a.dim = 1;
@@ -363,6 +365,8 @@ static const Case cases[] = {
     {"max", 1, {2}, {{3, 5}}, "f", 0, b_max},
     {"min", 1, {2}, {{3, 5}}, "f", 0, b_min},
     {"max_dim", 1, {2}, {{3, 5}}, "f", 0, b_max_dim},
+    {"amax_dims", 1, {2}, {{3, 5}}, "f", 0, b_amax},
+    {"amin_dim_keepdim", 1, {2}, {{3, 5}}, "f", 0, b_amin},
     {"min_dim_keepdim", 1, {2}, {{3, 5}}, "f", 0, b_min_dim},
     {"var", 1, {2}, {{3, 5}}, "f", 0, b_var},
     {"std_all", 1, {2}, {{3, 5}}, "f", 0, b_std},

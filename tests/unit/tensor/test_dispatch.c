@@ -10,7 +10,7 @@ typedef struct Case {
     Tensor *in[6];
     int n_in;
     TensorOpArgs a;
-    int64_t ints[4], ints2[4];
+    int64_t ints[12], ints2[4];
     bool data_dependent;   /* infer must refuse */
 } Case;
 
@@ -92,6 +92,7 @@ static void make_case(TensorOp op, Case *c) {
     }
     switch (op) {
     case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM: case TENSOR_OP_VAR: case TENSOR_OP_STD: case TENSOR_OP_LOGSUMEXP:
+    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN:
         c->ints[0] = -1;
         c->a.ints = c->ints;
         c->a.n_ints = 1;
@@ -258,6 +259,18 @@ static void make_case(TensorOp op, Case *c) {
         c->a.ints = c->ints;
         c->a.n_ints = 2;
         return;
+    case TENSOR_OP_IM2COL: case TENSOR_OP_COL2IM: case TENSOR_OP_MAX_POOL2D: {
+        /* (1, 2, 4, 5) images; col2im takes the (1, 2*2*3, 10) columns of kernel 2x3, stride (2, 1),
+         * padding top 1 / right 2 */
+        static const int64_t geo[12] = {4, 5, 2, 3, 1, 1, 1, 0, 0, 2, 2, 1}, pool[9] = {2, 3, 2, 1, 1, 1, 1, 1, 1};
+        tensor_decref(x);
+        bool col = op == TENSOR_OP_COL2IM;
+        c->in[0] = tensor_randn(TENSOR_FLOAT32, col ? 3 : 4, col ? (int64_t[]){1, 12, 10} : (int64_t[]){1, 2, 4, 5});
+        memcpy(c->ints, op == TENSOR_OP_MAX_POOL2D ? pool : col ? geo : geo + 2, sizeof(int64_t) * 12);
+        c->a.ints = c->ints;
+        c->a.n_ints = op == TENSOR_OP_MAX_POOL2D ? 9 : col ? 12 : 10;
+        return;
+    }
     case TENSOR_OP_MSE_LOSS: c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23); c->n_in = 2; return;
     case TENSOR_OP_COPY_: c->in[1] = tensor_randn(TENSOR_FLOAT32, 1, s3); c->n_in = 2; return;
     case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_: c->a.scalar2 = tensor_scalar_f(1); return;

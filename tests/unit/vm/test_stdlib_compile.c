@@ -3,8 +3,7 @@
  * parses and compiles, and every code object passes the verifier.  Skipped when the library is
  * not installed.  Left out: test/ (deliberate syntax errors among the test data),
  * lib2to3/tests/data (Python 2 sources), and the site-/dist-packages of third parties.
- * Files that cannot compile yet are listed in `pending` with the reason, and must fail with
- * exactly that message — so the list shrinks as the missing pieces land. */
+ * No file is excused: the last one pending (unittest/mock.py, a complex literal) compiles now. */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <ftw.h>
@@ -17,13 +16,6 @@
 #include "tests/unit/vm/support.h"
 #include "vm/code.h"
 #include "vm/gc.h"
-
-static const struct {
-    const char *file;    /* relative to the library root */
-    const char *message; /* the error it raises until the feature lands */
-} pending[] = {
-    {NULL, NULL}, /* none pending: every file compiles (mock.py's complex literal was the last) */
-};
 
 static VM *vm;
 static const char *root;
@@ -63,24 +55,16 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     size_t len = 0;
     char *src = read_all(path, &len);
     cr_assert_not_null(src, "cannot read %s", path);
-    const char *expected_error = NULL;
-    for (size_t i = 0; pending[i].file; i++)
-        if (strcmp(rel, pending[i].file) == 0) expected_error = pending[i].message;
-    /* the file name relative to the root, so the pending messages do not depend on it */
     CodeObj *co = vm->compile(vm, src, len, rel, 0);
     free(src);
     if (!co) {
         char *msg = em_error_message(vm);
         vm_clear_exc(vm);
-        if (expected_error) cr_expect_str_eq(msg, expected_error, "%s: a different error than the pending one", rel);
-        else {
-            cr_expect_fail("%s: %s", rel, msg ? msg : "?");
-            failed++;
-        }
+        cr_expect_fail("%s: %s", rel, msg ? msg : "?");
+        failed++;
         free(msg);
         return 0;
     }
-    cr_expect_null(expected_error, "%s compiles now: remove it from the pending list", rel);
     compiled++;
     return 0;
 }

@@ -121,6 +121,65 @@ def is_floating_point(input):
     return input.is_floating_point()
 
 
+# torch.finfo / torch.iinfo: the numeric limits of each dtype (IEEE binary16/32/64, bfloat16's
+# 8-bit exponent and 7-bit mantissa, two's-complement integers), as c10's numeric_limits give them.
+_FINFO = {
+    # dtype name: (bits, eps, max, tiny, resolution)
+    "float32": (32, 2.0 ** -23, (2.0 - 2.0 ** -23) * 2.0 ** 127, 2.0 ** -126, 1e-06),
+    "float64": (64, 2.0 ** -52, 1.7976931348623157e+308, 2.0 ** -1022, 1e-15),
+    "float16": (16, 2.0 ** -10, 65504.0, 2.0 ** -14, 0.001),
+    "bfloat16": (16, 2.0 ** -7, (2.0 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -126, 0.01),
+}
+
+
+class finfo:
+    def __init__(self, type=None):
+        if type is None:
+            type = get_default_dtype()
+        name = str(type).replace("torch.", "")
+        if not isinstance(type, dtype) or name not in _FINFO:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'")
+        self.bits, self.eps, self.max, self.tiny, self.resolution = _FINFO[name]
+        self.min = -self.max
+        self.smallest_normal = self.tiny
+        self.dtype = name
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+_IINFO = {"int64": 64, "int32": 32, "int16": 16, "int8": 8, "uint8": 8}
+
+
+class iinfo:
+    def __init__(self, type):
+        name = str(type).replace("torch.", "")
+        if not isinstance(type, dtype) or name not in _IINFO:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        self.bits = _IINFO[name]
+        if name == "uint8":
+            self.min, self.max = 0, 255
+        else:
+            self.min, self.max = -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        self.dtype = name
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+
 class _Cuda:
     @staticmethod
     def is_available():

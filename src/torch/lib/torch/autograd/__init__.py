@@ -51,3 +51,4 @@ class Variable:
 
 import torch.autograd.graph as graph
 import torch.autograd.function as function
+from torch.autograd.gradcheck import gradcheck, gradgradcheck

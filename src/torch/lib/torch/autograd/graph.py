@@ -166,7 +166,12 @@ class _DisableSavedTensorsHooks:
 
     def __enter__(self):
         self.maybe_prev_message = _C._saved_tensors_hooks_disabled_message()
-        _C._saved_tensors_hooks_disable(self.error_message)
+        try:
+            # raises when saved-tensor hooks are already active
+            _C._saved_tensors_hooks_disable(self.error_message)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
 
     def __exit__(self, *args):
         # See NOTE: [disabled_error_message invariant]
@@ -175,6 +180,16 @@ class _DisableSavedTensorsHooks:
         else:
             _C._saved_tensors_hooks_disable(self.maybe_prev_message)
         return False
+
+    def __call__(self, fn):
+        # usable as a decorator, as contextlib's context managers are: each call enters anew
+        message = self.error_message
+
+        def wrapper(*args, **kwargs):
+            with _DisableSavedTensorsHooks(message):
+                return fn(*args, **kwargs)
+
+        return _wraps(fn, wrapper)
 
 
 def disable_saved_tensors_hooks(error_message):

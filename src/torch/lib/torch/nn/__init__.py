@@ -5,6 +5,7 @@ import torch.nn.init as init
 from torch.nn.modules import *
 import torch.nn.modules as modules
 import torch.nn.modules.module
+import torch.nn.utils as utils
 
 
 def __getattr__(name):

@@ -4,6 +4,7 @@ handle_torch_function with PyTorch's arguments, so torch.fx records them as PyTo
 from torch._C._nn import *
 
 # ---- Python-level functions: PyTorch's signatures over the kernels above ----
+import math
 import torch as _torch
 from torch.overrides import has_torch_function_unary, handle_torch_function
 from torch._C._nn import relu as _relu, leaky_relu as _leaky_relu, silu as _silu, softmax as _softmax, \
@@ -99,3 +100,1126 @@ def sigmoid(input):
     import warnings
     warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
     return input.sigmoid()
+
+
+# ---- convolution, pooling, padding (over torch._C._nn.im2col / col2im / max_pool2d_with_indices,
+#      src/tensor/conv.c): a convolution is one im2col plus one GEMM, so its backward is col2im plus
+#      GEMMs, recorded and compiled like any other chain of ops ----
+from torch._C._nn import im2col as _im2col, col2im as _col2im, \
+    max_pool2d_with_indices as _max_pool2d_with_indices
+
+
+def _ntuple(v, n, name="value"):
+    if isinstance(v, (list, tuple)):
+        if len(v) == 1:
+            return tuple(v) * n
+        return tuple(v)
+    return (v,) * n
+
+
+def _pair(v):
+    return _ntuple(v, 2)
+
+
+def _same_pads(kernel, dilation):
+    """per-dim (before, after) padding of padding='same': the extra element goes after, as ATen's
+    _convolution_mode does"""
+    pads = []
+    for k, d in zip(kernel, dilation):
+        total = d * (k - 1)
+        pads.append((total // 2, total - total // 2))
+    return pads
+
+
+def _conv_padding(padding, kernel, dilation, stride, fname):
+    if isinstance(padding, str):
+        if padding == "valid":
+            return [(0, 0)] * len(kernel)
+        if padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            return _same_pads(kernel, dilation)
+        raise RuntimeError("Invalid padding string: '" + padding + "'")
+    p = _ntuple(padding, len(kernel))
+    return [(x, x) for x in p]
+
+
+def _check_conv_input(input, weight, groups, nd, fname):
+    if input.dim() != nd + 2 and input.dim() != nd + 1:
+        raise RuntimeError("Expected " + str(nd + 1) + "D (unbatched) or " + str(nd + 2) +
+                           "D (batched) input to " + fname + ", but got input of size: " + str(list(input.shape)))
+    c = input.shape[-nd - 1]
+    if c != weight.shape[1] * groups:
+        batched = list(input.shape) if input.dim() == nd + 2 else [1] + list(input.shape)
+        raise RuntimeError("Given groups=" + str(groups) + ", weight of size " + str(list(weight.shape)) +
+                           ", expected input" + str(batched) + " to have " + str(weight.shape[1] * groups) +
+                           " channels, but got " + str(c) + " channels instead")
+
+
+def _check_kernel_fits(x, weight, pads, dilation, nd):
+    sizes = [x.shape[2 + i] + pads[i][0] + pads[i][1] for i in range(2)]
+    ks = [dilation[i] * (weight.shape[2 + i] - 1) + 1 for i in range(2)]
+    if sizes[0] < ks[0] or sizes[1] < ks[1]:
+        if nd == 1:
+            sizes, ks = sizes[1:], ks[1:]
+        raise RuntimeError("Calculated padded input size per channel: (" + " x ".join(str(s) for s in sizes) +
+                           "). Kernel size: (" + " x ".join(str(k) for k in ks) +
+                           "). Kernel size can't be greater than actual input size")
+
+
+def _conv2d_core(x, weight, bias, stride, pads, dilation, groups, nd=2):
+    N, C, H, W = x.shape
+    O, Cg, kh, kw = weight.shape
+    _check_kernel_fits(x, weight, pads, dilation, nd)
+    if kh == 1 and kw == 1 and stride == (1, 1) and all(p == (0, 0) for p in pads):
+        oh, ow = H, W
+        cols = x.reshape(N, C, H * W)
+    else:
+        cols = _im2col(x, (kh, kw), dilation, (pads[0][0], pads[1][0], pads[0][1], pads[1][1]), stride)
+        oh = (H + pads[0][0] + pads[0][1] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+        ow = (W + pads[1][0] + pads[1][1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    L = oh * ow
+    if groups == 1:
+        # one (O, K) x (K, N*L) GEMM: the weight is never expanded over the batch, and its
+        # gradient is one GEMM too (no per-image products summed afterwards)
+        K = Cg * kh * kw
+        cols2d = cols.transpose(0, 1).reshape(K, N * L)
+        out = _torch.mm(weight.reshape(O, K), cols2d).reshape(O, N, oh, ow).transpose(0, 1).contiguous()
+        if bias is not None:
+            out = out + bias.reshape(1, O, 1, 1)
+        return out
+    else:
+        out = _torch.matmul(weight.reshape(groups, O // groups, Cg * kh * kw), cols.reshape(N, groups, Cg * kh * kw, L))
+    out = out.reshape(N, O, oh, ow)
+    if bias is not None:
+        out = out + bias.reshape(1, O, 1, 1)
+    return out
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(conv2d, (input,), input, weight, bias, stride, padding, dilation, groups)
+    _check_conv_input(input, weight, groups, 2, "conv2d")
+    stride, dilation = _pair(stride), _pair(dilation)
+    pads = _conv_padding(padding, weight.shape[2:], dilation, stride, "conv2d")
+    if input.dim() == 3:
+        return _conv2d_core(input.unsqueeze(0), weight, bias, stride, pads, dilation, groups).squeeze(0)
+    return _conv2d_core(input, weight, bias, stride, pads, dilation, groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(conv1d, (input,), input, weight, bias, stride, padding, dilation, groups)
+    _check_conv_input(input, weight, groups, 1, "conv1d")
+    stride, dilation = _ntuple(stride, 1), _ntuple(dilation, 1)
+    pads = _conv_padding(padding, weight.shape[2:], dilation, stride, "conv1d")
+    unbatched = input.dim() == 2
+    x = input.unsqueeze(0) if unbatched else input
+    out = _conv2d_core(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, stride[0]), [(0, 0), pads[0]],
+                       (1, dilation[0]), groups, 1).squeeze(2)
+    return out.squeeze(0) if unbatched else out
+
+
+def _conv_transpose2d_core(x, weight, bias, stride, padding, output_padding, groups, dilation):
+    N, Cin, H, W = x.shape
+    _, Cog, kh, kw = weight.shape
+    if Cin != weight.shape[0]:
+        raise RuntimeError("Given transposed=1, weight of size " + str(list(weight.shape)) + ", expected input" +
+                           str(list(x.shape)) + " to have " + str(weight.shape[0]) + " channels, but got " + str(Cin) +
+                           " channels instead")
+    Cout = Cog * groups
+    oh = (H - 1) * stride[0] - 2 * padding[0] + dilation[0] * (kh - 1) + output_padding[0] + 1
+    ow = (W - 1) * stride[1] - 2 * padding[1] + dilation[1] * (kw - 1) + output_padding[1] + 1
+    xf = x.reshape(N, Cin, H * W)
+    if groups == 1:
+        cols = _torch.matmul(weight.reshape(Cin, Cout * kh * kw).t(), xf)
+    else:
+        wg = weight.reshape(groups, Cin // groups, Cog * kh * kw).transpose(1, 2)
+        cols = _torch.matmul(wg, xf.reshape(N, groups, Cin // groups, H * W)).reshape(N, Cout * kh * kw, H * W)
+    out = _col2im(cols, (oh, ow), (kh, kw), dilation, padding, stride)
+    if bias is not None:
+        out = out + bias.reshape(1, Cout, 1, 1)
+    return out
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(conv_transpose2d, (input,), input, weight, bias, stride, padding,
+                                     output_padding, groups, dilation)
+    args = (_pair(stride), _pair(padding), _pair(output_padding), groups, _pair(dilation))
+    if input.dim() == 3:
+        return _conv_transpose2d_core(input.unsqueeze(0), weight, bias, *args).squeeze(0)
+    return _conv_transpose2d_core(input, weight, bias, *args)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(conv_transpose1d, (input,), input, weight, bias, stride, padding,
+                                     output_padding, groups, dilation)
+    unbatched = input.dim() == 2
+    x = input.unsqueeze(0) if unbatched else input
+    out = _conv_transpose2d_core(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _ntuple(stride, 1)[0]),
+                                 (0, _ntuple(padding, 1)[0]), (0, _ntuple(output_padding, 1)[0]), groups,
+                                 (1, _ntuple(dilation, 1)[0])).squeeze(2)
+    return out.squeeze(0) if unbatched else out
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(unfold, (input,), input, kernel_size, dilation=dilation, padding=padding, stride=stride)
+    if input.dim() == 3:
+        return _im2col(input.unsqueeze(0), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)).squeeze(0)
+    if input.dim() != 4:
+        raise NotImplementedError("Input Error: Only 3D or 4D input Tensors are supported (got {}D)".format(input.dim()))
+    return _im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(fold, (input,), input, output_size, kernel_size, dilation=dilation,
+                                     padding=padding, stride=stride)
+    if input.dim() == 2:
+        return _col2im(input.unsqueeze(0), _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding),
+                       _pair(stride)).squeeze(0)
+    if input.dim() != 3:
+        raise NotImplementedError("Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                                  "(got {}D)".format(input.dim()))
+    return _col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+def pad(input, pad, mode="constant", value=None):
+    """torch.nn.functional.pad: constant padding through cat, reflect/replicate/circular through
+    index_select with precomputed indices (so the backward is index_add)"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(globals()["pad"], (input,), input, pad, mode=mode, value=value)
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length too large")
+    if mode != "constant" and value is not None and value != 0:
+        raise RuntimeError('Padding mode "' + mode + '" doesn\'t take in value argument')
+    out = input
+    for i in range(len(pad) // 2):
+        d = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        if before == 0 and after == 0:
+            continue
+        n = out.shape[d]
+        if mode == "constant":
+            if before < 0:
+                out = out.narrow(d, -before, out.shape[d] + before)
+                before = 0
+            if after < 0:
+                out = out.narrow(d, 0, out.shape[d] + after)
+                after = 0
+            parts = []
+            fill = 0.0 if value is None else value
+            if before > 0:
+                s = list(out.shape); s[d] = before
+                parts.append(_torch.full(s, fill, dtype=out.dtype))
+            parts.append(out)
+            if after > 0:
+                s = list(out.shape); s[d] = after
+                parts.append(_torch.full(s, fill, dtype=out.dtype))
+            out = _torch.cat(parts, d)
+            continue
+        if mode == "reflect":
+            if before >= n or after >= n:
+                raise RuntimeError("Argument #4: Padding size should be less than the corresponding input dimension, "
+                                   "but got: padding (" + str(before) + ", " + str(after) + ") at dimension " + str(d) +
+                                   " of input " + str(list(input.shape)))
+            idx = [before - j for j in range(before)] + list(range(n)) + [n - 2 - j for j in range(after)]
+        elif mode == "replicate":
+            idx = [0] * before + list(range(n)) + [n - 1] * after
+        elif mode == "circular":
+            if before > n or after > n:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+            idx = [n - before + j for j in range(before)] + list(range(n)) + [j for j in range(after)]
+        else:
+            raise NotImplementedError("Unrecognised padding mode " + mode)
+        out = out.index_select(d, _torch.tensor(idx))
+    return out
+
+
+def _pool_stride(stride, kernel, n):
+    if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
+        return kernel
+    return _ntuple(stride, n)
+
+
+def _max_pool2d_impl(input, kernel_size, stride, padding, dilation, ceil_mode):
+    k = _pair(kernel_size)
+    s = _pool_stride(stride, k, 2)
+    if input.dim() == 3:
+        v, i = _max_pool2d_with_indices(input.unsqueeze(0), k, s, _pair(padding), _pair(dilation), ceil_mode)
+        return v.squeeze(0), i.squeeze(0)
+    if input.dim() != 4:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    return _max_pool2d_with_indices(input, k, s, _pair(padding), _pair(dilation), ceil_mode)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _max_pool2d_impl(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(max_pool2d, (input,), input, kernel_size, stride=stride, padding=padding,
+                                     dilation=dilation, ceil_mode=ceil_mode, return_indices=return_indices)
+    v, i = _max_pool2d_impl(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (v, i) if return_indices else v
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(max_pool1d, (input,), input, kernel_size, stride=stride, padding=padding,
+                                     dilation=dilation, ceil_mode=ceil_mode, return_indices=return_indices)
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d() Expected 2D or 3D input tensor, but got " + str(list(input.shape)))
+    k = _ntuple(kernel_size, 1)[0]
+    s = _pool_stride(stride, (k,), 1)[0]
+    v, i = _max_pool2d_impl(input.unsqueeze(-2), (1, k), (1, s), (0, _ntuple(padding, 1)[0]),
+                            (1, _ntuple(dilation, 1)[0]), ceil_mode)
+    v, i = v.squeeze(-2), i.squeeze(-2)
+    return (v, i) if return_indices else v
+
+
+def _pool_out(n, k, p, s, ceil_mode):
+    num = n + 2 * p - k + (s - 1 if ceil_mode else 0)
+    o = num // s + 1
+    if ceil_mode and (o - 1) * s >= n + p:
+        o -= 1
+    return o
+
+
+def _avg_pool2d_core(x, k, s, p, ceil_mode, count_include_pad, divisor_override):
+    N, C, H, W = x.shape
+    for i in range(2):
+        if p[i] > k[i] // 2:
+            raise RuntimeError("pad should be at most half of kernel size, but got pad=" + str(p[i]) +
+                               " and kernel_size=" + str(k[i]))
+    oh, ow = _pool_out(H, k[0], p[0], s[0], ceil_mode), _pool_out(W, k[1], p[1], s[1], ceil_mode)
+    # (conditional expressions, not max(): the tracer branches on symbolic kernel sizes read from
+    # module attributes, where a builtin on them would break the graph)
+    pb = (oh - 1) * s[0] + k[0] - H - p[0]
+    pb = p[0] if p[0] > pb else pb
+    pr = (ow - 1) * s[1] + k[1] - W - p[1]
+    pr = p[1] if p[1] > pr else pr
+    cols = _im2col(x, k, (1, 1), (p[0], p[1], pb, pr), s)
+    kk = k[0] * k[1]
+    cols = cols.reshape(N, C, kk, -1)
+    if cols.shape[3] != oh * ow:
+        cols = cols.narrow(3, 0, oh * ow)
+    total = cols.sum(2)
+    if divisor_override:
+        out = total / divisor_override
+    elif count_include_pad and not ceil_mode:
+        out = total / kk
+    else:
+        div = []
+        for i in range(oh):
+            hs = i * s[0] - p[0]
+            he = min(hs + k[0], H + p[0])
+            for j in range(ow):
+                ws = j * s[1] - p[1]
+                we = min(ws + k[1], W + p[1])
+                size = (he - hs) * (we - ws)
+                if not count_include_pad:
+                    size = (min(he, H) - max(hs, 0)) * (min(we, W) - max(ws, 0))
+                div.append(float(size))
+        out = total / _torch.tensor(div)
+    return out.reshape(N, C, oh, ow)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    if has_torch_function_unary(input):
+        return handle_torch_function(avg_pool2d, (input,), input, kernel_size, stride, padding, ceil_mode,
+                                     count_include_pad, divisor_override)
+    k = _pair(kernel_size)
+    s = _pool_stride(stride, k, 2)
+    if input.dim() == 3:
+        return _avg_pool2d_core(input.unsqueeze(0), k, s, _pair(padding), ceil_mode, count_include_pad,
+                                divisor_override).squeeze(0)
+    return _avg_pool2d_core(input, k, s, _pair(padding), ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    if has_torch_function_unary(input):
+        return handle_torch_function(avg_pool1d, (input,), input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+    k = _ntuple(kernel_size, 1)[0]
+    s = _pool_stride(stride, (k,), 1)[0]
+    unbatched = input.dim() == 2
+    x = input.unsqueeze(0) if unbatched else input
+    out = _avg_pool2d_core(x.unsqueeze(2), (1, k), (1, s), (0, _ntuple(padding, 1)[0]), ceil_mode,
+                           count_include_pad, None).squeeze(2)
+    return out.squeeze(0) if unbatched else out
+
+
+def _adaptive_ranges(n, o):
+    return [((i * n) // o, -((-(i + 1) * n) // o)) for i in range(o)]
+
+
+def adaptive_avg_pool2d(input, output_size):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_avg_pool2d, (input,), input, output_size)
+    osz = _pair(output_size)
+    H, W = input.shape[-2], input.shape[-1]
+    oh = H if osz[0] is None else osz[0]
+    ow = W if osz[1] is None else osz[1]
+    if oh == 1 and ow == 1:
+        return input.mean((-2, -1), keepdim=True)
+    if H % oh == 0 and W % ow == 0:
+        return avg_pool2d(input, (H // oh, W // ow))
+    rows = []
+    for hs, he in _adaptive_ranges(H, oh):
+        row = [input[..., hs:he, ws:we].mean((-2, -1)) for ws, we in _adaptive_ranges(W, ow)]
+        rows.append(_torch.stack(row, -1))
+    return _torch.stack(rows, -2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_avg_pool1d, (input,), input, output_size)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0])).squeeze(-2)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    osz = _pair(output_size)
+    H, W = input.shape[-2], input.shape[-1]
+    oh = H if osz[0] is None else osz[0]
+    ow = W if osz[1] is None else osz[1]
+    if H % oh == 0 and W % ow == 0:
+        return _max_pool2d_impl(input, (H // oh, W // ow), (H // oh, W // ow), 0, 1, False)
+    vrows, irows = [], []
+    for hs, he in _adaptive_ranges(H, oh):
+        vs, ids = [], []
+        for ws, we in _adaptive_ranges(W, ow):
+            win = input[..., hs:he, ws:we]
+            v, i = win.reshape(list(win.shape[:-2]) + [-1]).max(-1)
+            ww = we - ws
+            ids.append((i // ww + hs) * W + (i % ww + ws))
+            vs.append(v)
+        vrows.append(_torch.stack(vs, -1))
+        irows.append(_torch.stack(ids, -1))
+    return _torch.stack(vrows, -2), _torch.stack(irows, -2)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_max_pool2d, (input,), input, output_size, return_indices=return_indices)
+    v, i = adaptive_max_pool2d_with_indices(input, output_size)
+    return (v, i) if return_indices else v
+
+
+def pixel_shuffle(input, upscale_factor):
+    r = upscale_factor
+    *lead, C, H, W = input.shape
+    if C % (r * r) != 0:
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           "upscale_factor, but input.size(-3)=" + str(C) + " is not divisible by " + str(r * r))
+    oc = C // (r * r)
+    x = input.reshape(lead + [oc, r, r, H, W])
+    n = len(lead)
+    x = x.permute(list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2])
+    return x.reshape(lead + [oc, H * r, W * r])
+
+
+def pixel_unshuffle(input, downscale_factor):
+    r = downscale_factor
+    *lead, C, H, W = input.shape
+    n = len(lead)
+    x = input.reshape(lead + [C, H // r, r, W // r, r])
+    x = x.permute(list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3])
+    return x.reshape(lead + [C * r * r, H // r, W // r])
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """nearest and (bi)linear resampling by index_select / weighted sums of gathered rows and
+    columns (PyTorch's source-index formulas), differentiable through those ops"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(interpolate, (input,), input, size=size, scale_factor=scale_factor, mode=mode,
+                                     align_corners=align_corners, recompute_scale_factor=recompute_scale_factor)
+    nd = input.dim() - 2
+    if mode in ("nearest", "area") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    in_sizes = list(input.shape[2:])
+    if size is not None:
+        out_sizes = list(_ntuple(size, nd))
+        scales = [None] * nd
+    else:
+        sf = _ntuple(scale_factor, nd)
+        out_sizes = [int(in_sizes[i] * sf[i]) for i in range(nd)]
+        scales = [None] * nd if recompute_scale_factor else list(sf)
+    out = input
+    for i in range(nd):
+        d = 2 + i
+        n, o = in_sizes[i], out_sizes[i]
+        if mode == "nearest":
+            scale = (1.0 / scales[i]) if scales[i] else n / o
+            idx = [min(int(j * scale), n - 1) for j in range(o)]
+            out = out.index_select(d, _torch.tensor(idx))
+        elif mode in ("linear", "bilinear", "trilinear"):
+            ac = bool(align_corners)
+            if ac:
+                scale = (n - 1) / (o - 1) if o > 1 else 0.0
+            else:
+                scale = (1.0 / scales[i]) if scales[i] else n / o
+            i0, i1, w1 = [], [], []
+            for j in range(o):
+                src = j * scale if ac else max(scale * (j + 0.5) - 0.5, 0.0)
+                a = min(int(src), n - 1)
+                b = a + 1 if a < n - 1 else a
+                i0.append(a)
+                i1.append(b)
+                w1.append(src - a)
+            shape = [1] * out.dim()
+            shape[d] = o
+            w1t = _torch.tensor(w1).reshape(shape)
+            lo = out.index_select(d, _torch.tensor(i0))
+            hi = out.index_select(d, _torch.tensor(i1))
+            out = lo * (1 - w1t) + hi * w1t
+        else:
+            raise NotImplementedError("interpolate mode '" + mode + "' is not supported by Ember")
+    return out
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+# ---- normalization (compositions: mean/var over the reduced dims, then the affine map) ----
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if has_torch_function_unary(input):
+        return handle_torch_function(batch_norm, (input,), input, running_mean, running_var, weight=weight,
+                                     bias=bias, training=training, momentum=momentum, eps=eps)
+    C = input.shape[1]
+    dims = [0] + list(range(2, input.dim()))
+    shape = [1, C] + [1] * (input.dim() - 2)
+    if training:
+        n = input.numel() // C
+        if n == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input size " + str(input.shape))
+        mean = input.mean(dims)
+        var = input.var(dims, unbiased=False)
+        if running_mean is not None:
+            with _torch.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
+        if running_var is not None:
+            with _torch.no_grad():
+                running_var.mul_(1 - momentum).add_(var.detach() * (momentum * n / (n - 1)))
+    else:
+        mean, var = running_mean, running_var
+    # per-channel alpha = w / sqrt(var + eps), beta = b - mean * alpha, then one multiply-add over
+    # the input: PyTorch's CPU kernel (batch_norm_cpu_transform_input) computes exactly this
+    alpha = _torch.rsqrt(var + eps)
+    if weight is not None:
+        alpha = alpha * weight
+    beta = -mean * alpha
+    if bias is not None:
+        beta = beta + bias
+    return input * alpha.reshape(shape) + beta.reshape(shape)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    if has_torch_function_unary(input):
+        return handle_torch_function(instance_norm, (input,), input, running_mean, running_var, weight=weight,
+                                     bias=bias, use_input_stats=use_input_stats, momentum=momentum, eps=eps)
+    N, C = input.shape[0], input.shape[1]
+    shape = [1, C] + [1] * (input.dim() - 2)
+    if use_input_stats:
+        dims = list(range(2, input.dim()))
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, unbiased=False, keepdim=True)
+        if running_mean is not None:
+            n = input.numel() // (N * C)
+            with _torch.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(N, C).mean(0) * momentum)
+                running_var.mul_(1 - momentum).add_(var.detach().reshape(N, C).mean(0) * (momentum * n / (n - 1)))
+        out = (input - mean) * _torch.rsqrt(var + eps)
+    else:
+        out = (input - running_mean.reshape(shape)) * _torch.rsqrt(running_var.reshape(shape) + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if has_torch_function_unary(input):
+        return handle_torch_function(group_norm, (input,), input, num_groups, weight=weight, bias=bias, eps=eps)
+    N, C = input.shape[0], input.shape[1]
+    if C % num_groups != 0:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           "shape " + str(input.shape) + " and num_groups=" + str(num_groups))
+    x = input.reshape(N, num_groups, -1)
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, unbiased=False, keepdim=True)
+    out = ((x - mean) * _torch.rsqrt(var + eps)).reshape(input.shape)
+    shape = [1, C] + [1] * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+# ---- activations (compositions of the table's pointwise ops) ----
+
+def _inplace(input, out, inplace):
+    return input.copy_(out) if inplace else out
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _inplace(input, _torch.where(input > 0, input, (input.exp() - 1) * alpha), inplace)
+
+
+def selu(input, inplace=False):
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    return _inplace(input, _torch.where(input > 0, input * scale, (input.exp() - 1) * (alpha * scale)), inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _inplace(input, _torch.where(input > 0, input, ((input / alpha).exp() - 1) * alpha), inplace)
+
+
+def softplus(input, beta=1, threshold=20):
+    scaled = input * beta
+    return _torch.where(scaled > threshold, input, (scaled.exp() + 1).log() / beta)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def logsigmoid(input):
+    # -softplus(-x), computed as min(x, 0) - log(1 + exp(-|x|)) so it never overflows
+    return input.clamp(max=0) - ((-input.abs()).exp() + 1).log()
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _inplace(input, input.clamp(min_val, max_val), inplace)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
+
+
+def hardswish(input, inplace=False):
+    return _inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _inplace(input, _torch.where(input > threshold, input, _torch.full_like(input, value)), inplace)
+
+
+def hardshrink(input, lambd=0.5):
+    return _torch.where(input.abs() > lambd, input, _torch.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    return _torch.where(input > lambd, input - lambd, _torch.where(input < -lambd, input + lambd,
+                                                                    _torch.zeros_like(input)))
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    if input.shape[dim] % 2 != 0:
+        raise RuntimeError("Halving dimension must be even, but dimension " + str(dim % input.dim()) +
+                           " is size " + str(input.shape[dim]))
+    a, b = input.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+def prelu(input, weight):
+    if weight.numel() != 1 and input.dim() >= 2:
+        shape = [1] * input.dim()
+        shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return _torch.where(input >= 0, input, weight * input)
+
+
+def rrelu(input, lower=1. / 8, upper=1. / 3, training=False, inplace=False):
+    if training:
+        raise NotImplementedError("rrelu in training mode draws random slopes; not supported by Ember")
+    return leaky_relu(input, (lower + upper) / 2, inplace)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return _softmax(-input, dim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if p == 2.0 or p == 2:
+        n = (input * input).sum(dim, keepdim=True).sqrt()
+    elif p == 1:
+        n = input.abs().sum(dim, keepdim=True)
+    else:
+        n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    return input / n.clamp(min=eps).expand_as(input)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    d = x1 - x2 + eps
+    if p == 2.0 or p == 2:
+        return (d * d).sum(-1, keepdim=keepdim).sqrt()
+    if p == 1:
+        return d.abs().sum(-1, keepdim=keepdim)
+    return (d.abs() ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    w12 = (x1 * x2).sum(dim)
+    w1 = (x1 * x1).sum(dim)
+    w2 = (x2 * x2).sum(dim)
+    n12 = (w1 * w2).clamp(min=eps * eps).sqrt()
+    return w12 / n12
+
+
+def one_hot(tensor, num_classes=-1):
+    if num_classes < 0:
+        num_classes = int(tensor.max().item()) + 1
+    return (tensor.unsqueeze(-1) == _torch.arange(num_classes)).long()
+
+
+# ---- losses (compositions; reduction as PyTorch's) ----
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(reduction + " is not a valid value for reduction")
+
+
+def _reduction_arg(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        from torch.nn.modules.loss import _legacy_reduction
+        return _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduce((input - target).abs(), _reduction_arg(size_average, reduce, reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    d = (input - target).abs()
+    if beta == 0.0:
+        return _reduce(d, _reduction_arg(size_average, reduce, reduction))
+    loss = _torch.where(d < beta, d * d * 0.5 / beta, d - 0.5 * beta)
+    return _reduce(loss, _reduction_arg(size_average, reduce, reduction))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    d = (input - target).abs()
+    loss = _torch.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. "
+                         "Please ensure they have the same size.".format(target.shape, input.shape))
+    loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(target.shape, input.shape))
+    max_val = (-input).clamp(min=0)
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + log_weight * (((-max_val).exp() + (-input - max_val).exp()).log() + max_val)
+    else:
+        loss = (1 - target) * input + max_val + ((-max_val).exp() + (-input - max_val).exp()).log()
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if reduction == "mean":
+        import warnings
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        safe = _torch.where(target > 0, target, _torch.ones_like(target))
+        loss = _torch.where(target > 0, target * (safe.log() - input), _torch.zeros_like(target))
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    eps = 1e-12
+    d = input1.dim() - 1
+    prod = (input1 * input2).sum(d)
+    m1 = (input1 * input1).sum(d) + eps
+    m2 = (input2 * input2).sum(d) + eps
+    cos = prod / (m1 * m2).sqrt()
+    zeros = _torch.zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp(min=0)
+    loss = _torch.where(target == 1, pos, zeros) + _torch.where(target == -1, neg, zeros)
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    zeros = _torch.zeros_like(input)
+    loss = _torch.where(target != 1, (margin - input).clamp(min=0), zeros) + _torch.where(target != -1, input, zeros)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    return _reduce(((-target * input).exp() + 1).log(), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = _torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp(min=0), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        raise NotImplementedError("poisson_nll_loss(full=True) is not supported by Ember")
+    return _reduce(loss, reduction)
+
+
+from torch._C._nn import cross_entropy as _cross_entropy, nll_loss as _nll_loss
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """class-index targets with label smoothing (PyTorch's formula: (1 - eps) * nll + eps / C *
+    the smoothed term, ignore_index masked out), and class-probability targets"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(cross_entropy, (input,), input, target, weight=weight, size_average=size_average,
+                                     ignore_index=ignore_index, reduce=reduce, reduction=reduction,
+                                     label_smoothing=label_smoothing)
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: " + str(label_smoothing))
+    class_dim = 0 if input.dim() == 1 else 1
+    C = input.shape[class_dim]
+    wshape = [1] * input.dim()
+    wshape[class_dim] = C
+    if target.is_floating_point():
+        logp = _log_softmax(input, class_dim)
+        t = target
+        if label_smoothing > 0:
+            t = t * (1 - label_smoothing) + label_smoothing / C
+        term = logp * t
+        if weight is not None:
+            term = term * weight.reshape(wshape)
+        loss = -term.sum(class_dim)
+        if reduction == "mean":
+            n = input.numel() // C
+            return loss.sum() / n
+        return _reduce(loss, reduction)
+    if label_smoothing == 0.0:
+        return _cross_entropy(input, target, weight, None, ignore_index, None, reduction)
+    logp = _log_softmax(input, class_dim)
+    nll = _nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    smooth_terms = logp * weight.reshape(wshape) if weight is not None else logp
+    smooth = -smooth_terms.sum(class_dim)
+    keep = target != ignore_index
+    smooth = smooth.masked_fill(~keep, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            safe_t = target.masked_fill(~keep, 0)
+            denom = (weight.index_select(0, safe_t.reshape(-1)) * keep.reshape(-1).float()).sum()
+            ret = smooth.sum() / denom
+        else:
+            ret = smooth.sum() / keep.sum()
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return nll * (1 - label_smoothing) + ret * (label_smoothing / C)
+
+
+def _feature_dropout(input, p, training, inplace, batched_dim, name):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    unbatched = input.dim() == batched_dim - 1
+    x = input.unsqueeze(0) if unbatched else input
+    shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+    if p == 1.0:
+        out = x * _torch.zeros(shape)
+    else:
+        noise = _torch.bernoulli(_torch.full(shape, 1 - p)) / (1 - p)
+        out = x * noise
+    out = out.squeeze(0) if unbatched else out
+    return input.copy_(out) if inplace else out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a {}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).".format(input.dim()))
+    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    alpha_p = -1.7580993408473766
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    keep = _torch.bernoulli(_torch.full(input.shape, 1 - p))
+    out = (input * keep + alpha_p * (1 - keep)) * a + b
+    return input.copy_(out) if inplace else out
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """bags as slices of the looked-up rows: 2-D input = one bag per row, 1-D input + offsets"""
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag max_norm is not supported by Ember")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  "supported for mode='sum' (got mode='" + mode + "'). Please open a feature request "
+                                  "on GitHub.")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type {}".format(type(offsets)))
+        n, L = input.shape
+        starts = [i * L for i in range(n)] + [n * L]
+        flat = input.reshape(-1)
+        psw = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
+    else:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        flat = input
+        psw = per_sample_weights
+        starts = [int(o) for o in offsets.tolist()]
+        if include_last_offset:
+            pass
+        else:
+            starts = starts + [flat.shape[0]]
+    rows = embedding(flat, weight)
+    if psw is not None:
+        rows = rows * psw.unsqueeze(1)
+    ids = flat.tolist()
+    bags = []
+    for b in range(len(starts) - 1):
+        s, e = starts[b], starts[b + 1]
+        keep = [i for i in range(s, e) if padding_idx is None or ids[i] != padding_idx]
+        if not keep:
+            bags.append(_torch.zeros(weight.shape[1]))
+            continue
+        part = rows.index_select(0, _torch.tensor(keep))
+        if mode == "sum":
+            bags.append(part.sum(0))
+        elif mode == "mean":
+            bags.append(part.mean(0))
+        elif mode == "max":
+            bags.append(part.max(0)[0])
+        else:
+            raise ValueError("mode has to be one of sum, mean or max")
+    return _torch.stack(bags, 0)
+
+
+# ---- attention ----
+
+def _sdpa_core(q, k, v, attn_mask, dropout_p):
+    """PyTorch 1.13's _scaled_dot_product_attention: q scaled first, the float mask added to q k^T"""
+    E = q.shape[-1]
+    q = q / math.sqrt(E)
+    attn = _torch.matmul(q, k.transpose(-2, -1))
+    if attn_mask is not None:
+        attn = attn + attn_mask
+    attn = _softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, p=dropout_p)
+    return _torch.matmul(attn, v), attn
+
+
+def _float_mask(mask, dtype_like):
+    if mask is None or mask.is_floating_point():
+        return mask
+    return _torch.zeros(mask.shape).masked_fill(mask, float("-inf"))
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """PyTorch 2.x's F.scaled_dot_product_attention: a bool mask keeps True positions, a float
+    mask is added; is_causal masks the upper triangle"""
+    L, S = query.shape[-2], key.shape[-2]
+    scale_factor = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    bias = None
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+                               "is_causal=True")
+        bias = _torch.where(_torch.arange(S).unsqueeze(0) > _torch.arange(L).unsqueeze(1),
+                            _torch.full((L, S), float("-inf")), _torch.zeros(L, S))
+    elif attn_mask is not None:
+        if attn_mask.is_floating_point():
+            bias = attn_mask
+        else:
+            bias = _torch.zeros(attn_mask.shape).masked_fill(~attn_mask, float("-inf"))
+    attn = _torch.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if bias is not None:
+        attn = attn + bias
+    attn = _softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return _torch.matmul(attn, value)
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """sequence-first (L, N, E) inputs, or unbatched (L, E); PyTorch 1.13's order of operations"""
+    is_batched = query.dim() == 3
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError("was expecting embedding dimension of {}, but got {}".format(embed_dim_to_check,
+                                                                                         embed_dim))
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError("embed_dim {} not divisible by num_heads {}".format(embed_dim, num_heads))
+    if not use_separate_proj_weight:
+        w_q, w_k, w_v = in_proj_weight.chunk(3)
+    else:
+        w_q, w_k, w_v = q_proj_weight, k_proj_weight, v_proj_weight
+    b_q = b_k = b_v = None
+    if in_proj_bias is not None:
+        b_q, b_k, b_v = in_proj_bias.chunk(3)
+    q = linear(query, w_q, b_q)
+    k = linear(key, w_k, b_k)
+    v = linear(value, w_v, b_v)
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError("The shape of the 2D attn_mask is {}, but should be {}.".format(
+                    tuple(attn_mask.shape), (tgt_len, src_len)))
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError("The shape of the 3D attn_mask is {}, but should be {}.".format(
+                    tuple(attn_mask.shape), (bsz * num_heads, tgt_len, src_len)))
+        else:
+            raise RuntimeError("attn_mask's dimension {} is not supported".format(attn_mask.dim()))
+    if bias_k is not None and bias_v is not None:
+        k = _torch.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    if add_zero_attn:
+        k = _torch.cat([k, _torch.zeros(bsz * num_heads, 1, head_dim)], dim=1)
+        v = _torch.cat([v, _torch.zeros(bsz * num_heads, 1, head_dim)], dim=1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError("expecting key_padding_mask shape of {}, but got {}".format(
+                (bsz, src_len), tuple(key_padding_mask.shape)))
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(
+            bsz * num_heads, 1, src_len)
+        if not kpm.is_floating_point():
+            if attn_mask is None:
+                attn_mask = kpm
+            elif not attn_mask.is_floating_point():
+                attn_mask = attn_mask.logical_or(kpm)
+            else:
+                attn_mask = attn_mask.masked_fill(kpm, float("-inf"))
+        else:
+            attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    attn_mask = _float_mask(attn_mask, q)
+    if not training:
+        dropout_p = 0.0
+    out, weights = _sdpa_core(q, k, v, attn_mask, dropout_p)
+    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    if need_weights:
+        weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.sum(1) / num_heads
+        if not is_batched:
+            out, weights = out.squeeze(1), weights.squeeze(0)
+        return out, weights
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None

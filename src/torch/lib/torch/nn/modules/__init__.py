@@ -2,9 +2,17 @@
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
 from torch.nn.modules.activation import *
-from torch.nn.modules.dropout import Dropout
-from torch.nn.modules.normalization import LayerNorm
-from torch.nn.modules.sparse import Embedding
-from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
-from torch.nn.modules.loss import MSELoss, CrossEntropyLoss, NLLLoss
+from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, AlphaDropout
+from torch.nn.modules.normalization import LayerNorm, GroupNorm
+from torch.nn.modules.conv import *
+from torch.nn.modules.pooling import *
+from torch.nn.modules.batchnorm import *
+from torch.nn.modules.pixelshuffle import *
+from torch.nn.modules.transformer import *
+from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
+from torch.nn.modules.sparse import Embedding, EmbeddingBag
+from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
+from torch.nn.modules.loss import MSELoss, CrossEntropyLoss, NLLLoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, \
+    BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss, SoftMarginLoss, \
+    TripletMarginLoss, PoissonNLLLoss
 import torch.nn.modules.module as module

@@ -2,7 +2,9 @@
 import torch.nn.functional as F
 from torch.nn.modules.module import Module
 
-__all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "SiLU", "Mish", "LeakyReLU", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "SiLU", "Mish", "LeakyReLU", "Softmax", "LogSoftmax", "ELU", "SELU",
+           "CELU", "Softplus", "Softsign", "LogSigmoid", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish",
+           "Tanhshrink", "Threshold", "Hardshrink", "Softshrink", "GLU", "PReLU", "Softmin", "Softmax2d"]
 
 
 class ReLU(Module):
@@ -99,3 +101,181 @@ class LogSoftmax(Module):
 
     def extra_repr(self):
         return "dim={dim}".format(dim=self.dim)
+
+
+class _InplaceAct(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return "alpha={}{}".format(self.alpha, ", inplace=True" if self.inplace else "")
+
+
+class CELU(ELU):
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+
+class SELU(_InplaceAct):
+    def forward(self, input):
+        return F.selu(input, self.inplace)
+
+
+class Hardsigmoid(_InplaceAct):
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(_InplaceAct):
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
+class Softplus(Module):
+    def __init__(self, beta=1, threshold=20):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return "beta={}, threshold={}".format(self.beta, self.threshold)
+
+
+class Softsign(Module):
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class Tanhshrink(Module):
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
+        super().__init__()
+        self.min_val = min_val if min_value is None else min_value
+        self.max_val = max_val if max_value is None else max_value
+        self.inplace = inplace
+        assert self.max_val > self.min_val
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return "min_val={}, max_val={}{}".format(self.min_val, self.max_val, ", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace=False):
+        super().__init__(0., 6., inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Threshold(Module):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return "threshold={}, value={}{}".format(self.threshold, self.value, ", inplace=True" if self.inplace else "")
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return "{}".format(self.lambd)
+
+
+class Softshrink(Hardshrink):
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class GLU(Module):
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return "dim={}".format(self.dim)
+
+
+class PReLU(Module):
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        import torch
+        from torch.nn.parameter import Parameter
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(torch.full((num_parameters,), float(init)))
+
+    def reset_parameters(self):
+        with __import__("torch").no_grad():
+            self.weight.fill_(self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return "num_parameters={}".format(self.num_parameters)
+
+
+class Softmin(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return "dim={dim}".format(dim=self.dim)
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError("Softmax2d: expected input to be 3D or 4D, got {}D instead".format(input.dim()))
+        return F.softmax(input, -3, _stacklevel=5)

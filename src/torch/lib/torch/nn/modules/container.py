@@ -1,4 +1,6 @@
-"""torch.nn.modules.container: Sequential, ModuleList, ModuleDict."""
+"""torch.nn.modules.container: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
+import operator
+
 from torch.nn.modules.module import Module, _addindent
 from torch._C._nn_module import _OrderedDict as OrderedDict
 
@@ -273,3 +275,190 @@ class ModuleDict(Module):
                     raise ValueError("ModuleDict update sequence element #" + str(j) + " has length " +
                                      str(len(m)) + "; 2 is required")
                 self[m[0]] = m[1]
+
+
+def _param_line(k, p, typename):
+    import torch
+    from torch.nn.parameter import Parameter
+    if isinstance(p, torch.Tensor):
+        size_str = "x".join(str(s) for s in p.size())
+        return "  ({}): {} containing: [{} of size {}]".format(
+            k, "Parameter" if isinstance(p, Parameter) else "Tensor", typename(p), size_str)
+    return "  ({}): Object of type: {}".format(k, type(p).__name__)
+
+
+def _as_parameter(value):
+    import torch
+    from torch.nn.parameter import Parameter
+    if isinstance(value, torch.Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+class ParameterList(Module):
+    """A list of parameters (any tensor stored becomes a Parameter), registered as "0", "1", ..."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _get_abs_string_index(self, idx):
+        idx = operator.index(idx)
+        if not -len(self) <= idx < len(self):
+            raise IndexError("index {} is out of range".format(idx))
+        return str(idx + len(self) if idx < 0 else idx)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._get_abs_string_index(idx))
+
+    def __setitem__(self, idx, param):
+        setattr(self, self._get_abs_string_index(idx), _as_parameter(param))
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def append(self, value):
+        i = len(self)
+        self._size += 1
+        self[i] = value
+        return self
+
+    def extend(self, values):
+        import torch
+        if not _is_iterable(values) or isinstance(values, torch.Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got " + type(values).__name__)
+        for v in values:
+            self.append(v)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(_param_line(k, p, lambda t: t.dtype) for k, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """An ordered dict of parameters (tensors stored become Parameters), registered under their keys."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key_to_attr(self, key):
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a string (type is '" +
+                            type(key).__name__ + "'). Open an issue on github if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        setattr(self, self._key_to_attr(key), _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(list(self._keys))
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def copy(self):
+        return ParameterDict([(k, self[k]) for k in self._keys])
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        for k in list(self._keys):
+            del self[k]
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def popitem(self):
+        k = list(self._keys)[-1]
+        v = self[k]
+        del self[k]
+        return k, v
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        import collections
+        if not _is_iterable(parameters):
+            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got " +
+                            type(parameters).__name__)
+        if isinstance(parameters, (collections.OrderedDict, ParameterDict)):
+            for k, p in parameters.items():
+                self[k] = p
+        elif isinstance(parameters, dict):
+            for k, p in sorted(parameters.items()):
+                self[k] = p
+        else:
+            for j, p in enumerate(parameters):
+                if not _is_iterable(p):
+                    raise TypeError("ParameterDict update sequence element #" + str(j) + " should be Iterable; is" +
+                                    type(p).__name__)
+                if not len(p) == 2:
+                    raise ValueError("ParameterDict update sequence element #" + str(j) + " has length " +
+                                     str(len(p)) + "; 2 is required")
+                self[p[0]] = p[1]
+
+    def extra_repr(self):
+        return "\n".join(_param_line(k, p, lambda t: t.type()) for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other):
+        c = self.copy()
+        c.update(other)
+        return c
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

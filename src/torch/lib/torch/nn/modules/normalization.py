@@ -1,4 +1,4 @@
-"""torch.nn.modules.normalization: LayerNorm."""
+"""torch.nn.modules.normalization: LayerNorm, GroupNorm."""
 import torch
 import torch.nn.functional as F
 from torch.nn import init
@@ -37,3 +37,35 @@ class LayerNorm(Module):
     def extra_repr(self):
         return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(
             normalized_shape=self.normalized_shape, eps=self.eps, elementwise_affine=self.elementwise_affine)
+
+
+class GroupNorm(Module):
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if self.affine:
+            self.weight = Parameter(torch.empty(num_channels))
+            self.bias = Parameter(torch.empty(num_channels))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return "{num_groups}, {num_channels}, eps={eps}, affine={affine}".format(
+            num_groups=self.num_groups, num_channels=self.num_channels, eps=self.eps, affine=self.affine)

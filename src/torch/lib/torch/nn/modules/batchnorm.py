@@ -1,0 +1,125 @@
+"""torch.nn.modules.batchnorm / instancenorm: BatchNorm1d/2d, InstanceNorm1d/2d, with PyTorch's
+parameters, buffers (running_mean, running_var, num_batches_tracked), momentum=None (cumulative
+average) and eval/train behaviour, over torch.nn.functional.batch_norm / instance_norm."""
+import torch
+import torch.nn.functional as F
+from torch.nn import init
+from torch.nn.modules.module import Module
+from torch.nn.parameter import Parameter
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "InstanceNorm1d", "InstanceNorm2d"]
+
+
+class _NormBase(Module):
+    _version = 2
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = Parameter(torch.empty(num_features))
+            self.bias = Parameter(torch.empty(num_features))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if self.track_running_stats:
+            self.register_buffer("running_mean", torch.zeros(num_features))
+            self.register_buffer("running_var", torch.ones(num_features))
+            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        raise NotImplementedError
+
+    def extra_repr(self):
+        return "{num_features}, eps={eps}, momentum={momentum}, affine={affine}, " \
+               "track_running_stats={track_running_stats}".format(
+                   num_features=self.num_features, eps=self.eps, momentum=self.momentum, affine=self.affine,
+                   track_running_stats=self.track_running_stats)
+
+
+class _BatchNorm(_NormBase):
+    def forward(self, input):
+        self._check_input_dim(input)
+        if self.momentum is None:
+            exponential_average_factor = 0.0
+        else:
+            exponential_average_factor = self.momentum
+        if self.training and self.track_running_stats:
+            if self.num_batches_tracked is not None:
+                self.num_batches_tracked.add_(1)
+                if self.momentum is None:  # cumulative moving average
+                    exponential_average_factor = 1.0 / float(self.num_batches_tracked)
+                else:
+                    exponential_average_factor = self.momentum
+        if self.training:
+            bn_training = True
+        else:
+            bn_training = (self.running_mean is None) and (self.running_var is None)
+        return F.batch_norm(
+            input,
+            self.running_mean if not self.training or self.track_running_stats else None,
+            self.running_var if not self.training or self.track_running_stats else None,
+            self.weight, self.bias, bn_training, exponential_average_factor, self.eps)
+
+
+class BatchNorm1d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 2 and input.dim() != 3:
+            raise ValueError("expected 2D or 3D input (got {}D input)".format(input.dim()))
+
+
+class BatchNorm2d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 4:
+            raise ValueError("expected 4D input (got {}D input)".format(input.dim()))
+
+
+class _InstanceNorm(_NormBase):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats)
+
+    def forward(self, input):
+        nd = self._get_no_batch_dim()
+        if input.dim() == nd:
+            return self._forward(input.unsqueeze(0)).squeeze(0)
+        return self._forward(input)
+
+    def _forward(self, input):
+        if input.shape[1] != self.num_features and self.affine:
+            raise ValueError("expected input's size at dim=1 to match num_features ({}), but got: {}.".format(
+                self.num_features, input.shape[1]))
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               self.training or not self.track_running_stats, self.momentum, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    def _get_no_batch_dim(self):
+        return 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    def _get_no_batch_dim(self):
+        return 3

@@ -1,0 +1,178 @@
+"""torch.nn.modules.conv: Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d (PyTorch's parameter
+layout, initialisation, padding modes and extra_repr) over torch.nn.functional's convolutions."""
+import math
+
+import torch
+import torch.nn.functional as F
+from torch.nn import init
+from torch.nn.modules.module import Module
+from torch.nn.parameter import Parameter
+
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+
+
+def _tuple(v, n):
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    return (v,) * n
+
+
+class _ConvNd(Module):
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels",
+                     "out_channels", "kernel_size"]
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                 groups, bias, padding_mode, device=None, dtype=None):
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        valid_padding_strings = {"same", "valid"}
+        if isinstance(padding, str):
+            if padding not in valid_padding_strings:
+                raise ValueError("Invalid padding string {!r}, should be one of {}".format(padding, valid_padding_strings))
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
+            raise ValueError("padding_mode must be one of {}, but got padding_mode='{}'".format(
+                valid_padding_modes, padding_mode))
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = transposed
+        self.output_padding = output_padding
+        self.groups = groups
+        self.padding_mode = padding_mode
+        # F.pad's (last dim first) padding for the non-zero padding modes
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total = d * (k - 1)
+                    left = total // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total - left
+        else:
+            self._reversed_padding_repeated_twice = []
+            for p in reversed(self.padding):
+                self._reversed_padding_repeated_twice += [p, p]
+        if transposed:
+            self.weight = Parameter(torch.empty((in_channels, out_channels // groups) + tuple(kernel_size)))
+        else:
+            self.weight = Parameter(torch.empty((out_channels, in_channels // groups) + tuple(kernel_size)))
+        if bias:
+            self.bias = Parameter(torch.empty(out_channels))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self):
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
+        return s.format(in_channels=self.in_channels, out_channels=self.out_channels, kernel_size=self.kernel_size,
+                        stride=self.stride, padding=self.padding, dilation=self.dilation,
+                        output_padding=self.output_padding, groups=self.groups, padding_mode=self.padding_mode)
+
+
+class Conv1d(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        padding_ = padding if isinstance(padding, str) else _tuple(padding, 1)
+        super().__init__(in_channels, out_channels, _tuple(kernel_size, 1), _tuple(stride, 1), padding_,
+                         _tuple(dilation, 1), False, (0,), groups, bias, padding_mode)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight, bias,
+                            self.stride, (0,), self.dilation, self.groups)
+        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv2d(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        padding_ = padding if isinstance(padding, str) else _tuple(padding, 2)
+        super().__init__(in_channels, out_channels, _tuple(kernel_size, 2), _tuple(stride, 2), padding_,
+                         _tuple(dilation, 2), False, (0, 0), groups, bias, padding_mode)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight, bias,
+                            self.stride, (0, 0), self.dilation, self.groups)
+        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                 groups, bias, padding_mode, device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError('Only "zeros" padding mode is supported for {}'.format(self.__class__.__name__))
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                         groups, bias, padding_mode)
+
+    def _output_padding(self, input, output_size, nd):
+        if output_size is None:
+            return self.output_padding
+        output_size = list(output_size)[-nd:]
+        ret = []
+        for d in range(nd):
+            n = input.shape[input.dim() - nd + d]
+            min_size = (n - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] * (self.kernel_size[d] - 1) + 1
+            ret.append(output_size[d] - min_size)
+        return tuple(ret)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _tuple(kernel_size, 1), _tuple(stride, 1), _tuple(padding, 1),
+                         _tuple(dilation, 1), True, _tuple(output_padding, 1), groups, bias, padding_mode)
+
+    def forward(self, input, output_size=None):
+        op = self._output_padding(input, output_size, 1)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _tuple(kernel_size, 2), _tuple(stride, 2), _tuple(padding, 2),
+                         _tuple(dilation, 2), True, _tuple(output_padding, 2), groups, bias, padding_mode)
+
+    def forward(self, input, output_size=None):
+        op = self._output_padding(input, output_size, 2)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)

@@ -1,0 +1,35 @@
+# Ints beyond 64 bits where CPython's C modules take them: range() bounds (longrange_iterator),
+# math (factorial/comb/perm/isqrt/gcd/lcm/floor/ceil/trunc), _random (seeding, getrandbits),
+# operator.index, int() of a bytearray.
+r = range(1 << 70)
+print(r, type(iter(r)).__name__, bool(r), bool(range(2**70, 2**70)))
+try: len(r)
+except OverflowError as e: print("OverflowError", e)
+r2 = range(2**64, 2**64 + 10, 3)
+print(r2, len(r2), list(r2), list(reversed(r2)), r2[1], r2[-1], 2**64 + 3 in r2, 2**64 + 4 in r2, r2.index(2**64+6))
+print(r2.start, r2.stop, r2.step, r2 == range(2**64, 2**64 + 11, 3), r2 == range(0, 4), r2.count(2**64 + 9))
+print(list(range(-2**65, -2**65 - 7, -2)), range(5, 2**80)[3], range(2**63 - 2, 2**63 + 2))
+for x in range(2**63 - 2, 2**63 + 2): print(x)
+print(list(reversed(range(2**70, 2**70))), range(0, 2**64, 2**63) == range(0, 2**64, 2**63), hash(range(3)) == hash(range(0, 3)))
+try: range(1, 2**80, 0)
+except ValueError as e: print("ValueError", e)
+try: r[2**70]
+except IndexError as e: print("IndexError", e)
+print(int(bytearray(b"101"), 2), int(bytearray(b" 42 ")))
+import math, random
+for expr in ["math.factorial(30)", "math.comb(100, 50)", "math.perm(40, 20)", "math.isqrt(10**40)", "math.gcd(2**100, 6**50)", "math.lcm(2**70, 3**40)", "math.floor(1e30)", "math.ceil(-1e25)", "math.trunc(2.5e20)", "math.prod(range(1, 25))", "math.log(2**200)", "math.log2(2**100)", "math.log10(10**50)", "math.sqrt(2**80)", "math.ldexp(1.0, 70)", "math.frexp(2**70)", "math.copysign(1, -2**70)", "math.fsum([2**60, 1.5])", "math.isqrt(2**127 - 1)", "math.factorial(25) // math.factorial(23)", "float(2**1000)"]:
+    try: print(expr, '=', eval(expr))
+    except Exception as e: print(expr, type(e).__name__, e)
+random.seed(12345)
+print(random.getrandbits(100), random.random())
+random.seed(2**100 + 7)
+print(random.random(), random.randrange(2**80), random.randint(-2**70, 2**70))
+random.seed(-5); print(random.random())
+random.seed("hello"); print(random.random())
+random.seed(b"hello"); print(random.random())
+random.seed(3.5); print(random.random())
+r = random.Random(99); print(r.getrandbits(64), r.getrandbits(65), r.getrandbits(0))
+st = r.getstate(); a = r.random(); r.setstate(st); print(a == r.random())
+print(random.Random(10**30).randbytes(5).hex())
+try: random.getrandbits(-1)
+except ValueError as e: print("ValueError", e)
