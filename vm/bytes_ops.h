@@ -27,6 +27,15 @@ int bytearray_resize(VM *vm, ByteArrayObj *b, int64_t len) EM_MUST_CHECK;
 
 /* memoryview exporters count their views (vm/memoryview.c). */
 void memoryview_gc_sweep(VM *vm);   /* drop the export counts of views dying in this collection */
+/* Exporters other than bytes/bytearray (io.BytesIO): a C type (or its subclasses) whose
+ * native_data points at one of these.  `data` gives the bytes, `exports` the counter the
+ * exporter checks before it resizes (BufferError while > 0). */
+typedef struct MemExporter {
+    uint8_t *(*data)(Obj *o, int64_t *len);
+    int64_t *(*exports)(Obj *o);
+} MemExporter;
+/* A writable (or read-only) 'B' view of a whole exporter: memoryview(o) for such a type. */
+Value memoryview_export(VM *vm, Value o, bool readonly);
 
 /* The methods bytes and bytearray share, added to t. */
 int bytes_ops_register(VM *vm, TypeObj *t) EM_MUST_CHECK;

@@ -40,7 +40,6 @@ static TypeObj *iter_type_for(VM *vm, IterNextFn next) {
     if (next == tuple_iter_next) return vm->t_tuple_iterator;
     if (next == str_iter_next) return vm->t_str_iterator;
     if (next == range_iter_next) return vm->t_range_iterator;
-    if (next == longrange_iter_next) return vm->t_longrange_iterator;
     if (next == dict_iter_next) return vm->t_dict_keyiterator;
     if (next == set_iter_next) return vm->t_set_iterator;
     if (next == bytes_iter_next) return vm->t_bytes_iterator;
@@ -185,7 +184,7 @@ Value iter_builtin(VM *vm, Value v) {
     if (t == vm->t_dict) return iter_dict(vm, AS_DICT(v), 0);
     if (t == vm->t_range) {
         RangeObj *r = (RangeObj *)v.as.o;
-        if (r->big) return longrange_iter(vm, r, false);
+        if (r->big) return range_big_iter(vm, r, false);
         return iter_new(vm, range_iter_next, val_null(), val_int(r->step), r->start, r->len);
     }
     if (t == vm->t_set || t == vm->t_frozenset) {
@@ -381,7 +380,7 @@ static Value b_reversed(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     if (!val_is_null(rf)) return vm_call_special(vm, v, SP_REVERSED, 0, NULL);
     if (t == vm->t_range) {
         RangeObj *r = (RangeObj *)v.as.o;
-        if (r->big) return longrange_iter(vm, r, true);
+        if (!range_reversed_fits(r)) return range_big_iter(vm, r, true);
         int64_t last = r->start + (r->len - 1) * r->step;
         return iter_new(vm, range_iter_next, val_null(), val_int(-r->step), last, r->len);
     }

@@ -64,7 +64,16 @@ static StrObj *numeric_text(VM *vm, Value x, bool *is_bytes) {
 static Value bytes_parse_error(VM *vm, Value x, const char *fmt, int base) {
     if (!vm_exc_matches(vm, vm->e_ValueError)) return val_null();
     vm_clear_exc(vm);
+    /* int() shows a bytearray as the bytes it holds (CPython's _PyLong_FromBytes); float() as
+     * itself */
+    if (base >= 0 && val_is_obj(x) && x.as.o->type->layout == OBJ_LAYOUT_BYTEARRAY) {
+        BytesObj *b = bytes_new(vm, ((ByteArrayObj *)x.as.o)->data, ((ByteArrayObj *)x.as.o)->len);
+        if (!b) return val_null();
+        x = val_obj(b);
+    }
+    vm_push_root(vm, x);
     Value r = vm_repr(vm, x);
+    vm_pop_root(vm);
     if (val_is_null(r)) return r;
     if (base >= 0) return vm_raise(vm, vm->e_ValueError, fmt, base, AS_STR(r)->data);
     return vm_raise(vm, vm->e_ValueError, fmt, AS_STR(r)->data);

@@ -340,7 +340,6 @@ static Value type_get_doc(VM *vm, Value s, void *c) {
     Value d = dict_get_c(vm, TY(s)->dict, "__doc__");
     return val_is_null(d) ? val_none() : d;
 }
-
 /* CPython's type_set_doc: heap types only, stored in the class dict */
 static int type_set_doc(VM *vm, Value s, Value v, void *c) {
     TypeObj *t = TY(s);

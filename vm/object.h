@@ -196,7 +196,7 @@ typedef struct SetObj {
 typedef struct RangeObj {
     Obj hdr;
     int64_t start, stop, step, len;
-    TupleObj *big;   /* (start, stop, step, len) when one does not fit int64, else NULL (vm/longrange.c) */
+    TupleObj *big;   /* (start, stop, step, len) when one does not fit int64, else NULL (vm/range_big.c) */
 } RangeObj;
 
 typedef struct SliceObj {

@@ -10,7 +10,6 @@
 #include "vm/gen.h"
 #include "vm/iter.h"
 #include "vm/num.h"
-#include "vm/bigint.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
@@ -430,10 +429,7 @@ int vm_contains(VM *vm, Value c, Value item) {
         return memmem(h->data, (size_t)h->len, n->data, (size_t)n->len) != NULL;
     }
     if (t == vm->t_set || t == vm->t_frozenset) return set_contains(vm, (SetObj *)c.as.o, item);
-    if (t == vm->t_range && ((RangeObj *)c.as.o)->big && (val_is_intlike(item) || val_is_intobj(item)))
-        return longrange_contains(vm, (RangeObj *)c.as.o, item);
-    if (t == vm->t_range && val_is_type(vm, item, vm->t_int)) return 0;   /* a big int is outside an int64 range */
-    if (t == vm->t_range && val_is_intlike(item)) {
+    if (t == vm->t_range && val_is_intlike(item) && !((RangeObj *)c.as.o)->big) {
         RangeObj *r = (RangeObj *)c.as.o;
         int64_t x = val_as_intlike(item);
         if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop)) return 0;
@@ -482,10 +478,7 @@ int64_t vm_len(VM *vm, Value v) {
         if (t == vm->t_tuple) return AS_TUPLE(v)->len;
         if (t == vm->t_dict) return AS_DICT(v)->used;
         if (t == vm->t_set || t == vm->t_frozenset) return ((SetObj *)v.as.o)->used;
-        if (t == vm->t_range) {
-            RangeObj *r = (RangeObj *)v.as.o;
-            return r->big ? longrange_len(vm, r) : r->len;
-        }
+        if (t == vm->t_range && !((RangeObj *)v.as.o)->big) return ((RangeObj *)v.as.o)->len;
         if (t == vm->t_bytes) return ((BytesObj *)v.as.o)->len;
         Value f = type_special(vm, t, SP_LEN);
         if (!val_is_null(f)) {

@@ -33,6 +33,16 @@ int slice_indices(VM *vm, SliceObj *s, int64_t n, int64_t *start, int64_t *stop,
                   int64_t *count) EM_MUST_CHECK;
 Value slice_new(VM *vm, Value start, Value stop, Value step);
 Value range_new(VM *vm, int64_t start, int64_t stop, int64_t step);
+/* Ranges of any ints (vm/range_big.c): int64 when everything fits, else a big range
+ * (RangeObj.big).  The others take a range of either kind. */
+Value range_new_values(VM *vm, Value start, Value stop, Value step);
+Value range_get_part(VM *vm, RangeObj *r, int which);   /* 0 start, 1 stop, 2 step */
+Value range_big_len(VM *vm, RangeObj *r);               /* OverflowError beyond int64 */
+Value range_big_getitem(VM *vm, RangeObj *r, Value key);
+int range_big_contains_int(VM *vm, RangeObj *r, Value x);
+Value range_big_index_of(VM *vm, RangeObj *r, Value x);
+Value range_big_iter(VM *vm, RangeObj *r, bool reversed);   /* a longrange_iterator */
+bool range_reversed_fits(RangeObj *r);   /* reversed() can use the int64 range_iterator */
 
 /* Ranges beyond int64 (vm/longrange.c): used when RangeObj.big is set. */
 Value longrange_new(VM *vm, const mpz_t start, const mpz_t stop, const mpz_t step);

@@ -3,8 +3,8 @@
  * repr, hashing of tuples via the protocol, and sort(key=, reverse=). */
 #include <string.h>
 
-#include "vm/dict.h"
 #include "vm/bigint.h"
+#include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/iter.h"
 #include "vm/native.h"
@@ -476,61 +476,220 @@ static Value t_getnewargs(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj
 
 #define RSELF ((RangeObj *)argv[0].as.o)
 
-/* range(...) with a bound beyond int64: the arguments as GMP integers. */
-static Value r_new_big(VM *vm, int n, Value *args) {
-    mpz_t a[3];
-    for (int i = 0; i < 3; i++) mpz_init(a[i]);
-    Value res = val_null();
-    mpz_set_si(a[2], 1);
-    int first = n == 1 ? 1 : 0;   /* range(stop): start stays 0 */
-    for (int i = 0; i < n; i++)
-        if (bigint_index_mpz(vm, args[i], a[first + i]) < 0) goto out;
-    if (n == 3 && mpz_sgn(a[2]) == 0) {
-        vm_raise(vm, vm->e_ValueError, "range() arg 3 must not be zero");
-        goto out;
-    }
-    res = longrange_new(vm, a[0], a[1], a[2]);
-out:
-    for (int i = 0; i < 3; i++) mpz_clear(a[i]);
-    return res;
-}
-
 static Value r_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "range() takes no keyword arguments");
-    int64_t a[3] = {0, 0, 1};
     int n = argc - 1;
     if (n < 1 || n > 3) {
         if (n < 1) return vm_raise(vm, vm->e_TypeError, "range expected at least 1 argument, got %d", n);
         return vm_raise(vm, vm->e_TypeError, "range expected at most 3 arguments, got %d", n);
     }
-    for (int i = 0; i < n; i++)
-        if (vm_index(vm, argv[i + 1], &a[i]) < 0) {
-            if (!vm_exc_matches(vm, vm->e_OverflowError)) return val_null();
-            vm_clear_exc(vm);   /* a bound beyond int64: vm/longrange.c */
-            return r_new_big(vm, n, argv + 1);
+    Value a[3] = {val_int(0), val_int(0), val_int(1)};
+    int nroots = 0;
+    for (int i = 0; i < n; i++) {
+        Value v = argv[i + 1];
+        if (v.tag != VAL_INT) {
+            /* __index__, into a plain int (range(True) is range(0, 1), int subclasses too) */
+            mpz_t z;
+            mpz_init(z);
+            v = bigint_index_mpz(vm, v, z) < 0 ? val_null() : bigint_from_mpz(vm, z);
+            mpz_clear(z);
+            if (val_is_null(v)) {
+                vm_pop_roots(vm, nroots);
+                return v;
+            }
+            vm_push_root(vm, v), nroots++;
         }
-    if (n == 1) return range_new(vm, 0, a[0], 1);
-    if (n == 3 && a[2] == 0) return vm_raise(vm, vm->e_ValueError, "range() arg 3 must not be zero");
-    return range_new(vm, a[0], a[1], n == 3 ? a[2] : 1);
+        a[i] = v;
+    }
+    if (n == 1) {
+        a[1] = a[0];
+        a[0] = val_int(0);
+    }
+    Value r = n == 3 && !bigint_truthy(a[2]) ? vm_raise(vm, vm->e_ValueError, "range() arg 3 must not be zero")
+                                             : range_new_values(vm, a[0], a[1], a[2]);
+    vm_pop_roots(vm, nroots);
+    return r;
 }
 
 static Value r_len(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (RSELF->big) {
-        int64_t n = longrange_len(vm, RSELF);
-        return n < 0 ? val_null() : val_int(n);
-    }
-    return val_int(RSELF->len);
+    return RSELF->big ? range_big_len(vm, RSELF) : val_int(RSELF->len);
 }
 
-/* CPython's range_hash: the hash of (len, start, step), with None for what does not matter. */
+static Value r_bool(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    return val_bool(RSELF->big ? bigint_truthy(RSELF->big->items[3]) : RSELF->len != 0);
+}
+
+static Value r_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    RangeObj *r = RSELF;
+    if (r->big) return range_big_getitem(vm, r, argv[1]);
+    if (is_slice(vm, argv[1])) {
+        int64_t start, stop, step, n, s0, s1, st;
+        if (slice_indices(vm, (SliceObj *)argv[1].as.o, r->len, &start, &stop, &step, &n) < 0) return val_null();
+        if (!__builtin_mul_overflow(start, r->step, &s0) && !__builtin_add_overflow(s0, r->start, &s0) &&
+            !__builtin_mul_overflow(step, r->step, &st) && !__builtin_mul_overflow(n, st, &s1) &&
+            !__builtin_add_overflow(s1, s0, &s1))
+            return range_new_values(vm, val_int(s0), val_int(s1), val_int(st));
+        return range_big_getitem(vm, r, argv[1]);   /* products beyond int64 */
+    }
+    if (argv[1].tag != VAL_INT && argv[1].tag != VAL_BOOL) return range_big_getitem(vm, r, argv[1]);
+    int64_t i;
+    if (seq_index(vm, argv[1], r->len, "range object", &i) < 0) return val_null();
+    return val_int(r->start + i * r->step);
+}
+
+static Value r_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    RangeObj *r = RSELF;
+    Value parts[3];
+    int n = 0;
+    StrBuf b;
+    sb_init(&b);
+    sb_adds(&b, "range(");
+    bool step1 = !r->big ? r->step == 1 : r->big->items[2].tag == VAL_INT && r->big->items[2].as.i == 1;
+    for (int i = 0; i < (step1 ? 2 : 3); i++, n++) {
+        parts[i] = vm_repr(vm, range_get_part(vm, r, i));
+        if (val_is_null(parts[i])) {
+            sb_free(&b);
+            return val_null();
+        }
+        if (i) sb_adds(&b, ", ");
+        sb_add_str(&b, AS_STR(parts[i]));
+    }
+    sb_addc(&b, ')');
+    StrObj *o = sb_finish(vm, &b);
+    return o ? val_obj(o) : val_null();
+}
+
+/* CPython's range_contains: exact ints (and bools) by arithmetic, anything else by comparing
+ * with each element */
+static int r_contains_impl(VM *vm, Value self, Value x) {
+    RangeObj *r = (RangeObj *)self.as.o;
+    if (x.tag == VAL_INT || x.tag == VAL_BOOL || (x.tag == VAL_OBJ && x.as.o->type == vm->t_int)) {
+        if (r->big || x.tag == VAL_OBJ) return range_big_contains_int(vm, r, x);
+        int64_t v = val_as_intlike(x);
+        if (r->step > 0 ? (v < r->start || v >= r->stop) : (v > r->start || v <= r->stop)) return 0;
+        return (v - r->start) % r->step == 0;
+    }
+    Value it = iter_builtin(vm, self);
+    if (val_is_null(it)) return -1;
+    vm_push_root(vm, it);
+    int found = 0;
+    for (;;) {
+        Value e = vm_next(vm, it);
+        if (val_is_null(e)) {
+            found = vm->exc.tag == VAL_NULL ? 0 : -1;
+            break;
+        }
+        vm_push_root(vm, e);
+        int eq = vm_eq(vm, e, x);
+        vm_pop_root(vm);
+        if (eq != 0) {
+            found = eq;
+            break;
+        }
+    }
+    vm_pop_root(vm);
+    return found;
+}
+
+static Value r_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    int c = r_contains_impl(vm, argv[0], argv[1]);
+    return c < 0 ? val_null() : val_bool(c);
+}
+
+static Value r_index(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    RangeObj *r = RSELF;
+    Value x = argv[1];
+    bool exact = x.tag == VAL_INT || x.tag == VAL_BOOL || (x.tag == VAL_OBJ && x.as.o->type == vm->t_int);
+    if (exact) {
+        int c = r_contains_impl(vm, argv[0], x);
+        if (c < 0) return val_null();
+        if (c) return r->big || x.tag == VAL_OBJ ? range_big_index_of(vm, r, x)
+                                                  : val_int((val_as_intlike(x) - r->start) / r->step);
+    } else {
+        /* by equality, as any sequence */
+        Value it = iter_builtin(vm, argv[0]);
+        if (val_is_null(it)) return it;
+        vm_push_root(vm, it);
+        for (int64_t i = 0;; i++) {
+            Value e = vm_next(vm, it);
+            if (val_is_null(e)) {
+                vm_pop_root(vm);
+                if (vm->exc.tag != VAL_NULL) return val_null();
+                break;
+            }
+            vm_push_root(vm, e);
+            int eq = vm_eq(vm, e, x);
+            vm_pop_roots(vm, 1);
+            if (eq < 0) {
+                vm_pop_root(vm);
+                return val_null();
+            }
+            if (eq) {
+                vm_pop_root(vm);
+                return val_int(i);
+            }
+        }
+    }
+    Value rep = vm_repr(vm, x);
+    if (val_is_null(rep)) return rep;
+    return vm_raise(vm, vm->e_ValueError, "%s is not in range", AS_STR(rep)->data);
+}
+
+static Value r_count(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (native_check_args(vm, "range.count", argc, kw, 2, 2) < 0) return val_null();
+    Value x = argv[1];
+    if (x.tag == VAL_INT || x.tag == VAL_BOOL || (x.tag == VAL_OBJ && x.as.o->type == vm->t_int)) {
+        int c = r_contains_impl(vm, argv[0], x);
+        return c < 0 ? val_null() : val_int(c);
+    }
+    /* other values count by equality, as for any sequence */
+    Value it = iter_builtin(vm, argv[0]);
+    if (val_is_null(it)) return it;
+    vm_push_root(vm, it);
+    int64_t n = 0;
+    for (;;) {
+        Value e = vm_next(vm, it);
+        if (val_is_null(e)) break;
+        vm_push_root(vm, e);
+        int eq = vm_eq(vm, e, x);
+        vm_pop_root(vm);
+        if (eq < 0) break;
+        n += eq;
+    }
+    vm_pop_root(vm);
+    return vm->exc.tag != VAL_NULL ? val_null() : val_int(n);
+}
+
+/* two ranges are equal when they give the same sequence: same length, and for a length over
+ * 0 the same start, and over 1 the same step */
+static Value r_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    if (!val_is_type(vm, argv[1], vm->t_range)) return vm->not_implemented;
+    RangeObj *a = RSELF, *b = (RangeObj *)argv[1].as.o;
+    if (!a->big && !b->big) {
+        if (a->len != b->len) return val_bool(false);
+        if (a->len == 0) return val_bool(true);
+        if (a->start != b->start) return val_bool(false);
+        return val_bool(a->len == 1 || a->step == b->step);
+    }
+    Value la = a->big ? a->big->items[3] : val_int(a->len), lb = b->big ? b->big->items[3] : val_int(b->len);
+    if (bigint_cmp(la, lb) != 0) return val_bool(false);
+    if (!bigint_truthy(la)) return val_bool(true);
+    if (bigint_cmp(range_get_part(vm, a, 0), range_get_part(vm, b, 0)) != 0) return val_bool(false);
+    if (la.tag == VAL_INT && la.as.i == 1) return val_bool(true);
+    return val_bool(bigint_cmp(range_get_part(vm, a, 2), range_get_part(vm, b, 2)) == 0);
+}
+
+/* CPython's range_hash: hash((len, start, step)) with start/step None where they do not
+ * matter (so equal ranges hash alike) */
 static Value r_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     RangeObj *r = RSELF;
-    Value f[3] = {r->big ? longrange_len_value(r) : val_int(r->len), r->big ? longrange_start(r) : val_int(r->start),
-                  r->big ? longrange_step(r) : val_int(r->step)};
-    bool empty = val_is_int(f[0]) && f[0].as.i == 0, one = val_is_int(f[0]) && f[0].as.i == 1;
-    if (empty || one) f[2] = val_none();
-    if (empty) f[1] = val_none();
-    TupleObj *t = tuple_from_array(vm, f, 3);
+    Value len = r->big ? r->big->items[3] : val_int(r->len);
+    Value t3[3] = {len, val_none(), val_none()};
+    if (bigint_truthy(len)) {
+        t3[1] = range_get_part(vm, r, 0);
+        if (!(len.tag == VAL_INT && len.as.i == 1)) t3[2] = range_get_part(vm, r, 2);
+    }
+    TupleObj *t = tuple_from_array(vm, t3, 3);
     if (!t) return val_null();
     vm_push_root(vm, val_obj(t));
     int64_t h;
@@ -539,98 +698,21 @@ static Value r_hash(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) 
     return rc < 0 ? val_null() : val_int(h);
 }
 
-static Value r_bool(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+static Value r_reduce(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     RangeObj *r = RSELF;
-    if (!r->big) return val_bool(r->len != 0);
-    Value n = longrange_len_value(r);
-    return val_bool(!val_is_int(n) || n.as.i != 0);
+    TupleObj *args = tuple_pack(vm, 3, range_get_part(vm, r, 0), range_get_part(vm, r, 1), range_get_part(vm, r, 2));
+    if (!args) return val_null();
+    vm_push_root(vm, val_obj(args));
+    TupleObj *t = tuple_pack(vm, 2, val_obj(vm->t_range), val_obj(args));
+    vm_pop_root(vm);
+    return t ? val_obj(t) : val_null();
 }
 
-static Value r_getitem(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    RangeObj *r = RSELF;
-    if (r->big) {
-        if (is_slice(vm, argv[1]))
-            return vm_raise(vm, vm->e_NotImplementedError, "slicing a range with bounds beyond 64 bits");
-        return longrange_item(vm, r, argv[1]);
-    }
-    if (is_slice(vm, argv[1])) {
-        int64_t start, stop, step, n;
-        if (slice_indices(vm, (SliceObj *)argv[1].as.o, r->len, &start, &stop, &step, &n) < 0) return val_null();
-        int64_t s0 = r->start + start * r->step;
-        return range_new(vm, s0, s0 + n * step * r->step, step * r->step);
-    }
-    int64_t i;
-    if (seq_index(vm, argv[1], r->len, "range object", &i) < 0) return val_null();
-    return val_int(r->start + i * r->step);
-}
+static Value r_get_start(VM *vm, Value s, void *c) { return range_get_part(vm, (RangeObj *)s.as.o, 0); }
+static Value r_get_stop(VM *vm, Value s, void *c) { return range_get_part(vm, (RangeObj *)s.as.o, 1); }
+static Value r_get_step(VM *vm, Value s, void *c) { return range_get_part(vm, (RangeObj *)s.as.o, 2); }
 
-static Value r_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    RangeObj *r = RSELF;
-    if (r->big) return longrange_repr(vm, r);
-    StrObj *s = r->step == 1 ? str_printf(vm, "range(%lld, %lld)", (long long)r->start, (long long)r->stop)
-                             : str_printf(vm, "range(%lld, %lld, %lld)", (long long)r->start, (long long)r->stop,
-                                          (long long)r->step);
-    return s ? val_obj(s) : val_null();
-}
-
-static Value r_contains(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    int c = vm_contains(vm, argv[0], argv[1]);
-    return c < 0 ? val_null() : val_bool(c);
-}
-
-static Value r_index(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    RangeObj *r = RSELF;
-    int c = vm_contains(vm, argv[0], argv[1]);
-    if (c < 0) return val_null();
-    if (!c || !(val_is_intlike(argv[1]) || val_is_intobj(argv[1]))) {
-        Value rep = vm_repr(vm, argv[1]);
-        if (val_is_null(rep)) return rep;
-        return vm_raise(vm, vm->e_ValueError, "%s is not in range", AS_STR(rep)->data);
-    }
-    if (r->big) return longrange_index(vm, r, argv[1]);
-    return val_int((val_as_intlike(argv[1]) - r->start) / r->step);
-}
-
-static Value r_count(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (native_check_args(vm, "range.count", argc, kw, 2, 2) < 0) return val_null();
-    if (val_is_intlike(argv[1]) || (RSELF->big && val_is_intobj(argv[1]))) {
-        int c = vm_contains(vm, argv[0], argv[1]);
-        return c < 0 ? val_null() : val_int(c);
-    }
-    /* other values count by equality, as for any sequence */
-    RangeObj *r = RSELF;
-    if (r->big) return vm_raise(vm, vm->e_NotImplementedError, "range.count() of a non-int on a range beyond 64 bits");
-    int64_t n = 0;
-    for (int64_t i = 0; i < r->len; i++) {
-        int eq = vm_eq(vm, val_int(r->start + i * r->step), argv[1]);
-        if (eq < 0) return val_null();
-        n += eq;
-    }
-    return val_int(n);
-}
-
-static Value r_eq(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
-    if (!val_is_type(vm, argv[1], vm->t_range)) return vm->not_implemented;
-    RangeObj *a = RSELF, *b = (RangeObj *)argv[1].as.o;
-    if (a->big || b->big) {
-        int eq = longrange_eq(vm, a, b);
-        return eq < 0 ? val_null() : val_bool(eq);
-    }
-    if (a->len != b->len) return val_bool(false);
-    if (a->len == 0) return val_bool(true);
-    if (a->start != b->start) return val_bool(false);
-    return val_bool(a->len == 1 || a->step == b->step);
-}
-
-#define RANGE_GET(field)                                                                                \
-    static Value r_get_##field(VM *vm, Value s, void *c) {                                          \
-        RangeObj *r = (RangeObj *)s.as.o;                                                           \
-        return r->big ? longrange_##field(r) : val_int(r->field);                                   \
-    }
-RANGE_GET(start)
-RANGE_GET(stop)
-RANGE_GET(step)
-#undef RANGE_GET
+static void range_trace(VM *vm, Obj *o) { gc_mark(vm, ((RangeObj *)o)->big); }
 
 static void slice_trace(VM *vm, Obj *o) {
     SliceObj *s = (SliceObj *)o;
@@ -698,7 +780,7 @@ void seq_init_types(VM *vm) {
     vm->t_list->alloc = list_alloc_type;
     vm->t_tuple->alloc = tuple_alloc_empty;
     vm->t_slice->trace = slice_trace;
-    vm->t_range->trace = longrange_trace;
+    vm->t_range->trace = range_trace;
 #define CMPS(fnc)                                                                          \
     {"__lt__", fnc, NATIVEF_METHOD, (void *)CMP_LT}, {"__le__", fnc, NATIVEF_METHOD, (void *)CMP_LE}, \
         {"__eq__", fnc, NATIVEF_METHOD, (void *)CMP_EQ}, {"__ne__", fnc, NATIVEF_METHOD, (void *)CMP_NE}, \
@@ -727,9 +809,10 @@ void seq_init_types(VM *vm) {
         {"index", t_index, NATIVEF_METHOD | ARITY_POS(1, 3)}, {"count", t_count, NATIVEF_METHOD | ARITY_O}, {NULL}};
     static const MethodDef rm[] = {
         {"__new__", r_new, NATIVEF_STATIC | ARITY_POS(1, 3)}, {"__len__", r_len, NATIVEF_METHOD},
-        {"__bool__", r_bool, NATIVEF_METHOD}, {"__hash__", r_hash, NATIVEF_METHOD},
         {"__getitem__", r_getitem, NATIVEF_METHOD}, {"__repr__", r_repr, NATIVEF_METHOD},
         {"__contains__", r_contains, NATIVEF_METHOD}, {"__eq__", r_eq, NATIVEF_METHOD},
+        {"__hash__", r_hash, NATIVEF_METHOD | ARITY_NOARGS}, {"__bool__", r_bool, NATIVEF_METHOD | ARITY_NOARGS},
+        {"__reduce__", r_reduce, NATIVEF_METHOD | ARITY_NOARGS},
         {"index", r_index, NATIVEF_METHOD | ARITY_O}, {"count", r_count, NATIVEF_METHOD | ARITY_O}, {NULL}};
     static const GetSetDef rgs[] = {
         {"start", r_get_start, NULL}, {"stop", r_get_stop, NULL}, {"step", r_get_step, NULL}, {NULL}};
