@@ -55,11 +55,15 @@ class Session:
         os.write(self.fd, line.encode() + b"\r")
 
     def wait(self):
-        for _ in range(200):
+        # A deadline, not a count of reads: once the child has closed the pty, read_until
+        # returns at once (EIO), and 200 such reads passed before the child had exited.
+        end = time.time() + 10.0
+        while time.time() < end:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
                 return os.waitstatus_to_exitcode(status)
             self.read_until("\0", timeout=0.05)
+            time.sleep(0.01)
         os.kill(self.pid, 9)
         return None
 
