@@ -89,8 +89,10 @@ static int list_assign_slice(VM *vm, ListObj *l, SliceObj *s, Value src) {
             /* re-fetch items: the reserve may have collected, but sources are rooted */
             if (!val_is_null(holder)) items = vm_sequence_items(vm, holder, &m, NULL);
             else if (val_is_obj(src)) items = vm_sequence_items(vm, src, &m, NULL);
-            memmove(l->items + start + m, l->items + stop, sizeof(Value) * (size_t)(l->len - stop));
-            memcpy(l->items + start, items, sizeof(Value) * (size_t)m);
+            /* an empty list has no items array and an empty source no items: memmove/memcpy
+             * must not see NULL even for zero bytes (UBSan) */
+            if (l->len > stop) memmove(l->items + start + m, l->items + stop, sizeof(Value) * (size_t)(l->len - stop));
+            if (m > 0) memcpy(l->items + start, items, sizeof(Value) * (size_t)m);
             l->len = newlen;
         }
     } else {

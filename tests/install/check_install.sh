@@ -35,6 +35,8 @@ echo "$got"
 # a host program built against the installed ember.pc
 export PKG_CONFIG_PATH=$root/$libdir/pkgconfig
 flags=$(pkg-config --define-variable=prefix="$root" --cflags --libs ember)
+# a sanitizer build's libember.a needs the sanitizer runtimes at link time, as any host would
+[[ ${EMBER_SANITIZE:-none} != none ]] && flags="$flags -fsanitize=$EMBER_SANITIZE"
 check "examples/embed builds against the installed ember.pc" \
   'cc -o "$stage/embed" "$src/examples/embed/embed.c" $flags'
 check "examples/embed runs" '"$stage/embed" > "$stage/embed.out"'
