@@ -243,6 +243,7 @@ import torch.random
 import torch.autograd
 import torch.utils
 import torch.nn
+from torch.nn.utils.weight_norm import _weight_norm, norm_except_dim   # ATen ops, by decomposition
 import torch.optim
 import torch.overrides
 import torch.special
