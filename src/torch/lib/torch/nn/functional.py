@@ -730,7 +730,8 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _inplace(input, _torch.where(input > threshold, input, _torch.full_like(input, value)), inplace)
+    # x <= threshold ? value : x, as ATen's kernel (NaN is kept, not replaced)
+    return _inplace(input, _torch.where(input <= threshold, _torch.full_like(input, value), input), inplace)
 
 
 def hardshrink(input, lambd=0.5):
