@@ -846,13 +846,19 @@ static int run_state_dict_hooks(VM *vm, Value self, DictObj *dest, StrObj *prefi
     int64_t pos = 0;
     Value k, v;
     while (rc == 0 && dict_next(hooks, &pos, &k, &v)) rc = list_append(vm, fns, v);
+    int held = 0;   /* results kept as *result stay rooted until the caller has them */
     for (int64_t i = 0; rc == 0 && i < fns->len; i++) {
         Value args[4] = {self, val_obj(dest), val_obj(prefix), val_obj(md)};
         Value r = vm_call(vm, fns->items[i], 4, args, NULL);
-        if (val_is_null(r)) rc = -1;
-        else if (result && !val_is_none(r)) *result = r;
+        if (val_is_null(r)) {
+            rc = -1;
+        } else if (result && !val_is_none(r)) {
+            *result = r;
+            vm_push_root(vm, r);
+            held++;
+        }
     }
-    vm_pop_roots(vm, fns ? 2 : 1);
+    vm_pop_roots(vm, held + (fns ? 2 : 1));
     return rc;
 }
 
