@@ -698,6 +698,13 @@ static Value m_eval(ARGS) {
     return vm_call_method(vm, argv[0], "train", 1, &f);
 }
 
+/* share_memory(): PyTorch moves every tensor to shared memory for torch.multiprocessing workers;
+ * Ember has no worker processes sharing tensors, so the module is returned unchanged. */
+static Value m_share_memory(ARGS) {
+    if (native_check_args(vm, "share_memory", argc, kw, 1, 1) < 0) return val_null();
+    return argv[0];
+}
+
 static Value m_apply(ARGS) {
     if (native_check_args(vm, "apply", argc, kw, 2, 2) < 0) return val_null();
     ListObj *kids = named_children_list(vm, argv[0]);
@@ -1508,6 +1515,7 @@ static int nn_module_init(VM *vm, Value mod) {
         {"load_state_dict", m_load_state_dict, NATIVEF_METHOD},
         {"train", m_train, NATIVEF_METHOD},
         {"eval", m_eval, NATIVEF_METHOD},
+        {"share_memory", m_share_memory, NATIVEF_METHOD},
         {"apply", m_apply, NATIVEF_METHOD},
         {"zero_grad", m_zero_grad, NATIVEF_METHOD},
         {"requires_grad_", m_requires_grad_, NATIVEF_METHOD},

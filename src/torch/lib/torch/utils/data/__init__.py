@@ -1,12 +1,15 @@
 """torch.utils.data: datasets, samplers (DistributedSampler included) and a single-process
 DataLoader.  Shuffling draws torch.randperm from a torch.Generator, as PyTorch does; until the
 tensor library has PyTorch's generator (issue 16) shuffle=True raises."""
-from torch.utils.data.dataset import Dataset, IterableDataset, TensorDataset, Subset  # noqa: F401
+from torch.utils.data.dataset import (  # noqa: F401
+    Dataset, IterableDataset, TensorDataset, ConcatDataset, Subset, random_split,
+)
 from torch.utils.data.sampler import (  # noqa: F401
-    Sampler, SequentialSampler, RandomSampler, BatchSampler,
+    Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler,
 )
 from torch.utils.data.distributed import DistributedSampler  # noqa: F401
 from torch.utils.data.dataloader import DataLoader, default_collate  # noqa: F401
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "Sampler", "SequentialSampler",
-           "RandomSampler", "BatchSampler", "DistributedSampler", "DataLoader", "default_collate"]
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset", "random_split", "Sampler",
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
+           "DistributedSampler", "DataLoader", "default_collate"]

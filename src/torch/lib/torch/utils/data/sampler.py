@@ -1,7 +1,9 @@
-"""torch.utils.data.sampler: Sampler, SequentialSampler, RandomSampler, BatchSampler."""
+"""torch.utils.data.sampler: Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler,
+WeightedRandomSampler, BatchSampler."""
 import torch
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "BatchSampler"]
 
 
 class Sampler(object):
@@ -62,6 +64,52 @@ class RandomSampler(Sampler):
             for _ in range(self.num_samples // n):
                 yield from torch.randperm(n, generator=generator).tolist()
             yield from torch.randperm(n, generator=generator).tolist()[:self.num_samples % n]
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in a random order (torch.randperm with the generator)."""
+
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        for i in torch.randperm(len(self.indices), generator=self.generator):
+            yield self.indices[i]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """num_samples indices drawn with probabilities proportional to weights (torch.multinomial
+    over float64 weights, with the generator)."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer "
+                             "value, but got num_samples={}".format(num_samples))
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             "replacement={}".format(replacement))
+        if isinstance(weights, torch.Tensor):
+            weights_tensor = weights.to(torch.double)
+        else:
+            weights_tensor = torch.tensor(weights, dtype=torch.double)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError("weights should be a 1d sequence but given "
+                             "weights have shape {}".format(tuple(weights_tensor.shape)))
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        rand_tensor = torch.multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        yield from iter(rand_tensor.tolist())
 
     def __len__(self):
         return self.num_samples
