@@ -904,7 +904,13 @@ static Value m_state_dict(ARGS) {
         if (!dest) return val_null();
         vm_push_root(vm, val_obj(dest));
         meta = nn_odict_new(vm);
-        int rc = meta ? vm_setattr(vm, val_obj(dest), AS_STR(vm_intern(vm, "_metadata")), val_obj(meta)) : -1;
+        int rc = -1;
+        if (meta) {
+            vm_push_root(vm, val_obj(meta));
+            Value name = vm_intern(vm, "_metadata");
+            rc = val_is_null(name) ? -1 : vm_setattr(vm, val_obj(dest), AS_STR(name), val_obj(meta));
+            vm_pop_root(vm);
+        }
         vm_pop_root(vm);
         if (rc < 0) return val_null();
     } else if (vm_isinstance_type(vm, a[1], vm->t_dict)) {

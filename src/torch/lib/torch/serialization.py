@@ -26,6 +26,7 @@ import struct
 import sys
 import warnings
 import zipfile
+import zlib
 
 import torch
 from torch._utils import _import_dotted_name
@@ -304,6 +305,7 @@ class _PyTorchFileReader:
     folder of the archive's first entry; a version record outside 1..10 is refused."""
 
     def __init__(self, name_or_buffer):
+        self._file = name_or_buffer
         try:
             self._zip = zipfile.ZipFile(name_or_buffer, 'r')
         except zipfile.BadZipFile:
@@ -333,10 +335,30 @@ class _PyTorchFileReader:
     def get_record(self, name):
         if not self.has_record(name):
             raise RuntimeError(f"PytorchStreamReader failed locating file {name}: file not found")
+        info = self._zip.getinfo(self._prefix + name)
         try:
-            return self._zip.read(self._prefix + name)
+            if info.compress_type == zipfile.ZIP_STORED and hasattr(self._file, 'seek'):
+                return self._read_stored(info)
+            return self._zip.read(info)
         except zipfile.BadZipFile as e:
             raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
+
+    def _read_stored(self, info):
+        # a stored record's bytes straight from the file (one copy, where zipfile's reader makes
+        # several of a record that may be hundreds of MB), its CRC checked as miniz checks it
+        f = self._file
+        f.seek(info.header_offset)
+        header = f.read(30)
+        if len(header) != 30 or header[:4] != b'PK\x03\x04':
+            raise zipfile.BadZipFile("Bad magic number for file header")
+        skip = int.from_bytes(header[26:28], 'little') + int.from_bytes(header[28:30], 'little')
+        f.seek(info.header_offset + 30 + skip)
+        data = f.read(info.file_size)
+        if len(data) != info.file_size:
+            raise zipfile.BadZipFile("Truncated file")
+        if zlib.crc32(data) != info.CRC:
+            raise zipfile.BadZipFile(f"Bad CRC-32 for file {info.filename!r}")
+        return data
 
     def get_storage_from_record(self, name, nbytes):
         data = self.get_record(name)
