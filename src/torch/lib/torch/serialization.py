@@ -258,7 +258,15 @@ class _PyTorchFileWriter:
 
     def __init__(self, name_or_buffer):
         if isinstance(name_or_buffer, str):
-            self._file = open(name_or_buffer, 'wb')
+            # PyTorchStreamWriter's checks and messages
+            cut = max(name_or_buffer.rfind('/'), name_or_buffer.rfind('\\'))
+            parent = name_or_buffer[:cut] if cut > 0 else ''
+            if parent and not os.path.isdir(parent):
+                raise RuntimeError(f"Parent directory {parent} does not exist.")
+            try:
+                self._file = open(name_or_buffer, 'wb')
+            except OSError:
+                raise RuntimeError(f"File {name_or_buffer} cannot be opened.") from None
             self._owns_file = True
             self._archive = _archive_basename(name_or_buffer)
         else:
@@ -309,7 +317,12 @@ class _PyTorchFileReader:
         try:
             self._zip = zipfile.ZipFile(name_or_buffer, 'r')
         except zipfile.BadZipFile:
-            raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding central directory") from None
+            # miniz's reasons: shorter than an end-of-central-directory record, or none found
+            start = name_or_buffer.tell()
+            size = name_or_buffer.seek(0, 2)
+            name_or_buffer.seek(start)
+            why = "not a ZIP archive" if size < 22 else "failed finding central directory"
+            raise RuntimeError("PytorchStreamReader failed reading zip archive: " + why) from None
         names = self._zip.namelist()
         if not names:
             raise RuntimeError("PytorchStreamReader failed reading zip archive: archive does not contain any files")
