@@ -824,8 +824,33 @@ static Value m_to(ARGS) {
 
 /* ---- state_dict ------------------------------------------------------------------------------------ */
 
-static int save_state(VM *vm, Value self, DictObj *dest, StrObj *prefix, bool keep_vars) {
+/* destination._metadata[prefix without its dot] = {"version": module._version}, as PyTorch's
+ * state_dict records each module's version before its tensors (load_state_dict hands it to
+ * _load_from_state_dict; a checkpoint carries it) */
+static int save_metadata(VM *vm, Value self, DictObj *meta, StrObj *prefix) {
+    Value ver = vm_getattr_c(vm, self, "_version");
+    if (val_is_null(ver)) return -1;
+    DictObj *local = dict_new(vm);
+    if (!local) return -1;
+    vm_push_root(vm, val_obj(local));
+    StrObj *key = NULL;
+    int rc = dict_set_c(vm, local, "version", ver);
+    if (rc == 0) {
+        key = str_new(vm, prefix->data, prefix->len ? prefix->len - 1 : 0);
+        rc = key ? 0 : -1;
+    }
+    if (rc == 0) {
+        vm_push_root(vm, val_obj(key));
+        rc = dict_set_str(vm, meta, key, val_obj(local));
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return rc;
+}
+
+static int save_state(VM *vm, Value self, DictObj *dest, DictObj *meta, StrObj *prefix, bool keep_vars) {
     NnModuleObj *m = NNMOD(self);
+    if (meta && save_metadata(vm, self, meta, prefix) < 0) return -1;
     for (int pass = 0; pass < 2; pass++) {
         DictObj *d = pass ? m->buffers : m->parameters;
         if (!d) continue;
@@ -857,7 +882,7 @@ static int save_state(VM *vm, Value self, DictObj *dest, StrObj *prefix, bool ke
             break;
         }
         vm_push_root(vm, val_obj(sub));
-        rc = save_state(vm, child, dest, sub, keep_vars);
+        rc = save_state(vm, child, dest, meta, sub, keep_vars);
         vm_pop_root(vm);
     }
     vm_leave_recursion(vm);
@@ -873,17 +898,32 @@ static Value m_state_dict(ARGS) {
     StrObj *prefix = opt_prefix(vm, a[2]);
     int keep = opt_bool(vm, a[3], false);
     if (!prefix || keep < 0) return val_null();
-    DictObj *dest;
+    DictObj *dest, *meta = NULL;
     if (val_is_null(a[1]) || val_is_none(a[1])) {
         dest = nn_odict_new(vm);
         if (!dest) return val_null();
+        vm_push_root(vm, val_obj(dest));
+        meta = nn_odict_new(vm);
+        int rc = -1;
+        if (meta) {
+            vm_push_root(vm, val_obj(meta));
+            Value name = vm_intern(vm, "_metadata");
+            rc = val_is_null(name) ? -1 : vm_setattr(vm, val_obj(dest), AS_STR(name), val_obj(meta));
+            vm_pop_root(vm);
+        }
+        vm_pop_root(vm);
+        if (rc < 0) return val_null();
     } else if (vm_isinstance_type(vm, a[1], vm->t_dict)) {
         dest = AS_DICT(a[1]);
+        /* a destination with _metadata gets the versions too */
+        Value mv = vm_getattr_c(vm, a[1], "_metadata");
+        if (val_is_null(mv)) vm_clear_exc(vm);
+        else if (vm_isinstance_type(vm, mv, vm->t_dict)) meta = AS_DICT(mv);
     } else {
         return vm_raise(vm, vm->e_TypeError, "state_dict(): destination must be a dict, not %s", vm_type_name(vm, a[1]));
     }
     vm_push_root(vm, val_obj(dest));
-    int rc = save_state(vm, a[0], dest, prefix, keep);
+    int rc = save_state(vm, a[0], dest, meta, prefix, keep);
     vm_pop_root(vm);
     return rc < 0 ? val_null() : val_obj(dest);
 }
