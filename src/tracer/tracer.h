@@ -32,30 +32,33 @@
  * tracing) never frees what a tracker points at.  Cache entries own their guard programs and
  * residual code and are traced through CodeObj.tracer_trace.
  *
- * Files, bottom first (each calls only files above it in this list, except the symbolic
- * interpreter's own recursion: running a frame calls functions, and calling a user function,
- * dunder, property or hook inlines it by running its frame):
+ * Files, bottom first (each calls only files above it in this list, measured from the object
+ * files' defined and undefined symbols by tools/tracer_callgraph.py).  One circle remains, the
+ * symbolic interpreter's own recursion: running a frame calls functions, and calling a user
+ * function, dunder, property, hook or generator inlines it by running its frame.  It is tied
+ * by calls.c's tr_call and tr_generator_next (every file of the circle that runs user code
+ * calls them) and by symbolic.c's tx_run, which only calls.c calls.
  *   base.c          the floor: arena, keepalive, breaks and errors, options, EMBER_LOGS
- *   decompile.c     residual code as Python source (uses no other tracer file)
  *   registry.c      what a value is by identity: torch natives, grad-mode classes, nn.Module
+ *   marker.c        node payloads (TracerOpaque) and module markers
+ *   decompile.c     residual code as Python source
+ *   vt.c            trackers and translator frames as data: constructors, containers, lazies
  *   source.c        sources and static reads through them
- *   guards.c        guards: adding, checking, describing
  *   side_effects.c  SideEffects
- *   vt.c            trackers as data: constructors, containers, lazies
+ *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
+ *   cache.c         the per-code-object cache of compiled entries
+ *   output.c        finishing and compiling graphs, backends, __compiled_fn_N, GraphModule
+ *   guards.c        guards: adding, checking, describing
+ *   resume.c        resume functions
  *   fake.c          fake tensors, graph inputs, the op observer, node provenance
+ *   guard_program.c guard programs of cache entries
  *   wrap.c          trackers <-> real values (specialisation and its guards)
  *   fake_call.c     natives called on fakes
- *   marker.c        node payloads (TracerOpaque) and module markers
- *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
  *   custom_ops.c    calls of custom ops traced into nodes
- *   ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c symbolic.c
- *                   the symbolic interpreter (the one circle, tied by tr_call and tx_run)
- *   cache.c         the per-code-object cache of compiled entries
- *   resume.c        resume functions
- *   output.c        finishing and compiling graphs, backends, __compiled_fn_N, GraphModule
  *   codegen.c       residual code
  *   logs.c          EMBER_LOGS artifacts and explain() records
- *   guard_program.c guard programs of cache entries
+ *   ops.c attrs.c builtins.c sets.c partial.c exceptions.c autograd_fn.c module_hooks.c calls.c
+ *   symbolic.c      the symbolic interpreter (the one circle)
  *   frame.c         the eval-frame hook and the compile driver
  *   compiled_fn.c   what torch.compile(fn) returns
  *   dynamo_module.c torch._dynamo._ember and registration
@@ -640,8 +643,8 @@ TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 /* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
 TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* ---- the symbolic interpreter: ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c
- * symbolic.c ---- */
+/* ---- the symbolic interpreter: ops.c attrs.c builtins.c sets.c partial.c exceptions.c autograd_fn.c
+ * module_hooks.c calls.c symbolic.c ---- */
 
 /* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
@@ -676,6 +679,7 @@ TxStatus tr_callable(Tracer *tr, VT *v, int *out);   /* callable(v) */
 /* calls.c: calls (user code inlined); m(*args) traced as the module's forward inlined (module
  * stack kept) */
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_generator_next(Tracer *tr, VT *gen, VT **out);   /* *out NULL: exhausted */
 TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 
 /* exceptions.c: exceptions raised and caught in the region */
@@ -687,7 +691,6 @@ bool tr_catch(Tracer *tr, Tx *tx, int32_t ip);
 TxStatus tr_exc_match(Tracer *tr, VT *exc, VT *type, int *out);
 
 /* partial.c: functools.partial on trackers */
-VT *tr_partial_existing(Tracer *tr, Value v, Source *source);   /* NULL: not a plain partial with a source */
 TxStatus tr_partial_construct(Tracer *tr, VT *type, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tr_partial_call(Tracer *tr, VT *p, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tr_partial_getattr(Tracer *tr, VT *p, StrObj *name, VT **out);
@@ -713,12 +716,13 @@ TxStatus tr_set_method(Tracer *tr, VT *s, StrObj *name, int argc, VT **args, VT 
 /* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* symbolic.c: translator frames and the loop (run until return or break) */
+/* vt.c: translator frames as data */
 Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
 void tx_push(Tx *tx, VT *v);
 VT *tx_pop(Tx *tx);
+
+/* symbolic.c: the loop (run a translator frame until return, yield or break) */
 TxStatus tx_run(Tracer *tr, Tx *tx);
-int tracer_inline_depth_limit(void);
 
 /* ---- cache.c (tracer_state.h) ------------------------------------------------------------------- */
 
