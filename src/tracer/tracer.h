@@ -497,7 +497,7 @@ Value source_resolve_static(VM *vm, Frame *f, const Source *s);
 /* Static attribute read shared by sources, guards and the tracer: instance dict (unless the
  * class has a data descriptor of that name), nn.Module parameter/buffer/module dicts, then the
  * class MRO (unbound).  VAL_NULL if absent. */
-Value static_getattr(VM *vm, Value obj, StrObj *name);
+Value trace_static_getattr(VM *vm, Value obj, StrObj *name);
 
 /* ---- guards.c ----------------------------------------------------------------------------------- */
 
@@ -742,8 +742,8 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
 
 /* Finish the graph (outputs, DCE, verify) and compile it: the CompiledGraph holder object, or
  * VAL_NULL + exception; then the __compiled_fn_N callable around it. */
-Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
-Value compiled_fn_new(VM *vm, Value cg_obj, const char *name);
+Value trace_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
+Value trace_graph_fn_new(VM *vm, Value cg_obj, const char *name);
 CompiledGraph *tracer_compiled_graph_holder(Value cg_obj);
 CompiledGraph *tracer_compiled_graph_of(Value fn);    /* NULL if fn is not a __compiled_fn */
 /* A torch.fx-style GraphModule object for callable backends and explain(). */
@@ -752,7 +752,7 @@ Value tracer_example_inputs(Tracer *tr);
 
 /* ---- codegen.c ---------------------------------------------------------------------------------- */
 
-CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
+CodeObj *trace_codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
 
 /* ---- logs.c, guard_program.c, frame.c, compiled_fn.c, dynamo_module.c (tracer_state.h) ----------- */
 
