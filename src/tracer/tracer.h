@@ -338,6 +338,17 @@ struct Tx {
     VT *yielded;
 };
 
+/* The symbolic stack: every handler pushes and pops, so these stay inline. */
+static inline void tx_push(Tx *tx, VT *v) {
+    EM_ASSERT(tx->sp < tx->stack_cap, "tracer: symbolic stack overflow");
+    tx->stack[tx->sp++] = v;
+}
+
+static inline VT *tx_pop(Tx *tx) {
+    EM_ASSERT(tx->sp > 0, "tracer: symbolic stack underflow");
+    return tx->stack[--tx->sp];
+}
+
 /* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
 typedef struct BreakInfo {
     char reason[256];
@@ -716,10 +727,8 @@ TxStatus tr_set_method(Tracer *tr, VT *s, StrObj *name, int argc, VT **args, VT 
 /* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* vt.c: translator frames as data */
+/* vt.c: translator frames as data (tx_push / tx_pop: inline, with struct Tx) */
 Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
-void tx_push(Tx *tx, VT *v);
-VT *tx_pop(Tx *tx);
 
 /* symbolic.c: the loop (run a translator frame until return, yield or break) */
 TxStatus tx_run(Tracer *tr, Tx *tx);

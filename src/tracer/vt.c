@@ -174,16 +174,6 @@ Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *par
     return tx;
 }
 
-void tx_push(Tx *tx, VT *v) {
-    EM_ASSERT(tx->sp < tx->stack_cap, "tracer: symbolic stack overflow");
-    tx->stack[tx->sp++] = v;
-}
-
-VT *tx_pop(Tx *tx) {
-    EM_ASSERT(tx->sp > 0, "tracer: symbolic stack underflow");
-    return tx->stack[--tx->sp];
-}
-
 /* ---- lazies ---------------------------------------------------------------------------------------- */
 
 VT *vt_lazy(Tracer *tr, Value v, Source *source) {
