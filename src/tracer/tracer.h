@@ -39,29 +39,31 @@
  * by calls.c's tr_call and tr_generator_next (every file of the circle that runs user code
  * calls them) and by symbolic.c's tx_run, which only calls.c calls.
  *   base.c          the floor: arena, keepalive, breaks and errors, options, EMBER_LOGS
- *   registry.c      what a value is by identity: torch natives, grad-mode classes, nn.Module
- *   marker.c        node payloads (TracerOpaque) and module markers
  *   decompile.c     residual code as Python source
- *   vt.c            trackers and translator frames as data: constructors, containers, lazies
+ *   registry.c      what a value is by identity: torch natives, grad-mode classes, nn.Module
  *   source.c        sources and static reads through them
- *   side_effects.c  SideEffects
- *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
- *   cache.c         the per-code-object cache of compiled entries
- *   output.c        finishing and compiling graphs, backends, __compiled_fn_N, GraphModule
  *   guards.c        guards: adding, checking, describing
- *   resume.c        resume functions
+ *   side_effects.c  SideEffects
+ *   vt.c            trackers and translator frames as data: constructors, containers, lazies
  *   fake.c          fake tensors, graph inputs, the op observer, node provenance
- *   guard_program.c guard programs of cache entries
  *   wrap.c          trackers <-> real values (specialisation and its guards)
  *   fake_call.c     natives called on fakes
+ *   marker.c        node payloads (TracerOpaque) and module markers
+ *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
  *   custom_ops.c    calls of custom ops traced into nodes
+ *   ops.c attrs.c builtins.c calls.c exceptions.c partial.c autograd_fn.c sets.c
+ *   module_hooks.c symbolic.c
+ *                   the symbolic interpreter (the one circle)
+ *   cache.c         the per-code-object cache of compiled entries
+ *   resume.c        resume functions
+ *   output.c        finishing and compiling graphs, backends, __compiled_fn_N, GraphModule
  *   codegen.c       residual code
  *   logs.c          EMBER_LOGS artifacts and explain() records
- *   ops.c attrs.c builtins.c sets.c partial.c exceptions.c autograd_fn.c module_hooks.c calls.c
- *   symbolic.c      the symbolic interpreter (the one circle)
+ *   guard_program.c guard programs of cache entries
  *   frame.c         the eval-frame hook and the compile driver
  *   compiled_fn.c   what torch.compile(fn) returns
  *   dynamo_module.c torch._dynamo._ember and registration
+ * The declarations below follow the same order.
  */
 #ifndef EMBER_TRACER_TRACER_H
 #define EMBER_TRACER_TRACER_H
@@ -549,8 +551,10 @@ int32_t se_row_of_tracked(const SideEffects *se, int i);
 int32_t se_row_of_store(const SideEffects *se, int i);
 int32_t se_row_of_hook(const SideEffects *se, int i);
 
-/* ---- vt.c: trackers as data ---------------------------------------------------------------------- */
+/* ---- vt.c: trackers and translator frames as data -------------------------------------------------- */
 
+/* a translator for code (tx_push / tx_pop are inline, with struct Tx) */
+Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
 VT *vt_new(Tracer *tr, VtKind kind);
 void vt_reserve(Tracer *tr, VT *v, int32_t need);   /* room for `need` items (and keys) */
 VT *vt_const(Tracer *tr, Value v);
@@ -654,8 +658,8 @@ TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 /* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
 TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* ---- the symbolic interpreter: ops.c attrs.c builtins.c sets.c partial.c exceptions.c autograd_fn.c
- * module_hooks.c calls.c symbolic.c ---- */
+/* ---- the symbolic interpreter: ops.c attrs.c builtins.c calls.c exceptions.c partial.c autograd_fn.c
+ * sets.c module_hooks.c symbolic.c (the one circle) ---- */
 
 /* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
@@ -726,9 +730,6 @@ TxStatus tr_set_method(Tracer *tr, VT *s, StrObj *name, int argc, VT **args, VT 
 
 /* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
-
-/* vt.c: translator frames as data (tx_push / tx_pop: inline, with struct Tx) */
-Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
 
 /* symbolic.c: the loop (run a translator frame until return, yield or break) */
 TxStatus tx_run(Tracer *tr, Tx *tx);
