@@ -29,6 +29,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -687,6 +688,7 @@ def main():
     # A private copy of the binary: rebuilding the tree during a long run (ninja relinks
     # build/src/cli/ember in place) would otherwise fail the run's next exec, or mix two builds'
     # results in one run.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # a killed run removes its copy too
     private = tempfile.mkdtemp(prefix="fuzz_compile_ember_")
     ember = os.path.join(private, "ember")
     shutil.copy2(os.path.abspath(args.ember), ember)
