@@ -768,6 +768,7 @@ void builtins_init(VM *vm) {
         dict_set_c(vm, vm->builtins, "None", val_none()) < 0 ||
         dict_set_c(vm, vm->builtins, "True", val_bool(true)) < 0 ||
         dict_set_c(vm, vm->builtins, "False", val_bool(false)) < 0 ||
+        dict_set_c(vm, vm->builtins, "__debug__", val_bool(true)) < 0 ||
         dict_set_c(vm, vm->builtins, "__name__", vm_intern(vm, "builtins")) < 0)
         EM_UNREACHABLE();
 }

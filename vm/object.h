@@ -267,6 +267,7 @@ typedef struct PropertyObj {
     Obj hdr;
     Value fget, fset, fdel, doc;
     Value name;
+    DictObj *dict;        /* instances of subclasses only (CPython's heap-type __dict__) */
 } PropertyObj;
 
 /* Attributes computed by C (obj.__class__, fn.__name__, tensor.shape, ...): data descriptors
