@@ -34,7 +34,7 @@ struct Obj {
     Obj *gc_next;     /* every object is on the VM's all-objects list */
     uint8_t marked;
     uint8_t flags;    /* OBJF_* */
-    uint16_t _pad;
+    uint16_t pool_class;   /* vm/objpool.c: size class + 1 of a pooled object, 0 = malloc'd */
     uint32_t size;       /* bytes of the object itself (for the GC's byte count) */
 };
 
