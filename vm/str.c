@@ -250,7 +250,20 @@ StrObj *str_intern(VM *vm, StrObj *s) {
 
 /* Interning a C string that is already interned (the common case: attribute and special
  * names) looks it up through a temporary key on the C stack, so it never allocates. */
+static StrObj *intern_c(VM *vm, const char *s);
+
 StrObj *vm_intern_str(VM *vm, const char *s) {
+    size_t slot = ((uintptr_t)s >> 3 ^ (uintptr_t)s >> 12) & 511;
+    if (vm->intern_ckey[slot] == s && strcmp(vm->intern_cval[slot]->data, s) == 0) return vm->intern_cval[slot];
+    StrObj *r = intern_c(vm, s);
+    if (r) {
+        vm->intern_ckey[slot] = s;
+        vm->intern_cval[slot] = r;
+    }
+    return r;
+}
+
+static StrObj *intern_c(VM *vm, const char *s) {
     size_t n = strlen(s);
     if (n < 120) {
         _Alignas(StrObj) char buf[sizeof(StrObj) + 121];

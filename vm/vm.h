@@ -197,6 +197,10 @@ struct VM {
 #undef X
     Value ellipsis, not_implemented;
     DictObj *intern;         /* str -> str */
+    /* vm_intern_str's cache of C strings (mostly literals) by address; checked with strcmp, the
+     * strings stay alive in `intern` */
+    const char *intern_ckey[512];
+    StrObj *intern_cval[512];
     StrObj *special_names[SP__COUNT];
     StrObj *binop_names[13][3];  /* __add__, __radd__, __iadd__ per BinaryOp */
     StrObj *empty_str;
