@@ -3,8 +3,8 @@
 
 usage: prune_pycache.py EMBER [DIR...]
 
-The current tag is EMBER's sys.implementation.cache_tag.  DIRs default to CPython's standard
-library (where Ember caches the stdlib it imports), the per-user cache ($XDG_CACHE_HOME/ember or
+The current tag is EMBER's sys.implementation.cache_tag.  DIRs default to the CPython standard
+library EMBER runs (where it caches the stdlib it imports), the per-user cache ($XDG_CACHE_HOME/ember or
 ~/.cache/ember) and the source tree this script sits in.  Until the tag became a hash of the
 bytecode format (tools/code_fingerprint.py), every compiler change made a new tag and left the
 old files behind; files of the current tag written by another compiler are overwritten in place
@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import sysconfig
 
 PAT = re.compile(r'^.+\.(ember-[0-9a-f]+)\.pyc(\.\d+)?$')
 
@@ -22,12 +21,13 @@ PAT = re.compile(r'^.+\.(ember-[0-9a-f]+)\.pyc(\.\d+)?$')
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
-    tag = subprocess.run([argv[1], '-c', 'import sys; print(sys.implementation.cache_tag)'],
-                         check=True, capture_output=True, text=True).stdout.strip()
+    tag, stdlib = subprocess.run([argv[1], '-c', 'import sys, os; print(sys.implementation.cache_tag); '
+                                  'print(os.path.dirname(os.__file__))'],
+                                 check=True, capture_output=True, text=True).stdout.split()
     dirs = argv[2:]
     if not dirs:
         xdg = os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache')
-        dirs = [sysconfig.get_paths()['stdlib'], os.path.join(xdg, 'ember'),
+        dirs = [stdlib, os.path.join(xdg, 'ember'),
                 os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
     removed = kept = 0
     for top in dirs:
