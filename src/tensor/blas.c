@@ -11,6 +11,9 @@
 #include <cblas.h>
 #include <stdio.h>
 
+void tensor_set_num_threads(int n) { openblas_set_num_threads(n); }
+int tensor_get_num_threads(void) { return openblas_get_num_threads(); }
+
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
     if ((s1 == 1 || cols == 1) && (s0 >= (cols > 1 ? cols : 1) || rows == 1)) {
