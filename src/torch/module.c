@@ -975,6 +975,7 @@ static Value m_state_dict(ARGS) {
 typedef struct LoadCtx {
     DictObj *sd;
     ListObj *missing, *unexpected, *errors;
+    DictObj *meta;   /* the checkpoint's _metadata (module versions by prefix), or NULL */
 } LoadCtx;
 
 static int add_error(VM *vm, ListObj *l, StrObj *s) { return s ? list_append(vm, l, val_obj(s)) : -1; }
@@ -1068,9 +1069,18 @@ static int load_one(VM *vm, LoadCtx *c, StrObj *key, Value param) {
 
 /* _load_state_dict_pre_hooks before the module loads its own entries: hook(state_dict, prefix,
  * local_metadata, strict, missing_keys, unexpected_keys, error_msgs), strict=True as PyTorch's
- * load() passes it; local_metadata is {} (Ember's state dicts carry no _metadata). */
+ * load() passes it; local_metadata is state_dict._metadata[prefix[:-1]], else {}. */
 static int run_load_pre_hooks(VM *vm, LoadCtx *c, DictObj *hooks, StrObj *prefix) {
-    DictObj *md = dict_new(vm);
+    Value mdv = val_null();
+    if (c->meta) {
+        StrObj *key = str_new(vm, prefix->data, prefix->len ? prefix->len - 1 : 0);
+        if (!key) return -1;
+        vm_push_root(vm, val_obj(key));
+        mdv = dict_get_str(c->meta, key);
+        vm_pop_root(vm);
+        if (!val_is_null(mdv) && !vm_isinstance_type(vm, mdv, vm->t_dict)) mdv = val_null();
+    }
+    DictObj *md = val_is_null(mdv) ? dict_new(vm) : AS_DICT(mdv);
     if (!md) return -1;
     vm_push_root(vm, val_obj(md));
     ListObj *fns = list_new(vm, 0);
@@ -1183,10 +1193,13 @@ static Value m_load_state_dict(ARGS) {
     if (assign) return vm_raise(vm, vm->e_NotImplementedError, "load_state_dict(assign=True) is not supported");
     Value ik = nn_lib_attr(vm, &nn_state(vm)->incompatible_keys, "torch.nn.modules.module", "_IncompatibleKeys");
     if (val_is_null(ik)) return ik;
-    LoadCtx c = {dict_copy(vm, AS_DICT(a[1])), NULL, NULL, NULL};   /* PyTorch loads from a copy */
+    LoadCtx c = {dict_copy(vm, AS_DICT(a[1])), NULL, NULL, NULL, NULL};   /* PyTorch loads from a copy */
     if (!c.sd) return val_null();
     int base = vm->roots.n;
     vm_push_root(vm, val_obj(c.sd));
+    Value mv = vm_getattr_c(vm, a[1], "_metadata");   /* kept alive by a[1] */
+    if (val_is_null(mv)) vm_clear_exc(vm);
+    else if (vm_isinstance_type(vm, mv, vm->t_dict)) c.meta = AS_DICT(mv);
     if (!(c.missing = list_new(vm, 0))) goto fail;
     vm_push_root(vm, val_obj(c.missing));
     if (!(c.unexpected = list_new(vm, 0))) goto fail;
