@@ -251,7 +251,33 @@ import torch.special
 from torch._ops import ops
 
 
+# torch.save / torch.load and the storage classes: imported on first use (pickle and zipfile
+# would add a tenth of a second to every `import torch`)
+_STORAGE_NAMES = ("UntypedStorage", "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "LongStorage",
+                  "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage", "BFloat16Storage",
+                  "_storage_classes", "_tensor_classes")
+
+
+def is_storage(obj):
+    """True if obj is a PyTorch storage object."""
+    import torch.storage
+    return type(obj) in torch.storage._storage_classes
+
+
 def __getattr__(name):
+    if name in ("save", "load"):
+        import torch.serialization
+        value = getattr(torch.serialization, name)
+        globals()[name] = value
+        return value
+    if name in _STORAGE_NAMES:
+        import torch.storage
+        value = getattr(torch.storage, name)
+        globals()[name] = value
+        return value
+    if name in ("serialization", "storage", "_utils", "_tensor", "_weights_only_unpickler"):
+        import importlib
+        return importlib.import_module("torch." + name)
     # PyTorch's `import torch` imports torch.fx; Ember imports it on first use (PEP 562), which
     # keeps `import torch` as fast as before for the scripts that never touch it
     if name == "fx":
