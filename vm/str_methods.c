@@ -164,9 +164,20 @@ static Value s_mul(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     StrObj *s = SSELF;
     if (k < 0) k = 0;
     if (s->len && k > (INT64_C(1) << 40) / s->len) return vm_no_memory(vm);
+    /* one allocation, then the copies double */
+    int64_t total = s->len * k;
     StrBuf sb;
     sb_init(&sb);
-    for (int64_t i = 0; i < k; i++) sb_add_str(&sb, s);
+    if (total && sb_reserve(&sb, (size_t)total)) {
+        memcpy(sb.data, s->data, (size_t)s->len);
+        for (int64_t done = s->len; done < total;) {
+            int64_t c = done < total - done ? done : total - done;
+            memcpy(sb.data + done, sb.data, (size_t)c);
+            done += c;
+        }
+        sb.len = (size_t)total;
+        sb.data[total] = 0;
+    }
     return sval(sb_finish(vm, &sb));
 }
 static Value s_format_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {

@@ -10,6 +10,7 @@
 #include "vm/frame.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
+#include "vm/objpool.h"
 #include "vm/import.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -217,13 +218,13 @@ void vm_free(VM *vm) {
             types = o;
         } else {
             if (o->type && o->type->finalize) o->type->finalize(vm, o);
-            free(o);
+            objpool_free(vm, o);
         }
         o = next;
     }
     while (types) {
         Obj *next = types->gc_next;
-        free(types);
+        objpool_free(vm, types);
         types = next;
     }
     while (vm->ext_roots) {
@@ -242,5 +243,6 @@ void vm_free(VM *vm) {
     free(vm->fin_pending);
     free(vm->stack_base);
     free(vm->frame_pool);
+    objpool_destroy(vm);
     free(vm);
 }

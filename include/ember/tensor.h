@@ -479,6 +479,9 @@ int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
 
 /* ---- linear algebra, nn, indexing ----------------------------------------------------------- */
 
+/* Threads of the BLAS library under the matrix products (torch.set_num_threads / get_num_threads). */
+void tensor_set_num_threads(int n);
+int tensor_get_num_threads(void);
 Tensor *tensor_mm(const Tensor *a, const Tensor *b);
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
 Tensor *tensor_mv(const Tensor *a, const Tensor *v);

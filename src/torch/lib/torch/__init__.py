@@ -238,11 +238,13 @@ LongTensor = Tensor
 from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
                                isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,
                                tensordot)
+from torch._C._nn import _set_num_threads as set_num_threads, _get_num_threads as get_num_threads
 from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state, normal
 import torch.random
 import torch.autograd
 import torch.utils
 import torch.nn
+from torch.nn.utils.weight_norm import _weight_norm, norm_except_dim   # ATen ops, by decomposition
 import torch.optim
 import torch.overrides
 import torch.special
