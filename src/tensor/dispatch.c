@@ -13,6 +13,8 @@
 #include "src/tensor/pointwise.h"
 #include "src/tensor/reduce.h"
 #include "src/tensor/reorder.h"
+#include "src/tensor/scan.h"     /* branch opsmath */
+#include "src/tensor/lapack.h"   /* branch opsmath */
 #include "src/tensor/shape.h"
 
 /* ---- op info ------------------------------------------------------------------------------------ */
@@ -507,6 +509,19 @@ static int infer_reorder(TensorOp op, const TensorMeta *const *in, int n, const 
 static int run_reorder(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
     return tensor__run_reorder(op, in, n, a, out, n_out);
 }
+/* branch opsmath: scans (scan.c) and LAPACK linear algebra (lapack.c) */
+static int infer_scan(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    return tensor__infer_scan(op, in, n, a, o, max);
+}
+static int run_scan(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_scan(op, in, n, a, out, n_out);
+}
+static int infer_lapack(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
+    return tensor__infer_lapack(op, in, n, a, o, max);
+}
+static int run_lapack(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
+    return tensor__run_lapack(op, in, n, a, out, n_out);
+}
 static int infer_composite(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
     return tensor__infer_composite(op, in, n, a, o, max);
 }
@@ -604,6 +619,20 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_SORT reorder
 #define IMPL_TOPK reorder
 #define IMPL_CUMSUM reorder
+/* branch opsmath */
+#define IMPL_CUMPROD scan
+#define IMPL_CUMPROD_BACKWARD scan
+#define IMPL_CUMMAX scan
+#define IMPL_CUMMIN scan
+#define IMPL_LOGCUMSUMEXP scan
+#define IMPL_CHOLESKY lapack
+#define IMPL_TRIANGULAR_SOLVE lapack
+#define IMPL_LINALG_INV lapack
+#define IMPL_LINALG_DET lapack
+#define IMPL_LINALG_SLOGDET lapack
+#define IMPL_LINALG_QR lapack
+#define IMPL_LINALG_SVDVALS lapack
+#define IMPL_LINALG_SVD lapack
 #define IMPL_SOFTMAX nn
 #define IMPL_LOG_SOFTMAX nn
 #define IMPL_LAYER_NORM nn

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/torch/torch.h"
+#include "vm/import.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -34,6 +35,17 @@ Value torch_raise_error(VM *vm) {
     case TENSOR_ERR_TYPE: t = vm->e_TypeError; break;
     case TENSOR_ERR_NOT_IMPLEMENTED: t = vm->e_NotImplementedError; break;
     case TENSOR_ERR_MEMORY: tensor_error_clear(); return vm_no_memory(vm);
+    case TENSOR_ERR_LINALG: {
+        /* torch.linalg.LinAlgError, defined in Python (torch/linalg/__init__.py) */
+        Value mod = vm_import_module(vm, "torch.linalg");
+        Value cls = val_is_null(mod) ? mod : vm_getattr_c(vm, mod, "LinAlgError");
+        if (val_is_null(cls)) {
+            tensor_error_clear();
+            return cls;
+        }
+        t = (TypeObj *)cls.as.o;
+        break;
+    }
     default: break;
     }
     StrObj *m = str_from_c(vm, msg);
