@@ -6,7 +6,7 @@
  * d-routines so results round as PyTorch's; matrices are copied into column-major buffers (what
  * LAPACK reads) one batch element at a time, batch dims broadcast where ATen broadcasts them.
  * Without LAPACK symbols (a plain BLAS build) the ops raise NotImplementedError naming them. */
-#include "src/tensor/lapack.h"
+#include <stdbool.h>
 
 #include <cblas.h>
 #include <math.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "src/tensor/dtype.h"
+#include "src/tensor/kernels.h"
 
 /* ---- LAPACK's Fortran interface (column-major; trailing lengths of the character args) -------- */
 #ifdef EMBER_HAVE_LAPACK
@@ -34,21 +35,7 @@ LAPACK_DECLS(double, d)
 
 /* ---- shape inference --------------------------------------------------------------------------- */
 
-static const char *op_label(TensorOp op) {
-    switch (op) {
-    case TENSOR_OP_CHOLESKY: return "linalg.cholesky";
-    case TENSOR_OP_TRIANGULAR_SOLVE: return "linalg.solve_triangular";
-    case TENSOR_OP_LINALG_INV: return "linalg.inv";
-    case TENSOR_OP_LINALG_DET: return "linalg.det";
-    case TENSOR_OP_LINALG_SLOGDET: return "linalg.slogdet";
-    case TENSOR_OP_LINALG_QR: return "linalg.qr";
-    case TENSOR_OP_LINALG_SVDVALS: case TENSOR_OP_LINALG_SVD: return "linalg.svd";
-    default: return tensor_op_name(op);
-    }
-}
-
-static int check_matrix(TensorOp op, const TensorMeta *x, bool square) {
-    const char *l = op_label(op);
+static int check_matrix(const char *l, const TensorMeta *x, bool square) {
     if (x->ndim < 2) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s: The input tensor A must have at least 2 dimensions.", l);
         return -1;
@@ -87,91 +74,123 @@ static int broadcast_batch(const TensorMeta *a, const TensorMeta *b, int *nd, in
     return 0;
 }
 
-int tensor__infer_lapack(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
-    (void)n;
-    (void)max;
+/* square batches (cholesky, inv): the input's shape */
+TENSOR_INFER(cholesky) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.cholesky", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+TENSOR_INFER(linalg_inv) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.inv", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+TENSOR_INFER(linalg_det) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.det", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim - 2, in[0]->shape);
+    return 1;
+}
+
+TENSOR_INFER(linalg_slogdet) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.slogdet", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(&out[0], in[0]->dtype, in[0]->ndim - 2, in[0]->shape);
+    tensor__meta_contiguous(&out[1], in[0]->dtype, in[0]->ndim - 2, in[0]->shape);
+    return 2;
+}
+
+/* (*, k) singular values, k = min(m, n) */
+TENSOR_INFER(linalg_svdvals) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
     const TensorMeta *x = in[0];
-    bool square = op != TENSOR_OP_LINALG_QR && op != TENSOR_OP_LINALG_SVDVALS && op != TENSOR_OP_LINALG_SVD;
-    if (check_matrix(op, x, square) < 0) return -1;
+    if (check_matrix("linalg.svd", x, false) < 0) return -1;
     int nd = x->ndim;
-    int64_t rows = x->shape[nd - 2], cols = x->shape[nd - 1], k = rows < cols ? rows : cols;
-    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
-    switch (op) {
-    case TENSOR_OP_CHOLESKY: case TENSOR_OP_LINALG_INV:
-        tensor__meta_contiguous(o, x->dtype, nd, x->shape);
-        return 1;
-    case TENSOR_OP_LINALG_DET:
-        tensor__meta_contiguous(o, x->dtype, nd - 2, x->shape);
-        return 1;
-    case TENSOR_OP_LINALG_SLOGDET:
-        tensor__meta_contiguous(&o[0], x->dtype, nd - 2, x->shape);
-        tensor__meta_contiguous(&o[1], x->dtype, nd - 2, x->shape);
-        return 2;
-    case TENSOR_OP_LINALG_SVDVALS:
-        shape[nd - 2] = k;
-        tensor__meta_contiguous(o, x->dtype, nd - 1, shape);
-        return 1;
-    case TENSOR_OP_LINALG_SVD:
-        /* reduced: U (m, k), S (k), Vh (k, n) */
-        shape[nd - 1] = k;
-        tensor__meta_contiguous(&o[0], x->dtype, nd, shape);
-        tensor__meta_contiguous(&o[1], x->dtype, nd - 1, shape);
-        shape[nd - 2] = k;
-        shape[nd - 1] = cols;
-        tensor__meta_contiguous(&o[2], x->dtype, nd, shape);
-        return 3;
-    case TENSOR_OP_LINALG_QR: {
-        /* reduced: Q (m, k), R (k, n); complete: Q (m, m), R (m, n); r: Q empty, R (k, n) */
-        int64_t qc = a->step == 2 ? rows : k, rr = a->step == 2 ? rows : k;
-        if (a->step == 3) {
-            int64_t z = 0;
-            tensor__meta_contiguous(&o[0], x->dtype, 1, &z);
-        } else {
-            shape[nd - 1] = qc;
-            tensor__meta_contiguous(&o[0], x->dtype, nd, shape);
-        }
-        shape[nd - 2] = rr;
-        shape[nd - 1] = cols;
-        tensor__meta_contiguous(&o[1], x->dtype, nd, shape);
-        return 2;
+    shape[nd - 2] = rows < cols ? rows : cols;
+    tensor__meta_contiguous(out, x->dtype, nd - 1, shape);
+    return 1;
+}
+
+/* reduced SVD: U (m, k), S (k), Vh (k, n) */
+TENSOR_INFER(linalg_svd) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (check_matrix("linalg.svd", x, false) < 0) return -1;
+    int nd = x->ndim;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1], k = rows < cols ? rows : cols;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+    shape[nd - 1] = k;
+    tensor__meta_contiguous(&out[0], x->dtype, nd, shape);
+    tensor__meta_contiguous(&out[1], x->dtype, nd - 1, shape);
+    shape[nd - 2] = k;
+    shape[nd - 1] = cols;
+    tensor__meta_contiguous(&out[2], x->dtype, nd, shape);
+    return 3;
+}
+
+/* step 1 reduced: Q (m, k), R (k, n); 2 complete: Q (m, m), R (m, n); 3 r: Q empty, R (k, n) */
+TENSOR_INFER(linalg_qr) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (check_matrix("linalg.qr", x, false) < 0) return -1;
+    int nd = x->ndim;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1], k = rows < cols ? rows : cols;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+    int64_t qc = a->step == 2 ? rows : k, rr = a->step == 2 ? rows : k;
+    if (a->step == 3) {
+        int64_t z = 0;
+        tensor__meta_contiguous(&out[0], x->dtype, 1, &z);
+    } else {
+        shape[nd - 1] = qc;
+        tensor__meta_contiguous(&out[0], x->dtype, nd, shape);
     }
-    case TENSOR_OP_TRIANGULAR_SOLVE: {
-        const TensorMeta *b = in[1];
-        bool right = a->accumulate;
-        if (b->ndim < 2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
-            return -1;
-        }
-        if (b->dtype != x->dtype) {
+    shape[nd - 2] = rr;
+    shape[nd - 1] = cols;
+    tensor__meta_contiguous(&out[1], x->dtype, nd, shape);
+    return 2;
+}
+
+/* (A, B): X of B's matrix shape over the broadcast batch */
+TENSOR_INFER(triangular_solve) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0], *b = in[1];
+    if (check_matrix("linalg.solve_triangular", x, true) < 0) return -1;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[x->ndim - 2], cols = x->shape[x->ndim - 1];
+    bool right = a->accumulate;
+    if (b->ndim < 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
+        return -1;
+    }
+    if (b->dtype != x->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
+                         tensor__cname(x->dtype), tensor__cname(b->dtype));
+        return -1;
+    }
+    int64_t br = b->shape[b->ndim - 2], bc = b->shape[b->ndim - 1];
+    if ((right ? bc : br) != rows) {
+        if (right)
             tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
-                             tensor__cname(x->dtype), tensor__cname(b->dtype));
-            return -1;
-        }
-        int64_t br = b->shape[b->ndim - 2], bc = b->shape[b->ndim - 1];
-        if ((right ? bc : br) != rows) {
-            if (right)
-                tensor_error_set(TENSOR_ERR_RUNTIME,
-                                 "linalg.solve_triangular: Incompatible shapes of A and B for the equation XA = B (%lldx%lld and %lldx%lld)",
-                                 (long long)br, (long long)bc, (long long)rows, (long long)cols);
-            else
-                tensor_error_set(TENSOR_ERR_RUNTIME,
-                                 "linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B (%lldx%lld and %lldx%lld)",
-                                 (long long)rows, (long long)cols, (long long)br, (long long)bc);
-            return -1;
-        }
-        int bnd;
-        if (broadcast_batch(x, b, &bnd, shape) < 0) return -1;
-        shape[bnd] = br;
-        shape[bnd + 1] = bc;
-        tensor__meta_contiguous(o, x->dtype, bnd + 2, shape);
-        return 1;
+                             "linalg.solve_triangular: Incompatible shapes of A and B for the equation XA = B (%lldx%lld and %lldx%lld)",
+                             (long long)br, (long long)bc, (long long)rows, (long long)cols);
+        else
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B (%lldx%lld and %lldx%lld)",
+                             (long long)rows, (long long)cols, (long long)br, (long long)bc);
+        return -1;
     }
-    default: break;
-    }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a LAPACK op", tensor_op_name(op));
-    return -1;
+    int bnd;
+    if (broadcast_batch(x, b, &bnd, shape) < 0) return -1;
+    shape[bnd] = br;
+    shape[bnd + 1] = bc;
+    tensor__meta_contiguous(out, x->dtype, bnd + 2, shape);
+    return 1;
 }
 
 /* ---- kernels --------------------------------------------------------------------------------------- */
@@ -204,6 +223,8 @@ static void batch_prefix(char *buf, size_t cap, const Tensor *x, int64_t b) {
     if (x->ndim > 2) snprintf(buf, cap, "(Batch element %lld): ", (long long)b);
     else buf[0] = 0;
 }
+
+typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
 
 #define LAPACK_KERNELS(T, P, CB)                                                                   \
     /* row-major n_r x n_c (at src) <-> column-major buffer (leading dim n_r) */                  \
@@ -245,7 +266,7 @@ static void batch_prefix(char *buf, size_t cap, const Tensor *x, int64_t b) {
         return 0;                                                                                  \
     }                                                                                              \
     /* LU of each matrix (column-major copy of A itself, as ATen factors it) */                   \
-    static int P##_lu_each(const Tensor *x, Tensor *r0, Tensor *r1, TensorOp op) {               \
+    static int P##_lu_each(const Tensor *x, Tensor *r0, Tensor *r1, LuWhat what) {               \
         int64_t n = x->shape[x->ndim - 1], mats = numel_of(x->ndim - 2, x->shape);        \
         const T *src = (const T *)tensor__data(x);                                                 \
         T *buf = malloc(sizeof(T) * (size_t)(2 * n * n + 1));                                     \
@@ -259,7 +280,7 @@ static void batch_prefix(char *buf, size_t cap, const Tensor *x, int64_t b) {
         for (int64_t m = 0; m < mats; m++) {                                                       \
             P##_to_col(src + m * n * n, n, n, buf);                                                \
             if (n) P##getrf_(&ni, &ni, buf, &ni, piv, &info);                                      \
-            if (op == TENSOR_OP_LINALG_INV) {                                                      \
+            if (what == LU_INV) {                                                                  \
                 if (info > 0) {                                                                    \
                     char pre[48];                                                                  \
                     batch_prefix(pre, sizeof pre, x, m);                                           \
@@ -287,7 +308,7 @@ static void batch_prefix(char *buf, size_t cap, const Tensor *x, int64_t b) {
                 sign *= d > 0 ? (T)1 : d < 0 ? (T)-1 : (T)0;                                       \
                 logabs += log(fabs(d));                                                            \
             }                                                                                      \
-            if (op == TENSOR_OP_LINALG_DET) {                                                      \
+            if (what == LU_DET) {                                                                  \
                 ((T *)tensor__data(r0))[m] = det;                                                  \
             } else {                                                                               \
                 ((T *)tensor__data(r0))[m] = sign;                                                 \
@@ -421,58 +442,117 @@ LAPACK_KERNELS(double, d, cblas_dtrsm)
 
 #endif
 
-int tensor__run_lapack(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
+/* one op's kernel on contiguous inputs into fresh outputs (float64: the d-routines) */
+typedef int (*LapackKernel)(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl);
+
+static int run_lapack(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, TensorInferFn infer,
+                      LapackKernel k, const char *label) {
     TensorMeta m[3], xm[2];
-    const TensorMeta *mi[2];
+    const TensorMeta *mi[2] = {NULL, NULL};
     for (int i = 0; i < n && i < 2; i++) {
         tensor_meta_of(in[i], &xm[i]);
         mi[i] = &xm[i];
     }
-    int no = tensor__infer_lapack(op, mi, n, a, m, 3);
+    int no = infer(op, mi, n, a, m, 3);
     if (no < 0) return -1;
 #ifndef EMBER_HAVE_LAPACK
-    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s needs LAPACK, which this build's BLAS library does not provide",
-                     op_label(op));
+    (void)k;
+    (void)out;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s needs LAPACK, which this build's BLAS library does not provide", label);
     return -1;
 #else
-    Tensor *x = tensor_contiguous(in[0]), *y = n > 1 ? tensor_contiguous(in[1]) : NULL;
-    Tensor *r0 = NULL, *r1 = NULL, *r2 = NULL;
+    (void)label;
+    Tensor *x[2] = {NULL, NULL}, *r[3] = {NULL, NULL, NULL};
     int rc = -1;
-    if (!x || (n > 1 && !y)) goto done;
-    r0 = tensor__new_from_meta(&m[0], false);
-    r1 = no > 1 ? tensor__new_from_meta(&m[1], false) : NULL;
-    r2 = no > 2 ? tensor__new_from_meta(&m[2], false) : NULL;
-    if (!r0 || (no > 1 && !r1) || (no > 2 && !r2)) goto done;
-    bool dbl = x->dtype == TENSOR_FLOAT64;
-    switch (op) {
-    case TENSOR_OP_CHOLESKY: rc = dbl ? d_cholesky(x, r0, a->has_max) : s_cholesky(x, r0, a->has_max); break;
-    case TENSOR_OP_LINALG_INV: case TENSOR_OP_LINALG_DET: case TENSOR_OP_LINALG_SLOGDET:
-        rc = dbl ? d_lu_each(x, r0, r1, op) : s_lu_each(x, r0, r1, op);
-        break;
-    case TENSOR_OP_LINALG_QR: rc = dbl ? d_qr(x, r0, r1, (int)a->step) : s_qr(x, r0, r1, (int)a->step); break;
-    case TENSOR_OP_LINALG_SVDVALS: rc = dbl ? d_svdvals(x, r0, NULL, NULL) : s_svdvals(x, r0, NULL, NULL); break;
-    case TENSOR_OP_LINALG_SVD: rc = dbl ? d_svdvals(x, r1, r0, r2) : s_svdvals(x, r1, r0, r2); break;
-    case TENSOR_OP_TRIANGULAR_SOLVE:
-        if (dbl) d_trsolve(x, y, r0, a);
-        else s_trsolve(x, y, r0, a);
-        rc = 0;
-        break;
-    default: break;
+    for (int i = 0; i < n && i < 2; i++)
+        if (!(x[i] = tensor_contiguous(in[i]))) goto done;
+    for (int i = 0; i < no; i++)
+        if (!(r[i] = tensor__new_from_meta(&m[i], false))) goto done;
+    if (k(x, r, a, x[0]->dtype == TENSOR_FLOAT64) < 0) goto done;
+    for (int i = 0; i < no; i++) {
+        out[i] = r[i];
+        r[i] = NULL;
     }
-    if (rc == 0) rc = no;
+    rc = no;
 done:
-    tensor_decref(x);
-    tensor_decref(y);
-    if (rc < 0) {
-        tensor_decref(r0);
-        tensor_decref(r1);
-        tensor_decref(r2);
-        return -1;
-    }
-    out[0] = r0;
-    if (no > 1) out[1] = r1;
-    if (no > 2) out[2] = r2;
-    return no;
+    for (int i = 0; i < 3; i++) tensor_decref(r[i]);
+    for (int i = 0; i < 2; i++) tensor_decref(x[i]);
+    return rc;
 #endif
+}
+
+#ifdef EMBER_HAVE_LAPACK
+static int k_cholesky(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    return dbl ? d_cholesky(x[0], r[0], a->has_max) : s_cholesky(x[0], r[0], a->has_max);
+}
+static int k_inv(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_lu_each(x[0], r[0], NULL, LU_INV) : s_lu_each(x[0], r[0], NULL, LU_INV);
+}
+static int k_det(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_lu_each(x[0], r[0], NULL, LU_DET) : s_lu_each(x[0], r[0], NULL, LU_DET);
+}
+static int k_slogdet(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_lu_each(x[0], r[0], r[1], LU_SLOGDET) : s_lu_each(x[0], r[0], r[1], LU_SLOGDET);
+}
+static int k_qr(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    return dbl ? d_qr(x[0], r[0], r[1], (int)a->step) : s_qr(x[0], r[0], r[1], (int)a->step);
+}
+static int k_svdvals(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_svdvals(x[0], r[0], NULL, NULL) : s_svdvals(x[0], r[0], NULL, NULL);
+}
+static int k_svd(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_svdvals(x[0], r[1], r[0], r[2]) : s_svdvals(x[0], r[1], r[0], r[2]);
+}
+static int k_trsolve(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    if (dbl) d_trsolve(x[0], x[1], r[0], a);
+    else s_trsolve(x[0], x[1], r[0], a);
+    return 0;
+}
+#else
+#define k_cholesky NULL
+#define k_inv NULL
+#define k_det NULL
+#define k_slogdet NULL
+#define k_qr NULL
+#define k_svdvals NULL
+#define k_svd NULL
+#define k_trsolve NULL
+#endif
+
+TENSOR_RUN(cholesky) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_cholesky, k_cholesky, "linalg.cholesky");
+}
+TENSOR_RUN(linalg_inv) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_inv, k_inv, "linalg.inv");
+}
+TENSOR_RUN(linalg_det) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_det, k_det, "linalg.det");
+}
+TENSOR_RUN(linalg_slogdet) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_slogdet, k_slogdet, "linalg.slogdet");
+}
+TENSOR_RUN(linalg_qr) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_qr, k_qr, "linalg.qr");
+}
+TENSOR_RUN(linalg_svdvals) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_svdvals, k_svdvals, "linalg.svdvals");
+}
+TENSOR_RUN(linalg_svd) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_svd, k_svd, "linalg.svd");
+}
+TENSOR_RUN(triangular_solve) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_triangular_solve, k_trsolve, "linalg.solve_triangular");
 }

@@ -6,55 +6,60 @@
  * cumprod's backward is a kernel of its own (an op of the table, so compiled backward graphs
  * record it): for one line x with gradient g,
  *     grad_x[k] = prod(x[:k]) * S[k],   S[n-1] = g[n-1],   S[k] = g[k] + x[k+1] * S[k+1]
- * which is exact in the presence of zeros (no division by x), in O(n) per line. */
-#include "src/tensor/scan.h"
+ * which is exact in the presence of zeros (no division by x), in O(n) per line.  One kernel
+ * entry per op (ops.def's K column): tensor__run_<op> / tensor__infer_<op>. */
+#include <stdbool.h>
 
 #include <math.h>
 #include <string.h>
 
 #include "src/tensor/dtype.h"
+#include "src/tensor/kernels.h"
 
 static int64_t along(const TensorMeta *x, int64_t dim) { return tensor__wrap_dim(dim, x->ndim ? x->ndim : 1); }
 
-int tensor__infer_scan(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
-    (void)n;
-    (void)max;
+TENSOR_INFER(cumprod) {
+    (void)op, (void)n_in, (void)max_out;
     const TensorMeta *x = in[0];
-    switch (op) {
-    case TENSOR_OP_CUMPROD: {
-        if (along(x, a->dim) < 0) return -1;
-        TensorDtype dt = a->dtype != TENSOR_DTYPE_DEFAULT ? a->dtype : tensor__is_float(x->dtype) ? x->dtype : TENSOR_INT64;
-        tensor__meta_contiguous(o, dt, x->ndim, x->shape);
-        return 1;
+    if (along(x, a->dim) < 0) return -1;
+    TensorDtype dt = a->dtype != TENSOR_DTYPE_DEFAULT ? a->dtype : tensor__is_float(x->dtype) ? x->dtype : TENSOR_INT64;
+    tensor__meta_contiguous(out, dt, x->ndim, x->shape);
+    return 1;
+}
+
+/* (grad, input): the input's dtype and shape */
+TENSOR_INFER(cumprod_backward) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *g = in[0], *self = in[1];
+    if (along(self, a->dim) < 0) return -1;
+    if (g->ndim != self->ndim || memcmp(g->shape, self->shape, sizeof(int64_t) * (size_t)g->ndim) != 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "_cumprod_backward: grad and input shapes differ");
+        return -1;
     }
-    case TENSOR_OP_CUMPROD_BACKWARD: {
-        const TensorMeta *self = in[1];
-        if (along(self, a->dim) < 0) return -1;
-        if (x->ndim != self->ndim || memcmp(x->shape, self->shape, sizeof(int64_t) * (size_t)x->ndim) != 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "_cumprod_backward: grad and input shapes differ");
-            return -1;
-        }
-        tensor__meta_contiguous(o, self->dtype, self->ndim, self->shape);
-        return 1;
+    tensor__meta_contiguous(out, self->dtype, self->ndim, self->shape);
+    return 1;
+}
+
+/* cummax and cummin: (values, int64 indices) */
+TENSOR_INFER(cummax) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (along(x, a->dim) < 0) return -1;
+    tensor__meta_contiguous(&out[0], x->dtype, x->ndim, x->shape);
+    tensor__meta_contiguous(&out[1], TENSOR_INT64, x->ndim, x->shape);
+    return 2;
+}
+
+TENSOR_INFER(logcumsumexp) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (along(x, a->dim) < 0) return -1;
+    if (!tensor__is_float(x->dtype)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"logcumsumexp_out_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
     }
-    case TENSOR_OP_CUMMAX: case TENSOR_OP_CUMMIN:
-        if (along(x, a->dim) < 0) return -1;
-        tensor__meta_contiguous(&o[0], x->dtype, x->ndim, x->shape);
-        tensor__meta_contiguous(&o[1], TENSOR_INT64, x->ndim, x->shape);
-        return 2;
-    case TENSOR_OP_LOGCUMSUMEXP:
-        if (along(x, a->dim) < 0) return -1;
-        if (!tensor__is_float(x->dtype)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
-                             tensor__cname(x->dtype));
-            return -1;
-        }
-        tensor__meta_contiguous(o, x->dtype, x->ndim, x->shape);
-        return 1;
-    default: break;
-    }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a scan op", tensor_op_name(op));
-    return -1;
+    tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
+    return 1;
 }
 
 /* outer x len x inner: the contiguous layout around dim d */
@@ -73,7 +78,9 @@ static void split_at(const Tensor *t, int64_t d, int64_t *outer, int64_t *len, i
         for (int64_t in = 0; in < inner; in++)
 #define AT(j) ((size_t)((o * len + (j)) * inner + in))
 
-static void cumprod(const Tensor *x, int64_t d, Tensor *r) {
+static void cumprod(Tensor *const *ins, int64_t d, Tensor **outs) {
+    const Tensor *x = ins[0];
+    Tensor *r = outs[0];
     TensorDtype xt = (TensorDtype)x->dtype, rt = (TensorDtype)r->dtype;
     size_t xs = tensor__elsize(xt), rs = tensor__elsize(rt);
     bool fl = tensor__is_float(rt);
@@ -95,7 +102,9 @@ static void cumprod(const Tensor *x, int64_t d, Tensor *r) {
     }
 }
 
-static void cumprod_backward(const Tensor *g, const Tensor *x, int64_t d, Tensor *r) {
+static void cumprod_backward(Tensor *const *ins, int64_t d, Tensor **outs) {
+    const Tensor *g = ins[0], *x = ins[1];
+    Tensor *r = outs[0];
     TensorDtype gt = (TensorDtype)g->dtype, xt = (TensorDtype)x->dtype, rt = (TensorDtype)r->dtype;
     size_t gs = tensor__elsize(gt), xs = tensor__elsize(xt), rs = tensor__elsize(rt);
     const char *gd = tensor__data(g), *xd = tensor__data(x);
@@ -119,7 +128,9 @@ static void cumprod_backward(const Tensor *g, const Tensor *x, int64_t d, Tensor
 }
 
 /* ATen's cummax_cummin_helper: a NaN becomes (and stays) the extremum; ties move the index on */
-static void cumextreme(const Tensor *x, int64_t d, Tensor *vals, Tensor *idx, bool max) {
+static void cumextreme(Tensor *const *ins, int64_t d, Tensor **outs, bool max) {
+    const Tensor *x = ins[0];
+    Tensor *vals = outs[0], *idx = outs[1];
     TensorDtype xt = (TensorDtype)x->dtype;
     size_t xs = tensor__elsize(xt);
     bool fl = tensor__is_float(xt);
@@ -157,7 +168,9 @@ static double log_add_exp(double x, double y) {
     return x;
 }
 
-static void logcumsumexp(const Tensor *x, int64_t d, Tensor *r) {
+static void logcumsumexp(Tensor *const *ins, int64_t d, Tensor **outs) {
+    const Tensor *x = ins[0];
+    Tensor *r = outs[0];
     TensorDtype xt = (TensorDtype)x->dtype;
     size_t xs = tensor__elsize(xt);
     const char *src = tensor__data(x);
@@ -172,41 +185,47 @@ static void logcumsumexp(const Tensor *x, int64_t d, Tensor *r) {
     }
 }
 
-int tensor__run_scan(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
+static void cummax(Tensor *const *xs, int64_t d, Tensor **rs) { cumextreme(xs, d, rs, true); }
+static void cummin(Tensor *const *xs, int64_t d, Tensor **rs) { cumextreme(xs, d, rs, false); }
+
+typedef void (*ScanKernel)(Tensor *const *in, int64_t d, Tensor **out);
+
+/* infer, contiguous inputs, fresh outputs, the kernel along the wrapped dim */
+static int run_scan(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, TensorInferFn infer,
+                    ScanKernel k) {
     TensorMeta m[2], xm[2];
-    const TensorMeta *mi[2];
+    const TensorMeta *mi[2] = {NULL, NULL};
     for (int i = 0; i < n && i < 2; i++) {
         tensor_meta_of(in[i], &xm[i]);
         mi[i] = &xm[i];
     }
-    int no = tensor__infer_scan(op, mi, n, a, m, 2);
+    int no = infer(op, mi, n, a, m, 2);
     if (no < 0) return -1;
-    Tensor *x = tensor_contiguous(in[0]), *y = n > 1 ? tensor_contiguous(in[1]) : NULL;
-    Tensor *r0 = NULL, *r1 = NULL;
+    Tensor *x[2] = {NULL, NULL}, *r[2] = {NULL, NULL};
     int rc = -1;
-    if (!x || (n > 1 && !y)) goto done;
-    r0 = tensor__new_from_meta(&m[0], false);
-    r1 = no > 1 ? tensor__new_from_meta(&m[1], false) : NULL;
-    if (!r0 || (no > 1 && !r1)) goto done;
-    int64_t d = along(n > 1 ? &xm[1] : &xm[0], a->dim);
-    switch (op) {
-    case TENSOR_OP_CUMPROD: cumprod(x, d, r0); break;
-    case TENSOR_OP_CUMPROD_BACKWARD: cumprod_backward(x, y, d, r0); break;
-    case TENSOR_OP_CUMMAX: case TENSOR_OP_CUMMIN: cumextreme(x, d, r0, r1, op == TENSOR_OP_CUMMAX); break;
-    case TENSOR_OP_LOGCUMSUMEXP: logcumsumexp(x, d, r0); break;
-    default: goto done;
+    for (int i = 0; i < n && i < 2; i++)
+        if (!(x[i] = tensor_contiguous(in[i]))) goto done;
+    for (int i = 0; i < no; i++)
+        if (!(r[i] = tensor__new_from_meta(&m[i], false))) goto done;
+    k(x, along(&xm[0], a->dim), r);
+    for (int i = 0; i < no; i++) {
+        out[i] = r[i];
+        r[i] = NULL;
     }
     rc = no;
 done:
-    tensor_decref(x);
-    tensor_decref(y);
-    if (rc < 0) {
-        tensor_decref(r0);
-        tensor_decref(r1);
-        return -1;
+    for (int i = 0; i < 2; i++) {
+        tensor_decref(x[i]);
+        tensor_decref(r[i]);
     }
-    out[0] = r0;
-    if (no > 1) out[1] = r1;
-    return no;
+    return rc;
 }
+
+TENSOR_RUN(cumprod) { (void)n_out; return run_scan(op, in, n_in, a, out, tensor__infer_cumprod, cumprod); }
+TENSOR_RUN(cumprod_backward) {
+    (void)n_out;
+    return run_scan(op, in, n_in, a, out, tensor__infer_cumprod_backward, cumprod_backward);
+}
+TENSOR_RUN(cummax) { (void)n_out; return run_scan(op, in, n_in, a, out, tensor__infer_cummax, cummax); }
+TENSOR_RUN(cummin) { (void)n_out; return run_scan(op, in, n_in, a, out, tensor__infer_cummax, cummin); }
+TENSOR_RUN(logcumsumexp) { (void)n_out; return run_scan(op, in, n_in, a, out, tensor__infer_logcumsumexp, logcumsumexp); }
