@@ -139,12 +139,17 @@ static int rt_init(VM *vm, Value cmod) {
         TypeObj *t = type_new_builtin(vm, rt_fields[k][0], vm->t_tuple, OBJ_LAYOUT_TUPLE, sizeof(TupleObj), 0, tuple_trace,
                                       NULL, 0);
         if (!t) return -1;
+        vm_push_root(vm, val_obj(t));   /* reachable only from here until module_set */
         GetSetDef gs[3] = {{rt_fields[k][1], rt_item0, NULL, NULL}, {rt_fields[k][2], rt_item1, NULL, NULL}, {NULL}};
-        if (type_add_getsets(vm, t, gs) < 0 || type_add_methods(vm, t, m) < 0) return -1;
-        t->module = vm_intern(vm, "torch.return_types");
         char attr[64];
         snprintf(attr, sizeof attr, "_rt_%s", rt_fields[k][0]);
-        if (module_set(vm, cmod, attr, val_obj(t)) < 0) return -1;
+        int rc = type_add_getsets(vm, t, gs) < 0 || type_add_methods(vm, t, m) < 0 ? -1 : 0;
+        if (rc == 0) {
+            t->module = vm_intern(vm, "torch.return_types");
+            rc = module_set(vm, cmod, attr, val_obj(t));
+        }
+        vm_pop_root(vm);
+        if (rc < 0) return -1;
     }
     return 0;
 }

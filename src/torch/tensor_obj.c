@@ -36,15 +36,17 @@ Value torch_raise_error(VM *vm) {
     case TENSOR_ERR_NOT_IMPLEMENTED: t = vm->e_NotImplementedError; break;
     case TENSOR_ERR_MEMORY: tensor_error_clear(); return vm_no_memory(vm);
     case TENSOR_ERR_LINALG: {
-        /* torch.linalg.LinAlgError, defined in Python (torch/linalg/__init__.py) */
+        /* torch.linalg.LinAlgError, defined in Python (torch/linalg/__init__.py); the message is
+         * taken first: importing the module may run tensor ops, which reuse the error buffer */
+        StrObj *m = str_from_c(vm, msg);
+        tensor_error_clear();
+        if (!m) return val_null();
+        vm_push_root(vm, val_obj(m));
         Value mod = vm_import_module(vm, "torch.linalg");
         Value cls = val_is_null(mod) ? mod : vm_getattr_c(vm, mod, "LinAlgError");
-        if (val_is_null(cls)) {
-            tensor_error_clear();
-            return cls;
-        }
-        t = (TypeObj *)cls.as.o;
-        break;
+        Value r = val_is_null(cls) ? cls : vm_raise_str(vm, (TypeObj *)cls.as.o, m);
+        vm_pop_root(vm);
+        return r;
     }
     default: break;
     }
