@@ -128,39 +128,53 @@ static int fcode(const GraphNode *n, int *mode) {
     }
 }
 
+/* The row ops' fusion class: per op, the row code its node takes (-1: not a row op for these
+ * arguments).  x is input 0's metadata, nd its ndim (>= 1). */
+typedef int (*RowClassFn)(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a);
+
+/* sum / mean over the last dim, keepdim: the eager sum adds a row with stride 1 in its own order,
+ * only then are the bits the same */
+static int row_sum_mean(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a) {
+    if (n->exec.n_inputs != 1 || a->n_ints != 1 || !a->keepdim || x->strides[nd - 1] != 1) return -1;
+    if (a->ints[0] != nd - 1 && a->ints[0] != -1) return -1;
+    return n->exec.op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
+}
+
+static int row_softmax(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a) {
+    (void)x;
+    if (n->exec.n_inputs != 1 || (a->dim != nd - 1 && a->dim != -1)) return -1;
+    return n->exec.op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
+}
+
+static int row_layer_norm(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a) {
+    if (a->n_ints != 1 || a->ints[0] != x->shape[nd - 1]) return -1;
+    for (int i = 1; i < n->exec.n_inputs; i++) {
+        if (!n->exec.inputs[i]) continue;
+        const TensorMeta *w = &n->exec.inputs[i]->meta;
+        if (!in_dtype(n, i, TENSOR_FLOAT32) || w->ndim != 1 || w->shape[0] != x->shape[nd - 1]) return -1;
+    }
+    return F_ROW_LAYER_NORM;
+}
+
+static const RowClassFn row_class[TENSOR_OP_COUNT] = {
+    [TENSOR_OP_SUM_DIM] = row_sum_mean,
+    [TENSOR_OP_MEAN_DIM] = row_sum_mean,
+    [TENSOR_OP_SOFTMAX] = row_softmax,
+    [TENSOR_OP_LOG_SOFTMAX] = row_softmax,
+    [TENSOR_OP_LAYER_NORM] = row_layer_norm,
+};
+
 /* The row code of a row op node (see the header), or -1.  *full receives the shape it iterates
  * (its input's). */
 static int row_code(const GraphNode *n, const TensorMeta **full) {
     if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor || n->meta.dtype != TENSOR_FLOAT32) return -1;
+    if ((unsigned)n->exec.op >= TENSOR_OP_COUNT || !row_class[n->exec.op]) return -1;
     if (n->exec.n_inputs < 1 || !in_dtype(n, 0, TENSOR_FLOAT32)) return -1;
     const TensorMeta *x = &n->exec.inputs[0]->meta;
     int nd = x->ndim;
     if (nd < 1 || x->shape[nd - 1] < 2 || x->shape[nd - 1] > ROW_MAX) return -1;
-    const TensorOpArgs *a = &n->exec.args;
-    int code = -1;
-    switch (n->exec.op) {
-    case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM:
-        /* the eager sum adds a row with stride 1 in its own order: only then are the bits the same */
-        if (n->exec.n_inputs != 1 || a->n_ints != 1 || !a->keepdim || x->strides[nd - 1] != 1) return -1;
-        if (a->ints[0] != nd - 1 && a->ints[0] != -1) return -1;
-        code = n->exec.op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
-        break;
-    case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX:
-        if (n->exec.n_inputs != 1 || (a->dim != nd - 1 && a->dim != -1)) return -1;
-        code = n->exec.op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
-        break;
-    case TENSOR_OP_LAYER_NORM:
-        if (a->n_ints != 1 || a->ints[0] != x->shape[nd - 1]) return -1;
-        for (int i = 1; i < n->exec.n_inputs; i++) {
-            if (!n->exec.inputs[i]) continue;
-            const TensorMeta *w = &n->exec.inputs[i]->meta;
-            if (!in_dtype(n, i, TENSOR_FLOAT32) || w->ndim != 1 || w->shape[0] != x->shape[nd - 1]) return -1;
-        }
-        code = F_ROW_LAYER_NORM;
-        break;
-    default: return -1;
-    }
-    *full = x;
+    int code = row_class[n->exec.op](n, x, nd, &n->exec.args);
+    if (code >= 0) *full = x;
     return code;
 }
 
