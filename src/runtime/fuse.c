@@ -944,9 +944,12 @@ typedef struct FusedJob {
 static void col_accumulate(const FusedJob *J, const FOp *o, const float *A, int64_t pos, int64_t n) {
     double *acc = J->col_acc[o->col_out];
     int64_t cols = J->col_n[o->col_out], c = pos % cols;
-    for (int64_t e = 0; e < n; e++) {
-        acc[c] += A[e];
-        if (++c == cols) c = 0;
+    while (n > 0) {   /* runs of consecutive columns, so the adds vectorise */
+        int64_t len = cols - c < n ? cols - c : n;
+        for (int64_t e = 0; e < len; e++) acc[c + e] += A[e];
+        A += len;
+        n -= len;
+        c = 0;
     }
 }
 
