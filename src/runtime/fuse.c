@@ -143,18 +143,16 @@ static int row_code(const GraphNode *n, const TensorMeta **full) {
     if (nd < 1 || x->shape[nd - 1] < 2 || x->shape[nd - 1] > ROW_MAX) return -1;
     const TensorOpArgs *a = &n->exec.args;
     int code = -1;
-    switch (n->exec.op) {
-    case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM:
+    TensorOp op = n->exec.op;
+    if (op == TENSOR_OP_SUM_DIM || op == TENSOR_OP_MEAN_DIM) {
         /* the eager sum adds a row with stride 1 in its own order: only then are the bits the same */
         if (n->exec.n_inputs != 1 || a->n_ints != 1 || !a->keepdim || x->strides[nd - 1] != 1) return -1;
         if (a->ints[0] != nd - 1 && a->ints[0] != -1) return -1;
-        code = n->exec.op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
-        break;
-    case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX:
+        code = op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
+    } else if (op == TENSOR_OP_SOFTMAX || op == TENSOR_OP_LOG_SOFTMAX) {
         if (n->exec.n_inputs != 1 || (a->dim != nd - 1 && a->dim != -1)) return -1;
-        code = n->exec.op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
-        break;
-    case TENSOR_OP_LAYER_NORM:
+        code = op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
+    } else if (op == TENSOR_OP_LAYER_NORM) {
         if (a->n_ints != 1 || a->ints[0] != x->shape[nd - 1]) return -1;
         for (int i = 1; i < n->exec.n_inputs; i++) {
             if (!n->exec.inputs[i]) continue;
@@ -162,8 +160,8 @@ static int row_code(const GraphNode *n, const TensorMeta **full) {
             if (!in_dtype(n, i, TENSOR_FLOAT32) || w->ndim != 1 || w->shape[0] != x->shape[nd - 1]) return -1;
         }
         code = F_ROW_LAYER_NORM;
-        break;
-    default: return -1;
+    } else {
+        return -1;
     }
     *full = x;
     return code;
