@@ -111,6 +111,8 @@ static void make_types(VM *vm) {
     VM_TYPES(X)
 #undef X
     vm->t_defaultdict->module = vm->t_ordereddict->module = vm_intern(vm, "collections");
+    /* OrderedDict instances carry attributes, as CPython's do (a state_dict's _metadata) */
+    vm->t_ordereddict->dict_offset = offsetof(DictObj, dict);
     vm->t_weakref->module = vm_intern(vm, "weakref");
     vm->t_union->module = vm->t_genericalias->module = vm_intern(vm, "types");
 }
