@@ -83,22 +83,9 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
         TENSOR_ISA_CALL(OUTER, (m, n, alpha, A, as0, B, bs1, beta, C, ldc)); \
         return; \
     } \
-    if (m == 1 && as1 > 0 && blas_layout(k, n, bs0, bs1, &tb, &ldb)) { \
-        /* C (1 x n) = alpha * a B + beta * C */ \
-        if (tb == CblasNoTrans) \
-            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)n, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
-        else \
-            GEMV(CblasRowMajor, CblasNoTrans, (int)n, (int)k, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
-        return; \
-    } \
-    if (n == 1 && bs0 > 0 && blas_layout(m, k, as0, as1, &ta, &lda)) { \
-        /* C (m x 1) = alpha * A b + beta * C */ \
-        if (ta == CblasNoTrans) \
-            GEMV(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
-        else \
-            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
-        return; \
-    } \
+    /* Operands BLAS cannot read in place (a broadcast gradient: an expand's zero strides) are \
+     * packed first, so the kernel chosen below, and with it the rounding, depends on the shapes \
+     * alone: compiled code that materializes such a view gets eager's bits. */ \
     T *ca = NULL, *cb = NULL; \
     if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
         ca = malloc(sizeof(T) * (size_t)(m * k)); \
@@ -108,6 +95,8 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
         A = ca; \
         ta = CblasNoTrans; \
         lda = k; \
+        as0 = k; \
+        as1 = 1; \
     } \
     if (!blas_layout(k, n, bs0, bs1, &tb, &ldb)) { \
         cb = malloc(sizeof(T) * (size_t)(k * n)); \
@@ -117,8 +106,26 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
         B = cb; \
         tb = CblasNoTrans; \
         ldb = n; \
+        bs0 = n; \
+        bs1 = 1; \
     } \
-    GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
+    /* A BLAS-readable row (m == 1) or column (n == 1) with k > 1 has a positive step: as1 \
+     * (resp. bs0) is the gemv increment. */ \
+    if (m == 1) { \
+        /* C (1 x n) = alpha * a B + beta * C */ \
+        if (tb == CblasNoTrans) \
+            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)n, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
+        else \
+            GEMV(CblasRowMajor, CblasNoTrans, (int)n, (int)k, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
+    } else if (n == 1) { \
+        /* C (m x 1) = alpha * A b + beta * C */ \
+        if (ta == CblasNoTrans) \
+            GEMV(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
+        else \
+            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
+    } else { \
+        GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
+    } \
     free(ca); \
     free(cb); \
 }
