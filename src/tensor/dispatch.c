@@ -13,6 +13,8 @@
 #include "src/tensor/pointwise.h"
 #include "src/tensor/reduce.h"
 #include "src/tensor/reorder.h"
+#include "src/tensor/scatter.h"
+#include "src/tensor/count.h"
 #include "src/tensor/shape.h"
 
 /* ---- op info ------------------------------------------------------------------------------------ */
@@ -507,6 +509,11 @@ static int infer_reorder(TensorOp op, const TensorMeta *const *in, int n, const 
 static int run_reorder(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
     return tensor__run_reorder(op, in, n, a, out, n_out);
 }
+/* scatter.c (branch surface) */
+#define infer_scatter tensor__infer_scatter
+#define run_scatter tensor__run_scatter
+#define infer_count tensor__infer_count
+#define run_count tensor__run_count
 static int infer_composite(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
     return tensor__infer_composite(op, in, n, a, o, max);
 }
@@ -589,7 +596,7 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_MATMUL composite
 #define IMPL_LINEAR composite
 #define IMPL_GATHER index
-#define IMPL_SCATTER_ADD index
+#define IMPL_SCATTER_ADD scatter
 #define IMPL_INDEX_SELECT index
 #define IMPL_INDEX_ADD index
 #define IMPL_INDEX index
@@ -604,6 +611,13 @@ static int run_composite(TensorOp op, Tensor *const *in, int n, const TensorOpAr
 #define IMPL_SORT reorder
 #define IMPL_TOPK reorder
 #define IMPL_CUMSUM reorder
+#define IMPL_SCATTER scatter
+#define IMPL_SCATTER_REDUCE scatter
+#define IMPL_KTHVALUE reorder
+#define IMPL_UNIQUE reorder
+#define IMPL_NONZERO count
+#define IMPL_BINCOUNT count
+#define IMPL_HISTC count
 #define IMPL_SOFTMAX nn
 #define IMPL_LOG_SOFTMAX nn
 #define IMPL_LAYER_NORM nn
