@@ -75,8 +75,9 @@ int tensor__infer_reorder(TensorOp op, const TensorMeta *const *in, int n, const
                 tensor_error_set(TENSOR_ERR_RUNTIME, "selected index k out of range");
                 return -1;
             }
-            if (x->dtype == TENSOR_BOOL) {
-                tensor_error_set(TENSOR_ERR_RUNTIME, "\"topk_cpu\" not implemented for 'Bool'");
+            if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+                /* PyTorch 1.13's CPU topk has no Bool or Half kernel */
+                tensor_error_set(TENSOR_ERR_RUNTIME, "\"topk_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
                 return -1;
             }
             if (x->ndim) shape[d] = a->start;
@@ -97,8 +98,8 @@ int tensor__infer_reorder(TensorOp op, const TensorMeta *const *in, int n, const
             tensor_error_set(TENSOR_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
             return -1;
         }
-        if (x->dtype == TENSOR_BOOL) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented for 'Bool'");
+        if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
             return -1;
         }
         int64_t shape[TENSOR_MAX_DIMS];
@@ -293,6 +294,36 @@ static inline bool lt_i_desc(const KeyI *a, const KeyI *b) { return a->v != b->v
         sort_##LT(a + lo, hi - lo + 1, tmp);                                                         \
     }
 
+/* Dtypes of at most 32 bits pack value and position into one uint64: the value's bits mapped to
+ * an unsigned order (NaN last, -0.0 as 0.0), inverted for descending, above the position, so an
+ * order is one integer comparison over 8-byte keys. */
+static inline bool lt_u64(const uint64_t *a, const uint64_t *b) { return *a < *b; }
+
+static inline uint32_t float_order(float f) {
+    if (f != f) return 0xFFFFFFFFu;
+    if (f == 0) return 0x80000000u;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+static bool packs(TensorDtype dt, int64_t len) {
+    return len < ((int64_t)1 << 32) && dt != TENSOR_FLOAT64 && dt != TENSOR_INT64;
+}
+
+static inline uint64_t pack_key(TensorDtype dt, const char *p, int64_t pos, bool descending) {
+    uint32_t o;
+    switch (dt) {
+    case TENSOR_FLOAT32: o = float_order(*(const float *)p); break;
+    case TENSOR_FLOAT16: case TENSOR_BFLOAT16: o = float_order((float)tensor__ld_d(dt, p)); break;
+    case TENSOR_UINT8: case TENSOR_BOOL: o = (uint32_t)tensor__ld_i(dt, p); break;
+    default: o = (uint32_t)(int32_t)tensor__ld_i(dt, p) ^ 0x80000000u; break;
+    }
+    if (descending) o = ~o;
+    return ((uint64_t)o << 32) | (uint64_t)pos;
+}
+
+KEY_ALGOS(uint64_t, lt_u64)
 KEY_ALGOS(KeyF, lt_f_asc)
 KEY_ALGOS(KeyF, lt_f_desc)
 KEY_ALGOS(KeyI, lt_i_asc)
@@ -308,7 +339,8 @@ static int select_slices(const Tensor *x, int64_t d, int64_t k, bool descending,
     bool fl = tensor__is_float(dt);
     int64_t outer, len, inner;
     split_at(x, d, &outer, &len, &inner);
-    size_t ksz = fl ? sizeof(KeyF) : sizeof(KeyI);
+    bool packed = packs(dt, len);
+    size_t ksz = packed ? sizeof(uint64_t) : fl ? sizeof(KeyF) : sizeof(KeyI);
     char *keys = malloc(ksz * (size_t)(len ? 2 * len : 1));
     if (!keys) return tensor__oom();
     char *tmp = keys + ksz * (size_t)len;
@@ -320,7 +352,16 @@ static int select_slices(const Tensor *x, int64_t d, int64_t k, bool descending,
         for (int64_t in = 0; in < inner; in++) {
             const char *p = src + (size_t)(o * len * inner + in) * es;
             size_t step = (size_t)inner * es;
-            if (fl) {
+            if (packed) {
+                uint64_t *ku = (uint64_t *)keys;
+                for (int64_t j = 0; j < len; j++) ku[j] = pack_key(dt, p + (size_t)j * step, j, descending);
+                if (mode == SEL_SORT) {
+                    sort_lt_u64(ku, len, (uint64_t *)tmp);
+                } else if (len > 0 && k > 0) {
+                    select_lt_u64(ku, len, k - 1, (uint64_t *)tmp);
+                    if (mode == SEL_TOPK) sort_lt_u64(ku, k, (uint64_t *)tmp);
+                }
+            } else if (fl) {
                 KeyF *kf = (KeyF *)keys;
                 if (dt == TENSOR_FLOAT32)
                     for (int64_t j = 0; j < len; j++) kf[j] = (KeyF){*(const float *)(p + (size_t)j * step), j};
@@ -355,7 +396,8 @@ static int select_slices(const Tensor *x, int64_t d, int64_t k, bool descending,
                 }
             }
             for (int64_t j = 0; j < n_out; j++) {
-                int64_t pos = fl ? ((KeyF *)keys)[first + j].pos : ((KeyI *)keys)[first + j].pos;
+                int64_t pos = packed ? (int64_t)(((uint64_t *)keys)[first + j] & 0xFFFFFFFFu)
+                              : fl ? ((KeyF *)keys)[first + j].pos : ((KeyI *)keys)[first + j].pos;
                 int64_t out = (o * n_out + j) * inner + in;
                 memcpy(dv + (size_t)out * es, p + (size_t)pos * step, es);
                 di[out] = pos;
