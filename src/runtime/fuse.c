@@ -564,7 +564,8 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
 #define SC(...) PW_TUPLE_SC(__VA_ARGS__)
 #define RSC(...) PW_TUPLE_RSC(__VA_ARGS__)
 #define IP(...) PW_TUPLE_IP(__VA_ARGS__)
-#define NOK PW_TUPLE_NOK
+#define K(...) PW_TUPLE_K(__VA_ARGS__)
+#define KC(...) PW_TUPLE_KC(__VA_ARGS__)
 #define PW_GEN_U(NAME, DT, COST, DOM, KINDS, EF, EI, EB, ...)                                   \
     case TENSOR_OP_##NAME: {                                                                    \
         UN(PW_FEXPR_##DT(EF, EB))                                                               \
@@ -577,7 +578,7 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
     }
 #define PW_GEN_UF PW_GEN_U
 #define PW_GEN_BF PW_GEN_B
-#define PW_GEN_T3(NAME, EF)                                                                     \
+#define PW_GEN_T3(NAME, EF, ...)                                                                \
     case TENSOR_OP_##NAME: {                                                                    \
         TERN(EF)                                                                                \
         break;                                                                                  \
@@ -585,7 +586,8 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
 #define PW_GEN_SC(NAME, ...)
 #define PW_GEN_RSC(NAME, ...)
 #define PW_GEN_IP(NAME, ...)
-#define PW_GEN_NOK(NAME, ...)
+#define PW_GEN_K(NAME, ...)
+#define PW_GEN_KC(NAME, ...)
 
 static void exec_op(const FOp *o, float *const *reg, int64_t n) {
     typedef float pw_t;
@@ -625,7 +627,8 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
 #undef PW_GEN_SC
 #undef PW_GEN_RSC
 #undef PW_GEN_IP
-#undef PW_GEN_NOK
+#undef PW_GEN_K
+#undef PW_GEN_KC
 #undef U
 #undef B
 #undef UF
@@ -634,7 +637,8 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
 #undef SC
 #undef RSC
 #undef IP
-#undef NOK
+#undef K
+#undef KC
 #undef UN
 #undef BIN
 #undef BIN_MODES

@@ -160,7 +160,8 @@ static int check_mm_dtypes(const TensorMeta *a, const TensorMeta *b, const char 
     return 0;
 }
 
-int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
+int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out, int max_out) {
+    (void)max_out;
     (void)n_in;
     (void)a;
     const TensorMeta *x = in[0], *y = in[1];
@@ -304,7 +305,7 @@ int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
     tensor_meta_of(in[1], &my);
     const TensorMeta *pm[3] = {&mx, &my, &mz};
     if (n_in > 2) tensor_meta_of(in[2], &mz);
-    if (tensor__infer_linalg(op, pm, n_in, a, &om) < 0) return -1;
+    if (tensor__infer_linalg(op, pm, n_in, a, &om, 1) < 0) return -1;
     /* operands stored narrower than their family (bfloat16, int32 ...) are widened into it and
      * the result rounded back */
     TensorDtype fam = tensor__compute_dtype(om.dtype);

@@ -167,7 +167,7 @@ static Tensor *linear(TensorRunner run, Tensor *x, Tensor *w, Tensor *bias) {
     return r;
 }
 
-int tensor__run_composite(TensorOp op, TensorRunner run, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out,
+int tensor__comp_composite(TensorOp op, TensorRunner run, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out,
                           int n_out) {
     Tensor *x = in[0], *r = NULL;
     switch (op) {
@@ -284,7 +284,7 @@ static int infer_matmul(const TensorMeta *x, const TensorMeta *y, TensorMeta *ou
 int tensor__infer_composite(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out, int max_out) {
     const TensorMeta *x = in[0];
     switch (op) {
-    case TENSOR_OP_RESHAPE: return tensor__infer_reshape(x, a->n_ints, a->ints, out);
+    case TENSOR_OP_RESHAPE: return tensor__reshape_meta(x, a->n_ints, a->ints, out);
     case TENSOR_OP_FLATTEN: {
         int n;
         int64_t sh[TENSOR_MAX_DIMS];
@@ -293,7 +293,7 @@ int tensor__infer_composite(TensorOp op, const TensorMeta *const *in, int n_in, 
             *out = *x;
             return 1;
         }
-        return tensor__infer_reshape(x, n, sh, out);
+        return tensor__reshape_meta(x, n, sh, out);
     }
     case TENSOR_OP_CONTIGUOUS:
         if (tensor__is_contiguous_geometry(x->ndim, x->shape, x->strides))

@@ -10,7 +10,7 @@
  *   MAX_POOL2D  [kh, kw, sh, sw, ph, pw, dh, dw, ceil_mode]
  * Padding is given per side so "same" convolutions with even kernels and ceil-mode windows
  * need no padded copy of the input. */
-#include "src/tensor/conv.h"
+#include "src/tensor/kernels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -116,7 +116,8 @@ static int pool_geometry(const int64_t *v, int n, int64_t C, int64_t H, int64_t 
 
 /* ---- inference ----------------------------------------------------------------------------------------- */
 
-int tensor__infer_conv(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
+int tensor__infer_conv(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out, int max_out) {
+    (void)max_out;
     (void)n_in;
     const TensorMeta *x = in[0];
     Geo g;
@@ -239,7 +240,7 @@ static Tensor *run_im2col(const Tensor *x, const TensorOpArgs *a) {
     TensorMeta m, o;
     tensor_meta_of(x, &m);
     const TensorMeta *mp = &m;
-    if (tensor__infer_conv(TENSOR_OP_IM2COL, &mp, 1, a, &o) < 0) return NULL;
+    if (tensor__infer_conv(TENSOR_OP_IM2COL, &mp, 1, a, &o, 1) < 0) return NULL;
     Geo g;
     if (conv_geometry(a->ints, a->n_ints, x->shape[2], x->shape[3], "im2col", &g) < 0) return NULL;
     Tensor *c = tensor_contiguous((Tensor *)x);
@@ -260,7 +261,7 @@ static Tensor *run_col2im(const Tensor *x, const TensorOpArgs *a) {
     TensorMeta m, o;
     tensor_meta_of(x, &m);
     const TensorMeta *mp = &m;
-    if (tensor__infer_conv(TENSOR_OP_COL2IM, &mp, 1, a, &o) < 0) return NULL;
+    if (tensor__infer_conv(TENSOR_OP_COL2IM, &mp, 1, a, &o, 1) < 0) return NULL;
     Geo g;
     if (conv_geometry(a->ints + 2, a->n_ints - 2, a->ints[0], a->ints[1], "col2im", &g) < 0) return NULL;
     Tensor *c = tensor_contiguous((Tensor *)x);
@@ -282,7 +283,7 @@ static int run_max_pool2d(const Tensor *x, const TensorOpArgs *a, Tensor **out) 
     TensorMeta m, o[2];
     tensor_meta_of(x, &m);
     const TensorMeta *mp = &m;
-    if (tensor__infer_conv(TENSOR_OP_MAX_POOL2D, &mp, 1, a, o) < 0) return -1;
+    if (tensor__infer_conv(TENSOR_OP_MAX_POOL2D, &mp, 1, a, o, 2) < 0) return -1;
     Geo g;
     if (pool_geometry(a->ints, a->n_ints, x->shape[1], x->shape[2], x->shape[3], &g) < 0) return -1;
     Tensor *c = tensor_contiguous((Tensor *)x);

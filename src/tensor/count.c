@@ -3,7 +3,7 @@
  * equal-width bins), with ATen's checks and messages.  nonzero and bincount have data-dependent
  * output shapes: their shape inference refuses (a compiled graph breaks there, as dynamo's do);
  * histc's shape is its bin count. */
-#include "src/tensor/count.h"
+#include "src/tensor/kernels.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "src/tensor/iter.h"
+#include "src/tensor/kernels.h"
 
 static inline bool next_index(int64_t *idx, int nd, const int64_t *shape) {
     for (int d = nd - 1; d >= 0; d--) {
@@ -640,107 +641,122 @@ Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor 
 
 /* ---- inference and dispatch ------------------------------------------------------------------------- */
 
-int tensor__infer_index(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
-    const TensorMeta *self = in[0];
-    switch (op) {
-    case TENSOR_OP_GATHER: {
-        int64_t d = tensor__wrap_dim(a->dim, self->ndim);
-        if (d < 0 || check_gather(self, in[1], d) < 0) return -1;
-        tensor__meta_contiguous(out, self->dtype, in[1]->ndim, in[1]->shape);
-        return 1;
-    }
-    case TENSOR_OP_INDEX_SELECT: {
-        if (check_index_vector(in[1], "index_select") < 0) return -1;
-        int64_t d = tensor__wrap_dim(a->dim, self->ndim);
-        if (d < 0) return -1;
-        int64_t shape[TENSOR_MAX_DIMS];
-        memcpy(shape, self->shape, sizeof(int64_t) * (size_t)self->ndim);
-        if (self->ndim) shape[d] = tensor__shape_numel(in[1]->ndim, in[1]->shape);
-        tensor__meta_contiguous(out, self->dtype, self->ndim, shape);
-        return 1;
-    }
-    case TENSOR_OP_INDEX_ADD:
-        if (check_index_vector(in[1], "index_add_") < 0 || tensor__wrap_dim(a->dim, self->ndim) < 0) return -1;
-        tensor__meta_contiguous(out, self->dtype, self->ndim, self->shape);
-        return 1;
-    case TENSOR_OP_INDEX:
-    case TENSOR_OP_INDEX_PUT:
-    case TENSOR_OP_INDEX_PUT_: {
-        int first = op == TENSOR_OP_INDEX ? 1 : 2;
-        IndexPlan p;
-        bool has_bool;
-        if (plan_shape(self, a->dim, in + first, n_in - first, &p, &has_bool) < 0) return -1;
-        if (op != TENSOR_OP_INDEX) {
-            tensor__meta_contiguous(out, self->dtype, self->ndim, self->shape);
-            if (op == TENSOR_OP_INDEX_PUT_) {
-                memcpy(out->strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
-                out->offset = self->offset;
-            }
-            return 1;
-        }
-        if (has_bool) {
-            tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "boolean mask indexing has a data-dependent output shape");
-            return -1;
-        }
-        plan_out_shape(self, &p);
-        tensor__meta_contiguous(out, self->dtype, p.out_nd, p.out_shape);
-        return 1;
-    }
-    case TENSOR_OP_MASKED_FILL:
-    case TENSOR_OP_MASKED_FILL_: {
-        if (in[1]->dtype != TENSOR_BOOL) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
-                             tensor__dtypes[in[1]->dtype].ctype);
-            return -1;
-        }
-        int nd;
-        int64_t bs[TENSOR_MAX_DIMS];
-        if (tensor__broadcast_shapes(self->ndim, self->shape, in[1]->ndim, in[1]->shape, &nd, bs) < 0) return -1;
-        if (op == TENSOR_OP_MASKED_FILL_) {
-            *out = *self;
-            out->wrapped_number = false;
-            return 1;
-        }
-        tensor__meta_contiguous(out, self->dtype, nd, bs);
-        return 1;
-    }
-    case TENSOR_OP_MASKED_SELECT:
-        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "masked_select has a data-dependent output shape");
-        return -1;
-    case TENSOR_OP_MASKED_SCATTER:
-        tensor__meta_contiguous(out, self->dtype, self->ndim, self->shape);
-        return 1;
-    default: break;
-    }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an indexing op", tensor_op_name(op));
-    return -1;
-}
+/* Each op's table entry (ops.def K column): its output metadata and its kernel. */
+#define INFER TENSOR_INFER
+#define RUN TENSOR_RUN1
+#define RUN_ TENSOR_RUN_INPLACE
 
-int tensor__run_index(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
-    Tensor *r = NULL;
-    switch (op) {
-    case TENSOR_OP_GATHER: r = tensor_gather(in[0], a->dim, in[1]); break;
-    case TENSOR_OP_INDEX_SELECT: r = tensor_index_select(in[0], a->dim, in[1]); break;
-    case TENSOR_OP_INDEX_ADD: r = tensor_index_add(in[0], a->dim, in[1], in[2], a->alpha); break;
-    case TENSOR_OP_INDEX: r = tensor_index(in[0], a->dim, in + 1, n_in - 1); break;
-    case TENSOR_OP_INDEX_PUT: r = tensor_index_put(in[0], a->dim, in + 2, n_in - 2, in[1], a->accumulate); break;
-    case TENSOR_OP_INDEX_PUT_:
-        if (tensor_index_put_(in[0], a->dim, in + 2, n_in - 2, in[1], a->accumulate) < 0) return -1;
-        tensor_incref(in[0]);
-        r = in[0];
-        break;
-    case TENSOR_OP_MASKED_FILL: r = tensor_masked_fill(in[0], in[1], a->scalar); break;
-    case TENSOR_OP_MASKED_FILL_:
-        if (tensor_masked_fill_(in[0], in[1], a->scalar) < 0) return -1;
-        tensor_incref(in[0]);
-        r = in[0];
-        break;
-    case TENSOR_OP_MASKED_SELECT: r = tensor_masked_select(in[0], in[1]); break;
-    case TENSOR_OP_MASKED_SCATTER: r = tensor_masked_scatter(in[0], in[1], in[2]); break;
-    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an indexing op", tensor_op_name(op)); return -1;
-    }
-    if (!r) return -1;
-    out[0] = r;
+INFER(gather) {
+    (void)op, (void)n_in, (void)max_out;
+    int64_t d = tensor__wrap_dim(a->dim, in[0]->ndim);
+    if (d < 0 || check_gather(in[0], in[1], d) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[1]->ndim, in[1]->shape);
     return 1;
 }
+RUN(gather, tensor_gather(in[0], a->dim, in[1]))
+
+
+INFER(index_select) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *self = in[0];
+    if (check_index_vector(in[1], "index_select") < 0) return -1;
+    int64_t d = tensor__wrap_dim(a->dim, self->ndim);
+    if (d < 0) return -1;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, self->shape, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim) shape[d] = tensor__shape_numel(in[1]->ndim, in[1]->shape);
+    tensor__meta_contiguous(out, self->dtype, self->ndim, shape);
+    return 1;
+}
+RUN(index_select, tensor_index_select(in[0], a->dim, in[1]))
+
+INFER(index_add) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *self = in[0];
+    if (check_index_vector(in[1], "index_add_") < 0 || tensor__wrap_dim(a->dim, self->ndim) < 0) return -1;
+    tensor__meta_contiguous(out, self->dtype, self->ndim, self->shape);
+    return 1;
+}
+RUN(index_add, tensor_index_add(in[0], a->dim, in[1], in[2], a->alpha))
+
+/* self[idx...]: (self, idx...) */
+INFER(index) {
+    (void)op, (void)max_out;
+    const TensorMeta *self = in[0];
+    IndexPlan p;
+    bool has_bool;
+    if (plan_shape(self, a->dim, in + 1, n_in - 1, &p, &has_bool) < 0) return -1;
+    if (has_bool) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "boolean mask indexing has a data-dependent output shape");
+        return -1;
+    }
+    plan_out_shape(self, &p);
+    tensor__meta_contiguous(out, self->dtype, p.out_nd, p.out_shape);
+    return 1;
+}
+RUN(index, tensor_index(in[0], a->dim, in + 1, n_in - 1))
+
+/* index_put / index_put_: (self, values, idx...) */
+static int index_put_meta(const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
+    IndexPlan p;
+    bool has_bool;
+    if (plan_shape(in[0], a->dim, in + 2, n_in - 2, &p, &has_bool) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+INFER(index_put) {
+    (void)op, (void)max_out;
+    return index_put_meta(in, n_in, a, out);
+}
+RUN(index_put, tensor_index_put(in[0], a->dim, in + 2, n_in - 2, in[1], a->accumulate))
+INFER(index_put_) {
+    (void)op, (void)max_out;
+    if (index_put_meta(in, n_in, a, out) < 0) return -1;
+    memcpy(out->strides, in[0]->strides, sizeof(int64_t) * (size_t)in[0]->ndim);
+    out->offset = in[0]->offset;
+    return 1;
+}
+RUN_(index_put_, tensor_index_put_(in[0], a->dim, in + 2, n_in - 2, in[1], a->accumulate))
+
+/* masked_fill(_): (self, mask), scalar; the mask broadcasts */
+static int masked_fill_meta(const TensorMeta *self, const TensorMeta *mask, int *nd, int64_t *bs) {
+    if (mask->dtype != TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                         tensor__dtypes[mask->dtype].ctype);
+        return -1;
+    }
+    return tensor__broadcast_shapes(self->ndim, self->shape, mask->ndim, mask->shape, nd, bs);
+}
+INFER(masked_fill) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    int nd;
+    int64_t bs[TENSOR_MAX_DIMS];
+    if (masked_fill_meta(in[0], in[1], &nd, bs) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, nd, bs);
+    return 1;
+}
+RUN(masked_fill, tensor_masked_fill(in[0], in[1], a->scalar))
+INFER(masked_fill_) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    int nd;
+    int64_t bs[TENSOR_MAX_DIMS];
+    if (masked_fill_meta(in[0], in[1], &nd, bs) < 0) return -1;
+    *out = *in[0];
+    out->wrapped_number = false;
+    return 1;
+}
+RUN_(masked_fill_, tensor_masked_fill_(in[0], in[1], a->scalar))
+
+INFER(masked_select) {
+    (void)op, (void)in, (void)n_in, (void)a, (void)out, (void)max_out;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "masked_select has a data-dependent output shape");
+    return -1;
+}
+RUN(masked_select, tensor_masked_select(in[0], in[1]))
+
+INFER(masked_scatter) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+RUN(masked_scatter, tensor_masked_scatter(in[0], in[1], in[2]))

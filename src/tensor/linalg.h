@@ -3,10 +3,8 @@
 #ifndef EMBER_SRC_TENSOR_LINALG_H
 #define EMBER_SRC_TENSOR_LINALG_H
 
-#include "src/tensor/tensor.h"
+#include "src/tensor/kernels.h"
 
-int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) EM_MUST_CHECK;
-int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) EM_MUST_CHECK;
 void tensor__cblas_sgemm_direct(int m, int n, int k, const float *A, const float *B, float *C);
 /* C = alpha * A B + beta * C into a caller-owned buffer (row stride ldc); strides in elements. */
 void tensor__sgemm_into(int64_t m, int64_t n, int64_t k, float alpha, const float *A, int64_t as0, int64_t as1,

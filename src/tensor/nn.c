@@ -438,101 +438,113 @@ Tensor *tensor_mse_loss(const Tensor *a, const Tensor *b, TensorReduction reduct
     return r;
 }
 
-/* ---- inference for the nn ops -------------------------------------------------------------------- */
+/* ---- the nn ops' table entries (ops.def K columns) ------------------------------------------------ */
 
-int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
-    const TensorMeta *x = in[0];
-    switch (op) {
-    case TENSOR_OP_SOFTMAX:
-    case TENSOR_OP_LOG_SOFTMAX: {
-        TensorDtype fam;
-        if (softmax_check(x, a->dim, op == TENSOR_OP_LOG_SOFTMAX, &fam) < 0) return -1;
-        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
-        return 1;
-    }
-    case TENSOR_OP_LAYER_NORM: {
-        int64_t rows, cols;
-        if (tensor__layer_norm_check(x, a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, &rows, &cols) < 0)
-            return -1;
-        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
-        return 1;
-    }
-    case TENSOR_OP_EMBEDDING: {
-        if (tensor__embedding_check(x, in[1]) < 0) return -1;
-        int64_t shape[TENSOR_MAX_DIMS];
-        memcpy(shape, in[1]->shape, sizeof(int64_t) * (size_t)in[1]->ndim);
-        shape[in[1]->ndim] = x->shape[1];
-        tensor__meta_contiguous(out, x->dtype, in[1]->ndim + 1, shape);
-        return 1;
-    }
-    case TENSOR_OP_DROPOUT:
-        if (tensor__dropout_check(a->p) < 0) return -1;
-        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
-        return 1;
-    case TENSOR_OP_NATIVE_DROPOUT:
-        if (tensor__dropout_check(a->p) < 0) return -1;
-        tensor__meta_contiguous(&out[0], x->dtype, x->ndim, x->shape);
-        tensor__meta_contiguous(&out[1], x->dtype, x->ndim, x->shape);
-        return 2;
-    case TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS:
-        if (x->dtype != TENSOR_INT64 || a->n_ints < 1 || a->n_ints > 2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "_nll_loss_grad_weights: expected an int64 target and a 1-D or 2-D input shape");
-            return -1;
-        }
-        tensor__meta_contiguous(out, a->dtype == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : a->dtype, a->n_ints, a->ints);
-        return 1;
-    case TENSOR_OP_NLL_LOSS:
-    case TENSOR_OP_CROSS_ENTROPY:
-        if (tensor__nll_check(x, in[1], n_in > 2 ? in[2] : NULL, a->reduction, out) < 0) return -1;
-        return 1;
-    case TENSOR_OP_MSE_LOSS: {
-        int nd;
-        int64_t shape[TENSOR_MAX_DIMS];
-        if (tensor__broadcast_shapes(x->ndim, x->shape, in[1]->ndim, in[1]->shape, &nd, shape) < 0) return -1;
-        TensorDtype dt = tensor__promote(x->dtype, in[1]->dtype);
-        if (a->reduction == TENSOR_REDUCTION_NONE)
-            tensor__meta_contiguous(out, dt, nd, shape);
-        else
-            tensor__meta_contiguous(out, dt, 0, NULL);
-        return 1;
-    }
-    default: break;
-    }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an nn op", tensor_op_name(op));
-    return -1;
-}
-
-int tensor__run_nn(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
-    Tensor *r = NULL;
-    switch (op) {
-    case TENSOR_OP_SOFTMAX: r = tensor__softmax(in[0], a->dim, false); break;
-    case TENSOR_OP_LOG_SOFTMAX: r = tensor__softmax(in[0], a->dim, true); break;
-    case TENSOR_OP_LAYER_NORM:
-        r = tensor__layer_norm(in[0], a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, a->eps, NULL, NULL);
-        break;
-    case TENSOR_OP_EMBEDDING: r = tensor_embedding(in[0], in[1], a->padding_idx); break;
-    case TENSOR_OP_DROPOUT: r = tensor__dropout(in[0], a->p, a->train, NULL); break;
-    case TENSOR_OP_NATIVE_DROPOUT: {
-        Tensor *mask = NULL;
-        r = tensor__dropout(in[0], a->p, a->train, &mask);
-        if (!r) return -1;
-        if (!mask && !(mask = tensor_ones_like(in[0]))) {
-            tensor_decref(r);
-            return -1;
-        }
-        out[0] = r;
-        out[1] = mask;
-        return 2;
-    }
-    case TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS: r = nll_grad_weights(in[0], n_in > 1 ? in[1] : NULL, a); break;
-    case TENSOR_OP_NLL_LOSS:
-        r = tensor__nll_loss(in[0], in[1], n_in > 2 ? in[2] : NULL, a->reduction, a->ignore_index, NULL);
-        break;
-    case TENSOR_OP_MSE_LOSS: r = tensor_mse_loss(in[0], in[1], a->reduction); break;
-    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not an nn op", tensor_op_name(op)); return -1;
-    }
-    if (!r) return -1;
-    out[0] = r;
+static int softmax_meta(const TensorMeta *x, int64_t dim, bool log_mode, TensorMeta *out) {
+    TensorDtype fam;
+    if (softmax_check(x, dim, log_mode, &fam) < 0) return -1;
+    tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
     return 1;
 }
+TENSOR_INFER(softmax) {
+    (void)op, (void)n_in, (void)max_out;
+    return softmax_meta(in[0], a->dim, false, out);
+}
+TENSOR_RUN1(softmax, tensor__softmax(in[0], a->dim, false))
+TENSOR_INFER(log_softmax) {
+    (void)op, (void)n_in, (void)max_out;
+    return softmax_meta(in[0], a->dim, true, out);
+}
+TENSOR_RUN1(log_softmax, tensor__softmax(in[0], a->dim, true))
+
+/* (input, weight?, bias?), ints=normalized_shape, eps */
+TENSOR_INFER(layer_norm) {
+    (void)op, (void)max_out;
+    const TensorMeta *x = in[0];
+    int64_t rows, cols;
+    if (tensor__layer_norm_check(x, a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, &rows, &cols) < 0)
+        return -1;
+    tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
+    return 1;
+}
+TENSOR_RUN1(layer_norm,
+            tensor__layer_norm(in[0], a->ints, a->n_ints, n_in > 1 ? in[1] : NULL, n_in > 2 ? in[2] : NULL, a->eps, NULL, NULL))
+
+/* (weight, indices) */
+TENSOR_INFER(embedding) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (tensor__embedding_check(x, in[1]) < 0) return -1;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, in[1]->shape, sizeof(int64_t) * (size_t)in[1]->ndim);
+    shape[in[1]->ndim] = x->shape[1];
+    tensor__meta_contiguous(out, x->dtype, in[1]->ndim + 1, shape);
+    return 1;
+}
+TENSOR_RUN1(embedding, tensor_embedding(in[0], in[1], a->padding_idx))
+
+TENSOR_INFER(dropout) {
+    (void)op, (void)n_in, (void)max_out;
+    if (tensor__dropout_check(a->p) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+TENSOR_RUN1(dropout, tensor__dropout(in[0], a->p, a->train, NULL))
+
+/* -> (dropout(x), its mask) */
+TENSOR_INFER(native_dropout) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (tensor__dropout_check(a->p) < 0) return -1;
+    tensor__meta_contiguous(&out[0], x->dtype, x->ndim, x->shape);
+    tensor__meta_contiguous(&out[1], x->dtype, x->ndim, x->shape);
+    return 2;
+}
+TENSOR_RUN(native_dropout) {
+    (void)op, (void)n_in, (void)n_out;
+    Tensor *mask = NULL;
+    Tensor *r = tensor__dropout(in[0], a->p, a->train, &mask);
+    if (!r) return -1;
+    if (!mask && !(mask = tensor_ones_like(in[0]))) {
+        tensor_decref(r);
+        return -1;
+    }
+    out[0] = r;
+    out[1] = mask;
+    return 2;
+}
+
+/* (target, weight?), ints=input's shape */
+TENSOR_INFER(nll_loss_grad_weights) {
+    (void)op, (void)n_in, (void)max_out;
+    if (in[0]->dtype != TENSOR_INT64 || a->n_ints < 1 || a->n_ints > 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "_nll_loss_grad_weights: expected an int64 target and a 1-D or 2-D input shape");
+        return -1;
+    }
+    tensor__meta_contiguous(out, a->dtype == TENSOR_DTYPE_DEFAULT ? TENSOR_FLOAT32 : a->dtype, a->n_ints, a->ints);
+    return 1;
+}
+TENSOR_RUN1(nll_loss_grad_weights, nll_grad_weights(in[0], n_in > 1 ? in[1] : NULL, a))
+
+/* nll_loss and cross_entropy: (input, target, weight?) */
+TENSOR_INFER(nll_loss) {
+    (void)op, (void)max_out;
+    if (tensor__nll_check(in[0], in[1], n_in > 2 ? in[2] : NULL, a->reduction, out) < 0) return -1;
+    return 1;
+}
+TENSOR_RUN1(nll_loss, tensor__nll_loss(in[0], in[1], n_in > 2 ? in[2] : NULL, a->reduction, a->ignore_index, NULL))
+
+TENSOR_INFER(mse_loss) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    if (tensor__broadcast_shapes(x->ndim, x->shape, in[1]->ndim, in[1]->shape, &nd, shape) < 0) return -1;
+    TensorDtype dt = tensor__promote(x->dtype, in[1]->dtype);
+    if (a->reduction == TENSOR_REDUCTION_NONE)
+        tensor__meta_contiguous(out, dt, nd, shape);
+    else
+        tensor__meta_contiguous(out, dt, 0, NULL);
+    return 1;
+}
+TENSOR_RUN1(mse_loss, tensor_mse_loss(in[0], in[1], a->reduction))

@@ -2,7 +2,7 @@
 #ifndef EMBER_SRC_TENSOR_NN_H
 #define EMBER_SRC_TENSOR_NN_H
 
-#include "src/tensor/tensor.h"
+#include "src/tensor/kernels.h"
 
 Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode);
 int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, const TensorMeta *w, const TensorMeta *b,
@@ -15,11 +15,7 @@ Tensor *tensor__dropout(const Tensor *x, double p, bool train, Tensor **mask_out
 int tensor__nll_check(const TensorMeta *x, const TensorMeta *t, const TensorMeta *w, TensorReduction red, TensorMeta *out) EM_MUST_CHECK;
 Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *weight, TensorReduction red,
                          int64_t ignore_index, double *total_weight);
-int tensor__infer_nn(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) EM_MUST_CHECK;
-int tensor__run_nn(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) EM_MUST_CHECK;
 
-int tensor__infer_index(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) EM_MUST_CHECK;
-int tensor__run_index(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) EM_MUST_CHECK;
 /* mask (bool) -> nonzero coordinates: mask->ndim int64 tensors of length nnz */
 int tensor__nonzero(const Tensor *mask, Tensor **coords) EM_MUST_CHECK;
 

@@ -18,17 +18,19 @@
 #define SC(...) PW_TUPLE_SC(__VA_ARGS__)
 #define RSC(...) PW_TUPLE_RSC(__VA_ARGS__)
 #define IP(...) PW_TUPLE_IP(__VA_ARGS__)
-#define NOK PW_TUPLE_NOK
+#define K(...) PW_TUPLE_K(__VA_ARGS__)
+#define KC(...) PW_TUPLE_KC(__VA_ARGS__)
 
 #define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, KNAME, MSG},
 #define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, KINDS, TENSOR_OP_COUNT, KNAME, MSG},
-#define PW_GEN_UF(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, KNAME, MSG},
-#define PW_GEN_BF(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, KNAME, MSG},
-#define PW_GEN_T3(NAME, F) {PWF_TERNARY, PWDT_PROMOTE, PWC_CHEAP, PWD_NODOM, PWK_FH | PWK_I | PWK_B | PWK_MASK0 | PWK_FUSEONLY, TENSOR_OP_COUNT, NULL, NULL},
+#define PW_GEN_UF(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG, ...) {PWF_UNARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, KNAME, MSG},
+#define PW_GEN_BF(NAME, DT, COST, DOM, KINDS, F, I, B, KNAME, MSG, ...) {PWF_BINARY, PWDT_##DT, PWC_##COST, PWD_##DOM, (KINDS) | PWK_FUSEONLY, TENSOR_OP_COUNT, KNAME, MSG},
+#define PW_GEN_T3(NAME, F, ...) {PWF_TERNARY, PWDT_PROMOTE, PWC_CHEAP, PWD_NODOM, PWK_FH | PWK_I | PWK_B | PWK_MASK0 | PWK_FUSEONLY, TENSOR_OP_COUNT, NULL, NULL},
 #define PW_GEN_SC(NAME, BASE) {PWF_SCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL, NULL},
 #define PW_GEN_RSC(NAME, BASE) {PWF_RSCALAR, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL, NULL},
 #define PW_GEN_IP(NAME, BASE) {PWF_INPLACE, 0, 0, PWD_NODOM, 0, TENSOR_OP_##BASE, NULL, NULL},
-#define PW_GEN_NOK(NAME, ...) {PWF_NONE, 0, 0, PWD_NODOM, 0, TENSOR_OP_COUNT, NULL, NULL},
+#define PW_GEN_K(NAME, ...) {PWF_NONE, 0, 0, PWD_NODOM, 0, TENSOR_OP_COUNT, NULL, NULL},
+#define PW_GEN_KC PW_GEN_K
 
 static const PwInfo pw_info[] = {
 #define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
@@ -45,7 +47,8 @@ _Static_assert(sizeof pw_info / sizeof pw_info[0] == TENSOR_OP_COUNT, "one kerne
 #undef PW_GEN_SC
 #undef PW_GEN_RSC
 #undef PW_GEN_IP
-#undef PW_GEN_NOK
+#undef PW_GEN_K
+#undef PW_GEN_KC
 
 const PwInfo *tensor__pw_info(TensorOp op) { return &pw_info[(unsigned)op < TENSOR_OP_COUNT ? op : 0]; }
 
@@ -180,7 +183,8 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 #define PW_GEN_SC(NAME, ...)
 #define PW_GEN_RSC(NAME, ...)
 #define PW_GEN_IP(NAME, ...)
-#define PW_GEN_NOK(NAME, ...)
+#define PW_GEN_K(NAME, ...)
+#define PW_GEN_KC(NAME, ...)
 
 #define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
 #include "ember/ops.def"
@@ -194,12 +198,14 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 #undef PW_GEN_SC
 #undef PW_GEN_RSC
 #undef PW_GEN_IP
-#undef PW_GEN_NOK
+#undef PW_GEN_K
+#undef PW_GEN_KC
 #define PW_GEN_T3(NAME, ...) {NULL, NULL, NULL, NULL},
 #define PW_GEN_SC(NAME, ...) {NULL, NULL, NULL, NULL},
 #define PW_GEN_RSC(NAME, ...) {NULL, NULL, NULL, NULL},
 #define PW_GEN_IP(NAME, ...) {NULL, NULL, NULL, NULL},
-#define PW_GEN_NOK(NAME, ...) {NULL, NULL, NULL, NULL},
+#define PW_GEN_K(NAME, ...) {NULL, NULL, NULL, NULL},
+#define PW_GEN_KC(NAME, ...) {NULL, NULL, NULL, NULL},
 
 /* [op][kernel family]: float, double, int64, bool (TensorFamily order) */
 static const TensorLoopFn pw_loops[][TENSOR_FAMILY_COUNT] = {
@@ -217,7 +223,8 @@ _Static_assert(sizeof pw_loops / sizeof pw_loops[0] == TENSOR_OP_COUNT, "one loo
 #undef PW_GEN_SC
 #undef PW_GEN_RSC
 #undef PW_GEN_IP
-#undef PW_GEN_NOK
+#undef PW_GEN_K
+#undef PW_GEN_KC
 #undef U
 #undef B
 #undef UF
@@ -226,7 +233,8 @@ _Static_assert(sizeof pw_loops / sizeof pw_loops[0] == TENSOR_OP_COUNT, "one loo
 #undef SC
 #undef RSC
 #undef IP
-#undef NOK
+#undef K
+#undef KC
 
 static void where_loop(char **d, const int64_t *s, int64_t n, const void *vctx) {
     size_t es = *(const size_t *)vctx;

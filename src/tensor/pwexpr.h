@@ -226,25 +226,6 @@ static inline double pw_logit_d(double x, bool clip, double lo, double hi) {
 }
 #define pw_logit(x, clip, lo, hi) PW_FD(pw_logit, x, clip, lo, hi)
 
-/* ---- expanding the table ------------------------------------------------------------------------ */
-
-/* The KERNEL column as a tuple (FORM, ...): consumers define PW_GEN_<FORM>(NAME, ...) and expand
- * ops.def with PW_EXPAND(NAME, KERNEL). */
-#define PW_TUPLE_U(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (U, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
-#define PW_TUPLE_B(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (B, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
-#define PW_TUPLE_UF(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (UF, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
-#define PW_TUPLE_BF(DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG) (BF, DT, COST, DOM, KINDS, EF, EI, EB, KNAME, MSG)
-#define PW_TUPLE_T3(F) (T3, F)
-#define PW_TUPLE_SC(BASE) (SC, BASE)
-#define PW_TUPLE_RSC(BASE) (RSC, BASE)
-#define PW_TUPLE_IP(BASE) (IP, BASE)
-#define PW_TUPLE_NOK (NOK, ~)
-#define PW_UNPACK(...) __VA_ARGS__
-#define PW_EXPAND(NAME, K) PW_EXPAND_I(NAME, PW_UNPACK K)
-#define PW_EXPAND_I(NAME, ...) PW_EXPAND_II(NAME, __VA_ARGS__)
-#define PW_EXPAND_II(NAME, FORM, ...) PW_GEN_##FORM(NAME, __VA_ARGS__)
-/* before including ops.def:  #define U(...) PW_TUPLE_U(__VA_ARGS__) (function-like, so local
- * variables named U or B stay untouched), likewise B, UF, BF, T3, SC, RSC, IP, and
- * #define NOK PW_TUPLE_NOK */
+#include "src/tensor/opexpand.h"
 
 #endif

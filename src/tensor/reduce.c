@@ -144,23 +144,23 @@ static int mean_dtype_error(TensorDtype d) {
     return -1;
 }
 
-int tensor__reduce_dtype(TensorOp op, TensorDtype in, TensorDtype *out) {
-    switch (op) {
-    case TENSOR_OP_SUM: case TENSOR_OP_SUM_DIM:
+int tensor__reduce_dtype(TensorReduceDtype cls, TensorDtype in, TensorDtype *out) {
+    switch (cls) {
+    case TENSOR_RDT_SUM:
         *out = tensor__is_float(in) ? in : TENSOR_INT64;
         return 0;
-    case TENSOR_OP_PROD: case TENSOR_OP_PROD_DIM:
+    case TENSOR_RDT_PROD:
         if (in == TENSOR_FLOAT16 || in == TENSOR_BFLOAT16) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "\"prod_cpu\" not implemented for '%s'", tensor__cname(in));
             return -1;
         }
         *out = tensor__is_float(in) ? in : TENSOR_INT64;
         return 0;
-    case TENSOR_OP_MEAN: case TENSOR_OP_MEAN_DIM:
+    case TENSOR_RDT_MEAN:
         if (!tensor__is_float(in)) return mean_dtype_error(in);
         *out = in;
         return 0;
-    case TENSOR_OP_VAR: case TENSOR_OP_STD:
+    case TENSOR_RDT_VAR:
         if (!tensor__is_float(in)) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
             return -1;
@@ -171,27 +171,28 @@ int tensor__reduce_dtype(TensorOp op, TensorDtype in, TensorDtype *out) {
         }
         *out = in;
         return 0;
-    case TENSOR_OP_LOGSUMEXP:
+    case TENSOR_RDT_LSE:
         if (in == TENSOR_FLOAT16) {
             tensor_error_set(TENSOR_ERR_RUNTIME, "\"exp_vml_cpu\" not implemented for 'Half'");
             return -1;
         }
         *out = tensor__is_float(in) ? in : tensor_default_dtype();
         return 0;
-    case TENSOR_OP_ARGMAX: case TENSOR_OP_ARGMIN:
+    case TENSOR_RDT_ARGMAX: case TENSOR_RDT_ARGMIN:
         if (in == TENSOR_BOOL) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Bool'", op == TENSOR_OP_ARGMAX ? "argmax" : "argmin");
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Bool'", cls == TENSOR_RDT_ARGMAX ? "argmax" : "argmin");
             return -1;
         }
         *out = TENSOR_INT64;
         return 0;
-    case TENSOR_OP_ALL: case TENSOR_OP_ANY:
+    case TENSOR_RDT_BOOL:
         *out = in == TENSOR_UINT8 ? TENSOR_UINT8 : TENSOR_BOOL;   /* PyTorch keeps uint8 */
         return 0;
-    default:
+    case TENSOR_RDT_SAME:
         *out = in;   /* max/min values */
         return 0;
     }
+    EM_UNREACHABLE();
 }
 
 /* ---- float summation ---------------------------------------------------------------------------- */
@@ -290,7 +291,7 @@ static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, d
 
 static Tensor *sum_impl(const Tensor *t, const int64_t *dims, int n, bool all, bool keepdim, bool mean) {
     TensorDtype odt;
-    if (tensor__reduce_dtype(mean ? TENSOR_OP_MEAN : TENSOR_OP_SUM, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    if (tensor__reduce_dtype(mean ? TENSOR_RDT_MEAN : TENSOR_RDT_SUM, (TensorDtype)t->dtype, &odt) < 0) return NULL;
     if (mean && (odt == TENSOR_FLOAT16 || odt == TENSOR_BFLOAT16)) {
         /* PyTorch's CPU mean is sum(...).div_(n): the sum rounds to the dtype first (so a half
          * sum that overflows gives inf) */
@@ -358,7 +359,7 @@ static void visit_prod(void *vc, int64_t oi, int64_t off) {
 
 Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim) {
     TensorDtype odt;
-    if (tensor__reduce_dtype(TENSOR_OP_PROD, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    if (tensor__reduce_dtype(TENSOR_RDT_PROD, (TensorDtype)t->dtype, &odt) < 0) return NULL;
     RPrep q;
     if (prep(&q, t, tensor__compute_dtype((TensorDtype)t->dtype), dim, dim ? 1 : 0, dim == NULL, keepdim, odt) < 0) return NULL;
     ProdCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data};
@@ -438,7 +439,7 @@ int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_
     if (tensor__reduce_plan(&m, dim, dim ? 1 : 0, dim == NULL, keepdim, &p) < 0) return -1;
     if (indices && !values && t->dtype == TENSOR_BOOL) {
         TensorDtype o;
-        if (tensor__reduce_dtype(is_max ? TENSOR_OP_ARGMAX : TENSOR_OP_ARGMIN, TENSOR_BOOL, &o) < 0) return -1;
+        if (tensor__reduce_dtype(is_max ? TENSOR_RDT_ARGMAX : TENSOR_RDT_ARGMIN, TENSOR_BOOL, &o) < 0) return -1;
     }
     if (p.rnumel == 0) {
         if (dim)
@@ -588,7 +589,7 @@ static void visit_var(void *vc, int64_t oi, int64_t off) {
 
 Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correction, bool keepdim, bool is_std) {
     TensorDtype odt;
-    if (tensor__reduce_dtype(TENSOR_OP_VAR, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    if (tensor__reduce_dtype(TENSOR_RDT_VAR, (TensorDtype)t->dtype, &odt) < 0) return NULL;
     TensorDtype fam = tensor__compute_dtype(odt);
     RPrep q;
     if (prep(&q, t, fam, dims, n, n == 0, keepdim, fam) < 0) return NULL;
@@ -653,7 +654,7 @@ static void visit_lse(void *vc, int64_t oi, int64_t off) {
 
 Tensor *tensor_logsumexp(const Tensor *a, const int64_t *dims, int n, bool keepdim) {
     TensorDtype odt;
-    if (tensor__reduce_dtype(TENSOR_OP_LOGSUMEXP, (TensorDtype)a->dtype, &odt) < 0) return NULL;
+    if (tensor__reduce_dtype(TENSOR_RDT_LSE, (TensorDtype)a->dtype, &odt) < 0) return NULL;
     TensorDtype fam = tensor__compute_dtype(odt);
     RPrep q;
     if (prep(&q, a, fam, dims, n, n == 0, keepdim, fam) < 0) return NULL;
@@ -691,7 +692,7 @@ static void visit_bool(void *vc, int64_t oi, int64_t off) {
 
 Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool any) {
     TensorDtype odt;
-    if (tensor__reduce_dtype(any ? TENSOR_OP_ANY : TENSOR_OP_ALL, (TensorDtype)t->dtype, &odt) < 0) return NULL;
+    if (tensor__reduce_dtype(TENSOR_RDT_BOOL, (TensorDtype)t->dtype, &odt) < 0) return NULL;
     RPrep q;
     if (prep(&q, t, TENSOR_BOOL, dim, dim ? 1 : 0, dim == NULL, keepdim, TENSOR_BOOL) < 0) return NULL;
     BoolCtx c = {.t = q.x, .plan = &q.p, .any = any, .out = tensor__b8(q.r)};

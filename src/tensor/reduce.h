@@ -20,9 +20,23 @@ double tensor__sum_f32(const float *x, int64_t stride, int64_t n);
 double tensor__sum_f64(const double *x, int64_t stride, int64_t n);
 /* the plan's kept / reduced strides re-read from t (a converted copy of the planned input) */
 void tensor__reduce_plan_strides(const Tensor *t, ReducePlan *p);
-/* the result dtype of reduction op on an `in` input (sum of ints: int64, mean of floats only ...);
- * -1 with PyTorch's error when the dtype is refused */
-int tensor__reduce_dtype(TensorOp op, TensorDtype in, TensorDtype *out) EM_MUST_CHECK;
+/* A reduction's result-dtype class (its table entry names it): SUM and PROD (integers and bools
+ * give int64), MEAN (floating only), VAR (floating, no half), LSE (integers give the default
+ * float), ARGMAX / ARGMIN (int64; bool refused), BOOL (all / any: bool, uint8 kept), SAME. */
+typedef enum TensorReduceDtype {
+    TENSOR_RDT_SAME,
+    TENSOR_RDT_SUM,
+    TENSOR_RDT_PROD,
+    TENSOR_RDT_MEAN,
+    TENSOR_RDT_VAR,
+    TENSOR_RDT_LSE,
+    TENSOR_RDT_ARGMAX,
+    TENSOR_RDT_ARGMIN,
+    TENSOR_RDT_BOOL,
+} TensorReduceDtype;
+/* the result dtype of a class-cls reduction of an `in` input; -1 with PyTorch's error when the
+ * dtype is refused */
+int tensor__reduce_dtype(TensorReduceDtype cls, TensorDtype in, TensorDtype *out) EM_MUST_CHECK;
 Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim);
 /* amax / amin: the extremum's values over `dims` (nd == 0: all); ties have one value */
 Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim, bool is_max);

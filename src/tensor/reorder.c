@@ -3,7 +3,7 @@
  * on a contiguous copy of the input and write a new contiguous output, for any dtype: elements
  * move as bytes (tensor__elsize), and sort/topk/kthvalue compare loaded values (double for floating
  * dtypes, int64 for the others), with PyTorch's order for NaN (greater than every number). */
-#include "src/tensor/reorder.h"
+#include "src/tensor/kernels.h"
 
 #include <math.h>
 #include <stdlib.h>

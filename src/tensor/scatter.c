@@ -4,7 +4,7 @@
  * self written through one loop over the index: the index's last dim is the inner loop, and each
  * (dtype, reduction) pair has its own inner body (float32 / float64 / int64 natively, other dtypes
  * through dtype.h's loads and stores), so scatter_add over float32 is one add per element. */
-#include "src/tensor/scatter.h"
+#include "src/tensor/kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 /* ---- checks -------------------------------------------------------------------------------------- */
 
-int tensor__scatter_check(const TensorMeta *self, const TensorMeta *index, const TensorMeta *src, int64_t dim) {
+static int scatter_check(const TensorMeta *self, const TensorMeta *index, const TensorMeta *src, int64_t dim) {
     if (index->dtype != TENSOR_INT64) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "scatter(): Expected dtype int64 for index");
         return -1;
@@ -185,14 +185,14 @@ static void identity_of(TensorDtype dt, TensorScatterReduce m, char *buf) {
     tensor__st_i(dt, buf, m == TENSOR_SCATTER_PROD ? 1 : m == TENSOR_SCATTER_AMAX ? lo : m == TENSOR_SCATTER_AMIN ? hi : 0);
 }
 
-Tensor *tensor__scatter(const Tensor *self, int64_t dim, const Tensor *index, const Tensor *src, TensorScalar value,
+static Tensor *scatter(const Tensor *self, int64_t dim, const Tensor *index, const Tensor *src, TensorScalar value,
                         TensorScatterReduce m, bool include_self) {
     TensorMeta ms, mi, mr;
     tensor_meta_of(self, &ms);
     tensor_meta_of(index, &mi);
     if (src) tensor_meta_of(src, &mr);
     int64_t d = tensor__wrap_dim(dim, self->ndim);
-    if (d < 0 || tensor__scatter_check(&ms, &mi, src ? &mr : NULL, d) < 0) return NULL;
+    if (d < 0 || scatter_check(&ms, &mi, src ? &mr : NULL, d) < 0) return NULL;
     TensorDtype dt = (TensorDtype)self->dtype;
     size_t es = tensor__elsize(dt);
     Tensor *r = tensor_clone(self);
@@ -260,10 +260,10 @@ Tensor *tensor__scatter(const Tensor *self, int64_t dim, const Tensor *index, co
 }
 
 Tensor *tensor_scatter_add(const Tensor *a, int64_t dim, const Tensor *index, const Tensor *src) {
-    return tensor__scatter(a, dim, index, src, tensor_scalar_i(0), TENSOR_SCATTER_SUM, true);
+    return scatter(a, dim, index, src, tensor_scalar_i(0), TENSOR_SCATTER_SUM, true);
 }
 
-/* ---- the op table's entry points (dispatch.c's `scatter` category) -------------------------------- */
+/* ---- the op table's entries (ops.def: K(scatter, scatter)) ------------------------------------------ */
 
 static int check_reduce(TensorOp op, const TensorOpArgs *a) {
     if (op == TENSOR_OP_SCATTER_ADD) return 0;
@@ -284,7 +284,7 @@ int tensor__infer_scatter(TensorOp op, const TensorMeta *const *in, int n, const
     const TensorMeta *self = in[0];
     if (check_reduce(op, a) < 0) return -1;
     int64_t d = tensor__wrap_dim(a->dim, self->ndim);
-    if (d < 0 || tensor__scatter_check(self, in[1], n > 2 ? in[2] : NULL, d) < 0) return -1;
+    if (d < 0 || scatter_check(self, in[1], n > 2 ? in[2] : NULL, d) < 0) return -1;
     tensor__meta_contiguous(o, self->dtype, self->ndim, self->shape);
     return 1;
 }
@@ -295,6 +295,6 @@ int tensor__run_scatter(TensorOp op, Tensor *const *in, int n, const TensorOpArg
     TensorScatterReduce m = op == TENSOR_OP_SCATTER_ADD ? TENSOR_SCATTER_SUM : (TensorScatterReduce)a->start;
     bool include_self = op == TENSOR_OP_SCATTER_REDUCE ? a->accumulate : true;
     const Tensor *src = n > 2 ? in[2] : NULL;
-    out[0] = tensor__scatter(in[0], a->dim, in[1], src, a->scalar, m, include_self);
+    out[0] = scatter(in[0], a->dim, in[1], src, a->scalar, m, include_self);
     return out[0] ? 1 : -1;
 }

@@ -467,7 +467,7 @@ bool tensor__can_view(const Tensor *t, int n, const int64_t *shape) {
     return view_strides(t->ndim, t->shape, t->strides, n, shape, st);
 }
 
-int tensor__infer_reshape(const TensorMeta *in, int n, const int64_t *shape, TensorMeta *o) {
+int tensor__reshape_meta(const TensorMeta *in, int n, const int64_t *shape, TensorMeta *o) {
     int64_t sh[TENSOR_MAX_DIMS];
     if (tensor__infer_size(n, shape, tensor__shape_numel(in->ndim, in->shape), sh) < 0) return -1;
     copy_meta(o, in);
@@ -686,7 +686,8 @@ int tensor_unbind(Tensor *t, int64_t dim, Tensor **out, int max_out) {
 
 /* ---- cat / stack ------------------------------------------------------------------------------ */
 
-int tensor__infer_cat(TensorOp op, const TensorMeta *const *ins, int n, const TensorOpArgs *a, TensorMeta *out) {
+int tensor__infer_cat(TensorOp op, const TensorMeta *const *ins, int n, const TensorOpArgs *a, TensorMeta *out, int max_out) {
+    (void)max_out;
     if (n == 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, op == TENSOR_OP_CAT ? "torch.cat(): expected a non-empty list of Tensors"
                                                                  : "stack expects a non-empty TensorList");
@@ -782,7 +783,7 @@ int tensor__run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a
         pm[i] = &metas[i];
     }
     TensorMeta om;
-    int rc = tensor__infer_cat(op, pm, n, a, &om);
+    int rc = tensor__infer_cat(op, pm, n, a, &om, 1);
     if (heap) {
         free(metas);
         free(pm);

@@ -1,10 +1,6 @@
 # Object collectives (broadcast_object_list, all_gather_object, gather_object, scatter_object_list)
-# on CPython's pickle; with --stand-in-pickle on repr_pickle/pickle.py (repr/eval), which
-# run_objects.sh uses while Ember cannot import CPython's pickle yet.
+# on CPython's own pickle.
 import sys
-
-if "--stand-in-pickle" in sys.argv:
-    sys.path.insert(0, "repr_pickle")
 
 import torch.distributed as dist
 
