@@ -150,6 +150,10 @@ static Tensor *histc(const Tensor *x, int64_t bins, double lo, double hi) {
             if (v > hi) hi = v;
         }
     }
+    if (!isfinite(lo) || !isfinite(hi)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+        return NULL;
+    }
     if (lo == hi) {
         lo -= 1;
         hi += 1;

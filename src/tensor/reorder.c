@@ -588,6 +588,10 @@ int tensor__run_reorder(TensorOp op, Tensor *const *in, int n, const TensorOpArg
     tensor_meta_of(in[0], &xm);
     mi[0] = &xm;
     if (op == TENSOR_OP_UNIQUE) {
+        if (a->has_dim && xm.ndim == 0) {
+            tensor_error_set(TENSOR_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)a->dim);
+            return -1;
+        }
         if (a->has_dim && tensor__wrap_dim(a->dim, xm.ndim) < 0) return -1;
         Tensor *xc = tensor_contiguous(in[0]);
         if (!xc) return -1;

@@ -49,6 +49,9 @@ cases = [
     lambda: x.gather(1, torch.tensor([[0, 0, 0, 0]])),
     lambda: x.masked_scatter(x > 0, torch.zeros(2, dtype=torch.float64)),
     lambda: x.requires_grad_().scatter_(1, torch.tensor([[0]]), 1.0),
+    lambda: torch.unique(torch.tensor(5.), dim=0),
+    lambda: torch.histc(torch.tensor([float("inf"), 1.]), 3),
+    lambda: torch.meshgrid([], indexing="ij"),
 ]
 for i, f in enumerate(cases):
     try:

@@ -233,7 +233,7 @@ def meshgrid(*tensors, indexing=None):
                    "argument. (Triggered internally at  ./aten/src/ATen/native/TensorShape.cpp:3190.)")
         indexing = "ij"
     if len(tensors) == 0:
-        raise RuntimeError("torch.meshgrid: Expected at least one tensor in the list but got 0")
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:
         if t.dim() > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
