@@ -28,6 +28,8 @@ import argparse
 import os
 import random
 import re
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -683,7 +685,20 @@ def main():
         sys.stdout.write(generate(args.show).render())
         return 0
     modes = args.modes.split(",")
-    ember = os.path.abspath(args.ember)
+    # A private copy of the binary: rebuilding the tree during a long run (ninja relinks
+    # build/src/cli/ember in place) would otherwise fail the run's next exec, or mix two builds'
+    # results in one run.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # a killed run removes its copy too
+    private = tempfile.mkdtemp(prefix="fuzz_compile_ember_")
+    ember = os.path.join(private, "ember")
+    shutil.copy2(os.path.abspath(args.ember), ember)
+    try:
+        return run_seeds(args, modes, ember)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+
+
+def run_seeds(args, modes, ember):
     seeds = parse_seeds(args.seeds)
     use_oracle = args.oracle and os.path.exists(ORACLE) and subprocess.run(
         ["/usr/bin/python3", "-c", "import torch"], capture_output=True).returncode == 0

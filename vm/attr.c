@@ -193,14 +193,36 @@ Value vm_getattr_c(VM *vm, Value obj, const char *name) {
     return n ? vm_getattr(vm, obj, n) : val_null();
 }
 
+/* CPython's _PyObject_LookupAttr: a missing attribute is VAL_NULL without an exception.  The
+ * common cases (plain classes and instances without __getattr__ / __getattribute__ hooks) never
+ * make the AttributeError that getattr(x, n, default) and hasattr would only drop: start-up code
+ * asks for absent attributes thousands of times. */
 Value vm_getattr_opt(VM *vm, Value obj, StrObj *name) {
-    Value v = vm_getattr(vm, obj, name);
-    if (val_is_null(v) && vm_exc_matches(vm, vm->e_AttributeError)) vm_clear_exc(vm);
+    TypeObj *tp = vm_type_of(vm, obj);
+    Value v;
+    if (tp == vm->t_type) {
+        v = type_getattr(vm, AS_TYPE(obj), name, false);
+    } else if (tp->layout != OBJ_LAYOUT_TYPE && tp != vm->t_super && tp != vm->t_module &&
+               !((tp->flags & TYPEF_HEAPTYPE) || tp->layout == OBJ_LAYOUT_EXTENSION
+                     ? !val_is_null(type_special(vm, tp, SP_GETATTR)) : false) &&
+               val_is_null(custom_getattribute(vm, tp))) {
+        v = vm_generic_getattr(vm, obj, name, false);
+    } else if (tp == vm->t_module) {
+        /* a module without a PEP 562 __getattr__ */
+        v = vm_generic_getattr(vm, obj, name, false);
+        if (val_is_null(v) && val_is_null(vm->exc) &&
+            !val_is_null(dict_get_c(vm, ((ModuleObj *)obj.as.o)->dict, "__getattr__")))
+            v = vm_getattr(vm, obj, name);
+    } else {
+        v = vm_getattr(vm, obj, name);
+    }
+    if (val_is_null(v) && !val_is_null(vm->exc) && vm_exc_matches(vm, vm->e_AttributeError)) vm_clear_exc(vm);
     return v;
 }
 
 int vm_hasattr(VM *vm, Value obj, StrObj *name) {
-    Value v = vm_getattr(vm, obj, name);
+    Value v = vm_getattr_opt(vm, obj, name);
+    if (val_is_null(v) && val_is_null(vm->exc)) return 0;
     if (!val_is_null(v)) return 1;
     if (vm_exc_matches(vm, vm->e_AttributeError)) {
         vm_clear_exc(vm);

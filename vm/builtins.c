@@ -174,6 +174,10 @@ static Value b_getattr(ARGS) {
     if (native_check_args(vm, "getattr", argc, kw, 2, 3) < 0) return val_null();
     StrObj *name;
     if (attr_name(vm, argv[1], "getattr", &name) < 0) return val_null();
+    if (argc == 3) {
+        Value v = vm_getattr_opt(vm, argv[0], name);
+        return val_is_null(v) && val_is_null(vm->exc) ? argv[2] : v;
+    }
     Value v = vm_getattr(vm, argv[0], name);
     if (val_is_null(v) && argc == 3 && vm_exc_matches(vm, vm->e_AttributeError)) {
         vm_clear_exc(vm);
@@ -768,6 +772,7 @@ void builtins_init(VM *vm) {
         dict_set_c(vm, vm->builtins, "None", val_none()) < 0 ||
         dict_set_c(vm, vm->builtins, "True", val_bool(true)) < 0 ||
         dict_set_c(vm, vm->builtins, "False", val_bool(false)) < 0 ||
+        dict_set_c(vm, vm->builtins, "__debug__", val_bool(true)) < 0 ||
         dict_set_c(vm, vm->builtins, "__name__", vm_intern(vm, "builtins")) < 0)
         EM_UNREACHABLE();
 }

@@ -216,9 +216,24 @@ static Value o_mul(ARGS) {
     self_view(argv[0], &d, &n);
     if (k < 0) k = 0;
     if (n && k > (INT64_C(1) << 40) / n) return vm_no_memory(vm);
+    /* one allocation, then the copies double (b'\0' * 65536 is common: no per-copy call) */
+    int64_t total = n * k;
     StrBuf sb;
     sb_init(&sb);
-    for (int64_t i = 0; i < k; i++) sb_add(&sb, (const char *)d, n);
+    if (total) {
+        if (!sb_reserve(&sb, (size_t)total)) {
+            sb_free(&sb);
+            return vm_no_memory(vm);
+        }
+        memcpy(sb.data, d, (size_t)n);
+        for (int64_t done = n; done < total;) {
+            int64_t c = done < total - done ? done : total - done;
+            memcpy(sb.data + done, sb.data, (size_t)c);
+            done += c;
+        }
+        sb.len = (size_t)total;
+        sb.data[total] = 0;
+    }
     return like_buf(vm, argv[0], &sb);
 }
 

@@ -494,10 +494,15 @@ Value codec_lookup_error(VM *vm, const char *name) {
 /* The CodecInfo's encode/decode (items 0 and 1) called with (input, errors): the result must
  * be a 2-tuple whose first item has the expected type. */
 static Value call_codec(VM *vm, const char *encoding, int which, Value input, const char *errors) {
-    Value info = codec_lookup(vm, encoding);
-    if (val_is_null(info)) return info;
-    vm_push_root(vm, info);
+    /* input may be fresh (codec_decode's bytes copy): rooted before the lookup allocates (it
+     * may import the encodings package) */
     vm_push_root(vm, input);
+    Value info = codec_lookup(vm, encoding);
+    if (val_is_null(info)) {
+        vm_pop_root(vm);
+        return info;
+    }
+    vm_push_root(vm, info);
     StrObj *e = str_from_c(vm, errors ? errors : "strict");
     if (!e) {
         vm_pop_roots(vm, 2);

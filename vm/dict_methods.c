@@ -491,9 +491,26 @@ static Value dd_repr(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn)
 }
 
 /* defaultdict: (type(dd), (default_factory,) or (), None, None, iter(dd.items())), so pickle and
- * copy keep the factory; OrderedDict (fn->data set): (type(od), (), None, None, iter(od.items())),
- * the order kept by the items. */
+ * copy keep the factory; OrderedDict (fn->data set): (type(od), (), state, None, iter(od.items())),
+ * the order kept by the items, state a copy of the instance's attributes or None when it has
+ * none (CPython's odict_reduce: a state_dict's _metadata survives pickling). */
+static Value dd_reduce_with(VM *vm, Value *argv, NativeObj *fn, Value state);
+
 static Value dd_reduce(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    Value state = val_none();
+    DictObj *attrs = AS_DICT(argv[0])->dict;
+    if (fn->data && attrs && attrs->used) {
+        DictObj *c = dict_copy(vm, attrs);
+        if (!c) return val_null();
+        state = val_obj(c);
+    }
+    vm_push_root(vm, state);
+    Value r = dd_reduce_with(vm, argv, fn, state);
+    vm_pop_root(vm);
+    return r;
+}
+
+static Value dd_reduce_with(VM *vm, Value *argv, NativeObj *fn, Value state) {
     Value f = fn->data ? val_null() : AS_DICT(argv[0])->default_factory;
     bool none = val_is_null(f) || val_is_none(f);
     TupleObj *args = none ? tuple_new(vm, 0) : tuple_pack(vm, 1, f);
@@ -505,7 +522,7 @@ static Value dd_reduce(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *f
     TupleObj *r = NULL;
     if (!val_is_null(it)) {
         vm_push_root(vm, it);
-        r = tuple_pack(vm, 5, val_obj(vm_type_of(vm, argv[0])), val_obj(args), val_none(), val_none(), it);
+        r = tuple_pack(vm, 5, val_obj(vm_type_of(vm, argv[0])), val_obj(args), state, val_none(), it);
         vm_pop_root(vm);
     }
     vm_pop_root(vm);

@@ -227,6 +227,8 @@ static Value bio_true(ARGS) {
 }
 
 static Value bio_close(ARGS) {
+    /* CPython's bytesio close() refuses while getbuffer() views live (CHECK_EXPORTS) */
+    if (bio_check_exports(vm, BIO(argv[0])) < 0) return val_null();
     BIO(argv[0])->io.flags |= IOF_CLOSED;
     return val_none();
 }

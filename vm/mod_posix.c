@@ -187,7 +187,11 @@ Value posix_name(VM *vm, const char *s, int64_t n, bool like_bytes) {
         BytesObj *b = bytes_new(vm, (const uint8_t *)s, n);
         return b ? val_obj(b) : val_null();
     }
-    StrObj *r = codec_fs_decode(vm, s, n);
+    /* ASCII names (nearly all: listdir of the library directories at every import) decode to
+     * themselves under utf-8 + surrogateescape; no codec call */
+    int64_t i = 0;
+    while (i < n && (unsigned char)s[i] < 0x80) i++;
+    StrObj *r = i == n ? str_new(vm, s, n) : codec_fs_decode(vm, s, n);
     return r ? val_obj(r) : val_null();
 }
 

@@ -483,6 +483,7 @@ static void property_trace(VM *vm, Obj *o) {
     gc_mark_value(vm, p->fdel);
     gc_mark_value(vm, p->doc);
     gc_mark_value(vm, p->name);
+    gc_mark(vm, p->dict);
 }
 
 static Value property_alloc(VM *vm, TypeObj *t) {
@@ -529,6 +530,18 @@ static Value property_init(VM *vm, int argc, Value *argv, TupleObj *kw, NativeOb
 
 static Value property_copy_with(VM *vm, Value self, int which, Value f) {
     PropertyObj *p = (PropertyObj *)self.as.o;
+    if (self.as.o->type != vm->t_property) {
+        /* a subclass is called as CPython's property_copy does, so its __init__ runs */
+        Value none = val_none();
+        Value args[4] = {which == 0 ? f : p->fget, which == 1 ? f : p->fset, which == 2 ? f : p->fdel,
+                         p->doc};
+        for (int i = 0; i < 4; i++)
+            if (val_is_null(args[i])) args[i] = none;
+        Value n = vm_call(vm, val_obj(self.as.o->type), 4, args, NULL);
+        if (val_is_null(n)) return n;
+        if (vm_isinstance_type(vm, n, vm->t_property)) ((PropertyObj *)n.as.o)->name = p->name;
+        return n;
+    }
     Value n = property_alloc(vm, self.as.o->type);
     if (val_is_null(n)) return n;
     PropertyObj *q = (PropertyObj *)n.as.o;

@@ -34,7 +34,7 @@ struct Obj {
     Obj *gc_next;     /* every object is on the VM's all-objects list */
     uint8_t marked;
     uint8_t flags;    /* OBJF_* */
-    uint16_t _pad;
+    uint16_t pool_class;   /* vm/objpool.c: size class + 1 of a pooled object, 0 = malloc'd */
     uint32_t size;       /* bytes of the object itself (for the GC's byte count) */
 };
 
@@ -267,6 +267,7 @@ typedef struct PropertyObj {
     Obj hdr;
     Value fget, fset, fdel, doc;
     Value name;
+    DictObj *dict;        /* instances of subclasses only (CPython's heap-type __dict__) */
 } PropertyObj;
 
 /* Attributes computed by C (obj.__class__, fn.__name__, tensor.shape, ...): data descriptors

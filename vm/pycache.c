@@ -13,6 +13,7 @@
 #include "src/common/install.h"
 #include "vm/build_config.h"
 #include "vm/cache_tag.h"
+#include "vm/compiler_stamp.h"
 #include "vm/dict.h"
 #include "vm/exc.h"
 #include "vm/exc_os.h"
@@ -24,6 +25,12 @@
  * b'\r\n'.  The files are told apart from CPython's by the tag in their name; the header is
  * importlib's so that its SourceFileLoader reads and writes the same files. */
 static const uint8_t MAGIC[4] = {0xA7, 0x0D, 0x0D, 0x0A};
+
+/* The header's flags word: importlib's bits 0 (hash-based) and 1 (check_source) plus the compiler
+ * stamp above them (never 0, so a file importlib wrote is not taken for ours). */
+static uint32_t header_flags(uint32_t importlib_bits) {
+    return ((uint32_t)EMBER_COMPILER_STAMP << 2 | 1u << 2) | importlib_bits;
+}
 
 static Value sys_get(VM *vm, const char *name) {
     Value s = dict_get_c(vm, vm->modules, "sys");
@@ -118,7 +125,7 @@ static CodeObj *read_cache(VM *vm, const char *cpath, const struct stat *src, St
     uint8_t *data = read_all(cpath, &n);
     if (!data) return NULL;
     CodeObj *co = NULL;
-    if (n >= 16 && memcmp(data, MAGIC, 4) == 0 && le32(data + 4) == 0 &&
+    if (n >= 16 && memcmp(data, MAGIC, 4) == 0 && le32(data + 4) == header_flags(0) &&
         le32(data + 8) == (uint32_t)src->st_mtim.tv_sec && le32(data + 12) == (uint32_t)src->st_size) {
         Value v = marshal_loads(vm, data + 16, (int64_t)n - 16, NULL);
         if (val_is_type(vm, v, vm->t_code)) {
@@ -186,7 +193,7 @@ static void write_cache(VM *vm, const char *path, CodeObj *co, const struct stat
     size_t n = 16 + (size_t)m->len;
     uint8_t *data = malloc(n);
     memcpy(data, MAGIC, 4);
-    uint32_t h[3] = {0, (uint32_t)src->st_mtim.tv_sec, (uint32_t)src->st_size};
+    uint32_t h[3] = {header_flags(0), (uint32_t)src->st_mtim.tv_sec, (uint32_t)src->st_size};
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 4; k++) data[4 + 4 * i + k] = (uint8_t)(h[i] >> (8 * k));
     memcpy(data + 16, m->data, (size_t)m->len);
@@ -259,7 +266,7 @@ CodeObj *pycache_get_embedded_code(VM *vm, const char *filename, const char *src
         uint8_t *data = read_all(cpath, &n);
         uint64_t stored = 0;
         if (data && n >= 16) memcpy(&stored, data + 8, 8);
-        if (data && n >= 16 && memcmp(data, MAGIC, 4) == 0 && le32(data + 4) == 3 && stored == h) {
+        if (data && n >= 16 && memcmp(data, MAGIC, 4) == 0 && le32(data + 4) == header_flags(3) && stored == h) {
             Value v = marshal_loads(vm, data + 16, (int64_t)n - 16, NULL);
             if (val_is_type(vm, v, vm->t_code)) co = AS_CODE(v);
             else vm_clear_exc(vm);
@@ -277,7 +284,7 @@ CodeObj *pycache_get_embedded_code(VM *vm, const char *filename, const char *src
                 size_t n = 16 + (size_t)m->len;
                 uint8_t *data = malloc(n);
                 memcpy(data, MAGIC, 4);
-                uint32_t fl = 3;   /* hash-based, check the source */
+                uint32_t fl = header_flags(3);   /* hash-based, check the source */
                 for (int k = 0; k < 4; k++) data[4 + k] = (uint8_t)(fl >> (8 * k));
                 memcpy(data + 8, &h, 8);
                 memcpy(data + 16, m->data, (size_t)m->len);

@@ -1,12 +1,17 @@
 /* vm/pycache.h — the bytecode cache (PEP 3147 layout, Ember's tag).
  *
  * For a source file dir/name.py the cache file is dir/__pycache__/name.<tag>.pyc, where <tag>
- * is sys.implementation.cache_tag ("ember-" + a hash of the bytecode format, see
- * tools/code_fingerprint.py), so it never collides with CPython's name.cpython-311.pyc.  The
- * file is what CPython's importlib writes: a 16-byte header (importlib's MAGIC_NUMBER, flags 0,
- * the source's mtime and size, each 32-bit little-endian) and marshal.dumps(code); a header
- * that does not match the source's current mtime and size invalidates it.  importlib's own
- * SourceFileLoader reads and writes the same files through Ember's marshal.
+ * is sys.implementation.cache_tag ("ember-" + a hash of the opcode table and PYCACHE_FORMAT, see
+ * tools/code_fingerprint.py), so it never collides with CPython's name.cpython-311.pyc and stays
+ * the same across rebuilds that keep the format (older builds' files are overwritten, not piled
+ * up beside).  The file is laid out as CPython's importlib writes it: a 16-byte header
+ * (importlib's MAGIC_NUMBER, a flags word, the source's mtime and size, each 32-bit
+ * little-endian) and marshal.dumps(code).  The flags word carries the compiler's stamp (a hash of
+ * the sources that decide what the compiler emits) shifted past importlib's two flag bits; a
+ * header whose stamp, mtime or size does not match is recompiled and overwritten.  importlib's
+ * own SourceFileLoader (which wants flags 0) recompiles Ember's files rather than trusting them,
+ * and Ember recompiles the files it writes, for the same reason: neither knows the other's
+ * compiler.
  *
  * Where the source's directory is not writable (a system-wide library for an ordinary user),
  * the file goes to a per-user cache instead — $XDG_CACHE_HOME/ember/pycache (default
@@ -18,6 +23,11 @@
 #define EMBER_VM_PYCACHE_H
 
 #include "vm/vm.h"
+
+/* The bytecode cache's format version: bump it when the marshal format or the code-object layout
+ * changes without the opcode table changing (tools/code_fingerprint.py hashes both into the
+ * cache tag). */
+#define PYCACHE_FORMAT 1
 
 /* The compiled code of the source file at `path` (as code flags `flags`, e.g. CO_LIBRARY),
  * read from the cache when it is current, else compiled (and cached unless

@@ -46,6 +46,8 @@ void exc_group_init(VM *vm);
 void codecs_init(VM *vm);
 int io_install_builtin_open(VM *vm);
 int contextvars_module_init(VM *vm, Value mod);
+int csv_module_init(VM *vm, Value mod);
+int unicodedata_module_init(VM *vm, Value mod);
 
 typedef struct EmbeddedModule {
     const char *name;
@@ -95,6 +97,8 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "_heapq", heapq_module_init);
     vm_register_native_module(vm, "_string", string_module_init);
     vm_register_native_module(vm, "_contextvars", contextvars_module_init);
+    vm_register_native_module(vm, "_csv", csv_module_init);
+    vm_register_native_module(vm, "unicodedata", unicodedata_module_init);
     for (const EmbeddedModule *m = vm_lib_modules; m->name; m++)
         vm_register_library_module(vm, m->name, m->source, m->is_package);
     if (io_install_builtin_open(vm) < 0) EM_UNREACHABLE();

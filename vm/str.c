@@ -13,10 +13,17 @@
 /* ---- UTF-8 ---------------------------------------------------------------------------- */
 
 int64_t utf8_count(const char *s, int64_t len) {
-    int64_t n = 0;
-    for (int64_t i = 0; i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) n++;
-    return n;
+    /* code points = bytes - continuation bytes (10xxxxxx), eight bytes at a time: a byte is a
+     * continuation byte when its bit 7 is set and bit 6 clear */
+    int64_t cont = 0, i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        cont += (int64_t)((((w & ~(w << 1) & 0x8080808080808080ULL) >> 7) * 0x0101010101010101ULL) >> 56);
+    }
+    for (; i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) == 0x80) cont++;
+    return len - cont;
 }
 
 uint32_t utf8_decode(const char *s, int64_t len, int64_t *pos) {
@@ -243,7 +250,20 @@ StrObj *str_intern(VM *vm, StrObj *s) {
 
 /* Interning a C string that is already interned (the common case: attribute and special
  * names) looks it up through a temporary key on the C stack, so it never allocates. */
+static StrObj *intern_c(VM *vm, const char *s);
+
 StrObj *vm_intern_str(VM *vm, const char *s) {
+    size_t slot = ((uintptr_t)s >> 3 ^ (uintptr_t)s >> 12) & 511;
+    if (vm->intern_ckey[slot] == s && strcmp(vm->intern_cval[slot]->data, s) == 0) return vm->intern_cval[slot];
+    StrObj *r = intern_c(vm, s);
+    if (r) {
+        vm->intern_ckey[slot] = s;
+        vm->intern_cval[slot] = r;
+    }
+    return r;
+}
+
+static StrObj *intern_c(VM *vm, const char *s) {
     size_t n = strlen(s);
     if (n < 120) {
         _Alignas(StrObj) char buf[sizeof(StrObj) + 121];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vm/bigint.h"
+#include "vm/buffer.h"
 #include "vm/codecs.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
@@ -73,15 +74,28 @@ static Value s_new(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
         return sval(str_new_typed(vm, cls, AS_STR(v)->data, AS_STR(v)->len));
     }
     if (val_is_null(a[1])) return val_obj(vm->empty_str);
-    if (!val_is_null(a[2]) || val_is_type(vm, a[1], vm->t_bytes)) {
-        if (!val_is_type(vm, a[1], vm->t_bytes)) {
-            if (val_is_null(a[2])) return vm_str(vm, a[1]);
-            return vm_raise(vm, vm->e_TypeError, "decoding to str: need a bytes-like object, %s found",
-                            vm_type_name(vm, a[1]));
-        }
-        if (val_is_null(a[2])) return vm_str(vm, a[1]);
-        BytesObj *b = (BytesObj *)a[1].as.o;
-        return sval(str_new(vm, (const char *)b->data, b->len));
+    if (!val_is_null(a[2]) || !val_is_null(a[3])) {
+        /* str(bytes-like, encoding, errors): decoded with the codec, as bytes.decode does */
+        const char *tn = vm_type_name(vm, a[1]);
+        if (val_is_str(vm, a[1]) || vm_isinstance_type(vm, a[1], vm->t_str))
+            return vm_raise(vm, vm->e_TypeError, "decoding str is not supported");
+        if (!vm_isinstance_type(vm, a[1], vm->t_bytes) && strcmp(tn, "bytearray") && strcmp(tn, "memoryview"))
+            return vm_raise(vm, vm->e_TypeError, "decoding to str: need a bytes-like object, %s found", tn);
+        const char *enc = "utf-8", *errors = "strict";
+        for (int i = 2; i < 4; i++)
+            if (!val_is_null(a[i]) && !val_is_str(vm, a[i]))
+                return vm_raise(vm, vm->e_TypeError, "str() argument '%s' must be str, not %s",
+                                i == 2 ? "encoding" : "errors", vm_type_name(vm, a[i]));
+        if (!val_is_null(a[2])) enc = AS_STR(a[2])->data;
+        if (!val_is_null(a[3])) errors = AS_STR(a[3])->data;
+        Value holder;
+        const uint8_t *p;
+        int64_t n;
+        if (buffer_get(vm, a[1], "str", &holder, &p, &n) < 0) return val_null();
+        vm_push_root(vm, holder);
+        StrObj *r = codec_decode(vm, p, n, enc, errors);
+        vm_pop_root(vm);
+        return r ? val_obj(r) : val_null();
     }
     return vm_str(vm, a[1]);
 }
@@ -150,9 +164,20 @@ static Value s_mul(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     StrObj *s = SSELF;
     if (k < 0) k = 0;
     if (s->len && k > (INT64_C(1) << 40) / s->len) return vm_no_memory(vm);
+    /* one allocation, then the copies double */
+    int64_t total = s->len * k;
     StrBuf sb;
     sb_init(&sb);
-    for (int64_t i = 0; i < k; i++) sb_add_str(&sb, s);
+    if (total && sb_reserve(&sb, (size_t)total)) {
+        memcpy(sb.data, s->data, (size_t)s->len);
+        for (int64_t done = s->len; done < total;) {
+            int64_t c = done < total - done ? done : total - done;
+            memcpy(sb.data + done, sb.data, (size_t)c);
+            done += c;
+        }
+        sb.len = (size_t)total;
+        sb.data[total] = 0;
+    }
     return sval(sb_finish(vm, &sb));
 }
 static Value s_format_m(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {

@@ -354,6 +354,7 @@ static size_t layout_dict_offset(TypeObj *solid) {
     case OBJ_LAYOUT_BYTES: return offsetof(BytesObj, dict);
     case OBJ_LAYOUT_FLOAT: return offsetof(FloatObj, dict);
     case OBJ_LAYOUT_STATICMETHOD: case OBJ_LAYOUT_CLASSMETHOD: return offsetof(WrapperObj, dict);
+    case OBJ_LAYOUT_PROPERTY: return offsetof(PropertyObj, dict);
     case OBJ_LAYOUT_COMPLEX: return complex_dict_offset();
     case OBJ_LAYOUT_BYTEARRAY: return offsetof(ByteArrayObj, dict);
     default: return solid->dict_offset;

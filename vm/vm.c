@@ -10,6 +10,7 @@
 #include "vm/frame.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
+#include "vm/objpool.h"
 #include "vm/import.h"
 #include "vm/native.h"
 #include "vm/seq.h"
@@ -110,6 +111,8 @@ static void make_types(VM *vm) {
     VM_TYPES(X)
 #undef X
     vm->t_defaultdict->module = vm->t_ordereddict->module = vm_intern(vm, "collections");
+    /* OrderedDict instances carry attributes, as CPython's do (a state_dict's _metadata) */
+    vm->t_ordereddict->dict_offset = offsetof(DictObj, dict);
     vm->t_weakref->module = vm_intern(vm, "weakref");
     vm->t_union->module = vm->t_genericalias->module = vm_intern(vm, "types");
 }
@@ -215,13 +218,13 @@ void vm_free(VM *vm) {
             types = o;
         } else {
             if (o->type && o->type->finalize) o->type->finalize(vm, o);
-            free(o);
+            objpool_free(vm, o);
         }
         o = next;
     }
     while (types) {
         Obj *next = types->gc_next;
-        free(types);
+        objpool_free(vm, types);
         types = next;
     }
     while (vm->ext_roots) {
@@ -240,5 +243,6 @@ void vm_free(VM *vm) {
     free(vm->fin_pending);
     free(vm->stack_base);
     free(vm->frame_pool);
+    objpool_destroy(vm);
     free(vm);
 }

@@ -135,6 +135,7 @@ typedef enum VmExtSlot {
     X(io_bufferedreader) X(io_bufferedwriter) X(io_bufferedrandom) X(io_bufferedrwpair) X(io_textiowrapper) \
     X(io_nldecoder) X(io_unsupported) X(struct_type) X(struct_error) X(struct_cache) \
     X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
+    X(csv_error) X(csv_dialect_type) X(csv_dialects) X(csv_reader_type) X(csv_writer_type) X(csv_field_limit) \
     X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
     X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type) \
     X(context_type) X(contextvar_type) X(token_type) X(token_missing_type) X(token_missing) X(context_current) X(exc_group_base) X(exc_group)
@@ -149,6 +150,7 @@ typedef enum VmLibSlot {
 struct VM {
     /* --- heap (vm/gc.c) --- */
     Obj *objects;
+    struct ObjPool *obj_pool;   /* small objects' memory (vm/objpool.c) */
     size_t bytes_allocated;  /* VM objects + tensor storage */
     size_t next_gc;
     size_t live_after_gc;
@@ -195,6 +197,10 @@ struct VM {
 #undef X
     Value ellipsis, not_implemented;
     DictObj *intern;         /* str -> str */
+    /* vm_intern_str's cache of C strings (mostly literals) by address; checked with strcmp, the
+     * strings stay alive in `intern` */
+    const char *intern_ckey[512];
+    StrObj *intern_cval[512];
     StrObj *special_names[SP__COUNT];
     StrObj *binop_names[13][3];  /* __add__, __radd__, __iadd__ per BinaryOp */
     StrObj *empty_str;

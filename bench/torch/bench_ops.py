@@ -151,3 +151,26 @@ def random_bench():
 
 
 random_bench()
+
+
+# ---- checkpoints (issue 16): torch.save / torch.load of a 25M-float state dict, in memory ----
+def checkpoint_bench():
+    import collections
+    import io
+    sd = collections.OrderedDict((f"layer{i}.weight", torch.randn(2500, 2000)) for i in range(5))
+    buf = io.BytesIO()
+
+    def save():
+        buf.seek(0)
+        buf.truncate()
+        torch.save(sd, buf)
+
+    def load():
+        buf.seek(0)
+        torch.load(buf)
+
+    report("save_state_dict_25M", best_of(1, save, reps=3))
+    report("load_state_dict_25M", best_of(1, load, reps=3))
+
+
+checkpoint_bench()

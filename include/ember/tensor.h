@@ -272,6 +272,23 @@ void *tensor_data_ptr(const Tensor *t);          /* address of element [0,...,0]
 const TensorStorage *tensor_storage(const Tensor *t);
 bool tensor_same_storage(const Tensor *a, const Tensor *b);
 uint32_t tensor_version(const Tensor *t);
+
+/* ---- storages (torch.UntypedStorage; src/tensor/storage.c) ------------------------------------ */
+/* A storage is a refcounted byte buffer that tensors view through (dtype, offset, shape, strides).
+ * Functions returning TensorStorage * return a new reference. */
+TensorStorage *tensor_storage_new(size_t nbytes);                     /* zero-filled */
+void tensor_storage_incref(TensorStorage *s);
+void tensor_storage_decref(TensorStorage *s);                         /* NULL is ignored */
+size_t tensor_storage_nbytes(const TensorStorage *s);
+void *tensor_storage_data(const TensorStorage *s);
+TensorStorage *tensor_storage_of(Tensor *t);                          /* borrowed */
+/* bytes [start, start + nbytes) of s as a storage sharing s's memory (keeps s alive) */
+TensorStorage *tensor_storage_slice(TensorStorage *s, size_t start, size_t nbytes);
+/* t.set_(s, offset, shape, strides): t (not a view) now views s with that geometry in its own
+ * dtype; strides NULL = contiguous.  A geometry reaching past s's bytes is refused (PyTorch
+ * would grow the storage).  An in-place op: bumps t's version. */
+int tensor_set_storage(Tensor *t, TensorStorage *s, int64_t offset, int ndim, const int64_t *shape,
+                       const int64_t *strides) TENSOR_MUST_CHECK;
 void tensor_bump_version(Tensor *t);             /* torch.autograd.graph.increment_version */
 const char *tensor_type_string(const Tensor *t); /* "torch.FloatTensor" */
 
@@ -473,6 +490,9 @@ int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
 
 /* ---- linear algebra, nn, indexing ----------------------------------------------------------- */
 
+/* Threads of the BLAS library under the matrix products (torch.set_num_threads / get_num_threads). */
+void tensor_set_num_threads(int n);
+int tensor_get_num_threads(void);
 Tensor *tensor_mm(const Tensor *a, const Tensor *b);
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
 Tensor *tensor_mv(const Tensor *a, const Tensor *v);

@@ -746,7 +746,14 @@ void comp_expr(Compiler *c, const AstExpr *e) {
         break;
     case AST_EXPR_STARRED:
         comp_error(c, e->lineno, e->col_offset, "can't use starred expression here");
-    case AST_EXPR_NAME: comp_nameop(c, e->v.Name.id, AST_LOAD); break;
+    case AST_EXPR_NAME:
+        /* __debug__ is a compile-time constant, as in CPython: True unless optimizing */
+        if (strcmp(e->v.Name.id, "__debug__") == 0) {
+            comp_emit(c, OP_LOAD_CONST, comp_const(c, val_bool(c->optimize < 1)));
+            break;
+        }
+        comp_nameop(c, e->v.Name.id, AST_LOAD);
+        break;
     case AST_EXPR_LIST: comp_sequence(c, &e->v.List.elts, 0); break;
     case AST_EXPR_TUPLE:
         if (load_constant(c, e)) break;

@@ -9,9 +9,21 @@
  * Grouping is greedy in program order: an op joins the group of one of its producers when the
  * iteration shapes match and nothing between the group's first member and the op is a barrier
  * (in-place or random op, callback) or reads a member's value — the group runs at its last
- * member's position, so any such reader would run too early. */
+ * member's position, so any such reader would run too early.
+ *
+ * Row groups: a reduction over the last dim with keepdim (sum / mean, as layer norm's and
+ * softmax's backward rules record them) and the row kernels softmax / log_softmax / layer_norm
+ * join a group whose iteration shape is their input's ("full" shape [..., C]); members of shape
+ * [..., 1] (the row's statistics and what is computed from them) may join it too.  Such a group
+ * runs one row at a time: every register holds the row's C values (a row statistic is computed
+ * once and broadcast into its register when a full-shape member reads it), so a whole layer
+ * norm backward is one pass over memory instead of a dozen.  Reductions call the eager sum
+ * (tensor__sum_f32, same order, same double accumulator) and the row kernels repeat the eager
+ * kernels' code (src/tensor/nn.c), so results stay bitwise equal to eager. */
 #include "src/runtime/rt.h"
 #include "src/tensor/pwexpr.h"
+#include "src/tensor/nn.h"
+#include "src/tensor/reduce.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +38,17 @@
 enum {
     F_GELU_E = TENSOR_OP_COUNT,   /* gelu(x) given e = erf(x * k) in b */
     F_SILU_S,                     /* silu(x) given s = sigmoid(x) in b: x * s */
+    /* row members (row groups only): */
+    F_ROW_SUM,                    /* D[0] = sum of the row of a (keepdim sum over the last dim) */
+    F_ROW_MEAN,                   /* D[0] = mean of the row of a */
+    F_ROW_SOFTMAX,                /* the row's softmax (dim -1) */
+    F_ROW_LOG_SOFTMAX,            /* the row's log_softmax (dim -1) */
+    F_ROW_LAYER_NORM,             /* layer_norm over the last dim; b, c: weight, bias or -1; k: eps */
 };
+
+/* rows longer than this stay with the eager kernels: a row group keeps several rows of
+ * scratch per thread, which should stay in L2 */
+#define ROW_MAX 8192
 
 /* where a binary kernel's operands come from */
 enum { FM_REGS, FM_YCONST, FM_XCONST };
@@ -34,6 +56,9 @@ enum { FM_REGS, FM_YCONST, FM_XCONST };
 typedef struct FOp {
     uint16_t code;
     uint8_t mode;             /* FM_*: a scalar form's constant operand */
+    bool rowv;                /* row group: the member's value is one per row ([..., 1]) */
+    bool fill;                /* rowv and read by a full-shape member: broadcast over the row */
+    double eps;               /* F_ROW_LAYER_NORM */
     int16_t dst, a, b, c;     /* registers */
     float k;                  /* the constant operand */
     PwArgs args;              /* the op's arguments, as the eager kernel reads them */
@@ -56,6 +81,7 @@ struct RtFused {
     int16_t *in_last;         /* per input: last member reading it */
     int16_t *phys;            /* register -> scratch slot (liveness-allocated) */
     int n_slots;
+    bool row;                 /* a row group: iterates rows of the last dim (shape[ndim-1] = C) */
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS];
 };
@@ -102,9 +128,46 @@ static int fcode(const GraphNode *n, int *mode) {
     }
 }
 
+/* The row code of a row op node (see the header), or -1.  *full receives the shape it iterates
+ * (its input's). */
+static int row_code(const GraphNode *n, const TensorMeta **full) {
+    if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor || n->meta.dtype != TENSOR_FLOAT32) return -1;
+    if (n->exec.n_inputs < 1 || !in_dtype(n, 0, TENSOR_FLOAT32)) return -1;
+    const TensorMeta *x = &n->exec.inputs[0]->meta;
+    int nd = x->ndim;
+    if (nd < 1 || x->shape[nd - 1] < 2 || x->shape[nd - 1] > ROW_MAX) return -1;
+    const TensorOpArgs *a = &n->exec.args;
+    int code = -1;
+    switch (n->exec.op) {
+    case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM:
+        /* the eager sum adds a row with stride 1 in its own order: only then are the bits the same */
+        if (n->exec.n_inputs != 1 || a->n_ints != 1 || !a->keepdim || x->strides[nd - 1] != 1) return -1;
+        if (a->ints[0] != nd - 1 && a->ints[0] != -1) return -1;
+        code = n->exec.op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
+        break;
+    case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX:
+        if (n->exec.n_inputs != 1 || (a->dim != nd - 1 && a->dim != -1)) return -1;
+        code = n->exec.op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
+        break;
+    case TENSOR_OP_LAYER_NORM:
+        if (a->n_ints != 1 || a->ints[0] != x->shape[nd - 1]) return -1;
+        for (int i = 1; i < n->exec.n_inputs; i++) {
+            if (!n->exec.inputs[i]) continue;
+            const TensorMeta *w = &n->exec.inputs[i]->meta;
+            if (!in_dtype(n, i, TENSOR_FLOAT32) || w->ndim != 1 || w->shape[0] != x->shape[nd - 1]) return -1;
+        }
+        code = F_ROW_LAYER_NORM;
+        break;
+    default: return -1;
+    }
+    *full = x;
+    return code;
+}
+
 bool rt_fusable(const GraphNode *n) {
     int mode;
-    return fcode(n, &mode) >= 0;
+    const TensorMeta *full;
+    return fcode(n, &mode) >= 0 || row_code(n, &full) >= 0;
 }
 
 /* fusable and free of libm calls: worth recomputing in the backward rather than saving */
@@ -120,6 +183,9 @@ typedef struct Group {
     int *members;            /* instruction indices */
     int n_members, cap;
     int n_ext_est;
+    bool row;                /* has a row member: iterates rows */
+    int nd;                  /* the iteration ("full") shape */
+    int64_t shape[TENSOR_MAX_DIMS];
 } Group;
 
 static bool barrier(const RtInstr *I) {
@@ -130,8 +196,30 @@ static bool barrier(const RtInstr *I) {
     }
 }
 
-static bool same_shape(const TensorMeta *a, const TensorMeta *b) {
-    return a->ndim == b->ndim && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim) == 0;
+static bool shape_is(const TensorMeta *m, int nd, const int64_t *shape) {
+    return m->ndim == nd && memcmp(m->shape, shape, sizeof(int64_t) * (size_t)nd) == 0;
+}
+
+/* m is the full shape with a last dim of 1 */
+static bool is_row_shape(const TensorMeta *m, int nd, const int64_t *shape) {
+    return nd >= 1 && m->ndim == nd && m->shape[nd - 1] == 1 && memcmp(m->shape, shape, sizeof(int64_t) * (size_t)(nd - 1)) == 0;
+}
+
+/* The shape an instruction iterates and whether it is a row op. */
+static void instr_shape(const RtProg *p, const RtInstr *I, const TensorMeta **full, bool *row) {
+    *row = row_code(I->node, full) >= 0;
+    if (!*row) *full = &p->vals[I->out[0]].meta;
+}
+
+/* Can an instruction iterating `full` (row: a row op) be a member of a group iterating G's shape?
+ * Pointwise members match the shape, or the row shape of a row group (or of a group that turns
+ * into one as the row op joins). */
+static bool shape_fits(const Group *G, const RtProg *p, const RtInstr *I) {
+    const TensorMeta *full;
+    bool row;
+    instr_shape(p, I, &full, &row);
+    if (shape_is(full, G->nd, G->shape)) return true;
+    return !row && G->row && is_row_shape(full, G->nd, G->shape);
 }
 
 static bool reads_group(const RtProg *p, const RtInstr *I, const int *grp, int g) {
@@ -146,9 +234,7 @@ static bool reads_group(const RtProg *p, const RtInstr *I, const int *grp, int g
  * members)? */
 static bool can_join(const RtProg *p, const Group *G, int g, const int *grp, int k, int also, int extra) {
     const RtInstr *I = &p->ins[k];
-    const RtVal *o = &p->vals[I->out[0]];
-    const RtVal *first = &p->vals[p->ins[G->first].out[0]];
-    if (!same_shape(&o->meta, &first->meta)) return false;
+    if (!shape_fits(G, p, I)) return false;
     if (G->n_members + 1 + G->n_ext_est + I->n_in + extra > MAX_REGS) return false;
     for (int j = G->first + 1; j < k; j++) {
         if (grp[j] == g || (also >= 0 && grp[j] == also)) continue;
@@ -157,7 +243,22 @@ static bool can_join(const RtProg *p, const Group *G, int g, const int *grp, int
     return true;
 }
 
+/* Can groups a and b run as one?  Same shape, or one a row group and the other's shape its row
+ * shape (its members become per-row members). */
+static bool merge_fits(const Group *a, const Group *b) {
+    TensorMeta mb = {.ndim = b->nd}, ma = {.ndim = a->nd};
+    memcpy(mb.shape, b->shape, sizeof(int64_t) * (size_t)b->nd);
+    memcpy(ma.shape, a->shape, sizeof(int64_t) * (size_t)a->nd);
+    if (shape_is(&mb, a->nd, a->shape)) return true;
+    return (a->row && !b->row && is_row_shape(&mb, a->nd, a->shape)) || (b->row && !a->row && is_row_shape(&ma, b->nd, b->shape));
+}
+
 static void merge_into(Group *dst, int d, Group *src, int *grp) {
+    if (src->row && !dst->row) {
+        dst->row = true;
+        dst->nd = src->nd;
+        memcpy(dst->shape, src->shape, sizeof(int64_t) * (size_t)src->nd);
+    }
     int *m = malloc(sizeof(int) * (size_t)(dst->n_members + src->n_members));
     EM_ASSERT(m, "out of memory fusing");
     int i = 0, j = 0, n = 0;
@@ -177,7 +278,19 @@ static void merge_into(Group *dst, int d, Group *src, int *grp) {
     src->first = src->last = -1;
 }
 
-static void group_add(Group *G, int k, int n_in) {
+static void group_start(Group *G, const RtProg *p, int k) {
+    const TensorMeta *full;
+    instr_shape(p, &p->ins[k], &full, &G->row);
+    G->first = k;
+    G->nd = full->ndim;
+    memcpy(G->shape, full->shape, sizeof(int64_t) * (size_t)full->ndim);
+}
+
+static void group_add(Group *G, const RtProg *p, int k, int n_in) {
+    const TensorMeta *full;
+    bool row;
+    instr_shape(p, &p->ins[k], &full, &row);
+    G->row |= row;
     if (G->n_members == G->cap) {
         G->cap = G->cap ? G->cap * 2 : 8;
         G->members = realloc(G->members, sizeof(int) * (size_t)G->cap);
@@ -238,9 +351,9 @@ static RtFused *finish_group(RtProg *p, Group *G, int g, const int *grp, const b
             V->kind = RV_INTERNAL;
         }
     }
-    const RtVal *o = &p->vals[F->mvals[0]];
-    F->ndim = o->meta.ndim;
-    memcpy(F->shape, o->meta.shape, sizeof(int64_t) * (size_t)o->meta.ndim);
+    F->row = G->row;
+    F->ndim = G->nd;
+    memcpy(F->shape, G->shape, sizeof(int64_t) * (size_t)G->nd);
     return F;
 }
 
@@ -335,7 +448,8 @@ void rt_fuse(RtProg *p, const RtOptions *o) {
                 int g = cands[c];
                 if (best < 0) {
                     if (can_join(p, &groups[g], g, grp, k, -1, 0)) best = g;
-                } else if (can_join(p, &groups[g], g, grp, k, best, groups[best].n_members + groups[best].n_ext_est) &&
+                } else if (merge_fits(&groups[best], &groups[g]) &&
+                           can_join(p, &groups[g], g, grp, k, best, groups[best].n_members + groups[best].n_ext_est) &&
                            can_join(p, &groups[best], best, grp, k, g, groups[g].n_members + groups[g].n_ext_est)) {
                     merge_into(&groups[best], best, &groups[g], grp);
                 }
@@ -343,10 +457,10 @@ void rt_fuse(RtProg *p, const RtOptions *o) {
         }
         if (best < 0) {
             best = n_groups++;
-            groups[best].first = k;
+            group_start(&groups[best], p, k);
         }
         grp[k] = best;
-        group_add(&groups[best], k, I->n_in);
+        group_add(&groups[best], p, k, I->n_in);
     }
     for (int g = 0; g < n_groups; g++) {
         Group *G = &groups[g];
@@ -425,10 +539,17 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         const GraphNode *n = f->members[m];
         FOp *op = &f->code[m];
         int mode, code = fcode(n, &mode);
-        EM_ASSERT(code >= 0, "fused member is not fusable");
+        if (code < 0) {
+            const TensorMeta *full;
+            code = row_code(n, &full);
+            mode = FM_REGS;
+            EM_ASSERT(code >= 0 && f->row, "fused member is not fusable");
+        }
         op->code = (uint16_t)code;
         op->mode = (uint8_t)mode;
         op->dst = (int16_t)(f->n_ins + m);
+        op->rowv = f->row && is_row_shape(&p->vals[f->mvals[m]].meta, f->ndim, f->shape);
+        op->eps = n->exec.args.eps;
         int16_t r[3];
         for (int j = 0; j < 3; j++) {
             int32_t v = f->margs[m * 3 + j];
@@ -441,6 +562,14 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
             if (r[j] >= 0 && r[j] < f->n_ins) f->in_last[r[j]] = (int16_t)m;
         tensor__pw_args(&n->exec.args, &op->args);
         op->k = (float)op->args.s0d;   /* a scalar form's constant operand is args.scalar */
+    }
+    /* a per-row value read by a full-shape member is broadcast over its register */
+    for (int m = 0; m < f->n_members; m++) {
+        const FOp *op = &f->code[m];
+        if (op->rowv) continue;
+        int16_t rr[3] = {op->a, op->b, op->c};
+        for (int j = 0; j < 3; j++)
+            if (rr[j] >= f->n_ins && f->code[rr[j] - f->n_ins].rowv) f->code[rr[j] - f->n_ins].fill = true;
     }
     /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
      * element instead of two, same bits */
@@ -644,6 +773,30 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
 #undef BIN_MODES
 #undef TERN
 
+/* A member of a row group over one row of n values.  Per-row members compute element 0 (and
+ * broadcast it when a full-shape member reads it); the row kernels are the eager ones. */
+static void exec_row_op(const FOp *o, float *const *reg, int64_t n) {
+    float *D = reg[o->dst];
+    const float *A = reg[o->a];
+    switch (o->code) {
+    case F_ROW_SUM: case F_ROW_MEAN: {
+        /* as the eager sum: a double accumulator from 0, times the mean's scale, rounded */
+        double acc = 0, scale = o->code == F_ROW_MEAN ? 1.0 / (double)n : 1.0;
+        acc += tensor__sum_f32(A, 1, n);
+        D[0] = (float)(acc * scale);
+        break;
+    }
+    case F_ROW_SOFTMAX: tensor__softmax_row_f32(A, D, n, false); break;
+    case F_ROW_LOG_SOFTMAX: tensor__softmax_row_f32(A, D, n, true); break;
+    case F_ROW_LAYER_NORM:
+        tensor__layer_norm_row_f32(A, o->b >= 0 ? reg[o->b] : NULL, o->c >= 0 ? reg[o->c] : NULL, D, n, o->eps);
+        break;
+    default: exec_op(o, reg, o->rowv ? 1 : n); break;
+    }
+    if (o->fill)
+        for (int64_t i = 1; i < n; i++) D[i] = D[0];
+}
+
 #define MAX_OPERANDS (MAX_REGS + 16)
 
 typedef struct Iter {
@@ -668,7 +821,8 @@ static void iter_init(Iter *it, const RtFused *f, Tensor *const *ops, int n_ops)
     for (int d = 0; d < nd; d++) {
         if (f->shape[d] == 1) continue;
         if (k > 0) {
-            bool merge = true;
+            /* a row group keeps the row (the last dim) apart */
+            bool merge = !(f->row && d == nd - 1);
             for (int o = 0; o < n_ops && merge; o++) merge = it->stride[o][k - 1] == st[o][d] * f->shape[d];
             if (merge) {
                 it->shape[k - 1] *= f->shape[d];
@@ -724,21 +878,39 @@ typedef struct FusedJob {
     int n_ops;
 } FusedJob;
 
+/* a row group's scratch: n_slots rows of the row's length, per thread, kept between runs */
+static _Thread_local float *row_scratch;
+static _Thread_local size_t row_scratch_cap;
+
+static float *row_scratch_get(size_t n) {
+    if (n > row_scratch_cap) {
+        free(row_scratch);
+        row_scratch = malloc(sizeof(float) * n);
+        EM_ASSERT(row_scratch, "out of memory running a fused row loop");
+        row_scratch_cap = n;
+    }
+    return row_scratch;
+}
+
 static void fused_units(void *ctx, int64_t u0, int64_t u1) {
     const FusedJob *J = ctx;
     const RtFused *f = J->f;
     const Iter *it = &J->it;
     int nd = it->nd, n_ops = J->n_ops;
-    float scratch[MAX_REGS + 8][CHUNK];
+    /* a unit is CHUNK values of the inner dim, or (row groups) one whole row */
+    int64_t L = f->row ? J->inner : CHUNK;
+    float chunk_scratch[MAX_REGS + 8][CHUNK];
+    float *sbase = f->row ? row_scratch_get((size_t)(f->n_slots > f->n_ins ? f->n_slots : f->n_ins) * (size_t)L) : &chunk_scratch[0][0];
+#define SLOT(k) (sbase + (int64_t)(k) * L)
     float *reg[MAX_REGS + 8];
     const float *filled[MAX_REGS + 8];
     for (int r = 0; r < f->n_regs; r++) {
-        reg[r] = scratch[f->phys[r]];
+        reg[r] = SLOT(f->phys[r]);
         filled[r] = NULL;
     }
     int64_t cur_ob = -1, off[MAX_OPERANDS];
     for (int64_t u = u0; u < u1; u++) {
-        int64_t ob = u / J->n_chunks, j0 = (u % J->n_chunks) * CHUNK;
+        int64_t ob = u / J->n_chunks, j0 = (u % J->n_chunks) * L;
         if (ob != cur_ob) {
             int64_t idx[TENSOR_MAX_DIMS], rem = ob;
             for (int d = nd - 2; d >= 0; d--) {
@@ -751,12 +923,12 @@ static void fused_units(void *ctx, int64_t u0, int64_t u1) {
             }
             cur_ob = ob;
         }
-        int64_t n = J->inner - j0 < CHUNK ? J->inner - j0 : CHUNK;
+        int64_t n = J->inner - j0 < L ? J->inner - j0 : L;
         for (int i = 0; i < f->n_ins; i++) {
             int64_t s = it->stride[i][nd - 1];
             if (f->in_bool[i]) {
                 const uint8_t *src = (const uint8_t *)J->base[i] + off[i] + j0 * s;
-                float *d = scratch[i];
+                float *d = SLOT(i);
                 for (int64_t e = 0; e < n; e++) d[e] = src[e * s] ? 1.0f : 0.0f;
                 reg[i] = d;
                 continue;
@@ -765,40 +937,48 @@ static void fused_units(void *ctx, int64_t u0, int64_t u1) {
             if (s == 1) {
                 reg[i] = (float *)src;
             } else if (s == 0) {
-                if (filled[i] != src || reg[i] != scratch[i]) {
-                    for (int64_t e = 0; e < CHUNK; e++) scratch[i][e] = *src;
+                if (filled[i] != src || reg[i] != SLOT(i)) {
+                    float *d = SLOT(i);
+                    for (int64_t e = 0; e < L; e++) d[e] = *src;
                     filled[i] = src;
                 }
-                reg[i] = scratch[i];
+                reg[i] = SLOT(i);
             } else {
-                for (int64_t e = 0; e < n; e++) scratch[i][e] = src[e * s];
-                reg[i] = scratch[i];
+                float *d = SLOT(i);
+                for (int64_t e = 0; e < n; e++) d[e] = src[e * s];
+                reg[i] = d;
                 filled[i] = NULL;
             }
         }
         for (int i = 0; i < f->n_outs; i++) {
             int o = f->n_ins + i;
-            reg[f->out_reg[i]] = J->direct[i] ? (float *)J->base[o] + off[o] + j0 : scratch[f->phys[f->out_reg[i]]];
+            reg[f->out_reg[i]] = J->direct[i] ? (float *)J->base[o] + off[o] + j0 : SLOT(f->phys[f->out_reg[i]]);
         }
-        for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
+        if (f->row)
+            for (int m = 0; m < f->n_members; m++) exec_row_op(&f->code[m], reg, n);
+        else
+            for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
         for (int i = 0; i < f->n_outs; i++) {
             if (J->direct[i]) continue;
             int o = f->n_ins + i;
             int64_t s = it->stride[o][nd - 1];
             const float *r = reg[f->out_reg[i]];
+            /* s == 0: a row group's per-row value (its element 0) */
+            int64_t cnt = s == 0 ? 1 : n;
             if (f->out_bool[i]) {
                 uint8_t *d = (uint8_t *)J->base[o] + off[o] + j0 * s;
-                for (int64_t e = 0; e < n; e++) d[e * s] = r[e] != 0.0f;
+                for (int64_t e = 0; e < cnt; e++) d[e * s] = r[e] != 0.0f;
             } else {
                 float *d = (float *)J->base[o] + off[o] + j0 * s;
                 if (s == 1)
                     memcpy(d, r, sizeof(float) * (size_t)n);
                 else
-                    for (int64_t e = 0; e < n; e++) d[e * s] = r[e];
+                    for (int64_t e = 0; e < cnt; e++) d[e * s] = r[e];
             }
         }
-        for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = scratch[f->phys[f->out_reg[i]]];
+        for (int i = 0; i < f->n_outs; i++) reg[f->out_reg[i]] = SLOT(f->phys[f->out_reg[i]]);
     }
+#undef SLOT
 }
 
 /* rough cost per element: a libm call is worth about sixteen arithmetic ops */
@@ -806,7 +986,8 @@ static int64_t element_cost(const RtFused *f) {
     int64_t c = 0;
     for (int m = 0; m < f->n_members; m++) {
         int code = f->code[m].code;
-        c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost == PWC_LIBM ? 16 : 1;
+        if (code >= F_ROW_SOFTMAX && code <= F_ROW_LAYER_NORM) c += code == F_ROW_LAYER_NORM ? 4 : 18;
+        else c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost == PWC_LIBM ? 16 : 1;
     }
     return c;
 }
@@ -841,7 +1022,7 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
                 J.direct[i] = f->in_last[j] <= m && J.it.stride[j][nd - 1] == 1 && J.base[j] == J.base[f->n_ins + i];
     }
     J.inner = J.it.shape[nd - 1];
-    J.n_chunks = (J.inner + CHUNK - 1) / CHUNK;
+    J.n_chunks = f->row ? 1 : (J.inner + CHUNK - 1) / CHUNK;
     int64_t units = numel / J.inner * J.n_chunks;
     if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1)
         rt_parallel(units, fused_units, &J);

@@ -11,6 +11,9 @@
 #include <cblas.h>
 #include <stdio.h>
 
+void tensor_set_num_threads(int n) { openblas_set_num_threads(n); }
+int tensor_get_num_threads(void) { return openblas_get_num_threads(); }
+
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
     if ((s1 == 1 || cols == 1) && (s0 >= (cols > 1 ? cols : 1) || rows == 1)) {
@@ -160,123 +163,136 @@ static int check_mm_dtypes(const TensorMeta *a, const TensorMeta *b, const char 
     return 0;
 }
 
-int tensor__infer_linalg(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out, int max_out) {
-    (void)max_out;
-    (void)n_in;
-    (void)a;
+/* ---- the matrix products' table entries (ops.def K columns) ---------------------------------- */
+
+TENSOR_INFER(mm) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
     const TensorMeta *x = in[0], *y = in[1];
     int64_t shape[3] = {0, 0, 0};
-    switch (op) {
-    case TENSOR_OP_MM:
-        if (x->ndim != 2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "self must be a matrix");
-            return -1;
-        }
-        if (y->ndim != 2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "mat2 must be a matrix");
-            return -1;
-        }
-        if (x->shape[1] != y->shape[0]) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
-                             (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0], (long long)y->shape[1]);
-            return -1;
-        }
-        if (check_mm_dtypes(x, y, "addmm_impl_cpu_") < 0) return -1;
-        shape[0] = x->shape[0];
-        shape[1] = y->shape[1];
-        tensor__meta_contiguous(out, x->dtype, 2, shape);
-        return 1;
-    case TENSOR_OP_ADDMM: {
-        const TensorMeta *m1 = in[1], *m2 = in[2];
-        if (m1->ndim != 2 || m2->ndim != 2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "%s must be a matrix, got %d-D tensor", m1->ndim != 2 ? "mat1" : "mat2",
-                             m1->ndim != 2 ? m1->ndim : m2->ndim);
-            return -1;
-        }
-        if (m1->shape[1] != m2->shape[0]) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
-                             (long long)m1->shape[0], (long long)m1->shape[1], (long long)m2->shape[0], (long long)m2->shape[1]);
-            return -1;
-        }
-        /* addmm_impl_cpu_'s order: self against mat2, then mat1 against mat2 */
-        if (x->dtype != m2->dtype || m1->dtype != m2->dtype) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "%s and mat2 must have the same dtype", x->dtype != m2->dtype ? "self" : "mat1");
-            return -1;
-        }
-        if (check_mm_dtypes(m1, m2, "addmm_impl_cpu_") < 0) return -1;
-        shape[0] = m1->shape[0];
-        shape[1] = m2->shape[1];
-        int nd;
-        int64_t bs[TENSOR_MAX_DIMS];
-        if (tensor__broadcast_shapes(x->ndim, x->shape, 2, shape, &nd, bs) < 0) return -1;
-        if (nd != 2 || bs[0] != shape[0] || bs[1] != shape[1]) {
-            char b1[64], b2[64];
-            tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
-            tensor__format_shape(b2, sizeof b2, 2, shape);
-            tensor_error_set(TENSOR_ERR_RUNTIME, "The expanded size of the tensor must match the existing size: self %s vs result %s", b1, b2);
-            return -1;
-        }
-        tensor__meta_contiguous(out, x->dtype, 2, shape);
-        return 1;
+    if (x->ndim != 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "self must be a matrix");
+        return -1;
     }
-    case TENSOR_OP_BMM:
-        if (x->ndim != 3) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "batch1 must be a 3D tensor");
-            return -1;
-        }
-        if (y->ndim != 3) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "batch2 must be a 3D tensor");
-            return -1;
-        }
-        if (y->shape[0] != x->shape[0] || y->shape[1] != x->shape[2]) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].",
-                             (long long)x->shape[0], (long long)x->shape[2], (long long)y->shape[0], (long long)y->shape[1]);
-            return -1;
-        }
-        if (check_mm_dtypes(x, y, "bmm") < 0) return -1;
-        shape[0] = x->shape[0];
-        shape[1] = x->shape[1];
-        shape[2] = y->shape[2];
-        tensor__meta_contiguous(out, x->dtype, 3, shape);
-        return 1;
-    case TENSOR_OP_MV:
-        if (x->ndim != 2 || y->ndim != 1) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "vector + matrix @ vector expected, got 1, %d, %d", x->ndim, y->ndim);
-            return -1;
-        }
-        if (x->shape[1] != y->shape[0]) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
-                             (long long)x->shape[0], (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0]);
-            return -1;
-        }
-        if (check_mm_dtypes(x, y, "addmv_impl_cpu") < 0) return -1;
-        shape[0] = x->shape[0];
-        tensor__meta_contiguous(out, x->dtype, 1, shape);
-        return 1;
-    case TENSOR_OP_DOT:
-        if (x->ndim != 1 || y->ndim != 1) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", x->ndim, y->ndim);
-            return -1;
-        }
-        if (x->shape[0] != y->shape[0]) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of elements, but got %lld and %lld elements respectively",
-                             (long long)x->shape[0], (long long)y->shape[0], (long long)x->shape[0], (long long)y->shape[0]);
-            return -1;
-        }
-        if (x->dtype != y->dtype) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but found %s and %s",
-                             tensor__cname(x->dtype), tensor__cname(y->dtype));
-            return -1;
-        }
-        if (check_mm_dtypes(x, y, "dot") < 0) return -1;
-        tensor__meta_contiguous(out, x->dtype, 0, shape);
-        return 1;
-    default: break;
+    if (y->ndim != 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "mat2 must be a matrix");
+        return -1;
     }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a matrix product", tensor_op_name(op));
-    return -1;
+    if (x->shape[1] != y->shape[0]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                         (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0], (long long)y->shape[1]);
+        return -1;
+    }
+    if (check_mm_dtypes(x, y, "addmm_impl_cpu_") < 0) return -1;
+    shape[0] = x->shape[0];
+    shape[1] = y->shape[1];
+    tensor__meta_contiguous(out, x->dtype, 2, shape);
+    return 1;
+}
+
+TENSOR_INFER(addmm) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0];
+    int64_t shape[3] = {0, 0, 0};
+    const TensorMeta *m1 = in[1], *m2 = in[2];
+    if (m1->ndim != 2 || m2->ndim != 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s must be a matrix, got %d-D tensor", m1->ndim != 2 ? "mat1" : "mat2",
+                         m1->ndim != 2 ? m1->ndim : m2->ndim);
+        return -1;
+    }
+    if (m1->shape[1] != m2->shape[0]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                         (long long)m1->shape[0], (long long)m1->shape[1], (long long)m2->shape[0], (long long)m2->shape[1]);
+        return -1;
+    }
+    /* addmm_impl_cpu_'s order: self against mat2, then mat1 against mat2 */
+    if (x->dtype != m2->dtype || m1->dtype != m2->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s and mat2 must have the same dtype", x->dtype != m2->dtype ? "self" : "mat1");
+        return -1;
+    }
+    if (check_mm_dtypes(m1, m2, "addmm_impl_cpu_") < 0) return -1;
+    shape[0] = m1->shape[0];
+    shape[1] = m2->shape[1];
+    int nd;
+    int64_t bs[TENSOR_MAX_DIMS];
+    if (tensor__broadcast_shapes(x->ndim, x->shape, 2, shape, &nd, bs) < 0) return -1;
+    if (nd != 2 || bs[0] != shape[0] || bs[1] != shape[1]) {
+        char b1[64], b2[64];
+        tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
+        tensor__format_shape(b2, sizeof b2, 2, shape);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "The expanded size of the tensor must match the existing size: self %s vs result %s", b1, b2);
+        return -1;
+    }
+    tensor__meta_contiguous(out, x->dtype, 2, shape);
+    return 1;
+}
+
+TENSOR_INFER(bmm) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0], *y = in[1];
+    int64_t shape[3] = {0, 0, 0};
+    if (x->ndim != 3) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "batch1 must be a 3D tensor");
+        return -1;
+    }
+    if (y->ndim != 3) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "batch2 must be a 3D tensor");
+        return -1;
+    }
+    if (y->shape[0] != x->shape[0] || y->shape[1] != x->shape[2]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].",
+                         (long long)x->shape[0], (long long)x->shape[2], (long long)y->shape[0], (long long)y->shape[1]);
+        return -1;
+    }
+    if (check_mm_dtypes(x, y, "bmm") < 0) return -1;
+    shape[0] = x->shape[0];
+    shape[1] = x->shape[1];
+    shape[2] = y->shape[2];
+    tensor__meta_contiguous(out, x->dtype, 3, shape);
+    return 1;
+}
+
+TENSOR_INFER(mv) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0], *y = in[1];
+    int64_t shape[3] = {0, 0, 0};
+    if (x->ndim != 2 || y->ndim != 1) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "vector + matrix @ vector expected, got 1, %d, %d", x->ndim, y->ndim);
+        return -1;
+    }
+    if (x->shape[1] != y->shape[0]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                         (long long)x->shape[0], (long long)x->shape[0], (long long)x->shape[1], (long long)y->shape[0]);
+        return -1;
+    }
+    if (check_mm_dtypes(x, y, "addmv_impl_cpu") < 0) return -1;
+    shape[0] = x->shape[0];
+    tensor__meta_contiguous(out, x->dtype, 1, shape);
+    return 1;
+}
+
+TENSOR_INFER(dot) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0], *y = in[1];
+    int64_t shape[3] = {0, 0, 0};
+    if (x->ndim != 1 || y->ndim != 1) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", x->ndim, y->ndim);
+        return -1;
+    }
+    if (x->shape[0] != y->shape[0]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of elements, but got %lld and %lld elements respectively",
+                         (long long)x->shape[0], (long long)y->shape[0], (long long)x->shape[0], (long long)y->shape[0]);
+        return -1;
+    }
+    if (x->dtype != y->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "dot : expected both vectors to have same dtype, but found %s and %s",
+                         tensor__cname(x->dtype), tensor__cname(y->dtype));
+        return -1;
+    }
+    if (check_mm_dtypes(x, y, "dot") < 0) return -1;
+    tensor__meta_contiguous(out, x->dtype, 0, shape);
+    return 1;
 }
 
 static double scalar_d(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
@@ -298,16 +314,108 @@ static void gemm_into(Tensor *out, int64_t ooff, const Tensor *x, int64_t xoff, 
     }
 }
 
-int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
+/* the products' kernels: output metadata o (already checked), operands in the compute family */
+static Tensor *mm_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    (void)a;
+    const Tensor *x = in[0], *y = in[1];
+    Tensor *r;
+    if (!(r = tensor__new(o->dtype, 2, o->shape, false))) return NULL;
+    gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
+              y->strides[1], y->shape[1], 1.0, 0.0);
+    return r;
+}
+
+static Tensor *addmm_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    Tensor *r = NULL;
+    const Tensor *bias = in[0], *m1 = in[1], *m2 = in[2];
+    double beta = scalar_d(a->beta), alpha = scalar_d(a->alpha);
+    if (!(r = tensor__new(o->dtype, 2, o->shape, beta == 0.0))) return NULL;
+    if (beta != 0.0 && tensor__copy_into(r, bias) < 0) {
+        tensor_decref(r);
+        return NULL;
+    }
+    gemm_into(r, 0, m1, m1->offset, m1->strides[0], m1->strides[1], m1->shape[0], m1->shape[1], m2, m2->offset,
+              m2->strides[0], m2->strides[1], m2->shape[1], alpha, beta);
+    return r;
+}
+
+static Tensor *bmm_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    (void)a;
+    const Tensor *x = in[0], *y = in[1];
+    Tensor *r;
+    if (!(r = tensor__new(o->dtype, 3, o->shape, false))) return NULL;
+    int64_t m = x->shape[1], k = x->shape[2], n = y->shape[2];
+    for (int64_t b = 0; b < x->shape[0]; b++)
+        gemm_into(r, b * m * n, x, x->offset + b * x->strides[0], x->strides[1], x->strides[2], m, k, y,
+                  y->offset + b * y->strides[0], y->strides[1], y->strides[2], n, 1.0, 0.0);
+    return r;
+}
+
+static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    (void)a;
+    const Tensor *x = in[0], *y = in[1];
+    Tensor *r;
+    if (!(r = tensor__new(o->dtype, 1, o->shape, false))) return NULL;
+    if (o->dtype == TENSOR_FLOAT32 && x->shape[0] > 0 && x->shape[1] > 0 && y->strides[0] > 0) {
+        CBLAS_TRANSPOSE tr;
+        int64_t ld;
+        if (blas_layout(x->shape[0], x->shape[1], x->strides[0], x->strides[1], &tr, &ld)) {
+            cblas_sgemv(CblasRowMajor, tr, tr == CblasNoTrans ? (int)x->shape[0] : (int)x->shape[1],
+                        tr == CblasNoTrans ? (int)x->shape[1] : (int)x->shape[0], 1.0f, tensor__f32(x), (int)ld,
+                        tensor__f32(y), (int)y->strides[0], 0.0f, tensor__f32(r), 1);
+            return r;
+        }
+    }
+    gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
+              0, 1, 1.0, 0.0);
+    return r;
+}
+
+static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    (void)a;
+    const Tensor *x = in[0], *y = in[1];
+    Tensor *r;
+    if (!(r = tensor__new(o->dtype, 0, NULL, false))) return NULL;
+    if (o->dtype == TENSOR_FLOAT32) {
+        if (x->shape[0] && (x->strides[0] <= 0 || y->strides[0] <= 0)) {
+            double acc = 0;
+            for (int64_t i = 0; i < x->shape[0]; i++)
+                acc += (double)tensor__f32(x)[i * x->strides[0]] * tensor__f32(y)[i * y->strides[0]];
+            *tensor__f32(r) = (float)acc;
+            return r;
+        }
+        *tensor__f32(r) = x->shape[0] ? cblas_sdot((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
+                                                   (int)y->strides[0])
+                                      : 0.0f;
+    } else if (o->dtype == TENSOR_FLOAT64) {
+        const double *px = (const double *)tensor__data(x), *py = (const double *)tensor__data(y);
+        double acc = 0;
+        if (x->shape[0] && x->strides[0] > 0 && y->strides[0] > 0)
+            acc = cblas_ddot((int)x->shape[0], px, (int)x->strides[0], py, (int)y->strides[0]);
+        else
+            for (int64_t i = 0; i < x->shape[0]; i++) acc += px[i * x->strides[0]] * py[i * y->strides[0]];
+        *(double *)tensor__data(r) = acc;
+    } else {
+        int64_t acc = 0;
+        for (int64_t i = 0; i < x->shape[0]; i++)
+            acc += tensor__i64(x)[i * x->strides[0]] * tensor__i64(y)[i * y->strides[0]];
+        *tensor__i64(r) = acc;
+    }
+    return r;
+}
+
+typedef Tensor *(*LinalgKernel)(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o);
+
+/* A product's kernel: its output metadata from `infer`, operands stored narrower than their
+ * family (bfloat16, int32 ...) widened into it and the result rounded back, then `kernel`. */
+static inline int linalg_run(TensorInferFn infer, LinalgKernel kernel, TensorOp op, Tensor *const *in, int n_in,
+                             const TensorOpArgs *a, Tensor **out) {
     TensorMeta mx, my, mz, om;
     tensor_meta_of(in[0], &mx);
     tensor_meta_of(in[1], &my);
     const TensorMeta *pm[3] = {&mx, &my, &mz};
     if (n_in > 2) tensor_meta_of(in[2], &mz);
-    if (tensor__infer_linalg(op, pm, n_in, a, &om, 1) < 0) return -1;
-    /* operands stored narrower than their family (bfloat16, int32 ...) are widened into it and
-     * the result rounded back */
+    if (infer(op, pm, n_in, a, &om, 1) < 0) return -1;
     TensorDtype fam = tensor__compute_dtype(om.dtype);
     Tensor *conv[3] = {NULL, NULL, NULL};
     if (fam != om.dtype) {
@@ -318,105 +426,45 @@ int tensor__run_linalg(TensorOp op, Tensor *const *in, int n_in, const TensorOpA
             }
         Tensor *r = NULL;
         TensorOpArgs fa = *a;
-        int rc = tensor__run_linalg(op, conv, n_in, &fa, &r, 1);
+        int rc = linalg_run(infer, kernel, op, conv, n_in, &fa, &r);
         for (int i = 0; i < n_in; i++) tensor_decref(conv[i]);
         if (rc < 0) return -1;
         out[0] = tensor__as_dtype(r, om.dtype);
         tensor_decref(r);
         return out[0] ? 1 : -1;
     }
-    const Tensor *x = in[0], *y = in[1];
-    Tensor *r = NULL;
-    switch (op) {
-    case TENSOR_OP_MM:
-        if (!(r = tensor__new(om.dtype, 2, om.shape, false))) return -1;
-        gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
-                  y->strides[1], y->shape[1], 1.0, 0.0);
-        break;
-    case TENSOR_OP_ADDMM: {
-        const Tensor *bias = in[0], *m1 = in[1], *m2 = in[2];
-        double beta = scalar_d(a->beta), alpha = scalar_d(a->alpha);
-        if (!(r = tensor__new(om.dtype, 2, om.shape, beta == 0.0))) return -1;
-        if (beta != 0.0 && tensor__copy_into(r, bias) < 0) {
-            tensor_decref(r);
-            return -1;
-        }
-        gemm_into(r, 0, m1, m1->offset, m1->strides[0], m1->strides[1], m1->shape[0], m1->shape[1], m2, m2->offset,
-                  m2->strides[0], m2->strides[1], m2->shape[1], alpha, beta);
-        break;
-    }
-    case TENSOR_OP_BMM: {
-        if (!(r = tensor__new(om.dtype, 3, om.shape, false))) return -1;
-        int64_t m = x->shape[1], k = x->shape[2], n = y->shape[2];
-        for (int64_t b = 0; b < x->shape[0]; b++)
-            gemm_into(r, b * m * n, x, x->offset + b * x->strides[0], x->strides[1], x->strides[2], m, k, y,
-                      y->offset + b * y->strides[0], y->strides[1], y->strides[2], n, 1.0, 0.0);
-        break;
-    }
-    case TENSOR_OP_MV:
-        if (!(r = tensor__new(om.dtype, 1, om.shape, false))) return -1;
-        if (om.dtype == TENSOR_FLOAT32 && x->shape[0] > 0 && x->shape[1] > 0 && y->strides[0] > 0) {
-            CBLAS_TRANSPOSE tr;
-            int64_t ld;
-            if (blas_layout(x->shape[0], x->shape[1], x->strides[0], x->strides[1], &tr, &ld)) {
-                cblas_sgemv(CblasRowMajor, tr, tr == CblasNoTrans ? (int)x->shape[0] : (int)x->shape[1],
-                            tr == CblasNoTrans ? (int)x->shape[1] : (int)x->shape[0], 1.0f, tensor__f32(x), (int)ld,
-                            tensor__f32(y), (int)y->strides[0], 0.0f, tensor__f32(r), 1);
-                break;
-            }
-        }
-        gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
-                  0, 1, 1.0, 0.0);
-        break;
-    case TENSOR_OP_DOT:
-        if (!(r = tensor__new(om.dtype, 0, NULL, false))) return -1;
-        if (om.dtype == TENSOR_FLOAT32) {
-            if (x->shape[0] && (x->strides[0] <= 0 || y->strides[0] <= 0)) {
-                double acc = 0;
-                for (int64_t i = 0; i < x->shape[0]; i++)
-                    acc += (double)tensor__f32(x)[i * x->strides[0]] * tensor__f32(y)[i * y->strides[0]];
-                *tensor__f32(r) = (float)acc;
-                break;
-            }
-            *tensor__f32(r) = x->shape[0] ? cblas_sdot((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
-                                                       (int)y->strides[0])
-                                          : 0.0f;
-        } else if (om.dtype == TENSOR_FLOAT64) {
-            const double *px = (const double *)tensor__data(x), *py = (const double *)tensor__data(y);
-            double acc = 0;
-            if (x->shape[0] && x->strides[0] > 0 && y->strides[0] > 0)
-                acc = cblas_ddot((int)x->shape[0], px, (int)x->strides[0], py, (int)y->strides[0]);
-            else
-                for (int64_t i = 0; i < x->shape[0]; i++) acc += px[i * x->strides[0]] * py[i * y->strides[0]];
-            *(double *)tensor__data(r) = acc;
-        } else {
-            int64_t acc = 0;
-            for (int64_t i = 0; i < x->shape[0]; i++)
-                acc += tensor__i64(x)[i * x->strides[0]] * tensor__i64(y)[i * y->strides[0]];
-            *tensor__i64(r) = acc;
-        }
-        break;
-    default: EM_UNREACHABLE();
-    }
+    Tensor *r = kernel(in, a, &om);
+    if (!r) return -1;
     out[0] = r;
     return 1;
 }
 
-static Tensor *run2(TensorOp op, const Tensor *x, const Tensor *y) {
+#define LINALG_RUN(NAME)                                                                                               \
+    TENSOR_RUN(NAME) {                                                                                                 \
+        (void)n_out;                                                                                                   \
+        return linalg_run(tensor__infer_##NAME, NAME##_kernel, op, in, n_in, a, out);                                  \
+    }
+LINALG_RUN(mm)
+LINALG_RUN(addmm)
+LINALG_RUN(bmm)
+LINALG_RUN(mv)
+LINALG_RUN(dot)
+
+static Tensor *run2(TensorRunFn run, TensorOp op, const Tensor *x, const Tensor *y) {
     Tensor *in[2] = {(Tensor *)x, (Tensor *)y}, *r = NULL;
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return tensor__run_linalg(op, in, 2, &a, &r, 1) < 0 ? NULL : r;
+    return run(op, in, 2, &a, &r, 1) < 0 ? NULL : r;
 }
 
-Tensor *tensor_mm(const Tensor *a, const Tensor *b) { return run2(TENSOR_OP_MM, a, b); }
-Tensor *tensor_bmm(const Tensor *a, const Tensor *b) { return run2(TENSOR_OP_BMM, a, b); }
-Tensor *tensor_mv(const Tensor *a, const Tensor *v) { return run2(TENSOR_OP_MV, a, v); }
-Tensor *tensor_dot(const Tensor *a, const Tensor *b) { return run2(TENSOR_OP_DOT, a, b); }
+Tensor *tensor_mm(const Tensor *a, const Tensor *b) { return run2(tensor__run_mm, TENSOR_OP_MM, a, b); }
+Tensor *tensor_bmm(const Tensor *a, const Tensor *b) { return run2(tensor__run_bmm, TENSOR_OP_BMM, a, b); }
+Tensor *tensor_mv(const Tensor *a, const Tensor *v) { return run2(tensor__run_mv, TENSOR_OP_MV, a, v); }
+Tensor *tensor_dot(const Tensor *a, const Tensor *b) { return run2(tensor__run_dot, TENSOR_OP_DOT, a, b); }
 
 Tensor *tensor_addmm(const Tensor *bias, const Tensor *a, const Tensor *b, TensorScalar beta, TensorScalar alpha) {
     Tensor *in[3] = {(Tensor *)bias, (Tensor *)a, (Tensor *)b}, *r = NULL;
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     args.beta = beta;
     args.alpha = alpha;
-    return tensor__run_linalg(TENSOR_OP_ADDMM, in, 3, &args, &r, 1) < 0 ? NULL : r;
+    return tensor__run_addmm(TENSOR_OP_ADDMM, in, 3, &args, &r, 1) < 0 ? NULL : r;
 }

@@ -167,67 +167,91 @@ static Tensor *linear(TensorRunner run, Tensor *x, Tensor *w, Tensor *bias) {
     return r;
 }
 
-int tensor__comp_composite(TensorOp op, TensorRunner run, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out,
-                          int n_out) {
-    Tensor *x = in[0], *r = NULL;
-    switch (op) {
-    case TENSOR_OP_RESHAPE: r = tensor__composite_reshape(run, x, a->n_ints, a->ints); break;
-    case TENSOR_OP_FLATTEN: {
-        int n;
-        int64_t sh[TENSOR_MAX_DIMS];
-        if (tensor__flatten_shape(x->ndim, x->shape, a->dim, a->dim2, &n, sh) < 0) return -1;
-        if (x->ndim != 0 && n == x->ndim) {
-            tensor_incref(x);
-            r = x;
-        } else {
-            r = tensor__composite_reshape(run, x, n, sh);
-        }
-        break;
-    }
-    case TENSOR_OP_CONTIGUOUS:
-        if (tensor_is_contiguous(x)) {
-            tensor_incref(x);
-            r = x;
-        } else {
-            TensorOpArgs d = TENSOR_OP_ARGS_INIT;
-            r = r1(run, TENSOR_OP_CLONE, &x, 1, &d);
-        }
-        break;
-    case TENSOR_OP_NARROW: {
-        TensorOpArgs s;
-        if (tensor__narrow_args(x, a->dim, a->start, a->step, &s) < 0) return -1;
-        r = r1(run, TENSOR_OP_SLICE, &x, 1, &s);
-        break;
-    }
-    case TENSOR_OP_CHUNK: {
-        int64_t ss, d;
-        if (tensor__chunk_split_size(x, a->start, a->dim, &ss, &d) < 0) return -1;
-        TensorOpArgs s = TENSOR_OP_ARGS_INIT;
-        s.start = ss;
-        s.dim = d;
-        return run(TENSOR_OP_SPLIT, &x, 1, &s, out, n_out);
-    }
-    case TENSOR_OP_MATMUL: r = matmul(run, x, in[1]); break;
-    case TENSOR_OP_LINEAR: r = linear(run, x, in[1], n_in > 2 ? in[2] : NULL); break;
-    case TENSOR_OP_CROSS_ENTROPY: {
-        TensorOpArgs s = TENSOR_OP_ARGS_INIT;
-        if (x->ndim < 1) {
-            tensor_error_set(TENSOR_ERR_VALUE, "Expected 2 or 1 dimensions (got 0)");
-            return -1;
-        }
-        s.dim = x->ndim == 1 ? 0 : 1;
-        Tensor *lsm = r1(run, TENSOR_OP_LOG_SOFTMAX, &x, 1, &s);
-        if (!lsm) return -1;
-        Tensor *nin[3] = {lsm, in[1], n_in > 2 ? in[2] : NULL};
-        r = r1(run, TENSOR_OP_NLL_LOSS, nin, n_in > 2 && in[2] ? 3 : 2, a);
-        tensor_decref(lsm);
-        break;
-    }
-    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a composite op", tensor_op_name(op)); return -1;
-    }
+/* ---- the composites' table entries (ops.def KC columns): decomposition and output metadata ---- */
+
+#define COMP(NAME)                                                                                                     \
+    int tensor__comp_##NAME(TensorOp op, TensorRunner run, Tensor *const *in, int n_in, const TensorOpArgs *a,          \
+                            Tensor **out, int n_out)
+
+static int one(Tensor *r, Tensor **out) {
     if (!r) return -1;
     out[0] = r;
     return 1;
+}
+
+static int same(Tensor *x, Tensor **out) {
+    tensor_incref(x);
+    out[0] = x;
+    return 1;
+}
+
+COMP(reshape) {
+    (void)op, (void)n_in, (void)n_out;
+    return one(tensor__composite_reshape(run, in[0], a->n_ints, a->ints), out);
+}
+
+COMP(flatten) {
+    (void)op, (void)n_in, (void)n_out;
+    Tensor *x = in[0];
+    int n;
+    int64_t sh[TENSOR_MAX_DIMS];
+    if (tensor__flatten_shape(x->ndim, x->shape, a->dim, a->dim2, &n, sh) < 0) return -1;
+    if (x->ndim != 0 && n == x->ndim) return same(x, out);
+    return one(tensor__composite_reshape(run, x, n, sh), out);
+}
+
+COMP(contiguous) {
+    (void)op, (void)n_in, (void)a, (void)n_out;
+    Tensor *x = in[0];
+    if (tensor_is_contiguous(x)) return same(x, out);
+    TensorOpArgs d = TENSOR_OP_ARGS_INIT;
+    return one(r1(run, TENSOR_OP_CLONE, &x, 1, &d), out);
+}
+
+COMP(narrow) {
+    (void)op, (void)n_in, (void)n_out;
+    Tensor *x = in[0];
+    TensorOpArgs s;
+    if (tensor__narrow_args(x, a->dim, a->start, a->step, &s) < 0) return -1;
+    return one(r1(run, TENSOR_OP_SLICE, &x, 1, &s), out);
+}
+
+COMP(chunk) {
+    (void)op, (void)n_in;
+    Tensor *x = in[0];
+    int64_t ss, d;
+    if (tensor__chunk_split_size(x, a->start, a->dim, &ss, &d) < 0) return -1;
+    TensorOpArgs s = TENSOR_OP_ARGS_INIT;
+    s.start = ss;
+    s.dim = d;
+    return run(TENSOR_OP_SPLIT, &x, 1, &s, out, n_out);
+}
+
+COMP(matmul) {
+    (void)op, (void)n_in, (void)a, (void)n_out;
+    return one(matmul(run, in[0], in[1]), out);
+}
+
+COMP(linear) {
+    (void)op, (void)a, (void)n_out;
+    return one(linear(run, in[0], in[1], n_in > 2 ? in[2] : NULL), out);
+}
+
+COMP(cross_entropy) {
+    (void)op, (void)n_out;
+    Tensor *x = in[0];
+    TensorOpArgs s = TENSOR_OP_ARGS_INIT;
+    if (x->ndim < 1) {
+        tensor_error_set(TENSOR_ERR_VALUE, "Expected 2 or 1 dimensions (got 0)");
+        return -1;
+    }
+    s.dim = x->ndim == 1 ? 0 : 1;
+    Tensor *lsm = r1(run, TENSOR_OP_LOG_SOFTMAX, &x, 1, &s);
+    if (!lsm) return -1;
+    Tensor *nin[3] = {lsm, in[1], n_in > 2 ? in[2] : NULL};
+    Tensor *r = r1(run, TENSOR_OP_NLL_LOSS, nin, n_in > 2 && in[2] ? 3 : 2, a);
+    tensor_decref(lsm);
+    return one(r, out);
 }
 
 /* ---- inference --------------------------------------------------------------------------------- */
@@ -281,89 +305,107 @@ static int infer_matmul(const TensorMeta *x, const TensorMeta *y, TensorMeta *ou
     return 1;
 }
 
-int tensor__infer_composite(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out, int max_out) {
+TENSOR_INFER(reshape) {
+    (void)op, (void)n_in, (void)max_out;
+    return tensor__reshape_meta(in[0], a->n_ints, a->ints, out);
+}
+
+TENSOR_INFER(flatten) {
+    (void)op, (void)n_in, (void)max_out;
     const TensorMeta *x = in[0];
-    switch (op) {
-    case TENSOR_OP_RESHAPE: return tensor__reshape_meta(x, a->n_ints, a->ints, out);
-    case TENSOR_OP_FLATTEN: {
-        int n;
-        int64_t sh[TENSOR_MAX_DIMS];
-        if (tensor__flatten_shape(x->ndim, x->shape, a->dim, a->dim2, &n, sh) < 0) return -1;
-        if (x->ndim != 0 && n == x->ndim) {
-            *out = *x;
-            return 1;
-        }
-        return tensor__reshape_meta(x, n, sh, out);
-    }
-    case TENSOR_OP_CONTIGUOUS:
-        if (tensor__is_contiguous_geometry(x->ndim, x->shape, x->strides))
-            *out = *x;
-        else
-            tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
-        out->wrapped_number = false;
-        return 1;
-    case TENSOR_OP_NARROW: {
-        if (x->ndim == 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
-            return -1;
-        }
-        int64_t d = tensor__wrap_dim(a->dim, x->ndim);
-        if (d < 0) return -1;
-        int64_t size = x->shape[d], start = a->start < 0 ? a->start + size : a->start;
-        if (start < 0 || start + a->step > size || a->step < 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start,
-                             (long long)a->step, (long long)size);
-            return -1;
-        }
-        TensorOpArgs s = TENSOR_OP_ARGS_INIT;
-        s.dim = d;
-        s.start = start;
-        s.end = start + a->step;
-        return tensor__infer_view(TENSOR_OP_SLICE, in, 1, &s, out, max_out);
-    }
-    case TENSOR_OP_CHUNK: {
-        if (a->start <= 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)a->start);
-            return -1;
-        }
-        int64_t d = tensor__wrap_dim(a->dim, x->ndim);
-        if (d < 0) return -1;
-        TensorOpArgs s = TENSOR_OP_ARGS_INIT;
-        s.dim = d;
-        s.start = (x->shape[d] + a->start - 1) / a->start;
-        return tensor__infer_view(TENSOR_OP_SPLIT, in, 1, &s, out, max_out);
-    }
-    case TENSOR_OP_MATMUL: return infer_matmul(x, in[1], out);
-    case TENSOR_OP_LINEAR: {
-        const TensorMeta *w = in[1];
-        if (w->ndim != 2 && w->ndim != 1) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD", w->ndim);
-            return -1;
-        }
-        TensorMeta wt = *w;
-        if (w->ndim == 2) {
-            wt.shape[0] = w->shape[1];
-            wt.shape[1] = w->shape[0];
-        }
-        if (infer_matmul(x, &wt, out) < 0) return -1;
-        if (n_in > 2 && in[2]) {
-            int nd;
-            int64_t s[TENSOR_MAX_DIMS];
-            if (tensor__broadcast_shapes(out->ndim, out->shape, in[2]->ndim, in[2]->shape, &nd, s) < 0) return -1;
-            tensor__meta_contiguous(out, out->dtype, nd, s);
-        }
+    int n;
+    int64_t sh[TENSOR_MAX_DIMS];
+    if (tensor__flatten_shape(x->ndim, x->shape, a->dim, a->dim2, &n, sh) < 0) return -1;
+    if (x->ndim != 0 && n == x->ndim) {
+        *out = *x;
         return 1;
     }
-    case TENSOR_OP_CROSS_ENTROPY:
-        if (x->ndim < 1) {
-            tensor_error_set(TENSOR_ERR_VALUE, "Expected 2 or 1 dimensions (got 0)");
-            return -1;
-        }
-        return tensor__nll_check(x, in[1], n_in > 2 ? in[2] : NULL, a->reduction, out) < 0 ? -1 : 1;
-    default: break;
+    return tensor__reshape_meta(x, n, sh, out);
+}
+
+TENSOR_INFER(contiguous) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (tensor__is_contiguous_geometry(x->ndim, x->shape, x->strides))
+        *out = *x;
+    else
+        tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
+    out->wrapped_number = false;
+    return 1;
+}
+
+TENSOR_INFER(narrow) {
+    (void)n_in;
+    const TensorMeta *x = in[0];
+    if (x->ndim == 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "narrow() cannot be applied to a 0-dim tensor.");
+        return -1;
     }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a composite op", tensor_op_name(op));
-    return -1;
+    int64_t d = tensor__wrap_dim(a->dim, x->ndim);
+    if (d < 0) return -1;
+    int64_t size = x->shape[d], start = a->start < 0 ? a->start + size : a->start;
+    if (start < 0 || start + a->step > size || a->step < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start,
+                         (long long)a->step, (long long)size);
+        return -1;
+    }
+    TensorOpArgs s = TENSOR_OP_ARGS_INIT;
+    s.dim = d;
+    s.start = start;
+    s.end = start + a->step;
+    return tensor__infer_slice(TENSOR_OP_SLICE, in, 1, &s, out, max_out);
+}
+
+TENSOR_INFER(chunk) {
+    (void)n_in;
+    const TensorMeta *x = in[0];
+    if (a->start <= 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)a->start);
+        return -1;
+    }
+    int64_t d = tensor__wrap_dim(a->dim, x->ndim);
+    if (d < 0) return -1;
+    TensorOpArgs s = TENSOR_OP_ARGS_INIT;
+    s.dim = d;
+    s.start = (x->shape[d] + a->start - 1) / a->start;
+    return tensor__infer_split(TENSOR_OP_SPLIT, in, 1, &s, out, max_out);
+}
+
+TENSOR_INFER(matmul) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    return infer_matmul(in[0], in[1], out);
+}
+
+TENSOR_INFER(linear) {
+    (void)op, (void)a, (void)max_out;
+    const TensorMeta *x = in[0], *w = in[1];
+    if (w->ndim != 2 && w->ndim != 1) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD", w->ndim);
+        return -1;
+    }
+    TensorMeta wt = *w;
+    if (w->ndim == 2) {
+        wt.shape[0] = w->shape[1];
+        wt.shape[1] = w->shape[0];
+    }
+    if (infer_matmul(x, &wt, out) < 0) return -1;
+    if (n_in > 2 && in[2]) {
+        int nd;
+        int64_t s[TENSOR_MAX_DIMS];
+        if (tensor__broadcast_shapes(out->ndim, out->shape, in[2]->ndim, in[2]->shape, &nd, s) < 0) return -1;
+        tensor__meta_contiguous(out, out->dtype, nd, s);
+    }
+    return 1;
+}
+
+TENSOR_INFER(cross_entropy) {
+    (void)op, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (x->ndim < 1) {
+        tensor_error_set(TENSOR_ERR_VALUE, "Expected 2 or 1 dimensions (got 0)");
+        return -1;
+    }
+    return tensor__nll_check(x, in[1], n_in > 2 ? in[2] : NULL, a->reduction, out) < 0 ? -1 : 1;
 }
 
 /* ---- public wrappers of the composites (no autograd) ----------------------------------------------- */

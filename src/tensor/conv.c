@@ -114,61 +114,61 @@ static int pool_geometry(const int64_t *v, int n, int64_t C, int64_t H, int64_t 
     return 0;
 }
 
-/* ---- inference ----------------------------------------------------------------------------------------- */
+/* ---- the table entries' output metadata (ops.def K columns) ------------------------------------------ */
 
-int tensor__infer_conv(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out, int max_out) {
-    (void)max_out;
-    (void)n_in;
+TENSOR_INFER(im2col) {
+    (void)op, (void)n_in, (void)max_out;
     const TensorMeta *x = in[0];
     Geo g;
-    switch (op) {
-    case TENSOR_OP_IM2COL: {
-        if (need_float4d(x, "im2col", 4) < 0 || conv_geometry(a->ints, a->n_ints, x->shape[2], x->shape[3], "im2col", &g) < 0)
-            return -1;
-        int64_t shape[3] = {x->shape[0], x->shape[1] * g.kh * g.kw, g.oh * g.ow};
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, 3, shape);
-        return 1;
+    if (need_float4d(x, "im2col", 4) < 0 || conv_geometry(a->ints, a->n_ints, x->shape[2], x->shape[3], "im2col", &g) < 0)
+        return -1;
+    int64_t shape[3] = {x->shape[0], x->shape[1] * g.kh * g.kw, g.oh * g.ow};
+    tensor__meta_contiguous(out, TENSOR_FLOAT32, 3, shape);
+    return 1;
+}
+
+TENSOR_INFER(col2im) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    Geo g;
+    if (need_float4d(x, "col2im", 3) < 0) return -1;
+    if (a->n_ints != 12) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "col2im: expected 12 geometry ints, got %d", a->n_ints);
+        return -1;
     }
-    case TENSOR_OP_COL2IM: {
-        if (need_float4d(x, "col2im", 3) < 0) return -1;
-        if (a->n_ints != 12) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "col2im: expected 12 geometry ints, got %d", a->n_ints);
-            return -1;
-        }
-        if (conv_geometry(a->ints + 2, a->n_ints - 2, a->ints[0], a->ints[1], "col2im", &g) < 0) return -1;
-        int64_t kk = g.kh * g.kw;
-        if (x->shape[1] % kk != 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%lld and kernel_size=(%lld, %lld)",
-                             (long long)x->shape[1], (long long)g.kh, (long long)g.kw);
-            return -1;
-        }
-        if (x->shape[2] != g.oh * g.ow) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), padding=(%lld, %lld), "
-                             "stride=(%lld, %lld), expected size of input's dimension 2 to match the calculated number of sliding "
-                             "blocks %lld * %lld = %lld, but got input.size(2)=%lld.",
-                             (long long)a->ints[0], (long long)a->ints[1], (long long)g.kh, (long long)g.kw, (long long)g.dh,
-                             (long long)g.dw, (long long)g.pt, (long long)g.pl, (long long)g.sh, (long long)g.sw, (long long)g.oh,
-                             (long long)g.ow, (long long)(g.oh * g.ow), (long long)x->shape[2]);
-            return -1;
-        }
-        int64_t shape[4] = {x->shape[0], x->shape[1] / kk, a->ints[0], a->ints[1]};
-        tensor__meta_contiguous(out, TENSOR_FLOAT32, 4, shape);
-        return 1;
+    if (conv_geometry(a->ints + 2, a->n_ints - 2, a->ints[0], a->ints[1], "col2im", &g) < 0) return -1;
+    int64_t kk = g.kh * g.kw;
+    if (x->shape[1] % kk != 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%lld and kernel_size=(%lld, %lld)",
+                         (long long)x->shape[1], (long long)g.kh, (long long)g.kw);
+        return -1;
     }
-    case TENSOR_OP_MAX_POOL2D: {
-        if (need_float4d(x, "max_pool2d", 4) < 0 || pool_geometry(a->ints, a->n_ints, x->shape[1], x->shape[2], x->shape[3], &g) < 0)
-            return -1;
-        int64_t shape[4] = {x->shape[0], x->shape[1], g.oh, g.ow};
-        tensor__meta_contiguous(&out[0], TENSOR_FLOAT32, 4, shape);
-        tensor__meta_contiguous(&out[1], TENSOR_INT64, 4, shape);
-        return 2;
+    if (x->shape[2] != g.oh * g.ow) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), padding=(%lld, %lld), "
+                         "stride=(%lld, %lld), expected size of input's dimension 2 to match the calculated number of sliding "
+                         "blocks %lld * %lld = %lld, but got input.size(2)=%lld.",
+                         (long long)a->ints[0], (long long)a->ints[1], (long long)g.kh, (long long)g.kw, (long long)g.dh,
+                         (long long)g.dw, (long long)g.pt, (long long)g.pl, (long long)g.sh, (long long)g.sw, (long long)g.oh,
+                         (long long)g.ow, (long long)(g.oh * g.ow), (long long)x->shape[2]);
+        return -1;
     }
-    default: break;
-    }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a convolution op", tensor_op_name(op));
-    return -1;
+    int64_t shape[4] = {x->shape[0], x->shape[1] / kk, a->ints[0], a->ints[1]};
+    tensor__meta_contiguous(out, TENSOR_FLOAT32, 4, shape);
+    return 1;
+}
+
+TENSOR_INFER(max_pool2d) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    Geo g;
+    if (need_float4d(x, "max_pool2d", 4) < 0 || pool_geometry(a->ints, a->n_ints, x->shape[1], x->shape[2], x->shape[3], &g) < 0)
+        return -1;
+    int64_t shape[4] = {x->shape[0], x->shape[1], g.oh, g.ow};
+    tensor__meta_contiguous(&out[0], TENSOR_FLOAT32, 4, shape);
+    tensor__meta_contiguous(&out[1], TENSOR_INT64, 4, shape);
+    return 2;
 }
 
 /* ---- kernels -------------------------------------------------------------------------------------------- */
@@ -240,7 +240,7 @@ static Tensor *run_im2col(const Tensor *x, const TensorOpArgs *a) {
     TensorMeta m, o;
     tensor_meta_of(x, &m);
     const TensorMeta *mp = &m;
-    if (tensor__infer_conv(TENSOR_OP_IM2COL, &mp, 1, a, &o, 1) < 0) return NULL;
+    if (tensor__infer_im2col(TENSOR_OP_IM2COL, &mp, 1, a, &o, 1) < 0) return NULL;
     Geo g;
     if (conv_geometry(a->ints, a->n_ints, x->shape[2], x->shape[3], "im2col", &g) < 0) return NULL;
     Tensor *c = tensor_contiguous((Tensor *)x);
@@ -261,7 +261,7 @@ static Tensor *run_col2im(const Tensor *x, const TensorOpArgs *a) {
     TensorMeta m, o;
     tensor_meta_of(x, &m);
     const TensorMeta *mp = &m;
-    if (tensor__infer_conv(TENSOR_OP_COL2IM, &mp, 1, a, &o, 1) < 0) return NULL;
+    if (tensor__infer_col2im(TENSOR_OP_COL2IM, &mp, 1, a, &o, 1) < 0) return NULL;
     Geo g;
     if (conv_geometry(a->ints + 2, a->n_ints - 2, a->ints[0], a->ints[1], "col2im", &g) < 0) return NULL;
     Tensor *c = tensor_contiguous((Tensor *)x);
@@ -283,7 +283,7 @@ static int run_max_pool2d(const Tensor *x, const TensorOpArgs *a, Tensor **out) 
     TensorMeta m, o[2];
     tensor_meta_of(x, &m);
     const TensorMeta *mp = &m;
-    if (tensor__infer_conv(TENSOR_OP_MAX_POOL2D, &mp, 1, a, o, 2) < 0) return -1;
+    if (tensor__infer_max_pool2d(TENSOR_OP_MAX_POOL2D, &mp, 1, a, o, 2) < 0) return -1;
     Geo g;
     if (pool_geometry(a->ints, a->n_ints, x->shape[1], x->shape[2], x->shape[3], &g) < 0) return -1;
     Tensor *c = tensor_contiguous((Tensor *)x);
@@ -332,17 +332,10 @@ static int run_max_pool2d(const Tensor *x, const TensorOpArgs *a, Tensor **out) 
     return 2;
 }
 
-int tensor__run_conv(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_in;
-    (void)n_out;
-    Tensor *r;
-    switch (op) {
-    case TENSOR_OP_IM2COL: r = run_im2col(in[0], a); break;
-    case TENSOR_OP_COL2IM: r = run_col2im(in[0], a); break;
-    case TENSOR_OP_MAX_POOL2D: return run_max_pool2d(in[0], a, out);
-    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a convolution op", tensor_op_name(op)); return -1;
-    }
-    if (!r) return -1;
-    out[0] = r;
-    return 1;
+/* the table entries' kernels (ops.def K columns) */
+TENSOR_RUN1(im2col, run_im2col(in[0], a))
+TENSOR_RUN1(col2im, run_col2im(in[0], a))
+TENSOR_RUN(max_pool2d) {
+    (void)op, (void)n_in, (void)n_out;
+    return run_max_pool2d(in[0], a, out);
 }

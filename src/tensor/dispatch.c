@@ -266,6 +266,13 @@ _Static_assert(sizeof impl / sizeof impl[0] == TENSOR_OP_COUNT, "one kernel entr
 
 TensorCompFn tensor__comp_fn(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? impl[op].comp : NULL; }
 
+void tensor__kernel_entry(TensorOp op, TensorRunFn *run, TensorInferFn *infer, TensorCompFn *comp) {
+    bool ok = (unsigned)op < TENSOR_OP_COUNT;
+    *run = ok ? impl[op].run : NULL;
+    *infer = ok ? impl[op].infer : NULL;
+    *comp = ok ? impl[op].comp : NULL;
+}
+
 int tensor__run_composite(TensorOp op, TensorRunner run, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out,
                           int n_out) {
     TensorCompFn f = tensor__comp_fn(op);
@@ -449,26 +456,25 @@ int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs
     }
     TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
     if (!args) args = &defaults;
-    const Tensor *t = inputs[0];
-    int64_t d = tensor__wrap_dim(args->dim, t->ndim);
-    if (d < 0) return -1;
-    int64_t size = t->ndim ? t->shape[d] : 1;
-    switch (op) {
-    case TENSOR_OP_UNBIND: return (int)size;
-    case TENSOR_OP_SPLIT_WITH_SIZES: return args->n_ints;
-    case TENSOR_OP_SPLIT:
-        if (args->start <= 0) return size == 0 ? 1 : (tensor_error_set(TENSOR_ERR_RUNTIME, "split_size must be positive"), -1);
-        return size == 0 ? 1 : (int)((size + args->start - 1) / args->start);
-    case TENSOR_OP_CHUNK: {
-        if (args->start <= 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)args->start);
-            return -1;
-        }
-        int64_t ss = (size + args->start - 1) / args->start;
-        return ss == 0 ? 1 : (int)((size + ss - 1) / ss);
+    /* the op's own inference counts them (split, chunk, unbind: at most one output per element of
+     * the cut dim, or one per given size) */
+    if (n_inputs > 16) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s(): more than 16 inputs", op_info[op].name);
+        return -1;
     }
-    default: break;
+    TensorMeta metas[16];
+    const TensorMeta *pm[16];
+    int64_t cap = args->n_ints > 1 ? args->n_ints : 1;
+    for (int i = 0; i < n_inputs; i++) {
+        pm[i] = inputs[i] ? &metas[i] : NULL;
+        if (inputs[i]) tensor_meta_of(inputs[i], &metas[i]);
     }
-    tensor_error_set(TENSOR_ERR_VALUE, "%s() has a fixed number of outputs", op_info[op].name);
-    return -1;
+    for (int k = 0; k < inputs[0]->ndim; k++)
+        if (inputs[0]->shape[k] > cap) cap = inputs[0]->shape[k];
+    if (cap > INT32_MAX) cap = INT32_MAX;
+    TensorMeta *outs = malloc(sizeof(TensorMeta) * (size_t)cap);
+    if (!outs) return tensor__oom();
+    int n = impl[op].infer(op, pm, n_inputs, args, outs, (int)cap);
+    free(outs);
+    return n;
 }

@@ -106,5 +106,7 @@ typedef int (*TensorCompFn)(TensorOp op, TensorRunner run, Tensor *const *in, in
 
 /* the kernel table dispatch.c builds (NULL comp: not a composite) */
 TensorCompFn tensor__comp_fn(TensorOp op);
+/* op's row of it (tests check every row is complete) */
+void tensor__kernel_entry(TensorOp op, TensorRunFn *run, TensorInferFn *infer, TensorCompFn *comp);
 
 #endif

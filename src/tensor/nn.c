@@ -41,34 +41,37 @@ static Tensor *round_to(Tensor *r, TensorDtype dt) {
 
 /* ---- softmax / log_softmax ------------------------------------------------------------------ */
 
+/* one row (n values, inner apart); the compiled backend's row groups call the float32 form
+ * (tensor__softmax_row_f32) so a fused softmax has the same bits */
 #define SOFTMAX_ROWS(SUF, T, EXP)                                                                 \
-    static void softmax_rows_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
-        for (int64_t o = 0; o < outer; o++) {                                                     \
-            for (int64_t i = 0; i < inner; i++) {                                                 \
-                const T *xr = x + o * n * inner + i;                                              \
-                T *yr = y + o * n * inner + i;                                                    \
-                T mx = -INFINITY;                                                                 \
-                for (int64_t k = 0; k < n; k++)                                                   \
-                    if (xr[k * inner] > mx || isnan(xr[k * inner])) mx = xr[k * inner];           \
-                if (isinf(mx) && mx < 0) mx = 0; /* all -inf: keep exp(-inf - 0) = 0 */           \
-                double sum = 0;                                                                   \
-                for (int64_t k = 0; k < n; k++) {                                                 \
-                    T e = EXP(xr[k * inner] - mx);                                                \
-                    if (!log_mode) yr[k * inner] = e;                                             \
-                    sum += e;                                                                     \
-                }                                                                                 \
-                if (log_mode) {                                                                   \
-                    T lse = (T)log(sum);                                                          \
-                    for (int64_t k = 0; k < n; k++) yr[k * inner] = xr[k * inner] - mx - lse;     \
-                } else {                                                                          \
-                    T inv = (T)(1.0 / sum);                                                       \
-                    for (int64_t k = 0; k < n; k++) yr[k * inner] *= inv;                         \
-                }                                                                                 \
-            }                                                                                     \
+    static inline void softmax_row_##SUF(const T *xr, T *yr, int64_t n, int64_t inner, bool log_mode) { \
+        T mx = -INFINITY;                                                                         \
+        for (int64_t k = 0; k < n; k++)                                                           \
+            if (xr[k * inner] > mx || isnan(xr[k * inner])) mx = xr[k * inner];                   \
+        if (isinf(mx) && mx < 0) mx = 0; /* all -inf: keep exp(-inf - 0) = 0 */                   \
+        double sum = 0;                                                                           \
+        for (int64_t k = 0; k < n; k++) {                                                         \
+            T e = EXP(xr[k * inner] - mx);                                                        \
+            if (!log_mode) yr[k * inner] = e;                                                     \
+            sum += e;                                                                             \
         }                                                                                         \
+        if (log_mode) {                                                                           \
+            T lse = (T)log(sum);                                                                  \
+            for (int64_t k = 0; k < n; k++) yr[k * inner] = xr[k * inner] - mx - lse;             \
+        } else {                                                                                  \
+            T inv = (T)(1.0 / sum);                                                               \
+            for (int64_t k = 0; k < n; k++) yr[k * inner] *= inv;                                 \
+        }                                                                                         \
+    }                                                                                             \
+    static void softmax_rows_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
+        for (int64_t o = 0; o < outer; o++)                                                       \
+            for (int64_t i = 0; i < inner; i++)                                                   \
+                softmax_row_##SUF(x + o * n * inner + i, y + o * n * inner + i, n, inner, log_mode); \
     }
 SOFTMAX_ROWS(f, float, expf)
 SOFTMAX_ROWS(d, double, exp)
+
+void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode) { softmax_row_f(x, y, n, 1, log_mode); }
 
 static int softmax_check(const TensorMeta *x, int64_t dim, bool log_mode, TensorDtype *fam) {
     if (tensor__wrap_dim(dim, x->ndim) < 0) return -1;
@@ -142,31 +145,43 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
     return 0;
 }
 
+/* one row; the compiled backend's row groups call the float32 form (tensor__layer_norm_row_f32) */
 #define LAYER_NORM_ROWS(SUF, T, SUM)                                                              \
+    static inline void layer_norm_row_##SUF(const T *xr, const T *pw, const T *pb, T *yr, int64_t cols, double eps, \
+                                            double *mu_out, double *rs_out) {                     \
+        double mu = SUM(xr, 1, cols) / (double)cols;                                              \
+        double var = 0;                                                                           \
+        for (int64_t j = 0; j < cols; j++) {                                                      \
+            double d = xr[j] - mu;                                                                \
+            var += d * d;                                                                         \
+        }                                                                                         \
+        var /= (double)cols;                                                                      \
+        double rs = 1.0 / sqrt(var + eps);                                                        \
+        for (int64_t j = 0; j < cols; j++) {                                                      \
+            T v = (T)((xr[j] - mu) * rs);                                                         \
+            if (pw) v *= pw[j];                                                                   \
+            if (pb) v += pb[j];                                                                   \
+            yr[j] = v;                                                                            \
+        }                                                                                         \
+        *mu_out = mu;                                                                             \
+        *rs_out = rs;                                                                             \
+    }                                                                                             \
     static void layer_norm_rows_##SUF(const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t rows, \
                                       int64_t cols, double eps) {                                 \
         for (int64_t i = 0; i < rows; i++) {                                                      \
-            const T *xr = px + i * cols;                                                          \
-            double mu = SUM(xr, 1, cols) / (double)cols;                                          \
-            double var = 0;                                                                       \
-            for (int64_t j = 0; j < cols; j++) {                                                  \
-                double d = xr[j] - mu;                                                            \
-                var += d * d;                                                                     \
-            }                                                                                     \
-            var /= (double)cols;                                                                  \
-            double rs = 1.0 / sqrt(var + eps);                                                    \
-            for (int64_t j = 0; j < cols; j++) {                                                  \
-                T v = (T)((xr[j] - mu) * rs);                                                     \
-                if (pw) v *= pw[j];                                                               \
-                if (pb) v += pb[j];                                                               \
-                py[i * cols + j] = v;                                                             \
-            }                                                                                     \
+            double mu, rs;                                                                        \
+            layer_norm_row_##SUF(px + i * cols, pw, pb, py + i * cols, cols, eps, &mu, &rs);      \
             if (pmean) pmean[i] = (T)mu;                                                          \
             if (prstd) prstd[i] = (T)rs;                                                          \
         }                                                                                         \
     }
 LAYER_NORM_ROWS(f, float, tensor__sum_f32)
 LAYER_NORM_ROWS(d, double, tensor__sum_f64)
+
+void tensor__layer_norm_row_f32(const float *x, const float *w, const float *b, float *y, int64_t cols, double eps) {
+    double mu, rs;
+    layer_norm_row_f(x, w, b, y, cols, eps, &mu, &rs);
+}
 
 Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,
                            Tensor **mean_out, Tensor **rstd_out) {

@@ -5,6 +5,10 @@
 #include "src/tensor/kernels.h"
 
 Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode);
+/* One contiguous float32 row of the eager kernels (the compiled backend's row groups run
+ * these, so fused results keep eager's bits).  y may be x. */
+void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode);
+void tensor__layer_norm_row_f32(const float *x, const float *w, const float *b, float *y, int64_t cols, double eps);
 int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, const TensorMeta *w, const TensorMeta *b,
                              int64_t *rows, int64_t *cols) EM_MUST_CHECK;
 Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,

@@ -1,7 +1,7 @@
 /* reorder.c — ops that move, mask or order elements along dims without arithmetic between
  * elements (beyond cumsum's running sum): tril, triu, roll, flip, sort, topk, kthvalue, unique, cumsum.  They work
  * on a contiguous copy of the input and write a new contiguous output, for any dtype: elements
- * move as bytes (tensor__elsize), and sort/topk/kthvalue compare loaded values (double for floating
+ * move as bytes (tensor__elsize), and sort/topk compare loaded values (double for floating
  * dtypes, int64 for the others), with PyTorch's order for NaN (greater than every number). */
 #include "src/tensor/kernels.h"
 
@@ -24,109 +24,136 @@ static int need_2d(const TensorMeta *x) {
 /* the wrapped dim of a sort/topk/cumsum over x (a 0-dim tensor has the one dim 0) */
 static int64_t along(const TensorMeta *x, int64_t dim) { return tensor__wrap_dim(dim, x->ndim ? x->ndim : 1); }
 
-int tensor__infer_reorder(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
-    (void)n;
-    (void)max;
-    const TensorMeta *x = in[0];
-    switch (op) {
-    case TENSOR_OP_TRIL: case TENSOR_OP_TRIU:
-        if (need_2d(x) < 0) return -1;
-        tensor__meta_contiguous(o, x->dtype, x->ndim, x->shape);
-        return 1;
-    case TENSOR_OP_ROLL:
-        if (a->n_ints == 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "`shifts` required");
-            return -1;
-        }
-        if (a->n_ints2 == 0 ? a->n_ints != 1 : a->n_ints != a->n_ints2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "shifts and dimensions must align. shifts: %d, dims:%d", a->n_ints, a->n_ints2);
-            return -1;
-        }
-        for (int i = 0; i < a->n_ints2; i++)
-            if (tensor__wrap_dim(a->ints2[i], x->ndim) < 0) return -1;
-        tensor__meta_contiguous(o, x->dtype, x->ndim, x->shape);
-        return 1;
-    case TENSOR_OP_FLIP: {
-        bool seen[TENSOR_MAX_DIMS] = {false};
-        for (int i = 0; i < a->n_ints; i++) {
-            int64_t d = tensor__wrap_dim(a->ints[i], x->ndim);
-            if (d < 0) return -1;
-            if (seen[d]) {
-                tensor_error_set(TENSOR_ERR_RUNTIME, "dim %lld appears multiple times in the list of dims", (long long)d);
-                return -1;
-            }
-            seen[d] = true;
-        }
-        tensor__meta_contiguous(o, x->dtype, x->ndim, x->shape);
-        return 1;
-    }
-    case TENSOR_OP_SORT: case TENSOR_OP_TOPK: {
-        int64_t d = along(x, a->dim);
-        if (d < 0) return -1;
-        if (op == TENSOR_OP_SORT && x->dtype == TENSOR_BOOL) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"sort\" not implemented for 'Bool'");
-            return -1;
-        }
-        int64_t shape[TENSOR_MAX_DIMS];
-        memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-        if (op == TENSOR_OP_TOPK) {
-            int64_t len = x->ndim ? x->shape[d] : 1;
-            if (a->start < 0 || a->start > len) {
-                tensor_error_set(TENSOR_ERR_RUNTIME, "selected index k out of range");
-                return -1;
-            }
-            if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
-                /* PyTorch 1.13's CPU topk has no Bool or Half kernel */
-                tensor_error_set(TENSOR_ERR_RUNTIME, "\"topk_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
-                return -1;
-            }
-            if (x->ndim) shape[d] = a->start;
-        }
-        tensor__meta_contiguous(&o[0], x->dtype, x->ndim, shape);
-        tensor__meta_contiguous(&o[1], TENSOR_INT64, x->ndim, shape);
-        return 2;
-    }
-    case TENSOR_OP_KTHVALUE: {
-        int64_t d = along(x, a->dim);
-        if (d < 0) return -1;
-        int64_t len = x->ndim ? x->shape[d] : 1;
-        if (len == 0) {
-            tensor_error_set(TENSOR_ERR_INDEX, "kthvalue(): Expected reduction dim %lld to have non-zero size.", (long long)d);
-            return -1;
-        }
-        if (a->start < 1 || a->start > len) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
-            return -1;
-        }
-        if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
-            return -1;
-        }
-        int64_t shape[TENSOR_MAX_DIMS];
-        int nd = 0;
-        for (int i = 0; i < x->ndim; i++) {
-            if (i != d) shape[nd++] = x->shape[i];
-            else if (a->keepdim) shape[nd++] = 1;
-        }
-        tensor__meta_contiguous(&o[0], x->dtype, nd, shape);
-        tensor__meta_contiguous(&o[1], TENSOR_INT64, nd, shape);
-        return 2;
-    }
-    case TENSOR_OP_UNIQUE:
-        if (a->has_dim && tensor__wrap_dim(a->dim, x->ndim) < 0) return -1;
-        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s has a data-dependent output shape",
-                         a->start ? "unique_consecutive" : "unique");
+/* input 0's shape and dtype */
+static int same_meta(const TensorMeta *x, TensorMeta *o) {
+    tensor__meta_contiguous(o, x->dtype, x->ndim, x->shape);
+    return 1;
+}
+
+/* tril / triu: start = diagonal */
+TENSOR_INFER(tri) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (need_2d(in[0]) < 0) return -1;
+    return same_meta(in[0], out);
+}
+
+TENSOR_INFER(roll) {
+    (void)op, (void)n_in, (void)max_out;
+    if (a->n_ints == 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "`shifts` required");
         return -1;
-    case TENSOR_OP_CUMSUM: {
-        if (along(x, a->dim) < 0) return -1;
-        TensorDtype dt = a->dtype != TENSOR_DTYPE_DEFAULT ? a->dtype : tensor__is_float(x->dtype) ? x->dtype : TENSOR_INT64;
-        tensor__meta_contiguous(o, dt, x->ndim, x->shape);
-        return 1;
     }
-    default: break;
+    if (a->n_ints2 == 0 ? a->n_ints != 1 : a->n_ints != a->n_ints2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "shifts and dimensions must align. shifts: %d, dims:%d", a->n_ints, a->n_ints2);
+        return -1;
     }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a reorder op", tensor_op_name(op));
+    for (int i = 0; i < a->n_ints2; i++)
+        if (tensor__wrap_dim(a->ints2[i], in[0]->ndim) < 0) return -1;
+    return same_meta(in[0], out);
+}
+
+TENSOR_INFER(flip) {
+    (void)op, (void)n_in, (void)max_out;
+    bool seen[TENSOR_MAX_DIMS] = {false};
+    for (int i = 0; i < a->n_ints; i++) {
+        int64_t d = tensor__wrap_dim(a->ints[i], in[0]->ndim);
+        if (d < 0) return -1;
+        if (seen[d]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "dim %lld appears multiple times in the list of dims", (long long)d);
+            return -1;
+        }
+        seen[d] = true;
+    }
+    return same_meta(in[0], out);
+}
+
+/* (values, int64 indices) of shape `shape` */
+static int values_indices_meta(const TensorMeta *x, const int64_t *shape, TensorMeta *o) {
+    tensor__meta_contiguous(&o[0], x->dtype, x->ndim, shape);
+    tensor__meta_contiguous(&o[1], TENSOR_INT64, x->ndim, shape);
+    return 2;
+}
+
+TENSOR_INFER(sort) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (along(x, a->dim) < 0) return -1;
+    if (x->dtype == TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"sort\" not implemented for 'Bool'");
+        return -1;
+    }
+    return values_indices_meta(x, x->shape, out);
+}
+
+/* topk: start = k */
+TENSOR_INFER(topk) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    int64_t d = along(x, a->dim);
+    if (d < 0) return -1;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    int64_t len = x->ndim ? x->shape[d] : 1;
+    if (a->start < 0 || a->start > len) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "selected index k out of range");
+        return -1;
+    }
+    if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+        /* PyTorch 1.13's CPU topk has no Bool or Half kernel */
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"topk_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
+    }
+    if (x->ndim) shape[d] = a->start;
+    return values_indices_meta(x, shape, out);
+}
+
+/* kthvalue: start = k, keepdim */
+TENSOR_INFER(kthvalue) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    TensorMeta *o = out;
+    int64_t d = along(x, a->dim);
+    if (d < 0) return -1;
+    int64_t len = x->ndim ? x->shape[d] : 1;
+    if (len == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX, "kthvalue(): Expected reduction dim %lld to have non-zero size.", (long long)d);
+        return -1;
+    }
+    if (a->start < 1 || a->start > len) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
+        return -1;
+    }
+    if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = 0;
+    for (int i = 0; i < x->ndim; i++) {
+        if (i != d) shape[nd++] = x->shape[i];
+        else if (a->keepdim) shape[nd++] = 1;
+    }
+    tensor__meta_contiguous(&o[0], x->dtype, nd, shape);
+    tensor__meta_contiguous(&o[1], TENSOR_INT64, nd, shape);
+    return 2;
+}
+
+/* unique / unique_consecutive: the output shapes depend on the data */
+TENSOR_INFER(unique) {
+    (void)op, (void)n_in, (void)max_out, (void)out;
+    const TensorMeta *x = in[0];
+    if (a->has_dim && tensor__wrap_dim(a->dim, x->ndim) < 0) return -1;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s has a data-dependent output shape", a->start ? "unique_consecutive" : "unique");
     return -1;
+}
+
+TENSOR_INFER(cumsum) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (along(x, a->dim) < 0) return -1;
+    TensorDtype dt = a->dtype != TENSOR_DTYPE_DEFAULT ? a->dtype : tensor__is_float(x->dtype) ? x->dtype : TENSOR_INT64;
+    tensor__meta_contiguous(out, dt, x->ndim, x->shape);
+    return 1;
 }
 
 /* ---- kernels ----------------------------------------------------------------------------------------- */
@@ -580,58 +607,24 @@ static void cumsum(const Tensor *x, int64_t d, Tensor *r) {
         }
 }
 
-int tensor__run_reorder(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
+/* A reorder op's kernel body: x (contiguous input 0), its metadata xm, outputs r0 (and r1). */
+typedef int (*ReorderKernel)(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1);
+
+/* The outputs from `infer`, the kernel over a contiguous copy of input 0. */
+static inline int reorder_run(TensorInferFn infer, ReorderKernel kernel, TensorOp op, Tensor *const *in, int n,
+                              const TensorOpArgs *a, Tensor **out) {
     TensorMeta m[2];
     const TensorMeta *mi[1];
     TensorMeta xm;
     tensor_meta_of(in[0], &xm);
     mi[0] = &xm;
-    if (op == TENSOR_OP_UNIQUE) {
-        if (a->has_dim && xm.ndim == 0) {
-            tensor_error_set(TENSOR_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)a->dim);
-            return -1;
-        }
-        if (a->has_dim && tensor__wrap_dim(a->dim, xm.ndim) < 0) return -1;
-        Tensor *xc = tensor_contiguous(in[0]);
-        if (!xc) return -1;
-        int rc = unique(xc, a, out);
-        tensor_decref(xc);
-        return rc;
-    }
-    int no = tensor__infer_reorder(op, mi, n, a, m, 2);
+    int no = infer(op, mi, n, a, m, 2);
     if (no < 0) return -1;
     Tensor *x = tensor_contiguous(in[0]);
     if (!x) return -1;
     Tensor *r0 = tensor__new_from_meta(&m[0], false), *r1 = no > 1 ? tensor__new_from_meta(&m[1], false) : NULL;
-    int rc = 0;
-    if (!r0 || (no > 1 && !r1)) {
-        rc = -1;
-        goto done;
-    }
-    switch (op) {
-    case TENSOR_OP_TRIL: case TENSOR_OP_TRIU: tri(x, r0, a->start, op == TENSOR_OP_TRIL); break;
-    case TENSOR_OP_ROLL: rc = roll(x, r0, a); break;
-    case TENSOR_OP_FLIP: {
-        bool flip[TENSOR_MAX_DIMS] = {false};
-        for (int i = 0; i < a->n_ints; i++) flip[tensor__wrap_dim(a->ints[i], x->ndim)] = true;
-        move_elements(x, r0, flip, NULL);
-        break;
-    }
-    case TENSOR_OP_SORT: case TENSOR_OP_TOPK: {
-        int64_t d = along(&xm, a->dim);
-        int64_t k = op == TENSOR_OP_TOPK ? a->start : (x->ndim ? x->shape[d] : 1);
-        /* sort: step -1 = descending; topk: step -1 = largest (the default) */
-        rc = select_slices(x, x->ndim ? d : 0, k, a->step < 0, op == TENSOR_OP_SORT ? SEL_SORT : SEL_TOPK, r0, r1);
-        break;
-    }
-    case TENSOR_OP_KTHVALUE:
-        rc = select_slices(x, x->ndim ? along(&xm, a->dim) : 0, a->start, false, SEL_KTH, r0, r1);
-        break;
-    case TENSOR_OP_CUMSUM: cumsum(x, along(&xm, a->dim), r0); break;
-    default: rc = -1; break;
-    }
-done:
+    int rc = -1;
+    if (r0 && (no == 1 || r1)) rc = kernel(x, &xm, a, r0, r1);
     tensor_decref(x);
     if (rc < 0) {
         tensor_decref(r0);
@@ -641,4 +634,82 @@ done:
     out[0] = r0;
     if (no > 1) out[1] = r1;
     return no;
+}
+
+static int tril_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    (void)xm, (void)r1;
+    tri(x, r0, a->start, true);
+    return 0;
+}
+
+static int triu_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    (void)xm, (void)r1;
+    tri(x, r0, a->start, false);
+    return 0;
+}
+
+static int roll_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    (void)xm, (void)r1;
+    return roll(x, r0, a);
+}
+
+static int flip_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    (void)xm, (void)r1;
+    bool flip[TENSOR_MAX_DIMS] = {false};
+    for (int i = 0; i < a->n_ints; i++) flip[tensor__wrap_dim(a->ints[i], x->ndim)] = true;
+    move_elements(x, r0, flip, NULL);
+    return 0;
+}
+
+/* sort: step -1 = descending */
+static int sort_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    int64_t d = along(xm, a->dim);
+    return select_slices(x, x->ndim ? d : 0, x->ndim ? x->shape[d] : 1, a->step < 0, SEL_SORT, r0, r1);
+}
+
+/* topk: step -1 = largest (the default) */
+static int topk_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    int64_t d = along(xm, a->dim);
+    return select_slices(x, x->ndim ? d : 0, a->start, a->step < 0, SEL_TOPK, r0, r1);
+}
+
+/* kthvalue: the k-th smallest (k = start, from 1) */
+static int kthvalue_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    return select_slices(x, x->ndim ? along(xm, a->dim) : 0, a->start, false, SEL_KTH, r0, r1);
+}
+
+static int cumsum_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    (void)r1;
+    cumsum(x, along(xm, a->dim), r0);
+    return 0;
+}
+
+#define REORDER_RUN(NAME, INFER)                                                                                       \
+    TENSOR_RUN(NAME) {                                                                                                 \
+        (void)n_out;                                                                                                   \
+        return reorder_run(tensor__infer_##INFER, NAME##_kernel, op, in, n_in, a, out);                               \
+    }
+REORDER_RUN(tril, tri)
+REORDER_RUN(triu, tri)
+REORDER_RUN(roll, roll)
+REORDER_RUN(flip, flip)
+REORDER_RUN(sort, sort)
+REORDER_RUN(topk, topk)
+REORDER_RUN(cumsum, cumsum)
+REORDER_RUN(kthvalue, kthvalue)
+
+TENSOR_RUN(unique) {
+    (void)op, (void)n_in, (void)n_out;
+    TensorMeta xm;
+    tensor_meta_of(in[0], &xm);
+    if (a->has_dim && xm.ndim == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)a->dim);
+        return -1;
+    }
+    if (a->has_dim && tensor__wrap_dim(a->dim, xm.ndim) < 0) return -1;
+    Tensor *xc = tensor_contiguous(in[0]);
+    if (!xc) return -1;
+    int rc = unique(xc, a, out);
+    tensor_decref(xc);
+    return rc;
 }

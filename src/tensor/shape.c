@@ -119,24 +119,31 @@ static int64_t clamp_slice(int64_t size, int64_t *start, int64_t *end, int64_t s
     return (e - s + step - 1) / step;
 }
 
+/* split_with_sizes: args.ints, which must sum to the dim's size */
+static int split_with_sizes(const TensorMeta *in, TensorOp op, const TensorOpArgs *a, int64_t dim, int64_t *sizes, int max) {
+    int64_t size = in->ndim ? in->shape[dim] : 1;
+    int64_t sum = 0;
+    for (int i = 0; i < a->n_ints; i++) sum += a->ints[i];
+    if (sum != size || a->n_ints == 0) {
+        char buf[256];
+        tensor__format_shape(buf, sizeof buf, a->n_ints, a->ints);
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension %lld), but got split_sizes=%s",
+                         (long long)size, (long long)dim, buf);
+        return -1;
+    }
+    if (a->n_ints > max) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "too many outputs for %s (at most %d)", tensor_op_name(op), max);
+        return -1;
+    }
+    for (int i = 0; i < a->n_ints; i++) sizes[i] = a->ints[i];
+    return a->n_ints;
+}
+
+/* split: pieces of args.start elements (the last one shorter) */
 static int split_sizes(const TensorMeta *in, TensorOp op, const TensorOpArgs *a, int64_t dim, int64_t *sizes, int max) {
     int64_t size = in->ndim ? in->shape[dim] : 1;
     int n = 0;
-    if (op == TENSOR_OP_SPLIT_WITH_SIZES) {
-        int64_t sum = 0;
-        for (int i = 0; i < a->n_ints; i++) sum += a->ints[i];
-        if (sum != size || a->n_ints == 0) {
-            char buf[256];
-            tensor__format_shape(buf, sizeof buf, a->n_ints, a->ints);
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension %lld), but got split_sizes=%s",
-                             (long long)size, (long long)dim, buf);
-            return -1;
-        }
-        if (a->n_ints > max) goto too_many;
-        for (int i = 0; i < a->n_ints; i++) sizes[i] = a->ints[i];
-        return a->n_ints;
-    }
     int64_t ss = a->start;
     if (ss <= 0 && !(ss == 0 && size == 0)) {
         if (ss == 0)
@@ -161,266 +168,320 @@ too_many:
     return -1;
 }
 
-int tensor__infer_view(TensorOp op, const TensorMeta *const *ins, int n_in, const TensorOpArgs *a, TensorMeta *out,
-                       int max_out) {
-    (void)n_in;
-    const TensorMeta *in = ins[0];
-    TensorMeta *o = &out[0];
-    int nd = in->ndim;
-    switch (op) {
-    case TENSOR_OP_VIEW:
-    case TENSOR_OP_UNSAFE_VIEW: {
-        int64_t shape[TENSOR_MAX_DIMS];
-        int64_t numel = tensor__shape_numel(in->ndim, in->shape);
-        if (tensor__infer_size(a->n_ints, a->ints, numel, shape) < 0) return -1;
-        copy_meta(o, in);
-        o->ndim = a->n_ints;
-        memcpy(o->shape, shape, sizeof(int64_t) * (size_t)a->n_ints);
-        if (!view_strides(in->ndim, in->shape, in->strides, a->n_ints, shape, o->strides)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-            return -1;
-        }
-        return 1;
+/* ---- the movement ops' table entries (ops.def K columns) ----------------------------------------- */
+
+/* The prologue of a view op's metadata: input 0, output 0, the input's ndim. */
+#define VIEW_INFER(NAME)                                                                                               \
+    static int NAME##_meta(TensorOp op, const TensorMeta *const *ins, const TensorMeta *in, int nd, const TensorOpArgs *a, \
+                           TensorMeta *out, TensorMeta *o, int max_out);                                               \
+    TENSOR_INFER(NAME) {                                                                                               \
+        (void)n_in;                                                                                                    \
+        return NAME##_meta(op, in, in[0], in[0]->ndim, a, out, &out[0], max_out);                                      \
+    }                                                                                                                  \
+    static int NAME##_meta(TensorOp op, const TensorMeta *const *ins, const TensorMeta *in, int nd, const TensorOpArgs *a, \
+                           TensorMeta *out, TensorMeta *o, int max_out)
+#define UNUSED_META (void)op, (void)ins, (void)in, (void)nd, (void)a, (void)out, (void)o, (void)max_out
+
+VIEW_INFER(view) {
+    UNUSED_META;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t numel = tensor__shape_numel(in->ndim, in->shape);
+    if (tensor__infer_size(a->n_ints, a->ints, numel, shape) < 0) return -1;
+    copy_meta(o, in);
+    o->ndim = a->n_ints;
+    memcpy(o->shape, shape, sizeof(int64_t) * (size_t)a->n_ints);
+    if (!view_strides(in->ndim, in->shape, in->strides, a->n_ints, shape, o->strides)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+        return -1;
     }
-    case TENSOR_OP_AS_STRIDED: {
-        if (a->n_ints != a->n_ints2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "mismatch in length of strides and shape");
-            return -1;
-        }
-        if (a->n_ints > TENSOR_MAX_DIMS) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
-            return -1;
-        }
-        copy_meta(o, in);
-        o->ndim = a->n_ints;
-        for (int i = 0; i < a->n_ints; i++) {
-            if (a->ints[i] < 0 || a->ints2[i] < 0) {
-                tensor_error_set(TENSOR_ERR_RUNTIME, "as_strided: Negative strides or sizes are not supported");
-                return -1;
-            }
-            o->shape[i] = a->ints[i];
-            o->strides[i] = a->ints2[i];
-        }
-        o->offset = a->start >= 0 ? a->start : in->offset;
-        return 1;
-    }
-    case TENSOR_OP_TRANSPOSE: {
-        int64_t d0 = tensor__wrap_dim(a->dim, nd), d1 = d0 < 0 ? -1 : tensor__wrap_dim(a->dim2, nd);
-        if (d0 < 0 || d1 < 0) return -1;
-        copy_meta(o, in);
-        if (nd) {
-            o->shape[d0] = in->shape[d1];
-            o->shape[d1] = in->shape[d0];
-            o->strides[d0] = in->strides[d1];
-            o->strides[d1] = in->strides[d0];
-        }
-        return 1;
-    }
-    case TENSOR_OP_T:
-        if (nd > 2) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD", nd);
-            return -1;
-        }
-        copy_meta(o, in);
-        if (nd == 2) {
-            o->shape[0] = in->shape[1];
-            o->shape[1] = in->shape[0];
-            o->strides[0] = in->strides[1];
-            o->strides[1] = in->strides[0];
-        }
-        return 1;
-    case TENSOR_OP_PERMUTE: {
-        if (a->n_ints != nd) {
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d",
-                             nd, a->n_ints);
-            return -1;
-        }
-        bool seen[TENSOR_MAX_DIMS] = {0};
-        copy_meta(o, in);
-        for (int i = 0; i < nd; i++) {
-            int64_t d = tensor__wrap_dim(a->ints[i], nd);
-            if (d < 0) return -1;
-            if (seen[d]) {
-                tensor_error_set(TENSOR_ERR_RUNTIME, "permute(): duplicate dims are not allowed.");
-                return -1;
-            }
-            seen[d] = true;
-            o->shape[i] = in->shape[d];
-            o->strides[i] = in->strides[d];
-        }
-        return 1;
-    }
-    case TENSOR_OP_EXPAND: {
-        int n = a->n_ints;
-        if (n < nd) {
-            char buf[256], buf2[256];
-            tensor__format_shape(buf, sizeof buf, nd, in->shape);
-            tensor__format_shape(buf2, sizeof buf2, n, a->ints);
-            tensor_error_set(TENSOR_ERR_RUNTIME,
-                             "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
-                             tensor__dtypes[in->dtype].type_str, buf, buf2, n, nd);
-            return -1;
-        }
-        if (n > TENSOR_MAX_DIMS) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
-            return -1;
-        }
-        copy_meta(o, in);
-        o->ndim = n;
-        for (int i = n - 1; i >= 0; i--) {
-            int id = i - (n - nd);
-            int64_t target = a->ints[i];
-            if (id < 0) {
-                if (target < 0) {
-                    tensor_error_set(TENSOR_ERR_RUNTIME,
-                                     "The expanded size of the tensor (%lld) isn't allowed in a leading, non-existing dimension %d",
-                                     (long long)target, i);
-                    return -1;
-                }
-                o->shape[i] = target;
-                o->strides[i] = 0;
-                continue;
-            }
-            int64_t size = in->shape[id];
-            if (target == -1) target = size;
-            if (size == target) {
-                o->shape[i] = size;
-                o->strides[i] = in->strides[id];
-            } else if (size == 1) {
-                o->shape[i] = target;
-                o->strides[i] = 0;
-            } else {
-                char t1[256], t2[256];
-                tensor__format_shape(t1, sizeof t1, n, a->ints);
-                tensor__format_shape(t2, sizeof t2, nd, in->shape);
-                tensor_error_set(TENSOR_ERR_RUNTIME,
-                                 "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                                 (long long)target, (long long)size, i, t1, t2);
-                return -1;
-            }
-        }
-        return 1;
-    }
-    case TENSOR_OP_SLICE: {
-        if (nd == 0) {
-            tensor_error_set(TENSOR_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
-            return -1;
-        }
-        int64_t d = tensor__wrap_dim(a->dim, nd);
-        if (d < 0) return -1;
-        if (a->step <= 0) {
-            tensor_error_set(TENSOR_ERR_VALUE, a->step == 0 ? "slice step cannot be zero" : "step must be greater than zero");
-            return -1;
-        }
-        int64_t start = a->start, end = a->end;
-        int64_t len = clamp_slice(in->shape[d], &start, &end, a->step);
-        copy_meta(o, in);
-        o->offset = in->offset + start * in->strides[d];
-        o->shape[d] = len;
-        o->strides[d] = in->strides[d] * a->step;
-        return 1;
-    }
-    case TENSOR_OP_SELECT: {
-        if (nd == 0) {
-            tensor_error_set(TENSOR_ERR_INDEX,
-                             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
-            return -1;
-        }
-        int64_t d = tensor__wrap_dim(a->dim, nd);
-        if (d < 0) return -1;
-        int64_t idx = a->start;
-        if (check_index(&idx, in->shape[d], d) < 0) return -1;
-        copy_meta(o, in);
-        o->offset = in->offset + idx * in->strides[d];
-        for (int i = (int)d; i < nd - 1; i++) {
-            o->shape[i] = in->shape[i + 1];
-            o->strides[i] = in->strides[i + 1];
-        }
-        o->ndim = nd - 1;
-        return 1;
-    }
-    case TENSOR_OP_UNSQUEEZE: {
-        if (nd >= TENSOR_MAX_DIMS) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
-            return -1;
-        }
-        int64_t d = tensor__wrap_dim(a->dim, nd + 1);
-        if (d < 0) return -1;
-        copy_meta(o, in);
-        for (int i = nd; i > d; i--) {
-            o->shape[i] = in->shape[i - 1];
-            o->strides[i] = in->strides[i - 1];
-        }
-        o->shape[d] = 1;
-        o->strides[d] = d >= nd ? 1 : in->shape[d] * in->strides[d];
-        o->ndim = nd + 1;
-        return 1;
-    }
-    case TENSOR_OP_SQUEEZE:
-    case TENSOR_OP_SQUEEZE_DIM: {
-        int64_t only = -1;
-        if (op == TENSOR_OP_SQUEEZE_DIM) {
-            only = tensor__wrap_dim(a->dim, nd);
-            if (only < 0) return -1;
-        }
-        copy_meta(o, in);
-        int k = 0;
-        for (int i = 0; i < nd; i++) {
-            bool drop = in->shape[i] == 1 && (only < 0 || only == i);
-            if (drop) continue;
-            o->shape[k] = in->shape[i];
-            o->strides[k] = in->strides[i];
-            k++;
-        }
-        o->ndim = k;
-        return 1;
-    }
-    case TENSOR_OP_SPLIT:
-    case TENSOR_OP_SPLIT_WITH_SIZES:
-    case TENSOR_OP_UNBIND: {
-        if (nd == 0) {
-            tensor_error_set(TENSOR_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)a->dim);
-            return -1;
-        }
-        int64_t d = tensor__wrap_dim(a->dim, nd);
-        if (d < 0) return -1;
-        if (op == TENSOR_OP_UNBIND) {
-            if (in->shape[d] > max_out) {
-                tensor_error_set(TENSOR_ERR_RUNTIME, "too many outputs for unbind (at most %d)", max_out);
-                return -1;
-            }
-            for (int64_t i = 0; i < in->shape[d]; i++) {
-                TensorOpArgs sa = *a;
-                sa.dim = d;
-                sa.start = i;
-                if (tensor__infer_view(TENSOR_OP_SELECT, ins, 1, &sa, &out[i], 1) < 0) return -1;
-            }
-            return (int)in->shape[d];
-        }
-        int64_t sizes[1024];
-        int n = split_sizes(in, op, a, d, sizes, max_out < 1024 ? max_out : 1024);
-        if (n < 0) return -1;
-        int64_t off = 0;
-        for (int i = 0; i < n; i++) {
-            copy_meta(&out[i], in);
-            out[i].shape[d] = sizes[i];
-            out[i].offset = in->offset + off * in->strides[d];
-            off += sizes[i];
-        }
-        return n;
-    }
-    case TENSOR_OP_DETACH:
-        copy_meta(o, in);
-        return 1;
-    default: break;
-    }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a view op", tensor_op_name(op));
-    return -1;
+    return 1;
 }
 
-int tensor__run_view(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+VIEW_INFER(as_strided) {
+    UNUSED_META;
+    if (a->n_ints != a->n_ints2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "mismatch in length of strides and shape");
+        return -1;
+    }
+    if (a->n_ints > TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+        return -1;
+    }
+    copy_meta(o, in);
+    o->ndim = a->n_ints;
+    for (int i = 0; i < a->n_ints; i++) {
+        if (a->ints[i] < 0 || a->ints2[i] < 0) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "as_strided: Negative strides or sizes are not supported");
+            return -1;
+        }
+        o->shape[i] = a->ints[i];
+        o->strides[i] = a->ints2[i];
+    }
+    o->offset = a->start >= 0 ? a->start : in->offset;
+    return 1;
+}
+
+VIEW_INFER(transpose) {
+    UNUSED_META;
+    int64_t d0 = tensor__wrap_dim(a->dim, nd), d1 = d0 < 0 ? -1 : tensor__wrap_dim(a->dim2, nd);
+    if (d0 < 0 || d1 < 0) return -1;
+    copy_meta(o, in);
+    if (nd) {
+        o->shape[d0] = in->shape[d1];
+        o->shape[d1] = in->shape[d0];
+        o->strides[d0] = in->strides[d1];
+        o->strides[d1] = in->strides[d0];
+    }
+    return 1;
+}
+
+VIEW_INFER(t) {
+    UNUSED_META;
+    if (nd > 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD", nd);
+        return -1;
+    }
+    copy_meta(o, in);
+    if (nd == 2) {
+        o->shape[0] = in->shape[1];
+        o->shape[1] = in->shape[0];
+        o->strides[0] = in->strides[1];
+        o->strides[1] = in->strides[0];
+    }
+    return 1;
+}
+
+VIEW_INFER(permute) {
+    UNUSED_META;
+    if (a->n_ints != nd) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d",
+                         nd, a->n_ints);
+        return -1;
+    }
+    bool seen[TENSOR_MAX_DIMS] = {0};
+    copy_meta(o, in);
+    for (int i = 0; i < nd; i++) {
+        int64_t d = tensor__wrap_dim(a->ints[i], nd);
+        if (d < 0) return -1;
+        if (seen[d]) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "permute(): duplicate dims are not allowed.");
+            return -1;
+        }
+        seen[d] = true;
+        o->shape[i] = in->shape[d];
+        o->strides[i] = in->strides[d];
+    }
+    return 1;
+}
+
+VIEW_INFER(expand) {
+    UNUSED_META;
+    int n = a->n_ints;
+    if (n < nd) {
+        char buf[256], buf2[256];
+        tensor__format_shape(buf, sizeof buf, nd, in->shape);
+        tensor__format_shape(buf2, sizeof buf2, n, a->ints);
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
+                         tensor__dtypes[in->dtype].type_str, buf, buf2, n, nd);
+        return -1;
+    }
+    if (n > TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+        return -1;
+    }
+    copy_meta(o, in);
+    o->ndim = n;
+    for (int i = n - 1; i >= 0; i--) {
+        int id = i - (n - nd);
+        int64_t target = a->ints[i];
+        if (id < 0) {
+            if (target < 0) {
+                tensor_error_set(TENSOR_ERR_RUNTIME,
+                                 "The expanded size of the tensor (%lld) isn't allowed in a leading, non-existing dimension %d",
+                                 (long long)target, i);
+                return -1;
+            }
+            o->shape[i] = target;
+            o->strides[i] = 0;
+            continue;
+        }
+        int64_t size = in->shape[id];
+        if (target == -1) target = size;
+        if (size == target) {
+            o->shape[i] = size;
+            o->strides[i] = in->strides[id];
+        } else if (size == 1) {
+            o->shape[i] = target;
+            o->strides[i] = 0;
+        } else {
+            char t1[256], t2[256];
+            tensor__format_shape(t1, sizeof t1, n, a->ints);
+            tensor__format_shape(t2, sizeof t2, nd, in->shape);
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                             (long long)target, (long long)size, i, t1, t2);
+            return -1;
+        }
+    }
+    return 1;
+}
+
+VIEW_INFER(slice) {
+    UNUSED_META;
+    if (nd == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
+        return -1;
+    }
+    int64_t d = tensor__wrap_dim(a->dim, nd);
+    if (d < 0) return -1;
+    if (a->step <= 0) {
+        tensor_error_set(TENSOR_ERR_VALUE, a->step == 0 ? "slice step cannot be zero" : "step must be greater than zero");
+        return -1;
+    }
+    int64_t start = a->start, end = a->end;
+    int64_t len = clamp_slice(in->shape[d], &start, &end, a->step);
+    copy_meta(o, in);
+    o->offset = in->offset + start * in->strides[d];
+    o->shape[d] = len;
+    o->strides[d] = in->strides[d] * a->step;
+    return 1;
+}
+
+VIEW_INFER(select) {
+    UNUSED_META;
+    if (nd == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX,
+                         "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+        return -1;
+    }
+    int64_t d = tensor__wrap_dim(a->dim, nd);
+    if (d < 0) return -1;
+    int64_t idx = a->start;
+    if (check_index(&idx, in->shape[d], d) < 0) return -1;
+    copy_meta(o, in);
+    o->offset = in->offset + idx * in->strides[d];
+    for (int i = (int)d; i < nd - 1; i++) {
+        o->shape[i] = in->shape[i + 1];
+        o->strides[i] = in->strides[i + 1];
+    }
+    o->ndim = nd - 1;
+    return 1;
+}
+
+VIEW_INFER(unsqueeze) {
+    UNUSED_META;
+    if (nd >= TENSOR_MAX_DIMS) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
+        return -1;
+    }
+    int64_t d = tensor__wrap_dim(a->dim, nd + 1);
+    if (d < 0) return -1;
+    copy_meta(o, in);
+    for (int i = nd; i > d; i--) {
+        o->shape[i] = in->shape[i - 1];
+        o->strides[i] = in->strides[i - 1];
+    }
+    o->shape[d] = 1;
+    o->strides[d] = d >= nd ? 1 : in->shape[d] * in->strides[d];
+    o->ndim = nd + 1;
+    return 1;
+}
+
+static int squeeze_meta(const TensorMeta *in, int64_t only, TensorMeta *o) {
+    int nd = in->ndim;
+    copy_meta(o, in);
+    int k = 0;
+    for (int i = 0; i < nd; i++) {
+        bool drop = in->shape[i] == 1 && (only < 0 || only == i);
+        if (drop) continue;
+        o->shape[k] = in->shape[i];
+        o->strides[k] = in->strides[i];
+        k++;
+    }
+    o->ndim = k;
+    return 1;
+}
+
+TENSOR_INFER(squeeze) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    return squeeze_meta(in[0], -1, out);
+}
+
+TENSOR_INFER(squeeze_dim) {
+    (void)op, (void)n_in, (void)max_out;
+    int64_t only = tensor__wrap_dim(a->dim, in[0]->ndim);
+    if (only < 0) return -1;
+    return squeeze_meta(in[0], only, out);
+}
+
+/* the dim split / unbind cut (wrapped); -1 on a 0-dim input */
+static int64_t split_dim(const TensorMeta *in, const TensorOpArgs *a) {
+    if (in->ndim == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)a->dim);
+        return -1;
+    }
+    return tensor__wrap_dim(a->dim, in->ndim);
+}
+
+/* consecutive slices of `in` along d of the given sizes */
+static int split_meta(const TensorMeta *in, int64_t d, const int64_t *sizes, int n, TensorMeta *out) {
+    int64_t off = 0;
+    for (int i = 0; i < n; i++) {
+        copy_meta(&out[i], in);
+        out[i].shape[d] = sizes[i];
+        out[i].offset = in->offset + off * in->strides[d];
+        off += sizes[i];
+    }
+    return n;
+}
+
+TENSOR_INFER(split) {
+    (void)n_in;
+    int64_t d = split_dim(in[0], a);
+    if (d < 0) return -1;
+    int64_t sizes[1024];
+    int n = split_sizes(in[0], op, a, d, sizes, max_out < 1024 ? max_out : 1024);
+    return n < 0 ? -1 : split_meta(in[0], d, sizes, n, out);
+}
+
+TENSOR_INFER(split_with_sizes) {
+    (void)n_in;
+    int64_t d = split_dim(in[0], a);
+    if (d < 0) return -1;
+    int64_t sizes[1024];
+    int n = split_with_sizes(in[0], op, a, d, sizes, max_out < 1024 ? max_out : 1024);
+    return n < 0 ? -1 : split_meta(in[0], d, sizes, n, out);
+}
+
+TENSOR_INFER(unbind) {
+    (void)op, (void)n_in;
+    int64_t d = split_dim(in[0], a);
+    if (d < 0) return -1;
+    if (in[0]->shape[d] > max_out) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "too many outputs for unbind (at most %d)", max_out);
+        return -1;
+    }
+    for (int64_t i = 0; i < in[0]->shape[d]; i++) {
+        TensorOpArgs sa = *a;
+        sa.dim = d;
+        sa.start = i;
+        if (tensor__infer_select(TENSOR_OP_SELECT, in, 1, &sa, &out[i], 1) < 0) return -1;
+    }
+    return (int)in[0]->shape[d];
+}
+
+TENSOR_INFER(detach) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    copy_meta(out, in[0]);
+    return 1;
+}
+
+/* A view op's kernel: its outputs are views of input 0 with the geometry `infer` gives. */
+static inline int make_views(TensorInferFn infer, TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out,
+                             int n_out) {
     TensorMeta mi;
     tensor_meta_of(in[0], &mi);
     const TensorMeta *pm = &mi;
@@ -432,7 +493,7 @@ int tensor__run_view(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
         if (!metas) return tensor__oom();
         cap = n_out;
     }
-    int n = tensor__infer_view(op, &pm, n_in, a, metas, cap);
+    int n = infer(op, &pm, n_in, a, metas, cap);
     if (n < 0) goto done;
     if (n > n_out) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s produces %d outputs but room for %d was given", tensor_op_name(op), n, n_out);
@@ -440,10 +501,7 @@ int tensor__run_view(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
         goto done;
     }
     for (int i = 0; i < n; i++) {
-        if (op == TENSOR_OP_DETACH)
-            out[i] = tensor__alias(in[0], true);
-        else
-            out[i] = tensor__make_view(in[0], metas[i].ndim, metas[i].shape, metas[i].strides, metas[i].offset);
+        out[i] = tensor__make_view(in[0], metas[i].ndim, metas[i].shape, metas[i].strides, metas[i].offset);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
             n = -1;
@@ -455,9 +513,29 @@ done:
     return n;
 }
 
-static Tensor *view1(TensorOp op, Tensor *t, const TensorOpArgs *a) {
+#define VIEW_RUN(NAME)                                                                                                 \
+    TENSOR_RUN(NAME) { return make_views(tensor__infer_##NAME, op, in, n_in, a, out, n_out); }
+VIEW_RUN(view)
+VIEW_RUN(as_strided)
+VIEW_RUN(transpose)
+VIEW_RUN(t)
+VIEW_RUN(permute)
+VIEW_RUN(expand)
+VIEW_RUN(slice)
+VIEW_RUN(select)
+VIEW_RUN(unsqueeze)
+VIEW_RUN(squeeze)
+VIEW_RUN(squeeze_dim)
+VIEW_RUN(split)
+VIEW_RUN(split_with_sizes)
+VIEW_RUN(unbind)
+
+/* detach: an alias sharing storage and version counter, not requiring grad */
+TENSOR_RUN1(detach, tensor__alias(in[0], true))
+
+static Tensor *view1(TensorRunFn run, TensorOp op, Tensor *t, const TensorOpArgs *a) {
     Tensor *r = NULL;
-    return tensor__run_view(op, &t, 1, a, &r, 1) < 0 ? NULL : r;
+    return run(op, &t, 1, a, &r, 1) < 0 ? NULL : r;
 }
 
 /* ---- composites: reshape / flatten / narrow / chunk ------------------------------------------- */
@@ -509,7 +587,7 @@ Tensor *tensor_view(Tensor *t, const int64_t *shape, int ndim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.ints = shape;
     a.n_ints = ndim;
-    return view1(TENSOR_OP_VIEW, t, &a);
+    return view1(tensor__run_view, TENSOR_OP_VIEW, t, &a);
 }
 
 Tensor *tensor_reshape(Tensor *t, const int64_t *shape, int ndim) {
@@ -530,33 +608,33 @@ Tensor *tensor_as_strided(Tensor *t, int ndim, const int64_t *shape, const int64
     a.ints2 = strides;
     a.n_ints2 = ndim;
     a.start = offset;
-    return view1(TENSOR_OP_AS_STRIDED, t, &a);
+    return view1(tensor__run_as_strided, TENSOR_OP_AS_STRIDED, t, &a);
 }
 
 Tensor *tensor_transpose(Tensor *t, int64_t d0, int64_t d1) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = d0;
     a.dim2 = d1;
-    return view1(TENSOR_OP_TRANSPOSE, t, &a);
+    return view1(tensor__run_transpose, TENSOR_OP_TRANSPOSE, t, &a);
 }
 
 Tensor *tensor_t(Tensor *t) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return view1(TENSOR_OP_T, t, &a);
+    return view1(tensor__run_t, TENSOR_OP_T, t, &a);
 }
 
 Tensor *tensor_permute(Tensor *t, const int64_t *dims, int ndim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.ints = dims;
     a.n_ints = ndim;
-    return view1(TENSOR_OP_PERMUTE, t, &a);
+    return view1(tensor__run_permute, TENSOR_OP_PERMUTE, t, &a);
 }
 
 Tensor *tensor_expand(Tensor *t, const int64_t *shape, int ndim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.ints = shape;
     a.n_ints = ndim;
-    return view1(TENSOR_OP_EXPAND, t, &a);
+    return view1(tensor__run_expand, TENSOR_OP_EXPAND, t, &a);
 }
 
 Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
@@ -565,14 +643,14 @@ Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t
     a.start = start;
     a.end = end;
     a.step = step;
-    return view1(TENSOR_OP_SLICE, t, &a);
+    return view1(tensor__run_slice, TENSOR_OP_SLICE, t, &a);
 }
 
 Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = dim;
     a.start = index;
-    return view1(TENSOR_OP_SELECT, t, &a);
+    return view1(tensor__run_select, TENSOR_OP_SELECT, t, &a);
 }
 
 int tensor__narrow_args(const Tensor *t, int64_t dim, int64_t start, int64_t length, TensorOpArgs *a) {
@@ -605,24 +683,24 @@ int tensor__narrow_args(const Tensor *t, int64_t dim, int64_t start, int64_t len
 Tensor *tensor_narrow(Tensor *t, int64_t dim, int64_t start, int64_t length) {
     TensorOpArgs a;
     if (tensor__narrow_args(t, dim, start, length, &a) < 0) return NULL;
-    return view1(TENSOR_OP_SLICE, t, &a);
+    return view1(tensor__run_slice, TENSOR_OP_SLICE, t, &a);
 }
 
 Tensor *tensor_unsqueeze(Tensor *t, int64_t dim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = dim;
-    return view1(TENSOR_OP_UNSQUEEZE, t, &a);
+    return view1(tensor__run_unsqueeze, TENSOR_OP_UNSQUEEZE, t, &a);
 }
 
 Tensor *tensor_squeeze(Tensor *t) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return view1(TENSOR_OP_SQUEEZE, t, &a);
+    return view1(tensor__run_squeeze, TENSOR_OP_SQUEEZE, t, &a);
 }
 
 Tensor *tensor_squeeze_dim(Tensor *t, int64_t dim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = dim;
-    return view1(TENSOR_OP_SQUEEZE_DIM, t, &a);
+    return view1(tensor__run_squeeze_dim, TENSOR_OP_SQUEEZE_DIM, t, &a);
 }
 
 Tensor *tensor_flatten(Tensor *t, int64_t start_dim, int64_t end_dim) {
@@ -643,7 +721,7 @@ int tensor_split(Tensor *t, int64_t split_size, int64_t dim, Tensor **out, int m
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.start = split_size;
     a.dim = dim;
-    return tensor__run_view(TENSOR_OP_SPLIT, &t, 1, &a, out, max_out);
+    return tensor__run_split(TENSOR_OP_SPLIT, &t, 1, &a, out, max_out);
 }
 
 int tensor_split_with_sizes(Tensor *t, const int64_t *sizes, int n, int64_t dim, Tensor **out, int max_out) {
@@ -651,7 +729,7 @@ int tensor_split_with_sizes(Tensor *t, const int64_t *sizes, int n, int64_t dim,
     a.ints = sizes;
     a.n_ints = n;
     a.dim = dim;
-    return tensor__run_view(TENSOR_OP_SPLIT_WITH_SIZES, &t, 1, &a, out, max_out);
+    return tensor__run_split_with_sizes(TENSOR_OP_SPLIT_WITH_SIZES, &t, 1, &a, out, max_out);
 }
 
 int tensor__chunk_split_size(const Tensor *t, int64_t chunks, int64_t dim, int64_t *split_size, int64_t *wdim) {
@@ -681,19 +759,19 @@ int tensor_chunk(Tensor *t, int64_t chunks, int64_t dim, Tensor **out, int max_o
 int tensor_unbind(Tensor *t, int64_t dim, Tensor **out, int max_out) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = dim;
-    return tensor__run_view(TENSOR_OP_UNBIND, &t, 1, &a, out, max_out);
+    return tensor__run_unbind(TENSOR_OP_UNBIND, &t, 1, &a, out, max_out);
 }
 
 /* ---- cat / stack ------------------------------------------------------------------------------ */
 
-int tensor__infer_cat(TensorOp op, const TensorMeta *const *ins, int n, const TensorOpArgs *a, TensorMeta *out, int max_out) {
-    (void)max_out;
+/* cat (stack false) or stack: the shared checks and output shape */
+static int cat_meta(bool stack, const TensorMeta *const *ins, int n, const TensorOpArgs *a, TensorMeta *out) {
     if (n == 0) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, op == TENSOR_OP_CAT ? "torch.cat(): expected a non-empty list of Tensors"
-                                                                 : "stack expects a non-empty TensorList");
+        tensor_error_set(TENSOR_ERR_RUNTIME, !stack ? "torch.cat(): expected a non-empty list of Tensors"
+                                                 : "stack expects a non-empty TensorList");
         return -1;
     }
-    if (op == TENSOR_OP_STACK) {
+    if (stack) {
         for (int i = 1; i < n; i++) {
             if (ins[i]->ndim != ins[0]->ndim ||
                 memcmp(ins[i]->shape, ins[0]->shape, sizeof(int64_t) * (size_t)ins[0]->ndim) != 0) {
@@ -764,8 +842,7 @@ int tensor__infer_cat(TensorOp op, const TensorMeta *const *ins, int n, const Te
     return 1;
 }
 
-int tensor__run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
+static int cat_run(bool stack, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out) {
     TensorMeta ms[16], *metas = ms;
     const TensorMeta *pms[16] = {0}, **pm = pms;
     bool heap = n > 16;
@@ -783,7 +860,7 @@ int tensor__run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a
         pm[i] = &metas[i];
     }
     TensorMeta om;
-    int rc = tensor__infer_cat(op, pm, n, a, &om, 1);
+    int rc = cat_meta(stack, pm, n, a, &om);
     if (heap) {
         free(metas);
         free(pm);
@@ -792,7 +869,7 @@ int tensor__run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a
     Tensor *r = tensor__new_from_meta(&om, false);
     if (!r) return -1;
     int64_t d;
-    if (op == TENSOR_OP_STACK) {
+    if (stack) {
         d = tensor__wrap_dim(a->dim, in[0]->ndim + 1);
     } else {
         d = om.ndim == 1 && om.shape[0] == 0 ? 0 : tensor__wrap_dim(a->dim, om.ndim);
@@ -800,15 +877,15 @@ int tensor__run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
         const Tensor *src = in[i];
-        if (op == TENSOR_OP_CAT && src->ndim == 1 && src->shape[0] == 0) continue;
+        if (!stack && src->ndim == 1 && src->shape[0] == 0) continue;
         /* a borrowed stack view of the destination slice */
         Tensor dst = *r;
         dst.refcount = 1 << 30;
-        int64_t len = op == TENSOR_OP_STACK ? 1 : src->shape[d];
+        int64_t len = stack ? 1 : src->shape[d];
         dst.shape[d] = len;
         dst.offset = r->offset + off * r->strides[d];
         dst.numel = tensor__shape_numel(dst.ndim, dst.shape);
-        if (op == TENSOR_OP_STACK) {
+        if (stack) {
             /* view src as having a size-1 dim at d */
             Tensor s2 = *src;
             s2.refcount = 1 << 30;
@@ -833,6 +910,23 @@ int tensor__run_cat(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a
     return 1;
 }
 
+TENSOR_INFER(cat) {
+    (void)op, (void)max_out;
+    return cat_meta(false, in, n_in, a, out);
+}
+TENSOR_RUN(cat) {
+    (void)op, (void)n_out;
+    return cat_run(false, in, n_in, a, out);
+}
+TENSOR_INFER(stack) {
+    (void)op, (void)max_out;
+    return cat_meta(true, in, n_in, a, out);
+}
+TENSOR_RUN(stack) {
+    (void)op, (void)n_out;
+    return cat_run(true, in, n_in, a, out);
+}
+
 Tensor *tensor_cat(Tensor *const *ts, int n, int64_t dim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = dim;
@@ -844,5 +938,5 @@ Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dim = dim;
     Tensor *r = NULL;
-    return tensor__run_cat(TENSOR_OP_STACK, ts, n, &a, &r, 1) < 0 ? NULL : r;
+    return tensor__run_stack(TENSOR_OP_STACK, ts, n, &a, &r, 1) < 0 ? NULL : r;
 }

@@ -824,8 +824,76 @@ static Value m_to(ARGS) {
 
 /* ---- state_dict ------------------------------------------------------------------------------------ */
 
-static int save_state(VM *vm, Value self, DictObj *dest, StrObj *prefix, bool keep_vars) {
+/* destination._metadata[prefix without its dot] = {"version": module._version}, as PyTorch's
+ * state_dict records each module's version before its tensors (load_state_dict hands it to
+ * _load_from_state_dict; a checkpoint carries it) */
+static int save_metadata(VM *vm, Value self, DictObj *meta, StrObj *prefix) {
+    Value ver = vm_getattr_c(vm, self, "_version");
+    if (val_is_null(ver)) return -1;
+    DictObj *local = dict_new(vm);
+    if (!local) return -1;
+    vm_push_root(vm, val_obj(local));
+    StrObj *key = NULL;
+    int rc = dict_set_c(vm, local, "version", ver);
+    if (rc == 0) {
+        key = str_new(vm, prefix->data, prefix->len ? prefix->len - 1 : 0);
+        rc = key ? 0 : -1;
+    }
+    if (rc == 0) {
+        vm_push_root(vm, val_obj(key));
+        rc = dict_set_str(vm, meta, key, val_obj(local));
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return rc;
+}
+
+/* local_metadata as PyTorch's state_dict builds it: dict(version=module._version) */
+static DictObj *local_metadata(VM *vm, Value self) {
+    Value ver = vm_getattr_c(vm, self, "_version");
+    if (val_is_null(ver)) return NULL;
+    vm_push_root(vm, ver);
+    DictObj *md = dict_new(vm);
+    if (md && dict_set_c(vm, md, "version", ver) < 0) md = NULL;
+    vm_pop_root(vm);
+    return md;
+}
+
+/* _state_dict_hooks after the module's own entries and its children's: hook(module, destination,
+ * prefix, local_metadata); a non-None result replaces the destination the outermost call returns
+ * (*result; nested calls drop it, as PyTorch's parent ignores its child's state_dict() result). */
+static int run_state_dict_hooks(VM *vm, Value self, DictObj *dest, StrObj *prefix, Value *result) {
+    DictObj *hooks = NNMOD(self)->hooks[NN_HOOKS_SD];
+    if (nn_dict_empty(hooks)) return 0;
+    DictObj *md = local_metadata(vm, self);
+    if (!md) return -1;
+    vm_push_root(vm, val_obj(md));
+    ListObj *fns = list_new(vm, 0);   /* a snapshot: a hook may change the dict */
+    int rc = fns ? 0 : -1;
+    if (fns) vm_push_root(vm, val_obj(fns));
+    int64_t pos = 0;
+    Value k, v;
+    while (rc == 0 && dict_next(hooks, &pos, &k, &v)) rc = list_append(vm, fns, v);
+    int held = 0;   /* results kept as *result stay rooted until the caller has them */
+    for (int64_t i = 0; rc == 0 && i < fns->len; i++) {
+        Value args[4] = {self, val_obj(dest), val_obj(prefix), val_obj(md)};
+        Value r = vm_call(vm, fns->items[i], 4, args, NULL);
+        if (val_is_null(r)) {
+            rc = -1;
+        } else if (result && !val_is_none(r)) {
+            *result = r;
+            vm_push_root(vm, r);
+            held++;
+        }
+    }
+    vm_pop_roots(vm, held + (fns ? 2 : 1));
+    return rc;
+}
+
+static int save_state(VM *vm, Value self, DictObj *dest, DictObj *meta, StrObj *prefix, bool keep_vars,
+                      Value *result) {
     NnModuleObj *m = NNMOD(self);
+    if (meta && save_metadata(vm, self, meta, prefix) < 0) return -1;
     for (int pass = 0; pass < 2; pass++) {
         DictObj *d = pass ? m->buffers : m->parameters;
         if (!d) continue;
@@ -844,7 +912,7 @@ static int save_state(VM *vm, Value self, DictObj *dest, StrObj *prefix, bool ke
             if (rc < 0) return -1;
         }
     }
-    if (!m->modules) return 0;
+    if (!m->modules) return run_state_dict_hooks(vm, self, dest, prefix, result);
     if (vm_check_recursion(vm, " in state_dict") < 0) return -1;
     int64_t pos = 0;
     Value k, child;
@@ -857,11 +925,11 @@ static int save_state(VM *vm, Value self, DictObj *dest, StrObj *prefix, bool ke
             break;
         }
         vm_push_root(vm, val_obj(sub));
-        rc = save_state(vm, child, dest, sub, keep_vars);
+        rc = save_state(vm, child, dest, meta, sub, keep_vars, NULL);
         vm_pop_root(vm);
     }
     vm_leave_recursion(vm);
-    return rc;
+    return rc < 0 ? -1 : run_state_dict_hooks(vm, self, dest, prefix, result);
 }
 
 static Value m_state_dict(ARGS) {
@@ -873,24 +941,41 @@ static Value m_state_dict(ARGS) {
     StrObj *prefix = opt_prefix(vm, a[2]);
     int keep = opt_bool(vm, a[3], false);
     if (!prefix || keep < 0) return val_null();
-    DictObj *dest;
+    DictObj *dest, *meta = NULL;
     if (val_is_null(a[1]) || val_is_none(a[1])) {
         dest = nn_odict_new(vm);
         if (!dest) return val_null();
+        vm_push_root(vm, val_obj(dest));
+        meta = nn_odict_new(vm);
+        int rc = -1;
+        if (meta) {
+            vm_push_root(vm, val_obj(meta));
+            Value name = vm_intern(vm, "_metadata");
+            rc = val_is_null(name) ? -1 : vm_setattr(vm, val_obj(dest), AS_STR(name), val_obj(meta));
+            vm_pop_root(vm);
+        }
+        vm_pop_root(vm);
+        if (rc < 0) return val_null();
     } else if (vm_isinstance_type(vm, a[1], vm->t_dict)) {
         dest = AS_DICT(a[1]);
+        /* a destination with _metadata gets the versions too */
+        Value mv = vm_getattr_c(vm, a[1], "_metadata");
+        if (val_is_null(mv)) vm_clear_exc(vm);
+        else if (vm_isinstance_type(vm, mv, vm->t_dict)) meta = AS_DICT(mv);
     } else {
         return vm_raise(vm, vm->e_TypeError, "state_dict(): destination must be a dict, not %s", vm_type_name(vm, a[1]));
     }
     vm_push_root(vm, val_obj(dest));
-    int rc = save_state(vm, a[0], dest, prefix, keep);
+    Value result = val_obj(dest);
+    int rc = save_state(vm, a[0], dest, meta, prefix, keep, &result);
     vm_pop_root(vm);
-    return rc < 0 ? val_null() : val_obj(dest);
+    return rc < 0 ? val_null() : result;
 }
 
 typedef struct LoadCtx {
     DictObj *sd;
     ListObj *missing, *unexpected, *errors;
+    DictObj *meta;   /* the checkpoint's _metadata (module versions by prefix), or NULL */
 } LoadCtx;
 
 static int add_error(VM *vm, ListObj *l, StrObj *s) { return s ? list_append(vm, l, val_obj(s)) : -1; }
@@ -982,8 +1067,41 @@ static int load_one(VM *vm, LoadCtx *c, StrObj *key, Value param) {
     return rc;
 }
 
+/* _load_state_dict_pre_hooks before the module loads its own entries: hook(state_dict, prefix,
+ * local_metadata, strict, missing_keys, unexpected_keys, error_msgs), strict=True as PyTorch's
+ * load() passes it; local_metadata is state_dict._metadata[prefix[:-1]], else {}. */
+static int run_load_pre_hooks(VM *vm, LoadCtx *c, DictObj *hooks, StrObj *prefix) {
+    Value mdv = val_null();
+    if (c->meta) {
+        StrObj *key = str_new(vm, prefix->data, prefix->len ? prefix->len - 1 : 0);
+        if (!key) return -1;
+        vm_push_root(vm, val_obj(key));
+        mdv = dict_get_str(c->meta, key);
+        vm_pop_root(vm);
+        if (!val_is_null(mdv) && !vm_isinstance_type(vm, mdv, vm->t_dict)) mdv = val_null();
+    }
+    DictObj *md = val_is_null(mdv) ? dict_new(vm) : AS_DICT(mdv);
+    if (!md) return -1;
+    vm_push_root(vm, val_obj(md));
+    ListObj *fns = list_new(vm, 0);
+    int rc = fns ? 0 : -1;
+    if (fns) vm_push_root(vm, val_obj(fns));
+    int64_t pos = 0;
+    Value k, v;
+    while (rc == 0 && dict_next(hooks, &pos, &k, &v)) rc = list_append(vm, fns, v);
+    for (int64_t i = 0; rc == 0 && i < fns->len; i++) {
+        Value args[7] = {val_obj(c->sd), val_obj(prefix), val_obj(md), val_bool(true),
+                         val_obj(c->missing), val_obj(c->unexpected), val_obj(c->errors)};
+        if (val_is_null(vm_call(vm, fns->items[i], 7, args, NULL))) rc = -1;
+    }
+    vm_pop_roots(vm, fns ? 2 : 1);
+    return rc;
+}
+
 static int load_rec(VM *vm, LoadCtx *c, Value self, StrObj *prefix) {
     NnModuleObj *m = NNMOD(self);
+    if (!nn_dict_empty(m->hooks[NN_HOOKS_LOAD_PRE]) && run_load_pre_hooks(vm, c, m->hooks[NN_HOOKS_LOAD_PRE], prefix) < 0)
+        return -1;
     /* local_state: non-None parameters, then persistent buffers */
     DictObj *local = dict_new(vm);
     if (!local) return -1;
@@ -1075,9 +1193,14 @@ static Value m_load_state_dict(ARGS) {
     if (assign) return vm_raise(vm, vm->e_NotImplementedError, "load_state_dict(assign=True) is not supported");
     Value ik = nn_lib_attr(vm, &nn_state(vm)->incompatible_keys, "torch.nn.modules.module", "_IncompatibleKeys");
     if (val_is_null(ik)) return ik;
-    LoadCtx c = {AS_DICT(a[1]), NULL, NULL, NULL};
+    LoadCtx c = {dict_copy(vm, AS_DICT(a[1])), NULL, NULL, NULL, NULL};   /* PyTorch loads from a copy */
+    if (!c.sd) return val_null();
     int base = vm->roots.n;
-    if (!(c.missing = list_new(vm, 0))) return val_null();
+    vm_push_root(vm, val_obj(c.sd));
+    Value mv = vm_getattr_c(vm, a[1], "_metadata");   /* kept alive by a[1] */
+    if (val_is_null(mv)) vm_clear_exc(vm);
+    else if (vm_isinstance_type(vm, mv, vm->t_dict)) c.meta = AS_DICT(mv);
+    if (!(c.missing = list_new(vm, 0))) goto fail;
     vm_push_root(vm, val_obj(c.missing));
     if (!(c.unexpected = list_new(vm, 0))) goto fail;
     vm_push_root(vm, val_obj(c.unexpected));

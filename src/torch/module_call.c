@@ -28,6 +28,7 @@
 
 #include "src/torch/module_internal.h"
 #include "vm/call.h"
+#include "vm/import.h"
 
 /* ---- registration ------------------------------------------------------------------------------ */
 
@@ -207,7 +208,45 @@ static Value f_register_module_parameter_registration_hook(ARGS) {
     return register_hook(vm, nn_state(vm)->global[NN_GLOBAL_PARAM_REG], val_null(), argv[0], NULL, NULL, false);
 }
 
+/* _register_state_dict_hook(hook): hook(module, state_dict, prefix, local_metadata) after
+ * state_dict() filled the module's entries (spectral_norm records its version through it). */
+static Value m_register_state_dict_hook(ARGS) {
+    if (native_check_args(vm, "_register_state_dict_hook", argc, kw, 2, 2) < 0 ||
+        nn_check_init(vm, argv[0], "_state_dict_hooks") < 0)
+        return val_null();
+    DictObj *d = nn_hook_dict(vm, NNMOD(argv[0]), NN_HOOKS_SD);
+    return d ? register_hook(vm, d, val_null(), argv[1], NULL, NULL, false) : val_null();
+}
+
+/* _register_load_state_dict_pre_hook(hook, with_module=False): hook(state_dict, prefix,
+ * local_metadata, strict, missing_keys, unexpected_keys, error_msgs) before the module loads.
+ * Stored as torch.nn.modules.module._WrappedHook(hook, module or None), as PyTorch stores it
+ * (so an isinstance check on the dict's values sees the wrapper, e.g. remove_spectral_norm's). */
+static Value m_register_load_state_dict_pre_hook(ARGS) {
+    static const char *const names[] = {"self", "hook", "with_module"};
+    Value a[3];
+    bool with_module;
+    if (native_parse_args(vm, "_register_load_state_dict_pre_hook", argc, argv, kw, 3, 2, names, 3, a) < 0 ||
+        kw_flag(vm, a[2], &with_module) < 0 || nn_check_init(vm, a[0], "_load_state_dict_pre_hooks") < 0)
+        return val_null();
+    DictObj *d = nn_hook_dict(vm, NNMOD(a[0]), NN_HOOKS_LOAD_PRE);
+    if (!d) return val_null();
+    Value mod = vm_import_module(vm, "torch.nn.modules.module");
+    Value wrap = val_is_null(mod) ? mod : vm_getattr_c(vm, mod, "_WrappedHook");
+    if (val_is_null(wrap)) return wrap;
+    vm_push_root(vm, wrap);
+    Value hook = vm_call2(vm, wrap, a[1], with_module ? a[0] : val_none());
+    vm_pop_root(vm);
+    if (val_is_null(hook)) return hook;
+    vm_push_root(vm, hook);
+    Value h = register_hook(vm, d, val_null(), hook, NULL, NULL, false);
+    vm_pop_root(vm);
+    return h;
+}
+
 const MethodDef nn_module_hook_methods[] = {
+    {"_register_state_dict_hook", m_register_state_dict_hook, NATIVEF_METHOD},
+    {"_register_load_state_dict_pre_hook", m_register_load_state_dict_pre_hook, NATIVEF_METHOD},
     {"register_forward_pre_hook", m_register_forward_pre_hook, NATIVEF_METHOD},
     {"register_forward_hook", m_register_forward_hook, NATIVEF_METHOD},
     {"register_full_backward_pre_hook", m_register_full_backward_pre_hook, NATIVEF_METHOD},

@@ -146,6 +146,8 @@ int torch_overrides_init(VM *vm, Value cmod) EM_MUST_CHECK;
 
 /* ---- module parts (each file's init) ---- */
 int torch_tensor_type_init(VM *vm, Value cmod);
+/* torch._C.StorageBase and the Tensor methods reaching storages (storage.c) */
+int torch_storage_init(VM *vm, Value cmod);
 int torch_tensor_methods_init(VM *vm, TypeObj *t);
 int torch_indexing_init(VM *vm, TypeObj *t);
 int torch_functions_init(VM *vm, Value cmod);

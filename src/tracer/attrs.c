@@ -90,7 +90,7 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
     }
     if (is_name(name, "grad")) {
         if (!t->source || val_is_null(t->value)) return trace_break(tr, "the .grad of a tensor made in the region");
-        Value g = static_getattr(vm, t->value, name);
+        Value g = trace_static_getattr(vm, t->value, name);
         if (val_is_null(g)) g = val_none();
         *out = vt_from_value(tr, g, source_attr(tr, t->source, name));
         return TX_OK;
@@ -106,7 +106,7 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
     if (val_is_null(descr)) {
         /* attributes users put on tensors (instance dict): only on graph inputs */
         if (t->source && !val_is_null(t->value)) {
-            Value v = static_getattr(vm, t->value, name);
+            Value v = trace_static_getattr(vm, t->value, name);
             if (!val_is_null(v)) {
                 *out = vt_from_value(tr, v, source_attr(tr, t->source, name));
                 return TX_OK;

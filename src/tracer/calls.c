@@ -16,6 +16,9 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
+/* how deep user calls inline before the call is a break (recursion) */
+#define MAX_INLINE_DEPTH 24
+
 static bool is(StrObj *s, const char *c) { return s && strcmp(s->data, c) == 0; }
 
 static VT **prepend(Tracer *tr, VT *self, int argc, int nkw, VT **args) {
@@ -46,7 +49,7 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
         /* closing a generator runs its finally blocks and __exit__s, which the tracer cannot
          * replay when the generator dies in the region */
         return trace_break(tr, "call to generator function %s with try or with blocks", co->name->data);
-    if (tr->tx->depth + 1 > tracer_inline_depth_limit()) return trace_break(tr, "inlining too deep (recursion?)");
+    if (tr->tx->depth + 1 > MAX_INLINE_DEPTH) return trace_break(tr, "inlining too deep (recursion?)");
     DictObj *globals = f ? f->globals : (DictObj *)fn->a->value.as.o;
     Tx *c = tx_new(tr, co, f, globals, tr->tx);
     int nkw = nkw_of(kwnames);
@@ -132,7 +135,7 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
         c->locals[co->nlocals + ncells + i] = cell;
     }
     if (co->flags & CO_GENERATOR) {
-        /* a generator: its frame runs a step per next() (ops.c) */
+        /* a generator: its frame runs a step per next() (tr_generator_next) */
         VT *g = vt_new(tr, VT_GENERATOR);
         g->gen = c;
         *out = g;
@@ -142,6 +145,24 @@ static TxStatus inline_function(Tracer *tr, VT *fn, int argc, VT **args, TupleOb
     if (s) return s;
     *out = c->return_value ? c->return_value : vt_none(tr);
     (void)vm;
+    return TX_OK;
+}
+
+/* A generator made in the region (inline_function made its frame): the frame runs to its next
+ * yield, or its end (exhausted: *out NULL). */
+TxStatus tr_generator_next(Tracer *tr, VT *g, VT **out) {
+    Tx *gx = g->gen;
+    *out = NULL;
+    if (gx->done) return TX_OK;
+    if (gx->suspended) {
+        /* the value the yield expression evaluates to: next() sends None */
+        gx->suspended = false;
+        tx_push(gx, vt_none(tr));
+        gx->ip += code_width(OP_YIELD_VALUE);
+    }
+    TxStatus s = tx_run(tr, gx);
+    if (s) return s;
+    if (gx->suspended) *out = gx->yielded;
     return TX_OK;
 }
 

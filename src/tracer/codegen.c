@@ -823,7 +823,7 @@ static void emit_mutations(Cg *cg) {
         if (s->value->kind == VT_DELETED) {
             /* deleting an attribute the object had before the region; one set and deleted inside needs nothing */
             if (s->obj->mut == MUT_NEW) continue;
-            Value had = val_is_null(s->obj->value) ? val_null() : static_getattr(vm, s->obj->value, s->name);
+            Value had = val_is_null(s->obj->value) ? val_null() : trace_static_getattr(vm, s->obj->value, s->name);
             if (val_is_null(had)) continue;
             reconstruct(cg, s->obj);
             suffix_add(cg, &suf, (Suffix){{OP_DELETE_ATTR}, {N(cg, s->name)}, 1, cg->phase, cg->effect});
@@ -1176,7 +1176,7 @@ static void run_phases(Cg *cg, StrObj *fn_name, bool has_break) {
     E(cg, OP_RETURN_VALUE, 0);
 }
 
-CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out) {
+CodeObj *trace_codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out) {
     VM *vm = tr->vm;
     CodeObj *co = tr->code;
     bool has_break = tr->have_break;
@@ -1198,12 +1198,12 @@ CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_
     if (want_graph) {
         char name[64];
         snprintf(name, sizeof name, "__compiled_fn_%d", tracer_state(vm)->next_graph_id++);
-        Value cg_obj = output_compile_graph(tr, dry.outputs, dry.n_outputs, name);
+        Value cg_obj = trace_compile_graph(tr, dry.outputs, dry.n_outputs, name);
         if (val_is_null(cg_obj)) {
             free(dry.outputs);
             return NULL;
         }
-        Value fn = compiled_fn_new(vm, cg_obj, name);
+        Value fn = trace_graph_fn_new(vm, cg_obj, name);
         if (val_is_null(fn)) {
             free(dry.outputs);
             return NULL;

@@ -195,7 +195,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
         if (!skip) {
             Value fn;
             StrObj *fn_name;
-            CodeObj *res = codegen_residual(&tr, &fn, &fn_name);
+            CodeObj *res = trace_codegen_residual(&tr, &fn, &fn_name);
             if (!res) {
                 if (!val_is_null(vm->exc)) {
                     tracer_fini(&tr);

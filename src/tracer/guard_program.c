@@ -12,7 +12,7 @@
  * Attribute steps are specialised when the entry is built, on the frame it was compiled for:
  * an attribute found in an nn.Module's _modules / _parameters / _buffers or C hook dict, or in
  * an instance __dict__, is read straight from there on later calls; when it is not found there
- * the step falls back to the general static read (static_getattr), so the result is the same as
+ * the step falls back to the general static read (trace_static_getattr), so the result is the same as
  * resolving the source afresh.  Nothing allocates and no script code runs.
  */
 #include <stdint.h>
@@ -102,7 +102,7 @@ static int32_t intern_uncached(ProgramBuilder *bd, const Source *s) {
     return e->n_steps++;
 }
 
-/* where static_getattr finds `name` on obj, when it is one of the fast places */
+/* where trace_static_getattr finds `name` on obj, when it is one of the fast places */
 static void specialise_attr(VM *vm, GuardStep *t, Value obj) {
     t->how = HOW_GENERIC;
     if (obj.tag != VAL_OBJ || !t->name) return;
@@ -197,7 +197,7 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
 
 static inline Value attr_step(VM *vm, const GuardStep *t, Value obj) {
     /* the fast places hold only for the exact type the step was specialised on */
-    if (obj.tag != VAL_OBJ || obj.as.o->type != t->base_type) return obj.tag == VAL_OBJ ? static_getattr(vm, obj, t->name) : val_null();
+    if (obj.tag != VAL_OBJ || obj.as.o->type != t->base_type) return obj.tag == VAL_OBJ ? trace_static_getattr(vm, obj, t->name) : val_null();
     switch (t->how) {
     case HOW_MOD_PARAMS_DICT: case HOW_MOD_BUFFERS_DICT: case HOW_MOD_MODULES_DICT: {
         NnModuleObj *m = (NnModuleObj *)obj.as.o;
@@ -223,7 +223,7 @@ static inline Value attr_step(VM *vm, const GuardStep *t, Value obj) {
     }
     default: break;
     }
-    return static_getattr(vm, obj, t->name);
+    return trace_static_getattr(vm, obj, t->name);
 }
 
 static Value run_step(VM *vm, Frame *f, const GuardStep *t, const Value *vals) {

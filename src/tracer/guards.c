@@ -220,13 +220,13 @@ bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     case G_DICT_KEYS:
         return !val_is_null(v) && v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_DICT &&
                keys_match(vm, (DictObj *)v.as.o, AS_TUPLE(g->expected));
-    case G_HASATTR: return (!val_is_null(v) && !val_is_null(static_getattr(vm, v, g->name))) == g->flag;
+    case G_HASATTR: return (!val_is_null(v) && !val_is_null(trace_static_getattr(vm, v, g->name))) == g->flag;
     case G_SAME: case G_NOT_SAME: {
         bool same = !val_is_null(v) && !val_is_null(o) && val_identical(v, o);
         return same == (g->kind == G_SAME);
     }
     case G_HOOKS_EMPTY: {
-        Value d = val_is_null(v) ? v : static_getattr(vm, v, g->name);
+        Value d = val_is_null(v) ? v : trace_static_getattr(vm, v, g->name);
         return val_is_null(d) || (d.tag == VAL_OBJ && d.as.o->type->layout == OBJ_LAYOUT_DICT && ((DictObj *)d.as.o)->used == 0);
     }
     case G_NN_NO_HOOKS:
@@ -328,7 +328,7 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
         snprintf(buf, cap, "list(%s.keys()) == the keys at compile time", src);
         return buf;
     case G_HASATTR: {
-        bool has = !val_is_null(v) && !val_is_null(static_getattr(vm, v, g->name));
+        bool has = !val_is_null(v) && !val_is_null(trace_static_getattr(vm, v, g->name));
         if (has == g->flag) return NULL;
         snprintf(buf, cap, "hasattr(%s, '%s') == %s", src, g->name->data, g->flag ? "True" : "False");
         return buf;

@@ -571,26 +571,9 @@ TxStatus tr_iter(Tracer *tr, VT *v, VT **out) {
     }
 }
 
-/* A generator made in the region: its frame runs to its next yield (or its end: exhausted). */
-static TxStatus generator_next(Tracer *tr, VT *g, VT **out) {
-    Tx *gx = g->gen;
-    *out = NULL;
-    if (gx->done) return TX_OK;
-    if (gx->suspended) {
-        /* the value the yield expression evaluates to: next() sends None */
-        gx->suspended = false;
-        tx_push(gx, vt_none(tr));
-        gx->ip += code_width(OP_YIELD_VALUE);
-    }
-    TxStatus s = tx_run(tr, gx);
-    if (s) return s;
-    if (gx->suspended) *out = gx->yielded;
-    return TX_OK;
-}
-
 TxStatus tr_next(Tracer *tr, VT *it, VT **out) {
     it = vt_force(tr, it);
-    if (it->kind == VT_GENERATOR) return generator_next(tr, it, out);
+    if (it->kind == VT_GENERATOR) return tr_generator_next(tr, it, out);
     if (it->kind != VT_ITER) return trace_break(tr, "next() on %s", vt_kind_name(it->kind));
     TxStatus s;
     *out = NULL;

@@ -187,7 +187,7 @@ static Value cg_obj_new(VM *vm, CompiledGraph *cg) {
     return val_obj(c);
 }
 
-Value compiled_fn_new(VM *vm, Value cg_obj, const char *name) {
+Value trace_graph_fn_new(VM *vm, Value cg_obj, const char *name) {
     vm_push_root(vm, cg_obj);
     NativeObj *f = native_new_closure(vm, trace_persistent_name(vm, name), compiled_fn_call, cg_obj);
     vm_pop_root(vm);
@@ -282,7 +282,7 @@ static void prune_unused_inputs(Tracer *tr) {
     }
 }
 
-Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name) {
+Value trace_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name) {
     VM *vm = tr->vm;
     GraphArg *outs = calloc((size_t)n_outputs + 1, sizeof(GraphArg));
     for (int i = 0; i < n_outputs; i++) outs[i] = graph_arg_node(outputs[i]->node);

@@ -6,7 +6,7 @@
  * with the stored arguments first and the stored keywords overridden by the call's, and
  * .func / .args / .keywords read the parts (.keywords is the partial's own dict, as in CPython).
  * An existing partial with a source stands for its parts read through that source (each
- * guarded as what it is); its type is guarded.  Residual code rebuilds a partial made in the
+ * guarded as what it is; wrap.c builds it, as it wraps every existing value).  Residual code rebuilds a partial made in the
  * region as functools.partial(func, *args, **keywords). */
 #include <string.h>
 
@@ -23,24 +23,6 @@ static VT *partial_new(Tracer *tr, VT *type, VT *fn, VT *args, VT *kw) {
     p->b = args;
     p->kw = kw;
     p->mut = MUT_NEW;
-    return p;
-}
-
-VT *tr_partial_existing(Tracer *tr, Value v, Source *source) {
-    VM *vm = tr->vm;
-    Value fn;
-    TupleObj *args;
-    DictObj *kw;
-    if (!source || !functools_partial_parts(v, &fn, &args, &kw)) return NULL;
-    guard_type(tr, source, v.as.o->type);
-    VT *p = vt_new(tr, VT_PARTIAL);
-    p->value = v;
-    p->source = source;
-    p->cls = vt_from_value(tr, val_obj(v.as.o->type), NULL);
-    p->a = vt_from_value(tr, fn, source_attr(tr, source, vm_intern_str(vm, "func")));
-    p->b = vt_from_value(tr, val_obj(args), source_attr(tr, source, vm_intern_str(vm, "args")));
-    p->kw = vt_from_value(tr, val_obj(kw), source_attr(tr, source, vm_intern_str(vm, "keywords")));
-    p->mut = MUT_NONE;
     return p;
 }
 

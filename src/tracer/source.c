@@ -158,7 +158,7 @@ static bool module_field(VM *vm, NnModuleObj *m, StrObj *name, Value *out) {
     return found;
 }
 
-Value static_getattr(VM *vm, Value obj, StrObj *name) {
+Value trace_static_getattr(VM *vm, Value obj, StrObj *name) {
     TypeObj *t = vm_type_of(vm, obj);
     /* the two descriptors closure sources go through */
     if (t == vm->t_function && strcmp(name->data, "__closure__") == 0) {
@@ -239,7 +239,7 @@ Value source_resolve_static(VM *vm, Frame *f, const Source *s) {
     case SRC_ATTR: {
         Value base = source_resolve_static(vm, f, s->base);
         if (val_is_null(base)) return base;
-        return static_getattr(vm, base, s->name);
+        return trace_static_getattr(vm, base, s->name);
     }
     case SRC_ITEM: {
         Value base = source_resolve_static(vm, f, s->base);

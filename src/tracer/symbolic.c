@@ -12,34 +12,7 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 
-#define MAX_INLINE_DEPTH 24
 #define MAX_STEPS 200000
-
-/* ---- translator frames ------------------------------------------------------------------------ */
-
-Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent) {
-    Tx *tx = trace_arena_alloc(&tr->arena, sizeof *tx);
-    tx->parent = parent;
-    tx->code = code;
-    tx->func = fn;
-    tx->globals = globals;
-    tx->locals = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(code->nlocalsplus + 1));
-    tx->stack_cap = code->stacksize + 8;
-    tx->stack = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)tx->stack_cap);
-    tx->depth = parent ? parent->depth + 1 : 0;
-    trace_keep(tr, val_obj(code));
-    return tx;
-}
-
-void tx_push(Tx *tx, VT *v) {
-    EM_ASSERT(tx->sp < tx->stack_cap, "tracer: symbolic stack overflow");
-    tx->stack[tx->sp++] = v;
-}
-
-VT *tx_pop(Tx *tx) {
-    EM_ASSERT(tx->sp > 0, "tracer: symbolic stack underflow");
-    return tx->stack[--tx->sp];
-}
 
 #define TOP() (tx->stack[tx->sp - 1])
 #define PEEK(n) (tx->stack[tx->sp - (n)])
@@ -998,4 +971,3 @@ TxStatus tx_run(Tracer *tr, Tx *tx) {
     return s;
 }
 
-int tracer_inline_depth_limit(void) { return MAX_INLINE_DEPTH; }

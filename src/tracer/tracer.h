@@ -32,24 +32,28 @@
  * tracing) never frees what a tracker points at.  Cache entries own their guard programs and
  * residual code and are traced through CodeObj.tracer_trace.
  *
- * Files, bottom first (each calls only files above it in this list, except the symbolic
- * interpreter's own recursion: running a frame calls functions, and calling a user function,
- * dunder, property or hook inlines it by running its frame):
+ * Files, bottom first (each calls only files above it in this list, measured from the object
+ * files' defined and undefined symbols by tools/tracer_callgraph.py).  One circle remains, the
+ * symbolic interpreter's own recursion: running a frame calls functions, and calling a user
+ * function, dunder, property, hook or generator inlines it by running its frame.  It is tied
+ * by calls.c's tr_call and tr_generator_next (every file of the circle that runs user code
+ * calls them) and by symbolic.c's tx_run, which only calls.c calls.
  *   base.c          the floor: arena, keepalive, breaks and errors, options, EMBER_LOGS
- *   decompile.c     residual code as Python source (uses no other tracer file)
+ *   decompile.c     residual code as Python source
  *   registry.c      what a value is by identity: torch natives, grad-mode classes, nn.Module
  *   source.c        sources and static reads through them
  *   guards.c        guards: adding, checking, describing
  *   side_effects.c  SideEffects
- *   vt.c            trackers as data: constructors, containers, lazies
+ *   vt.c            trackers and translator frames as data: constructors, containers, lazies
  *   fake.c          fake tensors, graph inputs, the op observer, node provenance
  *   wrap.c          trackers <-> real values (specialisation and its guards)
  *   fake_call.c     natives called on fakes
  *   marker.c        node payloads (TracerOpaque) and module markers
  *   node_run.c      what the tracer's node kinds do when run; the custom-op hook
  *   custom_ops.c    calls of custom ops traced into nodes
- *   ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c symbolic.c
- *                   the symbolic interpreter (the one circle, tied by tr_call and tx_run)
+ *   ops.c attrs.c builtins.c calls.c exceptions.c partial.c autograd_fn.c sets.c
+ *   module_hooks.c symbolic.c
+ *                   the symbolic interpreter (the one circle)
  *   cache.c         the per-code-object cache of compiled entries
  *   resume.c        resume functions
  *   output.c        finishing and compiling graphs, backends, __compiled_fn_N, GraphModule
@@ -59,6 +63,7 @@
  *   frame.c         the eval-frame hook and the compile driver
  *   compiled_fn.c   what torch.compile(fn) returns
  *   dynamo_module.c torch._dynamo._ember and registration
+ * The declarations below follow the same order.
  */
 #ifndef EMBER_TRACER_TRACER_H
 #define EMBER_TRACER_TRACER_H
@@ -335,6 +340,17 @@ struct Tx {
     VT *yielded;
 };
 
+/* The symbolic stack: every handler pushes and pops, so these stay inline. */
+static inline void tx_push(Tx *tx, VT *v) {
+    EM_ASSERT(tx->sp < tx->stack_cap, "tracer: symbolic stack overflow");
+    tx->stack[tx->sp++] = v;
+}
+
+static inline VT *tx_pop(Tx *tx) {
+    EM_ASSERT(tx->sp > 0, "tracer: symbolic stack underflow");
+    return tx->stack[--tx->sp];
+}
+
 /* Why tracing stopped: a graph break (with its reason), or an error to propagate. */
 typedef struct BreakInfo {
     char reason[256];
@@ -494,7 +510,7 @@ Value source_resolve_static(VM *vm, Frame *f, const Source *s);
 /* Static attribute read shared by sources, guards and the tracer: instance dict (unless the
  * class has a data descriptor of that name), nn.Module parameter/buffer/module dicts, then the
  * class MRO (unbound).  VAL_NULL if absent. */
-Value static_getattr(VM *vm, Value obj, StrObj *name);
+Value trace_static_getattr(VM *vm, Value obj, StrObj *name);
 
 /* ---- guards.c ----------------------------------------------------------------------------------- */
 
@@ -535,8 +551,10 @@ int32_t se_row_of_tracked(const SideEffects *se, int i);
 int32_t se_row_of_store(const SideEffects *se, int i);
 int32_t se_row_of_hook(const SideEffects *se, int i);
 
-/* ---- vt.c: trackers as data ---------------------------------------------------------------------- */
+/* ---- vt.c: trackers and translator frames as data -------------------------------------------------- */
 
+/* a translator for code (tx_push / tx_pop are inline, with struct Tx) */
+Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
 VT *vt_new(Tracer *tr, VtKind kind);
 void vt_reserve(Tracer *tr, VT *v, int32_t need);   /* room for `need` items (and keys) */
 VT *vt_const(Tracer *tr, Value v);
@@ -640,8 +658,8 @@ TxStatus fake_getattr(Tracer *tr, VT *t, StrObj *name, VT **out);
 /* A call of a custom op (torch.ops.<ns>.<name>) into a GRAPH_EXEC_CUSTOM_OP node. */
 TxStatus tracer_custom_op_call(Tracer *tr, const TraceOp *op, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* ---- the symbolic interpreter: ops.c attrs.c builtins.c calls.c sets.c exceptions.c module_hooks.c
- * symbolic.c ---- */
+/* ---- the symbolic interpreter: ops.c attrs.c builtins.c calls.c exceptions.c partial.c autograd_fn.c
+ * sets.c module_hooks.c symbolic.c (the one circle) ---- */
 
 /* ops.c: the data model on trackers */
 TxStatus tr_binary(Tracer *tr, int op, VT *a, VT *b, VT **out);
@@ -676,6 +694,7 @@ TxStatus tr_callable(Tracer *tr, VT *v, int *out);   /* callable(v) */
 /* calls.c: calls (user code inlined); m(*args) traced as the module's forward inlined (module
  * stack kept) */
 TxStatus tr_call(Tracer *tr, VT *fn, int argc, VT **args, TupleObj *kwnames, VT **out);
+TxStatus tr_generator_next(Tracer *tr, VT *gen, VT **out);   /* *out NULL: exhausted */
 TxStatus tracer_module_forward(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 
 /* exceptions.c: exceptions raised and caught in the region */
@@ -687,7 +706,6 @@ bool tr_catch(Tracer *tr, Tx *tx, int32_t ip);
 TxStatus tr_exc_match(Tracer *tr, VT *exc, VT *type, int *out);
 
 /* partial.c: functools.partial on trackers */
-VT *tr_partial_existing(Tracer *tr, Value v, Source *source);   /* NULL: not a plain partial with a source */
 TxStatus tr_partial_construct(Tracer *tr, VT *type, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tr_partial_call(Tracer *tr, VT *p, int argc, VT **args, TupleObj *kwnames, VT **out);
 TxStatus tr_partial_getattr(Tracer *tr, VT *p, StrObj *name, VT **out);
@@ -713,12 +731,8 @@ TxStatus tr_set_method(Tracer *tr, VT *s, StrObj *name, int argc, VT **args, VT 
 /* module_hooks.c: a module call when the module or the global module hooks are set */
 TxStatus tracer_module_call_hooked(Tracer *tr, VT *m, int argc, VT **args, TupleObj *kwnames, VT **out);
 
-/* symbolic.c: translator frames and the loop (run until return or break) */
-Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent);
-void tx_push(Tx *tx, VT *v);
-VT *tx_pop(Tx *tx);
+/* symbolic.c: the loop (run a translator frame until return, yield or break) */
 TxStatus tx_run(Tracer *tr, Tx *tx);
-int tracer_inline_depth_limit(void);
 
 /* ---- cache.c (tracer_state.h) ------------------------------------------------------------------- */
 
@@ -738,8 +752,8 @@ void tracer_live_locals(const CodeObj *co, int32_t target, bool *live);
 
 /* Finish the graph (outputs, DCE, verify) and compile it: the CompiledGraph holder object, or
  * VAL_NULL + exception; then the __compiled_fn_N callable around it. */
-Value output_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
-Value compiled_fn_new(VM *vm, Value cg_obj, const char *name);
+Value trace_compile_graph(Tracer *tr, VT **outputs, int n_outputs, const char *name);
+Value trace_graph_fn_new(VM *vm, Value cg_obj, const char *name);
 CompiledGraph *tracer_compiled_graph_holder(Value cg_obj);
 CompiledGraph *tracer_compiled_graph_of(Value fn);    /* NULL if fn is not a __compiled_fn */
 /* A torch.fx-style GraphModule object for callable backends and explain(). */
@@ -748,7 +762,7 @@ Value tracer_example_inputs(Tracer *tr);
 
 /* ---- codegen.c ---------------------------------------------------------------------------------- */
 
-CodeObj *codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
+CodeObj *trace_codegen_residual(Tracer *tr, Value *compiled_fn_out, StrObj **compiled_name_out);
 
 /* ---- logs.c, guard_program.c, frame.c, compiled_fn.c, dynamo_module.c (tracer_state.h) ----------- */
 

@@ -1,6 +1,6 @@
 /* src/tracer/vt.c — variable trackers as data: constructors for each kind, containers (tuples,
- * lists, dicts keyed by constants or object identity), and lazy trackers before they are
- * looked at.  What a tracker stands for as a real value, and wrapping real values into
+ * lists, dicts keyed by constants or object identity), lazy trackers before they are looked
+ * at, and translator frames (Tx: a code object's locals and stack of trackers).  What a tracker stands for as a real value, and wrapping real values into
  * trackers (with their guards), is wrap.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +156,22 @@ const char *vt_kind_name(VtKind k) {
         "LazyVariableTracker", "ListVariable", "DictViewVariable", "GeneratorVariable", "SetVariable", "ExceptionVariable",
         "FunctoolsPartialVariable", "AutogradFunctionContextVariable"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "VariableTracker";
+}
+
+/* ---- translator frames as data (the loop that runs them is symbolic.c) -------------------------- */
+
+Tx *tx_new(Tracer *tr, CodeObj *code, FunctionObj *fn, DictObj *globals, Tx *parent) {
+    Tx *tx = trace_arena_alloc(&tr->arena, sizeof *tx);
+    tx->parent = parent;
+    tx->code = code;
+    tx->func = fn;
+    tx->globals = globals;
+    tx->locals = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)(code->nlocalsplus + 1));
+    tx->stack_cap = code->stacksize + 8;
+    tx->stack = trace_arena_alloc(&tr->arena, sizeof(VT *) * (size_t)tx->stack_cap);
+    tx->depth = parent ? parent->depth + 1 : 0;
+    trace_keep(tr, val_obj(code));
+    return tx;
 }
 
 /* ---- lazies ---------------------------------------------------------------------------------------- */

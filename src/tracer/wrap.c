@@ -19,6 +19,26 @@
 
 /* ---- values <-> trackers ------------------------------------------------------------------------------ */
 
+/* An existing plain partial with a source: its parts read through that source (each guarded as
+ * what it is), its type guarded.  NULL: not a plain partial, or no source to read it through. */
+static VT *partial_existing(Tracer *tr, Value v, Source *source) {
+    VM *vm = tr->vm;
+    Value fn;
+    TupleObj *args;
+    DictObj *kw;
+    if (!source || !functools_partial_parts(v, &fn, &args, &kw)) return NULL;
+    guard_type(tr, source, v.as.o->type);
+    VT *p = vt_new(tr, VT_PARTIAL);
+    p->value = v;
+    p->source = source;
+    p->cls = vt_from_value(tr, val_obj(v.as.o->type), NULL);
+    p->a = vt_from_value(tr, fn, source_attr(tr, source, vm_intern_str(vm, "func")));
+    p->b = vt_from_value(tr, val_obj(args), source_attr(tr, source, vm_intern_str(vm, "args")));
+    p->kw = vt_from_value(tr, val_obj(kw), source_attr(tr, source, vm_intern_str(vm, "keywords")));
+    p->mut = MUT_NONE;
+    return p;
+}
+
 static bool is_immediate_const(VM *vm, Value v) {
     switch (v.tag) {
     case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_FLOAT: return true;
@@ -203,7 +223,7 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
     VT *known = se_find_existing(tr, v);
     if (known) return known;
     VT *r;
-    if (functools_is_partial_type(t) && (r = tr_partial_existing(tr, v, source))) return r;
+    if (functools_is_partial_type(t) && (r = partial_existing(tr, v, source))) return r;
     if (t == vm->t_function) {
         r = vt_new(tr, VT_FUNCTION);
         if (source) guard_id(tr, source, v);

@@ -60,3 +60,7 @@ print(nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_laye
 m = ResNet18(num_classes=10)
 print(sum(p.numel() for p in m.parameters()), len(m.state_dict()))
 print(list(m.state_dict().keys())[:12])
+# PyTorch 1.13 prints every child of a ModuleList (2.x folds repeats into "(0-5): 6 x ...")
+print(nn.Transformer())
+print(nn.TransformerEncoder(nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, batch_first=True), num_layers=2))
+print(nn.ModuleList([nn.Linear(2, 2) for _ in range(3)]))

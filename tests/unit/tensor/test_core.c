@@ -150,3 +150,47 @@ TT_TEST(core, error_state) {
     tensor_error_clear();
     cr_assert_eq(tensor_error_kind(), TENSOR_OK);
 }
+
+/* ---- storages (src/tensor/storage.c): what torch.load builds tensors with ---- */
+
+TT_TEST(core, set_storage_shares_and_checks_bounds) {
+    TensorStorage *s = tensor_storage_new(6 * sizeof(float));
+    cr_assert_eq(tensor_storage_nbytes(s), 24);
+    float *p = tensor_storage_data(s);
+    for (int i = 0; i < 6; i++) cr_assert_eq(p[i], 0.0f, "new storages are zero-filled");
+    for (int i = 0; i < 6; i++) p[i] = (float)i;
+    Tensor *a = tensor_empty(TENSOR_FLOAT32, 1, (int64_t[]){0});
+    Tensor *b = tensor_empty(TENSOR_FLOAT32, 1, (int64_t[]){0});
+    uint32_t v0 = tensor_version(a);
+    cr_assert_eq(tensor_set_storage(a, s, 0, 2, (int64_t[]){2, 3}, NULL), 0);
+    cr_assert_eq(tensor_set_storage(b, s, 0, 2, (int64_t[]){3, 2}, (int64_t[]){1, 3}), 0);   /* a.t() */
+    cr_assert(tensor_version(a) == v0 + 1, "set_ is an in-place op");
+    cr_assert(tensor_same_storage(a, b) && tensor_storage_of(a) == s);
+    cr_assert(!tensor_is_view(a) && tensor_is_contiguous(a) && !tensor_is_contiguous(b));
+    cr_assert_eq(tensor_get_f64(b, (int64_t[]){2, 1}), 5.0);   /* 2*1 + 1*3 */
+    p[5] = 50.0f;
+    cr_assert_eq(tensor_get_f64(a, (int64_t[]){1, 2}), 50.0, "both tensors see the storage's bytes");
+    /* past the end of the storage, and negative strides, are refused */
+    cr_assert_eq(tensor_set_storage(a, s, 4, 1, (int64_t[]){3}, NULL), -1);
+    cr_assert_eq(tensor_error_kind(), TENSOR_ERR_NOT_IMPLEMENTED);
+    cr_assert_eq(tensor_set_storage(a, s, 0, 1, (int64_t[]){2}, (int64_t[]){-1}), -1);
+    cr_assert_str_eq(tensor_error_message(), "Storage size calculation overflowed with sizes=[2] and strides=[-1]");
+    cr_assert_eq(tensor_set_storage(a, s, 6, 1, (int64_t[]){0}, NULL), 0, "an empty tensor needs no bytes");
+    tensor_storage_decref(s);   /* the tensors keep it alive */
+    cr_assert_eq(tensor_get_f64(b, (int64_t[]){1, 0}), 1.0);
+    TT_FREE(a, b);
+}
+
+TT_TEST(core, storage_slices_share_memory) {
+    TensorStorage *s = tensor_storage_new(16);
+    TensorStorage *v = tensor_storage_slice(s, 4, 8);
+    cr_assert_eq(tensor_storage_nbytes(v), 8);
+    cr_assert_eq((char *)tensor_storage_data(v), (char *)tensor_storage_data(s) + 4);
+    cr_assert_null(tensor_storage_slice(s, 10, 8));
+    cr_assert_eq(tensor_error_kind(), TENSOR_ERR_RUNTIME);
+    tensor_storage_decref(s);   /* the slice keeps its parent's bytes alive */
+    ((char *)tensor_storage_data(v))[7] = 1;
+    cr_assert_eq(tensor_live_storage_bytes(), 16);
+    tensor_storage_decref(v);
+    cr_assert_eq(tensor_live_storage_bytes(), 0);
+}

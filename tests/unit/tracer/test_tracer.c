@@ -294,7 +294,7 @@ Test(tracer, guard_program_agrees_with_guards) {
     Source *sa = source_local(&tr, 0, S("a")), *sb = source_local(&tr, 1, S("b"));
     Source *w = source_attr(&tr, source_global(&tr, S("m")), S("weight"));
     guard_id(&tr, source_global(&tr, S("m")), m);
-    guard_tensor(&tr, w, torch_tensor_of(static_getattr(vm, m, S("weight"))), true);
+    guard_tensor(&tr, w, torch_tensor_of(trace_static_getattr(vm, m, S("weight"))), true);
     guard_tensor(&tr, sa, torch_tensor_of(a), false);
     guard_tensor(&tr, sb, torch_tensor_of(b), false);
     guard_add(&tr, (Guard){.kind = G_NOT_SAME, .source = sb, .other = sa, .expected = val_null()});

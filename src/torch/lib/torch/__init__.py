@@ -238,18 +238,46 @@ LongTensor = Tensor
 from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
                                isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,
                                tensordot)
+from torch._C._nn import _set_num_threads as set_num_threads, _get_num_threads as get_num_threads
 from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state, normal
 import torch.random
 import torch.autograd
 import torch.utils
 import torch.nn
+from torch.nn.utils.weight_norm import _weight_norm, norm_except_dim   # ATen ops, by decomposition
 import torch.optim
 import torch.overrides
 import torch.special
 from torch._ops import ops
 
 
+# torch.save / torch.load and the storage classes: imported on first use (pickle and zipfile
+# would add a tenth of a second to every `import torch`)
+_STORAGE_NAMES = ("UntypedStorage", "TypedStorage", "DoubleStorage", "FloatStorage", "HalfStorage", "LongStorage",
+                  "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage", "BFloat16Storage",
+                  "_storage_classes", "_tensor_classes")
+
+
+def is_storage(obj):
+    """True if obj is a PyTorch storage object."""
+    import torch.storage
+    return type(obj) in torch.storage._storage_classes
+
+
 def __getattr__(name):
+    if name in ("save", "load"):
+        import torch.serialization
+        value = getattr(torch.serialization, name)
+        globals()[name] = value
+        return value
+    if name in _STORAGE_NAMES:
+        import torch.storage
+        value = getattr(torch.storage, name)
+        globals()[name] = value
+        return value
+    if name in ("serialization", "storage", "_utils", "_tensor", "_weights_only_unpickler"):
+        import importlib
+        return importlib.import_module("torch." + name)
     # PyTorch's `import torch` imports torch.fx; Ember imports it on first use (PEP 562), which
     # keeps `import torch` as fast as before for the scripts that never touch it
     if name == "fx":

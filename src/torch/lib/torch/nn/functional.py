@@ -730,7 +730,8 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _inplace(input, _torch.where(input > threshold, input, _torch.full_like(input, value)), inplace)
+    # x <= threshold ? value : x, as ATen's kernel (NaN is kept, not replaced)
+    return _inplace(input, _torch.where(input <= threshold, _torch.full_like(input, value), input), inplace)
 
 
 def hardshrink(input, lambd=0.5):
@@ -779,7 +780,17 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
         n = input.abs().sum(dim, keepdim=True)
     else:
         n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
-    return input / n.clamp(min=eps).expand_as(input)
+    r = input / n.clamp(min=eps).expand_as(input)
+    if out is None:
+        return r
+    # out= as ATen's div.out: no autograd through it, the result written into out
+    if _torch.is_grad_enabled() and (input.requires_grad or out.requires_grad):
+        raise RuntimeError("div(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if tuple(out.shape) != tuple(r.shape):
+        raise NotImplementedError("F.normalize(out=...) with an out of another shape (Ember does not resize out)")
+    out.copy_(r)
+    return out
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

@@ -25,5 +25,10 @@ class Parameter(torch.Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
+    def __reduce_ex__(self, proto):
+        # what torch.save writes for a parameter (hooks are never serialized)
+        from collections import OrderedDict
+        return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
+
 
 _nn_module._set_parameter_class(Parameter)

@@ -1,7 +1,7 @@
 """torch.nn.modules.container: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
 import operator
 
-from torch.nn.modules.module import Module, _addindent
+from torch.nn.modules.module import Module
 from torch._C._nn_module import _OrderedDict as OrderedDict
 
 
@@ -168,30 +168,6 @@ class ModuleList(Module):
             combined.add_module(str(i), module)
             i += 1
         return combined
-
-    def __repr__(self):
-        # repeated consecutive modules print once, as "(0-2): 3 x Linear(...)" (PyTorch 2.x)
-        list_of_reprs = [repr(item) for item in self]
-        if len(list_of_reprs) == 0:
-            return self._get_name() + "()"
-        start_end_indices = [[0, 0]]
-        repeated_blocks = [list_of_reprs[0]]
-        for i in range(1, len(list_of_reprs)):
-            r = list_of_reprs[i]
-            if r == repeated_blocks[-1]:
-                start_end_indices[-1][1] += 1
-                continue
-            start_end_indices.append([i, i])
-            repeated_blocks.append(r)
-        lines = []
-        for se, b in zip(start_end_indices, repeated_blocks):
-            start_id, end_id = se
-            local_repr = "({}): {}".format(start_id, b)
-            if start_id != end_id:
-                n = end_id - start_id + 1
-                local_repr = "({}-{}): {} x {}".format(start_id, end_id, n, b)
-            lines.append(_addindent(local_repr, 2))
-        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
     def insert(self, index, module):
         for i in range(len(self._modules), index, -1):

@@ -1,5 +1,8 @@
 """torch.nn.modules.module: the Module base class (in C: src/torch/module.c), the module-level
 hook registration functions and the global hook dicts they fill."""
+import functools
+import weakref
+
 import torch._C._nn_module as _C_module
 from torch._C._nn_module import (
     Module,
@@ -50,6 +53,27 @@ class _IncompatibleKeys(tuple):
                 ", unexpected_keys=" + repr(self.unexpected_keys) + ")")
 
     __str__ = __repr__
+
+
+class _WrappedHook:
+    """A load-state-dict pre-hook as Module._register_load_state_dict_pre_hook stores it: the
+    hook, called with the module first when registered with_module=True (held weakly)."""
+
+    def __init__(self, hook, module=None):
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.with_module = False
+        if module is not None:
+            self.module = weakref.ref(module)
+            self.with_module = True
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
 
 
 def _addindent(s_, numSpaces):

@@ -18,7 +18,8 @@ _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
 def _lstm_step(gi, h, c, w_hh, b_hh, w_hr):
-    gates = gi + F.linear(h, w_hh, b_hh)
+    # gi already holds b_hh (folded in once for all steps by _run) when b_hh is None here
+    gates = gi + F.linear(h, w_hh, b_hh) if b_hh is not None else torch.addmm(gi, h, w_hh.t())
     i, f, g, o = gates.chunk(4, -1)
     i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
     c = f * c + i * g
@@ -154,14 +155,20 @@ class RNNBase(Module):
             for d in range(D):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
                 gi_all = F.linear(layer_in, w_ih, b_ih)
+                if is_lstm and b_hh is not None:
+                    # b_hh added once over all steps: each step is then one addmm (gi + h W_hh^T)
+                    gi_all = gi_all + b_hh
+                # unbind: one backward node stacking the steps' gradients (indexing gi_all[t]
+                # would scatter each step's gradient into a zero tensor of all steps: O(T^2))
+                gi_steps = gi_all.unbind(0)
                 h = h0[layer * D + d]
                 c = c0[layer * D + d] if is_lstm else None
                 steps = range(T - 1, -1, -1) if d == 1 else range(T)
                 out_t = [None] * T
                 for t in steps:
-                    gi = gi_all[t]
+                    gi = gi_steps[t]
                     if is_lstm:
-                        nh, nc = _lstm_step(gi, h, c, w_hh, b_hh, w_hr)
+                        nh, nc = _lstm_step(gi, h, c, w_hh, None, w_hr)
                     elif self.mode == "GRU":
                         nh = _gru_step(gi, h, w_hh, b_hh)
                     else:
