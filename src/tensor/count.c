@@ -13,66 +13,67 @@ static bool is_integral(TensorDtype d) { return tensor__is_intlike(d) && d != TE
 
 static double num(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }
 
-/* the checks ATen makes before looking at the data; 0 when the op may run */
-static int check(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a) {
+/* the checks ATen makes before looking at the data */
+static int check_bincount(const TensorMeta *const *in, int n, const TensorOpArgs *a) {
     const TensorMeta *x = in[0];
-    switch (op) {
-    case TENSOR_OP_NONZERO: return 0;
-    case TENSOR_OP_BINCOUNT: {
-        if (x->ndim != 1 || !is_integral(x->dtype)) {
-            if (x->ndim == 1 && tensor__is_float(x->dtype))
-                tensor_error_set(TENSOR_ERR_RUNTIME, "\"bincount_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
-            else
-                tensor_error_set(TENSOR_ERR_RUNTIME, "bincount only supports 1-d non-negative integral inputs.");
-            return -1;
-        }
-        if (a->start < 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "minlength should be >= 0");
-            return -1;
-        }
-        const TensorMeta *w = n > 1 ? in[1] : NULL;
-        if (w && (w->ndim != 1 || w->shape[0] != x->shape[0])) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "weights should be 1-d and have the same length as input");
-            return -1;
-        }
-        return 0;
+    if (x->ndim != 1 || !is_integral(x->dtype)) {
+        if (x->ndim == 1 && tensor__is_float(x->dtype))
+            tensor_error_set(TENSOR_ERR_RUNTIME, "\"bincount_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        else
+            tensor_error_set(TENSOR_ERR_RUNTIME, "bincount only supports 1-d non-negative integral inputs.");
+        return -1;
     }
-    case TENSOR_OP_HISTC: {
-        if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "\"histogram_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
-            return -1;
-        }
-        if (a->start <= 0) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histogram(): bins must be > 0, but got %lld for dimension 0",
-                             (long long)a->start);
-            return -1;
-        }
-        double lo = num(a->scalar), hi = num(a->scalar2);
-        if (lo > hi) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histc: max must be larger than min");
-            return -1;
-        }
-        if (isinf(lo) || isinf(hi) || isnan(lo) || isnan(hi)) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histc: range of [%g, %g] is not finite", lo, hi);
-            return -1;
-        }
-        return 0;
+    if (a->start < 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "minlength should be >= 0");
+        return -1;
     }
-    default: break;
+    const TensorMeta *w = n > 1 ? in[1] : NULL;
+    if (w && (w->ndim != 1 || w->shape[0] != x->shape[0])) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "weights should be 1-d and have the same length as input");
+        return -1;
     }
-    tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a counting op", tensor_op_name(op));
+    return 0;
+}
+
+static int check_histc(const TensorMeta *x, const TensorOpArgs *a) {
+    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"histogram_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
+    }
+    if (a->start <= 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)a->start);
+        return -1;
+    }
+    double lo = num(a->scalar), hi = num(a->scalar2);
+    if (lo > hi) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histc: max must be larger than min");
+        return -1;
+    }
+    if (isinf(lo) || isinf(hi) || isnan(lo) || isnan(hi)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+TENSOR_INFER(nonzero) {
+    (void)op, (void)in, (void)n_in, (void)a, (void)out, (void)max_out;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "nonzero has a data-dependent output shape");
     return -1;
 }
 
-int tensor__infer_count(TensorOp op, const TensorMeta *const *in, int n, const TensorOpArgs *a, TensorMeta *o, int max) {
-    (void)max;
-    if (check(op, in, n, a) < 0) return -1;
-    if (op != TENSOR_OP_HISTC) {
-        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s has a data-dependent output shape", tensor_op_name(op));
-        return -1;
-    }
+TENSOR_INFER(bincount) {
+    (void)op, (void)out, (void)max_out;
+    if (check_bincount(in, n_in, a) < 0) return -1;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "bincount has a data-dependent output shape");
+    return -1;
+}
+
+TENSOR_INFER(histc) {
+    (void)op, (void)n_in, (void)max_out;
+    if (check_histc(in[0], a) < 0) return -1;
     int64_t bins = a->start;
-    tensor__meta_contiguous(o, in[0]->dtype, 1, &bins);
+    tensor__meta_contiguous(out, in[0]->dtype, 1, &bins);
     return 1;
 }
 
@@ -197,33 +198,38 @@ static Tensor *histc(const Tensor *x, int64_t bins, double lo, double hi) {
     return r;
 }
 
-int tensor__run_count(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, int n_out) {
-    (void)n_out;
-    TensorMeta mx, mw;
-    tensor_meta_of(in[0], &mx);
-    if (n > 1 && in[1]) tensor_meta_of(in[1], &mw);
-    const TensorMeta *mi[2] = {&mx, n > 1 && in[1] ? &mw : NULL};
-    if (check(op, mi, n > 1 && in[1] ? 2 : 1, a) < 0) return -1;
+TENSOR_RUN(nonzero) {
+    (void)op, (void)n_in, (void)n_out, (void)a;
     Tensor *x = tensor_contiguous(in[0]);
     if (!x) return -1;
-    Tensor *r = NULL;
-    switch (op) {
-    case TENSOR_OP_NONZERO: r = nonzero(x); break;
-    case TENSOR_OP_BINCOUNT: {
-        Tensor *w = n > 1 && in[1] ? tensor_contiguous(in[1]) : NULL;
-        if (n > 1 && in[1] && !w) break;
-        r = bincount(x, w, a->start);
-        tensor_decref(w);
-        break;
-    }
-    case TENSOR_OP_HISTC: {
-        r = histc(x, a->start, num(a->scalar), num(a->scalar2));
-        break;
-    }
-    default: tensor_error_set(TENSOR_ERR_RUNTIME, "%s is not a counting op", tensor_op_name(op)); break;
-    }
+    out[0] = nonzero(x);
     tensor_decref(x);
-    if (!r) return -1;
-    out[0] = r;
-    return 1;
+    return out[0] ? 1 : -1;
+}
+
+TENSOR_RUN(histc) {
+    (void)op, (void)n_in, (void)n_out;
+    TensorMeta mx;
+    tensor_meta_of(in[0], &mx);
+    if (check_histc(&mx, a) < 0) return -1;
+    Tensor *x = tensor_contiguous(in[0]);
+    if (!x) return -1;
+    out[0] = histc(x, a->start, num(a->scalar), num(a->scalar2));
+    tensor_decref(x);
+    return out[0] ? 1 : -1;
+}
+
+TENSOR_RUN(bincount) {
+    (void)op, (void)n_out;
+    TensorMeta mx, mw;
+    tensor_meta_of(in[0], &mx);
+    bool has_w = n_in > 1 && in[1];
+    if (has_w) tensor_meta_of(in[1], &mw);
+    const TensorMeta *mi[2] = {&mx, has_w ? &mw : NULL};
+    if (check_bincount(mi, has_w ? 2 : 1, a) < 0) return -1;
+    Tensor *x = tensor_contiguous(in[0]), *w = has_w ? tensor_contiguous(in[1]) : NULL;
+    out[0] = x && (!has_w || w) ? bincount(x, w, a->start) : NULL;
+    tensor_decref(x);
+    tensor_decref(w);
+    return out[0] ? 1 : -1;
 }
