@@ -434,7 +434,8 @@ static Value reader_next(ARGS) {
                 if (field_save(vm, r) < 0) return val_null();
                 break;
             }
-            return vm_raise(vm, vm->e_StopIteration, NULL);
+            Value e = vm_new_exception(vm, vm->e_StopIteration, val_null());   /* a bare StopIteration */
+            return val_is_null(e) ? e : vm_raise_value(vm, e);
         }
         if (!val_is_str(vm, line))
             return vm_raise(vm, AS_TYPE(vm->lib[VM_LIB_csv_error]),

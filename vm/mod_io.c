@@ -37,6 +37,31 @@ Value io_alloc(VM *vm, TypeObj *t) {
     return o->dict ? val_obj(o) : val_null();
 }
 
+Value io_alloc_stream(VM *vm, TypeObj *t) {
+    Value v = io_alloc(vm, t);
+    if (val_is_null(v)) return v;
+    if (vm->io_nstreams == vm->io_streams_cap) {
+        int64_t cap = vm->io_streams_cap ? vm->io_streams_cap * 2 : 16;
+        Obj **s = realloc(vm->io_streams, sizeof(Obj *) * (size_t)cap);
+        if (!s) return vm_no_memory(vm);
+        vm->io_streams = s;
+        vm->io_streams_cap = cap;
+    }
+    vm->io_streams[vm->io_nstreams++] = v.as.o;
+    ((IOObj *)v.as.o)->stream_slot = (int32_t)vm->io_nstreams;
+    return v;
+}
+
+void io_unregister_stream(VM *vm, Obj *o) {
+    IOObj *io = (IOObj *)o;
+    if (!io->stream_slot) return;
+    int64_t i = io->stream_slot - 1;
+    Obj *last = vm->io_streams[--vm->io_nstreams];
+    vm->io_streams[i] = last;
+    ((IOObj *)last)->stream_slot = (int32_t)(i + 1);
+    io->stream_slot = 0;
+}
+
 TypeObj *io_type(VM *vm, int slot) { return AS_TYPE(vm->lib[slot]); }
 
 Value io_unsupported(VM *vm, const char *msg) {
@@ -997,14 +1022,25 @@ void io_shutdown(VM *vm) {
     vm_push_root(vm, val_obj(todo[1]));
     TraceFn text_trace = io_type(vm, VM_LIB_io_textiowrapper)->trace;
     TraceFn buf_trace = io_type(vm, VM_LIB_io_bufferedwriter)->trace;
-    for (Obj *o = vm->objects; o; o = o->gc_next) {
-        if (o->type->layout != OBJ_LAYOUT_EXTENSION) continue;
+    /* newest first, as the heap list was walked before; no collection while the registry is
+     * walked (a stream's finalizer would reorder it) */
+    bool gc_was_disabled = vm->gc_disabled;
+    vm->gc_disabled = true;
+    for (int64_t i = vm->io_nstreams - 1; i >= 0; i--) {
+        Obj *o = vm->io_streams[i];
         if (o->type->trace == text_trace) {
-            if (list_append(vm, todo[0], val_obj(o)) < 0) goto out2;
+            if (list_append(vm, todo[0], val_obj(o)) < 0) {
+                vm->gc_disabled = gc_was_disabled;
+                goto out2;
+            }
         } else if (o->type->trace == buf_trace && ((BufferedObj *)o)->writable && ((BufferedObj *)o)->wlen) {
-            if (list_append(vm, todo[1], val_obj(o)) < 0) goto out2;
+            if (list_append(vm, todo[1], val_obj(o)) < 0) {
+                vm->gc_disabled = gc_was_disabled;
+                goto out2;
+            }
         }
     }
+    vm->gc_disabled = gc_was_disabled;
     for (int k = 0; k < 2; k++)
         for (int64_t i = 0; i < todo[k]->len; i++) {
             Value s = todo[k]->items[i];

@@ -27,6 +27,7 @@ typedef struct IOObj {
     Obj hdr;
     DictObj *dict;
     uint32_t flags;
+    int32_t stream_slot;   /* 1 + index in vm->io_streams (text wrappers, buffered files), 0: none */
 } IOObj;
 
 typedef struct FileIOObj {
@@ -74,5 +75,9 @@ Value io_std_stream(VM *vm, int fd, FILE *stdio, const char *mode, const char *e
 
 /* Interpreter shutdown: flush every open text / buffered stream (after atexit). */
 void io_shutdown(VM *vm);
+/* The streams io_shutdown flushes are registered when allocated and dropped by their finalizer
+ * (a list instead of a walk of the whole heap at exit). */
+Value io_alloc_stream(VM *vm, TypeObj *t);
+void io_unregister_stream(VM *vm, Obj *o);
 
 #endif

@@ -288,6 +288,7 @@ static void buf_trace(VM *vm, Obj *o) {
  * still pending here are lost, as they are in PyPy.  io_shutdown flushes every stream at exit. */
 static void buf_finalize(VM *vm, Obj *o) {
     BufferedObj *b = (BufferedObj *)o;
+    io_unregister_stream(vm, o);
     if (b->buf) gc_external_bytes(vm, -(ptrdiff_t)b->size);
     free(b->buf);
     b->buf = NULL;
@@ -866,6 +867,7 @@ int io_buffered_init(VM *vm, Value mod, TypeObj *bufbase) {
     for (int i = 0; i < 3; i++) {
         TypeObj *t = new_type(vm, kinds[i].name, bufbase, sizeof(BufferedObj), buf_trace, buf_finalize);
         if (!t) return -1;
+        t->alloc = io_alloc_stream;
         vm->lib[kinds[i].slot] = val_obj(t);
         MethodDef init[] = {{"__init__", buf_init, NATIVEF_METHOD, (void *)(intptr_t)kinds[i].kind}, {NULL}};
         if (type_add_methods(vm, t, init) < 0 || type_add_methods(vm, t, common) < 0 || type_add_getsets(vm, t, gs) < 0 ||

@@ -107,6 +107,7 @@ static void text_trace(VM *vm, Obj *o) {
 
 static void text_finalize(VM *vm, Obj *o) {
     TextObj *t = (TextObj *)o;
+    io_unregister_stream(vm, o);
     /* pending text of a collected file reaches its buffer only through a flush; CPython's
      * finalizer flushes — here the bytes would have nowhere safe to go, so an unflushed
      * standard-stream wrapper never has any (it writes through) */
@@ -114,7 +115,7 @@ static void text_finalize(VM *vm, Obj *o) {
 }
 
 static Value text_alloc(VM *vm, TypeObj *t) {
-    Value v = io_alloc(vm, t);
+    Value v = io_alloc_stream(vm, t);
     if (!val_is_null(v)) {
         TXT(v)->encoder = TXT(v)->decoder = TXT(v)->buffer = val_none();
         TXT(v)->snap_pos = -1;

@@ -320,8 +320,9 @@ static Value int_to_bytes(ARGS) {
         memset(b->data, 0, (size_t)len);
         size_t count = 0;
         uint8_t *tmp = mpz_export(NULL, &count, little ? -1 : 1, 1, 1, 0, x);
-        if (little) memcpy(b->data, tmp, count);
-        else memcpy(b->data + len - (int64_t)count, tmp, count);
+        /* mpz_export gives NULL (count 0) for zero: no memcpy from NULL (UBSan) */
+        if (count && little) memcpy(b->data, tmp, count);
+        else if (count) memcpy(b->data + len - (int64_t)count, tmp, count);
         free(tmp);
     }
     res = val_obj(b);

@@ -27,6 +27,7 @@ struct ObjPool {
     size_t narenas, cap;
 };
 
+#ifndef OBJPOOL_OFF
 static struct ObjPool *pool_of(VM *vm) {
     if (!vm->obj_pool) vm->obj_pool = calloc(1, sizeof(struct ObjPool));
     return vm->obj_pool;
@@ -55,6 +56,8 @@ static char *new_arena(struct ObjPool *p) {
     p->end = m + ARENA_BYTES;
     return m;
 }
+
+#endif
 
 Obj *objpool_alloc(VM *vm, size_t size) {
 #ifdef OBJPOOL_OFF

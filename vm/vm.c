@@ -244,5 +244,6 @@ void vm_free(VM *vm) {
     free(vm->stack_base);
     free(vm->frame_pool);
     objpool_destroy(vm);
+    free(vm->io_streams);
     free(vm);
 }

@@ -150,7 +150,9 @@ typedef enum VmLibSlot {
 struct VM {
     /* --- heap (vm/gc.c) --- */
     Obj *objects;
-    struct ObjPool *obj_pool;   /* small objects' memory (vm/objpool.c) */
+    struct ObjPool *obj_pool;
+    Obj **io_streams;           /* vm/mod_io.c: text wrappers and buffered files, for io_shutdown */
+    int64_t io_nstreams, io_streams_cap;   /* small objects' memory (vm/objpool.c) */
     size_t bytes_allocated;  /* VM objects + tensor storage */
     size_t next_gc;
     size_t live_after_gc;

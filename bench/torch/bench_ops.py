@@ -139,6 +139,21 @@ report("matmul_f64_128", best_of(200, lambda: d64 @ d64))
 report("scatter_add_256x256", best_of(200, lambda: torch.zeros(256, 64).scatter_add(1, sidx, big)))
 report("cumsum_256x256", best_of(200, lambda: big.cumsum(1)))
 
+# ---- branch opsmath: einsum lowered to bmm, the scans, LAPACK ----
+eb1 = torch.randn(32, 64, 64)
+eb2 = torch.randn(32, 64, 64)
+e3 = torch.randn(16, 32, 48)
+e4 = torch.randn(32, 48, 24)
+spd = torch.randn(128, 128).double()
+spd = spd @ spd.t() + 128 * torch.eye(128).double()
+report("einsum_bij_bjk_32x64", best_of(200, lambda: torch.einsum("bij,bjk->bik", eb1, eb2)))
+report("einsum_ijk_jkl_il", best_of(200, lambda: torch.einsum("ijk,jkl->il", e3, e4)))
+report("einsum_ii_diag_256", best_of(2000, lambda: torch.einsum("ii->i", big)))
+report("cumprod_256x256", best_of(200, lambda: big.cumprod(1)))
+report("logcumsumexp_256x256", best_of(100, lambda: big.logcumsumexp(1)))
+report("cholesky_f64_128", best_of(200, lambda: torch.linalg.cholesky(spd)))
+report("vector_norm_256x256", best_of(500, lambda: torch.linalg.vector_norm(big, dim=1)))
+
 # ---- the random kernels (issue 16): PyTorch's streams, so the same draws on both sides ----
 def random_bench():
     x = torch.ones(100000)

@@ -62,6 +62,7 @@ typedef enum TensorErrorKind {
     TENSOR_ERR_TYPE,             /* TypeError */
     TENSOR_ERR_NOT_IMPLEMENTED,  /* NotImplementedError */
     TENSOR_ERR_MEMORY,           /* MemoryError */
+    TENSOR_ERR_LINALG,           /* torch.linalg.LinAlgError (a RuntimeError): LAPACK failed on the values */
     /* A callback (hook, custom backward, pack/unpack, final callback) returned failure: the
      * error lives in the caller's world (e.g. a pending VM exception); the message is empty. */
     TENSOR_ERR_EXTERNAL,

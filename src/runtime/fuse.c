@@ -44,6 +44,8 @@ enum {
     F_ROW_SOFTMAX,                /* the row's softmax (dim -1) */
     F_ROW_LOG_SOFTMAX,            /* the row's log_softmax (dim -1) */
     F_ROW_LAYER_NORM,             /* layer_norm over the last dim; b, c: weight, bias or -1; k: eps */
+    F_COL_SUM,                    /* sum over the leading dims (a bias gradient), accumulated
+                                     across the group's units in row order */
 };
 
 /* rows longer than this stay with the eager kernels: a row group keeps several rows of
@@ -59,6 +61,7 @@ typedef struct FOp {
     bool rowv;                /* row group: the member's value is one per row ([..., 1]) */
     bool fill;                /* rowv and read by a full-shape member: broadcast over the row */
     double eps;               /* F_ROW_LAYER_NORM */
+    int16_t col_out;          /* F_COL_SUM: its output's index */
     int16_t dst, a, b, c;     /* registers */
     float k;                  /* the constant operand */
     PwArgs args;              /* the op's arguments, as the eager kernel reads them */
@@ -82,6 +85,8 @@ struct RtFused {
     int16_t *phys;            /* register -> scratch slot (liveness-allocated) */
     int n_slots;
     bool row;                 /* a row group: iterates rows of the last dim (shape[ndim-1] = C) */
+    int16_t *out_col;         /* per output: the F_COL_SUM member computing it, or -1 */
+    bool has_col;
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS];
 };
@@ -128,46 +133,89 @@ static int fcode(const GraphNode *n, int *mode) {
     }
 }
 
+/* The row ops' fusion class: per op, the row code its node takes (-1: not a row op for these
+ * arguments).  x is input 0's metadata, nd its ndim (>= 1). */
+typedef int (*RowClassFn)(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a);
+
+/* sum / mean over the last dim, keepdim: the eager sum adds a row with stride 1 in its own order,
+ * only then are the bits the same */
+static int row_sum_mean(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a) {
+    if (n->exec.n_inputs != 1 || a->n_ints != 1 || !a->keepdim || x->strides[nd - 1] != 1) return -1;
+    if (a->ints[0] != nd - 1 && a->ints[0] != -1) return -1;
+    return n->exec.op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
+}
+
+static int row_softmax(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a) {
+    (void)x;
+    if (n->exec.n_inputs != 1 || (a->dim != nd - 1 && a->dim != -1)) return -1;
+    return n->exec.op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
+}
+
+static int row_layer_norm(const GraphNode *n, const TensorMeta *x, int nd, const TensorOpArgs *a) {
+    if (a->n_ints != 1 || a->ints[0] != x->shape[nd - 1]) return -1;
+    for (int i = 1; i < n->exec.n_inputs; i++) {
+        if (!n->exec.inputs[i]) continue;
+        const TensorMeta *w = &n->exec.inputs[i]->meta;
+        if (!in_dtype(n, i, TENSOR_FLOAT32) || w->ndim != 1 || w->shape[0] != x->shape[nd - 1]) return -1;
+    }
+    return F_ROW_LAYER_NORM;
+}
+
+static const RowClassFn row_class[TENSOR_OP_COUNT] = {
+    [TENSOR_OP_SUM_DIM] = row_sum_mean,
+    [TENSOR_OP_MEAN_DIM] = row_sum_mean,
+    [TENSOR_OP_SOFTMAX] = row_softmax,
+    [TENSOR_OP_LOG_SOFTMAX] = row_softmax,
+    [TENSOR_OP_LAYER_NORM] = row_layer_norm,
+};
+
 /* The row code of a row op node (see the header), or -1.  *full receives the shape it iterates
  * (its input's). */
 static int row_code(const GraphNode *n, const TensorMeta **full) {
     if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor || n->meta.dtype != TENSOR_FLOAT32) return -1;
+    if ((unsigned)n->exec.op >= TENSOR_OP_COUNT || !row_class[n->exec.op]) return -1;
     if (n->exec.n_inputs < 1 || !in_dtype(n, 0, TENSOR_FLOAT32)) return -1;
     const TensorMeta *x = &n->exec.inputs[0]->meta;
     int nd = x->ndim;
     if (nd < 1 || x->shape[nd - 1] < 2 || x->shape[nd - 1] > ROW_MAX) return -1;
-    const TensorOpArgs *a = &n->exec.args;
-    int code = -1;
-    switch (n->exec.op) {
-    case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM:
-        /* the eager sum adds a row with stride 1 in its own order: only then are the bits the same */
-        if (n->exec.n_inputs != 1 || a->n_ints != 1 || !a->keepdim || x->strides[nd - 1] != 1) return -1;
-        if (a->ints[0] != nd - 1 && a->ints[0] != -1) return -1;
-        code = n->exec.op == TENSOR_OP_SUM_DIM ? F_ROW_SUM : F_ROW_MEAN;
-        break;
-    case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX:
-        if (n->exec.n_inputs != 1 || (a->dim != nd - 1 && a->dim != -1)) return -1;
-        code = n->exec.op == TENSOR_OP_SOFTMAX ? F_ROW_SOFTMAX : F_ROW_LOG_SOFTMAX;
-        break;
-    case TENSOR_OP_LAYER_NORM:
-        if (a->n_ints != 1 || a->ints[0] != x->shape[nd - 1]) return -1;
-        for (int i = 1; i < n->exec.n_inputs; i++) {
-            if (!n->exec.inputs[i]) continue;
-            const TensorMeta *w = &n->exec.inputs[i]->meta;
-            if (!in_dtype(n, i, TENSOR_FLOAT32) || w->ndim != 1 || w->shape[0] != x->shape[nd - 1]) return -1;
-        }
-        code = F_ROW_LAYER_NORM;
-        break;
-    default: return -1;
-    }
-    *full = x;
+    int code = row_class[n->exec.op](n, x, nd, &n->exec.args);
+    if (code >= 0) *full = x;
     return code;
+}
+
+/* A sum over the leading dims of a contiguous float32 tensor with at least 8 columns and 2 rows:
+ * eager adds each column in double, row after row (reduce.c's sum_leading_rows), which a group
+ * repeats while it walks its units in order.  F_COL_SUM or -1; *full: its input's shape. */
+static int col_code(const GraphNode *n, const TensorMeta **full) {
+    if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor || n->exec.op != TENSOR_OP_SUM_DIM) return -1;
+    if (n->meta.dtype != TENSOR_FLOAT32 || n->exec.n_inputs != 1 || !in_dtype(n, 0, TENSOR_FLOAT32)) return -1;
+    const TensorMeta *x = &n->exec.inputs[0]->meta;
+    const TensorOpArgs *a = &n->exec.args;
+    int nd = x->ndim;
+    if (nd < 2 || a->n_ints < 1 || a->n_ints >= nd) return -1;
+    bool mask[TENSOR_MAX_DIMS] = {false};
+    for (int i = 0; i < a->n_ints; i++) {
+        int64_t d = a->ints[i] < 0 ? a->ints[i] + nd : a->ints[i];
+        if (d < 0 || d >= nd || mask[d]) return -1;
+        mask[d] = true;
+    }
+    int64_t rows = 1, cols = 1, st = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        if (x->shape[d] != 1 && x->strides[d] != st) return -1;   /* contiguous, as eager's fast path wants */
+        st *= x->shape[d];
+        if ((d < a->n_ints) != mask[d]) return -1;                  /* exactly the leading dims */
+        if (mask[d]) rows *= x->shape[d];
+        else cols *= x->shape[d];
+    }
+    if (rows < 2 || cols < 8) return -1;
+    *full = x;
+    return F_COL_SUM;
 }
 
 bool rt_fusable(const GraphNode *n) {
     int mode;
     const TensorMeta *full;
-    return fcode(n, &mode) >= 0 || row_code(n, &full) >= 0;
+    return fcode(n, &mode) >= 0 || row_code(n, &full) >= 0 || col_code(n, &full) >= 0;
 }
 
 /* fusable and free of libm calls: worth recomputing in the backward rather than saving */
@@ -184,6 +232,7 @@ typedef struct Group {
     int n_members, cap;
     int n_ext_est;
     bool row;                /* has a row member: iterates rows */
+    bool has_col;            /* has a column sum */
     int nd;                  /* the iteration ("full") shape */
     int64_t shape[TENSOR_MAX_DIMS];
 } Group;
@@ -208,8 +257,10 @@ static bool is_row_shape(const TensorMeta *m, int nd, const int64_t *shape) {
 /* The shape an instruction iterates and whether it is a row op. */
 static void instr_shape(const RtProg *p, const RtInstr *I, const TensorMeta **full, bool *row) {
     *row = row_code(I->node, full) >= 0;
-    if (!*row) *full = &p->vals[I->out[0]].meta;
+    if (!*row && col_code(I->node, full) < 0) *full = &p->vals[I->out[0]].meta;
 }
+
+static bool is_col(const RtProg *p, int k) { const TensorMeta *f; return k >= 0 && col_code(p->ins[k].node, &f) >= 0; }
 
 /* Can an instruction iterating `full` (row: a row op) be a member of a group iterating G's shape?
  * Pointwise members match the shape, or the row shape of a row group (or of a group that turns
@@ -235,6 +286,11 @@ static bool reads_group(const RtProg *p, const RtInstr *I, const int *grp, int g
 static bool can_join(const RtProg *p, const Group *G, int g, const int *grp, int k, int also, int extra) {
     const RtInstr *I = &p->ins[k];
     if (!shape_fits(G, p, I)) return false;
+    /* a column sum is complete only after the group's last unit: nothing in the group reads it */
+    for (int j = 0; j < I->n_in; j++) {
+        int32_t v = I->in[j];
+        if (v >= 0 && p->vals[v].def >= 0 && grp[p->vals[v].def] == g && is_col(p, p->vals[v].def)) return false;
+    }
     if (G->n_members + 1 + G->n_ext_est + I->n_in + extra > MAX_REGS) return false;
     for (int j = G->first + 1; j < k; j++) {
         if (grp[j] == g || (also >= 0 && grp[j] == also)) continue;
@@ -246,6 +302,7 @@ static bool can_join(const RtProg *p, const Group *G, int g, const int *grp, int
 /* Can groups a and b run as one?  Same shape, or one a row group and the other's shape its row
  * shape (its members become per-row members). */
 static bool merge_fits(const Group *a, const Group *b) {
+    if (a->has_col || b->has_col) return false;
     TensorMeta mb = {.ndim = b->nd}, ma = {.ndim = a->nd};
     memcpy(mb.shape, b->shape, sizeof(int64_t) * (size_t)b->nd);
     memcpy(ma.shape, a->shape, sizeof(int64_t) * (size_t)a->nd);
@@ -254,6 +311,7 @@ static bool merge_fits(const Group *a, const Group *b) {
 }
 
 static void merge_into(Group *dst, int d, Group *src, int *grp) {
+    dst->has_col |= src->has_col;
     if (src->row && !dst->row) {
         dst->row = true;
         dst->nd = src->nd;
@@ -291,6 +349,7 @@ static void group_add(Group *G, const RtProg *p, int k, int n_in) {
     bool row;
     instr_shape(p, &p->ins[k], &full, &row);
     G->row |= row;
+    G->has_col |= is_col(p, k);
     if (G->n_members == G->cap) {
         G->cap = G->cap ? G->cap * 2 : 8;
         G->members = realloc(G->members, sizeof(int) * (size_t)G->cap);
@@ -497,6 +556,7 @@ void rt_fused_free(RtFused *f) {
     free(f->out_bool);
     free(f->out_reg);
     free(f->in_last);
+    free(f->out_col);
     free(f->phys);
     free(f);
 }
@@ -525,7 +585,9 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
     f->out_bool = calloc((size_t)(f->n_outs ? f->n_outs : 1), sizeof(bool));
     f->out_reg = calloc((size_t)(f->n_outs ? f->n_outs : 1), sizeof(int16_t));
     f->in_last = calloc((size_t)(f->n_ins ? f->n_ins : 1), sizeof(int16_t));
-    if (!f->code || !f->in_bool || !f->out_bool || !f->out_reg || !f->in_last) return tensor__oom();
+    f->out_col = malloc(sizeof(int16_t) * (size_t)(f->n_outs ? f->n_outs : 1));
+    if (!f->code || !f->in_bool || !f->out_bool || !f->out_reg || !f->in_last || !f->out_col) return tensor__oom();
+    for (int i = 0; i < f->n_outs; i++) f->out_col[i] = -1;
     if (f->n_regs > MAX_REGS + 8) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "runtime: fused group too large");
         return -1;
@@ -543,13 +605,25 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
             const TensorMeta *full;
             code = row_code(n, &full);
             mode = FM_REGS;
-            EM_ASSERT(code >= 0 && f->row, "fused member is not fusable");
+            EM_ASSERT(code < 0 || f->row, "row member outside a row group");
+            if (code < 0) code = col_code(n, &full);
+            EM_ASSERT(code >= 0, "fused member is not fusable");
         }
         op->code = (uint16_t)code;
         op->mode = (uint8_t)mode;
         op->dst = (int16_t)(f->n_ins + m);
-        op->rowv = f->row && is_row_shape(&p->vals[f->mvals[m]].meta, f->ndim, f->shape);
+        op->rowv = f->row && code != F_COL_SUM && is_row_shape(&p->vals[f->mvals[m]].meta, f->ndim, f->shape);
         op->eps = n->exec.args.eps;
+        op->col_out = -1;
+        if (code == F_COL_SUM) {
+            f->has_col = true;
+            for (int i = 0; i < f->n_outs; i++)
+                if (f->outs[i] == f->mvals[m]) {
+                    op->col_out = (int16_t)i;
+                    f->out_col[i] = (int16_t)m;
+                }
+            EM_ASSERT(op->col_out >= 0, "a fused column sum is not materialised");
+        }
         int16_t r[3];
         for (int j = 0; j < 3; j++) {
             int32_t v = f->margs[m * 3 + j];
@@ -876,7 +950,22 @@ typedef struct FusedJob {
     bool direct[MAX_REGS + 8];
     int64_t inner, n_chunks;
     int n_ops;
+    double *col_acc[MAX_REGS + 8];   /* per F_COL_SUM output: its column accumulators */
+    int64_t col_n[MAX_REGS + 8];     /* and its number of columns */
 } FusedJob;
+
+/* adds a unit's n values (flat position pos of the iteration) into a column sum's accumulators */
+static void col_accumulate(const FusedJob *J, const FOp *o, const float *A, int64_t pos, int64_t n) {
+    double *acc = J->col_acc[o->col_out];
+    int64_t cols = J->col_n[o->col_out], c = pos % cols;
+    while (n > 0) {   /* runs of consecutive columns, so the adds vectorise */
+        int64_t len = cols - c < n ? cols - c : n;
+        for (int64_t e = 0; e < len; e++) acc[c + e] += A[e];
+        A += len;
+        n -= len;
+        c = 0;
+    }
+}
 
 /* a row group's scratch: n_slots rows of the row's length, per thread, kept between runs */
 static _Thread_local float *row_scratch;
@@ -954,12 +1043,20 @@ static void fused_units(void *ctx, int64_t u0, int64_t u1) {
             int o = f->n_ins + i;
             reg[f->out_reg[i]] = J->direct[i] ? (float *)J->base[o] + off[o] + j0 : SLOT(f->phys[f->out_reg[i]]);
         }
-        if (f->row)
+        if (f->has_col) {
+            for (int m = 0; m < f->n_members; m++) {
+                const FOp *o = &f->code[m];
+                if (o->code == F_COL_SUM) col_accumulate(J, o, reg[o->a], ob * J->inner + j0, n);
+                else if (f->row) exec_row_op(o, reg, n);
+                else exec_op(o, reg, n);
+            }
+        } else if (f->row) {
             for (int m = 0; m < f->n_members; m++) exec_row_op(&f->code[m], reg, n);
-        else
+        } else {
             for (int m = 0; m < f->n_members; m++) exec_op(&f->code[m], reg, n);
+        }
         for (int i = 0; i < f->n_outs; i++) {
-            if (J->direct[i]) continue;
+            if (J->direct[i] || f->out_col[i] >= 0) continue;
             int o = f->n_ins + i;
             int64_t s = it->stride[o][nd - 1];
             const float *r = reg[f->out_reg[i]];
@@ -1016,7 +1113,7 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
      * takeover) is still read by a later op of the chunk */
     for (int i = 0; i < f->n_outs; i++) {
         int m = f->out_reg[i] - f->n_ins;
-        J.direct[i] = !f->out_bool[i] && J.it.stride[f->n_ins + i][nd - 1] == 1;
+        J.direct[i] = !f->out_bool[i] && f->out_col[i] < 0 && J.it.stride[f->n_ins + i][nd - 1] == 1;
         for (int j = 0; j < f->n_ins && J.direct[i]; j++)
             if (overlaps(outs[i], ins[j]))
                 J.direct[i] = f->in_last[j] <= m && J.it.stride[j][nd - 1] == 1 && J.base[j] == J.base[f->n_ins + i];
@@ -1024,9 +1121,29 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
     J.inner = J.it.shape[nd - 1];
     J.n_chunks = f->row ? 1 : (J.inner + CHUNK - 1) / CHUNK;
     int64_t units = numel / J.inner * J.n_chunks;
-    if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1)
-        rt_parallel(units, fused_units, &J);
-    else
+    if (f->has_col) {
+        /* column sums: one thread walks the units in order, as eager adds rows in order */
+        for (int i = 0; i < f->n_outs; i++) {
+            J.col_acc[i] = NULL;
+            if (f->out_col[i] < 0) continue;
+            J.col_n[i] = outs[i]->numel;
+            J.col_acc[i] = calloc((size_t)J.col_n[i], sizeof(double));
+            if (!J.col_acc[i]) {
+                for (int k = 0; k < i; k++) free(J.col_acc[k]);
+                return tensor__oom();
+            }
+        }
         fused_units(&J, 0, units);
+        for (int i = 0; i < f->n_outs; i++) {
+            if (f->out_col[i] < 0) continue;
+            float *d = tensor__f32(outs[i]);
+            for (int64_t j = 0; j < J.col_n[i]; j++) d[j] = (float)(J.col_acc[i][j] * 1.0);
+            free(J.col_acc[i]);
+        }
+    } else if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1) {
+        rt_parallel(units, fused_units, &J);
+    } else {
+        fused_units(&J, 0, units);
+    }
     return 0;
 }

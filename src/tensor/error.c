@@ -22,6 +22,7 @@ const char *tensor_error_kind_name(TensorErrorKind kind) {
     case TENSOR_ERR_TYPE: return "TypeError";
     case TENSOR_ERR_NOT_IMPLEMENTED: return "NotImplementedError";
     case TENSOR_ERR_MEMORY: return "MemoryError";
+    case TENSOR_ERR_LINALG: return "LinAlgError";
     case TENSOR_ERR_EXTERNAL: return "ExternalError";
     }
     return "?";

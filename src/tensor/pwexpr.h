@@ -29,6 +29,7 @@
 #undef complex
 
 #include "src/tensor/tensor.h"
+#include "src/tensor/pw_special.h"   /* digamma, polygamma, xlogy (branch opsmath) */
 
 /* ---- the KERNEL column as data ---------------------------------------------------------------- */
 
@@ -149,6 +150,9 @@ PW_FLOAT_HELPERS(double, d, fmod, floor, copysign)
 #define pw_fclamp(x, lo, hi, has_lo, has_hi) PW_FD(pw_fclamp, x, lo, hi, has_lo, has_hi)
 #define pw_fremainder(x, y) PW_FD(pw_fremainder, x, y)
 #define pw_ffloordiv(x, y) PW_FD(pw_ffloordiv, x, y)
+#define pw_digamma(x) _Generic((x), double: pw_digamma_d, default: pw_digamma_f)(x)
+#define pw_polygamma(x, n) PW_FD(pw_polygamma, x, (int64_t)(n))
+#define pw_xlogy(x, y) PW_FD(pw_xlogy, x, y)
 
 static inline int64_t pw_iclamp(int64_t x, int64_t lo, int64_t hi, bool has_lo, bool has_hi) {
     if (has_lo && x < lo) x = lo;

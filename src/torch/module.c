@@ -824,30 +824,6 @@ static Value m_to(ARGS) {
 
 /* ---- state_dict ------------------------------------------------------------------------------------ */
 
-/* destination._metadata[prefix without its dot] = {"version": module._version}, as PyTorch's
- * state_dict records each module's version before its tensors (load_state_dict hands it to
- * _load_from_state_dict; a checkpoint carries it) */
-static int save_metadata(VM *vm, Value self, DictObj *meta, StrObj *prefix) {
-    Value ver = vm_getattr_c(vm, self, "_version");
-    if (val_is_null(ver)) return -1;
-    DictObj *local = dict_new(vm);
-    if (!local) return -1;
-    vm_push_root(vm, val_obj(local));
-    StrObj *key = NULL;
-    int rc = dict_set_c(vm, local, "version", ver);
-    if (rc == 0) {
-        key = str_new(vm, prefix->data, prefix->len ? prefix->len - 1 : 0);
-        rc = key ? 0 : -1;
-    }
-    if (rc == 0) {
-        vm_push_root(vm, val_obj(key));
-        rc = dict_set_str(vm, meta, key, val_obj(local));
-        vm_pop_root(vm);
-    }
-    vm_pop_root(vm);
-    return rc;
-}
-
 /* local_metadata as PyTorch's state_dict builds it: dict(version=module._version) */
 static DictObj *local_metadata(VM *vm, Value self) {
     Value ver = vm_getattr_c(vm, self, "_version");
@@ -857,6 +833,24 @@ static DictObj *local_metadata(VM *vm, Value self) {
     if (md && dict_set_c(vm, md, "version", ver) < 0) md = NULL;
     vm_pop_root(vm);
     return md;
+}
+
+/* destination._metadata[prefix without its dot] = local_metadata, as PyTorch's state_dict records
+ * each module's version before its tensors (a checkpoint carries it; load_state_dict hands it
+ * back to the module's pre-hooks) */
+static int save_metadata(VM *vm, Value self, DictObj *meta, StrObj *prefix) {
+    DictObj *local = local_metadata(vm, self);
+    if (!local) return -1;
+    vm_push_root(vm, val_obj(local));
+    StrObj *key = str_new(vm, prefix->data, prefix->len ? prefix->len - 1 : 0);
+    int rc = -1;
+    if (key) {
+        vm_push_root(vm, val_obj(key));
+        rc = dict_set_str(vm, meta, key, val_obj(local));
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return rc;
 }
 
 /* _state_dict_hooks after the module's own entries and its children's: hook(module, destination,

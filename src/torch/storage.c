@@ -1,7 +1,8 @@
 /* src/torch/storage.c — storages at script level, the native half of torch.save / torch.load:
  * torch._C.StorageBase (the byte buffer under tensors, which torch.storage.UntypedStorage
  * subclasses in Python as PyTorch does: nbytes, data_ptr, _cdata, device, element access,
- * copy_/fill_, from_buffer and _to_bytes to move bytes in and out of checkpoint records,
+ * copy_/fill_, from_buffer, _from_file and _to_bytes to move bytes in and out of checkpoint
+ * records,
  * slices sharing memory), and the Tensor methods that reach storages: _storage() /
  * untyped_storage() and set_(source, storage_offset, size, stride).  The Tensor methods whose
  * one definition is Python (storage(), __reduce_ex__, __setstate__, storage_type) call
@@ -273,6 +274,49 @@ static Value st_from_buffer(ARGS) {
     return storage_wrap(vm, (TypeObj *)argv[0].as.o, s);
 }
 
+/* _from_file(f, nbytes) -> storage: nbytes read from the file object f straight into a new
+ * storage, in chunks (a checkpoint record of hundreds of MB never exists as one bytes object:
+ * one copy instead of two) */
+static Value st_from_file(ARGS) {
+    if (argc != 3) return vm_raise(vm, vm->e_TypeError, "_from_file(f, nbytes)");
+    int64_t n;
+    if (torch_int_arg(vm, argv[2], "nbytes", &n) < 0) return val_null();
+    if (n < 0) return vm_raise(vm, vm->e_ValueError, "nbytes must be non-negative");
+    TensorStorage *s = tensor_storage_new((size_t)n);
+    if (!s) return torch_raise_error(vm);
+    Value sv = storage_wrap(vm, (TypeObj *)argv[0].as.o, s);
+    if (val_is_null(sv)) return sv;
+    vm_push_root(vm, sv);
+    uint8_t *dst = tensor_storage_data(s);
+    for (int64_t done = 0; done < n;) {
+        int64_t want = n - done < (4 << 20) ? n - done : (4 << 20);
+        Value chunk = vm_call_method(vm, argv[1], "read", 1, (Value[]){val_int(want)});
+        Value holder;
+        const uint8_t *p;
+        int64_t got;
+        if (val_is_null(chunk)) goto fail;
+        vm_push_root(vm, chunk);
+        if (buffer_get(vm, chunk, "read", &holder, &p, &got) < 0) {
+            vm_pop_root(vm);
+            goto fail;
+        }
+        if (got == 0 || got > want) {
+            vm_pop_root(vm);
+            vm_raise(vm, vm->e_RuntimeError, "unexpected EOF, expected %lld more bytes. The file might be corrupted.",
+                     (long long)(n - done));
+            goto fail;
+        }
+        memcpy(dst + done, p, (size_t)got);
+        done += got;
+        vm_pop_root(vm);
+    }
+    vm_pop_root(vm);
+    return sv;
+fail:
+    vm_pop_root(vm);
+    return val_null();
+}
+
 static Value st_resize_(ARGS) {
     SELF_STORAGE("resize_");
     (void)s;
@@ -391,7 +435,7 @@ int torch_storage_init(VM *vm, Value cmod) {
         {"__getitem__", st_getitem, NATIVEF_METHOD}, {"__setitem__", st_setitem, NATIVEF_METHOD},
         {"fill_", st_fill_, NATIVEF_METHOD}, {"copy_", st_copy_, NATIVEF_METHOD},
         {"_to_bytes", st_to_bytes, NATIVEF_METHOD | ARITY_NOARGS},
-        {"from_buffer", st_from_buffer, NATIVEF_CLASSMETHOD}, {"resize_", st_resize_, NATIVEF_METHOD},
+        {"from_buffer", st_from_buffer, NATIVEF_CLASSMETHOD}, {"_from_file", st_from_file, NATIVEF_CLASSMETHOD}, {"resize_", st_resize_, NATIVEF_METHOD},
         {NULL}};
     static const GetSetDef gs[] = {{"_cdata", st_cdata, NULL}, {"device", st_device, NULL}, {NULL}};
     if (type_add_methods(vm, t, m) < 0 || type_add_getsets(vm, t, gs) < 0 ||

@@ -668,6 +668,15 @@ static Value m_clamp(ARGS) {
     Value a[3];
     if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if ((!val_is_null(a[1]) && torch_is_tensor(vm, a[1])) || (!val_is_null(a[2]) && torch_is_tensor(vm, a[2]))) {
+        /* tensor bounds: torch/_mathops.py's decomposition (branch opsmath) */
+        Value mod = vm_import_module(vm, "torch._mathops");
+        if (val_is_null(mod)) return mod;
+        Value f = vm_getattr_c(vm, mod, fn->data ? "_clamp_tensor_" : "_clamp_tensor");
+        if (val_is_null(f)) return f;
+        Value cargs[3] = {a[0], val_is_null(a[1]) ? val_none() : a[1], val_is_null(a[2]) ? val_none() : a[2]};
+        return vm_call(vm, f, 3, cargs, NULL);
+    }
     if (!val_is_null(a[1]) && !val_is_none(a[1])) {
         if (!torch_scalar_of(vm, a[1], &args.scalar)) return vm_raise(vm, vm->e_TypeError, "clamp(): min must be a number");
         args.has_min = true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/torch/torch.h"
+#include "vm/import.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -34,6 +35,19 @@ Value torch_raise_error(VM *vm) {
     case TENSOR_ERR_TYPE: t = vm->e_TypeError; break;
     case TENSOR_ERR_NOT_IMPLEMENTED: t = vm->e_NotImplementedError; break;
     case TENSOR_ERR_MEMORY: tensor_error_clear(); return vm_no_memory(vm);
+    case TENSOR_ERR_LINALG: {
+        /* torch.linalg.LinAlgError, defined in Python (torch/linalg/__init__.py); the message is
+         * taken first: importing the module may run tensor ops, which reuse the error buffer */
+        StrObj *m = str_from_c(vm, msg);
+        tensor_error_clear();
+        if (!m) return val_null();
+        vm_push_root(vm, val_obj(m));
+        Value mod = vm_import_module(vm, "torch.linalg");
+        Value cls = val_is_null(mod) ? mod : vm_getattr_c(vm, mod, "LinAlgError");
+        Value r = val_is_null(cls) ? cls : vm_raise_str(vm, (TypeObj *)cls.as.o, m);
+        vm_pop_root(vm);
+        return r;
+    }
     default: break;
     }
     StrObj *m = str_from_c(vm, msg);

@@ -151,6 +151,7 @@ int torch_storage_init(VM *vm, Value cmod);
 int torch_tensor_methods_init(VM *vm, TypeObj *t);
 int torch_indexing_init(VM *vm, TypeObj *t);
 int torch_functions_init(VM *vm, Value cmod);
+int torch_mathops_init(VM *vm, Value cmod);   /* torch._C._mathop + Tensor methods of torch/_mathops.py (mathops.c) */
 /* torch.Generator, default_generator and the random natives that take generator= (generator.c). */
 int torch_generator_init(VM *vm, Value cmod);
 /* A generator= argument: NULL (missing or None: the default generator) or the Generator's; -1 +

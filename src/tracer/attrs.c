@@ -336,6 +336,21 @@ TxStatus tr_getattr_opt(Tracer *tr, VT *obj, StrObj *name, VT **out) {
                 return TX_OK;
             }
         }
+        if (obj->kind == VT_TUPLE && !val_is_null(obj->value) && obj->value.as.o->type != vm->t_tuple) {
+            /* other torch.return_types (linalg_qr's Q/R, slogdet's sign/logabsdet, ...): a field
+             * is the item the real result's attribute is (branch opsmath) */
+            Value got = vm_getattr(vm, obj->value, name);
+            if (val_is_null(got)) {
+                vm_clear_exc(vm);
+            } else {
+                TupleObj *real = AS_TUPLE(obj->value);
+                for (int64_t i = 0; i < real->len && i < obj->n; i++)
+                    if (val_identical(got, real->items[i])) {
+                        *out = vt_item(tr, obj, (int)i);
+                        return TX_OK;
+                    }
+            }
+        }
         TypeObj *t = obj->kind == VT_LIST ? vm->t_list : obj->kind == VT_TUPLE ? vm->t_tuple
                      : val_is_null(obj->value) ? vm->t_dict : vm_type_of(vm, obj->value);
         if (val_is_null(type_lookup(vm, t, name))) return TX_OK;

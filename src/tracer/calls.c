@@ -340,7 +340,9 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         if (strncmp(n->name, "_has_torch_function", 19) == 0) return has_torch_function(tr, n, argc, args, nkw, out);
         if (strcmp(n->name, "_function_apply") == 0) return tr_autograd_function_apply(tr, argc, args, nkw, out);
         /* torch._C's private functions drive the engine and hooks: they run natively */
-        if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0) return trace_break(tr, "%s", tname);
+        /* (torch._C._mathop runs a table op: src/torch/mathops.c, branch opsmath) */
+        if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0 && strcmp(n->name, "_mathop") != 0)
+            return trace_break(tr, "%s", tname);
         if (strcmp(n->name, "is_grad_enabled") == 0) {
             /* a backward being recorded runs with whatever mode the engine gives it */
             if (tr->sub && !tr->sub->once_differentiable) return trace_break(tr, "torch.is_grad_enabled() in a Function's backward");

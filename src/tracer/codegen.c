@@ -480,6 +480,15 @@ static void reconstruct(Cg *cg, VT *v) {
                 return;
             }
         }
+        if (!val_is_null(v->value) && v->value.as.o->type != vm->t_tuple) {
+            /* a torch.return_types tuple keeps its type: T((items...)) (branch opsmath) */
+            E(cg, OP_PUSH_NULL, 0);
+            E(cg, OP_LOAD_CONST, K(cg, val_obj(v->value.as.o->type)));
+            for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+            E(cg, OP_BUILD_TUPLE, (uint32_t)v->n);
+            E(cg, OP_CALL, 1);
+            return;
+        }
         for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
         E(cg, OP_BUILD_TUPLE, (uint32_t)v->n);
         return;

@@ -495,7 +495,74 @@ static void inplace_cases(void) {
     CHECK(TENSOR_OP_UNIFORM_, false, T1, gr(RN, SHAPE(2, 3)));
 }
 
+/* ---- branch opsmath: special functions, scans, LAPACK ops ----------------------------------------------
+ * cholesky / inv / det / slogdet run on S = x x^T + I (well conditioned, and symmetric as cholesky's
+ * rule assumes: it reads one triangle); float64 is checked by the goldens' torch.autograd.gradcheck
+ * (tests/torch/math_ops/gradcheck64.py) */
+static Tensor *run_spd(void *vctx, Tensor *const *in) {
+    Ctx *c = vctx;
+    Tensor *xt = ag_transpose(in[0], -2, -1), *p = xt ? ag_matmul(in[0], xt) : NULL;
+    Tensor *eye = tensor_eye(in[0]->shape[in[0]->ndim - 1], -1, TENSOR_FLOAT32);
+    Tensor *S = p && eye ? ag_add(p, eye) : NULL;
+    Tensor *x[2] = {S, c->n_in > 1 ? in[1] : NULL};
+    Tensor *r = S ? run_op(c, x) : NULL;
+    TT_FREE(xt, p, eye, S);
+    return r;
+}
+
+static void check_spd(TensorOp op, Tensor *x, Tensor *b, const TensorOpArgs *a) {
+    Ctx c = {.op = op, .a = a ? *a : TENSOR_OP_ARGS_INIT, .n_in = b ? 2 : 1};
+    Tensor *in[2] = {x, b};
+    AgGradcheckOpts o = {.eps = 1e-3, .atol = T1, .rtol = T1, .check_second_order = false};
+    int r = ag_gradcheck(run_spd, &c, b ? 2 : 1, in, &o);
+    cr_assert_neq(r, -1, "%s: error %s", tensor_op_info(op)->enum_name, tensor_error_message());
+    cr_assert_eq(r, 1, "%s: %s", tensor_op_info(op)->enum_name, o.failure ? o.failure : "?");
+    free(o.failure);
+    tensor_decref(x);
+    tensor_decref(b);
+    covered[op] = true;
+}
+
+static void mathops_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    CHECK(TENSOR_OP_XLOGY, true, T1, gr(RN, SHAPE(2, 3)), gr(PS, SHAPE(3)));
+    for (int order = 0; order < 4; order++) {
+        a.scalar = tensor_scalar_i(order);
+        CHECK(TENSOR_OP_POLYGAMMA, order < 3, T1, gr(PS, SHAPE(2, 3)));
+    }
+    a.dim = 1;
+    CHECK(TENSOR_OP_CUMPROD, false, T1, gr(AW, SHAPE(3, 4)));
+    a.dim = -2;
+    CHECK(TENSOR_OP_CUMPROD, false, T1, gr(AW, SHAPE(3, 4)));
+    a.dim = 1;
+    CHECK(TENSOR_OP_CUMMAX, true, T1, gr(DI, SHAPE(3, 4)));
+    a.dim = 0;
+    CHECK(TENSOR_OP_CUMMIN, true, T1, gr(DI, SHAPE(3, 4)));
+    a.dim = -1;
+    CHECK(TENSOR_OP_LOGCUMSUMEXP, true, T1, gr(RN, SHAPE(3, 4)));
+    check_spd(TENSOR_OP_CHOLESKY, gr(RN, SHAPE(3, 3)), NULL, NULL);
+    a.has_max = true;
+    check_spd(TENSOR_OP_CHOLESKY, gr(RN, SHAPE(2, 3, 3)), NULL, &a);
+    a = TENSOR_OP_ARGS_INIT;
+    check_spd(TENSOR_OP_LINALG_INV, gr(RN, SHAPE(3, 3)), NULL, NULL);
+    check_spd(TENSOR_OP_LINALG_DET, gr(RN, SHAPE(3, 3)), NULL, NULL);
+    check_spd(TENSOR_OP_LINALG_SLOGDET, gr(RN, SHAPE(2, 3, 3)), NULL, NULL);
+    /* solve_triangular reads one triangle of A: cholesky factors make it well conditioned */
+    for (int v = 0; v < 4; v++) {
+        a.has_min = v & 1;         /* upper */
+        a.accumulate = v >> 1;     /* right side */
+        a.has_max = v == 3;        /* unitriangular */
+        Tensor *b = v >> 1 ? gr(RN, SHAPE(2, 3)) : gr(RN, SHAPE(3, 2));
+        check_spd(TENSOR_OP_TRIANGULAR_SOLVE, gr(RN, SHAPE(3, 3)), b, &a);
+    }
+    a = TENSOR_OP_ARGS_INIT;
+    CHECK(TENSOR_OP_LINALG_SVDVALS, false, T1, gr(RN, SHAPE(3, 2)));
+    CHECK(TENSOR_OP_LINALG_QR, false, T1, gr(RN, SHAPE(3, 2)));
+    CHECK(TENSOR_OP_LINALG_QR, false, T1, gr(RN, SHAPE(2, 3, 3)));
+}
+
 TT_TEST(gradcheck, unary) { unary_cases(); }
+TT_TEST(gradcheck, mathops) { mathops_cases(); }
 TT_TEST(gradcheck, binary_scalar_where) { binary_cases(); }
 TT_TEST(gradcheck, reductions) { reduction_cases(); }
 TT_TEST(gradcheck, views_and_joins) { view_cases(); }
@@ -516,6 +583,7 @@ TT_TEST(gradcheck, every_differentiable_op_is_covered) {
     nn_cases();
     inplace_cases();
     conv_cases();
+    mathops_cases();
     for (int o = 0; o < TENSOR_OP_COUNT; o++) {
         unsigned f = tensor_op_flags((TensorOp)o);
         if (f & (TENSOR_OPF_NONDIFF | TENSOR_OPF_CREATION)) continue;

@@ -199,3 +199,33 @@ Test(rows, parallel_row_groups_match_eager) {
     for (int i = 0; i < 2; i++) tensor_decref(in[i]);
     graph_free(g);
 }
+
+/* sums over the leading dims (bias gradients) join the group of their producer: each column is
+ * added in double, row after row, as eager's kernel does; a consumer of the sum stays outside
+ * the group (the sum is complete only after the last row) */
+Test(rows, column_sums_join_their_producers) {
+    Graph *g = graph_new("cols");
+    GraphNode *x = ph(g, "x", 3, (int64_t[]){5, 6, 33});
+    GraphNode *w = ph(g, "w", 1, (int64_t[]){33});
+    GraphNode *h = op1(g, TENSOR_OP_TANH, op2(g, TENSOR_OP_MUL, x, w));
+    static const int64_t d0[1] = {0}, d01[2] = {0, 1};
+    TensorOpArgs a0 = TENSOR_OP_ARGS_INIT, a01 = TENSOR_OP_ARGS_INIT;
+    a0.ints = d0;
+    a0.n_ints = 1;
+    a01.ints = d01;
+    a01.n_ints = 2;
+    a01.keepdim = true;
+    GraphNode *s0 = opa(g, TENSOR_OP_SUM_DIM, h, a0);                                  /* [6, 33] */
+    GraphNode *s01 = opa(g, TENSOR_OP_SUM_DIM, op2(g, TENSOR_OP_MUL, h, x), a01);      /* [1, 1, 33] */
+    GraphNode *use = op2(g, TENSOR_OP_MUL, h, s01);                                    /* reads a finished sum */
+    GraphNode *ln = reduce_last(g, TENSOR_OP_MEAN_DIM, h);
+    GraphNode *outs[4] = {s0, s01, use, opa(g, TENSOR_OP_SUM_DIM, op2(g, TENSOR_OP_SUB, h, ln), a0)};
+    output(g, outs, 4);
+    Tensor *in[2] = {randn(3, (int64_t[]){5, 6, 33}, false), randn(1, (int64_t[]){33}, false)};
+    compare_with_eager(g, NULL, in, 2);
+    compare_with_eager(g, &unfused, in, 2);
+    int groups, n = count_instrs(g, outs, 4, &groups);
+    cr_assert_leq(n, 3, "the sums joined their producers: %d instructions", n);
+    for (int i = 0; i < 2; i++) tensor_decref(in[i]);
+    graph_free(g);
+}

@@ -271,6 +271,26 @@ static void make_case(TensorOp op, Case *c) {
         c->a.start = 2;
         c->a.step = -1;
         return;
+    /* branch opsmath: scans and LAPACK ops (a symmetric positive-definite 2 x 2 for the square ones) */
+    case TENSOR_OP_CUMPROD: case TENSOR_OP_CUMMAX: case TENSOR_OP_CUMMIN: case TENSOR_OP_LOGCUMSUMEXP:
+        c->a.dim = -1;
+        return;
+    case TENSOR_OP_CUMPROD_BACKWARD:
+        c->a.dim = 1;
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+        c->n_in = 2;
+        return;
+    case TENSOR_OP_CHOLESKY: case TENSOR_OP_LINALG_INV: case TENSOR_OP_LINALG_DET: case TENSOR_OP_LINALG_SLOGDET:
+    case TENSOR_OP_TRIANGULAR_SOLVE:
+        tensor_decref(x);
+        c->in[0] = TT(((int64_t[]){2, 2}), ((float[]){2.f, 0.5f, 0.5f, 1.f}));
+        if (op == TENSOR_OP_TRIANGULAR_SOLVE) {
+            c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+            c->n_in = 2;
+        }
+        return;
+    case TENSOR_OP_LINALG_QR: case TENSOR_OP_LINALG_SVDVALS: case TENSOR_OP_LINALG_SVD:
+        return;
     case TENSOR_OP_LAYER_NORM:
         c->ints[0] = 3;
         c->a.ints = c->ints;

@@ -65,8 +65,20 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return close | (actual.isfinite() & (actual <= allowed))
 
 
+def _dtype_word(dt):
+    # ATen's toString of a ScalarType in its messages ("float", "double", "long", ...)
+    return str(dt).replace("torch.", "").replace("float32", "float").replace("float64", "double") \
+        .replace("int64", "long").replace("int32", "int").replace("int16", "short").replace("int8", "char") \
+        .replace("uint8", "unsigned char").replace("float16", "c10::Half").replace("bfloat16", "c10::BFloat16")
+
+
 def lerp(input, end, weight):
     # ATen's lerp: start + w * (end - start) for |w| < 0.5, end - (end - start) * (1 - w) otherwise
+    if end.dtype != input.dtype:
+        raise RuntimeError("expected dtype %s for `end` but got dtype %s" % (_dtype_word(input.dtype), _dtype_word(end.dtype)))
+    if isinstance(weight, torch.Tensor) and weight.dtype != input.dtype:
+        raise RuntimeError("expected dtype %s for `weight` but got dtype %s" % (_dtype_word(input.dtype),
+                                                                             _dtype_word(weight.dtype)))
     diff = end - input
     if isinstance(weight, torch.Tensor):
         return torch.where(weight.abs() < 0.5, input + weight * diff, end - diff * (1 - weight))
@@ -149,7 +161,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
-        da = list(range(a.dim() - dims, a.dim()))
+        da = list(range(-dims, 0))
         db = list(range(dims))
     elif isinstance(dims, torch.Tensor):
         da, db = dims.tolist()
@@ -157,14 +169,14 @@ def tensordot(a, b, dims=2, out=None):
         da, db = list(dims[0]), list(dims[1])
     if isinstance(da, int):
         da, db = [da], [db]
-    da = [d % a.dim() for d in da]
-    db = [d % b.dim() for d in db]
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
     for x, y in zip(da, db):
         if a.shape[x] != b.shape[y]:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} "
                                f"and second has size {b.shape[y]} in dim {y}")
+    da = [d % a.dim() for d in da]
+    db = [d % b.dim() for d in db]
     free_a = [d for d in range(a.dim()) if d not in da]
     free_b = [d for d in range(b.dim()) if d not in db]
     k = 1

@@ -26,7 +26,6 @@ import struct
 import sys
 import warnings
 import zipfile
-import zlib
 
 import torch
 from torch._utils import _import_dotted_name
@@ -358,26 +357,35 @@ class _PyTorchFileReader:
 
     def _read_stored(self, info):
         # a stored record's bytes straight from the file (one copy, where zipfile's reader makes
-        # several of a record that may be hundreds of MB), its CRC checked as miniz checks it
+        # several); no CRC check: PyTorch builds miniz with MINIZ_DISABLE_ZIP_READER_CRC32_CHECKS
         f = self._file
-        f.seek(info.header_offset)
-        header = f.read(30)
-        if len(header) != 30 or header[:4] != b'PK\x03\x04':
-            raise zipfile.BadZipFile("Bad magic number for file header")
-        skip = int.from_bytes(header[26:28], 'little') + int.from_bytes(header[28:30], 'little')
-        f.seek(info.header_offset + 30 + skip)
+        self._seek_data(info)
         data = f.read(info.file_size)
         if len(data) != info.file_size:
             raise zipfile.BadZipFile("Truncated file")
-        if zlib.crc32(data) != info.CRC:
-            raise zipfile.BadZipFile(f"Bad CRC-32 for file {info.filename!r}")
         return data
 
     def get_storage_from_record(self, name, nbytes):
+        info = self._zip.getinfo(self._prefix + name) if self.has_record(name) else None
+        if info is not None and info.compress_type == zipfile.ZIP_STORED and hasattr(self._file, 'seek'):
+            # the record's bytes read straight into the storage (no bytes object of its size)
+            if info.file_size != nbytes:
+                raise RuntimeError(f"PytorchStreamReader: record {name} holds {info.file_size} bytes, expected {nbytes}")
+            self._seek_data(info)
+            return torch.UntypedStorage._from_file(self._file, nbytes)
         data = self.get_record(name)
         if len(data) != nbytes:
             raise RuntimeError(f"PytorchStreamReader: record {name} holds {len(data)} bytes, expected {nbytes}")
         return torch.UntypedStorage.from_buffer(data)
+
+    def _seek_data(self, info):
+        f = self._file
+        f.seek(info.header_offset)
+        header = f.read(30)
+        if len(header) != 30 or header[:4] != b'PK\x03\x04':
+            raise RuntimeError(f"PytorchStreamReader failed reading file {info.filename}: Bad magic number for file header")
+        skip = int.from_bytes(header[26:28], 'little') + int.from_bytes(header[28:30], 'little')
+        f.seek(info.header_offset + 30 + skip)
 
     def get_all_records(self):
         return [n[len(self._prefix):] for n in self._zip.namelist() if n.startswith(self._prefix)]

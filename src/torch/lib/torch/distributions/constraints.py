@@ -3,7 +3,7 @@ torch/distributions/constraints.py, the ones these distributions use)."""
 import torch
 
 __all__ = ["Constraint", "boolean", "dependent", "greater_than", "independent", "integer_interval",
-           "interval", "half_open_interval", "lower_cholesky", "one_hot", "positive", "real", "real_vector",
+           "interval", "half_open_interval", "lower_cholesky", "positive_definite", "one_hot", "positive", "real", "real_vector",
            "simplex", "unit_interval"]
 
 
@@ -162,6 +162,19 @@ class _LowerCholesky(Constraint):
         return ok
 
 
+class _PositiveDefinite(Constraint):
+    """Symmetric with a Cholesky factor (PyTorch: linalg.cholesky_ex(value).info == 0)."""
+    event_dim = 2
+
+    def check(self, value):
+        sym = (value - value.transpose(-2, -1)).abs().amax((-2, -1)) <= 1e-6 * value.abs().amax((-2, -1)).clamp(min=1)
+        try:
+            torch.linalg.cholesky(value)
+        except RuntimeError:
+            return torch.zeros(value.shape[:-2], dtype=torch.bool)
+        return sym
+
+
 dependent = _Dependent()
 independent = _IndependentConstraint
 boolean = _Boolean()
@@ -176,6 +189,7 @@ interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 lower_cholesky = _LowerCholesky()
+positive_definite = _PositiveDefinite()
 
 
 def is_dependent(constraint):

@@ -149,8 +149,21 @@ def orthogonal_(tensor, gain=1, generator=None):
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
-    # PyTorch draws a normal matrix and takes its QR decomposition (torch.linalg.qr)
-    raise NotImplementedError("nn.init.orthogonal_ needs torch.linalg.qr, which Ember does not have yet")
+    # PyTorch's recipe: a normal (rows, cols) matrix (transposed when wide), its QR
+    # decomposition, Q's columns signed by R's diagonal (Mezzadri, math-ph/0609050)
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = torch.empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)
+    if rows < cols:
+        flattened = flattened.t()
+    q, r = torch.linalg.qr(flattened)
+    q = q * torch.diag(r, 0).sign()
+    if rows < cols:
+        q = q.t()
+    with torch.no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
 
 
 def _zero_numel_warning():

@@ -1,0 +1,341 @@
+/* rules_mathops.c — backward rules of branch opsmath's ops (ember/ops.def's opsmath block):
+ * lgamma, digamma, polygamma, xlogy; cumprod (through its backward kernel), logcumsumexp; the
+ * LAPACK ops cholesky, solve_triangular, inv, det, slogdet.  Formulas are derivatives.yaml's and
+ * FunctionsManual.cpp's (PyTorch 1.13), written with ag_ ops so compiled backward graphs record
+ * them.  qr's backward covers m >= n, as PyTorch's does in its first case. */
+#include <math.h>
+
+#include "src/autograd/rules.h"
+
+static Tensor *op_args(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) { return ag_op1(op, in, n, a); }
+
+static Tensor *polygamma_of(Tensor *x, int64_t order) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.scalar = tensor_scalar_i(order);
+    return op_args(TENSOR_OP_POLYGAMMA, &x, 1, &a);
+}
+
+/* d lgamma = digamma */
+BW(lgamma) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, ag_unary(TENSOR_OP_DIGAMMA, x));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* d digamma = polygamma(1) */
+BW(digamma) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, polygamma_of(x, 1));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* d polygamma(n) = polygamma(n + 1) */
+BW(polygamma) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, polygamma_of(x, n->args.scalar.kind == TENSOR_FLOAT32 ? (int64_t)n->args.scalar.f + 1 : n->args.scalar.i + 1));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* self: grad * xlogy(self != 0, other); other: grad * self / other */
+BW(xlogy) {
+    RULE_BEGIN;
+    Tensor *x, *y;
+    SAVED(0, x);
+    SAVED(1, y);
+    if (NEEDS(0)) {
+        Tensor *nz, *l;
+        TMP(nz, ag__const_scalar(TENSOR_OP_NE_SCALAR, x, tensor_scalar_i(0)));
+        Tensor *in[2] = {nz, y};
+        TMP(l, op_args(TENSOR_OP_XLOGY, in, 2, NULL));
+        OUT(0, ag_mul(g[0], l));
+    }
+    if (NEEDS(1)) {
+        Tensor *q;
+        TMP(q, ag_mul(g[0], x));
+        OUT(1, ag_div(q, y));
+    }
+    RULE_END;
+}
+
+/* the backward kernel (exact with zeros); cast back when cumprod's dtype= differed */
+BW(cumprod) {
+    RULE_BEGIN;
+    Tensor *x, *r;
+    SAVED(0, x);
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dim = n->args.dim;
+    Tensor *in[2] = {g[0], x};
+    TMP(r, op_args(TENSOR_OP_CUMPROD_BACKWARD, in, 2, &a));
+    OUT(0, ag_to_dtype(r, (TensorDtype)n->in_meta[0].dtype));
+    RULE_END;
+}
+
+static Tensor *flip_dim(Tensor *t, int64_t dim) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = &dim;
+    a.n_ints = 1;
+    return op_args(TENSOR_OP_FLIP, &t, 1, &a);
+}
+
+/* flip(logcumsumexp(flip(t))) along dim */
+static Tensor *rev_logcumsumexp(Tensor *t, int64_t dim) {
+    Tensor *f = flip_dim(t, dim);
+    if (!f) return NULL;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dim = dim;
+    Tensor *c = op_args(TENSOR_OP_LOGCUMSUMEXP, &f, 1, &a);
+    tensor_decref(f);
+    if (!c) return NULL;
+    Tensor *r = flip_dim(c, dim);
+    tensor_decref(c);
+    return r;
+}
+
+/* FunctionsManual's logcumsumexp_backward: the positive and negative parts of grad each in log
+ * space, exp(rev_logcumsumexp(log|g| - result) + self) */
+BW(logcumsumexp) {
+    RULE_BEGIN;
+    Tensor *x, *res;
+    SAVED(0, x);
+    SAVED(1, res);
+    const TensorMeta *m = &n->in_meta[0];
+    if (m->ndim == 0) {
+        tensor_incref(g[0]);
+        OUT(0, g[0]);
+    } else {
+        int64_t dim = tensor__wrap_dim(n->args.dim, m->ndim);
+        if (dim < 0) goto fail;
+        double lowest = m->dtype == TENSOR_FLOAT64 ? -1.7976931348623157e308 : -3.4028234663852886e38;
+        Tensor *parts[2];
+        for (int sgn = 0; sgn < 2; sgn++) {
+            Tensor *mask, *ag, *lg, *lgm, *d, *c, *e;
+            TMP(mask, ag__const_scalar(sgn == 0 ? TENSOR_OP_GT_SCALAR : TENSOR_OP_LT_SCALAR, g[0], tensor_scalar_i(0)));
+            if (sgn == 0) {
+                TMP(ag, ag_abs(g[0]));
+            } else {
+                TMP(ag, ag_neg(g[0]));
+            }
+            TMP(lg, ag_log(ag));
+            Tensor *notmask;
+            TMP(notmask, ag__const1(TENSOR_OP_LOGICAL_NOT, mask));
+            TMP(lgm, ag_masked_fill(lg, notmask, sc(lowest)));
+            TMP(d, ag_sub(lgm, res));
+            TMP(c, rev_logcumsumexp(d, dim));
+            if (!c) goto fail;
+            Tensor *cs;
+            TMP(cs, ag_add(c, x));
+            TMP(e, ag_exp(cs));
+            parts[sgn] = e;
+        }
+        OUT(0, ag_sub(parts[0], parts[1]));
+    }
+    RULE_END;
+}
+
+static Tensor *mH(Tensor *t) { return ag_transpose(t, -2, -1); }
+
+static Tensor *tri(Tensor *t, bool lower, int64_t k) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.start = k;
+    return op_args(lower ? TENSOR_OP_TRIL : TENSOR_OP_TRIU, &t, 1, &a);
+}
+
+static Tensor *solve_tri(Tensor *A, Tensor *B, bool upper, bool left, bool unit) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.has_min = upper;
+    a.has_max = unit;
+    a.accumulate = !left;
+    Tensor *in[2] = {A, B};
+    return op_args(TENSOR_OP_TRIANGULAR_SOLVE, in, 2, &a);
+}
+
+/* cholesky_backward (Murray 2016): L^-H Phi(L^H gL) L^-1, symmetrised */
+BW(cholesky) {
+    RULE_BEGIN;
+    Tensor *L, *Lh, *gL, *p, *t, *lo, *loh, *s2, *h, *a1;
+    SAVED(0, L);
+    bool upper = n->args.has_max;
+    if (upper) {
+        Tensor *u = L;
+        TMP(L, mH(u));
+        TMP(gL, mH(g[0]));
+    } else {
+        gL = g[0];
+    }
+    TMP(Lh, mH(L));
+    TMP(p, ag_matmul(Lh, gL));
+    TMP(t, tri(p, true, 0));
+    TMP(lo, tri(t, true, -1));
+    TMP(loh, mH(lo));
+    TMP(s2, ag_add(t, loh));
+    TMP(h, ag_mul_scalar(s2, sc(0.5)));
+    TMP(a1, solve_tri(Lh, h, true, true, false));
+    OUT(0, solve_tri(L, a1, false, false, false));
+    RULE_END;
+}
+
+/* gB = A^-H gX (solve with the other triangle); gA = -gB X^H (left) or -X^H gB, masked */
+BW(solve_triangular) {
+    RULE_BEGIN;
+    Tensor *A, *X, *Ah, *gB;
+    SAVED(0, A);
+    SAVED(1, X);
+    bool upper = n->args.has_min, unit = n->args.has_max, left = !n->args.accumulate;
+    TMP(Ah, mH(A));
+    TMP(gB, solve_tri(Ah, g[0], !upper, left, unit));
+    if (NEEDS(0)) {
+        Tensor *Xh, *p, *np;
+        TMP(Xh, mH(X));
+        TMP(p, left ? ag_matmul(gB, Xh) : ag_matmul(Xh, gB));
+        TMP(np, ag_neg(p));
+        OUT(0, upper ? tri(np, false, unit ? 1 : 0) : tri(np, true, unit ? -1 : 0));
+    }
+    if (NEEDS(1)) {
+        tensor_incref(gB);
+        OUT(1, gB);
+    }
+    RULE_END;
+}
+
+/* -A^-H g A^-H */
+BW(inv) {
+    RULE_BEGIN;
+    Tensor *Ai, *Aih, *p, *q;
+    SAVED(0, Ai);
+    TMP(Aih, mH(Ai));
+    TMP(p, ag_matmul(Aih, g[0]));
+    TMP(q, ag_matmul(p, Aih));
+    OUT(0, ag_neg(q));
+    RULE_END;
+}
+
+static Tensor *inv_h(Tensor *A) {
+    Tensor *i = op_args(TENSOR_OP_LINALG_INV, &A, 1, NULL);
+    if (!i) return NULL;
+    Tensor *r = mH(i);
+    tensor_decref(i);
+    return r;
+}
+
+static Tensor *unsq2(Tensor *t) {
+    Tensor *a = ag_unsqueeze(t, -1);
+    if (!a) return NULL;
+    Tensor *b = ag_unsqueeze(a, -1);
+    tensor_decref(a);
+    return b;
+}
+
+/* (g det) A^-H (A invertible) */
+BW(det) {
+    RULE_BEGIN;
+    Tensor *A, *d, *gd, *u, *ih;
+    SAVED(0, A);
+    SAVED(1, d);
+    TMP(gd, ag_mul(g[0], d));
+    TMP(u, unsq2(gd));
+    TMP(ih, inv_h(A));
+    OUT(0, ag_mul(u, ih));
+    RULE_END;
+}
+
+/* g_logabsdet A^-H (the sign is not differentiable) */
+BW(slogdet) {
+    RULE_BEGIN;
+    Tensor *A, *u, *ih;
+    SAVED(0, A);
+    if (!g[1]) {
+        OUT(0, ag__zeros_meta(&n->in_meta[0]));
+    } else {
+        TMP(u, unsq2(g[1]));
+        TMP(ih, inv_h(A));
+        OUT(0, ag_mul(u, ih));
+    }
+    RULE_END;
+}
+
+/* U diag(gS) Vh from the reduced SVD (the signs of U and V cancel) */
+BW(svdvals) {
+    RULE_BEGIN;
+    Tensor *A, *gs, *us, *out[3] = {NULL, NULL, NULL};
+    SAVED(0, A);
+    if (ag_op_run(TENSOR_OP_LINALG_SVD, &A, 1, NULL, out, 3) < 0) goto fail;
+    for (int i = 0; i < 3; i++) s.t[s.n++] = out[i];
+    TMP(gs, ag_unsqueeze(g[0], -2));
+    TMP(us, ag_mul(out[0], gs));
+    OUT(0, ag_matmul(us, out[2]));
+    RULE_END;
+}
+
+SV(qr) {
+    (void)in;
+    (void)n_in;
+    (void)n_out;
+    if (ag__save(n, 0, out[0], true) < 0) return -1;
+    return ag__save(n, 1, out[1], true);
+}
+
+/* linalg_qr_backward for m >= n (reduced, or complete when square): with M = gR R^H - Q^H gQ,
+ * gA = (gQ + Q copyltu(triu(M))) R^-H, copyltu mirroring the upper triangle into the lower */
+BW(qr) {
+    RULE_BEGIN;
+    Tensor *Q, *Rm, *M = NULL, *T, *U1, *U1h, *S, *QS, *gA, *Rh;
+    SAVED(0, Q);
+    SAVED(1, Rm);
+    const TensorMeta *m = &n->in_meta[0];
+    int64_t rows = m->shape[m->ndim - 2], cols = m->shape[m->ndim - 1];
+    if (n->args.step == 3) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "The derivative of linalg.qr depends on Q, which is not computed when "
+                         "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
+        goto fail;
+    }
+    if (rows < cols) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "the derivative of linalg.qr for inputs with more columns than rows "
+                         "is not implemented in Ember");
+        goto fail;
+    }
+    if (n->args.step == 2 && rows > cols) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+        goto fail;
+    }
+    if (g[1]) {
+        Tensor *Rh0;
+        TMP(Rh0, mH(Rm));
+        TMP(M, ag_matmul(g[1], Rh0));
+    }
+    if (g[0]) {
+        Tensor *Qh, *QhgQ;
+        TMP(Qh, mH(Q));
+        TMP(QhgQ, ag_matmul(Qh, g[0]));
+        if (M) {
+            TMP(M, ag_sub(M, QhgQ));
+        } else {
+            TMP(M, ag_neg(QhgQ));
+        }
+    }
+    if (!M) {
+        OUT(0, ag__zeros_meta(m));
+    } else {
+        TMP(T, tri(M, false, 0));
+        TMP(U1, tri(M, false, 1));
+        TMP(U1h, mH(U1));
+        TMP(S, ag_add(T, U1h));
+        TMP(QS, ag_matmul(Q, S));
+        if (g[0]) {
+            TMP(gA, ag_add(QS, g[0]));
+        } else {
+            gA = QS;
+        }
+        TMP(Rh, mH(Rm));
+        OUT(0, solve_tri(Rh, gA, false, false, false));
+    }
+    RULE_END;
+}

@@ -1,0 +1,558 @@
+/* lapack.c — linear algebra on OpenBLAS's LAPACK (the kept library; its Fortran symbols are
+ * declared here, there is no LAPACKE header): linalg.cholesky (potrf), solve_triangular (BLAS
+ * trsm, which like ATen's does not stop at a zero diagonal), inv (getrf + getrs against the
+ * identity, as ATen's linalg_solve), det and slogdet (from getrf's LU, as ATen), qr (geqrf +
+ * orgqr) and svdvals (gesdd without vectors).  float32 runs the s-routines and float64 the
+ * d-routines so results round as PyTorch's; matrices are copied into column-major buffers (what
+ * LAPACK reads) one batch element at a time, batch dims broadcast where ATen broadcasts them.
+ * Without LAPACK symbols (a plain BLAS build) the ops raise NotImplementedError naming them. */
+#include <stdbool.h>
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/tensor/dtype.h"
+#include "src/tensor/kernels.h"
+
+/* ---- LAPACK's Fortran interface (column-major; trailing lengths of the character args) -------- */
+#ifdef EMBER_HAVE_LAPACK
+#define LAPACK_DECLS(T, P)                                                                       \
+    void P##potrf_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);     \
+    void P##getrf_(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info);      \
+    void P##getrs_(const char *tr, const int *n, const int *nrhs, const T *a, const int *lda, const int *ipiv, \
+                   T *b, const int *ldb, int *info, size_t);                                     \
+    void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, const int *lwork, int *info); \
+    void P##orgqr_(const int *m, const int *n, const int *k, T *a, const int *lda, const T *tau, T *work, \
+                   const int *lwork, int *info);                                                 \
+    void P##gesdd_(const char *jobz, const int *m, const int *n, T *a, const int *lda, T *s, T *u, const int *ldu, \
+                   T *vt, const int *ldvt, T *work, const int *lwork, int *iwork, int *info, size_t);
+LAPACK_DECLS(float, s)
+LAPACK_DECLS(double, d)
+#endif
+
+/* ---- shape inference --------------------------------------------------------------------------- */
+
+static int check_matrix(const char *l, const TensorMeta *x, bool square) {
+    if (x->ndim < 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: The input tensor A must have at least 2 dimensions.", l);
+        return -1;
+    }
+    if (!tensor__is_float(x->dtype)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Expected a floating point or complex tensor as input. Got %s", l,
+                         tensor__cname(x->dtype));
+        return -1;
+    }
+    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Low precision dtypes not supported. Got %s", l, tensor__cname(x->dtype));
+        return -1;
+    }
+    if (square && x->shape[x->ndim - 1] != x->shape[x->ndim - 2]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: A must be batches of square matrices, but they are %lld by %lld matrices", l,
+                         (long long)x->shape[x->ndim - 2], (long long)x->shape[x->ndim - 1]);
+        return -1;
+    }
+    return 0;
+}
+
+/* the broadcast of two batch shapes (all dims but the last two) */
+static int broadcast_batch(const TensorMeta *a, const TensorMeta *b, int *nd, int64_t *shape) {
+    int na = a->ndim - 2, nb = b->ndim - 2, n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        int64_t sa = i - (n - na) >= 0 ? a->shape[i - (n - na)] : 1, sb = i - (n - nb) >= 0 ? b->shape[i - (n - nb)] : 1;
+        if (sa != sb && sa != 1 && sb != 1) {
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                             (long long)sa, (long long)sb, i);
+            return -1;
+        }
+        shape[i] = sa == 1 ? sb : sa;
+    }
+    *nd = n;
+    return 0;
+}
+
+/* square batches (cholesky, inv): the input's shape */
+TENSOR_INFER(cholesky) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.cholesky", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+TENSOR_INFER(linalg_inv) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.inv", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+TENSOR_INFER(linalg_det) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.det", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim - 2, in[0]->shape);
+    return 1;
+}
+
+TENSOR_INFER(linalg_slogdet) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (check_matrix("linalg.slogdet", in[0], true) < 0) return -1;
+    tensor__meta_contiguous(&out[0], in[0]->dtype, in[0]->ndim - 2, in[0]->shape);
+    tensor__meta_contiguous(&out[1], in[0]->dtype, in[0]->ndim - 2, in[0]->shape);
+    return 2;
+}
+
+/* (*, k) singular values, k = min(m, n) */
+TENSOR_INFER(linalg_svdvals) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (check_matrix("linalg.svd", x, false) < 0) return -1;
+    int nd = x->ndim;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+    shape[nd - 2] = rows < cols ? rows : cols;
+    tensor__meta_contiguous(out, x->dtype, nd - 1, shape);
+    return 1;
+}
+
+/* reduced SVD: U (m, k), S (k), Vh (k, n) */
+TENSOR_INFER(linalg_svd) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (check_matrix("linalg.svd", x, false) < 0) return -1;
+    int nd = x->ndim;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1], k = rows < cols ? rows : cols;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+    shape[nd - 1] = k;
+    tensor__meta_contiguous(&out[0], x->dtype, nd, shape);
+    tensor__meta_contiguous(&out[1], x->dtype, nd - 1, shape);
+    shape[nd - 2] = k;
+    shape[nd - 1] = cols;
+    tensor__meta_contiguous(&out[2], x->dtype, nd, shape);
+    return 3;
+}
+
+/* step 1 reduced: Q (m, k), R (k, n); 2 complete: Q (m, m), R (m, n); 3 r: Q empty, R (k, n) */
+TENSOR_INFER(linalg_qr) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (check_matrix("linalg.qr", x, false) < 0) return -1;
+    int nd = x->ndim;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1], k = rows < cols ? rows : cols;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+    int64_t qc = a->step == 2 ? rows : k, rr = a->step == 2 ? rows : k;
+    if (a->step == 3) {
+        int64_t z = 0;
+        tensor__meta_contiguous(&out[0], x->dtype, 1, &z);
+    } else {
+        shape[nd - 1] = qc;
+        tensor__meta_contiguous(&out[0], x->dtype, nd, shape);
+    }
+    shape[nd - 2] = rr;
+    shape[nd - 1] = cols;
+    tensor__meta_contiguous(&out[1], x->dtype, nd, shape);
+    return 2;
+}
+
+/* (A, B): X of B's matrix shape over the broadcast batch */
+TENSOR_INFER(triangular_solve) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0], *b = in[1];
+    if (check_matrix("linalg.solve_triangular", x, true) < 0) return -1;
+    int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[x->ndim - 2], cols = x->shape[x->ndim - 1];
+    bool right = a->accumulate;
+    if (b->ndim < 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
+        return -1;
+    }
+    if (b->dtype != x->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
+                         tensor__cname(x->dtype), tensor__cname(b->dtype));
+        return -1;
+    }
+    int64_t br = b->shape[b->ndim - 2], bc = b->shape[b->ndim - 1];
+    if ((right ? bc : br) != rows) {
+        if (right)
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "linalg.solve_triangular: Incompatible shapes of A and B for the equation XA = B (%lldx%lld and %lldx%lld)",
+                             (long long)br, (long long)bc, (long long)rows, (long long)cols);
+        else
+            tensor_error_set(TENSOR_ERR_RUNTIME,
+                             "linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B (%lldx%lld and %lldx%lld)",
+                             (long long)rows, (long long)cols, (long long)br, (long long)bc);
+        return -1;
+    }
+    int bnd;
+    if (broadcast_batch(x, b, &bnd, shape) < 0) return -1;
+    shape[bnd] = br;
+    shape[bnd + 1] = bc;
+    tensor__meta_contiguous(out, x->dtype, bnd + 2, shape);
+    return 1;
+}
+
+/* ---- kernels --------------------------------------------------------------------------------------- */
+
+#ifdef EMBER_HAVE_LAPACK
+
+static int64_t numel_of(int nd, const int64_t *shape) {
+    int64_t r = 1;
+    for (int i = 0; i < nd; i++) r *= shape[i];
+    return r;
+}
+
+/* the offset (in matrices) of batch element `b` of the broadcast batch shape in t's own batch */
+static int64_t batch_offset(int64_t b, int bnd, const int64_t *bshape, const Tensor *t) {
+    int tn = t->ndim - 2;
+    int64_t off = 0, stride = 1;
+    for (int i = bnd - 1; i >= 0; i--) {
+        int64_t idx = b % bshape[i];
+        b /= bshape[i];
+        int ti = i - (bnd - tn);
+        if (ti >= 0) {
+            if (t->shape[ti] != 1) off += idx * stride;
+            stride *= t->shape[ti];
+        }
+    }
+    return off;
+}
+
+static void batch_prefix(char *buf, size_t cap, const Tensor *x, int64_t b) {
+    if (x->ndim > 2) snprintf(buf, cap, "(Batch element %lld): ", (long long)b);
+    else buf[0] = 0;
+}
+
+typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
+
+#define LAPACK_KERNELS(T, P, CB)                                                                   \
+    /* row-major n_r x n_c (at src) <-> column-major buffer (leading dim n_r) */                  \
+    static void P##_to_col(const T *src, int64_t n_r, int64_t n_c, T *dst) {                    \
+        for (int64_t i = 0; i < n_r; i++)                                                          \
+            for (int64_t j = 0; j < n_c; j++) dst[j * n_r + i] = src[i * n_c + j];                 \
+    }                                                                                              \
+    static void P##_from_col(const T *src, int64_t n_r, int64_t n_c, int64_t ld, T *dst) {      \
+        for (int64_t i = 0; i < n_r; i++)                                                          \
+            for (int64_t j = 0; j < n_c; j++) dst[i * n_c + j] = src[j * ld + i];                  \
+    }                                                                                              \
+    static int P##_cholesky(const Tensor *x, Tensor *r, bool upper) {                            \
+        int64_t n = x->shape[x->ndim - 1], mats = n ? x->numel / (n * n) : 0;                      \
+        const T *src = (const T *)tensor__data(x);                                                 \
+        T *dst = (T *)tensor__data(r), *buf = malloc(sizeof(T) * (size_t)(n * n + 1));             \
+        if (!buf) return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                 \
+        int ni = (int)n, info = 0;                                                                 \
+        for (int64_t m = 0; m < mats; m++) {                                                       \
+            P##_to_col(src + m * n * n, n, n, buf);                                                \
+            P##potrf_("L", &ni, buf, &ni, &info, 1);                                               \
+            if (info > 0) {                                                                        \
+                char pre[48];                                                                      \
+                batch_prefix(pre, sizeof pre, x, m);                                               \
+                tensor_error_set(TENSOR_ERR_LINALG,                                                \
+                                 "linalg.cholesky: %sThe factorization could not be completed because the input is not " \
+                                 "positive-definite (the leading minor of order %d is not positive-definite).", pre, info); \
+                free(buf);                                                                         \
+                return -1;                                                                         \
+            }                                                                                      \
+            T *out = dst + m * n * n;                                                              \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                for (int64_t j = 0; j < n; j++) {                                                  \
+                    T v = j <= i ? buf[j * n + i] : (T)0; /* L[i][j], lower */                     \
+                    if (upper) out[j * n + i] = v;                                                 \
+                    else out[i * n + j] = v;                                                       \
+                }                                                                                  \
+        }                                                                                          \
+        free(buf);                                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    /* LU of each matrix (column-major copy of A itself, as ATen factors it) */                   \
+    static int P##_lu_each(const Tensor *x, Tensor *r0, Tensor *r1, LuWhat what) {               \
+        int64_t n = x->shape[x->ndim - 1], mats = numel_of(x->ndim - 2, x->shape);        \
+        const T *src = (const T *)tensor__data(x);                                                 \
+        T *buf = malloc(sizeof(T) * (size_t)(2 * n * n + 1));                                     \
+        int *piv = malloc(sizeof(int) * (size_t)(n + 1));                                          \
+        if (!buf || !piv) {                                                                        \
+            free(buf);                                                                             \
+            free(piv);                                                                             \
+            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
+        }                                                                                          \
+        int ni = (int)n, info = 0;                                                                 \
+        for (int64_t m = 0; m < mats; m++) {                                                       \
+            P##_to_col(src + m * n * n, n, n, buf);                                                \
+            if (n) P##getrf_(&ni, &ni, buf, &ni, piv, &info);                                      \
+            if (what == LU_INV) {                                                                  \
+                if (info > 0) {                                                                    \
+                    char pre[48];                                                                  \
+                    batch_prefix(pre, sizeof pre, x, m);                                           \
+                    tensor_error_set(TENSOR_ERR_LINALG,                                            \
+                                     "linalg.inv: %sThe diagonal element %d is zero, the inversion could not be " \
+                                     "completed because the input matrix is singular.", pre, info); \
+                    free(buf);                                                                     \
+                    free(piv);                                                                     \
+                    return -1;                                                                     \
+                }                                                                                  \
+                T *id = buf + n * n;                                                               \
+                for (int64_t i = 0; i < n * n; i++) id[i] = (T)0;                                  \
+                for (int64_t i = 0; i < n; i++) id[i * n + i] = (T)1;                              \
+                if (n) P##getrs_("N", &ni, &ni, buf, &ni, piv, id, &ni, &info, 1);                 \
+                P##_from_col(id, n, n, n, (T *)tensor__data(r0) + m * n * n);                      \
+                continue;                                                                          \
+            }                                                                                      \
+            /* det = prod(diag U) * (-1)^swaps; slogdet: sign and sum(log|diag U|) */             \
+            T det = 1, sign = 1, logabs = 0;                                                       \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T d = buf[i * n + i];                                                              \
+                bool swap = piv[i] != i + 1;                                                       \
+                det *= swap ? -d : d;                                                              \
+                if (swap) sign = -sign;                                                            \
+                sign *= d > 0 ? (T)1 : d < 0 ? (T)-1 : (T)0;                                       \
+                logabs += log(fabs(d));                                                            \
+            }                                                                                      \
+            if (what == LU_DET) {                                                                  \
+                ((T *)tensor__data(r0))[m] = det;                                                  \
+            } else {                                                                               \
+                ((T *)tensor__data(r0))[m] = sign;                                                 \
+                ((T *)tensor__data(r1))[m] = logabs;                                               \
+            }                                                                                      \
+        }                                                                                          \
+        free(buf);                                                                                 \
+        free(piv);                                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int P##_qr(const Tensor *x, Tensor *q, Tensor *r, int mode) {                         \
+        int64_t m = x->shape[x->ndim - 2], n = x->shape[x->ndim - 1], k = m < n ? m : n;           \
+        int64_t mats = numel_of(x->ndim - 2, x->shape);                                    \
+        int64_t qc = mode == 2 ? m : k, rr = mode == 2 ? m : k, wide = n > m ? n : m;              \
+        const T *src = (const T *)tensor__data(x);                                                 \
+        T *buf = malloc(sizeof(T) * (size_t)(m * wide + 1)), *tau = malloc(sizeof(T) * (size_t)(k + 1)); \
+        int mi = (int)m, nI = (int)n, ki = (int)k, qi = (int)qc, info = 0, lw = -1;                \
+        T wq = 0, wq2 = 0;                                                                         \
+        if (buf && m && n) {                                                                       \
+            P##geqrf_(&mi, &nI, buf, &mi, tau, &wq, &lw, &info);                                   \
+            if (mode != 3 && qc) P##orgqr_(&mi, &qi, &ki, buf, &mi, tau, &wq2, &lw, &info);        \
+        }                                                                                          \
+        int lwork = (int)(wq > wq2 ? wq : wq2) + 1;                                                \
+        T *work = malloc(sizeof(T) * (size_t)lwork);                                               \
+        if (!buf || !tau || !work) {                                                               \
+            free(buf);                                                                             \
+            free(tau);                                                                             \
+            free(work);                                                                            \
+            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
+        }                                                                                          \
+        for (int64_t b = 0; b < mats; b++) {                                                       \
+            P##_to_col(src + b * m * n, m, n, buf);                                                \
+            if (m && n) P##geqrf_(&mi, &nI, buf, &mi, tau, work, &lwork, &info);                   \
+            T *ro = (T *)tensor__data(r) + b * rr * n;                                             \
+            for (int64_t i = 0; i < rr; i++)                                                       \
+                for (int64_t j = 0; j < n; j++) ro[i * n + j] = j >= i ? buf[j * m + i] : (T)0;    \
+            if (mode == 3) continue;                                                               \
+            /* orgqr needs the qc columns in place: columns past n start as zero reflectors */   \
+            for (int64_t j = n; j < qc; j++)                                                       \
+                for (int64_t i = 0; i < m; i++) buf[j * m + i] = (T)0;                             \
+            if (m && qc) P##orgqr_(&mi, &qi, &ki, buf, &mi, tau, work, &lwork, &info);             \
+            P##_from_col(buf, m, qc, m, (T *)tensor__data(q) + b * m * qc);                        \
+        }                                                                                          \
+        free(buf);                                                                                 \
+        free(tau);                                                                                 \
+        free(work);                                                                                \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int P##_svdvals(const Tensor *x, Tensor *r, Tensor *u, Tensor *vh) {                  \
+        int64_t m = x->shape[x->ndim - 2], n = x->shape[x->ndim - 1], k = m < n ? m : n;           \
+        int64_t mats = numel_of(x->ndim - 2, x->shape);                                    \
+        const T *src = (const T *)tensor__data(x);                                                 \
+        T *buf = malloc(sizeof(T) * (size_t)(m * n + 1)), wq = 0, dummy = 0;                       \
+        T *ub = u ? malloc(sizeof(T) * (size_t)(m * k + 1)) : &dummy;                             \
+        T *vb = u ? malloc(sizeof(T) * (size_t)(k * n + 1)) : &dummy;                             \
+        int *iwork = malloc(sizeof(int) * (size_t)(8 * k + 1));                                   \
+        const char *jobz = u ? "S" : "N";                                                          \
+        int mi = (int)m, nI = (int)n, info = 0, lw = -1, ldu = u ? (int)m : 1, ldv = u ? (int)k : 1; \
+        if (!ub || !vb) {                                                                          \
+            if (u) {                                                                               \
+                free(ub == &dummy ? NULL : ub);                                                    \
+                free(vb == &dummy ? NULL : vb);                                                    \
+            }                                                                                      \
+            free(buf);                                                                             \
+            free(iwork);                                                                           \
+            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
+        }                                                                                          \
+        if (buf && iwork && k) P##gesdd_(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r), ub, &ldu, vb, &ldv, &wq, &lw, iwork, &info, 1); \
+        int lwork = (int)wq + 1;                                                                   \
+        T *work = malloc(sizeof(T) * (size_t)lwork);                                               \
+        if (!buf || !iwork || !work) {                                                             \
+            free(buf);                                                                             \
+            free(iwork);                                                                           \
+            free(work);                                                                            \
+            if (u) {                                                                               \
+                free(ub);                                                                          \
+                free(vb);                                                                          \
+            }                                                                                      \
+            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
+        }                                                                                          \
+        for (int64_t b = 0; b < mats && k; b++) {                                                  \
+            P##_to_col(src + b * m * n, m, n, buf);                                                \
+            P##gesdd_(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r) + b * k, ub, &ldu, vb, &ldv, work, &lwork, \
+                      iwork, &info, 1);                                                            \
+            if (u && info == 0) {                                                                  \
+                P##_from_col(ub, m, k, m, (T *)tensor__data(u) + b * m * k);                       \
+                P##_from_col(vb, k, n, k, (T *)tensor__data(vh) + b * k * n);                      \
+            }                                                                                      \
+            if (info > 0) {                                                                        \
+                tensor_error_set(TENSOR_ERR_LINALG, "linalg.svd: The algorithm failed to converge because the input " \
+                                 "matrix is ill-conditioned or has too many repeated singular values (error code: %d).", info); \
+                free(buf);                                                                         \
+                free(iwork);                                                                       \
+                free(work);                                                                        \
+                if (u) {                                                                           \
+                    free(ub);                                                                      \
+                    free(vb);                                                                      \
+                }                                                                                  \
+                return -1;                                                                         \
+            }                                                                                      \
+        }                                                                                          \
+        free(buf);                                                                                 \
+        free(iwork);                                                                               \
+        free(work);                                                                                \
+        if (u) {                                                                                   \
+            free(ub);                                                                              \
+            free(vb);                                                                              \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
+    /* X = A^-1 B (left) or B A^-1 (right) with BLAS trsm on row-major copies, batches broadcast */ \
+    static void P##_trsolve(const Tensor *A, const Tensor *B, Tensor *X, const TensorOpArgs *a) {  \
+        int bnd = X->ndim - 2;                                                                     \
+        int64_t n = A->shape[A->ndim - 1], br = X->shape[bnd], bc = X->shape[bnd + 1];             \
+        int64_t mats = numel_of(bnd, X->shape);                                            \
+        const T *ad = (const T *)tensor__data(A), *bd = (const T *)tensor__data(B);                \
+        T *xd = (T *)tensor__data(X);                                                              \
+        for (int64_t b = 0; b < mats; b++) {                                                       \
+            const T *am = ad + batch_offset(b, bnd, X->shape, A) * n * n;                          \
+            const T *bm = bd + batch_offset(b, bnd, X->shape, B) * br * bc;                        \
+            T *xm = xd + b * br * bc;                                                              \
+            memcpy(xm, bm, sizeof(T) * (size_t)(br * bc));                                         \
+            if (br && bc)                                                                          \
+                CB(CblasRowMajor, a->accumulate ? CblasRight : CblasLeft, a->has_min ? CblasUpper : CblasLower, \
+                   CblasNoTrans, a->has_max ? CblasUnit : CblasNonUnit, (int)br, (int)bc, (T)1, am, (int)n, xm, (int)bc); \
+        }                                                                                          \
+    }
+
+LAPACK_KERNELS(float, s, cblas_strsm)
+LAPACK_KERNELS(double, d, cblas_dtrsm)
+
+#endif
+
+/* one op's kernel on contiguous inputs into fresh outputs (float64: the d-routines) */
+typedef int (*LapackKernel)(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl);
+
+static int run_lapack(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, TensorInferFn infer,
+                      LapackKernel k, const char *label) {
+    TensorMeta m[3], xm[2];
+    const TensorMeta *mi[2] = {NULL, NULL};
+    for (int i = 0; i < n && i < 2; i++) {
+        tensor_meta_of(in[i], &xm[i]);
+        mi[i] = &xm[i];
+    }
+    int no = infer(op, mi, n, a, m, 3);
+    if (no < 0) return -1;
+#ifndef EMBER_HAVE_LAPACK
+    (void)k;
+    (void)out;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s needs LAPACK, which this build's BLAS library does not provide", label);
+    return -1;
+#else
+    (void)label;
+    Tensor *x[2] = {NULL, NULL}, *r[3] = {NULL, NULL, NULL};
+    int rc = -1;
+    for (int i = 0; i < n && i < 2; i++)
+        if (!(x[i] = tensor_contiguous(in[i]))) goto done;
+    for (int i = 0; i < no; i++)
+        if (!(r[i] = tensor__new_from_meta(&m[i], false))) goto done;
+    if (k(x, r, a, x[0]->dtype == TENSOR_FLOAT64) < 0) goto done;
+    for (int i = 0; i < no; i++) {
+        out[i] = r[i];
+        r[i] = NULL;
+    }
+    rc = no;
+done:
+    for (int i = 0; i < 3; i++) tensor_decref(r[i]);
+    for (int i = 0; i < 2; i++) tensor_decref(x[i]);
+    return rc;
+#endif
+}
+
+#ifdef EMBER_HAVE_LAPACK
+static int k_cholesky(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    return dbl ? d_cholesky(x[0], r[0], a->has_max) : s_cholesky(x[0], r[0], a->has_max);
+}
+static int k_inv(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_lu_each(x[0], r[0], NULL, LU_INV) : s_lu_each(x[0], r[0], NULL, LU_INV);
+}
+static int k_det(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_lu_each(x[0], r[0], NULL, LU_DET) : s_lu_each(x[0], r[0], NULL, LU_DET);
+}
+static int k_slogdet(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_lu_each(x[0], r[0], r[1], LU_SLOGDET) : s_lu_each(x[0], r[0], r[1], LU_SLOGDET);
+}
+static int k_qr(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    return dbl ? d_qr(x[0], r[0], r[1], (int)a->step) : s_qr(x[0], r[0], r[1], (int)a->step);
+}
+static int k_svdvals(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_svdvals(x[0], r[0], NULL, NULL) : s_svdvals(x[0], r[0], NULL, NULL);
+}
+static int k_svd(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    (void)a;
+    return dbl ? d_svdvals(x[0], r[1], r[0], r[2]) : s_svdvals(x[0], r[1], r[0], r[2]);
+}
+static int k_trsolve(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    if (dbl) d_trsolve(x[0], x[1], r[0], a);
+    else s_trsolve(x[0], x[1], r[0], a);
+    return 0;
+}
+#else
+#define k_cholesky NULL
+#define k_inv NULL
+#define k_det NULL
+#define k_slogdet NULL
+#define k_qr NULL
+#define k_svdvals NULL
+#define k_svd NULL
+#define k_trsolve NULL
+#endif
+
+TENSOR_RUN(cholesky) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_cholesky, k_cholesky, "linalg.cholesky");
+}
+TENSOR_RUN(linalg_inv) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_inv, k_inv, "linalg.inv");
+}
+TENSOR_RUN(linalg_det) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_det, k_det, "linalg.det");
+}
+TENSOR_RUN(linalg_slogdet) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_slogdet, k_slogdet, "linalg.slogdet");
+}
+TENSOR_RUN(linalg_qr) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_qr, k_qr, "linalg.qr");
+}
+TENSOR_RUN(linalg_svdvals) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_svdvals, k_svdvals, "linalg.svdvals");
+}
+TENSOR_RUN(linalg_svd) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_svd, k_svd, "linalg.svd");
+}
+TENSOR_RUN(triangular_solve) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_triangular_solve, k_trsolve, "linalg.solve_triangular");
+}

@@ -1,0 +1,508 @@
+"""torch functions of branch opsmath, with PyTorch 1.13's signatures, checks and messages.
+
+Ops of the table (ember/ops.def's opsmath block) run through torch._C._mathop: cumprod, cummax,
+cummin, logcumsumexp, xlogy, polygamma and the LAPACK ops behind torch.linalg.  The rest are
+decompositions into traced ops, as ATen's CompositeImplicit kernels are: einsum (diagonals,
+sums, then pairwise contractions lowered to permute/reshape/bmm as ATen's sumproduct_pair),
+the vector and matrix norms, torch.norm.  Gradients of the decompositions come from the ops
+they decompose into."""
+import math
+
+import torch
+from torch._C import _mathop
+
+
+def _is_number(v):
+    return isinstance(v, (int, float, bool)) and not isinstance(v, torch.Tensor)
+
+
+# ---- scans -----------------------------------------------------------------------------------------
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    return _mathop("CUMPROD", input, dim=dim, dtype=dtype)
+
+
+def cummax(input, dim):
+    return _mathop("CUMMAX", input, dim=dim, pair="cummax")
+
+
+def cummin(input, dim):
+    return _mathop("CUMMIN", input, dim=dim, pair="cummin")
+
+
+def logcumsumexp(input, dim):
+    return _mathop("LOGCUMSUMEXP", input, dim=dim)
+
+
+# ---- special functions -----------------------------------------------------------------------------
+
+def _wrap_number(v, like):
+    # a Python number beside a tensor, as the 0-dim tensor PyTorch's wrapped number promotes like
+    if isinstance(v, bool):
+        return torch.tensor(v)
+    if isinstance(v, float):
+        return torch.tensor(v, dtype=like.dtype if like.is_floating_point() else torch.get_default_dtype())
+    return torch.tensor(v, dtype=like.dtype if like.is_floating_point() else torch.int64)
+
+
+def xlogy(input, other, *, out=None):
+    if _is_number(input) and _is_number(other):
+        raise TypeError("xlogy() received an invalid combination of arguments - got (%s, %s), but expected one of:"
+                        % (type(input).__name__, type(other).__name__))
+    if _is_number(input):
+        input = _wrap_number(input, other)
+    elif _is_number(other):
+        other = _wrap_number(other, input)
+    return _mathop("XLOGY", input, other)
+
+
+def xlogy_(input, other):
+    return input.copy_(xlogy(input, other))
+
+
+def polygamma(n, input):
+    if isinstance(n, torch.Tensor):     # the method form: x.polygamma(n)
+        n, input = input, n
+    if not isinstance(n, int):
+        raise TypeError("polygamma(): argument 'n' (position 1) must be int, not %s" % type(n).__name__)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return _mathop("POLYGAMMA", input, scalar=n)
+
+
+def polygamma_(input, n):
+    return input.copy_(polygamma(n, input))
+
+
+# ---- clamp with tensor bounds, std_mean / var_mean --------------------------------------------------
+
+def _clamp_tensor(input, min=None, max=None):
+    # clamp.Tensor: max(x, min) then min(., max) as wheres, so x keeps the gradient where
+    # min <= x <= max and each bound gets it where it won (ATen's clamp backward)
+    for v in (min, max):
+        if v is not None and not isinstance(v, torch.Tensor):
+            raise TypeError("clamp() received an invalid combination of arguments - got (Tensor, %s, %s), but "
+                            "expected one of:" % tuple("NoneType" if b is None else "Tensor" if isinstance(b, torch.Tensor)
+                                                       else type(b).__name__ for b in (min, max)))
+    r = input
+    if min is not None:
+        r = torch.where(r < min, min, r)
+    if max is not None:
+        r = torch.where(r > max, max, r)
+    return r
+
+
+def _clamp_tensor_(input, min=None, max=None):
+    return input.copy_(_clamp_tensor(input, min, max))
+
+
+def _var_args(input, dim, unbiased, keepdim, correction):
+    kw = {"keepdim": keepdim}
+    if correction is not None:
+        kw["correction"] = correction
+    elif unbiased is not None:
+        kw["unbiased"] = unbiased
+    return kw
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    kw = _var_args(input, dim, unbiased, keepdim, correction)
+    return (torch.std(input, dim, **kw),
+            input.mean(dim, keepdim) if dim is not None else (input.mean().reshape([1] * input.dim()) if keepdim else input.mean()))
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    kw = _var_args(input, dim, unbiased, keepdim, correction)
+    return (torch.var(input, dim, **kw),
+            input.mean(dim, keepdim) if dim is not None else (input.mean().reshape([1] * input.dim()) if keepdim else input.mean()))
+
+
+# ---- norms -----------------------------------------------------------------------------------------
+
+def _dims(dim):
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        return (dim,)
+    return tuple(dim)
+
+
+def _check_float(input, name):
+    if not input.is_floating_point():
+        cname = {torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
+                 torch.uint8: "Byte", torch.bool: "Bool"}.get(input.dtype, str(input.dtype))
+        raise RuntimeError("%s: Expected a floating point or complex tensor as input. Got %s" % (name, cname))
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    _check_float(x, "linalg.vector_norm")
+    if dtype is not None:
+        x = x.to(dtype)
+    dims = _dims(dim)
+    if isinstance(ord, str):
+        raise RuntimeError("linalg.vector_norm: ord must be a number, got %s" % ord)
+    ord = float(ord)
+    if math.isinf(ord):
+        if x.numel() == 0:
+            raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because "
+                               "the operation does not have an identity" % ("inf" if ord > 0 else "-inf"))
+        a = x.abs()
+        if dims is None:
+            r = a.amax() if ord > 0 else a.amin()
+            return r.reshape([1] * x.dim()) if keepdim else r
+        return a.amax(dims, keepdim) if ord > 0 else a.amin(dims, keepdim)
+    if dims is None:
+        dims = tuple(range(x.dim()))
+    if ord == 0:
+        return (x != 0).to(x.dtype).sum(dims, keepdim)
+    if ord == 1:
+        return x.abs().sum(dims, keepdim)
+    if ord == 2:
+        return (x * x).sum(dims, keepdim).sqrt()
+    return x.abs().pow(ord).sum(dims, keepdim).pow(1.0 / ord)
+
+
+def svdvals(A, *, driver=None, out=None):
+    return _mathop("LINALG_SVDVALS", A)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    _check_float(A, "linalg.matrix_norm")
+    dims = _dims(dim)
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got %s" % " ".join(str(d) for d in dims))
+    nd = A.dim()
+    d0, d1 = dims[0] % nd, dims[1] % nd
+    if d0 == d1:
+        raise RuntimeError("linalg.matrix_norm: dims must be different. Got (%d, %d)" % (dims[0], dims[1]))
+    if dtype is not None:
+        A = A.to(dtype)
+    if isinstance(ord, str):
+        if ord == "fro":
+            return vector_norm(A, 2, (d0, d1), keepdim)
+        if ord == "nuc":
+            return _svd_norm(A, d0, d1, keepdim, "sum")
+        raise RuntimeError("linalg.matrix_norm: Order %s not supported." % ord)
+    if ord not in (1, -1, 2, -2, math.inf, -math.inf):
+        raise RuntimeError("linalg.matrix_norm: Order %s not supported." % (int(ord) if float(ord).is_integer()
+                                                                            and not math.isinf(ord) else ord))
+    if abs(ord) == 2:
+        return _svd_norm(A, d0, d1, keepdim, "max" if ord > 0 else "min")
+    # 1 / -1: max / min over columns of the column sums; inf / -inf: the same on the transpose
+    if math.isinf(ord):
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    s = vector_norm(A, 1.0, (d0,), keepdim)
+    return s.amax((d1,), keepdim) if ord > 0 else s.amin((d1,), keepdim)
+
+
+def _svd_norm(A, d0, d1, keepdim, how):
+    rest = [d for d in range(A.dim()) if d != d0 and d != d1]
+    sv = svdvals(A.permute(*rest, d0, d1))
+    r = sv.sum(-1) if how == "sum" else sv.amax(-1) if how == "max" else sv.amin(-1)
+    if keepdim:
+        for d in sorted((d0, d1)):
+            r = r.unsqueeze(d)
+    return r
+
+
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    dims = _dims(dim)
+    if ord is not None:
+        if dims is None and A.dim() not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                               "Got %dD." % A.dim())
+        n = len(dims) if dims is not None else A.dim()
+        if n == 1:
+            return vector_norm(A, ord, dims, keepdim, dtype=dtype)
+        return matrix_norm(A, ord, dims if dims is not None else (-2, -1), keepdim, dtype=dtype)
+    return vector_norm(A, 2, dims, keepdim, dtype=dtype)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    dims = _dims(dim)
+    if isinstance(p, str):
+        if p == "fro" and (dims is None or len(dims) <= 2):
+            return vector_norm(input, 2, dims, keepdim, dtype=dtype)
+        if p == "nuc":
+            if dims is None:
+                dims = tuple(range(input.dim()))
+            if len(dims) != 2:
+                raise RuntimeError("nuclear norm requires a 'dim' argument of size 2")
+        if dims is None:
+            dims = tuple(range(input.dim()))
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
+    return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+
+
+# ---- einsum ----------------------------------------------------------------------------------------
+
+def _einsum_parse(equation, operands):
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, rhs = eq.split("->", 1)
+    else:
+        lhs, rhs = eq, None
+    terms = lhs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    pos = 0
+    parsed = []
+    for i, term in enumerate(terms):
+        labels = []
+        j = 0
+        while j < len(term):
+            c = term[j]
+            if c == ".":
+                if term[j:j + 3] != "..." or "..." in term[:j]:
+                    raise RuntimeError("einsum(): found '.' for operand %d that is not part of any ellipsis" % i)
+                labels.append("...")
+                j += 3
+                continue
+            if not c.isalpha() or not c.isascii():
+                raise RuntimeError("einsum(): invalid subscript given at index %d in the equation string, "
+                                   "subscripts must be in [a-zA-Z]" % (pos + j))
+            labels.append(c)
+            j += 1
+        pos += len(term) + 1
+        parsed.append(labels)
+    out = None
+    if rhs is not None:
+        out = []
+        j = 0
+        base = len(lhs) + 2
+        while j < len(rhs):
+            c = rhs[j]
+            if c == ".":
+                if rhs[j:j + 3] != "..." or "..." in out:
+                    raise RuntimeError("einsum(): found '.' for output but it is not part of any ellipsis")
+                out.append("...")
+                j += 3
+                continue
+            if not c.isalpha() or not c.isascii():
+                raise RuntimeError("einsum(): invalid subscript given at index %d in the equation string, "
+                                   "subscripts must be in [a-zA-Z]" % (base + j))
+            if c in out:
+                raise RuntimeError("einsum(): output subscript %s appears more than once in the output" % c)
+            out.append(c)
+            j += 1
+    return parsed, out
+
+
+def einsum(*args):
+    if len(args) < 1:
+        raise TypeError("einsum(): must specify the equation string and at least one operand, "
+                        "or at least one operand and its subscripts list")
+    equation = args[0]
+    operands = args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    parsed, out_labels = _einsum_parse(equation, operands)
+    # ellipsis dims become labels 0, 1, ... counted from the right (they broadcast right-aligned)
+    n_ell = 0
+    ops = []
+    for i, (labels, t) in enumerate(zip(parsed, operands)):
+        named = [l for l in labels if l != "..."]
+        if "..." in labels:
+            if len(named) > t.dim():
+                raise RuntimeError("einsum(): the number of subscripts in the equation (%d) is more than the number "
+                                   "of dimensions (%d) for operand %d" % (len(named), t.dim(), i))
+            k = t.dim() - len(named)
+            n_ell = max(n_ell, k)
+            at = labels.index("...")
+            full = labels[:at] + [k - 1 - e for e in range(k)] + labels[at + 1:]
+        else:
+            if len(named) != t.dim():
+                raise RuntimeError("einsum(): the number of subscripts in the equation (%d) does not match the number "
+                                   "of dimensions (%d) for operand %d and no ellipsis was given"
+                                   % (len(named), t.dim(), i))
+            full = list(labels)
+        ops.append([t, full])
+    # repeated subscripts within an operand: take the diagonal (it moves to the last dim)
+    for i, op in enumerate(ops):
+        t, labels = op
+        while True:
+            seen = {}
+            rep = None
+            for d, l in enumerate(labels):
+                if l in seen:
+                    rep = (seen[l], d)
+                    break
+                seen[l] = d
+            if rep is None:
+                break
+            a, b = rep
+            if t.shape[a] != t.shape[b]:
+                raise RuntimeError("einsum(): subscript %s is repeated for operand %d but the sizes don't match, "
+                                   "%d != %d" % (labels[a], i, t.shape[b], t.shape[a]))
+            l = labels[a]
+            t = torch.diagonal(t, 0, a, b)
+            labels = [x for d, x in enumerate(labels) if d != a and d != b] + [l]
+        op[0], op[1] = t, labels
+    # sizes: each label's size, broadcasting size-1 dims
+    sizes = {}
+    for i, (t, labels) in enumerate(ops):
+        for d, l in enumerate(labels):
+            s = t.shape[d]
+            if l in sizes and sizes[l] != s and sizes[l] != 1 and s != 1:
+                if isinstance(l, int):
+                    raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
+                raise RuntimeError("einsum(): subscript %s has size %d for operand %d which does not broadcast with "
+                                   "previously seen size %d" % (l, s, i, sizes[l]))
+            if l not in sizes or sizes[l] == 1:
+                sizes[l] = s
+    # the output: explicit, or the ellipsis dims then the subscripts seen once, in order
+    ell = [n_ell - 1 - e for e in range(n_ell)]
+    if out_labels is None:
+        counts = {}
+        for labels in parsed:
+            for l in labels:
+                if l != "...":
+                    counts[l] = counts.get(l, 0) + 1
+        out = ell + sorted(l for l, c in counts.items() if c == 1)
+    else:
+        out = []
+        for l in out_labels:
+            if l == "...":
+                out.extend(ell)
+            else:
+                if not any(l in labels for labels in parsed):
+                    raise RuntimeError("einsum(): output subscript %s does not appear in the equation for any "
+                                       "input operand" % l)
+                out.append(l)
+    # contract left to right
+    t, labels = _einsum_reduce(ops[0][0], ops[0][1], set(out).union(*[set(o[1]) for o in ops[1:]]))
+    for k in range(1, len(ops)):
+        keep = set(out).union(*[set(o[1]) for o in ops[k + 1:]])
+        u, ul = _einsum_reduce(ops[k][0], ops[k][1], keep | set(labels))
+        t, labels = _einsum_pair(t, labels, u, ul, keep, sizes)
+    t, labels = _einsum_reduce(t, labels, set(out))
+    # labels the output names but no operand has (size-1 broadcast dims were summed) cannot occur;
+    # put the remaining dims in output order, expanding size-1 broadcasts
+    perm = [labels.index(l) for l in out]
+    t = t.permute(*perm) if perm != list(range(len(perm))) else t
+    shape = [sizes[l] for l in out]
+    if list(t.shape) != shape:
+        t = t.expand(*shape)
+    return t
+
+
+def _einsum_reduce(t, labels, keep):
+    # sum out the dims whose subscript is needed nowhere else
+    drop = [d for d, l in enumerate(labels) if l not in keep]
+    if not drop:
+        return t, labels
+    t = t.sum(tuple(drop))
+    return t, [l for d, l in enumerate(labels) if d not in drop]
+
+
+def _einsum_pair(a, al, b, bl, keep, sizes):
+    # one pairwise product: batch (both, kept), contracted (both, not kept), and each side's own
+    batch = [l for l in al if l in bl and l in keep]
+    contract = [l for l in al if l in bl and l not in keep]
+    aonly = [l for l in al if l not in bl]
+    bonly = [l for l in bl if l not in al]
+    # a contracted dim of size 1 on one side only: sum the other side over it first
+    for l in list(contract):
+        sa, sb = a.shape[al.index(l)], b.shape[bl.index(l)]
+        if sa != sb:
+            if sa == 1:
+                b = b.sum(bl.index(l), keepdim=True)
+            else:
+                a = a.sum(al.index(l), keepdim=True)
+    bsz = [max(a.shape[al.index(l)], b.shape[bl.index(l)]) for l in batch]
+    asz = [a.shape[al.index(l)] for l in aonly]
+    bosz = [b.shape[bl.index(l)] for l in bonly]
+    csz = [a.shape[al.index(l)] for l in contract]
+    if not contract:
+        # no sum: a broadcasting product
+        ap = a.permute(*[al.index(l) for l in batch + aonly]).reshape(
+            [a.shape[al.index(l)] for l in batch] + asz + [1] * len(bonly))
+        bp = b.permute(*[bl.index(l) for l in batch + bonly]).reshape(
+            [b.shape[bl.index(l)] for l in batch] + [1] * len(aonly) + bosz)
+        return ap * bp, batch + aonly + bonly
+    ap = a.permute(*[al.index(l) for l in batch + aonly + contract])
+    bp = b.permute(*[bl.index(l) for l in batch + contract + bonly])
+    if [a.shape[al.index(l)] for l in batch] != bsz:
+        ap = ap.expand(*(bsz + asz + csz))
+    if [b.shape[bl.index(l)] for l in batch] != bsz:
+        bp = bp.expand(*(bsz + csz + bosz))
+    nb, m, k, n = math.prod(bsz), math.prod(asz), math.prod(csz), math.prod(bosz)
+    r = torch.bmm(ap.reshape(nb, m, k), bp.reshape(nb, k, n))
+    return r.reshape(bsz + asz + bosz), batch + aonly + bonly
+
+
+# ---- linear algebra --------------------------------------------------------------------------------
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return _mathop("CHOLESKY", A, has_max=upper, pair="linalg_cholesky_ex",
+                   second=torch.zeros(A.shape[:-2], dtype=torch.int32))
+
+
+def linalg_cholesky(A, *, upper=False, out=None):
+    return _mathop("CHOLESKY", A, has_max=upper)
+
+
+def cholesky(input, upper=False, *, out=None):
+    return _mathop("CHOLESKY", input, has_max=upper)
+
+
+def linalg_qr(A, mode="reduced", *, out=None):
+    modes = {"reduced": 1, "complete": 2, "r": 3}
+    if mode not in modes:
+        raise RuntimeError("qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'" % mode)
+    return _mathop("LINALG_QR", A, step=modes[mode], pair="linalg_qr")
+
+
+def qr(input, some=True, *, out=None):
+    return _mathop("LINALG_QR", input, step=1 if some else 2, pair="qr")
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    return _mathop("TRIANGULAR_SOLVE", A, B, has_min=upper, has_max=unitriangular, accumulate=not left)
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    # the deprecated form: solves A X = input (A^T X = input when transpose), returns (X, A clone)
+    M = A.transpose(-2, -1) if transpose else A
+    return _mathop("TRIANGULAR_SOLVE", M, input, has_min=upper != transpose, has_max=unitriangular,
+                   pair="triangular_solve", second=A.clone())
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    return _mathop("LINALG_INV", A, pair="linalg_inv_ex", second=torch.zeros(A.shape[:-2], dtype=torch.int32))
+
+
+def inv(A, *, out=None):
+    return _mathop("LINALG_INV", A)
+
+
+def inverse(input, *, out=None):
+    return _mathop("LINALG_INV", input)
+
+
+def det(A, *, out=None):
+    return _mathop("LINALG_DET", A)
+
+
+def linalg_slogdet(A, *, out=None):
+    return _mathop("LINALG_SLOGDET", A, pair="linalg_slogdet")
+
+
+def slogdet(input, *, out=None):
+    return _mathop("LINALG_SLOGDET", input, pair="slogdet")
+
+
+def logdet(input):
+    sign, logabs = _mathop("LINALG_SLOGDET", input)
+    return torch.where(sign < 0, torch.full_like(logabs, math.nan), logabs)

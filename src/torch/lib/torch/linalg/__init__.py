@@ -1,0 +1,21 @@
+"""torch.linalg: the LAPACK ops of ember/ops.def (src/tensor/lapack.c) and the norms, defined in
+torch/_mathops.py with PyTorch 1.13's signatures."""
+from torch._mathops import (vector_norm, matrix_norm, svdvals, cholesky_ex, solve_triangular, inv, inv_ex, det)
+from torch._mathops import linalg_slogdet as slogdet
+from torch._mathops import linalg_norm as norm
+from torch._mathops import linalg_cholesky as cholesky
+from torch._mathops import linalg_qr as qr
+
+
+class LinAlgError(RuntimeError):
+    """Raised when a LAPACK routine fails on the input's values (torch._C._LinAlgError)."""
+
+
+LinAlgError.__name__ = "_LinAlgError"
+LinAlgError.__qualname__ = "_LinAlgError"
+LinAlgError.__module__ = "torch._C"
+
+
+def matmul(input, other, *, out=None):
+    import torch
+    return torch.matmul(input, other)
