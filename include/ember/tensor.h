@@ -96,6 +96,17 @@ typedef enum TensorReduction {
     TENSOR_REDUCTION_SUM = 2,
 } TensorReduction;
 
+/* scatter / scatter_reduce's reduction (TensorOpArgs.start of SCATTER and SCATTER_REDUCE): NONE
+ * replaces (scatter without reduce=); SUM is scatter's 'add', PROD its 'multiply' */
+typedef enum TensorScatterReduce {
+    TENSOR_SCATTER_NONE = 0,
+    TENSOR_SCATTER_SUM = 1,
+    TENSOR_SCATTER_PROD = 2,
+    TENSOR_SCATTER_MEAN = 3,
+    TENSOR_SCATTER_AMAX = 4,
+    TENSOR_SCATTER_AMIN = 5,
+} TensorScatterReduce;
+
 /* Everything an op may need besides its tensor inputs; ops.def says which fields each op reads.
  * Start from TENSOR_OP_ARGS_INIT (PyTorch's defaults).  `ints`/`ints2` are borrowed. */
 typedef struct TensorOpArgs {

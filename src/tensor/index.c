@@ -1,4 +1,4 @@
-/* index.c — indexing kernels: gather / scatter_add, index_select / index_add, advanced
+/* index.c — indexing kernels: gather (scatter_add: scatter.c), index_select / index_add, advanced
  * indexing (int64 index tensors broadcast together, or a bool mask) and its assignment form
  * index_put, masked_fill / masked_select / masked_scatter, nonzero. Error messages follow
  * PyTorch's. */
@@ -25,22 +25,16 @@ static inline int64_t offset_of(const Tensor *t, const int64_t *idx) {
 
 static const char *cname(TensorDtype d) { return tensor__cname(d); }
 
-/* ---- gather / scatter_add ------------------------------------------------------------------ */
+/* ---- gather ------------------------------------------------------------------ */
 
-static int check_gather(const TensorMeta *self, const TensorMeta *index, const TensorMeta *src, int64_t dim, bool scatter) {
-    const char *name = scatter ? "scatter" : "gather";
+static int check_gather(const TensorMeta *self, const TensorMeta *index, int64_t dim) {
     if (index->dtype != TENSOR_INT64) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "%s(): Expected dtype int64 for index", name);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
         return -1;
     }
     int snd = self->ndim ? self->ndim : 1, ind = index->ndim ? index->ndim : 1;
     if (snd != ind) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "Index tensor must have the same number of dimensions as %s tensor",
-                         scatter ? "self" : "input");
-        return -1;
-    }
-    if (scatter && src && src->dtype != self->dtype) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "scatter(): Expected self.dtype to be equal to src.dtype");
+        tensor_error_set(TENSOR_ERR_RUNTIME, "Index tensor must have the same number of dimensions as input tensor");
         return -1;
     }
     for (int d = 0; d < index->ndim; d++) {
@@ -53,14 +47,6 @@ static int check_gather(const TensorMeta *self, const TensorMeta *index, const T
                              d, b1, b2, (long long)dim);
             return -1;
         }
-        if (scatter && src && index->shape[d] > (src->ndim ? src->shape[d] : 1)) {
-            char b1[256], b2[256];
-            tensor__format_shape(b1, sizeof b1, index->ndim, index->shape);
-            tensor__format_shape(b2, sizeof b2, src->ndim, src->shape);
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Size does not match at dimension %d expected index %s to be smaller than src %s",
-                             d, b1, b2);
-            return -1;
-        }
     }
     return 0;
 }
@@ -70,7 +56,7 @@ static int gather_impl(const Tensor *self, int64_t dim, const Tensor *index, Ten
     tensor_meta_of(self, &ms);
     tensor_meta_of(index, &mi);
     int64_t d = tensor__wrap_dim(dim, self->ndim);
-    if (d < 0 || check_gather(&ms, &mi, NULL, d, false) < 0) return -1;
+    if (d < 0 || check_gather(&ms, &mi, d) < 0) return -1;
     Tensor *r = tensor__new((TensorDtype)self->dtype, index->ndim, index->shape, false);
     if (!r) return -1;
     size_t es = tensor__elsize((TensorDtype)self->dtype);
@@ -95,48 +81,9 @@ static int gather_impl(const Tensor *self, int64_t dim, const Tensor *index, Ten
     return 0;
 }
 
-static int scatter_add_impl(const Tensor *self, int64_t dim, const Tensor *index, const Tensor *src, Tensor **out) {
-    TensorMeta ms, mi, mr;
-    tensor_meta_of(self, &ms);
-    tensor_meta_of(index, &mi);
-    tensor_meta_of(src, &mr);
-    int64_t d = tensor__wrap_dim(dim, self->ndim);
-    if (d < 0 || check_gather(&ms, &mi, &mr, d, true) < 0) return -1;
-    Tensor *r = tensor_clone(self);
-    if (!r) return -1;
-    size_t es = tensor__elsize((TensorDtype)self->dtype);
-    int64_t size = self->ndim ? self->shape[d] : 1;
-    int64_t idx[TENSOR_MAX_DIMS] = {0};
-    for (int64_t i = 0; i < index->numel; i++) {
-        int64_t v = tensor__i64(index)[offset_of(index, idx) - index->offset];
-        if (v < 0 || v >= size) {
-            tensor_decref(r);
-            tensor_error_set(TENSOR_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v,
-                             (long long)d, (long long)size);
-            return -1;
-        }
-        int64_t off = 0;
-        for (int k = 0; k < r->ndim; k++) off += (k == d ? v : idx[k]) * r->strides[k];
-        int64_t soff = offset_of(src, idx);
-        if (r->dtype == TENSOR_FLOAT32)
-            ((float *)r->storage->data)[off] += ((const float *)src->storage->data)[soff];
-        else
-            tensor__acc((TensorDtype)r->dtype, (char *)r->storage->data + off * (int64_t)es,
-                        (const char *)src->storage->data + soff * (int64_t)es, 1.0, 1);
-        next_index(idx, index->ndim, index->shape);
-    }
-    *out = r;
-    return 0;
-}
-
 Tensor *tensor_gather(const Tensor *a, int64_t dim, const Tensor *index) {
     Tensor *r = NULL;
     return gather_impl(a, dim, index, &r) < 0 ? NULL : r;
-}
-
-Tensor *tensor_scatter_add(const Tensor *a, int64_t dim, const Tensor *index, const Tensor *src) {
-    Tensor *r = NULL;
-    return scatter_add_impl(a, dim, index, src, &r) < 0 ? NULL : r;
 }
 
 /* ---- index_select / index_add ----------------------------------------------------------------- */
@@ -661,7 +608,7 @@ Tensor *tensor_masked_select(const Tensor *a, const Tensor *mask) {
 Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor *source) {
     if (check_mask(mask, "masked_scatter_") < 0) return NULL;
     if (source->dtype != a->dtype) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "masked_scatter: expected self and source to have same dtypes but got %s and %s",
+        tensor_error_set(TENSOR_ERR_RUNTIME, "masked_scatter: expected self and source to have same dtypes but got%s and %s",
                          cname((TensorDtype)a->dtype), cname((TensorDtype)source->dtype));
         return NULL;
     }
@@ -702,20 +649,12 @@ Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor 
 INFER(gather) {
     (void)op, (void)n_in, (void)max_out;
     int64_t d = tensor__wrap_dim(a->dim, in[0]->ndim);
-    if (d < 0 || check_gather(in[0], in[1], NULL, d, false) < 0) return -1;
+    if (d < 0 || check_gather(in[0], in[1], d) < 0) return -1;
     tensor__meta_contiguous(out, in[0]->dtype, in[1]->ndim, in[1]->shape);
     return 1;
 }
 RUN(gather, tensor_gather(in[0], a->dim, in[1]))
 
-INFER(scatter_add) {
-    (void)op, (void)n_in, (void)max_out;
-    int64_t d = tensor__wrap_dim(a->dim, in[0]->ndim);
-    if (d < 0 || check_gather(in[0], in[1], in[2], d, true) < 0) return -1;
-    tensor__meta_contiguous(out, in[0]->dtype, in[0]->ndim, in[0]->shape);
-    return 1;
-}
-RUN(scatter_add, tensor_scatter_add(in[0], a->dim, in[1], in[2]))
 
 INFER(index_select) {
     (void)op, (void)n_in, (void)max_out;

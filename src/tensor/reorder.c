@@ -1,5 +1,5 @@
 /* reorder.c — ops that move, mask or order elements along dims without arithmetic between
- * elements (beyond cumsum's running sum): tril, triu, roll, flip, sort, topk, cumsum.  They work
+ * elements (beyond cumsum's running sum): tril, triu, roll, flip, sort, topk, kthvalue, unique, cumsum.  They work
  * on a contiguous copy of the input and write a new contiguous output, for any dtype: elements
  * move as bytes (tensor__elsize), and sort/topk compare loaded values (double for floating
  * dtypes, int64 for the others), with PyTorch's order for NaN (greater than every number). */
@@ -98,12 +98,53 @@ TENSOR_INFER(topk) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "selected index k out of range");
         return -1;
     }
-    if (x->dtype == TENSOR_BOOL) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"topk_cpu\" not implemented for 'Bool'");
+    if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+        /* PyTorch 1.13's CPU topk has no Bool or Half kernel */
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"topk_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
         return -1;
     }
     if (x->ndim) shape[d] = a->start;
     return values_indices_meta(x, shape, out);
+}
+
+/* kthvalue: start = k, keepdim */
+TENSOR_INFER(kthvalue) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    TensorMeta *o = out;
+    int64_t d = along(x, a->dim);
+    if (d < 0) return -1;
+    int64_t len = x->ndim ? x->shape[d] : 1;
+    if (len == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX, "kthvalue(): Expected reduction dim %lld to have non-zero size.", (long long)d);
+        return -1;
+    }
+    if (a->start < 1 || a->start > len) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
+        return -1;
+    }
+    if (x->dtype == TENSOR_BOOL || x->dtype == TENSOR_FLOAT16) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"kthvalue_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = 0;
+    for (int i = 0; i < x->ndim; i++) {
+        if (i != d) shape[nd++] = x->shape[i];
+        else if (a->keepdim) shape[nd++] = 1;
+    }
+    tensor__meta_contiguous(&o[0], x->dtype, nd, shape);
+    tensor__meta_contiguous(&o[1], TENSOR_INT64, nd, shape);
+    return 2;
+}
+
+/* unique / unique_consecutive: the output shapes depend on the data */
+TENSOR_INFER(unique) {
+    (void)op, (void)n_in, (void)max_out, (void)out;
+    const TensorMeta *x = in[0];
+    if (a->has_dim && tensor__wrap_dim(a->dim, x->ndim) < 0) return -1;
+    tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "%s has a data-dependent output shape", a->start ? "unique_consecutive" : "unique");
+    return -1;
 }
 
 TENSOR_INFER(cumsum) {
@@ -192,70 +233,351 @@ static int roll(const Tensor *x, Tensor *r, const TensorOpArgs *a) {
     return 0;
 }
 
-/* ---- sort / topk ---- */
+/* ---- sort / topk / kthvalue ---- */
 
-typedef struct {
-    double f;
-    int64_t i;     /* integer dtypes' value */
-    int64_t pos;   /* index along the dim: the tie-break that keeps the sort stable */
-} SortKey;
+/* A slice's elements as keys: the loaded value (double for floating dtypes, int64 for the others)
+ * and its position along the dim, the tie-break that makes every order total and the sort stable.
+ * Sorting and selection are generated per order (ascending / descending, with NaN greater than
+ * every number as in PyTorch) so the comparison inlines into the loops. */
+typedef struct { double v; int64_t pos; } KeyF;
+typedef struct { int64_t v; int64_t pos; } KeyI;
 
-/* ascending with NaN last (PyTorch's order); ties by position */
-static int cmp_f_asc(const void *pa, const void *pb) {
-    const SortKey *a = pa, *b = pb;
-    bool na = isnan(a->f), nb = isnan(b->f);
-    if (na != nb) return na ? 1 : -1;
-    if (!na && a->f != b->f) return a->f < b->f ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+static inline bool lt_f_asc(const KeyF *a, const KeyF *b) {
+    bool na = isnan(a->v), nb = isnan(b->v);
+    if (na != nb) return nb;
+    if (!na && a->v != b->v) return a->v < b->v;
+    return a->pos < b->pos;
 }
-static int cmp_f_desc(const void *pa, const void *pb) {
-    const SortKey *a = pa, *b = pb;
-    bool na = isnan(a->f), nb = isnan(b->f);
-    if (na != nb) return na ? -1 : 1;
-    if (!na && a->f != b->f) return a->f > b->f ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+static inline bool lt_f_desc(const KeyF *a, const KeyF *b) {
+    bool na = isnan(a->v), nb = isnan(b->v);
+    if (na != nb) return na;
+    if (!na && a->v != b->v) return a->v > b->v;
+    return a->pos < b->pos;
 }
-static int cmp_i_asc(const void *pa, const void *pb) {
-    const SortKey *a = pa, *b = pb;
-    if (a->i != b->i) return a->i < b->i ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
-static int cmp_i_desc(const void *pa, const void *pb) {
-    const SortKey *a = pa, *b = pb;
-    if (a->i != b->i) return a->i > b->i ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+static inline bool lt_i_asc(const KeyI *a, const KeyI *b) { return a->v != b->v ? a->v < b->v : a->pos < b->pos; }
+static inline bool lt_i_desc(const KeyI *a, const KeyI *b) { return a->v != b->v ? a->v > b->v : a->pos < b->pos; }
+
+/* sort_<LT>(a, n, tmp): bottom-up merge sort over runs insertion-sorted to 16 (O(n log n), tmp
+ * holds n keys); select_<LT>(a, n, k): quickselect so a[k] is the k-th key in order, a[0..k)
+ * before it and a(k..n) after (median of three; falls back to sorting after 2 log n rounds) */
+#define KEY_ALGOS(K, LT)                                                                             \
+    static void sort_##LT(K *a, int64_t n, K *tmp) {                                                 \
+        const int64_t run = 16;                                                                      \
+        for (int64_t lo = 0; lo < n; lo += run) {                                                    \
+            int64_t hi = lo + run < n ? lo + run : n;                                                \
+            for (int64_t i = lo + 1; i < hi; i++) {                                                  \
+                K x = a[i];                                                                          \
+                int64_t j = i;                                                                       \
+                while (j > lo && LT(&x, &a[j - 1])) {                                                \
+                    a[j] = a[j - 1];                                                                 \
+                    j--;                                                                             \
+                }                                                                                    \
+                a[j] = x;                                                                            \
+            }                                                                                        \
+        }                                                                                            \
+        K *src = a, *dst = tmp;                                                                      \
+        for (int64_t w = run; w < n; w *= 2) {                                                       \
+            for (int64_t lo = 0; lo < n; lo += 2 * w) {                                              \
+                int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;         \
+                int64_t i = lo, j = mid, o = lo;                                                     \
+                while (i < mid && j < hi) dst[o++] = LT(&src[j], &src[i]) ? src[j++] : src[i++];     \
+                while (i < mid) dst[o++] = src[i++];                                                 \
+                while (j < hi) dst[o++] = src[j++];                                                  \
+            }                                                                                        \
+            K *t = src;                                                                              \
+            src = dst;                                                                               \
+            dst = t;                                                                                 \
+        }                                                                                            \
+        if (src != a) memcpy(a, src, sizeof(K) * (size_t)n);                                         \
+    }                                                                                                \
+    static void select_##LT(K *a, int64_t n, int64_t k, K *tmp) {                                    \
+        int64_t lo = 0, hi = n - 1, rounds = 0;                                                      \
+        for (int64_t m = n; m > 1; m >>= 1) rounds += 2;                                             \
+        while (hi - lo > 16) {                                                                       \
+            if (rounds-- == 0) {                                                                     \
+                sort_##LT(a + lo, hi - lo + 1, tmp);                                                 \
+                return;                                                                              \
+            }                                                                                        \
+            int64_t mid = lo + (hi - lo) / 2;                                                        \
+            K t;                                                                                     \
+            if (LT(&a[mid], &a[lo])) { t = a[mid]; a[mid] = a[lo]; a[lo] = t; }                      \
+            if (LT(&a[hi], &a[lo])) { t = a[hi]; a[hi] = a[lo]; a[lo] = t; }                         \
+            if (LT(&a[hi], &a[mid])) { t = a[hi]; a[hi] = a[mid]; a[mid] = t; }                      \
+            K p = a[mid];                                                                            \
+            int64_t i = lo, j = hi;                                                                  \
+            while (i <= j) {                                                                         \
+                while (LT(&a[i], &p)) i++;                                                           \
+                while (LT(&p, &a[j])) j--;                                                           \
+                if (i <= j) {                                                                        \
+                    t = a[i]; a[i] = a[j]; a[j] = t;                                                 \
+                    i++;                                                                             \
+                    j--;                                                                             \
+                }                                                                                    \
+            }                                                                                        \
+            if (k <= j) hi = j;                                                                      \
+            else if (k >= i) lo = i;                                                                 \
+            else return;                                                                             \
+        }                                                                                            \
+        sort_##LT(a + lo, hi - lo + 1, tmp);                                                         \
+    }
+
+/* Dtypes of at most 32 bits pack value and position into one uint64: the value's bits mapped to
+ * an unsigned order (NaN last, -0.0 as 0.0), inverted for descending, above the position, so an
+ * order is one integer comparison over 8-byte keys. */
+static inline bool lt_u64(const uint64_t *a, const uint64_t *b) { return *a < *b; }
+
+static inline uint32_t float_order(float f) {
+    if (f != f) return 0xFFFFFFFFu;
+    if (f == 0) return 0x80000000u;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
 
-/* sorts every slice along dim d and writes its first k elements (and their indices) */
-static int sort_slices(const Tensor *x, int64_t d, int64_t k, bool descending, Tensor *vals, Tensor *idxs) {
+static bool packs(TensorDtype dt, int64_t len) {
+    return len < ((int64_t)1 << 32) && dt != TENSOR_FLOAT64 && dt != TENSOR_INT64;
+}
+
+static inline uint64_t pack_key(TensorDtype dt, const char *p, int64_t pos, bool descending) {
+    uint32_t o;
+    switch (dt) {
+    case TENSOR_FLOAT32: o = float_order(*(const float *)p); break;
+    case TENSOR_FLOAT16: case TENSOR_BFLOAT16: o = float_order((float)tensor__ld_d(dt, p)); break;
+    case TENSOR_UINT8: case TENSOR_BOOL: o = (uint32_t)tensor__ld_i(dt, p); break;
+    default: o = (uint32_t)(int32_t)tensor__ld_i(dt, p) ^ 0x80000000u; break;
+    }
+    if (descending) o = ~o;
+    return ((uint64_t)o << 32) | (uint64_t)pos;
+}
+
+KEY_ALGOS(uint64_t, lt_u64)
+KEY_ALGOS(KeyF, lt_f_asc)
+KEY_ALGOS(KeyF, lt_f_desc)
+KEY_ALGOS(KeyI, lt_i_asc)
+KEY_ALGOS(KeyI, lt_i_desc)
+
+typedef enum { SEL_SORT, SEL_TOPK, SEL_KTH } SelMode;
+
+/* Per slice along dim d: SORT orders all of it, TOPK the first k in order (select, then sort
+ * the k), KTH finds the k-th (k counted from 1).  Writes the chosen values and their indices. */
+static int select_slices(const Tensor *x, int64_t d, int64_t k, bool descending, SelMode mode, Tensor *vals, Tensor *idxs) {
     TensorDtype dt = (TensorDtype)x->dtype;
     size_t es = tensor__elsize(dt);
     bool fl = tensor__is_float(dt);
     int64_t outer, len, inner;
     split_at(x, d, &outer, &len, &inner);
-    SortKey *keys = malloc(sizeof(SortKey) * (size_t)(len ? len : 1));
+    bool packed = packs(dt, len);
+    size_t ksz = packed ? sizeof(uint64_t) : fl ? sizeof(KeyF) : sizeof(KeyI);
+    char *keys = malloc(ksz * (size_t)(len ? 2 * len : 1));
     if (!keys) return tensor__oom();
-    int (*cmp)(const void *, const void *) = fl ? (descending ? cmp_f_desc : cmp_f_asc) : (descending ? cmp_i_desc : cmp_i_asc);
+    char *tmp = keys + ksz * (size_t)len;
     const char *src = tensor__data(x);
     char *dv = tensor__data(vals);
     int64_t *di = (int64_t *)tensor__data(idxs);
+    int64_t n_out = mode == SEL_KTH ? 1 : k, first = mode == SEL_KTH ? k - 1 : 0;
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
-            for (int64_t j = 0; j < len; j++) {
-                const char *p = src + (size_t)((o * len + j) * inner + in) * es;
-                keys[j].pos = j;
-                if (fl) keys[j].f = tensor__ld_d(dt, p);
-                else keys[j].i = tensor__ld_i(dt, p);
+            const char *p = src + (size_t)(o * len * inner + in) * es;
+            size_t step = (size_t)inner * es;
+            if (packed) {
+                uint64_t *ku = (uint64_t *)keys;
+                for (int64_t j = 0; j < len; j++) ku[j] = pack_key(dt, p + (size_t)j * step, j, descending);
+                if (mode == SEL_SORT) {
+                    sort_lt_u64(ku, len, (uint64_t *)tmp);
+                } else if (len > 0 && k > 0) {
+                    select_lt_u64(ku, len, k - 1, (uint64_t *)tmp);
+                    if (mode == SEL_TOPK) sort_lt_u64(ku, k, (uint64_t *)tmp);
+                }
+            } else if (fl) {
+                KeyF *kf = (KeyF *)keys;
+                if (dt == TENSOR_FLOAT32)
+                    for (int64_t j = 0; j < len; j++) kf[j] = (KeyF){*(const float *)(p + (size_t)j * step), j};
+                else
+                    for (int64_t j = 0; j < len; j++) kf[j] = (KeyF){tensor__ld_d(dt, p + (size_t)j * step), j};
+                if (mode == SEL_SORT) {
+                    if (descending) sort_lt_f_desc(kf, len, (KeyF *)tmp);
+                    else sort_lt_f_asc(kf, len, (KeyF *)tmp);
+                } else if (len > 0 && k > 0) {
+                    int64_t at = k - 1;
+                    if (descending) select_lt_f_desc(kf, len, at, (KeyF *)tmp);
+                    else select_lt_f_asc(kf, len, at, (KeyF *)tmp);
+                    if (mode == SEL_TOPK) {
+                        if (descending) sort_lt_f_desc(kf, k, (KeyF *)tmp);
+                        else sort_lt_f_asc(kf, k, (KeyF *)tmp);
+                    }
+                }
+            } else {
+                KeyI *ki = (KeyI *)keys;
+                for (int64_t j = 0; j < len; j++) ki[j] = (KeyI){tensor__ld_i(dt, p + (size_t)j * step), j};
+                if (mode == SEL_SORT) {
+                    if (descending) sort_lt_i_desc(ki, len, (KeyI *)tmp);
+                    else sort_lt_i_asc(ki, len, (KeyI *)tmp);
+                } else if (len > 0 && k > 0) {
+                    int64_t at = k - 1;
+                    if (descending) select_lt_i_desc(ki, len, at, (KeyI *)tmp);
+                    else select_lt_i_asc(ki, len, at, (KeyI *)tmp);
+                    if (mode == SEL_TOPK) {
+                        if (descending) sort_lt_i_desc(ki, k, (KeyI *)tmp);
+                        else sort_lt_i_asc(ki, k, (KeyI *)tmp);
+                    }
+                }
             }
-            qsort(keys, (size_t)len, sizeof(SortKey), cmp);
-            for (int64_t j = 0; j < k; j++) {
-                int64_t out = (o * k + j) * inner + in;
-                memcpy(dv + (size_t)out * es, src + (size_t)((o * len + keys[j].pos) * inner + in) * es, es);
-                di[out] = keys[j].pos;
+            for (int64_t j = 0; j < n_out; j++) {
+                int64_t pos = packed ? (int64_t)(((uint64_t *)keys)[first + j] & 0xFFFFFFFFu)
+                              : fl ? ((KeyF *)keys)[first + j].pos : ((KeyI *)keys)[first + j].pos;
+                int64_t out = (o * n_out + j) * inner + in;
+                memcpy(dv + (size_t)out * es, p + (size_t)pos * step, es);
+                di[out] = pos;
             }
         }
     free(keys);
     return 0;
+}
+
+/* ---- unique / unique_consecutive ---- */
+
+/* elements i and j of the flat keys equal (NaN equals nothing, as ATen's == ) */
+static bool rows_equal(const char *p, TensorDtype dt, int64_t rowlen, int64_t stride, int64_t i, int64_t j) {
+    size_t es = tensor__elsize(dt);
+    bool fl = tensor__is_float(dt);
+    for (int64_t e = 0; e < rowlen; e++) {
+        const char *a = p + (size_t)(i + e * stride) * es, *b = p + (size_t)(j + e * stride) * es;
+        if (fl ? tensor__ld_d(dt, a) != tensor__ld_d(dt, b) : tensor__ld_i(dt, a) != tensor__ld_i(dt, b)) return false;
+    }
+    return true;
+}
+
+/* lexicographic order of rows i and j, each rowlen contiguous elements (by position when equal) */
+typedef struct { const char *p; TensorDtype dt; int64_t rowlen; } RowCtx;
+static bool row_lt(const RowCtx *c, int64_t i, int64_t j) {
+    size_t es = tensor__elsize(c->dt);
+    bool fl = tensor__is_float(c->dt);
+    for (int64_t e = 0; e < c->rowlen; e++) {
+        const char *a = c->p + (size_t)(i * c->rowlen + e) * es, *b = c->p + (size_t)(j * c->rowlen + e) * es;
+        if (fl) {
+            double x = tensor__ld_d(c->dt, a), y = tensor__ld_d(c->dt, b);
+            if (x != y) return x < y;
+        } else {
+            int64_t x = tensor__ld_i(c->dt, a), y = tensor__ld_i(c->dt, b);
+            if (x != y) return x < y;
+        }
+    }
+    return i < j;
+}
+
+static void sort_rows(const RowCtx *c, int64_t *ids, int64_t n, int64_t *tmp) {
+    for (int64_t w = 1; w < n; w *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * w) {
+            int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) tmp[o++] = row_lt(c, ids[j], ids[i]) ? ids[j++] : ids[i++];
+            while (i < mid) tmp[o++] = ids[i++];
+            while (j < hi) tmp[o++] = ids[j++];
+        }
+        memcpy(ids, tmp, sizeof(int64_t) * (size_t)n);
+    }
+}
+
+/* The rows are x's slices along d (every element when there is no dim): row r's elements sit at
+ * offsets base(r) + e * stride.  Rows are ordered (unless consecutive), equal neighbours merged:
+ * out[0] the unique rows, out[1] each input row's unique index, out[2] the counts. */
+static int unique(const Tensor *x, const TensorOpArgs *a, Tensor **out) {
+    TensorDtype dt = (TensorDtype)x->dtype;
+    size_t es = tensor__elsize(dt);
+    bool by_dim = a->has_dim, consecutive = a->start != 0;
+    int64_t d = 0, outer = 1, len = x->numel, inner = 1;
+    if (by_dim) {
+        d = tensor__wrap_dim(a->dim, x->ndim);
+        if (d < 0) return -1;
+        split_at(x, d, &outer, &len, &inner);
+    }
+    /* row r = (r's index along d); its elements are (o, in) pairs in row-major order */
+    int64_t rowlen = by_dim ? outer * inner : 1;
+    int64_t *ids = malloc(sizeof(int64_t) * (size_t)(2 * len + 1)), *tmp = ids ? ids + len : NULL;
+    char *rows = NULL;
+    if (!ids) return tensor__oom();
+    /* gather rows contiguous: rows[r * rowlen + e] */
+    rows = malloc(es * (size_t)(len * rowlen + 1));
+    if (!rows) {
+        free(ids);
+        return tensor__oom();
+    }
+    const char *src = tensor__data(x);
+    for (int64_t r = 0; r < len; r++)
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t in = 0; in < inner; in++)
+                memcpy(rows + (size_t)(r * rowlen + o * inner + in) * es, src + (size_t)((o * len + r) * inner + in) * es, es);
+    for (int64_t r = 0; r < len; r++) ids[r] = r;
+    RowCtx c = {rows, dt, rowlen};
+    if (!consecutive) {
+        /* scalars: rows of one element, ordered like sort (NaN last) */
+        if (!by_dim && tensor__is_float(dt)) {
+            KeyF *kf = malloc(sizeof(KeyF) * (size_t)(2 * len + 1));
+            if (!kf) {
+                free(ids);
+                free(rows);
+                return tensor__oom();
+            }
+            for (int64_t r = 0; r < len; r++) kf[r] = (KeyF){tensor__ld_d(dt, rows + (size_t)r * es), r};
+            sort_lt_f_asc(kf, len, kf + len);
+            for (int64_t r = 0; r < len; r++) ids[r] = kf[r].pos;
+            free(kf);
+        } else if (!by_dim) {
+            KeyI *ki = malloc(sizeof(KeyI) * (size_t)(2 * len + 1));
+            if (!ki) {
+                free(ids);
+                free(rows);
+                return tensor__oom();
+            }
+            for (int64_t r = 0; r < len; r++) ki[r] = (KeyI){tensor__ld_i(dt, rows + (size_t)r * es), r};
+            sort_lt_i_asc(ki, len, ki + len);
+            for (int64_t r = 0; r < len; r++) ids[r] = ki[r].pos;
+            free(ki);
+        } else {
+            sort_rows(&c, ids, len, tmp);
+        }
+    }
+    /* group: tmp[k] = unique index of sorted position k */
+    int64_t nu = 0;
+    for (int64_t k = 0; k < len; k++) {
+        if (k == 0 || !rows_equal(rows, dt, rowlen, 1, ids[k - 1] * rowlen, ids[k] * rowlen)) nu++;
+        tmp[k] = nu - 1;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int nd = 1;
+    if (by_dim) {
+        memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+        shape[d] = nu;
+        nd = x->ndim;
+    } else {
+        shape[0] = nu;
+    }
+    Tensor *vals = tensor__new(dt, nd, shape, false);
+    Tensor *inv = by_dim ? tensor__new(TENSOR_INT64, 1, &len, false) : tensor__new(TENSOR_INT64, x->ndim, x->shape, false);
+    Tensor *cnt = tensor__new(TENSOR_INT64, 1, &nu, true);
+    if (!vals || !inv || !cnt) {
+        tensor_decref(vals);
+        tensor_decref(inv);
+        tensor_decref(cnt);
+        free(ids);
+        free(rows);
+        return -1;
+    }
+    char *vp = tensor__data(vals);
+    int64_t *ip = tensor__i64(inv), *cp = tensor__i64(cnt);
+    for (int64_t k = 0; k < len; k++) {
+        int64_t u = tmp[k], r = ids[k];
+        ip[r] = u;
+        if (cp[u]++ == 0)
+            for (int64_t o = 0; o < outer; o++)
+                for (int64_t in = 0; in < inner; in++)
+                    memcpy(vp + (size_t)((o * nu + u) * inner + in) * es, rows + (size_t)(r * rowlen + o * inner + in) * es, es);
+    }
+    free(ids);
+    free(rows);
+    out[0] = vals;
+    out[1] = inv;
+    out[2] = cnt;
+    return 3;
 }
 
 /* ---- cumsum: accumulates in double (floating) or int64, as ATen's CPU kernel (acc_type) ---- */
@@ -342,13 +664,18 @@ static int flip_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs
 /* sort: step -1 = descending */
 static int sort_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
     int64_t d = along(xm, a->dim);
-    return sort_slices(x, x->ndim ? d : 0, x->ndim ? x->shape[d] : 1, a->step < 0, r0, r1);
+    return select_slices(x, x->ndim ? d : 0, x->ndim ? x->shape[d] : 1, a->step < 0, SEL_SORT, r0, r1);
 }
 
 /* topk: step -1 = largest (the default) */
 static int topk_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
     int64_t d = along(xm, a->dim);
-    return sort_slices(x, x->ndim ? d : 0, a->start, a->step < 0, r0, r1);
+    return select_slices(x, x->ndim ? d : 0, a->start, a->step < 0, SEL_TOPK, r0, r1);
+}
+
+/* kthvalue: the k-th smallest (k = start, from 1) */
+static int kthvalue_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
+    return select_slices(x, x->ndim ? along(xm, a->dim) : 0, a->start, false, SEL_KTH, r0, r1);
 }
 
 static int cumsum_kernel(const Tensor *x, const TensorMeta *xm, const TensorOpArgs *a, Tensor *r0, Tensor *r1) {
@@ -369,3 +696,20 @@ REORDER_RUN(flip, flip)
 REORDER_RUN(sort, sort)
 REORDER_RUN(topk, topk)
 REORDER_RUN(cumsum, cumsum)
+REORDER_RUN(kthvalue, kthvalue)
+
+TENSOR_RUN(unique) {
+    (void)op, (void)n_in, (void)n_out;
+    TensorMeta xm;
+    tensor_meta_of(in[0], &xm);
+    if (a->has_dim && xm.ndim == 0) {
+        tensor_error_set(TENSOR_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)a->dim);
+        return -1;
+    }
+    if (a->has_dim && tensor__wrap_dim(a->dim, xm.ndim) < 0) return -1;
+    Tensor *xc = tensor_contiguous(in[0]);
+    if (!xc) return -1;
+    int rc = unique(xc, a, out);
+    tensor_decref(xc);
+    return rc;
+}

@@ -8,6 +8,7 @@
 #include "src/torch/torch.h"
 #include "vm/dict.h"
 #include "vm/gc.h"
+#include "vm/import.h"
 #include "vm/native.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -286,7 +287,14 @@ static Value f_catstack(ARGS) {
 }
 
 static Value f_where(ARGS) {
-    if (argc == 1) return vm_raise(vm, vm->e_NotImplementedError, "torch.where(condition) with one argument is not supported");
+    if (argc == 1 && !kw) {
+        /* where(condition) is nonzero(condition, as_tuple=True) (torch/_indexing.py) */
+        Value mod = vm_import_module(vm, "torch._indexing");
+        if (val_is_null(mod)) return mod;
+        Value f = vm_getattr_c(vm, mod, "_where1");
+        if (val_is_null(f)) return f;
+        return vm_call(vm, f, 1, argv, NULL);
+    }
     if (native_check_args(vm, "where", argc, kw, 3, 3) < 0) return val_null();
     Tensor *c, *x, *y, *o0 = NULL, *o1 = NULL, *o2 = NULL;
     if (torch_tensor_arg(vm, argv[0], "where", &c, &o0) < 0) return val_null();

@@ -158,5 +158,7 @@ int torch_generator_init(VM *vm, Value cmod);
  * TypeError for anything else. */
 int torch_generator_arg(VM *vm, Value v, const char *fname, TensorGenerator **out) EM_MUST_CHECK;
 int torch_autograd_init(VM *vm, Value cmod);
+/* torch._C._index_op and the Tensor methods of torch/_indexing.py (index_ops.c). */
+int torch_index_ops_init(VM *vm, Value cmod);
 
 #endif

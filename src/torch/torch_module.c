@@ -21,7 +21,8 @@ static int torch_c_init(VM *vm, Value cmod) {
     if (torch_tensor_type_init(vm, cmod) < 0) return -1;
     TorchState *ts = torch_state(vm);
     if (torch_tensor_methods_init(vm, ts->t_tensor) < 0 || torch_indexing_init(vm, ts->t_tensor) < 0 ||
-        torch_functions_init(vm, cmod) < 0 || torch_generator_init(vm, cmod) < 0 || torch_storage_init(vm, cmod) < 0 || torch_autograd_init(vm, cmod) < 0 ||
+        torch_functions_init(vm, cmod) < 0 || torch_generator_init(vm, cmod) < 0 || torch_storage_init(vm, cmod) < 0 ||
+        torch_index_ops_init(vm, cmod) < 0 || torch_autograd_init(vm, cmod) < 0 ||
         torch_tensor_methods_overridable(vm, ts->t_tensor) < 0 || torch_overrides_init(vm, cmod) < 0 ||
         torch_mathops_init(vm, cmod) < 0)
         return -1;

@@ -176,6 +176,15 @@ static void emit_sym(Cg *cg, VT *v) {
     }
 }
 
+/* a tuple tracker standing for a torch.return_types.* result (wrap.c keeps the result in value) */
+static bool is_return_type(VM *vm, const VT *v) {
+    TorchState *ts = torch_state(vm);
+    if (!ts || val_is_null(v->value) || v->value.tag != VAL_OBJ) return false;
+    for (int i = 0; i < TORCH_N_RETURN_TYPES; i++)
+        if (v->value.as.o->type == ts->t_return_types[i]) return true;
+    return false;
+}
+
 /* The slot of a cell of the root frame, relative to nlocals, or -1. */
 static int root_cell_index(Cg *cg, VT *cell) {
     Tx *root = cg->tr->root;
@@ -455,6 +464,15 @@ static void reconstruct(Cg *cg, VT *v) {
     }
     case VT_SYMNUM: emit_sym(cg, v); return;
     case VT_TUPLE:
+        if (is_return_type(vm, v)) {
+            /* torch.return_types.topk(...) & co. leave the graph as their own type, as in eager */
+            E(cg, OP_PUSH_NULL, 0);
+            E(cg, OP_LOAD_CONST, K(cg, val_obj(v->value.as.o->type)));
+            for (int i = 0; i < v->n; i++) reconstruct(cg, v->items[i]);
+            E(cg, OP_BUILD_TUPLE, (uint32_t)v->n);
+            E(cg, OP_CALL, 1);
+            return;
+        }
         if (all_items_const(cg, v)) {
             Value c = vt_as_constant(cg->tr, v);
             if (!val_is_null(c)) {

@@ -361,6 +361,29 @@ static void index_cases(void) {
     CHECK(TENSOR_OP_INDEX_PUT, true, T1, gr(RN, SHAPE(3, 2)), gr(RN, SHAPE(2, 2)), TI(((int64_t[]){2}), ((int64_t[]){2, 0})));
     CHECK(TENSOR_OP_MASKED_SELECT, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(3)));
     CHECK(TENSOR_OP_MASKED_SCATTER, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(7)));
+    /* branch surface: scatter (src and value forms), scatter_reduce (every reduction, with and without
+     * self; distinct values so amax/amin have no ties), kthvalue (keepdim and not) */
+    a.dim = 1;
+    CHECK(TENSOR_OP_SCATTER, true, T1, gr(RN, SHAPE(2, 4)), TI(((int64_t[]){2, 3}), ((int64_t[]){3, 0, 1, 2, 0, 3})),
+          gr(RN, SHAPE(2, 3)));
+    a.dim = -1;
+    a.scalar = tensor_scalar_f(0.5);
+    CHECK(TENSOR_OP_SCATTER, true, T1, gr(RN, SHAPE(2, 4)), TI(((int64_t[]){2, 2}), ((int64_t[]){3, 0, 1, 1})));
+    for (int red = TENSOR_SCATTER_SUM; red <= TENSOR_SCATTER_AMIN; red++)
+        for (int inc = 0; inc < 2; inc++) {
+            a.dim = 1;
+            a.start = red;
+            a.accumulate = inc;
+            CHECK(TENSOR_OP_SCATTER_REDUCE, red != TENSOR_SCATTER_PROD, T1, gr(DI, SHAPE(2, 4)),
+                  TI(((int64_t[]){2, 5}), ((int64_t[]){0, 0, 3, 3, 1, 2, 2, 2, 1, 0})), gr(AW, SHAPE(2, 5)));
+        }
+    a.dim = 1;
+    a.start = 2;
+    CHECK(TENSOR_OP_KTHVALUE, true, T1, gr(DI, SHAPE(3, 4)));
+    a.dim = 0;
+    a.start = 3;
+    a.keepdim = true;
+    CHECK(TENSOR_OP_KTHVALUE, true, T1, gr(DI, SHAPE(3, 4)));
     /* reorder ops (src/tensor/reorder.c) */
     a = TENSOR_OP_ARGS_INIT;
     a.start = 1;

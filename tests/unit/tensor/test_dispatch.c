@@ -234,6 +234,26 @@ static void make_case(TensorOp op, Case *c) {
             c->n_in = 3;
         }
         return;
+    /* branch surface: scatter family, kthvalue, unique, counting ops */
+    case TENSOR_OP_SCATTER: case TENSOR_OP_SCATTER_REDUCE:
+        c->in[1] = tensor_from_i64(2, (int64_t[]){2, 2}, (int64_t[]){0, 2, 1, 1});
+        c->a.dim = 1;
+        c->a.scalar = tensor_scalar_f(2.5);
+        c->n_in = 2;
+        if (op == TENSOR_OP_SCATTER_REDUCE) {
+            c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 2});
+            c->n_in = 3;
+            c->a.start = TENSOR_SCATTER_AMAX;
+        }
+        return;
+    case TENSOR_OP_KTHVALUE: c->a.dim = -1; c->a.start = 2; return;
+    case TENSOR_OP_UNIQUE: case TENSOR_OP_NONZERO: c->data_dependent = true; return;
+    case TENSOR_OP_BINCOUNT:
+        tensor_decref(x);
+        c->in[0] = tensor_from_i64(1, (int64_t[]){4}, (int64_t[]){1, 3, 3, 0});
+        c->data_dependent = true;
+        return;
+    case TENSOR_OP_HISTC: c->a.start = 4; c->a.scalar = tensor_scalar_f(-1); c->a.scalar2 = tensor_scalar_f(1); return;
     case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX: c->a.dim = -1; return;
     case TENSOR_OP_TRIL: case TENSOR_OP_TRIU: c->a.start = 1; return;
     case TENSOR_OP_ROLL: case TENSOR_OP_FLIP:
