@@ -197,9 +197,20 @@ static Value lib_find_spec(ARGS) {
     int rc = vm_setattr(vm, spec, vm_intern_str(vm, "_set_fileattr"), val_bool(true));
     if (rc == 0 && m->is_package) {
         /* __path__ = ["<ember>/a/b"] */
+        /* dir and the list stay rooted across the allocations after them (GC stress found dir
+         * freed by list_from_array's allocation) */
         StrObj *dir = str_new(vm, file, (int64_t)(strlen(file) - strlen("/__init__.py")));
-        ListObj *l = dir ? list_from_array(vm, (Value[]){val_obj(dir)}, 1) : NULL;
-        rc = l ? vm_setattr(vm, spec, vm_intern_str(vm, "submodule_search_locations"), val_obj(l)) : -1;
+        rc = -1;
+        if (dir) {
+            vm_push_root(vm, val_obj(dir));
+            ListObj *l = list_from_array(vm, (Value[]){val_obj(dir)}, 1);
+            if (l) {
+                vm_push_root(vm, val_obj(l));
+                rc = vm_setattr(vm, spec, vm_intern_str(vm, "submodule_search_locations"), val_obj(l));
+                vm_pop_root(vm);
+            }
+            vm_pop_root(vm);
+        }
     }
     vm_pop_roots(vm, 2);
     return rc < 0 ? val_null() : spec;

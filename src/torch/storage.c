@@ -426,6 +426,7 @@ int torch_storage_init(VM *vm, Value cmod) {
     TypeObj *t = type_new_builtin(vm, "StorageBase", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(StorageObj),
                                   offsetof(StorageObj, dict), storage_trace, storage_finalize, TYPEF_BASETYPE);
     if (!t) return -1;
+    vm_push_root(vm, val_obj(t));   /* unreachable until module_set below; the methods allocate */
     t->module = vm_intern(vm, "torch._C");
     static const MethodDef m[] = {
         {"__new__", st_new, NATIVEF_STATIC}, {"nbytes", st_nbytes, NATIVEF_METHOD | ARITY_NOARGS},
@@ -438,9 +439,10 @@ int torch_storage_init(VM *vm, Value cmod) {
         {"from_buffer", st_from_buffer, NATIVEF_CLASSMETHOD}, {"_from_file", st_from_file, NATIVEF_CLASSMETHOD}, {"resize_", st_resize_, NATIVEF_METHOD},
         {NULL}};
     static const GetSetDef gs[] = {{"_cdata", st_cdata, NULL}, {"device", st_device, NULL}, {NULL}};
-    if (type_add_methods(vm, t, m) < 0 || type_add_getsets(vm, t, gs) < 0 ||
-        module_set(vm, cmod, "StorageBase", val_obj(t)) < 0)
-        return -1;
+    int rc = type_add_methods(vm, t, m) < 0 || type_add_getsets(vm, t, gs) < 0 ||
+             module_set(vm, cmod, "StorageBase", val_obj(t)) < 0 ? -1 : 0;
+    vm_pop_root(vm);
+    if (rc < 0) return -1;
     static const MethodDef tm[] = {
         {"_storage", t_untyped_storage, NATIVEF_METHOD}, {"untyped_storage", t_untyped_storage, NATIVEF_METHOD},
         {"set_", t_set_, NATIVEF_METHOD},
