@@ -272,9 +272,10 @@ int torch_generator_init(VM *vm, Value cmod) {
     if (!def) return -1;
     def->g = tensor_default_generator();
     def->owned = false;
-    if (module_set(vm, cmod, "default_generator", val_obj(def)) < 0 ||
-        module_set(vm, cmod, "Generator", val_obj(ts->t_generator)) < 0)
-        return -1;
+    vm_push_root(vm, val_obj(def));   /* module_set interns its name: it allocates */
+    int rc = module_set(vm, cmod, "default_generator", val_obj(def));
+    vm_pop_root(vm);
+    if (rc < 0 || module_set(vm, cmod, "Generator", val_obj(ts->t_generator)) < 0) return -1;
     static const MethodDef fns[] = {{"randperm", f_randperm}, {"multinomial", f_multinomial}, {NULL}};
     if (torch_add_overridable(vm, cmod, fns) < 0) return -1;
     static const MethodDef tm[] = {

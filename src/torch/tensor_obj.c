@@ -812,6 +812,7 @@ static void torch_state_trace(VM *vm, void *p) {
     gc_mark_value(vm, ts->grad_mode_type);
     gc_mark_value(vm, ts->handle_factory);
     gc_mark_value(vm, ts->mutation_observer);
+    gc_mark(vm, ts->t_generator);
     gc_mark(vm, ts->t_fx_graph);
     gc_mark(vm, ts->t_fx_node);
     gc_mark(vm, ts->fx_node_class);
