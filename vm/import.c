@@ -158,8 +158,17 @@ static Value lib_native_spec(VM *vm, Value fullname, const char *key) {
         if (dir)
             for (char *p = dir->data + strlen(lib) + 1; *p; p++)
                 if (*p == '.') *p = '/';
-        ListObj *l = dir ? list_from_array(vm, (Value[]){val_obj(dir)}, 1) : NULL;
-        rc = l ? vm_setattr(vm, spec, vm_intern_str(vm, "submodule_search_locations"), val_obj(l)) : -1;
+        rc = -1;
+        if (dir) {   /* dir and the list rooted across the allocations that follow them */
+            vm_push_root(vm, val_obj(dir));
+            ListObj *l = list_from_array(vm, (Value[]){val_obj(dir)}, 1);
+            if (l) {
+                vm_push_root(vm, val_obj(l));
+                rc = vm_setattr(vm, spec, vm_intern_str(vm, "submodule_search_locations"), val_obj(l));
+                vm_pop_root(vm);
+            }
+            vm_pop_root(vm);
+        }
     }
     vm_pop_root(vm);
     return rc < 0 ? val_null() : spec;
