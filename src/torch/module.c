@@ -837,7 +837,11 @@ static DictObj *local_metadata(VM *vm, Value self) {
     if (val_is_null(ver)) return NULL;
     vm_push_root(vm, ver);
     DictObj *md = dict_new(vm);
-    if (md && dict_set_c(vm, md, "version", ver) < 0) md = NULL;
+    if (md) {
+        vm_push_root(vm, val_obj(md));   /* dict_set_c interns its key: it allocates */
+        if (dict_set_c(vm, md, "version", ver) < 0) md = NULL;
+        vm_pop_root(vm);
+    }
     vm_pop_root(vm);
     return md;
 }
