@@ -544,6 +544,25 @@ static Value m_amax(ARGS) {
     return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
 }
 
+/* a (values, indices) op's result as torch.return_types.<name> */
+static Value pair_result(VM *vm, const char *name, Tensor **out) {
+    Value vals = torch_wrap(vm, out[0]);
+    if (val_is_null(vals)) {
+        tensor_decref(out[1]);
+        return vals;
+    }
+    vm_push_root(vm, vals);
+    Value idx = torch_wrap(vm, out[1]);
+    if (val_is_null(idx)) {
+        vm_pop_root(vm);
+        return idx;
+    }
+    vm_push_root(vm, idx);
+    Value r = torch_return_pair(vm, name, vals, idx);
+    vm_pop_roots(vm, 2);
+    return r;
+}
+
 /* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
 static Value m_maxmin(ARGS) {
     SELF_CHECK(fn->name);
@@ -560,23 +579,7 @@ static Value m_maxmin(ARGS) {
     if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
     Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
     if (ag_op_run(is_max ? TENSOR_OP_MAX_DIM : TENSOR_OP_MIN_DIM, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
-    Value vals = torch_wrap(vm, out[0]);
-    if (val_is_null(vals)) {
-        tensor_decref(out[1]);
-        return vals;
-    }
-    vm_push_root(vm, vals);
-    Value idx = torch_wrap(vm, out[1]);
-    if (val_is_null(idx)) {
-        vm_pop_root(vm);
-        return idx;
-    }
-    vm_push_root(vm, idx);
-    /* torch.return_types.max(values=..., indices=...) is a named tuple; a tuple subclass with
-     * the two fields serves scripts that unpack or index it */
-    Value r = torch_return_pair(vm, is_max ? "max" : "min", vals, idx);
-    vm_pop_roots(vm, 2);
-    return r;
+    return pair_result(vm, is_max ? "max" : "min", out);
 }
 
 static Value m_arg(ARGS) {
@@ -809,24 +812,6 @@ static Value m_composite(ARGS) {
 
 /* ---- reorder ops: tril/triu, roll, flip, sort/argsort, topk, cumsum ---------------------------------- */
 
-/* a (values, indices) op's result as torch.return_types.<name> */
-static Value pair_result(VM *vm, const char *name, Tensor **out) {
-    Value vals = torch_wrap(vm, out[0]);
-    if (val_is_null(vals)) {
-        tensor_decref(out[1]);
-        return vals;
-    }
-    vm_push_root(vm, vals);
-    Value idx = torch_wrap(vm, out[1]);
-    if (val_is_null(idx)) {
-        vm_pop_root(vm);
-        return idx;
-    }
-    vm_push_root(vm, idx);
-    Value r = torch_return_pair(vm, name, vals, idx);
-    vm_pop_roots(vm, 2);
-    return r;
-}
 
 static Value m_tri(ARGS) {
     SELF_CHECK(fn->name);
