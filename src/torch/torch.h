@@ -100,6 +100,10 @@ static inline Value torch_result(VM *vm, Tensor *t) { return t ? torch_wrap(vm, 
 bool torch_scalar_of(VM *vm, Value v, TensorScalar *out);
 /* A tensor argument: tensors as is (borrowed), numbers as 0-dim wrapped-number tensors (new
  * reference in *owned, to be released with tensor_decref).  -1 + TypeError otherwise. */
+/* a Python number as the 0-dim wrapped-number tensor PyTorch's scalar_to_tensor makes: a float is
+ * held as float64 (promotion still counts it as the default dtype), so a float64 operand meets
+ * the number unrounded; NULL with the tensor error set on failure */
+Tensor *torch_wrapped_number(TensorScalar s);
 int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) EM_MUST_CHECK;
 /* Sizes given as *args ints or one sequence (view(2, 3), view((2, 3)), torch.Size). */
 int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;
