@@ -7,9 +7,9 @@
  *
  * Every case group runs twice: in float32 (suite gradcheck: eps 1e-3, tolerance per case) and in
  * float64 (suite gradcheck_f64: a 4-point stencil and tolerances tight enough to see a float32
- * rounding, opts_for below), the float inputs of the cases taking the dtype of the running test (index and mask inputs stay
- * int64 / bool).  In float64 every floating output of an op must be float64 too: a kernel or a
- * rule that drops to float32 fails the case rather than passing at float32 precision. */
+ * rounding, opts_for below).  The float inputs of the cases take the dtype of the running test
+ * (index and mask inputs stay int64 / bool), and in float64 every floating output of an op must
+ * be float64 too: a kernel or rule that drops to float32 fails rather than passing imprecisely. */
 #include "tests/support/tensor_test.h"
 #include "src/tensor/pwexpr.h"
 
