@@ -21,6 +21,7 @@
 #include "vm/match.h"
 #include "vm/num.h"
 #include "vm/seq.h"
+#include "vm/specialize.h"
 #include "vm/str.h"
 #include "vm/type.h"
 
@@ -71,7 +72,7 @@
 #define CONST(i) (f->code->consts->items[(i)])
 #define LOAD_REGS()                                 \
     do {                                            \
-        code = f->code->code;                       \
+        code = f->code->qcode;                      \
         locals = f->localsplus;                     \
         sp = f->sp;                                 \
         pc = code + f->ip + 1;                      \
@@ -102,6 +103,29 @@ int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
             SYNC();                                 \
             gc_run_finalizers(vm);                  \
         }                                           \
+    } while (0)
+
+/* Quickening (opcodes.def note [13]).  A specialisable base instruction counts down in its pad
+ * byte; at zero it asks vm/specialize.c for a form and, if it got one, runs it at once.  A
+ * specialised form whose guard fails turns back into its base form with the counter backed
+ * off and runs that: the base form computes the answer, so a guard failure costs time only. */
+#define SPECIALIZE(call)                                        \
+    do {                                                        \
+        if (__builtin_expect(pc[-1]._pad-- == 0, 0)) {          \
+            uint8_t _before = pc[-1].op;                        \
+            call;                                               \
+            if (pc[-1].op != _before) {                         \
+                pc--;                                           \
+                DISPATCH();                                     \
+            }                                                   \
+        }                                                       \
+    } while (0)
+#define DEOPT(base)                         \
+    do {                                    \
+        pc[-1].op = OP_##base;              \
+        pc[-1]._pad = CODE_BACKOFF;         \
+        pc--;                               \
+        DISPATCH();                         \
     } while (0)
 
 static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
@@ -409,8 +433,8 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
 #undef OP
     };
 #endif
-    const Instr *code;
-    const Instr *pc;
+    Instr *code;   /* the quickened copy (opcodes.def note [13]) */
+    Instr *pc;
     Value *sp;
     Value *locals;
     uint32_t oparg;
@@ -419,7 +443,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
 #endif
     f->is_entry = true;
     vm->frame = f;
-    code = f->code->code;
+    code = f->code->qcode;
     locals = f->localsplus;
     sp = f->sp;
     pc = code + f->ip;
@@ -772,6 +796,7 @@ dispatch_switch:
     }
 
     CASE(BINARY_OP) {
+        SPECIALIZE(spec_binary_op(f->code, pc - 1, PEEK(2), TOP()));
         Value a = PEEK(2), b = TOP();
         if (a.tag == VAL_INT && b.tag == VAL_INT) {
             int64_t r;
@@ -858,6 +883,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(COMPARE_OP) {
+        SPECIALIZE(spec_compare_op(f->code, pc - 1, PEEK(2), TOP()));
         Value a = PEEK(2), b = TOP();
         if (a.tag == VAL_INT && b.tag == VAL_INT) {
             bool r;
@@ -1228,6 +1254,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(CALL) {
+        SPECIALIZE(spec_call(vm, f->code, pc - 1, sp));
         TupleObj *kw = f->kwnames;
         f->kwnames = NULL;
         int nkw = kw ? (int)kw->len : 0;
@@ -1269,7 +1296,7 @@ dispatch_switch:
                 nf->is_entry = false;
                 f = nf;
                 vm->frame = f;
-                code = f->code->code;
+                code = f->code->qcode;
                 locals = f->localsplus;
                 sp = f->sp;
                 pc = code;
@@ -1595,6 +1622,125 @@ dispatch_switch:
         }
         DISPATCH();
     }
+    /* ---- specialised forms (opcodes.def note [13]); each guard failure is DEOPT ---------- */
+
+#define BINOP_INT_FORMS(NAME, BUILTIN)                                                      \
+    CASE(NAME) {                                                                            \
+        Value a = PEEK(2), b = TOP();                                                       \
+        int64_t r;                                                                          \
+        if (a.tag != VAL_INT || b.tag != VAL_INT || BUILTIN(a.as.i, b.as.i, &r)) DEOPT(BINARY_OP); \
+        sp--;                                                                               \
+        SET_TOP(val_int(r));                                                                \
+        DISPATCH();                                                                         \
+    }                                                                                       \
+    CASE(NAME##_STORE) {                                                                    \
+        Value a = PEEK(2), b = TOP();                                                       \
+        int64_t r;                                                                          \
+        if (a.tag != VAL_INT || b.tag != VAL_INT || BUILTIN(a.as.i, b.as.i, &r)) DEOPT(BINARY_OP); \
+        sp -= 2;                                                                            \
+        VSET(locals[pc->arg], val_int(r));                                                  \
+        pc++;                                                                               \
+        DISPATCH();                                                                         \
+    }
+    BINOP_INT_FORMS(BINARY_OP_ADD_INT, __builtin_add_overflow)
+    BINOP_INT_FORMS(BINARY_OP_SUB_INT, __builtin_sub_overflow)
+    BINOP_INT_FORMS(BINARY_OP_MUL_INT, __builtin_mul_overflow)
+#undef BINOP_INT_FORMS
+
+#define BINOP_FLOAT_FORMS(NAME, OPERATOR)                                                   \
+    CASE(NAME) {                                                                            \
+        Value a = PEEK(2), b = TOP();                                                       \
+        if (a.tag != VAL_FLOAT || b.tag != VAL_FLOAT) DEOPT(BINARY_OP);                     \
+        sp--;                                                                               \
+        SET_TOP(val_float(a.as.f OPERATOR b.as.f));                                         \
+        DISPATCH();                                                                         \
+    }                                                                                       \
+    CASE(NAME##_STORE) {                                                                    \
+        Value a = PEEK(2), b = TOP();                                                       \
+        if (a.tag != VAL_FLOAT || b.tag != VAL_FLOAT) DEOPT(BINARY_OP);                     \
+        sp -= 2;                                                                            \
+        VSET(locals[pc->arg], val_float(a.as.f OPERATOR b.as.f));                           \
+        pc++;                                                                               \
+        DISPATCH();                                                                         \
+    }
+    BINOP_FLOAT_FORMS(BINARY_OP_ADD_FLOAT, +)
+    BINOP_FLOAT_FORMS(BINARY_OP_SUB_FLOAT, -)
+    BINOP_FLOAT_FORMS(BINARY_OP_MUL_FLOAT, *)
+#undef BINOP_FLOAT_FORMS
+
+    /* the pad byte holds the jump mask (vm/specialize.c): bit sign+1 set means jump */
+    CASE(COMPARE_OP_INT_JUMP) {
+        Value a = PEEK(2), b = TOP();
+        if (a.tag != VAL_INT || b.tag != VAL_INT) DEOPT(COMPARE_OP);
+        int sign = (a.as.i > b.as.i) - (a.as.i < b.as.i);
+        sp -= 2;
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc->arg);
+            pc = code + pc->arg;
+        } else {
+            pc++;
+        }
+        DISPATCH();
+    }
+    CASE(COMPARE_OP_FLOAT_JUMP) {
+        Value a = PEEK(2), b = TOP();
+        if (a.tag != VAL_FLOAT || b.tag != VAL_FLOAT) DEOPT(COMPARE_OP);
+        int sign = (a.as.f > b.as.f) - (a.as.f < b.as.f);
+        if (sign == 0 && a.as.f != b.as.f) DEOPT(COMPARE_OP);   /* a NaN: every order is false */
+        sp -= 2;
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc->arg);
+            pc = code + pc->arg;
+        } else {
+            pc++;
+        }
+        DISPATCH();
+    }
+
+    /* CALL of a function whose positional parameters the arguments fill exactly (the code's
+     * exact_argc): the frame is pushed and filled here, without call_bind_args */
+    CASE(CALL_PY_EXACT_ARGS) {
+        int n = (int)oparg;
+        Value first = PEEK(n + 2);
+        int method = !val_is_null(first);
+        Value callable = method ? first : PEEK(n + 1);
+        if (callable.tag != VAL_OBJ || callable.as.o->type != vm->t_function ||
+            vm->eval_frame != vm_eval_frame_default)
+            DEOPT(CALL);
+        FunctionObj *fn = (FunctionObj *)callable.as.o;
+        CodeObj *co = fn->code;
+        int argc = n + method;
+        if (co->exact_argc != argc) DEOPT(CALL);
+        size_t need = (size_t)co->nlocalsplus + (size_t)co->stacksize;
+        /* too deep or no room: the base form raises RecursionError */
+        if (vm->depth >= vm->recursion_limit || vm->stack_top + need > vm->stack_limit) DEOPT(CALL);
+        SYNC();
+        Value *args = sp - argc;
+        Frame *nf = &vm->frame_pool[vm->depth];
+        Value *lp = vm->stack_top;
+        nf->code = co;
+        nf->func = (Obj *)fn;
+        nf->globals = fn->globals;
+        nf->locals_dict = NULL;
+        nf->localsplus = lp;
+        for (int i = 0; i < argc; i++) VSET(lp[i], args[i]);
+        for (int32_t i = argc; i < co->nlocalsplus; i++) lp[i] = val_null();
+        nf->stack = nf->sp = lp + co->nlocalsplus;
+        nf->ip = 0;
+        nf->prev = f;
+        nf->is_entry = false;
+        vm->stack_top = nf->stack + co->stacksize;
+        vm->depth++;
+        f->sp = sp - n - 2;
+        f = nf;
+        vm->frame = f;
+        code = co->qcode;
+        locals = lp;
+        sp = nf->sp;
+        pc = code;
+        DISPATCH();
+    }
+
     CASE(SETUP_FINALLY)
     CASE(SETUP_CLEANUP)
     CASE(SETUP_WITH)
