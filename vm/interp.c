@@ -69,10 +69,11 @@
 #define SET_TOP(v) VSET(sp[-1], (v))
 #define PEEK(n) (sp[-(ptrdiff_t)(n)])
 #define NAME(i) ((StrObj *)f->code->names->items[(i)].as.o)
-#define CONST(i) (f->code->consts->items[(i)])
+#define CONST(i) (consts[(i)])
 #define LOAD_REGS()                                 \
     do {                                            \
         code = f->code->qcode;                      \
+        consts = f->code->consts->items;            \
         locals = f->localsplus;                     \
         sp = f->sp;                                 \
         pc = code + f->ip + 1;                      \
@@ -437,6 +438,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
     Instr *pc;
     Value *sp;
     Value *locals;
+    Value *consts;   /* f->code->consts->items */
     uint32_t oparg;
 #ifndef USE_GOTO
     uint8_t next_op;   /* not `op`: handlers have locals of that name */
@@ -444,6 +446,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
     f->is_entry = true;
     vm->frame = f;
     code = f->code->qcode;
+    consts = f->code->consts->items;
     locals = f->localsplus;
     sp = f->sp;
     pc = code + f->ip;
@@ -547,6 +550,15 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(LOAD_GLOBAL) {
+        {
+            /* the cache hit inline; slot 0 (no cache) never matches: versions start at 1 */
+            const InlineCache *c = &f->code->caches[pc[-1].cache];
+            if (c->key1 == f->globals->version && c->key2 == f->builtins->version && !val_is_null(c->value)) {
+                if (oparg & 1) PUSH(val_null());
+                PUSH(c->value);
+                DISPATCH();
+            }
+        }
         SYNC();
         Value v = load_global(vm, f, oparg, pc[-1].cache);
         if (val_is_null(v)) goto error;
@@ -739,7 +751,10 @@ dispatch_switch:
             TypeObj *t = o.as.o->type;
             if (c->key1 == (uint64_t)(uintptr_t)t && c->key2 == vm->class_epoch) {
                 DictObj *d = t->dict_offset ? *(DictObj **)((char *)o.as.o + t->dict_offset) : NULL;
-                if (!d || dict_find_str(d, NAME(oparg)) < 0) {
+                /* the instance dict must not shadow the method: known when its keys are those
+                 * already checked (hint: the keys_version seen without the name) */
+                if (!d || (int64_t)d->keys_version == c->hint ||
+                    (dict_find_str(d, NAME(oparg)) < 0 && (c->hint = (int64_t)d->keys_version, true))) {
                     SET_TOP(c->value);
                     PUSH(o);
                     DISPATCH();
@@ -1297,6 +1312,7 @@ dispatch_switch:
                 f = nf;
                 vm->frame = f;
                 code = f->code->qcode;
+                consts = f->code->consts->items;
                 locals = f->localsplus;
                 sp = f->sp;
                 pc = code;
@@ -1735,6 +1751,7 @@ dispatch_switch:
         f = nf;
         vm->frame = f;
         code = co->qcode;
+        consts = co->consts->items;
         locals = lp;
         sp = nf->sp;
         pc = code;
