@@ -30,7 +30,9 @@ int code_stack_effect(Opcode op, uint32_t arg, bool jump) {
     case OP_BUILD_SLICE: return arg == 3 ? -2 : -1;
     case OP_JUMP_IF_FALSE_OR_POP:
     case OP_JUMP_IF_TRUE_OR_POP: return jump ? 0 : -1;
-    case OP_FOR_ITER: return jump ? -1 : 1;
+    case OP_FOR_ITER:
+    case OP_FOR_ITER_RANGE_STORE:
+    case OP_FOR_ITER_LIST_STORE: return jump ? -1 : 1;
     case OP_SEND: return jump ? -1 : 0;
     case OP_BUILD_TUPLE:
     case OP_BUILD_LIST:
@@ -44,7 +46,8 @@ int code_stack_effect(Opcode op, uint32_t arg, bool jump) {
     case OP_MAKE_FUNCTION:
         return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 4) != 0) + ((arg & 8) != 0));
     case OP_CALL:
-    case OP_CALL_PY_EXACT_ARGS: return -(int)arg - 1;
+    case OP_CALL_PY_EXACT_ARGS:
+    case OP_CALL_NATIVE: return -(int)arg - 1;
     case OP_CALL_FUNCTION_EX: return (arg & 1) ? -3 : -2;
     case OP_RAISE_VARARGS: return -(int)arg;
     default: EM_UNREACHABLE();

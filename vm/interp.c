@@ -1012,6 +1012,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(FOR_ITER) {
+        SPECIALIZE(spec_for_iter(f->code, pc - 1, TOP()));
         Value it = TOP();
         Value x;
         if (it.tag == VAL_OBJ && it.as.o->type->layout == OBJ_LAYOUT_ITER) {
@@ -1663,19 +1664,34 @@ dispatch_switch:
     BINOP_INT_FORMS(BINARY_OP_MUL_INT, __builtin_mul_overflow)
 #undef BINOP_INT_FORMS
 
+/* float OP float, or one of them a small int converted as float's reflected operators do */
+#define FLOAT_OPERANDS(x, y)                                                                \
+    double x, y;                                                                            \
+    if (a.tag == VAL_FLOAT && b.tag == VAL_FLOAT) {                                         \
+        x = a.as.f;                                                                         \
+        y = b.as.f;                                                                         \
+    } else if (a.tag == VAL_FLOAT && b.tag == VAL_INT) {                                    \
+        x = a.as.f;                                                                         \
+        y = (double)b.as.i;                                                                 \
+    } else if (a.tag == VAL_INT && b.tag == VAL_FLOAT) {                                    \
+        x = (double)a.as.i;                                                                 \
+        y = b.as.f;                                                                         \
+    } else {                                                                                \
+        DEOPT(BINARY_OP);                                                                   \
+    }
 #define BINOP_FLOAT_FORMS(NAME, OPERATOR)                                                   \
     CASE(NAME) {                                                                            \
         Value a = PEEK(2), b = TOP();                                                       \
-        if (a.tag != VAL_FLOAT || b.tag != VAL_FLOAT) DEOPT(BINARY_OP);                     \
+        FLOAT_OPERANDS(x, y)                                                                \
         sp--;                                                                               \
-        SET_TOP(val_float(a.as.f OPERATOR b.as.f));                                         \
+        SET_TOP(val_float(x OPERATOR y));                                                   \
         DISPATCH();                                                                         \
     }                                                                                       \
     CASE(NAME##_STORE) {                                                                    \
         Value a = PEEK(2), b = TOP();                                                       \
-        if (a.tag != VAL_FLOAT || b.tag != VAL_FLOAT) DEOPT(BINARY_OP);                     \
+        FLOAT_OPERANDS(x, y)                                                                \
         sp -= 2;                                                                            \
-        VSET(locals[pc->arg], val_float(a.as.f OPERATOR b.as.f));                           \
+        VSET(locals[pc->arg], val_float(x OPERATOR y));                                     \
         pc++;                                                                               \
         DISPATCH();                                                                         \
     }
@@ -1683,6 +1699,7 @@ dispatch_switch:
     BINOP_FLOAT_FORMS(BINARY_OP_SUB_FLOAT, -)
     BINOP_FLOAT_FORMS(BINARY_OP_MUL_FLOAT, *)
 #undef BINOP_FLOAT_FORMS
+#undef FLOAT_OPERANDS
 
     /* the pad byte holds the jump mask (vm/specialize.c): bit sign+1 set means jump */
     CASE(COMPARE_OP_INT_JUMP) {
@@ -1713,6 +1730,118 @@ dispatch_switch:
         DISPATCH();
     }
 
+    /* superinstruction + specialised operation: pc[0] is the superinstruction's second slot,
+     * pc[1] the BINARY_OP / COMPARE_OP, pc[2] the STORE_FAST / conditional jump */
+#define FAST_CONST_FORMS(NAME, TAG, CTOR, EXPR)                                             \
+    CASE(NAME) {                                                                            \
+        Value a = locals[oparg & 0xFFFF];                                                   \
+        if (a.tag != TAG) DEOPT(LOAD_FAST_LOAD_CONST);                                      \
+        Value b = CONST(oparg >> 16);                                                       \
+        CTOR;                                                                               \
+        PUSH(r);                                                                            \
+        pc += 2;                                                                            \
+        DISPATCH();                                                                         \
+    }                                                                                       \
+    CASE(NAME##_STORE) {                                                                    \
+        Value a = locals[oparg & 0xFFFF];                                                   \
+        if (a.tag != TAG) DEOPT(LOAD_FAST_LOAD_CONST);                                      \
+        Value b = CONST(oparg >> 16);                                                       \
+        CTOR;                                                                               \
+        VSET(locals[pc[2].arg], r);                                                         \
+        pc += 3;                                                                            \
+        DISPATCH();                                                                         \
+    }
+#define INT_R(BUILTIN)                                                                      \
+    int64_t ri;                                                                             \
+    if (BUILTIN(a.as.i, b.as.i, &ri)) DEOPT(LOAD_FAST_LOAD_CONST);                          \
+    Value r = val_int(ri)
+    FAST_CONST_FORMS(LOAD_FAST_CONST_ADD_INT, VAL_INT, INT_R(__builtin_add_overflow), )
+    FAST_CONST_FORMS(LOAD_FAST_CONST_SUB_INT, VAL_INT, INT_R(__builtin_sub_overflow), )
+    CASE(LOAD_FAST_CONST_MUL_INT_STORE) {
+        Value a = locals[oparg & 0xFFFF];
+        if (a.tag != VAL_INT) DEOPT(LOAD_FAST_LOAD_CONST);
+        Value b = CONST(oparg >> 16);
+        INT_R(__builtin_mul_overflow);
+        VSET(locals[pc[2].arg], r);
+        pc += 3;
+        DISPATCH();
+    }
+#undef INT_R
+#undef FAST_CONST_FORMS
+#define FAST_CONST_FLOAT_STORE(NAME, OPERATOR)                                              \
+    CASE(NAME) {                                                                            \
+        Value a = locals[oparg & 0xFFFF];                                                   \
+        if (a.tag != VAL_FLOAT) DEOPT(LOAD_FAST_LOAD_CONST);                                \
+        VSET(locals[pc[2].arg], val_float(a.as.f OPERATOR CONST(oparg >> 16).as.f));       \
+        pc += 3;                                                                            \
+        DISPATCH();                                                                         \
+    }
+    FAST_CONST_FLOAT_STORE(LOAD_FAST_CONST_ADD_FLOAT_STORE, +)
+    FAST_CONST_FLOAT_STORE(LOAD_FAST_CONST_SUB_FLOAT_STORE, -)
+    FAST_CONST_FLOAT_STORE(LOAD_FAST_CONST_MUL_FLOAT_STORE, *)
+#undef FAST_CONST_FLOAT_STORE
+    CASE(LOAD_FAST_FAST_COMPARE_INT_JUMP) {
+        Value a = locals[oparg & 0xFFFF], b = locals[oparg >> 16];
+        if (a.tag != VAL_INT || b.tag != VAL_INT) DEOPT(LOAD_FAST_LOAD_FAST);
+        int sign = (a.as.i > b.as.i) - (a.as.i < b.as.i);
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc[2].arg);
+            pc = code + pc[2].arg;
+        } else {
+            pc += 3;
+        }
+        DISPATCH();
+    }
+    CASE(LOAD_FAST_CONST_COMPARE_INT_JUMP) {
+        Value a = locals[oparg & 0xFFFF];
+        if (a.tag != VAL_INT) DEOPT(LOAD_FAST_LOAD_CONST);
+        int64_t b = CONST(oparg >> 16).as.i;
+        int sign = (a.as.i > b) - (a.as.i < b);
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc[2].arg);
+            pc = code + pc[2].arg;
+        } else {
+            pc += 3;
+        }
+        DISPATCH();
+    }
+
+    /* FOR_ITER over a range or list iterator, storing into the STORE_FAST after it */
+    CASE(FOR_ITER_RANGE_STORE) {
+        Value it = TOP();
+        if (it.tag != VAL_OBJ || it.as.o->type->layout != OBJ_LAYOUT_ITER ||
+            ((IterObj *)it.as.o)->next != range_iter_next)
+            DEOPT(FOR_ITER);
+        IterObj *io = (IterObj *)it.as.o;
+        if (io->n > 0) {
+            VSET(locals[pc->arg], val_int(io->i));
+            io->i += io->b.as.i;
+            io->n--;
+            pc++;
+            DISPATCH();
+        }
+        sp--;
+        pc = code + oparg;
+        DISPATCH();
+    }
+    CASE(FOR_ITER_LIST_STORE) {
+        Value it = TOP();
+        if (it.tag != VAL_OBJ || it.as.o->type->layout != OBJ_LAYOUT_ITER ||
+            ((IterObj *)it.as.o)->next != list_iter_next)
+            DEOPT(FOR_ITER);
+        IterObj *io = (IterObj *)it.as.o;
+        ListObj *l = AS_LIST(io->a);
+        if (io->i < l->len) {
+            VSET(locals[pc->arg], l->items[io->i++]);
+            pc++;
+            DISPATCH();
+        }
+        io->i = INT64_MAX;
+        sp--;
+        pc = code + oparg;
+        DISPATCH();
+    }
+
     /* CALL of a function whose positional parameters the arguments fill exactly (the code's
      * exact_argc): the frame is pushed and filled here, without call_bind_args */
     CASE(CALL_PY_EXACT_ARGS) {
@@ -1739,8 +1868,15 @@ dispatch_switch:
         nf->globals = fn->globals;
         nf->locals_dict = NULL;
         nf->localsplus = lp;
-        for (int i = 0; i < argc; i++) VSET(lp[i], args[i]);
-        for (int32_t i = argc; i < co->nlocalsplus; i++) lp[i] = val_null();
+        {
+            Value *dst = lp, *src = args, *end = lp + argc, *lend = lp + co->nlocalsplus;
+            while (dst < end) {
+                VSET(*dst, *src);
+                dst++;
+                src++;
+            }
+            while (dst < lend) *dst++ = val_null();
+        }
         nf->stack = nf->sp = lp + co->nlocalsplus;
         nf->ip = 0;
         nf->prev = f;
@@ -1755,6 +1891,34 @@ dispatch_switch:
         locals = lp;
         sp = nf->sp;
         pc = code;
+        if (pc->op == OP_COPY_FREE_VARS) {
+            /* a closure: its first instruction done here */
+            Value *cells = fn->closure->items, *dst = lp + co->nlocals + co->cellvars->len;
+            for (uint32_t i = 0; i < pc->arg; i++) dst[i] = cells[i];
+            pc++;
+        }
+        DISPATCH();
+    }
+
+    /* CALL of a native function or method descriptor whose checks spec_native_ok makes: they
+     * are redone here (no cache: the callable may differ on each call) */
+    CASE(CALL_NATIVE) {
+        int n = (int)oparg;
+        Value first = PEEK(n + 2);
+        int method = !val_is_null(first);
+        Value callable = method ? first : PEEK(n + 1);
+        Value *args = sp - n - method;
+        if (callable.tag != VAL_OBJ || callable.as.o->type->layout != OBJ_LAYOUT_NATIVE ||
+            !spec_native_ok(vm, (NativeObj *)callable.as.o, n + method, args))
+            DEOPT(CALL);
+        SYNC();
+        NativeObj *nat = (NativeObj *)callable.as.o;
+        if (vm_check_recursion(vm, " while calling a Python object") < 0) goto error;
+        Value r = nat->fn(vm, n + method, args, NULL, nat);
+        vm_leave_recursion(vm);
+        if (val_is_null(r)) goto error;
+        sp -= n + 2;
+        PUSH(r);
         DISPATCH();
     }
 

@@ -10,6 +10,8 @@
  * parameters the arguments fill exactly. */
 #include "vm/specialize.h"
 
+#include "vm/iter.h"
+
 /* The instruction after `in` can be folded into it: in the same line (line events and
  * tracebacks stay as without fusion) and inside the code. */
 static bool fusible_next(const CodeObj *co, const Instr *in, Opcode want1, Opcode want2) {
@@ -20,6 +22,14 @@ static bool fusible_next(const CodeObj *co, const Instr *in, Opcode want1, Opcod
 }
 
 static void back_off(Instr *in) { in->_pad = CODE_BACKOFF; }
+
+/* The two-slot superinstruction `op` that pushes `in`'s operands right before it, in the same
+ * line, or NULL. */
+static Instr *operands_before(const CodeObj *co, Instr *in, Opcode op) {
+    int32_t i = (int32_t)(in - co->qcode);
+    if (i < 2 || co->qcode[i - 2].op != op || co->lines[i - 2] != co->lines[i]) return NULL;
+    return &co->qcode[i - 2];
+}
 
 void spec_binary_op(CodeObj *co, Instr *in, Value a, Value b) {
     int op = (int)in->arg;
@@ -34,7 +44,9 @@ void spec_binary_op(CodeObj *co, Instr *in, Value a, Value b) {
     }
     if (a.tag == VAL_INT && b.tag == VAL_INT) {
         /* stays as is */
-    } else if (a.tag == VAL_FLOAT && b.tag == VAL_FLOAT) {
+    } else if ((a.tag == VAL_FLOAT && (b.tag == VAL_FLOAT || b.tag == VAL_INT)) ||
+               (a.tag == VAL_INT && b.tag == VAL_FLOAT)) {
+        /* a small int converts exactly as float.__radd__ & co. convert it (round to nearest) */
         k += 3;
     } else {
         back_off(in);
@@ -46,8 +58,20 @@ void spec_binary_op(CodeObj *co, Instr *in, Value a, Value b) {
         OP_BINARY_OP_ADD_INT_STORE, OP_BINARY_OP_SUB_INT_STORE, OP_BINARY_OP_MUL_INT_STORE,
         OP_BINARY_OP_ADD_FLOAT_STORE, OP_BINARY_OP_SUB_FLOAT_STORE, OP_BINARY_OP_MUL_FLOAT_STORE,
     };
-    if (fusible_next(co, in, OP_STORE_FAST, OP_STORE_FAST)) k += 6;
+    bool store = fusible_next(co, in, OP_STORE_FAST, OP_STORE_FAST);
+    if (store) k += 6;
     in->op = forms[k];
+    /* local OP const (OP STORE_FAST): fuse into the LOAD_FAST_LOAD_CONST before it */
+    Instr *lc = operands_before(co, in, OP_LOAD_FAST_LOAD_CONST);
+    if (!lc) return;
+    Value c = co->consts->items[lc->arg >> 16];
+    if (c.tag != (k % 6 < 3 ? VAL_INT : VAL_FLOAT) || a.tag != c.tag) return;
+    static const uint8_t fused[12] = {
+        OP_LOAD_FAST_CONST_ADD_INT, OP_LOAD_FAST_CONST_SUB_INT, 0, 0, 0, 0,
+        OP_LOAD_FAST_CONST_ADD_INT_STORE, OP_LOAD_FAST_CONST_SUB_INT_STORE, OP_LOAD_FAST_CONST_MUL_INT_STORE,
+        OP_LOAD_FAST_CONST_ADD_FLOAT_STORE, OP_LOAD_FAST_CONST_SUB_FLOAT_STORE, OP_LOAD_FAST_CONST_MUL_FLOAT_STORE,
+    };
+    if (fused[k]) lc->op = fused[k];
 }
 
 void spec_compare_op(CodeObj *co, Instr *in, Value a, Value b) {
@@ -71,6 +95,19 @@ void spec_compare_op(CodeObj *co, Instr *in, Value a, Value b) {
     if (in[1].op == OP_POP_JUMP_IF_FALSE) mask ^= 7;
     in->op = (uint8_t)form;
     in->_pad = mask;   /* a specialised form's pad byte is its own until it de-optimises */
+    if (form != OP_COMPARE_OP_INT_JUMP) return;
+    /* local < local / local < const: fuse into the superinstruction before it (its own mask) */
+    Instr *ll = operands_before(co, in, OP_LOAD_FAST_LOAD_FAST);
+    if (ll) {
+        ll->op = OP_LOAD_FAST_FAST_COMPARE_INT_JUMP;
+        ll->_pad = mask;
+        return;
+    }
+    Instr *lc = operands_before(co, in, OP_LOAD_FAST_LOAD_CONST);
+    if (lc && co->consts->items[lc->arg >> 16].tag == VAL_INT) {
+        lc->op = OP_LOAD_FAST_CONST_COMPARE_INT_JUMP;
+        lc->_pad = mask;
+    }
 }
 
 void spec_call(VM *vm, CodeObj *co, Instr *in, const Value *sp) {
@@ -88,6 +125,27 @@ void spec_call(VM *vm, CodeObj *co, Instr *in, const Value *sp) {
         ((FunctionObj *)callable.as.o)->code->exact_argc == n + method) {
         in->op = OP_CALL_PY_EXACT_ARGS;
         return;
+    }
+    if (callable.tag == VAL_OBJ && callable.as.o->type->layout == OBJ_LAYOUT_NATIVE &&
+        spec_native_ok(vm, (NativeObj *)callable.as.o, n + method, sp - n - method)) {
+        in->op = OP_CALL_NATIVE;
+        return;
+    }
+    back_off(in);
+}
+
+void spec_for_iter(CodeObj *co, Instr *in, Value it) {
+    if (it.tag == VAL_OBJ && it.as.o->type->layout == OBJ_LAYOUT_ITER &&
+        fusible_next(co, in, OP_STORE_FAST, OP_STORE_FAST)) {
+        IterNextFn next = ((IterObj *)it.as.o)->next;
+        if (next == range_iter_next) {
+            in->op = OP_FOR_ITER_RANGE_STORE;
+            return;
+        }
+        if (next == list_iter_next) {
+            in->op = OP_FOR_ITER_LIST_STORE;
+            return;
+        }
     }
     back_off(in);
 }
