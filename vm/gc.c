@@ -16,15 +16,15 @@
 #define GC_MIN_THRESHOLD (24u << 20)
 
 /* Tensor storage is paced on its own budget: the next collection comes when the storage has
- * grown by as much again as was live after the last one, and by at least 64 MiB.  Counted with
- * the objects (one budget of twice the live bytes, 24 MiB at least), a loop of large
- * temporaries collected every 24 MiB of them, and every collection marks and sweeps the whole
- * object heap (~33,000 objects, 3 ms, after `import torch`) to free a handful of tensors: a
- * loop of 256x256 products spent 60% of its time in the collector, scatter_add 35%.  The
- * collector's cost grows with the objects, not with the tensors' bytes, so tensor bytes may run
- * further between collections; 64 MiB bounds the garbage a loop keeps mapped (the storage
- * cache of src/tensor/tensor.c recycles it after the collection). */
-#define GC_STORAGE_MIN_BUDGET (64u << 20)
+ * grown by as much again as was live after the last one, and by at least 16 MiB.  (Counted
+ * with the objects, tensor bytes also moved the objects' threshold, and object bytes the
+ * tensors'.)  The floor is a trade-off measured both ways (paired, CPU time, load ~20): a
+ * larger one collects less often in a loop of large temporaries (64 MiB: 256x256 mul 65 -> 34
+ * us, scatter_add 71 -> 58 us, MLP b64 step -3%: every collection marks and sweeps the whole
+ * object heap, ~33,000 objects and ~3 ms after `import torch`), but the buffers a loop reuses
+ * then rotate through more memory than the last-level cache holds, and the MLP batch-1 step
+ * got 9% slower (71 -> 78 us at 32 and 64 MiB; 69-70 us at 16). */
+#define GC_STORAGE_MIN_BUDGET (16u << 20)
 
 static size_t storage_budget(VM *vm) {
     return vm->storage_bytes > GC_STORAGE_MIN_BUDGET ? vm->storage_bytes : GC_STORAGE_MIN_BUDGET;

@@ -20,8 +20,7 @@
  * other external memory (gc_external_bytes); after a collection the threshold is twice the live
  * bytes (at least 24 MiB).  Tensor storage is counted too, on its own budget
  * (vm->storage_bytes, gc_storage_bytes): a collection comes when it has grown by the storage
- * live after the last one, and by at least 64 MiB — so a loop of large tensor temporaries
- * collects as its bytes say, but does not mark the whole object heap every 24 MiB of them.
+ * live after the last one, and by at least 16 MiB (vm/gc.c says why that floor).
  */
 #ifndef EMBER_VM_GC_H
 #define EMBER_VM_GC_H

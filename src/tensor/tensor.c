@@ -43,8 +43,8 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
  * small allocations that follow and the next one lands on fresh heap, so the heap grew by a
  * gradient per step until the VM's collector freed those small objects.  Mapping without the
  * cache would instead page-fault every buffer in again at every step.  The VM's collector frees
- * a tensor-heavy loop's temporaries in batches (up to its storage budget, 64 MiB or more:
- * vm/gc.c), so the cache holds up to 256 MiB in any number of buffers: with 512 slots, a loop of
+ * a tensor-heavy loop's temporaries in batches (its storage budget, vm/gc.c, is 16 MiB or more,
+ * 64 MiB when measured), so the cache holds up to 256 MiB in any number of buffers: with 512 slots, a loop of
  * 64 KiB temporaries freed 1024 a batch and mapped half of them afresh every cycle.  Buffers are
  * kept in bins of one size each (a loop asks for a few sizes, many times), newest on top;
  * when full, the least recently used bin gives up a buffer. */
