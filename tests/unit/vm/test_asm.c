@@ -3,6 +3,9 @@
  * deduplication, the line table, and malformed instruction lists rejected with SystemError
  * (underflow, unbound or out-of-range jumps, inconsistent depth where paths meet). */
 #include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/unit/vm/support.h"
@@ -27,7 +30,11 @@ TestSuite(asm, .init = setup, .fini = teardown);
 static void expect_system_error(const char *part) {
     cr_assert(vm_exc_matches(vm, vm->e_SystemError), "expected SystemError");
     char *msg = em_error_message(vm);
-    cr_assert(msg && strstr(msg, part), "message '%s' lacks '%s'", msg ? msg : "", part);
+    bool found = msg && strstr(msg, part);
+    char shown[256];
+    snprintf(shown, sizeof shown, "%s", msg ? msg : "");
+    free(msg);   /* em_error_message returns malloc'd text */
+    cr_assert(found, "message '%s' lacks '%s'", shown, part);
     vm_clear_exc(vm);
 }
 
