@@ -16,10 +16,11 @@
  * collects on every allocation so a missing root fails fast; gc_check_heap() walks the heap and
  * checks that no live object points at a freed one.
  *
- * Pacing: bytes.  vm->bytes_allocated counts object sizes, the internal arrays they own, and
- * tensor storage (reported through gc_external_bytes), so a loop that allocates tensors
- * collects as often as one that allocates lists.  After a collection the threshold is set to
- * twice the live bytes (at least 4 MiB).
+ * Pacing: bytes.  vm->bytes_allocated counts object sizes, the internal arrays they own and
+ * other external memory (gc_external_bytes); after a collection the threshold is twice the live
+ * bytes (at least 24 MiB).  Tensor storage is counted too, on its own budget
+ * (vm->storage_bytes, gc_storage_bytes): a collection comes when it has grown by the storage
+ * live after the last one, and by at least 16 MiB (vm/gc.c says why that floor).
  */
 #ifndef EMBER_VM_GC_H
 #define EMBER_VM_GC_H
@@ -37,6 +38,8 @@ void *vm_realloc(VM *vm, void *p, size_t old_size, size_t new_size);
 
 /* Tensor storage and other memory owned outside the funnel, so pacing counts it. */
 void gc_external_bytes(VM *vm, ptrdiff_t delta);
+/* Tensor storage allocated (delta > 0) or freed (< 0): paced on its own budget (above). */
+void gc_storage_bytes(VM *vm, ptrdiff_t delta);
 
 void gc_collect(VM *vm);
 /* Run the __del__ of the instances the collector found unreachable (vm->fin_pending); called

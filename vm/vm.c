@@ -138,6 +138,7 @@ VM *vm_new(void) {
     vm->err = stderr;
     vm->recursion_limit = 1000;
     vm->next_gc = 4u << 20;
+    vm->next_storage_gc = 16u << 20;
     vm->eval_frame = vm_eval_frame_default;
     vm->exc = val_null();
     vm->handled = val_none();

@@ -153,9 +153,11 @@ struct VM {
     struct ObjPool *obj_pool;
     Obj **io_streams;           /* vm/mod_io.c: text wrappers and buffered files, for io_shutdown */
     int64_t io_nstreams, io_streams_cap;   /* small objects' memory (vm/objpool.c) */
-    size_t bytes_allocated;  /* VM objects + tensor storage */
+    size_t bytes_allocated;  /* VM objects, the arrays they own, other external memory (vm/gc.h) */
     size_t next_gc;
     size_t live_after_gc;
+    size_t storage_bytes;    /* tensor storage, paced apart from the objects (vm/gc.h) */
+    size_t next_storage_gc;
     bool gc_running;
     bool gc_disabled;
     bool gc_finalizers;   /* some class has defined __del__: collections look for dying instances */

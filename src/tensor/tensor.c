@@ -37,58 +37,102 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
  * large ones are 64-byte aligned for BLAS. */
 #define STORAGE_INLINE_MAX 4096
 
-/* Big buffers (>= STORAGE_MAP_MIN) are page mappings, and a freed one is kept in a small cache
- * for the next buffer of the same size.  A training loop frees and reallocates the same sizes
+/* Big buffers (>= STORAGE_MAP_MIN) are page mappings, and a freed one is kept in a cache for
+ * the next buffer of the same size.  A training loop frees and reallocates the same sizes
  * every step (gradients, activations); handed back to malloc, a freed buffer is split by the
  * small allocations that follow and the next one lands on fresh heap, so the heap grew by a
  * gradient per step until the VM's collector freed those small objects.  Mapping without the
- * cache would instead page-fault every buffer in again at every step.  The cache holds enough
- * (512 buffers, 256 MiB) for a step of a ResNet-18 at batch 8 to reuse every buffer it frees:
- * with 128 / 16 MiB, ~36 buffers a step were mapped afresh and page-faulted in (~12% of the
- * step in the kernel). */
+ * cache would instead page-fault every buffer in again at every step.  The VM's collector frees
+ * a tensor-heavy loop's temporaries in batches (its storage budget, vm/gc.c, is 16 MiB or more,
+ * 64 MiB when measured), so the cache holds up to 256 MiB in any number of buffers: with 512 slots, a loop of
+ * 64 KiB temporaries freed 1024 a batch and mapped half of them afresh every cycle.  Buffers are
+ * kept in bins of one size each (a loop asks for a few sizes, many times), newest on top;
+ * when full, the least recently used bin gives up a buffer. */
 #define STORAGE_MAP_MIN (64u << 10)
-#define STORAGE_CACHE_SLOTS 512
+#define STORAGE_CACHE_BINS 64
 #define STORAGE_CACHE_MAX_BYTES (256u << 20)
-static struct {
-    void *p;
-    size_t n;
-} map_cache[STORAGE_CACHE_SLOTS];
-static int map_cache_len;
-static size_t map_cache_bytes;
+typedef struct CacheBin {
+    size_t n;           /* the page-rounded size of every buffer in the bin */
+    void **p;
+    int len, cap;
+    uint64_t used;      /* cache_tick at the last take or give */
+} CacheBin;
+static CacheBin cache_bins[STORAGE_CACHE_BINS];
+static int cache_nbins;
+static size_t cache_bytes;
+static uint64_t cache_tick;
 
 static size_t page_round(size_t n) { return (n + 4095) & ~(size_t)4095; }
 
+static CacheBin *cache_bin(size_t n) {
+    for (int i = 0; i < cache_nbins; i++)
+        if (cache_bins[i].n == n) return &cache_bins[i];
+    return NULL;
+}
+
+/* unmap the newest buffer of the least recently used non-empty bin; false when empty */
+static bool cache_evict_one(void) {
+    CacheBin *lru = NULL;
+    for (int i = 0; i < cache_nbins; i++)
+        if (cache_bins[i].len && (!lru || cache_bins[i].used < lru->used)) lru = &cache_bins[i];
+    if (!lru) return false;
+    munmap(lru->p[--lru->len], lru->n);
+    cache_bytes -= lru->n;
+    return true;
+}
+
 static void *big_alloc(size_t nbytes) {
     size_t n = page_round(nbytes);
-    for (int i = map_cache_len - 1; i >= 0; i--)
-        if (map_cache[i].n == n) {
-            void *p = map_cache[i].p;
-            map_cache[i] = map_cache[--map_cache_len];
-            map_cache_bytes -= n;
-            return p;
-        }
+    CacheBin *b = cache_bin(n);
+    if (b && b->len) {
+        b->used = ++cache_tick;
+        cache_bytes -= n;
+        return b->p[--b->len];
+    }
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
 static void big_free(void *p, size_t nbytes) {
     size_t n = page_round(nbytes);
-    if (map_cache_len == STORAGE_CACHE_SLOTS || map_cache_bytes + n > STORAGE_CACHE_MAX_BYTES) {
-        /* make room by dropping the oldest entries */
-        while (map_cache_len && (map_cache_len == STORAGE_CACHE_SLOTS || map_cache_bytes + n > STORAGE_CACHE_MAX_BYTES)) {
-            munmap(map_cache[0].p, map_cache[0].n);
-            map_cache_bytes -= map_cache[0].n;
-            memmove(&map_cache[0], &map_cache[1], sizeof map_cache[0] * (size_t)--map_cache_len);
+    if (n > STORAGE_CACHE_MAX_BYTES) {
+        munmap(p, n);
+        return;
+    }
+    while (cache_bytes + n > STORAGE_CACHE_MAX_BYTES && cache_evict_one()) {}
+    CacheBin *b = cache_bin(n);
+    if (!b) {
+        /* a new size: take a free bin, or the least recently used empty one */
+        if (cache_nbins < STORAGE_CACHE_BINS) {
+            b = &cache_bins[cache_nbins++];
+        } else {
+            for (int i = 0; i < cache_nbins; i++)
+                if (!cache_bins[i].len && (!b || cache_bins[i].used < b->used)) b = &cache_bins[i];
+            if (!b) {
+                /* every bin holds buffers: empty the least recently used one */
+                for (int i = 0; i < cache_nbins; i++)
+                    if (!b || cache_bins[i].used < b->used) b = &cache_bins[i];
+                while (b->len) {
+                    munmap(b->p[--b->len], b->n);
+                    cache_bytes -= b->n;
+                }
+            }
         }
-        if (n > STORAGE_CACHE_MAX_BYTES) {
+        b->n = n;
+    }
+    if (b->len == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 16;
+        void **q = realloc(b->p, sizeof(void *) * (size_t)cap);
+        if (!q) {
             munmap(p, n);
             return;
         }
+        b->p = q;
+        b->cap = cap;
     }
-    map_cache[map_cache_len].p = p;
-    map_cache[map_cache_len].n = n;
-    map_cache_len++;
-    map_cache_bytes += n;
+    b->p[b->len++] = p;
+    b->used = ++cache_tick;
+    cache_bytes += n;
 }
 
 TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {

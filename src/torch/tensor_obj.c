@@ -796,7 +796,7 @@ static VM *observed_vm;
 
 static void storage_observer(void *ud, ptrdiff_t delta) {
     (void)ud;
-    if (observed_vm) gc_external_bytes(observed_vm, delta);
+    if (observed_vm) gc_storage_bytes(observed_vm, delta);
 }
 
 static void torch_state_trace(VM *vm, void *p) {

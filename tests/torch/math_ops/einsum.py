@@ -69,3 +69,12 @@ s = torch.eye(3).requires_grad_()
 o = f(p, q, s)
 o.sum().backward()
 show(o, p.grad, q.grad, s.grad)
+
+# the diagonal is a strided view of the operand (ATen's einsum takes operand.diagonal()):
+# writing through it writes the operand; non-contiguous operands and views of views
+c2 = torch.arange(9.).reshape(3, 3)
+d = torch.einsum('ii->i', c2)
+d.mul_(10)
+print(c2, d.stride(), d.is_contiguous())
+t3 = torch.arange(36.).reshape(3, 3, 4)[:, :, 1::2]
+print(torch.einsum('iij->ji', t3), torch.einsum('ii->i', c2.t()), torch.einsum('bii->b', t3.permute(2, 0, 1)))

@@ -255,6 +255,11 @@ def _einsum_parse(equation, operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
     if len(terms) < len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    if "." not in eq and all(t.isalpha() and t.isascii() for t in terms) and (
+            rhs is None or rhs == "" or (rhs.isalpha() and rhs.isascii() and len(set(rhs)) == len(rhs))):
+        # the usual equation, letters only: each character is a label (the loops below find the
+        # position of a bad character and the ellipses)
+        return [list(t) for t in terms], None if rhs is None else list(rhs)
     pos = 0
     parsed = []
     for i, term in enumerate(terms):
@@ -330,6 +335,8 @@ def einsum(*args):
     # repeated subscripts within an operand: take the diagonal (it moves to the last dim)
     for i, op in enumerate(ops):
         t, labels = op
+        if len(set(labels)) == len(labels):
+            continue
         while True:
             seen = {}
             rep = None
@@ -345,7 +352,11 @@ def einsum(*args):
                 raise RuntimeError("einsum(): subscript %s is repeated for operand %d but the sizes don't match, "
                                    "%d != %d" % (labels[a], i, t.shape[b], t.shape[a]))
             l = labels[a]
-            t = torch.diagonal(t, 0, a, b)
+            # the diagonal as a strided view of the operand, as ATen's einsum takes it
+            st = t.stride()
+            t = t.as_strided([s for d, s in enumerate(t.shape) if d != a and d != b] + [t.shape[a]],
+                             [s for d, s in enumerate(st) if d != a and d != b] + [st[a] + st[b]],
+                             t.storage_offset())
             labels = [x for d, x in enumerate(labels) if d != a and d != b] + [l]
         op[0], op[1] = t, labels
     # sizes: each label's size, broadcasting size-1 dims
