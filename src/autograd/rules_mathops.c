@@ -430,3 +430,78 @@ BW(qr) {
     }
     RULE_END;
 }
+
+/* FunctionsManual's norm_backward (linalg_vector_norm and torch.norm's aten::norm): where the norm is zero the gradient is 0
+ * (p >= 1), where ATen masks it, rather than the 0/0 of differentiating sqrt(sum(x^2)) */
+BW(vector_norm) {
+    RULE_BEGIN;
+    Tensor *x, *res, *gu, *nu;
+    SAVED(0, x);
+    SAVED(1, res);
+    const TensorMeta *m = &n->in_meta[0];
+    double p = n->args.scalar.f;
+    const int64_t *dims = n->args.ints;
+    int nd = n->args.n_ints;
+    TMP(gu, ag__unsqueeze_reduced(g[0], m, dims, nd, n->args.keepdim));
+    TMP(nu, ag__unsqueeze_reduced(res, m, dims, nd, n->args.keepdim));
+    if (p == 0) {
+        /* ATen's norm_backward returns an undefined gradient: x.grad stays None */
+    } else if (p == 1) {
+        Tensor *sg;
+        TMP(sg, ag_sign(x));
+        OUT(0, ag_mul(sg, gu));
+    } else if (p == 2) {
+        Tensor *q, *zero, *qm;
+        TMP(q, ag_div(x, nu));
+        TMP(zero, ag__const_scalar(TENSOR_OP_EQ_SCALAR, nu, tensor_scalar_i(0)));
+        TMP(qm, ag_masked_fill(q, zero, sc(0)));
+        OUT(0, ag_mul(gu, qm));
+    } else if (isinf(p)) {
+        /* the gradient is shared between the elements equal to the norm (or NaN) */
+        Tensor *ab, *eq, *nan, *mask, *cnt, *gd, *mf, *sg, *t;
+        TMP(ab, ag__const1(TENSOR_OP_ABS, x));
+        TMP(eq, ag__const2(TENSOR_OP_EQ, ab, nu));
+        TMP(nan, ag__const2(TENSOR_OP_NE, ab, ab));
+        TMP(mask, ag__const2(TENSOR_OP_LOGICAL_OR, eq, nan));
+        TensorOpArgs sa = TENSOR_OP_ARGS_INIT;
+        sa.ints = nd ? dims : NULL;
+        sa.n_ints = nd;
+        sa.keepdim = true;
+        TMP(cnt, ag__const(TENSOR_OP_SUM_DIM, &mask, 1, &sa));
+        TMP(gd, ag_div(gu, cnt));
+        TMP(mf, ag_mul(gd, mask));
+        TMP(sg, ag_sign(x));
+        TMP(t, ag_mul(sg, mf));
+        OUT(0, (tensor_incref(t), t));
+    } else {
+        Tensor *ab, *pw, *scaled, *np, *sv, *zero, *svm;
+        TMP(ab, ag_abs(x));
+        if (p < 1) {
+            Tensor *sg, *xz, *pwm, *a1, *np1;
+            TMP(sg, ag_sign(x));
+            TMP(pw, ag_pow_scalar(ab, sc(p - 1)));
+            TMP(xz, ag__const_scalar(TENSOR_OP_EQ_SCALAR, x, tensor_scalar_i(0)));
+            TMP(pwm, ag_masked_fill(pw, xz, sc(0)));
+            TMP(scaled, ag_mul(sg, pwm));
+            TMP(a1, ag_mul(scaled, gu));
+            TMP(np1, ag_pow_scalar(nu, sc(1 - p)));
+            OUT(0, ag_mul(a1, np1));
+        } else {
+            if (p < 2) {
+                Tensor *sg;
+                TMP(sg, ag_sign(x));
+                TMP(pw, ag_pow_scalar(ab, sc(p - 1)));
+                TMP(scaled, ag_mul(sg, pw));
+            } else {
+                TMP(pw, ag_pow_scalar(ab, sc(p - 2)));
+                TMP(scaled, ag_mul(x, pw));
+            }
+            TMP(np, ag_pow_scalar(nu, sc(p - 1)));
+            TMP(sv, ag_div(gu, np));
+            TMP(zero, ag__const_scalar(TENSOR_OP_EQ_SCALAR, nu, tensor_scalar_i(0)));
+            TMP(svm, ag_masked_fill(sv, zero, sc(0)));
+            OUT(0, ag_mul(scaled, svm));
+        }
+    }
+    RULE_END;
+}

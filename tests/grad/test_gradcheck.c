@@ -240,6 +240,24 @@ static void reduction_cases(void) {
     a.ints = d02;
     a.n_ints = 2;
     CHECK(TENSOR_OP_LOGSUMEXP, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    /* vector norms: ord 2 over all dims, 3 / 1.5 over dim 0, inf (distinct values) */
+    a.scalar = tensor_scalar_f(2);
+    CHECK(TENSOR_OP_VECTOR_NORM, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(3);
+    a.ints = d0;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_VECTOR_NORM, true, T1, gr(RN, SHAPE(3, 2)));
+    a.scalar = tensor_scalar_f(1.5);
+    a.ints = d0;
+    a.n_ints = 1;
+    a.keepdim = true;
+    CHECK(TENSOR_OP_VECTOR_NORM, false, T1, gr(AW, SHAPE(3, 2)));
+    a.scalar = tensor_scalar_f(INFINITY);
+    CHECK(TENSOR_OP_VECTOR_NORM, false, T1, gr(DI, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2);
+    a.ints = d0;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_NORM, true, T1, gr(RN, SHAPE(3, 2)));
 }
 
 static Tensor *transposed(int kind, int64_t r, int64_t c) {

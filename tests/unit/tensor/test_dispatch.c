@@ -92,7 +92,7 @@ static void make_case(TensorOp op, Case *c) {
     }
     switch (op) {
     case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM: case TENSOR_OP_VAR: case TENSOR_OP_STD: case TENSOR_OP_LOGSUMEXP:
-    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN:
+    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN: case TENSOR_OP_VECTOR_NORM: case TENSOR_OP_NORM:
         c->ints[0] = -1;
         c->a.ints = c->ints;
         c->a.n_ints = 1;
