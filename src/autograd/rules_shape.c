@@ -379,6 +379,18 @@ static int scatter_view_bw(AgNode *n, Tensor *const *g, Tensor **gi, bool is_sel
 }
 
 BW(slice) { return scatter_view_bw(n, g, gi, false); }
+
+/* ATen's diagonal_backward: zeros of the input's shape with the gradient copied into the same
+ * diagonal view */
+BW(diagonal) {
+    RULE_BEGIN;
+    Tensor *z, *v;
+    TMP(z, ag__zeros_meta(&n->in_meta[0]));
+    TMP(v, ag_op1(TENSOR_OP_DIAGONAL, &z, 1, &n->args));
+    if (ag_copy_(v, g[0]) < 0) goto fail;
+    OUT(0, ref(z));
+    RULE_END;
+}
 BW(select) { return scatter_view_bw(n, g, gi, true); }
 
 BW(unsqueeze) {

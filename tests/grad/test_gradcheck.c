@@ -306,6 +306,10 @@ static void view_cases(void) {
     a.dim = -1;
     a.start = 1;
     CHECK(TENSOR_OP_SELECT, true, T1, gr(RN, SHAPE(2, 3)));
+    a.start = -1;
+    a.dim = 2;
+    a.dim2 = 0;
+    CHECK(TENSOR_OP_DIAGONAL, true, T1, gr(RN, SHAPE(3, 2, 4)));
     a.dim = 0;
     a.start = 1;
     a.step = 2;

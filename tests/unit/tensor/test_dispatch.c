@@ -142,6 +142,7 @@ static void make_case(TensorOp op, Case *c) {
         return;
     case TENSOR_OP_SLICE: c->a.dim = 1; c->a.start = 1; c->a.end = 3; c->a.step = 1; return;
     case TENSOR_OP_SELECT: c->a.dim = 1; c->a.start = -1; return;
+    case TENSOR_OP_DIAGONAL: c->a.start = 1; c->a.dim = -1; c->a.dim2 = 0; return;
     case TENSOR_OP_NARROW: c->a.dim = 1; c->a.start = 1; c->a.step = 2; return;
     case TENSOR_OP_UNSQUEEZE: c->a.dim = -1; return;
     case TENSOR_OP_SQUEEZE: case TENSOR_OP_SQUEEZE_DIM: {
