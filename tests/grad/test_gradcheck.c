@@ -511,6 +511,24 @@ static void inplace_cases(void) {
     CHECK(TENSOR_OP_MASKED_FILL_, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)));
     a.dim = 1;
     CHECK(TENSOR_OP_INDEX_PUT_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 2)), TI(((int64_t[]){2}), ((int64_t[]){2, 0})));
+    /* the scatter family's in-place forms (the base op's rule; scatter_reduce_ saves a copy of self) */
+    a.dim = 1;
+    CHECK(TENSOR_OP_SCATTER_, true, T1, gr(RN, SHAPE(2, 4)), TI(((int64_t[]){2, 3}), ((int64_t[]){3, 0, 1, 2, 0, 3})),
+          gr(RN, SHAPE(2, 3)));
+    a.dim = 0;
+    CHECK(TENSOR_OP_SCATTER_ADD_, true, T1, gr(RN, SHAPE(3, 2)), TI(((int64_t[]){2, 2}), ((int64_t[]){2, 0, 2, 2})),
+          gr(RN, SHAPE(2, 2)));
+    for (int red = TENSOR_SCATTER_SUM; red <= TENSOR_SCATTER_AMIN; red++) {
+        a.dim = 1;
+        a.start = red;
+        a.accumulate = red != TENSOR_SCATTER_MEAN;
+        CHECK(TENSOR_OP_SCATTER_REDUCE_, red != TENSOR_SCATTER_PROD, T1, gr(DI, SHAPE(2, 4)),
+              TI(((int64_t[]){2, 5}), ((int64_t[]){0, 0, 3, 3, 1, 2, 2, 2, 1, 0})), gr(AW, SHAPE(2, 5)));
+    }
+    a.dim = 1;
+    a.alpha = tensor_scalar_f(1.5);
+    CHECK(TENSOR_OP_INDEX_ADD_, true, T1, gr(RN, SHAPE(2, 3)), TI(((int64_t[]){2}), ((int64_t[]){2, 2})), gr(RN, SHAPE(2, 2)));
+    CHECK(TENSOR_OP_MASKED_SCATTER_, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(7)));
     a.scalar2 = tensor_scalar_f(1);
     CHECK(TENSOR_OP_NORMAL_, false, T1, gr(RN, SHAPE(2, 3)));
     a.scalar2 = tensor_scalar_f(1);
