@@ -17,7 +17,7 @@ for dir in "$@"; do
     exp="${script%.py}.expected"
     [[ -f $exp ]] || continue
     d=$(dirname "$script"); b=$(basename "$script")
-    got=$(cd "$d" && timeout 60 "$ember" run "${flags[@]}" "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]")
+    got=$(cd "$d" && timeout "${EMBER_TEST_TIMEOUT:-60}" "$ember" run "${flags[@]}" "$b" 2>&1; rc=$?; [[ $rc != 0 ]] && echo "[exit $rc]")
     # modules imported from the script's directory have absolute paths (sys.path[0] is the
     # absolute directory, as in CPython); record_golden.sh strips the same prefix
     absd=$(cd "$d" && pwd)

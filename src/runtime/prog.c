@@ -401,11 +401,17 @@ static int32_t new_buf(RtProg *p, int *cap, int32_t owner, size_t bytes) {
     return p->n_bufs++;
 }
 
-/* Can output o take over the buffer of input u at instruction k (u dies here)? */
-static bool can_take_over(const RtProg *p, const int32_t *slast, int32_t u, int32_t o, int32_t k, const bool *taken) {
+/* Can output o take over the buffer of input u at instruction k (u dies here)?  The group
+ * writes o element by element while it still reads its inputs, so every read of u's storage
+ * must be at the element being written: no other input may be a view of u (a transposed or
+ * shifted view would read elements the group has already overwritten). */
+static bool can_take_over(const RtProg *p, const int32_t *slast, int32_t u, int32_t o, int32_t k, const bool *taken,
+                          const int32_t *ins, int n_ins) {
     const RtVal *U = &p->vals[u], *O = &p->vals[o];
     if (U->kind != RV_BUF || U->root != u || U->escapes || U->buf < 0 || taken[U->buf]) return false;
     if (slast[u] != k) return false;
+    for (int i = 0; i < n_ins; i++)
+        if (ins[i] != u && p->vals[ins[i]].root == u) return false;
     if (meta_bytes(&U->meta) != meta_bytes(&O->meta) || U->meta.dtype != O->meta.dtype) return false;
     if (U->meta.ndim != O->meta.ndim || memcmp(U->meta.shape, O->meta.shape, sizeof(int64_t) * (size_t)U->meta.ndim))
         return false;
@@ -439,7 +445,7 @@ static void assign_buffers(RtProg *p, const RtOptions *o) {
             bool epilogue_out = I->kind == RI_GEMM && j > 0;
             if (o->reuse && (I->kind == RI_FUSED || epilogue_out)) {
                 for (int c = 0; c < n_cand && got < 0; c++)
-                    if (can_take_over(p, slast, cand[c], v, k, taken)) got = p->vals[cand[c]].buf;
+                    if (can_take_over(p, slast, cand[c], v, k, taken, cand, n_cand)) got = p->vals[cand[c]].buf;
             }
             if (got >= 0) {
                 taken[got] = true;

@@ -34,7 +34,7 @@ case $mode in
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
 err=$(mktemp)
-got=$(cd "$d" && timeout 120 "${cmd[@]}" 2>"$err"); rc=$?
+got=$(cd "$d" && timeout "${EMBER_TEST_TIMEOUT:-120}" "${cmd[@]}" 2>"$err"); rc=$?
 if [[ $rc != 0 ]]; then
   echo "FAIL $script ($mode): exit $rc"; tail -n 30 "$err"; rm -f "$err"; exit 1
 fi
