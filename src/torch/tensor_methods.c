@@ -135,6 +135,12 @@ static Value m_binary_named(ARGS) {
             Value t = a[0];
             a[0] = a[1];
             a[1] = t;
+        } else if (torch_is_tensor(vm, a[1]) && s->tensor_op == TENSOR_OP_REMAINDER && val_is_number(a[0]) &&
+                   argc >= 1 && val_is_null(a[2])) {
+            /* torch.remainder(number, tensor): ATen's remainder.Scalar_Tensor, the number as a
+             * wrapped 0-dim tensor (what `number % tensor` computes) */
+            static const BinSpec reflected = {TENSOR_OP_REMAINDER, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
+            return binary(vm, &reflected, a[1], a[0], tensor_scalar_i(1), false);
         } else {
             return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' must be Tensor, not %s", fn->name,
                             vm_type_name(vm, a[0]));

@@ -139,8 +139,9 @@ def index_fill(input, dim, index, value):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    # sorted=False: ATen's CPU kernel orders by its hash set; sorted order is what Ember returns
-    vals, inv, cnt = _index_op("unique", (input,), dim=0 if dim is None else dim, has_dim=dim is not None)
+    # sorted=False (no dim): the order of ATen's CPU hash set (src/tensor/reorder.c's hash_order)
+    vals, inv, cnt = _index_op("unique", (input,), dim=0 if dim is None else dim, has_dim=dim is not None,
+                               accumulate=not sorted)
     if return_inverse and return_counts:
         return vals, inv, cnt
     if return_inverse:
