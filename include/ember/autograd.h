@@ -385,6 +385,9 @@ typedef Tensor *(*AgGradcheckFn)(void *ctx, Tensor *const *inputs);
 typedef struct AgGradcheckOpts {
     double eps, atol, rtol;
     bool check_second_order;     /* also compare the gradient's own gradient (create_graph) */
+    bool fourth_order;           /* numeric derivative from the 4-point central stencil (error
+                                    O(eps^4), not O(eps^2)): accurate enough for float64
+                                    tolerances that catch a float32 rounding on the way */
     char *failure;               /* out: malloc'd description of the first mismatch, or NULL */
 } AgGradcheckOpts;
 /* Compares the analytic Jacobian (one backward per output element) of the inputs that require

@@ -1,27 +1,32 @@
-/* gradcheck.c — finite-difference checking of backward rules (torch.autograd.gradcheck for
- * float32): the analytic Jacobian from one backward per output element against central
- * differences accumulated in double; optionally the same for a gradient-of-gradient, which
- * exercises create_graph (rules written with differentiable ops). */
+/* gradcheck.c — finite-difference checking of backward rules (torch.autograd.gradcheck), in
+ * the inputs' own floating dtype (float32, float64, ...): the analytic Jacobian from one backward
+ * per output element against central differences accumulated in double; optionally the same for
+ * a gradient-of-gradient, which exercises create_graph (rules written with differentiable ops).
+ * Perturbations are stored in the input's dtype and the step actually taken is read back, so a
+ * float32 input is perturbed by its rounded step and a float64 one exactly. */
 #include <math.h>
 #include <stdio.h>
 
 #include "src/autograd/autograd.h"
+#include "src/tensor/dtype.h"
 
-static float *elem(Tensor *t, int64_t i) {
+/* the address of flat (C-order) element i of a strided tensor */
+static void *elem(const Tensor *t, int64_t i) {
     int64_t idx = i, off = t->offset;
     for (int d = t->ndim - 1; d >= 0; d--) {
         off += (idx % t->shape[d]) * t->strides[d];
         idx /= t->shape[d];
     }
-    return (float *)t->storage->data + off;
+    return (char *)t->storage->data + off * (int64_t)tensor__elsize((TensorDtype)t->dtype);
 }
 
-static double elem_d(const Tensor *t, int64_t i) { return *elem((Tensor *)t, i); }
+static double elem_d(const Tensor *t, int64_t i) { return tensor__ld_d((TensorDtype)t->dtype, elem(t, i)); }
+static void elem_set(Tensor *t, int64_t i, double v) { tensor__st_d((TensorDtype)t->dtype, elem(t, i), v); }
 
 static void fail_msg(AgGradcheckOpts *o, const char *what, int input, int64_t ie, int64_t oe, double a, double n) {
     if (o->failure) return;
     char buf[512];
-    snprintf(buf, sizeof buf, "%s mismatch: input %d element %lld, output element %lld: analytic %.6g, numeric %.6g", what, input,
+    snprintf(buf, sizeof buf, "%s mismatch: input %d element %lld, output element %lld: analytic %.10g, numeric %.10g", what, input,
              (long long)ie, (long long)oe, a, n);
     o->failure = strdup(buf);
 }
@@ -68,7 +73,7 @@ static Tensor *evaluate(Probe *p, bool second, bool create_graph_for_second) {
             if (!s) goto done;
         }
     }
-    if (!s) s = tensor_zeros(TENSOR_FLOAT32, 0, NULL);
+    if (!s) s = tensor_zeros((TensorDtype)p->u->dtype, 0, NULL);
 done:
     if (g)
         for (int i = 0; i < p->k; i++) tensor_decref(g[i]);
@@ -94,9 +99,9 @@ static int check(Probe *p, bool second, AgGradcheckOpts *o) {
     /* analytic: one backward per output element (an output independent of the inputs, as the
      * gradient of a linear op is, has a zero Jacobian) */
     for (int64_t j = 0; j < m && ag_requires_grad(out); j++) {
-        Tensor *go = tensor_zeros(TENSOR_FLOAT32, out->ndim, out->shape);
+        Tensor *go = tensor_zeros((TensorDtype)out->dtype, out->ndim, out->shape);
         if (!go) goto done;
-        tensor__f32(go)[j] = 1.0f;
+        elem_set(go, j, 1.0);
         int rc = ag_grad(1, &out, &go, p->k, xs, true, false, true, g);
         tensor_decref(go);
         if (rc < 0) goto done;
@@ -109,38 +114,44 @@ static int check(Probe *p, bool second, AgGradcheckOpts *o) {
     }
     /* numeric: central differences, outputs accumulated in double */
     result = 1;
+    int n_pts = o->fourth_order ? 4 : 2;
+    static const double offs[4] = {1, -1, 2, -2};
     for (int i = 0; i < p->k && result == 1; i++) {
         for (int64_t e = 0; e < xs[i]->numel && result == 1; e++) {
-            float *px = elem(xs[i], e), orig = *px;
-            double h = o->eps;
-            *px = (float)(orig + h);
-            double hp = (double)*px - orig;
+            double orig = elem_d(xs[i], e), h = o->eps, step[4];
+            Tensor *f[4] = {0};
             bool prev = second ? ag_is_grad_enabled() : ag_set_grad_enabled(false);
-            /* copies: an output may be a view of the input being perturbed */
-            Tensor *fpv = evaluate(p, second, false), *fp = fpv ? tensor_clone(fpv) : NULL;
-            tensor_decref(fpv);
-            *px = (float)(orig - h);
-            double hm = orig - (double)*px;
-            Tensor *fmv = fp ? evaluate(p, second, false) : NULL, *fm = fmv ? tensor_clone(fmv) : NULL;
-            tensor_decref(fmv);
-            *px = orig;
-            if (!second) ag_set_grad_enabled(prev);
-            if (!fm) {
-                tensor_decref(fp);
-                result = -1;
-                break;
+            for (int q = 0; q < n_pts && result == 1; q++) {
+                elem_set(xs[i], e, orig + offs[q] * h);
+                step[q] = elem_d(xs[i], e) - orig;   /* the step the dtype could take */
+                /* copies: an output may be a view of the input being perturbed */
+                Tensor *fv = evaluate(p, second, false);
+                f[q] = fv ? tensor_clone(fv) : NULL;
+                tensor_decref(fv);
+                if (!f[q]) result = -1;
             }
-            for (int64_t j = 0; j < m; j++) {
-                double num = (elem_d(fp, j) - elem_d(fm, j)) / (hp + hm);
+            elem_set(xs[i], e, orig);
+            if (!second) ag_set_grad_enabled(prev);
+            /* the stencil needs (nearly) the steps it asked for: a float32 input rounds them by
+             * up to its ulp, so it takes the two-point quotient over the steps actually taken */
+            bool even = n_pts == 4;
+            for (int q = 0; q < n_pts && even; q++) even = fabs(step[q] - offs[q] * h) <= 1e-9 * h;
+            for (int64_t j = 0; j < m && result == 1; j++) {
+                double num;
+                if (!even) {
+                    num = (elem_d(f[0], j) - elem_d(f[1], j)) / (step[0] - step[1]);
+                } else {
+                    /* (8 (f(x+h) - f(x-h)) - (f(x+2h) - f(x-2h))) / 12h: error O(h^4) */
+                    double hh = (step[0] - step[1] + (step[2] - step[3]) / 2) / 4;
+                    num = (8 * (elem_d(f[0], j) - elem_d(f[1], j)) - (elem_d(f[2], j) - elem_d(f[3], j))) / (12 * hh);
+                }
                 double ana = ja[i][e * m + j];
                 if (!(fabs(ana - num) <= o->atol + o->rtol * fabs(num))) {
                     fail_msg(o, second ? "second-order gradient" : "gradient", p->diff[i], e, j, ana, num);
                     result = 0;
-                    break;
                 }
             }
-            tensor_decref(fp);
-            tensor_decref(fm);
+            for (int q = 0; q < n_pts; q++) tensor_decref(f[q]);
         }
     }
 done:
@@ -169,10 +180,10 @@ int ag_gradcheck(AgGradcheckFn fn, void *ctx, int n_inputs, Tensor *const *input
         Tensor *out = fn(ctx, inputs);
         p.w = calloc((size_t)p.k, sizeof *p.w);
         if (out && p.w) {
-            p.u = tensor_randn(TENSOR_FLOAT32, out->ndim, out->shape);
+            p.u = tensor_randn((TensorDtype)out->dtype, out->ndim, out->shape);
             for (int i = 0; i < p.k; i++) {
                 Tensor *x = inputs[p.diff[i]];
-                p.w[i] = tensor_randn(TENSOR_FLOAT32, x->ndim, x->shape);
+                p.w[i] = tensor_randn((TensorDtype)x->dtype, x->ndim, x->shape);
             }
             r = check(&p, true, opts);
         } else {

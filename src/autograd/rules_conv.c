@@ -36,7 +36,7 @@ BW(max_pool2d) {
         int64_t flat[3] = {m->shape[0], m->shape[1], -1}, plane[3] = {m->shape[0], m->shape[1], m->shape[2] * m->shape[3]};
         TMP(fi, ag_reshape(idx, flat, 3));
         TMP(fg, ag_reshape(g[0], flat, 3));
-        TMP(z, ag__const_full(TENSOR_FLOAT32, 3, plane, sc(0)));
+        TMP(z, ag__const_full((TensorDtype)g[0]->dtype, 3, plane, sc(0)));
         TMP(sc_, ag_scatter_add(z, 2, fi, fg));
         OUT(0, ag_reshape(sc_, m->shape, m->ndim));
     }

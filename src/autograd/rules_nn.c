@@ -455,6 +455,7 @@ BW(nll_loss) {
     a.n_ints = m->ndim;
     a.reduction = n->args.reduction;
     a.ignore_index = n->args.ignore_index;
+    a.dtype = (TensorDtype)m->dtype;   /* the input's: a float32 1/N would round a float64 gradient */
     Tensor *in[2] = {target, weight};
     TMP(W, ag__const(TENSOR_OP_NLL_LOSS_GRAD_WEIGHTS, in, weight ? 2 : 1, &a));
     if (n->args.reduction == TENSOR_REDUCTION_NONE && m->ndim == 2) TMP(gg, ag_unsqueeze(g[0], 1));

@@ -1,8 +1,9 @@
 /* conv.c — the kernels under convolution and pooling: im2col (F.unfold) and its adjoint col2im
  * (F.fold), which convolution (im2col + one GEMM, in torch.nn.functional) and its backward are
  * built from, and max_pool2d with PyTorch's indices (positions in the flattened H*W plane),
- * whose backward scatters through those indices.  All work on 4-D (N, C, H, W) float32; the
- * Python layer adds the batch dim and the 1-D forms.
+ * whose backward scatters through those indices.  All work on 4-D (N, C, H, W) float32 or
+ * float64 (one kernel per family, expanded for float and double; the result has the input's
+ * dtype, as ATen's are); the Python layer adds the batch dim and the 1-D forms.
  *
  * Argument layout (TensorOpArgs.ints), checked by conv_geometry():
  *   IM2COL      [kh, kw, dh, dw, pad_top, pad_left, pad_bottom, pad_right, sh, sw]
@@ -71,9 +72,8 @@ static int need_float4d(const TensorMeta *x, const char *what, int ndim) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s: expected a %d-D input, got %d-D", what, ndim, x->ndim);
         return -1;
     }
-    if (x->dtype != TENSOR_FLOAT32) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what,
-                         x->dtype == TENSOR_INT64 ? "Long" : "Bool");
+    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, tensor__cname((TensorDtype)x->dtype));
         return -1;
     }
     return 0;
@@ -123,7 +123,7 @@ TENSOR_INFER(im2col) {
     if (need_float4d(x, "im2col", 4) < 0 || conv_geometry(a->ints, a->n_ints, x->shape[2], x->shape[3], "im2col", &g) < 0)
         return -1;
     int64_t shape[3] = {x->shape[0], x->shape[1] * g.kh * g.kw, g.oh * g.ow};
-    tensor__meta_contiguous(out, TENSOR_FLOAT32, 3, shape);
+    tensor__meta_contiguous(out, (TensorDtype)x->dtype, 3, shape);
     return 1;
 }
 
@@ -155,7 +155,7 @@ TENSOR_INFER(col2im) {
         return -1;
     }
     int64_t shape[4] = {x->shape[0], x->shape[1] / kk, a->ints[0], a->ints[1]};
-    tensor__meta_contiguous(out, TENSOR_FLOAT32, 4, shape);
+    tensor__meta_contiguous(out, (TensorDtype)x->dtype, 4, shape);
     return 1;
 }
 
@@ -166,75 +166,80 @@ TENSOR_INFER(max_pool2d) {
     if (need_float4d(x, "max_pool2d", 4) < 0 || pool_geometry(a->ints, a->n_ints, x->shape[1], x->shape[2], x->shape[3], &g) < 0)
         return -1;
     int64_t shape[4] = {x->shape[0], x->shape[1], g.oh, g.ow};
-    tensor__meta_contiguous(&out[0], TENSOR_FLOAT32, 4, shape);
+    tensor__meta_contiguous(&out[0], (TensorDtype)x->dtype, 4, shape);
     tensor__meta_contiguous(&out[1], TENSOR_INT64, 4, shape);
     return 2;
 }
 
 /* ---- kernels -------------------------------------------------------------------------------------------- */
 
-/* one image's planes (C, H, W) -> columns (C*kh*kw, oh*ow) */
-static void im2col_plane(const float *x, float *col, int64_t C, int64_t H, int64_t W, const Geo *g) {
-    int64_t L = g->oh * g->ow;
-    for (int64_t c = 0; c < C; c++) {
-        const float *xc = x + c * H * W;
-        for (int64_t ki = 0; ki < g->kh; ki++) {
-            for (int64_t kj = 0; kj < g->kw; kj++) {
-                float *row = col + ((c * g->kh + ki) * g->kw + kj) * L;
-                for (int64_t oy = 0; oy < g->oh; oy++) {
-                    int64_t iy = oy * g->sh - g->pt + ki * g->dh;
-                    float *r = row + oy * g->ow;
-                    if (iy < 0 || iy >= H) {
-                        memset(r, 0, sizeof(float) * (size_t)g->ow);
-                        continue;
-                    }
-                    const float *xr = xc + iy * W;
-                    int64_t ix = -g->pl + kj * g->dw;
-                    if (g->sw == 1) {
-                        /* stride 1: zeros left of the input, one contiguous copy, zeros right of it */
-                        int64_t lo = ix < 0 ? -ix : 0, hi = W - ix;
-                        if (lo > g->ow) lo = g->ow;
-                        if (hi > g->ow) hi = g->ow;
-                        if (hi < lo) hi = lo;
-                        if (lo) memset(r, 0, sizeof(float) * (size_t)lo);
-                        if (hi > lo) memcpy(r + lo, xr + ix + lo, sizeof(float) * (size_t)(hi - lo));
-                        if (g->ow > hi) memset(r + hi, 0, sizeof(float) * (size_t)(g->ow - hi));
-                        continue;
-                    }
-                    for (int64_t ox = 0; ox < g->ow; ox++, ix += g->sw) r[ox] = (ix >= 0 && ix < W) ? xr[ix] : 0.0f;
-                }
-            }
-        }
-    }
+/* the plane kernels of one family: SUF f (float) or d (double), T its element type */
+#define CONV_PLANES(SUF, T)                                                                                            \
+/* one image's planes (C, H, W) -> columns (C*kh*kw, oh*ow) */                                                         \
+static void im2col_plane_##SUF(const T *x, T *col, int64_t C, int64_t H, int64_t W, const Geo *g) {                    \
+    int64_t L = g->oh * g->ow;                                                                                         \
+    for (int64_t c = 0; c < C; c++) {                                                                                  \
+        const T *xc = x + c * H * W;                                                                                   \
+        for (int64_t ki = 0; ki < g->kh; ki++) {                                                                       \
+            for (int64_t kj = 0; kj < g->kw; kj++) {                                                                   \
+                T *row = col + ((c * g->kh + ki) * g->kw + kj) * L;                                                    \
+                for (int64_t oy = 0; oy < g->oh; oy++) {                                                               \
+                    int64_t iy = oy * g->sh - g->pt + ki * g->dh;                                                      \
+                    T *r = row + oy * g->ow;                                                                           \
+                    if (iy < 0 || iy >= H) {                                                                           \
+                        memset(r, 0, sizeof(T) * (size_t)g->ow);                                                       \
+                        continue;                                                                                      \
+                    }                                                                                                  \
+                    const T *xr = xc + iy * W;                                                                         \
+                    int64_t ix = -g->pl + kj * g->dw;                                                                  \
+                    if (g->sw == 1) {                                                                                  \
+                        /* stride 1: zeros left of the input, one contiguous copy, zeros right of it */                \
+                        int64_t lo = ix < 0 ? -ix : 0, hi = W - ix;                                                    \
+                        if (lo > g->ow) lo = g->ow;                                                                    \
+                        if (hi > g->ow) hi = g->ow;                                                                    \
+                        if (hi < lo) hi = lo;                                                                          \
+                        if (lo) memset(r, 0, sizeof(T) * (size_t)lo);                                                  \
+                        if (hi > lo) memcpy(r + lo, xr + ix + lo, sizeof(T) * (size_t)(hi - lo));                      \
+                        if (g->ow > hi) memset(r + hi, 0, sizeof(T) * (size_t)(g->ow - hi));                           \
+                        continue;                                                                                      \
+                    }                                                                                                  \
+                    for (int64_t ox = 0; ox < g->ow; ox++, ix += g->sw) r[ox] = (ix >= 0 && ix < W) ? xr[ix] : (T)0;   \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+    }                                                                                                                  \
+}                                                                                                                      \
+                                                                                                                       \
+/* the adjoint: columns summed back into planes (x must be zeroed) */                                                  \
+static void col2im_plane_##SUF(const T *col, T *x, int64_t C, int64_t H, int64_t W, const Geo *g) {                    \
+    int64_t L = g->oh * g->ow;                                                                                         \
+    for (int64_t c = 0; c < C; c++) {                                                                                  \
+        T *xc = x + c * H * W;                                                                                         \
+        for (int64_t ki = 0; ki < g->kh; ki++) {                                                                       \
+            for (int64_t kj = 0; kj < g->kw; kj++) {                                                                   \
+                const T *row = col + ((c * g->kh + ki) * g->kw + kj) * L;                                              \
+                for (int64_t oy = 0; oy < g->oh; oy++) {                                                               \
+                    int64_t iy = oy * g->sh - g->pt + ki * g->dh;                                                      \
+                    if (iy < 0 || iy >= H) continue;                                                                   \
+                    T *xr = xc + iy * W;                                                                               \
+                    const T *r = row + oy * g->ow;                                                                     \
+                    int64_t ix = -g->pl + kj * g->dw;                                                                  \
+                    if (g->sw == 1) {                                                                                  \
+                        int64_t lo = ix < 0 ? -ix : 0, hi = W - ix;                                                    \
+                        if (hi > g->ow) hi = g->ow;                                                                    \
+                        for (int64_t ox = lo; ox < hi; ox++) xr[ix + ox] += r[ox];                                     \
+                        continue;                                                                                      \
+                    }                                                                                                  \
+                    for (int64_t ox = 0; ox < g->ow; ox++, ix += g->sw)                                                \
+                        if (ix >= 0 && ix < W) xr[ix] += r[ox];                                                        \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+    }                                                                                                                  \
 }
 
-/* the adjoint: columns summed back into planes (x must be zeroed) */
-static void col2im_plane(const float *col, float *x, int64_t C, int64_t H, int64_t W, const Geo *g) {
-    int64_t L = g->oh * g->ow;
-    for (int64_t c = 0; c < C; c++) {
-        float *xc = x + c * H * W;
-        for (int64_t ki = 0; ki < g->kh; ki++) {
-            for (int64_t kj = 0; kj < g->kw; kj++) {
-                const float *row = col + ((c * g->kh + ki) * g->kw + kj) * L;
-                for (int64_t oy = 0; oy < g->oh; oy++) {
-                    int64_t iy = oy * g->sh - g->pt + ki * g->dh;
-                    if (iy < 0 || iy >= H) continue;
-                    float *xr = xc + iy * W;
-                    const float *r = row + oy * g->ow;
-                    int64_t ix = -g->pl + kj * g->dw;
-                    if (g->sw == 1) {
-                        int64_t lo = ix < 0 ? -ix : 0, hi = W - ix;
-                        if (hi > g->ow) hi = g->ow;
-                        for (int64_t ox = lo; ox < hi; ox++) xr[ix + ox] += r[ox];
-                        continue;
-                    }
-                    for (int64_t ox = 0; ox < g->ow; ox++, ix += g->sw)
-                        if (ix >= 0 && ix < W) xr[ix] += r[ox];
-                }
-            }
-        }
-    }
-}
+CONV_PLANES(f, float)
+CONV_PLANES(d, double)
 
 static Tensor *run_im2col(const Tensor *x, const TensorOpArgs *a) {
     TensorMeta m, o;
@@ -248,10 +253,16 @@ static Tensor *run_im2col(const Tensor *x, const TensorOpArgs *a) {
     Tensor *r = tensor__new_from_meta(&o, false);
     if (r) {
         int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-        const float *xs = tensor__f32(c);
-        float *rs = tensor__f32(r);
         int64_t per_in = C * H * W, per_out = o.shape[1] * o.shape[2];
-        for (int64_t n = 0; n < N; n++) im2col_plane(xs + n * per_in, rs + n * per_out, C, H, W, &g);
+        if (c->dtype == TENSOR_FLOAT64) {
+            const double *xs = (const double *)tensor__data(c);
+            double *rs = (double *)tensor__data(r);
+            for (int64_t n = 0; n < N; n++) im2col_plane_d(xs + n * per_in, rs + n * per_out, C, H, W, &g);
+        } else {
+            const float *xs = tensor__f32(c);
+            float *rs = tensor__f32(r);
+            for (int64_t n = 0; n < N; n++) im2col_plane_f(xs + n * per_in, rs + n * per_out, C, H, W, &g);
+        }
     }
     tensor_decref(c);
     return r;
@@ -269,16 +280,59 @@ static Tensor *run_col2im(const Tensor *x, const TensorOpArgs *a) {
     Tensor *r = tensor__new_from_meta(&o, true);
     if (r) {
         int64_t N = o.shape[0], C = o.shape[1], H = o.shape[2], W = o.shape[3];
-        const float *cs = tensor__f32(c);
-        float *rs = tensor__f32(r);
         int64_t per_in = x->shape[1] * x->shape[2], per_out = C * H * W;
-        for (int64_t n = 0; n < N; n++) col2im_plane(cs + n * per_in, rs + n * per_out, C, H, W, &g);
+        if (c->dtype == TENSOR_FLOAT64) {
+            const double *cs = (const double *)tensor__data(c);
+            double *rs = (double *)tensor__data(r);
+            for (int64_t n = 0; n < N; n++) col2im_plane_d(cs + n * per_in, rs + n * per_out, C, H, W, &g);
+        } else {
+            const float *cs = tensor__f32(c);
+            float *rs = tensor__f32(r);
+            for (int64_t n = 0; n < N; n++) col2im_plane_f(cs + n * per_in, rs + n * per_out, C, H, W, &g);
+        }
     }
     tensor_decref(c);
     return r;
 }
 
-/* values and indices; a NaN wins its window (PyTorch: `val > max || isnan(val)`) */
+/* one family's max_pool2d over `planes` (H, W) planes: values and indices; a NaN wins its window
+ * (PyTorch: `val > max || isnan(val)`) */
+#define MAX_POOL_PLANES(SUF, T)                                                                   \
+    static void max_pool_planes_##SUF(const T *xs, T *vs, int64_t *is, int64_t planes, int64_t H, \
+                                      int64_t W, const Geo *g) {                                  \
+        for (int64_t p = 0; p < planes; p++) {                                                    \
+            const T *xp = xs + p * H * W;                                                         \
+            for (int64_t oy = 0; oy < g->oh; oy++) {                                              \
+                int64_t y0 = oy * g->sh - g->pt;                                                  \
+                for (int64_t ox = 0; ox < g->ow; ox++) {                                          \
+                    int64_t x0 = ox * g->sw - g->pl;                                              \
+                    T best = -INFINITY;                                                           \
+                    int64_t bi = -1;                                                              \
+                    for (int64_t ki = 0; ki < g->kh; ki++) {                                      \
+                        int64_t iy = y0 + ki * g->dh;                                             \
+                        if (iy < 0 || iy >= H) continue;                                          \
+                        for (int64_t kj = 0; kj < g->kw; kj++) {                                  \
+                            int64_t jx = x0 + kj * g->dw;                                         \
+                            if (jx < 0 || jx >= W) continue;                                      \
+                            T val = xp[iy * W + jx];                                              \
+                            if (bi < 0 || val > best || isnan(val)) {                             \
+                                best = val;                                                       \
+                                bi = iy * W + jx;                                                 \
+                                if (isnan(val)) goto done;                                        \
+                            }                                                                     \
+                        }                                                                         \
+                    }                                                                             \
+                done:                                                                             \
+                    *vs++ = best;                                                                 \
+                    *is++ = bi < 0 ? 0 : bi;                                                      \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+MAX_POOL_PLANES(f, float)
+MAX_POOL_PLANES(d, double)
+
 static int run_max_pool2d(const Tensor *x, const TensorOpArgs *a, Tensor **out) {
     TensorMeta m, o[2];
     tensor_meta_of(x, &m);
@@ -295,37 +349,10 @@ static int run_max_pool2d(const Tensor *x, const TensorOpArgs *a, Tensor **out) 
         return -1;
     }
     int64_t planes = x->shape[0] * x->shape[1], H = x->shape[2], W = x->shape[3];
-    const float *xs = tensor__f32(c);
-    float *vs = tensor__f32(v);
-    int64_t *is = tensor__i64(ix);
-    for (int64_t p = 0; p < planes; p++) {
-        const float *xp = xs + p * H * W;
-        for (int64_t oy = 0; oy < g.oh; oy++) {
-            int64_t y0 = oy * g.sh - g.pt;
-            for (int64_t ox = 0; ox < g.ow; ox++) {
-                int64_t x0 = ox * g.sw - g.pl;
-                float best = -INFINITY;
-                int64_t bi = -1;
-                for (int64_t ki = 0; ki < g.kh; ki++) {
-                    int64_t iy = y0 + ki * g.dh;
-                    if (iy < 0 || iy >= H) continue;
-                    for (int64_t kj = 0; kj < g.kw; kj++) {
-                        int64_t jx = x0 + kj * g.dw;
-                        if (jx < 0 || jx >= W) continue;
-                        float val = xp[iy * W + jx];
-                        if (bi < 0 || val > best || isnan(val)) {
-                            best = val;
-                            bi = iy * W + jx;
-                            if (isnan(val)) goto done;
-                        }
-                    }
-                }
-            done:
-                *vs++ = best;
-                *is++ = bi < 0 ? 0 : bi;
-            }
-        }
-    }
+    if (c->dtype == TENSOR_FLOAT64)
+        max_pool_planes_d((const double *)tensor__data(c), (double *)tensor__data(v), tensor__i64(ix), planes, H, W, &g);
+    else
+        max_pool_planes_f(tensor__f32(c), tensor__f32(v), tensor__i64(ix), planes, H, W, &g);
     tensor_decref(c);
     out[0] = v;
     out[1] = ix;

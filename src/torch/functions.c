@@ -297,8 +297,11 @@ static Value f_where(ARGS) {
     }
     if (native_check_args(vm, "where", argc, kw, 3, 3) < 0) return val_null();
     Tensor *c, *x, *y, *o0 = NULL, *o1 = NULL, *o2 = NULL;
-    if (torch_tensor_arg(vm, argv[0], "where", &c, &o0) < 0) return val_null();
-    if (torch_tensor_arg(vm, argv[1], "where", &x, &o1) < 0 || torch_tensor_arg(vm, argv[2], "where", &y, &o2) < 0) {
+    /* a number branch meets the other branch's dtype */
+    TensorDtype d1 = torch_is_tensor(vm, argv[1]) ? tensor_dtype(T(argv[1])) : TENSOR_DTYPE_DEFAULT;
+    TensorDtype d2 = torch_is_tensor(vm, argv[2]) ? tensor_dtype(T(argv[2])) : TENSOR_DTYPE_DEFAULT;
+    if (torch_tensor_arg(vm, argv[0], "where", TENSOR_DTYPE_DEFAULT, &c, &o0) < 0) return val_null();
+    if (torch_tensor_arg(vm, argv[1], "where", d2, &x, &o1) < 0 || torch_tensor_arg(vm, argv[2], "where", d1, &y, &o2) < 0) {
         tensor_decref(o0);
         tensor_decref(o1);
         return val_null();

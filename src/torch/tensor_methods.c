@@ -83,9 +83,8 @@ static Value binary(VM *vm, const BinSpec *s, Value self, Value other, TensorSca
     TensorOp op = s->reflected ? s->rscalar_op : s->scalar_op;
     if (op == TENSOR_OP_COUNT) {
         /* no scalar form (e.g. 2 / t): wrap the number as a 0-dim tensor */
-        Tensor *owned = tensor_scalar_tensor(sc, TENSOR_DTYPE_DEFAULT);
+        Tensor *owned = torch_wrapped_number(sc, tensor_dtype(a));
         if (!owned) return torch_raise_error(vm);
-        tensor_set_wrapped_number(owned, true);
         Tensor *in[2] = {s->reflected ? owned : a, s->reflected ? a : owned};
         Value r = torch_result(vm, ag_op1(s->tensor_op, in, 2, &args));
         tensor_decref(owned);
@@ -256,9 +255,8 @@ static Value binary_inplace_generic(VM *vm, const BinSpec *s, Value self, Value 
         args.scalar = sc;
         rc = ag_pointwise_inplace(s->scalar_op, in, 1, &args);
     } else {
-        owned = tensor_scalar_tensor(sc, TENSOR_DTYPE_DEFAULT);
+        owned = torch_wrapped_number(sc, tensor_dtype(in[0]));
         if (!owned) return torch_raise_error(vm);
-        tensor_set_wrapped_number(owned, true);
         in[1] = owned;
         rc = ag_pointwise_inplace(s->tensor_op, in, 2, &args);
     }
@@ -720,8 +718,8 @@ static Value m_where(ARGS) {
     SELF_CHECK("where");
     if (argc != 3) return vm_raise(vm, vm->e_TypeError, "where() takes 2 arguments");
     Tensor *cond, *other, *o1 = NULL, *o2 = NULL;
-    if (torch_tensor_arg(vm, argv[1], "where", &cond, &o1) < 0) return val_null();
-    if (torch_tensor_arg(vm, argv[2], "where", &other, &o2) < 0) {
+    if (torch_tensor_arg(vm, argv[1], "where", TENSOR_DTYPE_DEFAULT, &cond, &o1) < 0) return val_null();
+    if (torch_tensor_arg(vm, argv[2], "where", tensor_dtype(T(argv[0])), &other, &o2) < 0) {
         tensor_decref(o1);
         return val_null();
     }

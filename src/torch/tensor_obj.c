@@ -300,7 +300,13 @@ Value torch_scalar_value(TensorScalar s) {
     }
 }
 
-int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) {
+Tensor *torch_wrapped_number(TensorScalar s, TensorDtype peer) {
+    Tensor *t = tensor_scalar_tensor(s, s.kind == TENSOR_FLOAT32 && peer == TENSOR_FLOAT64 ? TENSOR_FLOAT64 : TENSOR_DTYPE_DEFAULT);
+    if (t) tensor_set_wrapped_number(t, true);
+    return t;
+}
+
+int torch_tensor_arg(VM *vm, Value v, const char *fname, TensorDtype peer, Tensor **out, Tensor **owned) {
     *owned = NULL;
     if (torch_is_tensor(vm, v)) {
         *out = torch_tensor_of(v);
@@ -308,12 +314,11 @@ int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **
     }
     TensorScalar s;
     if (torch_scalar_of(vm, v, &s)) {
-        Tensor *t = tensor_scalar_tensor(s, TENSOR_DTYPE_DEFAULT);
+        Tensor *t = torch_wrapped_number(s, peer);
         if (!t) {
             torch_raise_error(vm);
             return -1;
         }
-        tensor_set_wrapped_number(t, true);
         *out = *owned = t;
         return 0;
     }

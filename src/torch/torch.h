@@ -100,7 +100,13 @@ static inline Value torch_result(VM *vm, Tensor *t) { return t ? torch_wrap(vm, 
 bool torch_scalar_of(VM *vm, Value v, TensorScalar *out);
 /* A tensor argument: tensors as is (borrowed), numbers as 0-dim wrapped-number tensors (new
  * reference in *owned, to be released with tensor_decref).  -1 + TypeError otherwise. */
-int torch_tensor_arg(VM *vm, Value v, const char *fname, Tensor **out, Tensor **owned) EM_MUST_CHECK;
+/* a Python number as a 0-dim wrapped-number tensor, to meet a tensor of dtype `peer` (DEFAULT: none).
+ * PyTorch's scalar_to_tensor holds a float in double and promotion counts it as the default dtype,
+ * so its storage only matters against a float64 operand, which must meet it unrounded: there it is
+ * float64, elsewhere the default dtype (what the compiled paths, which read dtypes, promote it as).
+ * NULL with the tensor error set on failure. */
+Tensor *torch_wrapped_number(TensorScalar s, TensorDtype peer);
+int torch_tensor_arg(VM *vm, Value v, const char *fname, TensorDtype peer, Tensor **out, Tensor **owned) EM_MUST_CHECK;
 /* Sizes given as *args ints or one sequence (view(2, 3), view((2, 3)), torch.Size). */
 int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;
 int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;

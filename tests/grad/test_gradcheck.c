@@ -3,11 +3,21 @@
  * none), including broadcasting, non-contiguous inputs, in-place forms (applied to a clone),
  * multi-output ops (outputs flattened and concatenated), and second derivatives through
  * create_graph for the ops whose rules are themselves differentiable.  Every unary pointwise
- * op is checked on the domain its table entry names (ops.def's DOM), first and second order. */
+ * op is checked on the domain its table entry names (ops.def's DOM), first and second order.
+ *
+ * Every case group runs twice: in float32 (suite gradcheck: eps 1e-3, tolerance per case) and in
+ * float64 (suite gradcheck_f64: a 4-point stencil and tolerances tight enough to see a float32
+ * rounding, opts_for below).  The float inputs of the cases take the dtype of the running test
+ * (index and mask inputs stay int64 / bool), and in float64 every floating output of an op must
+ * be float64 too: a kernel or rule that drops to float32 fails rather than passing imprecisely. */
 #include "tests/support/tensor_test.h"
 #include "src/tensor/pwexpr.h"
 
 TestSuite(gradcheck, .init = tt_setup);
+TestSuite(gradcheck_f64, .init = tt_setup);
+
+/* the floating dtype of the running test: its float inputs, and the eps and tolerances */
+static TensorDtype g_dt = TENSOR_FLOAT32;
 
 /* ---- input factories ------------------------------------------------------------------------------ */
 
@@ -22,27 +32,31 @@ static int64_t numel_of(int nd, const int64_t *s) {
 /* kind RN: normal; AW: |x| in [0.5, 1.5] with random sign (away from kinks at 0);
  * PS: [0.5, 2]; FR: [1.1, 1.35] (away from integers); DI: distinct values (no ties);
  * UN: (-0.8, 0.8); PR: [0.1, 0.9] */
-static Tensor *make(int kind, int nd, const int64_t *s) {
+static Tensor *make_as(TensorDtype dt, int kind, int nd, const int64_t *s) {
     int64_t n = numel_of(nd, s);
-    float *v = malloc(sizeof(float) * (size_t)(n ? n : 1));
+    double *v = malloc(sizeof(double) * (size_t)(n ? n : 1));
     Tensor *u = tensor_rand(TENSOR_FLOAT32, 1, &n), *g = tensor_randn(TENSOR_FLOAT32, 1, &n);
     for (int64_t i = 0; i < n; i++) {
         double a = tensor_get_f64(u, &i), b = tensor_get_f64(g, &i);
         switch (kind) {
-        case RN: v[i] = (float)b; break;
-        case AW: v[i] = (float)((0.5 + a) * (b < 0 ? -1 : 1)); break;
-        case PS: v[i] = (float)(0.5 + 1.5 * a); break;
-        case FR: v[i] = (float)(1.1 + 0.25 * a); break;
-        case UN: v[i] = (float)(1.6 * a - 0.8); break;
-        case PR: v[i] = (float)(0.1 + 0.8 * a); break;
-        default: v[i] = (float)(((i * 7) % n) * 0.37 - 1.0); break;
+        case RN: v[i] = b; break;
+        case AW: v[i] = (0.5 + a) * (b < 0 ? -1 : 1); break;
+        case PS: v[i] = 0.5 + 1.5 * a; break;
+        case FR: v[i] = 1.1 + 0.25 * a; break;
+        case UN: v[i] = 1.6 * a - 0.8; break;
+        case PR: v[i] = 0.1 + 0.8 * a; break;
+        default: v[i] = ((i * 7) % n) * 0.37 - 1.0; break;
         }
     }
-    Tensor *t = tensor_from_f32(nd, s, v);
+    /* float32: each value rounded once from double, as the float32-only version did */
+    Tensor *t = tensor_from_data(TENSOR_FLOAT64, nd, s, v), *r = t ? tensor_to_dtype(t, dt) : NULL;
+    tensor_decref(t);
+    cr_assert(r, "make: %s", tensor_error_message());
     free(v);
     TT_FREE(u, g);
-    return t;
+    return r;
 }
+static Tensor *make(int kind, int nd, const int64_t *s) { return make_as(g_dt, kind, nd, s); }
 
 #define SHAPE(...) NELEM(((int64_t[]){__VA_ARGS__})), ((int64_t[]){__VA_ARGS__})
 static Tensor *gr(int kind, int nd, const int64_t *s) { return tt_grad(make(kind, nd, s)); }
@@ -74,8 +88,17 @@ static Tensor *run_op(void *vctx, Tensor *const *in) {
     if (n < 0) return NULL;
     Tensor *flat[16];
     int k = 0;
+    /* floating outputs are of the running dtype (to_dtype's: of the dtype it converts to) */
+    TensorDtype want = c->op == TENSOR_OP_TO_DTYPE ? c->a.dtype : g_dt;
     for (int i = 0; i < n; i++) {
-        if (tensor_dtype(out[i]) == TENSOR_FLOAT32) {
+        TensorDtype d = tensor_dtype(out[i]);
+        if ((d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64) && d != want) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "output %d is %s in a %s run", i, tensor_dtype_name(d), tensor_dtype_name(want));
+            for (int j = 0; j < k; j++) tensor_decref(flat[j]);
+            for (int j = i; j < n; j++) tensor_decref(out[j]);
+            return NULL;
+        }
+        if (d == TENSOR_FLOAT32 || d == TENSOR_FLOAT64) {
             int64_t m1 = -1;
             flat[k++] = ag_reshape(out[i], &m1, 1);
         }
@@ -87,10 +110,21 @@ static Tensor *run_op(void *vctx, Tensor *const *in) {
     return r;
 }
 
+/* float32: eps 1e-3 and the case's tolerance.  float64: far tighter than torch.autograd.gradcheck's
+ * defaults (eps 1e-6, atol 1e-5, rtol 1e-3), which a gradient rounded through float32 on the way
+ * (relative error ~3e-8) passes: the 4-point stencil at eps 1e-4 gets the numeric derivative of
+ * every case to ~1e-9 (every case passes at eps 5e-5..2e-4 with rtol 1e-9; lgamma's second order,
+ * the least accurate, is off by 5e-10), so atol 1e-10 / rtol 5e-9 flags a float32 rounding. */
+static AgGradcheckOpts opts_for(double tol, bool second) {
+    if (g_dt == TENSOR_FLOAT64)
+        return (AgGradcheckOpts){.eps = 1e-4, .atol = 1e-10, .rtol = 5e-9, .check_second_order = second, .fourth_order = true};
+    return (AgGradcheckOpts){.eps = 1e-3, .atol = tol, .rtol = tol, .check_second_order = second};
+}
+
 static void check(TensorOp op, Tensor **in, int n_in, const TensorOpArgs *a, bool second, double tol) {
     Ctx c = {.op = op, .a = a ? *a : TENSOR_OP_ARGS_INIT, .n_in = n_in};
     c.reseed = (tensor_op_flags(op) & TENSOR_OPF_RANDOM) != 0;
-    AgGradcheckOpts o = {.eps = 1e-3, .atol = tol, .rtol = tol, .check_second_order = second};
+    AgGradcheckOpts o = opts_for(tol, second);
     int r = ag_gradcheck(run_op, &c, n_in, in, &o);
     cr_assert_neq(r, -1, "%s: error %s", tensor_op_info(op)->enum_name, tensor_error_message());
     cr_assert_eq(r, 1, "%s: %s", tensor_op_info(op)->enum_name, o.failure ? o.failure : "?");
@@ -139,8 +173,18 @@ static void unary_cases(void) {
     a.scalar = tensor_scalar_f(-0.25);
     a.scalar2 = tensor_scalar_f(0.25);
     CHECK(TENSOR_OP_CLAMP, true, T1, gr(AW, SHAPE(2, 3)));
-    a.dtype = TENSOR_FLOAT32;
-    CHECK(TENSOR_OP_TO_DTYPE, true, T1, gr(RN, SHAPE(2, 3)));
+    if (g_dt == TENSOR_FLOAT32) {
+        a.dtype = TENSOR_FLOAT32;
+        CHECK(TENSOR_OP_TO_DTYPE, true, T1, gr(RN, SHAPE(2, 3)));
+    } else {
+        /* a real conversion: float32 -> float64 is exact, so it is checked at float64's
+         * tolerance (its backward turns the float64 gradient back into float32); then the
+         * same-dtype form, which returns its input */
+        a.dtype = TENSOR_FLOAT64;
+        CHECK(TENSOR_OP_TO_DTYPE, true, T1, tt_grad(make_as(TENSOR_FLOAT32, RN, SHAPE(2, 3))));
+        a.dtype = TENSOR_FLOAT64;
+        CHECK(TENSOR_OP_TO_DTYPE, true, T1, gr(RN, SHAPE(2, 3)));
+    }
 }
 
 static Tensor *bool_mask(int nd, const int64_t *s) {
@@ -209,8 +253,7 @@ static void reduction_cases(void) {
     /* a zero in the input takes the exclusive-product path */
     Tensor *z = gr(AW, SHAPE(2, 3));
     bool prev = ag_set_grad_enabled(false);
-    float zero = 0;
-    memcpy(tensor_data_ptr(z), &zero, sizeof zero);
+    memset(tensor_data_ptr(z), 0, tensor_dtype_size(g_dt)); /* 0.0f / 0.0: all bits zero */
     ag_set_grad_enabled(prev);
     CHECK(TENSOR_OP_PROD, false, T1, z);
     CHECK(TENSOR_OP_MAX, true, T1, gr(DI, SHAPE(2, 3)));
@@ -537,12 +580,12 @@ static void inplace_cases(void) {
 
 /* ---- branch opsmath: special functions, scans, LAPACK ops ----------------------------------------------
  * cholesky / inv / det / slogdet run on S = x x^T + I (well conditioned, and symmetric as cholesky's
- * rule assumes: it reads one triangle); float64 is checked by the goldens' torch.autograd.gradcheck
- * (tests/torch/math_ops/gradcheck64.py) */
+ * rule assumes: it reads one triangle); float64 here too, and through Python by the goldens'
+ * torch.autograd.gradcheck (tests/torch/math_ops/gradcheck64.py) */
 static Tensor *run_spd(void *vctx, Tensor *const *in) {
     Ctx *c = vctx;
     Tensor *xt = ag_transpose(in[0], -2, -1), *p = xt ? ag_matmul(in[0], xt) : NULL;
-    Tensor *eye = tensor_eye(in[0]->shape[in[0]->ndim - 1], -1, TENSOR_FLOAT32);
+    Tensor *eye = tensor_eye(in[0]->shape[in[0]->ndim - 1], -1, g_dt);
     Tensor *S = p && eye ? ag_add(p, eye) : NULL;
     Tensor *x[2] = {S, c->n_in > 1 ? in[1] : NULL};
     Tensor *r = S ? run_op(c, x) : NULL;
@@ -553,7 +596,7 @@ static Tensor *run_spd(void *vctx, Tensor *const *in) {
 static void check_spd(TensorOp op, Tensor *x, Tensor *b, const TensorOpArgs *a) {
     Ctx c = {.op = op, .a = a ? *a : TENSOR_OP_ARGS_INIT, .n_in = b ? 2 : 1};
     Tensor *in[2] = {x, b};
-    AgGradcheckOpts o = {.eps = 1e-3, .atol = T1, .rtol = T1, .check_second_order = false};
+    AgGradcheckOpts o = opts_for(T1, false);
     int r = ag_gradcheck(run_spd, &c, b ? 2 : 1, in, &o);
     cr_assert_neq(r, -1, "%s: error %s", tensor_op_info(op)->enum_name, tensor_error_message());
     cr_assert_eq(r, 1, "%s: %s", tensor_op_info(op)->enum_name, o.failure ? o.failure : "?");
@@ -612,8 +655,19 @@ TT_TEST(gradcheck, nn) { nn_cases(); }
 TT_TEST(gradcheck, inplace) { inplace_cases(); }
 TT_TEST(gradcheck, conv) { conv_cases(); }
 
-/* every differentiable op of ops.def has at least one case above */
-TT_TEST(gradcheck, every_differentiable_op_is_covered) {
+/* the same cases in float64 */
+TT_TEST(gradcheck_f64, unary) { g_dt = TENSOR_FLOAT64; unary_cases(); }
+TT_TEST(gradcheck_f64, mathops) { g_dt = TENSOR_FLOAT64; mathops_cases(); }
+TT_TEST(gradcheck_f64, binary_scalar_where) { g_dt = TENSOR_FLOAT64; binary_cases(); }
+TT_TEST(gradcheck_f64, reductions) { g_dt = TENSOR_FLOAT64; reduction_cases(); }
+TT_TEST(gradcheck_f64, views_and_joins) { g_dt = TENSOR_FLOAT64; view_cases(); }
+TT_TEST(gradcheck_f64, linear_algebra) { g_dt = TENSOR_FLOAT64; linalg_cases(); }
+TT_TEST(gradcheck_f64, indexing) { g_dt = TENSOR_FLOAT64; index_cases(); }
+TT_TEST(gradcheck_f64, nn) { g_dt = TENSOR_FLOAT64; nn_cases(); }
+TT_TEST(gradcheck_f64, inplace) { g_dt = TENSOR_FLOAT64; inplace_cases(); }
+TT_TEST(gradcheck_f64, conv) { g_dt = TENSOR_FLOAT64; conv_cases(); }
+
+static void all_cases(void) {
     unary_cases();
     binary_cases();
     reduction_cases();
@@ -624,9 +678,24 @@ TT_TEST(gradcheck, every_differentiable_op_is_covered) {
     inplace_cases();
     conv_cases();
     mathops_cases();
+}
+
+static void expect_every_op_covered(void) {
     for (int o = 0; o < TENSOR_OP_COUNT; o++) {
         unsigned f = tensor_op_flags((TensorOp)o);
         if (f & (TENSOR_OPF_NONDIFF | TENSOR_OPF_CREATION)) continue;
-        cr_assert(covered[o], "no finite-difference case for %s", tensor_op_info((TensorOp)o)->enum_name);
+        cr_assert(covered[o], "no %s finite-difference case for %s", tensor_dtype_name(g_dt), tensor_op_info((TensorOp)o)->enum_name);
     }
+}
+
+/* every differentiable op of ops.def has at least one case above, in float32 and in float64 */
+TT_TEST(gradcheck, every_differentiable_op_is_covered) {
+    all_cases();
+    expect_every_op_covered();
+}
+
+TT_TEST(gradcheck_f64, every_differentiable_op_is_covered) {
+    g_dt = TENSOR_FLOAT64;
+    all_cases();
+    expect_every_op_covered();
 }

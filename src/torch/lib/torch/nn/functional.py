@@ -580,7 +580,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                 w1.append(src - a)
             shape = [1] * out.dim()
             shape[d] = o
-            w1t = _torch.tensor(w1).reshape(shape)
+            w1t = _torch.tensor(w1, dtype=out.dtype).reshape(shape)   # float64 input: float64 weights
             lo = out.index_select(d, _torch.tensor(i0))
             hi = out.index_select(d, _torch.tensor(i1))
             out = lo * (1 - w1t) + hi * w1t

@@ -219,8 +219,8 @@ class RNNBase(Module):
         D = 2 if self.bidirectional else 1
         hout = self.proj_size if self.proj_size > 0 else self.hidden_size
         if hx is None:
-            h0 = torch.zeros(self.num_layers * D, B, hout)
-            hx = (h0, torch.zeros(self.num_layers * D, B, self.hidden_size)) if is_lstm else h0
+            h0 = torch.zeros(self.num_layers * D, B, hout, dtype=x.dtype)
+            hx = (h0, torch.zeros(self.num_layers * D, B, self.hidden_size, dtype=x.dtype)) if is_lstm else h0
         else:
             if not batched:
                 hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1)) if is_lstm else hx.unsqueeze(1)
@@ -317,7 +317,7 @@ class RNNCell(RNNCellBase):
     def forward(self, input, hx=None):
         batched = self._batched(input)
         x = input if batched else input.unsqueeze(0)
-        h = torch.zeros(x.shape[0], self.hidden_size) if hx is None else (hx if batched else hx.unsqueeze(0))
+        h = torch.zeros(x.shape[0], self.hidden_size, dtype=x.dtype) if hx is None else (hx if batched else hx.unsqueeze(0))
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError("Unknown nonlinearity: {}".format(self.nonlinearity))
         out = _rnn_step(F.linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh, self.bias_hh,
@@ -333,7 +333,7 @@ class LSTMCell(RNNCellBase):
         batched = self._batched(input)
         x = input if batched else input.unsqueeze(0)
         if hx is None:
-            z = torch.zeros(x.shape[0], self.hidden_size)
+            z = torch.zeros(x.shape[0], self.hidden_size, dtype=x.dtype)
             hx = (z, z)
         elif not batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
@@ -349,6 +349,6 @@ class GRUCell(RNNCellBase):
     def forward(self, input, hx=None):
         batched = self._batched(input)
         x = input if batched else input.unsqueeze(0)
-        h = torch.zeros(x.shape[0], self.hidden_size) if hx is None else (hx if batched else hx.unsqueeze(0))
+        h = torch.zeros(x.shape[0], self.hidden_size, dtype=x.dtype) if hx is None else (hx if batched else hx.unsqueeze(0))
         out = _gru_step(F.linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh, self.bias_hh)
         return out if batched else out.squeeze(0)
