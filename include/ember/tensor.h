@@ -343,6 +343,10 @@ Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replaceme
 int tensor_normal_gen_(Tensor *t, double mean, double std, TensorGenerator *g) TENSOR_MUST_CHECK;
 int tensor_uniform_gen_(Tensor *t, double from, double to, TensorGenerator *g) TENSOR_MUST_CHECK;
 int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_cauchy_(Tensor *t, double median, double sigma, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_log_normal_(Tensor *t, double mean, double std, TensorGenerator *g) TENSOR_MUST_CHECK;
+int tensor_geometric_(Tensor *t, double p, TensorGenerator *g) TENSOR_MUST_CHECK;
+Tensor *tensor_poisson(const Tensor *rates, TensorGenerator *g);   /* a sample per rate (float dtypes) */
 int tensor_random_(Tensor *t, int64_t from, int64_t to, bool has_to, TensorGenerator *g) TENSOR_MUST_CHECK;
 int tensor_bernoulli_scalar_(Tensor *t, double p, TensorGenerator *g) TENSOR_MUST_CHECK;
 int tensor_bernoulli_tensor_(Tensor *t, const Tensor *p, TensorGenerator *g) TENSOR_MUST_CHECK;

@@ -76,6 +76,8 @@ static inline Tensor *ag__const_masked_fill(Tensor *x, Tensor *mask, TensorScala
     a.scalar = v;
     return ag__const(TENSOR_OP_MASKED_FILL, in, 2, &a);
 }
+/* does x hold a zero (reads tensor data: only in DATA rules) */
+bool ag__has_zero(const Tensor *x);
 /* a new tensor of shape (dtype dt) filled with v */
 Tensor *ag__const_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar v);
 static inline double scalar_value(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? s.f : (double)s.i; }

@@ -66,19 +66,6 @@ BW(xlogy) {
     RULE_END;
 }
 
-/* the backward kernel (exact with zeros); cast back when cumprod's dtype= differed */
-BW(cumprod) {
-    RULE_BEGIN;
-    Tensor *x, *r;
-    SAVED(0, x);
-    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    a.dim = n->args.dim;
-    Tensor *in[2] = {g[0], x};
-    TMP(r, op_args(TENSOR_OP_CUMPROD_BACKWARD, in, 2, &a));
-    OUT(0, ag_to_dtype(r, (TensorDtype)n->in_meta[0].dtype));
-    RULE_END;
-}
-
 static Tensor *flip_dim(Tensor *t, int64_t dim) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.ints = &dim;
@@ -86,6 +73,110 @@ static Tensor *flip_dim(Tensor *t, int64_t dim) {
     return op_args(TENSOR_OP_FLIP, &t, 1, &a);
 }
 
+static Tensor *cumprod_of(Tensor *t, int64_t dim) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dim = dim;
+    return op_args(TENSOR_OP_CUMPROD, &t, 1, &a);
+}
+
+/* flip(cumsum(flip(w))) along dim: the sum of w from each position to the end */
+static Tensor *reversed_cumsum(Tensor *w, int64_t dim) {
+    Tensor *f = flip_dim(w, dim);
+    if (!f) return NULL;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.dim = dim;
+    Tensor *c = op_args(TENSOR_OP_CUMSUM, &f, 1, &a);
+    tensor_decref(f);
+    if (!c) return NULL;
+    Tensor *r = flip_dim(c, dim);
+    tensor_decref(c);
+    return r;
+}
+
+/* cumprod's O(n^2) backward under create_graph with zeros in the input: grad_input[k] =
+ * sum_{j >= k} grad[j] * prod_{i <= j, i != k} x_i, each slice from differentiable ops */
+static Tensor *cumprod_slice_grad(Tensor *x, Tensor *g, const TensorMeta *m, int64_t dim, int64_t k) {
+    Tmps s;
+    s.n = 0;
+    Tensor *r = NULL, *om = NULL;
+    int64_t len = m->shape[dim];
+    Tensor *pu = NULL, *pf = NULL, *xs;
+    if (k > 0) {
+        TMP(xs, ag_slice(x, dim, 0, k, 1));
+        TMP(pu, ag_prod_dim(xs, dim, true));
+    }
+    if (k < len - 1) {
+        TMP(xs, ag_slice(x, dim, k + 1, len, 1));
+        TMP(pf, cumprod_of(xs, dim));
+    }
+    if (k == 0) {
+        int64_t shape[TENSOR_MAX_DIMS];
+        for (int i = 0; i < m->ndim; i++) shape[i] = i == dim ? 1 : m->shape[i];
+        Tensor *ones;
+        TMP(ones, ag__const_full((TensorDtype)m->dtype, m->ndim, shape, sc(1)));
+        Tensor *parts[2] = {ones, pf};
+        TMP(om, ag_cat(parts, 2, dim));
+    } else if (k == len - 1) {
+        om = pu;
+    } else {
+        Tensor *pe, *pp;
+        TMP(pe, ag_expand(pu, pf->shape, pf->ndim));
+        TMP(pp, ag_mul(pe, pf));
+        Tensor *parts[2] = {pu, pp};
+        TMP(om, ag_cat(parts, 2, dim));
+    }
+    Tensor *gs, *prod;
+    TMP(gs, ag_slice(g, dim, k, len, 1));
+    TMP(prod, ag_mul(gs, om));
+    r = ag_sum_dims(prod, &dim, 1, false);
+fail:
+    tmps_free(&s);
+    return r;
+}
+
+/* PyTorch's cumprod_backward: without zeros reversed_cumsum(result * grad) / input; with zeros
+ * the exact O(n) kernel, or under create_graph the O(n^2) formula (whose derivative is the second
+ * derivative of cumprod, which the kernel's is not).  Reads data (the zero test): DATA. */
+BW(cumprod) {
+    RULE_BEGIN;
+    Tensor *x, *res, *gc;
+    SAVED(0, x);
+    SAVED(1, res);
+    const TensorMeta *m = &n->in_meta[0];
+    TensorDtype dt = (TensorDtype)m->dtype;
+    int64_t dim = m->ndim ? tensor__wrap_dim(n->args.dim, m->ndim) : 0;
+    if (dim < 0) goto fail;
+    TMP(gc, ag_to_dtype(g[0], dt));
+    if (tensor__shape_numel(m->ndim, m->shape) <= 1 || m->shape[dim] == 1) {
+        OUT(0, (tensor_incref(gc), gc));
+    } else if (!ag__has_zero(x)) {
+        Tensor *w, *rc_;
+        TMP(w, ag_mul(res, gc));
+        TMP(rc_, reversed_cumsum(w, dim));
+        Tensor *q;
+        TMP(q, ag_div(rc_, x));
+        OUT(0, ag_to_dtype(q, dt));
+    } else if (!ag_is_grad_enabled()) {
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.dim = dim;
+        Tensor *in[2] = {gc, x};
+        OUT(0, op_args(TENSOR_OP_CUMPROD_BACKWARD, in, 2, &a));
+    } else {
+        Tensor *z;
+        TMP(z, ag__zeros_meta(m));
+        for (int64_t k = 0; k < m->shape[dim]; k++) {
+            Tensor *sk = cumprod_slice_grad(x, gc, m, dim, k);
+            if (!sk) goto fail;
+            Tensor *v = ag_select(z, dim, k);
+            int crc = v ? ag_copy_(v, sk) : -1;
+            tensor_decref(v);
+            tensor_decref(sk);
+            if (crc < 0) goto fail;
+        }
+        OUT(0, (tensor_incref(z), z));
+    }
+    RULE_END;
+}
 /* flip(logcumsumexp(flip(t))) along dim */
 static Tensor *rev_logcumsumexp(Tensor *t, int64_t dim) {
     Tensor *f = flip_dim(t, dim);
@@ -336,6 +427,81 @@ BW(qr) {
         }
         TMP(Rh, mH(Rm));
         OUT(0, solve_tri(Rh, gA, false, false, false));
+    }
+    RULE_END;
+}
+
+/* FunctionsManual's norm_backward (linalg_vector_norm and torch.norm's aten::norm): where the norm is zero the gradient is 0
+ * (p >= 1), where ATen masks it, rather than the 0/0 of differentiating sqrt(sum(x^2)) */
+BW(vector_norm) {
+    RULE_BEGIN;
+    Tensor *x, *res, *gu, *nu;
+    SAVED(0, x);
+    SAVED(1, res);
+    const TensorMeta *m = &n->in_meta[0];
+    double p = n->args.scalar.f;
+    const int64_t *dims = n->args.ints;
+    int nd = n->args.n_ints;
+    TMP(gu, ag__unsqueeze_reduced(g[0], m, dims, nd, n->args.keepdim));
+    TMP(nu, ag__unsqueeze_reduced(res, m, dims, nd, n->args.keepdim));
+    if (p == 0) {
+        /* ATen's norm_backward returns an undefined gradient: x.grad stays None */
+    } else if (p == 1) {
+        Tensor *sg;
+        TMP(sg, ag_sign(x));
+        OUT(0, ag_mul(sg, gu));
+    } else if (p == 2) {
+        Tensor *q, *zero, *qm;
+        TMP(q, ag_div(x, nu));
+        TMP(zero, ag__const_scalar(TENSOR_OP_EQ_SCALAR, nu, tensor_scalar_i(0)));
+        TMP(qm, ag_masked_fill(q, zero, sc(0)));
+        OUT(0, ag_mul(gu, qm));
+    } else if (isinf(p)) {
+        /* the gradient is shared between the elements equal to the norm (or NaN) */
+        Tensor *ab, *eq, *nan, *mask, *cnt, *gd, *mf, *sg, *t;
+        TMP(ab, ag__const1(TENSOR_OP_ABS, x));
+        TMP(eq, ag__const2(TENSOR_OP_EQ, ab, nu));
+        TMP(nan, ag__const2(TENSOR_OP_NE, ab, ab));
+        TMP(mask, ag__const2(TENSOR_OP_LOGICAL_OR, eq, nan));
+        TensorOpArgs sa = TENSOR_OP_ARGS_INIT;
+        sa.ints = nd ? dims : NULL;
+        sa.n_ints = nd;
+        sa.keepdim = true;
+        TMP(cnt, ag__const(TENSOR_OP_SUM_DIM, &mask, 1, &sa));
+        TMP(gd, ag_div(gu, cnt));
+        TMP(mf, ag_mul(gd, mask));
+        TMP(sg, ag_sign(x));
+        TMP(t, ag_mul(sg, mf));
+        OUT(0, (tensor_incref(t), t));
+    } else {
+        Tensor *ab, *pw, *scaled, *np, *sv, *zero, *svm;
+        TMP(ab, ag_abs(x));
+        if (p < 1) {
+            Tensor *sg, *xz, *pwm, *a1, *np1;
+            TMP(sg, ag_sign(x));
+            TMP(pw, ag_pow_scalar(ab, sc(p - 1)));
+            TMP(xz, ag__const_scalar(TENSOR_OP_EQ_SCALAR, x, tensor_scalar_i(0)));
+            TMP(pwm, ag_masked_fill(pw, xz, sc(0)));
+            TMP(scaled, ag_mul(sg, pwm));
+            TMP(a1, ag_mul(scaled, gu));
+            TMP(np1, ag_pow_scalar(nu, sc(1 - p)));
+            OUT(0, ag_mul(a1, np1));
+        } else {
+            if (p < 2) {
+                Tensor *sg;
+                TMP(sg, ag_sign(x));
+                TMP(pw, ag_pow_scalar(ab, sc(p - 1)));
+                TMP(scaled, ag_mul(sg, pw));
+            } else {
+                TMP(pw, ag_pow_scalar(ab, sc(p - 2)));
+                TMP(scaled, ag_mul(x, pw));
+            }
+            TMP(np, ag_pow_scalar(nu, sc(p - 1)));
+            TMP(sv, ag_div(gu, np));
+            TMP(zero, ag__const_scalar(TENSOR_OP_EQ_SCALAR, nu, tensor_scalar_i(0)));
+            TMP(svm, ag_masked_fill(sv, zero, sc(0)));
+            OUT(0, ag_mul(scaled, svm));
+        }
     }
     RULE_END;
 }

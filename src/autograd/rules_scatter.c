@@ -61,6 +61,23 @@ SV(scatter_reduce) {
     return ag__save(n, 3, out[0], true);
 }
 
+/* scatter_reduce_: self is about to be overwritten, so a copy of it is saved (ATen's
+ * original_self), then the result after the kernel */
+SV(scatter_reduce_) {
+    (void)out, (void)n_out;
+    Tensor *self = tensor_clone(in[0]);
+    if (!self) return -1;
+    int rc = ag__save(n, 0, self, false);
+    tensor_decref(self);
+    for (int i = 1; rc == 0 && i < 3 && i < n_in; i++) rc = ag__save(n, i, in[i], false);
+    return rc;
+}
+
+SV(scatter_reduce_out) {
+    (void)in, (void)n_in, (void)n_out;
+    return ag__save(n, 3, out[0], true);
+}
+
 BW(scatter_reduce) {
     RULE_BEGIN;
     Tensor *self, *idx, *src, *res;

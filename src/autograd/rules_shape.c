@@ -98,22 +98,12 @@ static Tensor *prod_others(Tensor *x, int64_t dim_or_neg) {
     return rx;
 }
 
-static bool has_zero(const Tensor *x) {
-    Tensor *z = tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, x, tensor_scalar_i(0));
-    if (!z) return true;
-    Tensor *a = tensor_sum(z);
-    bool r = a && tensor_get_i64(a, NULL) > 0;
-    tensor_decref(a);
-    tensor_decref(z);
-    return r;
-}
-
 BW(prod) {
     RULE_BEGIN;
     Tensor *x, *res, *d;
     SAVED(0, x);
     SAVED(1, res);
-    if (has_zero(x)) {
+    if (ag__has_zero(x)) {
         TMP(d, prod_others(x, -1));
     } else {
         TMP(d, ag_div(res, x));
@@ -131,7 +121,7 @@ BW(prod_dim) {
     int64_t dim = tensor__wrap_dim(n->args.dim, m->ndim);
     if (dim < 0) goto fail;
     TMP(gu, ag__unsqueeze_reduced(g[0], m, &dim, 1, n->args.keepdim));
-    if (has_zero(x)) {
+    if (ag__has_zero(x)) {
         TMP(d, prod_others(x, m->ndim ? dim : -1));
     } else {
         TMP(ru, ag__unsqueeze_reduced(res, m, &dim, 1, n->args.keepdim));
@@ -389,6 +379,18 @@ static int scatter_view_bw(AgNode *n, Tensor *const *g, Tensor **gi, bool is_sel
 }
 
 BW(slice) { return scatter_view_bw(n, g, gi, false); }
+
+/* ATen's diagonal_backward: zeros of the input's shape with the gradient copied into the same
+ * diagonal view */
+BW(diagonal) {
+    RULE_BEGIN;
+    Tensor *z, *v;
+    TMP(z, ag__zeros_meta(&n->in_meta[0]));
+    TMP(v, ag_op1(TENSOR_OP_DIAGONAL, &z, 1, &n->args));
+    if (ag_copy_(v, g[0]) < 0) goto fail;
+    OUT(0, ref(z));
+    RULE_END;
+}
 BW(select) { return scatter_view_bw(n, g, gi, true); }
 
 BW(unsqueeze) {

@@ -478,3 +478,44 @@ int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs
     free(outs);
     return n;
 }
+
+/* ---- in-place forms of not-elementwise ops (kernels.h's TENSOR_INPLACE_OF) ------------------------- */
+
+int tensor__infer_into(TensorOp base, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out) {
+    TensorMeta r;
+    if (tensor_op_infer(base, in, n_in, a, &r, 1) < 0) return -1;
+    const TensorMeta *x = in[0];
+    if (r.ndim != x->ndim || memcmp(r.shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) != 0) {
+        char b1[256], b2[256];
+        tensor__format_shape(b1, sizeof b1, x->ndim, x->shape);
+        tensor__format_shape(b2, sizeof b2, r.ndim, r.shape);
+        tensor_error_set(TENSOR_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", b1, b2);
+        return -1;
+    }
+    *out = *x;
+    out->wrapped_number = false;
+    return 1;
+}
+
+int tensor__run_into(TensorOp base, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out) {
+    TensorMeta m[8];
+    const TensorMeta *mp[8];
+    if (n_in > 8) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: too many inputs", tensor_op_name(base));
+        return -1;
+    }
+    for (int i = 0; i < n_in; i++) {
+        if (in[i]) tensor_meta_of(in[i], &m[i]);
+        mp[i] = in[i] ? &m[i] : NULL;
+    }
+    TensorMeta o;
+    if (tensor__infer_into(base, mp, n_in, a, &o) < 0) return -1;
+    Tensor *r = NULL;
+    if (tensor_op_run(base, in, n_in, a, &r, 1) < 0) return -1;
+    int rc = tensor_copy_(in[0], r);
+    tensor_decref(r);
+    if (rc < 0) return -1;
+    tensor_incref(in[0]);
+    out[0] = in[0];
+    return 1;
+}

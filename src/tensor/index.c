@@ -678,6 +678,7 @@ INFER(index_add) {
     return 1;
 }
 RUN(index_add, tensor_index_add(in[0], a->dim, in[1], in[2], a->alpha))
+TENSOR_INPLACE_OF(index_add_, INDEX_ADD)
 
 /* self[idx...]: (self, idx...) */
 INFER(index) {
@@ -760,3 +761,4 @@ INFER(masked_scatter) {
     return 1;
 }
 RUN(masked_scatter, tensor_masked_scatter(in[0], in[1], in[2]))
+TENSOR_INPLACE_OF(masked_scatter_, MASKED_SCATTER)

@@ -104,6 +104,21 @@ typedef int (*TensorCompFn)(TensorOp op, TensorRunner run, Tensor *const *in, in
         return 1;                                                                                                      \
     }
 
+/* The in-place form of a not-elementwise op (scatter_, index_add_, ...): BASE's kernel, its
+ * result copied into input 0, which must have the result's shape.  TENSOR_INPLACE_OF(name, BASE)
+ * defines both functions K(name, name) names. */
+int tensor__run_into(TensorOp base, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out);
+int tensor__infer_into(TensorOp base, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *out);
+#define TENSOR_INPLACE_OF(NAME, BASE)                                                                                  \
+    TENSOR_RUN(NAME) {                                                                                                 \
+        (void)op, (void)n_out;                                                                                         \
+        return tensor__run_into(TENSOR_OP_##BASE, in, n_in, a, out);                                                   \
+    }                                                                                                                  \
+    TENSOR_INFER(NAME) {                                                                                               \
+        (void)op, (void)max_out;                                                                                       \
+        return tensor__infer_into(TENSOR_OP_##BASE, in, n_in, a, out);                                                 \
+    }
+
 /* the kernel table dispatch.c builds (NULL comp: not a composite) */
 TensorCompFn tensor__comp_fn(TensorOp op);
 /* op's row of it (tests check every row is complete) */

@@ -543,6 +543,111 @@ int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) {
     return 0;
 }
 
+/* cauchy_ / log_normal_ / geometric_: DistributionTemplates.h's cpu_serial_kernels, one double
+ * distribution draw per element in TensorIterator order (cauchy and geometric from one 53-bit
+ * uniform, log_normal from the double Box-Muller with its cached second sample) */
+int tensor_cauchy_(Tensor *t, double median, double sigma, TensorGenerator *g) {
+    if (check_float(t, "cauchy_cpu") < 0) return -1;   /* ATen 1.13 does not check sigma */
+    if (tensor__begin_inplace(t) < 0) return -1;
+    g = tensor__gen(g);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        double u = tensor__gen_uniform_d(g);
+        store_d(t, w.off0, median + sigma * tan(3.14159265358979323846 * (u - 0.5)));
+    }
+    return 0;
+}
+
+int tensor_log_normal_(Tensor *t, double mean, double std, TensorGenerator *g) {
+    if (check_float(t, "log_normal_cpu") < 0) return -1;
+    if (!(std > 0.0)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "log_normal_ expects std > 0.0, but found std=%g", std);
+        return -1;
+    }
+    if (tensor__begin_inplace(t) < 0) return -1;
+    g = tensor__gen(g);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) store_d(t, w.off0, exp(normal_double(g, mean, std)));
+    return 0;
+}
+
+int tensor_geometric_(Tensor *t, double p, TensorGenerator *g) {
+    if (t->dtype == TENSOR_BOOL) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"geometric_cpu\" not implemented for 'Bool'");
+        return -1;
+    }
+    if (!(p > 0 && p < 1)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%g", p);
+        return -1;
+    }
+    if (tensor__begin_inplace(t) < 0) return -1;
+    g = tensor__gen(g);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
+        double u = tensor__gen_uniform_d(g);
+        store_d(t, w.off0, ceil(log(u) / log1p(-p)));
+    }
+    return 0;
+}
+
+/* Distributions.cpp's sample_poisson: Hoermann's transformed rejection for rates >= 10, else
+ * the product of uniforms */
+static int64_t sample_poisson(double lambda, TensorGenerator *g) {
+    if (lambda >= 10) {
+        double slam = sqrt(lambda), loglam = log(lambda);
+        double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+        double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+        for (;;) {
+            double U = tensor__gen_uniform_d(g) - 0.5, V = tensor__gen_uniform_d(g);
+            double us = 0.5 - fabs(U);
+            int64_t k = (int64_t)floor((2 * a / us + b) * U + lambda + 0.43);
+            if (us >= 0.07 && V <= vr) return k;
+            if (k < 0 || (us < 0.013 && V > us)) continue;
+            if (log(V) + log(invalpha) - log(a / (us * us) + b) <= -lambda + (double)k * loglam - lgamma((double)k + 1))
+                return k;
+        }
+    }
+    if (lambda == 0) return 0;
+    double enlam = exp(-lambda), prod = 1.0;
+    int64_t x = 0;
+    for (;;) {
+        prod *= tensor__gen_uniform_d(g);
+        if (prod > enlam) x++;
+        else return x;
+    }
+}
+
+/* torch.poisson(rates): one sample per rate, in the (contiguous) output's order */
+Tensor *tensor_poisson(const Tensor *rates, TensorGenerator *g) {
+    if (check_float(rates, "poisson_cpu") < 0) return NULL;
+    Tensor *rc = tensor_contiguous((Tensor *)rates);
+    if (!rc) return NULL;
+    Tensor *r = tensor__new((TensorDtype)rates->dtype, rates->ndim, rates->shape, true);
+    if (!r) {
+        tensor_decref(rc);
+        return NULL;
+    }
+    g = tensor__gen(g);
+    TensorDtype dt = (TensorDtype)rc->dtype;
+    size_t es = tensor__elsize(dt);
+    const char *src = tensor__data(rc);
+    for (int64_t i = 0; i < rc->numel; i++) {
+        double lam = tensor__ld_d(dt, src + (size_t)i * es);
+        if (!(lam >= 0)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "invalid Poisson rate, expected rate to be non-negative");
+            tensor_decref(rc);
+            tensor_decref(r);
+            return NULL;
+        }
+        store_d(r, i, (double)sample_poisson(lam, g));
+    }
+    tensor_decref(rc);
+    return r;
+}
+
 /* random_() / random_(to) / random_(from, to); has_to false: the dtype's full range */
 int tensor_random_(Tensor *t, int64_t from, int64_t to, bool has_to, TensorGenerator *g) {
     g = tensor__gen(g);

@@ -1,6 +1,8 @@
 /* reduce_ops.c — the reductions' entries of the op table (ops.def's K(run, infer) columns): per
  * op, which dims it reduces, whether it keeps them, its result-dtype class, and the kernel of
  * reduce.c it runs. */
+#include <math.h>
+
 #include "src/tensor/kernels.h"
 #include "src/tensor/reduce.h"
 
@@ -136,3 +138,38 @@ int tensor__run_min_dim(TensorOp op, Tensor *const *in, int n_in, const TensorOp
     (void)n_in;
     return run_extremum_dim(op, in, a, out, n_out, false);
 }
+
+/* linalg.vector_norm: scalar=ord, ints=dims (none: all), keepdim.  One op (PyTorch's
+ * linalg_vector_norm, whose backward masks a zero norm); its forward is the reduction of the
+ * ord: sum of nonzeros (0), of |x| (1), sqrt of the sum of squares (2), max / min of |x|
+ * (+-inf), else sum(|x|^p)^(1/p). */
+REDUCE_INTS(vector_norm, TENSOR_RDT_SAME)
+static Tensor *vector_norm(const Tensor *x, double p, const int64_t *dims, int nd, bool keepdim) {
+    Tensor *t = NULL, *s = NULL, *r = NULL;
+    if (isinf(p)) {
+        t = tensor_abs(x);
+        r = t ? tensor__amax(t, dims, nd, keepdim, p > 0) : NULL;
+        tensor_decref(t);
+        return r;
+    }
+    if (p == 0) {
+        Tensor *nz = tensor_cmp_scalar(TENSOR_OP_NE_SCALAR, x, tensor_scalar_i(0));
+        t = nz ? tensor_to_dtype(nz, (TensorDtype)x->dtype) : NULL;
+        tensor_decref(nz);
+    } else if (p == 1) {
+        t = tensor_abs(x);
+    } else if (p == 2) {
+        t = tensor_mul(x, x);
+    } else {
+        Tensor *ab = tensor_abs(x);
+        t = ab ? tensor_pow_scalar(ab, tensor_scalar_f(p)) : NULL;
+        tensor_decref(ab);
+    }
+    s = t ? tensor_sum_dims(t, dims, nd, keepdim) : NULL;
+    tensor_decref(t);
+    if (!s || p == 0 || p == 1) return s;
+    r = p == 2 ? tensor_sqrt(s) : tensor_pow_scalar(s, tensor_scalar_f(1.0 / p));
+    tensor_decref(s);
+    return r;
+}
+RUN(vector_norm, vector_norm(x, a->scalar.f, a->ints, a->n_ints, a->keepdim))

@@ -477,6 +477,204 @@ static void sort_rows(const RowCtx *c, int64_t *ids, int64_t n, int64_t *tmp) {
     }
 }
 
+/* ---- unique(sorted=False): ATen's CPU order ---- */
+
+/* ATen's unique_cpu_template builds a std::unordered_set from the input and copies it out in
+ * iteration order, so sorted=False prints libstdc++'s hash-table order: a pure function of the
+ * values in order of first appearance.  This replays the table: elements inserted one by one at
+ * the front of their bucket (or of the list), the table growing by libstdc++'s rehash policy
+ * (11 buckets' worth first, then at least doubling, bucket counts from its prime list, which
+ * _Prime_rehash_policy::_M_next_bkt picks from) and relinking on each rehash as _M_rehash does.
+ * Hashes: integers are their own (std::hash); floats are std::_Hash_bytes (64-bit MurmurHash2,
+ * libstdc++'s seed) of their bytes, with 0.0 hashing to 0. */
+static const uint64_t stl_primes[] = {
+    17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139,
+    149, 157, 167, 179, 193, 199, 211, 227, 241, 257, 277, 293, 313, 337, 359, 383, 409, 439, 467, 503, 541, 577,
+    619, 661, 709, 761, 823, 887, 953, 1031, 1109, 1193, 1289, 1381, 1493, 1613, 1741, 1879, 2029, 2179, 2357,
+    2549, 2753, 2971, 3209, 3469, 3739, 4027, 4349, 4703, 5087, 5503, 5953, 6427, 6949, 7517, 8123, 8783, 9497,
+    10273, 11113, 12011, 12983, 14033, 15173, 16411, 17749, 19183, 20753, 22447, 24281, 26267, 28411, 30727,
+    33223, 35933, 38873, 42043, 45481, 49201, 53201, 57557, 62233, 67307, 72817, 78779, 85229, 92203, 99733,
+    107897, 116731, 126271, 136607, 147793, 159871, 172933, 187091, 202409, 218971, 236897, 256279, 277261,
+    299951, 324503, 351061, 379787, 410857, 444487, 480881, 520241, 562841, 608903, 658753, 712697, 771049,
+    834181, 902483, 976369, 1056323, 1142821, 1236397, 1337629, 1447153, 1565659, 1693859, 1832561, 1982627,
+    2144977, 2320627, 2510653, 2716249, 2938679, 3179303, 3439651, 3721303, 4026031, 4355707, 4712381, 5098259,
+    5515729, 5967347, 6456007, 6984629, 7556579, 8175383, 8844859, 9569143, 10352717, 11200489, 12117689,
+    13109983, 14183539, 15345007, 16601593, 17961079, 19431899, 21023161, 22744717, 24607243, 26622317, 28802401,
+    31160981, 33712729, 36473443, 39460231, 42691603, 46187573, 49969847, 54061849, 58488943, 63278561, 68460391,
+    74066549, 80131819, 86693767, 93793069, 101473717, 109783337, 118773397, 128499677, 139022417, 150406843,
+    162723577, 176048909, 190465427, 206062531, 222936881, 241193053, 260944219, 282312799, 305431229, 330442829,
+    357502601, 386778277, 418451333, 452718089, 489790921, 529899637, 573292817, 620239453, 671030513, 725980837,
+    785430967, 849749479, 919334987, 994618837, 1076067617, 1164186217, 1259520799, 1362662261, 1474249943,
+    1594975441, 1725587117, 1866894511, 2019773507, 2185171673, 2364114217, 2557710269, 2767159799, 2993761039,
+    3238918481, 3504151727, 3791104843, 4101556399, 4294967291, 6442450933};
+
+/* _Prime_rehash_policy::_M_next_bkt */
+static uint64_t stl_next_bkt(uint64_t n) {
+    static const unsigned char fast[] = {1, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13};
+    if (n < 14) return fast[n];
+    size_t lo = 0, hi = sizeof stl_primes / sizeof stl_primes[0] - 1;
+    while (lo < hi) {   /* first prime >= n */
+        size_t mid = (lo + hi) / 2;
+        if (stl_primes[mid] < n) lo = mid + 1;
+        else hi = mid;
+    }
+    return stl_primes[lo];
+}
+
+static uint64_t stl_shift_mix(uint64_t v) { return v ^ (v >> 47); }
+
+static uint64_t stl_hash_bytes(const unsigned char *p, size_t len) {
+    const uint64_t mul = ((uint64_t)0xc6a4a793UL << 32) + (uint64_t)0x5bd1e995UL;
+    uint64_t hash = (uint64_t)0xc70f6907UL ^ (len * mul);
+    size_t aligned = len & ~(size_t)7;
+    for (size_t i = 0; i < aligned; i += 8) {
+        uint64_t data;
+        memcpy(&data, p + i, 8);
+        hash ^= stl_shift_mix(data * mul) * mul;
+        hash *= mul;
+    }
+    if (len & 7) {
+        uint64_t data = 0;
+        for (int i = (int)(len & 7) - 1; i >= 0; i--) data = (data << 8) + p[aligned + (size_t)i];
+        hash ^= data;
+        hash *= mul;
+    }
+    hash = stl_shift_mix(hash) * mul;
+    return stl_shift_mix(hash);
+}
+
+static uint64_t stl_hash(TensorDtype dt, const char *v) {
+    if (dt == TENSOR_FLOAT32) {
+        float f;
+        memcpy(&f, v, 4);
+        return f != 0.0f ? stl_hash_bytes((const unsigned char *)&f, 4) : 0;
+    }
+    if (dt == TENSOR_FLOAT64) {
+        double f;
+        memcpy(&f, v, 8);
+        return f != 0.0 ? stl_hash_bytes((const unsigned char *)&f, 8) : 0;
+    }
+    return (uint64_t)tensor__ld_i(dt, v);
+}
+
+/* does sorted=False have a hash order of its own for dt (bool: ATen counts, sorted order;
+ * float16/bfloat16 stay sorted in Ember) */
+static bool hash_ordered(TensorDtype dt) { return dt == TENSOR_FLOAT32 || dt == TENSOR_FLOAT64 || (!tensor__is_float(dt) && dt != TENSOR_BOOL); }
+
+/* the replayed table: nodes are unique indices in one singly linked list; bucket[b] is the node
+ * before bucket b's first (BEFORE: the list head) or EMPTY */
+enum { STL_EMPTY = -2, STL_BEFORE = -1, STL_NIL = -1 };
+typedef struct {
+    int64_t *next, *bucket, head;
+    const uint64_t *hash;
+    uint64_t nb;
+} StlTable;
+
+static int64_t stl_after(const StlTable *t, int64_t prev) { return prev == STL_BEFORE ? t->head : t->next[prev]; }
+static void stl_link(StlTable *t, int64_t prev, int64_t u) {
+    t->next[u] = stl_after(t, prev);
+    if (prev == STL_BEFORE) t->head = u;
+    else t->next[prev] = u;
+}
+
+/* _M_insert_bucket_begin */
+static void stl_insert(StlTable *t, int64_t u) {
+    uint64_t b = t->hash[u] % t->nb;
+    if (t->bucket[b] != STL_EMPTY) {
+        stl_link(t, t->bucket[b], u);
+        return;
+    }
+    stl_link(t, STL_BEFORE, u);
+    if (t->next[u] != STL_NIL) t->bucket[t->hash[t->next[u]] % t->nb] = u;
+    t->bucket[b] = STL_BEFORE;
+}
+
+/* _M_rehash_aux (unique keys) into nb buckets */
+static int stl_rehash(StlTable *t, uint64_t nb) {
+    int64_t *nbk = malloc(sizeof(int64_t) * (size_t)nb);
+    if (!nbk) return tensor__oom();
+    for (uint64_t b = 0; b < nb; b++) nbk[b] = STL_EMPTY;
+    free(t->bucket);
+    t->bucket = nbk;
+    t->nb = nb;
+    int64_t p = t->head;
+    t->head = STL_NIL;
+    uint64_t bbegin = 0;
+    while (p != STL_NIL) {
+        int64_t nx = t->next[p];
+        uint64_t b = t->hash[p] % nb;
+        if (nbk[b] == STL_EMPTY) {
+            stl_link(t, STL_BEFORE, p);
+            nbk[b] = STL_BEFORE;
+            if (t->next[p] != STL_NIL) nbk[bbegin] = p;
+            bbegin = b;
+        } else {
+            stl_link(t, nbk[b], p);
+        }
+        p = nx;
+    }
+    return 0;
+}
+
+/* Reorders unique's sorted results (vals: nu values, inv: len indices, cnt) into the hash
+ * table's iteration order. */
+static int hash_order(TensorDtype dt, int64_t len, int64_t nu, Tensor *vals, Tensor *inv, Tensor *cnt) {
+    size_t es = tensor__elsize(dt);
+    char *vp = tensor__data(vals);
+    int64_t *ip = tensor__i64(inv), *cp = tensor__i64(cnt);
+    int64_t *next = malloc(sizeof(int64_t) * (size_t)(3 * nu + 1)), *seen = next ? next + nu : NULL;
+    int64_t *oldcnt = seen ? seen + nu : NULL;
+    uint64_t *hash = malloc(sizeof(uint64_t) * (size_t)(nu + 1));
+    char *copy = malloc(es * (size_t)(nu + 1));
+    StlTable t = {next, NULL, STL_NIL, hash, 0};
+    int rc = -1;
+    if (!next || !hash || !copy) {
+        tensor__oom();
+        goto done;
+    }
+    for (int64_t u = 0; u < nu; u++) {
+        seen[u] = 0;
+        hash[u] = stl_hash(dt, vp + (size_t)u * es);
+    }
+    if (stl_rehash(&t, 1) < 0) goto done;
+    uint64_t count = 0, next_resize = 0;
+    for (int64_t r = 0; r < len; r++) {   /* inserted in order of first appearance */
+        int64_t u = ip[r];
+        if (seen[u]) continue;
+        seen[u] = 1;
+        if (count + 1 > next_resize) {   /* _M_need_rehash, max_load_factor 1 */
+            uint64_t min_bkts = count + 1 > (next_resize ? 0 : 11) ? count + 1 : 11;
+            if (min_bkts >= t.nb) {
+                uint64_t want = min_bkts + 1 > t.nb * 2 ? min_bkts + 1 : t.nb * 2;
+                uint64_t nb = stl_next_bkt(want);
+                next_resize = nb;
+                if (stl_rehash(&t, nb) < 0) goto done;
+            } else {
+                next_resize = t.nb;
+            }
+        }
+        stl_insert(&t, u);
+        count++;
+    }
+    /* seen[] becomes the old -> new index map; values and counts move to their new places */
+    memcpy(copy, vp, es * (size_t)nu);
+    memcpy(oldcnt, cp, sizeof(int64_t) * (size_t)nu);
+    int64_t j = 0;
+    for (int64_t u = t.head; u != STL_NIL; u = next[u], j++) {
+        seen[u] = j;
+        memcpy(vp + (size_t)j * es, copy + (size_t)u * es, es);
+        cp[j] = oldcnt[u];
+    }
+    for (int64_t r = 0; r < len; r++) ip[r] = seen[ip[r]];
+    rc = 0;
+done:
+    free(next);
+    free(t.bucket);
+    free(hash);
+    free(copy);
+    return rc;
+}
+
 /* The rows are x's slices along d (every element when there is no dim): row r's elements sit at
  * offsets base(r) + e * stride.  Rows are ordered (unless consecutive), equal neighbours merged:
  * out[0] the unique rows, out[1] each input row's unique index, out[2] the counts. */
@@ -574,6 +772,12 @@ static int unique(const Tensor *x, const TensorOpArgs *a, Tensor **out) {
     }
     free(ids);
     free(rows);
+    if (a->accumulate && !by_dim && !consecutive && hash_ordered(dt) && hash_order(dt, len, nu, vals, inv, cnt) < 0) {
+        tensor_decref(vals);
+        tensor_decref(inv);
+        tensor_decref(cnt);
+        return -1;
+    }
     out[0] = vals;
     out[1] = inv;
     out[2] = cnt;

@@ -298,3 +298,7 @@ int tensor__run_scatter(TensorOp op, Tensor *const *in, int n, const TensorOpArg
     out[0] = scatter(in[0], a->dim, in[1], src, a->scalar, m, include_self);
     return out[0] ? 1 : -1;
 }
+
+TENSOR_INPLACE_OF(scatter_, SCATTER)
+TENSOR_INPLACE_OF(scatter_add_, SCATTER_ADD)
+TENSOR_INPLACE_OF(scatter_reduce_, SCATTER_REDUCE)

@@ -1,5 +1,5 @@
 /* shape.c — movement ops: the geometry of every view (view, as_strided, transpose, t, permute,
- * expand, slice, select, unsqueeze, squeeze, split, unbind), reshape/flatten/contiguous/narrow
+ * expand, slice, select, diagonal, unsqueeze, squeeze, split, unbind), reshape/flatten/contiguous/narrow
  * /chunk which resolve to them, and cat/stack which copy.  Each view's geometry is computed by
  * one inference function from the input's meta, so tensor_op_infer and the kernels agree. */
 #include "src/tensor/shape.h"
@@ -371,6 +371,41 @@ VIEW_INFER(select) {
     return 1;
 }
 
+/* diagonal: start=offset, dim=dim1, dim2; the other dims in order, then the diagonal, whose
+ * stride is the sum of the two (ATen's diagonal) */
+VIEW_INFER(diagonal) {
+    UNUSED_META;
+    int64_t d1 = tensor__wrap_dim(a->dim, nd), d2 = d1 < 0 ? -1 : tensor__wrap_dim(a->dim2, nd);
+    if (d2 < 0) return -1;
+    if (d1 == d2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld", (long long)a->dim,
+                         (long long)a->dim2);
+        return -1;
+    }
+    int64_t off = a->start, len;
+    copy_meta(o, in);
+    if (off >= 0) {
+        len = in->shape[d1] < in->shape[d2] - off ? in->shape[d1] : in->shape[d2] - off;
+    } else {
+        len = in->shape[d1] + off < in->shape[d2] ? in->shape[d1] + off : in->shape[d2];
+    }
+    if (len <= 0) {
+        len = 0;
+    } else {
+        o->offset = in->offset + (off >= 0 ? off * in->strides[d2] : -off * in->strides[d1]);
+    }
+    int k = 0;
+    for (int i = 0; i < nd; i++) {
+        if (i == d1 || i == d2) continue;
+        o->shape[k] = in->shape[i];
+        o->strides[k++] = in->strides[i];
+    }
+    o->shape[k] = len;
+    o->strides[k++] = in->strides[d1] + in->strides[d2];
+    o->ndim = k;
+    return 1;
+}
+
 VIEW_INFER(unsqueeze) {
     UNUSED_META;
     if (nd >= TENSOR_MAX_DIMS) {
@@ -523,6 +558,7 @@ VIEW_RUN(permute)
 VIEW_RUN(expand)
 VIEW_RUN(slice)
 VIEW_RUN(select)
+VIEW_RUN(diagonal)
 VIEW_RUN(unsqueeze)
 VIEW_RUN(squeeze)
 VIEW_RUN(squeeze_dim)

@@ -217,6 +217,43 @@ static Value m_exponential_(ARGS) {
     return inplace_done(vm, a[0], tensor_exponential_(T(a[0]), l, g));
 }
 
+/* cauchy_(median=0, sigma=1) / log_normal_(mean=1, std=2): two doubles and a generator */
+static Value m_two_param_(ARGS) {
+    bool cauchy = fn->name[0] == 'c';
+    static const char *const cn[] = {"self", "median", "sigma", "generator"}, *const ln[] = {"self", "mean", "std", "generator"};
+    Value a[4];
+    if (native_parse_args(vm, fn->name, argc, argv, kw, 3, 1, cauchy ? cn : ln, 4, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "%s(): self must be a Tensor", fn->name);
+    double p0 = cauchy ? 0.0 : 1.0, p1 = cauchy ? 1.0 : 2.0;
+    TensorGenerator *g;
+    if ((!val_is_null(a[1]) && vm_to_double(vm, a[1], &p0) < 0) || (!val_is_null(a[2]) && vm_to_double(vm, a[2], &p1) < 0) ||
+        torch_generator_arg(vm, a[3], fn->name, &g) < 0)
+        return val_null();
+    return inplace_done(vm, a[0], cauchy ? tensor_cauchy_(T(a[0]), p0, p1, g) : tensor_log_normal_(T(a[0]), p0, p1, g));
+}
+
+static Value m_geometric_(ARGS) {
+    static const char *const names[] = {"self", "p", "generator"};
+    Value a[3];
+    if (native_parse_args(vm, "geometric_", argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "geometric_(): self must be a Tensor");
+    double p;
+    TensorGenerator *g;
+    if (vm_to_double(vm, a[1], &p) < 0 || torch_generator_arg(vm, a[2], "geometric_", &g) < 0) return val_null();
+    return inplace_done(vm, a[0], tensor_geometric_(T(a[0]), p, g));
+}
+
+static Value f_poisson(ARGS) {
+    static const char *const names[] = {"input", "generator"};
+    Value a[2];
+    if (native_parse_args(vm, "poisson", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0]))
+        return vm_raise(vm, vm->e_TypeError, "poisson(): argument 'input' (position 1) must be Tensor, not %s", vm_type_name(vm, a[0]));
+    TensorGenerator *g;
+    if (torch_generator_arg(vm, a[1], "poisson", &g) < 0) return val_null();
+    return torch_result(vm, tensor_poisson(T(a[0]), g));
+}
+
 /* random_(), random_(to), random_(from, to) */
 static Value m_random_(ARGS) {
     static const char *const names[] = {"self", "from", "to", "generator"};
@@ -276,10 +313,12 @@ int torch_generator_init(VM *vm, Value cmod) {
     int rc = module_set(vm, cmod, "default_generator", val_obj(def));
     vm_pop_root(vm);
     if (rc < 0 || module_set(vm, cmod, "Generator", val_obj(ts->t_generator)) < 0) return -1;
-    static const MethodDef fns[] = {{"randperm", f_randperm}, {"multinomial", f_multinomial}, {NULL}};
+    static const MethodDef fns[] = {{"randperm", f_randperm}, {"multinomial", f_multinomial}, {"poisson", f_poisson}, {NULL}};
     if (torch_add_overridable(vm, cmod, fns) < 0) return -1;
     static const MethodDef tm[] = {
         {"exponential_", m_exponential_, NATIVEF_METHOD}, {"random_", m_random_, NATIVEF_METHOD},
+        {"cauchy_", m_two_param_, NATIVEF_METHOD}, {"log_normal_", m_two_param_, NATIVEF_METHOD},
+        {"geometric_", m_geometric_, NATIVEF_METHOD},
         {"bernoulli_", m_bernoulli_, NATIVEF_METHOD}, {"multinomial", m_multinomial, NATIVEF_METHOD}, {NULL}};
     return type_add_methods(vm, ts->t_tensor, tm);
 }

@@ -2,9 +2,10 @@
  * kthvalue, unique, nonzero, bincount, histc, index_copy/index_fill, tensor_split, unfold,
  * meshgrid, take, ...): PyTorch's signatures are parsed in Python, which runs the op table's ops
  * through torch._C._index_op; the Tensor methods of those functions call the one Python
- * definition with self first, and the in-place forms (scatter_, index_add_, ...) run the
- * out-of-place op and copy_ its result into self (a recorded in-place op: version counter,
- * autograd and compiled graphs see it as PyTorch's). */
+ * definition with self first.  scatter_ / scatter_reduce_ run the table's in-place ops (their
+ * own autograd nodes, as PyTorch's); index_copy_ / index_fill_ (decompositions) run the
+ * out-of-place function and copy_ its result into self (a recorded in-place op: version
+ * counter, autograd and compiled graphs see it). */
 #include <string.h>
 
 #include "src/torch/torch.h"
@@ -22,6 +23,7 @@
 static const TensorOp index_ops[] = {
     TENSOR_OP_SCATTER, TENSOR_OP_SCATTER_ADD, TENSOR_OP_SCATTER_REDUCE, TENSOR_OP_KTHVALUE, TENSOR_OP_UNIQUE,
     TENSOR_OP_NONZERO, TENSOR_OP_BINCOUNT, TENSOR_OP_HISTC, TENSOR_OP_INDEX_PUT, TENSOR_OP_AS_STRIDED,
+    TENSOR_OP_SCATTER_, TENSOR_OP_SCATTER_REDUCE_,
 };
 
 static int find_op(const char *name, TensorOp *op) {
@@ -168,13 +170,9 @@ int torch_index_ops_init(VM *vm, Value cmod) {
         {"argwhere", m_python, NATIVEF_METHOD}, {"tensor_split", m_python, NATIVEF_METHOD},
         {"unfold", m_python, NATIVEF_METHOD}, {"take", m_python, NATIVEF_METHOD},
         {"take_along_dim", m_python, NATIVEF_METHOD}, {"count_nonzero", m_python, NATIVEF_METHOD},
-        {"scatter_", m_inplace, NATIVEF_METHOD, (void *)"scatter"},
-        {"scatter_add_", m_inplace, NATIVEF_METHOD, (void *)"scatter_add"},
-        {"scatter_reduce_", m_inplace, NATIVEF_METHOD, (void *)"scatter_reduce"},
-        {"index_add_", m_inplace, NATIVEF_METHOD, (void *)"index_add"},
+        {"scatter_", m_python, NATIVEF_METHOD}, {"scatter_reduce_", m_python, NATIVEF_METHOD},
         {"index_copy_", m_inplace, NATIVEF_METHOD, (void *)"index_copy"},
         {"index_fill_", m_inplace, NATIVEF_METHOD, (void *)"index_fill"},
-        {"masked_scatter_", m_inplace, NATIVEF_METHOD, (void *)"masked_scatter"},
         {NULL}};
     return type_add_methods(vm, torch_state(vm)->t_tensor, tm);
 }

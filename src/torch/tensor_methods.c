@@ -134,6 +134,12 @@ static Value m_binary_named(ARGS) {
             Value t = a[0];
             a[0] = a[1];
             a[1] = t;
+        } else if (torch_is_tensor(vm, a[1]) && s->tensor_op == TENSOR_OP_REMAINDER && val_is_number(a[0]) &&
+                   argc >= 1 && val_is_null(a[2])) {
+            /* torch.remainder(number, tensor): ATen's remainder.Scalar_Tensor, the number as a
+             * wrapped 0-dim tensor (what `number % tensor` computes) */
+            static const BinSpec reflected = {TENSOR_OP_REMAINDER, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
+            return binary(vm, &reflected, a[1], a[0], tensor_scalar_i(1), false);
         } else {
             return vm_raise(vm, vm->e_TypeError, "%s(): argument 'input' must be Tensor, not %s", fn->name,
                             vm_type_name(vm, a[0]));
@@ -758,14 +764,21 @@ static Value m_dim_index_op(ARGS) {
     return op2(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), T(a[2]), &args);
 }
 
+/* the method's in-place form (registered under the name with a trailing '_') runs the table's
+ * in-place op, which records its own node (ScatterAddBackward0, ...) as PyTorch's in-place ops do */
+static TensorOp op_or_inplace(const NativeObj *fn, TensorOp op, TensorOp inplace) {
+    size_t n = strlen(fn->name);
+    return n && fn->name[n - 1] == '_' ? inplace : op;
+}
+
 static Value m_scatter_add(ARGS) {
-    SELF_CHECK("scatter_add");
+    SELF_CHECK(fn->name);
     if (argc != 4 || !torch_is_tensor(vm, argv[2]) || !torch_is_tensor(vm, argv[3]))
         return vm_raise(vm, vm->e_TypeError, "scatter_add(dim, index, src)");
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0) return val_null();
     Tensor *in[3] = {T(argv[0]), T(argv[2]), T(argv[3])};
-    return torch_result(vm, ag_op1(TENSOR_OP_SCATTER_ADD, in, 3, &args));
+    return torch_result(vm, ag_op1(op_or_inplace(fn, TENSOR_OP_SCATTER_ADD, TENSOR_OP_SCATTER_ADD_), in, 3, &args));
 }
 
 static Value m_masked_select(ARGS) {
@@ -1343,7 +1356,7 @@ static Value m_bernoulli(ARGS) {
 }
 
 static Value m_index_add(ARGS) {
-    SELF_CHECK("index_add");
+    SELF_CHECK(fn->name);
     static const char *const names[] = {"input", "dim", "index", "source", "alpha"};
     Value a[5];
     if (parse(vm, "index_add", argc, argv, kw, 4, 4, names, 5, a) < 0) return val_null();
@@ -1354,7 +1367,7 @@ static Value m_index_add(ARGS) {
     if (!val_is_null(a[4]) && !torch_scalar_of(vm, a[4], &args.alpha))
         return vm_raise(vm, vm->e_TypeError, "index_add(): argument 'alpha' must be Number, not %s", vm_type_name(vm, a[4]));
     Tensor *in[3] = {T(a[0]), T(a[2]), T(a[3])};
-    return torch_result(vm, ag_op1(TENSOR_OP_INDEX_ADD, in, 3, &args));
+    return torch_result(vm, ag_op1(op_or_inplace(fn, TENSOR_OP_INDEX_ADD, TENSOR_OP_INDEX_ADD_), in, 3, &args));
 }
 
 /* index_put(indices, values, accumulate=False) / index_put_: indices a tuple of index tensors
@@ -1413,13 +1426,13 @@ static Value m_index_put(ARGS) {
 }
 
 static Value m_masked_scatter(ARGS) {
-    SELF_CHECK("masked_scatter");
+    SELF_CHECK(fn->name);
     if (native_check_args(vm, "masked_scatter", argc, kw, 3, 3) < 0) return val_null();
     if (!torch_is_tensor(vm, argv[1]) || !torch_is_tensor(vm, argv[2]))
         return vm_raise(vm, vm->e_TypeError, "masked_scatter(): argument 'mask' and 'source' must be Tensor");
     Tensor *in[3] = {T(argv[0]), T(argv[1]), T(argv[2])};
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    return torch_result(vm, ag_op1(TENSOR_OP_MASKED_SCATTER, in, 3, &args));
+    return torch_result(vm, ag_op1(op_or_inplace(fn, TENSOR_OP_MASKED_SCATTER, TENSOR_OP_MASKED_SCATTER_), in, 3, &args));
 }
 
 /* torch.rsub(input, other, alpha=1) = other - alpha * input */
@@ -1506,7 +1519,8 @@ static const MethodDef tensor_methods[] = {
     {"masked_fill", m_masked_fill, NATIVEF_METHOD}, {"masked_fill_", m_masked_fill, NATIVEF_METHOD, (void *)1},
     {"gather", m_dim_index_op, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_GATHER},
     {"index_select", m_dim_index_op, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_INDEX_SELECT},
-    {"scatter_add", m_scatter_add, NATIVEF_METHOD}, {"masked_select", m_masked_select, NATIVEF_METHOD},
+    {"scatter_add", m_scatter_add, NATIVEF_METHOD}, {"scatter_add_", m_scatter_add, NATIVEF_METHOD},
+    {"masked_select", m_masked_select, NATIVEF_METHOD},
     /* shape */
     {"view", m_view, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_VIEW},
     {"reshape", m_view, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_RESHAPE},
@@ -1526,8 +1540,9 @@ static const MethodDef tensor_methods[] = {
     {"split_with_sizes", m_split, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_SPLIT},
     {"addmm", m_addmm, NATIVEF_METHOD}, {"as_strided", m_as_strided, NATIVEF_METHOD},
     {"bernoulli", m_bernoulli, NATIVEF_METHOD}, {"index_add", m_index_add, NATIVEF_METHOD},
+    {"index_add_", m_index_add, NATIVEF_METHOD},
     {"index_put", m_index_put, NATIVEF_METHOD, NULL}, {"index_put_", m_index_put, NATIVEF_METHOD, (void *)1},
-    {"masked_scatter", m_masked_scatter, NATIVEF_METHOD},
+    {"masked_scatter", m_masked_scatter, NATIVEF_METHOD}, {"masked_scatter_", m_masked_scatter, NATIVEF_METHOD},
     {"tril", m_tri, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_TRIL},
     {"triu", m_tri, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_TRIU},
     {"roll", m_roll, NATIVEF_METHOD}, {"flip", m_flip, NATIVEF_METHOD},

@@ -719,7 +719,10 @@ static Value tensor_repr_fn(ARGS) {
     int n = 0;
     AgNode *g = ag_grad_fn(t);
     if (g) {
-        snprintf(buf, sizeof buf, "grad_fn=<%s>", ag_node_name(g));
+        /* PyTorch prints type(grad_fn).__name__: C++ nodes' names without their namespace
+         * (torch::autograd::CopySlices -> CopySlices) */
+        const char *name = ag_node_name(g), *colon = strrchr(name, ':');
+        snprintf(buf, sizeof buf, "grad_fn=<%s>", colon ? colon + 1 : name);
         extra[n++] = buf;
     } else if (ag_requires_grad(t)) {
         extra[n++] = "requires_grad=True";

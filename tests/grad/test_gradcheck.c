@@ -283,6 +283,24 @@ static void reduction_cases(void) {
     a.ints = d02;
     a.n_ints = 2;
     CHECK(TENSOR_OP_LOGSUMEXP, true, T1, gr(RN, SHAPE(2, 3, 2)));
+    /* vector norms: ord 2 over all dims, 3 / 1.5 over dim 0, inf (distinct values) */
+    a.scalar = tensor_scalar_f(2);
+    CHECK(TENSOR_OP_VECTOR_NORM, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(3);
+    a.ints = d0;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_VECTOR_NORM, true, T1, gr(RN, SHAPE(3, 2)));
+    a.scalar = tensor_scalar_f(1.5);
+    a.ints = d0;
+    a.n_ints = 1;
+    a.keepdim = true;
+    CHECK(TENSOR_OP_VECTOR_NORM, false, T1, gr(AW, SHAPE(3, 2)));
+    a.scalar = tensor_scalar_f(INFINITY);
+    CHECK(TENSOR_OP_VECTOR_NORM, false, T1, gr(DI, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(2);
+    a.ints = d0;
+    a.n_ints = 1;
+    CHECK(TENSOR_OP_NORM, true, T1, gr(RN, SHAPE(3, 2)));
 }
 
 static Tensor *transposed(int kind, int64_t r, int64_t c) {
@@ -331,6 +349,10 @@ static void view_cases(void) {
     a.dim = -1;
     a.start = 1;
     CHECK(TENSOR_OP_SELECT, true, T1, gr(RN, SHAPE(2, 3)));
+    a.start = -1;
+    a.dim = 2;
+    a.dim2 = 0;
+    CHECK(TENSOR_OP_DIAGONAL, true, T1, gr(RN, SHAPE(3, 2, 4)));
     a.dim = 0;
     a.start = 1;
     a.step = 2;
@@ -532,6 +554,24 @@ static void inplace_cases(void) {
     CHECK(TENSOR_OP_MASKED_FILL_, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)));
     a.dim = 1;
     CHECK(TENSOR_OP_INDEX_PUT_, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 2)), TI(((int64_t[]){2}), ((int64_t[]){2, 0})));
+    /* the scatter family's in-place forms (the base op's rule; scatter_reduce_ saves a copy of self) */
+    a.dim = 1;
+    CHECK(TENSOR_OP_SCATTER_, true, T1, gr(RN, SHAPE(2, 4)), TI(((int64_t[]){2, 3}), ((int64_t[]){3, 0, 1, 2, 0, 3})),
+          gr(RN, SHAPE(2, 3)));
+    a.dim = 0;
+    CHECK(TENSOR_OP_SCATTER_ADD_, true, T1, gr(RN, SHAPE(3, 2)), TI(((int64_t[]){2, 2}), ((int64_t[]){2, 0, 2, 2})),
+          gr(RN, SHAPE(2, 2)));
+    for (int red = TENSOR_SCATTER_SUM; red <= TENSOR_SCATTER_AMIN; red++) {
+        a.dim = 1;
+        a.start = red;
+        a.accumulate = red != TENSOR_SCATTER_MEAN;
+        CHECK(TENSOR_OP_SCATTER_REDUCE_, red != TENSOR_SCATTER_PROD, T1, gr(DI, SHAPE(2, 4)),
+              TI(((int64_t[]){2, 5}), ((int64_t[]){0, 0, 3, 3, 1, 2, 2, 2, 1, 0})), gr(AW, SHAPE(2, 5)));
+    }
+    a.dim = 1;
+    a.alpha = tensor_scalar_f(1.5);
+    CHECK(TENSOR_OP_INDEX_ADD_, true, T1, gr(RN, SHAPE(2, 3)), TI(((int64_t[]){2}), ((int64_t[]){2, 2})), gr(RN, SHAPE(2, 2)));
+    CHECK(TENSOR_OP_MASKED_SCATTER_, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(7)));
     a.scalar2 = tensor_scalar_f(1);
     CHECK(TENSOR_OP_NORMAL_, false, T1, gr(RN, SHAPE(2, 3)));
     a.scalar2 = tensor_scalar_f(1);

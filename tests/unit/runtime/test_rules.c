@@ -467,7 +467,7 @@ Test(rules, every_rule_matches_eager_bitwise) {
 /* ops.def coverage: the compiled backward records every differentiable, non-composite op's
  * rule except those whose rule reads tensor data (DATA in ops.def) */
 Test(rules, coverage_of_ops_def) {
-    const char *fallback[] = {"prod", "as_strided", "masked_select", "masked_scatter", NULL};
+    const char *fallback[] = {"prod", "cumprod", "as_strided", "masked_select", "masked_scatter", NULL};
     int with_rule = 0;
     for (int op = 0; op < TENSOR_OP_COUNT; op++) {
         unsigned fl = tensor_op_flags((TensorOp)op);

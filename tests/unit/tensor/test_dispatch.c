@@ -92,7 +92,7 @@ static void make_case(TensorOp op, Case *c) {
     }
     switch (op) {
     case TENSOR_OP_SUM_DIM: case TENSOR_OP_MEAN_DIM: case TENSOR_OP_VAR: case TENSOR_OP_STD: case TENSOR_OP_LOGSUMEXP:
-    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN:
+    case TENSOR_OP_AMAX: case TENSOR_OP_AMIN: case TENSOR_OP_VECTOR_NORM: case TENSOR_OP_NORM:
         c->ints[0] = -1;
         c->a.ints = c->ints;
         c->a.n_ints = 1;
@@ -142,6 +142,7 @@ static void make_case(TensorOp op, Case *c) {
         return;
     case TENSOR_OP_SLICE: c->a.dim = 1; c->a.start = 1; c->a.end = 3; c->a.step = 1; return;
     case TENSOR_OP_SELECT: c->a.dim = 1; c->a.start = -1; return;
+    case TENSOR_OP_DIAGONAL: c->a.start = 1; c->a.dim = -1; c->a.dim2 = 0; return;
     case TENSOR_OP_NARROW: c->a.dim = 1; c->a.start = 1; c->a.step = 2; return;
     case TENSOR_OP_UNSQUEEZE: c->a.dim = -1; return;
     case TENSOR_OP_SQUEEZE: case TENSOR_OP_SQUEEZE_DIM: {
@@ -200,20 +201,20 @@ static void make_case(TensorOp op, Case *c) {
         c->n_in = 3;
         return;
     }
-    case TENSOR_OP_GATHER: case TENSOR_OP_SCATTER_ADD:
+    case TENSOR_OP_GATHER: case TENSOR_OP_SCATTER_ADD: case TENSOR_OP_SCATTER_ADD_:
         c->in[1] = tensor_from_i64(2, (int64_t[]){2, 2}, (int64_t[]){0, 2, 1, 1});
         c->a.dim = 1;
         c->n_in = 2;
-        if (op == TENSOR_OP_SCATTER_ADD) {
+        if (op != TENSOR_OP_GATHER) {
             c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 2});
             c->n_in = 3;
         }
         return;
-    case TENSOR_OP_INDEX_SELECT: case TENSOR_OP_INDEX_ADD: case TENSOR_OP_INDEX:
+    case TENSOR_OP_INDEX_SELECT: case TENSOR_OP_INDEX_ADD: case TENSOR_OP_INDEX_ADD_: case TENSOR_OP_INDEX:
         c->in[1] = tensor_from_i64(1, (int64_t[]){3}, (int64_t[]){2, 0, 2});
         c->a.dim = 1;
         c->n_in = 2;
-        if (op == TENSOR_OP_INDEX_ADD) {
+        if (op == TENSOR_OP_INDEX_ADD || op == TENSOR_OP_INDEX_ADD_) {
             c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 3});
             c->n_in = 3;
         }
@@ -225,22 +226,23 @@ static void make_case(TensorOp op, Case *c) {
         c->n_in = 3;
         return;
     case TENSOR_OP_MASKED_FILL: case TENSOR_OP_MASKED_FILL_: case TENSOR_OP_MASKED_SELECT: case TENSOR_OP_MASKED_SCATTER:
+    case TENSOR_OP_MASKED_SCATTER_:
         c->in[1] = tensor_from_data(TENSOR_BOOL, 1, (int64_t[]){3}, (bool[]){true, false, true});
         c->n_in = 2;
         c->a.scalar = tensor_scalar_f(-1);
         c->data_dependent = op == TENSOR_OP_MASKED_SELECT;
-        if (op == TENSOR_OP_MASKED_SCATTER) {
+        if (op == TENSOR_OP_MASKED_SCATTER || op == TENSOR_OP_MASKED_SCATTER_) {
             c->in[2] = tensor_randn(TENSOR_FLOAT32, 1, (int64_t[]){6});
             c->n_in = 3;
         }
         return;
     /* branch surface: scatter family, kthvalue, unique, counting ops */
-    case TENSOR_OP_SCATTER: case TENSOR_OP_SCATTER_REDUCE:
+    case TENSOR_OP_SCATTER: case TENSOR_OP_SCATTER_REDUCE: case TENSOR_OP_SCATTER_: case TENSOR_OP_SCATTER_REDUCE_:
         c->in[1] = tensor_from_i64(2, (int64_t[]){2, 2}, (int64_t[]){0, 2, 1, 1});
         c->a.dim = 1;
         c->a.scalar = tensor_scalar_f(2.5);
         c->n_in = 2;
-        if (op == TENSOR_OP_SCATTER_REDUCE) {
+        if (op == TENSOR_OP_SCATTER_REDUCE || op == TENSOR_OP_SCATTER_REDUCE_) {
             c->in[2] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 2});
             c->n_in = 3;
             c->a.start = TENSOR_SCATTER_AMAX;

@@ -1,9 +1,10 @@
 """torch functions PyTorch defines by decomposition into other ops (ATen's CompositeImplicit
 kernels), written over Ember's traced ops so autograd and torch.compile need nothing new: outer,
-hstack/vstack/atleast_*, nan_to_num, isclose, lerp, logspace, diag/diagonal/trace, baddbmm,
+hstack/vstack/atleast_*, nan_to_num, isclose, lerp, logspace, diag/trace (diagonal itself is a view op of the table), baddbmm,
 repeat_interleave, tensordot.  Gradients come from the ops they decompose into (grad_fn names
 are those ops', not PyTorch's fused nodes')."""
 import torch
+from torch._C import _mathop
 
 
 def outer(input, vec2):
@@ -104,14 +105,8 @@ def _diag_index(n_rows, n_cols, offset):
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    nd = input.dim()
-    d1, d2 = dim1 % nd if nd else dim1, dim2 % nd if nd else dim2
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    rest = [d for d in range(nd) if d != d1 and d != d2]
-    x = input.permute(*rest, d1, d2)
-    rows, cols = _diag_index(x.shape[-2], x.shape[-1], offset)
-    return x[..., rows, cols]
+    # a view of the table (DiagonalBackward0): writes through it reach input
+    return _mathop("DIAGONAL", input, start=offset, dim=dim1, dim2=dim2)
 
 
 def diag(input, diagonal=0):
@@ -121,7 +116,7 @@ def diag(input, diagonal=0):
         out = torch.zeros(n, n, dtype=input.dtype)
         return out.index_put((rows, cols), input)
     if input.dim() == 2:
-        return globals()["diagonal"](input, diagonal)
+        return globals()["diagonal"](input, diagonal).clone()   # diag copies
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.dim())
 
 

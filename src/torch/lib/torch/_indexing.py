@@ -14,11 +14,12 @@ from torch._C import _index_op
 _warned = set()
 
 
-def _warn_once(key, msg):
+def _warn_once(key, msg, depth=0):
     # TORCH_WARN_ONCE: the first call in the process warns, attributed to the caller's line
+    # (depth: helper frames between the torch function and _warn_once)
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(msg, UserWarning, stacklevel=3)
+        warnings.warn(msg, UserWarning, stacklevel=3 + depth)
 
 
 def _dim(dim, ndim):
@@ -36,7 +37,7 @@ _SCATTER = {"add": 1, "multiply": 2}
 _SCATTER_REDUCE = {"sum": 1, "prod": 2, "mean": 3, "amax": 4, "amin": 5}
 
 
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+def _scatter(name, input, dim, index, src, value, reduce):
     if src is not None and not isinstance(src, torch.Tensor):
         src, value = None, src
     if src is None and value is None:
@@ -47,20 +48,37 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
             raise RuntimeError("reduce argument must be either add or multiply.")
         code = _SCATTER[reduce]
     if src is not None:
-        return _index_op("scatter", (input, index, src), dim=dim, start=code)
+        return _index_op(name, (input, index, src), dim=dim, start=code)
     if isinstance(value, torch.Tensor):
         value = value.item()
-    return _index_op("scatter", (input, index), dim=dim, start=code, scalar=value)
+    return _index_op(name, (input, index), dim=dim, start=code, scalar=value)
+
+
+def _scatter_reduce(name, input, dim, index, src, reduce, include_self):
+    if reduce not in _SCATTER_REDUCE:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.")
+    r = _index_op(name, (input, index, src), dim=dim, start=_SCATTER_REDUCE[reduce], accumulate=include_self)
+    # ATen warns after its shape checks (so a bad dim raises first)
+    _warn_once("scatter_reduce", "scatter_reduce() is in beta and the API may change at any time. (Triggered internally at  "
+               "./aten/src/ATen/native/TensorAdvancedIndexing.cpp:1615.)", 1)
+    return r
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    return _scatter("scatter", input, dim, index, src, value, reduce)
+
+
+def scatter_(input, dim, index, src=None, value=None, *, reduce=None):
+    # the table's in-place op: ScatterBackward0 like PyTorch's
+    return _scatter("scatter_", input, dim, index, src, value, reduce)
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
-    if reduce not in _SCATTER_REDUCE:
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin.")
-    r = _index_op("scatter_reduce", (input, index, src), dim=dim, start=_SCATTER_REDUCE[reduce], accumulate=include_self)
-    # ATen warns after its shape checks (so a bad dim raises first)
-    _warn_once("scatter_reduce", "scatter_reduce() is in beta and the API may change at any time. (Triggered internally at  "
-               "./aten/src/ATen/native/TensorAdvancedIndexing.cpp:1615.)")
-    return r
+    return _scatter_reduce("scatter_reduce", input, dim, index, src, reduce, include_self)
+
+
+def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
+    return _scatter_reduce("scatter_reduce_", input, dim, index, src, reduce, include_self)
 
 
 def _index_vector(index, name):
@@ -121,8 +139,9 @@ def index_fill(input, dim, index, value):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    # sorted=False: ATen's CPU kernel orders by its hash set; sorted order is what Ember returns
-    vals, inv, cnt = _index_op("unique", (input,), dim=0 if dim is None else dim, has_dim=dim is not None)
+    # sorted=False (no dim): the order of ATen's CPU hash set (src/tensor/reorder.c's hash_order)
+    vals, inv, cnt = _index_op("unique", (input,), dim=0 if dim is None else dim, has_dim=dim is not None,
+                               accumulate=not sorted)
     if return_inverse and return_counts:
         return vals, inv, cnt
     if return_inverse:

@@ -4,7 +4,7 @@ Ops of the table (ember/ops.def's opsmath block) run through torch._C._mathop: c
 cummin, logcumsumexp, xlogy, polygamma and the LAPACK ops behind torch.linalg.  The rest are
 decompositions into traced ops, as ATen's CompositeImplicit kernels are: einsum (diagonals,
 sums, then pairwise contractions lowered to permute/reshape/bmm as ATen's sumproduct_pair),
-the vector and matrix norms, torch.norm.  Gradients of the decompositions come from the ops
+the matrix norms, torch.norm (linalg_vector_norm is one op of the table, for its backward).  Gradients of the decompositions come from the ops
 they decompose into."""
 import math
 
@@ -139,6 +139,11 @@ def _check_float(input, name):
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    return _vector_norm(x, ord, dim, keepdim, dtype, "VECTOR_NORM")
+
+
+def _vector_norm(x, ord, dim, keepdim, dtype, op):
+    # op: VECTOR_NORM (linalg_vector_norm) or NORM (torch.norm's aten::norm, its 1.13 node name)
     _check_float(x, "linalg.vector_norm")
     if dtype is not None:
         x = x.to(dtype)
@@ -150,20 +155,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         if x.numel() == 0:
             raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because "
                                "the operation does not have an identity" % ("inf" if ord > 0 else "-inf"))
-        a = x.abs()
-        if dims is None:
-            r = a.amax() if ord > 0 else a.amin()
-            return r.reshape([1] * x.dim()) if keepdim else r
-        return a.amax(dims, keepdim) if ord > 0 else a.amin(dims, keepdim)
     if dims is None:
-        dims = tuple(range(x.dim()))
-    if ord == 0:
-        return (x != 0).to(x.dtype).sum(dims, keepdim)
-    if ord == 1:
-        return x.abs().sum(dims, keepdim)
-    if ord == 2:
-        return (x * x).sum(dims, keepdim).sqrt()
-    return x.abs().pow(ord).sum(dims, keepdim).pow(1.0 / ord)
+        dims = ()
+    else:
+        nd = max(x.dim(), 1)
+        dims = tuple(d + nd if d < 0 else d for d in dims)
+    return _mathop(op, x, scalar=ord, ints=dims, keepdim=keepdim)
 
 
 def svdvals(A, *, driver=None, out=None):
@@ -230,7 +227,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     dims = _dims(dim)
     if isinstance(p, str):
         if p == "fro" and (dims is None or len(dims) <= 2):
-            return vector_norm(input, 2, dims, keepdim, dtype=dtype)
+            return _vector_norm(input, 2, dims, keepdim, dtype, "NORM")
         if p == "nuc":
             if dims is None:
                 dims = tuple(range(input.dim()))
@@ -239,7 +236,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         if dims is None:
             dims = tuple(range(input.dim()))
         return matrix_norm(input, p, dims, keepdim, dtype=dtype)
-    return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+    return _vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype, "NORM")
 
 
 # ---- einsum ----------------------------------------------------------------------------------------
