@@ -464,5 +464,6 @@ bool attr_cache_fill_method(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
     c->key1 = (uint64_t)(uintptr_t)t;
     c->key2 = vm->class_epoch;
     c->value = descr;
+    c->hint = -1;   /* no instance dict's keys known yet (LOAD_METHOD) */
     return true;
 }

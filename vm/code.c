@@ -30,7 +30,9 @@ int code_stack_effect(Opcode op, uint32_t arg, bool jump) {
     case OP_BUILD_SLICE: return arg == 3 ? -2 : -1;
     case OP_JUMP_IF_FALSE_OR_POP:
     case OP_JUMP_IF_TRUE_OR_POP: return jump ? 0 : -1;
-    case OP_FOR_ITER: return jump ? -1 : 1;
+    case OP_FOR_ITER:
+    case OP_FOR_ITER_RANGE_STORE:
+    case OP_FOR_ITER_LIST_STORE: return jump ? -1 : 1;
     case OP_SEND: return jump ? -1 : 0;
     case OP_BUILD_TUPLE:
     case OP_BUILD_LIST:
@@ -43,7 +45,9 @@ int code_stack_effect(Opcode op, uint32_t arg, bool jump) {
     case OP_FORMAT_VALUE: return (arg & 4) ? -1 : 0;
     case OP_MAKE_FUNCTION:
         return -(((arg & 1) != 0) + ((arg & 2) != 0) + ((arg & 4) != 0) + ((arg & 8) != 0));
-    case OP_CALL: return -(int)arg - 1;
+    case OP_CALL:
+    case OP_CALL_PY_EXACT_ARGS:
+    case OP_CALL_NATIVE: return -(int)arg - 1;
     case OP_CALL_FUNCTION_EX: return (arg & 1) ? -3 : -2;
     case OP_RAISE_VARARGS: return -(int)arg;
     default: EM_UNREACHABLE();
@@ -91,7 +95,7 @@ void code_finalize(VM *vm, Obj *o) {
     CodeObj *c = (CodeObj *)o;
     /* sizes as allocated by asm_assemble (at least one element each) */
     int32_t n = c->ncode ? c->ncode : 1;
-    if (c->code) VM_FREE_ARRAY(vm, Instr, c->code, n);
+    if (c->code) VM_FREE_ARRAY(vm, Instr, c->code, 2 * (size_t)n);
     if (c->lines) VM_FREE_ARRAY(vm, int32_t, c->lines, n);
     if (c->cols) VM_FREE_ARRAY(vm, int32_t, c->cols, n);
     if (c->exc_table) VM_FREE_ARRAY(vm, ExcEntry, c->exc_table, c->nexc ? c->nexc : 1);
@@ -107,14 +111,14 @@ CodeObj *code_copy(VM *vm, CodeObj *src) {
     vm_push_root(vm, val_obj(co));
     int32_t n = src->ncode ? src->ncode : 1;
     /* arrays first, counts after (a collection may trace the half-built copy) */
-    Instr *code = VM_ALLOC_ARRAY(vm, Instr, n);
+    Instr *code = code_alloc_instrs(vm, n);
     int32_t *lines = code ? VM_ALLOC_ARRAY(vm, int32_t, n) : NULL;
     int32_t *cols = lines ? VM_ALLOC_ARRAY(vm, int32_t, n) : NULL;
     ExcEntry *et = cols ? VM_ALLOC_ARRAY(vm, ExcEntry, src->nexc ? src->nexc : 1) : NULL;
     int32_t *c2a = et ? VM_ALLOC_ARRAY(vm, int32_t, src->ncells ? src->ncells : 1) : NULL;
     InlineCache *caches = c2a ? VM_ALLOC_ARRAY(vm, InlineCache, src->ncaches) : NULL;
     if (!caches) {
-        if (code) VM_FREE_ARRAY(vm, Instr, code, n);
+        if (code) VM_FREE_ARRAY(vm, Instr, code, 2 * (size_t)n);
         if (lines) VM_FREE_ARRAY(vm, int32_t, lines, n);
         if (cols) VM_FREE_ARRAY(vm, int32_t, cols, n);
         if (et) VM_FREE_ARRAY(vm, ExcEntry, et, src->nexc ? src->nexc : 1);
@@ -154,11 +158,25 @@ CodeObj *code_copy(VM *vm, CodeObj *src) {
     co->name = src->name;
     co->qualname = src->qualname;
     co->filename = src->filename;
+    code_quicken_init(co);
     vm_pop_roots(vm, 2);
     return co;
 fail:
     vm_pop_root(vm);
     return NULL;
+}
+
+Instr *code_alloc_instrs(VM *vm, int32_t n) { return VM_ALLOC_ARRAY(vm, Instr, 2 * (size_t)n); }
+
+void code_quicken_init(CodeObj *co) {
+    int32_t n = co->ncode ? co->ncode : 1;
+    co->qcode = co->code + n;
+    memcpy(co->qcode, co->code, sizeof(Instr) * (size_t)n);
+    /* the pad byte of a base instruction that can specialise counts down to its first try
+     * (vm/interp.c): code run once (module bodies, class bodies) never pays for specialising */
+    for (int32_t i = 0; i < co->ncode; i++) co->qcode[i]._pad = CODE_WARMUP;
+    bool simple = !(co->flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR_KINDS)) && co->kwonlyargcount == 0;
+    co->exact_argc = simple ? co->argcount : -1;
 }
 
 const ExcEntry *code_find_handler(const CodeObj *co, int32_t i) {
@@ -521,7 +539,7 @@ CodeObj *asm_assemble(Builder *b) {
     CodeObj *co = gc_alloc(vm, vm->t_code, sizeof(CodeObj));
     if (!co) goto fail;
     vm_push_root(vm, val_obj(co));
-    co->code = VM_ALLOC_ARRAY(vm, Instr, nfinal ? nfinal : 1);
+    co->code = code_alloc_instrs(vm, nfinal ? nfinal : 1);
     co->lines = VM_ALLOC_ARRAY(vm, int32_t, nfinal ? nfinal : 1);
     co->cols = VM_ALLOC_ARRAY(vm, int32_t, nfinal ? nfinal : 1);
     if (!co->code || !co->lines || !co->cols) goto fail_co;
@@ -637,6 +655,7 @@ CodeObj *asm_assemble(Builder *b) {
     b->final_index = newidx;
     analysis_free(&a);
     if (code_verify(vm, co) < 0) return NULL;
+    code_quicken_init(co);
     return co;
 fail_co:
     vm_pop_root(vm);
@@ -660,6 +679,7 @@ static const char *verify_operands(const CodeObj *co, int32_t *at_out) {
         if (in.op >= OP__COUNT) { err = "invalid opcode"; break; }
         const OpInfo *info = &op_info[in.op];
         if (info->flags & F_PSEUDO) { err = "pseudo-op in assembled code"; break; }
+        if (info->flags & F_SPEC) { err = "specialised opcode in code"; break; }
         switch (info->arg_kind) {
         case ARGK_CONST: if (in.arg >= (uint32_t)co->consts->len) err = "constant index out of range"; break;
         case ARGK_NAME: {

@@ -32,7 +32,7 @@ typedef enum OpArgKind {
     ARGK_BINOP, ARGK_FLAGS, ARGK_LOCAL2, ARGK_LOCAL_CONST,
 } OpArgKind;
 
-enum { F_JUMP = 1, F_COND = 2, F_TERM = 4, F_RAISE = 8, F_STORE = 16, F_PSEUDO = 32 };
+enum { F_JUMP = 1, F_COND = 2, F_TERM = 4, F_RAISE = 8, F_STORE = 16, F_PSEUDO = 32, F_SPEC = 64 };
 
 typedef struct OpInfo {
     const char *name;
@@ -108,8 +108,13 @@ typedef struct InlineCache {
 
 struct CodeObj {
     Obj hdr;
-    Instr *code;
+    Instr *code;            /* the instructions as assembled: never changes */
+    Instr *qcode;           /* the quickened copy the interpreter runs (opcodes.def note [13]);
+                             * the second half of code's allocation */
     int32_t ncode;
+    int32_t exact_argc;     /* argcount when a call binding exactly that many positional
+                             * arguments needs no binding machinery (no *args, **kw, keyword-only
+                             * parameters, not a generator), else -1: CALL_PY_EXACT_ARGS's guard */
     int32_t *lines;         /* source line of each instruction (0: none) */
     int32_t *cols;          /* column (CPython col_offset) of each instruction, or -1 */
     ExcEntry *exc_table;
@@ -224,6 +229,15 @@ static inline int code_line(const CodeObj *co, int32_t i) {
 /* A new code object with src's instructions and tables (fresh inline caches, no tracer data):
  * code.replace() edits the copy's names, flags and constants.  NULL + MemoryError. */
 CodeObj *code_copy(VM *vm, CodeObj *src);
+/* Allocate the instruction array of a code object of n instructions: room for co->code and
+ * its quickened copy (code_quicken_init).  Freed by the code object's finalizer. */
+Instr *code_alloc_instrs(VM *vm, int32_t n);
+/* executions of a specialisable instruction before its first try, and between tries after a
+ * failed one or a de-optimisation (vm/interp.c) */
+enum { CODE_WARMUP = 1, CODE_BACKOFF = 61 };
+/* Once co->code, ncode, argcount and flags are final: set co->qcode to a fresh copy of the
+ * instructions with warm-up counters, and co->exact_argc. */
+void code_quicken_init(CodeObj *co);
 /* Find the exception-table entry covering instruction i (innermost), or NULL. */
 const ExcEntry *code_find_handler(const CodeObj *co, int32_t i);
 

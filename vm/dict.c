@@ -240,6 +240,7 @@ static int insert_new(VM *vm, DictObj *d, Value key, int64_t h, Value v) {
     d->entries[ix].hash = h;
     d->used++;
     BUMP(d);
+    d->keys_version = d->version;
     if (d->index) index_insert(d, h, (int32_t)ix);
     return 0;
 }

@@ -542,6 +542,7 @@ static Value co_replace(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
     }
     if (co->argcount + co->kwonlyargcount > co->nlocals || co->posonlyargcount > co->argcount)
         return vm_raise(vm, vm->e_ValueError, "code: varnames is too small");
+    code_quicken_init(co);   /* the flags and counts CALL_PY_EXACT_ARGS checks may have changed */
     return val_obj(co);
 }
 

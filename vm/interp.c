@@ -21,6 +21,7 @@
 #include "vm/match.h"
 #include "vm/num.h"
 #include "vm/seq.h"
+#include "vm/specialize.h"
 #include "vm/str.h"
 #include "vm/type.h"
 
@@ -68,10 +69,11 @@
 #define SET_TOP(v) VSET(sp[-1], (v))
 #define PEEK(n) (sp[-(ptrdiff_t)(n)])
 #define NAME(i) ((StrObj *)f->code->names->items[(i)].as.o)
-#define CONST(i) (f->code->consts->items[(i)])
+#define CONST(i) (consts[(i)])
 #define LOAD_REGS()                                 \
     do {                                            \
-        code = f->code->code;                       \
+        code = f->code->qcode;                      \
+        consts = f->code->consts->items;            \
         locals = f->localsplus;                     \
         sp = f->sp;                                 \
         pc = code + f->ip + 1;                      \
@@ -102,6 +104,29 @@ int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
             SYNC();                                 \
             gc_run_finalizers(vm);                  \
         }                                           \
+    } while (0)
+
+/* Quickening (opcodes.def note [13]).  A specialisable base instruction counts down in its pad
+ * byte; at zero it asks vm/specialize.c for a form and, if it got one, runs it at once.  A
+ * specialised form whose guard fails turns back into its base form with the counter backed
+ * off and runs that: the base form computes the answer, so a guard failure costs time only. */
+#define SPECIALIZE(call)                                        \
+    do {                                                        \
+        if (__builtin_expect(pc[-1]._pad-- == 0, 0)) {          \
+            uint8_t _before = pc[-1].op;                        \
+            call;                                               \
+            if (pc[-1].op != _before) {                         \
+                pc--;                                           \
+                DISPATCH();                                     \
+            }                                                   \
+        }                                                       \
+    } while (0)
+#define DEOPT(base)                         \
+    do {                                    \
+        pc[-1].op = OP_##base;              \
+        pc[-1]._pad = CODE_BACKOFF;         \
+        pc--;                               \
+        DISPATCH();                         \
     } while (0)
 
 static Value unbound_local(VM *vm, Frame *f, uint32_t i) {
@@ -409,17 +434,19 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
 #undef OP
     };
 #endif
-    const Instr *code;
-    const Instr *pc;
+    Instr *code;   /* the quickened copy (opcodes.def note [13]) */
+    Instr *pc;
     Value *sp;
     Value *locals;
+    Value *consts;   /* f->code->consts->items */
     uint32_t oparg;
 #ifndef USE_GOTO
     uint8_t next_op;   /* not `op`: handlers have locals of that name */
 #endif
     f->is_entry = true;
     vm->frame = f;
-    code = f->code->code;
+    code = f->code->qcode;
+    consts = f->code->consts->items;
     locals = f->localsplus;
     sp = f->sp;
     pc = code + f->ip;
@@ -523,6 +550,15 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(LOAD_GLOBAL) {
+        {
+            /* the cache hit inline; slot 0 (no cache) never matches: versions start at 1 */
+            const InlineCache *c = &f->code->caches[pc[-1].cache];
+            if (c->key1 == f->globals->version && c->key2 == f->builtins->version && !val_is_null(c->value)) {
+                if (oparg & 1) PUSH(val_null());
+                PUSH(c->value);
+                DISPATCH();
+            }
+        }
         SYNC();
         Value v = load_global(vm, f, oparg, pc[-1].cache);
         if (val_is_null(v)) goto error;
@@ -715,7 +751,10 @@ dispatch_switch:
             TypeObj *t = o.as.o->type;
             if (c->key1 == (uint64_t)(uintptr_t)t && c->key2 == vm->class_epoch) {
                 DictObj *d = t->dict_offset ? *(DictObj **)((char *)o.as.o + t->dict_offset) : NULL;
-                if (!d || dict_find_str(d, NAME(oparg)) < 0) {
+                /* the instance dict must not shadow the method: known when its keys are those
+                 * already checked (hint: the keys_version seen without the name) */
+                if (!d || (int64_t)d->keys_version == c->hint ||
+                    (dict_find_str(d, NAME(oparg)) < 0 && (c->hint = (int64_t)d->keys_version, true))) {
                     SET_TOP(c->value);
                     PUSH(o);
                     DISPATCH();
@@ -772,6 +811,7 @@ dispatch_switch:
     }
 
     CASE(BINARY_OP) {
+        SPECIALIZE(spec_binary_op(f->code, pc - 1, PEEK(2), TOP()));
         Value a = PEEK(2), b = TOP();
         if (a.tag == VAL_INT && b.tag == VAL_INT) {
             int64_t r;
@@ -858,6 +898,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(COMPARE_OP) {
+        SPECIALIZE(spec_compare_op(f->code, pc - 1, PEEK(2), TOP()));
         Value a = PEEK(2), b = TOP();
         if (a.tag == VAL_INT && b.tag == VAL_INT) {
             bool r;
@@ -971,6 +1012,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(FOR_ITER) {
+        SPECIALIZE(spec_for_iter(f->code, pc - 1, TOP()));
         Value it = TOP();
         Value x;
         if (it.tag == VAL_OBJ && it.as.o->type->layout == OBJ_LAYOUT_ITER) {
@@ -1228,6 +1270,7 @@ dispatch_switch:
         DISPATCH();
     }
     CASE(CALL) {
+        SPECIALIZE(spec_call(vm, f->code, pc - 1, sp));
         TupleObj *kw = f->kwnames;
         f->kwnames = NULL;
         int nkw = kw ? (int)kw->len : 0;
@@ -1269,7 +1312,8 @@ dispatch_switch:
                 nf->is_entry = false;
                 f = nf;
                 vm->frame = f;
-                code = f->code->code;
+                code = f->code->qcode;
+                consts = f->code->consts->items;
                 locals = f->localsplus;
                 sp = f->sp;
                 pc = code;
@@ -1595,6 +1639,289 @@ dispatch_switch:
         }
         DISPATCH();
     }
+    /* ---- specialised forms (opcodes.def note [13]); each guard failure is DEOPT ---------- */
+
+#define BINOP_INT_FORMS(NAME, BUILTIN)                                                      \
+    CASE(NAME) {                                                                            \
+        Value a = PEEK(2), b = TOP();                                                       \
+        int64_t r;                                                                          \
+        if (a.tag != VAL_INT || b.tag != VAL_INT || BUILTIN(a.as.i, b.as.i, &r)) DEOPT(BINARY_OP); \
+        sp--;                                                                               \
+        SET_TOP(val_int(r));                                                                \
+        DISPATCH();                                                                         \
+    }                                                                                       \
+    CASE(NAME##_STORE) {                                                                    \
+        Value a = PEEK(2), b = TOP();                                                       \
+        int64_t r;                                                                          \
+        if (a.tag != VAL_INT || b.tag != VAL_INT || BUILTIN(a.as.i, b.as.i, &r)) DEOPT(BINARY_OP); \
+        sp -= 2;                                                                            \
+        VSET(locals[pc->arg], val_int(r));                                                  \
+        pc++;                                                                               \
+        DISPATCH();                                                                         \
+    }
+    BINOP_INT_FORMS(BINARY_OP_ADD_INT, __builtin_add_overflow)
+    BINOP_INT_FORMS(BINARY_OP_SUB_INT, __builtin_sub_overflow)
+    BINOP_INT_FORMS(BINARY_OP_MUL_INT, __builtin_mul_overflow)
+#undef BINOP_INT_FORMS
+
+/* float OP float, or one of them a small int converted as float's reflected operators do */
+#define FLOAT_OPERANDS(x, y)                                                                \
+    double x, y;                                                                            \
+    if (a.tag == VAL_FLOAT && b.tag == VAL_FLOAT) {                                         \
+        x = a.as.f;                                                                         \
+        y = b.as.f;                                                                         \
+    } else if (a.tag == VAL_FLOAT && b.tag == VAL_INT) {                                    \
+        x = a.as.f;                                                                         \
+        y = (double)b.as.i;                                                                 \
+    } else if (a.tag == VAL_INT && b.tag == VAL_FLOAT) {                                    \
+        x = (double)a.as.i;                                                                 \
+        y = b.as.f;                                                                         \
+    } else {                                                                                \
+        DEOPT(BINARY_OP);                                                                   \
+    }
+#define BINOP_FLOAT_FORMS(NAME, OPERATOR)                                                   \
+    CASE(NAME) {                                                                            \
+        Value a = PEEK(2), b = TOP();                                                       \
+        FLOAT_OPERANDS(x, y)                                                                \
+        sp--;                                                                               \
+        SET_TOP(val_float(x OPERATOR y));                                                   \
+        DISPATCH();                                                                         \
+    }                                                                                       \
+    CASE(NAME##_STORE) {                                                                    \
+        Value a = PEEK(2), b = TOP();                                                       \
+        FLOAT_OPERANDS(x, y)                                                                \
+        sp -= 2;                                                                            \
+        VSET(locals[pc->arg], val_float(x OPERATOR y));                                     \
+        pc++;                                                                               \
+        DISPATCH();                                                                         \
+    }
+    BINOP_FLOAT_FORMS(BINARY_OP_ADD_FLOAT, +)
+    BINOP_FLOAT_FORMS(BINARY_OP_SUB_FLOAT, -)
+    BINOP_FLOAT_FORMS(BINARY_OP_MUL_FLOAT, *)
+#undef BINOP_FLOAT_FORMS
+#undef FLOAT_OPERANDS
+
+    /* the pad byte holds the jump mask (vm/specialize.c): bit sign+1 set means jump */
+    CASE(COMPARE_OP_INT_JUMP) {
+        Value a = PEEK(2), b = TOP();
+        if (a.tag != VAL_INT || b.tag != VAL_INT) DEOPT(COMPARE_OP);
+        int sign = (a.as.i > b.as.i) - (a.as.i < b.as.i);
+        sp -= 2;
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc->arg);
+            pc = code + pc->arg;
+        } else {
+            pc++;
+        }
+        DISPATCH();
+    }
+    CASE(COMPARE_OP_FLOAT_JUMP) {
+        Value a = PEEK(2), b = TOP();
+        if (a.tag != VAL_FLOAT || b.tag != VAL_FLOAT) DEOPT(COMPARE_OP);
+        int sign = (a.as.f > b.as.f) - (a.as.f < b.as.f);
+        if (sign == 0 && a.as.f != b.as.f) DEOPT(COMPARE_OP);   /* a NaN: every order is false */
+        sp -= 2;
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc->arg);
+            pc = code + pc->arg;
+        } else {
+            pc++;
+        }
+        DISPATCH();
+    }
+
+    /* superinstruction + specialised operation: pc[0] is the superinstruction's second slot,
+     * pc[1] the BINARY_OP / COMPARE_OP, pc[2] the STORE_FAST / conditional jump */
+#define FAST_CONST_FORMS(NAME, TAG, CTOR, EXPR)                                             \
+    CASE(NAME) {                                                                            \
+        Value a = locals[oparg & 0xFFFF];                                                   \
+        if (a.tag != TAG) DEOPT(LOAD_FAST_LOAD_CONST);                                      \
+        Value b = CONST(oparg >> 16);                                                       \
+        CTOR;                                                                               \
+        PUSH(r);                                                                            \
+        pc += 2;                                                                            \
+        DISPATCH();                                                                         \
+    }                                                                                       \
+    CASE(NAME##_STORE) {                                                                    \
+        Value a = locals[oparg & 0xFFFF];                                                   \
+        if (a.tag != TAG) DEOPT(LOAD_FAST_LOAD_CONST);                                      \
+        Value b = CONST(oparg >> 16);                                                       \
+        CTOR;                                                                               \
+        VSET(locals[pc[2].arg], r);                                                         \
+        pc += 3;                                                                            \
+        DISPATCH();                                                                         \
+    }
+#define INT_R(BUILTIN)                                                                      \
+    int64_t ri;                                                                             \
+    if (BUILTIN(a.as.i, b.as.i, &ri)) DEOPT(LOAD_FAST_LOAD_CONST);                          \
+    Value r = val_int(ri)
+    FAST_CONST_FORMS(LOAD_FAST_CONST_ADD_INT, VAL_INT, INT_R(__builtin_add_overflow), )
+    FAST_CONST_FORMS(LOAD_FAST_CONST_SUB_INT, VAL_INT, INT_R(__builtin_sub_overflow), )
+    CASE(LOAD_FAST_CONST_MUL_INT_STORE) {
+        Value a = locals[oparg & 0xFFFF];
+        if (a.tag != VAL_INT) DEOPT(LOAD_FAST_LOAD_CONST);
+        Value b = CONST(oparg >> 16);
+        INT_R(__builtin_mul_overflow);
+        VSET(locals[pc[2].arg], r);
+        pc += 3;
+        DISPATCH();
+    }
+#undef INT_R
+#undef FAST_CONST_FORMS
+#define FAST_CONST_FLOAT_STORE(NAME, OPERATOR)                                              \
+    CASE(NAME) {                                                                            \
+        Value a = locals[oparg & 0xFFFF];                                                   \
+        if (a.tag != VAL_FLOAT) DEOPT(LOAD_FAST_LOAD_CONST);                                \
+        VSET(locals[pc[2].arg], val_float(a.as.f OPERATOR CONST(oparg >> 16).as.f));       \
+        pc += 3;                                                                            \
+        DISPATCH();                                                                         \
+    }
+    FAST_CONST_FLOAT_STORE(LOAD_FAST_CONST_ADD_FLOAT_STORE, +)
+    FAST_CONST_FLOAT_STORE(LOAD_FAST_CONST_SUB_FLOAT_STORE, -)
+    FAST_CONST_FLOAT_STORE(LOAD_FAST_CONST_MUL_FLOAT_STORE, *)
+#undef FAST_CONST_FLOAT_STORE
+    CASE(LOAD_FAST_FAST_COMPARE_INT_JUMP) {
+        Value a = locals[oparg & 0xFFFF], b = locals[oparg >> 16];
+        if (a.tag != VAL_INT || b.tag != VAL_INT) DEOPT(LOAD_FAST_LOAD_FAST);
+        int sign = (a.as.i > b.as.i) - (a.as.i < b.as.i);
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc[2].arg);
+            pc = code + pc[2].arg;
+        } else {
+            pc += 3;
+        }
+        DISPATCH();
+    }
+    CASE(LOAD_FAST_CONST_COMPARE_INT_JUMP) {
+        Value a = locals[oparg & 0xFFFF];
+        if (a.tag != VAL_INT) DEOPT(LOAD_FAST_LOAD_CONST);
+        int64_t b = CONST(oparg >> 16).as.i;
+        int sign = (a.as.i > b) - (a.as.i < b);
+        if ((pc[-1]._pad >> (sign + 1)) & 1) {
+            FUEL(pc[2].arg);
+            pc = code + pc[2].arg;
+        } else {
+            pc += 3;
+        }
+        DISPATCH();
+    }
+
+    /* FOR_ITER over a range or list iterator, storing into the STORE_FAST after it */
+    CASE(FOR_ITER_RANGE_STORE) {
+        Value it = TOP();
+        if (it.tag != VAL_OBJ || it.as.o->type->layout != OBJ_LAYOUT_ITER ||
+            ((IterObj *)it.as.o)->next != range_iter_next)
+            DEOPT(FOR_ITER);
+        IterObj *io = (IterObj *)it.as.o;
+        if (io->n > 0) {
+            VSET(locals[pc->arg], val_int(io->i));
+            io->i += io->b.as.i;
+            io->n--;
+            pc++;
+            DISPATCH();
+        }
+        sp--;
+        pc = code + oparg;
+        DISPATCH();
+    }
+    CASE(FOR_ITER_LIST_STORE) {
+        Value it = TOP();
+        if (it.tag != VAL_OBJ || it.as.o->type->layout != OBJ_LAYOUT_ITER ||
+            ((IterObj *)it.as.o)->next != list_iter_next)
+            DEOPT(FOR_ITER);
+        IterObj *io = (IterObj *)it.as.o;
+        ListObj *l = AS_LIST(io->a);
+        if (io->i < l->len) {
+            VSET(locals[pc->arg], l->items[io->i++]);
+            pc++;
+            DISPATCH();
+        }
+        io->i = INT64_MAX;
+        sp--;
+        pc = code + oparg;
+        DISPATCH();
+    }
+
+    /* CALL of a function whose positional parameters the arguments fill exactly (the code's
+     * exact_argc): the frame is pushed and filled here, without call_bind_args */
+    CASE(CALL_PY_EXACT_ARGS) {
+        int n = (int)oparg;
+        Value first = PEEK(n + 2);
+        int method = !val_is_null(first);
+        Value callable = method ? first : PEEK(n + 1);
+        if (callable.tag != VAL_OBJ || callable.as.o->type != vm->t_function ||
+            vm->eval_frame != vm_eval_frame_default)
+            DEOPT(CALL);
+        FunctionObj *fn = (FunctionObj *)callable.as.o;
+        CodeObj *co = fn->code;
+        int argc = n + method;
+        if (co->exact_argc != argc) DEOPT(CALL);
+        size_t need = (size_t)co->nlocalsplus + (size_t)co->stacksize;
+        /* too deep or no room: the base form raises RecursionError */
+        if (vm->depth >= vm->recursion_limit || vm->stack_top + need > vm->stack_limit) DEOPT(CALL);
+        SYNC();
+        Value *args = sp - argc;
+        Frame *nf = &vm->frame_pool[vm->depth];
+        Value *lp = vm->stack_top;
+        nf->code = co;
+        nf->func = (Obj *)fn;
+        nf->globals = fn->globals;
+        nf->locals_dict = NULL;
+        nf->localsplus = lp;
+        {
+            Value *dst = lp, *src = args, *end = lp + argc, *lend = lp + co->nlocalsplus;
+            while (dst < end) {
+                VSET(*dst, *src);
+                dst++;
+                src++;
+            }
+            while (dst < lend) *dst++ = val_null();
+        }
+        nf->stack = nf->sp = lp + co->nlocalsplus;
+        nf->ip = 0;
+        nf->prev = f;
+        nf->is_entry = false;
+        vm->stack_top = nf->stack + co->stacksize;
+        vm->depth++;
+        f->sp = sp - n - 2;
+        f = nf;
+        vm->frame = f;
+        code = co->qcode;
+        consts = co->consts->items;
+        locals = lp;
+        sp = nf->sp;
+        pc = code;
+        if (pc->op == OP_COPY_FREE_VARS) {
+            /* a closure: its first instruction done here */
+            Value *cells = fn->closure->items, *dst = lp + co->nlocals + co->cellvars->len;
+            for (uint32_t i = 0; i < pc->arg; i++) dst[i] = cells[i];
+            pc++;
+        }
+        DISPATCH();
+    }
+
+    /* CALL of a native function or method descriptor whose checks spec_native_ok makes: they
+     * are redone here (no cache: the callable may differ on each call) */
+    CASE(CALL_NATIVE) {
+        int n = (int)oparg;
+        Value first = PEEK(n + 2);
+        int method = !val_is_null(first);
+        Value callable = method ? first : PEEK(n + 1);
+        Value *args = sp - n - method;
+        if (callable.tag != VAL_OBJ || callable.as.o->type->layout != OBJ_LAYOUT_NATIVE ||
+            !spec_native_ok(vm, (NativeObj *)callable.as.o, n + method, args))
+            DEOPT(CALL);
+        SYNC();
+        NativeObj *nat = (NativeObj *)callable.as.o;
+        if (vm_check_recursion(vm, " while calling a Python object") < 0) goto error;
+        Value r = nat->fn(vm, n + method, args, NULL, nat);
+        vm_leave_recursion(vm);
+        if (val_is_null(r)) goto error;
+        sp -= n + 2;
+        PUSH(r);
+        DISPATCH();
+    }
+
     CASE(SETUP_FINALLY)
     CASE(SETUP_CLEANUP)
     CASE(SETUP_WITH)

@@ -445,7 +445,7 @@ static Value r_code(Reader *r, bool flag) {
     }
     vm_push_root(vm, val_obj(co));
     int32_t n1 = ncode ? ncode : 1;
-    Instr *code = VM_ALLOC_ARRAY(vm, Instr, n1);
+    Instr *code = code_alloc_instrs(vm, n1);
     int32_t *lines = code ? VM_ALLOC_ARRAY(vm, int32_t, n1) : NULL;
     int32_t *cols = lines ? VM_ALLOC_ARRAY(vm, int32_t, n1) : NULL;
     ExcEntry *et = cols ? VM_ALLOC_ARRAY(vm, ExcEntry, nexc ? nexc : 1) : NULL;
@@ -506,6 +506,7 @@ static Value r_code(Reader *r, bool flag) {
      * own, named by the tag of the build that wrote them, so the stack-depth walk the assembler
      * already did is not repeated) */
     if (code_verify_operands(vm, co) < 0) return val_null();
+    code_quicken_init(co);
     return r_ref_set(r, idx, val_obj(co));
 }
 

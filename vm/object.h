@@ -171,6 +171,9 @@ struct DictObj {
     int32_t *index;       /* open-addressing index into entries; NULL while small */
     int64_t index_mask;
     uint64_t version;     /* bumped on every mutation (caches, iteration checks) */
+    uint64_t keys_version;/* the version of the last insertion of a new key (0: none yet): a dict
+                           * with a given keys_version lacks every key its state of that version
+                           * lacked (LOAD_METHOD's shadowing check) */
     DictObj *dict;        /* attributes of subclass instances */
     Value default_factory;/* defaultdict only (VAL_NULL otherwise) */
 };
