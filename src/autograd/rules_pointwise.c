@@ -625,3 +625,160 @@ BW(copy_) {
 
 BW(mul_) { return ag__bw_mul(n, g, gi); }
 BW(div_) { return ag__bw_div(n, g, gi); }
+
+/* ---- log1p ... atanh: each backward as tools/autograd/derivatives.yaml writes it, in its order of
+ * operations, so the gradients round as PyTorch's do ---------------------------------------------- */
+
+/* grad / (self + 1) */
+BW(log1p) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, ag_add_scalar(x, tensor_scalar_i(1)));
+    OUT(0, ag_div(g[0], d));
+    RULE_END;
+}
+
+/* grad * (result + 1) */
+BW(expm1) {
+    RULE_BEGIN;
+    Tensor *r, *d;
+    SAVED(0, r);
+    TMP(d, ag_add_scalar(r, tensor_scalar_i(1)));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * result * ln 2 */
+BW(exp2) {
+    RULE_BEGIN;
+    Tensor *r, *t;
+    SAVED(0, r);
+    TMP(t, ag_mul(g[0], r));
+    OUT(0, ag_mul_scalar(t, sc(0.6931471805599453)));
+    RULE_END;
+}
+
+/* grad / (self * ln 2) */
+BW(log2) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, ag_mul_scalar(x, sc(0.6931471805599453)));
+    OUT(0, ag_div(g[0], d));
+    RULE_END;
+}
+
+/* grad / (self * ln 10) */
+BW(log10) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, ag_mul_scalar(x, sc(2.3025850929940456)));
+    OUT(0, ag_div(g[0], d));
+    RULE_END;
+}
+
+/* grad * (1 + result^2) */
+BW(tan) {
+    RULE_BEGIN;
+    Tensor *r, *r2, *d;
+    SAVED(0, r);
+    TMP(r2, ag_pow_scalar(r, tensor_scalar_i(2)));
+    TMP(d, ag_add_scalar(r2, tensor_scalar_i(1)));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * (-self * self + 1).rsqrt() */
+BW(asin) {
+    RULE_BEGIN;
+    Tensor *x, *nx, *t, *u, *d;
+    SAVED(0, x);
+    TMP(nx, ag_neg(x));
+    TMP(t, ag_mul(nx, x));
+    TMP(u, ag_add_scalar(t, tensor_scalar_i(1)));
+    TMP(d, ag_unary(TENSOR_OP_RSQRT, u));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * -((-self * self + 1).rsqrt()) */
+BW(acos) {
+    RULE_BEGIN;
+    Tensor *x, *nx, *t, *u, *d, *nd;
+    SAVED(0, x);
+    TMP(nx, ag_neg(x));
+    TMP(t, ag_mul(nx, x));
+    TMP(u, ag_add_scalar(t, tensor_scalar_i(1)));
+    TMP(d, ag_unary(TENSOR_OP_RSQRT, u));
+    TMP(nd, ag_neg(d));
+    OUT(0, ag_mul(g[0], nd));
+    RULE_END;
+}
+
+/* grad / (self * self + 1) */
+BW(atan) {
+    RULE_BEGIN;
+    Tensor *x, *t, *d;
+    SAVED(0, x);
+    TMP(t, ag_mul(x, x));
+    TMP(d, ag_add_scalar(t, tensor_scalar_i(1)));
+    OUT(0, ag_div(g[0], d));
+    RULE_END;
+}
+
+/* grad * self.cosh() */
+BW(sinh) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, ag_unary(TENSOR_OP_COSH, x));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * self.sinh() */
+BW(cosh) {
+    RULE_BEGIN;
+    Tensor *x, *d;
+    SAVED(0, x);
+    TMP(d, ag_unary(TENSOR_OP_SINH, x));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * (self.pow(2) + 1).rsqrt() */
+BW(asinh) {
+    RULE_BEGIN;
+    Tensor *x, *x2, *u, *d;
+    SAVED(0, x);
+    TMP(x2, ag_pow_scalar(x, tensor_scalar_i(2)));
+    TMP(u, ag_add_scalar(x2, tensor_scalar_i(1)));
+    TMP(d, ag_unary(TENSOR_OP_RSQRT, u));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * (self.pow(2) - 1).rsqrt() */
+BW(acosh) {
+    RULE_BEGIN;
+    Tensor *x, *x2, *u, *d;
+    SAVED(0, x);
+    TMP(x2, ag_pow_scalar(x, tensor_scalar_i(2)));
+    TMP(u, ag_sub_scalar(x2, tensor_scalar_i(1)));
+    TMP(d, ag_unary(TENSOR_OP_RSQRT, u));
+    OUT(0, ag_mul(g[0], d));
+    RULE_END;
+}
+
+/* grad * 1 / (1 - self.pow(2)) */
+BW(atanh) {
+    RULE_BEGIN;
+    Tensor *x, *x2, *d;
+    SAVED(0, x);
+    TMP(x2, ag_pow_scalar(x, tensor_scalar_i(2)));
+    TMP(d, ag_rsub_scalar(x2, tensor_scalar_i(1)));
+    OUT(0, ag_div(g[0], d));
+    RULE_END;
+}

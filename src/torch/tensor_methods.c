@@ -1555,6 +1555,9 @@ static const MethodDef tensor_methods[] = {
     {"lerp", m_composite, NATIVEF_METHOD}, {"diagonal", m_composite, NATIVEF_METHOD},
     {"diag", m_composite, NATIVEF_METHOD}, {"trace", m_composite, NATIVEF_METHOD},
     {"baddbmm", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
+    {"square", m_composite, NATIVEF_METHOD}, {"addcmul", m_composite, NATIVEF_METHOD},
+    {"addcdiv", m_composite, NATIVEF_METHOD}, {"deg2rad", m_composite, NATIVEF_METHOD},
+    {"rad2deg", m_composite, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},

@@ -237,7 +237,7 @@ LongTensor = Tensor
 
 from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
                                isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,
-                               tensordot)
+                               tensordot, square, addcmul, addcdiv, deg2rad, rad2deg)
 from torch._mathops import (cumprod, cummax, cummin, logcumsumexp, xlogy, polygamma, norm, einsum, cholesky,
                             qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean)   # branch opsmath
 import torch.linalg

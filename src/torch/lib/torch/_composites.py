@@ -1,7 +1,7 @@
 """torch functions PyTorch defines by decomposition into other ops (ATen's CompositeImplicit
 kernels), written over Ember's traced ops so autograd and torch.compile need nothing new: outer,
 hstack/vstack/atleast_*, nan_to_num, isclose, lerp, logspace, diag/trace (diagonal itself is a view op of the table), baddbmm,
-repeat_interleave, tensordot.  Gradients come from the ops they decompose into (grad_fn names
+repeat_interleave, tensordot, square, addcmul, addcdiv, deg2rad, rad2deg.  Gradients come from the ops they decompose into (grad_fn names
 are those ops', not PyTorch's fused nodes')."""
 import torch
 from torch._C import _mathop
@@ -188,3 +188,35 @@ def tensordot(a, b, dims=2, out=None):
     left = a.permute(*free_a, *da).reshape(m, k)
     right = b.permute(*db, *free_b).reshape(k, n)
     return (left @ right).reshape(*sa, *sb)
+
+
+def square(input):
+    return torch.pow(input, 2)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    # ATen's kernel: self + value * tensor1 * tensor2, in that order
+    return input + value * tensor1 * tensor2
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    if not tensor1.is_floating_point() and not tensor2.is_floating_point():
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release "
+                           "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+                           "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))."
+                           "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+                           "float inputs. The future addcdiv behavior is just the latter implementation: "
+                           "(input + value * tensor1 / tensor2), for all dtypes.")
+    return input + value * tensor1 / tensor2
+
+
+def _to_float(input):
+    return input if input.is_floating_point() else input.to(torch.get_default_dtype())
+
+
+def deg2rad(input):
+    return _to_float(input) * 0.017453292519943295
+
+
+def rad2deg(input):
+    return _to_float(input) * 57.295779513082323
