@@ -11,8 +11,8 @@ ASAN_OPTIONS=detect_leaks=0 "$ember" -c "import torch.distributed as d; assert d
 # in an ASan build: the engines' libraries keep some memory until exit (lsan.supp)
 export LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export OMP_NUM_THREADS=1
-one=$(timeout 60 "$ember" -m torch.distributed.run --standalone --nproc-per-node=1 tracker_ranks.py 2>/dev/null)
-two=$(timeout 60 "$ember" -m torch.distributed.run --standalone --nproc-per-node=2 --tee 1 tracker_ranks.py 2>/dev/null)
+one=$(timeout "${EMBER_TEST_TIMEOUT:-60}" "$ember" -m torch.distributed.run --standalone --nproc-per-node=1 tracker_ranks.py 2>/dev/null)
+two=$(timeout "${EMBER_TEST_TIMEOUT:-60}" "$ember" -m torch.distributed.run --standalone --nproc-per-node=2 --tee 1 tracker_ranks.py 2>/dev/null)
 [[ -n $one ]] || { echo "FAIL: the single process printed nothing"; exit 1; }
 fail=0
 for r in 0 1; do
