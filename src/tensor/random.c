@@ -526,6 +526,31 @@ int tensor_uniform_gen_(Tensor *t, double from, double to, TensorGenerator *g) {
     return 0;
 }
 
+/* The serial kernels below (DistributionTemplates.h's cpu_serial_kernel): one 53-bit uniform
+ * per element in TensorIterator order, mapped by `f` with the distribution's two parameters. */
+typedef double (*UniformMap)(double u, double a, double b);
+
+static void fill_mapped_uniform(Tensor *t, TensorGenerator *g, UniformMap f, double a, double b) {
+    g = tensor__gen(g);
+    Walk w;
+    walk_init(&w, t, NULL);
+    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) store_d(t, w.off0, f(tensor__gen_uniform_d(g), a, b));
+}
+
+static double exponential_of(double u, double lambd, double unused) {
+    (void)unused;
+    return -1.0 / lambd * log(1.0 - u);
+}
+
+static double cauchy_of(double u, double median, double sigma) {
+    return median + sigma * tan(3.14159265358979323846 * (u - 0.5));
+}
+
+static double geometric_of(double u, double p, double unused) {
+    (void)unused;
+    return ceil(log(u) / log1p(-p));
+}
+
 int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) {
     if (check_float(t, "exponential_cpu") < 0) return -1;
     if (!(lambd >= 0.0)) {
@@ -533,29 +558,17 @@ int tensor_exponential_(Tensor *t, double lambd, TensorGenerator *g) {
         return -1;
     }
     if (tensor__begin_inplace(t) < 0) return -1;
-    g = tensor__gen(g);
-    Walk w;
-    walk_init(&w, t, NULL);
-    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
-        double u = tensor__gen_uniform_d(g);
-        store_d(t, w.off0, -1.0 / lambd * log(1.0 - u));
-    }
+    fill_mapped_uniform(t, g, exponential_of, lambd, 0);
     return 0;
 }
 
 /* cauchy_ / log_normal_ / geometric_: DistributionTemplates.h's cpu_serial_kernels, one double
- * distribution draw per element in TensorIterator order (cauchy and geometric from one 53-bit
- * uniform, log_normal from the double Box-Muller with its cached second sample) */
+ * distribution draw per element in TensorIterator order (cauchy and geometric map one 53-bit
+ * uniform, log_normal uses the double Box-Muller with its cached second sample) */
 int tensor_cauchy_(Tensor *t, double median, double sigma, TensorGenerator *g) {
     if (check_float(t, "cauchy_cpu") < 0) return -1;   /* ATen 1.13 does not check sigma */
     if (tensor__begin_inplace(t) < 0) return -1;
-    g = tensor__gen(g);
-    Walk w;
-    walk_init(&w, t, NULL);
-    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
-        double u = tensor__gen_uniform_d(g);
-        store_d(t, w.off0, median + sigma * tan(3.14159265358979323846 * (u - 0.5)));
-    }
+    fill_mapped_uniform(t, g, cauchy_of, median, sigma);
     return 0;
 }
 
@@ -583,13 +596,7 @@ int tensor_geometric_(Tensor *t, double p, TensorGenerator *g) {
         return -1;
     }
     if (tensor__begin_inplace(t) < 0) return -1;
-    g = tensor__gen(g);
-    Walk w;
-    walk_init(&w, t, NULL);
-    for (int64_t i = 0; i < t->numel; i++, walk_next(&w)) {
-        double u = tensor__gen_uniform_d(g);
-        store_d(t, w.off0, ceil(log(u) / log1p(-p)));
-    }
+    fill_mapped_uniform(t, g, geometric_of, p, 0);
     return 0;
 }
 
