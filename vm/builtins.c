@@ -498,7 +498,11 @@ static Value b_sum(ARGS) {
         if (acc.tag == VAL_FLOAT && x.tag == VAL_FLOAT) {
             acc = val_float(acc.as.f + x.as.f);
         } else {
+            /* x is often a fresh object only the iterator made (a generator's tensor): the
+             * addition allocates (a bound __add__, its result) before it holds x anywhere */
+            vm_push_root(vm, x);
             acc = vm_binary_op(vm, BINOP_ADD, acc, x);
+            vm_pop_root(vm);
             if (val_is_null(acc)) break;
         }
         vm->roots.v[vm->roots.n - 1] = acc;
@@ -542,7 +546,9 @@ static Value any_all(VM *vm, Value iterable, bool want) {
     for (;;) {
         Value x = vm_next(vm, it);
         if (val_is_null(x)) break;
+        vm_push_root(vm, x);   /* __bool__ / __len__ may allocate before x is held anywhere */
         int t = vm_truthy(vm, x);
+        vm_pop_root(vm);
         if (t < 0) break;
         if ((t != 0) == want) {
             result = val_bool(want);

@@ -27,11 +27,17 @@ const char *const cmp_symbol[6] = {"<", "<=", "==", "!=", ">", ">="};
 
 static Value call_dunder(VM *vm, Value f, Value self, Value other) {
     if (f.tag == VAL_OBJ && f.as.o->type == vm->t_function) return vm_call2(vm, f, self, other);
+    /* binding allocates before the call holds `other`; a native caller (sum(), reduce) may pass
+     * a fresh value it holds nowhere else */
+    vm_push_root(vm, other);
     Value b = vm_bind_descriptor(vm, f, self, vm_type_of(vm, self));
-    if (val_is_null(b)) return b;
+    if (val_is_null(b)) {
+        vm_pop_root(vm);
+        return b;
+    }
     vm_push_root(vm, b);
     Value r = vm_call1(vm, b, other);
-    vm_pop_root(vm);
+    vm_pop_roots(vm, 2);
     return r;
 }
 
