@@ -42,8 +42,13 @@ static Value ax_register(ARGS) {
     vm_push_root(vm, kwargs);
     TupleObj *entry = tuple_pack(vm, 3, argv[0], val_obj(args), kwargs);
     vm_pop_root(vm);
-    ListObj *l = entry ? callbacks(vm) : NULL;
-    if (!l || list_append(vm, l, val_obj(entry)) < 0) goto fail;
+    if (!entry) goto fail;
+    /* the first registration creates the callback list: entry stays rooted across it */
+    vm_push_root(vm, val_obj(entry));
+    ListObj *l = callbacks(vm);
+    int rc = l ? list_append(vm, l, val_obj(entry)) : -1;
+    vm_pop_root(vm);
+    if (rc < 0) goto fail;
     vm_pop_root(vm);
     return argv[0];
 fail:
