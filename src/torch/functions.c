@@ -471,6 +471,30 @@ Value torch_return_pair(VM *vm, const char *name, Value a, Value b) {
     return val_obj(r);
 }
 
+Value torch_wrap_pair(VM *vm, const char *name, Tensor **out) {
+    Value vals = torch_wrap(vm, out[0]);
+    if (val_is_null(vals)) {
+        tensor_decref(out[1]);
+        return vals;
+    }
+    vm_push_root(vm, vals);
+    Value idx = torch_wrap(vm, out[1]);
+    if (val_is_null(idx)) {
+        vm_pop_root(vm);
+        return idx;
+    }
+    vm_push_root(vm, idx);
+    Value r;
+    if (name) {
+        r = torch_return_pair(vm, name, vals, idx);
+    } else {
+        TupleObj *t = tuple_pack(vm, 2, vals, idx);
+        r = t ? val_obj(t) : val_null();
+    }
+    vm_pop_roots(vm, 2);
+    return r;
+}
+
 /* ---- nn.functional kernels (torch._C._nn) ---------------------------------------------------------------- */
 
 static Value nn_linear(ARGS) {

@@ -111,21 +111,7 @@ static Value nn_max_pool2d_with_indices(ARGS) {
     args.n_ints = 9;
     Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
     if (ag_op_run(TENSOR_OP_MAX_POOL2D, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
-    Value vals = torch_wrap(vm, out[0]);
-    if (val_is_null(vals)) {
-        tensor_decref(out[1]);
-        return vals;
-    }
-    vm_push_root(vm, vals);
-    Value idx = torch_wrap(vm, out[1]);
-    if (val_is_null(idx)) {
-        vm_pop_root(vm);
-        return idx;
-    }
-    vm_push_root(vm, idx);
-    TupleObj *t = tuple_pack(vm, 2, vals, idx);
-    vm_pop_roots(vm, 2);
-    return t ? val_obj(t) : val_null();
+    return torch_wrap_pair(vm, NULL, out);
 }
 
 /* torch.set_num_threads(n) / get_num_threads(): the threads of the BLAS library, the only

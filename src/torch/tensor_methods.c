@@ -548,25 +548,6 @@ static Value m_amax(ARGS) {
     return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
 }
 
-/* a (values, indices) op's result as torch.return_types.<name> */
-static Value pair_result(VM *vm, const char *name, Tensor **out) {
-    Value vals = torch_wrap(vm, out[0]);
-    if (val_is_null(vals)) {
-        tensor_decref(out[1]);
-        return vals;
-    }
-    vm_push_root(vm, vals);
-    Value idx = torch_wrap(vm, out[1]);
-    if (val_is_null(idx)) {
-        vm_pop_root(vm);
-        return idx;
-    }
-    vm_push_root(vm, idx);
-    Value r = torch_return_pair(vm, name, vals, idx);
-    vm_pop_roots(vm, 2);
-    return r;
-}
-
 /* max/min: no dim -> value; dim -> (values, indices); a tensor -> elementwise maximum */
 static Value m_maxmin(ARGS) {
     SELF_CHECK(fn->name);
@@ -583,7 +564,7 @@ static Value m_maxmin(ARGS) {
     if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
     Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
     if (ag_op_run(is_max ? TENSOR_OP_MAX_DIM : TENSOR_OP_MIN_DIM, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
-    return pair_result(vm, is_max ? "max" : "min", out);
+    return torch_wrap_pair(vm, is_max ? "max" : "min", out);
 }
 
 static Value m_arg(ARGS) {
@@ -889,7 +870,7 @@ static Value m_sort(ARGS) {
         tensor_decref(out[0]);
         return torch_wrap(vm, out[1]);
     }
-    return pair_result(vm, "sort", out);
+    return torch_wrap_pair(vm, "sort", out);
 }
 
 static Value m_topk(ARGS) {
@@ -907,7 +888,7 @@ static Value m_topk(ARGS) {
     args.step = largest ? -1 : 1;   /* results come sorted either way */
     Tensor *in[1] = {T(a[0])}, *out[2] = {NULL, NULL};
     if (ag_op_run(TENSOR_OP_TOPK, in, 1, &args, out, 2) < 0) return torch_raise_error(vm);
-    return pair_result(vm, "topk", out);
+    return torch_wrap_pair(vm, "topk", out);
 }
 
 static Value m_cumsum(ARGS) {

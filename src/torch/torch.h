@@ -87,6 +87,9 @@ static inline Tensor *torch_tensor_of(Value v) { return ((TensorObj *)v.as.o)->t
 Value torch_raise_error(VM *vm);
 /* torch.return_types.<name>(values=a, indices=b) for max/min (functions.c). */
 Value torch_return_pair(VM *vm, const char *name, Value a, Value b);
+/* Wrap a two-output op's tensors (stealing out[0], out[1]) as torch.return_types.<name>, or as a
+ * plain tuple when name is NULL (max_pool2d's return_indices). */
+Value torch_wrap_pair(VM *vm, const char *name, Tensor **out);
 /* CPU autocast's lower-precision ops (mm, matmul, bmm, addmm, linear, ...): in[i] replaced by its
  * cast to the autocast dtype when autocast is on and it is a floating non-double tensor of
  * another dtype (the casts are recorded ops: ToCopyBackward0).  owned[i] (n entries, zeroed by
