@@ -351,6 +351,37 @@ static inline uint64_t pack_key(TensorDtype dt, const char *p, int64_t pos, bool
 }
 
 KEY_ALGOS(uint64_t, lt_u64)
+
+/* topk of a few (k <= TOPK_SMALL) from packed keys: the k smallest kept sorted in best, each
+ * further key compared with the k-th and inserted when smaller (about k ln(len/k) insertions for
+ * keys in random order, against quickselect's passes over all len).  The keys are distinct (their
+ * position is in the low bits), so the k smallest are the ones quickselect would find; they end
+ * in a[0..k) in order. */
+#define TOPK_SMALL 32
+static void topk_small_u64(uint64_t *a, int64_t len, int64_t k, uint64_t *best) {
+    for (int64_t j = 0; j < k; j++) {
+        uint64_t v = a[j];
+        int64_t i = j;
+        while (i > 0 && best[i - 1] > v) {
+            best[i] = best[i - 1];
+            i--;
+        }
+        best[i] = v;
+    }
+    uint64_t kth = best[k - 1];
+    for (int64_t j = k; j < len; j++) {
+        uint64_t v = a[j];
+        if (v >= kth) continue;
+        int64_t i = k - 1;
+        while (i > 0 && best[i - 1] > v) {
+            best[i] = best[i - 1];
+            i--;
+        }
+        best[i] = v;
+        kth = best[k - 1];
+    }
+    memcpy(a, best, sizeof(uint64_t) * (size_t)k);
+}
 KEY_ALGOS(KeyF, lt_f_asc)
 KEY_ALGOS(KeyF, lt_f_desc)
 KEY_ALGOS(KeyI, lt_i_asc)
@@ -384,6 +415,8 @@ static int select_slices(const Tensor *x, int64_t d, int64_t k, bool descending,
                 for (int64_t j = 0; j < len; j++) ku[j] = pack_key(dt, p + (size_t)j * step, j, descending);
                 if (mode == SEL_SORT) {
                     sort_lt_u64(ku, len, (uint64_t *)tmp);
+                } else if (mode == SEL_TOPK && k > 0 && k <= TOPK_SMALL && k < len) {
+                    topk_small_u64(ku, len, k, (uint64_t *)tmp);
                 } else if (len > 0 && k > 0) {
                     select_lt_u64(ku, len, k - 1, (uint64_t *)tmp);
                     if (mode == SEL_TOPK) sort_lt_u64(ku, k, (uint64_t *)tmp);
