@@ -33,8 +33,11 @@ for _ in range(2):
     r.sum().backward()
     print(r.detach(), g.grad)
     g.grad = None
-for eq in ("ij,jk->ik", "ij,jk->ik"):
+for f in (lambda: torch.einsum("ij,jk->ik", torch.ones(2, 3), torch.ones(4, 5)),
+          lambda: torch.einsum("ij,jk->ik", torch.ones(2, 3), torch.ones(4, 5)),
+          lambda: torch.einsum("i", [1, 2]), lambda: torch.einsum("i,i", torch.ones(2), 3),
+          lambda: torch.einsum(["i"], torch.ones(2)), lambda: torch.einsum("i,i", torch.ones(2), 3)):
     try:
-        torch.einsum(eq, torch.ones(2, 3), torch.ones(4, 5))
-    except RuntimeError as e:
-        print(str(e).split("\n")[0])
+        f()
+    except (RuntimeError, TypeError) as e:
+        print(type(e).__name__, str(e).split("\n")[0])

@@ -323,18 +323,22 @@ def einsum(*args):
         # a trace records the plan's ops (and guards on the shapes it was made for)
         plan = _einsum_plan(equation, operands)
     else:
-        if len(operands) == 2:
-            key = (equation, operands[0].shape, operands[1].shape)
-        elif len(operands) == 1:
-            key = (equation, operands[0].shape)
-        else:
-            key = (equation,) + tuple([t.shape for t in operands])
-        plan = _einsum_plans.get(key)
+        try:
+            if len(operands) == 2:
+                key = (equation, operands[0].shape, operands[1].shape)
+            elif len(operands) == 1:
+                key = (equation, operands[0].shape)
+            else:
+                key = (equation,) + tuple([t.shape for t in operands])
+            plan = _einsum_plans.get(key)
+        except (AttributeError, TypeError):
+            key = plan = None      # not tensors, or an unhashable equation: the plan raises
         if plan is None:
             plan = _einsum_plan(equation, operands)
-            if len(_einsum_plans) >= 512:
-                _einsum_plans.clear()
-            _einsum_plans[key] = plan
+            if key is not None:
+                if len(_einsum_plans) >= 512:
+                    _einsum_plans.clear()
+                _einsum_plans[key] = plan
     regs = list(operands)
     for step in plan:
         op = step[0]
@@ -363,6 +367,13 @@ def einsum(*args):
 
 
 def _einsum_plan(equation, operands):
+    if isinstance(equation, torch.Tensor):
+        raise NotImplementedError("einsum(): the sublist format einsum(op1, sublist1, op2, ...) is not supported")
+    if not isinstance(equation, str):
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not %s" % type(equation).__name__)
+    for i, t in enumerate(operands):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError("expected Tensor as element %d in argument 1, but got %s" % (i, type(t).__name__))
     parsed, out_labels = _einsum_parse(equation, operands)
     # ellipsis dims become labels 0, 1, ... counted from the right (they broadcast right-aligned)
     n_ell = 0
