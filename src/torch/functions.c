@@ -618,7 +618,7 @@ static Value nn_dropout(ARGS) {
 /* Methods of the Tensor table that are also torch.* functions. */
 static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
-    "atan2", "arctan2", "fmod",
+    "atan2", "arctan2", "fmod", "hypot", "logaddexp", "logaddexp2", "copysign",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",

@@ -110,6 +110,8 @@ static const char *const rt_fields[][3] = {
     {"linalg_qr", "Q", "R"}, {"qr", "Q", "R"}, {"linalg_slogdet", "sign", "logabsdet"},
     {"slogdet", "sign", "logabsdet"}, {"triangular_solve", "solution", "cloned_coefficient"},
     {"linalg_cholesky_ex", "L", "info"}, {"linalg_inv_ex", "inverse", "info"},
+    {"median", "values", "indices"}, {"nanmedian", "values", "indices"}, {"mode", "values", "indices"},
+    {"aminmax", "min", "max"},
 };
 enum { N_RT = sizeof rt_fields / sizeof rt_fields[0] };
 
