@@ -18,6 +18,10 @@ typedef struct ReducePlan {
 int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool all, bool keepdim, ReducePlan *p) EM_MUST_CHECK;
 double tensor__sum_f32(const float *x, int64_t stride, int64_t n);
 double tensor__sum_f64(const double *x, int64_t stride, int64_t n);
+/* sum(t * t, dims) of a float32 / float64 t without the product's temporary (each product
+ * rounded to t's dtype as t * t stores it; a contiguous float32 run sums in sixteen lanes where
+ * tensor_sum_dims uses eight, so the last bits may differ from tensor_sum_dims(t * t)) */
+Tensor *tensor__sum_squares(const Tensor *t, const int64_t *dims, int n, bool keepdim);
 /* the plan's kept / reduced strides re-read from t (a converted copy of the planned input) */
 void tensor__reduce_plan_strides(const Tensor *t, ReducePlan *p);
 /* A reduction's result-dtype class (its table entry names it): SUM and PROD (integers and bools

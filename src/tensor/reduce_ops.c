@@ -144,6 +144,19 @@ int tensor__run_min_dim(TensorOp op, Tensor *const *in, int n_in, const TensorOp
  * ord: sum of nonzeros (0), of |x| (1), sqrt of the sum of squares (2), max / min of |x|
  * (+-inf), else sum(|x|^p)^(1/p). */
 REDUCE_INTS(vector_norm, TENSOR_RDT_SAME)
+
+/* a fresh contiguous float32 / float64 result's square roots (correctly rounded, so the same
+ * bits as tensor_sqrt's) */
+static void sqrt_in_place(Tensor *s) {
+    if (s->dtype == TENSOR_FLOAT32) {
+        float *p = tensor__f32(s);
+        for (int64_t i = 0; i < s->numel; i++) p[i] = sqrtf(p[i]);
+    } else {
+        double *p = (double *)tensor__data(s);
+        for (int64_t i = 0; i < s->numel; i++) p[i] = sqrt(p[i]);
+    }
+}
+
 static Tensor *vector_norm(const Tensor *x, double p, const int64_t *dims, int nd, bool keepdim) {
     Tensor *t = NULL, *s = NULL, *r = NULL;
     if (isinf(p)) {
@@ -159,6 +172,12 @@ static Tensor *vector_norm(const Tensor *x, double p, const int64_t *dims, int n
     } else if (p == 1) {
         t = tensor_abs(x);
     } else if (p == 2) {
+        if ((x->dtype == TENSOR_FLOAT32 || x->dtype == TENSOR_FLOAT64) && tensor__contig(x)) {
+            /* fused: the sum of squares and the root in place, no x*x temporary */
+            s = tensor__sum_squares(x, dims, nd, keepdim);
+            if (s) sqrt_in_place(s);
+            return s;
+        }
         t = tensor_mul(x, x);
     } else {
         Tensor *ab = tensor_abs(x);

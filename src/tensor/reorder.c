@@ -351,6 +351,37 @@ static inline uint64_t pack_key(TensorDtype dt, const char *p, int64_t pos, bool
 }
 
 KEY_ALGOS(uint64_t, lt_u64)
+
+/* topk of a few (k <= TOPK_SMALL) from packed keys: the k smallest kept sorted in best, each
+ * further key compared with the k-th and inserted when smaller (about k ln(len/k) insertions for
+ * keys in random order, against quickselect's passes over all len).  The keys are distinct (their
+ * position is in the low bits), so the k smallest are the ones quickselect would find; they end
+ * in a[0..k) in order. */
+#define TOPK_SMALL 32
+static void topk_small_u64(uint64_t *a, int64_t len, int64_t k, uint64_t *best) {
+    for (int64_t j = 0; j < k; j++) {
+        uint64_t v = a[j];
+        int64_t i = j;
+        while (i > 0 && best[i - 1] > v) {
+            best[i] = best[i - 1];
+            i--;
+        }
+        best[i] = v;
+    }
+    uint64_t kth = best[k - 1];
+    for (int64_t j = k; j < len; j++) {
+        uint64_t v = a[j];
+        if (v >= kth) continue;
+        int64_t i = k - 1;
+        while (i > 0 && best[i - 1] > v) {
+            best[i] = best[i - 1];
+            i--;
+        }
+        best[i] = v;
+        kth = best[k - 1];
+    }
+    memcpy(a, best, sizeof(uint64_t) * (size_t)k);
+}
 KEY_ALGOS(KeyF, lt_f_asc)
 KEY_ALGOS(KeyF, lt_f_desc)
 KEY_ALGOS(KeyI, lt_i_asc)
@@ -384,6 +415,8 @@ static int select_slices(const Tensor *x, int64_t d, int64_t k, bool descending,
                 for (int64_t j = 0; j < len; j++) ku[j] = pack_key(dt, p + (size_t)j * step, j, descending);
                 if (mode == SEL_SORT) {
                     sort_lt_u64(ku, len, (uint64_t *)tmp);
+                } else if (mode == SEL_TOPK && k > 0 && k <= TOPK_SMALL && k < len) {
+                    topk_small_u64(ku, len, k, (uint64_t *)tmp);
                 } else if (len > 0 && k > 0) {
                     select_lt_u64(ku, len, k - 1, (uint64_t *)tmp);
                     if (mode == SEL_TOPK) sort_lt_u64(ku, k, (uint64_t *)tmp);
@@ -786,6 +819,44 @@ static int unique(const Tensor *x, const TensorOpArgs *a, Tensor **out) {
 
 /* ---- cumsum: accumulates in double (floating) or int64, as ATen's CPU kernel (acc_type) ---- */
 
+/* cumsum of float32 into float32 / float64 into float64: the running sums in double as the
+ * general loop keeps them (so the same bits), with the typed loads and stores inlined; along an
+ * inner dim, a row of inner running sums advances one slice at a time (contiguous, vectorisable)
+ * instead of one strided walk per sum.  false (nothing done) when the accumulators cannot be
+ * allocated or the dtypes differ. */
+#define CUMSUM_TYPED(NAME, T)                                                                        \
+    static bool NAME(const T *src, T *dst, int64_t outer, int64_t len, int64_t inner) {              \
+        if (inner == 1) {                                                                            \
+            for (int64_t o = 0; o < outer; o++) {                                                    \
+                const T *sp = src + o * len;                                                         \
+                T *dp = dst + o * len;                                                               \
+                double a = 0;                                                                        \
+                for (int64_t j = 0; j < len; j++) {                                                  \
+                    a += sp[j];                                                                      \
+                    dp[j] = (T)a;                                                                    \
+                }                                                                                    \
+            }                                                                                        \
+            return true;                                                                             \
+        }                                                                                            \
+        double *acc = malloc(sizeof(double) * (size_t)inner);                                        \
+        if (!acc) return false;                                                                      \
+        for (int64_t o = 0; o < outer; o++) {                                                        \
+            for (int64_t in = 0; in < inner; in++) acc[in] = 0;                                      \
+            for (int64_t j = 0; j < len; j++) {                                                      \
+                const T *sp = src + (o * len + j) * inner;                                           \
+                T *dp = dst + (o * len + j) * inner;                                                 \
+                for (int64_t in = 0; in < inner; in++) {                                             \
+                    acc[in] += sp[in];                                                               \
+                    dp[in] = (T)acc[in];                                                             \
+                }                                                                                    \
+            }                                                                                        \
+        }                                                                                            \
+        free(acc);                                                                                   \
+        return true;                                                                                 \
+    }
+CUMSUM_TYPED(cumsum_f32, float)
+CUMSUM_TYPED(cumsum_f64, double)
+
 static void cumsum(const Tensor *x, int64_t d, Tensor *r) {
     TensorDtype xt = (TensorDtype)x->dtype, rt = (TensorDtype)r->dtype;
     size_t xs = tensor__elsize(xt), rs = tensor__elsize(rt);
@@ -794,6 +865,8 @@ static void cumsum(const Tensor *x, int64_t d, Tensor *r) {
     split_at(x, d, &outer, &len, &inner);
     const char *src = tensor__data(x);
     char *dst = tensor__data(r);
+    if (xt == rt && xt == TENSOR_FLOAT32 && cumsum_f32((const float *)src, (float *)dst, outer, len, inner)) return;
+    if (xt == rt && xt == TENSOR_FLOAT64 && cumsum_f64((const double *)src, (double *)dst, outer, len, inner)) return;
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             double fa = 0;

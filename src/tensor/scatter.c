@@ -56,7 +56,12 @@ static int scatter_check(const TensorMeta *self, const TensorMeta *index, const 
 /* ---- the loop ------------------------------------------------------------------------------------ */
 
 /* Walks the index: for each element, t = the result's element (contiguous r) it selects and s the
- * src element beside it (src strides; all 0 for a value).  BODY runs with rp/sp typed pointers. */
+ * src element beside it (src strides; all 0 for a value).  BODY runs with rp/sp typed pointers.
+ * Each row of the index's last dim takes one of three inner loops: scattering along a contiguous
+ * last dim (index and src rows contiguous: the common scatter_add(-1, ...)) checks the row's indices
+ * in one vectorisable pass and then runs BODY with no index arithmetic; a row whose index is
+ * broadcast along it (stride 0, as index.expand(...) gives for scatter_add(0, ...)) checks its one
+ * index and runs BODY over two contiguous rows; anything else goes through the general strides. */
 typedef struct {
     int nd, last;          /* dims of the walk (>= 1) and its inner dim */
     int64_t d, size;       /* the scatter dim and self's size along it */
@@ -66,11 +71,26 @@ typedef struct {
     int64_t bad;           /* the out-of-range index found, if any */
 } Walk;
 
+/* the first index of a row outside [0, size), or -1 when it has none (then bad is untouched) */
+static int row_check(const int64_t *ip, int64_t L, int64_t size, int64_t *bad) {
+    bool ok = true;
+    for (int64_t j = 0; j < L; j++) ok &= (uint64_t)ip[j] < (uint64_t)size;
+    if (ok) return 0;
+    for (int64_t j = 0; j < L; j++)
+        if ((uint64_t)ip[j] >= (uint64_t)size) {
+            *bad = ip[j];
+            break;
+        }
+    return -1;
+}
+
 #define WALK(w, ...)                                                                                    \
     do {                                                                                                 \
         int64_t pos_[TENSOR_MAX_DIMS] = {0};                                                             \
         int64_t L_ = (w)->shape[(w)->last], isl_ = (w)->is[(w)->last], ssl_ = (w)->ss[(w)->last];        \
         int64_t rsl_ = (w)->last == (w)->d ? 0 : (w)->rs[(w)->last], rsd_ = (w)->rs[(w)->d];              \
+        bool along_ = (w)->last == (w)->d && isl_ == 1 && ssl_ == 1 && rsd_ == 1;                        \
+        bool bcast_ = (w)->last != (w)->d && isl_ == 0 && ssl_ == 1 && rsl_ == 1;                        \
         int64_t outer_ = 1;                                                                              \
         for (int k_ = 0; k_ < (w)->last; k_++) outer_ *= (w)->shape[k_];                                 \
         if (L_ == 0) outer_ = 0;                                                                         \
@@ -82,14 +102,44 @@ typedef struct {
                 bs_ += pos_[k_] * (w)->ss[k_];                                                           \
             }                                                                                            \
             const int64_t *ipo_ = (w)->ip + bi_;                                                         \
-            for (int64_t j_ = 0; j_ < L_; j_++) {                                                        \
-                int64_t v_ = ipo_[j_ * isl_];                                                            \
-                if ((uint64_t)v_ >= (uint64_t)(w)->size) {                                               \
-                    (w)->bad = v_;                                                                       \
-                    return -1;                                                                           \
+            if (along_) {                                                                                \
+                uint64_t n_ = (uint64_t)(w)->size;                                                       \
+                int64_t j_ = 0;                                                                          \
+                for (; j_ + 4 <= L_; j_ += 4) {                                                          \
+                    int64_t v0_ = ipo_[j_], v1_ = ipo_[j_ + 1], v2_ = ipo_[j_ + 2], v3_ = ipo_[j_ + 3];   \
+                    if (__builtin_expect(((uint64_t)v0_ >= n_) | ((uint64_t)v1_ >= n_) |                  \
+                                         ((uint64_t)v2_ >= n_) | ((uint64_t)v3_ >= n_), 0)) break;        \
+                    { int64_t t = br_ + v0_, s = bs_ + j_; __VA_ARGS__; }                                \
+                    { int64_t t = br_ + v1_, s = bs_ + j_ + 1; __VA_ARGS__; }                            \
+                    { int64_t t = br_ + v2_, s = bs_ + j_ + 2; __VA_ARGS__; }                            \
+                    { int64_t t = br_ + v3_, s = bs_ + j_ + 3; __VA_ARGS__; }                            \
                 }                                                                                        \
-                int64_t t = br_ + j_ * rsl_ + v_ * rsd_, s = bs_ + j_ * ssl_;                            \
-                __VA_ARGS__;                                                                             \
+                for (; j_ < L_; j_++) {                                                                  \
+                    int64_t v_ = ipo_[j_];                                                               \
+                    if ((uint64_t)v_ >= n_) {                                                            \
+                        (w)->bad = v_;                                                                   \
+                        return -1;                                                                       \
+                    }                                                                                    \
+                    int64_t t = br_ + v_, s = bs_ + j_;                                                  \
+                    __VA_ARGS__;                                                                         \
+                }                                                                                        \
+            } else if (bcast_) {                                                                         \
+                if (row_check(ipo_, 1, (w)->size, &(w)->bad) < 0) return -1;                             \
+                int64_t tb_ = br_ + ipo_[0] * rsd_;                                                      \
+                for (int64_t j_ = 0; j_ < L_; j_++) {                                                    \
+                    int64_t t = tb_ + j_, s = bs_ + j_;                                                  \
+                    __VA_ARGS__;                                                                         \
+                }                                                                                        \
+            } else {                                                                                     \
+                for (int64_t j_ = 0; j_ < L_; j_++) {                                                    \
+                    int64_t v_ = ipo_[j_ * isl_];                                                        \
+                    if ((uint64_t)v_ >= (uint64_t)(w)->size) {                                           \
+                        (w)->bad = v_;                                                                   \
+                        return -1;                                                                       \
+                    }                                                                                    \
+                    int64_t t = br_ + j_ * rsl_ + v_ * rsd_, s = bs_ + j_ * ssl_;                        \
+                    __VA_ARGS__;                                                                         \
+                }                                                                                        \
             }                                                                                            \
             for (int k_ = (w)->last - 1; k_ >= 0; k_--) {                                                \
                 if (++pos_[k_] < (w)->shape[k_]) break;                                                  \
@@ -107,8 +157,8 @@ typedef struct {
 #define TYPED_LOOPS(NAME, T, MAX, MIN)                                                                   \
     static int NAME(const Walk *cw, char *r, const char *src, TensorScatterReduce m) {                  \
         Walk *w = (Walk *)cw;                                                                            \
-        T *rp = (T *)r;                                                                                  \
-        const T *sp = (const T *)src;                                                                    \
+        T *restrict rp = (T *)r;                                                                         \
+        const T *restrict sp = (const T *)src;                                                           \
         switch (m) {                                                                                     \
         case TENSOR_SCATTER_NONE: WALK(w, rp[t] = sp[s]); break;                                         \
         case TENSOR_SCATTER_SUM: case TENSOR_SCATTER_MEAN: WALK(w, rp[t] += sp[s]); break;               \

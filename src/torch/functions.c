@@ -459,6 +459,13 @@ static Value f_can_cast(ARGS) {
 
 static Value f_is_grad_enabled(ARGS) { return val_bool(ag_is_grad_enabled()); }
 
+/* torch._C._is_compiling(): False when run; the tracer folds the call to True (src/tracer/calls.c),
+ * so library code can keep caches a trace must not mutate (torch/_mathops.py's einsum plans) */
+static Value f_is_compiling(ARGS) {
+    if (native_check_args(vm, "_is_compiling", argc, kw, 0, 0) < 0) return val_null();
+    return val_bool(false);
+}
+
 static Value f_set_grad_enabled(ARGS) {
     if (native_check_args(vm, "_set_grad_enabled", argc, kw, 1, 1) < 0) return val_null();
     bool b;
@@ -676,7 +683,7 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"randn_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RANDN_LIKE},
         {"cat", f_catstack}, {"concat", f_catstack}, {"stack", f_catstack}, {"where", f_where},
         {"is_tensor", f_is_tensor}, {"numel", f_numel},
-        {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled},
+        {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled}, {"_is_compiling", f_is_compiling},
         {"get_default_dtype", f_get_default_dtype}, {"set_default_dtype", f_set_default_dtype},
         {"promote_types", f_promote_types}, {"result_type", f_result_type}, {"can_cast", f_can_cast},
         {"set_autocast_cpu_enabled", f_set_autocast_cpu_enabled}, {"is_autocast_cpu_enabled", f_is_autocast_cpu_enabled},

@@ -339,6 +339,11 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
         if (in_list(torch_fn_denylist, n->name)) return trace_break(tr, "%s", tname);
         if (strncmp(n->name, "_has_torch_function", 19) == 0) return has_torch_function(tr, n, argc, args, nkw, out);
         if (strcmp(n->name, "_function_apply") == 0) return tr_autograd_function_apply(tr, argc, args, nkw, out);
+        /* torch._C._is_compiling(): True while tracing (src/torch/functions.c) */
+        if (strcmp(n->name, "_is_compiling") == 0 && argc == 0 && !nkw) {
+            *out = vt_const(tr, val_bool(true));
+            return TX_OK;
+        }
         /* torch._C's private functions drive the engine and hooks: they run natively */
         /* (torch._C._mathop runs a table op: src/torch/mathops.c, branch opsmath) */
         if (n->name[0] == '_' && strcmp(n->name, "_set_grad_enabled") != 0 && strcmp(n->name, "_mathop") != 0)

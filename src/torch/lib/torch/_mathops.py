@@ -9,7 +9,7 @@ they decompose into."""
 import math
 
 import torch
-from torch._C import _mathop
+from torch._C import _is_compiling, _mathop
 
 
 def _is_number(v):
@@ -300,6 +300,17 @@ def _einsum_parse(equation, operands):
     return parsed, out
 
 
+# einsum's plans: the steps one equation takes for operands of given shapes, worked out once
+# (parsing, checks, the choice of sums / permutes / reshapes / bmm) and replayed on later calls,
+# so a repeated einsum costs its tensor ops and one dict lookup.  A step is a tuple on a list of
+# registers (the operands, then the running result in register 0):
+#   ("diag", i, a, b, sizes)   register i's diagonal over dims a, b as a strided view (last dim)
+#   ("sum", i, dims)           ("sumk", i, dim): summed with keepdim
+#   ("permute", i, perm)       ("reshape", i, shape)     ("expand", i, shape)
+#   ("mul", i, j)              ("bmm", i, j): register i becomes register i op register j
+_einsum_plans = {}
+
+
 def einsum(*args):
     if len(args) < 1:
         raise TypeError("einsum(): must specify the equation string and at least one operand, "
@@ -308,6 +319,61 @@ def einsum(*args):
     operands = args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if _is_compiling():
+        # a trace records the plan's ops (and guards on the shapes it was made for)
+        plan = _einsum_plan(equation, operands)
+    else:
+        try:
+            if len(operands) == 2:
+                key = (equation, operands[0].shape, operands[1].shape)
+            elif len(operands) == 1:
+                key = (equation, operands[0].shape)
+            else:
+                key = (equation,) + tuple([t.shape for t in operands])
+            plan = _einsum_plans.get(key)
+        except (AttributeError, TypeError):
+            key = plan = None      # not tensors, or an unhashable equation: the plan raises
+        if plan is None:
+            plan = _einsum_plan(equation, operands)
+            if key is not None:
+                if len(_einsum_plans) >= 512:
+                    _einsum_plans.clear()
+                _einsum_plans[key] = plan
+    regs = list(operands)
+    for step in plan:
+        op = step[0]
+        i = step[1]
+        if op == "bmm":
+            regs[i] = torch.bmm(regs[i], regs[step[2]])
+        elif op == "reshape":
+            regs[i] = regs[i].reshape(step[2])
+        elif op == "permute":
+            regs[i] = regs[i].permute(*step[2])
+        elif op == "sum":
+            regs[i] = regs[i].sum(step[2])
+        elif op == "diag":
+            t = regs[i]
+            a, b = step[2], step[3]
+            st = t.stride()
+            regs[i] = t.as_strided(step[4], [s for d, s in enumerate(st) if d != a and d != b] + [st[a] + st[b]],
+                                   t.storage_offset())
+        elif op == "mul":
+            regs[i] = regs[i] * regs[step[2]]
+        elif op == "expand":
+            regs[i] = regs[i].expand(*step[2])
+        else:
+            regs[i] = regs[i].sum(step[2], keepdim=True)
+    return regs[0]
+
+
+def _einsum_plan(equation, operands):
+    if isinstance(equation, torch.Tensor):
+        raise NotImplementedError("einsum(): the sublist format einsum(op1, sublist1, op2, ...) is not supported")
+    if not isinstance(equation, str):
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not %s" % type(equation).__name__)
+    for i, t in enumerate(operands):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError("expected Tensor as element %d in argument 1, but got %s" % (i, type(t).__name__))
     parsed, out_labels = _einsum_parse(equation, operands)
     # ellipsis dims become labels 0, 1, ... counted from the right (they broadcast right-aligned)
     n_ell = 0
@@ -328,10 +394,11 @@ def einsum(*args):
                                    "of dimensions (%d) for operand %d and no ellipsis was given"
                                    % (len(named), t.dim(), i))
             full = list(labels)
-        ops.append([t, full])
+        ops.append([list(t.shape), full])
+    plan = []
     # repeated subscripts within an operand: take the diagonal (it moves to the last dim)
     for i, op in enumerate(ops):
-        t, labels = op
+        shape, labels = op
         if len(set(labels)) == len(labels):
             continue
         while True:
@@ -345,22 +412,20 @@ def einsum(*args):
             if rep is None:
                 break
             a, b = rep
-            if t.shape[a] != t.shape[b]:
+            if shape[a] != shape[b]:
                 raise RuntimeError("einsum(): subscript %s is repeated for operand %d but the sizes don't match, "
-                                   "%d != %d" % (labels[a], i, t.shape[b], t.shape[a]))
+                                   "%d != %d" % (labels[a], i, shape[b], shape[a]))
             l = labels[a]
             # the diagonal as a strided view of the operand, as ATen's einsum takes it
-            st = t.stride()
-            t = t.as_strided([s for d, s in enumerate(t.shape) if d != a and d != b] + [t.shape[a]],
-                             [s for d, s in enumerate(st) if d != a and d != b] + [st[a] + st[b]],
-                             t.storage_offset())
+            shape = [s for d, s in enumerate(shape) if d != a and d != b] + [shape[a]]
+            plan.append(("diag", i, a, b, shape))
             labels = [x for d, x in enumerate(labels) if d != a and d != b] + [l]
-        op[0], op[1] = t, labels
+        op[0], op[1] = shape, labels
     # sizes: each label's size, broadcasting size-1 dims
     sizes = {}
-    for i, (t, labels) in enumerate(ops):
+    for i, (shape, labels) in enumerate(ops):
         for d, l in enumerate(labels):
-            s = t.shape[d]
+            s = shape[d]
             if l in sizes and sizes[l] != s and sizes[l] != 1 and s != 1:
                 if isinstance(l, int):
                     raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
@@ -387,66 +452,90 @@ def einsum(*args):
                     raise RuntimeError("einsum(): output subscript %s does not appear in the equation for any "
                                        "input operand" % l)
                 out.append(l)
-    # contract left to right
-    t, labels = _einsum_reduce(ops[0][0], ops[0][1], set(out).union(*[set(o[1]) for o in ops[1:]]))
+    # contract left to right (register 0 holds the running result)
+    shape, labels = _einsum_reduce(plan, 0, ops[0][0], ops[0][1], set(out).union(*[set(o[1]) for o in ops[1:]]))
     for k in range(1, len(ops)):
         keep = set(out).union(*[set(o[1]) for o in ops[k + 1:]])
-        u, ul = _einsum_reduce(ops[k][0], ops[k][1], keep | set(labels))
-        t, labels = _einsum_pair(t, labels, u, ul, keep, sizes)
-    t, labels = _einsum_reduce(t, labels, set(out))
+        ushape, ul = _einsum_reduce(plan, k, ops[k][0], ops[k][1], keep | set(labels))
+        shape, labels = _einsum_pair(plan, k, shape, labels, ushape, ul, keep, sizes)
+    shape, labels = _einsum_reduce(plan, 0, shape, labels, set(out))
     # labels the output names but no operand has (size-1 broadcast dims were summed) cannot occur;
     # put the remaining dims in output order, expanding size-1 broadcasts
     perm = [labels.index(l) for l in out]
-    t = t.permute(*perm) if perm != list(range(len(perm))) else t
-    shape = [sizes[l] for l in out]
-    if list(t.shape) != shape:
-        t = t.expand(*shape)
-    return t
+    if perm != list(range(len(perm))):
+        plan.append(("permute", 0, perm))
+        shape = [shape[d] for d in perm]
+    full = [sizes[l] for l in out]
+    if shape != full:
+        plan.append(("expand", 0, full))
+    return tuple(plan)
 
 
-def _einsum_reduce(t, labels, keep):
+def _einsum_reduce(plan, i, shape, labels, keep):
     # sum out the dims whose subscript is needed nowhere else
     drop = [d for d, l in enumerate(labels) if l not in keep]
     if not drop:
-        return t, labels
-    t = t.sum(tuple(drop))
-    return t, [l for d, l in enumerate(labels) if d not in drop]
+        return shape, labels
+    plan.append(("sum", i, tuple(drop)))
+    return [s for d, s in enumerate(shape) if d not in drop], [l for d, l in enumerate(labels) if d not in drop]
 
 
-def _einsum_pair(a, al, b, bl, keep, sizes):
-    # one pairwise product: batch (both, kept), contracted (both, not kept), and each side's own
+def _einsum_pair(plan, k, ash, al, bsh, bl, keep, sizes):
+    # one pairwise product of registers 0 (a) and k (b), into register 0: batch (both, kept),
+    # contracted (both, not kept), and each side's own
     batch = [l for l in al if l in bl and l in keep]
     contract = [l for l in al if l in bl and l not in keep]
     aonly = [l for l in al if l not in bl]
     bonly = [l for l in bl if l not in al]
+    ash, bsh = list(ash), list(bsh)
     # a contracted dim of size 1 on one side only: sum the other side over it first
     for l in list(contract):
-        sa, sb = a.shape[al.index(l)], b.shape[bl.index(l)]
+        sa, sb = ash[al.index(l)], bsh[bl.index(l)]
         if sa != sb:
             if sa == 1:
-                b = b.sum(bl.index(l), keepdim=True)
+                plan.append(("sumk", k, bl.index(l)))
+                bsh[bl.index(l)] = 1
             else:
-                a = a.sum(al.index(l), keepdim=True)
-    bsz = [max(a.shape[al.index(l)], b.shape[bl.index(l)]) for l in batch]
-    asz = [a.shape[al.index(l)] for l in aonly]
-    bosz = [b.shape[bl.index(l)] for l in bonly]
-    csz = [a.shape[al.index(l)] for l in contract]
+                plan.append(("sumk", 0, al.index(l)))
+                ash[al.index(l)] = 1
+    bsz = [max(ash[al.index(l)], bsh[bl.index(l)]) for l in batch]
+    asz = [ash[al.index(l)] for l in aonly]
+    bosz = [bsh[bl.index(l)] for l in bonly]
+    csz = [ash[al.index(l)] for l in contract]
+
+    def view(i, perm, cur, shape):
+        # permute then reshape, leaving out the steps that would not change the tensor's shape
+        if perm != list(range(len(perm))):
+            plan.append(("permute", i, perm))
+            cur = [cur[d] for d in perm]
+        if cur != shape:
+            plan.append(("reshape", i, shape))
+
     if not contract:
         # no sum: a broadcasting product
-        ap = a.permute(*[al.index(l) for l in batch + aonly]).reshape(
-            [a.shape[al.index(l)] for l in batch] + asz + [1] * len(bonly))
-        bp = b.permute(*[bl.index(l) for l in batch + bonly]).reshape(
-            [b.shape[bl.index(l)] for l in batch] + [1] * len(aonly) + bosz)
-        return ap * bp, batch + aonly + bonly
-    ap = a.permute(*[al.index(l) for l in batch + aonly + contract])
-    bp = b.permute(*[bl.index(l) for l in batch + contract + bonly])
-    if [a.shape[al.index(l)] for l in batch] != bsz:
-        ap = ap.expand(*(bsz + asz + csz))
-    if [b.shape[bl.index(l)] for l in batch] != bsz:
-        bp = bp.expand(*(bsz + csz + bosz))
-    nb, m, k, n = math.prod(bsz), math.prod(asz), math.prod(csz), math.prod(bosz)
-    r = torch.bmm(ap.reshape(nb, m, k), bp.reshape(nb, k, n))
-    return r.reshape(bsz + asz + bosz), batch + aonly + bonly
+        view(0, [al.index(l) for l in batch + aonly], ash, [ash[al.index(l)] for l in batch] + asz + [1] * len(bonly))
+        view(k, [bl.index(l) for l in batch + bonly], bsh, [bsh[bl.index(l)] for l in batch] + [1] * len(aonly) + bosz)
+        plan.append(("mul", 0, k))
+        return bsz + asz + bosz, batch + aonly + bonly
+    pa = [al.index(l) for l in batch + aonly + contract]
+    pb = [bl.index(l) for l in batch + contract + bonly]
+    nb, m, kk, n = math.prod(bsz), math.prod(asz), math.prod(csz), math.prod(bosz)
+    if [ash[al.index(l)] for l in batch] != bsz:
+        plan.append(("permute", 0, pa))
+        plan.append(("expand", 0, bsz + asz + csz))
+        plan.append(("reshape", 0, [nb, m, kk]))
+    else:
+        view(0, pa, ash, [nb, m, kk])
+    if [bsh[bl.index(l)] for l in batch] != bsz:
+        plan.append(("permute", k, pb))
+        plan.append(("expand", k, bsz + csz + bosz))
+        plan.append(("reshape", k, [nb, kk, n]))
+    else:
+        view(k, pb, bsh, [nb, kk, n])
+    plan.append(("bmm", 0, k))
+    if [nb, m, n] != bsz + asz + bosz:
+        plan.append(("reshape", 0, bsz + asz + bosz))
+    return bsz + asz + bosz, batch + aonly + bonly
 
 
 # ---- linear algebra --------------------------------------------------------------------------------
