@@ -2,8 +2,8 @@
  * (src/tensor/conv.c): im2col / col2im with PyTorch's signatures (a 4-element padding,
  * (top, left, bottom, right), is Ember's extension used by "same" convolutions and ceil-mode
  * average pooling), max_pool2d_with_indices, native_batch_norm (the fused batch-norm kernel
- * of src/tensor/batch_norm.c) and _fused_lstm_cell (src/tensor/rnn.c).  Convolution, the pools, F.unfold/F.fold and F.batch_norm
- * themselves are Python (torch/nn/functional.py) over these. */
+ * of src/tensor/batch_norm.c) and fused_lstm_cell (src/tensor/rnn.c).  Convolution, the pools,
+ * F.unfold/F.fold and F.batch_norm themselves are Python (torch/nn/functional.py) over these. */
 #include <string.h>
 
 #include "src/torch/torch.h"
@@ -166,16 +166,17 @@ static Value nn_native_batch_norm(ARGS) {
     return wrap_tuple(vm, out, 3);
 }
 
-/* _fused_lstm_cell(gates (B, 4H), cx (B, H)) -> (hy, cy, workspace): nn.LSTM's pointwise step
+/* fused_lstm_cell(gates (B, 4H), cx (B, H)) -> (hy, cy, workspace): nn.LSTM's pointwise step
  * (src/tensor/rnn.c), Ember's form of PyTorch's _thnn_fused_lstm_cell with the biases already
- * in the gates */
+ * in the gates.  A public name: the tracer runs torch._C's private functions natively (a graph
+ * break), and this one belongs in the graph as one node */
 static Value nn_fused_lstm_cell(ARGS) {
     (void)fn;
     static const char *const names[] = {"gates", "cx"};
     Value a[2];
-    if (native_parse_args(vm, "_fused_lstm_cell", argc, argv, kw, 2, 2, names, 2, a) < 0) return val_null();
+    if (native_parse_args(vm, "fused_lstm_cell", argc, argv, kw, 2, 2, names, 2, a) < 0) return val_null();
     if (!torch_is_tensor(vm, a[0]) || !torch_is_tensor(vm, a[1]))
-        return vm_raise(vm, vm->e_TypeError, "_fused_lstm_cell(): gates and cx must be Tensors");
+        return vm_raise(vm, vm->e_TypeError, "fused_lstm_cell(): gates and cx must be Tensors");
     Tensor *in[2] = {T(a[0]), T(a[1])}, *out[3] = {NULL, NULL, NULL};
     if (ag_op_run(TENSOR_OP_LSTM_CELL, in, 2, NULL, out, 3) < 0) return torch_raise_error(vm);
     return wrap_tuple(vm, out, 3);
@@ -205,7 +206,7 @@ int torch_nn_conv_init(VM *vm, Value nnmod) {
         {"col2im", nn_col2im},
         {"max_pool2d_with_indices", nn_max_pool2d_with_indices},
         {"native_batch_norm", nn_native_batch_norm},
-        {"_fused_lstm_cell", nn_fused_lstm_cell},
+        {"fused_lstm_cell", nn_fused_lstm_cell},
         {"_set_num_threads", nn_set_num_threads},
         {"_get_num_threads", nn_get_num_threads},
         {NULL}};

@@ -11,7 +11,7 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence, pack_padded_sequence
-from torch._C._nn import _fused_lstm_cell
+from torch._C._nn import fused_lstm_cell
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -34,7 +34,7 @@ def _lstm_step_fused(gi, h, c, w_hh, w_hr):
     # nn.LSTM's step: one addmm for the gates (gi holds both biases), then the pointwise part
     # in one kernel with one backward node (src/tensor/rnn.c); nn.LSTMCell keeps the composed
     # _lstm_step, whose outputs' grad_fns PyTorch shows (MulBackward0, AddBackward0)
-    h, c, _ = _fused_lstm_cell(torch.addmm(gi, h, w_hh.t()), c)
+    h, c, _ = fused_lstm_cell(torch.addmm(gi, h, w_hh.t()), c)
     if w_hr is not None:
         h = F.linear(h, w_hr)
     return h, c
