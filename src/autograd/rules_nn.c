@@ -48,6 +48,23 @@ SV(layer_norm) {
     return n_in > 1 && in[1] ? ag__save(n, 1, in[1], false) : 0;
 }
 
+/* x, weight (if any), save_mean, save_invstd */
+SV(batch_norm) {
+    (void)n_out;
+    if (ag__save(n, 0, in[0], false) < 0) return -1;
+    if (n_in > 1 && in[1] && ag__save(n, 1, in[1], false) < 0) return -1;
+    if (ag__save(n, 2, out[1], true) < 0) return -1;
+    return ag__save(n, 3, out[2], true);
+}
+
+/* gates, cx, cy, workspace */
+SV(lstm_cell) {
+    (void)n_in; (void)n_out;
+    if (ag__save(n, 0, in[0], false) < 0 || ag__save(n, 1, in[1], false) < 0) return -1;
+    if (ag__save(n, 2, out[1], true) < 0) return -1;
+    return ag__save(n, 3, out[2], true);
+}
+
 SV(nll_loss) {
     (void)out; (void)n_out;
     if (ag__save(n, 0, in[1], false) < 0) return -1;
@@ -387,6 +404,224 @@ BW(layer_norm) {
         OUT(1, nd > nn_ ? ag_sum_dims(t, lead, nd - nn_, false) : ref(t));
     }
     if (NEEDS(2)) OUT(2, nd > nn_ ? ag_sum_dims(g[0], lead, nd - nn_, false) : ref(g[0]));
+    RULE_END;
+}
+
+/* native_batch_norm's backward.  Without create_graph: the fused per-channel kernel
+ * (BATCH_NORM_BACKWARD, two passes).  Under create_graph, or when save_mean / save_invstd
+ * received gradients too: the same formula in ag_ ops (mean and invstd recomputed from x in
+ * training, so the result differentiates again), plus those outputs' contributions
+ * (d mean / dx = 1/n, d invstd / dx = -invstd^3 (x - mean) / n). */
+BW(batch_norm) {
+    RULE_BEGIN;
+    Tensor *x, *w, *mean, *invstd;
+    SAVED(0, x);
+    SAVED(1, w);
+    SAVED(2, mean);
+    SAVED(3, invstd);
+    bool train = n->args.train;
+    int nd = x->ndim, nr = 0;
+    int64_t dims[TENSOR_MAX_DIMS], bshape[TENSOR_MAX_DIMS], C = x->shape[1], cnt = 1;
+    for (int i = 0; i < nd; i++) {
+        bshape[i] = i == 1 ? C : 1;
+        if (i != 1) {
+            dims[nr++] = i;
+            cnt *= x->shape[i];
+        }
+    }
+    bool extra = train && (g[1] || g[2]);
+    if (g[0] && !extra && !ag_is_grad_enabled()) {
+        Tensor *in[5] = {g[0], x, mean, invstd, w};
+        Tensor *o[3] = {NULL, NULL, NULL};
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.train = train;
+        if (ag_op_run(TENSOR_OP_BATCH_NORM_BACKWARD, in, w ? 5 : 4, &a, o, 3) < 0) goto fail;
+        for (int i = 0; i < 3; i++) {
+            if (NEEDS(i)) gi[i] = o[i];
+            else tensor_decref(o[i]);
+        }
+        rc = 0;
+        goto fail;
+    }
+    Tensor *rstd, *xc, *xhat, *gx = NULL;
+    if (train) {
+        Tensor *mu, *xc2, *var, *ve;
+        TMP(mu, ag_mean_dims(x, dims, nr, true));
+        TMP(xc, ag_sub(x, mu));
+        TMP(xc2, ag_mul(xc, xc));
+        TMP(var, ag_mean_dims(xc2, dims, nr, true));
+        TMP(ve, ag_add_scalar(var, sc(n->args.eps)));
+        TMP(rstd, ag_unary(TENSOR_OP_RSQRT, ve));
+    } else {
+        Tensor *mb;
+        TMP(mb, ag_reshape(mean, bshape, nd));
+        TMP(xc, ag_sub(x, mb));
+        TMP(rstd, ag_reshape(invstd, bshape, nd));
+    }
+    TMP(xhat, ag_mul(xc, rstd));
+    if (g[0] && NEEDS(0)) {
+        Tensor *gw;
+        if (w) {
+            Tensor *wb;
+            TMP(wb, ag_reshape(w, bshape, nd));
+            TMP(gw, ag_mul(g[0], wb));
+        } else {
+            TMP(gw, ref(g[0]));
+        }
+        if (train) {
+            Tensor *m1, *gxh, *m2, *a1, *b1, *c1;
+            TMP(m1, ag_mean_dims(gw, dims, nr, true));
+            TMP(gxh, ag_mul(gw, xhat));
+            TMP(m2, ag_mean_dims(gxh, dims, nr, true));
+            TMP(a1, ag_sub(gw, m1));
+            TMP(b1, ag_mul(xhat, m2));
+            TMP(c1, ag_sub(a1, b1));
+            TMP(gx, ag_mul(rstd, c1));
+        } else {
+            TMP(gx, ag_mul(gw, rstd));
+        }
+    }
+    if (train && NEEDS(0) && g[1]) {
+        Tensor *gb, *t;
+        TMP(gb, ag_reshape(g[1], bshape, nd));
+        TMP(t, ag_mul_scalar(gb, sc(1.0 / (double)cnt)));
+        if (gx) {
+            TMP(gx, ag_add(gx, t));
+        } else {
+            TMP(gx, ag_expand(t, x->shape, nd));
+        }
+    }
+    if (train && NEEDS(0) && g[2]) {
+        Tensor *gb, *r2, *r3, *k, *t;
+        TMP(gb, ag_reshape(g[2], bshape, nd));
+        TMP(r2, ag_mul(rstd, rstd));
+        TMP(r3, ag_mul(r2, rstd));
+        TMP(k, ag_mul(gb, r3));
+        TMP(t, ag_mul(k, xc));
+        TMP(t, ag_mul_scalar(t, sc(-1.0 / (double)cnt)));
+        if (gx) {
+            TMP(gx, ag_add(gx, t));
+        } else {
+            TMP(gx, ref(t));
+        }
+    }
+    if (gx) OUT(0, ref(gx));
+    if (g[0] && NEEDS(1)) {
+        Tensor *t;
+        TMP(t, ag_mul(g[0], xhat));
+        OUT(1, ag_sum_dims(t, dims, nr, false));
+    }
+    if (g[0] && NEEDS(2)) OUT(2, ag_sum_dims(g[0], dims, nr, false));
+    RULE_END;
+}
+
+static Tensor *one_minus(Tensor *t) {
+    Tensor *m = ag_mul_scalar(t, sc(-1));
+    if (!m) return NULL;
+    Tensor *r = ag_add_scalar(m, sc(1));
+    tensor_decref(m);
+    return r;
+}
+
+/* a + b where either may be NULL (absent gradient: zero); new reference or NULL with *err */
+static Tensor *add_opt(Tensor *a, Tensor *b) {
+    if (!a) return ref(b);
+    if (!b) return ref(a);
+    return ag_add(a, b);
+}
+
+/* d * a'(x) for an activation a = sigmoid (a (1 - a)) or tanh (1 - a^2) given a's value */
+static Tensor *act_grad(Tensor *d, Tensor *a, bool is_tanh) {
+    Tensor *t = is_tanh ? ag_mul(a, a) : one_minus(a);
+    if (!t) return NULL;
+    Tensor *der = is_tanh ? one_minus(t) : ag_mul(a, t);
+    tensor_decref(t);
+    if (!der) return NULL;
+    Tensor *r = ag_mul(d, der);
+    tensor_decref(der);
+    return r;
+}
+
+/* _thnn_fused_lstm_cell's backward.  Without create_graph, and no gradient reaching the
+ * workspace: the fused kernel (LSTM_CELL_BACKWARD, one pass over the saved activated gates).
+ * Otherwise the same formula in ag_ ops over activations recomputed from the saved gates, so
+ * it differentiates again, plus the workspace's own gradient. */
+BW(lstm_cell) {
+    RULE_BEGIN;
+    Tensor *gates, *cx, *cy, *ws;
+    SAVED(0, gates);
+    SAVED(1, cx);
+    SAVED(2, cy);
+    SAVED(3, ws);
+    if (!g[2] && !ag_is_grad_enabled() && (g[0] || g[1])) {
+        Tensor *in[5] = {cx, cy, ws, g[0], g[1]};
+        Tensor *o[2] = {NULL, NULL};
+        if (ag_op_run(TENSOR_OP_LSTM_CELL_BACKWARD, in, 5, NULL, o, 2) < 0) goto fail;
+        for (int i = 0; i < 2; i++) {
+            if (NEEDS(i)) gi[i] = o[i];
+            else tensor_decref(o[i]);
+        }
+        rc = 0;
+        goto fail;
+    }
+    int64_t H = cx->shape[1];
+    Tensor *act[4], *c2, *tc, *dct = NULL, *dO = NULL, *dpre[4];
+    for (int k = 0; k < 4; k++) {
+        Tensor *pre = ag_narrow(gates, 1, k * H, H);
+        if (!pre) goto fail;
+        act[k] = ag_unary(k == 2 ? TENSOR_OP_TANH : TENSOR_OP_SIGMOID, pre);
+        tensor_decref(pre);
+        TMP(act[k], act[k]);
+    }
+    {
+        Tensor *fc, *ig;
+        TMP(fc, ag_mul(act[1], cx));
+        TMP(ig, ag_mul(act[0], act[2]));
+        TMP(c2, ag_add(fc, ig));
+        TMP(tc, ag_unary(TENSOR_OP_TANH, c2));
+    }
+    if (g[0]) {
+        Tensor *t2, *om, *go, *x;
+        TMP(t2, ag_mul(tc, tc));
+        TMP(om, one_minus(t2));
+        TMP(go, ag_mul(g[0], act[3]));
+        TMP(x, ag_mul(go, om));
+        TMP(dct, add_opt(g[1], x));
+        TMP(dO, ag_mul(g[0], tc));
+    } else if (g[1]) {
+        TMP(dct, ref(g[1]));
+    }
+    /* gradients of the activations i, f, g, o (plus the workspace's), then of the gates */
+    for (int k = 0; k < 4; k++) {
+        Tensor *src = NULL, *gw = NULL, *da;
+        if (k == 3) src = dO ? ref(dO) : NULL;
+        else if (dct) src = ag_mul(dct, k == 0 ? act[2] : k == 1 ? cx : act[0]);
+        if (g[2]) gw = ag_narrow(g[2], 1, k * H, H);
+        if ((k == 3 ? dO != NULL : dct != NULL) && !src) {
+            tensor_decref(gw);
+            goto fail;
+        }
+        if (g[2] && !gw) {
+            tensor_decref(src);
+            goto fail;
+        }
+        if (src || gw) da = add_opt(src, gw);
+        else da = ag__zeros_meta(&n->in_meta[1]);
+        tensor_decref(src);
+        tensor_decref(gw);
+        if (!da) goto fail;
+        dpre[k] = act_grad(da, act[k], k == 2);
+        tensor_decref(da);
+        TMP(dpre[k], dpre[k]);
+    }
+    if (NEEDS(0)) OUT(0, ag_cat(dpre, 4, 1));
+    if (NEEDS(1)) {
+        if (dct) {
+            OUT(1, ag_mul(dct, act[1]));
+        } else {
+            OUT(1, ag__zeros_meta(&n->in_meta[1]));
+        }
+    }
     RULE_END;
 }
 

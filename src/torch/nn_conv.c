@@ -1,8 +1,9 @@
 /* src/torch/nn_conv.c — torch._C._nn natives of the convolution and pooling kernels
  * (src/tensor/conv.c): im2col / col2im with PyTorch's signatures (a 4-element padding,
  * (top, left, bottom, right), is Ember's extension used by "same" convolutions and ceil-mode
- * average pooling), and max_pool2d_with_indices.  Convolution, the pools and F.unfold/F.fold
- * themselves are Python (torch/nn/functional.py) over these. */
+ * average pooling), max_pool2d_with_indices, native_batch_norm (the fused batch-norm kernel
+ * of src/tensor/batch_norm.c) and fused_lstm_cell (src/tensor/rnn.c).  Convolution, the pools,
+ * F.unfold/F.fold and F.batch_norm themselves are Python (torch/nn/functional.py) over these. */
 #include <string.h>
 
 #include "src/torch/torch.h"
@@ -114,6 +115,73 @@ static Value nn_max_pool2d_with_indices(ARGS) {
     return torch_wrap_pair(vm, NULL, out);
 }
 
+/* a tuple of the n tensors of out (stolen) */
+static Value wrap_tuple(VM *vm, Tensor **out, int n) {
+    Value v[4];
+    int nv = 0;
+    for (int i = 0; i < n; i++) {
+        v[i] = torch_wrap(vm, out[i]);
+        out[i] = NULL;
+        if (val_is_null(v[i])) {
+            for (int j = i + 1; j < n; j++) tensor_decref(out[j]);
+            vm_pop_roots(vm, nv);
+            return v[i];
+        }
+        vm_push_root(vm, v[i]);
+        nv++;
+    }
+    TupleObj *t = n == 3 ? tuple_pack(vm, 3, v[0], v[1], v[2]) : tuple_pack(vm, 2, v[0], v[1]);
+    vm_pop_roots(vm, nv);
+    return t ? val_obj(t) : val_null();
+}
+
+/* native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+ *   -> (output, save_mean, save_invstd), PyTorch's signature; training updates the running
+ *   statistics in place */
+static Value nn_native_batch_norm(ARGS) {
+    (void)fn;
+    static const char *const names[] = {"input", "weight", "bias", "running_mean", "running_var", "training",
+                                        "momentum", "eps"};
+    Value a[8];
+    if (native_parse_args(vm, "native_batch_norm", argc, argv, kw, 8, 8, names, 8, a) < 0) return val_null();
+    Tensor *in[5];
+    for (int i = 0; i < 5; i++) {
+        if (val_is_none(a[i])) {
+            in[i] = NULL;
+        } else if (!torch_is_tensor(vm, a[i])) {
+            return vm_raise(vm, vm->e_TypeError, "native_batch_norm(): argument '%s' must be Tensor, not %s", names[i],
+                            vm_type_name(vm, a[i]));
+        } else {
+            in[i] = T(a[i]);
+        }
+    }
+    if (!in[0]) return vm_raise(vm, vm->e_TypeError, "native_batch_norm(): argument 'input' must be Tensor, not NoneType");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    bool train;
+    if (torch_bool_arg(vm, a[5], &train) < 0 || vm_to_double(vm, a[6], &args.p) < 0 || vm_to_double(vm, a[7], &args.eps) < 0)
+        return val_null();
+    args.train = train;
+    Tensor *out[3] = {NULL, NULL, NULL};
+    if (ag_op_run(TENSOR_OP_BATCH_NORM, in, 5, &args, out, 3) < 0) return torch_raise_error(vm);
+    return wrap_tuple(vm, out, 3);
+}
+
+/* fused_lstm_cell(gates (B, 4H), cx (B, H)) -> (hy, cy, workspace): nn.LSTM's pointwise step
+ * (src/tensor/rnn.c), Ember's form of PyTorch's _thnn_fused_lstm_cell with the biases already
+ * in the gates.  A public name: the tracer runs torch._C's private functions natively (a graph
+ * break), and this one belongs in the graph as one node */
+static Value nn_fused_lstm_cell(ARGS) {
+    (void)fn;
+    static const char *const names[] = {"gates", "cx"};
+    Value a[2];
+    if (native_parse_args(vm, "fused_lstm_cell", argc, argv, kw, 2, 2, names, 2, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0]) || !torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "fused_lstm_cell(): gates and cx must be Tensors");
+    Tensor *in[2] = {T(a[0]), T(a[1])}, *out[3] = {NULL, NULL, NULL};
+    if (ag_op_run(TENSOR_OP_LSTM_CELL, in, 2, NULL, out, 3) < 0) return torch_raise_error(vm);
+    return wrap_tuple(vm, out, 3);
+}
+
 /* torch.set_num_threads(n) / get_num_threads(): the threads of the BLAS library, the only
  * multi-threaded part of Ember's kernels (PyTorch's intra-op pool). */
 static Value nn_set_num_threads(ARGS) {
@@ -137,6 +205,8 @@ int torch_nn_conv_init(VM *vm, Value nnmod) {
         {"im2col", nn_im2col},
         {"col2im", nn_col2im},
         {"max_pool2d_with_indices", nn_max_pool2d_with_indices},
+        {"native_batch_norm", nn_native_batch_norm},
+        {"fused_lstm_cell", nn_fused_lstm_cell},
         {"_set_num_threads", nn_set_num_threads},
         {"_get_num_threads", nn_get_num_threads},
         {NULL}};

@@ -497,6 +497,24 @@ static void nn_cases(void) {
     a.ints = ns2;
     a.n_ints = 2;
     CHECK(TENSOR_OP_LAYER_NORM, true, 2e-2, gr(RN, SHAPE(2, 2, 3)));
+    /* native_batch_norm: training (batch statistics; its outputs save_mean and save_invstd are
+     * checked too), with running statistics updated in place (constants here), 2-D without affine,
+     * and evaluation over running statistics */
+    a = TENSOR_OP_ARGS_INIT;
+    a.train = true;
+    a.p = 0.1;
+    CHECK(TENSOR_OP_BATCH_NORM, true, 2e-2, gr(RN, SHAPE(3, 2, 4)), gr(RN, SHAPE(2)), gr(RN, SHAPE(2)), cst(RN, SHAPE(2)),
+          cst(PS, SHAPE(2)));
+    CHECK(TENSOR_OP_BATCH_NORM, true, 2e-2, gr(RN, SHAPE(5, 3)));
+    a.train = false;
+    a.eps = 1e-3;
+    CHECK(TENSOR_OP_BATCH_NORM, true, T1, gr(RN, SHAPE(2, 3, 2)), gr(RN, SHAPE(3)), gr(RN, SHAPE(3)), cst(RN, SHAPE(3)),
+          cst(PS, SHAPE(3)));
+    a = TENSOR_OP_ARGS_INIT;
+    /* the fused LSTM cell: (gates (B, 4H), cx) -> (hy, cy, workspace), all three checked (the
+     * composed backward); its fused backward kernel is checked in float64 by the golden
+     * tests/torch/layers_rnn/rnn_float64 (PyTorch's gradcheck over nn.LSTM) */
+    CHECK(TENSOR_OP_LSTM_CELL, true, T1, gr(RN, SHAPE(2, 12)), gr(RN, SHAPE(2, 3)));
     CHECK(TENSOR_OP_EMBEDDING, true, T1, gr(RN, SHAPE(4, 3)), TI(((int64_t[]){2, 2}), ((int64_t[]){3, 0, 3, 1})));
     a.p = 0.4;
     CHECK(TENSOR_OP_DROPOUT, true, T1, gr(RN, SHAPE(3, 4)));

@@ -275,6 +275,17 @@ static GraphNode *b_layer_norm_plain(Graph *g, GraphNode **x) {
     a.eps = 1e-3;
     return opa(g, TENSOR_OP_LAYER_NORM, x[0], a);
 }
+/* native_batch_norm in training (its backward: the fused BATCH_NORM_BACKWARD kernel) */
+static GraphNode *b_batch_norm(Graph *g, GraphNode **x) {
+    TensorOpArgs a = A();
+    a.train = true;
+    return graph_getitem(g, opn(g, TENSOR_OP_BATCH_NORM, x, 3, &a), 0);
+}
+/* _thnn_fused_lstm_cell: hy and cy both reach the output (the fused backward kernel) */
+static GraphNode *b_lstm_cell(Graph *g, GraphNode **x) {
+    GraphNode *c = opn(g, TENSOR_OP_LSTM_CELL, x, 2, NULL);
+    return op2(g, TENSOR_OP_ADD, graph_getitem(g, c, 0), op1(g, TENSOR_OP_SIN, graph_getitem(g, c, 1)));
+}
 static GraphNode *b_embedding(Graph *g, GraphNode **x) {
     TensorOpArgs a = A();
     a.padding_idx = 2;
@@ -407,6 +418,8 @@ static const Case cases[] = {
     {"log_softmax", 1, {2}, {{3, 5}}, "f", 0, b_log_softmax},
     {"layer_norm", 3, {2, 1, 1}, {{3, 5}, {5}, {5}}, "fff", 0, b_layer_norm},
     {"layer_norm_plain", 1, {3}, {{2, 3, 5}}, "f", 0, b_layer_norm_plain},
+    {"batch_norm", 3, {3, 1, 1}, {{4, 3, 5}, {3}, {3}}, "fff", 0, b_batch_norm},
+    {"lstm_cell", 2, {2, 2}, {{3, 20}, {3, 5}}, "ff", 0, b_lstm_cell},
     {"embedding_padding", 2, {2, 2}, {{6, 4}, {3, 5}}, "fi", 6, b_embedding},
     {"nll_loss_ignore", 2, {2, 1}, {{4, 5}, {4}}, "fi", 3, b_nll},
     {"nll_loss_weighted_none", 3, {2, 1, 1}, {{4, 5}, {4}, {5}}, "fic", 5, b_nll_weighted_none},

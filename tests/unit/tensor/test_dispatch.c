@@ -301,6 +301,32 @@ static void make_case(TensorOp op, Case *c) {
         c->in[2] = tensor_zeros(TENSOR_FLOAT32, 1, s3);
         c->n_in = 3;
         return;
+    case TENSOR_OP_BATCH_NORM:
+        c->in[1] = tensor_ones(TENSOR_FLOAT32, 1, s3);
+        c->in[2] = tensor_zeros(TENSOR_FLOAT32, 1, s3);
+        c->in[3] = tensor_zeros(TENSOR_FLOAT32, 1, s3);
+        c->in[4] = tensor_ones(TENSOR_FLOAT32, 1, s3);
+        c->n_in = 5;
+        return;
+    case TENSOR_OP_BATCH_NORM_BACKWARD:
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+        c->in[2] = tensor_zeros(TENSOR_FLOAT32, 1, s3);
+        c->in[3] = tensor_ones(TENSOR_FLOAT32, 1, s3);
+        c->in[4] = tensor_ones(TENSOR_FLOAT32, 1, s3);
+        c->n_in = 5;
+        return;
+    case TENSOR_OP_LSTM_CELL:
+        tensor_decref(x);
+        c->in[0] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){2, 12});
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+        c->n_in = 2;
+        return;
+    case TENSOR_OP_LSTM_CELL_BACKWARD:
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+        c->in[2] = tensor_rand(TENSOR_FLOAT32, 2, (int64_t[]){2, 12});
+        c->in[3] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+        c->n_in = 4;
+        return;
     case TENSOR_OP_EMBEDDING:
         c->in[1] = tensor_from_i64(2, (int64_t[]){2, 2}, (int64_t[]){0, 1, 1, 0});
         c->n_in = 2;

@@ -106,7 +106,7 @@ def sigmoid(input):
 #      src/tensor/conv.c): a convolution is one im2col plus one GEMM, so its backward is col2im plus
 #      GEMMs, recorded and compiled like any other chain of ops ----
 from torch._C._nn import im2col as _im2col, col2im as _col2im, \
-    max_pool2d_with_indices as _max_pool2d_with_indices
+    max_pool2d_with_indices as _max_pool2d_with_indices, native_batch_norm as _native_batch_norm
 
 
 def _ntuple(v, n, name="value"):
@@ -600,12 +600,19 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         return handle_torch_function(batch_norm, (input,), input, running_mean, running_var, weight=weight,
                                      bias=bias, training=training, momentum=momentum, eps=eps)
     C = input.shape[1]
+    if training and input.numel() // C == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size " + str(input.shape))
+    dt = input.dtype
+    if (dt == _torch.float32 or dt == _torch.float64) and all(
+            t is None or t.dtype == dt for t in (weight, bias, running_mean, running_var)):
+        # one fused op (src/tensor/batch_norm.c), PyTorch's native_batch_norm: statistics, the
+        # affine transform and the running-statistics update in C, one backward node
+        return _native_batch_norm(input, weight, bias, running_mean, running_var, training,
+                                  0.0 if momentum is None else momentum, eps)[0]
     dims = [0] + list(range(2, input.dim()))
     shape = [1, C] + [1] * (input.dim() - 2)
     if training:
         n = input.numel() // C
-        if n == 1:
-            raise ValueError("Expected more than 1 value per channel when training, got input size " + str(input.shape))
         mean = input.mean(dims)
         var = input.var(dims, unbiased=False)
         if running_mean is not None:

@@ -11,6 +11,7 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence, pack_padded_sequence
+from torch._C._nn import fused_lstm_cell
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -24,6 +25,16 @@ def _lstm_step(gi, h, c, w_hh, b_hh, w_hr):
     i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
     c = f * c + i * g
     h = o * c.tanh()
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+def _lstm_step_fused(gi, h, c, w_hh, w_hr):
+    # nn.LSTM's step: one addmm for the gates (gi holds both biases), then the pointwise part
+    # in one kernel with one backward node (src/tensor/rnn.c); nn.LSTMCell keeps the composed
+    # _lstm_step, whose outputs' grad_fns PyTorch shows (MulBackward0, AddBackward0)
+    h, c, _ = fused_lstm_cell(torch.addmm(gi, h, w_hh.t()), c)
     if w_hr is not None:
         h = F.linear(h, w_hr)
     return h, c
@@ -47,6 +58,7 @@ def _rnn_step(gi, h, w_hh, b_hh, relu):
 class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.mode = mode
         self.input_size = input_size
@@ -79,16 +91,16 @@ class RNNBase(Module):
             for direction in range(num_directions):
                 real_hidden = proj_size if proj_size > 0 else hidden_size
                 layer_input_size = input_size if layer == 0 else real_hidden * num_directions
-                w_ih = Parameter(torch.empty((gate_size, layer_input_size)))
-                w_hh = Parameter(torch.empty((gate_size, real_hidden)))
-                b_ih = Parameter(torch.empty(gate_size))
-                b_hh = Parameter(torch.empty(gate_size))
+                w_ih = Parameter(torch.empty((gate_size, layer_input_size), **factory_kwargs))
+                w_hh = Parameter(torch.empty((gate_size, real_hidden), **factory_kwargs))
+                b_ih = Parameter(torch.empty(gate_size, **factory_kwargs))
+                b_hh = Parameter(torch.empty(gate_size, **factory_kwargs))
                 suffix = "_reverse" if direction == 1 else ""
                 if proj_size == 0:
                     params = (w_ih, w_hh, b_ih, b_hh) if bias else (w_ih, w_hh)
                     names = ["weight_ih_l{}{}", "weight_hh_l{}{}", "bias_ih_l{}{}", "bias_hh_l{}{}"]
                 else:
-                    w_hr = Parameter(torch.empty((proj_size, hidden_size)))
+                    w_hr = Parameter(torch.empty((proj_size, hidden_size), **factory_kwargs))
                     params = (w_ih, w_hh, b_ih, b_hh, w_hr) if bias else (w_ih, w_hh, w_hr)
                     names = ["weight_ih_l{}{}", "weight_hh_l{}{}", "bias_ih_l{}{}", "bias_hh_l{}{}",
                              "weight_hr_l{}{}"]
@@ -163,12 +175,17 @@ class RNNBase(Module):
                 gi_steps = gi_all.unbind(0)
                 h = h0[layer * D + d]
                 c = c0[layer * D + d] if is_lstm else None
+                fused = is_lstm and gi_all.dtype in (torch.float32, torch.float64) and c.dtype == gi_all.dtype \
+                    and h.dtype == gi_all.dtype
                 steps = range(T - 1, -1, -1) if d == 1 else range(T)
                 out_t = [None] * T
                 for t in steps:
                     gi = gi_steps[t]
                     if is_lstm:
-                        nh, nc = _lstm_step(gi, h, c, w_hh, None, w_hr)
+                        if fused:
+                            nh, nc = _lstm_step_fused(gi, h, c, w_hh, w_hr)
+                        else:
+                            nh, nc = _lstm_step(gi, h, c, w_hh, None, w_hr)
                     elif self.mode == "GRU":
                         nh = _gru_step(gi, h, w_hh, b_hh)
                     else:
@@ -275,15 +292,16 @@ class GRU(RNNBase):
 
 class RNNCellBase(Module):
     def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        self.weight_ih = Parameter(torch.empty((num_chunks * hidden_size, input_size)))
-        self.weight_hh = Parameter(torch.empty((num_chunks * hidden_size, hidden_size)))
+        self.weight_ih = Parameter(torch.empty((num_chunks * hidden_size, input_size), **factory_kwargs))
+        self.weight_hh = Parameter(torch.empty((num_chunks * hidden_size, hidden_size), **factory_kwargs))
         if bias:
-            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size))
-            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size))
+            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size, **factory_kwargs))
+            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size, **factory_kwargs))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -311,7 +329,7 @@ class RNNCellBase(Module):
 
 class RNNCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
-        super().__init__(input_size, hidden_size, bias, num_chunks=1)
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
@@ -327,7 +345,7 @@ class RNNCell(RNNCellBase):
 
 class LSTMCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
-        super().__init__(input_size, hidden_size, bias, num_chunks=4)
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
 
     def forward(self, input, hx=None):
         batched = self._batched(input)
@@ -344,7 +362,7 @@ class LSTMCell(RNNCellBase):
 
 class GRUCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
-        super().__init__(input_size, hidden_size, bias, num_chunks=3)
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
 
     def forward(self, input, hx=None):
         batched = self._batched(input)

@@ -1,0 +1,245 @@
+/* rnn.c — the fused LSTM cell (ops.def LSTM_CELL and LSTM_CELL_BACKWARD), PyTorch's
+ * _thnn_fused_lstm_cell on the CPU: the pointwise part of one LSTM step in one pass.  The GEMMs
+ * stay OpenBLAS (nn.LSTM computes gates = x W_ih^T + b + h W_hh^T with addmm); this kernel takes
+ * the gates (B, 4H, PyTorch's chunk order i, f, g, o) and the previous cell state cx (B, H) and
+ * writes
+ *     hy = o * tanh(cy),  cy = f * cx + i * g,   i, f, o = sigmoid(..), g = tanh(..)
+ * and a workspace (B, 4H) holding the activated gates, which the backward reads instead of
+ * recomputing the exponentials.  The backward, one pass:
+ *     dcy' = dcy + dhy * o * (1 - tanh(cy)^2)
+ *     d gates = (dcy' g i (1 - i), dcy' cx f (1 - f), dcy' i (1 - g^2), dhy tanh(cy) o (1 - o)),
+ *     dcx = dcy' f
+ * (an absent gradient of hy or cy is zero).  This replaces ~12 dispatched ops per step forward
+ * (chunk, three sigmoids, two tanhs, three multiplies, an add) and their backward nodes.  The
+ * float32 loops are multiversioned (isa.h) over inline exp / tanh (below): 16 lanes on AVX-512. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "src/tensor/isa.h"
+#include "src/tensor/kernels.h"
+#include "src/tensor/tensor.h"
+
+/* The clamps and selects below are if-converted into vector code only when a float compare is
+ * not taken to trap (GCC's default -ftrapping-math keeps them branches): this file's loops do
+ * not inspect FP exception flags, and the results are the same bits either way.  PyTorch's
+ * build uses -fno-trapping-math throughout. */
+#pragma GCC optimize("no-trapping-math")
+
+/* float32 exp and tanh written as straight-line arithmetic, so the cell's loops vectorize (libm's
+ * expf / tanhf are calls: they were 15% of an LSTM training step, where PyTorch runs Sleef's
+ * vector forms).  Cephes' expf and tanhf: range reduction x = n ln2 + r (round to nearest by the
+ * 1.5 * 2^23 trick), a degree-6 polynomial, 2^n through the exponent bits; tanh from a
+ * polynomial below |x| 0.625 and 1 - 2 / (exp(2|x|) + 1) above.  Relative error within ~2e-7
+ * (a few ulp); arguments are clamped so the exponent stays normal (exp(-87) .. exp(88)). */
+static inline __attribute__((always_inline)) float lstm_expf(float x) {
+    x = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
+    float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+    float p = 1.9875691500E-4f;
+    p = p * r + 1.3981999507E-3f;
+    p = p * r + 8.3334519073E-3f;
+    p = p * r + 4.1665795894E-2f;
+    p = p * r + 1.6666665459E-1f;
+    p = p * r + 5.0000001201E-1f;
+    p = p * r * r + r + 1.0f;
+    int32_t e = ((int32_t)n + 127) << 23;
+    float scale;
+    memcpy(&scale, &e, sizeof scale);
+    return p * scale;
+}
+static inline __attribute__((always_inline)) float lstm_sigmoidf(float x) { return 1.0f / (1.0f + lstm_expf(-x)); }
+static inline __attribute__((always_inline)) float lstm_tanhf(float x) {
+    float a = x < 0 ? -x : x, s = x * x;
+    float small = ((((-5.70498872745E-3f * s + 2.06390887954E-2f) * s - 5.37397155531E-2f) * s + 1.33314422036E-1f) * s -
+                   3.33332819422E-1f) * s * x + x;
+    float big = 1.0f - 2.0f / (lstm_expf(a + a) + 1.0f);
+    big = x < 0 ? -big : big;
+    return a > 0.625f ? big : small;
+}
+
+static int lstm_check(const TensorMeta *gates, const TensorMeta *cx, int64_t *B, int64_t *H) {
+    if (gates->dtype != TENSOR_FLOAT32 && gates->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"_thnn_fused_lstm_cell\" not implemented for '%s'",
+                         tensor_dtype_name((TensorDtype)gates->dtype));
+        return -1;
+    }
+    if (gates->ndim != 2 || cx->ndim != 2 || gates->shape[1] % 4 != 0 || cx->shape[0] != gates->shape[0] ||
+        cx->shape[1] * 4 != gates->shape[1] || cx->dtype != gates->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "_thnn_fused_lstm_cell: expected gates (B, 4H) and cx (B, H) of one dtype");
+        return -1;
+    }
+    *B = gates->shape[0];
+    *H = cx->shape[1];
+    return 0;
+}
+
+static bool same_shape(const TensorMeta *a, const TensorMeta *b) {
+    return a->ndim == b->ndim && a->dtype == b->dtype && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim) == 0;
+}
+
+/* (gates, cx) -> (hy, cy, workspace) */
+TENSOR_INFER(lstm_cell) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    int64_t B, H;
+    if (lstm_check(in[0], in[1], &B, &H) < 0) return -1;
+    TensorDtype dt = (TensorDtype)in[0]->dtype;
+    tensor__meta_contiguous(&out[0], dt, 2, in[1]->shape);
+    tensor__meta_contiguous(&out[1], dt, 2, in[1]->shape);
+    tensor__meta_contiguous(&out[2], dt, 2, in[0]->shape);
+    return 3;
+}
+
+/* (cx, cy, workspace, grad_hy?, grad_cy?) -> (grad_gates, grad_cx) */
+TENSOR_INFER(lstm_cell_backward) {
+    (void)op, (void)a, (void)max_out;
+    int64_t B, H;
+    if (lstm_check(in[2], in[0], &B, &H) < 0) return -1;
+    if (!same_shape(in[1], in[0]) || (n_in > 3 && in[3] && !same_shape(in[3], in[0])) ||
+        (n_in > 4 && in[4] && !same_shape(in[4], in[0]))) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "_thnn_fused_lstm_cell_backward: cy and the gradients must match cx");
+        return -1;
+    }
+    TensorDtype dt = (TensorDtype)in[0]->dtype;
+    tensor__meta_contiguous(&out[0], dt, 2, in[2]->shape);
+    tensor__meta_contiguous(&out[1], dt, 2, in[0]->shape);
+    return 2;
+}
+
+/* one row each (restrict parameters: the rows never overlap, so the loops vectorize) */
+#define LSTM_KERNELS(SUF, T, SIGMOID, TANH)                                                                            \
+    static inline __attribute__((always_inline)) void lstm_fwd_row_##SUF(                                              \
+        const T *restrict g, const T *restrict c, T *restrict h, T *restrict cn, T *restrict w, int64_t H) {           \
+        for (int64_t j = 0; j < H; j++) {                                                                              \
+            T i = SIGMOID(g[j]);                                                                                       \
+            T f = SIGMOID(g[H + j]);                                                                                   \
+            T gg = TANH(g[2 * H + j]);                                                                                 \
+            T o = SIGMOID(g[3 * H + j]);                                                                               \
+            T cv = f * c[j] + i * gg;                                                                                  \
+            w[j] = i;                                                                                                  \
+            w[H + j] = f;                                                                                              \
+            w[2 * H + j] = gg;                                                                                         \
+            w[3 * H + j] = o;                                                                                          \
+            cn[j] = cv;                                                                                                \
+            h[j] = o * TANH(cv);                                                                                       \
+        }                                                                                                              \
+    }                                                                                                                  \
+    static inline __attribute__((always_inline)) void lstm_fwd_##SUF##__body(const T *gates, const T *cx, T *hy, T *cy, \
+                                                                            T *ws, int64_t B, int64_t H) {             \
+        for (int64_t b = 0; b < B; b++)                                                                                \
+            lstm_fwd_row_##SUF(gates + b * 4 * H, cx + b * H, hy + b * H, cy + b * H, ws + b * 4 * H, H);              \
+    }                                                                                                                  \
+    static inline __attribute__((always_inline)) void lstm_bwd_row_##SUF(                                              \
+        const T *restrict w, const T *restrict c, const T *restrict cn, const T *restrict dh, const T *restrict dc,    \
+        T *restrict dg, T *restrict dcp, int64_t H) {                                                                  \
+        for (int64_t j = 0; j < H; j++) {                                                                              \
+            T i = w[j], f = w[H + j], gg = w[2 * H + j], o = w[3 * H + j];                                             \
+            T tc = TANH(cn[j]), gh = dh[j];                                                                            \
+            T d = dc[j] + gh * o * ((T)1 - tc * tc);                                                                   \
+            dg[j] = d * gg * i * ((T)1 - i);                                                                           \
+            dg[H + j] = d * c[j] * f * ((T)1 - f);                                                                     \
+            dg[2 * H + j] = d * i * ((T)1 - gg * gg);                                                                  \
+            dg[3 * H + j] = gh * tc * o * ((T)1 - o);                                                                  \
+            dcp[j] = d * f;                                                                                            \
+        }                                                                                                              \
+    }                                                                                                                  \
+    static inline __attribute__((always_inline)) void lstm_bwd_##SUF##__body(const T *cx, const T *cy, const T *ws,     \
+                                                                            const T *dhy, const T *dcy, T *dgates,     \
+                                                                            T *dcx, int64_t B, int64_t H) {            \
+        for (int64_t b = 0; b < B; b++)                                                                                \
+            lstm_bwd_row_##SUF(ws + b * 4 * H, cx + b * H, cy + b * H, dhy + b * H, dcy + b * H, dgates + b * 4 * H,   \
+                               dcx + b * H, H);                                                                        \
+    }
+
+static inline __attribute__((always_inline)) double lstm_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+LSTM_KERNELS(f, float, lstm_sigmoidf, lstm_tanhf)
+LSTM_KERNELS(d, double, lstm_sigmoid, tanh)
+
+#define LSTM_FWD_PARAMS(T) (const T *gates, const T *cx, T *hy, T *cy, T *ws, int64_t B, int64_t H)
+#define LSTM_BWD_PARAMS(T) (const T *cx, const T *cy, const T *ws, const T *dhy, const T *dcy, T *dgates, T *dcx, int64_t B, int64_t H)
+/* the float32 loops in AVX-512 / AVX2 / baseline copies (src/tensor/isa.h: same bits on each) */
+TENSOR_MULTIVERSION(lstm_fwd_f, LSTM_FWD_PARAMS(float), (gates, cx, hy, cy, ws, B, H))
+TENSOR_MULTIVERSION(lstm_bwd_f, LSTM_BWD_PARAMS(float), (cx, cy, ws, dhy, dcy, dgates, dcx, B, H))
+static void lstm_fwd_d LSTM_FWD_PARAMS(double) { lstm_fwd_d__body(gates, cx, hy, cy, ws, B, H); }
+static void lstm_bwd_d LSTM_BWD_PARAMS(double) { lstm_bwd_d__body(cx, cy, ws, dhy, dcy, dgates, dcx, B, H); }
+
+#define P(t, T) ((t) ? (T *)tensor__data(t) : NULL)
+
+static void decref_n(Tensor **c, int n) {
+    for (int i = 0; i < n; i++) tensor_decref(c[i]);
+}
+
+/* contiguous forms of the (optional) inputs; false on allocation failure */
+static bool contig_n(Tensor *const *in, int n_in, int n, Tensor **c) {
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        Tensor *t = i < n_in ? in[i] : NULL;
+        c[i] = t ? tensor_contiguous(t) : NULL;
+        if (t && !c[i]) ok = false;
+    }
+    return ok;
+}
+
+TENSOR_RUN(lstm_cell) {
+    (void)n_out;
+    TensorMeta m[2], o[3];
+    tensor_meta_of(in[0], &m[0]);
+    tensor_meta_of(in[1], &m[1]);
+    const TensorMeta *mp[2] = {&m[0], &m[1]};
+    if (tensor__infer_lstm_cell(op, mp, 2, a, o, 3) < 0) return -1;
+    int64_t B = m[0].shape[0], H = m[1].shape[1];
+    Tensor *c[2], *r[3] = {NULL, NULL, NULL};
+    if (!contig_n(in, n_in, 2, c)) goto fail;
+    for (int i = 0; i < 3; i++)
+        if (!(r[i] = tensor__new_from_meta(&o[i], false))) goto fail;
+    if (m[0].dtype == TENSOR_FLOAT64)
+        lstm_fwd_d(P(c[0], const double), P(c[1], const double), P(r[0], double), P(r[1], double), P(r[2], double), B, H);
+    else
+        TENSOR_ISA_CALL(lstm_fwd_f, (P(c[0], const float), P(c[1], const float), P(r[0], float), P(r[1], float),
+                                     P(r[2], float), B, H));
+    decref_n(c, 2);
+    for (int i = 0; i < 3; i++) out[i] = r[i];
+    return 3;
+fail:
+    decref_n(c, 2);
+    decref_n(r, 3);
+    return -1;
+}
+
+TENSOR_RUN(lstm_cell_backward) {
+    (void)n_out;
+    TensorMeta m[5], o[2];
+    const TensorMeta *mp[5];
+    for (int i = 0; i < 5; i++) {
+        Tensor *t = i < n_in ? in[i] : NULL;
+        if (t) tensor_meta_of(t, &m[i]);
+        mp[i] = t ? &m[i] : NULL;
+    }
+    if (tensor__infer_lstm_cell_backward(op, mp, 5, a, o, 2) < 0) return -1;
+    int64_t B = m[0].shape[0], H = m[0].shape[1];
+    Tensor *c[5], *r[2] = {NULL, NULL};
+    if (!contig_n(in, n_in, 5, c)) goto fail;
+    /* an absent gradient (the last step's cy, a step whose hy is unused) is zeros: the loop then
+     * has no branch per element */
+    TensorMeta zm;
+    tensor__meta_contiguous(&zm, (TensorDtype)m[0].dtype, 2, m[0].shape);
+    for (int i = 3; i < 5; i++)
+        if (!c[i] && !(c[i] = tensor__new_from_meta(&zm, true))) goto fail;
+    for (int i = 0; i < 2; i++)
+        if (!(r[i] = tensor__new_from_meta(&o[i], false))) goto fail;
+    if (m[0].dtype == TENSOR_FLOAT64)
+        lstm_bwd_d(P(c[0], const double), P(c[1], const double), P(c[2], const double), P(c[3], const double),
+                   P(c[4], const double), P(r[0], double), P(r[1], double), B, H);
+    else
+        TENSOR_ISA_CALL(lstm_bwd_f, (P(c[0], const float), P(c[1], const float), P(c[2], const float),
+                                     P(c[3], const float), P(c[4], const float), P(r[0], float), P(r[1], float), B, H));
+    decref_n(c, 5);
+    out[0] = r[0];
+    out[1] = r[1];
+    return 2;
+fail:
+    decref_n(c, 5);
+    decref_n(r, 2);
+    return -1;
+}
