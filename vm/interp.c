@@ -40,19 +40,21 @@
 #define DISPATCH()                  \
     do {                            \
         next_op = pc->op;           \
-        oparg = pc->arg;            \
         pc++;                       \
         goto dispatch_switch;       \
     } while (0)
-#define CASE(op) case OP_##op:
+#define CASE(op)                    \
+    case OP_##op:                   \
+        oparg = pc[-1].arg;
 #else
 #define USE_GOTO 1
 #define DISPATCH()                  \
     do {                            \
-        oparg = pc->arg;            \
         goto *labels[(pc++)->op];   \
     } while (0)
-#define CASE(op) L_##op:
+#define CASE(op)                    \
+    L_##op:                         \
+        oparg = pc[-1].arg;
 #endif
 
 #define SYNC()                                      \

@@ -51,12 +51,14 @@ Value interp_load_global(VM *vm, Frame *f, uint32_t oparg, uint16_t cache) {
         !val_is_null(c->value))
         return c->value;
     Value v = dict_get_str(f->globals, name);
-    if (val_is_null(v)) v = dict_get_str(f->builtins, name);
+    bool in_globals = !val_is_null(v);
+    if (!in_globals) v = dict_get_str(f->builtins, name);
     if (val_is_null(v)) return interp_name_error(vm, name);
     if (cache) {
         c->key1 = f->globals->version;
         c->key2 = f->builtins->version;
         c->value = v;
+        c->hint = in_globals;   /* LOAD_GLOBAL_MODULE needs only the globals' version */
     }
     return v;
 }
