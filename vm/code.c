@@ -177,6 +177,7 @@ void code_quicken_init(CodeObj *co) {
     for (int32_t i = 0; i < co->ncode; i++) co->qcode[i]._pad = CODE_WARMUP;
     bool simple = !(co->flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR_KINDS)) && co->kwonlyargcount == 0;
     co->exact_argc = simple ? co->argcount : -1;
+    co->framesize = co->nlocalsplus + co->stacksize;
 }
 
 const ExcEntry *code_find_handler(const CodeObj *co, int32_t i) {

@@ -130,6 +130,8 @@ struct CodeObj {
     int32_t nlocals;        /* len(varnames) */
     int32_t nlocalsplus;    /* nlocals + ncells + nfrees: the size of the fast-locals area */
     int32_t stacksize;
+    int32_t framesize;      /* nlocalsplus + stacksize: the value-stack room a call needs (set
+                             * by code_quicken_init) */
     uint32_t flags;
     int32_t firstlineno;
     StrObj *name;

@@ -61,6 +61,15 @@ void spec_binary_op(CodeObj *co, Instr *in, Value a, Value b) {
     bool store = fusible_next(co, in, OP_STORE_FAST, OP_STORE_FAST);
     if (store) k += 6;
     in->op = forms[k];
+    /* local OP cell (a closure's `x + k`): fuse into the LOAD_FAST two before */
+    if (k % 6 < 2 && a.tag == VAL_INT) {
+        int32_t i = (int32_t)(in - co->qcode);
+        if (i >= 2 && co->qcode[i - 2].op == OP_LOAD_FAST && co->qcode[i - 1].op == OP_LOAD_DEREF &&
+            co->lines[i - 2] == co->lines[i] && co->lines[i - 1] == co->lines[i]) {
+            co->qcode[i - 2].op = k % 6 == 0 ? OP_LOAD_FAST_DEREF_ADD_INT : OP_LOAD_FAST_DEREF_SUB_INT;
+            return;
+        }
+    }
     /* local OP const (OP STORE_FAST): fuse into the LOAD_FAST_LOAD_CONST before it */
     Instr *lc = operands_before(co, in, OP_LOAD_FAST_LOAD_CONST);
     if (!lc) return;
