@@ -495,9 +495,15 @@ int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
 
 /* ---- linear algebra, nn, indexing ----------------------------------------------------------- */
 
-/* Threads of the BLAS library under the matrix products (torch.set_num_threads / get_num_threads). */
+/* torch.set_num_threads / get_num_threads: the threads of the intra-op pool (src/tensor/parallel.h:
+ * large pointwise kernels, fused loops) and of the BLAS library under the matrix products; n >= 1.
+ * The default is PyTorch's: OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores. */
 void tensor_set_num_threads(int n);
 int tensor_get_num_threads(void);
+/* torch.set_num_interop_threads / get_num_interop_threads: kept and reported (Ember runs no
+ * inter-op tasks on other threads); setting it a second time fails (-1), as in PyTorch. */
+int tensor_set_num_interop_threads(int n);
+int tensor_get_num_interop_threads(void);
 Tensor *tensor_mm(const Tensor *a, const Tensor *b);
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
 Tensor *tensor_mv(const Tensor *a, const Tensor *v);

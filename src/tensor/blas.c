@@ -7,12 +7,14 @@
 #include "src/tensor/linalg.h"
 
 #include "src/tensor/isa.h"
+#include "src/tensor/parallel.h"
 
 #include <cblas.h>
 #include <stdio.h>
 
-void tensor_set_num_threads(int n) { openblas_set_num_threads(n); }
-int tensor_get_num_threads(void) { return openblas_get_num_threads(); }
+/* OpenBLAS's share of torch.set_num_threads (parallel.c owns the setting; it sizes OpenBLAS
+ * before the first product below runs) */
+void tensor__blas_set_num_threads(int n) { openblas_set_num_threads(n); }
 
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
@@ -86,6 +88,7 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     /* Operands BLAS cannot read in place (a broadcast gradient: an expand's zero strides) are \
      * packed first, so the kernel chosen below, and with it the rounding, depends on the shapes \
      * alone: compiled code that materializes such a view gets eager's bits. */ \
+    tensor__parallel_init(); \
     T *ca = NULL, *cb = NULL; \
     if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
         ca = malloc(sizeof(T) * (size_t)(m * k)); \
@@ -359,6 +362,7 @@ static Tensor *bmm_kernel(Tensor *const *in, const TensorOpArgs *a, const Tensor
 }
 
 static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
@@ -379,6 +383,7 @@ static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorM
 }
 
 static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
