@@ -5,7 +5,10 @@ blocks, width 128) at batch 32, and a minGPT-style block (causal self-attention 
 LayerNorm, width 64, 4 heads, 32 positions) with a 10-class head at batch 4.  Runs unchanged under Ember and PyTorch (PyTorch 1.13 has no
 torch.compile: run it with "eager").  Prints "name microseconds" lines, best of several rounds.
 
-usage: train_step.py eager|compiled [scale]"""
+Both sides run at one thread (torch.set_num_threads(1)) unless a thread count is given; with more
+than one thread the figures are wall time (CPU time would add the threads up).
+
+usage: train_step.py eager|compiled [scale] [threads]"""
 import math
 import sys
 import time
@@ -14,10 +17,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-if hasattr(torch, "set_num_threads"):
-    torch.set_num_threads(1)
 mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
 scale = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+threads = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+torch.set_num_threads(threads)
+clock = time.process_time if threads == 1 else time.perf_counter
 
 
 class Block(nn.Module):
@@ -97,10 +101,10 @@ def bench(step, x, y, iters, reps=5):
         step(x, y)
     best = None
     for _ in range(reps):
-        t0 = time.process_time()
+        t0 = clock()
         for _ in range(iters):
             step(x, y)
-        t = (time.process_time() - t0) / iters * 1e6
+        t = (clock() - t0) / iters * 1e6
         best = t if best is None or t < best else best
     return best
 

@@ -496,7 +496,8 @@ int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
 /* ---- linear algebra, nn, indexing ----------------------------------------------------------- */
 
 /* torch.set_num_threads / get_num_threads: the threads of the intra-op pool (src/tensor/parallel.h:
- * large pointwise kernels, fused loops) and of the BLAS library under the matrix products; n >= 1.
+ * large pointwise kernels, reductions, fused loops, matrix products in blocks); n >= 1.  Results
+ * never depend on it.
  * The default is PyTorch's: OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores. */
 void tensor_set_num_threads(int n);
 int tensor_get_num_threads(void);

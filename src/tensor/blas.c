@@ -12,9 +12,9 @@
 #include <cblas.h>
 #include <stdio.h>
 
-/* OpenBLAS's share of torch.set_num_threads (parallel.c owns the setting; it sizes OpenBLAS
- * before the first product below runs) */
-void tensor__blas_set_num_threads(int n) { openblas_set_num_threads(n); }
+/* OpenBLAS runs single-threaded under the pool's blocks (see GEMM_BLOCK below); parallel.c calls
+ * this once, before the first product */
+void tensor__blas_single_thread(void) { openblas_set_num_threads(1); }
 
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
@@ -66,8 +66,45 @@ OUTER(souter, float)
 OUTER(douter, double)
 #undef OUTER
 
+/* Threads.  A large product is cut into blocks of GEMM_BLOCK columns of C (rows when C is
+ * narrow), each one single-threaded BLAS call, and the blocks go to the pool (parallel.h).  The
+ * cut depends on the shapes alone, never on the thread count: OpenBLAS's kernels round
+ * differently for different partitions of one product (measured on this AVX-512 machine, its own
+ * threading included), so a thread-count-dependent split would change the bits.  OpenBLAS itself
+ * stays at one thread.  Below GEMM_SPLIT_WORK multiply-adds the product is one call. */
+#define GEMM_BLOCK 128
+#define GEMM_SPLIT_WORK ((int64_t)1 << 21)
+
 /* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
 #define GEMM_STRIDED(NAME, T, GEMM, GEMV, OUTER)                              \
+typedef struct NAME##_job { \
+    CBLAS_TRANSPOSE ta, tb; \
+    int64_t m, n, k; \
+    T alpha; \
+    const T *A; \
+    int64_t lda; \
+    const T *B; \
+    int64_t ldb; \
+    T beta; \
+    T *C; \
+    int64_t ldc; \
+    bool by_cols; \
+} NAME##_job; \
+/* blocks [b, e) of C: GEMM_BLOCK columns (or rows) each, one single-threaded BLAS call a block */ \
+static void NAME##_blocks(void *vj, int64_t b, int64_t e) { \
+    const NAME##_job *j = vj; \
+    for (int64_t blk = b; blk < e; blk++) { \
+        int64_t s = blk * GEMM_BLOCK, len = (j->by_cols ? j->n : j->m) - s; \
+        if (len > GEMM_BLOCK) len = GEMM_BLOCK; \
+        if (j->by_cols) \
+            GEMM(CblasRowMajor, j->ta, j->tb, (int)j->m, (int)len, (int)j->k, j->alpha, j->A, (int)j->lda, \
+                 j->tb == CblasNoTrans ? j->B + s : j->B + s * j->ldb, (int)j->ldb, j->beta, j->C + s, (int)j->ldc); \
+        else \
+            GEMM(CblasRowMajor, j->ta, j->tb, (int)len, (int)j->n, (int)j->k, j->alpha, \
+                 j->ta == CblasNoTrans ? j->A + s * j->lda : j->A + s, (int)j->lda, j->B, (int)j->ldb, j->beta, \
+                 j->C + s * j->ldc, (int)j->ldc); \
+    } \
+} \
 static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, \
                           const T *B, int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) { \
     if (m == 0 || n == 0) return; \
@@ -126,8 +163,12 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
             GEMV(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
         else \
             GEMV(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
-    } else { \
+    } else if (m * n * k < GEMM_SPLIT_WORK || (n < 2 * GEMM_BLOCK && m < 2 * GEMM_BLOCK)) { \
         GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
+    } else { \
+        NAME##_job j = {ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, n >= 2 * GEMM_BLOCK}; \
+        int64_t blocks = ((j.by_cols ? n : m) + GEMM_BLOCK - 1) / GEMM_BLOCK; \
+        tensor_parallel_for(blocks, 1, NAME##_blocks, &j); \
     } \
     free(ca); \
     free(cb); \

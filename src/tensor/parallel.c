@@ -1,5 +1,5 @@
 /* parallel.c — the intra-op thread pool (see parallel.h) and the thread-count setting it shares
- * with OpenBLAS: torch.set_num_threads / get_num_threads and the inter-op count.
+ * with the matrix products: torch.set_num_threads / get_num_threads and the inter-op count.
  *
  * A job is published in one 64-bit ticket: generation (32 bits) | pieces (16) | next piece (16).
  * A thread claims a piece by compare-and-swap on the ticket, so a worker that wakes late for an
@@ -122,8 +122,7 @@ static void pool_init(void) {
     if (!n) n = physical_cores();
     atomic_store(&pool.threads, n);
     atomic_store(&pool.limit, MAX_WORKERS);
-    /* OpenBLAS read OPENBLAS_NUM_THREADS itself when it loaded: an explicit value there stays */
-    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("GOTO_NUM_THREADS")) tensor__blas_set_num_threads(n);
+    tensor__blas_single_thread();
 }
 
 static inline void ensure_init(void) { pthread_once(&pool.once, pool_init); }
@@ -277,7 +276,6 @@ void tensor_set_num_threads(int n) {
     if (n < 1) n = 1;
     ensure_init();
     atomic_store(&pool.threads, n);
-    tensor__blas_set_num_threads(n);
     /* workers beyond the new count leave now, not at the next job (a job in progress on
      * another thread keeps them until it ends: they are stopped by the next call) */
     if (!in_parallel && acquire_busy()) {

@@ -1,7 +1,8 @@
 /* parallel.h — the intra-op thread pool: PyTorch's at::parallel_for for Ember's kernels.
  *
  * One setting, torch.set_num_threads(n) (tensor_set_num_threads in include/ember/tensor.h),
- * sizes this pool and OpenBLAS's threads.  The default is PyTorch's: OMP_NUM_THREADS, else
+ * sizes this pool, which runs large pointwise kernels, reductions over many outputs, fused loops
+ * and large matrix products (blocks of single-threaded OpenBLAS calls, blas.c).  The default is PyTorch's: OMP_NUM_THREADS, else
  * MKL_NUM_THREADS, else the machine's physical cores.
  *
  * tensor_parallel_for(n, grain, fn, ctx) calls fn(ctx, b, e) over pieces [b, e) covering
@@ -30,9 +31,9 @@ void tensor_parallel_for(int64_t n, int64_t grain, TensorTask fn, void *ctx);
 bool tensor_in_parallel_region(void);
 /* threads the pool has started besides the caller (tests) */
 int tensor__pool_workers(void);
-/* reads the default count and sizes OpenBLAS by it, once (before the first BLAS call) */
+/* reads the default count and puts OpenBLAS at one thread, once (before the first BLAS call) */
 void tensor__parallel_init(void);
-/* OpenBLAS's share of the setting (blas.c: the one file that includes cblas.h) */
-void tensor__blas_set_num_threads(int n);
+/* blas.c (the one file that includes cblas.h): OpenBLAS at one thread, the pool splits products */
+void tensor__blas_single_thread(void);
 
 #endif
