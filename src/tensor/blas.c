@@ -66,14 +66,21 @@ OUTER(souter, float)
 OUTER(douter, double)
 #undef OUTER
 
-/* Threads.  A large product is cut into blocks of GEMM_BLOCK columns of C (rows when C is
- * narrow), each one single-threaded BLAS call, and the blocks go to the pool (parallel.h).  The
- * cut depends on the shapes alone, never on the thread count: OpenBLAS's kernels round
- * differently for different partitions of one product (measured on this AVX-512 machine, its own
- * threading included), so a thread-count-dependent split would change the bits.  OpenBLAS itself
- * stays at one thread.  Below GEMM_SPLIT_WORK multiply-adds the product is one call. */
+/* Threads.  A large product is cut into blocks of columns of C (rows when C is narrow), each one
+ * single-threaded BLAS call, and the blocks go to the pool (parallel.h).  The cut depends on the
+ * shapes alone, never on the thread count: OpenBLAS's kernels round differently for different
+ * partitions of one product (measured on this AVX-512 machine, its own threading included), so a
+ * thread-count-dependent split would change the bits.  OpenBLAS itself stays at one thread.
+ * Blocks are at least GEMM_BLOCK wide and about a quarter of the dimension (a multiple of 64),
+ * so one thread pays little for the cut (each block packs A again: 1024^3 costs +4% in 256-wide
+ * blocks, +15% in 128-wide ones).  Below GEMM_SPLIT_WORK multiply-adds the product is one call. */
 #define GEMM_BLOCK 128
 #define GEMM_SPLIT_WORK ((int64_t)1 << 21)
+
+static int64_t gemm_block_width(int64_t dim) {
+    int64_t w = ((dim + 3) / 4 + 63) / 64 * 64;
+    return w < GEMM_BLOCK ? GEMM_BLOCK : w;
+}
 
 /* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
 #define GEMM_STRIDED(NAME, T, GEMM, GEMV, OUTER)                              \
@@ -89,13 +96,14 @@ typedef struct NAME##_job { \
     T *C; \
     int64_t ldc; \
     bool by_cols; \
+    int64_t width; \
 } NAME##_job; \
-/* blocks [b, e) of C: GEMM_BLOCK columns (or rows) each, one single-threaded BLAS call a block */ \
+/* blocks [b, e) of C: `width` columns (or rows) each, one single-threaded BLAS call a block */ \
 static void NAME##_blocks(void *vj, int64_t b, int64_t e) { \
     const NAME##_job *j = vj; \
     for (int64_t blk = b; blk < e; blk++) { \
-        int64_t s = blk * GEMM_BLOCK, len = (j->by_cols ? j->n : j->m) - s; \
-        if (len > GEMM_BLOCK) len = GEMM_BLOCK; \
+        int64_t s = blk * j->width, len = (j->by_cols ? j->n : j->m) - s; \
+        if (len > j->width) len = j->width; \
         if (j->by_cols) \
             GEMM(CblasRowMajor, j->ta, j->tb, (int)j->m, (int)len, (int)j->k, j->alpha, j->A, (int)j->lda, \
                  j->tb == CblasNoTrans ? j->B + s : j->B + s * j->ldb, (int)j->ldb, j->beta, j->C + s, (int)j->ldc); \
@@ -166,8 +174,10 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     } else if (m * n * k < GEMM_SPLIT_WORK || (n < 2 * GEMM_BLOCK && m < 2 * GEMM_BLOCK)) { \
         GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
     } else { \
-        NAME##_job j = {ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, n >= 2 * GEMM_BLOCK}; \
-        int64_t blocks = ((j.by_cols ? n : m) + GEMM_BLOCK - 1) / GEMM_BLOCK; \
+        NAME##_job j = {ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, n >= 2 * GEMM_BLOCK, 0}; \
+        int64_t dim = j.by_cols ? n : m; \
+        j.width = gemm_block_width(dim); \
+        int64_t blocks = (dim + j.width - 1) / j.width; \
         tensor_parallel_for(blocks, 1, NAME##_blocks, &j); \
     } \
     free(ca); \
