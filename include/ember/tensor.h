@@ -541,6 +541,18 @@ Tensor *tensor_masked_scatter(const Tensor *a, const Tensor *mask, const Tensor 
 /* PyTorch's repr body (torch/_tensor_str.py `_tensor_str`) for `indent` columns of prefix:
  * precision 4, int mode, sci mode, 80-column wrapping, summarisation above 1000 elements.
  * Returns a malloc'd string; NULL with the tensor error set when out of memory. */
+/* Printing options (torch.set_printoptions): digits after the point, element count above which
+ * a tensor is summarised (may be INFINITY), items kept at each edge when summarised, line width,
+ * scientific notation forced on (1) / off (0) / chosen per tensor (-1). */
+typedef struct TensorPrintOptions {
+    int precision;
+    double threshold;
+    int edgeitems;
+    int linewidth;
+    int sci_mode;
+} TensorPrintOptions;
+void tensor_set_print_options(const TensorPrintOptions *o);
+void tensor_get_print_options(TensorPrintOptions *o);
 char *tensor_format(const Tensor *t, int indent);
 /* Full repr: "tensor(<body>[, size=(...)][, dtype=...][, <extra suffixes>...])" wrapped like
  * `_add_suffixes`. extra: e.g. "grad_fn=<MulBackward0>" or "requires_grad=True". malloc'd. */

@@ -782,3 +782,96 @@ BW(atanh) {
     OUT(0, ag_div(g[0], d));
     RULE_END;
 }
+
+/* -2/sqrt(pi) * exp(-x^2) * grad, as derivatives.yaml writes it */
+BW(erfc) {
+    RULE_BEGIN;
+    Tensor *x, *x2, *nx2, *e, *d;
+    SAVED(0, x);
+    TMP(x2, ag_mul(x, x));
+    TMP(nx2, ag_neg(x2));
+    TMP(e, ag_exp(nx2));
+    TMP(d, ag_mul_scalar(e, sc(-1.1283791670955126)));   /* -2/sqrt(pi) */
+    OUT(0, ag_mul(d, g[0]));
+    RULE_END;
+}
+
+/* ATen's sinc_backward: grad * (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 where x is 0 */
+BW(sinc) {
+    RULE_BEGIN;
+    Tensor *x, *xp, *c, *xc, *sn, *num, *gn, *xx, *den, *q, *zero;
+    SAVED(0, x);
+    TMP(xp, ag_mul_scalar(x, sc(3.14159265358979323846)));
+    TMP(c, ag_cos(xp));
+    TMP(xc, ag_mul(xp, c));
+    TMP(sn, ag_sin(xp));
+    TMP(num, ag_sub(xc, sn));
+    TMP(gn, ag_mul(g[0], num));
+    TMP(xx, ag_mul(x, x));
+    TMP(den, ag_mul_scalar(xx, sc(3.14159265358979323846)));
+    TMP(q, ag_div(gn, den));
+    TMP(zero, ag__const_scalar(TENSOR_OP_EQ_SCALAR, den, tensor_scalar_f(0.0)));
+    OUT(0, ag_masked_fill(q, zero, tensor_scalar_f(0.0)));
+    RULE_END;
+}
+
+/* grad * self / result and grad * other / result */
+BW(hypot) {
+    RULE_BEGIN;
+    Tensor *x, *y, *r;
+    SAVED(0, x);
+    SAVED(1, y);
+    Tensor *in[2] = {x, y};
+    TMP(r, ag_op1(TENSOR_OP_HYPOT, in, 2, NULL));
+    if (NEEDS(0)) {
+        Tensor *q;
+        TMP(q, ag_mul(g[0], x));
+        OUT(0, ag_div(q, r));
+    }
+    if (NEEDS(1)) {
+        Tensor *q;
+        TMP(q, ag_mul(g[0], y));
+        OUT(1, ag_div(q, r));
+    }
+    RULE_END;
+}
+
+/* grad / (1 + b^(other - self)) and grad / (1 + b^(self - other)): b = e (logaddexp), 2 (logaddexp2) */
+static int logaddexp_bw(AgNode *n, Tensor *const *g, Tensor **gi, bool base2) {
+    RULE_BEGIN;
+    Tensor *x, *y;
+    SAVED(0, x);
+    SAVED(1, y);
+    for (int i = 0; i < 2; i++) {
+        if (!NEEDS(i)) continue;
+        Tensor *d, *e, *den;
+        TMP(d, i == 0 ? ag_sub(y, x) : ag_sub(x, y));
+        TMP(e, base2 ? ag_rpow_scalar(d, tensor_scalar_i(2)) : ag_exp(d));
+        TMP(den, ag_add_scalar(e, tensor_scalar_i(1)));
+        OUT(i, ag_div(g[0], den));
+    }
+    RULE_END;
+}
+
+BW(logaddexp) { return logaddexp_bw(n, g, gi, false); }
+BW(logaddexp2) { return logaddexp_bw(n, g, gi, true); }
+
+/* ATen's copysign_tensor_self_backward: grad * (result / self), 0 where self is 0; other gets
+ * zeros (the sign is piecewise constant) */
+BW(copysign) {
+    RULE_BEGIN;
+    Tensor *x, *y;
+    SAVED(0, x);
+    SAVED(1, y);
+    if (NEEDS(0)) {
+        Tensor *r, *ratio, *zero, *m;
+        Tensor *in[2] = {x, y};
+        TMP(r, ag_op1(TENSOR_OP_COPYSIGN, in, 2, NULL));
+        TMP(ratio, ag_div(r, x));
+        TMP(zero, ag__const_scalar(TENSOR_OP_EQ_SCALAR, x, tensor_scalar_i(0)));
+        TMP(m, ag_masked_fill(ratio, zero, tensor_scalar_i(0)));
+        OUT(0, ag_mul(g[0], m));
+    }
+    if (NEEDS(1)) OUT(1, ag__const1(TENSOR_OP_ZEROS_LIKE, y));
+    RULE_END;
+}

@@ -13,10 +13,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#define PRECISION 4
-#define THRESHOLD 1000
-#define EDGEITEMS 3
-#define LINEWIDTH 80
+/* torch.set_printoptions: PyTorch's PRINT_OPTS (profile "default" until set) */
+static TensorPrintOptions opts = {.precision = 4, .threshold = 1000, .edgeitems = 3, .linewidth = 80, .sci_mode = -1};
+#define PRECISION (opts.precision)
+#define THRESHOLD (opts.threshold)
+#define EDGEITEMS ((int64_t)opts.edgeitems)
+#define LINEWIDTH (opts.linewidth)
+
+void tensor_set_print_options(const TensorPrintOptions *o) { opts = *o; }
+void tensor_get_print_options(TensorPrintOptions *o) { *o = opts; }
 
 static void sb_spaces(StrBuf *b, int n) { sb_repeat(b, ' ', (size_t)(n > 0 ? n : 0)); }
 
@@ -127,6 +132,8 @@ static void formatter_init(Formatter *f, const Tensor *t, bool summarize) {
         f->sci_mode = s.mx / s.mn > 1000.0 || s.mx > 1.0e8 || s.mn < 1.0e-4;
     s.pass2 = true;
     visit_summarized(t, 0, t->offset, summarize, scan_elem, &s);
+    /* _Formatter: a set sci_mode overrides the choice after the widths are measured */
+    if (opts.sci_mode >= 0) f->sci_mode = opts.sci_mode;
 }
 
 static void format_value(const Formatter *f, const Tensor *t, int64_t off, StrBuf *b) {
@@ -217,7 +224,7 @@ static void body(const Tensor *t, int indent, StrBuf *b) {
         sb_adds(b, "[]");
         return;
     }
-    bool summarize = t->numel > THRESHOLD;
+    bool summarize = (double)t->numel > THRESHOLD;
     Formatter f;
     formatter_init(&f, t, summarize);
     tensor_str_rec(t, 0, t->offset, indent, summarize, &f, b);

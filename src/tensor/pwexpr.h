@@ -230,6 +230,31 @@ static inline double pw_logit_d(double x, bool clip, double lo, double hi) {
 }
 #define pw_logit(x, clip, lo, hi) PW_FD(pw_logit, x, clip, lo, hi)
 
+/* sin(pi x) / (pi x), 1 at 0, as ATen's sinc kernel (the product in the compute type) */
+#define PW_SINC_HELPERS(T, SUF, PI)                                                                 \
+    static inline T pw_sinc_##SUF(T x) {                                                        \
+        if (x == (T)0) return (T)1;                                                             \
+        T prod = PI * x;                                                                        \
+        return sin(prod) / prod;                                                                \
+    }                                                                                           \
+    /* log(e^x + e^y) and log2(2^x + 2^y) without overflow: ATen's logaddexp(2) kernels */       \
+    static inline T pw_logaddexp_##SUF(T x, T y) {                                              \
+        if (isinf(x) && x == y) return x;                                                       \
+        T m = x < y ? y : x;                                                                    \
+        return m + log1p(exp(-fabs(x - y)));                                                    \
+    }                                                                                           \
+    static inline T pw_logaddexp2_##SUF(T x, T y) {                                             \
+        if (isinf(x) && x == y) return x;                                                       \
+        T m = x < y ? y : x;                                                                    \
+        return m + log1p(exp2(-fabs(x - y))) * (T)1.4426950408889634;                           \
+    }
+PW_SINC_HELPERS(float, f, 3.14159265358979323846f)
+PW_SINC_HELPERS(double, d, 3.14159265358979323846)
+#undef PW_SINC_HELPERS
+#define pw_sinc(x) _Generic((x), double: pw_sinc_d, default: pw_sinc_f)(x)
+#define pw_logaddexp(x, y) PW_FD(pw_logaddexp, x, y)
+#define pw_logaddexp2(x, y) PW_FD(pw_logaddexp2, x, y)
+
 #include "src/tensor/opexpand.h"
 
 #endif

@@ -171,6 +171,31 @@ static Value f_linspace(ARGS) {
     return finish_creation(vm, out, &ck);
 }
 
+/* torch._C._set_printoptions(precision, threshold, edgeitems, linewidth, sci_mode): the values
+ * torch/_tensor_str.py's set_printoptions settled (threshold may be inf, sci_mode None) */
+static Value f_set_printoptions(ARGS) {
+    if (native_check_args(vm, "_set_printoptions", argc, kw, 5, 5) < 0) return val_null();
+    TensorPrintOptions o;
+    int64_t prec, edge, width;
+    if (torch_int_arg(vm, argv[0], "precision", &prec) < 0 || vm_to_double(vm, argv[1], &o.threshold) < 0 ||
+        torch_int_arg(vm, argv[2], "edgeitems", &edge) < 0 || torch_int_arg(vm, argv[3], "linewidth", &width) < 0)
+        return val_null();
+    if (prec < 0 || prec > 60 || edge < 0 || edge > (1 << 20) || width < 1 || width > (1 << 20))
+        return vm_raise(vm, vm->e_ValueError, "set_printoptions: option out of range");
+    o.precision = (int)prec;
+    o.edgeitems = (int)edge;
+    o.linewidth = (int)width;
+    if (val_is_null(argv[4]) || val_is_none(argv[4])) {
+        o.sci_mode = -1;
+    } else {
+        int truth = vm_truthy(vm, argv[4]);
+        if (truth < 0) return val_null();
+        o.sci_mode = truth;
+    }
+    tensor_set_print_options(&o);
+    return val_none();
+}
+
 static Value f_eye(ARGS) {
     CreateKw ck;
     Value extra[2];
@@ -459,12 +484,17 @@ static Value rt_repr(ARGS) {
 }
 
 
+/* a and b stay rooted while the pair is allocated: a caller may hold them only in an unrooted
+ * tuple (index_ops.c's kthvalue did; GC stress freed the values under repr) */
 Value torch_return_pair(VM *vm, const char *name, Value a, Value b) {
     static const char *const names[TORCH_N_RETURN_TYPES] = {TORCH_RETURN_TYPE_NAMES};
     int k = 0;
     while (k < TORCH_N_RETURN_TYPES - 1 && strcmp(names[k], name) != 0) k++;
     TypeObj *t = torch_state(vm)->t_return_types[k];
+    vm_push_root(vm, a);
+    vm_push_root(vm, b);
     TupleObj *r = tuple_alloc(vm, t, 2);
+    vm_pop_roots(vm, 2);
     if (!r) return val_null();
     r->items[0] = a;
     r->items[1] = b;
@@ -618,7 +648,7 @@ static Value nn_dropout(ARGS) {
 /* Methods of the Tensor table that are also torch.* functions. */
 static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
-    "atan2", "arctan2", "fmod",
+    "atan2", "arctan2", "fmod", "hypot", "logaddexp", "logaddexp2", "copysign",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
@@ -637,6 +667,7 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"rand", f_sized, 0, (void *)(intptr_t)TENSOR_OP_RAND},
         {"randn", f_sized, 0, (void *)(intptr_t)TENSOR_OP_RANDN},
         {"full", f_full}, {"arange", f_arange}, {"linspace", f_linspace}, {"eye", f_eye}, {"randint", f_randint},
+        {"_set_printoptions", f_set_printoptions},
         {"zeros_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_ZEROS_LIKE},
         {"ones_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_ONES_LIKE},
         {"empty_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_ZEROS_LIKE},

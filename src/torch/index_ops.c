@@ -106,9 +106,9 @@ static Value f_index_op(ARGS) {
         }
         t->items[i] = v;
     }
+    Value r = op == TENSOR_OP_KTHVALUE ? torch_return_pair(vm, "kthvalue", t->items[0], t->items[1]) : val_obj(t);
     vm_pop_root(vm);
-    if (op == TENSOR_OP_KTHVALUE) return torch_return_pair(vm, "kthvalue", t->items[0], t->items[1]);
-    return val_obj(t);
+    return r;
 }
 
 /* Tensor.<name>(...) = torch._indexing.<name>(self, ...) */

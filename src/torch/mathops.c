@@ -110,6 +110,8 @@ static const char *const rt_fields[][3] = {
     {"linalg_qr", "Q", "R"}, {"qr", "Q", "R"}, {"linalg_slogdet", "sign", "logabsdet"},
     {"slogdet", "sign", "logabsdet"}, {"triangular_solve", "solution", "cloned_coefficient"},
     {"linalg_cholesky_ex", "L", "info"}, {"linalg_inv_ex", "inverse", "info"},
+    {"median", "values", "indices"}, {"nanmedian", "values", "indices"}, {"mode", "values", "indices"},
+    {"aminmax", "min", "max"},
 };
 enum { N_RT = sizeof rt_fields / sizeof rt_fields[0] };
 
@@ -154,7 +156,17 @@ static int rt_init(VM *vm, Value cmod) {
     return 0;
 }
 
+/* a and b stay rooted while the type is looked up and the pair allocated (both allocate) */
+static Value make_pair_rooted(VM *vm, const char *name, Value a, Value b);
 static Value make_pair(VM *vm, const char *name, Value a, Value b) {
+    vm_push_root(vm, a);
+    vm_push_root(vm, b);
+    Value r = make_pair_rooted(vm, name, a, b);
+    vm_pop_roots(vm, 2);
+    return r;
+}
+
+static Value make_pair_rooted(VM *vm, const char *name, Value a, Value b) {
     for (int k = 0; k < N_RT; k++) {
         if (strcmp(rt_fields[k][0], name) != 0) continue;
         char attr[64];

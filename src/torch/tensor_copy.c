@@ -9,12 +9,18 @@
 
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 
+/* copy.deepcopy(v, memo); v stays rooted while copy.deepcopy is looked up (a fresh wrapper of
+ * .grad was freed there under GC stress: tests/torch/nn_module/copying.py) */
 static Value deepcopy_of(VM *vm, Value v, Value memo) {
-    Value mod = vm_import_module(vm, "copy");
-    if (val_is_null(mod)) return mod;
-    Value args[2] = {v, memo};
-    Value f = vm_getattr_c(vm, mod, "deepcopy");
-    return val_is_null(f) ? f : vm_call(vm, f, 2, args, NULL);
+    vm_push_root(vm, v);
+    Value r = vm_import_module(vm, "copy");
+    if (!val_is_null(r)) r = vm_getattr_c(vm, r, "deepcopy");
+    if (!val_is_null(r)) {
+        Value args[2] = {v, memo};
+        r = vm_call(vm, r, 2, args, NULL);
+    }
+    vm_pop_root(vm);
+    return r;
 }
 
 static Value t_deepcopy(ARGS) {

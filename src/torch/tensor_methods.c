@@ -55,7 +55,17 @@ typedef struct BinSpec {
     bool reflected;                              /* __rX__: the scalar is the left operand */
     bool inplace;
     const char *sym;
+    bool tensor_only;                            /* ATen has no Scalar overload: a number is a TypeError */
 } BinSpec;
+
+/* atan2(t, 2.0): PyTorch's argument parser refuses a number where only a Tensor overload exists
+ * (position 2 for torch.f(input, other), 1 for the method) */
+static bool refuse_number(VM *vm, const BinSpec *s, NativeObj *fn, Value other) {
+    if (!s->tensor_only || torch_is_tensor(vm, other)) return false;
+    vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' (position %d) must be Tensor, not %s", fn->name,
+             (fn->flags & NATIVEF_METHOD) ? 1 : 2, vm_type_name(vm, other));
+    return true;
+}
 
 /* tensor OP other, with other a tensor or a Python number; alpha for add/sub */
 static Value binary(VM *vm, const BinSpec *s, Value self, Value other, TensorScalar alpha, bool has_alpha) {
@@ -128,12 +138,17 @@ static Value m_binary_named(ARGS) {
     static const char *const names[] = {"input", "other", "alpha"};
     Value a[3];
     if (parse(vm, fn->name, argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    if (torch_is_tensor(vm, a[0]) && refuse_number(vm, s, fn, a[1])) return val_null();
     if (!torch_is_tensor(vm, a[0])) {
         /* torch.add(2, t): only for commutative ops is the order free */
         if (torch_is_tensor(vm, a[1]) && (s->tensor_op == TENSOR_OP_ADD || s->tensor_op == TENSOR_OP_MUL)) {
             Value t = a[0];
             a[0] = a[1];
             a[1] = t;
+        } else if (torch_is_tensor(vm, a[1]) && s->tensor_op == TENSOR_OP_POW && val_is_number(a[0]) && val_is_null(a[2])) {
+            /* torch.pow(number, tensor): ATen's pow.Scalar, what `number ** tensor` computes */
+            static const BinSpec reflected = {TENSOR_OP_POW, TENSOR_OP_COUNT, TENSOR_OP_POW_SCALAR_SELF, true, false, ""};
+            return binary(vm, &reflected, a[1], a[0], tensor_scalar_i(1), false);
         } else if (torch_is_tensor(vm, a[1]) && s->tensor_op == TENSOR_OP_REMAINDER && val_is_number(a[0]) &&
                    argc >= 1 && val_is_null(a[2])) {
             /* torch.remainder(number, tensor): ATen's remainder.Scalar_Tensor, the number as a
@@ -157,6 +172,7 @@ static Value m_binary_named(ARGS) {
 }
 
 #define BIN(name, top, sop, rop) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_##sop, rop, false, false, ""}
+#define TBIN(name, top) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_COUNT, TENSOR_OP_COUNT, false, false, "", true}
 #define RBIN(name, top, rop) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_COUNT, rop, true, false, ""}
 #define IBIN(name, top, sop) static const BinSpec name = {TENSOR_OP_##top, TENSOR_OP_##sop, TENSOR_OP_COUNT, false, true, ""}
 BIN(b_add, ADD, ADD_SCALAR, TENSOR_OP_COUNT);
@@ -165,8 +181,12 @@ BIN(b_mul, MUL, MUL_SCALAR, TENSOR_OP_COUNT);
 BIN(b_div, DIV, DIV_SCALAR, TENSOR_OP_COUNT);
 BIN(b_pow, POW, POW_SCALAR, TENSOR_OP_COUNT);
 BIN(b_rem, REMAINDER, REMAINDER_SCALAR, TENSOR_OP_COUNT);
-BIN(b_atan2, ATAN2, COUNT, TENSOR_OP_COUNT);
+TBIN(b_atan2, ATAN2);
 BIN(b_fmod, FMOD, COUNT, TENSOR_OP_COUNT);
+TBIN(b_hypot, HYPOT);
+TBIN(b_logaddexp, LOGADDEXP);
+TBIN(b_logaddexp2, LOGADDEXP2);
+BIN(b_copysign, COPYSIGN, COUNT, TENSOR_OP_COUNT);
 BIN(b_fdiv, FLOOR_DIVIDE, FLOOR_DIVIDE_SCALAR, TENSOR_OP_COUNT);
 BIN(b_eq, EQ, EQ_SCALAR, TENSOR_OP_COUNT);
 BIN(b_ne, NE, NE_SCALAR, TENSOR_OP_COUNT);
@@ -174,11 +194,11 @@ BIN(b_lt, LT, LT_SCALAR, TENSOR_OP_COUNT);
 BIN(b_le, LE, LE_SCALAR, TENSOR_OP_COUNT);
 BIN(b_gt, GT, GT_SCALAR, TENSOR_OP_COUNT);
 BIN(b_ge, GE, GE_SCALAR, TENSOR_OP_COUNT);
-BIN(b_max2, MAXIMUM, COUNT, TENSOR_OP_COUNT);
-BIN(b_min2, MINIMUM, COUNT, TENSOR_OP_COUNT);
-BIN(b_land, LOGICAL_AND, COUNT, TENSOR_OP_COUNT);
-BIN(b_lor, LOGICAL_OR, COUNT, TENSOR_OP_COUNT);
-BIN(b_lxor, LOGICAL_XOR, COUNT, TENSOR_OP_COUNT);
+TBIN(b_max2, MAXIMUM);
+TBIN(b_min2, MINIMUM);
+TBIN(b_land, LOGICAL_AND);
+TBIN(b_lor, LOGICAL_OR);
+TBIN(b_lxor, LOGICAL_XOR);
 /* reflected: scalar OP tensor */
 static const BinSpec rb_add = {TENSOR_OP_ADD, TENSOR_OP_ADD_SCALAR, TENSOR_OP_ADD_SCALAR, true, false, ""};
 static const BinSpec rb_mul = {TENSOR_OP_MUL, TENSOR_OP_MUL_SCALAR, TENSOR_OP_MUL_SCALAR, true, false, ""};
@@ -269,6 +289,7 @@ static Value m_binary_inplace(ARGS) {
     if (native_check_args(vm, fn->name, argc, kw, 2, 2) < 0) return val_null();
     if (!torch_is_tensor(vm, argv[0])) return vm->not_implemented;
     bool dunder = fn->name[0] == '_';
+    if (!dunder && refuse_number(vm, s, fn, argv[1])) return val_null();
     if (s->tensor_op == TENSOR_OP_LOGICAL_AND || s->tensor_op == TENSOR_OP_LOGICAL_OR || s->tensor_op == TENSOR_OP_LOGICAL_XOR) {
         if (dunder && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
             return vm_raise(vm, vm->e_NotImplementedError,
@@ -1465,7 +1486,9 @@ static const MethodDef tensor_methods[] = {
     BN("add", b_add), BN("sub", b_sub), BN("subtract", b_sub), BN("mul", b_mul), BN("multiply", b_mul),
     BN("div", b_div), BN("divide", b_div), BN("true_divide", b_div), BN("pow", b_pow),
     BN("remainder", b_rem), BN("floor_divide", b_fdiv), BN("atan2", b_atan2), BN("arctan2", b_atan2),
-    BN("fmod", b_fmod),
+    BN("fmod", b_fmod), BN("hypot", b_hypot), BN("logaddexp", b_logaddexp), BN("logaddexp2", b_logaddexp2),
+    BN("copysign", b_copysign), BI("fmod_", b_fmod), BI("atan2_", b_atan2), BI("arctan2_", b_atan2), BI("hypot_", b_hypot),
+    BI("copysign_", b_copysign),
     BN("eq", b_eq), BN("ne", b_ne), BN("lt", b_lt), BN("le", b_le), BN("gt", b_gt), BN("ge", b_ge),
     BN("maximum", b_max2), BN("minimum", b_min2),
     BN("logical_and", b_land), BN("logical_or", b_lor), BN("logical_xor", b_lxor),
@@ -1538,7 +1561,18 @@ static const MethodDef tensor_methods[] = {
     {"baddbmm", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
     {"square", m_composite, NATIVEF_METHOD}, {"addcmul", m_composite, NATIVEF_METHOD},
     {"addcdiv", m_composite, NATIVEF_METHOD}, {"deg2rad", m_composite, NATIVEF_METHOD},
-    {"rad2deg", m_composite, NATIVEF_METHOD},
+    {"rad2deg", m_composite, NATIVEF_METHOD}, {"addcmul_", m_composite, NATIVEF_METHOD},
+    {"addcdiv_", m_composite, NATIVEF_METHOD}, {"signbit", m_composite, NATIVEF_METHOD},
+    {"dist", m_composite, NATIVEF_METHOD}, {"movedim", m_composite, NATIVEF_METHOD},
+    {"moveaxis", m_composite, NATIVEF_METHOD}, {"diff", m_composite, NATIVEF_METHOD},
+    {"nansum", m_composite, NATIVEF_METHOD}, {"nanmean", m_composite, NATIVEF_METHOD},
+    {"median", m_composite, NATIVEF_METHOD}, {"nanmedian", m_composite, NATIVEF_METHOD},
+    {"aminmax", m_composite, NATIVEF_METHOD}, {"rot90", m_composite, NATIVEF_METHOD},
+    {"kron", m_composite, NATIVEF_METHOD}, {"addmv", m_composite, NATIVEF_METHOD},
+    {"addr", m_composite, NATIVEF_METHOD}, {"cross", m_composite, NATIVEF_METHOD},
+    {"float_power", m_composite, NATIVEF_METHOD}, {"ldexp", m_composite, NATIVEF_METHOD},
+    {"heaviside", m_composite, NATIVEF_METHOD}, {"renorm", m_composite, NATIVEF_METHOD},
+    {"quantile", m_composite, NATIVEF_METHOD}, {"nanquantile", m_composite, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},

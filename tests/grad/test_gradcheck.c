@@ -208,6 +208,10 @@ static void binary_cases(void) {
     CHECK(TENSOR_OP_REMAINDER, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
     CHECK(TENSOR_OP_ATAN2, true, T1, gr(AW, SHAPE(2, 3)), gr(AW, SHAPE(3)));
     CHECK(TENSOR_OP_FMOD, false, T1, gr(FR, SHAPE(2, 3)), gr(PS, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_HYPOT, true, T1, gr(AW, SHAPE(2, 3)), gr(AW, SHAPE(3)));
+    CHECK(TENSOR_OP_LOGADDEXP, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(2, 1)));
+    CHECK(TENSOR_OP_LOGADDEXP2, true, T1, gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));
+    CHECK(TENSOR_OP_COPYSIGN, true, T1, gr(AW, SHAPE(2, 3)), gr(AW, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(1.5);
     CHECK(TENSOR_OP_ADD_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(1.5);
@@ -225,6 +229,8 @@ static void binary_cases(void) {
     CHECK(TENSOR_OP_RSUB_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(2);
     CHECK(TENSOR_OP_RPOW_SCALAR, true, T1, gr(RN, SHAPE(2, 3)));
+    a.scalar = tensor_scalar_f(1.5);
+    CHECK(TENSOR_OP_POW_SCALAR_SELF, true, T1, gr(RN, SHAPE(2, 3)));
     a.scalar = tensor_scalar_f(0.7);
     CHECK(TENSOR_OP_REMAINDER_SCALAR, false, T1, gr(FR, SHAPE(2, 3)));
     CHECK(TENSOR_OP_WHERE, true, T1, bool_mask(SHAPE(2, 3)), gr(RN, SHAPE(2, 3)), gr(RN, SHAPE(3)));

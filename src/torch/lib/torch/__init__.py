@@ -238,6 +238,12 @@ LongTensor = Tensor
 from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
                                isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,
                                tensordot, square, addcmul, addcdiv, deg2rad, rad2deg)
+from torch._tensor_str import set_printoptions
+from torch._composites_extra import (signbit, dist, movedim, moveaxis, diff, nansum, nanmean, median, nanmedian,
+                                     aminmax, rot90, kron, cartesian_prod, block_diag, tril_indices, triu_indices,
+                                     atleast_3d, column_stack, dstack, addmv, addr, cross, searchsorted, bucketize,
+                                     broadcast_shapes, float_power, ldexp, heaviside, vander, cov, corrcoef, renorm,
+                                     quantile, nanquantile, cdist)
 from torch._mathops import (cumprod, cummax, cummin, logcumsumexp, xlogy, polygamma, norm, einsum, cholesky,
                             qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean)   # branch opsmath
 import torch.linalg

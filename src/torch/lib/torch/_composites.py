@@ -220,3 +220,17 @@ def deg2rad(input):
 
 def rad2deg(input):
     return _to_float(input) * 57.295779513082323
+
+
+def addcmul_(input, tensor1, tensor2, *, value=1):
+    return input.copy_(addcmul(input, tensor1, tensor2, value=value))
+
+
+def addcdiv_(input, tensor1, tensor2, *, value=1):
+    return input.copy_(addcdiv(input, tensor1, tensor2, value=value))
+
+
+# the Tensor methods of torch/_composites_extra.py's functions (m_composite looks here)
+from torch._composites_extra import (signbit, dist, movedim, moveaxis, diff, nansum, nanmean, median, nanmedian,
+                                     aminmax, rot90, kron, addmv, addr, cross, float_power, ldexp, heaviside, renorm,
+                                     quantile, nanquantile)
