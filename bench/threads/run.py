@@ -55,6 +55,7 @@ def main():
     steps = [("ember", [ember, "run", step, "eager", "1"])]
     if have_torch:
         steps.append(("pytorch", [args.python, step, "eager", "1"]))
+    # train_step.py's other models are skipped: thread count, then the model list
     table = {}
     for r in range(args.rounds):
         load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
@@ -66,8 +67,12 @@ def main():
                     table.setdefault((name, side), {}).setdefault(t, []).append(v)
         for side, cmd in steps:
             for t in (1, 2):
-                v = figures(cmd + [str(t)])["mlp_b64"] / 1e3
+                v = figures(cmd + [str(t), "mlp_b64"])["mlp_b64"] / 1e3
                 table.setdefault(("mlp_b64_step", side), {}).setdefault(t, []).append(v)
+        # each round's figures as they come (a round takes minutes on a loaded machine)
+        print("  " + "  ".join("%s/%s: %s" % (name, side, "/".join("%.3f" % by[t][-1] for t in (1, 2)))
+                               for (name, side), by in table.items()))
+        sys.stdout.flush()
     print("milliseconds (wall, best of 7 within a round; median over %d rounds); 2t/1t per round" % args.rounds)
     print("%-14s %-15s %9s %9s %7s   %s" % ("figure", "side", "1 thread", "2 threads", "2t/1t", "rounds"))
     for (name, side), by in table.items():
