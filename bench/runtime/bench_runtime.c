@@ -281,10 +281,13 @@ static void bench(Model *m, int iters) {
 
 int main(void) {
     tensor_manual_seed(7);
-    const char *th = getenv("OPENBLAS_NUM_THREADS"), *rt = getenv("EMBER_RT_THREADS");
-    printf("runtime benchmark (OPENBLAS_NUM_THREADS=%s, EMBER_RT_THREADS=%s): per training step (forward + cross-entropy + "
+    /* one thread (pool and BLAS) unless BENCH_THREADS says otherwise: the figures compare
+     * plans with eager at equal threads */
+    const char *bt = getenv("BENCH_THREADS");
+    tensor_set_num_threads(bt && atoi(bt) > 0 ? atoi(bt) : 1);
+    printf("runtime benchmark (%d thread(s)): per training step (forward + cross-entropy + "
            "backward), best of 7 interleaved repetitions\n",
-           th ? th : "unset", rt ? rt : "unset");
+           tensor_get_num_threads());
     Model m;
     memset(&m, 0, sizeof m);
     mlp(&m, 1);

@@ -5,7 +5,10 @@ blocks, width 128) at batch 32, and a minGPT-style block (causal self-attention 
 LayerNorm, width 64, 4 heads, 32 positions) with a 10-class head at batch 4.  Runs unchanged under Ember and PyTorch (PyTorch 1.13 has no
 torch.compile: run it with "eager").  Prints "name microseconds" lines, best of several rounds.
 
-usage: train_step.py eager|compiled [scale]"""
+Both sides run at one thread (torch.set_num_threads(1)) unless a thread count is given; with more
+than one thread the figures are wall time (CPU time would add the threads up).
+
+usage: train_step.py eager|compiled [scale] [threads] [model,model...]"""
 import math
 import sys
 import time
@@ -14,10 +17,12 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-if hasattr(torch, "set_num_threads"):
-    torch.set_num_threads(1)
 mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
 scale = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+threads = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+torch.set_num_threads(threads)
+clock = time.process_time if threads == 1 else time.perf_counter
+only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
 
 
 class Block(nn.Module):
@@ -97,10 +102,10 @@ def bench(step, x, y, iters, reps=5):
         step(x, y)
     best = None
     for _ in range(reps):
-        t0 = time.process_time()
+        t0 = clock()
         for _ in range(iters):
             step(x, y)
-        t = (time.process_time() - t0) / iters * 1e6
+        t = (clock() - t0) / iters * 1e6
         best = t if best is None or t < best else best
     return best
 
@@ -108,11 +113,15 @@ def bench(step, x, y, iters, reps=5):
 torch.manual_seed(0)
 mlp = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
 step = make_step(mlp)
-print("mlp_b1", round(bench(step, torch.rand(1, 784), torch.randint(0, 10, (1,)), 1000 * scale), 2))
-print("mlp_b64", round(bench(step, torch.rand(64, 784), torch.randint(0, 10, (64,)), 150 * scale), 2))
+if only is None or "mlp_b1" in only:
+    print("mlp_b1", round(bench(step, torch.rand(1, 784), torch.randint(0, 10, (1,)), 1000 * scale), 2))
+if only is None or "mlp_b64" in only:
+    print("mlp_b64", round(bench(step, torch.rand(64, 784), torch.randint(0, 10, (64,)), 150 * scale), 2))
 gelu = GeluMLP(128, 4, 10)
 step = make_step(gelu)
-print("gelu_mlp_b32", round(bench(step, torch.rand(32, 128), torch.randint(0, 10, (32,)), 200 * scale), 2))
+if only is None or "gelu_mlp_b32" in only:
+    print("gelu_mlp_b32", round(bench(step, torch.rand(32, 128), torch.randint(0, 10, (32,)), 200 * scale), 2))
 gpt = GPTBlock(64, 4, 32, 10)
 step = make_step(gpt)
-print("gpt_block_b4", round(bench(step, torch.rand(4, 32, 64), torch.randint(0, 10, (4 * 32,)), 100 * scale), 2))
+if only is None or "gpt_block_b4" in only:
+    print("gpt_block_b4", round(bench(step, torch.rand(4, 32, 64), torch.randint(0, 10, (4 * 32,)), 100 * scale), 2))

@@ -135,6 +135,7 @@ static double bench_mlp(int64_t batch) {
 
 int main(void) {
     tensor_manual_seed(0);
+    tensor_set_num_threads(1);   /* bench_torch.py runs PyTorch at one thread too */
     printf("add4_nograd %.4f\n", bench_add(false));
     printf("add4_graph %.4f\n", bench_add(true));
     double c10 = bench_chain(10), c100 = bench_chain(100);

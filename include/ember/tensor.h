@@ -495,9 +495,16 @@ int tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
 
 /* ---- linear algebra, nn, indexing ----------------------------------------------------------- */
 
-/* Threads of the BLAS library under the matrix products (torch.set_num_threads / get_num_threads). */
+/* torch.set_num_threads / get_num_threads: the threads of the intra-op pool (src/tensor/parallel.h:
+ * large pointwise kernels, reductions, fused loops, matrix products in blocks); n >= 1.  Results
+ * never depend on it.
+ * The default is PyTorch's: OMP_NUM_THREADS, else MKL_NUM_THREADS, else half the online CPUs on x86-64 (1.13). */
 void tensor_set_num_threads(int n);
 int tensor_get_num_threads(void);
+/* torch.set_num_interop_threads / get_num_interop_threads: kept and reported (Ember runs no
+ * inter-op tasks on other threads); setting it a second time fails (-1), as in PyTorch. */
+int tensor_set_num_interop_threads(int n);
+int tensor_get_num_interop_threads(void);
 Tensor *tensor_mm(const Tensor *a, const Tensor *b);
 Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
 Tensor *tensor_mv(const Tensor *a, const Tensor *v);

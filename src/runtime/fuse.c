@@ -23,6 +23,7 @@
 #include "src/runtime/rt.h"
 #include "src/tensor/pwexpr.h"
 #include "src/tensor/nn.h"
+#include "src/tensor/parallel.h"
 #include "src/tensor/reduce.h"
 
 #include <math.h>
@@ -1141,7 +1142,7 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
             free(J.col_acc[i]);
         }
     } else if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1) {
-        rt_parallel(units, fused_units, &J);
+        tensor_parallel_for(units, 1, fused_units, &J);
     } else {
         fused_units(&J, 0, units);
     }

@@ -187,13 +187,6 @@ int rt_fused_compile(RtFused *f, const RtProg *p) EM_MUST_CHECK;
 /* ins / outs: tensors of the group's external inputs and materialised outputs. */
 int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) EM_MUST_CHECK;
 
-/* ---- the worker pool (pool.c) ----------------------------------------------------------------- */
-
-typedef void (*RtTask)(void *ctx, int64_t begin, int64_t end);
-int rt_pool_threads(void);
-/* fn over [0, n) split between the pool's threads; returns when all parts are done. */
-void rt_parallel(int64_t n, RtTask fn, void *ctx);
-
 /* ---- execution (exec.c) ------------------------------------------------------------------------ */
 
 /* Per-run gradient hooks registered by markers (RT_INT_DYN_HOOK points). */

@@ -25,9 +25,9 @@
  *
  * Every fused loop evaluates the same float32 expressions, in the same order, as the eager
  * kernels, so compiled results are bitwise equal to eager ones (the library's own kernels run
- * everything else).  With EMBER_RT_THREADS=N (or "all"), large fused loops are split between the
- * threads of a small pool (off by default); every element is still computed alone, so the
- * thread count never changes a bit.
+ * everything else).  Large fused loops are split between the threads of the tensor library's
+ * pool (src/tensor/parallel.h, sized by torch.set_num_threads); every element is still computed
+ * alone, and column sums stay on one thread, so the thread count never changes a bit.
  *
  * Running.  Inputs must match the placeholders' dtype, shape and strides (the tracer's guards
  * make sure of it).  When grad mode is on and an input requires grad, the run is a *training*
@@ -82,7 +82,7 @@
  *
  * Errors follow ember/tensor.h: -1 / NULL with the tensor error set; a failing callback is
  * TENSOR_ERR_EXTERNAL (the VM exception stays pending).  The API is single-threaded (the
- * worker pool is internal to fused loops, which call nothing back); plans may be run
+ * pool's workers run only fused loops and kernels, which call nothing back); plans may be run
  * re-entrantly (from a hook): every run has its own arena.
  */
 #ifndef EMBER_SRC_RUNTIME_RUNTIME_H

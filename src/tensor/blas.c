@@ -7,12 +7,14 @@
 #include "src/tensor/linalg.h"
 
 #include "src/tensor/isa.h"
+#include "src/tensor/parallel.h"
 
 #include <cblas.h>
 #include <stdio.h>
 
-void tensor_set_num_threads(int n) { openblas_set_num_threads(n); }
-int tensor_get_num_threads(void) { return openblas_get_num_threads(); }
+/* OpenBLAS runs single-threaded under the pool's blocks (see GEMM_BLOCK below); parallel.c calls
+ * this once, before the first product */
+void tensor__blas_single_thread(void) { openblas_set_num_threads(1); }
 
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
@@ -64,8 +66,53 @@ OUTER(souter, float)
 OUTER(douter, double)
 #undef OUTER
 
+/* Threads.  A large product is cut into blocks of columns of C (rows when C is narrow), each one
+ * single-threaded BLAS call, and the blocks go to the pool (parallel.h).  The cut depends on the
+ * shapes alone, never on the thread count: OpenBLAS's kernels round differently for different
+ * partitions of one product (measured on this AVX-512 machine, its own threading included), so a
+ * thread-count-dependent split would change the bits.  OpenBLAS itself stays at one thread.
+ * Blocks are at least GEMM_BLOCK wide and about a quarter of the dimension (a multiple of 64),
+ * so one thread pays little for the cut (each block packs A again: 1024^3 costs +4% in 256-wide
+ * blocks, +15% in 128-wide ones).  Below GEMM_SPLIT_WORK multiply-adds the product is one call. */
+#define GEMM_BLOCK 128
+#define GEMM_SPLIT_WORK ((int64_t)1 << 21)
+
+static int64_t gemm_block_width(int64_t dim) {
+    int64_t w = ((dim + 3) / 4 + 63) / 64 * 64;
+    return w < GEMM_BLOCK ? GEMM_BLOCK : w;
+}
+
 /* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
 #define GEMM_STRIDED(NAME, T, GEMM, GEMV, OUTER)                              \
+typedef struct NAME##_job { \
+    CBLAS_TRANSPOSE ta, tb; \
+    int64_t m, n, k; \
+    T alpha; \
+    const T *A; \
+    int64_t lda; \
+    const T *B; \
+    int64_t ldb; \
+    T beta; \
+    T *C; \
+    int64_t ldc; \
+    bool by_cols; \
+    int64_t width; \
+} NAME##_job; \
+/* blocks [b, e) of C: `width` columns (or rows) each, one single-threaded BLAS call a block */ \
+static void NAME##_blocks(void *vj, int64_t b, int64_t e) { \
+    const NAME##_job *j = vj; \
+    for (int64_t blk = b; blk < e; blk++) { \
+        int64_t s = blk * j->width, len = (j->by_cols ? j->n : j->m) - s; \
+        if (len > j->width) len = j->width; \
+        if (j->by_cols) \
+            GEMM(CblasRowMajor, j->ta, j->tb, (int)j->m, (int)len, (int)j->k, j->alpha, j->A, (int)j->lda, \
+                 j->tb == CblasNoTrans ? j->B + s : j->B + s * j->ldb, (int)j->ldb, j->beta, j->C + s, (int)j->ldc); \
+        else \
+            GEMM(CblasRowMajor, j->ta, j->tb, (int)len, (int)j->n, (int)j->k, j->alpha, \
+                 j->ta == CblasNoTrans ? j->A + s * j->lda : j->A + s, (int)j->lda, j->B, (int)j->ldb, j->beta, \
+                 j->C + s * j->ldc, (int)j->ldc); \
+    } \
+} \
 static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, \
                           const T *B, int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) { \
     if (m == 0 || n == 0) return; \
@@ -86,6 +133,7 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     /* Operands BLAS cannot read in place (a broadcast gradient: an expand's zero strides) are \
      * packed first, so the kernel chosen below, and with it the rounding, depends on the shapes \
      * alone: compiled code that materializes such a view gets eager's bits. */ \
+    tensor__parallel_init(); \
     T *ca = NULL, *cb = NULL; \
     if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
         ca = malloc(sizeof(T) * (size_t)(m * k)); \
@@ -123,8 +171,14 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
             GEMV(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
         else \
             GEMV(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
-    } else { \
+    } else if (m * n * k < GEMM_SPLIT_WORK || (n < 2 * GEMM_BLOCK && m < 2 * GEMM_BLOCK)) { \
         GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
+    } else { \
+        NAME##_job j = {ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, n >= 2 * GEMM_BLOCK, 0}; \
+        int64_t dim = j.by_cols ? n : m; \
+        j.width = gemm_block_width(dim); \
+        int64_t blocks = (dim + j.width - 1) / j.width; \
+        tensor_parallel_for(blocks, 1, NAME##_blocks, &j); \
     } \
     free(ca); \
     free(cb); \
@@ -359,6 +413,7 @@ static Tensor *bmm_kernel(Tensor *const *in, const TensorOpArgs *a, const Tensor
 }
 
 static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
@@ -379,6 +434,7 @@ static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorM
 }
 
 static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
+    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;

@@ -1,6 +1,9 @@
 /* iter.c — broadcasting, dim coalescing and the outer loop of pointwise kernels. */
 #include "src/tensor/iter.h"
 
+#include "src/tensor/parallel.h"
+#include "ember/tensor.h"
+
 void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int ndim, const int64_t *shape) {
     it->nops = nops;
     it->numel = tensor__shape_numel(ndim, shape);
@@ -46,6 +49,103 @@ void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int n
     it->ndim = m + 1;
 }
 
+/* Runs fn over elements [b, e) of the iteration (linear order, dim 0 innermost). */
+static void iter_range(const TensorIter *it, TensorLoopFn fn, const void *ctx, int64_t b, int64_t e) {
+    int nops = it->nops;
+    int64_t inner_strides[TENSOR_ITER_MAXOPS];
+    char *ptr[TENSOR_ITER_MAXOPS];
+    int64_t counter[TENSOR_MAX_DIMS] = {0};
+    int64_t rest = b;
+    for (int d = 0; d < it->ndim; d++) {
+        counter[d] = rest % it->shape[d];
+        rest /= it->shape[d];
+    }
+    for (int k = 0; k < nops; k++) {
+        inner_strides[k] = it->strides[k][0];
+        ptr[k] = it->data[k];
+        for (int d = 0; d < it->ndim; d++) ptr[k] += counter[d] * it->strides[k][d];
+    }
+    int64_t inner = it->shape[0];
+    while (b < e) {
+        int64_t len = inner - counter[0];
+        if (len > e - b) len = e - b;
+        fn(ptr, inner_strides, len, ctx);
+        b += len;
+        if (b >= e) return;
+        /* the next row starts at column 0 */
+        for (int k = 0; k < nops; k++) ptr[k] -= counter[0] * it->strides[k][0];
+        counter[0] = 0;
+        int d = 1;
+        for (; d < it->ndim; d++) {
+            counter[d]++;
+            for (int k = 0; k < nops; k++) ptr[k] += it->strides[k][d];
+            if (counter[d] < it->shape[d]) break;
+            for (int k = 0; k < nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
+            counter[d] = 0;
+        }
+        if (d == it->ndim) return;
+    }
+}
+
+/* [lo, hi) bytes operand k touches */
+static void extent(const TensorIter *it, int k, int64_t elsize, char **lo, char **hi) {
+    int64_t l = 0, h = 0;
+    for (int d = 0; d < it->ndim; d++) {
+        int64_t span = (it->shape[d] - 1) * it->strides[k][d];
+        if (span < 0) l += span;
+        else h += span;
+    }
+    *lo = it->data[k] + l;
+    *hi = it->data[k] + h + elsize;
+}
+
+/* May pieces of the output run on different threads with one thread's results?  Not when two
+ * output elements share memory (a broadcast written to) or the output partly overlaps an input
+ * (x[1:] op= x[:-1]): one thread's order decides those results, so they stay serial. */
+static bool splittable(const TensorIter *it) {
+    int64_t st[TENSOR_MAX_DIMS], sh[TENSOR_MAX_DIMS];
+    int n = 0;
+    for (int d = 0; d < it->ndim; d++) {
+        if (it->shape[d] == 1) continue;
+        int64_t s = it->strides[0][d] < 0 ? -it->strides[0][d] : it->strides[0][d];
+        if (s == 0) return false;
+        int i = n++;
+        for (; i > 0 && st[i - 1] > s; i--) {
+            st[i] = st[i - 1];
+            sh[i] = sh[i - 1];
+        }
+        st[i] = s;
+        sh[i] = it->shape[d];
+    }
+    /* each stride clears the extent of the smaller ones: no two output elements meet (the
+     * element size is at most the smallest stride for a tensor that was not viewed oddly) */
+    for (int i = 1; i < n; i++)
+        if (st[i] < st[i - 1] * sh[i - 1]) return false;
+    char *olo, *ohi;
+    int64_t es = n ? st[0] : 1;
+    extent(it, 0, es, &olo, &ohi);
+    for (int k = 1; k < it->nops; k++) {
+        bool same = it->data[k] == it->data[0];
+        for (int d = 0; d < it->ndim && same; d++) same = it->strides[k][d] == it->strides[0][d];
+        if (same) continue; /* exact in-place: each element reads only itself */
+        char *lo, *hi;
+        extent(it, k, 1, &lo, &hi);
+        if (lo < ohi && olo < hi) return false;
+    }
+    return true;
+}
+
+typedef struct IterJob {
+    const TensorIter *it;
+    TensorLoopFn fn;
+    const void *ctx;
+} IterJob;
+
+static void iter_piece(void *vj, int64_t b, int64_t e) {
+    const IterJob *j = vj;
+    iter_range(j->it, j->fn, j->ctx, b, e);
+}
+
 void tensor__iter_run(const TensorIter *it, TensorLoopFn fn, const void *ctx) {
     if (it->numel == 0) return;
     int nops = it->nops;
@@ -56,6 +156,13 @@ void tensor__iter_run(const TensorIter *it, TensorLoopFn fn, const void *ctx) {
         ptr[k] = it->data[k];
     }
     int64_t inner = it->shape[0];
+    /* large ops go to the pool (parallel.h): pieces of whole elements, computed as one thread
+     * would compute them */
+    if (it->numel > TENSOR_GRAIN_SIZE && tensor_get_num_threads() > 1 && splittable(it)) {
+        IterJob j = {it, fn, ctx};
+        tensor_parallel_for(it->numel, TENSOR_GRAIN_SIZE, iter_piece, &j);
+        return;
+    }
     if (it->ndim == 1) {
         fn(ptr, inner_strides, inner, ctx);
         return;

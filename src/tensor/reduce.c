@@ -9,6 +9,8 @@
 #include "src/tensor/reduce.h"
 #include "src/tensor/isa.h"
 
+#include "src/tensor/parallel.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -55,12 +57,20 @@ int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool a
 }
 
 /* Calls visit(ctx, out_index, element offset of the first reduced element) for every output
- * element in C order. */
+ * element in C order.  A visit writes its output element and keeps its running state in ctx
+ * (ctx_size bytes, reset at every visit), so large reductions split their *outputs* between the
+ * pool's threads (parallel.h), each piece on its own copy of ctx: every output is reduced in
+ * eager's order by one thread, so the bits do not depend on the thread count. */
 typedef void (*VisitFn)(void *ctx, int64_t oi, int64_t off);
 
-static void for_each_output(const ReducePlan *p, int64_t base_off, VisitFn visit, void *ctx) {
+static void visit_range(const ReducePlan *p, int64_t base_off, VisitFn visit, void *ctx, int64_t b, int64_t e) {
     int64_t idx[TENSOR_MAX_DIMS] = {0};
-    for (int64_t oi = 0; oi < p->onumel; oi++) {
+    int64_t rest = b;
+    for (int d = p->kd - 1; d >= 0; d--) {
+        idx[d] = rest % p->kshape[d];
+        rest /= p->kshape[d];
+    }
+    for (int64_t oi = b; oi < e; oi++) {
         int64_t off = base_off;
         for (int d = 0; d < p->kd; d++) off += idx[d] * p->kstride[d];
         visit(ctx, oi, off);
@@ -69,6 +79,31 @@ static void for_each_output(const ReducePlan *p, int64_t base_off, VisitFn visit
             idx[d] = 0;
         }
     }
+}
+
+typedef struct OutputJob {
+    const ReducePlan *p;
+    int64_t base_off;
+    VisitFn visit;
+    const void *ctx;
+    size_t ctx_size;
+} OutputJob;
+
+static void output_piece(void *vj, int64_t b, int64_t e) {
+    const OutputJob *j = vj;
+    _Alignas(16) unsigned char local[256];
+    memcpy(local, j->ctx, j->ctx_size);
+    visit_range(j->p, j->base_off, j->visit, local, b, e);
+}
+
+static void for_each_output(const ReducePlan *p, int64_t base_off, VisitFn visit, void *ctx, size_t ctx_size) {
+    int64_t per = p->rnumel > 0 ? p->rnumel : 1;
+    if (p->onumel > 1 && p->onumel * per > TENSOR_GRAIN_SIZE && ctx_size <= 256 && tensor_get_num_threads() > 1) {
+        OutputJob j = {p, base_off, visit, ctx, ctx_size};
+        tensor_parallel_for(p->onumel, per >= TENSOR_GRAIN_SIZE ? 1 : TENSOR_GRAIN_SIZE / per, output_piece, &j);
+        return;
+    }
+    visit_range(p, base_off, visit, ctx, 0, p->onumel);
 }
 
 /* Calls run(acc, first element offset, stride, n) for each innermost run of reduced elements. */
@@ -388,7 +423,7 @@ static Tensor *sum_impl(const Tensor *t, const int64_t *dims, int n, bool all, b
     double scale = mean ? 1.0 / (double)q.p.rnumel : 1.0;
     if (!sum_leading_rows(q.x, &q.p, tensor__f32(q.r), scale, false)) {
         SumCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data, .scale = scale};
-        for_each_output(&q.p, q.x->offset, visit_sum, &c);
+        for_each_output(&q.p, q.x->offset, visit_sum, &c, sizeof c);
     }
     return finish(&q, odt);
 }
@@ -454,7 +489,7 @@ Tensor *tensor__prod(const Tensor *t, const int64_t *dim, bool keepdim) {
     RPrep q;
     if (prep(&q, t, tensor__compute_dtype((TensorDtype)t->dtype), dim, dim ? 1 : 0, dim == NULL, keepdim, odt) < 0) return NULL;
     ProdCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data};
-    for_each_output(&q.p, q.x->offset, visit_prod, &c);
+    for_each_output(&q.p, q.x->offset, visit_prod, &c, sizeof c);
     return finish(&q, odt);
 }
 
@@ -551,7 +586,7 @@ int tensor__extremum(const Tensor *t, const int64_t *dim, bool keepdim, bool is_
     if (indices && !(ix = tensor__new(TENSOR_INT64, p.out_ndim, p.out_shape, false))) goto fail;
     ExtCtx c = {.t = x, .plan = &p, .is_max = is_max, .vals = v ? v->storage->data : NULL,
                 .idx = ix ? (int64_t *)ix->storage->data : NULL};
-    for_each_output(&p, x->offset, visit_ext, &c);
+    for_each_output(&p, x->offset, visit_ext, &c, sizeof c);
     tensor_decref(x);
     if (v && fam != dt) {
         Tensor *w = tensor__as_dtype(v, dt);
@@ -594,7 +629,7 @@ Tensor *tensor__amax(const Tensor *t, const int64_t *dims, int nd, bool keepdim,
     Tensor *v = tensor__new((TensorDtype)t->dtype, p.out_ndim, p.out_shape, false);
     if (!v) return NULL;
     ExtCtx c = {.t = t, .plan = &p, .is_max = is_max, .vals = v->storage->data, .idx = NULL};
-    for_each_output(&p, t->offset, visit_ext, &c);
+    for_each_output(&p, t->offset, visit_ext, &c, sizeof c);
     return v;
 }
 
@@ -685,7 +720,7 @@ Tensor *tensor__var_std(const Tensor *t, const int64_t *dims, int n, int correct
     RPrep q;
     if (prep(&q, t, fam, dims, n, n == 0, keepdim, fam) < 0) return NULL;
     VarCtx c = {.t = q.x, .plan = &q.p, .correction = correction, .sqrt_it = is_std, .out = q.r->storage->data};
-    for_each_output(&q.p, q.x->offset, visit_var, &c);
+    for_each_output(&q.p, q.x->offset, visit_var, &c, sizeof c);
     return finish(&q, odt);
 }
 
@@ -750,7 +785,7 @@ Tensor *tensor_logsumexp(const Tensor *a, const int64_t *dims, int n, bool keepd
     RPrep q;
     if (prep(&q, a, fam, dims, n, n == 0, keepdim, fam) < 0) return NULL;
     LseCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data};
-    for_each_output(&q.p, q.x->offset, visit_lse, &c);
+    for_each_output(&q.p, q.x->offset, visit_lse, &c, sizeof c);
     return finish(&q, odt);
 }
 
@@ -787,7 +822,7 @@ Tensor *tensor__all_any(const Tensor *t, const int64_t *dim, bool keepdim, bool 
     RPrep q;
     if (prep(&q, t, TENSOR_BOOL, dim, dim ? 1 : 0, dim == NULL, keepdim, TENSOR_BOOL) < 0) return NULL;
     BoolCtx c = {.t = q.x, .plan = &q.p, .any = any, .out = tensor__b8(q.r)};
-    for_each_output(&q.p, q.x->offset, visit_bool, &c);
+    for_each_output(&q.p, q.x->offset, visit_bool, &c, sizeof c);
     return finish(&q, odt);
 }
 

@@ -715,6 +715,7 @@ int torch_functions_init(VM *vm, Value cmod) {
 int torch_special_functions_init(VM *vm, Value mod) { return torch_op_functions_init(vm, mod, "special"); }
 
 int torch_nn_conv_init(VM *vm, Value nnmod);   /* nn_conv.c */
+int torch_threads_init(VM *vm, Value mod);      /* threads.c */
 
 int torch_nn_functions_init(VM *vm, Value nnmod) {
     static const MethodDef fns[] = {
@@ -725,7 +726,7 @@ int torch_nn_functions_init(VM *vm, Value nnmod) {
         {"layer_norm", nn_layer_norm}, {"embedding", nn_embedding}, {"dropout", nn_dropout},
         {NULL}};
     if (torch_add_overridable(vm, nnmod, fns) < 0 || torch_op_functions_init(vm, nnmod, "F") < 0 ||
-        torch_nn_conv_init(vm, nnmod) < 0)
+        torch_nn_conv_init(vm, nnmod) < 0 || torch_threads_init(vm, nnmod) < 0)
         return -1;
     static const char *const shared[] = {"softmax", "log_softmax", NULL};
     for (const char *const *n = shared; *n; n++) {

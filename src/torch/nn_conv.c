@@ -182,24 +182,6 @@ static Value nn_fused_lstm_cell(ARGS) {
     return wrap_tuple(vm, out, 3);
 }
 
-/* torch.set_num_threads(n) / get_num_threads(): the threads of the BLAS library, the only
- * multi-threaded part of Ember's kernels (PyTorch's intra-op pool). */
-static Value nn_set_num_threads(ARGS) {
-    if (native_check_args(vm, "set_num_threads", argc, kw, 1, 1) < 0) return val_null();
-    if (!val_is_intlike(argv[0]))
-        return vm_raise(vm, vm->e_TypeError, "set_num_threads(): argument 'int' must be int, not %s",
-                        vm_type_name(vm, argv[0]));
-    int64_t n = val_as_intlike(argv[0]);
-    if (n <= 0) return vm_raise(vm, vm->e_RuntimeError, "set_num_threads expects a positive integer");
-    tensor_set_num_threads((int)(n > 1024 ? 1024 : n));
-    return val_none();
-}
-
-static Value nn_get_num_threads(ARGS) {
-    if (native_check_args(vm, "get_num_threads", argc, kw, 0, 0) < 0) return val_null();
-    return val_int(tensor_get_num_threads());
-}
-
 int torch_nn_conv_init(VM *vm, Value nnmod) {
     static const MethodDef fns[] = {
         {"im2col", nn_im2col},
@@ -207,8 +189,6 @@ int torch_nn_conv_init(VM *vm, Value nnmod) {
         {"max_pool2d_with_indices", nn_max_pool2d_with_indices},
         {"native_batch_norm", nn_native_batch_norm},
         {"fused_lstm_cell", nn_fused_lstm_cell},
-        {"_set_num_threads", nn_set_num_threads},
-        {"_get_num_threads", nn_get_num_threads},
         {NULL}};
     return torch_add_overridable(vm, nnmod, fns);
 }

@@ -4,6 +4,7 @@
  * GEMM epilogues in place, views without copies, multi-output ops, constant outputs, and input
  * validation. */
 #include "rt_test.h"
+#include "src/tensor/parallel.h"
 #include "src/runtime/rt.h"
 
 TestSuite(plan, .init = rt_test_setup, .fini = rt_test_teardown);
@@ -313,7 +314,7 @@ Test(plan, unsupported_graphs_are_errors) {
  * (every element is computed exactly as by one thread), with broadcasting, a transposed input
  * and an in-place output */
 Test(plan, parallel_fused_loops_match_eager) {
-    setenv("EMBER_RT_THREADS", "3", 1);   /* before the pool starts (each test runs in its own process) */
+    tensor_set_num_threads(3);
     Graph *g = graph_new("par");
     GraphNode *x = ph(g, "x", 2, (int64_t[]){300, 257});
     GraphNode *y = ph(g, "y", 2, (int64_t[]){257, 300});
@@ -326,7 +327,39 @@ Test(plan, parallel_fused_loops_match_eager) {
     Tensor *in[3] = {randn(2, (int64_t[]){300, 257}, false), randn(2, (int64_t[]){257, 300}, false),
                      randn(1, (int64_t[]){257}, false)};
     compare_with_eager(g, NULL, in, 3, -1);
-    cr_assert_eq(rt_pool_threads(), 3, "the pool ran this test's loops");
+    cr_assert_eq(tensor__pool_workers(), 2, "the pool ran this test's loops");
+    for (int i = 0; i < 3; i++) tensor_decref(in[i]);
+    graph_free(g);
+}
+
+/* the same fused loop (and a GEMM with a bias + GELU epilogue) run with 1 and then 2 threads:
+ * bit for bit the same outputs */
+Test(plan, fused_loops_one_and_two_threads_same_bits) {
+    Graph *g = graph_new("par12");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){600, 257});
+    GraphNode *y = ph(g, "y", 2, (int64_t[]){257, 600});
+    GraphNode *b = ph(g, "b", 1, (int64_t[]){257});
+    GraphNode *t = op2(g, TENSOR_OP_ADD, op2(g, TENSOR_OP_MUL, x, op1(g, TENSOR_OP_T, y)), b);
+    GraphNode *e = op1(g, TENSOR_OP_EXP, op1(g, TENSOR_OP_TANH, op1(g, TENSOR_OP_GELU, t)));
+    GraphNode *mm = op1(g, TENSOR_OP_GELU, op2(g, TENSOR_OP_ADD, op2(g, TENSOR_OP_MM, x, y), op2(g, TENSOR_OP_MM, x, y)));
+    GraphNode *outs[3] = {e, op1(g, TENSOR_OP_SUM, e), mm};
+    output(g, outs, 3);
+    Tensor *in[3] = {randn(2, (int64_t[]){600, 257}, false), randn(2, (int64_t[]){257, 600}, false),
+                     randn(1, (int64_t[]){257}, false)};
+    RtPlan *p = rt_checkp(rt_plan_new(g, NULL), "plan");
+    Tensor *one[8] = {0}, *two[8] = {0};
+    tensor_set_num_threads(1);
+    int n = rt_plan_run(p, in, 3, one, 8, NULL);
+    rt_check(n, "1-thread run");
+    tensor_set_num_threads(2);
+    rt_check(rt_plan_run(p, in, 3, two, 8, NULL), "2-thread run");
+    cr_assert_eq(tensor__pool_workers(), 1, "the second run had a worker");
+    for (int i = 0; i < n; i++) {
+        expect_bitwise(two[i], one[i], "2 threads vs 1");
+        tensor_decref(one[i]);
+        tensor_decref(two[i]);
+    }
+    rt_plan_free(p);
     for (int i = 0; i < 3; i++) tensor_decref(in[i]);
     graph_free(g);
 }

@@ -5,6 +5,7 @@
  * or not, on one thread or split between several, with broadcast, transposed and per-row
  * inputs and outputs. */
 #include "rt_train.h"
+#include "src/tensor/parallel.h"
 #include "src/runtime/rt.h"
 
 TestSuite(rows, .init = rt_test_setup, .fini = rt_test_teardown);
@@ -180,7 +181,7 @@ Test(rows, training_block_gradients_match_eager_bitwise) {
 
 /* rows split between the pool's threads: the same bits */
 Test(rows, parallel_row_groups_match_eager) {
-    setenv("EMBER_RT_THREADS", "3", 1);   /* before the pool starts (each test runs in its own process) */
+    tensor_set_num_threads(3);
     Graph *g = graph_new("par");
     GraphNode *x = ph(g, "x", 2, (int64_t[]){400, 129});
     GraphNode *w = ph(g, "w", 1, (int64_t[]){129});
@@ -195,7 +196,7 @@ Test(rows, parallel_row_groups_match_eager) {
     output(g, outs, 2);
     Tensor *in[2] = {randn(2, (int64_t[]){400, 129}, false), randn(1, (int64_t[]){129}, false)};
     compare_with_eager(g, NULL, in, 2);
-    cr_assert_eq(rt_pool_threads(), 3, "the pool ran this test's loops");
+    cr_assert_eq(tensor__pool_workers(), 2, "the pool ran this test's loops");
     for (int i = 0; i < 2; i++) tensor_decref(in[i]);
     graph_free(g);
 }

@@ -247,7 +247,9 @@ from torch._composites_extra import (signbit, dist, movedim, moveaxis, diff, nan
 from torch._mathops import (cumprod, cummax, cummin, logcumsumexp, xlogy, polygamma, norm, einsum, cholesky,
                             qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean)   # branch opsmath
 import torch.linalg
-from torch._C._nn import _set_num_threads as set_num_threads, _get_num_threads as get_num_threads
+from torch._C._nn import (_set_num_threads as set_num_threads, _get_num_threads as get_num_threads,
+                          _set_num_interop_threads as set_num_interop_threads,
+                          _get_num_interop_threads as get_num_interop_threads)
 from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state, normal
 import torch.random
 import torch.autograd
