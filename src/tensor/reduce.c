@@ -434,7 +434,7 @@ Tensor *tensor__sum_squares(const Tensor *t, const int64_t *dims, int n, bool ke
     if (prep(&q, t, (TensorDtype)t->dtype, dims, n, n == 0, keepdim, (TensorDtype)t->dtype) < 0) return NULL;
     if (!sum_leading_rows(q.x, &q.p, tensor__f32(q.r), 1.0, true)) {
         SumCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data, .scale = 1.0, .square = true};
-        for_each_output(&q.p, q.x->offset, visit_sum, &c);
+        for_each_output(&q.p, q.x->offset, visit_sum, &c, sizeof c);
     }
     return finish(&q, (TensorDtype)t->dtype);
 }
