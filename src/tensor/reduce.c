@@ -64,6 +64,7 @@ int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool a
 typedef void (*VisitFn)(void *ctx, int64_t oi, int64_t off);
 
 static void visit_range(const ReducePlan *p, int64_t base_off, VisitFn visit, void *ctx, int64_t b, int64_t e) {
+    if (b >= e) return;   /* no outputs (an empty kept dim: kshape has a 0 the start index would divide by) */
     int64_t idx[TENSOR_MAX_DIMS] = {0};
     int64_t rest = b;
     for (int d = p->kd - 1; d >= 0; d--) {
