@@ -26,6 +26,7 @@
 #include "src/tensor/parallel.h"
 #include "src/tensor/reduce.h"
 
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -968,9 +969,16 @@ static void col_accumulate(const FusedJob *J, const FOp *o, const float *A, int6
     }
 }
 
-/* a row group's scratch: n_slots rows of the row's length, per thread, kept between runs */
+/* a row group's scratch: n_slots rows of the row's length, per thread, kept between runs.  The
+ * pool's workers also run row groups and leave when the thread count shrinks: a thread-specific key
+ * frees a worker's buffer when it exits (LeakSanitizer found it leaked after
+ * torch.set_num_threads(1), tests/torch/layers_small/num_threads.py) */
 static _Thread_local float *row_scratch;
 static _Thread_local size_t row_scratch_cap;
+static pthread_key_t row_scratch_key;
+static pthread_once_t row_scratch_once = PTHREAD_ONCE_INIT;
+
+static void row_scratch_key_init(void) { EM_ASSERT(pthread_key_create(&row_scratch_key, free) == 0, "pthread_key_create"); }
 
 static float *row_scratch_get(size_t n) {
     if (n > row_scratch_cap) {
@@ -978,6 +986,8 @@ static float *row_scratch_get(size_t n) {
         row_scratch = malloc(sizeof(float) * n);
         EM_ASSERT(row_scratch, "out of memory running a fused row loop");
         row_scratch_cap = n;
+        pthread_once(&row_scratch_once, row_scratch_key_init);
+        pthread_setspecific(row_scratch_key, row_scratch);
     }
     return row_scratch;
 }
