@@ -199,15 +199,20 @@ static void decref_all(Tensor **c, int count) {
 
 #define P(t, T) ((t) ? (T *)tensor__data(t) : NULL)
 
-TENSOR_RUN(batch_norm) {
-    (void)n_out;
-    TensorMeta m[5];
-    const TensorMeta *mp[5];
+/* the five inputs' metadata for the infer functions (NULL for an absent optional input) */
+static void metas_of(Tensor *const *in, int n_in, TensorMeta m[5], const TensorMeta *mp[5]) {
     for (int i = 0; i < 5; i++) {
         Tensor *t = opt_t(in, n_in, i);
         if (t) tensor_meta_of(t, &m[i]);
         mp[i] = t ? &m[i] : NULL;
     }
+}
+
+TENSOR_RUN(batch_norm) {
+    (void)n_out;
+    TensorMeta m[5];
+    const TensorMeta *mp[5];
+    metas_of(in, n_in, m, mp);
     TensorMeta o[3];
     if (tensor__infer_batch_norm(op, mp, 5, a, o, 3) < 0) return -1;
     int64_t N = 0, C = 0, S = 0;
@@ -254,11 +259,7 @@ TENSOR_RUN(batch_norm_backward) {
     (void)n_out;
     TensorMeta m[5];
     const TensorMeta *mp[5];
-    for (int i = 0; i < 5; i++) {
-        Tensor *t = opt_t(in, n_in, i);
-        if (t) tensor_meta_of(t, &m[i]);
-        mp[i] = t ? &m[i] : NULL;
-    }
+    metas_of(in, n_in, m, mp);
     TensorMeta o[3];
     if (tensor__infer_batch_norm_backward(op, mp, 5, a, o, 3) < 0) return -1;
     int64_t N = 0, C = 0, S = 0;

@@ -49,6 +49,20 @@ void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int n
     it->ndim = m + 1;
 }
 
+/* Advances the operand pointers from one row (dim 0) to the next, odometer-style over dims 1..;
+ * false after the last row. */
+static bool next_row(const TensorIter *it, int64_t *counter, char **ptr) {
+    int nops = it->nops;
+    for (int d = 1; d < it->ndim; d++) {
+        counter[d]++;
+        for (int k = 0; k < nops; k++) ptr[k] += it->strides[k][d];
+        if (counter[d] < it->shape[d]) return true;
+        for (int k = 0; k < nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
+        counter[d] = 0;
+    }
+    return false;
+}
+
 /* Runs fn over elements [b, e) of the iteration (linear order, dim 0 innermost). */
 static void iter_range(const TensorIter *it, TensorLoopFn fn, const void *ctx, int64_t b, int64_t e) {
     int nops = it->nops;
@@ -75,15 +89,7 @@ static void iter_range(const TensorIter *it, TensorLoopFn fn, const void *ctx, i
         /* the next row starts at column 0 */
         for (int k = 0; k < nops; k++) ptr[k] -= counter[0] * it->strides[k][0];
         counter[0] = 0;
-        int d = 1;
-        for (; d < it->ndim; d++) {
-            counter[d]++;
-            for (int k = 0; k < nops; k++) ptr[k] += it->strides[k][d];
-            if (counter[d] < it->shape[d]) break;
-            for (int k = 0; k < nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
-            counter[d] = 0;
-        }
-        if (d == it->ndim) return;
+        if (!next_row(it, counter, ptr)) return;
     }
 }
 
@@ -170,14 +176,6 @@ void tensor__iter_run(const TensorIter *it, TensorLoopFn fn, const void *ctx) {
     int64_t counter[TENSOR_MAX_DIMS] = {0};
     for (;;) {
         fn(ptr, inner_strides, inner, ctx);
-        int d = 1;
-        for (; d < it->ndim; d++) {
-            counter[d]++;
-            for (int k = 0; k < nops; k++) ptr[k] += it->strides[k][d];
-            if (counter[d] < it->shape[d]) break;
-            for (int k = 0; k < nops; k++) ptr[k] -= it->strides[k][d] * it->shape[d];
-            counter[d] = 0;
-        }
-        if (d == it->ndim) return;
+        if (!next_row(it, counter, ptr)) return;
     }
 }
