@@ -20,7 +20,8 @@ import torch.nn.functional as F
 mode = sys.argv[1] if len(sys.argv) > 1 else "eager"
 scale = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 threads = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-torch.set_num_threads(threads)
+if threads != 1 or hasattr(torch, "set_num_threads"):   # older Embers (bench/compare.py) lack it
+    torch.set_num_threads(threads)
 clock = time.process_time if threads == 1 else time.perf_counter
 only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
 

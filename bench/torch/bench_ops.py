@@ -4,8 +4,13 @@ script: the same file runs under Ember (`ember run`) and under CPython + PyTorch
 run.sh to compare.  CPU time is the robust figure on a loaded machine: wall clock counts the time
 the process waited for a core.  BENCH_ONLY=prefix1,prefix2 runs only the cases whose names start
 with one of the prefixes (the per-op kernel rows; the fixed sections still run).  Not a test."""
-import os
 import time
+
+try:
+    import os
+    _env = os.environ
+except ImportError:   # an Ember without the os module (bench/compare.py runs older builds)
+    _env = {}
 
 import torch
 
@@ -14,7 +19,7 @@ if hasattr(torch, "set_num_threads"):
 torch.manual_seed(0)
 
 
-_only = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
+_only = [p for p in _env.get("BENCH_ONLY", "").split(",") if p]
 
 
 def wanted(name):
