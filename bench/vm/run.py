@@ -3,7 +3,12 @@
 exists and lua5.4 is installed) in the same run; prints the best-of-N CPU time of each and the
 ratios Ember/CPython and Ember/Lua.  Not a test: nothing here asserts a timing.
 
-usage: bench/vm/run.py [--ember build/src/cli/ember] [--runs 5]
+usage: bench/vm/run.py [--ember build/src/cli/ember] [--python CPYTHON] [--runs 5]
+
+The CPython peer is the first python3 on PATH unless --python names one; the line before the table
+says which ran (on the lead's machine PATH's python3 is a pyenv shim: a bash script that starts
+pyenv's own 3.11.7 build, ~20 ms and ~10% slower than Debian's /usr/bin/python3, so the e/cpy
+ratios are lower than against /usr/bin/python3; see bench/README.md, "Targets missed").
 """
 import argparse
 import os
@@ -49,9 +54,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ember", default=os.path.join(HERE, "..", "..", "build", "src", "cli", "ember"))
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--python", default=None, help="the CPython peer (default: python3 on PATH)")
     args = ap.parse_args()
     lua = shutil.which("lua5.4")
-    py = shutil.which("python3")
+    py = args.python or shutil.which("python3")
+    print("CPython peer: %s (%s)" % (py, os.path.realpath(py)))
     print("%-13s %9s %9s %9s %8s %8s %9s %9s" % ("bench", "ember s", "cpython s", "lua s", "e/cpy", "e/lua",
                                                   "cpy goal", "lua goal"))
     goal = lambda t: "<=%.1f" % t if t is not None else "-"
