@@ -4,7 +4,8 @@
 round the two builds run back to back, and the order alternates between rounds, so both see the
 same load), best of the rounds, with the peer's figure (CPython / Lua / PyTorch 1.13) where the
 family has one.  Prints one Markdown table: family, figure, base, new, new/base (best of rounds),
-each round's new/base, peer, new/peer; `uptime` before each round.  Not a test: nothing here
+each round's new/base, peer, new/peer; `uptime` before each round; then the figures slower by
+more than 10% in every round, and every failure.  Not a test: nothing here
 asserts a timing.
 
 What each family runs is what its own driver runs (same scripts, same arguments, same
@@ -437,6 +438,22 @@ def main():
             p = st["peer"].get(k)
             pr = peer_ratio(v, p)
             print("| %s (new tree's scripts) | %s | fails | %s | - | - | %s | %s |" % (f, k, fmt(v), fmt(p), pr))
+    print()
+    print("Slower by more than 10% in every round (higher is worse except '(x)' rows):")
+    slow = False
+    for f in fams:
+        st = rows[f]
+        for k, nl in st["new"].items():
+            bl = st["base"].get(k, [])
+            pairs = [(x, y) for x, y in zip(bl, nl) if isinstance(x, (int, float)) and isinstance(y, (int, float)) and x]
+            if not pairs:
+                continue
+            worse = [(x / y if "(x)" in k else y / x) for x, y in pairs]
+            if min(worse) > 1.10:
+                slow = True
+                print("- %s %s: %s" % (f, k, ", ".join("%.2f" % w for w in worse)))
+    if not slow:
+        print("- none")
     print()
     print("Failures (nothing hidden):")
     anyf = False
