@@ -73,6 +73,7 @@ void *gc_alloc(VM *vm, TypeObj *type, size_t size) {
     o->size = (uint32_t)size;
     o->gc_next = vm->objects;
     vm->objects = o;
+    vm->nobjects++;
     vm->bytes_allocated += size;
     return o;
 }
@@ -139,19 +140,21 @@ void gc_root_free(VM *vm, ExtRoot *r) {
 
 /* ---- mark ----------------------------------------------------------------------------- */
 
-void gc_mark_obj(VM *vm, Obj *o) {
-    if (!o || o->marked) return;
+void gc_mark_new(VM *vm, Obj *o) {
     o->marked = 1;
+    TypeObj *t = o->type;
+    /* a leaf (str, bytes, float, ...) holds no references: nothing to trace, so it is not
+     * queued (gc_check_heap queues everything: it looks at each reference on the stack) */
+    if (t && !t->trace && !vm->gc_checking) {
+        if (!t->hdr.marked) gc_mark_new(vm, &t->hdr);
+        return;
+    }
     if (vm->ngray == vm->gray_cap) {
         vm->gray_cap = vm->gray_cap ? vm->gray_cap * 2 : 1024;
         vm->gray = realloc(vm->gray, sizeof(Obj *) * vm->gray_cap);
         EM_ASSERT(vm->gray != NULL, "out of memory growing the gray stack");
     }
     vm->gray[vm->ngray++] = o;
-}
-
-void gc_mark_value(VM *vm, Value v) {
-    if (v.tag == VAL_OBJ) gc_mark_obj(vm, v.as.o);
 }
 
 static void mark_frame(VM *vm, Frame *f) {
@@ -218,8 +221,9 @@ static void mark_roots(VM *vm) {
 static void drain_gray(VM *vm) {
     while (vm->ngray) {
         Obj *o = vm->gray[--vm->ngray];
-        gc_mark(vm, o->type);
-        if (o->type->trace) o->type->trace(vm, o);
+        TypeObj *t = o->type;
+        if (!t->hdr.marked) gc_mark_new(vm, &t->hdr);
+        if (t->trace) t->trace(vm, o);
     }
 }
 
@@ -358,6 +362,7 @@ void gc_finalize_all(VM *vm) {
 static void free_object(VM *vm, Obj *o) {
     if (o->type && o->type->finalize) o->type->finalize(vm, o);
     vm->bytes_allocated -= o->size;
+    vm->nobjects--;
     objpool_free(vm, o);
 }
 
@@ -444,11 +449,7 @@ void gc_collect(VM *vm) {
 
 /* ---- debug walker --------------------------------------------------------------------- */
 
-size_t gc_live_objects(VM *vm) {
-    size_t n = 0;
-    for (Obj *o = vm->objects; o; o = o->gc_next) n++;
-    return n;
-}
+size_t gc_live_objects(VM *vm) { return vm->nobjects; }
 
 static int cmp_ptr(const void *a, const void *b) {
     uintptr_t x = (uintptr_t)*(Obj *const *)a, y = (uintptr_t)*(Obj *const *)b;
@@ -464,11 +465,18 @@ static bool in_heap(Obj **all, size_t n, Obj *p) {
  * of the live objects; a reference outside the table points at freed memory. */
 int gc_check_heap(VM *vm) {
     int problems = 0;
-    size_t n = gc_live_objects(vm), k = 0;
+    size_t n = 0, k = 0;
+    for (Obj *o = vm->objects; o; o = o->gc_next) n++;
+    if (n != vm->nobjects) {
+        fprintf(stderr, "gc_check_heap: %zu objects on the heap list, count says %zu\n", n,
+                vm->nobjects);
+        problems++;
+    }
     Obj **all = malloc(sizeof(Obj *) * (n ? n : 1));
     EM_ASSERT(all != NULL, "out of memory in gc_check_heap");
     for (Obj *o = vm->objects; o; o = o->gc_next) all[k++] = o;
     qsort(all, n, sizeof(Obj *), cmp_ptr);
+    vm->gc_checking = true;
     for (Obj *o = vm->objects; o; o = o->gc_next) {
         if (o->type && !in_heap(all, n, (Obj *)o->type)) {
             fprintf(stderr, "gc_check_heap: object %p has a type outside the heap\n", (void *)o);
@@ -491,6 +499,7 @@ int gc_check_heap(VM *vm) {
             ref->marked = 0;
         }
     }
+    vm->gc_checking = false;
     free(all);
     return problems;
 }

@@ -161,6 +161,8 @@ struct VM {
     bool gc_running;
     bool gc_disabled;
     bool gc_finalizers;   /* some class has defined __del__: collections look for dying instances */
+    bool gc_checking;     /* gc_check_heap is tracing: every reference goes on the gray stack */
+    size_t nobjects;      /* objects on the heap list (gc_live_objects), kept by alloc and sweep */
     /* unreachable instances whose __del__ is due (GC roots until it has run): the interpreter
      * runs them at its next safe point (backward jump, return) — vm/gc.c */
     Obj **fin_pending;
