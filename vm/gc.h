@@ -36,6 +36,9 @@ void *vm_realloc(VM *vm, void *p, size_t old_size, size_t new_size);
 #define VM_ALLOC_ARRAY(vm, T, n) ((T *)vm_realloc((vm), NULL, 0, sizeof(T) * (size_t)(n)))
 #define VM_FREE_ARRAY(vm, T, p, n) ((void)vm_realloc((vm), (p), sizeof(T) * (size_t)(n), 0))
 
+/* Put an object allocated outside gc_alloc (the bootstrap `type`, vm/type.c) on the heap. */
+void gc_adopt(VM *vm, Obj *o);
+
 /* Tensor storage and other memory owned outside the funnel, so pacing counts it. */
 void gc_external_bytes(VM *vm, ptrdiff_t delta);
 /* Tensor storage allocated (delta > 0) or freed (< 0): paced on its own budget (above). */

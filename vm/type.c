@@ -213,10 +213,7 @@ void type_init_core(VM *vm) {
     EM_ASSERT(tt != NULL, "out of memory");
     tt->hdr.type = tt;
     tt->hdr.size = sizeof(TypeObj);
-    tt->hdr.gc_next = vm->objects;
-    vm->objects = &tt->hdr;
-    vm->nobjects++;
-    vm->bytes_allocated += sizeof(TypeObj);
+    gc_adopt(vm, &tt->hdr);
     vm->t_type = tt;
     tt->layout = OBJ_LAYOUT_TYPE;
     tt->instance_size = sizeof(TypeObj);
