@@ -73,6 +73,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return handle_torch_function(dropout, (input,), input, p=p, training=training, inplace=inplace)
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0 or input.numel() == 0:
+        return input  # PyTorch 1.13's CPU dropout returns its input itself here (no copy, no node)
     if inplace:
         return input.copy_(_dropout(input, p, training))
     return _dropout(input, p, training)
