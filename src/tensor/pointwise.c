@@ -40,12 +40,13 @@
 #define PW_GEN_K(NAME, ...) {PWF_NONE, 0, 0, PWD_NODOM, 0, TENSOR_OP_COUNT, NULL, NULL},
 #define PW_GEN_KC PW_GEN_K
 
-static const PwInfo pw_info[] = {
+const PwInfo tensor__pw_infos[] = {
 #define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
 #include "ember/ops.def"
 #undef X
 };
-_Static_assert(sizeof pw_info / sizeof pw_info[0] == TENSOR_OP_COUNT, "one kernel column per op in ops.def");
+_Static_assert(sizeof tensor__pw_infos / sizeof tensor__pw_infos[0] == TENSOR_OP_COUNT, "one kernel column per op in ops.def");
+static const PwInfo *const pw_info = tensor__pw_infos;   /* this file's short name for it */
 
 #undef PW_GEN_U
 #undef PW_GEN_B
@@ -57,8 +58,6 @@ _Static_assert(sizeof pw_info / sizeof pw_info[0] == TENSOR_OP_COUNT, "one kerne
 #undef PW_GEN_IP
 #undef PW_GEN_K
 #undef PW_GEN_KC
-
-const PwInfo *tensor__pw_info(TensorOp op) { return &pw_info[(unsigned)op < TENSOR_OP_COUNT ? op : 0]; }
 
 TensorOp tensor__pw_kernel_op(TensorOp op) {
     while ((unsigned)op < TENSOR_OP_COUNT && pw_info[op].base != TENSOR_OP_COUNT &&
@@ -73,6 +72,10 @@ static double scalar_d(TensorScalar s) {
     return (double)s.i;
 }
 static int64_t scalar_i(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i; }
+
+/* the PwArgs of TENSOR_OP_ARGS_INIT with `alpha`: what tensor__pw_args gives a binary kernel
+ * (its scalars are zero, its flags false), without building a TensorOpArgs per call */
+static PwArgs pw_args_alpha(TensorScalar alpha) { return (PwArgs){.ad = scalar_d(alpha), .ai = scalar_i(alpha)}; }
 
 void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
     c->ad = scalar_d(a->alpha);
@@ -319,16 +322,10 @@ Tensor *tensor_scalar_tensor(TensorScalar s, TensorDtype dt) {
 
 /* ---- dtype rules (shared with shape inference and the runtime) ----------------------------------- */
 
-int tensor__pw_supports(TensorOp op, TensorDtype d) {
+/* the error of an op without a loop for dtype d (kept out of line: tensor__pw_supports runs on
+ * every elementwise op) */
+__attribute__((cold, noinline)) static int pw_unsupported(TensorOp op, TensorDtype d) {
     const PwInfo *k = &pw_info[op];
-    unsigned need;
-    switch (d) {
-    case TENSOR_FLOAT16: need = PWK_H; break;
-    case TENSOR_BFLOAT16: need = PWK_BF; break;
-    case TENSOR_BOOL: need = PWK_B | PWK_BI; break;
-    default: need = tensor__is_float(d) ? PWK_F : PWK_I; break;
-    }
-    if (k->kinds & need) return 0;
     if (d == TENSOR_BOOL && k->msg)
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s", k->msg);
     else if (k->kname)
@@ -337,6 +334,19 @@ int tensor__pw_supports(TensorOp op, TensorDtype d) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", tensor_op_name(op), tensor__cname(d));
     return -1;
 }
+
+static inline int pw_supports(TensorOp op, TensorDtype d) {
+    unsigned need;
+    switch (d) {
+    case TENSOR_FLOAT16: need = PWK_H; break;
+    case TENSOR_BFLOAT16: need = PWK_BF; break;
+    case TENSOR_BOOL: need = PWK_B | PWK_BI; break;
+    default: need = tensor__is_float(d) ? PWK_F : PWK_I; break;
+    }
+    return pw_info[op].kinds & need ? 0 : pw_unsupported(op, d);
+}
+
+int tensor__pw_supports(TensorOp op, TensorDtype d) { return pw_supports(op, d); }
 
 /* the kernel family's dtype for common dtype ct (bools compute as int64 under PWK_BI) */
 static TensorDtype kernel_dtype(TensorOp op, TensorDtype ct) {
@@ -367,9 +377,11 @@ int tensor__unary_dtype(TensorOp op, TensorDtype dt, const TensorOpArgs *a, Tens
 }
 
 /* Common and result dtypes of a binary kernel op over operands (dtype, ndim, wrapped); alpha
- * for add/sub. */
-static int binary_dtypes(TensorOp op, TensorDtype da, int nda, bool wa, TensorDtype db, int ndb, bool wb, TensorScalar alpha,
-                         TensorDtype *common, TensorDtype *result) {
+ * for add/sub.  Inlined into its callers: as a call its eight arguments cost more than its
+ * common path. */
+static inline __attribute__((always_inline)) int binary_dtypes(TensorOp op, TensorDtype da, int nda, bool wa, TensorDtype db,
+                                                               int ndb, bool wb, TensorScalar alpha, TensorDtype *common,
+                                                               TensorDtype *result) {
     const PwInfo *k = &pw_info[op];
     if (k->dt == PWDT_SUBT && (da == TENSOR_BOOL || db == TENSOR_BOOL)) {
         if (da == TENSOR_BOOL && db == TENSOR_BOOL)
@@ -380,17 +392,25 @@ static int binary_dtypes(TensorOp op, TensorDtype da, int nda, bool wa, TensorDt
                                                  "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
         return -1;
     }
-    TensorPromo p = TENSOR_PROMO_INIT;
-    tensor__promo_add(&p, da, nda, wa);
-    tensor__promo_add(&p, db, ndb, wb);
-    TensorDtype ct = tensor__promo_result(&p);
+    TensorDtype ct = da;
+    if (da != db || (wa && wb)) {
+        /* two operands of one dtype promote to it whatever their ndims when at most one is a
+         * wrapped number (a wrapped float alone would turn into the default dtype, but the other
+         * operand, of the same category, then wins): the common case, tensor op tensor and the
+         * scalar forms' stack scalar, skipped here because it runs on every small op; anything
+         * else takes PyTorch's category rules */
+        TensorPromo p = TENSOR_PROMO_INIT;
+        tensor__promo_add(&p, da, nda, wa);
+        tensor__promo_add(&p, db, ndb, wb);
+        ct = tensor__promo_result(&p);
+    }
     if (k->dt == PWDT_FLOAT && !tensor__is_float(ct)) ct = tensor_default_dtype();
     if (k->dt == PWDT_LOGIC) ct = TENSOR_BOOL;
     if (alpha.kind == TENSOR_FLOAT32 && !tensor__is_float(ct)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
         return -1;
     }
-    if (tensor__pw_supports(op, ct) < 0) return -1;
+    if (pw_supports(op, ct) < 0) return -1;
     *common = ct;
     *result = k->dt == PWDT_CMP || k->dt == PWDT_LOGIC ? TENSOR_BOOL : ct;
     return 0;
@@ -500,13 +520,11 @@ static Tensor *run3(TensorLoopFn fn, const PwArgs *c, Tensor *out, TensorDtype r
 Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScalar alpha, Tensor *out) {
     TensorDtype da = (TensorDtype)a->dtype, db = (TensorDtype)b->dtype;
     TensorDtype ct, rt;
-    if (binary_dtypes(op, da, a->ndim, tensor_is_wrapped_number(a), db, b->ndim, tensor_is_wrapped_number(b), alpha, &ct, &rt) < 0)
+    if (binary_dtypes(op, da, a->ndim, (a->flags & TENSOR_F_WRAPPED_NUMBER) != 0, db, b->ndim,
+                      (b->flags & TENSOR_F_WRAPPED_NUMBER) != 0, alpha, &ct, &rt) < 0)
         return NULL;
     TensorDtype kt = kernel_dtype(op, ct), lt = rt == TENSOR_BOOL ? TENSOR_BOOL : kt;
-    PwArgs c;
-    TensorOpArgs ta = TENSOR_OP_ARGS_INIT;
-    ta.alpha = alpha;
-    tensor__pw_args(&ta, &c);
+    PwArgs c = pw_args_alpha(alpha);
     TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
     bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && kt == TENSOR_INT64;
 
@@ -586,10 +604,15 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
         if (binary_dtypes(k->base, (TensorDtype)a->dtype, a->ndim, false, (TensorDtype)s.kind, 0, true, alpha, &c, &r) < 0)
             return NULL;
     }
-    TensorPromo p = TENSOR_PROMO_INIT;
-    tensor__promo_add(&p, (TensorDtype)a->dtype, a->ndim, tensor_is_wrapped_number(a));
-    tensor__promo_add_scalar(&p, s);
-    TensorDtype ct = tensor__promo_result(&p);
+    TensorDtype ct = (TensorDtype)a->dtype;
+    if ((a->flags & TENSOR_F_WRAPPED_NUMBER) || !tensor__is_float(ct)) {
+        /* a floating tensor keeps its dtype whatever the (wrapped) scalar: the common case,
+         * decided here without the category rules that every other mix needs */
+        TensorPromo p = TENSOR_PROMO_INIT;
+        tensor__promo_add(&p, (TensorDtype)a->dtype, a->ndim, tensor_is_wrapped_number(a));
+        tensor__promo_add_scalar(&p, s);
+        ct = tensor__promo_result(&p);
+    }
     if (pw_info[k->base].dt == PWDT_LOGIC) ct = TENSOR_BOOL;
     StackScalar ss;
     Tensor *b = stack_scalar(&ss, s, ct);

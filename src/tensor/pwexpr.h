@@ -80,8 +80,10 @@ typedef struct PwInfo {
     const char *msg;         /* the op's own error for bool inputs it refuses (NULL: the dispatch error) */
 } PwInfo;
 
-/* The op's pointwise entry (form PWF_NONE for the others). */
-const PwInfo *tensor__pw_info(TensorOp op);
+/* The op's pointwise entry (form PWF_NONE for the others); inline because the dispatcher reads
+ * it on every elementwise op.  tensor__pw_infos is pointwise.c's table, one row per op. */
+extern const PwInfo tensor__pw_infos[TENSOR_OP_COUNT];
+static inline const PwInfo *tensor__pw_info(TensorOp op) { return &tensor__pw_infos[(unsigned)op < TENSOR_OP_COUNT ? op : 0]; }
 /* Whether op's kernel takes dtype d (PyTorch's dispatch of it); -1 with its error if not. */
 int tensor__pw_supports(TensorOp op, TensorDtype d) EM_MUST_CHECK;
 /* The op whose expression computes op's elements: op itself, or the base of a scalar or
