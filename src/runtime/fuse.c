@@ -25,11 +25,16 @@
 #include "src/tensor/nn.h"
 #include "src/tensor/parallel.h"
 #include "src/tensor/reduce.h"
+#include "src/tensor/isa.h"
 
 #include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* vmath.h's clamps and selects vectorise only when float compares are not taken to trap: no loop
+ * here reads the FP exception flags, and the bits are the same either way (see vmath.h) */
+#pragma GCC optimize("no-trapping-math")
 
 #define MAX_REGS 48
 #define CHUNK 128
@@ -794,7 +799,9 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
 #define PW_GEN_K(NAME, ...)
 #define PW_GEN_KC(NAME, ...)
 
-static void exec_op(const FOp *o, float *const *reg, int64_t n) {
+/* compiled per vector ISA (isa.h): the expressions call vmath.h's exp / tanh / erf / log, which
+ * vectorise; every path gives the same bits, the eager loops' bits */
+static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, float *const *reg, int64_t n) {
     typedef float pw_t;
     float *restrict D = reg[o->dst];
     const float *restrict A = reg[o->a];
@@ -807,6 +814,17 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
     (void)p;
     (void)s0;
     (void)s1;
+    /* gelu's expression picks its form per element (`p->approx ? tanh form : erf form`): a loop
+     * holding both does not vectorise, so each form gets its own (the same helpers, the same
+     * bits; the eager loops unswitch the same way) */
+    if (o->code == TENSOR_OP_GELU) {
+        if (args.approx) {
+            UN(pw_gelu_tanh(x))
+        } else {
+            UN(pw_gelu_erf(x))
+        }
+        return;
+    }
     switch (o->code) {
 #define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
 #include "ember/ops.def"
@@ -823,6 +841,8 @@ static void exec_op(const FOp *o, float *const *reg, int64_t n) {
     default: EM_UNREACHABLE();
     }
 }
+TENSOR_MULTIVERSION(exec_op, (const FOp *o, float *const *reg, int64_t n), (o, reg, n))
+static void exec_op(const FOp *o, float *const *reg, int64_t n) { TENSOR_ISA_CALL(exec_op, (o, reg, n)); }
 
 #undef PW_GEN_U
 #undef PW_GEN_B

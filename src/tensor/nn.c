@@ -6,9 +6,16 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "src/tensor/isa.h"
+#include "src/tensor/vmath.h"
+
 #include "src/tensor/pointwise.h"
 #include "src/tensor/random.h"
 #include "src/tensor/reduce.h"
+
+/* vmath.h's clamps and selects vectorise only when float compares are not taken to trap: no loop
+ * here reads the FP exception flags, and the bits are the same either way */
+#pragma GCC optimize("no-trapping-math")
 
 /* The family dtype an nn kernel computes x in (float32 for bfloat16, whose results round on
  * store), or -1 with PyTorch's dispatch error naming kname when x's dtype has no kernel
@@ -41,8 +48,12 @@ static Tensor *round_to(Tensor *r, TensorDtype dt) {
 
 /* ---- softmax / log_softmax ------------------------------------------------------------------ */
 
-/* one row (n values, inner apart); the compiled backend's row groups call the float32 form
- * (tensor__softmax_row_f32) so a fused softmax has the same bits */
+/* One row (n values, inner apart): max, exp(x - max) and its sum (in double), then the scaling
+ * or log-sum-exp.  float32 exponentials are vmath.h's (the glibc-rounded result, vectorisable);
+ * float64 keeps libm.  A contiguous float32 row (inner 1: every last-dim softmax, and the
+ * compiled backend's row groups through tensor__softmax_row_f32, so a fused softmax has the same
+ * bits) runs the multiversioned passes below, whose sum is tensor__sum_f32's fixed sixteen lanes:
+ * the same bits on every vector ISA. */
 #define SOFTMAX_ROWS(SUF, T, EXP)                                                                 \
     static inline void softmax_row_##SUF(const T *xr, T *yr, int64_t n, int64_t inner, bool log_mode) { \
         T mx = -INFINITY;                                                                         \
@@ -68,10 +79,78 @@ static Tensor *round_to(Tensor *r, TensorDtype dt) {
             for (int64_t i = 0; i < inner; i++)                                                   \
                 softmax_row_##SUF(x + o * n * inner + i, y + o * n * inner + i, n, inner, log_mode); \
     }
-SOFTMAX_ROWS(f, float, expf)
+SOFTMAX_ROWS(f, float, tensor__vexpf)
 SOFTMAX_ROWS(d, double, exp)
 
-void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode) { softmax_row_f(x, y, n, 1, log_mode); }
+/* the contiguous float32 row's passes.  The max in sixteen lanes (a max is exact in any order; a
+ * NaN anywhere makes it NaN, as the serial scan does) */
+static inline __attribute__((always_inline)) void row_max__body(const float *x, int64_t n, float *out) {
+    float m[16];
+    bool nan = false;
+    for (int k = 0; k < 16; k++) m[k] = -INFINITY;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) {
+            float v = x[i + k];
+            nan |= v != v;
+            m[k] = v > m[k] ? v : m[k];
+        }
+    for (; i < n; i++) {
+        nan |= x[i] != x[i];
+        m[0] = x[i] > m[0] ? x[i] : m[0];
+    }
+    float r = m[0];
+    for (int k = 1; k < 16; k++) r = m[k] > r ? m[k] : r;
+    *out = nan ? NAN : r;
+}
+TENSOR_MULTIVERSION(row_max, (const float *x, int64_t n, float *out), (x, n, out))
+/* e = exp(x - mx), stored in y when store (softmax: log_softmax needs only the sum), summed in
+ * sixteen double lanes fixed by the source (as tensor__sum_f32).  y may be x (a fused row group
+ * can write the register it reads): each element is read before it is written. */
+static inline __attribute__((always_inline)) void row_expsum__body(const float *x, float *y, int64_t n, float mx, bool store,
+                                                                   double *out) {
+    double a[16] = {0};
+    int64_t i = 0;
+    if (store) {
+        for (; i + 16 <= n; i += 16)
+            for (int k = 0; k < 16; k++) {
+                float e = tensor__vexpf(x[i + k] - mx);
+                y[i + k] = e;
+                a[k] += e;
+            }
+    } else {
+        for (; i + 16 <= n; i += 16)
+            for (int k = 0; k < 16; k++) a[k] += tensor__vexpf(x[i + k] - mx);
+    }
+    for (; i < n; i++) {
+        float e = tensor__vexpf(x[i] - mx);
+        if (store) y[i] = e;
+        a[i & 15] += e;
+    }
+    for (int k = 0; k < 8; k++) a[k] += a[k + 8];
+    *out = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+TENSOR_MULTIVERSION(row_expsum, (const float *x, float *y, int64_t n, float mx, bool store, double *out),
+                    (x, y, n, mx, store, out))
+static inline __attribute__((always_inline)) void row_finish__body(const float *x, float *y, int64_t n, float mx, float k,
+                                                                   bool log_mode) {
+    if (log_mode)
+        for (int64_t i = 0; i < n; i++) y[i] = x[i] - mx - k;
+    else
+        for (int64_t i = 0; i < n; i++) y[i] *= k;
+}
+TENSOR_MULTIVERSION(row_finish, (const float *x, float *y, int64_t n, float mx, float k, bool log_mode),
+                    (x, y, n, mx, k, log_mode))
+
+void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode) {
+    float mx;
+    double sum;
+    TENSOR_ISA_CALL(row_max, (x, n, &mx));
+    if (isinf(mx) && mx < 0) mx = 0;   /* all -inf: keep exp(-inf - 0) = 0 */
+    TENSOR_ISA_CALL(row_expsum, (x, y, n, mx, !log_mode, &sum));
+    float k = log_mode ? (float)log(sum) : (float)(1.0 / sum);
+    TENSOR_ISA_CALL(row_finish, (x, y, n, mx, k, log_mode));
+}
 
 static int softmax_check(const TensorMeta *x, int64_t dim, bool log_mode, TensorDtype *fam) {
     if (tensor__wrap_dim(dim, x->ndim) < 0) return -1;
@@ -91,7 +170,10 @@ Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode) {
         int64_t outer = 1, inner = 1, n = a->ndim ? a->shape[d] : 1;
         for (int i = 0; i < d; i++) outer *= a->shape[i];
         for (int i = (int)d + 1; i < a->ndim; i++) inner *= a->shape[i];
-        if (fam == TENSOR_FLOAT32)
+        if (fam == TENSOR_FLOAT32 && inner == 1)
+            for (int64_t o = 0; o < outer; o++)
+                tensor__softmax_row_f32(tensor__f32(c) + o * n, tensor__f32(r) + o * n, n, log_mode);
+        else if (fam == TENSOR_FLOAT32)
             softmax_rows_f(tensor__f32(c), tensor__f32(r), outer, n, inner, log_mode);
         else
             softmax_rows_d((const double *)tensor__data(c), (double *)tensor__data(r), outer, n, inner, log_mode);

@@ -8,6 +8,14 @@
 
 #include <stdio.h>
 
+#include "src/tensor/isa.h"
+
+/* vmath.h's clamps and selects are if-converted into vector code only when a float compare is
+ * not taken to trap (GCC's default -ftrapping-math keeps them branches); no loop here reads the
+ * FP exception flags and the results are the same bits either way (PyTorch builds with
+ * -fno-trapping-math throughout) */
+#pragma GCC optimize("no-trapping-math")
+
 /* ---- the table's pointwise column as data ------------------------------------------------------ */
 
 #define U(...) PW_TUPLE_U(__VA_ARGS__)
@@ -129,8 +137,8 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
     }
 
 /* a == 1 (add/sub without alpha) gets its own loops: the multiply folds away */
-#define BIN_LOOP(NAME, FAM, OT, EXPR)                                                           \
-    static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                 \
+#define BIN_FN(NAME, FAM, OT, EXPR, ATTR)                                                       \
+    ATTR void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                   \
         PW_PRELUDE(FAM);                                                                        \
         if (a == (pw_t)1) {                                                                     \
             const pw_t a = (pw_t)1;                                                             \
@@ -140,9 +148,10 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
             BIN_BODY(OT, EXPR)                                                                  \
         }                                                                                       \
     }
+#define BIN_LOOP(NAME, FAM, OT, EXPR) BIN_FN(NAME, FAM, OT, EXPR, static)
 
-#define UN_LOOP(NAME, FAM, EXPR)                                                                \
-    static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                 \
+#define UN_FN(NAME, FAM, EXPR, ATTR)                                                            \
+    ATTR void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                   \
         PW_PRELUDE(FAM);                                                                        \
         if (s[0] == (int64_t)sizeof(pw_t) && s[1] == (int64_t)sizeof(pw_t)) {                   \
             pw_t *o = (pw_t *)d[0];                                                             \
@@ -163,6 +172,33 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
         }                                                                                       \
     }
 
+#define UN_LOOP(NAME, FAM, EXPR) UN_FN(NAME, FAM, EXPR, static)
+
+/* The float loops of the LIBM ops are compiled per vector ISA (isa.h): their expressions call
+ * vmath.h's exp / tanh / erf / log, which vectorise, and a wider vector computes more of them at
+ * once (the same bits on every path).  The cheap ops stay single: they are memory-bound. */
+#define PW_MV_INLINE static inline __attribute__((always_inline))
+#define PW_MV(NAME)                                                                             \
+    TENSOR_MULTIVERSION(NAME, (char **d, const int64_t *s, int64_t n, const void *vctx), (d, s, n, vctx)) \
+    static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) { TENSOR_ISA_CALL(NAME, (d, s, n, vctx)); }
+#define PW_FUN_CHEAP(NAME, FAM, EXPR) UN_LOOP(NAME, FAM, EXPR)
+/* the loops are unswitched on p->approx (gelu's two forms), read from a local copy of the args
+ * so the compiler sees it invariant: a loop holding both forms does not vectorise */
+#define PW_UNSWITCH(NAME)                                                                       \
+    PW_MV_INLINE void NAME##__body(char **d, const int64_t *s, int64_t n, const void *vctx) {   \
+        PwArgs c = *(const PwArgs *)vctx;                                                       \
+        if (c.approx) {                                                                         \
+            c.approx = true;                                                                    \
+            NAME##__loop(d, s, n, &c);                                                          \
+        } else {                                                                                \
+            c.approx = false;                                                                   \
+            NAME##__loop(d, s, n, &c);                                                          \
+        }                                                                                       \
+    }
+#define PW_FUN_LIBM(NAME, FAM, EXPR) UN_FN(NAME##__loop, FAM, EXPR, PW_MV_INLINE) PW_UNSWITCH(NAME) PW_MV(NAME)
+#define PW_FBIN_CHEAP(NAME, FAM, OT, EXPR) BIN_LOOP(NAME, FAM, OT, EXPR)
+#define PW_FBIN_LIBM(NAME, FAM, OT, EXPR) BIN_FN(NAME##__body, FAM, OT, EXPR, PW_MV_INLINE) PW_MV(NAME)
+
 /* comparisons write bool; every other binary op writes its compute type */
 #define PW_OT_SAME(T) T
 #define PW_OT_FLOAT(T) T
@@ -173,9 +209,9 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 #define PW_OT_CMP(T) bool
 
 #define PW_GEN_U(NAME, DT, COST, DOM, KINDS, F, I, B, ...)                                      \
-    UN_LOOP(pw_##NAME##_f, f, F) UN_LOOP(pw_##NAME##_d, d, F) UN_LOOP(pw_##NAME##_i, i, I) UN_LOOP(pw_##NAME##_b, b, B)
+    PW_FUN_##COST(pw_##NAME##_f, f, F) UN_LOOP(pw_##NAME##_d, d, F) UN_LOOP(pw_##NAME##_i, i, I) UN_LOOP(pw_##NAME##_b, b, B)
 #define PW_GEN_B(NAME, DT, COST, DOM, KINDS, F, I, B, ...)                                      \
-    BIN_LOOP(pw_##NAME##_f, f, PW_OT_##DT(float), F) BIN_LOOP(pw_##NAME##_d, d, PW_OT_##DT(double), F) \
+    PW_FBIN_##COST(pw_##NAME##_f, f, PW_OT_##DT(float), F) BIN_LOOP(pw_##NAME##_d, d, PW_OT_##DT(double), F) \
     BIN_LOOP(pw_##NAME##_i, i, PW_OT_##DT(int64_t), I) BIN_LOOP(pw_##NAME##_b, b, PW_OT_##DT(bool), B)
 #define PW_GEN_UF PW_GEN_U
 #define PW_GEN_BF PW_GEN_B

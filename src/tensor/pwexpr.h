@@ -30,6 +30,7 @@
 
 #include "src/tensor/tensor.h"
 #include "src/tensor/pw_special.h"   /* digamma, polygamma, xlogy (branch opsmath) */
+#include "src/tensor/vmath.h"        /* vectorisable float exp, tanh, erf, log */
 
 /* ---- the KERNEL column as data ---------------------------------------------------------------- */
 
@@ -102,11 +103,19 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
 
 #define C(v) ((pw_t)(v))
 
-#define pw_sigmoid(x) (C(1) / (C(1) + exp(-(x))))
+/* exp, tanh, erf and log: the float family (float32, and float16 / bfloat16 computed in float)
+ * runs vmath.h's inline forms, which vectorise and round as glibc's nearly always (see there);
+ * the double family keeps libm (a bare `exp` names the double function, not <tgmath.h>'s macro) */
+#define pw_exp(x) _Generic((x), float: tensor__vexpf, default: exp)(x)
+#define pw_tanh(x) _Generic((x), float: tensor__vtanhf, default: tanh)(x)
+#define pw_erf(x) _Generic((x), float: tensor__verff, default: erf)(x)
+#define pw_log(x) _Generic((x), float: tensor__vlogf, default: log)(x)
+
+#define pw_sigmoid(x) (C(1) / (C(1) + pw_exp(-(x))))
 /* gelu from erf(x / sqrt 2): the runtime reuses a computed erf through this form */
 #define pw_gelu_from_erf(x, e) (C(0.5) * (x) * (C(1) + (e)))
-#define pw_gelu_erf(x) pw_gelu_from_erf(x, erf((x) * C(0.7071067811865476)))
-#define pw_gelu_tanh(x) (C(0.5) * (x) * (C(1) + tanh(C(0.7978845608028654) * ((x) + C(0.044715) * (x) * (x) * (x)))))
+#define pw_gelu_erf(x) pw_gelu_from_erf(x, pw_erf((x) * C(0.7071067811865476)))
+#define pw_gelu_tanh(x) (C(0.5) * (x) * (C(1) + pw_tanh(C(0.7978845608028654) * ((x) + C(0.044715) * (x) * (x) * (x)))))
 #define pw_sign(x) ((pw_t)(((x) > 0) - ((x) < 0)))
 
 /* The helpers below come in a float and a double version; the pw_ names pick by the type of x,

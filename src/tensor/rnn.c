@@ -11,7 +11,7 @@
  *     dcx = dcy' f
  * (an absent gradient of hy or cy is zero).  This replaces ~12 dispatched ops per step forward
  * (chunk, three sigmoids, two tanhs, three multiplies, an add) and their backward nodes.  The
- * float32 loops are multiversioned (isa.h) over inline exp / tanh (below): 16 lanes on AVX-512. */
+ * float32 loops are multiversioned (isa.h) over vmath.h's inline exp / tanh: 16 lanes on AVX-512. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,6 +19,7 @@
 #include "src/tensor/isa.h"
 #include "src/tensor/kernels.h"
 #include "src/tensor/tensor.h"
+#include "src/tensor/vmath.h"
 
 /* The clamps and selects below are if-converted into vector code only when a float compare is
  * not taken to trap (GCC's default -ftrapping-math keeps them branches): this file's loops do
@@ -26,37 +27,10 @@
  * build uses -fno-trapping-math throughout. */
 #pragma GCC optimize("no-trapping-math")
 
-/* float32 exp and tanh written as straight-line arithmetic, so the cell's loops vectorize (libm's
+/* float32 exp and tanh are vmath.h's straight-line forms, so the cell's loops vectorize (libm's
  * expf / tanhf are calls: they were 15% of an LSTM training step, where PyTorch runs Sleef's
- * vector forms).  Cephes' expf and tanhf: range reduction x = n ln2 + r (round to nearest by the
- * 1.5 * 2^23 trick), a degree-6 polynomial, 2^n through the exponent bits; tanh from a
- * polynomial below |x| 0.625 and 1 - 2 / (exp(2|x|) + 1) above.  Relative error within ~2e-7
- * (a few ulp); arguments are clamped so the exponent stays normal (exp(-87) .. exp(88)). */
-static inline __attribute__((always_inline)) float lstm_expf(float x) {
-    x = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
-    float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    float r = x - n * 0.693359375f + n * 2.12194440e-4f;
-    float p = 1.9875691500E-4f;
-    p = p * r + 1.3981999507E-3f;
-    p = p * r + 8.3334519073E-3f;
-    p = p * r + 4.1665795894E-2f;
-    p = p * r + 1.6666665459E-1f;
-    p = p * r + 5.0000001201E-1f;
-    p = p * r * r + r + 1.0f;
-    int32_t e = ((int32_t)n + 127) << 23;
-    float scale;
-    memcpy(&scale, &e, sizeof scale);
-    return p * scale;
-}
-static inline __attribute__((always_inline)) float lstm_sigmoidf(float x) { return 1.0f / (1.0f + lstm_expf(-x)); }
-static inline __attribute__((always_inline)) float lstm_tanhf(float x) {
-    float a = x < 0 ? -x : x, s = x * x;
-    float small = ((((-5.70498872745E-3f * s + 2.06390887954E-2f) * s - 5.37397155531E-2f) * s + 1.33314422036E-1f) * s -
-                   3.33332819422E-1f) * s * x + x;
-    float big = 1.0f - 2.0f / (lstm_expf(a + a) + 1.0f);
-    big = x < 0 ? -big : big;
-    return a > 0.625f ? big : small;
-}
+ * vector forms). */
+static inline __attribute__((always_inline)) float lstm_sigmoidf(float x) { return 1.0f / (1.0f + tensor__vexpf(-x)); }
 
 static int lstm_check(const TensorMeta *gates, const TensorMeta *cx, int64_t *B, int64_t *H) {
     if (gates->dtype != TENSOR_FLOAT32 && gates->dtype != TENSOR_FLOAT64) {
@@ -153,7 +127,7 @@ TENSOR_INFER(lstm_cell_backward) {
 
 static inline __attribute__((always_inline)) double lstm_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-LSTM_KERNELS(f, float, lstm_sigmoidf, lstm_tanhf)
+LSTM_KERNELS(f, float, lstm_sigmoidf, tensor__vtanhf)
 LSTM_KERNELS(d, double, lstm_sigmoid, tanh)
 
 #define LSTM_FWD_PARAMS(T) (const T *gates, const T *cx, T *hy, T *cy, T *ws, int64_t B, int64_t H)
