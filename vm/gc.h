@@ -36,6 +36,9 @@ void *vm_realloc(VM *vm, void *p, size_t old_size, size_t new_size);
 #define VM_ALLOC_ARRAY(vm, T, n) ((T *)vm_realloc((vm), NULL, 0, sizeof(T) * (size_t)(n)))
 #define VM_FREE_ARRAY(vm, T, p, n) ((void)vm_realloc((vm), (p), sizeof(T) * (size_t)(n), 0))
 
+/* Put an object allocated outside gc_alloc (the bootstrap `type`, vm/type.c) on the heap. */
+void gc_adopt(VM *vm, Obj *o);
+
 /* Tensor storage and other memory owned outside the funnel, so pacing counts it. */
 void gc_external_bytes(VM *vm, ptrdiff_t delta);
 /* Tensor storage allocated (delta > 0) or freed (< 0): paced on its own budget (above). */
@@ -48,10 +51,19 @@ void gc_run_finalizers(VM *vm);
 /* Interpreter shutdown: collect, then run the __del__ of every instance still alive whose
  * class defines one (oldest first), as CPython does when it clears modules at exit. */
 void gc_finalize_all(VM *vm);
-void gc_mark_value(VM *vm, Value v);
 void gc_trace_frame(VM *vm, Frame *f);   /* mark a frame that is not (yet) on vm->frame's chain */
-void gc_mark_obj(VM *vm, Obj *o);
-static inline void gc_mark(VM *vm, void *o) { if (o) gc_mark_obj(vm, (Obj *)o); }
+/* Marking: the test of the mark bit is inline (most references a trace function meets point
+ * at objects already marked: interned names, types, shared constants); gc_mark_new marks an
+ * unmarked object and queues it for tracing (objects whose type has no trace function are only
+ * marked, with their type). */
+void gc_mark_new(VM *vm, Obj *o);
+static inline void gc_mark_obj(VM *vm, Obj *o) {
+    if (o && !o->marked) gc_mark_new(vm, o);
+}
+static inline void gc_mark(VM *vm, void *o) { gc_mark_obj(vm, (Obj *)o); }
+static inline void gc_mark_value(VM *vm, Value v) {
+    if (v.tag == VAL_OBJ) gc_mark_obj(vm, v.as.o);
+}
 
 /* Temp roots: LIFO. */
 void vm_push_root(VM *vm, Value v);

@@ -1,8 +1,8 @@
 /* vm/object.h — the heap object model: the Obj header, type objects, and the C layouts of the
  * built-in object kinds.
  *
- * Design note.  Every heap object starts with an Obj header: its type, the link in the GC's
- * all-objects list and the mark bit.  A TypeObj says how its instances are laid out in C
+ * Design note.  Every heap object starts with an Obj header: its type, the link the GC chains
+ * dying objects with and the mark bit.  A TypeObj says how its instances are laid out in C
  * (instance_size, where the optional attribute dict lives, how to trace and finalize them) and
  * carries the Python-level class: name, bases, C3 MRO and the class dict.  Built-in and
  * user-defined classes are both TypeObjs; the difference is only who filled the dict.
@@ -31,7 +31,8 @@ typedef struct Frame Frame;
 
 struct Obj {
     TypeObj *type;
-    Obj *gc_next;     /* every object is on the VM's all-objects list */
+    Obj *gc_next;     /* the collector's chain of dying objects (vm/gc.c sweep, vm_free); the
+                       * heap itself is the table vm->objects */
     uint8_t marked;
     uint8_t flags;    /* OBJF_* */
     uint16_t pool_class;   /* vm/objpool.c: size class + 1 of a pooled object, 0 = malloc'd */

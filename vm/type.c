@@ -27,7 +27,11 @@ static void type_trace(VM *vm, Obj *o) {
     gc_mark(vm, t->mro);
     gc_mark(vm, t->dict);
     gc_mark(vm, t->slots);
-    for (int i = 0; i < SP__COUNT; i++) gc_mark_value(vm, t->special[i]);
+    /* The special-method cache is read only through type_special, which refills it when its
+     * epoch is stale; a stale one (every class created or changed since it was filled: most
+     * types, after imports) is not looked at, which spares reading its SP__COUNT values. */
+    if (t->special_epoch == vm->class_epoch)
+        for (int i = 0; i < SP__COUNT; i++) gc_mark_value(vm, t->special[i]);
 }
 
 static void instance_trace(VM *vm, Obj *o) { gc_mark(vm, ((InstanceObj *)o)->dict); }
@@ -209,9 +213,7 @@ void type_init_core(VM *vm) {
     EM_ASSERT(tt != NULL, "out of memory");
     tt->hdr.type = tt;
     tt->hdr.size = sizeof(TypeObj);
-    tt->hdr.gc_next = vm->objects;
-    vm->objects = &tt->hdr;
-    vm->bytes_allocated += sizeof(TypeObj);
+    gc_adopt(vm, &tt->hdr);
     vm->t_type = tt;
     tt->layout = OBJ_LAYOUT_TYPE;
     tt->instance_size = sizeof(TypeObj);

@@ -208,9 +208,9 @@ void vm_free(VM *vm) {
     for (int i = 0; i < VM_EXT__COUNT; i++)
         if (vm->ext_free[i] && vm->ext[i]) vm->ext_free[i](vm, vm->ext[i]);
     /* free every object: finalizers release C resources; types go last */
-    Obj *o = vm->objects, *types = NULL;
-    while (o) {
-        Obj *next = o->gc_next;
+    Obj *types = NULL;
+    for (size_t i = vm->nobjects; i-- > 0;) {   /* newest first */
+        Obj *o = vm->objects[i];
         if (o->type && o->type->layout == OBJ_LAYOUT_TYPE && o->type == vm->t_type) {
             o->gc_next = types;
             types = o;
@@ -221,8 +221,10 @@ void vm_free(VM *vm) {
             if (o->type && o->type->finalize) o->type->finalize(vm, o);
             objpool_free(vm, o);
         }
-        o = next;
     }
+    free(vm->objects);
+    vm->objects = NULL;
+    vm->nobjects = vm->objects_cap = 0;
     while (types) {
         Obj *next = types->gc_next;
         objpool_free(vm, types);

@@ -149,7 +149,9 @@ typedef enum VmLibSlot {
 
 struct VM {
     /* --- heap (vm/gc.c) --- */
-    Obj *objects;
+    Obj **objects;           /* every heap object, oldest first (vm/gc.c): an array, not a list,
+                              * so the sweep reads it in order instead of chasing links */
+    size_t nobjects, objects_cap;
     struct ObjPool *obj_pool;
     Obj **io_streams;           /* vm/mod_io.c: text wrappers and buffered files, for io_shutdown */
     int64_t io_nstreams, io_streams_cap;   /* small objects' memory (vm/objpool.c) */
@@ -161,6 +163,7 @@ struct VM {
     bool gc_running;
     bool gc_disabled;
     bool gc_finalizers;   /* some class has defined __del__: collections look for dying instances */
+    bool gc_checking;     /* gc_check_heap is tracing: every reference goes on the gray stack */
     /* unreachable instances whose __del__ is due (GC roots until it has run): the interpreter
      * runs them at its next safe point (backward jump, return) — vm/gc.c */
     Obj **fin_pending;

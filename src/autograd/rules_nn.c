@@ -367,11 +367,26 @@ BW(log_softmax) {
     RULE_END;
 }
 
+/* layer_norm's backward.  Without create_graph (float32 / float64): the fused kernel
+ * (LAYER_NORM_BACKWARD, src/tensor/layer_norm.c: two passes a row).  Under create_graph: the
+ * formula in ag_ ops, so the result differentiates again. */
 BW(layer_norm) {
     RULE_BEGIN;
     Tensor *x, *w, *mu, *xc, *xc2, *var, *ve, *rstd, *xhat;
     SAVED(0, x);
     SAVED(1, w);
+    if (!ag_is_grad_enabled() && (x->dtype == TENSOR_FLOAT32 || x->dtype == TENSOR_FLOAT64) &&
+        g[0]->dtype == x->dtype && (!w || w->dtype == x->dtype)) {
+        Tensor *in[3] = {g[0], x, w};
+        Tensor *o[3] = {NULL, NULL, NULL};
+        if (ag_op_run(TENSOR_OP_LAYER_NORM_BACKWARD, in, w ? 3 : 2, &n->args, o, 3) < 0) goto fail;
+        for (int i = 0; i < 3; i++) {
+            if (NEEDS(i)) gi[i] = o[i];
+            else tensor_decref(o[i]);
+        }
+        rc = 0;
+        goto fail;
+    }
     int nn_ = n->args.n_ints, nd = x->ndim;
     int64_t dims[TENSOR_MAX_DIMS], lead[TENSOR_MAX_DIMS];
     for (int i = 0; i < nn_; i++) dims[i] = nd - nn_ + i;

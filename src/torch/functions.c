@@ -644,8 +644,9 @@ static Value nn_dropout(ARGS) {
     double p = 0.5;
     bool train = true;
     if (!val_is_null(a[1]) && vm_to_double(vm, a[1], &p) < 0) return val_null();
-    if (p < 0 || p > 1) return vm_raise(vm, vm->e_ValueError, "dropout probability has to be between 0 and 1, but got %s",
-                                        "out of range");
+    /* torch.dropout's check (ATen's TORCH_CHECK: a RuntimeError; F.dropout raises ValueError first) */
+    if (p < 0 || p > 1)
+        return vm_raise(vm, vm->e_RuntimeError, "dropout probability has to be between 0 and 1, but got %g", p);
     if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &train) < 0) return val_null();
     return torch_result(vm, ag_dropout(T(a[0]), p, train));
 }

@@ -3,7 +3,8 @@
  * one fused loop over a parameter's elements in float32 (optim_kernels.c), in the order of
  * PyTorch 2.x's single-tensor implementations (torch/optim/sgd.py _single_tensor_sgd, adam.py
  * _single_tensor_adam, adamw.py).  The Python classes (lib/torch/optim) keep the state and the
- * param groups and call these; no autograd is recorded (optimizers step under no_grad).
+ * param groups and call these; no autograd is recorded (optimizers step under no_grad).  Adam's
+ * native takes a whole param group as lists (one call a step, as PyTorch's foreach variants).
  *
  * Every tensor is updated through a contiguous float32 working copy when it is not contiguous
  * itself, and written back; updated tensors get their version counter bumped as an in-place op
@@ -142,39 +143,68 @@ fail:
     return val_null();
 }
 
-/* _adam_step(param, exp_avg, exp_avg_sq, max_exp_avg_sq_or_None, step, lr, beta1, beta2, eps,
- *            weight_decay, amsgrad, maximize, decoupled_weight_decay)
- * step is the already incremented step count; decoupled: AdamW; the gradient is param.grad. */
-static Value f_adam_step(ARGS) {
-    if (argc != 13 || kw) return vm_raise(vm, vm->e_TypeError, "_adam_step() takes 13 positional arguments");
-    double step, lr, beta1, beta2, eps, wd;
-    if (dbl(vm, argv[4], &step) < 0 || dbl(vm, argv[5], &lr) < 0 || dbl(vm, argv[6], &beta1) < 0 ||
-        dbl(vm, argv[7], &beta2) < 0 || dbl(vm, argv[8], &eps) < 0 || dbl(vm, argv[9], &wd) < 0)
-        return val_null();
-    int amsgrad = vm_truthy(vm, argv[10]), maximize = vm_truthy(vm, argv[11]), decoupled = vm_truthy(vm, argv[12]);
-    if (amsgrad < 0 || maximize < 0 || decoupled < 0) return val_null();
+/* One parameter's Adam update: the tensors (param first; its gradient is param.grad) and the
+ * already incremented step; decoupled: AdamW. */
+static int adam_one(VM *vm, Value param, Value exp_avg, Value exp_avg_sq, Value max_sq, const AdamArgs *aa) {
     Work p = {0}, g = {0}, m = {0}, v = {0}, mx = {0};
     int64_t n = 0;
-    if (open_param(vm, argv[0], &p, &g, &n) < 0) goto fail;
+    if (open_param(vm, param, &p, &g, &n) < 0) goto fail;
     Tensor *pt = p.t;
-    if (work_open(vm, argv[1], "exp_avg", n, pt, &m) < 0 || work_open(vm, argv[2], "exp_avg_sq", n, pt, &v) < 0 ||
-        (amsgrad && work_open(vm, argv[3], "max_exp_avg_sq", n, pt, &mx) < 0))
+    if (work_open(vm, exp_avg, "exp_avg", n, pt, &m) < 0 || work_open(vm, exp_avg_sq, "exp_avg_sq", n, pt, &v) < 0 ||
+        (aa->amsgrad && work_open(vm, max_sq, "max_exp_avg_sq", n, pt, &mx) < 0))
         goto fail;
-    {
-        AdamArgs aa = {lr, beta1, beta2, eps, wd, step, amsgrad, maximize, decoupled};
-        optim_adam_kernel(p.d, g.d, m.d, v.d, amsgrad ? mx.d : NULL, n, &aa);
-    }
-    if (work_close(vm, &mx, amsgrad) < 0 || work_close(vm, &v, true) < 0 || work_close(vm, &m, true) < 0 ||
+    optim_adam_kernel(p.d, g.d, m.d, v.d, aa->amsgrad ? mx.d : NULL, n, aa);
+    if (work_close(vm, &mx, aa->amsgrad) < 0 || work_close(vm, &v, true) < 0 || work_close(vm, &m, true) < 0 ||
         work_close(vm, &g, false) < 0 || work_close(vm, &p, true) < 0)
         goto fail;
-    return val_none();
+    return 0;
 fail:
     work_close(vm, &mx, false);
     work_close(vm, &v, false);
     work_close(vm, &m, false);
     work_close(vm, &g, false);
     work_close(vm, &p, false);
-    return val_null();
+    return -1;
+}
+
+/* _adam_step_all(params, exp_avgs, exp_avg_sqs, max_exp_avg_sqs_or_None, steps, lr, beta1, beta2,
+ *                eps, weight_decay, amsgrad, maximize, decoupled_weight_decay)
+ * A param group's whole update in one call (issue 20: the optimizer's update as one loop over all
+ * parameters, as PyTorch's foreach implementations take lists): for each parameter i, the step
+ * tensor steps[i] gets step.add_(1) and params[i] the update of _adam_step with step.item() —
+ * the same ops in the same order, so the same bits as the per-parameter loop. */
+static Value f_adam_step_all(ARGS) {
+    if (argc != 13 || kw) return vm_raise(vm, vm->e_TypeError, "_adam_step_all() takes 13 positional arguments");
+    bool ams_none = val_is_none(argv[3]);
+    for (int i = 0; i < 5; i++)
+        if (!(i == 3 && ams_none) && !val_is_type(vm, argv[i], vm->t_list))
+            return vm_raise(vm, vm->e_TypeError, "_adam_step_all(): argument %d must be a list", i + 1);
+    double lr, beta1, beta2, eps, wd;
+    if (dbl(vm, argv[5], &lr) < 0 || dbl(vm, argv[6], &beta1) < 0 || dbl(vm, argv[7], &beta2) < 0 ||
+        dbl(vm, argv[8], &eps) < 0 || dbl(vm, argv[9], &wd) < 0)
+        return val_null();
+    int amsgrad = vm_truthy(vm, argv[10]), maximize = vm_truthy(vm, argv[11]), decoupled = vm_truthy(vm, argv[12]);
+    if (amsgrad < 0 || maximize < 0 || decoupled < 0) return val_null();
+    ListObj *ps = AS_LIST(argv[0]), *ms = AS_LIST(argv[1]), *vs = AS_LIST(argv[2]), *st = AS_LIST(argv[4]);
+    ListObj *xs = ams_none ? NULL : AS_LIST(argv[3]);
+    int64_t n = ps->len;
+    if (ms->len != n || vs->len != n || st->len != n || (amsgrad && (!xs || xs->len != n)))
+        return vm_raise(vm, vm->e_ValueError, "_adam_step_all(): the lists must have the same length");
+    for (int64_t i = 0; i < n; i++) {
+        /* lists are only read (no Python code runs below), so their items stay put */
+        if (!torch_is_tensor(vm, st->items[i]))
+            return vm_raise(vm, vm->e_TypeError, "optimizer step: step must be a Tensor, not %s",
+                            vm_type_name(vm, st->items[i]));
+        Tensor *step_t = torch_tensor_of(st->items[i]);
+        TensorScalar sv;
+        if (tensor_add_scalar_(step_t, tensor_scalar_i(1), tensor_scalar_i(1)) < 0 || tensor_item(step_t, &sv) < 0)
+            return torch_raise_error(vm);
+        double step = sv.kind == TENSOR_FLOAT32 ? sv.f : (double)sv.i;
+        AdamArgs aa = {lr, beta1, beta2, eps, wd, step, amsgrad, maximize, decoupled};
+        if (adam_one(vm, ps->items[i], ms->items[i], vs->items[i], amsgrad ? xs->items[i] : val_none(), &aa) < 0)
+            return val_null();
+    }
+    return val_none();
 }
 
 /* _grads_defined(params) -> [p.grad is not None for p in params], without making .grad objects */
@@ -215,7 +245,7 @@ static Value f_zero_grad(ARGS) {
 }
 
 static int optim_init(VM *vm, Value mod) {
-    static const MethodDef fns[] = {{"_sgd_step", f_sgd_step}, {"_adam_step", f_adam_step},
+    static const MethodDef fns[] = {{"_sgd_step", f_sgd_step}, {"_adam_step_all", f_adam_step_all},
                                     {"_grads_defined", f_grads_defined}, {"_zero_grad", f_zero_grad}, {NULL}};
     return module_add_functions(vm, mod, fns);
 }

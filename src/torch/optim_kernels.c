@@ -6,6 +6,7 @@
 #include "src/tensor/isa.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static inline __attribute__((always_inline)) void sgd__body(float *restrict p, const float *restrict g,
                                                            float *restrict buf, int64_t n, const SgdArgs *a) {
@@ -53,6 +54,37 @@ void optim_sgd_kernel(float *p, const float *g, float *buf, int64_t n, const Sgd
     TENSOR_ISA_CALL(sgd, (p, g, buf, n, a));
 }
 
+/* one element loop per combination of the loop-invariant choices (AMSGRAD, LERP_LOW, L2,
+ * DECOUPLED are constants where adam__loop is inlined), so each is straight-line code the
+ * compiler vectorizes: no branch and no conditional store inside the loop */
+static inline __attribute__((always_inline)) void adam__loop(float *restrict p, const float *restrict g,
+                                                            float *restrict ea, float *restrict eas,
+                                                            float *restrict mx, int64_t n, const bool AMSGRAD,
+                                                            const bool LERP_LOW, const bool L2, const bool DECOUPLED,
+                                                            float sign, float w1, float b2, float omb2, float wd,
+                                                            float decay, float fbc2, float eps, float nss) {
+    for (int64_t i = 0; i < n; i++) {
+        float gr = sign * g[i];
+        float pv = p[i];
+        if (DECOUPLED) pv = pv * decay;                                    /* AdamW: param.mul_(1 - lr*wd) */
+        if (L2) gr = gr + wd * pv;                                         /* grad.add(param, alpha=wd) */
+        float diff = gr - ea[i];                                           /* exp_avg.lerp_(grad, 1-beta1) */
+        float m = LERP_LOW ? ea[i] + w1 * diff : gr - diff * (1 - w1);
+        ea[i] = m;
+        float v = eas[i] * b2;                                             /* exp_avg_sq.mul_(beta2) */
+        v = v + omb2 * gr * gr;                                            /*   .addcmul_(grad, grad, 1-beta2) */
+        eas[i] = v;
+        float s = v;
+        if (AMSGRAD) {
+            float x = mx[i];
+            s = (v > x || v != v) ? v : x;                                 /* torch.maximum(max, v, out=max) */
+            mx[i] = s;
+        }
+        float den = __builtin_sqrtf(s) / fbc2 + eps;                       /* (sqrt(v) / bc2_sqrt).add_(eps) */
+        p[i] = pv + nss * (m / den);                                       /* param.addcdiv_(m, denom, -step_size) */
+    }
+}
+
 static inline __attribute__((always_inline)) void adam__body(float *restrict p, const float *restrict g,
                                                             float *restrict ea, float *restrict eas,
                                                             float *restrict mx, int64_t n, const AdamArgs *a) {
@@ -66,27 +98,18 @@ static inline __attribute__((always_inline)) void adam__body(float *restrict p, 
     const float fbc2 = (float)bc2_sqrt, eps = (float)a->eps, nss = (float)-step_size;
     const float sign = a->maximize ? -1.0f : 1.0f;
     const bool l2 = !a->decoupled && a->weight_decay != 0, decoupled = a->decoupled;
-    const bool lerp_low = w1 < 0.5f;
-    for (int64_t i = 0; i < n; i++) {
-        float gr = sign * g[i];
-        float pv = p[i];
-        if (decoupled) pv = pv * decay;                                    /* AdamW: param.mul_(1 - lr*wd) */
-        if (l2) gr = gr + wd * pv;                                         /* grad.add(param, alpha=wd) */
-        float diff = gr - ea[i];                                           /* exp_avg.lerp_(grad, 1-beta1) */
-        float m = lerp_low ? ea[i] + w1 * diff : gr - diff * (1 - w1);
-        ea[i] = m;
-        float v = eas[i] * b2;                                             /* exp_avg_sq.mul_(beta2) */
-        v = v + omb2 * gr * gr;                                            /*   .addcmul_(grad, grad, 1-beta2) */
-        eas[i] = v;
-        float s = v;
-        if (mx) {
-            float x = mx[i];
-            s = (v > x || v != v) ? v : x;                                 /* torch.maximum(max, v, out=max) */
-            mx[i] = s;
-        }
-        float den = sqrtf(s) / fbc2 + eps;                                 /* (sqrt(v) / bc2_sqrt).add_(eps) */
-        p[i] = pv + nss * (m / den);                                       /* param.addcdiv_(m, denom, -step_size) */
-    }
+    const bool lerp_low = w1 < 0.5f, ams = mx != NULL;
+#define ADAM_LOOP(AMS, LOW, L2_, DEC) \
+    adam__loop(p, g, ea, eas, mx, n, AMS, LOW, L2_, DEC, sign, w1, b2, omb2, wd, decay, fbc2, eps, nss)
+    /* the common cases get their own loop; the rest share one with the flags read per element */
+    if (!ams && lerp_low && !l2 && !decoupled) ADAM_LOOP(false, true, false, false);
+    else if (!ams && lerp_low && !l2 && decoupled) ADAM_LOOP(false, true, false, true);
+    else if (!ams && lerp_low && l2 && !decoupled) ADAM_LOOP(false, true, true, false);
+    else if (ams && lerp_low && !l2 && !decoupled) ADAM_LOOP(true, true, false, false);
+    else if (ams && lerp_low && !l2 && decoupled) ADAM_LOOP(true, true, false, true);
+    else if (ams) ADAM_LOOP(true, lerp_low, l2, decoupled);
+    else ADAM_LOOP(false, lerp_low, l2, decoupled);
+#undef ADAM_LOOP
 }
 
 TENSOR_MULTIVERSION(adam, (float *restrict p, const float *restrict g, float *restrict ea, float *restrict eas,

@@ -301,6 +301,14 @@ static void make_case(TensorOp op, Case *c) {
         c->in[2] = tensor_zeros(TENSOR_FLOAT32, 1, s3);
         c->n_in = 3;
         return;
+    case TENSOR_OP_LAYER_NORM_BACKWARD:
+        c->ints[0] = 3;
+        c->a.ints = c->ints;
+        c->a.n_ints = 1;
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
+        c->in[2] = tensor_ones(TENSOR_FLOAT32, 1, s3);
+        c->n_in = 3;
+        return;
     case TENSOR_OP_BATCH_NORM:
         c->in[1] = tensor_ones(TENSOR_FLOAT32, 1, s3);
         c->in[2] = tensor_zeros(TENSOR_FLOAT32, 1, s3);

@@ -77,6 +77,8 @@ class inference_mode(_GradModeBase):
 
 
 def dropout(input, p, train):
+    if (not train or p == 0.0 or input.numel() == 0) and 0.0 <= p <= 1.0:
+        return input  # as F.dropout: PyTorch 1.13's CPU dropout returns its input itself
     return _C._nn.dropout(input, p, train)
 
 

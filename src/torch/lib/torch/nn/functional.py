@@ -73,6 +73,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return handle_torch_function(dropout, (input,), input, p=p, training=training, inplace=inplace)
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0 or input.numel() == 0:
+        return input  # PyTorch 1.13's CPU dropout returns its input itself here (no copy, no node)
     if inplace:
         return input.copy_(_dropout(input, p, training))
     return _dropout(input, p, training)
@@ -1159,6 +1161,25 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return _torch.matmul(attn, value)
 
 
+def _in_projection_packed(q, k, v, w, b=None):
+    """PyTorch 1.13's packed in-projection: self-attention (q is k is v) is one product with all
+    3*E rows of w, encoder-decoder attention (k is v) one for q and one for k and v together"""
+    E = q.shape[-1]
+    if k is v:
+        if q is k:
+            return linear(q, w, b).chunk(3, dim=-1)
+        w_q, w_kv = w.split([E, E * 2])
+        b_q = b_kv = None
+        if b is not None:
+            b_q, b_kv = b.split([E, E * 2])
+        return (linear(q, w_q, b_q),) + tuple(linear(k, w_kv, b_kv).chunk(2, dim=-1))
+    w_q, w_k, w_v = w.chunk(3)
+    b_q = b_k = b_v = None
+    if b is not None:
+        b_q, b_k, b_v = b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
                                  bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
                                  training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
@@ -1180,15 +1201,14 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if head_dim * num_heads != embed_dim:
         raise AssertionError("embed_dim {} not divisible by num_heads {}".format(embed_dim, num_heads))
     if not use_separate_proj_weight:
-        w_q, w_k, w_v = in_proj_weight.chunk(3)
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
     else:
-        w_q, w_k, w_v = q_proj_weight, k_proj_weight, v_proj_weight
-    b_q = b_k = b_v = None
-    if in_proj_bias is not None:
-        b_q, b_k, b_v = in_proj_bias.chunk(3)
-    q = linear(query, w_q, b_q)
-    k = linear(key, w_k, b_k)
-    v = linear(value, w_v, b_v)
+        b_q = b_k = b_v = None
+        if in_proj_bias is not None:
+            b_q, b_k, b_v = in_proj_bias.chunk(3)
+        q = linear(query, q_proj_weight, b_q)
+        k = linear(key, k_proj_weight, b_k)
+        v = linear(value, v_proj_weight, b_v)
     if attn_mask is not None:
         if attn_mask.dim() == 2:
             if tuple(attn_mask.shape) != (tgt_len, src_len):

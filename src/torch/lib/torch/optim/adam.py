@@ -1,6 +1,6 @@
 """torch.optim.adam: Adam (with amsgrad), the update of PyTorch 2.x's single-tensor Adam."""
 import torch
-from torch._C._optim import _adam_step, _grads_defined
+from torch._C._optim import _adam_step_all, _grads_defined
 from torch.optim.optimizer import Optimizer
 
 
@@ -48,6 +48,9 @@ class Adam(Optimizer):
             amsgrad = group["amsgrad"]
             maximize = group["maximize"]
             params = group["params"]
+            # the group's tensors as lists, then one native call updates them all (the same ops,
+            # in the same order, as stepping each parameter in turn: optim.c _adam_step_all)
+            ps, exp_avgs, exp_avg_sqs, max_sqs, steps = [], [], [], [] if amsgrad else None, []
             for p, has_grad in zip(params, _grads_defined(params)):
                 if not has_grad:
                     continue
@@ -58,9 +61,12 @@ class Adam(Optimizer):
                     state["exp_avg_sq"] = torch.zeros_like(p)
                     if amsgrad:
                         state["max_exp_avg_sq"] = torch.zeros_like(p)
-                step_t = state["step"]
-                with torch.no_grad():
-                    step_t.add_(1)
-                _adam_step(p, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq"),
-                           step_t.item(), lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled)
+                ps.append(p)
+                exp_avgs.append(state["exp_avg"])
+                exp_avg_sqs.append(state["exp_avg_sq"])
+                if amsgrad:
+                    max_sqs.append(state["max_exp_avg_sq"])
+                steps.append(state["step"])
+            _adam_step_all(ps, exp_avgs, exp_avg_sqs, max_sqs, steps, lr, beta1, beta2, eps, weight_decay, amsgrad,
+                           maximize, decoupled)
         return loss
