@@ -31,7 +31,17 @@
  * us, scatter_add 71 -> 58 us, MLP b64 step -3%: every collection marks and sweeps the whole
  * object heap, ~33,000 objects and ~3 ms after `import torch`), but the buffers a loop reuses
  * then rotate through more memory than the last-level cache holds, and the MLP batch-1 step
- * got 9% slower (71 -> 78 us at 32 and 64 MiB; 69-70 us at 16). */
+ * got 9% slower (71 -> 78 us at 32 and 64 MiB; 69-70 us at 16).  Re-measured once a full
+ * collection after `import torch` cost 0.4 ms instead of 1.05 (CPU us, best of 5-9 paired
+ * runs, load 9-14):
+ *                            16 MiB   24 MiB   32 MiB   (PyTorch)
+ *   MLP b1 train step         62.5     66.4     66.8
+ *   MLP b64 train step         746      751      755
+ *   256x256 mul               21.9     23.8     22.1
+ *   matmul_f64_128            79.0     81.9     74.7     73.6
+ *   scatter_add_256x256       30.9     32.0     27.7     31.0
+ *   einsum_bij_bjk_32x64     179.9    170.9    168.6    172.5
+ * still a trade-off (the bench rows gain 4-10% at 32, the batch-1 step loses 7%), so 16 stays. */
 #define GC_STORAGE_MIN_BUDGET (16u << 20)
 
 /* How many heap-table entries ahead the sweep prefetches an object's header. */

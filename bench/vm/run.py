@@ -5,10 +5,11 @@ ratios Ember/CPython and Ember/Lua.  Not a test: nothing here asserts a timing.
 
 usage: bench/vm/run.py [--ember build/src/cli/ember] [--python CPYTHON] [--runs 5]
 
-The CPython peer is the first python3 on PATH unless --python names one; the line before the table
-says which ran (on the lead's machine PATH's python3 is a pyenv shim: a bash script that starts
-pyenv's own 3.11.7 build, ~20 ms and ~10% slower than Debian's /usr/bin/python3, so the e/cpy
-ratios are lower than against /usr/bin/python3; see bench/README.md, "Targets missed").
+The CPython peer is Debian's /usr/bin/python3 (the oracle's CPython 3.11) unless --python names
+another; without /usr/bin/python3, the first python3 on PATH.  The line before the table says which
+ran.  (Figures before 2026-11-28 used PATH's python3, on the lead's machine a pyenv shim: a bash
+script starting pyenv's own 3.11.7, ~20 ms and ~10% slower than /usr/bin/python3, which made the
+e/cpy ratios look lower; see bench/README.md, "Targets missed".)
 """
 import argparse
 import os
@@ -54,10 +55,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ember", default=os.path.join(HERE, "..", "..", "build", "src", "cli", "ember"))
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--python", default=None, help="the CPython peer (default: python3 on PATH)")
+    ap.add_argument("--python", default=None,
+                    help="the CPython peer (default: /usr/bin/python3, else python3 on PATH)")
     args = ap.parse_args()
     lua = shutil.which("lua5.4")
-    py = args.python or shutil.which("python3")
+    py = args.python or ("/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else shutil.which("python3"))
     print("CPython peer: %s (%s)" % (py, os.path.realpath(py)))
     print("%-13s %9s %9s %9s %8s %8s %9s %9s" % ("bench", "ember s", "cpython s", "lua s", "e/cpy", "e/lua",
                                                   "cpy goal", "lua goal"))
