@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "src/tensor/isa.h"
+#include "src/tensor/parallel.h"   /* TENSOR_GRAIN_SIZE */
 
 /* vmath.h's clamps and selects are if-converted into vector code only when a float compare is
  * not taken to trap (GCC's default -ftrapping-math keeps them branches); no loop here reads the
@@ -528,14 +529,18 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
     TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
     bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && kt == TENSOR_INT64;
 
-    /* fast path: same shape, contiguous, operands already in the kernel's dtype, new output */
-    if (!out && da == kt && db == kt && lt == rt && a->ndim == b->ndim && tensor__contig(a) && tensor__contig(b) &&
-        memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) == 0 && !zdiv) {
+    /* fast path: contiguous operands already in the kernel's dtype, new output, and the same
+     * shape or b a 0-dim scalar (the scalar forms' stack scalar: stride 0, the loop's
+     * broadcast-scalar case, as the iterator would give it) on an op too small for the thread
+     * pool (tensor__iter_run splits larger ones) */
+    bool b_scalar = b->ndim == 0 && a->numel <= TENSOR_GRAIN_SIZE;
+    if (!out && da == kt && db == kt && lt == rt && tensor__contig(a) && tensor__contig(b) && !zdiv &&
+        (b_scalar || (a->ndim == b->ndim && memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) == 0))) {
         Tensor *r = tensor__new(rt, a->ndim, a->shape, false);
         if (!r) return NULL;
         char *data[3] = {r->storage->data, tensor__data(a), tensor__data(b)};
         int64_t es = (int64_t)tensor__elsize(kt), eo = (int64_t)tensor__elsize(rt);
-        int64_t strides[3] = {eo, es, es};
+        int64_t strides[3] = {eo, es, b->ndim == 0 ? 0 : es};
         fn(data, strides, a->numel, &c);
         return r;
     }
