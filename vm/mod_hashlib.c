@@ -55,8 +55,8 @@ static bool crypto_loaded;
 /* 0, or -1 with ImportError when libcrypto or one of its symbols is missing */
 static int crypto_load(VM *vm) {
     if (crypto_loaded) return 0;
-    void *h = dlopen(EMBER_CRYPTO_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!h) h = dlopen("libcrypto.so", RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(EMBER_CRYPTO_SONAME, RTLD_LAZY | RTLD_LOCAL);
+    if (!h) h = dlopen("libcrypto.so", RTLD_LAZY | RTLD_LOCAL);
     if (!h) {
         vm_raise(vm, vm->e_ImportError, "_hashlib: cannot load OpenSSL's libcrypto (" EMBER_CRYPTO_SONAME "): %s", dlerror());
         return -1;
