@@ -13,9 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* OpenBLAS runs single-threaded under the pool's blocks (see GEMM_BLOCK below); parallel.c calls
- * this once, before the first product */
-void tensor__blas_single_thread(void) { BLAS(openblas_set_num_threads)(1); }
 
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
@@ -134,7 +131,6 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     /* Operands BLAS cannot read in place (a broadcast gradient: an expand's zero strides) are \
      * packed first, so the kernel chosen below, and with it the rounding, depends on the shapes \
      * alone: compiled code that materializes such a view gets eager's bits. */ \
-    tensor__parallel_init(); \
     T *ca = NULL, *cb = NULL; \
     if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
         ca = malloc(sizeof(T) * (size_t)(m * k)); \
@@ -422,7 +418,6 @@ static Tensor *bmm_kernel(Tensor *const *in, const TensorOpArgs *a, const Tensor
 }
 
 static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
-    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
@@ -443,7 +438,6 @@ static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorM
 }
 
 static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
-    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;

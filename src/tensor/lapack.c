@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "src/tensor/blas_lib.h"
-#include "src/tensor/parallel.h"
 #include "src/tensor/dtype.h"
 #include "src/tensor/kernels.h"
 
@@ -433,7 +432,6 @@ typedef int (*LapackKernel)(Tensor *const *x, Tensor **r, const TensorOpArgs *a,
 
 static int run_lapack(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, TensorInferFn infer,
                       LapackKernel k, const char *label) {
-    tensor__parallel_init();   /* OpenBLAS at one thread, as under every product (blas.c) */
     TensorMeta m[3], xm[2];
     const TensorMeta *mi[2] = {NULL, NULL};
     for (int i = 0; i < n && i < 2; i++) {
