@@ -450,7 +450,7 @@ bool attr_cache_fill_store(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
     return true;
 }
 
-bool attr_cache_fill_method(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
+bool attr_cache_fill_method(VM *vm, CodeObj *co, TypeObj *t, StrObj *name, InlineCache *c) {
     if (t->layout == OBJ_LAYOUT_TYPE || t == vm->t_super || t == vm->t_module) return false;
     Value descr = type_lookup(vm, t, name);
     if (descr.tag != VAL_OBJ) return false;
@@ -463,7 +463,7 @@ bool attr_cache_fill_method(VM *vm, TypeObj *t, StrObj *name, InlineCache *c) {
     if (!ok) return false;
     c->key1 = (uint64_t)(uintptr_t)t;
     c->key2 = vm->class_epoch;
-    c->value = descr;
+    code_cache_set_value(co, c, descr);
     c->hint = -1;   /* no instance dict's keys known yet (LOAD_METHOD) */
     return true;
 }

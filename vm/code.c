@@ -87,7 +87,8 @@ void code_trace(VM *vm, Obj *o) {
     gc_mark(vm, c->name);
     gc_mark(vm, c->qualname);
     gc_mark(vm, c->filename);
-    for (int32_t i = 0; i < c->ncaches; i++) gc_mark_value(vm, c->caches[i].value);
+    if (c->cache_values)
+        for (int32_t i = 0; i < c->ncaches; i++) gc_mark_value(vm, c->caches[i].value);
     if (c->tracer_trace && c->tracer_data) c->tracer_trace(vm, c->tracer_data);
 }
 

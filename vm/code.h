@@ -139,6 +139,9 @@ struct CodeObj {
     StrObj *filename;
     InlineCache *caches;    /* mutable side array, ncaches entries (index 0 unused) */
     int32_t ncaches;
+    bool cache_values;      /* some cache's value was ever set (CODE_CACHE_SET): until then the
+                             * collector skips the array -- most library code never runs, and
+                             * reading its caches was a third of tracing a code object */
     void *tracer_data;      /* owned by src/tracer: the cache chain of compiled entries */
     void (*tracer_free)(void *);
     void (*tracer_trace)(VM *vm, void *);
@@ -224,6 +227,12 @@ int code_verify(VM *vm, CodeObj *co);
 /* code_verify's operand checks alone (opcodes, indices, jump targets, exception table), without
  * its stack-depth walk: for code read back from Ember's own cache files. */
 int code_verify_operands(VM *vm, CodeObj *co);
+/* Store v as a cache's value: every write of an InlineCache's value goes through here, so the
+ * collector knows which code objects' caches to trace (code_trace). */
+static inline void code_cache_set_value(CodeObj *co, InlineCache *c, Value v) {
+    c->value = v;
+    co->cache_values = true;
+}
 /* Source line of instruction index i. */
 static inline int code_line(const CodeObj *co, int32_t i) {
     return (i >= 0 && i < co->ncode) ? co->lines[i] : co->firstlineno;

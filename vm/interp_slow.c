@@ -57,7 +57,7 @@ Value interp_load_global(VM *vm, Frame *f, uint32_t oparg, uint16_t cache) {
     if (cache) {
         c->key1 = f->globals->version;
         c->key2 = f->builtins->version;
-        c->value = v;
+        code_cache_set_value(f->code, c, v);
         c->hint = in_globals;   /* LOAD_GLOBAL_MODULE needs only the globals' version */
     }
     return v;

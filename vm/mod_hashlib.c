@@ -9,6 +9,9 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/opensslv.h>
+#include <dlfcn.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "vm/buffer.h"
@@ -18,6 +21,56 @@
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/type.h"
+
+/* ---- libcrypto, loaded when _hashlib or _sha512 is first imported ----------------------------
+ * Not linked: loading libcrypto costs ~2.5M instructions of relocation (callgrind, an empty C
+ * program linked with -lcrypto), which every Ember process paid at start-up while few scripts
+ * hash anything.  The table's members have libcrypto's own names and types. */
+#define EMBER_CRYPTO_FUNCTIONS(X) \
+    X(CRYPTO_memcmp) X(EVP_DigestFinalXOF) X(EVP_DigestFinal_ex) X(EVP_DigestInit_ex) \
+    X(EVP_DigestUpdate) X(EVP_MD_CTX_copy_ex) X(EVP_MD_CTX_free) X(EVP_MD_CTX_get0_md) \
+    X(EVP_MD_CTX_new) X(EVP_MD_get_block_size) X(EVP_MD_get_flags) X(EVP_MD_get_size) \
+    X(EVP_get_digestbyname) X(HMAC) X(HMAC_CTX_copy) X(HMAC_CTX_free) \
+    X(HMAC_CTX_get_md) X(HMAC_CTX_new) X(HMAC_Final) X(HMAC_Init_ex) \
+    X(HMAC_Update) X(PKCS5_PBKDF2_HMAC)
+
+static struct {
+#define EMBER_CRYPTO_MEMBER(f) __typeof__(f) *f;
+    EMBER_CRYPTO_FUNCTIONS(EMBER_CRYPTO_MEMBER)
+#undef EMBER_CRYPTO_MEMBER
+} crypto;
+static bool crypto_loaded;
+
+#define CRYPTO(f) (crypto.f)
+
+/* the soname of the OpenSSL the build compiled against (3.x: libcrypto.so.3) */
+#define EMBER_STR_(x) #x
+#define EMBER_STR(x) EMBER_STR_(x)
+#if defined(OPENSSL_VERSION_MAJOR) && OPENSSL_VERSION_MAJOR >= 3
+#define EMBER_CRYPTO_SONAME "libcrypto.so." EMBER_STR(OPENSSL_VERSION_MAJOR)
+#else
+#define EMBER_CRYPTO_SONAME "libcrypto.so.1.1"
+#endif
+
+/* 0, or -1 with ImportError when libcrypto or one of its symbols is missing */
+static int crypto_load(VM *vm) {
+    if (crypto_loaded) return 0;
+    void *h = dlopen(EMBER_CRYPTO_SONAME, RTLD_LAZY | RTLD_LOCAL);
+    if (!h) h = dlopen("libcrypto.so", RTLD_LAZY | RTLD_LOCAL);
+    if (!h) {
+        vm_raise(vm, vm->e_ImportError, "_hashlib: cannot load OpenSSL's libcrypto (" EMBER_CRYPTO_SONAME "): %s", dlerror());
+        return -1;
+    }
+#define EMBER_CRYPTO_RESOLVE(f)                                                                  \
+    if (!(*(void **)&crypto.f = dlsym(h, #f))) {                                                 \
+        vm_raise(vm, vm->e_ImportError, "_hashlib: libcrypto has no symbol " #f);                \
+        return -1;                                                                               \
+    }
+    EMBER_CRYPTO_FUNCTIONS(EMBER_CRYPTO_RESOLVE)
+#undef EMBER_CRYPTO_RESOLVE
+    crypto_loaded = true;
+    return 0;
+}
 
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
 
@@ -32,8 +85,8 @@ typedef struct HashObj {
 
 static void hash_finalize(VM *vm, Obj *o) {
     HashObj *h = (HashObj *)o;
-    if (h->ctx) EVP_MD_CTX_free(h->ctx);
-    if (h->hctx) HMAC_CTX_free(h->hctx);
+    if (h->ctx) CRYPTO(EVP_MD_CTX_free)(h->ctx);
+    if (h->hctx) CRYPTO(HMAC_CTX_free)(h->hctx);
     h->ctx = NULL;
     h->hctx = NULL;
 }
@@ -54,7 +107,7 @@ static const EVP_MD *find_md(const char *name, const char **pyname) {
     for (int k = 0; algos[k].py; k++)
         if (!strcmp(lower, algos[k].py) || !strcmp(lower, algos[k].ossl)) {
             *pyname = algos[k].py;
-            return EVP_get_digestbyname(algos[k].ossl);
+            return CRYPTO(EVP_get_digestbyname)(algos[k].ossl);
         }
     return NULL;
 }
@@ -65,7 +118,7 @@ static Value unsupported(VM *vm, const char *name) {
     return vm_raise(vm, vm->e_ValueError, "[digital envelope routines] unsupported");
 }
 
-static bool is_xof(const EVP_MD *md) { return (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) != 0; }
+static bool is_xof(const EVP_MD *md) { return (CRYPTO(EVP_MD_get_flags)(md) & EVP_MD_FLAG_XOF) != 0; }
 
 static int update_with(VM *vm, HashObj *h, Value data) {
     if (val_is_str(vm, data)) {
@@ -82,7 +135,7 @@ static int update_with(VM *vm, HashObj *h, Value data) {
         }
         return -1;
     }
-    int ok = h->ctx ? EVP_DigestUpdate(h->ctx, p, (size_t)n) : HMAC_Update(h->hctx, p, (size_t)n);
+    int ok = h->ctx ? CRYPTO(EVP_DigestUpdate)(h->ctx, p, (size_t)n) : CRYPTO(HMAC_Update)(h->hctx, p, (size_t)n);
     if (!ok) {
         vm_raise(vm, vm->e_ValueError, "hash update failed");
         return -1;
@@ -97,8 +150,8 @@ static Value new_hash(VM *vm, const char *name, Value data) {
     HashObj *h = gc_alloc(vm, AS_TYPE(vm->lib[is_xof(md) ? VM_LIB_hash_xof_type : VM_LIB_hash_type]), sizeof(HashObj));
     if (!h) return val_null();
     h->name = pyname;
-    h->ctx = EVP_MD_CTX_new();
-    if (!h->ctx || !EVP_DigestInit_ex(h->ctx, md, NULL)) return unsupported(vm, name);
+    h->ctx = CRYPTO(EVP_MD_CTX_new)();
+    if (!h->ctx || !CRYPTO(EVP_DigestInit_ex)(h->ctx, md, NULL)) return unsupported(vm, name);
     Value hv = val_obj(h);
     if (!val_is_null(data) && !val_is_none(data)) {
         vm_push_root(vm, hv);
@@ -145,23 +198,23 @@ static Value h_update(ARGS) { return update_with(vm, HO(argv[0]), argv[1]) < 0 ?
 /* the digest so far (of a copy, so updating can go on); len: XOF output length */
 static int final_bytes(VM *vm, HashObj *h, uint8_t *out, unsigned *outlen, int64_t len) {
     if (h->hctx) {
-        HMAC_CTX *c = HMAC_CTX_new();
-        int ok = c && HMAC_CTX_copy(c, h->hctx) && HMAC_Final(c, out, outlen);
-        HMAC_CTX_free(c);
+        HMAC_CTX *c = CRYPTO(HMAC_CTX_new)();
+        int ok = c && CRYPTO(HMAC_CTX_copy)(c, h->hctx) && CRYPTO(HMAC_Final)(c, out, outlen);
+        CRYPTO(HMAC_CTX_free)(c);
         if (!ok) vm_raise(vm, vm->e_ValueError, "HMAC digest failed");
         return ok ? 0 : -1;
     }
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = c && EVP_MD_CTX_copy_ex(c, h->ctx);
+    EVP_MD_CTX *c = CRYPTO(EVP_MD_CTX_new)();
+    int ok = c && CRYPTO(EVP_MD_CTX_copy_ex)(c, h->ctx);
     if (ok) {
         if (len >= 0) {
-            ok = EVP_DigestFinalXOF(c, out, (size_t)len);
+            ok = CRYPTO(EVP_DigestFinalXOF)(c, out, (size_t)len);
             *outlen = (unsigned)len;
         } else {
-            ok = EVP_DigestFinal_ex(c, out, outlen);
+            ok = CRYPTO(EVP_DigestFinal_ex)(c, out, outlen);
         }
     }
-    EVP_MD_CTX_free(c);
+    CRYPTO(EVP_MD_CTX_free)(c);
     if (!ok) vm_raise(vm, vm->e_ValueError, "digest failed");
     return ok ? 0 : -1;
 }
@@ -213,11 +266,11 @@ static Value h_copy(ARGS) {
     c->name = h->name;
     int ok;
     if (h->hctx) {
-        c->hctx = HMAC_CTX_new();
-        ok = c->hctx && HMAC_CTX_copy(c->hctx, h->hctx);
+        c->hctx = CRYPTO(HMAC_CTX_new)();
+        ok = c->hctx && CRYPTO(HMAC_CTX_copy)(c->hctx, h->hctx);
     } else {
-        c->ctx = EVP_MD_CTX_new();
-        ok = c->ctx && EVP_MD_CTX_copy_ex(c->ctx, h->ctx);
+        c->ctx = CRYPTO(EVP_MD_CTX_new)();
+        ok = c->ctx && CRYPTO(EVP_MD_CTX_copy_ex)(c->ctx, h->ctx);
     }
     return ok ? val_obj(c) : vm_raise(vm, vm->e_ValueError, "copy failed");
 }
@@ -225,14 +278,14 @@ static Value h_copy(ARGS) {
 static Value h_name(VM *vm, Value s, void *c) { return vm_intern(vm, HO(s)->name); }
 static Value h_digest_size(VM *vm, Value s, void *c) {
     HashObj *h = HO(s);
-    if (h->hctx) return val_int(EVP_MD_get_size(HMAC_CTX_get_md(h->hctx)));
-    const EVP_MD *md = EVP_MD_CTX_get0_md(h->ctx);
-    return val_int(is_xof(md) ? 0 : EVP_MD_get_size(md));
+    if (h->hctx) return val_int(CRYPTO(EVP_MD_get_size)(CRYPTO(HMAC_CTX_get_md)(h->hctx)));
+    const EVP_MD *md = CRYPTO(EVP_MD_CTX_get0_md)(h->ctx);
+    return val_int(is_xof(md) ? 0 : CRYPTO(EVP_MD_get_size)(md));
 }
 static Value h_block_size(VM *vm, Value s, void *c) {
     HashObj *h = HO(s);
-    const EVP_MD *md = h->hctx ? HMAC_CTX_get_md(h->hctx) : EVP_MD_CTX_get0_md(h->ctx);
-    return val_int(EVP_MD_get_block_size(md));
+    const EVP_MD *md = h->hctx ? CRYPTO(HMAC_CTX_get_md)(h->hctx) : CRYPTO(EVP_MD_CTX_get0_md)(h->ctx);
+    return val_int(CRYPTO(EVP_MD_get_block_size)(md));
 }
 
 static Value h_repr(ARGS) {
@@ -292,8 +345,8 @@ static Value h_hmac_new(ARGS) {
         hn = namebuf[nnames++];
     }
     h->name = hn ? hn : "hmac";
-    h->hctx = HMAC_CTX_new();
-    if (!h->hctx || !HMAC_Init_ex(h->hctx, k, (int)kn, md, NULL)) return vm_raise(vm, vm->e_ValueError, "HMAC init failed");
+    h->hctx = CRYPTO(HMAC_CTX_new)();
+    if (!h->hctx || !CRYPTO(HMAC_Init_ex)(h->hctx, k, (int)kn, md, NULL)) return vm_raise(vm, vm->e_ValueError, "HMAC init failed");
     Value hv = val_obj(h);
     if (!val_is_null(a[1]) && !val_is_none(a[1])) {
         vm_push_root(vm, hv);
@@ -318,7 +371,7 @@ static Value h_hmac_digest(ARGS) {
         return val_null();
     uint8_t out[EVP_MAX_MD_SIZE];
     unsigned n = 0;
-    if (!HMAC(md, k, (int)kn, m, (size_t)mn, out, &n)) return vm_raise(vm, vm->e_ValueError, "HMAC failed");
+    if (!CRYPTO(HMAC)(md, k, (int)kn, m, (size_t)mn, out, &n)) return vm_raise(vm, vm->e_ValueError, "HMAC failed");
     BytesObj *b = bytes_new(vm, out, n);
     return b ? val_obj(b) : val_null();
 }
@@ -339,12 +392,12 @@ static Value h_pbkdf2(ARGS) {
         vm_index(vm, a[3], &iters) < 0)
         return val_null();
     if (iters < 1) return vm_raise(vm, vm->e_ValueError, "iteration value must be greater than 0.");
-    if (val_is_null(a[4]) || val_is_none(a[4])) dklen = EVP_MD_get_size(md);
+    if (val_is_null(a[4]) || val_is_none(a[4])) dklen = CRYPTO(EVP_MD_get_size)(md);
     else if (vm_index(vm, a[4], &dklen) < 0) return val_null();
     if (dklen < 1) return vm_raise(vm, vm->e_ValueError, "key length must be greater than 0.");
     BytesObj *b = bytes_new(vm, NULL, dklen);
     if (!b) return val_null();
-    if (!PKCS5_PBKDF2_HMAC((const char *)pw, (int)pn, salt, (int)sn, (int)iters, md, (int)dklen, b->data))
+    if (!CRYPTO(PKCS5_PBKDF2_HMAC)((const char *)pw, (int)pn, salt, (int)sn, (int)iters, md, (int)dklen, b->data))
         return vm_raise(vm, vm->e_ValueError, "pbkdf2 failed");
     return val_obj(b);
 }
@@ -370,7 +423,7 @@ static Value h_compare_digest(ARGS) {
         return val_null();
     }
     if (n != m) return val_bool(false);
-    return val_bool(CRYPTO_memcmp(p, q, (size_t)n) == 0);
+    return val_bool(CRYPTO(CRYPTO_memcmp)(p, q, (size_t)n) == 0);
 }
 
 static Value h_fips(ARGS) { return val_int(0); }
@@ -430,7 +483,7 @@ static const MethodDef openssl_ctors[] = {
     {NULL}};
 
 int hashlib_module_init(VM *vm, Value mod) {
-    if (init_types(vm) < 0) return -1;
+    if (crypto_load(vm) < 0 || init_types(vm) < 0) return -1;
     static const MethodDef fns[] = {
         {"new", h_new}, {"hmac_new", h_hmac_new}, {"hmac_digest", h_hmac_digest}, {"pbkdf2_hmac", h_pbkdf2},
         {"compare_digest", h_compare_digest, ARITY_POS(2, 2)}, {"get_fips_mode", h_fips, ARITY_NOARGS}, {NULL}};
@@ -451,7 +504,7 @@ int hashlib_module_init(VM *vm, Value mod) {
 
 /* _sha512: sha512 / sha384, as random.py imports them */
 int sha512_module_init(VM *vm, Value mod) {
-    if (init_types(vm) < 0) return -1;
+    if (crypto_load(vm) < 0 || init_types(vm) < 0) return -1;
     static const MethodDef fns[] = {
         {"sha512", h_openssl, 0, (void *)"sha512"}, {"sha384", h_openssl, 0, (void *)"sha384"}, {NULL}};
     return module_add_functions(vm, mod, fns);

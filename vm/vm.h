@@ -314,7 +314,7 @@ Value vm_bound_method_new(VM *vm, Value func, Value self);   /* a method object:
 /* Inline-cache fills for LOAD_ATTR / STORE_ATTR / LOAD_METHOD (vm/attr.c). */
 bool attr_cache_fill_load(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
 bool attr_cache_fill_store(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
-bool attr_cache_fill_method(VM *vm, TypeObj *t, StrObj *name, InlineCache *c);
+bool attr_cache_fill_method(VM *vm, CodeObj *co, TypeObj *t, StrObj *name, InlineCache *c);
 
 /* ---- protocols (vm/protocol.c) ---------------------------------------------------------- */
 Value vm_binary_op(VM *vm, int op, Value a, Value b);      /* BinaryOp incl. in-place */

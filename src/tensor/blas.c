@@ -1,4 +1,4 @@
-/* blas.c — matrix products: mm, bmm, mv, dot, addmm. The only file that includes cblas.h:
+/* blas.c — matrix products: mm, bmm, mv, dot, addmm, on OpenBLAS through blas_lib.h's table:
  * float32 goes through cblas_sgemm/sgemv/sdot and float64 through cblas_dgemm/dgemv/ddot,
  * reading strided operands in place when they are row- or column-major (a transposed weight
  * costs nothing); bfloat16 runs the float32 path on widened operands and rounds the result
@@ -6,16 +6,13 @@
  * wrap on store.  float16 and bool have no kernel, as in PyTorch 1.13. */
 #include "src/tensor/linalg.h"
 
+#include "src/tensor/blas_lib.h"
 #include "src/tensor/isa.h"
 #include "src/tensor/parallel.h"
 
-#include <cblas.h>
 #include <stdio.h>
 #include <string.h>
 
-/* OpenBLAS runs single-threaded under the pool's blocks (see GEMM_BLOCK below); parallel.c calls
- * this once, before the first product */
-void tensor__blas_single_thread(void) { openblas_set_num_threads(1); }
 
 /* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
 static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
@@ -134,7 +131,6 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     /* Operands BLAS cannot read in place (a broadcast gradient: an expand's zero strides) are \
      * packed first, so the kernel chosen below, and with it the rounding, depends on the shapes \
      * alone: compiled code that materializes such a view gets eager's bits. */ \
-    tensor__parallel_init(); \
     T *ca = NULL, *cb = NULL; \
     if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
         ca = malloc(sizeof(T) * (size_t)(m * k)); \
@@ -184,8 +180,8 @@ static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t a
     free(ca); \
     free(cb); \
 }
-GEMM_STRIDED(sgemm_strided, float, cblas_sgemm, cblas_sgemv, souter)
-GEMM_STRIDED(dgemm_strided, double, cblas_dgemm, cblas_dgemv, douter)
+GEMM_STRIDED(sgemm_strided, float, BLAS(cblas_sgemm), BLAS(cblas_sgemv), souter)
+GEMM_STRIDED(dgemm_strided, double, BLAS(cblas_dgemm), BLAS(cblas_dgemv), douter)
 #undef GEMM_STRIDED
 
 static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const int64_t *A, int64_t as0, int64_t as1,
@@ -207,7 +203,7 @@ void tensor__sgemm_into(int64_t m, int64_t n, int64_t k, float alpha, const floa
 
 /* The test suite's reference: the library's sgemm path against a direct call. */
 void tensor__cblas_sgemm_direct(int m, int n, int k, const float *A, const float *B, float *C) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n);
+    BLAS(cblas_sgemm)(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n);
 }
 
 /* ---- shape checks -------------------------------------------------------------------------------- */
@@ -422,7 +418,6 @@ static Tensor *bmm_kernel(Tensor *const *in, const TensorOpArgs *a, const Tensor
 }
 
 static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
-    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
@@ -431,7 +426,7 @@ static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorM
         CBLAS_TRANSPOSE tr;
         int64_t ld;
         if (blas_layout(x->shape[0], x->shape[1], x->strides[0], x->strides[1], &tr, &ld)) {
-            cblas_sgemv(CblasRowMajor, tr, tr == CblasNoTrans ? (int)x->shape[0] : (int)x->shape[1],
+            BLAS(cblas_sgemv)(CblasRowMajor, tr, tr == CblasNoTrans ? (int)x->shape[0] : (int)x->shape[1],
                         tr == CblasNoTrans ? (int)x->shape[1] : (int)x->shape[0], 1.0f, tensor__f32(x), (int)ld,
                         tensor__f32(y), (int)y->strides[0], 0.0f, tensor__f32(r), 1);
             return r;
@@ -443,7 +438,6 @@ static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorM
 }
 
 static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
-    tensor__parallel_init();
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
@@ -456,14 +450,14 @@ static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const Tensor
             *tensor__f32(r) = (float)acc;
             return r;
         }
-        *tensor__f32(r) = x->shape[0] ? cblas_sdot((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
+        *tensor__f32(r) = x->shape[0] ? BLAS(cblas_sdot)((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
                                                    (int)y->strides[0])
                                       : 0.0f;
     } else if (o->dtype == TENSOR_FLOAT64) {
         const double *px = (const double *)tensor__data(x), *py = (const double *)tensor__data(y);
         double acc = 0;
         if (x->shape[0] && x->strides[0] > 0 && y->strides[0] > 0)
-            acc = cblas_ddot((int)x->shape[0], px, (int)x->strides[0], py, (int)y->strides[0]);
+            acc = BLAS(cblas_ddot)((int)x->shape[0], px, (int)x->strides[0], py, (int)y->strides[0]);
         else
             for (int64_t i = 0; i < x->shape[0]; i++) acc += px[i * x->strides[0]] * py[i * y->strides[0]];
         *(double *)tensor__data(r) = acc;

@@ -1,5 +1,5 @@
-/* lapack.c — linear algebra on OpenBLAS's LAPACK (the kept library; its Fortran symbols are
- * declared here, there is no LAPACKE header): linalg.cholesky (potrf), solve_triangular (BLAS
+/* lapack.c — linear algebra on OpenBLAS's LAPACK (the kept library, reached through blas_lib.h,
+ * which declares its Fortran symbols: there is no LAPACKE header): linalg.cholesky (potrf), solve_triangular (BLAS
  * trsm, which like ATen's does not stop at a zero diagonal), inv (getrf + getrs against the
  * identity, as ATen's linalg_solve), det and slogdet (from getrf's LU, as ATen), qr (geqrf +
  * orgqr) and svdvals (gesdd without vectors).  float32 runs the s-routines and float64 the
@@ -8,31 +8,15 @@
  * Without LAPACK symbols (a plain BLAS build) the ops raise NotImplementedError naming them. */
 #include <stdbool.h>
 
-#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/tensor/parallel.h"
+#include "src/tensor/blas_lib.h"
 #include "src/tensor/dtype.h"
 #include "src/tensor/kernels.h"
 
-/* ---- LAPACK's Fortran interface (column-major; trailing lengths of the character args) -------- */
-#ifdef EMBER_HAVE_LAPACK
-#define LAPACK_DECLS(T, P)                                                                       \
-    void P##potrf_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);     \
-    void P##getrf_(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info);      \
-    void P##getrs_(const char *tr, const int *n, const int *nrhs, const T *a, const int *lda, const int *ipiv, \
-                   T *b, const int *ldb, int *info, size_t);                                     \
-    void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, const int *lwork, int *info); \
-    void P##orgqr_(const int *m, const int *n, const int *k, T *a, const int *lda, const T *tau, T *work, \
-                   const int *lwork, int *info);                                                 \
-    void P##gesdd_(const char *jobz, const int *m, const int *n, T *a, const int *lda, T *s, T *u, const int *ldu, \
-                   T *vt, const int *ldvt, T *work, const int *lwork, int *iwork, int *info, size_t);
-LAPACK_DECLS(float, s)
-LAPACK_DECLS(double, d)
-#endif
 
 /* ---- shape inference --------------------------------------------------------------------------- */
 
@@ -245,7 +229,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         int ni = (int)n, info = 0;                                                                 \
         for (int64_t m = 0; m < mats; m++) {                                                       \
             P##_to_col(src + m * n * n, n, n, buf);                                                \
-            P##potrf_("L", &ni, buf, &ni, &info, 1);                                               \
+            BLAS(P##potrf_)("L", &ni, buf, &ni, &info, 1);                                               \
             if (info > 0) {                                                                        \
                 char pre[48];                                                                      \
                 batch_prefix(pre, sizeof pre, x, m);                                               \
@@ -280,7 +264,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         int ni = (int)n, info = 0;                                                                 \
         for (int64_t m = 0; m < mats; m++) {                                                       \
             P##_to_col(src + m * n * n, n, n, buf);                                                \
-            if (n) P##getrf_(&ni, &ni, buf, &ni, piv, &info);                                      \
+            if (n) BLAS(P##getrf_)(&ni, &ni, buf, &ni, piv, &info);                                      \
             if (what == LU_INV) {                                                                  \
                 if (info > 0) {                                                                    \
                     char pre[48];                                                                  \
@@ -295,7 +279,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
                 T *id = buf + n * n;                                                               \
                 for (int64_t i = 0; i < n * n; i++) id[i] = (T)0;                                  \
                 for (int64_t i = 0; i < n; i++) id[i * n + i] = (T)1;                              \
-                if (n) P##getrs_("N", &ni, &ni, buf, &ni, piv, id, &ni, &info, 1);                 \
+                if (n) BLAS(P##getrs_)("N", &ni, &ni, buf, &ni, piv, id, &ni, &info, 1);                 \
                 P##_from_col(id, n, n, n, (T *)tensor__data(r0) + m * n * n);                      \
                 continue;                                                                          \
             }                                                                                      \
@@ -329,8 +313,8 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         int mi = (int)m, nI = (int)n, ki = (int)k, qi = (int)qc, info = 0, lw = -1;                \
         T wq = 0, wq2 = 0;                                                                         \
         if (buf && m && n) {                                                                       \
-            P##geqrf_(&mi, &nI, buf, &mi, tau, &wq, &lw, &info);                                   \
-            if (mode != 3 && qc) P##orgqr_(&mi, &qi, &ki, buf, &mi, tau, &wq2, &lw, &info);        \
+            BLAS(P##geqrf_)(&mi, &nI, buf, &mi, tau, &wq, &lw, &info);                                   \
+            if (mode != 3 && qc) BLAS(P##orgqr_)(&mi, &qi, &ki, buf, &mi, tau, &wq2, &lw, &info);        \
         }                                                                                          \
         int lwork = (int)(wq > wq2 ? wq : wq2) + 1;                                                \
         T *work = malloc(sizeof(T) * (size_t)lwork);                                               \
@@ -342,7 +326,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         }                                                                                          \
         for (int64_t b = 0; b < mats; b++) {                                                       \
             P##_to_col(src + b * m * n, m, n, buf);                                                \
-            if (m && n) P##geqrf_(&mi, &nI, buf, &mi, tau, work, &lwork, &info);                   \
+            if (m && n) BLAS(P##geqrf_)(&mi, &nI, buf, &mi, tau, work, &lwork, &info);                   \
             T *ro = (T *)tensor__data(r) + b * rr * n;                                             \
             for (int64_t i = 0; i < rr; i++)                                                       \
                 for (int64_t j = 0; j < n; j++) ro[i * n + j] = j >= i ? buf[j * m + i] : (T)0;    \
@@ -350,7 +334,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
             /* orgqr needs the qc columns in place: columns past n start as zero reflectors */   \
             for (int64_t j = n; j < qc; j++)                                                       \
                 for (int64_t i = 0; i < m; i++) buf[j * m + i] = (T)0;                             \
-            if (m && qc) P##orgqr_(&mi, &qi, &ki, buf, &mi, tau, work, &lwork, &info);             \
+            if (m && qc) BLAS(P##orgqr_)(&mi, &qi, &ki, buf, &mi, tau, work, &lwork, &info);             \
             P##_from_col(buf, m, qc, m, (T *)tensor__data(q) + b * m * qc);                        \
         }                                                                                          \
         free(buf);                                                                                 \
@@ -377,7 +361,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
             free(iwork);                                                                           \
             return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
         }                                                                                          \
-        if (buf && iwork && k) P##gesdd_(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r), ub, &ldu, vb, &ldv, &wq, &lw, iwork, &info, 1); \
+        if (buf && iwork && k) BLAS(P##gesdd_)(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r), ub, &ldu, vb, &ldv, &wq, &lw, iwork, &info, 1); \
         int lwork = (int)wq + 1;                                                                   \
         T *work = malloc(sizeof(T) * (size_t)lwork);                                               \
         if (!buf || !iwork || !work) {                                                             \
@@ -392,7 +376,7 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         }                                                                                          \
         for (int64_t b = 0; b < mats && k; b++) {                                                  \
             P##_to_col(src + b * m * n, m, n, buf);                                                \
-            P##gesdd_(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r) + b * k, ub, &ldu, vb, &ldv, work, &lwork, \
+            BLAS(P##gesdd_)(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r) + b * k, ub, &ldu, vb, &ldv, work, &lwork, \
                       iwork, &info, 1);                                                            \
             if (u && info == 0) {                                                                  \
                 P##_from_col(ub, m, k, m, (T *)tensor__data(u) + b * m * k);                       \
@@ -438,8 +422,8 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         }                                                                                          \
     }
 
-LAPACK_KERNELS(float, s, cblas_strsm)
-LAPACK_KERNELS(double, d, cblas_dtrsm)
+LAPACK_KERNELS(float, s, BLAS(cblas_strsm))
+LAPACK_KERNELS(double, d, BLAS(cblas_dtrsm))
 
 #endif
 
@@ -448,7 +432,6 @@ typedef int (*LapackKernel)(Tensor *const *x, Tensor **r, const TensorOpArgs *a,
 
 static int run_lapack(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a, Tensor **out, TensorInferFn infer,
                       LapackKernel k, const char *label) {
-    tensor__parallel_init();   /* OpenBLAS at one thread, as under every product (blas.c) */
     TensorMeta m[3], xm[2];
     const TensorMeta *mi[2] = {NULL, NULL};
     for (int i = 0; i < n && i < 2; i++) {

@@ -97,12 +97,9 @@ static void pool_init(void) {
     if (!n) n = default_threads();
     atomic_store(&pool.threads, n);
     atomic_store(&pool.limit, MAX_WORKERS);
-    tensor__blas_single_thread();
 }
 
 static inline void ensure_init(void) { pthread_once(&pool.once, pool_init); }
-
-void tensor__parallel_init(void) { ensure_init(); }
 
 /* A forked child has none of the workers; the next job starts them again. */
 static void after_fork_child(void) {

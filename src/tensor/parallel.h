@@ -31,9 +31,5 @@ void tensor_parallel_for(int64_t n, int64_t grain, TensorTask fn, void *ctx);
 bool tensor_in_parallel_region(void);
 /* threads the pool has started besides the caller (tests) */
 int tensor__pool_workers(void);
-/* reads the default count and puts OpenBLAS at one thread, once (before the first BLAS call) */
-void tensor__parallel_init(void);
-/* blas.c (the one file that includes cblas.h): OpenBLAS at one thread, the pool splits products */
-void tensor__blas_single_thread(void);
 
 #endif
