@@ -313,6 +313,8 @@ Tensor *ag_gather(Tensor *a, int64_t dim, Tensor *index);
 Tensor *ag_index_select(Tensor *a, int64_t dim, Tensor *index);
 Tensor *ag_index(Tensor *a, int64_t dim, Tensor *const *indices, int n);
 Tensor *ag_masked_fill(Tensor *a, Tensor *mask, TensorScalar value);
+/* grad where self > threshold, else 0 (relu's backward) */
+Tensor *ag_threshold_backward(Tensor *grad, Tensor *self, TensorScalar threshold);
 Tensor *ag_abs(Tensor *a);
 Tensor *ag_sqrt(Tensor *a);
 Tensor *ag_rsqrt(Tensor *a);

@@ -3,6 +3,7 @@
  * (softmax, log_softmax, layer_norm recomputed from the saved input, embedding, dropout,
  * nll_loss, mse_loss). */
 #include <math.h>
+#include <string.h>
 
 #include "src/autograd/rules.h"
 #include "src/tensor/nn.h"
@@ -343,11 +344,22 @@ BW(masked_scatter) {
 
 /* ---- nn ------------------------------------------------------------------------------------------------- */
 
+/* softmax's backward.  Without create_graph, for float32 rows of the last dim (attention's
+ * softmax): the fused kernel (SOFTMAX_BACKWARD, src/tensor/nn.c), which computes the composed
+ * formula below step for step in one pass a row; otherwise the formula. */
 BW(softmax) {
     RULE_BEGIN;
     Tensor *y, *gy, *sm, *d;
     SAVED(0, y);
     int64_t dim = n->args.dim;
+    if (!ag_is_grad_enabled() && y->dtype == TENSOR_FLOAT32 && g[0]->dtype == TENSOR_FLOAT32 && y->ndim > 0 &&
+        g[0]->ndim == y->ndim && (dim < 0 ? dim + y->ndim : dim) == y->ndim - 1 && tensor_is_contiguous(y) &&
+        tensor_is_contiguous(g[0]) && memcmp(g[0]->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) == 0) {
+        Tensor *in[2] = {g[0], y};
+        if (ag_op_run(TENSOR_OP_SOFTMAX_BACKWARD, in, 2, &n->args, gi, 1) < 0) goto fail;
+        rc = 0;
+        goto fail;
+    }
     TMP(gy, ag_mul(g[0], y));
     TMP(sm, ag_sum_dims(gy, &dim, 1, true));
     TMP(d, ag_sub(g[0], sm));

@@ -179,12 +179,22 @@ BW(sigmoid) {
     RULE_END;
 }
 
+/* ATen's threshold_backward(grad, result, 0): zero where the result is <= 0 (NaN passes the
+ * gradient), one pass where a le mask and a masked_fill made two and a bool temporary */
 BW(relu) {
     RULE_BEGIN;
-    Tensor *r, *dead;
+    Tensor *r;
     SAVED(0, r);
-    TMP(dead, ag__const_scalar(TENSOR_OP_LE_SCALAR, r, tensor_scalar_i(0)));
-    OUT(0, ag_masked_fill(g[0], dead, tensor_scalar_i(0)));
+    OUT(0, ag_threshold_backward(g[0], r, tensor_scalar_i(0)));
+    RULE_END;
+}
+
+/* linear in grad_output: the same mask on the incoming gradient; self's mask has no derivative */
+BW(threshold_backward) {
+    RULE_BEGIN;
+    Tensor *r;
+    SAVED(0, r);
+    OUT(0, ag_threshold_backward(g[0], r, n->args.scalar));
     RULE_END;
 }
 

@@ -230,6 +230,13 @@ Tensor *ag_masked_fill(Tensor *a, Tensor *mask, TensorScalar value) {
     return ag_op1(TENSOR_OP_MASKED_FILL, in, 2, &args);
 }
 
+Tensor *ag_threshold_backward(Tensor *grad, Tensor *self, TensorScalar threshold) {
+    Tensor *in[2] = {grad, self};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    args.scalar = threshold;
+    return ag_op1(TENSOR_OP_THRESHOLD_BACKWARD, in, 2, &args);
+}
+
 /* ---- in place ---- */
 
 static int inplace(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "src/tensor/isa.h"
 #include "src/tensor/vmath.h"
@@ -84,24 +85,39 @@ SOFTMAX_ROWS(d, double, exp)
 
 /* the contiguous float32 row's passes.  The max in sixteen lanes (a max is exact in any order; a
  * NaN anywhere makes it NaN, as the serial scan does) */
+typedef float nn__v16f __attribute__((vector_size(64)));
+typedef int32_t nn__v16i __attribute__((vector_size(64)));
 static inline __attribute__((always_inline)) void row_max__body(const float *x, int64_t n, float *out) {
-    float m[16];
-    bool nan = false;
+    /* sixteen lanes in GCC's vector type: written as arrays (m[k] = v > m[k] ? v : m[k]), GCC left
+     * the loop scalar, a compare and a branchless select an element (~2 ns).  Each lane keeps that
+     * select (x86's maxps is the same expression), so the result is the serial lanes' bit for bit,
+     * the sign of a zero maximum included. */
+    nn__v16f m;
+    nn__v16i nan = {0};
     for (int k = 0; k < 16; k++) m[k] = -INFINITY;
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 16; k++) {
-            float v = x[i + k];
-            nan |= v != v;
-            m[k] = v > m[k] ? v : m[k];
-        }
-    for (; i < n; i++) {
-        nan |= x[i] != x[i];
-        m[0] = x[i] > m[0] ? x[i] : m[0];
+    for (; i + 16 <= n; i += 16) {
+        nn__v16f v;
+        memcpy(&v, x + i, sizeof v);
+        nn__v16i gt = v > m;
+        nan |= v != v;
+        m = (nn__v16f)(((nn__v16i)v & gt) | ((nn__v16i)m & ~gt));
     }
-    float r = m[0];
-    for (int k = 1; k < 16; k++) r = m[k] > r ? m[k] : r;
-    *out = nan ? NAN : r;
+    float ms[16];
+    int32_t ns[16];
+    memcpy(ms, &m, sizeof ms);
+    memcpy(ns, &nan, sizeof ns);
+    for (; i < n; i++) {
+        ns[0] |= x[i] != x[i];
+        ms[0] = x[i] > ms[0] ? x[i] : ms[0];
+    }
+    float r = ms[0];
+    int32_t any = ns[0];
+    for (int k = 1; k < 16; k++) {
+        r = ms[k] > r ? ms[k] : r;
+        any |= ns[k];
+    }
+    *out = any ? NAN : r;
 }
 TENSOR_MULTIVERSION(row_max, (const float *x, int64_t n, float *out), (x, n, out))
 /* e = exp(x - mx), stored in y when store (softmax: log_softmax needs only the sum), summed in
@@ -150,6 +166,75 @@ void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode)
     TENSOR_ISA_CALL(row_expsum, (x, y, n, mx, !log_mode, &sum));
     float k = log_mode ? (float)log(sum) : (float)(1.0 / sum);
     TENSOR_ISA_CALL(row_finish, (x, y, n, mx, k, log_mode));
+}
+
+/* softmax's backward over rows of the last dim (ops.def SOFTMAX_BACKWARD): grad_input =
+ * y * (g - sum(g * y)), each step the float32 expression of the composed rule it replaces
+ * (rules_nn.c BW(softmax): mul, sum over the dim, sub, mul) with the row's sum that sum_dim
+ * takes (reduce.c: one run of tensor__sum_f32, scale 1), so the bits are the composition's; one
+ * pass a row and no row-sized temporaries where the composition made four passes and three. */
+static inline __attribute__((always_inline)) void softmax_bw_rows__body(const float *g, const float *y, float *o,
+                                                                       int64_t rows, int64_t n, float *gy) {
+    for (int64_t r = 0; r < rows; r++) {
+        const float *gr = g + r * n, *yr = y + r * n;
+        float *orow = o + r * n;
+        for (int64_t j = 0; j < n; j++) gy[j] = gr[j] * yr[j];
+        double acc = 0;
+        acc += tensor__sum_f32(gy, 1, n);
+        float sm = (float)(acc * 1.0);
+        for (int64_t j = 0; j < n; j++) {
+            float d = gr[j] - sm;
+            orow[j] = yr[j] * d;
+        }
+    }
+}
+TENSOR_MULTIVERSION(softmax_bw_rows, (const float *g, const float *y, float *o, int64_t rows, int64_t n, float *gy),
+                    (g, y, o, rows, n, gy))
+
+/* (grad_out, output), dim */
+TENSOR_INFER(softmax_backward) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *g = in[0], *y = in[1];
+    if (g->dtype != TENSOR_FLOAT32 || y->dtype != TENSOR_FLOAT32 || g->ndim != y->ndim || y->ndim == 0 ||
+        memcmp(g->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) != 0) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "_softmax_backward_data: grad_output and output must be float32 tensors of one shape");
+        return -1;
+    }
+    int64_t d = tensor__wrap_dim(a->dim, y->ndim);
+    if (d < 0) return -1;
+    if (d != y->ndim - 1) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "_softmax_backward_data: only over the last dim");
+        return -1;
+    }
+    tensor__meta_contiguous(&out[0], TENSOR_FLOAT32, y->ndim, y->shape);
+    return 1;
+}
+
+TENSOR_RUN(softmax_backward) {
+    (void)n_out;
+    TensorMeta mg, my, om;
+    tensor_meta_of(in[0], &mg);
+    tensor_meta_of(in[1], &my);
+    const TensorMeta *pm[2] = {&mg, &my};
+    if (tensor__infer_softmax_backward(op, pm, n_in, a, &om, 1) < 0) return -1;
+    Tensor *g = tensor_contiguous(in[0]), *y = g ? tensor_contiguous(in[1]) : NULL;
+    Tensor *r = y ? tensor__new_from_meta(&om, false) : NULL;
+    int64_t n = om.shape[om.ndim - 1], rows = n ? tensor__shape_numel(om.ndim, om.shape) / n : 0;
+    float *gy = r ? malloc(sizeof(float) * (size_t)(n ? n : 1)) : NULL;
+    if (!gy) {
+        if (r) tensor_error_set(TENSOR_ERR_MEMORY, "out of memory");
+        tensor_decref(r);
+        r = NULL;
+    } else {
+        TENSOR_ISA_CALL(softmax_bw_rows, (tensor__f32(g), tensor__f32(y), tensor__f32(r), rows, n, gy));
+    }
+    free(gy);
+    tensor_decref(g);
+    tensor_decref(y);
+    if (!r) return -1;
+    out[0] = r;
+    return 1;
 }
 
 static int softmax_check(const TensorMeta *x, int64_t dim, bool log_mode, TensorDtype *fam) {
@@ -229,8 +314,9 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
 
 /* one row; the compiled backend's row groups call the float32 form (tensor__layer_norm_row_f32) */
 #define LAYER_NORM_ROWS(SUF, T, SUM)                                                              \
-    static inline void layer_norm_row_##SUF(const T *xr, const T *pw, const T *pb, T *yr, int64_t cols, double eps, \
-                                            double *mu_out, double *rs_out) {                     \
+    static inline __attribute__((always_inline)) void layer_norm_row_##SUF(const T *xr, const T *pw, const T *pb, \
+                                                                           T *yr, int64_t cols, double eps,      \
+                                                                           double *mu_out, double *rs_out) {     \
         double mu = SUM(xr, 1, cols) / (double)cols;                                              \
         double var = 0;                                                                           \
         for (int64_t j = 0; j < cols; j++) {                                                      \
@@ -248,15 +334,55 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
         *mu_out = mu;                                                                             \
         *rs_out = rs;                                                                             \
     }                                                                                             \
+    /* LN_ROW_BLOCK rows: each row's variance is one serial sum in double, whose order is its   \
+     * bits, so a row at a time ran at one dependent addition's latency per element (the kernel's \
+     * bound: ~4 cycles an element).  Here the block's rows run their chains side by side, each   \
+     * in its own order, and every other step is the row's own expression: the same bits. */     \
+    static inline __attribute__((always_inline)) void layer_norm_block_##SUF##__body(            \
+        const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t cols, double eps) { \
+        double mu[LN_ROW_BLOCK], var[LN_ROW_BLOCK], rs[LN_ROW_BLOCK];                             \
+        for (int r = 0; r < LN_ROW_BLOCK; r++) {                                                  \
+            mu[r] = SUM(px + r * cols, 1, cols) / (double)cols;                                   \
+            var[r] = 0;                                                                           \
+        }                                                                                         \
+        for (int64_t j = 0; j < cols; j++)                                                        \
+            for (int r = 0; r < LN_ROW_BLOCK; r++) {                                              \
+                double d = px[r * cols + j] - mu[r];                                              \
+                var[r] += d * d;                                                                  \
+            }                                                                                     \
+        for (int r = 0; r < LN_ROW_BLOCK; r++) {                                                  \
+            var[r] /= (double)cols;                                                               \
+            rs[r] = 1.0 / sqrt(var[r] + eps);                                                     \
+            const T *xr = px + r * cols;                                                          \
+            T *yr = py + r * cols;                                                                \
+            double m = mu[r], k = rs[r];                                                          \
+            for (int64_t j = 0; j < cols; j++) {                                                  \
+                T v = (T)((xr[j] - m) * k);                                                       \
+                if (pw) v *= pw[j];                                                               \
+                if (pb) v += pb[j];                                                               \
+                yr[j] = v;                                                                        \
+            }                                                                                     \
+            if (pmean) pmean[r] = (T)m;                                                           \
+            if (prstd) prstd[r] = (T)k;                                                           \
+        }                                                                                         \
+    }                                                                                             \
+    TENSOR_MULTIVERSION(layer_norm_block_##SUF, (const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, \
+                                                 int64_t cols, double eps),                       \
+                        (px, pw, pb, py, pmean, prstd, cols, eps))                                \
     static void layer_norm_rows_##SUF(const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t rows, \
                                       int64_t cols, double eps) {                                 \
-        for (int64_t i = 0; i < rows; i++) {                                                      \
+        int64_t i = 0;                                                                            \
+        for (; i + LN_ROW_BLOCK <= rows; i += LN_ROW_BLOCK)                                       \
+            TENSOR_ISA_CALL(layer_norm_block_##SUF, (px + i * cols, pw, pb, py + i * cols,         \
+                                                     pmean ? pmean + i : NULL, prstd ? prstd + i : NULL, cols, eps)); \
+        for (; i < rows; i++) {                                                                   \
             double mu, rs;                                                                        \
             layer_norm_row_##SUF(px + i * cols, pw, pb, py + i * cols, cols, eps, &mu, &rs);      \
             if (pmean) pmean[i] = (T)mu;                                                          \
             if (prstd) prstd[i] = (T)rs;                                                          \
         }                                                                                         \
     }
+#define LN_ROW_BLOCK 8
 LAYER_NORM_ROWS(f, float, tensor__sum_f32)
 LAYER_NORM_ROWS(d, double, tensor__sum_f64)
 

@@ -379,16 +379,10 @@ static void visit_sum(void *vc, int64_t oi, int64_t off) {
     }
 }
 
-/* out[j] = scale * sum_i in[i, j] for a contiguous float tensor whose leading dims are reduced */
-static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, double scale, bool square) {
-    if (t->dtype != TENSOR_FLOAT32 || !tensor__contig(t) || p->rd == 0 || p->kd == 0) return false;
-    for (int i = 0; i < p->rd; i++)
-        if (!p->mask[i]) return false;
-    int64_t rows = p->rnumel, cols = p->onumel;
-    if (cols < 8 || rows < 1) return false;   /* one row (a batch-1 bias gradient): a copy, same bits */
-    double *acc = calloc((size_t)cols, sizeof(double));
-    if (!acc) return false;
-    const float *x = tensor__f32(t);
+/* acc[j] += x[r, j] (or its square rounded to float) over the rows in order: each column's sum is
+ * one fixed chain, so every vector width gives the same bits (the loop runs across columns) */
+static inline __attribute__((always_inline)) void col_sums__body(const float *x, int64_t rows, int64_t cols,
+                                                                 bool square, double *acc) {
     for (int64_t r = 0; r < rows; r++) {
         const float *row = x + r * cols;
         if (square) {
@@ -400,6 +394,20 @@ static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, d
             for (int64_t j = 0; j < cols; j++) acc[j] += row[j];
         }
     }
+}
+TENSOR_MULTIVERSION(col_sums, (const float *x, int64_t rows, int64_t cols, bool square, double *acc),
+                    (x, rows, cols, square, acc))
+
+/* out[j] = scale * sum_i in[i, j] for a contiguous float tensor whose leading dims are reduced */
+static bool sum_leading_rows(const Tensor *t, const ReducePlan *p, float *out, double scale, bool square) {
+    if (t->dtype != TENSOR_FLOAT32 || !tensor__contig(t) || p->rd == 0 || p->kd == 0) return false;
+    for (int i = 0; i < p->rd; i++)
+        if (!p->mask[i]) return false;
+    int64_t rows = p->rnumel, cols = p->onumel;
+    if (cols < 8 || rows < 1) return false;   /* one row (a batch-1 bias gradient): a copy, same bits */
+    double *acc = calloc((size_t)cols, sizeof(double));
+    if (!acc) return false;
+    TENSOR_ISA_CALL(col_sums, (tensor__f32(t), rows, cols, square, acc));
     for (int64_t j = 0; j < cols; j++) out[j] = (float)(acc[j] * scale);
     free(acc);
     return true;
