@@ -179,9 +179,8 @@ static inline __attribute__((always_inline)) void softmax_bw_rows__body(const fl
         const float *gr = g + r * n, *yr = y + r * n;
         float *orow = o + r * n;
         for (int64_t j = 0; j < n; j++) gy[j] = gr[j] * yr[j];
-        double acc = 0;
-        acc += tensor__sum_f32(gy, 1, n);
-        float sm = (float)(acc * 1.0);
+        /* sum_dim's accumulator starts at 0, so a -0 row sum is +0 there too */
+        float sm = (float)(0.0 + tensor__sum_f32(gy, 1, n));
         for (int64_t j = 0; j < n; j++) {
             float d = gr[j] - sm;
             orow[j] = yr[j] * d;
@@ -314,6 +313,19 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
 
 /* one row; the compiled backend's row groups call the float32 form (tensor__layer_norm_row_f32) */
 #define LAYER_NORM_ROWS(SUF, T, SUM)                                                              \
+    /* a row's output from its mean and its sum of squared deviations; returns 1 / std */          \
+    static inline __attribute__((always_inline)) double layer_norm_apply_##SUF(                   \
+        const T *xr, const T *pw, const T *pb, T *yr, int64_t cols, double eps, double mu, double var) { \
+        var /= (double)cols;                                                                      \
+        double rs = 1.0 / sqrt(var + eps);                                                        \
+        for (int64_t j = 0; j < cols; j++) {                                                      \
+            T v = (T)((xr[j] - mu) * rs);                                                         \
+            if (pw) v *= pw[j];                                                                   \
+            if (pb) v += pb[j];                                                                   \
+            yr[j] = v;                                                                            \
+        }                                                                                         \
+        return rs;                                                                                \
+    }                                                                                             \
     static inline __attribute__((always_inline)) void layer_norm_row_##SUF(const T *xr, const T *pw, const T *pb, \
                                                                            T *yr, int64_t cols, double eps,      \
                                                                            double *mu_out, double *rs_out) {     \
@@ -323,16 +335,8 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
             double d = xr[j] - mu;                                                                \
             var += d * d;                                                                         \
         }                                                                                         \
-        var /= (double)cols;                                                                      \
-        double rs = 1.0 / sqrt(var + eps);                                                        \
-        for (int64_t j = 0; j < cols; j++) {                                                      \
-            T v = (T)((xr[j] - mu) * rs);                                                         \
-            if (pw) v *= pw[j];                                                                   \
-            if (pb) v += pb[j];                                                                   \
-            yr[j] = v;                                                                            \
-        }                                                                                         \
         *mu_out = mu;                                                                             \
-        *rs_out = rs;                                                                             \
+        *rs_out = layer_norm_apply_##SUF(xr, pw, pb, yr, cols, eps, mu, var);                     \
     }                                                                                             \
     /* LN_ROW_BLOCK rows: each row's variance is one serial sum in double, whose order is its   \
      * bits, so a row at a time ran at one dependent addition's latency per element (the kernel's \
@@ -340,7 +344,7 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
      * in its own order, and every other step is the row's own expression: the same bits. */     \
     static inline __attribute__((always_inline)) void layer_norm_block_##SUF##__body(            \
         const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t cols, double eps) { \
-        double mu[LN_ROW_BLOCK], var[LN_ROW_BLOCK], rs[LN_ROW_BLOCK];                             \
+        double mu[LN_ROW_BLOCK], var[LN_ROW_BLOCK];                                               \
         for (int r = 0; r < LN_ROW_BLOCK; r++) {                                                  \
             mu[r] = SUM(px + r * cols, 1, cols) / (double)cols;                                   \
             var[r] = 0;                                                                           \
@@ -351,19 +355,9 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
                 var[r] += d * d;                                                                  \
             }                                                                                     \
         for (int r = 0; r < LN_ROW_BLOCK; r++) {                                                  \
-            var[r] /= (double)cols;                                                               \
-            rs[r] = 1.0 / sqrt(var[r] + eps);                                                     \
-            const T *xr = px + r * cols;                                                          \
-            T *yr = py + r * cols;                                                                \
-            double m = mu[r], k = rs[r];                                                          \
-            for (int64_t j = 0; j < cols; j++) {                                                  \
-                T v = (T)((xr[j] - m) * k);                                                       \
-                if (pw) v *= pw[j];                                                               \
-                if (pb) v += pb[j];                                                               \
-                yr[j] = v;                                                                        \
-            }                                                                                     \
-            if (pmean) pmean[r] = (T)m;                                                           \
-            if (prstd) prstd[r] = (T)k;                                                           \
+            double rs = layer_norm_apply_##SUF(px + r * cols, pw, pb, py + r * cols, cols, eps, mu[r], var[r]); \
+            if (pmean) pmean[r] = (T)mu[r];                                                       \
+            if (prstd) prstd[r] = (T)rs;                                                          \
         }                                                                                         \
     }                                                                                             \
     TENSOR_MULTIVERSION(layer_norm_block_##SUF, (const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, \
