@@ -126,6 +126,7 @@ struct AgNode {
     uint16_t op;                 /* TensorOp (AG_KIND_OP); TENSOR_OP_COUNT otherwise */
     uint32_t n_next, n_out, n_in, n_saved;
     uint32_t absent;             /* AG_KIND_OP: forward inputs (bit i, i < 32) that were not given */
+    uint32_t alloc_size;         /* bytes of the node's block (src/common/blockcache.h) */
     uint64_t seq;
     const char *name;
     AgEdge *next;

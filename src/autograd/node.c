@@ -5,6 +5,8 @@
 
 #include "src/autograd/autograd.h"
 
+#include "src/common/blockcache.h"
+
 static bool grad_enabled = true;
 uint64_t ag__seq_counter;
 
@@ -29,7 +31,7 @@ AgNode *ag__node_alloc(AgNodeKind kind, const char *name, uint32_t n_next, uint3
     size_t off_saved = off_in + align8(sizeof(TensorMeta) * n_in_meta);
     size_t off_ints = off_saved + align8(sizeof(AgSaved) * n_saved);
     size_t total = off_ints + sizeof(int64_t) * n_ints;
-    char *mem = malloc(total);
+    char *mem = blockcache_alloc(total);
     if (!mem) {
         tensor__oom();
         return NULL;
@@ -37,6 +39,7 @@ AgNode *ag__node_alloc(AgNodeKind kind, const char *name, uint32_t n_next, uint3
     AgNode *n = (AgNode *)mem;
     memset(n, 0, offsetof(AgNode, args));
     n->refcount = 1;
+    n->alloc_size = (uint32_t)total;
     n->kind = (uint8_t)kind;
     n->op = TENSOR_OP_COUNT;
     n->n_next = n_next;
@@ -124,7 +127,7 @@ static void node_destroy(AgNode *n) {
     }
     default: break;
     }
-    free(n);
+    blockcache_free(n, n->alloc_size);
 }
 
 void ag_node_incref(AgNode *n) {

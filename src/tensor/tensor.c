@@ -2,6 +2,8 @@
  * geometry, metadata accessors, and the storage/mutation observers the VM hooks into. */
 #include "src/tensor/tensor.h"
 
+#include "src/common/blockcache.h"
+
 #include <string.h>
 #include <sys/mman.h>
 
@@ -33,8 +35,10 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
 
 /* ---- storage ---------------------------------------------------------------------------------- */
 
-/* Small buffers live in the same allocation as the header (one malloc per tensor's data);
- * large ones are 64-byte aligned for BLAS. */
+/* Small buffers live in the same allocation as the header (one block per tensor's data);
+ * large ones are 64-byte aligned for BLAS.  Headers, small buffers and buffers under
+ * STORAGE_MAP_MIN come from the block cache (src/common/blockcache.h: the collector frees them
+ * in batches, which glibc's free handles slowly); external storages' headers are malloc's. */
 #define STORAGE_INLINE_MAX 4096
 
 /* Big buffers (>= STORAGE_MAP_MIN) are page mappings, and a freed one is kept in a cache for
@@ -139,16 +143,15 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     TensorStorage *s;
     if (nbytes <= STORAGE_INLINE_MAX) {
         size_t hdr = (sizeof(TensorStorage) + 15) & ~(size_t)15;
-        s = malloc(hdr + (nbytes ? nbytes : 1));
+        s = blockcache_alloc(hdr + (nbytes ? nbytes : 1));
         if (!s) return NULL;
         s->data = (char *)s + hdr;
     } else {
-        s = malloc(sizeof *s);
+        s = blockcache_alloc(sizeof *s);
         if (!s) return NULL;
-        size_t rounded = (nbytes + 63) & ~(size_t)63;
-        s->data = nbytes >= STORAGE_MAP_MIN ? big_alloc(nbytes) : aligned_alloc(64, rounded);
+        s->data = nbytes >= STORAGE_MAP_MIN ? big_alloc(nbytes) : blockcache_alloc(nbytes);
         if (!s->data) {
-            free(s);
+            blockcache_free(s, sizeof *s);
             return NULL;
         }
     }
@@ -170,13 +173,19 @@ void tensor__storage_decref(TensorStorage *s) {
     if (!s || --s->refcount > 0) return;
     if (s->external) {
         if (s->release) s->release(s->release_ctx);
-    } else {
-        live_storage_bytes -= s->nbytes;
-        if (storage_observer) storage_observer(storage_observer_ud, -(ptrdiff_t)s->nbytes);
-        if (s->nbytes >= STORAGE_MAP_MIN) big_free(s->data, s->nbytes);
-        else if (s->nbytes > STORAGE_INLINE_MAX) free(s->data);
+        free(s);
+        return;
     }
-    free(s);
+    live_storage_bytes -= s->nbytes;
+    if (storage_observer) storage_observer(storage_observer_ud, -(ptrdiff_t)s->nbytes);
+    if (s->nbytes <= STORAGE_INLINE_MAX) {
+        size_t hdr = (sizeof(TensorStorage) + 15) & ~(size_t)15;
+        blockcache_free(s, hdr + (s->nbytes ? s->nbytes : 1));
+        return;
+    }
+    if (s->nbytes >= STORAGE_MAP_MIN) big_free(s->data, s->nbytes);
+    else blockcache_free(s->data, s->nbytes);
+    blockcache_free(s, sizeof *s);
 }
 
 /* ---- geometry ---------------------------------------------------------------------------------- */
@@ -227,7 +236,7 @@ void tensor__set_geometry(Tensor *t, int ndim, const int64_t *shape, const int64
 /* ---- tensors ----------------------------------------------------------------------------------- */
 
 Tensor *tensor__alloc_struct(void) {
-    Tensor *t = malloc(sizeof *t);
+    Tensor *t = blockcache_alloc(sizeof *t);
     if (!t) return NULL;
     /* Everything but shape/strides, which set_geometry fills for the dims in use. */
     memset(t, 0, offsetof(Tensor, shape));
@@ -259,7 +268,7 @@ Tensor *tensor__new(TensorDtype dt, int ndim, const int64_t *shape, bool zero) {
     }
     t->storage = tensor__storage_new((size_t)n * tensor__elsize(dt), zero);
     if (!t->storage) {
-        free(t);
+        blockcache_free(t, sizeof *t);
         live_tensors--;
         tensor__oom();
         return NULL;
@@ -341,7 +350,7 @@ void tensor_decref(Tensor *t) {
     version_decref(t->version);
     Tensor *base = t->base;
     live_tensors--;
-    free(t);
+    blockcache_free(t, sizeof *t);
     tensor_decref(base);
 }
 

@@ -1,0 +1,106 @@
+/* src/common/blockcache.c — the per-thread size-class cache of blockcache.h. */
+#include "src/common/blockcache.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BLOCKCACHE_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BLOCKCACHE_OFF 1
+#endif
+#endif
+
+#define SMALL_MAX 4096u                 /* 64-byte classes up to here */
+#define LARGE_MAX (64u << 10)           /* 4 KiB classes up to here */
+#define N_SMALL (SMALL_MAX / 64)        /* classes 0..63: 64..4096 bytes */
+#define N_CLASSES (N_SMALL + (LARGE_MAX - SMALL_MAX) / 4096)
+/* A training step's structs at their peak between two collections (tens of thousands of
+ * tensors and nodes of a few hundred bytes) fit; a loop of 64 KiB temporaries keeps 512. */
+#define BLOCKCACHE_MAX_BYTES ((size_t)32 << 20)
+
+#ifndef BLOCKCACHE_OFF
+typedef struct Bin {
+    void *head;                         /* freed blocks, linked through their first word */
+} Bin;
+typedef struct Cache {
+    Bin bin[N_CLASSES];
+    size_t bytes;
+    bool registered;                    /* the exit destructor knows this thread's cache */
+} Cache;
+
+static _Thread_local Cache cache;
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* class index and the class's block size for a request of n bytes (n <= LARGE_MAX) */
+static inline unsigned class_of(size_t n, size_t *size) {
+    if (n <= SMALL_MAX) {
+        unsigned c = n ? (unsigned)((n - 1) / 64) : 0;
+        *size = (size_t)(c + 1) * 64;
+        return c;
+    }
+    unsigned c = (unsigned)((n - SMALL_MAX - 1) / 4096);
+    *size = SMALL_MAX + (size_t)(c + 1) * 4096;
+    return N_SMALL + c;
+}
+
+static void flush(void *arg) {
+    Cache *c = arg;
+    for (unsigned i = 0; i < N_CLASSES; i++) {
+        while (c->bin[i].head) {
+            void *p = c->bin[i].head;
+            c->bin[i].head = *(void **)p;
+            free(p);
+        }
+    }
+    c->bytes = 0;
+}
+
+static void make_key(void) { (void)pthread_key_create(&exit_key, flush); }
+
+void *blockcache_alloc(size_t n) {
+    if (n > LARGE_MAX) return malloc(n);
+    size_t size;
+    unsigned k = class_of(n, &size);
+    void *p = cache.bin[k].head;
+    if (p) {
+        cache.bin[k].head = *(void **)p;
+        cache.bytes -= size;
+        return p;
+    }
+    return size > SMALL_MAX ? aligned_alloc(64, size) : malloc(size);
+}
+
+void blockcache_free(void *p, size_t n) {
+    if (!p) return;
+    size_t size;
+    if (n > LARGE_MAX) {
+        free(p);
+        return;
+    }
+    unsigned k = class_of(n, &size);
+    if (cache.bytes + size > BLOCKCACHE_MAX_BYTES) {
+        free(p);
+        return;
+    }
+    if (!cache.registered) {
+        /* the thread's blocks go back to malloc when it exits */
+        pthread_once(&exit_once, make_key);
+        cache.registered = true;
+        (void)pthread_setspecific(exit_key, &cache);
+    }
+    *(void **)p = cache.bin[k].head;
+    cache.bin[k].head = p;
+    cache.bytes += size;
+}
+#else
+void *blockcache_alloc(size_t n) { return n > SMALL_MAX && n <= LARGE_MAX ? aligned_alloc(64, (n + 63) & ~(size_t)63) : malloc(n); }
+void blockcache_free(void *p, size_t n) {
+    (void)n;
+    free(p);
+}
+#endif
