@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "src/autograd/capture.h"
+#include "src/common/blockcache.h"
 #include "src/tensor/pointwise.h"
 
 /* ---- task state ------------------------------------------------------------------------------------ */
@@ -176,10 +177,20 @@ static ReadyItem heap_pop(Task *t) {
 
 /* ---- helpers ------------------------------------------------------------------------------------------ */
 
+/* A node's gradient slots (n of them, at least one) come from the block cache: a backward
+ * allocates and frees a few per node (src/common/blockcache.h). */
+static size_t grad_slots_bytes(uint32_t n) { return sizeof(Tensor *) * (n ? n : 1); }
+
+static Tensor **grad_slots_new(uint32_t n) {
+    Tensor **g = blockcache_alloc(grad_slots_bytes(n));
+    if (g) memset(g, 0, grad_slots_bytes(n));
+    return g;
+}
+
 static void free_grads(Tensor **g, uint32_t n) {
     if (!g) return;
     for (uint32_t i = 0; i < n; i++) tensor_decref(g[i]);
-    free(g);
+    blockcache_free(g, grad_slots_bytes(n));
 }
 
 static bool same_shape(const Tensor *t, const AgShape *s) {
@@ -443,7 +454,7 @@ static int evaluate(Task *t, AgNode *fn, Tensor **inputs) {
             goto done;
         }
     }
-    outputs = calloc(fn->n_next ? fn->n_next : 1, sizeof *outputs);
+    outputs = grad_slots_new(fn->n_next);
     if (!outputs) {
         tensor__oom();
         goto done;
@@ -470,7 +481,7 @@ static int evaluate(Task *t, AgNode *fn, Tensor **inputs) {
                 tensor_decref(g);
                 continue;
             }
-            nx->buf = calloc(e->fn->n_out ? e->fn->n_out : 1, sizeof(Tensor *));
+            nx->buf = grad_slots_new(e->fn->n_out);
             if (!nx->buf) {
                 tensor_decref(g);
                 tensor__oom();
@@ -802,7 +813,7 @@ static int execute(int n_roots, AgEdge *roots, Tensor **grads, bool keep_graph, 
     if (n_roots == 1) {
         root = roots[0].fn;
         ag_node_incref(root);
-        root_buf = calloc(root->n_out ? root->n_out : 1, sizeof(Tensor *));
+        root_buf = grad_slots_new(root->n_out);
         EM_ASSERT(root_buf, "out of memory");
         root_buf[roots[0].input_nr] = grads[0];
     } else {
@@ -816,7 +827,7 @@ static int execute(int n_roots, AgEdge *roots, Tensor **grads, bool keep_graph, 
             g[i] = grads[i];
         }
         root->payload = g;
-        root_buf = calloc(1, sizeof(Tensor *));
+        root_buf = grad_slots_new(1);
         EM_ASSERT(root_buf, "out of memory");
     }
     compute_dependencies(&t, root);
