@@ -142,9 +142,17 @@ struct CodeObj {
     bool cache_values;      /* some cache's value was ever set (CODE_CACHE_SET): until then the
                              * collector skips the array -- most library code never runs, and
                              * reading its caches was a third of tracing a code object */
+    uint8_t perm_fields;    /* a permanent code object (vm/gc.c): CODE_PERM_* of the fields
+                             * whose objects are permanent too; the collector marks the others */
     void *tracer_data;      /* owned by src/tracer: the cache chain of compiled entries */
     void (*tracer_free)(void *);
     void (*tracer_trace)(VM *vm, void *);
+};
+
+enum {
+    CODE_PERM_CONSTS = 1 << 0, CODE_PERM_NAMES = 1 << 1, CODE_PERM_VARNAMES = 1 << 2,
+    CODE_PERM_CELLVARS = 1 << 3, CODE_PERM_FREEVARS = 1 << 4, CODE_PERM_NAME = 1 << 5,
+    CODE_PERM_QUALNAME = 1 << 6,
 };
 
 /* ---- instruction builder + assembler ---------------------------------------------------- */

@@ -83,4 +83,12 @@ void gc_root_free(VM *vm, ExtRoot *r);
 int gc_check_heap(VM *vm);
 size_t gc_live_objects(VM *vm);
 
+/* Make an imported module's code object, and the deeply immutable objects it references (its
+ * constant and name tuples, their strings, numbers and nested code objects), permanent: no
+ * collection marks, traces or sweeps them again, and they are freed only by vm_free.  A code
+ * object's mutable parts (inline caches, the tracer's entries, its filename) are still marked,
+ * from the table of permanent code objects.  Returns whether `o` itself became permanent.
+ * See "Permanent objects" in vm/gc.c for why and for the invariant. */
+bool gc_make_permanent(VM *vm, Obj *o);
+
 #endif

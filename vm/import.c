@@ -251,6 +251,7 @@ static Value lib_exec_module(ARGS) {
     if (!m) return val_null();
     CodeObj *co = lib_code(vm, m);
     if (!co) return val_null();
+    gc_make_permanent(vm, &co->hdr);   /* a module's code lives as long as its functions (vm/gc.c) */
     vm_push_root(vm, val_obj(co));
     DictObj **d = obj_dict_slot(argv[1].as.o);
     Value r = d && *d ? vm_run_code(vm, co, *d, *d) : vm_raise(vm, vm->e_TypeError, "module has no __dict__");
@@ -488,6 +489,7 @@ static int exec_source_module(VM *vm, Value loader, Value module) {
     CodeObj *co = pycache_get_code(vm, AS_STR(path)->data, NULL, 0, NULL);
     vm_pop_root(vm);
     if (!co) return -1;
+    gc_make_permanent(vm, &co->hdr);   /* a module's code lives as long as its functions (vm/gc.c) */
     vm_push_root(vm, val_obj(co));
     DictObj **d = obj_dict_slot(module.as.o);
     Value r = d && *d ? vm_run_code(vm, co, *d, *d) : vm_raise(vm, vm->e_TypeError, "module has no __dict__");

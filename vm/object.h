@@ -43,6 +43,7 @@ enum {
     OBJF_INTERNED = 1 << 0,   /* str: lives in the intern table */
     OBJF_HASHED = 1 << 1,     /* object has been hashed by identity (id-hash cached) */
     OBJF_FINALIZED = 1 << 2,  /* its class's __del__ has run (once per object, as PEP 442) */
+    OBJF_PERMANENT = 1 << 3,  /* never traced, swept or freed before vm_free (vm/gc.c) */
 };
 
 /* The C layout of a type's instances.  Subclasses inherit their base's layout; two bases

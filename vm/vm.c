@@ -222,6 +222,17 @@ void vm_free(VM *vm) {
             objpool_free(vm, o);
         }
     }
+    for (size_t i = vm->npermanent; i-- > 0;) {   /* permanent objects (vm/gc.c): no types among them */
+        Obj *o = vm->permanent[i];
+        if (o->type && o->type->finalize) o->type->finalize(vm, o);
+        objpool_free(vm, o);
+    }
+    free(vm->permanent);
+    vm->permanent = NULL;
+    vm->npermanent = vm->permanent_cap = 0;
+    free(vm->perm_code);
+    vm->perm_code = NULL;
+    vm->nperm_code = vm->perm_code_cap = 0;
     free(vm->objects);
     vm->objects = NULL;
     vm->nobjects = vm->objects_cap = 0;

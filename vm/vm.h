@@ -152,6 +152,10 @@ struct VM {
     Obj **objects;           /* every heap object, oldest first (vm/gc.c): an array, not a list,
                               * so the sweep reads it in order instead of chasing links */
     size_t nobjects, objects_cap;
+    Obj **permanent;         /* objects made permanent (gc_make_permanent), out of the table */
+    size_t npermanent, permanent_cap;
+    CodeObj **perm_code;     /* the permanent code objects: traced as roots (their caches) */
+    size_t nperm_code, perm_code_cap;
     struct ObjPool *obj_pool;
     Obj **io_streams;           /* vm/mod_io.c: text wrappers and buffered files, for io_shutdown */
     int64_t io_nstreams, io_streams_cap;   /* small objects' memory (vm/objpool.c) */
