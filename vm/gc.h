@@ -16,6 +16,10 @@
  * collects on every allocation so a missing root fails fast; gc_check_heap() walks the heap and
  * checks that no live object points at a freed one.
  *
+ * Permanent objects (gc_make_permanent: an imported module's code objects and their immutable
+ * constants) are never marked, traced or swept again; a permanent object may reference only
+ * permanent objects, except what a code object's entry in vm->perm_code marks (vm/gc.c).
+ *
  * Pacing: bytes.  vm->bytes_allocated counts object sizes, the internal arrays they own and
  * other external memory (gc_external_bytes); after a collection the threshold is twice the live
  * bytes (at least 24 MiB).  Tensor storage is counted too, on its own budget
