@@ -145,7 +145,7 @@ int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
 /* The entry of the attribute name a specialised attribute form's cache holds (its value) in the
  * instance dict d: the cache's hint when it still points there (instances made alike share
  * it), else a lookup that becomes the new hint; -1 when d lacks the name. */
-static inline int64_t instance_dict_index(DictObj *d, InlineCache *c) {
+__attribute__((always_inline)) static inline int64_t instance_dict_index(DictObj *d, InlineCache *c) {
     int64_t h = c->hint;
     if ((uint64_t)h < (uint64_t)d->nentries && d->entries[h].key.as.o == c->value.as.o &&
         d->entries[h].key.tag == VAL_OBJ)

@@ -119,6 +119,12 @@ void spec_compare_op(CodeObj *co, Instr *in, Value a, Value b) {
     }
 }
 
+void spec_load_method(CodeObj *co, Instr *in) {
+    int32_t i = (int32_t)(in - co->qcode);
+    if (i > 0 && co->qcode[i - 1].op == OP_LOAD_FAST && co->lines[i - 1] == co->lines[i])
+        co->qcode[i - 1].op = OP_LOAD_FAST_METHOD_CACHED;
+}
+
 void spec_attr_iadd(CodeObj *co, Instr *in) {
     int32_t i = (int32_t)(in - co->qcode);
     if (i < 6) return;
