@@ -142,6 +142,19 @@ int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
         DISPATCH();                         \
     } while (0)
 
+/* The entry of the attribute name a specialised attribute form's cache holds (its value) in the
+ * instance dict d: the cache's hint when it still points there (instances made alike share
+ * it), else a lookup that becomes the new hint; -1 when d lacks the name. */
+__attribute__((always_inline)) static inline int64_t instance_dict_index(DictObj *d, InlineCache *c) {
+    int64_t h = c->hint;
+    if ((uint64_t)h < (uint64_t)d->nentries && d->entries[h].key.as.o == c->value.as.o &&
+        d->entries[h].key.tag == VAL_OBJ)
+        return h;
+    h = dict_find_str(d, (StrObj *)c->value.as.o);
+    if (h >= 0) c->hint = h;
+    return h;
+}
+
 Value vm_eval_frame_default(VM *vm, Frame *f) {
 #ifdef USE_GOTO
     static void *const labels[OP__COUNT] = {

@@ -119,6 +119,30 @@ void spec_compare_op(CodeObj *co, Instr *in, Value a, Value b) {
     }
 }
 
+void spec_load_method(CodeObj *co, Instr *in) {
+    int32_t i = (int32_t)(in - co->qcode);
+    if (i > 0 && co->qcode[i - 1].op == OP_LOAD_FAST && co->lines[i - 1] == co->lines[i])
+        co->qcode[i - 1].op = OP_LOAD_FAST_METHOD_CACHED;
+}
+
+void spec_attr_iadd(CodeObj *co, Instr *in) {
+    int32_t i = (int32_t)(in - co->qcode);
+    if (i < 6) return;
+    for (int32_t k = i - 6; k < i; k++)
+        if (co->lines[k] != co->lines[i]) return;
+    /* s[1..6] are skipped by the fused form: none is a jump, so none leaves the sequence early;
+     * a jump into them (there is none in one such statement) would still find them intact */
+    const Instr *s = in - 6;
+    bool rhs_fast = s[3].op == OP_LOAD_FAST;
+    if (s[0].op != OP_LOAD_FAST || s[1].op != OP_COPY || s[1].arg != 1 ||
+        s[2].op != OP_LOAD_ATTR_INSTANCE_VALUE || s[2].arg != in->arg ||
+        !(rhs_fast || (s[3].op == OP_LOAD_CONST && co->consts->items[s[3].arg].tag == VAL_INT)) ||
+        s[4].op != OP_BINARY_OP_ADD_INT || s[4].arg != BINOP_INPLACE + BINOP_ADD ||
+        s[5].op != OP_SWAP || s[5].arg != 2)
+        return;
+    in[-6].op = OP_LOAD_FAST_ATTR_IADD_INT;
+}
+
 void spec_call(VM *vm, CodeObj *co, Instr *in, const Value *sp) {
     int n = (int)in->arg;
     int32_t i = (int32_t)(in - co->qcode);

@@ -12,6 +12,11 @@
 void spec_binary_op(CodeObj *co, Instr *in, Value a, Value b);
 void spec_compare_op(CodeObj *co, Instr *in, Value a, Value b);
 void spec_for_iter(CodeObj *co, Instr *in, Value it);
+/* in: a LOAD_METHOD just specialised to LOAD_METHOD_CACHED; fuses the LOAD_FAST before it */
+void spec_load_method(CodeObj *co, Instr *in);
+/* in: a STORE_ATTR just specialised to STORE_ATTR_INSTANCE_VALUE; fuses `obj.name += v` when
+ * it ends one (opcodes.def note [14]) */
+void spec_attr_iadd(CodeObj *co, Instr *in);
 /* sp: the value stack above the call's operands */
 void spec_call(VM *vm, CodeObj *co, Instr *in, const Value *sp);
 /* CALL_NATIVE's guard: n can be called with these argc arguments with no checks beyond it
