@@ -97,7 +97,10 @@ void blockcache_free(void *p, size_t n) {
     cache.bin[k].head = p;
     cache.bytes += size;
 }
+
+bool blockcache_active(void) { return true; }
 #else
+bool blockcache_active(void) { return false; }
 void *blockcache_alloc(size_t n) { return n > SMALL_MAX && n <= LARGE_MAX ? aligned_alloc(64, (n + 63) & ~(size_t)63) : malloc(n); }
 void blockcache_free(void *p, size_t n) {
     (void)n;

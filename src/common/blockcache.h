@@ -19,11 +19,14 @@
 #ifndef EMBER_COMMON_BLOCKCACHE_H
 #define EMBER_COMMON_BLOCKCACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A block of at least n bytes (NULL when out of memory); aligned to 64 when n > 4096. */
 void *blockcache_alloc(size_t n);
 /* Give back a block from blockcache_alloc(n), with the same n (p may be NULL). */
 void blockcache_free(void *p, size_t n);
+/* false in builds where the cache is off (AddressSanitizer): every block is malloc's */
+bool blockcache_active(void);
 
 #endif

@@ -3,6 +3,8 @@
  * in PyTorch), the seedable generator, item(), and the thread-local error state. */
 #include "tests/support/tensor_test.h"
 
+#include "src/common/blockcache.h"
+
 TestSuite(core, .init = tt_setup);
 
 static ptrdiff_t observed;
@@ -193,4 +195,41 @@ TT_TEST(core, storage_slices_share_memory) {
     cr_assert_eq(tensor_live_storage_bytes(), 16);
     tensor_storage_decref(v);
     cr_assert_eq(tensor_live_storage_bytes(), 0);
+}
+
+/* src/common/blockcache.h: the per-thread size-class lists tensors, small storages and graph
+ * nodes come from.  A freed block is the next one handed out for its class (LIFO), classes do
+ * not mix, blocks over 4 KiB are 64-byte aligned (tensor data), and what is larger than the
+ * largest class bypasses the cache.  Under ASan the cache is off: only alignment is checked. */
+Test(core, blockcache_classes_and_reuse) {
+    void *a = blockcache_alloc(100);    /* the 128-byte class */
+    void *b = blockcache_alloc(200);    /* the 256-byte class */
+    void *big = blockcache_alloc(5000); /* the 8 KiB class */
+    cr_assert(a && b && big);
+    cr_assert_eq((uintptr_t)big % 64, 0, "blocks over 4 KiB are 64-byte aligned");
+    memset(a, 1, 100);
+    memset(b, 2, 200);
+    memset(big, 3, 5000);
+    blockcache_free(a, 100);
+    blockcache_free(b, 200);
+    blockcache_free(big, 5000);
+    void *a2 = blockcache_alloc(120);
+    void *b2 = blockcache_alloc(256);
+    void *big2 = blockcache_alloc(8192);
+    void *huge = blockcache_alloc((size_t)1 << 20);  /* beyond the classes: malloc's */
+    cr_assert(a2 && b2 && big2 && huge);
+    cr_assert_eq((uintptr_t)big2 % 64, 0);
+    if (blockcache_active()) {
+        cr_assert_eq(a2, a, "the block freed last comes back for its class");
+        cr_assert_eq(b2, b);
+        cr_assert_eq(big2, big);
+    }
+    void *c = blockcache_alloc(100);
+    cr_assert_neq(c, a2, "a block handed out is not handed out twice");
+    blockcache_free(a2, 120);
+    blockcache_free(b2, 256);
+    blockcache_free(big2, 8192);
+    blockcache_free(huge, (size_t)1 << 20);
+    blockcache_free(c, 100);
+    blockcache_free(NULL, 64);
 }
