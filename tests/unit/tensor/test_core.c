@@ -1,6 +1,7 @@
 /* test_core.c — tensor lifetime and the surfaces the VM binds to: refcounts, the storage
  * observer (GC pacing), foreign memory, user_obj identity slots, factories (dtype inference as
- * in PyTorch), the seedable generator, item(), and the thread-local error state. */
+ * in PyTorch), the seedable generator, item(), the thread-local error state, and the block cache
+ * tensors and nodes are allocated from (src/common/blockcache.h). */
 #include "tests/support/tensor_test.h"
 
 #include "src/common/blockcache.h"
