@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/common/blockcache.h"
 #include "src/tracer/tracer.h"
 #include "src/tracer/tracer_state.h"
 #include "vm/exc.h"
@@ -26,15 +27,24 @@ struct TraceArenaBlock {
 /* A trace allocates and frees its arena once per compile.  Each block's memory is zeroed as it is
  * handed out, not when the block is made (calloc zeroed all 64 KiB at once, most of it never used:
  * bench/tracer's trace_mlp took 1.3-2x its wave-1 time, valgrind's cache simulation putting 87% of
- * its last-level write misses in that calloc). */
-#define ARENA_BLOCK_BYTES 65536
+ * its last-level write misses in that calloc).
+ *
+ * Blocks come from the block cache (src/common/blockcache.h), a whole block being its largest
+ * class (64 KiB), so the next compile takes back the block the last one freed, still mapped and
+ * likely still in cache.  With malloc, a freed block went back to glibc's free chunks, where the
+ * objects a compile leaves for the collector were carved out of it; the next compile's block came
+ * from the heap's top, grown by brk, and faulted in afresh (2-3 of the 16-17 minor faults of
+ * each compile in bench/tracer's trace_mlp, at about 1.4 us a fault on the bench machine; the
+ * rest are other first touches of a heap that grows until the collector runs). */
+#define ARENA_BLOCK_TOTAL ((size_t)64 << 10)
+#define ARENA_BLOCK_BYTES (ARENA_BLOCK_TOTAL - sizeof(TraceArenaBlock))
 
 void *trace_arena_alloc(TraceArena *a, size_t n) {
     n = (n + 15) & ~(size_t)15;
     TraceArenaBlock *b = a->head;
     if (!b || b->used + n > b->cap) {
         size_t cap = n > ARENA_BLOCK_BYTES ? n : ARENA_BLOCK_BYTES;
-        b = malloc(sizeof *b + cap);
+        b = blockcache_alloc(sizeof *b + cap);
         EM_ASSERT(b != NULL, "out of memory in the tracer");
         b->cap = cap;
         b->used = 0;
@@ -57,7 +67,7 @@ char *trace_arena_strdup(TraceArena *a, const char *s) {
 void trace_arena_free(TraceArena *a) {
     for (TraceArenaBlock *b = a->head, *next; b; b = next) {
         next = b->next;
-        free(b);
+        blockcache_free(b, sizeof *b + b->cap);
     }
     a->head = NULL;
 }

@@ -181,6 +181,7 @@ static void state_free(VM *vm, void *p) {
     TracerState *st = p;
     vm->ext[TRACER_EXT] = NULL;
     tracer_report_free(st);
+    tensor_generator_free(st->rng_saved);
     free(st->cached_codes);
     free(st);
 }

@@ -9,6 +9,7 @@
 
 #include "ember/autograd.h"
 #include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
 #include "vm/gc.h"
 #include "vm/num.h"
 #include "vm/str.h"
@@ -185,14 +186,24 @@ static TxStatus fake_call_once(Tracer *tr, Value callable, int argc, VT **argv, 
         ckn[i] = AS_STR(kwnames->items[i])->data;
     }
     /* Running an op on fakes must not draw from the default generator: the graph draws when it
-     * runs, in eager's order (a random kernel run here would shift every later number). */
-    TensorGenerator *saved = tensor_generator_new();
+     * runs, in eager's order (a random kernel run here would shift every later number).  The
+     * state is saved in the tracer state's buffer, made once: a generator of its own for every
+     * fake call was a 5 KiB malloc and a 624-word seeding thrown away by the copy (a nested fake
+     * call, finding the buffer held, makes one). */
+    TracerState *st = tracer_state(vm);
+    if (!st->rng_saved && !(st->rng_saved = tensor_generator_new())) return trace_error(tr);
+    bool own = !st->rng_busy;
+    TensorGenerator *saved = own ? st->rng_saved : tensor_generator_new();
     if (!saved) return trace_error(tr);
+    st->rng_busy = true;
     tensor_generator_copy(saved, tensor_default_generator());
     window_open(tr);
     Value r = vm_call(vm, callable, argc, vals, kwnames);
     tensor_generator_copy(tensor_default_generator(), saved);
-    tensor_generator_free(saved);
+    if (own)
+        st->rng_busy = false;
+    else
+        tensor_generator_free(saved);
     return window_close(tr, r, kind, target, cargs, argc, ckn, ckw, nkw, out);
 }
 

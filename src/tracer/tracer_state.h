@@ -112,6 +112,10 @@ typedef struct TracerState {
     /* every code object with a cache (so reset() can clear them) */
     CodeObj **cached_codes;
     int32_t n_cached, cap_cached;
+    /* where a fake call saves the default generator while its op runs (fake_call.c); made on
+     * the first fake call, freed with the state; rng_busy while a save is held */
+    TensorGenerator *rng_saved;
+    bool rng_busy;
 } TracerState;
 
 static inline TracerState *tracer_state(VM *vm) { return (TracerState *)vm->ext[TRACER_EXT]; }
