@@ -77,20 +77,21 @@ static int stack_needed(Opcode op, uint32_t arg) {
 
 /* ---- code objects -------------------------------------------------------------------------- */
 
-void code_trace(VM *vm, Obj *o) {
-    CodeObj *c = (CodeObj *)o;
-    gc_mark(vm, c->consts);
-    gc_mark(vm, c->names);
-    gc_mark(vm, c->varnames);
-    gc_mark(vm, c->cellvars);
-    gc_mark(vm, c->freevars);
-    gc_mark(vm, c->name);
-    gc_mark(vm, c->qualname);
-    gc_mark(vm, c->filename);
+void code_mark_refs(VM *vm, CodeObj *c, uint8_t skip) {
+    if (!(skip & CODE_PERM_CONSTS)) gc_mark(vm, c->consts);
+    if (!(skip & CODE_PERM_NAMES)) gc_mark(vm, c->names);
+    if (!(skip & CODE_PERM_VARNAMES)) gc_mark(vm, c->varnames);
+    if (!(skip & CODE_PERM_CELLVARS)) gc_mark(vm, c->cellvars);
+    if (!(skip & CODE_PERM_FREEVARS)) gc_mark(vm, c->freevars);
+    if (!(skip & CODE_PERM_NAME)) gc_mark(vm, c->name);
+    if (!(skip & CODE_PERM_QUALNAME)) gc_mark(vm, c->qualname);
+    gc_mark(vm, c->filename);   /* never skipped: _imp._fix_co_filename replaces it */
     if (c->cache_values)
         for (int32_t i = 0; i < c->ncaches; i++) gc_mark_value(vm, c->caches[i].value);
     if (c->tracer_trace && c->tracer_data) c->tracer_trace(vm, c->tracer_data);
 }
+
+void code_trace(VM *vm, Obj *o) { code_mark_refs(vm, (CodeObj *)o, 0); }
 
 void code_finalize(VM *vm, Obj *o) {
     CodeObj *c = (CodeObj *)o;

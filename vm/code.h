@@ -155,6 +155,11 @@ enum {
     CODE_PERM_QUALNAME = 1 << 6,
 };
 
+/* Mark what c references, except the fields in `skip` (CODE_PERM_*: a permanent code object's
+ * permanent fields, vm/gc.c); the filename, the inline caches' values and the tracer's entries
+ * are always marked.  code_trace is this with nothing skipped. */
+void code_mark_refs(VM *vm, CodeObj *c, uint8_t skip);
+
 /* ---- instruction builder + assembler ---------------------------------------------------- */
 
 typedef int32_t Label;

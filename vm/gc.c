@@ -257,22 +257,6 @@ static bool make_permanent(VM *vm, Obj *o, int depth) {
 
 bool gc_make_permanent(VM *vm, Obj *o) { return o && make_permanent(vm, o, 0); }
 
-/* what of a permanent code object can still change or was not made permanent */
-static void mark_permanent_code(VM *vm, CodeObj *c) {
-    uint8_t f = c->perm_fields;
-    if (!(f & CODE_PERM_CONSTS)) gc_mark(vm, c->consts);
-    if (!(f & CODE_PERM_NAMES)) gc_mark(vm, c->names);
-    if (!(f & CODE_PERM_VARNAMES)) gc_mark(vm, c->varnames);
-    if (!(f & CODE_PERM_CELLVARS)) gc_mark(vm, c->cellvars);
-    if (!(f & CODE_PERM_FREEVARS)) gc_mark(vm, c->freevars);
-    if (!(f & CODE_PERM_NAME)) gc_mark(vm, c->name);
-    if (!(f & CODE_PERM_QUALNAME)) gc_mark(vm, c->qualname);
-    gc_mark(vm, c->filename);
-    if (c->cache_values)
-        for (int32_t i = 0; i < c->ncaches; i++) gc_mark_value(vm, c->caches[i].value);
-    if (c->tracer_trace && c->tracer_data) c->tracer_trace(vm, c->tracer_data);
-}
-
 /* ---- mark ----------------------------------------------------------------------------- */
 
 void gc_mark_new(VM *vm, Obj *o) {
@@ -313,7 +297,11 @@ static void mark_roots(VM *vm) {
     for (int32_t i = 0; i < vm->roots.n; i++) gc_mark_value(vm, vm->roots.v[i]);
     for (ExtRoot *r = vm->ext_roots; r; r = r->next) gc_mark_value(vm, r->v);
     for (size_t i = 0; i < vm->fin_n; i++) gc_mark_obj(vm, vm->fin_pending[i]);
-    for (size_t i = 0; i < vm->nperm_code; i++) mark_permanent_code(vm, vm->perm_code[i]);
+    /* what of a permanent code object can still change or was not made permanent */
+    for (size_t i = 0; i < vm->nperm_code; i++) {
+        CodeObj *c = vm->perm_code[i];
+        code_mark_refs(vm, c, c->perm_fields);
+    }
 #define X(f, s) gc_mark(vm, vm->t_##f);
     VM_TYPES(X)
 #undef X

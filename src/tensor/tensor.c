@@ -139,13 +139,16 @@ static void big_free(void *p, size_t nbytes) {
     cache_bytes += n;
 }
 
+/* an inline storage: the header rounded to 16 bytes, then the data (at least one byte) */
+#define INLINE_HEADER ((sizeof(TensorStorage) + 15) & ~(size_t)15)
+static size_t inline_block_bytes(size_t nbytes) { return INLINE_HEADER + (nbytes ? nbytes : 1); }
+
 TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     TensorStorage *s;
     if (nbytes <= STORAGE_INLINE_MAX) {
-        size_t hdr = (sizeof(TensorStorage) + 15) & ~(size_t)15;
-        s = blockcache_alloc(hdr + (nbytes ? nbytes : 1));
+        s = blockcache_alloc(inline_block_bytes(nbytes));
         if (!s) return NULL;
-        s->data = (char *)s + hdr;
+        s->data = (char *)s + INLINE_HEADER;
     } else {
         s = blockcache_alloc(sizeof *s);
         if (!s) return NULL;
@@ -179,8 +182,7 @@ void tensor__storage_decref(TensorStorage *s) {
     live_storage_bytes -= s->nbytes;
     if (storage_observer) storage_observer(storage_observer_ud, -(ptrdiff_t)s->nbytes);
     if (s->nbytes <= STORAGE_INLINE_MAX) {
-        size_t hdr = (sizeof(TensorStorage) + 15) & ~(size_t)15;
-        blockcache_free(s, hdr + (s->nbytes ? s->nbytes : 1));
+        blockcache_free(s, inline_block_bytes(s->nbytes));
         return;
     }
     if (s->nbytes >= STORAGE_MAP_MIN) big_free(s->data, s->nbytes);
