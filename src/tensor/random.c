@@ -784,6 +784,28 @@ static int rank_desc(const void *a, const void *b) {
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* Puts the k first entries of row in rank_desc's order at its front, in that order.  A few samples
+ * out of many categories (a language model's next tokens) keep a sorted front of k and insert
+ * into it only what beats its last: sorting the whole row was 3x PyTorch's time for 16 of 1000.
+ * The order is rank_desc's either way, so both paths give the same samples. */
+static void top_ranked(Ranked *row, int64_t n, int64_t k) {
+    if (k * 16 > n) {
+        qsort(row, (size_t)n, sizeof(Ranked), rank_desc);
+        return;
+    }
+    qsort(row, (size_t)k, sizeof(Ranked), rank_desc);
+    for (int64_t j = k; j < n; j++) {
+        if (rank_desc(&row[j], &row[k - 1]) >= 0) continue;
+        Ranked x = row[j];
+        int64_t at = k - 1;
+        while (at > 0 && rank_desc(&x, &row[at - 1]) < 0) {
+            row[at] = row[at - 1];
+            at--;
+        }
+        row[at] = x;
+    }
+}
+
 Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replacement, TensorGenerator *g) {
     if (probs->ndim < 1 || probs->ndim > 2) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
@@ -862,7 +884,7 @@ Tensor *tensor_multinomial(const Tensor *probs, int64_t n_sample, bool replaceme
                     if (!isnan(row[best].v) && (isnan(row[j].v) || row[j].v > row[best].v)) best = j;
                 o[r * n_sample] = best;
             } else {
-                qsort(row, (size_t)n_cat, sizeof(Ranked), rank_desc);
+                top_ranked(row, n_cat, n_sample);
                 for (int64_t j = 0; j < n_sample; j++) o[r * n_sample + j] = row[j].i;
             }
         }
