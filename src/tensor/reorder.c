@@ -4,6 +4,7 @@
  * move as bytes (tensor__elsize), and sort/topk compare loaded values (double for floating
  * dtypes, int64 for the others), with PyTorch's order for NaN (greater than every number). */
 #include "src/tensor/kernels.h"
+#include "src/tensor/scan_lines.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -819,43 +820,9 @@ static int unique(const Tensor *x, const TensorOpArgs *a, Tensor **out) {
 
 /* ---- cumsum: accumulates in double (floating) or int64, as ATen's CPU kernel (acc_type) ---- */
 
-/* cumsum of float32 into float32 / float64 into float64: the running sums in double as the
- * general loop keeps them (so the same bits), with the typed loads and stores inlined; along an
- * inner dim, a row of inner running sums advances one slice at a time (contiguous, vectorisable)
- * instead of one strided walk per sum.  false (nothing done) when the accumulators cannot be
- * allocated or the dtypes differ. */
-#define CUMSUM_TYPED(NAME, T)                                                                        \
-    static bool NAME(const T *src, T *dst, int64_t outer, int64_t len, int64_t inner) {              \
-        if (inner == 1) {                                                                            \
-            for (int64_t o = 0; o < outer; o++) {                                                    \
-                const T *sp = src + o * len;                                                         \
-                T *dp = dst + o * len;                                                               \
-                double a = 0;                                                                        \
-                for (int64_t j = 0; j < len; j++) {                                                  \
-                    a += sp[j];                                                                      \
-                    dp[j] = (T)a;                                                                    \
-                }                                                                                    \
-            }                                                                                        \
-            return true;                                                                             \
-        }                                                                                            \
-        double *acc = malloc(sizeof(double) * (size_t)inner);                                        \
-        if (!acc) return false;                                                                      \
-        for (int64_t o = 0; o < outer; o++) {                                                        \
-            for (int64_t in = 0; in < inner; in++) acc[in] = 0;                                      \
-            for (int64_t j = 0; j < len; j++) {                                                      \
-                const T *sp = src + (o * len + j) * inner;                                           \
-                T *dp = dst + (o * len + j) * inner;                                                 \
-                for (int64_t in = 0; in < inner; in++) {                                             \
-                    acc[in] += sp[in];                                                               \
-                    dp[in] = (T)acc[in];                                                             \
-                }                                                                                    \
-            }                                                                                        \
-        }                                                                                            \
-        free(acc);                                                                                   \
-        return true;                                                                                 \
-    }
-CUMSUM_TYPED(cumsum_f32, float)
-CUMSUM_TYPED(cumsum_f64, double)
+/* cumsum of float32 into float32 / float64 into float64: src/tensor/scan_lines.h */
+SCAN_LINES_TYPED(cumsum_f32, float, 0, +)
+SCAN_LINES_TYPED(cumsum_f64, double, 0, +)
 
 static void cumsum(const Tensor *x, int64_t d, Tensor *r) {
     TensorDtype xt = (TensorDtype)x->dtype, rt = (TensorDtype)r->dtype;

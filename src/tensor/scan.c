@@ -15,6 +15,7 @@
 
 #include "src/tensor/dtype.h"
 #include "src/tensor/kernels.h"
+#include "src/tensor/scan_lines.h"
 
 static int64_t along(const TensorMeta *x, int64_t dim) { return tensor__wrap_dim(dim, x->ndim ? x->ndim : 1); }
 
@@ -78,6 +79,10 @@ static void split_at(const Tensor *t, int64_t d, int64_t *outer, int64_t *len, i
         for (int64_t in = 0; in < inner; in++)
 #define AT(j) ((size_t)((o * len + (j)) * inner + in))
 
+/* float32 into float32 / float64 into float64: src/tensor/scan_lines.h */
+SCAN_LINES_TYPED(cumprod_f32, float, 1, *)
+SCAN_LINES_TYPED(cumprod_f64, double, 1, *)
+
 static void cumprod(Tensor *const *ins, int64_t d, Tensor **outs) {
     const Tensor *x = ins[0];
     Tensor *r = outs[0];
@@ -86,6 +91,13 @@ static void cumprod(Tensor *const *ins, int64_t d, Tensor **outs) {
     bool fl = tensor__is_float(rt);
     const char *src = tensor__data(x);
     char *dst = tensor__data(r);
+    if (xt == rt && (xt == TENSOR_FLOAT32 || xt == TENSOR_FLOAT64)) {
+        int64_t outer, len, inner;
+        split_at(x, d, &outer, &len, &inner);
+        if (xt == TENSOR_FLOAT32 ? cumprod_f32((const float *)src, (float *)dst, outer, len, inner)
+                                 : cumprod_f64((const double *)src, (double *)dst, outer, len, inner))
+            return;
+    }
     FOR_LINES(x, d) {
         double fa = 1;
         int64_t ia = 1;
