@@ -18,7 +18,7 @@
  * runs one row at a time: every register holds the row's C values (a row statistic is computed
  * once and broadcast into its register when a full-shape member reads it), so a whole layer
  * norm backward is one pass over memory instead of a dozen.  Reductions call the eager sum
- * (tensor__sum_f32, same order, same double accumulator) and the row kernels repeat the eager
+ * of a row (tensor__sum_row_ordered_f32, PyTorch's order) and the row kernels repeat the eager
  * kernels' code (src/tensor/nn.c), so results stay bitwise equal to eager. */
 #include "src/runtime/rt.h"
 #include "src/tensor/pwexpr.h"
@@ -191,8 +191,8 @@ static int row_code(const GraphNode *n, const TensorMeta **full) {
 }
 
 /* A sum over the leading dims of a contiguous float32 tensor with at least 8 columns and 2 rows:
- * eager adds each column in double, row after row (reduce.c's sum_leading_rows), which a group
- * repeats while it walks its units in order.  F_COL_SUM or -1; *full: its input's shape. */
+ * eager adds each column in PyTorch's order, fed row after row (src/tensor/sum_order.c's column
+ * sums), which a group repeats while it walks its units in order.  F_COL_SUM or -1; *full: its input's shape. */
 static int col_code(const GraphNode *n, const TensorMeta **full) {
     if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor || n->exec.op != TENSOR_OP_SUM_DIM) return -1;
     if (n->meta.dtype != TENSOR_FLOAT32 || n->exec.n_inputs != 1 || !in_dtype(n, 0, TENSOR_FLOAT32)) return -1;
@@ -876,10 +876,9 @@ static void exec_row_op(const FOp *o, float *const *reg, int64_t n) {
     const float *A = reg[o->a];
     switch (o->code) {
     case F_ROW_SUM: case F_ROW_MEAN: {
-        /* as the eager sum: a double accumulator from 0, times the mean's scale, rounded */
-        double acc = 0, scale = o->code == F_ROW_MEAN ? 1.0 / (double)n : 1.0;
-        acc += tensor__sum_f32(A, 1, n);
-        D[0] = (float)(acc * scale);
+        /* as the eager sum of one contiguous row: PyTorch's order (src/tensor/sum_order.c) */
+        float r = tensor__sum_row_ordered_f32(A, n);
+        D[0] = o->code == F_ROW_MEAN ? r / (float)n : r;
         break;
     }
     case F_ROW_SOFTMAX: tensor__softmax_row_f32(A, D, n, false); break;
@@ -972,21 +971,12 @@ typedef struct FusedJob {
     bool direct[MAX_REGS + 8];
     int64_t inner, n_chunks;
     int n_ops;
-    double *col_acc[MAX_REGS + 8];   /* per F_COL_SUM output: its column accumulators */
-    int64_t col_n[MAX_REGS + 8];     /* and its number of columns */
+    TensorSumColumns *col;           /* per F_COL_SUM output: its column sums' state (the caller's) */
 } FusedJob;
 
-/* adds a unit's n values (flat position pos of the iteration) into a column sum's accumulators */
+/* feeds a unit's n values (flat position pos of the iteration) to a column sum */
 static void col_accumulate(const FusedJob *J, const FOp *o, const float *A, int64_t pos, int64_t n) {
-    double *acc = J->col_acc[o->col_out];
-    int64_t cols = J->col_n[o->col_out], c = pos % cols;
-    while (n > 0) {   /* runs of consecutive columns, so the adds vectorise */
-        int64_t len = cols - c < n ? cols - c : n;
-        for (int64_t e = 0; e < len; e++) acc[c + e] += A[e];
-        A += len;
-        n -= len;
-        c = 0;
-    }
+    tensor__sum_columns_add_f32(&J->col[o->col_out], pos, A, n);
 }
 
 /* a row group's scratch: n_slots rows of the row's length, per thread, kept between runs.  The
@@ -1154,23 +1144,19 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
     int64_t units = numel / J.inner * J.n_chunks;
     if (f->has_col) {
         /* column sums: one thread walks the units in order, as eager adds rows in order */
+        TensorSumColumns col[MAX_REGS + 8];
+        J.col = col;
         for (int i = 0; i < f->n_outs; i++) {
-            J.col_acc[i] = NULL;
+            J.col[i].st = NULL;
             if (f->out_col[i] < 0) continue;
-            J.col_n[i] = outs[i]->numel;
-            J.col_acc[i] = calloc((size_t)J.col_n[i], sizeof(double));
-            if (!J.col_acc[i]) {
-                for (int k = 0; k < i; k++) free(J.col_acc[k]);
+            if (!tensor__sum_columns_begin_f32(&J.col[i], numel / outs[i]->numel, outs[i]->numel)) {
+                for (int k = 0; k < i; k++) free(J.col[k].st);
                 return tensor__oom();
             }
         }
         fused_units(&J, 0, units);
-        for (int i = 0; i < f->n_outs; i++) {
-            if (f->out_col[i] < 0) continue;
-            float *d = tensor__f32(outs[i]);
-            for (int64_t j = 0; j < J.col_n[i]; j++) d[j] = (float)(J.col_acc[i][j] * 1.0);
-            free(J.col_acc[i]);
-        }
+        for (int i = 0; i < f->n_outs; i++)
+            if (f->out_col[i] >= 0) tensor__sum_columns_end_f32(&J.col[i], tensor__f32(outs[i]));
     } else if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1) {
         tensor_parallel_for(units, 1, fused_units, &J);
     } else {

@@ -430,7 +430,8 @@ static Tensor *sum_impl(const Tensor *t, const int64_t *dims, int n, bool all, b
     RPrep q;
     if (prep(&q, t, fam, dims, n, all, keepdim, tensor__compute_dtype(odt)) < 0) return NULL;
     double scale = mean ? 1.0 / (double)q.p.rnumel : 1.0;
-    if (!sum_leading_rows(q.x, &q.p, tensor__f32(q.r), scale, false)) {
+    bool ordered = odt == fam && (TensorDtype)q.x->dtype == fam && tensor__sum_ordered(q.x, &q.p, q.r->storage->data, mean);
+    if (!ordered && !sum_leading_rows(q.x, &q.p, tensor__f32(q.r), scale, false)) {
         SumCtx c = {.t = q.x, .plan = &q.p, .out = q.r->storage->data, .scale = scale};
         for_each_output(&q.p, q.x->offset, visit_sum, &c, sizeof c);
     }

@@ -16,6 +16,24 @@ typedef struct ReducePlan {
 
 /* dims (n of them, negative allowed) or all (n == 0 or all): PyTorch's errors for bad dims */
 int tensor__reduce_plan(const TensorMeta *in, const int64_t *dims, int n, bool all, bool keepdim, ReducePlan *p) EM_MUST_CHECK;
+/* sum (mean: divided by the count) of a float32 / float64 t into out (t's dtype, the plan's output
+ * elements) in the order PyTorch's CPU kernel adds, for the layouts whose order it reproduces
+ * (sum_order.c); false, with nothing written, for the others */
+bool tensor__sum_ordered(const Tensor *t, const ReducePlan *p, void *out, bool mean);
+/* 0 + the sum of one contiguous float32 row in that order (a fused row group's sum: eager's bits) */
+float tensor__sum_row_ordered_f32(const float *x, int64_t n);
+/* The column sums of a rows x cols row-major block in that order, fed in flat positions (any
+ * split, in order): begin (false when out of memory), add, end (writes out, frees). */
+typedef struct TensorSumColumns {
+    int64_t rows, cols, cascades, n4, power, power4;
+    void *st;
+} TensorSumColumns;
+bool tensor__sum_columns_begin_f32(TensorSumColumns *s, int64_t rows, int64_t cols) EM_MUST_CHECK;
+void tensor__sum_columns_add_f32(TensorSumColumns *s, int64_t pos, const float *x, int64_t n);
+void tensor__sum_columns_end_f32(TensorSumColumns *s, float *out);
+bool tensor__sum_columns_begin_f64(TensorSumColumns *s, int64_t rows, int64_t cols) EM_MUST_CHECK;
+void tensor__sum_columns_add_f64(TensorSumColumns *s, int64_t pos, const double *x, int64_t n);
+void tensor__sum_columns_end_f64(TensorSumColumns *s, double *out);
 double tensor__sum_f32(const float *x, int64_t stride, int64_t n);
 double tensor__sum_f64(const double *x, int64_t stride, int64_t n);
 /* sum(t * t, dims) of a float32 / float64 t without the product's temporary (each product
