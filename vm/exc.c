@@ -185,17 +185,30 @@ typedef struct SourceCache {
 } SourceCache;
 static SourceCache *source_cache;
 
-void exc_register_source(const char *filename, const char *text, size_t len) {
+static SourceCache *source_entry(const char *filename) {
     for (SourceCache *c = source_cache; c; c = c->next)
-        if (strcmp(c->filename, filename) == 0) return;
+        if (strcmp(c->filename, filename) == 0) return c;
+    return NULL;
+}
+
+/* An entry whose text is NULL is a pseudo-file ("<...>") known to have no text yet (source_text
+ * remembers the miss); registering the text later fills it. */
+static SourceCache *source_add(const char *filename) {
     SourceCache *c = calloc(1, sizeof *c);
     c->filename = strdup(filename);
+    c->next = source_cache;
+    source_cache = c;
+    return c;
+}
+
+void exc_register_source(const char *filename, const char *text, size_t len) {
+    SourceCache *c = source_entry(filename);
+    if (!c) c = source_add(filename);
+    if (c->text) return;
     c->text = malloc(len + 1);
     memcpy(c->text, text, len);
     c->text[len] = 0;
     c->len = len;
-    c->next = source_cache;
-    source_cache = c;
 }
 
 void exc_free_sources(void) {
@@ -209,10 +222,18 @@ void exc_free_sources(void) {
 }
 
 static const char *source_text(const char *filename) {
-    for (SourceCache *c = source_cache; c; c = c->next)
-        if (strcmp(c->filename, filename) == 0) return c->text;
+    SourceCache *c = source_entry(filename);
+    if (c) return c->text;
     FILE *f = fopen(filename, "rb");
-    if (!f) return NULL;
+    if (!f) {
+        /* A name like "<ember>/torch/nn/functional.py" or "<string>" is not a file (CPython's
+         * linecache skips them too): remember the miss, so the tracer's node provenance, which
+         * asks for every recorded op's line, does not retry the open on each op.  The text of an
+         * embedded module loaded from its bytecode cache was never registered; registering it
+         * later fills this entry. */
+        if (filename[0] == '<') source_add(filename);
+        return NULL;
+    }
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);

@@ -10,12 +10,19 @@
  *                             minus the eager call
  *
  * Prints "name microseconds" lines (median of several rounds); bench/tracer/run.py compares them
- * with PyTorch's TorchScript in the same run.  Not a test: nothing here asserts a timing. */
+ * with PyTorch's TorchScript in the same run.  Not a test: nothing here asserts a timing.
+ *
+ * BENCH_ROUNDS=N sets the trace figures' rounds (15); BENCH_VERBOSE=1 prints each round's times,
+ * minor page faults and peak RSS on stderr.  A first touch of memory the heap has not used
+ * before costs a fault (about 1.4 us on the bench machine, far more on a loaded VM), and the
+ * heap grows until the collector frees what a compile left: the faults, not the instruction
+ * counts, are what moves trace_mlp between builds whose collector runs at different intervals. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "ember/ember.h"
 #include "src/tracer/tracer.h"
@@ -28,6 +35,12 @@ static double now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static struct rusage usage(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -89,17 +102,27 @@ static double trace_time(EmVM *vm, const char *fn_name, const char *arg, const c
     EmRef *b = em_str(vm, backend);
     EmRef *args[2] = {fn, b};
     EmRef *cf = em_call(vm, mk, 2, args);
-    enum { ROUNDS = 15 };
-    double first[ROUNDS], warm[ROUNDS];
-    for (int r = 0; r < ROUNDS; r++) {
+    enum { MAX_ROUNDS = 1000 };
+    static double first[MAX_ROUNDS], warm[MAX_ROUNDS];
+    int rounds = getenv("BENCH_ROUNDS") ? atoi(getenv("BENCH_ROUNDS")) : 15;
+    if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 15;
+    bool verbose = getenv("BENCH_VERBOSE") != NULL;
+    for (int r = 0; r < rounds; r++) {
         call_or_die(vm, reset, 0, NULL);
+        struct rusage u0 = usage();
         double t0 = now_us();
         call_or_die(vm, cf, 1, &x);
         double t1 = now_us();
+        struct rusage u1 = usage();
         call_or_die(vm, cf, 1, &x);
         double t2 = now_us();
         first[r] = t1 - t0;
         warm[r] = t2 - t1;
+        if (verbose) {
+            struct rusage u2 = usage();
+            fprintf(stderr, "%s round %d first %.1f warm %.1f faults %ld %ld maxrss_kb %ld\n", fn_name, r, first[r],
+                    warm[r], u1.ru_minflt - u0.ru_minflt, u2.ru_minflt - u1.ru_minflt, u2.ru_maxrss);
+        }
     }
     em_release(vm, cf);
     em_release(vm, b);
@@ -107,7 +130,7 @@ static double trace_time(EmVM *vm, const char *fn_name, const char *arg, const c
     em_release(vm, fn);
     em_release(vm, reset);
     em_release(vm, mk);
-    return median(first, ROUNDS) - median(warm, ROUNDS);
+    return median(first, rounds) - median(warm, rounds);
 }
 
 /* nanoseconds of one pass over the MLP frame's guard program */
