@@ -3,9 +3,10 @@
  * gradients.  Each kernel is written once per kernel family (float, double, int64, bool: the
  * FAMILY column of ember/dtypes.def); a dtype stored narrower than its family (float16,
  * bfloat16, int8 ...) is widened into the family first and the result rounded back, as
- * PyTorch's CPU reductions accumulate Half in float.  Float sums accumulate in double with
- * eight independent accumulators (accurate for 1e6+ elements and still vectorisable); reducing
- * the leading dims of a contiguous tensor (bias gradients) accumulates whole rows at once. */
+ * PyTorch's CPU reductions accumulate Half in float.  sum and mean of float32 / float64 add in
+ * PyTorch's own order where the layout allows (sum_order.c: the same bits as PyTorch); otherwise,
+ * and for the other float reductions, sums accumulate in double with independent accumulators
+ * (accurate for 1e6+ elements and still vectorisable). */
 #include "src/tensor/reduce.h"
 #include "src/tensor/isa.h"
 
