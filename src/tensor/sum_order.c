@@ -41,48 +41,64 @@ static int64_t ceil_log2(int64_t x) {
     return 64 - __builtin_clzll((uint64_t)(x - 1));
 }
 
+/* log2 of a cascade's level size over n terms: 2^p terms make a level-1 sum, and so on */
+static int64_t level_power(int64_t n) {
+    int64_t p = ceil_log2(n) / LEVELS;
+    return p < 4 ? 4 : p;
+}
+
 /* T: element type, W: lanes of one vector */
 #define SUM_ORDER_DEFS(S, T, W)                                                                          \
+    /* level v of a cascade: n lanes at base + v * ls. After count steps of a level-0 sum: level v-1      \
+     * moves into level v, up the levels while count is a multiple of the next level's size */            \
+    static inline __attribute__((always_inline)) void S##_promote(T *base, int64_t ls, int64_t n,         \
+                                                                  int64_t count, int64_t power) {         \
+        int64_t mask = ((int64_t)1 << power) - 1;                                                         \
+        for (int v = 1; v < LEVELS; v++) {                                                                \
+            /* distinct levels never overlap: restrict lets the loop vectorise */                         \
+            T *restrict hi = base + v * ls, *restrict lo = base + (v - 1) * ls;                           \
+            for (int64_t q = 0; q < n; q++) {                                                             \
+                hi[q] += lo[q];                                                                           \
+                lo[q] = 0;                                                                                \
+            }                                                                                             \
+            if ((count & (mask << (v * power))) != 0) break;                                              \
+        }                                                                                                 \
+    }                                                                                                     \
+    /* the levels added into level 0, in order */                                                         \
+    static inline __attribute__((always_inline)) void S##_fold(T *base, int64_t ls, int64_t n) {          \
+        for (int v = 1; v < LEVELS; v++) {                                                                \
+            T *restrict lo = base;                                                                        \
+            const T *restrict hi = base + v * ls;                                                         \
+            for (int64_t q = 0; q < n; q++) lo[q] += hi[q];                                               \
+        }                                                                                                 \
+    }                                                                                                     \
     /* out[k * nl + l] = the cascade over i < n of x[i * is + k * ks + l * ls] */                         \
     static void S##_cascade(T *out, const T *x, int64_t is, int nk, int64_t ks, int nl, int64_t ls,       \
                             int64_t n) {                                                                  \
         int lanes = nk * nl;                                                                              \
         T acc[LEVELS][MAX_LANES];                                                                         \
         memset(acc, 0, sizeof acc);                                                                       \
-        int64_t power = ceil_log2(n) / LEVELS;                                                            \
-        if (power < 4) power = 4;                                                                         \
-        int64_t step = (int64_t)1 << power, mask = step - 1;                                              \
+        int64_t power = level_power(n), step = (int64_t)1 << power;                                       \
         int64_t i = 0;                                                                                    \
-        while (i + step <= n) {                                                                           \
+        for (; i + step <= n; S##_promote(acc[0], MAX_LANES, lanes, i, power))                            \
             for (int64_t j = 0; j < step; j++, i++) {                                                     \
                 const T *b = x + i * is;                                                                  \
                 for (int k = 0; k < nk; k++)                                                              \
                     for (int l = 0; l < nl; l++) acc[0][k * nl + l] += b[k * ks + l * ls];                \
             }                                                                                             \
-            for (int j = 1; j < LEVELS; j++) {                                                            \
-                for (int q = 0; q < lanes; q++) {                                                         \
-                    acc[j][q] += acc[j - 1][q];                                                           \
-                    acc[j - 1][q] = 0;                                                                    \
-                }                                                                                         \
-                if ((i & (mask << (j * power))) != 0) break;                                              \
-            }                                                                                             \
-        }                                                                                                 \
-        for (; i < n; i++) {                                                                              \
+        for (; i < n; i++) { /* the tail's partial step is never promoted */                              \
             const T *b = x + i * is;                                                                      \
             for (int k = 0; k < nk; k++)                                                                  \
                 for (int l = 0; l < nl; l++) acc[0][k * nl + l] += b[k * ks + l * ls];                    \
         }                                                                                                 \
-        for (int j = 1; j < LEVELS; j++)                                                                  \
-            for (int q = 0; q < lanes; q++) acc[0][q] += acc[j][q];                                       \
+        S##_fold(acc[0], MAX_LANES, lanes);                                                               \
         memcpy(out, acc[0], sizeof(T) * (size_t)lanes);                                                   \
     }                                                                                                     \
     /* the cascade of 4W lanes side by side (lane q of step i at x[i * is + q]), the common case */  \
     static inline __attribute__((always_inline)) void S##_cascade_wide__body(T *out, const T *x,       \
                                                                             int64_t is, int64_t n) {      \
         enum { L = 4 * W };                                                                               \
-        int64_t power = ceil_log2(n) / LEVELS;                                                            \
-        if (power < 4) power = 4;                                                                         \
-        int64_t step = (int64_t)1 << power, mask = step - 1;                                              \
+        int64_t power = level_power(n), step = (int64_t)1 << power;                                       \
         if (n < step) {                                                                                   \
             /* no level is ever promoted: the other levels stay +0, added once at the end */             \
             T a[L];                                                                                       \
@@ -95,21 +111,12 @@ static int64_t ceil_log2(int64_t x) {
         T acc[LEVELS][L];                                                                                 \
         memset(acc, 0, sizeof acc);                                                                       \
         int64_t i = 0;                                                                                    \
-        while (i + step <= n) {                                                                           \
+        for (; i + step <= n; S##_promote(acc[0], L, L, i, power))                                        \
             for (int64_t j = 0; j < step; j++, i++)                                                       \
                 for (int q = 0; q < L; q++) acc[0][q] += x[i * is + q];                                   \
-            for (int j = 1; j < LEVELS; j++) {                                                            \
-                for (int q = 0; q < L; q++) {                                                             \
-                    acc[j][q] += acc[j - 1][q];                                                           \
-                    acc[j - 1][q] = 0;                                                                    \
-                }                                                                                         \
-                if ((i & (mask << (j * power))) != 0) break;                                              \
-            }                                                                                             \
-        }                                                                                                 \
-        for (; i < n; i++)                                                                                \
+        for (; i < n; i++) /* the tail's partial step is never promoted */                                \
             for (int q = 0; q < L; q++) acc[0][q] += x[i * is + q];                                       \
-        for (int j = 1; j < LEVELS; j++)                                                                  \
-            for (int q = 0; q < L; q++) acc[0][q] += acc[j][q];                                           \
+        S##_fold(acc[0], L, L);                                                                           \
         memcpy(out, acc[0], sizeof(T) * L);                                                               \
     }                                                                                                     \
     TENSOR_MULTIVERSION(S##_cascade_wide, (T *out, const T *x, int64_t is, int64_t n), (out, x, is, n))   \
@@ -175,24 +182,13 @@ SUM_ORDER_DEFS(f64, double, 4)
         for (int64_t c = 0; c < n; c++) acc[c] += x[c];                                                   \
     }                                                                                                     \
     TENSOR_MULTIVERSION(S##_add_run, (T *acc, const T *x, int64_t n), (acc, x, n))                        \
-    static void S##_promote(T *st, int64_t cols, int k, int64_t c0, int64_t c1, int64_t count,            \
-                            int64_t power) {                                                              \
-        int64_t mask = ((int64_t)1 << power) - 1;                                                         \
-        for (int v = 1; v < LEVELS; v++) {                                                                \
-            T *hi = st + (v * 4 + k) * cols, *lo = st + ((v - 1) * 4 + k) * cols;                         \
-            for (int64_t c = c0; c < c1; c++) {                                                           \
-                hi[c] += lo[c];                                                                           \
-                lo[c] = 0;                                                                                \
-            }                                                                                             \
-            if ((count & (mask << (v * power))) != 0) break;                                              \
-        }                                                                                                 \
+    /* the levels of partial k of columns [c0, c1): level v at st + (v * 4 + k) * cols */                 \
+    static void S##_col_promote(T *st, int64_t cols, int k, int64_t c0, int64_t c1, int64_t count,        \
+                                int64_t power) {                                                          \
+        S##_promote(st + k * cols + c0, 4 * cols, c1 - c0, count, power);                                 \
     }                                                                                                     \
-    /* a cascade's levels folded into level 0 of partial k */                                             \
-    static void S##_fold(T *st, int64_t cols, int k, int64_t c0, int64_t c1) {                            \
-        for (int v = 1; v < LEVELS; v++) {                                                                \
-            T *lo = st + k * cols, *hi = st + (v * 4 + k) * cols;                                         \
-            for (int64_t c = c0; c < c1; c++) lo[c] += hi[c];                                             \
-        }                                                                                                 \
+    static void S##_col_fold(T *st, int64_t cols, int k, int64_t c0, int64_t c1) {                        \
+        S##_fold(st + k * cols + c0, 4 * cols, c1 - c0);                                                  \
     }                                                                                                     \
     /* row r's values of columns [c0, c1) (x[c - c0]) */                                                  \
     static void S##_columns_row(TensorSumColumns *s, int64_t r, const T *x, int64_t c0, int64_t c1) {     \
@@ -201,7 +197,7 @@ SUM_ORDER_DEFS(f64, double, 4)
         int64_t a0 = c0, a1 = c1 < m ? c1 : m;                                                            \
         if (a0 < a1) {                                                                                    \
             TENSOR_ISA_CALL(S##_add_run, (st + a0, x + (a0 - c0), a1 - a0));                              \
-            if ((r + 1) % ((int64_t)1 << s->power) == 0) S##_promote(st, cols, 0, a0, a1, r + 1, s->power); \
+            if ((r + 1) % ((int64_t)1 << s->power) == 0) S##_col_promote(st, cols, 0, a0, a1, r + 1, s->power); \
         }                                                                                                 \
         int64_t b0 = c0 > m ? c0 : m, b1 = c1;                                                            \
         if (b0 >= b1) return;                                                                             \
@@ -209,11 +205,11 @@ SUM_ORDER_DEFS(f64, double, 4)
             int k = (int)(r % 4);                                                                         \
             int64_t i = r / 4;                                                                            \
             TENSOR_ISA_CALL(S##_add_run, (st + k * cols + b0, x + (b0 - c0), b1 - b0));                   \
-            if ((i + 1) % ((int64_t)1 << s->power4) == 0) S##_promote(st, cols, k, b0, b1, i + 1, s->power4); \
+            if ((i + 1) % ((int64_t)1 << s->power4) == 0) S##_col_promote(st, cols, k, b0, b1, i + 1, s->power4); \
             return;                                                                                       \
         }                                                                                                 \
         if (r == 4 * s->n4)                                                                               \
-            for (int k = 0; k < 4; k++) S##_fold(st, cols, k, b0, b1);                                    \
+            for (int k = 0; k < 4; k++) S##_col_fold(st, cols, k, b0, b1);                                    \
         for (int64_t c = b0; c < b1; c++) st[c] += x[c - c0];                                             \
     }                                                                                                     \
     void tensor__sum_columns_add_##S(TensorSumColumns *s, int64_t pos, const T *x, int64_t n) {           \
@@ -229,9 +225,9 @@ SUM_ORDER_DEFS(f64, double, 4)
     void tensor__sum_columns_end_##S(TensorSumColumns *s, T *out) {                                       \
         T *st = s->st;                                                                                    \
         int64_t cols = s->cols, m = s->cascades;                                                          \
-        S##_fold(st, cols, 0, 0, m);                                                                      \
+        S##_col_fold(st, cols, 0, 0, m);                                                                      \
         if (s->rows == 4 * s->n4)                                                                         \
-            for (int k = 0; k < 4; k++) S##_fold(st, cols, k, m, cols);                                   \
+            for (int k = 0; k < 4; k++) S##_col_fold(st, cols, k, m, cols);                                   \
         for (int k = 1; k < 4; k++)                                                                       \
             for (int64_t c = m; c < cols; c++) st[c] += st[k * cols + c];                                 \
         for (int64_t c = 0; c < cols; c++) out[c] = (T)0 + st[c];                                         \
@@ -243,10 +239,8 @@ SUM_ORDER_DEFS(f64, double, 4)
         s->cols = cols;                                                                                   \
         s->cascades = cols >= W ? cols / (4 * W) * (4 * W) : cols / 4 * 4;                               \
         s->n4 = rows / 4;                                                                                 \
-        s->power = ceil_log2(rows) / LEVELS;                                                              \
-        if (s->power < 4) s->power = 4;                                                                   \
-        s->power4 = ceil_log2(s->n4) / LEVELS;                                                            \
-        if (s->power4 < 4) s->power4 = 4;                                                                 \
+        s->power = level_power(rows);                                                                     \
+        s->power4 = level_power(s->n4);                                                                   \
         s->st = calloc((size_t)(LEVELS * 4) * (size_t)(cols ? cols : 1), sizeof(T));                      \
         return s->st != NULL;                                                                             \
     }
@@ -350,7 +344,7 @@ bool tensor__sum_ordered(const Tensor *t, const ReducePlan *p, void *out, bool m
         TensorSumColumns sc;
         bool f32 = dt == TENSOR_FLOAT32;
         if (!(f32 ? tensor__sum_columns_begin_f32(&sc, len, cols) : tensor__sum_columns_begin_f64(&sc, len, cols)))
-            return false;   /* only before the first block writes: the first begin would fail too */
+            return false;   /* out of memory: reduce.c sums every output again its own way */
         for (int64_t r = 0; r < len; r++) {
             const char *row = base + (off + r * rs) * (int64_t)el;
             if (f32) tensor__sum_columns_add_f32(&sc, r * cols, (const float *)row, cols);
