@@ -1511,6 +1511,8 @@ static void nn_state_trace(VM *vm, void *p) {
     gc_mark_value(vm, ns->backward_hook);
     gc_mark_value(vm, ns->incompatible_keys);
     gc_mark(vm, ns->s_forward);
+    gc_mark(vm, ns->fwd_type);
+    gc_mark_value(vm, ns->fwd_fn);
     gc_mark_value(vm, ns->fx_call_hook);
     gc_mark_value(vm, ns->fx_getattr_hook);
 }
@@ -1533,7 +1535,7 @@ static int nn_module_init(VM *vm, Value mod) {
             return -1;
         }
         ns->global_is_full_backward_hook = val_none();
-        ns->fx_call_hook = ns->fx_getattr_hook = val_null();
+        ns->fx_call_hook = ns->fx_getattr_hook = ns->fwd_fn = val_null();
         vm->ext[NN_EXT] = ns;
         vm->ext_trace[NN_EXT] = nn_state_trace;
         vm->ext_free[NN_EXT] = nn_state_free;

@@ -82,6 +82,13 @@ typedef struct NnState {
     Value backward_hook;              /* torch.utils.hooks.BackwardHook (cached) */
     Value incompatible_keys;          /* torch.nn.modules.module._IncompatibleKeys (cached) */
     StrObj *s_forward;                /* interned "forward" */
+    /* The call fast path's forward (module_call.c, plain_forward): fwd_fn is fwd_type's forward
+     * as a plain function, or VAL_NULL when that type's forward is not one, as of class_epoch
+     * fwd_epoch (any class-dict change bumps vm->class_epoch).  Both are marked: a cached type
+     * cannot be freed and its address reused by another. */
+    TypeObj *fwd_type;
+    uint64_t fwd_epoch;
+    Value fwd_fn;
     /* torch.fx's symbolic tracing (set by torch.fx's Tracer.trace, VAL_NULL otherwise): module calls
      * go to fx_call_hook(module, args, kwargs) and parameters, buffers and submodules found by
      * Module.__getattr__ to fx_getattr_hook(module, name, value), as fx's patches of

@@ -6,6 +6,9 @@
  *   0. forward = m.forward (an instance attribute shadows the method, as in PyTorch).
  *      If m has no forward/backward hooks or pre-hooks and no global ones either: return
  *      forward(*args, **kwargs)  -- the fast path: a few NULL/empty tests, no allocation.
+ *      Module.__call__ (nn_module_call_native) goes further when type(m).forward is a plain
+ *      function (plain_forward, cached per type and class epoch): it calls it on its own
+ *      argv [m, args...], without looking forward up or copying the arguments again.
  *   Otherwise (the full path), with args a tuple and kwargs a dict:
  *   1. backward pre-hooks = global ones then m's; full backward hooks = global ones (when the
  *      globals are "full") then m's (when m's are "full");
@@ -620,7 +623,37 @@ Value torch_module_call_impl(VM *vm, Value self, int argc, Value *argv, TupleObj
     return r;
 }
 
-Value nn_module_call_native(ARGS) { return torch_module_call(vm, argv[0], argc - 1, argv + 1, kw); }
+/* type(m).forward when it is a plain function that m(...) may call directly, with m as its first
+ * argument: the type has no custom __getattribute__ (the only native ones are object's and, on
+ * metaclasses, type's) and m's __dict__ holds no "forward" (an instance attribute shadows the
+ * method, as in PyTorch).  VAL_NULL: take the general path, which finds forward as getattr does. */
+static Value plain_forward(VM *vm, NnState *ns, const NnModuleObj *m) {
+    TypeObj *t = m->hdr.type;
+    if (__builtin_expect(t != ns->fwd_type || ns->fwd_epoch != vm->class_epoch, 0)) {
+        Value ga = type_special(vm, t, SP_GETATTRIBUTE);
+        Value fn = type_lookup(vm, t, ns->s_forward);
+        bool ok = (val_is_null(ga) || (ga.tag == VAL_OBJ && ga.as.o->type->layout == OBJ_LAYOUT_NATIVE)) &&
+                  fn.tag == VAL_OBJ && fn.as.o->type == vm->t_function;
+        ns->fwd_type = t;
+        ns->fwd_epoch = vm->class_epoch;
+        ns->fwd_fn = ok ? fn : val_null();
+    }
+    if (m->dict && m->dict->used && !val_is_null(dict_get_str(m->dict, ns->s_forward))) return val_null();
+    return ns->fwd_fn;
+}
+
+/* Module.__call__(m, *args, **kwargs).  argv is already [m, args...], the arguments forward
+ * takes, so the fast path calls it with argv as it is (torch_module_call_impl would copy them
+ * behind m again). */
+Value nn_module_call_native(ARGS) {
+    NnState *ns = nn_state(vm);
+    const NnModuleObj *m = NNMOD(argv[0]);
+    if (val_is_null(ns->fx_call_hook) && m->parameters && torch_module_has_no_hooks(vm, m)) {
+        Value fn = plain_forward(vm, ns, m);
+        if (!val_is_null(fn)) return vm_call(vm, fn, argc, argv, kw);
+    }
+    return torch_module_call(vm, argv[0], argc - 1, argv + 1, kw);
+}
 
 /* torch._C._nn_module._orig_module_call(module, *args, **kwargs): the call protocol past fx's hook */
 Value nn_orig_module_call(ARGS) {
