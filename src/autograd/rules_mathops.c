@@ -1,6 +1,6 @@
 /* rules_mathops.c — backward rules of branch opsmath's ops (ember/ops.def's opsmath block):
  * lgamma, digamma, polygamma, xlogy; cumprod (through its backward kernel), logcumsumexp; the
- * LAPACK ops cholesky, solve_triangular, inv, det, slogdet.  Formulas are derivatives.yaml's and
+ * LAPACK ops cholesky, solve_triangular, solve, inv, det, slogdet.  Formulas are derivatives.yaml's and
  * FunctionsManual.cpp's (PyTorch 1.13), written with ag_ ops so compiled backward graphs record
  * them.  qr's backward covers m >= n, as PyTorch's does in its first case. */
 #include <math.h>
@@ -289,6 +289,41 @@ BW(solve_triangular) {
         TMP(p, left ? ag_matmul(gB, Xh) : ag_matmul(Xh, gB));
         TMP(np, ag_neg(p));
         OUT(0, upper ? tri(np, false, unit ? 1 : 0) : tri(np, true, unit ? -1 : 0));
+    }
+    if (NEEDS(1)) {
+        tensor_incref(gB);
+        OUT(1, gB);
+    }
+    RULE_END;
+}
+
+/* X = A^-1 B: gB = A^-H gX, gA = -gB X^H; X = B A^-1: gB = gX A^-H, gA = -X^H gB (FunctionsManual's
+ * linalg_solve_backward).  gB is the same op with A^T for A (has_min), so it factors A^T as the
+ * forward did, as ATen's lu_solve reuses the forward's LU: the same bits.  A vector right side is an
+ * n x 1 matrix here.  For the backward's own op (has_min set) A^T is the matrix: gA transposes. */
+BW(linalg_solve) {
+    RULE_BEGIN;
+    Tensor *A, *X, *gB;
+    SAVED(0, A);
+    SAVED(1, X);
+    bool left = !n->args.accumulate, vec = X->ndim == A->ndim - 1;
+    TensorOpArgs sa = n->args;
+    sa.has_min = !sa.has_min;
+    Tensor *in[2] = {A, g[0]};
+    TMP(gB, op_args(TENSOR_OP_LINALG_SOLVE, in, 2, &sa));
+    if (NEEDS(0)) {
+        Tensor *Xm = X, *gm = gB, *Xh, *p;
+        if (vec) {
+            TMP(Xm, ag_unsqueeze(X, -1));
+            TMP(gm, ag_unsqueeze(gB, -1));
+        }
+        TMP(Xh, mH(Xm));
+        TMP(p, left ? ag_matmul(gm, Xh) : ag_matmul(Xh, gm));
+        if (n->args.has_min) {
+            Tensor *q = p;
+            TMP(p, mH(q));
+        }
+        OUT(0, ag_neg(p));
     }
     if (NEEDS(1)) {
         tensor_incref(gB);

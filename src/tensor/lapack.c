@@ -1,7 +1,7 @@
 /* lapack.c — linear algebra on OpenBLAS's LAPACK (the kept library, reached through blas_lib.h,
  * which declares its Fortran symbols: there is no LAPACKE header): linalg.cholesky (potrf), solve_triangular (BLAS
  * trsm, which like ATen's does not stop at a zero diagonal), inv (getrf + getrs against the
- * identity, as ATen's linalg_solve), det and slogdet (from getrf's LU, as ATen), qr (geqrf +
+ * identity), solve (getrf + getrs, as ATen's linalg.solve), det and slogdet (from getrf's LU, as ATen), qr (geqrf +
  * orgqr) and svdvals (gesdd without vectors).  float32 runs the s-routines and float64 the
  * d-routines so results round as PyTorch's; matrices are copied into column-major buffers (what
  * LAPACK reads) one batch element at a time, batch dims broadcast where ATen broadcasts them.
@@ -178,6 +178,75 @@ TENSOR_INFER(triangular_solve) {
     return 1;
 }
 
+/* (A, B): X = A^-1 B, or B A^-1 (accumulate); B a batch of n x k matrices or, as NumPy's solve, of
+ * n-vectors (B 1-D, or A's shape without its last dim).  The checks and messages in the order of
+ * ATen's _linalg_solve_ex meta function. */
+static bool solve_vector_rhs(const TensorMeta *A, const TensorMeta *B) {
+    if (B->ndim == 1) return true;
+    if (B->ndim != A->ndim - 1) return false;
+    for (int i = 0; i < B->ndim; i++)
+        if (B->shape[i] != A->shape[i]) return false;
+    return true;
+}
+
+TENSOR_INFER(linalg_solve) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *A = in[0], *B = in[1];
+    const char *l = "linalg.solve";
+    bool left = !a->accumulate;
+    if (!tensor__is_float(A->dtype)) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Expected a floating point or complex tensor as input. Got %s", l,
+                         tensor__cname(A->dtype));
+        return -1;
+    }
+    if (B->dtype != A->dtype) {
+        tensor_error_set(TENSOR_ERR_RUNTIME,
+                         "%s: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead", l,
+                         tensor__cname(A->dtype), tensor__cname(B->dtype));
+        return -1;
+    }
+    bool vec = solve_vector_rhs(A, B);
+    TensorMeta b = *B; /* B_: a vector as an n x 1 matrix */
+    if (vec && b.ndim < TENSOR_MAX_DIMS) b.shape[b.ndim++] = 1;
+    if (A->ndim < 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: The input tensor A must have at least 2 dimensions.", l);
+        return -1;
+    }
+    int64_t n = A->shape[A->ndim - 1];
+    if (A->shape[A->ndim - 2] != n) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: A must be batches of square matrices, but they are %lld by %lld matrices", l,
+                         (long long)A->shape[A->ndim - 2], (long long)n);
+        return -1;
+    }
+    if (b.ndim < 2) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: The input tensor B must have at least 2 dimensions.", l);
+        return -1;
+    }
+    int64_t br = b.shape[b.ndim - 2], bc = b.shape[b.ndim - 1];
+    if ((left ? br : bc) != n) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)",
+                         l, left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+        return -1;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int bnd;
+    if (broadcast_batch(&b, A, &bnd, shape) < 0) return -1;
+    if (!left && vec) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Vector broadcasting of the left hand side is not supported for left=False. "
+                         "In this case linalg.solve is equivalent to B / A.squeeze(-1)", l);
+        return -1;
+    }
+    if (A->dtype != TENSOR_FLOAT32 && A->dtype != TENSOR_FLOAT64) {
+        /* ATen's lu kernel has no half types: its dispatch error */
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"lu_cpu\" not implemented for '%s'", tensor__cname(A->dtype));
+        return -1;
+    }
+    shape[bnd] = br;
+    shape[bnd + 1] = bc;
+    tensor__meta_contiguous(out, A->dtype, vec ? bnd + 1 : bnd + 2, shape);
+    return 1;
+}
+
 /* ---- kernels --------------------------------------------------------------------------------------- */
 
 #ifdef EMBER_HAVE_LAPACK
@@ -188,9 +257,9 @@ static int64_t numel_of(int nd, const int64_t *shape) {
     return r;
 }
 
-/* the offset (in matrices) of batch element `b` of the broadcast batch shape in t's own batch */
-static int64_t batch_offset(int64_t b, int bnd, const int64_t *bshape, const Tensor *t) {
-    int tn = t->ndim - 2;
+/* the offset (in matrices or vectors) of batch element `b` of the broadcast batch shape in t's
+ * own batch, its first tn dims */
+static int64_t batch_offset_of(int64_t b, int bnd, const int64_t *bshape, const Tensor *t, int tn) {
     int64_t off = 0, stride = 1;
     for (int i = bnd - 1; i >= 0; i--) {
         int64_t idx = b % bshape[i];
@@ -202,6 +271,10 @@ static int64_t batch_offset(int64_t b, int bnd, const int64_t *bshape, const Ten
         }
     }
     return off;
+}
+
+static int64_t batch_offset(int64_t b, int bnd, const int64_t *bshape, const Tensor *t) {
+    return batch_offset_of(b, bnd, bshape, t, t->ndim - 2);
 }
 
 static void batch_prefix(char *buf, size_t cap, const Tensor *x, int64_t b) {
@@ -421,6 +494,57 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         }                                                                                          \
         return 0;                                                                                  \
     }                                                                                              \
+    /* X of linalg.solve as ATen runs it for a row-major A: the LU of A^T (getrf on A's own        \
+     * memory, which LAPACK reads column-major), then getrs with "T" for AX = B and "N" for XA = B   \
+     * (there X^T solves A^T X^T = B^T, and X^T column-major is X row-major); has_min (the backward's \
+     * A^T) swaps the two.  PyTorch factors A itself when A is not contiguous: such inputs may differ \
+     * from its result in the last bits (eager and compiled agree: Ember's inputs are made contiguous \
+     * first either way). */                                                                       \
+    static int P##_solve(const Tensor *A, const Tensor *B, Tensor *X, const TensorOpArgs *a) {    \
+        bool right = a->accumulate, vec = X->ndim == A->ndim - 1;                                  \
+        int bnd = vec ? X->ndim - 1 : X->ndim - 2;                                                 \
+        int64_t n = A->shape[A->ndim - 1], xr = vec ? n : X->shape[bnd], xc = vec ? 1 : X->shape[bnd + 1]; \
+        int64_t mats = numel_of(bnd, X->shape);                                                    \
+        const char *trans = !right != a->has_min ? "T" : "N";                                      \
+        const T *ad = (const T *)tensor__data(A), *bd = (const T *)tensor__data(B);                \
+        T *xd = (T *)tensor__data(X);                                                              \
+        T *lu = malloc(sizeof(T) * (size_t)(n * n + xr * xc + 1)), *rhs = lu + n * n;              \
+        int *piv = malloc(sizeof(int) * (size_t)(n + 1));                                          \
+        if (!lu || !piv) {                                                                         \
+            free(lu);                                                                              \
+            free(piv);                                                                             \
+            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
+        }                                                                                          \
+        int ni = (int)n, nrhs = (int)(right ? xr : xc), info = 0;                                  \
+        for (int64_t b = 0; b < mats; b++) {                                                       \
+            const T *am = ad + batch_offset_of(b, bnd, X->shape, A, A->ndim - 2) * n * n;          \
+            const T *bm = bd + batch_offset_of(b, bnd, X->shape, B, vec ? B->ndim - 1 : B->ndim - 2) * xr * xc; \
+            T *xm = xd + b * xr * xc;                                                              \
+            if (n == 0 || nrhs == 0) continue;                                                     \
+            memcpy(lu, am, sizeof(T) * (size_t)(n * n));                                           \
+            BLAS(P##getrf_)(&ni, &ni, lu, &ni, piv, &info);                                        \
+            if (info > 0) {                                                                        \
+                char pre[48];                                                                      \
+                batch_prefix(pre, sizeof pre, A, batch_offset_of(b, bnd, X->shape, A, A->ndim - 2)); \
+                tensor_error_set(TENSOR_ERR_LINALG,                                                \
+                                 "torch.linalg.solve: %sThe solver failed because the input matrix is singular.", pre); \
+                free(lu);                                                                          \
+                free(piv);                                                                         \
+                return -1;                                                                         \
+            }                                                                                      \
+            if (right) {                                                                           \
+                memcpy(xm, bm, sizeof(T) * (size_t)(xr * xc));                                     \
+                BLAS(P##getrs_)(trans, &ni, &nrhs, lu, &ni, piv, xm, &ni, &info, 1);               \
+            } else {                                                                               \
+                P##_to_col(bm, xr, xc, rhs);                                                       \
+                BLAS(P##getrs_)(trans, &ni, &nrhs, lu, &ni, piv, rhs, &ni, &info, 1);              \
+                P##_from_col(rhs, xr, xc, xr, xm);                                                 \
+            }                                                                                      \
+        }                                                                                          \
+        free(lu);                                                                                  \
+        free(piv);                                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
     /* X = A^-1 B (left) or B A^-1 (right) with BLAS trsm on row-major copies, batches broadcast */ \
     static void P##_trsolve(const Tensor *A, const Tensor *B, Tensor *X, const TensorOpArgs *a) {  \
         int bnd = X->ndim - 2;                                                                     \
@@ -515,7 +639,11 @@ static int k_trsolve(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool d
     else s_trsolve(x[0], x[1], r[0], a);
     return 0;
 }
+static int k_solve(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    return dbl ? d_solve(x[0], x[1], r[0], a) : s_solve(x[0], x[1], r[0], a);
+}
 #else
+#define k_solve NULL
 #define k_cholesky NULL
 #define k_inv NULL
 #define k_det NULL
@@ -557,4 +685,8 @@ TENSOR_RUN(linalg_svd) {
 TENSOR_RUN(triangular_solve) {
     (void)n_out;
     return run_lapack(op, in, n_in, a, out, tensor__infer_triangular_solve, k_trsolve, "linalg.solve_triangular");
+}
+TENSOR_RUN(linalg_solve) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_solve, k_solve, "linalg.solve");
 }

@@ -632,6 +632,31 @@ static void check_spd(TensorOp op, Tensor *x, Tensor *b, const TensorOpArgs *a) 
     covered[op] = true;
 }
 
+/* solve's A is x + 3I: well conditioned and not symmetric (a symmetric A would hide a transpose) */
+static Tensor *run_dominant(void *vctx, Tensor *const *in) {
+    Ctx *c = vctx;
+    Tensor *eye = tensor_eye(in[0]->shape[in[0]->ndim - 1], -1, g_dt);
+    Tensor *e3 = eye ? ag_mul_scalar(eye, tensor_scalar_f(3)) : NULL;
+    Tensor *A = e3 ? ag_add(in[0], e3) : NULL;
+    Tensor *x[2] = {A, in[1]};
+    Tensor *r = A ? run_op(c, x) : NULL;
+    TT_FREE(eye, e3, A);
+    return r;
+}
+
+static void check_solve(Tensor *x, Tensor *b, const TensorOpArgs *a) {
+    Ctx c = {.op = TENSOR_OP_LINALG_SOLVE, .a = *a, .n_in = 2};
+    Tensor *in[2] = {x, b};
+    AgGradcheckOpts o = opts_for(T1, false);
+    int r = ag_gradcheck(run_dominant, &c, 2, in, &o);
+    cr_assert_neq(r, -1, "LINALG_SOLVE: error %s", tensor_error_message());
+    cr_assert_eq(r, 1, "LINALG_SOLVE (left %d, transposed %d): %s", !a->accumulate, a->has_min, o.failure ? o.failure : "?");
+    free(o.failure);
+    tensor_decref(x);
+    tensor_decref(b);
+    covered[TENSOR_OP_LINALG_SOLVE] = true;
+}
+
 static void mathops_cases(void) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     CHECK(TENSOR_OP_XLOGY, true, T1, gr(RN, SHAPE(2, 3)), gr(PS, SHAPE(3)));
@@ -663,6 +688,22 @@ static void mathops_cases(void) {
         a.has_max = v == 3;        /* unitriangular */
         Tensor *b = v >> 1 ? gr(RN, SHAPE(2, 3)) : gr(RN, SHAPE(3, 2));
         check_spd(TENSOR_OP_TRIANGULAR_SOLVE, gr(RN, SHAPE(3, 3)), b, &a);
+    }
+    /* solve: matrix and vector right sides, batches broadcast either way, both sides, and the
+     * backward's transposed system (has_min) */
+    for (int v = 0; v < 4; v++) {
+        a = TENSOR_OP_ARGS_INIT;
+        a.has_min = v & 1;
+        a.accumulate = v >> 1;
+        if (a.accumulate) {
+            check_solve(gr(RN, SHAPE(3, 3)), gr(RN, SHAPE(2, 3)), &a);
+            check_solve(gr(RN, SHAPE(2, 3, 3)), gr(RN, SHAPE(4, 3)), &a);
+        } else {
+            check_solve(gr(RN, SHAPE(3, 3)), gr(RN, SHAPE(3, 2)), &a);
+            check_solve(gr(RN, SHAPE(2, 3, 3)), gr(RN, SHAPE(3)), &a);
+            check_solve(gr(RN, SHAPE(2, 3, 3)), gr(RN, SHAPE(2, 3)), &a);
+            check_solve(gr(RN, SHAPE(3, 3)), gr(RN, SHAPE(2, 3, 1)), &a);
+        }
     }
     a = TENSOR_OP_ARGS_INIT;
     CHECK(TENSOR_OP_LINALG_SVDVALS, false, T1, gr(RN, SHAPE(3, 2)));

@@ -46,6 +46,9 @@ cases = [
     ("slogdet", lambda a: torch.linalg.slogdet(a).logabsdet, (A,), True),
     ("solve_triangular", lambda a, b: torch.linalg.solve_triangular(a.tril() + 2 * torch.eye(3, dtype=d), b, upper=False), (A, B), True),
     ("solve_triangular_right", lambda a, b: torch.linalg.solve_triangular(a.triu() + 2 * torch.eye(3, dtype=d), b.t(), upper=True, left=False), (A, B), True),
+    ("solve", lambda a, b: torch.linalg.solve(a + 2 * torch.eye(3, dtype=d), b), (A, B), True),
+    ("solve_vector", lambda a, b: torch.linalg.solve(a + 2 * torch.eye(3, dtype=d), b[:, 0]), (A, B), True),
+    ("solve_right", lambda a, b: torch.linalg.solve(a + 2 * torch.eye(3, dtype=d), b.t(), left=False), (A, B), True),
     ("qr", lambda a: torch.linalg.qr(a), (B,), False),
     ("svdvals", lambda a: torch.linalg.svdvals(a), (B,), False),
 ]

@@ -569,6 +569,10 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     return _mathop("TRIANGULAR_SOLVE", A, B, has_min=upper, has_max=unitriangular, accumulate=not left)
 
 
+def solve(A, B, *, left=True, out=None):
+    return _mathop("LINALG_SOLVE", A, B, accumulate=not left)
+
+
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     # the deprecated form: solves A X = input (A^T X = input when transpose), returns (X, A clone)
     M = A.transpose(-2, -1) if transpose else A
