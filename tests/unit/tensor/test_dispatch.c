@@ -288,10 +288,10 @@ static void make_case(TensorOp op, Case *c) {
         c->n_in = 2;
         return;
     case TENSOR_OP_CHOLESKY: case TENSOR_OP_LINALG_INV: case TENSOR_OP_LINALG_DET: case TENSOR_OP_LINALG_SLOGDET:
-    case TENSOR_OP_TRIANGULAR_SOLVE:
+    case TENSOR_OP_TRIANGULAR_SOLVE: case TENSOR_OP_LINALG_SOLVE:
         tensor_decref(x);
         c->in[0] = TT(((int64_t[]){2, 2}), ((float[]){2.f, 0.5f, 0.5f, 1.f}));
-        if (op == TENSOR_OP_TRIANGULAR_SOLVE) {
+        if (op == TENSOR_OP_TRIANGULAR_SOLVE || op == TENSOR_OP_LINALG_SOLVE) {
             c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
             c->n_in = 2;
         }
