@@ -13,16 +13,20 @@
  * with PyTorch's TorchScript in the same run.  Not a test: nothing here asserts a timing.
  *
  * BENCH_ROUNDS=N sets the trace figures' rounds (15); BENCH_VERBOSE=1 prints each round's times,
- * minor page faults and peak RSS on stderr.  A first touch of memory the heap has not used
- * before costs a fault (about 1.4 us on the bench machine, far more on a loaded VM), and the
- * heap grows until the collector frees what a compile left: the faults, not the instruction
- * counts, are what moves trace_mlp between builds whose collector runs at different intervals. */
+ * minor page faults and peak RSS on stderr, and what the first call left behind when no
+ * collection ran in it: VM object bytes and tensor storage bytes the collector's pacing counts,
+ * live Tensors, malloc's bytes in use and its heap's size.  A first touch of memory the heap has
+ * not used before costs a fault (about 1.4 us on the bench machine, far more on a loaded VM), and
+ * the heap grows until the collector frees what a compile left: the faults, not the instruction
+ * counts, are what moves trace_mlp between builds whose collector runs at different intervals
+ * (malloc_kb far above objects_kb is memory the pacing does not see). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <malloc.h>
 
 #include "ember/ember.h"
 #include "src/tracer/tracer.h"
@@ -109,19 +113,31 @@ static double trace_time(EmVM *vm, const char *fn_name, const char *arg, const c
     bool verbose = getenv("BENCH_VERBOSE") != NULL;
     for (int r = 0; r < rounds; r++) {
         call_or_die(vm, reset, 0, NULL);
+        VM *v = (VM *)vm;
+        size_t b0 = v->bytes_allocated, s0 = v->storage_bytes;
+        int64_t n0 = tensor_live_count(), g0 = v->gc_count;
+        struct mallinfo2 m0 = mallinfo2();
         struct rusage u0 = usage();
         double t0 = now_us();
         call_or_die(vm, cf, 1, &x);
         double t1 = now_us();
         struct rusage u1 = usage();
+        size_t b1 = v->bytes_allocated, s1 = v->storage_bytes;
+        int64_t n1 = tensor_live_count(), g1 = v->gc_count;
+        struct mallinfo2 m1 = mallinfo2();
         call_or_die(vm, cf, 1, &x);
         double t2 = now_us();
         first[r] = t1 - t0;
         warm[r] = t2 - t1;
         if (verbose) {
             struct rusage u2 = usage();
-            fprintf(stderr, "%s round %d first %.1f warm %.1f faults %ld %ld maxrss_kb %ld\n", fn_name, r, first[r],
+            fprintf(stderr, "%s round %d first %.1f warm %.1f faults %ld %ld maxrss_kb %ld", fn_name, r, first[r],
                     warm[r], u1.ru_minflt - u0.ru_minflt, u2.ru_minflt - u1.ru_minflt, u2.ru_maxrss);
+            if (g1 == g0)   /* what the first call left for the collector (no collection in it) */
+                fprintf(stderr, " objects_kb %+.1f storage_kb %+.1f tensors %+lld malloc_kb %+.1f heap_kb %+.1f", ((double)b1 - (double)b0) / 1024,
+                        ((double)s1 - (double)s0) / 1024, (long long)(n1 - n0), ((double)m1.uordblks - (double)m0.uordblks) / 1024,
+                        ((double)m1.arena - (double)m0.arena) / 1024);
+            fprintf(stderr, "\n");
         }
     }
     em_release(vm, cf);

@@ -200,9 +200,9 @@ int tensor_op_infer(TensorOp op, const TensorMeta *const *inputs, int n_inputs, 
 
 /* ---- meta mode and the op observer ------------------------------------------------------------- */
 
-/* Meta mode (the tracer's fake tensors): ops compute output metadata and allocate outputs
- * without running kernels (views still alias; in-place ops return their input; random ops draw
- * nothing).  Returns the previous setting. */
+/* Meta mode (the tracer's fake tensors): ops compute output metadata and make meta outputs
+ * (tensor_empty_meta) without running kernels (views still alias; in-place ops return their
+ * input; random ops draw nothing).  Returns the previous setting. */
 bool tensor_set_meta_mode(bool on);
 bool tensor_meta_mode(void);
 /* Called after every top-level op (tensor_op_run, or ag_op_run, not the ops they run inside)
@@ -270,6 +270,7 @@ Tensor *tensor_base(const Tensor *t);            /* borrowed; NULL if not a view
 bool tensor_is_wrapped_number(const Tensor *t);
 void tensor_set_wrapped_number(Tensor *t, bool on);
 void *tensor_data_ptr(const Tensor *t);          /* address of element [0,...,0] */
+bool tensor_has_data(const Tensor *t);           /* false for a meta tensor (tensor_empty_meta) */
 const TensorStorage *tensor_storage(const Tensor *t);
 bool tensor_same_storage(const Tensor *a, const Tensor *b);
 uint32_t tensor_version(const Tensor *t);
@@ -297,6 +298,11 @@ const char *tensor_type_string(const Tensor *t); /* "torch.FloatTensor" */
 
 Tensor *tensor_empty(TensorDtype dt, int ndim, const int64_t *shape);
 Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides);
+/* A tensor of this geometry (strides NULL = contiguous) over a storage of its own that holds no
+ * data, as on PyTorch's meta device: the tracer's fake tensors.  Ops in meta mode take it and
+ * views alias it as usual; reading its elements fails ("... cannot be called on meta
+ * tensors"), and tensor_data_ptr is not valid on it (tensor_has_data). */
+Tensor *tensor_empty_meta(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides);
 Tensor *tensor_zeros(TensorDtype dt, int ndim, const int64_t *shape);
 Tensor *tensor_ones(TensorDtype dt, int ndim, const int64_t *shape);
 Tensor *tensor_full(TensorDtype dt, int ndim, const int64_t *shape, TensorScalar value);

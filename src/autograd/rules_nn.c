@@ -675,10 +675,24 @@ BW(embedding) {
 }
 
 FW(dropout) {
-    (void)n_in;
-    (void)n_out;
     Tensor *mask = NULL;
-    out[0] = tensor__dropout(in[0], a->p, a->train, &mask);
+    if (tensor_meta_mode()) {
+        /* over fakes (the tracer's, without data): the meta output, and a mask without data
+         * where eager saves one, so the node looks as eager's; no kernel reads x, no number is
+         * drawn */
+        if (!tensor_dtype_is_floating((TensorDtype)in[0]->dtype)) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "dropout only supports floating point tensors");
+            return -1;
+        }
+        if (tensor_op_run(TENSOR_OP_DROPOUT, in, n_in, a, out, n_out) < 0) return -1;
+        if (a->train && a->p != 0.0 && !(mask = tensor_empty_meta(in[0]->dtype, in[0]->ndim, in[0]->shape, NULL))) {
+            tensor_decref(out[0]);
+            out[0] = NULL;
+            return -1;
+        }
+    } else {
+        out[0] = tensor__dropout(in[0], a->p, a->train, &mask);
+    }
     if (!out[0]) return -1;
     int rc = mask ? ag__save(n, 0, mask, false) : 0;
     tensor_decref(mask);

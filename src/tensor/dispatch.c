@@ -380,9 +380,10 @@ void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
 }
 
 /* Meta mode: views and ops whose result may be an input itself run (they touch no data);
- * in-place ops return their input; every other op gets outputs allocated from its inferred
- * metadata (zero-filled storage, so nothing reads uninitialised memory) and no kernel runs,
- * so random ops consume no random numbers. */
+ * in-place ops return their input; every other op gets outputs made from its inferred
+ * metadata, each over a storage of its own without data (tensor_empty_meta: distinct, so that
+ * the tracer can tell an alias of one from another fake) or, recording storageless, over the
+ * one shared zero-byte storage; no kernel runs, so random ops consume no random numbers. */
 static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     unsigned flags = op_info[op].flags;
     if ((flags & (TENSOR_OPF_VIEW | TENSOR_OPF_COMPOSITE)) || op == TENSOR_OP_DETACH ||
@@ -406,7 +407,7 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) {
-        out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty(outs[i].dtype, outs[i].ndim, outs[i].shape);
+        out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty_meta(outs[i].dtype, outs[i].ndim, outs[i].shape, NULL);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
             return -1;

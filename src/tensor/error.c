@@ -51,6 +51,13 @@ int tensor__oom(void) {
     return -1;
 }
 
+/* PyTorch's words for a meta tensor's data (a fake's, while tracing: the tracer turns the error
+ * into a graph break and the eager run reads the real tensor) */
+int tensor__meta_data_error(const char *what) {
+    tensor_error_set(TENSOR_ERR_RUNTIME, "%s cannot be called on meta tensors", what);
+    return -1;
+}
+
 int64_t tensor__wrap_dim(int64_t dim, int ndim) {
     int64_t n = ndim > 0 ? ndim : 1;  /* 0-dim tensors accept dims -1 and 0 */
     if (dim < -n || dim >= n) {

@@ -220,6 +220,10 @@ static void tensor_str_rec(const Tensor *t, int dim, int64_t off, int indent, bo
 }
 
 static void body(const Tensor *t, int indent, StrBuf *b) {
+    if (t->storage->meta) {   /* no data to show (PyTorch prints a meta tensor so) */
+        sb_adds(b, "...");
+        return;
+    }
     if (t->numel == 0) {
         sb_adds(b, "[]");
         return;
@@ -243,8 +247,9 @@ char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
     body(t, indent, &b);
     char size_suffix[256] = "", dtype_suffix[64] = "";
     TensorDtype dt = (TensorDtype)t->dtype, def = tensor_default_dtype();
-    if (t->numel == 0) {
-        if (t->ndim != 1) {
+    bool meta = t->storage->meta;
+    if (t->numel == 0 || meta) {
+        if (t->ndim != 1 || meta) {
             size_t n = (size_t)snprintf(size_suffix, sizeof size_suffix, "size=(");
             for (int i = 0; i < t->ndim; i++)
                 n += (size_t)snprintf(size_suffix + n, sizeof size_suffix - n, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
@@ -257,6 +262,7 @@ char *tensor_repr(const Tensor *t, const char *const *extra, int n_extra) {
     }
     const char *suffixes[16];
     int ns = 0;
+    if (meta) suffixes[ns++] = "device='meta'";
     if (size_suffix[0]) suffixes[ns++] = size_suffix;
     if (dtype_suffix[0]) suffixes[ns++] = dtype_suffix;
     for (int i = 0; i < n_extra && ns < 16; i++) suffixes[ns++] = extra[i];

@@ -139,6 +139,10 @@ void tensor__fill_raw(Tensor *t, TensorScalar s) {
 }
 
 int tensor_copy_to_buffer(const Tensor *t, TensorDtype dt, void *out) {
+    if (t->storage->meta) {   /* PyTorch's words */
+        tensor_error_set(TENSOR_ERR_RUNTIME, "Cannot copy out of meta tensor; no data!");
+        return -1;
+    }
     Tensor *dst = tensor_from_blob(dt, t->ndim, t->shape, NULL, out, NULL, NULL);
     if (!dst) return -1;
     int rc = tensor__copy_into(dst, t);

@@ -57,7 +57,9 @@ static inline void walk_next(Walk *w) {
     }
 }
 
+/* (every sampler checks its target or input here first: a fake's, without data, stops it) */
 static int check_float(const Tensor *t, const char *what) {
+    if (t->storage->meta) return tensor__meta_data_error(what);
     if (!tensor__is_float((TensorDtype)t->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, tensor__cname((TensorDtype)t->dtype));
         return -1;

@@ -36,8 +36,9 @@ TensorStorage *tensor_storage_slice(TensorStorage *s, size_t start, size_t nbyte
     }
     v->refcount = 1;
     v->external = true;   /* the bytes belong to s, which the slice keeps alive */
+    v->meta = s->meta;
     v->nbytes = nbytes;
-    v->data = (char *)s->data + start;
+    v->data = s->meta ? NULL : (char *)s->data + start;
     v->release = release_parent;
     v->release_ctx = s;
     tensor__storage_incref(s);

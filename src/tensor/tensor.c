@@ -161,12 +161,25 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     if (zero) memset(s->data, 0, nbytes);
     s->refcount = 1;
     s->external = false;
+    s->meta = false;
     s->nbytes = nbytes;
     s->release = NULL;
     s->release_ctx = NULL;
     live_storage_bytes += nbytes;
     if (live_storage_bytes > peak_storage_bytes) peak_storage_bytes = live_storage_bytes;
     if (storage_observer) storage_observer(storage_observer_ud, (ptrdiff_t)nbytes);
+    return s;
+}
+
+/* A fake's storage (the tracer's): nothing is allocated for the data, so tracing a model
+ * neither touches memory for its parameters' twins nor paces the collector with bytes that do
+ * not exist; data stays NULL so that a read which did not check tensor_has_data faults at once
+ * instead of returning whatever the heap held.  nbytes is the size it stands for: views and
+ * as_strided check their extent against it. */
+TensorStorage *tensor__storage_new_meta(size_t nbytes) {
+    TensorStorage *s = blockcache_alloc(sizeof *s);
+    if (!s) return NULL;
+    *s = (TensorStorage){.refcount = 1, .meta = true, .nbytes = nbytes};
     return s;
 }
 
@@ -177,6 +190,10 @@ void tensor__storage_decref(TensorStorage *s) {
     if (s->external) {
         if (s->release) s->release(s->release_ctx);
         free(s);
+        return;
+    }
+    if (s->meta) {
+        blockcache_free(s, sizeof *s);
         return;
     }
     live_storage_bytes -= s->nbytes;
@@ -361,6 +378,9 @@ void *tensor_user_obj(const Tensor *t) { return t->user_obj; }
 void tensor_set_user_obj(Tensor *t, void *obj) { t->user_obj = obj; }
 
 int tensor__begin_inplace(Tensor *t) {
+    /* a kernel about to write a fake's data (a native that fills in place without an op, such
+     * as cauchy_, called on the tracer's fakes): there is none to write */
+    if (t->storage->meta) return tensor__meta_data_error("An in-place kernel");
     if (mutation_observer && (tensor_error_clear(), mutation_observer(mutation_observer_ud, t)) < 0) {
         if (tensor_error_kind() == TENSOR_OK) tensor_error_set_external();
         return -1;
@@ -389,6 +409,7 @@ void tensor_set_wrapped_number(Tensor *t, bool on) {
         t->flags &= (uint8_t)~TENSOR_F_WRAPPED_NUMBER;
 }
 void *tensor_data_ptr(const Tensor *t) { return tensor__data(t); }
+bool tensor_has_data(const Tensor *t) { return !t->storage->meta; }
 const TensorStorage *tensor_storage(const Tensor *t) { return t->storage; }
 bool tensor_same_storage(const Tensor *a, const Tensor *b) { return a->storage == b->storage; }
 uint32_t tensor_version(const Tensor *t) { return t->version ? t->version->version : 0; }
@@ -430,6 +451,7 @@ int tensor_item(const Tensor *t, TensorScalar *out) {
         tensor_error_set(TENSOR_ERR_VALUE, "only one element tensors can be converted to Python scalars");
         return -1;
     }
+    if (t->storage->meta) return tensor__meta_data_error("Tensor.item()");
     const char *p = tensor__data(t);
     TensorDtype d = (TensorDtype)t->dtype;
     switch (tensor__kind(d)) {

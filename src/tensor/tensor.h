@@ -33,6 +33,7 @@
 struct TensorStorage {
     int32_t refcount;
     bool external;                 /* data not owned: release(ctx) on free */
+    bool meta;                     /* no data (a fake's, tensor_empty_meta): data is NULL, nbytes the size it stands for */
     size_t nbytes;
     void *data;
     void (*release)(void *ctx);
@@ -92,6 +93,7 @@ static inline bool tensor__contig(const Tensor *t) { return (t->flags & TENSOR_F
 /* ---- construction (tensor.c) ---- */
 Tensor *tensor__alloc_struct(void);   /* zeroed except what callers must fill; refcount 1 */
 TensorStorage *tensor__storage_new(size_t nbytes, bool zero);
+TensorStorage *tensor__storage_new_meta(size_t nbytes);   /* no data, not counted as live storage */
 void tensor__storage_incref(TensorStorage *s);
 void tensor__storage_decref(TensorStorage *s);
 /* New contiguous tensor with fresh storage. zero: memset 0. */
@@ -115,6 +117,8 @@ int tensor__begin_inplace(Tensor *t) EM_MUST_CHECK;
 int64_t tensor__wrap_dim(int64_t dim, int ndim);
 int tensor__format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);  /* "[2, 3]" */
 int tensor__oom(void);
+/* "<what> cannot be called on meta tensors" (RuntimeError); returns -1 */
+int tensor__meta_data_error(const char *what);
 
 /* ---- promotion (dtype.c) and broadcasting (promote.c) ---- */
 /* c10::canCast: no floating -> integral or bool, no integral -> bool */

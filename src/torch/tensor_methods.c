@@ -499,7 +499,10 @@ static Value m_is_floating_point(ARGS) {
     return val_bool(tensor_dtype_is_floating(tensor_dtype(T(argv[0]))));
 }
 static Value m_storage_offset(ARGS) { return val_int(tensor_storage_offset(T(argv[0]))); }
-static Value m_data_ptr(ARGS) { return val_int((int64_t)(uintptr_t)tensor_data_ptr(T(argv[0]))); }
+/* 0 for a meta tensor, as PyTorch's */
+static Value m_data_ptr(ARGS) {
+    return val_int(tensor_has_data(T(argv[0])) ? (int64_t)(uintptr_t)tensor_data_ptr(T(argv[0])) : 0);
+}
 
 /* ---- reductions ------------------------------------------------------------------------------------- */
 
@@ -1232,6 +1235,8 @@ static Value m_retain_grad(ARGS) { return inplace_result(vm, val_none(), ag_reta
 static Value m_equal(ARGS) {
     SELF_CHECK("equal");
     if (argc != 2 || !torch_is_tensor(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "equal(other): other must be a Tensor");
+    if (!tensor_has_data(T(argv[0])) || !tensor_has_data(T(argv[1])))
+        return vm_raise(vm, vm->e_RuntimeError, "Tensor.equal() cannot be called on meta tensors");
     return val_bool(tensor_equal(T(argv[0]), T(argv[1])));
 }
 
@@ -1241,6 +1246,8 @@ static Value m_allclose(ARGS) {
     Value a[5];
     if (parse(vm, "allclose", argc, argv, kw, 5, 2, names, 5, a) < 0) return val_null();
     if (!torch_is_tensor(vm, a[1])) return vm_raise(vm, vm->e_TypeError, "allclose(): argument 'other' must be Tensor");
+    if (!tensor_has_data(T(a[0])) || !tensor_has_data(T(a[1])))
+        return vm_raise(vm, vm->e_RuntimeError, "Tensor.allclose() cannot be called on meta tensors");
     double rtol = 1e-5, atol = 1e-8;
     bool en = false;
     if (!val_is_null(a[2]) && vm_to_double(vm, a[2], &rtol) < 0) return val_null();

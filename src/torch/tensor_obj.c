@@ -587,6 +587,7 @@ static Value tolist_rec(VM *vm, Tensor *t, int dim, int64_t *index) {
 }
 
 Value torch_tolist(VM *vm, Tensor *t) {
+    if (!tensor_has_data(t)) return vm_raise(vm, vm->e_RuntimeError, "Tensor.tolist() cannot be called on meta tensors");
     int64_t index[TENSOR_MAX_DIMS] = {0};
     return tolist_rec(vm, t, 0, index);
 }

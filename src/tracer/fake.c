@@ -3,12 +3,26 @@
  * observer that records nodes, node provenance); fake_call.c calls natives on them.
  *
  * A graph input gets a fake twin: a tensor with the real one's dtype, shape, strides and
- * autograd status (a leaf requiring grad, or a non-leaf) but zero-filled storage.  The tracer
+ * autograd status (a leaf requiring grad, or a non-leaf) but no data (tensor_empty_meta, as
+ * dynamo's FakeTensor: a compile allocates nothing for its parameters' twins, and the bytes it
+ * does not allocate do not pace the collector).  The tracer
  * calls the torch binding's own natives (torch.relu, Tensor.sum, Tensor.__add__ ...) on fakes
  * with the tensor library in meta mode, so argument parsing, broadcasting checks, error
  * messages and autograd bookkeeping are the eager ones; the library's op observer hands every
  * top-level op to fake_observe, which records a graph node and maps each output Tensor* to its
- * tracker.  Python numbers that must stay symbolic enter as wrapped-number placeholders. */
+ * tracker.  Python numbers that must stay symbolic enter as wrapped-number placeholders (those
+ * keep their value: natives that insist on a number read it).
+ *
+ * Nothing reads or writes a fake's data: natives that would (.item(), .tolist(), printing,
+ * equal, a 0-dim tensor as a fill value, torch.tensor of tensors, samplers that fill in place
+ * without an op such as cauchy_ or geometric_) are refused by the tracer's deny lists or fail
+ * with "... cannot be called on meta tensors" (the tensor library's item, samplers and
+ * tensor__begin_inplace check), which becomes a graph break like any error of a native on
+ * fakes; ops with data-dependent shapes (nonzero, unique, masked_select) fail in their shape
+ * inference; dropout's recorded forward makes meta outputs in meta mode.  Before, fakes had
+ * uninitialised storage and such reads baked garbage into the graph
+ * (tests/trace/regress/fake_data_reads.py).  A fake never becomes a graph constant
+ * (node_for_input, fake_tensor_result). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,14 +139,14 @@ static Value wrap_fake(Tracer *tr, Tensor *ft, TypeObj *type) {
 /* A tensor with m's geometry, storage offset included: code that reads the offset while tracing
  * (x.storage_offset(), a view's own offset) sees the real input's. */
 static Tensor *empty_with_geometry(const TensorMeta *m) {
-    if (m->offset == 0) return tensor_empty_strided(m->dtype, m->ndim, m->shape, m->strides);
+    if (m->offset == 0) return tensor_empty_meta(m->dtype, m->ndim, m->shape, m->strides);
     int64_t extent = 1;
     for (int i = 0; i < m->ndim; i++) {
         if (m->shape[i] == 0) extent = 0;
         if (extent && m->shape[i] > 1) extent += (m->shape[i] - 1) * m->strides[i];
     }
     int64_t n = m->offset + extent, one = 1;
-    Tensor *base = tensor_empty_strided(m->dtype, 1, &n, &one);
+    Tensor *base = tensor_empty_meta(m->dtype, 1, &n, &one);
     if (!base) return NULL;
     Tensor *t = tensor_as_strided(base, m->ndim, m->shape, m->strides, m->offset);
     tensor_decref(base);
@@ -267,7 +281,7 @@ VT *fake_input_tensor(Tracer *tr, Value real, Source *source) {
 }
 
 VT *fake_output_tensor(Tracer *tr, GraphNode *node, const TensorMeta *m, bool requires_grad) {
-    Tensor *ft = tensor_empty_strided(m->dtype, m->ndim, m->shape, m->strides);
+    Tensor *ft = tensor_empty_meta(m->dtype, m->ndim, m->shape, m->strides);
     if (!ft) {
         torch_raise_error(tr->vm);
         return NULL;
@@ -365,6 +379,11 @@ void tracer_module_stack_pop(Tracer *tr) { tr->module_depth--; }
 static GraphNode *node_for_input(Tracer *tr, Tensor *t) {
     VT *v = fake_lookup(tr, t);
     if (v) return v->node;
+    if (!tensor_has_data(t)) {
+        /* a meta tensor no op made visible (one made inside a native): no value to hold */
+        tr->observer_failed = true;
+        return NULL;
+    }
     /* a number the binding wrapped (x * 2 through a tensor kernel), or a tensor made at trace time */
     if (tensor_is_wrapped_number(t) && tensor_ndim(t) == 0) {
         TensorOpArgs a = TENSOR_OP_ARGS_INIT;
@@ -406,6 +425,7 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
     if (tr->observer_failed) return;
     GraphNode **in_nodes = trace_arena_alloc(&tr->arena, sizeof(GraphNode *) * (size_t)(n_in + 1));
     for (int i = 0; i < n_in; i++) in_nodes[i] = inputs[i] ? fake_sub_node(tr, node_for_input(tr, inputs[i])) : NULL;
+    if (tr->observer_failed) return;
     GraphNode *n = graph_call_tensor_op(tr->graph, op, in_nodes, n_in, args, NULL, NULL, -1, NULL, NULL, 0);
     tracer_node_provenance(tr, n);
     tr->ops_in_call++;
@@ -481,7 +501,12 @@ VT *fake_tensor_result(Tracer *tr, Value v) {
             return vt_none(tr);
         }
     }
-    /* made at trace time without an op (torch.tensor(data)): a constant, copied per call */
+    /* made at trace time without an op (torch.tensor(data)): a constant, copied per call; a
+     * meta tensor here came from a fake by a path the graph did not see */
+    if (!tensor_has_data(t)) {
+        tr->observer_failed = true;
+        return vt_none(tr);
+    }
     tensor_incref(t);
     GraphNode *c = graph_constant(tr->graph, t);
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;

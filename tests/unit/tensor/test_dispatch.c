@@ -445,3 +445,37 @@ TT_TEST(dispatch, op_table_metadata) {
     tt_expect_error(TENSOR_ERR_TYPE, "mul(): input 1 must be a tensor, not None");
     tensor_decref(x);
 }
+
+/* Meta tensors (the tracer's fakes): no data is allocated or counted, ops in meta mode give
+ * meta outputs over storages of their own (the tracer tells fakes apart by storage), views
+ * alias them, and every read or in-place write of their data is an error, never a load. */
+TT_TEST(dispatch, meta_tensors_have_no_data) {
+    size_t live = tensor_live_storage_bytes();
+    int64_t s23[2] = {2, 3};
+    Tensor *m = tensor_empty_meta(TENSOR_FLOAT32, 2, s23, NULL);
+    cr_assert(m && !tensor_has_data(m));
+    cr_assert_eq(tensor_live_storage_bytes(), live, "a meta tensor allocates no storage");
+    cr_assert_eq(tensor_storage_nbytes(tensor_storage_of(m)), 24);
+    bool prev = tensor_set_meta_mode(true);
+    Tensor *out[2];
+    Tensor *in[2] = {m, m};
+    cr_assert_eq(tensor_op_run(TENSOR_OP_ADD, in, 2, NULL, out, 1), 1);
+    Tensor *sum = out[0];
+    cr_assert(!tensor_has_data(sum) && !tensor_same_storage(sum, m));
+    cr_assert_eq(tensor_ndim(sum), 2);
+    Tensor *tr = tensor_t(m);
+    cr_assert(tr && tensor_same_storage(tr, m) && !tensor_has_data(tr));
+    tensor_set_meta_mode(prev);
+    TensorScalar s;
+    Tensor *one = tensor_empty_meta(TENSOR_INT64, 0, NULL, NULL);
+    cr_assert_eq(tensor_item(one, &s), -1);
+    tt_expect_error(TENSOR_ERR_RUNTIME, "Tensor.item() cannot be called on meta tensors");
+    cr_assert_eq(tensor_cauchy_(m, 0.0, 1.0, NULL), -1);
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    cr_assert_eq(tensor_version(m), 0, "a refused write bumps no version");
+    char *r = tensor_repr(m, NULL, 0);
+    cr_assert_str_eq(r, "tensor(..., device='meta', size=(2, 3))");
+    free(r);
+    cr_assert_eq(tensor_live_storage_bytes(), live);
+    TT_FREE(m, sum, tr, one);
+}
