@@ -155,10 +155,10 @@ BW(mv) {
     SAVED(0, mat);
     SAVED(1, vec);
     if (NEEDS(0)) {
-        Tensor *gu, *vu;
+        /* grad.ger(vec): ATen's outer is a broadcast multiply, not a product */
+        Tensor *gu;
         TMP(gu, ag_unsqueeze(g[0], 1));
-        TMP(vu, ag_unsqueeze(vec, 0));
-        OUT(0, ag_mm(gu, vu));
+        OUT(0, ag_mul(gu, vec));
     }
     if (NEEDS(1)) {
         Tensor *mt;

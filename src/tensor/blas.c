@@ -1,187 +1,136 @@
-/* blas.c — matrix products: mm, bmm, mv, dot, addmm, on OpenBLAS through blas_lib.h's table:
- * float32 goes through cblas_sgemm/sgemv/sdot and float64 through cblas_dgemm/dgemv/ddot,
- * reading strided operands in place when they are row- or column-major (a transposed weight
- * costs nothing); bfloat16 runs the float32 path on widened operands and rounds the result
- * (PyTorch's CPU gemm accumulates BFloat16 in float); integers use plain loops in int64 and
- * wrap on store.  float16 and bool have no kernel, as in PyTorch 1.13. */
+/* blas.c — matrix products: mm, bmm, mv, dot, addmm, on OpenBLAS through blas_lib.h's table,
+ * each calling the routine PyTorch 1.13's CPU kernels call, with the same operands, orientation,
+ * leading dimensions, alpha and beta, so the bits are PyTorch's: mm / addmm (and so linear, and
+ * matmul's 1-D @ 2-D and folded products) one GEMM whatever the shape, as addmm_impl_cpu_ calls it
+ * (GEMM_STRIDED); mv one GEMV as addmv_impl_cpu calls it, ATen's own loops for a broadcast vector
+ * (MV_ATEN); dot sdot/ddot; bmm ATen's plain loop below 400 multiply-adds a batch, else a GEMM a
+ * batch (bmm_kernel).  float32 and float64 only; bfloat16 runs the float32 path on widened
+ * operands and rounds the result (PyTorch's small-bmm loop accumulates BFloat16 in float; its
+ * larger bfloat16 products go to oneDNN on AVX-512 machines, which Ember does not match);
+ * integers use plain loops in int64 and wrap on store.  float16 and bool have no kernel, as in
+ * PyTorch 1.13. */
 #include "src/tensor/linalg.h"
 
 #include "src/tensor/blas_lib.h"
 #include "src/tensor/isa.h"
-#include "src/tensor/parallel.h"
 
 #include <stdio.h>
 #include <string.h>
 
 
-/* Can a (rows x cols) matrix with strides (s0, s1) be handed to BLAS? */
-static bool blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1, CBLAS_TRANSPOSE *tr, int64_t *ld) {
-    if ((s1 == 1 || cols == 1) && (s0 >= (cols > 1 ? cols : 1) || rows == 1)) {
-        *tr = CblasNoTrans;
-        *ld = rows == 1 ? (cols > 1 ? cols : 1) : s0;
-        if (*ld < cols) *ld = cols;
-        return true;
-    }
-    if ((s0 == 1 || rows == 1) && (s1 >= (rows > 1 ? rows : 1) || cols == 1)) {
-        *tr = CblasTrans;
-        *ld = cols == 1 ? (rows > 1 ? rows : 1) : s1;
-        if (*ld < rows) *ld = rows;
-        return true;
-    }
-    return false;
-}
-
-/* The k == 1 product (an outer product: a batch-1 linear layer's weight gradient), one loop per
- * vector instruction set (isa.h); a contiguous row of B gets its own loop so it vectorizes. */
+/* The k == 1 product with alpha 1 and beta 0 (an outer product: a batch-1 linear layer's weight
+ * gradient), one loop per vector instruction set (isa.h); a contiguous row of B gets its own loop
+ * so it vectorizes.  Bitwise what the GEMM gives: OpenBLAS zeroes C for beta 0 and adds
+ * alpha * (a * b) to it, so each element is round(a * b) + 0 (the + 0 turns a -0 product into
+ * +0, as the kernel's add does; -ffp-contract=off keeps it an add). */
 #define OUTER(NAME, T)                                                                                     \
-    static inline __attribute__((always_inline)) void NAME##__body(int64_t m, int64_t n, T alpha, const T *A, \
+    static inline __attribute__((always_inline)) void NAME##__body(int64_t m, int64_t n, const T *A,          \
                                                                    int64_t as0, const T *B, int64_t bs1,      \
-                                                                   T beta, T *C, int64_t ldc) {               \
+                                                                   T *C, int64_t ldc) {                       \
         for (int64_t i = 0; i < m; i++) {                                                                  \
             const T ai = A[i * as0];                                                                       \
             T *restrict c = C + i * ldc;                                                                   \
             if (bs1 == 1) {                                                                                \
                 const T *restrict b = B;                                                                   \
-                if (beta == (T)0 && alpha == (T)1)                                                         \
-                    for (int64_t j = 0; j < n; j++) c[j] = ai * b[j];                                      \
-                else if (beta == (T)0)                                                                     \
-                    for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]);                            \
-                else                                                                                       \
-                    for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * b[j]) + beta * c[j];              \
-            } else if (beta == (T)0 && alpha == (T)1) {                                                    \
-                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1];                                    \
-            } else if (beta == (T)0) {                                                                     \
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]);                          \
+                for (int64_t j = 0; j < n; j++) c[j] = ai * b[j] + (T)0;                                   \
             } else {                                                                                       \
-                for (int64_t j = 0; j < n; j++) c[j] = alpha * (ai * B[j * bs1]) + beta * c[j];            \
+                for (int64_t j = 0; j < n; j++) c[j] = ai * B[j * bs1] + (T)0;                             \
             }                                                                                              \
         }                                                                                                  \
     }                                                                                                      \
-    TENSOR_MULTIVERSION(NAME, (int64_t m, int64_t n, T alpha, const T *A, int64_t as0, const T *B, int64_t bs1, \
-                               T beta, T *C, int64_t ldc),                                                 \
-                        (m, n, alpha, A, as0, B, bs1, beta, C, ldc))
+    TENSOR_MULTIVERSION(NAME, (int64_t m, int64_t n, const T *A, int64_t as0, const T *B, int64_t bs1, T *C, \
+                               int64_t ldc),                                                               \
+                        (m, n, A, as0, B, bs1, C, ldc))
 OUTER(souter, float)
 OUTER(douter, double)
 #undef OUTER
 
-/* Threads.  A large product is cut into blocks of columns of C (rows when C is narrow), each one
- * single-threaded BLAS call, and the blocks go to the pool (parallel.h).  The cut depends on the
- * shapes alone, never on the thread count: OpenBLAS's kernels round differently for different
- * partitions of one product (measured on this AVX-512 machine, its own threading included), so a
- * thread-count-dependent split would change the bits.  OpenBLAS itself stays at one thread.
- * Blocks are at least GEMM_BLOCK wide and about a quarter of the dimension (a multiple of 64),
- * so one thread pays little for the cut (each block packs A again: 1024^3 costs +4% in 256-wide
- * blocks, +15% in 128-wide ones).  Below GEMM_SPLIT_WORK multiply-adds the product is one call. */
-#define GEMM_BLOCK 128
-#define GEMM_SPLIT_WORK ((int64_t)1 << 21)
-
-static int64_t gemm_block_width(int64_t dim) {
-    int64_t w = ((dim + 3) / 4 + 63) / 64 * 64;
-    return w < GEMM_BLOCK ? GEMM_BLOCK : w;
-}
-
-/* C (contiguous m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C */
-#define GEMM_STRIDED(NAME, T, GEMM, GEMV, OUTER)                              \
-typedef struct NAME##_job { \
-    CBLAS_TRANSPOSE ta, tb; \
-    int64_t m, n, k; \
-    T alpha; \
-    const T *A; \
-    int64_t lda; \
-    const T *B; \
-    int64_t ldb; \
-    T beta; \
-    T *C; \
-    int64_t ldc; \
-    bool by_cols; \
-    int64_t width; \
-} NAME##_job; \
-/* blocks [b, e) of C: `width` columns (or rows) each, one single-threaded BLAS call a block */ \
-static void NAME##_blocks(void *vj, int64_t b, int64_t e) { \
-    const NAME##_job *j = vj; \
-    for (int64_t blk = b; blk < e; blk++) { \
-        int64_t s = blk * j->width, len = (j->by_cols ? j->n : j->m) - s; \
-        if (len > j->width) len = j->width; \
-        if (j->by_cols) \
-            GEMM(CblasRowMajor, j->ta, j->tb, (int)j->m, (int)len, (int)j->k, j->alpha, j->A, (int)j->lda, \
-                 j->tb == CblasNoTrans ? j->B + s : j->B + s * j->ldb, (int)j->ldb, j->beta, j->C + s, (int)j->ldc); \
-        else \
-            GEMM(CblasRowMajor, j->ta, j->tb, (int)len, (int)j->n, (int)j->k, j->alpha, \
-                 j->ta == CblasNoTrans ? j->A + s * j->lda : j->A + s, (int)j->lda, j->B, (int)j->ldb, j->beta, \
-                 j->C + s * j->ldc, (int)j->ldc); \
-    } \
-} \
-static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, \
-                          const T *B, int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) { \
-    if (m == 0 || n == 0) return; \
-    if (k == 0) { \
-        for (int64_t i = 0; i < m; i++) \
-            for (int64_t j = 0; j < n; j++) C[i * ldc + j] = beta == (T)0 ? (T)0 : beta * C[i * ldc + j]; \
-        return; \
-    } \
-    CBLAS_TRANSPOSE ta, tb; \
-    int64_t lda, ldb; \
-    /* Degenerate shapes skip sgemm's operand packing and its separate beta pass (they are the \
-     * batch-1 products of training: a linear layer's forward and input gradient are matrix- \
-     * vector products, its weight gradient an outer product). */ \
-    if (k == 1) { \
-        TENSOR_ISA_CALL(OUTER, (m, n, alpha, A, as0, B, bs1, beta, C, ldc)); \
-        return; \
-    } \
-    /* Operands BLAS cannot read in place (a broadcast gradient: an expand's zero strides) are \
-     * packed first, so the kernel chosen below, and with it the rounding, depends on the shapes \
-     * alone: compiled code that materializes such a view gets eager's bits. */ \
-    T *ca = NULL, *cb = NULL; \
-    if (!blas_layout(m, k, as0, as1, &ta, &lda)) { \
-        ca = malloc(sizeof(T) * (size_t)(m * k)); \
-        EM_ASSERT(ca, "out of memory packing a gemm operand"); \
-        for (int64_t i = 0; i < m; i++) \
-            for (int64_t j = 0; j < k; j++) ca[i * k + j] = A[i * as0 + j * as1]; \
-        A = ca; \
-        ta = CblasNoTrans; \
-        lda = k; \
-        as0 = k; \
-        as1 = 1; \
-    } \
-    if (!blas_layout(k, n, bs0, bs1, &tb, &ldb)) { \
-        cb = malloc(sizeof(T) * (size_t)(k * n)); \
-        EM_ASSERT(cb, "out of memory packing a gemm operand"); \
-        for (int64_t i = 0; i < k; i++) \
-            for (int64_t j = 0; j < n; j++) cb[i * n + j] = B[i * bs0 + j * bs1]; \
-        B = cb; \
-        tb = CblasNoTrans; \
-        ldb = n; \
-        bs0 = n; \
-        bs1 = 1; \
-    } \
-    /* A BLAS-readable row (m == 1) or column (n == 1) with k > 1 has a positive step: as1 \
-     * (resp. bs0) is the gemv increment. */ \
-    if (m == 1) { \
-        /* C (1 x n) = alpha * a B + beta * C */ \
-        if (tb == CblasNoTrans) \
-            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)n, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
-        else \
-            GEMV(CblasRowMajor, CblasNoTrans, (int)n, (int)k, alpha, B, (int)ldb, A, (int)as1, beta, C, 1); \
-    } else if (n == 1) { \
-        /* C (m x 1) = alpha * A b + beta * C */ \
-        if (ta == CblasNoTrans) \
-            GEMV(CblasRowMajor, CblasNoTrans, (int)m, (int)k, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
-        else \
-            GEMV(CblasRowMajor, CblasTrans, (int)k, (int)m, alpha, A, (int)lda, B, (int)bs0, beta, C, (int)ldc); \
-    } else if (m * n * k < GEMM_SPLIT_WORK || (n < 2 * GEMM_BLOCK && m < 2 * GEMM_BLOCK)) { \
-        GEMM(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc); \
-    } else { \
-        NAME##_job j = {ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, n >= 2 * GEMM_BLOCK, 0}; \
-        int64_t dim = j.by_cols ? n : m; \
-        j.width = gemm_block_width(dim); \
-        int64_t blocks = (dim + j.width - 1) / j.width; \
-        tensor_parallel_for(blocks, 1, NAME##_blocks, &j); \
-    } \
-    free(ca); \
-    free(cb); \
-}
-GEMM_STRIDED(sgemm_strided, float, BLAS(cblas_sgemm), BLAS(cblas_sgemv), souter)
-GEMM_STRIDED(dgemm_strided, double, BLAS(cblas_dgemm), BLAS(cblas_dgemv), douter)
+/* C (row-major m x n, row stride ldc) = alpha * A(m x k) B(k x n) + beta * C, as ATen's
+ * addmm_impl_cpu_ and cpublas::gemm call BLAS for it (PyTorch 1.13, LinearAlgebra.cpp and
+ * CPUBlas.cpp), since OpenBLAS's result depends on more than the product:
+ *  - the orientation: ATen sees a result of one column (n == 1, strides (1, 1)) as column-major
+ *    and multiplies m x k by k x 1; every other result as row-major, i.e. column-major C^T =
+ *    B^T A^T, operands swapped.  OpenBLAS's kernels for a single row or column of C add the k
+ *    terms in other orders than its full tiles, so the two orientations give other bits;
+ *  - the threads: OpenBLAS splits a product of more than 65536 * 4 multiply-adds between its
+ *    own threads, and the split changes the tiles and so the bits.  PyTorch leaves OpenBLAS's
+ *    thread count alone (torch.set_num_threads does not reach it), and so does Ember
+ *    (blas_lib.c): the same library on the same machine splits a product the same way.
+ * Operands are read in place when BLAS can (a transposed weight costs nothing) and copied to
+ * row-major otherwise, by ATen's tests in ATen's order. */
+#define GEMM_STRIDED(NAME, T, GEMM, OUTER)                                                                       \
+    static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, const T *B, \
+                     int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) {                                       \
+        if (m == 0 || n == 0) return;                                                                            \
+        if (k == 0) {                                                                                            \
+            for (int64_t i = 0; i < m; i++)                                                                      \
+                for (int64_t j = 0; j < n; j++) C[i * ldc + j] = beta == (T)0 ? (T)0 : beta * C[i * ldc + j];    \
+            return;                                                                                              \
+        }                                                                                                        \
+        /* the outer product (k == 1) skips the packing; it gives the GEMM's bits (see OUTER) */                 \
+        if (k == 1 && alpha == (T)1 && beta == (T)0) {                                                           \
+            TENSOR_ISA_CALL(OUTER, (m, n, A, as0, B, bs1, C, ldc));                                              \
+            return;                                                                                              \
+        }                                                                                                        \
+        /* ATen's names: column-major M x N result c = op(a) op(b), a M x K, b K x N */                          \
+        bool tc = !(n == 1 && ldc == 1);                                                                         \
+        const T *P = tc ? B : A, *Q = tc ? A : B;                                                                \
+        int64_t ps[2] = {tc ? bs0 : as0, tc ? bs1 : as1}, qs[2] = {tc ? as0 : bs0, tc ? as1 : bs1};             \
+        int64_t M = tc ? n : m, N = tc ? m : n, K = k, i0 = tc ? 1 : 0, i1 = tc ? 0 : 1;                         \
+        int64_t pr = tc ? k : m, pc = tc ? n : k, qr = tc ? m : k, qc = tc ? k : n; /* row-major shapes */    \
+        bool ta, tb;                                                                                             \
+        int64_t lda, ldb, ldcc = tc ? ldc : 1;                                                                   \
+        T *ca = NULL, *cb = NULL;                                                                                \
+        if (ps[i0] == 1 && ps[i1] >= (M > 1 ? M : 1)) {                                                          \
+            ta = false;                                                                                          \
+            lda = ps[i1];                                                                                        \
+        } else if (ps[i1] == 1 && ps[i0] >= (K > 1 ? K : 1)) {                                                   \
+            ta = true;                                                                                           \
+            lda = ps[i0];                                                                                        \
+        } else {                                                                                                 \
+            EM_ASSERT((ca = malloc(sizeof(T) * (size_t)(pr * pc))), "out of memory packing a gemm operand");    \
+            for (int64_t i = 0; i < pr; i++)                                                                     \
+                for (int64_t j = 0; j < pc; j++) ca[i * pc + j] = P[i * ps[0] + j * ps[1]];                      \
+            P = ca;                                                                                              \
+            ta = !tc;                                                                                            \
+            lda = pc;                                                                                            \
+        }                                                                                                        \
+        if (qs[i0] == 1 && qs[i1] >= (K > 1 ? K : 1)) {                                                          \
+            tb = false;                                                                                          \
+            ldb = qs[i1];                                                                                        \
+        } else if (qs[i1] == 1 && qs[i0] >= (N > 1 ? N : 1)) {                                                   \
+            tb = true;                                                                                           \
+            ldb = qs[i0];                                                                                        \
+        } else {                                                                                                 \
+            EM_ASSERT((cb = malloc(sizeof(T) * (size_t)(qr * qc))), "out of memory packing a gemm operand");    \
+            for (int64_t i = 0; i < qr; i++)                                                                     \
+                for (int64_t j = 0; j < qc; j++) cb[i * qc + j] = Q[i * qs[0] + j * qs[1]];                      \
+            Q = cb;                                                                                              \
+            tb = !tc;                                                                                            \
+            ldb = qc;                                                                                            \
+        }                                                                                                        \
+        /* cpublas::normalize_last_dims */                                                                       \
+        if (N == 1) ldcc = M;                                                                                    \
+        if (ta) {                                                                                                \
+            if (M == 1) lda = K;                                                                                 \
+        } else if (K == 1) {                                                                                     \
+            lda = M;                                                                                             \
+        }                                                                                                        \
+        if (tb) {                                                                                                \
+            if (K == 1) ldb = N;                                                                                 \
+        } else if (N == 1) {                                                                                     \
+            ldb = K;                                                                                             \
+        }                                                                                                        \
+        EM_ASSERT(lda >= ((ta ? K : M) > 1 ? (ta ? K : M) : 1) && ldb >= ((tb ? N : K) > 1 ? (tb ? N : K) : 1) && \
+                      ldcc >= (M > 1 ? M : 1),                                                                   \
+                  "gemm leading dimensions out of range");                                                       \
+        GEMM(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, \
+             alpha, P, (int)lda, Q, (int)ldb, beta, C, (int)ldcc);                                               \
+        free(ca);                                                                                                \
+        free(cb);                                                                                                \
+    }
+GEMM_STRIDED(sgemm_strided, float, BLAS(cblas_sgemm), souter)
+GEMM_STRIDED(dgemm_strided, double, BLAS(cblas_dgemm), douter)
 #undef GEMM_STRIDED
 
 static void igemm_strided(int64_t m, int64_t n, int64_t k, int64_t alpha, const int64_t *A, int64_t as0, int64_t as1,
@@ -405,61 +354,151 @@ static Tensor *addmm_kernel(Tensor *const *in, const TensorOpArgs *a, const Tens
     return r;
 }
 
+/* ATen's baddbmm_cpu_kernel, which bmm runs when k * m * n < 400: one sum per element in k's
+ * order, the element type as accumulator (float for bfloat16, which arrives here widened), no
+ * fused multiply-add (LinearAlgebra.cpp is built for baseline x86-64; -ffp-contract=off here). */
+#define BMM_SMALL(NAME, T)                                                                                       \
+    static void NAME(const Tensor *x, const Tensor *y, T *r, int64_t bs, int64_t m, int64_t n, int64_t k) {     \
+        const T *X = (const T *)x->storage->data + x->offset, *Y = (const T *)y->storage->data + y->offset;     \
+        for (int64_t b = 0; b < bs; b++)                                                                       \
+            for (int64_t i = 0; i < m; i++)                                                                    \
+                for (int64_t j = 0; j < n; j++) {                                                              \
+                    const T *xr = X + b * x->strides[0] + i * x->strides[1];                                   \
+                    const T *yc = Y + b * y->strides[0] + j * y->strides[2];                                   \
+                    T acc = 0;                                                                                 \
+                    for (int64_t p = 0; p < k; p++) acc += xr[p * x->strides[2]] * yc[p * y->strides[1]];      \
+                    r[(b * m + i) * n + j] = acc;                                                              \
+                }                                                                                              \
+    }
+BMM_SMALL(sbmm_small, float)
+BMM_SMALL(dbmm_small, double)
+#undef BMM_SMALL
+
+/* ATen's bmm_out_or_baddbmm_: small products (k * m * n < 400) by the loop above, others one
+ * GEMM a batch (addmm_impl_cpu_ on each slice) */
 static Tensor *bmm_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
     if (!(r = tensor__new(o->dtype, 3, o->shape, false))) return NULL;
     int64_t m = x->shape[1], k = x->shape[2], n = y->shape[2];
+    if (k > 0 && k * m * n < 400 && (o->dtype == TENSOR_FLOAT32 || o->dtype == TENSOR_FLOAT64)) {
+        if (o->dtype == TENSOR_FLOAT32)
+            sbmm_small(x, y, tensor__f32(r), x->shape[0], m, n, k);
+        else
+            dbmm_small(x, y, (double *)tensor__data(r), x->shape[0], m, n, k);
+        return r;
+    }
     for (int64_t b = 0; b < x->shape[0]; b++)
         gemm_into(r, b * m * n, x, x->offset + b * x->strides[0], x->strides[1], x->strides[2], m, k, y,
                   y->offset + b * y->strides[0], y->strides[1], y->strides[2], n, 1.0, 0.0);
     return r;
 }
 
+/* ATen's gemv (BlasKernel.cpp) in its column-major terms: y (stride incy) = alpha * op(A) x + beta * y
+ * with A m x n (leading dimension lda), trans 't' or 'n'.  BLAS when both increments are positive,
+ * else ATen's own loops (a broadcast vector: the gradient of a sum has stride 0). */
+#define GEMV_ATEN(NAME, T, GEMV)                                                                                  \
+    static void NAME(char trans, int64_t m, int64_t n, T alpha, const T *a, int64_t lda, const T *x, int64_t incx, \
+                     T beta, T *y, int64_t incy) {                                                               \
+        if (n == 1) lda = m;                                                                                     \
+        if (incx > 0 && incy > 0) {                                                                              \
+            GEMV(CblasColMajor, trans == 't' ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, a, (int)lda, x,  \
+                 (int)incx, beta, y, (int)incy);                                                                 \
+            return;                                                                                              \
+        }                                                                                                        \
+        if (trans == 't') {                                                                                      \
+            for (int64_t i = 0; i < n; i++) {                                                                    \
+                T sum = 0;                                                                                       \
+                const T *row = a + lda * i;                                                                      \
+                for (int64_t j = 0; j < m; j++) sum += x[j * incx] * row[j];                                     \
+                y[i * incy] = beta == (T)0 ? alpha * sum : beta * y[i * incy] + alpha * sum;                     \
+            }                                                                                                    \
+        } else {                                                                                                 \
+            if (beta != (T)1 && beta != (T)0)                                                                    \
+                for (int64_t i = 0; i < m; i++) y[i * incy] *= beta;                                             \
+            for (int64_t j = 0; j < n; j++) {                                                                    \
+                const T *col = a + lda * j;                                                                      \
+                T z = alpha * x[j * incx];                                                                       \
+                for (int64_t i = 0; i < m; i++) {                                                                \
+                    if (j == 0 && beta == (T)0) y[i * incy] = 0;                                                 \
+                    y[i * incy] += z * col[i];                                                                   \
+                }                                                                                                \
+            }                                                                                                    \
+        }                                                                                                        \
+    }
+GEMV_ATEN(sgemv_aten, float, BLAS(cblas_sgemv))
+GEMV_ATEN(dgemv_aten, double, BLAS(cblas_dgemv))
+#undef GEMV_ATEN
+
+/* ATen's addmv_impl_cpu with beta 0 (mv): gemv 'n' on a column-major matrix, 't' on a row-major
+ * one, 't' on a contiguous copy of any other */
+#define MV_ATEN(NAME, T, GEMV)                                                                                   \
+    static void NAME(const Tensor *mat, const Tensor *vec, T *y) {                                              \
+        int64_t m = mat->shape[0], k = mat->shape[1], s0 = mat->strides[0], s1 = mat->strides[1];               \
+        const T *A = (const T *)mat->storage->data + mat->offset, *x = (const T *)vec->storage->data + vec->offset; \
+        T *packed = NULL;                                                                                        \
+        if (s0 == 1 && (k == 1 || s1 >= (m > 1 ? m : 1))) {                                                      \
+            GEMV('n', m, k, (T)1, A, s1, x, vec->strides[0], (T)0, y, 1);                                        \
+            return;                                                                                              \
+        }                                                                                                        \
+        if (!(s1 == 1 && (m == 1 || s0 >= (k > 1 ? k : 1)))) {                                                   \
+            packed = malloc(sizeof(T) * (size_t)(m * k));                                                        \
+            EM_ASSERT(packed, "out of memory packing a gemv operand");                                           \
+            for (int64_t i = 0; i < m; i++)                                                                      \
+                for (int64_t j = 0; j < k; j++) packed[i * k + j] = A[i * s0 + j * s1];                          \
+            A = packed;                                                                                          \
+            s0 = k;                                                                                              \
+        }                                                                                                        \
+        GEMV('t', k, m, (T)1, A, s0, x, vec->strides[0], (T)0, y, 1);                                            \
+        free(packed);                                                                                            \
+    }
+MV_ATEN(smv_aten, float, sgemv_aten)
+MV_ATEN(dmv_aten, double, dgemv_aten)
+#undef MV_ATEN
+
 static Tensor *mv_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
-    if (!(r = tensor__new(o->dtype, 1, o->shape, false))) return NULL;
-    if (o->dtype == TENSOR_FLOAT32 && x->shape[0] > 0 && x->shape[1] > 0 && y->strides[0] > 0) {
-        CBLAS_TRANSPOSE tr;
-        int64_t ld;
-        if (blas_layout(x->shape[0], x->shape[1], x->strides[0], x->strides[1], &tr, &ld)) {
-            BLAS(cblas_sgemv)(CblasRowMajor, tr, tr == CblasNoTrans ? (int)x->shape[0] : (int)x->shape[1],
-                        tr == CblasNoTrans ? (int)x->shape[1] : (int)x->shape[0], 1.0f, tensor__f32(x), (int)ld,
-                        tensor__f32(y), (int)y->strides[0], 0.0f, tensor__f32(r), 1);
-            return r;
-        }
+    if (!(r = tensor__new(o->dtype, 1, o->shape, x->shape[1] == 0))) return NULL;
+    if (x->shape[0] == 0 || x->shape[1] == 0) return r;
+    if (o->dtype == TENSOR_FLOAT32) {
+        smv_aten(x, y, tensor__f32(r));
+        return r;
+    }
+    if (o->dtype == TENSOR_FLOAT64) {
+        dmv_aten(x, y, (double *)tensor__data(r));
+        return r;
     }
     gemm_into(r, 0, x, x->offset, x->strides[0], x->strides[1], x->shape[0], x->shape[1], y, y->offset, y->strides[0],
               0, 1, 1.0, 0.0);
     return r;
 }
 
+/* ATen's dot_impl: BLAS sdot/ddot for every non-negative stride (a broadcast vector's 0 too) */
 static Tensor *dot_kernel(Tensor *const *in, const TensorOpArgs *a, const TensorMeta *o) {
     (void)a;
     const Tensor *x = in[0], *y = in[1];
     Tensor *r;
     if (!(r = tensor__new(o->dtype, 0, NULL, false))) return NULL;
+    int64_t n = x->shape[0], ix = n == 1 ? 1 : x->strides[0], iy = n == 1 ? 1 : y->strides[0];
+    bool blas = n > 0 && ix >= 0 && iy >= 0;
     if (o->dtype == TENSOR_FLOAT32) {
-        if (x->shape[0] && (x->strides[0] <= 0 || y->strides[0] <= 0)) {
-            double acc = 0;
-            for (int64_t i = 0; i < x->shape[0]; i++)
-                acc += (double)tensor__f32(x)[i * x->strides[0]] * tensor__f32(y)[i * y->strides[0]];
-            *tensor__f32(r) = (float)acc;
-            return r;
-        }
-        *tensor__f32(r) = x->shape[0] ? BLAS(cblas_sdot)((int)x->shape[0], tensor__f32(x), (int)x->strides[0], tensor__f32(y),
-                                                   (int)y->strides[0])
-                                      : 0.0f;
+        const float *px = tensor__f32(x), *py = tensor__f32(y);
+        float acc = 0;
+        if (blas)
+            acc = BLAS(cblas_sdot)((int)n, px, (int)ix, py, (int)iy);
+        else
+            for (int64_t i = 0; i < n; i++) acc += px[i * ix] * py[i * iy];
+        *tensor__f32(r) = acc;
     } else if (o->dtype == TENSOR_FLOAT64) {
         const double *px = (const double *)tensor__data(x), *py = (const double *)tensor__data(y);
         double acc = 0;
-        if (x->shape[0] && x->strides[0] > 0 && y->strides[0] > 0)
-            acc = BLAS(cblas_ddot)((int)x->shape[0], px, (int)x->strides[0], py, (int)y->strides[0]);
+        if (blas)
+            acc = BLAS(cblas_ddot)((int)n, px, (int)ix, py, (int)iy);
         else
-            for (int64_t i = 0; i < x->shape[0]; i++) acc += px[i * x->strides[0]] * py[i * y->strides[0]];
+            for (int64_t i = 0; i < n; i++) acc += px[i * ix] * py[i * iy];
         *(double *)tensor__data(r) = acc;
     } else {
         int64_t acc = 0;

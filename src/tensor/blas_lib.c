@@ -63,9 +63,8 @@ static void load_blas(void) {
     }
     EMBER_BLAS_FUNCTIONS(EMBER_BLAS_RESOLVE)
 #undef EMBER_BLAS_RESOLVE
-    /* OpenBLAS always runs single-threaded: the pool splits large products into blocks fixed by
-     * the shapes, so the bits do not depend on the thread count (blas.c, GEMM_BLOCK) */
-    blas_lib.openblas_set_num_threads(1);
+    /* OpenBLAS keeps the thread count it chose for itself, as under PyTorch: how it splits a
+     * product between its threads changes the bits (blas.c, GEMM_STRIDED) */
     atomic_store_explicit(&tensor__blas_table, &blas_lib, memory_order_release);
 }
 

@@ -55,6 +55,71 @@ static int matmul_check(int d1, int d2) {
     return 0;
 }
 
+/* PyTorch 1.13's should_fold: a product of a >= 3-D tensor with a 1-D or 2-D one runs as one mm
+ * (mv) on the big tensor's batch dims folded into its rows, except a 3-D tensor whose last two
+ * dims are transposed (a permute(0, 2, 1)) against a matrix, which bmm reads in place. */
+static bool should_fold(const Tensor *t, int other_dim) {
+    if (!(t->ndim >= 3 && (other_dim == 1 || other_dim == 2))) return false;
+    if (t->ndim == 3 && other_dim == 2 && t->strides[2] != 1 && t->strides[0] == t->shape[1] * t->shape[2])
+        return false;
+    return true;
+}
+
+/* matmul's fold: the big tensor (transposed, when it is the right operand) reshaped to rows, one
+ * mm or mv, and the result viewed back (transposed back and made contiguous) */
+static Tensor *matmul_fold(TensorRunner run, Tensor *t1, Tensor *t2) {
+    int d1 = t1->ndim, d2 = t2->ndim;
+    bool transpose = d2 > d1;
+    TensorOpArgs ta = TENSOR_OP_ARGS_INIT;
+    Tensor *big = NULL, *small = NULL, *f = NULL, *m = NULL, *v = NULL, *r = NULL;
+    if (transpose) {
+        ta.dim = t2->ndim - 1;
+        ta.dim2 = t2->ndim - 2;
+        if (!(big = r1(run, TENSOR_OP_TRANSPOSE, &t2, 1, &ta))) goto done;
+        TensorOpArgs d = TENSOR_OP_ARGS_INIT;
+        if (d1 == 2) {
+            if (!(small = r1(run, TENSOR_OP_T, &t1, 1, &d))) goto done;
+        } else {
+            tensor_incref(t1);
+            small = t1;
+        }
+    } else {
+        tensor_incref(t1);
+        tensor_incref(t2);
+        big = t1;
+        small = t2;
+    }
+    int nb = big->ndim;
+    int64_t shape[TENSOR_MAX_DIMS], rows = 1;
+    int n = 0;
+    for (int i = 0; i < nb - 1; i++) rows *= (shape[n++] = big->shape[i]);
+    if (small->ndim == 2) shape[n++] = small->shape[1];
+    int64_t flat[2] = {rows, big->shape[nb - 1]};
+    if (!(f = tensor__composite_reshape(run, big, 2, flat))) goto done;
+    if (!(m = run2(run, small->ndim == 2 ? TENSOR_OP_MM : TENSOR_OP_MV, f, small))) goto done;
+    if (!(v = run_shape(run, TENSOR_OP_UNSAFE_VIEW, m, n, shape))) goto done;
+    if (transpose && small->ndim == 2) {
+        ta.dim = n - 1;
+        ta.dim2 = n - 2;
+        Tensor *vt = r1(run, TENSOR_OP_TRANSPOSE, &v, 1, &ta);
+        if (vt) {
+            TensorOpArgs d = TENSOR_OP_ARGS_INIT;
+            r = r1(run, TENSOR_OP_CONTIGUOUS, &vt, 1, &d);
+            tensor_decref(vt);
+        }
+    } else {
+        tensor_incref(v);
+        r = v;
+    }
+done:
+    tensor_decref(big);
+    tensor_decref(small);
+    tensor_decref(f);
+    tensor_decref(m);
+    tensor_decref(v);
+    return r;
+}
+
 static Tensor *matmul(TensorRunner run, Tensor *t1, Tensor *t2) {
     int d1 = t1->ndim, d2 = t2->ndim;
     if (matmul_check(d1, d2) < 0) return NULL;
@@ -71,23 +136,7 @@ static Tensor *matmul(TensorRunner run, Tensor *t1, Tensor *t2) {
         tensor_decref(m);
         return r;
     }
-    if (d1 >= 3 && (d2 == 1 || d2 == 2)) {
-        /* fold the batch dims of t1 into its rows */
-        int64_t k = t1->shape[d1 - 1];
-        int64_t flat[2] = {-1, k};
-        Tensor *f = tensor__composite_reshape(run, t1, 2, flat);
-        if (!f) return NULL;
-        Tensor *m = run2(run, d2 == 1 ? TENSOR_OP_MV : TENSOR_OP_MM, f, t2);
-        tensor_decref(f);
-        if (!m) return NULL;
-        int64_t shape[TENSOR_MAX_DIMS];
-        int n = 0;
-        for (int i = 0; i < d1 - 1; i++) shape[n++] = t1->shape[i];
-        if (d2 == 2) shape[n++] = t2->shape[1];
-        Tensor *r = run_shape(run, TENSOR_OP_UNSAFE_VIEW, m, n, shape);
-        tensor_decref(m);
-        return r;
-    }
+    if (should_fold(t1, d2) || should_fold(t2, d1)) return matmul_fold(run, t1, t2);
     /* batched: broadcast the batch dims, bmm, and view back */
     Tensor *a = d1 == 1 ? run_dim(run, TENSOR_OP_UNSQUEEZE, t1, 0) : (tensor_incref(t1), t1);
     Tensor *b = a ? (d2 == 1 ? run_dim(run, TENSOR_OP_UNSQUEEZE, t2, -1) : (tensor_incref(t2), t2)) : NULL;

@@ -216,7 +216,46 @@ IBIN(ib_sub, SUB_, SUB_SCALAR_);
 IBIN(ib_mul, MUL_, MUL_SCALAR_);
 IBIN(ib_div, DIV_, DIV_SCALAR_);
 
+/* torch.mm(a, b, out=o) and friends: the product, written into o (same shape and dtype) */
+static Value matmul_out(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    const char *second = op == TENSOR_OP_MM || op == TENSOR_OP_BMM ? "mat2"
+                         : op == TENSOR_OP_MV                       ? "vec"
+                         : op == TENSOR_OP_DOT                      ? "tensor"
+                                                                    : "other";
+    const char *const names[] = {"input", second, "out"};
+    Value a[3];
+    if (native_parse_args(vm, fn->name, argc, argv, kw, 2, 2, names, 3, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0]) || !torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument '%s' must be Tensor", fn->name,
+                        torch_is_tensor(vm, a[0]) ? second : "input");
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    if (val_is_null(a[2]) || val_is_none(a[2])) return op2(vm, op, T(a[0]), T(a[1]), &args);
+    if (!torch_is_tensor(vm, a[2]))
+        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'out' must be Tensor, not %s", fn->name,
+                        vm_type_name(vm, a[2]));
+    Tensor *o = T(a[2]), *in[2] = {T(a[0]), T(a[1])};
+    if (ag_requires_grad(in[0]) || ag_requires_grad(in[1]) || ag_requires_grad(o))
+        return vm_raise(vm, vm->e_RuntimeError,
+                        "%s(): functions with out=... arguments don't support automatic differentiation, but one of "
+                        "the arguments requires grad.", fn->name);
+    Tensor *r = ag_op1(op, in, 2, &args);
+    if (!r) return torch_raise_error(vm);
+    bool dt = tensor_dtype(r) != tensor_dtype(o);
+    if (dt || tensor_ndim(r) != tensor_ndim(o) ||
+        memcmp(tensor_shape(r), tensor_shape(o), sizeof(int64_t) * (size_t)tensor_ndim(r))) {
+        tensor_decref(r);
+        if (dt) return vm_raise(vm, vm->e_RuntimeError, "%s(): out= of another dtype is not supported", fn->name);
+        return vm_raise(vm, vm->e_NotImplementedError, "%s(): out= of another shape is not supported", fn->name);
+    }
+    int rc = ag_copy_(o, r);
+    tensor_decref(r);
+    if (rc < 0) return torch_raise_error(vm);
+    return a[2];
+}
+
 static Value m_matmul(ARGS) {
+    if (kw && kw->len && !(fn->flags & NATIVEF_METHOD)) return matmul_out(vm, argc, argv, kw, fn);
     if (argc != 2) return vm_raise(vm, vm->e_TypeError, "matmul() takes exactly one argument");
     if (!torch_is_tensor(vm, argv[0]) || !torch_is_tensor(vm, argv[1])) {
         if (!(fn->flags & NATIVEF_METHOD) || strcmp(fn->name, "matmul") == 0)
