@@ -2,9 +2,11 @@
  * 784-256-256-10 (Linear, ReLU, Linear, ReLU, Linear, cross-entropy, backward, SGD with lr 0.01)
  * written directly in C on BLAS with every buffer allocated once (cblas_sgemm; at batch 1 the
  * matrix-vector and outer-product calls, sgemv / sger, which are faster there than sgemm), as train_step.py's
- * mlp_b1 / mlp_b64 run it through Ember and PyTorch.  Same math as nn.Linear (y = x W^T + b) and
- * F.cross_entropy (mean over the batch).  Prints "name microseconds" lines (CPU time, best of 5
- * rounds).  Not a test. */
+ * mlp_b1 / mlp_b64 run it.  floor_mlp_b1_gemm is batch 1 on the calls PyTorch 1.13 makes (and so Ember,
+ * for PyTorch's bits): the products with one row through sgemm (OpenBLAS does not hand them to sgemv
+ * and adds in another order), the outer product still sger.  Ember and PyTorch run the same steps.
+ * Same math as nn.Linear (y = x W^T + b) and F.cross_entropy (mean over the batch).  Prints "name
+ * microseconds" lines (CPU time, best of 5 rounds).  Not a test. */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +24,9 @@ typedef struct {
 } Mlp;
 
 static const int dims[4] = {D0, D1, D2, D3};
+
+/* batch 1 on sgemm (floor_mlp_b1_gemm) rather than sgemv */
+static int gemm_at_b1;
 
 static float *buf(size_t n) {
     float *p = calloc(n, sizeof(float));
@@ -65,7 +70,7 @@ static void init(Mlp *m, int batch) {
 /* y[B,N] = x[B,K] W[N,K]^T + b */
 static void linear(const float *x, const float *w, const float *b, float *y, int B, int K, int N) {
     for (int i = 0; i < B; i++) memcpy(y + (size_t)i * N, b, sizeof(float) * N);
-    if (B == 1) {
+    if (B == 1 && !gemm_at_b1) {
         cblas_sgemv(CblasRowMajor, CblasNoTrans, N, K, 1.0f, w, K, x, 1, 1.0f, y, 1);
         return;
     }
@@ -83,7 +88,10 @@ static void linear_bw(const float *x, const float *w, const float *gy, float *gw
         memset(gw, 0, sizeof(float) * (size_t)N * K);
         cblas_sger(CblasRowMajor, N, K, 1.0f, gy, 1, x, 1, gw, K);
         memcpy(gb, gy, sizeof(float) * N);
-        if (gx) cblas_sgemv(CblasRowMajor, CblasTrans, N, K, 1.0f, w, K, gy, 1, 0.0f, gx, 1);
+        if (gx && gemm_at_b1)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, K, N, 1.0f, gy, N, w, K, 0.0f, gx, K);
+        else if (gx)
+            cblas_sgemv(CblasRowMajor, CblasTrans, N, K, 1.0f, w, K, gy, 1, 0.0f, gx, 1);
         return;
     }
     cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, N, K, B, 1.0f, gy, N, x, K, 0.0f, gw, K);
@@ -149,5 +157,7 @@ int main(int argc, char **argv) {
     int scale = argc > 1 ? atoi(argv[1]) : 1;
     printf("floor_mlp_b1 %.2f\n", bench(1, 2000 * scale));
     printf("floor_mlp_b64 %.2f\n", bench(64, 300 * scale));
+    gemm_at_b1 = 1;
+    printf("floor_mlp_b1_gemm %.2f\n", bench(1, 2000 * scale));
     return 0;
 }
