@@ -59,6 +59,29 @@ OUTER(douter, double)
  * Operands are read in place when BLAS can (a transposed weight costs nothing) and copied to
  * row-major otherwise, by ATen's tests in ATen's order. */
 #define GEMM_STRIDED(NAME, T, GEMM, OUTER)                                                                       \
+    /* an operand of ATen's column-major product (rows x cols, strides st[i0], st[i1]): used in place            \
+     * when column-major, or row-major as its transpose, with a valid leading dimension; else                    \
+     * copied row-major (r x c, read through st) into *copy, transposed as `copied_tr` says */                   \
+    static const T *NAME##_operand(const T *X, const int64_t st[2], int64_t i0, int64_t i1, int64_t rows,        \
+                                   int64_t cols, int64_t r, int64_t c, bool copied_tr, bool *tr, int64_t *ld,    \
+                                   T **copy) {                                                                   \
+        if (st[i0] == 1 && st[i1] >= (rows > 1 ? rows : 1)) {                                                    \
+            *tr = false;                                                                                         \
+            *ld = st[i1];                                                                                        \
+            return X;                                                                                            \
+        }                                                                                                        \
+        if (st[i1] == 1 && st[i0] >= (cols > 1 ? cols : 1)) {                                                    \
+            *tr = true;                                                                                          \
+            *ld = st[i0];                                                                                        \
+            return X;                                                                                            \
+        }                                                                                                        \
+        EM_ASSERT((*copy = malloc(sizeof(T) * (size_t)(r * c))), "out of memory packing a gemm operand");        \
+        for (int64_t i = 0; i < r; i++)                                                                          \
+            for (int64_t j = 0; j < c; j++) (*copy)[i * c + j] = X[i * st[0] + j * st[1]];                       \
+        *tr = copied_tr;                                                                                         \
+        *ld = c;                                                                                                 \
+        return *copy;                                                                                            \
+    }                                                                                                            \
     static void NAME(int64_t m, int64_t n, int64_t k, T alpha, const T *A, int64_t as0, int64_t as1, const T *B, \
                      int64_t bs0, int64_t bs1, T beta, T *C, int64_t ldc) {                                       \
         if (m == 0 || n == 0) return;                                                                            \
@@ -81,34 +104,8 @@ OUTER(douter, double)
         bool ta, tb;                                                                                             \
         int64_t lda, ldb, ldcc = tc ? ldc : 1;                                                                   \
         T *ca = NULL, *cb = NULL;                                                                                \
-        if (ps[i0] == 1 && ps[i1] >= (M > 1 ? M : 1)) {                                                          \
-            ta = false;                                                                                          \
-            lda = ps[i1];                                                                                        \
-        } else if (ps[i1] == 1 && ps[i0] >= (K > 1 ? K : 1)) {                                                   \
-            ta = true;                                                                                           \
-            lda = ps[i0];                                                                                        \
-        } else {                                                                                                 \
-            EM_ASSERT((ca = malloc(sizeof(T) * (size_t)(pr * pc))), "out of memory packing a gemm operand");    \
-            for (int64_t i = 0; i < pr; i++)                                                                     \
-                for (int64_t j = 0; j < pc; j++) ca[i * pc + j] = P[i * ps[0] + j * ps[1]];                      \
-            P = ca;                                                                                              \
-            ta = !tc;                                                                                            \
-            lda = pc;                                                                                            \
-        }                                                                                                        \
-        if (qs[i0] == 1 && qs[i1] >= (K > 1 ? K : 1)) {                                                          \
-            tb = false;                                                                                          \
-            ldb = qs[i1];                                                                                        \
-        } else if (qs[i1] == 1 && qs[i0] >= (N > 1 ? N : 1)) {                                                   \
-            tb = true;                                                                                           \
-            ldb = qs[i0];                                                                                        \
-        } else {                                                                                                 \
-            EM_ASSERT((cb = malloc(sizeof(T) * (size_t)(qr * qc))), "out of memory packing a gemm operand");    \
-            for (int64_t i = 0; i < qr; i++)                                                                     \
-                for (int64_t j = 0; j < qc; j++) cb[i * qc + j] = Q[i * qs[0] + j * qs[1]];                      \
-            Q = cb;                                                                                              \
-            tb = !tc;                                                                                            \
-            ldb = qc;                                                                                            \
-        }                                                                                                        \
+        P = NAME##_operand(P, ps, i0, i1, M, K, pr, pc, !tc, &ta, &lda, &ca);                                    \
+        Q = NAME##_operand(Q, qs, i0, i1, K, N, qr, qc, !tc, &tb, &ldb, &cb);                                    \
         /* cpublas::normalize_last_dims */                                                                       \
         if (N == 1) ldcc = M;                                                                                    \
         if (ta) {                                                                                                \

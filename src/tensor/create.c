@@ -11,14 +11,7 @@ Tensor *tensor_empty(TensorDtype dt, int ndim, const int64_t *shape) {
 
 Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides) {
     if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
-    int64_t extent = 1; /* elements needed: 1 + sum((size-1)*stride) */
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] == 0) {
-            extent = 0;
-            break;
-        }
-        extent += (shape[i] - 1) * strides[i];
-    }
+    int64_t extent = tensor__extent(ndim, shape, strides);
     Tensor *t = tensor__new(dt, 1, &extent, false);
     if (!t) return NULL;
     tensor__set_geometry(t, ndim, shape, strides);
@@ -27,29 +20,14 @@ Tensor *tensor_empty_strided(TensorDtype dt, int ndim, const int64_t *shape, con
 
 Tensor *tensor_empty_meta(TensorDtype dt, int ndim, const int64_t *shape, const int64_t *strides) {
     if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
-    if (ndim > TENSOR_MAX_DIMS) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
-        return NULL;
-    }
+    if (tensor__check_shape(ndim, shape) < 0) return NULL;
     int64_t contiguous[TENSOR_MAX_DIMS];
     if (!strides) {
         tensor__compute_contiguous_strides(ndim, shape, contiguous);
         strides = contiguous;
     }
-    int64_t extent = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] < 0) {
-            char buf[256];
-            tensor__format_shape(buf, sizeof buf, ndim, shape);
-            tensor_error_set(TENSOR_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
-                             (long long)shape[i], buf);
-            return NULL;
-        }
-        if (shape[i] == 0) extent = 0;
-        if (extent) extent += (shape[i] - 1) * strides[i];
-    }
     Tensor *t = tensor__alloc_struct();
-    TensorStorage *s = t ? tensor__storage_new_meta((size_t)extent * tensor__elsize(dt)) : NULL;
+    TensorStorage *s = t ? tensor__storage_new_meta((size_t)tensor__extent(ndim, shape, strides) * tensor__elsize(dt)) : NULL;
     if (!s) {
         if (t) tensor_decref(t);
         tensor__oom();

@@ -264,22 +264,34 @@ Tensor *tensor__alloc_struct(void) {
     return t;
 }
 
-Tensor *tensor__new(TensorDtype dt, int ndim, const int64_t *shape, bool zero) {
+int tensor__check_shape(int ndim, const int64_t *shape) {
     if (ndim > TENSOR_MAX_DIMS) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
-        return NULL;
+        return -1;
     }
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) {
+    for (int i = 0; i < ndim; i++)
         if (shape[i] < 0) {
             char buf[256];
             tensor__format_shape(buf, sizeof buf, ndim, shape);
             tensor_error_set(TENSOR_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
                              (long long)shape[i], buf);
-            return NULL;
+            return -1;
         }
-        n *= shape[i];
+    return 0;
+}
+
+int64_t tensor__extent(int ndim, const int64_t *shape, const int64_t *strides) {
+    int64_t extent = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) return 0;
+        extent += (shape[i] - 1) * strides[i];
     }
+    return extent;
+}
+
+Tensor *tensor__new(TensorDtype dt, int ndim, const int64_t *shape, bool zero) {
+    if (tensor__check_shape(ndim, shape) < 0) return NULL;
+    int64_t n = tensor__shape_numel(ndim, shape);
     Tensor *t = tensor__alloc_struct();
     if (!t) {
         tensor__oom();

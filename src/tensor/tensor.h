@@ -133,6 +133,10 @@ Tensor *tensor__as_dtype(const Tensor *t, TensorDtype dt);
 /* ---- shape inference entry points shared by kernels (infer.c) ---- */
 void tensor__meta_contiguous(TensorMeta *m, TensorDtype dt, int ndim, const int64_t *shape);
 Tensor *tensor__new_from_meta(const TensorMeta *m, bool zero);
+/* PyTorch's errors for more dims than Ember holds or a negative size: -1 with the error set */
+int tensor__check_shape(int ndim, const int64_t *shape);
+/* elements a geometry reaches: 1 + sum((size - 1) * stride), 0 when a size is 0 */
+int64_t tensor__extent(int ndim, const int64_t *shape, const int64_t *strides);
 
 /* ---- kernels used across files ---- */
 int tensor__copy_into(Tensor *dst, const Tensor *src) EM_MUST_CHECK;     /* broadcasting, dtype conversion; no version bump */
