@@ -64,7 +64,9 @@ BW(mean_dim) {
 /* d prod / d x_i = prod of the other elements of its slice, computed directly (a constant):
  * used when the input holds zeros, where result / x does not work. */
 static Tensor *prod_others(Tensor *x, int64_t dim_or_neg) {
-    /* computed in double, returned in x's dtype */
+    /* computed in double, returned in x's dtype; the loop reads x's data (a float64 contiguous
+     * x reaches it as itself, past the copies' check) */
+    if (!tensor_has_data(x)) return tensor__meta_data_error("prod's backward"), NULL;
     Tensor *c = tensor_to_dtype(x, TENSOR_FLOAT64), *cc = c ? tensor_contiguous(c) : NULL;
     tensor_decref(c);
     c = cc;

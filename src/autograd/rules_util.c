@@ -51,10 +51,11 @@ Tensor *ag__const(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) 
 /* does x hold a zero (reads data: rules calling it are DATA); an error or a tensor without data
  * (a fake's: meta storage) counts as a zero, whose formulas are the careful ones */
 bool ag__has_zero(const Tensor *x) {
+    if (!tensor_has_data(x)) return true;   /* (the kernels would refuse it, leaving an error set) */
     Tensor *z = tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, x, tensor_scalar_i(0));
     if (!z) return true;
     Tensor *a = tensor_sum(z);
-    bool r = a && (!tensor_has_data(a) || tensor_get_i64(a, NULL) > 0);
+    bool r = a && tensor_get_i64(a, NULL) > 0;
     tensor_decref(a);
     tensor_decref(z);
     return r;

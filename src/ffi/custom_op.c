@@ -536,6 +536,11 @@ static int contiguous_inputs(const FfiOp *op, const FfiOpValue *args, Tensor **o
         }
         owned[k] = tensor_contiguous(args[i].t);
         if (!owned[k]) return -1;
+        /* a tracer fake has no data for the user's kernel (its contiguous self is itself) */
+        if (!tensor_has_data(owned[k])) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "%s cannot be called on meta tensors", op->qualname);
+            return -1;
+        }
         view_of(owned[k], &views[k], true);
         k++;
     }

@@ -379,6 +379,14 @@ void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
     if (n >= 0 && op_depth == op_observer_depth && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
 }
 
+/* Ops whose kernel touches no element, whatever the mode: views (and the composites, whose
+ * inner ops are dispatched one by one), detach, and to() of the dtype the input has. */
+static bool reads_no_data(TensorOp op, Tensor *const *in, const TensorOpArgs *args) {
+    unsigned flags = op_info[op].flags;
+    return (flags & (TENSOR_OPF_VIEW | TENSOR_OPF_COMPOSITE)) || op == TENSOR_OP_DETACH ||
+           (op == TENSOR_OP_TO_DTYPE && (args->dtype == TENSOR_DTYPE_DEFAULT || args->dtype == in[0]->dtype));
+}
+
 /* Meta mode: views and ops whose result may be an input itself run (they touch no data);
  * in-place ops return their input; every other op gets outputs made from its inferred
  * metadata, each over a storage of its own without data (tensor_empty_meta: distinct, so that
@@ -386,9 +394,7 @@ void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
  * one shared zero-byte storage; no kernel runs, so random ops consume no random numbers. */
 static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     unsigned flags = op_info[op].flags;
-    if ((flags & (TENSOR_OPF_VIEW | TENSOR_OPF_COMPOSITE)) || op == TENSOR_OP_DETACH ||
-        (op == TENSOR_OP_TO_DTYPE && (args->dtype == TENSOR_DTYPE_DEFAULT || args->dtype == in[0]->dtype)))
-        return impl[op].run(op, in, n_in, args, out, n_out);
+    if (reads_no_data(op, in, args)) return impl[op].run(op, in, n_in, args, out, n_out);
     if (flags & TENSOR_OPF_INPLACE) {
         tensor_incref(in[0]);
         out[0] = in[0];
@@ -417,6 +423,15 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     return n;
 }
 
+/* Outside meta mode every op runs its kernel: one whose kernel reads data refuses an input
+ * without any (a tracer fake that reached an eager op) here, once for every op, instead of each
+ * kernel dereferencing the missing data. */
+static int run_kernel(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
+    for (int i = 0; i < n_in; i++)
+        if (in[i] && in[i]->storage->meta && !reads_no_data(op, in, args)) return tensor__meta_data_error(op_info[op].name);
+    return impl[op].run(op, in, n_in, args, out, n_out);
+}
+
 int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     if (check_arity(op, n_in, (const void *const *)in) < 0) return -1;
     TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
@@ -426,9 +441,9 @@ int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *
                          op_info[op].n_out, n_out);
         return -1;
     }
-    if (__builtin_expect(!meta_mode && !op_observer, 1)) return impl[op].run(op, in, n_in, args, out, n_out);
+    if (__builtin_expect(!meta_mode && !op_observer, 1)) return run_kernel(op, in, n_in, args, out, n_out);
     tensor_op_enter();
-    int n = meta_mode ? run_meta(op, in, n_in, args, out, n_out) : impl[op].run(op, in, n_in, args, out, n_out);
+    int n = meta_mode ? run_meta(op, in, n_in, args, out, n_out) : run_kernel(op, in, n_in, args, out, n_out);
     tensor_op_leave(op, in, n_in, args, out, n);
     return n;
 }

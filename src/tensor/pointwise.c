@@ -519,6 +519,10 @@ static Tensor *run3(TensorLoopFn fn, const PwArgs *c, Tensor *out, TensorDtype r
 /* Computes a (op) b into a new tensor, or into `out` (in-place: out == a). The scalar forms
  * pass b as a StackScalar. alpha applies to add/sub. */
 Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScalar alpha, Tensor *out) {
+    /* every pointwise kernel called directly (tensor_add, the scalar forms, in-place forms into
+     * out) passes one of the three drivers: each refuses a tensor without data (promote.c's
+     * header says why the library checks) */
+    if (a->storage->meta || b->storage->meta || (out && out->storage->meta)) return tensor__meta_data_error(tensor_op_name(op)), NULL;
     TensorDtype da = (TensorDtype)a->dtype, db = (TensorDtype)b->dtype;
     TensorDtype ct, rt;
     if (binary_dtypes(op, da, a->ndim, (a->flags & TENSOR_F_WRAPPED_NUMBER) != 0, db, b->ndim,
@@ -628,6 +632,7 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
 /* ---- unary driver ---------------------------------------------------------------------------- */
 
 Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Tensor *out) {
+    if (a->storage->meta || (out && out->storage->meta)) return tensor__meta_data_error(tensor_op_name(op)), NULL;
     TensorDtype ct;
     if (tensor__unary_dtype(op, (TensorDtype)a->dtype, args, &ct) < 0) return NULL;
     TensorDtype kt = kernel_dtype(op, ct);
@@ -655,6 +660,7 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Te
 }
 
 Tensor *tensor__where(const Tensor *cond, const Tensor *a, const Tensor *b) {
+    if (cond->storage->meta || a->storage->meta || b->storage->meta) return tensor__meta_data_error("where"), NULL;
     if (cond->dtype != TENSOR_BOOL) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                          tensor__cname((TensorDtype)cond->dtype));

@@ -1,5 +1,18 @@
 /* promote.c — shape broadcasting and dtype-converting copies (copy_, to(dtype), clone, fill).
- * The promotion lattice and the conversion loops themselves are dtype.c's. */
+ * The promotion lattice and the conversion loops themselves are dtype.c's.
+ *
+ * A meta tensor (a tracer fake: no data) is refused by the library, not by its callers, so that
+ * a new caller cannot forget the check: a kernel is reached either through tensor_op_run, which
+ * runs none in meta mode and refuses a meta input outside it (dispatch.c run_kernel), or
+ * directly, where what autograd and the binding call on fakes passes a gate that checks: a copy
+ * (clone, contiguous, reshape's copy, to, copy_, cat, copy_to_buffer: tensor__copy_into or
+ * tensor_clone here), a pointwise kernel (pointwise.c's binary, unary and where drivers), a write
+ * (tensor__begin_inplace) or a scalar read (tensor_item).  Each refuses with PyTorch's meta
+ * message, which the tracer turns into a graph break.  Before, fakes reaching clone from
+ * autograd's in-place recording crashed compiled code (tests/trace/regress/fake_direct_kernels.py).
+ * Not gated: the reductions, BLAS, indexing and nn kernels called directly (nothing outside the
+ * library calls them on fakes today), and code that takes the data pointer itself
+ * (tensor_data_ptr is NULL for a meta tensor): that code checks tensor_has_data. */
 #include "src/tensor/iter.h"
 
 #include <stdio.h>
@@ -36,7 +49,20 @@ static bool overlaps(const Tensor *a, const Tensor *b) {
     return a->storage == b->storage && a->numel > 0 && b->numel > 0;
 }
 
+/* PyTorch's words for copying out of a meta tensor */
+static int meta_copy_error(void) {
+    tensor_error_set(TENSOR_ERR_RUNTIME, "Cannot copy out of meta tensor; no data!");
+    return -1;
+}
+
+/* Every copy the library makes outside an op (copy_, clone, contiguous, to(dtype), the copies
+ * of in-place forms and of cat/stack, copy_to_buffer) comes through here or tensor_clone: a
+ * tensor without data (a tracer fake) is refused on either side, as PyTorch refuses to copy out
+ * of a meta tensor, so that callers outside the library (autograd's in-place recording and
+ * saved copies, the binding's natives) need no check of their own. */
 int tensor__copy_into(Tensor *dst, const Tensor *src) {
+    if (src->storage->meta) return meta_copy_error();
+    if (dst->storage->meta) return tensor__meta_data_error("copy_()");
     int nd;
     int64_t shp[TENSOR_MAX_DIMS];
     if (tensor__broadcast_shapes(dst->ndim, dst->shape, src->ndim, src->shape, &nd, shp) < 0) return -1;
@@ -81,6 +107,7 @@ Tensor *tensor_to_dtype(Tensor *t, TensorDtype dt) {
 }
 
 Tensor *tensor_clone(const Tensor *t) {
+    if (t->storage->meta) return meta_copy_error(), NULL;   /* the memcpy below is a copy too */
     Tensor *r = tensor__new((TensorDtype)t->dtype, t->ndim, t->shape, false);
     if (!r) return NULL;
     if (t->numel) {
@@ -139,10 +166,6 @@ void tensor__fill_raw(Tensor *t, TensorScalar s) {
 }
 
 int tensor_copy_to_buffer(const Tensor *t, TensorDtype dt, void *out) {
-    if (t->storage->meta) {   /* PyTorch's words */
-        tensor_error_set(TENSOR_ERR_RUNTIME, "Cannot copy out of meta tensor; no data!");
-        return -1;
-    }
     Tensor *dst = tensor_from_blob(dt, t->ndim, t->shape, NULL, out, NULL, NULL);
     if (!dst) return -1;
     int rc = tensor__copy_into(dst, t);

@@ -420,7 +420,8 @@ void tensor_set_wrapped_number(Tensor *t, bool on) {
     else
         t->flags &= (uint8_t)~TENSOR_F_WRAPPED_NUMBER;
 }
-void *tensor_data_ptr(const Tensor *t) { return tensor__data(t); }
+/* NULL, not NULL + offset, for a meta tensor: a caller that forgot tensor_has_data faults at once */
+void *tensor_data_ptr(const Tensor *t) { return t->storage->meta ? NULL : tensor__data(t); }
 bool tensor_has_data(const Tensor *t) { return !t->storage->meta; }
 const TensorStorage *tensor_storage(const Tensor *t) { return t->storage; }
 bool tensor_same_storage(const Tensor *a, const Tensor *b) { return a->storage == b->storage; }

@@ -140,6 +140,8 @@ static Value gen_set_state(ARGS) {
     Tensor *s = T(argv[1]);
     if (tensor_dtype(s) != TENSOR_UINT8 || tensor_ndim(s) != 1)
         return vm_raise(vm, vm->e_RuntimeError, "RNG state must be a torch.ByteTensor");
+    if (!tensor_has_data(s))   /* a tracer fake: the memcpy below reads its data */
+        return vm_raise(vm, vm->e_RuntimeError, "Cannot copy out of meta tensor; no data!");
     Tensor *c = tensor_contiguous(s);
     if (!c) return torch_raise_error(vm);
     int64_t n = tensor_numel(c);

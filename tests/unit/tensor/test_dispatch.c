@@ -479,3 +479,64 @@ TT_TEST(dispatch, meta_tensors_have_no_data) {
     cr_assert_eq(tensor_live_storage_bytes(), live);
     TT_FREE(m, sum, tr, one);
 }
+
+/* The library's direct entry points (not tensor_op_run) on a meta tensor, as autograd and the
+ * binding call them on the tracer's fakes: each refuses with an error instead of dereferencing
+ * the missing data (clone and copy_ of a fake crashed compiled in-place ops on tensors requiring
+ * grad: tests/trace/regress/fake_direct_kernels.py). */
+TT_TEST(dispatch, meta_tensors_refused_by_direct_kernels) {
+    int64_t s23[2] = {2, 3}, six = 6;
+    Tensor *m = tensor_empty_meta(TENSOR_FLOAT32, 2, s23, NULL);
+    Tensor *mt = tensor_t(m);   /* a view: not contiguous, so contiguous/reshape must copy */
+    Tensor *real = tensor_zeros(TENSOR_FLOAT32, 2, s23);
+    cr_assert(m && mt && real && !tensor_has_data(mt));
+    cr_assert_null(tensor_data_ptr(m), "no address for data that does not exist");
+    cr_assert_null(tensor_clone(m));
+    tt_expect_error(TENSOR_ERR_RUNTIME, "Cannot copy out of meta tensor; no data!");
+    cr_assert_null(tensor_contiguous(mt));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "meta tensor");
+    cr_assert_null(tensor_reshape(mt, &six, 1));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "meta tensor");
+    cr_assert_null(tensor_to_dtype(m, TENSOR_FLOAT64));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "meta tensor");
+    Tensor *both[2] = {real, m};
+    cr_assert_null(tensor_cat(both, 2, 0));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "meta tensor");
+    cr_assert_eq(tensor_copy_(real, m), -1);
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "meta tensor");
+    cr_assert_eq(tensor_copy_(m, real), -1);
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    cr_assert_eq(tensor_zero_(m), -1);
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    /* the pointwise drivers: a direct kernel call, a scalar form, an in-place form into it */
+    cr_assert_null(tensor_sin(m));
+    tt_expect_error(TENSOR_ERR_RUNTIME, "sin cannot be called on meta tensors");
+    cr_assert_null(tensor_add(real, mt));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    cr_assert_null(tensor_cmp_scalar(TENSOR_OP_EQ_SCALAR, m, tensor_scalar_i(0)));
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    cr_assert_eq(tensor_add_(m, real, tensor_scalar_i(1)), -1);
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    Tensor *cond = tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, real, tensor_scalar_i(0));
+    cr_assert_not_null(cond);
+    cr_assert_null(tensor_where(cond, real, m));
+    tt_expect_error(TENSOR_ERR_RUNTIME, "where cannot be called on meta tensors");
+    float buf[6];
+    cr_assert_eq(tensor_copy_to_buffer(m, TENSOR_FLOAT32, buf), -1);
+    tt_expect_error(TENSOR_ERR_RUNTIME, "Cannot copy out of meta tensor; no data!");
+    /* outside meta mode a dispatched kernel refuses it too (a fake that leaked), views do not */
+    cr_assert(!tensor_meta_mode());
+    Tensor *out[1];
+    Tensor *in[2] = {real, m};
+    cr_assert_eq(tensor_op_run(TENSOR_OP_ADD, in, 2, NULL, out, 1), -1);
+    tt_expect_error(TENSOR_ERR_RUNTIME, "add cannot be called on meta tensors");
+    cr_assert_eq(tensor_op_run(TENSOR_OP_SIN, &m, 1, NULL, out, 1), -1);
+    tt_expect_error_contains(TENSOR_ERR_RUNTIME, "cannot be called on meta tensors");
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.ints = &six;
+    a.n_ints = 1;
+    cr_assert_eq(tensor_op_run(TENSOR_OP_VIEW, &m, 1, &a, out, 1), 1);
+    cr_assert(!tensor_has_data(out[0]) && tensor_same_storage(out[0], m));
+    cr_assert_eq(tensor_version(m), 0, "refused writes bump no version");
+    TT_FREE(out[0], cond, m, mt, real);
+}
