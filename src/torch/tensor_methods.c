@@ -1604,7 +1604,7 @@ static const MethodDef tensor_methods[] = {
     {"nan_to_num", m_composite, NATIVEF_METHOD}, {"isclose", m_composite, NATIVEF_METHOD},
     {"lerp", m_composite, NATIVEF_METHOD}, {"diagonal", m_composite, NATIVEF_METHOD},
     {"diag", m_composite, NATIVEF_METHOD}, {"trace", m_composite, NATIVEF_METHOD},
-    {"baddbmm", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
+    {"baddbmm", m_composite, NATIVEF_METHOD}, {"baddbmm_", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
     {"square", m_composite, NATIVEF_METHOD}, {"addcmul", m_composite, NATIVEF_METHOD},
     {"addcdiv", m_composite, NATIVEF_METHOD}, {"deg2rad", m_composite, NATIVEF_METHOD},
     {"rad2deg", m_composite, NATIVEF_METHOD}, {"addcmul_", m_composite, NATIVEF_METHOD},
