@@ -128,6 +128,9 @@ typedef struct TensorOpArgs {
     bool approximate;               /* gelu: tanh approximation */
     bool accumulate;                /* index_put */
     bool train;                     /* dropout */
+    bool preserve_format;           /* clone / to: PyTorch's preserve_format (a non-overlapping dense
+                                       input's strides), as Python's clone() and to() ask; false:
+                                       contiguous (contiguous(), reshape's copy, internal copies) */
     struct TensorGenerator *gen;    /* random ops: generator= (NULL: the default one) */
 } TensorOpArgs;
 

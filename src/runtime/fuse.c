@@ -121,6 +121,9 @@ static bool fits(const GraphNode *n, const PwInfo *k, int n_in, TensorDtype out)
 /* the op's fused code and operand mode, or -1 */
 static int fcode(const GraphNode *n, int *mode) {
     if (n->exec.kind != GRAPH_EXEC_TENSOR_OP || !n->is_tensor) return -1;
+    /* a group stores into contiguous buffers: an output that eager lays out otherwise (an op on
+     * transposed inputs keeps their layout, iter.h) runs its eager kernel */
+    if (!tensor__is_contiguous_geometry(n->meta.ndim, n->meta.shape, n->meta.strides)) return -1;
     TensorOp op = n->exec.op;
     const PwInfo *k = tensor__pw_info(op);
     *mode = FM_REGS;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "src/tensor/composite.h"
+#include "src/tensor/iter.h"
 #include "src/tensor/kernels.h"
 #include "src/tensor/linalg.h"
 #include "src/tensor/nn.h"
@@ -67,6 +68,17 @@ Tensor *tensor__new_from_meta(const TensorMeta *m, bool zero) { return tensor__n
 
 /* ---- elementwise kernels (the table's KERNEL column: pointwise.c) -------------------------------- */
 
+/* o: a new output of shape (nd, shape) laid out as TensorIterator lays out an elementwise op over
+ * the n inputs in (iter.h) */
+static void meta_laid_out(TensorMeta *o, TensorDtype dt, int n, const TensorMeta *const *in, int nd, const int64_t *shape) {
+    TensorGeom g[TENSOR_ITER_MAXOPS];
+    int m = 0;
+    for (int k = 0; k < n && m < TENSOR_ITER_MAXOPS; k++)
+        if (in[k]) g[m++] = (TensorGeom){in[k]->ndim, in[k]->shape, in[k]->strides};
+    tensor__meta_contiguous(o, dt, nd, shape);
+    tensor__iter_out_strides(m, g, nd, shape, o->strides);
+}
+
 static int infer_pointwise(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)max;
     const PwInfo *k = tensor__pw_info(op);
@@ -91,7 +103,7 @@ static int infer_pointwise(TensorOp op, const TensorMeta *const *in, int n_in, c
         o->wrapped_number = false;
         return 1;
     }
-    tensor__meta_contiguous(o, rt, nd, s);
+    meta_laid_out(o, rt, n_in, in, nd, s);
     return 1;
 }
 
@@ -122,21 +134,40 @@ static int run_pointwise(TensorOp op, Tensor *const *in, int n_in, const TensorO
     return 1;
 }
 
+/* clone and to(dtype) keep PyTorch's preserve_format: a non-overlapping dense input's strides
+ * (a transposed tensor's clone is transposed too), otherwise contiguous */
+static void meta_preserved(TensorMeta *o, TensorDtype dt, const TensorMeta *x, bool preserve) {
+    tensor__meta_contiguous(o, dt, x->ndim, x->shape);
+    if (preserve && tensor__non_overlapping_dense(x->ndim, x->shape, x->strides))
+        memcpy(o->strides, x->strides, sizeof(int64_t) * (size_t)x->ndim);
+}
+
+/* a copy of x in dtype dt laid out as meta_preserved says */
+static Tensor *copy_preserved(const Tensor *x, TensorDtype dt, bool preserve) {
+    if (!preserve || tensor__contig(x) || !tensor__non_overlapping_dense(x->ndim, x->shape, x->strides))
+        return dt == (TensorDtype)x->dtype ? tensor_clone(x) : tensor_to_dtype((Tensor *)x, dt);
+    Tensor *r = tensor_empty_strided(dt, x->ndim, x->shape, x->strides);
+    if (r && tensor__copy_into(r, x) < 0) {
+        tensor_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
 int tensor__infer_clone(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)op;
     (void)n_in;
     (void)a;
     (void)max;
-    tensor__meta_contiguous(o, in[0]->dtype, in[0]->ndim, in[0]->shape);
+    meta_preserved(o, in[0]->dtype, in[0], a->preserve_format);
     return 1;
 }
 
 int tensor__run_clone(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     (void)op;
     (void)n_in;
-    (void)a;
     (void)n_out;
-    Tensor *r = tensor_clone(in[0]);
+    Tensor *r = copy_preserved(in[0], (TensorDtype)in[0]->dtype, a->preserve_format);
     if (!r) return -1;
     out[0] = r;
     return 1;
@@ -152,7 +183,7 @@ int tensor__infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, c
         *o = *x;
         return 1;
     }
-    tensor__meta_contiguous(o, dt, x->ndim, x->shape);
+    meta_preserved(o, dt, x, a->preserve_format);
     return 1;
 }
 
@@ -160,7 +191,8 @@ int tensor__run_to_dtype(TensorOp op, Tensor *const *in, int n_in, const TensorO
     (void)op;
     (void)n_in;
     (void)n_out;
-    Tensor *r = tensor_to_dtype(in[0], a->dtype);
+    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? (TensorDtype)in[0]->dtype : a->dtype;
+    Tensor *r = dt == (TensorDtype)in[0]->dtype ? tensor_to_dtype(in[0], a->dtype) : copy_preserved(in[0], dt, a->preserve_format);
     if (!r) return -1;
     out[0] = r;
     return 1;
@@ -185,7 +217,7 @@ int tensor__infer_where(TensorOp op, const TensorMeta *const *in, int n_in, cons
     TensorPromo p = TENSOR_PROMO_INIT;
     tensor__promo_add(&p, in[1]->dtype, in[1]->ndim, in[1]->wrapped_number);
     tensor__promo_add(&p, in[2]->dtype, in[2]->ndim, in[2]->wrapped_number);
-    tensor__meta_contiguous(o, tensor__promo_result(&p), n2, s2);
+    meta_laid_out(o, tensor__promo_result(&p), 3, in, n2, s2);
     return 1;
 }
 
@@ -351,9 +383,7 @@ static Tensor *storageless(const TensorMeta *m) {
     t->dtype = (uint8_t)m->dtype;
     t->storage = none;
     tensor__storage_incref(none);
-    int64_t strides[TENSOR_MAX_DIMS];
-    tensor__compute_contiguous_strides(m->ndim, m->shape, strides);
-    tensor__set_geometry(t, m->ndim, m->shape, strides);
+    tensor__set_geometry(t, m->ndim, m->shape, m->strides);
     return t;
 }
 
@@ -413,7 +443,10 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) {
-        out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty_meta(outs[i].dtype, outs[i].ndim, outs[i].shape, NULL);
+        /* elementwise outputs keep their inferred layout (TensorIterator's: iter.h); the other
+         * ops' infer functions give contiguous strides */
+        if (!(flags & TENSOR_OPF_POINTWISE)) tensor__compute_contiguous_strides(outs[i].ndim, outs[i].shape, outs[i].strides);
+        out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty_meta(outs[i].dtype, outs[i].ndim, outs[i].shape, outs[i].strides);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
             return -1;

@@ -4,15 +4,157 @@
 #include "src/tensor/parallel.h"
 #include "ember/tensor.h"
 
+#include <stdbool.h>
+#include <string.h>
+
+/* ---- output layout (TensorIterator's fast set-up, compute_strides and reorder_dimensions) ---- */
+
+/* strides dense in the order `order` (order[0] the fastest dim), size-1 dims skipped as c10's
+ * contiguity checks skip them */
+static bool dense_in_order(int nd, const int64_t *shape, const int64_t *strides, const int *order) {
+    int64_t want = 1;
+    for (int i = 0; i < nd; i++) {
+        int d = order[i];
+        if (shape[d] == 1) continue;
+        if (strides[d] != want) return false;
+        want *= shape[d];
+    }
+    return true;
+}
+
+/* c10's is_non_overlapping_and_dense */
+bool tensor__non_overlapping_dense(int nd, const int64_t *shape, const int64_t *strides) {
+    if (nd == 1) return shape[0] < 2 || strides[0] == 1;
+    int perm[TENSOR_MAX_DIMS];
+    for (int i = 0; i < nd; i++) perm[i] = i;
+    /* by stride, dims of size < 2 last (an insertion sort: a handful of dims) */
+    for (int i = 1; i < nd; i++)
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j];
+            bool b_first = shape[a] < 2 ? shape[b] >= 2 : shape[b] >= 2 && strides[b] < strides[a];
+            if (!b_first) break;
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    int64_t want = 1;
+    for (int i = 0; i < nd; i++) {
+        int d = perm[i];
+        if (shape[d] < 2) return true;
+        if (strides[d] != want) return false;
+        want *= shape[d];
+    }
+    return true;
+}
+
+static void dense_strides(int nd, const int64_t *shape, const int *order, int64_t *strides) {
+    int64_t s = 1;
+    for (int i = 0; i < nd; i++) {
+        strides[order[i]] = s;
+        s *= shape[order[i]];
+    }
+}
+
+void tensor__iter_out_strides(int n, const TensorGeom *g, int nd, const int64_t *shape, int64_t *strides) {
+    int order[TENSOR_MAX_DIMS];
+    for (int i = 0; i < nd; i++) order[i] = nd - 1 - i;   /* row-major: the last dim fastest */
+    if (nd <= 1 || n == 0) {
+        dense_strides(nd, shape, order, strides);
+        return;
+    }
+    /* fast set-up: every input of the iteration shape (none 0-dim) */
+    bool same_shape = true, contig = true, cl = nd == 4, nod = true;
+    static const int cl_order[4] = {1, 3, 2, 0};
+    for (int k = 0; k < n && same_shape; k++)
+        same_shape = g[k].ndim == nd && memcmp(g[k].shape, shape, sizeof(int64_t) * (size_t)nd) == 0;
+    if (same_shape) {
+        for (int k = 0; k < n; k++) {
+            contig = contig && dense_in_order(nd, shape, g[k].strides, order);
+            cl = cl && dense_in_order(nd, shape, g[k].strides, cl_order);
+            nod = nod && tensor__non_overlapping_dense(nd, shape, g[k].strides);
+        }
+        if (contig) {
+            dense_strides(nd, shape, order, strides);
+            return;
+        }
+        if (cl) {
+            dense_strides(nd, shape, cl_order, strides);
+            return;
+        }
+        bool equal = nod;
+        for (int k = 1; k < n && equal; k++) equal = memcmp(g[k].strides, g[0].strides, sizeof(int64_t) * (size_t)nd) == 0;
+        if (equal) {
+            memcpy(strides, g[n - 1].strides, sizeof(int64_t) * (size_t)nd);
+            return;
+        }
+    }
+    /* each input's strides on the iteration shape: 0 where it is broadcast */
+    int64_t st[TENSOR_ITER_MAXOPS][TENSOR_MAX_DIMS];
+    int m = n < TENSOR_ITER_MAXOPS ? n : TENSOR_ITER_MAXOPS;
+    for (int k = 0; k < m; k++)
+        for (int d = 0; d < nd; d++) {
+            int td = d - (nd - g[k].ndim);
+            st[k][d] = td < 0 || (g[k].shape[td] == 1 && shape[d] != 1) ? 0 : g[k].strides[td];
+        }
+    /* 1 when dim a should come after (be slower than) dim b, -1 before, 0 undecided */
+    #define SHOULD_SWAP(a, b, r)                                                              \
+        do {                                                                                 \
+            r = 0;                                                                           \
+            for (int k = 0; k < m; k++) {                                                    \
+                int64_t s0 = st[k][a], s1 = st[k][b];                                        \
+                if (s0 == 0 || s1 == 0) continue;                                            \
+                if (s0 < s1) { r = -1; break; }                                              \
+                if (s0 > s1) { r = 1; break; }                                               \
+                if (shape[a] > shape[b]) { r = 1; break; }                                   \
+            }                                                                                \
+        } while (0)
+    /* insertion sort that leaves undecided pairs where they are, fastest dim first */
+    for (int i = 1; i < nd; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int c;
+            SHOULD_SWAP(order[d0], order[d1], c);
+            if (c > 0) {
+                int t = order[d0];
+                order[d0] = order[d1];
+                order[d1] = t;
+                d1 = d0;
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+    #undef SHOULD_SWAP
+    dense_strides(nd, shape, order, strides);
+}
+
 void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int ndim, const int64_t *shape) {
     it->nops = nops;
     it->numel = tensor__shape_numel(ndim, shape);
     int64_t sh[TENSOR_MAX_DIMS];
     int64_t st[TENSOR_ITER_MAXOPS][TENSOR_MAX_DIMS];
     int n = 0;
-    /* innermost first, dropping size-1 dims */
+    /* innermost first, dropping size-1 dims; in the order of the output's strides (a stable sort,
+     * so a row-major output keeps the dims' order): an output laid out as transposed inputs are
+     * (tensor__iter_out_strides) is then walked in memory order, and coalesces like a contiguous
+     * one.  Elementwise loops only: no user of the iterator depends on the order. */
+    int dims[TENSOR_MAX_DIMS], nd_kept = 0;
+    const Tensor *o0 = ops[0];
     for (int d = ndim - 1; d >= 0; d--) {
         if (shape[d] == 1) continue;
+        int od = d - (ndim - o0->ndim);
+        int64_t key = od >= 0 && o0->shape[od] != 1 ? o0->strides[od] : 0;
+        int j = nd_kept++;
+        while (j > 0) {
+            int pd = dims[j - 1] - (ndim - o0->ndim);
+            int64_t pk = pd >= 0 && o0->shape[pd] != 1 ? o0->strides[pd] : 0;
+            if (pk <= key) break;
+            dims[j] = dims[j - 1];
+            j--;
+        }
+        dims[j] = d;
+    }
+    for (int i = 0; i < nd_kept; i++) {
+        int d = dims[i];
         sh[n] = shape[d];
         for (int k = 0; k < nops; k++) {
             const Tensor *t = ops[k];

@@ -23,6 +23,24 @@ typedef struct TensorIter {
     char *data[TENSOR_ITER_MAXOPS];
 } TensorIter;
 
+/* An operand's geometry, for tensor__iter_out_strides (a Tensor's or a TensorMeta's fields). */
+typedef struct TensorGeom {
+    int ndim;
+    const int64_t *shape, *strides;
+} TensorGeom;
+
+/* The strides PyTorch 1.13's TensorIterator gives a new output of an elementwise op over the n
+ * inputs g (in the op's argument order), broadcast to (ndim, shape): contiguous when every input
+ * is; channels-last when every 4-D input is; an input's own strides when all have the same shape
+ * and the same non-overlapping dense strides (its fast set-up); otherwise dense in the order its
+ * reorder_dimensions sorts the dims by the inputs' strides (broadcast dims left to the next
+ * input).  So `x.t() * 2` is laid out as x.t() is, and a reduction of it adds in the order
+ * PyTorch's does. */
+void tensor__iter_out_strides(int n, const TensorGeom *g, int ndim, const int64_t *shape, int64_t *strides);
+
+/* c10's is_non_overlapping_and_dense: the strides cover (ndim, shape) densely in some order. */
+bool tensor__non_overlapping_dense(int ndim, const int64_t *shape, const int64_t *strides);
+
 /* ops[0] is the output; all operands must broadcast to (ndim, shape). */
 void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int ndim, const int64_t *shape);
 void tensor__iter_run(const TensorIter *it, TensorLoopFn fn, const void *ctx);

@@ -483,14 +483,28 @@ static int check_int_divisor(const Tensor *b) {
     return 0;
 }
 
+/* A new output of shape (nd, shp) laid out as TensorIterator lays out an op over the n inputs
+ * ts (iter.h): `strides` receives the strides. */
+static void out_layout(int n, const Tensor *const *ts, int nd, const int64_t *shp, int64_t *strides) {
+    TensorGeom g[TENSOR_ITER_MAXOPS];
+    for (int k = 0; k < n; k++) g[k] = (TensorGeom){ts[k]->ndim, ts[k]->shape, ts[k]->strides};
+    tensor__iter_out_strides(n, g, nd, shp, strides);
+}
+
+/* a new tensor with these (dense) strides: contiguous ones take the plain allocation */
+static Tensor *tensor__new_laid_out(TensorDtype dt, int nd, const int64_t *shp, const int64_t *strides) {
+    if (!strides || tensor__is_contiguous_geometry(nd, shp, strides)) return tensor__new(dt, nd, shp, false);
+    return tensor_empty_strided(dt, nd, shp, strides);
+}
+
 /* Runs fn over (r, ca, cb) with r of dtype lt; when out's dtype differs (in place into another
  * dtype, or a dtype computed in a wider family: float16, int8 ...), into a temporary that is
  * then converted into out. */
 static Tensor *run3(TensorLoopFn fn, const PwArgs *c, Tensor *out, TensorDtype rt, TensorDtype lt, const Tensor *ca,
-                    const Tensor *cb, int nd, const int64_t *shp) {
+                    const Tensor *cb, int nd, const int64_t *shp, const int64_t *ostrides) {
     Tensor *r = out;
     if (!r) {
-        r = tensor__new(rt, nd, shp, false);
+        r = tensor__new_laid_out(rt, nd, shp, ostrides);
         if (!r) return NULL;
     } else {
         tensor_incref(r);
@@ -590,7 +604,9 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
         if (!*dsts[i]) goto done;
     }
     if (zdiv && check_int_divisor(cb) < 0) goto done;
-    r = run3(fn, &c, out, rt, lt, ca, cb, nd, shp);
+    int64_t ost[TENSOR_MAX_DIMS];
+    if (!out) out_layout(2, srcs, nd, shp, ost);
+    r = run3(fn, &c, out, rt, lt, ca, cb, nd, shp, ost);
 done:
     tensor_decref(ca);
     tensor_decref(cb);
@@ -654,7 +670,9 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Te
     }
     Tensor *ca = tensor__as_dtype(a, kt);
     if (!ca) return NULL;
-    Tensor *r = run3(fn, &c, out, ct, kt, ca, NULL, a->ndim, a->shape);
+    int64_t ost[TENSOR_MAX_DIMS];
+    if (!out) out_layout(1, &a, a->ndim, a->shape, ost);
+    Tensor *r = run3(fn, &c, out, ct, kt, ca, NULL, a->ndim, a->shape, ost);
     tensor_decref(ca);
     return r;
 }
@@ -676,7 +694,10 @@ Tensor *tensor__where(const Tensor *cond, const Tensor *a, const Tensor *b) {
     TensorDtype ct = tensor__promo_result(&p);
     Tensor *ca = tensor__as_dtype(a, ct), *cb = ca ? tensor__as_dtype(b, ct) : NULL;
     Tensor *cc = cb ? tensor__as_dtype(cond, TENSOR_BOOL) : NULL;
-    Tensor *r = cc ? tensor__new(ct, n2, s2, false) : NULL;
+    const Tensor *srcs[3] = {cond, a, b};
+    int64_t ost[TENSOR_MAX_DIMS];
+    out_layout(3, srcs, n2, s2, ost);
+    Tensor *r = cc ? tensor__new_laid_out(ct, n2, s2, ost) : NULL;
     if (r) {
         TensorIter it;
         const Tensor *ops[4] = {r, cc, ca, cb};

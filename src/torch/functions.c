@@ -360,6 +360,7 @@ int torch_autocast_lower(VM *vm, Tensor **in, int n, Tensor **owned) {
         if (!tensor_dtype_is_floating(d) || d == TENSOR_FLOAT64 || d == ts->autocast_cpu_dtype) continue;
         TensorOpArgs a = TENSOR_OP_ARGS_INIT;
         a.dtype = ts->autocast_cpu_dtype;
+        a.preserve_format = true;   /* autocast's cached_cast: arg.to(dtype) */
         owned[i] = ag_op1(TENSOR_OP_TO_DTYPE, &in[i], 1, &a);
         if (!owned[i]) {
             for (int j = 0; j < i; j++) tensor_decref(owned[j]);

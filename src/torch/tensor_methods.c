@@ -443,6 +443,7 @@ static Value convert(VM *vm, Value self, TensorDtype d) {
     if (tensor_dtype(t) == d) return self;
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dtype = d;
+    a.preserve_format = true;   /* to()'s default memory_format */
     return op1(vm, TENSOR_OP_TO_DTYPE, t, &a);
 }
 /* float()/double()/half()/bfloat16()/long()/int()/short()/char()/byte()/bool(): data is the dtype */
@@ -575,6 +576,7 @@ static Value m_reduce(ARGS) {
     if (args.dtype != TENSOR_DTYPE_DEFAULT && args.dtype != tensor_dtype(in)) {
         TensorOpArgs ca = TENSOR_OP_ARGS_INIT;
         ca.dtype = args.dtype;
+        ca.preserve_format = true;   /* ATen's self.to(dtype) */
         Tensor *cin[1] = {in};
         cast = ag_op1(TENSOR_OP_TO_DTYPE, cin, 1, &ca);
         if (!cast) return torch_raise_error(vm);
@@ -1257,6 +1259,7 @@ static Value m_detach_(ARGS) { return inplace_result(vm, argv[0], ag_detach_(T(a
 static Value m_clone(ARGS) {
     SELF_CHECK("clone");
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.preserve_format = true;   /* clone()'s default memory_format */
     return op1(vm, TENSOR_OP_CLONE, T(argv[0]), &a);
 }
 
@@ -1604,7 +1607,7 @@ static const MethodDef tensor_methods[] = {
     {"nan_to_num", m_composite, NATIVEF_METHOD}, {"isclose", m_composite, NATIVEF_METHOD},
     {"lerp", m_composite, NATIVEF_METHOD}, {"diagonal", m_composite, NATIVEF_METHOD},
     {"diag", m_composite, NATIVEF_METHOD}, {"trace", m_composite, NATIVEF_METHOD},
-    {"baddbmm", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
+    {"baddbmm", m_composite, NATIVEF_METHOD}, {"baddbmm_", m_composite, NATIVEF_METHOD}, {"repeat_interleave", m_composite, NATIVEF_METHOD},
     {"square", m_composite, NATIVEF_METHOD}, {"addcmul", m_composite, NATIVEF_METHOD},
     {"addcdiv", m_composite, NATIVEF_METHOD}, {"deg2rad", m_composite, NATIVEF_METHOD},
     {"rad2deg", m_composite, NATIVEF_METHOD}, {"addcmul_", m_composite, NATIVEF_METHOD},

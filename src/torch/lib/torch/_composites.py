@@ -127,12 +127,42 @@ def trace(input):
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    prod = torch.bmm(batch1, batch2)
-    if alpha != 1:
-        prod = prod * alpha
-    if beta == 0:
-        return prod
-    return (input if beta == 1 else input * beta) + prod
+    # PyTorch 1.13's baddbmm_out_cpu: input expanded to the result's shape first (its message, and
+    # its IndexError for a 2-D batch2), then the 3-D and size checks; the result has batch1's dtype.
+    bs, m, n = batch1.size(0), batch1.size(1), batch2.size(2)
+    start = input.expand(bs, m, n)
+    if batch1.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if batch2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    k = batch1.size(2)
+    if batch2.size(0) != bs or batch2.size(1) != k:
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d]."
+                           % (bs, k, batch2.size(0), batch2.size(1)))
+    if batch2.dtype != batch1.dtype:
+        from torch._indexing import _cname
+        raise RuntimeError("expected scalar type %s but found %s" % (_cname(batch1.dtype), _cname(batch2.dtype)))
+    start = start.to(batch1.dtype)
+    if k * m * n < 400:
+        # bmm_out_or_baddbmm_'s small kernel: r = input * beta (0 when beta is 0: input's NaNs do
+        # not propagate), then r += (alpha * batch1[.., p]) * batch2[p, ..] for each p in order,
+        # rounding at every step; the elementwise ops here round exactly as it does
+        r = start * beta if beta != 0 else torch.zeros(bs, m, n, dtype=batch1.dtype)
+        for p in range(k):
+            r = r + (alpha * batch1[:, :, p:p + 1]) * batch2[:, p:p + 1, :]
+        return r
+    if alpha == 1 and (beta == 0 or beta == 1):
+        # a GEMM a batch with alpha 1 and beta 0 or 1 rounds as bmm followed by one add
+        prod = torch.bmm(batch1, batch2)
+        return prod if beta == 0 else start + prod
+    # otherwise one GEMM a batch with beta and alpha (OpenBLAS scales by beta, then adds alpha * AB
+    # in one rounding), as ATen calls addmm_impl_cpu_ on each slice
+    return torch.stack([torch.addmm(start[b], batch1[b], batch2[b], beta=beta, alpha=alpha) for b in range(bs)])
+
+
+def baddbmm_(input, batch1, batch2, *, beta=1, alpha=1):
+    # in place: the same kernels with input as the result (ATen's copy of self is a no-op there)
+    return input.copy_(baddbmm(input, batch1, batch2, beta=beta, alpha=alpha))
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):

@@ -267,11 +267,14 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     if vec1.dim() != 1 or vec2.dim() != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D" if vec1.dim() != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    prod = vec1.reshape(-1, 1) * vec2
-    prod = prod if alpha == 1 else prod * alpha
+    # ATen's addr_kernel in the common dtype: alpha * vec1[i] * vec2[j] (alpha times vec1 first),
+    # plus beta * self[i, j] unless beta is 0 (then self's NaNs do not propagate)
+    ct = torch.promote_types(torch.promote_types(input.dtype, vec1.dtype), vec2.dtype)
+    v1 = vec1.to(ct)
+    prod = (v1 if alpha == 1 else alpha * v1).reshape(-1, 1) * vec2.to(ct)
     if beta == 0:
         return prod.expand(torch.broadcast_shapes(input.shape, prod.shape)).clone()
-    return (input if beta == 1 else input * beta) + prod
+    return input.to(ct) * beta + prod
 
 
 def _cross(input, other, d, dim):
