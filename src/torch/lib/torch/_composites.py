@@ -5,6 +5,7 @@ repeat_interleave, tensordot, square, addcmul, addcdiv, deg2rad, rad2deg.  Gradi
 are those ops', not PyTorch's fused nodes')."""
 import torch
 from torch._C import _mathop
+from torch._mathops import _outable
 
 
 def outer(input, vec2):
@@ -154,6 +155,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return x.index_select(d, index)
 
 
+@_outable("tensordot")
 def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         da = list(range(-dims, 0))
