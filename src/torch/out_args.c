@@ -67,7 +67,7 @@ static const TorchOutSpec specs[] = {
     {"mean", "mean", TORCH_OUT_CAST, TORCH_OUT_NEEDS_DIM, NULL}, OWN("cumsum"), OWN("cumprod"),
     {"max", "max", TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, "maximum"}, {"min", "min", TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, "minimum"},
     /* creation: the values made in out's dtype, out resized quietly (arange warns) */
-    CREATE("zeros"), CREATE("ones"), CREATE("empty"), CREATE("full"), {"arange", "arange", TORCH_OUT_OWN_DTYPE, TORCH_OUT_RANGE, NULL}, CREATE("linspace"), CREATE("eye"),
+    CREATE("zeros"), CREATE("ones"), CREATE("empty"), CREATE("full"), {"arange", "arange", TORCH_OUT_OWN_DTYPE, TORCH_OUT_RANGE, NULL}, CREATE("linspace"), CREATE("logspace"), CREATE("eye"),
     CREATE("rand"), CREATE("randn"), CREATE("randint"), CREATE("randperm"),
     {"multinomial", "multinomial", TORCH_OUT_EXACT, TORCH_OUT_QUIET, NULL},
     /* joining, indexing, softmax, products: cat casts; the others want the result's dtype */
@@ -269,11 +269,44 @@ static Value out_finish(VM *vm, const TorchOutSpec *s, Value result, Value out) 
     return val_obj(r);
 }
 
-/* Calls callee with argv/kw less the out keyword (at kw index k_out) and writes the result into
- * out: the grad check first, then dtype= out's dtype for the ops that compute in it. */
-static Value call_with_out(VM *vm, const TorchOutSpec *s, Value callee, int argc, Value *argv, TupleObj *kw, int64_t k_out) {
+/* callee(*argv, **kw) without kw's entry k_out (the out keyword), plus dtype=dtype when dtype is
+ * not null */
+static Value call_without_out(VM *vm, Value callee, int argc, Value *argv, TupleObj *kw, int64_t k_out, Value dtype) {
+    int nkw = (int)kw->len, nk = nkw - 1 + !val_is_null(dtype), j = 0;
+    int base = vm->roots.n;
+    Value r = val_null();
+    TupleObj *names = tuple_new(vm, nk);
+    if (!names) return r;
+    vm_push_root(vm, val_obj(names));
+    Value args[argc + nk + 1];
+    memcpy(args, argv, sizeof(Value) * (size_t)argc);
+    for (int64_t k = 0; k < nkw; k++)
+        if (k != k_out) {
+            names->items[j] = kw->items[k];
+            args[argc + j++] = argv[argc + k];
+        }
+    if (!val_is_null(dtype)) {
+        StrObj *d = vm_intern_str(vm, "dtype");
+        if (!d) goto done;
+        names->items[j] = val_obj(d);
+        args[argc + j] = dtype;
+    }
+    r = vm_call(vm, callee, argc, args, nk ? names : NULL);
+done:
+    vm->roots.n = base;
+    return r;
+}
+
+int64_t torch_out_kw_index(TupleObj *kw) {
+    for (int64_t k = 0; kw && k < kw->len; k++)
+        if (str_eq_c(AS_STR(kw->items[k]), "out")) return k;
+    return -1;
+}
+
+Value torch_out_call(VM *vm, const TorchOutSpec *s, Value callee, int argc, Value *argv, TupleObj *kw, int64_t k_out) {
     int nkw = (int)kw->len;
     Value out = argv[argc + k_out];
+    if (val_is_none(out)) return call_without_out(vm, callee, argc, argv, kw, k_out, val_null());
     if (s->binary && argc >= 2 && torch_is_tensor(vm, argv[1])) s = torch_out_spec(s->binary);
     if (torch_out_check_grad(vm, s, argc + nkw, argv) < 0) return val_null();   /* out is among argv */
     bool has_dim = argc >= 2, has_dtype = false;
@@ -284,62 +317,16 @@ static Value call_with_out(VM *vm, const TorchOutSpec *s, Value callee, int argc
     if ((s->flags & TORCH_OUT_NEEDS_DIM) && !has_dim)
         return vm_raise(vm, vm->e_TypeError, "%s() received an invalid combination of arguments - got (Tensor, out=Tensor)",
                         s->name);
-    bool add_dtype = s->rule == TORCH_OUT_OWN_DTYPE && !has_dtype && torch_is_tensor(vm, out);
-    int nk = nkw - 1 + add_dtype;
-    int base = vm->roots.n;
-    TupleObj *names = tuple_new(vm, nk);
-    if (!names) return val_null();
-    vm_push_root(vm, val_obj(names));
-    Value args[argc + nk + 1];
-    memcpy(args, argv, sizeof(Value) * (size_t)argc);
-    int j = 0;
-    for (int64_t k = 0; k < nkw; k++) {
-        if (k == k_out) continue;
-        names->items[j] = kw->items[k];
-        args[argc + j++] = argv[argc + k];
-    }
-    if (add_dtype) {
-        StrObj *d = vm_intern_str(vm, "dtype");
-        if (!d) goto fail;
-        names->items[j] = val_obj(d);
-        args[argc + j] = torch_dtype_value(vm, tensor_dtype(torch_tensor_of(out)));
-    }
-    Value r = vm_call(vm, callee, argc, args, nk ? names : NULL);
-    if (val_is_null(r)) goto fail;
+    /* sum, cumsum, the creation functions: computed in out's dtype */
+    Value dtype = s->rule == TORCH_OUT_OWN_DTYPE && !has_dtype && torch_is_tensor(vm, out)
+                      ? torch_dtype_value(vm, tensor_dtype(torch_tensor_of(out)))
+                      : val_null();
+    Value r = call_without_out(vm, callee, argc, argv, kw, k_out, dtype);
+    if (val_is_null(r)) return r;
     vm_push_root(vm, r);
     r = out_finish(vm, s, r, out);
-    vm->roots.n = base;
+    vm_pop_root(vm);
     return r;
-fail:
-    vm->roots.n = base;
-    return val_null();
-}
-
-int64_t torch_out_kw_index(TupleObj *kw) {
-    for (int64_t k = 0; kw && k < kw->len; k++)
-        if (str_eq_c(AS_STR(kw->items[k]), "out")) return k;
-    return -1;
-}
-
-Value torch_out_call(VM *vm, const TorchOutSpec *s, Value callee, int argc, Value *argv, TupleObj *kw, int64_t k_out) {
-    if (val_is_none(argv[argc + k_out])) {
-        /* out=None: the plain call */
-        int base = vm->roots.n, nkw = (int)kw->len, j = 0;
-        TupleObj *names = tuple_new(vm, nkw - 1);
-        if (!names) return val_null();
-        vm_push_root(vm, val_obj(names));
-        Value args[argc + nkw];
-        memcpy(args, argv, sizeof(Value) * (size_t)argc);
-        for (int64_t k = 0; k < nkw; k++)
-            if (k != k_out) {
-                names->items[j] = kw->items[k];
-                args[argc + j++] = argv[argc + k];
-            }
-        Value r = vm_call(vm, callee, argc, args, j ? names : NULL);
-        vm->roots.n = base;
-        return r;
-    }
-    return call_with_out(vm, s, callee, argc, argv, kw, k_out);
 }
 
 /* torch._C._out_call(name, f, *args, out=..., **kwargs): f(*args, **kwargs) written into out as

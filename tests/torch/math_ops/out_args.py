@@ -142,6 +142,8 @@ def creation():
     single("zeros long", lambda o: torch.zeros(2, 2, out=o), o)
     single("arange", lambda o: torch.arange(0, 4, out=o), torch.zeros(2))
     single("eye", lambda o: torch.eye(2, out=o), torch.zeros(7))
+    # logspace took out= in **kwargs and dropped it
+    single("logspace long", lambda o: torch.logspace(0, 2, 3, out=o), torch.zeros(2, dtype=torch.long))
 
 
 def compiled_use(a, o):
@@ -149,6 +151,12 @@ def compiled_use(a, o):
     t = a * 2
     torch.add(t, 1, out=o)
     return o.sum() + t.sum()
+
+
+def compiled_linalg(a, o):
+    # the Python-level torch.linalg.inv with out=: its result must reach o under compile too
+    torch.linalg.inv(a, out=o)
+    return o @ a
 
 
 pointwise()
@@ -165,3 +173,5 @@ o = torch.zeros(1)
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     print("compiled_use resize", compiled_use(x, o), o, len(w))
+o = torch.full((3, 3), 9.0)
+print("compiled_linalg", torch.allclose(compiled_linalg(A, o), torch.eye(3), atol=1e-5), o)

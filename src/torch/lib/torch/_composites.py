@@ -87,6 +87,7 @@ def lerp(input, end, weight):
     return input + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
 
 
+@_outable("logspace")
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, **kwargs):
     exps = torch.linspace(start, end, steps, dtype=torch.float64)
     r = torch.pow(torch.tensor(float(base), dtype=torch.float64), exps)
