@@ -65,6 +65,7 @@ static const TorchOutSpec specs[] = {
     /* reductions and scans: sum/prod/cumsum/cumprod compute in out's dtype; only their dim= forms take out */
     {"sum", "sum", TORCH_OUT_OWN_DTYPE, TORCH_OUT_NEEDS_DIM, NULL}, {"prod", "prod", TORCH_OUT_OWN_DTYPE, TORCH_OUT_NEEDS_DIM, NULL},
     {"mean", "mean", TORCH_OUT_CAST, TORCH_OUT_NEEDS_DIM, NULL}, OWN("cumsum"), OWN("cumprod"),
+    {"all", NULL, TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, NULL}, {"any", NULL, TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, NULL},
     {"max", "max", TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, "maximum"}, {"min", "min", TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, "minimum"},
     /* creation: the values made in out's dtype, out resized quietly (arange warns) */
     CREATE("zeros"), CREATE("ones"), CREATE("empty"), CREATE("full"), {"arange", "arange", TORCH_OUT_OWN_DTYPE, TORCH_OUT_RANGE, NULL}, CREATE("linspace"), CREATE("logspace"), CREATE("eye"),
@@ -87,7 +88,7 @@ static const TorchOutSpec specs[] = {
     EXACT("linalg.slogdet", "_linalg_slogdet"), EXACT("slogdet", "_linalg_slogdet"),
     EXACT("linalg.svdvals", "_linalg_svd"), EXACT("linalg.vector_norm", "linalg_vector_norm"),
     EXACT("linalg.matrix_norm", NULL), EXACT("linalg.norm", NULL), {"norm", NULL, TORCH_OUT_OWN_DTYPE, 0, NULL},
-    EXACT("tensordot", NULL), CAST("searchsorted"), CAST("bucketize"), CAST("polygamma"),
+    EXACT("tensordot", NULL), CAST("searchsorted"), CAST("bucketize"),
 };
 
 const TorchOutSpec *torch_out_spec(const char *name) {

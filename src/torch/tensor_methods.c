@@ -688,14 +688,19 @@ static Value m_logsumexp(ARGS) {
     return op1(vm, TENSOR_OP_LOGSUMEXP, T(a[0]), &args);
 }
 
+/* all / any (dim=, keepdim=: the keywords were once dropped, reducing over everything) */
 static Value m_allany(ARGS) {
     SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    if (argc > 1) {
-        if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[1]) && !val_is_none(a[1])) {
+        if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
         args.has_dim = true;
     }
-    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
 }
 
 /* ---- softmax family and nn-style ops --------------------------------------------------------------- */
