@@ -247,6 +247,9 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud);
 TensorDtype tensor_dtype(const Tensor *t);
 const char *tensor_dtype_name(TensorDtype d);  /* "torch.float32", "torch.int64", "torch.bool" */
 const char *tensor_dtype_cname(TensorDtype d); /* PyTorch's ScalarType name: "Float", "Long", "Half" */
+const char *tensor_dtype_ctype(TensorDtype d); /* the C++ type name ATen messages print: "float", "long int" */
+/* c10::canCast: false for floating -> integral/bool and integral -> bool */
+bool tensor_dtype_can_cast(TensorDtype from, TensorDtype to);
 size_t tensor_dtype_size(TensorDtype d);
 /* writes Python number s at p as one element of dtype d (ATen's casts: floats truncate to integers) */
 void tensor_dtype_store(TensorDtype d, void *p, TensorScalar s);
@@ -294,6 +297,10 @@ TensorStorage *tensor_storage_slice(TensorStorage *s, size_t start, size_t nbyte
  * would grow the storage).  An in-place op: bumps t's version. */
 int tensor_set_storage(Tensor *t, TensorStorage *s, int64_t offset, int ndim, const int64_t *shape,
                        const int64_t *strides) TENSOR_MUST_CHECK;
+/* t.resize_(shape) as ATen's resize_ (resize_output's step for an out= of another shape): strides
+ * NULL = contiguous; keeps t's storage offset; a storage too small is replaced by a bigger one
+ * holding the old bytes.  Does not bump the version (the write that follows does). */
+int tensor_resize_(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides) TENSOR_MUST_CHECK;
 void tensor_bump_version(Tensor *t);             /* torch.autograd.graph.increment_version */
 const char *tensor_type_string(const Tensor *t); /* "torch.FloatTensor" */
 

@@ -27,6 +27,8 @@ static bool valid(TensorDtype d) { return (unsigned)d < TENSOR_DTYPE_COUNT; }
 
 const char *tensor_dtype_name(TensorDtype d) { return valid(d) ? dtype_names[d] : "torch.unknown"; }
 const char *tensor_dtype_cname(TensorDtype d) { return valid(d) ? tensor__dtypes[d].cname : "Undefined"; }
+const char *tensor_dtype_ctype(TensorDtype d) { return valid(d) ? tensor__dtypes[d].ctype : "Undefined"; }
+bool tensor_dtype_can_cast(TensorDtype from, TensorDtype to) { return valid(from) && valid(to) && tensor__can_cast(from, to); }
 size_t tensor_dtype_size(TensorDtype d) { return valid(d) ? tensor__dtypes[d].size : 0; }
 bool tensor_dtype_is_floating(TensorDtype d) { return valid(d) && tensor__dtypes[d].kind == TENSOR_KIND_FLOAT; }
 bool tensor_dtype_is_signed(TensorDtype d) { return valid(d) && d != TENSOR_BOOL && d != TENSOR_UINT8; }

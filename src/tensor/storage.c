@@ -107,3 +107,40 @@ int tensor_set_storage(Tensor *t, TensorStorage *s, int64_t offset, int ndim, co
     tensor__set_geometry(t, ndim, shape, strides);
     return 0;
 }
+
+/* ATen's resize_ on a CPU tensor (what resize_output does to an out= tensor of another shape):
+ * t keeps its storage offset and takes `shape` with `strides` (NULL: contiguous); a storage too
+ * small for the new geometry is replaced by a bigger one holding the old bytes first.  PyTorch
+ * grows the storage object itself, so other tensors sharing it see the new bytes; here they keep
+ * the old storage (Ember's storages have a fixed size).  Not a version bump: the op that writes
+ * the result into t makes that. */
+int tensor_resize_(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides) {
+    if (tensor__check_shape(ndim, shape) < 0) return -1;
+    int64_t cstrides[TENSOR_MAX_DIMS];
+    if (!strides) {
+        tensor__compute_contiguous_strides(ndim, shape, cstrides);
+        strides = cstrides;
+    }
+    TensorStorage *s = t->storage;
+    size_t el = tensor__elsize((TensorDtype)t->dtype);
+    int64_t extent = tensor__extent(ndim, shape, strides);
+    size_t need = extent ? (size_t)(t->offset + extent) * el : 0;
+    if (need > s->nbytes) {
+        if (s->external) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+            return -1;
+        }
+        if (t->base) {
+            tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED,
+                             "resizing a view of another tensor beyond its storage is not supported");
+            return -1;
+        }
+        TensorStorage *g = s->meta ? tensor__storage_new_meta(need) : tensor__storage_new(need, false);
+        if (!g) return tensor__oom();
+        if (!s->meta) memcpy(g->data, s->data, s->nbytes);
+        t->storage = g;
+        tensor__storage_decref(s);
+    }
+    tensor__set_geometry(t, ndim, shape, strides);
+    return 0;
+}

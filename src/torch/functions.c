@@ -450,10 +450,7 @@ static Value f_can_cast(ARGS) {
     if (native_check_args(vm, "can_cast", argc, kw, 2, 2) < 0) return val_null();
     TensorDtype a, b;
     if (torch_dtype_of(vm, argv[0], &a) < 0 || torch_dtype_of(vm, argv[1], &b) < 0) return val_null();
-    bool fa = tensor_dtype_is_floating(a), fb = tensor_dtype_is_floating(b);
-    bool ba = a == TENSOR_BOOL, bb = b == TENSOR_BOOL;
-    /* c10::canCast: floating -> integral/bool and integral -> bool lose the kind */
-    return val_bool(!((fa && !fb) || (!ba && bb)));
+    return val_bool(tensor_dtype_can_cast(a, b));
 }
 
 /* ---- grad mode ----------------------------------------------------------------------------------- */

@@ -167,15 +167,15 @@ static Value gen_device(VM *vm, Value self, void *closure) {
 /* ---- random natives ---------------------------------------------------------------------------- */
 
 static Value f_randperm(ARGS) {
-    static const char *const names[] = {"n", "generator", "dtype", "layout", "device", "pin_memory", "requires_grad", "out"};
-    Value a[8];
-    if (native_parse_args(vm, "randperm", argc, argv, kw, 1, 1, names, 8, a) < 0) return val_null();
+    /* out= is the trampoline's (out_args.c) */
+    static const char *const names[] = {"n", "generator", "dtype", "layout", "device", "pin_memory", "requires_grad"};
+    Value a[7];
+    if (native_parse_args(vm, "randperm", argc, argv, kw, 1, 1, names, 7, a) < 0) return val_null();
     int64_t n;
     TensorGenerator *g;
     TensorDtype dt = TENSOR_DTYPE_DEFAULT;
     if (torch_int_arg(vm, a[0], "n", &n) < 0 || torch_generator_arg(vm, a[1], "randperm", &g) < 0) return val_null();
     if (!val_is_null(a[2]) && torch_dtype_of(vm, a[2], &dt) < 0) return val_null();
-    if (!val_is_null(a[7]) && !val_is_none(a[7])) return vm_raise(vm, vm->e_NotImplementedError, "randperm(out=) is not supported");
     Tensor *t = tensor_randperm(n, dt, g);
     if (!t) return torch_raise_error(vm);
     bool rg = false;
@@ -191,9 +191,9 @@ static Value f_randperm(ARGS) {
 }
 
 static Value f_multinomial(ARGS) {
-    static const char *const names[] = {"input", "num_samples", "replacement", "generator", "out"};
-    Value a[5];
-    if (native_parse_args(vm, "multinomial", argc, argv, kw, 3, 2, names, 5, a) < 0) return val_null();
+    static const char *const names[] = {"input", "num_samples", "replacement", "generator"};   /* out=: out_args.c */
+    Value a[4];
+    if (native_parse_args(vm, "multinomial", argc, argv, kw, 3, 2, names, 4, a) < 0) return val_null();
     if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "multinomial(): argument 'input' must be Tensor, not %s", vm_type_name(vm, a[0]));
     int64_t n;
     bool repl = false;
@@ -201,7 +201,6 @@ static Value f_multinomial(ARGS) {
     if (torch_int_arg(vm, a[1], "num_samples", &n) < 0 || (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &repl) < 0) ||
         torch_generator_arg(vm, a[3], "multinomial", &g) < 0)
         return val_null();
-    if (!val_is_null(a[4]) && !val_is_none(a[4])) return vm_raise(vm, vm->e_NotImplementedError, "multinomial(out=) is not supported");
     return torch_result(vm, tensor_multinomial(T(a[0]), n, repl, g));
 }
 

@@ -103,14 +103,24 @@ static Value trampoline(ARGS) {
     int nkw = kw ? (int)kw->len : 0;
     for (int i = 0; i < argc + nkw; i++) scan(vm, argv[i], &o);
     if (__builtin_expect(o.n > 0, 0)) return dispatch(vm, val_obj(fn), &o, argc, argv, kw);
+    /* out=: the function runs without it and its result is written into out (out_args.c); a
+     * function PyTorch gives no out refuses it (natives that take no keywords would drop it) */
+    int64_t k_out = nkw ? torch_out_kw_index(kw) : -1;
+    const TorchOutSpec *spec = fn->data;
+    if (k_out >= 0 && !spec)
+        return vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument 'out'", inner->name);
+    if (k_out >= 0 && spec->rule != TORCH_OUT_NATIVE) return torch_out_call(vm, spec, val_obj(inner), argc, argv, kw, k_out);
     if ((inner->flags & ARITY_MASK) && native_check_arity(vm, inner, argc, kw) < 0) return val_null();
     return inner->fn(vm, argc, argv, kw, inner);
 }
 
+/* data: the function's out= entry (out_args.c), if it takes out */
 NativeObj *torch_overridable_new(VM *vm, const MethodDef *d) {
     NativeObj *inner = native_new(vm, d->name, d->fn, d->data, d->flags);
     if (!inner) return NULL;
-    return native_new_closure(vm, d->name, trampoline, val_obj(inner));
+    NativeObj *f = native_new_closure(vm, d->name, trampoline, val_obj(inner));
+    if (f) f->data = (void *)torch_out_spec(d->name);
+    return f;
 }
 
 /* Tensor methods: argv[0] is the tensor; the other arguments are scanned.  fn->data is the name
@@ -126,6 +136,9 @@ static Value method_trampoline(ARGS) {
         if (val_is_null(func)) func = val_obj(fn);
         return dispatch(vm, func, &o, argc, argv, kw);
     }
+    /* no Tensor method takes out= (a native taking no keywords would drop it) */
+    if (nkw && torch_out_kw_index(kw) >= 0)
+        return vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument 'out'", inner->name);
     if ((inner->flags & ARITY_MASK) && native_check_arity(vm, inner, argc, kw) < 0) return val_null();
     return inner->fn(vm, argc, argv, kw, inner);
 }

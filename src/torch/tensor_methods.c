@@ -216,7 +216,8 @@ IBIN(ib_sub, SUB_, SUB_SCALAR_);
 IBIN(ib_mul, MUL_, MUL_SCALAR_);
 IBIN(ib_div, DIV_, DIV_SCALAR_);
 
-/* torch.mm(a, b, out=o) and friends: the product, written into o (same shape and dtype) */
+/* torch.mm(a, b, out=o) and friends: the product, written into o as out_args.c writes every out=
+ * (o resized when of another shape); matmul's autograd error names the product it runs */
 static Value matmul_out(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
     TensorOp op = (TensorOp)(intptr_t)fn->data;
     const char *second = op == TENSOR_OP_MM || op == TENSOR_OP_BMM ? "mat2"
@@ -235,23 +236,20 @@ static Value matmul_out(VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *
         return vm_raise(vm, vm->e_TypeError, "%s(): argument 'out' must be Tensor, not %s", fn->name,
                         vm_type_name(vm, a[2]));
     Tensor *o = T(a[2]), *in[2] = {T(a[0]), T(a[1])};
-    if (ag_requires_grad(in[0]) || ag_requires_grad(in[1]) || ag_requires_grad(o))
-        return vm_raise(vm, vm->e_RuntimeError,
-                        "%s(): functions with out=... arguments don't support automatic differentiation, but one of "
-                        "the arguments requires grad.", fn->name);
-    Tensor *r = ag_op1(op, in, 2, &args);
+    int n0 = tensor_ndim(in[0]), n1 = tensor_ndim(in[1]);
+    /* matmul runs (and its autograd error names) the product its dims pick */
+    if (op == TENSOR_OP_MATMUL) op = n0 == 1 && n1 == 1 ? TENSOR_OP_DOT : n0 <= 2 && n1 == 1 ? TENSOR_OP_MV
+                                     : n0 <= 2 && n1 <= 2 ? TENSOR_OP_MM : TENSOR_OP_BMM;
+    static const TorchOutSpec mm = {"mm", "mm", TORCH_OUT_EXACT, 0, NULL}, bmm = {"bmm", "bmm", TORCH_OUT_EXACT, 0, NULL},
+                              mv = {"mv", "mv", TORCH_OUT_EXACT, 0, NULL},
+                              dot = {"dot", "dot", TORCH_OUT_SAME_AS_INPUT, 0, NULL};
+    const TorchOutSpec *s = op == TENSOR_OP_MM ? &mm : op == TENSOR_OP_BMM ? &bmm : op == TENSOR_OP_MV ? &mv : &dot;
+    if (torch_out_check_grad(vm, s, 3, a) < 0) return val_null();
+    Tensor *r = ag_op1((TensorOp)(intptr_t)fn->data, in, 2, &args);
     if (!r) return torch_raise_error(vm);
-    bool dt = tensor_dtype(r) != tensor_dtype(o);
-    if (dt || tensor_ndim(r) != tensor_ndim(o) ||
-        memcmp(tensor_shape(r), tensor_shape(o), sizeof(int64_t) * (size_t)tensor_ndim(r))) {
-        tensor_decref(r);
-        if (dt) return vm_raise(vm, vm->e_RuntimeError, "%s(): out= of another dtype is not supported", fn->name);
-        return vm_raise(vm, vm->e_NotImplementedError, "%s(): out= of another shape is not supported", fn->name);
-    }
-    int rc = ag_copy_(o, r);
+    int rc = torch_out_write(vm, s, o, r);
     tensor_decref(r);
-    if (rc < 0) return torch_raise_error(vm);
-    return a[2];
+    return rc < 0 ? val_null() : a[2];
 }
 
 static Value m_matmul(ARGS) {
@@ -692,14 +690,19 @@ static Value m_logsumexp(ARGS) {
     return op1(vm, TENSOR_OP_LOGSUMEXP, T(a[0]), &args);
 }
 
+/* all / any (dim=, keepdim=: the keywords were once dropped, reducing over everything) */
 static Value m_allany(ARGS) {
     SELF_CHECK(fn->name);
+    static const char *const names[] = {"input", "dim", "keepdim"};
+    Value a[3];
+    if (parse(vm, fn->name, argc, argv, kw, 3, 1, names, 3, a) < 0) return val_null();
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    if (argc > 1) {
-        if (torch_int_arg(vm, argv[1], "dim", &args.dim) < 0) return val_null();
+    if (!val_is_null(a[1]) && !val_is_none(a[1])) {
+        if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
         args.has_dim = true;
     }
-    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+    if (!val_is_null(a[2]) && torch_bool_arg(vm, a[2], &args.keepdim) < 0) return val_null();
+    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
 }
 
 /* ---- softmax family and nn-style ops --------------------------------------------------------------- */

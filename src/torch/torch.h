@@ -153,6 +153,44 @@ int torch_special_functions_init(VM *vm, Value mod) EM_MUST_CHECK;
 /* torch._C._has_torch_function* */
 int torch_overrides_init(VM *vm, Value cmod) EM_MUST_CHECK;
 
+/* ---- out= (out_args.c) ---- */
+/* How an op's out= kernel checks out's dtype against its result's (PyTorch's message in brackets):
+ * CAST: any dtype the result can be cast to ("result type Float can't be cast to the desired
+ * output type Long"); EXACT: the result's ("Expected out tensor to have dtype float, but got long
+ * int instead"); FOUND: the result's ("Found dtype Long but expected Float"); OWN_DTYPE: the op
+ * computes in out's dtype (sum, cumsum, the creation functions), as CAST; SAME_AS_INPUT: the
+ * result's (dot: "result dtype Long does not match input dtype Float"); NATIVE: the native takes
+ * out= itself (the matrix products). */
+typedef enum {
+    TORCH_OUT_CAST, TORCH_OUT_EXACT, TORCH_OUT_FOUND, TORCH_OUT_OWN_DTYPE, TORCH_OUT_SAME_AS_INPUT, TORCH_OUT_NATIVE
+} TorchOutRule;
+enum {
+    TORCH_OUT_NEEDS_DIM = 1,   /* only the dim= overload takes out (sum, mean, prod, max, min) */
+    TORCH_OUT_F_CONTIG = 2,    /* LAPACK: a resized out's matrices are column-major */
+    TORCH_OUT_QUIET = 4,       /* resized without resize_output's warning (creation functions) */
+    TORCH_OUT_RANGE = 8,       /* arange's own warning for a 1-d out of another length */
+};
+typedef struct TorchOutSpec {
+    const char *name;     /* the torch function (Python-level ones qualified: "linalg.inv") */
+    const char *aten;     /* the aten op autograd's error names; NULL: no autograd check */
+    TorchOutRule rule;
+    unsigned flags;       /* TORCH_OUT_* */
+    const char *binary;   /* the entry used when the second argument is a tensor (max: maximum) */
+} TorchOutSpec;
+/* The table entry of a torch function that takes out=, or NULL. */
+const TorchOutSpec *torch_out_spec(const char *name);
+/* kw's index of the out keyword, or -1 */
+int64_t torch_out_kw_index(TupleObj *kw);
+/* callee(*argv, **kw) with out= (kw's entry k_out) honoured as PyTorch does: the autograd check,
+ * the call (dtype= out's dtype for OWN_DTYPE ops), then the result written into out; returns out
+ * (or a tuple of the outs, of the result's type). */
+Value torch_out_call(VM *vm, const TorchOutSpec *s, Value callee, int argc, Value *argv, TupleObj *kw, int64_t k_out);
+/* The steps apart, for a native that computes the result itself (matmul_out): the autograd
+ * check over the n arguments (out among them), and the result r written into out o. -1 raised. */
+int torch_out_check_grad(VM *vm, const TorchOutSpec *s, int n, const Value *args) EM_MUST_CHECK;
+int torch_out_write(VM *vm, const TorchOutSpec *s, Tensor *o, Tensor *r) EM_MUST_CHECK;
+/* torch._C._out_call */
+int torch_out_init(VM *vm, Value cmod) EM_MUST_CHECK;
 /* ---- module parts (each file's init) ---- */
 int torch_tensor_type_init(VM *vm, Value cmod);
 /* torch._C.StorageBase and the Tensor methods reaching storages (storage.c) */

@@ -337,6 +337,8 @@ static TxStatus native_call(Tracer *tr, VT *fnvt, int argc, VT **args, TupleObj 
     const char *tname = tracer_torch_native_name(vm, f);
     if (tname) {
         if (in_list(torch_fn_denylist, n->name)) return trace_break(tr, "%s", tname);
+        /* out= writes into a tensor the graph does not own (src/torch/out_args.c): run it eagerly */
+        if (nkw && torch_out_kw_index(kwnames) >= 0) return trace_break(tr, "%s with out=", tname);
         if (strncmp(n->name, "_has_torch_function", 19) == 0) return has_torch_function(tr, n, argc, args, nkw, out);
         if (strcmp(n->name, "_function_apply") == 0) return tr_autograd_function_apply(tr, argc, args, nkw, out);
         /* torch._C._is_compiling(): True while tracing (src/torch/functions.c) */

@@ -5,6 +5,7 @@ repeat_interleave, tensordot, square, addcmul, addcdiv, deg2rad, rad2deg.  Gradi
 are those ops', not PyTorch's fused nodes')."""
 import torch
 from torch._C import _mathop
+from torch._mathops import _outable
 
 
 def outer(input, vec2):
@@ -86,6 +87,7 @@ def lerp(input, end, weight):
     return input + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
 
 
+@_outable("logspace")
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, **kwargs):
     exps = torch.linspace(start, end, steps, dtype=torch.float64)
     r = torch.pow(torch.tensor(float(base), dtype=torch.float64), exps)
@@ -184,6 +186,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return x.index_select(d, index)
 
 
+@_outable("tensordot")
 def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         da = list(range(-dims, 0))

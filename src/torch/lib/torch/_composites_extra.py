@@ -8,6 +8,7 @@ decompose into (grad_fn names are those ops', not PyTorch's fused nodes').  The 
 these names are torch/_composites.py's (src/torch/tensor_methods.c m_composite)."""
 import torch
 from torch._C import _rt_median, _rt_nanmedian, _rt_aminmax
+from torch._mathops import _outable
 
 
 def _dim(d, n, name="dim"):
@@ -368,6 +369,7 @@ def matrix_power(A, n):
     return result
 
 
+@_outable("searchsorted")
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
     if side is not None:
         if side not in ("left", "right"):
@@ -390,6 +392,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return r.to(torch.int32) if out_int32 else r
 
 
+@_outable("bucketize")
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     if boundaries.dim() != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")

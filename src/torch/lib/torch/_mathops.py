@@ -9,7 +9,24 @@ they decompose into."""
 import math
 
 import torch
-from torch._C import _is_compiling, _mathop
+from torch._C import _is_compiling, _mathop, _out_call
+
+
+def _outable(name):
+    """out= for a Python-level torch function: with an out, f runs without it and
+    torch._C._out_call writes its result into out as the out kernel `name` of
+    src/torch/out_args.c's table does (autograd check, dtype rule, resize, the out returned)."""
+    def wrap(f):
+        def with_out(*args, out=None, **kwargs):
+            if out is None:
+                return f(*args, **kwargs)
+            return _out_call(name, f, *args, out=out, **kwargs)
+        with_out.__name__ = f.__name__
+        with_out.__qualname__ = f.__qualname__
+        with_out.__doc__ = f.__doc__
+        with_out.__wrapped__ = f
+        return with_out
+    return wrap
 
 
 def _is_number(v):
@@ -18,6 +35,7 @@ def _is_number(v):
 
 # ---- scans -----------------------------------------------------------------------------------------
 
+@_outable("cumprod")
 def cumprod(input, dim, *, dtype=None, out=None):
     return _mathop("CUMPROD", input, dim=dim, dtype=dtype)
 
@@ -45,6 +63,7 @@ def _wrap_number(v, like):
     return torch.tensor(v, dtype=like.dtype if like.is_floating_point() else torch.int64)
 
 
+@_outable("xlogy")
 def xlogy(input, other, *, out=None):
     if _is_number(input) and _is_number(other):
         raise TypeError("xlogy() received an invalid combination of arguments - got (%s, %s), but expected one of:"
@@ -138,6 +157,7 @@ def _check_float(input, name):
         raise RuntimeError("%s: Expected a floating point or complex tensor as input. Got %s" % (name, cname))
 
 
+@_outable("linalg.vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return _vector_norm(x, ord, dim, keepdim, dtype, "VECTOR_NORM")
 
@@ -163,10 +183,12 @@ def _vector_norm(x, ord, dim, keepdim, dtype, op):
     return _mathop(op, x, scalar=ord, ints=dims, keepdim=keepdim)
 
 
+@_outable("linalg.svdvals")
 def svdvals(A, *, driver=None, out=None):
     return _mathop("LINALG_SVDVALS", A)
 
 
+@_outable("linalg.matrix_norm")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
@@ -210,6 +232,7 @@ def _svd_norm(A, d0, d1, keepdim, how):
     return r
 
 
+@_outable("linalg.norm")
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = _dims(dim)
     if ord is not None:
@@ -223,6 +246,7 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     return vector_norm(A, 2, dims, keepdim, dtype=dtype)
 
 
+@_outable("norm")
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     dims = _dims(dim)
     if isinstance(p, str):
@@ -540,19 +564,23 @@ def _einsum_pair(plan, k, ash, al, bsh, bl, keep, sizes):
 
 # ---- linear algebra --------------------------------------------------------------------------------
 
+@_outable("linalg.cholesky_ex")
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     return _mathop("CHOLESKY", A, has_max=upper, pair="linalg_cholesky_ex",
                    second=torch.zeros(A.shape[:-2], dtype=torch.int32))
 
 
+@_outable("linalg.cholesky")
 def linalg_cholesky(A, *, upper=False, out=None):
     return _mathop("CHOLESKY", A, has_max=upper)
 
 
+@_outable("cholesky")
 def cholesky(input, upper=False, *, out=None):
     return _mathop("CHOLESKY", input, has_max=upper)
 
 
+@_outable("linalg.qr")
 def linalg_qr(A, mode="reduced", *, out=None):
     modes = {"reduced": 1, "complete": 2, "r": 3}
     if mode not in modes:
@@ -561,18 +589,22 @@ def linalg_qr(A, mode="reduced", *, out=None):
     return _mathop("LINALG_QR", A, step=modes[mode], pair="linalg_qr")
 
 
+@_outable("qr")
 def qr(input, some=True, *, out=None):
     return _mathop("LINALG_QR", input, step=1 if some else 2, pair="qr")
 
 
+@_outable("linalg.solve_triangular")
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     return _mathop("TRIANGULAR_SOLVE", A, B, has_min=upper, has_max=unitriangular, accumulate=not left)
 
 
+@_outable("linalg.solve")
 def solve(A, B, *, left=True, out=None):
     return _mathop("LINALG_SOLVE", A, B, accumulate=not left)
 
 
+@_outable("triangular_solve")
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     # the deprecated form: solves A X = input (A^T X = input when transpose), returns (X, A clone)
     M = A.transpose(-2, -1) if transpose else A
@@ -580,26 +612,36 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
                    pair="triangular_solve", second=A.clone())
 
 
+@_outable("linalg.inv_ex")
 def inv_ex(A, *, check_errors=False, out=None):
     return _mathop("LINALG_INV", A, pair="linalg_inv_ex", second=torch.zeros(A.shape[:-2], dtype=torch.int32))
 
 
+@_outable("linalg.inv")
 def inv(A, *, out=None):
     return _mathop("LINALG_INV", A)
 
 
+@_outable("inverse")
 def inverse(input, *, out=None):
     return _mathop("LINALG_INV", input)
 
 
-def det(A, *, out=None):
+def det(input):
+    return _mathop("LINALG_DET", input)
+
+
+@_outable("linalg.det")
+def linalg_det(A, *, out=None):
     return _mathop("LINALG_DET", A)
 
 
+@_outable("linalg.slogdet")
 def linalg_slogdet(A, *, out=None):
     return _mathop("LINALG_SLOGDET", A, pair="linalg_slogdet")
 
 
+@_outable("slogdet")
 def slogdet(input, *, out=None):
     return _mathop("LINALG_SLOGDET", input, pair="slogdet")
 

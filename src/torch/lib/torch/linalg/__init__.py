@@ -1,6 +1,7 @@
 """torch.linalg: the LAPACK ops of ember/ops.def (src/tensor/lapack.c) and the norms, defined in
 torch/_mathops.py with PyTorch 1.13's signatures."""
-from torch._mathops import (vector_norm, matrix_norm, svdvals, cholesky_ex, solve_triangular, solve, inv, inv_ex, det)
+from torch._mathops import (vector_norm, matrix_norm, svdvals, cholesky_ex, solve_triangular, solve, inv, inv_ex)
+from torch._mathops import linalg_det as det
 from torch._mathops import linalg_slogdet as slogdet
 from torch._mathops import linalg_norm as norm
 from torch._mathops import linalg_cholesky as cholesky
@@ -20,4 +21,6 @@ LinAlgError.__module__ = "torch._C"
 
 def matmul(input, other, *, out=None):
     import torch
-    return torch.matmul(input, other)
+    if out is None:
+        return torch.matmul(input, other)
+    return torch.matmul(input, other, out=out)

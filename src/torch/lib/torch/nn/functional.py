@@ -789,17 +789,10 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
         n = input.abs().sum(dim, keepdim=True)
     else:
         n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
-    r = input / n.clamp(min=eps).expand_as(input)
+    denom = n.clamp(min=eps).expand_as(input)
     if out is None:
-        return r
-    # out= as ATen's div.out: no autograd through it, the result written into out
-    if _torch.is_grad_enabled() and (input.requires_grad or out.requires_grad):
-        raise RuntimeError("div(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    if tuple(out.shape) != tuple(r.shape):
-        raise NotImplementedError("F.normalize(out=...) with an out of another shape (Ember does not resize out)")
-    out.copy_(r)
-    return out
+        return input / denom
+    return _torch.div(input, denom, out=out)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
