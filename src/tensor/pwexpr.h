@@ -113,6 +113,10 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
 #define pw_erf(x) _Generic((x), float: tensor__verff, default: erf)(x)
 #define pw_log(x) _Generic((x), float: tensor__vlogf, default: log)(x)
 
+/* x + alpha * y as ATen computes it for floats (ufunc::add: its vector form is
+ * vec::fmadd(y, alpha, x), one rounding; sub is add with -alpha); alpha 1 is the plain sum, which
+ * the fused multiply-add would give too, written out so a CPU without FMA keeps a vector add */
+#define pw_add_alpha(x, y, a) ((a) == C(1) ? (x) + (y) : fma(y, a, x))
 #define pw_sigmoid(x) (C(1) / (C(1) + pw_exp(-(x))))
 /* gelu from erf(x / sqrt 2): the runtime reuses a computed erf through this form */
 #define pw_gelu_from_erf(x, e) (C(0.5) * (x) * (C(1) + (e)))

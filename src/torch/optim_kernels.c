@@ -1,5 +1,6 @@
 /* src/torch/optim_kernels.c — see optim_kernels.h.  Each loop mirrors the sequence of tensor ops
- * of PyTorch 2.x's single-tensor SGD / Adam / AdamW, one float32 rounding per op; the
+ * of PyTorch 2.x's single-tensor SGD / Adam / AdamW, one float32 rounding per op (an add with
+ * alpha, x.add_(y, alpha=a), is ATen's fused multiply-add fma(y, a, x): one rounding); the
  * loop-invariant choices are hoisted so every variant is a straight vectorizable loop. */
 #include "src/torch/optim_kernels.h"
 
@@ -15,34 +16,34 @@ static inline __attribute__((always_inline)) void sgd__body(float *restrict p, c
     const bool has_wd = a->weight_decay != 0;
     if (a->momentum == 0) {
         if (!has_wd && !a->maximize) {
-            for (int64_t i = 0; i < n; i++) p[i] = p[i] + nlr * g[i];      /* param.add_(grad, alpha=-lr) */
+            for (int64_t i = 0; i < n; i++) p[i] = fmaf(g[i], nlr, p[i]);  /* param.add_(grad, alpha=-lr) */
             return;
         }
         for (int64_t i = 0; i < n; i++) {
             float d = sign * g[i];
-            if (has_wd) d = d + wd * p[i];                                /* d_p.add(param, alpha=wd) */
-            p[i] = p[i] + nlr * d;
+            if (has_wd) d = fmaf(p[i], wd, d);                            /* d_p.add(param, alpha=wd) */
+            p[i] = fmaf(d, nlr, p[i]);
         }
         return;
     }
     if (a->first) {
         for (int64_t i = 0; i < n; i++) {
             float d = sign * g[i];
-            if (has_wd) d = d + wd * p[i];
+            if (has_wd) d = fmaf(p[i], wd, d);
             buf[i] = d;                                                   /* buf = clone(d_p) */
-            float u = a->nesterov ? d + m * d : d;
-            p[i] = p[i] + nlr * u;
+            float u = a->nesterov ? fmaf(d, m, d) : d;
+            p[i] = fmaf(u, nlr, p[i]);
         }
         return;
     }
     for (int64_t i = 0; i < n; i++) {
         float d = sign * g[i];
-        if (has_wd) d = d + wd * p[i];
+        if (has_wd) d = fmaf(p[i], wd, d);
         float b = buf[i] * m;                                             /* buf.mul_(momentum) */
-        b = b + omd * d;                                                  /*    .add_(d_p, alpha=1-dampening) */
+        b = fmaf(d, omd, b);                                              /*    .add_(d_p, alpha=1-dampening) */
         buf[i] = b;
-        float u = a->nesterov ? d + m * b : b;                            /* d_p.add(buf, alpha=m) or buf */
-        p[i] = p[i] + nlr * u;                                            /* param.add_(d_p, alpha=-lr) */
+        float u = a->nesterov ? fmaf(b, m, d) : b;                        /* d_p.add(buf, alpha=m) or buf */
+        p[i] = fmaf(u, nlr, p[i]);                                        /* param.add_(d_p, alpha=-lr) */
     }
 }
 
@@ -67,7 +68,7 @@ static inline __attribute__((always_inline)) void adam__loop(float *restrict p, 
         float gr = sign * g[i];
         float pv = p[i];
         if (DECOUPLED) pv = pv * decay;                                    /* AdamW: param.mul_(1 - lr*wd) */
-        if (L2) gr = gr + wd * pv;                                         /* grad.add(param, alpha=wd) */
+        if (L2) gr = fmaf(pv, wd, gr);                                     /* grad.add(param, alpha=wd) */
         float diff = gr - ea[i];                                           /* exp_avg.lerp_(grad, 1-beta1) */
         float m = LERP_LOW ? ea[i] + w1 * diff : gr - diff * (1 - w1);
         ea[i] = m;
