@@ -271,6 +271,8 @@ int64_t tensor_size(const Tensor *t, int64_t dim);  /* negative dims allowed; -1
 int64_t tensor_numel(const Tensor *t);
 int64_t tensor_storage_offset(const Tensor *t);
 bool tensor_is_contiguous(const Tensor *t);
+/* c10's is_non_overlapping_and_dense: the elements cover the storage span densely in some dim order */
+bool tensor_is_non_overlapping_and_dense(const Tensor *t);
 bool tensor_is_view(const Tensor *t);
 Tensor *tensor_base(const Tensor *t);            /* borrowed; NULL if not a view */
 bool tensor_is_wrapped_number(const Tensor *t);

@@ -46,6 +46,10 @@ bool tensor__non_overlapping_dense(int nd, const int64_t *shape, const int64_t *
     return true;
 }
 
+bool tensor_is_non_overlapping_and_dense(const Tensor *t) {
+    return tensor__non_overlapping_dense(t->ndim, t->shape, t->strides);
+}
+
 static void dense_strides(int nd, const int64_t *shape, const int *order, int64_t *strides) {
     int64_t s = 1;
     for (int i = 0; i < nd; i++) {

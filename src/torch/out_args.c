@@ -146,24 +146,6 @@ static void format_shape(char *buf, size_t cap, int nd, const int64_t *shape) {
     if (k < cap) snprintf(buf + k, cap - k, "]");
 }
 
-/* ATen's is_non_overlapping_and_dense: some order of the dims (by stride) is contiguous */
-static bool dense(const Tensor *t) {
-    int nd = tensor_ndim(t), n = 0, perm[TENSOR_MAX_DIMS];
-    const int64_t *shape = tensor_shape(t), *st = tensor_strides(t);
-    for (int i = 0; i < nd; i++) {
-        if (shape[i] == 1) continue;
-        int k = n++;
-        for (; k > 0 && st[perm[k - 1]] > st[i]; k--) perm[k] = perm[k - 1];
-        perm[k] = i;
-    }
-    int64_t expect = 1;
-    for (int i = 0; i < n; i++) {
-        if (st[perm[i]] != expect) return false;
-        expect *= shape[perm[i]];
-    }
-    return true;
-}
-
 /* LAPACK's layout for a resized out: each matrix column-major, the batch row-major over them */
 static void f_contig_strides(int nd, const int64_t *shape, int64_t *st) {
     int64_t n = 1;
@@ -206,7 +188,7 @@ static int resize_output(VM *vm, const TorchOutSpec *s, Tensor *o, const Tensor 
     }
     /* a dense result lends out its layout (TensorIterator's resized outs) */
     int64_t fst[TENSOR_MAX_DIMS];
-    const int64_t *strides = dense(r) ? tensor_strides(r) : NULL;
+    const int64_t *strides = tensor_is_non_overlapping_and_dense(r) ? tensor_strides(r) : NULL;
     if ((s->flags & TORCH_OUT_F_CONTIG) && nd >= 2 && tensor_dtype_is_floating(tensor_dtype(r))) {
         f_contig_strides(nd, shape, fst);
         strides = fst;
