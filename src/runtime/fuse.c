@@ -44,7 +44,6 @@
  * the group (rt_add_side_values) */
 enum {
     F_GELU_E = TENSOR_OP_COUNT,   /* gelu(x) given e = erf(x * k) in b */
-    F_SILU_S,                     /* silu(x) given s = sigmoid(x) in b: x * s */
     /* row members (row groups only): */
     F_ROW_SUM,                    /* D[0] = sum of the row of a (keepdim sum over the last dim) */
     F_ROW_MEAN,                   /* D[0] = mean of the row of a */
@@ -655,20 +654,14 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         for (int j = 0; j < 3; j++)
             if (rr[j] >= f->n_ins && f->code[rr[j] - f->n_ins].rowv) f->code[rr[j] - f->n_ins].fill = true;
     }
-    /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
-     * element instead of two, same bits */
+    /* gelu next to its side value (rt_add_side_values) reuses it: one erf per element instead
+     * of two, same bits */
     for (int m = 0; m < f->n_members; m++) {
         FOp *op = &f->code[m];
-        bool gelu = op->code == TENSOR_OP_GELU && !op->args.approx, silu = op->code == TENSOR_OP_SILU;
-        if (!gelu && !silu) continue;
+        if (op->code != TENSOR_OP_GELU || op->args.approx) continue;
         for (int k = 0; k < m; k++) {
             const FOp *e = &f->code[k];
-            if (silu && e->code == TENSOR_OP_SIGMOID && e->a == op->a) {
-                op->code = F_SILU_S;
-                op->b = e->dst;
-                break;
-            }
-            if (gelu && e->code == TENSOR_OP_ERF && e->a >= f->n_ins) {
+            if (e->code == TENSOR_OP_ERF && e->a >= f->n_ins) {
                 const FOp *xs = &f->code[e->a - f->n_ins];
                 if (xs->code == TENSOR_OP_MUL && xs->mode == FM_YCONST && xs->a == op->a && xs->k == (float)RT_GELU_ERF_K) {
                     op->code = F_GELU_E;
@@ -837,9 +830,6 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
             float x = A[i], e = B[i];
             D[i] = pw_gelu_from_erf(x, e);
         }
-        break;
-    case F_SILU_S:
-        for (int64_t i = 0; i < n; i++) D[i] = A[i] * B[i];
         break;
     default: EM_UNREACHABLE();
     }
