@@ -835,7 +835,48 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
     }
 }
 TENSOR_MULTIVERSION(exec_op, (const FOp *o, float *const *reg, int64_t n), (o, reg, n))
-static void exec_op(const FOp *o, float *const *reg, int64_t n) { TENSOR_ISA_CALL(exec_op, (o, reg, n)); }
+
+/* The SLEEF members (ops.def's COST column) through Sleef's 8-float vector forms, the eager
+ * loops' PW_VLOOP and expression: the same bits as eager, at ATen's speed (exec_op picks this
+ * where pointwise.c's loops take their vector path). */
+#undef PW_GEN_U
+#undef PW_GEN_B
+#undef PW_GEN_UF
+#undef PW_GEN_T3
+#define PW_VCASE_CHEAP(NAME, EXPR)
+#define PW_VCASE_LIBM(NAME, EXPR)
+#define PW_VCASE_SLEEF(NAME, EXPR)                                                              \
+    case TENSOR_OP_##NAME:                                                                      \
+        PW_VLOOP(float, __m256, 8, (char *)D, (int64_t)sizeof(float), (const char *)A, (int64_t)sizeof(float), n, EXPR); \
+        break;
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, EF, ...) PW_VCASE_##COST(NAME, EF)
+#define PW_GEN_B(NAME, ...)
+#define PW_GEN_UF PW_GEN_U
+#define PW_GEN_T3(NAME, ...)
+VMATH_AVX2 static void exec_op_vec(const FOp *o, float *const *reg, int64_t n) {
+    typedef float pw_t;
+    float *D = reg[o->dst];
+    const float *A = reg[o->a];
+    const PwArgs args = o->args, *p = &args;
+    const float a = (float)args.ad, s0 = (float)args.s0d, s1 = (float)args.s1d;
+    (void)p;
+    (void)a;
+    (void)s0;
+    (void)s1;
+    switch (o->code) {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
+#undef X
+    default: EM_UNREACHABLE();
+    }
+}
+static void exec_op(const FOp *o, float *const *reg, int64_t n) {
+    if (o->code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)o->code)->cost == PWC_SLEEF && tensor__vm_sleef &&
+        tensor__isa() >= TENSOR_ISA_AVX2)
+        exec_op_vec(o, reg, n);
+    else
+        TENSOR_ISA_CALL(exec_op, (o, reg, n));
+}
 
 #undef PW_GEN_U
 #undef PW_GEN_B
@@ -1098,7 +1139,7 @@ static int64_t element_cost(const RtFused *f) {
     for (int m = 0; m < f->n_members; m++) {
         int code = f->code[m].code;
         if (code >= F_ROW_SOFTMAX && code <= F_ROW_LAYER_NORM) c += code == F_ROW_LAYER_NORM ? 4 : 18;
-        else c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost == PWC_LIBM ? 16 : 1;
+        else c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost != PWC_CHEAP ? 16 : 1;
     }
     return c;
 }

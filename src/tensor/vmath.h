@@ -36,6 +36,7 @@
 #define VMATH_UNDEF_FAST_FMA
 #endif
 #include <sleef.h>
+#include <immintrin.h>   /* __m256, __m256d (types; the intrinsics run in VMATH_AVX2 code) */
 #ifdef VMATH_UNDEF_FAST_FMA
 #undef FP_FAST_FMA
 #undef VMATH_UNDEF_FAST_FMA
@@ -44,15 +45,26 @@
 /* true when the CPU runs PyTorch's AVX2 kernels (AVX2 and FMA): vmath.c sets it before main */
 extern bool tensor__vm_sleef;
 
+/* Sleef's AVX2 vector forms, 8 floats / 4 doubles: sleef.h declares them only where the compiler
+ * targets AVX, and the library is built for the baseline (the loops that call them carry
+ * VMATH_AVX2, vmath.c's check and isa.h's level guard every call) */
+#define VMATH_AVX2 __attribute__((target("avx2,fma")))
+
 /* tensor__v<name>f (float) and tensor__v<name> (double): Sleef's purecfma form at accuracy U,
- * else libm.  The libm names are spelled out: <tgmath.h> may make the bare name a macro. */
+ * else libm.  The libm names are spelled out: <tgmath.h> may make the bare name a macro.
+ * tensor__v<name>f8 / tensor__v<name>d4: the same function on a vector (the lanes' bits are the
+ * purecfma form's), called only from VMATH_AVX2 loops. */
 #define VMATH_FN(NAME, U, LIBF, LIBD)                                                              \
     static inline float tensor__v##NAME##f(float x) {                                              \
         return tensor__vm_sleef ? Sleef_##NAME##f1_##U##purecfma(x) : LIBF(x);                     \
     }                                                                                              \
     static inline double tensor__v##NAME(double x) {                                               \
         return tensor__vm_sleef ? Sleef_##NAME##d1_##U##purecfma(x) : LIBD(x);                     \
-    }
+    }                                                                                              \
+    __m256 Sleef_##NAME##f8_##U##avx2(__m256);                                                     \
+    __m256d Sleef_##NAME##d4_##U##avx2(__m256d);                                                   \
+    VMATH_AVX2 static inline __m256 tensor__v##NAME##f8(__m256 x) { return Sleef_##NAME##f8_##U##avx2(x); } \
+    VMATH_AVX2 static inline __m256d tensor__v##NAME##d4(__m256d x) { return Sleef_##NAME##d4_##U##avx2(x); }
 VMATH_FN(exp, u10, expf, (exp))
 VMATH_FN(log, u10, logf, (log))
 VMATH_FN(tanh, u10, tanhf, (tanh))
@@ -71,5 +83,18 @@ VMATH_FN(atan, u10, atanf, (atan))
 VMATH_FN(sinh, u10, sinhf, (sinh))
 VMATH_FN(cosh, u10, coshf, (cosh))
 #undef VMATH_FN
+
+/* fma(a, b, c) for the scalar and vector element types (a scalar a is broadcast: the expressions
+ * write constants as scalars); the scalar forms are the float and double functions, one
+ * rounding each */
+VMATH_AVX2 static inline __m256 tensor__vfmaf8(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+VMATH_AVX2 static inline __m256d tensor__vfmad4(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
+static inline float tensor__vidf(float a) { return a; }
+static inline double tensor__vidd(double a) { return a; }
+VMATH_AVX2 static inline __m256 tensor__vsplatf8(float a) { return _mm256_set1_ps(a); }
+VMATH_AVX2 static inline __m256d tensor__vsplatd4(double a) { return _mm256_set1_pd(a); }
+#define VMATH_FMA(a, b, c)                                                                         \
+    _Generic((c), float: fmaf, __m256: tensor__vfmaf8, __m256d: tensor__vfmad4, default: (fma))(  \
+        _Generic((c), float: tensor__vidf, __m256: tensor__vsplatf8, __m256d: tensor__vsplatd4, default: tensor__vidd)(a), b, c)
 
 #endif
