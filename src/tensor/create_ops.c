@@ -91,10 +91,14 @@ int tensor__infer_eye(TensorOp op, const TensorMeta *const *in, int n_in, const 
     return 1;
 }
 
-/* the *_like ops and bernoulli: input 0's shape, its dtype unless args.dtype says otherwise */
+/* the *_like ops and bernoulli: input 0's shape, its dtype unless args.dtype says otherwise, laid
+ * out in args.memory_format (Python's *_like default: preserve; bernoulli: contiguous) */
 int tensor__infer_like(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)op, (void)n_in, (void)max;
-    tensor__meta_contiguous(o, a->dtype == TENSOR_DTYPE_DEFAULT ? in[0]->dtype : a->dtype, in[0]->ndim, in[0]->shape);
+    const TensorMeta *x = in[0];
+    tensor__meta_contiguous(o, a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype, x->ndim, x->shape);
+    if (tensor_memory_format_strides((TensorMemoryFormat)a->memory_format, x->ndim, x->shape, x->strides, o->strides) < 0)
+        return -1;
     return 1;
 }
 
@@ -108,11 +112,38 @@ static int out_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     return tensor_op_infer(op, &pm, n_in, a, o, 1);
 }
 
+/* A *_like op laid out other than contiguously: ATen's empty_like(self, memory_format) and then
+ * the in-place fill, so the random ops draw in the order (and through the kernels) PyTorch does
+ * for such a tensor. */
+static Tensor *like_strided(TensorOp op, const TensorMeta *o, const TensorOpArgs *a) {
+    Tensor *r = tensor_empty_strided(o->dtype, o->ndim, o->shape, o->strides);
+    if (!r) return NULL;
+    int rc;
+    switch (op) {
+    case TENSOR_OP_ZEROS_LIKE: rc = tensor_zero_(r); break;
+    case TENSOR_OP_ONES_LIKE: rc = tensor_fill_(r, tensor_scalar_i(1)); break;
+    case TENSOR_OP_FULL_LIKE: rc = tensor_fill_(r, a->scalar); break;
+    case TENSOR_OP_RAND_LIKE: rc = tensor_uniform_gen_(r, 0, 1, a->gen); break;
+    case TENSOR_OP_RANDN_LIKE: rc = tensor_normal_gen_(r, 0, 1, a->gen); break;
+    case TENSOR_OP_RANDINT_LIKE:
+        rc = tensor_random_(r, a->scalar.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar.f : a->scalar.i,
+                            a->scalar2.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar2.f : a->scalar2.i, true, a->gen);
+        break;
+    default: rc = 0; break;   /* empty_like: no fill */
+    }
+    if (rc < 0) {
+        tensor_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
 #define CREATE(NAME, EXPR)                                                                                             \
     int tensor__run_##NAME(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) { \
         (void)n_out;                                                                                                   \
         TensorMeta o;                                                                                                  \
         if (out_meta(op, in, n_in, a, &o) < 0) return -1;                                                              \
+        if (!tensor__strides_are_contiguous(o.ndim, o.shape, o.strides)) return one(like_strided(op, &o, a), out);   \
         return one(EXPR, out);                                                                                         \
     }
 

@@ -134,19 +134,20 @@ static int run_pointwise(TensorOp op, Tensor *const *in, int n_in, const TensorO
     return 1;
 }
 
-/* clone and to(dtype) keep PyTorch's preserve_format: a non-overlapping dense input's strides
- * (a transposed tensor's clone is transposed too), otherwise contiguous */
-static void meta_preserved(TensorMeta *o, TensorDtype dt, const TensorMeta *x, bool preserve) {
+/* clone and to(dtype) lay the copy out in args.memory_format (Python's default: preserve, so a
+ * transposed tensor's clone is transposed too; internal copies: contiguous) */
+static int meta_laid_out_as(TensorMeta *o, TensorDtype dt, const TensorMeta *x, TensorMemoryFormat mf) {
     tensor__meta_contiguous(o, dt, x->ndim, x->shape);
-    if (preserve && tensor__non_overlapping_dense(x->ndim, x->shape, x->strides))
-        memcpy(o->strides, x->strides, sizeof(int64_t) * (size_t)x->ndim);
+    return tensor_memory_format_strides(mf, x->ndim, x->shape, x->strides, o->strides);
 }
 
-/* a copy of x in dtype dt laid out as meta_preserved says */
-static Tensor *copy_preserved(const Tensor *x, TensorDtype dt, bool preserve) {
-    if (!preserve || tensor__contig(x) || !tensor__non_overlapping_dense(x->ndim, x->shape, x->strides))
+/* a copy of x in dtype dt laid out as meta_laid_out_as says */
+static Tensor *copy_laid_out_as(const Tensor *x, TensorDtype dt, TensorMemoryFormat mf) {
+    int64_t strides[TENSOR_MAX_DIMS];
+    if (tensor_memory_format_strides(mf, x->ndim, x->shape, x->strides, strides) < 0) return NULL;
+    if (tensor__strides_are_contiguous(x->ndim, x->shape, strides))
         return dt == (TensorDtype)x->dtype ? tensor_clone(x) : tensor_to_dtype((Tensor *)x, dt);
-    Tensor *r = tensor_empty_strided(dt, x->ndim, x->shape, x->strides);
+    Tensor *r = tensor_empty_strided(dt, x->ndim, x->shape, strides);
     if (r && tensor__copy_into(r, x) < 0) {
         tensor_decref(r);
         return NULL;
@@ -159,18 +160,23 @@ int tensor__infer_clone(TensorOp op, const TensorMeta *const *in, int n_in, cons
     (void)n_in;
     (void)a;
     (void)max;
-    meta_preserved(o, in[0]->dtype, in[0], a->preserve_format);
-    return 1;
+    return meta_laid_out_as(o, in[0]->dtype, in[0], a->memory_format) < 0 ? -1 : 1;
 }
 
 int tensor__run_clone(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     (void)op;
     (void)n_in;
     (void)n_out;
-    Tensor *r = copy_preserved(in[0], (TensorDtype)in[0]->dtype, a->preserve_format);
+    Tensor *r = copy_laid_out_as(in[0], (TensorDtype)in[0]->dtype, a->memory_format);
     if (!r) return -1;
     out[0] = r;
     return 1;
+}
+
+/* to() returns self when nothing changes (ATen's to_will_alias) */
+static bool to_returns_input(TensorDtype dt, int x_dtype, int nd, const int64_t *shape, const int64_t *strides,
+                             const TensorOpArgs *a) {
+    return tensor__to_aliases(dt, x_dtype, nd, shape, strides, (TensorMemoryFormat)a->memory_format, a->force_copy);
 }
 
 int tensor__infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
@@ -179,20 +185,21 @@ int tensor__infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, c
     (void)max;
     const TensorMeta *x = in[0];
     TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype;
-    if (dt == x->dtype) {
+    if (to_returns_input(dt, x->dtype, x->ndim, x->shape, x->strides, a)) {
         *o = *x;
         return 1;
     }
-    meta_preserved(o, dt, x, a->preserve_format);
-    return 1;
+    return meta_laid_out_as(o, dt, x, a->memory_format) < 0 ? -1 : 1;
 }
 
 int tensor__run_to_dtype(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     (void)op;
     (void)n_in;
     (void)n_out;
-    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? (TensorDtype)in[0]->dtype : a->dtype;
-    Tensor *r = dt == (TensorDtype)in[0]->dtype ? tensor_to_dtype(in[0], a->dtype) : copy_preserved(in[0], dt, a->preserve_format);
+    const Tensor *x = in[0];
+    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? (TensorDtype)x->dtype : a->dtype;
+    Tensor *r = to_returns_input(dt, x->dtype, x->ndim, x->shape, x->strides, a) ? tensor_to_dtype(in[0], dt)
+                                                                                 : copy_laid_out_as(x, dt, a->memory_format);
     if (!r) return -1;
     out[0] = r;
     return 1;
@@ -410,11 +417,12 @@ void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
 }
 
 /* Ops whose kernel touches no element, whatever the mode: views (and the composites, whose
- * inner ops are dispatched one by one), detach, and to() of the dtype the input has. */
+ * inner ops are dispatched one by one), detach, and a to() that returns its input. */
 static bool reads_no_data(TensorOp op, Tensor *const *in, const TensorOpArgs *args) {
     unsigned flags = op_info[op].flags;
     return (flags & (TENSOR_OPF_VIEW | TENSOR_OPF_COMPOSITE)) || op == TENSOR_OP_DETACH ||
-           (op == TENSOR_OP_TO_DTYPE && (args->dtype == TENSOR_DTYPE_DEFAULT || args->dtype == in[0]->dtype));
+           (op == TENSOR_OP_TO_DTYPE && tensor_to_aliases(in[0], args->dtype, (TensorMemoryFormat)args->memory_format,
+                                                          args->force_copy));
 }
 
 /* Meta mode: views and ops whose result may be an input itself run (they touch no data);
@@ -443,9 +451,11 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) {
-        /* elementwise outputs keep their inferred layout (TensorIterator's: iter.h); the other
-         * ops' infer functions give contiguous strides */
-        if (!(flags & TENSOR_OPF_POINTWISE)) tensor__compute_contiguous_strides(outs[i].ndim, outs[i].shape, outs[i].strides);
+        /* elementwise outputs keep their inferred layout (TensorIterator's: iter.h), and so do
+         * the factories (*_like's memory_format); the other ops' infer functions give contiguous
+         * strides */
+        if (!(flags & (TENSOR_OPF_POINTWISE | TENSOR_OPF_CREATION)))
+            tensor__compute_contiguous_strides(outs[i].ndim, outs[i].shape, outs[i].strides);
         out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty_meta(outs[i].dtype, outs[i].ndim, outs[i].shape, outs[i].strides);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
