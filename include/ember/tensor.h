@@ -173,6 +173,7 @@ enum {
     TENSOR_OPF_NONDIFF = 1u << 7,
     TENSOR_OPF_SCALAR_EDGE = 1u << 8,
     TENSOR_OPF_SCALAR_EDGE_FIRST = 1u << 9,
+    TENSOR_OPF_LAYOUT_OF_INPUT = 1u << 10,   /* outputs of input 0's shape laid out as empty_like(input 0) */
 };
 
 typedef struct TensorOpInfo {

@@ -29,6 +29,7 @@
 #define NONDIFF OPF(NONDIFF)
 #define SCALAR_EDGE OPF(SCALAR_EDGE)
 #define SCALAR_EDGE_FIRST OPF(SCALAR_EDGE_FIRST)
+#define LAYOUT_OF_INPUT OPF(LAYOUT_OF_INPUT)
 #define ALL 0xffffffffu
 
 static const TensorOpInfo op_info[TENSOR_OP_COUNT] = {
@@ -47,6 +48,7 @@ static const TensorOpInfo op_info[TENSOR_OP_COUNT] = {
 #undef NONDIFF
 #undef SCALAR_EDGE
 #undef SCALAR_EDGE_FIRST
+#undef LAYOUT_OF_INPUT
 #undef ALL
 
 const TensorOpInfo *tensor_op_info(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? &op_info[op] : NULL; }
@@ -416,6 +418,37 @@ void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
     if (n >= 0 && op_depth == op_observer_depth && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
 }
 
+/* TENSOR_OPF_LAYOUT_OF_INPUT ops (sort, flip): ATen allocates their outputs as empty_like(input)
+ * (preserve_format: a transposed input gives transposed results) while their kernels here write
+ * row-major ones.  The outputs' metadata says so (one rule for eager, meta mode and the graph's
+ * node metadata), and an eager result is copied into that layout when it differs, which only a
+ * non-contiguous input costs. */
+static void layout_of_input_meta(TensorOp op, const TensorMeta *x, TensorMeta *outs, int n) {
+    if (!(op_info[op].flags & TENSOR_OPF_LAYOUT_OF_INPUT) || !x) return;
+    for (int i = 0; i < n; i++)
+        if (outs[i].ndim == x->ndim && memcmp(outs[i].shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) == 0 &&
+            tensor_memory_format_strides(TENSOR_MF_PRESERVE, x->ndim, x->shape, x->strides, outs[i].strides) < 0)
+            tensor_error_clear();   /* preserve never fails */
+}
+
+static int layout_of_input_run(const Tensor *x, Tensor **out, int n) {
+    int64_t strides[TENSOR_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        Tensor *r = out[i];
+        if (r->ndim != x->ndim || memcmp(r->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) != 0) continue;
+        if (tensor_memory_format_strides(TENSOR_MF_PRESERVE, x->ndim, x->shape, x->strides, strides) < 0) return -1;
+        if (memcmp(strides, r->strides, sizeof(int64_t) * (size_t)r->ndim) == 0) continue;
+        Tensor *laid = tensor_empty_strided((TensorDtype)r->dtype, r->ndim, r->shape, strides);
+        if (!laid || tensor__copy_into(laid, r) < 0) {
+            if (laid) tensor_decref(laid);
+            return -1;
+        }
+        tensor_decref(r);
+        out[i] = laid;
+    }
+    return 0;
+}
+
 /* Ops whose kernel touches no element, whatever the mode: views (and the composites, whose
  * inner ops are dispatched one by one), detach, and a to() that returns its input. */
 static bool reads_no_data(TensorOp op, Tensor *const *in, const TensorOpArgs *args) {
@@ -450,11 +483,12 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     }
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
+    layout_of_input_meta(op, ptrs[0], outs, n);
     for (int i = 0; i < n; i++) {
         /* elementwise outputs keep their inferred layout (TensorIterator's: iter.h), and so do
          * the factories (*_like's memory_format); the other ops' infer functions give contiguous
          * strides */
-        if (!(flags & (TENSOR_OPF_POINTWISE | TENSOR_OPF_CREATION)))
+        if (!(flags & (TENSOR_OPF_POINTWISE | TENSOR_OPF_CREATION | TENSOR_OPF_LAYOUT_OF_INPUT)))
             tensor__compute_contiguous_strides(outs[i].ndim, outs[i].shape, outs[i].strides);
         out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty_meta(outs[i].dtype, outs[i].ndim, outs[i].shape, outs[i].strides);
         if (!out[i]) {
@@ -472,7 +506,12 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
 static int run_kernel(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     for (int i = 0; i < n_in; i++)
         if (in[i] && in[i]->storage->meta && !reads_no_data(op, in, args)) return tensor__meta_data_error(op_info[op].name);
-    return impl[op].run(op, in, n_in, args, out, n_out);
+    int n = impl[op].run(op, in, n_in, args, out, n_out);
+    if (n > 0 && (op_info[op].flags & TENSOR_OPF_LAYOUT_OF_INPUT) && !tensor__contig(in[0]) && layout_of_input_run(in[0], out, n) < 0) {
+        for (int i = 0; i < n; i++) tensor_decref(out[i]);
+        return -1;
+    }
+    return n;
 }
 
 int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
@@ -500,7 +539,9 @@ int tensor_op_infer(TensorOp op, const TensorMeta *const *in, int n_in, const Te
                          op_info[op].n_out, max_out);
         return -1;
     }
-    return impl[op].infer(op, in, n_in, args, out, max_out);
+    int n = impl[op].infer(op, in, n_in, args, out, max_out);
+    if (n > 0) layout_of_input_meta(op, in[0], out, n);
+    return n;
 }
 
 int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs, const TensorOpArgs *args) {

@@ -492,6 +492,18 @@ static Value m_to(ARGS) {
     return op1(vm, TENSOR_OP_TO_DTYPE, t, &a);
 }
 
+/* type_as(other): self.to(other.dtype) (PyTorch: self.type(other.type()); one device here) */
+static Value m_type_as(ARGS) {
+    SELF_CHECK("type_as");
+    static const char *const names[] = {"self", "other"};
+    Value a[2];
+    if (parse(vm, "type_as", argc, argv, kw, 2, 2, names, 2, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "type_as(): argument 'other' (position 1) must be Tensor, not %s",
+                        vm_type_name(vm, a[1]));
+    return convert(vm, a[0], tensor_dtype(T(a[1])));
+}
+
 static Value m_cpu(ARGS) { return argv[0]; }
 static Value m_cuda(ARGS) { return vm_raise(vm, vm->e_RuntimeError, "Ember runs on the CPU only: CUDA is not available"); }
 
@@ -1673,7 +1685,7 @@ static const MethodDef tensor_methods[] = {
     {"char", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_INT8},
     {"byte", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_UINT8},
     {"bool", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_BOOL},
-    {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
+    {"to", m_to, NATIVEF_METHOD}, {"type_as", m_type_as, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
     {"cpu", m_cpu, NATIVEF_METHOD}, {"cuda", m_cuda, NATIVEF_METHOD},
     {"size", m_size, NATIVEF_METHOD}, {"stride", m_stride, NATIVEF_METHOD}, {"dim", m_dim, NATIVEF_METHOD},
     {"ndimension", m_dim, NATIVEF_METHOD}, {"numel", m_numel, NATIVEF_METHOD}, {"nelement", m_numel, NATIVEF_METHOD},

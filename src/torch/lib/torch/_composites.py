@@ -47,9 +47,11 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     if not input.is_floating_point():
         return input.clone()
     fi = torch.finfo(input.dtype)
-    out = input.masked_fill(input.isnan(), 0.0 if nan is None else nan)
-    out = out.masked_fill(input == float("inf"), fi.max if posinf is None else posinf)
-    return out.masked_fill(input == float("-inf"), fi.min if neginf is None else neginf)
+    # a TensorIterator unary op in ATen: the result is laid out as the input (clone preserves)
+    out = input.clone()
+    out.masked_fill_(input.isnan(), 0.0 if nan is None else nan)
+    out.masked_fill_(input == float("inf"), fi.max if posinf is None else posinf)
+    return out.masked_fill_(input == float("-inf"), fi.min if neginf is None else neginf)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
