@@ -43,6 +43,8 @@ int torch_memory_format_init(VM *vm, Value cmod) {
         ts->memory_formats[f] = val_obj(o);   /* rooted by the state */
         if (module_set(vm, cmod, mf_names[f], val_obj(o)) < 0) return -1;
     }
+    /* torch.legacy_contiguous_format: the same object as contiguous_format, as in PyTorch */
+    if (module_set(vm, cmod, "legacy_contiguous_format", ts->memory_formats[TENSOR_MF_CONTIGUOUS]) < 0) return -1;
     return 0;
 }
 

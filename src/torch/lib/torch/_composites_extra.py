@@ -583,3 +583,19 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         return (x1_ @ x2_.transpose(-2, -1)).clamp_min(1e-30).sqrt()
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     return torch.linalg.vector_norm(diff, p, -1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """torch.combinations: the r-combinations of a 1-D tensor's elements, in itertools' order, one
+    row each (ATen builds them with meshgrid and masks, then stacks the columns)."""
+    import itertools
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input.shape[0]), r))
+    cols = [torch.tensor([row[k] for row in rows], dtype=torch.long) for k in range(r)]
+    return torch.stack([input[c] for c in cols], 1)
