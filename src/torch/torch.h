@@ -175,6 +175,7 @@ enum {
     TORCH_OUT_F_CONTIG = 2,    /* LAPACK: a resized out's matrices are column-major */
     TORCH_OUT_QUIET = 4,       /* resized without resize_output's warning (creation functions) */
     TORCH_OUT_RANGE = 8,       /* arange's own warning for a 1-d out of another length */
+    TORCH_OUT_TRANSPOSED = 16, /* a resized out is a contiguous one transposed (nonzero's (n, ndim)) */
 };
 typedef struct TorchOutSpec {
     const char *name;     /* the torch function (Python-level ones qualified: "linalg.inv") */
@@ -182,6 +183,8 @@ typedef struct TorchOutSpec {
     TorchOutRule rule;
     unsigned flags;       /* TORCH_OUT_* */
     const char *binary;   /* the entry used when the second argument is a tensor (max: maximum) */
+    const char *msg;      /* the kernel's own dtype error, if it words it otherwise than its rule:
+                           * {r}/{o} the result's/out's dtype as "Float", {rt}/{ot} as "float" */
 } TorchOutSpec;
 /* The table entry of a torch function that takes out=, or NULL. */
 const TorchOutSpec *torch_out_spec(const char *name);
