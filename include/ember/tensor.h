@@ -109,6 +109,18 @@ typedef enum TensorScatterReduce {
 
 /* Everything an op may need besides its tensor inputs; ops.def says which fields each op reads.
  * Start from TENSOR_OP_ARGS_INIT (PyTorch's defaults).  `ints`/`ints2` are borrowed. */
+/* PyTorch's memory formats (torch.contiguous_format, preserve_format, channels_last,
+ * channels_last_3d): the strides a new tensor of a shape is laid out with.  Preserve takes an
+ * existing tensor's: its own strides when they are non-overlapping and dense, else a dense layout
+ * in the order of its strides (ATen's empty_like / infer_dense_strides). */
+typedef enum TensorMemoryFormat {
+    TENSOR_MF_UNSET = 0,          /* args' default: copies contiguous, to() of the same dtype is self */
+    TENSOR_MF_CONTIGUOUS,
+    TENSOR_MF_PRESERVE,
+    TENSOR_MF_CHANNELS_LAST,
+    TENSOR_MF_CHANNELS_LAST_3D,
+} TensorMemoryFormat;
+
 typedef struct TensorOpArgs {
     TensorScalar scalar, scalar2;   /* scalar operand, fill value, clamp min/max, arange ... */
     TensorScalar alpha, beta;       /* add/sub alpha, addmm alpha/beta, arange step */
@@ -128,9 +140,10 @@ typedef struct TensorOpArgs {
     bool approximate;               /* gelu: tanh approximation */
     bool accumulate;                /* index_put */
     bool train;                     /* dropout */
-    bool preserve_format;           /* clone / to: PyTorch's preserve_format (a non-overlapping dense
-                                       input's strides), as Python's clone() and to() ask; false:
-                                       contiguous (contiguous(), reshape's copy, internal copies) */
+    uint8_t memory_format;          /* clone / to / contiguous / the *_like ops: a TensorMemoryFormat
+                                       (default contiguous: reshape's copy and internal copies;
+                                       Python's clone(), to() and *_like ask for preserve) */
+    bool force_copy;                /* to(copy=True): a copy even when nothing changes */
     struct TensorGenerator *gen;    /* random ops: generator= (NULL: the default one) */
 } TensorOpArgs;
 
@@ -160,6 +173,7 @@ enum {
     TENSOR_OPF_NONDIFF = 1u << 7,
     TENSOR_OPF_SCALAR_EDGE = 1u << 8,
     TENSOR_OPF_SCALAR_EDGE_FIRST = 1u << 9,
+    TENSOR_OPF_LAYOUT_OF_INPUT = 1u << 10,   /* outputs of input 0's shape laid out as empty_like(input 0) */
 };
 
 typedef struct TensorOpInfo {
@@ -272,6 +286,16 @@ int64_t tensor_numel(const Tensor *t);
 int64_t tensor_storage_offset(const Tensor *t);
 bool tensor_is_contiguous(const Tensor *t);
 /* c10's is_non_overlapping_and_dense: the elements cover the storage span densely in some dim order */
+/* The strides of a new (ndim, shape) tensor in format mf; `like` gives preserve's strides (the
+ * tensor being copied, of the same shape; NULL: contiguous).  -1 (error set) when a channels-last
+ * format does not fit the rank, with PyTorch's message. */
+int tensor_memory_format_strides(TensorMemoryFormat mf, int ndim, const int64_t *shape, const int64_t *like_strides,
+                                 int64_t *strides) TENSOR_MUST_CHECK;
+/* t.is_contiguous(memory_format=mf) (preserve: plain contiguity, as ATen's TensorImpl answers) */
+bool tensor_is_contiguous_as(const Tensor *t, TensorMemoryFormat mf);
+/* t.to(dtype, memory_format=mf, copy=copy) returns t itself (ATen's to_will_alias: same dtype, no
+ * copy, and mf preserve or the format t's strides suggest); dtype DEFAULT: t's */
+bool tensor_to_aliases(const Tensor *t, TensorDtype dt, TensorMemoryFormat mf, bool copy);
 bool tensor_is_non_overlapping_and_dense(const Tensor *t);
 bool tensor_is_view(const Tensor *t);
 Tensor *tensor_base(const Tensor *t);            /* borrowed; NULL if not a view */

@@ -249,11 +249,27 @@ COMP(flatten) {
     return one(tensor__composite_reshape(run, x, n, sh), out);
 }
 
+/* x itself when already contiguous in args.memory_format, else a clone laid out in it */
+static int contiguous_format(const TensorOpArgs *a, int nd, const int64_t *shape, const int64_t *strides,
+                             TensorMemoryFormat *mf) {
+    *mf = a->memory_format == TENSOR_MF_UNSET ? TENSOR_MF_CONTIGUOUS : (TensorMemoryFormat)a->memory_format;
+    if (tensor__contiguous_as(nd, shape, strides, *mf)) return 1;
+    if (*mf == TENSOR_MF_PRESERVE) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "preserve memory format is unsupported by the contiguous operator");
+        return -1;
+    }
+    return 0;
+}
+
 COMP(contiguous) {
-    (void)op, (void)n_in, (void)a, (void)n_out;
+    (void)op, (void)n_in, (void)n_out;
     Tensor *x = in[0];
-    if (tensor_is_contiguous(x)) return same(x, out);
+    TensorMemoryFormat mf;
+    int already = contiguous_format(a, x->ndim, x->shape, x->strides, &mf);
+    if (already < 0) return -1;
+    if (already) return same(x, out);
     TensorOpArgs d = TENSOR_OP_ARGS_INIT;
+    d.memory_format = (uint8_t)mf;
     return one(r1(run, TENSOR_OP_CLONE, &x, 1, &d), out);
 }
 
@@ -373,12 +389,17 @@ TENSOR_INFER(flatten) {
 }
 
 TENSOR_INFER(contiguous) {
-    (void)op, (void)n_in, (void)a, (void)max_out;
+    (void)op, (void)n_in, (void)max_out;
     const TensorMeta *x = in[0];
-    if (tensor__is_contiguous_geometry(x->ndim, x->shape, x->strides))
+    TensorMemoryFormat mf;
+    int already = contiguous_format(a, x->ndim, x->shape, x->strides, &mf);
+    if (already < 0) return -1;
+    if (already) {
         *out = *x;
-    else
+    } else {
         tensor__meta_contiguous(out, x->dtype, x->ndim, x->shape);
+        if (tensor_memory_format_strides(mf, x->ndim, x->shape, x->strides, out->strides) < 0) return -1;
+    }
     out->wrapped_number = false;
     return 1;
 }

@@ -91,10 +91,14 @@ int tensor__infer_eye(TensorOp op, const TensorMeta *const *in, int n_in, const 
     return 1;
 }
 
-/* the *_like ops and bernoulli: input 0's shape, its dtype unless args.dtype says otherwise */
+/* the *_like ops and bernoulli: input 0's shape, its dtype unless args.dtype says otherwise, laid
+ * out in args.memory_format (Python's *_like default: preserve; bernoulli: contiguous) */
 int tensor__infer_like(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)op, (void)n_in, (void)max;
-    tensor__meta_contiguous(o, a->dtype == TENSOR_DTYPE_DEFAULT ? in[0]->dtype : a->dtype, in[0]->ndim, in[0]->shape);
+    const TensorMeta *x = in[0];
+    tensor__meta_contiguous(o, a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype, x->ndim, x->shape);
+    if (tensor_memory_format_strides((TensorMemoryFormat)a->memory_format, x->ndim, x->shape, x->strides, o->strides) < 0)
+        return -1;
     return 1;
 }
 
@@ -108,27 +112,49 @@ static int out_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     return tensor_op_infer(op, &pm, n_in, a, o, 1);
 }
 
-#define CREATE(NAME, EXPR)                                                                                             \
+/* A *_like op laid out other than contiguously is ATen's empty_like(self, memory_format) and then
+ * the in-place fill FILL (on the new tensor r), so the random ones draw in the order, and through
+ * the strided kernels, PyTorch uses for such a tensor.  The ops whose metadata is always
+ * contiguous (arange, eye, bernoulli, ...) never get there. */
+static int never_strided(void) {
+    tensor_error_set(TENSOR_ERR_RUNTIME, "internal: a strided output for a factory that has none");
+    return -1;
+}
+
+static Tensor *filled(Tensor *r, int rc) {
+    if (r && rc < 0) {
+        tensor_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
+#define CREATE(NAME, EXPR, FILL)                                                                                       \
     int tensor__run_##NAME(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) { \
         (void)n_out;                                                                                                   \
         TensorMeta o;                                                                                                  \
         if (out_meta(op, in, n_in, a, &o) < 0) return -1;                                                              \
+        if (!tensor__strides_are_contiguous(o.ndim, o.shape, o.strides)) {                                             \
+            Tensor *r = tensor_empty_strided(o.dtype, o.ndim, o.shape, o.strides);                                     \
+            return one(r ? filled(r, FILL) : NULL, out);                                                               \
+        }                                                                                                              \
         return one(EXPR, out);                                                                                         \
     }
 
-CREATE(empty, tensor_empty(o.dtype, o.ndim, o.shape))
-CREATE(zeros, tensor_zeros(o.dtype, o.ndim, o.shape))
-CREATE(ones, tensor_ones(o.dtype, o.ndim, o.shape))
-CREATE(full, tensor_full(o.dtype, o.ndim, o.shape, a->scalar))
-CREATE(arange, tensor_arange(a->scalar, a->scalar2, a->alpha, a->dtype))
-CREATE(linspace, tensor_linspace(sf(a->scalar), sf(a->scalar2), a->step, o.dtype))
-CREATE(eye, tensor_eye(o.shape[0], o.shape[1], o.dtype))
-CREATE(rand, tensor_rand_gen(o.dtype, o.ndim, o.shape, a->gen))
-CREATE(randn, tensor_randn_gen(o.dtype, o.ndim, o.shape, a->gen))
-CREATE(randint, tensor_randint_gen(a->scalar.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar.f : a->scalar.i,
-                                   a->scalar2.kind == TENSOR_FLOAT32 ? (int64_t)a->scalar2.f : a->scalar2.i, o.dtype, o.ndim,
-                                   o.shape, a->gen))
-CREATE(bernoulli, tensor_bernoulli_gen(in[0], a->gen))
+static int64_t si(TensorScalar s) { return s.kind == TENSOR_FLOAT32 ? (int64_t)s.f : s.i; }
+
+CREATE(empty, tensor_empty(o.dtype, o.ndim, o.shape), 0)
+CREATE(zeros, tensor_zeros(o.dtype, o.ndim, o.shape), tensor_zero_(r))
+CREATE(ones, tensor_ones(o.dtype, o.ndim, o.shape), tensor_fill_(r, tensor_scalar_i(1)))
+CREATE(full, tensor_full(o.dtype, o.ndim, o.shape, a->scalar), tensor_fill_(r, a->scalar))
+CREATE(arange, tensor_arange(a->scalar, a->scalar2, a->alpha, a->dtype), never_strided())
+CREATE(linspace, tensor_linspace(sf(a->scalar), sf(a->scalar2), a->step, o.dtype), never_strided())
+CREATE(eye, tensor_eye(o.shape[0], o.shape[1], o.dtype), never_strided())
+CREATE(rand, tensor_rand_gen(o.dtype, o.ndim, o.shape, a->gen), tensor_uniform_gen_(r, 0, 1, a->gen))
+CREATE(randn, tensor_randn_gen(o.dtype, o.ndim, o.shape, a->gen), tensor_normal_gen_(r, 0, 1, a->gen))
+CREATE(randint, tensor_randint_gen(si(a->scalar), si(a->scalar2), o.dtype, o.ndim, o.shape, a->gen),
+       tensor_random_(r, si(a->scalar), si(a->scalar2), true, a->gen))
+CREATE(bernoulli, tensor_bernoulli_gen(in[0], a->gen), never_strided())
 
 /* ---- in place ---------------------------------------------------------------------------------------- */
 

@@ -29,6 +29,7 @@
 #define NONDIFF OPF(NONDIFF)
 #define SCALAR_EDGE OPF(SCALAR_EDGE)
 #define SCALAR_EDGE_FIRST OPF(SCALAR_EDGE_FIRST)
+#define LAYOUT_OF_INPUT OPF(LAYOUT_OF_INPUT)
 #define ALL 0xffffffffu
 
 static const TensorOpInfo op_info[TENSOR_OP_COUNT] = {
@@ -47,6 +48,7 @@ static const TensorOpInfo op_info[TENSOR_OP_COUNT] = {
 #undef NONDIFF
 #undef SCALAR_EDGE
 #undef SCALAR_EDGE_FIRST
+#undef LAYOUT_OF_INPUT
 #undef ALL
 
 const TensorOpInfo *tensor_op_info(TensorOp op) { return (unsigned)op < TENSOR_OP_COUNT ? &op_info[op] : NULL; }
@@ -134,19 +136,20 @@ static int run_pointwise(TensorOp op, Tensor *const *in, int n_in, const TensorO
     return 1;
 }
 
-/* clone and to(dtype) keep PyTorch's preserve_format: a non-overlapping dense input's strides
- * (a transposed tensor's clone is transposed too), otherwise contiguous */
-static void meta_preserved(TensorMeta *o, TensorDtype dt, const TensorMeta *x, bool preserve) {
+/* clone and to(dtype) lay the copy out in args.memory_format (Python's default: preserve, so a
+ * transposed tensor's clone is transposed too; internal copies: contiguous) */
+static int meta_laid_out_as(TensorMeta *o, TensorDtype dt, const TensorMeta *x, TensorMemoryFormat mf) {
     tensor__meta_contiguous(o, dt, x->ndim, x->shape);
-    if (preserve && tensor__non_overlapping_dense(x->ndim, x->shape, x->strides))
-        memcpy(o->strides, x->strides, sizeof(int64_t) * (size_t)x->ndim);
+    return tensor_memory_format_strides(mf, x->ndim, x->shape, x->strides, o->strides);
 }
 
-/* a copy of x in dtype dt laid out as meta_preserved says */
-static Tensor *copy_preserved(const Tensor *x, TensorDtype dt, bool preserve) {
-    if (!preserve || tensor__contig(x) || !tensor__non_overlapping_dense(x->ndim, x->shape, x->strides))
+/* a copy of x in dtype dt laid out as meta_laid_out_as says */
+static Tensor *copy_laid_out_as(const Tensor *x, TensorDtype dt, TensorMemoryFormat mf) {
+    int64_t strides[TENSOR_MAX_DIMS];
+    if (tensor_memory_format_strides(mf, x->ndim, x->shape, x->strides, strides) < 0) return NULL;
+    if (tensor__strides_are_contiguous(x->ndim, x->shape, strides))
         return dt == (TensorDtype)x->dtype ? tensor_clone(x) : tensor_to_dtype((Tensor *)x, dt);
-    Tensor *r = tensor_empty_strided(dt, x->ndim, x->shape, x->strides);
+    Tensor *r = tensor_empty_strided(dt, x->ndim, x->shape, strides);
     if (r && tensor__copy_into(r, x) < 0) {
         tensor_decref(r);
         return NULL;
@@ -159,18 +162,23 @@ int tensor__infer_clone(TensorOp op, const TensorMeta *const *in, int n_in, cons
     (void)n_in;
     (void)a;
     (void)max;
-    meta_preserved(o, in[0]->dtype, in[0], a->preserve_format);
-    return 1;
+    return meta_laid_out_as(o, in[0]->dtype, in[0], a->memory_format) < 0 ? -1 : 1;
 }
 
 int tensor__run_clone(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     (void)op;
     (void)n_in;
     (void)n_out;
-    Tensor *r = copy_preserved(in[0], (TensorDtype)in[0]->dtype, a->preserve_format);
+    Tensor *r = copy_laid_out_as(in[0], (TensorDtype)in[0]->dtype, a->memory_format);
     if (!r) return -1;
     out[0] = r;
     return 1;
+}
+
+/* to() returns self when nothing changes (ATen's to_will_alias) */
+static bool to_returns_input(TensorDtype dt, int x_dtype, int nd, const int64_t *shape, const int64_t *strides,
+                             const TensorOpArgs *a) {
+    return tensor__to_aliases(dt, x_dtype, nd, shape, strides, (TensorMemoryFormat)a->memory_format, a->force_copy);
 }
 
 int tensor__infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
@@ -179,20 +187,21 @@ int tensor__infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, c
     (void)max;
     const TensorMeta *x = in[0];
     TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype;
-    if (dt == x->dtype) {
+    if (to_returns_input(dt, x->dtype, x->ndim, x->shape, x->strides, a)) {
         *o = *x;
         return 1;
     }
-    meta_preserved(o, dt, x, a->preserve_format);
-    return 1;
+    return meta_laid_out_as(o, dt, x, a->memory_format) < 0 ? -1 : 1;
 }
 
 int tensor__run_to_dtype(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     (void)op;
     (void)n_in;
     (void)n_out;
-    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? (TensorDtype)in[0]->dtype : a->dtype;
-    Tensor *r = dt == (TensorDtype)in[0]->dtype ? tensor_to_dtype(in[0], a->dtype) : copy_preserved(in[0], dt, a->preserve_format);
+    const Tensor *x = in[0];
+    TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? (TensorDtype)x->dtype : a->dtype;
+    Tensor *r = to_returns_input(dt, x->dtype, x->ndim, x->shape, x->strides, a) ? tensor_to_dtype(in[0], dt)
+                                                                                 : copy_laid_out_as(x, dt, a->memory_format);
     if (!r) return -1;
     out[0] = r;
     return 1;
@@ -409,12 +418,44 @@ void tensor_op_leave(TensorOp op, Tensor *const *in, int n_in, const TensorOpArg
     if (n >= 0 && op_depth == op_observer_depth && op_observer) op_observer(op_observer_ctx, op, in, n_in, args, out, n);
 }
 
+/* TENSOR_OPF_LAYOUT_OF_INPUT ops (sort, flip): ATen allocates their outputs as empty_like(input)
+ * (preserve_format: a transposed input gives transposed results) while their kernels here write
+ * row-major ones.  The outputs' metadata says so (one rule for eager, meta mode and the graph's
+ * node metadata), and an eager result is copied into that layout when it differs, which only a
+ * non-contiguous input costs. */
+static void layout_of_input_meta(TensorOp op, const TensorMeta *x, TensorMeta *outs, int n) {
+    if (!(op_info[op].flags & TENSOR_OPF_LAYOUT_OF_INPUT) || !x) return;
+    for (int i = 0; i < n; i++)
+        if (outs[i].ndim == x->ndim && memcmp(outs[i].shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) == 0 &&
+            tensor_memory_format_strides(TENSOR_MF_PRESERVE, x->ndim, x->shape, x->strides, outs[i].strides) < 0)
+            tensor_error_clear();   /* preserve never fails */
+}
+
+static int layout_of_input_run(const Tensor *x, Tensor **out, int n) {
+    int64_t strides[TENSOR_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        Tensor *r = out[i];
+        if (r->ndim != x->ndim || memcmp(r->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) != 0) continue;
+        if (tensor_memory_format_strides(TENSOR_MF_PRESERVE, x->ndim, x->shape, x->strides, strides) < 0) return -1;
+        if (memcmp(strides, r->strides, sizeof(int64_t) * (size_t)r->ndim) == 0) continue;
+        Tensor *laid = tensor_empty_strided((TensorDtype)r->dtype, r->ndim, r->shape, strides);
+        if (!laid || tensor__copy_into(laid, r) < 0) {
+            if (laid) tensor_decref(laid);
+            return -1;
+        }
+        tensor_decref(r);
+        out[i] = laid;
+    }
+    return 0;
+}
+
 /* Ops whose kernel touches no element, whatever the mode: views (and the composites, whose
- * inner ops are dispatched one by one), detach, and to() of the dtype the input has. */
+ * inner ops are dispatched one by one), detach, and a to() that returns its input. */
 static bool reads_no_data(TensorOp op, Tensor *const *in, const TensorOpArgs *args) {
     unsigned flags = op_info[op].flags;
     return (flags & (TENSOR_OPF_VIEW | TENSOR_OPF_COMPOSITE)) || op == TENSOR_OP_DETACH ||
-           (op == TENSOR_OP_TO_DTYPE && (args->dtype == TENSOR_DTYPE_DEFAULT || args->dtype == in[0]->dtype));
+           (op == TENSOR_OP_TO_DTYPE && tensor_to_aliases(in[0], args->dtype, (TensorMemoryFormat)args->memory_format,
+                                                          args->force_copy));
 }
 
 /* Meta mode: views and ops whose result may be an input itself run (they touch no data);
@@ -442,10 +483,13 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
     }
     int n = impl[op].infer(op, ptrs, n_in, args, outs, n_out < 64 ? n_out : 64);
     if (n < 0) return -1;
+    layout_of_input_meta(op, ptrs[0], outs, n);
     for (int i = 0; i < n; i++) {
-        /* elementwise outputs keep their inferred layout (TensorIterator's: iter.h); the other
-         * ops' infer functions give contiguous strides */
-        if (!(flags & TENSOR_OPF_POINTWISE)) tensor__compute_contiguous_strides(outs[i].ndim, outs[i].shape, outs[i].strides);
+        /* elementwise outputs keep their inferred layout (TensorIterator's: iter.h), and so do
+         * the factories (*_like's memory_format); the other ops' infer functions give contiguous
+         * strides */
+        if (!(flags & (TENSOR_OPF_POINTWISE | TENSOR_OPF_CREATION | TENSOR_OPF_LAYOUT_OF_INPUT)))
+            tensor__compute_contiguous_strides(outs[i].ndim, outs[i].shape, outs[i].strides);
         out[i] = meta_storageless ? storageless(&outs[i]) : tensor_empty_meta(outs[i].dtype, outs[i].ndim, outs[i].shape, outs[i].strides);
         if (!out[i]) {
             for (int j = 0; j < i; j++) tensor_decref(out[j]);
@@ -462,7 +506,12 @@ static int run_meta(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
 static int run_kernel(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     for (int i = 0; i < n_in; i++)
         if (in[i] && in[i]->storage->meta && !reads_no_data(op, in, args)) return tensor__meta_data_error(op_info[op].name);
-    return impl[op].run(op, in, n_in, args, out, n_out);
+    int n = impl[op].run(op, in, n_in, args, out, n_out);
+    if (n > 0 && (op_info[op].flags & TENSOR_OPF_LAYOUT_OF_INPUT) && !tensor__contig(in[0]) && layout_of_input_run(in[0], out, n) < 0) {
+        for (int i = 0; i < n; i++) tensor_decref(out[i]);
+        return -1;
+    }
+    return n;
 }
 
 int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
@@ -490,7 +539,9 @@ int tensor_op_infer(TensorOp op, const TensorMeta *const *in, int n_in, const Te
                          op_info[op].n_out, max_out);
         return -1;
     }
-    return impl[op].infer(op, in, n_in, args, out, max_out);
+    int n = impl[op].infer(op, in, n_in, args, out, max_out);
+    if (n > 0) layout_of_input_meta(op, in[0], out, n);
+    return n;
 }
 
 int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs, const TensorOpArgs *args) {

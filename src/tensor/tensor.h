@@ -108,6 +108,15 @@ TensorVersion *tensor__version_counter(Tensor *t);  /* materialises it */
 void tensor__compute_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
 int64_t tensor__shape_numel(int ndim, const int64_t *shape);
 bool tensor__is_contiguous_geometry(int ndim, const int64_t *shape, const int64_t *strides);
+/* strides exactly the contiguous ones, size-1 dims' included (memory_format.c) */
+bool tensor__strides_are_contiguous(int ndim, const int64_t *shape, const int64_t *strides);
+/* c10's suggest_memory_format: channels-last(-3d) when the strides rank the dims so, else
+ * contiguous (memory_format.c) */
+TensorMemoryFormat tensor__suggest_memory_format(int ndim, const int64_t *shape, const int64_t *strides);
+bool tensor__to_aliases(TensorDtype dt, int x_dtype, int ndim, const int64_t *shape, const int64_t *strides,
+                        TensorMemoryFormat mf, bool copy);
+/* is_contiguous(memory_format=mf) of a geometry (memory_format.c) */
+bool tensor__contiguous_as(int ndim, const int64_t *shape, const int64_t *strides, TensorMemoryFormat mf);
 /* Runs the mutation observer and bumps the version: call before mutating t in place. */
 int tensor__begin_inplace(Tensor *t) EM_MUST_CHECK;
 

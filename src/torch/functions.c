@@ -25,6 +25,7 @@ const MethodDef *torch_find_native(const char *name);
 typedef struct CreateKw {
     TensorDtype dtype;
     bool requires_grad;
+    TensorMemoryFormat memory_format;   /* UNSET unless given */
 } CreateKw;
 
 /* Split argv/kw into positional args and creation keywords; other keywords are left in
@@ -33,6 +34,7 @@ static int creation_kw(VM *vm, const char *fname, int argc, Value *argv, TupleOb
                        const char *const *extra_names, int nextra, Value *extra) {
     ck->dtype = TENSOR_DTYPE_DEFAULT;
     ck->requires_grad = false;
+    ck->memory_format = TENSOR_MF_UNSET;
     for (int i = 0; i < nextra; i++) extra[i] = val_null();
     for (int64_t k = 0; kw && k < kw->len; k++) {
         StrObj *n = AS_STR(kw->items[k]);
@@ -46,7 +48,9 @@ static int creation_kw(VM *vm, const char *fname, int argc, Value *argv, TupleOb
                 vm_raise(vm, vm->e_RuntimeError, "Ember runs on the CPU only: device '%s' is not available", AS_STR(v)->data);
                 return -1;
             }
-        } else if (str_eq_c(n, "layout") || str_eq_c(n, "pin_memory") || str_eq_c(n, "memory_format")) {
+        } else if (str_eq_c(n, "memory_format")) {
+            if (torch_memory_format_of(vm, v, &ck->memory_format) < 0) return -1;
+        } else if (str_eq_c(n, "layout") || str_eq_c(n, "pin_memory")) {
             /* accepted, meaningless on Ember's CPU tensors */
         } else {
             int j = 0;
@@ -105,8 +109,20 @@ static Value f_sized(ARGS) {
     a.ints = shape;
     a.n_ints = nd;
     a.dtype = ck.dtype;
+    if (ck.memory_format != TENSOR_MF_UNSET && op != TENSOR_OP_EMPTY)
+        return vm_raise(vm, vm->e_TypeError, "%s() got an unexpected keyword argument 'memory_format'", fn->name);
     Tensor *out = NULL;
     if (tensor_op_run(op, NULL, 0, &a, &out, 1) < 0) return torch_raise_error(vm);
+    if (ck.memory_format != TENSOR_MF_UNSET) {
+        /* empty(..., memory_format=): the new tensor laid out in it (its values are unspecified) */
+        TensorOpArgs c = TENSOR_OP_ARGS_INIT;
+        c.memory_format = (uint8_t)ck.memory_format;
+        Tensor *laid = NULL;
+        int rc = tensor_op_run(TENSOR_OP_CONTIGUOUS, &out, 1, &c, &laid, 1);
+        tensor_decref(out);
+        if (rc < 0) return torch_raise_error(vm);
+        out = laid;
+    }
     return finish_creation(vm, out, &ck);
 }
 
@@ -250,20 +266,30 @@ static Value f_randint(ARGS) {
     return finish_creation(vm, out, &ck);
 }
 
-/* zeros_like / ones_like / rand_like / randn_like / empty_like / full_like (fn->data: op) */
+/* zeros_like / ones_like / rand_like / randn_like / empty_like / full_like / randint_like (fn->data:
+ * op), laid out as memory_format= says (default: preserve the input's layout, as ATen's
+ * empty_like) */
 static Value f_like(ARGS) {
     CreateKw ck;
-    Value extra[1];
-    static const char *const en[] = {"fill_value"};
-    if (creation_kw(vm, fn->name, argc, argv, kw, &ck, en, 1, extra) < 0) return val_null();
+    Value extra[2];
+    static const char *const en[] = {"fill_value", "high"};
+    if (creation_kw(vm, fn->name, argc, argv, kw, &ck, en, 2, extra) < 0) return val_null();
     if (argc < 1 || !torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "%s(): input must be a Tensor", fn->name);
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dtype = ck.dtype;
+    a.memory_format = (uint8_t)(ck.memory_format == TENSOR_MF_UNSET ? TENSOR_MF_PRESERVE : ck.memory_format);
     TensorOp op = (TensorOp)(intptr_t)fn->data;
     if (op == TENSOR_OP_FULL_LIKE) {
         Value fill = argc > 1 ? argv[1] : extra[0];
         if (val_is_null(fill) || !torch_scalar_of(vm, fill, &a.scalar))
             return vm_raise(vm, vm->e_TypeError, "full_like(input, fill_value)");
+    } else if (op == TENSOR_OP_RANDINT_LIKE) {
+        /* randint_like(input, high) / randint_like(input, low, high) */
+        Value lo = argc > 2 ? argv[1] : val_int(0), hi = argc > 2 ? argv[2] : argc > 1 ? argv[1] : extra[1];
+        if (argc > 3 || val_is_null(hi) || !torch_scalar_of(vm, lo, &a.scalar) || !torch_scalar_of(vm, hi, &a.scalar2))
+            return vm_raise(vm, vm->e_TypeError, "randint_like(input, low=0, high, *, dtype=None) expects integer bounds");
+    } else if (argc > 1) {
+        return vm_raise(vm, vm->e_TypeError, "%s() takes 1 positional argument but %d were given", fn->name, argc);
     }
     Tensor *in[1] = {T(argv[0])}, *out = NULL;
     if (tensor_op_run(op, in, 1, &a, &out, 1) < 0) return torch_raise_error(vm);
@@ -360,7 +386,7 @@ int torch_autocast_lower(VM *vm, Tensor **in, int n, Tensor **owned) {
         if (!tensor_dtype_is_floating(d) || d == TENSOR_FLOAT64 || d == ts->autocast_cpu_dtype) continue;
         TensorOpArgs a = TENSOR_OP_ARGS_INIT;
         a.dtype = ts->autocast_cpu_dtype;
-        a.preserve_format = true;   /* autocast's cached_cast: arg.to(dtype) */
+        a.memory_format = TENSOR_MF_PRESERVE;   /* autocast's cached_cast: arg.to(dtype) */
         owned[i] = ag_op1(TENSOR_OP_TO_DTYPE, &in[i], 1, &a);
         if (!owned[i]) {
             for (int j = 0; j < i; j++) tensor_decref(owned[j]);
@@ -680,6 +706,7 @@ int torch_functions_init(VM *vm, Value cmod) {
         {"full_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_FULL_LIKE},
         {"rand_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RAND_LIKE},
         {"randn_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RANDN_LIKE},
+        {"randint_like", f_like, 0, (void *)(intptr_t)TENSOR_OP_RANDINT_LIKE},
         {"cat", f_catstack}, {"concat", f_catstack}, {"stack", f_catstack}, {"where", f_where},
         {"is_tensor", f_is_tensor}, {"numel", f_numel},
         {"is_grad_enabled", f_is_grad_enabled}, {"_set_grad_enabled", f_set_grad_enabled}, {"_is_compiling", f_is_compiling},

@@ -769,7 +769,11 @@ static Value m_identity_conv(ARGS) { return argv[0]; }
 
 /* Converts the floating parameters (buffers: true) or buffers of the module tree, and parameters'
  * .grad, to dtype d in place of their data, as Module._apply does for to(dtype) / double() ... */
-static int convert_members(VM *vm, Value self, TensorDtype d, bool buffers) {
+/* Module.to / float() / double() ...: floating tensors to dtype d (DEFAULT: kept), and with
+ * memory_format= every 4-D and 5-D tensor laid out in it, as Module._apply's convert does
+ * (t.to(dtype if floating, memory_format=...)); parameters and their gradients change in place
+ * (param.data = ...), so optimizers and references keep them. */
+static int convert_members(VM *vm, Value self, TensorDtype d, TensorMemoryFormat mf, bool buffers) {
     ListObj *ps = named_members(vm, self, vm->empty_str, true, true, buffers, true);
     if (!ps) return -1;
     for (int64_t i = 0; i < ps->len; i++) {
@@ -778,9 +782,14 @@ static int convert_members(VM *vm, Value self, TensorDtype d, bool buffers) {
         Tensor *targets[2] = {p, ag_grad_of(p)};
         for (int k = 0; k < 2; k++) {
             Tensor *t = targets[k];
-            if (!t || !tensor_dtype_is_floating(tensor_dtype(t)) || tensor_dtype(t) == d) continue;
-            Tensor *c = tensor_to_dtype(t, d);
-            int rc = c ? tensor_set_data(t, c) : -1;
+            if (!t) continue;
+            TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+            if (d != TENSOR_DTYPE_DEFAULT && tensor_dtype_is_floating(tensor_dtype(t))) a.dtype = d;
+            bool relayout = mf != TENSOR_MF_UNSET && (tensor_ndim(t) == 4 || tensor_ndim(t) == 5);
+            a.memory_format = (uint8_t)(relayout ? mf : TENSOR_MF_PRESERVE);   /* t.to(dtype) preserves */
+            if ((a.dtype == TENSOR_DTYPE_DEFAULT || a.dtype == tensor_dtype(t)) && !relayout) continue;
+            Tensor *c = NULL;
+            int rc = tensor_op_run(TENSOR_OP_TO_DTYPE, &t, 1, &a, &c, 1) < 0 ? -1 : c == t ? 0 : tensor_set_data(t, c);
             tensor_decref(c);
             if (rc < 0) {
                 torch_raise_error(vm);
@@ -791,20 +800,22 @@ static int convert_members(VM *vm, Value self, TensorDtype d, bool buffers) {
     return 0;
 }
 
-static Value module_convert(VM *vm, Value self, TensorDtype d) {
-    if (convert_members(vm, self, d, false) < 0 || convert_members(vm, self, d, true) < 0) return val_null();
+static Value module_convert(VM *vm, Value self, TensorDtype d, TensorMemoryFormat mf) {
+    if (convert_members(vm, self, d, mf, false) < 0 || convert_members(vm, self, d, mf, true) < 0) return val_null();
     return self;
 }
 
 /* float()/double()/half()/bfloat16(): data is the dtype */
 static Value m_dtype_conv(ARGS) {
     if (native_check_args(vm, fn->name, argc, kw, 1, 1) < 0) return val_null();
-    return module_convert(vm, argv[0], (TensorDtype)(intptr_t)fn->data);
+    return module_convert(vm, argv[0], (TensorDtype)(intptr_t)fn->data, TENSOR_MF_UNSET);
 }
 
-/* to(dtype) / to(device) / to(tensor) / to(device, dtype) / to(dtype=..., device=...) */
+/* to(dtype) / to(device) / to(tensor) / to(device, dtype) / to(dtype=..., device=...,
+ * memory_format=...) */
 static Value m_to(ARGS) {
     TensorDtype d = TENSOR_DTYPE_DEFAULT;
+    TensorMemoryFormat mf = TENSOR_MF_UNSET;
     int nkw = kw ? (int)kw->len : 0;
     for (int i = 1; i < argc + nkw; i++) {
         Value v = argv[i];
@@ -813,6 +824,10 @@ static Value m_to(ARGS) {
             if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device") && !str_eq_c(k, "non_blocking") &&
                 !str_eq_c(k, "memory_format"))
                 return vm_raise(vm, vm->e_TypeError, "to() received an invalid combination of arguments");
+            if (str_eq_c(k, "memory_format")) {
+                if (torch_memory_format_of(vm, v, &mf) < 0) return val_null();
+                continue;
+            }
             if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device")) continue;
         }
         if (torch_is_tensor(vm, v)) {
@@ -825,8 +840,8 @@ static Value m_to(ARGS) {
                                 tensor_dtype_name(d));
         }
     }
-    if (d == TENSOR_DTYPE_DEFAULT) return argv[0];
-    return module_convert(vm, argv[0], d);
+    if (d == TENSOR_DTYPE_DEFAULT && mf == TENSOR_MF_UNSET) return argv[0];
+    return module_convert(vm, argv[0], d, mf);
 }
 
 /* ---- state_dict ------------------------------------------------------------------------------------ */

@@ -32,7 +32,7 @@
 /* ---- the table ------------------------------------------------------------------------------------ */
 
 /* every out-taking torch function Ember has, with its aten name and dtype rule (checked against
- * PyTorch 1.13: tests/torch/math_ops/out_args.py) */
+ * PyTorch 1.13: tests/torch/math_ops/out_args.py, out_args_more.py) */
 #define CAST(n) {n, n, TORCH_OUT_CAST, 0, NULL}
 #define CAST_AS(n, a) {n, a, TORCH_OUT_CAST, 0, NULL}
 #define FOUND(n) {n, n, TORCH_OUT_FOUND, 0, NULL}
@@ -43,6 +43,12 @@
 #define CREATE(n) {n, n, TORCH_OUT_OWN_DTYPE, TORCH_OUT_QUIET, NULL}
 #define NOGRAD(n) {n, NULL, TORCH_OUT_CAST, 0, NULL}
 #define NATIVE(n) {n, n, TORCH_OUT_NATIVE, 0, NULL}
+#define OWN_MSG(n, a, rule, msg) {n, a, rule, 0, NULL, msg}
+#define AMAX_MSG "Expected the dtype for input and out to match, but got {r} for input's dtype and {o} for out's dtype."
+#define CAT_MSG "torch.cat(): input types can't be cast to the desired output type {o}"
+#define STD_MSG "\"std_cpu\" not implemented for '{o}'"
+#define NANSUM_MSG "\"nansum_cpu\" not implemented for '{o}'"
+#define SCALAR_TYPE_MSG "expected scalar_type {r} but found {o}"
 static const TorchOutSpec specs[] = {
     /* pointwise (TensorIterator): the result cast into out */
     CAST("add"), CAST_AS("subtract", "sub"), CAST("sub"), CAST("mul"), CAST_AS("multiply", "mul"), CAST("div"),
@@ -79,6 +85,44 @@ static const TorchOutSpec specs[] = {
     EXACT("sort", "sort"), EXACT("topk", "topk"),
     /* the products write out themselves (tensor_methods.c's matmul_out) */
     NATIVE("mm"), NATIVE("bmm"), NATIVE("mv"), NATIVE("dot"), NATIVE("matmul"),
+    /* reductions with their kernels' own dtype errors */
+    OWN_MSG("amax", "amax", TORCH_OUT_EXACT, AMAX_MSG), OWN_MSG("amin", "amin", TORCH_OUT_EXACT, AMAX_MSG),
+    EXACT("argmax", NULL), EXACT("argmin", NULL), OWN_MSG("var", "var", TORCH_OUT_CAST, STD_MSG), OWN_MSG("std", "std", TORCH_OUT_CAST, STD_MSG),
+    OWN_MSG("logsumexp", "logsumexp", TORCH_OUT_CAST, "logsumexp(): Expected floating point type for result tensor, but got: {o}"),
+    OWN_MSG("nansum", "nansum", TORCH_OUT_CAST, NANSUM_MSG), OWN_MSG("nanmean", NULL, TORCH_OUT_CAST, NANSUM_MSG), OWN_MSG("quantile", NULL, TORCH_OUT_EXACT, "quantile() out tensor must be same dtype as the input tensor"),
+    OWN_MSG("nanquantile", NULL, TORCH_OUT_EXACT, "quantile() out tensor must be same dtype as the input tensor"),
+    /* (values, indices) outs: the values the input's dtype, the indices Long */
+    OWN_MSG("cummax", "cummax", TORCH_OUT_EXACT, SCALAR_TYPE_MSG), OWN_MSG("cummin", "cummin", TORCH_OUT_EXACT, SCALAR_TYPE_MSG),
+    OWN_MSG("logcumsumexp", "logcumsumexp", TORCH_OUT_EXACT, SCALAR_TYPE_MSG), EXACT("kthvalue", "kthvalue"),
+    {"median", "median", TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, NULL, NULL},
+    {"nanmedian", "nanmedian", TORCH_OUT_EXACT, TORCH_OUT_NEEDS_DIM, NULL, NULL}, EXACT("aminmax", NULL),
+    /* indexing */
+    OWN_MSG("index_select", "index_select", TORCH_OUT_EXACT, "index_select(): self and result must have the same scalar type"),
+    OWN_MSG("masked_select", "masked_select", TORCH_OUT_EXACT, "masked_select(): self and result must have the same scalar type"),
+    OWN_MSG("take", "take", TORCH_OUT_EXACT, "take(): self and out expected to have the same dtype, but got self.dtype = {r} and out.dtype = {o}"),
+    EXACT("take_along_dim", "gather"), EXACT("index_copy", "index_copy"), EXACT("scatter", "scatter"),
+    EXACT("scatter_reduce", "scatter_reduce"),
+    OWN_MSG("histc", NULL, TORCH_OUT_EXACT,
+            "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {rt} and hist {ot}"),
+    {"nonzero", NULL, TORCH_OUT_EXACT, TORCH_OUT_TRANSPOSED, NULL,
+     "nonzero: Expected out tensor to have scalar type {r} but got scalar type{o}"},
+    OWN_MSG("diag", "diag", TORCH_OUT_EXACT, "expected scalar type {r} but found {o}"),
+    /* products and pointwise composites */
+    EXACT("cross", "linalg_cross"), EXACT("linalg.cross", "linalg_cross"), EXACT("baddbmm", "baddbmm"),
+    EXACT("addmv", "addmv"), CAST("addr"), CAST_AS("kron", "mul"), CAST_AS("outer", "mul"),
+    EXACT("linalg.matrix_power", "mm"),
+    OWN_MSG("linalg.multi_dot", "mm", TORCH_OUT_EXACT, "multi_dot(): expected out tensor to have dtype {rt} but got {ot}"),
+    CAST("lerp"), CAST("addcmul"), CAST("addcdiv"), CAST("deg2rad"), CAST("rad2deg"), CAST_AS("diff", "sub"),
+    CAST_AS("ldexp", "mul"), CAST("polygamma"), EXACT("renorm", "renorm"), FOUND_AS("square", "pow"),
+    OWN_MSG("nan_to_num", "nan_to_num", TORCH_OUT_EXACT, "nan_to_num: dtype of out: {o} should be same as input: {r}"),
+    OWN_MSG("float_power", "pow", TORCH_OUT_EXACT,
+            "the output given to float_power has dtype {o} but the operation's result requires dtype {r}"),
+    OWN_MSG("heaviside", NULL, TORCH_OUT_EXACT, "heaviside is not yet implemented for tensors with different dtypes."),
+    OWN_MSG("signbit", NULL, TORCH_OUT_EXACT, "signbit does not support non-boolean outputs."),
+    OWN_MSG("column_stack", "cat", TORCH_OUT_CAST, CAT_MSG), OWN_MSG("hstack", "cat", TORCH_OUT_CAST, CAT_MSG),
+    OWN_MSG("vstack", "cat", TORCH_OUT_CAST, CAT_MSG), OWN_MSG("dstack", "cat", TORCH_OUT_CAST, CAT_MSG),
+    /* torch.special's names of the pointwise ops (their natives are named without "special.") */
+    CAST_AS("expit", "sigmoid"), CAST_AS("gammaln", "lgamma"), CAST_AS("psi", "digamma"),
     /* the Python-level functions (torch._C._out_call) */
     LAPACK("linalg.cholesky", "linalg_cholesky_ex"), LAPACK("linalg.cholesky_ex", "linalg_cholesky_ex"),
     LAPACK("cholesky", "cholesky"), LAPACK("linalg.qr", "linalg_qr"), LAPACK("qr", "linalg_qr"),
@@ -123,10 +167,33 @@ int torch_out_check_grad(VM *vm, const TorchOutSpec *s, int n, const Value *args
     return -1;
 }
 
+/* the entry's own wording of its dtype error: {r}/{o} name the result's/out's dtype as "Float",
+ * {rt}/{ot} as "float" */
+static void raise_own_msg(VM *vm, const char *msg, TensorDtype r, TensorDtype o) {
+    char buf[512];
+    size_t k = 0;
+    for (const char *c = msg; *c && k + 1 < sizeof buf;) {
+        const char *sub = NULL;
+        size_t skip = 1;
+        if (strncmp(c, "{rt}", 4) == 0) sub = tensor_dtype_ctype(r), skip = 4;
+        else if (strncmp(c, "{ot}", 4) == 0) sub = tensor_dtype_ctype(o), skip = 4;
+        else if (strncmp(c, "{r}", 3) == 0) sub = tensor_dtype_cname(r), skip = 3;
+        else if (strncmp(c, "{o}", 3) == 0) sub = tensor_dtype_cname(o), skip = 3;
+        if (sub) k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", sub);
+        else buf[k++] = *c;
+        c += skip;
+        if (k >= sizeof buf) k = sizeof buf - 1;
+    }
+    buf[k] = 0;
+    vm_raise(vm, vm->e_RuntimeError, "%s", buf);
+}
+
 static int dtype_check(VM *vm, const TorchOutSpec *s, TensorDtype r, TensorDtype o) {
     if (r == o || ((s->rule == TORCH_OUT_CAST || s->rule == TORCH_OUT_OWN_DTYPE) && tensor_dtype_can_cast(r, o)))
         return 0;
-    if (s->rule == TORCH_OUT_EXACT)
+    if (s->msg)
+        raise_own_msg(vm, s->msg, r, o);
+    else if (s->rule == TORCH_OUT_EXACT)
         vm_raise(vm, vm->e_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead", tensor_dtype_ctype(r),
                  tensor_dtype_ctype(o));
     else if (s->rule == TORCH_OUT_SAME_AS_INPUT)
@@ -189,7 +256,8 @@ static int resize_output(VM *vm, const TorchOutSpec *s, Tensor *o, const Tensor 
     /* a dense result lends out its layout (TensorIterator's resized outs) */
     int64_t fst[TENSOR_MAX_DIMS];
     const int64_t *strides = tensor_is_non_overlapping_and_dense(r) ? tensor_strides(r) : NULL;
-    if ((s->flags & TORCH_OUT_F_CONTIG) && nd >= 2 && tensor_dtype_is_floating(tensor_dtype(r))) {
+    if (((s->flags & TORCH_OUT_F_CONTIG) && nd >= 2 && tensor_dtype_is_floating(tensor_dtype(r))) ||
+        ((s->flags & TORCH_OUT_TRANSPOSED) && nd == 2)) {
         f_contig_strides(nd, shape, fst);
         strides = fst;
     }

@@ -441,7 +441,7 @@ static Value convert(VM *vm, Value self, TensorDtype d) {
     if (tensor_dtype(t) == d) return self;
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     a.dtype = d;
-    a.preserve_format = true;   /* to()'s default memory_format */
+    a.memory_format = TENSOR_MF_PRESERVE;   /* to()'s default memory_format */
     return op1(vm, TENSOR_OP_TO_DTYPE, t, &a);
 }
 /* float()/double()/half()/bfloat16()/long()/int()/short()/char()/byte()/bool(): data is the dtype */
@@ -452,14 +452,25 @@ static Value m_conv(ARGS) {
 
 static Value m_to(ARGS) {
     SELF_CHECK("to");
-    /* to(dtype) / to(device) / to(other) / to(device, dtype) / to(dtype=...) */
+    /* to(dtype) / to(device) / to(other) / to(device, dtype) / to(dtype=..., copy=...,
+     * memory_format=...) */
     TensorDtype d = TENSOR_DTYPE_DEFAULT;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    TensorMemoryFormat mf = TENSOR_MF_PRESERVE;   /* to()'s default */
     int nkw = kw ? (int)kw->len : 0;
     for (int i = 1; i < argc + nkw; i++) {
         Value v = argv[i];
         if (i >= argc) {
             StrObj *k = AS_STR(kw->items[i - argc]);
-            if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device") && !str_eq_c(k, "non_blocking") && !str_eq_c(k, "copy"))
+            if (str_eq_c(k, "copy")) {
+                if (torch_bool_arg(vm, v, &a.force_copy) < 0) return val_null();
+                continue;
+            }
+            if (str_eq_c(k, "memory_format")) {
+                if (torch_memory_format_of(vm, v, &mf) < 0) return val_null();
+                continue;
+            }
+            if (!str_eq_c(k, "dtype") && !str_eq_c(k, "device") && !str_eq_c(k, "non_blocking"))
                 return vm_raise(vm, vm->e_TypeError, "to() got an unexpected keyword argument '%s'", k->data);
             if (!str_eq_c(k, "dtype")) continue;
         }
@@ -473,8 +484,24 @@ static Value m_to(ARGS) {
                                 AS_STR(v)->data);
         }
     }
-    if (d == TENSOR_DTYPE_DEFAULT) return argv[0];
-    return convert(vm, argv[0], d);
+    Tensor *t = T(argv[0]);
+    /* nothing to change: self (ATen's to() without a copy) */
+    if (tensor_to_aliases(t, d, mf, a.force_copy)) return argv[0];
+    a.dtype = d;
+    a.memory_format = (uint8_t)mf;
+    return op1(vm, TENSOR_OP_TO_DTYPE, t, &a);
+}
+
+/* type_as(other): self.to(other.dtype) (PyTorch: self.type(other.type()); one device here) */
+static Value m_type_as(ARGS) {
+    SELF_CHECK("type_as");
+    static const char *const names[] = {"self", "other"};
+    Value a[2];
+    if (parse(vm, "type_as", argc, argv, kw, 2, 2, names, 2, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[1]))
+        return vm_raise(vm, vm->e_TypeError, "type_as(): argument 'other' (position 1) must be Tensor, not %s",
+                        vm_type_name(vm, a[1]));
+    return convert(vm, a[0], tensor_dtype(T(a[1])));
 }
 
 static Value m_cpu(ARGS) { return argv[0]; }
@@ -531,7 +558,14 @@ static Value m_stride(ARGS) {
 static Value m_dim(ARGS) { SELF_CHECK("dim"); return val_int(tensor_ndim(T(argv[0]))); }
 static Value m_numel(ARGS) { SELF_CHECK("numel"); return val_int(tensor_numel(T(argv[0]))); }
 static Value m_element_size(ARGS) { return val_int((int64_t)tensor_dtype_size(tensor_dtype(T(argv[0])))); }
-static Value m_is_contiguous(ARGS) { return val_bool(tensor_is_contiguous(T(argv[0]))); }
+static Value m_is_contiguous(ARGS) {
+    static const char *const names[] = {"self", "memory_format"};
+    Value a[2];
+    if (parse(vm, "is_contiguous", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
+    TensorMemoryFormat mf = TENSOR_MF_CONTIGUOUS;
+    if (torch_memory_format_of(vm, a[1], &mf) < 0) return val_null();
+    return val_bool(tensor_is_contiguous_as(T(a[0]), mf));
+}
 static Value m_is_floating_point(ARGS) {
     SELF_CHECK("is_floating_point");
     return val_bool(tensor_dtype_is_floating(tensor_dtype(T(argv[0]))));
@@ -574,7 +608,7 @@ static Value m_reduce(ARGS) {
     if (args.dtype != TENSOR_DTYPE_DEFAULT && args.dtype != tensor_dtype(in)) {
         TensorOpArgs ca = TENSOR_OP_ARGS_INIT;
         ca.dtype = args.dtype;
-        ca.preserve_format = true;   /* ATen's self.to(dtype) */
+        ca.memory_format = TENSOR_MF_PRESERVE;   /* ATen's self.to(dtype) */
         Tensor *cin[1] = {in};
         cast = ag_op1(TENSOR_OP_TO_DTYPE, cin, 1, &ca);
         if (!cast) return torch_raise_error(vm);
@@ -1136,9 +1170,15 @@ static Value m_split(ARGS) {
 
 static Value m_contiguous(ARGS) {
     SELF_CHECK("contiguous");
-    if (tensor_is_contiguous(T(argv[0]))) return argv[0];
+    static const char *const names[] = {"self", "memory_format"};
+    Value a[2];
+    if (parse(vm, "contiguous", argc, argv, kw, 1, 1, names, 2, a) < 0) return val_null();
+    TensorMemoryFormat mf = TENSOR_MF_CONTIGUOUS;
+    if (torch_memory_format_of(vm, a[1], &mf) < 0) return val_null();
+    if (tensor_is_contiguous_as(T(a[0]), mf)) return a[0];
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    return op1(vm, TENSOR_OP_CONTIGUOUS, T(argv[0]), &args);
+    args.memory_format = (uint8_t)mf;
+    return op1(vm, TENSOR_OP_CONTIGUOUS, T(a[0]), &args);
 }
 
 static Value m_repeat(ARGS) {
@@ -1261,9 +1301,14 @@ static Value m_detach(ARGS) { SELF_CHECK("detach"); return torch_result(vm, ag_d
 static Value m_detach_(ARGS) { return inplace_result(vm, argv[0], ag_detach_(T(argv[0]))); }
 static Value m_clone(ARGS) {
     SELF_CHECK("clone");
+    static const char *const names[] = {"self", "memory_format"};
+    Value v[2];
+    if (parse(vm, "clone", argc, argv, kw, 1, 1, names, 2, v) < 0) return val_null();
+    TensorMemoryFormat mf = TENSOR_MF_PRESERVE;   /* clone()'s default */
+    if (torch_memory_format_of(vm, v[1], &mf) < 0) return val_null();
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    a.preserve_format = true;   /* clone()'s default memory_format */
-    return op1(vm, TENSOR_OP_CLONE, T(argv[0]), &a);
+    a.memory_format = (uint8_t)mf;
+    return op1(vm, TENSOR_OP_CLONE, T(v[0]), &a);
 }
 
 static Value m_requires_grad_(ARGS) {
@@ -1640,7 +1685,7 @@ static const MethodDef tensor_methods[] = {
     {"char", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_INT8},
     {"byte", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_UINT8},
     {"bool", m_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_BOOL},
-    {"to", m_to, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
+    {"to", m_to, NATIVEF_METHOD}, {"type_as", m_type_as, NATIVEF_METHOD}, {"type", m_type, NATIVEF_METHOD},
     {"cpu", m_cpu, NATIVEF_METHOD}, {"cuda", m_cuda, NATIVEF_METHOD},
     {"size", m_size, NATIVEF_METHOD}, {"stride", m_stride, NATIVEF_METHOD}, {"dim", m_dim, NATIVEF_METHOD},
     {"ndimension", m_dim, NATIVEF_METHOD}, {"numel", m_numel, NATIVEF_METHOD}, {"nelement", m_numel, NATIVEF_METHOD},

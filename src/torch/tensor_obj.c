@@ -817,6 +817,8 @@ static void torch_state_trace(VM *vm, void *p) {
     for (int i = 0; i < TENSOR_DTYPE_COUNT; i++) gc_mark_value(vm, ts->dtypes[i]);
     gc_mark_value(vm, ts->cpu_device);
     gc_mark_value(vm, ts->strided);
+    gc_mark(vm, ts->t_memory_format);
+    for (int i = 0; i <= TENSOR_MF_CHANNELS_LAST_3D; i++) gc_mark_value(vm, ts->memory_formats[i]);
     gc_mark_value(vm, ts->function_base);
     gc_mark_value(vm, ts->grad_mode_type);
     gc_mark_value(vm, ts->handle_factory);
@@ -915,7 +917,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     if (!strided) return -1;
     ts->strided = val_obj(strided);
     ts->autocast_cpu_dtype = TENSOR_BFLOAT16;
-    if (module_set(vm, cmod, "strided", ts->strided) < 0) return -1;
+    if (module_set(vm, cmod, "strided", ts->strided) < 0 || torch_memory_format_init(vm, cmod) < 0) return -1;
     /* PyTorch's aliases: torch.float is float32, torch.int is int32, torch.double float64, ... */
     for (int d = 0; d < N_DTYPE_INFOS; d++) {
         for (const char *a = dtype_infos[d].aliases; *a;) {

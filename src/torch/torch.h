@@ -57,6 +57,8 @@ typedef struct TorchState {
     Value dtypes[TENSOR_DTYPE_COUNT];   /* torch.float32, torch.int64, torch.bool (the others: torch._C) */
     Value cpu_device;
     Value strided;                      /* torch.strided, the one torch.layout */
+    TypeObj *t_memory_format;           /* torch.memory_format (memory_format.c) */
+    Value memory_formats[TENSOR_MF_CHANNELS_LAST_3D + 1];   /* by TensorMemoryFormat; [UNSET] null */
     Value function_base;                /* torch.autograd.Function */
     Value grad_mode_type;               /* torch.no_grad etc. (set by the library) */
     Value handle_factory;               /* engine hook id -> RemovableHandle (torch.utils.hooks) */
@@ -114,6 +116,10 @@ int torch_tensor_arg(VM *vm, Value v, const char *fname, TensorDtype peer, Tenso
 int torch_shape_args(VM *vm, int argc, Value *argv, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;
 int torch_shape_value(VM *vm, Value v, int64_t *shape, int *ndim, const char *fname) EM_MUST_CHECK;
 int torch_dtype_of(VM *vm, Value v, TensorDtype *out) EM_MUST_CHECK;   /* None -> DEFAULT */
+/* memory_format.c: torch.memory_format and its four values (torch.contiguous_format, ...) */
+int torch_memory_format_init(VM *vm, Value cmod) EM_MUST_CHECK;
+/* a memory_format= argument: absent or None leaves *out as it is */
+int torch_memory_format_of(VM *vm, Value v, TensorMemoryFormat *out) EM_MUST_CHECK;
 /* NotImplementedError for a dtype PyTorch has and the tensor library does not ("float64"); -1. */
 int torch_unsupported_dtype(VM *vm, const char *name);
 Value torch_dtype_value(VM *vm, TensorDtype d);
@@ -169,6 +175,7 @@ enum {
     TORCH_OUT_F_CONTIG = 2,    /* LAPACK: a resized out's matrices are column-major */
     TORCH_OUT_QUIET = 4,       /* resized without resize_output's warning (creation functions) */
     TORCH_OUT_RANGE = 8,       /* arange's own warning for a 1-d out of another length */
+    TORCH_OUT_TRANSPOSED = 16, /* a resized out is a contiguous one transposed (nonzero's (n, ndim)) */
 };
 typedef struct TorchOutSpec {
     const char *name;     /* the torch function (Python-level ones qualified: "linalg.inv") */
@@ -176,6 +183,8 @@ typedef struct TorchOutSpec {
     TorchOutRule rule;
     unsigned flags;       /* TORCH_OUT_* */
     const char *binary;   /* the entry used when the second argument is a tensor (max: maximum) */
+    const char *msg;      /* the kernel's own dtype error, if it words it otherwise than its rule:
+                           * {r}/{o} the result's/out's dtype as "Float", {rt}/{ot} as "float" */
 } TorchOutSpec;
 /* The table entry of a torch function that takes out=, or NULL. */
 const TorchOutSpec *torch_out_spec(const char *name);

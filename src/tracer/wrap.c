@@ -135,13 +135,14 @@ VT *vt_from_value(Tracer *tr, Value v, Source *source) {
         guard_type(tr, source, vm_type_of(vm, v));
         return r;
     }
-    if (is_immediate_const(vm, v) || is_const_tuple(vm, v) ||
-        (ts && v.tag == VAL_OBJ && (v.as.o->type == ts->t_dtype || v.as.o->type == ts->t_device))) {
+    /* torch.float32, torch.device('cpu'), torch.channels_last: constants of the graph, guarded by id */
+    bool torch_const = ts && v.tag == VAL_OBJ &&
+                       (v.as.o->type == ts->t_dtype || v.as.o->type == ts->t_device || v.as.o->type == ts->t_memory_format);
+    if (is_immediate_const(vm, v) || is_const_tuple(vm, v) || torch_const) {
         VT *r = vt_const(tr, v);
         r->source = source;
         if (source) {
-            if (v.tag == VAL_OBJ && (v.as.o->type == vm->t_code || (ts && (v.as.o->type == ts->t_dtype ||
-                                                                            v.as.o->type == ts->t_device))))
+            if (torch_const || (v.tag == VAL_OBJ && v.as.o->type == vm->t_code))
                 guard_id(tr, source, v);
             else
                 guard_equals(tr, source, v);

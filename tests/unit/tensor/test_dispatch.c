@@ -45,7 +45,10 @@ static void make_case(TensorOp op, Case *c) {
             c->a.step = 5;
             break;
         case TENSOR_OP_EYE: c->a.start = 3; c->a.end = 4; break;
-        case TENSOR_OP_RANDINT: c->a.scalar = tensor_scalar_i(0); c->a.scalar2 = tensor_scalar_i(10); break;
+        case TENSOR_OP_RANDINT: case TENSOR_OP_RANDINT_LIKE:
+            c->a.scalar = tensor_scalar_i(0);
+            c->a.scalar2 = tensor_scalar_i(10);
+            break;
         default: break;
         }
         return;

@@ -190,7 +190,11 @@ class autocast(_GradModeBase):
         self._args = (device_type, dtype, enabled, cache_enabled)
         self.device = device_type
         if device_type == "cuda":
-            raise RuntimeError("Ember runs on the CPU only: autocast(device_type='cuda') is not available")
+            # PyTorch without CUDA: a warning, and the block runs in full precision
+            import warnings
+            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. Disabling")
+            self._enabled = False
+            return
         if device_type != "cpu":
             raise RuntimeError("User specified autocast device_type must be 'cuda' or 'cpu'")
         self.fast_dtype = _C.get_autocast_cpu_dtype() if dtype is None else dtype
@@ -202,6 +206,8 @@ class autocast(_GradModeBase):
             self._enabled = False
 
     def __enter__(self):
+        if self.device != "cpu":
+            return self
         self.prev = _C.is_autocast_cpu_enabled()
         self.prev_fastdtype = _C.get_autocast_cpu_dtype()
         _C.set_autocast_cpu_enabled(self._enabled)
@@ -210,9 +216,63 @@ class autocast(_GradModeBase):
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
+        if self.device != "cpu":
+            return False
         _C.set_autocast_cpu_enabled(self.prev)
         _C.set_autocast_cpu_dtype(self.prev_fastdtype)
         return False
+
+
+# use_deterministic_algorithms: Ember's CPU kernels are all deterministic (PyTorch's CPU ones are
+# too; its list of nondeterministic ops is CUDA's), so the mode is a flag scripts set and read.
+_deterministic = [False, False]   # mode, warn_only
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    import builtins   # (torch.bool, the dtype, shadows bool here)
+    if not isinstance(mode, builtins.bool):
+        raise TypeError(f"_set_deterministic_algorithms(): argument 'mode' (position 1) must be bool, not "
+                        f"{type(mode).__name__}")
+    _deterministic[:] = [mode, warn_only]
+
+
+def are_deterministic_algorithms_enabled():
+    return _deterministic[0]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _deterministic[1]
+
+
+def set_deterministic_debug_mode(debug_mode):
+    modes = {"default": 0, "warn": 1, "error": 2}
+    if isinstance(debug_mode, str):
+        if debug_mode not in modes:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, "
+                               f"but got {debug_mode}")
+        debug_mode = modes[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode():
+    return 0 if not _deterministic[0] else 1 if _deterministic[1] else 2
+
+
+# set_float32_matmul_precision: TF32 / bfloat16 passes are CUDA's and oneDNN's; Ember's float32
+# products are float32 at any setting, as PyTorch's on this CPU
+_matmul_precision = ["highest"]
+
+
+def set_float32_matmul_precision(precision):
+    if precision not in ("highest", "high", "medium"):
+        return   # ATen logs a warning through glog and keeps the setting
+    _matmul_precision[0] = precision
+
+
+def get_float32_matmul_precision():
+    return _matmul_precision[0]
 
 
 def is_autocast_cpu_enabled():
@@ -223,17 +283,6 @@ def get_autocast_cpu_dtype():
     return _C.get_autocast_cpu_dtype()
 
 
-class _Cuda:
-    @staticmethod
-    def is_available():
-        return False
-
-    @staticmethod
-    def device_count():
-        return 0
-
-
-cuda = _Cuda()
 FloatTensor = Tensor
 LongTensor = Tensor
 
@@ -245,7 +294,7 @@ from torch._composites_extra import (signbit, dist, movedim, moveaxis, diff, nan
                                      aminmax, rot90, kron, cartesian_prod, block_diag, tril_indices, triu_indices,
                                      atleast_3d, column_stack, dstack, addmv, addr, cross, searchsorted, bucketize,
                                      broadcast_shapes, float_power, ldexp, heaviside, vander, cov, corrcoef, renorm,
-                                     quantile, nanquantile, cdist)
+                                     quantile, nanquantile, cdist, combinations)
 from torch._mathops import (cumprod, cummax, cummin, logcumsumexp, xlogy, polygamma, norm, einsum, cholesky,
                             qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean)   # branch opsmath
 import torch.linalg
@@ -261,6 +310,12 @@ from torch.nn.utils.weight_norm import _weight_norm, norm_except_dim   # ATen op
 import torch.optim
 import torch.overrides
 import torch.special
+import torch.amp
+import torch.cpu
+import torch.cuda
+import torch.backends
+import torch.jit
+from torch.version import __version__
 from torch._ops import ops
 
 

@@ -8,6 +8,7 @@ from torch._C import _mathop
 from torch._mathops import _outable
 
 
+@_outable("outer")
 def outer(input, vec2):
     if input.dim() != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.dim()}-D")
@@ -31,11 +32,13 @@ def atleast_2d(*tensors):
     return out[0] if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)) else out
 
 
+@_outable("hstack")
 def hstack(tensors):
     ts = atleast_1d(tuple(tensors))
     return torch.cat(ts, 0 if ts[0].dim() == 1 else 1)
 
 
+@_outable("vstack")
 def vstack(tensors):
     return torch.cat(atleast_2d(tuple(tensors)), 0)
 
@@ -43,13 +46,16 @@ def vstack(tensors):
 row_stack = vstack
 
 
+@_outable("nan_to_num")
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     if not input.is_floating_point():
         return input.clone()
     fi = torch.finfo(input.dtype)
-    out = input.masked_fill(input.isnan(), 0.0 if nan is None else nan)
-    out = out.masked_fill(input == float("inf"), fi.max if posinf is None else posinf)
-    return out.masked_fill(input == float("-inf"), fi.min if neginf is None else neginf)
+    # a TensorIterator unary op in ATen: the result is laid out as the input (clone preserves)
+    out = input.clone()
+    out.masked_fill_(input.isnan(), 0.0 if nan is None else nan)
+    out.masked_fill_(input == float("inf"), fi.max if posinf is None else posinf)
+    return out.masked_fill_(input == float("-inf"), fi.min if neginf is None else neginf)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -74,6 +80,7 @@ def _dtype_word(dt):
         .replace("uint8", "unsigned char").replace("float16", "c10::Half").replace("bfloat16", "c10::BFloat16")
 
 
+@_outable("lerp")
 def lerp(input, end, weight):
     # ATen's lerp: start + w * (end - start) for |w| < 0.5, end - (end - start) * (1 - w) otherwise
     if end.dtype != input.dtype:
@@ -111,6 +118,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     return _mathop("DIAGONAL", input, start=offset, dim=dim1, dim2=dim2)
 
 
+@_outable("diag")
 def diag(input, diagonal=0):
     if input.dim() == 1:
         n = input.shape[0] + abs(diagonal)
@@ -128,6 +136,7 @@ def trace(input):
     return diagonal(input).sum()
 
 
+@_outable("baddbmm")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     # PyTorch 1.13's baddbmm_out_cpu: input expanded to the result's shape first (its message, and
     # its IndexError for a 2-D batch2), then the 3-D and size checks; the result has batch1's dtype.
@@ -223,15 +232,18 @@ def tensordot(a, b, dims=2, out=None):
     return (left @ right).reshape(*sa, *sb)
 
 
+@_outable("square")
 def square(input):
     return torch.pow(input, 2)
 
 
+@_outable("addcmul")
 def addcmul(input, tensor1, tensor2, *, value=1):
     # ATen's kernel: self + value * tensor1 * tensor2, in that order
     return input + value * tensor1 * tensor2
 
 
+@_outable("addcdiv")
 def addcdiv(input, tensor1, tensor2, *, value=1):
     if not tensor1.is_floating_point() and not tensor2.is_floating_point():
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release "
@@ -247,10 +259,12 @@ def _to_float(input):
     return input if input.is_floating_point() else input.to(torch.get_default_dtype())
 
 
+@_outable("deg2rad")
 def deg2rad(input):
     return _to_float(input) * 0.017453292519943295
 
 
+@_outable("rad2deg")
 def rad2deg(input):
     return _to_float(input) * 57.295779513082323
 

@@ -23,6 +23,7 @@ _SCALAR_TYPE = {torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", t
                 torch.bfloat16: "BFloat16"}
 
 
+@_outable("signbit")
 def signbit(input):
     if input.is_floating_point():
         return torch.copysign(torch.ones_like(input), input) < 0
@@ -59,6 +60,7 @@ def movedim(input, source, destination):
 moveaxis = movedim
 
 
+@_outable("diff")
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     if input.dim() == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
@@ -76,6 +78,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return x
 
 
+@_outable("nansum")
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     x = input.masked_fill(input.isnan(), 0) if input.is_floating_point() else input
     if dim is None:
@@ -83,6 +86,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return x.sum(dim, keepdim=keepdim, dtype=dtype) if dtype is not None else x.sum(dim, keepdim=keepdim)
 
 
+@_outable("nanmean")
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.is_floating_point():
         raise RuntimeError(f"nanmean(): expected input to have floating point dtype but got {_SCALAR_TYPE[input.dtype]}")
@@ -132,14 +136,17 @@ def _median(input, dim, keepdim, ignore_nan, rt):
     return rt((v, i))
 
 
+@_outable("median")
 def median(input, dim=None, keepdim=False):
     return _median(input, dim, keepdim, False, _rt_median)
 
 
+@_outable("nanmedian")
 def nanmedian(input, dim=None, keepdim=False):
     return _median(input, dim, keepdim, True, _rt_nanmedian)
 
 
+@_outable("aminmax")
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is None:
         if input.numel() == 0:
@@ -171,6 +178,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return input.clone()
 
 
+@_outable("kron")
 def kron(input, other):
     n = max(input.dim(), other.dim())
     a = input.reshape([1] * (n - input.dim()) + list(input.shape))
@@ -247,15 +255,18 @@ def atleast_3d(*tensors):
     return out[0] if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)) else out
 
 
+@_outable("column_stack")
 def column_stack(tensors):
     ts = [t.reshape(-1, 1) if t.dim() <= 1 else t for t in tensors]
     return torch.cat(ts, 1)
 
 
+@_outable("dstack")
 def dstack(tensors):
     return torch.cat(atleast_3d(tuple(tensors)), 2)
 
 
+@_outable("addmv")
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     prod = mat @ vec
     prod = prod if alpha == 1 else prod * alpha
@@ -264,6 +275,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return (input if beta == 1 else input * beta) + prod
 
 
+@_outable("addr")
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     if vec1.dim() != 1 or vec2.dim() != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D" if vec1.dim() != 1 else
@@ -286,6 +298,7 @@ def _cross(input, other, d, dim):
     return torch.cat([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], d)
 
 
+@_outable("linalg.cross")
 def linalg_cross(input, other, *, dim=-1):
     if input.dim() != other.dim():
         raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
@@ -293,6 +306,7 @@ def linalg_cross(input, other, *, dim=-1):
     return _cross(input.expand(shape), other.expand(shape), _dim(dim, len(shape)), dim)
 
 
+@_outable("cross")
 def cross(input, other, dim=None):
     if dim is None:
         shape = torch.broadcast_shapes(input.shape, other.shape)
@@ -303,6 +317,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
+@_outable("linalg.multi_dot")
 def multi_dot(tensors):
     n = len(tensors)
     if n < 2:
@@ -345,6 +360,7 @@ def multi_dot(tensors):
     return out
 
 
+@_outable("linalg.matrix_power")
 def matrix_power(A, n):
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, "
@@ -415,6 +431,7 @@ def broadcast_shapes(*shapes):
     return torch.Size(reversed(out))
 
 
+@_outable("float_power")
 def float_power(input, exponent):
     if isinstance(input, torch.Tensor):
         base = input.to(torch.float64)
@@ -424,10 +441,12 @@ def float_power(input, exponent):
     return torch.pow(base, e)
 
 
+@_outable("ldexp")
 def ldexp(input, other):
     return input * torch.pow(2.0, other)
 
 
+@_outable("heaviside")
 def heaviside(input, values):
     if input.dtype != values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
@@ -490,6 +509,7 @@ def corrcoef(input):
     return c.clamp(-1, 1)
 
 
+@_outable("renorm")
 def renorm(input, p, dim, maxnorm):
     d = _dim(dim, input.dim())
     dims = [i for i in range(input.dim()) if i != d]
@@ -498,10 +518,12 @@ def renorm(input, p, dim, maxnorm):
     return input * factor
 
 
+@_outable("quantile")
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
+@_outable("nanquantile")
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
@@ -583,3 +605,19 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         return (x1_ @ x2_.transpose(-2, -1)).clamp_min(1e-30).sqrt()
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     return torch.linalg.vector_norm(diff, p, -1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """torch.combinations: the r-combinations of a 1-D tensor's elements, in itertools' order, one
+    row each (ATen builds them with meshgrid and masks, then stacks the columns)."""
+    import itertools
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input.shape[0]), r))
+    cols = [torch.tensor([row[k] for row in rows], dtype=torch.long) for k in range(r)]
+    return torch.stack([input[c] for c in cols], 1)

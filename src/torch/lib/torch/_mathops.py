@@ -40,14 +40,17 @@ def cumprod(input, dim, *, dtype=None, out=None):
     return _mathop("CUMPROD", input, dim=dim, dtype=dtype)
 
 
+@_outable("cummax")
 def cummax(input, dim):
     return _mathop("CUMMAX", input, dim=dim, pair="cummax")
 
 
+@_outable("cummin")
 def cummin(input, dim):
     return _mathop("CUMMIN", input, dim=dim, pair="cummin")
 
 
+@_outable("logcumsumexp")
 def logcumsumexp(input, dim):
     return _mathop("LOGCUMSUMEXP", input, dim=dim)
 
@@ -79,6 +82,7 @@ def xlogy_(input, other):
     return input.copy_(xlogy(input, other))
 
 
+@_outable("polygamma")
 def polygamma(n, input):
     if isinstance(n, torch.Tensor):     # the method form: x.polygamma(n)
         n, input = input, n

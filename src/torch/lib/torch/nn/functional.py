@@ -60,6 +60,23 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _softmax(input, dim)
 
 
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Samples of the Gumbel-softmax distribution: softmax((logits + g) / tau) with g ~ Gumbel(0, 1)
+    drawn as -log(Exponential(1)); hard=True returns the one-hot argmax with the soft sample's
+    gradient (straight-through), as PyTorch does."""
+    if eps != 1e-10:
+        import warnings
+        warnings.warn("`eps` parameter is deprecated and has no effect.")
+    gumbels = -_torch.empty_like(logits, memory_format=_torch.contiguous_format).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = _torch.zeros_like(logits, memory_format=_torch.contiguous_format).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if has_torch_function_unary(input):
         return handle_torch_function(log_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)

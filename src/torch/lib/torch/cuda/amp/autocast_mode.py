@@ -1,0 +1,8 @@
+"""torch.cuda.amp.autocast: torch.autocast("cuda"), which disables itself without CUDA."""
+import torch
+
+
+class autocast(torch.amp.autocast):
+    def __init__(self, enabled=True, dtype=torch.float16, cache_enabled=True):
+        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+        self._args = (enabled, dtype, cache_enabled)   # a fresh one per call when it decorates
