@@ -23,6 +23,7 @@ pkgs=(
   libpython3.11-stdlib  # CPython's standard library, which Ember runs (found by meson)
   zlib1g-dev          # the zlib and binascii modules
   libssl-dev          # _hashlib (OpenSSL's digests)
+  libsleef-dev        # exp, tanh, erf, ... as PyTorch's kernels compute them (Sleef)
 )
 # only the test suite's (--tests)
 ((tests)) && pkgs+=(

@@ -65,7 +65,7 @@ struct RtD {
     GraphNode **grad;        /* accumulated gradient per canonical value */
     GraphNode ***contrib;    /* split_inputs: a placeholder's gradient contributions, in order */
     int *n_contrib;
-    int *side;               /* gelu / silu: position of its side value (erf(x*k) / sigmoid(x)), -1 */
+    int *side;               /* gelu: position of its side value (erf(x*k)), -1 */
     RtPtrMap back;           /* backward node -> the forward value it is (for CSE) */
     /* the rule being run */
     int cur;
@@ -232,7 +232,7 @@ static bool recomputable(RtD *d, int p) {
     TensorOp op = n->exec.op;
     if (tensor_op_flags(op) & (TENSOR_OPF_INPLACE | TENSOR_OPF_RANDOM)) return false;
     if (tensor_op_flags(op) & TENSOR_OPF_VIEW) return true;
-    if (d->side[p] >= 0) return true;   /* gelu / silu from their side value: libm-free */
+    if (d->side[p] >= 0) return true;   /* gelu from its side value: libm-free */
     if (op == TENSOR_OP_LAYER_NORM) return d->spec->recompute_norm;
     return rt_cheap_pointwise(n);
 }
@@ -249,9 +249,8 @@ static GraphNode *avail(RtD *d, int p);
 static GraphNode *recompute(RtD *d, int p) {
     const GraphNode *n = d->fn[p];
     if (d->side[p] >= 0) {
-        /* gelu(x) = (0.5 * x) * (1 + e) and silu(x) = x * s, bit for bit as the kernels compute */
+        /* gelu(x) = (0.5 * x) * (1 + e), bit for bit as the kernel computes */
         GraphNode *x = avail(d, pos_of(d, n->exec.inputs[0])), *sv = avail(d, d->side[p]);
-        if (n->exec.op == TENSOR_OP_SILU) return rd_bin(d, TENSOR_OP_MUL, x, sv);
         GraphNode *hx = rd_sc(d, TENSOR_OP_MUL_SCALAR, x, tensor_scalar_f(0.5));
         return rd_bin(d, TENSOR_OP_MUL, hx, rd_sc(d, TENSOR_OP_ADD_SCALAR, sv, tensor_scalar_i(1)));
     }
@@ -628,18 +627,17 @@ static void d_init(RtD *d, const Graph *f) {
         d->placeholder[i] = x->kind == GRAPH_PLACEHOLDER ? ph++ : -1;
         d->side[i] = -1;
     }
-    /* side values: erf(x * k) for gelu(x), sigmoid(x) for silu(x) */
+    /* side values: erf(x * k) for gelu(x).  (silu has none: PyTorch computes it as
+     * x / (1 + exp(-x)), not as x times the sigmoid) */
     for (int q = 0; q < d->n; q++) {
         const GraphNode *x = d->fn[q];
         if (x->exec.kind != GRAPH_EXEC_TENSOR_OP || x->exec.n_inputs != 1 || !x->exec.inputs[0]) continue;
-        bool gelu = x->exec.op == TENSOR_OP_GELU && !x->exec.args.approximate, silu = x->exec.op == TENSOR_OP_SILU;
-        if (!gelu && !silu) continue;
+        if (x->exec.op != TENSOR_OP_GELU || x->exec.args.approximate) continue;
         const GraphNode *in = x->exec.inputs[0];
         for (int r = 0; r < q && d->side[q] < 0; r++) {
             const GraphNode *y = d->fn[r];
             if (y->exec.kind != GRAPH_EXEC_TENSOR_OP || y->exec.n_inputs != 1) continue;
-            if (silu && y->exec.op == TENSOR_OP_SIGMOID && y->exec.inputs[0] == in) d->side[q] = r;
-            if (gelu && y->exec.op == TENSOR_OP_ERF) {
+            if (y->exec.op == TENSOR_OP_ERF) {
                 const GraphNode *m = y->exec.inputs[0];
                 if (m && m->exec.kind == GRAPH_EXEC_TENSOR_OP && m->exec.op == TENSOR_OP_MUL_SCALAR && m->exec.inputs[0] == in &&
                     m->exec.args.scalar.kind == TENSOR_FLOAT32 && m->exec.args.scalar.f == RT_GELU_ERF_K)
@@ -1116,9 +1114,6 @@ void rt_add_side_values(Graph *g) {
             GraphNode *e = graph_call_tensor_op(g, TENSOR_OP_ERF, &xs, 1, NULL, "erf", NULL, -1, NULL, NULL, 0);
             graph_move_before(g, xs, n);
             graph_move_before(g, e, n);
-        } else if (n->exec.op == TENSOR_OP_SILU) {
-            GraphNode *s = graph_call_tensor_op(g, TENSOR_OP_SIGMOID, &x, 1, NULL, "sigmoid", NULL, -1, NULL, NULL, 0);
-            graph_move_before(g, s, n);
         }
     }
 }

@@ -44,7 +44,6 @@
  * the group (rt_add_side_values) */
 enum {
     F_GELU_E = TENSOR_OP_COUNT,   /* gelu(x) given e = erf(x * k) in b */
-    F_SILU_S,                     /* silu(x) given s = sigmoid(x) in b: x * s */
     /* row members (row groups only): */
     F_ROW_SUM,                    /* D[0] = sum of the row of a (keepdim sum over the last dim) */
     F_ROW_MEAN,                   /* D[0] = mean of the row of a */
@@ -655,20 +654,14 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         for (int j = 0; j < 3; j++)
             if (rr[j] >= f->n_ins && f->code[rr[j] - f->n_ins].rowv) f->code[rr[j] - f->n_ins].fill = true;
     }
-    /* gelu / silu next to their side value (rt_add_side_values) reuse it: one libm call per
-     * element instead of two, same bits */
+    /* gelu next to its side value (rt_add_side_values) reuses it: one erf per element instead
+     * of two, same bits */
     for (int m = 0; m < f->n_members; m++) {
         FOp *op = &f->code[m];
-        bool gelu = op->code == TENSOR_OP_GELU && !op->args.approx, silu = op->code == TENSOR_OP_SILU;
-        if (!gelu && !silu) continue;
+        if (op->code != TENSOR_OP_GELU || op->args.approx) continue;
         for (int k = 0; k < m; k++) {
             const FOp *e = &f->code[k];
-            if (silu && e->code == TENSOR_OP_SIGMOID && e->a == op->a) {
-                op->code = F_SILU_S;
-                op->b = e->dst;
-                break;
-            }
-            if (gelu && e->code == TENSOR_OP_ERF && e->a >= f->n_ins) {
+            if (e->code == TENSOR_OP_ERF && e->a >= f->n_ins) {
                 const FOp *xs = &f->code[e->a - f->n_ins];
                 if (xs->code == TENSOR_OP_MUL && xs->mode == FM_YCONST && xs->a == op->a && xs->k == (float)RT_GELU_ERF_K) {
                     op->code = F_GELU_E;
@@ -838,14 +831,52 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
             D[i] = pw_gelu_from_erf(x, e);
         }
         break;
-    case F_SILU_S:
-        for (int64_t i = 0; i < n; i++) D[i] = A[i] * B[i];
-        break;
     default: EM_UNREACHABLE();
     }
 }
 TENSOR_MULTIVERSION(exec_op, (const FOp *o, float *const *reg, int64_t n), (o, reg, n))
-static void exec_op(const FOp *o, float *const *reg, int64_t n) { TENSOR_ISA_CALL(exec_op, (o, reg, n)); }
+
+/* The SLEEF members (ops.def's COST column) through Sleef's 8-float vector forms, the eager
+ * loops' PW_VLOOP and expression: the same bits as eager, at ATen's speed (exec_op picks this
+ * where pointwise.c's loops take their vector path). */
+#undef PW_GEN_U
+#undef PW_GEN_B
+#undef PW_GEN_UF
+#undef PW_GEN_T3
+#define PW_VCASE_CHEAP(NAME, EXPR)
+#define PW_VCASE_LIBM(NAME, EXPR)
+#define PW_VCASE_SLEEF(NAME, EXPR)                                                              \
+    case TENSOR_OP_##NAME:                                                                      \
+        PW_VLOOP(float, __m256, 8, (char *)D, (int64_t)sizeof(float), (const char *)A, (int64_t)sizeof(float), n, EXPR); \
+        break;
+#define PW_GEN_U(NAME, DT, COST, DOM, KINDS, EF, ...) PW_VCASE_##COST(NAME, EF)
+#define PW_GEN_B(NAME, ...)
+#define PW_GEN_UF PW_GEN_U
+#define PW_GEN_T3(NAME, ...)
+VMATH_AVX2 static void exec_op_vec(const FOp *o, float *const *reg, int64_t n) {
+    typedef float pw_t;
+    float *D = reg[o->dst];
+    const float *A = reg[o->a];
+    const PwArgs args = o->args, *p = &args;
+    const float a = (float)args.ad, s0 = (float)args.s0d, s1 = (float)args.s1d;
+    (void)p;
+    (void)a;
+    (void)s0;
+    (void)s1;
+    switch (o->code) {
+#define X(NAME, STR, IN_MIN, IN_MAX, N_OUT, FLAGS, DIFF, NODE, KERNEL, ...) PW_EXPAND(NAME, KERNEL)
+#include "ember/ops.def"
+#undef X
+    default: EM_UNREACHABLE();
+    }
+}
+static void exec_op(const FOp *o, float *const *reg, int64_t n) {
+    if (o->code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)o->code)->cost == PWC_SLEEF && tensor__vm_sleef &&
+        tensor__isa() >= TENSOR_ISA_AVX2)
+        exec_op_vec(o, reg, n);
+    else
+        TENSOR_ISA_CALL(exec_op, (o, reg, n));
+}
 
 #undef PW_GEN_U
 #undef PW_GEN_B
@@ -1108,7 +1139,7 @@ static int64_t element_cost(const RtFused *f) {
     for (int m = 0; m < f->n_members; m++) {
         int code = f->code[m].code;
         if (code >= F_ROW_SOFTMAX && code <= F_ROW_LAYER_NORM) c += code == F_ROW_LAYER_NORM ? 4 : 18;
-        else c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost == PWC_LIBM ? 16 : 1;
+        else c += code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)code)->cost != PWC_CHEAP ? 16 : 1;
     }
     return c;
 }

@@ -37,9 +37,10 @@
  * decomposition runs for the nodes' metadata.  map (optional, g->n_nodes entries indexed by
  * position in g) receives each node's counterpart.  NULL + error on unsupported graphs. */
 Graph *rt_decompose(const Graph *g, GraphNode **map);
-/* Adds, before every gelu (erf form) and silu of g, the value its derivative recomputes —
- * erf(x * 0.70710678) / sigmoid(x) — so the backward can reuse the forward's instead of
- * recomputing it (and the forward computes it once, for both). */
+/* Adds, before every gelu (erf form) of g, the value its derivative recomputes —
+ * erf(x * 0.70710678) — so the backward can reuse the forward's instead of recomputing it (and
+ * the forward computes it once, for both).  silu gets none: PyTorch's silu is x / (1 + e^-x),
+ * which a sigmoid cannot give bit for bit. */
 void rt_add_side_values(Graph *g);
 /* The value's float constant of gelu's erf argument. */
 #define RT_GELU_ERF_K 0.7071067811865476

@@ -38,9 +38,9 @@
  * "CompiledFunctionBackward" (ag_function_new), as grad_fn of the differentiable outputs
  * (outputs that cannot carry a gradient are marked non-differentiable, as eager leaves them).
  * What is saved: a backward op that recomputes a forward value (same op, arguments, inputs)
- * reuses the forward's — gelu's erf(x/sqrt 2) and silu's sigmoid(x) are computed once, for
- * both passes — and cheap values are recomputed instead of kept: views, libm-free pointwise
- * ops, gelu/silu from those shared values, and layer_norm outputs (RtOptions.recompute_norm).
+ * reuses the forward's — gelu's erf(x/sqrt 2) is computed once, for both passes — and cheap
+ * values are recomputed instead of kept: views, libm-free pointwise ops, gelu from that shared
+ * value, and layer_norm outputs (RtOptions.recompute_norm).
  * Eager hooks on inputs and parameters, retain_graph, inputs=, autograd.grad and the
  * "backward through the graph a second time" error therefore come from the eager engine around
  * that node.  Inside it, the backward program runs per (defined gradients, needed inputs)

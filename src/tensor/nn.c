@@ -81,7 +81,7 @@ static Tensor *round_to(Tensor *r, TensorDtype dt) {
                 softmax_row_##SUF(x + o * n * inner + i, y + o * n * inner + i, n, inner, log_mode); \
     }
 SOFTMAX_ROWS(f, float, tensor__vexpf)
-SOFTMAX_ROWS(d, double, exp)
+SOFTMAX_ROWS(d, double, tensor__vexp)
 
 /* the contiguous float32 row's passes.  The max in sixteen lanes (a max is exact in any order; a
  * NaN anywhere makes it NaN, as the serial scan does) */

@@ -30,7 +30,7 @@
 
 #include "src/tensor/tensor.h"
 #include "src/tensor/pw_special.h"   /* digamma, polygamma, xlogy (branch opsmath) */
-#include "src/tensor/vmath.h"        /* vectorisable float exp, tanh, erf, log */
+#include "src/tensor/vmath.h"        /* Sleef's exp, tanh, erf, log, ... (PyTorch's) */
 
 /* ---- the KERNEL column as data ---------------------------------------------------------------- */
 
@@ -49,7 +49,7 @@ typedef enum PwDtype {
     PWDT_SAME, PWDT_FLOAT, PWDT_PROMOTE, PWDT_PROMOTE_SC, PWDT_SUBT, PWDT_CMP, PWDT_LOGIC,
 } PwDtype;
 
-typedef enum PwCost { PWC_CHEAP, PWC_LIBM } PwCost;
+typedef enum PwCost { PWC_CHEAP, PWC_LIBM, PWC_SLEEF } PwCost;
 
 /* domains on which the tests check an op's derivative */
 typedef enum PwDomain { PWD_NODOM, PWD_ANY, PWD_POS, PWD_AWAY0, PWD_FRAC, PWD_UNIT, PWD_PROB } PwDomain;
@@ -105,23 +105,80 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
 
 #define C(v) ((pw_t)(v))
 
-/* exp, tanh, erf and log: the float family (float32, and float16 / bfloat16 computed in float)
- * runs vmath.h's inline forms, which vectorise and round as glibc's nearly always (see there);
- * the double family keeps libm (a bare `exp` names the double function, not <tgmath.h>'s macro) */
-#define pw_exp(x) _Generic((x), float: tensor__vexpf, default: exp)(x)
-#define pw_tanh(x) _Generic((x), float: tensor__vtanhf, default: tanh)(x)
-#define pw_erf(x) _Generic((x), float: tensor__verff, default: erf)(x)
-#define pw_log(x) _Generic((x), float: tensor__vlogf, default: log)(x)
+/* The transcendental functions PyTorch's AVX2 kernels take from Sleef (vmath.h): the float
+ * family (float32, and bfloat16 computed in float) and the double family each call their width's
+ * Sleef function (a bare `exp` would name <tgmath.h>'s macro, hence the _Generic).  The SLEEF rows
+ * of the op table (ops.def's COST column) are also evaluated with x a vector of 8 floats / 4
+ * doubles (pointwise.c's and fuse.c's PW_VLOOP): the same expression, whose pw_ helpers take the
+ * vector forms by type, so it must stay vector-safe (arithmetic, the pw_ functions, pw_fma; no
+ * comparisons or selects on x). */
+#define PW_VM(NAME, x)                                                                              \
+    _Generic((x), float: tensor__v##NAME##f, __m256: tensor__v##NAME##f8, __m256d: tensor__v##NAME##d4, \
+             default: tensor__v##NAME)(x)
+#define pw_exp(x) PW_VM(exp, x)
+#define pw_tanh(x) PW_VM(tanh, x)
+#define pw_erf(x) PW_VM(erf, x)
+#define pw_log(x) PW_VM(log, x)
+#define pw_erfc(x) PW_VM(erfc, x)
+#define pw_expm1(x) PW_VM(expm1, x)
+#define pw_log1p(x) PW_VM(log1p, x)
+#define pw_log2(x) PW_VM(log2, x)
+#define pw_log10(x) PW_VM(log10, x)
+#define pw_sin(x) PW_VM(sin, x)
+#define pw_cos(x) PW_VM(cos, x)
+#define pw_tan(x) PW_VM(tan, x)
+#define pw_asin(x) PW_VM(asin, x)
+#define pw_acos(x) PW_VM(acos, x)
+#define pw_atan(x) PW_VM(atan, x)
+#define pw_sinh(x) PW_VM(sinh, x)
+#define pw_cosh(x) PW_VM(cosh, x)
+
+/* A SLEEF row's expression over n elements of type T (float / double) read from SRC with byte stride
+ * SS, written to DST with byte stride DS, with x a vector V of L lanes: whole vectors of a
+ * contiguous run are loaded directly, a tail or a strided run goes through a zero-padded buffer,
+ * as ATen's vml kernels and Vectorized loops do (a lane's value never depends on the others').
+ * Only VMATH_AVX2 code expands it; eager (pointwise.c) and fused (fuse.c) loops share it. */
+#define PW_VLOOP(T, V, L, DST, DS, SRC, SS, n, EXPR)                                                \
+    do {                                                                                            \
+        char *pw_o_ = (DST);                                                                        \
+        const char *pw_a_ = (SRC);                                                                  \
+        int64_t pw_i_ = 0;                                                                          \
+        if ((DS) == (int64_t)sizeof(T) && (SS) == (int64_t)sizeof(T))                               \
+            for (; pw_i_ + (L) <= (n); pw_i_ += (L)) {                                              \
+                V x, pw_r_;                                                                         \
+                memcpy(&x, pw_a_ + pw_i_ * (int64_t)sizeof(T), sizeof x);                           \
+                pw_r_ = (EXPR);                                                                     \
+                memcpy(pw_o_ + pw_i_ * (int64_t)sizeof(T), &pw_r_, sizeof pw_r_);                   \
+            }                                                                                       \
+        for (; pw_i_ < (n); pw_i_ += (L)) {                                                         \
+            T pw_b_[L] = {0};                                                                       \
+            int64_t pw_m_ = (n) - pw_i_ < (L) ? (n) - pw_i_ : (L);                                  \
+            for (int64_t k = 0; k < pw_m_; k++) pw_b_[k] = *(const T *)(pw_a_ + (pw_i_ + k) * (SS)); \
+            V x, pw_r_;                                                                             \
+            memcpy(&x, pw_b_, sizeof x);                                                            \
+            pw_r_ = (EXPR);                                                                         \
+            memcpy(pw_b_, &pw_r_, sizeof pw_r_);                                                    \
+            for (int64_t k = 0; k < pw_m_; k++) *(T *)(pw_o_ + (pw_i_ + k) * (DS)) = pw_b_[k];      \
+        }                                                                                           \
+    } while (0)
 
 /* x + alpha * y as ATen computes it for floats (ufunc::add: its vector form is
  * vec::fmadd(y, alpha, x), one rounding; sub is add with -alpha); alpha 1 is the plain sum, which
  * the fused multiply-add would give too, written out so a CPU without FMA keeps a vector add */
+#define pw_fma(a, b, c) VMATH_FMA(a, b, c)
 #define pw_add_alpha(x, y, a) ((a) == C(1) ? (x) + (y) : fma(y, a, x))
-#define pw_sigmoid(x) (C(1) / (C(1) + pw_exp(-(x))))
+/* ATen's vector form (its loop tails compute 1 / (1 + std::exp(-x)), the same but for exp) */
+#define pw_sigmoid(x) (C(1) / (C(1) + pw_exp(C(0) - (x))))
+/* ATen's silu: x / (1 + e^-x), not x times the sigmoid (its vector form; the tail's is the same
+ * but for exp) */
+#define pw_silu(x) ((x) / (C(1) + pw_exp(-(x))))
 /* gelu from erf(x / sqrt 2): the runtime reuses a computed erf through this form */
 #define pw_gelu_from_erf(x, e) (C(0.5) * (x) * (C(1) + (e)))
 #define pw_gelu_erf(x) pw_gelu_from_erf(x, pw_erf((x) * C(0.7071067811865476)))
-#define pw_gelu_tanh(x) (C(0.5) * (x) * (C(1) + pw_tanh(C(0.7978845608028654) * ((x) + C(0.044715) * (x) * (x) * (x)))))
+/* ATen's tanh form: kBeta * (x + kKappa * x^3) with the sum fused (its AVX2 build contracts
+ * `x + kKappa * x_cube` into one FMA), kBeta = sqrt 2 * 2 / sqrt pi * 0.5 as it spells it */
+#define pw_gelu_tanh(x)                                                                             \
+    (C(0.5) * (x) * (C(1) + pw_tanh(C(M_SQRT2 * M_2_SQRTPI * 0.5) * pw_fma(C(0.044715), (x) * (x) * (x), (x)))))
 /* x ** 2 is x * x, as ATen's pow_tensor_scalar kernel computes it (and the one correctly rounded
  * square either way): libm's pow call was ~2% of a Transformer training step (`(a - b) ** 2`).
  * x ** 1 is x, as ATen's pow_out copies the base for an exponent of 1 (and pow(x, 1) is exactly

@@ -1,174 +1,100 @@
-/* vmath.h — float32 exp, tanh, erf and log as inline straight-line code, so the float loops that
- * call them vectorise (libm's expf / tanhf / erff / logf are calls, one element at a time; PyTorch
- * runs Sleef's vector forms).  The pointwise expressions (pwexpr.h: pw_exp, pw_tanh, pw_erf,
- * pw_log — eager and fused loops alike), the softmax rows (nn.c) and the LSTM cell (rnn.c) use
- * them.
+/* vmath.h — the transcendental functions of the floating kernels, computed as PyTorch 1.13's
+ * AVX2 kernels compute them: with Sleef 3.5 (libsleef, the library libtorch_cpu links).  The
+ * pointwise expressions (pwexpr.h: pw_exp, pw_tanh, ... — eager and fused loops alike), the
+ * softmax rows (nn.c) and the LSTM cell (rnn.c) call these.
  *
- * Design: each function widens x to double, reduces and evaluates a polynomial in double with a
- * relative error near 1e-16 (~2^-52), and rounds once to float.  So the float result is the
- * correctly rounded one except where the exact value lies within ~2^-52 (relative) of a midpoint
- * between two floats — a handful of the 2^32 inputs (tools/vmath_exhaustive.c counts them against
- * libm and against correctly rounded references).  glibc 2.36's expf / logf are correctly rounded
- * in nearly all cases, so these agree with them nearly always; its tanhf / erff are fdlibm's
- * float code (~1-2 ulp), which these differ from where glibc's is not correctly rounded.
+ * What ATen computes (measured against python3-torch 1.13.1 here, CPU capability AVX2): the
+ * vml kernels (exp, log, log2, log10, log1p, expm1, tanh, erf, erfc, sin, cos, tan, asin, acos,
+ * atan) run `Vectorized<T>::op`, Sleef's 8-lane float / 4-lane double u10 function (erfc: u15)
+ * on every element — a loop tail is a zero-padded partial vector, a strided input is copied to
+ * a contiguous buffer first — so every element is the Sleef lane's value, whatever its position.
+ * Sleef's scalar "purecfma" build of each function is the same algorithm with the same fused
+ * multiply-adds, and gives the vector lane's bits (a differential check over 200k random and
+ * special inputs per function: 0 differences), so one element at a time is enough here: the
+ * eager loops and the fused ones compute the same bits.  Exception: float sin / cos, whose
+ * vector form takes its slow, large-argument reduction for all 8 lanes when one lane needs it;
+ * the scalar form decides per element, so a small argument sharing a vector with a huge one can
+ * differ in the last bit (tests/trace/footguns).
  *
- * Everything is branch-free (selects, clamps that NaN passes through) and uses only operations
- * every vector ISA has, so a loop over these vectorises on each path of isa.h, and since the
- * library builds without FP contraction every path gives the same bits.  If-conversion of the
- * selects needs -fno-trapping-math in the file whose loops call these (pointwise.c, fuse.c,
- * nn.c and rnn.c say so with a pragma): these loops do not read FP exception flags.
+ * Kernels with their own vector formula (sigmoid, silu, gelu, sinh, cosh, mish) call Sleef only
+ * in their vector body (whole 16-float / 8-double blocks of a contiguous run) and libm in the
+ * loop tail and on strided input; the expressions use the vector-body form everywhere (the tail
+ * of a run and strided inputs may differ in the last bit: footguns).
  *
- * Specials follow C99 / glibc: exp(-inf) = 0, exp(+inf) = inf, overflow inf, underflow to
- * denormals and 0; tanh(+-0) = +-0, tanh(+-inf) = +-1; erf(+-0) = +-0, erf(+-inf) = +-1;
- * log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; a NaN argument comes back (quieted). */
+ * On a CPU without AVX2 + FMA PyTorch runs its DEFAULT kernels, whose Vectorized<T>::op maps
+ * the libm function over the lanes, and Sleef's purecfma code cannot run: these then call libm
+ * (tensor__vm_sleef, set once at start-up). */
 #ifndef EMBER_SRC_TENSOR_VMATH_H
 #define EMBER_SRC_TENSOR_VMATH_H
 
 #include <math.h>
 #include <stdbool.h>
-#include <stdint.h>
-#include <string.h>
+/* sleef.h declares the purecfma forms only where the compiler targets FMA (FP_FAST_FMA); the
+ * library has them, and vmath.c's check guards every call */
+#ifndef FP_FAST_FMA
+#define FP_FAST_FMA
+#define VMATH_UNDEF_FAST_FMA
+#endif
+#include <sleef.h>
+#include <immintrin.h>   /* __m256, __m256d (types; the intrinsics run in VMATH_AVX2 code) */
+#ifdef VMATH_UNDEF_FAST_FMA
+#undef FP_FAST_FMA
+#undef VMATH_UNDEF_FAST_FMA
+#endif
 
-#define VMATH_INLINE static inline __attribute__((always_inline))
+/* true when the CPU runs PyTorch's AVX2 kernels (AVX2 and FMA): vmath.c sets it before main */
+extern bool tensor__vm_sleef;
 
-/* ln 2 split so that k * VMATH_LN2HI is exact for |k| < 2^20 (32 significant bits) */
-#define VMATH_LN2HI 0x1.62e42feep-1
-#define VMATH_LN2LO (0.6931471805599453094 - 0x1.62e42feep-1)
-#define VMATH_LN2 0.6931471805599453094
-/* 1.5 * 2^52: adding it rounds a double of magnitude < 2^51 to an integer, held in the low bits */
-#define VMATH_SHIFT 0x1.8p52
+/* Sleef's AVX2 vector forms, 8 floats / 4 doubles: sleef.h declares them only where the compiler
+ * targets AVX, and the library is built for the baseline (the loops that call them carry
+ * VMATH_AVX2, vmath.c's check and isa.h's level guard every call) */
+#define VMATH_AVX2 __attribute__((target("avx2,fma")))
 
-VMATH_INLINE double vmath__bits_d(uint64_t u) {
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-VMATH_INLINE uint64_t vmath__d_bits(double d) {
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
+/* tensor__v<name>f (float) and tensor__v<name> (double): Sleef's purecfma form at accuracy U,
+ * else libm.  The libm names are spelled out: <tgmath.h> may make the bare name a macro.
+ * tensor__v<name>f8 / tensor__v<name>d4: the same function on a vector (the lanes' bits are the
+ * purecfma form's), called only from VMATH_AVX2 loops. */
+#define VMATH_FN(NAME, U, LIBF, LIBD)                                                              \
+    static inline float tensor__v##NAME##f(float x) {                                              \
+        return tensor__vm_sleef ? Sleef_##NAME##f1_##U##purecfma(x) : LIBF(x);                     \
+    }                                                                                              \
+    static inline double tensor__v##NAME(double x) {                                               \
+        return tensor__vm_sleef ? Sleef_##NAME##d1_##U##purecfma(x) : LIBD(x);                     \
+    }                                                                                              \
+    __m256 Sleef_##NAME##f8_##U##avx2(__m256);                                                     \
+    __m256d Sleef_##NAME##d4_##U##avx2(__m256d);                                                   \
+    VMATH_AVX2 static inline __m256 tensor__v##NAME##f8(__m256 x) { return Sleef_##NAME##f8_##U##avx2(x); } \
+    VMATH_AVX2 static inline __m256d tensor__v##NAME##d4(__m256d x) { return Sleef_##NAME##d4_##U##avx2(x); }
+VMATH_FN(exp, u10, expf, (exp))
+VMATH_FN(log, u10, logf, (log))
+VMATH_FN(tanh, u10, tanhf, (tanh))
+VMATH_FN(erf, u10, erff, (erf))
+VMATH_FN(erfc, u15, erfcf, (erfc))
+VMATH_FN(expm1, u10, expm1f, (expm1))
+VMATH_FN(log1p, u10, log1pf, (log1p))
+VMATH_FN(log2, u10, log2f, (log2))
+VMATH_FN(log10, u10, log10f, (log10))
+VMATH_FN(sin, u10, sinf, (sin))
+VMATH_FN(cos, u10, cosf, (cos))
+VMATH_FN(tan, u10, tanf, (tan))
+VMATH_FN(asin, u10, asinf, (asin))
+VMATH_FN(acos, u10, acosf, (acos))
+VMATH_FN(atan, u10, atanf, (atan))
+VMATH_FN(sinh, u10, sinhf, (sinh))
+VMATH_FN(cosh, u10, coshf, (cosh))
+#undef VMATH_FN
 
-/* e^x = scale * (1 + *p) for x in [-1000, 1000] (callers clamp; a NaN gives a NaN *p):
- * x = k ln2 + r, |r| <= ln2 / 2, scale = 2^k, e^r - 1 = r + r^2 q(r) with q the Taylor series to
- * r^11 / 13! (truncation < 2^-60 relative on the range). */
-VMATH_INLINE double vmath__exp_parts(double x, double *p) {
-    double t = x * 1.4426950408889634074 + VMATH_SHIFT;
-    double k = t - VMATH_SHIFT;
-    double r = (x - k * VMATH_LN2HI) - k * VMATH_LN2LO;
-    double q = 1.0 / 6227020800.0;            /* 1/13! */
-    q = q * r + 1.0 / 479001600.0;            /* 1/12! */
-    q = q * r + 1.0 / 39916800.0;
-    q = q * r + 1.0 / 3628800.0;
-    q = q * r + 1.0 / 362880.0;
-    q = q * r + 1.0 / 40320.0;
-    q = q * r + 1.0 / 5040.0;
-    q = q * r + 1.0 / 720.0;
-    q = q * r + 1.0 / 120.0;
-    q = q * r + 1.0 / 24.0;
-    q = q * r + 1.0 / 6.0;
-    q = q * r + 0.5;
-    *p = r + r * r * q;
-    /* t's low bits hold k (two's complement): 2^k's exponent field is k + 1023 */
-    return vmath__bits_d((vmath__d_bits(t) + 1023) << 52);
-}
-
-/* e^x in double for a float argument's range (the core of tensor__vexpf; sigmoid-like callers
- * that keep working in double use it) */
-VMATH_INLINE double tensor__vexp_d(double x) {
-    x = x < -160.0 ? -160.0 : x;   /* e^-160 rounds to float 0, e^100 to float inf; NaN passes */
-    x = x > 100.0 ? 100.0 : x;
-    double p, scale = vmath__exp_parts(x, &p);
-    return scale + scale * p;
-}
-
-VMATH_INLINE float tensor__vexpf(float x) { return (float)tensor__vexp_d((double)x); }
-
-/* tanh |x| = expm1(2|x|) / (expm1(2|x|) + 2): no cancellation near 0, as expm1 is r + r^2 q(r)
- * there (k = 0); |x| >= 20 is 1 in float. */
-VMATH_INLINE float tensor__vtanhf(float x) {
-    double a = fabs((double)x);
-    a = a > 20.0 ? 20.0 : a;
-    double p, scale = vmath__exp_parts(a + a, &p);
-    double em1 = (scale - 1.0) + scale * p;
-    return copysignf((float)(em1 / (em1 + 2.0)), x);
-}
-
-/* erf: Taylor polynomials of degree 9 around c_i = i/32 (i = 0..128), |x| - c_i in [-1/64, 1/64]
- * (truncation < 1e-20 relative); the coefficients (vmath.c) are computed to 80 digits by
- * tools/gen_erf_table.py.  The i = 0 polynomial is odd, so tiny and denormal x keep full relative
- * accuracy; |x| >= 4 is 1 in float.  The rows are gathered: narrower rows of lower degree mean
- * fewer gathers (ten per element), which are most of erf's time. */
-#define VMATH_ERF_DEG 9
-#define VMATH_ERF_ROWS 129
-/* [k][i]: coefficient k of row i (coefficient-major, so each is a gather of scale 8) */
-extern const double tensor__erf_tab[VMATH_ERF_DEG + 1][VMATH_ERF_ROWS];
-VMATH_INLINE float tensor__verff(float x) {
-    /* |x| clamped to 4 on its bits (NaN's are above inf's, so a NaN takes the last row; its result
-     * is x + x below): an integer min, as GCC leaves a float select in a loop that gathers a branch */
-    uint32_t ux, ub;
-    memcpy(&ux, &x, sizeof ux);
-    ub = ux & 0x7fffffffu;
-    bool nan = ub > 0x7f800000u;
-    ub = ub > 0x40800000u ? 0x40800000u : ub;
-    float af;
-    memcpy(&af, &ub, sizeof af);
-    double a = (double)af;
-    /* the row: a * 32 rounded to an integer in the low bits of t (a 64-bit index, which every
-     * ISA's gathers take without a float-to-int conversion); ties may take either row */
-    double t = a * 32.0 + VMATH_SHIFT;
-    int64_t i = (int64_t)(vmath__d_bits(t) - vmath__d_bits(VMATH_SHIFT));
-    double h = a - (t - VMATH_SHIFT) * 0.03125;
-    double p = tensor__erf_tab[9][i];
-    p = p * h + tensor__erf_tab[8][i];
-    p = p * h + tensor__erf_tab[7][i];
-    p = p * h + tensor__erf_tab[6][i];
-    p = p * h + tensor__erf_tab[5][i];
-    p = p * h + tensor__erf_tab[4][i];
-    p = p * h + tensor__erf_tab[3][i];
-    p = p * h + tensor__erf_tab[2][i];
-    p = p * h + tensor__erf_tab[1][i];
-    p = p * h + tensor__erf_tab[0][i];
-    float r = copysignf((float)p, x);
-    uint32_t ur;
-    memcpy(&ur, &r, sizeof ur);
-    /* a NaN comes back quieted, as x + x: a mask, not a select (GCC leaves selects in a loop
-     * that gathers as branches) */
-    uint32_t m = 0u - (uint32_t)nan;
-    ur ^= (ur ^ (ux | 0x00400000u)) & m;
-    memcpy(&r, &ur, sizeof r);
-    return r;
-}
-
-/* log: x = 2^e m with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) / (m + 1),
- * |s| <= 0.172, the odd series to s^23 (truncation < 2^-60 relative). */
-VMATH_INLINE float tensor__vlogf(float x) {
-    double d = (double)x;
-    uint64_t u = vmath__d_bits(d);
-    uint64_t v = u - 0x3fe6a09e667f3bcdull;          /* bits of sqrt(1/2) */
-    uint64_t ef = v >> 52;                            /* e mod 4096 */
-    double e = vmath__bits_d(0x4338000000000000ull + ef) - VMATH_SHIFT;
-    e = e >= 2048.0 ? e - 4096.0 : e;
-    double m = vmath__bits_d(u - (v & 0xfff0000000000000ull));
-    double s = (m - 1.0) / (m + 1.0), z = s * s;
-    double q = 1.0 / 23.0;
-    q = q * z + 1.0 / 21.0;
-    q = q * z + 1.0 / 19.0;
-    q = q * z + 1.0 / 17.0;
-    q = q * z + 1.0 / 15.0;
-    q = q * z + 1.0 / 13.0;
-    q = q * z + 1.0 / 11.0;
-    q = q * z + 1.0 / 9.0;
-    q = q * z + 1.0 / 7.0;
-    q = q * z + 1.0 / 5.0;
-    q = q * z + 1.0 / 3.0;
-    double s2 = s + s;
-    double l = e * VMATH_LN2HI + (s2 + (e * VMATH_LN2LO + s2 * z * q));
-    float r = (float)l;
-    r = x == 0.0f ? -INFINITY : r;
-    r = x < 0.0f ? -NAN : r;   /* glibc returns the default NaN (sign set) */
-    r = x == INFINITY ? x : r;
-    return x != x ? x + x : r;
-}
+/* fma(a, b, c) for the scalar and vector element types (a scalar a is broadcast: the expressions
+ * write constants as scalars); the scalar forms are the float and double functions, one
+ * rounding each */
+VMATH_AVX2 static inline __m256 tensor__vfmaf8(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+VMATH_AVX2 static inline __m256d tensor__vfmad4(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
+static inline float tensor__vidf(float a) { return a; }
+static inline double tensor__vidd(double a) { return a; }
+VMATH_AVX2 static inline __m256 tensor__vsplatf8(float a) { return _mm256_set1_ps(a); }
+VMATH_AVX2 static inline __m256d tensor__vsplatd4(double a) { return _mm256_set1_pd(a); }
+#define VMATH_FMA(a, b, c)                                                                         \
+    _Generic((c), float: fmaf, __m256: tensor__vfmaf8, __m256d: tensor__vfmad4, default: (fma))(  \
+        _Generic((c), float: tensor__vidf, __m256: tensor__vsplatf8, __m256d: tensor__vsplatd4, default: tensor__vidd)(a), b, c)
 
 #endif
