@@ -175,19 +175,14 @@ int tensor__run_clone(TensorOp op, Tensor *const *in, int n_in, const TensorOpAr
     return 1;
 }
 
-/* to() returns self when nothing changes (ATen's to_will_alias) */
-static bool to_returns_input(TensorDtype dt, int x_dtype, int nd, const int64_t *shape, const int64_t *strides,
-                             const TensorOpArgs *a) {
-    return tensor__to_aliases(dt, x_dtype, nd, shape, strides, (TensorMemoryFormat)a->memory_format, a->force_copy);
-}
-
 int tensor__infer_to_dtype(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *a, TensorMeta *o, int max) {
     (void)op;
     (void)n_in;
     (void)max;
     const TensorMeta *x = in[0];
     TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? x->dtype : a->dtype;
-    if (to_returns_input(dt, x->dtype, x->ndim, x->shape, x->strides, a)) {
+    if (tensor__to_aliases(dt, x->dtype, x->ndim, x->shape, x->strides, (TensorMemoryFormat)a->memory_format,
+                           a->force_copy)) {
         *o = *x;
         return 1;
     }
@@ -200,8 +195,9 @@ int tensor__run_to_dtype(TensorOp op, Tensor *const *in, int n_in, const TensorO
     (void)n_out;
     const Tensor *x = in[0];
     TensorDtype dt = a->dtype == TENSOR_DTYPE_DEFAULT ? (TensorDtype)x->dtype : a->dtype;
-    Tensor *r = to_returns_input(dt, x->dtype, x->ndim, x->shape, x->strides, a) ? tensor_to_dtype(in[0], dt)
-                                                                                 : copy_laid_out_as(x, dt, a->memory_format);
+    bool alias = tensor__to_aliases(dt, x->dtype, x->ndim, x->shape, x->strides, (TensorMemoryFormat)a->memory_format,
+                                    a->force_copy);
+    Tensor *r = alias ? tensor_to_dtype(in[0], dt) : copy_laid_out_as(x, dt, a->memory_format);
     if (!r) return -1;
     out[0] = r;
     return 1;

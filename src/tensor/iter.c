@@ -11,7 +11,7 @@
 
 /* strides dense in the order `order` (order[0] the fastest dim), size-1 dims skipped as c10's
  * contiguity checks skip them */
-static bool dense_in_order(int nd, const int64_t *shape, const int64_t *strides, const int *order) {
+bool tensor__dense_in_order(int nd, const int64_t *shape, const int64_t *strides, const int *order) {
     int64_t want = 1;
     for (int i = 0; i < nd; i++) {
         int d = order[i];
@@ -72,8 +72,8 @@ void tensor__iter_out_strides(int n, const TensorGeom *g, int nd, const int64_t 
         same_shape = g[k].ndim == nd && memcmp(g[k].shape, shape, sizeof(int64_t) * (size_t)nd) == 0;
     if (same_shape) {
         for (int k = 0; k < n; k++) {
-            contig = contig && dense_in_order(nd, shape, g[k].strides, order);
-            cl = cl && dense_in_order(nd, shape, g[k].strides, cl_order);
+            contig = contig && tensor__dense_in_order(nd, shape, g[k].strides, order);
+            cl = cl && tensor__dense_in_order(nd, shape, g[k].strides, cl_order);
             nod = nod && tensor__non_overlapping_dense(nd, shape, g[k].strides);
         }
         if (contig) {

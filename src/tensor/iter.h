@@ -40,6 +40,9 @@ void tensor__iter_out_strides(int n, const TensorGeom *g, int ndim, const int64_
 
 /* c10's is_non_overlapping_and_dense: the strides cover (ndim, shape) densely in some order. */
 bool tensor__non_overlapping_dense(int ndim, const int64_t *shape, const int64_t *strides);
+/* strides dense in the order `order` (order[0] the fastest dim), size-1 dims skipped as c10's
+ * contiguity checks skip them */
+bool tensor__dense_in_order(int ndim, const int64_t *shape, const int64_t *strides, const int *order);
 
 /* ops[0] is the output; all operands must broadcast to (ndim, shape). */
 void tensor__iter_init(TensorIter *it, int nops, const Tensor *const *ops, int ndim, const int64_t *shape);

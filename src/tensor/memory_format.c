@@ -7,9 +7,18 @@
 #include "src/tensor/iter.h"
 #include "src/tensor/tensor.h"
 
-/* dims from fastest to slowest: C, then the spatial dims innermost first, then N */
-static const int cl2d_order[4] = {1, 3, 2, 0};
-static const int cl3d_order[5] = {1, 4, 3, 2, 0};
+/* The channels-last formats: their rank, name, and dims from fastest to slowest (C, then the
+ * spatial dims innermost first, then N); NULL for the others. */
+typedef struct ChannelsLast {
+    int rank;
+    const char *name;
+    int order[5];
+} ChannelsLast;
+
+static const ChannelsLast *channels_last(TensorMemoryFormat mf) {
+    static const ChannelsLast cl2d = {4, "channels_last", {1, 3, 2, 0}}, cl3d = {5, "channels_last_3d", {1, 4, 3, 2, 0}};
+    return mf == TENSOR_MF_CHANNELS_LAST ? &cl2d : mf == TENSOR_MF_CHANNELS_LAST_3D ? &cl3d : NULL;
+}
 
 static void strides_in_order(int nd, const int64_t *shape, const int *order, int64_t *strides) {
     int64_t s = 1;
@@ -21,21 +30,16 @@ static void strides_in_order(int nd, const int64_t *shape, const int *order, int
 
 int tensor_memory_format_strides(TensorMemoryFormat mf, int nd, const int64_t *shape, const int64_t *like_strides,
                                  int64_t *strides) {
+    const ChannelsLast *cl = channels_last(mf);
+    if (cl) {
+        if (nd != cl->rank) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "required rank %d tensor to use %s format", cl->rank, cl->name);
+            return -1;
+        }
+        strides_in_order(nd, shape, cl->order, strides);
+        return 0;
+    }
     switch (mf) {
-    case TENSOR_MF_CHANNELS_LAST:
-        if (nd != 4) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "required rank 4 tensor to use channels_last format");
-            return -1;
-        }
-        strides_in_order(nd, shape, cl2d_order, strides);
-        return 0;
-    case TENSOR_MF_CHANNELS_LAST_3D:
-        if (nd != 5) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "required rank 5 tensor to use channels_last_3d format");
-            return -1;
-        }
-        strides_in_order(nd, shape, cl3d_order, strides);
-        return 0;
     case TENSOR_MF_PRESERVE:
         if (like_strides) {
             /* empty_like: a non-overlapping dense tensor's own strides (size-1 dims' included),
@@ -49,8 +53,7 @@ int tensor_memory_format_strides(TensorMemoryFormat mf, int nd, const int64_t *s
             return 0;
         }
         break;
-    case TENSOR_MF_UNSET:
-    case TENSOR_MF_CONTIGUOUS:
+    default:
         break;
     }
     tensor__compute_contiguous_strides(nd, shape, strides);
@@ -63,24 +66,11 @@ bool tensor__strides_are_contiguous(int nd, const int64_t *shape, const int64_t 
     return memcmp(c, strides, sizeof(int64_t) * (size_t)nd) == 0;
 }
 
-/* dense in `order`, size-1 dims skipped (c10's compute_channels_last_contiguous_2d/3d) */
-static bool contiguous_in_order(int nd, const int64_t *shape, const int64_t *strides, const int *order) {
-    int64_t want = 1;
-    for (int i = 0; i < nd; i++) {
-        int d = order[i];
-        if (shape[d] == 1) continue;
-        if (strides[d] != want) return false;
-        want *= shape[d];
-    }
-    return true;
-}
-
 bool tensor__contiguous_as(int nd, const int64_t *shape, const int64_t *strides, TensorMemoryFormat mf) {
-    switch (mf) {
-    case TENSOR_MF_CHANNELS_LAST: return nd == 4 && contiguous_in_order(nd, shape, strides, cl2d_order);
-    case TENSOR_MF_CHANNELS_LAST_3D: return nd == 5 && contiguous_in_order(nd, shape, strides, cl3d_order);
-    default: return tensor__is_contiguous_geometry(nd, shape, strides);
-    }
+    /* c10's compute_channels_last_contiguous_2d/3d: dense in the format's order */
+    const ChannelsLast *cl = channels_last(mf);
+    if (cl) return nd == cl->rank && tensor__dense_in_order(nd, shape, strides, cl->order);
+    return tensor__is_contiguous_geometry(nd, shape, strides);
 }
 
 bool tensor_is_contiguous_as(const Tensor *t, TensorMemoryFormat mf) {
@@ -104,8 +94,10 @@ static bool strides_like_order(int nd, const int64_t *shape, const int64_t *stri
 }
 
 TensorMemoryFormat tensor__suggest_memory_format(int nd, const int64_t *shape, const int64_t *strides) {
-    if (nd == 4 && strides_like_order(nd, shape, strides, cl2d_order)) return TENSOR_MF_CHANNELS_LAST;
-    if (nd == 5 && strides_like_order(nd, shape, strides, cl3d_order)) return TENSOR_MF_CHANNELS_LAST_3D;
+    for (TensorMemoryFormat mf = TENSOR_MF_CHANNELS_LAST; mf <= TENSOR_MF_CHANNELS_LAST_3D; mf++) {
+        const ChannelsLast *cl = channels_last(mf);
+        if (nd == cl->rank && strides_like_order(nd, shape, strides, cl->order)) return mf;
+    }
     return TENSOR_MF_CONTIGUOUS;
 }
 

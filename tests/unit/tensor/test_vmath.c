@@ -83,24 +83,18 @@ static bool same_f(float a, float b) { return (isnan(a) && isnan(b)) || memcmp(&
 static bool same_d(double a, double b) { return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0; }
 
 /* what ATen's vml kernel computes: the vector function over groups, the last one zero-padded */
-__attribute__((target("avx2,fma"))) static void aten_f(Vf f, const float *x, float *y, int64_t n) {
-    for (int64_t i = 0; i < n; i += 8) {
-        float b[8] = {0};
-        int64_t m = n - i < 8 ? n - i : 8;
-        memcpy(b, x + i, sizeof(float) * (size_t)m);
-        _mm256_storeu_ps(b, f(_mm256_loadu_ps(b)));
-        memcpy(y + i, b, sizeof(float) * (size_t)m);
+#define ATEN_VML(NAME, T, FN, LANES, LOAD, STORE)                                                     \
+    __attribute__((target("avx2,fma"))) static void NAME(FN f, const T *x, T *y, int64_t n) {       \
+        for (int64_t i = 0; i < n; i += LANES) {                                                      \
+            T b[LANES] = {0};                                                                         \
+            int64_t m = n - i < LANES ? n - i : LANES;                                                \
+            memcpy(b, x + i, sizeof(T) * (size_t)m);                                                  \
+            STORE(b, f(LOAD(b)));                                                                     \
+            memcpy(y + i, b, sizeof(T) * (size_t)m);                                                  \
+        }                                                                                             \
     }
-}
-__attribute__((target("avx2,fma"))) static void aten_d(Vd f, const double *x, double *y, int64_t n) {
-    for (int64_t i = 0; i < n; i += 4) {
-        double b[4] = {0};
-        int64_t m = n - i < 4 ? n - i : 4;
-        memcpy(b, x + i, sizeof(double) * (size_t)m);
-        _mm256_storeu_pd(b, f(_mm256_loadu_pd(b)));
-        memcpy(y + i, b, sizeof(double) * (size_t)m);
-    }
-}
+ATEN_VML(aten_f, float, Vf, 8, _mm256_loadu_ps, _mm256_storeu_ps)
+ATEN_VML(aten_d, double, Vd, 4, _mm256_loadu_pd, _mm256_storeu_pd)
 
 /* edge cases and random values (37 elements more than whole groups: a tail) */
 static Tensor *inputs(TensorDtype dt) {

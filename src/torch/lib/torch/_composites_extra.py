@@ -449,7 +449,7 @@ def ldexp(input, other):
 @_outable("heaviside")
 def heaviside(input, values):
     if input.dtype != values.dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     pos = (input > 0).to(input.dtype)
     return torch.where(input == 0, values, pos)
 
