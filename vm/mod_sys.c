@@ -160,8 +160,7 @@ static Value sys_setrecursionlimit(ARGS) {
                         "cannot set the recursion limit to %lld at the recursion depth %d: the limit is too low",
                         (long long)n, vm->depth);
     /* the frame pool bounds how deep Ember can go; above it the limit stays at the pool size */
-    if (n > vm->frame_pool_cap - 50) n = vm->frame_pool_cap - 50;
-    vm->recursion_limit = (int32_t)n;
+    vm_set_recursion_limit(vm, n);
     return val_none();
 }
 

@@ -131,12 +131,28 @@ static void make_binop_names(VM *vm) {
     }
 }
 
+/* Pool frames keep the fields every call would write alike (builtins, owns_stack; the rest are
+ * zero from calloc), written once here for the frames the limit lets calls reach, not for the
+ * whole pool at start-up: touching the 2 MiB pool cost a third of an empty script's start-up
+ * (its page faults).  Every push checks depth < recursion_limit first, so frames at or above
+ * the limit + 50 (the slack exc.c's C-level check allows) are never used unprepared. */
+int32_t vm_set_recursion_limit(VM *vm, int64_t n) {
+    if (n > vm->frame_pool_cap - 50) n = vm->frame_pool_cap - 50;
+    int32_t want = (int32_t)n + 50;
+    for (int32_t i = vm->frame_pool_ready; i < want; i++) {
+        vm->frame_pool[i].builtins = vm->builtins;
+        vm->frame_pool[i].owns_stack = true;
+    }
+    if (want > vm->frame_pool_ready) vm->frame_pool_ready = want;
+    vm->recursion_limit = (int32_t)n;
+    return vm->recursion_limit;
+}
+
 VM *vm_new(void) {
     VM *vm = calloc(1, sizeof *vm);
     EM_ASSERT(vm != NULL, "out of memory creating the VM");
     vm->out = stdout;
     vm->err = stderr;
-    vm->recursion_limit = 1000;
     vm->next_gc = 4u << 20;
     vm->next_storage_gc = 16u << 20;
     vm->eval_frame = vm_eval_frame_default;
@@ -154,10 +170,7 @@ VM *vm_new(void) {
     make_types(vm);
     make_binop_names(vm);
     vm->builtins = dict_new(vm);
-    for (int32_t i = 0; i < vm->frame_pool_cap; i++) {
-        vm->frame_pool[i].builtins = vm->builtins;
-        vm->frame_pool[i].owns_stack = true;
-    }
+    vm_set_recursion_limit(vm, 1000);
     import_init(vm);
     exc_init_types(vm);
     type_init_methods(vm);

@@ -189,6 +189,7 @@ struct VM {
     Frame *frame;            /* innermost running frame */
     Frame *frame_pool;       /* frames for non-generator calls */
     int32_t frame_pool_cap;
+    int32_t frame_pool_ready; /* frames [0, ready) have their constant fields (vm_set_recursion_limit) */
     int32_t depth;           /* script frames currently running */
     int32_t recursion_limit;
     int32_t c_depth;         /* nested C-level recursion (repr, eq, hash ...) */
@@ -246,6 +247,9 @@ struct VM {
 
 /* ---- lifecycle ----------------------------------------------------------------------- */
 VM *vm_new(void);
+/* Set the recursion limit (clamped to what the frame pool holds) and prepare the pool's frames
+ * below it; returns the limit set. */
+int32_t vm_set_recursion_limit(VM *vm, int64_t n);
 void vm_free(VM *vm);
 
 /* ---- exceptions (vm/exc.c) ------------------------------------------------------------- */
