@@ -1552,6 +1552,41 @@ static Value m_rsub(ARGS) {
 
 /* ---- the table ------------------------------------------------------------------------------------------ */
 
+/* div / divide / div_ / divide_ with rounding_mode=: None divides as m_binary_named and
+ * m_named_inplace do; 'trunc' and 'floor' (ATen's div_trunc / div_floor kernels) are
+ * torch/_composites_more.py's _div_rounding, which the mode's check and message also come from */
+static Value m_div(ARGS) {
+    bool inplace = fn->name[strlen(fn->name) - 1] == '_';
+    int nkw = kw ? (int)kw->len : 0, mode_at = -1;
+    for (int i = 0; i < nkw; i++)
+        if (str_eq_c(AS_STR(kw->items[i]), "rounding_mode")) mode_at = i;
+    if (mode_at < 0) return inplace ? m_named_inplace(vm, argc, argv, kw, fn) : m_binary_named(vm, argc, argv, kw, fn);
+    if (argc + nkw > 8) return vm_raise(vm, vm->e_TypeError, "%s() takes at most 3 arguments", fn->name);
+    /* the arguments with rounding_mode last, and _inplace after it */
+    Value args[9];
+    TupleObj *names = tuple_new(vm, nkw + 1);
+    if (!names) return val_null();
+    vm_push_root(vm, val_obj(names));
+    for (int i = 0; i < argc; i++) args[i] = argv[i];
+    for (int i = 0, j = 0; i < nkw; i++) {
+        if (i == mode_at) continue;
+        names->items[j] = kw->items[i];
+        args[argc + j++] = argv[argc + i];
+    }
+    names->items[nkw - 1] = kw->items[mode_at];
+    args[argc + nkw - 1] = argv[argc + mode_at];
+    names->items[nkw] = vm_intern(vm, "_inplace");
+    args[argc + nkw] = val_bool(inplace);
+    Value r = val_null();
+    Value mod = vm_import_module(vm, "torch._composites_more");
+    if (!val_is_null(mod)) {
+        Value f = vm_getattr_c(vm, mod, "_div_rounding");
+        if (!val_is_null(f)) r = vm_call(vm, f, argc, args, names);
+    }
+    vm_pop_root(vm);
+    return r;
+}
+
 #define BD(name, spec) {name, m_binary_dunder, NATIVEF_METHOD, (void *)&spec}
 #define BN(name, spec) {name, m_binary_named, NATIVEF_METHOD, (void *)&spec}
 #define BI(name, spec) {name, m_binary_inplace, NATIVEF_METHOD, (void *)&spec}
@@ -1581,7 +1616,7 @@ static const MethodDef tensor_methods[] = {
     {"__len__", m_len, NATIVEF_METHOD}, {"__iter__", m_iter, NATIVEF_METHOD}, {"__format__", m_format, NATIVEF_METHOD},
     /* arithmetic by name */
     BN("add", b_add), BN("sub", b_sub), BN("subtract", b_sub), BN("mul", b_mul), BN("multiply", b_mul),
-    BN("div", b_div), BN("divide", b_div), BN("true_divide", b_div), BN("pow", b_pow),
+    {"div", m_div, NATIVEF_METHOD, (void *)&b_div}, {"divide", m_div, NATIVEF_METHOD, (void *)&b_div}, BN("true_divide", b_div), BN("pow", b_pow),
     BN("remainder", b_rem), BN("floor_divide", b_fdiv), BN("atan2", b_atan2), BN("arctan2", b_atan2),
     BN("fmod", b_fmod), BN("hypot", b_hypot), BN("logaddexp", b_logaddexp), BN("logaddexp2", b_logaddexp2),
     BN("copysign", b_copysign), BI("fmod_", b_fmod), BI("atan2_", b_atan2), BI("arctan2_", b_atan2), BI("hypot_", b_hypot),
@@ -1590,7 +1625,7 @@ static const MethodDef tensor_methods[] = {
     BN("maximum", b_max2), BN("minimum", b_min2),
     BN("logical_and", b_land), BN("logical_or", b_lor), BN("logical_xor", b_lxor),
     {"add_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_add}, {"sub_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_sub},
-    {"mul_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_mul}, {"div_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_div},
+    {"mul_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_mul}, {"div_", m_div, NATIVEF_METHOD, (void *)&ib_div}, {"divide_", m_div, NATIVEF_METHOD, (void *)&ib_div},
     {"matmul", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
     {"mm", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MM},
     {"bmm", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_BMM},
@@ -1670,6 +1705,33 @@ static const MethodDef tensor_methods[] = {
     {"float_power", m_composite, NATIVEF_METHOD}, {"ldexp", m_composite, NATIVEF_METHOD},
     {"heaviside", m_composite, NATIVEF_METHOD}, {"renorm", m_composite, NATIVEF_METHOD},
     {"quantile", m_composite, NATIVEF_METHOD}, {"nanquantile", m_composite, NATIVEF_METHOD},
+    /* torch/_composites_more.py (and the in-place forms torch/_composites.py defines) */
+    {"broadcast_to", m_composite, NATIVEF_METHOD}, {"ravel", m_composite, NATIVEF_METHOD}, {"tile", m_composite, NATIVEF_METHOD},
+    {"swapdims", m_composite, NATIVEF_METHOD}, {"unflatten", m_composite, NATIVEF_METHOD}, {"fliplr", m_composite, NATIVEF_METHOD},
+    {"flipud", m_composite, NATIVEF_METHOD}, {"hsplit", m_composite, NATIVEF_METHOD}, {"vsplit", m_composite, NATIVEF_METHOD},
+    {"dsplit", m_composite, NATIVEF_METHOD}, {"unsafe_chunk", m_composite, NATIVEF_METHOD}, {"unsafe_split", m_composite, NATIVEF_METHOD},
+    {"unsafe_split_with_sizes", m_composite, NATIVEF_METHOD}, {"narrow_copy", m_composite, NATIVEF_METHOD}, {"sum_to_size", m_composite, NATIVEF_METHOD},
+    {"select_scatter", m_composite, NATIVEF_METHOD}, {"slice_scatter", m_composite, NATIVEF_METHOD}, {"diagonal_scatter", m_composite, NATIVEF_METHOD},
+    {"clamp_max", m_composite, NATIVEF_METHOD}, {"clamp_min_", m_composite, NATIVEF_METHOD}, {"clamp_max_", m_composite, NATIVEF_METHOD},
+    {"clip_", m_composite, NATIVEF_METHOD}, {"absolute", m_composite, NATIVEF_METHOD}, {"absolute_", m_composite, NATIVEF_METHOD},
+    {"positive", m_composite, NATIVEF_METHOD}, {"greater", m_composite, NATIVEF_METHOD}, {"greater_", m_composite, NATIVEF_METHOD},
+    {"greater_equal", m_composite, NATIVEF_METHOD}, {"greater_equal_", m_composite, NATIVEF_METHOD}, {"less", m_composite, NATIVEF_METHOD},
+    {"less_", m_composite, NATIVEF_METHOD}, {"less_equal", m_composite, NATIVEF_METHOD}, {"less_equal_", m_composite, NATIVEF_METHOD},
+    {"not_equal", m_composite, NATIVEF_METHOD}, {"not_equal_", m_composite, NATIVEF_METHOD}, {"eq_", m_composite, NATIVEF_METHOD},
+    {"ne_", m_composite, NATIVEF_METHOD}, {"lt_", m_composite, NATIVEF_METHOD}, {"le_", m_composite, NATIVEF_METHOD},
+    {"gt_", m_composite, NATIVEF_METHOD}, {"ge_", m_composite, NATIVEF_METHOD}, {"is_complex", m_composite, NATIVEF_METHOD},
+    {"is_conj", m_composite, NATIVEF_METHOD}, {"is_neg", m_composite, NATIVEF_METHOD}, {"is_signed", m_composite, NATIVEF_METHOD},
+    {"is_nonzero", m_composite, NATIVEF_METHOD}, {"is_same_size", m_composite, NATIVEF_METHOD}, {"conj", m_composite, NATIVEF_METHOD},
+    {"resolve_conj", m_composite, NATIVEF_METHOD}, {"resolve_neg", m_composite, NATIVEF_METHOD}, {"conj_physical", m_composite, NATIVEF_METHOD},
+    {"isposinf", m_composite, NATIVEF_METHOD}, {"isneginf", m_composite, NATIVEF_METHOD}, {"isreal", m_composite, NATIVEF_METHOD},
+    {"gcd", m_composite, NATIVEF_METHOD}, {"gcd_", m_composite, NATIVEF_METHOD}, {"lcm", m_composite, NATIVEF_METHOD},
+    {"lcm_", m_composite, NATIVEF_METHOD}, {"inner", m_composite, NATIVEF_METHOD}, {"vdot", m_composite, NATIVEF_METHOD},
+    {"addbmm", m_composite, NATIVEF_METHOD}, {"addbmm_", m_composite, NATIVEF_METHOD}, {"diag_embed", m_composite, NATIVEF_METHOD},
+    {"diagflat", m_composite, NATIVEF_METHOD}, {"msort", m_composite, NATIVEF_METHOD}, {"mode", m_composite, NATIVEF_METHOD},
+    {"fill_diagonal_", m_composite, NATIVEF_METHOD}, {"cov", m_composite, NATIVEF_METHOD}, {"corrcoef", m_composite, NATIVEF_METHOD},
+    {"matrix_power", m_composite, NATIVEF_METHOD}, {"addmv_", m_composite, NATIVEF_METHOD}, {"deg2rad_", m_composite, NATIVEF_METHOD},
+    {"rad2deg_", m_composite, NATIVEF_METHOD}, {"nan_to_num_", m_composite, NATIVEF_METHOD}, {"square_", m_composite, NATIVEF_METHOD},
+    {"ldexp_", m_composite, NATIVEF_METHOD},
     /* in place */
     {"zero_", m_zero_, NATIVEF_METHOD}, {"fill_", m_fill_, NATIVEF_METHOD}, {"copy_", m_copy_, NATIVEF_METHOD},
     {"relu_", m_relu_, NATIVEF_METHOD}, {"normal_", m_normal_, NATIVEF_METHOD}, {"uniform_", m_uniform_, NATIVEF_METHOD},

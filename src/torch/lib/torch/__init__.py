@@ -295,6 +295,34 @@ from torch._composites_extra import (signbit, dist, movedim, moveaxis, diff, nan
                                      atleast_3d, column_stack, dstack, addmv, addr, cross, searchsorted, bucketize,
                                      broadcast_shapes, float_power, ldexp, heaviside, vander, cov, corrcoef, renorm,
                                      quantile, nanquantile, cdist, combinations)
+from torch._composites_more import (as_tensor, asarray, scalar_tensor, empty_strided, range, concatenate,
+                                    broadcast_to, broadcast_tensors, ravel, tile, swapdims, unflatten, fliplr, flipud,
+                                    hsplit, vsplit, dsplit, unsafe_chunk, unsafe_split, unsafe_split_with_sizes,
+                                    narrow_copy, select_scatter, slice_scatter, diagonal_scatter, clamp_min, clamp_max,
+                                    clamp_min_, clamp_max_, clip_, absolute, positive, greater, greater_equal, less,
+                                    less_equal, not_equal, is_complex, is_conj, is_neg, is_signed, is_nonzero,
+                                    is_same_size, conj, resolve_conj, resolve_neg, conj_physical, real, imag, isposinf,
+                                    isneginf, isreal, isin, gcd, lcm, gcd_, lcm_, inner, vdot, chain_matmul, addbmm,
+                                    diag_embed, diagflat, msort, mode, trapezoid, trapz, cumulative_trapezoid,
+                                    hann_window, hamming_window, blackman_window, bartlett_window)
+from torch._composites_extra import matrix_power
+
+
+def _inplace_function(name):
+    """torch.<op>_(input, ...): the Tensor method of that name (PyTorch binds both from one kernel)."""
+    def f(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+for _name in ("acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_",
+              "atan_", "atanh_", "ceil_", "cos_", "cosh_", "detach_", "erf_", "erfc_", "exp2_", "expm1_", "fix_",
+              "floor_", "frac_", "log10_", "log1p_", "log2_", "log_", "logit_", "negative_", "reciprocal_", "round_",
+              "rsqrt_", "sin_", "sinc_", "sinh_", "tan_", "trunc_", "xlogy_", "addmv_", "deg2rad_", "rad2deg_",
+              "nan_to_num_", "square_", "ldexp_"):
+    globals()[_name] = _inplace_function(_name)
+del _name
 from torch._mathops import (cumprod, cummax, cummin, logcumsumexp, xlogy, polygamma, norm, einsum, cholesky,
                             qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean)   # branch opsmath
 import torch.linalg

@@ -281,3 +281,37 @@ def addcdiv_(input, tensor1, tensor2, *, value=1):
 from torch._composites_extra import (signbit, dist, movedim, moveaxis, diff, nansum, nanmean, median, nanmedian,
                                      aminmax, rot90, kron, addmv, addr, cross, float_power, ldexp, heaviside, renorm,
                                      quantile, nanquantile)
+from torch._composites_extra import cov, corrcoef, matrix_power
+from torch._composites_more import (broadcast_to, ravel, tile, swapdims, unflatten, fliplr, flipud, hsplit, vsplit,
+                                    dsplit, unsafe_chunk, unsafe_split, unsafe_split_with_sizes, narrow_copy,
+                                    sum_to_size, select_scatter, slice_scatter, diagonal_scatter, clamp_max,
+                                    clamp_min_, clamp_max_, clip_, absolute, absolute_, positive, greater, greater_,
+                                    greater_equal, greater_equal_, less, less_, less_equal, less_equal_, not_equal,
+                                    not_equal_, eq_, ne_, lt_, le_, gt_, ge_, is_complex, is_conj, is_neg, is_signed,
+                                    is_nonzero, is_same_size, conj, resolve_conj, resolve_neg, conj_physical,
+                                    isposinf, isneginf, isreal, gcd, gcd_, lcm, lcm_, inner, vdot, addbmm, addbmm_,
+                                    diag_embed, diagflat, msort, mode, fill_diagonal_)
+
+
+def addmv_(input, mat, vec, *, beta=1, alpha=1):
+    return input.copy_(torch.addmv(input, mat, vec, beta=beta, alpha=alpha))
+
+
+def deg2rad_(input):
+    return input.copy_(deg2rad(input))
+
+
+def rad2deg_(input):
+    return input.copy_(rad2deg(input))
+
+
+def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
+    return input.copy_(nan_to_num(input, nan, posinf, neginf))
+
+
+def square_(input):
+    return input.mul_(input)
+
+
+def ldexp_(input, other):
+    return input.copy_(torch.ldexp(input, other))
