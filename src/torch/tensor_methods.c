@@ -510,7 +510,16 @@ static Value m_cuda(ARGS) { return vm_raise(vm, vm->e_RuntimeError, "Ember runs 
 static Value m_type(ARGS) {
     if (argc == 1) return vm_intern(vm, tensor_type_string(T(argv[0])));
     TensorDtype d;
-    if (torch_dtype_of(vm, argv[1], &d) < 0) return val_null();
+    Value want = argv[1];
+    if (!val_is_type(vm, want, torch_state(vm)->t_dtype)) {
+        /* a legacy type (torch.DoubleTensor) or its name: torch/_legacy_types.py says its dtype */
+        Value mod = vm_import_module(vm, "torch._legacy_types");
+        Value f = val_is_null(mod) ? mod : vm_getattr_c(vm, mod, "type_dtype");
+        if (val_is_null(f)) return f;
+        want = vm_call(vm, f, 1, &argv[1], NULL);
+        if (val_is_null(want)) return want;
+    }
+    if (torch_dtype_of(vm, want, &d) < 0) return val_null();
     return convert(vm, argv[0], d);
 }
 
@@ -1706,6 +1715,11 @@ static const MethodDef tensor_methods[] = {
     {"heaviside", m_composite, NATIVEF_METHOD}, {"renorm", m_composite, NATIVEF_METHOD},
     {"quantile", m_composite, NATIVEF_METHOD}, {"nanquantile", m_composite, NATIVEF_METHOD},
     /* torch/_composites_more.py (and the in-place forms torch/_composites.py defines) */
+    {"cumsum_", m_composite, NATIVEF_METHOD}, {"cumprod_", m_composite, NATIVEF_METHOD}, {"tril_", m_composite, NATIVEF_METHOD},
+    {"triu_", m_composite, NATIVEF_METHOD}, {"heaviside_", m_composite, NATIVEF_METHOD}, {"multiply_", m_composite, NATIVEF_METHOD},
+    {"subtract_", m_composite, NATIVEF_METHOD}, {"true_divide_", m_composite, NATIVEF_METHOD}, {"lerp_", m_composite, NATIVEF_METHOD},
+    {"renorm_", m_composite, NATIVEF_METHOD}, {"float_power_", m_composite, NATIVEF_METHOD}, {"get_device", m_composite, NATIVEF_METHOD},
+    {"is_inference", m_composite, NATIVEF_METHOD},
     {"broadcast_to", m_composite, NATIVEF_METHOD}, {"ravel", m_composite, NATIVEF_METHOD}, {"tile", m_composite, NATIVEF_METHOD},
     {"swapdims", m_composite, NATIVEF_METHOD}, {"unflatten", m_composite, NATIVEF_METHOD}, {"fliplr", m_composite, NATIVEF_METHOD},
     {"flipud", m_composite, NATIVEF_METHOD}, {"hsplit", m_composite, NATIVEF_METHOD}, {"vsplit", m_composite, NATIVEF_METHOD},

@@ -283,8 +283,8 @@ def get_autocast_cpu_dtype():
     return _C.get_autocast_cpu_dtype()
 
 
-FloatTensor = Tensor
-LongTensor = Tensor
+from torch._legacy_types import legacy_types as _legacy_types, set_default_tensor_type
+globals().update(_legacy_types)
 
 from torch._composites import (outer, ger, atleast_1d, atleast_2d, hstack, vstack, row_stack, nan_to_num,
                                isclose, lerp, logspace, diagonal, diag, trace, baddbmm, repeat_interleave,

@@ -315,3 +315,43 @@ def square_(input):
 
 def ldexp_(input, other):
     return input.copy_(torch.ldexp(input, other))
+
+
+def _copy_back(name):
+    """Tensor.<op>_: the out-of-place op written back into the tensor (ATen's in-place kernels give
+    the same values)."""
+    def f(input, *args, **kwargs):
+        return input.copy_(getattr(torch, name)(input, *args, **kwargs))
+    f.__name__ = f.__qualname__ = name + "_"
+    return f
+
+
+cumsum_, cumprod_, tril_, triu_, heaviside_, multiply_, subtract_, true_divide_ = (
+    _copy_back(n) for n in ("cumsum", "cumprod", "tril", "triu", "heaviside", "multiply", "subtract", "true_divide"))
+
+
+def lerp_(input, end, weight):
+    return input.copy_(lerp(input, end, weight))
+
+
+def renorm_(input, p, dim, maxnorm):
+    return input.copy_(torch.renorm(input, p, dim, maxnorm))
+
+
+def float_power_(input, exponent):
+    if input.dtype != torch.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_DTYPE_NAME.get(input.dtype, input.dtype)} "
+                           f"but the operation's result requires dtype Double")
+    return input.copy_(torch.float_power(input, exponent))
+
+
+_DTYPE_NAME = {torch.float32: "Float", torch.float16: "Half", torch.bfloat16: "BFloat16", torch.int64: "Long",
+               torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte", torch.bool: "Bool"}
+
+
+def get_device(input):
+    return -1
+
+
+def is_inference(input):
+    return False
