@@ -717,24 +717,31 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
  * float expression the eager loop evaluates; bools are 0./1. floats, so a logical op runs its
  * bool expression on them.  Selects load both sides unconditionally so they vectorise (a mask
  * from relu is random: a branch would mispredict half the time). */
+/* (void)x / (void)y: the integer-only ops (bitwise_and ...) have no float expression (0), and
+ * fits() never fuses them, but their cases still expand */
 #define UN(EXPR)                                                                                \
     for (int64_t i = 0; i < n; i++) {                                                           \
         float x = A[i];                                                                         \
+        (void)x;                                                                                \
         D[i] = (float)(EXPR);                                                                   \
     }
 #define BIN_MODES(EXPR)                                                                         \
     if (o->mode == FM_YCONST) {                                                                 \
         const float y = o->k;                                                                   \
+        (void)y;                                                                                \
         UN(EXPR)                                                                                \
     } else if (o->mode == FM_XCONST) {                                                          \
         const float x = o->k;                                                                   \
+        (void)x;                                                                                \
         for (int64_t i = 0; i < n; i++) {                                                       \
             float y = A[i];                                                                     \
+            (void)y;                                                                            \
             D[i] = (float)(EXPR);                                                               \
         }                                                                                       \
     } else {                                                                                    \
         for (int64_t i = 0; i < n; i++) {                                                       \
             float x = A[i], y = B[i];                                                           \
+            (void)x, (void)y;                                                                   \
             D[i] = (float)(EXPR);                                                               \
         }                                                                                       \
     }

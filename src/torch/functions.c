@@ -682,6 +682,7 @@ static const char *const function_names[] = {
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "remainder", "floor_divide",
     "atan2", "arctan2", "fmod", "hypot", "logaddexp", "logaddexp2", "copysign",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor",
     "matmul", "mm", "bmm", "mv", "dot", "clamp", "clip",
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "softmax",
     "log_softmax", "masked_fill", "gather", "index_select", "scatter_add", "masked_select", "reshape", "transpose",

@@ -117,21 +117,6 @@ static Value m_binary_dunder(ARGS) {
     return r;
 }
 
-/* & | ^ (and their reflected and in-place forms) are bitwise in PyTorch; on bool tensors and
- * bool scalars that is the logical op Ember computes.  Other dtypes would need bitwise kernels
- * the tensor library does not have: refuse rather than give a logical answer. */
-static bool bitwise_operand_ok(VM *vm, Value v) {
-    if (torch_is_tensor(vm, v)) return tensor_dtype(T(v)) == TENSOR_BOOL;
-    return val_is_bool(v) || !val_is_number(v);
-}
-
-static Value m_bitwise_dunder(ARGS) {
-    if (argc == 2 && torch_is_tensor(vm, argv[0]) && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
-        return vm_raise(vm, vm->e_NotImplementedError,
-                        "bitwise and/or/xor are only supported for bool tensors in Ember (use logical_and/or/xor)");
-    return m_binary_dunder(vm, argc, argv, kw, fn);
-}
-
 /* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
 static Value m_binary_named(ARGS) {
     const BinSpec *s = fn->data;
@@ -207,9 +192,12 @@ RBIN(rb_div, DIV, TENSOR_OP_COUNT);
 RBIN(rb_pow, POW, TENSOR_OP_RPOW_SCALAR);
 RBIN(rb_rem, REMAINDER, TENSOR_OP_COUNT);
 RBIN(rb_fdiv, FLOOR_DIVIDE, TENSOR_OP_COUNT);
-static const BinSpec rb_land = {TENSOR_OP_LOGICAL_AND, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
-static const BinSpec rb_lor = {TENSOR_OP_LOGICAL_OR, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
-static const BinSpec rb_lxor = {TENSOR_OP_LOGICAL_XOR, TENSOR_OP_COUNT, TENSOR_OP_COUNT, true, false, ""};
+BIN(b_band, BITWISE_AND, COUNT, TENSOR_OP_COUNT);
+BIN(b_bor, BITWISE_OR, COUNT, TENSOR_OP_COUNT);
+BIN(b_bxor, BITWISE_XOR, COUNT, TENSOR_OP_COUNT);
+RBIN(rb_band, BITWISE_AND, TENSOR_OP_COUNT);
+RBIN(rb_bor, BITWISE_OR, TENSOR_OP_COUNT);
+RBIN(rb_bxor, BITWISE_XOR, TENSOR_OP_COUNT);
 /* in place */
 IBIN(ib_add, ADD_, ADD_SCALAR_);
 IBIN(ib_sub, SUB_, SUB_SCALAR_);
@@ -288,10 +276,10 @@ static Value m_neg(ARGS) {
 static Value m_pos(ARGS) { return argv[0]; }
 static Value m_invert(ARGS) {
     Tensor *t = T(argv[0]);
-    if (tensor_dtype(t) != TENSOR_BOOL)
-        return vm_raise(vm, vm->e_NotImplementedError, "~ (bitwise not) is only supported for bool tensors in Ember");
+    if (tensor_dtype_is_floating(tensor_dtype(t)))
+        return vm_raise(vm, vm->e_TypeError, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
-    return op1(vm, TENSOR_OP_LOGICAL_NOT, t, &a);
+    return op1(vm, TENSOR_OP_BITWISE_NOT, t, &a);
 }
 
 /* ---- in-place forms through ag_pointwise_inplace ---------------------------------------------------- */
@@ -327,11 +315,6 @@ static Value m_binary_inplace(ARGS) {
     if (!torch_is_tensor(vm, argv[0])) return vm->not_implemented;
     bool dunder = fn->name[0] == '_';
     if (!dunder && refuse_number(vm, s, fn, argv[1])) return val_null();
-    if (s->tensor_op == TENSOR_OP_LOGICAL_AND || s->tensor_op == TENSOR_OP_LOGICAL_OR || s->tensor_op == TENSOR_OP_LOGICAL_XOR) {
-        if (dunder && (!bitwise_operand_ok(vm, argv[0]) || !bitwise_operand_ok(vm, argv[1])))
-            return vm_raise(vm, vm->e_NotImplementedError,
-                            "bitwise and/or/xor are only supported for bool tensors in Ember (use logical_and/or/xor)");
-    }
     Value r = binary_inplace_generic(vm, s, argv[0], argv[1]);
     if (!dunder && val_identical(r, vm->not_implemented))
         return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
@@ -1609,11 +1592,11 @@ static const MethodDef tensor_methods[] = {
     BD("__floordiv__", b_fdiv), BD("__rfloordiv__", rb_fdiv), BD("__mod__", b_rem), BD("__rmod__", rb_rem),
     BD("__pow__", b_pow), BD("__rpow__", rb_pow),
     BD("__eq__", b_eq), BD("__ne__", b_ne), BD("__lt__", b_lt), BD("__le__", b_le), BD("__gt__", b_gt), BD("__ge__", b_ge),
-    {"__and__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_land}, {"__or__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_lor},
-    {"__xor__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&b_lxor}, {"__rand__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_land},
-    {"__ror__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_lor}, {"__rxor__", m_bitwise_dunder, NATIVEF_METHOD, (void *)&rb_lxor},
+    BD("__and__", b_band), BD("__or__", b_bor), BD("__xor__", b_bxor),
+    BD("__rand__", rb_band), BD("__ror__", rb_bor), BD("__rxor__", rb_bxor),
     BI("__ipow__", b_pow), BI("__imod__", b_rem), BI("__ifloordiv__", b_fdiv),
-    BI("__iand__", b_land), BI("__ior__", b_lor), BI("__ixor__", b_lxor),
+    BI("__iand__", b_band), BI("__ior__", b_bor), BI("__ixor__", b_bxor),
+    BI("bitwise_and_", b_band), BI("bitwise_or_", b_bor), BI("bitwise_xor_", b_bxor),
     BI("pow_", b_pow), BI("remainder_", b_rem), BI("floor_divide_", b_fdiv),
     BI("logical_and_", b_land), BI("logical_or_", b_lor), BI("logical_xor_", b_lxor),
     {"__matmul__", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
@@ -1633,6 +1616,7 @@ static const MethodDef tensor_methods[] = {
     BN("eq", b_eq), BN("ne", b_ne), BN("lt", b_lt), BN("le", b_le), BN("gt", b_gt), BN("ge", b_ge),
     BN("maximum", b_max2), BN("minimum", b_min2),
     BN("logical_and", b_land), BN("logical_or", b_lor), BN("logical_xor", b_lxor),
+    BN("bitwise_and", b_band), BN("bitwise_or", b_bor), BN("bitwise_xor", b_bxor),
     {"add_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_add}, {"sub_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_sub},
     {"mul_", m_named_inplace, NATIVEF_METHOD, (void *)&ib_mul}, {"div_", m_div, NATIVEF_METHOD, (void *)&ib_div}, {"divide_", m_div, NATIVEF_METHOD, (void *)&ib_div},
     {"matmul", m_matmul, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_OP_MATMUL},
@@ -1715,6 +1699,10 @@ static const MethodDef tensor_methods[] = {
     {"heaviside", m_composite, NATIVEF_METHOD}, {"renorm", m_composite, NATIVEF_METHOD},
     {"quantile", m_composite, NATIVEF_METHOD}, {"nanquantile", m_composite, NATIVEF_METHOD},
     /* torch/_composites_more.py (and the in-place forms torch/_composites.py defines) */
+    {"bitwise_left_shift", m_composite, NATIVEF_METHOD}, {"bitwise_right_shift", m_composite, NATIVEF_METHOD}, {"bitwise_left_shift_", m_composite, NATIVEF_METHOD},
+    {"bitwise_right_shift_", m_composite, NATIVEF_METHOD}, {"__lshift__", m_composite, NATIVEF_METHOD}, {"__rshift__", m_composite, NATIVEF_METHOD},
+    {"__rlshift__", m_composite, NATIVEF_METHOD}, {"__rrshift__", m_composite, NATIVEF_METHOD}, {"__ilshift__", m_composite, NATIVEF_METHOD},
+    {"__irshift__", m_composite, NATIVEF_METHOD},
     {"cumsum_", m_composite, NATIVEF_METHOD}, {"cumprod_", m_composite, NATIVEF_METHOD}, {"tril_", m_composite, NATIVEF_METHOD},
     {"triu_", m_composite, NATIVEF_METHOD}, {"heaviside_", m_composite, NATIVEF_METHOD}, {"multiply_", m_composite, NATIVEF_METHOD},
     {"subtract_", m_composite, NATIVEF_METHOD}, {"true_divide_", m_composite, NATIVEF_METHOD}, {"lerp_", m_composite, NATIVEF_METHOD},

@@ -74,6 +74,7 @@ static void make_case(TensorOp op, Case *c) {
         default: c->a.scalar = tensor_scalar_f(2.5); break;
         }
         if (op == TENSOR_OP_LOGICAL_NOT) c->in[0] = tensor_cmp_scalar(TENSOR_OP_GT_SCALAR, x, tensor_scalar_i(0)), tensor_decref(x);
+        if (op == TENSOR_OP_BITWISE_NOT) c->in[0] = tensor_to_dtype(x, TENSOR_INT64), tensor_decref(x);   /* integers only */
         return;
     }
     int64_t s3[1] = {3};
@@ -83,6 +84,13 @@ static void make_case(TensorOp op, Case *c) {
         c->in[1] = x;
         c->in[2] = tensor_randn(TENSOR_FLOAT32, 1, s3);
         c->n_in = 3;
+        return;
+    case TENSOR_OP_BITWISE_AND: case TENSOR_OP_BITWISE_OR: case TENSOR_OP_BITWISE_XOR:
+        /* integers only */
+        c->in[0] = tensor_to_dtype(x, TENSOR_INT64);
+        tensor_decref(x);
+        c->in[1] = tensor_to_dtype(c->in[0], TENSOR_INT32);
+        c->n_in = 2;
         return;
     case TENSOR_OP_LOGICAL_AND: case TENSOR_OP_LOGICAL_OR: case TENSOR_OP_LOGICAL_XOR:
     default:

@@ -304,7 +304,8 @@ from torch._composites_more import (as_tensor, asarray, scalar_tensor, empty_str
                                     is_same_size, conj, resolve_conj, resolve_neg, conj_physical, real, imag, isposinf,
                                     isneginf, isreal, isin, gcd, lcm, gcd_, lcm_, inner, vdot, chain_matmul, addbmm,
                                     diag_embed, diagflat, msort, mode, trapezoid, trapz, cumulative_trapezoid,
-                                    hann_window, hamming_window, blackman_window, bartlett_window)
+                                    hann_window, hamming_window, blackman_window, bartlett_window, bitwise_left_shift,
+                                    bitwise_right_shift)
 from torch._composites_extra import matrix_power
 
 

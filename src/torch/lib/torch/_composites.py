@@ -290,7 +290,9 @@ from torch._composites_more import (broadcast_to, ravel, tile, swapdims, unflatt
                                     not_equal_, eq_, ne_, lt_, le_, gt_, ge_, is_complex, is_conj, is_neg, is_signed,
                                     is_nonzero, is_same_size, conj, resolve_conj, resolve_neg, conj_physical,
                                     isposinf, isneginf, isreal, gcd, gcd_, lcm, lcm_, inner, vdot, addbmm, addbmm_,
-                                    diag_embed, diagflat, msort, mode, fill_diagonal_)
+                                    diag_embed, diagflat, msort, mode, fill_diagonal_, bitwise_left_shift,
+                                    bitwise_right_shift, bitwise_left_shift_, bitwise_right_shift_, __lshift__,
+                                    __rshift__, __rlshift__, __rrshift__, __ilshift__, __irshift__)
 
 
 def addmv_(input, mat, vec, *, beta=1, alpha=1):

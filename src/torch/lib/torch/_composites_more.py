@@ -434,6 +434,70 @@ def _div_rounding(input, other, rounding_mode=None, *, _inplace=False):
     return input.copy_(r) if _inplace else r
 
 
+# ---- shifts: ATen's lshift/rshift kernels as this build of 1.13 runs them (scalar loops, so the
+# shift count is masked as x86's shift instructions mask it: & 63 for int64, & 31 for the narrower
+# types, which C++ promotes to int first); integers only ----
+
+_FLOAT_NAME = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16"}
+
+
+def _shift_operands(name, input, other):
+    dt = torch.result_type(input, other)
+    if dt.is_floating_point:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'{_FLOAT_NAME[dt]}\'')
+    mask = 63 if dt == torch.int64 else 31
+    x = torch.as_tensor(input).to(dt).to(torch.int64)
+    if isinstance(other, torch.Tensor):
+        return dt, x, other.to(dt).to(torch.int64) & mask
+    # a Python count stays a number, so a traced graph holds no constant tensor
+    return dt, x, int(other) & mask
+
+
+def bitwise_left_shift(input, other):
+    dt, x, s = _shift_operands("lshift", input, other)
+    # x * 2**s wraps modulo 2**64 as the unsigned shift does; 2**63 itself has INT64_MIN's bits
+    if isinstance(s, int):
+        return (x * (-9223372036854775808 if s == 63 else 1 << s)).to(dt)
+    p = torch.where(s == 63, torch.full_like(s, -9223372036854775808), torch.pow(2, torch.where(s == 63, 0, s)))
+    return (x * p).to(dt)
+
+
+def bitwise_right_shift(input, other):
+    dt, x, s = _shift_operands("rshift", input, other)
+    # an arithmetic shift is the floor quotient by 2**s; by 63 only the sign is left
+    if isinstance(s, int):
+        return (torch.where(x < 0, -1, 0) if s == 63 else torch.floor_divide(x, 1 << s)).to(dt)
+    q = torch.floor_divide(x, torch.pow(2, torch.where(s == 63, 0, s)))
+    return torch.where(s == 63, torch.where(x < 0, -1, 0), q).to(dt)
+
+
+def __lshift__(input, other):
+    return bitwise_left_shift(input, other) if isinstance(other, (torch.Tensor, int)) else NotImplemented
+
+
+def __rshift__(input, other):
+    return bitwise_right_shift(input, other) if isinstance(other, (torch.Tensor, int)) else NotImplemented
+
+
+def __rlshift__(input, other):
+    return bitwise_left_shift(other, input) if isinstance(other, int) else NotImplemented
+
+
+def __rrshift__(input, other):
+    return bitwise_right_shift(other, input) if isinstance(other, int) else NotImplemented
+
+
+def bitwise_left_shift_(input, other):
+    return input.copy_(bitwise_left_shift(input, other))
+
+
+def bitwise_right_shift_(input, other):
+    return input.copy_(bitwise_right_shift(input, other))
+
+
+__ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
+
+
 # ---- products ------------------------------------------------------------------------------------
 
 def inner(input, other):
