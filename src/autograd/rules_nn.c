@@ -344,17 +344,20 @@ BW(masked_scatter) {
 
 /* ---- nn ------------------------------------------------------------------------------------------------- */
 
-/* softmax's backward.  Without create_graph, for float32 rows of the last dim (attention's
- * softmax): the fused kernel (SOFTMAX_BACKWARD, src/tensor/nn.c), which computes the composed
- * formula below step for step in one pass a row; otherwise the formula. */
+/* softmax's and log_softmax's backward.  Without create_graph, for float32 / float64: PyTorch's
+ * kernels (SOFTMAX_BACKWARD / LOG_SOFTMAX_BACKWARD, src/tensor/softmax_rows.c:
+ * its order, so its bits); otherwise the formula in ag_ ops, so the result differentiates again. */
+static bool softmax_bw_fused(const Tensor *y, const Tensor *g) {
+    return !ag_is_grad_enabled() && (y->dtype == TENSOR_FLOAT32 || y->dtype == TENSOR_FLOAT64) && g->dtype == y->dtype &&
+           y->ndim > 0 && g->ndim == y->ndim && memcmp(g->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) == 0;
+}
+
 BW(softmax) {
     RULE_BEGIN;
     Tensor *y, *gy, *sm, *d;
     SAVED(0, y);
     int64_t dim = n->args.dim;
-    if (!ag_is_grad_enabled() && y->dtype == TENSOR_FLOAT32 && g[0]->dtype == TENSOR_FLOAT32 && y->ndim > 0 &&
-        g[0]->ndim == y->ndim && (dim < 0 ? dim + y->ndim : dim) == y->ndim - 1 && tensor_is_contiguous(y) &&
-        tensor_is_contiguous(g[0]) && memcmp(g[0]->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) == 0) {
+    if (softmax_bw_fused(y, g[0])) {
         Tensor *in[2] = {g[0], y};
         if (ag_op_run(TENSOR_OP_SOFTMAX_BACKWARD, in, 2, &n->args, gi, 1) < 0) goto fail;
         rc = 0;
@@ -372,6 +375,12 @@ BW(log_softmax) {
     Tensor *y, *e, *sm, *p;
     SAVED(0, y);
     int64_t dim = n->args.dim;
+    if (softmax_bw_fused(y, g[0])) {
+        Tensor *in[2] = {g[0], y};
+        if (ag_op_run(TENSOR_OP_LOG_SOFTMAX_BACKWARD, in, 2, &n->args, gi, 1) < 0) goto fail;
+        rc = 0;
+        goto fail;
+    }
     TMP(e, ag_exp(y));
     TMP(sm, ag_sum_dims(g[0], &dim, 1, true));
     TMP(p, ag_mul(e, sm));

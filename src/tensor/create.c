@@ -141,6 +141,28 @@ Tensor *tensor_arange_f(double start, double end, double step) {
     return tensor_arange(tensor_scalar_f(start), tensor_scalar_f(end), tensor_scalar_f(step), TENSOR_FLOAT32);
 }
 
+/* linspace's values as ATen 1.13's CPU kernel computes them (RangeFactoriesKernel.cpp, built
+ * with FMA, whose contractions GCC makes): in runs of two vectors of L lanes (8 floats, 4
+ * doubles), each vector from a base, start + step * i for a vector starting before the halfway
+ * point and end - step * (steps - i - 1) after it (one fused multiply-add each), lane k being
+ * base + k * step (Vectorized::arange: rounded product, then the add); the elements after the last whole run one at a time, from the
+ * start or the end by their own index.  So the last value is exactly end. */
+#define LINSPACE_FN(NAME, T, L, FMA)                                                                 \
+    static void NAME(T *p, int64_t steps, T start, T end, T step) {                                  \
+        int64_t half = steps / 2, nvec = steps / (2 * L) * (2 * L);                                  \
+        for (int64_t i = 0; i < nvec; i += L) {                                                      \
+            T base = i < half ? FMA(step, (T)i, start) : FMA(-step, (T)(steps - i - 1), end);         \
+            p[i] = base;                                                                             \
+            p[i + 1] = base + step;                                                                  \
+            for (int k = 2; k < L; k++) p[i + k] = base + (T)k * step;                               \
+        }                                                                                            \
+        for (int64_t i = nvec; i < steps; i++)                                                       \
+            p[i] = i < half ? FMA(step, (T)i, start) : FMA(-step, (T)(steps - 1 - i), end);           \
+    }
+LINSPACE_FN(linspace_f32, float, 8, fmaf)
+LINSPACE_FN(linspace_f64, double, 4, fma)
+#undef LINSPACE_FN
+
 Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDtype dt) {
     if (dt == TENSOR_DTYPE_DEFAULT) dt = tensor_default_dtype();
     if (steps < 0) {
@@ -159,24 +181,29 @@ Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDtype dt)
         tensor__st_d(dt, p, start);
     } else if (steps > 1 && dt == TENSOR_FLOAT64) {
         double step = (end - start) / (double)(steps - 1);
-        int64_t half = steps / 2;
-        for (int64_t i = 0; i < steps; i++)
-            ((double *)p)[i] = i < half ? fma(step, (double)i, start) : fma(-step, (double)(steps - 1 - i), end);
+        linspace_f64((double *)p, steps, start, end, step);
     } else if (steps > 1 && tensor__is_float(dt)) {
-        /* symmetric evaluation from both ends in float, as ATen's CPU kernel does, so the last
-         * value is exactly end and the rounding matches PyTorch's */
         float fs = (float)start, fe = (float)end;
         float step = (fe - fs) / (float)(steps - 1);
-        int64_t half = steps / 2;
-        for (int64_t i = 0; i < steps; i++)
-            tensor__st_d(dt, p + (size_t)i * es,
-                         i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - 1 - i), fe)); /* ATen's kernels fuse */
+        if (dt == TENSOR_FLOAT32) {
+            linspace_f32((float *)p, steps, fs, fe, step);
+        } else {
+            /* half / bfloat16: each value in float, rounded on store */
+            for (int64_t i = 0; i < steps; i++)
+                tensor__st_d(dt, p + (size_t)i * es, i < steps / 2 ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - 1 - i), fe));
+        }
     } else if (steps > 1) {
-        /* integers: ATen's linspace computes in double and truncates */
+        /* integers: ATen's kernel computes in double (the same runs, whole vectors of 32 / L
+         * lanes: 4 int64, 8 int32, 16 int16, 32 int8 / uint8), each value truncated on store */
         double step = (end - start) / (double)(steps - 1);
-        int64_t half = steps / 2;
-        for (int64_t i = 0; i < steps; i++)
-            tensor__st_d(dt, p + (size_t)i * es, i < half ? start + step * (double)i : end - step * (double)(steps - 1 - i));
+        int64_t L = 32 / (int64_t)es, half = steps / 2, nvec = steps / (2 * L) * (2 * L);
+        for (int64_t i = 0; i < nvec; i += L) {
+            int64_t base = (int64_t)(i < half ? fma(step, (double)i, start) : fma(-step, (double)(steps - i - 1), end));
+            for (int64_t k = 0; k < L; k++) tensor__st_i(dt, p + (size_t)(i + k) * es, (int64_t)((double)base + (double)k * step));
+        }
+        for (int64_t i = nvec; i < steps; i++)
+            tensor__st_i(dt, p + (size_t)i * es,
+                         (int64_t)(i < half ? fma(step, (double)i, start) : fma(-step, (double)(steps - 1 - i), end)));
     }
     return t;
 }

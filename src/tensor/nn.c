@@ -49,169 +49,25 @@ static Tensor *round_to(Tensor *r, TensorDtype dt) {
 
 /* ---- softmax / log_softmax ------------------------------------------------------------------ */
 
-/* One row (n values, inner apart): max, exp(x - max) and its sum (in double), then the scaling
- * or log-sum-exp.  float32 exponentials are vmath.h's (the glibc-rounded result, vectorisable);
- * float64 keeps libm.  A contiguous float32 row (inner 1: every last-dim softmax, and the
- * compiled backend's row groups through tensor__softmax_row_f32, so a fused softmax has the same
- * bits) runs the multiversioned passes below, whose sum is tensor__sum_f32's fixed sixteen lanes:
- * the same bits on every vector ISA. */
-#define SOFTMAX_ROWS(SUF, T, EXP)                                                                 \
-    static inline void softmax_row_##SUF(const T *xr, T *yr, int64_t n, int64_t inner, bool log_mode) { \
-        T mx = -INFINITY;                                                                         \
-        for (int64_t k = 0; k < n; k++)                                                           \
-            if (xr[k * inner] > mx || isnan(xr[k * inner])) mx = xr[k * inner];                   \
-        if (isinf(mx) && mx < 0) mx = 0; /* all -inf: keep exp(-inf - 0) = 0 */                   \
-        double sum = 0;                                                                           \
-        for (int64_t k = 0; k < n; k++) {                                                         \
-            T e = EXP(xr[k * inner] - mx);                                                        \
-            if (!log_mode) yr[k * inner] = e;                                                     \
-            sum += e;                                                                             \
-        }                                                                                         \
-        if (log_mode) {                                                                           \
-            T lse = (T)log(sum);                                                                  \
-            for (int64_t k = 0; k < n; k++) yr[k * inner] = xr[k * inner] - mx - lse;             \
-        } else {                                                                                  \
-            T inv = (T)(1.0 / sum);                                                               \
-            for (int64_t k = 0; k < n; k++) yr[k * inner] *= inv;                                 \
-        }                                                                                         \
-    }                                                                                             \
-    static void softmax_rows_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
-        for (int64_t o = 0; o < outer; o++)                                                       \
-            for (int64_t i = 0; i < inner; i++)                                                   \
-                softmax_row_##SUF(x + o * n * inner + i, y + o * n * inner + i, n, inner, log_mode); \
-    }
-SOFTMAX_ROWS(f, float, tensor__vexpf)
-SOFTMAX_ROWS(d, double, tensor__vexp)
-
-/* the contiguous float32 row's passes.  The max in sixteen lanes (a max is exact in any order; a
- * NaN anywhere makes it NaN, as the serial scan does) */
-typedef float nn__v16f __attribute__((vector_size(64)));
-typedef int32_t nn__v16i __attribute__((vector_size(64)));
-static inline __attribute__((always_inline)) void row_max__body(const float *x, int64_t n, float *out) {
-    /* sixteen lanes in GCC's vector type: written as arrays (m[k] = v > m[k] ? v : m[k]), GCC left
-     * the loop scalar, a compare and a branchless select an element (~2 ns).  Each lane keeps that
-     * select (x86's maxps is the same expression), so the result is the serial lanes' bit for bit,
-     * the sign of a zero maximum included. */
-    nn__v16f m;
-    nn__v16i nan = {0};
-    for (int k = 0; k < 16; k++) m[k] = -INFINITY;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        nn__v16f v;
-        memcpy(&v, x + i, sizeof v);
-        nn__v16i gt = v > m;
-        nan |= v != v;
-        m = (nn__v16f)(((nn__v16i)v & gt) | ((nn__v16i)m & ~gt));
-    }
-    float ms[16];
-    int32_t ns[16];
-    memcpy(ms, &m, sizeof ms);
-    memcpy(ns, &nan, sizeof ns);
-    for (; i < n; i++) {
-        ns[0] |= x[i] != x[i];
-        ms[0] = x[i] > ms[0] ? x[i] : ms[0];
-    }
-    float r = ms[0];
-    int32_t any = ns[0];
-    for (int k = 1; k < 16; k++) {
-        r = ms[k] > r ? ms[k] : r;
-        any |= ns[k];
-    }
-    *out = any ? NAN : r;
-}
-TENSOR_MULTIVERSION(row_max, (const float *x, int64_t n, float *out), (x, n, out))
-/* e = exp(x - mx), stored in y when store (softmax: log_softmax needs only the sum), summed in
- * sixteen double lanes fixed by the source (as tensor__sum_f32).  y may be x (a fused row group
- * can write the register it reads): each element is read before it is written. */
-static inline __attribute__((always_inline)) void row_expsum__body(const float *x, float *y, int64_t n, float mx, bool store,
-                                                                   double *out) {
-    double a[16] = {0};
-    int64_t i = 0;
-    if (store) {
-        for (; i + 16 <= n; i += 16)
-            for (int k = 0; k < 16; k++) {
-                float e = tensor__vexpf(x[i + k] - mx);
-                y[i + k] = e;
-                a[k] += e;
-            }
-    } else {
-        for (; i + 16 <= n; i += 16)
-            for (int k = 0; k < 16; k++) a[k] += tensor__vexpf(x[i + k] - mx);
-    }
-    for (; i < n; i++) {
-        float e = tensor__vexpf(x[i] - mx);
-        if (store) y[i] = e;
-        a[i & 15] += e;
-    }
-    for (int k = 0; k < 8; k++) a[k] += a[k + 8];
-    *out = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
-}
-TENSOR_MULTIVERSION(row_expsum, (const float *x, float *y, int64_t n, float mx, bool store, double *out),
-                    (x, y, n, mx, store, out))
-static inline __attribute__((always_inline)) void row_finish__body(const float *x, float *y, int64_t n, float mx, float k,
-                                                                   bool log_mode) {
-    if (log_mode)
-        for (int64_t i = 0; i < n; i++) y[i] = x[i] - mx - k;
-    else
-        for (int64_t i = 0; i < n; i++) y[i] *= k;
-}
-TENSOR_MULTIVERSION(row_finish, (const float *x, float *y, int64_t n, float mx, float k, bool log_mode),
-                    (x, y, n, mx, k, log_mode))
-
-void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode) {
-    float mx;
-    double sum;
-    TENSOR_ISA_CALL(row_max, (x, n, &mx));
-    if (isinf(mx) && mx < 0) mx = 0;   /* all -inf: keep exp(-inf - 0) = 0 */
-    TENSOR_ISA_CALL(row_expsum, (x, y, n, mx, !log_mode, &sum));
-    float k = log_mode ? (float)log(sum) : (float)(1.0 / sum);
-    TENSOR_ISA_CALL(row_finish, (x, y, n, mx, k, log_mode));
-}
-
-/* softmax's backward over rows of the last dim (ops.def SOFTMAX_BACKWARD): grad_input =
- * y * (g - sum(g * y)), each step the float32 expression of the composed rule it replaces
- * (rules_nn.c BW(softmax): mul, sum over the dim, sub, mul) with the row's sum that sum_dim
- * takes (reduce.c: one run of tensor__sum_f32, scale 1), so the bits are the composition's; one
- * pass a row and no row-sized temporaries where the composition made four passes and three. */
-static inline __attribute__((always_inline)) void softmax_bw_rows__body(const float *g, const float *y, float *o,
-                                                                       int64_t rows, int64_t n, float *gy) {
-    for (int64_t r = 0; r < rows; r++) {
-        const float *gr = g + r * n, *yr = y + r * n;
-        float *orow = o + r * n;
-        for (int64_t j = 0; j < n; j++) gy[j] = gr[j] * yr[j];
-        /* sum_dim's accumulator starts at 0, so a -0 row sum is +0 there too */
-        float sm = (float)(0.0 + tensor__sum_f32(gy, 1, n));
-        for (int64_t j = 0; j < n; j++) {
-            float d = gr[j] - sm;
-            orow[j] = yr[j] * d;
-        }
-    }
-}
-TENSOR_MULTIVERSION(softmax_bw_rows, (const float *g, const float *y, float *o, int64_t rows, int64_t n, float *gy),
-                    (g, y, o, rows, n, gy))
-
-/* (grad_out, output), dim */
+/* softmax's and log_softmax's backward over rows of the last dim (ops.def SOFTMAX_BACKWARD,
+ * LOG_SOFTMAX_BACKWARD): one row at a time in PyTorch's order (softmax_rows.c) */
+/* (grad_out, output), dim: float32 or float64 */
 TENSOR_INFER(softmax_backward) {
     (void)op, (void)n_in, (void)max_out;
     const TensorMeta *g = in[0], *y = in[1];
-    if (g->dtype != TENSOR_FLOAT32 || y->dtype != TENSOR_FLOAT32 || g->ndim != y->ndim || y->ndim == 0 ||
-        memcmp(g->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) != 0) {
+    if ((y->dtype != TENSOR_FLOAT32 && y->dtype != TENSOR_FLOAT64) || g->dtype != y->dtype || g->ndim != y->ndim ||
+        y->ndim == 0 || memcmp(g->shape, y->shape, sizeof(int64_t) * (size_t)y->ndim) != 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME,
-                         "_softmax_backward_data: grad_output and output must be float32 tensors of one shape");
+                         "_softmax_backward_data: grad_output and output must be float32 or float64 tensors of one shape");
         return -1;
     }
-    int64_t d = tensor__wrap_dim(a->dim, y->ndim);
-    if (d < 0) return -1;
-    if (d != y->ndim - 1) {
-        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "_softmax_backward_data: only over the last dim");
-        return -1;
-    }
-    tensor__meta_contiguous(&out[0], TENSOR_FLOAT32, y->ndim, y->shape);
+    if (tensor__wrap_dim(a->dim, y->ndim) < 0) return -1;
+    tensor__meta_contiguous(&out[0], (TensorDtype)y->dtype, y->ndim, y->shape);
     return 1;
 }
 
-TENSOR_RUN(softmax_backward) {
-    (void)n_out;
+static int softmax_backward_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out,
+                                bool log_mode) {
     TensorMeta mg, my, om;
     tensor_meta_of(in[0], &mg);
     tensor_meta_of(in[1], &my);
@@ -219,21 +75,48 @@ TENSOR_RUN(softmax_backward) {
     if (tensor__infer_softmax_backward(op, pm, n_in, a, &om, 1) < 0) return -1;
     Tensor *g = tensor_contiguous(in[0]), *y = g ? tensor_contiguous(in[1]) : NULL;
     Tensor *r = y ? tensor__new_from_meta(&om, false) : NULL;
-    int64_t n = om.shape[om.ndim - 1], rows = n ? tensor__shape_numel(om.ndim, om.shape) / n : 0;
-    float *gy = r ? malloc(sizeof(float) * (size_t)(n ? n : 1)) : NULL;
-    if (!gy) {
+    int64_t d = tensor__wrap_dim(a->dim, om.ndim), n = om.shape[d], outer = 1, inner = 1;
+    for (int i = 0; i < d; i++) outer *= om.shape[i];
+    for (int i = (int)d + 1; i < om.ndim; i++) inner *= om.shape[i];
+    bool dbl = om.dtype == TENSOR_FLOAT64, last = d == om.ndim - 1;
+    void *tmp = r ? malloc((dbl ? sizeof(double) : sizeof(float)) * (size_t)(n ? n : 1)) : NULL;
+    if (!tmp) {
         if (r) tensor_error_set(TENSOR_ERR_MEMORY, "out of memory");
         tensor_decref(r);
         r = NULL;
+    } else if (tensor__shape_numel(om.ndim, om.shape) == 0) {
+        /* nothing to compute */
+    } else if (dbl) {
+        const double *pg = (const double *)tensor__data(g), *py = (const double *)tensor__data(y);
+        double *pr = (double *)tensor__data(r);
+        if (last)
+            for (int64_t i = 0; i < outer; i++)
+                tensor__softmax_bw_row_f64(pg + i * n, py + i * n, pr + i * n, n, log_mode, tmp);
+        else
+            tensor__softmax_bw_cols_f64(pg, py, pr, outer, n, inner, log_mode);
+    } else if (last) {
+        for (int64_t i = 0; i < outer; i++)
+            tensor__softmax_bw_row_f32(tensor__f32(g) + i * n, tensor__f32(y) + i * n, tensor__f32(r) + i * n, n,
+                                       log_mode, tmp);
     } else {
-        TENSOR_ISA_CALL(softmax_bw_rows, (tensor__f32(g), tensor__f32(y), tensor__f32(r), rows, n, gy));
+        tensor__softmax_bw_cols_f32(tensor__f32(g), tensor__f32(y), tensor__f32(r), outer, n, inner, log_mode);
     }
-    free(gy);
+    free(tmp);
     tensor_decref(g);
     tensor_decref(y);
     if (!r) return -1;
     out[0] = r;
     return 1;
+}
+
+TENSOR_RUN(softmax_backward) {
+    (void)n_out;
+    return softmax_backward_run(op, in, n_in, a, out, false);
+}
+
+TENSOR_RUN(log_softmax_backward) {
+    (void)n_out;
+    return softmax_backward_run(op, in, n_in, a, out, true);
 }
 
 static int softmax_check(const TensorMeta *x, int64_t dim, bool log_mode, TensorDtype *fam) {
@@ -254,13 +137,20 @@ Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode) {
         int64_t outer = 1, inner = 1, n = a->ndim ? a->shape[d] : 1;
         for (int i = 0; i < d; i++) outer *= a->shape[i];
         for (int i = (int)d + 1; i < a->ndim; i++) inner *= a->shape[i];
-        if (fam == TENSOR_FLOAT32 && inner == 1)
+        /* ATen picks its kernel by the dim, not the layout: a last dim runs the row kernel, any
+         * other the column kernel, even when the dims after it have size 1 */
+        bool last = a->ndim == 0 || d == a->ndim - 1;
+        if (fam == TENSOR_FLOAT32 && last)
             for (int64_t o = 0; o < outer; o++)
                 tensor__softmax_row_f32(tensor__f32(c) + o * n, tensor__f32(r) + o * n, n, log_mode);
+        else if (last)
+            for (int64_t o = 0; o < outer; o++)
+                tensor__softmax_row_f64((const double *)tensor__data(c) + o * n, (double *)tensor__data(r) + o * n, n,
+                                        log_mode);
         else if (fam == TENSOR_FLOAT32)
-            softmax_rows_f(tensor__f32(c), tensor__f32(r), outer, n, inner, log_mode);
+            tensor__softmax_cols_f32(tensor__f32(c), tensor__f32(r), outer, n, inner, log_mode);
         else
-            softmax_rows_d((const double *)tensor__data(c), (double *)tensor__data(r), outer, n, inner, log_mode);
+            tensor__softmax_cols_f64((const double *)tensor__data(c), (double *)tensor__data(r), outer, n, inner, log_mode);
     }
     tensor_decref(c);
     return round_to(r, (TensorDtype)a->dtype);
@@ -585,30 +475,59 @@ Tensor *tensor__nll_loss(const Tensor *x, const Tensor *target, const Tensor *we
     Tensor *r = tensor__new_from_meta(&om, false);
     if (!r) return NULL;
     char *pr = tensor__data(r);
-    /* a float32 loss rounds each term to float, as ATen's kernel accumulates float terms */
+    /* the reductions add as ATen's nll_loss_out_frame does: the element type's own arithmetic (a
+     * float32 loss rounds every step to float: exact, as each is one double operation rounded)
+     * in a cascade of 8 partial sums, level j + 1 taking level j's sum whenever the row index's
+     * level_power bits at level j are all zero, then the levels added in order */
     bool f32 = tensor__compute_dtype(dt) == TENSOR_FLOAT32;
-    double sum = 0, wsum = 0;
+#define NLL_R(v) (f32 ? (double)(float)(v) : (v))
+    enum { LEVELS = 8 };
+    double lsum[LEVELS] = {0}, wpart[LEVELS] = {0};
+    int64_t ceil_log2 = 0;
+    while (((int64_t)1 << ceil_log2) < N) ceil_log2++;
+    int64_t level_power = ceil_log2 / LEVELS > 4 ? ceil_log2 / LEVELS : 4, level_mask = ((int64_t)1 << level_power) - 1;
+    int64_t ignored = 0;
     for (int64_t i = 0; i < N; i++) {
         int64_t t = pt[i * ts];
         double l = 0.0;
-        if (t != ignore_index) {
+        if (t == ignore_index) {
+            ignored++;
+        } else {
             if (t < 0 || t >= C) {
                 tensor_decref(r);
                 tensor_error_set(TENSOR_ERR_INDEX, "Target %lld is out of bounds.", (long long)t);
                 return NULL;
             }
-            double w = weight ? tensor_get_f64(weight, &t) : 1.0;
-            l = -w * tensor__ld_d(dt, px + (size_t)(i * xs0 + t * xs1) * es);
-            if (f32) l = (float)l;
-            sum += l;
-            wsum += w;
+            double v = tensor__ld_d(dt, px + (size_t)(i * xs0 + t * xs1) * es);
+            if (weight) {
+                double w = tensor_get_f64(weight, &t);
+                l = -NLL_R(v * w);
+                lsum[0] = NLL_R(lsum[0] - NLL_R(v * w));
+                wpart[0] = NLL_R(wpart[0] + w);
+            } else {
+                l = -v;
+                lsum[0] = NLL_R(lsum[0] - v);
+            }
+            for (int j = 0; j + 1 < LEVELS; j++) {
+                if ((i & (level_mask << (j * level_power))) != 0) break;
+                wpart[j + 1] = NLL_R(wpart[j + 1] + wpart[j]);
+                lsum[j + 1] = NLL_R(lsum[j + 1] + lsum[j]);
+                wpart[j] = lsum[j] = 0;
+            }
         }
         if (red == TENSOR_REDUCTION_NONE && x->ndim == 2) tensor__st_d(dt, pr + (size_t)i * es, l);
     }
+    double sum = 0, wsum = 0;
+    for (int j = 0; j < LEVELS; j++) {
+        sum = NLL_R(sum + lsum[j]);
+        wsum = NLL_R(wsum + wpart[j]);
+    }
+    if (!weight) wsum = (double)(N - ignored);
+#undef NLL_R
     if (red == TENSOR_REDUCTION_SUM || (red == TENSOR_REDUCTION_NONE && x->ndim == 1))
         tensor__st_d(dt, pr, sum);
     else if (red == TENSOR_REDUCTION_MEAN)
-        tensor__st_d(dt, pr, sum / wsum);
+        tensor__st_d(dt, pr, f32 ? (double)(float)(sum / wsum) : sum / wsum);
     if (total_weight) *total_weight = wsum;
     return r;
 }

@@ -268,7 +268,7 @@ static void make_case(TensorOp op, Case *c) {
         return;
     case TENSOR_OP_HISTC: c->a.start = 4; c->a.scalar = tensor_scalar_f(-1); c->a.scalar2 = tensor_scalar_f(1); return;
     case TENSOR_OP_SOFTMAX: case TENSOR_OP_LOG_SOFTMAX: c->a.dim = -1; return;
-    case TENSOR_OP_SOFTMAX_BACKWARD:
+    case TENSOR_OP_SOFTMAX_BACKWARD: case TENSOR_OP_LOG_SOFTMAX_BACKWARD:
         c->a.dim = -1;
         c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, s23);
         c->n_in = 2;

@@ -982,6 +982,28 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 from torch._C._nn import cross_entropy as _cross_entropy, nll_loss as _nll_loss
 
 
+def _nll_nd(logp, target, weight, ignore_index, reduction):
+    """ATen's nll_loss_nd for an input (N, C, d1, ...): nll_loss2d, whose cascade sums run over the
+    positions (n, d1, ...) in order, as the 2-D kernel's run over rows; so the rows (N * d, C)
+    in that order give its bits (and 'none' gives back the target's shape)."""
+    n, c = logp.shape[0], logp.shape[1]
+    want = [n] + list(logp.shape[2:])
+    if list(target.shape) != want:
+        raise RuntimeError(f"Expected target size {want}, got {list(target.shape)}")
+    rows = logp.movedim(1, -1).reshape(-1, c)
+    out = _nll_loss(rows, target.reshape(-1), weight, None, ignore_index, None, reduction)
+    return out.reshape(target.shape) if reduction == "none" else out
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if has_torch_function_unary(input):
+        return handle_torch_function(nll_loss, (input,), input, target, weight=weight, size_average=size_average,
+                                     ignore_index=ignore_index, reduce=reduce, reduction=reduction)
+    if input.dim() > 2:
+        return _nll_nd(input, target, weight, ignore_index, _reduction_arg(size_average, reduce, reduction))
+    return _nll_loss(input, target, weight, size_average, ignore_index, reduce, reduction)
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     """class-index targets with label smoothing (PyTorch's formula: (1 - eps) * nll + eps / C *
@@ -1010,10 +1032,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             n = input.numel() // C
             return loss.sum() / n
         return _reduce(loss, reduction)
-    if label_smoothing == 0.0:
+    if label_smoothing == 0.0 and input.dim() <= 2:
         return _cross_entropy(input, target, weight, None, ignore_index, None, reduction)
     logp = _log_softmax(input, class_dim)
-    nll = _nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    nll = (_nll_nd(logp, target, weight, ignore_index, reduction) if input.dim() > 2 else
+           _nll_loss(logp, target, weight, None, ignore_index, None, reduction))
+    if label_smoothing == 0.0:
+        return nll
     smooth_terms = logp * weight.reshape(wshape) if weight is not None else logp
     smooth = -smooth_terms.sum(class_dim)
     keep = target != ignore_index

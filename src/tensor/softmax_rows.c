@@ -1,0 +1,157 @@
+/* softmax_rows.c — softmax and log_softmax of one contiguous row, in the order PyTorch 1.13's
+ * AVX2 kernels compute them (aten/src/ATen/native/cpu/SoftMaxKernel.cpp, _vec_softmax_lastdim
+ * and _vec_log_softmax_lastdim, over ATen/cpu/vec/functional_base.h's reduce_all and
+ * map_reduce_all), so a loss printed with .item() has PyTorch's last digit.
+ *
+ * What that order is, for a row of n values and vectors of L lanes (8 floats, 4 doubles):
+ *   - a reduction (the max; the sum of exp(x - max)) keeps L lane accumulators: lane k starts at
+ *     element k and takes k + L, k + 2L, ... in turn; a partial last vector updates only its
+ *     first lanes.  The lanes then combine: floats by AVX2's shuffle tree,
+ *     ((l0 . l4) . (l2 . l6)) . ((l1 . l5) . (l3 . l7)); doubles lane after lane,
+ *     ((l0 . l1) . l2) . l3.  A row shorter than L combines its elements one after another.
+ *   - the max is vec::maximum: x86's max (a > b ? a : b), NaN when either side is NaN.
+ *   - sums, differences, exp and log are the element type's own (float rows stay float); exp
+ *     and log are Sleef's lanes (vmath.h), as Vectorized<T>::exp / log.
+ *   - softmax: y = exp(x - max), sum over y, then y * (1 / sum);
+ *     log_softmax: y = (x - max) - log(sum of exp(x - max)).
+ * The compiled backend's fused row groups (runtime/fuse.c) call the float row, so compiled
+ * softmax gives eager's bits.  y may be x: every element is read before it is written. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "src/tensor/nn.h"
+#include "src/tensor/vmath.h"
+
+#define SOFTMAX_ROW(SUF, T, L, EXP, LOG, FMA, COMBINE)                                                        \
+    static inline T max_##SUF(T a, T b) { return (a != a || b != b) ? (T)NAN : (a > b ? a : b); }        \
+    static inline T add_##SUF(T a, T b) { return a + b; }                                                \
+    /* reduce_all / map_reduce_all: (x[i] - sub) mapped by f when f is not NULL */                        \
+    static T reduce_##SUF(const T *x, int64_t n, T (*op)(T, T), T (*f)(T), T sub) {                       \
+        if (n < L) {                                                                                     \
+            T acc = f ? f(x[0] - sub) : x[0];                                                            \
+            for (int64_t i = 1; i < n; i++) acc = op(acc, f ? f(x[i] - sub) : x[i]);                     \
+            return acc;                                                                                  \
+        }                                                                                                \
+        T lane[L];                                                                                       \
+        for (int k = 0; k < L; k++) lane[k] = f ? f(x[k] - sub) : x[k];                                  \
+        int64_t d = L;                                                                                   \
+        for (; d < n - n % L; d += L)                                                                    \
+            for (int k = 0; k < L; k++) lane[k] = op(lane[k], f ? f(x[d + k] - sub) : x[d + k]);         \
+        for (int k = 0; d + k < n; k++) lane[k] = op(lane[k], f ? f(x[d + k] - sub) : x[d + k]);         \
+        return COMBINE(lane, op);                                                                        \
+    }                                                                                                    \
+    void tensor__softmax_row_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                         \
+        if (n <= 0) return;                                                                              \
+        T mx = reduce_##SUF(x, n, max_##SUF, NULL, 0);                                                   \
+        if (log_mode) {                                                                                  \
+            T lse = LOG(reduce_##SUF(x, n, add_##SUF, EXP, mx));                                         \
+            for (int64_t i = 0; i < n; i++) y[i] = x[i] - mx - lse;                                      \
+        } else {                                                                                         \
+            for (int64_t i = 0; i < n; i++) y[i] = EXP(x[i] - mx);                                       \
+            T inv = (T)1 / reduce_##SUF(y, n, add_##SUF, NULL, 0);                                       \
+            for (int64_t i = 0; i < n; i++) y[i] *= inv;                                                 \
+        }                                                                                                \
+    }                                                                                                    \
+    /* _vec_host_softmax_backward_lastdim, compiled (as all of ATen's cpu/ kernels) with FMA and   \
+     * GCC's default contraction, which fuses a product feeding an add into one rounding:          \
+     * log_softmax: s = sum of g, gi = g - exp(y) * s as one fma; softmax: s = the lanes' sums of  \
+     * g * y, each later product fused into its lane's add (the first vector's and a short row's \
+     * products rounded alone), gi = (g - s) * y */                                                    \
+    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode, T *tmp) {  \
+        (void)tmp;                                                                                       \
+        if (n <= 0) return;                                                                              \
+        if (log_mode) {                                                                                  \
+            T s = reduce_##SUF(g, n, add_##SUF, NULL, 0);                                                \
+            for (int64_t i = 0; i < n; i++) o[i] = FMA(-EXP(y[i]), s, g[i]);                             \
+            return;                                                                                      \
+        }                                                                                                \
+        T s;                                                                                             \
+        if (n < L) {                                                                                     \
+            s = g[0] * y[0];                                                                             \
+            for (int64_t i = 1; i < n; i++) s = s + g[i] * y[i];                                         \
+        } else {                                                                                         \
+            T lane[L];                                                                                   \
+            for (int k = 0; k < L; k++) lane[k] = g[k] * y[k];                                           \
+            int64_t d = L;                                                                               \
+            for (; d < n - n % L; d += L)                                                                \
+                for (int k = 0; k < L; k++) lane[k] = FMA(g[d + k], y[d + k], lane[k]);                  \
+            for (int k = 0; d + k < n; k++) lane[k] = FMA(g[d + k], y[d + k], lane[k]);                  \
+            s = COMBINE(lane, add_##SUF);                                                                \
+        }                                                                                                \
+        for (int64_t i = 0; i < n; i++) o[i] = (g[i] - s) * y[i];                                        \
+    }
+
+/* AVX2's VecReduceAllSIMD<float>: permute the 128-bit halves, then shuffle 0x4E, then 0xB1 */
+static inline float combine_f32(const float *v, float (*op)(float, float)) {
+    return op(op(op(v[0], v[4]), op(v[2], v[6])), op(op(v[1], v[5]), op(v[3], v[7])));
+}
+/* the generic vec_reduce_all: lane 0 takes each other lane in turn */
+static inline double combine_f64(const double *v, double (*op)(double, double)) {
+    return op(op(op(v[0], v[1]), v[2]), v[3]);
+}
+
+SOFTMAX_ROW(f32, float, 8, tensor__vexpf, tensor__vlogf, fmaf, combine_f32)
+SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, fma, combine_f64)
+
+/* Softmax over a dim that is not the last (inner > 1 elements apart), as 1.13's _vec_softmax and
+ * _vec_logsoftmax: each column (outer, inner index) alone, in runs of L columns that vectorise,
+ * the last inner % L columns of each outer row as the scalar tail.  Per column: the max down
+ * the dim (softmax: vec::maximum, or std::max in the tail; log_softmax: x > m ? x : m), the sum
+ * of exp(x - max) from 0 in dim order (a vector column's exp is Sleef's, a tail column's is
+ * libm's std::exp), then softmax divides each exp by the sum and log_softmax subtracts the max
+ * and Sleef's log of the sum. */
+#define SOFTMAX_COLS(SUF, T, L, VEXP, LIBEXP, LOG, FMA)                                                       \
+    void tensor__softmax_cols_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
+        int64_t vec_cols = inner - inner % L;                                                            \
+        for (int64_t o = 0; o < outer; o++)                                                              \
+            for (int64_t c = 0; c < inner; c++) {                                                        \
+                const T *xc = x + o * n * inner + c;                                                     \
+                T *yc = y + o * n * inner + c;                                                           \
+                bool vec = c < vec_cols;                                                                 \
+                T mx = xc[0];                                                                            \
+                if (log_mode) mx = xc[0] > (T)-INFINITY ? xc[0] : (T)-INFINITY;                          \
+                for (int64_t d = 1; d < n; d++) {                                                        \
+                    T v = xc[d * inner];                                                                 \
+                    if (log_mode) mx = v > mx ? v : mx;                                                  \
+                    else if (vec) mx = max_##SUF(mx, v);                                                 \
+                    else mx = mx < v ? v : mx;                                                           \
+                }                                                                                        \
+                T sum = 0;                                                                               \
+                for (int64_t d = 0; d < n; d++) {                                                        \
+                    T e = vec ? VEXP(xc[d * inner] - mx) : LIBEXP(xc[d * inner] - mx);                   \
+                    if (!log_mode) yc[d * inner] = e;                                                    \
+                    sum = sum + e;                                                                       \
+                }                                                                                        \
+                if (log_mode) {                                                                          \
+                    T lse = LOG(sum);                                                                    \
+                    for (int64_t d = 0; d < n; d++) yc[d * inner] = xc[d * inner] - mx - lse;            \
+                } else {                                                                                 \
+                    for (int64_t d = 0; d < n; d++) yc[d * inner] = yc[d * inner] / sum;                 \
+                }                                                                                        \
+            }                                                                                            \
+    }                                                                                                    \
+    /* their backward (_vec_log_softmax_backward / _vec_softmax_backward): per column the sum from 0  \
+     * in dim order of g (log_softmax) or of g * y fused into the add (softmax), then                 \
+     * gi = g - exp(y) * s as one fma (a vector column's exp Sleef's, a tail column's libm's) or      \
+     * gi = y * (g - s) */                                                                               \
+    void tensor__softmax_bw_cols_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, \
+                                       bool log_mode) {                                                  \
+        int64_t vec_cols = inner - inner % L;                                                            \
+        for (int64_t oi = 0; oi < outer; oi++)                                                           \
+            for (int64_t c = 0; c < inner; c++) {                                                        \
+                int64_t base = oi * n * inner + c;                                                       \
+                const T *gc = g + base, *yc = y + base;                                                  \
+                T *oc = o + base;                                                                        \
+                T s = 0;                                                                                 \
+                for (int64_t d = 0; d < n; d++)                                                          \
+                    s = log_mode ? s + gc[d * inner] : FMA(gc[d * inner], yc[d * inner], s);             \
+                for (int64_t d = 0; d < n; d++) {                                                        \
+                    T gv = gc[d * inner], yv = yc[d * inner];                                            \
+                    if (log_mode) oc[d * inner] = FMA(-(c < vec_cols ? VEXP(yv) : LIBEXP(yv)), s, gv);   \
+                    else oc[d * inner] = yv * (gv - s);                                                  \
+                }                                                                                        \
+            }                                                                                            \
+    }
+SOFTMAX_COLS(f32, float, 8, tensor__vexpf, expf, tensor__vlogf, fmaf)
+SOFTMAX_COLS(f64, double, 4, tensor__vexp, exp, tensor__vlog, fma)
