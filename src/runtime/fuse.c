@@ -925,7 +925,7 @@ static void exec_row_op(const FOp *o, float *const *reg, int64_t n) {
     case F_ROW_SOFTMAX: tensor__softmax_row_f32(A, D, n, false); break;
     case F_ROW_LOG_SOFTMAX: tensor__softmax_row_f32(A, D, n, true); break;
     case F_ROW_LAYER_NORM:
-        tensor__layer_norm_row_f32(A, o->b >= 0 ? reg[o->b] : NULL, o->c >= 0 ? reg[o->c] : NULL, D, n, o->eps);
+        tensor__layer_norm_row_f32(A, o->b >= 0 ? reg[o->b] : NULL, o->c >= 0 ? reg[o->c] : NULL, D, n, o->eps, NULL, NULL);
         break;
     default: exec_op(o, reg, o->rowv ? 1 : n); break;
     }

@@ -201,79 +201,17 @@ int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, cons
     return 0;
 }
 
-/* one row; the compiled backend's row groups call the float32 form (tensor__layer_norm_row_f32) */
-#define LAYER_NORM_ROWS(SUF, T, SUM)                                                              \
-    /* a row's output from its mean and its sum of squared deviations; returns 1 / std */          \
-    static inline __attribute__((always_inline)) double layer_norm_apply_##SUF(                   \
-        const T *xr, const T *pw, const T *pb, T *yr, int64_t cols, double eps, double mu, double var) { \
-        var /= (double)cols;                                                                      \
-        double rs = 1.0 / sqrt(var + eps);                                                        \
-        for (int64_t j = 0; j < cols; j++) {                                                      \
-            T v = (T)((xr[j] - mu) * rs);                                                         \
-            if (pw) v *= pw[j];                                                                   \
-            if (pb) v += pb[j];                                                                   \
-            yr[j] = v;                                                                            \
-        }                                                                                         \
-        return rs;                                                                                \
-    }                                                                                             \
-    static inline __attribute__((always_inline)) void layer_norm_row_##SUF(const T *xr, const T *pw, const T *pb, \
-                                                                           T *yr, int64_t cols, double eps,      \
-                                                                           double *mu_out, double *rs_out) {     \
-        double mu = SUM(xr, 1, cols) / (double)cols;                                              \
-        double var = 0;                                                                           \
-        for (int64_t j = 0; j < cols; j++) {                                                      \
-            double d = xr[j] - mu;                                                                \
-            var += d * d;                                                                         \
-        }                                                                                         \
-        *mu_out = mu;                                                                             \
-        *rs_out = layer_norm_apply_##SUF(xr, pw, pb, yr, cols, eps, mu, var);                     \
-    }                                                                                             \
-    /* LN_ROW_BLOCK rows: each row's variance is one serial sum in double, whose order is its   \
-     * bits, so a row at a time ran at one dependent addition's latency per element (the kernel's \
-     * bound: ~4 cycles an element).  Here the block's rows run their chains side by side, each   \
-     * in its own order, and every other step is the row's own expression: the same bits. */     \
-    static inline __attribute__((always_inline)) void layer_norm_block_##SUF##__body(            \
-        const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t cols, double eps) { \
-        double mu[LN_ROW_BLOCK], var[LN_ROW_BLOCK];                                               \
-        for (int r = 0; r < LN_ROW_BLOCK; r++) {                                                  \
-            mu[r] = SUM(px + r * cols, 1, cols) / (double)cols;                                   \
-            var[r] = 0;                                                                           \
-        }                                                                                         \
-        for (int64_t j = 0; j < cols; j++)                                                        \
-            for (int r = 0; r < LN_ROW_BLOCK; r++) {                                              \
-                double d = px[r * cols + j] - mu[r];                                              \
-                var[r] += d * d;                                                                  \
-            }                                                                                     \
-        for (int r = 0; r < LN_ROW_BLOCK; r++) {                                                  \
-            double rs = layer_norm_apply_##SUF(px + r * cols, pw, pb, py + r * cols, cols, eps, mu[r], var[r]); \
-            if (pmean) pmean[r] = (T)mu[r];                                                       \
-            if (prstd) prstd[r] = (T)rs;                                                          \
-        }                                                                                         \
-    }                                                                                             \
-    TENSOR_MULTIVERSION(layer_norm_block_##SUF, (const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, \
-                                                 int64_t cols, double eps),                       \
-                        (px, pw, pb, py, pmean, prstd, cols, eps))                                \
+/* rows of layer_norm in PyTorch's order (layer_norm_rows.c); the compiled backend's row groups
+ * call the float32 row too */
+#define LAYER_NORM_ROWS(SUF, T)                                                                   \
     static void layer_norm_rows_##SUF(const T *px, const T *pw, const T *pb, T *py, T *pmean, T *prstd, int64_t rows, \
                                       int64_t cols, double eps) {                                 \
-        int64_t i = 0;                                                                            \
-        for (; i + LN_ROW_BLOCK <= rows; i += LN_ROW_BLOCK)                                       \
-            TENSOR_ISA_CALL(layer_norm_block_##SUF, (px + i * cols, pw, pb, py + i * cols,         \
-                                                     pmean ? pmean + i : NULL, prstd ? prstd + i : NULL, cols, eps)); \
-        for (; i < rows; i++) {                                                                   \
-            double mu, rs;                                                                        \
-            layer_norm_row_##SUF(px + i * cols, pw, pb, py + i * cols, cols, eps, &mu, &rs);      \
-            if (pmean) pmean[i] = (T)mu;                                                          \
-            if (prstd) prstd[i] = (T)rs;                                                          \
-        }                                                                                         \
+        for (int64_t i = 0; i < rows; i++)                                                        \
+            tensor__layer_norm_row_##SUF(px + i * cols, pw, pb, py + i * cols, cols, eps, pmean ? pmean + i : NULL, \
+                                         prstd ? prstd + i : NULL);                               \
     }
-#define LN_ROW_BLOCK 8
-LAYER_NORM_ROWS(f, float, tensor__sum_f32)
-LAYER_NORM_ROWS(d, double, tensor__sum_f64)
-
-void tensor__layer_norm_row_f32(const float *x, const float *w, const float *b, float *y, int64_t cols, double eps) {
-    double mu, rs;
-    layer_norm_row_f(x, w, b, y, cols, eps, &mu, &rs);
-}
+LAYER_NORM_ROWS(f32, float)
+LAYER_NORM_ROWS(f64, double)
 
 Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,
                            Tensor **mean_out, Tensor **rstd_out) {
@@ -297,10 +235,10 @@ Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tens
         goto done;
     }
     if (fam == TENSOR_FLOAT32)
-        layer_norm_rows_f(tensor__f32(xc), wc ? tensor__f32(wc) : NULL, bc ? tensor__f32(bc) : NULL, tensor__f32(r),
+        layer_norm_rows_f32(tensor__f32(xc), wc ? tensor__f32(wc) : NULL, bc ? tensor__f32(bc) : NULL, tensor__f32(r),
                           mean ? tensor__f32(mean) : NULL, rstd ? tensor__f32(rstd) : NULL, rows, cols, eps);
     else
-        layer_norm_rows_d((const double *)tensor__data(xc), wc ? (const double *)tensor__data(wc) : NULL,
+        layer_norm_rows_f64((const double *)tensor__data(xc), wc ? (const double *)tensor__data(wc) : NULL,
                           bc ? (const double *)tensor__data(bc) : NULL, (double *)tensor__data(r),
                           mean ? (double *)tensor__data(mean) : NULL, rstd ? (double *)tensor__data(rstd) : NULL, rows, cols,
                           eps);

@@ -18,7 +18,16 @@ void tensor__softmax_bw_cols_f32(const float *g, const float *y, float *o, int64
                                  bool log_mode);
 void tensor__softmax_bw_cols_f64(const double *g, const double *y, double *o, int64_t outer, int64_t n, int64_t inner,
                                  bool log_mode);
-void tensor__layer_norm_row_f32(const float *x, const float *w, const float *b, float *y, int64_t cols, double eps);
+/* one row of layer_norm in PyTorch's order (layer_norm_rows.c); mean_out / rstd_out may be NULL */
+void tensor__layer_norm_row_f32(const float *x, const float *w, const float *b, float *y, int64_t cols, double eps,
+                                float *mean_out, float *rstd_out);
+/* layer_norm's backward over rows x cols (weight may be NULL): grad_input, grad_weight, grad_bias */
+void tensor__layer_norm_backward_f32(const float *g, const float *x, const float *w, float *dx, float *dw, float *db,
+                                     int64_t rows, int64_t cols, double eps);
+void tensor__layer_norm_backward_f64(const double *g, const double *x, const double *w, double *dx, double *dw,
+                                     double *db, int64_t rows, int64_t cols, double eps);
+void tensor__layer_norm_row_f64(const double *x, const double *w, const double *b, double *y, int64_t cols, double eps,
+                                double *mean_out, double *rstd_out);
 int tensor__layer_norm_check(const TensorMeta *x, const int64_t *ns, int n, const TensorMeta *w, const TensorMeta *b,
                              int64_t *rows, int64_t *cols) EM_MUST_CHECK;
 Tensor *tensor__layer_norm(const Tensor *x, const int64_t *ns, int n, const Tensor *w, const Tensor *b, double eps,

@@ -57,13 +57,14 @@
      * GCC's default contraction, which fuses a product feeding an add into one rounding:          \
      * log_softmax: s = sum of g, gi = g - exp(y) * s as one fma; softmax: s = the lanes' sums of  \
      * g * y, each later product fused into its lane's add (the first vector's and a short row's \
-     * products rounded alone), gi = (g - s) * y */                                                    \
-    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode, T *tmp) {  \
-        (void)tmp;                                                                                       \
+     * products rounded alone), gi = (g - s) * y.  Without FMA (PyTorch's DEFAULT kernels) nothing \
+     * is fused: `fused` says which (vm_fma below). */                                                \
+    static inline __attribute__((always_inline)) void softmax_bw_row_body_##SUF(                         \
+        const T *g, const T *y, T *o, int64_t n, bool log_mode, bool fused) {                           \
         if (n <= 0) return;                                                                              \
         if (log_mode) {                                                                                  \
             T s = reduce_##SUF(g, n, add_##SUF, NULL, 0);                                                \
-            for (int64_t i = 0; i < n; i++) o[i] = FMA(-EXP(y[i]), s, g[i]);                             \
+            for (int64_t i = 0; i < n; i++) o[i] = FMA(fused, -EXP(y[i]), s, g[i]);                      \
             return;                                                                                      \
         }                                                                                                \
         T s;                                                                                             \
@@ -75,12 +76,32 @@
             for (int k = 0; k < L; k++) lane[k] = g[k] * y[k];                                           \
             int64_t d = L;                                                                               \
             for (; d < n - n % L; d += L)                                                                \
-                for (int k = 0; k < L; k++) lane[k] = FMA(g[d + k], y[d + k], lane[k]);                  \
-            for (int k = 0; d + k < n; k++) lane[k] = FMA(g[d + k], y[d + k], lane[k]);                  \
+                for (int k = 0; k < L; k++) lane[k] = FMA(fused, g[d + k], y[d + k], lane[k]);           \
+            for (int k = 0; d + k < n; k++) lane[k] = FMA(fused, g[d + k], y[d + k], lane[k]);           \
             s = COMBINE(lane, add_##SUF);                                                                \
         }                                                                                                \
         for (int64_t i = 0; i < n; i++) o[i] = (g[i] - s) * y[i];                                        \
+    }                                                                                                    \
+    VMATH_AVX2 static void softmax_bw_row_fma_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) { \
+        softmax_bw_row_body_##SUF(g, y, o, n, log_mode, true);                                           \
+    }                                                                                                    \
+    static void softmax_bw_row_plain_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {     \
+        softmax_bw_row_body_##SUF(g, y, o, n, log_mode, false);                                          \
+    }                                                                                                    \
+    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode, T *tmp) {  \
+        (void)tmp;                                                                                       \
+        if (tensor__vm_sleef) softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                            \
+        else softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                                           \
     }
+
+/* a * b + c as ATen's FMA-built kernels contract it (fused: one rounding; inlined into the
+ * VMATH_AVX2 callers it is one vfmadd) or as its DEFAULT kernels compute it (two roundings) */
+static inline __attribute__((always_inline)) float vm_fmaf(bool fused, float a, float b, float c) {
+    return fused ? __builtin_fmaf(a, b, c) : a * b + c;
+}
+static inline __attribute__((always_inline)) double vm_fma(bool fused, double a, double b, double c) {
+    return fused ? __builtin_fma(a, b, c) : a * b + c;
+}
 
 /* AVX2's VecReduceAllSIMD<float>: permute the 128-bit halves, then shuffle 0x4E, then 0xB1 */
 static inline float combine_f32(const float *v, float (*op)(float, float)) {
@@ -91,8 +112,8 @@ static inline double combine_f64(const double *v, double (*op)(double, double)) 
     return op(op(op(v[0], v[1]), v[2]), v[3]);
 }
 
-SOFTMAX_ROW(f32, float, 8, tensor__vexpf, tensor__vlogf, fmaf, combine_f32)
-SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, fma, combine_f64)
+SOFTMAX_ROW(f32, float, 8, tensor__vexpf, tensor__vlogf, vm_fmaf, combine_f32)
+SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, vm_fma, combine_f64)
 
 /* Softmax over a dim that is not the last (inner > 1 elements apart), as 1.13's _vec_softmax and
  * _vec_logsoftmax: each column (outer, inner index) alone, in runs of L columns that vectorise,
@@ -134,9 +155,9 @@ SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, fma, combine_f64)
     /* their backward (_vec_log_softmax_backward / _vec_softmax_backward): per column the sum from 0  \
      * in dim order of g (log_softmax) or of g * y fused into the add (softmax), then                 \
      * gi = g - exp(y) * s as one fma (a vector column's exp Sleef's, a tail column's libm's) or      \
-     * gi = y * (g - s) */                                                                               \
-    void tensor__softmax_bw_cols_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, \
-                                       bool log_mode) {                                                  \
+     * gi = y * (g - s); nothing fused without FMA, as softmax_bw_row */                                 \
+    static inline __attribute__((always_inline)) void softmax_bw_cols_body_##SUF(                        \
+        const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, bool log_mode, bool fused) { \
         int64_t vec_cols = inner - inner % L;                                                            \
         for (int64_t oi = 0; oi < outer; oi++)                                                           \
             for (int64_t c = 0; c < inner; c++) {                                                        \
@@ -145,13 +166,26 @@ SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, fma, combine_f64)
                 T *oc = o + base;                                                                        \
                 T s = 0;                                                                                 \
                 for (int64_t d = 0; d < n; d++)                                                          \
-                    s = log_mode ? s + gc[d * inner] : FMA(gc[d * inner], yc[d * inner], s);             \
+                    s = log_mode ? s + gc[d * inner] : FMA(fused, gc[d * inner], yc[d * inner], s);      \
                 for (int64_t d = 0; d < n; d++) {                                                        \
                     T gv = gc[d * inner], yv = yc[d * inner];                                            \
-                    if (log_mode) oc[d * inner] = FMA(-(c < vec_cols ? VEXP(yv) : LIBEXP(yv)), s, gv);   \
+                    if (log_mode) oc[d * inner] = FMA(fused, -(c < vec_cols ? VEXP(yv) : LIBEXP(yv)), s, gv); \
                     else oc[d * inner] = yv * (gv - s);                                                  \
                 }                                                                                        \
             }                                                                                            \
+    }                                                                                                    \
+    VMATH_AVX2 static void softmax_bw_cols_fma_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, \
+                                                     int64_t inner, bool log_mode) {                     \
+        softmax_bw_cols_body_##SUF(g, y, o, outer, n, inner, log_mode, true);                            \
+    }                                                                                                    \
+    static void softmax_bw_cols_plain_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n,      \
+                                            int64_t inner, bool log_mode) {                              \
+        softmax_bw_cols_body_##SUF(g, y, o, outer, n, inner, log_mode, false);                           \
+    }                                                                                                    \
+    void tensor__softmax_bw_cols_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, \
+                                       bool log_mode) {                                                  \
+        if (tensor__vm_sleef) softmax_bw_cols_fma_##SUF(g, y, o, outer, n, inner, log_mode);             \
+        else softmax_bw_cols_plain_##SUF(g, y, o, outer, n, inner, log_mode);                            \
     }
-SOFTMAX_COLS(f32, float, 8, tensor__vexpf, expf, tensor__vlogf, fmaf)
-SOFTMAX_COLS(f64, double, 4, tensor__vexp, exp, tensor__vlog, fma)
+SOFTMAX_COLS(f32, float, 8, tensor__vexpf, expf, tensor__vlogf, vm_fmaf)
+SOFTMAX_COLS(f64, double, 4, tensor__vexp, exp, tensor__vlog, vm_fma)
