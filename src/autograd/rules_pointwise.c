@@ -159,10 +159,18 @@ BW(rsqrt) {
     RULE_END;
 }
 
+/* tanh, sigmoid, silu: without create_graph, PyTorch's backward kernels' arithmetic (ops.def
+ * TANH_BACKWARD / SILU_BACKWARD; sigmoid's is grad * (1 - y) * y in that order); under
+ * create_graph, the formula in ag_ ops */
 BW(tanh) {
     RULE_BEGIN;
     Tensor *r, *r2, *d;
     SAVED(0, r);
+    if (!ag_is_grad_enabled()) {
+        OUT(0, ag__const2(TENSOR_OP_TANH_BACKWARD, g[0], r));
+        rc = 0;
+        goto fail;
+    }
     TMP(r2, ag_mul(r, r));
     TMP(d, ag_rsub_scalar(r2, tensor_scalar_i(1)));
     OUT(0, ag_mul(g[0], d));
@@ -174,8 +182,8 @@ BW(sigmoid) {
     Tensor *r, *om, *d;
     SAVED(0, r);
     TMP(om, ag_rsub_scalar(r, tensor_scalar_i(1)));
-    TMP(d, ag_mul(r, om));
-    OUT(0, ag_mul(g[0], d));
+    TMP(d, ag_mul(g[0], om));
+    OUT(0, ag_mul(d, r));
     RULE_END;
 }
 
@@ -287,6 +295,11 @@ BW(silu) {
     RULE_BEGIN;
     Tensor *x, *sg, *om, *xo, *t, *d;
     SAVED(0, x);
+    if (!ag_is_grad_enabled()) {
+        OUT(0, ag__const2(TENSOR_OP_SILU_BACKWARD, g[0], x));
+        rc = 0;
+        goto fail;
+    }
     TMP(sg, ag_sigmoid(x));
     TMP(om, ag_rsub_scalar(sg, tensor_scalar_i(1)));
     TMP(xo, ag_mul(x, om));

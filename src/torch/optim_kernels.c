@@ -55,25 +55,26 @@ void optim_sgd_kernel(float *p, const float *g, float *buf, int64_t n, const Sgd
     TENSOR_ISA_CALL(sgd, (p, g, buf, n, a));
 }
 
-/* one element loop per combination of the loop-invariant choices (AMSGRAD, LERP_LOW, L2,
- * DECOUPLED are constants where adam__loop is inlined), so each is straight-line code the
- * compiler vectorizes: no branch and no conditional store inside the loop */
+/* one element loop per combination of the loop-invariant choices (AMSGRAD, L2, DECOUPLED are
+ * constants where adam__loop is inlined), so each is straight-line code the compiler vectorizes:
+ * no branch and no conditional store inside the loop.  The ops are PyTorch 1.13's
+ * _single_tensor_adam / _single_tensor_adamw (the oracle's: 2.x moved to exp_avg.lerp_), each as
+ * its ATen kernel rounds it: add with alpha is one fma, addcmul's last product is fused into its
+ * add (the FMA-built kernel's contraction), addcdiv divides value * exp_avg by the denominator. */
 static inline __attribute__((always_inline)) void adam__loop(float *restrict p, const float *restrict g,
                                                             float *restrict ea, float *restrict eas,
                                                             float *restrict mx, int64_t n, const bool AMSGRAD,
-                                                            const bool LERP_LOW, const bool L2, const bool DECOUPLED,
-                                                            float sign, float w1, float b2, float omb2, float wd,
-                                                            float decay, float fbc2, float eps, float nss) {
+                                                            const bool L2, const bool DECOUPLED, float sign, float b1,
+                                                            float w1, float b2, float omb2, float wd, float decay,
+                                                            float fbc2, float eps, float nss) {
     for (int64_t i = 0; i < n; i++) {
         float gr = sign * g[i];
         float pv = p[i];
         if (DECOUPLED) pv = pv * decay;                                    /* AdamW: param.mul_(1 - lr*wd) */
         if (L2) gr = fmaf(pv, wd, gr);                                     /* grad.add(param, alpha=wd) */
-        float diff = gr - ea[i];                                           /* exp_avg.lerp_(grad, 1-beta1) */
-        float m = LERP_LOW ? ea[i] + w1 * diff : gr - diff * (1 - w1);
+        float m = fmaf(gr, w1, ea[i] * b1);                                /* exp_avg.mul_(b1).add_(grad, alpha=1-b1) */
         ea[i] = m;
-        float v = eas[i] * b2;                                             /* exp_avg_sq.mul_(beta2) */
-        v = v + omb2 * gr * gr;                                            /*   .addcmul_(grad, grad, 1-beta2) */
+        float v = fmaf(omb2 * gr, gr, eas[i] * b2);                        /* exp_avg_sq.mul_(b2).addcmul_(g, g, 1-b2) */
         eas[i] = v;
         float s = v;
         if (AMSGRAD) {
@@ -82,7 +83,7 @@ static inline __attribute__((always_inline)) void adam__loop(float *restrict p, 
             mx[i] = s;
         }
         float den = __builtin_sqrtf(s) / fbc2 + eps;                       /* (sqrt(v) / bc2_sqrt).add_(eps) */
-        p[i] = pv + nss * (m / den);                                       /* param.addcdiv_(m, denom, -step_size) */
+        p[i] = pv + nss * m / den;                                         /* param.addcdiv_(m, denom, -step_size) */
     }
 }
 
@@ -94,22 +95,17 @@ static inline __attribute__((always_inline)) void adam__body(float *restrict p, 
     double bias_correction2 = 1 - pow(a->beta2, a->step);
     double step_size = a->lr / bias_correction1;
     double bc2_sqrt = sqrt(bias_correction2);
-    const float w1 = (float)(1 - a->beta1), b2 = (float)a->beta2, omb2 = (float)(1 - a->beta2);
+    const float b1 = (float)a->beta1, w1 = (float)(1 - a->beta1), b2 = (float)a->beta2, omb2 = (float)(1 - a->beta2);
     const float wd = (float)a->weight_decay, decay = (float)(1 - a->lr * a->weight_decay);
     const float fbc2 = (float)bc2_sqrt, eps = (float)a->eps, nss = (float)-step_size;
     const float sign = a->maximize ? -1.0f : 1.0f;
-    const bool l2 = !a->decoupled && a->weight_decay != 0, decoupled = a->decoupled;
-    const bool lerp_low = w1 < 0.5f, ams = mx != NULL;
-#define ADAM_LOOP(AMS, LOW, L2_, DEC) \
-    adam__loop(p, g, ea, eas, mx, n, AMS, LOW, L2_, DEC, sign, w1, b2, omb2, wd, decay, fbc2, eps, nss)
+    const bool l2 = !a->decoupled && a->weight_decay != 0, decoupled = a->decoupled, ams = mx != NULL;
+#define ADAM_LOOP(AMS, L2_, DEC) adam__loop(p, g, ea, eas, mx, n, AMS, L2_, DEC, sign, b1, w1, b2, omb2, wd, decay, fbc2, eps, nss)
     /* the common cases get their own loop; the rest share one with the flags read per element */
-    if (!ams && lerp_low && !l2 && !decoupled) ADAM_LOOP(false, true, false, false);
-    else if (!ams && lerp_low && !l2 && decoupled) ADAM_LOOP(false, true, false, true);
-    else if (!ams && lerp_low && l2 && !decoupled) ADAM_LOOP(false, true, true, false);
-    else if (ams && lerp_low && !l2 && !decoupled) ADAM_LOOP(true, true, false, false);
-    else if (ams && lerp_low && !l2 && decoupled) ADAM_LOOP(true, true, false, true);
-    else if (ams) ADAM_LOOP(true, lerp_low, l2, decoupled);
-    else ADAM_LOOP(false, lerp_low, l2, decoupled);
+    if (!ams && !l2 && !decoupled) ADAM_LOOP(false, false, false);
+    else if (!ams && !l2 && decoupled) ADAM_LOOP(false, false, true);
+    else if (!ams && l2 && !decoupled) ADAM_LOOP(false, true, false);
+    else ADAM_LOOP(ams, l2, decoupled);
 #undef ADAM_LOOP
 }
 

@@ -3,6 +3,8 @@ kernels), written over Ember's traced ops so autograd and torch.compile need not
 hstack/vstack/atleast_*, nan_to_num, isclose, lerp, logspace, diag/trace (diagonal itself is a view op of the table), baddbmm,
 repeat_interleave, tensordot, square, addcmul, addcdiv, deg2rad, rad2deg.  Gradients come from the ops they decompose into (grad_fn names
 are those ops', not PyTorch's fused nodes')."""
+import struct as _struct
+
 import torch
 from torch._C import _mathop
 from torch._mathops import _outable
@@ -81,8 +83,17 @@ def _dtype_word(dt):
 
 
 @_outable("lerp")
+def _f32(v):
+    """v rounded to float32, as ATen's kernels turn a Scalar into a float tensor's opmath type"""
+    return _struct.unpack("f", _struct.pack("f", v))[0]
+
+
 def lerp(input, end, weight):
-    # ATen's lerp: start + w * (end - start) for |w| < 0.5, end - (end - start) * (1 - w) otherwise
+    # ATen's lerp: start + w * (end - start) for |w| < 0.5, end - (end - start) * (1 - w) otherwise,
+    # each a fused multiply-add in its FMA-built kernel: with a number weight that is add's alpha
+    # form (one fma, any dtype); with a tensor weight, float32 runs the product and the sum in
+    # float64 (the product is exact there, so only a double rounding on an exact float midpoint,
+    # ~1 in 2**29, could differ) and float64 stays unfused
     if end.dtype != input.dtype:
         raise RuntimeError("expected dtype %s for `end` but got dtype %s" % (_dtype_word(input.dtype), _dtype_word(end.dtype)))
     if isinstance(weight, torch.Tensor) and weight.dtype != input.dtype:
@@ -90,8 +101,17 @@ def lerp(input, end, weight):
                                                                              _dtype_word(weight.dtype)))
     diff = end - input
     if isinstance(weight, torch.Tensor):
+        if input.dtype == torch.float32:
+            d64 = diff.double()
+            lo = (input.double() + weight.double() * d64).float()
+            hi = (end.double() - d64 * (1 - weight).double()).float()
+            return torch.where(weight.abs() < 0.5, lo, hi)
         return torch.where(weight.abs() < 0.5, input + weight * diff, end - diff * (1 - weight))
-    return input + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
+    w = _f32(weight) if input.dtype == torch.float32 else float(weight)
+    if abs(w) < 0.5:
+        return torch.add(input, diff, alpha=w)
+    one_minus = _f32(1.0 - w) if input.dtype == torch.float32 else 1.0 - w
+    return torch.add(end, diff, alpha=-one_minus)
 
 
 @_outable("logspace")
@@ -239,7 +259,13 @@ def square(input):
 
 @_outable("addcmul")
 def addcmul(input, tensor1, tensor2, *, value=1):
-    # ATen's kernel: self + value * tensor1 * tensor2, in that order
+    # ATen's kernel: self + value * tensor1 * tensor2, its last product fused into the add (the
+    # FMA-built kernel's contraction): float32 runs that product and sum in float64, where the
+    # product is exact (so only a double rounding on an exact float midpoint, ~1 in 2**29, could
+    # differ); other dtypes unfused
+    if input.dtype == tensor1.dtype == tensor2.dtype == torch.float32:
+        p = tensor1 if value == 1 else value * tensor1
+        return (input.double() + p.double() * tensor2.double()).float()
     return input + value * tensor1 * tensor2
 
 
