@@ -159,18 +159,11 @@ BW(rsqrt) {
     RULE_END;
 }
 
-/* tanh, sigmoid, silu: without create_graph, PyTorch's backward kernels' arithmetic (ops.def
- * TANH_BACKWARD / SILU_BACKWARD; sigmoid's is grad * (1 - y) * y in that order); under
- * create_graph, the formula in ag_ ops */
+/* sigmoid's backward multiplies in ATen's order, grad * (1 - y) * y */
 BW(tanh) {
     RULE_BEGIN;
     Tensor *r, *r2, *d;
     SAVED(0, r);
-    if (!ag_is_grad_enabled()) {
-        OUT(0, ag__const2(TENSOR_OP_TANH_BACKWARD, g[0], r));
-        rc = 0;
-        goto fail;
-    }
     TMP(r2, ag_mul(r, r));
     TMP(d, ag_rsub_scalar(r2, tensor_scalar_i(1)));
     OUT(0, ag_mul(g[0], d));
@@ -295,11 +288,6 @@ BW(silu) {
     RULE_BEGIN;
     Tensor *x, *sg, *om, *xo, *t, *d;
     SAVED(0, x);
-    if (!ag_is_grad_enabled()) {
-        OUT(0, ag__const2(TENSOR_OP_SILU_BACKWARD, g[0], x));
-        rc = 0;
-        goto fail;
-    }
     TMP(sg, ag_sigmoid(x));
     TMP(om, ag_rsub_scalar(sg, tensor_scalar_i(1)));
     TMP(xo, ag_mul(x, om));

@@ -1,4 +1,4 @@
-# A minGPT-style model (embeddings, causal attention with softmax, LayerNorm, a tanh MLP,
+# A minGPT-style model (embeddings, causal attention with softmax, LayerNorm, a ReLU MLP,
 # cross_entropy) trained 8 steps with AdamW prints PyTorch 1.13's losses to the last digit: the
 # kernels' reduction orders and fused multiply-adds, and 1.13's single-tensor AdamW update.
 import math
@@ -16,7 +16,7 @@ class Block(nn.Module):
         self.attn = nn.Linear(d, 3 * d)
         self.proj = nn.Linear(d, d)
         self.ln2 = nn.LayerNorm(d)
-        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.Tanh(), nn.Linear(4 * d, d))
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.ReLU(), nn.Linear(4 * d, d))
         self.h = h
         self.register_buffer("mask", torch.tril(torch.ones(T, T)).view(1, 1, T, T))
 
