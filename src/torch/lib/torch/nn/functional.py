@@ -23,7 +23,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(leaky_relu, (input,), input, negative_slope=negative_slope, inplace=inplace)
     if inplace:
-        return input.copy_(_leaky_relu(input, negative_slope))
+        return leaky_relu_(input, negative_slope)
     return _leaky_relu(input, negative_slope)
 
 
@@ -344,9 +344,11 @@ def pad(input, pad, mode="constant", value=None):
             continue
         if mode == "reflect":
             if before >= n or after >= n:
-                raise RuntimeError("Argument #4: Padding size should be less than the corresponding input dimension, "
-                                   "but got: padding (" + str(before) + ", " + str(after) + ") at dimension " + str(d) +
-                                   " of input " + str(list(input.shape)))
+                # ATen numbers the argument by the pad pair; reflection_pad2d names the input by its rank
+                shown = str(input.dim()) if len(pad) == 4 else str(list(input.shape))
+                raise RuntimeError("Argument #" + str(4 + 2 * i) + ": Padding size should be less than the "
+                                   "corresponding input dimension, but got: padding (" + str(before) + ", " +
+                                   str(after) + ") at dimension " + str(d) + " of input " + shown)
             idx = [before - j for j in range(before)] + list(range(n)) + [n - 2 - j for j in range(after)]
         elif mode == "replicate":
             idx = [0] * before + list(range(n)) + [n - 1] * after
@@ -575,6 +577,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         sf = _ntuple(scale_factor, nd)
         out_sizes = [int(in_sizes[i] * sf[i]) for i in range(nd)]
         scales = [None] * nd if recompute_scale_factor else list(sf)
+    if mode == "area" and nd in (1, 2):
+        # PyTorch's area mode is adaptive average pooling to the output size
+        pool = adaptive_avg_pool1d if nd == 1 else adaptive_avg_pool2d
+        return pool(input, out_sizes)
     out = input
     for i in range(nd):
         d = 2 + i
@@ -729,14 +735,19 @@ def softsign(input):
 
 
 def logsigmoid(input):
-    # -softplus(-x), computed as min(x, 0) - log(1 + exp(-|x|)) so it never overflows
-    return input.clamp(max=0) - ((-input.abs()).exp() + 1).log()
+    # -softplus(-x), computed as ATen does, min(x, 0) - log1p(exp(-|x|)), so it never overflows. At x == 0
+    # clamp's gradient is 1 and |x|'s is 0, where the derivative 1 - sigmoid(0) is 1/2: a zero-valued
+    # term carries the missing -1/2 there (where() so an infinite x elsewhere makes no NaN)
+    at0 = _torch.where(input == 0, input * -0.5, _torch.zeros_like(input))
+    return input.clamp(max=0) + at0 - (-input.abs()).exp().log1p()
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _inplace(input, input.clamp(min_val, max_val), inplace)
+    if inplace:
+        return hardtanh_(input, min_val, max_val)
+    return input.clamp(min_val, max_val)
 
 
 def relu6(input, inplace=False):
@@ -757,7 +768,9 @@ def tanhshrink(input):
 
 def threshold(input, threshold, value, inplace=False):
     # x <= threshold ? value : x, as ATen's kernel (NaN is kept, not replaced)
-    return _inplace(input, _torch.where(input <= threshold, _torch.full_like(input, value), input), inplace)
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _torch.where(input <= threshold, _torch.full_like(input, value), input)
 
 
 def hardshrink(input, lambd=0.5):
@@ -1280,3 +1293,225 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         out = out.squeeze(1)
     return out, None
+
+
+# ---- nnx14: the rest of 1.13's torch.nn.functional that composes exactly from the ops above ----
+# (PyTorch's own Python-level definitions in torch/nn/functional.py are these same compositions,
+# so the results are PyTorch's bit for bit; kept in one block for merging)
+
+def relu_(input):
+    return input.relu_()
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+# The in-place forms modify input by in-place ops whose backward needs only a mask or factor
+# computed before the write (copying an out-of-place result into input instead would leave that
+# result's graph holding the overwritten input, and backward would fail on its version).
+
+def leaky_relu_(input, negative_slope=0.01):
+    # x > 0 ? x : x * slope, as x * (1 or slope): the same products, and the factor is the gradient
+    with _torch.no_grad():
+        factor = _torch.where(input > 0, _torch.ones_like(input), _torch.full_like(input, negative_slope))
+    return input.mul_(factor)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    # the gradient is zero where the result sits on a bound (hardtanh_backward's <= / >=)
+    lo, hi = input <= min_val, input >= max_val
+    return input.masked_fill_(lo, min_val).masked_fill_(hi, max_val)
+
+
+def threshold_(input, threshold, value):
+    return input.masked_fill_(input <= threshold, value)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    import warnings
+    warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    import warnings
+    warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_max_pool1d_with_indices, (input,), input, output_size,
+                                     return_indices=return_indices)
+    # a 1-row 2-D pool: its flat index h * W + w is w
+    v, i = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0]))
+    return v.squeeze(-2), i.squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_max_pool1d, (input,), input, output_size, return_indices=return_indices)
+    v, i = adaptive_max_pool1d_with_indices(input, output_size)
+    return (v, i) if return_indices else v
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(lp_pool2d, (input,), input, norm_type, kernel_size, stride=stride,
+                                     ceil_mode=ceil_mode)
+    kw, kh = _pair(kernel_size)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(lp_pool1d, (input,), input, norm_type, kernel_size, stride=stride,
+                                     ceil_mode=ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """across-channel normalisation: the windowed mean of squares over channels is an average pool
+    with a (size, 1) kernel and stride 1; for inputs of 4 or more dims PyTorch pools a
+    (size, 1, 1) 3-D window, which is the same window over the flattened spatial dims"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(local_response_norm, (input,), input, size, alpha=alpha, beta=beta, k=k)
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality                          "
+                         "input (got {} dimensions)".format(dim))
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.reshape(sizes[0], 1, sizes[1], -1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def channel_shuffle(input, groups):
+    if has_torch_function_unary(input):
+        return handle_torch_function(channel_shuffle, (input,), input, groups)
+    if input.dim() <= 2:
+        raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
+                           "sizes " + str(list(input.shape)))
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of groups:" + str(groups))
+    c = input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError("Number of channels must be divisible by groups. Got " + str(c) +
+                           " channels and " + str(groups) + " groups.")
+    n = input.shape[0]
+    rest = list(input.shape[2:])
+    return input.reshape([n, groups, c // groups] + rest).transpose(1, 2).reshape(list(input.shape))
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not a valid value for reduction")
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if var.size() != input.size():
+        # one dim short of input (homoscedastic): a trailing dim of 1 broadcasts
+        if input.size()[:-1] == var.size():
+            var = _torch.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if _torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with _torch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (_torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    distance_function = distance_function if distance_function is not None else pairwise_distance
+    positive_dist = distance_function(anchor, positive)
+    negative_dist = distance_function(anchor, negative)
+    if swap:
+        swap_dist = distance_function(positive, negative)
+        negative_dist = _torch.min(negative_dist, swap_dist)
+    output = _torch.clamp(positive_dist - negative_dist + margin, min=0.0)
+    if reduction == "mean":
+        return output.mean()
+    if reduction == "sum":
+        return output.sum()
+    if reduction == "none":
+        return output
+    raise ValueError(reduction + " is not a valid value for reduction")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """ATen's multi_margin_loss: per sample, the sum over classes i != y of
+    max(0, margin - x[y] + x[i])^p (times weight[y]), divided by the class count"""
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    x = input.unsqueeze(0) if input.dim() <= 1 else input
+    if x.dim() != 2 or x.shape[1] == 0:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: " +
+                           str(list(input.shape)).replace("[", "[").replace("]", "]"))
+    C = x.shape[1]
+    t = target.reshape(-1)
+    if t.numel() != x.shape[0]:
+        raise RuntimeError("inconsistent target size, got: " + str(list(target.shape)))
+    if bool(((t < 0) | (t >= C)).any()):
+        raise RuntimeError("target out of range")
+    xy = x.gather(1, t.unsqueeze(1))
+    z = (margin - xy + x).clamp(min=0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.index_select(0, t).unsqueeze(1)
+    z = z.masked_fill(_torch.arange(C).unsqueeze(0) == t.unsqueeze(1), 0)
+    loss = z.sum(1) / C
+    if input.dim() <= 1 and reduction == "none":
+        loss = loss.reshape(target.shape)
+    return _reduce(loss, reduction)
