@@ -562,7 +562,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return handle_torch_function(interpolate, (input,), input, size=size, scale_factor=scale_factor, mode=mode,
                                      align_corners=align_corners, recompute_scale_factor=recompute_scale_factor)
     nd = input.dim() - 2
-    if mode in ("nearest", "area") and align_corners is not None:
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
     if size is None and scale_factor is None:
@@ -577,6 +577,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         sf = _ntuple(scale_factor, nd)
         out_sizes = [int(in_sizes[i] * sf[i]) for i in range(nd)]
         scales = [None] * nd if recompute_scale_factor else list(sf)
+    if antialias:
+        if not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+            raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+        raise NotImplementedError("interpolate(antialias=True) is not supported by Ember")
+    if mode == "bicubic" and nd == 2:
+        return _upsample_bicubic2d(input, out_sizes, bool(align_corners), scales)
     if mode == "area" and nd in (1, 2):
         # PyTorch's area mode is adaptive average pooling to the output size
         pool = adaptive_avg_pool1d if nd == 1 else adaptive_avg_pool2d
@@ -588,6 +594,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode == "nearest":
             scale = (1.0 / scales[i]) if scales[i] else n / o
             idx = [min(int(j * scale), n - 1) for j in range(o)]
+            out = out.index_select(d, _torch.tensor(idx))
+        elif mode == "nearest-exact":
+            # ATen's nearest_neighbor_exact_compute_source_index, in float as it computes it
+            scale = _f32(1.0 / scales[i]) if scales[i] else _f32(_f32(float(n)) / o)
+            idx = [min(math.floor(_f32(_f32(j + 0.5) * scale)), n - 1) for j in range(o)]
             out = out.index_select(d, _torch.tensor(idx))
         elif mode in ("linear", "bilinear", "trilinear"):
             ac = bool(align_corners)
@@ -1515,3 +1526,54 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if input.dim() <= 1 and reduction == "none":
         loss = loss.reshape(target.shape)
     return _reduce(loss, reduction)
+
+
+def _f32(v):
+    import struct
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _cubic_taps(n, o, align_corners, scale, dtype):
+    """ATen's bicubic source taps along one dim: for each output index the four clamped input
+    indices and their weights (Keys' cubic convolution, A = -0.75), computed in the tensor's
+    precision as HelperInterpCubic does (float32 arithmetic emulated by rounding each step)"""
+    r = _f32 if dtype != _torch.float64 else (lambda v: v)
+    if align_corners:
+        sc = r(r(float(n - 1)) / (o - 1)) if o > 1 else 0.0
+    else:
+        sc = r(1.0 / scale) if (scale is not None and scale > 0) else r(r(float(n)) / o)
+    A = -0.75
+    idx, wts = [[] for _ in range(4)], [[] for _ in range(4)]
+    for j in range(o):
+        src = r(sc * j) if align_corners else r(r(sc * r(j + 0.5)) - 0.5)
+        fl = math.floor(src)
+        t = r(src - fl)
+        def conv1(x):
+            return r(r(r(r(r((A + 2) * x) - (A + 3)) * x) * x) + 1)
+
+        def conv2(x):
+            return r(r(r(r(r(r(A * x) - 5 * A) * x) + 8 * A) * x) - 4 * A)
+        x2 = r(1.0 - t)
+        w = (conv2(r(t + 1.0)), conv1(t), conv1(x2), conv2(r(x2 + 1.0)))
+        for k in range(4):
+            idx[k].append(min(max(fl - 1 + k, 0), n - 1))
+            wts[k].append(w[k])
+    return idx, wts
+
+
+def _upsample_bicubic2d(input, out_sizes, align_corners, scales):
+    """upsample_bicubic2d as ATen's generic kernel sums it: along W first (each source row's four
+    taps, left to right), then the four rows along H, so each dim is a weighted sum of gathers"""
+    if input.dim() != 4:
+        raise NotImplementedError("Got " + str(input.dim()) + "D input, but bicubic mode needs 4D input")
+    out = input
+    for d, i in ((3, 1), (2, 0)):
+        idx, wts = _cubic_taps(input.shape[d], out_sizes[i], align_corners, scales[i], input.dtype)
+        shape = [1] * 4
+        shape[d] = out_sizes[i]
+        acc = None
+        for k in range(4):
+            term = out.index_select(d, _torch.tensor(idx[k])) * _torch.tensor(wts[k], dtype=input.dtype).reshape(shape)
+            acc = term if acc is None else acc + term
+        out = acc
+    return out
