@@ -1067,7 +1067,8 @@ def _feature_dropout(input, p, training, inplace, batched_dim, name):
     if p == 1.0:
         out = x * _torch.zeros(shape)
     else:
-        noise = _torch.bernoulli(_torch.full(shape, 1 - p)) / (1 - p)
+        # bernoulli_ with a scalar p, as ATen's feature_dropout draws (the tensor-p form draws another stream)
+        noise = _torch.empty(shape, dtype=x.dtype).bernoulli_(1 - p) / (1 - p)
         out = x * noise
     out = out.squeeze(0) if unbatched else out
     return input.copy_(out) if inplace else out
@@ -1090,11 +1091,9 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     if not training or p == 0.0:
         return input
-    alpha_p = -1.7580993408473766
-    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
-    b = -a * alpha_p * p
-    keep = _torch.bernoulli(_torch.full(input.shape, 1 - p))
-    out = (input * keep + alpha_p * (1 - keep)) * a + b
+    if input.numel() == 0:
+        return input
+    out = _alpha_dropout_draw(input, p, list(input.shape))
     return input.copy_(out) if inplace else out
 
 
@@ -1577,3 +1576,48 @@ def _upsample_bicubic2d(input, out_sizes, align_corners, scales):
             acc = term if acc is None else acc + term
         out = acc
     return out
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(dropout3d, (input,), input, p=p, training=training, inplace=inplace)
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        import warnings
+        warnings.warn("dropout3d: Received a {}-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
+                      "inputs).".format(inp_dim))
+    if inp_dim == 5:
+        return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+    # unbatched (or of another rank): one sample, as PyTorch's unsqueeze(0) / squeeze(0)
+    out = _feature_dropout(input.unsqueeze(0), p, training, False, inp_dim + 1, "dropout3d").squeeze(0)
+    return input.copy_(out) if inplace and training and p > 0 else out
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """ATen's feature alpha dropout: one Bernoulli draw per (sample, channel), kept values scaled by
+    a and dropped ones set to SELU's saturation, through b = (noise - 1) * alpha * a + alpha * a * p"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(feature_alpha_dropout, (input,), input, p=p, training=training, inplace=inplace)
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    out = _alpha_dropout_draw(input, p, list(input.shape[:2]) + [1] * (input.dim() - 2))
+    return input.copy_(out) if inplace else out
+
+
+def _alpha_dropout_draw(input, p, shape):
+    """ATen's _dropout_impl with alpha: noise drawn by bernoulli_(1 - p) over shape (the input's, or
+    one per sample and channel), then input * (noise * a) + (noise - 1) * alpha * a + alpha * a * p"""
+    if p == 1:
+        return input * _torch.zeros((), dtype=input.dtype)
+    alpha = 1.7580993408473766
+    a = 1. / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    noise = _torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
+    b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p)
+    return input * noise.mul_(a) + b

@@ -2,7 +2,7 @@
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
 from torch.nn.modules.activation import *
-from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, AlphaDropout
+from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, AlphaDropout, Dropout3d, FeatureAlphaDropout
 from torch.nn.modules.normalization import LayerNorm, GroupNorm, LocalResponseNorm
 from torch.nn.modules.conv import *
 from torch.nn.modules.pooling import *
