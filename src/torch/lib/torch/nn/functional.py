@@ -1441,14 +1441,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
         loss = loss * weight
     class_dim = input.dim() - 1
     C = input.size(class_dim)
-    loss = loss.sum(dim=class_dim) / C
-    if reduction == "none":
-        return loss
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    raise ValueError(reduction + " is not a valid value for reduction")
+    return _reduce(loss.sum(dim=class_dim) / C, reduction)
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
@@ -1485,14 +1478,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     if swap:
         swap_dist = distance_function(positive, negative)
         negative_dist = _torch.min(negative_dist, swap_dist)
-    output = _torch.clamp(positive_dist - negative_dist + margin, min=0.0)
-    if reduction == "mean":
-        return output.mean()
-    if reduction == "sum":
-        return output.sum()
-    if reduction == "none":
-        return output
-    raise ValueError(reduction + " is not a valid value for reduction")
+    return _reduce(_torch.clamp(positive_dist - negative_dist + margin, min=0.0), reduction)
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,

@@ -63,25 +63,9 @@ class _ModePadNd(Module):
         return "{}".format(self.padding)
 
 
-class ReflectionPad1d(_ModePadNd):
-    _mode, _n = "reflect", 2
-
-
-class ReflectionPad2d(_ModePadNd):
-    _mode, _n = "reflect", 4
-
-
-class ReflectionPad3d(_ModePadNd):
-    _mode, _n = "reflect", 6
-
-
-class ReplicationPad1d(_ModePadNd):
-    _mode, _n = "replicate", 2
-
-
-class ReplicationPad2d(_ModePadNd):
-    _mode, _n = "replicate", 4
-
-
-class ReplicationPad3d(_ModePadNd):
-    _mode, _n = "replicate", 6
+# the six layers differ only in mode and tuple length
+for _name, _mode, _n in [("ReflectionPad1d", "reflect", 2), ("ReflectionPad2d", "reflect", 4),
+                         ("ReflectionPad3d", "reflect", 6), ("ReplicationPad1d", "replicate", 2),
+                         ("ReplicationPad2d", "replicate", 4), ("ReplicationPad3d", "replicate", 6)]:
+    globals()[_name] = type(_name, (_ModePadNd,), {"_mode": _mode, "_n": _n, "__module__": __name__})
+del _name, _mode, _n
