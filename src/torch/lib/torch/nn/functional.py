@@ -1513,9 +1513,12 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _reduce(loss, reduction)
 
 
+import struct as _struct
+
+
 def _f32(v):
-    import struct
-    return struct.unpack("f", struct.pack("f", v))[0]
+    # v rounded to float32, to compute an index or weight as ATen's float arithmetic does
+    return _struct.unpack("f", _struct.pack("f", v))[0]
 
 
 def _cubic_taps(n, o, align_corners, scale, dtype):
