@@ -23,7 +23,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(leaky_relu, (input,), input, negative_slope=negative_slope, inplace=inplace)
     if inplace:
-        return input.copy_(_leaky_relu(input, negative_slope))
+        return leaky_relu_(input, negative_slope)
     return _leaky_relu(input, negative_slope)
 
 
@@ -344,9 +344,11 @@ def pad(input, pad, mode="constant", value=None):
             continue
         if mode == "reflect":
             if before >= n or after >= n:
-                raise RuntimeError("Argument #4: Padding size should be less than the corresponding input dimension, "
-                                   "but got: padding (" + str(before) + ", " + str(after) + ") at dimension " + str(d) +
-                                   " of input " + str(list(input.shape)))
+                # ATen numbers the argument by the pad pair; reflection_pad2d names the input by its rank
+                shown = str(input.dim()) if len(pad) == 4 else str(list(input.shape))
+                raise RuntimeError("Argument #" + str(4 + 2 * i) + ": Padding size should be less than the "
+                                   "corresponding input dimension, but got: padding (" + str(before) + ", " +
+                                   str(after) + ") at dimension " + str(d) + " of input " + shown)
             idx = [before - j for j in range(before)] + list(range(n)) + [n - 2 - j for j in range(after)]
         elif mode == "replicate":
             idx = [0] * before + list(range(n)) + [n - 1] * after
@@ -560,7 +562,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return handle_torch_function(interpolate, (input,), input, size=size, scale_factor=scale_factor, mode=mode,
                                      align_corners=align_corners, recompute_scale_factor=recompute_scale_factor)
     nd = input.dim() - 2
-    if mode in ("nearest", "area") and align_corners is not None:
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
     if size is None and scale_factor is None:
@@ -575,6 +577,16 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         sf = _ntuple(scale_factor, nd)
         out_sizes = [int(in_sizes[i] * sf[i]) for i in range(nd)]
         scales = [None] * nd if recompute_scale_factor else list(sf)
+    if antialias:
+        if not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+            raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+        raise NotImplementedError("interpolate(antialias=True) is not supported by Ember")
+    if mode == "bicubic" and nd == 2:
+        return _upsample_bicubic2d(input, out_sizes, bool(align_corners), scales)
+    if mode == "area" and nd in (1, 2):
+        # PyTorch's area mode is adaptive average pooling to the output size
+        pool = adaptive_avg_pool1d if nd == 1 else adaptive_avg_pool2d
+        return pool(input, out_sizes)
     out = input
     for i in range(nd):
         d = 2 + i
@@ -582,6 +594,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode == "nearest":
             scale = (1.0 / scales[i]) if scales[i] else n / o
             idx = [min(int(j * scale), n - 1) for j in range(o)]
+            out = out.index_select(d, _torch.tensor(idx))
+        elif mode == "nearest-exact":
+            # ATen's nearest_neighbor_exact_compute_source_index, in float as it computes it
+            scale = _f32(1.0 / scales[i]) if scales[i] else _f32(_f32(float(n)) / o)
+            idx = [min(math.floor(_f32(_f32(j + 0.5) * scale)), n - 1) for j in range(o)]
             out = out.index_select(d, _torch.tensor(idx))
         elif mode in ("linear", "bilinear", "trilinear"):
             ac = bool(align_corners)
@@ -729,14 +746,19 @@ def softsign(input):
 
 
 def logsigmoid(input):
-    # -softplus(-x), computed as min(x, 0) - log(1 + exp(-|x|)) so it never overflows
-    return input.clamp(max=0) - ((-input.abs()).exp() + 1).log()
+    # -softplus(-x), computed as ATen does, min(x, 0) - log1p(exp(-|x|)), so it never overflows. At x == 0
+    # clamp's gradient is 1 and |x|'s is 0, where the derivative 1 - sigmoid(0) is 1/2: a zero-valued
+    # term carries the missing -1/2 there (where() so an infinite x elsewhere makes no NaN)
+    at0 = _torch.where(input == 0, input * -0.5, _torch.zeros_like(input))
+    return input.clamp(max=0) + at0 - (-input.abs()).exp().log1p()
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _inplace(input, input.clamp(min_val, max_val), inplace)
+    if inplace:
+        return hardtanh_(input, min_val, max_val)
+    return input.clamp(min_val, max_val)
 
 
 def relu6(input, inplace=False):
@@ -757,7 +779,9 @@ def tanhshrink(input):
 
 def threshold(input, threshold, value, inplace=False):
     # x <= threshold ? value : x, as ATen's kernel (NaN is kept, not replaced)
-    return _inplace(input, _torch.where(input <= threshold, _torch.full_like(input, value), input), inplace)
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _torch.where(input <= threshold, _torch.full_like(input, value), input)
 
 
 def hardshrink(input, lambd=0.5):
@@ -1068,7 +1092,8 @@ def _feature_dropout(input, p, training, inplace, batched_dim, name):
     if p == 1.0:
         out = x * _torch.zeros(shape)
     else:
-        noise = _torch.bernoulli(_torch.full(shape, 1 - p)) / (1 - p)
+        # bernoulli_ with a scalar p, as ATen's feature_dropout draws (the tensor-p form draws another stream)
+        noise = _torch.empty(shape, dtype=x.dtype).bernoulli_(1 - p) / (1 - p)
         out = x * noise
     out = out.squeeze(0) if unbatched else out
     return input.copy_(out) if inplace else out
@@ -1091,11 +1116,9 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     if not training or p == 0.0:
         return input
-    alpha_p = -1.7580993408473766
-    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
-    b = -a * alpha_p * p
-    keep = _torch.bernoulli(_torch.full(input.shape, 1 - p))
-    out = (input * keep + alpha_p * (1 - keep)) * a + b
+    if input.numel() == 0:
+        return input
+    out = _alpha_dropout_draw(input, p, list(input.shape))
     return input.copy_(out) if inplace else out
 
 
@@ -1305,3 +1328,310 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         out = out.squeeze(1)
     return out, None
+
+
+# ---- nnx14: the rest of 1.13's torch.nn.functional that composes exactly from the ops above ----
+# (PyTorch's own Python-level definitions in torch/nn/functional.py are these same compositions,
+# so the results are PyTorch's bit for bit; kept in one block for merging)
+
+def relu_(input):
+    return input.relu_()
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+# The in-place forms modify input by in-place ops whose backward needs only a mask or factor
+# computed before the write (copying an out-of-place result into input instead would leave that
+# result's graph holding the overwritten input, and backward would fail on its version).
+
+def leaky_relu_(input, negative_slope=0.01):
+    # x > 0 ? x : x * slope, as x * (1 or slope): the same products, and the factor is the gradient
+    with _torch.no_grad():
+        factor = _torch.where(input > 0, _torch.ones_like(input), _torch.full_like(input, negative_slope))
+    return input.mul_(factor)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    # the gradient is zero where the result sits on a bound (hardtanh_backward's <= / >=)
+    lo, hi = input <= min_val, input >= max_val
+    return input.masked_fill_(lo, min_val).masked_fill_(hi, max_val)
+
+
+def threshold_(input, threshold, value):
+    return input.masked_fill_(input <= threshold, value)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    import warnings
+    warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    import warnings
+    warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_max_pool1d_with_indices, (input,), input, output_size,
+                                     return_indices=return_indices)
+    # a 1-row 2-D pool: its flat index h * W + w is w
+    v, i = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0]))
+    return v.squeeze(-2), i.squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_max_pool1d, (input,), input, output_size, return_indices=return_indices)
+    v, i = adaptive_max_pool1d_with_indices(input, output_size)
+    return (v, i) if return_indices else v
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(lp_pool2d, (input,), input, norm_type, kernel_size, stride=stride,
+                                     ceil_mode=ceil_mode)
+    kw, kh = _pair(kernel_size)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(lp_pool1d, (input,), input, norm_type, kernel_size, stride=stride,
+                                     ceil_mode=ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """across-channel normalisation: the windowed mean of squares over channels is an average pool
+    with a (size, 1) kernel and stride 1; for inputs of 4 or more dims PyTorch pools a
+    (size, 1, 1) 3-D window, which is the same window over the flattened spatial dims"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(local_response_norm, (input,), input, size, alpha=alpha, beta=beta, k=k)
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality                          "
+                         "input (got {} dimensions)".format(dim))
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.reshape(sizes[0], 1, sizes[1], -1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def channel_shuffle(input, groups):
+    if has_torch_function_unary(input):
+        return handle_torch_function(channel_shuffle, (input,), input, groups)
+    if input.dim() <= 2:
+        raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
+                           "sizes " + str(list(input.shape)))
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of groups:" + str(groups))
+    c = input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError("Number of channels must be divisible by groups. Got " + str(c) +
+                           " channels and " + str(groups) + " groups.")
+    n = input.shape[0]
+    rest = list(input.shape[2:])
+    return input.reshape([n, groups, c // groups] + rest).transpose(1, 2).reshape(list(input.shape))
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    return _reduce(loss.sum(dim=class_dim) / C, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if var.size() != input.size():
+        # one dim short of input (homoscedastic): a trailing dim of 1 broadcasts
+        if input.size()[:-1] == var.size():
+            var = _torch.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if _torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with _torch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (_torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    distance_function = distance_function if distance_function is not None else pairwise_distance
+    positive_dist = distance_function(anchor, positive)
+    negative_dist = distance_function(anchor, negative)
+    if swap:
+        swap_dist = distance_function(positive, negative)
+        negative_dist = _torch.min(negative_dist, swap_dist)
+    return _reduce(_torch.clamp(positive_dist - negative_dist + margin, min=0.0), reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """ATen's multi_margin_loss: per sample, the sum over classes i != y of
+    max(0, margin - x[y] + x[i])^p (times weight[y]), divided by the class count"""
+    reduction = _reduction_arg(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    x = input.unsqueeze(0) if input.dim() <= 1 else input
+    if x.dim() != 2 or x.shape[1] == 0:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: " +
+                           str(list(input.shape)).replace("[", "[").replace("]", "]"))
+    C = x.shape[1]
+    t = target.reshape(-1)
+    if t.numel() != x.shape[0]:
+        raise RuntimeError("inconsistent target size, got: " + str(list(target.shape)))
+    if bool(((t < 0) | (t >= C)).any()):
+        raise RuntimeError("target out of range")
+    xy = x.gather(1, t.unsqueeze(1))
+    z = (margin - xy + x).clamp(min=0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.index_select(0, t).unsqueeze(1)
+    z = z.masked_fill(_torch.arange(C).unsqueeze(0) == t.unsqueeze(1), 0)
+    loss = z.sum(1) / C
+    if input.dim() <= 1 and reduction == "none":
+        loss = loss.reshape(target.shape)
+    return _reduce(loss, reduction)
+
+
+import struct as _struct
+
+
+def _f32(v):
+    # v rounded to float32, to compute an index or weight as ATen's float arithmetic does
+    return _struct.unpack("f", _struct.pack("f", v))[0]
+
+
+def _cubic_taps(n, o, align_corners, scale, dtype):
+    """ATen's bicubic source taps along one dim: for each output index the four clamped input
+    indices and their weights (Keys' cubic convolution, A = -0.75), computed in the tensor's
+    precision as HelperInterpCubic does (float32 arithmetic emulated by rounding each step)"""
+    r = _f32 if dtype != _torch.float64 else (lambda v: v)
+    if align_corners:
+        sc = r(r(float(n - 1)) / (o - 1)) if o > 1 else 0.0
+    else:
+        sc = r(1.0 / scale) if (scale is not None and scale > 0) else r(r(float(n)) / o)
+    A = -0.75
+    idx, wts = [[] for _ in range(4)], [[] for _ in range(4)]
+    for j in range(o):
+        src = r(sc * j) if align_corners else r(r(sc * r(j + 0.5)) - 0.5)
+        fl = math.floor(src)
+        t = r(src - fl)
+        def conv1(x):
+            return r(r(r(r(r((A + 2) * x) - (A + 3)) * x) * x) + 1)
+
+        def conv2(x):
+            return r(r(r(r(r(r(A * x) - 5 * A) * x) + 8 * A) * x) - 4 * A)
+        x2 = r(1.0 - t)
+        w = (conv2(r(t + 1.0)), conv1(t), conv1(x2), conv2(r(x2 + 1.0)))
+        for k in range(4):
+            idx[k].append(min(max(fl - 1 + k, 0), n - 1))
+            wts[k].append(w[k])
+    return idx, wts
+
+
+def _upsample_bicubic2d(input, out_sizes, align_corners, scales):
+    """upsample_bicubic2d as ATen's generic kernel sums it: along W first (each source row's four
+    taps, left to right), then the four rows along H, so each dim is a weighted sum of gathers"""
+    if input.dim() != 4:
+        raise NotImplementedError("Got " + str(input.dim()) + "D input, but bicubic mode needs 4D input")
+    out = input
+    for d, i in ((3, 1), (2, 0)):
+        idx, wts = _cubic_taps(input.shape[d], out_sizes[i], align_corners, scales[i], input.dtype)
+        shape = [1] * 4
+        shape[d] = out_sizes[i]
+        acc = None
+        for k in range(4):
+            term = out.index_select(d, _torch.tensor(idx[k])) * _torch.tensor(wts[k], dtype=input.dtype).reshape(shape)
+            acc = term if acc is None else acc + term
+        out = acc
+    return out
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(dropout3d, (input,), input, p=p, training=training, inplace=inplace)
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        import warnings
+        warnings.warn("dropout3d: Received a {}-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
+                      "inputs).".format(inp_dim))
+    if inp_dim == 5:
+        return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+    # unbatched (or of another rank): one sample, as PyTorch's unsqueeze(0) / squeeze(0)
+    out = _feature_dropout(input.unsqueeze(0), p, training, False, inp_dim + 1, "dropout3d").squeeze(0)
+    return input.copy_(out) if inplace and training and p > 0 else out
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """ATen's feature alpha dropout: one Bernoulli draw per (sample, channel), kept values scaled by
+    a and dropped ones set to SELU's saturation, through b = (noise - 1) * alpha * a + alpha * a * p"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(feature_alpha_dropout, (input,), input, p=p, training=training, inplace=inplace)
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    out = _alpha_dropout_draw(input, p, list(input.shape[:2]) + [1] * (input.dim() - 2))
+    return input.copy_(out) if inplace else out
+
+
+def _alpha_dropout_draw(input, p, shape):
+    """ATen's _dropout_impl with alpha: noise drawn by bernoulli_(1 - p) over shape (the input's, or
+    one per sample and channel), then input * (noise * a) + (noise - 1) * alpha * a + alpha * a * p"""
+    if p == 1:
+        return input * _torch.zeros((), dtype=input.dtype)
+    alpha = 1.7580993408473766
+    a = 1. / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    noise = _torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
+    b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p)
+    return input * noise.mul_(a) + b

@@ -2,8 +2,8 @@
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
 from torch.nn.modules.activation import *
-from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, AlphaDropout
-from torch.nn.modules.normalization import LayerNorm, GroupNorm
+from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, AlphaDropout, Dropout3d, FeatureAlphaDropout
+from torch.nn.modules.normalization import LayerNorm, GroupNorm, LocalResponseNorm
 from torch.nn.modules.conv import *
 from torch.nn.modules.pooling import *
 from torch.nn.modules.batchnorm import *
@@ -14,5 +14,9 @@ from torch.nn.modules.sparse import Embedding, EmbeddingBag
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from torch.nn.modules.loss import MSELoss, CrossEntropyLoss, NLLLoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, \
     BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss, SoftMarginLoss, \
-    TripletMarginLoss, PoissonNLLLoss
+    TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, \
+    TripletMarginWithDistanceLoss
+from torch.nn.modules.padding import *
+from torch.nn.modules.channelshuffle import *
+from torch.nn.modules.distance import *
 import torch.nn.modules.module as module

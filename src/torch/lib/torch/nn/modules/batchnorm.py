@@ -124,3 +124,24 @@ class InstanceNorm1d(_InstanceNorm):
 class InstanceNorm2d(_InstanceNorm):
     def _get_no_batch_dim(self):
         return 3
+
+
+# ---- nnx14: the 3-D (volumetric) norms; batch_norm / instance_norm reduce over any spatial rank ----
+
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError("expected 5D input (got {}D input)".format(input.dim()))
+
+
+class InstanceNorm3d(_InstanceNorm):
+    def _get_no_batch_dim(self):
+        return 4
+
+    def forward(self, input):
+        if input.dim() not in (4, 5):
+            raise ValueError("expected 4D or 5D input (got {}D input)".format(input.dim()))
+        return super().forward(input)
+
+
+__all__ += ["BatchNorm3d", "InstanceNorm3d"]

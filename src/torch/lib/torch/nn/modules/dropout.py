@@ -44,3 +44,15 @@ class Dropout2d(_DropoutNd):
 class AlphaDropout(_DropoutNd):
     def forward(self, input):
         return F.alpha_dropout(input, self.p, self.training)
+
+
+# ---- nnx14 ----
+
+class Dropout3d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -69,3 +69,23 @@ class GroupNorm(Module):
     def extra_repr(self):
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}".format(
             num_groups=self.num_groups, num_channels=self.num_channels, eps=self.eps, affine=self.affine)
+
+
+# ---- nnx14 ----
+
+class LocalResponseNorm(Module):
+    __constants__ = ["size", "alpha", "beta", "k"]
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(size=self.size, alpha=self.alpha, beta=self.beta,
+                                                                  k=self.k)

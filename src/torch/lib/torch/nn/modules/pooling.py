@@ -108,3 +108,33 @@ class AdaptiveMaxPool1d(_AdaptivePoolNd):
 class AdaptiveMaxPool2d(_AdaptivePoolNd):
     def forward(self, input):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+# ---- nnx14: power-average pooling ----
+
+class _LPPoolNd(Module):
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self):
+        return "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, ceil_mode={ceil_mode}".format(
+            norm_type=self.norm_type, kernel_size=self.kernel_size, stride=self.stride, ceil_mode=self.ceil_mode)
+
+
+class LPPool1d(_LPPoolNd):
+    def forward(self, input):
+        return F.lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(_LPPoolNd):
+    def forward(self, input):
+        return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+__all__ += ["LPPool1d", "LPPool2d"]
