@@ -82,12 +82,12 @@ def _dtype_word(dt):
         .replace("uint8", "unsigned char").replace("float16", "c10::Half").replace("bfloat16", "c10::BFloat16")
 
 
-@_outable("lerp")
 def _f32(v):
     """v rounded to float32, as ATen's kernels turn a Scalar into a float tensor's opmath type"""
     return _struct.unpack("f", _struct.pack("f", v))[0]
 
 
+@_outable("lerp")
 def lerp(input, end, weight):
     # ATen's lerp: start + w * (end - start) for |w| < 0.5, end - (end - start) * (1 - w) otherwise,
     # each a fused multiply-add in its FMA-built kernel: with a number weight that is add's alpha
