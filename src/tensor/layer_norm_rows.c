@@ -19,17 +19,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "src/tensor/aten_order.h"
 #include "src/tensor/nn.h"
 #include "src/tensor/vmath.h"
 
 enum { LN_CHUNK = 16, LN_MAX_DEPTH = 64 };
-
-static inline __attribute__((always_inline)) float ln_fmaf(bool fused, float a, float b, float c) {
-    return fused ? __builtin_fmaf(a, b, c) : a * b + c;
-}
-static inline __attribute__((always_inline)) double ln_fma(bool fused, double a, double b, double c) {
-    return fused ? __builtin_fma(a, b, c) : a * b + c;
-}
 
 static int64_t ceil_log2(int64_t x) {
     int64_t r = 0;
@@ -39,16 +33,16 @@ static int64_t ceil_log2(int64_t x) {
 
 #define LN_ROW(SUF, T, L, FMA)                                                                               \
     /* AddMoments / AddMomentsVec for one lane: (m0_add, m1_add, m2_add) into (m0, m1, m2) */              \
-    static inline __attribute__((always_inline)) void add_moments_##SUF(bool fused, int64_t m0_add, T m1_add,  \
-                                                                       T m2_add, int64_t *m0, T *m1, T *m2) { \
+    static inline __attribute__((always_inline)) void add_moments_##SUF(int64_t m0_add, T m1_add, T m2_add,    \
+                                                                       int64_t *m0, T *m1, T *m2) {          \
         int64_t n = *m0 + m0_add;                                                                            \
         T c = n == 0 ? (T)0 : (T)m0_add / (T)n;                                                              \
         T delta = m1_add - *m1;                                                                              \
-        *m1 = FMA(fused, c, delta, *m1);                                                                     \
-        *m2 = *m2 + FMA(fused, delta * delta * c, (T)*m0, m2_add);                                           \
+        *m1 = *m1 + c * delta;                                                                               \
+        *m2 = *m2 + (m2_add + delta * delta * c * (T)*m0);                                                   \
         *m0 = n;                                                                                             \
     }                                                                                                        \
-    static inline __attribute__((always_inline)) void moments_body_##SUF(bool fused, const T *x, int64_t N,   \
+    static inline __attribute__((always_inline)) void moments_body_##SUF(const T *x, int64_t N,               \
                                                                         T *mean, T *var) {                  \
         int64_t n = N / L, m = (n + LN_CHUNK - 1) / LN_CHUNK, depth = ceil_log2(m);                         \
         int64_t m0_stk[LN_MAX_DEPTH] = {0};                                                                  \
@@ -65,14 +59,14 @@ static int64_t ceil_log2(int64_t x) {
                 for (int k = 0; k < L; k++) {                                                                \
                     T xv = xp[j * L + k];                                                                    \
                     T delta = xv - m1v[k];                                                                   \
-                    m1v[k] = FMA(fused, delta, cj, m1v[k]);                                                  \
-                    m2v[k] = FMA(fused, delta, xv - m1v[k], m2v[k]);                                         \
+                    m1v[k] = m1v[k] + delta * cj;                                                            \
+                    m2v[k] = m2v[k] + delta * (xv - m1v[k]);                                                 \
                 }                                                                                            \
             }                                                                                                \
             int64_t s0 = m0_stk[0];                                                                          \
             for (int k = 0; k < L; k++) {                                                                    \
                 int64_t c0 = s0;                                                                             \
-                add_moments_##SUF(fused, m0, m1v[k], m2v[k], &c0, &m1_stk[0][k], &m2_stk[0][k]);             \
+                add_moments_##SUF(m0, m1v[k], m2v[k], &c0, &m1_stk[0][k], &m2_stk[0][k]);             \
                 if (k == L - 1) m0_stk[0] = c0;                                                              \
             }                                                                                                \
             int64_t mask = i + 1;                                                                            \
@@ -80,7 +74,7 @@ static int64_t ceil_log2(int64_t x) {
                 int64_t sj = m0_stk[j];                                                                      \
                 for (int k = 0; k < L; k++) {                                                                \
                     int64_t c0 = sj;                                                                         \
-                    add_moments_##SUF(fused, m0_stk[j - 1], m1_stk[j - 1][k], m2_stk[j - 1][k], &c0,         \
+                    add_moments_##SUF(m0_stk[j - 1], m1_stk[j - 1][k], m2_stk[j - 1][k], &c0,         \
                                       &m1_stk[j][k], &m2_stk[j][k]);                                         \
                     if (k == L - 1) m0_stk[j] = c0;                                                          \
                 }                                                                                            \
@@ -93,7 +87,7 @@ static int64_t ceil_log2(int64_t x) {
             int64_t s0 = m0_stk[0];                                                                          \
             for (int k = 0; k < L; k++) {                                                                    \
                 int64_t c0 = s0;                                                                             \
-                add_moments_##SUF(fused, m0_stk[i], m1_stk[i][k], m2_stk[i][k], &c0, &m1_stk[0][k],          \
+                add_moments_##SUF(m0_stk[i], m1_stk[i][k], m2_stk[i][k], &c0, &m1_stk[0][k],          \
                                   &m2_stk[0][k]);                                                            \
                 if (k == L - 1) m0_stk[0] = c0;                                                              \
             }                                                                                                \
@@ -104,9 +98,9 @@ static int64_t ceil_log2(int64_t x) {
             T delta = x[i] - m1;                                                                             \
             ++m0;                                                                                            \
             m1 = m1 + delta / (T)m0;                                                                         \
-            m2 = FMA(fused, delta, x[i] - m1, m2);                                                           \
+            m2 = m2 + delta * (x[i] - m1);                                                                   \
         }                                                                                                    \
-        for (int k = 0; k < L; k++) add_moments_##SUF(fused, n, m1_stk[0][k], m2_stk[0][k], &m0, &m1, &m2);  \
+        for (int k = 0; k < L; k++) add_moments_##SUF(n, m1_stk[0][k], m2_stk[0][k], &m0, &m1, &m2);  \
         *mean = m1;                                                                                          \
         *var = m2 / (T)N;                                                                                    \
     }                                                                                                        \
@@ -115,7 +109,7 @@ static int64_t ceil_log2(int64_t x) {
     static inline __attribute__((always_inline)) void stats_##SUF(const T *x, int64_t N, double eps, T *mean,  \
                                                                  T *rstd) {                                 \
         T var;                                                                                               \
-        moments_body_##SUF(false, x, N, mean, &var);                                                         \
+        moments_body_##SUF(x, N, mean, &var);                                                             \
         *rstd = (T)1 / (T)sqrt((double)(var + (T)eps));                                                      \
     }                                                                                                        \
     static inline __attribute__((always_inline)) void row_body_##SUF(bool fused, const T *x, const T *w,      \
@@ -171,7 +165,7 @@ static int64_t ceil_log2(int64_t x) {
                 else if (c) l[k] = FMA(fused, a[i] * b[i], c[i], l[k]);                                      \
                 else l[k] = FMA(fused, a[i], b[i], l[k]);                                                    \
             }                                                                                                \
-        return COMBINE(l);                                                                                   \
+        return COMBINE(l, ln_add_##SUF);                                                                     \
     }                                                                                                        \
     static inline __attribute__((always_inline)) void backward_body_##SUF(                                   \
         bool fused, const T *g, const T *x, const T *w, T *dx, T *dw, T *db, int64_t rows, int64_t N, double eps) { \
@@ -213,14 +207,10 @@ static int64_t ceil_log2(int64_t x) {
         else backward_plain_##SUF(g, x, w, dx, dw, db, rows, N, eps);                                        \
     }
 
-/* the lanes combined as ATen's reductions combine them: floats by AVX2's shuffle tree, doubles in
- * lane order */
-static inline float ln_combine_f32(const float *v) {
-    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
-}
-static inline double ln_combine_f64(const double *v) { return ((v[0] + v[1]) + v[2]) + v[3]; }
+static inline float ln_add_f32(float a, float b) { return a + b; }
+static inline double ln_add_f64(double a, double b) { return a + b; }
 
-LN_ROW(f32, float, 8, ln_fmaf)
-LN_ROW(f64, double, 4, ln_fma)
-LN_BW(f32, float, 8, ln_fmaf, ln_combine_f32)
-LN_BW(f64, double, 4, ln_fma, ln_combine_f64)
+LN_ROW(f32, float, 8, aten_fmaf)
+LN_ROW(f64, double, 4, aten_fma)
+LN_BW(f32, float, 8, aten_fmaf, aten_combine_f32)
+LN_BW(f64, double, 4, aten_fma, aten_combine_f64)

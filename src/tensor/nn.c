@@ -1,6 +1,6 @@
-/* nn.c — neural-network kernels: numerically stable softmax / log_softmax (max subtracted,
- * sums in double), layer_norm (two-pass mean/variance in double), embedding, dropout,
- * nll_loss, mse_loss, and the shape inference for all of them. */
+/* nn.c — neural-network kernels: softmax / log_softmax and their backward (the rows and columns
+ * in PyTorch's order live in softmax_rows.c), layer_norm (rows in layer_norm_rows.c), embedding,
+ * dropout, nll_loss (ATen's cascade sums), mse_loss, and the shape inference for all of them. */
 #include "src/tensor/nn.h"
 
 #include <math.h>
@@ -79,29 +79,23 @@ static int softmax_backward_run(TensorOp op, Tensor *const *in, int n_in, const 
     for (int i = 0; i < d; i++) outer *= om.shape[i];
     for (int i = (int)d + 1; i < om.ndim; i++) inner *= om.shape[i];
     bool dbl = om.dtype == TENSOR_FLOAT64, last = d == om.ndim - 1;
-    void *tmp = r ? malloc((dbl ? sizeof(double) : sizeof(float)) * (size_t)(n ? n : 1)) : NULL;
-    if (!tmp) {
-        if (r) tensor_error_set(TENSOR_ERR_MEMORY, "out of memory");
-        tensor_decref(r);
-        r = NULL;
-    } else if (tensor__shape_numel(om.ndim, om.shape) == 0) {
+    if (!r || tensor__shape_numel(om.ndim, om.shape) == 0) {
         /* nothing to compute */
     } else if (dbl) {
         const double *pg = (const double *)tensor__data(g), *py = (const double *)tensor__data(y);
         double *pr = (double *)tensor__data(r);
         if (last)
             for (int64_t i = 0; i < outer; i++)
-                tensor__softmax_bw_row_f64(pg + i * n, py + i * n, pr + i * n, n, log_mode, tmp);
+                tensor__softmax_bw_row_f64(pg + i * n, py + i * n, pr + i * n, n, log_mode);
         else
             tensor__softmax_bw_cols_f64(pg, py, pr, outer, n, inner, log_mode);
     } else if (last) {
         for (int64_t i = 0; i < outer; i++)
             tensor__softmax_bw_row_f32(tensor__f32(g) + i * n, tensor__f32(y) + i * n, tensor__f32(r) + i * n, n,
-                                       log_mode, tmp);
+                                       log_mode);
     } else {
         tensor__softmax_bw_cols_f32(tensor__f32(g), tensor__f32(y), tensor__f32(r), outer, n, inner, log_mode);
     }
-    free(tmp);
     tensor_decref(g);
     tensor_decref(y);
     if (!r) return -1;

@@ -8,9 +8,9 @@ Tensor *tensor__softmax(const Tensor *a, int64_t dim, bool log_mode);
 /* one contiguous row's softmax / log_softmax in PyTorch's order (softmax_rows.c) */
 void tensor__softmax_row_f32(const float *x, float *y, int64_t n, bool log_mode);
 void tensor__softmax_row_f64(const double *x, double *y, int64_t n, bool log_mode);
-/* their backward over a row (grad g, output y; tmp: n scratch elements) */
-void tensor__softmax_bw_row_f32(const float *g, const float *y, float *o, int64_t n, bool log_mode, float *tmp);
-void tensor__softmax_bw_row_f64(const double *g, const double *y, double *o, int64_t n, bool log_mode, double *tmp);
+/* their backward over a row (grad g, output y) */
+void tensor__softmax_bw_row_f32(const float *g, const float *y, float *o, int64_t n, bool log_mode);
+void tensor__softmax_bw_row_f64(const double *g, const double *y, double *o, int64_t n, bool log_mode);
 /* over a dim that is not the last: inner columns per outer index, each n values inner apart */
 void tensor__softmax_cols_f32(const float *x, float *y, int64_t outer, int64_t n, int64_t inner, bool log_mode);
 void tensor__softmax_cols_f64(const double *x, double *y, int64_t outer, int64_t n, int64_t inner, bool log_mode);

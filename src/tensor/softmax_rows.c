@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "src/tensor/aten_order.h"
 #include "src/tensor/nn.h"
 #include "src/tensor/vmath.h"
 
@@ -58,7 +59,7 @@
      * log_softmax: s = sum of g, gi = g - exp(y) * s as one fma; softmax: s = the lanes' sums of  \
      * g * y, each later product fused into its lane's add (the first vector's and a short row's \
      * products rounded alone), gi = (g - s) * y.  Without FMA (PyTorch's DEFAULT kernels) nothing \
-     * is fused: `fused` says which (vm_fma below). */                                                \
+     * is fused: `fused` says which (aten_order.h). */                                                \
     static inline __attribute__((always_inline)) void softmax_bw_row_body_##SUF(                         \
         const T *g, const T *y, T *o, int64_t n, bool log_mode, bool fused) {                           \
         if (n <= 0) return;                                                                              \
@@ -88,32 +89,13 @@
     static void softmax_bw_row_plain_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {     \
         softmax_bw_row_body_##SUF(g, y, o, n, log_mode, false);                                          \
     }                                                                                                    \
-    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode, T *tmp) {  \
-        (void)tmp;                                                                                       \
+    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {          \
         if (tensor__vm_sleef) softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                            \
         else softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                                           \
     }
 
-/* a * b + c as ATen's FMA-built kernels contract it (fused: one rounding; inlined into the
- * VMATH_AVX2 callers it is one vfmadd) or as its DEFAULT kernels compute it (two roundings) */
-static inline __attribute__((always_inline)) float vm_fmaf(bool fused, float a, float b, float c) {
-    return fused ? __builtin_fmaf(a, b, c) : a * b + c;
-}
-static inline __attribute__((always_inline)) double vm_fma(bool fused, double a, double b, double c) {
-    return fused ? __builtin_fma(a, b, c) : a * b + c;
-}
-
-/* AVX2's VecReduceAllSIMD<float>: permute the 128-bit halves, then shuffle 0x4E, then 0xB1 */
-static inline float combine_f32(const float *v, float (*op)(float, float)) {
-    return op(op(op(v[0], v[4]), op(v[2], v[6])), op(op(v[1], v[5]), op(v[3], v[7])));
-}
-/* the generic vec_reduce_all: lane 0 takes each other lane in turn */
-static inline double combine_f64(const double *v, double (*op)(double, double)) {
-    return op(op(op(v[0], v[1]), v[2]), v[3]);
-}
-
-SOFTMAX_ROW(f32, float, 8, tensor__vexpf, tensor__vlogf, vm_fmaf, combine_f32)
-SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, vm_fma, combine_f64)
+SOFTMAX_ROW(f32, float, 8, tensor__vexpf, tensor__vlogf, aten_fmaf, aten_combine_f32)
+SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, aten_fma, aten_combine_f64)
 
 /* Softmax over a dim that is not the last (inner > 1 elements apart), as 1.13's _vec_softmax and
  * _vec_logsoftmax: each column (outer, inner index) alone, in runs of L columns that vectorise,
@@ -187,5 +169,5 @@ SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, vm_fma, combine_f64)
         if (tensor__vm_sleef) softmax_bw_cols_fma_##SUF(g, y, o, outer, n, inner, log_mode);             \
         else softmax_bw_cols_plain_##SUF(g, y, o, outer, n, inner, log_mode);                            \
     }
-SOFTMAX_COLS(f32, float, 8, tensor__vexpf, expf, tensor__vlogf, vm_fmaf)
-SOFTMAX_COLS(f64, double, 4, tensor__vexp, exp, tensor__vlog, vm_fma)
+SOFTMAX_COLS(f32, float, 8, tensor__vexpf, expf, tensor__vlogf, aten_fmaf)
+SOFTMAX_COLS(f64, double, 4, tensor__vexp, exp, tensor__vlog, aten_fma)

@@ -53,7 +53,7 @@ def scalar_tensor(s, *, dtype=None, device=None, layout=None, pin_memory=None, r
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
-        raise RuntimeError(f"mismatch in length of strides and shape")
+        raise RuntimeError("mismatch in length of strides and shape")
     extent = 1 + builtins.sum((s - 1) * st for s, st in zip(size, stride)) if all(s > 0 for s in size) else 0
     base = torch.empty(extent, dtype=dtype)
     t = base.as_strided(size, stride)
@@ -144,11 +144,8 @@ def flipud(input):
 
 def _dir_split(input, sections, dim, name, need):
     if input.dim() < need:
-        what = {1: "1", 2: "2", 3: "3"}[need]
-        raise RuntimeError(f"torch.{name} requires a tensor with at least {what} dimension, but got a tensor with "
-                           f"{input.dim()} dimensions!" if need == 1 else
-                           f"torch.{name} requires a tensor with at least {what} dimensions, but got a tensor with "
-                           f"{input.dim()} dimensions!")
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension{'' if need == 1 else 's'}, "
+                           f"but got a tensor with {input.dim()} dimensions!")
     if isinstance(sections, int):
         if sections == 0 or input.shape[dim] % sections:
             raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension "
@@ -599,22 +596,16 @@ def fill_diagonal_(input, fill_value, wrap=False):
         raise RuntimeError("dimensions must larger than 1")
     if n > 2 and len(set(input.shape)) != 1:
         raise RuntimeError("all dimensions of input must be of equal length")
-    rows, cols = input.shape[0], input.shape[1]
-    if n == 2:
-        k = min(rows, cols)
-        flat_step = input.stride(0) + input.stride(1)
-        idx = list(builtins.range(k))
-        if wrap and rows > cols + 1:
-            # numpy's wrap: the diagonal restarts every cols + 1 rows
-            idx_rows = [r for r in builtins.range(rows) if r % (cols + 1) < cols]
-            for r in idx_rows:
-                input[r, r % (cols + 1)] = fill_value
-            return input
-        for i in idx:
-            input[i, i] = fill_value
+    if n > 2:
+        for i in builtins.range(input.shape[0]):
+            input[(i,) * n] = fill_value
         return input
-    for i in builtins.range(input.shape[0]):
-        input[(i,) * n] = fill_value
+    input.diagonal().fill_(fill_value)
+    if wrap:
+        # numpy's wrap: a tall matrix's diagonal restarts after a skipped row, every cols + 1 rows
+        rows, cols = input.shape
+        for start in builtins.range(cols + 1, rows, cols + 1):
+            input[start:].diagonal().fill_(fill_value)
     return input
 
 
