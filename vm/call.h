@@ -11,7 +11,8 @@ Frame *frame_push_slow(VM *vm, CodeObj *co);
  * the recursion limit or the value stack is exhausted.  Inline: it is on every call. */
 static inline Frame *frame_push(VM *vm, CodeObj *co, Obj *func, DictObj *globals, DictObj *locals_dict) {
     size_t need = (size_t)co->nlocalsplus + (size_t)co->stacksize;
-    if (__builtin_expect(vm->depth >= vm->recursion_limit || vm->stack_top + need > vm->stack_limit, 0))
+    if (__builtin_expect(vm->depth >= vm->frame_guard || vm->stack_top + need > vm->stack_limit, 0) &&
+        (!vm_frame_pool_extend(vm) || vm->stack_top + need > vm->stack_limit))
         return frame_push_slow(vm, co);
     /* Pool frames keep builtins, gen = NULL, owns_stack, yielded = false from vm_new, and a
      * frame's kwnames is always NULL when it ends (CALL consumes what KW_NAMES set), so only

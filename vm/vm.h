@@ -189,7 +189,8 @@ struct VM {
     Frame *frame;            /* innermost running frame */
     Frame *frame_pool;       /* frames for non-generator calls */
     int32_t frame_pool_cap;
-    int32_t frame_pool_ready; /* frames [0, ready) have their constant fields (vm_set_recursion_limit) */
+    int32_t frame_pool_ready; /* frames [0, ready) have their constant fields (vm_frame_pool_extend) */
+    int32_t frame_guard;      /* min(recursion_limit, frame_pool_ready): a push at this depth extends or raises */
     int32_t depth;           /* script frames currently running */
     int32_t recursion_limit;
     int32_t c_depth;         /* nested C-level recursion (repr, eq, hash ...) */
@@ -250,6 +251,8 @@ VM *vm_new(void);
 /* Set the recursion limit (clamped to what the frame pool holds) and prepare the pool's frames
  * below it; returns the limit set. */
 int32_t vm_set_recursion_limit(VM *vm, int64_t n);
+/* Prepare pool frames past the current depth; false when the depth is at the recursion limit. */
+bool vm_frame_pool_extend(VM *vm);
 void vm_free(VM *vm);
 
 /* ---- exceptions (vm/exc.c) ------------------------------------------------------------- */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #ifdef EMBER_HAVE_LIBEDIT
+#include <dlfcn.h>
 #include <editline/readline.h>
 #endif
 
@@ -42,13 +43,44 @@ static void on_sigint(int sig) {
 /* ---- reading a line --------------------------------------------------------------------------------- */
 
 #ifdef EMBER_HAVE_LIBEDIT
+/* libedit is loaded when an interactive prompt starts, not linked: it and the three libraries
+ * it pulls in (tinfo, bsd, md) were ~0.9 ms and 32 page faults of every start-up, for the one
+ * command that reads a terminal.  The members have libedit's own names and types.  When the
+ * library cannot be loaded the prompt reads plain lines, as a build without libedit does. */
+static struct {
+    typeof(rl_callback_handler_install) *rl_callback_handler_install;
+    typeof(rl_callback_handler_remove) *rl_callback_handler_remove;
+    typeof(rl_callback_read_char) *rl_callback_read_char;
+    typeof(add_history) *add_history;
+    typeof(using_history) *using_history;
+    typeof(read_history) *read_history;
+    typeof(write_history) *write_history;
+    typeof(rl_bind_key) *rl_bind_key;
+    typeof(rl_insert) *rl_insert;
+} el;
+#define EL(name) (el.name)
+
+static bool libedit_load(void) {
+    void *h = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!h) h = dlopen("libedit.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return false;
+#define EL_SYM(name) ((*(void **)&el.name = dlsym(h, #name)) != NULL)
+    if (EL_SYM(rl_callback_handler_install) && EL_SYM(rl_callback_handler_remove) && EL_SYM(rl_callback_read_char) &&
+        EL_SYM(add_history) && EL_SYM(using_history) && EL_SYM(read_history) && EL_SYM(write_history) &&
+        EL_SYM(rl_bind_key) && EL_SYM(rl_insert))
+        return true;
+#undef EL_SYM
+    dlclose(h);
+    return false;
+}
+
 static char *line_result;
 static bool line_done;
 
 static void on_line(char *line) {
     line_result = line;
     line_done = true;
-    rl_callback_handler_remove();
+    EL(rl_callback_handler_remove)();
 }
 #endif
 
@@ -62,22 +94,22 @@ static LineStatus read_line(const char *prompt, bool edit, char **out) {
     if (edit) {
         line_done = false;
         line_result = NULL;
-        rl_callback_handler_install(prompt, on_line);
+        EL(rl_callback_handler_install)(prompt, on_line);
         while (!line_done) {
             fd_set fds;
             FD_ZERO(&fds);
             FD_SET(STDIN_FILENO, &fds);
             int r = select(STDIN_FILENO + 1, &fds, NULL, NULL, NULL);
             if (interrupted) {
-                rl_callback_handler_remove();
+                EL(rl_callback_handler_remove)();
                 return LINE_INTERRUPT;
             }
             if (r < 0 && errno == EINTR) continue;
             if (r < 0) break;
-            rl_callback_read_char();
+            EL(rl_callback_read_char)();
         }
         if (!line_result) return LINE_EOF;
-        if (*line_result) add_history(line_result);
+        if (*line_result) EL(add_history)(line_result);
         *out = line_result;
         return LINE_OK;
     }
@@ -222,15 +254,15 @@ static void history_load(const char **path_out) {
     if (env) snprintf(path, sizeof path, "%s", env);
     else if (getenv("HOME")) snprintf(path, sizeof path, "%s/.ember_history", getenv("HOME"));
     else return;
-    using_history();
-    read_history(path);
+    EL(using_history)();
+    EL(read_history)(path);
     *path_out = path;
 #endif
 }
 
 static void history_save(const char *path) {
 #ifdef EMBER_HAVE_LIBEDIT
-    if (path) write_history(path);
+    if (path) EL(write_history)(path);
 #else
     (void)path;
 #endif
@@ -240,12 +272,17 @@ int cli_repl(EmVM *vm, const CliOptions *o) {
     VM *v = vm;
     DictObj *globals = main_dict(vm);
     if (!globals) return -1;
-    bool edit = isatty(STDIN_FILENO);
-    if (!o->quiet && edit)
+    bool tty = isatty(STDIN_FILENO);
+#ifdef EMBER_HAVE_LIBEDIT
+    bool edit = tty && libedit_load();
+#else
+    bool edit = false;
+#endif
+    if (!o->quiet && tty)
         fprintf(stderr, "Ember %s (Python 3.11) on linux\nType \"exit()\" or Ctrl-D to leave.\n", EMBER_VERSION);
     install_quitters(v);
 #ifdef EMBER_HAVE_LIBEDIT
-    if (edit) rl_bind_key('\t', rl_insert);   /* Tab indents, as CPython's prompt without completion */
+    if (edit) EL(rl_bind_key)('\t', EL(rl_insert));   /* Tab indents, as CPython's prompt without completion */
 #endif
     const char *histfile = NULL;
     if (edit) history_load(&histfile);
@@ -269,7 +306,7 @@ int cli_repl(EmVM *vm, const CliOptions *o) {
             continue;
         }
         if (st == LINE_EOF) {
-            if (edit) fputc('\n', stdout);
+            if (tty) fputc('\n', stdout);
             break;
         }
         size_t n = strlen(line);

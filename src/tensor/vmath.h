@@ -1,6 +1,6 @@
 /* vmath.h — the transcendental functions of the floating kernels, computed as PyTorch 1.13's
- * AVX2 kernels compute them: with Sleef 3.5 (libsleef, the library libtorch_cpu links).  The
- * pointwise expressions (pwexpr.h: pw_exp, pw_tanh, ... — eager and fused loops alike), the
+ * AVX2 kernels compute them: with Sleef 3.5 (libsleef, the library libtorch_cpu links; loaded on
+ * first use, see tensor__sleef below).  The pointwise expressions (pwexpr.h: pw_exp, pw_tanh, ... — eager and fused loops alike), the
  * softmax rows (nn.c) and the LSTM cell (rnn.c) call these.
  *
  * What ATen computes (measured against python3-torch 1.13.1 here, CPU capability AVX2): the
@@ -29,59 +29,67 @@
 
 #include <math.h>
 #include <stdbool.h>
-/* sleef.h declares the purecfma forms only where the compiler targets FMA (FP_FAST_FMA); the
- * library has them, and vmath.c's check guards every call */
-#ifndef FP_FAST_FMA
-#define FP_FAST_FMA
-#define VMATH_UNDEF_FAST_FMA
-#endif
-#include <sleef.h>
 #include <immintrin.h>   /* __m256, __m256d (types; the intrinsics run in VMATH_AVX2 code) */
-#ifdef VMATH_UNDEF_FAST_FMA
-#undef FP_FAST_FMA
-#undef VMATH_UNDEF_FAST_FMA
-#endif
 
 /* true when the CPU runs PyTorch's AVX2 kernels (AVX2 and FMA): vmath.c sets it before main */
 extern bool tensor__vm_sleef;
 
-/* Sleef's AVX2 vector forms, 8 floats / 4 doubles: sleef.h declares them only where the compiler
- * targets AVX, and the library is built for the baseline (the loops that call them carry
- * VMATH_AVX2, vmath.c's check and isa.h's level guard every call) */
+/* Sleef's AVX2 vector forms, 8 floats / 4 doubles, run only in loops carrying VMATH_AVX2 (the
+ * library is built for the baseline; vmath.c's check and isa.h's level guard every call) */
 #define VMATH_AVX2 __attribute__((target("avx2,fma")))
 
-/* tensor__v<name>f (float) and tensor__v<name> (double): Sleef's purecfma form at accuracy U,
- * else libm.  The libm names are spelled out: <tgmath.h> may make the bare name a macro.
+/* The functions, their Sleef accuracy and their libm names (spelled out: <tgmath.h> may make
+ * the bare name a macro). */
+#define VMATH_FUNCTIONS(X)                                                                         \
+    X(exp, u10, expf, (exp))                                                                       \
+    X(log, u10, logf, (log))                                                                       \
+    X(tanh, u10, tanhf, (tanh))                                                                    \
+    X(erf, u10, erff, (erf))                                                                       \
+    X(erfc, u15, erfcf, (erfc))                                                                    \
+    X(expm1, u10, expm1f, (expm1))                                                                 \
+    X(log1p, u10, log1pf, (log1p))                                                                 \
+    X(log2, u10, log2f, (log2))                                                                    \
+    X(log10, u10, log10f, (log10))                                                                 \
+    X(sin, u10, sinf, (sin))                                                                       \
+    X(cos, u10, cosf, (cos))                                                                       \
+    X(tan, u10, tanf, (tan))                                                                       \
+    X(asin, u10, asinf, (asin))                                                                    \
+    X(acos, u10, acosf, (acos))                                                                    \
+    X(atan, u10, atanf, (atan))                                                                    \
+    X(sinh, u10, sinhf, (sinh))                                                                    \
+    X(cosh, u10, coshf, (cosh))
+
+/* Sleef is reached through this table, not linked: loading libsleef and resolving it was ~0.5 ms
+ * and 12 page faults of every start-up, scripts without tensors included.  Each slot starts at
+ * a stub (vmath.c) that loads the library once (pthread_once) and calls the slot's new value,
+ * so whichever call comes first, in whichever thread, every call computes Sleef's bits.  Slots
+ * are read with acquire loads (a plain load on x86) and written with release stores.  Per
+ * function: Sleef's scalar purecfma forms (f1, d1) and its AVX2 vector forms (f8, d4). */
+#define VMATH_SLOTS(NAME, U, LIBF, LIBD)                                                           \
+    float (*NAME##_f1)(float);                                                                     \
+    double (*NAME##_d1)(double);                                                                   \
+    __m256 (*NAME##_f8)(__m256);                                                                   \
+    __m256d (*NAME##_d4)(__m256d);
+typedef struct VmathSleef {
+    VMATH_FUNCTIONS(VMATH_SLOTS)
+} VmathSleef;
+#undef VMATH_SLOTS
+extern VmathSleef tensor__sleef;
+#define VMATH_SLEEF(SLOT) __atomic_load_n(&tensor__sleef.SLOT, __ATOMIC_ACQUIRE)
+
+/* tensor__v<name>f (float) and tensor__v<name> (double): Sleef's purecfma form, else libm.
  * tensor__v<name>f8 / tensor__v<name>d4: the same function on a vector (the lanes' bits are the
  * purecfma form's), called only from VMATH_AVX2 loops. */
 #define VMATH_FN(NAME, U, LIBF, LIBD)                                                              \
     static inline float tensor__v##NAME##f(float x) {                                              \
-        return tensor__vm_sleef ? Sleef_##NAME##f1_##U##purecfma(x) : LIBF(x);                     \
+        return tensor__vm_sleef ? VMATH_SLEEF(NAME##_f1)(x) : LIBF(x);                             \
     }                                                                                              \
     static inline double tensor__v##NAME(double x) {                                               \
-        return tensor__vm_sleef ? Sleef_##NAME##d1_##U##purecfma(x) : LIBD(x);                     \
+        return tensor__vm_sleef ? VMATH_SLEEF(NAME##_d1)(x) : LIBD(x);                             \
     }                                                                                              \
-    __m256 Sleef_##NAME##f8_##U##avx2(__m256);                                                     \
-    __m256d Sleef_##NAME##d4_##U##avx2(__m256d);                                                   \
-    VMATH_AVX2 static inline __m256 tensor__v##NAME##f8(__m256 x) { return Sleef_##NAME##f8_##U##avx2(x); } \
-    VMATH_AVX2 static inline __m256d tensor__v##NAME##d4(__m256d x) { return Sleef_##NAME##d4_##U##avx2(x); }
-VMATH_FN(exp, u10, expf, (exp))
-VMATH_FN(log, u10, logf, (log))
-VMATH_FN(tanh, u10, tanhf, (tanh))
-VMATH_FN(erf, u10, erff, (erf))
-VMATH_FN(erfc, u15, erfcf, (erfc))
-VMATH_FN(expm1, u10, expm1f, (expm1))
-VMATH_FN(log1p, u10, log1pf, (log1p))
-VMATH_FN(log2, u10, log2f, (log2))
-VMATH_FN(log10, u10, log10f, (log10))
-VMATH_FN(sin, u10, sinf, (sin))
-VMATH_FN(cos, u10, cosf, (cos))
-VMATH_FN(tan, u10, tanf, (tan))
-VMATH_FN(asin, u10, asinf, (asin))
-VMATH_FN(acos, u10, acosf, (acos))
-VMATH_FN(atan, u10, atanf, (atan))
-VMATH_FN(sinh, u10, sinhf, (sinh))
-VMATH_FN(cosh, u10, coshf, (cosh))
+    VMATH_AVX2 static inline __m256 tensor__v##NAME##f8(__m256 x) { return VMATH_SLEEF(NAME##_f8)(x); } \
+    VMATH_AVX2 static inline __m256d tensor__v##NAME##d4(__m256d x) { return VMATH_SLEEF(NAME##_d4)(x); }
+VMATH_FUNCTIONS(VMATH_FN)
 #undef VMATH_FN
 
 /* fma(a, b, c) for the scalar and vector element types (a scalar a is broadcast: the expressions

@@ -10,12 +10,14 @@
 
 #include "src/tensor/isa.h"
 #include "src/tensor/pointwise.h"
-#include "src/tensor/vmath.h"   /* and sleef.h, purecfma forms declared */
+#include "src/tensor/vmath.h"
 #include "tests/support/tensor_test.h"
 
 TestSuite(vmath, .init = tt_setup);
 
-/* sleef.h declares the 256-bit forms only where the compiler targets AVX: this file does not */
+/* The reference: Sleef's vector forms, linked directly (the library reaches Sleef through
+ * vmath.h's table, loaded on first use).  sleef.h declares the 256-bit forms only where the
+ * compiler targets AVX, which this file does not. */
 #define VEC_DECL(NAME, U) __m256 Sleef_##NAME##f8_##U(__m256); __m256d Sleef_##NAME##d4_##U(__m256d);
 VEC_DECL(exp, u10) VEC_DECL(log, u10) VEC_DECL(tanh, u10) VEC_DECL(erf, u10) VEC_DECL(erfc, u15)
 VEC_DECL(expm1, u10) VEC_DECL(log1p, u10) VEC_DECL(log2, u10) VEC_DECL(log10, u10) VEC_DECL(tan, u10)
