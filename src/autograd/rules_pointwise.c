@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "src/autograd/rules.h"
+#include "src/tensor/vmath.h"   /* tensor__vm_sleef: the CPU runs ATen's FMA-built kernels */
 
 /* ---- saves --------------------------------------------------------------------------------------- */
 
@@ -159,17 +160,48 @@ BW(rsqrt) {
     RULE_END;
 }
 
-/* sigmoid's backward multiplies in ATen's order, grad * (1 - y) * y */
+/* ATen's AVX2 kernels are built with FMA and GCC contracts a product feeding an add (see
+ * src/tensor/aten_order.h): tanh_backward's `a * (1 - b * b)` computes 1 - b*b in one rounding,
+ * silu_backward's `1 + x * (1 - s)` likewise.  For float32 that one rounding is reproduced by
+ * computing the product and the sum in float64, where a product of two floats is exact (so only
+ * a double rounding on an exact float midpoint, ~1 in 2**29, could differ), then rounding to
+ * float32; with ag_ ops only, so the rule stays differentiable (double backward, compiled
+ * backward).  float64 has no wider type here and rounds twice (PyTorch's last bit may differ:
+ * tests/trace/footguns); on CPUs without AVX2 + FMA PyTorch's DEFAULT kernels round twice too. */
+static bool fused_in_f64(const Tensor *t) { return tensor__vm_sleef && tensor_dtype(t) == TENSOR_FLOAT32; }
+
+/* c + a * b with ATen's contraction where fused_in_f64 */
+static Tensor *ag_fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
+    if (!fused_in_f64(a)) {
+        Tensor *p = ag_mul(a, b);
+        if (!p) return NULL;
+        Tensor *r = ag_add_scalar(p, c);
+        tensor_decref(p);
+        return r;
+    }
+    Tensor *a64 = NULL, *b64 = NULL, *p = NULL, *r64 = NULL, *r = NULL;
+    if ((a64 = ag_to_dtype(a, TENSOR_FLOAT64)) && (b64 = a == b ? (tensor_incref(a64), a64) : ag_to_dtype(b, TENSOR_FLOAT64)) &&
+        (p = ag_mul(a64, b64)) && (r64 = ag_add_scalar(p, c)))
+        r = ag_to_dtype(r64, TENSOR_FLOAT32);
+    tensor_decref(a64);
+    tensor_decref(b64);
+    tensor_decref(p);
+    tensor_decref(r64);
+    return r;
+}
+
+/* tanh_backward(grad, y) = grad * (1 - y * y), the parenthesis fused: (-y) * y + 1 */
 BW(tanh) {
     RULE_BEGIN;
-    Tensor *r, *r2, *d;
+    Tensor *r, *nr, *d;
     SAVED(0, r);
-    TMP(r2, ag_mul(r, r));
-    TMP(d, ag_rsub_scalar(r2, tensor_scalar_i(1)));
+    TMP(nr, ag_neg(r));
+    TMP(d, ag_fused_mul_add_scalar(nr, r, tensor_scalar_i(1)));
     OUT(0, ag_mul(g[0], d));
     RULE_END;
 }
 
+/* sigmoid's backward multiplies in ATen's order, grad * (1 - y) * y */
 BW(sigmoid) {
     RULE_BEGIN;
     Tensor *r, *om, *d;
@@ -284,16 +316,16 @@ BW(gelu) {
     RULE_END;
 }
 
+/* silu_backward's order: (grad * s) * (1 + x * (1 - s)), s = sigmoid(x), the last factor fused */
 BW(silu) {
     RULE_BEGIN;
-    Tensor *x, *sg, *om, *xo, *t, *d;
+    Tensor *x, *sg, *om, *t, *d;
     SAVED(0, x);
     TMP(sg, ag_sigmoid(x));
     TMP(om, ag_rsub_scalar(sg, tensor_scalar_i(1)));
-    TMP(xo, ag_mul(x, om));
-    TMP(t, ag_add_scalar(xo, tensor_scalar_i(1)));
-    TMP(d, ag_mul(sg, t));
-    OUT(0, ag_mul(g[0], d));
+    TMP(t, ag_fused_mul_add_scalar(x, om, tensor_scalar_i(1)));
+    TMP(d, ag_mul(g[0], sg));
+    OUT(0, ag_mul(d, t));
     RULE_END;
 }
 
