@@ -445,7 +445,7 @@ int tensor__binary_dtype(TensorOp op, TensorDtype a, TensorDtype b, TensorScalar
 
 /* the integral scalar exponent of pow must not be negative (PyTorch refuses before computing) */
 static int check_scalar_pow(TensorOp base, TensorDtype x, TensorScalar s) {
-    if (base == TENSOR_OP_POW && !tensor__is_float(x) && s.kind != TENSOR_FLOAT32 && s.i < 0) {
+    if (base == TENSOR_OP_POW_TS && !tensor__is_float(x) && s.kind != TENSOR_FLOAT32 && s.i < 0) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
         return -1;
     }

@@ -184,6 +184,21 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
  * x ** 1 is x, as ATen's pow_out copies the base for an exponent of 1 (and pow(x, 1) is exactly
  * x): the backward of x ** 2 computes 2 * x ** 1, ~1% of that step in libm's pow. */
 #define pw_pow(x, y) ((y) == C(2) ? (x) * (x) : (y) == C(1) ? (x) : pow(x, y))
+/* x ** scalar as ATen 1.13's pow_tensor_scalar kernel computes it for floating types: the
+ * exponents 0.5, -0.5 and -1 are the sqrt, rsqrt and reciprocal kernels (their expressions
+ * here), 2, 3 and -2 are products (x * x * x rounds twice: pow(x, 3) would round once, and minGPT's
+ * GELU cubes its input), any other the pow function (std::pow in double for a float base, ATen's
+ * scalar loop; its vector body calls Sleef's powf, which can differ in the last bit: footguns).
+ * A tensor exponent (pow(Tensor, Tensor), pw_pow) has none of these cases in ATen. */
+#define pw_pow_scalar_exp(x, y)                                                                     \
+    ((y) == C(2)      ? (x) * (x)                                                                   \
+     : (y) == C(3)    ? (x) * (x) * (x)                                                             \
+     : (y) == C(1)    ? (x)                                                                         \
+     : (y) == C(0.5)  ? sqrt(x)                                                                     \
+     : (y) == C(-0.5) ? C(1) / sqrt(x)                                                              \
+     : (y) == C(-1)   ? C(1) / (x)                                                                  \
+     : (y) == C(-2)   ? C(1) / ((x) * (x))                                                          \
+                      : pow(x, y))
 #define pw_sign(x) ((pw_t)(((x) > 0) - ((x) < 0)))
 
 /* The helpers below come in a float and a double version; the pw_ names pick by the type of x,

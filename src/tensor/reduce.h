@@ -40,6 +40,10 @@ double tensor__sum_f64(const double *x, int64_t stride, int64_t n);
  * rounded to t's dtype as t * t stores it; a contiguous float32 run sums in sixteen lanes where
  * tensor_sum_dims uses eight, so the last bits may differ from tensor_sum_dims(t * t)) */
 Tensor *tensor__sum_squares(const Tensor *t, const int64_t *dims, int n, bool keepdim);
+/* the 2-norm over dims (n == 0: all) in ATen's order where ATen takes its vectorised path (a
+ * contiguous float32 / float64 tensor reduced over a trailing block of dims); NULL, with no error
+ * set, for other layouts */
+Tensor *tensor__norm2_rows(const Tensor *t, const int64_t *dims, int n, bool keepdim);
 /* the plan's kept / reduced strides re-read from t (a converted copy of the planned input) */
 void tensor__reduce_plan_strides(const Tensor *t, ReducePlan *p);
 /* A reduction's result-dtype class (its table entry names it): SUM and PROD (integers and bools

@@ -172,6 +172,7 @@ static Tensor *vector_norm(const Tensor *x, double p, const int64_t *dims, int n
     } else if (p == 1) {
         t = tensor_abs(x);
     } else if (p == 2) {
+        if ((s = tensor__norm2_rows(x, dims, nd, keepdim))) return s;
         if ((x->dtype == TENSOR_FLOAT32 || x->dtype == TENSOR_FLOAT64) && tensor__contig(x)) {
             /* fused: the sum of squares and the root in place, no x*x temporary */
             s = tensor__sum_squares(x, dims, nd, keepdim);

@@ -15,13 +15,10 @@ def _grads(parameters):
 
 
 def _norm(t, norm_type):
-    if norm_type == inf:
-        return t.abs().max()
-    if norm_type == 2.0:
-        return (t * t).sum().sqrt()
-    if norm_type == 1.0:
-        return t.abs().sum()
-    return (t.abs() ** norm_type).sum() ** (1.0 / norm_type)
+    # torch.norm, as 1.13's clip_grad_norm_ calls it: its p=2 kernel adds the squares in ATen's
+    # lane order with fused multiply-adds, which a (t * t).sum() would not (the printed norm and
+    # every clipped gradient would differ in the last bit)
+    return torch.norm(t, norm_type)
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
