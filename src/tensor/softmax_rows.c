@@ -24,6 +24,104 @@
 #include "src/tensor/nn.h"
 #include "src/tensor/vmath.h"
 
+/* ---- float32 rows on AVX2 vectors -------------------------------------------------------------
+ * The same operations per lane as the scalar rows below (which are the reference and the path
+ * of CPUs without AVX2 + FMA), on __m256: lane k of a vector holds element d + k, a partial last
+ * vector updates only its first lanes (a blend), Sleef's 8-lane exp (each lane the purecfma
+ * scalar's bits: vmath.h), x86's max with NaN made NaN as max_f32 does, and the lanes combined
+ * by aten_combine_f32.  So each row's bits are the scalar row's; only the speed differs (one
+ * Sleef call per eight elements instead of one per element).  Rows shorter than 8 stay scalar. */
+static inline float vmax_scalar_f32(float a, float b) { return (a != a || b != b) ? (float)NAN : (a > b ? a : b); }
+static inline float vadd_scalar_f32(float a, float b) { return a + b; }
+
+VMATH_AVX2 static inline __m256 vmax_f32(__m256 a, __m256 b) {
+    __m256 m = _mm256_blendv_ps(b, a, _mm256_cmp_ps(a, b, _CMP_GT_OQ));   /* a > b ? a : b */
+    return _mm256_blendv_ps(m, _mm256_set1_ps(NAN), _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+}
+
+/* lanes [0, r) set, the others clear: the partial last vector's live lanes */
+VMATH_AVX2 static inline __m256i vlive_f32(int64_t r) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)r), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+VMATH_AVX2 static float vreduce_combine_f32(__m256 v, float (*op)(float, float)) {
+    float lane[8];
+    _mm256_storeu_ps(lane, v);
+    return aten_combine_f32(lane, op);
+}
+
+/* reduce_f32 of the scalar rows on vectors: max (exp_sub false) or the sum of exp(x - sub) */
+VMATH_AVX2 static float vreduce_f32(const float *x, int64_t n, bool is_max, bool exp_sub, float sub) {
+    __m256 vs = _mm256_set1_ps(sub);
+    __m256 acc = _mm256_loadu_ps(x);
+    if (exp_sub) acc = tensor__vexpf8(_mm256_sub_ps(acc, vs));
+    int64_t d = 8;
+    for (; d < n - n % 8; d += 8) {
+        __m256 v = _mm256_loadu_ps(x + d);
+        if (exp_sub) v = tensor__vexpf8(_mm256_sub_ps(v, vs));
+        acc = is_max ? vmax_f32(acc, v) : _mm256_add_ps(acc, v);
+    }
+    if (d < n) {
+        __m256i live = vlive_f32(n - d);
+        __m256 v = _mm256_maskload_ps(x + d, live);
+        if (exp_sub) v = tensor__vexpf8(_mm256_sub_ps(v, vs));
+        __m256 upd = is_max ? vmax_f32(acc, v) : _mm256_add_ps(acc, v);
+        acc = _mm256_blendv_ps(acc, upd, _mm256_castsi256_ps(live));
+    }
+    return vreduce_combine_f32(acc, is_max ? vmax_scalar_f32 : vadd_scalar_f32);
+}
+
+VMATH_AVX2 static void softmax_row_vec_f32(const float *x, float *y, int64_t n, bool log_mode) {
+    float mx = vreduce_f32(x, n, true, false, 0);
+    __m256 vmx = _mm256_set1_ps(mx);
+    int64_t d = 0;
+    if (log_mode) {
+        float lse = tensor__vlogf(vreduce_f32(x, n, false, true, mx));
+        __m256 vl = _mm256_set1_ps(lse);
+        for (; d < n - n % 8; d += 8)
+            _mm256_storeu_ps(y + d, _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(x + d), vmx), vl));
+        for (; d < n; d++) y[d] = x[d] - mx - lse;
+        return;
+    }
+    for (; d < n - n % 8; d += 8) _mm256_storeu_ps(y + d, tensor__vexpf8(_mm256_sub_ps(_mm256_loadu_ps(x + d), vmx)));
+    for (; d < n; d++) y[d] = tensor__vexpf(x[d] - mx);
+    float inv = 1.0f / vreduce_f32(y, n, false, false, 0);
+    __m256 vi = _mm256_set1_ps(inv);
+    for (d = 0; d < n - n % 8; d += 8) _mm256_storeu_ps(y + d, _mm256_mul_ps(_mm256_loadu_ps(y + d), vi));
+    for (; d < n; d++) y[d] *= inv;
+}
+
+/* softmax_bw_row_body_f32 with fused = true, on vectors */
+VMATH_AVX2 static void softmax_bw_row_vec_f32(const float *g, const float *y, float *o, int64_t n, bool log_mode) {
+    int64_t d = 0;
+    if (log_mode) {
+        __m256 vs = _mm256_set1_ps(vreduce_f32(g, n, false, false, 0));
+        float s = _mm256_cvtss_f32(vs);
+        for (; d < n - n % 8; d += 8)   /* fma(-exp(y), s, g): vfnmadd's -(e * s) + g, one rounding */
+            _mm256_storeu_ps(o + d, _mm256_fnmadd_ps(tensor__vexpf8(_mm256_loadu_ps(y + d)), vs, _mm256_loadu_ps(g + d)));
+        for (; d < n; d++) o[d] = __builtin_fmaf(-tensor__vexpf(y[d]), s, g[d]);
+        return;
+    }
+    __m256 acc = _mm256_mul_ps(_mm256_loadu_ps(g), _mm256_loadu_ps(y));
+    for (d = 8; d < n - n % 8; d += 8) acc = _mm256_fmadd_ps(_mm256_loadu_ps(g + d), _mm256_loadu_ps(y + d), acc);
+    if (d < n) {
+        __m256i live = vlive_f32(n - d);
+        __m256 upd = _mm256_fmadd_ps(_mm256_maskload_ps(g + d, live), _mm256_maskload_ps(y + d, live), acc);
+        acc = _mm256_blendv_ps(acc, upd, _mm256_castsi256_ps(live));
+    }
+    float s = vreduce_combine_f32(acc, vadd_scalar_f32);
+    __m256 vs = _mm256_set1_ps(s);
+    for (d = 0; d < n - n % 8; d += 8)
+        _mm256_storeu_ps(o + d, _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(g + d), vs), _mm256_loadu_ps(y + d)));
+    for (; d < n; d++) o[d] = (g[d] - s) * y[d];
+}
+
+/* which rows take the vectors: float32 rows of 8 or more on a CPU with AVX2 + FMA */
+#define SOFTMAX_VEC_f32(n) (tensor__vm_sleef && (n) >= 8)
+#define SOFTMAX_VEC_f64(n) false
+#define softmax_row_vec_f64(x, y, n, log_mode) ((void)0)
+#define softmax_bw_row_vec_f64(g, y, o, n, log_mode) ((void)0)
+
 #define SOFTMAX_ROW(SUF, T, L, EXP, LOG, FMA, COMBINE)                                                        \
     static inline T max_##SUF(T a, T b) { return (a != a || b != b) ? (T)NAN : (a > b ? a : b); }        \
     static inline T add_##SUF(T a, T b) { return a + b; }                                                \
@@ -44,6 +142,10 @@
     }                                                                                                    \
     void tensor__softmax_row_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                         \
         if (n <= 0) return;                                                                              \
+        if (SOFTMAX_VEC_##SUF(n)) {                                                                      \
+            softmax_row_vec_##SUF(x, y, n, log_mode);                                                    \
+            return;                                                                                      \
+        }                                                                                                \
         T mx = reduce_##SUF(x, n, max_##SUF, NULL, 0);                                                   \
         if (log_mode) {                                                                                  \
             T lse = LOG(reduce_##SUF(x, n, add_##SUF, EXP, mx));                                         \
@@ -90,7 +192,8 @@
         softmax_bw_row_body_##SUF(g, y, o, n, log_mode, false);                                          \
     }                                                                                                    \
     void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {          \
-        if (tensor__vm_sleef) softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                            \
+        if (SOFTMAX_VEC_##SUF(n)) softmax_bw_row_vec_##SUF(g, y, o, n, log_mode);                        \
+        else if (tensor__vm_sleef) softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                       \
         else softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                                           \
     }
 
