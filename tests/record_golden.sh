@@ -16,6 +16,9 @@ if [[ ${1:-} == --ember ]]; then mode=ember; ember=$(realpath "$2"); shift 2; fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 # OpenBLAS as the suite runs it (meson.build's test setup): its kernels decide products' last bits
 export OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512
+# CPython's deterministic string hashes, which are Ember's default (vm/pyhash.c): a program that
+# prints a set of strings records the order Ember prints
+export PYTHONHASHSEED=0
 for f in "$@"; do
   d=$(dirname "$f"); b=$(basename "$f")
   case $mode in

@@ -452,6 +452,7 @@ static int init_values(VM *vm, Value mod) {
     Value flags[18] = {0};
     for (int i = 0; i < 18; i++) flags[i] = val_int(0);
     flags[6] = val_int(1);          /* no_site: Ember does not run site.py */
+    flags[11] = val_int(vm_hash_randomized());   /* hash_randomization: PYTHONHASHSEED (vm/pyhash.c) */
     flags[13] = val_bool(false);    /* dev_mode */
     flags[16] = val_bool(false);    /* safe_path */
     flags[17] = val_int(-1);        /* int_max_str_digits: the default */

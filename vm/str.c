@@ -183,20 +183,8 @@ int64_t hash_pointer(const void *p) {
     return r == -1 ? -2 : r;
 }
 
-int64_t hash_bytes(const void *p, int64_t len) {
-    /* FNV-1a; CPython randomises str hashes per process, so no script can depend on them. */
-    const unsigned char *s = p;
-    uint64_t h = 1469598103934665603ULL;
-    for (int64_t i = 0; i < len; i++) {
-        h ^= s[i];
-        h *= 1099511628211ULL;
-    }
-    int64_t r = (int64_t)(h >> 1);
-    return r == -1 ? -2 : r;
-}
-
 int64_t str_hash(StrObj *s) {
-    if (s->hash == -1) s->hash = hash_bytes(s->data, s->len);
+    if (s->hash == -1) s->hash = hash_str_data(s->data, s->len, s->ncp);
     return s->hash;
 }
 

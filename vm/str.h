@@ -44,7 +44,11 @@ StrObj *bytes_repr(VM *vm, BytesObj *b);
 int64_t hash_int(int64_t v);
 int64_t hash_double(double v);
 int64_t hash_pointer(const void *p);
+/* vm/pyhash.c: CPython's SipHash-1-3 of bytes, and of a str (UTF-8 data, ncp code points) over
+ * its CPython representation; keyed as PYTHONHASHSEED says */
 int64_t hash_bytes(const void *p, int64_t len);
+int64_t hash_str_data(const char *utf8, int64_t len, int64_t ncp);
+bool vm_hash_randomized(void);   /* sys.flags.hash_randomization */
 
 /* The string builder is src/common/strbuf.h; these join it to str objects. */
 void sb_add_str(StrBuf *b, const StrObj *s);
