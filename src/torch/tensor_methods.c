@@ -117,6 +117,23 @@ static Value m_binary_dunder(ARGS) {
     return r;
 }
 
+/* other / tensor: PyTorch's Tensor.__rtruediv__ is `self.reciprocal() * other` (torch/_tensor.py
+ * __rdiv__), so `2 / t` rounds twice and its grad_fn is MulBackward0 over ReciprocalBackward0 */
+static Value m_rtruediv(ARGS) {
+    if (argc != 2) return vm_raise(vm, vm->e_TypeError, "expected 1 argument");
+    if (!torch_is_tensor(vm, argv[0])) return vm->not_implemented;
+    TensorScalar sc;
+    if (!torch_is_tensor(vm, argv[1]) && !torch_scalar_of(vm, argv[1], &sc)) return vm->not_implemented;
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    Value r = op1(vm, TENSOR_OP_RECIPROCAL, T(argv[0]), &a);
+    if (val_is_null(r)) return r;
+    vm_push_root(vm, r);
+    static const BinSpec mul = {TENSOR_OP_MUL, TENSOR_OP_MUL_SCALAR, TENSOR_OP_COUNT, false, false, ""};
+    Value out = binary(vm, &mul, r, argv[1], tensor_scalar_i(1), false);
+    vm_pop_root(vm);
+    return out;
+}
+
 /* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
 static Value m_binary_named(ARGS) {
     const BinSpec *s = fn->data;
@@ -188,7 +205,6 @@ TBIN(b_lxor, LOGICAL_XOR);
 static const BinSpec rb_add = {TENSOR_OP_ADD, TENSOR_OP_ADD_SCALAR, TENSOR_OP_ADD_SCALAR, true, false, ""};
 static const BinSpec rb_mul = {TENSOR_OP_MUL, TENSOR_OP_MUL_SCALAR, TENSOR_OP_MUL_SCALAR, true, false, ""};
 RBIN(rb_sub, SUB, TENSOR_OP_RSUB_SCALAR);
-RBIN(rb_div, DIV, TENSOR_OP_COUNT);
 RBIN(rb_pow, POW, TENSOR_OP_RPOW_SCALAR);
 RBIN(rb_rem, REMAINDER, TENSOR_OP_COUNT);
 RBIN(rb_fdiv, FLOOR_DIVIDE, TENSOR_OP_COUNT);
@@ -1588,7 +1604,7 @@ static const MethodDef tensor_methods[] = {
     BD("__add__", b_add), BD("__radd__", rb_add), BD("__iadd__", ib_add),
     BD("__sub__", b_sub), BD("__rsub__", rb_sub), BD("__isub__", ib_sub),
     BD("__mul__", b_mul), BD("__rmul__", rb_mul), BD("__imul__", ib_mul),
-    BD("__truediv__", b_div), BD("__rtruediv__", rb_div), BD("__itruediv__", ib_div),
+    BD("__truediv__", b_div), {"__rtruediv__", m_rtruediv, NATIVEF_METHOD, NULL}, BD("__itruediv__", ib_div),
     BD("__floordiv__", b_fdiv), BD("__rfloordiv__", rb_fdiv), BD("__mod__", b_rem), BD("__rmod__", rb_rem),
     BD("__pow__", b_pow), BD("__rpow__", rb_pow),
     BD("__eq__", b_eq), BD("__ne__", b_ne), BD("__lt__", b_lt), BD("__le__", b_le), BD("__gt__", b_gt), BD("__ge__", b_ge),

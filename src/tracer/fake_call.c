@@ -232,7 +232,15 @@ TxStatus fake_binary(Tracer *tr, int op, VT *a, VT *b, VT **out) {
     if (s) return s;
     GraphArg cargs[2] = {vt_graph_arg(tr, a), vt_graph_arg(tr, b)};
     window_open(tr);
-    Value r = vm_binary_op(tr->vm, op, v[0], v[1]);
+    Value r;
+    if (op % BINOP_INPLACE == BINOP_TRUE_DIVIDE && a->kind == VT_SYMNUM && b->kind == VT_TENSOR)
+        /* number / tensor runs the tensor's __rtruediv__ in eager (reciprocal, then times the
+         * number: tensor_methods.c); a symbolic number is a wrapped tensor here, whose own
+         * __truediv__ would divide and round once, so the reflected method is called as eager
+         * reaches it */
+        r = vm_call_method(tr->vm, v[1], "__rtruediv__", 1, &v[0]);
+    else
+        r = vm_binary_op(tr->vm, op, v[0], v[1]);
     return window_close(tr, r, GRAPH_CALL_FUNCTION, target, cargs, 2, NULL, NULL, 0, out);
 }
 
