@@ -42,8 +42,7 @@
         for (int k = 0; d + k < n; k++) lane[k] = op(lane[k], f ? f(x[d + k] - sub) : x[d + k]);         \
         return COMBINE(lane, op);                                                                        \
     }                                                                                                    \
-    void tensor__softmax_row_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                         \
-        if (n <= 0) return;                                                                              \
+    static void softmax_row_scalar_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                   \
         T mx = reduce_##SUF(x, n, max_##SUF, NULL, 0);                                                   \
         if (log_mode) {                                                                                  \
             T lse = LOG(reduce_##SUF(x, n, add_##SUF, EXP, mx));                                         \
@@ -89,13 +88,95 @@
     static void softmax_bw_row_plain_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {     \
         softmax_bw_row_body_##SUF(g, y, o, n, log_mode, false);                                          \
     }                                                                                                    \
-    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {          \
-        if (tensor__vm_sleef) softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                            \
-        else softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                                           \
-    }
+
 
 SOFTMAX_ROW(f32, float, 8, tensor__vexpf, tensor__vlogf, aten_fmaf, aten_combine_f32)
 SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, aten_fma, aten_combine_f64)
+
+/* The same rows on AVX2 vectors, for rows of at least L elements when the CPU has AVX2 + FMA (as
+ * ATen's kernels, which run on such a CPU): lane k of each vector holds the elements k, k + L,
+ * ..., so a lane accumulator takes exactly the scalar emulation's operands in its order, the
+ * partial last vector updates only its first lanes (aten_vkeep), the lanes combine through the
+ * same aten_combine_*, exp is Sleef's vector form (whose lanes are the scalar purecfma form's
+ * bits, vmath.h; a padded lane's value is dropped), and the fused steps are vfmadd as the
+ * scalar fma.  The scalar rows stay the reference (the differential check compares the two)
+ * and serve short rows and CPUs without AVX2 + FMA. */
+#define SOFTMAX_ROW_AVX2(SUF, T, V, L, VEXP, LOG)                                                             \
+    VMATH_AVX2 static void softmax_row_avx2_##SUF(const T *x, T *y, int64_t n, bool log_mode) {           \
+        int64_t r = n % L, nv = n - r, d;                                                                \
+        __m256i m = aten_vmask_##SUF(r);                                                                 \
+        V acc = aten_vload_##SUF(x);                                                                     \
+        for (d = L; d < nv; d += L) acc = aten_vmax_##SUF(acc, aten_vload_##SUF(x + d));                 \
+        if (r) acc = aten_vkeep_##SUF(acc, aten_vmax_##SUF(acc, aten_vmaskload_##SUF(x + nv, m)), m);   \
+        V mx = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, max_##SUF));                                   \
+        if (log_mode) {                                                                                  \
+            acc = VEXP(aten_vload_##SUF(x) - mx);                                                        \
+            for (d = L; d < nv; d += L) acc = acc + VEXP(aten_vload_##SUF(x + d) - mx);                  \
+            if (r) acc = aten_vkeep_##SUF(acc, acc + VEXP(aten_vmaskload_##SUF(x + nv, m) - mx), m);     \
+            V lse = aten_vsplat_##SUF(LOG(aten_vcombine_##SUF(acc, add_##SUF)));                         \
+            for (d = 0; d < nv; d += L) aten_vstore_##SUF(y + d, aten_vload_##SUF(x + d) - mx - lse);    \
+            if (r) aten_vmaskstore_##SUF(y + nv, m, aten_vmaskload_##SUF(x + nv, m) - mx - lse);         \
+            return;                                                                                      \
+        }                                                                                                \
+        /* y = exp(x - max) is stored as the lanes sum it (the scalar form sums y after) */             \
+        acc = VEXP(aten_vload_##SUF(x) - mx);                                                            \
+        aten_vstore_##SUF(y, acc);                                                                       \
+        for (d = L; d < nv; d += L) {                                                                    \
+            V e = VEXP(aten_vload_##SUF(x + d) - mx);                                                    \
+            aten_vstore_##SUF(y + d, e);                                                                 \
+            acc = acc + e;                                                                               \
+        }                                                                                                \
+        if (r) {                                                                                         \
+            V e = VEXP(aten_vmaskload_##SUF(x + nv, m) - mx);                                            \
+            aten_vmaskstore_##SUF(y + nv, m, e);                                                         \
+            acc = aten_vkeep_##SUF(acc, acc + e, m);                                                     \
+        }                                                                                                \
+        V inv = aten_vsplat_##SUF((T)1 / aten_vcombine_##SUF(acc, add_##SUF));                           \
+        for (d = 0; d < nv; d += L) aten_vstore_##SUF(y + d, aten_vload_##SUF(y + d) * inv);             \
+        if (r) aten_vmaskstore_##SUF(y + nv, m, aten_vmaskload_##SUF(y + nv, m) * inv);                  \
+    }                                                                                                    \
+    void tensor__softmax_row_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                         \
+        if (n <= 0) return;                                                                              \
+        if (tensor__vm_sleef && n >= L) softmax_row_avx2_##SUF(x, y, n, log_mode);                       \
+        else softmax_row_scalar_##SUF(x, y, n, log_mode);                                                \
+    }                                                                                                    \
+    VMATH_AVX2 static void softmax_bw_row_avx2_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) { \
+        int64_t r = n % L, nv = n - r, d;                                                                \
+        __m256i m = aten_vmask_##SUF(r);                                                                 \
+        V acc, s;                                                                                        \
+        if (log_mode) {                                                                                  \
+            acc = aten_vload_##SUF(g);                                                                   \
+            for (d = L; d < nv; d += L) acc = acc + aten_vload_##SUF(g + d);                             \
+            if (r) acc = aten_vkeep_##SUF(acc, acc + aten_vmaskload_##SUF(g + nv, m), m);                \
+            s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                  \
+            for (d = 0; d < nv; d += L)                                                                  \
+                aten_vstore_##SUF(o + d, aten_vfma_##SUF(aten_vneg_##SUF(VEXP(aten_vload_##SUF(y + d))), s, \
+                                                         aten_vload_##SUF(g + d)));                      \
+            if (r)                                                                                       \
+                aten_vmaskstore_##SUF(o + nv, m,                                                         \
+                                      aten_vfma_##SUF(aten_vneg_##SUF(VEXP(aten_vmaskload_##SUF(y + nv, m))), s, \
+                                                      aten_vmaskload_##SUF(g + nv, m)));                 \
+            return;                                                                                      \
+        }                                                                                                \
+        acc = aten_vload_##SUF(g) * aten_vload_##SUF(y);                                                 \
+        for (d = L; d < nv; d += L) acc = aten_vfma_##SUF(aten_vload_##SUF(g + d), aten_vload_##SUF(y + d), acc); \
+        if (r)                                                                                           \
+            acc = aten_vkeep_##SUF(                                                                      \
+                acc, aten_vfma_##SUF(aten_vmaskload_##SUF(g + nv, m), aten_vmaskload_##SUF(y + nv, m), acc), m); \
+        s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                      \
+        for (d = 0; d < nv; d += L)                                                                      \
+            aten_vstore_##SUF(o + d, (aten_vload_##SUF(g + d) - s) * aten_vload_##SUF(y + d));           \
+        if (r) aten_vmaskstore_##SUF(o + nv, m, (aten_vmaskload_##SUF(g + nv, m) - s) * aten_vmaskload_##SUF(y + nv, m)); \
+    }                                                                                                    \
+    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {          \
+        if (n <= 0) return;                                                                              \
+        if (!tensor__vm_sleef) softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                         \
+        else if (n >= L) softmax_bw_row_avx2_##SUF(g, y, o, n, log_mode);                                \
+        else softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                                             \
+    }
+
+SOFTMAX_ROW_AVX2(f32, float, __m256, 8, tensor__vexpf8, tensor__vlogf)
+SOFTMAX_ROW_AVX2(f64, double, __m256d, 4, tensor__vexpd4, tensor__vlog)
 
 /* Softmax over a dim that is not the last (inner > 1 elements apart), as 1.13's _vec_softmax and
  * _vec_logsoftmax: each column (outer, inner index) alone, in runs of L columns that vectorise,
