@@ -57,9 +57,10 @@ static inline double aten_combine_f64(const double *v, double (*op)(double, doub
         V r = _mm256_max_##PS(a, b);                                                                          \
         return _mm256_blendv_##PS(r, _mm256_set1_##PS((T)NAN), _mm256_cmp_##PS(a, b, _CMP_UNORD_Q));          \
     }                                                                                                         \
-    /* -a (the sign bit flipped, as the scalar unary minus does, NaN included) */                           \
-    VMATH_AVX2 static inline V aten_vneg_##SUF(V a) { return _mm256_xor_##PS(a, _mm256_set1_##PS((T)-0.0)); } \
-    VMATH_AVX2 static inline V aten_vfma_##SUF(V a, V b, V c) { return _mm256_fmadd_##PS(a, b, c); }
+    VMATH_AVX2 static inline V aten_vfma_##SUF(V a, V b, V c) { return _mm256_fmadd_##PS(a, b, c); }     \
+    /* fma(-a, b, c) as GCC compiles it (and ATen's c - a * b, contracted): one vfnmadd, which keeps \
+     * the sign of a NaN a, where negating a first would flip it */                                      \
+    VMATH_AVX2 static inline V aten_vfnma_##SUF(V a, V b, V c) { return _mm256_fnmadd_##PS(a, b, c); }
 ATEN_VEC(f32, float, __m256, ps, _mm256_cmpgt_epi32, _mm256_set1_epi32, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
 ATEN_VEC(f64, double, __m256d, pd, _mm256_cmpgt_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x(0, 1, 2, 3))
 #undef ATEN_VEC

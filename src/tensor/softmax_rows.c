@@ -150,11 +150,11 @@ SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, aten_fma, aten_combine_f
             if (r) acc = aten_vkeep_##SUF(acc, acc + aten_vmaskload_##SUF(g + nv, m), m);                \
             s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                  \
             for (d = 0; d < nv; d += L)                                                                  \
-                aten_vstore_##SUF(o + d, aten_vfma_##SUF(aten_vneg_##SUF(VEXP(aten_vload_##SUF(y + d))), s, \
+                aten_vstore_##SUF(o + d, aten_vfnma_##SUF(VEXP(aten_vload_##SUF(y + d)), s, \
                                                          aten_vload_##SUF(g + d)));                      \
             if (r)                                                                                       \
                 aten_vmaskstore_##SUF(o + nv, m,                                                         \
-                                      aten_vfma_##SUF(aten_vneg_##SUF(VEXP(aten_vmaskload_##SUF(y + nv, m))), s, \
+                                      aten_vfnma_##SUF(VEXP(aten_vmaskload_##SUF(y + nv, m)), s, \
                                                       aten_vmaskload_##SUF(g + nv, m)));                 \
             return;                                                                                      \
         }                                                                                                \
