@@ -57,6 +57,8 @@ static inline double aten_combine_f64(const double *v, double (*op)(double, doub
         V r = _mm256_max_##PS(a, b);                                                                          \
         return _mm256_blendv_##PS(r, _mm256_set1_##PS((T)NAN), _mm256_cmp_##PS(a, b, _CMP_UNORD_Q));          \
     }                                                                                                         \
+    /* a > b ? a : b per lane, b when either is NaN (MAXPS) */                                          \
+    VMATH_AVX2 static inline V aten_vgtsel_##SUF(V a, V b) { return _mm256_max_##PS(a, b); }               \
     VMATH_AVX2 static inline V aten_vfma_##SUF(V a, V b, V c) { return _mm256_fmadd_##PS(a, b, c); }     \
     /* fma(-a, b, c) as GCC compiles it (and ATen's c - a * b, contracted): one vfnmadd, which keeps \
      * the sign of a NaN a, where negating a first would flip it */                                      \

@@ -185,57 +185,106 @@ SOFTMAX_ROW_AVX2(f64, double, __m256d, 4, tensor__vexpd4, tensor__vlog)
  * of exp(x - max) from 0 in dim order (a vector column's exp is Sleef's, a tail column's is
  * libm's std::exp), then softmax divides each exp by the sum and log_softmax subtracts the max
  * and Sleef's log of the sum. */
-#define SOFTMAX_COLS(SUF, T, L, VEXP, LIBEXP, LOG, FMA)                                                       \
+#define SOFTMAX_COLS(SUF, T, V, L, VEXP, LIBEXP, LOG, FMA, VEXPV, VLOGV)                                    \
+    /* one column: n values inner apart; vec: a column of a vector group (Sleef's exp) */             \
+    static inline __attribute__((always_inline)) void softmax_col_##SUF(const T *xc, T *yc, int64_t n,      \
+                                                                       int64_t inner, bool log_mode, bool vec) { \
+        T mx = xc[0];                                                                                    \
+        if (log_mode) mx = xc[0] > (T)-INFINITY ? xc[0] : (T)-INFINITY;                                  \
+        for (int64_t d = 1; d < n; d++) {                                                                \
+            T v = xc[d * inner];                                                                         \
+            if (log_mode) mx = v > mx ? v : mx;                                                          \
+            else if (vec) mx = max_##SUF(mx, v);                                                         \
+            else mx = mx < v ? v : mx;                                                                   \
+        }                                                                                                \
+        T sum = 0;                                                                                       \
+        for (int64_t d = 0; d < n; d++) {                                                                \
+            T e = vec ? VEXP(xc[d * inner] - mx) : LIBEXP(xc[d * inner] - mx);                           \
+            if (!log_mode) yc[d * inner] = e;                                                            \
+            sum = sum + e;                                                                               \
+        }                                                                                                \
+        if (log_mode) {                                                                                  \
+            T lse = LOG(sum);                                                                            \
+            for (int64_t d = 0; d < n; d++) yc[d * inner] = xc[d * inner] - mx - lse;                    \
+        } else {                                                                                         \
+            for (int64_t d = 0; d < n; d++) yc[d * inner] = yc[d * inner] / sum;                         \
+        }                                                                                                \
+    }                                                                                                    \
+    /* L adjacent columns of a vector group as one vector: each lane is softmax_col's column (the    \
+     * same operations in the same order; log_softmax's max is MAXPS, which is v > mx ? v : mx, NaN \
+     * included; exp and log are Sleef's lanes) */                                                  \
+    VMATH_AVX2 static void softmax_cols_avx2_##SUF(const T *xc, T *yc, int64_t n, int64_t inner, bool log_mode) { \
+        V mx = aten_vload_##SUF(xc);                                                                     \
+        if (log_mode) mx = aten_vgtsel_##SUF(mx, aten_vsplat_##SUF((T)-INFINITY));                        \
+        for (int64_t d = 1; d < n; d++) {                                                                \
+            V v = aten_vload_##SUF(xc + d * inner);                                                      \
+            if (log_mode) mx = aten_vgtsel_##SUF(v, mx);                                                 \
+            else mx = aten_vmax_##SUF(mx, v);                                                            \
+        }                                                                                                \
+        V sum = aten_vsplat_##SUF(0);                                                                    \
+        for (int64_t d = 0; d < n; d++) {                                                                \
+            V e = VEXPV(aten_vload_##SUF(xc + d * inner) - mx);                                          \
+            if (!log_mode) aten_vstore_##SUF(yc + d * inner, e);                                         \
+            sum = sum + e;                                                                               \
+        }                                                                                                \
+        if (log_mode) {                                                                                  \
+            V lse = VLOGV(sum);                                                                          \
+            for (int64_t d = 0; d < n; d++)                                                              \
+                aten_vstore_##SUF(yc + d * inner, aten_vload_##SUF(xc + d * inner) - mx - lse);          \
+        } else {                                                                                         \
+            for (int64_t d = 0; d < n; d++) aten_vstore_##SUF(yc + d * inner, aten_vload_##SUF(yc + d * inner) / sum); \
+        }                                                                                                \
+    }                                                                                                    \
     void tensor__softmax_cols_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
         int64_t vec_cols = inner - inner % L;                                                            \
-        for (int64_t o = 0; o < outer; o++)                                                              \
-            for (int64_t c = 0; c < inner; c++) {                                                        \
-                const T *xc = x + o * n * inner + c;                                                     \
-                T *yc = y + o * n * inner + c;                                                           \
-                bool vec = c < vec_cols;                                                                 \
-                T mx = xc[0];                                                                            \
-                if (log_mode) mx = xc[0] > (T)-INFINITY ? xc[0] : (T)-INFINITY;                          \
-                for (int64_t d = 1; d < n; d++) {                                                        \
-                    T v = xc[d * inner];                                                                 \
-                    if (log_mode) mx = v > mx ? v : mx;                                                  \
-                    else if (vec) mx = max_##SUF(mx, v);                                                 \
-                    else mx = mx < v ? v : mx;                                                           \
-                }                                                                                        \
-                T sum = 0;                                                                               \
-                for (int64_t d = 0; d < n; d++) {                                                        \
-                    T e = vec ? VEXP(xc[d * inner] - mx) : LIBEXP(xc[d * inner] - mx);                   \
-                    if (!log_mode) yc[d * inner] = e;                                                    \
-                    sum = sum + e;                                                                       \
-                }                                                                                        \
-                if (log_mode) {                                                                          \
-                    T lse = LOG(sum);                                                                    \
-                    for (int64_t d = 0; d < n; d++) yc[d * inner] = xc[d * inner] - mx - lse;            \
-                } else {                                                                                 \
-                    for (int64_t d = 0; d < n; d++) yc[d * inner] = yc[d * inner] / sum;                 \
-                }                                                                                        \
-            }                                                                                            \
+        for (int64_t o = 0; o < outer; o++) {                                                            \
+            int64_t c = 0;                                                                               \
+            if (tensor__vm_sleef)                                                                        \
+                for (; c < vec_cols; c += L) softmax_cols_avx2_##SUF(x + o * n * inner + c, y + o * n * inner + c, n, inner, log_mode); \
+            for (; c < inner; c++)                                                                       \
+                softmax_col_##SUF(x + o * n * inner + c, y + o * n * inner + c, n, inner, log_mode, c < vec_cols); \
+        }                                                                                                \
     }                                                                                                    \
     /* their backward (_vec_log_softmax_backward / _vec_softmax_backward): per column the sum from 0  \
      * in dim order of g (log_softmax) or of g * y fused into the add (softmax), then                 \
      * gi = g - exp(y) * s as one fma (a vector column's exp Sleef's, a tail column's libm's) or      \
      * gi = y * (g - s); nothing fused without FMA, as softmax_bw_row */                                 \
+    static inline __attribute__((always_inline)) void softmax_bw_col_##SUF(                               \
+        const T *gc, const T *yc, T *oc, int64_t n, int64_t inner, bool log_mode, bool fused, bool vec) { \
+        T s = 0;                                                                                         \
+        for (int64_t d = 0; d < n; d++)                                                                  \
+            s = log_mode ? s + gc[d * inner] : FMA(fused, gc[d * inner], yc[d * inner], s);              \
+        for (int64_t d = 0; d < n; d++) {                                                                \
+            T gv = gc[d * inner], yv = yc[d * inner];                                                    \
+            if (log_mode) oc[d * inner] = FMA(fused, -(vec ? VEXP(yv) : LIBEXP(yv)), s, gv);             \
+            else oc[d * inner] = yv * (gv - s);                                                          \
+        }                                                                                                \
+    }                                                                                                    \
+    /* L adjacent columns of a vector group, each lane softmax_bw_col's fused column */                  \
+    VMATH_AVX2 static void softmax_bw_cols_avx2_##SUF(const T *gc, const T *yc, T *oc, int64_t n, int64_t inner, \
+                                                      bool log_mode) {                                   \
+        V s = aten_vsplat_##SUF(0);                                                                      \
+        for (int64_t d = 0; d < n; d++) {                                                                \
+            V gv = aten_vload_##SUF(gc + d * inner);                                                     \
+            if (log_mode) s = s + gv;                                                                    \
+            else s = aten_vfma_##SUF(gv, aten_vload_##SUF(yc + d * inner), s);                           \
+        }                                                                                                \
+        for (int64_t d = 0; d < n; d++) {                                                                \
+            V gv = aten_vload_##SUF(gc + d * inner), yv = aten_vload_##SUF(yc + d * inner);              \
+            if (log_mode) aten_vstore_##SUF(oc + d * inner, aten_vfnma_##SUF(VEXPV(yv), s, gv));         \
+            else aten_vstore_##SUF(oc + d * inner, yv * (gv - s));                                       \
+        }                                                                                                \
+    }                                                                                                    \
     static inline __attribute__((always_inline)) void softmax_bw_cols_body_##SUF(                        \
         const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, bool log_mode, bool fused) { \
         int64_t vec_cols = inner - inner % L;                                                            \
-        for (int64_t oi = 0; oi < outer; oi++)                                                           \
-            for (int64_t c = 0; c < inner; c++) {                                                        \
-                int64_t base = oi * n * inner + c;                                                       \
-                const T *gc = g + base, *yc = y + base;                                                  \
-                T *oc = o + base;                                                                        \
-                T s = 0;                                                                                 \
-                for (int64_t d = 0; d < n; d++)                                                          \
-                    s = log_mode ? s + gc[d * inner] : FMA(fused, gc[d * inner], yc[d * inner], s);      \
-                for (int64_t d = 0; d < n; d++) {                                                        \
-                    T gv = gc[d * inner], yv = yc[d * inner];                                            \
-                    if (log_mode) oc[d * inner] = FMA(fused, -(c < vec_cols ? VEXP(yv) : LIBEXP(yv)), s, gv); \
-                    else oc[d * inner] = yv * (gv - s);                                                  \
-                }                                                                                        \
-            }                                                                                            \
+        for (int64_t oi = 0; oi < outer; oi++) {                                                         \
+            int64_t c = 0, base = oi * n * inner;                                                        \
+            if (fused)                                                                                   \
+                for (; c < vec_cols; c += L) softmax_bw_cols_avx2_##SUF(g + base + c, y + base + c, o + base + c, n, inner, log_mode); \
+            for (; c < inner; c++)                                                                       \
+                softmax_bw_col_##SUF(g + base + c, y + base + c, o + base + c, n, inner, log_mode, fused, c < vec_cols); \
+        }                                                                                                \
     }                                                                                                    \
     VMATH_AVX2 static void softmax_bw_cols_fma_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, \
                                                      int64_t inner, bool log_mode) {                     \
@@ -250,5 +299,5 @@ SOFTMAX_ROW_AVX2(f64, double, __m256d, 4, tensor__vexpd4, tensor__vlog)
         if (tensor__vm_sleef) softmax_bw_cols_fma_##SUF(g, y, o, outer, n, inner, log_mode);             \
         else softmax_bw_cols_plain_##SUF(g, y, o, outer, n, inner, log_mode);                            \
     }
-SOFTMAX_COLS(f32, float, 8, tensor__vexpf, expf, tensor__vlogf, aten_fmaf)
-SOFTMAX_COLS(f64, double, 4, tensor__vexp, exp, tensor__vlog, aten_fma)
+SOFTMAX_COLS(f32, float, __m256, 8, tensor__vexpf, expf, tensor__vlogf, aten_fmaf, tensor__vexpf8, tensor__vlogf8)
+SOFTMAX_COLS(f64, double, __m256d, 4, tensor__vexp, exp, tensor__vlog, aten_fma, tensor__vexpd4, tensor__vlogd4)
