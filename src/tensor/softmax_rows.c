@@ -14,6 +14,12 @@
  *     and log are Sleef's lanes (vmath.h), as Vectorized<T>::exp / log.
  *   - softmax: y = exp(x - max), sum over y, then y * (1 / sum);
  *     log_softmax: y = (x - max) - log(sum of exp(x - max)).
+ * On a CPU with AVX2 + FMA (the one ATen's AVX2 kernels run on) the rows of at least L elements
+ * and the columns' vector groups run on real vectors (SOFTMAX_ROW_AVX2, softmax_cols_avx2): lane
+ * k of a vector is lane k above, each takes the same operations in the same order, exp / log are
+ * Sleef's vector forms (the scalar purecfma form's bits per lane, vmath.h), so the bits are the
+ * scalar emulation's.  That emulation stays as the reference (a differential check over random
+ * rows, -inf and NaN included, compares the two bit for bit) and runs short rows and other CPUs.
  * The compiled backend's fused row groups (runtime/fuse.c) call the float row, so compiled
  * softmax gives eager's bits.  y may be x: every element is read before it is written. */
 #include <math.h>
@@ -98,8 +104,8 @@ SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, aten_fma, aten_combine_f
  * ..., so a lane accumulator takes exactly the scalar emulation's operands in its order, the
  * partial last vector updates only its first lanes (aten_vkeep), the lanes combine through the
  * same aten_combine_*, exp is Sleef's vector form (whose lanes are the scalar purecfma form's
- * bits, vmath.h; a padded lane's value is dropped), and the fused steps are vfmadd as the
- * scalar fma.  The scalar rows stay the reference (the differential check compares the two)
+ * bits, vmath.h; a padded lane's value is dropped), and the fused steps are the vfmadd /
+ * vfnmadd GCC compiles the scalar fma to (aten_vfnma: the sign of a NaN is kept).  The scalar rows stay the reference (the differential check compares the two)
  * and serve short rows and CPUs without AVX2 + FMA. */
 #define SOFTMAX_ROW_AVX2(SUF, T, V, L, VEXP, LOG)                                                             \
     VMATH_AVX2 static void softmax_row_avx2_##SUF(const T *x, T *y, int64_t n, bool log_mode) {           \
