@@ -39,29 +39,29 @@ static inline double aten_combine_f64(const double *v, double (*op)(double, doub
 /* vec::maximum on a vector (a > b ? a : b per lane, NaN when either side is NaN), as the rows'
  * scalar max: MAXPS gives its second operand unless a > b, and the unordered lanes take the NaN
  * constant the scalar form returns */
-#define ATEN_VEC(SUF, T, V, PS, CMPGT, SET1I, IDX)                                                                   \
-    VMATH_AVX2 static inline V aten_vload_##SUF(const T *p) { return _mm256_loadu_##PS(p); }                 \
-    VMATH_AVX2 static inline void aten_vstore_##SUF(T *p, V v) { _mm256_storeu_##PS(p, v); }                \
-    VMATH_AVX2 static inline V aten_vsplat_##SUF(T a) { return _mm256_set1_##PS(a); }                       \
-    /* the lanes below r (0 < r < L) set */                                                                   \
-    VMATH_AVX2 static inline __m256i aten_vmask_##SUF(int64_t r) {                                           \
-        return CMPGT(SET1I(r), IDX);                                              \
-    }                                                                                                         \
+#define ATEN_VEC(SUF, T, V, PS, CMPGT, SET1I, IDX)                                                                \
+    VMATH_AVX2 static inline V aten_vload_##SUF(const T *p) { return _mm256_loadu_##PS(p); }                      \
+    VMATH_AVX2 static inline void aten_vstore_##SUF(T *p, V v) { _mm256_storeu_##PS(p, v); }                      \
+    VMATH_AVX2 static inline V aten_vsplat_##SUF(T a) { return _mm256_set1_##PS(a); }                             \
+    /* the lanes below r (0 < r < L) set */                                                                       \
+    VMATH_AVX2 static inline __m256i aten_vmask_##SUF(int64_t r) {                                                \
+        return CMPGT(SET1I(r), IDX);                                                                              \
+    }                                                                                                             \
     VMATH_AVX2 static inline V aten_vmaskload_##SUF(const T *p, __m256i m) { return _mm256_maskload_##PS(p, m); } \
     VMATH_AVX2 static inline void aten_vmaskstore_##SUF(T *p, __m256i m, V v) { _mm256_maskstore_##PS(p, m, v); } \
-    /* old in the lanes m does not select, upd in those it does */                                           \
-    VMATH_AVX2 static inline V aten_vkeep_##SUF(V old, V upd, __m256i m) {                                   \
-        return _mm256_blendv_##PS(old, upd, _mm256_castsi256_##PS(m));                                       \
-    }                                                                                                         \
-    VMATH_AVX2 static inline V aten_vmax_##SUF(V a, V b) {                                                   \
-        V r = _mm256_max_##PS(a, b);                                                                          \
-        return _mm256_blendv_##PS(r, _mm256_set1_##PS((T)NAN), _mm256_cmp_##PS(a, b, _CMP_UNORD_Q));          \
-    }                                                                                                         \
-    /* a > b ? a : b per lane, b when either is NaN (MAXPS) */                                          \
-    VMATH_AVX2 static inline V aten_vgtsel_##SUF(V a, V b) { return _mm256_max_##PS(a, b); }               \
-    VMATH_AVX2 static inline V aten_vfma_##SUF(V a, V b, V c) { return _mm256_fmadd_##PS(a, b, c); }     \
-    /* fma(-a, b, c) as GCC compiles it (and ATen's c - a * b, contracted): one vfnmadd, which keeps \
-     * the sign of a NaN a, where negating a first would flip it */                                      \
+    /* old in the lanes m does not select, upd in those it does */                                                \
+    VMATH_AVX2 static inline V aten_vkeep_##SUF(V old, V upd, __m256i m) {                                        \
+        return _mm256_blendv_##PS(old, upd, _mm256_castsi256_##PS(m));                                            \
+    }                                                                                                             \
+    VMATH_AVX2 static inline V aten_vmax_##SUF(V a, V b) {                                                        \
+        V r = _mm256_max_##PS(a, b);                                                                              \
+        return _mm256_blendv_##PS(r, _mm256_set1_##PS((T)NAN), _mm256_cmp_##PS(a, b, _CMP_UNORD_Q));              \
+    }                                                                                                             \
+    /* a > b ? a : b per lane, b when either is NaN (MAXPS) */                                                    \
+    VMATH_AVX2 static inline V aten_vgtsel_##SUF(V a, V b) { return _mm256_max_##PS(a, b); }                      \
+    VMATH_AVX2 static inline V aten_vfma_##SUF(V a, V b, V c) { return _mm256_fmadd_##PS(a, b, c); }              \
+    /* fma(-a, b, c) as GCC compiles it (and ATen's c - a * b, contracted): one vfnmadd, which keeps              \
+     * the sign of a NaN a, where negating a first would flip it */                                               \
     VMATH_AVX2 static inline V aten_vfnma_##SUF(V a, V b, V c) { return _mm256_fnmadd_##PS(a, b, c); }
 ATEN_VEC(f32, float, __m256, ps, _mm256_cmpgt_epi32, _mm256_set1_epi32, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
 ATEN_VEC(f64, double, __m256d, pd, _mm256_cmpgt_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x(0, 1, 2, 3))

@@ -105,80 +105,82 @@ SOFTMAX_ROW(f64, double, 4, tensor__vexp, tensor__vlog, aten_fma, aten_combine_f
  * partial last vector updates only its first lanes (aten_vkeep), the lanes combine through the
  * same aten_combine_*, exp is Sleef's vector form (whose lanes are the scalar purecfma form's
  * bits, vmath.h; a padded lane's value is dropped), and the fused steps are the vfmadd /
- * vfnmadd GCC compiles the scalar fma to (aten_vfnma: the sign of a NaN is kept).  The scalar rows stay the reference (the differential check compares the two)
+ * vfnmadd GCC compiles the scalar fma to (aten_vfnma: the sign of a NaN is kept).  The scalar
+ * rows stay the reference (the differential check compares the two)
  * and serve short rows and CPUs without AVX2 + FMA. */
-#define SOFTMAX_ROW_AVX2(SUF, T, V, L, VEXP, LOG)                                                             \
-    VMATH_AVX2 static void softmax_row_avx2_##SUF(const T *x, T *y, int64_t n, bool log_mode) {           \
-        int64_t r = n % L, nv = n - r, d;                                                                \
-        __m256i m = aten_vmask_##SUF(r);                                                                 \
-        V acc = aten_vload_##SUF(x);                                                                     \
-        for (d = L; d < nv; d += L) acc = aten_vmax_##SUF(acc, aten_vload_##SUF(x + d));                 \
-        if (r) acc = aten_vkeep_##SUF(acc, aten_vmax_##SUF(acc, aten_vmaskload_##SUF(x + nv, m)), m);   \
-        V mx = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, max_##SUF));                                   \
-        if (log_mode) {                                                                                  \
-            acc = VEXP(aten_vload_##SUF(x) - mx);                                                        \
-            for (d = L; d < nv; d += L) acc = acc + VEXP(aten_vload_##SUF(x + d) - mx);                  \
-            if (r) acc = aten_vkeep_##SUF(acc, acc + VEXP(aten_vmaskload_##SUF(x + nv, m) - mx), m);     \
-            V lse = aten_vsplat_##SUF(LOG(aten_vcombine_##SUF(acc, add_##SUF)));                         \
-            for (d = 0; d < nv; d += L) aten_vstore_##SUF(y + d, aten_vload_##SUF(x + d) - mx - lse);    \
-            if (r) aten_vmaskstore_##SUF(y + nv, m, aten_vmaskload_##SUF(x + nv, m) - mx - lse);         \
-            return;                                                                                      \
-        }                                                                                                \
-        /* y = exp(x - max) is stored as the lanes sum it (the scalar form sums y after) */             \
-        acc = VEXP(aten_vload_##SUF(x) - mx);                                                            \
-        aten_vstore_##SUF(y, acc);                                                                       \
-        for (d = L; d < nv; d += L) {                                                                    \
-            V e = VEXP(aten_vload_##SUF(x + d) - mx);                                                    \
-            aten_vstore_##SUF(y + d, e);                                                                 \
-            acc = acc + e;                                                                               \
-        }                                                                                                \
-        if (r) {                                                                                         \
-            V e = VEXP(aten_vmaskload_##SUF(x + nv, m) - mx);                                            \
-            aten_vmaskstore_##SUF(y + nv, m, e);                                                         \
-            acc = aten_vkeep_##SUF(acc, acc + e, m);                                                     \
-        }                                                                                                \
-        V inv = aten_vsplat_##SUF((T)1 / aten_vcombine_##SUF(acc, add_##SUF));                           \
-        for (d = 0; d < nv; d += L) aten_vstore_##SUF(y + d, aten_vload_##SUF(y + d) * inv);             \
-        if (r) aten_vmaskstore_##SUF(y + nv, m, aten_vmaskload_##SUF(y + nv, m) * inv);                  \
-    }                                                                                                    \
-    void tensor__softmax_row_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                         \
-        if (n <= 0) return;                                                                              \
-        if (tensor__vm_sleef && n >= L) softmax_row_avx2_##SUF(x, y, n, log_mode);                       \
-        else softmax_row_scalar_##SUF(x, y, n, log_mode);                                                \
-    }                                                                                                    \
-    VMATH_AVX2 static void softmax_bw_row_avx2_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) { \
-        int64_t r = n % L, nv = n - r, d;                                                                \
-        __m256i m = aten_vmask_##SUF(r);                                                                 \
-        V acc, s;                                                                                        \
-        if (log_mode) {                                                                                  \
-            acc = aten_vload_##SUF(g);                                                                   \
-            for (d = L; d < nv; d += L) acc = acc + aten_vload_##SUF(g + d);                             \
-            if (r) acc = aten_vkeep_##SUF(acc, acc + aten_vmaskload_##SUF(g + nv, m), m);                \
-            s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                  \
-            for (d = 0; d < nv; d += L)                                                                  \
-                aten_vstore_##SUF(o + d, aten_vfnma_##SUF(VEXP(aten_vload_##SUF(y + d)), s, \
-                                                         aten_vload_##SUF(g + d)));                      \
-            if (r)                                                                                       \
-                aten_vmaskstore_##SUF(o + nv, m,                                                         \
-                                      aten_vfnma_##SUF(VEXP(aten_vmaskload_##SUF(y + nv, m)), s, \
-                                                      aten_vmaskload_##SUF(g + nv, m)));                 \
-            return;                                                                                      \
-        }                                                                                                \
-        acc = aten_vload_##SUF(g) * aten_vload_##SUF(y);                                                 \
-        for (d = L; d < nv; d += L) acc = aten_vfma_##SUF(aten_vload_##SUF(g + d), aten_vload_##SUF(y + d), acc); \
-        if (r)                                                                                           \
-            acc = aten_vkeep_##SUF(                                                                      \
-                acc, aten_vfma_##SUF(aten_vmaskload_##SUF(g + nv, m), aten_vmaskload_##SUF(y + nv, m), acc), m); \
-        s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                      \
-        for (d = 0; d < nv; d += L)                                                                      \
-            aten_vstore_##SUF(o + d, (aten_vload_##SUF(g + d) - s) * aten_vload_##SUF(y + d));           \
-        if (r) aten_vmaskstore_##SUF(o + nv, m, (aten_vmaskload_##SUF(g + nv, m) - s) * aten_vmaskload_##SUF(y + nv, m)); \
-    }                                                                                                    \
-    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {          \
-        if (n <= 0) return;                                                                              \
-        if (!tensor__vm_sleef) softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                         \
-        else if (n >= L) softmax_bw_row_avx2_##SUF(g, y, o, n, log_mode);                                \
-        else softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                                             \
+#define SOFTMAX_ROW_AVX2(SUF, T, V, L, VEXP, LOG)                                                                      \
+    VMATH_AVX2 static void softmax_row_avx2_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                        \
+        int64_t r = n % L, nv = n - r, d;                                                                              \
+        __m256i m = aten_vmask_##SUF(r);                                                                               \
+        V acc = aten_vload_##SUF(x);                                                                                   \
+        for (d = L; d < nv; d += L) acc = aten_vmax_##SUF(acc, aten_vload_##SUF(x + d));                               \
+        if (r) acc = aten_vkeep_##SUF(acc, aten_vmax_##SUF(acc, aten_vmaskload_##SUF(x + nv, m)), m);                  \
+        V mx = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, max_##SUF));                                                 \
+        if (log_mode) {                                                                                                \
+            acc = VEXP(aten_vload_##SUF(x) - mx);                                                                      \
+            for (d = L; d < nv; d += L) acc = acc + VEXP(aten_vload_##SUF(x + d) - mx);                                \
+            if (r) acc = aten_vkeep_##SUF(acc, acc + VEXP(aten_vmaskload_##SUF(x + nv, m) - mx), m);                   \
+            V lse = aten_vsplat_##SUF(LOG(aten_vcombine_##SUF(acc, add_##SUF)));                                       \
+            for (d = 0; d < nv; d += L) aten_vstore_##SUF(y + d, aten_vload_##SUF(x + d) - mx - lse);                  \
+            if (r) aten_vmaskstore_##SUF(y + nv, m, aten_vmaskload_##SUF(x + nv, m) - mx - lse);                       \
+            return;                                                                                                    \
+        }                                                                                                              \
+        /* y = exp(x - max) is stored as the lanes sum it (the scalar form sums y after) */                            \
+        acc = VEXP(aten_vload_##SUF(x) - mx);                                                                          \
+        aten_vstore_##SUF(y, acc);                                                                                     \
+        for (d = L; d < nv; d += L) {                                                                                  \
+            V e = VEXP(aten_vload_##SUF(x + d) - mx);                                                                  \
+            aten_vstore_##SUF(y + d, e);                                                                               \
+            acc = acc + e;                                                                                             \
+        }                                                                                                              \
+        if (r) {                                                                                                       \
+            V e = VEXP(aten_vmaskload_##SUF(x + nv, m) - mx);                                                          \
+            aten_vmaskstore_##SUF(y + nv, m, e);                                                                       \
+            acc = aten_vkeep_##SUF(acc, acc + e, m);                                                                   \
+        }                                                                                                              \
+        V inv = aten_vsplat_##SUF((T)1 / aten_vcombine_##SUF(acc, add_##SUF));                                         \
+        for (d = 0; d < nv; d += L) aten_vstore_##SUF(y + d, aten_vload_##SUF(y + d) * inv);                           \
+        if (r) aten_vmaskstore_##SUF(y + nv, m, aten_vmaskload_##SUF(y + nv, m) * inv);                                \
+    }                                                                                                                  \
+    void tensor__softmax_row_##SUF(const T *x, T *y, int64_t n, bool log_mode) {                                       \
+        if (n <= 0) return;                                                                                            \
+        if (tensor__vm_sleef && n >= L) softmax_row_avx2_##SUF(x, y, n, log_mode);                                     \
+        else softmax_row_scalar_##SUF(x, y, n, log_mode);                                                              \
+    }                                                                                                                  \
+    VMATH_AVX2 static void softmax_bw_row_avx2_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {         \
+        int64_t r = n % L, nv = n - r, d;                                                                              \
+        __m256i m = aten_vmask_##SUF(r);                                                                               \
+        V acc, s;                                                                                                      \
+        if (log_mode) {                                                                                                \
+            acc = aten_vload_##SUF(g);                                                                                 \
+            for (d = L; d < nv; d += L) acc = acc + aten_vload_##SUF(g + d);                                           \
+            if (r) acc = aten_vkeep_##SUF(acc, acc + aten_vmaskload_##SUF(g + nv, m), m);                              \
+            s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                                \
+            for (d = 0; d < nv; d += L)                                                                                \
+                aten_vstore_##SUF(o + d, aten_vfnma_##SUF(VEXP(aten_vload_##SUF(y + d)), s,                            \
+                                                         aten_vload_##SUF(g + d)));                                    \
+            if (r)                                                                                                     \
+                aten_vmaskstore_##SUF(o + nv, m,                                                                       \
+                                      aten_vfnma_##SUF(VEXP(aten_vmaskload_##SUF(y + nv, m)), s,                       \
+                                                      aten_vmaskload_##SUF(g + nv, m)));                               \
+            return;                                                                                                    \
+        }                                                                                                              \
+        acc = aten_vload_##SUF(g) * aten_vload_##SUF(y);                                                               \
+        for (d = L; d < nv; d += L) acc = aten_vfma_##SUF(aten_vload_##SUF(g + d), aten_vload_##SUF(y + d), acc);      \
+        if (r)                                                                                                         \
+            acc = aten_vkeep_##SUF(                                                                                    \
+                acc, aten_vfma_##SUF(aten_vmaskload_##SUF(g + nv, m), aten_vmaskload_##SUF(y + nv, m), acc), m);       \
+        s = aten_vsplat_##SUF(aten_vcombine_##SUF(acc, add_##SUF));                                                    \
+        for (d = 0; d < nv; d += L)                                                                                    \
+            aten_vstore_##SUF(o + d, (aten_vload_##SUF(g + d) - s) * aten_vload_##SUF(y + d));                         \
+        if (r)                                                                                                         \
+            aten_vmaskstore_##SUF(o + nv, m, (aten_vmaskload_##SUF(g + nv, m) - s) * aten_vmaskload_##SUF(y + nv, m)); \
+    }                                                                                                                  \
+    void tensor__softmax_bw_row_##SUF(const T *g, const T *y, T *o, int64_t n, bool log_mode) {                        \
+        if (n <= 0) return;                                                                                            \
+        if (!tensor__vm_sleef) softmax_bw_row_plain_##SUF(g, y, o, n, log_mode);                                       \
+        else if (n >= L) softmax_bw_row_avx2_##SUF(g, y, o, n, log_mode);                                              \
+        else softmax_bw_row_fma_##SUF(g, y, o, n, log_mode);                                                           \
     }
 
 SOFTMAX_ROW_AVX2(f32, float, __m256, 8, tensor__vexpf8, tensor__vlogf)
@@ -191,119 +193,122 @@ SOFTMAX_ROW_AVX2(f64, double, __m256d, 4, tensor__vexpd4, tensor__vlog)
  * of exp(x - max) from 0 in dim order (a vector column's exp is Sleef's, a tail column's is
  * libm's std::exp), then softmax divides each exp by the sum and log_softmax subtracts the max
  * and Sleef's log of the sum. */
-#define SOFTMAX_COLS(SUF, T, V, L, VEXP, LIBEXP, LOG, FMA, VEXPV, VLOGV)                                    \
-    /* one column: n values inner apart; vec: a column of a vector group (Sleef's exp) */             \
-    static inline __attribute__((always_inline)) void softmax_col_##SUF(const T *xc, T *yc, int64_t n,      \
-                                                                       int64_t inner, bool log_mode, bool vec) { \
-        T mx = xc[0];                                                                                    \
-        if (log_mode) mx = xc[0] > (T)-INFINITY ? xc[0] : (T)-INFINITY;                                  \
-        for (int64_t d = 1; d < n; d++) {                                                                \
-            T v = xc[d * inner];                                                                         \
-            if (log_mode) mx = v > mx ? v : mx;                                                          \
-            else if (vec) mx = max_##SUF(mx, v);                                                         \
-            else mx = mx < v ? v : mx;                                                                   \
-        }                                                                                                \
-        T sum = 0;                                                                                       \
-        for (int64_t d = 0; d < n; d++) {                                                                \
-            T e = vec ? VEXP(xc[d * inner] - mx) : LIBEXP(xc[d * inner] - mx);                           \
-            if (!log_mode) yc[d * inner] = e;                                                            \
-            sum = sum + e;                                                                               \
-        }                                                                                                \
-        if (log_mode) {                                                                                  \
-            T lse = LOG(sum);                                                                            \
-            for (int64_t d = 0; d < n; d++) yc[d * inner] = xc[d * inner] - mx - lse;                    \
-        } else {                                                                                         \
-            for (int64_t d = 0; d < n; d++) yc[d * inner] = yc[d * inner] / sum;                         \
-        }                                                                                                \
-    }                                                                                                    \
-    /* L adjacent columns of a vector group as one vector: each lane is softmax_col's column (the    \
-     * same operations in the same order; log_softmax's max is MAXPS, which is v > mx ? v : mx, NaN \
-     * included; exp and log are Sleef's lanes) */                                                  \
-    VMATH_AVX2 static void softmax_cols_avx2_##SUF(const T *xc, T *yc, int64_t n, int64_t inner, bool log_mode) { \
-        V mx = aten_vload_##SUF(xc);                                                                     \
-        if (log_mode) mx = aten_vgtsel_##SUF(mx, aten_vsplat_##SUF((T)-INFINITY));                        \
-        for (int64_t d = 1; d < n; d++) {                                                                \
-            V v = aten_vload_##SUF(xc + d * inner);                                                      \
-            if (log_mode) mx = aten_vgtsel_##SUF(v, mx);                                                 \
-            else mx = aten_vmax_##SUF(mx, v);                                                            \
-        }                                                                                                \
-        V sum = aten_vsplat_##SUF(0);                                                                    \
-        for (int64_t d = 0; d < n; d++) {                                                                \
-            V e = VEXPV(aten_vload_##SUF(xc + d * inner) - mx);                                          \
-            if (!log_mode) aten_vstore_##SUF(yc + d * inner, e);                                         \
-            sum = sum + e;                                                                               \
-        }                                                                                                \
-        if (log_mode) {                                                                                  \
-            V lse = VLOGV(sum);                                                                          \
-            for (int64_t d = 0; d < n; d++)                                                              \
-                aten_vstore_##SUF(yc + d * inner, aten_vload_##SUF(xc + d * inner) - mx - lse);          \
-        } else {                                                                                         \
+#define SOFTMAX_COLS(SUF, T, V, L, VEXP, LIBEXP, LOG, FMA, VEXPV, VLOGV)                                               \
+    /* one column: n values inner apart; vec: a column of a vector group (Sleef's exp) */                              \
+    static inline __attribute__((always_inline)) void softmax_col_##SUF(const T *xc, T *yc, int64_t n,                 \
+                                                                       int64_t inner, bool log_mode, bool vec) {       \
+        T mx = xc[0];                                                                                                  \
+        if (log_mode) mx = xc[0] > (T)-INFINITY ? xc[0] : (T)-INFINITY;                                                \
+        for (int64_t d = 1; d < n; d++) {                                                                              \
+            T v = xc[d * inner];                                                                                       \
+            if (log_mode) mx = v > mx ? v : mx;                                                                        \
+            else if (vec) mx = max_##SUF(mx, v);                                                                       \
+            else mx = mx < v ? v : mx;                                                                                 \
+        }                                                                                                              \
+        T sum = 0;                                                                                                     \
+        for (int64_t d = 0; d < n; d++) {                                                                              \
+            T e = vec ? VEXP(xc[d * inner] - mx) : LIBEXP(xc[d * inner] - mx);                                         \
+            if (!log_mode) yc[d * inner] = e;                                                                          \
+            sum = sum + e;                                                                                             \
+        }                                                                                                              \
+        if (log_mode) {                                                                                                \
+            T lse = LOG(sum);                                                                                          \
+            for (int64_t d = 0; d < n; d++) yc[d * inner] = xc[d * inner] - mx - lse;                                  \
+        } else {                                                                                                       \
+            for (int64_t d = 0; d < n; d++) yc[d * inner] = yc[d * inner] / sum;                                       \
+        }                                                                                                              \
+    }                                                                                                                  \
+    /* L adjacent columns of a vector group as one vector: each lane is softmax_col's column (the                      \
+     * same operations in the same order; log_softmax's max is MAXPS, which is v > mx ? v : mx, NaN                    \
+     * included; exp and log are Sleef's lanes) */                                                                     \
+    VMATH_AVX2 static void softmax_cols_avx2_##SUF(const T *xc, T *yc, int64_t n, int64_t inner, bool log_mode) {      \
+        V mx = aten_vload_##SUF(xc);                                                                                   \
+        if (log_mode) mx = aten_vgtsel_##SUF(mx, aten_vsplat_##SUF((T)-INFINITY));                                     \
+        for (int64_t d = 1; d < n; d++) {                                                                              \
+            V v = aten_vload_##SUF(xc + d * inner);                                                                    \
+            if (log_mode) mx = aten_vgtsel_##SUF(v, mx);                                                               \
+            else mx = aten_vmax_##SUF(mx, v);                                                                          \
+        }                                                                                                              \
+        V sum = aten_vsplat_##SUF(0);                                                                                  \
+        for (int64_t d = 0; d < n; d++) {                                                                              \
+            V e = VEXPV(aten_vload_##SUF(xc + d * inner) - mx);                                                        \
+            if (!log_mode) aten_vstore_##SUF(yc + d * inner, e);                                                       \
+            sum = sum + e;                                                                                             \
+        }                                                                                                              \
+        if (log_mode) {                                                                                                \
+            V lse = VLOGV(sum);                                                                                        \
+            for (int64_t d = 0; d < n; d++)                                                                            \
+                aten_vstore_##SUF(yc + d * inner, aten_vload_##SUF(xc + d * inner) - mx - lse);                        \
+        } else {                                                                                                       \
             for (int64_t d = 0; d < n; d++) aten_vstore_##SUF(yc + d * inner, aten_vload_##SUF(yc + d * inner) / sum); \
-        }                                                                                                \
-    }                                                                                                    \
-    void tensor__softmax_cols_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) { \
-        int64_t vec_cols = inner - inner % L;                                                            \
-        for (int64_t o = 0; o < outer; o++) {                                                            \
-            int64_t c = 0;                                                                               \
-            if (tensor__vm_sleef)                                                                        \
-                for (; c < vec_cols; c += L) softmax_cols_avx2_##SUF(x + o * n * inner + c, y + o * n * inner + c, n, inner, log_mode); \
-            for (; c < inner; c++)                                                                       \
-                softmax_col_##SUF(x + o * n * inner + c, y + o * n * inner + c, n, inner, log_mode, c < vec_cols); \
-        }                                                                                                \
-    }                                                                                                    \
-    /* their backward (_vec_log_softmax_backward / _vec_softmax_backward): per column the sum from 0  \
-     * in dim order of g (log_softmax) or of g * y fused into the add (softmax), then                 \
-     * gi = g - exp(y) * s as one fma (a vector column's exp Sleef's, a tail column's libm's) or      \
-     * gi = y * (g - s); nothing fused without FMA, as softmax_bw_row */                                 \
-    static inline __attribute__((always_inline)) void softmax_bw_col_##SUF(                               \
-        const T *gc, const T *yc, T *oc, int64_t n, int64_t inner, bool log_mode, bool fused, bool vec) { \
-        T s = 0;                                                                                         \
-        for (int64_t d = 0; d < n; d++)                                                                  \
-            s = log_mode ? s + gc[d * inner] : FMA(fused, gc[d * inner], yc[d * inner], s);              \
-        for (int64_t d = 0; d < n; d++) {                                                                \
-            T gv = gc[d * inner], yv = yc[d * inner];                                                    \
-            if (log_mode) oc[d * inner] = FMA(fused, -(vec ? VEXP(yv) : LIBEXP(yv)), s, gv);             \
-            else oc[d * inner] = yv * (gv - s);                                                          \
-        }                                                                                                \
-    }                                                                                                    \
-    /* L adjacent columns of a vector group, each lane softmax_bw_col's fused column */                  \
-    VMATH_AVX2 static void softmax_bw_cols_avx2_##SUF(const T *gc, const T *yc, T *oc, int64_t n, int64_t inner, \
-                                                      bool log_mode) {                                   \
-        V s = aten_vsplat_##SUF(0);                                                                      \
-        for (int64_t d = 0; d < n; d++) {                                                                \
-            V gv = aten_vload_##SUF(gc + d * inner);                                                     \
-            if (log_mode) s = s + gv;                                                                    \
-            else s = aten_vfma_##SUF(gv, aten_vload_##SUF(yc + d * inner), s);                           \
-        }                                                                                                \
-        for (int64_t d = 0; d < n; d++) {                                                                \
-            V gv = aten_vload_##SUF(gc + d * inner), yv = aten_vload_##SUF(yc + d * inner);              \
-            if (log_mode) aten_vstore_##SUF(oc + d * inner, aten_vfnma_##SUF(VEXPV(yv), s, gv));         \
-            else aten_vstore_##SUF(oc + d * inner, yv * (gv - s));                                       \
-        }                                                                                                \
-    }                                                                                                    \
-    static inline __attribute__((always_inline)) void softmax_bw_cols_body_##SUF(                        \
-        const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, bool log_mode, bool fused) { \
-        int64_t vec_cols = inner - inner % L;                                                            \
-        for (int64_t oi = 0; oi < outer; oi++) {                                                         \
-            int64_t c = 0, base = oi * n * inner;                                                        \
-            if (fused)                                                                                   \
-                for (; c < vec_cols; c += L) softmax_bw_cols_avx2_##SUF(g + base + c, y + base + c, o + base + c, n, inner, log_mode); \
-            for (; c < inner; c++)                                                                       \
-                softmax_bw_col_##SUF(g + base + c, y + base + c, o + base + c, n, inner, log_mode, fused, c < vec_cols); \
-        }                                                                                                \
-    }                                                                                                    \
-    VMATH_AVX2 static void softmax_bw_cols_fma_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, \
-                                                     int64_t inner, bool log_mode) {                     \
-        softmax_bw_cols_body_##SUF(g, y, o, outer, n, inner, log_mode, true);                            \
-    }                                                                                                    \
-    static void softmax_bw_cols_plain_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n,      \
-                                            int64_t inner, bool log_mode) {                              \
-        softmax_bw_cols_body_##SUF(g, y, o, outer, n, inner, log_mode, false);                           \
-    }                                                                                                    \
-    void tensor__softmax_bw_cols_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, \
-                                       bool log_mode) {                                                  \
-        if (tensor__vm_sleef) softmax_bw_cols_fma_##SUF(g, y, o, outer, n, inner, log_mode);             \
-        else softmax_bw_cols_plain_##SUF(g, y, o, outer, n, inner, log_mode);                            \
+        }                                                                                                              \
+    }                                                                                                                  \
+    void tensor__softmax_cols_##SUF(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, bool log_mode) {        \
+        int64_t vec_cols = inner - inner % L;                                                                          \
+        for (int64_t o = 0; o < outer; o++) {                                                                          \
+            const T *xo = x + o * n * inner;                                                                           \
+            T *yo = y + o * n * inner;                                                                                 \
+            int64_t c = 0;                                                                                             \
+            if (tensor__vm_sleef)                                                                                      \
+                for (; c < vec_cols; c += L) softmax_cols_avx2_##SUF(xo + c, yo + c, n, inner, log_mode);              \
+            for (; c < inner; c++) softmax_col_##SUF(xo + c, yo + c, n, inner, log_mode, c < vec_cols);                \
+        }                                                                                                              \
+    }                                                                                                                  \
+    /* their backward (_vec_log_softmax_backward / _vec_softmax_backward): per column the sum from 0                   \
+     * in dim order of g (log_softmax) or of g * y fused into the add (softmax), then                                  \
+     * gi = g - exp(y) * s as one fma (a vector column's exp Sleef's, a tail column's libm's) or                       \
+     * gi = y * (g - s); nothing fused without FMA, as softmax_bw_row */                                               \
+    static inline __attribute__((always_inline)) void softmax_bw_col_##SUF(                                            \
+        const T *gc, const T *yc, T *oc, int64_t n, int64_t inner, bool log_mode, bool fused, bool vec) {              \
+        T s = 0;                                                                                                       \
+        for (int64_t d = 0; d < n; d++)                                                                                \
+            s = log_mode ? s + gc[d * inner] : FMA(fused, gc[d * inner], yc[d * inner], s);                            \
+        for (int64_t d = 0; d < n; d++) {                                                                              \
+            T gv = gc[d * inner], yv = yc[d * inner];                                                                  \
+            if (log_mode) oc[d * inner] = FMA(fused, -(vec ? VEXP(yv) : LIBEXP(yv)), s, gv);                           \
+            else oc[d * inner] = yv * (gv - s);                                                                        \
+        }                                                                                                              \
+    }                                                                                                                  \
+    /* L adjacent columns of a vector group, each lane softmax_bw_col's fused column */                                \
+    VMATH_AVX2 static void softmax_bw_cols_avx2_##SUF(const T *gc, const T *yc, T *oc, int64_t n, int64_t inner,       \
+                                                      bool log_mode) {                                                 \
+        V s = aten_vsplat_##SUF(0);                                                                                    \
+        for (int64_t d = 0; d < n; d++) {                                                                              \
+            V gv = aten_vload_##SUF(gc + d * inner);                                                                   \
+            if (log_mode) s = s + gv;                                                                                  \
+            else s = aten_vfma_##SUF(gv, aten_vload_##SUF(yc + d * inner), s);                                         \
+        }                                                                                                              \
+        for (int64_t d = 0; d < n; d++) {                                                                              \
+            V gv = aten_vload_##SUF(gc + d * inner), yv = aten_vload_##SUF(yc + d * inner);                            \
+            if (log_mode) aten_vstore_##SUF(oc + d * inner, aten_vfnma_##SUF(VEXPV(yv), s, gv));                       \
+            else aten_vstore_##SUF(oc + d * inner, yv * (gv - s));                                                     \
+        }                                                                                                              \
+    }                                                                                                                  \
+    static inline __attribute__((always_inline)) void softmax_bw_cols_body_##SUF(                                      \
+        const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner, bool log_mode, bool fused) {            \
+        int64_t vec_cols = inner - inner % L;                                                                          \
+        for (int64_t oi = 0; oi < outer; oi++) {                                                                       \
+            int64_t c = 0, base = oi * n * inner;                                                                      \
+            const T *go = g + base, *yo = y + base;                                                                    \
+            T *oo = o + base;                                                                                          \
+            if (fused)                                                                                                 \
+                for (; c < vec_cols; c += L) softmax_bw_cols_avx2_##SUF(go + c, yo + c, oo + c, n, inner, log_mode);   \
+            for (; c < inner; c++)                                                                                     \
+                softmax_bw_col_##SUF(go + c, yo + c, oo + c, n, inner, log_mode, fused, c < vec_cols);                 \
+        }                                                                                                              \
+    }                                                                                                                  \
+    VMATH_AVX2 static void softmax_bw_cols_fma_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n,           \
+                                                     int64_t inner, bool log_mode) {                                   \
+        softmax_bw_cols_body_##SUF(g, y, o, outer, n, inner, log_mode, true);                                          \
+    }                                                                                                                  \
+    static void softmax_bw_cols_plain_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n,                    \
+                                            int64_t inner, bool log_mode) {                                            \
+        softmax_bw_cols_body_##SUF(g, y, o, outer, n, inner, log_mode, false);                                         \
+    }                                                                                                                  \
+    void tensor__softmax_bw_cols_##SUF(const T *g, const T *y, T *o, int64_t outer, int64_t n, int64_t inner,          \
+                                       bool log_mode) {                                                                \
+        if (tensor__vm_sleef) softmax_bw_cols_fma_##SUF(g, y, o, outer, n, inner, log_mode);                           \
+        else softmax_bw_cols_plain_##SUF(g, y, o, outer, n, inner, log_mode);                                          \
     }
 SOFTMAX_COLS(f32, float, __m256, 8, tensor__vexpf, expf, tensor__vlogf, aten_fmaf, tensor__vexpf8, tensor__vlogf8)
 SOFTMAX_COLS(f64, double, __m256d, 4, tensor__vexp, exp, tensor__vlog, aten_fma, tensor__vexpd4, tensor__vlogd4)
