@@ -30,6 +30,7 @@ w_ln = torch.randn(256).requires_grad_()
 b_ln = torch.randn(256).requires_grad_()
 x_lng = torch.randn(64, 256).requires_grad_()
 x_sm = torch.randn(64, 512)
+x_col = torch.randn(512, 64)
 logits = torch.randn(64, 512).requires_grad_()
 target = torch.randint(0, 512, (64,))
 
@@ -51,11 +52,16 @@ def log_softmax():
     F.log_softmax(x_sm, dim=-1)
 
 
+def softmax_dim0():
+    F.softmax(x_col, dim=0)
+
+
 def ce_fwd_bwd():
     F.cross_entropy(logits, target).backward()
 
 
 for name, fn in [("layer_norm_64x256_fwd", ln_fwd), ("layer_norm_64x256_fwd_bwd", ln_fwd_bwd),
                  ("softmax_64x512", softmax), ("log_softmax_64x512", log_softmax),
+                 ("softmax_512x64_dim0", softmax_dim0),
                  ("cross_entropy_64x512_fwd_bwd", ce_fwd_bwd)]:
     print(name, "%.1f" % best(fn))
