@@ -1,7 +1,8 @@
 /* vmath.h — the transcendental functions of the floating kernels, computed as PyTorch 1.13's
  * AVX2 kernels compute them: with Sleef 3.5 (libsleef, the library libtorch_cpu links; loaded on
- * first use, see tensor__sleef below).  The pointwise expressions (pwexpr.h: pw_exp, pw_tanh, ... — eager and fused loops alike), the
- * softmax rows (nn.c) and the LSTM cell (rnn.c) call these.
+ * first use, see tensor__sleef below).  The pointwise expressions (pwexpr.h: pw_exp, pw_tanh, ...
+ * — eager and fused loops alike), the softmax rows (softmax_rows.c: the vector forms on AVX2
+ * rows, the scalar ones elsewhere) and the LSTM cell (rnn.c) call these.
  *
  * What ATen computes (measured against python3-torch 1.13.1 here, CPU capability AVX2): the
  * vml kernels (exp, log, log2, log10, log1p, expm1, tanh, erf, erfc, sin, cos, tan, asin, acos,
