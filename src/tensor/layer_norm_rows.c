@@ -47,6 +47,23 @@ static int64_t ceil_log2(int64_t x) {
         *m2 = *m2 + (m2_add + delta * delta * c * (T)*m0);                                                   \
         *m0 = n;                                                                                             \
     }                                                                                                        \
+    /* the N % L leftover elements by Welford alone, then each lane's moments (l1, l2: the n whole  \
+     * vectors' per-lane means and sums of squares) added to theirs: the mean and variance */          \
+    static inline __attribute__((always_inline)) void moments_finish_##SUF(const T *x, int64_t n, int64_t N,  \
+                                                                          const T *l1, const T *l2,          \
+                                                                          T *mean, T *var) {                 \
+        int64_t m0 = 0;                                                                                      \
+        T m1 = 0, m2 = 0;                                                                                    \
+        for (int64_t i = n * L; i < N; i++) {                                                                \
+            T delta = x[i] - m1;                                                                             \
+            ++m0;                                                                                            \
+            m1 = m1 + delta / (T)m0;                                                                         \
+            m2 = m2 + delta * (x[i] - m1);                                                                   \
+        }                                                                                                    \
+        for (int k = 0; k < L; k++) add_moments_##SUF(n, l1[k], l2[k], &m0, &m1, &m2);                       \
+        *mean = m1;                                                                                          \
+        *var = m2 / (T)N;                                                                                    \
+    }                                                                                                        \
     static inline __attribute__((always_inline)) void moments_body_##SUF(const T *x, int64_t N,               \
                                                                         T *mean, T *var) {                  \
         int64_t n = N / L, m = (n + LN_CHUNK - 1) / LN_CHUNK, depth = ceil_log2(m);                         \
@@ -97,17 +114,7 @@ static int64_t ceil_log2(int64_t x) {
                 if (k == L - 1) m0_stk[0] = c0;                                                              \
             }                                                                                                \
         }                                                                                                    \
-        int64_t m0 = 0;                                                                                      \
-        T m1 = 0, m2 = 0;                                                                                    \
-        for (int64_t i = n * L; i < N; i++) {                                                                \
-            T delta = x[i] - m1;                                                                             \
-            ++m0;                                                                                            \
-            m1 = m1 + delta / (T)m0;                                                                         \
-            m2 = m2 + delta * (x[i] - m1);                                                                   \
-        }                                                                                                    \
-        for (int k = 0; k < L; k++) add_moments_##SUF(n, m1_stk[0][k], m2_stk[0][k], &m0, &m1, &m2);  \
-        *mean = m1;                                                                                          \
-        *var = m2 / (T)N;                                                                                    \
+        moments_finish_##SUF(x, n, N, m1_stk[0], m2_stk[0], mean, var);                                      \
     }                                                                                                        \
     /* the row's mean and rstd = 1 / sqrt(var + eps) (RowwiseMoments is not contracted in 1.13's    \
      * build: measured, every row's moments match unfused and differ fused) */                            \
@@ -261,17 +268,8 @@ LN_BW(f64, double, 4, aten_fma, aten_combine_f64)
         T l1[L], l2[L];                                                                                             \
         aten_vstore_##SUF(l1, m1_stk[0]);                                                                           \
         aten_vstore_##SUF(l2, m2_stk[0]);                                                                           \
-        int64_t m0 = 0;                                                                                             \
-        T m1 = 0, m2 = 0;                                                                                           \
-        for (int64_t i = n * L; i < N; i++) {                                                                       \
-            T delta = x[i] - m1;                                                                                    \
-            ++m0;                                                                                                   \
-            m1 = m1 + delta / (T)m0;                                                                                \
-            m2 = m2 + delta * (x[i] - m1);                                                                          \
-        }                                                                                                           \
-        for (int k = 0; k < L; k++) add_moments_##SUF(n, l1[k], l2[k], &m0, &m1, &m2);                              \
-        T var = m2 / (T)N;                                                                                          \
-        *mean = m1;                                                                                                 \
+        T var;                                                                                                      \
+        moments_finish_##SUF(x, n, N, l1, l2, mean, &var);                                                          \
         *rstd = (T)1 / (T)sqrt((double)(var + (T)eps));                                                             \
     }                                                                                                               \
     VMATH_AVX2 static void row_avx2_##SUF(const T *x, const T *w, const T *b, T *y, int64_t N, double eps,          \
