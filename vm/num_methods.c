@@ -453,9 +453,13 @@ static Value num_divmod_dunder(ARGS) {
     if (num_binary_ex(vm, BINOP_FLOOR_DIVIDE, a, b, &q, true) < 0) return val_null();
     vm_push_root(vm, q);
     int rc = num_binary_ex(vm, BINOP_REMAINDER, a, b, &m, true);
-    vm_pop_root(vm);
-    if (rc < 0) return val_null();
+    if (rc < 0) {
+        vm_pop_root(vm);
+        return val_null();
+    }
+    vm_push_root(vm, m);   /* both rooted while the tuple is allocated (tuple_pack's contract) */
     TupleObj *t = tuple_pack(vm, 2, q, m);
+    vm_pop_roots(vm, 2);
     return t ? val_obj(t) : val_null();
 }
 

@@ -62,11 +62,12 @@ Value type_abstract_error(VM *vm, TypeObj *t) {
         }
         sb_add_str(&b, AS_STR(s));
     }
+    int64_t n = l->len;   /* read before the list is unrooted: sb_finish allocates and may collect it */
     vm_pop_root(vm);
     StrObj *names = sb_finish(vm, &b);
     if (!names) return val_null();
     return vm_raise(vm, vm->e_TypeError, "Can't instantiate abstract class %s with abstract method%s %s", t->name->data,
-                    l->len == 1 ? "" : "s", names->data);
+                    n == 1 ? "" : "s", names->data);
 }
 
 /* object.__lt__ and friends: NotImplemented (the reflected operation or a TypeError follows) */
