@@ -47,28 +47,28 @@ static void sleef_load(void) {
 #undef VMATH_RESOLVE
 }
 
-/* The stubs the slots start at: load, then call what the slot now holds. */
-#define VMATH_STUBS(NAME, U, LIBF, LIBD)                                                           \
-    static float NAME##_f1_stub(float x) {                                                         \
+/* The loaders the slots start at: load the library, then call what the slot now holds. */
+#define VMATH_LOADERS(NAME, U, LIBF, LIBD)                                                           \
+    static float NAME##_f1_loader(float x) {                                                         \
         pthread_once(&sleef_once, sleef_load);                                                     \
         return VMATH_SLEEF(NAME##_f1)(x);                                                          \
     }                                                                                              \
-    static double NAME##_d1_stub(double x) {                                                       \
+    static double NAME##_d1_loader(double x) {                                                       \
         pthread_once(&sleef_once, sleef_load);                                                     \
         return VMATH_SLEEF(NAME##_d1)(x);                                                          \
     }                                                                                              \
-    VMATH_AVX2 static __m256 NAME##_f8_stub(__m256 x) {                                            \
+    VMATH_AVX2 static __m256 NAME##_f8_loader(__m256 x) {                                            \
         pthread_once(&sleef_once, sleef_load);                                                     \
         return VMATH_SLEEF(NAME##_f8)(x);                                                          \
     }                                                                                              \
-    VMATH_AVX2 static __m256d NAME##_d4_stub(__m256d x) {                                          \
+    VMATH_AVX2 static __m256d NAME##_d4_loader(__m256d x) {                                          \
         pthread_once(&sleef_once, sleef_load);                                                     \
         return VMATH_SLEEF(NAME##_d4)(x);                                                          \
     }
-VMATH_FUNCTIONS(VMATH_STUBS)
-#undef VMATH_STUBS
+VMATH_FUNCTIONS(VMATH_LOADERS)
+#undef VMATH_LOADERS
 
 #define VMATH_INIT(NAME, U, LIBF, LIBD)                                                            \
-    .NAME##_f1 = NAME##_f1_stub, .NAME##_d1 = NAME##_d1_stub, .NAME##_f8 = NAME##_f8_stub, .NAME##_d4 = NAME##_d4_stub,
+    .NAME##_f1 = NAME##_f1_loader, .NAME##_d1 = NAME##_d1_loader, .NAME##_f8 = NAME##_f8_loader, .NAME##_d4 = NAME##_d4_loader,
 VmathSleef tensor__sleef = {VMATH_FUNCTIONS(VMATH_INIT)};
 #undef VMATH_INIT

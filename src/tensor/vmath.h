@@ -62,7 +62,7 @@ extern bool tensor__vm_sleef;
 
 /* Sleef is reached through this table, not linked: loading libsleef and resolving it was ~0.5 ms
  * and 12 page faults of every start-up, scripts without tensors included.  Each slot starts at
- * a stub (vmath.c) that loads the library once (pthread_once) and calls the slot's new value,
+ * a loader (vmath.c) that loads the library once (pthread_once) and calls the slot's new value,
  * so whichever call comes first, in whichever thread, every call computes Sleef's bits.  Slots
  * are read with acquire loads (a plain load on x86) and written with release stores.  Per
  * function: Sleef's scalar purecfma forms (f1, d1) and its AVX2 vector forms (f8, d4). */
