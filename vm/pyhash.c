@@ -8,7 +8,9 @@
  * PYTHONHASHSEED=0, its only deterministic setting, so `PYTHONHASHSEED=0 python3 x.py` and
  * `ember x.py` print sets of strings in the same order); N in [1, 4294967295], CPython's
  * lcg_urandom(N) bytes; "random", the system's random bytes (CPython's default, whose orders no
- * program can depend on).  Anything else is CPython's fatal error. */
+ * program can depend on).  Anything else is CPython's fatal error.  Under -E or -I the variable is
+ * not read, as CPython ignores every PYTHON* variable then (hash_ignore_environment), so the key
+ * is the unset one. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +20,13 @@
 #include "vm/str.h"
 
 static uint64_t secret_k0, secret_k1;
-static bool secret_ready, secret_randomized;
+static bool secret_ready, secret_randomized, secret_ignore_env;
+
+void hash_ignore_environment(void) { secret_ignore_env = true; }
 
 static void secret_init(void) {
     unsigned char s[24] = {0};
-    const char *env = getenv("PYTHONHASHSEED");
+    const char *env = secret_ignore_env ? NULL : getenv("PYTHONHASHSEED");
     if (env && *env && strcmp(env, "random") == 0) {
         size_t got = 0;
         while (got < sizeof s) {
@@ -77,37 +81,76 @@ bool vm_hash_randomized(void) {
         v2 = ROTL(v2, 32);                                                                         \
     } while (0)
 
-/* SipHash-1-3 (one compression round per 8-byte word, three finalisation rounds) */
-static uint64_t siphash13(uint64_t k0, uint64_t k1, const unsigned char *p, size_t len) {
-    uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
-    uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
-    uint64_t b = (uint64_t)len << 56;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t m;
-        memcpy(&m, p + i, 8);   /* little-endian words (x86) */
-        v3 ^= m;
-        SIPROUND(v0, v1, v2, v3);
-        v0 ^= m;
+/* SipHash-1-3 (one compression round per 8-byte word, three finalisation rounds), as a stream:
+ * a str is hashed over its CPython representation, which Ember does not store, so its code units
+ * are fed in as they are decoded (no buffer: a buffer that could not be allocated would have
+ * needed a fallback hash, and two equal strings must never hash differently). */
+typedef struct SipStream {
+    uint64_t v0, v1, v2, v3;
+    uint64_t tail;    /* the bytes of the word being filled, little-endian */
+    size_t len;       /* bytes fed so far */
+} SipStream;
+
+static void sip_init(SipStream *s) {
+    s->v0 = secret_k0 ^ 0x736f6d6570736575ULL;
+    s->v1 = secret_k1 ^ 0x646f72616e646f6dULL;
+    s->v2 = secret_k0 ^ 0x6c7967656e657261ULL;
+    s->v3 = secret_k1 ^ 0x7465646279746573ULL;
+    s->tail = 0;
+    s->len = 0;
+}
+
+static inline void sip_word(SipStream *s, uint64_t m) {
+    s->v3 ^= m;
+    SIPROUND(s->v0, s->v1, s->v2, s->v3);
+    s->v0 ^= m;
+}
+
+static inline void sip_byte(SipStream *s, unsigned char c) {
+    s->tail |= (uint64_t)c << (8 * (s->len & 7));
+    if ((++s->len & 7) == 0) {
+        sip_word(s, s->tail);
+        s->tail = 0;
     }
-    uint64_t t = 0;
-    for (size_t k = 0; i + k < len; k++) t |= (uint64_t)p[i + k] << (8 * k);
-    b |= t;
-    v3 ^= b;
-    SIPROUND(v0, v1, v2, v3);
-    v0 ^= b;
-    v2 ^= 0xff;
-    SIPROUND(v0, v1, v2, v3);
-    SIPROUND(v0, v1, v2, v3);
-    SIPROUND(v0, v1, v2, v3);
-    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* whole words straight from memory; only when no partial word is pending */
+static void sip_bytes(SipStream *s, const unsigned char *p, size_t n) {
+    size_t i = 0;
+    if ((s->len & 7) == 0)
+        for (; i + 8 <= n; i += 8) {
+            uint64_t m;
+            memcpy(&m, p + i, 8);   /* little-endian words (x86) */
+            sip_word(s, m);
+            s->len += 8;
+        }
+    for (; i < n; i++) sip_byte(s, p[i]);
+}
+
+static uint64_t sip_finish(SipStream *s) {
+    uint64_t b = ((uint64_t)s->len << 56) | s->tail;
+    s->v3 ^= b;
+    SIPROUND(s->v0, s->v1, s->v2, s->v3);
+    s->v0 ^= b;
+    s->v2 ^= 0xff;
+    SIPROUND(s->v0, s->v1, s->v2, s->v3);
+    SIPROUND(s->v0, s->v1, s->v2, s->v3);
+    SIPROUND(s->v0, s->v1, s->v2, s->v3);
+    return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
+}
+
+static int64_t sip_result(SipStream *s) {
+    int64_t h = (int64_t)sip_finish(s);
+    return h == -1 ? -2 : h;
 }
 
 int64_t hash_bytes(const void *p, int64_t len) {
     if (len == 0) return 0;
     if (!secret_ready) secret_init();
-    int64_t h = (int64_t)siphash13(secret_k0, secret_k1, p, (size_t)len);
-    return h == -1 ? -2 : h;
+    SipStream st;
+    sip_init(&st);
+    sip_bytes(&st, p, (size_t)len);
+    return sip_result(&st);
 }
 
 int64_t hash_str_data(const char *utf8, int64_t len, int64_t ncp) {
@@ -117,20 +160,17 @@ int64_t hash_str_data(const char *utf8, int64_t len, int64_t ncp) {
         uint32_t cp = utf8_decode(utf8, len, &pos);
         if (cp > maxcp) maxcp = cp;
     }
-    size_t kind = maxcp < 0x100 ? 1 : maxcp < 0x10000 ? 2 : 4;
-    unsigned char small[256] = {0};
-    unsigned char *buf = (size_t)ncp * kind <= sizeof small ? small : malloc((size_t)ncp * kind);
-    if (!buf) return hash_bytes(utf8, len);   /* out of memory: a valid (if not CPython's) hash */
-    int64_t i = 0;
-    for (int64_t pos = 0; pos < len; i++) {
+    if (!secret_ready) secret_init();
+    SipStream st;
+    sip_init(&st);
+    for (int64_t pos = 0; pos < len;) {   /* each code unit's bytes, native (little-endian) order */
         uint32_t cp = utf8_decode(utf8, len, &pos);
-        if (kind == 1) buf[i] = (unsigned char)cp;
-        else if (kind == 2) {
-            uint16_t u = (uint16_t)cp;
-            memcpy(buf + 2 * i, &u, 2);
-        } else memcpy(buf + 4 * i, &cp, 4);
+        sip_byte(&st, (unsigned char)cp);
+        if (maxcp >= 0x100) sip_byte(&st, (unsigned char)(cp >> 8));
+        if (maxcp >= 0x10000) {
+            sip_byte(&st, (unsigned char)(cp >> 16));
+            sip_byte(&st, (unsigned char)(cp >> 24));
+        }
     }
-    int64_t h = hash_bytes(buf, i * (int64_t)kind);
-    if (buf != small) free(buf);
-    return h;
+    return sip_result(&st);
 }

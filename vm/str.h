@@ -49,6 +49,7 @@ int64_t hash_pointer(const void *p);
 int64_t hash_bytes(const void *p, int64_t len);
 int64_t hash_str_data(const char *utf8, int64_t len, int64_t ncp);
 bool vm_hash_randomized(void);   /* sys.flags.hash_randomization */
+void hash_ignore_environment(void);   /* -E / -I: PYTHONHASHSEED is not read; before the first hash */
 
 /* The string builder is src/common/strbuf.h; these join it to str objects. */
 void sb_add_str(StrBuf *b, const StrObj *s);

@@ -192,6 +192,7 @@ EmVM *cli_vm_new(const CliOptions *o) {
         setvbuf(stdout, NULL, _IONBF, 0);
         setvbuf(stderr, NULL, _IONBF, 0);
     }
+    if (o->ignore_env) hash_ignore_environment();   /* before the VM's first string hash */
     EmVM *vm = em_vm_new();
     if (o->compile_all) tracer_set_compile_all(vm, o->backend ? o->backend : "eager");
     if (o->compiled_autograd) rt_ca_enable_for_run(vm);
