@@ -250,6 +250,10 @@ size_t tensor_live_storage_bytes(void);       /* bytes currently allocated for s
 size_t tensor_peak_storage_bytes(void);       /* their high-water mark since the last reset */
 void tensor_reset_peak_storage_bytes(void);   /* the mark restarts from the live bytes */
 int64_t tensor_live_count(void);               /* Tensors currently alive (leak checks) */
+/* Tensors are numbered as they are made: a tensor's serial, and the newest serial so far (the
+ * tracer tells a tensor that existed before a trace began from one made during it) */
+uint64_t tensor_serial(const Tensor *t);
+uint64_t tensor_serial_newest(void);
 
 /* Called before any in-place op mutates `t` (also for copy_ into a view). Returning -1 aborts
  * the op with the observer's error (use TENSOR_ERR_EXTERNAL for one raised by the VM). */

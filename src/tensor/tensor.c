@@ -18,6 +18,9 @@ static void *mutation_observer_ud;
 static size_t live_storage_bytes;
 static size_t peak_storage_bytes;    /* the high-water mark of live_storage_bytes (benchmarks) */
 static int64_t live_tensors;
+/* the serial of the newest tensor struct: tensors are numbered as they are made (the tensor layer
+ * keeps its counters unsynchronised, as live_tensors: tensors are made on the interpreter's thread) */
+static uint64_t tensor_serial_last;
 
 void tensor_set_storage_observer(TensorStorageObserver fn, void *ud) {
     storage_observer = fn;
@@ -27,6 +30,8 @@ size_t tensor_live_storage_bytes(void) { return live_storage_bytes; }
 size_t tensor_peak_storage_bytes(void) { return peak_storage_bytes; }
 void tensor_reset_peak_storage_bytes(void) { peak_storage_bytes = live_storage_bytes; }
 int64_t tensor_live_count(void) { return live_tensors; }
+uint64_t tensor_serial(const Tensor *t) { return t->serial; }
+uint64_t tensor_serial_newest(void) { return tensor_serial_last; }
 
 void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
     mutation_observer = fn;
@@ -260,6 +265,7 @@ Tensor *tensor__alloc_struct(void) {
     /* Everything but shape/strides, which set_geometry fills for the dims in use. */
     memset(t, 0, offsetof(Tensor, shape));
     t->refcount = 1;
+    t->serial = ++tensor_serial_last;
     live_tensors++;
     return t;
 }

@@ -73,6 +73,7 @@ struct Tensor {
     struct AgNode *grad_fn;        /* owned reference (autograd) */
     struct AgMeta *ag;             /* owned (autograd), lazily allocated */
     void *user_obj;
+    uint64_t serial;               /* creation order (tensor_serial): which tensors predate a trace */
     int64_t shape[TENSOR_MAX_DIMS];
     int64_t strides[TENSOR_MAX_DIMS];
 };

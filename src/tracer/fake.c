@@ -398,6 +398,13 @@ static GraphNode *node_for_input(Tracer *tr, Tensor *t) {
         map_put(tr, t, cv);
         return n;
     }
+    if (tensor_serial(t) <= tr->serial_at_start) {
+        /* older than the trace and not tracked: a tensor of the caller's that reached the op by a
+         * path the tracer did not follow (no source, so no guard); as a constant, every later
+         * call would reuse this one's values */
+        tr->observer_failed = true;
+        return NULL;
+    }
     tensor_incref(t);
     GraphNode *n = graph_constant(tr->graph, t);
     VT *cv = vt_new(tr, VT_TENSOR);
@@ -464,7 +471,8 @@ void fake_record_end(Tracer *tr) {
 /* ---- results back to trackers ---------------------------------------------------------------------- */
 
 /* A tensor a native returned while tracing: the tracker of the fake it is, a detach() node for an
- * alias made without an op, or a constant for a tensor made from data. */
+ * alias made without an op, or a constant for a tensor made from data during the trace (one that
+ * existed before it is the caller's, which only a source and a guard can bring in: a break). */
 VT *fake_tensor_result(Tracer *tr, Value v) {
     Tensor *t = torch_tensor_of(v);
     VT *known = fake_lookup(tr, t);
@@ -504,6 +512,11 @@ VT *fake_tensor_result(Tracer *tr, Value v) {
     /* made at trace time without an op (torch.tensor(data)): a constant, copied per call; a
      * meta tensor here came from a fake by a path the graph did not see */
     if (!tensor_has_data(t)) {
+        tr->observer_failed = true;
+        return vt_none(tr);
+    }
+    /* an existing tensor of the caller's a native handed back, untracked: not a constant (node_for_input) */
+    if (tensor_serial(t) <= tr->serial_at_start) {
         tr->observer_failed = true;
         return vt_none(tr);
     }

@@ -102,6 +102,7 @@ static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts
     tr->graph = graph_new("graph");
     tr->grad_mode_at_entry = ag_is_grad_enabled();
     tr->saved_hooks_at_entry = ag_saved_tensors_hooks_depth() > 0;
+    tr->serial_at_start = tensor_serial_newest();
     tr->globals_vt = vt_new(tr, VT_OPAQUE);
     tr->globals_vt->mut = MUT_EXISTING;
     fake_begin(tr);

@@ -415,6 +415,9 @@ struct Tracer {
     int32_t ops_in_call;      /* ops the observer recorded during the current native call */
     GraphNode *first_call_node;
     bool observer_failed;
+    /* tensor_serial_newest() when the trace began: a real tensor an op meets that is older and not
+     * tracked came from outside by a path with no source and no guard (fake.c) */
+    uint64_t serial_at_start;
     SubGraph *sub;            /* recording a custom Function's backward (tr->graph is sub->graph) */
     /* guards, side effects */
     Guard *guards;

@@ -297,6 +297,22 @@ VT *vt_item(Tracer *tr, VT *c, int i) {
     return v;
 }
 
+/* Whether every item of a list / tuple / dict tracker (recursively) is a constant, so the real
+ * container can stand for it.  A tensor in it must reach a native as its fake: handed the real
+ * container, the native runs on the real tensors, the window records them as constants of the
+ * graph, and every later call under the same guards reuses the first call's tensors
+ * (torch.stack(lst) returned the first call's stack). */
+static bool holds_only_constants(Tracer *tr, VT *v, int depth) {
+    v = vt_force(tr, v);
+    if (v->kind == VT_CONST) return true;
+    if ((v->kind != VT_LIST && v->kind != VT_TUPLE && v->kind != VT_DICT) || depth > 8) return false;
+    for (int i = 0; i < v->n; i++) {
+        if (v->kind == VT_DICT && !holds_only_constants(tr, v->keys[i], depth + 1)) return false;
+        if (!holds_only_constants(tr, vt_item(tr, v, i), depth + 1)) return false;
+    }
+    return true;
+}
+
 Value vt_to_value(Tracer *tr, VT *v, const char **why) {
     VM *vm = tr->vm;
     v = vt_force(tr, v);
@@ -304,7 +320,8 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
     case VT_CONST: return v->value;
     case VT_TENSOR: return v->fake;
     case VT_TUPLE: case VT_LIST: {
-        if (v->kind == VT_LIST && !val_is_null(v->value) && !v->modified) return v->value;
+        if (v->kind == VT_LIST && !val_is_null(v->value) && !v->modified && holds_only_constants(tr, v, 0))
+            return v->value;
         Value *items = calloc((size_t)(v->n ? v->n : 1), sizeof(Value));
         for (int i = 0; i < v->n; i++) {
             items[i] = vt_to_value(tr, vt_item(tr, v, i), why);
@@ -376,8 +393,11 @@ Value vt_to_value(Tracer *tr, VT *v, const char **why) {
         return r;
     }
     case VT_DICT:
-        if (!val_is_null(v->value) && !v->modified) return v->value;
-        *why = "a dict built or changed in the region";
+        if (!val_is_null(v->value) && !v->modified && holds_only_constants(tr, v, 0)) return v->value;
+        /* not rebuilt from the tracker: a native may change the dict it is given, which a copy
+         * would not carry back */
+        *why = v->modified || val_is_null(v->value) ? "a dict built or changed in the region"
+                                                    : "a dict holding tensors or symbolic values";
         return val_null();
     case VT_OBJECT: case VT_FUNCTION: case VT_NATIVE: case VT_TYPE: case VT_MODULE: case VT_NN_MODULE:
     case VT_CELL: case VT_OPAQUE:
