@@ -552,6 +552,17 @@ static Tensor *run3(TensorLoopFn fn, const PwArgs *c, Tensor *out, TensorDtype r
     return r;
 }
 
+/* the number of elements of a and b broadcast together (shapes that do not broadcast: any) */
+static int64_t broadcast_numel(const Tensor *a, const Tensor *b) {
+    int nd = a->ndim > b->ndim ? a->ndim : b->ndim;
+    int64_t n = 1;
+    for (int i = 1; i <= nd; i++) {
+        int64_t da = i <= a->ndim ? a->shape[a->ndim - i] : 1, db = i <= b->ndim ? b->shape[b->ndim - i] : 1;
+        n *= da == 1 ? db : da;
+    }
+    return n;
+}
+
 /* Computes a (op) b into a new tensor, or into `out` (in-place: out == a). The scalar forms
  * pass b as a StackScalar. alpha applies to add/sub. */
 Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScalar alpha, Tensor *out) {
@@ -567,6 +578,7 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
     TensorDtype kt = kernel_dtype(op, ct), lt = rt == TENSOR_BOOL ? TENSOR_BOOL : kt;
     PwArgs c = pw_args_alpha(alpha);
     TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
+    c.short_run = tensor__pw_short_run(broadcast_numel(a, b), kt == TENSOR_FLOAT64);
     bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && kt == TENSOR_INT64;
 
     /* fast path: contiguous operands already in the kernel's dtype, new output, and the same
@@ -676,6 +688,7 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Te
     TensorDtype kt = kernel_dtype(op, ct);
     PwArgs c;
     tensor__pw_args(args, &c);
+    c.short_run = tensor__pw_short_run(a->numel, kt == TENSOR_FLOAT64);
     TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
     if (out && !tensor__can_cast(ct, (TensorDtype)out->dtype)) {
         tensor__cast_error(ct, (TensorDtype)out->dtype);

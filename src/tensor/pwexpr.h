@@ -97,7 +97,13 @@ typedef struct PwArgs {
     double ad, s0d, s1d;
     int64_t ai, s0i, s1i;
     bool lo, hi, approx;
+    /* the op's elements are fewer than one block of ATen's vectorised loop (2 vectors: 16 floats,
+     * 8 doubles), so ATen's scalar loop computes all of them (pow: libm, not Sleef; pw_vpow) */
+    bool short_run;
 } PwArgs;
+
+/* whether n elements of a kernel of dtype family double (or float) are a short run (above) */
+static inline bool tensor__pw_short_run(int64_t n, bool double_family) { return n < (double_family ? 8 : 16); }
 
 void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
 
@@ -183,12 +189,18 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
  * square either way): libm's pow call was ~2% of a Transformer training step (`(a - b) ** 2`).
  * x ** 1 is x, as ATen's pow_out copies the base for an exponent of 1 (and pow(x, 1) is exactly
  * x): the backward of x ** 2 computes 2 * x ** 1, ~1% of that step in libm's pow. */
-#define pw_pow(x, y) ((y) == C(2) ? (x) * (x) : (y) == C(1) ? (x) : pow(x, y))
+/* pow of a float or double: ATen's vector body (Vectorized<T>::pow, Sleef's pow_u10) for the
+ * elements of whole 16-float / 8-double blocks, its scalar loop (std::pow: libm) for a run too
+ * short for a block (p->short_run).  The tail of a longer run is also ATen's scalar loop; the
+ * expression has no element position, so those elements take the vector form (footguns). */
+#define pw_vpow(x, y)                                                                               \
+    (p->short_run ? pow(x, y) : _Generic((x), float: tensor__vpowf, default: tensor__vpow)((x), (y)))
+#define pw_pow(x, y) ((y) == C(2) ? (x) * (x) : (y) == C(1) ? (x) : pw_vpow(x, y))
 /* x ** scalar as ATen 1.13's pow_tensor_scalar kernel computes it for floating types: the
  * exponents 0.5, -0.5 and -1 are the sqrt, rsqrt and reciprocal kernels (their expressions
  * here), 2, 3 and -2 are products (x * x * x rounds twice: pow(x, 3) would round once, and minGPT's
- * GELU cubes its input), any other the pow function (std::pow in double for a float base, ATen's
- * scalar loop; its vector body calls Sleef's powf, which can differ in the last bit: footguns).
+ * GELU cubes its input), any other the pow function (pw_vpow: Sleef's in ATen's vector body, libm's
+ * in its scalar loop).
  * A tensor exponent (pow(Tensor, Tensor), pw_pow) has none of these cases in ATen. */
 #define pw_pow_scalar_exp(x, y)                                                                     \
     ((y) == C(2)      ? (x) * (x)                                                                   \
@@ -198,7 +210,7 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
      : (y) == C(-0.5) ? C(1) / sqrt(x)                                                              \
      : (y) == C(-1)   ? C(1) / (x)                                                                  \
      : (y) == C(-2)   ? C(1) / ((x) * (x))                                                          \
-                      : pow(x, y))
+                      : pw_vpow(x, y))
 #define pw_sign(x) ((pw_t)(((x) > 0) - ((x) < 0)))
 
 /* The helpers below come in a float and a double version; the pw_ names pick by the type of x,

@@ -45,6 +45,8 @@ static void sleef_load(void) {
     __atomic_store_n((void **)&tensor__sleef.NAME##_d4, sleef_symbol(lib, #NAME, "d4", #U, "avx2"), __ATOMIC_RELEASE);
     VMATH_FUNCTIONS(VMATH_RESOLVE)
 #undef VMATH_RESOLVE
+    __atomic_store_n((void **)&tensor__sleef.pow_f1, sleef_symbol(lib, "pow", "f1", "u10", "purecfma"), __ATOMIC_RELEASE);
+    __atomic_store_n((void **)&tensor__sleef.pow_d1, sleef_symbol(lib, "pow", "d1", "u10", "purecfma"), __ATOMIC_RELEASE);
 }
 
 /* The loaders the slots start at: load the library, then call what the slot now holds. */
@@ -68,7 +70,16 @@ static void sleef_load(void) {
 VMATH_FUNCTIONS(VMATH_LOADERS)
 #undef VMATH_LOADERS
 
+static float pow_f1_loader(float x, float y) {
+    pthread_once(&sleef_once, sleef_load);
+    return VMATH_SLEEF(pow_f1)(x, y);
+}
+static double pow_d1_loader(double x, double y) {
+    pthread_once(&sleef_once, sleef_load);
+    return VMATH_SLEEF(pow_d1)(x, y);
+}
+
 #define VMATH_INIT(NAME, U, LIBF, LIBD)                                                            \
     .NAME##_f1 = NAME##_f1_loader, .NAME##_d1 = NAME##_d1_loader, .NAME##_f8 = NAME##_f8_loader, .NAME##_d4 = NAME##_d4_loader,
-VmathSleef tensor__sleef = {VMATH_FUNCTIONS(VMATH_INIT)};
+VmathSleef tensor__sleef = {VMATH_FUNCTIONS(VMATH_INIT) .pow_f1 = pow_f1_loader, .pow_d1 = pow_d1_loader};
 #undef VMATH_INIT

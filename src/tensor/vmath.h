@@ -73,6 +73,8 @@ extern bool tensor__vm_sleef;
     __m256d (*NAME##_d4)(__m256d);
 typedef struct VmathSleef {
     VMATH_FUNCTIONS(VMATH_SLOTS)
+    float (*pow_f1)(float, float);    /* pow, the one binary function: scalar purecfma forms only */
+    double (*pow_d1)(double, double);
 } VmathSleef;
 #undef VMATH_SLOTS
 extern VmathSleef tensor__sleef;
@@ -92,6 +94,11 @@ extern VmathSleef tensor__sleef;
     VMATH_AVX2 static inline __m256d tensor__v##NAME##d4(__m256d x) { return VMATH_SLEEF(NAME##_d4)(x); }
 VMATH_FUNCTIONS(VMATH_FN)
 #undef VMATH_FN
+
+/* pow(x, y): Sleef's pow_u10 (the vector body of ATen's pow kernels, Vectorized<T>::pow), else
+ * libm's powf / pow */
+static inline float tensor__vpowf(float x, float y) { return tensor__vm_sleef ? VMATH_SLEEF(pow_f1)(x, y) : powf(x, y); }
+static inline double tensor__vpow(double x, double y) { return tensor__vm_sleef ? VMATH_SLEEF(pow_d1)(x, y) : (pow)(x, y); }
 
 /* fma(a, b, c) for the scalar and vector element types (a scalar a is broadcast: the expressions
  * write constants as scalars); the scalar forms are the float and double functions, one
