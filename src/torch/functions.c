@@ -3,6 +3,8 @@
  * the Tensor methods' natives, the nn.functional kernels (torch._C._nn), grad mode, and
  * the return_types pairs of max/min. */
 #include <math.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/torch/torch.h"
@@ -298,42 +300,59 @@ static Value f_like(ARGS) {
 
 /* ---- sequences of tensors ----------------------------------------------------------------------- */
 
-static int tensor_list(VM *vm, Value seq, const char *fname, Tensor **out, int max, Value *holder) {
+/* The tensors of a sequence argument, in a malloc'd array (*out; free it) of any length: a
+ * dataset is often concatenated from one tensor per line (pytorch/examples' word_language_model
+ * cats thousands).  The items stay alive through *holder (root it while they are used). */
+static int64_t tensor_list(VM *vm, Value seq, Tensor ***out, Value *holder) {
     int64_t n;
     Value *items = vm_sequence_items(vm, seq, &n, holder);
     if (!items) return -1;
-    if (n > max) {
-        vm_raise(vm, vm->e_NotImplementedError, "%s() of more than %d tensors is not supported", fname, max);
+    Tensor **ts = malloc(sizeof(Tensor *) * (size_t)(n ? n : 1));
+    if (!ts) {
+        vm_no_memory(vm);
         return -1;
     }
     for (int64_t i = 0; i < n; i++) {
         if (!torch_is_tensor(vm, items[i])) {
+            free(ts);
             vm_raise(vm, vm->e_TypeError, "expected Tensor as element %lld in argument 0, but got %s", (long long)i,
                      vm_type_name(vm, items[i]));
             return -1;
         }
-        out[i] = T(items[i]);
+        ts[i] = T(items[i]);
     }
-    return (int)n;
+    *out = ts;
+    return n;
 }
 
 static Value f_catstack(ARGS) {
     static const char *const names[] = {"tensors", "dim"};
     Value a[2];
     if (native_parse_args(vm, fn->name, argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
-    Tensor *ts[1024];
+    Tensor **ts;
     Value holder = val_null();
-    int n = tensor_list(vm, a[0], fn->name, ts, 1024, &holder);
+    int64_t n = tensor_list(vm, a[0], &ts, &holder);
     if (n < 0) return val_null();
     bool stack = strcmp(fn->name, "stack") == 0;
-    if (n == 0)
+    if (n == 0) {
+        free(ts);
         return vm_raise(vm, vm->e_RuntimeError, stack ? "stack expects a non-empty TensorList"
                                                        : "torch.cat(): expected a non-empty list of Tensors");
+    }
+    if (n > INT_MAX) {
+        free(ts);
+        return vm_raise(vm, vm->e_RuntimeError, "%s(): too many tensors", fn->name);
+    }
     int64_t dim = 0;
-    if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "dim", &dim) < 0) return val_null();
     vm_push_root(vm, holder);
-    Tensor *r = stack ? ag_stack(ts, n, dim) : ag_cat(ts, n, dim);
+    if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "dim", &dim) < 0) {
+        vm_pop_root(vm);
+        free(ts);
+        return val_null();
+    }
+    Tensor *r = stack ? ag_stack(ts, (int)n, dim) : ag_cat(ts, (int)n, dim);
     vm_pop_root(vm);
+    free(ts);
     return torch_result(vm, r);
 }
 
