@@ -174,6 +174,74 @@ static Value m_init(ARGS) {
     return val_none();
 }
 
+/* ---- pickling (torch.save(model)) ---------------------------------------------------------------- */
+
+/* What a PyTorch module's __dict__ holds besides its plain attributes: the state Ember keeps in
+ * NnModuleObj, under PyTorch's names (the getsets below), so a pickle carries PyTorch's layout. */
+static const char *const pickled_fields[] = {
+    "training", "_parameters", "_buffers", "_non_persistent_buffers_set", "_modules", "_is_full_backward_hook",
+#define X(e, s) s,
+    NN_HOOK_DICTS(X)
+#undef X
+};
+#define N_PICKLED_FIELDS ((int)(sizeof pickled_fields / sizeof pickled_fields[0]))
+
+/* __getstate__: PyTorch pickles a module through its __dict__ (object.__reduce_ex__); here that
+ * dict is assembled: the state fields, then the plain attributes */
+static Value m_getstate(ARGS) {
+    if (native_check_args(vm, "__getstate__", argc, kw, 1, 1) < 0) return val_null();
+    Value self = argv[0];
+    if (nn_check_init(vm, self, "__getstate__") < 0) return val_null();
+    DictObj *st = dict_new(vm);
+    if (!st) return val_null();
+    vm_push_root(vm, val_obj(st));
+    for (int i = 0; i < N_PICKLED_FIELDS; i++) {
+        Value v = vm_getattr_c(vm, self, pickled_fields[i]);
+        if (val_is_null(v) || dict_set_c(vm, st, pickled_fields[i], v) < 0) {
+            vm_pop_root(vm);
+            return val_null();
+        }
+    }
+    DictObj *d = NNMOD(self)->dict;
+    for (int64_t i = 0; d && i < d->nentries; i++) {
+        if (val_is_null(d->entries[i].key)) continue;
+        if (dict_set(vm, st, d->entries[i].key, d->entries[i].value) < 0) {
+            vm_pop_root(vm);
+            return val_null();
+        }
+    }
+    vm_pop_root(vm);
+    return val_obj(st);
+}
+
+/* __setstate__: PyTorch's (the dict's items become attributes, and a state saved before a field
+ * existed leaves it at Module.__init__'s value); the state fields go to NnModuleObj through their
+ * getsets, the rest to the instance dict */
+static Value m_setstate(ARGS) {
+    if (native_check_args(vm, "__setstate__", argc, kw, 2, 2) < 0) return val_null();
+    Value self = argv[0], state = argv[1];
+    if (!vm_isinstance_type(vm, state, vm->t_dict))
+        return vm_raise(vm, vm->e_TypeError, "%s.__setstate__: state must be a dict, not %s", vm_type_name(vm, self),
+                        vm_type_name(vm, state));
+    NnModuleObj *m = NNMOD(self);
+    if (!m->parameters) {
+        m->training = true;
+        m->is_full_backward_hook = val_none();
+        if (!(m->parameters = nn_odict_new(vm)) || !(m->buffers = nn_odict_new(vm)) || !(m->modules = nn_odict_new(vm)))
+            return val_null();
+        if (!(m->non_persistent = set_new(vm, vm->t_set))) return val_null();
+    }
+    DictObj *d = AS_DICT(state);
+    for (int64_t i = 0; i < d->nentries; i++) {
+        Value k = d->entries[i].key;
+        if (val_is_null(k)) continue;
+        if (!val_is_str(vm, k))
+            return vm_raise(vm, vm->e_TypeError, "attribute name must be string, not '%s'", vm_type_name(vm, k));
+        if (vm_generic_setattr(vm, self, AS_STR(k), d->entries[i].value) < 0) return val_null();
+    }
+    return val_none();
+}
+
 static Value m_forward_unimplemented(ARGS) {
     return vm_raise(vm, vm->e_NotImplementedError, "Module [%s] is missing the required \"forward\" function",
                     vm_type_name(vm, argv[0]));
@@ -1599,6 +1667,8 @@ static int nn_module_init(VM *vm, Value mod) {
         {"half", m_dtype_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_FLOAT16},
         {"bfloat16", m_dtype_conv, NATIVEF_METHOD, (void *)(intptr_t)TENSOR_BFLOAT16},
         {"__copy__", m_copy, NATIVEF_METHOD},
+        {"__getstate__", m_getstate, NATIVEF_METHOD},
+        {"__setstate__", m_setstate, NATIVEF_METHOD},
         {"__deepcopy__", m_deepcopy, NATIVEF_METHOD},
         {NULL}};
     static GetSetDef getsets[NN_HOOKS_COUNT + 8];
