@@ -1,17 +1,14 @@
 /* batch_norm.c — the fused batch-norm kernels (ops.def BATCH_NORM and BATCH_NORM_BACKWARD):
  * PyTorch's native_batch_norm over an (N, C, *) input, per channel, float32 and float64.
  *
- * Forward, training: the channel's mean and biased variance in two passes (sums in double),
- * save_invstd = 1 / sqrt(var + eps), then y = x * alpha + beta in one pass, alpha = w * invstd,
- * beta = b - mean * alpha (PyTorch's batch_norm_cpu_transform_input); the running statistics
- * are updated in place as native_batch_norm updates them (in double: running_mean = momentum *
- * mean + (1 - momentum) * running_mean, running_var likewise with the unbiased variance).
- * Forward, eval: mean and invstd from the running statistics, the same transform.
+ * Forward: ATen 1.13's statistics, running-statistics update and transform, operation for
+ * operation (BN_KERNELS says how), updating the running statistics in place.
  * Backward: one pass per channel for sum(dy) and sum(dy * (x - mean)), one for grad_input
  * (PyTorch's batch_norm_backward_cpu_template); grad_weight and grad_bias from those sums.
  * This replaces ~14 passes per layer of the composed version (mean, var, rsqrt, mul, add, and
  * their backwards). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/tensor/kernels.h"
@@ -98,47 +95,114 @@ TENSOR_INFER(batch_norm_backward) {
     return 3;
 }
 
-/* the kernels of one family: SUF f (float) or d (double), T its element type */
-#define BN_KERNELS(SUF, T)                                                                                             \
+/* the kernels of one family: SUF f (float) or d (double), T its element type, FMA its fused
+ * multiply-add, SQRT its square root.
+ *
+ * The forward is ATen 1.13's, operation for operation, so its bits are PyTorch's (checked
+ * element by element against the oracle over 2-, 3- and 4-dim inputs, training and eval):
+ *   statistics (batch_norm_cpu_collect_stats): an input with one element per channel and sample
+ *   (N, C) is "channels last": per-thread rows of T accumulate the samples channel by channel
+ *   (the threads split N as at::parallel_for does), their sum in double over the threads then /
+ *   N gives the mean rounded to T, and the squared deviations accumulate the same way with one
+ *   rounding each (ATen's vector lambda y + (x - m) * (x - m), which GCC contracts); otherwise
+ *   each channel sums its elements in double in memory order, mean = sum / N rounded to T, and
+ *   the deviations' squares, rounded to T, add in double;
+ *   then (batch_norm_cpu_update_stats_template) invstd = 1 / sqrt(var_sum / n + eps) in double
+ *   with var_sum / n divided in T, and the running statistics in T as ATen writes them (the
+ *   unbiased variance's term in double);
+ *   eval: invstd = 1 / sqrt(running_var + eps) in T;
+ *   transform (batch_norm_cpu_collect_linear_and_constant_terms and the kernel's loop, built with
+ *   FMA on PyTorch's AVX2 kernels): alpha = invstd * w, beta = fma(-mean, alpha, b),
+ *   y = fma(x, alpha, beta). */
+#define BN_KERNELS(SUF, T, FMA, SQRT)                                                                                  \
+    static void bn_stats_##SUF(const T *x, int64_t N, int64_t C, int64_t S, T *mean, T *var_sum) {                     \
+        if (S == 1) {                                                                                                  \
+            int64_t nt = tensor_get_num_threads();                                                                     \
+            if (nt < 1) nt = 1;                                                                                        \
+            if (nt > N) nt = N;                                                                                        \
+            int64_t chunk = (N + nt - 1) / nt;                                                                         \
+            T *buf = calloc((size_t)(nt * C), sizeof(T));                                                              \
+            if (!buf) {                                                                                                \
+                tensor__oom();                                                                                         \
+                return;                                                                                                \
+            }                                                                                                          \
+            for (int64_t t = 0; t < nt; t++)                                                                           \
+                for (int64_t i = t * chunk; i < N && i < (t + 1) * chunk; i++)                                         \
+                    for (int64_t c = 0; c < C; c++) buf[t * C + c] = x[i * C + c] + buf[t * C + c];                    \
+            for (int64_t c = 0; c < C; c++) {                                                                          \
+                double sum = 0;                                                                                        \
+                for (int64_t t = 0; t < nt; t++) sum += buf[t * C + c];                                                \
+                mean[c] = (T)(sum / (double)N);                                                                        \
+            }                                                                                                          \
+            memset(buf, 0, sizeof(T) * (size_t)(nt * C));                                                             \
+            for (int64_t t = 0; t < nt; t++)                                                                           \
+                for (int64_t i = t * chunk; i < N && i < (t + 1) * chunk; i++)                                         \
+                    for (int64_t c = 0; c < C; c++) {                                                                  \
+                        T d = x[i * C + c] - mean[c];                                                                  \
+                        buf[t * C + c] = FMA(d, d, buf[t * C + c]);                                                    \
+                    }                                                                                                  \
+            for (int64_t c = 0; c < C; c++) {                                                                          \
+                double sum = 0;                                                                                        \
+                for (int64_t t = 0; t < nt; t++) sum += buf[t * C + c];                                                \
+                var_sum[c] = (T)sum;                                                                                   \
+            }                                                                                                          \
+            free(buf);                                                                                                 \
+            return;                                                                                                    \
+        }                                                                                                              \
+        for (int64_t c = 0; c < C; c++) {                                                                              \
+            double sum = 0;                                                                                            \
+            for (int64_t i = 0; i < N; i++) {                                                                          \
+                const T *p = x + (i * C + c) * S;                                                                      \
+                for (int64_t j = 0; j < S; j++) sum += p[j];                                                           \
+            }                                                                                                          \
+            T m = (T)(sum / (double)(N * S));                                                                          \
+            double vs = 0;                                                                                             \
+            for (int64_t i = 0; i < N; i++) {                                                                          \
+                const T *p = x + (i * C + c) * S;                                                                      \
+                for (int64_t j = 0; j < S; j++) {                                                                      \
+                    T d = p[j] - m;                                                                                    \
+                    vs += (T)(d * d);                                                                                  \
+                }                                                                                                      \
+            }                                                                                                          \
+            mean[c] = m;                                                                                               \
+            var_sum[c] = (T)vs;                                                                                        \
+        }                                                                                                              \
+    }                                                                                                                  \
     static void bn_forward_##SUF(const T *x, const T *w, const T *b, T *rm, T *rv, T *y, T *smean, T *sinvstd,          \
                                  int64_t N, int64_t C, int64_t S, bool train, double momentum, double eps) {           \
-        double n = (double)(N * S);                                                                                    \
+        int64_t n = N * S;                                                                                             \
+        if (train) {                                                                                                   \
+            /* smean receives the means, sinvstd the variance sums, then their transform */                           \
+            bn_stats_##SUF(x, N, C, S, smean, sinvstd);                                                                \
+            T mom = (T)momentum;                                                                                       \
+            for (int64_t c = 0; c < C; c++) {                                                                          \
+                T vsum = sinvstd[c];                                                                                   \
+                double var = (double)(vsum / (T)n);                                                                    \
+                sinvstd[c] = (var != 0 || eps != 0) ? (T)(1.0 / sqrt(var + eps)) : (T)0;                               \
+                if (rm) rm[c] = mom * smean[c] + (1 - mom) * rm[c];                                                    \
+                if (rv) {                                                                                              \
+                    double unbiased = (double)(vsum / (T)(n - 1));                                                     \
+                    rv[c] = (T)((double)mom * unbiased + (double)((1 - mom) * rv[c]));                                 \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
         for (int64_t c = 0; c < C; c++) {                                                                              \
             T mean, invstd;                                                                                            \
             if (train) {                                                                                               \
-                double sum = 0;                                                                                        \
-                for (int64_t i = 0; i < N; i++) {                                                                      \
-                    const T *p = x + (i * C + c) * S;                                                                  \
-                    double s = 0;                                                                                      \
-                    for (int64_t j = 0; j < S; j++) s += p[j];                                                         \
-                    sum += s;                                                                                          \
-                }                                                                                                      \
-                double mu = sum / n, ss = 0;                                                                           \
-                for (int64_t i = 0; i < N; i++) {                                                                      \
-                    const T *p = x + (i * C + c) * S;                                                                  \
-                    double s = 0;                                                                                      \
-                    for (int64_t j = 0; j < S; j++) {                                                                  \
-                        double d = p[j] - mu;                                                                          \
-                        s += d * d;                                                                                    \
-                    }                                                                                                  \
-                    ss += s;                                                                                           \
-                }                                                                                                      \
-                mean = (T)mu;                                                                                          \
-                invstd = (T)(1.0 / sqrt(ss / n + eps));                                                                \
-                if (rm) rm[c] = (T)(momentum * mu + (1 - momentum) * (double)rm[c]);                                   \
-                if (rv) rv[c] = (T)(momentum * (ss / (n - 1)) + (1 - momentum) * (double)rv[c]);                       \
+                mean = smean[c];                                                                                       \
+                invstd = sinvstd[c];                                                                                   \
             } else {                                                                                                   \
                 mean = rm[c];                                                                                          \
-                invstd = (T)(1.0 / sqrt((double)rv[c] + eps));                                                         \
+                invstd = (T)1 / SQRT(rv[c] + (T)eps);                                                                  \
+                smean[c] = mean;                                                                                       \
+                sinvstd[c] = invstd;                                                                                   \
             }                                                                                                          \
-            smean[c] = mean;                                                                                           \
-            sinvstd[c] = invstd;                                                                                       \
-            T alpha = w ? (T)(invstd * w[c]) : invstd;                                                                 \
-            T beta = b ? (T)(b[c] - mean * alpha) : (T)(-mean * alpha);                                                \
+            T alpha = invstd * (w ? w[c] : (T)1);                                                                      \
+            T beta = FMA(-mean, alpha, b ? b[c] : (T)0);                                                               \
             for (int64_t i = 0; i < N; i++) {                                                                          \
                 const T *p = x + (i * C + c) * S;                                                                      \
                 T *q = y + (i * C + c) * S;                                                                            \
-                for (int64_t j = 0; j < S; j++) q[j] = p[j] * alpha + beta;                                            \
+                for (int64_t j = 0; j < S; j++) q[j] = FMA(p[j], alpha, beta);                                         \
             }                                                                                                          \
         }                                                                                                              \
     }                                                                                                                  \
@@ -179,8 +243,8 @@ TENSOR_INFER(batch_norm_backward) {
         }                                                                                                              \
     }
 
-BN_KERNELS(f, float)
-BN_KERNELS(d, double)
+BN_KERNELS(f, float, fmaf, sqrtf)
+BN_KERNELS(d, double, fma, sqrt)
 
 /* contiguous views of the optional inputs (NULL stays NULL); false on allocation failure */
 static bool contig_all(Tensor *const *in, int n_in, int count, Tensor **c) {
