@@ -114,7 +114,7 @@ TENSOR_INFER(batch_norm_backward) {
  *   transform (batch_norm_cpu_collect_linear_and_constant_terms and the kernel's loop, built with
  *   FMA on PyTorch's AVX2 kernels): alpha = invstd * w, beta = fma(-mean, alpha, b),
  *   y = fma(x, alpha, beta). */
-#define BN_KERNELS(SUF, T, FMA, SQRT)                                                                                  \
+#define BN_KERNELS(SUF, T, FMA, SQRT, HSUM)                                                                                  \
     static void bn_stats_##SUF(const T *x, int64_t N, int64_t C, int64_t S, T *mean, T *var_sum) {                     \
         if (S == 1) {                                                                                                  \
             int64_t nt = tensor_get_num_threads();                                                                     \
@@ -194,8 +194,9 @@ TENSOR_INFER(batch_norm_backward) {
             } else {                                                                                                   \
                 mean = rm[c];                                                                                          \
                 invstd = (T)1 / SQRT(rv[c] + (T)eps);                                                                  \
+                /* saved for the backward, which (eval) takes invstd as ATen's backward computes it: in double */ \
                 smean[c] = mean;                                                                                       \
-                sinvstd[c] = invstd;                                                                                   \
+                sinvstd[c] = (T)(1.0 / sqrt((double)rv[c] + eps));                                                     \
             }                                                                                                          \
             T alpha = invstd * (w ? w[c] : (T)1);                                                                      \
             T beta = FMA(-mean, alpha, b ? b[c] : (T)0);                                                               \
@@ -206,10 +207,60 @@ TENSOR_INFER(batch_norm_backward) {
             }                                                                                                          \
         }                                                                                                              \
     }                                                                                                                  \
+    /* ATen's vec::reduce_all / map2_reduce_all over one row of a channel: L lanes accumulate  \
+     * (the first vector loaded, the rest added lane-wise, a partial last vector into its lanes; \
+     * the deviation products (x - m) * dy fused into the accumulation as GCC contracts them),   \
+     * then the lanes combine (HSUM); a row shorter than L adds its values in order. */          \
+    static T bn_row_reduce_##SUF(const T *dy, const T *x, T m, int64_t size) {                                         \
+        enum { L = 32 / (int)sizeof(T) };                                                                              \
+        T acc[L];                                                                                                      \
+        if (size < L) {                                                                                                \
+            T r = x ? (x[0] - m) * dy[0] : dy[0];                                                                      \
+            for (int64_t i = 1; i < size; i++) r = r + (x ? (x[i] - m) * dy[i] : dy[i]);                                \
+            return r;                                                                                                  \
+        }                                                                                                              \
+        for (int k = 0; k < L; k++) acc[k] = x ? (x[k] - m) * dy[k] : dy[k];                                           \
+        int64_t d = L;                                                                                                 \
+        for (; d < size; d++) {                                                                                        \
+            int k = (int)((d - L) % L);                                                                                \
+            acc[k] = x ? FMA(x[d] - m, dy[d], acc[k]) : acc[k] + dy[d];                                                \
+        }                                                                                                              \
+        return HSUM(acc);                                                                                              \
+    }                                                                                                                  \
     static void bn_backward_##SUF(const T *dy, const T *x, const T *w, const T *smean, const T *sinvstd, T *dx, T *dw,  \
                                   T *db, int64_t N, int64_t C, int64_t S, bool train) {                                \
         double n = (double)(N * S);                                                                                    \
         for (int64_t c = 0; c < C; c++) {                                                                              \
+            if (S > 1) {                                                                                               \
+                /* ATen's batch_norm_cpu_backward_contiguous_impl: per sample row, the vector sums of dy and of     \
+                 * (x - mean) * dy, added in double; dx = (fma(-(x - mean), k, dy - grad_mean)) * invstd * w */      \
+                T m = smean[c], inv = sinvstd[c], wv = w ? w[c] : (T)1;                                               \
+                double sum = 0, dotp = 0;                                                                              \
+                for (int64_t i = 0; i < N; i++) {                                                                      \
+                    const T *g = dy + (i * C + c) * S, *p = x + (i * C + c) * S;                                       \
+                    sum += bn_row_reduce_##SUF(g, NULL, m, S);                                                         \
+                    dotp += bn_row_reduce_##SUF(g, p, m, S);                                                           \
+                }                                                                                                      \
+                db[c] = (T)sum;                                                                                        \
+                dw[c] = (T)(dotp * inv);                                                                               \
+                if (train) {                                                                                           \
+                    T k = (T)dotp * inv * inv / (T)(N * S);                                                            \
+                    T gm = (T)(sum / (double)(N * S));                                                                 \
+                    for (int64_t i = 0; i < N; i++) {                                                                  \
+                        const T *g = dy + (i * C + c) * S, *p = x + (i * C + c) * S;                                   \
+                        T *q = dx + (i * C + c) * S;                                                                   \
+                        for (int64_t j = 0; j < S; j++) q[j] = FMA(-(p[j] - m), k, g[j] - gm) * inv * wv;              \
+                    }                                                                                                  \
+                } else {                                                                                               \
+                    for (int64_t i = 0; i < N; i++) {                                                                  \
+                        const T *g = dy + (i * C + c) * S;                                                             \
+                        T *q = dx + (i * C + c) * S;                                                                   \
+                        for (int64_t j = 0; j < S; j++) q[j] = g[j] * inv * wv;                                        \
+                    }                                                                                                  \
+                }                                                                                                      \
+                continue;                                                                                              \
+            }                                                                                                          \
+            /* (N, C): Ember's own formula, sums in double (ATen's channels-last backward: footguns) */               \
             double mu = smean[c], is = sinvstd[c], sum = 0, dot = 0;                                                   \
             for (int64_t i = 0; i < N; i++) {                                                                          \
                 const T *g = dy + (i * C + c) * S, *p = x + (i * C + c) * S;                                           \
@@ -243,8 +294,16 @@ TENSOR_INFER(batch_norm_backward) {
         }                                                                                                              \
     }
 
-BN_KERNELS(f, float, fmaf, sqrtf)
-BN_KERNELS(d, double, fma, sqrt)
+/* the lanes' final combination: float, AVX2's shuffle tree (halves, then pairs, then neighbours);
+ * double, in lane order */
+static float bn_hsum_f(float *a) {
+    for (int i = 0; i < 4; i++) a[i] = a[i] + a[i + 4];
+    float b0 = a[0] + a[2], b1 = a[1] + a[3];
+    return b0 + b1;
+}
+static double bn_hsum_d(double *a) { return ((a[0] + a[1]) + a[2]) + a[3]; }
+BN_KERNELS(f, float, fmaf, sqrtf, bn_hsum_f)
+BN_KERNELS(d, double, fma, sqrt, bn_hsum_d)
 
 /* contiguous views of the optional inputs (NULL stays NULL); false on allocation failure */
 static bool contig_all(Tensor *const *in, int n_in, int count, Tensor **c) {

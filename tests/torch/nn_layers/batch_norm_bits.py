@@ -3,7 +3,9 @@
 # memory order), the running-statistics update, eval mode's invstd, and the transform
 # y = fma(x, alpha, beta) with alpha = invstd * w, beta = fma(-mean, alpha, b), in float32 and
 # float64 (eval mode: float64's training statistics can still differ in the last bit, footguns),
-# at one and two threads.  (The backward's bits are not yet ATen's: footguns.)
+# at one and two threads; and the backward of (N, C, *) inputs (ATen's contiguous kernel: vector
+# row sums of dy and (x - mean) * dy) in training and eval mode.  ((N, C) inputs' backward is not
+# yet ATen's: footguns.)
 import hashlib
 import torch
 
@@ -32,6 +34,23 @@ for threads in (1, 2):
                     bn.running_var.uniform_(0.5, 2.0)
                 print(threads, "float64", shape, H(bn(x * 0.7)))
 torch.set_num_threads(1)
+torch.manual_seed(7)
+for dt in (torch.float32, torch.float64):
+    for shape in ((4, 6, 7), (8, 16, 4, 4), (2, 3, 20), (3, 2, 9, 5)):
+        C = shape[1]
+        bn = (torch.nn.BatchNorm1d(C) if len(shape) == 3 else torch.nn.BatchNorm2d(C)).to(dt)
+        with torch.no_grad():
+            bn.weight.uniform_(0.5, 1.5)
+            bn.bias.uniform_(-0.5, 0.5)
+        x = (torch.randn(*shape) * 2 + 0.3).to(dt).requires_grad_()
+        g = torch.randn(*shape).to(dt)
+        bn(x).backward(g)
+        line = [H(x.grad), H(bn.weight.grad), H(bn.bias.grad)]
+        bn.eval()
+        bn.weight.grad = None
+        x2 = (x.detach() * 0.7).requires_grad_()
+        bn(x2).backward(g)
+        print("backward", str(dt)[6:], shape, *line, H(x2.grad), H(bn.weight.grad), H(bn.bias.grad))
 torch.manual_seed(0)
 net = torch.nn.Sequential(torch.nn.Linear(6, 16), torch.nn.BatchNorm1d(16), torch.nn.ReLU(), torch.nn.Linear(16, 3))
 net.eval()
