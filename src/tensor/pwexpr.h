@@ -96,7 +96,8 @@ TensorOp tensor__pw_kernel_op(TensorOp op);
 typedef struct PwArgs {
     double ad, s0d, s1d;
     int64_t ai, s0i, s1i;
-    bool lo, hi, approx;
+    bool lo, hi;
+    uint8_t approx; /* gelu: TENSOR_GELU_* */
 } PwArgs;
 
 void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
