@@ -4,10 +4,12 @@
  * oneDNN's JIT kernel approximates erf with Abramowitz and Stegun 7.1.26 and its own exp; the
  * functions below redo its vector code one lane at a time, in the same order, every FMA a
  * single rounding (fmaf), so each element gets the same bits.  Constants are float bit
- * patterns from its table.  Nothing here depends on the ISA: the JIT code for AVX2 and
- * AVX-512 of v2.6 perform the same operations.
+ * patterns from its table.  (Later oneDNN releases give avx512_core a piecewise minimax erf
+ * instead; the v2.6.3 that PyTorch 1.13 links computes this form on an AVX-512 CPU too: checked
+ * against it element by element, 0 of 11263 forward or backward values differ.)
  *
- * Example: gelu_onednn_fwd(1.0f) = 0.84134471f, ATen's formula gives 0.84134474f. */
+ * The backward's 0.5 + T + 0.5 * erf cancels near x = -0.75, where the derivative crosses zero:
+ * there oneDNN's result can be many ulps from the exact value, and so is this one. */
 #ifndef EMBER_TENSOR_GELU_ONEDNN_H
 #define EMBER_TENSOR_GELU_ONEDNN_H
 
