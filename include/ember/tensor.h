@@ -121,6 +121,18 @@ typedef enum TensorMemoryFormat {
     TENSOR_MF_CHANNELS_LAST_3D,
 } TensorMemoryFormat;
 
+/* gelu's forms (TensorOpArgs.approximate).  PyTorch 1.13 computes float32 approximate='none' gelu
+ * of a contiguous CPU tensor with more than one element with oneDNN's eltwise gelu_erf, forward and
+ * backward (use_mkldnn in ATen's Activation.cpp), everything else with ATen's kernel: the op
+ * records which, decided from its input when it is created (tensor_gelu_form), so eager, traced
+ * and compiled runs pick the same one.  ONEDNN_GRAD is oneDNN's derivative, d gelu / dx. */
+enum {
+    TENSOR_GELU_ERF = 0,         /* ATen: 0.5 x (1 + erf(x / sqrt 2)) */
+    TENSOR_GELU_TANH = 1,        /* ATen: approximate='tanh' */
+    TENSOR_GELU_ONEDNN = 2,      /* oneDNN's gelu_erf (src/tensor/gelu_onednn.h) */
+    TENSOR_GELU_ONEDNN_GRAD = 3, /* its derivative (the rule multiplies by the gradient) */
+};
+
 typedef struct TensorOpArgs {
     TensorScalar scalar, scalar2;   /* scalar operand, fill value, clamp min/max, arange ... */
     TensorScalar alpha, beta;       /* add/sub alpha, addmm alpha/beta, arange step */
@@ -137,7 +149,7 @@ typedef struct TensorOpArgs {
     TensorDtype dtype;              /* creation / to (default TENSOR_DTYPE_DEFAULT) */
     TensorReduction reduction;      /* losses (default mean) */
     bool keepdim, has_dim, has_min, has_max;
-    bool approximate;               /* gelu: tanh approximation */
+    uint8_t approximate;            /* gelu's form: TENSOR_GELU_* */
     bool accumulate;                /* index_put */
     bool train;                     /* dropout */
     uint8_t memory_format;          /* clone / to / contiguous / the *_like ops: a TensorMemoryFormat
@@ -489,6 +501,8 @@ Tensor *tensor_tanh(const Tensor *a);
 Tensor *tensor_sigmoid(const Tensor *a);
 Tensor *tensor_relu(const Tensor *a);
 Tensor *tensor_gelu(const Tensor *a, bool tanh_approximation);
+/* the form (TENSOR_GELU_*) PyTorch 1.13 uses for gelu of a */
+uint8_t tensor_gelu_form(const Tensor *a, bool tanh_approximation);
 Tensor *tensor_silu(const Tensor *a);
 Tensor *tensor_leaky_relu(const Tensor *a, double negative_slope);
 Tensor *tensor_sin(const Tensor *a);

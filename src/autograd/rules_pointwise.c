@@ -279,8 +279,17 @@ BW(gelu) {
     RULE_BEGIN;
     Tensor *x, *x2, *d;
     SAVED(0, x);
+    if (n->args.approximate == TENSOR_GELU_ONEDNN && !ag_is_grad_enabled()) {
+        /* oneDNN's eltwise backward: its derivative times the gradient.  A constant of the rule,
+         * so under create_graph (grad mode on) the differentiable erf form below is used. */
+        TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+        a.approximate = TENSOR_GELU_ONEDNN_GRAD;
+        TMP(d, ag__const(TENSOR_OP_GELU, &x, 1, &a));
+        OUT(0, ag_mul(g[0], d));
+        goto done;
+    }
     TMP(x2, ag_mul(x, x));
-    if (!n->args.approximate) {
+    if (n->args.approximate != TENSOR_GELU_TANH) {
         /* cdf(x) + x * pdf(x) */
         Tensor *xs, *e, *e1, *cdf, *h, *ex, *pdf, *xp;
         TMP(xs, ag_mul_scalar(x, sc(0.7071067811865476)));
@@ -313,6 +322,7 @@ BW(gelu) {
         TMP(d, ag_add(left_d, right_d));
     }
     OUT(0, ag_mul(g[0], d));
+done:
     RULE_END;
 }
 

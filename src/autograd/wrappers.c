@@ -63,7 +63,7 @@ Tensor *ag_relu(Tensor *a) { return ag_unary(TENSOR_OP_RELU, a); }
 Tensor *ag_clone(Tensor *a) { return ag_unary(TENSOR_OP_CLONE, a); }
 Tensor *ag_gelu(Tensor *a, bool tanh_approximation) {
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    args.approximate = tanh_approximation;
+    args.approximate = tensor_gelu_form(a, tanh_approximation);
     return ag_op1(TENSOR_OP_GELU, &a, 1, &args);
 }
 Tensor *ag_clamp(Tensor *a, const TensorScalar *min, const TensorScalar *max) {

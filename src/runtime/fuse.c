@@ -22,6 +22,7 @@
  * kernels' code (src/tensor/nn.c), so results stay bitwise equal to eager. */
 #include "src/runtime/rt.h"
 #include "src/tensor/pwexpr.h"
+#include "src/tensor/gelu_onednn.h"
 #include "src/tensor/nn.h"
 #include "src/tensor/parallel.h"
 #include "src/tensor/reduce.h"
@@ -826,7 +827,11 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
      * holding both does not vectorise, so each form gets its own (the same helpers, the same
      * bits; the eager loops unswitch the same way) */
     if (o->code == TENSOR_OP_GELU) {
-        if (args.approx) {
+        if (args.approx == TENSOR_GELU_ONEDNN) {
+            UN(gelu_onednn_fwd(x))
+        } else if (args.approx == TENSOR_GELU_ONEDNN_GRAD) {
+            UN(gelu_onednn_bwd(x))
+        } else if (args.approx) {
             UN(pw_gelu_tanh(x))
         } else {
             UN(pw_gelu_erf(x))
@@ -883,7 +888,9 @@ VMATH_AVX2 static void exec_op_vec(const FOp *o, float *const *reg, int64_t n) {
     }
 }
 static void exec_op(const FOp *o, float *const *reg, int64_t n) {
-    if (o->code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)o->code)->cost == PWC_SLEEF && tensor__vm_sleef &&
+    /* gelu's oneDNN forms have no vector expression: the single loop above */
+    bool onednn = o->code == TENSOR_OP_GELU && o->args.approx >= TENSOR_GELU_ONEDNN;
+    if (!onednn && o->code < TENSOR_OP_COUNT && tensor__pw_info((TensorOp)o->code)->cost == PWC_SLEEF && tensor__vm_sleef &&
         tensor__isa() >= TENSOR_ISA_AVX2)
         exec_op_vec(o, reg, n);
     else

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "src/tensor/gelu_onednn.h"
 #include "src/tensor/isa.h"
 #include "src/tensor/parallel.h"   /* TENSOR_GRAIN_SIZE */
 
@@ -681,6 +682,15 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
 
 /* ---- unary driver ---------------------------------------------------------------------------- */
 
+/* gelu's oneDNN forms (float32 only: tensor_gelu_form) */
+static void gelu_onednn_loop(char **d, const int64_t *s, int64_t n, const void *vctx) {
+    const PwArgs *p = vctx;
+    if (p->approx == TENSOR_GELU_ONEDNN)
+        for (int64_t i = 0; i < n; i++) *(float *)(d[0] + i * s[0]) = gelu_onednn_fwd(*(const float *)(d[1] + i * s[1]));
+    else
+        for (int64_t i = 0; i < n; i++) *(float *)(d[0] + i * s[0]) = gelu_onednn_bwd(*(const float *)(d[1] + i * s[1]));
+}
+
 Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Tensor *out) {
     if (a->storage->meta || (out && out->storage->meta)) return tensor__meta_data_error(tensor_op_name(op)), NULL;
     TensorDtype ct;
@@ -690,6 +700,13 @@ Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Te
     tensor__pw_args(args, &c);
     c.short_run = tensor__pw_short_run(a->numel, kt == TENSOR_FLOAT64);
     TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
+    if (op == TENSOR_OP_GELU && c.approx >= TENSOR_GELU_ONEDNN) {
+        if (kt != TENSOR_FLOAT32) {
+            tensor_error_set(TENSOR_ERR_RUNTIME, "gelu: oneDNN's form is for float32 only");
+            return NULL;
+        }
+        fn = gelu_onednn_loop;
+    }
     if (out && !tensor__can_cast(ct, (TensorDtype)out->dtype)) {
         tensor__cast_error(ct, (TensorDtype)out->dtype);
         return NULL;
@@ -813,9 +830,16 @@ Tensor *tensor_round(const Tensor *a) { return tensor_unary(TENSOR_OP_ROUND, a);
 Tensor *tensor_sign(const Tensor *a) { return tensor_unary(TENSOR_OP_SIGN, a); }
 Tensor *tensor_reciprocal(const Tensor *a) { return tensor_unary(TENSOR_OP_RECIPROCAL, a); }
 Tensor *tensor_logical_not(const Tensor *a) { return tensor_unary(TENSOR_OP_LOGICAL_NOT, a); }
+/* use_mkldnn(self) of ATen's gelu_out_cpu / gelu_backward_out_cpu (1.13): mkldnn enabled,
+ * self.is_contiguous(), numel > 1, float32 on the CPU */
+uint8_t tensor_gelu_form(const Tensor *a, bool tanh_approximation) {
+    if (tanh_approximation) return TENSOR_GELU_TANH;
+    if (a->dtype == TENSOR_FLOAT32 && tensor__contig(a) && a->numel > 1) return TENSOR_GELU_ONEDNN;
+    return TENSOR_GELU_ERF;
+}
 Tensor *tensor_gelu(const Tensor *a, bool tanh_approximation) {
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    args.approximate = tanh_approximation;
+    args.approximate = tensor_gelu_form(a, tanh_approximation);
     return tensor__unary(TENSOR_OP_GELU, a, &args, NULL);
 }
 Tensor *tensor_leaky_relu(const Tensor *a, double negative_slope) {

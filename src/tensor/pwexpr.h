@@ -96,7 +96,8 @@ TensorOp tensor__pw_kernel_op(TensorOp op);
 typedef struct PwArgs {
     double ad, s0d, s1d;
     int64_t ai, s0i, s1i;
-    bool lo, hi, approx;
+    bool lo, hi;
+    uint8_t approx; /* gelu: TENSOR_GELU_* */
     /* the op's elements are fewer than one block of ATen's vectorised loop (2 vectors: 16 floats,
      * 8 doubles), so ATen's scalar loop computes all of them (pow: libm, not Sleef; pw_vpow) */
     bool short_run;

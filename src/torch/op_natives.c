@@ -196,6 +196,7 @@ static Value op_native(ARGS) {
         }
     }
     Tensor *in[1] = {torch_tensor_of(a[0])};
+    if (d->op == TENSOR_OP_GELU) args.approximate = tensor_gelu_form(in[0], args.approximate == TENSOR_GELU_TANH);
     if (d->inplace) {
         if (ag_pointwise_inplace(d->op, in, 1, &args) < 0) return torch_raise_error(vm);
         return a[0];
