@@ -827,10 +827,8 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
      * holding both does not vectorise, so each form gets its own (the same helpers, the same
      * bits; the eager loops unswitch the same way) */
     if (o->code == TENSOR_OP_GELU) {
-        if (args.approx == TENSOR_GELU_ONEDNN) {
-            UN(gelu_onednn_fwd(x))
-        } else if (args.approx == TENSOR_GELU_ONEDNN_GRAD) {
-            UN(gelu_onednn_bwd(x))
+        if (args.approx == TENSOR_GELU_ONEDNN || args.approx == TENSOR_GELU_ONEDNN_GRAD) {
+            tensor__gelu_onednn_rows(D, 1, A, 1, n, args.approx == TENSOR_GELU_ONEDNN_GRAD);
         } else if (args.approx) {
             UN(pw_gelu_tanh(x))
         } else {

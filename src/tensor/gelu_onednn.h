@@ -14,16 +14,17 @@
 #define EMBER_TENSOR_GELU_ONEDNN_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-static inline float gelu_onednn_bits(uint32_t u) {
+static inline __attribute__((always_inline)) float gelu_onednn_bits(uint32_t u) {
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
 }
 
-static inline uint32_t gelu_onednn_u32(float f) {
+static inline __attribute__((always_inline)) uint32_t gelu_onednn_u32(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
@@ -32,7 +33,7 @@ static inline uint32_t gelu_onednn_u32(float f) {
 /* oneDNN's exp: x clamped to [ln FLT_MIN, ln FLT_MAX], n = floor(x log2 e + 1/2),
  * r = x - n ln 2 (one FMA), 2^n applied as 2^(n-1) * 2 so n = 128 stays finite, and the
  * 2^(n-1) factor zeroed where x was below ln FLT_MIN. */
-static inline float gelu_onednn_exp(float x) {
+static inline __attribute__((always_inline)) float gelu_onednn_exp(float x) {
     const float ln_flt_max = gelu_onednn_bits(0x42b17218u);
     const float ln_flt_min = gelu_onednn_bits(0xc2aeac50u);
     int below = x < ln_flt_min; /* ordered: false for NaN */
@@ -45,7 +46,7 @@ static inline float gelu_onednn_exp(float x) {
     float nm1 = n - 1.0f;
     float scale = 0.0f;
     if (!below) {
-        int32_t e = (int32_t)lrintf(nm1) + 127;
+        int32_t e = (int32_t)nm1 + 127;   /* nm1 is a whole number (floor - 1), in range: exact */
         scale = gelu_onednn_bits((uint32_t)e << 23);
     }
     float p = gelu_onednn_bits(0x3c07cfceu);
@@ -58,7 +59,7 @@ static inline float gelu_onednn_exp(float x) {
 }
 
 /* the polynomial of A&S 7.1.26 in t = 1 / (1 + p|x|) */
-static inline float gelu_onednn_poly(float t) {
+static inline __attribute__((always_inline)) float gelu_onednn_poly(float t) {
     float r = gelu_onednn_bits(0x3f87dc22u);
     r = fmaf(r, t, gelu_onednn_bits(0xbfba00e3u));
     r = fmaf(r, t, gelu_onednn_bits(0x3fb5f0e3u));
@@ -67,11 +68,11 @@ static inline float gelu_onednn_poly(float t) {
     return r;
 }
 
-static inline float gelu_onednn_flip(float v, uint32_t sign) {
+static inline __attribute__((always_inline)) float gelu_onednn_flip(float v, uint32_t sign) {
     return gelu_onednn_bits(gelu_onednn_u32(v) ^ sign);
 }
 
-static inline float gelu_onednn_fwd(float s) {
+static inline __attribute__((always_inline)) float gelu_onednn_fwd(float s) {
     float x = s * gelu_onednn_bits(0x3f3504f3u); /* 1/sqrt 2 */
     float t = 1.0f / fmaf(gelu_onednn_bits(0x3ea7ba05u), fabsf(x), 1.0f);
     float q = gelu_onednn_flip(gelu_onednn_exp(gelu_onednn_flip(x * x, 0x80000000u)), 0x80000000u);
@@ -83,7 +84,7 @@ static inline float gelu_onednn_fwd(float s) {
 }
 
 /* d gelu / ds (the caller multiplies by the incoming gradient, as oneDNN does) */
-static inline float gelu_onednn_bwd(float s) {
+static inline __attribute__((always_inline)) float gelu_onednn_bwd(float s) {
     float x = s * gelu_onednn_bits(0x3f3504f3u);
     float q = gelu_onednn_exp(gelu_onednn_flip(x * x, 0x80000000u));
     float tt = x * gelu_onednn_bits(0x3f106ebau) * q; /* x / sqrt(pi) * exp(-x^2) */
@@ -93,5 +94,11 @@ static inline float gelu_onednn_bwd(float s) {
     float erf = gelu_onednn_flip(fmaf(nq, gelu_onednn_poly(w), 1.0f), sign);
     return fmaf(erf, 0.5f, tt + 0.5f);
 }
+
+/* Rows of either form (bwd: the derivative), the loop compiled with FMA and SSE4.1 where the CPU
+ * has AVX2 + FMA (fmaf and floorf become single instructions; a libm call each was ~6x slower),
+ * else with libm's fmaf: the same bits either way.  pointwise.c; the fused units call it too. */
+void tensor__gelu_onednn_rows(float *dst, int64_t dst_stride, const float *src, int64_t src_stride, int64_t n,
+                              bool bwd);
 
 #endif

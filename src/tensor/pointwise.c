@@ -682,13 +682,33 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
 
 /* ---- unary driver ---------------------------------------------------------------------------- */
 
-/* gelu's oneDNN forms (float32 only: tensor_gelu_form) */
+/* gelu's oneDNN forms (float32 only: tensor_gelu_form), strides in elements */
+static inline __attribute__((always_inline)) void gelu_onednn_rows__body(float *d, int64_t ds, const float *x, int64_t xs,
+                                                                        int64_t n, bool bwd) {
+    if (bwd)
+        for (int64_t i = 0; i < n; i++) d[i * ds] = gelu_onednn_bwd(x[i * xs]);
+    else
+        for (int64_t i = 0; i < n; i++) d[i * ds] = gelu_onednn_fwd(x[i * xs]);
+}
+__attribute__((target("avx2,fma"))) static void gelu_onednn_rows__fma(float *d, int64_t ds, const float *x, int64_t xs,
+                                                                       int64_t n, bool bwd) {
+    gelu_onednn_rows__body(d, ds, x, xs, n, bwd);
+}
+static void gelu_onednn_rows__default(float *d, int64_t ds, const float *x, int64_t xs, int64_t n, bool bwd) {
+    gelu_onednn_rows__body(d, ds, x, xs, n, bwd);
+}
+
+void tensor__gelu_onednn_rows(float *dst, int64_t dst_stride, const float *src, int64_t src_stride, int64_t n, bool bwd) {
+    if (tensor__vm_sleef)   /* AVX2 and FMA (vmath.c) */
+        gelu_onednn_rows__fma(dst, dst_stride, src, src_stride, n, bwd);
+    else
+        gelu_onednn_rows__default(dst, dst_stride, src, src_stride, n, bwd);
+}
+
 static void gelu_onednn_loop(char **d, const int64_t *s, int64_t n, const void *vctx) {
     const PwArgs *p = vctx;
-    if (p->approx == TENSOR_GELU_ONEDNN)
-        for (int64_t i = 0; i < n; i++) *(float *)(d[0] + i * s[0]) = gelu_onednn_fwd(*(const float *)(d[1] + i * s[1]));
-    else
-        for (int64_t i = 0; i < n; i++) *(float *)(d[0] + i * s[0]) = gelu_onednn_bwd(*(const float *)(d[1] + i * s[1]));
+    tensor__gelu_onednn_rows((float *)d[0], s[0] / (int64_t)sizeof(float), (const float *)d[1], s[1] / (int64_t)sizeof(float), n,
+                             p->approx != TENSOR_GELU_ONEDNN);
 }
 
 Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Tensor *out) {
