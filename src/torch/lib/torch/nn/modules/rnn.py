@@ -19,7 +19,7 @@ _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
 def _lstm_step(gi, h, c, w_hh, b_hh, w_hr):
-    # gi already holds b_hh (folded in once for all steps by _run) when b_hh is None here
+    # the gates as PyTorch sums them: gi (input projection, b_ih included) + linear(h, w_hh, b_hh)
     gates = gi + F.linear(h, w_hh, b_hh) if b_hh is not None else torch.addmm(gi, h, w_hh.t())
     i, f, g, o = gates.chunk(4, -1)
     i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
@@ -30,11 +30,12 @@ def _lstm_step(gi, h, c, w_hh, b_hh, w_hr):
     return h, c
 
 
-def _lstm_step_fused(gi, h, c, w_hh, w_hr):
-    # nn.LSTM's step: one addmm for the gates (gi holds both biases), then the pointwise part
-    # in one kernel with one backward node (src/tensor/rnn.c); nn.LSTMCell keeps the composed
-    # _lstm_step, whose outputs' grad_fns PyTorch shows (MulBackward0, AddBackward0)
-    h, c, _ = fused_lstm_cell(torch.addmm(gi, h, w_hh.t()), c)
+def _lstm_step_fused(gi, h, c, w_hh, b_hh, w_hr):
+    # nn.LSTM's step: the gates as PyTorch 1.13's CPU LSTM sums them, linear(h, w_hh, b_hh) +
+    # gi (gi: the input projection of the whole sequence, b_ih included), then the pointwise
+    # part in one kernel with one backward node (src/tensor/rnn.c); nn.LSTMCell keeps the
+    # composed _lstm_step, whose outputs' grad_fns PyTorch shows (MulBackward0, AddBackward0)
+    h, c, _ = fused_lstm_cell(gi + F.linear(h, w_hh, b_hh), c)
     if w_hr is not None:
         h = F.linear(h, w_hr)
     return h, c
@@ -166,10 +167,10 @@ class RNNBase(Module):
             outs = []
             for d in range(D):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
+                # the input projection of every step at once, as PyTorch's CPU RNNs compute it; b_hh
+                # is added in each step's linear(h, w_hh, b_hh) (folding it into gi_all rounded
+                # the gates in another order: (pre + b_hh) + h W instead of (h W + b_hh) + pre)
                 gi_all = F.linear(layer_in, w_ih, b_ih)
-                if is_lstm and b_hh is not None:
-                    # b_hh added once over all steps: each step is then one addmm (gi + h W_hh^T)
-                    gi_all = gi_all + b_hh
                 # unbind: one backward node stacking the steps' gradients (indexing gi_all[t]
                 # would scatter each step's gradient into a zero tensor of all steps: O(T^2))
                 gi_steps = gi_all.unbind(0)
@@ -183,9 +184,9 @@ class RNNBase(Module):
                     gi = gi_steps[t]
                     if is_lstm:
                         if fused:
-                            nh, nc = _lstm_step_fused(gi, h, c, w_hh, w_hr)
+                            nh, nc = _lstm_step_fused(gi, h, c, w_hh, b_hh, w_hr)
                         else:
-                            nh, nc = _lstm_step(gi, h, c, w_hh, None, w_hr)
+                            nh, nc = _lstm_step(gi, h, c, w_hh, b_hh, w_hr)
                     elif self.mode == "GRU":
                         nh = _gru_step(gi, h, w_hh, b_hh)
                     else:
