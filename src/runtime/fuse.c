@@ -645,11 +645,8 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
         for (int j = 0; j < 3; j++)
             if (r[j] >= 0 && r[j] < f->n_ins) f->in_last[r[j]] = (int16_t)m;
         tensor__pw_args(&n->exec.args, &op->args);
-        {   /* as the eager kernel decides it from the op's own elements (pwexpr.h pw_vpow) */
-            int64_t numel = 1;
-            for (int d = 0; d < n->meta.ndim; d++) numel *= n->meta.shape[d];
-            op->args.short_run = tensor__pw_short_run(numel, false);
-        }
+        /* as the eager kernel decides it from the op's own elements (pwexpr.h pw_vpow) */
+        op->args.short_run = tensor__pw_short_run(tensor__shape_numel(n->meta.ndim, n->meta.shape), false);
         op->k = (float)op->args.s0d;   /* a scalar form's constant operand is args.scalar */
     }
     /* a per-row value read by a full-shape member is broadcast over its register */

@@ -152,6 +152,17 @@ static void nn_module_trace(VM *vm, Obj *o) {
 }
 
 /* Module.__init__(self, *args, **kwargs): the state of an empty module. */
+/* Module.__init__'s state: training, empty parameter / buffer / module dicts, no hooks */
+static int nn_init_state(VM *vm, NnModuleObj *m) {
+    m->training = true;
+    m->is_full_backward_hook = val_none();
+    if (!(m->parameters = nn_odict_new(vm)) || !(m->buffers = nn_odict_new(vm)) || !(m->modules = nn_odict_new(vm)))
+        return -1;
+    if (!(m->non_persistent = set_new(vm, vm->t_set))) return -1;
+    for (int i = 0; i < NN_HOOKS_COUNT; i++) m->hooks[i] = NULL;
+    return 0;
+}
+
 static Value m_init(ARGS) {
     Value self = argv[0];
     NnModuleObj *m = NNMOD(self);
@@ -165,13 +176,7 @@ static Value m_init(ARGS) {
     if (!cs && argc > 1)
         return vm_raise(vm, vm->e_TypeError, "%s.__init__() takes 1 positional argument but %d were given",
                         vm_type_name(vm, self), argc);
-    m->training = true;
-    m->is_full_backward_hook = val_none();
-    if (!(m->parameters = nn_odict_new(vm)) || !(m->buffers = nn_odict_new(vm)) || !(m->modules = nn_odict_new(vm)))
-        return val_null();
-    if (!(m->non_persistent = set_new(vm, vm->t_set))) return val_null();
-    for (int i = 0; i < NN_HOOKS_COUNT; i++) m->hooks[i] = NULL;
-    return val_none();
+    return nn_init_state(vm, m) < 0 ? val_null() : val_none();
 }
 
 /* ---- pickling (torch.save(model)) ---------------------------------------------------------------- */
@@ -203,15 +208,9 @@ static Value m_getstate(ARGS) {
         }
     }
     DictObj *d = NNMOD(self)->dict;
-    for (int64_t i = 0; d && i < d->nentries; i++) {
-        if (val_is_null(d->entries[i].key)) continue;
-        if (dict_set(vm, st, d->entries[i].key, d->entries[i].value) < 0) {
-            vm_pop_root(vm);
-            return val_null();
-        }
-    }
+    int rc = d ? dict_merge_dict(vm, st, d) : 0;
     vm_pop_root(vm);
-    return val_obj(st);
+    return rc < 0 ? val_null() : val_obj(st);
 }
 
 /* __setstate__: PyTorch's (the dict's items become attributes, and a state saved before a field
@@ -224,13 +223,7 @@ static Value m_setstate(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "%s.__setstate__: state must be a dict, not %s", vm_type_name(vm, self),
                         vm_type_name(vm, state));
     NnModuleObj *m = NNMOD(self);
-    if (!m->parameters) {
-        m->training = true;
-        m->is_full_backward_hook = val_none();
-        if (!(m->parameters = nn_odict_new(vm)) || !(m->buffers = nn_odict_new(vm)) || !(m->modules = nn_odict_new(vm)))
-            return val_null();
-        if (!(m->non_persistent = set_new(vm, vm->t_set))) return val_null();
-    }
+    if (!m->parameters && nn_init_state(vm, m) < 0) return val_null();
     DictObj *d = AS_DICT(state);
     for (int64_t i = 0; i < d->nentries; i++) {
         Value k = d->entries[i].key;
