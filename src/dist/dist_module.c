@@ -452,6 +452,7 @@ static Value pg_backend_name(ARGS) {
 static Value pg_destroy(ARGS) {
     (void)argc, (void)kw;
     PGObj *p = (PGObj *)argv[0].as.o;
+    if (p->pg) dist_pg_quiesce(p->pg, 10000);
     dist_pg_decref(p->pg);
     p->pg = NULL;
     return val_none();

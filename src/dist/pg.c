@@ -38,6 +38,7 @@ struct DistPG {
     DistWork *orphans;
     int64_t seq;
     DistPGStats stats;
+    bool failed;               /* an operation failed: the engine's links may be gone */
 };
 
 double dist_now(void) {
@@ -161,6 +162,7 @@ static void *worker_main(void *arg) {
         } else {
             snprintf(w->err, sizeof w->err, "%s", err);
             w->state = DIST_WORK_FAILED;
+            pg->failed = true;
         }
         pthread_cond_broadcast(&pg->done_cv);
         /* w may be freed by the main thread from here on */
@@ -219,6 +221,29 @@ void dist_pg_decref(DistPG *pg) {
     pthread_cond_destroy(&pg->done_cv);
     pthread_mutex_destroy(&pg->lock);
     free(pg);
+}
+
+/* Gloo fails every operation of a link on which it has read the peer's end of file, even one
+ * whose data had already arrived.  A collective ends on the ranks at different moments, so a rank
+ * that finishes its last one and closes its links (destroy, exit) can fail a peer still waking up
+ * inside it ("Connection closed by peer").  destroy_process_group therefore first takes a barrier
+ * with the group's members: no rank closes before every rank has finished its collectives.  Its
+ * own failure is ignored: the barrier is then the last operation, and a peer that has exited or
+ * failed (or never destroys within max_ms) only ends it early.  MPI needs none: MPI_Finalize
+ * is collective, and MPI has no timeouts to bound the wait. */
+void dist_pg_quiesce(DistPG *pg, int64_t max_ms) {
+    pthread_mutex_lock(&pg->lock);
+    bool skip = pg->failed || pg->size <= 1 || strcmp(pg->be->name, "gloo") != 0;
+    pthread_mutex_unlock(&pg->lock);
+    if (skip) return;
+    int64_t t = pg->timeout_ms > 0 && pg->timeout_ms < max_ms ? pg->timeout_ms : max_ms;
+    DistCall c = {.kind = DIST_BARRIER, .timeout_ms = t};
+    DistWork *w = dist_work_new(pg, &c, "barrier");
+    if (!w) return;
+    dist_pg_enqueue(pg, w);
+    char err[DIST_ERR_LEN];
+    (void)dist_work_wait(w, t + 1000, err, sizeof err);
+    dist_work_release(w);
 }
 
 int dist_pg_rank(const DistPG *pg) { return pg->rank; }
@@ -348,6 +373,7 @@ static bool run_inline(DistPG *pg, DistWork *w) {
     } else {
         snprintf(w->err, sizeof w->err, "%s", err);
         w->state = DIST_WORK_FAILED;
+        pg->failed = true;
     }
     pthread_mutex_unlock(&pg->lock);
     return true;
@@ -411,6 +437,7 @@ static int wait_p2p(DistWork *w, int64_t timeout_ms, char *err, size_t errlen) {
         w->src_rank = src;
         pthread_mutex_lock(&pg->lock);
         pg->stats.wait_s += w->t_end - t0;
+        if (rc != 0) pg->failed = true;
         pthread_mutex_unlock(&pg->lock);
     }
     if (w->state == DIST_WORK_FAILED) {

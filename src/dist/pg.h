@@ -81,7 +81,10 @@ bool dist_backend_available(const char *name);
 /* Steals comm. */
 DistPG *dist_pg_new(const DistBackend *be, DistComm *comm, int rank, int size, int64_t timeout_ms);
 void dist_pg_incref(DistPG *pg);
-void dist_pg_decref(DistPG *pg);          /* main thread; the last one drains and joins the worker */
+void dist_pg_decref(DistPG *pg);
+/* destroy_process_group: a barrier (gloo) so no rank closes its links before every rank has
+ * finished its collectives; failures ignored, at most max_ms */
+void dist_pg_quiesce(DistPG *pg, int64_t max_ms);          /* main thread; the last one drains and joins the worker */
 int dist_pg_rank(const DistPG *pg);
 int dist_pg_size(const DistPG *pg);
 const DistBackend *dist_pg_backend(const DistPG *pg);

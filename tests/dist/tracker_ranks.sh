@@ -12,7 +12,8 @@ ASAN_OPTIONS=detect_leaks=0 "$ember" -c "import torch.distributed as d; assert d
 export LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export OMP_NUM_THREADS=1
 one=$(timeout "${EMBER_TEST_TIMEOUT:-60}" "$ember" -m torch.distributed.run --standalone --nproc-per-node=1 tracker_ranks.py 2>/dev/null)
-two=$(timeout "${EMBER_TEST_TIMEOUT:-60}" "$ember" -m torch.distributed.run --standalone --nproc-per-node=2 --tee 1 tracker_ranks.py 2>/dev/null)
+errs=$(mktemp); trap 'rm -f "$errs"' EXIT
+two=$(timeout "${EMBER_TEST_TIMEOUT:-60}" "$ember" -m torch.distributed.run --standalone --nproc-per-node=2 --tee 1 tracker_ranks.py 2>"$errs")
 [[ -n $one ]] || { echo "FAIL: the single process printed nothing"; exit 1; }
 fail=0
 for r in 0 1; do
@@ -20,4 +21,6 @@ for r in 0 1; do
   if [[ "$mine" == "$one" ]]; then echo "ok rank $r sees what one process sees ($(printf '%s\n' "$mine" | wc -l) lines)"
   else echo "FAIL rank $r differs from one process:"; diff <(printf '%s\n' "$mine") <(printf '%s\n' "$one") | head -20; fail=1; fi
 done
+# a failing run shows what the launcher reported (a rank's traceback, its exit code)
+((fail)) && { echo "--- the 2-process run's stderr:"; tail -30 "$errs"; }
 exit $fail
