@@ -1,10 +1,11 @@
 /* vm/mod_posix_proc.c — processes for the posix module: fork (with register_at_fork's hooks),
  * the exec family, waitpid / wait and the W* status macros, waitstatus_to_exitcode, kill,
- * killpg, _exit and system. */
+ * killpg, _exit, system, and scheduling priority (nice, getpriority, setpriority). */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -313,6 +314,33 @@ static Value p_kill(ARGS) {
     return val_none();
 }
 
+/* nice(increment) -> the new niceness; -1 is a valid niceness, so errno tells failure apart */
+static Value p_nice(ARGS) {
+    int64_t inc;
+    if (int_of(vm, argv[0], &inc) < 0) return val_null();
+    errno = 0;
+    int r = nice((int)inc);
+    if (r == -1 && errno != 0) return posix_error(vm);
+    return val_int(r);
+}
+
+static Value p_getpriority(ARGS) {
+    int64_t which, who;
+    if (int_of(vm, argv[0], &which) < 0 || int_of(vm, argv[1], &who) < 0) return val_null();
+    errno = 0;
+    int r = getpriority((int)which, (id_t)who);
+    if (r == -1 && errno != 0) return posix_error(vm);
+    return val_int(r);
+}
+
+static Value p_setpriority(ARGS) {
+    int64_t which, who, prio;
+    if (int_of(vm, argv[0], &which) < 0 || int_of(vm, argv[1], &who) < 0 || int_of(vm, argv[2], &prio) < 0)
+        return val_null();
+    if (setpriority((int)which, (id_t)who, (int)prio) < 0) return posix_error(vm);
+    return val_none();
+}
+
 int posix_proc_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {
         {"register_at_fork", p_register_at_fork}, {"fork", p_fork, ARITY_NOARGS},
@@ -323,11 +351,14 @@ int posix_proc_init(VM *vm, Value mod) {
         {"WTERMSIG", p_wmacro, ARITY_O, (void *)3}, {"WIFSTOPPED", p_wmacro, ARITY_O, (void *)4},
         {"WSTOPSIG", p_wmacro, ARITY_O, (void *)5}, {"WCOREDUMP", p_wmacro, ARITY_O, (void *)6},
         {"WIFCONTINUED", p_wmacro, ARITY_O, (void *)7}, {"waitstatus_to_exitcode", p_waitstatus_to_exitcode},
-        {"kill", p_kill, ARITY_POS(2, 2)}, {"killpg", p_kill, ARITY_POS(2, 2), (void *)1}, {NULL}};
+        {"kill", p_kill, ARITY_POS(2, 2)}, {"killpg", p_kill, ARITY_POS(2, 2), (void *)1},
+        {"nice", p_nice, ARITY_O}, {"getpriority", p_getpriority, ARITY_POS(2, 2)},
+        {"setpriority", p_setpriority, ARITY_POS(3, 3)}, {NULL}};
     if (module_add_functions(vm, mod, fns) < 0) return -1;
     static const struct { const char *n; int v; } consts[] = {
         {"WNOHANG", WNOHANG}, {"WUNTRACED", WUNTRACED}, {"WCONTINUED", WCONTINUED}, {"WEXITED", WEXITED},
-        {"WSTOPPED", WSTOPPED}, {"WNOWAIT", WNOWAIT}, {NULL, 0}};
+        {"WSTOPPED", WSTOPPED}, {"WNOWAIT", WNOWAIT},
+        {"PRIO_PROCESS", PRIO_PROCESS}, {"PRIO_PGRP", PRIO_PGRP}, {"PRIO_USER", PRIO_USER}, {NULL, 0}};
     for (int i = 0; consts[i].n; i++)
         if (module_set(vm, mod, consts[i].n, val_int(consts[i].v)) < 0) return -1;
     return 0;
