@@ -375,6 +375,26 @@ static Value sys_clear_type_cache(ARGS) {
     return val_none();
 }
 
+/* sys.get_int_max_str_digits / set_int_max_str_digits: the limit str() and int() apply to
+ * decimal conversions of ints (vm->int_max_str_digits; 0: none).  sys.flags.int_max_str_digits
+ * keeps the start-up value (-X int_max_str_digits), as in CPython. */
+static Value sys_get_int_max_str_digits(ARGS) { return val_int(vm->int_max_str_digits); }
+static Value sys_set_int_max_str_digits(ARGS) {
+    static const char *const names[] = {"maxdigits"};
+    Value a[1];
+    if (native_parse_args(vm, "set_int_max_str_digits", argc, argv, kw, 1, 1, names, 1, a) < 0) return val_null();
+    int64_t n;
+    if (vm_index(vm, a[0], &n) < 0) {
+        if (!vm_isinstance_type(vm, vm->exc, vm->e_OverflowError)) return val_null();
+        vm_clear_exc(vm);
+        n = INT64_MAX;
+    }
+    if (n > INT32_MAX || n < INT32_MIN) return vm_raise(vm, vm->e_OverflowError, "Python int too large to convert to C int");
+    if (n != 0 && n < 640) return vm_raise(vm, vm->e_ValueError, "maxdigits must be 0 or larger than 640");
+    vm->int_max_str_digits = n;
+    return val_none();
+}
+
 static Value sys_getswitchinterval(ARGS) {
     Value v = vm->lib[VM_LIB_switch_interval];
     return val_is_null(v) ? val_float(0.005) : v;
@@ -411,6 +431,35 @@ static const StructSeqDesc thread_desc = {"sys.thread_info", thread_fields, 3, 3
 static const char *const stdlib_names[] = {
 #include "vm/stdlib_names.inc"
     NULL};
+
+/* sys.flags with the command line's values (the CLI calls it once the VM exists): a new
+ * instance of the same struct sequence type, the fields named in flags_fields. */
+int sys_set_flags(VM *vm, const SysFlags *f) {
+    Value mod = dict_get_c(vm, vm->modules, "sys");
+    if (!val_is_type(vm, mod, vm->t_module)) return 0;
+    Value old = dict_get_c(vm, ((ModuleObj *)mod.as.o)->dict, "flags");
+    if (val_is_null(old) || old.tag != VAL_OBJ) return 0;
+    Value v[18];
+    for (int i = 0; i < 18; i++) v[i] = AS_TUPLE(old)->items[i];
+    v[0] = val_int(f->debug);
+    v[1] = val_int(f->inspect);
+    v[2] = val_int(f->interactive);
+    v[4] = val_int(f->dont_write_bytecode);
+    v[5] = val_int(f->no_user_site);
+    v[7] = val_int(f->ignore_environment);
+    v[8] = val_int(f->verbose);
+    v[9] = val_int(f->bytes_warning);
+    v[10] = val_int(f->quiet);
+    v[12] = val_int(f->isolated);
+    v[13] = val_bool(f->dev_mode);
+    v[14] = val_int(f->utf8_mode);
+    v[15] = val_int(f->warn_default_encoding);
+    v[16] = val_bool(f->safe_path);
+    v[17] = val_int(f->int_max_str_digits);
+    TupleObj *r = structseq_new(vm, old.as.o->type, v);
+    if (!r) return -1;
+    return set(vm, mod, "flags", val_obj(r));
+}
 
 /* A struct sequence instance of a new type that scripts cannot instantiate. */
 static Value fixed_structseq(VM *vm, const StructSeqDesc *d, const Value *v) {
@@ -548,7 +597,9 @@ void sys_init(VM *vm) {
         {"unraisablehook", sys_unraisablehook, ARITY_O}, {"__unraisablehook__", sys_unraisablehook, ARITY_O},
         {"_clear_type_cache", sys_clear_type_cache, ARITY_NOARGS},
         {"getswitchinterval", sys_getswitchinterval, ARITY_NOARGS},
-        {"setswitchinterval", sys_setswitchinterval, ARITY_O}, {NULL}};
+        {"setswitchinterval", sys_setswitchinterval, ARITY_O},
+        {"get_int_max_str_digits", sys_get_int_max_str_digits, ARITY_NOARGS},
+        {"set_int_max_str_digits", sys_set_int_max_str_digits}, {NULL}};
     if (module_add_functions(vm, mod, fns) < 0) EM_UNREACHABLE();
     vm->argv = list_new(vm, 0);
     EM_ASSERT(vm->argv != NULL, "out of memory creating sys");

@@ -221,6 +221,7 @@ struct VM {
     StrObj *s_cache[256];    /* one-byte strings */
     uint64_t class_epoch;    /* bumped when any class dict changes: invalidates caches */
     int64_t int_max_str_digits;  /* sys.set_int_max_str_digits (0: no limit) */
+    bool safe_path;              /* -P / -I: no script or current directory first on sys.path */
 
     /* --- modules (vm/import.c) --- */
     DictObj *builtins;

@@ -41,7 +41,10 @@ void em_vm_free(EmVM *vm);
 /* sys.argv for scripts run afterwards (argv[0] is the script name). */
 void em_set_argv(EmVM *vm, int argc, char **argv);
 
-/* Run a file as __main__ (its directory goes first on sys.path).  0 on success, -1 with the
+/* CPython's safe_path (-P, -I): em_run_file and em_run_module put no directory first on sys.path. */
+void em_set_safe_path(EmVM *vm, int on);
+
+/* Run a file as __main__ (its directory goes first on sys.path unless safe_path).  0 on success, -1 with the
  * exception pending (SystemExit included; see em_exit_status). */
 int em_run_file(EmVM *vm, const char *path);
 /* Run module `name` as __main__, as `python -m name` does (sys.argv[0] becomes its file, the

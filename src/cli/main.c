@@ -42,6 +42,7 @@
 #include "vm/dict.h"
 #include "vm/dis.h"
 #include "vm/gc.h"
+#include "vm/mod_sys.h"
 #include "vm/seq.h"
 #include "vm/str.h"
 #include "vm/vm.h"
@@ -67,7 +68,8 @@ static const char usage_text[] =
     "         -X system_site_packages\n"
     "--system-site-packages : import pure-Python packages installed for the system's CPython 3.11\n"
     "         (its site directories, e.g. /usr/lib/python3/dist-packages, end sys.path)\n"
-    "-b -B -d -P -R -s -S -v : accepted, no effect in Ember\n"
+    "-P     : don't prepend a potentially unsafe path to sys.path; also PYTHONSAFEPATH\n"
+    "-b -B -d -R -s -S -v : accepted, reported in sys.flags, no other effect in Ember\n"
     "file   : program read from script file\n"
     "-      : program read from stdin (default; interactive mode if a tty)\n"
     "arg ...: arguments passed to program in sys.argv[1:]\n"
@@ -131,9 +133,12 @@ static void set_sys_options(VM *vm, const CliOptions *o) {
         }
         vm_pop_root(vm);
     }
+    /* as CPython orders them: -X dev's "default", the -W options, then -b / -bb's */
     Value w = sys_container(vm, sys, "warnoptions", false);
-    for (int i = 0; !val_is_null(w) && i < o->n_warnoptions; i++) {
-        Value s = str_or_null(vm, o->warnoptions[i]);
+    const char *bytes = o->bytes_warning > 1 ? "error::BytesWarning" : o->bytes_warning ? "default::BytesWarning" : NULL;
+    for (int i = -1; !val_is_null(w) && i <= o->n_warnoptions; i++) {
+        const char *opt = i < 0 ? (o->dev_mode ? "default" : NULL) : i < o->n_warnoptions ? o->warnoptions[i] : bytes;
+        Value s = opt ? str_or_null(vm, opt) : val_null();
         if (!val_is_null(s) && list_append(vm, AS_LIST(w), s) < 0) vm_clear_exc(vm);
     }
     Value a = sys_container(vm, sys, "orig_argv", false);
@@ -206,6 +211,15 @@ EmVM *cli_vm_new(const CliOptions *o) {
     }
     em_set_argv(vm, o->argc, o->argv);
     set_sys_options(vm, o);
+    SysFlags f = {.debug = o->debug, .inspect = o->inspect, .interactive = o->interactive_flag,
+                  .dont_write_bytecode = o->dont_write_bytecode, .no_user_site = o->no_user_site,
+                  .ignore_environment = o->ignore_env, .verbose = o->verbose, .bytes_warning = o->bytes_warning,
+                  .quiet = o->quiet, .isolated = o->isolated, .utf8_mode = o->utf8_mode,
+                  .warn_default_encoding = o->warn_default_encoding, .int_max_str_digits = o->int_max_str_digits,
+                  .dev_mode = o->dev_mode, .safe_path = o->safe_path};
+    if (sys_set_flags(vm, &f) < 0) vm_clear_exc(vm);
+    if (o->int_max_str_digits >= 0) ((VM *)vm)->int_max_str_digits = o->int_max_str_digits;
+    em_set_safe_path(vm, o->safe_path);
     add_emberpath(vm, o);
     if (o->system_site_packages) add_system_site_packages(vm);
     return vm;
@@ -271,10 +285,11 @@ static int run(CliOptions *o) {
         fprintf(stderr, "ember: can't open file '%s': [Errno 2] No such file or directory\n", o->file);
         return 2;
     }
-    bool interactive = !o->command && !o->module && !o->file && isatty(STDIN_FILENO);
+    /* -i reads a piped stdin at the prompt too; PYTHONINSPECT alone does not (as CPython) */
+    bool interactive = !o->command && !o->module && !o->file && (isatty(STDIN_FILENO) || o->interactive_flag);
     EmVM *vm = cli_vm_new(o);
     int rc;
-    if (o->command || (!o->module && !(o->file && strcmp(o->file, "-") != 0))) path_insert_cwd(vm);
+    if (!o->safe_path && (o->command || (!o->module && !(o->file && strcmp(o->file, "-") != 0)))) path_insert_cwd(vm);
     if (o->command) {
         rc = em_run_string(vm, o->command, "<string>");
     } else if (o->module) {
@@ -311,6 +326,62 @@ static void ember_xoption(CliOptions *o, const char *x) {
     else if (strncmp(x, "backend=", 8) == 0) o->backend = x + 8;
     else if (strncmp(x, "report=", 7) == 0) o->report = x + 7;
     else if (strcmp(x, "system_site_packages") == 0) o->system_site_packages = true;
+}
+
+/* A PYTHON* variable that counts (PYTHONVERBOSE=3 is -vvv; a value that is not a number, 1) */
+static int env_level(const CliOptions *o, const char *name) {
+    if (!env_set(o, name)) return 0;
+    char *end;
+    long n = strtol(getenv(name), &end, 10);
+    return *end || n < 1 ? 1 : (int)n;
+}
+
+static int fatal_config(const char *where, const char *what) {
+    fprintf(stderr, "Fatal Python error: %s: %s\nPython runtime state: preinitialized\n\n", where, what);
+    return -1;
+}
+
+/* The sys.flags that only report the command line: -X dev / utf8[=0|1] / warn_default_encoding /
+ * int_max_str_digits=N and the variables CPython reads for them (ignored under -E / -I). */
+static int flag_options(CliOptions *o) {
+    if (o->ignore_env == false) {
+        if (env_set(o, "PYTHONDONTWRITEBYTECODE")) o->dont_write_bytecode = true;
+        if (env_set(o, "PYTHONNOUSERSITE")) o->no_user_site = true;
+        if (env_set(o, "PYTHONSAFEPATH")) o->safe_path = true;
+        if (env_set(o, "PYTHONDEVMODE")) o->dev_mode = true;
+        if (env_set(o, "PYTHONWARNDEFAULTENCODING")) o->warn_default_encoding = 1;
+        if (env_set(o, "PYTHONUTF8")) o->utf8_mode = strcmp(getenv("PYTHONUTF8"), "0") != 0;
+        o->verbose = o->verbose ? o->verbose : env_level(o, "PYTHONVERBOSE");
+        o->debug = o->debug ? o->debug : env_level(o, "PYTHONDEBUG");
+        if (env_set(o, "PYTHONINTMAXSTRDIGITS")) {
+            char *end;
+            long n = strtol(getenv("PYTHONINTMAXSTRDIGITS"), &end, 10);
+            if (*end || n < 0 || (n > 0 && n < 640) || n > INT32_MAX)
+                return fatal_config("config_init_int_max_str_digits",
+                                    "PYTHONINTMAXSTRDIGITS: invalid limit; must be >= 640 or 0 for unlimited.");
+            o->int_max_str_digits = (int)n;
+        }
+    }
+    for (int i = 0; i < o->n_xoptions; i++) {
+        const char *x = o->xoptions[i];
+        if (strcmp(x, "dev") == 0) o->dev_mode = true;
+        else if (strcmp(x, "warn_default_encoding") == 0) o->warn_default_encoding = 1;
+        else if (strcmp(x, "utf8") == 0 || strcmp(x, "utf8=1") == 0) o->utf8_mode = 1;
+        else if (strcmp(x, "utf8=0") == 0) o->utf8_mode = 0;
+        else if (strncmp(x, "utf8=", 5) == 0) {
+            fprintf(stderr, "Fatal Python error: preconfig_init_utf8_mode: invalid -X utf8 option value\n"
+                            "Python runtime state: preinitializing\n\n");
+            return -1;
+        } else if (strncmp(x, "int_max_str_digits", 18) == 0 && (x[18] == 0 || x[18] == '=')) {
+            char *end;
+            long n = x[18] ? strtol(x + 19, &end, 10) : -1;
+            if (!x[18] || !x[19] || *end || n < 0 || (n > 0 && n < 640) || n > INT32_MAX)
+                return fatal_config("config_init_int_max_str_digits",
+                                    "-X int_max_str_digits: invalid limit; must be >= 640 or 0 for unlimited.");
+            o->int_max_str_digits = (int)n;
+        }
+    }
+    return 0;
 }
 
 /* Parse argv[1..] as python3 does: options until -c/-m (which take the rest), a file, or "-".
@@ -367,13 +438,19 @@ static int parse_python_options(int argc, char **argv, CliOptions *o, bool *done
                 *done = true;
                 return 0;
             case 'V': version++; break;
-            case 'i': o->inspect = true; break;
+            case 'i': o->inspect = o->interactive_flag = true; break;
             case 'q': o->quiet = true; break;
             case 'u': o->unbuffered = true; break;
             case 'E': o->ignore_env = true; break;
-            case 'I': o->ignore_env = true; break;
+            case 'I': o->ignore_env = o->isolated = o->no_user_site = o->safe_path = true; break;
             case 'O': o->optimize++; break;
-            case 'b': case 'B': case 'd': case 'P': case 'R': case 's': case 'S': case 'v': break;
+            case 'b': o->bytes_warning++; break;
+            case 'B': o->dont_write_bytecode = true; break;
+            case 'd': o->debug++; break;
+            case 'v': o->verbose++; break;
+            case 's': o->no_user_site = true; break;
+            case 'P': o->safe_path = true; break;
+            case 'R': case 'S': break;
             default: {
                 char opt[3] = {'-', c, 0};
                 return usage_error("Unknown option: %s", opt);
@@ -398,6 +475,7 @@ options_done:
     }
     if (env_set(o, "PYTHONUNBUFFERED")) o->unbuffered = true;
     if (env_set(o, "PYTHONINSPECT")) o->inspect = true;
+    if (flag_options(o) < 0) return 1;
     if (o->optimize)
         fprintf(stderr, "ember: note: -O is ignored (assert statements run and __debug__ stays True)\n");
     return 0;
@@ -416,6 +494,7 @@ static int cmd_run(int argc, char **argv, CliOptions *o) {
         argc--, argv++;
     }
     if (argc < 1) return usage_error("ember run: a script to run is expected", NULL);
+    if (flag_options(o) < 0) return 1;   /* the PYTHON* variables python3 FILE would read */
     o->file = argv[0];
     o->argc = argc;
     o->argv = argv;
@@ -475,7 +554,7 @@ static int cmd_dis(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    CliOptions o = {.orig_argc = argc, .orig_argv = argv};
+    CliOptions o = {.orig_argc = argc, .orig_argv = argv, .int_max_str_digits = -1};
     const char *report = getenv("EMBER_REPORT");
     if (report && *report) o.report = report;
     if (argc > 1 && strcmp(argv[1], "run") == 0) return cmd_run(argc - 2, argv + 2, &o);

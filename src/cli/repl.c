@@ -116,8 +116,10 @@ static LineStatus read_line(const char *prompt, bool edit, char **out) {
 #else
     (void)edit;
 #endif
-    fputs(prompt, stdout);
+    /* as CPython's PyOS_StdioReadline: without line editing the prompt goes to stderr */
     fflush(stdout);
+    fputs(prompt, stderr);
+    fflush(stderr);
     size_t cap = 0;
     ssize_t n;
     errno = 0;
@@ -278,7 +280,7 @@ int cli_repl(EmVM *vm, const CliOptions *o) {
 #else
     bool edit = false;
 #endif
-    if (!o->quiet && tty)
+    if (!o->quiet)   /* on stderr, also for a piped stdin under -i, as CPython's banner */
         fprintf(stderr, "Ember %s (Python 3.11) on linux\nType \"exit()\" or Ctrl-D to leave.\n", EMBER_VERSION);
     install_quitters(v);
 #ifdef EMBER_HAVE_LIBEDIT
@@ -306,7 +308,7 @@ int cli_repl(EmVM *vm, const CliOptions *o) {
             continue;
         }
         if (st == LINE_EOF) {
-            if (tty) fputc('\n', stdout);
+            fputc('\n', edit ? stdout : stderr);   /* CPython ends the session's last prompt line */
             break;
         }
         size_t n = strlen(line);

@@ -144,7 +144,10 @@ static int run_file_as_main(VM *vm, const char *path) {
     return rc;
 }
 
+void em_set_safe_path(EmVM *vm, int on) { ((VM *)vm)->safe_path = on != 0; }
+
 int em_run_file(EmVM *vm, const char *path) {
+    if (((VM *)vm)->safe_path) return run_file_as_main(vm, path);
     /* sys.path[0]: the script's directory, absolute with symlinks resolved, as CPython's */
     char *real = realpath(path, NULL);
     char *dup = strdup(real ? real : path);
@@ -196,10 +199,12 @@ static char *find_module_file(VM *vm, const char *name) {
 }
 
 int em_run_module(EmVM *vm, const char *name) {
-    /* sys.path[0] is the current directory, as for -c */
-    char cwd[4096];
-    StrObj *dir = str_from_c(vm, getcwd(cwd, sizeof cwd) ? cwd : "");
-    if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) return -1;
+    /* sys.path[0] is the current directory, as for -c (none under safe_path) */
+    if (!((VM *)vm)->safe_path) {
+        char cwd[4096];
+        StrObj *dir = str_from_c(vm, getcwd(cwd, sizeof cwd) ? cwd : "");
+        if (!dir || list_insert(vm, vm->path, 0, val_obj(dir)) < 0) return -1;
+    }
     /* CPython's start-up makes an empty __main__ module; runpy runs the module in its dict */
     if (val_is_null(dict_get_c(vm, vm->modules, "__main__"))) {
         Value m = module_new(vm, "__main__");
