@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vm/gc.h"
+#include "vm/native.h"
+#include "vm/seq.h"
 #include "vm/str.h"
 
 static void argrepr(VM *vm, const CodeObj *co, Instr in, char *buf, size_t cap) {
@@ -82,15 +85,23 @@ static void argrepr(VM *vm, const CodeObj *co, Instr in, char *buf, size_t cap) 
     }
 }
 
+/* which instructions a jump or an exception handler reaches (ncode + 1 entries; NULL: no memory) */
+static bool *jump_targets(const CodeObj *co) {
+    bool *target = calloc((size_t)co->ncode + 1, sizeof(bool));
+    if (!target) return NULL;
+    for (int32_t i = 0; i < co->ncode; i++)
+        if (op_info[co->code[i].op].flags & F_JUMP) target[co->code[i].arg] = true;
+    for (int32_t k = 0; k < co->nexc; k++) target[co->exc_table[k].handler] = true;
+    return target;
+}
+
 static void dis_one(VM *vm, const CodeObj *co, FILE *out) {
     int maxline = 0;
     for (int32_t i = 0; i < co->ncode; i++)
         if (co->lines[i] > maxline) maxline = co->lines[i];
     int lw = maxline >= 1000 ? snprintf(NULL, 0, "%d", maxline) : 3;
-    bool *target = calloc((size_t)co->ncode + 1, sizeof(bool));
-    for (int32_t i = 0; i < co->ncode; i++)
-        if (op_info[co->code[i].op].flags & F_JUMP) target[co->code[i].arg] = true;
-    for (int32_t k = 0; k < co->nexc; k++) target[co->exc_table[k].handler] = true;
+    bool *target = jump_targets(co);
+    if (!target) return;
     int last_line = -1;
     for (int32_t i = 0; i < co->ncode; i += code_width((Opcode)co->code[i].op)) {
         Instr in = co->code[i];
@@ -136,4 +147,119 @@ void dis_code(VM *vm, const CodeObj *co, FILE *out, bool recursive) {
                 c->firstlineno);
         dis_code(vm, c, out, true);
     }
+}
+
+/* ---- the dis module's natives (vm/lib/dis.py; registered on _ember) ------------------------------ */
+
+#define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
+
+static const CodeObj *code_arg(VM *vm, Value v) {
+    if (val_is_type(vm, v, vm->t_code)) return (const CodeObj *)v.as.o;
+    vm_raise(vm, vm->e_TypeError, "a code object is required");
+    return NULL;
+}
+
+/* _ember.dis_text(code, recursive) -> the disassembly `ember dis` prints */
+static Value f_dis_text(ARGS) {
+    const CodeObj *co = code_arg(vm, argv[0]);
+    if (!co) return val_null();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return vm_no_memory(vm);
+    dis_code(vm, co, f, vm_truthy(vm, argv[1]) > 0);
+    fclose(f);
+    StrObj *s = str_new(vm, buf, (int64_t)len);
+    free(buf);
+    return s ? val_obj(s) : val_null();
+}
+
+/* the resolved argument of an instruction, as dis.Instruction.argval */
+static Value arg_value(VM *vm, const CodeObj *co, Instr in, const char *repr) {
+    switch (op_info[in.op].arg_kind) {
+    case ARGK_CONST: return co->consts->items[in.arg];
+    case ARGK_NAME: return co->names->items[in.op == OP_LOAD_GLOBAL ? in.arg >> 1 : in.arg];
+    case ARGK_LOCAL: return co->varnames->items[in.arg];
+    case ARGK_FREE: {
+        if (in.op == OP_COPY_FREE_VARS) return val_int(in.arg);
+        int64_t nc = co->cellvars->len;
+        return (int64_t)in.arg < nc ? co->cellvars->items[in.arg] : co->freevars->items[in.arg - nc];
+    }
+    case ARGK_JUMP: return val_int((int64_t)in.arg * 2);
+    case ARGK_CMP:
+    case ARGK_LOCAL2:
+    case ARGK_LOCAL_CONST: {
+        StrObj *s = str_from_c(vm, repr);
+        return s ? val_obj(s) : val_null();
+    }
+    default: return val_int(in.arg);
+    }
+}
+
+/* _ember.dis_instructions(code) -> [(opname, opcode, arg, argval, argrepr, offset, starts_line,
+ * is_jump_target)], one per instruction, as dis.get_instructions gives them */
+static Value f_dis_instructions(ARGS) {
+    const CodeObj *co = code_arg(vm, argv[0]);
+    if (!co) return val_null();
+    bool *target = jump_targets(co);
+    ListObj *l = target ? list_new(vm, 0) : NULL;
+    if (!l) {
+        free(target);
+        return vm_no_memory(vm);
+    }
+    vm_push_root(vm, val_obj(l));
+    int last_line = -1;
+    Value r = val_obj(l);
+    for (int32_t i = 0; i < co->ncode; i += code_width((Opcode)co->code[i].op)) {
+        Instr in = co->code[i];
+        char ar[512];
+        argrepr(vm, co, in, ar, sizeof ar);
+        bool has_arg = op_info[in.op].arg_kind != ARGK_NONE;
+        int line = co->lines[i];
+        Value starts = line != last_line && line > 0 ? val_int(line) : val_none();
+        if (line > 0) last_line = line;
+        Value name = val_null(), argval = val_null(), repr = val_null();
+        StrObj *ns = str_from_c(vm, op_info[in.op].name);
+        if (ns) name = val_obj(ns);
+        vm_push_root(vm, name);
+        if (!val_is_null(name)) argval = has_arg ? arg_value(vm, co, in, ar) : val_none();
+        vm_push_root(vm, argval);
+        StrObj *rs = val_is_null(argval) ? NULL : str_from_c(vm, ar);
+        if (rs) repr = val_obj(rs);
+        vm_push_root(vm, repr);
+        TupleObj *t = val_is_null(repr) ? NULL
+                      : tuple_pack(vm, 8, name, val_int(in.op), has_arg ? val_int(in.arg) : val_none(), argval, repr,
+                                   val_int((int64_t)i * 2), starts, val_bool(target[i]));
+        vm_pop_roots(vm, 3);
+        if (!t || list_append(vm, l, val_obj(t)) < 0) {
+            r = val_null();
+            break;
+        }
+    }
+    vm_pop_root(vm);
+    free(target);
+    return r;
+}
+
+/* _ember.dis_opnames() -> [name of opcode i] */
+static Value f_dis_opnames(ARGS) {
+    ListObj *l = list_new(vm, 0);
+    if (!l) return val_null();
+    vm_push_root(vm, val_obj(l));
+    for (int i = 0; i < OP__COUNT; i++) {
+        StrObj *s = str_from_c(vm, op_info[i].name);
+        if (!s || list_append(vm, l, val_obj(s)) < 0) {
+            vm_pop_root(vm);
+            return val_null();
+        }
+    }
+    vm_pop_root(vm);
+    return val_obj(l);
+}
+
+int dis_add_functions(VM *vm, Value mod) {
+    static const MethodDef fns[] = {{"dis_text", f_dis_text, ARITY_POS(2, 2)},
+                                    {"dis_instructions", f_dis_instructions, ARITY_O},
+                                    {"dis_opnames", f_dis_opnames, ARITY_NOARGS}, {NULL}};
+    return module_add_functions(vm, mod, fns);
 }

@@ -10,4 +10,7 @@
  * "Disassembly of <code object ...>:" header). */
 void dis_code(VM *vm, const CodeObj *co, FILE *out, bool recursive);
 
+/* _ember.dis_text / dis_instructions / dis_opnames, which vm/lib/dis.py is written over. */
+int dis_add_functions(VM *vm, Value mod);
+
 #endif

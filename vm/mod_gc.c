@@ -1,7 +1,9 @@
 /* vm/mod_gc.c — the gc module (collect, enable/disable, isenabled) over Ember's mark-and-sweep
  * collector, and `_ember`, the small native helpers Ember's library modules need from the VM:
  * the caller's location for warnings.warn(stacklevel=...), source lines for messages, and
- * printing a traceback (atexit's "Exception ignored" reports). */
+ * printing a traceback (atexit's "Exception ignored" reports), and the disassembler's natives
+ * (vm/dis.c) that vm/lib/dis.py is written over. */
+#include "vm/dis.h"
 #include "vm/exc.h"
 #include "vm/gc.h"
 #include "vm/native.h"
@@ -77,5 +79,5 @@ int ember_module_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {
         {"caller", ember_caller, ARITY_O}, {"source_line", ember_source_line, ARITY_POS(2, 2)},
         {"print_exception", ember_print_exception, ARITY_O}, {NULL}};
-    return module_add_functions(vm, mod, fns);
+    return module_add_functions(vm, mod, fns) < 0 ? -1 : dis_add_functions(vm, mod);
 }
