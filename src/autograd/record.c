@@ -11,6 +11,10 @@
 #include "src/autograd/rules.h"
 #include "src/tensor/composite.h"
 
+/* the arguments of a call that gives none (static: built per call, they cost a small op more than
+ * its recording checks) */
+static const TensorOpArgs default_args = TENSOR_OP_ARGS_INIT;
+
 static bool input_is_diff(const TensorOpInfo *info, int i) {
     return info->diff_inputs == 0xffffffffu || (i < 32 && (info->diff_inputs & (1u << i)));
 }
@@ -180,8 +184,7 @@ static bool can_cast(TensorDtype from, TensorDtype to) {
 
 int ag_pointwise_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a) {
     const TensorOpInfo *info = tensor_op_info(op);
-    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
-    if (!a) a = &defaults;
+    if (!a) a = &default_args;
     if (!info || !(info->flags & TENSOR_OPF_POINTWISE) || (info->flags & TENSOR_OPF_INPLACE) || info->n_out != 1 ||
         n_in < info->in_min || (info->in_max >= 0 && n_in > info->in_max) || n_in > 4 || !in[0]) {
         tensor_error_set(TENSOR_ERR_VALUE, "%s has no in-place form", info ? info->name : "op");
@@ -249,8 +252,7 @@ static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const Tenso
 int ag_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     tensor_op_enter();
     int n = op_run_recorded(op, in, n_in, a, out, n_out);
-    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
-    tensor_op_leave(op, in, n_in, a ? a : &defaults, out, n);
+    tensor_op_leave(op, in, n_in, a ? a : &default_args, out, n);
     return n;
 }
 
@@ -260,11 +262,7 @@ static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const Tenso
         tensor_error_set(TENSOR_ERR_VALUE, "invalid tensor op %d", (int)op);
         return -1;
     }
-    TensorOpArgs defaults;
-    if (!a) {
-        defaults = TENSOR_OP_ARGS_INIT;
-        a = &defaults;
-    }
+    if (!a) a = &default_args;
     if (n_in < info->in_min || (info->in_max >= 0 && n_in > info->in_max)) return tensor_op_run(op, in, n_in, a, out, n_out);
     if (info->flags & TENSOR_OPF_COMPOSITE) {
         if (ag_is_grad_enabled() && any_diff_requires_grad(info, in, n_in))

@@ -1,12 +1,14 @@
 /* wrappers.c — the typed ag_* convenience functions: each builds TensorOpArgs and calls
- * ag_op_run, except the hot binary ops, which skip straight to the kernel when nothing needs
- * recording. */
+ * ag_op_run, except the hot elementwise ops (binary, scalar forms, the common unary ones), which
+ * skip straight to the kernel when nothing needs recording. */
 #include "src/autograd/autograd.h"
 
 /* the fast path runs the kernel directly: only when nothing records, observes or fakes it */
 static bool recording2(const Tensor *a, const Tensor *b) {
     return tensor__op_hooked || (ag_is_grad_enabled() && (ag__requires_grad(a) || ag__requires_grad(b)));
 }
+
+static bool recording1(const Tensor *a) { return tensor__op_hooked || (ag_is_grad_enabled() && ag__requires_grad(a)); }
 
 static Tensor *bin(TensorOp op, Tensor *a, Tensor *b) {
     Tensor *in[2] = {a, b};
@@ -45,21 +47,37 @@ static Tensor *scal(TensorOp op, Tensor *a, TensorScalar s) {
     return ag_op1(op, &a, 1, &args);
 }
 
-Tensor *ag_add_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_ADD_SCALAR, a, s); }
-Tensor *ag_sub_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_SUB_SCALAR, a, s); }
-Tensor *ag_mul_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_MUL_SCALAR, a, s); }
-Tensor *ag_div_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_DIV_SCALAR, a, s); }
-Tensor *ag_pow_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_POW_SCALAR, a, s); }
-Tensor *ag_rsub_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_RSUB_SCALAR, a, s); }
-Tensor *ag_rpow_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_RPOW_SCALAR, a, s); }
+Tensor *ag_add_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_ADD_SCALAR, a, s) : tensor_add_scalar(a, s);
+}
+Tensor *ag_sub_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_SUB_SCALAR, a, s) : tensor_sub_scalar(a, s);
+}
+Tensor *ag_mul_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_MUL_SCALAR, a, s) : tensor_mul_scalar(a, s);
+}
+Tensor *ag_div_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_DIV_SCALAR, a, s) : tensor_div_scalar(a, s);
+}
+Tensor *ag_pow_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_POW_SCALAR, a, s) : tensor_pow_scalar(a, s);
+}
+Tensor *ag_rsub_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_RSUB_SCALAR, a, s) : tensor_rsub_scalar(a, s);
+}
+Tensor *ag_rpow_scalar(Tensor *a, TensorScalar s) {
+    return recording1(a) ? scal(TENSOR_OP_RPOW_SCALAR, a, s) : tensor_rpow_scalar(a, s);
+}
 
 Tensor *ag_unary(TensorOp op, Tensor *a) { return ag_op1(op, &a, 1, NULL); }
-Tensor *ag_neg(Tensor *a) { return ag_unary(TENSOR_OP_NEG, a); }
-Tensor *ag_exp(Tensor *a) { return ag_unary(TENSOR_OP_EXP, a); }
-Tensor *ag_log(Tensor *a) { return ag_unary(TENSOR_OP_LOG, a); }
-Tensor *ag_tanh(Tensor *a) { return ag_unary(TENSOR_OP_TANH, a); }
-Tensor *ag_sigmoid(Tensor *a) { return ag_unary(TENSOR_OP_SIGMOID, a); }
-Tensor *ag_relu(Tensor *a) { return ag_unary(TENSOR_OP_RELU, a); }
+/* an elementwise unary kernel op: the kernel directly when nothing records it */
+static Tensor *un(TensorOp op, Tensor *a) { return recording1(a) ? ag_op1(op, &a, 1, NULL) : tensor_unary(op, a); }
+Tensor *ag_neg(Tensor *a) { return un(TENSOR_OP_NEG, a); }
+Tensor *ag_exp(Tensor *a) { return un(TENSOR_OP_EXP, a); }
+Tensor *ag_log(Tensor *a) { return un(TENSOR_OP_LOG, a); }
+Tensor *ag_tanh(Tensor *a) { return un(TENSOR_OP_TANH, a); }
+Tensor *ag_sigmoid(Tensor *a) { return un(TENSOR_OP_SIGMOID, a); }
+Tensor *ag_relu(Tensor *a) { return un(TENSOR_OP_RELU, a); }
 Tensor *ag_clone(Tensor *a) { return ag_unary(TENSOR_OP_CLONE, a); }
 Tensor *ag_gelu(Tensor *a, bool tanh_approximation) {
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;

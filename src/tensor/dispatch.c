@@ -326,6 +326,10 @@ static int run_comp(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs
 
 /* ---- entry points ------------------------------------------------------------------------------------ */
 
+/* the arguments of a call that gives none (static: building TensorOpArgs on every call costs a small
+ * op more than its checks) */
+static const TensorOpArgs default_args = TENSOR_OP_ARGS_INIT;
+
 static int check_arity(TensorOp op, int n_in, const void *const *in) {
     if ((unsigned)op >= TENSOR_OP_COUNT) {
         tensor_error_set(TENSOR_ERR_VALUE, "invalid tensor op %d", (int)op);
@@ -512,8 +516,7 @@ static int run_kernel(TensorOp op, Tensor *const *in, int n_in, const TensorOpAr
 
 int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *args, Tensor **out, int n_out) {
     if (check_arity(op, n_in, (const void *const *)in) < 0) return -1;
-    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
-    if (!args) args = &defaults;
+    if (!args) args = &default_args;
     if (op_info[op].n_out > n_out) {
         tensor_error_set(TENSOR_ERR_VALUE, "%s() produces %d outputs but room for %d was given", op_info[op].name,
                          op_info[op].n_out, n_out);
@@ -528,8 +531,7 @@ int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *
 
 int tensor_op_infer(TensorOp op, const TensorMeta *const *in, int n_in, const TensorOpArgs *args, TensorMeta *out, int max_out) {
     if (check_arity(op, n_in, (const void *const *)in) < 0) return -1;
-    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
-    if (!args) args = &defaults;
+    if (!args) args = &default_args;
     if (op_info[op].n_out > max_out) {
         tensor_error_set(TENSOR_ERR_VALUE, "%s() produces %d outputs but room for %d was given", op_info[op].name,
                          op_info[op].n_out, max_out);
@@ -550,8 +552,7 @@ int tensor_op_num_outputs(TensorOp op, int n_inputs, const Tensor *const *inputs
         tensor_error_set(TENSOR_ERR_TYPE, "%s() expects a tensor input", op_info[op].name);
         return -1;
     }
-    TensorOpArgs defaults = TENSOR_OP_ARGS_INIT;
-    if (!args) args = &defaults;
+    if (!args) args = &default_args;
     /* the op's own inference counts them (split, chunk, unbind: at most one output per element of
      * the cut dim, or one per given size) */
     if (n_inputs > 16) {

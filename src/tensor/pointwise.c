@@ -223,7 +223,24 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *c) {
 #define PW_DFUN_CHEAP(NAME, FAM, EXPR) UN_LOOP(NAME, FAM, EXPR)
 #define PW_DFUN_LIBM(NAME, FAM, EXPR) UN_LOOP(NAME, FAM, EXPR)
 #define PW_DFUN_SLEEF(NAME, FAM, EXPR) PW_FUN_SLEEF(NAME, FAM, EXPR)
-#define PW_FBIN_CHEAP(NAME, FAM, OT, EXPR) BIN_LOOP(NAME, FAM, OT, EXPR)
+/* The cheap float binary loops get a copy compiled for AVX2 + FMA, run where the CPU has both
+ * (tensor__vm_sleef: the CPUs PyTorch runs its AVX2 kernels on): add and sub are ATen's fused
+ * multiply-add (pw_add_alpha; sub is add with alpha -1), which the baseline build can only reach
+ * through a call of libm's fmaf per element (a loop that does not vectorise: an in-place sub_ of
+ * 2,048 floats cost 14 instructions an element), while here it is one vfmadd and the loop
+ * vectorises.  fma rounds once either way: the same bits. */
+#define PW_FBIN_CHEAP(NAME, FAM, OT, EXPR)                                                       \
+    BIN_FN(NAME##__body, FAM, OT, EXPR, PW_MV_INLINE)                                            \
+    VMATH_AVX2 static void NAME##__fma(char **d, const int64_t *s, int64_t n, const void *vctx) { \
+        NAME##__body(d, s, n, vctx);                                                             \
+    }                                                                                            \
+    static void NAME##__base(char **d, const int64_t *s, int64_t n, const void *vctx) {         \
+        NAME##__body(d, s, n, vctx);                                                             \
+    }                                                                                            \
+    static void NAME(char **d, const int64_t *s, int64_t n, const void *vctx) {                  \
+        if (tensor__vm_sleef) NAME##__fma(d, s, n, vctx);                                         \
+        else NAME##__base(d, s, n, vctx);                                                        \
+    }
 #define PW_FBIN_LIBM(NAME, FAM, OT, EXPR) BIN_FN(NAME##__body, FAM, OT, EXPR, PW_MV_INLINE) PW_MV(NAME)
 
 /* comparisons write bool; every other binary op writes its compute type */
@@ -444,6 +461,61 @@ int tensor__binary_dtype(TensorOp op, TensorDtype a, TensorDtype b, TensorScalar
     return binary_dtypes(op, a, 1, false, b, 1, false, alpha, compute, result);
 }
 
+/* ---- the small-op fast path ------------------------------------------------------------------- */
+
+/* Most eager ops are an op over operands of one dtype, contiguous, new output: then no promotion
+ * happens, no operand is converted and the iterator would hand the loop the whole op as one run.
+ * pw_fast2[op][d] (binary kernel ops) is the result dtype of op over two d operands, neither a
+ * wrapped number pair, when binary_dtypes computes it in d itself without a check that depends
+ * on the values (an integral divisor) and d is its kernel family's own dtype; -1 otherwise.
+ * pw_fast1[op][d] (unary kernel ops but clamp's, whose dtype depends on its bounds): 1 when
+ * op's common dtype on d is d, its kernel's.  Both are filled once, at load, by asking the
+ * dtype rules themselves (binary_dtypes, tensor__unary_dtype, kernel_dtype), so the fast path
+ * cannot disagree with them; the drivers below use them to call the op's loop directly. */
+static int8_t pw_fast2[TENSOR_OP_COUNT][TENSOR_DTYPE_COUNT];
+static uint8_t pw_fast1[TENSOR_OP_COUNT][TENSOR_DTYPE_COUNT];
+
+__attribute__((constructor)) static void pw_fast_init(void) {
+    static const TensorScalar int_one = {1.0, 1, TENSOR_INT64};
+    TensorOpArgs args = TENSOR_OP_ARGS_INIT;
+    for (int op = 0; op < TENSOR_OP_COUNT; op++) {
+        const PwInfo *k = &pw_info[op];
+        for (int d = 0; d < TENSOR_DTYPE_COUNT; d++) {
+            TensorDtype dt = (TensorDtype)d, ct, rt;
+            pw_fast2[op][d] = -1;
+            if (k->form == PWF_BINARY) {
+                if (binary_dtypes((TensorOp)op, dt, 1, false, dt, 1, false, int_one, &ct, &rt) < 0) tensor_error_clear();
+                else if (ct == dt && kernel_dtype((TensorOp)op, ct) == dt && !((k->kinds & PWK_ZDIV) && dt == TENSOR_INT64))
+                    pw_fast2[op][d] = (int8_t)rt;
+            } else if (k->form == PWF_UNARY && k->dt != PWDT_PROMOTE_SC) {
+                if (tensor__unary_dtype((TensorOp)op, dt, &args, &ct) < 0) tensor_error_clear();
+                else pw_fast1[op][d] = ct == dt && kernel_dtype((TensorOp)op, ct) == dt;
+            }
+        }
+    }
+}
+
+/* alpha's own check (binary_dtypes): a floating alpha needs a floating dtype */
+static inline bool alpha_fits(TensorScalar alpha, TensorDtype d) { return alpha.kind != TENSOR_FLOAT32 || tensor__is_float(d); }
+
+/* The fast path's call: op's loop in dtype kt over the contiguous operand t and a second operand
+ * (x: t's data; y: the other tensor's, stride sy, 0 for a scalar; swapped: the scalar first, as
+ * rsub), into a new contiguous output of dtype rt shaped as t: what the iterator would hand the
+ * loop when it does not split the op. */
+static Tensor *run_direct(TensorOp op, TensorDtype kt, TensorDtype rt, const Tensor *t, const char *y, int64_t sy, bool swapped,
+                          TensorScalar alpha) {
+    Tensor *r = tensor__new(rt, t->ndim, t->shape, false);
+    if (!r) return NULL;
+    PwArgs c = pw_args_alpha(alpha);
+    c.short_run = tensor__pw_short_run(t->numel, kt == TENSOR_FLOAT64);
+    int64_t es = (int64_t)tensor__elsize(kt);
+    char *x = tensor__data(t);
+    char *data[3] = {r->storage->data, swapped ? (char *)y : x, swapped ? x : (char *)y};
+    int64_t strides[3] = {(int64_t)tensor__elsize(rt), swapped ? sy : es, swapped ? es : sy};
+    pw_loops[op][tensor__family(kt)](data, strides, t->numel, &c);
+    return r;
+}
+
 /* the integral scalar exponent of pow must not be negative (PyTorch refuses before computing) */
 static int check_scalar_pow(TensorOp base, TensorDtype x, TensorScalar s) {
     if (base == TENSOR_OP_POW_TS && !tensor__is_float(x) && s.kind != TENSOR_FLOAT32 && s.i < 0) {
@@ -567,11 +639,24 @@ static int64_t broadcast_numel(const Tensor *a, const Tensor *b) {
 /* Computes a (op) b into a new tensor, or into `out` (in-place: out == a). The scalar forms
  * pass b as a StackScalar. alpha applies to add/sub. */
 Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScalar alpha, Tensor *out) {
+    /* the fast path: one dtype, contiguous operands (not two wrapped numbers), new output, the
+     * same shape, or b 0-dim and at most one grain of a (the iterator splits a larger op over the
+     * thread pool; same-shape ops have always run as one call here) */
+    TensorDtype da = (TensorDtype)a->dtype, db = (TensorDtype)b->dtype;
+    int frt = pw_fast2[op][da];
+    if (frt >= 0 && !out && da == db && (a->flags & b->flags & (TENSOR_F_CONTIGUOUS | TENSOR_F_WRAPPED_NUMBER)) == TENSOR_F_CONTIGUOUS &&
+        alpha_fits(alpha, da) && !a->storage->meta && !b->storage->meta) {
+        bool same = b->ndim == 0 && a->numel <= TENSOR_GRAIN_SIZE;
+        if (!same && a->ndim == b->ndim) {
+            same = true;
+            for (int i = 0; same && i < a->ndim; i++) same = a->shape[i] == b->shape[i];
+        }
+        if (same) return run_direct(op, da, (TensorDtype)frt, a, tensor__data(b), b->ndim ? (int64_t)tensor__elsize(da) : 0, false, alpha);
+    }
     /* every pointwise kernel called directly (tensor_add, the scalar forms, in-place forms into
      * out) passes one of the three drivers: each refuses a tensor without data (promote.c's
      * header says why the library checks) */
     if (a->storage->meta || b->storage->meta || (out && out->storage->meta)) return tensor__meta_data_error(tensor_op_name(op)), NULL;
-    TensorDtype da = (TensorDtype)a->dtype, db = (TensorDtype)b->dtype;
     TensorDtype ct, rt;
     if (binary_dtypes(op, da, a->ndim, (a->flags & TENSOR_F_WRAPPED_NUMBER) != 0, db, b->ndim,
                       (b->flags & TENSOR_F_WRAPPED_NUMBER) != 0, alpha, &ct, &rt) < 0)
@@ -581,22 +666,6 @@ Tensor *tensor__binary(TensorOp op, const Tensor *a, const Tensor *b, TensorScal
     TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
     c.short_run = tensor__pw_short_run(broadcast_numel(a, b), kt == TENSOR_FLOAT64);
     bool zdiv = (pw_info[op].kinds & PWK_ZDIV) && kt == TENSOR_INT64;
-
-    /* fast path: contiguous operands already in the kernel's dtype, new output, and the same
-     * shape or b a 0-dim scalar (the scalar forms' stack scalar: stride 0, the loop's
-     * broadcast-scalar case, as the iterator would give it) on an op too small for the thread
-     * pool (tensor__iter_run splits larger ones) */
-    bool b_scalar = b->ndim == 0 && a->numel <= TENSOR_GRAIN_SIZE;
-    if (!out && da == kt && db == kt && lt == rt && tensor__contig(a) && tensor__contig(b) && !zdiv &&
-        (b_scalar || (a->ndim == b->ndim && memcmp(a->shape, b->shape, sizeof(int64_t) * a->ndim) == 0))) {
-        Tensor *r = tensor__new(rt, a->ndim, a->shape, false);
-        if (!r) return NULL;
-        char *data[3] = {r->storage->data, tensor__data(a), tensor__data(b)};
-        int64_t es = (int64_t)tensor__elsize(kt), eo = (int64_t)tensor__elsize(rt);
-        int64_t strides[3] = {eo, es, b->ndim == 0 ? 0 : es};
-        fn(data, strides, a->numel, &c);
-        return r;
-    }
 
     int nd;
     int64_t shp[TENSOR_MAX_DIMS];
@@ -674,6 +743,19 @@ Tensor *tensor__binary_scalar(TensorOp op, const Tensor *a, TensorScalar s, Tens
         ct = tensor__promo_result(&p);
     }
     if (pw_info[k->base].dt == PWDT_LOGIC) ct = TENSOR_BOOL;
+    /* the fast path (tensor__binary's) without the stack scalar: a of the common dtype */
+    int frt = pw_fast2[k->base][ct];
+    if (frt >= 0 && !out && (TensorDtype)a->dtype == ct &&
+        (a->flags & (TENSOR_F_CONTIGUOUS | TENSOR_F_WRAPPED_NUMBER)) == TENSOR_F_CONTIGUOUS && a->numel <= TENSOR_GRAIN_SIZE &&
+        alpha_fits(alpha, ct) && !a->storage->meta) {
+        union {
+            double d;
+            int64_t i;
+            char bytes[8];
+        } v;
+        tensor__st_scalar(ct, v.bytes, s);
+        return run_direct(k->base, ct, (TensorDtype)frt, a, v.bytes, 0, k->form == PWF_RSCALAR, alpha);
+    }
     StackScalar ss;
     Tensor *b = stack_scalar(&ss, s, ct);
     if (k->form == PWF_RSCALAR) return tensor__binary(k->base, b, a, alpha, NULL);
@@ -711,35 +793,49 @@ static void gelu_onednn_loop(char **d, const int64_t *s, int64_t n, const void *
                              p->approx != TENSOR_GELU_ONEDNN);
 }
 
+/* op's loop over dtype kt's family: gelu's oneDNN form has its own (float32 only: NULL else) */
+static inline TensorLoopFn unary_loop(TensorOp op, TensorDtype kt, const PwArgs *c) {
+    if (op == TENSOR_OP_GELU && c->approx >= TENSOR_GELU_ONEDNN) return kt == TENSOR_FLOAT32 ? gelu_onednn_loop : NULL;
+    return pw_loops[op][tensor__family(kt)];
+}
+
+/* a new contiguous result of fn over the contiguous a, of a's dtype */
+static Tensor *run_direct1(TensorLoopFn fn, const PwArgs *c, const Tensor *a) {
+    TensorDtype dt = (TensorDtype)a->dtype;
+    Tensor *r = tensor__new(dt, a->ndim, a->shape, false);
+    if (!r) return NULL;
+    char *data[2] = {r->storage->data, tensor__data(a)};
+    int64_t es = (int64_t)tensor__elsize(dt);
+    int64_t strides[2] = {es, es};
+    fn(data, strides, a->numel, c);
+    return r;
+}
+
 Tensor *tensor__unary(TensorOp op, const Tensor *a, const TensorOpArgs *args, Tensor *out) {
+    PwArgs c;
+    /* the fast path: a contiguous, new output, op computing in a's dtype (pw_fast1) */
+    if (!out && pw_fast1[op][a->dtype] && tensor__contig(a) && !a->storage->meta) {
+        tensor__pw_args(args, &c);
+        c.short_run = tensor__pw_short_run(a->numel, a->dtype == TENSOR_FLOAT64);
+        TensorLoopFn fn = unary_loop(op, (TensorDtype)a->dtype, &c);
+        if (fn) return run_direct1(fn, &c, a);
+    }
     if (a->storage->meta || (out && out->storage->meta)) return tensor__meta_data_error(tensor_op_name(op)), NULL;
     TensorDtype ct;
     if (tensor__unary_dtype(op, (TensorDtype)a->dtype, args, &ct) < 0) return NULL;
     TensorDtype kt = kernel_dtype(op, ct);
-    PwArgs c;
     tensor__pw_args(args, &c);
     c.short_run = tensor__pw_short_run(a->numel, kt == TENSOR_FLOAT64);
-    TensorLoopFn fn = pw_loops[op][tensor__family(kt)];
-    if (op == TENSOR_OP_GELU && c.approx >= TENSOR_GELU_ONEDNN) {
-        if (kt != TENSOR_FLOAT32) {
-            tensor_error_set(TENSOR_ERR_RUNTIME, "gelu: oneDNN's form is for float32 only");
-            return NULL;
-        }
-        fn = gelu_onednn_loop;
+    TensorLoopFn fn = unary_loop(op, kt, &c);
+    if (!fn) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "gelu: oneDNN's form is for float32 only");
+        return NULL;
     }
     if (out && !tensor__can_cast(ct, (TensorDtype)out->dtype)) {
         tensor__cast_error(ct, (TensorDtype)out->dtype);
         return NULL;
     }
-    if (!out && (TensorDtype)a->dtype == kt && ct == kt && tensor__contig(a)) {
-        Tensor *r = tensor__new(ct, a->ndim, a->shape, false);
-        if (!r) return NULL;
-        char *data[2] = {tensor__data(r), tensor__data(a)};
-        int64_t es = (int64_t)tensor__elsize(kt);
-        int64_t strides[2] = {es, es};
-        fn(data, strides, r->numel, &c);
-        return r;
-    }
+    if (!out && (TensorDtype)a->dtype == kt && ct == kt && tensor__contig(a)) return run_direct1(fn, &c, a);
     Tensor *ca = tensor__as_dtype(a, kt);
     if (!ca) return NULL;
     int64_t ost[TENSOR_MAX_DIMS];
