@@ -170,8 +170,8 @@ BW(rsqrt) {
  * tests/trace/footguns); on CPUs without AVX2 + FMA PyTorch's DEFAULT kernels round twice too. */
 static bool fused_in_f64(const Tensor *t) { return tensor__vm_sleef && tensor_dtype(t) == TENSOR_FLOAT32; }
 
-/* c + a * b with ATen's contraction where fused_in_f64 */
-static Tensor *ag_fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
+/* c + a * b with ATen's contraction where fused_in_f64 (rules.h) */
+Tensor *ag__fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
     if (!fused_in_f64(a)) {
         Tensor *p = ag_mul(a, b);
         if (!p) return NULL;
@@ -196,7 +196,7 @@ BW(tanh) {
     Tensor *r, *nr, *d;
     SAVED(0, r);
     TMP(nr, ag_neg(r));
-    TMP(d, ag_fused_mul_add_scalar(nr, r, tensor_scalar_i(1)));
+    TMP(d, ag__fused_mul_add_scalar(nr, r, tensor_scalar_i(1)));
     OUT(0, ag_mul(g[0], d));
     RULE_END;
 }
@@ -333,7 +333,7 @@ BW(silu) {
     SAVED(0, x);
     TMP(sg, ag_sigmoid(x));
     TMP(om, ag_rsub_scalar(sg, tensor_scalar_i(1)));
-    TMP(t, ag_fused_mul_add_scalar(x, om, tensor_scalar_i(1)));
+    TMP(t, ag__fused_mul_add_scalar(x, om, tensor_scalar_i(1)));
     TMP(d, ag_mul(g[0], sg));
     OUT(0, ag_mul(d, t));
     RULE_END;
