@@ -52,10 +52,6 @@ static inline bool edge_valid(const AgNode *n, int i) {
     return e >= 0 && n->next[e].fn != NULL;
 }
 
-/* c + a * b, the product and the sum rounded once where ATen's FMA-built kernels contract them
- * (float32 on an AVX2 + FMA CPU: computed in float64; rules_pointwise.c) */
-Tensor *ag__fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c);
-
 static inline TensorScalar sc(double v) { return tensor_scalar_f(v); }
 
 /* Rules compute everything with tensor ops through ag_op_run (never a kernel called directly):

@@ -569,20 +569,12 @@ static Tensor *add_opt(Tensor *a, Tensor *b) {
 /* d * a'(x) for an activation a given its value, in the order of ATen's kernels: sigmoid_backward
  * (d * (1 - a)) * a, tanh_backward d * (1 - a^2) with the parenthesis rounded once */
 static Tensor *act_grad(Tensor *d, Tensor *a, bool is_tanh) {
-    Tensor *t = NULL, *r = NULL;
-    if (is_tanh) {
-        Tensor *na = ag_neg(a);
-        if (!na) return NULL;
-        t = ag__fused_mul_add_scalar(na, a, tensor_scalar_i(1));
-        tensor_decref(na);
-        if (t) r = ag_mul(d, t);
-    } else {
-        Tensor *om = one_minus(a);
-        if (!om) return NULL;
-        t = ag_mul(d, om);
-        tensor_decref(om);
-        if (t) r = ag_mul(t, a);
-    }
+    if (is_tanh) return ag_tanh_backward(d, a);
+    Tensor *om = one_minus(a);
+    if (!om) return NULL;
+    Tensor *t = ag_mul(d, om), *r = NULL;
+    tensor_decref(om);
+    if (t) r = ag_mul(t, a);
     tensor_decref(t);
     return r;
 }

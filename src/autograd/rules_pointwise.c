@@ -161,8 +161,8 @@ BW(rsqrt) {
 }
 
 /* ATen's AVX2 kernels are built with FMA and GCC contracts a product feeding an add (see
- * src/tensor/aten_order.h): tanh_backward's `a * (1 - b * b)` computes 1 - b*b in one rounding,
- * silu_backward's `1 + x * (1 - s)` likewise.  For float32 that one rounding is reproduced by
+ * src/tensor/aten_order.h): silu_backward's `1 + x * (1 - s)` computes in one rounding (tanh_backward's
+ * `a * (1 - b * b)` likewise: its own op, TANH_BACKWARD, pwexpr.h pw_one_minus_sq).  For float32 that one rounding is reproduced by
  * computing the product and the sum in float64, where a product of two floats is exact (so only
  * a double rounding on an exact float midpoint, ~1 in 2**29, could differ), then rounding to
  * float32; with ag_ ops only, so the rule stays differentiable (double backward, compiled
@@ -170,8 +170,8 @@ BW(rsqrt) {
  * tests/trace/footguns); on CPUs without AVX2 + FMA PyTorch's DEFAULT kernels round twice too. */
 static bool fused_in_f64(const Tensor *t) { return tensor__vm_sleef && tensor_dtype(t) == TENSOR_FLOAT32; }
 
-/* c + a * b with ATen's contraction where fused_in_f64 (rules.h) */
-Tensor *ag__fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
+/* c + a * b with ATen's contraction where fused_in_f64 */
+static Tensor *ag_fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
     if (!fused_in_f64(a)) {
         Tensor *p = ag_mul(a, b);
         if (!p) return NULL;
@@ -190,14 +190,29 @@ Tensor *ag__fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
     return r;
 }
 
-/* tanh_backward(grad, y) = grad * (1 - y * y), the parenthesis fused: (-y) * y + 1 */
+/* tanh_backward(grad, y) = grad * (1 - y * y), ATen's op (TANH_BACKWARD: the parenthesis rounded
+ * once on an FMA CPU, float64 included) */
 BW(tanh) {
     RULE_BEGIN;
-    Tensor *r, *nr, *d;
+    Tensor *r;
     SAVED(0, r);
-    TMP(nr, ag_neg(r));
-    TMP(d, ag__fused_mul_add_scalar(nr, r, tensor_scalar_i(1)));
-    OUT(0, ag_mul(g[0], d));
+    OUT(0, ag_tanh_backward(g[0], r));
+    RULE_END;
+}
+
+/* derivatives.yaml: grad_output: tanh_backward(grad, output); output: grad * (-2 * output * grad_output) */
+BW(tanh_backward) {
+    RULE_BEGIN;
+    Tensor *go, *y;
+    SAVED(0, go);
+    SAVED(1, y);
+    if (NEEDS(0)) OUT(0, ag_tanh_backward(g[0], y));
+    if (NEEDS(1)) {
+        Tensor *y2, *t;
+        TMP(y2, ag_mul_scalar(y, sc(-2)));
+        TMP(t, ag_mul(y2, go));
+        OUT(1, ag_mul(g[0], t));
+    }
     RULE_END;
 }
 
@@ -333,7 +348,7 @@ BW(silu) {
     SAVED(0, x);
     TMP(sg, ag_sigmoid(x));
     TMP(om, ag_rsub_scalar(sg, tensor_scalar_i(1)));
-    TMP(t, ag__fused_mul_add_scalar(x, om, tensor_scalar_i(1)));
+    TMP(t, ag_fused_mul_add_scalar(x, om, tensor_scalar_i(1)));
     TMP(d, ag_mul(g[0], sg));
     OUT(0, ag_mul(d, t));
     RULE_END;
