@@ -315,6 +315,7 @@ Tensor *ag_index(Tensor *a, int64_t dim, Tensor *const *indices, int n);
 Tensor *ag_masked_fill(Tensor *a, Tensor *mask, TensorScalar value);
 /* grad where self > threshold, else 0 (relu's backward) */
 Tensor *ag_threshold_backward(Tensor *grad, Tensor *self, TensorScalar threshold);
+Tensor *ag_tanh_backward(Tensor *grad, Tensor *output);
 Tensor *ag_abs(Tensor *a);
 Tensor *ag_sqrt(Tensor *a);
 Tensor *ag_rsqrt(Tensor *a);

@@ -566,15 +566,16 @@ static Tensor *add_opt(Tensor *a, Tensor *b) {
     return ag_add(a, b);
 }
 
-/* d * a'(x) for an activation a = sigmoid (a (1 - a)) or tanh (1 - a^2) given a's value */
+/* d * a'(x) for an activation a given its value, in the order of ATen's kernels: sigmoid_backward
+ * (d * (1 - a)) * a, tanh_backward d * (1 - a^2) with the parenthesis rounded once */
 static Tensor *act_grad(Tensor *d, Tensor *a, bool is_tanh) {
-    Tensor *t = is_tanh ? ag_mul(a, a) : one_minus(a);
-    if (!t) return NULL;
-    Tensor *der = is_tanh ? one_minus(t) : ag_mul(a, t);
+    if (is_tanh) return ag_tanh_backward(d, a);
+    Tensor *om = one_minus(a);
+    if (!om) return NULL;
+    Tensor *t = ag_mul(d, om), *r = NULL;
+    tensor_decref(om);
+    if (t) r = ag_mul(t, a);
     tensor_decref(t);
-    if (!der) return NULL;
-    Tensor *r = ag_mul(d, der);
-    tensor_decref(der);
     return r;
 }
 
@@ -617,11 +618,9 @@ BW(lstm_cell) {
         TMP(tc, ag_unary(TENSOR_OP_TANH, c2));
     }
     if (g[0]) {
-        Tensor *t2, *om, *go, *x;
-        TMP(t2, ag_mul(tc, tc));
-        TMP(om, one_minus(t2));
+        Tensor *go, *x;
         TMP(go, ag_mul(g[0], act[3]));
-        TMP(x, ag_mul(go, om));
+        TMP(x, act_grad(go, tc, true));
         TMP(dct, add_opt(g[1], x));
         TMP(dO, ag_mul(g[0], tc));
     } else if (g[1]) {

@@ -161,8 +161,8 @@ BW(rsqrt) {
 }
 
 /* ATen's AVX2 kernels are built with FMA and GCC contracts a product feeding an add (see
- * src/tensor/aten_order.h): tanh_backward's `a * (1 - b * b)` computes 1 - b*b in one rounding,
- * silu_backward's `1 + x * (1 - s)` likewise.  For float32 that one rounding is reproduced by
+ * src/tensor/aten_order.h): silu_backward's `1 + x * (1 - s)` computes in one rounding (tanh_backward's
+ * `a * (1 - b * b)` likewise: its own op, TANH_BACKWARD, pwexpr.h pw_one_minus_sq).  For float32 that one rounding is reproduced by
  * computing the product and the sum in float64, where a product of two floats is exact (so only
  * a double rounding on an exact float midpoint, ~1 in 2**29, could differ), then rounding to
  * float32; with ag_ ops only, so the rule stays differentiable (double backward, compiled
@@ -190,14 +190,29 @@ static Tensor *ag_fused_mul_add_scalar(Tensor *a, Tensor *b, TensorScalar c) {
     return r;
 }
 
-/* tanh_backward(grad, y) = grad * (1 - y * y), the parenthesis fused: (-y) * y + 1 */
+/* tanh_backward(grad, y) = grad * (1 - y * y), ATen's op (TANH_BACKWARD: the parenthesis rounded
+ * once on an FMA CPU, float64 included) */
 BW(tanh) {
     RULE_BEGIN;
-    Tensor *r, *nr, *d;
+    Tensor *r;
     SAVED(0, r);
-    TMP(nr, ag_neg(r));
-    TMP(d, ag_fused_mul_add_scalar(nr, r, tensor_scalar_i(1)));
-    OUT(0, ag_mul(g[0], d));
+    OUT(0, ag_tanh_backward(g[0], r));
+    RULE_END;
+}
+
+/* derivatives.yaml: grad_output: tanh_backward(grad, output); output: grad * (-2 * output * grad_output) */
+BW(tanh_backward) {
+    RULE_BEGIN;
+    Tensor *go, *y;
+    SAVED(0, go);
+    SAVED(1, y);
+    if (NEEDS(0)) OUT(0, ag_tanh_backward(g[0], y));
+    if (NEEDS(1)) {
+        Tensor *y2, *t;
+        TMP(y2, ag_mul_scalar(y, sc(-2)));
+        TMP(t, ag_mul(y2, go));
+        OUT(1, ag_mul(g[0], t));
+    }
     RULE_END;
 }
 

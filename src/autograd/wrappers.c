@@ -255,6 +255,11 @@ Tensor *ag_threshold_backward(Tensor *grad, Tensor *self, TensorScalar threshold
     return ag_op1(TENSOR_OP_THRESHOLD_BACKWARD, in, 2, &args);
 }
 
+Tensor *ag_tanh_backward(Tensor *grad, Tensor *output) {
+    Tensor *in[2] = {grad, output};
+    return ag_op1(TENSOR_OP_TANH_BACKWARD, in, 2, NULL);
+}
+
 /* ---- in place ---- */
 
 static int inplace(TensorOp op, Tensor *const *in, int n, const TensorOpArgs *a) {

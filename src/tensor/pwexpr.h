@@ -174,6 +174,10 @@ void tensor__pw_args(const TensorOpArgs *a, PwArgs *out);
  * the fused multiply-add would give too, written out so a CPU without FMA keeps a vector add */
 #define pw_fma(a, b, c) VMATH_FMA(a, b, c)
 #define pw_add_alpha(x, y, a) ((a) == C(1) ? (x) + (y) : fma(y, a, x))
+/* 1 - y*y as ATen's tanh_backward kernel computes it: GCC contracts `1 - b * b` into one fused
+ * negative multiply-add on a CPU running its AVX2 + FMA kernels (vmath.h tensor__vm_sleef); the
+ * DEFAULT kernels round the product and the difference apart.  Scalar only (a CHEAP row). */
+#define pw_one_minus_sq(y) (tensor__vm_sleef ? pw_fma(C(0) - (y), y, C(1)) : C(1) - (y) * (y))
 /* ATen's vector form (its loop tails compute 1 / (1 + std::exp(-x)), the same but for exp) */
 #define pw_sigmoid(x) (C(1) / (C(1) + pw_exp(C(0) - (x))))
 /* ATen's silu: x / (1 + e^-x), not x times the sigmoid (its vector form; the tail's is the same

@@ -1,21 +1,22 @@
-/* rnn.c — the fused LSTM cell (ops.def LSTM_CELL and LSTM_CELL_BACKWARD), PyTorch's
- * _thnn_fused_lstm_cell on the CPU: the pointwise part of one LSTM step in one pass.  The GEMMs
- * stay OpenBLAS (nn.LSTM computes gates = x W_ih^T + b + h W_hh^T with addmm); this kernel takes
- * the gates (B, 4H, PyTorch's chunk order i, f, g, o) and the previous cell state cx (B, H) and
- * writes
+/* rnn.c — the fused LSTM cell (ops.def LSTM_CELL and LSTM_CELL_BACKWARD): the pointwise part of one
+ * nn.LSTM step in one pass, with the bits of PyTorch 1.13's CPU LSTM, which composes it from ATen
+ * ops (RNN.cpp LSTMCell) and differentiates them one by one.  The GEMMs stay OpenBLAS (nn.LSTM
+ * sums gates = linear(h, W_hh, b_hh) + the input projection); this kernel takes the gates (B, 4H,
+ * PyTorch's chunk order i, f, g, o) and the previous cell state cx (B, H) and writes
  *     hy = o * tanh(cy),  cy = f * cx + i * g,   i, f, o = sigmoid(..), g = tanh(..)
  * and a workspace (B, 4H) holding the activated gates, which the backward reads instead of
- * recomputing the exponentials.  The backward, one pass:
- *     dcy' = dcy + dhy * o * (1 - tanh(cy)^2)
- *     d gates = (dcy' g i (1 - i), dcy' cx f (1 - f), dcy' i (1 - g^2), dhy tanh(cy) o (1 - o)),
+ * recomputing the exponentials.  The backward, one pass, each product rounded as ATen's ops do:
+ *     dcy' = dcy + (dhy o) (1 - tanh(cy)^2)
+ *     d gates = (((dcy' g) (1 - i)) i, ((dcy' cx) (1 - f)) f, (dcy' i) (1 - g^2), ((dhy tanh(cy)) (1 - o)) o),
  *     dcx = dcy' f
- * (an absent gradient of hy or cy is zero).  This replaces ~12 dispatched ops per step forward
- * (chunk, three sigmoids, two tanhs, three multiplies, an add) and their backward nodes.  The
- * float32 loops are multiversioned (isa.h) over vmath.h's inline exp / tanh: 16 lanes on AVX-512. */
+ * (an absent gradient of hy or cy adds nothing).  This replaces ~12 dispatched ops per step
+ * forward (chunk, three sigmoids, two tanhs, three multiplies, an add) and their backward nodes.
+ * The float32 loops are multiversioned (isa.h). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "src/tensor/aten_order.h"
 #include "src/tensor/isa.h"
 #include "src/tensor/kernels.h"
 #include "src/tensor/tensor.h"
@@ -26,11 +27,6 @@
  * not inspect FP exception flags, and the results are the same bits either way.  PyTorch's
  * build uses -fno-trapping-math throughout. */
 #pragma GCC optimize("no-trapping-math")
-
-/* float32 exp and tanh are vmath.h's straight-line forms, so the cell's loops vectorize (libm's
- * expf / tanhf are calls: they were 15% of an LSTM training step, where PyTorch runs Sleef's
- * vector forms). */
-static inline __attribute__((always_inline)) float lstm_sigmoidf(float x) { return 1.0f / (1.0f + tensor__vexpf(-x)); }
 
 static int lstm_check(const TensorMeta *gates, const TensorMeta *cx, int64_t *B, int64_t *H) {
     if (gates->dtype != TENSOR_FLOAT32 && gates->dtype != TENSOR_FLOAT64) {
@@ -80,15 +76,30 @@ TENSOR_INFER(lstm_cell_backward) {
     return 2;
 }
 
-/* one row each (restrict parameters: the rows never overlap, so the loops vectorize) */
-#define LSTM_KERNELS(SUF, T, SIGMOID, TANH)                                                                            \
+/* One row each, as ATen's CPU LSTM cell computes it (RNN.cpp LSTMCell: gates.unsafe_chunk(4, 1),
+ * ingate.sigmoid_(), ..., cy = (forgetgate * cx).add_(ingate * cellgate), hy = outgate * cy.tanh()).
+ * sigmoid_ runs on each (B, H) chunk, a view with row stride 4H: ATen's loop takes each row on its
+ * own, Sleef's exp in whole blocks of 16 floats / 8 doubles (the vector body, the first nv
+ * elements) and libm's exp on the row's tail; tanh is a vml kernel, Sleef on every element.
+ *
+ * The backward is autograd over those ops, each rounding on its own, in derivatives.yaml's
+ * order: MulBackward (hy) gives grad_tc = dhy * o and grad_o = dhy * tc; tanh_backward
+ * grad * (1 - y * y), whose parenthesis ATen's FMA-built kernels round once (fused); the cell
+ * state's gradient is that plus dcy; sigmoid_backward (grad * (1 - y)) * y on grad * the other
+ * factor of each product.  An absent dhy (dcy) adds nothing, and an absent dhy leaves the output
+ * gate's gradient +0 as UnsafeSplitBackward's zeros do. */
+#define LSTM_KERNELS(SUF, T, VEXP, LEXP, TANH)                                                                         \
+    static inline __attribute__((always_inline)) T lstm_sig_##SUF(T x, bool vec) {                                     \
+        return (T)1 / ((T)1 + (vec ? VEXP(-x) : LEXP(-x)));                                                            \
+    }                                                                                                                  \
     static inline __attribute__((always_inline)) void lstm_fwd_row_##SUF(                                              \
-        const T *restrict g, const T *restrict c, T *restrict h, T *restrict cn, T *restrict w, int64_t H) {           \
+        const T *restrict g, const T *restrict c, T *restrict h, T *restrict cn, T *restrict w, int64_t H,             \
+        int64_t nv) {                                                                                                  \
         for (int64_t j = 0; j < H; j++) {                                                                              \
-            T i = SIGMOID(g[j]);                                                                                       \
-            T f = SIGMOID(g[H + j]);                                                                                   \
+            T i = lstm_sig_##SUF(g[j], j < nv);                                                                        \
+            T f = lstm_sig_##SUF(g[H + j], j < nv);                                                                    \
             T gg = TANH(g[2 * H + j]);                                                                                 \
-            T o = SIGMOID(g[3 * H + j]);                                                                               \
+            T o = lstm_sig_##SUF(g[3 * H + j], j < nv);                                                                \
             T cv = f * c[j] + i * gg;                                                                                  \
             w[j] = i;                                                                                                  \
             w[H + j] = f;                                                                                              \
@@ -99,44 +110,56 @@ TENSOR_INFER(lstm_cell_backward) {
         }                                                                                                              \
     }                                                                                                                  \
     static inline __attribute__((always_inline)) void lstm_fwd_##SUF##__body(const T *gates, const T *cx, T *hy, T *cy, \
-                                                                            T *ws, int64_t B, int64_t H) {             \
+                                                                            T *ws, int64_t B, int64_t H, int64_t nv) { \
         for (int64_t b = 0; b < B; b++)                                                                                \
-            lstm_fwd_row_##SUF(gates + b * 4 * H, cx + b * H, hy + b * H, cy + b * H, ws + b * 4 * H, H);              \
+            lstm_fwd_row_##SUF(gates + b * 4 * H, cx + b * H, hy + b * H, cy + b * H, ws + b * 4 * H, H, nv);          \
     }                                                                                                                  \
     static inline __attribute__((always_inline)) void lstm_bwd_row_##SUF(                                              \
         const T *restrict w, const T *restrict c, const T *restrict cn, const T *restrict dh, const T *restrict dc,    \
-        T *restrict dg, T *restrict dcp, int64_t H) {                                                                  \
+        T *restrict dg, T *restrict dcp, int64_t H, bool fused) {                                                      \
         for (int64_t j = 0; j < H; j++) {                                                                              \
             T i = w[j], f = w[H + j], gg = w[2 * H + j], o = w[3 * H + j];                                             \
-            T tc = TANH(cn[j]), gh = dh[j];                                                                            \
-            T d = dc[j] + gh * o * ((T)1 - tc * tc);                                                                   \
-            dg[j] = d * gg * i * ((T)1 - i);                                                                           \
-            dg[H + j] = d * c[j] * f * ((T)1 - f);                                                                     \
-            dg[2 * H + j] = d * i * ((T)1 - gg * gg);                                                                  \
-            dg[3 * H + j] = gh * tc * o * ((T)1 - o);                                                                  \
+            T d, dgo = 0;                                                                                              \
+            if (dh) {                                                                                                  \
+                T tc = TANH(cn[j]), gh = dh[j];                                                                        \
+                T dtc = (gh * o) * aten_fma_##SUF(fused, -tc, tc, (T)1);                                               \
+                d = dc ? dc[j] + dtc : dtc;                                                                            \
+                dgo = ((gh * tc) * ((T)1 - o)) * o;                                                                    \
+            } else {                                                                                                   \
+                d = dc[j];                                                                                             \
+            }                                                                                                          \
+            dg[j] = ((d * gg) * ((T)1 - i)) * i;                                                                       \
+            dg[H + j] = ((d * c[j]) * ((T)1 - f)) * f;                                                                 \
+            dg[2 * H + j] = (d * i) * aten_fma_##SUF(fused, -gg, gg, (T)1);                                            \
+            dg[3 * H + j] = dgo;                                                                                       \
             dcp[j] = d * f;                                                                                            \
         }                                                                                                              \
     }                                                                                                                  \
     static inline __attribute__((always_inline)) void lstm_bwd_##SUF##__body(const T *cx, const T *cy, const T *ws,     \
                                                                             const T *dhy, const T *dcy, T *dgates,     \
-                                                                            T *dcx, int64_t B, int64_t H) {            \
+                                                                            T *dcx, int64_t B, int64_t H, bool fused) { \
         for (int64_t b = 0; b < B; b++)                                                                                \
-            lstm_bwd_row_##SUF(ws + b * 4 * H, cx + b * H, cy + b * H, dhy + b * H, dcy + b * H, dgates + b * 4 * H,   \
-                               dcx + b * H, H);                                                                        \
+            lstm_bwd_row_##SUF(ws + b * 4 * H, cx + b * H, cy + b * H, dhy ? dhy + b * H : NULL,                       \
+                               dcy ? dcy + b * H : NULL, dgates + b * 4 * H, dcx + b * H, H, fused);                   \
     }
 
-static inline __attribute__((always_inline)) double lstm_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+static inline __attribute__((always_inline)) float aten_fma_f(bool fused, float a, float b, float c) {
+    return aten_fmaf(fused, a, b, c);
+}
+static inline __attribute__((always_inline)) double aten_fma_d(bool fused, double a, double b, double c) {
+    return aten_fma(fused, a, b, c);
+}
 
-LSTM_KERNELS(f, float, lstm_sigmoidf, tensor__vtanhf)
-LSTM_KERNELS(d, double, lstm_sigmoid, tanh)
+LSTM_KERNELS(f, float, tensor__vexpf, expf, tensor__vtanhf)
+LSTM_KERNELS(d, double, tensor__vexp, (exp), tensor__vtanh)
 
-#define LSTM_FWD_PARAMS(T) (const T *gates, const T *cx, T *hy, T *cy, T *ws, int64_t B, int64_t H)
-#define LSTM_BWD_PARAMS(T) (const T *cx, const T *cy, const T *ws, const T *dhy, const T *dcy, T *dgates, T *dcx, int64_t B, int64_t H)
+#define LSTM_FWD_PARAMS(T) (const T *gates, const T *cx, T *hy, T *cy, T *ws, int64_t B, int64_t H, int64_t nv)
+#define LSTM_BWD_PARAMS(T) (const T *cx, const T *cy, const T *ws, const T *dhy, const T *dcy, T *dgates, T *dcx, int64_t B, int64_t H, bool fused)
 /* the float32 loops in AVX-512 / AVX2 / baseline copies (src/tensor/isa.h: same bits on each) */
-TENSOR_MULTIVERSION(lstm_fwd_f, LSTM_FWD_PARAMS(float), (gates, cx, hy, cy, ws, B, H))
-TENSOR_MULTIVERSION(lstm_bwd_f, LSTM_BWD_PARAMS(float), (cx, cy, ws, dhy, dcy, dgates, dcx, B, H))
-static void lstm_fwd_d LSTM_FWD_PARAMS(double) { lstm_fwd_d__body(gates, cx, hy, cy, ws, B, H); }
-static void lstm_bwd_d LSTM_BWD_PARAMS(double) { lstm_bwd_d__body(cx, cy, ws, dhy, dcy, dgates, dcx, B, H); }
+TENSOR_MULTIVERSION(lstm_fwd_f, LSTM_FWD_PARAMS(float), (gates, cx, hy, cy, ws, B, H, nv))
+TENSOR_MULTIVERSION(lstm_bwd_f, LSTM_BWD_PARAMS(float), (cx, cy, ws, dhy, dcy, dgates, dcx, B, H, fused))
+static void lstm_fwd_d LSTM_FWD_PARAMS(double) { lstm_fwd_d__body(gates, cx, hy, cy, ws, B, H, nv); }
+static void lstm_bwd_d LSTM_BWD_PARAMS(double) { lstm_bwd_d__body(cx, cy, ws, dhy, dcy, dgates, dcx, B, H, fused); }
 
 #define P(t, T) ((t) ? (T *)tensor__data(t) : NULL)
 
@@ -167,11 +190,13 @@ TENSOR_RUN(lstm_cell) {
     if (!contig_n(in, n_in, 2, c)) goto fail;
     for (int i = 0; i < 3; i++)
         if (!(r[i] = tensor__new_from_meta(&o[i], false))) goto fail;
+    /* the sigmoids' vector body: whole blocks of 2 AVX2 vectors of each row (16 floats, 8 doubles) */
     if (m[0].dtype == TENSOR_FLOAT64)
-        lstm_fwd_d(P(c[0], const double), P(c[1], const double), P(r[0], double), P(r[1], double), P(r[2], double), B, H);
+        lstm_fwd_d(P(c[0], const double), P(c[1], const double), P(r[0], double), P(r[1], double), P(r[2], double), B, H,
+                   H / 8 * 8);
     else
         TENSOR_ISA_CALL(lstm_fwd_f, (P(c[0], const float), P(c[1], const float), P(r[0], float), P(r[1], float),
-                                     P(r[2], float), B, H));
+                                     P(r[2], float), B, H, H / 16 * 16));
     decref_n(c, 2);
     for (int i = 0; i < 3; i++) out[i] = r[i];
     return 3;
@@ -194,20 +219,20 @@ TENSOR_RUN(lstm_cell_backward) {
     int64_t B = m[0].shape[0], H = m[0].shape[1];
     Tensor *c[5], *r[2] = {NULL, NULL};
     if (!contig_n(in, n_in, 5, c)) goto fail;
-    /* an absent gradient (the last step's cy, a step whose hy is unused) is zeros: the loop then
-     * has no branch per element */
-    TensorMeta zm;
-    tensor__meta_contiguous(&zm, (TensorDtype)m[0].dtype, 2, m[0].shape);
-    for (int i = 3; i < 5; i++)
-        if (!c[i] && !(c[i] = tensor__new_from_meta(&zm, true))) goto fail;
+    /* an absent gradient (the last step's cy, a step whose hy is unused) adds nothing: NULL rows */
+    if (!c[3] && !c[4]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "_thnn_fused_lstm_cell_backward: no gradient of hy or cy");
+        goto fail;
+    }
     for (int i = 0; i < 2; i++)
         if (!(r[i] = tensor__new_from_meta(&o[i], false))) goto fail;
     if (m[0].dtype == TENSOR_FLOAT64)
         lstm_bwd_d(P(c[0], const double), P(c[1], const double), P(c[2], const double), P(c[3], const double),
-                   P(c[4], const double), P(r[0], double), P(r[1], double), B, H);
+                   P(c[4], const double), P(r[0], double), P(r[1], double), B, H, tensor__vm_sleef);
     else
         TENSOR_ISA_CALL(lstm_bwd_f, (P(c[0], const float), P(c[1], const float), P(c[2], const float),
-                                     P(c[3], const float), P(c[4], const float), P(r[0], float), P(r[1], float), B, H));
+                                     P(c[3], const float), P(c[4], const float), P(r[0], float), P(r[1], float), B, H,
+                                     tensor__vm_sleef));
     decref_n(c, 5);
     out[0] = r[0];
     out[1] = r[1];

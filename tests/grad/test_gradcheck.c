@@ -238,6 +238,7 @@ static void binary_cases(void) {
     CHECK(TENSOR_OP_MASKED_FILL, true, T1, gr(RN, SHAPE(2, 3)), bool_mask(SHAPE(3)));
     a.scalar = tensor_scalar_f(0.25);
     CHECK(TENSOR_OP_THRESHOLD_BACKWARD, true, T1, gr(RN, SHAPE(2, 3)), cst(AW, SHAPE(2, 3)));
+    CHECK(TENSOR_OP_TANH_BACKWARD, true, T1, gr(RN, SHAPE(2, 3)), gr(UN, SHAPE(2, 3)));
 }
 
 static void reduction_cases(void) {

@@ -2,8 +2,7 @@
 # whole sequence at once, then each step's gates as linear(h, w_hh, b_hh) + that projection
 # (pytorch/examples' word_language_model drifted from PyTorch's losses when Ember folded b_hh
 # into the projection).  One- and two-layer, uni- and bidirectional, with and without biases.
-# (Hidden sizes are multiples of 16: the gates of other sizes meet the sigmoid / tanh tail
-# difference, and the backward's bits are not yet PyTorch's: footguns.)
+# (Other hidden sizes, the sigmoids' libm tails and the backward: lstm_backward_bits.py.)
 import hashlib
 import torch
 import torch.nn as nn

@@ -42,13 +42,14 @@ def _lstm_step_fused(gi, h, c, w_hh, b_hh, w_hr):
 
 
 def _gru_step(gi, h, w_hh, b_hh):
-    gh = F.linear(h, w_hh, b_hh)
+    # PyTorch 1.13's CPU GRUCell, op for op (its in-place ops out of place, same values): the new
+    # state is (h - n) * z + n, which rounds differently from (1 - z) * n + z * h
     ir, iz, inn = gi.chunk(3, -1)
-    hr, hz, hn = gh.chunk(3, -1)
-    r = (ir + hr).sigmoid()
-    z = (iz + hz).sigmoid()
-    n = (inn + r * hn).tanh()
-    return (1 - z) * n + z * h
+    hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
+    r = (hr + ir).sigmoid()
+    z = (hz + iz).sigmoid()
+    n = (inn + hn * r).tanh()
+    return (h - n) * z + n
 
 
 def _rnn_step(gi, h, w_hh, b_hh, relu):
