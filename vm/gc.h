@@ -26,7 +26,7 @@
  * permanent (at least 4 MiB more, at least 24 MiB: vm/gc.c).  Tensor storage is counted too, on its own budget
  * (vm->storage_bytes, gc_storage_bytes): a collection comes when it has grown by the storage
  * live after the last one, and by at least 16 MiB (vm/gc.c says why that floor); after each
- * collection the tensor layer's cache of freed buffers is trimmed to that budget
+ * collection the tensor layer's cache of freed buffers is trimmed to twice that budget
  * (vm->storage_trim).
  */
 #ifndef EMBER_VM_GC_H

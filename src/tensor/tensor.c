@@ -55,7 +55,7 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
  * a tensor-heavy loop's temporaries in batches (its storage budget, vm/gc.c, is 16 MiB or more),
  * so the cache holds any number of buffers: with 512 slots, a loop of 64 KiB temporaries freed
  * 1024 a batch and mapped half of them afresh every cycle.  It holds at most 64 MiB, and after
- * each collection the VM trims it to its storage budget (tensor_storage_cache_trim), the most
+ * each collection the VM trims it to twice its storage budget (tensor_storage_cache_trim), what
  * the next cycle can take back: it held 256 MiB, and a loop whose sizes changed (an MLP's step
  * at batch 1, then at batch 64) kept the old sizes' buffers resident, 16 MiB of mlp_step.py's
  * peak RSS.  Buffers are
