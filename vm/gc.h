@@ -21,10 +21,13 @@
  * permanent objects, except what a code object's entry in vm->perm_code marks (vm/gc.c).
  *
  * Pacing: bytes.  vm->bytes_allocated counts object sizes, the internal arrays they own and
- * other external memory (gc_external_bytes); after a collection the threshold is twice the live
- * bytes (at least 24 MiB).  Tensor storage is counted too, on its own budget
+ * other external memory (gc_external_bytes), and the tensor layer's structs (blockcache) count
+ * with them; after a collection the threshold is the live bytes plus those that are not
+ * permanent (at least 4 MiB more, at least 24 MiB: vm/gc.c).  Tensor storage is counted too, on its own budget
  * (vm->storage_bytes, gc_storage_bytes): a collection comes when it has grown by the storage
- * live after the last one, and by at least 16 MiB (vm/gc.c says why that floor).
+ * live after the last one, and by at least 16 MiB (vm/gc.c says why that floor); after each
+ * collection the tensor layer's cache of freed buffers is trimmed to twice that budget
+ * (vm->storage_trim).
  */
 #ifndef EMBER_VM_GC_H
 #define EMBER_VM_GC_H

@@ -154,6 +154,7 @@ struct VM {
     size_t nobjects, objects_cap;
     Obj **permanent;         /* objects made permanent (gc_make_permanent), out of the table */
     size_t npermanent, permanent_cap;
+    size_t permanent_bytes;  /* their sizes: counted in bytes_allocated, never marked (vm/gc.c pacing) */
     CodeObj **perm_code;     /* the permanent code objects: traced as roots (their caches) */
     size_t nperm_code, perm_code_cap;
     struct ObjPool *obj_pool;
@@ -164,6 +165,7 @@ struct VM {
     size_t live_after_gc;
     size_t storage_bytes;    /* tensor storage, paced apart from the objects (vm/gc.h) */
     size_t next_storage_gc;
+    void (*storage_trim)(size_t keep_bytes);  /* after each collection: trim freed storage kept for reuse */
     bool gc_running;
     bool gc_disabled;
     bool gc_finalizers;   /* some class has defined __del__: collections look for dying instances */

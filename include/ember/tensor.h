@@ -259,6 +259,10 @@ void tensor_set_user_obj(Tensor *t, void *obj);
 typedef void (*TensorStorageObserver)(void *ud, ptrdiff_t delta_bytes);
 void tensor_set_storage_observer(TensorStorageObserver fn, void *ud);
 size_t tensor_live_storage_bytes(void);       /* bytes currently allocated for storage */
+/* Unmap cached freed buffers (least recently used sizes first) until the cache holds at most
+ * max_bytes: the VM calls it after each collection with twice its storage budget (what the next
+ * cycle can take back from the cache). */
+void tensor_storage_cache_trim(size_t max_bytes);
 size_t tensor_peak_storage_bytes(void);       /* their high-water mark since the last reset */
 void tensor_reset_peak_storage_bytes(void);   /* the mark restarts from the live bytes */
 int64_t tensor_live_count(void);               /* Tensors currently alive (leak checks) */

@@ -22,6 +22,13 @@
  * tensors and nodes of a few hundred bytes) fit; a loop of 64 KiB temporaries keeps 512. */
 #define BLOCKCACHE_MAX_BYTES ((size_t)32 << 20)
 
+/* bytes this thread's callers hold (asked for minus given back, by the sizes they passed): the
+ * VM's collector paces on it (blockcache_live_bytes).  Signed: a block freed by another thread
+ * than the one that took it moves the two counts apart. */
+static _Thread_local ptrdiff_t live_bytes;
+
+size_t blockcache_live_bytes(void) { return live_bytes > 0 ? (size_t)live_bytes : 0; }
+
 #ifndef BLOCKCACHE_OFF
 typedef struct Bin {
     void *head;                         /* freed blocks, linked through their first word */
@@ -63,6 +70,7 @@ static void flush(void *arg) {
 static void make_key(void) { (void)pthread_key_create(&exit_key, flush); }
 
 void *blockcache_alloc(size_t n) {
+    live_bytes += (ptrdiff_t)n;
     if (n > LARGE_MAX) return malloc(n);
     size_t size;
     unsigned k = class_of(n, &size);
@@ -77,6 +85,7 @@ void *blockcache_alloc(size_t n) {
 
 void blockcache_free(void *p, size_t n) {
     if (!p) return;
+    live_bytes -= (ptrdiff_t)n;
     size_t size;
     if (n > LARGE_MAX) {
         free(p);
@@ -101,9 +110,11 @@ void blockcache_free(void *p, size_t n) {
 bool blockcache_active(void) { return true; }
 #else
 bool blockcache_active(void) { return false; }
-void *blockcache_alloc(size_t n) { return n > SMALL_MAX && n <= LARGE_MAX ? aligned_alloc(64, (n + 63) & ~(size_t)63) : malloc(n); }
+void *blockcache_alloc(size_t n) {
+    live_bytes += (ptrdiff_t)n;
+    return n > SMALL_MAX && n <= LARGE_MAX ? aligned_alloc(64, (n + 63) & ~(size_t)63) : malloc(n); }
 void blockcache_free(void *p, size_t n) {
-    (void)n;
+    if (p) live_bytes -= (ptrdiff_t)n;
     free(p);
 }
 #endif

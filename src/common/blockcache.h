@@ -26,6 +26,10 @@
 void *blockcache_alloc(size_t n);
 /* Give back a block from blockcache_alloc(n), with the same n (p may be NULL). */
 void blockcache_free(void *p, size_t n);
+/* The bytes of blocks this thread took and has not given back (by the sizes asked for), cached
+ * blocks not included: the tensor layer's structs, graph nodes and small storages that the VM's
+ * dead objects still hold, which vm/gc.c counts when it paces the collector. */
+size_t blockcache_live_bytes(void);
 /* false in builds where the cache is off (AddressSanitizer): every block is malloc's */
 bool blockcache_active(void);
 

@@ -52,14 +52,18 @@ void tensor_set_mutation_observer(TensorMutationObserver fn, void *ud) {
  * small allocations that follow and the next one lands on fresh heap, so the heap grew by a
  * gradient per step until the VM's collector freed those small objects.  Mapping without the
  * cache would instead page-fault every buffer in again at every step.  The VM's collector frees
- * a tensor-heavy loop's temporaries in batches (its storage budget, vm/gc.c, is 16 MiB or more,
- * 64 MiB when measured), so the cache holds up to 256 MiB in any number of buffers: with 512 slots, a loop of
- * 64 KiB temporaries freed 1024 a batch and mapped half of them afresh every cycle.  Buffers are
+ * a tensor-heavy loop's temporaries in batches (its storage budget, vm/gc.c, is 16 MiB or more),
+ * so the cache holds any number of buffers: with 512 slots, a loop of 64 KiB temporaries freed
+ * 1024 a batch and mapped half of them afresh every cycle.  It holds at most 64 MiB, and after
+ * each collection the VM trims it to twice its storage budget (tensor_storage_cache_trim), what
+ * the next cycle can take back: it held 256 MiB, and a loop whose sizes changed (an MLP's step
+ * at batch 1, then at batch 64) kept the old sizes' buffers resident, 16 MiB of mlp_step.py's
+ * peak RSS.  Buffers are
  * kept in bins of one size each (a loop asks for a few sizes, many times), newest on top;
  * when full, the least recently used bin gives up a buffer. */
 #define STORAGE_MAP_MIN (64u << 10)
 #define STORAGE_CACHE_BINS 64
-#define STORAGE_CACHE_MAX_BYTES (256u << 20)
+#define STORAGE_CACHE_MAX_BYTES (64u << 20)
 typedef struct CacheBin {
     size_t n;           /* the page-rounded size of every buffer in the bin */
     void **p;
@@ -88,6 +92,10 @@ static bool cache_evict_one(void) {
     munmap(lru->p[--lru->len], lru->n);
     cache_bytes -= lru->n;
     return true;
+}
+
+void tensor_storage_cache_trim(size_t max_bytes) {
+    while (cache_bytes > max_bytes && cache_evict_one()) {}
 }
 
 static void *big_alloc(size_t nbytes) {

@@ -833,6 +833,7 @@ static void torch_state_free(VM *vm, void *p) {
     if (!val_is_null(((TorchState *)p)->mutation_observer)) tensor_set_mutation_observer(NULL, NULL);
     if (observed_vm == vm) {
         tensor_set_storage_observer(NULL, NULL);
+        vm->storage_trim = NULL;
         observed_vm = NULL;
     }
     free(p);
@@ -845,6 +846,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
     vm->ext_free[TORCH_EXT] = torch_state_free;
     observed_vm = vm;
     tensor_set_storage_observer(storage_observer, NULL);
+    vm->storage_trim = tensor_storage_cache_trim;
 
     Value torch_name = vm_intern(vm, "torch");
     ts->t_tensor = type_new_builtin(vm, "Tensor", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(TensorObj),
