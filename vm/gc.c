@@ -545,8 +545,6 @@ static void sweep(VM *vm) {
     }
 }
 
-#include <time.h>
-
 void gc_collect(VM *vm) {
     if (vm->gc_running) return;
     vm->gc_running = true;
