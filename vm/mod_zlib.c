@@ -156,6 +156,12 @@ static Value z_checksum(ARGS) {
 
 /* ---- stream objects ------------------------------------------------------------------------------- */
 
+/* b'' (NULL with MemoryError pending) */
+static Value empty_bytes(VM *vm) {
+    BytesObj *e = bytes_new(vm, NULL, 0);
+    return e ? val_obj(e) : val_null();
+}
+
 typedef struct ZObj {
     Obj hdr;
     z_stream zs;
@@ -185,7 +191,9 @@ static ZObj *zobj_new(VM *vm, bool deflating) {
     ZObj *z = gc_alloc(vm, AS_TYPE(vm->lib[deflating ? VM_LIB_zlib_compress : VM_LIB_zlib_decompress]), sizeof(ZObj));
     if (!z) return NULL;
     z->deflating = deflating;
+    vm_push_root(vm, val_obj(z));   /* the next allocation may collect */
     BytesObj *e = bytes_new(vm, NULL, 0);
+    vm_pop_root(vm);
     if (!e) return NULL;
     z->unused_data = z->unconsumed_tail = z->zdict = val_obj(e);
     return z;
@@ -285,7 +293,7 @@ static Value c_flush(ARGS) {
     ZObj *z = ZO(argv[0]);
     int64_t mode = Z_FINISH;
     if (argc > 1 && vm_index(vm, argv[1], &mode) < 0) return val_null();
-    if (mode == Z_NO_FLUSH) return val_obj(bytes_new(vm, NULL, 0));
+    if (mode == Z_NO_FLUSH) return empty_bytes(vm);
     if (!z->inited) return vm_raise(vm, vm->e_ValueError, "Compress object has been flushed");
     z->zs.next_in = NULL;
     z->zs.avail_in = 0;
@@ -352,14 +360,19 @@ static Value d_decompress(ARGS) {
         if (!rest) goto fail;
         if (err == Z_STREAM_END) {
             z->eof = true;
-            /* unused_data accumulates */
+            /* unused_data accumulates; rest, then u, stay rooted while the next is made (a
+             * collection there freed them: GC stress, ASan) */
+            vm_push_root(vm, val_obj(rest));
             int64_t ul = ((BytesObj *)z->unused_data.as.o)->len;
             BytesObj *u = bytes_new(vm, NULL, ul + rest->len);
-            if (!u) goto fail;
+            if (u) vm_push_root(vm, val_obj(u));
+            BytesObj *empty = u ? bytes_new(vm, NULL, 0) : NULL;
+            vm_pop_roots(vm, u ? 2 : 1);
+            if (!empty) goto fail;
             memcpy(u->data, ((BytesObj *)z->unused_data.as.o)->data, (size_t)ul);
             memcpy(u->data + ul, rest->data, (size_t)rest->len);
             z->unused_data = val_obj(u);
-            z->unconsumed_tail = val_obj(bytes_new(vm, NULL, 0));
+            z->unconsumed_tail = val_obj(empty);
         } else {
             z->unconsumed_tail = val_obj(rest);
         }
@@ -378,7 +391,7 @@ fail:
 
 static Value d_flush(ARGS) {
     ZObj *z = ZO(argv[0]);
-    if (!z->inited) return val_obj(bytes_new(vm, NULL, 0));
+    if (!z->inited) return empty_bytes(vm);
     Value tail = z->unconsumed_tail;
     vm_push_root(vm, tail);
     z->zs.next_in = ((BytesObj *)tail.as.o)->data;
@@ -392,7 +405,12 @@ static Value d_flush(ARGS) {
         return val_null();
     }
     if (err == Z_STREAM_END) z->eof = true;
-    z->unconsumed_tail = val_obj(bytes_new(vm, NULL, 0));
+    BytesObj *empty = bytes_new(vm, NULL, 0);
+    if (!empty) {
+        sb_free(&out);
+        return val_null();
+    }
+    z->unconsumed_tail = val_obj(empty);
     BytesObj *b = bytes_new(vm, (const uint8_t *)out.data, (int64_t)out.len);
     sb_free(&out);
     return b ? val_obj(b) : val_null();
