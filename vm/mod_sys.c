@@ -305,7 +305,12 @@ static Value sys_displayhook(ARGS) {
     StrObj *line = str_printf(vm, "%s\n", AS_STR(r)->data);
     vm_pop_root(vm);
     if (!line) return val_null();
-    if (write_to_sys(vm, "stdout", vm->out, line->data, (size_t)line->len) < 0) return val_null();
+    /* line stays rooted: write_to_sys copies its text into a new str (an allocation that may
+     * collect) */
+    vm_push_root(vm, val_obj(line));
+    int wrc = write_to_sys(vm, "stdout", vm->out, line->data, (size_t)line->len);
+    vm_pop_root(vm);
+    if (wrc < 0) return val_null();
     return dict_set_c(vm, vm->builtins, "_", argv[0]) < 0 ? val_null() : val_none();
 }
 

@@ -562,7 +562,10 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "dis") == 0) return cmd_dis(argc - 2, argv + 2);
     bool done;
     int status = parse_python_options(argc, argv, &o, &done);
-    if (status || done) return status;
+    if (status || done) {
+        if (o.command || o.module) free(o.argv);   /* a fatal option error after -c / -m */
+        return status;
+    }
     /* modules whose main is C: torchrun's launcher (src/dist/launch.c) starts worker processes */
     if (o.module && strcmp(o.module, "torch.distributed.run") == 0) status = dist_launch_main(o.argc - 1, o.argv + 1);
     else status = run(&o);

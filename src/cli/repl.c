@@ -166,15 +166,25 @@ static void install_quitters(VM *vm) {
     if (!val_is_null(dict_get_c(vm, vm->builtins, "exit"))) return;
     Value sb = vm_import_module(vm, "_sitebuiltins");
     Value q = val_is_null(sb) ? val_null() : vm_getattr_opt(vm, sb, vm_intern_str(vm, "Quitter"));
+    /* every value made here stays rooted until the next allocation cannot free it (the call's
+     * instance allocation collected an unrooted argument: GC stress + ASan) */
+    vm_push_root(vm, val_is_null(q) ? val_none() : q);
     for (int i = 0; i < 2 && !val_is_null(q); i++) {
         const char *name = i ? "quit" : "exit";
         StrObj *n = str_from_c(vm, name);
         vm_push_root(vm, n ? val_obj(n) : val_none());
-        StrObj *eof = str_from_c(vm, "Ctrl-D (i.e. EOF)");
+        StrObj *eof = n ? str_from_c(vm, "Ctrl-D (i.e. EOF)") : NULL;
+        vm_push_root(vm, eof ? val_obj(eof) : val_none());
         Value obj = n && eof ? vm_call2(vm, q, val_obj(n), val_obj(eof)) : val_null();
-        vm_pop_root(vm);
-        if (!val_is_null(obj) && dict_set_c(vm, vm->builtins, name, obj) < 0) break;
+        vm_pop_roots(vm, 2);
+        if (!val_is_null(obj)) {
+            vm_push_root(vm, obj);
+            int rc = dict_set_c(vm, vm->builtins, name, obj);
+            vm_pop_root(vm);
+            if (rc < 0) break;
+        }
     }
+    vm_pop_root(vm);
     vm_clear_exc(vm);   /* without CPython's stdlib there are none, as in `python3 -S` */
 }
 
