@@ -77,18 +77,19 @@ class Instruction(_Instruction):
         return " ".join(fields).rstrip()
 
 
-def _get_code_object(x):
-    """The code object of a function, method, generator, coroutine, source string or code."""
+def _unwrap(x):
+    """A method's function, then a function's, generator's or coroutine's code; else x."""
     if hasattr(x, "__func__"):
         x = x.__func__
-    if hasattr(x, "__code__"):
-        x = x.__code__
-    elif hasattr(x, "gi_code"):
-        x = x.gi_code
-    elif hasattr(x, "ag_code"):
-        x = x.ag_code
-    elif hasattr(x, "cr_code"):
-        x = x.cr_code
+    for attr in ("__code__", "gi_code", "ag_code", "cr_code"):
+        if hasattr(x, attr):
+            return getattr(x, attr)
+    return x
+
+
+def _get_code_object(x):
+    """The code object of a function, method, generator, coroutine, source string or code."""
+    x = _unwrap(x)
     if isinstance(x, str):
         x = _try_compile(x, "<disassembly>")
     if hasattr(x, "co_code"):
@@ -150,13 +151,21 @@ def disassemble(co, lasti=-1, *, file=None, show_caches=False, adaptive=False):
     """Disassemble one code object; the instruction at offset lasti is marked with -->."""
     if lasti < 0:
         print(_ember.dis_text(co, False), end="", file=file)
-        return
+    else:
+        print(_render(co, lasti), end="", file=file)
+
+
+def _render(co, lasti=None, first_line=None):
+    """The listing with the instruction at offset lasti marked --> (or lines shifted to
+    first_line), which vm/dis.c's text does not do: Instruction._disassemble per line."""
     maxline = max((line for _, line in findlinestarts(co)), default=0)
-    width = max(3, len(str(maxline))) if maxline >= 1000 else 3
-    for ins in _instructions(co):
+    width = len(str(maxline)) if maxline >= 1000 else 3
+    out = []
+    for ins in _instructions(co, first_line):
         if ins.starts_line is not None and ins.offset > 0:
-            print(file=file)
-        print(ins._disassemble(width, ins.offset == lasti), file=file)
+            out.append("")
+        out.append(ins._disassemble(width, ins.offset == lasti))
+    return "\n".join(out) + "\n"
 
 
 disco = disassemble
@@ -168,16 +177,7 @@ def dis(x=None, *, file=None, depth=None, show_caches=False, adaptive=False):
     if x is None:
         distb(file=file)
         return
-    if hasattr(x, "__func__"):
-        x = x.__func__
-    if hasattr(x, "__code__"):
-        x = x.__code__
-    elif hasattr(x, "gi_code"):
-        x = x.gi_code
-    elif hasattr(x, "ag_code"):
-        x = x.ag_code
-    elif hasattr(x, "cr_code"):
-        x = x.cr_code
+    x = _unwrap(x)
     if hasattr(x, "__dict__"):   # a class or a module: each member that has code
         for name, x1 in sorted(x.__dict__.items()):
             if isinstance(x1, _have_code):
@@ -271,13 +271,7 @@ class Bytecode:
     def dis(self):
         if self.current_offset is None and not self._line_offset:
             return _ember.dis_text(self.codeobj, False)
-        import io
-        out = io.StringIO()
-        for ins in self:
-            if ins.starts_line is not None and ins.offset > 0:
-                out.write("\n")
-            out.write(ins._disassemble(3, ins.offset == self.current_offset) + "\n")
-        return out.getvalue()
+        return _render(self.codeobj, self.current_offset, self.first_line)
 
 
 def _test():
