@@ -401,9 +401,14 @@ fail:
     return val_null();
 }
 
-/* sys.builtin_module_names: the native modules registered by now (every layer registers
- * its own when the VM is made), sorted, with sys and builtins */
+/* sys.builtin_module_names: the native modules registered by now, sorted, with sys and
+ * builtins.  The ones inside packages (torch._C and its children) are listed too, unlike in
+ * CPython's tuple: Ember's library finder loads them with BuiltinImporter, whose
+ * exec_module refuses a name missing from this tuple.  Published
+ * when the VM is made (em_vm_new, after every layer has registered its own) and again when an
+ * embedder registers one; importlib's bootstrap, which is lazy, must not be what makes it. */
 static int set_builtin_names(VM *vm, Value sys) {
+    if (!val_is_type(vm, sys, vm->t_module)) return 0;
     ListObj *l = list_new(vm, 0);
     if (!l) return -1;
     vm_push_root(vm, val_obj(l));
@@ -415,6 +420,8 @@ static int set_builtin_names(VM *vm, Value sys) {
     vm_pop_root(vm);
     return t ? dict_set_c(vm, as_module(sys)->dict, "builtin_module_names", val_obj(t)) : -1;
 }
+
+int import_publish_builtin_names(VM *vm) { return set_builtin_names(vm, dict_get_c(vm, vm->modules, "sys")); }
 
 /* Load CPython's importlib and install it, as pylifecycle.c's init_importlib and
  * init_importlib_external do: _bootstrap._install(sys, _imp) (meta_path: BuiltinImporter,

@@ -25,6 +25,7 @@ Value vm_exec_module_source(VM *vm, const char *name, const char *src, size_t le
 NativeModuleDef *import_find_native(VM *vm, const char *name);
 Value import_native_module(VM *vm, const char *name);     /* created once per VM */
 int import_frozen_index(const char *name);                /* -1: not frozen */
+int import_publish_builtin_names(VM *vm);                 /* sys.builtin_module_names */
 const char *import_frozen_origname(int i);
 CodeObj *import_frozen_code(VM *vm, int i);
 /* Amend a pending "No module named" error for a CPython C extension of lib-dynload. */

@@ -55,6 +55,7 @@ EmVM *em_vm_new(void) {
     ffi_register(vm);
     dist_register(vm);
     rt_register(vm);
+    if (import_publish_builtin_names(vm) < 0) vm->exc = val_null(); /* out of memory: left unset */
     return vm;
 }
 
@@ -443,6 +444,7 @@ int em_register_module(EmVM *vm, const char *name, const EmFunctionDef *fns) {
     r->next = module_regs;
     module_regs = r;
     vm_register_native_module(vm, name, embed_module_init);
+    if (import_publish_builtin_names(vm) < 0) vm->exc = val_null(); /* out of memory: left unset */
     return 0;
 }
 

@@ -380,6 +380,9 @@ def __getattr__(name):
     if name == "fx":
         import torch.fx
         return torch.fx
+    if name == "testing":
+        import torch.testing
+        return torch.testing
     if name == "distributed":
         import torch.distributed
         return torch.distributed
