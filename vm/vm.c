@@ -227,6 +227,7 @@ VM *vm_new(void) {
 
 void vm_free(VM *vm) {
     if (!vm) return;
+    faulthandler_vm_free(vm);   /* its signal handlers and watchdog read this VM's frames */
     for (int i = 0; i < VM_EXT__COUNT; i++)
         if (vm->ext_free[i] && vm->ext[i]) vm->ext_free[i](vm, vm->ext[i]);
     /* free every object: finalizers release C resources; types go last */

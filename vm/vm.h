@@ -137,7 +137,7 @@ typedef enum VmExtSlot {
     X(binascii_error) X(binascii_incomplete) X(zlib_error) X(zlib_compress) X(zlib_decompress) \
     X(csv_error) X(csv_dialect_type) X(csv_dialects) X(csv_reader_type) X(csv_writer_type) X(csv_field_limit) \
     X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
-    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type) X(rusage_type) \
+    X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type) X(rusage_type) X(faulthandler_file) X(faulthandler_later_file) X(faulthandler_user_files) \
     X(context_type) X(contextvar_type) X(token_type) X(token_missing_type) X(token_missing) X(context_current) X(exc_group_base) X(exc_group)
 
 typedef enum VmLibSlot {
@@ -257,6 +257,8 @@ int32_t vm_set_recursion_limit(VM *vm, int64_t n);
 /* Prepare pool frames past the current depth; false when the depth is at the recursion limit. */
 bool vm_frame_pool_extend(VM *vm);
 void vm_free(VM *vm);
+/* vm/mod_faulthandler.c: drop the process-wide signal handlers and watchdog reading vm's frames */
+void faulthandler_vm_free(VM *vm);
 
 /* ---- exceptions (vm/exc.c) ------------------------------------------------------------- */
 Value vm_raise(VM *vm, TypeObj *type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

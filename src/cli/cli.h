@@ -22,6 +22,7 @@ typedef struct CliOptions {
     /* sys.flags only (vm/mod_sys.h): -d -v -b counted, -B -s -I -P, -X dev / utf8 / ... */
     int debug, verbose, bytes_warning, utf8_mode, warn_default_encoding, int_max_str_digits;
     bool dont_write_bytecode, no_user_site, isolated, safe_path, dev_mode, interactive_flag;
+    bool faulthandler;   /* -X faulthandler, PYTHONFAULTHANDLER (and -X dev) */
     const char *xoptions[64];     /* -X opt[=value], in order */
     int n_xoptions;
     const char *warnoptions[64];  /* -W arg */

@@ -42,6 +42,7 @@
 #include "vm/dict.h"
 #include "vm/dis.h"
 #include "vm/gc.h"
+#include "vm/import.h"
 #include "vm/mod_sys.h"
 #include "vm/seq.h"
 #include "vm/str.h"
@@ -220,6 +221,11 @@ EmVM *cli_vm_new(const CliOptions *o) {
     if (sys_set_flags(vm, &f) < 0) vm_clear_exc(vm);
     if (o->int_max_str_digits >= 0) ((VM *)vm)->int_max_str_digits = o->int_max_str_digits;
     em_set_safe_path(vm, o->safe_path);
+    /* as CPython's -X faulthandler / PYTHONFAULTHANDLER / -X dev: faulthandler.enable() */
+    if (o->faulthandler || o->dev_mode) {
+        Value fh = import_native_module(vm, "faulthandler");
+        if (val_is_null(fh) || val_is_null(vm_call_method(vm, fh, "enable", 0, NULL))) vm_clear_exc(vm);
+    }
     add_emberpath(vm, o);
     if (o->system_site_packages) add_system_site_packages(vm);
     return vm;
@@ -349,6 +355,7 @@ static int flag_options(CliOptions *o) {
         if (env_set(o, "PYTHONNOUSERSITE")) o->no_user_site = true;
         if (env_set(o, "PYTHONSAFEPATH")) o->safe_path = true;
         if (env_set(o, "PYTHONDEVMODE")) o->dev_mode = true;
+        if (env_set(o, "PYTHONFAULTHANDLER")) o->faulthandler = true;
         if (env_set(o, "PYTHONWARNDEFAULTENCODING")) o->warn_default_encoding = 1;
         if (env_set(o, "PYTHONUTF8")) o->utf8_mode = strcmp(getenv("PYTHONUTF8"), "0") != 0;
         o->verbose = o->verbose ? o->verbose : env_level(o, "PYTHONVERBOSE");
@@ -365,6 +372,7 @@ static int flag_options(CliOptions *o) {
     for (int i = 0; i < o->n_xoptions; i++) {
         const char *x = o->xoptions[i];
         if (strcmp(x, "dev") == 0) o->dev_mode = true;
+        else if (strcmp(x, "faulthandler") == 0) o->faulthandler = true;
         else if (strcmp(x, "warn_default_encoding") == 0) o->warn_default_encoding = 1;
         else if (strcmp(x, "utf8") == 0 || strcmp(x, "utf8=1") == 0) o->utf8_mode = 1;
         else if (strcmp(x, "utf8=0") == 0) o->utf8_mode = 0;
