@@ -247,6 +247,19 @@ void tensor_op_enter(void);
 void tensor_op_leave(TensorOp op, Tensor *const *inputs, int n_inputs, const TensorOpArgs *args,
                      Tensor *const *outputs, int n);
 
+/* ---- the profiler (torch.profiler, torch.autograd.profiler) --------------------------------------- */
+
+/* Called when an op starts (begin, with its inputs) and when it ends, at every depth (the ops a
+ * composite runs inside it too), and around named ranges (op < 0: prefix + name, the autograd
+ * engine's node evaluations).  While one is set, ops take the hooked path (tensor__op_hooked).
+ * One profiler; NULL removes it.  Not called in meta mode (the tracer's fake ops are not work). */
+typedef void (*TensorProfiler)(void *ctx, int op, const char *prefix, const char *name, Tensor *const *inputs,
+                               int n_inputs, bool begin);
+void tensor_set_profiler(TensorProfiler fn, void *ctx);
+bool tensor_profiling(void);
+void tensor_profile_op(TensorOp op, Tensor *const *inputs, int n_inputs, bool begin);   /* no-op when off */
+void tensor_profile_range(const char *prefix, const char *name, bool begin);          /* prefix + name */
+
 /* ---- lifetime, identity, observers ------------------------------------------------------------ */
 
 void tensor_incref(Tensor *t);

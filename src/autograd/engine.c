@@ -426,7 +426,19 @@ static void release_variables(AgNode *fn) {
 void ag_engine_release_variables(AgNode *fn) { release_variables(fn); }
 
 /* inputs: owned buffer of fn->n_out gradients (freed here) */
+static int evaluate_node(Task *t, AgNode *fn, Tensor **inputs);
+
+/* one node's evaluation, as the profiler names it: PyTorch's "autograd::engine::evaluate_function:
+ * MulBackward0" range (hooks, the node, routing its gradients) around the node's own */
 static int evaluate(Task *t, AgNode *fn, Tensor **inputs) {
+    if (!tensor__op_hooked) return evaluate_node(t, fn, inputs);
+    tensor_profile_range("autograd::engine::evaluate_function: ", fn->name, true);
+    int rc = evaluate_node(t, fn, inputs);
+    tensor_profile_range("autograd::engine::evaluate_function: ", fn->name, false);
+    return rc;
+}
+
+static int evaluate_node(Task *t, AgNode *fn, Tensor **inputs) {
     int rc = -1;
     Tensor **outputs = NULL;
     if (t->has_exec_info) {
@@ -459,7 +471,10 @@ static int evaluate(Task *t, AgNode *fn, Tensor **inputs) {
         tensor__oom();
         goto done;
     }
-    if (call_function(fn, inputs, outputs) < 0) goto done;
+    if (tensor__op_hooked) tensor_profile_range("", fn->name, true);
+    int cr = call_function(fn, inputs, outputs);
+    if (tensor__op_hooked) tensor_profile_range("", fn->name, false);
+    if (cr < 0) goto done;
     if (!t->keep_graph) release_variables(fn);
     for (uint32_t i = 0; i < fn->n_next; i++) {
         const AgEdge *e = &fn->next[i];

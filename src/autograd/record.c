@@ -250,9 +250,11 @@ static int op_run_recorded(TensorOp op, Tensor *const *in, int n_in, const Tenso
 
 /* The observer (ember/tensor.h) sees this call as one op, not the kernels it runs. */
 int ag_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
+    if (tensor__op_hooked) tensor_profile_op(op, in, n_in, true);
     tensor_op_enter();
     int n = op_run_recorded(op, in, n_in, a, out, n_out);
     tensor_op_leave(op, in, n_in, a ? a : &default_args, out, n);
+    if (tensor__op_hooked) tensor_profile_op(op, in, n_in, false);
     return n;
 }
 

@@ -358,11 +358,15 @@ static void *op_observer_ctx;
 static int op_depth;
 bool tensor__op_hooked;
 static int op_observer_depth;   /* op_depth where the observer was set: its top level */
+static TensorProfiler profiler;
+static void *profiler_ctx;
+
+static void update_hooked(void) { tensor__op_hooked = meta_mode || op_observer || profiler; }
 
 bool tensor_set_meta_mode(bool on) {
     bool prev = meta_mode;
     meta_mode = on;
-    tensor__op_hooked = meta_mode || op_observer;
+    update_hooked();
     return prev;
 }
 bool tensor_meta_mode(void) { return meta_mode; }
@@ -371,7 +375,22 @@ void tensor_set_op_observer(TensorOpObserver fn, void *ctx) {
     op_observer = fn;
     op_observer_ctx = ctx;
     op_observer_depth = op_depth;
-    tensor__op_hooked = meta_mode || op_observer;
+    update_hooked();
+}
+
+void tensor_set_profiler(TensorProfiler fn, void *ctx) {
+    profiler = fn;
+    profiler_ctx = ctx;
+    update_hooked();
+}
+bool tensor_profiling(void) { return profiler != NULL; }
+
+void tensor_profile_op(TensorOp op, Tensor *const *in, int n_in, bool begin) {
+    if (profiler && !meta_mode) profiler(profiler_ctx, (int)op, "", op_info[op].name, in, n_in, begin);
+}
+
+void tensor_profile_range(const char *prefix, const char *name, bool begin) {
+    if (profiler && !meta_mode) profiler(profiler_ctx, -1, prefix, name, NULL, 0, begin);
 }
 
 TensorStorage *tensor__no_storage(void) {
@@ -522,10 +541,12 @@ int tensor_op_run(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *
                          op_info[op].n_out, n_out);
         return -1;
     }
-    if (__builtin_expect(!meta_mode && !op_observer, 1)) return run_kernel(op, in, n_in, args, out, n_out);
+    if (__builtin_expect(!tensor__op_hooked, 1)) return run_kernel(op, in, n_in, args, out, n_out);
+    tensor_profile_op(op, in, n_in, true);
     tensor_op_enter();
     int n = meta_mode ? run_meta(op, in, n_in, args, out, n_out) : run_kernel(op, in, n_in, args, out, n_out);
     tensor_op_leave(op, in, n_in, args, out, n);
+    tensor_profile_op(op, in, n_in, false);
     return n;
 }
 

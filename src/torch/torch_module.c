@@ -9,6 +9,7 @@
 #include "vm/native.h"
 
 int torch_nn_functions_init(VM *vm, Value nnmod);
+int torch_profiler_init(VM *vm, Value mod);   /* profiler.c */
 
 typedef struct EmbeddedModule {
     const char *name;
@@ -24,7 +25,7 @@ static int torch_c_init(VM *vm, Value cmod) {
         torch_functions_init(vm, cmod) < 0 || torch_generator_init(vm, cmod) < 0 || torch_storage_init(vm, cmod) < 0 ||
         torch_index_ops_init(vm, cmod) < 0 || torch_autograd_init(vm, cmod) < 0 ||
         torch_tensor_methods_overridable(vm, ts->t_tensor) < 0 || torch_overrides_init(vm, cmod) < 0 ||
-        torch_mathops_init(vm, cmod) < 0 || torch_out_init(vm, cmod) < 0)
+        torch_mathops_init(vm, cmod) < 0 || torch_out_init(vm, cmod) < 0 || torch_profiler_init(vm, cmod) < 0)
         return -1;
     return 0;
 }

@@ -383,6 +383,9 @@ def __getattr__(name):
     if name == "testing":
         import torch.testing
         return torch.testing
+    if name == "profiler":
+        import torch.profiler
+        return torch.profiler
     if name == "distributed":
         import torch.distributed
         return torch.distributed

@@ -52,3 +52,11 @@ class Variable:
 import torch.autograd.graph as graph
 import torch.autograd.function as function
 from torch.autograd.gradcheck import gradcheck, gradgradcheck
+
+
+def __getattr__(name):
+    # PyTorch's `import torch` imports torch.autograd.profiler; Ember on first use (PEP 562)
+    if name in ("profiler", "profiler_util"):
+        import importlib
+        return importlib.import_module("torch.autograd." + name)
+    raise AttributeError("module 'torch.autograd' has no attribute '%s'" % name)
