@@ -176,6 +176,7 @@ int ag_backward(int n, Tensor *const *tensors, Tensor *const *grad_tensors, bool
 int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int n_inputs, Tensor *const *inputs,
             bool retain_graph, bool create_graph, bool allow_unused, Tensor **grads_out) TENSOR_MUST_CHECK;
 int64_t ag_current_graph_task_id(void);               /* -1 outside backward */
+bool ag_checkpoint_valid(void);                       /* torch.autograd._is_checkpoint_valid */
 AgNode *ag_current_node(void);                        /* node being evaluated (borrowed) or NULL */
 /* torch._C._will_engine_execute_node; errors outside a backward pass, and (as PyTorch) for a leaf
  * whose gradient autograd.grad() captures. */

@@ -61,6 +61,10 @@ static AgTaskInterceptor interceptor;
 static void *interceptor_ctx;
 
 int64_t ag_current_graph_task_id(void) { return current_task ? current_task->id : -1; }
+/* torch.autograd._is_checkpoint_valid: false inside a backward that computes only some gradients
+ * (torch.autograd.grad, backward(inputs=...)), where a reentrant checkpoint's inner backward
+ * would accumulate into leaves the caller did not ask for */
+bool ag_checkpoint_valid(void) { return !current_task || !current_task->has_exec_info; }
 AgNode *ag_current_node(void) { return current_node; }
 
 static size_t hash_ptr(const void *p, size_t cap) { return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL) & (cap - 1); }

@@ -682,6 +682,7 @@ static Value f_queue_callback(ARGS) {
 }
 
 static Value f_current_graph_task_id(ARGS) { return val_int(ag_current_graph_task_id()); }
+static Value f_is_checkpoint_valid(ARGS) { return val_bool(ag_checkpoint_valid()); }
 
 static Value f_will_engine_execute_node(ARGS) {
     if (native_check_args(vm, "_will_engine_execute_node", argc, kw, 1, 1) < 0) return val_null();
@@ -1172,7 +1173,7 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_pop_saved_tensors_default_hooks", f_pop_saved_hooks},
         {"_saved_tensors_hooks_disable", f_disable_saved_hooks},
         {"_saved_tensors_hooks_disabled_message", f_saved_hooks_disabled_message},
-        {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id},
+        {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id}, {"_is_checkpoint_valid", f_is_checkpoint_valid, ARITY_NOARGS},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
         {"_function_apply", f_function_apply}, {"_delayed_error", f_delayed_error},

@@ -54,9 +54,14 @@ import torch.autograd.function as function
 from torch.autograd.gradcheck import gradcheck, gradgradcheck
 
 
+def _is_checkpoint_valid():
+    return _C._is_checkpoint_valid()
+
+
 def __getattr__(name):
-    # PyTorch's `import torch` imports torch.autograd.profiler; Ember on first use (PEP 562)
-    if name in ("profiler", "profiler_util"):
+    # PyTorch's `import torch` imports torch.autograd.profiler and torch.autograd.functional;
+    # Ember on first use (PEP 562)
+    if name in ("profiler", "profiler_util", "functional"):
         import importlib
         return importlib.import_module("torch.autograd." + name)
     raise AttributeError("module 'torch.autograd' has no attribute '%s'" % name)
