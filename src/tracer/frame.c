@@ -102,6 +102,7 @@ static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts
     tr->graph = graph_new("graph");
     tr->grad_mode_at_entry = ag_is_grad_enabled();
     tr->saved_hooks_at_entry = ag_saved_tensors_hooks_depth() > 0;
+    tr->default_dtype_at_entry = (int)tensor_default_dtype();
     tr->serial_at_start = tensor_serial_newest();
     tr->globals_vt = vt_new(tr, VT_OPAQUE);
     tr->globals_vt->mut = MUT_EXISTING;
@@ -212,8 +213,9 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 e->next = cc->entries;
                 cc->entries = e;
                 cc->n_entries++;
-                /* guards, copied out of the trace; the grad mode is always one */
-                e->n_guards = tr.n_guards + 3;
+                /* guards, copied out of the trace; the grad mode and the default dtype are always
+                 * ones (a graph's factories and scalar promotions were traced under them) */
+                e->n_guards = tr.n_guards + 4;
                 e->guards = trace_arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
@@ -223,6 +225,8 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 e->guards[tr.n_guards] = (Guard){.kind = G_GRAD_MODE, .flag = tr.grad_mode_at_entry, .expected = val_null()};
                 /* saved-tensor hooks see the graph's ops: traced under them, dead ops are kept */
                 e->guards[tr.n_guards + 2] = (Guard){.kind = G_SAVED_HOOKS, .flag = tr.saved_hooks_at_entry, .expected = val_null()};
+                e->guards[tr.n_guards + 3] =
+                    (Guard){.kind = G_DEFAULT_DTYPE, .expected = val_int(tr.default_dtype_at_entry)};
                 /* entries are per backend (a callable backend by identity) */
                 e->guards[tr.n_guards + 1] =
                     (Guard){.kind = G_BACKEND, .backend = opts->backend, .expected = opts->user_backend};

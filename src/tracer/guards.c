@@ -194,6 +194,7 @@ static bool is_tensor(VM *vm, Value v) {
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
     if (g->kind == G_SAVED_HOOKS) return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
+    if (g->kind == G_DEFAULT_DTYPE) return (int64_t)tensor_default_dtype() == g->expected.as.i;
     if (g->kind == G_BACKEND) {
         const CompileOptions *opts = trace_current_options(vm);
         return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
@@ -252,6 +253,10 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
     }
     if (g->kind == G_SAVED_HOOKS) {
         snprintf(buf, cap, "saved-tensor hooks %s", g->flag ? "were popped" : "were pushed");
+        return buf;
+    }
+    if (g->kind == G_DEFAULT_DTYPE) {
+        snprintf(buf, cap, "default dtype changed: expected %s", tensor_dtype_name((TensorDtype)g->expected.as.i));
         return buf;
     }
     Value v = source_resolve_static(vm, f, g->source);
@@ -399,6 +404,10 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         break;
     case G_GRAD_MODE: snprintf(buf, cap, "GRAD_MODE: torch.is_grad_enabled() == %s", g->flag ? "True" : "False"); break;
     case G_SAVED_HOOKS: snprintf(buf, cap, "SAVED_TENSOR_HOOKS: active == %s", g->flag ? "True" : "False"); break;
+    case G_DEFAULT_DTYPE:
+        snprintf(buf, cap, "DEFAULT_DTYPE: torch.get_default_dtype() == %s",
+                 tensor_dtype_name((TensorDtype)g->expected.as.i));
+        break;
     case G_SAME: case G_NOT_SAME: {
         char o[512];
         source_repr_buf(g->other, o, sizeof o);

@@ -148,9 +148,23 @@ H(STORE_FAST_LOAD_FAST) {
     return s ? s : h_LOAD_FAST(tr, tx, arg >> 16);
 }
 
+/* The source of a global an inlined function from another module reads: its module's globals
+ * dict (or the builtins dict it fell back to), held by reference, subscripted by the name.
+ * With a source the value is guarded like the frame's own globals; without one a later change
+ * of that global (a module-level flag, a state object a getter returns) went unseen and the
+ * compiled code kept the value it was traced with. */
+static Source *foreign_global_source(Tracer *tr, DictObj *dict, bool builtins, StrObj *name) {
+    char label[160];
+    Value mod = builtins ? val_null() : dict_get_c(tr->vm, dict, "__name__");
+    if (builtins) snprintf(label, sizeof label, "___builtins");
+    else if (val_is_str(tr->vm, mod)) snprintf(label, sizeof label, "___globals['%s']", AS_STR(mod)->data);
+    else snprintf(label, sizeof label, "___globals");
+    return source_item(tr, source_object(tr, val_obj(dict), label), val_obj(name));
+}
+
 /* Globals of the traced frame have sources (G['name']) and take part in side effects; an
- * inlined function from another module reads its own globals, specialised on their values
- * (residual code never reloads those: they are constants or existing objects). */
+ * inlined function from another module reads its own globals through foreign_global_source,
+ * guarded, never written (STORE_GLOBAL there breaks the graph). */
 static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
     VM *vm = tr->vm;
     bool own_globals = tx->globals == tr->frame->globals;
@@ -163,6 +177,7 @@ static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
         }
     }
     Value v = dict_get_str(tx->globals, name);
+    DictObj *from = tx->globals;
     if (val_is_null(v)) {
         Value bi = dict_get_c(vm, tx->globals, "__builtins__");
         DictObj *b = vm->builtins;
@@ -170,8 +185,10 @@ static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
         else if (bi.tag == VAL_OBJ && bi.as.o->type->layout == OBJ_LAYOUT_MODULE) b = ((ModuleObj *)bi.as.o)->dict;
         v = dict_get_str(b, name);
         if (val_is_null(v)) return trace_break(tr, "name '%s' is not defined", name->data);
+        from = b;
     }
-    *out = vt_from_value(tr, v, own_globals ? source_global(tr, name) : NULL);
+    *out = vt_from_value(tr, v, own_globals ? source_global(tr, name)
+                                            : foreign_global_source(tr, from, from != tx->globals, name));
     return TX_OK;
 }
 
@@ -870,18 +887,23 @@ H(IMPORT_NAME) {
     Value m = dict_get_str(vm->modules, name);
     if (val_is_null(m)) return trace_break(tr, "import of a module not yet loaded");
     Value r = m;
+    StrObj *bound = name;
     if (fromlist->kind == VT_CONST && val_is_none(fromlist->value)) {
         /* `import a.b` binds a */
         const char *dot = strchr(name->data, '.');
         if (dot) {
             StrObj *top = str_new(vm, name->data, dot - name->data);
             if (!top) return trace_error(tr);
-            r = dict_get_str(vm->modules, str_intern(vm, top));
+            bound = str_intern(vm, top);
+            r = dict_get_str(vm->modules, bound);
             if (val_is_null(r)) return trace_break(tr, "import of a module not yet loaded");
         }
     }
     tx->sp -= 2;
-    VT *v = vt_from_value(tr, r, NULL);
+    /* sourced as sys.modules[name], so what is read from it (sys.modules.get(...) of a module
+     * imported later, a module attribute that changes) is guarded as a global's would be */
+    Source *src = source_item(tr, source_object(tr, val_obj(vm->modules), "___sys_modules"), val_obj(bound));
+    VT *v = vt_from_value(tr, r, src);
     PUSH(v);
     return TX_OK;
 }

@@ -275,6 +275,8 @@ typedef enum GuardKind {
     G_DICT_VERSION_OBJ, /* v's instance attribute count unchanged (cheap check of new attributes) */
     G_STORAGE_OFFSET, /* tensor v's storage offset == n (only when the trace read it) */
     G_SAVED_HOOKS,    /* saved-tensor hooks are active (flag) or not, as when the entry was traced */
+    G_DEFAULT_DTYPE,  /* torch.get_default_dtype() is the one the entry was traced under (expected:
+                         the dtype number): factories and Python-float promotion use it */
 } GuardKind;
 
 typedef struct Guard {
@@ -437,6 +439,7 @@ struct Tracer {
     bool have_break;
     bool grad_mode_at_entry;
     bool saved_hooks_at_entry;   /* saved-tensor hooks were active when the trace began */
+    int default_dtype_at_entry;  /* torch.get_default_dtype() when the trace began */
     int32_t module_depth;     /* nn.Module forwards being inlined */
     GraphModuleFrame module_stack[32];   /* their keys ("L['self'].body[0]") and class names */
     const char *entered[256];            /* every module forward inlined, in order (exec order) */
