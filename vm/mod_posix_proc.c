@@ -1,7 +1,9 @@
 /* vm/mod_posix_proc.c — processes for the posix module: fork (with register_at_fork's hooks),
  * the exec family, waitpid / wait and the W* status macros, waitstatus_to_exitcode, kill,
- * killpg, _exit, system, and scheduling priority (nice, getpriority, setpriority). */
+ * killpg, _exit, system, scheduling priority (nice, getpriority, setpriority) and CPU affinity
+ * (sched_getaffinity, sched_setaffinity, sched_yield). */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +343,90 @@ static Value p_setpriority(ARGS) {
     return val_none();
 }
 
+/* ---- CPU affinity (training scripts size their DataLoader workers by len(sched_getaffinity(0))) -- */
+
+static Value p_sched_getaffinity(ARGS) {
+    int64_t pid;
+    if (int_of(vm, argv[0], &pid) < 0) return val_null();
+    int ncpus = 1024;
+    for (;;) {
+        cpu_set_t *mask = CPU_ALLOC(ncpus);
+        if (!mask) return vm_no_memory(vm);
+        size_t size = CPU_ALLOC_SIZE(ncpus);
+        if (sched_getaffinity((pid_t)pid, size, mask) == 0) {
+            SetObj *set = set_new(vm, vm->t_set);
+            if (!set) {
+                CPU_FREE(mask);
+                return val_null();
+            }
+            vm_push_root(vm, val_obj(set));
+            for (int cpu = 0, left = CPU_COUNT_S(size, mask); left > 0 && cpu < ncpus; cpu++)
+                if (CPU_ISSET_S(cpu, size, mask)) {
+                    left--;
+                    if (set_add(vm, set, val_int(cpu)) < 0) {
+                        vm_pop_root(vm);
+                        CPU_FREE(mask);
+                        return val_null();
+                    }
+                }
+            vm_pop_root(vm);
+            CPU_FREE(mask);
+            return val_obj(set);
+        }
+        int err = errno;
+        CPU_FREE(mask);
+        /* a kernel with more CPUs than the mask holds: EINVAL, try a larger one */
+        if (err != EINVAL || ncpus > (1 << 22)) {
+            errno = err;
+            return posix_error(vm);
+        }
+        ncpus *= 2;
+    }
+}
+
+static Value p_sched_setaffinity(ARGS) {
+    int64_t pid;
+    if (int_of(vm, argv[0], &pid) < 0) return val_null();
+    ListObj *cpus = vm_list_from_iterable(vm, argv[1]);
+    if (!cpus) return val_null();
+    vm_push_root(vm, val_obj(cpus));
+    int64_t max = -1;
+    for (int64_t i = 0; i < cpus->len; i++) {
+        int64_t c;
+        if (int_of(vm, cpus->items[i], &c) < 0) goto fail;
+        if (c < 0) {
+            vm_raise(vm, vm->e_ValueError, "negative CPU number");
+            goto fail;
+        }
+        if (c > (1 << 22)) {
+            vm_raise(vm, vm->e_OverflowError, "invalid CPU number");
+            goto fail;
+        }
+        if (c > max) max = c;
+    }
+    int ncpus = max < 1024 ? 1024 : (int)max + 1;
+    cpu_set_t *mask = CPU_ALLOC(ncpus);
+    if (!mask) {
+        vm_no_memory(vm);
+        goto fail;
+    }
+    size_t size = CPU_ALLOC_SIZE(ncpus);
+    CPU_ZERO_S(size, mask);
+    for (int64_t i = 0; i < cpus->len; i++) CPU_SET_S((size_t)val_as_intlike(cpus->items[i]), size, mask);
+    int r = sched_setaffinity((pid_t)pid, size, mask);
+    CPU_FREE(mask);
+    vm_pop_root(vm);
+    return r < 0 ? posix_error(vm) : val_none();
+fail:
+    vm_pop_root(vm);
+    return val_null();
+}
+
+static Value p_sched_yield(ARGS) {
+    sched_yield();
+    return val_none();
+}
+
 int posix_proc_init(VM *vm, Value mod) {
     static const MethodDef fns[] = {
         {"register_at_fork", p_register_at_fork}, {"fork", p_fork, ARITY_NOARGS},
@@ -353,7 +439,9 @@ int posix_proc_init(VM *vm, Value mod) {
         {"WIFCONTINUED", p_wmacro, ARITY_O, (void *)7}, {"waitstatus_to_exitcode", p_waitstatus_to_exitcode},
         {"kill", p_kill, ARITY_POS(2, 2)}, {"killpg", p_kill, ARITY_POS(2, 2), (void *)1},
         {"nice", p_nice, ARITY_O}, {"getpriority", p_getpriority, ARITY_POS(2, 2)},
-        {"setpriority", p_setpriority, ARITY_POS(3, 3)}, {NULL}};
+        {"setpriority", p_setpriority, ARITY_POS(3, 3)}, {"sched_getaffinity", p_sched_getaffinity, ARITY_O},
+        {"sched_setaffinity", p_sched_setaffinity, ARITY_POS(2, 2)}, {"sched_yield", p_sched_yield, ARITY_NOARGS},
+        {NULL}};
     if (module_add_functions(vm, mod, fns) < 0) return -1;
     static const struct { const char *n; int v; } consts[] = {
         {"WNOHANG", WNOHANG}, {"WUNTRACED", WUNTRACED}, {"WCONTINUED", WCONTINUED}, {"WEXITED", WEXITED},

@@ -12,4 +12,12 @@ from torch.utils.data.dataloader import DataLoader, default_collate  # noqa: F40
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset", "random_split", "Sampler",
            "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
-           "DistributedSampler", "DataLoader", "default_collate"]
+           "DistributedSampler", "DataLoader", "default_collate", "get_worker_info"]
+
+
+def get_worker_info():
+    """In a DataLoader worker process: its WorkerInfo (id, num_workers, seed, dataset); in the
+    main process None."""
+    import sys
+    worker = sys.modules.get("torch.utils.data._worker")
+    return None if worker is None else worker.get_worker_info()

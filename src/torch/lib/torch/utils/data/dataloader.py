@@ -45,9 +45,14 @@ class DataLoader(object):
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
                              "multiprocessing.")
-        if num_workers > 0:
-            raise NotImplementedError("DataLoader worker processes (num_workers > 0) are not supported by Ember; "
-                                      "use num_workers=0")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor != 2:
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing."
+                             "let num_workers > 0 to enable multiprocessing.")
+        assert prefetch_factor > 0
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
@@ -61,6 +66,11 @@ class DataLoader(object):
         self.batch_size = batch_size
         self.drop_last = drop_last
         self.generator = generator
+        self.worker_init_fn = worker_init_fn
+        self.prefetch_factor = prefetch_factor
+        self.persistent_workers = persistent_workers
+        self.timeout = timeout
+        self.pin_memory = pin_memory
         self._iterable = isinstance(dataset, IterableDataset)
         if sampler is None and not self._iterable:
             sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
@@ -76,7 +86,47 @@ class DataLoader(object):
         # PyTorch's _BaseDataLoaderIter draws the workers' base seed when the iterator is made,
         # before the sampler draws: the same stream order keeps shuffles PyTorch's
         self._base_seed = torch.empty((), dtype=torch.int64).random_(generator=self.generator).item()
+        if self.num_workers > 0:
+            # worker processes (torch/utils/data/_worker.py)
+            from torch.utils.data._worker import _MultiProcessingIter
+            self._check_worker_number_rationality()
+            return _MultiProcessingIter(self, self._base_seed)
         return self._batches()
+
+    def _check_worker_number_rationality(self):
+        """PyTorch's warning when there are more workers than CPUs this process may run on."""
+        import os
+        import warnings
+        try:
+            suggest, cpuset_checked = len(os.sched_getaffinity(0)), True
+        except Exception:
+            suggest, cpuset_checked = os.cpu_count(), False
+        if suggest is None:
+            detail = "DataLoader is not able to compute a suggested max number of worker in current system."
+        elif self.num_workers > suggest:
+            detail = ("Our suggested max number of worker in current system is {}{}, which is smaller than what "
+                      "this DataLoader is going to create.").format(
+                          suggest, "" if cpuset_checked else " (`cpuset` is not taken into account)")
+        else:
+            return
+        warnings.warn("This DataLoader will create {} worker processes in total. {} Please be aware that "
+                      "excessive worker creation might get DataLoader running slow or even freeze, lower the "
+                      "worker number to avoid potential slowness/freeze if necessary.".format(self.num_workers, detail))
+
+    def _next_iterable_batch(self, iterator):
+        """A worker's next batch from its IterableDataset iterator, or None when it is done."""
+        if self.batch_size is None:
+            for sample in iterator:
+                return self.collate_fn(sample)
+            return None
+        batch = []
+        for sample in iterator:
+            batch.append(sample)
+            if len(batch) == self.batch_size:
+                return self.collate_fn(batch)
+        if batch and not self.drop_last:
+            return self.collate_fn(batch)
+        return None
 
     def _batches(self):
         if self._iterable:
