@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "vm/bigint.h"
 #include "vm/codecs.h"
 #include "vm/dict.h"
 #include "vm/exc_os.h"
@@ -393,6 +394,11 @@ static Value p_sched_setaffinity(ARGS) {
     int64_t max = -1;
     for (int64_t i = 0; i < cpus->len; i++) {
         int64_t c;
+        if (!val_is_intlike(cpus->items[i]) && !val_is_intobj(cpus->items[i])) {
+            vm_raise(vm, vm->e_TypeError, "expected an iterator of ints, but iterator yielded <class '%s'>",
+                     vm_type_name(vm, cpus->items[i]));
+            goto fail;
+        }
         if (int_of(vm, cpus->items[i], &c) < 0) goto fail;
         if (c < 0) {
             vm_raise(vm, vm->e_ValueError, "negative CPU number");
