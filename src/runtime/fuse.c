@@ -23,6 +23,7 @@
 #include "src/runtime/rt.h"
 #include "src/tensor/pwexpr.h"
 #include "src/tensor/gelu_onednn.h"
+#include "src/tensor/gelu_onednn_vec.h"
 #include "src/tensor/nn.h"
 #include "src/tensor/parallel.h"
 #include "src/tensor/reduce.h"
@@ -828,7 +829,7 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
      * bits; the eager loops unswitch the same way) */
     if (o->code == TENSOR_OP_GELU) {
         if (args.approx == TENSOR_GELU_ONEDNN || args.approx == TENSOR_GELU_ONEDNN_GRAD) {
-            tensor__gelu_onednn_rows(D, 1, A, 1, n, args.approx == TENSOR_GELU_ONEDNN_GRAD);
+            tensor__gelu_onednn_row_vec(D, A, n, args.approx == TENSOR_GELU_ONEDNN_GRAD);
         } else if (args.approx) {
             UN(pw_gelu_tanh(x))
         } else {

@@ -6,6 +6,9 @@
 #include "rt_train.h"
 #include "src/tensor/parallel.h"
 #include "src/runtime/rt.h"
+#include "src/tensor/gelu_onednn.h"
+#include "src/tensor/gelu_onednn_vec.h"
+#include "src/tensor/isa.h"
 
 TestSuite(fastpaths, .init = rt_test_setup, .fini = rt_test_teardown);
 
@@ -101,4 +104,98 @@ Test(fastpaths, parallel_lone_clone) {
     heads(8, 64, 8, 24);
     heads(2, 300, 3, 129);
     tensor_set_num_threads(1);
+}
+
+/* ---- gelu's oneDNN forms, eight lanes at a time (src/tensor/gelu_onednn_vec.c) ---------------- */
+
+static uint32_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 32);
+}
+
+/* every row length 0..41 at every offset mod 8, then 2^20 random bit patterns (every exponent,
+ * NaNs, infinities, denormals) and a dense sweep of [-12, 12] (the derivative's cancellation
+ * near -0.75 included): the vector rows give the one-lane rows' bits, under each ISA cap */
+static void gelu_rows_match(void) {
+    enum { N = 1 << 20 };
+    float *x = malloc(sizeof(float) * N), *a = malloc(sizeof(float) * N), *b = malloc(sizeof(float) * N);
+    uint64_t seed = 12345;
+    for (int i = 0; i < N; i++) {
+        uint32_t u = lcg(&seed);
+        if (i % 2) memcpy(&x[i], &u, 4);
+        else x[i] = -12.0f + 24.0f * (float)i / (float)N;
+    }
+    static const uint32_t special[] = {0x7fc00000u, 0xffc00001u, 0x7f800001u, 0x7f800000u, 0xff800000u, 0x80000000u, 0,
+                                       0x00000001u, 0x80800000u, 0x42b17218u, 0xc2aeac50u, 0x42b17219u, 0xc2aeac51u,
+                                       0xbf400000u, 0x3f400000u, 0x7f7fffffu, 0xff7fffffu};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) memcpy(&x[i * 3 + 1], &special[i], 4);
+    for (int bwd = 0; bwd < 2; bwd++) {
+        tensor__gelu_onednn_rows(b, 1, x, 1, N, bwd);
+        tensor__gelu_onednn_row_vec(a, x, N, bwd);
+        for (int i = 0; i < N; i++)
+            cr_assert(memcmp(&a[i], &b[i], 4) == 0, "gelu %s of %a (%08x): %a vs %a", bwd ? "derivative" : "forward", x[i],
+                      *(uint32_t *)&x[i], a[i], b[i]);
+        for (int off = 0; off < 8; off++)
+            for (int n = 0; n <= 41; n++) {
+                memset(a, 0x55, sizeof(float) * 64);
+                tensor__gelu_onednn_row_vec(a + off, x + 1 + off, n, bwd);
+                for (int i = 0; i < n; i++) cr_assert(memcmp(&a[off + i], &b[1 + off + i], 4) == 0, "row %d at %d", n, off);
+                for (int i = off + n; i < 64; i++) cr_assert_eq(*(uint32_t *)&a[i], 0x55555555u, "wrote past the row");
+            }
+        /* in place */
+        memcpy(a, x, sizeof(float) * 1000);
+        tensor__gelu_onednn_row_vec(a, a, 1000, bwd);
+        cr_assert(memcmp(a, b, sizeof(float) * 1000) == 0, "in place");
+    }
+    free(x);
+    free(a);
+    free(b);
+}
+
+Test(fastpaths, gelu_onednn_vector_rows_give_one_lane_bits) {
+    static const TensorIsa caps[] = {TENSOR_ISA_DEFAULT, TENSOR_ISA_AVX2, TENSOR_ISA_AVX512};
+    for (int c = 0; c < 3; c++) {
+        if (tensor__isa_set(caps[c]) < 0) continue;
+        gelu_rows_match();
+    }
+    tensor__isa_set(tensor__isa_supported(TENSOR_ISA_AVX512) ? TENSOR_ISA_AVX512
+                    : tensor__isa_supported(TENSOR_ISA_AVX2) ? TENSOR_ISA_AVX2 : TENSOR_ISA_DEFAULT);
+}
+
+/* a GELU MLP block's training step (linear, oneDNN-form gelu, linear, residual): the fused gelu
+ * and its derivative give eager autograd's bits, rows of 37 (a tail of 5 lanes) and 1 row */
+static void gelu_block(int64_t rows, int64_t width) {
+    Graph *g = graph_new("gelu");
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){rows, width});
+    GraphNode *w = ph(g, "w", 2, (int64_t[]){width, width}), *b = ph(g, "b", 1, (int64_t[]){width});
+    TensorOpArgs ga = TENSOR_OP_ARGS_INIT;
+    ga.approximate = TENSOR_GELU_ONEDNN;
+    GraphNode *h = opa(g, TENSOR_OP_GELU, linear(g, x, w, b), ga);
+    GraphNode *y = op2(g, TENSOR_OP_ADD, op1(g, TENSOR_OP_TANH, op2(g, TENSOR_OP_MUL, h, x)), x);
+    output1(g, y);
+    Tensor *in[3] = {randn(2, (int64_t[]){rows, width}, false), randn(2, (int64_t[]){width, width}, false),
+                     randn(1, (int64_t[]){width}, false)};
+    float *px = tensor_data_ptr(in[0]);
+    px[0] = -0.75f;
+    bool rg[3] = {true, true, true};
+    RtPlan *p = rt_checkp(rt_plan_new(g, NULL), "plan");
+    cr_assert_eq(train_compare_plan(p, g, in, rg, 3, -1, NULL), RT_RUN_TRAINING);
+    char *d = rt_plan_describe(p);
+    cr_assert(strstr(d, "backward program:") && !strstr(d, "] op gelu"), "gelu runs fused: %s", d);
+    free(d);
+    rt_plan_free(p);
+    for (int i = 0; i < 3; i++) tensor_decref(in[i]);
+    graph_free(g);
+}
+
+Test(fastpaths, fused_gelu_training_matches_eager_bitwise) {
+    static const TensorIsa caps[] = {TENSOR_ISA_DEFAULT, TENSOR_ISA_AVX2, TENSOR_ISA_AVX512};
+    for (int c = 0; c < 3; c++) {
+        if (tensor__isa_set(caps[c]) < 0) continue;
+        gelu_block(9, 37);
+        gelu_block(1, 16);
+        gelu_block(3, 130);
+    }
+    tensor__isa_set(tensor__isa_supported(TENSOR_ISA_AVX512) ? TENSOR_ISA_AVX512
+                    : tensor__isa_supported(TENSOR_ISA_AVX2) ? TENSOR_ISA_AVX2 : TENSOR_ISA_DEFAULT);
 }
