@@ -1,8 +1,10 @@
-/* test_fastpaths.c — the ember backend's special-cased fused groups (src/runtime/fuse.c): a lone
- * clone runs as a strided copy (copy_units) instead of the register program.  Each path must
- * give eager's bits: odd inner sizes (1, under and over a chunk, not a multiple of the vector
- * width), inner dims gathered with a stride, broadcast (stride-0) inputs, NaN payloads and
- * signed zeros, 1-row shapes, and split between threads. */
+/* test_fastpaths.c — the ember backend's special-cased paths: a lone clone run as a strided copy
+ * (src/runtime/fuse.c copy_units), gelu's oneDNN forms eight / sixteen lanes at a time
+ * (src/tensor/gelu_onednn_vec.c, called by the fused groups), a linear layer's bias vector
+ * copied row by row before its GEMM (src/runtime/exec.c run_gemm).  Each must give eager's
+ * bits: odd sizes (1, under and over a chunk, not a multiple of the vector width), inner dims
+ * gathered with a stride, broadcast (stride-0) inputs, NaN payloads and signed zeros, 1-row
+ * shapes, split between threads, and every EMBER_ISA level. */
 #include "rt_train.h"
 #include "src/tensor/parallel.h"
 #include "src/runtime/rt.h"
@@ -198,4 +200,44 @@ Test(fastpaths, fused_gelu_training_matches_eager_bitwise) {
     }
     tensor__isa_set(tensor__isa_supported(TENSOR_ISA_AVX512) ? TENSOR_ISA_AVX512
                     : tensor__isa_supported(TENSOR_ISA_AVX2) ? TENSOR_ISA_AVX2 : TENSOR_ISA_DEFAULT);
+}
+
+/* ---- a GEMM's bias rows (src/runtime/exec.c run_gemm) --------------------------------------- */
+
+/* addmm with a contiguous bias vector (copied row by row), a strided one (a column of a matrix)
+ * and a full [M, N] bias (both through tensor__copy_into), beta and alpha not 1, 1-row and
+ * odd sizes: eager's bits, inference and training */
+static void addmm_case(int64_t M, int64_t K, int64_t N, double beta, double alpha) {
+    Graph *g = graph_new("addmm");
+    GraphNode *b = ph(g, "b", 1, (int64_t[]){N});
+    GraphNode *bm = ph(g, "bm", 2, (int64_t[]){N, 2});
+    GraphNode *bf = ph(g, "bf", 2, (int64_t[]){M, N});
+    GraphNode *x = ph(g, "x", 2, (int64_t[]){M, K});
+    GraphNode *w = ph(g, "w", 2, (int64_t[]){K, N});
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.beta = tensor_scalar_f(beta);
+    a.alpha = tensor_scalar_f(alpha);
+    TensorOpArgs sel = TENSOR_OP_ARGS_INIT;
+    sel.dim = 1;
+    sel.start = 1;
+    GraphNode *col = opa(g, TENSOR_OP_SELECT, bm, sel);   /* [N], stride 2 */
+    GraphNode *i0[3] = {b, x, w}, *i1[3] = {col, x, w}, *i2[3] = {bf, x, w};
+    GraphNode *outs[3] = {opn(g, TENSOR_OP_ADDMM, i0, 3, &a), opn(g, TENSOR_OP_ADDMM, i1, 3, &a), opn(g, TENSOR_OP_ADDMM, i2, 3, &a)};
+    output(g, outs, 3);
+    Tensor *in[5] = {randn(1, (int64_t[]){N}, false), randn(2, (int64_t[]){N, 2}, false), randn(2, (int64_t[]){M, N}, false),
+                     randn(2, (int64_t[]){M, K}, false), randn(2, (int64_t[]){K, N}, false)};
+    float *pb = tensor_data_ptr(in[0]);
+    pb[0] = -0.0f;
+    compare_with_eager(g, NULL, in, 5);
+    bool rg[5] = {true, true, true, true, true};
+    cr_assert_eq(train_compare(g, in, rg, 5, -1), RT_RUN_TRAINING);
+    for (int i = 0; i < 5; i++) tensor_decref(in[i]);
+    graph_free(g);
+}
+
+Test(fastpaths, gemm_bias_rows_match_eager_bitwise) {
+    addmm_case(128, 64, 192, 1.0, 1.0);
+    addmm_case(1, 5, 37, 1.0, 1.0);
+    addmm_case(7, 3, 1, 0.5, 2.0);
+    addmm_case(9, 33, 17, -1.5, 0.25);
 }
