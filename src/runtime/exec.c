@@ -178,8 +178,16 @@ static int run_gemm(const RtInstr *I, Tensor **slot) {
         return 0;
     }
     double alpha = sd(I->args->alpha), beta = sd(I->args->beta);
-    if (beta != 0.0) {
-        if (tensor__copy_into(out, slot[I->in[0]]) < 0) return -1;
+    const Tensor *bias = slot[I->in[0]];
+    if (beta != 0.0 && bias->dtype == TENSOR_FLOAT32 && bias->ndim == 1 && bias->strides[0] == 1 && out->ndim == 2 &&
+        out->shape[1] == bias->shape[0] && out->strides[1] == 1 && out->strides[0] == out->shape[1]) {
+        /* a linear layer's bias vector broadcast over the rows: a row copy each (the copy
+         * tensor__copy_into would make through the iterator) */
+        const float *b = tensor__f32(bias);
+        float *o = tensor__f32(out);
+        for (int64_t r = 0; r < out->shape[0]; r++) memcpy(o + r * out->shape[1], b, sizeof(float) * (size_t)out->shape[1]);
+    } else if (beta != 0.0) {
+        if (tensor__copy_into(out, bias) < 0) return -1;
     } else {
         memset(tensor__data(out), 0, (size_t)out->numel * sizeof(float));
     }

@@ -23,6 +23,7 @@
 #include "src/runtime/rt.h"
 #include "src/tensor/pwexpr.h"
 #include "src/tensor/gelu_onednn.h"
+#include "src/tensor/gelu_onednn_vec.h"
 #include "src/tensor/nn.h"
 #include "src/tensor/parallel.h"
 #include "src/tensor/reduce.h"
@@ -94,6 +95,7 @@ struct RtFused {
     bool row;                 /* a row group: iterates rows of the last dim (shape[ndim-1] = C) */
     int16_t *out_col;         /* per output: the F_COL_SUM member computing it, or -1 */
     bool has_col;
+    bool copy;                /* one clone of a float input: a strided copy (copy_units) */
     int ndim;
     int64_t shape[TENSOR_MAX_DIMS];
 };
@@ -711,6 +713,8 @@ int rt_fused_compile(RtFused *f, const RtProg *p) {
     }
     free(last);
     free(busy);
+    f->copy = f->n_members == 1 && f->code[0].code == TENSOR_OP_CLONE && f->n_ins == 1 && f->n_outs == 1 && !f->row &&
+              !f->has_col && !f->in_bool[0] && !f->out_bool[0] && f->code[0].a == 0 && f->out_reg[0] == 1;
     return 0;
 }
 
@@ -825,7 +829,7 @@ static inline __attribute__((always_inline)) void exec_op__body(const FOp *o, fl
      * bits; the eager loops unswitch the same way) */
     if (o->code == TENSOR_OP_GELU) {
         if (args.approx == TENSOR_GELU_ONEDNN || args.approx == TENSOR_GELU_ONEDNN_GRAD) {
-            tensor__gelu_onednn_rows(D, 1, A, 1, n, args.approx == TENSOR_GELU_ONEDNN_GRAD);
+            tensor__gelu_onednn_row_vec(D, A, n, args.approx == TENSOR_GELU_ONEDNN_GRAD);
         } else if (args.approx) {
             UN(pw_gelu_tanh(x))
         } else {
@@ -1050,11 +1054,75 @@ static float *row_scratch_get(size_t n) {
     return row_scratch;
 }
 
+/* The outer index of a unit, kept as per-operand offsets: found by division for the first unit
+ * of a range, then stepped like an odometer (a division per unit cost more than a short row's
+ * work) */
+typedef struct Odo {
+    int64_t ob, chunk;
+    int64_t idx[TENSOR_MAX_DIMS];
+    int64_t off[MAX_OPERANDS];
+} Odo;
+
+static void odo_init(Odo *c, const FusedJob *J, int64_t u0) {
+    const Iter *it = &J->it;
+    int nd = it->nd;
+    c->ob = u0 / J->n_chunks;
+    c->chunk = u0 % J->n_chunks;
+    int64_t rem = c->ob;
+    for (int d = nd - 2; d >= 0; d--) {
+        c->idx[d] = rem % it->shape[d];
+        rem /= it->shape[d];
+    }
+    for (int o = 0; o < J->n_ops; o++) {
+        c->off[o] = 0;
+        for (int d = 0; d < nd - 1; d++) c->off[o] += c->idx[d] * it->stride[o][d];
+    }
+}
+
+/* the current unit's first inner index; moves c to the next unit */
+static int64_t odo_next(Odo *c, const FusedJob *J, int64_t L) {
+    if (c->chunk == J->n_chunks) {
+        const Iter *it = &J->it;
+        c->chunk = 0;
+        c->ob++;
+        for (int d = it->nd - 2; d >= 0; d--) {
+            if (++c->idx[d] < it->shape[d]) {
+                for (int o = 0; o < J->n_ops; o++) c->off[o] += it->stride[o][d];
+                break;
+            }
+            c->idx[d] = 0;
+            for (int o = 0; o < J->n_ops; o++) c->off[o] -= (it->shape[d] - 1) * it->stride[o][d];
+        }
+    }
+    return c->chunk++ * L;
+}
+
+/* A lone clone (the contiguous copy of a transposed head, [B, h, T, d] <-> [B, T, h, d]): each
+ * unit's values are copied straight from the input to the (direct) output, bit for bit as the
+ * member's x -> x would */
+static void copy_units(void *ctx, int64_t u0, int64_t u1) {
+    const FusedJob *J = ctx;
+    int nd = J->it.nd;
+    int64_t s = J->it.stride[0][nd - 1];
+    Odo c;
+    odo_init(&c, J, u0);
+    for (int64_t u = u0; u < u1; u++) {
+        int64_t j0 = odo_next(&c, J, CHUNK);
+        int64_t n = J->inner - j0 < CHUNK ? J->inner - j0 : CHUNK;
+        const float *src = (const float *)J->base[0] + c.off[0] + j0 * s;
+        float *d = (float *)J->base[1] + c.off[1] + j0;
+        if (s == 1)
+            memmove(d, src, sizeof(float) * (size_t)n);
+        else
+            for (int64_t e = 0; e < n; e++) d[e] = src[e * s];
+    }
+}
+
 static void fused_units(void *ctx, int64_t u0, int64_t u1) {
     const FusedJob *J = ctx;
     const RtFused *f = J->f;
     const Iter *it = &J->it;
-    int nd = it->nd, n_ops = J->n_ops;
+    int nd = it->nd;
     /* a unit is CHUNK values of the inner dim, or (row groups) one whole row */
     int64_t L = f->row ? J->inner : CHUNK;
     float chunk_scratch[MAX_REGS + 8][CHUNK];
@@ -1066,21 +1134,11 @@ static void fused_units(void *ctx, int64_t u0, int64_t u1) {
         reg[r] = SLOT(f->phys[r]);
         filled[r] = NULL;
     }
-    int64_t cur_ob = -1, off[MAX_OPERANDS];
+    Odo c;
+    odo_init(&c, J, u0);
+    int64_t *off = c.off;
     for (int64_t u = u0; u < u1; u++) {
-        int64_t ob = u / J->n_chunks, j0 = (u % J->n_chunks) * L;
-        if (ob != cur_ob) {
-            int64_t idx[TENSOR_MAX_DIMS], rem = ob;
-            for (int d = nd - 2; d >= 0; d--) {
-                idx[d] = rem % it->shape[d];
-                rem /= it->shape[d];
-            }
-            for (int o = 0; o < n_ops; o++) {
-                off[o] = 0;
-                for (int d = 0; d < nd - 1; d++) off[o] += idx[d] * it->stride[o][d];
-            }
-            cur_ob = ob;
-        }
+        int64_t j0 = odo_next(&c, J, L);
         int64_t n = J->inner - j0 < L ? J->inner - j0 : L;
         for (int i = 0; i < f->n_ins; i++) {
             int64_t s = it->stride[i][nd - 1];
@@ -1115,7 +1173,7 @@ static void fused_units(void *ctx, int64_t u0, int64_t u1) {
         if (f->has_col) {
             for (int m = 0; m < f->n_members; m++) {
                 const FOp *o = &f->code[m];
-                if (o->code == F_COL_SUM) col_accumulate(J, o, reg[o->a], ob * J->inner + j0, n);
+                if (o->code == F_COL_SUM) col_accumulate(J, o, reg[o->a], c.ob * J->inner + j0, n);
                 else if (f->row) exec_row_op(o, reg, n);
                 else exec_op(o, reg, n);
             }
@@ -1205,10 +1263,12 @@ int rt_fused_run(const RtFused *f, Tensor *const *ins, Tensor *const *outs) {
         fused_units(&J, 0, units);
         for (int i = 0; i < f->n_outs; i++)
             if (f->out_col[i] >= 0) tensor__sum_columns_end_f32(&J.col[i], tensor__f32(outs[i]));
-    } else if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1) {
-        tensor_parallel_for(units, 1, fused_units, &J);
     } else {
-        fused_units(&J, 0, units);
+        void (*run)(void *, int64_t, int64_t) = f->copy && J.direct[0] ? copy_units : fused_units;
+        if (numel * element_cost(f) >= PARALLEL_MIN_WORK && units > 1)
+            tensor_parallel_for(units, 1, run, &J);
+        else
+            run(&J, 0, units);
     }
     return 0;
 }
