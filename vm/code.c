@@ -177,6 +177,10 @@ void code_quicken_init(CodeObj *co) {
     /* the pad byte of a base instruction that can specialise counts down to its first try
      * (vm/interp.c): code run once (module bodies, class bodies) never pays for specialising */
     for (int32_t i = 0; i < co->ncode; i++) co->qcode[i]._pad = CODE_WARMUP;
+    /* `return local` in one dispatch (opcodes.def note [15]): no guard, so written now */
+    for (int32_t i = 0; i + 1 < co->ncode; i++)
+        if (co->code[i].op == OP_LOAD_FAST && co->code[i + 1].op == OP_RETURN_VALUE && co->lines[i] == co->lines[i + 1])
+            co->qcode[i].op = OP_LOAD_FAST_RETURN_VALUE;
     bool simple = !(co->flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR_KINDS)) && co->kwonlyargcount == 0;
     co->exact_argc = simple ? co->argcount : -1;
     co->framesize = co->nlocalsplus + co->stacksize;

@@ -134,6 +134,18 @@ int64_t vm_fuzz_fuel = -1;   /* < 0: no budget */
             }                                                   \
         }                                                       \
     } while (0)
+/* A fused return (opcodes.def note [15]), pc past its RETURN_VALUE and v popped: the return
+ * path with v in a register, or RETURN_VALUE's own entry (v pushed again, so rooted) when a
+ * finalizer is due at its safe point. */
+#define RETURN_FUSED(v)                             \
+    do {                                            \
+        retval = (v);                               \
+        if (__builtin_expect(vm->fin_n != 0, 0)) {  \
+            PUSH(retval);                           \
+            goto return_value;                      \
+        }                                           \
+        goto return_popped;                         \
+    } while (0)
 #define DEOPT(base)                         \
     do {                                    \
         pc[-1].op = OP_##base;              \
@@ -169,6 +181,7 @@ Value vm_eval_frame_default(VM *vm, Frame *f) {
     Value *locals;
     Value *consts;   /* f->code->consts->items */
     uint32_t oparg;
+    Value retval;   /* the value a return takes to the caller */
 #ifndef USE_GOTO
     uint8_t next_op;   /* not `op`: handlers have locals of that name */
 #endif

@@ -61,6 +61,7 @@ void spec_binary_op(CodeObj *co, Instr *in, Value a, Value b) {
     bool store = fusible_next(co, in, OP_STORE_FAST, OP_STORE_FAST);
     if (store) k += 6;
     in->op = forms[k];
+    if (k == 0 && fusible_next(co, in, OP_RETURN_VALUE, OP_RETURN_VALUE)) in->op = OP_BINARY_OP_ADD_INT_RETURN;
     /* local OP cell (a closure's `x + k`): fuse into the LOAD_FAST two before */
     if (k % 6 < 2 && a.tag == VAL_INT) {
         int32_t i = (int32_t)(in - co->qcode);
@@ -125,6 +126,12 @@ void spec_load_method(CodeObj *co, Instr *in) {
         co->qcode[i - 1].op = OP_LOAD_FAST_METHOD_CACHED;
 }
 
+void spec_load_global(CodeObj *co, Instr *in) {
+    int32_t i = (int32_t)(in - co->qcode);
+    if (i > 0 && !(in->arg & 1) && co->qcode[i - 1].op == OP_PUSH_NULL && co->lines[i - 1] == co->lines[i])
+        co->qcode[i - 1].op = OP_PUSH_NULL_LOAD_GLOBAL_MODULE;
+}
+
 void spec_attr_iadd(CodeObj *co, Instr *in) {
     int32_t i = (int32_t)(in - co->qcode);
     if (i < 6) return;
@@ -171,12 +178,13 @@ void spec_for_iter(CodeObj *co, Instr *in, Value it) {
     if (it.tag == VAL_OBJ && it.as.o->type->layout == OBJ_LAYOUT_ITER &&
         fusible_next(co, in, OP_STORE_FAST, OP_STORE_FAST)) {
         IterNextFn next = ((IterObj *)it.as.o)->next;
-        if (next == range_iter_next) {
-            in->op = OP_FOR_ITER_RANGE_STORE;
-            return;
-        }
-        if (next == list_iter_next) {
-            in->op = OP_FOR_ITER_LIST_STORE;
+        if (next == range_iter_next || next == list_iter_next) {
+            in->op = next == range_iter_next ? OP_FOR_ITER_RANGE_STORE : OP_FOR_ITER_LIST_STORE;
+            /* the loop's jumps back from its own line run it (note [15]) */
+            int32_t t = (int32_t)(in - co->qcode);
+            for (int32_t k = t + 1; k < co->ncode; k++)
+                if (co->qcode[k].op == OP_JUMP && co->qcode[k].arg == (uint32_t)t && co->lines[k] == co->lines[t])
+                    co->qcode[k].op = OP_JUMP_FOR_ITER;
             return;
         }
     }

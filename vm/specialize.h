@@ -17,6 +17,8 @@ void spec_load_method(CodeObj *co, Instr *in);
 /* in: a STORE_ATTR just specialised to STORE_ATTR_INSTANCE_VALUE; fuses `obj.name += v` when
  * it ends one (opcodes.def note [14]) */
 void spec_attr_iadd(CodeObj *co, Instr *in);
+/* in: a LOAD_GLOBAL just specialised to LOAD_GLOBAL_MODULE; fuses the PUSH_NULL before it */
+void spec_load_global(CodeObj *co, Instr *in);
 /* sp: the value stack above the call's operands */
 void spec_call(VM *vm, CodeObj *co, Instr *in, const Value *sp);
 /* CALL_NATIVE's guard: n can be called with these argc arguments with no checks beyond it
