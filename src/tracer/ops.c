@@ -309,9 +309,27 @@ static TxStatus const_slice(Tracer *tr, VT *k, int64_t n, int64_t *start, int64_
     return TX_OK;
 }
 
+/* nn.ModuleList, nn.Sequential, or a subclass of one that iterates as it does (does not
+ * redefine __iter__): iterating it yields its child modules in order */
 static bool is_sequence_module(Tracer *tr, VT *m) {
     TypeObj *t = vt_python_type(tr, m);
-    return t && (strcmp(t->name->data, "ModuleList") == 0 || strcmp(t->name->data, "Sequential") == 0);
+    if (!t || !t->mro) return false;
+    for (int64_t i = 0; i < t->mro->len; i++) {
+        TypeObj *b = (TypeObj *)t->mro->items[i].as.o;
+        if (strcmp(b->name->data, "ModuleList") != 0 && strcmp(b->name->data, "Sequential") != 0) continue;
+        StrObj *iter = vm_intern_str(tr->vm, "__iter__");
+        if (!iter) {
+            vm_clear_exc(tr->vm);
+            return false;
+        }
+        /* torch's own __iter__ (a class that merely shares the name, or redefines __iter__, is
+         * iterated as Python would, by a graph break) */
+        Value it = type_lookup(tr->vm, t, iter);
+        return it.tag == VAL_OBJ && it.as.o->type == tr->vm->t_function &&
+               (((FunctionObj *)it.as.o)->code->flags & CO_LIBRARY) &&
+               val_identical(it, type_lookup(tr->vm, b, iter));
+    }
+    return false;
 }
 
 TxStatus tr_getitem(Tracer *tr, VT *c, VT *k, VT **out) {

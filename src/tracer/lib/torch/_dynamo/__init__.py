@@ -52,6 +52,22 @@ def _compile_function(fn, backend, fullgraph):
     return compiled
 
 
+def _call_target(mod):
+    """What torch.compile(mod)'s calls run under the tracer.  A module whose forward is torch's
+    own (nn.Sequential, nn.Linear, nn.TransformerEncoder...) is library code, which the tracer
+    never takes as the frame to compile, so calling it directly compiled nothing and ran eagerly:
+    a one-line function of non-library code calls it instead, and the tracer compiles that frame
+    with the module call (hooks included) inlined, as dynamo's external_utils.wrap_inline does.
+    A user module's forward is compiled as its own frame, its hooks run around it."""
+    forward = getattr(type(mod), "forward", None)
+    if not (getattr(forward, "__module__", None) or "").startswith("torch."):
+        return mod
+    ns = {"_mod": mod}
+    exec(compile("def inline_call(*args, **kwargs):\n    return _mod(*args, **kwargs)\n",
+                 "<torch.compile>", "exec"), ns)
+    return ns["inline_call"]
+
+
 class OptimizedModule:
     """torch.compile(module): calls run compiled; everything else is the original module's."""
 
@@ -59,9 +75,10 @@ class OptimizedModule:
         object.__setattr__(self, "_orig_mod", mod)
         object.__setattr__(self, "_ember_backend", _resolve_backend(backend))
         object.__setattr__(self, "_ember_fullgraph", fullgraph)
+        object.__setattr__(self, "_ember_call", _call_target(mod))
 
     def __call__(self, *args, **kwargs):
-        return _ember.run(self._orig_mod, self._ember_backend, self._ember_fullgraph, args, kwargs)
+        return _ember.run(self._ember_call, self._ember_backend, self._ember_fullgraph, args, kwargs)
 
     def forward(self, *args, **kwargs):
         return _ember.run(self._orig_mod.forward, self._ember_backend, self._ember_fullgraph, args, kwargs)
