@@ -103,6 +103,7 @@ static void tracer_init(Tracer *tr, VM *vm, Frame *f, const CompileOptions *opts
     tr->grad_mode_at_entry = ag_is_grad_enabled();
     tr->saved_hooks_at_entry = ag_saved_tensors_hooks_depth() > 0;
     tr->default_dtype_at_entry = (int)tensor_default_dtype();
+    tr->autocast_at_entry = tracer_autocast_state(vm);
     tr->serial_at_start = tensor_serial_newest();
     tr->globals_vt = vt_new(tr, VT_OPAQUE);
     tr->globals_vt->mut = MUT_EXISTING;
@@ -213,9 +214,9 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 e->next = cc->entries;
                 cc->entries = e;
                 cc->n_entries++;
-                /* guards, copied out of the trace; the grad mode and the default dtype are always
-                 * ones (a graph's factories and scalar promotions were traced under them) */
-                e->n_guards = tr.n_guards + 4;
+                /* guards, copied out of the trace; the grad mode, the default dtype and CPU
+                 * autocast are always ones (the graph's ops were traced under them) */
+                e->n_guards = tr.n_guards + 5;
                 e->guards = trace_arena_alloc(&e->arena, sizeof(Guard) * (size_t)e->n_guards);
                 for (int i = 0; i < tr.n_guards; i++) {
                     e->guards[i] = tr.guards[i];
@@ -227,6 +228,7 @@ __attribute__((noinline)) static CacheEntry *compile_frame(VM *vm, Frame *f, Cod
                 e->guards[tr.n_guards + 2] = (Guard){.kind = G_SAVED_HOOKS, .flag = tr.saved_hooks_at_entry, .expected = val_null()};
                 e->guards[tr.n_guards + 3] =
                     (Guard){.kind = G_DEFAULT_DTYPE, .expected = val_int(tr.default_dtype_at_entry)};
+                e->guards[tr.n_guards + 4] = (Guard){.kind = G_AUTOCAST, .expected = val_int(tr.autocast_at_entry)};
                 /* entries are per backend (a callable backend by identity) */
                 e->guards[tr.n_guards + 1] =
                     (Guard){.kind = G_BACKEND, .backend = opts->backend, .expected = opts->user_backend};

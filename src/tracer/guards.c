@@ -195,6 +195,7 @@ bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
     if (g->kind == G_SAVED_HOOKS) return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
     if (g->kind == G_DEFAULT_DTYPE) return (int64_t)tensor_default_dtype() == g->expected.as.i;
+    if (g->kind == G_AUTOCAST) return (int64_t)tracer_autocast_state(vm) == g->expected.as.i;
     if (g->kind == G_BACKEND) {
         const CompileOptions *opts = trace_current_options(vm);
         return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
@@ -257,6 +258,11 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
     }
     if (g->kind == G_DEFAULT_DTYPE) {
         snprintf(buf, cap, "default dtype changed: expected %s", tensor_dtype_name((TensorDtype)g->expected.as.i));
+        return buf;
+    }
+    if (g->kind == G_AUTOCAST) {
+        if (g->expected.as.i < 0) snprintf(buf, cap, "autocast changed: expected it off");
+        else snprintf(buf, cap, "autocast changed: expected it on with %s", tensor_dtype_name((TensorDtype)g->expected.as.i));
         return buf;
     }
     Value v = source_resolve_static(vm, f, g->source);
@@ -404,6 +410,12 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         break;
     case G_GRAD_MODE: snprintf(buf, cap, "GRAD_MODE: torch.is_grad_enabled() == %s", g->flag ? "True" : "False"); break;
     case G_SAVED_HOOKS: snprintf(buf, cap, "SAVED_TENSOR_HOOKS: active == %s", g->flag ? "True" : "False"); break;
+    case G_AUTOCAST:
+        if (g->expected.as.i < 0) snprintf(buf, cap, "AUTOCAST: torch.is_autocast_cpu_enabled() == False");
+        else
+            snprintf(buf, cap, "AUTOCAST: torch.is_autocast_cpu_enabled() and torch.get_autocast_cpu_dtype() == %s",
+                     tensor_dtype_name((TensorDtype)g->expected.as.i));
+        break;
     case G_DEFAULT_DTYPE:
         snprintf(buf, cap, "DEFAULT_DTYPE: torch.get_default_dtype() == %s",
                  tensor_dtype_name((TensorDtype)g->expected.as.i));
@@ -421,4 +433,10 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
     case G_BACKEND: snprintf(buf, cap, "BACKEND_MATCH: ___check_current_backend(%s)", g->backend ? g->backend->name : "?"); break;
     default: snprintf(buf, cap, "?"); break;
     }
+}
+
+/* CPU autocast as one number: its dtype when on, -1 when off */
+int tracer_autocast_state(VM *vm) {
+    TorchState *ts = torch_state(vm);
+    return ts && ts->autocast_cpu ? (int)ts->autocast_cpu_dtype : -1;
 }

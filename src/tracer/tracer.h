@@ -277,6 +277,8 @@ typedef enum GuardKind {
     G_SAVED_HOOKS,    /* saved-tensor hooks are active (flag) or not, as when the entry was traced */
     G_DEFAULT_DTYPE,  /* torch.get_default_dtype() is the one the entry was traced under (expected:
                          the dtype number): factories and Python-float promotion use it */
+    G_AUTOCAST,       /* CPU autocast is as when traced (expected: its dtype number, or -1 when off):
+                         the traced graph holds the casts autocast made, or none */
 } GuardKind;
 
 typedef struct Guard {
@@ -440,6 +442,7 @@ struct Tracer {
     bool grad_mode_at_entry;
     bool saved_hooks_at_entry;   /* saved-tensor hooks were active when the trace began */
     int default_dtype_at_entry;  /* torch.get_default_dtype() when the trace began */
+    int autocast_at_entry;       /* CPU autocast dtype when the trace began, -1: off */
     int32_t module_depth;     /* nn.Module forwards being inlined */
     GraphModuleFrame module_stack[32];   /* their keys ("L['self'].body[0]") and class names */
     const char *entered[256];            /* every module forward inlined, in order (exec order) */
@@ -533,6 +536,7 @@ bool guard_check(VM *vm, Frame *f, const Guard *g);
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value other);
 /* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g
  * fails for frame f, or NULL if it passes. */
+int tracer_autocast_state(VM *vm);   /* CPU autocast dtype, -1 when off (G_AUTOCAST) */
 const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t cap);
 void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap);
 

@@ -62,17 +62,29 @@ class set_grad_enabled(_GradModeBase):
         return False
 
 
+_inference_mode = False   # torch.is_inference_mode_enabled()
+
+
 class inference_mode(_GradModeBase):
+    # grad mode off inside, and is_inference_mode_enabled() true (Ember makes no separate
+    # "inference tensors": a tensor made inside is an ordinary one that does not require grad)
     def __init__(self, mode=True):
         self._args = (mode,)
         self.mode = mode
         self.prev = False
+        self.prev_inference = False
 
     def __enter__(self):
+        global _inference_mode
+        self.prev_inference = _inference_mode
+        _inference_mode = _bool(self.mode)
+        # (inference_mode(False) turns grad mode on, as c10::InferenceMode(false) does)
         self.prev = _set_grad_enabled(not self.mode)
 
     def __exit__(self, exc_type, exc_value, traceback):
+        global _inference_mode
         _set_grad_enabled(self.prev)
+        _inference_mode = self.prev_inference
         return False
 
 
@@ -116,7 +128,7 @@ def _assert(condition, message):
 
 
 def is_inference_mode_enabled():
-    return False
+    return _inference_mode
 
 
 def is_floating_point(input):
