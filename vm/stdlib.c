@@ -1,10 +1,11 @@
 /* vm/stdlib.c — registers the standard modules: native ones (sys is created by vm_new; math,
- * time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools, _random, _bisect, _heapq, _string here) and the library modules written in the script language (the .py files under vm/lib,
+ * cmath, time, _weakref, gc, _ember, _collections, _sre, itertools, _operator, _functools, _random, _bisect, _heapq, _string here) and the library modules written in the script language (the .py files under vm/lib,
  * embedded at build time by tools/embed_lib.py). */
 #include "vm/import.h"
 #include "vm/native.h"
 
 int math_module_init(VM *vm, Value mod);
+int cmath_module_init(VM *vm, Value mod);
 int weakref_module_init(VM *vm, Value mod);
 int gc_module_init(VM *vm, Value mod);
 int ember_module_init(VM *vm, Value mod);
@@ -87,6 +88,7 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "resource", resource_module_init);
     vm_register_native_module(vm, "faulthandler", faulthandler_module_init);
     vm_register_native_module(vm, "math", math_module_init);
+    vm_register_native_module(vm, "cmath", cmath_module_init);
     vm_register_native_module(vm, "time", time_module_init);
     vm_register_native_module(vm, "_weakref", weakref_module_init);
     vm_register_native_module(vm, "gc", gc_module_init);
