@@ -14,4 +14,7 @@ def __getattr__(name):
     if name == "parallel":
         import torch.nn.parallel
         return torch.nn.parallel
+    if name == "DataParallel":
+        from torch.nn.parallel.data_parallel import DataParallel
+        return DataParallel
     raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
