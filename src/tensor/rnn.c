@@ -11,7 +11,8 @@
  *     dcx = dcy' f
  * (an absent gradient of hy or cy adds nothing).  This replaces ~12 dispatched ops per step
  * forward (chunk, three sigmoids, two tanhs, three multiplies, an add) and their backward nodes.
- * The float32 loops are multiversioned (isa.h). */
+ * Also SIGMOID_ROWS, nn.GRU's reset and update gates (the sigmoid with ATen's per-row libm tail;
+ * at the end of the file).  The float32 loops are multiversioned (isa.h). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -240,5 +241,62 @@ TENSOR_RUN(lstm_cell_backward) {
 fail:
     decref_n(c, 5);
     decref_n(r, 2);
+    return -1;
+}
+
+/* ---- SIGMOID_ROWS: nn.GRU's gate sigmoids ------------------------------------------------------
+ * ATen's CPU GRUCell (RNN.cpp) computes r = chunked_hgates[0].add_(chunked_igates[0]).sigmoid_()
+ * and z likewise, in place on (B, H) chunks of the (B, 3H) hidden projection: views with row
+ * stride 3H, which its loop takes one row at a time (cpu_kernel_vec: Sleef's exp in whole blocks
+ * of 16 floats / 8 doubles, libm's exp on the last H % 16 (H % 8) elements of every row).  A
+ * sigmoid of the contiguous (B, H) sum is one run of B * H elements with one tail, and differs in
+ * the last bit wherever Sleef's and libm's exp do (hidden 200: ~half the gate elements).  The
+ * same scalar forms as LSTM's sigmoid (lstm_sig_*); the output is contiguous. */
+TENSOR_INFER(sigmoid_rows) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    if (in[0]->dtype != TENSOR_FLOAT32 && in[0]->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"sigmoid_rows\" not implemented for '%s'",
+                         tensor_dtype_name((TensorDtype)in[0]->dtype));
+        return -1;
+    }
+    tensor__meta_contiguous(&out[0], (TensorDtype)in[0]->dtype, in[0]->ndim, in[0]->shape);
+    return 1;
+}
+
+#define SIGMOID_ROWS_KERNEL(SUF, T)                                                                     \
+    static inline __attribute__((always_inline)) void sigmoid_rows_##SUF##__body(const T *x, T *y, int64_t R, \
+                                                                                 int64_t H, int64_t nv) { \
+        for (int64_t r = 0; r < R; r++)                                                                 \
+            for (int64_t j = 0; j < H; j++) y[r * H + j] = lstm_sig_##SUF(x[r * H + j], j < nv);       \
+    }
+SIGMOID_ROWS_KERNEL(f, float)
+SIGMOID_ROWS_KERNEL(d, double)
+#define SIGMOID_ROWS_PARAMS(T) (const T *x, T *y, int64_t R, int64_t H, int64_t nv)
+TENSOR_MULTIVERSION(sigmoid_rows_f, SIGMOID_ROWS_PARAMS(float), (x, y, R, H, nv))
+static void sigmoid_rows_d SIGMOID_ROWS_PARAMS(double) { sigmoid_rows_d__body(x, y, R, H, nv); }
+
+TENSOR_RUN(sigmoid_rows) {
+    (void)n_in, (void)n_out;
+    TensorMeta m, o;
+    tensor_meta_of(in[0], &m);
+    const TensorMeta *mp[1] = {&m};
+    if (tensor__infer_sigmoid_rows(op, mp, 1, a, &o, 1) < 0) return -1;
+    int64_t H = m.ndim > 0 ? m.shape[m.ndim - 1] : 1, numel = 1;
+    for (int i = 0; i < m.ndim; i++) numel *= m.shape[i];
+    Tensor *c = tensor_contiguous(in[0]), *r = NULL;
+    if (!c || !(r = tensor__new_from_meta(&o, false))) goto fail;
+    if (numel > 0) {
+        int64_t R = numel / H;
+        if (m.dtype == TENSOR_FLOAT64)
+            sigmoid_rows_d(P(c, const double), P(r, double), R, H, tensor__vm_sleef ? H / 8 * 8 : 0);
+        else
+            TENSOR_ISA_CALL(sigmoid_rows_f, (P(c, const float), P(r, float), R, H, tensor__vm_sleef ? H / 16 * 16 : 0));
+    }
+    tensor_decref(c);
+    out[0] = r;
+    return 1;
+fail:
+    tensor_decref(c);
+    tensor_decref(r);
     return -1;
 }

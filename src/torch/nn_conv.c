@@ -182,6 +182,20 @@ static Value nn_fused_lstm_cell(ARGS) {
     return wrap_tuple(vm, out, 3);
 }
 
+/* sigmoid_rows(x) -> sigmoid of x with each last-dim row its own ATen loop (src/tensor/rnn.c
+ * SIGMOID_ROWS): nn.GRU's gates, which ATen computes in place on row-strided chunks.  Public for
+ * the same reason as fused_lstm_cell */
+static Value nn_sigmoid_rows(ARGS) {
+    (void)fn;
+    static const char *const names[] = {"input"};
+    Value a[1];
+    if (native_parse_args(vm, "sigmoid_rows", argc, argv, kw, 1, 1, names, 1, a) < 0) return val_null();
+    if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "sigmoid_rows(): input must be a Tensor");
+    Tensor *in[1] = {T(a[0])}, *out[1] = {NULL};
+    if (ag_op_run(TENSOR_OP_SIGMOID_ROWS, in, 1, NULL, out, 1) < 0) return torch_raise_error(vm);
+    return torch_wrap(vm, out[0]);
+}
+
 int torch_nn_conv_init(VM *vm, Value nnmod) {
     static const MethodDef fns[] = {
         {"im2col", nn_im2col},
@@ -189,6 +203,7 @@ int torch_nn_conv_init(VM *vm, Value nnmod) {
         {"max_pool2d_with_indices", nn_max_pool2d_with_indices},
         {"native_batch_norm", nn_native_batch_norm},
         {"fused_lstm_cell", nn_fused_lstm_cell},
+        {"sigmoid_rows", nn_sigmoid_rows},
         {NULL}};
     return torch_add_overridable(vm, nnmod, fns);
 }

@@ -518,6 +518,8 @@ static void nn_cases(void) {
      * composed backward); its fused backward kernel is checked in float64 by the golden
      * tests/torch/layers_rnn/rnn_float64 (PyTorch's gradcheck over nn.LSTM) */
     CHECK(TENSOR_OP_LSTM_CELL, true, T1, gr(RN, SHAPE(2, 12)), gr(RN, SHAPE(2, 3)));
+    /* nn.GRU's gate sigmoid, rows of 20: a whole block and a tail in each */
+    CHECK(TENSOR_OP_SIGMOID_ROWS, true, T1, gr(RN, SHAPE(2, 20)));
     CHECK(TENSOR_OP_EMBEDDING, true, T1, gr(RN, SHAPE(4, 3)), TI(((int64_t[]){2, 2}), ((int64_t[]){3, 0, 3, 1})));
     a.p = 0.4;
     CHECK(TENSOR_OP_DROPOUT, true, T1, gr(RN, SHAPE(3, 4)));

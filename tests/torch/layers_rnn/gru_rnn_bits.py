@@ -1,7 +1,7 @@
 # nn.GRU and nn.RNN (tanh, relu): outputs and gradients bit for bit as PyTorch 1.13's CPU cells
 # compute them: GRU's new state (h - n) * z + n, tanh's backward through ATen's tanh_backward
-# (1 - y*y rounded once on an FMA CPU, float64 included).  Hidden sizes are multiples of 16:
-# GRU's sigmoids of other sizes meet the libm row tails (tests/trace/footguns).
+# (1 - y*y rounded once on an FMA CPU, float64 included).  Hidden sizes are multiples of 16;
+# gru_tail_bits.py has the others (the gates' libm row tails).
 import hashlib
 import torch
 import torch.nn as nn

@@ -286,6 +286,8 @@ static GraphNode *b_lstm_cell(Graph *g, GraphNode **x) {
     GraphNode *c = opn(g, TENSOR_OP_LSTM_CELL, x, 2, NULL);
     return op2(g, TENSOR_OP_ADD, graph_getitem(g, c, 0), op1(g, TENSOR_OP_SIN, graph_getitem(g, c, 1)));
 }
+/* nn.GRU's gate sigmoid (rows of 20: a vector block and a libm tail each) */
+static GraphNode *b_sigmoid_rows(Graph *g, GraphNode **x) { return op1(g, TENSOR_OP_SIGMOID_ROWS, x[0]); }
 static GraphNode *b_embedding(Graph *g, GraphNode **x) {
     TensorOpArgs a = A();
     a.padding_idx = 2;
@@ -420,6 +422,7 @@ static const Case cases[] = {
     {"layer_norm_plain", 1, {3}, {{2, 3, 5}}, "f", 0, b_layer_norm_plain},
     {"batch_norm", 3, {3, 1, 1}, {{4, 3, 5}, {3}, {3}}, "fff", 0, b_batch_norm},
     {"lstm_cell", 2, {2, 2}, {{3, 20}, {3, 5}}, "ff", 0, b_lstm_cell},
+    {"sigmoid_rows", 1, {2}, {{3, 20}}, "f", 0, b_sigmoid_rows},
     {"embedding_padding", 2, {2, 2}, {{6, 4}, {3, 5}}, "fi", 6, b_embedding},
     {"nll_loss_ignore", 2, {2, 1}, {{4, 5}, {4}}, "fi", 3, b_nll},
     {"nll_loss_weighted_none", 3, {2, 1, 1}, {{4, 5}, {4}, {5}}, "fic", 5, b_nll_weighted_none},

@@ -386,6 +386,7 @@ static void make_case(TensorOp op, Case *c) {
     case TENSOR_OP_NORMAL_: case TENSOR_OP_UNIFORM_: c->a.scalar2 = tensor_scalar_f(1); return;
     case TENSOR_OP_DETACH: case TENSOR_OP_T: case TENSOR_OP_SUM: case TENSOR_OP_MEAN: case TENSOR_OP_PROD: case TENSOR_OP_MAX:
     case TENSOR_OP_MIN: case TENSOR_OP_DROPOUT: case TENSOR_OP_NATIVE_DROPOUT: case TENSOR_OP_ZERO_: case TENSOR_OP_RELU_:
+    case TENSOR_OP_SIGMOID_ROWS:
         return;
     default: break;
     }

@@ -1,4 +1,5 @@
-"""torch.nn.modules.linear: Identity, Linear, Bilinear."""
+"""torch.nn.modules.linear: Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear (MultiheadAttention's
+out_proj; defined here as in PyTorch, where a pickled model names it)."""
 import math
 
 import torch
@@ -46,6 +47,10 @@ class Linear(Module):
     def extra_repr(self):
         return "in_features={}, out_features={}, bias={}".format(
             self.in_features, self.out_features, self.bias is not None)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    pass
 
 
 class Bilinear(Module):

@@ -11,7 +11,7 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence, pack_padded_sequence
-from torch._C._nn import fused_lstm_cell
+from torch._C._nn import fused_lstm_cell, sigmoid_rows
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -41,13 +41,20 @@ def _lstm_step_fused(gi, h, c, w_hh, b_hh, w_hr):
     return h, c
 
 
+def _gate_sigmoid(x):
+    # r and z as ATen's GRUCell computes them, sigmoid_ in place on (B, H) chunks of the (B, 3H)
+    # hidden projection: each row its own loop, libm's exp on its last H % 16 elements
+    # (src/tensor/rnn.c SIGMOID_ROWS); a sigmoid of the contiguous sum has one tail
+    return sigmoid_rows(x) if x.dtype in (torch.float32, torch.float64) else x.sigmoid()
+
+
 def _gru_step(gi, h, w_hh, b_hh):
     # PyTorch 1.13's CPU GRUCell, op for op (its in-place ops out of place, same values): the new
     # state is (h - n) * z + n, which rounds differently from (1 - z) * n + z * h
     ir, iz, inn = gi.chunk(3, -1)
     hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
-    r = (hr + ir).sigmoid()
-    z = (hz + iz).sigmoid()
+    r = _gate_sigmoid(hr + ir)
+    z = _gate_sigmoid(hz + iz)
     n = (inn + hn * r).tanh()
     return (h - n) * z + n
 

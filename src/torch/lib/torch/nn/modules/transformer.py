@@ -1,95 +1,22 @@
-"""torch.nn.modules.activation.MultiheadAttention and torch.nn.modules.transformer: MultiheadAttention,
-TransformerEncoderLayer / DecoderLayer, TransformerEncoder / Decoder, Transformer, with PyTorch's
-submodule and parameter names (self_attn.in_proj_weight, out_proj, linear1, norm1, dropout1, ...),
-norm_first, activation by name or callable, generate_square_subsequent_mask."""
+"""torch.nn.modules.transformer: TransformerEncoderLayer / DecoderLayer, TransformerEncoder / Decoder,
+Transformer, with PyTorch's submodule and parameter names (self_attn.in_proj_weight, out_proj, linear1,
+norm1, dropout1, ...), norm_first, activation by name or callable, generate_square_subsequent_mask.
+MultiheadAttention lives in torch.nn.modules.activation, as in PyTorch, so a pickled model names it where
+PyTorch looks for it."""
 import copy
 
 import torch
 import torch.nn.functional as F
 from torch.nn import init
+from torch.nn.modules.activation import MultiheadAttention
 from torch.nn.modules.container import ModuleList
 from torch.nn.modules.dropout import Dropout
 from torch.nn.modules.linear import Linear
 from torch.nn.modules.module import Module
 from torch.nn.modules.normalization import LayerNorm
-from torch.nn.parameter import Parameter
 
-__all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
-           "TransformerDecoder", "Transformer"]
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    pass
-
-
-class MultiheadAttention(Module):
-    __constants__ = ["batch_first"]
-
-    def __init__(self, embed_dim, num_heads, dropout=0., bias=True, add_bias_kv=False, add_zero_attn=False,
-                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
-        super().__init__()
-        self.embed_dim = embed_dim
-        self.kdim = kdim if kdim is not None else embed_dim
-        self.vdim = vdim if vdim is not None else embed_dim
-        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
-        self.num_heads = num_heads
-        self.dropout = dropout
-        self.batch_first = batch_first
-        self.head_dim = embed_dim // num_heads
-        assert self.head_dim * num_heads == self.embed_dim, "embed_dim must be divisible by num_heads"
-        if not self._qkv_same_embed_dim:
-            self.q_proj_weight = Parameter(torch.empty((embed_dim, embed_dim)))
-            self.k_proj_weight = Parameter(torch.empty((embed_dim, self.kdim)))
-            self.v_proj_weight = Parameter(torch.empty((embed_dim, self.vdim)))
-            self.register_parameter("in_proj_weight", None)
-        else:
-            self.in_proj_weight = Parameter(torch.empty((3 * embed_dim, embed_dim)))
-            self.register_parameter("q_proj_weight", None)
-            self.register_parameter("k_proj_weight", None)
-            self.register_parameter("v_proj_weight", None)
-        if bias:
-            self.in_proj_bias = Parameter(torch.empty(3 * embed_dim))
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias)
-        if add_bias_kv:
-            self.bias_k = Parameter(torch.empty((1, 1, embed_dim)))
-            self.bias_v = Parameter(torch.empty((1, 1, embed_dim)))
-        else:
-            self.bias_k = self.bias_v = None
-        self.add_zero_attn = add_zero_attn
-        self._reset_parameters()
-
-    def _reset_parameters(self):
-        if self._qkv_same_embed_dim:
-            init.xavier_uniform_(self.in_proj_weight)
-        else:
-            init.xavier_uniform_(self.q_proj_weight)
-            init.xavier_uniform_(self.k_proj_weight)
-            init.xavier_uniform_(self.v_proj_weight)
-        if self.in_proj_bias is not None:
-            init.constant_(self.in_proj_bias, 0.)
-            init.constant_(self.out_proj.bias, 0.)
-        if self.bias_k is not None:
-            init.xavier_normal_(self.bias_k)
-        if self.bias_v is not None:
-            init.xavier_normal_(self.bias_v)
-
-    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
-                average_attn_weights=True, is_causal=False):
-        is_batched = query.dim() == 3
-        if self.batch_first and is_batched:
-            query, key, value = query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
-        out, w = F.multi_head_attention_forward(
-            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
-            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
-            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
-            attn_mask=attn_mask, use_separate_proj_weight=not self._qkv_same_embed_dim,
-            q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
-            average_attn_weights=average_attn_weights)
-        if self.batch_first and is_batched:
-            return out.transpose(1, 0), w
-        return out, w
+__all__ = ["TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder",
+           "Transformer"]
 
 
 def _get_activation_fn(activation):
