@@ -7,7 +7,11 @@ from torch.nn.modules.normalization import LayerNorm, GroupNorm, LocalResponseNo
 from torch.nn.modules.conv import *
 from torch.nn.modules.pooling import *
 from torch.nn.modules.batchnorm import *
+from torch.nn.modules.instancenorm import *
 from torch.nn.modules.pixelshuffle import *
+from torch.nn.modules.upsampling import *
+from torch.nn.modules.fold import *
+from torch.nn.modules.flatten import *
 from torch.nn.modules.transformer import *
 from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from torch.nn.modules.sparse import Embedding, EmbeddingBag

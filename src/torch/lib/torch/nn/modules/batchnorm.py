@@ -1,4 +1,4 @@
-"""torch.nn.modules.batchnorm / instancenorm: BatchNorm1d/2d, InstanceNorm1d/2d, with PyTorch's
+"""torch.nn.modules.batchnorm: BatchNorm1d/2d/3d (InstanceNorm* in instancenorm.py), with PyTorch's
 parameters, buffers (running_mean, running_var, num_batches_tracked), momentum=None (cumulative
 average) and eval/train behaviour, over torch.nn.functional.batch_norm / instance_norm."""
 import torch
@@ -7,7 +7,7 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "InstanceNorm1d", "InstanceNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 class _NormBase(Module):
@@ -97,51 +97,10 @@ class BatchNorm2d(_BatchNorm):
             raise ValueError("expected 4D input (got {}D input)".format(input.dim()))
 
 
-class _InstanceNorm(_NormBase):
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
-                 dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
-
-    def forward(self, input):
-        nd = self._get_no_batch_dim()
-        if input.dim() == nd:
-            return self._forward(input.unsqueeze(0)).squeeze(0)
-        return self._forward(input)
-
-    def _forward(self, input):
-        if input.shape[1] != self.num_features and self.affine:
-            raise ValueError("expected input's size at dim=1 to match num_features ({}), but got: {}.".format(
-                self.num_features, input.shape[1]))
-        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
-                               self.training or not self.track_running_stats, self.momentum, self.eps)
-
-
-class InstanceNorm1d(_InstanceNorm):
-    def _get_no_batch_dim(self):
-        return 2
-
-
-class InstanceNorm2d(_InstanceNorm):
-    def _get_no_batch_dim(self):
-        return 3
-
-
-# ---- nnx14: the 3-D (volumetric) norms; batch_norm / instance_norm reduce over any spatial rank ----
+# ---- nnx14: the 3-D (volumetric) norm; batch_norm reduces over any spatial rank ----
 
 class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError("expected 5D input (got {}D input)".format(input.dim()))
 
-
-class InstanceNorm3d(_InstanceNorm):
-    def _get_no_batch_dim(self):
-        return 4
-
-    def forward(self, input):
-        if input.dim() not in (4, 5):
-            raise ValueError("expected 4D or 5D input (got {}D input)".format(input.dim()))
-        return super().forward(input)
-
-
-__all__ += ["BatchNorm3d", "InstanceNorm3d"]
