@@ -18,6 +18,10 @@ def masked(text):
 def child(code, *args, env=None):
     e = dict(os.environ)
     e.pop("PYTHONFAULTHANDLER", None)
+    # a sanitizer build's own fatal-signal handlers would take over after faulthandler's dump
+    # (AddressSanitizer's DEADLYSIGNAL report instead of death by the signal)
+    e["ASAN_OPTIONS"] = ":".join(filter(None, [e.get("ASAN_OPTIONS", ""), "handle_segv=0:handle_abort=0:"
+                                               "handle_sigfpe=0:handle_sigbus=0:handle_sigill=0"]))
     e.update(env or {})
     p = subprocess.run([sys.executable, *args, "-c", code], capture_output=True, text=True, env=e)
     print("exit", p.returncode)
@@ -53,7 +57,7 @@ g()
 """
 child(crash)
 child(crash.replace("faulthandler.enable()", "faulthandler.enable(all_threads=False)").replace("_sigsegv", "_sigabrt"))
-child("import faulthandler\nprint(faulthandler.is_enabled())\nfaulthandler._read_null()", "-X", "faulthandler")
+child("import faulthandler\nprint(faulthandler.is_enabled())\nfaulthandler._sigsegv()", "-X", "faulthandler")
 child("import faulthandler\nprint(faulthandler.is_enabled())", env={"PYTHONFAULTHANDLER": "1"})
 child("import faulthandler\nfaulthandler._sigfpe()")   # not enabled: no dump
 child("import faulthandler, os, signal\n"
