@@ -19,3 +19,14 @@ def late_value():
     import sys
     m = sys.modules.get("_late_module")
     return None if m is None else m.value
+
+
+class Config:
+    factor = 2.0
+
+
+config = Config()
+
+
+def use_config(t):
+    return t * config.factor

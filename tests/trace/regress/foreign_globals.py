@@ -51,3 +51,17 @@ mod.value = 12
 print(late(x)[1])
 del sys.modules["_late_module"]
 print(late(x)[1])
+
+
+# an object global of the other module: its attribute, its class attribute, the global rebound
+def configured(x):
+    return sm.use_config(x)
+
+
+print(configured(x).tolist())
+sm.config.factor = 9.0
+print(configured(x).tolist())
+sm.Config.factor = 4.0
+print(configured(x).tolist())
+sm.config = sm.Config()
+print(configured(x).tolist())
