@@ -134,6 +134,19 @@ static Value m_rtruediv(ARGS) {
     return out;
 }
 
+/* alpha as PyTorch's argument parser takes a Scalar: a Python number or a 0-dim tensor (its
+ * value: L-BFGS passes `alpha=-al[i]`, a 0-dim tensor).  -1 with TypeError otherwise. */
+static int alpha_arg(VM *vm, const char *fname, Value v, TensorScalar *out) {
+    if (torch_scalar_of(vm, v, out)) return 0;
+    if (torch_is_tensor(vm, v) && tensor_ndim(T(v)) == 0) {
+        if (tensor_item(T(v), out) == 0) return 0;
+        torch_raise_error(vm);
+        return -1;
+    }
+    vm_raise(vm, vm->e_TypeError, "%s(): argument 'alpha' must be Number, not %s", fname, vm_type_name(vm, v));
+    return -1;
+}
+
 /* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
 static Value m_binary_named(ARGS) {
     const BinSpec *s = fn->data;
@@ -164,8 +177,7 @@ static Value m_binary_named(ARGS) {
     }
     TensorScalar alpha = tensor_scalar_i(1);
     bool has_alpha = !val_is_null(a[2]);
-    if (has_alpha && !torch_scalar_of(vm, a[2], &alpha))
-        return vm_raise(vm, vm->e_TypeError, "%s(): argument 'alpha' must be Number", fn->name);
+    if (has_alpha && alpha_arg(vm, fn->name, a[2], &alpha) < 0) return val_null();
     Value r = binary(vm, s, a[0], a[1], alpha, has_alpha);
     if (val_identical(r, vm->not_implemented))
         return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
@@ -1271,7 +1283,7 @@ static Value m_named_inplace(ARGS) {
     if (!torch_is_tensor(vm, a[0])) return vm_raise(vm, vm->e_TypeError, "%s(): self must be a Tensor", fn->name);
     TensorScalar alpha = tensor_scalar_i(1);
     bool has_alpha = !val_is_null(a[2]);
-    if (has_alpha && !torch_scalar_of(vm, a[2], &alpha)) return vm_raise(vm, vm->e_TypeError, "alpha must be a number");
+    if (has_alpha && alpha_arg(vm, fn->name, a[2], &alpha) < 0) return val_null();
     Value r = binary(vm, s, a[0], a[1], alpha, has_alpha);
     if (val_identical(r, vm->not_implemented))
         return vm_raise(vm, vm->e_TypeError, "%s(): argument 'other' must be Tensor or Number, not %s", fn->name,
