@@ -80,23 +80,31 @@ static int to_cx(VM *vm, Value v, Cx *out) {
 
 static Cx c_prod(Cx a, Cx b) { return (Cx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
 
-/* Smith's method; *zero set when b is 0 */
-static Cx c_quot(Cx a, Cx b, bool *zero) {
-    *zero = false;
-    double abr = fabs(b.re), abi = fabs(b.im);
+bool complex_quotient(double ar, double ai, double br, double bi, double *re, double *im) {
+    double abr = fabs(br), abi = fabs(bi);
     if (abr >= abi) {
         if (abr == 0.0) {
-            *zero = true;
-            return (Cx){0, 0};
+            *re = *im = 0.0;
+            return false;
         }
-        double ratio = b.im / b.re, denom = b.re + b.im * ratio;
-        return (Cx){(a.re + a.im * ratio) / denom, (a.im - a.re * ratio) / denom};
+        double ratio = bi / br, denom = br + bi * ratio;
+        *re = (ar + ai * ratio) / denom;
+        *im = (ai - ar * ratio) / denom;
+    } else if (abi >= abr) {
+        double ratio = br / bi, denom = br * ratio + bi;
+        *re = (ar * ratio + ai) / denom;
+        *im = (ai * ratio - ar) / denom;
+    } else {
+        *re = *im = NAN;   /* a NaN in b */
     }
-    if (abi >= abr) {
-        double ratio = b.re / b.im, denom = b.re * ratio + b.im;
-        return (Cx){(a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom};
-    }
-    return (Cx){NAN, NAN};   /* a NaN in b */
+    return true;
+}
+
+/* Smith's method; *zero set when b is 0 */
+static Cx c_quot(Cx a, Cx b, bool *zero) {
+    Cx r;
+    *zero = !complex_quotient(a.re, a.im, b.re, b.im, &r.re, &r.im);
+    return r;
 }
 
 static Cx c_powu(Cx x, long n) {

@@ -464,22 +464,11 @@ static Cz c_log10(Cz z, int *err) {
     return (Cz){r.re / M_LN10, r.im / M_LN10};
 }
 
-/* a / b by Smith's method, as CPython 3.11's complex division; EDOM for b == 0 */
+/* a / b as complex division does (vm/complex.c); EDOM for b == 0 */
 static Cz c_quot(Cz a, Cz b, int *err) {
-    double abr = fabs(b.re), abi = fabs(b.im);
-    if (abr >= abi) {
-        if (abr == 0.0) {
-            *err = EDOM;
-            return (Cz){0.0, 0.0};
-        }
-        double ratio = b.im / b.re, denom = b.re + b.im * ratio;
-        return (Cz){(a.re + a.im * ratio) / denom, (a.im - a.re * ratio) / denom};
-    }
-    if (abi >= abr) {
-        double ratio = b.re / b.im, denom = b.re * ratio + b.im;
-        return (Cz){(a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom};
-    }
-    return (Cz){NAN, NAN};   /* a NaN in b */
+    Cz r;
+    if (!complex_quotient(a.re, a.im, b.re, b.im, &r.re, &r.im)) *err = EDOM;
+    return r;
 }
 
 /* rect(r, phi) behaves like exp(log(r) + i*phi) for r of positive sign and like

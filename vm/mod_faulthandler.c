@@ -24,6 +24,7 @@
 #include "vm/exc.h"
 #include "vm/exc_os.h"
 #include "vm/gc.h"
+#include "vm/mod_posix.h"
 #include "vm/native.h"
 
 #define ARGS VM *vm, int argc, Value *argv, TupleObj *kw, NativeObj *fn
@@ -32,17 +33,7 @@ enum { MAX_FRAMES = 100, MAX_STRING = 500 };
 
 /* ---- writing without allocating (signal handlers, the watchdog) ---------------------------- */
 
-static void put(int fd, const char *s, size_t n) {
-    while (n > 0) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return;
-        s += w;
-        n -= (size_t)w;
-    }
-}
-
-static void puts_fd(int fd, const char *s) { put(fd, s, strlen(s)); }
+static void puts_fd(int fd, const char *s) { posix_write_all(fd, s, strlen(s)); }
 
 static void put_hex(int fd, unsigned long v, int width) {
     char buf[2 * sizeof v + 1];
@@ -51,7 +42,7 @@ static void put_hex(int fd, unsigned long v, int width) {
         buf[sizeof buf - 1 - n++] = "0123456789abcdef"[v & 15];
         v >>= 4;
     } while (v || n < width);
-    put(fd, buf + sizeof buf - n, (size_t)n);
+    posix_write_all(fd, buf + sizeof buf - n, (size_t)n);
 }
 
 static void put_dec(int fd, unsigned long v) {
@@ -61,7 +52,7 @@ static void put_dec(int fd, unsigned long v) {
         buf[sizeof buf - 1 - n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    put(fd, buf + sizeof buf - n, (size_t)n);
+    posix_write_all(fd, buf + sizeof buf - n, (size_t)n);
 }
 
 /* A string as CPython's _Py_DumpASCII writes it: printable ASCII as is, other code points as
@@ -79,7 +70,7 @@ static void put_ascii(int fd, const StrObj *s) {
         while (more-- > 0 && p < end) c = (c << 6) | (*p++ & 0x3f);
         if (c >= ' ' && c <= 126) {
             char ch = (char)c;
-            put(fd, &ch, 1);
+            posix_write_all(fd, &ch, 1);
         } else {
             puts_fd(fd, c <= 0xff ? "\\x" : c <= 0xffff ? "\\u" : "\\U");
             put_hex(fd, c, c <= 0xff ? 2 : c <= 0xffff ? 4 : 8);
@@ -204,17 +195,6 @@ fail:
     return -1;
 }
 
-static int bool_arg(VM *vm, Value v, bool dflt, bool *out) {
-    if (val_is_null(v)) {
-        *out = dflt;
-        return 0;
-    }
-    int t = vm_truthy(vm, v);
-    if (t < 0) return -1;
-    *out = t;
-    return 0;
-}
-
 static void note_interpreter(VM *vm) {
     interp_vm = vm;
     interp_thread = (unsigned long)pthread_self();
@@ -226,7 +206,7 @@ static Value fh_enable(ARGS) {
     static const char *const names[] = {"file", "all_threads"};
     Value a[2];
     bool all;
-    if (native_parse_args(vm, "enable", argc, argv, kw, 2, 0, names, 2, a) < 0 || bool_arg(vm, a[1], true, &all) < 0)
+    if (native_parse_args(vm, "enable", argc, argv, kw, 2, 0, names, 2, a) < 0 || native_bool_arg(vm, a[1], true, &all) < 0)
         return val_null();
     Value keep;
     int fd = file_fd(vm, a[0], &keep);
@@ -287,7 +267,7 @@ static Value fh_dump_traceback(ARGS) {
     Value a[2];
     bool all;
     if (native_parse_args(vm, "dump_traceback", argc, argv, kw, 2, 0, names, 2, a) < 0 ||
-        bool_arg(vm, a[1], true, &all) < 0)
+        native_bool_arg(vm, a[1], true, &all) < 0)
         return val_null();
     Value keep;
     int fd = file_fd(vm, a[0], &keep);
@@ -352,8 +332,8 @@ static Value fh_dump_traceback_later(ARGS) {
     bool repeat, exit_;
     double timeout;
     if (native_parse_args(vm, "dump_traceback_later", argc, argv, kw, 4, 1, names, 4, a) < 0 ||
-        timeout_arg(vm, a[0], &timeout) < 0 || bool_arg(vm, a[1], false, &repeat) < 0 ||
-        bool_arg(vm, a[3], false, &exit_) < 0)
+        timeout_arg(vm, a[0], &timeout) < 0 || native_bool_arg(vm, a[1], false, &repeat) < 0 ||
+        native_bool_arg(vm, a[3], false, &exit_) < 0)
         return val_null();
     double us = floor(timeout * 1e6);
     if (!(us > 0)) return vm_raise(vm, vm->e_ValueError, "timeout must be greater than 0");
@@ -441,7 +421,7 @@ static Value fh_register(ARGS) {
     int signum;
     bool all, chain;
     if (native_parse_args(vm, "register", argc, argv, kw, 4, 1, names, 4, a) < 0 || signum_arg(vm, a[0], &signum) < 0 ||
-        bool_arg(vm, a[2], true, &all) < 0 || bool_arg(vm, a[3], false, &chain) < 0)
+        native_bool_arg(vm, a[2], true, &all) < 0 || native_bool_arg(vm, a[3], false, &chain) < 0)
         return val_null();
     Value keep;
     int fd = file_fd(vm, a[1], &keep);

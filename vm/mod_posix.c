@@ -163,18 +163,17 @@ static int int_arg(VM *vm, Value v, int64_t dflt, int64_t *out) {
     return vm_index(vm, v, out);
 }
 
-static int bool_arg(VM *vm, Value v, bool dflt, bool *out) {
-    if (val_is_null(v)) {
-        *out = dflt;
-        return 0;
-    }
-    int t = vm_truthy(vm, v);
-    if (t < 0) return -1;
-    *out = t;
-    return 0;
-}
-
 Value posix_error(VM *vm) { return vm_raise_oserror(vm, errno, val_null(), val_null()); }
+
+void posix_write_all(int fd, const char *s, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
 Value posix_error_path(VM *vm, const PathArg *p) {
     return vm_raise_oserror(vm, errno, p->fd >= 0 && !p->path ? val_null() : p->object, val_null());
 }
@@ -234,7 +233,7 @@ static Value p_stat(ARGS) {
         return val_null();
     int dir_fd;
     bool follow;
-    if (posix_dir_fd_arg(vm, a[1], &dir_fd) < 0 || bool_arg(vm, a[2], !lstat_, &follow) < 0) return val_null();
+    if (posix_dir_fd_arg(vm, a[1], &dir_fd) < 0 || native_bool_arg(vm, a[2], !lstat_, &follow) < 0) return val_null();
     PathArg p;
     if (posix_path_arg(vm, a[0], lstat_ ? "lstat" : "stat", "path", !lstat_, false, &p) < 0) return val_null();
     struct stat st;
@@ -263,7 +262,7 @@ static Value p_access(ARGS) {
     int dir_fd;
     bool eff, follow;
     if (int_arg(vm, a[1], 0, &mode) < 0 || posix_dir_fd_arg(vm, a[2], &dir_fd) < 0 ||
-        bool_arg(vm, a[3], false, &eff) < 0 || bool_arg(vm, a[4], true, &follow) < 0)
+        native_bool_arg(vm, a[3], false, &eff) < 0 || native_bool_arg(vm, a[4], true, &follow) < 0)
         return val_null();
     PathArg p;
     if (posix_path_arg(vm, a[0], "access", "path", false, false, &p) < 0) return val_null();
@@ -407,7 +406,7 @@ static Value p_dup2(ARGS) {
     if (native_parse_args(vm, "dup2", argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
     int fd, fd2;
     bool inh;
-    if (posix_fd_arg(vm, a[0], &fd) < 0 || posix_fd_arg(vm, a[1], &fd2) < 0 || bool_arg(vm, a[2], true, &inh) < 0)
+    if (posix_fd_arg(vm, a[0], &fd) < 0 || posix_fd_arg(vm, a[1], &fd2) < 0 || native_bool_arg(vm, a[2], true, &inh) < 0)
         return val_null();
     int r = inh ? dup2(fd, fd2) : dup3(fd, fd2, O_CLOEXEC);
     if (r < 0) return posix_error(vm);
@@ -441,7 +440,7 @@ static Value p_get_inheritable(ARGS) {
 static Value p_set_inheritable(ARGS) {
     int fd;
     bool inh;
-    if (posix_fd_arg(vm, argv[0], &fd) < 0 || bool_arg(vm, argv[1], false, &inh) < 0) return val_null();
+    if (posix_fd_arg(vm, argv[0], &fd) < 0 || native_bool_arg(vm, argv[1], false, &inh) < 0) return val_null();
     int f = fcntl(fd, F_GETFD);
     if (f < 0 || fcntl(fd, F_SETFD, inh ? (f & ~FD_CLOEXEC) : (f | FD_CLOEXEC)) < 0) return posix_error(vm);
     return val_none();
@@ -458,7 +457,7 @@ static Value p_get_blocking(ARGS) {
 static Value p_set_blocking(ARGS) {
     int fd;
     bool blk;
-    if (posix_fd_arg(vm, argv[0], &fd) < 0 || bool_arg(vm, argv[1], false, &blk) < 0) return val_null();
+    if (posix_fd_arg(vm, argv[0], &fd) < 0 || native_bool_arg(vm, argv[1], false, &blk) < 0) return val_null();
     int f = fcntl(fd, F_GETFL);
     if (f < 0 || fcntl(fd, F_SETFL, blk ? (f & ~O_NONBLOCK) : (f | O_NONBLOCK)) < 0) return posix_error(vm);
     return val_none();
@@ -529,7 +528,7 @@ static Value p_link(ARGS) {
     int sfd, dfd;
     bool follow;
     if (posix_dir_fd_arg(vm, a[2], &sfd) < 0 || posix_dir_fd_arg(vm, a[3], &dfd) < 0 ||
-        bool_arg(vm, a[4], true, &follow) < 0)
+        native_bool_arg(vm, a[4], true, &follow) < 0)
         return val_null();
     PathArg s, d;
     if (posix_path_arg(vm, a[0], "link", "src", false, false, &s) < 0) return val_null();
@@ -586,7 +585,7 @@ static Value p_chmod(ARGS) {
     int dir_fd;
     bool follow;
     if (int_arg(vm, a[1], 0, &mode) < 0 || posix_dir_fd_arg(vm, a[2], &dir_fd) < 0 ||
-        bool_arg(vm, a[3], true, &follow) < 0)
+        native_bool_arg(vm, a[3], true, &follow) < 0)
         return val_null();
     PathArg p;
     if (posix_path_arg(vm, a[0], "chmod", "path", true, false, &p) < 0) return val_null();
@@ -622,7 +621,7 @@ static Value p_chown(ARGS) {
     int dir_fd;
     bool follow;
     if (int_arg(vm, a[1], 0, &uid) < 0 || int_arg(vm, a[2], 0, &gid) < 0 || posix_dir_fd_arg(vm, a[3], &dir_fd) < 0 ||
-        bool_arg(vm, a[4], !l, &follow) < 0)
+        native_bool_arg(vm, a[4], !l, &follow) < 0)
         return val_null();
     PathArg p;
     if (posix_path_arg(vm, a[0], fn->name, "path", !l, false, &p) < 0) return val_null();
@@ -658,7 +657,7 @@ static Value p_utime(ARGS) {
     if (native_parse_args(vm, "utime", argc, argv, kw, 2, 1, names, 5, a) < 0) return val_null();
     int dir_fd;
     bool follow;
-    if (posix_dir_fd_arg(vm, a[3], &dir_fd) < 0 || bool_arg(vm, a[4], true, &follow) < 0) return val_null();
+    if (posix_dir_fd_arg(vm, a[3], &dir_fd) < 0 || native_bool_arg(vm, a[4], true, &follow) < 0) return val_null();
     struct timespec ts[2], *tsp = NULL;
     bool has_times = !val_is_null(a[1]) && !val_is_none(a[1]), has_ns = !val_is_null(a[2]);
     if (has_times && has_ns)

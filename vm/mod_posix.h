@@ -33,6 +33,9 @@ int posix_dir_fd_arg(VM *vm, Value v, int *out) EM_MUST_CHECK;
 Value posix_error_path(VM *vm, const PathArg *p);
 Value posix_error2(VM *vm, const PathArg *a, const PathArg *b);
 Value posix_error(VM *vm);
+/* write(2) all of s, retrying interrupted writes, stopping quietly on an error: no allocation,
+ * no exception, so a forked child and a signal handler may call it. */
+void posix_write_all(int fd, const char *s, size_t n);
 /* A name as str, or as bytes when like_bytes (listdir/readlink results). */
 Value posix_name(VM *vm, const char *s, int64_t n, bool like_bytes);
 

@@ -73,16 +73,6 @@ static char **cstrings(VM *vm, Value seq, ListObj **keep, bool *ok) {
     return arr;
 }
 
-static void write_noraise(int fd, const char *s, size_t n) {
-    while (n > 0) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return;
-        s += w;
-        n -= (size_t)w;
-    }
-}
-
 static bool keep_fd(int fd, const int64_t *keep, int64_t nkeep) {
     for (int64_t i = 0; i < nkeep; i++)
         if (keep[i] == fd) return true;
@@ -263,7 +253,7 @@ static Value sp_fork_exec(ARGS) {
             memcpy(msg + len, err_msg, el);
             len += el;
         }
-        write_noraise(errpipe_write, msg, len);
+        posix_write_all(errpipe_write, msg, len);
         _exit(255);
     }
     int e = errno;

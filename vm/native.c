@@ -221,6 +221,17 @@ int module_set(VM *vm, Value module, const char *name, Value v) {
     return dict_set_c(vm, ((ModuleObj *)module.as.o)->dict, name, v);
 }
 
+int native_bool_arg(VM *vm, Value v, bool dflt, bool *out) {
+    if (val_is_null(v)) {
+        *out = dflt;
+        return 0;
+    }
+    int t = vm_truthy(vm, v);
+    if (t < 0) return -1;
+    *out = t;
+    return 0;
+}
+
 int module_add_functions(VM *vm, Value module, const MethodDef *defs) {
     DictObj *d = ((ModuleObj *)module.as.o)->dict;
     if (dict_add_functions(vm, d, defs) < 0) return -1;

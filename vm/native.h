@@ -61,6 +61,8 @@ int native_check_args(VM *vm, const char *fname, int argc, TupleObj *kw, int min
  * the first nreq are required.  out[i] is VAL_NULL for an omitted optional parameter. */
 int native_parse_args(VM *vm, const char *fname, int argc, Value *argv, TupleObj *kw,
                       int npos, int nreq, const char *const *names, int nnames, Value *out) EM_MUST_CHECK;
+/* An optional flag native_parse_args gave (VAL_NULL when omitted: dflt), by truth value. */
+int native_bool_arg(VM *vm, Value v, bool dflt, bool *out) EM_MUST_CHECK;
 
 /* Native modules: registered before or after vm_new; imported on first `import name`. */
 typedef int (*NativeModuleInit)(VM *vm, Value module);

@@ -50,6 +50,9 @@ Value parse_float(VM *vm, StrObj *s);
 Value complex_new_value(VM *vm, double re, double im);
 /* the parts of a complex (or complex-subclass) value; false (no exception) for anything else */
 bool complex_parts(Value v, double *re, double *im);
+/* (ar + ai j) / (br + bi j) by Smith's method, as CPython's complex division (also cmath's);
+ * false with *re = *im = 0 when the divisor is 0 */
+bool complex_quotient(double ar, double ai, double br, double bi, double *re, double *im);
 /* x ** y for a negative x and a fractional y: the complex power (CPython's float_pow) */
 Value complex_float_power(VM *vm, double x, double y);
 size_t complex_dict_offset(void);

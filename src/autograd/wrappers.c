@@ -2,6 +2,7 @@
  * ag_op_run, except the hot elementwise ops (binary, scalar forms, the common unary ones), which
  * skip straight to the kernel when nothing needs recording. */
 #include "src/autograd/autograd.h"
+#include "src/tensor/pointwise.h"
 
 /* the fast path runs the kernel directly: only when nothing records, observes or fakes it */
 static bool recording2(const Tensor *a, const Tensor *b) {
@@ -41,33 +42,21 @@ Tensor *ag_add_alpha(Tensor *a, Tensor *b, TensorScalar alpha) {
     return ag_op1(TENSOR_OP_ADD, in, 2, &args);
 }
 
+/* a scalar-form kernel op: the kernel directly when nothing records it */
 static Tensor *scal(TensorOp op, Tensor *a, TensorScalar s) {
+    if (!recording1(a)) return tensor__binary_scalar(op, a, s, tensor_scalar_i(1), NULL);
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     args.scalar = s;
     return ag_op1(op, &a, 1, &args);
 }
 
-Tensor *ag_add_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_ADD_SCALAR, a, s) : tensor_add_scalar(a, s);
-}
-Tensor *ag_sub_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_SUB_SCALAR, a, s) : tensor_sub_scalar(a, s);
-}
-Tensor *ag_mul_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_MUL_SCALAR, a, s) : tensor_mul_scalar(a, s);
-}
-Tensor *ag_div_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_DIV_SCALAR, a, s) : tensor_div_scalar(a, s);
-}
-Tensor *ag_pow_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_POW_SCALAR, a, s) : tensor_pow_scalar(a, s);
-}
-Tensor *ag_rsub_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_RSUB_SCALAR, a, s) : tensor_rsub_scalar(a, s);
-}
-Tensor *ag_rpow_scalar(Tensor *a, TensorScalar s) {
-    return recording1(a) ? scal(TENSOR_OP_RPOW_SCALAR, a, s) : tensor_rpow_scalar(a, s);
-}
+Tensor *ag_add_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_ADD_SCALAR, a, s); }
+Tensor *ag_sub_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_SUB_SCALAR, a, s); }
+Tensor *ag_mul_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_MUL_SCALAR, a, s); }
+Tensor *ag_div_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_DIV_SCALAR, a, s); }
+Tensor *ag_pow_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_POW_SCALAR, a, s); }
+Tensor *ag_rsub_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_RSUB_SCALAR, a, s); }
+Tensor *ag_rpow_scalar(Tensor *a, TensorScalar s) { return scal(TENSOR_OP_RPOW_SCALAR, a, s); }
 
 Tensor *ag_unary(TensorOp op, Tensor *a) { return ag_op1(op, &a, 1, NULL); }
 /* an elementwise unary kernel op: the kernel directly when nothing records it */

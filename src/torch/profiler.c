@@ -77,6 +77,17 @@ static int64_t *shapes_of(Tensor *const *in, int n) {
     return s;
 }
 
+/* room for one more element in a growing array (doubling from first); false when out of memory */
+static bool room(void **arr, int32_t *cap, int32_t n, size_t elem, int32_t first) {
+    if (n < *cap) return true;
+    int32_t c = *cap ? *cap * 2 : first;
+    void *p = realloc(*arr, (size_t)c * elem);
+    if (!p) return false;
+    *arr = p;
+    *cap = c;
+    return true;
+}
+
 static void begin_event(int op, const char *prefix, const char *name, Tensor *const *in, int n_in) {
     if (op >= 0 && rec.nopen > 0) {
         ProfEvent *top = &rec.ev[rec.open[rec.nopen - 1]];
@@ -85,20 +96,9 @@ static void begin_event(int op, const char *prefix, const char *name, Tensor *co
             return;
         }
     }
-    if (rec.n == rec.cap) {
-        int32_t cap = rec.cap ? rec.cap * 2 : 1024;
-        ProfEvent *ev = realloc(rec.ev, (size_t)cap * sizeof *ev);
-        if (!ev) goto oom;
-        rec.ev = ev;
-        rec.cap = cap;
-    }
-    if (rec.nopen == rec.open_cap) {
-        int32_t cap = rec.open_cap ? rec.open_cap * 2 : 64;
-        int32_t *o = realloc(rec.open, (size_t)cap * sizeof *o);
-        if (!o) goto oom;
-        rec.open = o;
-        rec.open_cap = cap;
-    }
+    if (!room((void **)&rec.ev, &rec.cap, rec.n, sizeof *rec.ev, 1024) ||
+        !room((void **)&rec.open, &rec.open_cap, rec.nopen, sizeof *rec.open, 64))
+        goto oom;
     size_t lp = strlen(prefix), ln = strlen(name), extra = op >= 0 ? 6 : 0;
     char *full = malloc(extra + lp + ln + 1);
     if (!full) goto oom;

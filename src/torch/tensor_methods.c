@@ -134,17 +134,21 @@ static Value m_rtruediv(ARGS) {
     return out;
 }
 
-/* alpha as PyTorch's argument parser takes a Scalar: a Python number or a 0-dim tensor (its
- * value: L-BFGS passes `alpha=-al[i]`, a 0-dim tensor).  -1 with TypeError otherwise. */
-static int alpha_arg(VM *vm, const char *fname, Value v, TensorScalar *out) {
-    if (torch_scalar_of(vm, v, out)) return 0;
-    if (torch_is_tensor(vm, v) && tensor_ndim(T(v)) == 0) {
-        if (tensor_item(T(v), out) == 0) return 0;
-        torch_raise_error(vm);
-        return -1;
-    }
-    vm_raise(vm, vm->e_TypeError, "%s(): argument 'alpha' must be Number, not %s", fname, vm_type_name(vm, v));
+/* A Scalar argument as PyTorch's argument parser takes one: a Python number, or a 0-dim
+ * tensor's value (L-BFGS passes alpha=-al[i]; fill_(t) and masked_fill(m, t) take them too).
+ * 1: *out set; 0: neither (no exception; the caller words the TypeError); -1: exception. */
+static int scalar_arg(VM *vm, Value v, TensorScalar *out) {
+    if (torch_scalar_of(vm, v, out)) return 1;
+    if (!torch_is_tensor(vm, v) || tensor_ndim(T(v)) != 0) return 0;
+    if (tensor_item(T(v), out) == 0) return 1;
+    torch_raise_error(vm);
     return -1;
+}
+
+static int alpha_arg(VM *vm, const char *fname, Value v, TensorScalar *out) {
+    int r = scalar_arg(vm, v, out);
+    if (r == 0) vm_raise(vm, vm->e_TypeError, "%s(): argument 'alpha' must be Number, not %s", fname, vm_type_name(vm, v));
+    return r > 0 ? 0 : -1;
 }
 
 /* add/sub/mul/div/pow as named methods and torch functions: (self, other, *, alpha=1) */
@@ -838,13 +842,9 @@ static Value m_masked_fill(ARGS) {
     SELF_CHECK(fn->name);
     if (argc != 3 || !torch_is_tensor(vm, argv[1])) return vm_raise(vm, vm->e_TypeError, "%s(mask, value)", fn->name);
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
-    if (!torch_scalar_of(vm, argv[2], &args.scalar)) {
-        if (torch_is_tensor(vm, argv[2]) && tensor_ndim(T(argv[2])) == 0) {
-            if (tensor_item(T(argv[2]), &args.scalar) < 0) return torch_raise_error(vm);
-        } else {
-            return vm_raise(vm, vm->e_TypeError, "%s(): value must be a number", fn->name);
-        }
-    }
+    int sr = scalar_arg(vm, argv[2], &args.scalar);
+    if (sr < 0) return val_null();
+    if (sr == 0) return vm_raise(vm, vm->e_TypeError, "%s(): value must be a number", fn->name);
     Tensor *in[2] = {T(argv[0]), T(argv[1])};
     if (fn->data) {
         Tensor *out = NULL;
@@ -1254,13 +1254,10 @@ static Value m_fill_(ARGS) {
     SELF_CHECK("fill_");
     if (argc != 2) return vm_raise(vm, vm->e_TypeError, "fill_() takes exactly one argument");
     TensorScalar s;
-    if (!torch_scalar_of(vm, argv[1], &s)) {
-        if (torch_is_tensor(vm, argv[1]) && tensor_ndim(T(argv[1])) == 0) {
-            if (tensor_item(T(argv[1]), &s) < 0) return torch_raise_error(vm);
-        } else {
-            return vm_raise(vm, vm->e_TypeError, "fill_(): argument 'value' must be Number, not %s", vm_type_name(vm, argv[1]));
-        }
-    }
+    int sr = scalar_arg(vm, argv[1], &s);
+    if (sr < 0) return val_null();
+    if (sr == 0)
+        return vm_raise(vm, vm->e_TypeError, "fill_(): argument 'value' must be Number, not %s", vm_type_name(vm, argv[1]));
     return inplace_result(vm, argv[0], ag_fill_(T(argv[0]), s));
 }
 

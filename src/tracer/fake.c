@@ -415,6 +415,9 @@ static GraphNode *node_for_input(Tracer *tr, Tensor *t) {
 
 void tracer_node_provenance(Tracer *tr, GraphNode *n) {
     n->no_grad = !ag_is_grad_enabled();
+    /* recorded with grad mode off, its outputs do not require grad whatever its inputs do
+     * (graph_call_tensor_op derives requires_grad from the inputs alone) */
+    if (n->no_grad) n->requires_grad = false;
     int32_t line = trace_current_line(tr);
     if (tr->tx) {
         CodeObj *co = tr->tx->code;
@@ -435,10 +438,6 @@ static void fake_observe(void *ctx, TensorOp op, Tensor *const *inputs, int n_in
     if (tr->observer_failed) return;
     GraphNode *n = graph_call_tensor_op(tr->graph, op, in_nodes, n_in, args, NULL, NULL, -1, NULL, NULL, 0);
     tracer_node_provenance(tr, n);
-    /* under no_grad / inference_mode an op's output does not require grad, whatever its inputs
-     * (graph_call_tensor_op derives it from the inputs alone; `y.requires_grad` read in the
-     * region was True under no_grad, compiled, False eager) */
-    if (n->no_grad) n->requires_grad = false;
     tr->ops_in_call++;
     if (tr->ops_in_call == 1) tr->first_call_node = n;
     unsigned flags = tensor_op_flags(op);

@@ -306,16 +306,24 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return _unpack(res, inputs_is_tuple, inputs_is_tuple)
 
 
+def _scalar_jacobian(func, inputs, v, create_graph, strict, fn_name):
+    """vhp's and hvp's common start (under enable_grad): the prepared inputs and v, the scalar
+    output and its gradient with a graph."""
+    inputs_is_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+    inputs = _prepare(inputs, create_graph, need_graph=True)
+    v = _prepare_v(v, inputs, inputs_is_tuple, fn_name, create_graph, _V_NONE_INPUT)
+    outputs_is_tuple, outputs = _run(func, inputs, fn_name, strict)
+    _single_output(outputs, outputs_is_tuple, fn_name)
+    jac = _grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict)
+    return inputs_is_tuple, inputs, v, outputs_is_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H): the vector-Hessian product of a scalar function."""
     with torch.enable_grad():
-        inputs_is_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, inputs_is_tuple, "vhp", create_graph, _V_NONE_INPUT)
-        outputs_is_tuple, outputs = _run(func, inputs, "vhp", strict)
-        _single_output(outputs, outputs_is_tuple, "vhp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        inputs_is_tuple, inputs, v, outputs_is_tuple, outputs, jac = _scalar_jacobian(
+            func, inputs, v, create_graph, strict, "vhp")
     with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
         res = _zeros_for_none(_grad(jac, inputs, v, create_graph=create_graph), inputs, strict,
                               create_graph, "double_back")
@@ -326,13 +334,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v): the Hessian-vector product, by the double-backward trick."""
     with torch.enable_grad():
-        inputs_is_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        v = _prepare_v(v, inputs, inputs_is_tuple, "hvp", create_graph, _V_NONE_INPUT)
-        outputs_is_tuple, outputs = _run(func, inputs, "hvp", strict)
-        _single_output(outputs, outputs_is_tuple, "hvp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        inputs_is_tuple, inputs, v, outputs_is_tuple, outputs, jac = _scalar_jacobian(
+            func, inputs, v, create_graph, strict, "hvp")
         dummies = tuple(torch.zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _grad(jac, inputs, dummies, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)

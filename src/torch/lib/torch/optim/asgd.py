@@ -4,16 +4,15 @@ that starts after t0 steps (mu = 1 / max(1, step - t0))."""
 import math
 
 import torch
+from torch.optim._helpers import _check
 from torch.optim.optimizer import Optimizer
 
 
 class ASGD(Optimizer):
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
                  maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        _check(0.0 <= lr, "learning rate", lr)
+        _check(0.0 <= weight_decay, "weight_decay value", weight_decay)
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
                         maximize=maximize)
         super().__init__(params, defaults)

@@ -2,13 +2,13 @@
 element's step size grows by etaplus while its gradient keeps its sign and shrinks by etaminus
 when the sign flips (that element then does not move), clamped to step_sizes."""
 import torch
+from torch.optim._helpers import _check
 from torch.optim.optimizer import Optimizer
 
 
 class Rprop(Optimizer):
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), foreach=None, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
+        _check(0.0 <= lr, "learning rate", lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError("Invalid eta values: {}, {}".format(etas[0], etas[1]))
         defaults = dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach, maximize=maximize)

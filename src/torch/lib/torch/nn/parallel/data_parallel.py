@@ -24,8 +24,8 @@ def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, mo
     device_ids is None and taking its first entry fails as PyTorch's does."""
     if not isinstance(inputs, tuple):
         inputs = (inputs,) if inputs is not None else ()
-    if device_ids is None:
-        device_ids = None   # PyTorch's _get_all_device_indices() without a device
+    # device_ids defaults to the accelerators' indices, None without any: PyTorch then fails
+    # taking its first entry, with this TypeError
     if output_device is None:
         output_device = device_ids[0]
     raise RuntimeError("data_parallel needs accelerator devices; this machine has none "
