@@ -72,6 +72,9 @@ AgNode *ag_gradient_edge(Tensor *t, uint32_t *output_nr);
 void ag_node_incref(AgNode *n);
 void ag_node_decref(AgNode *n);
 const char *ag_node_name(const AgNode *n);            /* "MulBackward0", "torch::autograd::AccumulateGrad" */
+/* The name a decomposed op's last node shows (grad_fn's class, the profiler's ranges): the name
+ * of the one node PyTorch records for it.  `name` must outlive the node (a static string). */
+void ag_node_set_name(AgNode *n, const char *name);
 int ag_node_num_next(const AgNode *n);
 /* next_functions[i]: borrowed node (NULL for a None edge) and its input_nr. */
 AgNode *ag_node_next(const AgNode *n, int i, uint32_t *input_nr);

@@ -394,6 +394,7 @@ Tensor *ag__regenerate_view_fn(Tensor *v) {
 /* ---- node accessors -------------------------------------------------------------------------------- */
 
 const char *ag_node_name(const AgNode *n) { return n->name; }
+void ag_node_set_name(AgNode *n, const char *name) { n->name = name; }
 int ag_node_num_next(const AgNode *n) { return (int)n->n_next; }
 AgNode *ag_node_next(const AgNode *n, int i, uint32_t *input_nr) {
     if (i < 0 || (uint32_t)i >= n->n_next) return NULL;

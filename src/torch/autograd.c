@@ -749,6 +749,35 @@ static Value f_set_mutation_observer(ARGS) {
     return prev;
 }
 
+/* torch._C._name_grad_fn(out, name, *inputs): a Python decomposition of one ATen op (fmax as a
+ * where, rrelu as a product with its noise) gives its result's grad_fn the name PyTorch's single
+ * node has, so printing the result or its grad_fn reads as PyTorch's.  Only a node this op made:
+ * not an input's own grad_fn (a decomposition that returned an input), and before any Python
+ * object wraps it (the wrapper's class is named after the node).  Names are kept for the process
+ * (a handful of distinct strings). */
+static Value f_name_grad_fn(ARGS) {
+    if (argc < 2 || !torch_is_tensor(vm, argv[0]) || !val_is_str(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "_name_grad_fn(tensor, name, *inputs)");
+    AgNode *n = ag_grad_fn(T(argv[0]));
+    if (!n || ag_node_user_obj(n)) return val_none();
+    for (int i = 2; i < argc; i++)
+        if (torch_is_tensor(vm, argv[i]) && ag_grad_fn(T(argv[i])) == n) return val_none();
+    static char *names[64];
+    static int n_names;
+    const char *want = AS_STR(argv[1])->data;
+    const char *keep = NULL;
+    for (int i = 0; i < n_names && !keep; i++)
+        if (strcmp(names[i], want) == 0) keep = names[i];
+    if (!keep) {
+        if (n_names == (int)(sizeof names / sizeof names[0])) return val_none();
+        char *copy = strdup(want);
+        if (!copy) return vm_no_memory(vm);
+        keep = names[n_names++] = copy;
+    }
+    ag_node_set_name(n, keep);
+    return val_none();
+}
+
 static Value f_increment_version(ARGS) {
     if (argc != 1 || !torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "increment_version(tensor)");
     tensor_bump_version(T(argv[0]));
@@ -1176,6 +1205,7 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id}, {"_is_checkpoint_valid", f_is_checkpoint_valid, ARITY_NOARGS},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
+        {"_name_grad_fn", f_name_grad_fn},
         {"_function_apply", f_function_apply}, {"_delayed_error", f_delayed_error},
         {"_set_hook_handle_factory", f_set_hook_handle_factory},
         {"_remove_hook", f_remove_hook}, {"_set_mutation_observer", f_set_mutation_observer}, {NULL}};

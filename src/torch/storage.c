@@ -422,6 +422,12 @@ static Value t_python_method(ARGS) {
     return vm_call(vm, f, argc, argv, kw);
 }
 
+/* Tensor.is_pinned(): CPU tensors are never in pinned (page-locked) memory without an accelerator */
+static Value t_not_pinned(ARGS) {
+    SELF_TENSOR("is_pinned");
+    return val_bool(false);
+}
+
 int torch_storage_init(VM *vm, Value cmod) {
     TypeObj *t = type_new_builtin(vm, "StorageBase", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(StorageObj),
                                   offsetof(StorageObj, dict), storage_trace, storage_finalize, TYPEF_BASETYPE);
@@ -451,6 +457,7 @@ int torch_storage_init(VM *vm, Value cmod) {
         {"__reduce_ex__", t_python_method, NATIVEF_METHOD, (void *)"_reduce_ex"},
         {"__setstate__", t_python_method, NATIVEF_METHOD, (void *)"_setstate"},
         {"is_shared", t_python_method, NATIVEF_METHOD, (void *)"is_shared"},
+        {"is_pinned", t_not_pinned, NATIVEF_METHOD | ARITY_NOARGS},
         {NULL}};
     return type_add_methods(vm, torch_state(vm)->t_tensor, tm);
 }

@@ -924,6 +924,17 @@ static Value m_composite(ARGS) {
     return vm_call(vm, f, argc, argv, kw);
 }
 
+/* Tensor methods whose one definition is in torch/_composites_fn.py (x.fmax(y) is torch.fmax(x, y),
+ * x.new(...) the legacy constructor) */
+static Value m_composite_fn(ARGS) {
+    SELF_CHECK(fn->name);
+    Value mod = vm_import_module(vm, "torch._composites_fn");
+    if (val_is_null(mod)) return mod;
+    Value f = vm_getattr_c(vm, mod, fn->name);
+    if (val_is_null(f)) return f;
+    return vm_call(vm, f, argc, argv, kw);
+}
+
 /* ---- reorder ops: tril/triu, roll, flip, sort/argsort, topk, cumsum ---------------------------------- */
 
 
@@ -1733,6 +1744,10 @@ static const MethodDef tensor_methods[] = {
     {"subtract_", m_composite, NATIVEF_METHOD}, {"true_divide_", m_composite, NATIVEF_METHOD}, {"lerp_", m_composite, NATIVEF_METHOD},
     {"renorm_", m_composite, NATIVEF_METHOD}, {"float_power_", m_composite, NATIVEF_METHOD}, {"get_device", m_composite, NATIVEF_METHOD},
     {"is_inference", m_composite, NATIVEF_METHOD},
+    /* torch/_composites_fn.py */
+    {"new", m_composite_fn, NATIVEF_METHOD}, {"fmax", m_composite_fn, NATIVEF_METHOD}, {"fmin", m_composite_fn, NATIVEF_METHOD},
+    {"hardshrink", m_composite_fn, NATIVEF_METHOD}, {"addmm_", m_composite_fn, NATIVEF_METHOD}, {"addr_", m_composite_fn, NATIVEF_METHOD},
+    {"put_", m_composite_fn, NATIVEF_METHOD}, {"put", m_composite_fn, NATIVEF_METHOD},
     {"broadcast_to", m_composite, NATIVEF_METHOD}, {"ravel", m_composite, NATIVEF_METHOD}, {"tile", m_composite, NATIVEF_METHOD},
     {"swapdims", m_composite, NATIVEF_METHOD}, {"unflatten", m_composite, NATIVEF_METHOD}, {"fliplr", m_composite, NATIVEF_METHOD},
     {"flipud", m_composite, NATIVEF_METHOD}, {"hsplit", m_composite, NATIVEF_METHOD}, {"vsplit", m_composite, NATIVEF_METHOD},

@@ -711,6 +711,7 @@ static Value get_base(VM *vm, Value s, void *c) {
 }
 static Value get_output_nr(VM *vm, Value s, void *c) { return val_int(ag_output_nr(T(s))); }
 static Value get_false(VM *vm, Value s, void *c) { return val_bool(false); }
+static Value get_true(VM *vm, Value s, void *c) { return val_bool(true); }
 static Value get_retains_grad(VM *vm, Value s, void *c) { return val_bool(ag_retains_grad(T(s))); }
 
 static Value tensor_repr_fn(ARGS) {
@@ -872,6 +873,9 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
         {"data", get_data, set_data}, {"T", get_T, NULL}, {"mT", get_T, NULL}, {"_version", get_version, NULL},
         {"_base", get_base, NULL}, {"output_nr", get_output_nr, NULL}, {"is_cuda", get_false, NULL},
         {"is_sparse", get_false, NULL}, {"is_quantized", get_false, NULL}, {"is_meta", get_false, NULL},
+        {"is_cpu", get_true, NULL}, {"is_mkldnn", get_false, NULL}, {"is_mps", get_false, NULL},
+        {"is_xpu", get_false, NULL}, {"is_ipu", get_false, NULL}, {"is_vulkan", get_false, NULL},
+        {"is_ort", get_false, NULL}, {"is_nested", get_false, NULL}, {"is_sparse_csr", get_false, NULL},
         {"retains_grad", get_retains_grad, NULL}, {NULL}};
     static const MethodDef tensor_m[] = {
         {"__new__", tensor_new_fn, NATIVEF_STATIC}, {"__repr__", tensor_repr_fn, NATIVEF_METHOD},

@@ -68,7 +68,7 @@ static TxStatus bind_class_attr(Tracer *tr, VT *obj, TypeObj *t, Value descr, St
 
 static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
     VM *vm = tr->vm;
-    static const char *const meta_attrs[] = {"shape", "dtype", "device", "ndim", "is_cuda", "is_sparse",
+    static const char *const meta_attrs[] = {"shape", "dtype", "device", "ndim", "is_cuda", "is_cpu", "is_sparse",
                                              "is_quantized", "is_meta", "layout", NULL};
     for (const char *const *p = meta_attrs; *p; p++)
         if (is_name(name, *p)) {

@@ -347,6 +347,21 @@ import torch.random
 import torch.autograd
 import torch.utils
 import torch.nn
+from torch._composites_fn import (pi, e, inf, nan, has_lapack, has_mkl, has_mkldnn, has_openmp, has_cuda, has_cudnn,
+                                  has_mps, conv1d, conv2d, conv_transpose1d, conv_transpose2d, adaptive_avg_pool1d,
+                                  adaptive_max_pool1d, pixel_shuffle, pixel_unshuffle, channel_shuffle,
+                                  native_channel_shuffle, bilinear, prelu, hardshrink, max_pool1d,
+                                  max_pool1d_with_indices, max_pool2d, avg_pool1d, constant_pad_nd, batch_norm,
+                                  instance_norm, group_norm, selu, selu_, celu, celu_, threshold, threshold_, rrelu,
+                                  rrelu_, dropout_, alpha_dropout, alpha_dropout_, feature_alpha_dropout,
+                                  feature_alpha_dropout_, cosine_similarity, pairwise_distance, kl_div,
+                                  margin_ranking_loss, hinge_embedding_loss, cosine_embedding_loss,
+                                  triplet_margin_loss, poisson_nll_loss, binary_cross_entropy_with_logits, fmax,
+                                  fmin, is_distributed, is_autocast_enabled, set_autocast_enabled,
+                                  get_autocast_gpu_dtype, set_autocast_gpu_dtype, autocast_increment_nesting,
+                                  autocast_decrement_nesting, is_autocast_cache_enabled,
+                                  set_autocast_cache_enabled, clear_autocast_cache, put)
+from torch._composites import get_device, is_inference
 from torch.nn.utils.weight_norm import _weight_norm, norm_except_dim   # ATen ops, by decomposition
 import torch.optim
 import torch.overrides

@@ -727,13 +727,15 @@ def elu(input, alpha=1.0, inplace=False):
 
 def selu(input, inplace=False):
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    return _inplace(input, _torch.where(input > 0, input * scale, (input.exp() - 1) * (alpha * scale)), inplace)
+    out = _inplace(input, _torch.where(input > 0, input * scale, (input.exp() - 1) * (alpha * scale)), inplace)
+    return out if inplace else _named(out, "EluBackward0", input)
 
 
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return _inplace(input, _torch.where(input > 0, input, ((input / alpha).exp() - 1) * alpha), inplace)
+    out = _inplace(input, _torch.where(input > 0, input, ((input / alpha).exp() - 1) * alpha), inplace)
+    return out if inplace else _named(out, "CeluBackward0", input)
 
 
 def softplus(input, beta=1, threshold=20):
@@ -785,7 +787,7 @@ def threshold(input, threshold, value, inplace=False):
 
 
 def hardshrink(input, lambd=0.5):
-    return _torch.where(input.abs() > lambd, input, _torch.zeros_like(input))
+    return _named(_torch.where(input.abs() > lambd, input, _torch.zeros_like(input)), "HardshrinkBackward0", input)
 
 
 def softshrink(input, lambd=0.5):
@@ -812,9 +814,48 @@ def prelu(input, weight):
 
 
 def rrelu(input, lower=1. / 8, upper=1. / 3, training=False, inplace=False):
-    if training:
-        raise NotImplementedError("rrelu in training mode draws random slopes; not supported by Ember")
-    return leaky_relu(input, (lower + upper) / 2, inplace)
+    if has_torch_function_unary(input):
+        return handle_torch_function(rrelu, (input,), input, lower=lower, upper=upper, training=training,
+                                     inplace=inplace)
+    return _rrelu(input, lower, upper, training, inplace, None)
+
+
+def rrelu_(input, lower=1. / 8, upper=1. / 3, training=False):
+    return _rrelu(input, lower, upper, training, True, None)
+
+
+def _named(out, name, *inputs):
+    """out, its grad_fn named as the one node PyTorch records for the op this function decomposes
+    (torch._C._name_grad_fn says when it applies); compiled code keeps the graph's own nodes"""
+    if not _torch._C._is_compiling():
+        _torch._C._name_grad_fn(out, name, *inputs)
+    return out
+
+
+def _rrelu(input, lower, upper, training, inplace, generator):
+    """ATen's rrelu_with_noise.  Evaluation: leaky_relu with the mean slope.  Training: each element
+    <= 0 (in row-major order) is multiplied by a slope drawn uniform(lower, upper) as a double from
+    the generator's 64-bit stream (a float64 uniform_ draws the same way, one word per element),
+    then rounded to the input's compute type; the others by 1.  The slopes are the saved noise:
+    the gradient is grad * noise."""
+    if float(lower) > float(upper):
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    opmath = _torch.float64 if input.dtype == _torch.float64 else _torch.float32
+    # the bounds are converted to the compute type first (opmath_t lower = lower_.to<opmath_t>())
+    lo = _torch.tensor(lower, dtype=opmath).item()
+    hi = _torch.tensor(upper, dtype=opmath).item()
+    with _torch.no_grad():
+        neg = input <= 0
+        noise = _torch.ones_like(input, dtype=opmath)
+        k = int(neg.sum())
+        if k:
+            noise[neg] = _torch.empty(k, dtype=_torch.float64).uniform_(lo, hi, generator=generator).to(opmath)
+    if input.dtype != opmath:   # half types: the product in float, rounded once
+        out = (input.to(opmath) * noise).to(input.dtype)
+        return input.copy_(out) if inplace else out
+    return input.mul_(noise) if inplace else _named(input * noise, "RreluWithNoiseBackward0", input)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -939,6 +980,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input, target, reduction, log_target):
+    """ATen's kl_div (torch.kl_div) after F.kl_div's argument handling"""
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -999,7 +1045,9 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     else:
         loss = input - target * (input + eps).log()
     if full:
-        raise NotImplementedError("poisson_nll_loss(full=True) is not supported by Ember")
+        # Stirling's approximation of log(target!), added where target > 1 (ATen's poisson_nll_loss)
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduce(loss, reduction)
 
 

@@ -8,7 +8,7 @@ from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "SiLU", "Mish", "LeakyReLU", "Softmax", "LogSoftmax", "ELU", "SELU",
+__all__ = ["ReLU", "RReLU", "GELU", "Tanh", "Sigmoid", "SiLU", "Mish", "LeakyReLU", "Softmax", "LogSoftmax", "ELU", "SELU",
            "CELU", "Softplus", "Softsign", "LogSigmoid", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish",
            "Tanhshrink", "Threshold", "Hardshrink", "Softshrink", "GLU", "PReLU", "Softmin", "Softmax2d", "MultiheadAttention"]
 
@@ -53,7 +53,7 @@ class SiLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.silu(input)
+        return F.silu(input, inplace=self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -78,11 +78,28 @@ class LeakyReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         inplace_str = ", inplace=True" if self.inplace else ""
         return "negative_slope={}{}".format(self.negative_slope, inplace_str)
+
+
+class RReLU(Module):
+    __constants__ = ["lower", "upper", "inplace"]
+
+    def __init__(self, lower=1. / 8, upper=1. / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return "lower={}, upper={}{}".format(self.lower, self.upper, inplace_str)
 
 
 class Softmax(Module):
