@@ -180,6 +180,11 @@ int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int n_in
             bool retain_graph, bool create_graph, bool allow_unused, Tensor **grads_out) TENSOR_MUST_CHECK;
 int64_t ag_current_graph_task_id(void);               /* -1 outside backward */
 bool ag_checkpoint_valid(void);                       /* torch.autograd._is_checkpoint_valid */
+/* Anomaly mode (torch.autograd.set_detect_anomaly): with check_nan, a node whose backward returns
+ * a gradient holding NaN fails with PyTorch's "Function 'X' returned nan values in its Nth output." */
+void ag_set_anomaly_enabled(bool enabled, bool check_nan);
+bool ag_is_anomaly_enabled(void);
+bool ag_is_anomaly_check_nan_enabled(void);
 AgNode *ag_current_node(void);                        /* node being evaluated (borrowed) or NULL */
 /* torch._C._will_engine_execute_node; errors outside a backward pass, and (as PyTorch) for a leaf
  * whose gradient autograd.grad() captures. */

@@ -442,6 +442,50 @@ static int evaluate(Task *t, AgNode *fn, Tensor **inputs) {
     return rc;
 }
 
+/* ---- anomaly mode (torch.autograd.set_detect_anomaly) ---------------------------------------------------- */
+
+static bool anomaly_enabled, anomaly_check_nan = true;
+
+void ag_set_anomaly_enabled(bool enabled, bool check_nan) {
+    anomaly_enabled = enabled;
+    anomaly_check_nan = check_nan;
+}
+bool ag_is_anomaly_enabled(void) { return anomaly_enabled; }
+bool ag_is_anomaly_check_nan_enabled(void) { return anomaly_check_nan; }
+
+/* Any NaN among a gradient's elements (what PyTorch's engine asks of every output of a node
+ * while anomaly mode checks for NaN); integer and bool gradients have none. */
+static bool grad_has_nan(Tensor *g) {
+    TensorDtype dt = tensor_dtype(g);
+    if (dt != TENSOR_FLOAT32 && dt != TENSOR_FLOAT64 && dt != TENSOR_FLOAT16 && dt != TENSOR_BFLOAT16) return false;
+    if (!tensor_has_data(g)) return false;
+    Tensor *c = tensor_contiguous(g);
+    if (!c) return false;
+    int64_t n = tensor_numel(c);
+    const void *p = tensor_data_ptr(c);
+    bool nan = false;
+    for (int64_t i = 0; i < n && !nan; i++) {
+        switch (dt) {
+        case TENSOR_FLOAT32: nan = ((const float *)p)[i] != ((const float *)p)[i]; break;
+        case TENSOR_FLOAT64: nan = ((const double *)p)[i] != ((const double *)p)[i]; break;
+        case TENSOR_FLOAT16: nan = (((const uint16_t *)p)[i] & 0x7fff) > 0x7c00; break;
+        default: nan = (((const uint16_t *)p)[i] & 0x7fff) > 0x7f80; break;
+        }
+    }
+    tensor_decref(c);
+    return nan;
+}
+
+static int check_nan_outputs(const AgNode *fn, Tensor *const *outputs) {
+    for (uint32_t i = 0; i < fn->n_next; i++)
+        if (outputs[i] && grad_has_nan(outputs[i])) {
+            /* "0th", "1th": PyTorch's words */
+            tensor_error_set(TENSOR_ERR_RUNTIME, "Function '%s' returned nan values in its %uth output.", fn->name, i);
+            return -1;
+        }
+    return 0;
+}
+
 static int evaluate_node(Task *t, AgNode *fn, Tensor **inputs) {
     int rc = -1;
     Tensor **outputs = NULL;
@@ -479,6 +523,7 @@ static int evaluate_node(Task *t, AgNode *fn, Tensor **inputs) {
     int cr = call_function(fn, inputs, outputs);
     if (tensor__op_hooked) tensor_profile_range("", fn->name, false);
     if (cr < 0) goto done;
+    if (__builtin_expect(anomaly_enabled, 0) && anomaly_check_nan && check_nan_outputs(fn, outputs) < 0) goto done;
     if (!t->keep_graph) release_variables(fn);
     for (uint32_t i = 0; i < fn->n_next; i++) {
         const AgEdge *e = &fn->next[i];

@@ -684,6 +684,20 @@ static Value f_queue_callback(ARGS) {
 static Value f_current_graph_task_id(ARGS) { return val_int(ag_current_graph_task_id()); }
 static Value f_is_checkpoint_valid(ARGS) { return val_bool(ag_checkpoint_valid()); }
 
+/* torch.set_anomaly_enabled(enabled, check_nan=True), torch.is_anomaly_enabled(),
+ * torch.is_anomaly_check_nan_enabled(): the engine's anomaly mode */
+static Value f_set_anomaly_enabled(ARGS) {
+    static const char *const names[] = {"enabled", "check_nan"};
+    Value a[2];
+    if (native_parse_args(vm, "set_anomaly_enabled", argc, argv, kw, 2, 1, names, 2, a) < 0) return val_null();
+    bool on, nan;
+    if (native_bool_arg(vm, a[0], false, &on) < 0 || native_bool_arg(vm, a[1], true, &nan) < 0) return val_null();
+    ag_set_anomaly_enabled(on, nan);
+    return val_none();
+}
+static Value f_is_anomaly_enabled(ARGS) { return val_bool(ag_is_anomaly_enabled()); }
+static Value f_is_anomaly_check_nan_enabled(ARGS) { return val_bool(ag_is_anomaly_check_nan_enabled()); }
+
 static Value f_will_engine_execute_node(ARGS) {
     if (native_check_args(vm, "_will_engine_execute_node", argc, kw, 1, 1) < 0) return val_null();
     AgNode *n = node_of(vm, argv[0]);
@@ -1205,7 +1219,9 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id}, {"_is_checkpoint_valid", f_is_checkpoint_valid, ARITY_NOARGS},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
-        {"_name_grad_fn", f_name_grad_fn},
+        {"_name_grad_fn", f_name_grad_fn}, {"set_anomaly_enabled", f_set_anomaly_enabled},
+        {"is_anomaly_enabled", f_is_anomaly_enabled, ARITY_NOARGS},
+        {"is_anomaly_check_nan_enabled", f_is_anomaly_check_nan_enabled, ARITY_NOARGS},
         {"_function_apply", f_function_apply}, {"_delayed_error", f_delayed_error},
         {"_set_hook_handle_factory", f_set_hook_handle_factory},
         {"_remove_hook", f_remove_hook}, {"_set_mutation_observer", f_set_mutation_observer}, {NULL}};

@@ -52,6 +52,8 @@ class Variable:
 import torch.autograd.graph as graph
 import torch.autograd.function as function
 from torch.autograd.gradcheck import gradcheck, gradgradcheck
+import torch.autograd.anomaly_mode as anomaly_mode
+from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
 
 def _is_checkpoint_valid():
