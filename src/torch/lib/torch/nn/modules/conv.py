@@ -63,12 +63,13 @@ class _ConvNd(Module):
             self._reversed_padding_repeated_twice = []
             for p in reversed(self.padding):
                 self._reversed_padding_repeated_twice += [p, p]
+        factory_kwargs = {"device": device, "dtype": dtype}
         if transposed:
-            self.weight = Parameter(torch.empty((in_channels, out_channels // groups) + tuple(kernel_size)))
+            self.weight = Parameter(torch.empty((in_channels, out_channels // groups) + tuple(kernel_size), **factory_kwargs))
         else:
-            self.weight = Parameter(torch.empty((out_channels, in_channels // groups) + tuple(kernel_size)))
+            self.weight = Parameter(torch.empty((out_channels, in_channels // groups) + tuple(kernel_size), **factory_kwargs))
         if bias:
-            self.bias = Parameter(torch.empty(out_channels))
+            self.bias = Parameter(torch.empty(out_channels, **factory_kwargs))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -105,7 +106,7 @@ class Conv1d(_ConvNd):
                  padding_mode="zeros", device=None, dtype=None):
         padding_ = padding if isinstance(padding, str) else _tuple(padding, 1)
         super().__init__(in_channels, out_channels, _tuple(kernel_size, 1), _tuple(stride, 1), padding_,
-                         _tuple(dilation, 1), False, (0,), groups, bias, padding_mode)
+                         _tuple(dilation, 1), False, (0,), groups, bias, padding_mode, device, dtype)
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
@@ -122,7 +123,7 @@ class Conv2d(_ConvNd):
                  padding_mode="zeros", device=None, dtype=None):
         padding_ = padding if isinstance(padding, str) else _tuple(padding, 2)
         super().__init__(in_channels, out_channels, _tuple(kernel_size, 2), _tuple(stride, 2), padding_,
-                         _tuple(dilation, 2), False, (0, 0), groups, bias, padding_mode)
+                         _tuple(dilation, 2), False, (0, 0), groups, bias, padding_mode, device, dtype)
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
@@ -140,7 +141,7 @@ class _ConvTransposeNd(_ConvNd):
         if padding_mode != "zeros":
             raise ValueError('Only "zeros" padding mode is supported for {}'.format(self.__class__.__name__))
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
-                         groups, bias, padding_mode)
+                         groups, bias, padding_mode, device, dtype)
 
     def _output_padding(self, input, output_size, nd):
         if output_size is None:
@@ -158,7 +159,7 @@ class ConvTranspose1d(_ConvTransposeNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
                  bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
         super().__init__(in_channels, out_channels, _tuple(kernel_size, 1), _tuple(stride, 1), _tuple(padding, 1),
-                         _tuple(dilation, 1), True, _tuple(output_padding, 1), groups, bias, padding_mode)
+                         _tuple(dilation, 1), True, _tuple(output_padding, 1), groups, bias, padding_mode, device, dtype)
 
     def forward(self, input, output_size=None):
         op = self._output_padding(input, output_size, 1)
@@ -170,7 +171,7 @@ class ConvTranspose2d(_ConvTransposeNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
                  bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
         super().__init__(in_channels, out_channels, _tuple(kernel_size, 2), _tuple(stride, 2), _tuple(padding, 2),
-                         _tuple(dilation, 2), True, _tuple(output_padding, 2), groups, bias, padding_mode)
+                         _tuple(dilation, 2), True, _tuple(output_padding, 2), groups, bias, padding_mode, device, dtype)
 
     def forward(self, input, output_size=None):
         op = self._output_padding(input, output_size, 2)

@@ -15,9 +15,9 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if self.elementwise_affine:
-            self.weight = Parameter(torch.empty(self.normalized_shape))
+            self.weight = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
             if bias:
-                self.bias = Parameter(torch.empty(self.normalized_shape))
+                self.bias = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:
@@ -51,8 +51,8 @@ class GroupNorm(Module):
         self.eps = eps
         self.affine = affine
         if self.affine:
-            self.weight = Parameter(torch.empty(num_channels))
-            self.bias = Parameter(torch.empty(num_channels))
+            self.weight = Parameter(torch.empty(num_channels, device=device, dtype=dtype))
+            self.bias = Parameter(torch.empty(num_channels, device=device, dtype=dtype))
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)

@@ -24,7 +24,8 @@ class Embedding(Module):
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         if _weight is None:
-            self.weight = Parameter(torch.empty((num_embeddings, embedding_dim)), requires_grad=not _freeze)
+            self.weight = Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype),
+                                    requires_grad=not _freeze)
             self.reset_parameters()
         else:
             assert list(_weight.shape) == [num_embeddings, embedding_dim], \
@@ -85,7 +86,7 @@ class EmbeddingBag(Module):
             padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(torch.empty((num_embeddings, embedding_dim)))
+            self.weight = Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype))
             self.reset_parameters()
         else:
             self.weight = Parameter(_weight)
