@@ -672,28 +672,29 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.1, eps=1e-5):
+    """ATen's instance_norm: batch_norm over the input viewed as one sample of N * C channels
+    (weight, bias and running stats repeated N times; the running stats then take the mean over
+    the samples), so the values, gradients and grad_fn are PyTorch's"""
     if has_torch_function_unary(input):
         return handle_torch_function(instance_norm, (input,), input, running_mean, running_var, weight=weight,
                                      bias=bias, use_input_stats=use_input_stats, momentum=momentum, eps=eps)
-    N, C = input.shape[0], input.shape[1]
-    shape = [1, C] + [1] * (input.dim() - 2)
     if use_input_stats:
-        dims = list(range(2, input.dim()))
-        mean = input.mean(dims, keepdim=True)
-        var = input.var(dims, unbiased=False, keepdim=True)
+        spatial = 1
+        for n in input.shape[2:]:
+            spatial *= n
+        if spatial == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input size {}".format(
+                input.size()))
+    b, c = input.shape[0], input.shape[1]
+    rep = [None if t is None else t.repeat(b) for t in (weight, bias, running_mean, running_var)]
+    out = batch_norm(input.contiguous().view([1, b * c] + list(input.shape[2:])), rep[2], rep[3], rep[0], rep[1],
+                     use_input_stats, momentum, eps)
+    with _torch.no_grad():
         if running_mean is not None:
-            n = input.numel() // (N * C)
-            with _torch.no_grad():
-                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(N, C).mean(0) * momentum)
-                running_var.mul_(1 - momentum).add_(var.detach().reshape(N, C).mean(0) * (momentum * n / (n - 1)))
-        out = (input - mean) * _torch.rsqrt(var + eps)
-    else:
-        out = (input - running_mean.reshape(shape)) * _torch.rsqrt(running_var.reshape(shape) + eps)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+            running_mean.copy_(rep[2].view(b, c).mean(0, False))
+        if running_var is not None:
+            running_var.copy_(rep[3].view(b, c).mean(0, False))
+    return out.view(input.shape)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
