@@ -1684,3 +1684,77 @@ def _alpha_dropout_draw(input, p, shape):
     noise = _torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
     b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p)
     return input * noise.mul_(a) + b
+
+
+# ---- max_unpool: scatter each pooled value back to the position its index names ----
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = input.size()
+    default_size = []
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        return default_size
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError("output_size should be a sequence containing {} or {} elements, but it has a length of "
+                         "'{}'".format(len(kernel_size), len(kernel_size) + 2, len(output_size)))
+    for d in range(len(kernel_size)):
+        min_size = default_size[d] - stride[d]
+        max_size = default_size[d] + stride[d]
+        if not (min_size < output_size[d] < max_size):
+            raise ValueError('invalid output_size "{}" (dim {} must be between {} and {})'.format(
+                output_size, d, min_size, max_size))
+    return list(output_size)
+
+
+def _max_unpool(input, indices, output_size, name):
+    """ATen's max_unpool2d/3d forward: a zero output of the spatial output_size per (sample,
+    channel) plane, each input value written at the flat position its index names; an index
+    outside the plane is PyTorch's error.  The gradient is the output gradient gathered back."""
+    nd = len(output_size)
+    if input.shape != indices.shape:
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor ({}) but got indices "
+                           "tensor with shape: {}".format(list(input.shape), list(indices.shape)))
+    lead = list(input.shape[:input.dim() - nd])
+    plane = 1
+    for n in output_size:
+        plane *= n
+    flat_idx = indices.reshape(lead + [-1])
+    if flat_idx.numel():
+        lo, hi = int(flat_idx.min()), int(flat_idx.max())
+        if lo < 0 or hi >= plane:
+            bad = lo if lo < 0 else hi
+            raise RuntimeError("Found an invalid max index: {} (output volumes are of size {}".format(
+                bad, "x".join(str(n) for n in output_size)))
+    out = _torch.zeros(lead + [plane], dtype=input.dtype).scatter(-1, flat_idx, input.reshape(lead + [-1]))
+    return _named(out.view(lead + list(output_size)), name, input)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _ntuple(kernel_size, 1)
+    _stride = _ntuple(stride, 1) if stride is not None else kernel_size
+    padding = _ntuple(padding, 1)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    if isinstance(output_size, list):
+        output_size = output_size + [1]
+    else:
+        output_size = output_size + (1,)
+    return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), output_size, "MaxUnpool2DBackward0").squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _ntuple(kernel_size, 2)
+    _stride = _ntuple(stride, 2) if stride is not None else kernel_size
+    padding = _ntuple(padding, 2)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool(input, indices, output_size, "MaxUnpool2DBackward0")
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _ntuple(kernel_size, 3)
+    _stride = _ntuple(stride, 3) if stride is not None else kernel_size
+    padding = _ntuple(padding, 3)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool(input, indices, output_size, "MaxUnpool3DBackward0")

@@ -15,8 +15,8 @@ from torch.nn.modules.flatten import *
 from torch.nn.modules.transformer import *
 from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from torch.nn.modules.sparse import Embedding, EmbeddingBag
-from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
-from torch.nn.modules.loss import MSELoss, CrossEntropyLoss, NLLLoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, \
+from torch.nn.modules.container import Container, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
+from torch.nn.modules.loss import MSELoss, CrossEntropyLoss, NLLLoss, NLLLoss2d, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, \
     BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss, SoftMarginLoss, \
     TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, \
     TripletMarginWithDistanceLoss

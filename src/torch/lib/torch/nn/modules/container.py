@@ -5,6 +5,18 @@ from torch.nn.modules.module import Module
 from torch._C._nn_module import _OrderedDict as OrderedDict
 
 
+class Container(Module):
+    """The deprecated nn.Container: a Module holding the modules given as keywords."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        import warnings
+        warnings.warn("nn.Container is deprecated. All of it's functionality is now implemented in nn.Module. "
+                      "Subclass that instead.")
+        for key, value in kwargs.items():
+            self.add_module(key, value)
+
+
 def _index(idx):
     if isinstance(idx, int):
         return idx

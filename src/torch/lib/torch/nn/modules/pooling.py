@@ -138,3 +138,44 @@ class LPPool2d(_LPPoolNd):
 
 
 __all__ += ["LPPool1d", "LPPool2d"]
+
+
+class _MaxUnpoolNd(Module):
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = F._ntuple(kernel_size, 1)
+        self.stride = F._ntuple(stride if stride is not None else kernel_size, 1)
+        self.padding = F._ntuple(padding, 1)
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = F._ntuple(kernel_size, 2)
+        self.stride = F._ntuple(stride if stride is not None else kernel_size, 2)
+        self.padding = F._ntuple(padding, 2)
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = F._ntuple(kernel_size, 3)
+        self.stride = F._ntuple(stride if stride is not None else kernel_size, 3)
+        self.padding = F._ntuple(padding, 3)
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+__all__ += ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
