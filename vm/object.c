@@ -200,8 +200,10 @@ static int object_set_class(VM *vm, Value s, Value v, void *c) {
         return -1;
     }
     TypeObj *nt = AS_TYPE(v);
-    if (s.tag != VAL_OBJ || !(old->flags & TYPEF_HEAPTYPE) || !(nt->flags & TYPEF_HEAPTYPE) ||
-        nt->layout != old->layout || nt->instance_size != old->instance_size) {
+    bool target_ok = (nt->flags & TYPEF_HEAPTYPE) || ((nt->flags & TYPEF_CLASS_TARGET) && type_is_subtype(old, nt) &&
+                                                      nt->dict_offset == old->dict_offset);
+    if (s.tag != VAL_OBJ || !(old->flags & TYPEF_HEAPTYPE) || !target_ok || nt->layout != old->layout ||
+        nt->instance_size != old->instance_size) {
         vm_raise(vm, vm->e_TypeError, "__class__ assignment only supported for compatible classes");
         return -1;
     }

@@ -98,6 +98,9 @@ enum {
     TYPEF_LIBRARY = 1 << 4,      /* defined by Ember's own library code */
     TYPEF_WEAKREFS = 1 << 5,     /* heap type whose instances take weak references (__weakref__) */
     TYPEF_IS_ABSTRACT = 1 << 6,  /* __abstractmethods__ is non-empty: object.__new__ refuses it */
+    TYPEF_CLASS_TARGET = 1 << 7, /* a native type standing for a Python class of a library (torch.Tensor is
+                                    Python in PyTorch): its heap subclasses' instances may take it as
+                                    __class__ (UninitializedBuffer.materialize) */
 };
 
 struct TypeObj {

@@ -851,7 +851,8 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
 
     Value torch_name = vm_intern(vm, "torch");
     ts->t_tensor = type_new_builtin(vm, "Tensor", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(TensorObj),
-                                    offsetof(TensorObj, dict), tensor_obj_trace, tensor_obj_finalize, TYPEF_BASETYPE);
+                                    offsetof(TensorObj, dict), tensor_obj_trace, tensor_obj_finalize,
+                                    TYPEF_BASETYPE | TYPEF_CLASS_TARGET);
     ts->t_tensor->alloc = tensor_obj_alloc;
     ts->t_node = type_new_builtin(vm, "Node", vm->t_object, OBJ_LAYOUT_EXTENSION, sizeof(NodeObj),
                                   offsetof(NodeObj, dict), node_obj_trace, node_obj_finalize,

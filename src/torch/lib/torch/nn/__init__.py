@@ -1,6 +1,6 @@
 """torch.nn: modules, parameters, layers, losses, init and functional."""
 import torch.nn.functional as functional
-from torch.nn.parameter import Parameter
+from torch.nn.parameter import Parameter, UninitializedParameter, UninitializedBuffer
 import torch.nn.init as init
 from torch.nn.modules import *
 import torch.nn.modules as modules

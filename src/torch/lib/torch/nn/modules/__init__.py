@@ -1,6 +1,6 @@
 """torch.nn.modules: the Module base class and the built-in layers."""
 from torch.nn.modules.module import Module
-from torch.nn.modules.linear import Identity, Linear, Bilinear
+from torch.nn.modules.linear import Identity, Linear, Bilinear, LazyLinear
 from torch.nn.modules.activation import *
 from torch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, AlphaDropout, Dropout3d, FeatureAlphaDropout
 from torch.nn.modules.normalization import LayerNorm, GroupNorm, LocalResponseNorm

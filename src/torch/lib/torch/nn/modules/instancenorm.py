@@ -1,9 +1,10 @@
 """torch.nn.modules.instancenorm: InstanceNorm1d/2d/3d over torch.nn.functional.instance_norm,
 sharing batchnorm.py's _NormBase (parameters, running-stat buffers, state-dict versions)."""
 import torch.nn.functional as F
-from torch.nn.modules.batchnorm import _NormBase
+from torch.nn.modules.batchnorm import _NormBase, _LazyNormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
@@ -43,3 +44,24 @@ class InstanceNorm3d(_InstanceNorm):
         if input.dim() not in (4, 5):
             raise ValueError("expected 4D or 5D input (got {}D input)".format(input.dim()))
         return super().forward(input)
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm1d
+
+    def _get_no_batch_dim(self):
+        return 2
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm2d
+
+    def _get_no_batch_dim(self):
+        return 3
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm3d
+
+    def _get_no_batch_dim(self):
+        return 4

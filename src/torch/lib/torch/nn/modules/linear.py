@@ -6,7 +6,8 @@ import torch
 import torch.nn.functional as F
 from torch.nn import init
 from torch.nn.modules.module import Module
-from torch.nn.parameter import Parameter
+from torch.nn.parameter import Parameter, UninitializedParameter
+from torch.nn.modules.lazy import LazyModuleMixin
 
 
 class Identity(Module):
@@ -82,3 +83,31 @@ class Bilinear(Module):
     def extra_repr(self):
         return "in1_features={}, in2_features={}, out_features={}, bias={}".format(
             self.in1_features, self.in2_features, self.out_features, self.bias is not None)
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features is the last dim of its first input (weight and bias start
+    uninitialized; the module becomes a Linear after its first forward)."""
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        # bias=False here: the tensors would be replaced at once
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(**factory_kwargs)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(**factory_kwargs)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            with torch.no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
