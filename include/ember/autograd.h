@@ -180,6 +180,11 @@ int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int n_in
             bool retain_graph, bool create_graph, bool allow_unused, Tensor **grads_out) TENSOR_MUST_CHECK;
 int64_t ag_current_graph_task_id(void);               /* -1 outside backward */
 bool ag_checkpoint_valid(void);                       /* torch.autograd._is_checkpoint_valid */
+/* An in-place view op (x.unsqueeze_(0), x.t_()): t takes the geometry of `view` (a view of t made
+ * by the out-of-place op) and, when the view has a grad_fn, that node as its history, as PyTorch's
+ * in-place view ops rebase the tensor's history; a view stays a view of its base. */
+int ag_become_view(Tensor *t, Tensor *view);
+
 /* Anomaly mode (torch.autograd.set_detect_anomaly): with check_nan, a node whose backward returns
  * a gradient holding NaN fails with PyTorch's "Function 'X' returned nan values in its Nth output." */
 void ag_set_anomaly_enabled(bool enabled, bool check_nan);

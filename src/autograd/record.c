@@ -120,6 +120,22 @@ int ag__rebase_history(Tensor *t, AgNode *fn) {
     return 0;
 }
 
+int ag_become_view(Tensor *t, Tensor *view) {
+    TensorStorage *s = tensor_storage_of(view);
+    /* the geometry first: set_storage bumps the version, which the new history then records */
+    if (tensor_set_storage(t, s, tensor_storage_offset(view), tensor_ndim(view), tensor_shape(view),
+                           tensor_strides(view)) < 0)
+        return -1;
+    AgNode *fn = ag__grad_fn(view);
+    if (!fn) return 0;
+    AgNode *old = t->grad_fn;
+    if (old) ag_node_incref(old);
+    ag__set_history(t, fn, view->output_nr);
+    ag__update_hooks_on_new_grad_fn(t, old, fn);
+    if (old) ag_node_decref(old);
+    return 0;
+}
+
 static int run_inplace(TensorOp op, Tensor *const *in, int n_in, const TensorOpArgs *a, Tensor **out, int n_out) {
     const TensorOpInfo *info = tensor_op_info(op);
     Tensor *self = in[0];

@@ -56,7 +56,9 @@ int tensor_set_storage(Tensor *t, TensorStorage *s, int64_t offset, int ndim, co
         tensor_error_set(TENSOR_ERR_RUNTIME, "tensors with more than %d dimensions are not supported", TENSOR_MAX_DIMS);
         return -1;
     }
-    if (t->base) {
+    /* a view may change its geometry over the storage it shares (x.t_() on a view); pointing it at
+     * another storage would leave its base relation wrong */
+    if (t->base && s != t->storage) {
         tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "set_ on a view of another tensor is not supported");
         return -1;
     }

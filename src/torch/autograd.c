@@ -792,6 +792,14 @@ static Value f_name_grad_fn(ARGS) {
     return val_none();
 }
 
+/* torch._C._become_view(self, view): the one step of the in-place view ops (torch/_composites_fn.py) */
+static Value f_become_view(ARGS) {
+    if (argc != 2 || !torch_is_tensor(vm, argv[0]) || !torch_is_tensor(vm, argv[1]))
+        return vm_raise(vm, vm->e_TypeError, "_become_view(tensor, view)");
+    if (ag_become_view(T(argv[0]), T(argv[1])) < 0) return torch_raise_error(vm);
+    return argv[0];
+}
+
 static Value f_increment_version(ARGS) {
     if (argc != 1 || !torch_is_tensor(vm, argv[0])) return vm_raise(vm, vm->e_TypeError, "increment_version(tensor)");
     tensor_bump_version(T(argv[0]));
@@ -1219,7 +1227,7 @@ int torch_autograd_init(VM *vm, Value cmod) {
         {"_queue_callback", f_queue_callback}, {"_current_graph_task_id", f_current_graph_task_id}, {"_is_checkpoint_valid", f_is_checkpoint_valid, ARITY_NOARGS},
         {"_will_engine_execute_node", f_will_engine_execute_node}, {"_current_autograd_node", f_current_node},
         {"_gradient_edge", f_gradient_edge}, {"_increment_version", f_increment_version},
-        {"_name_grad_fn", f_name_grad_fn}, {"set_anomaly_enabled", f_set_anomaly_enabled},
+        {"_name_grad_fn", f_name_grad_fn}, {"_become_view", f_become_view}, {"set_anomaly_enabled", f_set_anomaly_enabled},
         {"is_anomaly_enabled", f_is_anomaly_enabled, ARITY_NOARGS},
         {"is_anomaly_check_nan_enabled", f_is_anomaly_check_nan_enabled, ARITY_NOARGS},
         {"_function_apply", f_function_apply}, {"_delayed_error", f_delayed_error},

@@ -340,3 +340,70 @@ def put_(self, index, source, accumulate=False):
 
 def put(input, index, source, accumulate=False):
     return put_(input.clone(), index, source, accumulate)
+
+
+# ---- in-place view ops and resize_: the tensor takes the geometry of the view (Tensor.set_) ----
+def _become_view(self, view, name):
+    """self takes the view's geometry and, when it requires grad, the view's node as its history,
+    named as PyTorch names the in-place form's node (x.unsqueeze_(0): UnsqueezeBackward1)"""
+    if self.requires_grad and self.is_leaf and torch.is_grad_enabled():
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    torch._C._become_view(self, view)
+    if not torch._C._is_compiling():
+        torch._C._name_grad_fn(self, name)
+    return self
+
+
+def unsqueeze_(self, dim):
+    return _become_view(self, self.unsqueeze(dim), "UnsqueezeBackward1")
+
+
+def squeeze_(self, dim=None):
+    if dim is None:
+        return _become_view(self, self.squeeze(), "SqueezeBackward2")
+    return _become_view(self, self.squeeze(dim), "SqueezeBackward3")
+
+
+def t_(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+    return _become_view(self, self.t(), "TBackward1")
+
+
+def transpose_(self, dim0, dim1):
+    return _become_view(self, self.transpose(dim0, dim1), "TransposeBackward1")
+
+
+swapaxes_ = swapdims_ = transpose_
+
+
+def resize_(self, *sizes, memory_format=None):
+    """resize_(sizes): contiguous geometry at the same storage offset, the storage grown (new
+    elements uninitialized) when it is too small"""
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, torch.Size)):
+        sizes = tuple(sizes[0])
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    n = 1
+    for s in sizes:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
+        n *= s
+    storage = self.untyped_storage()
+    need = (self.storage_offset() + n) * self.element_size()
+    if storage.nbytes() < need:
+        # Ember's storages have a fixed size: the tensor moves to a larger one holding the old
+        # bytes (PyTorch grows the storage in place, so other tensors on it would see the growth)
+        old = torch.empty(0, dtype=self.dtype).set_(storage)
+        grown = torch.empty(need // self.element_size(), dtype=self.dtype)
+        grown[:old.numel()].copy_(old)
+        storage = grown.untyped_storage()
+    strides, acc = [], 1
+    for s in reversed(sizes):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return self.set_(storage, self.storage_offset(), sizes, tuple(reversed(strides)))
+
+
+def resize_as_(self, the_template, memory_format=None):
+    return resize_(self, the_template.shape)
