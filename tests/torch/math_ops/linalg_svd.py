@@ -88,3 +88,24 @@ t(lambda: torch.svd(torch.ones(3, 3, dtype=torch.int32)))
 t(lambda: torch.linalg.svd(torch.ones(3, 3), driver="gesvd"))
 t(lambda: torch.linalg.svd(torch.full((3, 3), float("nan"))))
 t(lambda: torch.linalg.svd(torch.full((2, 3, 3), float("nan"))))
+
+
+# bits: svdvals runs gesdd "N" for a tensor that needs no gradient, "S" (svd's S, LinalgSvdBackward0)
+# for one that does, as ATen's; the 2-norm and nuclear norm through it
+torch.manual_seed(3)
+for dt in (torch.float32, torch.float64):
+    for shape in [(6, 6), (9, 4), (4, 9), (30, 20)]:
+        A = torch.randn(shape, dtype=dt)
+        s0 = torch.linalg.svdvals(A)
+        s1 = torch.linalg.svdvals(A.clone().requires_grad_())
+        s2 = torch.linalg.svd(A, full_matrices=False).S
+        print(dt, shape, torch.equal(s0, s1), torch.equal(s1, s2), " ".join(v.hex() for v in s1.double().tolist()[:3]))
+        n2 = torch.linalg.matrix_norm(A.clone().requires_grad_(), 2)
+        print("  ", n2.item().hex(), torch.linalg.matrix_norm(A, 'nuc').item().hex())
+A = torch.randn(5, 3, dtype=torch.float64)
+print(" ".join(v.hex() for v in torch.linalg.svdvals(A).tolist()), " ".join(v.hex() for v in torch.linalg.svd(A).S.tolist()))
+B = A.clone().requires_grad_()
+s = torch.linalg.svdvals(B)
+print(s.grad_fn.name())
+(s * torch.tensor([1., 2., 3.], dtype=torch.float64)).sum().backward()
+print(" ".join(v.hex() for v in B.grad.flatten().tolist()))

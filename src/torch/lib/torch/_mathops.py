@@ -189,6 +189,10 @@ def _vector_norm(x, ord, dim, keepdim, dtype, op):
 
 @_outable("linalg.svdvals")
 def svdvals(A, *, driver=None, out=None):
+    # ATen's svdvals computes the singular vectors too when A may need a gradient (gesdd "S",
+    # whose singular values' last bits differ from "N"'s), and differentiates through them
+    if torch.is_grad_enabled() and A.requires_grad:
+        return _mathop("LINALG_SVD", A)[1]
     return _mathop("LINALG_SVDVALS", A)
 
 
