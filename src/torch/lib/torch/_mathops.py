@@ -661,14 +661,16 @@ def logdet(input):
 
 # ---- svd, eigh and what ATen composes from them ------------------------------------------------------
 
-def linalg_svd(A, full_matrices=True, *, driver=None):
+@_outable("linalg.svd")
+def linalg_svd(A, full_matrices=True, *, driver=None, out=None):
     if driver is not None:
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs "
                            "with cuSOLVER backend.")
     return _mathop("LINALG_SVD", A, has_max=full_matrices, pair="linalg_svd")
 
 
-def svd(input, some=True, compute_uv=True):
+@_outable("svd")
+def svd(input, some=True, compute_uv=True, *, out=None):
     # ATen's svd: linalg.svd with V = Vh^H; without compute_uv, svdvals and zero U, V of full size
     if input.dim() < 2:
         raise RuntimeError("linalg.svd: input should have at least 2 dimensions, but has %d dimensions instead"
@@ -687,11 +689,13 @@ def _check_uplo(UPLO):
     return UPLO.upper() == "U"
 
 
-def eigh(A, UPLO="L"):
+@_outable("linalg.eigh")
+def eigh(A, UPLO="L", *, out=None):
     return _mathop("LINALG_EIGH", A, has_min=_check_uplo(UPLO), has_max=True, pair="linalg_eigh")
 
 
-def eigvalsh(A, UPLO="L"):
+@_outable("linalg.eigvalsh")
+def eigvalsh(A, UPLO="L", *, out=None):
     # ATen computes the eigenvectors too when A may need a gradient (syevd "V": its eigenvalues'
     # bits may differ from "N"'s), as here
     upper = _check_uplo(UPLO)
@@ -715,7 +719,8 @@ def _atol_rtol(A, atol, rtol):
     return atol_t, rtol_t
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
+@_outable("linalg.matrix_rank")
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
     if tol is not None:   # the deprecated overload: tol is atol, rtol 0
@@ -733,7 +738,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     return (S > tol_t).sum(-1)
 
 
-def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
+@_outable("linalg.pinv")
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     if (A.dtype != torch.float32 and A.dtype != torch.float64) or A.dim() < 2:
         raise RuntimeError("linalg.pinv(%s{[%s]}): expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types" % (_SCALAR_NAMES.get(A.dtype, str(A.dtype)),
