@@ -1,6 +1,6 @@
 /* rules_mathops.c — backward rules of branch opsmath's ops (ember/ops.def's opsmath block):
  * lgamma, digamma, polygamma, xlogy; cumprod (through its backward kernel), logcumsumexp; the
- * LAPACK ops cholesky, solve_triangular, solve, inv, det, slogdet.  Formulas are derivatives.yaml's and
+ * LAPACK ops cholesky, solve_triangular, solve, inv, det, slogdet, svd, eigh.  Formulas are derivatives.yaml's and
  * FunctionsManual.cpp's (PyTorch 1.13), written with ag_ ops so compiled backward graphs record
  * them.  qr's backward covers m >= n, as PyTorch's does in its first case. */
 #include <math.h>
@@ -398,6 +398,260 @@ BW(svdvals) {
     TMP(gs, ag_unsqueeze(g[0], -2));
     TMP(us, ag_mul(out[0], gs));
     OUT(0, ag_matmul(us, out[2]));
+    RULE_END;
+}
+
+/* ---- svd and eigh (FunctionsManual's svd_backward and linalg_eig_backward, the real case) ---------- */
+
+SV(svd) {
+    (void)in;
+    (void)n_in;
+    (void)n_out;
+    for (int i = 0; i < 3; i++)
+        if (ag__save(n, i, out[i], true) < 0) return -1;
+    return 0;
+}
+
+/* the k x k identity (a constant: it has no history) */
+static Tensor *eye_k(int64_t k, TensorDtype dt) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    a.start = k;
+    a.end = -1;
+    a.dtype = dt;
+    return ag__const(TENSOR_OP_EYE, NULL, 0, &a);
+}
+
+/* E_jk = x_k - x_j off the diagonal, 1 on it (ATen fills the diagonal; adding I is exact there
+ * and leaves the rest unchanged) */
+static Tensor *gap_matrix(Tensor *x) {
+    Tmps s;
+    s.n = 0;
+    Tensor *r = NULL, *a, *b, *d, *e;
+    TMP(a, ag_unsqueeze(x, -2));
+    TMP(b, ag_unsqueeze(x, -1));
+    TMP(d, ag_sub(a, b));
+    TMP(e, eye_k(x->shape[x->ndim - 1], (TensorDtype)x->dtype));
+    r = ag_add(d, e);
+fail:
+    tmps_free(&s);
+    return r;
+}
+
+/* X - X^H */
+static Tensor *skew(Tensor *x) {
+    Tensor *h = mH(x);
+    if (!h) return NULL;
+    Tensor *r = ag_sub(x, h);
+    tensor_decref(h);
+    return r;
+}
+
+/* diag_embed(v): v (*, k) -> (*, k, k) */
+static Tensor *diag_of(Tensor *v) {
+    Tensor *u = ag_unsqueeze(v, -1);
+    Tensor *e = u ? eye_k(v->shape[v->ndim - 1], (TensorDtype)v->dtype) : NULL;
+    Tensor *r = e ? ag_mul(u, e) : NULL;
+    tensor_decref(u);
+    tensor_decref(e);
+    return r;
+}
+
+/* the k x k middle of svd_backward: (skew(U^H gU) S + S skew(V^H gV)) / E + diag(gS) */
+static Tensor *svd_middle(Tensor *gU, Tensor *gS, Tensor *gVh, Tensor *U, Tensor *S, Tensor *Vh) {
+    Tmps s;
+    s.n = 0;
+    Tensor *r = NULL, *ret = NULL, *S2, *E, *Sr, *Sc, *UhgU = NULL, *VhgV = NULL, *t;
+    TMP(S2, ag_mul(S, S));
+    TMP(E, gap_matrix(S2));
+    TMP(Sr, ag_unsqueeze(S, -2));
+    TMP(Sc, ag_unsqueeze(S, -1));
+    if (gU) {
+        Tensor *Uh;
+        TMP(Uh, mH(U));
+        TMP(t, ag_matmul(Uh, gU));
+        TMP(UhgU, skew(t));
+    }
+    if (gVh) {
+        Tensor *gV;
+        TMP(gV, mH(gVh));
+        TMP(t, ag_matmul(Vh, gV));
+        TMP(VhgV, skew(t));
+    }
+    if (UhgU && VhgV) {
+        Tensor *p, *q, *pq;
+        TMP(p, ag_mul(UhgU, Sr));
+        TMP(q, ag_mul(Sc, VhgV));
+        TMP(pq, ag_add(p, q));
+        TMP(ret, ag_div(pq, E));
+    } else if (UhgU) {
+        TMP(t, ag_div(UhgU, E));
+        TMP(ret, ag_mul(t, Sr));
+    } else {
+        TMP(t, ag_div(VhgV, E));
+        TMP(ret, ag_mul(Sc, t));
+    }
+    if (gS) {
+        Tensor *d;
+        TMP(d, diag_of(gS));
+        r = ag_add(ret, d);
+    } else {
+        tensor_incref(ret);
+        r = ret;
+    }
+fail:
+    tmps_free(&s);
+    return r;
+}
+
+/* gA for a full-rank A with distinct singular values (svd_backward); full_matrices narrows U, Vh
+ * and their gradients to the k singular vectors first, as derivatives.yaml does */
+BW(svd) {
+    RULE_BEGIN;
+    Tensor *U, *S, *Vh, *gU = g[0], *gS = g[1], *gVh = g[2], *mid, *a, *b, *c;
+    SAVED(0, U);
+    SAVED(1, S);
+    SAVED(2, Vh);
+    const TensorMeta *m = &n->in_meta[0];
+    int64_t rows = m->shape[m->ndim - 2], cols = m->shape[m->ndim - 1], k = rows < cols ? rows : cols;
+    if (n->args.has_max) {
+        TMP(U, ag_narrow(U, -1, 0, k));
+        TMP(Vh, ag_narrow(Vh, -2, 0, k));
+        if (gU) TMP(gU, ag_narrow(gU, -1, 0, k));
+        if (gVh) TMP(gVh, ag_narrow(gVh, -2, 0, k));
+    }
+    if (!gU && !gVh) {
+        /* svdvals' shortcut: U diag(gS) Vh */
+        if (rows >= cols) {
+            TMP(a, ag_unsqueeze(gS, -1));
+            TMP(b, ag_mul(a, Vh));
+            OUT(0, ag_matmul(U, b));
+        } else {
+            TMP(a, ag_unsqueeze(gS, -2));
+            TMP(b, ag_mul(U, a));
+            OUT(0, ag_matmul(b, Vh));
+        }
+    } else {
+        TMP(mid, svd_middle(gU, gS, gVh, U, S, Vh));
+        if (rows > cols && gU) {
+            /* [U mid + (I - U U^H) gU S^-1] Vh */
+            Tensor *Sr, *gUS, *Uh, *p, *q, *r1;
+            TMP(a, ag_matmul(U, mid));
+            TMP(Sr, ag_unsqueeze(S, -2));
+            TMP(gUS, ag_div(gU, Sr));
+            TMP(Uh, mH(U));
+            TMP(p, ag_matmul(Uh, gUS));
+            TMP(q, ag_matmul(U, p));
+            TMP(b, ag_add(a, gUS));
+            TMP(r1, ag_sub(b, q));
+            OUT(0, ag_matmul(r1, Vh));
+        } else if (rows < cols && gVh) {
+            /* U [mid Vh + S^-1 gVh (I - V Vh)] */
+            Tensor *Sc, *SgV, *V, *p, *q, *r1;
+            TMP(a, ag_matmul(mid, Vh));
+            TMP(Sc, ag_unsqueeze(S, -1));
+            TMP(SgV, ag_div(gVh, Sc));
+            TMP(V, mH(Vh));
+            TMP(p, ag_matmul(SgV, V));
+            TMP(q, ag_matmul(p, Vh));
+            TMP(b, ag_add(a, SgV));
+            TMP(r1, ag_sub(b, q));
+            OUT(0, ag_matmul(U, r1));
+        } else if (rows >= cols) {
+            TMP(c, ag_matmul(mid, Vh));
+            OUT(0, ag_matmul(U, c));
+        } else {
+            TMP(c, ag_matmul(U, mid));
+            OUT(0, ag_matmul(c, Vh));
+        }
+    }
+    RULE_END;
+}
+
+SV(eigh) {
+    (void)in;
+    (void)n_in;
+    (void)n_out;
+    if (ag__save(n, 0, out[0], true) < 0) return -1;
+    return ag__save(n, 1, out[1], true);
+}
+
+/* linalg_eig_backward, Hermitian: gV only through its skew part, gA = V (skew(V^H gV) / 2E +
+ * diag(gL)) V^H; eigvalsh's gL alone: V diag(gL) V^H */
+BW(eigh) {
+    RULE_BEGIN;
+    Tensor *L, *V, *Vh, *a, *b;
+    SAVED(0, L);
+    SAVED(1, V);
+    if (!n->args.has_max) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "linalg_eigh_backward: the eigenvectors were not computed");
+        goto fail;
+    }
+    TMP(Vh, mH(V));
+    if (!g[1]) {
+        TMP(a, ag_unsqueeze(g[0], -2));
+        TMP(b, ag_mul(V, a));
+        OUT(0, ag_matmul(b, Vh));
+    } else {
+        Tensor *VhgV, *sk, *half, *E, *ret, *c;
+        TMP(VhgV, ag_matmul(Vh, g[1]));
+        TMP(sk, skew(VhgV));
+        TMP(half, ag_mul_scalar(sk, sc(0.5)));
+        TMP(E, gap_matrix(L));
+        TMP(ret, ag_div(half, E));
+        if (g[0]) {
+            Tensor *d;
+            TMP(d, diag_of(g[0]));
+            TMP(ret, ag_add(ret, d));
+        }
+        TMP(c, ag_matmul(ret, Vh));
+        OUT(0, ag_matmul(V, c));
+    }
+    RULE_END;
+}
+
+/* pinv_backward (FunctionsManual): with P = A^+ and G = g^H, for m <= n
+ *   gA = -(P K)^H + K P^H - A P K P^H + P^H P (G - K A),  K = G P
+ * and for m > n
+ *   gA = -(K P)^H + (G - A K) P P^H + P^H K - P^H K P A,  K = P G */
+BW(pinv) {
+    RULE_BEGIN;
+    Tensor *A, *P, *Ph, *G, *K, *t1, *t2, *t3, *t4, *r;
+    SAVED(0, A);
+    SAVED(1, P);
+    int64_t m = A->shape[A->ndim - 2], nn = A->shape[A->ndim - 1];
+    TMP(Ph, mH(P));
+    TMP(G, mH(g[0]));
+    if (m <= nn) {
+        Tensor *KPh, *PK, *AP, *PhP, *KA, *d;
+        TMP(K, ag_matmul(G, P));
+        TMP(KPh, ag_matmul(K, Ph));
+        TMP(PK, ag_matmul(P, K));
+        TMP(t1, mH(PK));
+        TMP(AP, ag_matmul(A, P));
+        TMP(t2, ag_matmul(AP, KPh));
+        TMP(PhP, ag_matmul(Ph, P));
+        TMP(KA, ag_matmul(K, A));
+        TMP(d, ag_sub(G, KA));
+        TMP(t3, ag_matmul(PhP, d));
+        TMP(t4, ag_sub(KPh, t1));   /* -(P K)^H + K P^H */
+        TMP(r, ag_sub(t4, t2));
+        OUT(0, ag_add(r, t3));
+    } else {
+        Tensor *KP, *AK, *d, *dP, *PhK, *PhKP;
+        TMP(K, ag_matmul(P, G));
+        TMP(PhK, ag_matmul(Ph, K));
+        TMP(KP, ag_matmul(K, P));
+        TMP(t1, mH(KP));
+        TMP(AK, ag_matmul(A, K));
+        TMP(d, ag_sub(G, AK));
+        TMP(dP, ag_matmul(d, P));
+        TMP(t2, ag_matmul(dP, Ph));
+        TMP(PhKP, ag_matmul(PhK, P));
+        TMP(t3, ag_matmul(PhKP, A));
+        TMP(t4, ag_sub(t2, t1));   /* -(K P)^H + (G - A K) P P^H */
+        TMP(r, ag_add(t4, PhK));
+        OUT(0, ag_sub(r, t3));
+    }
     RULE_END;
 }
 

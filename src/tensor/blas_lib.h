@@ -31,13 +31,15 @@
     void P##orgqr_(const int *m, const int *n, const int *k, T *a, const int *lda, const T *tau, T *work, \
                    const int *lwork, int *info);                                                 \
     void P##gesdd_(const char *jobz, const int *m, const int *n, T *a, const int *lda, T *s, T *u, const int *ldu, \
-                   T *vt, const int *ldvt, T *work, const int *lwork, int *iwork, int *info, size_t);
+                   T *vt, const int *ldvt, T *work, const int *lwork, int *iwork, int *info, size_t);          \
+    void P##syevd_(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work,       \
+                   const int *lwork, int *iwork, const int *liwork, int *info, size_t, size_t);
 EMBER_LAPACK_DECLS(float, s)
 EMBER_LAPACK_DECLS(double, d)
 #undef EMBER_LAPACK_DECLS
 #define EMBER_LAPACK_FUNCTIONS(X)                                                                  \
-    X(spotrf_) X(sgetrf_) X(sgetrs_) X(sgeqrf_) X(sorgqr_) X(sgesdd_)                             \
-    X(dpotrf_) X(dgetrf_) X(dgetrs_) X(dgeqrf_) X(dorgqr_) X(dgesdd_)
+    X(spotrf_) X(sgetrf_) X(sgetrs_) X(sgeqrf_) X(sorgqr_) X(sgesdd_) X(ssyevd_)                 \
+    X(dpotrf_) X(dgetrf_) X(dgetrs_) X(dgeqrf_) X(dorgqr_) X(dgesdd_) X(dsyevd_)
 #else
 #define EMBER_LAPACK_FUNCTIONS(X)
 #endif

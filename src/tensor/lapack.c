@@ -2,7 +2,7 @@
  * which declares its Fortran symbols: there is no LAPACKE header): linalg.cholesky (potrf), solve_triangular (BLAS
  * trsm, which like ATen's does not stop at a zero diagonal), inv (getrf + getrs against the
  * identity), solve (getrf + getrs, as ATen's linalg.solve), det and slogdet (from getrf's LU, as ATen), qr (geqrf +
- * orgqr) and svdvals (gesdd without vectors).  float32 runs the s-routines and float64 the
+ * orgqr), svd and svdvals (gesdd, ATen's default driver) and eigh (syevd).  float32 runs the s-routines and float64 the
  * d-routines so results round as PyTorch's; matrices are copied into column-major buffers (what
  * LAPACK reads) one batch element at a time, batch dims broadcast where ATen broadcasts them.
  * Without LAPACK symbols (a plain BLAS build) the ops raise NotImplementedError naming them. */
@@ -20,26 +20,39 @@
 
 /* ---- shape inference --------------------------------------------------------------------------- */
 
-static int check_matrix(const char *l, const TensorMeta *x, bool square) {
+static int check_matrix_dims(const char *l, const TensorMeta *x) {
     if (x->ndim < 2) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s: The input tensor A must have at least 2 dimensions.", l);
         return -1;
     }
+    return 0;
+}
+
+static int check_float(const char *l, const TensorMeta *x) {
     if (!tensor__is_float(x->dtype)) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Expected a floating point or complex tensor as input. Got %s", l,
                          tensor__cname(x->dtype));
         return -1;
     }
-    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
-        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Low precision dtypes not supported. Got %s", l, tensor__cname(x->dtype));
-        return -1;
-    }
-    if (square && x->shape[x->ndim - 1] != x->shape[x->ndim - 2]) {
+    return 0;
+}
+
+static int check_square(const char *l, const TensorMeta *x) {
+    if (x->shape[x->ndim - 1] != x->shape[x->ndim - 2]) {
         tensor_error_set(TENSOR_ERR_RUNTIME, "%s: A must be batches of square matrices, but they are %lld by %lld matrices", l,
                          (long long)x->shape[x->ndim - 2], (long long)x->shape[x->ndim - 1]);
         return -1;
     }
     return 0;
+}
+
+static int check_matrix(const char *l, const TensorMeta *x, bool square) {
+    if (check_matrix_dims(l, x) < 0 || check_float(l, x) < 0) return -1;
+    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s: Low precision dtypes not supported. Got %s", l, tensor__cname(x->dtype));
+        return -1;
+    }
+    return square ? check_square(l, x) : 0;
 }
 
 /* the broadcast of two batch shapes (all dims but the last two) */
@@ -89,11 +102,21 @@ TENSOR_INFER(linalg_slogdet) {
     return 2;
 }
 
+/* linalg.svd's checks in ATen's order: dims, a float dtype, then its kernel's dtypes (no half) */
+static int check_svd(const TensorMeta *x) {
+    if (check_matrix_dims("linalg.svd", x) < 0 || check_float("linalg.svd", x) < 0) return -1;
+    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"linalg_svd_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
+    }
+    return 0;
+}
+
 /* (*, k) singular values, k = min(m, n) */
 TENSOR_INFER(linalg_svdvals) {
     (void)op, (void)n_in, (void)a, (void)max_out;
     const TensorMeta *x = in[0];
-    if (check_matrix("linalg.svd", x, false) < 0) return -1;
+    if (check_svd(x) < 0) return -1;
     int nd = x->ndim;
     int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
@@ -102,21 +125,67 @@ TENSOR_INFER(linalg_svdvals) {
     return 1;
 }
 
-/* reduced SVD: U (m, k), S (k), Vh (k, n) */
+/* U (*, m, k), S (*, k), Vh (*, k, n); full_matrices (has_max): U (*, m, m), Vh (*, n, n) */
 TENSOR_INFER(linalg_svd) {
-    (void)op, (void)n_in, (void)a, (void)max_out;
+    (void)op, (void)n_in, (void)max_out;
     const TensorMeta *x = in[0];
-    if (check_matrix("linalg.svd", x, false) < 0) return -1;
+    if (check_svd(x) < 0) return -1;
     int nd = x->ndim;
     int64_t shape[TENSOR_MAX_DIMS], rows = x->shape[nd - 2], cols = x->shape[nd - 1], k = rows < cols ? rows : cols;
+    bool full = a->has_max;
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
-    shape[nd - 1] = k;
+    shape[nd - 1] = full ? rows : k;
     tensor__meta_contiguous(&out[0], x->dtype, nd, shape);
-    tensor__meta_contiguous(&out[1], x->dtype, nd - 1, shape);
     shape[nd - 2] = k;
+    tensor__meta_contiguous(&out[1], x->dtype, nd - 1, shape);
+    shape[nd - 2] = full ? cols : k;
     shape[nd - 1] = cols;
     tensor__meta_contiguous(&out[2], x->dtype, nd, shape);
     return 3;
+}
+
+/* L (*, n) and V (*, n, n) (has_max: the vectors are computed; else V is empty, as ATen's);
+ * has_min: the upper triangle is read.  ATen's order: dims, square, then its kernel's dtypes. */
+TENSOR_INFER(linalg_eigh) {
+    (void)op, (void)n_in, (void)max_out;
+    const TensorMeta *x = in[0];
+    if (check_matrix_dims("linalg.eigh", x) < 0 || check_square("linalg.eigh", x) < 0) return -1;
+    if (x->dtype != TENSOR_FLOAT32 && x->dtype != TENSOR_FLOAT64) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "\"linalg_eigh_cpu\" not implemented for '%s'", tensor__cname(x->dtype));
+        return -1;
+    }
+    tensor__meta_contiguous(&out[0], x->dtype, x->ndim - 1, x->shape);
+    if (a->has_max) {
+        tensor__meta_contiguous(&out[1], x->dtype, x->ndim, x->shape);
+    } else {
+        int64_t z = 0;
+        tensor__meta_contiguous(&out[1], x->dtype, 1, &z);
+    }
+    return 2;
+}
+
+/* (A, P): a copy of P, the pseudo-inverse of A that torch/_mathops.py composed (ops.def) */
+TENSOR_INFER(linalg_pinv) {
+    (void)op, (void)n_in, (void)a, (void)max_out;
+    const TensorMeta *x = in[0], *p = in[1];
+    int nd = x->ndim;
+    if (nd < 2 || p->ndim != nd || p->dtype != x->dtype || p->shape[nd - 2] != x->shape[nd - 1] ||
+        p->shape[nd - 1] != x->shape[nd - 2]) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "linalg_pinv: P must be A's pseudo-inverse: a (*, n, m) tensor of A's dtype");
+        return -1;
+    }
+    tensor__meta_contiguous(out, p->dtype, p->ndim, p->shape);
+    return 1;
+}
+
+TENSOR_RUN(linalg_pinv) {
+    (void)n_out;
+    TensorMeta m[1], xm[2];
+    const TensorMeta *mi[2] = {&xm[0], &xm[1]};
+    tensor_meta_of(in[0], &xm[0]);
+    tensor_meta_of(in[1], &xm[1]);
+    if (tensor__infer_linalg_pinv(op, mi, n_in, a, m, 1) < 0) return -1;
+    return (out[0] = tensor_clone(in[1])) ? 1 : -1;
 }
 
 /* step 1 reduced: Q (m, k), R (k, n); 2 complete: Q (m, m), R (m, n); 3 r: Q empty, R (k, n) */
@@ -432,67 +501,101 @@ typedef enum { LU_INV, LU_DET, LU_SLOGDET } LuWhat;
         free(work);                                                                                \
         return 0;                                                                                  \
     }                                                                                              \
-    static int P##_svdvals(const Tensor *x, Tensor *r, Tensor *u, Tensor *vh) {                  \
+    /* gesdd as ATen's default driver: jobz "N" (values only, u NULL), "S" (reduced) or "A" (full: U  \
+     * m x m, Vh n x n); the workspace from gesdd's own query, one buffer for every batch element.    \
+     * An empty matrix's full U and Vh are identities, as ATen fills them. */                       \
+    static int P##_svd(const Tensor *x, Tensor *r, Tensor *u, Tensor *vh, bool full) {            \
         int64_t m = x->shape[x->ndim - 2], n = x->shape[x->ndim - 1], k = m < n ? m : n;           \
-        int64_t mats = numel_of(x->ndim - 2, x->shape);                                    \
+        int64_t mats = numel_of(x->ndim - 2, x->shape), uc = full ? m : k, vr = full ? n : k;      \
         const T *src = (const T *)tensor__data(x);                                                 \
-        T *buf = malloc(sizeof(T) * (size_t)(m * n + 1)), wq = 0, dummy = 0;                       \
-        T *ub = u ? malloc(sizeof(T) * (size_t)(m * k + 1)) : &dummy;                             \
-        T *vb = u ? malloc(sizeof(T) * (size_t)(k * n + 1)) : &dummy;                             \
-        int *iwork = malloc(sizeof(int) * (size_t)(8 * k + 1));                                   \
-        const char *jobz = u ? "S" : "N";                                                          \
-        int mi = (int)m, nI = (int)n, info = 0, lw = -1, ldu = u ? (int)m : 1, ldv = u ? (int)k : 1; \
-        if (!ub || !vb) {                                                                          \
-            if (u) {                                                                               \
-                free(ub == &dummy ? NULL : ub);                                                    \
-                free(vb == &dummy ? NULL : vb);                                                    \
-            }                                                                                      \
+        if (k == 0) {                                                                              \
+            for (int64_t i = 0; u && i < mats * m * uc; i++)                                       \
+                ((T *)tensor__data(u))[i] = (i % (m * uc)) % (uc + 1) == 0 ? (T)1 : (T)0;          \
+            for (int64_t i = 0; u && i < mats * vr * n; i++)                                       \
+                ((T *)tensor__data(vh))[i] = (i % (vr * n)) % (n + 1) == 0 ? (T)1 : (T)0;          \
+            return 0;                                                                              \
+        }                                                                                          \
+        const char *jobz = !u ? "N" : full ? "A" : "S";                                            \
+        int mi = (int)m, nI = (int)n, info = 0, lw = -1, ldu = u ? (int)m : 1, ldv = u ? (int)vr : 1; \
+        size_t nu = u ? (size_t)(m * uc + vr * n) : 2;                                             \
+        T *buf = malloc(sizeof(T) * ((size_t)(m * n) + nu)), wq = 0;                               \
+        int *iwork = malloc(sizeof(int) * (size_t)(8 * k));                                        \
+        T *work = NULL, *ub = buf ? buf + m * n : NULL, *vb = u ? ub + m * uc : ub + 1;            \
+        if (buf && iwork)                                                                          \
+            BLAS(P##gesdd_)(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r), ub, &ldu, vb, &ldv, &wq, &lw, iwork, &info, 1); \
+        int lwork = (int)wq > 1 ? (int)wq : 1;                                                     \
+        if (!buf || !iwork || !(work = malloc(sizeof(T) * (size_t)lwork))) {                       \
             free(buf);                                                                             \
             free(iwork);                                                                           \
             return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
         }                                                                                          \
-        if (buf && iwork && k) BLAS(P##gesdd_)(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r), ub, &ldu, vb, &ldv, &wq, &lw, iwork, &info, 1); \
-        int lwork = (int)wq + 1;                                                                   \
-        T *work = malloc(sizeof(T) * (size_t)lwork);                                               \
-        if (!buf || !iwork || !work) {                                                             \
-            free(buf);                                                                             \
-            free(iwork);                                                                           \
-            free(work);                                                                            \
-            if (u) {                                                                               \
-                free(ub);                                                                          \
-                free(vb);                                                                          \
-            }                                                                                      \
-            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
-        }                                                                                          \
-        for (int64_t b = 0; b < mats && k; b++) {                                                  \
+        int rc = 0;                                                                                \
+        for (int64_t b = 0; b < mats; b++) {                                                       \
             P##_to_col(src + b * m * n, m, n, buf);                                                \
             BLAS(P##gesdd_)(jobz, &mi, &nI, buf, &mi, (T *)tensor__data(r) + b * k, ub, &ldu, vb, &ldv, work, &lwork, \
                       iwork, &info, 1);                                                            \
-            if (u && info == 0) {                                                                  \
-                P##_from_col(ub, m, k, m, (T *)tensor__data(u) + b * m * k);                       \
-                P##_from_col(vb, k, n, k, (T *)tensor__data(vh) + b * k * n);                      \
+            if (info != 0) {                                                                       \
+                /* ATen's messages: a negative info is gesdd's refusal of a NaN (LAPACK 3.10+) */   \
+                char pre[48];                                                                      \
+                batch_prefix(pre, sizeof pre, x, b);                                               \
+                if (info < 0)                                                                      \
+                    tensor_error_set(TENSOR_ERR_LINALG, "linalg.svd: %sThe algorithm failed to converge because the " \
+                                     "input matrix contained non-finite values.", pre);            \
+                else                                                                               \
+                    tensor_error_set(TENSOR_ERR_LINALG, "linalg.svd: %sThe algorithm failed to converge because the " \
+                                     "input matrix is ill-conditioned or has too many repeated singular values " \
+                                     "(error code: %d).", pre, info);                              \
+                rc = -1;                                                                           \
+                break;                                                                             \
             }                                                                                      \
-            if (info > 0) {                                                                        \
-                tensor_error_set(TENSOR_ERR_LINALG, "linalg.svd: The algorithm failed to converge because the input " \
-                                 "matrix is ill-conditioned or has too many repeated singular values (error code: %d).", info); \
-                free(buf);                                                                         \
-                free(iwork);                                                                       \
-                free(work);                                                                        \
-                if (u) {                                                                           \
-                    free(ub);                                                                      \
-                    free(vb);                                                                      \
-                }                                                                                  \
-                return -1;                                                                         \
+            if (u) {                                                                               \
+                P##_from_col(ub, m, uc, m, (T *)tensor__data(u) + b * m * uc);                     \
+                P##_from_col(vb, vr, n, vr, (T *)tensor__data(vh) + b * vr * n);                   \
             }                                                                                      \
         }                                                                                          \
         free(buf);                                                                                 \
         free(iwork);                                                                               \
         free(work);                                                                                \
-        if (u) {                                                                                   \
-            free(ub);                                                                              \
-            free(vb);                                                                              \
+        return rc;                                                                                 \
+    }                                                                                              \
+    /* syevd as ATen's linalg.eigh: A copied column-major (V's own layout in ATen), its uplo      \
+     * triangle read; jobz "V" leaves the eigenvectors there, "N" only the values.  The           \
+     * workspaces from syevd's query. */                                                           \
+    static int P##_eigh(const Tensor *x, Tensor *l, Tensor *v, bool upper, bool vectors) {       \
+        int64_t n = x->shape[x->ndim - 1], mats = numel_of(x->ndim - 2, x->shape);                 \
+        const T *src = (const T *)tensor__data(x);                                                 \
+        if (n == 0) return 0;                                                                      \
+        const char *jobz = vectors ? "V" : "N", *uplo = upper ? "U" : "L";                         \
+        int ni = (int)n, info = 0, lw = -1, liw = -1, iwq = 0;                                     \
+        T *buf = malloc(sizeof(T) * (size_t)(n * n)), wq = 0, *work = NULL;                        \
+        int *iwork = NULL;                                                                         \
+        if (buf) BLAS(P##syevd_)(jobz, uplo, &ni, buf, &ni, (T *)tensor__data(l), &wq, &lw, &iwq, &liw, &info, 1, 1); \
+        int lwork = (int)wq > 1 ? (int)wq : 1, liwork = iwq > 1 ? iwq : 1;                          \
+        if (!buf || !(work = malloc(sizeof(T) * (size_t)lwork)) || !(iwork = malloc(sizeof(int) * (size_t)liwork))) { \
+            free(buf);                                                                             \
+            free(work);                                                                            \
+            return tensor_error_set(TENSOR_ERR_MEMORY, "out of memory"), -1;                       \
         }                                                                                          \
-        return 0;                                                                                  \
+        int rc = 0;                                                                                \
+        for (int64_t b = 0; b < mats; b++) {                                                       \
+            P##_to_col(src + b * n * n, n, n, buf);                                                \
+            BLAS(P##syevd_)(jobz, uplo, &ni, buf, &ni, (T *)tensor__data(l) + b * n, work, &lwork, iwork, &liwork, \
+                      &info, 1, 1);                                                                \
+            if (info > 0) {                                                                        \
+                char pre[48];                                                                      \
+                batch_prefix(pre, sizeof pre, x, b);                                               \
+                tensor_error_set(TENSOR_ERR_LINALG, "linalg.eigh: %sThe algorithm failed to converge because the input " \
+                                 "matrix is ill-conditioned or has too many repeated eigenvalues (error code: %d).", \
+                                 pre, info);                                                       \
+                rc = -1;                                                                           \
+                break;                                                                             \
+            }                                                                                      \
+            if (vectors) P##_from_col(buf, n, n, n, (T *)tensor__data(v) + b * n * n);             \
+        }                                                                                          \
+        free(buf);                                                                                 \
+        free(work);                                                                                \
+        free(iwork);                                                                               \
+        return rc;                                                                                 \
     }                                                                                              \
     /* X of linalg.solve as ATen runs it for a row-major A: the LU of A^T (getrf on A's own        \
      * memory, which LAPACK reads column-major), then getrs with "T" for AX = B and "N" for XA = B   \
@@ -628,11 +731,13 @@ static int k_qr(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
 }
 static int k_svdvals(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
     (void)a;
-    return dbl ? d_svdvals(x[0], r[0], NULL, NULL) : s_svdvals(x[0], r[0], NULL, NULL);
+    return dbl ? d_svd(x[0], r[0], NULL, NULL, false) : s_svd(x[0], r[0], NULL, NULL, false);
 }
 static int k_svd(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
-    (void)a;
-    return dbl ? d_svdvals(x[0], r[1], r[0], r[2]) : s_svdvals(x[0], r[1], r[0], r[2]);
+    return dbl ? d_svd(x[0], r[1], r[0], r[2], a->has_max) : s_svd(x[0], r[1], r[0], r[2], a->has_max);
+}
+static int k_eigh(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
+    return dbl ? d_eigh(x[0], r[0], r[1], a->has_min, a->has_max) : s_eigh(x[0], r[0], r[1], a->has_min, a->has_max);
 }
 static int k_trsolve(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl) {
     if (dbl) d_trsolve(x[0], x[1], r[0], a);
@@ -651,6 +756,7 @@ static int k_solve(Tensor *const *x, Tensor **r, const TensorOpArgs *a, bool dbl
 #define k_qr NULL
 #define k_svdvals NULL
 #define k_svd NULL
+#define k_eigh NULL
 #define k_trsolve NULL
 #endif
 
@@ -681,6 +787,10 @@ TENSOR_RUN(linalg_svdvals) {
 TENSOR_RUN(linalg_svd) {
     (void)n_out;
     return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_svd, k_svd, "linalg.svd");
+}
+TENSOR_RUN(linalg_eigh) {
+    (void)n_out;
+    return run_lapack(op, in, n_in, a, out, tensor__infer_linalg_eigh, k_eigh, "linalg.eigh");
 }
 TENSOR_RUN(triangular_solve) {
     (void)n_out;

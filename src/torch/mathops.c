@@ -3,8 +3,9 @@
  *
  * torch._C._mathop(NAME, *tensors, **fields) runs table op TENSOR_OP_<NAME> with autograd, the
  * keywords filling TensorOpArgs fields of the same names (dim, dim2, start, step, keepdim,
- * has_min, has_max, accumulate, dtype, scalar, ints); pair=<name> returns the two outputs as
- * torch.return_types.<name>.  It is private (torch/_mathops.py gives each op PyTorch's
+ * has_min, has_max, accumulate, dtype, scalar, ints); pair=<name> returns the outputs (with the
+ * tensors given as first= before them, second= and third= after them) as
+ * torch.return_types.<name>; last_mH=True transposes the last output (torch.svd's V).  It is private (torch/_mathops.py gives each op PyTorch's
  * signature, checks and messages) and lives in torch._C, so the tracer runs it on fakes and
  * records the op as it records every torch._C native.  (A LAPACK failure on the input's values,
  * TENSOR_ERR_LINALG, becomes torch.linalg.LinAlgError in torch_raise_error.)
@@ -39,7 +40,8 @@ static int find_op(const char *name, TensorOp *out) {
     return -1;
 }
 
-static int set_field(VM *vm, TensorOpArgs *a, const char *k, Value v, int64_t *ints, const char **pair, Value *second) {
+static int set_field(VM *vm, TensorOpArgs *a, const char *k, Value v, int64_t *ints, const char **pair, Value *extra,
+                     bool *last_mh) {
     int64_t i = 0;
     bool b = false;
     if (!strcmp(k, "dim") || !strcmp(k, "dim2") || !strcmp(k, "start") || !strcmp(k, "step") || !strcmp(k, "end")) {
@@ -84,12 +86,18 @@ static int set_field(VM *vm, TensorOpArgs *a, const char *k, Value v, int64_t *i
         a->n_ints = nd;
         return 0;
     }
-    if (!strcmp(k, "second")) {   /* a one-output op's pair: this tensor is its second item */
+    if (!strcmp(k, "first") || !strcmp(k, "second") || !strcmp(k, "third")) {
+        /* extra items of the result: first before the op's outputs, second and third after */
         if (!torch_is_tensor(vm, v)) {
-            vm_raise(vm, vm->e_TypeError, "_mathop(): second must be a Tensor");
+            vm_raise(vm, vm->e_TypeError, "_mathop(): %s must be a Tensor", k);
             return -1;
         }
-        *second = v;
+        extra[k[0] == 'f' ? 0 : k[0] == 's' ? 1 : 2] = v;
+        return 0;
+    }
+    if (!strcmp(k, "last_mH")) {   /* the last output transposed (torch.svd's V = Vh^H) */
+        if (torch_bool_arg(vm, v, &b) < 0) return -1;
+        *last_mh = b;
         return 0;
     }
     if (!strcmp(k, "pair")) {
@@ -106,32 +114,44 @@ static int set_field(VM *vm, TensorOpArgs *a, const char *k, Value v, int64_t *i
 
 /* ---- torch.return_types of the linear algebra ops (tuples with named fields) ------------------------- */
 
-static const char *const rt_fields[][3] = {
+static const char *const rt_fields[][4] = {
     {"linalg_qr", "Q", "R"}, {"qr", "Q", "R"}, {"linalg_slogdet", "sign", "logabsdet"},
     {"slogdet", "sign", "logabsdet"}, {"triangular_solve", "solution", "cloned_coefficient"},
     {"linalg_cholesky_ex", "L", "info"}, {"linalg_inv_ex", "inverse", "info"},
     {"median", "values", "indices"}, {"nanmedian", "values", "indices"}, {"mode", "values", "indices"},
-    {"aminmax", "min", "max"},
+    {"aminmax", "min", "max"}, {"linalg_svd", "U", "S", "Vh"}, {"svd", "U", "S", "V"},
+    {"linalg_eigh", "eigenvalues", "eigenvectors"},
 };
 enum { N_RT = sizeof rt_fields / sizeof rt_fields[0] };
 
 static Value rt_item0(VM *vm, Value s, void *c) { return AS_TUPLE(s)->items[0]; }
 static Value rt_item1(VM *vm, Value s, void *c) { return AS_TUPLE(s)->items[1]; }
+static Value rt_item2(VM *vm, Value s, void *c) { return AS_TUPLE(s)->items[2]; }
 
+/* torch.return_types.NAME(\nF0=repr,\nF1=repr[,\nF2=repr]) as PyTorch's structseq prints */
 static Value rt_repr(ARGS) {
     const char *name = vm_type_name(vm, argv[0]);
     int k = 0;
     while (k < N_RT - 1 && strcmp(rt_fields[k][0], name) != 0) k++;
     TupleObj *t = AS_TUPLE(argv[0]);
-    Value a = vm_repr(vm, t->items[0]);
-    if (val_is_null(a)) return a;
-    vm_push_root(vm, a);
-    Value b = vm_repr(vm, t->items[1]);
-    vm_pop_root(vm);
-    if (val_is_null(b)) return b;
-    StrObj *r = str_printf(vm, "torch.return_types.%s(\n%s=%s,\n%s=%s)", name, rt_fields[k][1], AS_STR(a)->data,
-                           rt_fields[k][2], AS_STR(b)->data);
-    return r ? val_obj(r) : val_null();
+    int nf = rt_fields[k][3] ? 3 : 2;
+    Value r[3];
+    for (int i = 0; i < nf; i++) {
+        r[i] = i < t->len ? vm_repr(vm, t->items[i]) : val_null();
+        if (val_is_null(r[i])) {
+            if (i >= t->len) vm_raise(vm, vm->e_TypeError, "%s: too few items", name);
+            vm_pop_roots(vm, i);
+            return val_null();
+        }
+        vm_push_root(vm, r[i]);
+    }
+    StrObj *o = nf == 3 ? str_printf(vm, "torch.return_types.%s(\n%s=%s,\n%s=%s,\n%s=%s)", name, rt_fields[k][1],
+                                     AS_STR(r[0])->data, rt_fields[k][2], AS_STR(r[1])->data, rt_fields[k][3],
+                                     AS_STR(r[2])->data)
+                        : str_printf(vm, "torch.return_types.%s(\n%s=%s,\n%s=%s)", name, rt_fields[k][1],
+                                     AS_STR(r[0])->data, rt_fields[k][2], AS_STR(r[1])->data);
+    vm_pop_roots(vm, nf);
+    return o ? val_obj(o) : val_null();
 }
 
 /* the types live in torch._C as _rt_<name> (which keeps them alive) */
@@ -142,7 +162,8 @@ static int rt_init(VM *vm, Value cmod) {
                                       NULL, 0);
         if (!t) return -1;
         vm_push_root(vm, val_obj(t));   /* reachable only from here until module_set */
-        GetSetDef gs[3] = {{rt_fields[k][1], rt_item0, NULL, NULL}, {rt_fields[k][2], rt_item1, NULL, NULL}, {NULL}};
+        GetSetDef gs[4] = {{rt_fields[k][1], rt_item0, NULL, NULL}, {rt_fields[k][2], rt_item1, NULL, NULL}, {NULL}, {NULL}};
+        if (rt_fields[k][3]) gs[2] = (GetSetDef){rt_fields[k][3], rt_item2, NULL, NULL};
         char attr[64];
         snprintf(attr, sizeof attr, "_rt_%s", rt_fields[k][0]);
         int rc = type_add_getsets(vm, t, gs) < 0 || type_add_methods(vm, t, m) < 0 ? -1 : 0;
@@ -156,18 +177,11 @@ static int rt_init(VM *vm, Value cmod) {
     return 0;
 }
 
-/* a and b stay rooted while the type is looked up and the pair allocated (both allocate) */
-static Value make_pair_rooted(VM *vm, const char *name, Value a, Value b);
-static Value make_pair(VM *vm, const char *name, Value a, Value b) {
-    vm_push_root(vm, a);
-    vm_push_root(vm, b);
-    Value r = make_pair_rooted(vm, name, a, b);
-    vm_pop_roots(vm, 2);
-    return r;
-}
-
-static Value make_pair_rooted(VM *vm, const char *name, Value a, Value b) {
-    for (int k = 0; k < N_RT; k++) {
+/* the result tuple: torch.return_types.<name> when named (a type of rt_fields, else functions.c's
+ * pairs), a plain tuple otherwise.  The items stay rooted while it is made (the caller's). */
+static Value make_result(VM *vm, const char *name, const Value *items, int n) {
+    TypeObj *type = NULL;
+    for (int k = 0; name && k < N_RT; k++) {
         if (strcmp(rt_fields[k][0], name) != 0) continue;
         char attr[64];
         snprintf(attr, sizeof attr, "_rt_%s", rt_fields[k][0]);
@@ -175,13 +189,13 @@ static Value make_pair_rooted(VM *vm, const char *name, Value a, Value b) {
         if (val_is_null(mod)) return mod;
         Value t = vm_getattr_c(vm, mod, attr);
         if (val_is_null(t)) return t;
-        TupleObj *r = tuple_alloc(vm, (TypeObj *)t.as.o, 2);
-        if (!r) return val_null();
-        r->items[0] = a;
-        r->items[1] = b;
-        return val_obj(r);
+        type = (TypeObj *)t.as.o;
     }
-    return torch_return_pair(vm, name, a, b);
+    if (name && !type) return n == 2 ? torch_return_pair(vm, name, items[0], items[1]) : vm_raise(vm, vm->e_ValueError, "_mathop(): no return type %s", name);
+    TupleObj *r = type ? tuple_alloc(vm, type, n) : tuple_new(vm, n);
+    if (!r) return val_null();
+    for (int i = 0; i < n; i++) r->items[i] = items[i];
+    return val_obj(r);
 }
 
 static Value f_mathop(ARGS) {
@@ -190,7 +204,7 @@ static Value f_mathop(ARGS) {
     TensorOp op;
     if (find_op(AS_STR(argv[0])->data, &op) < 0)
         return vm_raise(vm, vm->e_ValueError, "_mathop(): no op named %s", AS_STR(argv[0])->data);
-    enum { MAX_IN = 4 };
+    enum { MAX_IN = 4, MAX_OUT = 3 };
     Tensor *in[MAX_IN];
     int n = argc - 1;
     if (n > MAX_IN) return vm_raise(vm, vm->e_TypeError, "_mathop(): too many inputs");
@@ -206,46 +220,47 @@ static Value f_mathop(ARGS) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     int64_t ints[TENSOR_MAX_DIMS];
     const char *pair = NULL;
-    Value second = val_null();
+    Value extra[3] = {val_null(), val_null(), val_null()};   /* first, second, third */
+    bool last_mh = false;
     for (int64_t k = 0; kw && k < kw->len; k++)
-        if (set_field(vm, &a, AS_STR(kw->items[k])->data, argv[argc + k], ints, &pair, &second) < 0) return val_null();
+        if (set_field(vm, &a, AS_STR(kw->items[k])->data, argv[argc + k], ints, &pair, extra, &last_mh) < 0)
+            return val_null();
     int n_out = tensor_op_info(op)->n_out;
-    if (n_out < 1 || n_out > 2) return vm_raise(vm, vm->e_ValueError, "_mathop(): %s has %d outputs", tensor_op_name(op), n_out);
-    Tensor *out[2] = {NULL, NULL};
+    if (n_out < 1 || n_out > MAX_OUT)
+        return vm_raise(vm, vm->e_ValueError, "_mathop(): %s has %d outputs", tensor_op_name(op), n_out);
+    Tensor *out[MAX_OUT] = {NULL, NULL, NULL};
     if (ag_op_run(op, in, n, &a, out, n_out) < 0) return torch_raise_error(vm);
-    if (n_out == 1 && pair && !val_is_null(second)) {
-        Value v0 = torch_wrap(vm, out[0]);
-        if (val_is_null(v0)) return v0;
-        vm_push_root(vm, v0);
-        Value r = make_pair(vm, pair, v0, second);
-        vm_pop_root(vm);
-        return r;
-    }
-    if (n_out == 1) return torch_wrap(vm, out[0]);
-    Value v0 = torch_wrap(vm, out[0]);
-    if (val_is_null(v0)) {
-        tensor_decref(out[1]);
-        return v0;
-    }
-    vm_push_root(vm, v0);
-    Value v1 = torch_wrap(vm, out[1]);
-    if (val_is_null(v1)) {
-        vm_pop_root(vm);
-        return v1;
-    }
-    vm_push_root(vm, v1);
-    Value r;
-    if (pair) {
-        r = make_pair(vm, pair, v0, v1);
-    } else {
-        TupleObj *t = tuple_new(vm, 2);
-        if (t) {
-            t->items[0] = v0;
-            t->items[1] = v1;
+    if (last_mh) {
+        Tensor *t = ag_transpose(out[n_out - 1], -2, -1);
+        tensor_decref(out[n_out - 1]);
+        out[n_out - 1] = t;
+        if (!t) {
+            for (int i = 0; i < n_out - 1; i++) tensor_decref(out[i]);
+            return torch_raise_error(vm);
         }
-        r = t ? val_obj(t) : val_null();
     }
-    vm_pop_roots(vm, 2);
+    bool plain = n_out == 1 && val_is_null(extra[0]) && val_is_null(extra[1]) && val_is_null(extra[2]);
+    if (plain) return torch_wrap(vm, out[0]);
+    /* the items in order, each rooted as it is made (torch_wrap steals its tensor) */
+    Value items[MAX_OUT + 3];
+    int ni = 0, rooted = 0;
+    if (!val_is_null(extra[0])) items[ni++] = extra[0];
+    for (int i = 0; i < n_out; i++) {
+        Value v = torch_wrap(vm, out[i]);
+        out[i] = NULL;
+        if (val_is_null(v)) {
+            for (int j = i + 1; j < n_out; j++) tensor_decref(out[j]);
+            vm_pop_roots(vm, rooted);
+            return v;
+        }
+        vm_push_root(vm, v);
+        rooted++;
+        items[ni++] = v;
+    }
+    for (int i = 1; i < 3; i++)
+        if (!val_is_null(extra[i])) items[ni++] = extra[i];
+    Value r = make_result(vm, pair, items, ni);
+    vm_pop_roots(vm, rooted);
     return r;
 }
 
@@ -271,6 +286,7 @@ int torch_mathops_init(VM *vm, Value cmod) {
         {"qr", m_mathops, NATIVEF_METHOD}, {"inverse", m_mathops, NATIVEF_METHOD},
         {"det", m_mathops, NATIVEF_METHOD}, {"slogdet", m_mathops, NATIVEF_METHOD},
         {"logdet", m_mathops, NATIVEF_METHOD}, {"triangular_solve", m_mathops, NATIVEF_METHOD},
+        {"svd", m_mathops, NATIVEF_METHOD}, {"pinverse", m_mathops, NATIVEF_METHOD},
         {NULL}};
     if (module_add_functions(vm, cmod, fns) < 0 || rt_init(vm, cmod) < 0) return -1;
     return type_add_methods(vm, torch_state(vm)->t_tensor, methods);

@@ -132,7 +132,10 @@ static const TorchOutSpec specs[] = {
     EXACT("linalg.slogdet", "_linalg_slogdet"), EXACT("slogdet", "_linalg_slogdet"),
     EXACT("linalg.svdvals", "_linalg_svd"), EXACT("linalg.vector_norm", "linalg_vector_norm"),
     EXACT("linalg.matrix_norm", NULL), EXACT("linalg.norm", NULL), {"norm", NULL, TORCH_OUT_OWN_DTYPE, 0, NULL},
-    EXACT("tensordot", NULL), CAST("searchsorted"), CAST("bucketize"),
+    EXACT("tensordot", NULL), CAST("searchsorted"), CAST("bucketize"), EXACT("fft.fftfreq", NULL),
+    EXACT("fft.rfftfreq", NULL), LAPACK("linalg.svd", "_linalg_svd"), LAPACK("svd", "_linalg_svd"),
+    LAPACK("linalg.eigh", "_linalg_eigh"), LAPACK("linalg.eigvalsh", "_linalg_eigh"), EXACT("linalg.matrix_rank", NULL),
+    EXACT("linalg.pinv", NULL),
 };
 
 const TorchOutSpec *torch_out_spec(const char *name) {

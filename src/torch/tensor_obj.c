@@ -702,6 +702,14 @@ static Value get_T(VM *vm, Value s, void *c) {
     for (int i = 0; i < nd; i++) dims[i] = nd - 1 - i;
     return torch_result(vm, ag_permute(t, dims, nd));
 }
+/* x.mT / x.mH: the last two dims swapped (mH conjugates too, nothing for real dtypes) */
+static Value get_mT(VM *vm, Value s, void *c) {
+    Tensor *t = T(s);
+    if (tensor_ndim(t) < 2)
+        return vm_raise(vm, vm->e_RuntimeError, "tensor.%s is only supported on matrices or batches of matrices. Got %d-D tensor.",
+                        (const char *)c, tensor_ndim(t));
+    return torch_result(vm, ag_transpose(t, -2, -1));
+}
 static Value get_version(VM *vm, Value s, void *c) { return val_int(tensor_version(T(s))); }
 static Value get_base(VM *vm, Value s, void *c) {
     Tensor *b = tensor_base(T(s));
@@ -871,7 +879,7 @@ int torch_tensor_type_init(VM *vm, Value cmod) {
         {"shape", get_shape, NULL}, {"dtype", get_dtype, NULL}, {"device", get_device, NULL}, {"layout", get_layout, NULL},
         {"ndim", get_ndim, NULL}, {"requires_grad", get_requires_grad, set_requires_grad},
         {"grad", get_grad, set_grad}, {"grad_fn", get_grad_fn, NULL}, {"is_leaf", get_is_leaf, NULL},
-        {"data", get_data, set_data}, {"T", get_T, NULL}, {"mT", get_T, NULL}, {"_version", get_version, NULL},
+        {"data", get_data, set_data}, {"T", get_T, NULL}, {"mT", get_mT, NULL, "mT"}, {"mH", get_mT, NULL, "mH"}, {"_version", get_version, NULL},
         {"_base", get_base, NULL}, {"output_nr", get_output_nr, NULL}, {"is_cuda", get_false, NULL},
         {"is_sparse", get_false, NULL}, {"is_quantized", get_false, NULL}, {"is_meta", get_false, NULL},
         {"is_cpu", get_true, NULL}, {"is_mkldnn", get_false, NULL}, {"is_mps", get_false, NULL},

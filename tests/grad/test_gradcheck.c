@@ -660,6 +660,102 @@ static void check_solve(Tensor *x, Tensor *b, const TensorOpArgs *a) {
     covered[TENSOR_OP_LINALG_SOLVE] = true;
 }
 
+/* svd and eigh: every output's Jacobian (a real SVD's or eigh's signs are locally constant, so
+ * U, Vh and V are smooth maps there).  svd with full_matrices compares the k singular vectors
+ * only (the rest of U or Vh is any basis of the complement: PyTorch's backward ignores it);
+ * eigh's input is x + x^T (its rule is the derivative along symmetric directions). */
+static Tensor *run_decomp(void *vctx, Tensor *const *in) {
+    Ctx *c = vctx;
+    Tensor *A = in[0], *xt = NULL, *out[3] = {NULL, NULL, NULL}, *flat[3] = {NULL, NULL, NULL}, *r = NULL;
+    bool eigh = c->op == TENSOR_OP_LINALG_EIGH;
+    if (eigh) {
+        if (!(xt = ag_transpose(in[0], -2, -1)) || !(A = ag_add(in[0], xt))) goto done;
+    }
+    int n = ag_op_run(c->op, &A, 1, &c->a, out, 3);
+    if (n < 0) goto done;
+    if (!eigh) {
+        int64_t k = out[1]->shape[out[1]->ndim - 1];
+        Tensor *u = ag_narrow(out[0], -1, 0, k), *v = ag_narrow(out[2], -2, 0, k);
+        tensor_decref(out[0]);
+        tensor_decref(out[2]);
+        out[0] = u;
+        out[2] = v;
+        if (!u || !v) goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t m1 = -1;
+        if (!(flat[i] = ag_reshape(out[i], &m1, 1))) goto done;
+    }
+    r = ag_cat(flat, n, 0);
+done:
+    for (int i = 0; i < 3; i++) TT_FREE(out[i], flat[i]);
+    if (eigh) TT_FREE(xt, A);
+    return r;
+}
+
+static void check_decomp(TensorOp op, Tensor *x, const TensorOpArgs *a) {
+    Ctx c = {.op = op, .a = *a, .n_in = 1};
+    AgGradcheckOpts o = opts_for(T1, false);
+    int r = ag_gradcheck(run_decomp, &c, 1, &x, &o);
+    cr_assert_neq(r, -1, "%s: error %s", tensor_op_info(op)->enum_name, tensor_error_message());
+    cr_assert_eq(r, 1, "%s (has_min %d, has_max %d, %dD): %s", tensor_op_info(op)->enum_name, a->has_min, a->has_max, x->ndim,
+                 o.failure ? o.failure : "?");
+    free(o.failure);
+    tensor_decref(x);
+    covered[op] = true;
+}
+
+/* linalg_pinv(A, P) copies P, A's pseudo-inverse, and differentiates pinv: P here is (A^T A)^-1 A^T
+ * (A of full column rank) or A^T (A A^T)^-1, computed without history as torch/_mathops.py
+ * computes it, so the finite differences see the pseudo-inverse itself */
+static Tensor *run_pinv(void *vctx, Tensor *const *in) {
+    Ctx *c = vctx;
+    Tensor *A = in[0], *At = NULL, *G = NULL, *Gi = NULL, *P = NULL, *r = NULL;
+    bool tall = A->shape[A->ndim - 2] >= A->shape[A->ndim - 1];
+    bool grad = ag_set_grad_enabled(false);
+    if ((At = ag_transpose(A, -2, -1)) && (G = tall ? ag_matmul(At, A) : ag_matmul(A, At)) &&
+        (Gi = ag_op1(TENSOR_OP_LINALG_INV, &G, 1, NULL)))
+        P = tall ? ag_matmul(Gi, At) : ag_matmul(At, Gi);
+    ag_set_grad_enabled(grad);
+    if (P) {
+        Tensor *x[2] = {A, P};
+        r = ag_op1(c->op, x, 2, &c->a);
+    }
+    TT_FREE(At, G, Gi, P);
+    return r;
+}
+
+static void check_pinv(Tensor *x) {
+    Ctx c = {.op = TENSOR_OP_LINALG_PINV, .a = TENSOR_OP_ARGS_INIT, .n_in = 2};
+    AgGradcheckOpts o = opts_for(T1, false);
+    int r = ag_gradcheck(run_pinv, &c, 1, &x, &o);
+    cr_assert_neq(r, -1, "LINALG_PINV: error %s", tensor_error_message());
+    cr_assert_eq(r, 1, "LINALG_PINV (%dD): %s", x->ndim, o.failure ? o.failure : "?");
+    free(o.failure);
+    tensor_decref(x);
+    covered[TENSOR_OP_LINALG_PINV] = true;
+}
+
+static void decomp_cases(void) {
+    TensorOpArgs a = TENSOR_OP_ARGS_INIT;
+    for (int full = 0; full < 2; full++) {
+        a.has_max = full;
+        check_decomp(TENSOR_OP_LINALG_SVD, gr(RN, SHAPE(3, 3)), &a);
+        check_decomp(TENSOR_OP_LINALG_SVD, gr(RN, SHAPE(4, 2)), &a);
+        check_decomp(TENSOR_OP_LINALG_SVD, gr(RN, SHAPE(2, 4)), &a);
+        check_decomp(TENSOR_OP_LINALG_SVD, gr(RN, SHAPE(2, 3, 2)), &a);
+    }
+    for (int upper = 0; upper < 2; upper++) {
+        a.has_min = upper;
+        a.has_max = true;
+        check_decomp(TENSOR_OP_LINALG_EIGH, gr(RN, SHAPE(3, 3)), &a);
+        check_decomp(TENSOR_OP_LINALG_EIGH, gr(RN, SHAPE(2, 3, 3)), &a);
+    }
+    check_pinv(gr(RN, SHAPE(3, 3)));
+    check_pinv(gr(RN, SHAPE(4, 2)));
+    check_pinv(gr(RN, SHAPE(2, 2, 4)));
+}
+
 static void mathops_cases(void) {
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;
     CHECK(TENSOR_OP_XLOGY, true, T1, gr(RN, SHAPE(2, 3)), gr(PS, SHAPE(3)));
@@ -712,6 +808,7 @@ static void mathops_cases(void) {
     CHECK(TENSOR_OP_LINALG_SVDVALS, false, T1, gr(RN, SHAPE(3, 2)));
     CHECK(TENSOR_OP_LINALG_QR, false, T1, gr(RN, SHAPE(3, 2)));
     CHECK(TENSOR_OP_LINALG_QR, false, T1, gr(RN, SHAPE(2, 3, 3)));
+    decomp_cases();
 }
 
 TT_TEST(gradcheck, unary) { unary_cases(); }

@@ -51,6 +51,17 @@ cases = [
     ("solve_right", lambda a, b: torch.linalg.solve(a + 2 * torch.eye(3, dtype=d), b.t(), left=False), (A, B), True),
     ("qr", lambda a: torch.linalg.qr(a), (B,), False),
     ("svdvals", lambda a: torch.linalg.svdvals(a), (B,), False),
+    # svd and eigh through gauge-invariant functions of their vectors (a column's sign cancels)
+    ("svd", lambda a: [t ** 2 for t in torch.linalg.svd(a, full_matrices=False)], (B,), True),
+    ("svd_wide", lambda a: torch.linalg.svd(a.t(), full_matrices=False).Vh ** 2, (B,), True),
+    ("svd_product", lambda a: (lambda r: r.U @ r.Vh)(torch.linalg.svd(a)), (A,), True),
+    ("svd_full", lambda a: (lambda r: r.U[:, :2] @ torch.diag(r.S) @ r.Vh)(torch.linalg.svd(a, full_matrices=True)), (B,), False),
+    ("torch_svd", lambda a: (lambda r: r.U * r.V.sum(0))(torch.svd(a)), (A,), False),
+    ("eigh", lambda a: [t ** 2 for t in torch.linalg.eigh(a + a.t())], (A,), True),
+    ("eigh_upper", lambda a: torch.linalg.eigh(a + a.t(), UPLO="U").eigenvectors ** 2, (A,), True),
+    ("eigvalsh", lambda a: torch.linalg.eigvalsh(a + a.t()), (A,), True),
+    ("pinv", lambda a: torch.linalg.pinv(a), (B,), False),
+    ("pinv_hermitian", lambda a: torch.linalg.pinv(a + a.t(), hermitian=True), (A,), False),
 ]
 for name, fn, inputs, second in cases:
     ok = gradcheck(fn, inputs)

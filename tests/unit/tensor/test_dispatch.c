@@ -299,7 +299,7 @@ static void make_case(TensorOp op, Case *c) {
         c->n_in = 2;
         return;
     case TENSOR_OP_CHOLESKY: case TENSOR_OP_LINALG_INV: case TENSOR_OP_LINALG_DET: case TENSOR_OP_LINALG_SLOGDET:
-    case TENSOR_OP_TRIANGULAR_SOLVE: case TENSOR_OP_LINALG_SOLVE:
+    case TENSOR_OP_TRIANGULAR_SOLVE: case TENSOR_OP_LINALG_SOLVE: case TENSOR_OP_LINALG_EIGH:
         tensor_decref(x);
         c->in[0] = TT(((int64_t[]){2, 2}), ((float[]){2.f, 0.5f, 0.5f, 1.f}));
         if (op == TENSOR_OP_TRIANGULAR_SOLVE || op == TENSOR_OP_LINALG_SOLVE) {
@@ -308,6 +308,10 @@ static void make_case(TensorOp op, Case *c) {
         }
         return;
     case TENSOR_OP_LINALG_QR: case TENSOR_OP_LINALG_SVDVALS: case TENSOR_OP_LINALG_SVD:
+        return;
+    case TENSOR_OP_LINALG_PINV:   /* (A, P): x is 2 x 3, P 3 x 2 */
+        c->in[1] = tensor_randn(TENSOR_FLOAT32, 2, (int64_t[]){3, 2});
+        c->n_in = 2;
         return;
     case TENSOR_OP_LAYER_NORM:
         c->ints[0] = 3;

@@ -337,8 +337,9 @@ for _name in ("acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "
     globals()[_name] = _inplace_function(_name)
 del _name
 from torch._mathops import (cumprod, cummax, cummin, logcumsumexp, xlogy, polygamma, norm, einsum, cholesky,
-                            qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean)   # branch opsmath
+                            qr, triangular_solve, inverse, det, slogdet, logdet, std_mean, var_mean, svd, pinverse)   # branch opsmath
 import torch.linalg
+import torch.fft
 from torch._C._nn import (_set_num_threads as set_num_threads, _get_num_threads as get_num_threads,
                           _set_num_interop_threads as set_num_interop_threads,
                           _get_num_interop_threads as get_num_interop_threads)

@@ -189,6 +189,10 @@ def _vector_norm(x, ord, dim, keepdim, dtype, op):
 
 @_outable("linalg.svdvals")
 def svdvals(A, *, driver=None, out=None):
+    # ATen's svdvals computes the singular vectors too when A may need a gradient (gesdd "S",
+    # whose singular values' last bits differ from "N"'s), and differentiates through them
+    if torch.is_grad_enabled() and A.requires_grad:
+        return _mathop("LINALG_SVD", A)[1]
     return _mathop("LINALG_SVDVALS", A)
 
 
@@ -653,3 +657,127 @@ def slogdet(input, *, out=None):
 def logdet(input):
     sign, logabs = _mathop("LINALG_SLOGDET", input)
     return torch.where(sign < 0, torch.full_like(logabs, math.nan), logabs)
+
+
+# ---- svd, eigh and what ATen composes from them ------------------------------------------------------
+
+@_outable("linalg.svd")
+def linalg_svd(A, full_matrices=True, *, driver=None, out=None):
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs "
+                           "with cuSOLVER backend.")
+    return _mathop("LINALG_SVD", A, has_max=full_matrices, pair="linalg_svd")
+
+
+@_outable("svd")
+def svd(input, some=True, compute_uv=True, *, out=None):
+    # ATen's svd: linalg.svd with V = Vh^H; without compute_uv, svdvals and zero U, V of full size
+    if input.dim() < 2:
+        raise RuntimeError("linalg.svd: input should have at least 2 dimensions, but has %d dimensions instead"
+                           % input.dim())
+    if compute_uv:
+        return _mathop("LINALG_SVD", input, has_max=not some, pair="svd", last_mH=True)
+    m, n = input.shape[-2], input.shape[-1]
+    U = torch.zeros(tuple(input.shape[:-2]) + (m, m), dtype=input.dtype)
+    V = torch.zeros(tuple(input.shape[:-2]) + (n, n), dtype=input.dtype)
+    return _mathop("LINALG_SVDVALS", input, pair="svd", first=U, second=V)
+
+
+def _check_uplo(UPLO):
+    if not isinstance(UPLO, str) or len(UPLO) != 1 or UPLO.upper() not in ("L", "U"):
+        raise RuntimeError("Expected UPLO argument to be 'L' or 'U', but got %s" % UPLO)
+    return UPLO.upper() == "U"
+
+
+@_outable("linalg.eigh")
+def eigh(A, UPLO="L", *, out=None):
+    return _mathop("LINALG_EIGH", A, has_min=_check_uplo(UPLO), has_max=True, pair="linalg_eigh")
+
+
+@_outable("linalg.eigvalsh")
+def eigvalsh(A, UPLO="L", *, out=None):
+    # ATen computes the eigenvectors too when A may need a gradient (syevd "V": its eigenvalues'
+    # bits may differ from "N"'s), as here
+    upper = _check_uplo(UPLO)
+    vectors = torch.is_grad_enabled() and A.requires_grad
+    return _mathop("LINALG_EIGH", A, has_min=upper, has_max=vectors)[0]
+
+
+def _atol_rtol(A, atol, rtol):
+    # ATen's get_atol_rtol: float64 tolerances; rtol defaults to eps * max(m, n), or to 0 where
+    # atol > 0 when atol is given
+    if A.dtype != torch.float32 and A.dtype != torch.float64:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    eps = 1.1920928955078125e-07 if A.dtype == torch.float32 else 2.220446049250313e-16
+    d = torch.float64
+    atol_t = torch.zeros((), dtype=d) if atol is None else (atol if isinstance(atol, torch.Tensor) else torch.tensor(atol, dtype=d))
+    if rtol is not None:
+        rtol_t = rtol if isinstance(rtol, torch.Tensor) else torch.tensor(rtol, dtype=d)
+    else:
+        default = torch.full((), eps * max(A.shape[-1], A.shape[-2]), dtype=d)
+        rtol_t = default if atol is None else torch.where(atol_t > 0, torch.zeros((), dtype=d), default)
+    return atol_t, rtol_t
+
+
+@_outable("linalg.matrix_rank")
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    if tol is not None:   # the deprecated overload: tol is atol, rtol 0
+        atol, rtol = tol, 0.0
+    atol_t, rtol_t = _atol_rtol(A, atol, rtol)
+    if A.numel() == 0:
+        return torch.zeros(tuple(A.shape[:-2]), dtype=torch.int64)
+    if not hermitian:
+        S = svdvals(A)
+        max_S = S.narrow(-1, 0, 1)
+    else:
+        S = eigvalsh(A).abs()
+        max_S = S.amax(-1, keepdim=True)
+    tol_t = torch.max(atol_t.unsqueeze(-1), rtol_t * max_S)
+    return (S > tol_t).sum(-1)
+
+
+@_outable("linalg.pinv")
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    if (A.dtype != torch.float32 and A.dtype != torch.float64) or A.dim() < 2:
+        raise RuntimeError("linalg.pinv(%s{[%s]}): expected a tensor with 2 or more dimensions of float, double, "
+                           "cfloat or cdouble types" % (_SCALAR_NAMES.get(A.dtype, str(A.dtype)),
+                                                        ", ".join(str(s) for s in A.shape)))
+    if rcond is not None:   # NumPy's rcond is the relative tolerance
+        atol, rtol = torch.zeros((), dtype=torch.float64), rcond
+    atol_t, rtol_t = _atol_rtol(A, atol, rtol)
+    # ATen's linalg_pinv composes svd / eigh, and its derivative is pinv_backward's: the op
+    # LINALG_PINV gives the composition's value that derivative (LinalgPinvBackward0)
+    with torch.no_grad():
+        P = _pinv_value(A, atol_t, rtol_t, hermitian)
+    if torch.is_grad_enabled() and A.requires_grad:
+        return _mathop("LINALG_PINV", A, P)
+    return P
+
+
+def _pinv_value(A, atol_t, rtol_t, hermitian):
+    if A.numel() == 0:
+        U, S, V = svd(A)
+        return torch.matmul(V * S.reciprocal().unsqueeze(-2), U.transpose(-2, -1))
+    if not hermitian:
+        U, S, V = svd(A)
+        max_val = S.narrow(-1, 0, 1)
+        tol_t = torch.max(atol_t.unsqueeze(-1), rtol_t.unsqueeze(-1) * max_val)
+        S_inv = torch.where(S > tol_t, S.reciprocal(), torch.zeros((), dtype=S.dtype)).to(A.dtype)
+        return torch.matmul(V * S_inv.unsqueeze(-2), U.transpose(-2, -1))
+    S, U = eigh(A)
+    S_abs = S.abs()
+    max_val = S_abs.amax(-1, keepdim=True)
+    tol_t = torch.max(atol_t.unsqueeze(-1), rtol_t.unsqueeze(-1) * max_val)
+    S_inv = torch.where(S_abs > tol_t, S.reciprocal(), torch.zeros((), dtype=S.dtype)).to(A.dtype)
+    return torch.matmul(U * S_inv.unsqueeze(-2), U.transpose(-2, -1))
+
+
+def pinverse(input, rcond=1e-15):
+    return pinv(input, rcond)
+
+
+_SCALAR_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
+                 torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
+                 torch.uint8: "Byte", torch.bool: "Bool"}

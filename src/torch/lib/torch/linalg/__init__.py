@@ -6,6 +6,8 @@ from torch._mathops import linalg_slogdet as slogdet
 from torch._mathops import linalg_norm as norm
 from torch._mathops import linalg_cholesky as cholesky
 from torch._mathops import linalg_qr as qr
+from torch._mathops import linalg_svd as svd
+from torch._mathops import eigh, eigvalsh, matrix_rank, pinv
 from torch._composites_extra import multi_dot, matrix_power
 from torch._composites_extra import linalg_cross as cross
 
