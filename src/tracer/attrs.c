@@ -100,7 +100,7 @@ static TxStatus tensor_attr(Tracer *tr, VT *t, StrObj *name, VT **out) {
         VT *args[1] = {t};
         return fake_call_vts(tr, detach, 1, args, NULL, GRAPH_CALL_METHOD, "detach", out);
     }
-    if (is_name(name, "T") || is_name(name, "mT")) return fake_getattr(tr, t, name, out);
+    if (is_name(name, "T") || is_name(name, "mT") || is_name(name, "mH")) return fake_getattr(tr, t, name, out);
     TypeObj *type = vm_type_of(vm, t->fake);
     Value descr = type_lookup(vm, type, name);
     if (val_is_null(descr)) {
