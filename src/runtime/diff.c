@@ -593,7 +593,11 @@ static int run_fn_rule(RtD *d, int p) {
 
 /* ---- analysis ------------------------------------------------------------------------------------ */
 
-static bool is_float(const GraphNode *n) { return n->is_tensor && n->meta.dtype == TENSOR_FLOAT32; }
+/* a value autograd differentiates: a floating tensor of any width (it was float32 only, from the
+ * float32-only first wave, so compiled autograd gave float64 inputs no gradient: zeros) */
+static bool is_float(const GraphNode *n) {
+    return n->is_tensor && n->meta.dtype >= 0 && tensor_dtype_is_floating(n->meta.dtype);
+}
 
 static void d_init(RtD *d, const Graph *f) {
     d->f = f;

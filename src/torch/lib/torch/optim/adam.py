@@ -1,6 +1,7 @@
 """torch.optim.adam: Adam (with amsgrad), the update of PyTorch 2.x's single-tensor Adam."""
 import torch
 from torch._C._optim import _adam_step_all, _grads_defined
+from torch.optim._helpers import _adam_step_tensors
 from torch.optim.optimizer import Optimizer
 
 
@@ -67,6 +68,11 @@ class Adam(Optimizer):
                 if amsgrad:
                     max_sqs.append(state["max_exp_avg_sq"])
                 steps.append(state["step"])
-            _adam_step_all(ps, exp_avgs, exp_avg_sqs, max_sqs, steps, lr, beta1, beta2, eps, weight_decay, amsgrad,
-                           maximize, decoupled)
+            if all(p.dtype == torch.float32 for p in ps):
+                _adam_step_all(ps, exp_avgs, exp_avg_sqs, max_sqs, steps, lr, beta1, beta2, eps, weight_decay,
+                               amsgrad, maximize, decoupled)
+            else:   # other dtypes: PyTorch's single-tensor steps on the tensor ops (optim/_helpers.py)
+                for i, p in enumerate(ps):
+                    _adam_step_tensors(p, exp_avgs[i], exp_avg_sqs[i], max_sqs[i] if amsgrad else None, steps[i], lr,
+                                       beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled)
         return loss

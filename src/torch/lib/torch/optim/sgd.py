@@ -1,6 +1,7 @@
 """torch.optim.sgd: SGD with momentum, dampening, Nesterov momentum and weight decay."""
 import torch
-from torch._C._optim import _sgd_step, _grads_defined
+from torch._C._optim import _sgd_step as _sgd_step_f32, _grads_defined
+from torch.optim._helpers import _sgd_step_tensors
 from torch.optim.optimizer import Optimizer, required
 
 
@@ -49,3 +50,9 @@ class SGD(Optimizer):
                 else:
                     _sgd_step(p, None, lr, momentum, dampening, weight_decay, nesterov, maximize)
         return loss
+
+
+def _sgd_step(p, buf, lr, momentum, dampening, weight_decay, nesterov, maximize):
+    if p.dtype == torch.float32 and p.grad.dtype == torch.float32 and (buf is None or buf.dtype == torch.float32):
+        return _sgd_step_f32(p, buf, lr, momentum, dampening, weight_decay, nesterov, maximize)
+    return _sgd_step_tensors(p, buf, lr, momentum, dampening, weight_decay, nesterov, maximize)
