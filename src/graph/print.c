@@ -22,10 +22,18 @@ static char *take(StrBuf *b) {
 
 /* ---- values -------------------------------------------------------------------------------------- */
 
+/* dynamo's dtype_abbrs */
 static const char *dtype_short(TensorDtype d) {
     switch (d) {
     case TENSOR_FLOAT32: return "f32";
+    case TENSOR_FLOAT64: return "f64";
+    case TENSOR_FLOAT16: return "f16";
+    case TENSOR_BFLOAT16: return "bf16";
     case TENSOR_INT64: return "i64";
+    case TENSOR_INT32: return "i32";
+    case TENSOR_INT16: return "i16";
+    case TENSOR_INT8: return "i8";
+    case TENSOR_UINT8: return "u8";
     case TENSOR_BOOL: return "b8";
     default: return "?";
     }
@@ -34,7 +42,14 @@ static const char *dtype_short(TensorDtype d) {
 static const char *dtype_torch(TensorDtype d) {
     switch (d) {
     case TENSOR_FLOAT32: return "torch.float32";
+    case TENSOR_FLOAT64: return "torch.float64";
+    case TENSOR_FLOAT16: return "torch.float16";
+    case TENSOR_BFLOAT16: return "torch.bfloat16";
     case TENSOR_INT64: return "torch.int64";
+    case TENSOR_INT32: return "torch.int32";
+    case TENSOR_INT16: return "torch.int16";
+    case TENSOR_INT8: return "torch.int8";
+    case TENSOR_UINT8: return "torch.uint8";
     case TENSOR_BOOL: return "torch.bool";
     default: return "None";
     }

@@ -136,6 +136,38 @@ Test(graph, annotated_code) {
     graph_free(g);
 }
 
+/* every dtype prints as dynamo's abbreviation in annotations and as torch.<name> in code (float64
+ * printed "?" and "dtype = None" before) */
+Test(graph, annotated_code_every_dtype) {
+    static const struct { TensorDtype d; const char *abbr, *torch; } cases[] = {
+        {TENSOR_FLOAT32, "f32", "torch.float32"}, {TENSOR_FLOAT64, "f64", "torch.float64"},
+        {TENSOR_FLOAT16, "f16", "torch.float16"}, {TENSOR_BFLOAT16, "bf16", "torch.bfloat16"},
+        {TENSOR_INT64, "i64", "torch.int64"},     {TENSOR_INT32, "i32", "torch.int32"},
+        {TENSOR_INT16, "i16", "torch.int16"},     {TENSOR_INT8, "i8", "torch.int8"},
+        {TENSOR_UINT8, "u8", "torch.uint8"},      {TENSOR_BOOL, "b8", "torch.bool"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Graph *g = graph_new("__compiled_fn_0");
+        GraphNode *x = graph_placeholder(g, "L_x_", "l_x_");
+        x->is_tensor = true;
+        x->meta.dtype = cases[i].d;
+        x->meta.ndim = 1;
+        x->meta.shape[0] = 2;
+        x->meta.strides[0] = 1;
+        GraphArg call[2] = {graph_arg_node(x), graph_arg_dtype(cases[i].d)};
+        GraphNode *to = graph_node_new(g, GRAPH_CALL_METHOD, "to", "to", call, 2, NULL, NULL, 0);
+        GraphArg out = graph_arg_node(to);
+        graph_output(g, &out, 1);
+        char *code = graph_code(g, GRAPH_PRINT_ANNOTATED);
+        char want_ann[64], want_arg[64];
+        snprintf(want_ann, sizeof want_ann, "L_x_: \"%s[2][1]cpu\"", cases[i].abbr);
+        snprintf(want_arg, sizeof want_arg, "%s)", cases[i].torch);
+        cr_assert(strstr(code, want_ann), "%s: no %s in\n%s", cases[i].torch, want_ann, code);
+        cr_assert(strstr(code, want_arg), "%s: no %s in\n%s", cases[i].torch, want_arg, code);
+        free(code);
+        graph_free(g);
+    }
+}
+
 Test(graph, fx_code_modules_methods_kwargs) {
     Graph *g = graph_new("fx");
     GraphNode *x = graph_placeholder(g, "x", NULL);
