@@ -94,7 +94,7 @@ def broadcast_tensors(*tensors):
 
 
 def ravel(input):
-    return input.reshape(-1)
+    return input.contiguous().view(-1)   # as ATen's ravel (ViewBackward0)
 
 
 def tile(input, dims):
@@ -127,7 +127,7 @@ def unflatten(input, dim, sizes):
     elif known != input.shape[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
                            f"({input.shape[d]}) in the input tensor")
-    return input.reshape(*input.shape[:d], *sizes, *input.shape[d + 1:])
+    return input.view(*input.shape[:d], *sizes, *input.shape[d + 1:])   # ATen's unflatten views (one dim split)
 
 
 def fliplr(input):
