@@ -92,7 +92,7 @@ def dropout(input, p, train):
     if (not train or p == 0.0 or input.numel() == 0) and 0.0 <= p <= 1.0:
         return input  # as F.dropout: PyTorch 1.13's CPU dropout returns its input itself
     out = _C._nn.dropout(input, p, train)
-    if not _C._is_compiling():
+    if not _C._is_compiling() and isinstance(out, Tensor):
         _C._name_grad_fn(out, "MulBackward0", input)   # as F.dropout: PyTorch 1.13's CPU input * mask
     return out
 

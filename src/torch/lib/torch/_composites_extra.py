@@ -14,7 +14,7 @@ from torch._mathops import _outable
 
 def _named(out, name, *inputs):
     """out, its grad_fn named as PyTorch's one node for the op decomposed here (F._named)"""
-    if not torch._C._is_compiling():
+    if not torch._C._is_compiling() and isinstance(out, torch.Tensor):   # (not an fx Proxy)
         torch._C._name_grad_fn(out, name, *inputs)
     return out
 

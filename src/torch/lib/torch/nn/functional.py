@@ -865,7 +865,7 @@ def _view(t, shape):
 def _named(out, name, *inputs):
     """out, its grad_fn named as the one node PyTorch records for the op this function decomposes
     (torch._C._name_grad_fn says when it applies); compiled code keeps the graph's own nodes"""
-    if not _torch._C._is_compiling():
+    if not _torch._C._is_compiling() and isinstance(out, _torch.Tensor):   # (not an fx Proxy)
         _torch._C._name_grad_fn(out, name, *inputs)
     return out
 
