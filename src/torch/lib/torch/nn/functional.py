@@ -879,7 +879,9 @@ def _rrelu(input, lower, upper, training, inplace, generator):
     if float(lower) > float(upper):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
-        return leaky_relu(input, (lower + upper) / 2, inplace)
+        # (PyTorch's evaluation is rrelu_with_noise too: RreluWithNoiseBackward0)
+        out = leaky_relu(input, (lower + upper) / 2, inplace)
+        return out if inplace else _named(out, "RreluWithNoiseBackward0", input)
     opmath = _torch.float64 if input.dtype == _torch.float64 else _torch.float32
     # the bounds are converted to the compute type first (opmath_t lower = lower_.to<opmath_t>())
     lo = _torch.tensor(lower, dtype=opmath).item()
@@ -1034,6 +1036,8 @@ def _kl_div(input, target, reduction, log_target):
         loss = _torch.where(target > 0, target * (safe.log() - input), _torch.zeros_like(target))
     if reduction == "batchmean":
         return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+    if reduction == "none" and not log_target:
+        return _named(loss, "SubBackward0", input, target)   # ATen: xlogy(target, target) - target * input
     return _reduce(loss, reduction)
 
 
@@ -1265,7 +1269,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             bags.append(part.max(0)[0])
         else:
             raise ValueError("mode has to be one of sum, mean or max")
-    return _torch.stack(bags, 0)
+    return _named(_torch.stack(bags, 0), "EmbeddingBagBackward0", weight, per_sample_weights)
 
 
 # ---- attention ----
