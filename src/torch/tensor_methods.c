@@ -811,13 +811,17 @@ static Value m_clamp(ARGS) {
     return op1(vm, TENSOR_OP_CLAMP, in[0], &args);
 }
 
+static Value named_result(VM *vm, Tensor *in, Tensor *r, const char *from, const char *name);
+
 static Value m_clamp_min(ARGS) {
     SELF_CHECK("clamp_min");
     if (argc != 2) return vm_raise(vm, vm->e_TypeError, "clamp_min() takes one argument");
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     if (!torch_scalar_of(vm, argv[1], &args.scalar)) return vm_raise(vm, vm->e_TypeError, "clamp_min(): min must be a number");
     args.has_min = true;
-    return op1(vm, TENSOR_OP_CLAMP, T(argv[0]), &args);
+    /* PyTorch's clamp_min is its own op (ClampMinBackward0); Ember runs clamp's */
+    return named_result(vm, T(argv[0]), ag_op1(TENSOR_OP_CLAMP, (Tensor *[]){T(argv[0])}, 1, &args), NULL,
+                        "ClampMinBackward0");
 }
 
 static Value m_where(ARGS) {

@@ -299,12 +299,12 @@ def _to_float(input):
 
 @_outable("deg2rad")
 def deg2rad(input):
-    return _to_float(input) * 0.017453292519943295
+    return _named(_to_float(input) * 0.017453292519943295, "Deg2RadBackward0", input)
 
 
 @_outable("rad2deg")
 def rad2deg(input):
-    return _to_float(input) * 57.295779513082323
+    return _named(_to_float(input) * 57.295779513082323, "Rad2DegBackward0", input)
 
 
 def addcmul_(input, tensor1, tensor2, *, value=1):

@@ -90,8 +90,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     x = input.masked_fill(input.isnan(), 0) if input.is_floating_point() else input
     if dim is None:
-        return x.sum(dtype=dtype) if dtype is not None else x.sum()
-    return x.sum(dim, keepdim=keepdim, dtype=dtype) if dtype is not None else x.sum(dim, keepdim=keepdim)
+        r = x.sum(dtype=dtype) if dtype is not None else x.sum()
+    else:
+        r = x.sum(dim, keepdim=keepdim, dtype=dtype) if dtype is not None else x.sum(dim, keepdim=keepdim)
+    return _named(r, "NansumBackward0", input)
 
 
 @_outable("nanmean")
@@ -264,7 +266,7 @@ def atleast_3d(*tensors):
         if t.dim() == 0:
             t = t.reshape(1, 1, 1)
         elif t.dim() == 1:
-            t = t.reshape(1, t.shape[0], 1)
+            t = t.unsqueeze(0).unsqueeze(-1)   # as ATen's atleast_3d (UnsqueezeBackward0)
         elif t.dim() == 2:
             t = t.unsqueeze(-1)
         out.append(t)

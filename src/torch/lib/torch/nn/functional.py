@@ -1058,7 +1058,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction_arg(size_average, reduce, reduction)
-    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+    return _reduce(_named((-target * (input1 - input2) + margin).clamp(min=0), "ClampMinBackward0", input1, input2),
+                   reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
@@ -1080,7 +1081,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = _torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp(min=0), reduction)
+    return _reduce(_named((margin + d_pos - d_neg).clamp(min=0), "ClampMinBackward0", anchor, positive, negative),
+                   reduction)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
