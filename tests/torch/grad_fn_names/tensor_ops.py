@@ -1,7 +1,7 @@
 # More torch functions Ember decomposes, named as PyTorch 1.13's node: unsafe_split/chunk, the
 # scatter-into-view functions, clamp_min/clamp_max (Scalar and Tensor bounds), vdot, addbmm,
 # trapezoid's spacing product (MulBackward1), nansum, deg2rad/rad2deg, atleast_3d of a vector,
-# margin_ranking_loss / triplet_margin_loss with reduction='none'.  Module-level calls.
+# margin_ranking_loss / triplet_margin_loss with reduction='none', renorm.  Module-level calls.
 import torch
 import torch.nn.functional as F
 
@@ -34,3 +34,6 @@ for r in ("none", "mean", "sum"):
 y = torch.addbmm(a[:, :4], b3, b3)
 y.sum().backward()
 print(a.grad[0], b3.grad[0, 0])
+b = torch.randn(2, 3, 4, requires_grad=True)
+print(n(a.renorm(2, 0, 1.0)), n(torch.renorm(a, 1, 1, 0.5)), n(b.renorm(2, 2, 100.0)), n(torch.renorm(a.double(), float("inf"), 0, 1.0)))
+print(a.renorm(2, 0, 1.0)[0])

@@ -539,7 +539,7 @@ def renorm(input, p, dim, maxnorm):
     dims = [i for i in range(input.dim()) if i != d]
     norms = torch.linalg.vector_norm(input, p, dims, keepdim=True)
     factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
-    return input * factor
+    return _named(input * factor, "RenormBackward0", input)
 
 
 @_outable("quantile")
