@@ -18,6 +18,13 @@ def _named(out, name, *inputs):
     return out
 
 
+def _named_inplace(t, name):
+    """t after the in-place op decomposed here, named as PyTorch's in-place node (F._named_inplace)"""
+    if not torch._C._is_compiling() and isinstance(t, torch.Tensor) and t._base is None and torch.is_grad_enabled():
+        torch._C._name_grad_fn(t, name)
+    return t
+
+
 @_outable("outer")
 def outer(input, vec2):
     if input.dim() != 1:
@@ -308,11 +315,11 @@ def rad2deg(input):
 
 
 def addcmul_(input, tensor1, tensor2, *, value=1):
-    return input.copy_(addcmul(input, tensor1, tensor2, value=value))
+    return _named_inplace(input.copy_(addcmul(input, tensor1, tensor2, value=value)), "AddcmulBackward0")
 
 
 def addcdiv_(input, tensor1, tensor2, *, value=1):
-    return input.copy_(addcdiv(input, tensor1, tensor2, value=value))
+    return _named_inplace(input.copy_(addcdiv(input, tensor1, tensor2, value=value)), "AddcdivBackward0")
 
 
 # the Tensor methods of torch/_composites_extra.py's functions (m_composite looks here)
@@ -346,7 +353,7 @@ def rad2deg_(input):
 
 
 def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
-    return input.copy_(nan_to_num(input, nan, posinf, neginf))
+    return _named_inplace(input.copy_(nan_to_num(input, nan, posinf, neginf)), "NanToNumBackward0")
 
 
 def square_(input):
@@ -371,7 +378,8 @@ cumsum_, cumprod_, tril_, triu_, heaviside_, multiply_, subtract_, true_divide_ 
 
 
 def lerp_(input, end, weight):
-    return input.copy_(lerp(input, end, weight))
+    return _named_inplace(input.copy_(lerp(input, end, weight)),
+                          "LerpBackward1" if isinstance(weight, torch.Tensor) else "LerpBackward0")
 
 
 def renorm_(input, p, dim, maxnorm):

@@ -250,11 +250,17 @@ def clamp_max(input, max):
 
 
 def clamp_min_(input, min):
-    return input.clamp_(min=min)
+    r = input.clamp_(min=min)
+    if not torch._C._is_compiling() and not isinstance(min, torch.Tensor) and r._base is None and torch.is_grad_enabled():
+        torch._C._name_grad_fn(r, "ClampMinBackward0")   # PyTorch's clamp_min_ node
+    return r
 
 
 def clamp_max_(input, max):
-    return input.clamp_(max=max)
+    r = input.clamp_(max=max)
+    if not torch._C._is_compiling() and not isinstance(max, torch.Tensor) and r._base is None and torch.is_grad_enabled():
+        torch._C._name_grad_fn(r, "ClampMaxBackward0")
+    return r
 
 
 def clip_(input, min=None, max=None):

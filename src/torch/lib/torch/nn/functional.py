@@ -31,7 +31,7 @@ def silu(input, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(silu, (input,), input, inplace=inplace)
     if inplace:
-        return input.copy_(_silu(input))
+        return _named_inplace(input.copy_(_silu(input)), "SiluBackward0")
     return _silu(input)
 
 
@@ -93,7 +93,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0.0 or input.numel() == 0:
         return input  # PyTorch 1.13's CPU dropout returns its input itself here (no copy, no node)
     if inplace:
-        return input.copy_(_dropout(input, p, training))
+        return _named_inplace(input.copy_(_dropout(input, p, training)), "MulBackward0")
     # PyTorch 1.13's CPU dropout is input * mask / (1 - p): MulBackward0
     return _named(_dropout(input, p, training), "MulBackward0", input)
 
@@ -752,20 +752,20 @@ def _inplace(input, out, inplace):
 
 def elu(input, alpha=1.0, inplace=False):
     out = _inplace(input, _torch.where(input > 0, input, (input.exp() - 1) * alpha), inplace)
-    return out if inplace else _named(out, "EluBackward0", input)
+    return _named_inplace(out, "EluBackward1") if inplace else _named(out, "EluBackward0", input)
 
 
 def selu(input, inplace=False):
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
     out = _inplace(input, _torch.where(input > 0, input * scale, (input.exp() - 1) * (alpha * scale)), inplace)
-    return out if inplace else _named(out, "EluBackward0", input)
+    return _named_inplace(out, "EluBackward1") if inplace else _named(out, "EluBackward0", input)
 
 
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
     out = _inplace(input, _torch.where(input > 0, input, ((input / alpha).exp() - 1) * alpha), inplace)
-    return out if inplace else _named(out, "CeluBackward0", input)
+    return _named_inplace(out, "CeluBackward1") if inplace else _named(out, "CeluBackward0", input)
 
 
 def softplus(input, beta=1, threshold=20):
@@ -799,12 +799,12 @@ def relu6(input, inplace=False):
 
 def hardsigmoid(input, inplace=False):
     out = _inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
-    return out if inplace else _named(out, "HardsigmoidBackward0", input)
+    return _named_inplace(out, "HardsigmoidBackward0") if inplace else _named(out, "HardsigmoidBackward0", input)
 
 
 def hardswish(input, inplace=False):
     out = _inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
-    return out if inplace else _named(out, "HardswishBackward0", input)
+    return _named_inplace(out, "HardswishBackward0") if inplace else _named(out, "HardswishBackward0", input)
 
 
 def tanhshrink(input):
@@ -862,6 +862,15 @@ def _view(t, shape):
     return t.view(shape) if t.is_contiguous() else t.reshape(shape)
 
 
+def _named_inplace(t, name):
+    """t after the in-place op decomposed here: its new grad_fn named as PyTorch's in-place node
+    (EluBackward1, ...); not for a view, whose grad_fn PyTorch regenerates, nor without grad mode
+    (no node was recorded: t's grad_fn is still an earlier op's)"""
+    if not _torch._C._is_compiling() and isinstance(t, _torch.Tensor) and t._base is None and _torch.is_grad_enabled():
+        _torch._C._name_grad_fn(t, name)
+    return t
+
+
 def _named(out, name, *inputs):
     """out, its grad_fn named as the one node PyTorch records for the op this function decomposes
     (torch._C._name_grad_fn says when it applies); compiled code keeps the graph's own nodes"""
@@ -881,7 +890,7 @@ def _rrelu(input, lower, upper, training, inplace, generator):
     if not training:
         # (PyTorch's evaluation is rrelu_with_noise too: RreluWithNoiseBackward0)
         out = leaky_relu(input, (lower + upper) / 2, inplace)
-        return out if inplace else _named(out, "RreluWithNoiseBackward0", input)
+        return _named_inplace(out, "RreluWithNoiseBackward1") if inplace else _named(out, "RreluWithNoiseBackward0", input)
     opmath = _torch.float64 if input.dtype == _torch.float64 else _torch.float32
     # the bounds are converted to the compute type first (opmath_t lower = lower_.to<opmath_t>())
     lo = _torch.tensor(lower, dtype=opmath).item()
@@ -895,7 +904,9 @@ def _rrelu(input, lower, upper, training, inplace, generator):
     if input.dtype != opmath:   # half types: the product in float, rounded once
         out = (input.to(opmath) * noise).to(input.dtype)
         return input.copy_(out) if inplace else out
-    return input.mul_(noise) if inplace else _named(input * noise, "RreluWithNoiseBackward0", input)
+    if inplace:
+        return _named_inplace(input.mul_(noise), "RreluWithNoiseBackward1")
+    return _named(input * noise, "RreluWithNoiseBackward0", input)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -1221,7 +1232,7 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     if input.numel() == 0:
         return input
     out = _alpha_dropout_draw(input, p, list(input.shape))
-    return input.copy_(out) if inplace else out
+    return _named_inplace(input.copy_(out), "AddBackward0") if inplace else out   # (ATen's last in-place op: add_)
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
@@ -1453,7 +1464,7 @@ def leaky_relu_(input, negative_slope=0.01):
     # x > 0 ? x : x * slope, as x * (1 or slope): the same products, and the factor is the gradient
     with _torch.no_grad():
         factor = _torch.where(input > 0, _torch.ones_like(input), _torch.full_like(input, negative_slope))
-    return input.mul_(factor)
+    return _named_inplace(input.mul_(factor), "LeakyReluBackward1")
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -1461,11 +1472,11 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
         raise ValueError("min_val cannot be greater than max_val")
     # the gradient is zero where the result sits on a bound (hardtanh_backward's <= / >=)
     lo, hi = input <= min_val, input >= max_val
-    return input.masked_fill_(lo, min_val).masked_fill_(hi, max_val)
+    return _named_inplace(input.masked_fill_(lo, min_val).masked_fill_(hi, max_val), "HardtanhBackward0")
 
 
 def threshold_(input, threshold, value):
-    return input.masked_fill_(input <= threshold, value)
+    return _named_inplace(input.masked_fill_(input <= threshold, value), "ThresholdBackward1")
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
