@@ -811,13 +811,17 @@ static Value m_clamp(ARGS) {
     return op1(vm, TENSOR_OP_CLAMP, in[0], &args);
 }
 
+static Value named_result(VM *vm, Tensor *in, Tensor *r, const char *from, const char *name);
+
 static Value m_clamp_min(ARGS) {
     SELF_CHECK("clamp_min");
     if (argc != 2) return vm_raise(vm, vm->e_TypeError, "clamp_min() takes one argument");
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     if (!torch_scalar_of(vm, argv[1], &args.scalar)) return vm_raise(vm, vm->e_TypeError, "clamp_min(): min must be a number");
     args.has_min = true;
-    return op1(vm, TENSOR_OP_CLAMP, T(argv[0]), &args);
+    /* PyTorch's clamp_min is its own op (ClampMinBackward0); Ember runs clamp's */
+    return named_result(vm, T(argv[0]), ag_op1(TENSOR_OP_CLAMP, (Tensor *[]){T(argv[0])}, 1, &args), NULL,
+                        "ClampMinBackward0");
 }
 
 static Value m_where(ARGS) {
@@ -1037,6 +1041,18 @@ static Value m_cumsum(ARGS) {
 
 /* ---- shape ops --------------------------------------------------------------------------------------- */
 
+/* PyTorch 1.13 names some composite ops' result node after the op rather than the kernel Ember
+ * ran: reshape / reshape_as / flatten of a tensor that can be viewed is ATen's _reshape_alias
+ * (ReshapeAliasBackward0; the copying case is _unsafe_view's UnsafeViewBackward0, as Ember's),
+ * repeat is RepeatBackward0.  Only the name changes, only of a node this call made (not the
+ * input's own, e.g. flatten returning its input) and before a Python object wraps it. */
+static Value named_result(VM *vm, Tensor *in, Tensor *r, const char *from, const char *name) {
+    AgNode *n = r ? ag_grad_fn(r) : NULL;
+    if (n && n != ag_grad_fn(in) && !ag_node_user_obj(n) && (!from || strcmp(ag_node_name(n), from) == 0))
+        ag_node_set_name(n, name);
+    return torch_result(vm, r);
+}
+
 static Value m_view(ARGS) {
     SELF_CHECK(fn->name);
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "%s() takes no keyword arguments", fn->name);
@@ -1048,7 +1064,11 @@ static Value m_view(ARGS) {
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     args.ints = shape;
     args.n_ints = nd;
-    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    if (op == TENSOR_OP_RESHAPE)
+        return named_result(vm, T(argv[0]), ag_op1(op, (Tensor *[]){T(argv[0])}, 1, &args), "ViewBackward0",
+                            "ReshapeAliasBackward0");
+    return op1(vm, op, T(argv[0]), &args);
 }
 
 static Value m_view_as(ARGS) {
@@ -1058,7 +1078,11 @@ static Value m_view_as(ARGS) {
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     args.ints = tensor_shape(o);
     args.n_ints = tensor_ndim(o);
-    return op1(vm, (TensorOp)(intptr_t)fn->data, T(argv[0]), &args);
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    if (op == TENSOR_OP_RESHAPE)
+        return named_result(vm, T(argv[0]), ag_op1(op, (Tensor *[]){T(argv[0])}, 1, &args), "ViewBackward0",
+                            "ReshapeAliasBackward0");
+    return op1(vm, op, T(argv[0]), &args);
 }
 
 static Value m_transpose(ARGS) {
@@ -1106,7 +1130,8 @@ static Value m_flatten(ARGS) {
     args.dim2 = -1;
     if (!val_is_null(a[1]) && torch_int_arg(vm, a[1], "start_dim", &args.dim) < 0) return val_null();
     if (!val_is_null(a[2]) && torch_int_arg(vm, a[2], "end_dim", &args.dim2) < 0) return val_null();
-    return op1(vm, TENSOR_OP_FLATTEN, T(a[0]), &args);
+    return named_result(vm, T(a[0]), ag_op1(TENSOR_OP_FLATTEN, (Tensor *[]){T(a[0])}, 1, &args), "ViewBackward0",
+                        "ReshapeAliasBackward0");
 }
 
 static Value m_expand(ARGS) {
@@ -1252,7 +1277,14 @@ static Value m_repeat(ARGS) {
     if (!e) return torch_raise_error(vm);
     Tensor *r = ag_reshape(e, out_shape, nr);
     tensor_decref(e);
-    return torch_result(vm, r);
+    if (r && tensor_same_storage(r, t)) {
+        /* nothing was tiled (all repeats 1, or only size-1 dims repeated): the reshape is still a
+         * view of self, where ATen's repeat always writes a new tensor */
+        Tensor *c = ag_clone(r);
+        tensor_decref(r);
+        r = c;
+    }
+    return named_result(vm, t, r, NULL, "RepeatBackward0");
 }
 
 /* ---- in place ------------------------------------------------------------------------------------------ */

@@ -91,7 +91,10 @@ class inference_mode(_GradModeBase):
 def dropout(input, p, train):
     if (not train or p == 0.0 or input.numel() == 0) and 0.0 <= p <= 1.0:
         return input  # as F.dropout: PyTorch 1.13's CPU dropout returns its input itself
-    return _C._nn.dropout(input, p, train)
+    out = _C._nn.dropout(input, p, train)
+    if not _C._is_compiling() and isinstance(out, Tensor):
+        _C._name_grad_fn(out, "MulBackward0", input)   # as F.dropout: PyTorch 1.13's CPU input * mask
+    return out
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):

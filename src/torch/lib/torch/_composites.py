@@ -1,13 +1,28 @@
 """torch functions PyTorch defines by decomposition into other ops (ATen's CompositeImplicit
 kernels), written over Ember's traced ops so autograd and torch.compile need nothing new: outer,
 hstack/vstack/atleast_*, nan_to_num, isclose, lerp, logspace, diag/trace (diagonal itself is a view op of the table), baddbmm,
-repeat_interleave, tensordot, square, addcmul, addcdiv, deg2rad, rad2deg.  Gradients come from the ops they decompose into (grad_fn names
-are those ops', not PyTorch's fused nodes')."""
+repeat_interleave, tensordot, square, addcmul, addcdiv, deg2rad, rad2deg.  Gradients come from the ops they decompose into; where
+PyTorch records one node for the op, the result's grad_fn is given its name (_named: LerpBackward0,
+TraceBackward0, ...)."""
 import struct as _struct
 
 import torch
 from torch._C import _mathop
 from torch._mathops import _outable
+
+
+def _named(out, name, *inputs):
+    """out, its grad_fn named as PyTorch's one node for the op decomposed here (F._named)"""
+    if not torch._C._is_compiling() and isinstance(out, torch.Tensor):   # (not an fx Proxy)
+        torch._C._name_grad_fn(out, name, *inputs)
+    return out
+
+
+def _named_inplace(t, name):
+    """t after the in-place op decomposed here, named as PyTorch's in-place node (F._named_inplace)"""
+    if not torch._C._is_compiling() and isinstance(t, torch.Tensor) and t._base is None and torch.is_grad_enabled():
+        torch._C._name_grad_fn(t, name)
+    return t
 
 
 @_outable("outer")
@@ -57,7 +72,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     out = input.clone()
     out.masked_fill_(input.isnan(), 0.0 if nan is None else nan)
     out.masked_fill_(input == float("inf"), fi.max if posinf is None else posinf)
-    return out.masked_fill_(input == float("-inf"), fi.min if neginf is None else neginf)
+    out.masked_fill_(input == float("-inf"), fi.min if neginf is None else neginf)
+    return _named(out, "NanToNumBackward0", input)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -105,13 +121,14 @@ def lerp(input, end, weight):
             d64 = diff.double()
             lo = (input.double() + weight.double() * d64).float()
             hi = (end.double() - d64 * (1 - weight).double()).float()
-            return torch.where(weight.abs() < 0.5, lo, hi)
-        return torch.where(weight.abs() < 0.5, input + weight * diff, end - diff * (1 - weight))
+            return _named(torch.where(weight.abs() < 0.5, lo, hi), "LerpBackward1", input, end, weight)
+        return _named(torch.where(weight.abs() < 0.5, input + weight * diff, end - diff * (1 - weight)),
+                      "LerpBackward1", input, end, weight)
     w = _f32(weight) if input.dtype == torch.float32 else float(weight)
     if abs(w) < 0.5:
-        return torch.add(input, diff, alpha=w)
+        return _named(torch.add(input, diff, alpha=w), "LerpBackward0", input, end)
     one_minus = _f32(1.0 - w) if input.dtype == torch.float32 else 1.0 - w
-    return torch.add(end, diff, alpha=-one_minus)
+    return _named(torch.add(end, diff, alpha=-one_minus), "LerpBackward0", input, end)
 
 
 @_outable("logspace")
@@ -144,16 +161,16 @@ def diag(input, diagonal=0):
         n = input.shape[0] + abs(diagonal)
         rows, cols = _diag_index(n, n, diagonal)
         out = torch.zeros(n, n, dtype=input.dtype)
-        return out.index_put((rows, cols), input)
+        return _named(out.index_put((rows, cols), input), "DiagBackward0", input)
     if input.dim() == 2:
-        return globals()["diagonal"](input, diagonal).clone()   # diag copies
+        return _named(globals()["diagonal"](input, diagonal).clone(), "DiagBackward0", input)   # diag copies
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.dim())
 
 
 def trace(input):
     if input.dim() != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % input.dim())
-    return diagonal(input).sum()
+    return _named(diagonal(input).sum(), "TraceBackward0", input)
 
 
 @_outable("baddbmm")
@@ -181,14 +198,15 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
         r = start * beta if beta != 0 else torch.zeros(bs, m, n, dtype=batch1.dtype)
         for p in range(k):
             r = r + (alpha * batch1[:, :, p:p + 1]) * batch2[:, p:p + 1, :]
-        return r
-    if alpha == 1 and (beta == 0 or beta == 1):
+    elif alpha == 1 and (beta == 0 or beta == 1):
         # a GEMM a batch with alpha 1 and beta 0 or 1 rounds as bmm followed by one add
         prod = torch.bmm(batch1, batch2)
-        return prod if beta == 0 else start + prod
-    # otherwise one GEMM a batch with beta and alpha (OpenBLAS scales by beta, then adds alpha * AB
-    # in one rounding), as ATen calls addmm_impl_cpu_ on each slice
-    return torch.stack([torch.addmm(start[b], batch1[b], batch2[b], beta=beta, alpha=alpha) for b in range(bs)])
+        r = prod if beta == 0 else start + prod
+    else:
+        # otherwise one GEMM a batch with beta and alpha (OpenBLAS scales by beta, then adds alpha * AB
+        # in one rounding), as ATen calls addmm_impl_cpu_ on each slice
+        r = torch.stack([torch.addmm(start[b], batch1[b], batch2[b], beta=beta, alpha=alpha) for b in range(bs)])
+    return _named(r, "BaddbmmBackward0", input, batch1, batch2)
 
 
 def baddbmm_(input, batch1, batch2, *, beta=1, alpha=1):
@@ -265,8 +283,9 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     # differ); other dtypes unfused
     if input.dtype == tensor1.dtype == tensor2.dtype == torch.float32:
         p = tensor1 if value == 1 else value * tensor1
-        return (input.double() + p.double() * tensor2.double()).float()
-    return input + value * tensor1 * tensor2
+        return _named((input.double() + p.double() * tensor2.double()).float(), "AddcmulBackward0", input, tensor1,
+                      tensor2)
+    return _named(input + value * tensor1 * tensor2, "AddcmulBackward0", input, tensor1, tensor2)
 
 
 @_outable("addcdiv")
@@ -278,7 +297,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
                            "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
                            "float inputs. The future addcdiv behavior is just the latter implementation: "
                            "(input + value * tensor1 / tensor2), for all dtypes.")
-    return input + value * tensor1 / tensor2
+    return _named(input + value * tensor1 / tensor2, "AddcdivBackward0", input, tensor1, tensor2)
 
 
 def _to_float(input):
@@ -287,20 +306,20 @@ def _to_float(input):
 
 @_outable("deg2rad")
 def deg2rad(input):
-    return _to_float(input) * 0.017453292519943295
+    return _named(_to_float(input) * 0.017453292519943295, "Deg2RadBackward0", input)
 
 
 @_outable("rad2deg")
 def rad2deg(input):
-    return _to_float(input) * 57.295779513082323
+    return _named(_to_float(input) * 57.295779513082323, "Rad2DegBackward0", input)
 
 
 def addcmul_(input, tensor1, tensor2, *, value=1):
-    return input.copy_(addcmul(input, tensor1, tensor2, value=value))
+    return _named_inplace(input.copy_(addcmul(input, tensor1, tensor2, value=value)), "AddcmulBackward0")
 
 
 def addcdiv_(input, tensor1, tensor2, *, value=1):
-    return input.copy_(addcdiv(input, tensor1, tensor2, value=value))
+    return _named_inplace(input.copy_(addcdiv(input, tensor1, tensor2, value=value)), "AddcdivBackward0")
 
 
 # the Tensor methods of torch/_composites_extra.py's functions (m_composite looks here)
@@ -334,7 +353,7 @@ def rad2deg_(input):
 
 
 def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
-    return input.copy_(nan_to_num(input, nan, posinf, neginf))
+    return _named_inplace(input.copy_(nan_to_num(input, nan, posinf, neginf)), "NanToNumBackward0")
 
 
 def square_(input):
@@ -359,7 +378,8 @@ cumsum_, cumprod_, tril_, triu_, heaviside_, multiply_, subtract_, true_divide_ 
 
 
 def lerp_(input, end, weight):
-    return input.copy_(lerp(input, end, weight))
+    return _named_inplace(input.copy_(lerp(input, end, weight)),
+                          "LerpBackward1" if isinstance(weight, torch.Tensor) else "LerpBackward0")
 
 
 def renorm_(input, p, dim, maxnorm):

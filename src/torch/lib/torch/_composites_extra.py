@@ -4,11 +4,19 @@ autograd and torch.compile need nothing new: signbit, dist, movedim/moveaxis, di
 nanmean, median/nanmedian, aminmax, rot90, kron, cartesian_prod, block_diag,
 tril_indices/triu_indices, atleast_3d, column_stack, dstack, addmv, addr, cross, searchsorted,
 bucketize, and torch.linalg's cross, multi_dot and matrix_power.  Gradients come from the ops they
-decompose into (grad_fn names are those ops', not PyTorch's fused nodes').  The Tensor methods of
+decompose into; where PyTorch records one node for the op, the result's grad_fn is given its name
+(_named: MedianBackward0, Rot90Backward0, CdistBackward0, ...).  The Tensor methods of
 these names are torch/_composites.py's (src/torch/tensor_methods.c m_composite)."""
 import torch
 from torch._C import _rt_median, _rt_nanmedian, _rt_aminmax
 from torch._mathops import _outable
+
+
+def _named(out, name, *inputs):
+    """out, its grad_fn named as PyTorch's one node for the op decomposed here (F._named)"""
+    if not torch._C._is_compiling() and isinstance(out, torch.Tensor):   # (not an fx Proxy)
+        torch._C._name_grad_fn(out, name, *inputs)
+    return out
 
 
 def _dim(d, n, name="dim"):
@@ -33,7 +41,7 @@ def signbit(input):
 
 
 def dist(input, other, p=2):
-    return torch.linalg.vector_norm(input - other, p)
+    return _named(torch.linalg.vector_norm(input - other, p), "DistBackward0", input, other)
 
 
 def movedim(input, source, destination):
@@ -82,8 +90,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     x = input.masked_fill(input.isnan(), 0) if input.is_floating_point() else input
     if dim is None:
-        return x.sum(dtype=dtype) if dtype is not None else x.sum()
-    return x.sum(dim, keepdim=keepdim, dtype=dtype) if dtype is not None else x.sum(dim, keepdim=keepdim)
+        r = x.sum(dtype=dtype) if dtype is not None else x.sum()
+    else:
+        r = x.sum(dim, keepdim=keepdim, dtype=dtype) if dtype is not None else x.sum(dim, keepdim=keepdim)
+    return _named(r, "NansumBackward0", input)
 
 
 @_outable("nanmean")
@@ -136,14 +146,20 @@ def _median(input, dim, keepdim, ignore_nan, rt):
     return rt((v, i))
 
 
+def _median_named(r, name, input, dim):
+    # PyTorch's nodes: median()/nanmedian() MedianBackward0, with a dim MedianBackward1 (on values)
+    _named(r if dim is None else r[0], name + ("Backward0" if dim is None else "Backward1"), input)
+    return r
+
+
 @_outable("median")
 def median(input, dim=None, keepdim=False):
-    return _median(input, dim, keepdim, False, _rt_median)
+    return _median_named(_median(input, dim, keepdim, False, _rt_median), "Median", input, dim)
 
 
 @_outable("nanmedian")
 def nanmedian(input, dim=None, keepdim=False):
-    return _median(input, dim, keepdim, True, _rt_nanmedian)
+    return _median_named(_median(input, dim, keepdim, True, _rt_nanmedian), "Nanmedian", input, dim)
 
 
 @_outable("aminmax")
@@ -170,12 +186,14 @@ def rot90(input, k=1, dims=(0, 1)):
     d0, d1 = _dim(dims[0], n), _dim(dims[1], n)
     k %= 4
     if k == 1:
-        return input.flip(d1).transpose(d0, d1)
-    if k == 2:
-        return input.flip(d0, d1)
-    if k == 3:
-        return input.flip(d0).transpose(d0, d1)
-    return input.clone()
+        out = input.flip(d1).transpose(d0, d1)
+    elif k == 2:
+        out = input.flip(d0, d1)
+    elif k == 3:
+        out = input.flip(d0).transpose(d0, d1)
+    else:
+        out = input.clone()
+    return _named(out, "Rot90Backward0", input)
 
 
 @_outable("kron")
@@ -188,7 +206,8 @@ def kron(input, other):
     for x, y in zip(sa, sb):
         ia += [x, 1]
         ib += [1, y]
-    return (a.reshape(ia) * b.reshape(ib)).reshape([x * y for x, y in zip(sa, sb)])
+    return _named((a.reshape(ia) * b.reshape(ib)).reshape([x * y for x, y in zip(sa, sb)]), "UnsafeViewBackward0",
+                  input, other)
 
 
 def cartesian_prod(*tensors):
@@ -219,7 +238,7 @@ def block_diag(*tensors):
         parts = [torch.zeros(r, left, dtype=dtype), m.to(dtype), torch.zeros(r, cols - left - c, dtype=dtype)]
         rows.append(torch.cat(parts, 1))
         left += c
-    return torch.cat(rows, 0)
+    return _named(torch.cat(rows, 0), "BlockDiagBackward0", *tensors)
 
 
 def _tri_indices(row, col, offset, dtype, lower):
@@ -247,7 +266,7 @@ def atleast_3d(*tensors):
         if t.dim() == 0:
             t = t.reshape(1, 1, 1)
         elif t.dim() == 1:
-            t = t.reshape(1, t.shape[0], 1)
+            t = t.unsqueeze(0).unsqueeze(-1)   # as ATen's atleast_3d (UnsqueezeBackward0)
         elif t.dim() == 2:
             t = t.unsqueeze(-1)
         out.append(t)
@@ -271,8 +290,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     prod = mat @ vec
     prod = prod if alpha == 1 else prod * alpha
     if beta == 0:
-        return prod.expand(torch.broadcast_shapes(input.shape, prod.shape)).clone()
-    return (input if beta == 1 else input * beta) + prod
+        out = prod.expand(torch.broadcast_shapes(input.shape, prod.shape)).clone()
+    else:
+        out = (input if beta == 1 else input * beta) + prod
+    return _named(out, "AddmvBackward0", input, mat, vec)
 
 
 @_outable("addr")
@@ -286,8 +307,10 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     v1 = vec1.to(ct)
     prod = (v1 if alpha == 1 else alpha * v1).reshape(-1, 1) * vec2.to(ct)
     if beta == 0:
-        return prod.expand(torch.broadcast_shapes(input.shape, prod.shape)).clone()
-    return input.to(ct) * beta + prod
+        out = prod.expand(torch.broadcast_shapes(input.shape, prod.shape)).clone()
+    else:
+        out = input.to(ct) * beta + prod
+    return _named(out, "AddrBackward0", input, vec1, vec2)
 
 
 def _cross(input, other, d, dim):
@@ -303,7 +326,8 @@ def linalg_cross(input, other, *, dim=-1):
     if input.dim() != other.dim():
         raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
     shape = torch.broadcast_shapes(input.shape, other.shape)
-    return _cross(input.expand(shape), other.expand(shape), _dim(dim, len(shape)), dim)
+    return _named(_cross(input.expand(shape), other.expand(shape), _dim(dim, len(shape)), dim), "LinalgCrossBackward0",
+                  input, other)
 
 
 @_outable("cross")
@@ -515,7 +539,7 @@ def renorm(input, p, dim, maxnorm):
     dims = [i for i in range(input.dim()) if i != d]
     norms = torch.linalg.vector_norm(input, p, dims, keepdim=True)
     factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
-    return input * factor
+    return _named(input * factor, "RenormBackward0", input)
 
 
 @_outable("quantile")
@@ -602,9 +626,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         x2_pad = torch.ones_like(x2_norm)
         x1_ = torch.cat([x1.mul(-2), x1_norm, x1_pad], -1)
         x2_ = torch.cat([x2, x2_pad, x2_norm], -1)
-        return (x1_ @ x2_.transpose(-2, -1)).clamp_min(1e-30).sqrt()
+        # (ATen views _euclidean_dist's result to the output shape: ViewBackward0)
+        return _named((x1_ @ x2_.transpose(-2, -1)).clamp_min(1e-30).sqrt(), "ViewBackward0", x1, x2)
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    return torch.linalg.vector_norm(diff, p, -1)
+    return _named(torch.linalg.vector_norm(diff, p, -1), "CdistBackward0", x1, x2)
 
 
 def combinations(input, r=2, with_replacement=False):

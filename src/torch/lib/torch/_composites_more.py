@@ -94,7 +94,7 @@ def broadcast_tensors(*tensors):
 
 
 def ravel(input):
-    return input.reshape(-1)
+    return input.contiguous().view(-1)   # as ATen's ravel (ViewBackward0)
 
 
 def tile(input, dims):
@@ -127,7 +127,7 @@ def unflatten(input, dim, sizes):
     elif known != input.shape[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
                            f"({input.shape[d]}) in the input tensor")
-    return input.reshape(*input.shape[:d], *sizes, *input.shape[d + 1:])
+    return input.view(*input.shape[:d], *sizes, *input.shape[d + 1:])   # ATen's unflatten views (one dim split)
 
 
 def fliplr(input):
@@ -165,12 +165,21 @@ def dsplit(input, indices_or_sections):
     return _dir_split(input, indices_or_sections, 2, "dsplit", 3)
 
 
+def _named(out, name, *inputs):
+    """out, its grad_fn named as PyTorch's one node for the op decomposed here (F._named)"""
+    if not torch._C._is_compiling() and isinstance(out, torch.Tensor):   # (not an fx Proxy)
+        torch._C._name_grad_fn(out, name, *inputs)
+    return out
+
+
 def unsafe_chunk(input, chunks, dim=0):
-    return input.chunk(chunks, dim)
+    parts = input.chunk(chunks, dim)
+    return tuple(_named(p, "UnsafeSplitBackward0", input) for p in parts)   # (one node, shared by the parts)
 
 
 def unsafe_split(input, split_size, dim=0):
-    return input.split(split_size, dim)
+    parts = input.split(split_size, dim)
+    return tuple(_named(p, "UnsafeSplitBackward0", input) for p in parts)
 
 
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
@@ -201,7 +210,7 @@ def sum_to_size(input, *size):
 def select_scatter(input, src, dim, index):
     r = input.clone(memory_format=torch.contiguous_format)
     r.select(dim, index).copy_(src)
-    return r
+    return _named(r, "SelectScatterBackward0", input, src)
 
 
 def slice_scatter(input, src, dim=0, start=None, end=None, step=None):
@@ -225,25 +234,33 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=None):
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     r = input.clone(memory_format=torch.contiguous_format)
     r.diagonal(offset, dim1, dim2).copy_(src)
-    return r
+    return _named(r, "DiagonalScatterBackward0", input, src)
 
 
 # ---- elementwise aliases and queries -----------------------------------------------------------
 
 def clamp_min(input, min):
-    return torch.clamp(input, min=min)
+    r = torch.clamp(input, min=min)
+    return _named(r, "ClampMinBackward1" if isinstance(min, torch.Tensor) else "ClampMinBackward0", input, min)
 
 
 def clamp_max(input, max):
-    return torch.clamp(input, max=max)
+    r = torch.clamp(input, max=max)
+    return _named(r, "ClampMaxBackward1" if isinstance(max, torch.Tensor) else "ClampMaxBackward0", input, max)
 
 
 def clamp_min_(input, min):
-    return input.clamp_(min=min)
+    r = input.clamp_(min=min)
+    if not torch._C._is_compiling() and not isinstance(min, torch.Tensor) and r._base is None and torch.is_grad_enabled():
+        torch._C._name_grad_fn(r, "ClampMinBackward0")   # PyTorch's clamp_min_ node
+    return r
 
 
 def clamp_max_(input, max):
-    return input.clamp_(max=max)
+    r = input.clamp_(max=max)
+    if not torch._C._is_compiling() and not isinstance(max, torch.Tensor) and r._base is None and torch.is_grad_enabled():
+        torch._C._name_grad_fn(r, "ClampMaxBackward0")
+    return r
 
 
 def clip_(input, min=None, max=None):
@@ -509,7 +526,7 @@ def inner(input, other):
 def vdot(input, other):
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D tensors")
-    return torch.dot(input, other)
+    return _named(torch.dot(input, other), "VdotBackward0", input, other)
 
 
 def chain_matmul(*matrices, out=None):
@@ -532,7 +549,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     r = torch.addmm(input, batch1[0], batch2[0], beta=beta, alpha=alpha)
     for i in builtins.range(1, batch1.shape[0]):
         r = torch.addmm(r, batch1[i], batch2[i], alpha=alpha)
-    return r
+    return _named(r, "AddbmmBackward0", input, batch1, batch2)
 
 
 def addbmm_(input, batch1, batch2, *, beta=1, alpha=1):
@@ -552,7 +569,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     it = iter(rest)
     for i in builtins.range(n):
         shape[i] = m if i in (d1, d2) else next(it)
-    return diagonal_scatter(torch.zeros(shape, dtype=input.dtype), input, offset, d1, d2)
+    return _named(diagonal_scatter(torch.zeros(shape, dtype=input.dtype), input, offset, d1, d2), "DiagEmbedBackward0",
+                  input)
 
 
 def diagflat(input, offset=0):
@@ -616,10 +634,11 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     if y.shape[d] == 0:
         return y.sum(d)
     lo, hi = y.narrow(d, 0, y.shape[d] - 1), y.narrow(d, 1, y.shape[d] - 1)
+    # (ATen multiplies by the spacing, a Scalar: MulBackward1)
     if x is None:
-        return (lo + hi).sum(d) * ((1 if dx is None else dx) / 2)
+        return _named((lo + hi).sum(d) * ((1 if dx is None else dx) / 2), "MulBackward1", y)
     if isinstance(x, (int, float)):
-        return (lo + hi).sum(d) * (x / 2)
+        return _named((lo + hi).sum(d) * (x / 2), "MulBackward1", y)
     dxs = torch.diff(x, dim=-1 if x.dim() == 1 else dim)
     if x.dim() == 1:
         shape = [1] * y.dim()

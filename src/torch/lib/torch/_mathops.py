@@ -372,13 +372,17 @@ def einsum(*args):
                     _einsum_plans.clear()
                 _einsum_plans[key] = plan
     regs = list(operands)
+    compiling = _is_compiling()
     for step in plan:
         op = step[0]
         i = step[1]
         if op == "bmm":
             regs[i] = torch.bmm(regs[i], regs[step[2]])
         elif op == "reshape":
-            regs[i] = regs[i].reshape(step[2])
+            # a contiguous register is viewed, as ATen's einsum views (ViewBackward0: Tensor.reshape's
+            # node is ReshapeAliasBackward0); the same kernel as reshape's aliasing case
+            r = regs[i]
+            regs[i] = r.view(step[2]) if not compiling and r.is_contiguous() else r.reshape(step[2])
         elif op == "permute":
             regs[i] = regs[i].permute(*step[2])
         elif op == "sum":

@@ -31,7 +31,7 @@ def silu(input, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(silu, (input,), input, inplace=inplace)
     if inplace:
-        return input.copy_(_silu(input))
+        return _named_inplace(input.copy_(_silu(input)), "SiluBackward0")
     return _silu(input)
 
 
@@ -93,8 +93,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0.0 or input.numel() == 0:
         return input  # PyTorch 1.13's CPU dropout returns its input itself here (no copy, no node)
     if inplace:
-        return input.copy_(_dropout(input, p, training))
-    return _dropout(input, p, training)
+        return _named_inplace(input.copy_(_dropout(input, p, training)), "MulBackward0")
+    # PyTorch 1.13's CPU dropout is input * mask / (1 - p): MulBackward0
+    return _named(_dropout(input, p, training), "MulBackward0", input)
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -105,7 +106,8 @@ def bilinear(input1, input2, weight, bias=None):
     tmp = _torch.matmul(weight, x2.t())                      # (out, in1, batch)
     out = (tmp.permute(2, 0, 1) * x1.unsqueeze(1)).sum(-1)  # (batch, out)
     if bias is not None:
-        out = out + bias
+        # PyTorch's last op is the bias add (AddBackward0), otherwise the reshape of _trilinear's result
+        return _named((out + bias).reshape(lead + [weight.shape[0]]), "AddBackward0", input1, input2, weight, bias)
     return out.reshape(lead + [weight.shape[0]])
 
 
@@ -223,7 +225,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     pads = _conv_padding(padding, weight.shape[2:], dilation, stride, "conv2d")
     if input.dim() == 3:
         return _conv2d_core(input.unsqueeze(0), weight, bias, stride, pads, dilation, groups).squeeze(0)
-    return _conv2d_core(input, weight, bias, stride, pads, dilation, groups)
+    return _named(_conv2d_core(input, weight, bias, stride, pads, dilation, groups), "ConvolutionBackward0", input,
+                  weight, bias)
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -236,7 +239,8 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     x = input.unsqueeze(0) if unbatched else input
     out = _conv2d_core(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, stride[0]), [(0, 0), pads[0]],
                        (1, dilation[0]), groups, 1).squeeze(2)
-    return out.squeeze(0) if unbatched else out
+    # (an unbatched input's result is PyTorch's squeeze of the batched convolution: SqueezeBackward1)
+    return out.squeeze(0) if unbatched else _named(out, "ConvolutionBackward0", input, weight, bias)
 
 
 def _conv_transpose2d_core(x, weight, bias, stride, padding, output_padding, groups, dilation):
@@ -268,7 +272,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     args = (_pair(stride), _pair(padding), _pair(output_padding), groups, _pair(dilation))
     if input.dim() == 3:
         return _conv_transpose2d_core(input.unsqueeze(0), weight, bias, *args).squeeze(0)
-    return _conv_transpose2d_core(input, weight, bias, *args)
+    return _named(_conv_transpose2d_core(input, weight, bias, *args), "ConvolutionBackward0", input, weight, bias)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
@@ -280,7 +284,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     out = _conv_transpose2d_core(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _ntuple(stride, 1)[0]),
                                  (0, _ntuple(padding, 1)[0]), (0, _ntuple(output_padding, 1)[0]), groups,
                                  (1, _ntuple(dilation, 1)[0])).squeeze(2)
-    return out.squeeze(0) if unbatched else out
+    return out.squeeze(0) if unbatched else _named(out, "ConvolutionBackward0", input, weight, bias)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
@@ -359,7 +363,13 @@ def pad(input, pad, mode="constant", value=None):
         else:
             raise NotImplementedError("Unrecognised padding mode " + mode)
         out = out.index_select(d, _torch.tensor(idx))
-    return out
+    if out is input:
+        out = input.clone()  # all pads zero: PyTorch's padding ops still return a new tensor
+    nd = len(pad) // 2
+    # PyTorch's node: constant_pad_nd, reflection/replication_padNd, circular's slice copies (CopySlices)
+    name = {"constant": "ConstantPadNdBackward0", "reflect": "ReflectionPad%dDBackward0" % nd,
+            "replicate": "ReplicationPad%dDBackward0" % nd, "circular": "CopySlices"}.get(mode)
+    return _named(out, name, input) if name else out
 
 
 def _pool_stride(stride, kernel, n):
@@ -459,9 +469,11 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     k = _pair(kernel_size)
     s = _pool_stride(stride, k, 2)
     if input.dim() == 3:
-        return _avg_pool2d_core(input.unsqueeze(0), k, s, _pair(padding), ceil_mode, count_include_pad,
-                                divisor_override).squeeze(0)
-    return _avg_pool2d_core(input, k, s, _pair(padding), ceil_mode, count_include_pad, divisor_override)
+        out = _avg_pool2d_core(input.unsqueeze(0), k, s, _pair(padding), ceil_mode, count_include_pad,
+                               divisor_override).squeeze(0)
+    else:
+        out = _avg_pool2d_core(input, k, s, _pair(padding), ceil_mode, count_include_pad, divisor_override)
+    return _named(out, "AvgPool2DBackward0", input)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -488,14 +500,14 @@ def adaptive_avg_pool2d(input, output_size):
     oh = H if osz[0] is None else osz[0]
     ow = W if osz[1] is None else osz[1]
     if oh == 1 and ow == 1:
-        return input.mean((-2, -1), keepdim=True)
+        return input.mean((-2, -1), keepdim=True)   # as ATen's adaptive_avg_pool2d (MeanBackward1)
     if H % oh == 0 and W % ow == 0:
-        return avg_pool2d(input, (H // oh, W // ow))
+        return _named(avg_pool2d(input, (H // oh, W // ow)), "AdaptiveAvgPool2DBackward0", input)
     rows = []
     for hs, he in _adaptive_ranges(H, oh):
         row = [input[..., hs:he, ws:we].mean((-2, -1)) for ws, we in _adaptive_ranges(W, ow)]
         rows.append(_torch.stack(row, -1))
-    return _torch.stack(rows, -2)
+    return _named(_torch.stack(rows, -2), "AdaptiveAvgPool2DBackward0", input)
 
 
 def adaptive_avg_pool1d(input, output_size):
@@ -529,6 +541,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     if has_torch_function_unary(input):
         return handle_torch_function(adaptive_max_pool2d, (input,), input, output_size, return_indices=return_indices)
     v, i = adaptive_max_pool2d_with_indices(input, output_size)
+    v = _named(v, "AdaptiveMaxPool2DBackward0", input)
     return (v, i) if return_indices else v
 
 
@@ -542,7 +555,10 @@ def pixel_shuffle(input, upscale_factor):
     x = input.reshape(lead + [oc, r, r, H, W])
     n = len(lead)
     x = x.permute(list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2])
-    return x.reshape(lead + [oc, H * r, W * r])
+    out = x.reshape(lead + [oc, H * r, W * r])
+    if r == 1:
+        out = out.clone()   # PyTorch's result is a new tensor (the reshape alone is a view of input)
+    return _named(out, "PixelShuffleBackward0", input)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -551,7 +567,10 @@ def pixel_unshuffle(input, downscale_factor):
     n = len(lead)
     x = input.reshape(lead + [C, H // r, r, W // r, r])
     x = x.permute(list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3])
-    return x.reshape(lead + [C * r * r, H // r, W // r])
+    out = x.reshape(lead + [C * r * r, H // r, W // r])
+    if r == 1:
+        out = out.clone()
+    return _named(out, "PixelUnshuffleBackward0", input)
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
@@ -582,7 +601,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
         raise NotImplementedError("interpolate(antialias=True) is not supported by Ember")
     if mode == "bicubic" and nd == 2:
-        return _upsample_bicubic2d(input, out_sizes, bool(align_corners), scales)
+        return _named(_upsample_bicubic2d(input, out_sizes, bool(align_corners), scales), "UpsampleBicubic2DBackward1",
+                      input)
     if mode == "area" and nd in (1, 2):
         # PyTorch's area mode is adaptive average pooling to the output size
         pool = adaptive_avg_pool1d if nd == 1 else adaptive_avg_pool2d
@@ -622,6 +642,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             out = lo * (1 - w1t) + hi * w1t
         else:
             raise NotImplementedError("interpolate mode '" + mode + "' is not supported by Ember")
+    # PyTorch's node: the upsample_*d kernel of the mode and rank (the .vec overloads: Backward1)
+    if mode == "nearest" and 1 <= nd <= 3:
+        return _named(out, "UpsampleNearest%dDBackward1" % nd, input)
+    if mode == "nearest-exact" and 1 <= nd <= 3:
+        return _named(out, "UpsampleNearestExact%dDBackward1" % nd, input)
+    if (mode, nd) in (("linear", 1), ("bilinear", 2), ("trilinear", 3)):
+        return _named(out, {1: "UpsampleLinear1DBackward1", 2: "UpsampleBilinear2DBackward1",
+                            3: "UpsampleTrilinear3DBackward1"}[nd], input)
     return out
 
 
@@ -713,7 +741,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
-    return out
+    return _named(out, "NativeGroupNormBackward0", input, weight, bias)
 
 
 # ---- activations (compositions of the table's pointwise ops) ----
@@ -723,25 +751,26 @@ def _inplace(input, out, inplace):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return _inplace(input, _torch.where(input > 0, input, (input.exp() - 1) * alpha), inplace)
+    out = _inplace(input, _torch.where(input > 0, input, (input.exp() - 1) * alpha), inplace)
+    return _named_inplace(out, "EluBackward1") if inplace else _named(out, "EluBackward0", input)
 
 
 def selu(input, inplace=False):
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
     out = _inplace(input, _torch.where(input > 0, input * scale, (input.exp() - 1) * (alpha * scale)), inplace)
-    return out if inplace else _named(out, "EluBackward0", input)
+    return _named_inplace(out, "EluBackward1") if inplace else _named(out, "EluBackward0", input)
 
 
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
     out = _inplace(input, _torch.where(input > 0, input, ((input / alpha).exp() - 1) * alpha), inplace)
-    return out if inplace else _named(out, "CeluBackward0", input)
+    return _named_inplace(out, "CeluBackward1") if inplace else _named(out, "CeluBackward0", input)
 
 
 def softplus(input, beta=1, threshold=20):
     scaled = input * beta
-    return _torch.where(scaled > threshold, input, (scaled.exp() + 1).log() / beta)
+    return _named(_torch.where(scaled > threshold, input, (scaled.exp() + 1).log() / beta), "SoftplusBackward0", input)
 
 
 def softsign(input):
@@ -753,7 +782,7 @@ def logsigmoid(input):
     # clamp's gradient is 1 and |x|'s is 0, where the derivative 1 - sigmoid(0) is 1/2: a zero-valued
     # term carries the missing -1/2 there (where() so an infinite x elsewhere makes no NaN)
     at0 = _torch.where(input == 0, input * -0.5, _torch.zeros_like(input))
-    return input.clamp(max=0) + at0 - (-input.abs()).exp().log1p()
+    return _named(input.clamp(max=0) + at0 - (-input.abs()).exp().log1p(), "LogSigmoidBackward0", input)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -761,7 +790,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
         raise ValueError("min_val cannot be greater than max_val")
     if inplace:
         return hardtanh_(input, min_val, max_val)
-    return input.clamp(min_val, max_val)
+    return _named(input.clamp(min_val, max_val), "HardtanhBackward0", input)
 
 
 def relu6(input, inplace=False):
@@ -769,11 +798,13 @@ def relu6(input, inplace=False):
 
 
 def hardsigmoid(input, inplace=False):
-    return _inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
+    out = _inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
+    return _named_inplace(out, "HardsigmoidBackward0") if inplace else _named(out, "HardsigmoidBackward0", input)
 
 
 def hardswish(input, inplace=False):
-    return _inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+    out = _inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+    return _named_inplace(out, "HardswishBackward0") if inplace else _named(out, "HardswishBackward0", input)
 
 
 def tanhshrink(input):
@@ -784,7 +815,7 @@ def threshold(input, threshold, value, inplace=False):
     # x <= threshold ? value : x, as ATen's kernel (NaN is kept, not replaced)
     if inplace:
         return threshold_(input, threshold, value)
-    return _torch.where(input <= threshold, _torch.full_like(input, value), input)
+    return _named(_torch.where(input <= threshold, _torch.full_like(input, value), input), "ThresholdBackward0", input)
 
 
 def hardshrink(input, lambd=0.5):
@@ -792,8 +823,9 @@ def hardshrink(input, lambd=0.5):
 
 
 def softshrink(input, lambd=0.5):
-    return _torch.where(input > lambd, input - lambd, _torch.where(input < -lambd, input + lambd,
-                                                                    _torch.zeros_like(input)))
+    return _named(_torch.where(input > lambd, input - lambd, _torch.where(input < -lambd, input + lambd,
+                                                                           _torch.zeros_like(input))),
+                  "SoftshrinkBackward0", input)
 
 
 def glu(input, dim=-1):
@@ -803,7 +835,7 @@ def glu(input, dim=-1):
         raise RuntimeError("Halving dimension must be even, but dimension " + str(dim % input.dim()) +
                            " is size " + str(input.shape[dim]))
     a, b = input.chunk(2, dim)
-    return a * b.sigmoid()
+    return _named(a * b.sigmoid(), "GluBackward0", input)
 
 
 def prelu(input, weight):
@@ -811,7 +843,7 @@ def prelu(input, weight):
         shape = [1] * input.dim()
         shape[1] = weight.numel()
         weight = weight.reshape(shape)
-    return _torch.where(input >= 0, input, weight * input)
+    return _named(_torch.where(input >= 0, input, weight * input), "PreluBackward0", input, weight)
 
 
 def rrelu(input, lower=1. / 8, upper=1. / 3, training=False, inplace=False):
@@ -825,10 +857,24 @@ def rrelu_(input, lower=1. / 8, upper=1. / 3, training=False):
     return _rrelu(input, lower, upper, training, True, None)
 
 
+def _view(t, shape):
+    """t.view(shape) where PyTorch's decomposition views (ViewBackward0), reshape if t cannot be"""
+    return t.view(shape) if t.is_contiguous() else t.reshape(shape)
+
+
+def _named_inplace(t, name):
+    """t after the in-place op decomposed here: its new grad_fn named as PyTorch's in-place node
+    (EluBackward1, ...); not for a view, whose grad_fn PyTorch regenerates, nor without grad mode
+    (no node was recorded: t's grad_fn is still an earlier op's)"""
+    if not _torch._C._is_compiling() and isinstance(t, _torch.Tensor) and t._base is None and _torch.is_grad_enabled():
+        _torch._C._name_grad_fn(t, name)
+    return t
+
+
 def _named(out, name, *inputs):
     """out, its grad_fn named as the one node PyTorch records for the op this function decomposes
     (torch._C._name_grad_fn says when it applies); compiled code keeps the graph's own nodes"""
-    if not _torch._C._is_compiling():
+    if not _torch._C._is_compiling() and isinstance(out, _torch.Tensor):   # (not an fx Proxy)
         _torch._C._name_grad_fn(out, name, *inputs)
     return out
 
@@ -842,7 +888,9 @@ def _rrelu(input, lower, upper, training, inplace, generator):
     if float(lower) > float(upper):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
-        return leaky_relu(input, (lower + upper) / 2, inplace)
+        # (PyTorch's evaluation is rrelu_with_noise too: RreluWithNoiseBackward0)
+        out = leaky_relu(input, (lower + upper) / 2, inplace)
+        return _named_inplace(out, "RreluWithNoiseBackward1") if inplace else _named(out, "RreluWithNoiseBackward0", input)
     opmath = _torch.float64 if input.dtype == _torch.float64 else _torch.float32
     # the bounds are converted to the compute type first (opmath_t lower = lower_.to<opmath_t>())
     lo = _torch.tensor(lower, dtype=opmath).item()
@@ -856,7 +904,9 @@ def _rrelu(input, lower, upper, training, inplace, generator):
     if input.dtype != opmath:   # half types: the product in float, rounded once
         out = (input.to(opmath) * noise).to(input.dtype)
         return input.copy_(out) if inplace else out
-    return input.mul_(noise) if inplace else _named(input * noise, "RreluWithNoiseBackward0", input)
+    if inplace:
+        return _named_inplace(input.mul_(noise), "RreluWithNoiseBackward1")
+    return _named(input * noise, "RreluWithNoiseBackward0", input)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -881,10 +931,12 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     d = x1 - x2 + eps
     if p == 2.0 or p == 2:
-        return (d * d).sum(-1, keepdim=keepdim).sqrt()
-    if p == 1:
-        return d.abs().sum(-1, keepdim=keepdim)
-    return (d.abs() ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
+        out = (d * d).sum(-1, keepdim=keepdim).sqrt()
+    elif p == 1:
+        out = d.abs().sum(-1, keepdim=keepdim)
+    else:
+        out = (d.abs() ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
+    return _named(out, "NormBackward1", x1, x2)   # PyTorch: norm(x1 - x2 + eps, p, -1)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
@@ -892,7 +944,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     w1 = (x1 * x1).sum(dim)
     w2 = (x2 * x2).sum(dim)
     n12 = (w1 * w2).clamp(min=eps * eps).sqrt()
-    return w12 / n12
+    return _named(w12 / n12, "SumBackward1", x1, x2)   # PyTorch: (x1 / n1 * x2 / n2).sum(dim)
 
 
 def one_hot(tensor, num_classes=-1):
@@ -936,15 +988,17 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     d = (input - target).abs()
     if beta == 0.0:
-        return _reduce(d, _reduction_arg(size_average, reduce, reduction))
-    loss = _torch.where(d < beta, d * d * 0.5 / beta, d - 0.5 * beta)
-    return _reduce(loss, _reduction_arg(size_average, reduce, reduction))
+        out = _reduce(d, _reduction_arg(size_average, reduce, reduction))
+    else:
+        loss = _torch.where(d < beta, d * d * 0.5 / beta, d - 0.5 * beta)
+        out = _reduce(loss, _reduction_arg(size_average, reduce, reduction))
+    return _named(out, "SmoothL1LossBackward0", input, target)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
     d = (input - target).abs()
     loss = _torch.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "HuberLossBackward0", input, target)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -955,7 +1009,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "BinaryCrossEntropyBackward0", input, target, weight)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -971,7 +1025,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         loss = (1 - target) * input + max_val + ((-max_val).exp() + (-input - max_val).exp()).log()
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "BinaryCrossEntropyWithLogitsBackward0", input, target, weight, pos_weight)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -993,6 +1047,8 @@ def _kl_div(input, target, reduction, log_target):
         loss = _torch.where(target > 0, target * (safe.log() - input), _torch.zeros_like(target))
     if reduction == "batchmean":
         return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+    if reduction == "none" and not log_target:
+        return _named(loss, "SubBackward0", input, target)   # ATen: xlogy(target, target) - target * input
     return _reduce(loss, reduction)
 
 
@@ -1013,7 +1069,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction_arg(size_average, reduce, reduction)
-    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+    return _reduce(_named((-target * (input1 - input2) + margin).clamp(min=0), "ClampMinBackward0", input1, input2),
+                   reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
@@ -1025,7 +1082,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction_arg(size_average, reduce, reduction)
-    return _reduce(((-target * input).exp() + 1).log(), reduction)
+    return _named(_reduce(((-target * input).exp() + 1).log(), reduction), "SoftMarginLossBackward0", input, target)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
@@ -1035,7 +1092,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = _torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp(min=0), reduction)
+    return _reduce(_named((margin + d_pos - d_neg).clamp(min=0), "ClampMinBackward0", anchor, positive, negative),
+                   reduction)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
@@ -1065,7 +1123,11 @@ def _nll_nd(logp, target, weight, ignore_index, reduction):
         raise RuntimeError(f"Expected target size {want}, got {list(target.shape)}")
     rows = logp.movedim(1, -1).reshape(-1, c)
     out = _nll_loss(rows, target.reshape(-1), weight, None, ignore_index, None, reduction)
-    return out.reshape(target.shape) if reduction == "none" else out
+    # ATen: nll_loss2d (NllLoss2DBackward0) on 4-D input; other ranks through a (N, C, 1, -1) view,
+    # their 'none' result viewed back (ViewBackward0)
+    if reduction == "none" and logp.dim() != 4:
+        return _view(out, target.shape)
+    return _named(out.reshape(target.shape) if reduction == "none" else out, "NllLoss2DBackward0", logp, weight)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
@@ -1103,7 +1165,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         loss = -term.sum(class_dim)
         if reduction == "mean":
             n = input.numel() // C
-            return loss.sum() / n
+            return _named(loss.sum() / n, "DivBackward1", input, target, weight)   # ATen: sum / n, a Scalar div
+        if reduction == "sum":
+            return _named(loss.sum(), "NegBackward0", input, target, weight)   # ATen: -(input * target).sum()
         return _reduce(loss, reduction)
     if label_smoothing == 0.0 and input.dim() <= 2:
         return _cross_entropy(input, target, weight, None, ignore_index, None, reduction)
@@ -1168,7 +1232,7 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     if input.numel() == 0:
         return input
     out = _alpha_dropout_draw(input, p, list(input.shape))
-    return input.copy_(out) if inplace else out
+    return _named_inplace(input.copy_(out), "AddBackward0") if inplace else out   # (ATen's last in-place op: add_)
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
@@ -1218,7 +1282,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             bags.append(part.max(0)[0])
         else:
             raise ValueError("mode has to be one of sum, mean or max")
-    return _torch.stack(bags, 0)
+    return _named(_torch.stack(bags, 0), "EmbeddingBagBackward0", weight, per_sample_weights)
 
 
 # ---- attention ----
@@ -1366,9 +1430,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         dropout_p = 0.0
     out, weights = _sdpa_core(q, k, v, attn_mask, dropout_p)
     out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    # (PyTorch views these back: ViewBackward0; a reshape would be _reshape_alias)
+    out = _view(linear(out, out_proj_weight, out_proj_bias), (tgt_len, bsz, embed_dim))
     if need_weights:
-        weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+        weights = _view(weights, (bsz, num_heads, tgt_len, src_len))
         if average_attn_weights:
             weights = weights.sum(1) / num_heads
         if not is_batched:
@@ -1399,7 +1464,7 @@ def leaky_relu_(input, negative_slope=0.01):
     # x > 0 ? x : x * slope, as x * (1 or slope): the same products, and the factor is the gradient
     with _torch.no_grad():
         factor = _torch.where(input > 0, _torch.ones_like(input), _torch.full_like(input, negative_slope))
-    return input.mul_(factor)
+    return _named_inplace(input.mul_(factor), "LeakyReluBackward1")
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -1407,11 +1472,11 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
         raise ValueError("min_val cannot be greater than max_val")
     # the gradient is zero where the result sits on a bound (hardtanh_backward's <= / >=)
     lo, hi = input <= min_val, input >= max_val
-    return input.masked_fill_(lo, min_val).masked_fill_(hi, max_val)
+    return _named_inplace(input.masked_fill_(lo, min_val).masked_fill_(hi, max_val), "HardtanhBackward0")
 
 
 def threshold_(input, threshold, value):
-    return input.masked_fill_(input <= threshold, value)
+    return _named_inplace(input.masked_fill_(input <= threshold, value), "ThresholdBackward1")
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
@@ -1584,7 +1649,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     loss = z.sum(1) / C
     if input.dim() <= 1 and reduction == "none":
         loss = loss.reshape(target.shape)
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "MultiMarginLossBackward0", input, weight)
 
 
 import struct as _struct

@@ -30,7 +30,7 @@ class Unflatten(Module):
     def forward(self, input):
         d = self.dim if self.dim >= 0 else input.dim() + self.dim
         shape = list(input.shape[:d]) + list(self.unflattened_size) + list(input.shape[d + 1:])
-        return input.reshape(shape)
+        return input.view(shape)   # PyTorch's Unflatten is Tensor.unflatten, a view (ViewBackward0)
 
     def extra_repr(self):
         return "dim={}, unflattened_size={}".format(self.dim, self.unflattened_size)

@@ -266,6 +266,8 @@ class RNNBase(Module):
             hidden = (hidden[0].squeeze(1), hidden[1].squeeze(1)) if is_lstm else hidden.squeeze(1)
         elif self.batch_first:
             out = out.transpose(0, 1)
+            if not is_lstm:   # PyTorch's RNN and GRU kernels transpose their output in place (transpose_)
+                out = F._named(out, "TransposeBackward1", input)
         return out, hidden
 
 
