@@ -8,6 +8,19 @@
 
 enum { TRACER_EXT = VM_EXT_TRACER };
 
+/* A dict's state as a guard program last saw it (guard_program.c).  Versions come from one global
+ * counter and every write to a dict's entries takes a new one (vm/dict.c), so (dict, version)
+ * names one state of one dict: while the dict a step reads is the same object at the same
+ * version, the entry it read holds the same value, or is still absent.  `v` is not traced by
+ * the collector and need not be: it is used only while `dict` (alive: the step has just reached
+ * it from its base) still holds it; a dict freed and another allocated at its address has
+ * another version. */
+typedef struct DictMemo {
+    DictObj *dict;            /* NULL: nothing seen yet */
+    uint64_t version;
+    Value v;                  /* what the read returned (VAL_NULL: absent) */
+} DictMemo;
+
 /* One value a guard program reads: a source, resolved once per check (guard_program.c). */
 typedef struct GuardStep {
     uint8_t kind;             /* SourceKind */
@@ -17,7 +30,10 @@ typedef struct GuardStep {
     int32_t index;            /* SRC_LOCAL slot, SRC_CLOSURE free index */
     StrObj *name;
     Value key;
+    StrObj *key_str;          /* SRC_ITEM: key when it is a str (a dict entry read by name) */
     TypeObj *base_type;       /* SRC_ATTR specialised: the base's exact type when compiled */
+    /* the dict reads of the step: the one it makes, and for SRC_GLOBAL the builtins fallback */
+    DictMemo memo, memo_builtins;
 } GuardStep;
 
 /* One compiled entry of a code object: its guards and residual code. */
@@ -36,6 +52,9 @@ typedef struct CacheEntry {
     int32_t *distinct;
     int32_t n_distinct;
     uint8_t *skip;
+    /* per guard: the dict state a G_DICT_KEYS guard last passed on (it passes again while the
+     * dict is unchanged: the check reads nothing but the dict's keys) */
+    DictMemo *passed;
     CodeObj *code;            /* residual code (NULL for a skip entry) */
     Value keep;               /* a list: compiled fns and resume functions it calls */
     int32_t compile_id;
@@ -144,7 +163,7 @@ void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const ch
 /* guard_program.c: build an entry's program (after its guards are copied in; f is the frame it
  * was compiled for) and run it: true when every guard holds. */
 void guard_program_build(VM *vm, Frame *f, CacheEntry *e);
-bool guard_program_check(VM *vm, Frame *f, const CacheEntry *e);
+bool guard_program_check(VM *vm, Frame *f, CacheEntry *e);   /* updates the entry's memos */
 
 /* frame.c: run fn(*args, **kwargs) (or vectorcall arguments) with the hook installed and these
  * options */
