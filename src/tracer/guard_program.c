@@ -184,7 +184,7 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
     }
     /* the aliasing guards: every pair among the tensors they name (tracer_add_input guards each
      * new input against all earlier ones), checked as one set */
-    e->skip = trace_arena_alloc(&e->arena, (size_t)(e->n_guards + 1));
+    uint8_t *skip = trace_arena_alloc(&e->arena, (size_t)(e->n_guards + 1));
     e->passed = trace_arena_alloc(&e->arena, sizeof(DictMemo) * (size_t)(e->n_guards + 1));
     e->distinct = trace_arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(2 * e->n_guards + 1));
     e->n_distinct = 0;
@@ -202,10 +202,15 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
     /* only when the guarded pairs are all the pairs of the set (else check them one by one) */
     if (pairs == e->n_distinct * (e->n_distinct - 1) / 2) {
         for (int32_t i = 0; i < e->n_guards; i++)
-            e->skip[i] = e->guards[i].kind == G_NOT_SAME && e->src_step[i] >= 0 && e->other_step[i] >= 0;
+            skip[i] = e->guards[i].kind == G_NOT_SAME && e->src_step[i] >= 0 && e->other_step[i] >= 0;
     } else {
         e->n_distinct = 0;
     }
+    e->ops = trace_arena_alloc(&e->arena, sizeof(GuardOp) * (size_t)(e->n_guards + 1));
+    e->n_ops = 0;
+    for (int32_t i = 0; i < e->n_guards; i++)
+        if (!skip[i])
+            e->ops[e->n_ops++] = (GuardOp){.kind = (int32_t)e->guards[i].kind, .guard = i, .a = e->src_step[i], .b = e->other_step[i]};
     /* specialise attribute reads on the values they had when compiled */
     for (int32_t i = 0; i < e->n_steps; i++) {
         GuardStep *t = &e->steps[i];
@@ -319,20 +324,19 @@ bool guard_program_check(VM *vm, Frame *f, CacheEntry *e) {
         for (int32_t j = 0; j < i; j++)
             if (val_identical(a, vals[e->distinct[j]])) return false;
     }
-    for (int32_t i = 0; i < e->n_guards; i++) {
-        if (e->skip[i]) continue;
-        const Guard *g = &e->guards[i];
-        int32_t a = e->src_step[i], b = e->other_step[i];
-        Value v = a >= 0 ? vals[a] : val_null();
-        switch (g->kind) {
+    for (int32_t i = 0; i < e->n_ops; i++) {
+        const GuardOp *op = &e->ops[i];
+        const Guard *g = &e->guards[op->guard];
+        Value v = op->a >= 0 ? vals[op->a] : val_null();
+        switch (op->kind) {
         case G_ID:   /* the most common guard, inline */
             if (val_is_null(v) || !val_identical(v, g->expected)) return false;
             break;
         case G_DICT_KEYS:
-            if (!dict_keys_check(vm, g, &e->passed[i], v)) return false;
+            if (!dict_keys_check(vm, g, &e->passed[op->guard], v)) return false;
             break;
         default:
-            if (!guard_check_values(vm, g, v, b >= 0 ? vals[b] : val_null())) return false;
+            if (!guard_check_values(vm, g, v, op->b >= 0 ? vals[op->b] : val_null())) return false;
         }
     }
     return true;

@@ -36,6 +36,14 @@ typedef struct GuardStep {
     DictMemo memo, memo_builtins;
 } GuardStep;
 
+/* One check of a guard program: a guard with the steps of its values (-1: none), so the loop
+ * reads four small fields instead of the Guard and three side arrays (guard_program.c). */
+typedef struct GuardOp {
+    int32_t kind;             /* GuardKind, copied */
+    int32_t guard;            /* index into the entry's guards */
+    int32_t a, b;             /* steps of the guard's source and other source */
+} GuardOp;
+
 /* One compiled entry of a code object: its guards and residual code. */
 typedef struct CacheEntry {
     struct CacheEntry *next;
@@ -48,10 +56,12 @@ typedef struct CacheEntry {
     int32_t n_steps;
     int32_t *src_step, *other_step;
     /* the NO_TENSOR_ALIASING guards as one check: these steps' values are pairwise distinct
-     * (those guards are then skipped: skip[i]) */
+     * (those guards then have no op) */
     int32_t *distinct;
     int32_t n_distinct;
-    uint8_t *skip;
+    /* the other guards' checks, in guard order */
+    GuardOp *ops;
+    int32_t n_ops;
     /* per guard: the dict state a G_DICT_KEYS guard last passed on (it passes again while the
      * dict is unchanged: the check reads nothing but the dict's keys) */
     DictMemo *passed;
