@@ -335,6 +335,9 @@ bool guard_program_check(VM *vm, Frame *f, CacheEntry *e) {
         case G_DICT_KEYS:
             if (!dict_keys_check(vm, g, &e->passed[op->guard], v)) return false;
             break;
+        case G_GRAD_MODE: case G_SAVED_HOOKS: case G_DEFAULT_DTYPE: case G_AUTOCAST: case G_BACKEND:
+            if (guard_check_ambient(vm, g) != 1) return false;
+            break;
         default:
             if (!guard_check_values(vm, g, v, op->b >= 0 ? vals[op->b] : val_null())) return false;
         }

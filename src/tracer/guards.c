@@ -9,7 +9,7 @@
 
 #include "ember/autograd.h"
 #include "src/torch/module.h"
-#include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
 #include "vm/dict.h"
 #include "vm/str.h"
 
@@ -198,14 +198,8 @@ static bool is_tensor(VM *vm, Value v) {
 /* The check on resolved values (v: the source's, o: the other source's; VAL_NULL = missing). */
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
     switch (g->kind) {
-    case G_GRAD_MODE: return ag_is_grad_enabled() == g->flag;
-    case G_SAVED_HOOKS: return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
-    case G_DEFAULT_DTYPE: return (int64_t)tensor_default_dtype() == g->expected.as.i;
-    case G_AUTOCAST: return (int64_t)tracer_autocast_state(vm) == g->expected.as.i;
-    case G_BACKEND: {
-        const CompileOptions *opts = trace_current_options(vm);
-        return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
-    }
+    case G_GRAD_MODE: case G_SAVED_HOOKS: case G_DEFAULT_DTYPE: case G_AUTOCAST: case G_BACKEND:
+        return guard_check_ambient(vm, g) == 1;
     case G_TYPE: return !val_is_null(v) && vm_type_of(vm, v) == (TypeObj *)g->expected.as.o;
     case G_ID: return !val_is_null(v) && val_identical(v, g->expected);
     case G_ABSENT: return val_is_null(v);

@@ -4,6 +4,7 @@
 #ifndef EMBER_TRACER_STATE_H
 #define EMBER_TRACER_STATE_H
 
+#include "ember/autograd.h"
 #include "src/tracer/tracer.h"
 
 enum { TRACER_EXT = VM_EXT_TRACER };
@@ -35,6 +36,22 @@ typedef struct GuardStep {
     /* the dict reads of the step: the one it makes, and for SRC_GLOBAL the builtins fallback */
     DictMemo memo, memo_builtins;
 } GuardStep;
+
+/* The guards with no source, on the state a compiled call runs under: 1 / 0 when g is one of
+ * them (guard_check_values and the guard program both decide them here), -1 when it is not. */
+static inline int guard_check_ambient(VM *vm, const Guard *g) {
+    switch (g->kind) {
+    case G_GRAD_MODE: return ag_is_grad_enabled() == g->flag;
+    case G_SAVED_HOOKS: return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
+    case G_DEFAULT_DTYPE: return (int64_t)tensor_default_dtype() == g->expected.as.i;
+    case G_AUTOCAST: return (int64_t)tracer_autocast_state(vm) == g->expected.as.i;
+    case G_BACKEND: {
+        const CompileOptions *opts = trace_current_options(vm);
+        return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
+    }
+    default: return -1;
+    }
+}
 
 /* One check of a guard program: a guard with the steps of its values (-1: none), so the loop
  * reads four small fields instead of the Guard and three side arrays (guard_program.c). */
