@@ -11,7 +11,9 @@
 #define SMALL_DICT 8
 
 /* Versions come from one global counter, so a version identifies a dict's state uniquely (the
- * interpreter's LOAD_GLOBAL cache relies on that). */
+ * interpreter's LOAD_GLOBAL cache and the tracer's guard programs rely on that): every write to
+ * a dict's entries goes through this file (or dict_set_at) and takes a new version, and a new
+ * dict takes one too, so a dict allocated where a freed one was never shows the freed one's. */
 uint64_t dict_version_counter;
 #define BUMP(d) ((d)->version = ++dict_version_counter)
 #define IX_EMPTY (-1)
@@ -21,6 +23,7 @@ DictObj *dict_new_typed(VM *vm, TypeObj *t) {
     DictObj *d = gc_alloc(vm, t, t->instance_size ? t->instance_size : sizeof(DictObj));
     if (!d) return NULL;
     d->default_factory = val_null();
+    BUMP(d);
     return d;
 }
 

@@ -14,6 +14,15 @@
  * an instance __dict__, is read straight from there on later calls; when it is not found there
  * the step falls back to the general static read (trace_static_getattr), so the result is the same as
  * resolving the source afresh.  Nothing allocates and no script code runs.
+ *
+ * Dict reads are memoised on dict versions (DictMemo, tracer_state.h): a step that reads `name`
+ * from a dict (a global, another module's global, a module attribute, a parameter, a submodule,
+ * an instance attribute) keeps the dict, its version and the value read, and while the dict it
+ * reaches is the same object at the same version it returns that value without the lookup.  Any
+ * write to the dict changes its version, so the next check looks the name up again.  The steps
+ * still run every time, bases first: only the hash lookup is saved, never a link of the chain.
+ * A DICT_KEYS guard likewise passes without walking the keys while its dict is the one, at the
+ * version, it last passed on.
  */
 #include <stdint.h>
 #include <string.h>
@@ -25,6 +34,7 @@
 
 enum {
     HOW_GENERIC,
+    HOW_MODULE,                                        /* a module object: its __dict__ */
     HOW_MOD_PARAMS, HOW_MOD_BUFFERS, HOW_MOD_MODULES,   /* an entry of that dict */
     HOW_MOD_HOOKS,                                     /* the hook dict `field` itself */
     HOW_MOD_PARAMS_DICT, HOW_MOD_BUFFERS_DICT, HOW_MOD_MODULES_DICT,   /* the dict itself */
@@ -99,6 +109,9 @@ static int32_t intern_uncached(ProgramBuilder *bd, const Source *s) {
     t->index = s->index;
     t->name = s->name;
     t->key = s->key;
+    /* an item read by a str key can only be a dict's entry (source_resolve_static) */
+    if (s->kind == SRC_ITEM && s->key.tag == VAL_OBJ && s->key.as.o->type->layout == OBJ_LAYOUT_STR)
+        t->key_str = AS_STR(s->key);
     return e->n_steps++;
 }
 
@@ -107,8 +120,13 @@ static void specialise_attr(VM *vm, GuardStep *t, Value obj) {
     t->how = HOW_GENERIC;
     if (obj.tag != VAL_OBJ || !t->name) return;
     TypeObj *type = vm_type_of(vm, obj);
-    Value descr = type_lookup(vm, type, t->name);
     t->base_type = type;
+    /* trace_static_getattr reads a module's attributes from its __dict__ alone */
+    if (type->layout == OBJ_LAYOUT_MODULE) {
+        t->how = HOW_MODULE;
+        return;
+    }
+    Value descr = type_lookup(vm, type, t->name);
     if (nn_state(vm) && nn_is_module(vm, obj)) {
         NnModuleObj *m = (NnModuleObj *)obj.as.o;
         static const char *const dicts[] = {"_parameters", "_buffers", "_modules"};
@@ -166,7 +184,8 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
     }
     /* the aliasing guards: every pair among the tensors they name (tracer_add_input guards each
      * new input against all earlier ones), checked as one set */
-    e->skip = trace_arena_alloc(&e->arena, (size_t)(e->n_guards + 1));
+    uint8_t *skip = trace_arena_alloc(&e->arena, (size_t)(e->n_guards + 1));
+    e->passed = trace_arena_alloc(&e->arena, sizeof(DictMemo) * (size_t)(e->n_guards + 1));
     e->distinct = trace_arena_alloc(&e->arena, sizeof(int32_t) * (size_t)(2 * e->n_guards + 1));
     e->n_distinct = 0;
     int32_t pairs = 0;
@@ -183,10 +202,15 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
     /* only when the guarded pairs are all the pairs of the set (else check them one by one) */
     if (pairs == e->n_distinct * (e->n_distinct - 1) / 2) {
         for (int32_t i = 0; i < e->n_guards; i++)
-            e->skip[i] = e->guards[i].kind == G_NOT_SAME && e->src_step[i] >= 0 && e->other_step[i] >= 0;
+            skip[i] = e->guards[i].kind == G_NOT_SAME && e->src_step[i] >= 0 && e->other_step[i] >= 0;
     } else {
         e->n_distinct = 0;
     }
+    e->ops = trace_arena_alloc(&e->arena, sizeof(GuardOp) * (size_t)(e->n_guards + 1));
+    e->n_ops = 0;
+    for (int32_t i = 0; i < e->n_guards; i++)
+        if (!skip[i])
+            e->ops[e->n_ops++] = (GuardOp){.kind = (int32_t)e->guards[i].kind, .guard = i, .a = e->src_step[i], .b = e->other_step[i]};
     /* specialise attribute reads on the values they had when compiled */
     for (int32_t i = 0; i < e->n_steps; i++) {
         GuardStep *t = &e->steps[i];
@@ -195,10 +219,21 @@ void guard_program_build(VM *vm, Frame *f, CacheEntry *e) {
     }
 }
 
-static inline Value attr_step(VM *vm, const GuardStep *t, Value obj) {
+/* d[name], memoised on d's version (see DictMemo): unchanged since the last read, the same value */
+static inline Value memo_get(DictMemo *m, DictObj *d, StrObj *name) {
+    if (d == m->dict && d->version == m->version) return m->v;
+    Value v = dict_get_str(d, name);
+    m->dict = d;
+    m->version = d->version;
+    m->v = v;
+    return v;
+}
+
+static inline Value attr_step(VM *vm, GuardStep *t, Value obj) {
     /* the fast places hold only for the exact type the step was specialised on */
     if (obj.tag != VAL_OBJ || obj.as.o->type != t->base_type) return obj.tag == VAL_OBJ ? trace_static_getattr(vm, obj, t->name) : val_null();
     switch (t->how) {
+    case HOW_MODULE: return memo_get(&t->memo, ((ModuleObj *)obj.as.o)->dict, t->name);
     case HOW_MOD_PARAMS_DICT: case HOW_MOD_BUFFERS_DICT: case HOW_MOD_MODULES_DICT: {
         NnModuleObj *m = (NnModuleObj *)obj.as.o;
         DictObj *d = t->how == HOW_MOD_PARAMS_DICT ? m->parameters : t->how == HOW_MOD_BUFFERS_DICT ? m->buffers : m->modules;
@@ -211,13 +246,13 @@ static inline Value attr_step(VM *vm, const GuardStep *t, Value obj) {
             return d ? val_obj(d) : val_null();
         }
         DictObj *d = t->how == HOW_MOD_PARAMS ? m->parameters : t->how == HOW_MOD_BUFFERS ? m->buffers : m->modules;
-        Value v = d ? dict_get_str(d, t->name) : val_null();
+        Value v = d ? memo_get(&t->memo, d, t->name) : val_null();
         if (!val_is_null(v)) return v;
         break;
     }
     case HOW_INSTANCE: {
         DictObj *d = *obj_dict_slot(obj.as.o);
-        Value v = d ? dict_get_str(d, t->name) : val_null();
+        Value v = d ? memo_get(&t->memo, d, t->name) : val_null();
         if (!val_is_null(v)) return v;
         break;
     }
@@ -226,12 +261,12 @@ static inline Value attr_step(VM *vm, const GuardStep *t, Value obj) {
     return trace_static_getattr(vm, obj, t->name);
 }
 
-static Value run_step(VM *vm, Frame *f, const GuardStep *t, const Value *vals) {
+static Value run_step(VM *vm, Frame *f, GuardStep *t, const Value *vals) {
     switch (t->kind) {
     case SRC_LOCAL: return t->index >= 0 && t->index < f->code->nlocalsplus ? f->localsplus[t->index] : val_null();
     case SRC_GLOBAL: {
-        Value v = dict_get_str(f->globals, t->name);
-        if (val_is_null(v) && f->builtins) v = dict_get_str(f->builtins, t->name);
+        Value v = memo_get(&t->memo, f->globals, t->name);
+        if (val_is_null(v) && f->builtins) v = memo_get(&t->memo_builtins, f->builtins, t->name);
         return v;
     }
     case SRC_OBJECT: return t->key;
@@ -239,8 +274,16 @@ static Value run_step(VM *vm, Frame *f, const GuardStep *t, const Value *vals) {
         Value b = vals[t->base];
         return val_is_null(b) ? b : attr_step(vm, t, b);
     }
+    case SRC_ITEM:
+        if (t->key_str) {
+            /* a dict entry by name: another module's global, sys.modules[name], a dict's item */
+            Value b = vals[t->base];
+            if (b.tag != VAL_OBJ || b.as.o->type->layout != OBJ_LAYOUT_DICT) return val_null();
+            return memo_get(&t->memo, (DictObj *)b.as.o, t->key_str);
+        }
+        /* fall through */
     default: {
-        /* items and closure cells: the general resolver on a one-step source */
+        /* other items and closure cells: the general resolver on a one-step source */
         Source s = {.kind = (SourceKind)t->kind, .index = t->index, .name = t->name, .key = t->key};
         if (t->kind == SRC_ITEM) {
             Value b = vals[t->base];
@@ -254,7 +297,20 @@ static Value run_step(VM *vm, Frame *f, const GuardStep *t, const Value *vals) {
     }
 }
 
-bool guard_program_check(VM *vm, Frame *f, const CacheEntry *e) {
+/* A DICT_KEYS guard on the dict state it last passed on passes again (its check reads only the
+ * dict's keys and order, which that state fixes); otherwise the full check, remembered if it passes. */
+static bool dict_keys_check(VM *vm, const Guard *g, DictMemo *passed, Value v) {
+    if (v.tag == VAL_OBJ && v.as.o->type->layout == OBJ_LAYOUT_DICT && (DictObj *)v.as.o == passed->dict &&
+        passed->dict->version == passed->version)
+        return true;
+    if (!guard_check_values(vm, g, v, val_null())) return false;
+    DictObj *d = (DictObj *)v.as.o;
+    passed->dict = d;
+    passed->version = d->version;
+    return true;
+}
+
+bool guard_program_check(VM *vm, Frame *f, CacheEntry *e) {
     if (!e->src_step || e->n_steps > 256) {
         for (int32_t i = 0; i < e->n_guards; i++)
             if (!guard_check(vm, f, &e->guards[i])) return false;
@@ -268,11 +324,23 @@ bool guard_program_check(VM *vm, Frame *f, const CacheEntry *e) {
         for (int32_t j = 0; j < i; j++)
             if (val_identical(a, vals[e->distinct[j]])) return false;
     }
-    for (int32_t i = 0; i < e->n_guards; i++) {
-        if (e->skip[i]) continue;
-        int32_t a = e->src_step[i], b = e->other_step[i];
-        if (!guard_check_values(vm, &e->guards[i], a >= 0 ? vals[a] : val_null(), b >= 0 ? vals[b] : val_null()))
-            return false;
+    for (int32_t i = 0; i < e->n_ops; i++) {
+        const GuardOp *op = &e->ops[i];
+        const Guard *g = &e->guards[op->guard];
+        Value v = op->a >= 0 ? vals[op->a] : val_null();
+        switch (op->kind) {
+        case G_ID:   /* the most common guard, inline */
+            if (val_is_null(v) || !val_identical(v, g->expected)) return false;
+            break;
+        case G_DICT_KEYS:
+            if (!dict_keys_check(vm, g, &e->passed[op->guard], v)) return false;
+            break;
+        case G_GRAD_MODE: case G_SAVED_HOOKS: case G_DEFAULT_DTYPE: case G_AUTOCAST: case G_BACKEND:
+            if (guard_check_ambient(vm, g) != 1) return false;
+            break;
+        default:
+            if (!guard_check_values(vm, g, v, op->b >= 0 ? vals[op->b] : val_null())) return false;
+        }
     }
     return true;
 }

@@ -9,7 +9,7 @@
 
 #include "ember/autograd.h"
 #include "src/torch/module.h"
-#include "src/tracer/tracer.h"
+#include "src/tracer/tracer_state.h"
 #include "vm/dict.h"
 #include "vm/str.h"
 
@@ -120,6 +120,11 @@ void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present) {
     guard_add(tr, g);
 }
 
+void guard_absent(Tracer *tr, Source *s) {
+    if (!s) return;
+    guard_add(tr, base_guard(G_ABSENT, s));
+}
+
 /* ---- checking ------------------------------------------------------------------------------------ */
 
 static const char *dtype_name(TensorDtype d) {
@@ -192,17 +197,12 @@ static bool is_tensor(VM *vm, Value v) {
 
 /* The check on resolved values (v: the source's, o: the other source's; VAL_NULL = missing). */
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value o) {
-    if (g->kind == G_GRAD_MODE) return ag_is_grad_enabled() == g->flag;
-    if (g->kind == G_SAVED_HOOKS) return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
-    if (g->kind == G_DEFAULT_DTYPE) return (int64_t)tensor_default_dtype() == g->expected.as.i;
-    if (g->kind == G_AUTOCAST) return (int64_t)tracer_autocast_state(vm) == g->expected.as.i;
-    if (g->kind == G_BACKEND) {
-        const CompileOptions *opts = trace_current_options(vm);
-        return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
-    }
     switch (g->kind) {
+    case G_GRAD_MODE: case G_SAVED_HOOKS: case G_DEFAULT_DTYPE: case G_AUTOCAST: case G_BACKEND:
+        return guard_check_ambient(vm, g) == 1;
     case G_TYPE: return !val_is_null(v) && vm_type_of(vm, v) == (TypeObj *)g->expected.as.o;
     case G_ID: return !val_is_null(v) && val_identical(v, g->expected);
+    case G_ABSENT: return val_is_null(v);
     case G_EQUALS: return !val_is_null(v) && equals_value(vm, v, g->expected);
     case G_TENSOR: {
         TorchState *ts = torch_state(vm);
@@ -353,6 +353,10 @@ const char *guard_failure(VM *vm, Frame *f, const Guard *g, char *buf, size_t ca
         snprintf(buf, cap, "%s %s %s", src, g->kind == G_SAME ? "is" : "is not", osrc);
         return buf;
     }
+    case G_ABSENT:
+        if (val_is_null(v)) return NULL;
+        snprintf(buf, cap, "%s is absent", src);
+        return buf;
     case G_HOOKS_EMPTY:
         snprintf(buf, cap, "len(%s.%s) == 0", src, g->name->data);
         return buf;
@@ -428,6 +432,15 @@ void guard_format(Tracer *tr, const Guard *g, char *buf, size_t cap) {
         break;
     }
     case G_HOOKS_EMPTY: snprintf(buf, cap, "NO_HOOKS: len(%s.%s) == 0", src, g->name->data); break;
+    case G_ABSENT:
+        if (g->source->kind == SRC_ITEM && g->source->key.tag == VAL_OBJ) {
+            char d[512];
+            source_repr_buf(g->source->base, d, sizeof d);
+            snprintf(buf, cap, "DICT_CONTAINS: not ___dict_contains('%s', %s)", AS_STR(g->source->key)->data, d);
+        } else {
+            snprintf(buf, cap, "ABSENT: %s", src);
+        }
+        break;
     case G_NN_NO_HOOKS: snprintf(buf, cap, "NN_MODULE_NO_HOOKS: %s and the global module hook dicts are empty", src); break;
     case G_NN_HOOKS: snprintf(buf, cap, "NN_MODULE_HOOKS: %s and the global module hook dicts hold the traced hooks", src); break;
     case G_BACKEND: snprintf(buf, cap, "BACKEND_MATCH: ___check_current_backend(%s)", g->backend ? g->backend->name : "?"); break;

@@ -186,6 +186,9 @@ static TxStatus load_global(Tracer *tr, Tx *tx, StrObj *name, VT **out) {
         v = dict_get_str(b, name);
         if (val_is_null(v)) return trace_break(tr, "name '%s' is not defined", name->data);
         from = b;
+        /* another module's function read a builtin: no global of its module may shadow it later
+         * (the frame's own G['name'] resolves globals then builtins, so it needs no such guard) */
+        if (!own_globals) guard_absent(tr, foreign_global_source(tr, tx->globals, false, name));
     }
     *out = vt_from_value(tr, v, own_globals ? source_global(tr, name)
                                             : foreign_global_source(tr, from, from != tx->globals, name));

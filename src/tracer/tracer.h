@@ -279,6 +279,8 @@ typedef enum GuardKind {
                          the dtype number): factories and Python-float promotion use it */
     G_AUTOCAST,       /* CPU autocast is as when traced (expected: its dtype number, or -1 when off):
                          the traced graph holds the casts autocast made, or none */
+    G_ABSENT,         /* the source reads nothing: a dict lacks the key (another module's globals
+                         lack a name its function read from the builtins, so no global shadows it) */
 } GuardKind;
 
 typedef struct Guard {
@@ -532,6 +534,7 @@ void guard_storage_offset(Tracer *tr, Source *s, int64_t offset);
 void guard_len(Tracer *tr, Source *s, int64_t n);
 void guard_dict_keys(Tracer *tr, Source *s, DictObj *d);
 void guard_hasattr(Tracer *tr, Source *s, StrObj *name, bool present);
+void guard_absent(Tracer *tr, Source *s);
 bool guard_check(VM *vm, Frame *f, const Guard *g);
 bool guard_check_values(VM *vm, const Guard *g, Value v, Value other);
 /* One-line description ("tensor 'x' size mismatch at index 0. expected 3, actual 4") of why g

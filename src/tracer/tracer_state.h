@@ -4,9 +4,23 @@
 #ifndef EMBER_TRACER_STATE_H
 #define EMBER_TRACER_STATE_H
 
+#include "ember/autograd.h"
 #include "src/tracer/tracer.h"
 
 enum { TRACER_EXT = VM_EXT_TRACER };
+
+/* A dict's state as a guard program last saw it (guard_program.c).  Versions come from one global
+ * counter and every write to a dict's entries takes a new one (vm/dict.c), so (dict, version)
+ * names one state of one dict: while the dict a step reads is the same object at the same
+ * version, the entry it read holds the same value, or is still absent.  `v` is not traced by
+ * the collector and need not be: it is used only while `dict` (alive: the step has just reached
+ * it from its base) still holds it; a dict freed and another allocated at its address has
+ * another version. */
+typedef struct DictMemo {
+    DictObj *dict;            /* NULL: nothing seen yet */
+    uint64_t version;
+    Value v;                  /* what the read returned (VAL_NULL: absent) */
+} DictMemo;
 
 /* One value a guard program reads: a source, resolved once per check (guard_program.c). */
 typedef struct GuardStep {
@@ -17,8 +31,35 @@ typedef struct GuardStep {
     int32_t index;            /* SRC_LOCAL slot, SRC_CLOSURE free index */
     StrObj *name;
     Value key;
+    StrObj *key_str;          /* SRC_ITEM: key when it is a str (a dict entry read by name) */
     TypeObj *base_type;       /* SRC_ATTR specialised: the base's exact type when compiled */
+    /* the dict reads of the step: the one it makes, and for SRC_GLOBAL the builtins fallback */
+    DictMemo memo, memo_builtins;
 } GuardStep;
+
+/* The guards with no source, on the state a compiled call runs under: 1 / 0 when g is one of
+ * them (guard_check_values and the guard program both decide them here), -1 when it is not. */
+static inline int guard_check_ambient(VM *vm, const Guard *g) {
+    switch (g->kind) {
+    case G_GRAD_MODE: return ag_is_grad_enabled() == g->flag;
+    case G_SAVED_HOOKS: return (ag_saved_tensors_hooks_depth() > 0) == g->flag;
+    case G_DEFAULT_DTYPE: return (int64_t)tensor_default_dtype() == g->expected.as.i;
+    case G_AUTOCAST: return (int64_t)tracer_autocast_state(vm) == g->expected.as.i;
+    case G_BACKEND: {
+        const CompileOptions *opts = trace_current_options(vm);
+        return opts->backend == g->backend && val_identical(opts->user_backend, g->expected);
+    }
+    default: return -1;
+    }
+}
+
+/* One check of a guard program: a guard with the steps of its values (-1: none), so the loop
+ * reads four small fields instead of the Guard and three side arrays (guard_program.c). */
+typedef struct GuardOp {
+    int32_t kind;             /* GuardKind, copied */
+    int32_t guard;            /* index into the entry's guards */
+    int32_t a, b;             /* steps of the guard's source and other source */
+} GuardOp;
 
 /* One compiled entry of a code object: its guards and residual code. */
 typedef struct CacheEntry {
@@ -32,10 +73,15 @@ typedef struct CacheEntry {
     int32_t n_steps;
     int32_t *src_step, *other_step;
     /* the NO_TENSOR_ALIASING guards as one check: these steps' values are pairwise distinct
-     * (those guards are then skipped: skip[i]) */
+     * (those guards then have no op) */
     int32_t *distinct;
     int32_t n_distinct;
-    uint8_t *skip;
+    /* the other guards' checks, in guard order */
+    GuardOp *ops;
+    int32_t n_ops;
+    /* per guard: the dict state a G_DICT_KEYS guard last passed on (it passes again while the
+     * dict is unchanged: the check reads nothing but the dict's keys) */
+    DictMemo *passed;
     CodeObj *code;            /* residual code (NULL for a skip entry) */
     Value keep;               /* a list: compiled fns and resume functions it calls */
     int32_t compile_id;
@@ -144,7 +190,7 @@ void tracer_explain_record(Tracer *tr, Value compiled_fn, bool skipped, const ch
 /* guard_program.c: build an entry's program (after its guards are copied in; f is the frame it
  * was compiled for) and run it: true when every guard holds. */
 void guard_program_build(VM *vm, Frame *f, CacheEntry *e);
-bool guard_program_check(VM *vm, Frame *f, const CacheEntry *e);
+bool guard_program_check(VM *vm, Frame *f, CacheEntry *e);   /* updates the entry's memos */
 
 /* frame.c: run fn(*args, **kwargs) (or vectorcall arguments) with the hook installed and these
  * options */
