@@ -53,6 +53,8 @@ class SGD(Optimizer):
 
 
 def _sgd_step(p, buf, lr, momentum, dampening, weight_decay, nesterov, maximize):
-    if p.dtype == torch.float32 and p.grad.dtype == torch.float32 and (buf is None or buf.dtype == torch.float32):
+    # (p.grad is not read here: its wrapper would keep the gradient's storage alive until the next
+    # collection; the native step reads the gradient in C, and autograd gives it p's dtype)
+    if p.dtype == torch.float32 and (buf is None or buf.dtype == torch.float32):
         return _sgd_step_f32(p, buf, lr, momentum, dampening, weight_decay, nesterov, maximize)
     return _sgd_step_tensors(p, buf, lr, momentum, dampening, weight_decay, nesterov, maximize)
