@@ -8,7 +8,8 @@
  * freeing and re-allocating a sweep's worth of tensors was a fifth of a small training step
  * (bench_ops.py's mlp_step_b1: _int_free, malloc_consolidate, unlink_chunk, _int_malloc).  A
  * LIFO list per size class is O(1) both ways and gives back the block freed last, whose memory
- * is the likeliest to be in cache still.
+ * is the likeliest to be in cache still; a take prefetches the class's next block, which after a
+ * sweep is usually not (blockcache.c).
  *
  * Blocks up to 4 KiB come in 64-byte classes (16-byte aligned, malloc's), blocks over 4 KiB and
  * up to 64 KiB in 4 KiB classes (64-byte aligned: tensor data); anything larger goes straight to
