@@ -532,7 +532,8 @@ static void sweep(VM *vm) {
         }
     }
     *dead_end = *types_end = NULL;
-    vm->nobjects = live;
+    vm->gc_freed += (int64_t)(n - live);
+    vm->nobjects = vm->gc_nobjects_after = live;
     while (dead) {
         Obj *next = dead->gc_next;
         free_object(vm, dead);

@@ -163,6 +163,9 @@ VM *vm_new(void) {
     vm->out = stdout;
     vm->err = stderr;
     vm->next_gc = 4u << 20;
+    vm->gc_threshold[0] = 700;   /* CPython's defaults, reported by gc.get_threshold() */
+    vm->gc_threshold[1] = 10;
+    vm->gc_threshold[2] = 10;
     vm->next_storage_gc = 16u << 20;
     vm->eval_frame = vm_eval_frame_default;
     vm->exc = val_null();

@@ -175,6 +175,11 @@ struct VM {
     Obj **fin_pending;
     size_t fin_n, fin_cap;
     int64_t gc_count;
+    int64_t gc_freed;            /* objects freed by all collections (gc.get_stats) */
+    size_t gc_nobjects_after;    /* heap-table length after the last sweep (gc.get_count) */
+    int64_t gc_threshold[3];     /* gc.set_threshold's values (0 in the first: no automatic collection) */
+    bool gc_user_off;            /* gc.disable() (gc_disabled = this, or a zero threshold0) */
+    size_t gc_frozen;            /* gc.freeze()'s object count */
     Obj **gray;
     size_t ngray, gray_cap;
     TempRoots roots;         /* vm_push_root / vm_pop_root */
