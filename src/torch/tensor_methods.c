@@ -919,24 +919,24 @@ static Value m_isfloatclass(ARGS) {
 
 /* Tensor methods of the decomposed functions of torch/_composites.py (x.outer(y) is
  * torch.outer(x, y)): the method calls the one Python definition with self first. */
-static Value m_composite(ARGS) {
-    SELF_CHECK(fn->name);
-    Value mod = vm_import_module(vm, "torch._composites");
+static Value call_module_function(VM *vm, const char *module, int argc, Value *argv, TupleObj *kw, NativeObj *fn) {
+    Value mod = vm_import_module(vm, module);
     if (val_is_null(mod)) return mod;
     Value f = vm_getattr_c(vm, mod, fn->name);
     if (val_is_null(f)) return f;
     return vm_call(vm, f, argc, argv, kw);
 }
 
+static Value m_composite(ARGS) {
+    SELF_CHECK(fn->name);
+    return call_module_function(vm, "torch._composites", argc, argv, kw, fn);
+}
+
 /* Tensor methods whose one definition is in torch/_composites_fn.py (x.fmax(y) is torch.fmax(x, y),
  * x.new(...) the legacy constructor) */
 static Value m_composite_fn(ARGS) {
     SELF_CHECK(fn->name);
-    Value mod = vm_import_module(vm, "torch._composites_fn");
-    if (val_is_null(mod)) return mod;
-    Value f = vm_getattr_c(vm, mod, fn->name);
-    if (val_is_null(f)) return f;
-    return vm_call(vm, f, argc, argv, kw);
+    return call_module_function(vm, "torch._composites_fn", argc, argv, kw, fn);
 }
 
 /* ---- reorder ops: tril/triu, roll, flip, sort/argsort, topk, cumsum ---------------------------------- */

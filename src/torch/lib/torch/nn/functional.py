@@ -1797,29 +1797,23 @@ def _max_unpool(input, indices, output_size, name):
     return _named(out.view(lead + list(output_size)), name, input)
 
 
+def _unpool_args(input, kernel_size, stride, padding, output_size, nd):
+    kernel_size = _ntuple(kernel_size, nd)
+    _stride = _ntuple(stride, nd) if stride is not None else kernel_size
+    return _unpool_output_size(input, kernel_size, _stride, _ntuple(padding, nd), output_size)
+
+
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    kernel_size = _ntuple(kernel_size, 1)
-    _stride = _ntuple(stride, 1) if stride is not None else kernel_size
-    padding = _ntuple(padding, 1)
-    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
-    if isinstance(output_size, list):
-        output_size = output_size + [1]
-    else:
-        output_size = output_size + (1,)
+    # ATen's max_unpool1d is max_unpool2d over a trailing dim of 1
+    output_size = list(_unpool_args(input, kernel_size, stride, padding, output_size, 1)) + [1]
     return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), output_size, "MaxUnpool2DBackward0").squeeze(-1)
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    kernel_size = _ntuple(kernel_size, 2)
-    _stride = _ntuple(stride, 2) if stride is not None else kernel_size
-    padding = _ntuple(padding, 2)
-    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
-    return _max_unpool(input, indices, output_size, "MaxUnpool2DBackward0")
+    return _max_unpool(input, indices, _unpool_args(input, kernel_size, stride, padding, output_size, 2),
+                       "MaxUnpool2DBackward0")
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    kernel_size = _ntuple(kernel_size, 3)
-    _stride = _ntuple(stride, 3) if stride is not None else kernel_size
-    padding = _ntuple(padding, 3)
-    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
-    return _max_unpool(input, indices, output_size, "MaxUnpool3DBackward0")
+    return _max_unpool(input, indices, _unpool_args(input, kernel_size, stride, padding, output_size, 3),
+                       "MaxUnpool3DBackward0")

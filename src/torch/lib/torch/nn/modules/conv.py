@@ -213,6 +213,14 @@ class _LazyConvXdMixin(LazyModuleMixin):
     def _get_num_spatial_dims(self):
         raise NotImplementedError()
 
+    def _lazy_parameters(self, out_channels, bias, factory_kwargs):
+        """after the concrete class's __init__ with 0 channels and no bias: the uninitialized
+        weight (and bias), sized by initialize_parameters"""
+        self.weight = UninitializedParameter(**factory_kwargs)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(**factory_kwargs)
+
 
 class LazyConv1d(_LazyConvXdMixin, Conv1d):
     cls_to_become = Conv1d
@@ -221,10 +229,7 @@ class LazyConv1d(_LazyConvXdMixin, Conv1d):
                  padding_mode="zeros", device=None, dtype=None):
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, **factory_kwargs)
-        self.weight = UninitializedParameter(**factory_kwargs)
-        self.out_channels = out_channels
-        if bias:
-            self.bias = UninitializedParameter(**factory_kwargs)
+        self._lazy_parameters(out_channels, bias, factory_kwargs)
 
     def _get_num_spatial_dims(self):
         return 1
@@ -237,10 +242,7 @@ class LazyConv2d(_LazyConvXdMixin, Conv2d):
                  padding_mode="zeros", device=None, dtype=None):
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, **factory_kwargs)
-        self.weight = UninitializedParameter(**factory_kwargs)
-        self.out_channels = out_channels
-        if bias:
-            self.bias = UninitializedParameter(**factory_kwargs)
+        self._lazy_parameters(out_channels, bias, factory_kwargs)
 
     def _get_num_spatial_dims(self):
         return 2
@@ -254,10 +256,7 @@ class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
                          **factory_kwargs)
-        self.weight = UninitializedParameter(**factory_kwargs)
-        self.out_channels = out_channels
-        if bias:
-            self.bias = UninitializedParameter(**factory_kwargs)
+        self._lazy_parameters(out_channels, bias, factory_kwargs)
 
     def _get_num_spatial_dims(self):
         return 1
@@ -271,10 +270,7 @@ class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
                          **factory_kwargs)
-        self.weight = UninitializedParameter(**factory_kwargs)
-        self.out_channels = out_channels
-        if bias:
-            self.bias = UninitializedParameter(**factory_kwargs)
+        self._lazy_parameters(out_channels, bias, factory_kwargs)
 
     def _get_num_spatial_dims(self):
         return 2
