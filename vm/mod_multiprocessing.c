@@ -3,7 +3,8 @@
  * as CPython's Modules/_multiprocessing/semaphore.c), with its recursive-mutex and semaphore
  * kinds, acquire(block, timeout) / release with CPython's checks and messages, the helpers
  * synchronize.py and its pickling use (_count, _is_mine, _get_value, _is_zero, _rebuild,
- * _after_fork) and the handle / kind / maxvalue / name attributes; sem_unlink and flags.
+ * _after_fork) and the handle / kind / maxvalue / name attributes; sem_unlink and flags.  Also
+ * _posixshmem (shm_open / shm_unlink), which multiprocessing's resource tracker imports.
  *
  * The semaphore lives in shared memory, so a forked child and its parent lock each other out;
  * count and the owning thread are the object's own (what _is_mine and a recursive acquire
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -242,6 +244,41 @@ static Value m_sem_unlink(ARGS) {
         return vm_raise(vm, vm->e_TypeError, "sem_unlink() argument must be str, not %s", vm_type_name(vm, argv[0]));
     if (sem_unlink(((StrObj *)argv[0].as.o)->data) < 0) return vm_raise_oserror(vm, errno, argv[0], val_null());
     return val_none();
+}
+
+/* ---- _posixshmem: shm_open / shm_unlink (multiprocessing.shared_memory, resource_tracker) ---- */
+
+static Value shm_open_fn(ARGS) {
+    static const char *const names[] = {"path", "flags", "mode"};
+    Value a[3];
+    if (native_parse_args(vm, "shm_open", argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
+    if (!val_is_str(vm, a[0]))
+        return vm_raise(vm, vm->e_TypeError, "shm_open() argument 'path' must be str, not %s", vm_type_name(vm, a[0]));
+    int64_t flags, mode = 0777;
+    if (int_arg(vm, a[1], &flags) < 0 || (!val_is_null(a[2]) && int_arg(vm, a[2], &mode) < 0)) return val_null();
+    int fd;
+    for (;;) {
+        fd = shm_open(((StrObj *)a[0].as.o)->data, (int)flags, (mode_t)mode);
+        if (fd >= 0 || errno != EINTR) break;
+        if (vm_signals_run(vm) < 0) return val_null();
+    }
+    if (fd < 0) return vm_raise_oserror(vm, errno, a[0], val_null());
+    return val_int(fd);
+}
+
+static Value shm_unlink_fn(ARGS) {
+    static const char *const names[] = {"path"};
+    Value a[1];
+    if (native_parse_args(vm, "shm_unlink", argc, argv, kw, 1, 1, names, 1, a) < 0) return val_null();
+    if (!val_is_str(vm, a[0]))
+        return vm_raise(vm, vm->e_TypeError, "shm_unlink() argument 'path' must be str, not %s", vm_type_name(vm, a[0]));
+    if (shm_unlink(((StrObj *)a[0].as.o)->data) < 0) return vm_raise_oserror(vm, errno, a[0], val_null());
+    return val_none();
+}
+
+int posixshmem_module_init(VM *vm, Value mod) {
+    static const MethodDef fns[] = {{"shm_open", shm_open_fn}, {"shm_unlink", shm_unlink_fn}, {NULL}};
+    return module_add_functions(vm, mod, fns);
 }
 
 int multiprocessing_module_init(VM *vm, Value mod) {

@@ -44,6 +44,7 @@ int resource_module_init(VM *vm, Value mod);
 int faulthandler_module_init(VM *vm, Value mod);
 int socket_module_init(VM *vm, Value mod);
 int multiprocessing_module_init(VM *vm, Value mod);
+int posixshmem_module_init(VM *vm, Value mod);
 void import_init_paths(VM *vm);
 void exc_os_init(VM *vm);
 void exc_syntax_init(VM *vm);
@@ -91,6 +92,7 @@ void stdlib_register(VM *vm) {
     vm_register_native_module(vm, "faulthandler", faulthandler_module_init);
     vm_register_native_module(vm, "_socket", socket_module_init);
     vm_register_native_module(vm, "_multiprocessing", multiprocessing_module_init);
+    vm_register_native_module(vm, "_posixshmem", posixshmem_module_init);
     vm_register_native_module(vm, "math", math_module_init);
     vm_register_native_module(vm, "cmath", cmath_module_init);
     vm_register_native_module(vm, "time", time_module_init);
