@@ -1,8 +1,9 @@
 /* vm/mod_socket_addr.c — the naming half of the _socket module: socket addresses between
  * Python's forms ((host, port), (host, port, flowinfo, scope_id), AF_UNIX paths) and
  * sockaddrs, name resolution (getaddrinfo, getnameinfo, gethostbyname[_ex], gethostbyaddr,
- * gethostname), the packing helpers (inet_aton / ntoa / pton / ntop, htons and friends) and
- * the resolver exceptions herror and gaierror (OSError subclasses with CPython's args). */
+ * gethostname, getservbyname / getservbyport / getprotobyname), the packing helpers
+ * (inet_aton / ntoa / pton / ntop, htons and friends) and the resolver exceptions herror and
+ * gaierror (OSError subclasses with CPython's args). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -500,6 +501,41 @@ static Value s_gethostbyaddr(ARGS) {
     return r;
 }
 
+static const char *str_arg(VM *vm, Value v, const char *fname, int pos) {
+    if (val_is_str(vm, v)) return ((StrObj *)v.as.o)->data;
+    vm_raise(vm, vm->e_TypeError, "%s() argument %d must be str, not %s", fname, pos, vm_type_name(vm, v));
+    return NULL;
+}
+
+static Value s_getservbyname(ARGS) {
+    const char *name = str_arg(vm, argv[0], "getservbyname", 1);
+    const char *proto = NULL;
+    if (!name || (argc > 1 && !(proto = str_arg(vm, argv[1], "getservbyname", 2)))) return val_null();
+    struct servent *sp = getservbyname(name, proto);
+    if (!sp) return vm_raise(vm, vm->e_OSError, "service/proto not found");
+    return val_int(ntohs((uint16_t)sp->s_port));
+}
+
+static Value s_getservbyport(ARGS) {
+    int64_t port;
+    if (vm_index(vm, argv[0], &port) < 0) return val_null();
+    const char *proto = NULL;
+    if (argc > 1 && !(proto = str_arg(vm, argv[1], "getservbyport", 2))) return val_null();
+    if (port < 0 || port > 0xffff) return vm_raise(vm, vm->e_OverflowError, "getservbyport: port must be 0-65535.");
+    struct servent *sp = getservbyport(htons((uint16_t)port), proto);
+    if (!sp) return vm_raise(vm, vm->e_OSError, "port/proto not found");
+    StrObj *r = str_from_c(vm, sp->s_name);
+    return r ? val_obj(r) : val_null();
+}
+
+static Value s_getprotobyname(ARGS) {
+    const char *name = str_arg(vm, argv[0], "getprotobyname", 1);
+    if (!name) return val_null();
+    struct protoent *sp = getprotobyname(name);
+    if (!sp) return vm_raise(vm, vm->e_OSError, "protocol not found");
+    return val_int(sp->p_proto);
+}
+
 /* ---- packing --------------------------------------------------------------------------------- */
 
 static Value s_inet_aton(ARGS) {
@@ -605,6 +641,8 @@ int socket_addr_module_init(VM *vm, Value mod) {
         {"getaddrinfo", s_getaddrinfo}, {"getnameinfo", s_getnameinfo, ARITY_POS(2, 2)},
         {"gethostname", s_gethostname, ARITY_NOARGS}, {"gethostbyname", s_gethostbyname, ARITY_O},
         {"gethostbyname_ex", s_gethostbyname_ex, ARITY_O}, {"gethostbyaddr", s_gethostbyaddr, ARITY_O},
+        {"getservbyname", s_getservbyname, ARITY_TUPLE(1, 2)}, {"getservbyport", s_getservbyport, ARITY_TUPLE(1, 2)},
+        {"getprotobyname", s_getprotobyname, ARITY_O},
         {"inet_aton", s_inet_aton, ARITY_O}, {"inet_ntoa", s_inet_ntoa, ARITY_O},
         {"inet_pton", s_inet_pton, ARITY_POS(2, 2)}, {"inet_ntop", s_inet_ntop, ARITY_POS(2, 2)},
         {"htons", s_swap, ARITY_O}, {"ntohs", s_swap, ARITY_O}, {"htonl", s_swap, ARITY_O, (void *)1},

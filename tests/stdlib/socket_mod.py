@@ -204,3 +204,11 @@ try:
     socket.socket(fileno=-1)
 except ValueError as e:
     print(e)
+print(socket.getservbyname("http", "tcp"), socket.getservbyport(443, "tcp"), socket.getprotobyname("udp"))
+for f, a in [(socket.getservbyname, ("no-such-service",)), (socket.getservbyport, (70000,)),
+             (socket.getprotobyname, ("nope",))]:
+    try:
+        f(*a)
+    except (OSError, OverflowError) as e:
+        print(type(e).__name__, e)
+print(socket.getfqdn("127.0.0.1") != "")
