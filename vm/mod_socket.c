@@ -657,6 +657,7 @@ static Value recv_into(VM *vm, int argc, Value *argv, TupleObj *kw, bool from) {
     int64_t k = ((BytesObj *)data.as.o)->len;
     Value sl = slice_new(vm, val_int(0), val_int(k), val_none());
     Value r = val_null();
+    if (!val_is_null(sl)) vm_push_root(vm, sl);
     if (!val_is_null(sl) && vm_setitem(vm, a[1], sl, data) == 0) {
         if (!from) {
             r = val_int(k);
@@ -665,6 +666,7 @@ static Value recv_into(VM *vm, int argc, Value *argv, TupleObj *kw, bool from) {
             r = t ? val_obj(t) : val_null();
         }
     }
+    if (!val_is_null(sl)) vm_pop_root(vm);
     vm_pop_root(vm);
     return r;
 }

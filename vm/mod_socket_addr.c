@@ -338,9 +338,13 @@ static Value s_getaddrinfo(ARGS) {
         }
         vm_push_root(vm, addr);
         StrObj *canon = str_from_c(vm, ai->ai_canonname ? ai->ai_canonname : "");
-        TupleObj *t = canon ? tuple_pack(vm, 5, val_int(ai->ai_family), val_int(ai->ai_socktype),
-                                         val_int(ai->ai_protocol), val_obj(canon), addr)
-                            : NULL;
+        TupleObj *t = NULL;
+        if (canon) {
+            vm_push_root(vm, val_obj(canon));
+            t = tuple_pack(vm, 5, val_int(ai->ai_family), val_int(ai->ai_socktype), val_int(ai->ai_protocol),
+                           val_obj(canon), addr);
+            vm_pop_root(vm);
+        }
         vm_pop_root(vm);
         if (!t || list_append(vm, l, val_obj(t)) < 0) {
             r = val_null();
@@ -392,7 +396,12 @@ static Value s_getnameinfo(ARGS) {
     if (!h) return val_null();
     vm_push_root(vm, val_obj(h));
     StrObj *s = str_from_c(vm, serv);
-    TupleObj *r = s ? tuple_pack(vm, 2, val_obj(h), val_obj(s)) : NULL;
+    TupleObj *r = NULL;
+    if (s) {
+        vm_push_root(vm, val_obj(s));
+        r = tuple_pack(vm, 2, val_obj(h), val_obj(s));
+        vm_pop_root(vm);
+    }
     vm_pop_root(vm);
     return r ? val_obj(r) : val_null();
 }
