@@ -1,8 +1,8 @@
-# multiprocessing with the fork context over Ember's _multiprocessing (vm/mod_multiprocessing.c) and
-# _socket: Process with exit codes and an exception in the child, Pipe (duplex and not),
-# SimpleQueue across processes, Lock / RLock / Semaphore / BoundedSemaphore / Event / Condition
-# and the SemLock messages.  (Queue and Pool start threads, and Value / Array need mmap: not in
-# Ember yet.)
+# multiprocessing with the fork context over Ember's _multiprocessing (vm/mod_multiprocessing.c)
+# and _socket: Process with exit codes and an exception in the child, Pipe (duplex and not),
+# SimpleQueue across processes, Listener / Client (TCP and AF_UNIX, authkey), Lock / RLock /
+# Semaphore / BoundedSemaphore / Event / Condition and the SemLock messages.  (Queue and Pool
+# start threads, and Value / Array need mmap: not in Ember yet.)
 import multiprocessing as mp, sys, os
 def child_pipe(conn):
     conn.send({"a": [1, 2]}); conn.send_bytes(b"raw"); conn.send(("got", conn.recv())); conn.close()
@@ -21,6 +21,10 @@ def notify(cond, ev):
         cond.notify_all()
 def post(sem):
     sem.release()
+def client(addr, fam):
+    from multiprocessing.connection import Client
+    with Client(addr, family=fam, authkey=b"secret") as c:
+        c.send(["hello", fam]); print("child got", c.recv(), flush=True)
 if __name__ == "__main__":
     a, b = mp.Pipe()
     p = mp.Process(target=child_pipe, args=(b,)); p.start()
@@ -70,3 +74,11 @@ if __name__ == "__main__":
     try:
         _multiprocessing.SemLock(5, 1, 1, "/ember-bad-kind", True)
     except ValueError as e: print(e)
+    # multiprocessing.connection's Listener / Client over TCP and AF_UNIX, with authentication
+    from multiprocessing.connection import Listener
+    for fam in ("AF_INET", "AF_UNIX"):
+        with Listener(family=fam, authkey=b"secret") as l:
+            p = mp.Process(target=client, args=(l.address, fam)); p.start()
+            with l.accept() as conn:
+                print(conn.recv(), flush=True); conn.send(42)
+            p.join(); print(p.exitcode, l.last_accepted is not None)
