@@ -54,13 +54,17 @@ static int timeout_arg(VM *vm, Value v, int64_t *out) {
         *out = -1;
         return 0;
     }
+    /* a float, else an integer (CPython's _PyTime_FromSecondsObject) */
     double d;
-    if (val_is_intlike(v) || val_is_intobj(v)) {
+    if (val_is_float(v)) {
+        d = v.as.f;
+    } else {
         int64_t n;
-        if ((val_is_intobj(v) ? bigint_as_i64(vm, v, &n) : vm_index(vm, v, &n)) < 0) return -1;
+        if (val_is_intobj(v) ? bigint_as_i64(vm, v, &n) < 0 : vm_index(vm, v, &n) < 0) {
+            if (val_is_intobj(v)) vm_raise(vm, vm->e_OverflowError, "timestamp too large to convert to C _PyTime_t");
+            return -1;
+        }
         d = (double)n;
-    } else if (vm_to_double(vm, v, &d) < 0) {
-        return -1;
     }
     if (isnan(d)) {
         vm_raise(vm, vm->e_ValueError, "Invalid value NaN (not a number)");
@@ -375,7 +379,7 @@ static Value m_getsockopt(ARGS) {
     int64_t level, opt, buflen = 0;
     if (vm_index(vm, argv[1], &level) < 0 || vm_index(vm, argv[2], &opt) < 0) return val_null();
     if (argc > 3 && vm_index(vm, argv[3], &buflen) < 0) return val_null();
-    if (argc <= 3) {
+    if (buflen == 0) {   /* no buffer length (or 0): the option as an int */
         int v = 0;
         socklen_t len = sizeof v;
         if (getsockopt(s->fd, (int)level, (int)opt, &v, &len) < 0) return sock_error(vm);
@@ -552,10 +556,9 @@ static Value m_sendall(ARGS) {
 
 /* sendto(data[, flags], address) */
 static Value m_sendto(ARGS) {
-    if (argc != 3 && argc != 4) {
-        if (native_check_args(vm, "sendto", argc, kw, 3, 4) < 0) return val_null();
-    }
     if (kw && kw->len) return vm_raise(vm, vm->e_TypeError, "sendto() takes no keyword arguments");
+    if (argc != 3 && argc != 4)
+        return vm_raise(vm, vm->e_TypeError, "sendto() takes 2 or 3 arguments (%d given)", argc - 1);
     SockObj *s = SOCK(argv[0]);
     int64_t flags = 0;
     if (argc == 4 && vm_index(vm, argv[2], &flags) < 0) return val_null();

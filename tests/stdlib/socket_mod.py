@@ -212,3 +212,34 @@ for f, a in [(socket.getservbyname, ("no-such-service",)), (socket.getservbyport
     except (OSError, OverflowError) as e:
         print(type(e).__name__, e)
 print(socket.getfqdn("127.0.0.1") != "")
+# ---- edge cases: the raw _socket type, option buffers, argument errors, closed sockets, IPv6,
+# datagram socketpairs, the abstract AF_UNIX namespace
+import _socket
+s = _socket.socket()
+print(repr(s).split(",")[2:], s.timeout, s.family, s.type)
+print(s.getsockopt(socket.SOL_SOCKET, socket.SO_LINGER, 8))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x00" * 8)
+for bad in [lambda: s.getsockopt(socket.SOL_SOCKET, socket.SO_LINGER, 0), lambda: s.recv(-1),
+            lambda: s.settimeout("x"), lambda: s.sendto(b"x"), lambda: s.recv_into(bytearray(2), 5),
+            lambda: socket.inet_pton(99, "1.2.3.4"), lambda: socket.inet_ntop(socket.AF_INET, b"123"),
+            lambda: socket.getaddrinfo("localhost", 1.5), lambda: socket.inet_pton(socket.AF_INET, "zzz"),
+            lambda: socket.socket(socket.AF_UNIX).bind("x" * 200), lambda: socket.socket(socket.AF_UNIX).bind(3),
+            lambda: socket.socket(socket.AF_INET6).bind(("::1",)), lambda: socket.getnameinfo("x", 0),
+            lambda: socket.socket(12345)]:
+    try:
+        print(bad())
+    except Exception as e:
+        print(type(e).__name__, e)
+s.close(); s.close()
+print(s.fileno())
+try: s.listen()
+except OSError as e: print(e.errno == errno.EBADF)
+u = socket.socket(socket.AF_INET6)
+u.bind(("::1", 0)); print(u.getsockname()[0], len(u.getsockname()))
+u.close()
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+a.send(b"dg"); print(b.recvfrom(10)); a.close(); b.close()
+import os
+name = b"\0ember-abstract-%d" % os.getpid()
+x = socket.socket(socket.AF_UNIX); x.bind(name); print(x.getsockname() == name, type(x.getsockname())); x.close()
+print(socket.create_connection.__name__, socket.has_dualstack_ipv6())
