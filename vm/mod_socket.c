@@ -93,14 +93,14 @@ static int set_nonblocking(int fd, bool nonblocking) {
 
 /* ---- the call loop (CPython's sock_call_ex) ----------------------------------------------------- */
 
-/* Wait until fd is ready for reading / writing or the deadline passes: 1 ready, 0 timed out,
- * -1 error raised. */
+/* Wait until fd is ready for reading / writing or the deadline (CLOCK_MONOTONIC ns; INT64_MAX:
+ * none) passes: 1 ready, 0 timed out, -1 error raised. */
 static int wait_ready(VM *vm, SockObj *s, bool writing, int64_t deadline) {
     for (;;) {
-        int64_t left = deadline - now_ns();
-        if (left < 0) left = 0;
+        int64_t left = deadline == INT64_MAX ? -1 : deadline - now_ns();
+        if (left < 0 && deadline != INT64_MAX) left = 0;
         struct pollfd p = {.fd = s->fd, .events = writing ? POLLOUT : POLLIN};
-        int ms = (int)((left + 999999) / 1000000);
+        int ms = left < 0 ? -1 : left / 1000000 >= INT32_MAX ? INT32_MAX : (int)((left + 999999) / 1000000);
         int r = poll(&p, 1, ms);
         if (r > 0) return 1;
         if (r == 0) return 0;
@@ -406,25 +406,14 @@ static int do_connect(VM *vm, SockObj *s, Value addr, bool raise, const char *ca
         if (raise) sock_error(vm);
         return raise ? -1 : EBADF;
     }
-    int r;
-    for (;;) {
-        r = connect(s->fd, &sa.sa, len);
-        if (r == 0 || errno != EINTR) break;
+    int err = connect(s->fd, &sa.sa, len) == 0 ? 0 : errno;
+    if (err == EINTR) {
+        /* the connection goes on in the background; CPython waits for it unless non-blocking */
         if (vm_signals_run(vm) < 0) return -1;
-        if (s->timeout_ns == 0) { errno = EINTR; break; }
-        /* a blocking connect interrupted by a signal goes on in the background: wait for it */
-        errno = EINPROGRESS;
-        break;
+        if (s->timeout_ns != 0) err = EINPROGRESS;
     }
-    int err = r == 0 ? 0 : errno;
     if (err == EINPROGRESS && s->timeout_ns != 0) {
-        int64_t deadline = s->timeout_ns > 0 ? now_ns() + s->timeout_ns : INT64_MAX;
-        int w = s->timeout_ns > 0 ? wait_ready(vm, s, true, deadline) : 1;
-        if (s->timeout_ns < 0) {
-            struct pollfd p = {.fd = s->fd, .events = POLLOUT};
-            while (poll(&p, 1, -1) < 0)
-                if (errno != EINTR || vm_signals_run(vm) < 0) return -1;
-        }
+        int w = wait_ready(vm, s, true, s->timeout_ns > 0 ? now_ns() + s->timeout_ns : INT64_MAX);
         if (w < 0) return -1;
         if (w == 0) {
             if (raise) {
