@@ -176,6 +176,13 @@ static Value sp_fork_exec(ARGS) {
         if (c2pread != -1) close(c2pread);
         if (errread != -1) close(errread);
         close((int)fds[6]);
+        /* pass_fds: the descriptors to keep are inherited by the new program (CPython's
+         * make_inheritable), all but the pipe reporting exec errors */
+        for (int64_t i = 0; i < nkeep; i++) {
+            if (keep[i] == errpipe_write) continue;
+            int f = fcntl((int)keep[i], F_GETFD);
+            if (f < 0 || fcntl((int)keep[i], F_SETFD, f & ~FD_CLOEXEC) < 0) goto error;
+        }
         /* stdout / stderr must not be fd 0 / 0-1 when the others are dup'ed over them */
         if (c2pwrite == 0) {
             c2pwrite = dup(c2pwrite);

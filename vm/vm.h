@@ -138,6 +138,7 @@ typedef enum VmExtSlot {
     X(csv_error) X(csv_dialect_type) X(csv_dialects) X(csv_reader_type) X(csv_writer_type) X(csv_field_limit) \
     X(hash_type) X(hash_xof_type) X(hmac_type) X(hash_unsupported) X(blake2b) X(blake2s) \
     X(poll_type) X(signal_handlers) X(itimer_error) X(locale_error) X(pwd_type) X(grp_type) X(rusage_type) X(faulthandler_file) X(faulthandler_later_file) X(faulthandler_user_files) \
+    X(socket_type) X(socket_herror) X(socket_gaierror) X(semlock_type) \
     X(context_type) X(contextvar_type) X(token_type) X(token_missing_type) X(token_missing) X(context_current) X(exc_group_base) X(exc_group)
 
 typedef enum VmLibSlot {

@@ -349,6 +349,11 @@ void tensor_storage_decref(TensorStorage *s);                         /* NULL is
 size_t tensor_storage_nbytes(const TensorStorage *s);
 void *tensor_storage_data(const TensorStorage *s);
 TensorStorage *tensor_storage_of(Tensor *t);                          /* borrowed */
+/* share_memory_(): s's bytes move, in place, to a MAP_SHARED mapping that processes forked
+ * afterwards share (in-place updates in either are seen by both); no-op when already shared.
+ * A shared storage cannot be resized. */
+int tensor_storage_share_memory(TensorStorage *s) TENSOR_MUST_CHECK;
+bool tensor_storage_is_shared(const TensorStorage *s);
 /* bytes [start, start + nbytes) of s as a storage sharing s's memory (keeps s alive) */
 TensorStorage *tensor_storage_slice(TensorStorage *s, size_t start, size_t nbytes);
 /* t.set_(s, offset, shape, strides): t (not a view) now views s with that geometry in its own

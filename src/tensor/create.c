@@ -86,6 +86,7 @@ Tensor *tensor_from_blob(TensorDtype dt, int ndim, const int64_t *shape, const i
     s->refcount = 1;
     s->external = true;
     s->meta = false;
+    s->shared = 0;
     s->data = data;
     s->nbytes = (size_t)tensor__shape_numel(ndim, shape) * tensor__elsize(dt);
     s->release = release;

@@ -20,6 +20,8 @@ void tensor_storage_decref(TensorStorage *s) { tensor__storage_decref(s); }
 size_t tensor_storage_nbytes(const TensorStorage *s) { return s->nbytes; }
 void *tensor_storage_data(const TensorStorage *s) { return s->data; }
 TensorStorage *tensor_storage_of(Tensor *t) { return t->storage; }
+int tensor_storage_share_memory(TensorStorage *s) { return tensor__storage_share(s); }
+bool tensor_storage_is_shared(const TensorStorage *s) { return s->shared != 0; }
 
 static void release_parent(void *ctx) { tensor__storage_decref(ctx); }
 
@@ -37,6 +39,7 @@ TensorStorage *tensor_storage_slice(TensorStorage *s, size_t start, size_t nbyte
     v->refcount = 1;
     v->external = true;   /* the bytes belong to s, which the slice keeps alive */
     v->meta = s->meta;
+    v->shared = 0;
     v->nbytes = nbytes;
     v->data = s->meta ? NULL : (char *)s->data + start;
     v->release = release_parent;

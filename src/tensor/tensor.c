@@ -175,6 +175,7 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     s->refcount = 1;
     s->external = false;
     s->meta = false;
+    s->shared = 0;
     s->nbytes = nbytes;
     s->release = NULL;
     s->release_ctx = NULL;
@@ -189,6 +190,35 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
  * not exist; data stays NULL so that a read which did not check tensor_has_data faults at once
  * instead of returning whatever the heap held.  nbytes is the size it stands for: views and
  * as_strided check their extent against it. */
+/* Move s's bytes into a MAP_SHARED anonymous mapping, in place (every tensor viewing s sees the
+ * same memory, and so does a process forked afterwards).  0, or -1 with the error set. */
+int tensor__storage_share(TensorStorage *s) {
+    if (s->shared) return 0;
+    if (s->meta) {
+        tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "share_memory_: a meta storage has no data to share");
+        return -1;
+    }
+    size_t len = tensor__shared_map_bytes(s->nbytes);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return tensor__oom();
+    memcpy(p, s->data, s->nbytes);
+    if (s->external) {
+        if (s->release) s->release(s->release_ctx);
+        s->release = NULL;
+        s->release_ctx = NULL;
+        s->shared = STORAGE_SHARED_MALLOC;
+    } else {
+        if (s->nbytes > STORAGE_INLINE_MAX) {
+            if (s->nbytes >= STORAGE_MAP_MIN) big_free(s->data, s->nbytes);
+            else blockcache_free(s->data, s->nbytes);
+        }
+        s->shared = STORAGE_SHARED_BLOCK;
+        s->external = true;
+    }
+    s->data = p;
+    return 0;
+}
+
 TensorStorage *tensor__storage_new_meta(size_t nbytes) {
     TensorStorage *s = blockcache_alloc(sizeof *s);
     if (!s) return NULL;
@@ -198,8 +228,25 @@ TensorStorage *tensor__storage_new_meta(size_t nbytes) {
 
 void tensor__storage_incref(TensorStorage *s) { s->refcount++; }
 
+size_t tensor__shared_map_bytes(size_t nbytes) {
+    size_t page = 4096;
+    return ((nbytes ? nbytes : 1) + page - 1) & ~(page - 1);
+}
+
 void tensor__storage_decref(TensorStorage *s) {
     if (!s || --s->refcount > 0) return;
+    if (s->shared) {
+        munmap(s->data, tensor__shared_map_bytes(s->nbytes));
+        if (s->shared == STORAGE_SHARED_MALLOC) {
+            free(s);
+            return;
+        }
+        /* the header came from tensor__storage_new; its own data block was freed when shared */
+        live_storage_bytes -= s->nbytes;
+        if (storage_observer) storage_observer(storage_observer_ud, -(ptrdiff_t)s->nbytes);
+        blockcache_free(s, s->nbytes <= STORAGE_INLINE_MAX ? inline_block_bytes(s->nbytes) : sizeof *s);
+        return;
+    }
     if (s->external) {
         if (s->release) s->release(s->release_ctx);
         free(s);

@@ -34,11 +34,17 @@ struct TensorStorage {
     int32_t refcount;
     bool external;                 /* data not owned: release(ctx) on free */
     bool meta;                     /* no data (a fake's, tensor_empty_meta): data is NULL, nbytes the size it stands for */
+    uint8_t shared;                /* data moved to a MAP_SHARED mapping (share_memory_): STORAGE_SHARED_*; 0 if not */
     size_t nbytes;
     void *data;
     void (*release)(void *ctx);
     void *release_ctx;
 };
+
+/* A shared storage's data is a MAP_SHARED | MAP_ANONYMOUS mapping (seen by forked children), and
+ * it is marked external so nothing resizes it; the value says how the header itself was
+ * allocated, so tensor__storage_decref frees it the same way. */
+enum { STORAGE_SHARED_BLOCK = 1, STORAGE_SHARED_MALLOC = 2 };
 
 typedef struct TensorVersion {
     int32_t refcount;
@@ -95,6 +101,8 @@ static inline bool tensor__contig(const Tensor *t) { return (t->flags & TENSOR_F
 Tensor *tensor__alloc_struct(void);   /* zeroed except what callers must fill; refcount 1 */
 TensorStorage *tensor__storage_new(size_t nbytes, bool zero);
 TensorStorage *tensor__storage_new_meta(size_t nbytes);   /* no data, not counted as live storage */
+int tensor__storage_share(TensorStorage *s);   /* data into a MAP_SHARED mapping (share_memory_) */
+size_t tensor__shared_map_bytes(size_t nbytes);
 void tensor__storage_incref(TensorStorage *s);
 void tensor__storage_decref(TensorStorage *s);
 /* New contiguous tensor with fresh storage. zero: memset 0. */

@@ -759,10 +759,37 @@ static Value m_eval(ARGS) {
     return vm_call_method(vm, argv[0], "train", 1, &f);
 }
 
-/* share_memory(): PyTorch moves every tensor to shared memory for torch.multiprocessing workers;
- * Ember has no worker processes sharing tensors, so the module is returned unchanged. */
+/* t.share_memory_() for each tensor listed by self.<what>() (and each parameter's grad) */
+static int share_each(VM *vm, Value self, const char *what) {
+    Value list = vm_call_method(vm, self, what, 0, NULL);
+    if (val_is_null(list)) return -1;
+    vm_push_root(vm, list);
+    Value it = vm_iter(vm, list);
+    int rc = val_is_null(it) ? -1 : 0;
+    if (rc == 0) vm_push_root(vm, it);
+    while (rc == 0) {
+        Value t = vm_next(vm, it);
+        if (val_is_null(t)) {
+            if (!val_is_null(vm->exc)) rc = -1;
+            break;
+        }
+        vm_push_root(vm, t);
+        if (val_is_null(vm_call_method(vm, t, "share_memory_", 0, NULL))) rc = -1;
+        Value g = rc == 0 && strcmp(what, "parameters") == 0 ? vm_getattr_c(vm, t, "grad") : val_none();
+        if (val_is_null(g)) rc = -1;
+        else if (!val_is_none(g) && val_is_null(vm_call_method(vm, g, "share_memory_", 0, NULL))) rc = -1;
+        vm_pop_root(vm);
+    }
+    if (!val_is_null(it)) vm_pop_root(vm);
+    vm_pop_root(vm);
+    return rc;
+}
+
+/* share_memory(): every parameter, gradient and buffer moved to shared memory (as PyTorch's
+ * self._apply(lambda t: t.share_memory_())), so forked workers train the same weights (hogwild). */
 static Value m_share_memory(ARGS) {
     if (native_check_args(vm, "share_memory", argc, kw, 1, 1) < 0) return val_null();
+    if (share_each(vm, argv[0], "parameters") < 0 || share_each(vm, argv[0], "buffers") < 0) return val_null();
     return argv[0];
 }
 

@@ -139,9 +139,23 @@ static Value st_element_size(ARGS) {
 }
 
 static Value st_false(ARGS) {
-    SELF_STORAGE("is_shared");
+    SELF_STORAGE("is_pinned");
     (void)s;
     return val_bool(false);
+}
+
+static Value st_is_shared(ARGS) {
+    SELF_STORAGE("is_shared");
+    return val_bool(tensor_storage_is_shared(s));
+}
+
+/* share_memory_(): the bytes move to memory that forked children share (hogwild training);
+ * every tensor on this storage keeps viewing it.  Returns the storage. */
+static Value st_share_memory_(ARGS) {
+    SELF_STORAGE("share_memory_");
+    if (native_check_args(vm, "share_memory_", argc, kw, 1, 1) < 0) return val_null();
+    if (tensor_storage_share_memory(s) < 0) return torch_raise_error(vm);
+    return argv[0];
 }
 
 /* _cdata: the identity of the C storage (two wrappers of one storage have the same one), which
@@ -438,7 +452,8 @@ int torch_storage_init(VM *vm, Value cmod) {
         {"__new__", st_new, NATIVEF_STATIC}, {"nbytes", st_nbytes, NATIVEF_METHOD | ARITY_NOARGS},
         {"__len__", st_nbytes, NATIVEF_METHOD | ARITY_NOARGS}, {"data_ptr", st_data_ptr, NATIVEF_METHOD | ARITY_NOARGS},
         {"element_size", st_element_size, NATIVEF_METHOD | ARITY_NOARGS},
-        {"is_shared", st_false, NATIVEF_METHOD | ARITY_NOARGS}, {"is_pinned", st_false, NATIVEF_METHOD | ARITY_NOARGS},
+        {"is_shared", st_is_shared, NATIVEF_METHOD | ARITY_NOARGS},
+        {"share_memory_", st_share_memory_, NATIVEF_METHOD}, {"is_pinned", st_false, NATIVEF_METHOD | ARITY_NOARGS},
         {"__getitem__", st_getitem, NATIVEF_METHOD}, {"__setitem__", st_setitem, NATIVEF_METHOD},
         {"fill_", st_fill_, NATIVEF_METHOD}, {"copy_", st_copy_, NATIVEF_METHOD},
         {"_to_bytes", st_to_bytes, NATIVEF_METHOD | ARITY_NOARGS},
@@ -457,6 +472,7 @@ int torch_storage_init(VM *vm, Value cmod) {
         {"__reduce_ex__", t_python_method, NATIVEF_METHOD, (void *)"_reduce_ex"},
         {"__setstate__", t_python_method, NATIVEF_METHOD, (void *)"_setstate"},
         {"is_shared", t_python_method, NATIVEF_METHOD, (void *)"is_shared"},
+        {"share_memory_", t_python_method, NATIVEF_METHOD, (void *)"share_memory_"},
         {"is_pinned", t_not_pinned, NATIVEF_METHOD | ARITY_NOARGS},
         {NULL}};
     return type_add_methods(vm, torch_state(vm)->t_tensor, tm);

@@ -87,3 +87,10 @@ def storage_type(self):
 
 def is_shared(self):
     return self.storage().is_shared()
+
+
+def share_memory_(self):
+    """Moves the tensor's storage to shared memory (a no-op if it is already there): processes
+    forked afterwards see each other's in-place updates.  Returns self."""
+    self._storage().share_memory_()
+    return self

@@ -71,9 +71,6 @@ class _StorageBase:
     def pin_memory(self):
         raise NotImplementedError("pin_memory: Ember runs on the CPU only")
 
-    def share_memory_(self):
-        raise NotImplementedError("share_memory_: storages in shared memory")
-
     # the legacy (non-zip) checkpoint format: the element count as a little-endian int64, then
     # the storage's bytes
     def _write_file(self, f, is_real_file, save_size, element_size):
