@@ -87,6 +87,7 @@ Tensor *tensor_from_blob(TensorDtype dt, int ndim, const int64_t *shape, const i
     s->external = true;
     s->meta = false;
     s->shared = 0;
+    s->sliced = false;
     s->data = data;
     s->nbytes = (size_t)tensor__shape_numel(ndim, shape) * tensor__elsize(dt);
     s->release = release;

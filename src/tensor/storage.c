@@ -44,6 +44,8 @@ TensorStorage *tensor_storage_slice(TensorStorage *s, size_t start, size_t nbyte
     v->data = s->meta ? NULL : (char *)s->data + start;
     v->release = release_parent;
     v->release_ctx = s;
+    v->sliced = false;
+    s->sliced = true;
     tensor__storage_incref(s);
     return v;
 }

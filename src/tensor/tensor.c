@@ -176,6 +176,7 @@ TensorStorage *tensor__storage_new(size_t nbytes, bool zero) {
     s->external = false;
     s->meta = false;
     s->shared = 0;
+    s->sliced = false;
     s->nbytes = nbytes;
     s->release = NULL;
     s->release_ctx = NULL;
@@ -196,6 +197,11 @@ int tensor__storage_share(TensorStorage *s) {
     if (s->shared) return 0;
     if (s->meta) {
         tensor_error_set(TENSOR_ERR_NOT_IMPLEMENTED, "share_memory_: a meta storage has no data to share");
+        return -1;
+    }
+    if (s->sliced) {
+        /* a slice holds a pointer into the bytes this would move (and free) */
+        tensor_error_set(TENSOR_ERR_RUNTIME, "share_memory_: a storage that has been sliced cannot be moved to shared memory");
         return -1;
     }
     size_t len = tensor__shared_map_bytes(s->nbytes);

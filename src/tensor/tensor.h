@@ -35,6 +35,7 @@ struct TensorStorage {
     bool external;                 /* data not owned: release(ctx) on free */
     bool meta;                     /* no data (a fake's, tensor_empty_meta): data is NULL, nbytes the size it stands for */
     uint8_t shared;                /* data moved to a MAP_SHARED mapping (share_memory_): STORAGE_SHARED_*; 0 if not */
+    bool sliced;                   /* a slice (tensor_storage_slice) points into data: it must not move */
     size_t nbytes;
     void *data;
     void (*release)(void *ctx);
