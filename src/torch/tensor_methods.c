@@ -772,8 +772,22 @@ static Value m_softmax(ARGS) {
     if (parse(vm, fn->name, argc, argv, kw, 3, 2, names, 3, a) < 0) return val_null();
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     if (torch_int_arg(vm, a[1], "dim", &args.dim) < 0) return val_null();
-    if (!val_is_null(a[2]) && torch_dtype_of(vm, a[2], &args.dtype) < 0) return val_null();
-    return op1(vm, (TensorOp)(intptr_t)fn->data, T(a[0]), &args);
+    TensorOp op = (TensorOp)(intptr_t)fn->data;
+    Tensor *x = T(a[0]);
+    if (!val_is_null(a[2]) && !val_is_none(a[2])) {
+        /* ATen's softmax(input, dim, dtype): the input cast to dtype first, then the op in it (the
+         * dtype was parsed and then ignored: a float32 result where PyTorch's is float64) */
+        TensorDtype dt;
+        if (torch_dtype_of(vm, a[2], &dt) < 0) return val_null();
+        if (dt != tensor_dtype(x)) {
+            Tensor *c = ag_to_dtype(x, dt);
+            if (!c) return torch_raise_error(vm);
+            Value r = op1(vm, op, c, &args);
+            tensor_decref(c);
+            return r;
+        }
+    }
+    return op1(vm, op, x, &args);
 }
 
 static Value m_clamp(ARGS) {

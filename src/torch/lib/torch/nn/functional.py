@@ -57,6 +57,8 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         return handle_torch_function(softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)   # as ATen's softmax(input, dim, dtype): the cast first
     return _softmax(input, dim)
 
 
@@ -82,6 +84,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         return handle_torch_function(log_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
     return _log_softmax(input, dim)
 
 
@@ -912,7 +916,7 @@ def _rrelu(input, lower, upper, training, inplace, generator):
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
-    return _softmax(-input, dim)
+    return _softmax(-input if dtype is None else (-input).to(dtype), dim)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
