@@ -430,6 +430,26 @@ static int fill_random_from_to(Tensor *t, int64_t from, int64_t to, TensorGenera
                          (long long)from, (long long)to);
         return -1;
     }
+    /* ATen's check_from_to_in_range: both ends within the dtype's range (integer types; floating
+     * ones by their finite range) */
+    double lo, hi;
+    switch (t->dtype) {
+    case TENSOR_UINT8: lo = 0, hi = 255; break;
+    case TENSOR_INT8: lo = -128, hi = 127; break;
+    case TENSOR_INT16: lo = -32768, hi = 32767; break;
+    case TENSOR_INT32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case TENSOR_BOOL: lo = 0, hi = 1; break;
+    case TENSOR_FLOAT16: lo = -65504, hi = 65504; break;
+    case TENSOR_BFLOAT16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
+    case TENSOR_FLOAT32: lo = -3.4028234663852886e38, hi = 3.4028234663852886e38; break;
+    default: lo = -INFINITY, hi = INFINITY; break;
+    }
+    const char *which = (double)from < lo || (double)from > hi ? "from"
+                        : (double)(to - 1) < lo || (double)(to - 1) > hi ? "to - 1" : NULL;
+    if (which) {
+        tensor_error_set(TENSOR_ERR_RUNTIME, "%s is out of bounds for %s", which, tensor__dt((TensorDtype)t->dtype)->ctype);
+        return -1;
+    }
     uint64_t range = (uint64_t)to - (uint64_t)from;
     bool wide = range >= (1ULL << 32) && t->dtype != TENSOR_BOOL;
     Walk w;

@@ -258,6 +258,9 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     dims = _dims(dim)
     if isinstance(p, str):
+        if dtype is not None and p in ("fro", "nuc"):   # torch.functional.norm's checks (1.13)
+            raise ValueError("dtype argument is not supported in " + ("frobenius" if p == "fro" else "nuclear")
+                             + " norm")
         if p == "fro" and (dims is None or len(dims) <= 2):
             return _vector_norm(input, 2, dims, keepdim, dtype, "NORM")
         if p == "nuc":
