@@ -674,6 +674,25 @@ BW(embedding) {
         TMP(pu, ag_unsqueeze(pad, 1));
         TMP(g2, ag_masked_fill(g2, pu, tensor_scalar_i(0)));
     }
+    if (n->args.accumulate) {
+        /* scale_grad_by_freq: each row's gradient divided by how often its index occurs in the
+         * batch (ATen's embedding_dense_backward_cpu: scale = 1 / counts[k], added with that alpha;
+         * here a division before the sum, so the last bit can differ) -- counts by an index_add
+         * of ones, which keeps the shape static for the compiled backends */
+        Tensor *ones, *cz, *cnt, *pos, *pu;
+        TensorOpArgs oa = TENSOR_OP_ARGS_INIT;
+        oa.dtype = tensor_dtype(g2);
+        TMP(ones, ag_op1(TENSOR_OP_ONES_LIKE, &flat, 1, &oa));
+        TensorMeta cm = *wm;
+        cm.ndim = 1;
+        cm.strides[0] = 1;
+        cm.dtype = tensor_dtype(g2);
+        TMP(cz, ag__zeros_meta(&cm));
+        TMP(cnt, ag_index_add(cz, 0, flat, ones, tensor_scalar_i(1)));
+        TMP(pos, ag_index_select(cnt, 0, flat));
+        TMP(pu, ag_unsqueeze(pos, 1));
+        TMP(g2, ag_div(g2, pu));
+    }
     TMP(z, ag__zeros_meta(wm));
     Tensor *in[3] = {z, flat, g2};
     TensorOpArgs a = TENSOR_OP_ARGS_INIT;

@@ -674,9 +674,27 @@ static Value nn_embedding(ARGS) {
     TensorOpArgs args = TENSOR_OP_ARGS_INIT;
     if (!val_is_null(a[2]) && !val_is_none(a[2]) && torch_int_arg(vm, a[2], "padding_idx", &args.padding_idx) < 0)
         return val_null();
-    if (!val_is_null(a[3]) && !val_is_none(a[3])) return vm_raise(vm, vm->e_NotImplementedError, "embedding max_norm is not supported");
-    Tensor *in[2] = {T(a[1]), T(a[0])};
-    return torch_result(vm, ag_op1(TENSOR_OP_EMBEDDING, in, 2, &args));
+    if (!val_is_null(a[5]) && torch_bool_arg(vm, a[5], &args.accumulate) < 0) return val_null();   /* scale_grad_by_freq */
+    Value input = a[0];
+    bool rooted = false;
+    if (!val_is_null(a[3]) && !val_is_none(a[3])) {
+        /* max_norm: F.embedding renormalises the rows it looks up in place first, without
+         * recording (torch/_composites_fn.py _no_grad_embedding_renorm_, ATen's embedding_renorm_) */
+        Value mod = vm_import_module(vm, "torch._composites_fn");
+        if (val_is_null(mod)) return mod;
+        Value f = vm_getattr_c(vm, mod, "_no_grad_embedding_renorm_");
+        if (val_is_null(f)) return f;
+        Value cargs[4] = {a[1], a[0], a[3], val_is_null(a[4]) ? val_float(2.0) : a[4]};
+        input = vm_call(vm, f, 4, cargs, NULL);
+        if (val_is_null(input)) return input;
+        if (!torch_is_tensor(vm, input)) return vm_raise(vm, vm->e_TypeError, "embedding(): input must be a Tensor");
+        vm_push_root(vm, input);
+        rooted = true;
+    }
+    Tensor *in[2] = {T(a[1]), T(input)};
+    Value r = torch_result(vm, ag_op1(TENSOR_OP_EMBEDDING, in, 2, &args));
+    if (rooted) vm_pop_root(vm);
+    return r;
 }
 
 static Value nn_dropout(ARGS) {

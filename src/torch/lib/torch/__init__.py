@@ -102,7 +102,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
-    return _C._nn.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+    return _C._nn.embedding(indices, weight, None if padding_idx == -1 else padding_idx, None, 2.0, scale_grad_by_freq)
 
 
 def typename(o):
@@ -366,6 +366,7 @@ from torch._composites_fn import (pi, e, inf, nan, has_lapack, has_mkl, has_mkld
                                   autocast_decrement_nesting, is_autocast_cache_enabled,
                                   set_autocast_cache_enabled, clear_autocast_cache, put)
 from torch._composites import get_device, is_inference
+from torch._composites_fn import embedding_renorm_
 from torch.nn.utils.weight_norm import _weight_norm, norm_except_dim   # ATen ops, by decomposition
 import torch.optim
 import torch.overrides

@@ -407,3 +407,25 @@ def resize_(self, *sizes, memory_format=None):
 
 def resize_as_(self, the_template, memory_format=None):
     return resize_(self, the_template.shape)
+
+
+# ---- embedding's max_norm ----
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """torch.embedding_renorm_(weight, indices, max_norm, norm_type): each distinct row indices
+    names (in sorted order), if its norm_type-norm exceeds max_norm, scaled in place by
+    max_norm / (norm + 1e-7) (ATen's embedding_renorm_cpu_: the norm read as a double)"""
+    with torch.no_grad():
+        for i in torch.unique(indices.reshape(-1)).tolist():
+            row = input[i]
+            norm = row.norm(norm_type).item()
+            if norm > max_norm:
+                row.mul_(max_norm / (norm + 1e-7))
+    return input
+
+
+def _no_grad_embedding_renorm_(weight, input, max_norm, norm_type):
+    """F.embedding's max_norm step: the weight's looked-up rows renormalised in place; returns the
+    contiguous input the lookup then uses"""
+    input = input.contiguous()
+    embedding_renorm_(weight, input, max_norm, norm_type)
+    return input

@@ -1242,8 +1242,6 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
     """bags as slices of the looked-up rows: 2-D input = one bag per row, 1-D input + offsets"""
-    if max_norm is not None:
-        raise NotImplementedError("embedding_bag max_norm is not supported by Ember")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   "supported for mode='sum' (got mode='" + mode + "'). Please open a feature request "
@@ -1266,7 +1264,10 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             pass
         else:
             starts = starts + [flat.shape[0]]
-    rows = embedding(flat, weight)
+    if max_norm is not None:   # the looked-up rows renormalised in place first, as PyTorch's
+        from torch._composites_fn import _no_grad_embedding_renorm_
+        flat = _no_grad_embedding_renorm_(weight, flat, max_norm, norm_type)
+    rows = embedding(flat, weight)   # (scale_grad_by_freq: not applied here; tests/trace/footguns)
     if psw is not None:
         rows = rows * psw.unsqueeze(1)
     ids = flat.tolist()
