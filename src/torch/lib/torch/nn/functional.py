@@ -31,7 +31,7 @@ def silu(input, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(silu, (input,), input, inplace=inplace)
     if inplace:
-        return _named_inplace(input.copy_(_silu(input)), "SiluBackward0")
+        return _named_inplace(input.copy_(_silu(_inplace_source(input))), "SiluBackward0")
     return _silu(input)
 
 
@@ -754,6 +754,14 @@ def _inplace(input, out, inplace):
     return input.copy_(out) if inplace else out
 
 
+def _inplace_source(input):
+    """what an in-place decomposition (input.copy_(f(input))) computes from: a clone when input
+    has a history, because a node of f that saves input itself would hold the tensor whose new
+    grad_fn (the copy) reaches back to that node -- a reference cycle of C nodes that is never
+    freed (every nn.SiLU(inplace=True) call leaked it)"""
+    return input.clone() if input.requires_grad and _torch.is_grad_enabled() else input
+
+
 def elu(input, alpha=1.0, inplace=False):
     out = _inplace(input, _torch.where(input > 0, input, (input.exp() - 1) * alpha), inplace)
     return _named_inplace(out, "EluBackward1") if inplace else _named(out, "EluBackward0", input)
@@ -807,7 +815,8 @@ def hardsigmoid(input, inplace=False):
 
 
 def hardswish(input, inplace=False):
-    out = _inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+    x = _inplace_source(input) if inplace else input
+    out = _inplace(input, x * (x + 3).clamp(0, 6) / 6, inplace)
     return _named_inplace(out, "HardswishBackward0") if inplace else _named(out, "HardswishBackward0", input)
 
 
