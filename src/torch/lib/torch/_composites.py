@@ -8,7 +8,7 @@ import struct as _struct
 
 import torch
 from torch._C import _mathop
-from torch._mathops import _outable
+from torch._mathops import _outable, _inplace_source
 
 
 def _named(out, name, *inputs):
@@ -357,18 +357,18 @@ def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
 
 
 def square_(input):
-    return input.mul_(input)
+    return input.mul_(_inplace_source(input))
 
 
 def ldexp_(input, other):
-    return input.copy_(torch.ldexp(input, other))
+    return input.copy_(torch.ldexp(_inplace_source(input), other))
 
 
 def _copy_back(name):
     """Tensor.<op>_: the out-of-place op written back into the tensor (ATen's in-place kernels give
     the same values)."""
     def f(input, *args, **kwargs):
-        return input.copy_(getattr(torch, name)(input, *args, **kwargs))
+        return input.copy_(getattr(torch, name)(_inplace_source(input), *args, **kwargs))
     f.__name__ = f.__qualname__ = name + "_"
     return f
 
@@ -383,14 +383,14 @@ def lerp_(input, end, weight):
 
 
 def renorm_(input, p, dim, maxnorm):
-    return input.copy_(torch.renorm(input, p, dim, maxnorm))
+    return input.copy_(torch.renorm(_inplace_source(input), p, dim, maxnorm))
 
 
 def float_power_(input, exponent):
     if input.dtype != torch.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {_DTYPE_NAME.get(input.dtype, input.dtype)} "
                            f"but the operation's result requires dtype Double")
-    return input.copy_(torch.float_power(input, exponent))
+    return input.copy_(torch.float_power(_inplace_source(input), exponent))
 
 
 _DTYPE_NAME = {torch.float32: "Float", torch.float16: "Half", torch.bfloat16: "BFloat16", torch.int64: "Long",

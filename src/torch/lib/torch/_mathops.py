@@ -12,6 +12,15 @@ import torch
 from torch._C import _is_compiling, _mathop, _out_call
 
 
+
+def _inplace_source(input):
+    """What an in-place decomposition (input.copy_(f(input, ...))) computes from: a clone when
+    input has a history.  A node of f that saves input itself would hold the tensor whose new
+    grad_fn (the copy) reaches back to that node: a cycle of reference-counted C nodes that is
+    never freed (LeakSanitizer: cumprod_, multiply_, true_divide_, renorm_, xlogy_, square_,
+    nn.SiLU(inplace=True), ...)."""
+    return input.clone() if input.requires_grad and torch.is_grad_enabled() else input
+
 def _outable(name):
     """out= for a Python-level torch function: with an out, f runs without it and
     torch._C._out_call writes its result into out as the out kernel `name` of
@@ -79,7 +88,7 @@ def xlogy(input, other, *, out=None):
 
 
 def xlogy_(input, other):
-    return input.copy_(xlogy(input, other))
+    return input.copy_(xlogy(_inplace_source(input), other))
 
 
 @_outable("polygamma")
@@ -94,7 +103,7 @@ def polygamma(n, input):
 
 
 def polygamma_(input, n):
-    return input.copy_(polygamma(n, input))
+    return input.copy_(polygamma(n, _inplace_source(input)))
 
 
 # ---- clamp with tensor bounds, std_mean / var_mean --------------------------------------------------
@@ -116,7 +125,7 @@ def _clamp_tensor(input, min=None, max=None):
 
 
 def _clamp_tensor_(input, min=None, max=None):
-    return input.copy_(_clamp_tensor(input, min, max))
+    return input.copy_(_clamp_tensor(_inplace_source(input), min, max))
 
 
 def _var_args(input, dim, unbiased, keepdim, correction):

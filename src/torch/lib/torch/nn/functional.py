@@ -7,6 +7,7 @@ from torch._C._nn import *
 import math
 import torch as _torch
 from torch.overrides import has_torch_function_unary, handle_torch_function
+from torch._mathops import _inplace_source   # in-place decompositions compute from it (why: there)
 from torch._C._nn import relu as _relu, leaky_relu as _leaky_relu, silu as _silu, softmax as _softmax, \
     log_softmax as _log_softmax, dropout as _dropout, mish as _mish, mish_ as _mish_
 
@@ -754,12 +755,6 @@ def _inplace(input, out, inplace):
     return input.copy_(out) if inplace else out
 
 
-def _inplace_source(input):
-    """what an in-place decomposition (input.copy_(f(input))) computes from: a clone when input
-    has a history, because a node of f that saves input itself would hold the tensor whose new
-    grad_fn (the copy) reaches back to that node -- a reference cycle of C nodes that is never
-    freed (every nn.SiLU(inplace=True) call leaked it)"""
-    return input.clone() if input.requires_grad and _torch.is_grad_enabled() else input
 
 
 def elu(input, alpha=1.0, inplace=False):
