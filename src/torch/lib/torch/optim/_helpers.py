@@ -1,9 +1,10 @@
-"""Shared pieces of the Python optimizers: PyTorch's addcmul_/addcdiv_ rounding ((value * t1) op t2,
-then the add) and the argument checks."""
+"""Shared pieces of the Python optimizers: PyTorch's addcmul_/addcdiv_ rounding (addcmul_ is the
+Tensor method, whose last product is fused into the add as ATen's FMA-built kernel does; addcdiv_
+divides value * t1 by t2, then adds) and the argument checks."""
 
 
 def _addcmul_(x, t1, t2, value=1.0):
-    return x.add_(t1 * value * t2)
+    return x.addcmul_(t1, t2, value=value)
 
 
 def _addcdiv_(x, t1, t2, value=1.0):
