@@ -768,7 +768,37 @@ static Value f_set_mutation_observer(ARGS) {
  * node has, so printing the result or its grad_fn reads as PyTorch's.  Only a node this op made:
  * not an input's own grad_fn (a decomposition that returned an input), and before any Python
  * object wraps it (the wrapper's class is named after the node).  Names are kept for the process
- * (a handful of distinct strings). */
+ * in a set that grows as needed (the library uses ~90 distinct names; a fixed table of 64 silently
+ * stopped renaming once full). */
+static const char *kept_name(const char *want) {
+    static char **slot;
+    static size_t cap, used;
+    uint64_t h = 1469598103934665603u;   /* FNV-1a */
+    for (const char *c = want; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+    if (2 * (used + 1) > cap) {
+        size_t ncap = cap ? cap * 2 : 128;
+        char **ns = calloc(ncap, sizeof *ns);
+        if (!ns) return NULL;
+        for (size_t i = 0; i < cap; i++) {
+            if (!slot[i]) continue;
+            uint64_t g = 1469598103934665603u;
+            for (const char *c = slot[i]; *c; c++) g = (g ^ (unsigned char)*c) * 1099511628211u;
+            size_t j = g & (ncap - 1);
+            while (ns[j]) j = (j + 1) & (ncap - 1);
+            ns[j] = slot[i];
+        }
+        free(slot);
+        slot = ns;
+        cap = ncap;
+    }
+    size_t i = h & (cap - 1);
+    for (; slot[i]; i = (i + 1) & (cap - 1))
+        if (strcmp(slot[i], want) == 0) return slot[i];
+    slot[i] = strdup(want);
+    if (slot[i]) used++;
+    return slot[i];
+}
+
 static Value f_name_grad_fn(ARGS) {
     if (argc < 2 || !torch_is_tensor(vm, argv[0]) || !val_is_str(vm, argv[1]))
         return vm_raise(vm, vm->e_TypeError, "_name_grad_fn(tensor, name, *inputs)");
@@ -776,18 +806,8 @@ static Value f_name_grad_fn(ARGS) {
     if (!n || ag_node_user_obj(n)) return val_none();
     for (int i = 2; i < argc; i++)
         if (torch_is_tensor(vm, argv[i]) && ag_grad_fn(T(argv[i])) == n) return val_none();
-    static char *names[64];
-    static int n_names;
-    const char *want = AS_STR(argv[1])->data;
-    const char *keep = NULL;
-    for (int i = 0; i < n_names && !keep; i++)
-        if (strcmp(names[i], want) == 0) keep = names[i];
-    if (!keep) {
-        if (n_names == (int)(sizeof names / sizeof names[0])) return val_none();
-        char *copy = strdup(want);
-        if (!copy) return vm_no_memory(vm);
-        keep = names[n_names++] = copy;
-    }
+    const char *keep = kept_name(AS_STR(argv[1])->data);
+    if (!keep) return vm_no_memory(vm);
     ag_node_set_name(n, keep);
     return val_none();
 }
