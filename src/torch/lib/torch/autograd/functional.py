@@ -161,6 +161,16 @@ def _single_output(outputs, outputs_is_tuple, fn_name):
                            "element".format(fn_name))
 
 
+def _product(outputs, outputs_is_tuple, of, wrt, v, like, res_is_tuple, create_graph, strict, stage):
+    """the common end of vjp / jvp / vhp / hvp: the gradient of `of` with respect to `wrt`
+    weighted by v (grad mode on only to build a graph), undefined parts zeros shaped like `like`,
+    and (func's outputs, that product) unpacked as the caller's inputs were given"""
+    with torch.set_grad_enabled(True) if create_graph else _nullcontext():
+        res = _zeros_for_none(_grad(of, wrt, v, create_graph=create_graph), like, strict, create_graph, stage)
+    return (_unpack(_finish(outputs, create_graph), outputs_is_tuple),
+            _unpack(_finish(res, create_graph), res_is_tuple))
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T J): the vector-Jacobian product at inputs."""
     with torch.enable_grad():
@@ -168,11 +178,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         inputs = _prepare(inputs, create_graph, need_graph=True)
         outputs_is_tuple, outputs = _run(func, inputs, "vjp", strict)
         v = _prepare_v(v, outputs, outputs_is_tuple, "vjp", create_graph, _V_NONE_OUTPUT)
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        res = _zeros_for_none(_grad(outputs, inputs, v, create_graph=create_graph), inputs, strict,
-                              create_graph, "back")
-    return (_unpack(_finish(outputs, create_graph), outputs_is_tuple),
-            _unpack(_finish(res, create_graph), inputs_is_tuple))
+    return _product(outputs, outputs_is_tuple, outputs, inputs, v, inputs, inputs_is_tuple, create_graph, strict,
+                    "back")
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -185,11 +192,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         dummies = tuple(torch.zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _grad(outputs, inputs, dummies, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with torch.set_grad_enabled(True) if create_graph else _nullcontext():
-        res = _zeros_for_none(_grad(grad_inputs, dummies, v, create_graph=create_graph), outputs,
-                              strict, create_graph, "back_trick")
-    return (_unpack(_finish(outputs, create_graph), outputs_is_tuple),
-            _unpack(_finish(res, create_graph), outputs_is_tuple))
+    return _product(outputs, outputs_is_tuple, grad_inputs, dummies, v, outputs, outputs_is_tuple, create_graph,
+                    strict, "back_trick")
 
 
 class _nullcontext:
@@ -324,11 +328,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     with torch.enable_grad():
         inputs_is_tuple, inputs, v, outputs_is_tuple, outputs, jac = _scalar_jacobian(
             func, inputs, v, create_graph, strict, "vhp")
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        res = _zeros_for_none(_grad(jac, inputs, v, create_graph=create_graph), inputs, strict,
-                              create_graph, "double_back")
-    return (_unpack(_finish(outputs, create_graph), outputs_is_tuple),
-            _unpack(_finish(res, create_graph), inputs_is_tuple))
+    return _product(outputs, outputs_is_tuple, jac, inputs, v, inputs, inputs_is_tuple, create_graph, strict,
+                    "double_back")
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -339,8 +340,5 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         dummies = tuple(torch.zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _grad(jac, inputs, dummies, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        res = _zeros_for_none(_grad(double_back, dummies, v, create_graph=create_graph), inputs,
-                              strict, create_graph, "double_back_trick")
-    return (_unpack(_finish(outputs, create_graph), outputs_is_tuple),
-            _unpack(_finish(res, create_graph), inputs_is_tuple))
+    return _product(outputs, outputs_is_tuple, double_back, dummies, v, inputs, inputs_is_tuple, create_graph,
+                    strict, "double_back_trick")

@@ -211,66 +211,45 @@ class _LazyConvXdMixin(LazyModuleMixin):
         return input.shape[1] if input.dim() == num_dims_batch else input.shape[0]
 
     def _get_num_spatial_dims(self):
-        raise NotImplementedError()
+        return len(self.kernel_size)
 
-    def _lazy_parameters(self, out_channels, bias, factory_kwargs):
-        """after the concrete class's __init__ with 0 channels and no bias: the uninitialized
+    def _lazy_init(self, out_channels, bias, factory_kwargs, conv_args):
+        """the concrete convolution's __init__ with 0 channels and no bias, then the uninitialized
         weight (and bias), sized by initialize_parameters"""
+        super().__init__(0, 0, *conv_args, **factory_kwargs)
         self.weight = UninitializedParameter(**factory_kwargs)
         self.out_channels = out_channels
         if bias:
             self.bias = UninitializedParameter(**factory_kwargs)
 
 
+def _lazy_conv_init(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                    padding_mode="zeros", device=None, dtype=None):
+    self._lazy_init(out_channels, bias, {"device": device, "dtype": dtype},
+                    (kernel_size, stride, padding, dilation, groups, False, padding_mode))
+
+
+def _lazy_conv_transpose_init(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                              bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+    self._lazy_init(out_channels, bias, {"device": device, "dtype": dtype},
+                    (kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode))
+
+
 class LazyConv1d(_LazyConvXdMixin, Conv1d):
     cls_to_become = Conv1d
-
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
-        factory_kwargs = {"device": device, "dtype": dtype}
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, **factory_kwargs)
-        self._lazy_parameters(out_channels, bias, factory_kwargs)
-
-    def _get_num_spatial_dims(self):
-        return 1
+    __init__ = _lazy_conv_init
 
 
 class LazyConv2d(_LazyConvXdMixin, Conv2d):
     cls_to_become = Conv2d
-
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
-        factory_kwargs = {"device": device, "dtype": dtype}
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, **factory_kwargs)
-        self._lazy_parameters(out_channels, bias, factory_kwargs)
-
-    def _get_num_spatial_dims(self):
-        return 2
+    __init__ = _lazy_conv_init
 
 
 class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
     cls_to_become = ConvTranspose1d
-
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
-                 dilation=1, padding_mode="zeros", device=None, dtype=None):
-        factory_kwargs = {"device": device, "dtype": dtype}
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
-                         **factory_kwargs)
-        self._lazy_parameters(out_channels, bias, factory_kwargs)
-
-    def _get_num_spatial_dims(self):
-        return 1
+    __init__ = _lazy_conv_transpose_init
 
 
 class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
     cls_to_become = ConvTranspose2d
-
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
-                 dilation=1, padding_mode="zeros", device=None, dtype=None):
-        factory_kwargs = {"device": device, "dtype": dtype}
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
-                         **factory_kwargs)
-        self._lazy_parameters(out_channels, bias, factory_kwargs)
-
-    def _get_num_spatial_dims(self):
-        return 2
+    __init__ = _lazy_conv_transpose_init
