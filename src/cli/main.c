@@ -562,6 +562,14 @@ static int cmd_dis(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    /* as CPython's interpreter start-up: a write to a closed pipe or socket raises
+     * BrokenPipeError instead of killing the process (a DataLoader parent writing to a worker
+     * that had just died was killed by SIGPIPE, exit 141); subprocess children get the default
+     * back (restore_signals) */
+    signal(SIGPIPE, SIG_IGN);
+#ifdef SIGXFSZ
+    signal(SIGXFSZ, SIG_IGN);
+#endif
     CliOptions o = {.orig_argc = argc, .orig_argv = argv, .int_max_str_digits = -1};
     const char *report = getenv("EMBER_REPORT");
     if (report && *report) o.report = report;
